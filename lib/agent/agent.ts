@@ -1,0 +1,293 @@
+// Agent: the run wrapper every agent shares (Qwen-Agent's Agent.run), built on one event stream.
+import { randomUUID } from 'node:crypto';
+import { BaseTool, checkTool, createTool, runTool, unknownToolResult, ToolServiceError, type ToolContext } from '../../tools';
+import { loadConfig } from '../config';
+import { errorInfo } from '../llm/openai-model';
+import type { ChatModel, GenerateCfg, LlmCallResult } from '../llm/model';
+import { OpenAIChatModel } from '../llm/openai-model';
+import { isAbortError } from '../llm/retry';
+import { cloneMessages, detectLang, toMessages, type FunctionDef, type Lang, type Message } from '../llm/schema';
+import { collectFileRefs } from '../llm/upload-info';
+import type { AgentEvent, AgentEventType, ErrorInfo, EventOf, FncallMode, StopReason, Usage } from './events';
+import { MessageFold } from './fold';
+
+export interface LlmOptions {
+  model?: string;
+  baseURL?: string;
+  apiKey?: string;
+  fncallMode?: FncallMode;
+  generateCfg?: GenerateCfg;
+}
+
+/** What Qwen-Agent's function_list takes: a registered tool name, a {name, ...cfg} object, or a tool instance. */
+export type ToolSpec = string | BaseTool | ({ name: string } & Record<string, unknown>) | { mcpServers: Record<string, unknown> };
+
+export interface AgentOptions {
+  llm?: LlmOptions | ChatModel;
+  functionList?: readonly ToolSpec[];
+  systemMessage?: string;
+  name?: string;
+  description?: string;
+  /** Files every run can use (Qwen-Agent's system files), besides those referenced in the messages. */
+  files?: readonly string[];
+  /** Model calls per run (default MAX_LLM_CALL_PER_RUN, 20). */
+  maxLlmCalls?: number;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  lang?: Lang;
+  runId?: string;
+  conversationId?: string;
+  /** Where file-aware tools stage files (default DATA_DIR/work/<conversationId>/<tool>). */
+  workDir?: string;
+  /** Merged over the model's generate cfg for this run. */
+  generateCfg?: GenerateCfg;
+}
+
+export class Agent {
+  readonly name: string;
+  readonly description: string;
+  readonly systemMessage: string;
+  readonly llm: ChatModel;
+  readonly files: readonly string[];
+  readonly maxLlmCalls: number;
+  /** Tools by name; a later tool with the same name replaces an earlier one (as upstream). */
+  readonly functionMap = new Map<string, BaseTool>();
+
+  constructor(opts: AgentOptions = {}) {
+    const config = loadConfig();
+    this.name = opts.name ?? this.constructor.name;
+    this.description = opts.description ?? '';
+    this.systemMessage = opts.systemMessage ?? '';
+    this.files = opts.files ?? [];
+    this.maxLlmCalls = opts.maxLlmCalls ?? config.maxLlmCallsPerRun;
+    this.llm = isChatModel(opts.llm)
+      ? opts.llm
+      : new OpenAIChatModel({
+          model: opts.llm?.model ?? config.llm.model,
+          baseURL: opts.llm?.baseURL ?? config.llm.baseURL,
+          apiKey: opts.llm?.apiKey ?? config.llm.apiKey,
+          fncallMode: opts.llm?.fncallMode ?? config.llm.fncallMode,
+          generateCfg: opts.llm?.generateCfg,
+          defaults: {
+            maxRetries: config.llm.maxRetries,
+            requestTimeoutMs: config.llm.requestTimeoutMs,
+            idleTimeoutMs: config.llm.idleTimeoutMs,
+            maxInputTokens: config.llm.maxInputTokens,
+          },
+        });
+    for (const spec of opts.functionList ?? []) {
+      if (typeof spec === 'object' && spec !== null && 'mcpServers' in spec) {
+        throw new Error('functionList: {mcpServers: ...} is not supported yet (MCP support arrives in a later release).');
+      }
+      const tool = spec instanceof BaseTool ? spec : createTool(spec as string | ({ name: string } & Record<string, unknown>));
+      checkTool(tool); // class fields exist only now, after construction
+      this.functionMap.set(tool.name, tool);
+    }
+  }
+
+  get functions(): FunctionDef[] {
+    return [...this.functionMap.values()].map((t) => t.function);
+  }
+
+  /** The source of truth: every step of the run as typed, JSON-serialisable events, ending with run-end. */
+  runEvents(messages: readonly unknown[], opts: RunOptions = {}): AsyncGenerator<AgentEvent> {
+    return this.events(messages, opts, {});
+  }
+
+  /** Qwen-Agent's contract: cumulative snapshots of the new messages (never the input). Rejects on a run error. */
+  async *run(messages: readonly unknown[], opts: RunOptions = {}): AsyncGenerator<Message[]> {
+    const fold = new MessageFold();
+    const failure: { error?: unknown } = {};
+    for await (const event of this.events(messages, opts, failure)) {
+      if (fold.apply(event)) yield fold.snapshot();
+      if (event.type === 'run-end') {
+        if (failure.error) throw failure.error;
+        yield fold.snapshot(); // upstream's final yield repeats the complete response
+      }
+    }
+  }
+
+  /** The last snapshot of run(). */
+  async runNonStream(messages: readonly unknown[], opts: RunOptions = {}): Promise<Message[]> {
+    let last: Message[] | undefined;
+    for await (const snapshot of this.run(messages, opts)) last = snapshot;
+    return last ?? [];
+  }
+
+  private async *events(input: readonly unknown[], opts: RunOptions, failure: { error?: unknown }): AsyncGenerator<AgentEvent> {
+    const run = new RunState(opts.runId ?? randomUUID());
+    let messages: Message[];
+    let lang: Lang;
+    try {
+      messages = toMessages(cloneMessages(input as Message[]));
+      lang = opts.lang ?? detectLang(messages);
+      messages = this.withSystemMessage(messages);
+    } catch (e) {
+      failure.error = e;
+      yield run.event({ type: 'run-start', agent: this.name, agentType: this.constructor.name, model: this.llm.model, lang: 'en', maxLlmCalls: this.maxLlmCalls, tools: [...this.functionMap.keys()], input: [] });
+      yield run.end('error', errorInfo(e as Error));
+      return;
+    }
+    yield run.event({
+      type: 'run-start',
+      agent: this.name,
+      agentType: this.constructor.name,
+      model: this.llm.model,
+      ...(this.functionMap.size ? { fncallMode: this.llm.fncallMode } : {}),
+      lang,
+      maxLlmCalls: this.maxLlmCalls,
+      tools: [...this.functionMap.keys()],
+      input: messages,
+    });
+    let reason: StopReason;
+    let error: ErrorInfo | undefined;
+    try {
+      reason = yield* this.loop(messages, { ...opts, lang }, run);
+    } catch (e) {
+      if (isAbortError(e) || opts.signal?.aborted) {
+        reason = 'aborted';
+      } else {
+        reason = 'error';
+        error = errorInfo(e instanceof Error ? e : new Error(String(e)));
+        failure.error = e;
+      }
+    }
+    yield run.end(reason, error);
+  }
+
+  /** The agent's own loop. Receives a private copy of the messages; returns why it stopped. */
+  protected async *loop(messages: Message[], opts: RunOptions & { lang: Lang }, run: RunState): AsyncGenerator<AgentEvent, StopReason> {
+    // The basic agent: one model call, no tools.
+    run.iteration = 1;
+    yield* this.callLlm(messages, [], opts, run);
+    return 'answered';
+  }
+
+  /** One model call as events (llm-start, retries, deltas, llm-end); returns the parsed output. */
+  protected async *callLlm(
+    messages: Message[],
+    functions: FunctionDef[],
+    opts: RunOptions & { lang: Lang },
+    run: RunState,
+    extra: { cfg?: GenerateCfg; format?: 'react' } = {},
+  ): AsyncGenerator<AgentEvent, LlmCallResult> {
+    const cfg = extra.cfg || opts.generateCfg ? { ...opts.generateCfg, ...extra.cfg, stop: [...(opts.generateCfg?.stop ?? []), ...(extra.cfg?.stop ?? [])] } : undefined;
+    const stream = this.llm.chat({ messages, functions, signal: opts.signal, lang: opts.lang, cfg });
+    run.llmCalls++;
+    for (;;) {
+      const step = await stream.next();
+      if (step.done) {
+        const r = step.value;
+        if (r.usage) run.addUsage(r.usage);
+        yield run.event({
+          type: 'llm-end',
+          finishReason: r.finishReason,
+          ...(r.usage ? { usage: r.usage } : {}),
+          ...(r.ttftMs !== undefined ? { ttftMs: r.ttftMs } : {}),
+          durationMs: r.durationMs,
+          ...(r.raw ? { raw: r.raw } : {}),
+          ...(r.parseErrors.length ? { parseErrors: r.parseErrors } : {}),
+        });
+        return r;
+      }
+      const e = step.value;
+      if (e.type === 'text') yield run.event({ type: 'text-delta', text: e.text });
+      else if (e.type === 'reasoning') yield run.event({ type: 'reasoning-delta', text: e.text });
+      else if (e.type === 'request') {
+        yield run.event({ type: 'llm-start', format: extra.format ?? e.format, request: e.request, ...(e.truncation ? { truncation: e.truncation } : {}) });
+      } else yield run.event({ type: 'llm-retry', attempt: e.attempt, delayMs: e.delayMs, error: e.error });
+    }
+  }
+
+  /** Runs one tool call and reports it. Unknown tools and tool failures become text for the model; a
+   *  ToolServiceError is fatal and ends the run. */
+  protected async *callTool(
+    call: { functionId: string; name: string; arguments: string },
+    messages: Message[],
+    opts: RunOptions & { lang: Lang },
+    run: RunState,
+  ): AsyncGenerator<AgentEvent, EventOf<'tool-result'>> {
+    const started = performance.now();
+    const tool = this.functionMap.get(call.name);
+    const base = { type: 'tool-result' as const, functionId: call.functionId, name: call.name };
+    run.toolCalls++;
+    if (!tool) {
+      const content = unknownToolResult(call.name);
+      const ev = run.event({ ...base, ok: false, content, error: { kind: 'unknown-tool', message: content, type: 'UnknownTool' }, durationMs: performance.now() - started });
+      yield ev;
+      return ev;
+    }
+    const ctx: ToolContext = {
+      signal: opts.signal,
+      files: tool.fileAccess ? [...new Set([...collectFileRefs(messages), ...this.files])] : [],
+      workDir: opts.workDir,
+      conversationId: opts.conversationId,
+      lang: opts.lang,
+      messages,
+    };
+    try {
+      const r = await runTool(tool, call.arguments, ctx);
+      const ev = run.event(r.ok ? { ...base, ok: true, content: r.content, durationMs: performance.now() - started } : { ...base, ok: false, content: r.content, error: r.error, durationMs: performance.now() - started });
+      yield ev;
+      return ev;
+    } catch (e) {
+      if (e instanceof ToolServiceError) {
+        yield run.event({ ...base, ok: false, content: e.message, error: { kind: 'fatal', message: e.message, type: e.name }, durationMs: performance.now() - started });
+      }
+      throw e;
+    }
+  }
+
+  private withSystemMessage(messages: Message[]): Message[] {
+    if (!this.systemMessage) return messages;
+    const first = messages[0];
+    if (first?.role !== 'system') return [{ role: 'system', content: this.systemMessage }, ...messages];
+    const content = typeof first.content === 'string' ? `${this.systemMessage}\n\n${first.content}` : [{ text: `${this.systemMessage}\n\n` }, ...first.content];
+    return [{ ...first, content }, ...messages.slice(1)];
+  }
+}
+
+/** Per-run bookkeeping: ids, the clock, counters. */
+export class RunState {
+  iteration = 0;
+  llmCalls = 0;
+  toolCalls = 0;
+  private readonly started = performance.now();
+  private readonly usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+
+  constructor(readonly runId: string) {}
+
+  event<T extends AgentEventType>(partial: DistributiveOmit<EventOf<T>, 'runId' | 'iteration' | 't'> & { type: T }): EventOf<T> {
+    return { ...partial, runId: this.runId, iteration: this.iteration, t: this.elapsed() } as unknown as EventOf<T>;
+  }
+
+  end(reason: StopReason, error?: ErrorInfo): EventOf<'run-end'> {
+    return this.event({
+      type: 'run-end',
+      reason,
+      ...(error ? { error } : {}),
+      llmCalls: this.llmCalls,
+      toolCalls: this.toolCalls,
+      usage: { ...this.usage },
+      durationMs: this.elapsed(),
+    });
+  }
+
+  addUsage(u: Usage): void {
+    this.usage.promptTokens += u.promptTokens;
+    this.usage.completionTokens += u.completionTokens;
+    this.usage.totalTokens += u.totalTokens;
+  }
+
+  private elapsed(): number {
+    return Math.round((performance.now() - this.started) * 1000) / 1000;
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+function isChatModel(v: unknown): v is ChatModel {
+  return typeof v === 'object' && v !== null && typeof (v as ChatModel).chat === 'function';
+}

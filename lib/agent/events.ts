@@ -1,0 +1,133 @@
+// The spine: one typed event union, with its runtime schema, from the agent loop to every consumer
+// (run()/runNonStream() folds, the CLI, the SSE route, the page's store, the run log, the inspector).
+// Events are plain JSON. Every event carries the run id, the iteration (0 for run-level events, then 1..N for
+// each model call) and `t`, milliseconds since the run started on a monotonic clock.
+import { z } from 'zod';
+import { ContentItemSchema, MessageSchema } from '../llm/schema';
+
+const base = { runId: z.string(), iteration: z.number().int().nonnegative(), t: z.number().nonnegative() };
+const Content = z.union([z.string(), z.array(ContentItemSchema)]);
+
+export const UsageSchema = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  totalTokens: z.number(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const ErrorInfoSchema = z.object({
+  name: z.string(),
+  message: z.string(),
+  status: z.number().optional(),
+  code: z.string().optional(),
+});
+export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
+
+export const FNCALL_MODES = ['native', 'nous', 'qwen'] as const;
+export type FncallMode = (typeof FNCALL_MODES)[number];
+export const STOP_REASONS = ['answered', 'max-iterations', 'aborted', 'error'] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+
+/** The exact body sent to the model server for one call (after truncation, templating and knowledge injection). */
+export const LlmRequestSchema = z.object({
+  model: z.string(),
+  messages: z.array(z.record(z.string(), z.unknown())),
+  tools: z.array(z.record(z.string(), z.unknown())).optional(),
+  stop: z.array(z.string()).optional(),
+  params: z.record(z.string(), z.unknown()),
+});
+export type LlmRequest = z.infer<typeof LlmRequestSchema>;
+
+export const RawToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+export const AgentEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('run-start'),
+    ...base,
+    agent: z.string(),
+    agentType: z.string(),
+    model: z.string(),
+    fncallMode: z.enum(FNCALL_MODES).optional(),
+    lang: z.enum(['en', 'zh']),
+    maxLlmCalls: z.number().int().positive(),
+    tools: z.array(z.string()),
+    /** The messages the run was given (after the agent's system message was added). */
+    input: z.array(MessageSchema),
+  }),
+  z.object({
+    type: z.literal('llm-start'),
+    ...base,
+    format: z.enum(['native', 'nous', 'qwen', 'react', 'none']),
+    request: LlmRequestSchema,
+    /** What input truncation did to fit max_input_tokens (absent when nothing was cut). */
+    truncation: z.object({ inputTokens: z.number(), budget: z.number(), notes: z.array(z.string()) }).optional(),
+  }),
+  z.object({ type: z.literal('llm-retry'), ...base, attempt: z.number().int(), delayMs: z.number(), error: ErrorInfoSchema }),
+  z.object({ type: z.literal('reasoning-delta'), ...base, text: z.string() }),
+  z.object({ type: z.literal('text-delta'), ...base, text: z.string() }),
+  z.object({
+    type: z.literal('llm-end'),
+    ...base,
+    finishReason: z.string(),
+    usage: UsageSchema.optional(),
+    ttftMs: z.number().optional(),
+    durationMs: z.number(),
+    /**
+     * The model's raw output where it differs from what text-delta/reasoning-delta carried (tool-call markup,
+     * text cut at a stop word, think tags). Absent when the streamed text is the whole story, so the answer is
+     * never sent twice.
+     */
+    raw: z
+      .object({ content: z.string(), reasoning: z.string().optional(), toolCalls: z.array(RawToolCallSchema).optional() })
+      .optional(),
+    parseErrors: z.array(z.string()).optional(),
+  }),
+  z.object({
+    type: z.literal('tool-call'),
+    ...base,
+    /** Qwen-Agent's extra.function_id: ties the call to its result. Unique within an iteration. */
+    functionId: z.string(),
+    name: z.string(),
+    arguments: z.string(),
+  }),
+  z.object({
+    type: z.literal('tool-result'),
+    ...base,
+    functionId: z.string(),
+    name: z.string(),
+    ok: z.boolean(),
+    /** Exactly what the model is given back (on failure, the readable error text). */
+    content: Content,
+    error: z
+      .object({ kind: z.enum(['unknown-tool', 'invalid-arguments', 'exception', 'fatal']), message: z.string(), type: z.string() })
+      .optional(),
+    durationMs: z.number(),
+  }),
+  z.object({
+    type: z.literal('react-step'),
+    ...base,
+    thought: z.string(),
+    action: z.string().optional(),
+    actionInput: z.string().optional(),
+    observation: z.string().optional(),
+    finalAnswer: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('run-end'),
+    ...base,
+    reason: z.enum(STOP_REASONS),
+    error: ErrorInfoSchema.optional(),
+    llmCalls: z.number().int(),
+    toolCalls: z.number().int(),
+    usage: UsageSchema,
+    durationMs: z.number(),
+  }),
+]);
+
+export type AgentEvent = z.infer<typeof AgentEventSchema>;
+export type AgentEventType = AgentEvent['type'];
+export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+export function parseAgentEvent(value: unknown): AgentEvent {
+  return AgentEventSchema.parse(value);
+}

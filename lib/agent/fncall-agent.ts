@@ -1,0 +1,32 @@
+// FnCallAgent: Qwen-Agent's tool-calling loop.
+import type { Message } from '../llm/schema';
+import { Agent, type RunOptions, type RunState } from './agent';
+import type { AgentEvent, StopReason } from './events';
+
+export class FnCallAgent extends Agent {
+  protected override async *loop(messages: Message[], opts: RunOptions & { lang: 'en' | 'zh' }, run: RunState): AsyncGenerator<AgentEvent, StopReason> {
+    const functions = this.functions;
+    for (let budget = this.maxLlmCalls; budget > 0; budget--) {
+      opts.signal?.throwIfAborted();
+      run.iteration++;
+      const output = yield* this.callLlm(messages, functions, opts, run);
+      messages.push(...output.messages);
+      const calls = output.messages.filter((m) => m.function_call);
+      if (!calls.length) return 'answered';
+      // Every call of one response is announced first (the page shows them queued), then they run in order and
+      // their results follow all the calls, as upstream orders the history.
+      const pending = calls.map((m) => ({
+        functionId: typeof m.extra?.function_id === 'string' && m.extra.function_id ? m.extra.function_id : '1',
+        name: m.function_call!.name,
+        arguments: m.function_call!.arguments,
+      }));
+      for (const call of pending) yield run.event({ type: 'tool-call', ...call });
+      for (const call of pending) {
+        opts.signal?.throwIfAborted();
+        const result = yield* this.callTool(call, messages, opts, run);
+        messages.push({ role: 'function', name: call.name, content: result.content, extra: { function_id: call.functionId } });
+      }
+    }
+    return 'max-iterations';
+  }
+}

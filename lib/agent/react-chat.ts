@@ -1,0 +1,48 @@
+// ReActChat: text-only ReAct (Thought / Action / Action Input / Observation / Final Answer) without function calling.
+import { buildReactPrompt, detectReactAction, parseReactSteps, REACT_STOP_WORDS } from '../llm/fncall';
+import { contentText, type Message } from '../llm/schema';
+import { Agent, type RunOptions, type RunState } from './agent';
+import type { AgentEvent, StopReason } from './events';
+
+export class ReActChat extends Agent {
+  protected override async *loop(messages: Message[], opts: RunOptions & { lang: 'en' | 'zh' }, run: RunState): AsyncGenerator<AgentEvent, StopReason> {
+    const prompt = this.withReactPrompt(messages);
+    const scratch = prompt[prompt.length - 1]!;
+    // Upstream's displayed response starts with "Thought: " (the prompt ends with it, so the model continues it).
+    yield run.event({ type: 'text-delta', text: 'Thought: ' });
+    for (let budget = this.maxLlmCalls; budget > 0; budget--) {
+      opts.signal?.throwIfAborted();
+      run.iteration++;
+      const output = yield* this.callLlm(prompt, [], opts, run, { cfg: { stop: REACT_STOP_WORDS }, format: 'react' });
+      const text = output.messages.filter((m) => !m.function_call).map((m) => contentText(m.content)).join('');
+      const found = detectReactAction(text);
+      if (!found) {
+        const [step] = parseReactSteps(`Thought: ${text}`).slice(-1);
+        yield run.event({ type: 'react-step', thought: step?.thought ?? text.trim(), ...(step?.finalAnswer !== undefined ? { finalAnswer: step.finalAnswer } : {}) });
+        return 'answered';
+      }
+      const call = { functionId: String(run.iteration), name: found.action, arguments: found.actionInput };
+      yield run.event({ type: 'tool-call', ...call });
+      const result = yield* this.callTool(call, prompt, opts, run);
+      const observation = typeof result.content === 'string' ? result.content : contentText(result.content);
+      const appended = `${text.endsWith('\n') ? '' : '\n'}Observation: ${observation}\nThought: `;
+      yield run.event({ type: 'text-delta', text: appended });
+      // The scratchpad lives inside the last user turn, as upstream keeps it.
+      scratch.content = `${contentText(scratch.content)}${text}${appended}`;
+      yield run.event({ type: 'react-step', thought: found.thought.trim(), action: found.action, actionInput: found.actionInput, observation });
+    }
+    return 'max-iterations';
+  }
+
+  /** The last message (the question) becomes the ReAct prompt with the tools and the question in it. */
+  private withReactPrompt(messages: Message[]): Message[] {
+    const last = messages[messages.length - 1];
+    if (!last || last.role !== 'user') throw new Error('ReActChat needs the conversation to end with a user message.');
+    const lang = 'en'; // upstream's ReAct prompt is English only
+    const query = contentText(last.content);
+    const files = typeof last.content === 'string' ? [] : last.content.filter((i) => i.text === undefined);
+    const promptText = buildReactPrompt(this.functions, query, lang);
+    const content = files.length ? [...files, { text: promptText }] : promptText;
+    return [...messages.slice(0, -1), { ...last, content }];
+  }
+}

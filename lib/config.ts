@@ -1,0 +1,68 @@
+// The one place that reads the environment. Everything else takes these values as arguments.
+import path from 'node:path';
+import { FNCALL_MODES, type FncallMode } from './agent/events';
+
+export interface LlmEnvConfig {
+  baseURL?: string;
+  apiKey?: string;
+  model?: string;
+  fncallMode: FncallMode;
+  maxRetries: number;
+  requestTimeoutMs: number;
+  idleTimeoutMs: number;
+  maxInputTokens: number;
+}
+
+export interface AppConfig {
+  llm: LlmEnvConfig;
+  maxLlmCallsPerRun: number;
+  dataDir: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function intFrom(env: Env, names: string[], fallback: number, { min = 0 } = {}): number {
+  for (const name of names) {
+    const raw = env[name]?.trim();
+    if (!raw) continue;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min} (got "${raw}")`);
+    return value;
+  }
+  return fallback;
+}
+
+export function fncallModeFrom(value: string | undefined): FncallMode {
+  const mode = (value ?? 'native').trim().toLowerCase() || 'native';
+  if (!(FNCALL_MODES as readonly string[]).includes(mode)) {
+    throw new ConfigError(`AGENT_FNCALL_MODE must be one of ${FNCALL_MODES.join(', ')} (got "${value}")`);
+  }
+  return mode as FncallMode;
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  return {
+    llm: {
+      baseURL: env.OPENAI_BASE_URL?.trim() || undefined,
+      apiKey: env.OPENAI_API_KEY?.trim() || undefined,
+      model: env.OPENAI_MODEL?.trim() || undefined,
+      fncallMode: fncallModeFrom(env.AGENT_FNCALL_MODE),
+      maxRetries: intFrom(env, ['LLM_MAX_RETRIES'], 2),
+      requestTimeoutMs: intFrom(env, ['LLM_REQUEST_TIMEOUT_MS'], 120_000, { min: 1 }),
+      idleTimeoutMs: intFrom(env, ['LLM_IDLE_TIMEOUT_MS'], 60_000, { min: 1 }),
+      maxInputTokens: intFrom(env, ['MAX_INPUT_TOKENS', 'QWEN_AGENT_DEFAULT_MAX_INPUT_TOKENS'], 58_000),
+    },
+    maxLlmCallsPerRun: intFrom(env, ['MAX_LLM_CALL_PER_RUN', 'QWEN_AGENT_MAX_LLM_CALL_PER_RUN'], 20, { min: 1 }),
+    dataDir: path.resolve(env.DATA_DIR?.trim() || 'data'),
+  };
+}
+
+/** Is a model endpoint configured? (The page uses this to say how to connect one; it never exposes the key.) */
+export function modelStatus(config: AppConfig = loadConfig()): { configured: boolean; baseURL?: string; model?: string } {
+  const configured = Boolean(config.llm.baseURL || config.llm.apiKey);
+  return { configured, baseURL: config.llm.baseURL, model: config.llm.model };
+}

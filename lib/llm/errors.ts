@@ -1,0 +1,31 @@
+// Errors of the model layer. `retryable` is decided once, where the error is made.
+
+export class ModelServiceError extends Error {
+  override name = 'ModelServiceError';
+  readonly status?: number;
+  readonly code?: string;
+  readonly retryable: boolean;
+  /** From a Retry-After header, when the server sent one. */
+  readonly retryAfterMs?: number;
+
+  constructor(message: string, opts: { status?: number; code?: string; retryable?: boolean; retryAfterMs?: number; cause?: unknown } = {}) {
+    super(message, { cause: opts.cause });
+    this.status = opts.status;
+    this.code = opts.code;
+    this.retryable = opts.retryable ?? false;
+    this.retryAfterMs = opts.retryAfterMs;
+  }
+}
+
+/** The stream ended (connection closed, server died) before the model said why it stopped. */
+export class StreamInterruptedError extends ModelServiceError {
+  override name = 'StreamInterruptedError';
+}
+
+/** Bad input to the model layer itself (Qwen-Agent raises these with code '400'); never retried. */
+export class ModelInputError extends ModelServiceError {
+  override name = 'ModelInputError';
+  constructor(message: string) {
+    super(message, { status: 400, code: '400', retryable: false });
+  }
+}

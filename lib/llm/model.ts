@@ -1,0 +1,68 @@
+// The model interface the agents use. One call = one request to the model server (with its retries).
+import type { ErrorInfo, LlmRequest, Usage } from '../agent/events';
+import type { FunctionDef, Lang, Message } from './schema';
+
+export type FormatLabel = 'native' | 'nous' | 'qwen' | 'react' | 'none';
+
+/** Qwen-Agent's generate_cfg. Known keys are interpreted; any other key is forwarded in the request body. */
+export interface GenerateCfg {
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  max_tokens?: number;
+  seed?: number;
+  stop?: string[];
+  /** Retries on 429 / 5xx / network errors (default from LLM_MAX_RETRIES, 2). Upstream defaults to 0. */
+  max_retries?: number;
+  /** First backoff delay; doubles each retry, with jitter (default 1000 ms). */
+  retry_base_delay_ms?: number;
+  /** Input budget in tokens (default 58,000; <= 0 disables truncation). */
+  max_input_tokens?: number;
+  parallel_function_calls?: boolean;
+  /** 'auto' (default), 'none', or the name of a function to force. */
+  function_choice?: string;
+  /** The server strips the opening <think>: treat content as reasoning until </think>. */
+  thought_in_content?: boolean;
+  /** false sends a non-streaming request (for servers that cannot stream tool calls). Default true. */
+  stream?: boolean;
+  /** Send the assistant's reasoning_content back in history (default true, as upstream). */
+  send_reasoning?: boolean;
+  /** Image items are sent as image_url parts instead of upload notes (vision models). */
+  multimodal?: boolean;
+  request_timeout_ms?: number;
+  idle_timeout_ms?: number;
+  [key: string]: unknown;
+}
+
+export interface ChatRequest {
+  messages: Message[];
+  functions?: FunctionDef[];
+  signal?: AbortSignal;
+  lang?: Lang;
+  /** Merged over the model's own generate cfg; stop lists are unioned. */
+  cfg?: GenerateCfg;
+}
+
+export type LlmStreamEvent =
+  | { type: 'request'; format: FormatLabel; request: LlmRequest; truncation?: { inputTokens: number; budget: number; notes: string[] } }
+  | { type: 'retry'; attempt: number; delayMs: number; error: ErrorInfo }
+  | { type: 'reasoning'; text: string }
+  | { type: 'text'; text: string };
+
+export interface LlmCallResult {
+  /** Qwen-Agent's output messages: [reasoning msg?, text msg?, call msgs...]. */
+  messages: Message[];
+  finishReason: string;
+  usage?: Usage;
+  ttftMs?: number;
+  durationMs: number;
+  /** Present when the raw output differs from the streamed text (see the llm-end event). */
+  raw?: { content: string; reasoning?: string; toolCalls?: { id: string; name: string; arguments: string }[] };
+  parseErrors: string[];
+}
+
+export interface ChatModel {
+  readonly model: string;
+  readonly fncallMode: 'native' | 'nous' | 'qwen';
+  chat(req: ChatRequest): AsyncGenerator<LlmStreamEvent, LlmCallResult>;
+}

@@ -1,0 +1,341 @@
+// An OpenAI-compatible chat model (vLLM, SGLang, Ollama, llama.cpp server, LM Studio, DashScope compatible mode,
+// OpenAI) on the `openai` package. Streams, assembles tool calls, routes reasoning, enforces stop words, retries.
+import OpenAI from 'openai';
+import type { ErrorInfo, FncallMode, LlmRequest, Usage } from '../agent/events';
+import { ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
+import { functionsToText, getFncallFormat } from './fncall';
+import type { FncallFormat } from './fncall/types';
+import type { ChatModel, ChatRequest, FormatLabel, GenerateCfg, LlmCallResult, LlmStreamEvent } from './model';
+import { ToolCallAssembler, toWireMessages, toWireTools, type WireMessage } from './oai-wire';
+import { abortError, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from './retry';
+import { detectLang, type FunctionDef, type Message } from './schema';
+import { StreamTextRouter } from './stream-text';
+import { truncateInputMessages } from './truncate';
+import { collectFileRefs, withUploadInfo } from './upload-info';
+
+export interface OpenAIModelOptions {
+  model?: string;
+  baseURL?: string;
+  apiKey?: string;
+  fncallMode?: FncallMode;
+  generateCfg?: GenerateCfg;
+  /** Defaults for knobs that come from the environment (see lib/config.ts). */
+  defaults?: { maxRetries?: number; requestTimeoutMs?: number; idleTimeoutMs?: number; maxInputTokens?: number };
+}
+
+// Keys of GenerateCfg that steer this client and are never sent as request parameters.
+const LOCAL_KEYS = new Set([
+  'stop', 'seed', 'max_retries', 'retry_base_delay_ms', 'max_input_tokens', 'parallel_function_calls', 'function_choice',
+  'thought_in_content', 'stream', 'send_reasoning', 'multimodal', 'request_timeout_ms', 'idle_timeout_ms', 'lang',
+  'fncall_prompt_type', 'use_raw_api',
+]);
+// Parameters the OpenAI schema lacks but vLLM/SGLang accept at the top level (Qwen-Agent moves them to extra_body).
+const MAX_API_STOP_WORDS = 4; // OpenAI rejects more; the rest are still enforced on the client.
+
+interface Prepared {
+  format: FormatLabel;
+  fncall?: FncallFormat;
+  body: Record<string, unknown>;
+  stop: string[];
+  cfg: GenerateCfg;
+  truncation?: { inputTokens: number; budget: number; notes: string[] };
+}
+
+export class OpenAIChatModel implements ChatModel {
+  readonly model: string;
+  readonly fncallMode: FncallMode;
+  readonly generateCfg: GenerateCfg;
+  private readonly client: OpenAI;
+  private readonly defaults: Required<NonNullable<OpenAIModelOptions['defaults']>>;
+
+  constructor(opts: OpenAIModelOptions = {}) {
+    this.model = opts.model ?? 'gpt-4o-mini';
+    this.fncallMode = opts.fncallMode ?? 'native';
+    this.generateCfg = opts.generateCfg ?? {};
+    this.defaults = {
+      maxRetries: opts.defaults?.maxRetries ?? 2,
+      requestTimeoutMs: opts.defaults?.requestTimeoutMs ?? 120_000,
+      idleTimeoutMs: opts.defaults?.idleTimeoutMs ?? 60_000,
+      maxInputTokens: opts.defaults?.maxInputTokens ?? 58_000,
+    };
+    // Retries and timeouts are ours (to report each retry and honour Retry-After); the SDK's stay off.
+    this.client = new OpenAI({ baseURL: opts.baseURL, apiKey: opts.apiKey || 'EMPTY', maxRetries: 0, timeout: 24 * 3600_000 });
+  }
+
+  async *chat(req: ChatRequest): AsyncGenerator<LlmStreamEvent, LlmCallResult> {
+    const prepared = this.prepare(req);
+    const request: LlmRequest = {
+      model: this.model,
+      messages: prepared.body.messages as Record<string, unknown>[],
+      ...(prepared.body.tools ? { tools: prepared.body.tools as Record<string, unknown>[] } : {}),
+      ...(prepared.stop.length ? { stop: prepared.stop } : {}),
+      params: Object.fromEntries(Object.entries(prepared.body).filter(([k]) => !['model', 'messages', 'tools', 'stop'].includes(k))),
+    };
+    yield { type: 'request', format: prepared.format, request, ...(prepared.truncation ? { truncation: prepared.truncation } : {}) };
+
+    const maxRetries = prepared.cfg.max_retries ?? this.defaults.maxRetries;
+    const progress = { emitted: false };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return yield* this.callOnce(prepared, req.signal, progress);
+      } catch (e) {
+        if (req.signal?.aborted) throw abortError();
+        const err = toModelError(e);
+        if (!err.retryable || attempt >= maxRetries || progress.emitted) throw err;
+        const delayMs = retryDelayMs(attempt + 1, err, prepared.cfg.retry_base_delay_ms ?? 1000);
+        yield { type: 'retry', attempt: attempt + 1, delayMs, error: errorInfo(err) };
+        await sleep(delayMs, req.signal);
+      }
+    }
+  }
+
+  private prepare(req: ChatRequest): Prepared {
+    if (!req.messages.length) throw new ModelInputError('messages must not be empty');
+    const cfg = mergeCfg(this.generateCfg, req.cfg);
+    const lang = req.lang ?? detectLang(req.messages);
+    const budget = cfg.max_input_tokens ?? this.defaults.maxInputTokens;
+    const truncated = truncateInputMessages(req.messages, budget);
+    let messages = truncated.messages;
+
+    const functions = req.functions ?? [];
+    const choice = cfg.function_choice ?? 'auto';
+    if (functions.length && choice !== 'auto' && choice !== 'none' && !functions.some((f) => f.name === choice)) {
+      throw new ModelInputError(`function_choice must be 'auto', 'none' or one of the functions (got '${choice}')`);
+    }
+    const useTools = functions.length > 0 && choice !== 'none';
+    const parallel = cfg.parallel_function_calls ?? true;
+    messages = withUploadInfo(messages, { lang, keepImages: Boolean(cfg.multimodal) && !useTools });
+
+    let format: FormatLabel = 'none';
+    let fncall: FncallFormat | undefined;
+    const body: Record<string, unknown> = { model: this.model };
+    if (useTools && this.fncallMode === 'native') {
+      format = 'native';
+      body.tools = toWireTools(functions);
+      if (choice !== 'auto') body.tool_choice = { type: 'function', function: { name: choice } };
+      if (cfg.parallel_function_calls === false) body.parallel_tool_calls = false;
+    } else if (useTools) {
+      fncall = getFncallFormat(this.fncallMode as 'nous' | 'qwen');
+      format = fncall.name;
+      messages = fncall.render(messages, functions, { lang, parallelFunctionCalls: parallel, functionChoice: choice });
+    } else if (messages.some((m) => m.role === 'function' || m.function_call)) {
+      messages = functionsToText(messages, lang);
+    }
+    body.messages = continueAssistant(toWireMessages(messages, { sendReasoning: cfg.send_reasoning ?? true }));
+
+    const stop = [...new Set([...(cfg.stop ?? []), ...(fncall?.stopWords ?? [])])];
+    if (stop.length) body.stop = stop.slice(0, MAX_API_STOP_WORDS);
+    body.seed = cfg.seed ?? Math.floor(Math.random() * 2 ** 30);
+    for (const [k, v] of Object.entries(cfg)) if (!LOCAL_KEYS.has(k) && v !== undefined) body[k] = v;
+    if (cfg.stream !== false) {
+      body.stream = true;
+      body.stream_options = { include_usage: true };
+    }
+    const truncation = truncated.notes.length ? { inputTokens: truncated.inputTokens, budget, notes: truncated.notes } : undefined;
+    return { format, fncall, body, stop, cfg, truncation };
+  }
+
+  private async *callOnce(p: Prepared, signal: AbortSignal | undefined, progress: { emitted: boolean }): AsyncGenerator<LlmStreamEvent, LlmCallResult> {
+    const started = performance.now();
+    const ctrl = new AbortController();
+    const onAbort = () => ctrl.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut: string | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = (ms: number, what: string) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = what;
+        ctrl.abort();
+      }, ms);
+    };
+    const requestTimeout = p.cfg.request_timeout_ms ?? this.defaults.requestTimeoutMs;
+    const idleTimeout = p.cfg.idle_timeout_ms ?? this.defaults.idleTimeoutMs;
+    arm(requestTimeout, `no response within ${requestTimeout} ms`);
+
+    const router = new StreamTextRouter({ stopWords: p.stop, toolStartMarker: p.fncall?.toolStartMarker, thoughtInContent: p.cfg.thought_in_content });
+    const calls = new ToolCallAssembler();
+    let apiReasoning = '';
+    let finishReason: string | undefined;
+    let usage: Usage | undefined;
+    let ttftMs: number | undefined;
+    const firstToken = () => (ttftMs ??= performance.now() - started);
+
+    try {
+      if (p.cfg.stream === false) {
+        const res = await this.client.chat.completions.create(p.body as never, { signal: ctrl.signal });
+        const completion = res as unknown as OpenAI.Chat.Completions.ChatCompletion;
+        const choice = completion.choices?.[0];
+        const msg = (choice?.message ?? {}) as { content?: string | null; reasoning_content?: string; reasoning?: string; tool_calls?: { id?: string; function?: { name?: string; arguments?: string } }[] };
+        firstToken();
+        apiReasoning = msg.reasoning_content ?? msg.reasoning ?? '';
+        if (apiReasoning) {
+          progress.emitted = true;
+          yield { type: 'reasoning', text: apiReasoning };
+        }
+        const out = router.push(msg.content ?? '');
+        yield* emitRouted(out, progress);
+        msg.tool_calls?.forEach((tc, index) => calls.push({ index, id: tc.id, function: tc.function }));
+        finishReason = router.stopped ? 'stop' : (choice?.finish_reason ?? undefined);
+        usage = toUsage(completion.usage);
+      } else {
+        const stream = await this.client.chat.completions.create(p.body as never, { signal: ctrl.signal });
+        arm(idleTimeout, `the stream was idle for ${idleTimeout} ms`);
+        for await (const chunk of stream as unknown as AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>) {
+          arm(idleTimeout, `the stream was idle for ${idleTimeout} ms`);
+          if (chunk.usage) usage = toUsage(chunk.usage);
+          const choice = chunk.choices?.[0];
+          if (!choice) continue;
+          const delta = choice.delta as { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: Parameters<ToolCallAssembler['push']>[0][] };
+          const reasoning = delta.reasoning_content ?? delta.reasoning;
+          if (reasoning) {
+            firstToken();
+            apiReasoning += reasoning;
+            progress.emitted = true;
+            yield { type: 'reasoning', text: reasoning };
+          }
+          if (delta.content) {
+            firstToken();
+            yield* emitRouted(router.push(delta.content), progress);
+            if (router.stopped) {
+              finishReason = 'stop';
+              break; // client-side stop: leaving the loop cancels the HTTP request
+            }
+          }
+          if (delta.tool_calls?.length) {
+            firstToken();
+            for (const tc of delta.tool_calls) calls.push(tc);
+          }
+          if (choice.finish_reason) finishReason = choice.finish_reason;
+        }
+      }
+    } catch (e) {
+      if (signal?.aborted) throw abortError();
+      if (timedOut) throw new ModelServiceError(`Model request timed out: ${timedOut}.`, { retryable: true, code: 'timeout', cause: e });
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+    if (signal?.aborted) throw abortError();
+    if (timedOut) throw new ModelServiceError(`Model request timed out: ${timedOut}.`, { retryable: true, code: 'timeout' });
+    if (!finishReason) {
+      throw new StreamInterruptedError(
+        'The model server ended the stream before finishing (no finish_reason): the connection was cut or the server stopped.',
+        { retryable: true, code: 'stream_interrupted' },
+      );
+    }
+
+    const routed = router.finish();
+    yield* emitRouted(routed.tail, progress);
+
+    const reasoning = apiReasoning + routed.reasoning;
+    const messages: Message[] = [];
+    if (reasoning) messages.push({ role: 'assistant', content: '', reasoning_content: reasoning });
+    if (routed.text.trim()) messages.push({ role: 'assistant', content: routed.text });
+    const parseErrors: string[] = [];
+    const nativeCalls = calls.result();
+    if (p.fncall) {
+      const parsed = p.fncall.parse(routed.toolSource, { parallelFunctionCalls: p.cfg.parallel_function_calls ?? true });
+      parseErrors.push(...parsed.errors);
+      messages.push(...parsed.messages.filter((m) => m.function_call));
+    } else {
+      for (const c of nativeCalls) {
+        messages.push({ role: 'assistant', content: '', function_call: { name: c.name, arguments: c.arguments }, extra: { function_id: c.id } });
+      }
+    }
+    if (calls.size > nativeCalls.length) parseErrors.push('a streamed tool call had no function name and was dropped');
+
+    const rawDiffers = routed.raw !== routed.text || nativeCalls.length > 0;
+    return {
+      messages,
+      finishReason,
+      usage,
+      ttftMs,
+      durationMs: performance.now() - started,
+      ...(rawDiffers
+        ? { raw: { content: routed.raw, ...(apiReasoning ? { reasoning: apiReasoning } : {}), ...(nativeCalls.length ? { toolCalls: nativeCalls } : {}) } }
+        : {}),
+      parseErrors,
+    };
+  }
+}
+
+function* emitRouted(out: { reasoning: string; text: string }, progress: { emitted: boolean }): Generator<LlmStreamEvent> {
+  if (out.reasoning) {
+    progress.emitted = true;
+    yield { type: 'reasoning', text: out.reasoning };
+  }
+  if (out.text) {
+    progress.emitted = true;
+    yield { type: 'text', text: out.text };
+  }
+}
+
+function mergeCfg(base: GenerateCfg, extra: GenerateCfg | undefined): GenerateCfg {
+  if (!extra) return { ...base };
+  const merged: GenerateCfg = { ...base, ...extra };
+  if (base.stop || extra.stop) merged.stop = [...new Set([...(base.stop ?? []), ...(extra.stop ?? [])])];
+  return merged;
+}
+
+/** A chat endpoint cannot continue an assistant message: fold a trailing assistant message into the user message
+ *  before it (Qwen-Agent's simulate_response_completion_with_chat). */
+function continueAssistant(wire: WireMessage[]): WireMessage[] {
+  const last = wire[wire.length - 1];
+  const prev = wire[wire.length - 2];
+  if (last?.role !== 'assistant' || last.tool_calls || prev?.role !== 'user' || typeof prev.content !== 'string') return wire;
+  const partial = (last.content ?? '').replace(/: $/, ':');
+  return [...wire.slice(0, -2), { role: 'user', content: `${prev.content}\n\n${partial}` }];
+}
+
+function toUsage(u: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null | undefined): Usage | undefined {
+  if (!u) return undefined;
+  const promptTokens = u.prompt_tokens ?? 0;
+  const completionTokens = u.completion_tokens ?? 0;
+  return { promptTokens, completionTokens, totalTokens: u.total_tokens ?? promptTokens + completionTokens };
+}
+
+export function errorInfo(err: Error & { status?: number; code?: string }): ErrorInfo {
+  return {
+    name: err.name,
+    message: err.message,
+    ...(typeof err.status === 'number' ? { status: err.status } : {}),
+    ...(err.code ? { code: String(err.code) } : {}),
+  };
+}
+
+/** Any failure of a call, as a ModelServiceError that knows whether it may be retried. */
+export function toModelError(e: unknown): ModelServiceError {
+  if (e instanceof ModelServiceError) return e;
+  if (e instanceof OpenAI.APIConnectionError) {
+    return new ModelServiceError(`Cannot reach the model server: ${e.message}${causeText(e)}`, { retryable: true, code: 'connection', cause: e });
+  }
+  if (e instanceof OpenAI.APIError) {
+    const body = (e.error ?? {}) as { message?: string; code?: string; type?: string };
+    const detail = body.message ?? e.message;
+    const status = e.status;
+    const code = body.code ?? body.type ?? undefined;
+    const headers = e.headers as Headers | undefined;
+    const retryAfterMs = headers && typeof headers.get === 'function' ? parseRetryAfter((n) => headers.get(n)) : undefined;
+    // An error event inside a 200 stream has no status: judge it by its code.
+    const streamRetryable = status === undefined && /rate.?limit|overload|server.?error|internal|unavailable|timeout/i.test(`${code} ${detail}`);
+    const retryable = isRetryableStatus(status, detail) || streamRetryable;
+    const prefix = status ? `Model server error ${status}` : 'Model server error';
+    return new ModelServiceError(`${prefix}: ${detail}`, { status, code: code ? String(code) : undefined, retryable, retryAfterMs, cause: e });
+  }
+  if (e instanceof Error) {
+    // fetch failures that the SDK did not wrap (socket closed mid-body, DNS...)
+    const network = /terminated|ECONNRESET|ECONNREFUSED|socket|network|fetch failed|premature/i.test(`${e.message}${causeText(e)}`);
+    return new ModelServiceError(network ? `The connection to the model server failed: ${e.message}${causeText(e)}` : e.message, { retryable: network, cause: e });
+  }
+  return new ModelServiceError(String(e));
+}
+
+function causeText(e: Error): string {
+  const cause = (e as { cause?: unknown }).cause;
+  return cause instanceof Error && cause.message && !e.message.includes(cause.message) ? ` (${cause.message})` : '';
+}
+
+export type { FunctionDef };
+export { collectFileRefs };

@@ -1,0 +1,188 @@
+// Routes streamed content deltas into what a reader should see, incrementally (O(n) over the whole answer):
+//   raw content -> cut at the first stop word -> split <think>...</think> into reasoning -> stop showing text where a
+//   prompt-format tool call begins. Anything that might be the start of a marker is held back until it is decided.
+
+const THINK_OPEN = '<think>';
+const THINK_CLOSE = '</think>';
+
+export interface StreamTextOptions {
+  stopWords?: readonly string[];
+  /** Where a prompt-format tool call starts ('<tool_call>', '✿FUNCTION✿'); text after it is not shown. */
+  toolStartMarker?: string;
+  /** The server strips the opening <think> (the chat template adds it): content starts inside reasoning. */
+  thoughtInContent?: boolean;
+}
+
+export interface StreamTextOutput {
+  reasoning: string;
+  text: string;
+}
+
+export interface StreamTextResult {
+  /** Everything the server sent, before any cut. */
+  raw: string;
+  /** The content after the stop-word cut. */
+  content: string;
+  reasoning: string;
+  /** The text shown to the reader (outside think blocks, before any tool call). */
+  text: string;
+  /** The part a prompt format parses for tool calls: the content after the last </think>; '' while a think is open. */
+  toolSource: string;
+  stoppedAtStopWord: boolean;
+  /** What became visible only at the end (text held back while it could still have been a marker). */
+  tail: StreamTextOutput;
+}
+
+/** Length of the longest suffix of `s` that is a proper prefix of one of `words`. */
+function heldSuffix(s: string, words: readonly string[]): number {
+  let best = 0;
+  for (const w of words) {
+    const max = Math.min(w.length - 1, s.length);
+    for (let n = max; n > best; n--) {
+      if (s.endsWith(w.slice(0, n))) {
+        best = n;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * Qwen-Agent strips a trailing "partial stop word": the stop word without its last token (e.g. 'Observation' for
+ * 'Observation:'). We approximate the last token as the final run of non-word characters, or the last character.
+ */
+export function partialStopWord(word: string): string {
+  const m = /[^\p{L}\p{N}]+$/u.exec(word);
+  return m && m.index > 0 ? word.slice(0, m.index) : word.slice(0, -1);
+}
+
+export class StreamTextRouter {
+  private raw = '';
+  private cut = -1; // index in raw of the first stop word
+  private stopScanFrom = 0;
+  private readonly stopWords: readonly string[];
+  private readonly maxStop: number;
+  private readonly toolMarker?: string;
+
+  // think/text state over the cut content
+  private pos = 0; // how far the content has been routed
+  private inThink: boolean;
+  private toolStarted = false;
+  private lastThinkEnd = 0;
+  private reasoning = '';
+  private text = '';
+
+  constructor(opts: StreamTextOptions = {}) {
+    this.stopWords = (opts.stopWords ?? []).filter((w) => w.length > 0);
+    this.maxStop = Math.max(0, ...this.stopWords.map((w) => w.length));
+    this.toolMarker = opts.toolStartMarker;
+    this.inThink = Boolean(opts.thoughtInContent);
+  }
+
+  get stopped(): boolean {
+    return this.cut >= 0;
+  }
+
+  /** Feed a content delta; returns what became visible. */
+  push(delta: string): StreamTextOutput {
+    if (this.stopped || !delta) return { reasoning: '', text: '' };
+    this.raw += delta;
+    this.scanStop();
+    const end = this.stopped ? this.cut : this.raw.length - heldSuffix(this.raw, this.stopWords);
+    return this.route(end, false);
+  }
+
+  /** The stream ended: release what was held back (minus a trailing partial stop word) and sum up. */
+  finish(): StreamTextResult {
+    let end = this.stopped ? this.cut : this.raw.length;
+    if (!this.stopped) {
+      for (const w of this.stopWords) {
+        const partial = partialStopWord(w);
+        if (partial && this.raw.endsWith(partial) && end - partial.length >= this.pos) {
+          end -= partial.length;
+          break;
+        }
+      }
+    }
+    const tail = this.route(end, true);
+    const content = this.raw.slice(0, end);
+    return {
+      raw: this.raw,
+      content,
+      reasoning: this.reasoning,
+      text: this.text,
+      toolSource: this.inThink ? '' : content.slice(this.lastThinkEnd),
+      stoppedAtStopWord: this.stopped,
+      tail,
+    };
+  }
+
+  private scanStop(): void {
+    if (!this.stopWords.length) return;
+    const from = Math.max(0, this.stopScanFrom - this.maxStop);
+    let first = -1;
+    for (const w of this.stopWords) {
+      const i = this.raw.indexOf(w, from);
+      if (i >= 0 && (first < 0 || i < first)) first = i;
+    }
+    if (first >= 0) this.cut = first;
+    this.stopScanFrom = this.raw.length;
+  }
+
+  private route(end: number, final: boolean): StreamTextOutput {
+    const out: StreamTextOutput = { reasoning: '', text: '' };
+    const s = this.raw;
+    while (this.pos < end) {
+      if (this.inThink) {
+        const close = s.indexOf(THINK_CLOSE, this.pos);
+        if (close >= 0 && close + THINK_CLOSE.length <= end) {
+          out.reasoning += s.slice(this.pos, close);
+          this.pos = close + THINK_CLOSE.length;
+          this.lastThinkEnd = this.pos;
+          this.inThink = false;
+          continue;
+        }
+        const upTo = final ? end : end - heldSuffix(s.slice(this.pos, end), [THINK_CLOSE]);
+        out.reasoning += s.slice(this.pos, upTo);
+        this.pos = upTo;
+        break;
+      }
+      if (this.toolStarted) {
+        // Tool-call territory: only a later <think> matters (for toolSource bookkeeping).
+        const open = s.indexOf(THINK_OPEN, this.pos);
+        if (open >= 0 && open + THINK_OPEN.length <= end) {
+          this.pos = open + THINK_OPEN.length;
+          this.inThink = true;
+          continue;
+        }
+        this.pos = end;
+        break;
+      }
+      const open = s.indexOf(THINK_OPEN, this.pos);
+      const tool = this.toolMarker ? s.indexOf(this.toolMarker, this.pos) : -1;
+      const openOk = open >= 0 && open + THINK_OPEN.length <= end;
+      const toolOk = tool >= 0 && tool + (this.toolMarker?.length ?? 0) <= end;
+      if (openOk && (!toolOk || open < tool)) {
+        out.text += s.slice(this.pos, open);
+        this.pos = open + THINK_OPEN.length;
+        this.inThink = true;
+        continue;
+      }
+      if (toolOk) {
+        out.text += s.slice(this.pos, tool);
+        this.pos = tool;
+        this.toolStarted = true;
+        continue;
+      }
+      const markers = this.toolMarker ? [THINK_OPEN, this.toolMarker] : [THINK_OPEN];
+      const upTo = final ? end : end - heldSuffix(s.slice(this.pos, end), markers);
+      out.text += s.slice(this.pos, upTo);
+      this.pos = upTo;
+      break;
+    }
+    this.reasoning += out.reasoning;
+    this.text += out.text;
+    return out;
+  }
+}

@@ -1,0 +1,71 @@
+// How a text-only model learns about attachments (Qwen-Agent's format_as_multimodal_message): system and user
+// messages with file items (and image/audio/video items when the model cannot see them) get a prefix such as
+// "(Uploaded [file](report.pdf)) "; the items themselves are removed, since models never receive raw files.
+import path from 'node:path';
+import type { ContentItem, Lang, Message } from './schema';
+
+const LABELS = {
+  en: { open: '(Uploaded ', close: ') ', file: 'file', image: 'image', audio: 'audio', video: 'video' },
+  zh: { open: '（上传了 ', close: '）', file: '文件', image: '图片', audio: '音频', video: '视频' },
+} as const;
+
+function baseName(ref: string): string {
+  const clean = ref.replace(/^file:\/\//, '').split(/[?#]/)[0] ?? ref;
+  return path.posix.basename(clean.replace(/\\/g, '/')) || ref;
+}
+
+/** Returns messages with attachment notes; content becomes a string unless `keepImages` and images remain. */
+export function withUploadInfo(messages: readonly Message[], opts: { lang: Lang; keepImages: boolean }): Message[] {
+  const labels = LABELS[opts.lang];
+  return messages.map((msg) => {
+    if (typeof msg.content === 'string') return msg;
+    if (msg.role !== 'system' && msg.role !== 'user') {
+      return { ...msg, content: flattenText(msg.content) };
+    }
+    const notes: string[] = [];
+    const kept: ContentItem[] = [];
+    for (const item of msg.content) {
+      if (item.file) notes.push(`[${labels.file}](${baseName(item.file)})`);
+      else if (item.image && !opts.keepImages) notes.push(`![${labels.image}](${baseName(item.image)})`);
+      else if (item.audio) notes.push(`![${labels.audio}](${typeof item.audio === 'string' ? baseName(item.audio) : 'audio'})`);
+      else if (item.video) notes.push(`![${labels.video}](${typeof item.video === 'string' ? baseName(item.video) : 'video'})`);
+      else kept.push(item);
+    }
+    const prefix = notes.length ? `${labels.open}${notes.join(' ')}${labels.close}` : '';
+    const alreadyNoted = prefix && kept[0]?.text?.startsWith(prefix);
+    const items: ContentItem[] = prefix && !alreadyNoted ? [{ text: prefix }, ...kept] : kept;
+    const hasImage = items.some((i) => i.image);
+    return { ...msg, content: hasImage ? mergeTexts(items) : flattenText(items) };
+  });
+}
+
+function flattenText(items: ContentItem[]): string {
+  return items
+    .filter((i) => i.text !== undefined)
+    .map((i) => i.text)
+    .join('');
+}
+
+/** Adjacent text items joined, so the prefix sits in the same text part as the question. */
+function mergeTexts(items: ContentItem[]): ContentItem[] {
+  const out: ContentItem[] = [];
+  for (const item of items) {
+    const last = out[out.length - 1];
+    if (item.text !== undefined && last?.text !== undefined) out[out.length - 1] = { text: last.text + item.text };
+    else out.push(item);
+  }
+  return out;
+}
+
+/** Every file and image reference in the history, de-duplicated in order (what file-aware tools receive). */
+export function collectFileRefs(messages: readonly Message[]): string[] {
+  const seen = new Set<string>();
+  for (const msg of messages) {
+    if (typeof msg.content === 'string') continue;
+    for (const item of msg.content) {
+      const ref = item.file ?? item.image;
+      if (ref) seen.add(ref);
+    }
+  }
+  return [...seen];
+}

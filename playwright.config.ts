@@ -1,0 +1,49 @@
+import { defineConfig, devices } from '@playwright/test';
+import { execSync } from 'node:child_process';
+
+// Ports are picked once in the runner process; workers inherit process.env and so agree on them.
+const freePort = () =>
+  execSync(`node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"`)
+    .toString()
+    .trim();
+process.env.E2E_PORT ??= freePort();
+process.env.E2E_MODEL_PORT ??= freePort();
+const PORT = Number(process.env.E2E_PORT);
+const MODEL_PORT = Number(process.env.E2E_MODEL_PORT);
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+export default defineConfig({
+  testDir: './e2e',
+  timeout: 30_000,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: { baseURL, trace: 'off', screenshot: 'off', video: 'off' },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: '/usr/bin/chromium', // Debian's package; never `npx playwright install`
+          args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        },
+      },
+    },
+  ],
+  webServer: [
+    {
+      command: `npx tsx scripts/model-server/main.ts --port ${MODEL_PORT} --model scripted-e2e`,
+      url: `http://127.0.0.1:${MODEL_PORT}/health`,
+      reuseExistingServer: false,
+      timeout: 20_000,
+    },
+    {
+      command: `./node_modules/.bin/next start -p ${PORT} -H 127.0.0.1`, // `next build` runs before (npm test)
+      url: `${baseURL}/api/health`,
+      env: { OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`, OPENAI_API_KEY: 'sk-e2e-secret-never-shown', OPENAI_MODEL: 'scripted-e2e', DATA_DIR: 'test-results/e2e-data' },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
+});
