@@ -57,7 +57,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxInputTokens: intFrom(env, ['MAX_INPUT_TOKENS', 'QWEN_AGENT_DEFAULT_MAX_INPUT_TOKENS'], 58_000),
     },
     maxLlmCallsPerRun: intFrom(env, ['MAX_LLM_CALL_PER_RUN', 'QWEN_AGENT_MAX_LLM_CALL_PER_RUN'], 20, { min: 1 }),
-    dataDir: path.resolve(env.DATA_DIR?.trim() || 'data'),
+    dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || 'data'),
   };
 }
 

@@ -1,0 +1,119 @@
+// bench/loop-overhead: the same workload through FnCallAgent and through a minimal hand-written loop on the raw
+// openai SDK, alternating conversation by conversation in one process. Workload: a user message, three sequential
+// calls of a trivial tool, a final answer; zero-latency scripted model over real HTTP (in a child process).
+// Prints median and p95 per conversation for both, the median of the per-pair ratios, and RSS.
+// Run: npm run bench:loop [-- --conversations 200]
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import OpenAI from 'openai';
+import { FnCallAgent } from '../lib/agent';
+import { BaseTool } from '../tools';
+
+class Noop extends BaseTool {
+  name = 'noop';
+  description = 'Does nothing, quickly.';
+  parameters = { type: 'object', properties: { step: { type: 'integer' } }, required: ['step'] };
+  async call(params: string) {
+    return `step ${this.parseArgs<{ step: number }>(params).step} done`;
+  }
+}
+
+const N = Number(process.argv[process.argv.indexOf('--conversations') + 1]) || 200;
+const WARMUP = 20;
+const question = [{ role: 'user' as const, content: 'Run the three steps, then tell me.' }];
+
+async function startServer(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/loop-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`model server exited (${code})`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+/** The baseline: what anyone would write by hand with the SDK (streaming, usage requested, deltas assembled). */
+async function rawLoop(client: OpenAI, tool: Noop): Promise<string> {
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [...question];
+  const tools: OpenAI.Chat.ChatCompletionTool[] = [{ type: 'function', function: tool.function as OpenAI.FunctionDefinition }];
+  for (let i = 0; i < 20; i++) {
+    const stream = await client.chat.completions.create({ model: 'bench', messages, tools, stream: true, stream_options: { include_usage: true } });
+    let content = '';
+    const calls: { id: string; name: string; arguments: string }[] = [];
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta;
+      if (!delta) continue;
+      if (delta.content) content += delta.content;
+      for (const tc of delta.tool_calls ?? []) {
+        const call = (calls[tc.index] ??= { id: '', name: '', arguments: '' });
+        if (tc.id) call.id = tc.id;
+        if (tc.function?.name) call.name += tc.function.name;
+        if (tc.function?.arguments) call.arguments += tc.function.arguments;
+      }
+    }
+    if (!calls.length) return content;
+    messages.push({ role: 'assistant', content: content || null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) });
+    for (const c of calls) messages.push({ role: 'tool', tool_call_id: c.id, content: String(await tool.call(c.arguments)) });
+  }
+  return '';
+}
+
+async function agentLoop(agent: FnCallAgent): Promise<string> {
+  let answer = '';
+  for await (const e of agent.runEvents(question)) {
+    if (e.type === 'text-delta') answer += e.text;
+    if (e.type === 'run-end' && e.reason !== 'answered') throw new Error(`run ended: ${e.reason} ${e.error?.message ?? ''}`);
+  }
+  return answer;
+}
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+};
+
+async function main() {
+  const server = await startServer();
+  try {
+    const tool = new Noop();
+    const client = new OpenAI({ baseURL: server.url, apiKey: 'bench', maxRetries: 0 });
+    const agent = new FnCallAgent({ llm: { model: 'bench', baseURL: server.url, apiKey: 'bench', fncallMode: 'native' }, functionList: [tool] });
+    const expected = 'All three steps are done; the answer is ready.';
+    for (let i = 0; i < WARMUP; i++) {
+      if ((await rawLoop(client, tool)) !== expected || (await agentLoop(agent)) !== expected) throw new Error('the workload did not complete');
+    }
+    const raw: number[] = [];
+    const ours: number[] = [];
+    const ratios: number[] = [];
+    let peakRss = process.memoryUsage().rss;
+    for (let i = 0; i < N; i++) {
+      // Alternate which goes first so drift on a shared machine hits both alike.
+      const order = i % 2 === 0 ? (['raw', 'ours'] as const) : (['ours', 'raw'] as const);
+      const t: Record<string, number> = {};
+      for (const which of order) {
+        const start = performance.now();
+        if (which === 'raw') await rawLoop(client, tool);
+        else await agentLoop(agent);
+        t[which] = performance.now() - start;
+      }
+      raw.push(t.raw!);
+      ours.push(t.ours!);
+      ratios.push(t.ours! / t.raw!);
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    }
+    const fmt = (x: number) => x.toFixed(2).padStart(7);
+    console.log(`loop-overhead: ${N} conversations (4 model calls + 3 tool calls each), zero-latency scripted model over HTTP`);
+    console.log(`                     median ms   p95 ms`);
+    console.log(`raw openai SDK loop  ${fmt(quantile(raw, 0.5))}  ${fmt(quantile(raw, 0.95))}`);
+    console.log(`FnCallAgent          ${fmt(quantile(ours, 0.5))}  ${fmt(quantile(ours, 0.95))}`);
+    const ratio = quantile(ratios, 0.5);
+    console.log(`median per-pair ratio FnCallAgent / raw: ${ratio.toFixed(3)}x (target <= 1.10x) ${ratio <= 1.1 ? 'MET' : 'NOT MET'}`);
+    console.log(`RSS: ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB now, ${(peakRss / 2 ** 20).toFixed(0)} MB peak`);
+  } finally {
+    server.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+// ReActChat over real HTTP: prompt, stop words, tolerant parsing, the transcript and the parsed steps.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ReActChat } from '../../lib/agent';
+import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
+import { collectEvents, ofType } from '../support/run';
+import { GetWeather } from '../support/tools';
+
+let server: ModelServer;
+beforeAll(async () => {
+  server = await createModelServer();
+});
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+const react = (tool = new GetWeather(), maxLlmCalls?: number) =>
+  new ReActChat({ llm: { model: 'scripted', baseURL: server.url, apiKey: 'k' }, functionList: [tool], name: 'reactor', maxLlmCalls });
+
+describe('ReActChat', () => {
+  it('sends the ReAct prompt with stop words, runs the action, appends the observation, and answers', async () => {
+    server.setScenario({
+      replies: [
+        // The model runs on past the action; the server cuts at the stop word like a real one.
+        { content: 'I need the weather.\nAction: get_weather\nAction Input: {"city": "Paris"}\nObservation: it is raining frogs', chunkSize: 5 },
+        { content: 'I know it now.\nFinal Answer: Sunny, 21°C.', chunkSize: 5 },
+      ],
+    });
+    const tool = new GetWeather();
+    const a = react(tool);
+    const events = await collectEvents(a.runEvents([{ role: 'user', content: 'Weather in Paris?' }]));
+    const first = server.requests[0]!.body;
+    expect(first.stop).toEqual(['Observation:', 'Observation:\n']);
+    expect(first.tools).toBeUndefined();
+    const prompt = first.messages.at(-1).content as string;
+    expect(prompt).toContain('get_weather');
+    expect(prompt).toMatch(/Question: Weather in Paris\?\nThought: $/);
+    expect(tool.calls).toEqual([{ city: 'Paris' }]);
+    // The scratchpad goes back inside the last user turn.
+    const second = server.requests[1]!.body.messages.at(-1).content as string;
+    expect(second).toContain('Action: get_weather\nAction Input: {"city": "Paris"}\nObservation: Paris: 21°C, sunny\nThought: ');
+    expect(second).not.toContain('frogs');
+
+    const transcript = ofType(events, 'text-delta').map((e) => e.text).join('');
+    expect(transcript).toBe(
+      'Thought: I need the weather.\nAction: get_weather\nAction Input: {"city": "Paris"}\nObservation: Paris: 21°C, sunny\nThought: I know it now.\nFinal Answer: Sunny, 21°C.',
+    );
+    const steps = ofType(events, 'react-step');
+    expect(steps[0]).toMatchObject({ thought: 'I need the weather.', action: 'get_weather', actionInput: '{"city": "Paris"}', observation: 'Paris: 21°C, sunny' });
+    expect(steps[1]).toMatchObject({ thought: 'I know it now.', finalAnswer: 'Sunny, 21°C.' });
+    expect(ofType(events, 'run-end')[0]).toMatchObject({ reason: 'answered', llmCalls: 2, toolCalls: 1 });
+  });
+
+  it('yields one assistant message holding the whole transcript (Final Answer not stripped)', async () => {
+    server.setScenario({ replies: [{ content: 'Easy.\nFinal Answer: 4' }] });
+    const result = await react().runNonStream([{ role: 'user', content: '2+2?' }]);
+    expect(result).toEqual([{ role: 'assistant', content: 'Thought: Easy.\nFinal Answer: 4', name: 'reactor' }]);
+  });
+
+  it('tolerates a missing Observation after Action Input and unknown tools', async () => {
+    server.setScenario({ replies: [{ content: 'hmm\nAction: teleport\nAction Input: {"to": "Mars"}' }, { content: 'Final Answer: cannot' }] });
+    const events = await collectEvents(react().runEvents([{ role: 'user', content: 'go' }]));
+    expect(ofType(events, 'tool-result')[0]).toMatchObject({ ok: false, content: 'Tool teleport does not exists.' });
+    expect(ofType(events, 'run-end')[0]!.reason).toBe('answered');
+  });
+
+  it('stops at the call limit', async () => {
+    server.setScenario({ fallback: { content: 'again\nAction: get_weather\nAction Input: {"city": "X"}\nObservation:' } });
+    const events = await collectEvents(react(new GetWeather(), 3).runEvents([{ role: 'user', content: 'loop' }]));
+    expect(server.requests).toHaveLength(3);
+    expect(ofType(events, 'run-end')[0]).toMatchObject({ reason: 'max-iterations', llmCalls: 3 });
+  });
+});

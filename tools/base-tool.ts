@@ -1,0 +1,99 @@
+// The tool contract: what a tool declares (name, description, parameters) and how it is called.
+import type { ContentItem, FunctionDef, Lang, Message } from '../lib/llm/schema';
+import { hasChinese } from '../lib/llm/schema';
+import { parseToolArgs } from './args';
+
+export interface ToolContext {
+  signal?: AbortSignal;
+  /** Files of the conversation (URLs or local paths); for file-aware tools, the staged absolute paths. */
+  files: string[];
+  workDir?: string;
+  conversationId?: string;
+  lang: Lang;
+  messages: Message[];
+  /** Filled by runTool for file-aware tools: each file that could not be staged, as "<file>: <reason>". */
+  stagingErrors?: string[];
+}
+
+export type ToolOutput = string | ContentItem[] | Record<string, unknown> | unknown[] | number | boolean | null;
+
+/** Qwen-Agent's older way of declaring parameters: one entry per argument. */
+export interface LegacyToolParameter {
+  name: string;
+  type?: string;
+  description?: string;
+  required?: boolean;
+  [key: string]: unknown;
+}
+
+export type ToolParameters = Record<string, unknown> | LegacyToolParameter[];
+
+const LEGACY_TYPES: Record<string, string> = {
+  string: 'string',
+  str: 'string',
+  text: 'string',
+  number: 'number',
+  float: 'number',
+  double: 'number',
+  integer: 'integer',
+  int: 'integer',
+  boolean: 'boolean',
+  bool: 'boolean',
+  array: 'array',
+  list: 'array',
+  object: 'object',
+  dict: 'object',
+};
+
+/** The JSON Schema equivalent of a legacy parameter list (types we do not recognise are left unconstrained). */
+export function legacyParametersToSchema(params: readonly LegacyToolParameter[]): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const { name, type, required: isRequired, ...rest } of params) {
+    const prop: Record<string, unknown> = { ...rest };
+    const mapped = typeof type === 'string' ? LEGACY_TYPES[type.toLowerCase()] : undefined;
+    if (mapped) prop.type = mapped;
+    properties[name] = prop;
+    if (isRequired) required.push(name);
+  }
+  return { type: 'object', properties, required };
+}
+
+export abstract class BaseTool {
+  // Subclasses declare these as class fields. They are assigned after this constructor returns, so nothing in
+  // the constructor may read them.
+  abstract name: string;
+  abstract description: string;
+  abstract parameters: ToolParameters;
+  readonly fileAccess: boolean = false;
+  readonly cfg: Record<string, unknown>;
+
+  constructor(cfg?: Record<string, unknown>) {
+    this.cfg = cfg ?? {};
+  }
+
+  /** What the model sees of this tool. */
+  get function(): FunctionDef {
+    const parameters = Array.isArray(this.parameters) ? legacyParametersToSchema(this.parameters) : this.parameters;
+    return { name: this.name, description: this.description, parameters };
+  }
+
+  get nameForHuman(): string {
+    return typeof this.cfg.name_for_human === 'string' ? this.cfg.name_for_human : this.name;
+  }
+
+  /** The sentence templates put after the tool's parameters (the ✿ template uses it). */
+  get argsFormat(): string {
+    if (typeof this.cfg.args_format === 'string') return this.cfg.args_format;
+    const metadata = [this.nameForHuman, this.name, this.description, JSON.stringify(this.parameters)].join(' ');
+    return hasChinese(metadata) ? '请以 JSON 对象的形式给出参数。' : 'Give the arguments as a JSON object.';
+  }
+
+  /** The arguments as an object, parsed leniently (for use inside call()). */
+  parseArgs<T = Record<string, unknown>>(params: string | Record<string, unknown>): T {
+    return parseToolArgs(params) as T;
+  }
+
+  /** `params` is the model's raw argument string (already validated when called through runTool). */
+  abstract call(params: string, ctx: ToolContext): Promise<ToolOutput>;
+}

@@ -1,0 +1,4 @@
+// Importing this module registers the builtin tools in TOOL_REGISTRY.
+import './calculator';
+import './current-time';
+import './storage';

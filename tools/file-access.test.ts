@@ -1,0 +1,222 @@
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ToolContext } from './base-tool';
+import { BaseToolWithFileAccess, defaultWorkDir, safeFileName, stagedFileName, stageFiles } from './file-access';
+import { runTool } from './run-tool';
+
+let server: Server;
+let base: string;
+let tmp: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (url === '/files/report.txt') return res.end('hello report');
+    if (url === '/files/..%2F..%2Fetc%2Fpasswd') return res.end('not really passwd');
+    if (url === '/') return res.end('index');
+    if (url === '/big-declared') {
+      res.setHeader('content-length', '1000');
+      return res.end('x'.repeat(1000));
+    }
+    if (url === '/big-streamed') {
+      res.write('x'.repeat(60));
+      setTimeout(() => res.end('x'.repeat(60)), 10);
+      return;
+    }
+    if (url === '/slow') return; // never answers
+    res.statusCode = 404;
+    res.end('nope');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+beforeEach(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'stage-'));
+  return () => rm(tmp, { recursive: true, force: true });
+});
+
+describe('safeFileName', () => {
+  it('keeps ordinary names', () => {
+    expect(safeFileName('report 2024.pdf')).toBe('report 2024.pdf');
+    expect(safeFileName('报告.docx')).toBe('报告.docx');
+  });
+
+  it('removes separators, parent references, control characters and leading dots', () => {
+    for (const evil of ['../../etc/passwd', '..\\..\\win.ini', 'a\u0000b.txt', '.bashrc', '..', '/']) {
+      const name = safeFileName(evil);
+      expect(name).not.toMatch(/[/\\\u0000-\u001f]/);
+      expect(name).not.toContain('..');
+      expect(name.startsWith('.')).toBe(false);
+      expect(name.length).toBeGreaterThan(0);
+    }
+    expect(safeFileName('a\u0000b.txt')).toBe('ab.txt');
+    expect(safeFileName('.bashrc')).toBe('bashrc');
+  });
+
+  it('shortens very long names but keeps the extension', () => {
+    const name = safeFileName('a'.repeat(500) + '.pdf');
+    expect(name.length).toBe(200);
+    expect(name.endsWith('.pdf')).toBe(true);
+  });
+});
+
+describe('stagedFileName', () => {
+  it('takes the decoded last path segment of a URL, or the host for a bare URL', () => {
+    expect(stagedFileName('https://example.com/docs/My%20File.pdf?x=1')).toBe('My File.pdf');
+    expect(stagedFileName('https://example.com/')).toBe('example.com');
+  });
+
+  it('cannot be steered out of the directory by an encoded traversal', () => {
+    expect(stagedFileName('http://h/files/..%2F..%2Fetc%2Fpasswd')).toBe('_._etc_passwd');
+  });
+
+  it('takes the basename of local and Windows paths', () => {
+    expect(stagedFileName('/tmp/a/b.txt')).toBe('b.txt');
+    expect(stagedFileName('C:\\Users\\me\\c.csv')).toBe('c.csv');
+    expect(stagedFileName('file:///tmp/with%20space.txt')).toBe('with space.txt');
+  });
+});
+
+describe('stageFiles', () => {
+  it('copies local files (plain and file://) and downloads URLs into the work dir', async () => {
+    await writeFile(path.join(tmp, 'notes.txt'), 'my notes');
+    await writeFile(path.join(tmp, 'data.csv'), 'a,b');
+    const work = path.join(tmp, 'work');
+    const result = await stageFiles(
+      [path.join(tmp, 'notes.txt'), pathToFileURL(path.join(tmp, 'data.csv')).href, `${base}/files/report.txt`],
+      work,
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.files).toEqual([
+      path.join(work, 'notes.txt'),
+      path.join(work, 'data.csv'),
+      path.join(work, 'report.txt'),
+    ]);
+    expect(await readFile(path.join(work, 'report.txt'), 'utf8')).toBe('hello report');
+    expect(await readFile(path.join(work, 'notes.txt'), 'utf8')).toBe('my notes');
+  });
+
+  it('keeps a traversal name inside the work dir', async () => {
+    const work = path.join(tmp, 'deep', 'work');
+    const { files, errors } = await stageFiles([`${base}/files/..%2F..%2Fetc%2Fpasswd`], work);
+    expect(errors).toEqual([]);
+    expect(files).toEqual([path.join(work, '_._etc_passwd')]);
+    expect(await readdir(path.join(tmp, 'deep'))).toEqual(['work']);
+  });
+
+  it('stages a local file with a control character in its name under a clean name', async () => {
+    const evil = path.join(tmp, 'a\u0001b.txt');
+    await writeFile(evil, 'ctrl');
+    const { files } = await stageFiles([evil], path.join(tmp, 'w'));
+    expect(files).toEqual([path.join(tmp, 'w', 'ab.txt')]);
+  });
+
+  it('collects failures instead of throwing, and stages the rest', async () => {
+    const work = path.join(tmp, 'work');
+    await writeFile(path.join(tmp, 'ok.txt'), 'ok');
+    const result = await stageFiles(
+      [path.join(tmp, 'missing.txt'), `${base}/gone.pdf`, path.join(tmp, 'ok.txt'), tmp],
+      work,
+    );
+    expect(result.files).toEqual([path.join(work, 'ok.txt')]);
+    expect(result.errors).toHaveLength(3);
+    expect(result.errors[0]).toMatch(/^.*missing\.txt: ENOENT/);
+    expect(result.errors[1]).toBe(`${base}/gone.pdf: download failed with HTTP 404`);
+    expect(result.errors[2]).toBe(`${tmp}: not a regular file`);
+  });
+
+  it('enforces the size cap from Content-Length and while streaming', async () => {
+    const work = path.join(tmp, 'work');
+    const result = await stageFiles([`${base}/big-declared`, `${base}/big-streamed`], work, { maxBytes: 100 });
+    expect(result.files).toEqual([]);
+    expect(result.errors).toEqual([
+      `${base}/big-declared: file is larger than the 100-byte limit`,
+      `${base}/big-streamed: file is larger than the 100-byte limit`,
+    ]);
+    expect(await readdir(work)).toEqual([]);
+  });
+
+  it('gives up on a download that takes too long', async () => {
+    const result = await stageFiles([`${base}/slow`], path.join(tmp, 'work'), { timeoutMs: 150 });
+    expect(result.errors).toEqual([`${base}/slow: timed out after 150 ms`]);
+  });
+
+  it('re-throws when the caller aborts', async () => {
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 50);
+    await expect(stageFiles([`${base}/slow`], path.join(tmp, 'work'), { signal: ac.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+  });
+
+  it('uses the host name for a URL without a path', async () => {
+    const { files } = await stageFiles([`${base}/`], path.join(tmp, 'work'));
+    expect(files).toEqual([path.join(tmp, 'work', '127.0.0.1')]);
+  });
+});
+
+class Reader extends BaseToolWithFileAccess {
+  name = 'reader';
+  description = 'Reads files.';
+  parameters = { type: 'object', properties: {} };
+  seen?: ToolContext;
+  async call(_params: string, ctx: ToolContext): Promise<string> {
+    this.seen = ctx;
+    const texts = await Promise.all(ctx.files.map((f) => readFile(f, 'utf8')));
+    return texts.join('|');
+  }
+}
+
+describe('runTool with a file-aware tool', () => {
+  it('stages files first; the tool sees staged paths, its work dir and the staging errors', async () => {
+    await writeFile(path.join(tmp, 'a.txt'), 'A');
+    const tool = new Reader();
+    const work = path.join(tmp, 'work');
+    const result = await runTool(tool, '{}', {
+      files: [path.join(tmp, 'a.txt'), `${base}/files/report.txt`, `${base}/nope.txt`],
+      workDir: work,
+      lang: 'en',
+      messages: [],
+    });
+    expect(result).toEqual({ ok: true, content: 'A|hello report' });
+    expect(tool.fileAccess).toBe(true);
+    expect(tool.seen?.workDir).toBe(work);
+    expect(tool.seen?.files).toEqual([path.join(work, 'a.txt'), path.join(work, 'report.txt')]);
+    expect(tool.seen?.stagingErrors).toEqual([`${base}/nope.txt: download failed with HTTP 404`]);
+  });
+
+  it('defaults the work dir to <DATA_DIR>/work/<conversation>/<tool>, with a sanitised conversation id', async () => {
+    const saved = process.env.DATA_DIR;
+    process.env.DATA_DIR = tmp;
+    try {
+      expect(defaultWorkDir('reader', 'conv-1')).toBe(path.join(tmp, 'work', 'conv-1', 'reader'));
+      expect(defaultWorkDir('reader')).toBe(path.join(tmp, 'work', 'default', 'reader'));
+      const escaped = defaultWorkDir('reader', '../../outside');
+      expect(escaped.startsWith(path.join(tmp, 'work') + path.sep)).toBe(true);
+      const tool = new Reader();
+      await writeFile(path.join(tmp, 'b.txt'), 'B');
+      await runTool(tool, '', { files: [path.join(tmp, 'b.txt')], conversationId: 'c9', lang: 'en', messages: [] });
+      expect(tool.seen?.files).toEqual([path.join(tmp, 'work', 'c9', 'reader', 'b.txt')]);
+    } finally {
+      if (saved === undefined) delete process.env.DATA_DIR;
+      else process.env.DATA_DIR = saved;
+    }
+  });
+
+  it('uses cfg.work_dir when the context names none', () => {
+    const tool = new Reader({ work_dir: path.join(tmp, 'cfg-dir') });
+    expect(tool.workDirFor({})).toBe(path.join(tmp, 'cfg-dir'));
+    expect(tool.workDirFor({ workDir: path.join(tmp, 'ctx-dir') })).toBe(path.join(tmp, 'ctx-dir'));
+  });
+});

@@ -1,0 +1,22 @@
+export { BaseTool, legacyParametersToSchema } from './base-tool';
+export type { ToolContext, ToolOutput, ToolParameters, LegacyToolParameter } from './base-tool';
+export { ToolServiceError, ToolArgumentsError, ToolDefinitionError } from './errors';
+export { TOOL_REGISTRY, registerTool, checkTool, createTool } from './registry';
+export type { ToolClass } from './registry';
+export { parseToolArgs, validateToolArgs, formatValidationErrors, INVALID_JSON_MESSAGE } from './args';
+export { runTool, unknownToolResult, normalizeToolOutput } from './run-tool';
+export type { ToolRunResult } from './run-tool';
+export {
+  BaseToolWithFileAccess,
+  stageFiles,
+  safeFileName,
+  stagedFileName,
+  defaultWorkDir,
+  MAX_DOWNLOAD_BYTES,
+  DOWNLOAD_TIMEOUT_MS,
+} from './file-access';
+export type { StageOptions } from './file-access';
+export { dataDir } from './data-dir';
+export { CalculatorTool, evaluateExpression, formatNumber } from './calculator';
+export { CurrentTimeTool, formatTimeIn } from './current-time';
+export { StorageTool, KeyNotExistsError } from './storage';

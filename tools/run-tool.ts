@@ -1,0 +1,76 @@
+// One tool call as the agent loop needs it: never throws for ordinary failures, which become text for the model.
+import { ContentItemSchema, type ContentItem } from '../lib/llm/schema';
+import { parseToolArgs, validateToolArgs } from './args';
+import type { BaseTool, ToolContext, ToolOutput } from './base-tool';
+import { ToolArgumentsError, ToolServiceError } from './errors';
+import { BaseToolWithFileAccess } from './file-access';
+
+export type ToolRunResult =
+  | { ok: true; content: string | ContentItem[] }
+  | { ok: false; content: string; error: { kind: 'invalid-arguments' | 'exception'; message: string; type: string } };
+
+/** Upstream's wording, kept for fidelity (models and transcripts have seen it). */
+export function unknownToolResult(name: string): string {
+  return `Tool ${name} does not exists.`;
+}
+
+function contentItems(value: unknown): ContentItem[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const items: ContentItem[] = [];
+  for (const v of value) {
+    const parsed = ContentItemSchema.safeParse(v);
+    if (!parsed.success) return undefined;
+    items.push(parsed.data);
+  }
+  return items;
+}
+
+/** A tool's return value as function-message content: text as is, multimodal items kept, anything else as JSON. */
+export function normalizeToolOutput(value: ToolOutput | undefined): string | ContentItem[] {
+  if (typeof value === 'string') return value;
+  return contentItems(value) ?? JSON.stringify(value ?? null, null, 4) ?? 'null';
+}
+
+function invalidArguments(tool: BaseTool, rawArgs: string, err: ToolArgumentsError): ToolRunResult {
+  const content =
+    `Invalid arguments for tool \`${tool.name}\`: ${err.message}\n` +
+    `Arguments received: ${rawArgs}\n` +
+    'Please call the tool again with corrected arguments.';
+  return { ok: false, content, error: { kind: 'invalid-arguments', message: err.message, type: err.name } };
+}
+
+function exception(tool: BaseTool, err: unknown): ToolRunResult {
+  const type = err instanceof Error ? err.name || err.constructor.name : typeof err;
+  const message = err instanceof Error ? err.message : String(err);
+  // Only the frames, like Python's traceback.format_tb: the stack's first line repeats type and message.
+  const frames =
+    err instanceof Error && err.stack
+      ? err.stack
+          .split('\n')
+          .filter((line) => /^\s+at /.test(line))
+          .join('\n')
+      : '';
+  const content = `An error occurred when calling tool \`${tool.name}\`:\n${type}: ${message}\nTraceback:\n${frames}`;
+  return { ok: false, content, error: { kind: 'exception', message, type } };
+}
+
+/**
+ * Parses and validates `rawArgs`, stages files for file-aware tools, calls the tool with the raw string, and
+ * normalises the output. ToolServiceError and an abort of ctx.signal are re-thrown; every other failure is returned
+ * as ok:false with the text the model is given.
+ */
+export async function runTool(tool: BaseTool, rawArgs: string, ctx: ToolContext): Promise<ToolRunResult> {
+  ctx.signal?.throwIfAborted();
+  try {
+    validateToolArgs(tool, parseToolArgs(rawArgs));
+    const callCtx = tool instanceof BaseToolWithFileAccess ? await tool.stageFiles(ctx) : ctx;
+    const output = await tool.call(rawArgs, callCtx);
+    ctx.signal?.throwIfAborted();
+    return { ok: true, content: normalizeToolOutput(output) };
+  } catch (err) {
+    if (err instanceof ToolServiceError) throw err;
+    if (ctx.signal?.aborted) throw err instanceof Error && err.name === 'AbortError' ? err : ctx.signal.reason;
+    if (err instanceof ToolArgumentsError) return invalidArguments(tool, rawArgs, err);
+    return exception(tool, err);
+  }
+}
