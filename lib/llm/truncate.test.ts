@@ -4,14 +4,18 @@ import { contentText, type Message } from './schema';
 import { countMessageTokens, countTokens } from './tokens';
 import { OMITTED, truncateInputMessages } from './truncate';
 
-const VOCAB = ['river', 'stone', 'market', 'window', 'garden', 'yellow', 'quiet', 'number', 'letter', 'bridge'];
+const VOCAB = ['red', 'sun', 'cat', 'map', 'box', 'pen', 'cup', 'dog', 'hat', 'key'];
 
-/** English text of exactly `n` estimated tokens, starting with `head` and ending with `tail` words. */
+/** English text of exactly `n` estimated tokens, starting with `head` and ending with `tail`. */
 function words(n: number, head = 'start', tail = 'finish'): string {
-  const body = Array.from({ length: n - 2 }, (_, i) => VOCAB[i % VOCAB.length]);
-  const text = [head, ...body, tail].join(' ');
-  expect(countTokens(text)).toBe(n);
-  return text;
+  let length = n - 2;
+  for (;;) {
+    const body = Array.from({ length }, (_, i) => VOCAB[i % VOCAB.length]);
+    const text = [head, ...body, tail].join(' ');
+    const diff = n - countTokens(text);
+    if (diff === 0) return text;
+    length += diff;
+  }
 }
 
 const sys = (content = 'You are a helpful assistant.'): Message => ({ role: 'system', content });
@@ -23,7 +27,12 @@ const call = (name: string, args: string, id = '1'): Message => ({
   function_call: { name, arguments: args },
   extra: { function_id: id },
 });
-const result = (name: string, content: string, id = '1'): Message => ({ role: 'function', name, content, extra: { function_id: id } });
+const result = (name: string, content: string, id = '1'): Message => ({
+  role: 'function',
+  name,
+  content,
+  extra: { function_id: id },
+});
 
 const total = (msgs: Message[]) => msgs.reduce((n, m) => n + countMessageTokens(m), 0);
 
@@ -64,7 +73,10 @@ function expectInputError(fn: () => unknown, pattern: RegExp) {
 
 describe('truncateInputMessages: errors (code 400)', () => {
   it('rejects two system messages', () => {
-    expectInputError(() => truncateInputMessages([sys(), user('hi'), sys('again')], 1000), /no more than one system message/);
+    expectInputError(
+      () => truncateInputMessages([sys(), user('hi'), sys('again')], 1000),
+      /no more than one system message/,
+    );
   });
 
   it('rejects a system message that is not first', () => {
@@ -72,8 +84,14 @@ describe('truncateInputMessages: errors (code 400)', () => {
   });
 
   it('rejects a conversation that does not start with a user message after the system message', () => {
-    expectInputError(() => truncateInputMessages([sys(), assistant('hello'), user('hi')], 1000), /must start with a user message/);
-    expectInputError(() => truncateInputMessages([result('f', 'x'), user('hi')], 1000), /must start with a user message/);
+    expectInputError(
+      () => truncateInputMessages([sys(), assistant('hello'), user('hi')], 1000),
+      /must start with a user message/,
+    );
+    expectInputError(
+      () => truncateInputMessages([result('f', 'x'), user('hi')], 1000),
+      /must start with a user message/,
+    );
   });
 
   it('rejects a system message that alone exceeds the budget', () => {
@@ -103,7 +121,12 @@ describe('truncateInputMessages: nothing to cut', () => {
   });
 
   it('returns the messages unchanged on the byte fast path, still reporting the token count', () => {
-    const msgs = [sys(), user('What is the weather in Paris?'), call('get_weather', '{"city":"Paris"}'), result('get_weather', '18 C, sunny')];
+    const msgs = [
+      sys(),
+      user('What is the weather in Paris?'),
+      call('get_weather', '{"city":"Paris"}'),
+      result('get_weather', '18 C, sunny'),
+    ];
     const out = run(msgs, 58_000);
     expect(out.messages).toEqual(msgs);
     expect(out.notes).toEqual([]);
@@ -127,14 +150,26 @@ describe('truncateInputMessages: nothing to cut', () => {
 });
 
 describe('truncateInputMessages: S1 drops whole old turns', () => {
-  it('drops the oldest turns, keeping the system message and the newer turns intact', () => {
-    const turns = [0, 1, 2, 3].map((i) => [user(words(100, `q${i}`)), assistant(words(100, `a${i}`))]);
+  it('drops the oldest turns that fit inside the excess, then cuts into the next one', () => {
+    const turns = [0, 1, 2, 3].map((i) => [user(words(100, `q${i}`, `q${i}end`)), assistant(words(100, `a${i}`))]);
     const msgs = [sys(), ...turns.flat()];
-    const budget = total(msgs) - 2 * total(turns[0]!) + 5; // the excess needs more than one turn, less than two
-    const out = run(msgs, budget);
-    expect(out.messages).toEqual([sys(), ...turns[2]!, ...turns[3]!]);
-    expect(out.notes).toContain(`dropped 2 oldest turns (about ${2 * total(turns[0]!)} tokens)`);
-    expect(out.notes[0]).toMatch(/exceeded the \d+-token budget/);
+    const twoTurns = total(turns[0]!) + total(turns[1]!);
+    const out = run(msgs, total(msgs) - twoTurns - 50);
+    expect(out.messages[0]).toEqual(sys());
+    expect(contentText(out.messages[1]!.content)).toMatch(/^q2 .*\.\.\..* q2end$/);
+    expect(out.messages.slice(2)).toEqual([turns[2]![1], ...turns[3]!]);
+    expect(out.notes).toContain(`dropped 2 oldest turns (about ${twoTurns} tokens)`);
+    expect(out.notes[0]).toMatch(
+      /^input of about \d+ tokens exceeded the \d+-token budget; about \d+ tokens are sent$/,
+    );
+  });
+
+  it('keeps later turns byte-for-byte when dropping whole turns is exactly enough', () => {
+    const turns = [0, 1, 2].map((i) => [user(words(100, `q${i}`)), assistant(words(100, `a${i}`))]);
+    const msgs = [sys(), ...turns.flat()];
+    const out = run(msgs, total(msgs) - total(turns[0]!));
+    expect(out.messages).toEqual([sys(), ...turns[1]!, ...turns[2]!]);
+    expect(out.notes.slice(1)).toEqual([`dropped 1 oldest turn (about ${total(turns[0]!)} tokens)`]);
   });
 });
 
@@ -166,7 +201,9 @@ describe('truncateInputMessages: S2 folds older tool results', () => {
     expect(out.messages[2]!.content).toBe(OMITTED);
     expect(contentText(out.messages[4]!.content)).toMatch(/^betaHead .*\.\.\..* betaTail$/);
     expect(out.messages[6]).toEqual(msgs[6]); // the latest step of the last turn is left for S4
-    expect(out.notes).toEqual(expect.arrayContaining(["replaced 1 older tool result with 'omit'", 'folded 1 older tool result to head...tail']));
+    expect(out.notes).toEqual(
+      expect.arrayContaining(["replaced 1 older tool result with 'omit'", 'folded 1 older tool result to head...tail']),
+    );
   });
 
   it('also folds the latest results of an older turn', () => {
@@ -240,7 +277,11 @@ describe('truncateInputMessages: S5 truncates user/assistant text', () => {
   it('keeps media items and drops the reasoning of a cut message', () => {
     const msgs: Message[] = [
       user('look'),
-      { role: 'assistant', content: [{ text: words(800) }, { image: 'https://x.test/chart.png' }], reasoning_content: words(200) },
+      {
+        role: 'assistant',
+        content: [{ text: words(800) }, { image: 'https://x.test/chart.png' }],
+        reasoning_content: words(200),
+      },
     ];
     const out = run(msgs, 300);
     const cut = out.messages[1]!;
@@ -259,7 +300,7 @@ describe('truncateInputMessages: a turn that folding cannot shrink', () => {
     ];
     const out = run(msgs, total(msgs) - 100);
     expect(out.messages).toEqual([msgs[3]]);
-    expect(out.notes).toContain('dropped 1 turn that folding could not shrink enough');
+    expect(out.notes.slice(1)).toEqual(['dropped 1 turn that folding could not shrink enough']);
   });
 });
 

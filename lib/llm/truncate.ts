@@ -63,18 +63,7 @@ export function truncateInputMessages(messages: Message[], maxTokens: number): T
     );
   }
 
-  const tally: Tally = {
-    droppedTurns: 0,
-    droppedTurnTokens: 0,
-    olderFolded: 0,
-    olderOmitted: 0,
-    droppedSteps: 0,
-    lastFolded: 0,
-    lastOmitted: 0,
-    textsCut: 0,
-    textsOmitted: 0,
-    turnsDroppedAfterCutting: 0,
-  };
+  const tally = newTally();
   const turns = splitTurns(rest);
   const kept: Entry[] = hasSystem ? [entries[0]!] : [];
   let excess = restTokens - available;
@@ -92,10 +81,13 @@ export function truncateInputMessages(messages: Message[], maxTokens: number): T
       return;
     }
     const isLast = t === turns.length - 1;
-    const cut = cutTurn(turn, excess, isLast, tally);
+    // What cutting did is only reported if its result is kept.
+    const cutTally = newTally();
+    const cut = cutTurn(turn, excess, isLast, cutTally);
     if (cut.excess <= 0) {
       excess = cut.excess;
       kept.push(...cut.entries);
+      addTally(tally, cutTally);
     } else if (!isLast) {
       // Folding could not save enough (frames and 'omit' markers still cost tokens); the whole turn is larger
       // than the excess, so dropping it does.
@@ -117,6 +109,25 @@ export function truncateInputMessages(messages: Message[], maxTokens: number): T
     inputTokens,
     notes: describe(tally, systemTokens + restTokens, inputTokens, maxTokens),
   };
+}
+
+function newTally(): Tally {
+  return {
+    droppedTurns: 0,
+    droppedTurnTokens: 0,
+    olderFolded: 0,
+    olderOmitted: 0,
+    droppedSteps: 0,
+    lastFolded: 0,
+    lastOmitted: 0,
+    textsCut: 0,
+    textsOmitted: 0,
+    turnsDroppedAfterCutting: 0,
+  };
+}
+
+function addTally(into: Tally, from: Tally): void {
+  for (const key of Object.keys(into) as (keyof Tally)[]) into[key] += from[key];
 }
 
 function unchanged(messages: Message[]): TruncationResult {
@@ -274,7 +285,8 @@ function plural(n: number, word: string): string {
 
 function describe(t: Tally, before: number, after: number, budget: number): string[] {
   const notes = [`input of about ${before} tokens exceeded the ${budget}-token budget; about ${after} tokens are sent`];
-  if (t.droppedTurns) notes.push(`dropped ${plural(t.droppedTurns, 'oldest turn')} (about ${t.droppedTurnTokens} tokens)`);
+  if (t.droppedTurns)
+    notes.push(`dropped ${plural(t.droppedTurns, 'oldest turn')} (about ${t.droppedTurnTokens} tokens)`);
   if (t.olderFolded) notes.push(`folded ${plural(t.olderFolded, 'older tool result')} to head...tail`);
   if (t.olderOmitted) notes.push(`replaced ${plural(t.olderOmitted, 'older tool result')} with '${OMITTED}'`);
   if (t.droppedSteps) notes.push(`dropped ${plural(t.droppedSteps, 'middle step')} of a turn`);
@@ -282,6 +294,7 @@ function describe(t: Tally, before: number, after: number, budget: number): stri
   if (t.lastOmitted) notes.push(`replaced ${plural(t.lastOmitted, 'tool result')} of the last step with '${OMITTED}'`);
   if (t.textsCut) notes.push(`truncated ${plural(t.textsCut, 'user/assistant message')} keeping both ends`);
   if (t.textsOmitted) notes.push(`replaced ${plural(t.textsOmitted, 'user/assistant message')} with '${OMITTED}'`);
-  if (t.turnsDroppedAfterCutting) notes.push(`dropped ${plural(t.turnsDroppedAfterCutting, 'turn')} that folding could not shrink enough`);
+  if (t.turnsDroppedAfterCutting)
+    notes.push(`dropped ${plural(t.turnsDroppedAfterCutting, 'turn')} that folding could not shrink enough`);
   return notes;
 }

@@ -90,7 +90,7 @@ describe('against @dwmkerr/mock-llm', () => {
     await rules([
       rule(completion({ content: 'NO TOOL RESULT WAS SENT' })),
       rule(completion({ content: 'Let me compute.\n<tool_call>\n{"name": "calculator", "arguments": {"expression": "6*7"}}\n</tool_call>' }), { match: "!contains(to_string(body.messages), '<tool_response>')" }),
-      rule(completion({ content: 'Six times seven is 42.' }), { match: "contains(body.messages[-1].content, '<tool_response>\\n42\\n</tool_response>')" }),
+      rule(completion({ content: 'Six times seven is 42.' }), { match: "starts_with(body.messages[-1].content, '<tool_response>') && contains(body.messages[-1].content, '42')" }),
     ]);
     const events = await collectEvents(new FnCallAgent({ llm: llm('nous'), functionList: ['calculator'] }).runEvents([{ role: 'user', content: 'What is 6*7?' }]));
     expect(ofType(events, 'tool-result')[0]).toMatchObject({ name: 'calculator', ok: true, content: '42' });
