@@ -12,7 +12,11 @@ const config = [
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(next|react|react-dom|zustand)(/.*)?$', message: 'lib/ and tools/ stay framework-free.' }] },
+        {
+          patterns: [
+            { regex: '^(next|react|react-dom|zustand)(/.*)?$', message: 'lib/ and tools/ stay framework-free.' },
+          ],
+        },
       ],
     },
   },

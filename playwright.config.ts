@@ -3,7 +3,9 @@ import { execSync } from 'node:child_process';
 
 // Ports are picked once in the runner process; workers inherit process.env and so agree on them.
 const freePort = () =>
-  execSync(`node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"`)
+  execSync(
+    `node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"`,
+  )
     .toString()
     .trim();
 process.env.E2E_PORT ??= freePort();
@@ -26,7 +28,16 @@ export default defineConfig({
         ...devices['Desktop Chrome'],
         launchOptions: {
           executablePath: '/usr/bin/chromium', // Debian's package; never `npx playwright install`
-          args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
         },
       },
     },
@@ -41,7 +52,12 @@ export default defineConfig({
     {
       command: `./node_modules/.bin/next start -p ${PORT} -H 127.0.0.1`, // `next build` runs before (npm test)
       url: `${baseURL}/api/health`,
-      env: { OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`, OPENAI_API_KEY: 'sk-e2e-secret-never-shown', OPENAI_MODEL: 'scripted-e2e', DATA_DIR: 'test-results/e2e-data' },
+      env: {
+        OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`,
+        OPENAI_API_KEY: 'sk-e2e-secret-never-shown',
+        OPENAI_MODEL: 'scripted-e2e',
+        DATA_DIR: 'test-results/e2e-data',
+      },
       reuseExistingServer: false,
       timeout: 60_000,
     },

@@ -1,7 +1,10 @@
 import type { Metadata } from 'next';
 import './globals.css';
 
-export const metadata: Metadata = { title: 'Agent Studio', description: 'Chat with a tool-using LLM agent and inspect every step.' };
+export const metadata: Metadata = {
+  title: 'Agent Studio',
+  description: 'Chat with a tool-using LLM agent and inspect every step.',
+};
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (

@@ -23,7 +23,9 @@ const WARMUP = 20;
 const question = [{ role: 'user' as const, content: 'Run the three steps, then tell me.' }];
 
 async function startServer(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/loop-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/loop-server.ts'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`model server exited (${code})`)));
@@ -34,9 +36,17 @@ async function startServer(): Promise<{ url: string; stop: () => void }> {
 /** The baseline: what anyone would write by hand with the SDK (streaming, usage requested, deltas assembled). */
 async function rawLoop(client: OpenAI, tool: Noop): Promise<string> {
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [...question];
-  const tools: OpenAI.Chat.ChatCompletionTool[] = [{ type: 'function', function: tool.function as OpenAI.FunctionDefinition }];
+  const tools: OpenAI.Chat.ChatCompletionTool[] = [
+    { type: 'function', function: tool.function as OpenAI.FunctionDefinition },
+  ];
   for (let i = 0; i < 20; i++) {
-    const stream = await client.chat.completions.create({ model: 'bench', messages, tools, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'bench',
+      messages,
+      tools,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let content = '';
     const calls: { id: string; name: string; arguments: string }[] = [];
     for await (const chunk of stream) {
@@ -51,8 +61,17 @@ async function rawLoop(client: OpenAI, tool: Noop): Promise<string> {
       }
     }
     if (!calls.length) return content;
-    messages.push({ role: 'assistant', content: content || null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) });
-    for (const c of calls) messages.push({ role: 'tool', tool_call_id: c.id, content: String(await tool.call(c.arguments)) });
+    messages.push({
+      role: 'assistant',
+      content: content || null,
+      tool_calls: calls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: c.arguments },
+      })),
+    });
+    for (const c of calls)
+      messages.push({ role: 'tool', tool_call_id: c.id, content: String(await tool.call(c.arguments)) });
   }
   return '';
 }
@@ -61,7 +80,8 @@ async function agentLoop(agent: FnCallAgent): Promise<string> {
   let answer = '';
   for await (const e of agent.runEvents(question)) {
     if (e.type === 'text-delta') answer += e.text;
-    if (e.type === 'run-end' && e.reason !== 'answered') throw new Error(`run ended: ${e.reason} ${e.error?.message ?? ''}`);
+    if (e.type === 'run-end' && e.reason !== 'answered')
+      throw new Error(`run ended: ${e.reason} ${e.error?.message ?? ''}`);
   }
   return answer;
 }
@@ -76,10 +96,14 @@ async function main() {
   try {
     const tool = new Noop();
     const client = new OpenAI({ baseURL: server.url, apiKey: 'bench', maxRetries: 0 });
-    const agent = new FnCallAgent({ llm: { model: 'bench', baseURL: server.url, apiKey: 'bench', fncallMode: 'native' }, functionList: [tool] });
+    const agent = new FnCallAgent({
+      llm: { model: 'bench', baseURL: server.url, apiKey: 'bench', fncallMode: 'native' },
+      functionList: [tool],
+    });
     const expected = 'All three steps are done; the answer is ready.';
     for (let i = 0; i < WARMUP; i++) {
-      if ((await rawLoop(client, tool)) !== expected || (await agentLoop(agent)) !== expected) throw new Error('the workload did not complete');
+      if ((await rawLoop(client, tool)) !== expected || (await agentLoop(agent)) !== expected)
+        throw new Error('the workload did not complete');
     }
     const raw: number[] = [];
     const ours: number[] = [];
@@ -101,13 +125,19 @@ async function main() {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }
     const fmt = (x: number) => x.toFixed(2).padStart(7);
-    console.log(`loop-overhead: ${N} conversations (4 model calls + 3 tool calls each), zero-latency scripted model over HTTP`);
+    console.log(
+      `loop-overhead: ${N} conversations (4 model calls + 3 tool calls each), zero-latency scripted model over HTTP`,
+    );
     console.log(`                     median ms   p95 ms`);
     console.log(`raw openai SDK loop  ${fmt(quantile(raw, 0.5))}  ${fmt(quantile(raw, 0.95))}`);
     console.log(`FnCallAgent          ${fmt(quantile(ours, 0.5))}  ${fmt(quantile(ours, 0.95))}`);
     const ratio = quantile(ratios, 0.5);
-    console.log(`median per-pair ratio FnCallAgent / raw: ${ratio.toFixed(3)}x (target <= 1.10x) ${ratio <= 1.1 ? 'MET' : 'NOT MET'}`);
-    console.log(`RSS: ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB now, ${(peakRss / 2 ** 20).toFixed(0)} MB peak`);
+    console.log(
+      `median per-pair ratio FnCallAgent / raw: ${ratio.toFixed(3)}x (target <= 1.10x) ${ratio <= 1.1 ? 'MET' : 'NOT MET'}`,
+    );
+    console.log(
+      `RSS: ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB now, ${(peakRss / 2 ** 20).toFixed(0)} MB peak`,
+    );
   } finally {
     server.stop();
   }

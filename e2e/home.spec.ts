@@ -7,7 +7,8 @@ test('the home page shows the connected model and the builtin tools, never the k
   await expect(model).toContainText('scripted-e2e');
   await expect(model).toContainText('native');
   const tools = page.getByRole('region', { name: 'Tools' });
-  for (const name of ['calculator', 'current_time', 'storage']) await expect(tools.getByText(name, { exact: true })).toBeVisible();
+  for (const name of ['calculator', 'current_time', 'storage'])
+    await expect(tools.getByText(name, { exact: true })).toBeVisible();
   expect(await page.content()).not.toContain('sk-e2e-secret-never-shown');
 });
 

@@ -30,7 +30,8 @@ function intFrom(env: Env, names: string[], fallback: number, { min = 0 } = {}):
     const raw = env[name]?.trim();
     if (!raw) continue;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min} (got "${raw}")`);
+    if (!Number.isInteger(value) || value < min)
+      throw new ConfigError(`${name} must be an integer >= ${min} (got "${raw}")`);
     return value;
   }
   return fallback;
@@ -62,7 +63,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
 }
 
 /** Is a model endpoint configured? (The page uses this to say how to connect one; it never exposes the key.) */
-export function modelStatus(config: AppConfig = loadConfig()): { configured: boolean; baseURL?: string; model?: string } {
+export function modelStatus(config: AppConfig = loadConfig()): {
+  configured: boolean;
+  baseURL?: string;
+  model?: string;
+} {
   const configured = Boolean(config.llm.baseURL || config.llm.apiKey);
   return { configured, baseURL: config.llm.baseURL, model: config.llm.model };
 }

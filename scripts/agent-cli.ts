@@ -42,18 +42,27 @@ async function main(): Promise<number> {
   }
   const message = positionals.join(' ').trim();
   if (!message) fail(`no message given\n${USAGE}`);
-  if (values.agent !== 'fncall' && values.agent !== 'react') fail(`--agent must be fncall or react (got "${values.agent}")`);
+  if (values.agent !== 'fncall' && values.agent !== 'react')
+    fail(`--agent must be fncall or react (got "${values.agent}")`);
   const config = loadConfig();
   if (!config.llm.baseURL && !config.llm.apiKey) {
-    fail('no model configured: set OPENAI_BASE_URL (and OPENAI_API_KEY, OPENAI_MODEL) to an OpenAI-compatible server', 2);
+    fail(
+      'no model configured: set OPENAI_BASE_URL (and OPENAI_API_KEY, OPENAI_MODEL) to an OpenAI-compatible server',
+      2,
+    );
   }
   const tools = values.tool?.length ? values.tool : [...TOOL_REGISTRY.keys()];
-  for (const t of tools) if (!TOOL_REGISTRY.has(t)) fail(`unknown tool "${t}"; registered: ${[...TOOL_REGISTRY.keys()].join(', ')}`);
+  for (const t of tools)
+    if (!TOOL_REGISTRY.has(t)) fail(`unknown tool "${t}"; registered: ${[...TOOL_REGISTRY.keys()].join(', ')}`);
 
   const Kind = values.agent === 'react' ? ReActChat : FnCallAgent;
   let agent;
   try {
-    agent = new Kind({ llm: { fncallMode: values.fncall ? fncallModeFrom(values.fncall) : undefined }, functionList: tools, systemMessage: values.system });
+    agent = new Kind({
+      llm: { fncallMode: values.fncall ? fncallModeFrom(values.fncall) : undefined },
+      functionList: tools,
+      systemMessage: values.system,
+    });
   } catch (e) {
     fail((e as Error).message);
   }
@@ -62,7 +71,10 @@ async function main(): Promise<number> {
   process.once('SIGINT', () => abort.abort());
   const print = values.json ? printJson : printReadable();
   let exitCode = 0;
-  for await (const event of agent.runEvents([{ role: 'user', content: message }], { signal: abort.signal, conversationId: 'cli' })) {
+  for await (const event of agent.runEvents([{ role: 'user', content: message }], {
+    signal: abort.signal,
+    conversationId: 'cli',
+  })) {
     print(event);
     if (event.type === 'run-end') {
       if (event.reason === 'error') {
@@ -115,13 +127,24 @@ function printReadable(): (event: AgentEvent) => void {
       case 'tool-result': {
         enter('none');
         const text = typeof e.content === 'string' ? e.content : JSON.stringify(e.content);
-        out(`${e.ok ? '←' : '✗'} ${text.length > 2000 ? `${text.slice(0, 2000)}… (${text.length} chars)` : text} ${dim(`(${Math.round(e.durationMs)} ms)`)}\n`);
+        out(
+          `${e.ok ? '←' : '✗'} ${text.length > 2000 ? `${text.slice(0, 2000)}… (${text.length} chars)` : text} ${dim(`(${Math.round(e.durationMs)} ms)`)}\n`,
+        );
         break;
       }
       case 'run-end': {
         enter('none');
-        const why = { answered: 'answered', 'max-iterations': `stopped: reached the limit of ${e.llmCalls} model calls`, aborted: 'stopped by the user', error: `error: ${e.error?.message}` }[e.reason];
-        out(dim(`── ${why} · ${e.llmCalls} model call(s) · ${e.toolCalls} tool call(s) · ${e.usage.totalTokens} tokens · ${(e.durationMs / 1000).toFixed(1)} s ──\n`));
+        const why = {
+          answered: 'answered',
+          'max-iterations': `stopped: reached the limit of ${e.llmCalls} model calls`,
+          aborted: 'stopped by the user',
+          error: `error: ${e.error?.message}`,
+        }[e.reason];
+        out(
+          dim(
+            `── ${why} · ${e.llmCalls} model call(s) · ${e.toolCalls} tool call(s) · ${e.usage.totalTokens} tokens · ${(e.durationMs / 1000).toFixed(1)} s ──\n`,
+          ),
+        );
         break;
       }
       default:

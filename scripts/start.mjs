@@ -15,7 +15,9 @@ function newest(dir) {
   return t;
 }
 const sources = ['app', 'components', 'lib', 'tools'].map((d) => path.join(root, d)).filter(existsSync);
-const stale = !existsSync(buildId) || Math.max(...sources.map(newest), statSync(path.join(root, 'package.json')).mtimeMs) > statSync(buildId).mtimeMs;
+const stale =
+  !existsSync(buildId) ||
+  Math.max(...sources.map(newest), statSync(path.join(root, 'package.json')).mtimeMs) > statSync(buildId).mtimeMs;
 const next = path.join(root, 'node_modules', '.bin', 'next');
 if (stale) {
   console.log('Building the app (first start or sources changed)…');

@@ -10,6 +10,7 @@ step() { echo; echo "== $* =="; }
 
 step "type-check"; npx tsc --noEmit || status=1
 step "lint"; npx eslint . || status=1
+step "format"; npx prettier --check . || status=1
 step "unit and integration tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile=test-results/vitest.json || status=1
 

@@ -1,12 +1,21 @@
 // Agent: the run wrapper every agent shares (Qwen-Agent's Agent.run), built on one event stream.
 import { randomUUID } from 'node:crypto';
-import { BaseTool, checkTool, createTool, runTool, unknownToolResult, ToolServiceError, type ToolContext } from '../../tools';
+import {
+  BaseTool,
+  checkTool,
+  createTool,
+  runTool,
+  unknownToolResult,
+  ToolServiceError,
+  type ToolContext,
+  type ToolRunResult,
+} from '../../tools';
 import { loadConfig } from '../config';
 import { errorInfo } from '../llm/openai-model';
 import type { ChatModel, GenerateCfg, LlmCallResult } from '../llm/model';
 import { OpenAIChatModel } from '../llm/openai-model';
 import { isAbortError } from '../llm/retry';
-import { cloneMessages, detectLang, toMessages, type FunctionDef, type Lang, type Message } from '../llm/schema';
+import { detectLang, toMessages, type FunctionDef, type Lang, type Message } from '../llm/schema';
 import { collectFileRefs } from '../llm/upload-info';
 import type { AgentEvent, AgentEventType, ErrorInfo, EventOf, FncallMode, StopReason, Usage } from './events';
 import { MessageFold } from './fold';
@@ -20,7 +29,8 @@ export interface LlmOptions {
 }
 
 /** What Qwen-Agent's function_list takes: a registered tool name, a {name, ...cfg} object, or a tool instance. */
-export type ToolSpec = string | BaseTool | ({ name: string } & Record<string, unknown>) | { mcpServers: Record<string, unknown> };
+export type ToolSpec =
+  string | BaseTool | ({ name: string } & Record<string, unknown>) | { mcpServers: Record<string, unknown> };
 
 export interface AgentOptions {
   llm?: LlmOptions | ChatModel;
@@ -79,9 +89,12 @@ export class Agent {
         });
     for (const spec of opts.functionList ?? []) {
       if (typeof spec === 'object' && spec !== null && 'mcpServers' in spec) {
-        throw new Error('functionList: {mcpServers: ...} is not supported yet (MCP support arrives in a later release).');
+        throw new Error(
+          'functionList: {mcpServers: ...} is not supported yet (MCP support arrives in a later release).',
+        );
       }
-      const tool = spec instanceof BaseTool ? spec : createTool(spec as string | ({ name: string } & Record<string, unknown>));
+      const tool =
+        spec instanceof BaseTool ? spec : createTool(spec as string | ({ name: string } & Record<string, unknown>));
       checkTool(tool); // class fields exist only now, after construction
       this.functionMap.set(tool.name, tool);
     }
@@ -116,17 +129,30 @@ export class Agent {
     return last ?? [];
   }
 
-  private async *events(input: readonly unknown[], opts: RunOptions, failure: { error?: unknown }): AsyncGenerator<AgentEvent> {
+  private async *events(
+    input: readonly unknown[],
+    opts: RunOptions,
+    failure: { error?: unknown },
+  ): AsyncGenerator<AgentEvent> {
     const run = new RunState(opts.runId ?? randomUUID());
     let messages: Message[];
     let lang: Lang;
     try {
-      messages = toMessages(cloneMessages(input as Message[]));
+      messages = toMessages(input); // fresh copies: the caller's messages are never touched
       lang = opts.lang ?? detectLang(messages);
       messages = this.withSystemMessage(messages);
     } catch (e) {
       failure.error = e;
-      yield run.event({ type: 'run-start', agent: this.name, agentType: this.constructor.name, model: this.llm.model, lang: 'en', maxLlmCalls: this.maxLlmCalls, tools: [...this.functionMap.keys()], input: [] });
+      yield run.event({
+        type: 'run-start',
+        agent: this.name,
+        agentType: this.constructor.name,
+        model: this.llm.model,
+        lang: 'en',
+        maxLlmCalls: this.maxLlmCalls,
+        tools: [...this.functionMap.keys()],
+        input: [],
+      });
       yield run.end('error', errorInfo(e as Error));
       return;
     }
@@ -158,7 +184,11 @@ export class Agent {
   }
 
   /** The agent's own loop. Receives a private copy of the messages; returns why it stopped. */
-  protected async *loop(messages: Message[], opts: RunOptions & { lang: Lang }, run: RunState): AsyncGenerator<AgentEvent, StopReason> {
+  protected async *loop(
+    messages: Message[],
+    opts: RunOptions & { lang: Lang },
+    run: RunState,
+  ): AsyncGenerator<AgentEvent, StopReason> {
     // The basic agent: one model call, no tools.
     run.iteration = 1;
     yield* this.callLlm(messages, [], opts, run);
@@ -173,7 +203,10 @@ export class Agent {
     run: RunState,
     extra: { cfg?: GenerateCfg; format?: 'react' } = {},
   ): AsyncGenerator<AgentEvent, LlmCallResult> {
-    const cfg = extra.cfg || opts.generateCfg ? { ...opts.generateCfg, ...extra.cfg, stop: [...(opts.generateCfg?.stop ?? []), ...(extra.cfg?.stop ?? [])] } : undefined;
+    const cfg =
+      extra.cfg || opts.generateCfg
+        ? { ...opts.generateCfg, ...extra.cfg, stop: [...(opts.generateCfg?.stop ?? []), ...(extra.cfg?.stop ?? [])] }
+        : undefined;
     const stream = this.llm.chat({ messages, functions, signal: opts.signal, lang: opts.lang, cfg });
     run.llmCalls++;
     for (;;) {
@@ -181,22 +214,24 @@ export class Agent {
       if (step.done) {
         const r = step.value;
         if (r.usage) run.addUsage(r.usage);
-        yield run.event({
-          type: 'llm-end',
-          finishReason: r.finishReason,
-          ...(r.usage ? { usage: r.usage } : {}),
-          ...(r.ttftMs !== undefined ? { ttftMs: r.ttftMs } : {}),
-          durationMs: r.durationMs,
-          ...(r.raw ? { raw: r.raw } : {}),
-          ...(r.parseErrors.length ? { parseErrors: r.parseErrors } : {}),
-        });
+        const end = run.event({ type: 'llm-end', finishReason: r.finishReason, durationMs: r.durationMs });
+        if (r.usage) end.usage = r.usage;
+        if (r.ttftMs !== undefined) end.ttftMs = r.ttftMs;
+        if (r.raw) end.raw = r.raw;
+        if (r.parseErrors.length) end.parseErrors = r.parseErrors;
+        yield end;
         return r;
       }
       const e = step.value;
       if (e.type === 'text') yield run.event({ type: 'text-delta', text: e.text });
       else if (e.type === 'reasoning') yield run.event({ type: 'reasoning-delta', text: e.text });
       else if (e.type === 'request') {
-        yield run.event({ type: 'llm-start', format: extra.format ?? e.format, request: e.request, ...(e.truncation ? { truncation: e.truncation } : {}) });
+        yield run.event({
+          type: 'llm-start',
+          format: extra.format ?? e.format,
+          request: e.request,
+          ...(e.truncation ? { truncation: e.truncation } : {}),
+        });
       } else yield run.event({ type: 'llm-retry', attempt: e.attempt, delayMs: e.delayMs, error: e.error });
     }
   }
@@ -211,11 +246,22 @@ export class Agent {
   ): AsyncGenerator<AgentEvent, EventOf<'tool-result'>> {
     const started = performance.now();
     const tool = this.functionMap.get(call.name);
-    const base = { type: 'tool-result' as const, functionId: call.functionId, name: call.name };
     run.toolCalls++;
+    const report = (ok: boolean, content: ToolRunResult['content'], error?: EventOf<'tool-result'>['error']) => {
+      const event = run.event({
+        type: 'tool-result',
+        functionId: call.functionId,
+        name: call.name,
+        ok,
+        content,
+        durationMs: performance.now() - started,
+      });
+      if (error) event.error = error;
+      return event;
+    };
     if (!tool) {
       const content = unknownToolResult(call.name);
-      const ev = run.event({ ...base, ok: false, content, error: { kind: 'unknown-tool', message: content, type: 'UnknownTool' }, durationMs: performance.now() - started });
+      const ev = report(false, content, { kind: 'unknown-tool', message: content, type: 'UnknownTool' });
       yield ev;
       return ev;
     }
@@ -227,24 +273,27 @@ export class Agent {
       lang: opts.lang,
       messages,
     };
+    let ev: EventOf<'tool-result'>;
     try {
       const r = await runTool(tool, call.arguments, ctx);
-      const ev = run.event(r.ok ? { ...base, ok: true, content: r.content, durationMs: performance.now() - started } : { ...base, ok: false, content: r.content, error: r.error, durationMs: performance.now() - started });
-      yield ev;
-      return ev;
+      ev = r.ok ? report(true, r.content) : report(false, r.content, r.error);
     } catch (e) {
-      if (e instanceof ToolServiceError) {
-        yield run.event({ ...base, ok: false, content: e.message, error: { kind: 'fatal', message: e.message, type: e.name }, durationMs: performance.now() - started });
-      }
+      if (e instanceof ToolServiceError)
+        yield report(false, e.message, { kind: 'fatal', message: e.message, type: e.name });
       throw e;
     }
+    yield ev;
+    return ev;
   }
 
   private withSystemMessage(messages: Message[]): Message[] {
     if (!this.systemMessage) return messages;
     const first = messages[0];
     if (first?.role !== 'system') return [{ role: 'system', content: this.systemMessage }, ...messages];
-    const content = typeof first.content === 'string' ? `${this.systemMessage}\n\n${first.content}` : [{ text: `${this.systemMessage}\n\n` }, ...first.content];
+    const content =
+      typeof first.content === 'string'
+        ? `${this.systemMessage}\n\n${first.content}`
+        : [{ text: `${this.systemMessage}\n\n` }, ...first.content];
     return [{ ...first, content }, ...messages.slice(1)];
   }
 }
@@ -259,8 +308,15 @@ export class RunState {
 
   constructor(readonly runId: string) {}
 
-  event<T extends AgentEventType>(partial: DistributiveOmit<EventOf<T>, 'runId' | 'iteration' | 't'> & { type: T }): EventOf<T> {
-    return { ...partial, runId: this.runId, iteration: this.iteration, t: this.elapsed() } as unknown as EventOf<T>;
+  event<T extends AgentEventType>(
+    partial: DistributiveOmit<EventOf<T>, 'runId' | 'iteration' | 't'> & { type: T },
+  ): EventOf<T> {
+    // Stamped in place: events are made fresh by the caller, and copying each one costs more than the loop itself.
+    const event = partial as unknown as { runId: string; iteration: number; t: number };
+    event.runId = this.runId;
+    event.iteration = this.iteration;
+    event.t = this.elapsed();
+    return event as unknown as EventOf<T>;
   }
 
   end(reason: StopReason, error?: ErrorInfo): EventOf<'run-end'> {

@@ -62,7 +62,13 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     /** What input truncation did to fit max_input_tokens (absent when nothing was cut). */
     truncation: z.object({ inputTokens: z.number(), budget: z.number(), notes: z.array(z.string()) }).optional(),
   }),
-  z.object({ type: z.literal('llm-retry'), ...base, attempt: z.number().int(), delayMs: z.number(), error: ErrorInfoSchema }),
+  z.object({
+    type: z.literal('llm-retry'),
+    ...base,
+    attempt: z.number().int(),
+    delayMs: z.number(),
+    error: ErrorInfoSchema,
+  }),
   z.object({ type: z.literal('reasoning-delta'), ...base, text: z.string() }),
   z.object({ type: z.literal('text-delta'), ...base, text: z.string() }),
   z.object({
@@ -78,7 +84,11 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
      * never sent twice.
      */
     raw: z
-      .object({ content: z.string(), reasoning: z.string().optional(), toolCalls: z.array(RawToolCallSchema).optional() })
+      .object({
+        content: z.string(),
+        reasoning: z.string().optional(),
+        toolCalls: z.array(RawToolCallSchema).optional(),
+      })
       .optional(),
     parseErrors: z.array(z.string()).optional(),
   }),
@@ -99,7 +109,11 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     /** Exactly what the model is given back (on failure, the readable error text). */
     content: Content,
     error: z
-      .object({ kind: z.enum(['unknown-tool', 'invalid-arguments', 'exception', 'fatal']), message: z.string(), type: z.string() })
+      .object({
+        kind: z.enum(['unknown-tool', 'invalid-arguments', 'exception', 'fatal']),
+        message: z.string(),
+        type: z.string(),
+      })
       .optional(),
     durationMs: z.number(),
   }),

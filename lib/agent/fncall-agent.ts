@@ -4,7 +4,11 @@ import { Agent, type RunOptions, type RunState } from './agent';
 import type { AgentEvent, StopReason } from './events';
 
 export class FnCallAgent extends Agent {
-  protected override async *loop(messages: Message[], opts: RunOptions & { lang: 'en' | 'zh' }, run: RunState): AsyncGenerator<AgentEvent, StopReason> {
+  protected override async *loop(
+    messages: Message[],
+    opts: RunOptions & { lang: 'en' | 'zh' },
+    run: RunState,
+  ): AsyncGenerator<AgentEvent, StopReason> {
     const functions = this.functions;
     for (let budget = this.maxLlmCalls; budget > 0; budget--) {
       opts.signal?.throwIfAborted();
@@ -24,7 +28,12 @@ export class FnCallAgent extends Agent {
       for (const call of pending) {
         opts.signal?.throwIfAborted();
         const result = yield* this.callTool(call, messages, opts, run);
-        messages.push({ role: 'function', name: call.name, content: result.content, extra: { function_id: call.functionId } });
+        messages.push({
+          role: 'function',
+          name: call.name,
+          content: result.content,
+          extra: { function_id: call.functionId },
+        });
       }
     }
     return 'max-iterations';

@@ -43,7 +43,12 @@ export class MessageFold {
         if (this.toolCallsInText) return false;
         this.enter(e.iteration);
         this.out.push(
-          this.named({ role: 'assistant', content: '', function_call: { name: e.name, arguments: e.arguments }, extra: { function_id: e.functionId } }),
+          this.named({
+            role: 'assistant',
+            content: '',
+            function_call: { name: e.name, arguments: e.arguments },
+            extra: { function_id: e.functionId },
+          }),
         );
         return true;
       case 'tool-result':

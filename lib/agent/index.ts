@@ -3,6 +3,14 @@ export { Agent, type AgentOptions, type LlmOptions, type RunOptions, type ToolSp
 export { FnCallAgent } from './fncall-agent';
 export { ReActChat } from './react-chat';
 export { MessageFold, foldEvents } from './fold';
-export { AgentEventSchema, parseAgentEvent, type AgentEvent, type AgentEventType, type EventOf, type StopReason, type Usage } from './events';
+export {
+  AgentEventSchema,
+  parseAgentEvent,
+  type AgentEvent,
+  type AgentEventType,
+  type EventOf,
+  type StopReason,
+  type Usage,
+} from './events';
 export type { Message, ContentItem, FunctionCall, FunctionDef } from '../llm/schema';
 export type { GenerateCfg } from '../llm/model';

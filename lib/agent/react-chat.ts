@@ -5,7 +5,11 @@ import { Agent, type RunOptions, type RunState } from './agent';
 import type { AgentEvent, StopReason } from './events';
 
 export class ReActChat extends Agent {
-  protected override async *loop(messages: Message[], opts: RunOptions & { lang: 'en' | 'zh' }, run: RunState): AsyncGenerator<AgentEvent, StopReason> {
+  protected override async *loop(
+    messages: Message[],
+    opts: RunOptions & { lang: 'en' | 'zh' },
+    run: RunState,
+  ): AsyncGenerator<AgentEvent, StopReason> {
     const prompt = this.withReactPrompt(messages);
     const scratch = prompt[prompt.length - 1]!;
     // Upstream's displayed response starts with "Thought: " (the prompt ends with it, so the model continues it).
@@ -14,11 +18,18 @@ export class ReActChat extends Agent {
       opts.signal?.throwIfAborted();
       run.iteration++;
       const output = yield* this.callLlm(prompt, [], opts, run, { cfg: { stop: REACT_STOP_WORDS }, format: 'react' });
-      const text = output.messages.filter((m) => !m.function_call).map((m) => contentText(m.content)).join('');
+      const text = output.messages
+        .filter((m) => !m.function_call)
+        .map((m) => contentText(m.content))
+        .join('');
       const found = detectReactAction(text);
       if (!found) {
         const [step] = parseReactSteps(`Thought: ${text}`).slice(-1);
-        yield run.event({ type: 'react-step', thought: step?.thought ?? text.trim(), ...(step?.finalAnswer !== undefined ? { finalAnswer: step.finalAnswer } : {}) });
+        yield run.event({
+          type: 'react-step',
+          thought: step?.thought ?? text.trim(),
+          ...(step?.finalAnswer !== undefined ? { finalAnswer: step.finalAnswer } : {}),
+        });
         return 'answered';
       }
       const call = { functionId: String(run.iteration), name: found.action, arguments: found.actionInput };
@@ -29,7 +40,13 @@ export class ReActChat extends Agent {
       yield run.event({ type: 'text-delta', text: appended });
       // The scratchpad lives inside the last user turn, as upstream keeps it.
       scratch.content = `${contentText(scratch.content)}${text}${appended}`;
-      yield run.event({ type: 'react-step', thought: found.thought.trim(), action: found.action, actionInput: found.actionInput, observation });
+      yield run.event({
+        type: 'react-step',
+        thought: found.thought.trim(),
+        action: found.action,
+        actionInput: found.actionInput,
+        observation,
+      });
     }
     return 'max-iterations';
   }

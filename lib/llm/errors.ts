@@ -8,7 +8,10 @@ export class ModelServiceError extends Error {
   /** From a Retry-After header, when the server sent one. */
   readonly retryAfterMs?: number;
 
-  constructor(message: string, opts: { status?: number; code?: string; retryable?: boolean; retryAfterMs?: number; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    opts: { status?: number; code?: string; retryable?: boolean; retryAfterMs?: number; cause?: unknown } = {},
+  ) {
     super(message, { cause: opts.cause });
     this.status = opts.status;
     this.code = opts.code;

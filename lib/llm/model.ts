@@ -44,7 +44,12 @@ export interface ChatRequest {
 }
 
 export type LlmStreamEvent =
-  | { type: 'request'; format: FormatLabel; request: LlmRequest; truncation?: { inputTokens: number; budget: number; notes: string[] } }
+  | {
+      type: 'request';
+      format: FormatLabel;
+      request: LlmRequest;
+      truncation?: { inputTokens: number; budget: number; notes: string[] };
+    }
   | { type: 'retry'; attempt: number; delayMs: number; error: ErrorInfo }
   | { type: 'reasoning'; text: string }
   | { type: 'text'; text: string };

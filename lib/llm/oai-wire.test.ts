@@ -7,8 +7,18 @@ describe('OpenAI wire conversion', () => {
       { role: 'user', content: 'weather?' },
       { role: 'assistant', content: '', reasoning_content: 'think' },
       { role: 'assistant', content: 'Let me check.' },
-      { role: 'assistant', content: '', function_call: { name: 'get_weather', arguments: '{"city":"Paris"}' }, extra: { function_id: 'call_1' } },
-      { role: 'assistant', content: '', function_call: { name: 'add', arguments: '{"a":1}' }, extra: { function_id: 'call_2' } },
+      {
+        role: 'assistant',
+        content: '',
+        function_call: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+        extra: { function_id: 'call_1' },
+      },
+      {
+        role: 'assistant',
+        content: '',
+        function_call: { name: 'add', arguments: '{"a":1}' },
+        extra: { function_id: 'call_2' },
+      },
       { role: 'function', name: 'get_weather', content: 'sunny', extra: { function_id: 'call_1' } },
       { role: 'function', name: 'add', content: [{ text: '2' }], extra: { function_id: 'call_2' } },
     ]);
@@ -46,13 +56,19 @@ describe('OpenAI wire conversion', () => {
       { sendReasoning: false },
     );
     expect(wire).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: '1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: '1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: '1', content: 'ok' },
     ]);
   });
 
   it('sends images as image_url parts', () => {
-    expect(toWireMessages([{ role: 'user', content: [{ text: 'what is this' }, { image: 'http://x/a.png' }] }])[0]).toEqual({
+    expect(
+      toWireMessages([{ role: 'user', content: [{ text: 'what is this' }, { image: 'http://x/a.png' }] }])[0],
+    ).toEqual({
       role: 'user',
       content: [
         { type: 'text', text: 'what is this' },

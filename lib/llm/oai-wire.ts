@@ -82,7 +82,10 @@ export function functionIdOf(msg: Message): string {
 }
 
 export function toWireTools(functions: readonly FunctionDef[]): WireTool[] {
-  return functions.map((f) => ({ type: 'function', function: { name: f.name, description: f.description, parameters: f.parameters } }));
+  return functions.map((f) => ({
+    type: 'function',
+    function: { name: f.name, description: f.description, parameters: f.parameters },
+  }));
 }
 
 /** Assembles streamed tool_call deltas. A delta is matched by index; a new id at a used index starts a new call;
@@ -91,7 +94,11 @@ export class ToolCallAssembler {
   private calls: { id: string; name: string; arguments: string }[] = [];
   private byIndex = new Map<number, number>();
 
-  push(delta: { index?: number; id?: string | null; function?: { name?: string | null; arguments?: string | null } | null }): void {
+  push(delta: {
+    index?: number;
+    id?: string | null;
+    function?: { name?: string | null; arguments?: string | null } | null;
+  }): void {
     let slot: number | undefined;
     if (typeof delta.index === 'number') slot = this.byIndex.get(delta.index);
     else slot = this.calls.length ? this.calls.length - 1 : undefined;

@@ -1,6 +1,7 @@
 // An OpenAI-compatible chat model (vLLM, SGLang, Ollama, llama.cpp server, LM Studio, DashScope compatible mode,
 // OpenAI) on the `openai` package. Streams, assembles tool calls, routes reasoning, enforces stop words, retries.
 import OpenAI from 'openai';
+import type { Stream } from 'openai/core/streaming';
 import type { ErrorInfo, FncallMode, LlmRequest, Usage } from '../agent/events';
 import { ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
 import { functionsToText, getFncallFormat } from './fncall';
@@ -25,9 +26,22 @@ export interface OpenAIModelOptions {
 
 // Keys of GenerateCfg that steer this client and are never sent as request parameters.
 const LOCAL_KEYS = new Set([
-  'stop', 'seed', 'max_retries', 'retry_base_delay_ms', 'max_input_tokens', 'parallel_function_calls', 'function_choice',
-  'thought_in_content', 'stream', 'send_reasoning', 'multimodal', 'request_timeout_ms', 'idle_timeout_ms', 'lang',
-  'fncall_prompt_type', 'use_raw_api',
+  'stop',
+  'seed',
+  'max_retries',
+  'retry_base_delay_ms',
+  'max_input_tokens',
+  'parallel_function_calls',
+  'function_choice',
+  'thought_in_content',
+  'stream',
+  'send_reasoning',
+  'multimodal',
+  'request_timeout_ms',
+  'idle_timeout_ms',
+  'lang',
+  'fncall_prompt_type',
+  'use_raw_api',
 ]);
 // Parameters the OpenAI schema lacks but vLLM/SGLang accept at the top level (Qwen-Agent moves them to extra_body).
 const MAX_API_STOP_WORDS = 4; // OpenAI rejects more; the rest are still enforced on the client.
@@ -59,7 +73,12 @@ export class OpenAIChatModel implements ChatModel {
       maxInputTokens: opts.defaults?.maxInputTokens ?? 58_000,
     };
     // Retries and timeouts are ours (to report each retry and honour Retry-After); the SDK's stay off.
-    this.client = new OpenAI({ baseURL: opts.baseURL, apiKey: opts.apiKey || 'EMPTY', maxRetries: 0, timeout: 24 * 3600_000 });
+    this.client = new OpenAI({
+      baseURL: opts.baseURL,
+      apiKey: opts.apiKey || 'EMPTY',
+      maxRetries: 0,
+      timeout: this.defaults.requestTimeoutMs,
+    });
   }
 
   async *chat(req: ChatRequest): AsyncGenerator<LlmStreamEvent, LlmCallResult> {
@@ -69,9 +88,16 @@ export class OpenAIChatModel implements ChatModel {
       messages: prepared.body.messages as Record<string, unknown>[],
       ...(prepared.body.tools ? { tools: prepared.body.tools as Record<string, unknown>[] } : {}),
       ...(prepared.stop.length ? { stop: prepared.stop } : {}),
-      params: Object.fromEntries(Object.entries(prepared.body).filter(([k]) => !['model', 'messages', 'tools', 'stop'].includes(k))),
+      params: Object.fromEntries(
+        Object.entries(prepared.body).filter(([k]) => !['model', 'messages', 'tools', 'stop'].includes(k)),
+      ),
     };
-    yield { type: 'request', format: prepared.format, request, ...(prepared.truncation ? { truncation: prepared.truncation } : {}) };
+    yield {
+      type: 'request',
+      format: prepared.format,
+      request,
+      ...(prepared.truncation ? { truncation: prepared.truncation } : {}),
+    };
 
     const maxRetries = prepared.cfg.max_retries ?? this.defaults.maxRetries;
     const progress = { emitted: false };
@@ -131,29 +157,59 @@ export class OpenAIChatModel implements ChatModel {
       body.stream = true;
       body.stream_options = { include_usage: true };
     }
-    const truncation = truncated.notes.length ? { inputTokens: truncated.inputTokens, budget, notes: truncated.notes } : undefined;
+    const truncation = truncated.notes.length
+      ? { inputTokens: truncated.inputTokens, budget, notes: truncated.notes }
+      : undefined;
     return { format, fncall, body, stop, cfg, truncation };
   }
 
-  private async *callOnce(p: Prepared, signal: AbortSignal | undefined, progress: { emitted: boolean }): AsyncGenerator<LlmStreamEvent, LlmCallResult> {
+  private async *callOnce(
+    p: Prepared,
+    signal: AbortSignal | undefined,
+    progress: { emitted: boolean },
+  ): AsyncGenerator<LlmStreamEvent, LlmCallResult> {
     const started = performance.now();
-    const ctrl = new AbortController();
-    const onAbort = () => ctrl.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let timedOut: string | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = (ms: number, what: string) => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        timedOut = what;
-        ctrl.abort();
-      }, ms);
-    };
     const requestTimeout = p.cfg.request_timeout_ms ?? this.defaults.requestTimeoutMs;
     const idleTimeout = p.cfg.idle_timeout_ms ?? this.defaults.idleTimeoutMs;
-    arm(requestTimeout, `no response within ${requestTimeout} ms`);
+    // The SDK's own timeout covers the wait for response headers; the idle watchdog covers silence mid-stream.
+    // One timer per call, re-armed only when it fires, keeps the per-chunk cost to one clock read.
+    const requestOptions =
+      requestTimeout === this.defaults.requestTimeoutMs
+        ? signal
+          ? { signal }
+          : undefined
+        : { signal, timeout: requestTimeout };
+    let lastActivity = started;
+    let idleFired = false;
+    let idleTimer: ReturnType<typeof setTimeout> | undefined;
+    const watchIdle = (controller: AbortController) => {
+      const check = () => {
+        const quiet = performance.now() - lastActivity;
+        if (quiet >= idleTimeout) {
+          idleFired = true;
+          controller.abort();
+        } else idleTimer = setTimeout(check, idleTimeout - quiet);
+      };
+      idleTimer = setTimeout(check, idleTimeout);
+    };
+    const timeoutError = (cause?: unknown) =>
+      idleFired
+        ? new ModelServiceError(`Model request timed out: the stream was idle for ${idleTimeout} ms.`, {
+            retryable: true,
+            code: 'timeout',
+            cause,
+          })
+        : new ModelServiceError(`Model request timed out: no response within ${requestTimeout} ms.`, {
+            retryable: true,
+            code: 'timeout',
+            cause,
+          });
 
-    const router = new StreamTextRouter({ stopWords: p.stop, toolStartMarker: p.fncall?.toolStartMarker, thoughtInContent: p.cfg.thought_in_content });
+    const router = new StreamTextRouter({
+      stopWords: p.stop,
+      toolStartMarker: p.fncall?.toolStartMarker,
+      thoughtInContent: p.cfg.thought_in_content,
+    });
     const calls = new ToolCallAssembler();
     let apiReasoning = '';
     let finishReason: string | undefined;
@@ -163,10 +219,15 @@ export class OpenAIChatModel implements ChatModel {
 
     try {
       if (p.cfg.stream === false) {
-        const res = await this.client.chat.completions.create(p.body as never, { signal: ctrl.signal });
+        const res = await this.client.chat.completions.create(p.body as never, requestOptions);
         const completion = res as unknown as OpenAI.Chat.Completions.ChatCompletion;
         const choice = completion.choices?.[0];
-        const msg = (choice?.message ?? {}) as { content?: string | null; reasoning_content?: string; reasoning?: string; tool_calls?: { id?: string; function?: { name?: string; arguments?: string } }[] };
+        const msg = (choice?.message ?? {}) as {
+          content?: string | null;
+          reasoning_content?: string;
+          reasoning?: string;
+          tool_calls?: { id?: string; function?: { name?: string; arguments?: string } }[];
+        };
         firstToken();
         apiReasoning = msg.reasoning_content ?? msg.reasoning ?? '';
         if (apiReasoning) {
@@ -179,14 +240,23 @@ export class OpenAIChatModel implements ChatModel {
         finishReason = router.stopped ? 'stop' : (choice?.finish_reason ?? undefined);
         usage = toUsage(completion.usage);
       } else {
-        const stream = await this.client.chat.completions.create(p.body as never, { signal: ctrl.signal });
-        arm(idleTimeout, `the stream was idle for ${idleTimeout} ms`);
-        for await (const chunk of stream as unknown as AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>) {
-          arm(idleTimeout, `the stream was idle for ${idleTimeout} ms`);
+        const stream = (await this.client.chat.completions.create(
+          p.body as never,
+          requestOptions,
+        )) as unknown as Stream<OpenAI.Chat.Completions.ChatCompletionChunk>;
+        lastActivity = performance.now();
+        watchIdle(stream.controller);
+        for await (const chunk of stream) {
+          lastActivity = performance.now();
           if (chunk.usage) usage = toUsage(chunk.usage);
           const choice = chunk.choices?.[0];
           if (!choice) continue;
-          const delta = choice.delta as { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: Parameters<ToolCallAssembler['push']>[0][] };
+          const delta = choice.delta as {
+            content?: string | null;
+            reasoning_content?: string | null;
+            reasoning?: string | null;
+            tool_calls?: Parameters<ToolCallAssembler['push']>[0][];
+          };
           const reasoning = delta.reasoning_content ?? delta.reasoning;
           if (reasoning) {
             firstToken();
@@ -211,14 +281,13 @@ export class OpenAIChatModel implements ChatModel {
       }
     } catch (e) {
       if (signal?.aborted) throw abortError();
-      if (timedOut) throw new ModelServiceError(`Model request timed out: ${timedOut}.`, { retryable: true, code: 'timeout', cause: e });
+      if (idleFired || e instanceof OpenAI.APIConnectionTimeoutError) throw timeoutError(e);
       throw e;
     } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      clearTimeout(idleTimer);
     }
     if (signal?.aborted) throw abortError();
-    if (timedOut) throw new ModelServiceError(`Model request timed out: ${timedOut}.`, { retryable: true, code: 'timeout' });
+    if (idleFired) throw timeoutError();
     if (!finishReason) {
       throw new StreamInterruptedError(
         'The model server ended the stream before finishing (no finish_reason): the connection was cut or the server stopped.',
@@ -236,12 +305,19 @@ export class OpenAIChatModel implements ChatModel {
     const parseErrors: string[] = [];
     const nativeCalls = calls.result();
     if (p.fncall) {
-      const parsed = p.fncall.parse(routed.toolSource, { parallelFunctionCalls: p.cfg.parallel_function_calls ?? true });
+      const parsed = p.fncall.parse(routed.toolSource, {
+        parallelFunctionCalls: p.cfg.parallel_function_calls ?? true,
+      });
       parseErrors.push(...parsed.errors);
       messages.push(...parsed.messages.filter((m) => m.function_call));
     } else {
       for (const c of nativeCalls) {
-        messages.push({ role: 'assistant', content: '', function_call: { name: c.name, arguments: c.arguments }, extra: { function_id: c.id } });
+        messages.push({
+          role: 'assistant',
+          content: '',
+          function_call: { name: c.name, arguments: c.arguments },
+          extra: { function_id: c.id },
+        });
       }
     }
     if (calls.size > nativeCalls.length) parseErrors.push('a streamed tool call had no function name and was dropped');
@@ -254,14 +330,23 @@ export class OpenAIChatModel implements ChatModel {
       ttftMs,
       durationMs: performance.now() - started,
       ...(rawDiffers
-        ? { raw: { content: routed.raw, ...(apiReasoning ? { reasoning: apiReasoning } : {}), ...(nativeCalls.length ? { toolCalls: nativeCalls } : {}) } }
+        ? {
+            raw: {
+              content: routed.raw,
+              ...(apiReasoning ? { reasoning: apiReasoning } : {}),
+              ...(nativeCalls.length ? { toolCalls: nativeCalls } : {}),
+            },
+          }
         : {}),
       parseErrors,
     };
   }
 }
 
-function* emitRouted(out: { reasoning: string; text: string }, progress: { emitted: boolean }): Generator<LlmStreamEvent> {
+function* emitRouted(
+  out: { reasoning: string; text: string },
+  progress: { emitted: boolean },
+): Generator<LlmStreamEvent> {
   if (out.reasoning) {
     progress.emitted = true;
     yield { type: 'reasoning', text: out.reasoning };
@@ -284,12 +369,15 @@ function mergeCfg(base: GenerateCfg, extra: GenerateCfg | undefined): GenerateCf
 function continueAssistant(wire: WireMessage[]): WireMessage[] {
   const last = wire[wire.length - 1];
   const prev = wire[wire.length - 2];
-  if (last?.role !== 'assistant' || last.tool_calls || prev?.role !== 'user' || typeof prev.content !== 'string') return wire;
+  if (last?.role !== 'assistant' || last.tool_calls || prev?.role !== 'user' || typeof prev.content !== 'string')
+    return wire;
   const partial = (last.content ?? '').replace(/: $/, ':');
   return [...wire.slice(0, -2), { role: 'user', content: `${prev.content}\n\n${partial}` }];
 }
 
-function toUsage(u: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null | undefined): Usage | undefined {
+function toUsage(
+  u: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null | undefined,
+): Usage | undefined {
   if (!u) return undefined;
   const promptTokens = u.prompt_tokens ?? 0;
   const completionTokens = u.completion_tokens ?? 0;
@@ -309,7 +397,11 @@ export function errorInfo(err: Error & { status?: number; code?: string }): Erro
 export function toModelError(e: unknown): ModelServiceError {
   if (e instanceof ModelServiceError) return e;
   if (e instanceof OpenAI.APIConnectionError) {
-    return new ModelServiceError(`Cannot reach the model server: ${e.message}${causeText(e)}`, { retryable: true, code: 'connection', cause: e });
+    return new ModelServiceError(`Cannot reach the model server: ${e.message}${causeText(e)}`, {
+      retryable: true,
+      code: 'connection',
+      cause: e,
+    });
   }
   if (e instanceof OpenAI.APIError) {
     const body = (e.error ?? {}) as { message?: string; code?: string; type?: string };
@@ -317,17 +409,31 @@ export function toModelError(e: unknown): ModelServiceError {
     const status = e.status;
     const code = body.code ?? body.type ?? undefined;
     const headers = e.headers as Headers | undefined;
-    const retryAfterMs = headers && typeof headers.get === 'function' ? parseRetryAfter((n) => headers.get(n)) : undefined;
+    const retryAfterMs =
+      headers && typeof headers.get === 'function' ? parseRetryAfter((n) => headers.get(n)) : undefined;
     // An error event inside a 200 stream has no status: judge it by its code.
-    const streamRetryable = status === undefined && /rate.?limit|overload|server.?error|internal|unavailable|timeout/i.test(`${code} ${detail}`);
+    const streamRetryable =
+      status === undefined &&
+      /rate.?limit|overload|server.?error|internal|unavailable|timeout/i.test(`${code} ${detail}`);
     const retryable = isRetryableStatus(status, detail) || streamRetryable;
     const prefix = status ? `Model server error ${status}` : 'Model server error';
-    return new ModelServiceError(`${prefix}: ${detail}`, { status, code: code ? String(code) : undefined, retryable, retryAfterMs, cause: e });
+    return new ModelServiceError(`${prefix}: ${detail}`, {
+      status,
+      code: code ? String(code) : undefined,
+      retryable,
+      retryAfterMs,
+      cause: e,
+    });
   }
   if (e instanceof Error) {
     // fetch failures that the SDK did not wrap (socket closed mid-body, DNS...)
-    const network = /terminated|ECONNRESET|ECONNREFUSED|socket|network|fetch failed|premature/i.test(`${e.message}${causeText(e)}`);
-    return new ModelServiceError(network ? `The connection to the model server failed: ${e.message}${causeText(e)}` : e.message, { retryable: network, cause: e });
+    const network = /terminated|ECONNRESET|ECONNREFUSED|socket|network|fetch failed|premature/i.test(
+      `${e.message}${causeText(e)}`,
+    );
+    return new ModelServiceError(
+      network ? `The connection to the model server failed: ${e.message}${causeText(e)}` : e.message,
+      { retryable: network, cause: e },
+    );
   }
   return new ModelServiceError(String(e));
 }

@@ -12,7 +12,10 @@ export function retryDelayMs(attempt: number, err: ModelServiceError, baseMs: nu
 }
 
 /** Retry-After as seconds or an HTTP date; also the non-standard retry-after-ms. */
-export function parseRetryAfter(get: (name: string) => string | null | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(
+  get: (name: string) => string | null | undefined,
+  now = Date.now(),
+): number | undefined {
   const ms = get('retry-after-ms');
   if (ms && Number.isFinite(Number(ms))) return Number(ms);
   const value = get('retry-after');

@@ -56,26 +56,89 @@ export class MessageValidationError extends Error {
   override name = 'MessageValidationError';
 }
 
+const ROLE_SET: ReadonlySet<string> = new Set(ROLES);
+
+function invalid(where: string, detail: string): never {
+  throw new MessageValidationError(`invalid message${where ? ` at ${where}` : ''}: ${detail}`);
+}
+
+function toContentItem(value: unknown, where: string): ContentItem {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) invalid(where, 'a content item must be an object');
+  const raw = value as Record<string, unknown>;
+  const item: ContentItem = {};
+  const set: string[] = [];
+  if (raw.text !== undefined && raw.text !== null) {
+    if (typeof raw.text !== 'string') invalid(`${where}.text`, 'text must be a string');
+    item.text = raw.text;
+    set.push('text');
+  }
+  for (const key of ['image', 'file'] as const) {
+    if (!raw[key]) continue;
+    if (typeof raw[key] !== 'string') invalid(`${where}.${key}`, `${key} must be a string`);
+    item[key] = raw[key];
+    set.push(key);
+  }
+  if (raw.audio) {
+    if (typeof raw.audio !== 'string' && typeof raw.audio !== 'object')
+      invalid(`${where}.audio`, 'audio must be a string or an object');
+    item.audio = structuredClone(raw.audio) as ContentItem['audio'];
+    set.push('audio');
+  }
+  if (raw.video) {
+    if (typeof raw.video !== 'string' && !(Array.isArray(raw.video) && raw.video.every((v) => typeof v === 'string'))) {
+      invalid(`${where}.video`, 'video must be a string or a list of frame strings');
+    }
+    item.video = typeof raw.video === 'string' ? raw.video : [...(raw.video as string[])];
+    set.push('video');
+  }
+  if (set.length !== 1) {
+    invalid(
+      where,
+      `a content item must have exactly one of text, image, file, audio, video (got ${set.length ? set.join(', ') : 'none'})`,
+    );
+  }
+  return item;
+}
+
+function toContent(value: unknown, where: string): MessageContent {
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) invalid(where, `${where} must be a string or a list of content items`);
+  return value.map((item, i) => toContentItem(item, `${where}.${i}`));
+}
+
 /**
- * Accepts loosely shaped input (null content, null fields, unknown keys) and returns a clean Message:
- * null/undefined content becomes '', null/undefined fields are dropped, unknown keys are ignored,
- * and the role and content items are validated.
+ * Accepts loosely shaped input (null content, null fields, unknown keys) and returns a fresh, validated Message
+ * that shares nothing with the input: null/undefined content becomes '', null/undefined fields are dropped, unknown
+ * keys are ignored. Hand-written rather than MessageSchema.parse because it runs at the start of every run; the
+ * zod schema above stays the reference (the event schema uses it).
  */
 export function toMessage(input: unknown): Message {
-  if (!input || typeof input !== 'object') throw new MessageValidationError('a message must be an object');
+  if (!input || typeof input !== 'object' || Array.isArray(input))
+    throw new MessageValidationError('a message must be an object');
   const raw = input as Record<string, unknown>;
-  const candidate: Record<string, unknown> = { role: raw.role, content: raw.content ?? '' };
-  for (const key of ['reasoning_content', 'name', 'function_call', 'extra'] as const) {
-    if (raw[key] !== null && raw[key] !== undefined) candidate[key] = raw[key];
+  if (typeof raw.role !== 'string' || !ROLE_SET.has(raw.role)) {
+    invalid('role', `role must be one of ${ROLES.join(', ')} (got ${JSON.stringify(raw.role)})`);
   }
-  const parsed = MessageSchema.safeParse(candidate);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = issue.path.length ? ` at ${issue.path.join('.')}` : '';
-    const detail = issue.path[0] === 'role' ? `role must be one of ${ROLES.join(', ')} (got ${JSON.stringify(raw.role)})` : issue.message;
-    throw new MessageValidationError(`invalid message${where}: ${detail}`);
+  const msg: Message = { role: raw.role as Role, content: toContent(raw.content ?? '', 'content') };
+  if (raw.reasoning_content !== undefined && raw.reasoning_content !== null) {
+    msg.reasoning_content = toContent(raw.reasoning_content, 'reasoning_content');
   }
-  return parsed.data;
+  if (raw.name !== undefined && raw.name !== null) {
+    if (typeof raw.name !== 'string') invalid('name', 'name must be a string');
+    msg.name = raw.name;
+  }
+  if (raw.function_call !== undefined && raw.function_call !== null) {
+    const fc = raw.function_call as Record<string, unknown>;
+    if (typeof fc !== 'object' || typeof fc.name !== 'string' || typeof fc.arguments !== 'string') {
+      invalid('function_call', 'function_call must be {name: string, arguments: string}');
+    }
+    msg.function_call = { name: fc.name, arguments: fc.arguments };
+  }
+  if (raw.extra !== undefined && raw.extra !== null) {
+    if (typeof raw.extra !== 'object' || Array.isArray(raw.extra)) invalid('extra', 'extra must be an object');
+    msg.extra = structuredClone(raw.extra) as Record<string, unknown>;
+  }
+  return msg;
 }
 
 export function toMessages(inputs: readonly unknown[]): Message[] {

@@ -17,7 +17,10 @@ const chars = (s: string) => [...s];
 
 describe('StreamTextRouter', () => {
   it('splits <think> into reasoning even when tags arrive one character at a time', () => {
-    const { text, reasoning, result } = feed(new StreamTextRouter(), chars('<think>let me see</think>The answer is 4.'));
+    const { text, reasoning, result } = feed(
+      new StreamTextRouter(),
+      chars('<think>let me see</think>The answer is 4.'),
+    );
     expect(reasoning).toBe('let me see');
     expect(text).toBe('The answer is 4.');
     expect(result.toolSource).toBe('The answer is 4.');
@@ -39,13 +42,18 @@ describe('StreamTextRouter', () => {
   });
 
   it('stops showing text where a prompt-format tool call begins, and hands the rest to the parser', () => {
-    const { text, result } = feed(new StreamTextRouter({ toolStartMarker: '<tool_call>' }), chars('Checking.\n<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>'));
+    const { text, result } = feed(
+      new StreamTextRouter({ toolStartMarker: '<tool_call>' }),
+      chars('Checking.\n<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>'),
+    );
     expect(text).toBe('Checking.\n');
     expect(result.toolSource).toContain('<tool_call>');
   });
 
   it('does not look for tool calls inside an unclosed think block', () => {
-    const { text, reasoning, result } = feed(new StreamTextRouter({ toolStartMarker: '<tool_call>' }), ['<think>maybe <tool_call>{"name":"f"}</tool_call>']);
+    const { text, reasoning, result } = feed(new StreamTextRouter({ toolStartMarker: '<tool_call>' }), [
+      '<think>maybe <tool_call>{"name":"f"}</tool_call>',
+    ]);
     expect(text).toBe('');
     expect(reasoning).toContain('<tool_call>');
     expect(result.toolSource).toBe('');
@@ -58,7 +66,11 @@ describe('StreamTextRouter', () => {
   });
 
   it('releases held-back text that turned out not to be a marker', () => {
-    const { text } = feed(new StreamTextRouter({ stopWords: ['Observation:'], toolStartMarker: '<tool_call>' }), ['a <tool', ' b Obs', 'erve']);
+    const { text } = feed(new StreamTextRouter({ stopWords: ['Observation:'], toolStartMarker: '<tool_call>' }), [
+      'a <tool',
+      ' b Obs',
+      'erve',
+    ]);
     expect(text).toBe('a <tool b Observe');
   });
 });

@@ -27,8 +27,10 @@ export function withUploadInfo(messages: readonly Message[], opts: { lang: Lang;
     for (const item of msg.content) {
       if (item.file) notes.push(`[${labels.file}](${baseName(item.file)})`);
       else if (item.image && !opts.keepImages) notes.push(`![${labels.image}](${baseName(item.image)})`);
-      else if (item.audio) notes.push(`![${labels.audio}](${typeof item.audio === 'string' ? baseName(item.audio) : 'audio'})`);
-      else if (item.video) notes.push(`![${labels.video}](${typeof item.video === 'string' ? baseName(item.video) : 'video'})`);
+      else if (item.audio)
+        notes.push(`![${labels.audio}](${typeof item.audio === 'string' ? baseName(item.audio) : 'audio'})`);
+      else if (item.video)
+        notes.push(`![${labels.video}](${typeof item.video === 'string' ? baseName(item.video) : 'video'})`);
       else kept.push(item);
     }
     const prefix = notes.length ? `${labels.open}${notes.join(' ')}${labels.close}` : '';

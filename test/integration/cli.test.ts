@@ -11,10 +11,20 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/agent-cli.ts', ...args], {
-      env: { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'k', OPENAI_MODEL: 'scripted', LLM_MAX_RETRIES: '0', ...env },
+      env: {
+        ...process.env,
+        OPENAI_BASE_URL: server.url,
+        OPENAI_API_KEY: 'k',
+        OPENAI_MODEL: 'scripted',
+        LLM_MAX_RETRIES: '0',
+        ...env,
+      },
     });
     let stdout = '';
     let stderr = '';
@@ -26,7 +36,12 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 
 describe('npm run agent', () => {
   it('prints the tool call, its result, the answer and why it stopped', async () => {
-    server.setScenario({ replies: [{ toolCalls: [{ id: 'c1', name: 'calculator', arguments: '{"expression": "6*7"}' }] }, { content: 'The answer is 42.' }] });
+    server.setScenario({
+      replies: [
+        { toolCalls: [{ id: 'c1', name: 'calculator', arguments: '{"expression": "6*7"}' }] },
+        { content: 'The answer is 42.' },
+      ],
+    });
     const { code, stdout } = await cli(['--tool', 'calculator', 'What is 6*7?']);
     expect(code).toBe(0);
     expect(stdout).toContain('→ calculator {"expression": "6*7"}');
@@ -39,13 +54,21 @@ describe('npm run agent', () => {
     server.setScenario({ replies: [{ content: 'hello there' }] });
     const { code, stdout } = await cli(['--json', 'hi']);
     expect(code).toBe(0);
-    const events = stdout.trim().split('\n').map((l) => parseAgentEvent(JSON.parse(l)));
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((l) => parseAgentEvent(JSON.parse(l)));
     expect(events[0]!.type).toBe('run-start');
     expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
   });
 
   it('--agent react runs the ReAct agent', async () => {
-    server.setScenario({ replies: [{ content: 'x\nAction: calculator\nAction Input: {"expression": "1+1"}' }, { content: 'Final Answer: 2' }] });
+    server.setScenario({
+      replies: [
+        { content: 'x\nAction: calculator\nAction Input: {"expression": "1+1"}' },
+        { content: 'Final Answer: 2' },
+      ],
+    });
     const { code, stdout } = await cli(['--agent', 'react', '--tool', 'calculator', '1+1?']);
     expect(code).toBe(0);
     expect(stdout).toContain('Observation: 2');
@@ -53,7 +76,11 @@ describe('npm run agent', () => {
   });
 
   it('exits non-zero with the error on stderr when the model fails', async () => {
-    server.setScenario({ fallback: { fault: { kind: 'status', status: 500, body: { error: { message: 'model crashed', type: 'server_error' } } } } });
+    server.setScenario({
+      fallback: {
+        fault: { kind: 'status', status: 500, body: { error: { message: 'model crashed', type: 'server_error' } } },
+      },
+    });
     const { code, stderr } = await cli(['hi']);
     expect(code).toBe(1);
     expect(stderr).toContain('model crashed');

@@ -19,38 +19,94 @@ beforeEach(() => server.reset());
 
 type Mode = 'native' | 'nous' | 'qwen';
 const agent = (mode: Mode, extra: Partial<ConstructorParameters<typeof FnCallAgent>[0]> = {}) =>
-  new FnCallAgent({ llm: { model: 'scripted', baseURL: server.url, apiKey: 'k', fncallMode: mode, generateCfg: { retry_base_delay_ms: 10 } }, functionList: [new GetWeather()], name: 'helper', ...extra });
+  new FnCallAgent({
+    llm: {
+      model: 'scripted',
+      baseURL: server.url,
+      apiKey: 'k',
+      fncallMode: mode,
+      generateCfg: { retry_base_delay_ms: 10 },
+    },
+    functionList: [new GetWeather()],
+    name: 'helper',
+    ...extra,
+  });
 
 /** A reply that calls tools, written the way each mode's model would write it. */
 function callReply(mode: Mode, calls: { name: string; args: Record<string, unknown> }[], text = ''): ScriptedReply {
-  if (mode === 'native') return { content: text, toolCalls: calls.map((c, i) => ({ id: `call_${i}`, name: c.name, arguments: JSON.stringify(c.args) })) };
-  if (mode === 'nous') return { content: text + calls.map((c) => `<tool_call>\n${JSON.stringify({ name: c.name, arguments: c.args })}\n</tool_call>`).join('\n') };
+  if (mode === 'native')
+    return {
+      content: text,
+      toolCalls: calls.map((c, i) => ({ id: `call_${i}`, name: c.name, arguments: JSON.stringify(c.args) })),
+    };
+  if (mode === 'nous')
+    return {
+      content:
+        text +
+        calls
+          .map((c) => `<tool_call>\n${JSON.stringify({ name: c.name, arguments: c.args })}\n</tool_call>`)
+          .join('\n'),
+    };
   return { content: text + calls.map((c) => `✿FUNCTION✿: ${c.name}\n✿ARGS✿: ${JSON.stringify(c.args)}`).join('\n') };
 }
 
 describe.each<Mode>(['native', 'nous', 'qwen'])('FnCallAgent in %s mode', (mode) => {
   it('calls a tool, feeds the result back, and answers', async () => {
-    server.setScenario({ replies: [callReply(mode, [{ name: 'get_weather', args: { city: 'Paris' } }]), { content: 'It is sunny in Paris.' }] });
+    server.setScenario({
+      replies: [
+        callReply(mode, [{ name: 'get_weather', args: { city: 'Paris' } }]),
+        { content: 'It is sunny in Paris.' },
+      ],
+    });
     const tool = new GetWeather();
-    const result = await agent(mode, { functionList: [tool] }).runNonStream([{ role: 'user', content: 'Weather in Paris?' }]);
+    const result = await agent(mode, { functionList: [tool] }).runNonStream([
+      { role: 'user', content: 'Weather in Paris?' },
+    ]);
     expect(tool.calls).toEqual([{ city: 'Paris' }]);
     const fid = mode === 'native' ? 'call_0' : '1';
     expect(result).toEqual([
-      { role: 'assistant', content: '', function_call: { name: 'get_weather', arguments: expect.stringMatching(/"city": ?"Paris"/) }, extra: { function_id: fid }, name: 'helper' },
+      {
+        role: 'assistant',
+        content: '',
+        function_call: { name: 'get_weather', arguments: expect.stringMatching(/"city": ?"Paris"/) },
+        extra: { function_id: fid },
+        name: 'helper',
+      },
       { role: 'function', name: 'get_weather', content: 'Paris: 21°C, sunny', extra: { function_id: fid } },
       { role: 'assistant', content: 'It is sunny in Paris.', name: 'helper' },
     ]);
     // The second request carries the tool result back to the model.
     expect(JSON.stringify(server.requests[1]!.body.messages)).toContain('Paris: 21°C, sunny');
-    if (mode === 'native') expect(server.requests[1]!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_0', content: 'Paris: 21°C, sunny' });
+    if (mode === 'native')
+      expect(server.requests[1]!.body.messages.at(-1)).toEqual({
+        role: 'tool',
+        tool_call_id: 'call_0',
+        content: 'Paris: 21°C, sunny',
+      });
   });
 
   it('runs parallel calls in order and puts all results after all calls', async () => {
-    server.setScenario({ replies: [callReply(mode, [{ name: 'get_weather', args: { city: 'Oslo' } }, { name: 'get_weather', args: { city: 'Rome' } }]), { content: 'Done.' }] });
+    server.setScenario({
+      replies: [
+        callReply(mode, [
+          { name: 'get_weather', args: { city: 'Oslo' } },
+          { name: 'get_weather', args: { city: 'Rome' } },
+        ]),
+        { content: 'Done.' },
+      ],
+    });
     const tool = new GetWeather();
-    const result = await agent(mode, { functionList: [tool] }).runNonStream([{ role: 'user', content: 'Oslo and Rome?' }]);
+    const result = await agent(mode, { functionList: [tool] }).runNonStream([
+      { role: 'user', content: 'Oslo and Rome?' },
+    ]);
     expect(tool.calls).toEqual([{ city: 'Oslo' }, { city: 'Rome' }]);
-    expect(result.map((m) => m.role + (m.function_call ? ':call' : ''))).toEqual(['assistant:call', 'assistant:call', 'function', 'function', 'assistant']);
+    expect(result.map((m) => m.role + (m.function_call ? ':call' : ''))).toEqual([
+      'assistant:call',
+      'assistant:call',
+      'function',
+      'function',
+      'assistant',
+    ]);
     expect(result[2]!.extra?.function_id).toBe(result[0]!.extra?.function_id);
     expect(result[3]!.extra?.function_id).toBe(result[1]!.extra?.function_id);
     expect(result[2]!.extra?.function_id).not.toBe(result[3]!.extra?.function_id);
@@ -58,8 +114,10 @@ describe.each<Mode>(['native', 'nous', 'qwen'])('FnCallAgent in %s mode', (mode)
 });
 
 describe('FnCallAgent loop semantics', () => {
-  it('never mutates the caller\'s messages, and yields only new messages', async () => {
-    server.setScenario({ replies: [callReply('native', [{ name: 'get_weather', args: { city: 'Oslo' } }]), { content: 'ok' }] });
+  it("never mutates the caller's messages, and yields only new messages", async () => {
+    server.setScenario({
+      replies: [callReply('native', [{ name: 'get_weather', args: { city: 'Oslo' } }]), { content: 'ok' }],
+    });
     const input: Message[] = [{ role: 'user', content: [{ text: 'Weather?' }] }];
     const before = structuredClone(input);
     const snapshots: Message[][] = [];
@@ -85,23 +143,34 @@ describe('FnCallAgent loop semantics', () => {
   it('inserts the agent system message, or prefixes an existing one with a blank line', async () => {
     server.setScenario({ fallback: 'echo' });
     await agent('native', { systemMessage: 'You are terse.' }).runNonStream([{ role: 'user', content: 'hi' }]);
-    await agent('native', { systemMessage: 'You are terse.' }).runNonStream([{ role: 'system', content: 'Speak French.' }, { role: 'user', content: 'hi' }]);
+    await agent('native', { systemMessage: 'You are terse.' }).runNonStream([
+      { role: 'system', content: 'Speak French.' },
+      { role: 'user', content: 'hi' },
+    ]);
     expect(server.requests[0]!.body.messages[0]).toEqual({ role: 'system', content: 'You are terse.' });
-    expect(server.requests[1]!.body.messages[0]).toEqual({ role: 'system', content: 'You are terse.\n\nSpeak French.' });
+    expect(server.requests[1]!.body.messages[0]).toEqual({
+      role: 'system',
+      content: 'You are terse.\n\nSpeak French.',
+    });
   });
 
   it('detects the language from system/user text unless given', async () => {
     server.setScenario({ fallback: 'echo' });
     const a = agent('native');
     const zh = ofType(await collectEvents(a.runEvents([{ role: 'user', content: '北京天气怎么样' }])), 'run-start')[0]!;
-    const forced = ofType(await collectEvents(a.runEvents([{ role: 'user', content: '北京天气怎么样' }], { lang: 'en' })), 'run-start')[0]!;
+    const forced = ofType(
+      await collectEvents(a.runEvents([{ role: 'user', content: '北京天气怎么样' }], { lang: 'en' })),
+      'run-start',
+    )[0]!;
     expect(zh.lang).toBe('zh');
     expect(forced.lang).toBe('en');
   });
 
   it('stops after exactly MAX_LLM_CALL_PER_RUN model calls when the model never stops calling tools', async () => {
     server.setScenario({ fallback: callReply('native', [{ name: 'get_weather', args: { city: 'Loop' } }]) });
-    const events = await collectEvents(agent('native', { maxLlmCalls: 5 }).runEvents([{ role: 'user', content: 'loop' }]));
+    const events = await collectEvents(
+      agent('native', { maxLlmCalls: 5 }).runEvents([{ role: 'user', content: 'loop' }]),
+    );
     expect(server.requests).toHaveLength(5);
     const end = ofType(events, 'run-end')[0]!;
     expect(end).toMatchObject({ reason: 'max-iterations', llmCalls: 5, toolCalls: 5 });
@@ -130,16 +199,32 @@ describe('FnCallAgent loop semantics', () => {
   });
 
   it('tells the model about an unknown tool and a failing tool, and goes on', async () => {
-    server.setScenario({ replies: [callReply('native', [{ name: 'no_such_tool', args: {} }, { name: 'boom', args: {} }]), { content: 'Sorry.' }] });
+    server.setScenario({
+      replies: [
+        callReply('native', [
+          { name: 'no_such_tool', args: {} },
+          { name: 'boom', args: {} },
+        ]),
+        { content: 'Sorry.' },
+      ],
+    });
     const result = await agent('native', { functionList: [new Boom()] }).runNonStream([{ role: 'user', content: 'x' }]);
-    expect(result[2]).toMatchObject({ role: 'function', name: 'no_such_tool', content: 'Tool no_such_tool does not exists.' });
-    expect(result[3]!.content).toMatch(/^An error occurred when calling tool `boom`:\nRangeError: the gauge broke\nTraceback:\n/);
+    expect(result[2]).toMatchObject({
+      role: 'function',
+      name: 'no_such_tool',
+      content: 'Tool no_such_tool does not exists.',
+    });
+    expect(result[3]!.content).toMatch(
+      /^An error occurred when calling tool `boom`:\nRangeError: the gauge broke\nTraceback:\n/,
+    );
     expect(result.at(-1)).toMatchObject({ role: 'assistant', content: 'Sorry.' });
     expect(server.requests).toHaveLength(2);
   });
 
   it('sends invalid arguments back as readable text naming the problem, and reports a structured error event', async () => {
-    server.setScenario({ replies: [callReply('native', [{ name: 'get_weather', args: { town: 'Paris' } }]), { content: 'Let me retry.' }] });
+    server.setScenario({
+      replies: [callReply('native', [{ name: 'get_weather', args: { town: 'Paris' } }]), { content: 'Let me retry.' }],
+    });
     const events = await collectEvents(agent('native').runEvents([{ role: 'user', content: 'x' }]));
     const result = ofType(events, 'tool-result')[0]!;
     expect(result.ok).toBe(false);
@@ -154,12 +239,17 @@ describe('FnCallAgent loop semantics', () => {
     await expect(a.runNonStream([{ role: 'user', content: 'x' }])).rejects.toThrow('the document service is down');
     const events = await collectEvents(a.runEvents([{ role: 'user', content: 'x' }]));
     expect(ofType(events, 'tool-result')[0]?.error?.kind).toBe('fatal');
-    expect(ofType(events, 'run-end')[0]).toMatchObject({ reason: 'error', error: { message: 'the document service is down' } });
+    expect(ofType(events, 'run-end')[0]).toMatchObject({
+      reason: 'error',
+      error: { message: 'the document service is down' },
+    });
   });
 
   it('a model error after retries rejects run() and ends the event stream with reason error', async () => {
     server.setScenario({ fallback: { fault: { kind: 'status', status: 503 } } });
-    const a = new FnCallAgent({ llm: { model: 'm', baseURL: server.url, generateCfg: { max_retries: 1, retry_base_delay_ms: 5 } } });
+    const a = new FnCallAgent({
+      llm: { model: 'm', baseURL: server.url, generateCfg: { max_retries: 1, retry_base_delay_ms: 5 } },
+    });
     await expect(a.runNonStream([{ role: 'user', content: 'x' }])).rejects.toThrow(/503/);
     const events = await collectEvents(a.runEvents([{ role: 'user', content: 'x' }]));
     expect(ofType(events, 'llm-retry')).toHaveLength(1);
@@ -167,22 +257,30 @@ describe('FnCallAgent loop semantics', () => {
   });
 
   it('an interrupted stream rejects run() instead of passing for an answer', async () => {
-    server.setScenario({ fallback: { content: 'This answer is cut', chunkSize: 3, fault: { kind: 'cut', afterChunks: 3 } } });
-    await expect(agent('native').runNonStream([{ role: 'user', content: 'x' }])).rejects.toThrow(/before finishing|connection/i);
+    server.setScenario({
+      fallback: { content: 'This answer is cut', chunkSize: 3, fault: { kind: 'cut', afterChunks: 3 } },
+    });
+    await expect(agent('native').runNonStream([{ role: 'user', content: 'x' }])).rejects.toThrow(
+      /before finishing|connection/i,
+    );
   });
 
   it('stops when aborted, with reason aborted', async () => {
     server.setScenario({ fallback: { content: 'x'.repeat(300), chunkSize: 1, delayMs: 5 } });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 100);
-    const events = await collectEvents(agent('native').runEvents([{ role: 'user', content: 'x' }], { signal: ac.signal }));
+    const events = await collectEvents(
+      agent('native').runEvents([{ role: 'user', content: 'x' }], { signal: ac.signal }),
+    );
     expect(ofType(events, 'run-end')[0]!.reason).toBe('aborted');
     expect(ofType(events, 'text-delta').length).toBeGreaterThan(0);
   });
 
   it('JSON-stringifies structured results with 4-space indent and keeps non-ASCII', async () => {
     server.setScenario({ replies: [callReply('native', [{ name: 'structured', args: {} }]), { content: 'ok' }] });
-    const result = await agent('native', { functionList: [new Structured()] }).runNonStream([{ role: 'user', content: 'x' }]);
+    const result = await agent('native', { functionList: [new Structured()] }).runNonStream([
+      { role: 'user', content: 'x' },
+    ]);
     expect(result[1]!.content).toBe(JSON.stringify({ city: '北京', temps: [1, 2] }, null, 4));
   });
 
@@ -207,11 +305,28 @@ describe('FnCallAgent loop semantics', () => {
   });
 
   it('emits schema-valid, JSON-serialisable events with the exact request, deltas, usage and timings', async () => {
-    server.setScenario({ replies: [{ ...callReply('native', [{ name: 'get_weather', args: { city: 'Oslo' } }], 'Checking. '), reasoning: 'hmm' }, { content: 'Sunny.' }] });
-    const events = await collectEvents(agent('native').runEvents([{ role: 'user', content: 'Oslo?' }], { runId: 'r1' }));
+    server.setScenario({
+      replies: [
+        { ...callReply('native', [{ name: 'get_weather', args: { city: 'Oslo' } }], 'Checking. '), reasoning: 'hmm' },
+        { content: 'Sunny.' },
+      ],
+    });
+    const events = await collectEvents(
+      agent('native').runEvents([{ role: 'user', content: 'Oslo?' }], { runId: 'r1' }),
+    );
     for (const e of events) expect(AgentEventSchema.parse(JSON.parse(JSON.stringify(e)))).toEqual(e);
     expect(events.map((e) => e.type).filter((t, i, a) => t !== a[i - 1])).toEqual([
-      'run-start', 'llm-start', 'reasoning-delta', 'text-delta', 'llm-end', 'tool-call', 'tool-result', 'llm-start', 'text-delta', 'llm-end', 'run-end',
+      'run-start',
+      'llm-start',
+      'reasoning-delta',
+      'text-delta',
+      'llm-end',
+      'tool-call',
+      'tool-result',
+      'llm-start',
+      'text-delta',
+      'llm-end',
+      'run-end',
     ]);
     const [start1, start2] = ofType(events, 'llm-start');
     expect(start1!.request.messages).toEqual(server.requests[0]!.body.messages);
@@ -224,7 +339,9 @@ describe('FnCallAgent loop semantics', () => {
     const ts = events.map((e: AgentEvent) => e.t);
     expect([...ts].sort((a, b) => a - b)).toEqual(ts);
     expect(events.every((e) => e.runId === 'r1')).toBe(true);
-    expect(ofType(events, 'run-end')[0]!.usage.totalTokens).toBe(ofType(events, 'llm-end').reduce((n, e) => n + (e.usage?.totalTokens ?? 0), 0));
+    expect(ofType(events, 'run-end')[0]!.usage.totalTokens).toBe(
+      ofType(events, 'llm-end').reduce((n, e) => n + (e.usage?.totalTokens ?? 0), 0),
+    );
   });
 
   it('rejects an unregistered tool name and an invalid tool when the agent takes it', () => {
@@ -241,8 +358,12 @@ describe('FnCallAgent loop semantics', () => {
   });
 
   it('takes registered builtin tools by name', async () => {
-    server.setScenario({ replies: [callReply('native', [{ name: 'calculator', args: { expression: '(2+3)*4' } }]), { content: '20' }] });
-    const result = await agent('native', { functionList: ['calculator'] }).runNonStream([{ role: 'user', content: '(2+3)*4?' }]);
+    server.setScenario({
+      replies: [callReply('native', [{ name: 'calculator', args: { expression: '(2+3)*4' } }]), { content: '20' }],
+    });
+    const result = await agent('native', { functionList: ['calculator'] }).runNonStream([
+      { role: 'user', content: '(2+3)*4?' },
+    ]);
     expect(result[1]).toMatchObject({ role: 'function', name: 'calculator', content: '20' });
   });
 });

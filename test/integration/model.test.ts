@@ -20,12 +20,26 @@ const weather: FunctionDef = {
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
 const model = (fncallMode: 'native' | 'nous' | 'qwen' = 'native', generateCfg: GenerateCfg = {}) =>
-  new OpenAIChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k', fncallMode, generateCfg: { retry_base_delay_ms: 10, ...generateCfg } });
+  new OpenAIChatModel({
+    model: 'scripted',
+    baseURL: server.url,
+    apiKey: 'k',
+    fncallMode,
+    generateCfg: { retry_base_delay_ms: 10, ...generateCfg },
+  });
 const user = (content: string) => [{ role: 'user' as const, content }];
 
 describe('streaming', () => {
   it('streams text in several deltas and reports finish reason, usage and time to first token', async () => {
-    server.setScenario({ replies: [{ content: 'The quick brown fox jumps over the lazy dog.', chunkSize: 5, usage: { prompt_tokens: 12, completion_tokens: 10 } }] });
+    server.setScenario({
+      replies: [
+        {
+          content: 'The quick brown fox jumps over the lazy dog.',
+          chunkSize: 5,
+          usage: { prompt_tokens: 12, completion_tokens: 10 },
+        },
+      ],
+    });
     const { events, result, text } = await collectChat(model(), { messages: user('hi') });
     expect(events.filter((e) => e.type === 'text').length).toBeGreaterThan(3);
     expect(text).toBe('The quick brown fox jumps over the lazy dog.');
@@ -55,8 +69,18 @@ describe('streaming', () => {
     expect(result.messages).toEqual([
       { role: 'assistant', content: '', reasoning_content: 'I should look up both cities.' },
       { role: 'assistant', content: 'Checking.' },
-      { role: 'assistant', content: '', function_call: { name: 'get_weather', arguments: '{"city": "Paris"}' }, extra: { function_id: 'call_a' } },
-      { role: 'assistant', content: '', function_call: { name: 'get_weather', arguments: '{"city": "北京"}' }, extra: { function_id: 'call_b' } },
+      {
+        role: 'assistant',
+        content: '',
+        function_call: { name: 'get_weather', arguments: '{"city": "Paris"}' },
+        extra: { function_id: 'call_a' },
+      },
+      {
+        role: 'assistant',
+        content: '',
+        function_call: { name: 'get_weather', arguments: '{"city": "北京"}' },
+        extra: { function_id: 'call_b' },
+      },
     ]);
     expect(result.finishReason).toBe('tool_calls');
     const body = server.requests[0]!.body;
@@ -92,7 +116,9 @@ describe('streaming', () => {
 
   it('forwards unknown generate_cfg keys as request parameters and keeps local ones out', async () => {
     server.setScenario({ fallback: 'echo' });
-    await collectChat(model('native', { temperature: 0.2, top_k: 20, max_input_tokens: 1000, max_retries: 0 }), { messages: user('a') });
+    await collectChat(model('native', { temperature: 0.2, top_k: 20, max_input_tokens: 1000, max_retries: 0 }), {
+      messages: user('a'),
+    });
     const body = server.requests[0]!.body;
     expect(body.temperature).toBe(0.2);
     expect(body.top_k).toBe(20);
@@ -101,23 +127,38 @@ describe('streaming', () => {
   });
 
   it('works without streaming (stream: false) for servers that cannot stream tool calls', async () => {
-    server.setScenario({ replies: [{ content: 'ok', toolCalls: [{ id: 'c1', name: 'get_weather', arguments: '{"city":"Oslo"}' }] }] });
-    const { result, text } = await collectChat(model('native', { stream: false }), { messages: user('x'), functions: [weather] });
+    server.setScenario({
+      replies: [{ content: 'ok', toolCalls: [{ id: 'c1', name: 'get_weather', arguments: '{"city":"Oslo"}' }] }],
+    });
+    const { result, text } = await collectChat(model('native', { stream: false }), {
+      messages: user('x'),
+      functions: [weather],
+    });
     expect(server.requests[0]!.body.stream).toBeUndefined();
     expect(text).toBe('ok');
-    expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: '', function_call: { name: 'get_weather', arguments: '{"city":"Oslo"}' }, extra: { function_id: 'c1' } });
+    expect(result.messages.at(-1)).toEqual({
+      role: 'assistant',
+      content: '',
+      function_call: { name: 'get_weather', arguments: '{"city":"Oslo"}' },
+      extra: { function_id: 'c1' },
+    });
   });
 });
 
 describe('function_choice', () => {
   it('rejects a name that is not a declared function', async () => {
-    await expect(collectChat(model('native', { function_choice: 'nope' }), { messages: user('x'), functions: [weather] })).rejects.toThrow(/function_choice must be 'auto', 'none' or one of the functions/);
+    await expect(
+      collectChat(model('native', { function_choice: 'nope' }), { messages: user('x'), functions: [weather] }),
+    ).rejects.toThrow(/function_choice must be 'auto', 'none' or one of the functions/);
     expect(server.requests).toHaveLength(0);
   });
 
   it("forces a named tool in native mode, and 'none' sends past calls as plain text without tools", async () => {
     server.setScenario({ fallback: 'echo' });
-    await collectChat(model('native', { function_choice: 'get_weather' }), { messages: user('x'), functions: [weather] });
+    await collectChat(model('native', { function_choice: 'get_weather' }), {
+      messages: user('x'),
+      functions: [weather],
+    });
     expect(server.requests[0]!.body.tool_choice).toEqual({ type: 'function', function: { name: 'get_weather' } });
     await collectChat(model('native', { function_choice: 'none' }), {
       functions: [weather],
@@ -139,13 +180,29 @@ describe('function_choice', () => {
 describe('prompt formats', () => {
   it('nous: tools go in the system prompt, and <tool_call> blocks are parsed out of the stream, never shown as text', async () => {
     server.setScenario({
-      replies: [{ content: 'Let me check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call>', chunkSize: 3 }],
+      replies: [
+        {
+          content:
+            'Let me check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Rome"}}\n</tool_call>',
+          chunkSize: 3,
+        },
+      ],
     });
     const { result, text } = await collectChat(model('nous'), { messages: user('weather?'), functions: [weather] });
     expect(text).toBe('Let me check.\n');
     expect(result.messages.filter((m) => m.function_call)).toEqual([
-      { role: 'assistant', content: '', function_call: { name: 'get_weather', arguments: '{"city": "Paris"}' }, extra: { function_id: '1' } },
-      { role: 'assistant', content: '', function_call: { name: 'get_weather', arguments: '{"city": "Rome"}' }, extra: { function_id: '2' } },
+      {
+        role: 'assistant',
+        content: '',
+        function_call: { name: 'get_weather', arguments: '{"city": "Paris"}' },
+        extra: { function_id: '1' },
+      },
+      {
+        role: 'assistant',
+        content: '',
+        function_call: { name: 'get_weather', arguments: '{"city": "Rome"}' },
+        extra: { function_id: '2' },
+      },
     ]);
     const body = server.requests[0]!.body;
     expect(body.tools).toBeUndefined();
@@ -155,7 +212,11 @@ describe('prompt formats', () => {
   });
 
   it('qwen: adds ✿RESULT✿/✿RETURN✿ stop words and parses ✿FUNCTION✿/✿ARGS✿', async () => {
-    server.setScenario({ replies: [{ content: 'Sure.\n✿FUNCTION✿: get_weather\n✿ARGS✿: {"city": "Oslo"}\n✿RESULT✿: made up', chunkSize: 4 }] });
+    server.setScenario({
+      replies: [
+        { content: 'Sure.\n✿FUNCTION✿: get_weather\n✿ARGS✿: {"city": "Oslo"}\n✿RESULT✿: made up', chunkSize: 4 },
+      ],
+    });
     const { result, text } = await collectChat(model('qwen'), { messages: user('weather?'), functions: [weather] });
     expect(server.requests[0]!.body.stop).toEqual(['✿RESULT✿', '✿RETURN✿']);
     expect(text.trim()).toBe('Sure.');
@@ -179,7 +240,11 @@ describe('failures', () => {
   });
 
   it('retries 500 with backoff and gives up after max_retries with the server message', async () => {
-    server.setScenario({ fallback: { fault: { kind: 'status', status: 500, body: { error: { message: 'GPU on fire', type: 'server_error' } } } } });
+    server.setScenario({
+      fallback: {
+        fault: { kind: 'status', status: 500, body: { error: { message: 'GPU on fire', type: 'server_error' } } },
+      },
+    });
     const err = await collectChat(model('native', { max_retries: 2 }), { messages: user('x') }).catch((e) => e);
     expect(err).toBeInstanceOf(ModelServiceError);
     expect(err.message).toMatch(/500.*GPU on fire/);
@@ -187,7 +252,15 @@ describe('failures', () => {
   });
 
   it('never retries a 400', async () => {
-    server.setScenario({ fallback: { fault: { kind: 'status', status: 400, body: { error: { message: 'bad field', type: 'invalid_request_error' } } } } });
+    server.setScenario({
+      fallback: {
+        fault: {
+          kind: 'status',
+          status: 400,
+          body: { error: { message: 'bad field', type: 'invalid_request_error' } },
+        },
+      },
+    });
     const err = await collectChat(model('native', { max_retries: 3 }), { messages: user('x') }).catch((e) => e);
     expect(err.status).toBe(400);
     expect(err.message).toContain('bad field');
@@ -195,32 +268,52 @@ describe('failures', () => {
   });
 
   it('retries a stream cut before any output, and reports a cut after output as interrupted (never a silent success)', async () => {
-    server.setScenario({ replies: [{ content: 'aaaa', fault: { kind: 'cut', afterChunks: 0 } }, { content: 'second try' }] });
+    server.setScenario({
+      replies: [{ content: 'aaaa', fault: { kind: 'cut', afterChunks: 0 } }, { content: 'second try' }],
+    });
     expect((await collectChat(model(), { messages: user('x') })).text).toBe('second try');
 
-    server.setScenario({ replies: [{ content: 'partial answer that never ends', chunkSize: 4, fault: { kind: 'cut', afterChunks: 3 } }] });
+    server.setScenario({
+      replies: [{ content: 'partial answer that never ends', chunkSize: 4, fault: { kind: 'cut', afterChunks: 3 } }],
+    });
     const err = await collectChat(model(), { messages: user('x') }).catch((e) => e);
     expect(err).toBeInstanceOf(ModelServiceError);
     expect(err.message).toMatch(/ended the stream before finishing|connection/i);
   });
 
   it('an error event inside the stream becomes a clear error', async () => {
-    server.setScenario({ fallback: { content: 'abcdefgh', chunkSize: 2, fault: { kind: 'stream-error', afterChunks: 2, error: { message: 'context window exceeded', type: 'invalid_request_error' } } } });
+    server.setScenario({
+      fallback: {
+        content: 'abcdefgh',
+        chunkSize: 2,
+        fault: {
+          kind: 'stream-error',
+          afterChunks: 2,
+          error: { message: 'context window exceeded', type: 'invalid_request_error' },
+        },
+      },
+    });
     const err = await collectChat(model(), { messages: user('x') }).catch((e) => e);
     expect(err.message).toContain('context window exceeded');
   });
 
   it('times out an idle stream', async () => {
-    server.setScenario({ fallback: { content: 'abcdefgh', chunkSize: 2, fault: { kind: 'stall', afterChunks: 2, ms: 5000 } } });
+    server.setScenario({
+      fallback: { content: 'abcdefgh', chunkSize: 2, fault: { kind: 'stall', afterChunks: 2, ms: 5000 } },
+    });
     const started = Date.now();
-    const err = await collectChat(model('native', { idle_timeout_ms: 300, max_retries: 0 }), { messages: user('x') }).catch((e) => e);
+    const err = await collectChat(model('native', { idle_timeout_ms: 300, max_retries: 0 }), {
+      messages: user('x'),
+    }).catch((e) => e);
     expect(err.message).toMatch(/timed out: the stream was idle for 300 ms/);
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('a request timeout covers a server that never answers', async () => {
     server.setScenario({ fallback: { content: 'abc', fault: { kind: 'stall', afterChunks: 0, ms: 5000 } } });
-    const err = await collectChat(model('native', { request_timeout_ms: 300, idle_timeout_ms: 300, max_retries: 1 }), { messages: user('x') }).catch((e) => e);
+    const err = await collectChat(model('native', { request_timeout_ms: 300, idle_timeout_ms: 300, max_retries: 1 }), {
+      messages: user('x'),
+    }).catch((e) => e);
     expect(err.message).toMatch(/timed out/);
     expect(server.requests).toHaveLength(2); // a timeout is retried like a network error
   });
@@ -236,7 +329,11 @@ describe('failures', () => {
   });
 
   it('reports a dead server clearly after retrying', async () => {
-    const dead = new OpenAIChatModel({ model: 'm', baseURL: 'http://127.0.0.1:9/v1', generateCfg: { max_retries: 1, retry_base_delay_ms: 10 } });
+    const dead = new OpenAIChatModel({
+      model: 'm',
+      baseURL: 'http://127.0.0.1:9/v1',
+      generateCfg: { max_retries: 1, retry_base_delay_ms: 10 },
+    });
     const err = await collectChat(dead, { messages: user('x') }).catch((e) => e);
     expect(err).toBeInstanceOf(ModelServiceError);
     expect(err.message).toMatch(/Cannot reach the model server|connection/i);
@@ -261,7 +358,12 @@ describe('input', () => {
   });
 
   it('rejects a conversation that does not start with a user message as a 400-coded error, without a request', async () => {
-    const err = await collectChat(model(), { messages: [{ role: 'assistant', content: 'hi' }, { role: 'user', content: 'x' }] }).catch((e) => e);
+    const err = await collectChat(model(), {
+      messages: [
+        { role: 'assistant', content: 'hi' },
+        { role: 'user', content: 'x' },
+      ],
+    }).catch((e) => e);
     expect(err.status ?? err.code).toBeTruthy();
     expect(String(err.status ?? err.code)).toBe('400');
     expect(StreamInterruptedError).toBeDefined();

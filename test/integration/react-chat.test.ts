@@ -13,14 +13,23 @@ afterAll(() => server.close());
 beforeEach(() => server.reset());
 
 const react = (tool = new GetWeather(), maxLlmCalls?: number) =>
-  new ReActChat({ llm: { model: 'scripted', baseURL: server.url, apiKey: 'k' }, functionList: [tool], name: 'reactor', maxLlmCalls });
+  new ReActChat({
+    llm: { model: 'scripted', baseURL: server.url, apiKey: 'k' },
+    functionList: [tool],
+    name: 'reactor',
+    maxLlmCalls,
+  });
 
 describe('ReActChat', () => {
   it('sends the ReAct prompt with stop words, runs the action, appends the observation, and answers', async () => {
     server.setScenario({
       replies: [
         // The model runs on past the action; the server cuts at the stop word like a real one.
-        { content: 'I need the weather.\nAction: get_weather\nAction Input: {"city": "Paris"}\nObservation: it is raining frogs', chunkSize: 5 },
+        {
+          content:
+            'I need the weather.\nAction: get_weather\nAction Input: {"city": "Paris"}\nObservation: it is raining frogs',
+          chunkSize: 5,
+        },
         { content: 'I know it now.\nFinal Answer: Sunny, 21°C.', chunkSize: 5 },
       ],
     });
@@ -36,15 +45,24 @@ describe('ReActChat', () => {
     expect(tool.calls).toEqual([{ city: 'Paris' }]);
     // The scratchpad goes back inside the last user turn.
     const second = server.requests[1]!.body.messages.at(-1).content as string;
-    expect(second).toContain('Action: get_weather\nAction Input: {"city": "Paris"}\nObservation: Paris: 21°C, sunny\nThought: ');
+    expect(second).toContain(
+      'Action: get_weather\nAction Input: {"city": "Paris"}\nObservation: Paris: 21°C, sunny\nThought: ',
+    );
     expect(second).not.toContain('frogs');
 
-    const transcript = ofType(events, 'text-delta').map((e) => e.text).join('');
+    const transcript = ofType(events, 'text-delta')
+      .map((e) => e.text)
+      .join('');
     expect(transcript).toBe(
       'Thought: I need the weather.\nAction: get_weather\nAction Input: {"city": "Paris"}\nObservation: Paris: 21°C, sunny\nThought: I know it now.\nFinal Answer: Sunny, 21°C.',
     );
     const steps = ofType(events, 'react-step');
-    expect(steps[0]).toMatchObject({ thought: 'I need the weather.', action: 'get_weather', actionInput: '{"city": "Paris"}', observation: 'Paris: 21°C, sunny' });
+    expect(steps[0]).toMatchObject({
+      thought: 'I need the weather.',
+      action: 'get_weather',
+      actionInput: '{"city": "Paris"}',
+      observation: 'Paris: 21°C, sunny',
+    });
     expect(steps[1]).toMatchObject({ thought: 'I know it now.', finalAnswer: 'Sunny, 21°C.' });
     expect(ofType(events, 'run-end')[0]).toMatchObject({ reason: 'answered', llmCalls: 2, toolCalls: 1 });
   });
@@ -56,14 +74,21 @@ describe('ReActChat', () => {
   });
 
   it('tolerates a missing Observation after Action Input and unknown tools', async () => {
-    server.setScenario({ replies: [{ content: 'hmm\nAction: teleport\nAction Input: {"to": "Mars"}' }, { content: 'Final Answer: cannot' }] });
+    server.setScenario({
+      replies: [
+        { content: 'hmm\nAction: teleport\nAction Input: {"to": "Mars"}' },
+        { content: 'Final Answer: cannot' },
+      ],
+    });
     const events = await collectEvents(react().runEvents([{ role: 'user', content: 'go' }]));
     expect(ofType(events, 'tool-result')[0]).toMatchObject({ ok: false, content: 'Tool teleport does not exists.' });
     expect(ofType(events, 'run-end')[0]!.reason).toBe('answered');
   });
 
   it('stops at the call limit', async () => {
-    server.setScenario({ fallback: { content: 'again\nAction: get_weather\nAction Input: {"city": "X"}\nObservation:' } });
+    server.setScenario({
+      fallback: { content: 'again\nAction: get_weather\nAction Input: {"city": "X"}\nObservation:' },
+    });
     const events = await collectEvents(react(new GetWeather(), 3).runEvents([{ role: 'user', content: 'loop' }]));
     expect(server.requests).toHaveLength(3);
     expect(ofType(events, 'run-end')[0]).toMatchObject({ reason: 'max-iterations', llmCalls: 3 });

@@ -35,7 +35,10 @@ async function startMock(): Promise<void> {
     stdio: 'ignore',
   });
   for (let i = 0; i < 100; i++) {
-    const ok = await fetch(`http://127.0.0.1:${mockPort}/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${mockPort}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -53,9 +56,22 @@ async function rules(list: unknown[], streaming = { chunkSize: 20, chunkInterval
   expect(res.ok).toBe(true);
 }
 
-const completion = (message: Record<string, unknown>, finish = 'stop') => JSON.stringify({ id: 'chatcmpl-x', object: 'chat.completion', created: 1, model: 'mock', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }] });
-const rule = (content: string, extra: Record<string, unknown> = {}, status = 200) => ({ path: CHAT, method: 'POST', ...extra, response: { status, content } });
-const apiError = (message: string, code: string, type = 'server_error') => JSON.stringify({ error: { message, type, code } });
+const completion = (message: Record<string, unknown>, finish = 'stop') =>
+  JSON.stringify({
+    id: 'chatcmpl-x',
+    object: 'chat.completion',
+    created: 1,
+    model: 'mock',
+    choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
+  });
+const rule = (content: string, extra: Record<string, unknown> = {}, status = 200) => ({
+  path: CHAT,
+  method: 'POST',
+  ...extra,
+  response: { status, content },
+});
+const apiError = (message: string, code: string, type = 'server_error') =>
+  JSON.stringify({ error: { message, type, code } });
 
 beforeAll(async () => {
   mockPort = await freePort();
@@ -63,12 +79,15 @@ beforeAll(async () => {
   // A counting pass-through proxy: how many requests really reached the server.
   proxy = createServer((req, res) => {
     if (req.url?.endsWith('/chat/completions')) requestCount++;
-    const upstream = httpRequest({ host: '127.0.0.1', port: mockPort, path: req.url, method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-      up.on('error', () => res.destroy());
-      up.on('aborted', () => res.destroy());
-    });
+    const upstream = httpRequest(
+      { host: '127.0.0.1', port: mockPort, path: req.url, method: req.method, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+        up.on('error', () => res.destroy());
+        up.on('aborted', () => res.destroy());
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   }).listen(0, '127.0.0.1');
@@ -83,18 +102,40 @@ beforeEach(() => {
   requestCount = 0;
 });
 
-const llm = (fncallMode: 'native' | 'nous' | 'qwen', generateCfg = {}) => ({ model: 'mock', baseURL, apiKey: 'k', fncallMode, generateCfg: { retry_base_delay_ms: 20, max_retries: 2, ...generateCfg } });
+const llm = (fncallMode: 'native' | 'nous' | 'qwen', generateCfg = {}) => ({
+  model: 'mock',
+  baseURL,
+  apiKey: 'k',
+  fncallMode,
+  generateCfg: { retry_base_delay_ms: 20, max_retries: 2, ...generateCfg },
+});
 
 describe('against @dwmkerr/mock-llm', () => {
   it('nous: a tool call in <tool_call> tags, the result sent back, and an answer', async () => {
     await rules([
       rule(completion({ content: 'NO TOOL RESULT WAS SENT' })),
-      rule(completion({ content: 'Let me compute.\n<tool_call>\n{"name": "calculator", "arguments": {"expression": "6*7"}}\n</tool_call>' }), { match: "!contains(to_string(body.messages), '<tool_response>')" }),
-      rule(completion({ content: 'Six times seven is 42.' }), { match: "starts_with(body.messages[-1].content, '<tool_response>') && contains(body.messages[-1].content, '42')" }),
+      rule(
+        completion({
+          content:
+            'Let me compute.\n<tool_call>\n{"name": "calculator", "arguments": {"expression": "6*7"}}\n</tool_call>',
+        }),
+        { match: "!contains(to_string(body.messages), '<tool_response>')" },
+      ),
+      rule(completion({ content: 'Six times seven is 42.' }), {
+        match: "starts_with(body.messages[-1].content, '<tool_response>') && contains(body.messages[-1].content, '42')",
+      }),
     ]);
-    const events = await collectEvents(new FnCallAgent({ llm: llm('nous'), functionList: ['calculator'] }).runEvents([{ role: 'user', content: 'What is 6*7?' }]));
+    const events = await collectEvents(
+      new FnCallAgent({ llm: llm('nous'), functionList: ['calculator'] }).runEvents([
+        { role: 'user', content: 'What is 6*7?' },
+      ]),
+    );
     expect(ofType(events, 'tool-result')[0]).toMatchObject({ name: 'calculator', ok: true, content: '42' });
-    expect(ofType(events, 'text-delta').map((e) => e.text).join('')).toBe('Let me compute.\nSix times seven is 42.');
+    expect(
+      ofType(events, 'text-delta')
+        .map((e) => e.text)
+        .join(''),
+    ).toBe('Let me compute.\nSix times seven is 42.');
     expect(ofType(events, 'run-end')[0]).toMatchObject({ reason: 'answered', llmCalls: 2 });
     expect(requestCount).toBe(2);
   });
@@ -102,20 +143,51 @@ describe('against @dwmkerr/mock-llm', () => {
   it('native: tool_calls from a non-streaming server (stream: false), result as role tool', async () => {
     await rules([
       rule(completion({ content: 'NO TOOL RESULT WAS SENT' })),
-      rule(completion({ content: null, tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'calculator', arguments: '{"expression":"2**10"}' } }] }, 'tool_calls'), { match: "body.messages[-1].role == 'user'" }),
-      rule(completion({ content: '2 to the 10th is 1024.' }), { match: "body.messages[-1].role == 'tool' && body.messages[-1].tool_call_id == 'call_9' && body.messages[-1].content == '1024'" }),
+      rule(
+        completion(
+          {
+            content: null,
+            tool_calls: [
+              { id: 'call_9', type: 'function', function: { name: 'calculator', arguments: '{"expression":"2**10"}' } },
+            ],
+          },
+          'tool_calls',
+        ),
+        { match: "body.messages[-1].role == 'user'" },
+      ),
+      rule(completion({ content: '2 to the 10th is 1024.' }), {
+        match:
+          "body.messages[-1].role == 'tool' && body.messages[-1].tool_call_id == 'call_9' && body.messages[-1].content == '1024'",
+      }),
     ]);
-    const result = await new FnCallAgent({ llm: llm('native', { stream: false }), functionList: ['calculator'] }).runNonStream([{ role: 'user', content: '2^10?' }]);
+    const result = await new FnCallAgent({
+      llm: llm('native', { stream: false }),
+      functionList: ['calculator'],
+    }).runNonStream([{ role: 'user', content: '2^10?' }]);
     expect(result.map((m) => m.content)).toEqual(['', '1024', '2 to the 10th is 1024.']);
   });
 
   it('ReAct: the server ignores stop words, so the client cuts at "Observation:" itself', async () => {
     await rules([
-      rule(completion({ content: 'Final Answer: the observation was used' }), { match: "contains(body.messages[-1].content, 'Observation: 1024')" }),
-      rule(completion({ content: 'I will compute.\nAction: calculator\nAction Input: {"expression": "2**10"}\nObservation: 999 (made up by the model)\nThought: done\nFinal Answer: 999' }), { match: "!contains(body.messages[-1].content, 'Observation: 1024')" }),
+      rule(completion({ content: 'Final Answer: the observation was used' }), {
+        match: "contains(body.messages[-1].content, 'Observation: 1024')",
+      }),
+      rule(
+        completion({
+          content:
+            'I will compute.\nAction: calculator\nAction Input: {"expression": "2**10"}\nObservation: 999 (made up by the model)\nThought: done\nFinal Answer: 999',
+        }),
+        { match: "!contains(body.messages[-1].content, 'Observation: 1024')" },
+      ),
     ]);
-    const events = await collectEvents(new ReActChat({ llm: llm('native'), functionList: ['calculator'] }).runEvents([{ role: 'user', content: '2^10?' }]));
-    const transcript = ofType(events, 'text-delta').map((e) => e.text).join('');
+    const events = await collectEvents(
+      new ReActChat({ llm: llm('native'), functionList: ['calculator'] }).runEvents([
+        { role: 'user', content: '2^10?' },
+      ]),
+    );
+    const transcript = ofType(events, 'text-delta')
+      .map((e) => e.text)
+      .join('');
     expect(transcript).not.toContain('999');
     expect(transcript).toContain('Observation: 1024\nThought: Final Answer: the observation was used');
     expect(ofType(events, 'llm-end')[0]!.finishReason).toBe('stop');
@@ -126,7 +198,9 @@ describe('against @dwmkerr/mock-llm', () => {
       rule(apiError('Rate limit reached', 'rate_limit_exceeded', 'requests'), { sequence: 0 }, 429),
       rule(completion({ content: 'after the 429' }), { sequence: 1 }),
     ]);
-    const a = await collectEvents(new FnCallAgent({ llm: llm('native', { stream: false }) }).runEvents([{ role: 'user', content: 'x' }]));
+    const a = await collectEvents(
+      new FnCallAgent({ llm: llm('native', { stream: false }) }).runEvents([{ role: 'user', content: 'x' }]),
+    );
     expect(ofType(a, 'llm-retry')[0]).toMatchObject({ attempt: 1, error: { status: 429 } });
     expect(ofType(a, 'run-end')[0]!.reason).toBe('answered');
 
@@ -136,18 +210,33 @@ describe('against @dwmkerr/mock-llm', () => {
     ]);
     const b = await collectEvents(new FnCallAgent({ llm: llm('native') }).runEvents([{ role: 'user', content: 'x' }]));
     expect(ofType(b, 'llm-retry')).toHaveLength(1);
-    expect(ofType(b, 'text-delta').map((e) => e.text).join('')).toBe('after the stream error');
+    expect(
+      ofType(b, 'text-delta')
+        .map((e) => e.text)
+        .join(''),
+    ).toBe('after the stream error');
   });
 
   it('reports a persistent 500 clearly after the retries', async () => {
     await rules([rule(apiError('The engine is overloaded', 'server_error'), {}, 500)]);
-    const events = await collectEvents(new FnCallAgent({ llm: llm('native', { stream: false }) }).runEvents([{ role: 'user', content: 'x' }]));
+    const events = await collectEvents(
+      new FnCallAgent({ llm: llm('native', { stream: false }) }).runEvents([{ role: 'user', content: 'x' }]),
+    );
     expect(requestCount).toBe(3);
-    expect(ofType(events, 'run-end')[0]).toMatchObject({ reason: 'error', error: { status: 500, message: expect.stringContaining('The engine is overloaded') } });
+    expect(ofType(events, 'run-end')[0]).toMatchObject({
+      reason: 'error',
+      error: { status: 500, message: expect.stringContaining('The engine is overloaded') },
+    });
   });
 
   it('stops a model that never stops calling tools after exactly MAX_LLM_CALL_PER_RUN (20) requests', async () => {
-    await rules([rule(completion({ content: '<tool_call>\n{"name": "calculator", "arguments": {"expression": "1+1"}}\n</tool_call>' }))]);
+    await rules([
+      rule(
+        completion({
+          content: '<tool_call>\n{"name": "calculator", "arguments": {"expression": "1+1"}}\n</tool_call>',
+        }),
+      ),
+    ]);
     const a = new FnCallAgent({ llm: llm('nous'), functionList: ['calculator'] });
     expect(a.maxLlmCalls).toBe(20);
     const events = await collectEvents(a.runEvents([{ role: 'user', content: 'loop forever' }]));
@@ -156,7 +245,10 @@ describe('against @dwmkerr/mock-llm', () => {
   });
 
   it('reports a stream cut by the server dying mid-answer as interrupted, not as an answer', async () => {
-    await rules([rule(completion({ content: 'a long answer that will never finish because the server dies '.repeat(20) }))], { chunkSize: 10, chunkIntervalMs: 30 });
+    await rules(
+      [rule(completion({ content: 'a long answer that will never finish because the server dies '.repeat(20) }))],
+      { chunkSize: 10, chunkIntervalMs: 30 },
+    );
     const agent = new FnCallAgent({ llm: llm('native', { max_retries: 0 }) });
     const pending = collectEvents(agent.runEvents([{ role: 'user', content: 'x' }]));
     await new Promise((r) => setTimeout(r, 400));

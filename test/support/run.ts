@@ -2,14 +2,23 @@
 import type { AgentEvent } from '../../lib/agent';
 import type { ChatModel, ChatRequest, LlmCallResult, LlmStreamEvent } from '../../lib/llm/model';
 
-export async function collectChat(model: ChatModel, req: ChatRequest): Promise<{ events: LlmStreamEvent[]; result: LlmCallResult; text: string; reasoning: string }> {
+export async function collectChat(
+  model: ChatModel,
+  req: ChatRequest,
+): Promise<{ events: LlmStreamEvent[]; result: LlmCallResult; text: string; reasoning: string }> {
   const events: LlmStreamEvent[] = [];
   const gen = model.chat(req);
   for (;;) {
     const step = await gen.next();
     if (step.done) {
-      const text = events.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('');
-      const reasoning = events.filter((e) => e.type === 'reasoning').map((e) => (e as { text: string }).text).join('');
+      const text = events
+        .filter((e) => e.type === 'text')
+        .map((e) => (e as { text: string }).text)
+        .join('');
+      const reasoning = events
+        .filter((e) => e.type === 'reasoning')
+        .map((e) => (e as { text: string }).text)
+        .join('');
       return { events, result: step.value, text, reasoning };
     }
     events.push(step.value);
@@ -22,6 +31,9 @@ export async function collectEvents(gen: AsyncIterable<AgentEvent>): Promise<Age
   return out;
 }
 
-export function ofType<T extends AgentEvent['type']>(events: AgentEvent[], type: T): Extract<AgentEvent, { type: T }>[] {
+export function ofType<T extends AgentEvent['type']>(
+  events: AgentEvent[],
+  type: T,
+): Extract<AgentEvent, { type: T }>[] {
   return events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 }

@@ -4,7 +4,11 @@ import { BaseTool, BaseToolWithFileAccess, ToolServiceError, type ToolContext } 
 export class GetWeather extends BaseTool {
   name = 'get_weather';
   description = 'Current weather for a city';
-  parameters = { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'] } }, required: ['city'] };
+  parameters = {
+    type: 'object',
+    properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['c', 'f'] } },
+    required: ['city'],
+  };
   calls: Record<string, unknown>[] = [];
   async call(params: string) {
     const args = this.parseArgs<{ city: string }>(params);
