@@ -4,7 +4,7 @@
 # Debian's chromium). Ends with one plain "N passed, N failed" line over every test that ran.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-mkdir -p test-results
+mkdir -p test-results reports
 status=0
 step() { echo; echo "== $* =="; }
 
@@ -12,15 +12,15 @@ step "type-check"; npx tsc --noEmit || status=1
 step "lint"; npx eslint . || status=1
 step "format"; npx prettier --check . || status=1
 step "unit and integration tests (vitest)"
-npx vitest run --reporter=default --reporter=json --outputFile=test-results/vitest.json || status=1
+npx vitest run --reporter=default --reporter=json --outputFile=reports/vitest.json || status=1
 
 if [ -x /usr/bin/chromium ]; then
-  step "build"; npx next build > test-results/next-build.log 2>&1 || { cat test-results/next-build.log; status=1; }
+  step "build"; npx next build > reports/next-build.log 2>&1 || { cat reports/next-build.log; status=1; }
   step "browser tests (playwright)"
-  PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/playwright.json npx playwright test --reporter=list,json || status=1
+  PLAYWRIGHT_JSON_OUTPUT_NAME=reports/playwright.json npx playwright test --reporter=list,json || status=1
 else
   echo; echo "!! /usr/bin/chromium is missing: browser tests NOT run (apt-get install -y chromium)"; status=1
 fi
 
-node scripts/tally.mjs test-results/vitest.json test-results/playwright.json || status=1
+node scripts/tally.mjs reports/vitest.json reports/playwright.json || status=1
 exit $status

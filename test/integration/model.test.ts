@@ -357,6 +357,16 @@ describe('input', () => {
     expect(server.requests[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'short question' });
   });
 
+  it('tells a text-only model about uploads with a note instead of sending the files', async () => {
+    server.setScenario({ fallback: 'echo' });
+    await collectChat(model(), {
+      messages: [{ role: 'user', content: [{ text: 'Summarise this' }, { file: '/data/files/9f2c/report.pdf' }] }],
+    });
+    expect(server.requests[0]!.body.messages).toEqual([
+      { role: 'user', content: '(Uploaded [file](report.pdf)) Summarise this' },
+    ]);
+  });
+
   it('rejects a conversation that does not start with a user message as a 400-coded error, without a request', async () => {
     const err = await collectChat(model(), {
       messages: [
