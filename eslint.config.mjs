@@ -5,7 +5,15 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: ['.next/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'reports/**', 'next-env.d.ts', 'data/**'],
+    ignores: [
+      '.next/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'reports/**',
+      'next-env.d.ts',
+      'data/**',
+    ],
   },
   {
     files: ['lib/**', 'tools/**'],
