@@ -226,12 +226,9 @@ export class Agent {
       if (e.type === 'text') yield run.event({ type: 'text-delta', text: e.text });
       else if (e.type === 'reasoning') yield run.event({ type: 'reasoning-delta', text: e.text });
       else if (e.type === 'request') {
-        yield run.event({
-          type: 'llm-start',
-          format: extra.format ?? e.format,
-          request: e.request,
-          ...(e.truncation ? { truncation: e.truncation } : {}),
-        });
+        const start = run.event({ type: 'llm-start', format: extra.format ?? e.format, request: e.request });
+        if (e.truncation) start.truncation = e.truncation;
+        yield start;
       } else yield run.event({ type: 'llm-retry', attempt: e.attempt, delayMs: e.delayMs, error: e.error });
     }
   }

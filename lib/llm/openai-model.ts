@@ -46,6 +46,12 @@ const LOCAL_KEYS = new Set([
 // Parameters the OpenAI schema lacks but vLLM/SGLang accept at the top level (Qwen-Agent moves them to extra_body).
 const MAX_API_STOP_WORDS = 4; // OpenAI rejects more; the rest are still enforced on the client.
 
+interface Sent {
+  response: Promise<unknown>;
+  started: number;
+  requestTimeout: number;
+}
+
 interface Prepared {
   format: FormatLabel;
   fncall?: FncallFormat;
@@ -83,27 +89,35 @@ export class OpenAIChatModel implements ChatModel {
 
   async *chat(req: ChatRequest): AsyncGenerator<LlmStreamEvent, LlmCallResult> {
     const prepared = this.prepare(req);
+    // Built by assignment: this runs on every model call, and object spreads cost more than the rest of it.
+    const params: Record<string, unknown> = {};
+    for (const k in prepared.body)
+      if (k !== 'model' && k !== 'messages' && k !== 'tools' && k !== 'stop') params[k] = prepared.body[k];
     const request: LlmRequest = {
       model: this.model,
       messages: prepared.body.messages as Record<string, unknown>[],
-      ...(prepared.body.tools ? { tools: prepared.body.tools as Record<string, unknown>[] } : {}),
-      ...(prepared.stop.length ? { stop: prepared.stop } : {}),
-      params: Object.fromEntries(
-        Object.entries(prepared.body).filter(([k]) => !['model', 'messages', 'tools', 'stop'].includes(k)),
-      ),
+      params,
     };
-    yield {
+    if (prepared.body.tools) request.tools = prepared.body.tools as Record<string, unknown>[];
+    if (prepared.stop.length) request.stop = prepared.stop;
+    const requestEvent: Extract<LlmStreamEvent, { type: 'request' }> = {
       type: 'request',
       format: prepared.format,
       request,
-      ...(prepared.truncation ? { truncation: prepared.truncation } : {}),
     };
+    if (prepared.truncation) requestEvent.truncation = prepared.truncation;
+    // The request leaves before the consumer hears of it, so its handling of llm-start overlaps the network wait
+    // instead of adding to it.
+    let sent: Sent | undefined = this.send(prepared, req.signal);
+    yield requestEvent;
 
     const maxRetries = prepared.cfg.max_retries ?? this.defaults.maxRetries;
     const progress = { emitted: false };
     for (let attempt = 0; ; attempt++) {
       try {
-        return yield* this.callOnce(prepared, req.signal, progress);
+        const attemptSent = sent ?? this.send(prepared, req.signal);
+        sent = undefined;
+        return yield* this.callOnce(prepared, req.signal, progress, attemptSent);
       } catch (e) {
         if (req.signal?.aborted) throw abortError();
         const err = toModelError(e);
@@ -163,22 +177,31 @@ export class OpenAIChatModel implements ChatModel {
     return { format, fncall, body, stop, cfg, truncation };
   }
 
-  private async *callOnce(
-    p: Prepared,
-    signal: AbortSignal | undefined,
-    progress: { emitted: boolean },
-  ): AsyncGenerator<LlmStreamEvent, LlmCallResult> {
-    const started = performance.now();
+  /** Sends the request. The SDK's own timeout covers the wait for response headers. */
+  private send(p: Prepared, signal: AbortSignal | undefined): Sent {
     const requestTimeout = p.cfg.request_timeout_ms ?? this.defaults.requestTimeoutMs;
-    const idleTimeout = p.cfg.idle_timeout_ms ?? this.defaults.idleTimeoutMs;
-    // The SDK's own timeout covers the wait for response headers; the idle watchdog covers silence mid-stream.
-    // One timer per call, re-armed only when it fires, keeps the per-chunk cost to one clock read.
-    const requestOptions =
+    const options =
       requestTimeout === this.defaults.requestTimeoutMs
         ? signal
           ? { signal }
           : undefined
         : { signal, timeout: requestTimeout };
+    const started = performance.now();
+    const response: Promise<unknown> = this.client.chat.completions.create(p.body as never, options);
+    response.catch(() => {}); // handled where it is awaited; this only keeps Node from calling it unhandled meanwhile
+    return { response, started, requestTimeout };
+  }
+
+  private async *callOnce(
+    p: Prepared,
+    signal: AbortSignal | undefined,
+    progress: { emitted: boolean },
+    sent: Sent,
+  ): AsyncGenerator<LlmStreamEvent, LlmCallResult> {
+    const { started, requestTimeout } = sent;
+    const idleTimeout = p.cfg.idle_timeout_ms ?? this.defaults.idleTimeoutMs;
+    // The idle watchdog covers silence mid-stream: one timer per call, re-armed only when it fires, keeps the
+    // per-chunk cost to one clock read.
     let lastActivity = started;
     let idleFired = false;
     let idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -219,7 +242,7 @@ export class OpenAIChatModel implements ChatModel {
 
     try {
       if (p.cfg.stream === false) {
-        const res = await this.client.chat.completions.create(p.body as never, requestOptions);
+        const res = await sent.response;
         const completion = res as unknown as OpenAI.Chat.Completions.ChatCompletion;
         const choice = completion.choices?.[0];
         const msg = (choice?.message ?? {}) as {
@@ -240,10 +263,7 @@ export class OpenAIChatModel implements ChatModel {
         finishReason = router.stopped ? 'stop' : (choice?.finish_reason ?? undefined);
         usage = toUsage(completion.usage);
       } else {
-        const stream = (await this.client.chat.completions.create(
-          p.body as never,
-          requestOptions,
-        )) as unknown as Stream<OpenAI.Chat.Completions.ChatCompletionChunk>;
+        const stream = (await sent.response) as Stream<OpenAI.Chat.Completions.ChatCompletionChunk>;
         lastActivity = performance.now();
         watchIdle(stream.controller);
         for await (const chunk of stream) {
@@ -322,24 +342,21 @@ export class OpenAIChatModel implements ChatModel {
     }
     if (calls.size > nativeCalls.length) parseErrors.push('a streamed tool call had no function name and was dropped');
 
-    const rawDiffers = routed.raw !== routed.text || nativeCalls.length > 0;
-    return {
+    const result: LlmCallResult = {
       messages,
       finishReason,
       usage,
       ttftMs,
       durationMs: performance.now() - started,
-      ...(rawDiffers
-        ? {
-            raw: {
-              content: routed.raw,
-              ...(apiReasoning ? { reasoning: apiReasoning } : {}),
-              ...(nativeCalls.length ? { toolCalls: nativeCalls } : {}),
-            },
-          }
-        : {}),
       parseErrors,
     };
+    if (routed.raw !== routed.text || nativeCalls.length > 0) {
+      const raw: NonNullable<LlmCallResult['raw']> = { content: routed.raw };
+      if (apiReasoning) raw.reasoning = apiReasoning;
+      if (nativeCalls.length) raw.toolCalls = nativeCalls;
+      result.raw = raw;
+    }
+    return result;
   }
 }
 
