@@ -104,7 +104,11 @@ export class Agent {
     return [...this.functionMap.values()].map((t) => t.function);
   }
 
-  /** The source of truth: every step of the run as typed, JSON-serialisable events, ending with run-end. */
+  /**
+   * The source of truth: every step of the run as typed, JSON-serialisable events, ending with run-end.
+   * The loop pushes events into a queue and never waits for the reader; leaving the iteration early (break, return,
+   * a closed page) aborts the run.
+   */
   runEvents(messages: readonly unknown[], opts: RunOptions = {}): AsyncGenerator<AgentEvent> {
     return this.events(messages, opts, {});
   }
@@ -134,7 +138,53 @@ export class Agent {
     opts: RunOptions,
     failure: { error?: unknown },
   ): AsyncGenerator<AgentEvent> {
-    const run = new RunState(opts.runId ?? randomUUID());
+    const queue: AgentEvent[] = [];
+    let wake: (() => void) | undefined;
+    let finished = false;
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    if (opts.signal?.aborted) stop.abort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const run = new RunState(opts.runId ?? randomUUID(), (e) => {
+      queue.push(e);
+      if (wake) {
+        wake();
+        wake = undefined;
+      }
+    });
+    const driving = this.drive(input, { ...opts, signal: stop.signal }, run, failure).finally(() => {
+      finished = true;
+      wake?.();
+    });
+    try {
+      for (;;) {
+        for (let i = 0; i < queue.length; i++) yield queue[i]!;
+        queue.length = 0;
+        if (finished) break;
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
+      if (!finished) stop.abort(); // the reader left before the end
+      await driving;
+    }
+  }
+
+  /** Runs the whole run, emitting every event; never throws (a failure becomes run-end with reason error). */
+  private async drive(
+    input: readonly unknown[],
+    opts: RunOptions & { signal: AbortSignal },
+    run: RunState,
+    failure: { error?: unknown },
+  ): Promise<void> {
+    const start = {
+      type: 'run-start' as const,
+      agent: this.name,
+      agentType: this.constructor.name,
+      model: this.llm.model,
+      maxLlmCalls: this.maxLlmCalls,
+      tools: [...this.functionMap.keys()],
+    };
     let messages: Message[];
     let lang: Lang;
     try {
@@ -143,36 +193,21 @@ export class Agent {
       messages = this.withSystemMessage(messages);
     } catch (e) {
       failure.error = e;
-      yield run.event({
-        type: 'run-start',
-        agent: this.name,
-        agentType: this.constructor.name,
-        model: this.llm.model,
-        lang: 'en',
-        maxLlmCalls: this.maxLlmCalls,
-        tools: [...this.functionMap.keys()],
-        input: [],
-      });
-      yield run.end('error', errorInfo(e as Error));
+      run.emit({ ...start, lang: 'en', input: [] });
+      run.end('error', errorInfo(e as Error));
       return;
     }
-    yield run.event({
-      type: 'run-start',
-      agent: this.name,
-      agentType: this.constructor.name,
-      model: this.llm.model,
-      ...(this.functionMap.size ? { fncallMode: this.llm.fncallMode } : {}),
-      lang,
-      maxLlmCalls: this.maxLlmCalls,
-      tools: [...this.functionMap.keys()],
-      input: messages,
-    });
+    run.emit(
+      this.functionMap.size
+        ? { ...start, fncallMode: this.llm.fncallMode, lang, input: messages }
+        : { ...start, lang, input: messages },
+    );
     let reason: StopReason;
     let error: ErrorInfo | undefined;
     try {
-      reason = yield* this.loop(messages, { ...opts, lang }, run);
+      reason = await this.loop(messages, { ...opts, lang }, run);
     } catch (e) {
-      if (isAbortError(e) || opts.signal?.aborted) {
+      if (isAbortError(e) || opts.signal.aborted) {
         reason = 'aborted';
       } else {
         reason = 'error';
@@ -180,87 +215,75 @@ export class Agent {
         failure.error = e;
       }
     }
-    yield run.end(reason, error);
+    run.end(reason, error);
   }
 
   /** The agent's own loop. Receives a private copy of the messages; returns why it stopped. */
-  protected async *loop(
-    messages: Message[],
-    opts: RunOptions & { lang: Lang },
-    run: RunState,
-  ): AsyncGenerator<AgentEvent, StopReason> {
+  protected async loop(messages: Message[], opts: RunOptions & { lang: Lang }, run: RunState): Promise<StopReason> {
     // The basic agent: one model call, no tools.
     run.iteration = 1;
-    yield* this.callLlm(messages, [], opts, run);
+    await this.callLlm(messages, [], opts, run);
     return 'answered';
   }
 
-  /** One model call as events (llm-start, retries, deltas, llm-end); returns the parsed output. */
-  protected async *callLlm(
+  /** One model call, reported as llm-start, llm-retry, deltas and llm-end; returns the parsed output. */
+  protected async callLlm(
     messages: Message[],
     functions: FunctionDef[],
     opts: RunOptions & { lang: Lang },
     run: RunState,
     extra: { cfg?: GenerateCfg; format?: 'react' } = {},
-  ): AsyncGenerator<AgentEvent, LlmCallResult> {
+  ): Promise<LlmCallResult> {
     const cfg =
       extra.cfg || opts.generateCfg
         ? { ...opts.generateCfg, ...extra.cfg, stop: [...(opts.generateCfg?.stop ?? []), ...(extra.cfg?.stop ?? [])] }
         : undefined;
-    const stream = this.llm.chat({ messages, functions, signal: opts.signal, lang: opts.lang, cfg });
     run.llmCalls++;
-    for (;;) {
-      const step = await stream.next();
-      if (step.done) {
-        const r = step.value;
-        if (r.usage) run.addUsage(r.usage);
-        const end = run.event({ type: 'llm-end', finishReason: r.finishReason, durationMs: r.durationMs });
-        if (r.usage) end.usage = r.usage;
-        if (r.ttftMs !== undefined) end.ttftMs = r.ttftMs;
-        if (r.raw) end.raw = r.raw;
-        if (r.parseErrors.length) end.parseErrors = r.parseErrors;
-        yield end;
-        return r;
-      }
-      const e = step.value;
-      if (e.type === 'text') yield run.event({ type: 'text-delta', text: e.text });
-      else if (e.type === 'reasoning') yield run.event({ type: 'reasoning-delta', text: e.text });
+    const r = await this.llm.chat({ messages, functions, signal: opts.signal, lang: opts.lang, cfg }, (e) => {
+      if (e.type === 'text') run.emit({ type: 'text-delta', text: e.text });
+      else if (e.type === 'reasoning') run.emit({ type: 'reasoning-delta', text: e.text });
       else if (e.type === 'request') {
-        const start = run.event({ type: 'llm-start', format: extra.format ?? e.format, request: e.request });
+        const start: LlmStart = { type: 'llm-start', format: extra.format ?? e.format, request: e.request };
         if (e.truncation) start.truncation = e.truncation;
-        yield start;
-      } else yield run.event({ type: 'llm-retry', attempt: e.attempt, delayMs: e.delayMs, error: e.error });
-    }
+        run.emit(start);
+      } else run.emit({ type: 'llm-retry', attempt: e.attempt, delayMs: e.delayMs, error: e.error });
+    });
+    if (r.usage) run.addUsage(r.usage);
+    const end: Unstamped<'llm-end'> = { type: 'llm-end', finishReason: r.finishReason, durationMs: r.durationMs };
+    if (r.usage) end.usage = r.usage;
+    if (r.ttftMs !== undefined) end.ttftMs = r.ttftMs;
+    if (r.raw) end.raw = r.raw;
+    if (r.parseErrors.length) end.parseErrors = r.parseErrors;
+    run.emit(end);
+    return r;
   }
 
   /** Runs one tool call and reports it. Unknown tools and tool failures become text for the model; a
    *  ToolServiceError is fatal and ends the run. */
-  protected async *callTool(
+  protected async callTool(
     call: { functionId: string; name: string; arguments: string },
     messages: Message[],
     opts: RunOptions & { lang: Lang },
     run: RunState,
-  ): AsyncGenerator<AgentEvent, EventOf<'tool-result'>> {
+  ): Promise<EventOf<'tool-result'>> {
     const started = performance.now();
     const tool = this.functionMap.get(call.name);
     run.toolCalls++;
     const report = (ok: boolean, content: ToolRunResult['content'], error?: EventOf<'tool-result'>['error']) => {
-      const event = run.event({
+      const event: Unstamped<'tool-result'> = {
         type: 'tool-result',
         functionId: call.functionId,
         name: call.name,
         ok,
         content,
         durationMs: performance.now() - started,
-      });
+      };
       if (error) event.error = error;
-      return event;
+      return run.emit(event);
     };
     if (!tool) {
       const content = unknownToolResult(call.name);
-      const ev = report(false, content, { kind: 'unknown-tool', message: content, type: 'UnknownTool' });
-      yield ev;
-      return ev;
+      return report(false, content, { kind: 'unknown-tool', message: content, type: 'UnknownTool' });
     }
     const ctx: ToolContext = {
       signal: opts.signal,
@@ -270,17 +293,13 @@ export class Agent {
       lang: opts.lang,
       messages,
     };
-    let ev: EventOf<'tool-result'>;
     try {
       const r = await runTool(tool, call.arguments, ctx);
-      ev = r.ok ? report(true, r.content) : report(false, r.content, r.error);
+      return r.ok ? report(true, r.content) : report(false, r.content, r.error);
     } catch (e) {
-      if (e instanceof ToolServiceError)
-        yield report(false, e.message, { kind: 'fatal', message: e.message, type: e.name });
+      if (e instanceof ToolServiceError) report(false, e.message, { kind: 'fatal', message: e.message, type: e.name });
       throw e;
     }
-    yield ev;
-    return ev;
   }
 
   private withSystemMessage(messages: Message[]): Message[] {
@@ -303,9 +322,13 @@ export class RunState {
   private readonly started = performance.now();
   private readonly usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
-  constructor(readonly runId: string) {}
+  constructor(
+    readonly runId: string,
+    private readonly sink: (event: AgentEvent) => void = () => {},
+  ) {}
 
-  event<T extends AgentEventType>(
+  /** Stamps a complete event (run id, iteration, clock) and hands it to the reader. */
+  emit<T extends AgentEventType>(
     partial: DistributiveOmit<EventOf<T>, 'runId' | 'iteration' | 't'> & { type: T },
   ): EventOf<T> {
     // Stamped in place: events are made fresh by the caller, and copying each one costs more than the loop itself.
@@ -313,11 +336,12 @@ export class RunState {
     event.runId = this.runId;
     event.iteration = this.iteration;
     event.t = this.elapsed();
+    this.sink(event as unknown as AgentEvent);
     return event as unknown as EventOf<T>;
   }
 
   end(reason: StopReason, error?: ErrorInfo): EventOf<'run-end'> {
-    return this.event({
+    return this.emit({
       type: 'run-end',
       reason,
       ...(error ? { error } : {}),
@@ -340,6 +364,8 @@ export class RunState {
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type Unstamped<T extends AgentEventType> = Omit<EventOf<T>, 'runId' | 'iteration' | 't'>;
+type LlmStart = Unstamped<'llm-start'>;
 
 function isChatModel(v: unknown): v is ChatModel {
   return typeof v === 'object' && v !== null && typeof (v as ChatModel).chat === 'function';

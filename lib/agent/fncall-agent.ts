@@ -1,19 +1,19 @@
 // FnCallAgent: Qwen-Agent's tool-calling loop.
 import type { Message } from '../llm/schema';
 import { Agent, type RunOptions, type RunState } from './agent';
-import type { AgentEvent, StopReason } from './events';
+import type { StopReason } from './events';
 
 export class FnCallAgent extends Agent {
-  protected override async *loop(
+  protected override async loop(
     messages: Message[],
     opts: RunOptions & { lang: 'en' | 'zh' },
     run: RunState,
-  ): AsyncGenerator<AgentEvent, StopReason> {
+  ): Promise<StopReason> {
     const functions = this.functions;
     for (let budget = this.maxLlmCalls; budget > 0; budget--) {
       opts.signal?.throwIfAborted();
       run.iteration++;
-      const output = yield* this.callLlm(messages, functions, opts, run);
+      const output = await this.callLlm(messages, functions, opts, run);
       messages.push(...output.messages);
       const calls = output.messages.filter((m) => m.function_call);
       if (!calls.length) return 'answered';
@@ -24,10 +24,10 @@ export class FnCallAgent extends Agent {
         name: m.function_call!.name,
         arguments: m.function_call!.arguments,
       }));
-      for (const call of pending) yield run.event({ type: 'tool-call', ...call });
+      for (const call of pending) run.emit({ type: 'tool-call', ...call });
       for (const call of pending) {
         opts.signal?.throwIfAborted();
-        const result = yield* this.callTool(call, messages, opts, run);
+        const result = await this.callTool(call, messages, opts, run);
         messages.push({
           role: 'function',
           name: call.name,

@@ -2,22 +2,22 @@
 import { buildReactPrompt, detectReactAction, parseReactSteps, REACT_STOP_WORDS } from '../llm/fncall';
 import { contentText, type Message } from '../llm/schema';
 import { Agent, type RunOptions, type RunState } from './agent';
-import type { AgentEvent, StopReason } from './events';
+import type { StopReason } from './events';
 
 export class ReActChat extends Agent {
-  protected override async *loop(
+  protected override async loop(
     messages: Message[],
     opts: RunOptions & { lang: 'en' | 'zh' },
     run: RunState,
-  ): AsyncGenerator<AgentEvent, StopReason> {
+  ): Promise<StopReason> {
     const prompt = this.withReactPrompt(messages);
     const scratch = prompt[prompt.length - 1]!;
     // Upstream's displayed response starts with "Thought: " (the prompt ends with it, so the model continues it).
-    yield run.event({ type: 'text-delta', text: 'Thought: ' });
+    run.emit({ type: 'text-delta', text: 'Thought: ' });
     for (let budget = this.maxLlmCalls; budget > 0; budget--) {
       opts.signal?.throwIfAborted();
       run.iteration++;
-      const output = yield* this.callLlm(prompt, [], opts, run, { cfg: { stop: REACT_STOP_WORDS }, format: 'react' });
+      const output = await this.callLlm(prompt, [], opts, run, { cfg: { stop: REACT_STOP_WORDS }, format: 'react' });
       const text = output.messages
         .filter((m) => !m.function_call)
         .map((m) => contentText(m.content))
@@ -25,7 +25,7 @@ export class ReActChat extends Agent {
       const found = detectReactAction(text);
       if (!found) {
         const [step] = parseReactSteps(`Thought: ${text}`).slice(-1);
-        yield run.event({
+        run.emit({
           type: 'react-step',
           thought: step?.thought ?? text.trim(),
           ...(step?.finalAnswer !== undefined ? { finalAnswer: step.finalAnswer } : {}),
@@ -33,14 +33,14 @@ export class ReActChat extends Agent {
         return 'answered';
       }
       const call = { functionId: String(run.iteration), name: found.action, arguments: found.actionInput };
-      yield run.event({ type: 'tool-call', ...call });
-      const result = yield* this.callTool(call, prompt, opts, run);
+      run.emit({ type: 'tool-call', ...call });
+      const result = await this.callTool(call, prompt, opts, run);
       const observation = typeof result.content === 'string' ? result.content : contentText(result.content);
       const appended = `${text.endsWith('\n') ? '' : '\n'}Observation: ${observation}\nThought: `;
-      yield run.event({ type: 'text-delta', text: appended });
+      run.emit({ type: 'text-delta', text: appended });
       // The scratchpad lives inside the last user turn, as upstream keeps it.
       scratch.content = `${contentText(scratch.content)}${text}${appended}`;
-      yield run.event({
+      run.emit({
         type: 'react-step',
         thought: found.thought.trim(),
         action: found.action,

@@ -66,8 +66,11 @@ export interface LlmCallResult {
   parseErrors: string[];
 }
 
+export type LlmEventSink = (event: LlmStreamEvent) => void;
+
 export interface ChatModel {
   readonly model: string;
   readonly fncallMode: 'native' | 'nous' | 'qwen';
-  chat(req: ChatRequest): AsyncGenerator<LlmStreamEvent, LlmCallResult>;
+  /** One model call. Progress (the request sent, retries, deltas) goes to `onEvent` as it happens. */
+  chat(req: ChatRequest, onEvent?: LlmEventSink): Promise<LlmCallResult>;
 }

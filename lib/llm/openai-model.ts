@@ -6,7 +6,15 @@ import type { ErrorInfo, FncallMode, LlmRequest, Usage } from '../agent/events';
 import { ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
 import { functionsToText, getFncallFormat } from './fncall';
 import type { FncallFormat } from './fncall/types';
-import type { ChatModel, ChatRequest, FormatLabel, GenerateCfg, LlmCallResult, LlmStreamEvent } from './model';
+import type {
+  ChatModel,
+  ChatRequest,
+  FormatLabel,
+  GenerateCfg,
+  LlmCallResult,
+  LlmEventSink,
+  LlmStreamEvent,
+} from './model';
 import { ToolCallAssembler, toWireMessages, toWireTools, type WireMessage } from './oai-wire';
 import { abortError, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from './retry';
 import { detectLang, type FunctionDef, type Message } from './schema';
@@ -87,7 +95,7 @@ export class OpenAIChatModel implements ChatModel {
     });
   }
 
-  async *chat(req: ChatRequest): AsyncGenerator<LlmStreamEvent, LlmCallResult> {
+  async chat(req: ChatRequest, onEvent: LlmEventSink = () => {}): Promise<LlmCallResult> {
     const prepared = this.prepare(req);
     // Built by assignment: this runs on every model call, and object spreads cost more than the rest of it.
     const params: Record<string, unknown> = {};
@@ -109,7 +117,7 @@ export class OpenAIChatModel implements ChatModel {
     // The request leaves before the consumer hears of it, so its handling of llm-start overlaps the network wait
     // instead of adding to it.
     let sent: Sent | undefined = this.send(prepared, req.signal);
-    yield requestEvent;
+    onEvent(requestEvent);
 
     const maxRetries = prepared.cfg.max_retries ?? this.defaults.maxRetries;
     const progress = { emitted: false };
@@ -117,13 +125,13 @@ export class OpenAIChatModel implements ChatModel {
       try {
         const attemptSent = sent ?? this.send(prepared, req.signal);
         sent = undefined;
-        return yield* this.callOnce(prepared, req.signal, progress, attemptSent);
+        return await this.callOnce(prepared, req.signal, progress, attemptSent, onEvent);
       } catch (e) {
         if (req.signal?.aborted) throw abortError();
         const err = toModelError(e);
         if (!err.retryable || attempt >= maxRetries || progress.emitted) throw err;
         const delayMs = retryDelayMs(attempt + 1, err, prepared.cfg.retry_base_delay_ms ?? 1000);
-        yield { type: 'retry', attempt: attempt + 1, delayMs, error: errorInfo(err) };
+        onEvent({ type: 'retry', attempt: attempt + 1, delayMs, error: errorInfo(err) });
         await sleep(delayMs, req.signal);
       }
     }
@@ -192,12 +200,23 @@ export class OpenAIChatModel implements ChatModel {
     return { response, started, requestTimeout };
   }
 
-  private async *callOnce(
+  private async callOnce(
     p: Prepared,
     signal: AbortSignal | undefined,
     progress: { emitted: boolean },
     sent: Sent,
-  ): AsyncGenerator<LlmStreamEvent, LlmCallResult> {
+    onEvent: LlmEventSink,
+  ): Promise<LlmCallResult> {
+    const emit = (out: { reasoning: string; text: string }) => {
+      if (out.reasoning) {
+        progress.emitted = true;
+        onEvent({ type: 'reasoning', text: out.reasoning });
+      }
+      if (out.text) {
+        progress.emitted = true;
+        onEvent({ type: 'text', text: out.text });
+      }
+    };
     const { started, requestTimeout } = sent;
     const idleTimeout = p.cfg.idle_timeout_ms ?? this.defaults.idleTimeoutMs;
     // The idle watchdog covers silence mid-stream: one timer per call, re-armed only when it fires, keeps the
@@ -253,12 +272,8 @@ export class OpenAIChatModel implements ChatModel {
         };
         firstToken();
         apiReasoning = msg.reasoning_content ?? msg.reasoning ?? '';
-        if (apiReasoning) {
-          progress.emitted = true;
-          yield { type: 'reasoning', text: apiReasoning };
-        }
-        const out = router.push(msg.content ?? '');
-        yield* emitRouted(out, progress);
+        emit({ reasoning: apiReasoning, text: '' });
+        emit(router.push(msg.content ?? ''));
         msg.tool_calls?.forEach((tc, index) => calls.push({ index, id: tc.id, function: tc.function }));
         finishReason = router.stopped ? 'stop' : (choice?.finish_reason ?? undefined);
         usage = toUsage(completion.usage);
@@ -281,12 +296,11 @@ export class OpenAIChatModel implements ChatModel {
           if (reasoning) {
             firstToken();
             apiReasoning += reasoning;
-            progress.emitted = true;
-            yield { type: 'reasoning', text: reasoning };
+            emit({ reasoning, text: '' });
           }
           if (delta.content) {
             firstToken();
-            yield* emitRouted(router.push(delta.content), progress);
+            emit(router.push(delta.content));
             if (router.stopped) {
               finishReason = 'stop';
               break; // client-side stop: leaving the loop cancels the HTTP request
@@ -316,7 +330,7 @@ export class OpenAIChatModel implements ChatModel {
     }
 
     const routed = router.finish();
-    yield* emitRouted(routed.tail, progress);
+    emit(routed.tail);
 
     const reasoning = apiReasoning + routed.reasoning;
     const messages: Message[] = [];
@@ -357,20 +371,6 @@ export class OpenAIChatModel implements ChatModel {
       result.raw = raw;
     }
     return result;
-  }
-}
-
-function* emitRouted(
-  out: { reasoning: string; text: string },
-  progress: { emitted: boolean },
-): Generator<LlmStreamEvent> {
-  if (out.reasoning) {
-    progress.emitted = true;
-    yield { type: 'reasoning', text: out.reasoning };
-  }
-  if (out.text) {
-    progress.emitted = true;
-    yield { type: 'text', text: out.text };
   }
 }
 

@@ -276,6 +276,16 @@ describe('FnCallAgent loop semantics', () => {
     expect(ofType(events, 'text-delta').length).toBeGreaterThan(0);
   });
 
+  it('a reader that leaves early aborts the run and its model request', async () => {
+    server.setScenario({ fallback: { content: 'x'.repeat(300), chunkSize: 1, delayMs: 5 } });
+    const started = Date.now();
+    let deltas = 0;
+    for await (const e of agent('native').runEvents([{ role: 'user', content: 'x' }])) {
+      if (e.type === 'text-delta' && ++deltas === 3) break;
+    }
+    expect(Date.now() - started).toBeLessThan(1000); // the full answer would take 1.5 s
+  });
+
   it('JSON-stringifies structured results with 4-space indent and keeps non-ASCII', async () => {
     server.setScenario({ replies: [callReply('native', [{ name: 'structured', args: {} }]), { content: 'ok' }] });
     const result = await agent('native', { functionList: [new Structured()] }).runNonStream([

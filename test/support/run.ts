@@ -7,22 +7,13 @@ export async function collectChat(
   req: ChatRequest,
 ): Promise<{ events: LlmStreamEvent[]; result: LlmCallResult; text: string; reasoning: string }> {
   const events: LlmStreamEvent[] = [];
-  const gen = model.chat(req);
-  for (;;) {
-    const step = await gen.next();
-    if (step.done) {
-      const text = events
-        .filter((e) => e.type === 'text')
-        .map((e) => (e as { text: string }).text)
-        .join('');
-      const reasoning = events
-        .filter((e) => e.type === 'reasoning')
-        .map((e) => (e as { text: string }).text)
-        .join('');
-      return { events, result: step.value, text, reasoning };
-    }
-    events.push(step.value);
-  }
+  const result = await model.chat(req, (e) => events.push(e));
+  const joined = (type: 'text' | 'reasoning') =>
+    events
+      .filter((e): e is Extract<LlmStreamEvent, { type: typeof type }> => e.type === type)
+      .map((e) => e.text)
+      .join('');
+  return { events, result, text: joined('text'), reasoning: joined('reasoning') };
 }
 
 export async function collectEvents(gen: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
