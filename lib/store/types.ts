@@ -1,0 +1,93 @@
+// What the app keeps: conversations, their turns (a user message each), the runs that answered each turn, and every
+// event of every run in order. One interface, so PostgreSQL can serve many users later; SQLite is the default.
+import type { AgentEvent, ErrorInfo } from '../agent/events';
+import type { FncallMode } from '../agent/events';
+import type { ContentItem } from '../llm/schema';
+
+export type AgentKind = 'fncall' | 'react';
+
+/** Per-conversation settings the user picks on the page. The model endpoint is not here: it comes from the server's
+ *  environment and its key never reaches the browser. */
+export interface ConversationSettings {
+  agent: AgentKind;
+  /** Registered tool names offered to the model. */
+  tools: string[];
+  fncallMode: FncallMode;
+  /** Model parameters (temperature, top_p, max_tokens, ...), sent as generate_cfg. */
+  generateCfg: Record<string, number>;
+  systemMessage: string;
+}
+
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  createdAt: number; // ms since epoch
+  updatedAt: number;
+}
+
+export interface Conversation extends ConversationSummary {
+  settings: ConversationSettings;
+}
+
+export type RunStatus = 'running' | 'answered' | 'max-iterations' | 'aborted' | 'error' | 'interrupted';
+
+export interface StoredRun {
+  id: string;
+  turnId: string;
+  status: RunStatus;
+  startedAt: number;
+  endedAt?: number;
+  error?: ErrorInfo;
+}
+
+export interface StoredTurn {
+  id: string;
+  conversationId: string;
+  /** 0, 1, 2... in conversation order. */
+  seq: number;
+  /** The user's message: text, or content items (text plus files). */
+  content: string | ContentItem[];
+  createdAt: number;
+}
+
+/** A turn as the page shows it: the user message and its latest run with all the run's events. */
+export interface TurnRecord {
+  turn: StoredTurn;
+  run?: StoredRun;
+  events: AgentEvent[];
+  /** How many runs this turn has had (regenerate adds one). */
+  runCount: number;
+}
+
+export interface ChatStore {
+  createConversation(init?: { title?: string; settings?: Partial<ConversationSettings> }): Conversation;
+  getConversation(id: string): Conversation | undefined;
+  /** Newest first (by last activity). With a query: conversations whose title or any message/answer text contains
+   *  every word of it (case-insensitive), newest first. */
+  listConversations(query?: string): ConversationSummary[];
+  renameConversation(id: string, title: string): void;
+  updateSettings(id: string, settings: Partial<ConversationSettings>): Conversation;
+  /** Deletes the conversation with its turns, runs and events. */
+  deleteConversation(id: string): void;
+
+  /** Appends a turn at the end of the conversation and bumps its updatedAt. */
+  addTurn(conversationId: string, content: string | ContentItem[]): StoredTurn;
+  getTurn(turnId: string): StoredTurn | undefined;
+  /** Deletes this turn and every later one (edit-and-resend replaces a turn and what followed it). */
+  deleteTurnsFrom(conversationId: string, seq: number): void;
+  /** Every turn in order, each with its latest run and that run's events. */
+  listTurns(conversationId: string): TurnRecord[];
+
+  startRun(turnId: string, runId: string): StoredRun;
+  /** Appends one event to a run's log. Synchronous and durable once it returns (WAL): a crash loses at most the
+   *  event in flight. */
+  appendEvent(runId: string, event: AgentEvent): void;
+  finishRun(runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): void;
+  getRun(runId: string): StoredRun | undefined;
+  getRunEvents(runId: string): AgentEvent[];
+  /** At start-up: runs still marked running were cut off by a crash or a kill; mark them interrupted. Returns how
+   *  many were marked. */
+  markInterruptedRuns(): number;
+
+  close(): void;
+}
