@@ -16,6 +16,14 @@ const config = [
     ],
   },
   {
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'warn',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
     files: ['lib/**', 'tools/**'],
     rules: {
       'no-restricted-imports': [

@@ -197,10 +197,12 @@ export class Agent {
       run.end('error', errorInfo(e as Error));
       return;
     }
+    // A copy: the loop appends to `messages`, and the event must keep saying what the run was given.
+    const given = [...messages];
     run.emit(
       this.functionMap.size
-        ? { ...start, fncallMode: this.llm.fncallMode, lang, input: messages }
-        : { ...start, lang, input: messages },
+        ? { ...start, fncallMode: this.llm.fncallMode, lang, input: given }
+        : { ...start, lang, input: given },
     );
     let reason: StopReason;
     let error: ErrorInfo | undefined;

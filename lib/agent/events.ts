@@ -51,14 +51,16 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     lang: z.enum(['en', 'zh']),
     maxLlmCalls: z.number().int().positive(),
     tools: z.array(z.string()),
-    /** The messages the run was given (after the agent's system message was added). */
-    input: z.array(MessageSchema),
+    /** The messages the run was given (after the agent's system message was added). Left out of the browser feed
+     *  (the run log keeps it for the inspector). */
+    input: z.array(MessageSchema).optional(),
   }),
   z.object({
     type: z.literal('llm-start'),
     ...base,
     format: z.enum(['native', 'nous', 'qwen', 'react', 'none']),
-    request: LlmRequestSchema,
+    /** Left out of the browser feed, where it would resend the whole history on every call; the run log keeps it. */
+    request: LlmRequestSchema.optional(),
     /** What input truncation did to fit max_input_tokens (absent when nothing was cut). */
     truncation: z.object({ inputTokens: z.number(), budget: z.number(), notes: z.array(z.string()) }).optional(),
   }),

@@ -1,5 +1,6 @@
 /**
- * CLI: tsx scripts/model-server/main.ts [--port 0] [--host 127.0.0.1] [--scenario file.json] [--model name]
+ * CLI: tsx scripts/model-server/main.ts [--port 0] [--host 127.0.0.1] [--scenario file.json] [--model name] [--control]
+ * --control serves PUT /_control/scenario, POST /_control/reset and GET /_control/requests for tests in another process.
  * The first stdout line is `listening <url>` so a parent process can read the chosen port.
  */
 import { readFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       scenario: { type: 'string' },
       model: { type: 'string' },
+      control: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
     port,
     host: values.host,
     model: values.model,
+    control: values.control,
     scenario: values.scenario ? loadScenario(values.scenario) : { fallback: 'echo' },
   });
   process.stdout.write(`listening ${server.url}\n`);

@@ -480,3 +480,32 @@ describe('CLI', () => {
     });
   });
 });
+
+describe('control endpoints (for tests in another process)', () => {
+  it('sets the scenario, lists the model requests, and resets; only when enabled', async () => {
+    const controlled = await createModelServer({ control: true });
+    const plain = await createModelServer();
+    try {
+      const base = controlled.url.replace(/\/v1$/, '');
+      const put = await fetch(`${base}/_control/scenario`, {
+        method: 'PUT',
+        body: JSON.stringify({ fallback: { content: 'from control' } }),
+      });
+      expect(put.status).toBe(200);
+      const chat = await fetch(`${controlled.url}/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect((await chat.json()).choices[0].message.content).toBe('from control');
+      const listed = await (await fetch(`${base}/_control/requests`)).json();
+      expect(listed.map((r: { path: string }) => r.path)).toEqual(['/v1/chat/completions']);
+      await fetch(`${base}/_control/reset`, { method: 'POST' });
+      expect(await (await fetch(`${base}/_control/requests`)).json()).toEqual([]);
+      const refused = await fetch(`${plain.url.replace(/\/v1$/, '')}/_control/requests`);
+      expect(refused.status).toBe(404);
+    } finally {
+      await controlled.close();
+      await plain.close();
+    }
+  });
+});

@@ -33,6 +33,8 @@ export interface ModelServerOptions {
   host?: string;
   /** Default: echo the last user message. */
   scenario?: Scenario | Responder;
+  /** Serve /_control/* so another process (Playwright tests) can set the scenario, reset, and read requests. */
+  control?: boolean;
   /** Listed by GET /v1/models and used when a request names no model. */
   model?: string;
 }
@@ -235,6 +237,22 @@ export async function createModelServer(opts: ModelServerOptions = {}): Promise<
       return;
     }
     if (method === 'GET' && path === '/health') return sendJson(res, 200, { status: 'ok' });
+    if (opts.control && path.startsWith('/_control/')) {
+      requests.pop(); // control calls are not model requests
+      if (method === 'PUT' && path === '/_control/scenario' && parsed && body && typeof body === 'object') {
+        script = body as Scenario;
+        player = new ScriptPlayer(script);
+        requests.length = 0;
+        return sendJson(res, 200, { ok: true });
+      }
+      if (method === 'POST' && path === '/_control/reset') {
+        requests.length = 0;
+        player = new ScriptPlayer(script);
+        return sendJson(res, 200, { ok: true });
+      }
+      if (method === 'GET' && path === '/_control/requests') return sendJson(res, 200, requests);
+      return sendError(res, 404, `Unknown control call: ${method} ${path}`);
+    }
     if (method === 'GET' && path === '/v1/models') {
       return sendJson(res, 200, {
         object: 'list',

@@ -339,8 +339,8 @@ describe('FnCallAgent loop semantics', () => {
       'run-end',
     ]);
     const [start1, start2] = ofType(events, 'llm-start');
-    expect(start1!.request.messages).toEqual(server.requests[0]!.body.messages);
-    expect(start2!.request.messages).toEqual(server.requests[1]!.body.messages);
+    expect(start1!.request!.messages).toEqual(server.requests[0]!.body.messages);
+    expect(start2!.request!.messages).toEqual(server.requests[1]!.body.messages);
     const end1 = ofType(events, 'llm-end')[0]!;
     expect(end1.finishReason).toBe('tool_calls');
     expect(end1.usage?.totalTokens).toBeGreaterThan(0);

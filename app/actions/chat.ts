@@ -1,0 +1,148 @@
+'use server';
+// Server actions the page calls. Wiring only: the work is in lib/chat.
+import type { AgentEvent } from '@/lib/agent';
+import { browserFeed, getChatService, storedForBrowser } from '@/lib/chat';
+import { loadConfig, modelStatus } from '@/lib/config';
+import { defaultSettings } from '@/lib/store/settings';
+import type { ConversationSettings, ConversationSummary, RunStatus, StoredTurn } from '@/lib/store/types';
+import { TOOL_REGISTRY } from '@/tools';
+
+export interface RunStream {
+  conversationId: string;
+  turnId: string;
+  runId: string;
+  events: AsyncIterable<AgentEvent>;
+}
+
+export interface TurnData {
+  turn: StoredTurn;
+  runId?: string;
+  runStatus?: RunStatus;
+  runCount: number;
+  events: AgentEvent[];
+}
+
+export interface ConversationData {
+  id: string;
+  title: string;
+  settings: ConversationSettings;
+  turns: TurnData[];
+}
+
+export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+async function attempt<T>(fn: () => T | Promise<T>): Promise<ActionResult<T>> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+function stream(started: {
+  conversationId: string;
+  turnId: string;
+  runId: string;
+  live: Parameters<typeof browserFeed>[0];
+}): RunStream {
+  // Closing the page ends the stream, and that stops the run.
+  return {
+    conversationId: started.conversationId,
+    turnId: started.turnId,
+    runId: started.runId,
+    events: browserFeed(started.live, { stopOnLeave: true }),
+  };
+}
+
+export async function sendMessage(input: {
+  conversationId?: string;
+  message: string;
+  settings?: Partial<ConversationSettings>;
+}): Promise<ActionResult<RunStream>> {
+  return attempt(() =>
+    stream(
+      getChatService().send({ conversationId: input.conversationId, content: input.message, settings: input.settings }),
+    ),
+  );
+}
+
+export async function regenerate(turnId: string): Promise<ActionResult<RunStream>> {
+  return attempt(() => stream(getChatService().regenerate(turnId)));
+}
+
+export async function editAndResend(turnId: string, message: string): Promise<ActionResult<RunStream>> {
+  return attempt(() => stream(getChatService().editAndResend(turnId, message)));
+}
+
+export async function stopRun(runId: string): Promise<boolean> {
+  return getChatService().stop(runId);
+}
+
+/** Follows a run still going in this process (after a reload), from its first event. */
+export async function followRun(runId: string): Promise<AsyncIterable<AgentEvent> | null> {
+  const live = getChatService().live(runId);
+  return live ? browserFeed(live, { stopOnLeave: false }) : null;
+}
+
+export async function listConversations(query?: string): Promise<ConversationSummary[]> {
+  return getChatService().store.listConversations(query?.trim() || undefined);
+}
+
+export async function loadConversation(id: string): Promise<ActionResult<ConversationData>> {
+  return attempt(() => {
+    const { store } = getChatService();
+    const conversation = store.getConversation(id);
+    if (!conversation) throw new Error('This conversation no longer exists.');
+    const turns = store.listTurns(id).map((r) => ({
+      turn: r.turn,
+      runId: r.run?.id,
+      runStatus: r.run?.status,
+      runCount: r.runCount,
+      events: storedForBrowser(r.events),
+    }));
+    return { id, title: conversation.title, settings: conversation.settings, turns };
+  });
+}
+
+export async function renameConversation(id: string, title: string): Promise<ActionResult<null>> {
+  return attempt(() => {
+    const clean = title.trim();
+    if (!clean) throw new Error('A title cannot be empty.');
+    getChatService().store.renameConversation(id, clean.slice(0, 200));
+    return null;
+  });
+}
+
+export async function deleteConversation(id: string): Promise<ActionResult<null>> {
+  return attempt(() => {
+    getChatService().store.deleteConversation(id);
+    return null;
+  });
+}
+
+export async function saveSettings(
+  id: string,
+  settings: Partial<ConversationSettings>,
+): Promise<ActionResult<ConversationSettings>> {
+  return attempt(() => getChatService().store.updateSettings(id, settings).settings);
+}
+
+export interface AppInfo {
+  model: { configured: boolean; name: string | null; baseURL: string | null };
+  tools: { name: string; description: string }[];
+  maxLlmCalls: number;
+  defaultSettings: ConversationSettings;
+}
+
+export async function appInfo(): Promise<AppInfo> {
+  const config = loadConfig();
+  const status = modelStatus(config);
+  return {
+    model: { configured: status.configured, name: status.model ?? null, baseURL: status.baseURL ?? null },
+    defaultSettings: defaultSettings(),
+    tools: [...TOOL_REGISTRY.entries()]
+      .map(([name, cls]) => ({ name, description: new cls().description }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    maxLlmCalls: config.maxLlmCallsPerRun,
+  };
+}

@@ -1,0 +1,24 @@
+'use client';
+
+import { memo } from 'react';
+import type { Block } from '../../lib/chat/view';
+import { Markdown } from './markdown';
+import { ReasoningBlock } from './reasoning-block';
+import { ToolCard } from './tool-card';
+
+export interface BlockViewProps {
+  block: Block;
+  streaming: boolean;
+}
+
+/** One block of a run. Memoized on the block object: an unchanged block is skipped while another one streams. */
+export const BlockView = memo(function BlockView({ block, streaming }: BlockViewProps) {
+  switch (block.kind) {
+    case 'reasoning':
+      return <ReasoningBlock block={block} streaming={streaming} />;
+    case 'tool':
+      return <ToolCard block={block} />;
+    case 'text':
+      return <Markdown text={block.text} />;
+  }
+});

@@ -1,0 +1,124 @@
+'use client';
+import { useEffect, useState } from 'react';
+import type { AppInfo } from '@/app/actions/chat';
+import { Composer } from './composer';
+import { SettingsPanel } from './settings-panel';
+import { Sidebar } from './sidebar';
+import { useChat } from './store';
+import { ThemeToggle } from './theme-toggle';
+import { Thread } from './thread';
+
+export function ChatApp({ info, initialConversationId }: { info: AppInfo; initialConversationId?: string }) {
+  const title = useChat((s) => s.title);
+  const notice = useChat((s) => s.notice);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+
+  useEffect(() => {
+    const chat = useChat.getState();
+    chat.setDraftSettings(info.defaultSettings);
+    void chat.refreshConversations();
+    if (initialConversationId) void chat.open(initialConversationId);
+  }, [info.defaultSettings, initialConversationId]);
+
+  // Keep the address bar on the open conversation, so a reload comes back to it.
+  const activeId = useChat((s) => s.activeId);
+  useEffect(() => {
+    const url = activeId ? `/?c=${activeId}` : '/';
+    if (window.location.pathname + window.location.search !== url) window.history.replaceState(null, '', url);
+  }, [activeId]);
+
+  useEffect(() => {
+    if (!activeId) useChat.getState().setDraftSettings(info.defaultSettings);
+  }, [activeId, info.defaultSettings]);
+
+  return (
+    <div className="flex h-dvh overflow-hidden">
+      <aside
+        className={`${menuOpen ? 'fixed inset-0 z-20 block' : 'hidden'} w-full border-r border-neutral-200 bg-neutral-50 md:static md:block md:w-72 md:shrink-0 dark:border-neutral-800 dark:bg-neutral-900`}
+      >
+        <div className="flex items-center justify-between p-3 pb-0 md:hidden">
+          <span className="font-semibold">Agent Studio</span>
+          <button
+            type="button"
+            onClick={() => setMenuOpen(false)}
+            className="rounded px-2 py-1 hover:bg-neutral-200 dark:hover:bg-neutral-800"
+          >
+            Close
+          </button>
+        </div>
+        <Sidebar onNavigate={() => setMenuOpen(false)} />
+      </aside>
+      <main className="flex min-w-0 flex-1 flex-col">
+        <header className="flex items-center gap-2 border-b border-neutral-200 px-3 py-2 dark:border-neutral-800">
+          <button
+            type="button"
+            onClick={() => setMenuOpen(true)}
+            className="rounded px-2 py-1 hover:bg-neutral-200 md:hidden dark:hover:bg-neutral-800"
+          >
+            Menu
+          </button>
+          <h1 className="min-w-0 flex-1 truncate font-semibold">{title}</h1>
+          <button
+            type="button"
+            aria-expanded={settingsOpen}
+            aria-controls="settings-panel"
+            onClick={() => setSettingsOpen((v) => !v)}
+            className="rounded-lg px-2 py-1 text-sm hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-neutral-800"
+          >
+            Settings
+          </button>
+          <ThemeToggle />
+        </header>
+        {!info.model.configured && (
+          <div
+            role="status"
+            className="border-b border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+          >
+            <strong>No model is configured.</strong> Set <code>OPENAI_BASE_URL</code> (any OpenAI-compatible server:
+            vLLM, Ollama, llama.cpp, LM Studio, DashScope, OpenAI), <code>OPENAI_API_KEY</code> and{' '}
+            <code>OPENAI_MODEL</code> in the server&apos;s environment, then restart it.
+          </div>
+        )}
+        {notice && (
+          <div
+            role="alert"
+            className="flex items-start gap-2 border-b border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+          >
+            <span className="flex-1">{notice}</span>
+            <button
+              type="button"
+              onClick={() => useChat.getState().dismissNotice()}
+              className="rounded px-2 hover:bg-red-100 dark:hover:bg-red-900"
+            >
+              Dismiss
+            </button>
+          </div>
+        )}
+        <div className="flex min-h-0 flex-1">
+          <div className="min-w-0 flex-1 overflow-y-auto">
+            <Thread />
+          </div>
+          {settingsOpen && (
+            <div
+              id="settings-panel"
+              className="fixed inset-0 z-10 overflow-y-auto bg-white md:static md:w-80 md:shrink-0 md:border-l md:border-neutral-200 dark:bg-neutral-950 md:dark:border-neutral-800"
+            >
+              <div className="flex justify-end p-2 md:hidden">
+                <button
+                  type="button"
+                  onClick={() => setSettingsOpen(false)}
+                  className="rounded px-2 py-1 hover:bg-neutral-200 dark:hover:bg-neutral-800"
+                >
+                  Close settings
+                </button>
+              </div>
+              <SettingsPanel info={info} />
+            </div>
+          )}
+        </div>
+        <Composer disabled={!info.model.configured} />
+      </main>
+    </div>
+  );
+}

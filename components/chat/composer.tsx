@@ -1,0 +1,70 @@
+'use client';
+import { useRef, useState } from 'react';
+import { useChat } from './store';
+
+/** Enter sends, Shift+Enter adds a line, Esc (or Stop) stops the run. */
+export function Composer({ disabled }: { disabled?: boolean }) {
+  const [text, setText] = useState('');
+  const running = useChat((s) => Boolean(s.runningRunId));
+  const send = useChat((s) => s.send);
+  const stop = useChat((s) => s.stop);
+  const box = useRef<HTMLTextAreaElement>(null);
+
+  const submit = () => {
+    if (!text.trim() || running || disabled) return;
+    const message = text;
+    setText('');
+    void send(message);
+  };
+
+  return (
+    <form
+      className="border-t border-neutral-200 bg-white p-3 dark:border-neutral-800 dark:bg-neutral-950"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <div className="mx-auto flex max-w-3xl items-end gap-2">
+        <textarea
+          ref={box}
+          aria-label="Message"
+          rows={Math.min(8, Math.max(1, text.split('\n').length))}
+          value={text}
+          placeholder={
+            disabled ? 'Connect a model to start chatting' : 'Ask anything… (Enter to send, Shift+Enter for a new line)'
+          }
+          disabled={disabled}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              submit();
+            } else if (e.key === 'Escape' && running) {
+              e.preventDefault();
+              void stop();
+            }
+          }}
+          className="min-h-[2.75rem] flex-1 resize-none rounded-lg border border-neutral-300 bg-white px-3 py-2 text-neutral-900 placeholder:text-neutral-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:bg-neutral-900 dark:text-neutral-100 dark:placeholder:text-neutral-400"
+        />
+        {running ? (
+          <button
+            type="button"
+            onClick={() => void stop()}
+            className="rounded-lg bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-500 focus-visible:ring-offset-2"
+          >
+            Stop
+          </button>
+        ) : (
+          <button
+            type="submit"
+            disabled={disabled || !text.trim()}
+            className="rounded-lg bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:bg-neutral-400 dark:disabled:bg-neutral-700"
+          >
+            Send
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import {
+  codeFence,
+  formatDuration,
+  interpreterCode,
+  markdownImages,
+  prettyJson,
+  reasoningLabel,
+  resultText,
+  retryNotice,
+  stopNotice,
+  summarizeArguments,
+  truncate,
+} from './format';
+
+describe('formatDuration', () => {
+  it('shows milliseconds under a second, tenths of seconds under a minute, then minutes', () => {
+    expect(formatDuration(12)).toBe('12 ms');
+    expect(formatDuration(0)).toBe('0 ms');
+    expect(formatDuration(999.4)).toBe('999 ms');
+    expect(formatDuration(999.6)).toBe('1.0 s');
+    expect(formatDuration(1400)).toBe('1.4 s');
+    expect(formatDuration(3249)).toBe('3.2 s');
+    expect(formatDuration(59_960)).toBe('1 min');
+    expect(formatDuration(125_000)).toBe('2 min 5 s');
+  });
+  it('says nothing for a value that is not a duration', () => {
+    expect(formatDuration(Number.NaN)).toBe('');
+    expect(formatDuration(-5)).toBe('');
+  });
+});
+
+describe('summarizeArguments', () => {
+  it('lists JSON object fields as key: JSON value', () => {
+    expect(summarizeArguments('{"expression": "2+3"}')).toBe('expression: "2+3"');
+    expect(summarizeArguments('{"query":"cats","top_k":3,"deep":true}')).toBe('query: "cats", top_k: 3, deep: true');
+  });
+  it('keeps it on one line and cuts it to the limit with an ellipsis', () => {
+    const long = JSON.stringify({ code: `import numpy as np\n${'x = 1\n'.repeat(50)}` });
+    const s = summarizeArguments(long);
+    expect(Array.from(s)).toHaveLength(80);
+    expect(s.endsWith('…')).toBe(true);
+    expect(s).not.toContain('\n');
+    expect(s.startsWith('code: "import numpy as np\\nx = 1')).toBe(true);
+    expect(summarizeArguments('{"a":"bcdef"}', 8)).toBe('a: "bcd…');
+  });
+  it('shows arguments that are not JSON as they came, whitespace collapsed', () => {
+    expect(summarizeArguments('{"expression": "2+3"')).toBe('{"expression": "2+3"');
+    expect(summarizeArguments('  print(1)\n\nprint(2) ')).toBe('print(1) print(2)');
+  });
+  it('is empty for no arguments and plain JSON for non-objects', () => {
+    expect(summarizeArguments('')).toBe('');
+    expect(summarizeArguments('{}')).toBe('');
+    expect(summarizeArguments('[1, 2]')).toBe('[1,2]');
+    expect(summarizeArguments('"hello"')).toBe('"hello"');
+  });
+});
+
+describe('truncate', () => {
+  it('never splits a character made of two UTF-16 units', () => {
+    expect(truncate('😀😀😀😀', 3)).toBe('😀😀…');
+    expect(truncate('abc', 3)).toBe('abc');
+  });
+});
+
+describe('prettyJson', () => {
+  it('indents JSON by two spaces and gives undefined for text that is not JSON', () => {
+    expect(prettyJson('{"a":1,"b":[true]}')).toBe('{\n  "a": 1,\n  "b": [\n    true\n  ]\n}');
+    expect(prettyJson('{"a":')).toBeUndefined();
+    expect(prettyJson('')).toBeUndefined();
+  });
+});
+
+describe('codeFence', () => {
+  it('uses a fence longer than any backtick run in the code', () => {
+    expect(codeFence('x = 1', 'python')).toBe('```python\nx = 1\n```');
+    expect(codeFence('a ```` b', 'json')).toBe('`````json\na ```` b\n`````');
+  });
+});
+
+describe('interpreterCode', () => {
+  it('takes the code field, else the inside of a markdown block, else the raw text', () => {
+    expect(interpreterCode('{"code": "print(1)\\nprint(2)"}')).toBe('print(1)\nprint(2)');
+    expect(interpreterCode('```py\nprint(3)\n```')).toBe('print(3)');
+    expect(interpreterCode('print(4)')).toBe('print(4)');
+  });
+});
+
+describe('resultText', () => {
+  it('joins the text items and skips the others', () => {
+    expect(resultText('plain')).toBe('plain');
+    expect(resultText([{ text: 'a' }, { image: 'https://x/y.png' }, { text: 'b' }])).toBe('a\nb');
+  });
+});
+
+describe('markdownImages', () => {
+  it('finds web, site-relative and inline images and drops other schemes', () => {
+    const text =
+      '![fig-001](/static/fig-001.png)\n![](https://x.org/a.png "t")\n![bad](javascript:alert(1))\n![f](file:///etc/x.png)\n![d](data:image/png;base64,AAA)';
+    expect(markdownImages(text)).toEqual([
+      { alt: 'fig-001', src: '/static/fig-001.png' },
+      { alt: '', src: 'https://x.org/a.png' },
+      { alt: 'd', src: 'data:image/png;base64,AAA' },
+    ]);
+  });
+});
+
+describe('reasoningLabel', () => {
+  it('says Thinking… while the model thinks and Thought for <duration> once it ended', () => {
+    expect(reasoningLabel('thinking', 100, undefined, true)).toBe('Thinking…');
+    expect(reasoningLabel('thinking', 100, 3300, false)).toBe('Thought for 3.2 s');
+    expect(reasoningLabel('thinking', 100, 600, false)).toBe('Thought for 500 ms');
+  });
+  it('does not claim a duration it does not know', () => {
+    expect(reasoningLabel('thinking', 100, undefined, false)).toBe('Thinking (stopped)');
+    // ReAct thoughts are re-read from the transcript: start and end are the same instant.
+    expect(reasoningLabel('thought', 500, 500, false)).toBe('Thought');
+    expect(reasoningLabel('thought', 500, 500, true)).toBe('Thought');
+  });
+});
+
+describe('stopNotice and retryNotice', () => {
+  it('explains each way a run can end without an answer', () => {
+    expect(stopNotice({ status: 'max-iterations', llmCalls: 20 })).toEqual({
+      kind: 'info',
+      text: 'Stopped after 20 model calls (the limit)',
+    });
+    expect(stopNotice({ status: 'max-iterations', llmCalls: 1 })?.text).toBe('Stopped after 1 model call (the limit)');
+    expect(stopNotice({ status: 'aborted', llmCalls: 1 })?.text).toBe('Stopped by you');
+    expect(stopNotice({ status: 'interrupted', llmCalls: 1 })?.text).toBe(
+      'Interrupted: the server stopped during this answer',
+    );
+    expect(
+      stopNotice({ status: 'error', llmCalls: 1, error: { name: 'ModelServiceError', message: '503 overloaded' } }),
+    ).toEqual({ kind: 'error', text: '503 overloaded' });
+    expect(stopNotice({ status: 'error', llmCalls: 0 })?.text).toBe('The run failed.');
+  });
+  it('says nothing for an answered or streaming run', () => {
+    expect(stopNotice({ status: 'answered', llmCalls: 2 })).toBeUndefined();
+    expect(stopNotice({ status: 'streaming', llmCalls: 0 })).toBeUndefined();
+  });
+  it('names the retry attempt', () => {
+    expect(retryNotice(2)).toBe('Model server busy, retrying (attempt 2)…');
+  });
+});

@@ -1,0 +1,149 @@
+// Pure text helpers for the run view: what a tool card, a reasoning toggle and a stop line say.
+import type { RunView } from '../../lib/chat/view';
+import type { ContentItem } from '../../lib/llm/schema';
+
+/** "12 ms", "1.4 s", "2 min 5 s". */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '';
+  const rounded = Math.round(ms);
+  if (rounded < 1000) return `${rounded} ms`;
+  const tenths = Math.round(ms / 100) / 10;
+  if (tenths < 60) return `${tenths.toFixed(1)} s`;
+  const totalSeconds = Math.round(ms / 1000);
+  const minutes = Math.floor(totalSeconds / 60);
+  const seconds = totalSeconds % 60;
+  return seconds ? `${minutes} min ${seconds} s` : `${minutes} min`;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Cuts to at most `max` characters (code points, so an emoji is never split), ending in "…" when cut. */
+export function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  return chars.slice(0, Math.max(0, max - 1)).join('') + '…';
+}
+
+function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function summarizeValue(value: unknown, max: number): string {
+  // Long strings are cut before escaping so a 1 MB argument costs no more than a short one.
+  if (typeof value === 'string') return JSON.stringify(value.length > max ? value.slice(0, max) : value);
+  return JSON.stringify(value) ?? String(value);
+}
+
+/**
+ * One line describing a call's arguments: `expression: "2+3"` or `query: "cats", top_k: 3`. Arguments that are
+ * not JSON (models do send those) are shown as they came, on one line.
+ */
+export function summarizeArguments(args: string, max = 80): string {
+  const parsed = parseJson(args);
+  if (!parsed.ok) return truncate(collapseWhitespace(args), max);
+  const { value } = parsed;
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const parts = Object.entries(value).map(([k, v]) => `${k}: ${summarizeValue(v, max)}`);
+    return truncate(collapseWhitespace(parts.join(', ')), max);
+  }
+  return truncate(collapseWhitespace(summarizeValue(value, max)), max);
+}
+
+/** The arguments indented as JSON, or undefined when they do not parse. */
+export function prettyJson(text: string): string | undefined {
+  const parsed = parseJson(text);
+  return parsed.ok ? JSON.stringify(parsed.value, null, 2) : undefined;
+}
+
+/** A fenced markdown code block whose fence cannot be closed early by backticks inside the code. */
+export function codeFence(code: string, lang = ''): string {
+  const longestRun = Math.max(0, ...Array.from(code.matchAll(/`+/g), (m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  return `${fence}${lang}\n${code}\n${fence}`;
+}
+
+/**
+ * The code a code_interpreter call carries: the `code` field of its JSON arguments, or (Qwen-Agent also accepts
+ * these) the inside of a markdown code block, or the raw text.
+ */
+export function interpreterCode(args: string): string {
+  const parsed = parseJson(args);
+  if (parsed.ok && parsed.value && typeof parsed.value === 'object') {
+    const code = (parsed.value as Record<string, unknown>).code;
+    if (typeof code === 'string') return code;
+  }
+  const block = /```[^\n`]*\n([\s\S]*?)(?:\n```|$)/.exec(args);
+  return block?.[1] ?? args;
+}
+
+/** The text of a tool result: a string as is, content items' text parts joined by newlines. */
+export function resultText(result: string | ContentItem[]): string {
+  if (typeof result === 'string') return result;
+  return result
+    .map((item) => item.text)
+    .filter((t): t is string => t !== undefined)
+    .join('\n');
+}
+
+export interface ImageRef {
+  alt: string;
+  src: string;
+}
+
+/**
+ * Markdown images in a tool's text output (code_interpreter links its figures this way). Only web, site-relative
+ * and inline image URLs: anything else (javascript:, file:) is dropped.
+ */
+export function markdownImages(text: string): ImageRef[] {
+  const out: ImageRef[] = [];
+  for (const m of text.matchAll(/!\[([^\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+    const src = m[2] ?? '';
+    if (/^(https?:\/\/|\/(?!\/)|data:image\/)/i.test(src)) out.push({ alt: m[1] ?? '', src });
+  }
+  return out;
+}
+
+/** The reasoning toggle's words: always holds "Thinking" or "Thought", plus how long it took when known. */
+export function reasoningLabel(
+  label: 'thinking' | 'thought',
+  startT: number,
+  endT: number | undefined,
+  live: boolean,
+): string {
+  const took = endT !== undefined && endT > startT ? ` for ${formatDuration(endT - startT)}` : '';
+  if (label === 'thought') return `Thought${took}`;
+  if (live) return 'Thinking…';
+  return endT === undefined ? 'Thinking (stopped)' : `Thought${took}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function retryNotice(attempt: number): string {
+  return `Model server busy, retrying (attempt ${attempt})…`;
+}
+
+export type StopNotice = { kind: 'info'; text: string } | { kind: 'error'; text: string };
+
+/** Why a run ended without a normal answer; undefined while it streams or when it answered. */
+export function stopNotice(run: Pick<RunView, 'status' | 'llmCalls' | 'error'>): StopNotice | undefined {
+  switch (run.status) {
+    case 'max-iterations':
+      return { kind: 'info', text: `Stopped after ${plural(run.llmCalls, 'model call')} (the limit)` };
+    case 'aborted':
+      return { kind: 'info', text: 'Stopped by you' };
+    case 'interrupted':
+      return { kind: 'info', text: 'Interrupted: the server stopped during this answer' };
+    case 'error':
+      return { kind: 'error', text: run.error?.message || 'The run failed.' };
+    default:
+      return undefined;
+  }
+}

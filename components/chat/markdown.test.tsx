@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { Markdown } from './markdown';
+import { buttons, render, textOf } from './test-html';
+
+const md = (text: string) => render(<Markdown text={text} />);
+
+describe('Markdown', () => {
+  it('renders GFM tables (scrollable), strikethrough and task lists', () => {
+    const html = md('| a | b |\n|---|---|\n| 1 | 2 |\n\n~~gone~~\n\n- [x] done\n- [ ] todo');
+    expect(html).toMatch(/<div class="[^"]*overflow-x-auto[^"]*"><table[^>]*>[\s\S]*<th[^>]*>a<\/th>/);
+    expect(html).toContain('<td class="border border-neutral-300 px-2 py-1 align-top dark:border-neutral-700">2</td>');
+    expect(html).toContain('<del>gone</del>');
+    expect(html.match(/<input type="checkbox" disabled=""/g)).toHaveLength(2);
+    expect(html).toMatch(/<input type="checkbox" disabled="" checked=""\/> done/);
+  });
+
+  it('opens links, including bare autolinks, in a new tab with noopener noreferrer', () => {
+    const html = md('See https://example.org and [docs](https://qwen.ai/docs).');
+    const links = Array.from(html.matchAll(/<a ([^>]*)>/g), (m) => m[1]);
+    expect(links).toHaveLength(2);
+    for (const attrs of links) {
+      expect(attrs).toContain('target="_blank"');
+      expect(attrs).toContain('rel="noopener noreferrer"');
+    }
+    expect(links[1]).toContain('href="https://qwen.ai/docs"');
+  });
+
+  it('never renders raw HTML or javascript: links', () => {
+    const html = md('<script>alert(1)</script> <img src=x onerror=alert(2)>\n\n[x](javascript:alert(3))');
+    expect(html).not.toMatch(/<script|<img|href="javascript/i);
+    expect(textOf(html)).toContain('<script>alert(1)</script>');
+  });
+
+  it('highlights fenced code and gives it a "Copy code" button and its language', () => {
+    const html = md('```python\ndef f(x):\n    return x + 1\n```');
+    expect(html).toContain('<span class="hljs-keyword">def</span>');
+    expect(html).toContain('<code class="hljs language-python">');
+    expect(buttons(html).map((b) => b.name)).toEqual(['Copy code']);
+    expect(html).toMatch(/<span class="[^"]*font-mono[^"]*">python<\/span>/);
+    // Long lines scroll instead of widening the page at phone width.
+    expect(html).toMatch(/<pre tabindex="0" class="[^"]*overflow-x-auto/);
+  });
+
+  it('renders an unclosed fence (mid-stream) as a code block', () => {
+    const html = md('Here:\n\n```js\nconst a = 1;\nconst b');
+    expect(html).toContain('<code class="hljs language-js">');
+    expect(html.replace(/<[^>]+>/g, '')).toContain('const a = 1;\nconst b');
+    expect(buttons(html)).toHaveLength(1);
+  });
+
+  it('renders inline and display math in dollar and LaTeX bracket forms', () => {
+    const html = md('Inline $a^2$ and \\(b^2\\).\n\n$$\nc^2\n$$\n\n\\[\nd^2\n\\]');
+    const annotations = Array.from(html.matchAll(/<annotation encoding="application\/x-tex">([^<]*)</g), (m) => m[1]);
+    expect(annotations).toEqual(['a^2', 'b^2', 'c^2', 'd^2']);
+    expect(html.match(/class="katex-display"/g)).toHaveLength(2);
+    expect(html).not.toContain('\\(');
+  });
+
+  it('leaves math-looking text inside code alone', () => {
+    const html = md('`\\(x\\)`');
+    expect(html).toContain('<code>\\(x\\)</code>');
+    expect(html).not.toContain('class="katex');
+  });
+});

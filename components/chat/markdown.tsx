@@ -1,0 +1,98 @@
+'use client';
+
+import 'katex/dist/katex.min.css';
+import './code-theme.css';
+import { memo, useMemo } from 'react';
+import ReactMarkdown, { type Components, type ExtraProps } from 'react-markdown';
+import rehypeHighlight from 'rehype-highlight';
+import rehypeKatex from 'rehype-katex';
+import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
+import { CodeBlock } from './code-block';
+import { normalizeMath } from './math';
+
+export interface MarkdownProps {
+  text: string;
+}
+
+const remarkPlugins = [remarkGfm, remarkMath];
+// KaTeX first: display math arrives as <pre><code class="language-math">, which it replaces before highlighting.
+const rehypePlugins = [rehypeKatex, rehypeHighlight];
+
+function fenceLanguage(node: ExtraProps['node']): string {
+  const code = node?.children.find((c) => c.type === 'element' && c.tagName === 'code');
+  if (code?.type !== 'element') return '';
+  const classes = code.properties.className;
+  const list = Array.isArray(classes) ? classes.map(String) : [];
+  const lang = list.find((c) => c.startsWith('language-'));
+  return lang ? lang.slice('language-'.length) : '';
+}
+
+const components: Components = {
+  pre: ({ node, children }) => <CodeBlock language={fenceLanguage(node)}>{children}</CodeBlock>,
+  a: ({ node: _node, href, children, ...rest }) =>
+    href?.startsWith('#') ? (
+      <a href={href} {...rest} className="text-blue-700 underline dark:text-blue-400">
+        {children}
+      </a>
+    ) : (
+      <a
+        href={href}
+        {...rest}
+        target="_blank"
+        rel="noopener noreferrer"
+        className="break-words text-blue-700 underline hover:text-blue-900 dark:text-blue-400 dark:hover:text-blue-300"
+      >
+        {children}
+      </a>
+    ),
+  table: ({ node: _node, ...props }) => (
+    <div className="my-3 overflow-x-auto">
+      <table {...props} className="min-w-full border-collapse text-sm" />
+    </div>
+  ),
+  th: ({ node: _node, ...props }) => (
+    <th
+      {...props}
+      className="border border-neutral-300 bg-neutral-100 px-2 py-1 text-left font-semibold dark:border-neutral-700 dark:bg-neutral-800"
+    />
+  ),
+  td: ({ node: _node, ...props }) => (
+    <td {...props} className="border border-neutral-300 px-2 py-1 align-top dark:border-neutral-700" />
+  ),
+  img: ({ node: _node, alt, ...props }) => (
+    // eslint-disable-next-line @next/next/no-img-element -- model-supplied URLs of unknown size and host
+    <img {...props} alt={alt ?? ''} className="my-2 h-auto max-w-full rounded" loading="lazy" />
+  ),
+};
+
+// Element spacing and inline code are styled from the wrapper: there is no typography plugin, and react-markdown 10
+// does not tell a `code` override whether it is inline.
+const proseClasses = [
+  'min-w-0 break-words leading-relaxed',
+  '[&_p]:my-2 [&_ul]:my-2 [&_ol]:my-2 [&_ul]:list-disc [&_ol]:list-decimal [&_ul]:pl-6 [&_ol]:pl-6 [&_li]:my-0.5',
+  '[&_ul.contains-task-list]:list-none [&_ul.contains-task-list]:pl-1 [&_.task-list-item_input]:mr-1.5',
+  '[&_h1]:mt-4 [&_h1]:mb-2 [&_h1]:text-xl [&_h1]:font-semibold [&_h2]:mt-4 [&_h2]:mb-2 [&_h2]:text-lg',
+  '[&_h2]:font-semibold [&_h3]:mt-3 [&_h3]:mb-1 [&_h3]:font-semibold [&_h4]:font-semibold',
+  '[&_blockquote]:my-2 [&_blockquote]:border-l-4 [&_blockquote]:border-neutral-300 [&_blockquote]:pl-3',
+  '[&_blockquote]:text-neutral-700 dark:[&_blockquote]:border-neutral-600 dark:[&_blockquote]:text-neutral-300',
+  '[&_hr]:my-4 [&_hr]:border-neutral-300 dark:[&_hr]:border-neutral-700',
+  '[&_:not(pre)>code]:rounded [&_:not(pre)>code]:bg-neutral-100 [&_:not(pre)>code]:px-1 [&_:not(pre)>code]:py-0.5',
+  '[&_:not(pre)>code]:font-mono [&_:not(pre)>code]:text-[0.9em] dark:[&_:not(pre)>code]:bg-neutral-800',
+  '[&_.katex-display]:overflow-x-auto [&_.katex-display]:overflow-y-hidden [&_.katex-display]:py-1',
+].join(' ');
+
+/**
+ * Markdown as the model writes it: GFM, highlighted code with a copy button, math in $…$, $$…$$, \(…\), \[…\].
+ * Raw HTML is shown as text, never rendered. An unclosed code fence (mid-stream) renders as a code block.
+ */
+export const Markdown = memo(function Markdown({ text }: MarkdownProps) {
+  const source = useMemo(() => normalizeMath(text), [text]);
+  return (
+    <div className={proseClasses}>
+      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
+        {source}
+      </ReactMarkdown>
+    </div>
+  );
+});

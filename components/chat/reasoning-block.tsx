@@ -1,0 +1,53 @@
+'use client';
+
+import { memo, useId, useState } from 'react';
+import type { ReasoningBlock as ReasoningBlockData } from '../../lib/chat/view';
+import { reasoningLabel } from './format';
+
+export interface ReasoningBlockProps {
+  block: ReasoningBlockData;
+  /** Whether the run is still streaming; a block the run left unfinished stops saying "Thinking…". */
+  streaming: boolean;
+}
+
+/** Model thinking or a ReAct Thought: open while it streams, folded once it ended; the user can open it again. */
+export const ReasoningBlock = memo(function ReasoningBlock({ block, streaming }: ReasoningBlockProps) {
+  const live = streaming && block.endT === undefined;
+  // Until the user clicks, the block follows the stream (open while live); after that, their choice holds.
+  const [userOpen, setUserOpen] = useState<boolean | undefined>(undefined);
+  const open = userOpen ?? live;
+  const panelId = useId();
+  const label = reasoningLabel(block.label, block.startT, block.endT, live);
+
+  return (
+    <div className="my-2">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setUserOpen(!open)}
+        className="inline-flex items-center gap-1.5 rounded px-1 py-0.5 text-sm font-medium text-neutral-600 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:text-neutral-400 dark:hover:text-neutral-100 dark:focus-visible:outline-blue-400"
+      >
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 16 16"
+          className={`size-3.5 transition-transform ${open ? 'rotate-90' : ''}`}
+          fill="currentColor"
+        >
+          <path d="M6 3.5 10.5 8 6 12.5z" />
+        </svg>
+        {label}
+        {live && (
+          <span aria-hidden="true" className="ml-1 inline-block size-1.5 animate-pulse rounded-full bg-current" />
+        )}
+      </button>
+      <div
+        id={panelId}
+        hidden={!open}
+        className="mt-1 border-l-2 border-neutral-300 pl-3 text-sm whitespace-pre-wrap break-words text-neutral-600 dark:border-neutral-700 dark:text-neutral-400"
+      >
+        {open ? block.text : null}
+      </div>
+    </div>
+  );
+});

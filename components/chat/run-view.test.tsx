@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../lib/agent/events';
+import { emptyRun, foldRun, type Block, type RunView as RunViewData } from '../../lib/chat/view';
+import { RunView } from './run-view';
+import { buttons, elementById, render, textOf } from './test-html';
+
+const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
+const run = (over: Partial<RunViewData> = {}): RunViewData => ({ ...emptyRun('r1'), ...over });
+const reasoning = (over: Partial<Extract<Block, { kind: 'reasoning' }>> = {}): Block => ({
+  kind: 'reasoning',
+  id: 'r1',
+  label: 'thinking',
+  text: 'Let me add the numbers.',
+  startT: 100,
+  ...over,
+});
+
+describe('RunView', () => {
+  it('renders reasoning, tool cards and the answer in the order they happened', () => {
+    const events: AgentEvent[] = [
+      {
+        type: 'run-start',
+        runId: 'r1',
+        iteration: 0,
+        t: 0,
+        agent: 'a',
+        agentType: 'FnCallAgent',
+        model: 'm',
+        lang: 'en',
+        maxLlmCalls: 20,
+        tools: ['calculator'],
+      },
+      { type: 'llm-start', runId: 'r1', iteration: 1, t: 1, format: 'native' },
+      { type: 'reasoning-delta', runId: 'r1', iteration: 1, t: 10, text: 'Need 2+3.' },
+      { type: 'llm-end', runId: 'r1', iteration: 1, t: 3210, finishReason: 'tool_calls', durationMs: 3209 },
+      {
+        type: 'tool-call',
+        runId: 'r1',
+        iteration: 1,
+        t: 3211,
+        functionId: '1',
+        name: 'calculator',
+        arguments: '{"expression":"2+3"}',
+      },
+      {
+        type: 'tool-result',
+        runId: 'r1',
+        iteration: 1,
+        t: 3223,
+        functionId: '1',
+        name: 'calculator',
+        ok: true,
+        content: '5',
+        durationMs: 12,
+      },
+      { type: 'llm-start', runId: 'r1', iteration: 2, t: 3224, format: 'native' },
+      { type: 'text-delta', runId: 'r1', iteration: 2, t: 3300, text: 'The answer is **5**.' },
+      { type: 'llm-end', runId: 'r1', iteration: 2, t: 3400, finishReason: 'stop', durationMs: 176 },
+      {
+        type: 'run-end',
+        runId: 'r1',
+        iteration: 0,
+        t: 3401,
+        reason: 'answered',
+        llmCalls: 2,
+        toolCalls: 1,
+        usage,
+        durationMs: 3401,
+      },
+    ];
+    const html = render(<RunView run={foldRun('r1', events)} />);
+    expect(buttons(html).map((b) => b.name)).toEqual(['Thought for 3.2 s', 'calculator expression: "2+3" done 12 ms']);
+    expect(html.indexOf('Thought for')).toBeLessThan(html.indexOf('calculator'));
+    expect(html.indexOf('calculator')).toBeLessThan(html.indexOf('<strong>5</strong>'));
+    // Answered normally: no stop line, no alert, no waiting indicator.
+    expect(html).not.toMatch(/role="(alert|status)"/);
+    expect(textOf(html)).not.toMatch(/Stopped|Interrupted/);
+  });
+
+  it('keeps a live reasoning block open, named "Thinking…", with aria-controls pointing at its text', () => {
+    const html = render(<RunView run={run({ blocks: [reasoning()] })} />);
+    const [toggle] = buttons(html);
+    expect(toggle?.name).toBe('Thinking…');
+    expect(toggle?.attrs['aria-expanded']).toBe('true');
+    const panel = elementById(html, toggle?.attrs['aria-controls'] ?? '');
+    expect(panel?.attrs.hidden).toBeUndefined();
+    expect(panel?.rest.startsWith('Let me add the numbers.</div>')).toBe(true);
+  });
+
+  it('folds a reasoning block once it ended and says how long it took', () => {
+    const html = render(<RunView run={run({ blocks: [reasoning({ endT: 3300 })] })} />);
+    const [toggle] = buttons(html);
+    expect(toggle?.name).toBe('Thought for 3.2 s');
+    expect(toggle?.attrs['aria-expanded']).toBe('false');
+    expect(elementById(html, toggle?.attrs['aria-controls'] ?? '')?.attrs.hidden).toBe('');
+    expect(html).not.toContain('Let me add the numbers.');
+  });
+
+  it('stops saying "Thinking…" when the run ended with the block still open (interrupted)', () => {
+    const html = render(<RunView run={run({ status: 'interrupted', blocks: [reasoning()] })} />);
+    expect(buttons(html)[0]?.name).toBe('Thinking (stopped)');
+    expect(buttons(html)[0]?.attrs['aria-expanded']).toBe('false');
+    expect(textOf(html)).toContain('Interrupted: the server stopped during this answer');
+  });
+
+  it('names a ReAct thought "Thought"', () => {
+    const html = render(<RunView run={run({ blocks: [reasoning({ label: 'thought', startT: 5, endT: 5 })] })} />);
+    expect(buttons(html)[0]?.name).toBe('Thought');
+  });
+
+  it('shows a waiting indicator while streaming with nothing yet, and not once something arrived', () => {
+    expect(render(<RunView run={run()} />)).toMatch(/<div role="status"[^>]*>[\s\S]*Waiting for the model…/);
+    const withText = render(<RunView run={run({ blocks: [{ kind: 'text', id: 't1', text: 'Hi' }] })} />);
+    expect(withText).not.toContain('role="status"');
+  });
+
+  it('says the model server is being retried, with the attempt', () => {
+    const html = render(
+      <RunView run={run({ retrying: { attempt: 2, delayMs: 1000, message: '503 Service Unavailable' } })} />,
+    );
+    expect(textOf(html)).toContain('Model server busy, retrying (attempt 2)… 503 Service Unavailable');
+    expect(html).not.toContain('Waiting for the model');
+  });
+
+  it('explains a run stopped at the model-call limit or by the user', () => {
+    expect(textOf(render(<RunView run={run({ status: 'max-iterations', llmCalls: 8 })} />))).toBe(
+      'Stopped after 8 model calls (the limit)',
+    );
+    expect(textOf(render(<RunView run={run({ status: 'aborted', llmCalls: 1 })} />))).toBe('Stopped by you');
+  });
+
+  it('shows a failed run as an alert with the error message and a Retry button that is the caller’s', () => {
+    const failed = run({ status: 'error', error: { name: 'ModelServiceError', message: '401 invalid api key' } });
+    const html = render(<RunView run={failed} onRetry={() => undefined} />);
+    expect(html).toMatch(
+      /<div role="alert"[^>]*>[\s\S]*401 invalid api key[\s\S]*<button type="button"[^>]*>Retry<\/button>/,
+    );
+    const without = render(<RunView run={failed} />);
+    expect(without).toContain('401 invalid api key');
+    expect(buttons(without)).toHaveLength(0);
+  });
+
+  it('renders tool cards for each call with their status', () => {
+    const html = render(
+      <RunView
+        run={run({
+          blocks: [
+            {
+              kind: 'tool',
+              id: 'a',
+              iteration: 1,
+              functionId: '1',
+              name: 'web_search',
+              arguments: '{"query":"qwen"}',
+              status: 'running',
+            },
+            {
+              kind: 'tool',
+              id: 'b',
+              iteration: 1,
+              functionId: '2',
+              name: 'calculator',
+              arguments: '{"expression":"1"}',
+              status: 'queued',
+            },
+          ],
+        })}
+      />,
+    );
+    expect(buttons(html).map((b) => b.name)).toEqual([
+      'web_search query: "qwen" running',
+      'calculator expression: "1" queued',
+    ]);
+  });
+});

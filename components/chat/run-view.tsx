@@ -1,0 +1,67 @@
+'use client';
+
+import type { RunView as RunViewData } from '../../lib/chat/view';
+import { BlockView } from './block-view';
+import { retryNotice, stopNotice } from './format';
+
+export interface RunViewProps {
+  /**
+   * The run to show. Blocks are memoized by identity: whoever updates the run must replace a changed block with a
+   * new object (applyEvent mutates in place and returns the changed ids for exactly this).
+   */
+  run: RunViewData;
+  onRetry?: () => void;
+}
+
+/** An assistant turn as it happened: reasoning, tool cards and the answer, then why it stopped if it was not answered. */
+export function RunView({ run, onRetry }: RunViewProps) {
+  const streaming = run.status === 'streaming';
+  const notice = stopNotice(run);
+  return (
+    <div className="min-w-0">
+      {run.blocks.map((block) => (
+        <BlockView key={block.id} block={block} streaming={streaming} />
+      ))}
+      {streaming && run.blocks.length === 0 && !run.retrying && (
+        <div role="status" className="flex items-center gap-2 py-1 text-sm text-neutral-600 dark:text-neutral-400">
+          <span
+            aria-hidden="true"
+            className="inline-block h-4 w-2 animate-pulse bg-current motion-reduce:animate-none"
+          />
+          <span className="sr-only">Waiting for the model…</span>
+        </div>
+      )}
+      {run.retrying && (
+        <div
+          role="status"
+          className="my-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+        >
+          {retryNotice(run.retrying.attempt)}
+          {run.retrying.message && (
+            <span className="mt-0.5 block text-xs text-amber-800 dark:text-amber-200">{run.retrying.message}</span>
+          )}
+        </div>
+      )}
+      {notice?.kind === 'info' && (
+        <p className="mt-2 text-sm text-neutral-600 italic dark:text-neutral-400">{notice.text}</p>
+      )}
+      {notice?.kind === 'error' && (
+        <div
+          role="alert"
+          className="mt-2 flex flex-wrap items-center gap-2 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+        >
+          <span className="min-w-0 flex-1 break-words">{notice.text}</span>
+          {onRetry && (
+            <button
+              type="button"
+              onClick={onRetry}
+              className="shrink-0 rounded-md border border-red-400 bg-white px-3 py-1 text-sm font-medium text-red-900 hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-red-700 dark:bg-red-900 dark:text-red-50 dark:hover:bg-red-800 dark:focus-visible:outline-blue-400"
+            >
+              Retry
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

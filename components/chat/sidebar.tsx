@@ -1,0 +1,112 @@
+'use client';
+import { useEffect, useState } from 'react';
+import { useChat } from './store';
+
+/** Conversations, newest first: open, rename, delete, search by title and text. */
+export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
+  const conversations = useChat((s) => s.conversations);
+  const activeId = useChat((s) => s.activeId);
+  const { search, open, newChat, rename, remove } = useChat.getState();
+  const [query, setQuery] = useState('');
+  const [editing, setEditing] = useState<string | undefined>();
+  const [draft, setDraft] = useState('');
+
+  useEffect(() => {
+    const timer = setTimeout(() => void search(query), 150);
+    return () => clearTimeout(timer);
+  }, [query, search]);
+
+  return (
+    <nav aria-label="Conversations" className="flex h-full flex-col gap-2 p-3">
+      <button
+        type="button"
+        onClick={() => {
+          newChat();
+          onNavigate?.();
+        }}
+        className="rounded-lg border border-neutral-300 px-3 py-2 text-left font-medium hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800"
+      >
+        + New chat
+      </button>
+      <input
+        type="search"
+        aria-label="Search conversations"
+        placeholder="Search title and text"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        className="rounded-lg border border-neutral-300 bg-white px-3 py-2 text-sm placeholder:text-neutral-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:bg-neutral-900 dark:placeholder:text-neutral-400"
+      />
+      <ul className="flex-1 space-y-1 overflow-y-auto">
+        {conversations.length === 0 && (
+          <li className="px-2 py-1 text-sm text-neutral-600 dark:text-neutral-400">
+            {query ? 'No conversation matches.' : 'No conversations yet.'}
+          </li>
+        )}
+        {conversations.map((c) => (
+          <li
+            key={c.id}
+            className={`group flex items-center gap-1 rounded-lg ${c.id === activeId ? 'bg-neutral-200 dark:bg-neutral-800' : 'hover:bg-neutral-100 dark:hover:bg-neutral-900'}`}
+          >
+            {editing === c.id ? (
+              <form
+                className="flex flex-1 gap-1 p-1"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  setEditing(undefined);
+                  void rename(c.id, draft);
+                }}
+              >
+                <input
+                  aria-label="New title"
+                  autoFocus
+                  value={draft}
+                  onChange={(e) => setDraft(e.target.value)}
+                  onKeyDown={(e) => e.key === 'Escape' && setEditing(undefined)}
+                  className="min-w-0 flex-1 rounded border border-neutral-300 bg-white px-2 py-1 text-sm dark:border-neutral-700 dark:bg-neutral-900"
+                />
+                <button type="submit" className="rounded px-2 text-sm font-medium text-blue-700 dark:text-blue-300">
+                  Save
+                </button>
+              </form>
+            ) : (
+              <>
+                <button
+                  type="button"
+                  aria-current={c.id === activeId ? 'page' : undefined}
+                  onClick={() => {
+                    void open(c.id);
+                    onNavigate?.();
+                  }}
+                  className="min-w-0 flex-1 truncate rounded-lg px-2 py-2 text-left text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+                >
+                  {c.title}
+                </button>
+                <button
+                  type="button"
+                  aria-label={`Rename ${c.title}`}
+                  onClick={() => {
+                    setDraft(c.title);
+                    setEditing(c.id);
+                  }}
+                  className="rounded px-1.5 py-1 text-sm text-neutral-700 hover:bg-neutral-300 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-neutral-700"
+                >
+                  ✎
+                </button>
+                <button
+                  type="button"
+                  aria-label={`Delete ${c.title}`}
+                  onClick={() => {
+                    if (window.confirm(`Delete "${c.title}"? This cannot be undone.`)) void remove(c.id);
+                  }}
+                  className="rounded px-1.5 py-1 text-sm text-neutral-700 hover:bg-red-100 hover:text-red-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-red-950 dark:hover:text-red-200"
+                >
+                  🗑
+                </button>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,262 @@
+'use client';
+// The page's one store: conversations, the open thread, and the run being streamed. Events are folded with
+// lib/chat/view (the same fold the tests run in Node); only the blocks an event changed get new objects, so React
+// re-renders just the growing part.
+import { create } from 'zustand';
+import * as actions from '@/app/actions/chat';
+import type { AgentEvent } from '@/lib/agent/events';
+import { applyEvent, emptyRun, foldRun, markInterrupted, type Block, type RunView } from '@/lib/chat/view';
+import type { ConversationSettings, ConversationSummary } from '@/lib/store/types';
+import type { ContentItem } from '@/lib/llm/schema';
+
+export interface TurnState {
+  turnId: string;
+  seq: number;
+  content: string | ContentItem[];
+  run?: RunView;
+  runCount: number;
+}
+
+interface ChatState {
+  conversations: ConversationSummary[];
+  query: string;
+  activeId?: string;
+  title: string;
+  settings?: ConversationSettings;
+  turns: TurnState[];
+  runningRunId?: string;
+  /** A failure of the page's own requests (not of a run: those show in the thread). */
+  notice?: string;
+
+  refreshConversations(): Promise<void>;
+  search(query: string): Promise<void>;
+  newChat(): void;
+  open(id: string): Promise<void>;
+  send(text: string): Promise<void>;
+  stop(): Promise<void>;
+  retry(turnId: string): Promise<void>;
+  regenerate(turnId: string): Promise<void>;
+  editAndResend(turnId: string, text: string): Promise<void>;
+  rename(id: string, title: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  updateSettings(patch: Partial<ConversationSettings>): Promise<void>;
+  setDraftSettings(settings: ConversationSettings): void;
+  dismissNotice(): void;
+}
+
+/** Runs whose stream this page is reading; a newer one replaces an older one. */
+let streamToken = 0;
+
+export const useChat = create<ChatState>()((set, get) => {
+  /** Reads a run's events into the turn, batching updates per animation frame to keep long answers smooth. */
+  async function consume(turnId: string, runId: string, events: AsyncIterable<AgentEvent>): Promise<void> {
+    const token = ++streamToken;
+    const view = emptyRun(runId);
+    set({ runningRunId: runId });
+    setRun(turnId, view);
+    let pending = new Set<string>();
+    let frame: number | undefined;
+    const flush = () => {
+      frame = undefined;
+      if (token !== streamToken || !pending.size) return;
+      const changed = pending;
+      pending = new Set();
+      setRun(turnId, view, changed);
+    };
+    try {
+      for await (const e of events) {
+        if (token !== streamToken) return;
+        for (const id of applyEvent(view, e)) pending.add(id);
+        if (e.type === 'run-end' || e.type === 'tool-call' || e.type === 'tool-result') pending.add('*');
+        frame ??= requestAnimationFrame(flush);
+      }
+    } catch (e) {
+      // The connection to the server broke (server killed, network gone): keep what arrived and say so.
+      if (view.status === 'streaming') {
+        markInterrupted(view);
+        set({ notice: `Lost the connection to the server: ${e instanceof Error ? e.message : String(e)}` });
+      }
+    } finally {
+      if (frame !== undefined) cancelAnimationFrame(frame);
+      if (token === streamToken) {
+        setRun(turnId, view, new Set(['*']));
+        set({ runningRunId: undefined });
+        void get().refreshConversations();
+      }
+    }
+  }
+
+  /** Puts a new RunView object in the turn; blocks whose ids changed get new objects (the rest keep identity). */
+  function setRun(turnId: string, view: RunView, changed?: Set<string>) {
+    set((state) => ({
+      turns: state.turns.map((t) => {
+        if (t.turnId !== turnId) return t;
+        const prev = t.run;
+        const blocks: Block[] = view.blocks.map((b) => {
+          const old = prev?.blocks.find((p) => p.id === b.id);
+          return !old || !changed || changed.has('*') || changed.has(b.id) ? { ...b } : old;
+        });
+        return { ...t, run: { ...view, blocks } };
+      }),
+    }));
+  }
+
+  async function startStream(result: actions.ActionResult<actions.RunStream>, placeholder: TurnState | undefined) {
+    if (!result.ok) {
+      set((s) => ({ notice: result.error, turns: placeholder ? s.turns.filter((t) => t !== placeholder) : s.turns }));
+      return;
+    }
+    const { conversationId, turnId, runId, events } = result.value;
+    if (get().activeId !== conversationId) {
+      set({ activeId: conversationId });
+      void get().refreshConversations();
+    }
+    set((s) => ({
+      turns: s.turns.map((t) => (t === placeholder ? { ...t, turnId } : t)),
+    }));
+    await consume(turnId, runId, events);
+  }
+
+  return {
+    conversations: [],
+    query: '',
+    title: 'New chat',
+    turns: [],
+
+    async refreshConversations() {
+      const conversations = await actions.listConversations(get().query);
+      set({ conversations });
+    },
+
+    async search(query) {
+      set({ query });
+      const conversations = await actions.listConversations(query);
+      if (get().query === query) set({ conversations });
+    },
+
+    newChat() {
+      streamToken++;
+      set({ activeId: undefined, title: 'New chat', turns: [], runningRunId: undefined });
+    },
+
+    async open(id) {
+      streamToken++;
+      const result = await actions.loadConversation(id);
+      if (!result.ok) {
+        set({ notice: result.error });
+        return;
+      }
+      const data = result.value;
+      const turns: TurnState[] = data.turns.map((t) => ({
+        turnId: t.turn.id,
+        seq: t.turn.seq,
+        content: t.turn.content,
+        runCount: t.runCount,
+        run: t.runId ? foldStored(t.runId, t.events, t.runStatus) : undefined,
+      }));
+      set({ activeId: id, title: data.title, settings: data.settings, turns, runningRunId: undefined });
+      // A run still going on the server (the page was reloaded mid-answer): follow it from its start.
+      const last = data.turns[data.turns.length - 1];
+      if (last?.runId && last.runStatus === 'running') {
+        const events = await actions.followRun(last.runId);
+        if (events) await consume(last.turn.id, last.runId, events);
+      }
+    },
+
+    async send(text) {
+      const message = text.trim();
+      if (!message || get().runningRunId) return;
+      const placeholder: TurnState = {
+        turnId: `pending-${Date.now()}`,
+        seq: get().turns.length,
+        content: message,
+        runCount: 1,
+        run: emptyRun('pending'),
+      };
+      set((s) => ({ turns: [...s.turns, placeholder] }));
+      const { activeId, settings } = get();
+      const result = await actions.sendMessage({
+        conversationId: activeId,
+        message,
+        settings: activeId ? undefined : settings,
+      });
+      await startStream(result, placeholder);
+    },
+
+    async stop() {
+      const runId = get().runningRunId;
+      if (runId) await actions.stopRun(runId);
+    },
+
+    async retry(turnId) {
+      await get().regenerate(turnId);
+    },
+
+    async regenerate(turnId) {
+      if (get().runningRunId) return;
+      set((s) => {
+        const index = s.turns.findIndex((t) => t.turnId === turnId);
+        return {
+          turns: s.turns
+            .slice(0, index + 1)
+            .map((t) => (t.turnId === turnId ? { ...t, run: emptyRun('pending'), runCount: t.runCount + 1 } : t)),
+        };
+      });
+      await startStream(await actions.regenerate(turnId), undefined);
+    },
+
+    async editAndResend(turnId, text) {
+      const message = text.trim();
+      if (!message || get().runningRunId) return;
+      const index = get().turns.findIndex((t) => t.turnId === turnId);
+      const placeholder: TurnState = {
+        turnId: `pending-${Date.now()}`,
+        seq: index,
+        content: message,
+        runCount: 1,
+        run: emptyRun('pending'),
+      };
+      set((s) => ({ turns: [...s.turns.slice(0, index), placeholder] }));
+      await startStream(await actions.editAndResend(turnId, message), placeholder);
+    },
+
+    async rename(id, title) {
+      const result = await actions.renameConversation(id, title);
+      if (!result.ok) set({ notice: result.error });
+      if (get().activeId === id && result.ok) set({ title: title.trim() });
+      await get().refreshConversations();
+    },
+
+    async remove(id) {
+      const result = await actions.deleteConversation(id);
+      if (!result.ok) set({ notice: result.error });
+      if (get().activeId === id) get().newChat();
+      await get().refreshConversations();
+    },
+
+    async updateSettings(patch) {
+      const current = get().settings;
+      if (!current) return;
+      const next = { ...current, ...patch };
+      set({ settings: next });
+      const id = get().activeId;
+      if (!id) return; // a new chat keeps them until its first message
+      const result = await actions.saveSettings(id, patch);
+      if (!result.ok) set({ notice: result.error, settings: current });
+    },
+
+    setDraftSettings(settings) {
+      set({ settings });
+    },
+
+    dismissNotice() {
+      set({ notice: undefined });
+    },
+  };
+});
+
+function foldStored(runId: string, events: AgentEvent[], status: string | undefined): RunView {
+  const view = foldRun(runId, events);
+  if (status === 'interrupted') markInterrupted(view);
+  return view;
+}

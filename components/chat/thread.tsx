@@ -1,0 +1,166 @@
+'use client';
+import { memo, useEffect, useRef, useState } from 'react';
+import { contentText } from '@/lib/llm/schema';
+import { RunView } from './run-view';
+import { useChat, type TurnState } from './store';
+
+export function Thread() {
+  const turns = useChat((s) => s.turns);
+  const end = useRef<HTMLDivElement>(null);
+  const last = turns[turns.length - 1];
+  const lastBlocks = last?.run?.blocks;
+
+  // Follow the answer while it grows, unless the reader scrolled up.
+  useEffect(() => {
+    const el = end.current;
+    const scroller = el?.parentElement?.parentElement;
+    if (!el || !scroller) return;
+    const nearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 200;
+    if (nearBottom) el.scrollIntoView({ block: 'end' });
+  }, [turns.length, lastBlocks]);
+
+  if (!turns.length) {
+    return (
+      <div className="mx-auto flex max-w-3xl flex-col items-center justify-center gap-2 p-8 text-center text-neutral-700 dark:text-neutral-300">
+        <h2 className="text-xl font-semibold text-neutral-900 dark:text-neutral-100">What can I help with?</h2>
+        <p>The agent can call tools; each call shows as a card you can open to see its arguments and result.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="mx-auto flex max-w-3xl flex-col gap-6 p-4">
+      {turns.map((t, i) => (
+        <Turn key={t.turnId} turn={t} isLast={i === turns.length - 1} />
+      ))}
+      <div ref={end} />
+    </div>
+  );
+}
+
+const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boolean }) {
+  const running = useChat((s) => Boolean(s.runningRunId));
+  const { regenerate, retry, editAndResend } = useChat.getState();
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState('');
+  const text = contentText(turn.content);
+  const answer = turn.run?.blocks
+    .filter((b) => b.kind === 'text')
+    .map((b) => (b.kind === 'text' ? b.text : ''))
+    .join('\n\n');
+  const pending = turn.turnId.startsWith('pending-');
+
+  return (
+    <>
+      <article
+        data-role="user"
+        aria-label="Your message"
+        className="ml-auto max-w-[85%] rounded-2xl bg-blue-50 px-4 py-2 text-neutral-900 dark:bg-blue-950 dark:text-neutral-100"
+      >
+        {editing ? (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              setEditing(false);
+              void editAndResend(turn.turnId, draft);
+            }}
+            className="flex flex-col gap-2"
+          >
+            <textarea
+              aria-label="Edit message"
+              autoFocus
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape') setEditing(false);
+                if (e.key === 'Enter' && !e.shiftKey) {
+                  e.preventDefault();
+                  setEditing(false);
+                  void editAndResend(turn.turnId, draft);
+                }
+              }}
+              className="min-w-[16rem] rounded border border-neutral-300 bg-white p-2 dark:border-neutral-700 dark:bg-neutral-900"
+            />
+            <div className="flex justify-end gap-2">
+              <button
+                type="button"
+                onClick={() => setEditing(false)}
+                className="rounded px-3 py-1 text-sm hover:bg-neutral-200 dark:hover:bg-neutral-800"
+              >
+                Cancel
+              </button>
+              <button
+                type="submit"
+                className="rounded bg-blue-700 px-3 py-1 text-sm font-medium text-white hover:bg-blue-800"
+              >
+                Save and send
+              </button>
+            </div>
+          </form>
+        ) : (
+          <>
+            <p className="whitespace-pre-wrap break-words">{text}</p>
+            {!running && !pending && (
+              <div className="mt-1 flex justify-end">
+                <button
+                  type="button"
+                  onClick={() => {
+                    setDraft(text);
+                    setEditing(true);
+                  }}
+                  className="rounded px-2 py-0.5 text-xs text-neutral-700 hover:bg-blue-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-blue-900"
+                >
+                  Edit
+                </button>
+              </div>
+            )}
+          </>
+        )}
+      </article>
+      {turn.run && (
+        <article
+          data-role="assistant"
+          aria-label="Assistant's answer"
+          aria-busy={turn.run.status === 'streaming'}
+          className="min-w-0"
+        >
+          <RunView run={turn.run} onRetry={() => void retry(turn.turnId)} />
+          {turn.run.status !== 'streaming' && !pending && (
+            <div className="mt-2 flex gap-2 text-xs">
+              {answer && <CopyButton text={answer} />}
+              {isLast && !running && (
+                <button
+                  type="button"
+                  onClick={() => void regenerate(turn.turnId)}
+                  className="rounded px-2 py-1 text-neutral-700 hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-neutral-800"
+                >
+                  Regenerate
+                </button>
+              )}
+              {turn.runCount > 1 && (
+                <span className="px-2 py-1 text-neutral-600 dark:text-neutral-400">answer {turn.runCount}</span>
+              )}
+            </div>
+          )}
+        </article>
+      )}
+    </>
+  );
+});
+
+function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      onClick={() => {
+        void navigator.clipboard?.writeText(text).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        });
+      }}
+      className="rounded px-2 py-1 text-neutral-700 hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-neutral-800"
+    >
+      {copied ? 'Copied' : 'Copy answer'}
+    </button>
+  );
+}

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolBlock } from '../../lib/chat/view';
+import { ToolCard } from './tool-card';
+import { buttons, elementById, render, textOf } from './test-html';
+
+const block = (over: Partial<ToolBlock> = {}): ToolBlock => ({
+  kind: 'tool',
+  id: 'tool-1-1',
+  iteration: 1,
+  functionId: '1',
+  name: 'calculator',
+  arguments: '{"expression": "2+3"}',
+  status: 'done',
+  result: '5',
+  durationMs: 12,
+  ...over,
+});
+
+function header(html: string) {
+  const all = buttons(html);
+  const first = all[0];
+  if (!first) throw new Error('no button rendered');
+  return first;
+}
+
+describe('ToolCard', () => {
+  it('has a header button named with the tool, argument summary, status and duration', () => {
+    const html = render(<ToolCard block={block()} />);
+    const b = header(html);
+    expect(b.name).toBe('calculator expression: "2+3" done 12 ms');
+    expect(b.attrs.type).toBe('button');
+    expect(b.inner).not.toMatch(/<(button|a|input)\b/);
+  });
+
+  it('is folded by default: aria-expanded false, and the panel it controls is hidden and empty', () => {
+    const html = render(<ToolCard block={block()} />);
+    const b = header(html);
+    expect(b.attrs['aria-expanded']).toBe('false');
+    const panel = elementById(html, b.attrs['aria-controls'] ?? '');
+    expect(panel?.attrs.hidden).toBe('');
+    expect(panel?.rest.startsWith('</div>')).toBe(true);
+  });
+
+  it('shows a spinner while running, no duration until done, and the queued state', () => {
+    const running = render(<ToolCard block={block({ status: 'running', result: undefined, durationMs: undefined })} />);
+    expect(header(running).name).toBe('calculator expression: "2+3" running');
+    expect(header(running).inner).toMatch(/<svg aria-hidden="true"[^>]*animate-spin/);
+    const queued = render(<ToolCard block={block({ status: 'queued', result: undefined, durationMs: undefined })} />);
+    expect(header(queued).name).toBe('calculator expression: "2+3" queued');
+    expect(header(queued).inner).not.toContain('animate-spin');
+  });
+
+  it('cuts a long argument summary to about 80 characters', () => {
+    const html = render(<ToolCard block={block({ arguments: JSON.stringify({ q: 'x'.repeat(500) }) })} />);
+    const summary = header(html)
+      .name.replace(/^calculator /, '')
+      .replace(/ done 12 ms$/, '');
+    expect(Array.from(summary)).toHaveLength(80);
+  });
+
+  it('expanded: pretty, highlighted JSON arguments and the result text', () => {
+    const html = render(<ToolCard block={block({ result: 'Sum is 5\n  (exact)' })} defaultOpen />);
+    expect(header(html).attrs['aria-expanded']).toBe('true');
+    const panel = elementById(html, header(html).attrs['aria-controls'] ?? '');
+    expect(panel?.attrs.hidden).toBeUndefined();
+    expect(textOf(html)).toContain('Arguments');
+    expect(html).toContain('<code class="hljs language-json">');
+    expect(html).toContain('<span class="hljs-attr">&quot;expression&quot;</span>');
+    expect(textOf(html)).toContain('Result Sum is 5 (exact)');
+    expect(html).toContain('Sum is 5\n  (exact)</pre>');
+  });
+
+  it('expanded: arguments that are not JSON are shown raw', () => {
+    const html = render(<ToolCard block={block({ arguments: '{"expression": 2+' })} defaultOpen />);
+    expect(html).not.toContain('language-json');
+    expect(html).toContain('{&quot;expression&quot;: 2+</pre>');
+  });
+
+  it('expanded: content-item results show text and images with alt text', () => {
+    const html = render(
+      <ToolCard
+        block={block({ name: 'image_gen', result: [{ text: 'here' }, { image: 'https://x.org/a.png' }] })}
+        defaultOpen
+      />,
+    );
+    expect(html).toContain('>here</pre>');
+    expect(html).toMatch(/<img src="https:\/\/x.org\/a.png" alt="Image 2 returned by the tool"/);
+  });
+
+  it('on error, shows the exact text the model was given under "Error returned to the model"', () => {
+    const error = 'Invalid arguments for calculator: expression is required.\nYou sent: {"expr": "2+3"}';
+    const html = render(
+      <ToolCard
+        block={block({
+          status: 'error',
+          arguments: '{"expr": "2+3"}',
+          result: error,
+          error: { kind: 'invalid-arguments', message: 'expression is required', type: 'ToolArgumentsError' },
+        })}
+        defaultOpen
+      />,
+    );
+    expect(header(html).name).toBe('calculator expr: "2+3" error 12 ms');
+    expect(textOf(html)).toContain('Error returned to the model');
+    expect(html).toContain(
+      'Invalid arguments for calculator: expression is required.\nYou sent: {&quot;expr&quot;: &quot;2+3&quot;}</pre>',
+    );
+    expect(textOf(html)).toContain('ToolArgumentsError (invalid-arguments)');
+    expect(textOf(html)).not.toMatch(/\bResult\b/);
+  });
+
+  it('a call the run never finished says it was not run, not that the model got an error', () => {
+    const html = render(
+      <ToolCard
+        block={block({
+          status: 'error',
+          result: undefined,
+          durationMs: undefined,
+          error: { kind: 'not-run', message: 'The run ended before this call finished.', type: 'NotRun' },
+        })}
+        defaultOpen
+      />,
+    );
+    expect(textOf(html)).toContain('Not run The run ended before this call finished.');
+    expect(textOf(html)).not.toContain('Error returned to the model');
+  });
+
+  it('code_interpreter: the code highlighted as Python and the output as a dark console with its figures', () => {
+    const html = render(
+      <ToolCard
+        block={block({
+          name: 'code_interpreter',
+          arguments: JSON.stringify({ code: 'import math\nprint(math.pi)' }),
+          result: 'stdout:\n```\n3.14159\n```\n![fig-001](/static/fig-001.png)',
+        })}
+        defaultOpen
+      />,
+    );
+    expect(textOf(html)).toContain('Code');
+    expect(html).toContain('<code class="hljs language-python"><span class="hljs-keyword">import</span> math');
+    expect(html).toMatch(/<pre tabindex="0" class="[^"]*bg-neutral-950[^"]*font-mono[^"]*">stdout:\n```\n3.14159/);
+    expect(html).toMatch(/<img src="\/static\/fig-001.png" alt="fig-001"/);
+  });
+});

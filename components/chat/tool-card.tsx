@@ -1,0 +1,129 @@
+'use client';
+
+import { memo, useId, useState } from 'react';
+import type { ToolBlock } from '../../lib/chat/view';
+import { codeFence, formatDuration, interpreterCode, prettyJson, resultText, summarizeArguments } from './format';
+import { Markdown } from './markdown';
+import { ToolResult } from './tool-result';
+import { ToolStatusBadge } from './tool-status-badge';
+
+export interface ToolCardProps {
+  block: ToolBlock;
+  /** Start expanded (the card is folded by default). */
+  defaultOpen?: boolean;
+}
+
+const SECTION_TITLE = 'mb-1 text-xs font-semibold tracking-wide text-neutral-700 uppercase dark:text-neutral-300';
+
+function Arguments({ block }: { block: ToolBlock }) {
+  if (block.name === 'code_interpreter') {
+    return (
+      <div>
+        <div className={SECTION_TITLE}>Code</div>
+        <Markdown text={codeFence(interpreterCode(block.arguments), 'python')} />
+      </div>
+    );
+  }
+  const pretty = prettyJson(block.arguments);
+  return (
+    <div>
+      <div className={SECTION_TITLE}>Arguments</div>
+      {pretty !== undefined ? (
+        <Markdown text={codeFence(pretty, 'json')} />
+      ) : (
+        <pre className="overflow-x-auto rounded-md bg-neutral-50 p-3 font-mono text-xs whitespace-pre-wrap break-words dark:bg-neutral-900">
+          {block.arguments || '(none)'}
+        </pre>
+      )}
+    </div>
+  );
+}
+
+function Outcome({ block }: { block: ToolBlock }) {
+  if (block.status === 'error') {
+    // The run can end before a call finishes: then nothing was returned to the model.
+    const returned = block.result !== undefined;
+    return (
+      <div className="rounded-md border border-red-300 bg-red-50 p-3 dark:border-red-800 dark:bg-red-950">
+        <div className="mb-1 text-xs font-semibold tracking-wide text-red-800 uppercase dark:text-red-200">
+          {returned ? 'Error returned to the model' : 'Not run'}
+        </div>
+        <pre className="font-mono text-xs whitespace-pre-wrap break-words text-red-900 dark:text-red-100">
+          {returned ? resultText(block.result ?? '') : block.error?.message}
+        </pre>
+        {block.error && returned && (
+          <p className="mt-2 text-xs text-red-800 dark:text-red-200">
+            {block.error.type} ({block.error.kind})
+          </p>
+        )}
+      </div>
+    );
+  }
+  if (block.result === undefined) {
+    return (
+      <p className="text-xs text-neutral-600 dark:text-neutral-400">
+        {block.status === 'queued' ? 'Waiting for the calls before it.' : 'Running…'}
+      </p>
+    );
+  }
+  return (
+    <div>
+      <div className={SECTION_TITLE}>Result</div>
+      <ToolResult result={block.result} console={block.name === 'code_interpreter'} />
+    </div>
+  );
+}
+
+/** One tool call: a header button (name, argument summary, status, duration) that opens its arguments and result. */
+export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: ToolCardProps) {
+  const [open, setOpen] = useState(defaultOpen);
+  const panelId = useId();
+  const summary = summarizeArguments(block.arguments);
+
+  return (
+    <div className="my-2 rounded-lg border border-neutral-200 bg-white dark:border-neutral-800 dark:bg-neutral-950">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen(!open)}
+        className="flex w-full flex-wrap items-center gap-x-2 gap-y-1 rounded-lg px-3 py-2 text-left text-sm hover:bg-neutral-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:hover:bg-neutral-900 dark:focus-visible:outline-blue-400"
+      >
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 16 16"
+          className={`size-3.5 shrink-0 text-neutral-600 transition-transform dark:text-neutral-400 ${open ? 'rotate-90' : ''}`}
+          fill="currentColor"
+        >
+          <path d="M6 3.5 10.5 8 6 12.5z" />
+        </svg>
+        <span className="font-mono font-semibold break-all">{block.name}</span>
+        {summary && (
+          <span className="min-w-0 flex-1 basis-40 truncate font-mono text-xs text-neutral-600 dark:text-neutral-400">
+            {summary}
+          </span>
+        )}
+        <span className="ml-auto flex shrink-0 items-center gap-2">
+          <ToolStatusBadge status={block.status} />
+          {block.durationMs !== undefined && (
+            <span className="text-xs text-neutral-600 tabular-nums dark:text-neutral-400">
+              {formatDuration(block.durationMs)}
+            </span>
+          )}
+        </span>
+      </button>
+      <div
+        id={panelId}
+        hidden={!open}
+        className="space-y-3 border-t border-neutral-200 px-3 py-3 dark:border-neutral-800"
+      >
+        {open && (
+          <>
+            <Arguments block={block} />
+            <Outcome block={block} />
+          </>
+        )}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,67 @@
+import type { ContentItem } from '../../lib/llm/schema';
+import { markdownImages, resultText } from './format';
+
+export interface ToolResultProps {
+  result: string | ContentItem[];
+  /** code_interpreter output: a dark monospace console, with the figures it linked shown below. */
+  console?: boolean;
+}
+
+const TEXT = 'whitespace-pre-wrap break-words font-mono text-xs leading-relaxed';
+const CONSOLE =
+  'overflow-x-auto whitespace-pre rounded-md bg-neutral-950 p-3 font-mono text-xs leading-relaxed text-neutral-100 dark:bg-black focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:focus-visible:outline-blue-400';
+
+function describe(item: ContentItem): string {
+  if (item.file) return `File: ${item.file}`;
+  if (item.audio) return `Audio: ${typeof item.audio === 'string' ? item.audio : 'recording'}`;
+  if (item.video) return `Video: ${typeof item.video === 'string' ? item.video : `${item.video.length} frames`}`;
+  return '';
+}
+
+/** What a tool gave back: text as written, images as images, other items named. */
+export function ToolResult({ result, console = false }: ToolResultProps) {
+  if (console) {
+    const text = resultText(result);
+    const figures = markdownImages(text);
+    return (
+      <div>
+        <pre tabIndex={0} className={CONSOLE}>
+          {text || '(no output)'}
+        </pre>
+        {figures.map((fig, i) => (
+          // eslint-disable-next-line @next/next/no-img-element -- figures served from the tool's work directory
+          <img key={i} src={fig.src} alt={fig.alt || `Figure ${i + 1}`} className="mt-2 h-auto max-w-full rounded" />
+        ))}
+      </div>
+    );
+  }
+  if (typeof result === 'string') return <pre className={TEXT}>{result === '' ? '(empty)' : result}</pre>;
+  return (
+    <div className="space-y-2">
+      {result.map((item, i) => {
+        if (item.text !== undefined)
+          return (
+            <pre key={i} className={TEXT}>
+              {item.text}
+            </pre>
+          );
+        if (item.image) {
+          return (
+            // eslint-disable-next-line @next/next/no-img-element -- tool-supplied URLs of unknown size and host
+            <img
+              key={i}
+              src={item.image}
+              alt={`Image ${i + 1} returned by the tool`}
+              className="h-auto max-w-full rounded"
+            />
+          );
+        }
+        return (
+          <p key={i} className="text-xs text-neutral-700 dark:text-neutral-300">
+            {describe(item)}
+          </p>
+        );
+      })}
+    </div>
+  );
+}

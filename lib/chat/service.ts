@@ -1,0 +1,172 @@
+// The chat application's use cases, framework-free: send a message, regenerate, edit and resend, stop. Each run's
+// events go to the store as they happen and to whoever follows the run live.
+import { randomUUID } from 'node:crypto';
+import { FnCallAgent, ReActChat, foldEvents, type Agent, type Message } from '../agent';
+import type { ContentItem } from '../llm/schema';
+import { contentText } from '../llm/schema';
+import { defaultSettings, mergeSettings } from '../store/settings';
+import type { ChatStore, Conversation, ConversationSettings, StoredTurn } from '../store/types';
+import { LiveRun } from './live-run';
+
+export interface StartedRun {
+  conversationId: string;
+  turnId: string;
+  runId: string;
+  live: LiveRun;
+}
+
+export type AgentFactory = (settings: ConversationSettings) => Agent;
+
+/** Runs in progress in this process, by run id (on globalThis: Next dev reloads modules, runs must survive it). */
+const LIVE: Map<string, LiveRun> = ((
+  globalThis as { __agentStudioLiveRuns?: Map<string, LiveRun> }
+).__agentStudioLiveRuns ??= new Map());
+
+export function defaultAgentFactory(settings: ConversationSettings): Agent {
+  const Kind = settings.agent === 'react' ? ReActChat : FnCallAgent;
+  return new Kind({
+    llm: { fncallMode: settings.fncallMode, generateCfg: settings.generateCfg },
+    functionList: settings.tools,
+    systemMessage: settings.systemMessage || undefined,
+    name: 'assistant',
+  });
+}
+
+const TITLE_LENGTH = 60;
+
+export function titleFrom(content: string | ContentItem[]): string {
+  const text = (typeof content === 'string' ? content : contentText(content)).replace(/\s+/g, ' ').trim();
+  if (!text) return 'New chat';
+  return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text;
+}
+
+export class ChatService {
+  constructor(
+    readonly store: ChatStore,
+    private readonly makeAgent: AgentFactory = defaultAgentFactory,
+  ) {}
+
+  /** A new turn at the end of a conversation (a new conversation when none is given). */
+  send(input: {
+    conversationId?: string;
+    content: string | ContentItem[];
+    settings?: Partial<ConversationSettings>;
+  }): StartedRun {
+    if (isEmpty(input.content)) throw new Error('The message is empty.');
+    const existing = input.conversationId ? this.conversation(input.conversationId) : undefined;
+    // A bad setting (an unknown tool) fails here, before anything is stored.
+    const agent = this.makeAgent(mergeSettings(existing?.settings ?? defaultSettings(), input.settings ?? {}));
+    let conversation = existing;
+    if (!conversation)
+      conversation = this.store.createConversation({ title: titleFrom(input.content), settings: input.settings });
+    else if (input.settings) conversation = this.store.updateSettings(conversation.id, input.settings);
+    const turn = this.store.addTurn(conversation.id, input.content);
+    return this.start(conversation, turn, agent);
+  }
+
+  /** Another answer to an existing turn; later turns are dropped, since they followed the old answer. */
+  regenerate(turnId: string): StartedRun {
+    const turn = this.turn(turnId);
+    const conversation = this.conversation(turn.conversationId);
+    const agent = this.makeAgent(conversation.settings);
+    this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
+    return this.start(conversation, turn, agent);
+  }
+
+  /** Replaces a user message (and everything after it) with a new one and answers it. */
+  editAndResend(turnId: string, content: string | ContentItem[]): StartedRun {
+    if (isEmpty(content)) throw new Error('The message is empty.');
+    const old = this.turn(turnId);
+    const conversation = this.conversation(old.conversationId);
+    const agent = this.makeAgent(conversation.settings);
+    this.store.deleteTurnsFrom(conversation.id, old.seq);
+    const turn = this.store.addTurn(conversation.id, content);
+    return this.start(conversation, turn, agent);
+  }
+
+  /** Stops a run in progress. False when it is not running in this process. */
+  stop(runId: string): boolean {
+    const live = LIVE.get(runId);
+    if (!live) return false;
+    live.stop();
+    return true;
+  }
+
+  live(runId: string): LiveRun | undefined {
+    return LIVE.get(runId);
+  }
+
+  /** The messages the model sees for a turn: every earlier turn with its latest answer, then this turn. */
+  history(conversationId: string, beforeSeq: number): Message[] {
+    const messages: Message[] = [];
+    for (const record of this.store.listTurns(conversationId)) {
+      if (record.turn.seq >= beforeSeq) break;
+      messages.push({ role: 'user', content: record.turn.content });
+      messages.push(...foldEvents(record.events));
+    }
+    return messages;
+  }
+
+  private start(conversation: Conversation, turn: StoredTurn, agent: Agent): StartedRun {
+    const runId = randomUUID();
+    const messages = [...this.history(conversation.id, turn.seq), { role: 'user' as const, content: turn.content }];
+    this.store.startRun(turn.id, runId);
+    const live = new LiveRun(runId);
+    LIVE.set(runId, live);
+    void this.drive(agent, messages, live, conversation.id);
+    return { conversationId: conversation.id, turnId: turn.id, runId, live };
+  }
+
+  private async drive(agent: Agent, messages: Message[], live: LiveRun, conversationId: string): Promise<void> {
+    try {
+      for await (const event of agent.runEvents(messages, {
+        signal: live.controller.signal,
+        runId: live.runId,
+        conversationId,
+      })) {
+        this.store.appendEvent(live.runId, event);
+        if (event.type === 'run-end') this.store.finishRun(live.runId, event.reason, event.error);
+        live.push(event);
+      }
+    } catch (e) {
+      // The store failed (disk full, database closed): the run cannot be recorded; say so to the readers.
+      const message = e instanceof Error ? e.message : String(e);
+      live.push({
+        type: 'run-end',
+        runId: live.runId,
+        iteration: 0,
+        t: 0,
+        reason: 'error',
+        error: { name: 'StoreError', message },
+        llmCalls: 0,
+        toolCalls: 0,
+        usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+        durationMs: 0,
+      });
+      try {
+        this.store.finishRun(live.runId, 'error', { name: 'StoreError', message });
+      } catch {
+        // nothing more can be done; the run will read as interrupted at the next start
+      }
+    } finally {
+      live.end();
+      LIVE.delete(live.runId);
+    }
+  }
+
+  private conversation(id: string): Conversation {
+    const c = this.store.getConversation(id);
+    if (!c) throw new Error(`Conversation ${id} does not exist.`);
+    return c;
+  }
+
+  private turn(id: string): StoredTurn {
+    const t = this.store.getTurn(id);
+    if (!t) throw new Error(`Message ${id} does not exist.`);
+    return t;
+  }
+}
+
+function isEmpty(content: string | ContentItem[]): boolean {
+  return typeof content === 'string' ? !content.trim() : content.length === 0;
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../agent/events';
+import { applyEvent, emptyRun, foldRun, markInterrupted, type ToolBlock } from './view';
+
+let t = 0;
+const ev = (e: Record<string, unknown>): AgentEvent => ({ runId: 'r', iteration: 1, t: (t += 10), ...e }) as AgentEvent;
+const start = (agentType = 'FnCallAgent') =>
+  ev({ type: 'run-start', iteration: 0, agent: 'a', agentType, model: 'm', lang: 'en', maxLlmCalls: 20, tools: [] });
+const end = (reason = 'answered', extra = {}) =>
+  ev({
+    type: 'run-end',
+    iteration: 0,
+    reason,
+    llmCalls: 2,
+    toolCalls: 1,
+    usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
+    durationMs: 99,
+    ...extra,
+  });
+
+describe('run view fold', () => {
+  it('orders reasoning, tool cards and answer text as they happened, with statuses and timings', () => {
+    const view = foldRun('r', [
+      start(),
+      ev({ type: 'llm-start', format: 'native' }),
+      ev({ type: 'reasoning-delta', text: 'I need ' }),
+      ev({ type: 'reasoning-delta', text: 'the weather.' }),
+      ev({ type: 'llm-end', finishReason: 'tool_calls', durationMs: 5 }),
+      ev({ type: 'tool-call', functionId: 'c1', name: 'get_weather', arguments: '{"city":"Paris"}' }),
+      ev({ type: 'tool-call', functionId: 'c2', name: 'get_weather', arguments: '{"city":"Rome"}' }),
+      ev({ type: 'tool-result', functionId: 'c1', name: 'get_weather', ok: true, content: 'sunny', durationMs: 12 }),
+      ev({
+        type: 'tool-result',
+        functionId: 'c2',
+        name: 'get_weather',
+        ok: false,
+        content: 'bad',
+        error: { kind: 'invalid-arguments', message: "missing required property 'city'", type: 'ToolArgumentsError' },
+        durationMs: 1,
+      }),
+      ev({ type: 'llm-start', iteration: 2, format: 'native' }),
+      ev({ type: 'text-delta', iteration: 2, text: 'Sunny ' }),
+      ev({ type: 'text-delta', iteration: 2, text: 'in Paris.' }),
+      ev({ type: 'llm-end', iteration: 2, finishReason: 'stop', durationMs: 5 }),
+      end(),
+    ]);
+    expect(view.blocks.map((b) => b.kind)).toEqual(['reasoning', 'tool', 'tool', 'text']);
+    const reasoning = view.blocks[0]!;
+    expect(reasoning.kind === 'reasoning' && reasoning.text).toBe('I need the weather.');
+    expect(reasoning.kind === 'reasoning' && reasoning.endT! - reasoning.startT).toBeGreaterThan(0);
+    const [paris, rome] = view.blocks.slice(1, 3) as ToolBlock[];
+    expect(paris).toMatchObject({ name: 'get_weather', status: 'done', result: 'sunny', durationMs: 12 });
+    expect(rome).toMatchObject({ status: 'error', error: { message: "missing required property 'city'" } });
+    expect(view.blocks[3]).toMatchObject({ kind: 'text', text: 'Sunny in Paris.' });
+    expect(view.status).toBe('answered');
+    expect(view.usage?.totalTokens).toBe(3);
+  });
+
+  it('marks the first queued call running, then the next when a result arrives', () => {
+    const view = emptyRun('r');
+    applyEvent(view, start());
+    applyEvent(view, ev({ type: 'tool-call', functionId: '1', name: 'a', arguments: '{}' }));
+    applyEvent(view, ev({ type: 'tool-call', functionId: '2', name: 'b', arguments: '{}' }));
+    expect((view.blocks as ToolBlock[]).map((b) => b.status)).toEqual(['running', 'queued']);
+    const changed = applyEvent(
+      view,
+      ev({ type: 'tool-result', functionId: '1', name: 'a', ok: true, content: 'x', durationMs: 1 }),
+    );
+    expect((view.blocks as ToolBlock[]).map((b) => b.status)).toEqual(['done', 'running']);
+    expect(changed).toEqual(['tool-1-1', 'tool-1-2']);
+  });
+
+  it('reports only the growing block as changed while text streams', () => {
+    const view = emptyRun('r');
+    applyEvent(view, start());
+    applyEvent(view, ev({ type: 'tool-call', functionId: '1', name: 'a', arguments: '{}' }));
+    applyEvent(view, ev({ type: 'text-delta', iteration: 2, text: 'a' }));
+    expect(applyEvent(view, ev({ type: 'text-delta', iteration: 2, text: 'b' }))).toEqual(['t2']);
+  });
+
+  it('says why a run stopped, and settles calls that never finished', () => {
+    const view = foldRun('r', [
+      start(),
+      ev({ type: 'tool-call', functionId: '1', name: 'slow', arguments: '{}' }),
+      end('aborted'),
+    ]);
+    expect(view.status).toBe('aborted');
+    expect(view.blocks[0]).toMatchObject({
+      status: 'error',
+      error: { message: 'The run ended before this call finished.' },
+    });
+    const error = foldRun('r', [
+      start(),
+      end('error', { error: { name: 'ModelServiceError', message: 'Model server error 503', status: 503 } }),
+    ]);
+    expect(error.error?.message).toBe('Model server error 503');
+  });
+
+  it('shows a run the server lost as interrupted, keeping what streamed', () => {
+    const view = foldRun('r', [start(), ev({ type: 'text-delta', text: 'partial' })]);
+    markInterrupted(view);
+    expect(view.status).toBe('interrupted');
+    expect(view.blocks[0]).toMatchObject({ kind: 'text', text: 'partial' });
+  });
+
+  it('shows a ReAct transcript as steps: thought, tool card with its result, answer', () => {
+    const view = foldRun('r', [
+      start('ReActChat'),
+      ev({ type: 'text-delta', iteration: 0, text: 'Thought: ' }),
+      ev({ type: 'text-delta', text: 'I need to compute.\nAction: calculator\nAction Input: {"expression": "6*7"}\n' }),
+      ev({ type: 'tool-call', functionId: '1', name: 'calculator', arguments: '{"expression": "6*7"}' }),
+      ev({ type: 'tool-result', functionId: '1', name: 'calculator', ok: true, content: '42', durationMs: 3 }),
+      ev({ type: 'text-delta', text: 'Observation: 42\nThought: ' }),
+      ev({ type: 'text-delta', iteration: 2, text: 'I know it.\nFinal Answer: 42' }),
+      end(),
+    ]);
+    expect(view.blocks.map((b) => `${b.kind}:${b.kind === 'reasoning' ? b.label : ''}`)).toEqual([
+      'reasoning:thought',
+      'tool:',
+      'reasoning:thought',
+      'text:',
+    ]);
+    expect(view.blocks[0]).toMatchObject({ text: 'I need to compute.' });
+    expect(view.blocks[1]).toMatchObject({
+      name: 'calculator',
+      arguments: '{"expression": "6*7"}',
+      status: 'done',
+      result: '42',
+      durationMs: 3,
+    });
+    expect(view.blocks[3]).toMatchObject({ kind: 'text', text: '42' });
+  });
+});

@@ -1,0 +1,65 @@
+// The database layout, as an ordered list of migrations. PRAGMA user_version records how many have run, so opening
+// an older file brings it up to date and opening a current one does nothing. Append new steps; never edit old ones.
+import type Database from 'better-sqlite3';
+
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE conversations (
+    id            TEXT PRIMARY KEY,
+    title         TEXT NOT NULL,
+    created_at    INTEGER NOT NULL,
+    updated_at    INTEGER NOT NULL,
+    settings_json TEXT NOT NULL,
+    -- lower-cased title + user messages + finished answers, kept current by the store for substring search
+    search_text   TEXT NOT NULL DEFAULT ''
+  );
+  CREATE INDEX conversations_by_activity ON conversations (updated_at DESC);
+
+  CREATE TABLE turns (
+    id              TEXT PRIMARY KEY,
+    conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    seq             INTEGER NOT NULL,
+    content_json    TEXT NOT NULL,
+    search_text     TEXT NOT NULL DEFAULT '',
+    created_at      INTEGER NOT NULL,
+    UNIQUE (conversation_id, seq)
+  );
+
+  CREATE TABLE runs (
+    id          TEXT PRIMARY KEY,
+    turn_id     TEXT NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+    status      TEXT NOT NULL,
+    started_at  INTEGER NOT NULL,
+    ended_at    INTEGER,
+    error_json  TEXT,
+    -- lower-cased concatenated text-delta events, set once the run is no longer running
+    answer_text TEXT
+  );
+  CREATE INDEX runs_by_turn ON runs (turn_id, started_at);
+  CREATE INDEX runs_by_status ON runs (status);
+
+  CREATE TABLE run_events (
+    run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq    INTEGER NOT NULL,
+    type   TEXT NOT NULL,
+    json   TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+  ) WITHOUT ROWID;
+  `,
+];
+
+/** Brings the file up to the newest schema and returns that version. One IMMEDIATE transaction, with the version
+ *  read inside it, so two processes opening a new file at once cannot both apply the same step. */
+export function migrate(db: Database.Database): number {
+  db.transaction(() => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > MIGRATIONS.length) {
+      throw new Error(
+        `The database is at schema version ${current}, newer than this app knows (${MIGRATIONS.length}); upgrade the app.`,
+      );
+    }
+    for (const step of MIGRATIONS.slice(current)) db.exec(step);
+    if (current < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
+  }).immediate();
+  return MIGRATIONS.length;
+}

@@ -1,0 +1,36 @@
+// What a new conversation starts with, and how partial updates combine with what is stored.
+import { loadConfig } from '../config';
+import type { ConversationSettings } from './types';
+
+export const DEFAULT_TITLE = 'New chat';
+
+export function defaultSettings(): ConversationSettings {
+  return {
+    agent: 'fncall',
+    tools: ['calculator', 'current_time'],
+    fncallMode: loadConfig().llm.fncallMode,
+    generateCfg: {},
+    systemMessage: '',
+  };
+}
+
+/** Shallow merge: a given field replaces the stored one whole (so a caller can drop a generateCfg key or a tool);
+ *  fields given as undefined are ignored. */
+export function mergeSettings(
+  base: ConversationSettings,
+  patch: Partial<ConversationSettings> | undefined,
+): ConversationSettings {
+  const merged: ConversationSettings = { ...base, tools: [...base.tools], generateCfg: { ...base.generateCfg } };
+  if (!patch) return merged;
+  if (patch.agent !== undefined) merged.agent = patch.agent;
+  if (patch.tools !== undefined) merged.tools = [...patch.tools];
+  if (patch.fncallMode !== undefined) merged.fncallMode = patch.fncallMode;
+  if (patch.generateCfg !== undefined) merged.generateCfg = { ...patch.generateCfg };
+  if (patch.systemMessage !== undefined) merged.systemMessage = patch.systemMessage;
+  return merged;
+}
+
+/** Settings read back from the database: fields added to the defaults after a row was written get their default. */
+export function settingsFromJson(json: string, defaults: ConversationSettings): ConversationSettings {
+  return mergeSettings(defaults, JSON.parse(json) as Partial<ConversationSettings>);
+}

@@ -1,0 +1,250 @@
+// ChatStore on one SQLite file (better-sqlite3, WAL). Every statement is prepared once at open; appendEvent is a
+// single INSERT, committed on its own, so a killed process loses at most the event it was writing.
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import type { AgentEvent, ErrorInfo } from '../agent/events';
+import { contentText, type ContentItem } from '../llm/schema';
+import { migrate } from './schema.sql';
+import { prepareStatements, type ConversationRow, type RunRow, type Statements, type TurnRow } from './statements';
+import { DEFAULT_TITLE, defaultSettings, mergeSettings, settingsFromJson } from './settings';
+import type {
+  ChatStore,
+  Conversation,
+  ConversationSettings,
+  ConversationSummary,
+  RunStatus,
+  StoredRun,
+  StoredTurn,
+  TurnRecord,
+} from './types';
+
+const BUSY_TIMEOUT_MS = 5000;
+
+export function openSqliteStore(file: string): ChatStore {
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    migrate(db);
+    return new SqliteChatStore(db);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+class SqliteChatStore implements ChatStore {
+  private readonly defaults = defaultSettings();
+  private lastNow = 0;
+  private readonly sql: Statements;
+
+  constructor(private readonly db: Database.Database) {
+    this.sql = prepareStatements(db);
+  }
+
+  /** Strictly increasing milliseconds, so "newest" and "latest run" stay well ordered within a burst of writes. */
+  private now(): number {
+    const t = Date.now();
+    this.lastNow = t > this.lastNow ? t : this.lastNow + 1;
+    return this.lastNow;
+  }
+
+  createConversation(init?: { title?: string; settings?: Partial<ConversationSettings> }): Conversation {
+    const id = randomUUID();
+    const title = cleanTitle(init?.title);
+    const settings = mergeSettings(this.defaults, init?.settings);
+    const at = this.now();
+    this.sql.insertConversation.run(id, title, at, at, JSON.stringify(settings), title.toLowerCase());
+    return { id, title, createdAt: at, updatedAt: at, settings };
+  }
+
+  getConversation(id: string): Conversation | undefined {
+    const row = this.sql.conversation.get(id);
+    return row && this.toConversation(row);
+  }
+
+  listConversations(query?: string): ConversationSummary[] {
+    const words = (query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+    const rows = words.length ? this.sql.listMatching.all(JSON.stringify(words)) : this.sql.listAll.all();
+    return rows.map(toSummary);
+  }
+
+  renameConversation(id: string, title: string): void {
+    const clean = cleanTitle(title);
+    this.db.transaction(() => {
+      this.mustChange(this.sql.rename.run(clean, id).changes, 'conversation', id);
+      this.sql.rebuildSearch.run({ id, title: clean.toLowerCase() });
+    })();
+  }
+
+  updateSettings(id: string, settings: Partial<ConversationSettings>): Conversation {
+    return this.db.transaction(() => {
+      const current = this.conversationOrThrow(id);
+      const merged = mergeSettings(current.settings, settings);
+      this.sql.setSettings.run(JSON.stringify(merged), id);
+      return { ...current, settings: merged };
+    })();
+  }
+
+  deleteConversation(id: string): void {
+    this.mustChange(this.sql.deleteConversation.run(id).changes, 'conversation', id);
+  }
+
+  addTurn(conversationId: string, content: string | ContentItem[]): StoredTurn {
+    return this.db.transaction(() => {
+      const conversation = this.conversationOrThrow(conversationId);
+      const id = randomUUID();
+      const at = this.now();
+      const text = (typeof content === 'string' ? content : contentText(content)).toLowerCase();
+      this.sql.insertTurn.run(id, conversationId, conversationId, JSON.stringify(content), text, at);
+      this.sql.touch.run(at, conversationId);
+      this.sql.rebuildSearch.run({ id: conversationId, title: conversation.title.toLowerCase() });
+      return toTurn(this.sql.turn.get(id) as TurnRow);
+    })();
+  }
+
+  getTurn(turnId: string): StoredTurn | undefined {
+    const row = this.sql.turn.get(turnId);
+    return row && toTurn(row);
+  }
+
+  deleteTurnsFrom(conversationId: string, seq: number): void {
+    this.db.transaction(() => {
+      const conversation = this.conversationOrThrow(conversationId);
+      this.sql.deleteTurnsFrom.run(conversationId, seq);
+      this.sql.rebuildSearch.run({ id: conversationId, title: conversation.title.toLowerCase() });
+    })();
+  }
+
+  listTurns(conversationId: string): TurnRecord[] {
+    return this.db.transaction(() => {
+      this.conversationOrThrow(conversationId);
+      // Runs come oldest first, so the last one seen for a turn is its latest.
+      const latest = new Map<string, RunRow>();
+      const counts = new Map<string, number>();
+      for (const run of this.sql.runsOfConversation.all(conversationId)) {
+        latest.set(run.turn_id, run);
+        counts.set(run.turn_id, (counts.get(run.turn_id) ?? 0) + 1);
+      }
+      return this.sql.turnsOf.all(conversationId).map((row): TurnRecord => {
+        const run = latest.get(row.id);
+        return {
+          turn: toTurn(row),
+          run: run && toRun(run),
+          events: run ? this.eventsOf(run.id) : [],
+          runCount: counts.get(row.id) ?? 0,
+        };
+      });
+    })();
+  }
+
+  startRun(turnId: string, runId: string): StoredRun {
+    return this.db.transaction((): StoredRun => {
+      const turn = this.sql.turn.get(turnId);
+      if (!turn) throw new Error(`Unknown turn id "${turnId}".`);
+      if (this.sql.run.get(runId)) throw new Error(`A run with id "${runId}" already exists.`);
+      const at = this.now();
+      this.sql.insertRun.run(runId, turnId, at);
+      this.sql.touch.run(at, turn.conversation_id);
+      return { id: runId, turnId, status: 'running', startedAt: at };
+    })();
+  }
+
+  appendEvent(runId: string, event: AgentEvent): void {
+    try {
+      this.sql.insertEvent.run(runId, runId, event.type, JSON.stringify(event));
+    } catch (e) {
+      if (isForeignKeyError(e)) throw new Error(`Unknown run id "${runId}": cannot append a ${event.type} event.`);
+      throw e;
+    }
+  }
+
+  finishRun(runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): void {
+    this.db.transaction(() => {
+      if (!this.closeRun(runId, status, error)) throw new Error(`Unknown run id "${runId}".`);
+    })();
+  }
+
+  getRun(runId: string): StoredRun | undefined {
+    const row = this.sql.run.get(runId);
+    return row && toRun(row);
+  }
+
+  getRunEvents(runId: string): AgentEvent[] {
+    if (!this.sql.run.get(runId)) throw new Error(`Unknown run id "${runId}".`);
+    return this.eventsOf(runId);
+  }
+
+  markInterruptedRuns(): number {
+    return this.db
+      .transaction(() => {
+        const ids = this.sql.runningRuns.all().map((r) => r.id);
+        for (const id of ids) this.closeRun(id, 'interrupted');
+        return ids.length;
+      })
+      .immediate();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Records how a run ended and adds its answer to the conversation's search text. False for an unknown run. */
+  private closeRun(runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): boolean {
+    const owner = this.sql.conversationOfRun.get(runId);
+    if (!owner) return false;
+    const answer = (this.sql.answerText.get(runId)?.text ?? '').toLowerCase();
+    this.sql.finishRun.run(status, this.now(), error ? JSON.stringify(error) : null, answer, runId);
+    this.sql.rebuildSearch.run({ id: owner.id, title: owner.title.toLowerCase() });
+    return true;
+  }
+
+  private eventsOf(runId: string): AgentEvent[] {
+    return this.sql.eventsOf.all(runId).map((row) => JSON.parse(row.json) as AgentEvent);
+  }
+
+  private conversationOrThrow(id: string): Conversation {
+    const conversation = this.getConversation(id);
+    if (!conversation) throw new Error(`Unknown conversation id "${id}".`);
+    return conversation;
+  }
+
+  private mustChange(changes: number, kind: string, id: string): void {
+    if (changes === 0) throw new Error(`Unknown ${kind} id "${id}".`);
+  }
+
+  private toConversation(row: ConversationRow): Conversation {
+    return { ...toSummary(row), settings: settingsFromJson(row.settings_json, this.defaults) };
+  }
+}
+
+function cleanTitle(title: string | undefined): string {
+  return title?.trim() || DEFAULT_TITLE;
+}
+
+function toSummary(row: ConversationRow): ConversationSummary {
+  return { id: row.id, title: row.title, createdAt: row.created_at, updatedAt: row.updated_at };
+}
+
+function toTurn(row: TurnRow): StoredTurn {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    seq: row.seq,
+    content: JSON.parse(row.content_json) as string | ContentItem[],
+    createdAt: row.created_at,
+  };
+}
+
+function toRun(row: RunRow): StoredRun {
+  const run: StoredRun = { id: row.id, turnId: row.turn_id, status: row.status, startedAt: row.started_at };
+  if (row.ended_at !== null) run.endedAt = row.ended_at;
+  if (row.error_json !== null) run.error = JSON.parse(row.error_json) as ErrorInfo;
+  return run;
+}
+
+function isForeignKeyError(e: unknown): boolean {
+  return e instanceof Error && (e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
