@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { execSync } from 'node:child_process';
+import path from 'node:path';
 
 // Ports are picked once in the runner process; workers inherit process.env and so agree on them.
 const freePort = () =>
@@ -13,6 +14,10 @@ process.env.E2E_MODEL_PORT ??= freePort();
 const PORT = Number(process.env.E2E_PORT);
 const MODEL_PORT = Number(process.env.E2E_MODEL_PORT);
 const baseURL = `http://127.0.0.1:${PORT}`;
+// Tests drive the scripted model server through its /_control/* calls (e2e/support/model.ts).
+process.env.E2E_MODEL_URL ??= `http://127.0.0.1:${MODEL_PORT}`;
+// A fresh database per run: Playwright empties test-results/ before it starts the web servers.
+process.env.E2E_DATA_DIR ??= path.join(__dirname, 'test-results', `e2e-data-${Date.now()}`);
 
 export default defineConfig({
   testDir: './e2e',
@@ -44,7 +49,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: `npx tsx scripts/model-server/main.ts --port ${MODEL_PORT} --model scripted-e2e`,
+      command: `npx tsx scripts/model-server/main.ts --port ${MODEL_PORT} --model scripted-e2e --control`,
       url: `http://127.0.0.1:${MODEL_PORT}/health`,
       reuseExistingServer: false,
       timeout: 20_000,
@@ -56,7 +61,9 @@ export default defineConfig({
         OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`,
         OPENAI_API_KEY: 'sk-e2e-secret-never-shown',
         OPENAI_MODEL: 'scripted-e2e',
-        DATA_DIR: 'test-results/e2e-data',
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        // The model-down test wants its error at once, not after two retries with back-off.
+        LLM_MAX_RETRIES: '0',
       },
       reuseExistingServer: false,
       timeout: 60_000,

@@ -17,7 +17,7 @@ export function CodeBlock({ children, language }: CodeBlockProps) {
     <div className="my-3 overflow-hidden rounded-lg border border-neutral-200 bg-neutral-50 dark:border-neutral-700 dark:bg-neutral-900">
       <div className="flex items-center justify-between border-b border-neutral-200 px-3 py-1 dark:border-neutral-700">
         <span className="font-mono text-xs text-neutral-600 dark:text-neutral-400">{language || 'text'}</span>
-        <CopyButton getText={() => preRef.current?.textContent ?? ''} />
+        <CopyButton getText={() => (preRef.current?.textContent ?? '').replace(/\n$/, '')} />
       </div>
       <pre
         ref={preRef}

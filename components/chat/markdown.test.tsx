@@ -11,7 +11,8 @@ describe('Markdown', () => {
     expect(html).toContain('<td class="border border-neutral-300 px-2 py-1 align-top dark:border-neutral-700">2</td>');
     expect(html).toContain('<del>gone</del>');
     expect(html.match(/<input type="checkbox" disabled=""/g)).toHaveLength(2);
-    expect(html).toMatch(/<input type="checkbox" disabled="" checked=""\/> done/);
+    expect(html).toMatch(/<input type="checkbox" disabled="" aria-label="Done" checked=""\/> done/);
+    expect(html).toMatch(/<input type="checkbox" disabled="" aria-label="Not done"\/> todo/);
   });
 
   it('opens links, including bare autolinks, in a new tab with noopener noreferrer', () => {

@@ -60,6 +60,13 @@ const components: Components = {
   td: ({ node: _node, ...props }) => (
     <td {...props} className="border border-neutral-300 px-2 py-1 align-top dark:border-neutral-700" />
   ),
+  input: ({ node: _node, ...props }) =>
+    // GFM task-list boxes are read-only; the item's text says what the task is, the label says whether it is done.
+    props.type === 'checkbox' ? (
+      <input {...props} aria-label={props.checked ? 'Done' : 'Not done'} />
+    ) : (
+      <input {...props} />
+    ),
   img: ({ node: _node, alt, ...props }) => (
     // eslint-disable-next-line @next/next/no-img-element -- model-supplied URLs of unknown size and host
     <img {...props} alt={alt ?? ''} className="my-2 h-auto max-w-full rounded" loading="lazy" />

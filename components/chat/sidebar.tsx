@@ -90,7 +90,9 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                   }}
                   className="rounded px-1.5 py-1 text-sm text-neutral-700 hover:bg-neutral-300 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-neutral-700"
                 >
-                  ✎
+                  <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4" fill="currentColor">
+                    <path d="M13.6 2.6a2 2 0 0 1 2.8 2.8l-9 9-3.7.9.9-3.7 9-9Z" />
+                  </svg>
                 </button>
                 <button
                   type="button"
@@ -100,7 +102,9 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                   }}
                   className="rounded px-1.5 py-1 text-sm text-neutral-700 hover:bg-red-100 hover:text-red-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-red-950 dark:hover:text-red-200"
                 >
-                  🗑
+                  <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4" fill="currentColor">
+                    <path d="M7 2h6l1 2h4v2H2V4h4l1-2Zm-3 6h12l-1 10H5L4 8Zm4 2v6h1.5v-6H8Zm2.5 0v6H12v-6h-1.5Z" />
+                  </svg>
                 </button>
               </>
             )}

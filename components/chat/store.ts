@@ -109,7 +109,9 @@ export const useChat = create<ChatState>()((set, get) => {
     const { conversationId, turnId, runId, events } = result.value;
     if (get().activeId !== conversationId) {
       set({ activeId: conversationId });
-      void get().refreshConversations();
+      await get().refreshConversations();
+      const created = get().conversations.find((c) => c.id === conversationId);
+      if (created) set({ title: created.title });
     }
     set((s) => ({
       turns: s.turns.map((t) => (t === placeholder ? { ...t, turnId } : t)),
