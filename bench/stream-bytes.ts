@@ -20,32 +20,41 @@ const DELAY_MS = Number(flag('delay', '2'));
 interface Measured {
   size: number;
   answerBytes: number;
+  /** Decoded response body (what the page's RSC reader parses). */
   bodyBytes: number;
+  /** Response headers plus encoded body, as Chromium counted them. */
   wireBytes: number;
   encoding: string;
+  /** text-delta rows in the body, and the answer characters they carried. */
+  deltaRows: number;
+  deltaChars: number;
   seconds: number;
   snapshotBytes: number;
   rendered: boolean;
 }
 
+type SendMeasure = Pick<Measured, 'bodyBytes' | 'wireBytes' | 'encoding' | 'deltaRows' | 'deltaChars' | 'seconds'>;
+
 /** Sends `marker` through the UI and measures the server-action response whose request carried it. */
-async function measureSend(page: Page, marker: string): Promise<Omit<Measured, 'size' | 'answerBytes' | 'snapshotBytes'>> {
+async function measureSend(page: Page, marker: string): Promise<SendMeasure> {
+  // CDP hands over the body as it streams; Chromium does not keep a body the page read as a stream, so
+  // response.body() is not an option here.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  const wire = new Map<string, number>();
-  const encodings = new Map<string, string>();
-  const finished = new Set<string>();
-  cdp.on('Network.responseReceived', (e) => {
-    encodings.set(e.requestId, String(e.response.headers['content-encoding'] ?? e.response.headers['Content-Encoding'] ?? 'identity'));
-  });
-  cdp.on('Network.loadingFinished', (e) => {
-    wire.set(e.requestId, e.encodedDataLength);
-    finished.add(e.requestId);
-  });
   let cdpId: string | undefined;
+  const parts: Buffer[] = [];
   cdp.on('Network.requestWillBeSent', (e) => {
     const action = Object.keys(e.request.headers).some((h) => h.toLowerCase() === 'next-action');
     if (e.request.method === 'POST' && action && (e.request.postData ?? '').includes(marker)) cdpId = e.requestId;
+  });
+  cdp.on('Network.responseReceived', (e) => {
+    if (e.requestId !== cdpId) return;
+    void cdp.send('Network.streamResourceContent', { requestId: e.requestId }).then((r) => {
+      if (r.bufferedData) parts.unshift(Buffer.from(r.bufferedData, 'base64'));
+    });
+  });
+  cdp.on('Network.dataReceived', (e) => {
+    if (e.requestId === cdpId && e.data) parts.push(Buffer.from(e.data, 'base64'));
   });
 
   const isSend = (r: Request) =>
@@ -55,16 +64,28 @@ async function measureSend(page: Page, marker: string): Promise<Omit<Measured, '
   await page.keyboard.press('Enter');
   const response = await responseSeen;
   await answerDone(page);
-  const body = await response.body();
   const seconds = (Date.now() - started) / 1000;
-  for (let i = 0; i < 100 && !(cdpId && finished.has(cdpId)); i++) await page.waitForTimeout(50);
+  await response.finished();
+  const sizes = await response.request().sizes();
+  const headers = await response.allHeaders();
   await cdp.detach();
+
+  const body = Buffer.concat(parts).toString('utf8');
+  let deltaRows = 0;
+  let deltaChars = 0;
+  for (const line of body.split('\n')) {
+    const json = line.slice(line.indexOf(':') + 1);
+    if (!json.startsWith('{"type":"text-delta"')) continue;
+    deltaRows++;
+    deltaChars += (JSON.parse(json) as { text: string }).text.length;
+  }
   return {
-    bodyBytes: body.length,
-    wireBytes: cdpId ? (wire.get(cdpId) ?? NaN) : NaN,
-    encoding: cdpId ? (encodings.get(cdpId) ?? '?') : '?',
+    bodyBytes: Buffer.byteLength(body, 'utf8'),
+    wireBytes: sizes.responseHeadersSize + sizes.responseBodySize,
+    encoding: headers['content-encoding'] ?? 'identity',
+    deltaRows,
+    deltaChars,
     seconds,
-    rendered: false,
   };
 }
 
@@ -99,13 +120,14 @@ async function main(): Promise<void> {
         .evaluate((el) => el.textContent ?? '');
       // The last words of the answer must be on the page, or the bytes measured are not those of this answer.
       const tail = answer.replace(/[`*_#|]/g, '').trim().split(/\s+/).slice(-3).join(' ');
-      m.rendered = shown.replace(/\s+/g, ' ').includes(tail.replace(/\s+/g, ' '));
+      const rendered = shown.replace(/\s+/g, ' ').includes(tail.replace(/\s+/g, ' '));
       await page.close();
       results.push({
         size,
         answerBytes: Buffer.byteLength(answer, 'utf8'),
         snapshotBytes: cumulativeSnapshotBytes(answer, CHUNK),
         ...m,
+        rendered,
       });
       process.stdout.write(`  measured ${size} chars in ${m.seconds.toFixed(1)} s\n`);
     }
@@ -113,22 +135,44 @@ async function main(): Promise<void> {
   process.stdout.write(`after: ${machineLoad()}\n\n`);
 
   const pad = (s: string | number, n: number) => String(s).padStart(n);
+  const x = (a: number, b: number, digits = 2) => `${(a / b).toFixed(digits)}x`;
+  const table = [
+    ['chars', 'answer B', 'body B', 'body/ans', 'wire B', 'wire/ans', 'snapshots B', 'snap/ans', 'deltas', 'chars/delta', 'B/delta', 's', 'shown'],
+    ...results.map((r) => [
+      r.size,
+      r.answerBytes,
+      r.bodyBytes,
+      x(r.bodyBytes, r.answerBytes),
+      r.wireBytes,
+      x(r.wireBytes, r.answerBytes),
+      r.snapshotBytes,
+      x(r.snapshotBytes, r.answerBytes, 0),
+      r.deltaRows,
+      (r.deltaChars / r.deltaRows).toFixed(0),
+      ((r.bodyBytes - r.answerBytes) / r.deltaRows).toFixed(0),
+      r.seconds.toFixed(1),
+      r.rendered ? 'yes' : 'NO',
+    ]),
+  ];
+  const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => String(row[c]).length)));
+  for (const row of table) process.stdout.write(`${row.map((v, c) => pad(v, widths[c]!)).join('  ')}\n`);
+  const encodings = [...new Set(results.map((r) => r.encoding))].join(', ');
   process.stdout.write(
-    `${pad('chars', 7)} ${pad('answer B', 9)} ${pad('body B', 9)} ${pad('body/ans', 8)} ${pad('wire B', 9)} ${pad('wire/ans', 8)} ${pad('enc', 8)} ${pad('snapshots B', 13)} ${pad('snap/ans', 9)} ${pad('s', 5)} ok\n`,
+    `(body = decoded server-action response; wire = its headers + ${encodings} body; snapshots = Qwen-Agent-style ` +
+      `cumulative answer at chunkSize ${CHUNK}; B/delta = body bytes beyond the answer, per text-delta row)\n`,
   );
-  for (const r of results) {
-    process.stdout.write(
-      `${pad(r.size, 7)} ${pad(r.answerBytes, 9)} ${pad(r.bodyBytes, 9)} ${pad((r.bodyBytes / r.answerBytes).toFixed(2) + 'x', 8)} ${pad(r.wireBytes, 9)} ${pad((r.wireBytes / r.answerBytes).toFixed(2) + 'x', 8)} ${pad(r.encoding, 8)} ${pad(r.snapshotBytes, 13)} ${pad((r.snapshotBytes / r.answerBytes).toFixed(0) + 'x', 9)} ${pad(r.seconds.toFixed(1), 5)} ${r.rendered ? 'yes' : 'NO'}\n`,
-    );
-  }
+
   const ratios = results.map((r) => r.bodyBytes / r.answerBytes);
   const spread = Math.max(...ratios) / Math.min(...ratios);
-  const per = results.map((r) => ((r.bodyBytes - (results[0]?.bodyBytes ?? 0)) / (r.answerBytes - (results[0]?.answerBytes ?? 0))));
+  const first = results[0];
+  const marginal = results
+    .slice(1)
+    .map((r) => ((r.bodyBytes - (first?.bodyBytes ?? 0)) / (r.answerBytes - (first?.answerBytes ?? 0))).toFixed(2));
   process.stdout.write(
-    `\nbody/answer ratio: min ${Math.min(...ratios).toFixed(2)}x, max ${Math.max(...ratios).toFixed(2)}x ` +
-      `(max/min ${spread.toFixed(2)}: ${spread < 1.25 ? 'roughly constant, so linear' : 'NOT constant'}); ` +
-      `target <= 1.5x: ${Math.max(...ratios) <= 1.5 ? 'met' : 'missed'}\n` +
-      `marginal body bytes per answer byte from the smallest size: ${per.slice(1).map((p) => p.toFixed(2)).join(', ')}\n`,
+    `body/answer: min ${Math.min(...ratios).toFixed(2)}x, max ${Math.max(...ratios).toFixed(2)}x, max/min ` +
+      `${spread.toFixed(2)} (${spread < 1.25 ? 'roughly constant: bytes grow linearly' : 'NOT constant'}); ` +
+      `target <= 1.5x ${Math.max(...ratios) <= 1.5 ? 'met' : 'missed'}\n` +
+      `marginal body bytes per answer byte above the smallest size: ${marginal.join(', ')}\n`,
   );
 }
 

@@ -1,15 +1,26 @@
 import { expect, test } from '@playwright/test';
+import { openChat, send, lastAnswer } from './support/chat';
+import { setScenario } from './support/model';
 
-test('the home page shows the connected model and the builtin tools, never the key', async ({ page }) => {
-  await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'Agent Studio' })).toBeVisible();
-  const model = page.getByRole('region', { name: 'Model' });
-  await expect(model).toContainText('scripted-e2e');
-  await expect(model).toContainText('native');
-  const tools = page.getByRole('region', { name: 'Tools' });
+const KEY = 'sk-e2e-secret-never-shown';
+
+test('the page shows the connected model and the builtin tools, never the API key', async ({ page, request }) => {
+  await setScenario({
+    rules: [{ when: { lastUserIncludes: 'keycheck' }, reply: { content: 'Nothing secret here.' } }],
+  });
+  await openChat(page);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('region', { name: 'Settings' });
+  await expect(settings).toContainText('scripted-e2e');
   for (const name of ['calculator', 'current_time', 'storage'])
-    await expect(tools.getByText(name, { exact: true })).toBeVisible();
-  expect(await page.content()).not.toContain('sk-e2e-secret-never-shown');
+    await expect(settings.getByText(name, { exact: true })).toBeVisible();
+  expect(await page.content()).not.toContain(KEY);
+
+  // Nor after a run, nor in the raw HTML the server sends.
+  await send(page, 'keycheck please');
+  await expect(await lastAnswer(page)).toContainText('Nothing secret here.');
+  expect(await page.content()).not.toContain(KEY);
+  expect(await (await request.get('/')).text()).not.toContain(KEY);
 });
 
 test('GET /api/health answers with the model status', async ({ request }) => {

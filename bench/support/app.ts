@@ -180,7 +180,7 @@ export function launchBrowser(): Promise<Browser> {
 /** Opens the chat page and waits until it is hydrated (typing enables Send only once React owns the box). */
 export async function openChat(page: Page, appUrl: string): Promise<void> {
   await page.goto(appUrl, { waitUntil: 'networkidle' });
-  const box = page.getByLabel('Message');
+  const box = page.getByRole('textbox', { name: 'Message', exact: true });
   for (let attempt = 0; attempt < 50; attempt++) {
     await box.fill('x');
     if (await page.locator('button[type=submit]:not([disabled])').count()) {
@@ -194,7 +194,7 @@ export async function openChat(page: Page, appUrl: string): Promise<void> {
 
 /** Types the message; the caller presses Enter, so it can note the time right before. */
 export async function typeMessage(page: Page, text: string): Promise<void> {
-  await page.getByLabel('Message').fill(text);
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
 }
 
 /** Resolves once the last answer stopped streaming and Stop is gone; returns Date.now() in the page at that frame. */
@@ -221,7 +221,7 @@ export async function withStack<T>(
   ensureBuild();
   const started: Stoppable[] = [];
   const stopAll = async () => {
-    for (const s of started.reverse()) await s.stop().catch(() => undefined);
+    for (const s of started.splice(0).reverse()) await s.stop().catch(() => undefined);
   };
   const onSignal = () => void stopAll().then(() => process.exit(130));
   process.once('SIGINT', onSignal);

@@ -2,13 +2,14 @@
 
 import 'katex/dist/katex.min.css';
 import './code-theme.css';
-import { memo, useMemo } from 'react';
+import { Fragment, memo, useMemo } from 'react';
 import ReactMarkdown, { type Components, type ExtraProps } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeKatex from 'rehype-katex';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import { CodeBlock } from './code-block';
+import { splitMarkdownBlocks } from './markdown-blocks';
 import { normalizeMath } from './math';
 
 export interface MarkdownProps {
@@ -89,17 +90,32 @@ const proseClasses = [
   '[&_.katex-display]:overflow-x-auto [&_.katex-display]:overflow-y-hidden [&_.katex-display]:py-1',
 ].join(' ');
 
-/**
- * Markdown as the model writes it: GFM, highlighted code with a copy button, math in $…$, $$…$$, \(…\), \[…\].
- * Raw HTML is shown as text, never rendered. An unclosed code fence (mid-stream) renders as a code block.
- */
-export const Markdown = memo(function Markdown({ text }: MarkdownProps) {
+/** One run of top-level blocks rendered as its own document (no wrapper); memoized on its text. */
+export const MarkdownPart = memo(function MarkdownPart({ text }: MarkdownProps) {
   const source = useMemo(() => normalizeMath(text), [text]);
   return (
+    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
+      {source}
+    </ReactMarkdown>
+  );
+});
+
+/**
+ * Markdown as the model writes it: GFM, highlighted code with a copy button, math in $…$, $$…$$, \(…\), \[…\].
+ * Raw HTML is shown as text, never rendered. An unclosed code fence (mid-stream) renders as a code block. Rendered
+ * in parts so that, while an answer streams, only its growing tail is parsed again.
+ */
+export const Markdown = memo(function Markdown({ text }: MarkdownProps) {
+  const parts = useMemo(() => splitMarkdownBlocks(text), [text]);
+  return (
     <div className={proseClasses}>
-      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
-        {source}
-      </ReactMarkdown>
+      {parts.map((part, i) => (
+        // The newline is what react-markdown puts between top-level blocks of one document.
+        <Fragment key={i}>
+          {i > 0 && '\n'}
+          <MarkdownPart text={part} />
+        </Fragment>
+      ))}
     </div>
   );
 });

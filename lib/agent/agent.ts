@@ -56,6 +56,11 @@ export interface RunOptions {
 }
 
 export class Agent {
+  /**
+   * The kind reported in run-start events (the page and the message fold tell ReAct runs by it). Spelled out because
+   * production builds minify class names; a subclass inherits its parent's kind unless it declares its own.
+   */
+  static readonly agentType: string = 'Agent';
   readonly name: string;
   readonly description: string;
   readonly systemMessage: string;
@@ -67,7 +72,7 @@ export class Agent {
 
   constructor(opts: AgentOptions = {}) {
     const config = loadConfig();
-    this.name = opts.name ?? this.constructor.name;
+    this.name = opts.name ?? agentTypeOf(this);
     this.description = opts.description ?? '';
     this.systemMessage = opts.systemMessage ?? '';
     this.files = opts.files ?? [];
@@ -180,7 +185,7 @@ export class Agent {
     const start = {
       type: 'run-start' as const,
       agent: this.name,
-      agentType: this.constructor.name,
+      agentType: agentTypeOf(this),
       model: this.llm.model,
       maxLlmCalls: this.maxLlmCalls,
       tools: [...this.functionMap.keys()],
@@ -368,6 +373,11 @@ export class RunState {
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type Unstamped<T extends AgentEventType> = Omit<EventOf<T>, 'runId' | 'iteration' | 't'>;
 type LlmStart = Unstamped<'llm-start'>;
+
+function agentTypeOf(agent: Agent): string {
+  // The nearest declared kind: a subclass of ReActChat still runs (and is shown) as ReAct.
+  return (agent.constructor as typeof Agent).agentType;
+}
 
 function isChatModel(v: unknown): v is ChatModel {
   return typeof v === 'object' && v !== null && typeof (v as ChatModel).chat === 'function';

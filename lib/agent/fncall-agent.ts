@@ -4,6 +4,8 @@ import { Agent, type RunOptions, type RunState } from './agent';
 import type { StopReason } from './events';
 
 export class FnCallAgent extends Agent {
+  static override readonly agentType: string = 'FnCallAgent';
+
   protected override async loop(
     messages: Message[],
     opts: RunOptions & { lang: 'en' | 'zh' },

@@ -5,6 +5,8 @@ import { Agent, type RunOptions, type RunState } from './agent';
 import type { StopReason } from './events';
 
 export class ReActChat extends Agent {
+  static override readonly agentType: string = 'ReActChat';
+
   protected override async loop(
     messages: Message[],
     opts: RunOptions & { lang: 'en' | 'zh' },

@@ -73,6 +73,13 @@ describe('ReActChat', () => {
     expect(result).toEqual([{ role: 'assistant', content: 'Thought: Easy.\nFinal Answer: 4', name: 'reactor' }]);
   });
 
+  it('reports its kind by a declared name, not the class name (which production builds minify); subclasses keep it', async () => {
+    class MyReact extends ReActChat {}
+    server.setScenario({ replies: [{ content: 'Final Answer: 4' }] });
+    const events = await collectEvents(new MyReact({ llm: { model: 'm', baseURL: server.url } }).runEvents([{ role: 'user', content: '2+2?' }]));
+    expect(ofType(events, 'run-start')[0]!.agentType).toBe('ReActChat');
+  });
+
   it('tolerates a missing Observation after Action Input and unknown tools', async () => {
     server.setScenario({
       replies: [

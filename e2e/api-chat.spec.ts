@@ -1,0 +1,70 @@
+import { expect, test } from '@playwright/test';
+import { parseAgentEvent, type AgentEvent } from '../lib/agent/events';
+import { setScenario } from './support/model';
+
+/** Splits an SSE body into its events: the `event:` name (if any) and the `data:` text. */
+function sseEvents(body: string): { event?: string; data: string }[] {
+  return body
+    .split('\n\n')
+    .filter((block) => block.trim())
+    .map((block) => {
+      const lines = block.split('\n');
+      const event = lines.find((l) => l.startsWith('event: '))?.slice('event: '.length);
+      const data = lines
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice('data: '.length))
+        .join('\n');
+      return { event, data };
+    });
+}
+
+test('POST /api/chat streams the turn ids, then AgentEvents ending with run-end answered', async ({ request }) => {
+  await setScenario({
+    rules: [
+      {
+        when: { lastUserIncludes: 'api-narwhal' },
+        reply: [
+          { toolCalls: [{ name: 'calculator', arguments: '{"expression": "3*5"}' }] },
+          { content: 'It is 15, narwhal.' },
+        ],
+      },
+    ],
+  });
+  const res = await request.post('/api/chat', { data: { message: 'What is 3*5? api-narwhal' } });
+  expect(res.status()).toBe(200);
+  expect(res.headers()['content-type']).toMatch(/^text\/event-stream/);
+
+  const [first, ...rest] = sseEvents(await res.text());
+  expect(first?.event).toBe('turn');
+  const ids = JSON.parse(first?.data ?? '{}') as Record<string, unknown>;
+  expect(ids).toEqual({ conversationId: expect.any(String), turnId: expect.any(String), runId: expect.any(String) });
+
+  expect(rest.every((e) => e.event === undefined)).toBe(true);
+  const events: AgentEvent[] = rest.map((e) => parseAgentEvent(JSON.parse(e.data)));
+  expect(events[0]?.type).toBe('run-start');
+  expect(events.every((e) => e.runId === ids.runId)).toBe(true);
+  const result = events.find((e) => e.type === 'tool-result');
+  expect(result).toMatchObject({ name: 'calculator', ok: true, content: '15' });
+  const text = events.flatMap((e) => (e.type === 'text-delta' ? [e.text] : [])).join('');
+  expect(text).toBe('It is 15, narwhal.');
+  const last = events[events.length - 1];
+  expect(last).toMatchObject({ type: 'run-end', reason: 'answered', llmCalls: 2, toolCalls: 1 });
+});
+
+test('POST /api/chat answers 400 with a JSON error message for a bad body', async ({ request }) => {
+  const notJson = await request.post('/api/chat', {
+    headers: { 'content-type': 'application/json' },
+    data: Buffer.from('this is not json'),
+  });
+  expect(notJson.status()).toBe(400);
+  expect(notJson.headers()['content-type']).toMatch(/^application\/json/);
+  expect((await notJson.json()).error.message).toMatch(/must be JSON/);
+
+  const noMessage = await request.post('/api/chat', { data: { message: '   ' } });
+  expect(noMessage.status()).toBe(400);
+  expect((await noMessage.json()).error.message).toBe('"message" must be a non-empty string.');
+
+  const badAgent = await request.post('/api/chat', { data: { message: 'hi', agent: 'nonsense' } });
+  expect(badAgent.status()).toBe(400);
+  expect((await badAgent.json()).error.message).toMatch(/agent/);
+});

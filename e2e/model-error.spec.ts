@@ -1,0 +1,30 @@
+import { expect, test } from '@playwright/test';
+import { lastAnswer, openChat, send } from './support/chat';
+import { chatRequests, setScenario } from './support/model';
+
+test('a model server error shows in the turn as an alert, and Retry answers once the server is back', async ({
+  page,
+}) => {
+  await setScenario({
+    rules: [{ when: { lastUserIncludes: 'down-marmot' }, reply: { fault: { kind: 'status', status: 500 } } }],
+  });
+  await openChat(page);
+  await send(page, 'Are you there? down-marmot');
+
+  const turn = await lastAnswer(page);
+  const alert = turn.getByRole('alert');
+  await expect(alert).toContainText('500');
+  await expect(alert).toContainText('Scripted error');
+  expect(await chatRequests()).toHaveLength(1); // LLM_MAX_RETRIES=0 in playwright.config.ts
+
+  await setScenario({
+    rules: [{ when: { lastUserIncludes: 'down-marmot' }, reply: { content: 'Back online, marmot.' } }],
+  });
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  const retried = await lastAnswer(page);
+  await expect(retried).toContainText('Back online, marmot.');
+  await expect(retried.getByRole('alert')).toHaveCount(0);
+  // Retry answered the same message, it did not add one.
+  await expect(page.locator('article[data-role="user"]')).toHaveCount(1);
+  expect(await chatRequests()).toHaveLength(1);
+});

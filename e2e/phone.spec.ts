@@ -1,0 +1,36 @@
+import { expect, test } from '@playwright/test';
+import { composer, conversations, lastAnswer, openChat, send } from './support/chat';
+import { setScenario } from './support/model';
+
+test.use({ viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
+
+test('at phone width the thread and composer are usable and the conversation list opens from Menu', async ({
+  page,
+}) => {
+  await setScenario({
+    rules: [{ when: { lastUserIncludes: 'phone-pangolin' }, reply: { content: 'Pangolins roll into balls.' } }],
+  });
+  await openChat(page);
+  await expect(conversations(page)).toBeHidden();
+  await expect(composer(page)).toBeVisible();
+
+  await send(page, 'What do pangolins do? phone-pangolin');
+  const answer = await lastAnswer(page);
+  await expect(answer).toBeInViewport();
+  await expect(answer).toContainText('Pangolins roll into balls.');
+  await expect(composer(page)).toBeInViewport();
+  // Nothing wider than the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+  await page.getByRole('button', { name: 'Menu' }).click();
+  const nav = conversations(page);
+  await expect(nav).toBeVisible();
+  await nav.getByRole('button', { name: '+ New chat' }).click();
+  await expect(nav).toBeHidden();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('New chat');
+
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await nav.getByRole('button', { name: 'What do pangolins do? phone-pangolin', exact: true }).click();
+  await expect(nav).toBeHidden();
+  await expect(await lastAnswer(page)).toContainText('Pangolins roll into balls.');
+});

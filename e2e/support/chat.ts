@@ -1,0 +1,51 @@
+// Page steps shared by the specs, through roles and accessible names only (UI.md).
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export function composer(page: Page): Locator {
+  return page.getByRole('textbox', { name: 'Message', exact: true });
+}
+
+export function sendButton(page: Page): Locator {
+  return page.getByRole('button', { name: 'Send', exact: true });
+}
+
+export function stopButton(page: Page): Locator {
+  return page.getByRole('button', { name: 'Stop', exact: true });
+}
+
+export function conversations(page: Page): Locator {
+  return page.getByRole('navigation', { name: 'Conversations' });
+}
+
+export function assistantTurns(page: Page): Locator {
+  return page.locator('article[data-role="assistant"]');
+}
+
+export function userTurns(page: Page): Locator {
+  return page.locator('article[data-role="user"]');
+}
+
+/** Opens the page and waits for it to be interactive (the theme toggle only renders once React has hydrated). */
+export async function openChat(page: Page, url = '/'): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByRole('button', { name: /^Switch to (dark|light) theme$/ })).toBeVisible();
+}
+
+export async function send(page: Page, text: string): Promise<void> {
+  await composer(page).fill(text);
+  await sendButton(page).click();
+}
+
+/** Waits until the last assistant turn is no longer streaming; returns it. */
+export async function lastAnswer(page: Page): Promise<Locator> {
+  const turn = assistantTurns(page).last();
+  await expect(turn).toHaveAttribute('aria-busy', 'false');
+  return turn;
+}
+
+/** The element a disclosure button (aria-controls) opens. */
+export async function panelOf(button: Locator): Promise<Locator> {
+  const id = await button.getAttribute('aria-controls');
+  if (!id) throw new Error('the button controls no element (aria-controls is missing)');
+  return button.page().locator(`[id="${id}"]`);
+}
