@@ -73,7 +73,9 @@ function table(next: () => number): string {
   const rows = ['| Size | Chunks | Bytes | Ratio |', '|---:|---:|---:|---:|'];
   for (let i = 0; i < 8; i++) {
     const size = 2 ** (i + 10);
-    rows.push(`| ${size} | ${size / 4} | ${Math.round(size * (1.1 + next() * 0.2))} | ${(1.1 + next() * 0.2).toFixed(2)} |`);
+    rows.push(
+      `| ${size} | ${size / 4} | ${Math.round(size * (1.1 + next() * 0.2))} | ${(1.1 + next() * 0.2).toFixed(2)} |`,
+    );
   }
   return rows.join('\n');
 }

@@ -69,6 +69,25 @@ export function ensureBuild(appDir = APP_DIR, force = process.argv.includes('--b
   execFileSync(path.join(appDir, 'node_modules', '.bin', 'next'), ['build'], { cwd: appDir, stdio: 'inherit' });
 }
 
+/** Process groups still running; whatever way this process ends, they are told to stop. */
+const groups = new Set<number>();
+process.on('exit', () => {
+  for (const pid of groups) {
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+function track(child: ChildProcess): void {
+  const pid = child.pid;
+  if (!pid) return;
+  groups.add(pid);
+  child.once('exit', () => groups.delete(pid));
+}
+
 function stopGroup(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null || !child.pid) return resolve();
@@ -99,6 +118,7 @@ export async function startModelServer(): Promise<ModelServerProcess> {
     ['--import', 'tsx', path.join(REPO_DIR, 'scripts/model-server/main.ts'), '--control', '--model', 'bench-model'],
     { cwd: REPO_DIR, stdio: ['ignore', 'pipe', 'inherit'], detached: true },
   );
+  track(child);
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', (line) => resolve(line.replace(/^listening /, '')));
     child.once('exit', (code) => reject(new Error(`model server exited (${code})`)));
@@ -153,6 +173,7 @@ export async function startApp(modelUrl: string, appDir = APP_DIR): Promise<AppP
       },
     },
   );
+  track(child);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitForHealth(url, child, 60_000);
@@ -197,7 +218,10 @@ export async function typeMessage(page: Page, text: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
 }
 
-/** Resolves once the last answer stopped streaming and Stop is gone; returns Date.now() in the page at that frame. */
+/**
+ * Resolves once the last answer stopped streaming and Stop is gone; returns Date.now() in the page when that was
+ * seen (checked every 20 ms: per-frame polling would add its own work to the frames being measured).
+ */
 export async function answerDone(page: Page, timeoutMs = 300_000): Promise<number> {
   const handle = await page.waitForFunction(
     () => {
@@ -208,7 +232,7 @@ export async function answerDone(page: Page, timeoutMs = 300_000): Promise<numbe
       return Date.now();
     },
     undefined,
-    { polling: 'raf', timeout: timeoutMs },
+    { polling: 20, timeout: timeoutMs },
   );
   return (await handle.jsonValue()) as number;
 }
@@ -223,7 +247,8 @@ export async function withStack<T>(
   const stopAll = async () => {
     for (const s of started.splice(0).reverse()) await s.stop().catch(() => undefined);
   };
-  const onSignal = () => void stopAll().then(() => process.exit(130));
+  // tsx forwards the signal and may end this process before stopAll finishes; the exit hook covers that case.
+  const onSignal = () => void stopAll().finally(() => process.exit(130));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Markdown, MarkdownPart } from './markdown';
-import { splitMarkdownBlocks } from './markdown-blocks';
+import { BlockSplitter, splitMarkdownBlocks } from './markdown-blocks';
 import { render } from './test-html';
 
 const DOC = [
@@ -134,6 +134,22 @@ describe('splitMarkdownBlocks', () => {
       const parts = splitMarkdownBlocks(DOC.slice(0, n));
       expect(parts.slice(0, -1), `prefix of ${n} characters`).toEqual(final.slice(0, parts.length - 1));
     }
+  });
+});
+
+describe('BlockSplitter', () => {
+  it('gives the same parts as a fresh split while text streams in, and starts over on any other text', () => {
+    const splitter = new BlockSplitter();
+    for (let n = 0; n <= DOC.length; n += 1 + (n % 5)) {
+      const prefix = DOC.slice(0, n);
+      expect(splitter.split(prefix), `prefix of ${n} characters`).toEqual(splitMarkdownBlocks(prefix));
+    }
+    // A regenerated answer: shorter and different, then one whose late definition makes it a single part.
+    expect(splitter.split('# Other\n\ntext\n')).toEqual(['# Other', 'text\n']);
+    expect(splitter.split('# Other\n\ntext\n\n[a]: https://example.org')).toEqual([
+      '# Other\n\ntext\n\n[a]: https://example.org',
+    ]);
+    expect(splitter.split('fresh\n\nstart\n')).toEqual(['fresh', 'start\n']);
   });
 });
 

@@ -21,9 +21,7 @@ const HTML_BLOCKS: [RegExp, RegExp][] = [
 ];
 
 type Open =
-  | { kind: 'fence'; char: string; length: number }
-  | { kind: 'math'; close: RegExp }
-  | { kind: 'html'; close: RegExp };
+  { kind: 'fence'; char: string; length: number } | { kind: 'math'; close: RegExp } | { kind: 'html'; close: RegExp };
 
 function opens(line: string): Open | undefined {
   const fence = FENCE_OPEN.exec(line);
@@ -50,31 +48,69 @@ function closes(open: Open, line: string): boolean {
 }
 
 const isBlank = (line: string) => /^[ \t]*$/.test(line);
+const DEFINITION_LINE = new RegExp(DEFINITION.source);
 
-export function splitMarkdownBlocks(text: string): string[] {
-  if (DEFINITION.test(text) || FOOTNOTE_REF.test(text)) return [text];
-  const lines = text.split('\n');
-  const parts: string[] = [];
-  let start = 0;
-  /** One past the last non-blank line seen: a part ends there, without the blank lines that separate it. */
-  let end = 0;
-  let open: Open | undefined;
-  // The last line may still be growing: it is never judged.
-  for (let i = 0; i < lines.length - 1; i++) {
-    const line = lines[i] ?? '';
-    if (open) {
-      if (closes(open, line)) open = undefined;
-      end = i + 1;
-      continue;
+/**
+ * Splits markdown as `splitMarkdownBlocks` does, resuming where the previous call stopped when the new text extends
+ * the text it has judged (a streaming answer then costs O(appended characters) per update, not O(length); settled
+ * parts come back as the same strings). Any other text is split afresh.
+ */
+export class BlockSplitter {
+  private text = '';
+  private settled: string[] = [];
+  /** Offset where the part still open begins. */
+  private start = 0;
+  /** Offset where the last non-blank judged line ends: the open part ends there if the next line starts a new one. */
+  private end = 0;
+  /** Offset of the first line not judged yet (the last line, which may still be growing). */
+  private next = 0;
+  private open: Open | undefined;
+  /** A definition was seen: the text is one part. */
+  private whole = false;
+
+  split(text: string): string[] {
+    if (!text.startsWith(this.text.slice(0, this.next))) this.reset();
+    this.text = text;
+    let from = this.next;
+    for (let nl = text.indexOf('\n', from); nl !== -1; from = nl + 1, nl = text.indexOf('\n', from)) {
+      this.judge(text.slice(from, nl), from, nl);
     }
-    if (isBlank(line)) continue;
-    if (end < i && !/^[ \t]/.test(line) && !LIST_ITEM.test(line)) {
-      if (end > start) parts.push(lines.slice(start, end).join('\n'));
-      start = i;
-    }
-    end = i + 1;
-    open = opens(line);
+    this.next = from;
+    const tail = text.slice(from);
+    if (this.whole || DEFINITION_LINE.test(tail) || FOOTNOTE_REF.test(tail)) return [text];
+    return [...this.settled, text.slice(this.start)];
   }
-  parts.push(lines.slice(start).join('\n'));
-  return parts;
+
+  private reset(): void {
+    this.settled = [];
+    this.start = this.end = this.next = 0;
+    this.open = undefined;
+    this.whole = false;
+  }
+
+  private judge(line: string, from: number, to: number): void {
+    if (this.whole) return;
+    if (DEFINITION_LINE.test(line) || FOOTNOTE_REF.test(line)) {
+      this.whole = true;
+      return;
+    }
+    if (this.open) {
+      if (closes(this.open, line)) this.open = undefined;
+      this.end = to;
+      return;
+    }
+    if (isBlank(line)) return;
+    // A blank line lies between the last block and this unindented, non-list line: a new part starts here.
+    if (from > this.end + 1 && !/^[ \t]/.test(line) && !LIST_ITEM.test(line)) {
+      if (this.end > this.start) this.settled.push(this.text.slice(this.start, this.end));
+      this.start = from;
+    }
+    this.end = to;
+    this.open = opens(line);
+  }
+}
+
+/** The parts of `text`, in order; joined with blank lines they give back the text (minus blank-line runs). */
+export function splitMarkdownBlocks(text: string): string[] {
+  return new BlockSplitter().split(text);
 }

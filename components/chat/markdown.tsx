@@ -2,14 +2,14 @@
 
 import 'katex/dist/katex.min.css';
 import './code-theme.css';
-import { Fragment, memo, useMemo } from 'react';
+import { Fragment, memo, useMemo, useState } from 'react';
 import ReactMarkdown, { type Components, type ExtraProps } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeKatex from 'rehype-katex';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import { CodeBlock } from './code-block';
-import { splitMarkdownBlocks } from './markdown-blocks';
+import { BlockSplitter } from './markdown-blocks';
 import { normalizeMath } from './math';
 
 export interface MarkdownProps {
@@ -17,8 +17,11 @@ export interface MarkdownProps {
 }
 
 const remarkPlugins = [remarkGfm, remarkMath];
+// rehype-highlight builds a new highlighter (all common grammars, compiled on first use) each time it is attached,
+// and react-markdown attaches plugins on every render: one shared transform does that work once per page.
+const highlight = rehypeHighlight();
 // KaTeX first: display math arrives as <pre><code class="language-math">, which it replaces before highlighting.
-const rehypePlugins = [rehypeKatex, rehypeHighlight];
+const rehypePlugins = [rehypeKatex, () => highlight];
 
 function fenceLanguage(node: ExtraProps['node']): string {
   const code = node?.children.find((c) => c.type === 'element' && c.tagName === 'code');
@@ -106,7 +109,9 @@ export const MarkdownPart = memo(function MarkdownPart({ text }: MarkdownProps) 
  * in parts so that, while an answer streams, only its growing tail is parsed again.
  */
 export const Markdown = memo(function Markdown({ text }: MarkdownProps) {
-  const parts = useMemo(() => splitMarkdownBlocks(text), [text]);
+  // One splitter per rendered text: while an answer streams it only looks at what was appended.
+  const [splitter] = useState(() => new BlockSplitter());
+  const parts = useMemo(() => splitter.split(text), [splitter, text]);
   return (
     <div className={proseClasses}>
       {parts.map((part, i) => (

@@ -76,7 +76,9 @@ describe('ReActChat', () => {
   it('reports its kind by a declared name, not the class name (which production builds minify); subclasses keep it', async () => {
     class MyReact extends ReActChat {}
     server.setScenario({ replies: [{ content: 'Final Answer: 4' }] });
-    const events = await collectEvents(new MyReact({ llm: { model: 'm', baseURL: server.url } }).runEvents([{ role: 'user', content: '2+2?' }]));
+    const events = await collectEvents(
+      new MyReact({ llm: { model: 'm', baseURL: server.url } }).runEvents([{ role: 'user', content: '2+2?' }]),
+    );
     expect(ofType(events, 'run-start')[0]!.agentType).toBe('ReActChat');
   });
 
