@@ -3,8 +3,9 @@
 import type { AgentEvent } from '../agent/events';
 import type { LiveRun } from './live-run';
 
-/** Long enough to merge a burst of tokens into one message, short enough to look live (30 fps). */
-export const BROWSER_COALESCE_MS = 33;
+/** Long enough to merge a burst of tokens into one message (each message carries ~100 bytes of envelope), short
+ *  enough to look live (20 updates a second). */
+export const BROWSER_COALESCE_MS = 50;
 
 export function forBrowser(e: AgentEvent): AgentEvent {
   if (e.type === 'llm-start' && e.request) {
