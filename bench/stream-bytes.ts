@@ -1,10 +1,12 @@
 // bench/stream-bytes: bytes the browser receives for a streamed answer, against the answer's own bytes.
-// Answers of 2k, 8k, 32k and 128k characters are scripted at chunkSize 4 / 2 ms and sent through the real page;
+// Answers of 2k, 8k, 32k and 128k characters are scripted at about 2,000 tokens/s (40 characters every 5 ms: timers
+// cannot tick per token at that rate, and the feed merges deltas over 50 ms anyway, so only the rate matters) and
+// sent through the real page;
 // the server-action response of that send is measured twice: its decoded body (CDP Network.dataReceived, plus a
 // copy the page reads alongside Next, to count its rows) and what crossed the wire (CDP loadingFinished
 // encodedDataLength: headers, chunking and compression included). For contrast it prints what Qwen-Agent-style
 // cumulative snapshots of the same stream would have sent.
-// Run: npm run bench:stream-bytes [-- --sizes 2000,8000 --chunk 4 --delay 2 --build]
+// Run: npm run bench:stream-bytes [-- --sizes 2000,8000 --chunk 40 --delay 5 --build]
 import type { Page } from '@playwright/test';
 import { cumulativeSnapshotBytes, markdownAnswer } from './support/answer';
 import { answerDone, machineLoad, openChat, typeMessage, withStack } from './support/app';
@@ -15,8 +17,8 @@ function flag(name: string, fallback: string): string {
 }
 
 const SIZES = flag('sizes', '2000,8000,32000,128000').split(',').map(Number);
-const CHUNK = Number(flag('chunk', '4'));
-const DELAY_MS = Number(flag('delay', '2'));
+const CHUNK = Number(flag('chunk', '40'));
+const DELAY_MS = Number(flag('delay', '5'));
 
 interface Measured {
   size: number;
