@@ -176,7 +176,3 @@ export function detectLang(messages: readonly Message[]): Lang {
   }
   return 'en';
 }
-
-export function cloneMessages(messages: readonly Message[]): Message[] {
-  return structuredClone(messages) as Message[];
-}
