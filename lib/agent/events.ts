@@ -38,6 +38,28 @@ export const LlmRequestSchema = z.object({
 });
 export type LlmRequest = z.infer<typeof LlmRequestSchema>;
 
+/** A file a tool produced or used (code_interpreter output, an MCP image), served to the page by `url`. */
+export const ToolFileSchema = z.object({
+  name: z.string(),
+  url: z.string(),
+  mime: z.string(),
+  bytes: z.number().int().nonnegative(),
+});
+export type ToolFile = z.infer<typeof ToolFileSchema>;
+
+/** One chunk a retrieval step considered: where it came from, how it scored, and whether it went into the prompt. */
+export const RetrievalCandidateSchema = z.object({
+  chunkId: z.string(),
+  fileId: z.string(),
+  fileName: z.string(),
+  page: z.number().int().optional(),
+  score: z.number(),
+  tokens: z.number().int().nonnegative(),
+  text: z.string(),
+  used: z.boolean(),
+});
+export type RetrievalCandidate = z.infer<typeof RetrievalCandidateSchema>;
+
 export const RawToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 
 export const AgentEventSchema = z.discriminatedUnion('type', [
@@ -117,6 +139,22 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
         type: z.string(),
       })
       .optional(),
+    durationMs: z.number(),
+    /** Files the tool wrote or returned (listed on its card; images shown inline). */
+    files: z.array(ToolFileSchema).optional(),
+  }),
+  z.object({
+    /** Documents searched for the run (the Assistant before a model call, or the retrieval tool): the query, the
+     *  candidates with their scores, and which went into the prompt within the token budget. */
+    type: z.literal('retrieval'),
+    ...base,
+    by: z.enum(['assistant', 'tool']),
+    /** The tool call it belongs to, when the retrieval tool ran it. */
+    functionId: z.string().optional(),
+    query: z.string(),
+    candidates: z.array(RetrievalCandidateSchema),
+    budgetTokens: z.number().int().nonnegative(),
+    usedTokens: z.number().int().nonnegative(),
     durationMs: z.number(),
   }),
   z.object({

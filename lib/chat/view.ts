@@ -123,6 +123,7 @@ export function applyEvent(view: RunView, e: AgentEvent): string[] {
       return changed;
     }
     case 'react-step':
+    case 'retrieval': // shown by the documents view (issue 4)
       return [];
     case 'run-end':
       view.status = e.reason;
