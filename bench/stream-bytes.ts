@@ -6,8 +6,10 @@
 // copy the page reads alongside Next, to count its rows) and what crossed the wire (CDP loadingFinished
 // encodedDataLength: headers, chunking and compression included). For contrast it prints what Qwen-Agent-style
 // cumulative snapshots of the same stream would have sent.
-// Run: npm run bench:stream-bytes [-- --sizes 2000,8000 --chunk 40 --delay 5 --build]
+// Run: npm run bench:stream-bytes [-- --sizes 2000,8000 --chunk 40 --delay 5 --build --dump /tmp/bodies]
 import type { Page } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { cumulativeSnapshotBytes, markdownAnswer } from './support/answer';
 import { answerDone, machineLoad, openChat, typeMessage, withStack } from './support/app';
 
@@ -19,6 +21,8 @@ function flag(name: string, fallback: string): string {
 const SIZES = flag('sizes', '2000,8000,32000,128000').split(',').map(Number);
 const CHUNK = Number(flag('chunk', '40'));
 const DELAY_MS = Number(flag('delay', '5'));
+/** A directory to write each decoded response body to, to see where the bytes go. */
+const DUMP_DIR = flag('dump', '');
 
 interface Measured {
   size: number;
@@ -126,6 +130,10 @@ async function measureSend(page: Page, marker: string): Promise<SendMeasure> {
     if (body === undefined) await page.waitForTimeout(100);
   }
   const deltas = body === undefined ? { rows: NaN, chars: NaN } : countDeltas(body);
+  if (DUMP_DIR && body !== undefined) {
+    mkdirSync(DUMP_DIR, { recursive: true });
+    writeFileSync(path.join(DUMP_DIR, `${marker}.txt`), body);
+  }
   // Both views of the decoded body must agree, or one of them measured something else.
   if (body !== undefined && Buffer.byteLength(body, 'utf8') !== decoded) {
     process.stderr.write(`  note: CDP counted ${decoded} decoded bytes, the page read ${Buffer.byteLength(body)}\n`);

@@ -1,6 +1,6 @@
 'use server';
 // Server actions the page calls. Wiring only: the work is in lib/chat.
-import type { AgentEvent } from '@/lib/agent';
+import type { FeedEvent } from '@/lib/chat/browser-feed';
 import { browserFeed, getChatService, storedForBrowser } from '@/lib/chat';
 import { loadConfig, modelStatus } from '@/lib/config';
 import { defaultSettings } from '@/lib/store/settings';
@@ -11,7 +11,7 @@ export interface RunStream {
   conversationId: string;
   turnId: string;
   runId: string;
-  events: AsyncIterable<AgentEvent>;
+  events: AsyncIterable<FeedEvent>;
 }
 
 export interface TurnData {
@@ -19,7 +19,7 @@ export interface TurnData {
   runId?: string;
   runStatus?: RunStatus;
   runCount: number;
-  events: AgentEvent[];
+  events: FeedEvent[];
 }
 
 export interface ConversationData {
@@ -79,7 +79,7 @@ export async function stopRun(runId: string): Promise<boolean> {
 }
 
 /** Follows a run still going in this process (after a reload), from its first event. */
-export async function followRun(runId: string): Promise<AsyncIterable<AgentEvent> | null> {
+export async function followRun(runId: string): Promise<AsyncIterable<FeedEvent> | null> {
   const live = getChatService().live(runId);
   return live ? browserFeed(live, { stopOnLeave: false }) : null;
 }

@@ -4,7 +4,7 @@
 // re-renders just the growing part.
 import { create } from 'zustand';
 import * as actions from '@/app/actions/chat';
-import type { AgentEvent } from '@/lib/agent/events';
+import type { FeedEvent } from '@/lib/chat/browser-feed';
 import { applyEvent, emptyRun, foldRun, markInterrupted, type Block, type RunView } from '@/lib/chat/view';
 import type { ConversationSettings, ConversationSummary } from '@/lib/store/types';
 import type { ContentItem } from '@/lib/llm/schema';
@@ -49,7 +49,7 @@ let streamToken = 0;
 
 export const useChat = create<ChatState>()((set, get) => {
   /** Reads a run's events into the turn, batching updates per animation frame to keep long answers smooth. */
-  async function consume(turnId: string, runId: string, events: AsyncIterable<AgentEvent>): Promise<void> {
+  async function consume(turnId: string, runId: string, events: AsyncIterable<FeedEvent>): Promise<void> {
     const token = ++streamToken;
     const view = emptyRun(runId);
     set({ runningRunId: runId });
@@ -257,7 +257,7 @@ export const useChat = create<ChatState>()((set, get) => {
   };
 });
 
-function foldStored(runId: string, events: AgentEvent[], status: string | undefined): RunView {
+function foldStored(runId: string, events: FeedEvent[], status: string | undefined): RunView {
   const view = foldRun(runId, events);
   if (status === 'interrupted') markInterrupted(view);
   return view;

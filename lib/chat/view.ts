@@ -1,6 +1,9 @@
 // The page's view of a run: the event stream folded into blocks in the order they happened: reasoning, tool
 // calls, answer text. Pure and framework-free: the client store applies it event by event; tests run it in Node.
-import type { AgentEvent, ErrorInfo, EventOf, StopReason, Usage } from '../agent/events';
+import type { AgentEventType, ErrorInfo, StopReason, Usage } from '../agent/events';
+import type { FeedEvent } from './browser-feed';
+
+type Feed<T extends AgentEventType> = Extract<FeedEvent, { type: T }>;
 import { parseReactSteps } from '../llm/fncall';
 import type { ContentItem } from '../llm/schema';
 
@@ -62,7 +65,7 @@ export function emptyRun(runId: string): RunView {
  * Applies one event to a run view, in place, and returns the ids of the blocks that changed (so a UI can re-render
  * only those). ReAct runs are shown as steps (thought, tool card, answer), not as a raw transcript.
  */
-export function applyEvent(view: RunView, e: AgentEvent): string[] {
+export function applyEvent(view: RunView, e: FeedEvent): string[] {
   switch (e.type) {
     case 'run-start':
       view.agentType = e.agentType;
@@ -143,7 +146,7 @@ export function markInterrupted(view: RunView): void {
   stopPendingTools(view);
 }
 
-export function foldRun(runId: string, events: Iterable<AgentEvent>): RunView {
+export function foldRun(runId: string, events: Iterable<FeedEvent>): RunView {
   const view = emptyRun(runId);
   for (const e of events) applyEvent(view, e);
   return view;
@@ -161,7 +164,7 @@ function hasRunning(view: RunView): boolean {
   return view.blocks.some((b) => b.kind === 'tool' && b.status === 'running');
 }
 
-function settleTool(block: ToolBlock, e: EventOf<'tool-result'>): void {
+function settleTool(block: ToolBlock, e: Feed<'tool-result'>): void {
   block.status = e.ok ? 'done' : 'error';
   block.result = e.content;
   block.durationMs = e.durationMs;
@@ -221,7 +224,7 @@ function uniqueId(view: RunView, id: string): string {
 // ReAct: the transcript streams as text; it is re-read into steps (small: a few KB per run) on each delta.
 const reactTranscripts = new WeakMap<RunView, string>();
 
-function applyReactText(view: RunView, e: EventOf<'text-delta'>): string[] {
+function applyReactText(view: RunView, e: Feed<'text-delta'>): string[] {
   const transcript = (reactTranscripts.get(view) ?? '') + e.text;
   reactTranscripts.set(view, transcript);
   const steps = parseReactSteps(transcript);
@@ -264,7 +267,7 @@ function applyReactText(view: RunView, e: EventOf<'text-delta'>): string[] {
 }
 
 /** Applies a ReAct tool-result to its card (status, exact result or error, duration). */
-function reactToolResult(view: RunView, e: EventOf<'tool-result'>): void {
+function reactToolResult(view: RunView, e: Feed<'tool-result'>): void {
   const block = view.blocks.find((b): b is ToolBlock => b.kind === 'tool' && b.iteration === e.iteration);
   if (block) settleTool(block, e);
 }

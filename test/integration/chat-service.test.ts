@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
 import { ChatService } from '../../lib/chat/service';
 import { coalesce } from '../../lib/chat/live-run';
-import { forBrowser } from '../../lib/chat/browser-feed';
+import { forBrowser, type FeedEvent } from '../../lib/chat/browser-feed';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
@@ -119,9 +119,16 @@ describe('ChatService', () => {
     server.setScenario({ fallback: { content: answer, chunkSize: 4 } });
     const run = service.send({ content: 'write' });
     const all = await drain(run.live.follow());
-    const browser = coalesce(all).map(forBrowser);
+    const browser = coalesce(all)
+      .map(forBrowser)
+      .filter((e): e is FeedEvent => e !== undefined);
     expect(browser.length).toBeLessThan(all.length / 10);
     expect(browser.find((e) => e.type === 'llm-start')).not.toHaveProperty('request');
+    expect(browser.find((e) => e.type === 'run-start')).not.toHaveProperty('input');
+    // The run id is said once, in the reply that starts the run; the per-call llm-end is inspector data.
+    expect(browser.some((e) => 'runId' in e)).toBe(false);
+    expect(browser.some((e) => e.type === 'llm-end')).toBe(false);
+    expect(browser.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
     expect(
       browser
         .filter((e) => e.type === 'text-delta')

@@ -2,7 +2,7 @@
 // text/event-stream out: first `event: turn` with the ids, then one `data:` line per AgentEvent (the same union the
 // page gets), ending with run-end. Closing the connection stops the run.
 import { getChatService } from '@/lib/chat';
-import { forBrowser } from '@/lib/chat/browser-feed';
+import { withoutInspectorFields } from '@/lib/chat/browser-feed';
 import type { ConversationSettings } from '@/lib/store/types';
 
 export const dynamic = 'force-dynamic';
@@ -74,7 +74,7 @@ export async function POST(request: Request): Promise<Response> {
     async pull(controller) {
       const next = await events.next();
       if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(`data: ${JSON.stringify(forBrowser(next.value))}\n\n`));
+      else controller.enqueue(encoder.encode(`data: ${JSON.stringify(withoutInspectorFields(next.value))}\n\n`));
     },
     async cancel() {
       await events.return(undefined);
