@@ -56,6 +56,19 @@ describe('run view fold', () => {
     expect(view.usage?.totalTokens).toBe(3);
   });
 
+  it('times thinking up to the tool call when the feed carries no llm-end (as the browser feed does)', () => {
+    const view = foldRun('r', [
+      start(),
+      ev({ type: 'llm-start', format: 'native' }),
+      ev({ type: 'reasoning-delta', text: 'Need a tool.' }), // t = +20
+      ev({ type: 'tool-call', functionId: 'c1', name: 'calc', arguments: '{}' }), // t = +30
+      ev({ type: 'tool-result', functionId: 'c1', name: 'calc', ok: true, content: '2', durationMs: 500 }),
+      ev({ type: 'llm-start', iteration: 2, format: 'native' }),
+    ]);
+    const thinking = view.blocks[0]!;
+    expect(thinking.kind === 'reasoning' && thinking.endT! - thinking.startT).toBe(10);
+  });
+
   it('marks the first queued call running, then the next when a result arrives', () => {
     const view = emptyRun('r');
     applyEvent(view, start());

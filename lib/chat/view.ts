@@ -101,7 +101,8 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
         status: 'queued',
       };
       view.blocks.push(block);
-      const changed = [block.id];
+      // The page gets no llm-end: a call closes the thinking before it.
+      const changed = [...closeReasoning(view, e.t), block.id];
       // Calls of one response run in order: the first queued one is the one running.
       const first = firstQueued(view);
       if (first && first.id === block.id && !hasRunning(view)) first.status = 'running';
