@@ -1,6 +1,7 @@
 'use client';
 import { useEffect, useState } from 'react';
 import type { AppInfo } from '@/app/actions/chat';
+import { RunInspector } from '../inspector/run-inspector';
 import { Composer } from './composer';
 import { SettingsPanel } from './settings-panel';
 import { Sidebar } from './sidebar';
@@ -119,6 +120,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
         </div>
         <Composer disabled={!info.model.configured} />
       </main>
+      <RunInspector />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 'use client';
 import { useEffect, useState } from 'react';
+import { ImportRunButton } from '../inspector/import-run-button';
 import { useChat } from './store';
 
 /** Conversations, newest first: open, rename, delete, search by title and text. */
@@ -28,6 +29,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
       >
         + New chat
       </button>
+      <ImportRunButton onOpened={onNavigate} />
       <input
         type="search"
         aria-label="Search conversations"

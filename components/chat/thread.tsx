@@ -1,6 +1,7 @@
 'use client';
 import { memo, useEffect, useRef, useState } from 'react';
 import { contentText } from '@/lib/llm/schema';
+import { InspectRunButton } from '../inspector/inspect-run-button';
 import { RunView } from './run-view';
 import { useChat, type TurnState } from './store';
 
@@ -136,6 +137,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
                   Regenerate
                 </button>
               )}
+              <InspectRunButton runId={turn.run.runId} />
               {turn.runCount > 1 && (
                 <span className="px-2 py-1 text-neutral-600 dark:text-neutral-400">answer {turn.runCount}</span>
               )}

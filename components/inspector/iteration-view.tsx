@@ -1,0 +1,129 @@
+'use client';
+import { useEffect, useState, type ReactNode } from 'react';
+import type { LlmRequest } from '../../lib/agent/events';
+import type { Iteration } from '../../lib/inspect/model';
+import { formatMs } from '../../lib/inspect/timeline';
+import { RequestView } from './request-view';
+import { ResponseView } from './response-view';
+import { RetrievalView } from './retrieval-view';
+import { ToolSteps } from './tool-steps';
+import { CARD, PRE, SECTION_TITLE } from './styles';
+
+export type RequestLoader = (iteration: number) => Promise<LlmRequest | null>;
+
+type RequestState =
+  { state: 'loading' } | { state: 'ready'; request: LlmRequest | null } | { state: 'error'; error: string };
+
+/** The iteration's request: in the events (an imported file), or fetched on demand (a stored run). */
+function useRequest(it: Iteration, load?: RequestLoader): RequestState {
+  const [fetched, setFetched] = useState<RequestState>({ state: 'loading' });
+  useEffect(() => {
+    if (it.request || !load) return;
+    let live = true;
+    load(it.n).then(
+      (request) => live && setFetched({ state: 'ready', request }),
+      (e: unknown) => live && setFetched({ state: 'error', error: e instanceof Error ? e.message : String(e) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [it, load]);
+  if (it.request) return { state: 'ready', request: it.request };
+  if (!load) return { state: 'ready', request: null };
+  return fetched;
+}
+
+/** One model call in full: timing and tokens, truncation, retrieval, the request, the raw response, the tools. */
+export function IterationView({
+  iteration: it,
+  actions,
+  loadRequest,
+}: {
+  iteration: Iteration;
+  actions?: ReactNode;
+  loadRequest?: RequestLoader;
+}) {
+  const request = useRequest(it, loadRequest);
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-neutral-700 dark:text-neutral-300">
+        <span>started at {formatMs(it.startT)}</span>
+        {it.ttftMs !== undefined && <span>first token after {formatMs(it.ttftMs)}</span>}
+        {it.durationMs !== undefined && <span>call took {formatMs(it.durationMs)}</span>}
+        {it.usage ? (
+          <span>
+            tokens: {it.usage.promptTokens} in, {it.usage.completionTokens} out
+          </span>
+        ) : (
+          <span>tokens: not reported</span>
+        )}
+        {actions && <span className="ml-auto flex gap-2">{actions}</span>}
+      </div>
+      {it.retries.length > 0 && (
+        <div className={`${CARD} text-xs`}>
+          <h4 className={SECTION_TITLE}>Retries</h4>
+          <ul>
+            {it.retries.map((r) => (
+              <li key={r.attempt}>
+                attempt {r.attempt} failed ({r.error.status ? `HTTP ${r.error.status}: ` : ''}
+                {r.error.message}); retried after {formatMs(r.delayMs)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {it.truncation && (
+        <section aria-label="Truncation" className={`${CARD} text-xs`}>
+          <h4 className="text-sm font-semibold">Input truncated to fit</h4>
+          <p>
+            {it.truncation.inputTokens} input tokens kept within a budget of {it.truncation.budget}.
+          </p>
+          {it.truncation.notes.length > 0 && (
+            <ul className="list-disc pl-5">
+              {it.truncation.notes.map((n, i) => (
+                <li key={i}>{n}</li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+      <RetrievalView steps={it.retrievals} />
+      {request.state === 'ready' && request.request ? (
+        <RequestView request={request.request} />
+      ) : (
+        <p
+          role={request.state === 'error' ? 'alert' : undefined}
+          className="text-xs text-neutral-600 italic dark:text-neutral-400"
+        >
+          {request.state === 'loading'
+            ? 'Loading the request…'
+            : request.state === 'error'
+              ? `Could not load the request: ${request.error}`
+              : 'The request of this call was not recorded.'}
+        </p>
+      )}
+      <ResponseView iteration={it} />
+      <ToolSteps tools={it.tools} />
+      {it.reactSteps.length > 0 && (
+        <section aria-label="ReAct steps" className="space-y-1 text-xs">
+          <h4 className="text-sm font-semibold">ReAct steps as parsed</h4>
+          {it.reactSteps.map((s, i) => (
+            <dl key={i} className={`${CARD} grid grid-cols-[auto_1fr] gap-x-3`}>
+              {(['thought', 'action', 'actionInput', 'observation', 'finalAnswer'] as const).map(
+                (k) =>
+                  s[k] !== undefined && (
+                    <div key={k} className="contents">
+                      <dt className="font-semibold">{k}</dt>
+                      <dd>
+                        <pre className={PRE}>{s[k]}</pre>
+                      </dd>
+                    </div>
+                  ),
+              )}
+            </dl>
+          ))}
+        </section>
+      )}
+    </div>
+  );
+}

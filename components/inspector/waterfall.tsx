@@ -1,0 +1,80 @@
+'use client';
+import { memo } from 'react';
+import type { Iteration } from '../../lib/inspect/model';
+import { formatMs, iterationBars, type BarKind } from '../../lib/inspect/timeline';
+
+const COLORS: Record<BarKind, string> = {
+  ttft: 'bg-amber-400 dark:bg-amber-500',
+  generation: 'bg-blue-500 dark:bg-blue-400',
+  tool: 'bg-emerald-500 dark:bg-emerald-400',
+  retrieval: 'bg-violet-500 dark:bg-violet-400',
+};
+const LEGEND: [BarKind, string][] = [
+  ['ttft', 'time to first token'],
+  ['generation', 'generation'],
+  ['tool', 'tool'],
+  ['retrieval', 'retrieval'],
+];
+
+/** The timing waterfall of some iterations, on the whole run's clock (0..totalMs). */
+export const Waterfall = memo(function Waterfall({
+  iterations,
+  totalMs,
+  onSelect,
+}: {
+  iterations: Iteration[];
+  totalMs: number;
+  onSelect: (n: number) => void;
+}) {
+  const span = Math.max(totalMs, 1);
+  const pct = (ms: number) => `${Math.min(100, Math.max(0, (ms / span) * 100))}%`;
+  return (
+    <figure aria-label="Timeline" className="min-w-0">
+      <ul className="flex flex-wrap gap-3 text-xs text-neutral-600 dark:text-neutral-400" aria-label="Legend">
+        {LEGEND.map(([kind, label]) => (
+          <li key={kind} className="flex items-center gap-1">
+            <span aria-hidden="true" className={`inline-block h-2.5 w-2.5 rounded-sm ${COLORS[kind]}`} />
+            {label}
+          </li>
+        ))}
+        <li className="flex items-center gap-1">
+          <span aria-hidden="true" className="inline-block h-2.5 w-2.5 rounded-sm bg-red-500" />
+          failed tool
+        </li>
+      </ul>
+      <ol className="mt-2 space-y-1">
+        {iterations.map((it) => {
+          const bars = iterationBars(it);
+          return (
+            <li key={it.n} className="grid grid-cols-[4.5rem_1fr] items-center gap-2 text-xs">
+              <span aria-hidden="true" className="truncate text-neutral-700 dark:text-neutral-300">
+                #{it.n}
+              </span>
+              <div
+                className="relative h-4 cursor-pointer rounded bg-neutral-100 dark:bg-neutral-900"
+                onClick={() => onSelect(it.n)}
+              >
+                {bars.map((b, i) => (
+                  <span
+                    key={i}
+                    title={`${b.label}: ${formatMs(b.endMs - b.startMs)}`}
+                    className={`absolute top-0.5 h-3 min-w-[2px] rounded-sm ${b.failed ? 'bg-red-500' : COLORS[b.kind]}`}
+                    style={{ left: pct(b.startMs), width: pct(b.endMs - b.startMs) }}
+                  />
+                ))}
+                <span className="sr-only">
+                  {`Iteration ${it.n} timing: `}
+                  {bars.map((b) => `${b.label} ${formatMs(b.endMs - b.startMs)}`).join(', ')}
+                </span>
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+      <figcaption className="mt-1 flex justify-between text-xs text-neutral-500 dark:text-neutral-400">
+        <span>0</span>
+        <span>{formatMs(totalMs)}</span>
+      </figcaption>
+    </figure>
+  );
+});

@@ -1,0 +1,51 @@
+// "Save as fixture": a recorded run turned into a scenario for the scripted model server (scripts/model-server), so
+// the model's side of a real run can be replayed and the run becomes a test. The file is a Scenario (its `replies`
+// play in order: one per model call, plus the retried HTTP failures) with a few extra keys the server ignores.
+import type { AgentEvent } from '../agent/events';
+import type { Scenario, ScriptedReply } from '../../scripts/model-server/script';
+import { foldInspection } from './fold';
+import { contentText } from '../llm/schema';
+
+export const FIXTURE_SCHEMA = 'agent-studio.fixture/1';
+
+export interface RunFixture extends Scenario {
+  fixture: typeof FIXTURE_SCHEMA;
+  /** Where the replies came from, to tell fixtures apart. */
+  source: { runId: string; model: string; agent: string; fncallMode?: string; exportedAt: string };
+  /** The user messages the run was given, to send again when replaying. */
+  userMessages: string[];
+  replies: ScriptedReply[];
+}
+
+export function runToFixture(events: readonly AgentEvent[], now = new Date()): RunFixture {
+  const run = foldInspection(events);
+  const replies: ScriptedReply[] = [];
+  for (const it of run.iterations) {
+    // A retried HTTP failure is replayed as the same status, so the retry path runs again too.
+    for (const retry of it.retries) {
+      if (retry.error.status) replies.push({ fault: { kind: 'status', status: retry.error.status } });
+    }
+    if (it.endT === undefined) continue; // the call never finished: nothing to replay
+    const r = it.response;
+    const reply: ScriptedReply = {};
+    if (r.content) reply.content = r.content;
+    if (r.separateReasoning) reply.reasoning = r.separateReasoning;
+    if (r.toolCalls.length)
+      reply.toolCalls = r.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
+    if (it.finishReason) reply.finishReason = it.finishReason;
+    if (it.usage) reply.usage = { prompt_tokens: it.usage.promptTokens, completion_tokens: it.usage.completionTokens };
+    replies.push(reply);
+  }
+  const fixture: RunFixture = {
+    fixture: FIXTURE_SCHEMA,
+    source: { runId: run.runId, model: run.model, agent: run.agent, exportedAt: now.toISOString() },
+    userMessages: (run.input ?? []).filter((m) => m.role === 'user').map((m) => contentText(m.content)),
+    replies,
+  };
+  if (run.fncallMode) fixture.source.fncallMode = run.fncallMode;
+  return fixture;
+}
+
+export function fixtureFileName(fixture: RunFixture): string {
+  return `fixture-${fixture.source.runId.slice(0, 12)}.json`;
+}

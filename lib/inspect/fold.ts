@@ -1,0 +1,197 @@
+// Folds a run's events (as stored: requests and input included) into the inspector's model. Pure and linear in the
+// number of events; the requests are kept by reference, never copied.
+import type { AgentEvent, StopReason, Usage } from '../agent/events';
+import type { InspectedRun, Iteration, RetrievalStep, StopInfo } from './model';
+
+function newIteration(n: number, startT: number): Iteration {
+  return {
+    n,
+    format: 'none',
+    startT,
+    retries: [],
+    response: {
+      content: '',
+      reasoning: '',
+      separateReasoning: '',
+      shownText: '',
+      toolCalls: [],
+      differsFromShown: false,
+    },
+    parseErrors: [],
+    tools: [],
+    retrievals: [],
+    reactSteps: [],
+  };
+}
+
+export function explainStop(reason: StopReason | 'running', maxLlmCalls?: number, errorMessage?: string): string {
+  switch (reason) {
+    case 'answered':
+      return 'Answered: the model replied without calling a tool.';
+    case 'max-iterations':
+      return `Stopped at the limit of ${maxLlmCalls ?? 'N'} model calls per run, before the model gave an answer.`;
+    case 'aborted':
+      return 'Stopped by the user (or the page was closed) before the run finished.';
+    case 'error':
+      return `Failed: ${errorMessage ?? 'an error ended the run.'}`;
+    case 'running':
+      return 'Still running (or cut off before it ended): no run-end event was recorded.';
+  }
+}
+
+const ZERO: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+
+export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
+  const run: InspectedRun = {
+    runId: events[0]?.runId ?? '',
+    agent: '',
+    agentType: '',
+    model: '',
+    toolNames: [],
+    iterations: [],
+    retrievals: [],
+    stop: { reason: 'running', explanation: explainStop('running') },
+    usage: { ...ZERO },
+    llmCalls: 0,
+    toolCalls: 0,
+    durationMs: 0,
+  };
+  const byN = new Map<number, Iteration>();
+  const at = (n: number, t: number): Iteration => {
+    let it = byN.get(n);
+    if (!it) {
+      it = newIteration(n, t);
+      byN.set(n, it);
+      run.iterations.push(it);
+    }
+    return it;
+  };
+  let ended = false;
+  let summedUsage: Usage = { ...ZERO };
+
+  for (const e of events) {
+    run.durationMs = Math.max(run.durationMs, e.t);
+    switch (e.type) {
+      case 'run-start':
+        run.runId = e.runId;
+        run.agent = e.agent;
+        run.agentType = e.agentType;
+        run.model = e.model;
+        run.fncallMode = e.fncallMode;
+        run.maxLlmCalls = e.maxLlmCalls;
+        run.toolNames = e.tools;
+        if (e.input) run.input = e.input;
+        break;
+      case 'llm-start': {
+        const it = at(e.iteration, e.t);
+        it.startT = e.t;
+        it.format = e.format;
+        if (e.request) it.request = e.request;
+        if (e.truncation) it.truncation = e.truncation;
+        break;
+      }
+      case 'llm-retry':
+        at(e.iteration, e.t).retries.push({ attempt: e.attempt, delayMs: e.delayMs, error: e.error });
+        break;
+      case 'reasoning-delta':
+        at(e.iteration, e.t).response.reasoning += e.text;
+        break;
+      case 'text-delta':
+        at(e.iteration, e.t).response.shownText += e.text;
+        break;
+      case 'llm-end': {
+        const it = at(e.iteration, e.t);
+        it.endT = e.t;
+        it.durationMs = e.durationMs;
+        it.finishReason = e.finishReason;
+        if (e.usage) {
+          it.usage = e.usage;
+          summedUsage = {
+            promptTokens: summedUsage.promptTokens + e.usage.promptTokens,
+            completionTokens: summedUsage.completionTokens + e.usage.completionTokens,
+            totalTokens: summedUsage.totalTokens + e.usage.totalTokens,
+          };
+        }
+        if (e.ttftMs !== undefined) it.ttftMs = e.ttftMs;
+        const r = it.response;
+        if (e.raw) {
+          r.content = e.raw.content;
+          // Reasoning that came out of think tags is already in the raw content; only reasoning_content is apart.
+          r.separateReasoning = e.raw.reasoning ?? '';
+          r.toolCalls = e.raw.toolCalls ?? [];
+          r.differsFromShown = e.raw.content !== r.shownText;
+        } else {
+          r.content = r.shownText;
+          r.separateReasoning = r.reasoning;
+        }
+        if (e.parseErrors) it.parseErrors = e.parseErrors;
+        break;
+      }
+      case 'tool-call':
+        at(e.iteration, e.t).tools.push({
+          functionId: e.functionId,
+          name: e.name,
+          arguments: e.arguments,
+          startT: e.t,
+        });
+        break;
+      case 'tool-result': {
+        const it = at(e.iteration, e.t);
+        let step = it.tools.find((s) => s.functionId === e.functionId && s.endT === undefined);
+        if (!step) {
+          // A result with no recorded call (a log cut mid-way): keep it, timed from its duration.
+          step = { functionId: e.functionId, name: e.name, arguments: '', startT: Math.max(0, e.t - e.durationMs) };
+          it.tools.push(step);
+        }
+        step.endT = e.t;
+        step.durationMs = e.durationMs;
+        step.ok = e.ok;
+        step.content = e.content;
+        if (e.error) step.error = e.error;
+        if (e.files) step.files = e.files;
+        break;
+      }
+      case 'retrieval': {
+        const step: RetrievalStep = {
+          by: e.by,
+          query: e.query,
+          candidates: e.candidates,
+          budgetTokens: e.budgetTokens,
+          usedTokens: e.usedTokens,
+          durationMs: e.durationMs,
+          startT: Math.max(0, e.t - e.durationMs),
+        };
+        if (e.functionId) step.functionId = e.functionId;
+        if (e.iteration > 0) at(e.iteration, step.startT).retrievals.push(step);
+        else run.retrievals.push(step);
+        break;
+      }
+      case 'react-step': {
+        const { type: _t, runId: _r, iteration, t, ...step } = e;
+        at(iteration, t).reactSteps.push(step);
+        break;
+      }
+      case 'run-end': {
+        ended = true;
+        run.usage = e.usage;
+        run.llmCalls = e.llmCalls;
+        run.toolCalls = e.toolCalls;
+        run.durationMs = e.durationMs;
+        const stop: StopInfo = {
+          reason: e.reason,
+          explanation: explainStop(e.reason, run.maxLlmCalls, e.error?.message),
+        };
+        if (e.error) stop.error = e.error;
+        run.stop = stop;
+        break;
+      }
+    }
+  }
+  if (!ended) {
+    run.usage = summedUsage;
+    run.llmCalls = run.iterations.length;
+    run.toolCalls = run.iterations.reduce((n, it) => n + it.tools.length, 0);
+  }
+  run.iterations.sort((a, b) => a.n - b.n);
+  return run;
+}

@@ -1,0 +1,14 @@
+export * from './model';
+export { explainStop, foldInspection } from './fold';
+export { formatMs, iterationBars, runBars, type Bar, type BarKind } from './timeline';
+export { FORMAT_NAMES, parseSegments, type Segment, type SegmentKind } from './parse-view';
+export {
+  buildRunExport,
+  parseRunExport,
+  RUN_EXPORT_SCHEMA,
+  RunExportSchema,
+  runExportFileName,
+  type ParseResult,
+  type RunExport,
+} from './export';
+export { FIXTURE_SCHEMA, fixtureFileName, runToFixture, type RunFixture } from './fixture';

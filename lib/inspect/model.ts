@@ -1,0 +1,114 @@
+// What the trace inspector shows of one run: its iterations (one model call each) with their timing, request, raw
+// response and tool steps, folded from the run's stored events by fold.ts.
+import type { ErrorInfo, EventOf, LlmRequest, RetrievalCandidate, StopReason, ToolFile, Usage } from '../agent/events';
+import type { ContentItem, Message } from '../llm/schema';
+
+export type CallFormat = EventOf<'llm-start'>['format'];
+
+export interface RawToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** The model's output for one call, as it left the model (before tool-call extraction). */
+export interface RawResponse {
+  /** The whole content text: tool-call markup, think tags and text after a stop word included. */
+  content: string;
+  /** The reasoning as the page showed it (reasoning_content, or text out of think tags). */
+  reasoning: string;
+  /** Only what the server sent apart from the content (reasoning_content); think tags stay in `content`. */
+  separateReasoning: string;
+  /** What the page showed as the answer text of this call. */
+  shownText: string;
+  /** Native tool_calls, as the server sent them. */
+  toolCalls: RawToolCall[];
+  /** True when the raw content differs from the streamed text (markup, think tags, text after a stop word). */
+  differsFromShown: boolean;
+}
+
+export interface ToolStep {
+  functionId: string;
+  name: string;
+  /** The arguments exactly as the model wrote them. */
+  arguments: string;
+  startT: number;
+  endT?: number;
+  durationMs?: number;
+  ok?: boolean;
+  /** What the model was given back. */
+  content?: string | ContentItem[];
+  error?: { kind: string; message: string; type: string };
+  files?: ToolFile[];
+}
+
+export interface RetrievalStep {
+  by: 'assistant' | 'tool';
+  functionId?: string;
+  query: string;
+  candidates: RetrievalCandidate[];
+  budgetTokens: number;
+  usedTokens: number;
+  startT: number;
+  durationMs: number;
+}
+
+export interface ReactStep {
+  thought: string;
+  action?: string;
+  actionInput?: string;
+  observation?: string;
+  finalAnswer?: string;
+}
+
+export interface Iteration {
+  /** 1..N */
+  n: number;
+  format: CallFormat;
+  /** When the request left (ms since the run started). */
+  startT: number;
+  /** Time to first token, from startT. */
+  ttftMs?: number;
+  /** When the model's answer ended (ms since the run started). */
+  endT?: number;
+  durationMs?: number;
+  finishReason?: string;
+  usage?: Usage;
+  /** Absent in feeds that strip it (the browser feed) and in runs recorded before requests were logged. */
+  request?: LlmRequest;
+  truncation?: { inputTokens: number; budget: number; notes: string[] };
+  retries: { attempt: number; delayMs: number; error: ErrorInfo }[];
+  response: RawResponse;
+  parseErrors: string[];
+  tools: ToolStep[];
+  retrievals: RetrievalStep[];
+  reactSteps: ReactStep[];
+}
+
+export interface StopInfo {
+  reason: StopReason | 'running';
+  /** A sentence saying why the run stopped. */
+  explanation: string;
+  error?: ErrorInfo;
+}
+
+export interface InspectedRun {
+  runId: string;
+  agent: string;
+  agentType: string;
+  model: string;
+  fncallMode?: string;
+  maxLlmCalls?: number;
+  toolNames: string[];
+  /** The messages the run was given (absent in feeds that strip it). */
+  input?: Message[];
+  iterations: Iteration[];
+  /** Retrievals before the first model call or outside any iteration. */
+  retrievals: RetrievalStep[];
+  stop: StopInfo;
+  usage: Usage;
+  llmCalls: number;
+  toolCalls: number;
+  /** Run length in ms (the last event's time while a run is unfinished). */
+  durationMs: number;
+}
