@@ -1,31 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { seriousViolations } from './support/axe';
 import { lastAnswer, openChat, send } from './support/chat';
 import { setScenario } from './support/model';
-
-const AXE = require.resolve('axe-core/axe.min.js');
-
-interface AxeViolation {
-  id: string;
-  impact?: string | null;
-  help: string;
-  nodes: { target: unknown[]; failureSummary?: string }[];
-}
-
-/** Serious and critical violations, one readable line per failing element. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run()).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) =>
-      v.nodes.map(
-        (n) => `[${v.impact}] ${v.id}: ${v.help} at ${JSON.stringify(n.target)}\n    ${n.failureSummary ?? ''}`,
-      ),
-    );
-}
 
 test('the chat page with a finished tool run has no serious accessibility violations, light and dark', async ({
   page,
