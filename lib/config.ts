@@ -17,6 +17,15 @@ export interface AppConfig {
   llm: LlmEnvConfig;
   maxLlmCallsPerRun: number;
   dataDir: string;
+  rag: RagEnvConfig;
+}
+
+// Document search (issue 4, search half).
+export interface RagEnvConfig {
+  /** Tokens of document passages put into one prompt (Qwen-Agent's max_ref_token). */
+  maxRefTokens: number;
+  /** Tokens per chunk (Qwen-Agent's parser_page_size). */
+  parserPageSize: number;
 }
 
 export class ConfigError extends Error {
@@ -59,6 +68,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     maxLlmCallsPerRun: intFrom(env, ['MAX_LLM_CALL_PER_RUN', 'QWEN_AGENT_MAX_LLM_CALL_PER_RUN'], 20, { min: 1 }),
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || 'data'),
+    rag: {
+      maxRefTokens: intFrom(env, ['RAG_MAX_REF_TOKEN', 'QWEN_AGENT_DEFAULT_MAX_REF_TOKEN'], 20_000, { min: 1 }),
+      parserPageSize: intFrom(env, ['RAG_PARSER_PAGE_SIZE', 'QWEN_AGENT_DEFAULT_PARSER_PAGE_SIZE'], 500, { min: 50 }),
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 // The tool contract: what a tool declares (name, description, parameters) and how it is called.
+import type { EventOf } from '../lib/agent/events';
 import type { ContentItem, FunctionDef, Lang, Message } from '../lib/llm/schema';
 import { hasChinese } from '../lib/llm/schema';
 import { parseToolArgs } from './args';
@@ -13,7 +14,12 @@ export interface ToolContext {
   messages: Message[];
   /** Filled by runTool for file-aware tools: each file that could not be staged, as "<file>: <reason>". */
   stagingErrors?: string[];
+  /** Reports a step of the tool's work into the run's trace; the agent stamps it (run, iteration, clock, call id). */
+  emit?: (event: ToolEvent) => void;
 }
+
+/** What a tool may put into the trace: a retrieval step (the retrieval tool's search). */
+export type ToolEvent = Omit<EventOf<'retrieval'>, 'runId' | 'iteration' | 't' | 'by' | 'functionId'>;
 
 export type ToolOutput = string | ContentItem[] | Record<string, unknown> | unknown[] | number | boolean | null;
 

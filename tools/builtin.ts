@@ -2,3 +2,5 @@
 import './calculator';
 import './current-time';
 import './storage';
+import './doc-parser';
+import './retrieval';

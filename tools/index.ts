@@ -1,5 +1,5 @@
 export { BaseTool, legacyParametersToSchema } from './base-tool';
-export type { ToolContext, ToolOutput, ToolParameters, LegacyToolParameter } from './base-tool';
+export type { ToolContext, ToolEvent, ToolOutput, ToolParameters, LegacyToolParameter } from './base-tool';
 export { ToolServiceError, ToolArgumentsError, ToolDefinitionError } from './errors';
 export { TOOL_REGISTRY, registerTool, checkTool, createTool } from './registry';
 export type { ToolClass } from './registry';
@@ -20,3 +20,5 @@ export { dataDir } from './data-dir';
 export { CalculatorTool, evaluateExpression, formatNumber } from './calculator';
 export { CurrentTimeTool, formatTimeIn } from './current-time';
 export { StorageTool, KeyNotExistsError } from './storage';
+export { RetrievalTool } from './retrieval';
+export { DocParserTool } from './doc-parser';

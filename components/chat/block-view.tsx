@@ -4,6 +4,7 @@ import { memo } from 'react';
 import type { Block } from '../../lib/chat/view';
 import { Markdown } from './markdown';
 import { ReasoningBlock } from './reasoning-block';
+import { RetrievalCard } from './retrieval-card';
 import { ToolCard } from './tool-card';
 
 export interface BlockViewProps {
@@ -20,5 +21,7 @@ export const BlockView = memo(function BlockView({ block, streaming }: BlockView
       return <ToolCard block={block} />;
     case 'text':
       return <Markdown text={block.text} />;
+    case 'retrieval':
+      return <RetrievalCard block={block} />;
   }
 });

@@ -1,7 +1,9 @@
 'use client';
 
-import type { RunView as RunViewData } from '../../lib/chat/view';
+import { useMemo } from 'react';
+import { usedPassages, type RunView as RunViewData } from '../../lib/chat/view';
 import { BlockView } from './block-view';
+import { Citations } from './citations';
 import { retryNotice, stopNotice } from './format';
 
 export interface RunViewProps {
@@ -17,11 +19,14 @@ export interface RunViewProps {
 export function RunView({ run, onRetry }: RunViewProps) {
   const streaming = run.status === 'streaming';
   const notice = stopNotice(run);
+  const passages = useMemo(() => usedPassages(run), [run]);
+  const answered = run.blocks.some((b) => b.kind === 'text');
   return (
     <div className="min-w-0">
       {run.blocks.map((block) => (
         <BlockView key={block.id} block={block} streaming={streaming} />
       ))}
+      {answered && <Citations passages={passages} />}
       {streaming && run.blocks.length === 0 && !run.retrying && (
         <div role="status" className="flex items-center gap-2 py-1 text-sm text-neutral-600 dark:text-neutral-400">
           <span

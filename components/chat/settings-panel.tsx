@@ -21,10 +21,11 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
         <select
           className={field}
           value={settings.agent}
-          onChange={(e) => void update({ agent: e.target.value as 'fncall' | 'react' })}
+          onChange={(e) => void update({ agent: e.target.value as 'fncall' | 'react' | 'assistant' })}
         >
           <option value="fncall">FnCallAgent (function calling)</option>
           <option value="react">ReActChat (Thought / Action / Observation)</option>
+          <option value="assistant">Assistant (searches the attached documents, then function calling)</option>
         </select>
       </label>
       <label className="flex flex-col gap-1">

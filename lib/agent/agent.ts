@@ -299,6 +299,7 @@ export class Agent {
       conversationId: opts.conversationId,
       lang: opts.lang,
       messages,
+      emit: (e) => run.emit({ ...e, by: 'tool', functionId: call.functionId }),
     };
     try {
       const r = await runTool(tool, call.arguments, ctx);

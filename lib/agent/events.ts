@@ -57,6 +57,8 @@ export const RetrievalCandidateSchema = z.object({
   tokens: z.number().int().nonnegative(),
   text: z.string(),
   used: z.boolean(),
+  /** Put first by Qwen's front-page search (the opening chunks of a single document). */
+  pinned: z.boolean().optional(),
 });
 export type RetrievalCandidate = z.infer<typeof RetrievalCandidateSchema>;
 
@@ -152,10 +154,16 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     /** The tool call it belongs to, when the retrieval tool ran it. */
     functionId: z.string().optional(),
     query: z.string(),
+    /** The query's search terms (stemmed, stop words removed). */
+    terms: z.array(z.string()).optional(),
+    /** 'all': everything fitted the budget; 'front': no query, the documents' beginnings; 'ranked': BM25 + front page. */
+    mode: z.enum(['all', 'front', 'ranked']).optional(),
     candidates: z.array(RetrievalCandidateSchema),
     budgetTokens: z.number().int().nonnegative(),
     usedTokens: z.number().int().nonnegative(),
     durationMs: z.number(),
+    /** Files that could not be read, one sentence each. */
+    errors: z.array(z.string()).optional(),
   }),
   z.object({
     type: z.literal('react-step'),

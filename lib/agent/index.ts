@@ -2,6 +2,7 @@
 export { Agent, type AgentOptions, type LlmOptions, type RunOptions, type ToolSpec } from './agent';
 export { FnCallAgent } from './fncall-agent';
 export { ReActChat } from './react-chat';
+export { Assistant, type AssistantOptions } from './assistant';
 export { MessageFold, foldEvents } from './fold';
 export {
   AgentEventSchema,

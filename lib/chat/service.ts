@@ -1,7 +1,7 @@
 // The chat application's use cases, framework-free: send a message, regenerate, edit and resend, stop. Each run's
 // events go to the store as they happen and to whoever follows the run live.
 import { randomUUID } from 'node:crypto';
-import { FnCallAgent, ReActChat, foldEvents, type Agent, type Message } from '../agent';
+import { Assistant, FnCallAgent, ReActChat, foldEvents, type Agent, type Message } from '../agent';
 import type { ContentItem } from '../llm/schema';
 import { contentText } from '../llm/schema';
 import { defaultSettings, mergeSettings } from '../store/settings';
@@ -23,7 +23,7 @@ const LIVE: Map<string, LiveRun> = ((
 ).__agentStudioLiveRuns ??= new Map());
 
 export function defaultAgentFactory(settings: ConversationSettings): Agent {
-  const Kind = settings.agent === 'react' ? ReActChat : FnCallAgent;
+  const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
   return new Kind({
     llm: { fncallMode: settings.fncallMode, generateCfg: settings.generateCfg },
     functionList: settings.tools,

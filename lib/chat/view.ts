@@ -1,6 +1,6 @@
 // The page's view of a run: the event stream folded into blocks in the order they happened: reasoning, tool
 // calls, answer text. Pure and framework-free: the client store applies it event by event; tests run it in Node.
-import type { AgentEventType, ErrorInfo, StopReason, Usage } from '../agent/events';
+import type { AgentEventType, ErrorInfo, RetrievalCandidate, StopReason, Usage } from '../agent/events';
 import type { FeedEvent } from './browser-feed';
 
 type Feed<T extends AgentEventType> = Extract<FeedEvent, { type: T }>;
@@ -40,7 +40,27 @@ export interface TextBlock {
   text: string;
 }
 
-export type Block = ReasoningBlock | ToolBlock | TextBlock;
+/** A search of the documents: by the Assistant before its model call, or by the retrieval tool. */
+export interface RetrievalBlock {
+  kind: 'retrieval';
+  id: string;
+  iteration: number;
+  by: 'assistant' | 'tool';
+  functionId?: string;
+  query: string;
+  terms?: string[];
+  mode?: 'all' | 'front' | 'ranked';
+  /** In the order they were considered; `used` ones went into the prompt. */
+  candidates: RetrievalCandidate[];
+  budgetTokens: number;
+  usedTokens: number;
+  durationMs: number;
+  errors?: string[];
+  /** ReAct runs rebuild their blocks from the transcript: how many tool cards came before this block. */
+  afterTools: number;
+}
+
+export type Block = ReasoningBlock | ToolBlock | TextBlock | RetrievalBlock;
 
 export type TurnStatus = 'streaming' | StopReason | 'interrupted';
 
@@ -126,8 +146,9 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
       }
       return changed;
     }
+    case 'retrieval':
+      return [addRetrieval(view, e)];
     case 'react-step':
-    case 'retrieval': // shown by the documents view (issue 4)
       return [];
     case 'run-end':
       view.status = e.reason;
@@ -138,6 +159,33 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
       view.llmCalls = e.llmCalls;
       return [...closeReasoning(view, e.t), ...stopPendingTools(view)];
   }
+}
+
+function addRetrieval(view: RunView, e: Feed<'retrieval'>): string {
+  const { type: _type, t: _t, ...data } = e;
+  const block: RetrievalBlock = {
+    ...data,
+    kind: 'retrieval',
+    id: uniqueId(view, `retrieval-${e.iteration}-${e.functionId ?? e.by}`),
+    afterTools: view.blocks.filter((b) => b.kind === 'tool').length,
+  };
+  view.blocks.push(block);
+  return block.id;
+}
+
+/** The passages the run's answer drew on: every used candidate of its retrievals, once each, in order. */
+export function usedPassages(view: Pick<RunView, 'blocks'>): RetrievalCandidate[] {
+  const seen = new Set<string>();
+  const out: RetrievalCandidate[] = [];
+  for (const b of view.blocks) {
+    if (b.kind !== 'retrieval') continue;
+    for (const c of b.candidates) {
+      if (!c.used || seen.has(c.chunkId)) continue;
+      seen.add(c.chunkId);
+      out.push(c);
+    }
+  }
+  return out;
 }
 
 /** A run that the server lost (killed mid-run) is shown as interrupted, with everything streamed before. */
@@ -263,8 +311,23 @@ function applyReactText(view: RunView, e: Feed<'text-delta'>): string[] {
     }
     if (step.finalAnswer !== undefined) blocks.push({ kind: 'text', id: `answer-${i}`, text: step.finalAnswer });
   });
-  view.blocks = blocks;
-  return blocks.map((b) => b.id);
+  const retrievals = view.blocks.filter((b): b is RetrievalBlock => b.kind === 'retrieval');
+  view.blocks = retrievals.length ? withRetrievals(blocks, retrievals) : blocks;
+  return view.blocks.map((b) => b.id);
+}
+
+function withRetrievals(blocks: Block[], retrievals: RetrievalBlock[]): Block[] {
+  const out: Block[] = retrievals.filter((r) => r.afterTools === 0);
+  let tools = 0;
+  for (const b of blocks) {
+    out.push(b);
+    if (b.kind === 'tool') {
+      tools++;
+      out.push(...retrievals.filter((r) => r.afterTools === tools));
+    }
+  }
+  out.push(...retrievals.filter((r) => r.afterTools > tools));
+  return out;
 }
 
 /** Applies a ReAct tool-result to its card (status, exact result or error, duration). */

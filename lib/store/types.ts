@@ -4,7 +4,7 @@ import type { AgentEvent, ErrorInfo } from '../agent/events';
 import type { FncallMode } from '../agent/events';
 import type { ContentItem } from '../llm/schema';
 
-export type AgentKind = 'fncall' | 'react';
+export type AgentKind = 'fncall' | 'react' | 'assistant';
 
 /** Per-conversation settings the user picks on the page. The model endpoint is not here: it comes from the server's
  *  environment and its key never reaches the browser. */

@@ -1,8 +1,9 @@
-// POST /api/chat for non-browser clients: JSON {conversationId?, message, agent?, tools?, fncallMode?} in,
+// POST /api/chat for non-browser clients: JSON {conversationId?, message, agent?, tools?, fncallMode?, files?} in,
 // text/event-stream out: first `event: turn` with the ids, then one `data:` line per AgentEvent (the same union the
 // page gets), ending with run-end. Closing the connection stops the run.
 import { getChatService } from '@/lib/chat';
 import { withoutInspectorFields } from '@/lib/chat/browser-feed';
+import { AttachmentError, attachmentItems } from '@/lib/chat/attachments';
 import type { ConversationSettings } from '@/lib/store/types';
 
 export const dynamic = 'force-dynamic';
@@ -16,7 +17,8 @@ function problem(status: number, message: string): Response {
 function settingsFrom(body: Record<string, unknown>): Partial<ConversationSettings> | string {
   const settings: Partial<ConversationSettings> = {};
   if (body.agent !== undefined) {
-    if (body.agent !== 'fncall' && body.agent !== 'react') return '"agent" must be "fncall" or "react"';
+    if (body.agent !== 'fncall' && body.agent !== 'react' && body.agent !== 'assistant')
+      return '"agent" must be "fncall", "react" or "assistant"';
     settings.agent = body.agent;
   }
   if (body.tools !== undefined) {
@@ -48,13 +50,20 @@ export async function POST(request: Request): Promise<Response> {
     return problem(400, '"conversationId" must be a string.');
   const settings = settingsFrom(body);
   if (typeof settings === 'string') return problem(400, settings);
+  let files;
+  try {
+    files = body.files === undefined ? [] : await attachmentItems(body.files);
+  } catch (e) {
+    if (e instanceof AttachmentError) return problem(400, e.message);
+    throw e;
+  }
 
   const service = getChatService();
   let started;
   try {
     started = service.send({
       conversationId: body.conversationId as string | undefined,
-      content: body.message,
+      content: files.length ? [{ text: body.message as string }, ...files] : (body.message as string),
       settings: Object.keys(settings).length ? settings : undefined,
     });
   } catch (e) {

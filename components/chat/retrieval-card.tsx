@@ -1,0 +1,117 @@
+'use client';
+
+import { memo, useId, useState } from 'react';
+import type { RetrievalCandidate } from '../../lib/agent/events';
+import type { RetrievalBlock } from '../../lib/chat/view';
+import { formatDuration } from './format';
+
+const SECTION_TITLE = 'mb-1 text-xs font-semibold tracking-wide text-neutral-700 uppercase dark:text-neutral-300';
+
+const MODE_TEXT: Record<NonNullable<RetrievalBlock['mode']>, string> = {
+  all: 'Everything fitted the budget, so every chunk went in.',
+  front: 'No question to search for: the beginning of each document went in.',
+  ranked: 'Ranked by BM25 fused with the front-page search; the best went in until the budget was spent.',
+};
+
+export function passageLabel(c: Pick<RetrievalCandidate, 'fileName' | 'page'>): string {
+  return c.page !== undefined ? `${c.fileName}, page ${c.page}` : c.fileName;
+}
+
+function Candidate({ c, rank }: { c: RetrievalCandidate; rank: number }) {
+  return (
+    <li
+      className={`rounded-md border p-2 ${c.used ? 'border-emerald-300 bg-emerald-50 dark:border-emerald-800 dark:bg-emerald-950' : 'border-neutral-200 dark:border-neutral-800'}`}
+    >
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs">
+        <span className="font-semibold">#{rank}</span>
+        <span className="font-medium break-all">{passageLabel(c)}</span>
+        <span className="tabular-nums">score {c.score.toFixed(3)}</span>
+        <span className="tabular-nums">{c.tokens} tokens</span>
+        {c.pinned && <span>front page</span>}
+        <span
+          className={`ml-auto font-semibold ${c.used ? 'text-emerald-800 dark:text-emerald-200' : 'text-neutral-600 dark:text-neutral-400'}`}
+        >
+          {c.used ? 'in the prompt' : 'left out'}
+        </span>
+      </div>
+      <pre className="mt-1 max-h-40 overflow-auto font-mono text-xs whitespace-pre-wrap break-words text-neutral-800 dark:text-neutral-200">
+        {c.text}
+      </pre>
+    </li>
+  );
+}
+
+/** A document search step: the query, then each candidate chunk with its score and whether it went into the prompt. */
+export const RetrievalCard = memo(function RetrievalCard({ block }: { block: RetrievalBlock }) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const used = block.candidates.filter((c) => c.used).length;
+  const files = new Set(block.candidates.map((c) => c.fileName)).size;
+
+  return (
+    <div className="my-2 rounded-lg border border-neutral-200 bg-white dark:border-neutral-800 dark:bg-neutral-950">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen(!open)}
+        className="flex w-full flex-wrap items-center gap-x-2 gap-y-1 rounded-lg px-3 py-2 text-left text-sm hover:bg-neutral-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:hover:bg-neutral-900 dark:focus-visible:outline-blue-400"
+      >
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 16 16"
+          className={`size-3.5 shrink-0 text-neutral-600 transition-transform dark:text-neutral-400 ${open ? 'rotate-90' : ''}`}
+          fill="currentColor"
+        >
+          <path d="M6 3.5 10.5 8 6 12.5z" />
+        </svg>
+        <span className="font-semibold">Retrieval</span>
+        <span className="min-w-0 flex-1 basis-40 truncate text-xs text-neutral-600 dark:text-neutral-400">
+          {block.query ? `“${block.query}”` : '(no query)'} · {used} of {block.candidates.length} passages used from{' '}
+          {files} {files === 1 ? 'file' : 'files'}
+        </span>
+        <span className="ml-auto shrink-0 text-xs text-neutral-600 tabular-nums dark:text-neutral-400">
+          {formatDuration(block.durationMs)}
+        </span>
+      </button>
+      <div
+        id={panelId}
+        hidden={!open}
+        className="space-y-3 border-t border-neutral-200 px-3 py-3 dark:border-neutral-800"
+      >
+        {open && (
+          <>
+            <div>
+              <div className={SECTION_TITLE}>Query</div>
+              <p className="text-sm break-words">{block.query || '(none)'}</p>
+              {block.terms && (
+                <p className="mt-1 text-xs text-neutral-600 dark:text-neutral-400">
+                  Search terms: {block.terms.length ? block.terms.join(', ') : '(none: only stop words)'}
+                </p>
+              )}
+            </div>
+            <p className="text-xs text-neutral-700 dark:text-neutral-300">
+              {block.mode ? `${MODE_TEXT[block.mode]} ` : ''}
+              {block.usedTokens.toLocaleString('en')} of {block.budgetTokens.toLocaleString('en')} tokens used.
+            </p>
+            {block.errors?.length ? (
+              <ul className="rounded-md border border-red-300 bg-red-50 p-2 text-xs text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+                {block.errors.map((e) => (
+                  <li key={e}>{e}</li>
+                ))}
+              </ul>
+            ) : null}
+            <div>
+              <div className={SECTION_TITLE}>Candidates</div>
+              <ol className="space-y-2">
+                {block.candidates.map((c, i) => (
+                  <Candidate key={c.chunkId} c={c} rank={i + 1} />
+                ))}
+              </ol>
+            </div>
+          </>
+        )}
+      </div>
+    </div>
+  );
+});

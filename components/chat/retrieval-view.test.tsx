@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent, RetrievalCandidate } from '../../lib/agent/events';
+import { foldRun, usedPassages } from '../../lib/chat/view';
+import { RunView } from './run-view';
+import { buttons, elementById, render, textOf } from './test-html';
+
+const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
+const candidate = (over: Partial<RetrievalCandidate>): RetrievalCandidate => ({
+  chunkId: 'c0',
+  fileId: 'h',
+  fileName: 'handbook.md',
+  page: 1,
+  score: 0,
+  tokens: 50,
+  text: '[page: 1]\nIntro.',
+  used: true,
+  ...over,
+});
+
+function start(agentType: string): AgentEvent {
+  return {
+    type: 'run-start',
+    runId: 'r',
+    iteration: 0,
+    t: 0,
+    agent: 'a',
+    agentType,
+    model: 'm',
+    lang: 'en',
+    maxLlmCalls: 20,
+    tools: [],
+  };
+}
+
+const retrieval: AgentEvent = {
+  type: 'retrieval',
+  runId: 'r',
+  iteration: 0,
+  t: 5,
+  by: 'assistant',
+  query: 'How long is parental leave?',
+  terms: ['long', 'parent', 'leav'],
+  mode: 'ranked',
+  candidates: [
+    candidate({ chunkId: 'c0', pinned: true }),
+    candidate({ chunkId: 'c7', page: 3, score: 4.217, text: '[page: 3]\nParental leave: sixteen weeks.' }),
+    candidate({ chunkId: 'c2', page: 2, score: 0.5, used: false, text: '[page: 2]\nParking.' }),
+  ],
+  budgetTokens: 300,
+  usedTokens: 100,
+  durationMs: 3.2,
+};
+
+const answer: AgentEvent[] = [
+  { type: 'llm-start', runId: 'r', iteration: 1, t: 6, format: 'native' },
+  { type: 'text-delta', runId: 'r', iteration: 1, t: 7, text: 'Sixteen weeks.' },
+  { type: 'llm-end', runId: 'r', iteration: 1, t: 8, finishReason: 'stop', durationMs: 2 },
+  {
+    type: 'run-end',
+    runId: 'r',
+    iteration: 0,
+    t: 9,
+    reason: 'answered',
+    llmCalls: 1,
+    toolCalls: 0,
+    usage,
+    durationMs: 9,
+  },
+];
+
+describe('retrieval in the run view', () => {
+  it('folds the retrieval event into a block before the answer, and lists the used passages once', () => {
+    const view = foldRun('r', [start('Assistant'), retrieval, ...answer]);
+    expect(view.blocks.map((b) => b.kind)).toEqual(['retrieval', 'text']);
+    expect(usedPassages(view).map((c) => c.chunkId)).toEqual(['c0', 'c7']);
+  });
+
+  it('shows a folded Retrieval card with the query, then the answer and its sources by document and page', () => {
+    const html = render(<RunView run={foldRun('r', [start('Assistant'), retrieval, ...answer])} />);
+    const [card, ...sources] = buttons(html);
+    expect(card!.name).toContain('Retrieval');
+    expect(card!.name).toContain('“How long is parental leave?” · 2 of 3 passages used from 1 file');
+    expect(card!.attrs['aria-expanded']).toBe('false');
+    expect(elementById(html, card!.attrs['aria-controls']!)?.attrs.hidden).toBe('');
+    expect(sources.map((b) => b.name)).toEqual(['handbook.md, page 1', 'handbook.md, page 3']);
+    // Passages of one page make one source.
+    const twoOnPage1: AgentEvent = {
+      ...retrieval,
+      candidates: [candidate({ chunkId: 'a' }), candidate({ chunkId: 'b', text: 'More.' })],
+    } as AgentEvent;
+    const grouped = render(<RunView run={foldRun('r', [start('Assistant'), twoOnPage1, ...answer])} />);
+    expect(
+      buttons(grouped)
+        .slice(1)
+        .map((b) => b.name),
+    ).toEqual(['handbook.md, page 1 · 2 passages']);
+    for (const s of sources) expect(s.attrs['aria-expanded']).toBe('false');
+    expect(html).toContain('aria-label="Sources"');
+    expect(textOf(html).indexOf('Sixteen weeks.')).toBeLessThan(textOf(html).indexOf('Sources'));
+  });
+
+  it('shows no sources when nothing from the documents was used', () => {
+    const unused: AgentEvent = { ...retrieval, candidates: [candidate({ used: false })] } as AgentEvent;
+    const html = render(<RunView run={foldRun('r', [start('Assistant'), unused, ...answer])} />);
+    expect(html).not.toContain('Sources');
+  });
+
+  it('keeps a retrieval tool step after its tool card when a ReAct transcript is re-read', () => {
+    const events: AgentEvent[] = [
+      start('ReActChat'),
+      { type: 'llm-start', runId: 'r', iteration: 1, t: 1, format: 'react' },
+      {
+        type: 'text-delta',
+        runId: 'r',
+        iteration: 1,
+        t: 2,
+        text: 'Thought: search\nAction: retrieval\nAction Input: {"query": "leave", "files": []}\n',
+      },
+      { type: 'llm-end', runId: 'r', iteration: 1, t: 3, finishReason: 'stop', durationMs: 1 },
+      { ...retrieval, by: 'tool', functionId: '1', iteration: 1, t: 4 } as AgentEvent,
+      {
+        type: 'text-delta',
+        runId: 'r',
+        iteration: 2,
+        t: 5,
+        text: 'Observation: found\nThought: done\nFinal Answer: 16 weeks',
+      },
+    ];
+    const view = foldRun('r', events);
+    expect(view.blocks.map((b) => b.kind)).toEqual(['reasoning', 'tool', 'retrieval', 'reasoning', 'text']);
+  });
+});

@@ -1,0 +1,95 @@
+// Assistant: Qwen-Agent's FnCallAgent with documents. Before the loop it searches the files of the conversation
+// (and the agent's own files) for the user's last question, appends a "# Knowledge Base" block with the passages to
+// the system message, and reports the search as a retrieval event. Keywords come from the question itself (stop
+// words out, stems in): no extra model call, where upstream's default asks the model to write keywords first.
+import { fileURLToPath } from 'node:url';
+import { defaultWorkDir, stageFiles } from '../../tools';
+import { ragSettings } from '../../tools/retrieval';
+import { formatKnowledge, retrieve, type RetrievalFile } from '../documents/search';
+import { contentText, type Lang, type Message } from '../llm/schema';
+import type { AgentOptions, RunOptions, RunState } from './agent';
+import type { StopReason } from './events';
+import { FnCallAgent } from './fncall-agent';
+
+export interface AssistantOptions extends AgentOptions {
+  /** Qwen-Agent's rag_cfg: `max_ref_token` (default 20000) and `parser_page_size` (default 500). */
+  ragCfg?: { max_ref_token?: number; parser_page_size?: number };
+}
+
+/** Every file item of the messages (images are not documents), in order, without repeats. */
+export function documentRefs(messages: readonly Message[]): string[] {
+  const refs = new Set<string>();
+  for (const m of messages) {
+    if (typeof m.content === 'string') continue;
+    for (const item of m.content) if (item.file) refs.add(item.file);
+  }
+  return [...refs];
+}
+
+export class Assistant extends FnCallAgent {
+  static override readonly agentType: string = 'Assistant';
+  readonly ragCfg: Record<string, unknown>;
+
+  constructor(opts: AssistantOptions = {}) {
+    super(opts);
+    this.ragCfg = { ...opts.ragCfg };
+  }
+
+  protected override async loop(
+    messages: Message[],
+    opts: RunOptions & { lang: Lang },
+    run: RunState,
+  ): Promise<StopReason> {
+    return super.loop(await this.withKnowledge(messages, opts, run), opts, run);
+  }
+
+  /** The messages with the knowledge block in the system message (unchanged when there are no documents). */
+  private async withKnowledge(
+    messages: Message[],
+    opts: RunOptions & { lang: Lang },
+    run: RunState,
+  ): Promise<Message[]> {
+    const refs = [...new Set([...this.files, ...documentRefs(messages)])];
+    if (!refs.length) return messages;
+    const last = messages[messages.length - 1];
+    const query =
+      last?.role === 'user' ? (typeof last.content === 'string' ? last.content : contentText(last.content)) : '';
+    const { files, errors } = await this.localFiles(refs, opts);
+    opts.signal?.throwIfAborted();
+    const found = await retrieve(files, query, ragSettings(this.ragCfg));
+    errors.push(...found.errors);
+    const notes = [...errors, ...found.unsupported];
+    run.emit({
+      type: 'retrieval',
+      by: 'assistant',
+      query,
+      terms: found.terms,
+      mode: found.mode,
+      candidates: found.candidates,
+      budgetTokens: found.budgetTokens,
+      usedTokens: found.usedTokens,
+      durationMs: found.durationMs,
+      ...(notes.length ? { errors: notes } : {}),
+    });
+    // Files that are not documents at all (an image, a script) are left out of the block silently, as upstream.
+    const block = formatKnowledge(found.documents, opts.lang, errors);
+    if (!block) return messages;
+    const [first, ...rest] = messages;
+    if (first?.role !== 'system') return [{ role: 'system', content: block }, ...messages];
+    const content =
+      typeof first.content === 'string' ? `${first.content}\n\n${block}` : [...first.content, { text: `\n\n${block}` }];
+    return [{ ...first, content }, ...rest];
+  }
+
+  /** Local paths as they are; http(s) URLs downloaded into the run's work directory first. */
+  private async localFiles(refs: string[], opts: RunOptions): Promise<{ files: RetrievalFile[]; errors: string[] }> {
+    const remote = refs.filter((r) => /^https?:\/\//i.test(r));
+    const files: RetrievalFile[] = refs
+      .filter((r) => !remote.includes(r))
+      .map((r) => ({ path: r.startsWith('file://') ? fileURLToPath(r) : r }));
+    if (!remote.length) return { files, errors: [] };
+    const workDir = opts.workDir ?? defaultWorkDir('assistant', opts.conversationId);
+    const staged = await stageFiles(remote, workDir, { signal: opts.signal });
+    return { files: [...files, ...staged.files.map((p) => ({ path: p }))], errors: staged.errors };
+  }
+}

@@ -1,0 +1,114 @@
+// The search pipeline from files to passages: each file parsed (loadDocument) and indexed once, the query searched
+// within the token budget, and the outcome told two ways: Qwen-Agent's [{url, text: [...]}] for the model, and the
+// scored candidates for the trace (which chunks were considered and which went into the prompt).
+import type { RetrievalCandidate } from '../../agent/events';
+import { DocumentError } from '../types';
+import { DEFAULT_PARSER_PAGE_SIZE } from './chunk';
+import { indexFile, type IndexedDocument } from './index-cache';
+import { DEFAULT_MAX_REF_TOKEN, searchDocuments, UNUSED_LISTED, type SearchMode } from './search';
+
+/** Characters of an unused candidate's text kept in the trace. */
+const UNUSED_TEXT_CHARS = 400;
+
+export interface RetrievalFile {
+  /** A local path. */
+  path: string;
+  /** Display name (default: the path's basename). */
+  name?: string;
+}
+
+export interface RetrieveOptions {
+  maxRefTokens?: number;
+  parserPageSize?: number;
+}
+
+export interface RetrievedDocument {
+  /** The file's display name (what the model and the user call it). */
+  url: string;
+  text: string[];
+}
+
+export interface Retrieval {
+  /** Qwen-Agent's retrieval output. */
+  documents: RetrievedDocument[];
+  /** For each used passage and the best unused ones: where it is from, its score, whether it went in. */
+  candidates: RetrievalCandidate[];
+  terms: string[];
+  mode: SearchMode;
+  budgetTokens: number;
+  usedTokens: number;
+  /** Files that could not be read, one readable sentence each. */
+  errors: string[];
+  /** Files of a type that is not a document (the Assistant leaves them out silently, as upstream). */
+  unsupported: string[];
+  durationMs: number;
+}
+
+export async function loadIndexes(
+  files: readonly RetrievalFile[],
+  pageSize: number,
+): Promise<{ docs: IndexedDocument[]; errors: string[]; unsupported: string[] }> {
+  const docs: IndexedDocument[] = [];
+  const errors: string[] = [];
+  const unsupported: string[] = [];
+  for (const file of files) {
+    try {
+      docs.push(await indexFile(file.path, pageSize, file.name));
+    } catch (e) {
+      if (!(e instanceof DocumentError)) throw e;
+      (e.code === 'unsupported' ? unsupported : errors).push(e.message);
+    }
+  }
+  return { docs, errors, unsupported };
+}
+
+export function searchIndexes(
+  docs: readonly IndexedDocument[],
+  query: string,
+  budgetTokens: number,
+): Omit<Retrieval, 'errors' | 'unsupported' | 'durationMs'> {
+  const result = searchDocuments(docs, query, budgetTokens);
+  const used = result.ranking.filter((r) => r.usedText !== undefined);
+  const unused = result.ranking.filter((r) => r.usedText === undefined).slice(0, UNUSED_LISTED);
+  const shown =
+    result.mode === 'ranked' ? [...used, ...unused] : [...used, ...unused].sort((a, b) => b.score - a.score);
+  const candidates = shown.map((r): RetrievalCandidate => {
+    const doc = docs[r.doc]!;
+    const chunk = doc.chunks[r.chunk]!;
+    const text =
+      r.usedText ??
+      (chunk.content.length > UNUSED_TEXT_CHARS ? `${chunk.content.slice(0, UNUSED_TEXT_CHARS)}…` : chunk.content);
+    const candidate: RetrievalCandidate = {
+      chunkId: `${doc.hash.slice(0, 16)}:${r.chunk}`,
+      fileId: doc.hash,
+      fileName: doc.name,
+      page: chunk.page,
+      score: Math.round(r.score * 1000) / 1000,
+      tokens: r.usedTokens ?? chunk.tokens,
+      text,
+      used: r.usedText !== undefined,
+    };
+    if (r.pinned) candidate.pinned = true;
+    return candidate;
+  });
+  return {
+    documents: result.refs.map((ref) => ({ url: ref.doc.name, text: ref.texts })),
+    candidates,
+    terms: result.terms,
+    mode: result.mode,
+    budgetTokens: result.budgetTokens,
+    usedTokens: result.usedTokens,
+  };
+}
+
+/** Parses, indexes and searches `files` for `query`. Unreadable files are listed in `errors`, never thrown. */
+export async function retrieve(
+  files: readonly RetrievalFile[],
+  query: string,
+  opts: RetrieveOptions = {},
+): Promise<Retrieval> {
+  const started = performance.now();
+  const { docs, errors, unsupported } = await loadIndexes(files, opts.parserPageSize ?? DEFAULT_PARSER_PAGE_SIZE);
+  const found = searchIndexes(docs, query, opts.maxRefTokens ?? DEFAULT_MAX_REF_TOKEN);
+  return { ...found, errors, unsupported, durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
+}

@@ -1,0 +1,234 @@
+// Which chunks of which documents go into the prompt, as Qwen-Agent's hybrid search (keyword_search +
+// front_page_search) decides it:
+// - an empty query takes the beginning of each document, the budget split evenly between them;
+// - when every chunk together fits the budget, everything goes in;
+// - otherwise the BM25 ranking and the front-page ranking (the first two chunks of a single document, when they take
+//   at most a quarter of the budget) are fused by reciprocal rank, each list adding 1/(rank + 61) to a chunk and a
+//   front-page chunk ranking first; chunks are then taken in that order until the budget is spent, the one that
+//   overflows cut to the tokens left. The chosen chunks go into the prompt in document order.
+import { truncateTokens } from '../../llm/tokens';
+import { bm25Scores } from './bm25';
+import type { IndexedDocument } from './index-cache';
+import { queryTerms } from './terms';
+
+export const DEFAULT_MAX_REF_TOKEN = 20_000;
+/** front_page_search's DEFAULT_FRONT_PAGE_NUM. */
+export const FRONT_PAGE_CHUNKS = 2;
+/** Reciprocal-rank fusion constant (upstream adds 1 / (rank + 1 + 60) with a 0-based rank). */
+export const RRF_K = 60;
+
+export type SearchMode = 'all' | 'front' | 'ranked';
+
+export interface RankedChunk {
+  doc: number;
+  chunk: number;
+  /** The chunk's BM25 score for the query (0 when no query term occurs in it). */
+  score: number;
+  /** Put first by the front-page search. */
+  pinned: boolean;
+  /** The fused reciprocal-rank score (Infinity when pinned); 0 outside the ranked mode. */
+  fused: number;
+  /** The text that went into the prompt (the whole chunk, or the part that fitted), when it was used. */
+  usedText?: string;
+  usedTokens?: number;
+}
+
+export interface SearchResult {
+  mode: SearchMode;
+  /** The query's BM25 terms (stemmed, stop words removed). */
+  terms: string[];
+  /** Chunks in the order they were considered: for 'ranked', those used then the next UNUSED_LISTED best; for
+   *  'front' and 'all', every chunk in document order. */
+  ranking: RankedChunk[];
+  usedTokens: number;
+  budgetTokens: number;
+  /** Per document, in input order, the texts used in document order (documents with nothing used left out). */
+  refs: { doc: IndexedDocument; texts: string[]; chunks: number[] }[];
+}
+
+/** Chunks the trace lists beyond those used: the next best, so one sees what just missed. */
+export const UNUSED_LISTED = 10;
+/** Chunks ranked by a partial sort before falling back to sorting them all (the budget rarely needs more). */
+const PARTIAL_RANK = 128;
+
+function documentOrder(docs: readonly IndexedDocument[], scores: Float64Array[]): RankedChunk[] {
+  const out: RankedChunk[] = [];
+  docs.forEach((d, doc) =>
+    d.chunks.forEach((_, chunk) => out.push({ doc, chunk, score: scores[doc]![chunk]!, pinned: false, fused: 0 })),
+  );
+  return out;
+}
+
+function markUsed(entry: RankedChunk, text: string, tokens: number): void {
+  entry.usedText = text;
+  entry.usedTokens = tokens;
+}
+
+/**
+ * Fills the budget in ranking order; the chunk that does not fit is cut to what is left and ends the filling. Returns
+ * the tokens used and every chunk considered (those used, then up to `extra` more, for the trace).
+ */
+function fill(
+  docs: readonly IndexedDocument[],
+  ranking: Iterable<RankedChunk>,
+  budget: number,
+  extra = Infinity,
+): { used: number; considered: RankedChunk[] } {
+  let left = budget;
+  let unused = 0;
+  const considered: RankedChunk[] = [];
+  for (const entry of ranking) {
+    if (left <= 0 && unused >= extra) break;
+    considered.push(entry);
+    if (left <= 0) {
+      unused++;
+      continue;
+    }
+    const chunk = docs[entry.doc]!.chunks[entry.chunk]!;
+    if (chunk.tokens <= left) {
+      markUsed(entry, chunk.content, chunk.tokens);
+      left -= chunk.tokens;
+    } else {
+      markUsed(entry, truncateTokens(chunk.content, left), left);
+      left = 0;
+    }
+  }
+  return { used: budget - left, considered };
+}
+
+function frontParts(docs: readonly IndexedDocument[], ranking: RankedChunk[], budget: number): number {
+  const share = Math.floor(budget / docs.length);
+  let used = 0;
+  docs.forEach((_, doc) => {
+    used += fill(
+      docs,
+      ranking.filter((r) => r.doc === doc),
+      share,
+    ).used;
+  });
+  return used;
+}
+
+/** The best `k` of `items` under `before` (a total order), best first; a partial sort. */
+function topK(items: Int32Array, k: number, before: (a: number, b: number) => number): number[] {
+  const top: number[] = [];
+  for (const g of items) {
+    if (top.length === k && before(g, top[k - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(top[mid]!, g) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    top.splice(lo, 0, g);
+    if (top.length > k) top.pop();
+  }
+  return top;
+}
+
+/**
+ * Chunks in fused order, made lazily (only as many as the budget and the trace take): pinned front-page chunks first,
+ * then the keyword list, which ranks every chunk by BM25 score (ties, and chunks without a query term, in document
+ * order). Each list adds 1/(rank + 61); since that only falls with the rank, the fused order of the chunks not
+ * pinned is the keyword order.
+ */
+function* fusedOrder(
+  docs: readonly IndexedDocument[],
+  scores: Float64Array[],
+  terms: string[],
+  budget: number,
+): Generator<RankedChunk> {
+  const offsets: number[] = [];
+  let n = 0;
+  for (const d of docs) {
+    offsets.push(n);
+    n += d.chunks.length;
+  }
+  const flat = new Float64Array(n);
+  scores.forEach((s, d) => flat.set(s, offsets[d]));
+  const entry = (g: number, pinned: boolean, fused: number): RankedChunk => {
+    let doc = docs.length - 1;
+    while (offsets[doc]! > g) doc--;
+    return { doc, chunk: g - offsets[doc]!, score: flat[g]!, pinned, fused };
+  };
+  const pinned = new Set<number>();
+  if (docs.length === 1) {
+    const chunks = docs[0]!.chunks;
+    for (let i = 0; i < Math.min(FRONT_PAGE_CHUNKS, chunks.length); i++) {
+      if (budget < chunks[i]!.tokens * FRONT_PAGE_CHUNKS * 2) break;
+      pinned.add(i);
+    }
+  }
+  for (const g of pinned) yield entry(g, true, Infinity);
+  if (!terms.length) {
+    for (let g = 0; g < n; g++) if (!pinned.has(g)) yield entry(g, false, 0);
+    return;
+  }
+  let rank = 0;
+  const ranked = (g: number) => entry(g, false, 1 / (rank + 1 + RRF_K));
+  const before = (a: number, b: number) => flat[b]! - flat[a]! || a - b;
+  const select = (keep: (score: number) => boolean) => {
+    const out: number[] = [];
+    for (let g = 0; g < n; g++) if (keep(flat[g]!)) out.push(g);
+    return Int32Array.from(out);
+  };
+  const positive = select((x) => x > 0);
+  let sorted = topK(positive, PARTIAL_RANK, before);
+  for (let i = 0; ; i++) {
+    if (i === PARTIAL_RANK && positive.length > PARTIAL_RANK) sorted = Array.from(positive).sort(before);
+    if (i >= sorted.length) break;
+    const g = sorted[i]!;
+    if (!pinned.has(g)) yield ranked(g);
+    rank++;
+  }
+  for (let g = 0; g < n; g++) {
+    if (flat[g] !== 0) continue;
+    if (!pinned.has(g)) yield ranked(g);
+    rank++;
+  }
+  for (const g of Array.from(select((x) => x < 0)).sort(before)) {
+    if (!pinned.has(g)) yield ranked(g);
+    rank++;
+  }
+}
+
+export function searchDocuments(
+  docs: readonly IndexedDocument[],
+  query: string,
+  budgetTokens = DEFAULT_MAX_REF_TOKEN,
+): SearchResult {
+  const terms = queryTerms(query);
+  const scores = bm25Scores(
+    docs.map((d) => d.bm25),
+    terms,
+  );
+  const total = docs.reduce((sum, d) => sum + d.totalTokens, 0);
+  let mode: SearchMode;
+  let ranking: RankedChunk[];
+  let usedTokens: number;
+  if (!docs.length) {
+    mode = 'all';
+    ranking = [];
+    usedTokens = 0;
+  } else if (!query.trim()) {
+    mode = 'front';
+    ranking = documentOrder(docs, scores);
+    usedTokens = frontParts(docs, ranking, budgetTokens);
+  } else if (total <= budgetTokens) {
+    mode = 'all';
+    ranking = documentOrder(docs, scores);
+    usedTokens = fill(docs, ranking, budgetTokens).used;
+  } else {
+    mode = 'ranked';
+    const filled = fill(docs, fusedOrder(docs, scores, terms, budgetTokens), budgetTokens, UNUSED_LISTED);
+    ranking = filled.considered;
+    usedTokens = filled.used;
+  }
+  const refs: SearchResult['refs'] = [];
+  docs.forEach((doc, d) => {
+    const used = ranking.filter((r) => r.doc === d && r.usedText !== undefined).sort((a, b) => a.chunk - b.chunk);
+    if (used.length) refs.push({ doc, texts: used.map((r) => r.usedText!), chunks: used.map((r) => r.chunk) });
+  });
+  return { mode, terms, ranking, usedTokens, budgetTokens, refs };
+}

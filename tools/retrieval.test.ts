@@ -1,0 +1,135 @@
+// The doc_parser and retrieval tools through runTool: files staged from the conversation, the pipeline, the trace
+// event, and readable errors for the model.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { clearIndexCache } from '../lib/documents/search';
+import type { ToolContext, ToolEvent } from './base-tool';
+import { DocParserTool } from './doc-parser';
+import { RetrievalTool } from './retrieval';
+import { runTool } from './run-tool';
+
+let tmp: string;
+let handbook: string;
+let menu: string;
+let events: ToolEvent[];
+
+beforeEach(async () => {
+  clearIndexCache();
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'retrieval-'));
+  handbook = path.join(tmp, 'handbook.md');
+  menu = path.join(tmp, 'menu.txt');
+  const filler = Array.from(
+    { length: 60 },
+    (_, i) => `Section ${i}: general office matters, routine administration, building access and meeting rooms.`,
+  );
+  filler.splice(41, 0, 'Sabbatical leave: after seven years of service staff may take a three-month sabbatical.');
+  await writeFile(handbook, filler.join('\n\n'));
+  await writeFile(menu, 'Monday: soup.\n\nTuesday: pasta.');
+  events = [];
+  return () => rm(tmp, { recursive: true, force: true });
+});
+
+function ctx(files: string[]): ToolContext {
+  return {
+    files,
+    workDir: path.join(tmp, 'work'),
+    lang: 'en',
+    messages: [],
+    emit: (e) => events.push(e),
+  };
+}
+
+describe('retrieval tool', () => {
+  it('returns the relevant passages of the named file and reports the search', async () => {
+    const tool = new RetrievalTool({ max_ref_token: 200, parser_page_size: 100 });
+    const r = await runTool(
+      tool,
+      JSON.stringify({ query: 'sabbatical, 休假', files: ['handbook.md'] }),
+      ctx([handbook, menu]),
+    );
+    expect(r.ok).toBe(true);
+    const out = JSON.parse(r.content as string) as { url: string; text: string[] }[];
+    expect(out.map((d) => d.url)).toEqual(['handbook.md']);
+    expect(out[0]!.text.join('\n')).toContain('Sabbatical leave: after seven years');
+    expect(out[0]!.text[0]).toMatch(/^\[page: 1\]\n/);
+
+    expect(events).toHaveLength(1);
+    const e = events[0]!;
+    expect(e.query).toBe('sabbatical, 休假');
+    expect(e.terms).toContain('sabbat');
+    expect(e.mode).toBe('ranked');
+    expect(e.budgetTokens).toBe(200);
+    expect(e.usedTokens).toBeLessThanOrEqual(200);
+    const hit = e.candidates.find((c) => c.text.includes('Sabbatical leave'))!;
+    expect(hit.used).toBe(true);
+    expect(hit.score).toBeGreaterThan(0);
+    expect(hit.fileName).toBe('handbook.md');
+    expect(hit.page).toBe(1);
+    expect(e.candidates.some((c) => !c.used)).toBe(true);
+  });
+
+  it('searches every file of the conversation when no file is named', async () => {
+    const r = await runTool(new RetrievalTool(), JSON.stringify({ query: 'pasta', files: [] }), ctx([handbook, menu]));
+    const out = JSON.parse(r.content as string) as { url: string }[];
+    expect(out.map((d) => d.url).sort()).toEqual(['handbook.md', 'menu.txt']); // all fits the budget: everything
+  });
+
+  it('refuses a file that is not in the conversation, saying which files there are', async () => {
+    const r = await runTool(
+      new RetrievalTool(),
+      JSON.stringify({ query: 'x', files: ['/etc/passwd'] }),
+      ctx([handbook]),
+    );
+    expect(r.ok).toBe(false);
+    expect(r.content).toContain('Not a file of this conversation: /etc/passwd');
+    expect(r.content).toContain("The conversation's files: handbook.md");
+  });
+
+  it('reports an unreadable file to the model and still searches the others', async () => {
+    const empty = path.join(tmp, 'empty.txt');
+    await writeFile(empty, '');
+    const r = await runTool(new RetrievalTool(), JSON.stringify({ query: 'soup', files: [] }), ctx([menu, empty]));
+    expect(r.ok).toBe(true);
+    const out = JSON.parse(r.content as string) as { url?: string; error?: string }[];
+    expect(out[0]!.url).toBe('menu.txt');
+    expect(out[1]!.error).toContain('empty.txt is empty');
+    expect(events[0]!.errors).toEqual([out[1]!.error]);
+  });
+
+  it('fails readably when the query or files are missing', async () => {
+    const r = await runTool(new RetrievalTool(), JSON.stringify({ files: [] }), ctx([menu]));
+    expect(r.ok).toBe(false);
+    expect(r.content).toContain("missing required property 'query'");
+  });
+});
+
+describe('doc_parser tool', () => {
+  it("returns Qwen-Agent's record of chunks, each with its page marker and token count", async () => {
+    const tool = new DocParserTool({ parser_page_size: 100 });
+    const r = await runTool(tool, JSON.stringify({ url: 'handbook.md' }), ctx([handbook]));
+    expect(r.ok).toBe(true);
+    const record = JSON.parse(r.content as string) as {
+      url: string;
+      title: string;
+      raw: { content: string; metadata: { source: string; title: string; chunk_id: number }; token: number }[];
+    };
+    expect(record.url).toBe('handbook.md');
+    expect(record.raw.length).toBeGreaterThan(5);
+    record.raw.forEach((c, i) => {
+      expect(c.metadata).toEqual({ source: 'handbook.md', title: 'handbook.md', chunk_id: i });
+      expect(c.content.startsWith('[page: 1]\n')).toBe(true);
+      expect(c.token).toBeLessThanOrEqual(100);
+    });
+    expect(record.raw.map((c) => c.content).join('\n')).toContain('Sabbatical leave');
+  });
+
+  it('gives the model the document error as text', async () => {
+    const empty = path.join(tmp, 'blank.txt');
+    await writeFile(empty, '');
+    const r = await runTool(new DocParserTool(), JSON.stringify({ url: 'blank.txt' }), ctx([empty]));
+    expect(r.ok).toBe(false);
+    expect(r.content).toContain('DocumentError: blank.txt is empty.');
+  });
+});

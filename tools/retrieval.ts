@@ -1,0 +1,66 @@
+// `retrieval`: Qwen-Agent's RAG tool. Parses and indexes the named files (once per content), searches them for the
+// query within the max_ref_token budget (BM25 fused with the front-page search), and returns Qwen-Agent's
+// [{url, text: [passages]}]; each passage keeps its "[page: N]" lines. The search shows in the trace as a retrieval
+// step tied to the call.
+import { loadConfig } from '../lib/config';
+import { retrieve } from '../lib/documents/search';
+import type { ToolContext } from './base-tool';
+import { pickFiles } from './document-files';
+import { BaseToolWithFileAccess } from './file-access';
+import { registerTool } from './registry';
+
+export const DOCUMENT_TYPES = 'pdf / docx / pptx / xlsx / xls / csv / tsv / html / md / txt';
+
+/** cfg.max_ref_token and cfg.parser_page_size (Qwen-Agent's names), else the environment's defaults. */
+export function ragSettings(cfg: Record<string, unknown>): { maxRefTokens: number; parserPageSize: number } {
+  const { rag } = loadConfig();
+  const int = (v: unknown, fallback: number) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : fallback);
+  return {
+    maxRefTokens: int(cfg.max_ref_token, rag.maxRefTokens),
+    parserPageSize: int(cfg.parser_page_size, rag.parserPageSize),
+  };
+}
+
+export class RetrievalTool extends BaseToolWithFileAccess {
+  name = 'retrieval';
+  description = `Finds the passages of the given files that are relevant to a query. Supported file types: ${DOCUMENT_TYPES}.`;
+  parameters = {
+    type: 'object',
+    properties: {
+      query: {
+        type: 'string',
+        description:
+          'Keywords to look for, separated by commas. Documents may be in more than one language, so give the keywords in both Chinese and English when you can.',
+      },
+      files: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'The files to search, by the names they were uploaded under (or as given in the conversation).',
+      },
+    },
+    required: ['query', 'files'],
+  };
+
+  async call(params: string, ctx: ToolContext) {
+    const { query, files } = this.parseArgs<{ query: string; files: string[] }>(params);
+    const settings = ragSettings(this.cfg);
+    const found = await retrieve(pickFiles(files, ctx), query, settings);
+    // The model asked for these files by name: tell it about each one that could not be searched.
+    const failed = [...found.errors, ...found.unsupported];
+    ctx.emit?.({
+      type: 'retrieval',
+      query,
+      terms: found.terms,
+      mode: found.mode,
+      candidates: found.candidates,
+      budgetTokens: found.budgetTokens,
+      usedTokens: found.usedTokens,
+      durationMs: found.durationMs,
+      ...(failed.length ? { errors: failed } : {}),
+    });
+    if (!found.documents.length && failed.length) throw new Error(failed.join('\n'));
+    return [...found.documents, ...failed.map((error) => ({ error }))];
+  }
+}
+
+registerTool('retrieval')(RetrievalTool);
