@@ -17,6 +17,15 @@ export interface AppConfig {
   llm: LlmEnvConfig;
   maxLlmCallsPerRun: number;
   dataDir: string;
+  documents: DocumentLimits;
+}
+
+/** Uploads and document parsing (issue 4). */
+export interface DocumentLimits {
+  /** Largest file accepted by upload and by the parsers. */
+  uploadMaxBytes: number;
+  /** Most bytes an Office file (a zip) may inflate to, all entries together: a zip bomb stops there. */
+  unzippedMaxBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -59,6 +68,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     maxLlmCallsPerRun: intFrom(env, ['MAX_LLM_CALL_PER_RUN', 'QWEN_AGENT_MAX_LLM_CALL_PER_RUN'], 20, { min: 1 }),
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || 'data'),
+    documents: {
+      uploadMaxBytes: intFrom(env, ['UPLOAD_MAX_BYTES'], 50 * 1024 * 1024, { min: 1 }),
+      unzippedMaxBytes: intFrom(env, ['UNZIP_MAX_BYTES'], 200 * 1024 * 1024, { min: 1 }),
+    },
   };
 }
 

@@ -9,6 +9,7 @@ export type { ToolRunResult } from './run-tool';
 export {
   BaseToolWithFileAccess,
   stageFiles,
+  allowLocalFileStaging,
   safeFileName,
   stagedFileName,
   defaultWorkDir,

@@ -1,6 +1,7 @@
 'use client';
 import { memo, useEffect, useRef, useState } from 'react';
 import { contentText } from '@/lib/llm/schema';
+import { AttachedFiles } from './attached-files';
 import { RunView } from './run-view';
 import { useChat, type TurnState } from './store';
 
@@ -99,6 +100,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
         ) : (
           <>
             <p className="whitespace-pre-wrap break-words">{text}</p>
+            <AttachedFiles content={turn.content} />
             {!running && !pending && (
               <div className="mt-1 flex justify-end">
                 <button
