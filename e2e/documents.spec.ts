@@ -1,33 +1,22 @@
-// Documents end to end: a markdown file in a message to the Assistant, a question, the retrieval card with the query
-// and scored chunks, and a citation naming the file and page. Until the composer's upload lands, the file is put
-// where uploads are stored (DATA_DIR/files/) and the message is sent with POST /api/chat {files: [...]}; the page
-// then opens the conversation.
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { expect, test } from '@playwright/test';
-import { lastAnswer, openChat, panelOf } from './support/chat';
+// Documents end to end: a markdown file uploaded from the composer, the Assistant asked about it, the retrieval card
+// with the query and scored chunks, and a citation naming the file and page. The same over HTTP: POST /api/files,
+// then POST /api/chat with the upload's reference.
+import { expect, test, type Page } from '@playwright/test';
+import { lastAnswer, openChat, panelOf, send } from './support/chat';
 import { chatRequests, setScenario } from './support/model';
 
 const PASSAGE = 'Parental leave: new parents receive sixteen weeks of paid parental leave.';
 
-async function uploadHandbook(folder: string): Promise<string> {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run the browser tests through playwright.config.ts');
+function handbook(): Buffer {
   const sections = Array.from(
     { length: 60 },
     (_, i) => `Section ${i}: office routines, building access, meeting rooms and general administration.`,
   );
   sections.splice(41, 0, PASSAGE);
-  await mkdir(path.join(dataDir, 'files', folder), { recursive: true });
-  await writeFile(path.join(dataDir, 'files', folder, 'handbook.md'), sections.join('\n\n'));
-  return `${folder}/handbook.md`;
+  return Buffer.from(sections.join('\n\n'));
 }
 
-test('the Assistant answers from an attached document: a retrieval card and a citation by file and page', async ({
-  page,
-  request,
-}) => {
-  const file = await uploadHandbook('docs-kestrel');
+async function answersOnlyWithThePassage(): Promise<void> {
   // The scripted model answers only if the knowledge block with the passage reached it.
   await setScenario({
     rules: [
@@ -35,18 +24,9 @@ test('the Assistant answers from an attached document: a retrieval card and a ci
       { when: { lastUserIncludes: 'kestrel' }, reply: { content: 'No knowledge reached me.' } },
     ],
   });
-  const res = await request.post('/api/chat', {
-    data: { message: 'How long is parental leave? kestrel', agent: 'assistant', files: [file] },
-  });
-  expect(res.status()).toBe(200);
-  const body = await res.text();
-  const { conversationId } = JSON.parse(/event: turn\ndata: (.*)\n/.exec(body)![1]!) as { conversationId: string };
-  const [sent] = await chatRequests();
-  const system = JSON.stringify(sent!.body.messages[0]);
-  expect(system).toContain('# Knowledge Base');
-  expect(system).toContain('[file](handbook.md)');
+}
 
-  await openChat(page, `/?c=${conversationId}`);
+async function expectRetrievalAndCitation(page: Page): Promise<void> {
   const answer = await lastAnswer(page);
   await expect(answer).toContainText('Sixteen weeks (kestrel).');
 
@@ -70,14 +50,53 @@ test('the Assistant answers from an attached document: a retrieval card and a ci
   const passages = await panelOf(citation);
   await expect(passages).toContainText('[page: 1]');
   await expect(passages).toContainText(PASSAGE);
+}
+
+test('upload a document, ask the Assistant: a retrieval card and a citation by file and page', async ({ page }) => {
+  await answersOnlyWithThePassage();
+  await openChat(page);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption('assistant');
+  await page
+    .getByLabel('Upload files')
+    .setInputFiles([{ name: 'handbook.md', mimeType: 'text/markdown', buffer: handbook() }]);
+  await expect(
+    page.getByRole('list', { name: 'Documents' }).getByRole('listitem').filter({ hasText: 'handbook.md' }),
+  ).toContainText('ready, 1 page');
+  await send(page, 'How long is parental leave? kestrel');
+
+  const [sent] = await chatRequests();
+  const system = JSON.stringify(sent!.body.messages[0]);
+  expect(system).toContain('# Knowledge Base');
+  expect(system).toContain('[file](handbook.md)');
+  await expectRetrievalAndCitation(page);
 });
 
-test('POST /api/chat refuses files outside the uploads folder', async ({ request }) => {
-  for (const files of [['../agent-studio.db'], ['/etc/passwd'], ['never-uploaded.md'], 'handbook.md']) {
+test('over HTTP: POST /api/files, then POST /api/chat with the reference, answers from the document', async ({
+  page,
+  request,
+}) => {
+  await answersOnlyWithThePassage();
+  const upload = await request.post('/api/files?name=handbook.md', { data: handbook() });
+  expect(upload.status()).toBe(201);
+  const { document } = (await upload.json()) as { document: { ref: string } };
+  const res = await request.post('/api/chat', {
+    data: { message: 'How long is parental leave? kestrel', agent: 'assistant', files: [document.ref] },
+  });
+  expect(res.status()).toBe(200);
+  const body = await res.text();
+  const { conversationId } = JSON.parse(/event: turn\ndata: (.*)\n/.exec(body)![1]!) as { conversationId: string };
+  await openChat(page, `/?c=${conversationId}`);
+  await expectRetrievalAndCitation(page);
+});
+
+test('POST /api/chat refuses files that are not uploads', async ({ request }) => {
+  const missing = `files/${'0'.repeat(64)}/never-uploaded.md`;
+  for (const files of [['../agent-studio.db'], ['/etc/passwd'], ['handbook.md'], [missing], 'handbook.md']) {
     const res = await request.post('/api/chat', { data: { message: 'hi', agent: 'assistant', files } });
     expect(res.status()).toBe(400);
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
-      /uploads folder|uploaded|"files"/,
+      /upload reference|has not been uploaded|"files"/,
     );
   }
 });

@@ -18,6 +18,7 @@ export interface AppConfig {
   maxLlmCallsPerRun: number;
   dataDir: string;
   rag: RagEnvConfig;
+  documents: DocumentLimits;
 }
 
 // Document search (issue 4, search half).
@@ -26,6 +27,14 @@ export interface RagEnvConfig {
   maxRefTokens: number;
   /** Tokens per chunk (Qwen-Agent's parser_page_size). */
   parserPageSize: number;
+}
+
+/** Uploads and document parsing (issue 4). */
+export interface DocumentLimits {
+  /** Largest file accepted by upload and by the parsers. */
+  uploadMaxBytes: number;
+  /** Most bytes an Office file (a zip) may inflate to, all entries together: a zip bomb stops there. */
+  unzippedMaxBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -71,6 +80,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rag: {
       maxRefTokens: intFrom(env, ['RAG_MAX_REF_TOKEN', 'QWEN_AGENT_DEFAULT_MAX_REF_TOKEN'], 20_000, { min: 1 }),
       parserPageSize: intFrom(env, ['RAG_PARSER_PAGE_SIZE', 'QWEN_AGENT_DEFAULT_PARSER_PAGE_SIZE'], 500, { min: 50 }),
+    },
+    documents: {
+      uploadMaxBytes: intFrom(env, ['UPLOAD_MAX_BYTES'], 50 * 1024 * 1024, { min: 1 }),
+      unzippedMaxBytes: intFrom(env, ['UNZIP_MAX_BYTES'], 200 * 1024 * 1024, { min: 1 }),
     },
   };
 }

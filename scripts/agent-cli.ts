@@ -5,6 +5,10 @@ import { FnCallAgent, ReActChat, type AgentEvent } from '../lib/agent';
 import { fncallModeFrom, loadConfig } from '../lib/config';
 import { TOOL_REGISTRY } from '../tools';
 import '../tools/builtin';
+import { allowLocalFileStaging } from '../tools/file-access';
+
+// The CLI's messages come from its own user, so file-aware tools may copy any local path they name.
+allowLocalFileStaging();
 
 const USAGE = `usage: npm run agent -- [--agent fncall|react] [--fncall native|nous|qwen] [--tool NAME]... [--system TEXT] [--json] "message"
   --agent    fncall (default) or react

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -6,7 +6,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolContext } from './base-tool';
-import { BaseToolWithFileAccess, defaultWorkDir, safeFileName, stagedFileName, stageFiles } from './file-access';
+import {
+  allowLocalFileStaging,
+  BaseToolWithFileAccess,
+  defaultWorkDir,
+  safeFileName,
+  stagedFileName,
+  stageFiles,
+} from './file-access';
 import { runTool } from './run-tool';
 
 let server: Server;
@@ -96,6 +103,7 @@ describe('stageFiles', () => {
     const result = await stageFiles(
       [path.join(tmp, 'notes.txt'), pathToFileURL(path.join(tmp, 'data.csv')).href, `${base}/files/report.txt`],
       work,
+      { allowLocalPaths: true },
     );
     expect(result.errors).toEqual([]);
     expect(result.files).toEqual([
@@ -118,7 +126,7 @@ describe('stageFiles', () => {
   it('stages a local file with a control character in its name under a clean name', async () => {
     const evil = path.join(tmp, 'a\u0001b.txt');
     await writeFile(evil, 'ctrl');
-    const { files } = await stageFiles([evil], path.join(tmp, 'w'));
+    const { files } = await stageFiles([evil], path.join(tmp, 'w'), { allowLocalPaths: true });
     expect(files).toEqual([path.join(tmp, 'w', 'ab.txt')]);
   });
 
@@ -128,10 +136,11 @@ describe('stageFiles', () => {
     const result = await stageFiles(
       [path.join(tmp, 'missing.txt'), `${base}/gone.pdf`, path.join(tmp, 'ok.txt'), tmp],
       work,
+      { allowLocalPaths: true },
     );
     expect(result.files).toEqual([path.join(work, 'ok.txt')]);
     expect(result.errors).toHaveLength(3);
-    expect(result.errors[0]).toMatch(/^.*missing\.txt: ENOENT/);
+    expect(result.errors[0]).toBe(`${path.join(tmp, 'missing.txt')}: no such file`);
     expect(result.errors[1]).toBe(`${base}/gone.pdf: download failed with HTTP 404`);
     expect(result.errors[2]).toBe(`${tmp}: not a regular file`);
   });
@@ -179,6 +188,12 @@ class Reader extends BaseToolWithFileAccess {
 }
 
 describe('runTool with a file-aware tool', () => {
+  // These stage plain local paths, as the CLI does.
+  beforeEach(() => {
+    allowLocalFileStaging(true);
+    return () => allowLocalFileStaging(false);
+  });
+
   it('stages files first; the tool sees staged paths, its work dir and the staging errors', async () => {
     await writeFile(path.join(tmp, 'a.txt'), 'A');
     const tool = new Reader();
@@ -218,5 +233,48 @@ describe('runTool with a file-aware tool', () => {
     const tool = new Reader({ work_dir: path.join(tmp, 'cfg-dir') });
     expect(tool.workDirFor({})).toBe(path.join(tmp, 'cfg-dir'));
     expect(tool.workDirFor({ workDir: path.join(tmp, 'ctx-dir') })).toBe(path.join(tmp, 'ctx-dir'));
+  });
+});
+
+describe('staging uploaded files and refusing other local paths', () => {
+  const HASH = 'c'.repeat(64);
+  let saved: string | undefined;
+  beforeEach(() => {
+    saved = process.env.DATA_DIR;
+    process.env.DATA_DIR = tmp;
+    return () => {
+      if (saved === undefined) delete process.env.DATA_DIR;
+      else process.env.DATA_DIR = saved;
+    };
+  });
+
+  it('stages an upload reference (files/<sha256>/<name>) under its real name', async () => {
+    await mkdir(path.join(tmp, 'files'), { recursive: true });
+    await writeFile(path.join(tmp, 'files', HASH), 'uploaded bytes');
+    const work = path.join(tmp, 'work');
+    const { files, errors } = await stageFiles([`files/${HASH}/Annual report.pdf`], work);
+    expect(errors).toEqual([]);
+    expect(files).toEqual([path.join(work, 'Annual report.pdf')]);
+    expect(await readFile(files[0]!, 'utf8')).toBe('uploaded bytes');
+  });
+
+  it('refuses a local path outside DATA_DIR/files unless asked, and says why', async () => {
+    await writeFile(path.join(tmp, 'secret.txt'), 'secret');
+    const work = path.join(tmp, 'work');
+    for (const source of [path.join(tmp, 'secret.txt'), '/etc/passwd', `files/${HASH}/../../secret.txt`]) {
+      const { files, errors } = await stageFiles([source], work);
+      expect(files).toEqual([]);
+      expect(errors).toEqual([
+        `${source}: local paths outside the uploaded files are not staged; upload the file instead`,
+      ]);
+    }
+    expect(await readdir(work)).toEqual([]);
+    const allowed = await stageFiles([path.join(tmp, 'secret.txt')], work, { allowLocalPaths: true });
+    expect(allowed.files).toEqual([path.join(work, 'secret.txt')]);
+  });
+
+  it('says so when an uploaded file has been removed', async () => {
+    const { errors } = await stageFiles([`files/${HASH}/gone.pdf`], path.join(tmp, 'work'));
+    expect(errors).toEqual([`files/${HASH}/gone.pdf: the uploaded file no longer exists (it was removed)`]);
   });
 });

@@ -3,28 +3,14 @@
 import { copyFile, mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { filesDir, parseFileRef, safeFileName, storedFilePath } from '../lib/documents/file-ref';
 import { BaseTool, type ToolContext } from './base-tool';
 import { dataDir } from './data-dir';
 
 export const MAX_DOWNLOAD_BYTES = 50 * 1024 * 1024;
 export const DOWNLOAD_TIMEOUT_MS = 30_000;
-const MAX_NAME_LENGTH = 200;
 
-/** A single safe path segment: no separators, no '..', no control or reserved characters, no leading dots. */
-export function safeFileName(raw: string): string {
-  let name = raw
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .replace(/[/\\:*?"<>|]/g, '_')
-    .replace(/\.{2,}/g, '.')
-    .replace(/^[.\s]+/, '')
-    .trim();
-  if (name.length > MAX_NAME_LENGTH) {
-    const ext = path.extname(name).slice(0, 20);
-    name = name.slice(0, MAX_NAME_LENGTH - ext.length) + ext;
-  }
-  return name || 'file';
-}
-
+export { safeFileName };
 function isHttpUrl(source: string): boolean {
   return /^https?:\/\//i.test(source);
 }
@@ -33,10 +19,12 @@ function localPath(source: string): string {
   return source.startsWith('file://') ? fileURLToPath(source) : source;
 }
 
-/** The sanitised basename a staged copy of `source` (URL or path) gets. */
+/** The sanitised basename a staged copy of `source` (upload reference, URL or path) gets. */
 export function stagedFileName(source: string): string {
   let base: string;
-  if (isHttpUrl(source)) {
+  const ref = parseFileRef(source);
+  if (ref) base = ref.name;
+  else if (isHttpUrl(source)) {
     const url = new URL(source);
     const last = url.pathname.split('/').filter(Boolean).pop() ?? '';
     try {
@@ -59,6 +47,17 @@ export interface StageOptions {
   signal?: AbortSignal;
   maxBytes?: number;
   timeoutMs?: number;
+  /** Stage local paths outside DATA_DIR/files too (default: only when the process opted in). */
+  allowLocalPaths?: boolean;
+}
+
+// Messages from the page carry upload references (files/<sha256>/<name>) or URLs; a local path there would let a
+// message read any file of the server. Only a process that takes its messages from its own user (the CLI) opts in.
+let localPathsAllowed = false;
+
+/** Lets stageFiles copy any local path, in this process. For the CLI, whose messages come from its own user. */
+export function allowLocalFileStaging(allowed = true): void {
+  localPathsAllowed = allowed;
 }
 
 async function download(
@@ -96,9 +95,33 @@ async function download(
   await writeFile(target, Buffer.concat(chunks));
 }
 
-async function copyLocal(source: string, target: string): Promise<void> {
-  const from = path.resolve(localPath(source));
-  if (!(await stat(from)).isFile()) throw new Error('not a regular file');
+/**
+ * Where a local source's bytes are, and its display name: an upload reference (`files/<sha256>/<name>`) resolves to
+ * the stored bytes; another local path only inside the uploaded files, unless this process opted in. Throws a
+ * readable Error otherwise.
+ */
+export async function resolveLocalFile(
+  source: string,
+  allowAnyPath = localPathsAllowed,
+): Promise<{ path: string; name: string }> {
+  const ref = parseFileRef(source);
+  const uploads = filesDir(dataDir());
+  const from = ref ? storedFilePath(dataDir(), ref.hash) : path.resolve(localPath(source));
+  if (!ref && !allowAnyPath && !from.startsWith(uploads + path.sep)) {
+    throw new Error('local paths outside the uploaded files are not staged; upload the file instead');
+  }
+  let info;
+  try {
+    info = await stat(from);
+  } catch {
+    throw new Error(ref ? 'the uploaded file no longer exists (it was removed)' : 'no such file');
+  }
+  if (!info.isFile()) throw new Error('not a regular file');
+  return { path: from, name: ref ? ref.name : stagedFileName(source) };
+}
+
+async function copyLocal(source: string, target: string, allowAnyPath: boolean): Promise<void> {
+  const { path: from } = await resolveLocalFile(source, allowAnyPath);
   if (from !== target) await copyFile(from, target);
 }
 
@@ -125,7 +148,7 @@ export async function stageFiles(
       const target = path.resolve(root, stagedFileName(source));
       if (!target.startsWith(root + path.sep)) throw new Error('target name escapes the work directory');
       if (isHttpUrl(source)) await download(source, target, limits);
-      else await copyLocal(source, target);
+      else await copyLocal(source, target, opts.allowLocalPaths ?? localPathsAllowed);
       if (!files.includes(target)) files.push(target);
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason;

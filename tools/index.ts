@@ -9,6 +9,8 @@ export type { ToolRunResult } from './run-tool';
 export {
   BaseToolWithFileAccess,
   stageFiles,
+  allowLocalFileStaging,
+  resolveLocalFile,
   safeFileName,
   stagedFileName,
   defaultWorkDir,

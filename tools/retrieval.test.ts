@@ -3,12 +3,17 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearIndexCache } from '../lib/documents/search';
 import type { ToolContext, ToolEvent } from './base-tool';
 import { DocParserTool } from './doc-parser';
 import { RetrievalTool } from './retrieval';
 import { runTool } from './run-tool';
+import { allowLocalFileStaging } from './file-access';
+
+// These tests hand the tools files from a temporary folder, as the CLI does (the app only stages uploads).
+beforeAll(() => allowLocalFileStaging(true));
+afterAll(() => allowLocalFileStaging(false));
 
 let tmp: string;
 let handbook: string;
@@ -130,6 +135,6 @@ describe('doc_parser tool', () => {
     await writeFile(empty, '');
     const r = await runTool(new DocParserTool(), JSON.stringify({ url: 'blank.txt' }), ctx([empty]));
     expect(r.ok).toBe(false);
-    expect(r.content).toContain('DocumentError: blank.txt is empty.');
+    expect(r.content).toContain('DocumentError: blank.txt is empty (0 bytes).');
   });
 });

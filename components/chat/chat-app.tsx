@@ -8,6 +8,7 @@ import { Sidebar } from './sidebar';
 import { useChat } from './store';
 import { ThemeToggle } from './theme-toggle';
 import { Thread } from './thread';
+import { fileDropHandlers } from './file-drop';
 
 export function ChatApp({ info, initialConversationId }: { info: AppInfo; initialConversationId?: string }) {
   const title = useChat((s) => s.title);
@@ -50,7 +51,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
         </div>
         <Sidebar onNavigate={() => setMenuOpen(false)} />
       </aside>
-      <main className="flex min-w-0 flex-1 flex-col">
+      <main className="flex min-w-0 flex-1 flex-col" {...fileDropHandlers}>
         <header className="flex items-center gap-2 border-b border-neutral-200 px-3 py-2 dark:border-neutral-800">
           <button
             type="button"

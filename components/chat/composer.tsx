@@ -1,6 +1,8 @@
 'use client';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { DocumentList } from './document-list';
 import { useChat } from './store';
+import { useUploads } from './uploads';
 
 /** Enter sends, Shift+Enter adds a line, Esc (or Stop) stops the run. */
 export function Composer({ disabled }: { disabled?: boolean }) {
@@ -9,6 +11,12 @@ export function Composer({ disabled }: { disabled?: boolean }) {
   const send = useChat((s) => s.send);
   const stop = useChat((s) => s.stop);
   const box = useRef<HTMLTextAreaElement>(null);
+  const activeId = useChat((s) => s.activeId);
+  const uploadFiles = useUploads((s) => s.uploadFiles);
+
+  useEffect(() => {
+    void useUploads.getState().showConversation(activeId);
+  }, [activeId]);
 
   const submit = () => {
     if (!text.trim() || running || disabled) return;
@@ -25,7 +33,27 @@ export function Composer({ disabled }: { disabled?: boolean }) {
         submit();
       }}
     >
+      <DocumentList />
       <div className="mx-auto flex max-w-3xl items-end gap-2">
+        <input
+          id="composer-upload"
+          type="file"
+          multiple
+          aria-label="Upload files"
+          className="peer sr-only"
+          onChange={(e) => {
+            const files = [...(e.target.files ?? [])];
+            e.target.value = '';
+            void uploadFiles(files);
+          }}
+        />
+        <label
+          htmlFor="composer-upload"
+          title="Attach files (or drop or paste them here)"
+          className="cursor-pointer rounded-lg border border-neutral-300 px-3 py-2 text-neutral-700 hover:bg-neutral-100 peer-focus-visible:ring-2 peer-focus-visible:ring-blue-600 dark:border-neutral-700 dark:text-neutral-200 dark:hover:bg-neutral-800"
+        >
+          Attach
+        </label>
         <textarea
           ref={box}
           aria-label="Message"
@@ -36,6 +64,12 @@ export function Composer({ disabled }: { disabled?: boolean }) {
           }
           disabled={disabled}
           onChange={(e) => setText(e.target.value)}
+          onPaste={(e) => {
+            const files = [...e.clipboardData.files];
+            if (!files.length) return;
+            e.preventDefault();
+            void uploadFiles(files);
+          }}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();

@@ -2,6 +2,7 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import { contentText } from '@/lib/llm/schema';
 import { InspectRunButton } from '../inspector/inspect-run-button';
+import { AttachedFiles } from './attached-files';
 import { RunView } from './run-view';
 import { useChat, type TurnState } from './store';
 
@@ -100,6 +101,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
         ) : (
           <>
             <p className="whitespace-pre-wrap break-words">{text}</p>
+            <AttachedFiles content={turn.content} />
             {!running && !pending && (
               <div className="mt-1 flex justify-end">
                 <button

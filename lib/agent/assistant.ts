@@ -2,8 +2,7 @@
 // (and the agent's own files) for the user's last question, appends a "# Knowledge Base" block with the passages to
 // the system message, and reports the search as a retrieval event. Keywords come from the question itself (stop
 // words out, stems in): no extra model call, where upstream's default asks the model to write keywords first.
-import { fileURLToPath } from 'node:url';
-import { defaultWorkDir, stageFiles } from '../../tools';
+import { defaultWorkDir, resolveLocalFile, stageFiles } from '../../tools';
 import { ragSettings } from '../../tools/retrieval';
 import { formatKnowledge, retrieve, type RetrievalFile } from '../documents/search';
 import { contentText, type Lang, type Message } from '../llm/schema';
@@ -81,15 +80,23 @@ export class Assistant extends FnCallAgent {
     return [{ ...first, content }, ...rest];
   }
 
-  /** Local paths as they are; http(s) URLs downloaded into the run's work directory first. */
+  /** Uploads read where they are stored (other local paths only where the process allows them, as staging does);
+   *  http(s) URLs downloaded into the run's work directory first. */
   private async localFiles(refs: string[], opts: RunOptions): Promise<{ files: RetrievalFile[]; errors: string[] }> {
     const remote = refs.filter((r) => /^https?:\/\//i.test(r));
-    const files: RetrievalFile[] = refs
-      .filter((r) => !remote.includes(r))
-      .map((r) => ({ path: r.startsWith('file://') ? fileURLToPath(r) : r }));
-    if (!remote.length) return { files, errors: [] };
+    const files: RetrievalFile[] = [];
+    const errors: string[] = [];
+    for (const ref of refs) {
+      if (remote.includes(ref)) continue;
+      try {
+        files.push(await resolveLocalFile(ref));
+      } catch (e) {
+        errors.push(`${ref}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    if (!remote.length) return { files, errors };
     const workDir = opts.workDir ?? defaultWorkDir('assistant', opts.conversationId);
     const staged = await stageFiles(remote, workDir, { signal: opts.signal });
-    return { files: [...files, ...staged.files.map((p) => ({ path: p }))], errors: staged.errors };
+    return { files: [...files, ...staged.files.map((p) => ({ path: p }))], errors: [...errors, ...staged.errors] };
   }
 }

@@ -2,9 +2,10 @@
 // events go to the store as they happen and to whoever follows the run live.
 import { randomUUID } from 'node:crypto';
 import { Assistant, FnCallAgent, ReActChat, foldEvents, type Agent, type Message } from '../agent';
+import { withNewDocuments } from '../documents/attach';
 import type { ContentItem } from '../llm/schema';
 import { contentText } from '../llm/schema';
-import { defaultSettings, mergeSettings } from '../store/settings';
+import { DEFAULT_TITLE, defaultSettings, mergeSettings } from '../store/settings';
 import type { ChatStore, Conversation, ConversationSettings, StoredTurn } from '../store/types';
 import { LiveRun } from './live-run';
 
@@ -60,7 +61,17 @@ export class ChatService {
     if (!conversation)
       conversation = this.store.createConversation({ title: titleFrom(input.content), settings: input.settings });
     else if (input.settings) conversation = this.store.updateSettings(conversation.id, input.settings);
-    const turn = this.store.addTurn(conversation.id, input.content);
+    const turns = this.store.listTurns(conversation.id);
+    // A conversation created by an upload gets its title from its first message.
+    if (!turns.length && conversation.title === DEFAULT_TITLE)
+      this.store.renameConversation(conversation.id, titleFrom(input.content));
+    const content = withNewDocuments(
+      this.store,
+      conversation.id,
+      this.history(conversation.id, Infinity),
+      input.content,
+    );
+    const turn = this.store.addTurn(conversation.id, content);
     return this.start(conversation, turn, agent);
   }
 
@@ -80,7 +91,10 @@ export class ChatService {
     const conversation = this.conversation(old.conversationId);
     const agent = this.makeAgent(conversation.settings);
     this.store.deleteTurnsFrom(conversation.id, old.seq);
-    const turn = this.store.addTurn(conversation.id, content);
+    const turn = this.store.addTurn(
+      conversation.id,
+      withNewDocuments(this.store, conversation.id, this.history(conversation.id, old.seq), content),
+    );
     return this.start(conversation, turn, agent);
   }
 

@@ -1,29 +1,71 @@
-// The one entry point from a file to a ParsedDocument. The document-ingestion work (issue 4) replaces the body with
-// content sniffing and the real parsers (PDF, DOCX, PPTX, XLSX/XLS, CSV/TSV, HTML, Markdown, text) and a cache by
-// hash; callers keep calling loadDocument.
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+// The one entry point from a file to a ParsedDocument: the kind is sniffed from the bytes, the matching parser runs,
+// and the result is cached by content hash (DATA_DIR/parsed/<sha256>.json), so a file is parsed once however many
+// times it is uploaded, staged or searched.
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { loadConfig } from '../config';
+import { documentLimits, formatBytes, type DocumentLimits } from './limits';
+import { parseDocumentBytes, sha256 } from './parse';
 import { DocumentError, type ParsedDocument } from './types';
 
+/** Bump when parser output changes, so cached parses made by older code are not reused. */
+const PARSE_VERSION = 1;
+
+export function parsedCacheDir(dataDir = loadConfig().dataDir): string {
+  return path.join(dataDir, 'parsed');
+}
+
 /** Parses a local file (already staged or uploaded). Throws DocumentError with a readable message. */
-export async function loadDocument(filePath: string, name = path.basename(filePath)): Promise<ParsedDocument> {
+export async function loadDocument(
+  filePath: string,
+  name = path.basename(filePath),
+  opts: { limits?: DocumentLimits; cacheDir?: string | false } = {},
+): Promise<ParsedDocument> {
+  const limits = opts.limits ?? documentLimits();
   let bytes: Buffer;
   try {
+    const info = await stat(filePath);
+    if (!info.isFile()) throw new Error('not a file');
+    if (info.size > limits.uploadMaxBytes) {
+      throw new DocumentError(
+        `${name} is ${formatBytes(info.size)}, over the ${formatBytes(limits.uploadMaxBytes)} limit per file.`,
+        'too-large',
+      );
+    }
     bytes = await readFile(filePath);
-  } catch {
+  } catch (e) {
+    if (e instanceof DocumentError) throw e;
     throw new DocumentError(`${name}: the file cannot be read.`, 'not-found');
   }
-  if (bytes.length === 0) throw new DocumentError(`${name} is empty.`, 'empty');
-  const text = bytes.toString('utf8');
-  const paragraphs = text
-    .split(/\n\s*\n/)
-    .map((p) => p.trim())
-    .filter(Boolean);
-  return {
-    hash: createHash('sha256').update(bytes).digest('hex'),
-    name,
-    kind: /\.(md|markdown)$/i.test(name) ? 'markdown' : 'text',
-    pages: [{ page: 1, paragraphs }],
-  };
+  const hash = sha256(bytes);
+  const cacheDir = opts.cacheDir === undefined ? parsedCacheDir() : opts.cacheDir;
+  const cacheFile = cacheDir ? path.join(cacheDir, `${hash}.json`) : undefined;
+  if (cacheFile) {
+    const cached = await readCached(cacheFile);
+    if (cached) return { ...cached, name };
+  }
+  const doc = await parseDocumentBytes(bytes, name, limits);
+  if (cacheFile) await writeCached(cacheFile, doc);
+  return doc;
+}
+
+async function readCached(file: string): Promise<ParsedDocument | undefined> {
+  try {
+    const data = JSON.parse(await readFile(file, 'utf8')) as { version: number; doc: ParsedDocument };
+    return data.version === PARSE_VERSION ? data.doc : undefined;
+  } catch {
+    return undefined; // missing or damaged: parse again
+  }
+}
+
+/** Written to a temporary name then renamed, so a reader never sees half a file. */
+async function writeCached(file: string, doc: ParsedDocument): Promise<void> {
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(tmp, JSON.stringify({ version: PARSE_VERSION, doc }));
+    await rename(tmp, file);
+  } catch {
+    // A cache that cannot be written only costs a later re-parse.
+  }
 }

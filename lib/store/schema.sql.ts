@@ -46,6 +46,24 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, seq)
   ) WITHOUT ROWID;
   `,
+  // 2: documents uploaded to a conversation (the bytes are files under DATA_DIR/files, by hash).
+  `
+  CREATE TABLE documents (
+    id              TEXT PRIMARY KEY,
+    conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    hash            TEXT NOT NULL,
+    name            TEXT NOT NULL,
+    size            INTEGER NOT NULL,
+    state           TEXT NOT NULL,
+    kind            TEXT,
+    pages           INTEGER,
+    title           TEXT,
+    error           TEXT,
+    created_at      INTEGER NOT NULL
+  );
+  CREATE INDEX documents_by_conversation ON documents (conversation_id, created_at);
+  CREATE INDEX documents_by_hash ON documents (hash);
+  `,
 ];
 
 /** Brings the file up to the newest schema and returns that version. One IMMEDIATE transaction, with the version

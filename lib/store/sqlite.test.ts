@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../agent/events';
 import { closeStore, getStore, storeFile } from './index';
+import { MIGRATIONS } from './schema.sql';
 import { openSqliteStore } from './sqlite';
 import type { ChatStore } from './types';
 
@@ -115,7 +116,7 @@ describe('SQLite chat store', () => {
     const raw = new Database(file, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(raw.pragma('user_version', { simple: true })).toBe(1);
+      expect(raw.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     } finally {
       raw.close();
     }

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { AgentEvent, ErrorInfo } from '../agent/events';
 import { contentText, type ContentItem } from '../llm/schema';
+import { SqliteDocuments } from './documents';
 import { migrate } from './schema.sql';
 import { prepareStatements, type ConversationRow, type RunRow, type Statements, type TurnRow } from './statements';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings, settingsFromJson } from './settings';
@@ -12,7 +13,9 @@ import type {
   Conversation,
   ConversationSettings,
   ConversationSummary,
+  DocumentUpdate,
   RunStatus,
+  StoredDocument,
   StoredRun,
   StoredTurn,
   TurnRecord,
@@ -39,9 +42,11 @@ class SqliteChatStore implements ChatStore {
   private readonly defaults = defaultSettings();
   private lastNow = 0;
   private readonly sql: Statements;
+  private readonly documents: SqliteDocuments;
 
   constructor(private readonly db: Database.Database) {
     this.sql = prepareStatements(db);
+    this.documents = new SqliteDocuments(db, () => this.now());
   }
 
   /** Strictly increasing milliseconds, so "newest" and "latest run" stay well ordered within a burst of writes. */
@@ -189,6 +194,25 @@ class SqliteChatStore implements ChatStore {
 
   close(): void {
     this.db.close();
+  }
+
+  addDocument(input: { conversationId: string; hash: string; name: string; size: number }): StoredDocument {
+    return this.documents.addDocument(input);
+  }
+  getDocument(id: string): StoredDocument | undefined {
+    return this.documents.getDocument(id);
+  }
+  listDocuments(conversationId: string): StoredDocument[] {
+    return this.documents.listDocuments(conversationId);
+  }
+  updateDocument(id: string, update: DocumentUpdate): StoredDocument {
+    return this.documents.updateDocument(id, update);
+  }
+  removeDocument(id: string): StoredDocument | undefined {
+    return this.documents.removeDocument(id);
+  }
+  countDocumentsWithHash(hash: string): number {
+    return this.documents.countDocumentsWithHash(hash);
   }
 
   /** Records how a run ended and adds its answer to the conversation's search text. False for an unknown run. */

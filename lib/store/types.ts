@@ -59,7 +59,7 @@ export interface TurnRecord {
   runCount: number;
 }
 
-export interface ChatStore {
+export interface ChatStore extends DocumentStore {
   createConversation(init?: { title?: string; settings?: Partial<ConversationSettings> }): Conversation;
   getConversation(id: string): Conversation | undefined;
   /** Newest first (by last activity). With a query: conversations whose title or any message/answer text contains
@@ -90,4 +90,44 @@ export interface ChatStore {
   markInterruptedRuns(): number;
 
   close(): void;
+}
+
+// --- Documents uploaded to a conversation (issue 4) ---
+
+export type DocumentState = 'parsing' | 'ready' | 'error';
+
+/** An uploaded file's record. The bytes live under DATA_DIR/files/<hash>; `ref` is what messages carry. */
+export interface StoredDocument {
+  id: string;
+  conversationId: string;
+  /** sha256 of the bytes, hex. */
+  hash: string;
+  /** The sanitised file name. */
+  name: string;
+  size: number;
+  /** `files/<hash>/<name>`, relative to DATA_DIR: the `{file}` content item of a message. */
+  ref: string;
+  state: DocumentState;
+  /** What the bytes turned out to be, once parsed. */
+  kind?: string;
+  pages?: number;
+  title?: string;
+  /** Why it cannot be read (state 'error'). */
+  error?: string;
+  createdAt: number;
+}
+
+export type DocumentUpdate =
+  { state: 'ready'; kind: string; pages: number; title?: string } | { state: 'error'; error: string };
+
+export interface DocumentStore {
+  addDocument(input: { conversationId: string; hash: string; name: string; size: number }): StoredDocument;
+  getDocument(id: string): StoredDocument | undefined;
+  /** Oldest first. */
+  listDocuments(conversationId: string): StoredDocument[];
+  updateDocument(id: string, update: DocumentUpdate): StoredDocument;
+  /** Removes the record; returns it (undefined when unknown). */
+  removeDocument(id: string): StoredDocument | undefined;
+  /** How many records (in any conversation) point at these bytes. */
+  countDocumentsWithHash(hash: string): number;
 }

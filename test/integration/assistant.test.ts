@@ -9,15 +9,21 @@ import { clearIndexCache } from '../../lib/documents/search';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { messageText } from '../../scripts/model-server/script';
 import { collectEvents, ofType } from '../support/run';
+import { allowLocalFileStaging } from '../../tools';
 
 let server: ModelServer;
 let tmp: string;
 let handbook: string;
 
 beforeAll(async () => {
+  // Files from a temporary folder, as the CLI passes them (the app only reads uploads).
+  allowLocalFileStaging(true);
   server = await createModelServer();
 });
-afterAll(() => server.close());
+afterAll(() => {
+  allowLocalFileStaging(false);
+  return server.close();
+});
 beforeEach(async () => {
   server.reset();
   clearIndexCache();
@@ -108,8 +114,8 @@ describe('Assistant', () => {
     );
     const system = systemText(server.requests[0]!.body);
     expect(system).toContain('Parental leave');
-    expect(system).toContain('## Files that could not be read:\n\n- empty.txt is empty.');
-    expect(ofType(events, 'retrieval')[0]!.errors).toEqual(['empty.txt is empty.']);
+    expect(system).toContain('## Files that could not be read:\n\n- empty.txt is empty (0 bytes).');
+    expect(ofType(events, 'retrieval')[0]!.errors).toEqual(['empty.txt is empty (0 bytes).']);
   });
 
   it('without files runs as a FnCallAgent: no retrieval, no knowledge block', async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AgentEventSchema, FnCallAgent, type AgentEvent, type Message } from '../../lib/agent';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import type { ScriptedReply } from '../../scripts/model-server/script';
-import { BaseTool } from '../../tools';
+import { allowLocalFileStaging, BaseTool } from '../../tools';
 import { collectEvents, ofType } from '../support/run';
 import { Boom, Fatal, GetWeather, SeeFiles, Structured } from '../support/tools';
 
@@ -303,14 +303,20 @@ describe('FnCallAgent loop semantics', () => {
     const tool = new SeeFiles();
     server.setScenario({ replies: [callReply('native', [{ name: 'see_files', args: {} }]), { content: 'ok' }] });
     const workDir = path.join(dir, 'work');
-    await agent('native', { functionList: [tool], files: [c1] }).runNonStream(
-      [
-        { role: 'user', content: [{ text: 'look' }, { file: a1 }] },
-        { role: 'assistant', content: 'ok' },
-        { role: 'user', content: [{ text: 'and' }, { file: b1 }, { file: a1 }] },
-      ],
-      { workDir },
-    );
+    // Plain local paths are staged only where the process opted in (the CLI does; the app passes upload references).
+    allowLocalFileStaging(true);
+    try {
+      await agent('native', { functionList: [tool], files: [c1] }).runNonStream(
+        [
+          { role: 'user', content: [{ text: 'look' }, { file: a1 }] },
+          { role: 'assistant', content: 'ok' },
+          { role: 'user', content: [{ text: 'and' }, { file: b1 }, { file: a1 }] },
+        ],
+        { workDir },
+      );
+    } finally {
+      allowLocalFileStaging(false);
+    }
     expect(tool.seen).toEqual([path.join(workDir, 'a.txt'), path.join(workDir, 'b.csv'), path.join(workDir, 'c.md')]);
   });
 

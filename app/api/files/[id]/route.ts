@@ -1,0 +1,13 @@
+// One uploaded document: its state, or its removal (wiring only; see lib/documents/http.ts).
+import { getDocumentService } from '@/lib/documents';
+import { handleDelete, handleGet } from '@/lib/documents/http';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  return handleGet(getDocumentService(), (await params).id);
+}
+
+export async function DELETE(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  return handleDelete(getDocumentService(), (await params).id);
+}

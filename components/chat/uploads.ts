@@ -1,0 +1,190 @@
+'use client';
+// The documents of the open conversation, as the page shows them: files being uploaded (with progress), being
+// parsed, ready, or refused with the reason. Bytes go up with XMLHttpRequest, the one browser API that reports
+// upload progress; parse states come from polling GET /api/files while any document is still parsing.
+import { create } from 'zustand';
+import * as documentActions from '@/app/actions/documents';
+import type { StoredDocument } from '@/lib/store/types';
+import { useChat } from './store';
+
+export interface UploadItem {
+  key: string;
+  name: string;
+  size: number;
+  state: 'uploading' | 'parsing' | 'ready' | 'error';
+  /** 0..1 while uploading. */
+  progress: number;
+  id?: string;
+  pages?: number;
+  kind?: string;
+  error?: string;
+  notice?: string;
+}
+
+interface UploadState {
+  conversationId?: string;
+  items: UploadItem[];
+  uploadFiles(files: readonly File[]): Promise<void>;
+  remove(key: string): Promise<void>;
+  /** Shows the documents of this conversation (none for a new chat). */
+  showConversation(id: string | undefined): Promise<void>;
+}
+
+let limit: Promise<number> | undefined;
+let pollTimer: ReturnType<typeof setTimeout> | undefined;
+let keySeq = 0;
+const POLL_MS = 600;
+
+function fromDocument(doc: StoredDocument, key = doc.id): UploadItem {
+  return {
+    key,
+    id: doc.id,
+    name: doc.name,
+    size: doc.size,
+    state: doc.state,
+    progress: 1,
+    pages: doc.pages,
+    kind: doc.kind,
+    error: doc.error,
+  };
+}
+
+export function formatSize(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1).replace(/\.0$/, '')} KB`;
+  return `${(n / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MB`;
+}
+
+function errorMessage(xhr: XMLHttpRequest, name: string): string {
+  try {
+    const body = JSON.parse(xhr.responseText) as { error?: { message?: string } };
+    if (body.error?.message) return body.error.message;
+  } catch {
+    // not JSON: fall through
+  }
+  return xhr.status
+    ? `${name} could not be uploaded (HTTP ${xhr.status}).`
+    : `${name} could not be uploaded (the connection failed).`;
+}
+
+function send(
+  file: File,
+  conversationId: string,
+  onProgress: (fraction: number) => void,
+): Promise<{ document: StoredDocument; notice?: string }> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const query = new URLSearchParams({ name: file.name, conversationId });
+    xhr.open('POST', `/api/files?${query}`);
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+    xhr.onload = () =>
+      xhr.status === 201 ? resolve(JSON.parse(xhr.responseText)) : reject(new Error(errorMessage(xhr, file.name)));
+    xhr.onerror = () => reject(new Error(errorMessage(xhr, file.name)));
+    xhr.send(file);
+  });
+}
+
+export const useUploads = create<UploadState>()((set, get) => {
+  const patch = (key: string, change: Partial<UploadItem>) =>
+    set((s) => ({ items: s.items.map((i) => (i.key === key ? { ...i, ...change } : i)) }));
+
+  async function refresh(): Promise<void> {
+    const id = get().conversationId;
+    if (!id) return;
+    try {
+      const res = await fetch(`/api/files?conversationId=${encodeURIComponent(id)}`, { cache: 'no-store' });
+      if (!res.ok || get().conversationId !== id) return;
+      const { documents } = (await res.json()) as { documents: StoredDocument[] };
+      set((s) => {
+        const byId = new Map(documents.map((d) => [d.id, d]));
+        // Server records win; files still uploading or refused before upload stay as they are.
+        const items = s.items
+          .filter((i) => !i.id || byId.has(i.id))
+          .map((i) => (i.id ? { ...fromDocument(byId.get(i.id)!, i.key), notice: i.notice } : i));
+        for (const d of documents) if (!items.some((i) => i.id === d.id)) items.push(fromDocument(d));
+        return { items };
+      });
+    } catch {
+      // The server is unreachable for a moment: the next poll tries again.
+    } finally {
+      schedulePoll();
+    }
+  }
+
+  function schedulePoll(): void {
+    if (pollTimer) clearTimeout(pollTimer);
+    pollTimer = undefined;
+    if (get().items.some((i) => i.state === 'parsing')) pollTimer = setTimeout(() => void refresh(), POLL_MS);
+  }
+
+  /** The conversation files go to; a new chat gets one now, with the settings picked for it. */
+  async function conversationForUpload(): Promise<string> {
+    const chat = useChat.getState();
+    const existing = chat.activeId ?? get().conversationId;
+    if (existing) return existing;
+    const id = await documentActions.startConversation(chat.settings);
+    set({ conversationId: id });
+    useChat.setState({ activeId: id });
+    await useChat.getState().refreshConversations();
+    return id;
+  }
+
+  return {
+    items: [],
+
+    async uploadFiles(files) {
+      if (!files.length) return;
+      const max = await (limit ??= documentActions.uploadLimit());
+      const added = files.map((file): UploadItem => ({
+        key: `local-${++keySeq}`,
+        name: file.name,
+        size: file.size,
+        state: file.size > max ? 'error' : 'uploading',
+        progress: 0,
+        error: file.size > max ? `${file.name} is larger than the ${formatSize(max)} limit per file.` : undefined,
+      }));
+      set((s) => ({ items: [...s.items, ...added] }));
+      if (added.every((i) => i.state === 'error')) return;
+      let conversationId: string;
+      try {
+        conversationId = await conversationForUpload();
+      } catch (e) {
+        const error = `Could not start a conversation for the files: ${e instanceof Error ? e.message : String(e)}`;
+        for (const item of added) if (item.state === 'uploading') patch(item.key, { state: 'error', error });
+        return;
+      }
+      await Promise.all(
+        files.map(async (file, i) => {
+          const item = added[i]!;
+          if (item.state === 'error') return;
+          try {
+            const { document, notice } = await send(file, conversationId, (progress) => patch(item.key, { progress }));
+            patch(item.key, { ...fromDocument(document, item.key), notice });
+          } catch (e) {
+            patch(item.key, { state: 'error', error: e instanceof Error ? e.message : String(e) });
+          }
+          schedulePoll();
+        }),
+      );
+    },
+
+    async remove(key) {
+      const item = get().items.find((i) => i.key === key);
+      if (!item) return;
+      if (item.id) {
+        const res = await fetch(`/api/files/${encodeURIComponent(item.id)}`, { method: 'DELETE' });
+        if (!res.ok && res.status !== 404) {
+          patch(key, { notice: `${item.name} could not be removed (HTTP ${res.status}).` });
+          return;
+        }
+      }
+      set((s) => ({ items: s.items.filter((i) => i.key !== key) }));
+    },
+
+    async showConversation(id) {
+      if (id === get().conversationId) return;
+      set({ conversationId: id, items: [] });
+      await refresh();
+    },
+  };
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { decodeText } from '../text-decode';
+import { parseDelimited } from './delimited';
+import { htmlToText } from './html';
+import { markdownTitle, parseText } from './text';
+
+// "港口年度报告：集装箱吞吐量增长" in GBK (GB2312 range), as a Chinese Windows editor saves it.
+const GBK_HEX = 'b8dbbfdac4eab6c8b1a8b8e6a3babcafd7b0cfe4cdcccdc2c1bfd4f6b3a4';
+
+describe('decodeText', () => {
+  it('reads UTF-8, with or without a BOM', () => {
+    expect(decodeText(Buffer.from('港口 café', 'utf8'))).toEqual({ text: '港口 café', encoding: 'utf-8' });
+    expect(decodeText(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('hi')]))).toEqual({
+      text: 'hi',
+      encoding: 'utf-8',
+    });
+  });
+
+  it('reads UTF-16 with either byte-order mark', () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('灯塔 lighthouse', 'utf16le')]);
+    expect(decodeText(le)).toEqual({ text: '灯塔 lighthouse', encoding: 'utf-16le' });
+    const be = Buffer.from(le.subarray(2)).swap16();
+    expect(decodeText(Buffer.concat([Buffer.from([0xfe, 0xff]), be]))).toEqual({
+      text: '灯塔 lighthouse',
+      encoding: 'utf-16be',
+    });
+  });
+
+  it('reads GBK-encoded Chinese as GB18030', () => {
+    const bytes = Buffer.from(GBK_HEX, 'hex');
+    expect(new TextDecoder('gbk').decode(bytes)).toBe('港口年度报告：集装箱吞吐量增长'); // the fixture is right
+    expect(decodeText(bytes)).toEqual({ text: '港口年度报告：集装箱吞吐量增长', encoding: 'gb18030' });
+  });
+
+  it('falls back to Latin-1 (Windows-1252) for accented Western text', () => {
+    expect(decodeText(Buffer.from('Café au lait, naïve façade.', 'latin1'))).toEqual({
+      text: 'Café au lait, naïve façade.',
+      encoding: 'windows-1252',
+    });
+  });
+});
+
+describe('parseText and markdownTitle', () => {
+  it('splits paragraphs on blank lines and keeps a markdown title', () => {
+    const md = '# Tide tables\r\n\r\nHigh water at 06:12.\nLow water at 12:30.\n\n\n- Spring tides\n';
+    expect(parseText(md)).toEqual([
+      { page: 1, paragraphs: ['# Tide tables', 'High water at 06:12.\nLow water at 12:30.', '- Spring tides'] },
+    ]);
+    expect(markdownTitle(md)).toBe('Tide tables');
+  });
+});
+
+describe('parseDelimited', () => {
+  it('reads CSV with quoted commas, doubled quotes and line breaks into a markdown table', () => {
+    const csv = 'port,note\r\nTidewick,"busy, very"\r\n"Gull""rock","two\nlines"\r\n';
+    expect(parseDelimited(csv, 'csv')).toEqual([
+      { page: 1, paragraphs: ['| port | note |\n| --- | --- |\n| Tidewick | busy, very |\n| Gull"rock | two lines |'] },
+    ]);
+  });
+
+  it('reads TSV, and semicolon CSV as spreadsheets in some locales write it', () => {
+    expect(parseDelimited('a\tb\n1\t2\n', 'tsv')[0]!.paragraphs).toEqual(['| a | b |\n| --- | --- |\n| 1 | 2 |']);
+    expect(parseDelimited('a;b\n1,5;2\n', 'csv')[0]!.paragraphs).toEqual(['| a | b |\n| --- | --- |\n| 1,5 | 2 |']);
+  });
+});
+
+describe('htmlToText', () => {
+  it('keeps readable text and the title; drops scripts and styles; tables and lists survive', () => {
+    const html = `<!doctype html><html><head><title>Harbour &amp; Sea</title><style>p{color:red}</style>
+      <script>alert("x")</script></head><body><nav>Home</nav><h1>Welcome</h1>
+      <p>Boats <b>arrive</b> at dawn.<br>Leave at dusk.</p><ul><li>Tugs<ul><li>Small</li></ul></li><li>Ferries</li></ul>
+      <table><tr><th>Day</th><th>Tide</th></tr><tr><td>Mon</td><td>06:12</td></tr></table><div>Bye</div></body></html>`;
+    expect(htmlToText(html)).toEqual({
+      title: 'Harbour & Sea',
+      paragraphs: [
+        'Home',
+        '# Welcome',
+        'Boats arrive at dawn.\nLeave at dusk.',
+        '- Tugs',
+        '  - Small',
+        '- Ferries',
+        '| Day | Tide |\n| --- | --- |\n| Mon | 06:12 |',
+        'Bye',
+      ],
+    });
+  });
+});

@@ -1,0 +1,139 @@
+// The document use cases, framework-free: upload (stream to disk, record, parse in the background), list, remove,
+// and which documents the next message carries. The HTTP routes only wire requests to this.
+import { loadConfig } from '../config';
+import type { ChatStore, StoredDocument } from '../store/types';
+import { safeFileName, storedFilePath } from './file-ref';
+import { documentLimits, formatBytes, type DocumentLimits } from './limits';
+import { loadDocument, parsedCacheDir } from './load';
+import { deleteStoredFile, saveUpload } from './storage';
+import { DocumentError } from './types';
+
+export interface UploadResult {
+  document: StoredDocument;
+  /** Set when the name had to be changed (path separators, control characters...). */
+  notice?: string;
+}
+
+/** Parses in progress in this process, by document id (on globalThis: Next dev reloads modules). */
+const PARSING: Map<string, Promise<StoredDocument>> = ((
+  globalThis as { __agentStudioParsing?: Map<string, Promise<StoredDocument>> }
+).__agentStudioParsing ??= new Map());
+
+export class UploadError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'UploadError';
+  }
+}
+
+export class DocumentService {
+  constructor(
+    readonly store: ChatStore,
+    private readonly options: { dataDir?: string; limits?: DocumentLimits } = {},
+  ) {}
+
+  private get dataDir(): string {
+    return this.options.dataDir ?? loadConfig().dataDir;
+  }
+
+  private get limits(): DocumentLimits {
+    return this.options.limits ?? documentLimits();
+  }
+
+  /** Stores the bytes, records the document (state 'parsing') and starts parsing it. A new conversation is created
+   *  when none is given, so files can be attached before the first message. */
+  async upload(input: {
+    conversationId?: string;
+    name: string;
+    body: AsyncIterable<Uint8Array>;
+    declaredSize?: number;
+  }): Promise<UploadResult> {
+    const raw = input.name ?? '';
+    const name = safeFileName(raw.split(/[/\\]/).filter(Boolean).pop() ?? raw);
+    const limit = this.limits.uploadMaxBytes;
+    if (input.declaredSize !== undefined && input.declaredSize > limit) {
+      throw new UploadError(
+        new DocumentError(`${name} is larger than the ${formatBytes(limit)} limit per file.`, 'too-large').message,
+        413,
+      );
+    }
+    if (input.conversationId && !this.store.getConversation(input.conversationId))
+      throw new UploadError('This conversation no longer exists.', 404);
+    let saved;
+    try {
+      saved = await saveUpload(input.body, { dataDir: this.dataDir, maxBytes: limit, name });
+    } catch (e) {
+      if (e instanceof DocumentError && e.code === 'too-large') throw new UploadError(e.message, 413);
+      throw e;
+    }
+    const conversationId = input.conversationId ?? this.store.createConversation().id;
+    const document = this.store.addDocument({ conversationId, hash: saved.hash, name, size: saved.size });
+    this.startParsing(document);
+    const notice = name !== raw ? `The file name "${printable(raw)}" was changed to "${name}".` : undefined;
+    return notice ? { document, notice } : { document };
+  }
+
+  /** The conversation's documents, oldest first. A record left 'parsing' by a stopped server is parsed again. */
+  list(conversationId: string): StoredDocument[] {
+    const docs = this.store.listDocuments(conversationId);
+    for (const doc of docs) if (doc.state === 'parsing' && !PARSING.has(doc.id)) this.startParsing(doc);
+    return docs;
+  }
+
+  get(id: string): StoredDocument | undefined {
+    return this.store.getDocument(id);
+  }
+
+  /** Resolves once the document is parsed (ready or error). */
+  async settled(id: string): Promise<StoredDocument | undefined> {
+    await PARSING.get(id);
+    return this.store.getDocument(id);
+  }
+
+  /** Removes the record; the bytes and their parse go too once no other record uses them. */
+  async remove(id: string): Promise<StoredDocument> {
+    await PARSING.get(id)?.catch(() => undefined);
+    const removed = this.store.removeDocument(id);
+    if (!removed) throw new UploadError('This document no longer exists.', 404);
+    if (this.store.countDocumentsWithHash(removed.hash) === 0) await deleteStoredFile(this.dataDir, removed.hash);
+    return removed;
+  }
+
+  private startParsing(doc: StoredDocument): void {
+    const job = this.parse(doc).finally(() => PARSING.delete(doc.id));
+    PARSING.set(doc.id, job);
+  }
+
+  private async parse(doc: StoredDocument): Promise<StoredDocument> {
+    try {
+      const parsed = await loadDocument(storedFilePath(this.dataDir, doc.hash), doc.name, {
+        limits: this.limits,
+        cacheDir: parsedCacheDir(this.dataDir),
+      });
+      return this.store.updateDocument(doc.id, {
+        state: 'ready',
+        kind: parsed.kind,
+        pages: parsed.pages.length,
+        title: parsed.title,
+      });
+    } catch (e) {
+      const error =
+        e instanceof DocumentError
+          ? e.message
+          : `${doc.name} could not be read (${e instanceof Error ? e.message : String(e)}).`;
+      try {
+        return this.store.updateDocument(doc.id, { state: 'error', error });
+      } catch {
+        return doc; // removed while parsing
+      }
+    }
+  }
+}
+
+/** The raw name as a person can read it back: control characters shown as \uXXXX. */
+function printable(raw: string): string {
+  return raw.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,0 +1,226 @@
+// The upload API (lib/documents/http.ts, what app/api/files wires) over real Request objects, a real SQLite file,
+// files on disk under a temporary DATA_DIR, the real parsers, and the chat service against the scripted model
+// server: upload, parse in the background, list, remove, and the next message carrying the files.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FnCallAgent, type AgentEvent } from '../../lib/agent';
+import { ChatService } from '../../lib/chat/service';
+import { DocumentService } from '../../lib/documents/service';
+import { handleDelete, handleGet, handleList, handleUpload } from '../../lib/documents/http';
+import { openSqliteStore } from '../../lib/store/sqlite';
+import type { ChatStore, StoredDocument } from '../../lib/store/types';
+import { collectFileRefs } from '../../lib/llm/upload-info';
+import { stageFiles } from '../../tools/file-access';
+import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
+import { makeDocx } from '../support/document-fixtures';
+import { makePdf, textPage } from '../support/pdf-writer';
+
+let server: ModelServer;
+let dataDir: string;
+let store: ChatStore;
+let documents: DocumentService;
+const limits = { uploadMaxBytes: 64 * 1024, unzippedMaxBytes: 10 * 1024 * 1024 };
+
+beforeAll(async () => {
+  server = await createModelServer();
+});
+afterAll(() => server.close());
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'upload-'));
+  store = openSqliteStore(path.join(dataDir, 'agent-studio.db'));
+  documents = new DocumentService(store, { dataDir, limits });
+  server.reset();
+});
+afterEach(async () => {
+  store.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** A body streamed in pieces, as a browser sends it. */
+function streamOf(bytes: Uint8Array, piece = 4096): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.subarray(at, at + piece));
+      at += piece;
+    },
+  });
+}
+
+async function upload(name: string, bytes: Uint8Array, conversationId?: string, declare = true) {
+  const query = new URLSearchParams({ name, ...(conversationId ? { conversationId } : {}) });
+  const request = new Request(`http://app/api/files?${query}`, {
+    method: 'POST',
+    body: streamOf(bytes),
+    headers: declare ? { 'content-length': String(bytes.length) } : {},
+    duplex: 'half',
+  } as RequestInit);
+  const res = await handleUpload(documents, request);
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      document: StoredDocument;
+      conversationId: string;
+      notice?: string;
+      error?: { message: string };
+    },
+  };
+}
+
+async function settled(id: string): Promise<StoredDocument> {
+  const doc = await documents.settled(id);
+  if (!doc) throw new Error('document vanished');
+  return doc;
+}
+
+const pdf = makePdf([
+  textPage('Tide tables', ['High water at Tidewick is at 06:12.']),
+  textPage('Page two', ['More.']),
+]);
+
+describe('the upload API', () => {
+  it('stores the bytes by hash, creates the conversation on the first upload, and parses in the background', async () => {
+    const first = await upload('tides.pdf', pdf);
+    expect(first.status).toBe(201);
+    const { document, conversationId } = first.body;
+    expect(store.getConversation(conversationId)?.title).toBe('New chat');
+    expect(document).toMatchObject({ name: 'tides.pdf', size: pdf.length, state: 'parsing' });
+    expect(document.ref).toBe(`files/${document.hash}/tides.pdf`);
+    expect(JSON.stringify(first.body)).not.toContain(dataDir); // the page never sees a server path
+    expect(await readFile(path.join(dataDir, 'files', document.hash))).toEqual(pdf);
+
+    expect(await settled(document.id)).toMatchObject({ state: 'ready', kind: 'pdf', pages: 2 });
+    const listed = await handleList(documents, new Request(`http://app/api/files?conversationId=${conversationId}`));
+    expect(
+      ((await listed.json()) as { documents: StoredDocument[] }).documents.map((d) => [d.name, d.state, d.pages]),
+    ).toEqual([['tides.pdf', 'ready', 2]]);
+    const one = await handleGet(documents, document.id);
+    expect(((await one.json()) as { document: StoredDocument }).document.state).toBe('ready');
+  });
+
+  it('records a file that cannot be read as an error with the reason, keeping the other uploads', async () => {
+    const { body } = await upload('good.docx', makeDocx([{ text: 'Pilot boarding at the Gullrock buoy.' }]));
+    const conversationId = body.conversationId;
+    const bad = await upload('broken.pdf', Buffer.from('%PDF-1.7 this is not really a PDF'), conversationId);
+    const empty = await upload('empty.txt', new Uint8Array(0), conversationId);
+    expect([bad.status, empty.status]).toEqual([201, 201]);
+    expect(await settled(bad.body.document.id)).toMatchObject({
+      state: 'error',
+      error: expect.stringMatching(/^broken\.pdf is a corrupt PDF/),
+    });
+    expect(await settled(empty.body.document.id)).toMatchObject({
+      state: 'error',
+      error: 'empty.txt is empty (0 bytes).',
+    });
+    expect(await settled(body.document.id)).toMatchObject({ state: 'ready', kind: 'docx', pages: 1 });
+    expect(store.listDocuments(conversationId).map((d) => d.state)).toEqual(['ready', 'error', 'error']);
+  });
+
+  it('refuses an oversize file with 413 while streaming (declared or not), and keeps nothing of it', async () => {
+    const big = new Uint8Array(limits.uploadMaxBytes + 1).fill(65);
+    for (const declare of [true, false]) {
+      const res = await upload('huge.txt', big, undefined, declare);
+      expect(res.status).toBe(413);
+      expect(res.body.error?.message).toBe('huge.txt is larger than the 64 KB limit per file.');
+    }
+    expect(store.listConversations()).toEqual([]);
+    const files = await readdir(path.join(dataDir, 'files'));
+    expect(files.filter((f) => f !== '.incoming')).toEqual([]);
+    expect(await readdir(path.join(dataDir, 'files', '.incoming'))).toEqual([]);
+  });
+
+  it('cleans a name with path separators or control characters, and says so', async () => {
+    const res = await upload('../../etc/pass\u0007wd.txt', Buffer.from('plain words'));
+    expect(res.status).toBe(201);
+    expect(res.body.document.name).toBe('passwd.txt');
+    expect(res.body.notice).toBe('The file name "../../etc/pass\\u0007wd.txt" was changed to "passwd.txt".');
+    expect(await settled(res.body.document.id)).toMatchObject({ state: 'ready', kind: 'text' });
+  });
+
+  it('answers 400 without a name and 404 for an unknown conversation or document', async () => {
+    const noName = await handleUpload(documents, new Request('http://app/api/files', { method: 'POST', body: 'x' }));
+    expect(noName.status).toBe(400);
+    expect((await upload('a.txt', Buffer.from('a'), 'no-such-conversation')).status).toBe(404);
+    expect((await handleDelete(documents, 'nope')).status).toBe(404);
+    expect((await handleGet(documents, 'nope')).status).toBe(404);
+  });
+
+  it('removes a document; its bytes go once no other record uses them', async () => {
+    const a = await upload('a.pdf', pdf);
+    const b = await upload('copy.pdf', pdf, a.body.conversationId);
+    await settled(a.body.document.id);
+    await settled(b.body.document.id);
+    const stored = path.join(dataDir, 'files', a.body.document.hash);
+    expect((await handleDelete(documents, a.body.document.id)).status).toBe(200);
+    expect(await readFile(stored)).toEqual(pdf); // still used by copy.pdf
+    await handleDelete(documents, b.body.document.id);
+    await expect(readFile(stored)).rejects.toThrow(/ENOENT/);
+    expect(await readdir(path.join(dataDir, 'parsed'))).toEqual([]);
+    expect(store.listDocuments(a.body.conversationId)).toEqual([]);
+  });
+
+  it('re-parses a document left "parsing" by a server that stopped', async () => {
+    const { body } = await upload('tides.pdf', pdf);
+    await settled(body.document.id);
+    // What a killed server leaves behind: a record still parsing, and nobody parsing it.
+    (store as unknown as { documents: { db: import('better-sqlite3').Database } }).documents.db
+      .prepare("UPDATE documents SET state = 'parsing', pages = NULL WHERE id = ?")
+      .run(body.document.id);
+    const fresh = new DocumentService(store, { dataDir, limits });
+    expect(fresh.list(body.conversationId)[0]?.state).toBe('parsing');
+    expect(await fresh.settled(body.document.id)).toMatchObject({ state: 'ready', pages: 2 });
+  });
+});
+
+describe('sending a message after uploads', () => {
+  it('carries each ready document once as a file item; the model is told of it; tools can stage it', async () => {
+    const chat = new ChatService(
+      store,
+      (s) =>
+        new FnCallAgent({
+          llm: { model: 'scripted', baseURL: server.url, apiKey: 'k', generateCfg: { max_retries: 0 } },
+          functionList: s.tools,
+          name: 'assistant',
+        }),
+    );
+    const { body } = await upload('tides.pdf', pdf);
+    const bad = await upload('broken.pdf', Buffer.from('%PDF-1.7 nope'), body.conversationId);
+    await settled(body.document.id);
+    await settled(bad.body.document.id);
+    server.setScenario({ replies: [{ content: 'Noted.' }, { content: 'Again.' }] });
+
+    const first = chat.send({ conversationId: body.conversationId, content: 'When is high water?' });
+    await drain(first.live.follow());
+    const turn = store.getTurn(first.turnId)!;
+    expect(turn.content).toEqual([{ text: 'When is high water?' }, { file: body.document.ref }]);
+    expect(store.getConversation(body.conversationId)?.title).toBe('When is high water?');
+    const sent = server.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body.messages;
+    expect(sent.at(-1)).toMatchObject({ role: 'user', content: '(Uploaded [file](tides.pdf)) When is high water?' });
+
+    const second = chat.send({ conversationId: body.conversationId, content: 'And low water?' });
+    await drain(second.live.follow());
+    expect(store.getTurn(second.turnId)!.content).toBe('And low water?');
+
+    const work = path.join(dataDir, 'work');
+    const saved = process.env.DATA_DIR;
+    process.env.DATA_DIR = dataDir; // where file-aware tools look for uploads
+    try {
+      const staged = await stageFiles(collectFileRefs(chat.history(body.conversationId, Infinity)), work);
+      expect(staged).toEqual({ files: [path.join(work, 'tides.pdf')], errors: [] });
+      expect(await readFile(staged.files[0]!)).toEqual(pdf);
+    } finally {
+      if (saved === undefined) delete process.env.DATA_DIR;
+      else process.env.DATA_DIR = saved;
+    }
+  });
+});
+
+async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const out: AgentEvent[] = [];
+  for await (const e of events) out.push(e);
+  return out;
+}
