@@ -1,4 +1,5 @@
 // The tool contract: what a tool declares (name, description, parameters) and how it is called.
+import type { ToolFile } from '../lib/agent/events';
 import type { ContentItem, FunctionDef, Lang, Message } from '../lib/llm/schema';
 import { hasChinese } from '../lib/llm/schema';
 import { parseToolArgs } from './args';
@@ -15,7 +16,17 @@ export interface ToolContext {
   stagingErrors?: string[];
 }
 
-export type ToolOutput = string | ContentItem[] | Record<string, unknown> | unknown[] | number | boolean | null;
+export type ToolOutput =
+  string | ContentItem[] | Record<string, unknown> | unknown[] | number | boolean | null | ToolOutputWithFiles;
+
+/** A result plus files the page can offer (code_interpreter's outputs): the model gets `output`, the tool-result
+ *  event also carries `files`. */
+export class ToolOutputWithFiles {
+  constructor(
+    readonly output: Exclude<ToolOutput, ToolOutputWithFiles>,
+    readonly files: ToolFile[],
+  ) {}
+}
 
 /** Qwen-Agent's older way of declaring parameters: one entry per argument. */
 export interface LegacyToolParameter {

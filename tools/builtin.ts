@@ -2,3 +2,4 @@
 import './calculator';
 import './current-time';
 import './storage';
+import './code-interpreter';

@@ -20,3 +20,5 @@ export { dataDir } from './data-dir';
 export { CalculatorTool, evaluateExpression, formatNumber } from './calculator';
 export { CurrentTimeTool, formatTimeIn } from './current-time';
 export { StorageTool, KeyNotExistsError } from './storage';
+export { ToolOutputWithFiles } from './base-tool';
+export { CodeInterpreterTool, extractCode, codeWorkDir, CODE_INTERPRETER } from './code-interpreter';

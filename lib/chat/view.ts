@@ -1,6 +1,6 @@
 // The page's view of a run: the event stream folded into blocks in the order they happened: reasoning, tool
 // calls, answer text. Pure and framework-free: the client store applies it event by event; tests run it in Node.
-import type { AgentEvent, ErrorInfo, EventOf, StopReason, Usage } from '../agent/events';
+import type { AgentEvent, ErrorInfo, EventOf, StopReason, ToolFile, Usage } from '../agent/events';
 import { parseReactSteps } from '../llm/fncall';
 import type { ContentItem } from '../llm/schema';
 
@@ -29,6 +29,8 @@ export interface ToolBlock {
   result?: string | ContentItem[];
   error?: { kind: string; message: string; type: string };
   durationMs?: number;
+  /** Files the tool wrote (code_interpreter), served to the page. */
+  files?: ToolFile[];
 }
 
 export interface TextBlock {
@@ -166,6 +168,7 @@ function settleTool(block: ToolBlock, e: EventOf<'tool-result'>): void {
   block.result = e.content;
   block.durationMs = e.durationMs;
   if (e.error) block.error = e.error;
+  if (e.files?.length) block.files = e.files;
 }
 
 function stopPendingTools(view: RunView): string[] {
