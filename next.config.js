@@ -2,5 +2,5 @@
 module.exports = {
   // Heavy or native server-side packages stay out of the bundle (STACK.md). More join as their features land.
   // pdfjs-dist bundled fails with "Setting up fake worker failed: Cannot find module .../pdf.worker.mjs".
-  serverExternalPackages: ['pdfjs-dist'],
+  serverExternalPackages: ['pdfjs-dist', 'pyodide'],
 };

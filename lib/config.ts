@@ -19,6 +19,7 @@ export interface AppConfig {
   dataDir: string;
   rag: RagEnvConfig;
   documents: DocumentLimits;
+  codeInterpreter: CodeInterpreterConfig;
 }
 
 // Document search (issue 4, search half).
@@ -63,6 +64,39 @@ export function fncallModeFrom(value: string | undefined): FncallMode {
   return mode as FncallMode;
 }
 
+// ---- code_interpreter (issue 5) -----------------------------------------------------------------------------
+
+export interface CodeInterpreterConfig {
+  timeoutMs: number;
+  /** Cap on the interpreter's wasm heap (Python objects); the JS heap is capped separately at jsHeapMb. */
+  memoryMb: number;
+  jsHeapMb: number;
+  outputChars: number;
+  idleMs: number;
+  maxInterpreters: number;
+  /** Extra pure-Python packages (e.g. /usr/lib/python3/dist-packages), mounted read-only and added to sys.path. */
+  packagesDir?: string;
+  /** Run each interpreter in its own network namespace (`unshare -rn`): 'auto' when the host allows it, or 'off'. */
+  networkNamespace: 'auto' | 'off';
+}
+
+function codeInterpreterFrom(env: Env): CodeInterpreterConfig {
+  const netns = (env.CODE_INTERPRETER_NETNS ?? 'auto').trim().toLowerCase() || 'auto';
+  if (netns !== 'auto' && netns !== 'off')
+    throw new ConfigError(`CODE_INTERPRETER_NETNS must be auto or off (got "${env.CODE_INTERPRETER_NETNS}")`);
+  const packagesDir = env.PYODIDE_PACKAGES_DIR?.trim();
+  return {
+    timeoutMs: intFrom(env, ['CODE_INTERPRETER_TIMEOUT_MS'], 30_000, { min: 100 }),
+    memoryMb: intFrom(env, ['CODE_INTERPRETER_MEMORY_MB'], 512, { min: 64 }),
+    jsHeapMb: intFrom(env, ['CODE_INTERPRETER_JS_HEAP_MB'], 256, { min: 64 }),
+    outputChars: intFrom(env, ['CODE_INTERPRETER_OUTPUT_CHARS'], 20_000, { min: 100 }),
+    idleMs: intFrom(env, ['CODE_INTERPRETER_IDLE_MS'], 600_000, { min: 1_000 }),
+    maxInterpreters: intFrom(env, ['CODE_INTERPRETER_MAX'], 4, { min: 1 }),
+    packagesDir: packagesDir ? path.resolve(/*turbopackIgnore: true*/ packagesDir) : undefined,
+    networkNamespace: netns,
+  };
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   return {
     llm: {
@@ -85,6 +119,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       uploadMaxBytes: intFrom(env, ['UPLOAD_MAX_BYTES'], 50 * 1024 * 1024, { min: 1 }),
       unzippedMaxBytes: intFrom(env, ['UNZIP_MAX_BYTES'], 200 * 1024 * 1024, { min: 1 }),
     },
+    codeInterpreter: codeInterpreterFrom(env),
   };
 }
 

@@ -1,5 +1,5 @@
 // The tool contract: what a tool declares (name, description, parameters) and how it is called.
-import type { EventOf } from '../lib/agent/events';
+import type { EventOf, ToolFile } from '../lib/agent/events';
 import type { ContentItem, FunctionDef, Lang, Message } from '../lib/llm/schema';
 import { hasChinese } from '../lib/llm/schema';
 import { parseToolArgs } from './args';
@@ -21,7 +21,17 @@ export interface ToolContext {
 /** What a tool may put into the trace: a retrieval step (the retrieval tool's search). */
 export type ToolEvent = Omit<EventOf<'retrieval'>, 'runId' | 'iteration' | 't' | 'by' | 'functionId'>;
 
-export type ToolOutput = string | ContentItem[] | Record<string, unknown> | unknown[] | number | boolean | null;
+export type ToolOutput =
+  string | ContentItem[] | Record<string, unknown> | unknown[] | number | boolean | null | ToolOutputWithFiles;
+
+/** A result plus files the page can offer (code_interpreter's outputs): the model gets `output`, the tool-result
+ *  event also carries `files`. */
+export class ToolOutputWithFiles {
+  constructor(
+    readonly output: Exclude<ToolOutput, ToolOutputWithFiles>,
+    readonly files: ToolFile[],
+  ) {}
+}
 
 /** Qwen-Agent's older way of declaring parameters: one entry per argument. */
 export interface LegacyToolParameter {

@@ -4,3 +4,4 @@ import './current-time';
 import './storage';
 import './doc-parser';
 import './retrieval';
+import './code-interpreter';

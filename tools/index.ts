@@ -24,3 +24,5 @@ export { CurrentTimeTool, formatTimeIn } from './current-time';
 export { StorageTool, KeyNotExistsError } from './storage';
 export { RetrievalTool } from './retrieval';
 export { DocParserTool } from './doc-parser';
+export { ToolOutputWithFiles } from './base-tool';
+export { CodeInterpreterTool, extractCode, codeWorkDir, CODE_INTERPRETER } from './code-interpreter';

@@ -1,12 +1,13 @@
 // One tool call as the agent loop needs it: never throws for ordinary failures, which become text for the model.
 import { ContentItemSchema, type ContentItem } from '../lib/llm/schema';
-import { parseToolArgs, validateToolArgs } from './args';
-import type { BaseTool, ToolContext, ToolOutput } from './base-tool';
+import { validateToolArgs } from './args';
+import type { ToolFile } from '../lib/agent/events';
+import { ToolOutputWithFiles, type BaseTool, type ToolContext, type ToolOutput } from './base-tool';
 import { ToolArgumentsError, ToolServiceError } from './errors';
 import { BaseToolWithFileAccess } from './file-access';
 
 export type ToolRunResult =
-  | { ok: true; content: string | ContentItem[] }
+  | { ok: true; content: string | ContentItem[]; files?: ToolFile[] }
   | { ok: false; content: string; error: { kind: 'invalid-arguments' | 'exception'; message: string; type: string } };
 
 /** Upstream's wording, kept for fidelity (models and transcripts have seen it). */
@@ -27,6 +28,7 @@ function contentItems(value: unknown): ContentItem[] | undefined {
 
 /** A tool's return value as function-message content: text as is, multimodal items kept, anything else as JSON. */
 export function normalizeToolOutput(value: ToolOutput | undefined): string | ContentItem[] {
+  if (value instanceof ToolOutputWithFiles) return normalizeToolOutput(value.output);
   if (typeof value === 'string') return value;
   return contentItems(value) ?? JSON.stringify(value ?? null, null, 4) ?? 'null';
 }
@@ -62,11 +64,14 @@ function exception(tool: BaseTool, err: unknown): ToolRunResult {
 export async function runTool(tool: BaseTool, rawArgs: string, ctx: ToolContext): Promise<ToolRunResult> {
   ctx.signal?.throwIfAborted();
   try {
-    validateToolArgs(tool, parseToolArgs(rawArgs));
+    validateToolArgs(tool, tool.parseArgs(rawArgs));
     const callCtx = tool instanceof BaseToolWithFileAccess ? await tool.stageFiles(ctx) : ctx;
     const output = await tool.call(rawArgs, callCtx);
     ctx.signal?.throwIfAborted();
-    return { ok: true, content: normalizeToolOutput(output) };
+    const content = normalizeToolOutput(output);
+    return output instanceof ToolOutputWithFiles && output.files.length
+      ? { ok: true, content, files: output.files }
+      : { ok: true, content };
   } catch (err) {
     if (err instanceof ToolServiceError) throw err;
     if (ctx.signal?.aborted) throw err instanceof Error && err.name === 'AbortError' ? err : ctx.signal.reason;

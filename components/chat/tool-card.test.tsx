@@ -141,4 +141,29 @@ describe('ToolCard', () => {
     expect(html).toMatch(/<pre tabindex="0" class="[^"]*bg-neutral-950[^"]*font-mono[^"]*">stdout:\n```\n3.14159/);
     expect(html).toMatch(/<img src="\/static\/fig-001.png" alt="fig-001"/);
   });
+
+  it('code_interpreter: files it wrote are download links, raster images also shown inline', () => {
+    const html = render(
+      <ToolCard
+        block={block({
+          name: 'code_interpreter',
+          arguments: JSON.stringify({ code: 'save()' }),
+          result: 'Finished execution.',
+          files: [
+            { name: 'plot.png', url: '/api/artifacts/c1/plot.png', mime: 'image/png', bytes: 2048 },
+            { name: 'out/data.csv', url: '/api/artifacts/c1/out/data.csv', mime: 'text/csv', bytes: 12 },
+            { name: 'logo.svg', url: '/api/artifacts/c1/logo.svg', mime: 'image/svg+xml', bytes: 90 },
+          ],
+        })}
+        defaultOpen
+      />,
+    );
+    expect(html).toContain('aria-label="Files written"');
+    expect(html).toContain('<a href="/api/artifacts/c1/plot.png" download="plot.png"');
+    expect(html).toContain('<a href="/api/artifacts/c1/out/data.csv" download="data.csv"');
+    expect(textOf(html)).toContain('plot.png (2.0 KB)');
+    expect(textOf(html)).toContain('out/data.csv (12 B)');
+    expect(html).toMatch(/<img src="\/api\/artifacts\/c1\/plot.png" alt="plot.png"/);
+    expect(html).not.toMatch(/<img src="\/api\/artifacts\/c1\/logo.svg"/);
+  });
 });

@@ -4,6 +4,7 @@ import { memo, useId, useState } from 'react';
 import type { ToolBlock } from '../../lib/chat/view';
 import { codeFence, formatDuration, interpreterCode, prettyJson, resultText, summarizeArguments } from './format';
 import { Markdown } from './markdown';
+import { ToolFiles } from './tool-files';
 import { ToolResult } from './tool-result';
 import { ToolStatusBadge } from './tool-status-badge';
 
@@ -70,6 +71,7 @@ function Outcome({ block }: { block: ToolBlock }) {
     <div>
       <div className={SECTION_TITLE}>Result</div>
       <ToolResult result={block.result} console={block.name === 'code_interpreter'} />
+      {block.files?.length ? <ToolFiles files={block.files} /> : null}
     </div>
   );
 }

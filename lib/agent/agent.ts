@@ -276,7 +276,12 @@ export class Agent {
     const started = performance.now();
     const tool = this.functionMap.get(call.name);
     run.toolCalls++;
-    const report = (ok: boolean, content: ToolRunResult['content'], error?: EventOf<'tool-result'>['error']) => {
+    const report = (
+      ok: boolean,
+      content: ToolRunResult['content'],
+      error?: EventOf<'tool-result'>['error'],
+      files?: EventOf<'tool-result'>['files'],
+    ) => {
       const event: Unstamped<'tool-result'> = {
         type: 'tool-result',
         functionId: call.functionId,
@@ -286,6 +291,7 @@ export class Agent {
         durationMs: performance.now() - started,
       };
       if (error) event.error = error;
+      if (files?.length) event.files = files;
       return run.emit(event);
     };
     if (!tool) {
@@ -303,7 +309,7 @@ export class Agent {
     };
     try {
       const r = await runTool(tool, call.arguments, ctx);
-      return r.ok ? report(true, r.content) : report(false, r.content, r.error);
+      return r.ok ? report(true, r.content, undefined, r.files) : report(false, r.content, r.error);
     } catch (e) {
       if (e instanceof ToolServiceError) report(false, e.message, { kind: 'fatal', message: e.message, type: e.name });
       throw e;

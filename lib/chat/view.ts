@@ -1,6 +1,6 @@
 // The page's view of a run: the event stream folded into blocks in the order they happened: reasoning, tool
 // calls, answer text. Pure and framework-free: the client store applies it event by event; tests run it in Node.
-import type { AgentEventType, ErrorInfo, RetrievalCandidate, StopReason, Usage } from '../agent/events';
+import type { AgentEventType, ErrorInfo, RetrievalCandidate, StopReason, ToolFile, Usage } from '../agent/events';
 import type { FeedEvent } from './browser-feed';
 
 type Feed<T extends AgentEventType> = Extract<FeedEvent, { type: T }>;
@@ -32,6 +32,8 @@ export interface ToolBlock {
   result?: string | ContentItem[];
   error?: { kind: string; message: string; type: string };
   durationMs?: number;
+  /** Files the tool wrote (code_interpreter), served to the page. */
+  files?: ToolFile[];
 }
 
 export interface TextBlock {
@@ -218,6 +220,7 @@ function settleTool(block: ToolBlock, e: Feed<'tool-result'>): void {
   block.result = e.content;
   block.durationMs = e.durationMs;
   if (e.error) block.error = e.error;
+  if (e.files?.length) block.files = e.files;
 }
 
 function stopPendingTools(view: RunView): string[] {

@@ -1,0 +1,41 @@
+// A run's outcome as Qwen-Agent's code_interpreter shapes it for the model: "stdout:", "stderr:",
+// "execute_result:" and "error:" sections, each a fenced block; "Finished execution." when there is nothing.
+import type { CapturedStream, RunOutcome } from './interpreter';
+
+export const TIMEOUT_MESSAGE = 'Timeout: Code execution exceeded the time limit.';
+export const FINISHED_MESSAGE = 'Finished execution.';
+const RESTARTED =
+  'The interpreter was restarted: variables and imports are gone; files in the working directory remain.';
+
+function section(name: string, text: string): string {
+  return `${name}:\n\n\`\`\`\n${text.replace(/\n$/, '')}\n\`\`\``;
+}
+
+function withCut(stream: CapturedStream): string {
+  return stream.cut > 0 ? `${stream.text}\n[… output cut: ${stream.cut} more characters not shown]` : stream.text;
+}
+
+export function formatOutcome(outcome: RunOutcome): string {
+  switch (outcome.kind) {
+    case 'timeout':
+      return `${section('error', TIMEOUT_MESSAGE)}\n\nThe limit is ${outcome.timeoutMs / 1000} s. ${RESTARTED}`;
+    case 'memory':
+      return `${section('error', `MemoryError: the code used more memory than the sandbox allows (about ${outcome.limitMb} MB).`)}\n\n${RESTARTED}`;
+    case 'crashed':
+      return `${section('error', `The code interpreter stopped unexpectedly: ${outcome.message}.`)}\n\n${RESTARTED}`;
+    case 'done': {
+      const parts: string[] = [];
+      if (outcome.stdout.text || outcome.stdout.cut) parts.push(section('stdout', withCut(outcome.stdout)));
+      if (outcome.stderr.text || outcome.stderr.cut) parts.push(section('stderr', withCut(outcome.stderr)));
+      if (outcome.result !== null) parts.push(section('execute_result', outcome.result));
+      if (outcome.error) {
+        const memory =
+          outcome.errorName === 'MemoryError'
+            ? '\n\nThe code ran out of the memory the sandbox allows; the interpreter is still usable.'
+            : '';
+        parts.push(section('error', outcome.error) + memory);
+      }
+      return parts.length ? parts.join('\n\n') : FINISHED_MESSAGE;
+    }
+  }
+}

@@ -1,0 +1,143 @@
+// Warm interpreters, one per key (a conversation's work directory): calls on one key run one after another, so
+// variables and imports persist as in a notebook kernel. Bounded in number, reaped when idle.
+import { PythonInterpreter, type RunOutcome, type SandboxOptions } from './interpreter';
+
+export interface PoolOptions extends Omit<SandboxOptions, 'workDir'> {
+  maxInterpreters: number;
+  idleMs: number;
+}
+
+export interface PoolRun {
+  workDir: string;
+  code: string;
+  timeoutMs: number;
+  /** Start from a fresh interpreter (variables and imports forgotten; files stay). */
+  reset?: boolean;
+  signal?: AbortSignal;
+}
+
+export class PoolFullError extends Error {
+  override name = 'PoolFullError';
+}
+
+interface Entry {
+  interpreter?: Promise<PythonInterpreter>;
+  busy: number;
+  lastUsed: number;
+  queue: Promise<unknown>;
+}
+
+export class InterpreterPool {
+  private readonly entries = new Map<string, Entry>();
+  private readonly reaper: NodeJS.Timeout;
+
+  constructor(readonly opts: PoolOptions) {
+    this.reaper = setInterval(() => this.reapIdle(), Math.max(1_000, Math.min(opts.idleMs / 2, 60_000)));
+    this.reaper.unref();
+  }
+
+  /** Runs code on the key's interpreter (started if needed), after the calls already queued on that key. */
+  run(key: string, req: PoolRun): Promise<RunOutcome & { started: boolean }> {
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = { busy: 0, lastUsed: Date.now(), queue: Promise.resolve() };
+      this.entries.set(key, entry);
+    }
+    const e = entry;
+    e.busy++;
+    const job = e.queue.then(async () => {
+      req.signal?.throwIfAborted();
+      if (req.reset) this.discard(e);
+      let started = false;
+      if (!e.interpreter || !(await e.interpreter.catch(() => undefined))?.alive) {
+        this.makeRoom(key);
+        e.interpreter = PythonInterpreter.start({ ...this.opts, workDir: req.workDir });
+        started = true;
+      }
+      const interpreter = await e.interpreter.catch((err: unknown) => {
+        e.interpreter = undefined;
+        throw err;
+      });
+      const outcome = await interpreter.run(req.code, req.timeoutMs, req.signal);
+      if (outcome.kind !== 'done') this.discard(e);
+      return { ...outcome, started };
+    });
+    e.queue = job.catch(() => undefined);
+    return job.finally(() => {
+      e.busy--;
+      e.lastUsed = Date.now();
+    });
+  }
+
+  /** Forgets a key's interpreter (the next call starts a fresh one). */
+  reset(key: string): void {
+    const e = this.entries.get(key);
+    if (e) this.discard(e);
+  }
+
+  /** Keys with a live (or starting) interpreter. */
+  get size(): number {
+    return [...this.entries.values()].filter((e) => e.interpreter).length;
+  }
+
+  /** The interpreter of a key, once started (for measurements). */
+  async interpreterOf(key: string): Promise<PythonInterpreter | undefined> {
+    return this.entries.get(key)?.interpreter?.catch(() => undefined);
+  }
+
+  reapIdle(now = Date.now()): void {
+    for (const [key, e] of this.entries) {
+      if (e.busy === 0 && now - e.lastUsed >= this.opts.idleMs) {
+        this.discard(e);
+        this.entries.delete(key);
+      }
+    }
+  }
+
+  shutdown(): void {
+    clearInterval(this.reaper);
+    for (const e of this.entries.values()) this.discard(e);
+    this.entries.clear();
+  }
+
+  private discard(e: Entry): void {
+    const pending = e.interpreter;
+    e.interpreter = undefined;
+    void pending?.then((i) => i.kill()).catch(() => undefined);
+  }
+
+  /** Evicts the least recently used idle interpreter when the pool is full; refuses when all are busy. */
+  private makeRoom(forKey: string): void {
+    const live = [...this.entries].filter(([k, e]) => k !== forKey && e.interpreter);
+    if (live.length < this.opts.maxInterpreters) return;
+    const idle = live.filter(([, e]) => e.busy === 0).sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
+    const victim = idle[0];
+    if (!victim)
+      throw new PoolFullError(
+        `All ${this.opts.maxInterpreters} Python interpreters are busy with other conversations; try again when one finishes.`,
+      );
+    this.discard(victim[1]);
+    this.entries.delete(victim[0]);
+  }
+}
+
+const POOL_KEY = '__agentStudioInterpreterPool';
+
+/** The process-wide pool (on globalThis: Next dev reloads modules, interpreters must not leak). Options are
+ *  fixed by the first caller. */
+export function sharedPool(opts: PoolOptions): InterpreterPool {
+  const g = globalThis as { [POOL_KEY]?: InterpreterPool };
+  return (g[POOL_KEY] ??= new InterpreterPool(opts));
+}
+
+/** Stops every interpreter of the process-wide pool (tests, shutdown). */
+export function shutdownSharedPool(): void {
+  const g = globalThis as { [POOL_KEY]?: InterpreterPool };
+  g[POOL_KEY]?.shutdown();
+  delete g[POOL_KEY];
+}
+
+/** The process-wide pool if a call has started it. */
+export function currentSharedPool(): InterpreterPool | undefined {
+  return (globalThis as { [POOL_KEY]?: InterpreterPool })[POOL_KEY];
+}
