@@ -2,3 +2,5 @@
 import './calculator';
 import './current-time';
 import './storage';
+import './web-search';
+import './web-extractor';

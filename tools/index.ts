@@ -1,7 +1,7 @@
 export { BaseTool, legacyParametersToSchema } from './base-tool';
 export type { ToolContext, ToolOutput, ToolParameters, LegacyToolParameter } from './base-tool';
 export { ToolServiceError, ToolArgumentsError, ToolDefinitionError } from './errors';
-export { TOOL_REGISTRY, registerTool, checkTool, createTool } from './registry';
+export { TOOL_REGISTRY, registerTool, checkTool, createTool, unregisterTool, unavailableReason } from './registry';
 export type { ToolClass } from './registry';
 export { parseToolArgs, validateToolArgs, formatValidationErrors, INVALID_JSON_MESSAGE } from './args';
 export { runTool, unknownToolResult, normalizeToolOutput } from './run-tool';
@@ -20,3 +20,6 @@ export { dataDir } from './data-dir';
 export { CalculatorTool, evaluateExpression, formatNumber } from './calculator';
 export { CurrentTimeTool, formatTimeIn } from './current-time';
 export { StorageTool, KeyNotExistsError } from './storage';
+export { WebSearchTool, WEB_SEARCH_HOWTO } from './web-search';
+export type { WebSearchOutput } from './web-search';
+export { WebExtractorTool } from './web-extractor';

@@ -6,6 +6,7 @@ import { codeFence, formatDuration, interpreterCode, prettyJson, resultText, sum
 import { Markdown } from './markdown';
 import { ToolResult } from './tool-result';
 import { ToolStatusBadge } from './tool-status-badge';
+import { WebSearchResults } from './web-search-results';
 
 export interface ToolCardProps {
   block: ToolBlock;
@@ -69,7 +70,11 @@ function Outcome({ block }: { block: ToolBlock }) {
   return (
     <div>
       <div className={SECTION_TITLE}>Result</div>
-      <ToolResult result={block.result} console={block.name === 'code_interpreter'} />
+      {block.name === 'web_search' ? (
+        <WebSearchResults result={block.result} />
+      ) : (
+        <ToolResult result={block.result} console={block.name === 'code_interpreter'} />
+      )}
     </div>
   );
 }

@@ -2,6 +2,8 @@
 // text/event-stream out: first `event: turn` with the ids, then one `data:` line per AgentEvent (the same union the
 // page gets), ending with run-end. Closing the connection stops the run.
 import { getChatService } from '@/lib/chat';
+import { prepareMcpTools } from '@/lib/mcp';
+import { defaultSettings } from '@/lib/store/settings';
 import { forBrowser } from '@/lib/chat/browser-feed';
 import type { ConversationSettings } from '@/lib/store/types';
 
@@ -50,6 +52,13 @@ export async function POST(request: Request): Promise<Response> {
   if (typeof settings === 'string') return problem(400, settings);
 
   const service = getChatService();
+  // The request (or its conversation) may name MCP tools: those must be registered before the agent is made.
+  await prepareMcpTools(
+    settings.tools ??
+      (typeof body.conversationId === 'string'
+        ? service.store.getConversation(body.conversationId)?.settings.tools
+        : defaultSettings().tools),
+  );
   let started;
   try {
     started = service.send({
