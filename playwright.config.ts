@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { execSync } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 // Ports are picked once in the runner process; workers inherit process.env and so agree on them.
@@ -18,6 +19,14 @@ const baseURL = `http://127.0.0.1:${PORT}`;
 process.env.E2E_MODEL_URL ??= `http://127.0.0.1:${MODEL_PORT}`;
 // A fresh database per run: Playwright empties test-results/ before it starts the web servers.
 process.env.E2E_DATA_DIR ??= path.join(__dirname, 'test-results', `e2e-data-${Date.now()}`);
+
+// The MCP config e2e/mcp.spec.ts edits from the page: a fresh copy of the fixture per run (once, in the runner;
+// workers inherit the variable), outside test-results/, which Playwright empties at start.
+if (!process.env.E2E_MCP_CONFIG) {
+  process.env.E2E_MCP_CONFIG = path.join(__dirname, 'node_modules/.cache/agent-studio-e2e/mcp.json');
+  mkdirSync(path.dirname(process.env.E2E_MCP_CONFIG), { recursive: true });
+  copyFileSync(path.join(__dirname, 'test/fixtures/mcp-e2e.json'), process.env.E2E_MCP_CONFIG);
+}
 
 export default defineConfig({
   testDir: './e2e',
@@ -64,6 +73,9 @@ export default defineConfig({
         DATA_DIR: process.env.E2E_DATA_DIR,
         // The model-down test wants its error at once, not after two retries with back-off.
         LLM_MAX_RETRIES: '0',
+        // A real stdio MCP server for e2e/mcp.spec.ts (started by the app, relative to the project root).
+        MCP_CONFIG: process.env.E2E_MCP_CONFIG,
+        MCP_CONFIG_EDITABLE: '1',
       },
       reuseExistingServer: false,
       timeout: 60_000,

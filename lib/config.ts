@@ -20,6 +20,8 @@ export interface AppConfig {
   rag: RagEnvConfig;
   documents: DocumentLimits;
   codeInterpreter: CodeInterpreterConfig;
+  mcp: McpEnvConfig;
+  web: WebEnvConfig;
 }
 
 // Document search (issue 4, search half).
@@ -120,6 +122,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       unzippedMaxBytes: intFrom(env, ['UNZIP_MAX_BYTES'], 200 * 1024 * 1024, { min: 1 }),
     },
     codeInterpreter: codeInterpreterFrom(env),
+    mcp: mcpConfigFrom(env),
+    web: webConfigFrom(env),
   };
 }
 
@@ -131,4 +135,111 @@ export function modelStatus(config: AppConfig = loadConfig()): {
 } {
   const configured = Boolean(config.llm.baseURL || config.llm.apiKey);
   return { configured, baseURL: config.llm.baseURL, model: config.llm.model };
+}
+
+// ---- MCP servers and web tools (issue 6) ----
+
+export interface McpEnvConfig {
+  /** The mcpServers JSON file (MCP_CONFIG, default DATA_DIR/mcp.json). */
+  configPath: string;
+  connectTimeoutMs: number;
+  callTimeoutMs: number;
+  /** MCP_CONFIG_EDITABLE=1: the settings page may show and save the file (it can hold secrets). */
+  editable: boolean;
+}
+
+export const WEB_SEARCH_PROVIDERS = ['searxng', 'tavily', 'serper', 'brave'] as const;
+export type WebSearchProviderName = (typeof WEB_SEARCH_PROVIDERS)[number];
+
+export interface WebSearchEnvConfig {
+  provider: WebSearchProviderName;
+  /** The provider's endpoint (SearXNG: its base URL; others: their API, overridable for self-hosted proxies). */
+  url: string;
+  apiKey?: string;
+  maxResults: number;
+  timeoutMs: number;
+}
+
+export interface WebEnvConfig {
+  /** Undefined when no provider is configured: web_search is then not offered. */
+  search?: WebSearchEnvConfig;
+  /** Why web_search is off although WEB_SEARCH_PROVIDER is set (a missing key); the settings page shows it. */
+  searchProblem?: string;
+  fetch: {
+    /** WEB_FETCH_ALLOW_PRIVATE=1: server-side fetches may reach loopback/private/link-local addresses. */
+    allowPrivate: boolean;
+    /** WEB_FETCH_ALLOW_HOSTS: host names or IPs (comma-separated) allowed even when they resolve to private ones. */
+    allowHosts: string[];
+    maxBytes: number;
+    timeoutMs: number;
+    maxRedirects: number;
+  };
+}
+
+function flag(env: Env, name: string): boolean {
+  return /^(1|true|yes|on)$/i.test(env[name]?.trim() ?? '');
+}
+
+function mcpConfigFrom(env: Env): McpEnvConfig {
+  const dataDir = path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || 'data');
+  const configured = env.MCP_CONFIG?.trim();
+  return {
+    configPath: configured ? path.resolve(/*turbopackIgnore: true*/ configured) : path.join(dataDir, 'mcp.json'),
+    connectTimeoutMs: intFrom(env, ['MCP_CONNECT_TIMEOUT_MS'], 30_000, { min: 1 }),
+    callTimeoutMs: intFrom(env, ['MCP_CALL_TIMEOUT_MS'], 60_000, { min: 1 }),
+    editable: flag(env, 'MCP_CONFIG_EDITABLE'),
+  };
+}
+
+const SEARCH_DEFAULT_URLS: Record<WebSearchProviderName, string | undefined> = {
+  searxng: undefined,
+  tavily: 'https://api.tavily.com/search',
+  serper: 'https://google.serper.dev/search',
+  brave: 'https://api.search.brave.com/res/v1/web/search',
+};
+
+const SEARCH_KEYS: Record<WebSearchProviderName, string | undefined> = {
+  searxng: undefined,
+  tavily: 'TAVILY_API_KEY',
+  serper: 'SERPER_API_KEY',
+  brave: 'BRAVE_API_KEY',
+};
+
+// A bad search setting only turns web_search off (with the reason shown); it must not stop the whole app.
+function webSearchFrom(env: Env): { search?: WebSearchEnvConfig; searchProblem?: string } {
+  const raw = env.WEB_SEARCH_PROVIDER?.trim().toLowerCase();
+  if (!raw) return {};
+  if (!(WEB_SEARCH_PROVIDERS as readonly string[]).includes(raw))
+    return { searchProblem: `WEB_SEARCH_PROVIDER must be one of ${WEB_SEARCH_PROVIDERS.join(', ')} (got "${raw}")` };
+  const provider = raw as WebSearchProviderName;
+  const keyName = SEARCH_KEYS[provider];
+  const apiKey = keyName ? env[keyName]?.trim() || undefined : undefined;
+  if (keyName && !apiKey) return { searchProblem: `WEB_SEARCH_PROVIDER=${provider} needs ${keyName}` };
+  const urlName = provider === 'searxng' ? 'SEARXNG_URL' : 'WEB_SEARCH_URL';
+  const url = env[urlName]?.trim() || SEARCH_DEFAULT_URLS[provider];
+  if (!url) return { searchProblem: 'WEB_SEARCH_PROVIDER=searxng needs SEARXNG_URL (e.g. http://localhost:8888)' };
+  const search = {
+    provider,
+    url,
+    apiKey,
+    maxResults: intFrom(env, ['WEB_SEARCH_MAX_RESULTS'], 8, { min: 1 }),
+    timeoutMs: intFrom(env, ['WEB_SEARCH_TIMEOUT_MS'], 15_000, { min: 1 }),
+  };
+  return { search };
+}
+
+function webConfigFrom(env: Env): WebEnvConfig {
+  return {
+    ...webSearchFrom(env),
+    fetch: {
+      allowPrivate: flag(env, 'WEB_FETCH_ALLOW_PRIVATE'),
+      allowHosts: (env.WEB_FETCH_ALLOW_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+      maxBytes: intFrom(env, ['WEB_FETCH_MAX_BYTES'], 5 * 1024 * 1024, { min: 1 }),
+      timeoutMs: intFrom(env, ['WEB_FETCH_TIMEOUT_MS'], 20_000, { min: 1 }),
+      maxRedirects: intFrom(env, ['WEB_FETCH_MAX_REDIRECTS'], 5),
+    },
+  };
 }

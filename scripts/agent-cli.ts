@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { FnCallAgent, ReActChat, type AgentEvent } from '../lib/agent';
 import { fncallModeFrom, loadConfig } from '../lib/config';
-import { TOOL_REGISTRY } from '../tools';
+import { TOOL_REGISTRY, unavailableReason } from '../tools';
 import '../tools/builtin';
 import { allowLocalFileStaging } from '../tools/file-access';
 
@@ -55,7 +55,9 @@ async function main(): Promise<number> {
       2,
     );
   }
-  const tools = values.tool?.length ? values.tool : [...TOOL_REGISTRY.keys()];
+  const tools = values.tool?.length
+    ? values.tool
+    : [...TOOL_REGISTRY].filter(([, cls]) => !unavailableReason(cls)).map(([name]) => name);
   for (const t of tools)
     if (!TOOL_REGISTRY.has(t)) fail(`unknown tool "${t}"; registered: ${[...TOOL_REGISTRY.keys()].join(', ')}`);
 

@@ -5,3 +5,5 @@ import './storage';
 import './doc-parser';
 import './retrieval';
 import './code-interpreter';
+import './web-search';
+import './web-extractor';

@@ -20,7 +20,10 @@ let server: Server;
 let base: string;
 let tmp: string;
 
+// The test server is on loopback, which the SSRF guard refuses by default: allowed here, refused in the last test.
+const savedAllow = process.env.WEB_FETCH_ALLOW_PRIVATE;
 beforeAll(async () => {
+  process.env.WEB_FETCH_ALLOW_PRIVATE = '1';
   server = createServer((req, res) => {
     const url = req.url ?? '/';
     if (url === '/files/report.txt') return res.end('hello report');
@@ -44,6 +47,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (savedAllow === undefined) delete process.env.WEB_FETCH_ALLOW_PRIVATE;
+  else process.env.WEB_FETCH_ALLOW_PRIVATE = savedAllow;
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
@@ -167,6 +172,17 @@ describe('stageFiles', () => {
     await expect(stageFiles([`${base}/slow`], path.join(tmp, 'work'), { signal: ac.signal })).rejects.toMatchObject({
       name: 'AbortError',
     });
+  });
+
+  it('refuses a loopback download under the default policy', async () => {
+    delete process.env.WEB_FETCH_ALLOW_PRIVATE;
+    try {
+      const result = await stageFiles([`${base}/files/report.txt`], path.join(tmp, 'work'));
+      expect(result.files).toEqual([]);
+      expect(result.errors[0]).toMatch(/files\/report\.txt: Refused to fetch 127\.0\.0\.1: loopback address/);
+    } finally {
+      process.env.WEB_FETCH_ALLOW_PRIVATE = '1';
+    }
   });
 
   it('uses the host name for a URL without a path', async () => {

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { filesDir, parseFileRef, safeFileName, storedFilePath } from '../lib/documents/file-ref';
 import { BaseTool, type ToolContext } from './base-tool';
+import { loadConfig } from '../lib/config';
+import { safeFetch } from '../lib/net/safe-fetch';
 import { dataDir } from './data-dir';
 
 export const MAX_DOWNLOAD_BYTES = 50 * 1024 * 1024;
@@ -65,34 +67,20 @@ async function download(
   target: string,
   opts: Required<Pick<StageOptions, 'maxBytes' | 'timeoutMs'>> & StageOptions,
 ): Promise<void> {
-  const timeout = AbortSignal.timeout(opts.timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  const res = await fetch(url, { signal, redirect: 'follow' });
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new Error(`download failed with HTTP ${res.status}`);
-  }
-  const declared = Number(res.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > opts.maxBytes) {
-    await res.body?.cancel();
-    throw new Error(`file is larger than the ${opts.maxBytes}-byte limit`);
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (res.body) {
-    const reader = res.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > opts.maxBytes) {
-        await reader.cancel();
-        throw new Error(`file is larger than the ${opts.maxBytes}-byte limit`);
-      }
-      chunks.push(value);
-    }
-  }
-  await writeFile(target, Buffer.concat(chunks));
+  // Through the SSRF guard: a conversation's URL must not reach the server's own network.
+  const policy = loadConfig().web.fetch;
+  const res = await safeFetch(url, {
+    ...policy,
+    maxBytes: opts.maxBytes,
+    timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
+  }).catch((e: unknown) => {
+    if (e instanceof Error && /larger than/.test(e.message))
+      throw new Error(`file is larger than the ${opts.maxBytes}-byte limit`);
+    throw e;
+  });
+  if (res.status < 200 || res.status >= 300) throw new Error(`download failed with HTTP ${res.status}`);
+  await writeFile(target, res.body);
 }
 
 /**

@@ -1,7 +1,7 @@
 export { BaseTool, legacyParametersToSchema } from './base-tool';
 export type { ToolContext, ToolEvent, ToolOutput, ToolParameters, LegacyToolParameter } from './base-tool';
 export { ToolServiceError, ToolArgumentsError, ToolDefinitionError } from './errors';
-export { TOOL_REGISTRY, registerTool, checkTool, createTool } from './registry';
+export { TOOL_REGISTRY, registerTool, checkTool, createTool, unregisterTool, unavailableReason } from './registry';
 export type { ToolClass } from './registry';
 export { parseToolArgs, validateToolArgs, formatValidationErrors, INVALID_JSON_MESSAGE } from './args';
 export { runTool, unknownToolResult, normalizeToolOutput } from './run-tool';
@@ -26,3 +26,6 @@ export { RetrievalTool } from './retrieval';
 export { DocParserTool } from './doc-parser';
 export { ToolOutputWithFiles } from './base-tool';
 export { CodeInterpreterTool, extractCode, codeWorkDir, CODE_INTERPRETER } from './code-interpreter';
+export { WebSearchTool, WEB_SEARCH_HOWTO } from './web-search';
+export type { WebSearchOutput } from './web-search';
+export { WebExtractorTool } from './web-extractor';

@@ -117,6 +117,16 @@ export function registerTool(name: string, opts: { allowOverwrite?: boolean } = 
   };
 }
 
+/** Removes a registered tool (tools that come and go at run time, such as an MCP server's). */
+export function unregisterTool(name: string): boolean {
+  return TOOL_REGISTRY.delete(name);
+}
+
+/** A tool class may say it cannot run here (web_search without a provider): `static unavailableReason()`. */
+export function unavailableReason(cls: ToolClass): string | undefined {
+  return (cls as { unavailableReason?: () => string | undefined }).unavailableReason?.();
+}
+
 /**
  * Qwen-Agent's Agent._init_tool: a registered name (no config), a config object {name, ...cfg} (the whole object is
  * the cfg), or a ready instance.
@@ -126,5 +136,7 @@ export function createTool(spec: string | ({ name: string } & Record<string, unk
   const name = typeof spec === 'string' ? spec : spec.name;
   const cls = TOOL_REGISTRY.get(name);
   if (!cls) throw new ToolDefinitionError(`Tool ${name} is not registered.`);
+  const unavailable = unavailableReason(cls);
+  if (unavailable) throw new ToolDefinitionError(`Tool ${name} is not available: ${unavailable}`);
   return typeof spec === 'string' ? new cls() : new cls(spec);
 }

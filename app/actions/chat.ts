@@ -5,7 +5,8 @@ import { browserFeed, getChatService, storedForBrowser } from '@/lib/chat';
 import { loadConfig, modelStatus } from '@/lib/config';
 import { defaultSettings } from '@/lib/store/settings';
 import type { ConversationSettings, ConversationSummary, RunStatus, StoredTurn } from '@/lib/store/types';
-import { TOOL_REGISTRY } from '@/tools';
+import { isMcpToolClass, prepareMcpTools } from '@/lib/mcp';
+import { TOOL_REGISTRY, unavailableReason } from '@/tools';
 
 export interface RunStream {
   conversationId: string;
@@ -54,11 +55,24 @@ function stream(started: {
   };
 }
 
+/** The tools of a turn's conversation (MCP tools among them must be registered before its agent is made). */
+function toolsOfTurn(turnId: string): string[] | undefined {
+  const { store } = getChatService();
+  const turn = store.getTurn(turnId);
+  return turn ? store.getConversation(turn.conversationId)?.settings.tools : undefined;
+}
+
 export async function sendMessage(input: {
   conversationId?: string;
   message: string;
   settings?: Partial<ConversationSettings>;
 }): Promise<ActionResult<RunStream>> {
+  await prepareMcpTools(
+    input.settings?.tools ??
+      (input.conversationId
+        ? getChatService().store.getConversation(input.conversationId)?.settings.tools
+        : defaultSettings().tools),
+  );
   return attempt(() =>
     stream(
       getChatService().send({ conversationId: input.conversationId, content: input.message, settings: input.settings }),
@@ -67,10 +81,12 @@ export async function sendMessage(input: {
 }
 
 export async function regenerate(turnId: string): Promise<ActionResult<RunStream>> {
+  await prepareMcpTools(toolsOfTurn(turnId));
   return attempt(() => stream(getChatService().regenerate(turnId)));
 }
 
 export async function editAndResend(turnId: string, message: string): Promise<ActionResult<RunStream>> {
+  await prepareMcpTools(toolsOfTurn(turnId));
   return attempt(() => stream(getChatService().editAndResend(turnId, message)));
 }
 
@@ -135,12 +151,16 @@ export interface AppInfo {
 }
 
 export async function appInfo(): Promise<AppInfo> {
+  void prepareMcpTools([]); // servers start connecting while the page loads
   const config = loadConfig();
   const status = modelStatus(config);
   return {
     model: { configured: status.configured, name: status.model ?? null, baseURL: status.baseURL ?? null },
     defaultSettings: defaultSettings(),
+    // MCP tools are listed per server (integrations.ts); tools that cannot run here (web_search without a
+    // provider) are not offered.
     tools: [...TOOL_REGISTRY.entries()]
+      .filter(([, cls]) => !isMcpToolClass(cls) && !unavailableReason(cls))
       .map(([name, cls]) => ({ name, description: new cls().description }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     maxLlmCalls: config.maxLlmCallsPerRun,

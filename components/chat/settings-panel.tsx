@@ -1,5 +1,6 @@
 'use client';
 import type { AppInfo } from '@/app/actions/chat';
+import { McpServers } from './mcp-servers';
 import { useChat } from './store';
 
 const PARAMS: { key: string; label: string; min: number; max: number; step: number }[] = [
@@ -62,6 +63,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
           </label>
         ))}
       </fieldset>
+      <McpServers />
       {PARAMS.map((p) => (
         <label key={p.key} className="flex items-center justify-between gap-2">
           <span className="font-medium">{p.label}</span>

@@ -7,6 +7,7 @@ import { Markdown } from './markdown';
 import { ToolFiles } from './tool-files';
 import { ToolResult } from './tool-result';
 import { ToolStatusBadge } from './tool-status-badge';
+import { WebSearchResults } from './web-search-results';
 
 export interface ToolCardProps {
   block: ToolBlock;
@@ -70,7 +71,11 @@ function Outcome({ block }: { block: ToolBlock }) {
   return (
     <div>
       <div className={SECTION_TITLE}>Result</div>
-      <ToolResult result={block.result} console={block.name === 'code_interpreter'} />
+      {block.name === 'web_search' ? (
+        <WebSearchResults result={block.result} />
+      ) : (
+        <ToolResult result={block.result} console={block.name === 'code_interpreter'} />
+      )}
       {block.files?.length ? <ToolFiles files={block.files} /> : null}
     </div>
   );

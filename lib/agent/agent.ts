@@ -11,6 +11,7 @@ import {
   type ToolRunResult,
 } from '../../tools';
 import { loadConfig } from '../config';
+import { parseMcpConfig } from '../mcp/config';
 import { errorInfo } from '../llm/openai-model';
 import type { ChatModel, GenerateCfg, LlmCallResult } from '../llm/model';
 import { OpenAIChatModel } from '../llm/openai-model';
@@ -69,6 +70,8 @@ export class Agent {
   readonly maxLlmCalls: number;
   /** Tools by name; a later tool with the same name replaces an earlier one (as upstream). */
   readonly functionMap = new Map<string, BaseTool>();
+  /** functionList entries {mcpServers: ...}: their servers are connected and their tools added before a run. */
+  private readonly pendingTools: { mcpServers: Record<string, unknown> }[] = [];
 
   constructor(opts: AgentOptions = {}) {
     const config = loadConfig();
@@ -94,14 +97,24 @@ export class Agent {
         });
     for (const spec of opts.functionList ?? []) {
       if (typeof spec === 'object' && spec !== null && 'mcpServers' in spec) {
-        throw new Error(
-          'functionList: {mcpServers: ...} is not supported yet (MCP support arrives in a later release).',
-        );
+        parseMcpConfig(spec); // a bad config fails here, with the reason; connecting waits for the first run
+        this.pendingTools.push(spec as { mcpServers: Record<string, unknown> });
+        continue;
       }
       const tool =
         spec instanceof BaseTool ? spec : createTool(spec as string | ({ name: string } & Record<string, unknown>));
       checkTool(tool); // class fields exist only now, after construction
       this.functionMap.set(tool.name, tool);
+    }
+  }
+
+  /** Connects the MCP servers given in functionList and adds their tools (run() does this itself). */
+  async ready(): Promise<void> {
+    while (this.pendingTools.length) {
+      const { mcpManager } = await import('../mcp/manager');
+      const tools = await mcpManager().toolsFor(this.pendingTools[0]);
+      for (const tool of tools) this.functionMap.set(tool.name, tool);
+      this.pendingTools.shift();
     }
   }
 
@@ -182,6 +195,8 @@ export class Agent {
     run: RunState,
     failure: { error?: unknown },
   ): Promise<void> {
+    let notReady: unknown;
+    await untilAborted(this.ready(), opts.signal).catch((e: unknown) => (notReady = e));
     const start = {
       type: 'run-start' as const,
       agent: this.name,
@@ -193,12 +208,14 @@ export class Agent {
     let messages: Message[];
     let lang: Lang;
     try {
+      if (notReady) throw notReady;
       messages = toMessages(input); // fresh copies: the caller's messages are never touched
       lang = opts.lang ?? detectLang(messages);
       messages = this.withSystemMessage(messages);
     } catch (e) {
-      failure.error = e;
       run.emit({ ...start, lang: 'en', input: [] });
+      if (opts.signal.aborted) return void run.end('aborted');
+      failure.error = e;
       run.end('error', errorInfo(e as Error));
       return;
     }
@@ -384,6 +401,16 @@ type LlmStart = Unstamped<'llm-start'>;
 function agentTypeOf(agent: Agent): string {
   // The nearest declared kind: a subclass of ReActChat still runs (and is shown) as ReAct.
   return (agent.constructor as typeof Agent).agentType;
+}
+
+/** `work`, or an AbortError as soon as `signal` aborts (a server still connecting must not hold up a stop). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function isChatModel(v: unknown): v is ChatModel {

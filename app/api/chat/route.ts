@@ -4,6 +4,8 @@
 import { getChatService } from '@/lib/chat';
 import { withoutInspectorFields } from '@/lib/chat/browser-feed';
 import { AttachmentError, attachmentItems } from '@/lib/chat/attachments';
+import { prepareMcpTools } from '@/lib/mcp';
+import { defaultSettings } from '@/lib/store/settings';
 import type { ConversationSettings } from '@/lib/store/types';
 
 export const dynamic = 'force-dynamic';
@@ -59,6 +61,13 @@ export async function POST(request: Request): Promise<Response> {
   }
 
   const service = getChatService();
+  // The request (or its conversation) may name MCP tools: those must be registered before the agent is made.
+  await prepareMcpTools(
+    settings.tools ??
+      (typeof body.conversationId === 'string'
+        ? service.store.getConversation(body.conversationId)?.settings.tools
+        : defaultSettings().tools),
+  );
   let started;
   try {
     started = service.send({

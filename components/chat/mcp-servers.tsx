@@ -1,0 +1,156 @@
+'use client';
+import { useEffect, useId, useState } from 'react';
+import {
+  integrationsStatus,
+  readMcpConfigText,
+  saveMcpConfigText,
+  type IntegrationsStatus,
+} from '@/app/actions/integrations';
+import type { ServerStatus } from '@/lib/mcp';
+import { useChat } from './store';
+
+const POLL_MS = 1000;
+
+function stateText(server: ServerStatus): string {
+  const s = server.state;
+  if (s.status === 'connecting') return 'connecting…';
+  if (s.status === 'ready') return `ready with ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}`;
+  if (s.status === 'failed') return `failed: ${s.error}`;
+  return 'closed';
+}
+
+function ConfigEditor({ onSaved }: { onSaved: (status: IntegrationsStatus) => void }) {
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const id = useId();
+  useEffect(() => {
+    void readMcpConfigText().then((r) => (r.ok ? setText(r.text) : setError(r.error)));
+  }, []);
+  if (text === null) return error ? <p role="alert">{error}</p> : null;
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="font-medium">
+        MCP config (JSON)
+      </label>
+      <textarea
+        id={id}
+        className="w-full rounded border border-neutral-300 bg-white px-2 py-1 font-mono text-xs dark:border-neutral-700 dark:bg-neutral-900"
+        rows={8}
+        spellCheck={false}
+        value={text}
+        aria-invalid={error ? true : undefined}
+        onChange={(e) => {
+          setText(e.target.value);
+          setSaved(false);
+        }}
+      />
+      {error && (
+        <p role="alert" className="text-xs text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+      <button
+        type="button"
+        disabled={saving}
+        className="rounded border border-neutral-300 px-2 py-1 dark:border-neutral-700"
+        onClick={async () => {
+          setSaving(true);
+          const r = await saveMcpConfigText(text);
+          setSaving(false);
+          if (r.ok) {
+            setError(null);
+            setSaved(true);
+            onSaved(r.status);
+          } else setError(r.error);
+        }}
+      >
+        {saving ? 'Saving…' : 'Save MCP config'}
+      </button>
+      {saved && <span className="ml-2 text-xs">Saved; servers reconnected.</span>}
+    </div>
+  );
+}
+
+/** MCP servers with their state and tools (on/off for this conversation), the config file editor, web tools. */
+export function McpServers() {
+  const settings = useChat((s) => s.settings);
+  const update = useChat((s) => s.updateSettings);
+  const [status, setStatus] = useState<IntegrationsStatus | null>(null);
+
+  useEffect(() => {
+    void integrationsStatus().then(setStatus);
+  }, []);
+  const connecting = status?.mcp.busy || status?.mcp.servers.some((s) => s.state.status === 'connecting');
+  useEffect(() => {
+    if (!connecting) return;
+    const timer = setInterval(() => void integrationsStatus().then(setStatus), POLL_MS);
+    return () => clearInterval(timer);
+  }, [connecting]);
+
+  if (!settings || !status) return null;
+  const toggle = (name: string, on: boolean) =>
+    void update({ tools: on ? [...settings.tools, name] : settings.tools.filter((x) => x !== name) });
+
+  return (
+    <>
+      <section aria-label="MCP servers" className="space-y-2">
+        <h3 className="font-medium">MCP servers</h3>
+        {status.mcp.configError && (
+          <p role="alert" className="text-xs text-red-700 dark:text-red-300">
+            {status.mcp.configError}
+          </p>
+        )}
+        {status.mcp.servers.length === 0 && status.mcp.busy && <p>Reading the MCP config…</p>}
+        {status.mcp.servers.length === 0 && !status.mcp.busy && !status.mcp.configError && (
+          <p className="text-neutral-600 dark:text-neutral-400">
+            None configured. Add servers to <code>{status.mcp.configPath}</code>.
+          </p>
+        )}
+        <ul className="space-y-2">
+          {status.mcp.servers.map((server) => (
+            <li key={server.name} aria-label={`MCP server ${server.name}`}>
+              <div>
+                <code>{server.name}</code> <span className="text-xs">({server.transport})</span>:{' '}
+                <span className={server.state.status === 'failed' ? 'text-red-700 dark:text-red-300' : ''}>
+                  {stateText(server)}
+                </span>
+              </div>
+              {server.tools.map((t) => (
+                <label key={t.name} className="ml-3 flex items-start gap-2">
+                  <input
+                    type="checkbox"
+                    className="mt-1"
+                    checked={settings.tools.includes(t.name)}
+                    onChange={(e) => toggle(t.name, e.target.checked)}
+                  />
+                  <span>
+                    <code>{t.name}</code>
+                    <span className="block text-neutral-600 dark:text-neutral-400">{t.description}</span>
+                  </span>
+                </label>
+              ))}
+            </li>
+          ))}
+        </ul>
+        {status.mcp.problems.map((p) => (
+          <p key={p} className="text-xs text-red-700 dark:text-red-300">
+            {p}
+          </p>
+        ))}
+        {status.mcp.editable ? (
+          <ConfigEditor onSaved={setStatus} />
+        ) : (
+          <p className="text-xs text-neutral-600 dark:text-neutral-400">
+            Config file: <code>{status.mcp.configPath}</code>. It may hold secrets, so the page edits it only when the
+            server sets <code>MCP_CONFIG_EDITABLE=1</code>.
+          </p>
+        )}
+      </section>
+      {!status.webSearch.enabled && (
+        <p className="text-neutral-600 dark:text-neutral-400">Web search is off. {status.webSearch.howTo}</p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,106 @@
+import { expect, test } from '@playwright/test';
+import { lastAnswer, openChat, panelOf, send } from './support/chat';
+import { setScenario } from './support/model';
+
+// The app runs with MCP_CONFIG=test/fixtures/mcp-e2e.json: one real stdio server, "fixture".
+
+test('the settings panel shows the MCP server ready with its tools, and a conversation calls one', async ({ page }) => {
+  await setScenario({
+    rules: [
+      {
+        when: { lastUserIncludes: 'mcp-kingfisher' },
+        reply: [
+          {
+            toolCalls: [
+              { name: 'fixture-echo', arguments: '{"text": "hello from e2e"}' },
+              { name: 'fixture-image', arguments: '{}' },
+            ],
+          },
+          { content: 'The server echoed it (mcp-kingfisher).' },
+        ],
+      },
+    ],
+  });
+  await openChat(page);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const server = page.getByRole('listitem', { name: 'MCP server fixture' });
+  await expect(server).toContainText('ready with 9 tools', { timeout: 20_000 });
+  await expect(server).toContainText('(stdio)');
+  for (const tool of ['fixture-echo', 'fixture-image']) {
+    const box = server.getByRole('checkbox', { name: new RegExp(`^${tool} `) });
+    await expect(box).not.toBeChecked();
+    await box.check();
+    await expect(box).toBeChecked();
+  }
+
+  await send(page, 'Echo something please, mcp-kingfisher');
+  const answer = await lastAnswer(page);
+  await expect(answer).toContainText('The server echoed it (mcp-kingfisher).');
+
+  const echo = answer.getByRole('button', { name: /fixture-echo/ });
+  await echo.click();
+  const echoPanel = await panelOf(echo);
+  await expect(echoPanel.getByText('echo: hello from e2e', { exact: true })).toBeVisible();
+
+  const image = answer.getByRole('button', { name: /fixture-image/ });
+  await image.click();
+  const imagePanel = await panelOf(image);
+  await expect(imagePanel.getByText('a red square', { exact: true })).toBeVisible();
+  const img = imagePanel.getByRole('img', { name: /returned by the tool/ });
+  await expect(img).toBeVisible();
+  await expect(img).toHaveAttribute('src', /^data:image\/png;base64,/);
+  expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(2);
+});
+
+test('the MCP tools stay on for the conversation after a reload', async ({ page }) => {
+  await setScenario({ rules: [{ when: { lastUserIncludes: 'mcp-heron' }, reply: [{ content: 'ok (mcp-heron)' }] }] });
+  await openChat(page);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const server = page.getByRole('listitem', { name: 'MCP server fixture' });
+  await expect(server).toContainText('ready with 9 tools', { timeout: 20_000 });
+  await server.getByRole('checkbox', { name: /^fixture-add / }).check();
+  await send(page, 'hello mcp-heron');
+  await lastAnswer(page);
+  await expect(page).toHaveURL(/\?c=/);
+  await page.reload();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const again = page.getByRole('listitem', { name: 'MCP server fixture' });
+  await expect(again.getByRole('checkbox', { name: /^fixture-add / })).toBeChecked();
+  await expect(again.getByRole('checkbox', { name: /^fixture-echo / })).not.toBeChecked();
+
+  // No search provider in this environment: web_search is not offered, and the panel says how to enable it.
+  const settings = page.getByRole('region', { name: 'Settings' });
+  await expect(settings.getByRole('checkbox', { name: /^web_extractor / })).toHaveCount(1);
+  await expect(settings.getByRole('checkbox', { name: /^web_search / })).toHaveCount(0);
+  await expect(settings.getByText(/^Web search is off\. Set WEB_SEARCH_PROVIDER to searxng/)).toBeVisible();
+});
+
+test('the MCP config is edited on the page: errors are shown, a saved server connects', async ({ page }) => {
+  test.slow();
+  await openChat(page);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const editor = page.getByRole('textbox', { name: 'MCP config (JSON)' });
+  await expect(editor).toHaveValue(/"fixture"/);
+  const original = await editor.inputValue();
+  const save = page.getByRole('button', { name: 'Save MCP config' });
+
+  await editor.fill('{"mcpServers": {"broken": {"command": 42}}}');
+  await save.click();
+  await expect(page.getByRole('region', { name: 'MCP servers' }).getByRole('alert')).toContainText(
+    'Invalid MCP config: broken.command:',
+  );
+  await expect(editor).toHaveAttribute('aria-invalid', 'true');
+
+  const config = JSON.parse(original) as { mcpServers: Record<string, unknown> };
+  config.mcpServers.second = config.mcpServers.fixture;
+  await editor.fill(JSON.stringify(config, null, 2));
+  await save.click();
+  await expect(page.getByText('Saved; servers reconnected.')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('listitem', { name: 'MCP server second' })).toContainText('ready with 9 tools');
+  await expect(page.getByRole('listitem', { name: 'MCP server fixture' })).toContainText('ready with 9 tools');
+
+  // Back to the original file for the other tests.
+  await editor.fill(original);
+  await save.click();
+  await expect(page.getByRole('listitem', { name: 'MCP server second' })).toHaveCount(0, { timeout: 30_000 });
+});

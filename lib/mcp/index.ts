@@ -1,0 +1,26 @@
+export { parseMcpConfig, parseMcpConfigText, readMcpConfigFile, writeMcpConfigFile, McpConfigError } from './config';
+export type { McpConfig, McpServerConfig } from './config';
+export { McpConnection } from './connection';
+export type { ServerState, McpToolInfo } from './connection';
+export { McpManager, mcpManager, resetMcpManager } from './manager';
+export type { ServerStatus } from './manager';
+export { syncMcpRegistry, isMcpToolClass } from './registry';
+export { McpTool, mcpToolName, toolsOf } from './tool';
+
+import { mcpManager } from './manager';
+import { TOOL_REGISTRY } from '../../tools/registry';
+import { syncMcpRegistry } from './registry';
+
+/**
+ * Puts the configured servers' tools in this module instance's TOOL_REGISTRY (Next may load the registry once per
+ * server bundle). When `needed` names a tool the registry does not have yet (an MCP tool after a restart), first
+ * waits for the servers to settle, each bounded by the connect timeout; otherwise only starts them, so a
+ * conversation without MCP tools never waits for a server. Returns registration problems.
+ */
+export async function prepareMcpTools(needed?: readonly string[]): Promise<string[]> {
+  const manager = mcpManager();
+  const starting = manager.start();
+  if (!needed || needed.some((name) => !TOOL_REGISTRY.has(name))) await starting;
+  else void starting.then(() => syncMcpRegistry(manager.tools()));
+  return syncMcpRegistry(manager.tools());
+}

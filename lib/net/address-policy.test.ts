@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { assertAddressAllowed, blockedAddressReason } from './address-policy';
+
+describe('blockedAddressReason', () => {
+  it.each([
+    ['127.0.0.1', 'loopback'],
+    ['127.8.9.10', 'loopback'],
+    ['10.0.0.1', 'private'],
+    ['172.16.5.4', 'private'],
+    ['192.168.1.1', 'private'],
+    ['169.254.169.254', 'link-local (cloud metadata)'],
+    ['100.64.0.1', 'carrier-grade NAT'],
+    ['0.0.0.0', 'unspecified'],
+    ['::1', 'loopback'],
+    ['::', 'unspecified'],
+    ['fe80::1', 'link-local'],
+    ['fd00:ec2::254', 'unique-local (includes fd00:ec2::254 metadata)'],
+    ['::ffff:127.0.0.1', 'loopback (IPv4 inside IPv6)'],
+    ['::ffff:7f00:1', 'loopback (IPv4 inside IPv6)'],
+    ['::ffff:a9fe:a9fe', 'link-local (cloud metadata) (IPv4 inside IPv6)'],
+    ['64:ff9b::10.0.0.1', 'private (IPv4 inside IPv6)'],
+    ['2002:7f00:1::', 'loopback (IPv4 inside IPv6)'],
+  ])('refuses %s (%s)', (ip, reason) => {
+    expect(blockedAddressReason(ip)).toBe(reason);
+  });
+
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+    'lets the public address %s through',
+    (ip) => {
+      expect(blockedAddressReason(ip)).toBeUndefined();
+    },
+  );
+});
+
+describe('assertAddressAllowed', () => {
+  const strict = { allowPrivate: false, allowHosts: [] };
+  it('names the host, the address and how to allow it', () => {
+    expect(() => assertAddressAllowed('intranet.local', '10.1.2.3', strict)).toThrow(
+      /Refused to fetch intranet\.local \(10\.1\.2\.3\): private address.*WEB_FETCH_ALLOW_PRIVATE=1/,
+    );
+  });
+  it('allows listed hosts or addresses, or everything when configured', () => {
+    expect(() =>
+      assertAddressAllowed('intranet.local', '10.1.2.3', { ...strict, allowHosts: ['intranet.local'] }),
+    ).not.toThrow();
+    expect(() => assertAddressAllowed('x', '10.1.2.3', { ...strict, allowHosts: ['10.1.2.3'] })).not.toThrow();
+    expect(() => assertAddressAllowed('x', '127.0.0.1', { allowPrivate: true, allowHosts: [] })).not.toThrow();
+  });
+});

@@ -1,0 +1,168 @@
+// Server-side HTTP(S) GET that cannot be turned against the server's own network: each host is resolved once,
+// every resolved address is checked, the connection is pinned to the checked address (no second lookup for a DNS
+// rebinding answer to slip through), and redirects are followed by hand so each hop is checked the same way.
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import zlib from 'node:zlib';
+import { assertAddressAllowed, type AddressPolicy } from './address-policy';
+
+export type Resolver = (host: string) => Promise<LookupAddress[]>;
+
+export interface SafeFetchOptions extends AddressPolicy {
+  maxBytes: number;
+  timeoutMs: number;
+  maxRedirects: number;
+  /** Past maxBytes: 'truncate' keeps the first maxBytes (and says so), 'error' fails. */
+  oversize?: 'truncate' | 'error';
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /** Name resolution (tests inject one; default the system resolver, like any client). */
+  resolve?: Resolver;
+}
+
+export interface SafeFetchResponse {
+  /** The URL finally answered (after redirects). */
+  url: string;
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  truncated: boolean;
+}
+
+export class FetchError extends Error {
+  override name = 'FetchError';
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+const systemResolve: Resolver = (host) =>
+  new Promise((resolve, reject) =>
+    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+  );
+
+/** Resolves `host` once and checks every address; returns the one to connect to. */
+async function pinnedAddress(host: string, opts: SafeFetchOptions): Promise<LookupAddress> {
+  const bare = host.replace(/^\[|\]$/g, '');
+  const family = isIP(bare);
+  let addresses: LookupAddress[];
+  if (family) addresses = [{ address: bare, family }];
+  else {
+    try {
+      addresses = await (opts.resolve ?? systemResolve)(bare);
+    } catch (e) {
+      throw new FetchError(`Cannot resolve ${bare}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  if (!addresses.length) throw new FetchError(`Cannot resolve ${bare}: no addresses`);
+  // Every answer is checked: a name that resolves to one public and one private address is refused.
+  for (const a of addresses) assertAddressAllowed(bare, a.address, opts);
+  return addresses[0]!;
+}
+
+function pinnedLookup(address: LookupAddress): LookupFunction {
+  return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, [address]);
+    else callback(null, address.address, address.family);
+  }) as unknown as LookupFunction;
+}
+
+function checkUrl(raw: string | URL): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new FetchError(`Not a valid URL: ${String(raw)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new FetchError(`Only http and https URLs can be fetched (got ${url.protocol.replace(':', '')})`);
+  if (url.username || url.password) throw new FetchError('URLs with credentials are not fetched');
+  return url;
+}
+
+function decoded(res: http.IncomingMessage): NodeJS.ReadableStream {
+  const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
+  if (encoding === 'gzip' || encoding === 'x-gzip') return res.pipe(zlib.createGunzip());
+  if (encoding === 'deflate') return res.pipe(zlib.createInflate());
+  if (encoding === 'br') return res.pipe(zlib.createBrotliDecompress());
+  return res;
+}
+
+function request(url: URL, address: LookupAddress, opts: SafeFetchOptions, signal: AbortSignal) {
+  return new Promise<http.IncomingMessage>((resolve, reject) => {
+    const lib = url.protocol === 'https:' ? https : http;
+    const req = lib.request(url, {
+      method: 'GET',
+      lookup: pinnedLookup(address),
+      signal,
+      headers: {
+        'user-agent': 'Mozilla/5.0 (compatible; AgentStudio/0.1)',
+        accept: '*/*',
+        'accept-encoding': 'gzip, deflate, br',
+        ...opts.headers,
+      },
+    });
+    req.once('response', resolve);
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+async function readBody(
+  res: http.IncomingMessage,
+  opts: SafeFetchOptions,
+): Promise<{ body: Buffer; truncated: boolean }> {
+  const declared = Number(res.headers['content-length']);
+  if (opts.oversize !== 'truncate' && Number.isFinite(declared) && declared > opts.maxBytes) {
+    res.destroy();
+    throw new FetchError(`The response is larger than the ${opts.maxBytes}-byte limit`);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const stream = decoded(res);
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    const room = opts.maxBytes - total;
+    if (chunk.length > room) {
+      res.destroy();
+      if (opts.oversize !== 'truncate')
+        throw new FetchError(`The response is larger than the ${opts.maxBytes}-byte limit`);
+      chunks.push(chunk.subarray(0, room));
+      return { body: Buffer.concat(chunks), truncated: true };
+    }
+    chunks.push(chunk);
+    total += chunk.length;
+  }
+  return { body: Buffer.concat(chunks), truncated: false };
+}
+
+/** GET `rawUrl` under the address policy, following at most maxRedirects redirects, within timeoutMs in total. */
+export async function safeFetch(rawUrl: string | URL, opts: SafeFetchOptions): Promise<SafeFetchResponse> {
+  const timeout = AbortSignal.timeout(opts.timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  let url = checkUrl(rawUrl);
+  try {
+    for (let hop = 0; ; hop++) {
+      const address = await pinnedAddress(url.hostname, opts);
+      signal.throwIfAborted();
+      const res = await request(url, address, opts, signal);
+      const status = res.statusCode ?? 0;
+      if (REDIRECTS.has(status) && res.headers.location) {
+        res.resume();
+        if (hop >= opts.maxRedirects) throw new FetchError(`Too many redirects (more than ${opts.maxRedirects})`);
+        url = checkUrl(new URL(res.headers.location, url));
+        continue;
+      }
+      const { body, truncated } = await readBody(res, opts);
+      return { url: url.href, status, headers: res.headers, body, truncated };
+    }
+  } catch (e) {
+    if (opts.signal?.aborted) throw opts.signal.reason;
+    if (timeout.aborted) {
+      const err = new FetchError(`Timed out after ${opts.timeoutMs} ms fetching ${url.href}`);
+      err.name = 'TimeoutError';
+      throw err;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,50 @@
+// `web_search`: search the web through the configured provider; results carry title, URL and snippet.
+import { loadConfig } from '../lib/config';
+import { BaseTool, type ToolContext } from './base-tool';
+import { registerTool } from './registry';
+import { createSearchProvider, type SearchResult } from './web/search-providers';
+
+export const WEB_SEARCH_HOWTO =
+  'Set WEB_SEARCH_PROVIDER to searxng (with SEARXNG_URL), tavily (TAVILY_API_KEY), serper (SERPER_API_KEY) or ' +
+  'brave (BRAVE_API_KEY) in the server environment.';
+
+export type WebSearchOutput = {
+  query: string;
+  provider: string;
+  results: SearchResult[];
+};
+
+export class WebSearchTool extends BaseTool {
+  name = 'web_search';
+  description = 'Search the web. Returns the title, URL and a snippet of each result.';
+  parameters = {
+    type: 'object',
+    properties: { query: { type: 'string', description: 'What to search for' } },
+    required: ['query'],
+  };
+
+  /** Not offered to the model until a provider is configured. */
+  static unavailableReason(): string | undefined {
+    const web = loadConfig().web;
+    if (web.search) return undefined;
+    return web.searchProblem ? `${web.searchProblem}. ${WEB_SEARCH_HOWTO}` : `no search provider. ${WEB_SEARCH_HOWTO}`;
+  }
+
+  async call(params: string, ctx: ToolContext): Promise<WebSearchOutput> {
+    const { query } = this.parseArgs<{ query: string }>(params);
+    if (!query.trim()) throw new Error('The query is empty.');
+    const cfg = loadConfig().web.search;
+    if (!cfg) throw new Error(`web_search is not configured: ${WEB_SEARCH_HOWTO}`);
+    const timeout = AbortSignal.timeout(cfg.timeoutMs);
+    const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
+    const provider = createSearchProvider(cfg);
+    try {
+      const results = await provider.search(query, { maxResults: cfg.maxResults, signal });
+      return { query, provider: provider.name, results };
+    } catch (e) {
+      if (timeout.aborted && !ctx.signal?.aborted) throw new Error(`The search timed out after ${cfg.timeoutMs} ms`);
+      throw e;
+    }
+  }
+}
+registerTool('web_search')(WebSearchTool);
