@@ -4,6 +4,7 @@ import { memo, useId, useState } from 'react';
 import type { ToolBlock } from '../../lib/chat/view';
 import { codeFence, formatDuration, interpreterCode, prettyJson, resultText, summarizeArguments } from './format';
 import { Markdown } from './markdown';
+import { ToolApproval } from './tool-approval';
 import { ToolResult } from './tool-result';
 import { ToolStatusBadge } from './tool-status-badge';
 
@@ -124,6 +125,7 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: T
           </>
         )}
       </div>
+      <ToolApproval block={block} />
     </div>
   );
 });

@@ -4,7 +4,7 @@ import type { AgentEvent, ErrorInfo, EventOf, StopReason, Usage } from '../agent
 import { parseReactSteps } from '../llm/fncall';
 import type { ContentItem } from '../llm/schema';
 
-export type ToolStatus = 'queued' | 'running' | 'done' | 'error';
+export type ToolStatus = 'queued' | 'awaiting' | 'running' | 'done' | 'error';
 
 export interface ReasoningBlock {
   kind: 'reasoning';
@@ -29,6 +29,8 @@ export interface ToolBlock {
   result?: string | ContentItem[];
   error?: { kind: string; message: string; type: string };
   durationMs?: number;
+  /** Set when the run paused before this call: what the user decided (run, skip, supply a result). */
+  decision?: EventOf<'tool-result'>['decision'];
 }
 
 export interface TextBlock {
@@ -104,6 +106,16 @@ export function applyEvent(view: RunView, e: AgentEvent): string[] {
       if (first && first.id === block.id && !hasRunning(view)) first.status = 'running';
       return changed;
     }
+    case 'tool-approval': {
+      // Paused before this call ("pause before tools"): it waits for the user's decision.
+      const block = view.blocks.find(
+        (b): b is ToolBlock =>
+          b.kind === 'tool' && (b.id === toolId(e.iteration, e.functionId) || isReactCall(view, b, e)),
+      );
+      if (!block) return [];
+      block.status = 'awaiting';
+      return [block.id];
+    }
     case 'tool-result': {
       if (view.agentType === 'ReActChat') {
         reactToolResult(view, e);
@@ -161,8 +173,16 @@ function hasRunning(view: RunView): boolean {
   return view.blocks.some((b) => b.kind === 'tool' && b.status === 'running');
 }
 
+function isReactCall(view: RunView, b: ToolBlock, e: { iteration: number }): boolean {
+  return view.agentType === 'ReActChat' && b.iteration === e.iteration;
+}
+
 function settleTool(block: ToolBlock, e: EventOf<'tool-result'>): void {
   block.status = e.ok ? 'done' : 'error';
+  if (e.decision) {
+    block.decision = e.decision;
+    if (e.decision.action === 'run' && e.decision.arguments !== undefined) block.arguments = e.decision.arguments;
+  }
   block.result = e.content;
   block.durationMs = e.durationMs;
   if (e.error) block.error = e.error;
@@ -171,7 +191,7 @@ function settleTool(block: ToolBlock, e: EventOf<'tool-result'>): void {
 function stopPendingTools(view: RunView): string[] {
   const changed: string[] = [];
   for (const b of view.blocks) {
-    if (b.kind === 'tool' && (b.status === 'queued' || b.status === 'running')) {
+    if (b.kind === 'tool' && (b.status === 'queued' || b.status === 'running' || b.status === 'awaiting')) {
       b.status = 'error';
       b.error ??= { kind: 'not-run', message: 'The run ended before this call finished.', type: 'NotRun' };
       changed.push(b.id);
