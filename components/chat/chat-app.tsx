@@ -1,7 +1,9 @@
 'use client';
 import { useEffect, useState } from 'react';
 import type { AppInfo } from '@/app/actions/chat';
-import { RunInspector } from '../inspector/run-inspector';
+import { useInspector } from '../inspector/inspector-store';
+import { RunInspector, type IterationActionContext } from '../inspector/run-inspector';
+import { ReplayFromHere } from '../runs/replay-from-here';
 import { Composer } from './composer';
 import { SettingsPanel } from './settings-panel';
 import { Sidebar } from './sidebar';
@@ -121,7 +123,18 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
         </div>
         <Composer disabled={!info.model.configured} />
       </main>
-      <RunInspector />
+      <RunInspector iterationActions={replayFromIteration} />
     </div>
+  );
+}
+
+/** A stored run can be re-run from the iteration on screen (an imported one has no conversation to run in). */
+function replayFromIteration({ run, iteration, imported }: IterationActionContext) {
+  if (imported) return null;
+  return (
+    <details className="rounded-md border border-neutral-200 p-2 dark:border-neutral-800">
+      <summary className="cursor-pointer text-sm font-medium">Replay from iteration {iteration.n}</summary>
+      <ReplayFromHere runId={run.runId} iteration={iteration.n} onStarted={() => useInspector.getState().close()} />
+    </details>
   );
 }

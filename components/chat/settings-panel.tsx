@@ -85,6 +85,20 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
           />
         </label>
       ))}
+      <label className="flex items-start gap-2">
+        <input
+          type="checkbox"
+          className="mt-1"
+          checked={settings.pauseBeforeTools}
+          onChange={(e) => void update({ pauseBeforeTools: e.target.checked })}
+        />
+        <span>
+          <span className="font-medium">Pause before tools</span>
+          <span className="block text-neutral-600 dark:text-neutral-400">
+            Stop before each tool call to edit its arguments, run it, skip it, or supply the result.
+          </span>
+        </span>
+      </label>
       <label className="flex flex-col gap-1">
         <span className="font-medium">System message</span>
         <textarea

@@ -5,6 +5,8 @@
 import { create } from 'zustand';
 import * as actions from '@/app/actions/chat';
 import type { FeedEvent } from '@/lib/chat/browser-feed';
+import { replayRun } from '@/app/actions/replay';
+import type { ReplayRequest } from '@/lib/replay/plan';
 import { applyEvent, emptyRun, foldRun, markInterrupted, type Block, type RunView } from '@/lib/chat/view';
 import type { ConversationSettings, ConversationSummary } from '@/lib/store/types';
 import type { ContentItem } from '@/lib/llm/schema';
@@ -37,6 +39,8 @@ interface ChatState {
   retry(turnId: string): Promise<void>;
   regenerate(turnId: string): Promise<void>;
   editAndResend(turnId: string, text: string): Promise<void>;
+  /** Replays a stored run from an iteration as a new run of its turn; resolves with the error, if it was refused. */
+  replay(runId: string, req: ReplayRequest): Promise<string | undefined>;
   rename(id: string, title: string): Promise<void>;
   remove(id: string): Promise<void>;
   updateSettings(patch: Partial<ConversationSettings>): Promise<void>;
@@ -220,6 +224,23 @@ export const useChat = create<ChatState>()((set, get) => {
       };
       set((s) => ({ turns: [...s.turns.slice(0, index), placeholder] }));
       await startStream(await actions.editAndResend(turnId, message), placeholder);
+    },
+
+    async replay(runId, req) {
+      if (get().runningRunId) return 'Wait for the current run to end.';
+      const result = await replayRun(runId, req);
+      if (!result.ok) return result.error;
+      const { turnId } = result.value;
+      set((s) => {
+        const index = s.turns.findIndex((t) => t.turnId === turnId);
+        return {
+          turns: s.turns
+            .slice(0, index + 1)
+            .map((t) => (t.turnId === turnId ? { ...t, run: emptyRun('pending'), runCount: t.runCount + 1 } : t)),
+        };
+      });
+      void startStream(result, undefined);
+      return undefined;
     },
 
     async rename(id, title) {

@@ -1,10 +1,15 @@
 'use client';
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import { decideTool } from '@/app/actions/replay';
+import type { ToolDecision } from '@/lib/agent/events';
 import { contentText } from '@/lib/llm/schema';
 import { InspectRunButton } from '../inspector/inspect-run-button';
 import { AttachedFiles } from './attached-files';
+import { CompareRunsButton } from '../runs/compare-runs';
+import { ReplayRunButton } from '../runs/replay-from-here';
 import { RunView } from './run-view';
 import { useChat, type TurnState } from './store';
+import { ToolDecisions } from './tool-decisions';
 
 export function Thread() {
   const turns = useChat((s) => s.turns);
@@ -41,6 +46,17 @@ export function Thread() {
 
 const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boolean }) {
   const running = useChat((s) => Boolean(s.runningRunId));
+  const runningHere = useChat((s) =>
+    s.runningRunId && s.runningRunId === turn.run?.runId ? s.runningRunId : undefined,
+  );
+  const decide = useCallback(
+    async (functionId: string, decision: ToolDecision) => {
+      if (!runningHere) return 'This run is not going any more.';
+      const r = await decideTool(runningHere, functionId, decision);
+      return r.ok ? undefined : r.error;
+    },
+    [runningHere],
+  );
   const { regenerate, retry, editAndResend } = useChat.getState();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
@@ -126,7 +142,9 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
           aria-busy={turn.run.status === 'streaming'}
           className="min-w-0"
         >
-          <RunView run={turn.run} onRetry={() => void retry(turn.turnId)} />
+          <ToolDecisions.Provider value={runningHere ? decide : undefined}>
+            <RunView run={turn.run} onRetry={() => void retry(turn.turnId)} />
+          </ToolDecisions.Provider>
           {turn.run.status !== 'streaming' && !pending && (
             <div className="mt-2 flex gap-2 text-xs">
               {answer && <CopyButton text={answer} />}
@@ -140,6 +158,10 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
                 </button>
               )}
               <InspectRunButton runId={turn.run.runId} />
+              {isLast && !running && turn.run.llmCalls > 0 && (
+                <ReplayRunButton runId={turn.run.runId} iterations={turn.run.llmCalls} />
+              )}
+              {turn.runCount > 1 && !running && <CompareRunsButton turnId={turn.turnId} />}
               {turn.runCount > 1 && (
                 <span className="px-2 py-1 text-neutral-600 dark:text-neutral-400">answer {turn.runCount}</span>
               )}

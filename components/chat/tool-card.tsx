@@ -5,6 +5,7 @@ import type { ToolBlock } from '../../lib/chat/view';
 import { codeFence, formatDuration, interpreterCode, prettyJson, resultText, summarizeArguments } from './format';
 import { Markdown } from './markdown';
 import { ToolFiles } from './tool-files';
+import { ToolApproval } from './tool-approval';
 import { ToolResult } from './tool-result';
 import { ToolStatusBadge } from './tool-status-badge';
 import { WebSearchResults } from './web-search-results';
@@ -131,6 +132,7 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: T
           </>
         )}
       </div>
+      <ToolApproval block={block} />
     </div>
   );
 });

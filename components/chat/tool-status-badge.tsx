@@ -2,6 +2,7 @@ import type { ToolStatus } from '../../lib/chat/view';
 
 const STYLES: Record<ToolStatus, string> = {
   queued: 'bg-neutral-100 text-neutral-700 dark:bg-neutral-800 dark:text-neutral-300',
+  awaiting: 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-100',
   running: 'bg-blue-50 text-blue-800 dark:bg-blue-950 dark:text-blue-200',
   done: 'bg-green-50 text-green-800 dark:bg-green-950 dark:text-green-200',
   error: 'bg-red-50 text-red-800 dark:bg-red-950 dark:text-red-200',
@@ -19,7 +20,7 @@ export function ToolStatusBadge({ status }: { status: ToolStatus }) {
           <path d="M14 8a6 6 0 0 0-6-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
         </svg>
       )}
-      {status}
+      {status === 'awaiting' ? 'awaiting approval' : status}
     </span>
   );
 }

@@ -18,7 +18,17 @@ import { OpenAIChatModel } from '../llm/openai-model';
 import { isAbortError } from '../llm/retry';
 import { detectLang, toMessages, type FunctionDef, type Lang, type Message } from '../llm/schema';
 import { collectFileRefs } from '../llm/upload-info';
-import type { AgentEvent, AgentEventType, ErrorInfo, EventOf, FncallMode, StopReason, Usage } from './events';
+import type {
+  AgentEvent,
+  AgentEventType,
+  ErrorInfo,
+  EventOf,
+  FncallMode,
+  ReplayInfo,
+  StopReason,
+  ToolDecision,
+  Usage,
+} from './events';
 import { MessageFold } from './fold';
 
 export interface LlmOptions {
@@ -54,7 +64,23 @@ export interface RunOptions {
   workDir?: string;
   /** Merged over the model's generate cfg for this run. */
   generateCfg?: GenerateCfg;
+  /** Continue a stored run from an iteration instead of starting afresh (see lib/replay). FnCallAgent loops only:
+   *  a ReAct transcript is one message, which this does not rebuild. */
+  resume?: ResumeFrom;
+  /** Pause before each tool call: the run emits tool-approval and waits for this decision. */
+  beforeTool?: (call: { functionId: string; name: string; arguments: string }) => Promise<ToolDecision>;
 }
+
+/** Where a resumed run picks up: the messages as they were at the start of iteration `replay.fromIteration`,
+ *  and the earlier iterations' events, which the new run re-emits so its log tells the whole story. */
+export interface ResumeFrom {
+  messages: Message[];
+  events: AgentEvent[];
+  replay: ReplayInfo;
+}
+
+/** What the model is given for a call the user skipped. */
+export const SKIPPED_BY_USER = 'The user skipped this tool call; it was not run.';
 
 export class Agent {
   /**
@@ -211,7 +237,8 @@ export class Agent {
       if (notReady) throw notReady;
       messages = toMessages(input); // fresh copies: the caller's messages are never touched
       lang = opts.lang ?? detectLang(messages);
-      messages = this.withSystemMessage(messages);
+      // A resumed run's input is the original run's, which already holds its system message.
+      if (!opts.resume) messages = this.withSystemMessage(messages);
     } catch (e) {
       run.emit({ ...start, lang: 'en', input: [] });
       if (opts.signal.aborted) return void run.end('aborted');
@@ -221,14 +248,16 @@ export class Agent {
     }
     // A copy: the loop appends to `messages`, and the event must keep saying what the run was given.
     const given = [...messages];
+    const replay = opts.resume ? { replay: opts.resume.replay } : {};
     run.emit(
       this.functionMap.size
-        ? { ...start, fncallMode: this.llm.fncallMode, lang, input: given }
-        : { ...start, lang, input: given },
+        ? { ...start, fncallMode: this.llm.fncallMode, lang, input: given, ...replay }
+        : { ...start, lang, input: given, ...replay },
     );
     let reason: StopReason;
     let error: ErrorInfo | undefined;
     try {
+      if (opts.resume) messages = run.replayPrefix(opts.resume);
       reason = await this.loop(messages, { ...opts, lang }, run);
     } catch (e) {
       if (isAbortError(e) || opts.signal.aborted) {
@@ -290,6 +319,15 @@ export class Agent {
     opts: RunOptions & { lang: Lang },
     run: RunState,
   ): Promise<EventOf<'tool-result'>> {
+    let decision: ToolDecision | undefined;
+    if (opts.beforeTool) {
+      run.emit({ type: 'tool-approval', ...call });
+      decision = await untilAborted(opts.beforeTool(call), opts.signal);
+      if (decision.action === 'run' && decision.arguments !== undefined) {
+        call = { ...call, arguments: decision.arguments };
+        setCallArguments(messages, call.functionId, call.arguments);
+      }
+    }
     const started = performance.now();
     const tool = this.functionMap.get(call.name);
     run.toolCalls++;
@@ -309,8 +347,11 @@ export class Agent {
       };
       if (error) event.error = error;
       if (files?.length) event.files = files;
+      if (decision) event.decision = decision;
       return run.emit(event);
     };
+    if (decision?.action === 'skip') return report(true, SKIPPED_BY_USER);
+    if (decision?.action === 'supply') return report(true, decision.content);
     if (!tool) {
       const content = unknownToolResult(call.name);
       return report(false, content, { kind: 'unknown-tool', message: content, type: 'UnknownTool' });
@@ -350,7 +391,7 @@ export class RunState {
   iteration = 0;
   llmCalls = 0;
   toolCalls = 0;
-  private readonly started = performance.now();
+  private started = performance.now();
   private readonly usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
   constructor(
@@ -361,12 +402,13 @@ export class RunState {
   /** Stamps a complete event (run id, iteration, clock) and hands it to the reader. */
   emit<T extends AgentEventType>(
     partial: DistributiveOmit<EventOf<T>, 'runId' | 'iteration' | 't'> & { type: T },
+    at?: number,
   ): EventOf<T> {
     // Stamped in place: events are made fresh by the caller, and copying each one costs more than the loop itself.
     const event = partial as unknown as { runId: string; iteration: number; t: number };
     event.runId = this.runId;
     event.iteration = this.iteration;
-    event.t = this.elapsed();
+    event.t = at ?? this.elapsed();
     this.sink(event as unknown as AgentEvent);
     return event as unknown as EventOf<T>;
   }
@@ -381,6 +423,24 @@ export class RunState {
       usage: { ...this.usage },
       durationMs: this.elapsed(),
     });
+  }
+
+  /** Re-emits a stored run's earlier iterations (a replay) with their counters; returns the messages to go on
+   *  from. */
+  replayPrefix(resume: ResumeFrom): Message[] {
+    for (const e of resume.events) {
+      const { runId: _r, t: _t, ...rest } = e;
+      this.iteration = e.iteration;
+      if (e.type === 'tool-result') this.toolCalls++;
+      if (e.type === 'llm-end' && e.usage) this.addUsage(e.usage);
+      // The copied iterations keep their own clock; the run's clock then goes on from where they ended.
+      const at = Math.max(e.t, this.elapsed());
+      this.emit(rest as DistributiveOmit<AgentEvent, 'runId' | 'iteration' | 't'>, at);
+      this.started = Math.min(this.started, performance.now() - at);
+    }
+    this.iteration = resume.replay.fromIteration - 1;
+    this.llmCalls = this.iteration;
+    return toMessages(resume.messages);
   }
 
   addUsage(u: Usage): void {
@@ -398,19 +458,32 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 type Unstamped<T extends AgentEventType> = Omit<EventOf<T>, 'runId' | 'iteration' | 't'>;
 type LlmStart = Unstamped<'llm-start'>;
 
-function agentTypeOf(agent: Agent): string {
-  // The nearest declared kind: a subclass of ReActChat still runs (and is shown) as ReAct.
-  return (agent.constructor as typeof Agent).agentType;
-}
-
-/** `work`, or an AbortError as soon as `signal` aborts (a server still connecting must not hold up a stop). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+/** `promise`, unless the run is stopped first: a run waiting for a decision or a connecting MCP server must still
+ *  stop at once. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/** Shows an edited call with the arguments it ran with, in the history the model sees next. */
+function setCallArguments(messages: Message[], functionId: string, args: string): void {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.function_call && m.extra?.function_id === functionId) {
+      messages[i] = { ...m, function_call: { ...m.function_call, arguments: args } };
+      return;
+    }
+  }
+}
+
+function agentTypeOf(agent: Agent): string {
+  // The nearest declared kind: a subclass of ReActChat still runs (and is shown) as ReAct.
+  return (agent.constructor as typeof Agent).agentType;
 }
 
 function isChatModel(v: unknown): v is ChatModel {

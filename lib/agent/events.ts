@@ -64,6 +64,30 @@ export type RetrievalCandidate = z.infer<typeof RetrievalCandidateSchema>;
 
 export const RawToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 
+/** A run started as a replay of another run from one of its iterations (lib/replay). Iterations before
+ *  `fromIteration` are copied from the original run (with `toolResultEdits` applied); the rest ran anew. */
+export const ReplayInfoSchema = z.object({
+  of: z.string(),
+  fromIteration: z.number().int().positive(),
+  model: z.string().optional(),
+  generateCfg: z.record(z.string(), z.unknown()).optional(),
+  toolResultEdits: z
+    .array(z.object({ iteration: z.number().int().positive(), functionId: z.string(), content: z.string() }))
+    .optional(),
+});
+export type ReplayInfo = z.infer<typeof ReplayInfoSchema>;
+
+/** What the user decided for a tool call the run paused before ("pause before tools"). */
+export const ToolDecisionSchema = z.discriminatedUnion('action', [
+  /** Run the tool, with edited arguments when given (the model's call is then shown with them too). */
+  z.object({ action: z.literal('run'), arguments: z.string().optional() }),
+  /** Do not run it; the model is told the user skipped it. */
+  z.object({ action: z.literal('skip') }),
+  /** Do not run it; the model gets this text as the result. */
+  z.object({ action: z.literal('supply'), content: z.string() }),
+]);
+export type ToolDecision = z.infer<typeof ToolDecisionSchema>;
+
 export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('run-start'),
@@ -78,6 +102,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     /** The messages the run was given (after the agent's system message was added). Left out of the browser feed
      *  (the run log keeps it for the inspector). */
     input: z.array(MessageSchema).optional(),
+    replay: ReplayInfoSchema.optional(),
   }),
   z.object({
     type: z.literal('llm-start'),
@@ -127,6 +152,14 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     arguments: z.string(),
   }),
   z.object({
+    /** The run stopped before this call and waits for the user's decision (pause before tools). */
+    type: z.literal('tool-approval'),
+    ...base,
+    functionId: z.string(),
+    name: z.string(),
+    arguments: z.string(),
+  }),
+  z.object({
     type: z.literal('tool-result'),
     ...base,
     functionId: z.string(),
@@ -144,6 +177,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     durationMs: z.number(),
     /** Files the tool wrote or returned (listed on its card; images shown inline). */
     files: z.array(ToolFileSchema).optional(),
+    /** Set when the run paused before this call: what the user decided. */
+    decision: ToolDecisionSchema.optional(),
   }),
   z.object({
     /** Documents searched for the run (the Assistant before a model call, or the retrieval tool): the query, the

@@ -12,7 +12,8 @@ export class FnCallAgent extends Agent {
     run: RunState,
   ): Promise<StopReason> {
     const functions = this.functions;
-    for (let budget = this.maxLlmCalls; budget > 0; budget--) {
+    // A resumed run starts past its copied iterations, which count against the limit too.
+    for (let budget = this.maxLlmCalls - run.iteration; budget > 0; budget--) {
       opts.signal?.throwIfAborted();
       run.iteration++;
       const output = await this.callLlm(messages, functions, opts, run);

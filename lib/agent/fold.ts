@@ -53,6 +53,11 @@ export class MessageFold {
         return true;
       case 'tool-result':
         if (this.toolCallsInText) return false;
+        if (e.decision?.action === 'run' && e.decision.arguments !== undefined) {
+          // The user edited the call before it ran: the history shows the call as it ran.
+          const call = this.out.findLast((m) => m.function_call && m.extra?.function_id === e.functionId);
+          if (call?.function_call) call.function_call = { ...call.function_call, arguments: e.decision.arguments };
+        }
         this.out.push({ role: 'function', name: e.name, content: e.content, extra: { function_id: e.functionId } });
         return true;
       default:

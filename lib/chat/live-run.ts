@@ -1,6 +1,6 @@
 // A run in progress on the server: it drains the agent's events into the store whatever happens to its readers,
 // and lets any number of readers follow it from the start (a reload re-attaches to a run still going).
-import type { AgentEvent } from '../agent/events';
+import type { AgentEvent, ToolDecision } from '../agent/events';
 
 export interface FollowOptions {
   /** Merge consecutive deltas that arrive within this window into one event (fewer, larger messages). */
@@ -14,8 +14,36 @@ export class LiveRun {
   private ended = false;
   private waiters: (() => void)[] = [];
   readonly controller = new AbortController();
+  /** Tool calls paused for the user's decision, by function id. */
+  private readonly decisions = new Map<string, (decision: ToolDecision) => void>();
 
   constructor(readonly runId: string) {}
+
+  /** Waits for the user's decision on a paused tool call; rejects when the run is stopped meanwhile. */
+  awaitDecision(functionId: string): Promise<ToolDecision> {
+    const signal = this.controller.signal;
+    return new Promise<ToolDecision>((resolve, reject) => {
+      const onAbort = () => {
+        this.decisions.delete(functionId);
+        reject(signal.reason);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.decisions.set(functionId, (decision) => {
+        signal.removeEventListener('abort', onAbort);
+        this.decisions.delete(functionId);
+        resolve(decision);
+      });
+    });
+  }
+
+  /** Hands the user's decision to the paused call. False when no call with that id is waiting. */
+  decide(functionId: string, decision: ToolDecision): boolean {
+    const resolve = this.decisions.get(functionId);
+    if (!resolve) return false;
+    resolve(decision);
+    return true;
+  }
 
   get done(): boolean {
     return this.ended;

@@ -3,6 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { Assistant, FnCallAgent, ReActChat, foldEvents, type Agent, type Message } from '../agent';
 import { withNewDocuments } from '../documents/attach';
+import type { ResumeFrom } from '../agent/agent';
+import { ToolDecisionSchema, type AgentEvent, type ToolDecision } from '../agent/events';
+import { planReplay, ReplayRequestSchema, type ReplayRequest } from '../replay/plan';
 import type { ContentItem } from '../llm/schema';
 import { contentText } from '../llm/schema';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings } from '../store/settings';
@@ -16,17 +19,18 @@ export interface StartedRun {
   live: LiveRun;
 }
 
-export type AgentFactory = (settings: ConversationSettings) => Agent;
+/** `model` overrides the model name (a replay with another model); the endpoint stays the server's. */
+export type AgentFactory = (settings: ConversationSettings, overrides?: { model?: string }) => Agent;
 
 /** Runs in progress in this process, by run id (on globalThis: Next dev reloads modules, runs must survive it). */
 const LIVE: Map<string, LiveRun> = ((
   globalThis as { __agentStudioLiveRuns?: Map<string, LiveRun> }
 ).__agentStudioLiveRuns ??= new Map());
 
-export function defaultAgentFactory(settings: ConversationSettings): Agent {
+export function defaultAgentFactory(settings: ConversationSettings, overrides: { model?: string } = {}): Agent {
   const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
   return new Kind({
-    llm: { fncallMode: settings.fncallMode, generateCfg: settings.generateCfg },
+    llm: { model: overrides.model, fncallMode: settings.fncallMode, generateCfg: settings.generateCfg },
     functionList: settings.tools,
     systemMessage: settings.systemMessage || undefined,
     name: 'assistant',
@@ -98,6 +102,58 @@ export class ChatService {
     return this.start(conversation, turn, agent);
   }
 
+  /**
+   * Re-runs a stored run from iteration N as a new run of the same turn (the original stays), with another model,
+   * other parameters, or edited tool results of the iterations before N. Later turns are dropped, as with
+   * regenerate: they followed the old answer.
+   */
+  replay(runId: string, request: ReplayRequest): StartedRun {
+    const parsed = ReplayRequestSchema.safeParse(request);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new Error(`Replay: ${issue.path.join('.') || 'request'}: ${issue.message}`);
+    }
+    const req = parsed.data;
+    const stored = this.store.getRun(runId);
+    if (!stored) throw new Error(`Run ${runId} does not exist.`);
+    if (stored.status === 'running') throw new Error('This run is still going; replay it once it has ended.');
+    const model = req.model?.trim() || undefined;
+    const plan = planReplay(runId, this.store.getRunEvents(runId), { ...req, model });
+    const turn = this.turn(stored.turnId);
+    const conversation = this.conversation(turn.conversationId);
+    // The original run's tools and call format, so the two runs differ only by what was asked.
+    const settings = {
+      ...conversation.settings,
+      agent: 'fncall' as const,
+      tools: plan.tools,
+      fncallMode: plan.fncallMode ?? conversation.settings.fncallMode,
+      generateCfg: { ...conversation.settings.generateCfg, ...req.generateCfg },
+    };
+    const agent = this.makeAgent(settings, { model });
+    this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
+    return this.start(conversation, turn, agent, {
+      messages: plan.input,
+      resume: { messages: plan.messages, events: plan.events, replay: plan.replay },
+    });
+  }
+
+  /** The user's decision on a tool call a paused run waits on. */
+  decideTool(runId: string, functionId: string, decision: unknown): void {
+    const parsed = ToolDecisionSchema.safeParse(decision);
+    if (!parsed.success) {
+      throw new Error('A decision is {action: "run", arguments?}, {action: "skip"} or {action: "supply", content}.');
+    }
+    const live = LIVE.get(runId);
+    if (!live) throw new Error('This run is not going any more.');
+    if (!live.decide(functionId, parsed.data)) throw new Error(`This run is not waiting for tool call ${functionId}.`);
+  }
+
+  /** Every run of a turn with its events, oldest first (for comparing them). */
+  runsOfTurn(turnId: string): { id: string; status: string; startedAt: number; events: AgentEvent[] }[] {
+    this.turn(turnId);
+    return this.store.listRuns(turnId).map((r) => ({ ...r, events: this.store.getRunEvents(r.id) }));
+  }
+
   /** Stops a run in progress. False when it is not running in this process. */
   stop(runId: string): boolean {
     const live = LIVE.get(runId);
@@ -121,22 +177,41 @@ export class ChatService {
     return messages;
   }
 
-  private start(conversation: Conversation, turn: StoredTurn, agent: Agent): StartedRun {
+  private start(
+    conversation: Conversation,
+    turn: StoredTurn,
+    agent: Agent,
+    from?: { messages: Message[]; resume: ResumeFrom },
+  ): StartedRun {
     const runId = randomUUID();
-    const messages = [...this.history(conversation.id, turn.seq), { role: 'user' as const, content: turn.content }];
+    const messages = from?.messages ?? [
+      ...this.history(conversation.id, turn.seq),
+      { role: 'user' as const, content: turn.content },
+    ];
     this.store.startRun(turn.id, runId);
     const live = new LiveRun(runId);
     LIVE.set(runId, live);
-    void this.drive(agent, messages, live, conversation.id);
+    void this.drive(agent, messages, live, conversation, from?.resume);
     return { conversationId: conversation.id, turnId: turn.id, runId, live };
   }
 
-  private async drive(agent: Agent, messages: Message[], live: LiveRun, conversationId: string): Promise<void> {
+  private async drive(
+    agent: Agent,
+    messages: Message[],
+    live: LiveRun,
+    conversation: Conversation,
+    resume?: ResumeFrom,
+  ): Promise<void> {
+    const beforeTool = conversation.settings.pauseBeforeTools
+      ? (call: { functionId: string }): Promise<ToolDecision> => live.awaitDecision(call.functionId)
+      : undefined;
     try {
       for await (const event of agent.runEvents(messages, {
         signal: live.controller.signal,
         runId: live.runId,
-        conversationId,
+        conversationId: conversation.id,
+        ...(resume ? { resume } : {}),
+        ...(beforeTool ? { beforeTool } : {}),
       })) {
         this.store.appendEvent(live.runId, event);
         if (event.type === 'run-end') this.store.finishRun(live.runId, event.reason, event.error);

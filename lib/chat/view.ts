@@ -7,7 +7,7 @@ type Feed<T extends AgentEventType> = Extract<FeedEvent, { type: T }>;
 import { parseReactSteps } from '../llm/fncall';
 import type { ContentItem } from '../llm/schema';
 
-export type ToolStatus = 'queued' | 'running' | 'done' | 'error';
+export type ToolStatus = 'queued' | 'awaiting' | 'running' | 'done' | 'error';
 
 export interface ReasoningBlock {
   kind: 'reasoning';
@@ -34,6 +34,8 @@ export interface ToolBlock {
   durationMs?: number;
   /** Files the tool wrote (code_interpreter), served to the page. */
   files?: ToolFile[];
+  /** Set when the run paused before this call: what the user decided (run, skip, supply a result). */
+  decision?: Feed<'tool-result'>['decision'];
 }
 
 export interface TextBlock {
@@ -130,6 +132,16 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
       if (first && first.id === block.id && !hasRunning(view)) first.status = 'running';
       return changed;
     }
+    case 'tool-approval': {
+      // Paused before this call ("pause before tools"): it waits for the user's decision.
+      const block = view.blocks.find(
+        (b): b is ToolBlock =>
+          b.kind === 'tool' && (b.id === toolId(e.iteration, e.functionId) || isReactCall(view, b, e)),
+      );
+      if (!block) return [];
+      block.status = 'awaiting';
+      return [block.id];
+    }
     case 'tool-result': {
       if (view.agentType === 'ReActChat') {
         reactToolResult(view, e);
@@ -215,8 +227,16 @@ function hasRunning(view: RunView): boolean {
   return view.blocks.some((b) => b.kind === 'tool' && b.status === 'running');
 }
 
+function isReactCall(view: RunView, b: ToolBlock, e: { iteration: number }): boolean {
+  return view.agentType === 'ReActChat' && b.iteration === e.iteration;
+}
+
 function settleTool(block: ToolBlock, e: Feed<'tool-result'>): void {
   block.status = e.ok ? 'done' : 'error';
+  if (e.decision) {
+    block.decision = e.decision;
+    if (e.decision.action === 'run' && e.decision.arguments !== undefined) block.arguments = e.decision.arguments;
+  }
   block.result = e.content;
   block.durationMs = e.durationMs;
   if (e.error) block.error = e.error;
@@ -226,7 +246,7 @@ function settleTool(block: ToolBlock, e: Feed<'tool-result'>): void {
 function stopPendingTools(view: RunView): string[] {
   const changed: string[] = [];
   for (const b of view.blocks) {
-    if (b.kind === 'tool' && (b.status === 'queued' || b.status === 'running')) {
+    if (b.kind === 'tool' && (b.status === 'queued' || b.status === 'running' || b.status === 'awaiting')) {
       b.status = 'error';
       b.error ??= { kind: 'not-run', message: 'The run ended before this call finished.', type: 'NotRun' };
       changed.push(b.id);

@@ -11,6 +11,7 @@ export function defaultSettings(): ConversationSettings {
     fncallMode: loadConfig().llm.fncallMode,
     generateCfg: {},
     systemMessage: '',
+    pauseBeforeTools: false,
   };
 }
 
@@ -27,6 +28,7 @@ export function mergeSettings(
   if (patch.fncallMode !== undefined) merged.fncallMode = patch.fncallMode;
   if (patch.generateCfg !== undefined) merged.generateCfg = { ...patch.generateCfg };
   if (patch.systemMessage !== undefined) merged.systemMessage = patch.systemMessage;
+  if (patch.pauseBeforeTools !== undefined) merged.pauseBeforeTools = patch.pauseBeforeTools;
   return merged;
 }
 

@@ -351,6 +351,7 @@ describe('SQLite chat store', () => {
         fncallMode: 'nous',
         generateCfg: {},
         systemMessage: '',
+        pauseBeforeTools: false,
       });
     });
 
@@ -364,12 +365,14 @@ describe('SQLite chat store', () => {
         fncallMode: 'native',
         generateCfg: { temperature: 0.2 },
         systemMessage: '',
+        pauseBeforeTools: false,
       });
 
       const updated = store.updateSettings(c.id, {
         tools: ['code_interpreter'],
         generateCfg: { top_p: 0.9 },
         systemMessage: 'Be brief.',
+        pauseBeforeTools: true,
       });
       const expected = {
         agent: 'react',
@@ -377,6 +380,7 @@ describe('SQLite chat store', () => {
         fncallMode: 'native',
         generateCfg: { top_p: 0.9 }, // replaced whole, so a parameter can be removed
         systemMessage: 'Be brief.',
+        pauseBeforeTools: true,
       };
       expect(updated.settings).toEqual(expected);
       store.close();

@@ -182,6 +182,10 @@ class SqliteChatStore implements ChatStore {
     return this.eventsOf(runId);
   }
 
+  listRuns(turnId: string): StoredRun[] {
+    return this.sql.runsOfTurn.all(turnId).map(toRun);
+  }
+
   markInterruptedRuns(): number {
     return this.db
       .transaction(() => {

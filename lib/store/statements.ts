@@ -74,6 +74,7 @@ export function prepareStatements(db: Database.Database) {
       "INSERT INTO runs (id, turn_id, status, started_at) VALUES (?, ?, 'running', ?)",
     ),
     run: p<[string], RunRow>(`SELECT ${runColumns} FROM runs WHERE id = ?`),
+    runsOfTurn: p<[string], RunRow>(`SELECT ${runColumns} FROM runs WHERE turn_id = ? ORDER BY started_at, rowid`),
     runsOfConversation: p<[string], RunRow>(
       `SELECT r.id, r.turn_id, r.status, r.started_at, r.ended_at, r.error_json FROM runs r JOIN turns t ON t.id = r.turn_id
          WHERE t.conversation_id = ? ORDER BY r.started_at, r.rowid`,

@@ -16,6 +16,8 @@ export interface ConversationSettings {
   /** Model parameters (temperature, top_p, max_tokens, ...), sent as generate_cfg. */
   generateCfg: Record<string, number>;
   systemMessage: string;
+  /** Pause before each tool call: the user edits the arguments, runs it, skips it, or supplies the result. */
+  pauseBeforeTools: boolean;
 }
 
 export interface ConversationSummary {
@@ -85,6 +87,8 @@ export interface ChatStore extends DocumentStore {
   finishRun(runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): void;
   getRun(runId: string): StoredRun | undefined;
   getRunEvents(runId: string): AgentEvent[];
+  /** Every run of a turn, oldest first (regenerate and replay add runs). */
+  listRuns(turnId: string): StoredRun[];
   /** At start-up: runs still marked running were cut off by a crash or a kill; mark them interrupted. Returns how
    *  many were marked. */
   markInterruptedRuns(): number;

@@ -1,0 +1,108 @@
+'use client';
+import { useContext, useState } from 'react';
+import type { ToolDecision } from '../../lib/agent/events';
+import type { ToolBlock } from '../../lib/chat/view';
+import { prettyJson } from './format';
+import { ToolDecisions } from './tool-decisions';
+
+const BUTTON =
+  'rounded border border-amber-400 bg-white px-3 py-1 text-sm font-medium hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-50 dark:border-amber-700 dark:bg-neutral-900 dark:hover:bg-amber-900';
+
+const DECIDED: Record<ToolDecision['action'], string> = {
+  run: 'Run after your approval',
+  skip: 'Skipped by you: the model was told so',
+  supply: 'Result supplied by you: the tool did not run',
+};
+
+function DecisionNote({ decision }: { decision: ToolDecision }) {
+  const edited = decision.action === 'run' && decision.arguments !== undefined;
+  return (
+    <p className="border-t border-neutral-200 px-3 py-1 text-xs text-neutral-700 dark:border-neutral-800 dark:text-neutral-300">
+      {DECIDED[decision.action]}
+      {edited && ', with your edited arguments'}
+    </p>
+  );
+}
+
+/** "Pause before tools": a call waiting for the user. Edit the arguments and run it, skip it, or supply its result. */
+export function ToolApproval({ block }: { block: ToolBlock }) {
+  const decideTool = useContext(ToolDecisions);
+  const [args, setArgs] = useState(() => prettyJson(block.arguments) ?? block.arguments);
+  const [supplying, setSupplying] = useState(false);
+  const [result, setResult] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  if (block.decision) return <DecisionNote decision={block.decision} />;
+  if (block.status !== 'awaiting' || !decideTool) return null;
+
+  async function decide(decision: ToolDecision) {
+    setBusy(true);
+    const refused = await decideTool!(block.functionId, decision);
+    setBusy(false);
+    setError(refused);
+  }
+  const field =
+    'w-full rounded border border-neutral-300 bg-white p-2 font-mono text-xs dark:border-neutral-700 dark:bg-neutral-900';
+  return (
+    <div
+      role="group"
+      aria-label={`Approve ${block.name}`}
+      className="space-y-2 border-t border-amber-300 bg-amber-50 px-3 py-3 text-sm dark:border-amber-800 dark:bg-amber-950"
+    >
+      <p>The run is paused before this call. Edit the arguments and run it, skip it, or supply the result yourself.</p>
+      <label className="flex flex-col gap-1">
+        <span className="font-medium">Arguments</span>
+        <textarea
+          className={field}
+          rows={Math.min(10, args.split('\n').length + 1)}
+          value={args}
+          onChange={(e) => setArgs(e.target.value)}
+        />
+      </label>
+      {supplying && (
+        <label className="flex flex-col gap-1">
+          <span className="font-medium">Result</span>
+          <textarea className={field} rows={3} value={result} onChange={(e) => setResult(e.target.value)} />
+        </label>
+      )}
+      {error && (
+        <p role="alert" className="text-red-800 dark:text-red-200">
+          {error}
+        </p>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <button
+          type="button"
+          className={BUTTON}
+          disabled={busy}
+          onClick={() =>
+            void decide(
+              args === (prettyJson(block.arguments) ?? block.arguments)
+                ? { action: 'run' }
+                : { action: 'run', arguments: args },
+            )
+          }
+        >
+          Run
+        </button>
+        <button type="button" className={BUTTON} disabled={busy} onClick={() => void decide({ action: 'skip' })}>
+          Skip
+        </button>
+        {supplying ? (
+          <button
+            type="button"
+            className={BUTTON}
+            disabled={busy}
+            onClick={() => void decide({ action: 'supply', content: result })}
+          >
+            Use this result
+          </button>
+        ) : (
+          <button type="button" className={BUTTON} onClick={() => setSupplying(true)}>
+            Supply result
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { expect, test } from '@playwright/test';
+import { assistantTurns, lastAnswer, openChat, send } from './support/chat';
+import { seriousViolations } from './support/axe';
+import { chatRequests, setScenario } from './support/model';
+
+test('replaying a run with an edited tool result changes the answer, and the two runs compare', async ({ page }) => {
+  const word = 'replay-kestrel';
+  await setScenario({
+    rules: [
+      // The model answers from what it is sent: an edited tool result gives another answer.
+      { when: { anyIncludes: 'EDITED-99' }, reply: { content: 'The tool said EDITED-99.' } },
+      {
+        when: { lastUserIncludes: word },
+        reply: [
+          { toolCalls: [{ name: 'calculator', arguments: '{"expression": "6*7"}' }] },
+          { content: 'The tool said 42.' },
+        ],
+      },
+    ],
+  });
+  await openChat(page);
+  await send(page, `What is six times seven? ${word}`);
+  await expect(await lastAnswer(page)).toContainText('The tool said 42.');
+
+  await (await lastAnswer(page)).getByRole('button', { name: 'Replay run' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Replay run' });
+  await expect(dialog.getByRole('combobox', { name: 'From iteration' })).toHaveValue('2');
+  const form = dialog.getByRole('form', { name: 'Replay from here' });
+  const result = form.getByRole('textbox', { name: 'Result of calculator (iteration 1)' });
+  await expect(result).toHaveValue('42');
+  expect(await seriousViolations(page)).toEqual([]);
+  await result.fill('EDITED-99');
+  await form.getByRole('button', { name: 'Replay', exact: true }).click();
+  await expect(dialog).toBeHidden();
+
+  const answer = await lastAnswer(page);
+  await expect(answer).toContainText('The tool said EDITED-99.');
+  await expect(answer).toContainText('answer 2');
+  await expect(assistantTurns(page)).toHaveCount(1);
+  // Iteration 1 was not asked again; iteration 2 was sent the edited result.
+  const sent = await chatRequests();
+  expect(sent).toHaveLength(3);
+  expect(sent[2]!.body.messages.find((m: { role: string }) => m.role === 'tool').content).toBe('EDITED-99');
+  // The copied call keeps its card, now with the edited result.
+  await answer.getByRole('button', { name: /calculator/ }).click();
+  await expect(answer).toContainText('EDITED-99');
+
+  await answer.getByRole('button', { name: 'Compare runs' }).click();
+  const compare = page.getByRole('dialog', { name: 'Compare runs' });
+  await expect(compare.getByRole('combobox', { name: 'First run' })).toContainText('Run 1');
+  const answers = compare.getByRole('region', { name: 'Answers' });
+  await expect(answers.locator('del')).toContainText('42');
+  await expect(answers.locator('ins')).toContainText('EDITED-99');
+  await expect(compare.getByRole('region', { name: 'Tool calls' }).locator('ins')).toContainText('EDITED-99');
+  expect(await seriousViolations(page)).toEqual([]);
+  await compare.getByRole('button', { name: 'Close' }).click();
+
+  // The replay is the turn's answer after a reload too.
+  await page.reload();
+  await expect(await lastAnswer(page)).toContainText('The tool said EDITED-99.');
+});

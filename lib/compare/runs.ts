@@ -1,0 +1,177 @@
+// Compare two runs of the same turn (after regenerate, or a replay with another model or an edited tool result):
+// the prompt of each iteration (the exact request sent), the sequence of tool calls, their arguments and results,
+// and the answers, each with the differences marked. Framework-free; the page renders the result as it is.
+import { diffArrays } from 'diff';
+import type { AgentEvent, EventOf, ReplayInfo, StopReason } from '../agent/events';
+import { diffText, type SideBySide } from './text-diff';
+
+export interface RunDigest {
+  runId: string;
+  model: string;
+  replay?: ReplayInfo;
+  stopReason?: StopReason;
+  /** Iteration number -> the request sent, rendered as text (one line per field, messages under headers). */
+  prompts: Map<number, string>;
+  toolCalls: {
+    iteration: number;
+    functionId: string;
+    name: string;
+    arguments: string;
+    result?: string;
+    ok?: boolean;
+  }[];
+  answer: string;
+}
+
+export interface ToolCallPair {
+  /** Position in each run's sequence of calls (the n-th call of each). */
+  index: number;
+  a?: { iteration: number; name: string };
+  b?: { iteration: number; name: string };
+  name: SideBySide;
+  arguments: SideBySide;
+  result: SideBySide;
+}
+
+export interface RunComparison {
+  a: { runId: string; model: string; stopReason?: StopReason; replay?: ReplayInfo };
+  b: { runId: string; model: string; stopReason?: StopReason; replay?: ReplayInfo };
+  answer: SideBySide;
+  /** The tool names in call order, aligned: 'same' in both, 'del' only in the first run, 'add' only in the second. */
+  toolSequence: { op: 'same' | 'del' | 'add'; name: string }[];
+  toolCalls: ToolCallPair[];
+  /** One entry per iteration either run had; `a`/`b` false when that run did not get that far. */
+  prompts: { iteration: number; a: boolean; b: boolean; diff: SideBySide }[];
+}
+
+export function digestRun(runId: string, events: readonly AgentEvent[]): RunDigest {
+  const digest: RunDigest = { runId, model: '', prompts: new Map(), toolCalls: [], answer: '' };
+  const byId = new Map<string, RunDigest['toolCalls'][number]>();
+  for (const e of events) {
+    switch (e.type) {
+      case 'run-start':
+        digest.model = e.model;
+        if (e.replay) digest.replay = e.replay;
+        break;
+      case 'llm-start':
+        if (e.request) {
+          digest.model = e.request.model;
+          digest.prompts.set(e.iteration, renderRequest(e));
+        }
+        break;
+      case 'tool-call': {
+        const call = { iteration: e.iteration, functionId: e.functionId, name: e.name, arguments: e.arguments };
+        digest.toolCalls.push(call);
+        byId.set(`${e.iteration}/${e.functionId}`, call);
+        break;
+      }
+      case 'tool-result': {
+        const call = byId.get(`${e.iteration}/${e.functionId}`);
+        if (!call) break;
+        call.result = typeof e.content === 'string' ? e.content : JSON.stringify(e.content, null, 2);
+        call.ok = e.ok;
+        if (e.decision?.action === 'run' && e.decision.arguments !== undefined) call.arguments = e.decision.arguments;
+        break;
+      }
+      case 'text-delta':
+        digest.answer += e.text;
+        break;
+      case 'run-end':
+        digest.stopReason = e.reason;
+        break;
+    }
+  }
+  return digest;
+}
+
+export function compareRuns(
+  a: { runId: string; events: readonly AgentEvent[] },
+  b: { runId: string; events: readonly AgentEvent[] },
+): RunComparison {
+  const da = digestRun(a.runId, a.events);
+  const db = digestRun(b.runId, b.events);
+  const head = (d: RunDigest) => ({
+    runId: d.runId,
+    model: d.model,
+    ...(d.stopReason ? { stopReason: d.stopReason } : {}),
+    ...(d.replay ? { replay: d.replay } : {}),
+  });
+  const toolSequence = diffArrays(
+    da.toolCalls.map((c) => c.name),
+    db.toolCalls.map((c) => c.name),
+  ).flatMap((c) =>
+    c.value.map((name) => ({
+      op: c.added ? ('add' as const) : c.removed ? ('del' as const) : ('same' as const),
+      name,
+    })),
+  );
+  const toolCalls: ToolCallPair[] = [];
+  for (let i = 0; i < Math.max(da.toolCalls.length, db.toolCalls.length); i++) {
+    const x = da.toolCalls[i];
+    const y = db.toolCalls[i];
+    toolCalls.push({
+      index: i,
+      ...(x ? { a: { iteration: x.iteration, name: x.name } } : {}),
+      ...(y ? { b: { iteration: y.iteration, name: y.name } } : {}),
+      name: diffText(x?.name ?? '', y?.name ?? ''),
+      arguments: diffText(prettyArgs(x?.arguments), prettyArgs(y?.arguments)),
+      result: diffText(x?.result ?? '', y?.result ?? ''),
+    });
+  }
+  const iterations = [...new Set([...da.prompts.keys(), ...db.prompts.keys()])].sort((p, q) => p - q);
+  return {
+    a: head(da),
+    b: head(db),
+    answer: diffText(da.answer, db.answer),
+    toolSequence,
+    toolCalls,
+    prompts: iterations.map((iteration) => ({
+      iteration,
+      a: da.prompts.has(iteration),
+      b: db.prompts.has(iteration),
+      diff: diffText(da.prompts.get(iteration) ?? '', db.prompts.get(iteration) ?? ''),
+    })),
+  };
+}
+
+/** The request of one model call as text, so a line diff lines up message by message. */
+export function renderRequest(e: EventOf<'llm-start'>): string {
+  const r = e.request!;
+  const lines = [`model: ${r.model}`, `params: ${JSON.stringify(r.params)}`];
+  if (r.stop?.length) lines.push(`stop: ${JSON.stringify(r.stop)}`);
+  if (r.tools?.length) lines.push(`tools: ${r.tools.map(toolName).join(', ')}`);
+  for (const m of r.messages) {
+    lines.push('', `[${String(m.role)}${m.tool_call_id ? ` ${String(m.tool_call_id)}` : ''}]`);
+    const content = messageContent(m.content);
+    if (content) lines.push(content);
+    if (Array.isArray(m.tool_calls)) {
+      for (const c of m.tool_calls as { function?: { name?: string; arguments?: string } }[]) {
+        lines.push(`→ ${c.function?.name ?? '?'}(${c.function?.arguments ?? ''})`);
+      }
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function toolName(t: Record<string, unknown>): string {
+  const fn = t.function as { name?: unknown } | undefined;
+  return String(fn?.name ?? t.name ?? '?');
+}
+
+function messageContent(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return content === undefined || content === null ? '' : JSON.stringify(content);
+  return content
+    .map((p: { type?: string; text?: string }) => (typeof p?.text === 'string' ? p.text : JSON.stringify(p)))
+    .join('\n');
+}
+
+/** JSON arguments pretty-printed (one key per line diffs well); anything else as it is. */
+function prettyArgs(args: string | undefined): string {
+  if (args === undefined) return '';
+  try {
+    return JSON.stringify(JSON.parse(args), null, 2);
+  } catch {
+    return args;
+  }
+}
