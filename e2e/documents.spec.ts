@@ -64,12 +64,12 @@ test('upload a document, ask the Assistant: a retrieval card and a citation by f
     page.getByRole('list', { name: 'Documents' }).getByRole('listitem').filter({ hasText: 'handbook.md' }),
   ).toContainText('ready, 1 page');
   await send(page, 'How long is parental leave? kestrel');
+  await expectRetrievalAndCitation(page);
 
   const [sent] = await chatRequests();
   const system = JSON.stringify(sent!.body.messages[0]);
   expect(system).toContain('# Knowledge Base');
   expect(system).toContain('[file](handbook.md)');
-  await expectRetrievalAndCitation(page);
 });
 
 test('over HTTP: POST /api/files, then POST /api/chat with the reference, answers from the document', async ({

@@ -487,17 +487,18 @@ describe('SQLite chat store', () => {
     expect(ids(reopened.listConversations(`c${reported - 1}`))).toEqual([conversation.id]);
   });
 
-  it('appends small text-delta events to a file quickly (one INSERT each, no fsync per event)', () => {
+  // Its speed is measured in bench/hot-paths.ts, not asserted here.
+  it('keeps every one of 5,000 small text-delta events in order', () => {
     const store = open();
     const turn = store.addTurn(store.createConversation().id, 'q');
     store.startRun(turn.id, 'fast');
     const n = 5000;
-    const started = performance.now();
-    for (let i = 0; i < n; i++) store.appendEvent('fast', delta('fast', 'tok ', i));
-    const seconds = (performance.now() - started) / 1000;
-    expect(store.getRunEvents('fast')).toHaveLength(n);
-    // Measured 22k-33k/s on a 2-core dev box; 2k/s still outpaces any model's token rate on a loaded CI machine.
-    expect(n / seconds).toBeGreaterThan(2000);
+    for (let i = 0; i < n; i++) store.appendEvent('fast', delta('fast', `tok${i} `, i));
+    const events = store.getRunEvents('fast');
+    expect(events).toHaveLength(n);
+    expect(events.map((e) => (e.type === 'text-delta' ? e.text : '')).join('')).toBe(
+      Array.from({ length: n }, (_, i) => `tok${i} `).join(''),
+    );
   });
 });
 

@@ -4,6 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileRef } from '../../lib/documents/file-ref';
+import { saveUpload } from '../../lib/documents/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentEventSchema, FnCallAgent } from '../../lib/agent';
 import { createModelServer } from '../../scripts/model-server/server';
@@ -104,9 +106,14 @@ describe('code_interpreter: behaviour', () => {
   it(
     "has the conversation's files in its working directory, and lists and serves the files it writes",
     async () => {
-      const src = path.join(dataDir, 'upload', 'numbers.csv');
-      mkdirSync(path.dirname(src), { recursive: true });
-      writeFileSync(src, 'n\n3\n4\n5\n');
+      // An upload, stored the way the app stores one; the message carries its reference.
+      const saved = await saveUpload(
+        (async function* () {
+          yield Buffer.from('n\n3\n4\n5\n');
+        })(),
+        { dataDir, maxBytes: 1024, name: 'numbers.csv' },
+      );
+      const src = fileRef(saved.hash, 'numbers.csv');
       const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
       const code = [
         'import base64, csv',
