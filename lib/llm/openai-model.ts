@@ -96,6 +96,22 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   async chat(req: ChatRequest, onEvent: LlmEventSink = () => {}): Promise<LlmCallResult> {
+    const outer = req.signal;
+    if (!outer) return this.call(req, onEvent);
+    // The SDK leaves a listener on the signal it is given, and a run makes up to MAX_LLM_CALL_PER_RUN calls on one
+    // signal: each call gets a signal of its own, unhooked when the call is over.
+    const call = new AbortController();
+    const abort = () => call.abort(outer.reason);
+    if (outer.aborted) abort();
+    else outer.addEventListener('abort', abort, { once: true });
+    try {
+      return await this.call({ ...req, signal: call.signal }, onEvent);
+    } finally {
+      outer.removeEventListener('abort', abort);
+    }
+  }
+
+  private async call(req: ChatRequest, onEvent: LlmEventSink): Promise<LlmCallResult> {
     const prepared = this.prepare(req);
     // Built by assignment: this runs on every model call, and object spreads cost more than the rest of it.
     const params: Record<string, unknown> = {};

@@ -1,4 +1,5 @@
 // OpenAIChatModel over real HTTP against the scripted OpenAI-compatible server.
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { ModelServiceError, StreamInterruptedError } from '../../lib/llm/errors';
@@ -326,6 +327,14 @@ describe('failures', () => {
     const err = await collectChat(model(), { messages: user('x'), signal: ac.signal }).catch((e) => e);
     expect(err.name).toBe('AbortError');
     expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('leaves no listener on the run signal after each call (a run makes many calls on one signal)', async () => {
+    server.setScenario({ fallback: { content: 'ok' } });
+    const ac = new AbortController();
+    const m = model();
+    for (let i = 0; i < 12; i++) await collectChat(m, { messages: user(`call ${i}`), signal: ac.signal });
+    expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
   });
 
   it('reports a dead server clearly after retrying', async () => {
