@@ -128,6 +128,17 @@ describe('splitMarkdownBlocks', () => {
     expect(splitMarkdownBlocks('- a\n\n1. b\n\nend\n')).toEqual(['- a\n\n1. b', 'end\n']);
   });
 
+  it('parts off a growing line that can only be a new paragraph, so only that paragraph is parsed again', () => {
+    expect(splitMarkdownBlocks('Intro.\n\n1. a\n2. b\n\nGrowing para')).toEqual([
+      'Intro.\n\n1. a\n2. b',
+      'Growing para',
+    ]);
+    expect(splitMarkdownBlocks('- a\n\n中文段落')).toEqual(['- a', '中文段落']);
+    // What could still become a list item, a fence, math, HTML or indented code stays with the part before it.
+    for (const tail of ['1', '-', '`', '$', '<', '    code', '[x'])
+      expect(splitMarkdownBlocks(`- a\n\n${tail}`), tail).toEqual([`- a\n\n${tail}`]);
+  });
+
   it('keeps every settled part unchanged while text is appended (so memoized parts are not parsed again)', () => {
     const final = splitMarkdownBlocks(DOC);
     for (let n = 0; n <= DOC.length; n++) {

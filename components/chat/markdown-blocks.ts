@@ -48,6 +48,8 @@ function closes(open: Open, line: string): boolean {
 }
 
 const isBlank = (line: string) => /^[ \t]*$/.test(line);
+/** A line no later character can turn into a list item, fence, math, HTML, definition or indented code. */
+const GROWING_PARAGRAPH = /^\p{L}/u;
 const DEFINITION_LINE = new RegExp(DEFINITION.source);
 
 /**
@@ -78,6 +80,12 @@ export class BlockSplitter {
     this.next = from;
     const tail = text.slice(from);
     if (this.whole || DEFINITION_LINE.test(tail) || FOOTNOTE_REF.test(tail)) return [text];
+    // A growing line that begins with a letter after a blank line can only be a new paragraph (or heading or table)
+    // whatever follows, so the part before it is already final: only the growing paragraph is parsed again per
+    // update. The state is left alone; the line is judged the same way once it is complete.
+    if (!this.open && from > this.end + 1 && this.end > this.start && GROWING_PARAGRAPH.test(tail)) {
+      return [...this.settled, text.slice(this.start, this.end), tail];
+    }
     return [...this.settled, text.slice(this.start)];
   }
 
