@@ -9,34 +9,11 @@
 // Run: npm run bench:inspector [-- --runs 3 --iterations 100 --build]
 import type { Page } from '@playwright/test';
 import { answerDone, APP_DIR, machineLoad, openChat, typeMessage, withStack } from './support/app';
-
-function flag(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
-}
+import { flag } from './support/flags';
+import { recordLongTasks } from './support/long-tasks';
 
 const RUNS = Number(flag('runs', '3'));
 const ITERATIONS = Number(flag('iterations', '100'));
-
-interface LongTask {
-  start: number;
-  duration: number;
-}
-
-declare global {
-  interface Window {
-    __bench?: { longTasks: LongTask[] };
-  }
-}
-
-function instrument(): void {
-  const bench: { longTasks: LongTask[] } = { longTasks: [] };
-  window.__bench = bench;
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries())
-      bench.longTasks.push({ start: performance.timeOrigin + e.startTime, duration: e.duration });
-  }).observe({ type: 'longtask', buffered: true });
-}
 
 const FILLER =
   'I will work this out one step at a time, checking each intermediate product with the calculator before I ' +
@@ -99,7 +76,7 @@ async function main(): Promise<void> {
   }));
   const results = await withStack(async ({ model, app, browser }) => {
     const page = await browser.newPage();
-    await page.addInitScript(instrument);
+    await page.addInitScript(recordLongTasks);
     await openChat(page, app.url);
     await model.setScenario({
       rules: [

@@ -12,11 +12,8 @@ import type { Page } from '@playwright/test';
 import { markdownAnswer } from './support/answer';
 import { answerDone, APP_DIR, machineLoad, openChat, typeMessage, withStack } from './support/app';
 import { startTap, type Tap } from './support/tap';
-
-function flag(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
-}
+import { flag } from './support/flags';
+import { recordLongTasks, type LongTask } from './support/long-tasks';
 
 const CHARS = Number(flag('chars', '80000'));
 // 40 characters (~10 tokens) a chunk: the page sees the same 33 ms batches whatever the chunking, and fewer,
@@ -28,32 +25,11 @@ const RUNS = Number(flag('runs', '1'));
 const TRACE = flag('trace', '');
 const CPU_PROFILE = flag('cpuprofile', '');
 
-interface LongTask {
-  /** Epoch ms in the page; ms after Enter in a RunResult. */
-  start: number;
-  duration: number;
-}
-
-declare global {
-  interface Window {
-    __bench?: { longTasks: LongTask[] };
-  }
-}
-
-/** Runs in the page before any of its scripts. Times are epoch ms, comparable with Date.now() here. */
-function instrument(): void {
-  const bench: { longTasks: LongTask[] } = { longTasks: [] };
-  window.__bench = bench;
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries())
-      bench.longTasks.push({ start: performance.timeOrigin + e.startTime, duration: e.duration });
-  }).observe({ type: 'longtask', buffered: true });
-}
-
 interface RunResult {
   streamEndMs: number;
   streamFirstByteMs: number;
   pageDoneMs: number;
+  /** Long tasks of the run, `start` in ms after Enter. */
   tasks: LongTask[];
   shownChars: number;
 }
@@ -95,7 +71,7 @@ async function main(): Promise<void> {
     await withStack(
       async ({ model, app, browser }) => {
         const page = await browser.newPage();
-        await page.addInitScript(instrument);
+        await page.addInitScript(recordLongTasks);
         await openChat(page, app.url);
         await model.setScenario({
           fallback: { content: markdownAnswer(2000, 1), chunkSize: CHUNK, delayMs: DELAY_MS },

@@ -12,11 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cumulativeSnapshotBytes, markdownAnswer } from './support/answer';
 import { answerDone, machineLoad, openChat, typeMessage, withStack } from './support/app';
-
-function flag(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
-}
+import { flag } from './support/flags';
 
 const SIZES = flag('sizes', '2000,8000,32000,128000').split(',').map(Number);
 const CHUNK = Number(flag('chunk', '40'));

@@ -1,5 +1,5 @@
 // The tool contract: what a tool declares (name, description, parameters) and how it is called.
-import type { EventOf, ToolFile } from '../lib/agent/events';
+import type { RetrievalStep, ToolFile } from '../lib/agent/events';
 import type { ContentItem, FunctionDef, Lang, Message } from '../lib/llm/schema';
 import { hasChinese } from '../lib/llm/schema';
 import { parseToolArgs } from './args';
@@ -19,7 +19,7 @@ export interface ToolContext {
 }
 
 /** What a tool may put into the trace: a retrieval step (the retrieval tool's search). */
-export type ToolEvent = Omit<EventOf<'retrieval'>, 'runId' | 'iteration' | 't' | 'by' | 'functionId'>;
+export type ToolEvent = RetrievalStep;
 
 export type ToolOutput =
   string | ContentItem[] | Record<string, unknown> | unknown[] | number | boolean | null | ToolOutputWithFiles;

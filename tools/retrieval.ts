@@ -3,7 +3,7 @@
 // [{url, text: [passages]}]; each passage keeps its "[page: N]" lines. The search shows in the trace as a retrieval
 // step tied to the call.
 import { loadConfig } from '../lib/config';
-import { retrieve } from '../lib/documents/search';
+import { retrievalStep, retrieve } from '../lib/documents/search';
 import type { ToolContext } from './base-tool';
 import { pickFiles } from './document-files';
 import { BaseToolWithFileAccess } from './file-access';
@@ -47,17 +47,7 @@ export class RetrievalTool extends BaseToolWithFileAccess {
     const found = await retrieve(pickFiles(files, ctx), query, settings);
     // The model asked for these files by name: tell it about each one that could not be searched.
     const failed = [...found.errors, ...found.unsupported];
-    ctx.emit?.({
-      type: 'retrieval',
-      query,
-      terms: found.terms,
-      mode: found.mode,
-      candidates: found.candidates,
-      budgetTokens: found.budgetTokens,
-      usedTokens: found.usedTokens,
-      durationMs: found.durationMs,
-      ...(failed.length ? { errors: failed } : {}),
-    });
+    ctx.emit?.(retrievalStep(query, found, failed));
     if (!found.documents.length && failed.length) throw new Error(failed.join('\n'));
     return [...found.documents, ...failed.map((error) => ({ error }))];
   }

@@ -1,5 +1,6 @@
 'use client';
 
+import { Chevron } from './card-parts';
 import { memo, useId, useState } from 'react';
 import type { ReasoningBlock as ReasoningBlockData } from '../../lib/chat/view';
 import { reasoningLabel } from './format';
@@ -28,14 +29,7 @@ export const ReasoningBlock = memo(function ReasoningBlock({ block, streaming }:
         onClick={() => setUserOpen(!open)}
         className="inline-flex items-center gap-1.5 rounded px-1 py-0.5 text-sm font-medium text-neutral-600 hover:text-neutral-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:text-neutral-400 dark:hover:text-neutral-100 dark:focus-visible:outline-blue-400"
       >
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 16 16"
-          className={`size-3.5 transition-transform ${open ? 'rotate-90' : ''}`}
-          fill="currentColor"
-        >
-          <path d="M6 3.5 10.5 8 6 12.5z" />
-        </svg>
+        <Chevron open={open} />
         {label}
         {live && (
           <span aria-hidden="true" className="ml-1 inline-block size-1.5 animate-pulse rounded-full bg-current" />

@@ -105,6 +105,18 @@ export const useChat = create<ChatState>()((set, get) => {
     }));
   }
 
+  /** A turn about to get another run (regenerate, replay): later turns go, its run shows as pending. */
+  function awaitNewRun(turnId: string) {
+    set((s) => {
+      const index = s.turns.findIndex((t) => t.turnId === turnId);
+      return {
+        turns: s.turns
+          .slice(0, index + 1)
+          .map((t) => (t.turnId === turnId ? { ...t, run: emptyRun('pending'), runCount: t.runCount + 1 } : t)),
+      };
+    });
+  }
+
   async function startStream(result: actions.ActionResult<actions.RunStream>, placeholder: TurnState | undefined) {
     if (!result.ok) {
       set((s) => ({ notice: result.error, turns: placeholder ? s.turns.filter((t) => t !== placeholder) : s.turns }));
@@ -200,14 +212,7 @@ export const useChat = create<ChatState>()((set, get) => {
 
     async regenerate(turnId) {
       if (get().runningRunId) return;
-      set((s) => {
-        const index = s.turns.findIndex((t) => t.turnId === turnId);
-        return {
-          turns: s.turns
-            .slice(0, index + 1)
-            .map((t) => (t.turnId === turnId ? { ...t, run: emptyRun('pending'), runCount: t.runCount + 1 } : t)),
-        };
-      });
+      awaitNewRun(turnId);
       await startStream(await actions.regenerate(turnId), undefined);
     },
 
@@ -231,14 +236,7 @@ export const useChat = create<ChatState>()((set, get) => {
       const result = await replayRun(runId, req);
       if (!result.ok) return result.error;
       const { turnId } = result.value;
-      set((s) => {
-        const index = s.turns.findIndex((t) => t.turnId === turnId);
-        return {
-          turns: s.turns
-            .slice(0, index + 1)
-            .map((t) => (t.turnId === turnId ? { ...t, run: emptyRun('pending'), runCount: t.runCount + 1 } : t)),
-        };
-      });
+      awaitNewRun(turnId);
       void startStream(result, undefined);
       return undefined;
     },

@@ -1,5 +1,6 @@
 'use client';
 
+import { CARD_CHEVRON, CARD_FRAME, CARD_HEADER, Chevron } from './card-parts';
 import { memo, useId, useState } from 'react';
 import type { ToolBlock } from '../../lib/chat/view';
 import { codeFence, formatDuration, interpreterCode, prettyJson, resultText, summarizeArguments } from './format';
@@ -89,22 +90,15 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: T
   const summary = summarizeArguments(block.arguments);
 
   return (
-    <div className="my-2 rounded-lg border border-neutral-200 bg-white dark:border-neutral-800 dark:bg-neutral-950">
+    <div className={CARD_FRAME}>
       <button
         type="button"
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen(!open)}
-        className="flex w-full flex-wrap items-center gap-x-2 gap-y-1 rounded-lg px-3 py-2 text-left text-sm hover:bg-neutral-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:hover:bg-neutral-900 dark:focus-visible:outline-blue-400"
+        className={CARD_HEADER}
       >
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 16 16"
-          className={`size-3.5 shrink-0 text-neutral-600 transition-transform dark:text-neutral-400 ${open ? 'rotate-90' : ''}`}
-          fill="currentColor"
-        >
-          <path d="M6 3.5 10.5 8 6 12.5z" />
-        </svg>
+        <Chevron open={open} className={CARD_CHEVRON} />
         <span className="font-mono font-semibold break-all">{block.name}</span>
         {summary && (
           <span className="min-w-0 flex-1 basis-40 truncate font-mono text-xs text-neutral-600 dark:text-neutral-400">

@@ -222,7 +222,8 @@ export class Agent {
     failure: { error?: unknown },
   ): Promise<void> {
     let notReady: unknown;
-    await untilAborted(this.ready(), opts.signal).catch((e: unknown) => (notReady = e));
+    // Only an agent given {mcpServers} has anything to wait for; the others start at once.
+    if (this.pendingTools.length) await untilAborted(this.ready(), opts.signal).catch((e: unknown) => (notReady = e));
     const start = {
       type: 'run-start' as const,
       agent: this.name,

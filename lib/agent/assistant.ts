@@ -4,7 +4,7 @@
 // words out, stems in): no extra model call, where upstream's default asks the model to write keywords first.
 import { defaultWorkDir, resolveLocalFile, stageFiles } from '../../tools';
 import { ragSettings } from '../../tools/retrieval';
-import { formatKnowledge, retrieve, type RetrievalFile } from '../documents/search';
+import { formatKnowledge, retrievalStep, retrieve, type RetrievalFile } from '../documents/search';
 import { contentText, type Lang, type Message } from '../llm/schema';
 import type { AgentOptions, RunOptions, RunState } from './agent';
 import type { StopReason } from './events';
@@ -58,18 +58,7 @@ export class Assistant extends FnCallAgent {
     const found = await retrieve(files, query, ragSettings(this.ragCfg));
     errors.push(...found.errors);
     const notes = [...errors, ...found.unsupported];
-    run.emit({
-      type: 'retrieval',
-      by: 'assistant',
-      query,
-      terms: found.terms,
-      mode: found.mode,
-      candidates: found.candidates,
-      budgetTokens: found.budgetTokens,
-      usedTokens: found.usedTokens,
-      durationMs: found.durationMs,
-      ...(notes.length ? { errors: notes } : {}),
-    });
+    run.emit({ ...retrievalStep(query, found, notes), by: 'assistant' });
     // Files that are not documents at all (an image, a script) are left out of the block silently, as upstream.
     const block = formatKnowledge(found.documents, opts.lang, errors);
     if (!block) return messages;

@@ -224,6 +224,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
 export type AgentEvent = z.infer<typeof AgentEventSchema>;
 export type AgentEventType = AgentEvent['type'];
 export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+/** A retrieval as its searcher describes it; the emitter adds who ran it and stamps it. */
+export type RetrievalStep = Omit<EventOf<'retrieval'>, 'runId' | 'iteration' | 't' | 'by' | 'functionId'>;
 
 export function parseAgentEvent(value: unknown): AgentEvent {
   return AgentEventSchema.parse(value);

@@ -2,6 +2,7 @@
 // response and tool steps, folded from the run's stored events by fold.ts.
 import type { ErrorInfo, EventOf, LlmRequest, RetrievalCandidate, StopReason, ToolFile, Usage } from '../agent/events';
 import type { ContentItem, Message } from '../llm/schema';
+import type { ReactStep } from '../llm/fncall';
 
 export type CallFormat = EventOf<'llm-start'>['format'];
 
@@ -51,14 +52,6 @@ export interface RetrievalStep {
   usedTokens: number;
   startT: number;
   durationMs: number;
-}
-
-export interface ReactStep {
-  thought: string;
-  action?: string;
-  actionInput?: string;
-  observation?: string;
-  finalAnswer?: string;
 }
 
 export interface Iteration {

@@ -13,6 +13,7 @@ export {
 export { searchDocuments, DEFAULT_MAX_REF_TOKEN, type SearchResult, type SearchMode, type RankedChunk } from './search';
 export {
   retrieve,
+  retrievalStep,
   loadIndexes,
   searchIndexes,
   type Retrieval,

@@ -1,7 +1,7 @@
 // The search pipeline from files to passages: each file parsed (loadDocument) and indexed once, the query searched
 // within the token budget, and the outcome told two ways: Qwen-Agent's [{url, text: [...]}] for the model, and the
 // scored candidates for the trace (which chunks were considered and which went into the prompt).
-import type { RetrievalCandidate } from '../../agent/events';
+import type { RetrievalCandidate, RetrievalStep } from '../../agent/events';
 import { DocumentError } from '../types';
 import { DEFAULT_PARSER_PAGE_SIZE } from './chunk';
 import { indexFile, type IndexedDocument } from './index-cache';
@@ -111,4 +111,20 @@ export async function retrieve(
   const { docs, errors, unsupported } = await loadIndexes(files, opts.parserPageSize ?? DEFAULT_PARSER_PAGE_SIZE);
   const found = searchIndexes(docs, query, opts.maxRefTokens ?? DEFAULT_MAX_REF_TOKEN);
   return { ...found, errors, unsupported, durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
+}
+
+/** What a retrieval puts into the trace (the `retrieval` event, less what the emitter stamps): `notes` are the
+ *  files that could not be searched, as the emitter tells them. */
+export function retrievalStep(query: string, found: Retrieval, notes: string[]): RetrievalStep {
+  return {
+    type: 'retrieval',
+    query,
+    terms: found.terms,
+    mode: found.mode,
+    candidates: found.candidates,
+    budgetTokens: found.budgetTokens,
+    usedTokens: found.usedTokens,
+    durationMs: found.durationMs,
+    ...(notes.length ? { errors: notes } : {}),
+  };
 }
