@@ -16,6 +16,7 @@ import { errorInfo } from '../llm/openai-model';
 import type { ChatModel, GenerateCfg, LlmCallResult } from '../llm/model';
 import { OpenAIChatModel } from '../llm/openai-model';
 import { isAbortError } from '../llm/retry';
+import { runAbortController } from '../llm/run-signal';
 import { detectLang, toMessages, type FunctionDef, type Lang, type Message } from '../llm/schema';
 import { collectFileRefs } from '../llm/upload-info';
 import type {
@@ -185,7 +186,7 @@ export class Agent {
     const queue: AgentEvent[] = [];
     let wake: (() => void) | undefined;
     let finished = false;
-    const stop = new AbortController();
+    const stop = runAbortController(this.maxLlmCalls);
     const onAbort = () => stop.abort();
     if (opts.signal?.aborted) stop.abort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -247,14 +248,12 @@ export class Agent {
       run.end('error', errorInfo(e as Error));
       return;
     }
-    // A copy: the loop appends to `messages`, and the event must keep saying what the run was given.
-    const given = [...messages];
-    const replay = opts.resume ? { replay: opts.resume.replay } : {};
-    run.emit(
-      this.functionMap.size
-        ? { ...start, fncallMode: this.llm.fncallMode, lang, input: given, ...replay }
-        : { ...start, lang, input: given, ...replay },
-    );
+    // Built by assignment (spreads here cost more than the rest of starting a run). `input` is a copy: the loop
+    // appends to `messages`, and the event must keep saying what the run was given.
+    const started: Unstamped<'run-start'> = { ...start, lang, input: messages.slice() };
+    if (this.functionMap.size) started.fncallMode = this.llm.fncallMode;
+    if (opts.resume) started.replay = opts.resume.replay;
+    run.emit(started);
     let reason: StopReason;
     let error: ErrorInfo | undefined;
     try {

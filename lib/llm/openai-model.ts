@@ -15,9 +15,11 @@ import type {
   LlmEventSink,
   LlmStreamEvent,
 } from './model';
-import { ToolCallAssembler, toWireMessages, toWireTools, type WireMessage } from './oai-wire';
+import { ToolCallAssembler, toWireMessages, toWireTools, type WireMessage, type WireTool } from './oai-wire';
 import { abortError, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from './retry';
 import { detectLang, type FunctionDef, type Message } from './schema';
+import { IdleWatch, type WatchedStream } from './idle-watch';
+import { isRunScoped } from './run-signal';
 import { StreamTextRouter } from './stream-text';
 import { truncateInputMessages } from './truncate';
 import { collectFileRefs, withUploadInfo } from './upload-info';
@@ -75,6 +77,8 @@ export class OpenAIChatModel implements ChatModel {
   readonly generateCfg: GenerateCfg;
   private readonly client: OpenAI;
   private readonly defaults: Required<NonNullable<OpenAIModelOptions['defaults']>>;
+  private readonly idleWatch = new IdleWatch();
+  private wireTools: { functions?: readonly FunctionDef[]; tools?: WireTool[] } = {};
 
   constructor(opts: OpenAIModelOptions = {}) {
     this.model = opts.model ?? 'gpt-4o-mini';
@@ -97,9 +101,9 @@ export class OpenAIChatModel implements ChatModel {
 
   async chat(req: ChatRequest, onEvent: LlmEventSink = () => {}): Promise<LlmCallResult> {
     const outer = req.signal;
-    if (!outer) return this.call(req, onEvent);
-    // The SDK leaves a listener on the signal it is given, and a run makes up to MAX_LLM_CALL_PER_RUN calls on one
-    // signal: each call gets a signal of its own, unhooked when the call is over.
+    if (!outer || isRunScoped(outer)) return this.call(req, onEvent);
+    // A caller's own signal may outlive many calls, and the SDK leaves a listener on each request's signal: this
+    // call gets a signal of its own, unhooked when the call is over (see run-signal.ts).
     const call = new AbortController();
     const abort = () => call.abort(outer.reason);
     if (outer.aborted) abort();
@@ -155,7 +159,7 @@ export class OpenAIChatModel implements ChatModel {
 
   private prepare(req: ChatRequest): Prepared {
     if (!req.messages.length) throw new ModelInputError('messages must not be empty');
-    const cfg = mergeCfg(this.generateCfg, req.cfg);
+    const cfg = req.cfg ? mergeCfg(this.generateCfg, req.cfg) : this.generateCfg; // read, never written
     const lang = req.lang ?? detectLang(req.messages);
     const budget = cfg.max_input_tokens ?? this.defaults.maxInputTokens;
     const truncated = truncateInputMessages(req.messages, budget);
@@ -175,7 +179,9 @@ export class OpenAIChatModel implements ChatModel {
     const body: Record<string, unknown> = { model: this.model };
     if (useTools && this.fncallMode === 'native') {
       format = 'native';
-      body.tools = toWireTools(functions);
+      // An agent passes the same function list on every call of a run: converted once.
+      if (functions !== this.wireTools.functions) this.wireTools = { functions, tools: toWireTools(functions) };
+      body.tools = this.wireTools.tools;
       if (choice !== 'auto') body.tool_choice = { type: 'function', function: { name: choice } };
       if (cfg.parallel_function_calls === false) body.parallel_tool_calls = false;
     } else if (useTools) {
@@ -187,10 +193,13 @@ export class OpenAIChatModel implements ChatModel {
     }
     body.messages = continueAssistant(toWireMessages(messages, { sendReasoning: cfg.send_reasoning ?? true }));
 
-    const stop = [...new Set([...(cfg.stop ?? []), ...(fncall?.stopWords ?? [])])];
+    const stop =
+      fncall?.stopWords.length || (cfg.stop?.length ?? 0) > 1
+        ? [...new Set([...(cfg.stop ?? []), ...(fncall?.stopWords ?? [])])]
+        : (cfg.stop ?? []);
     if (stop.length) body.stop = stop.slice(0, MAX_API_STOP_WORDS);
     body.seed = cfg.seed ?? Math.floor(Math.random() * 2 ** 30);
-    for (const [k, v] of Object.entries(cfg)) if (!LOCAL_KEYS.has(k) && v !== undefined) body[k] = v;
+    for (const k in cfg) if (cfg[k] !== undefined && !LOCAL_KEYS.has(k)) body[k] = cfg[k];
     if (cfg.stream !== false) {
       body.stream = true;
       body.stream_options = { include_usage: true };
@@ -235,21 +244,9 @@ export class OpenAIChatModel implements ChatModel {
     };
     const { started, requestTimeout } = sent;
     const idleTimeout = p.cfg.idle_timeout_ms ?? this.defaults.idleTimeoutMs;
-    // The idle watchdog covers silence mid-stream: one timer per call, re-armed only when it fires, keeps the
-    // per-chunk cost to one clock read.
-    let lastActivity = started;
+    // The idle watchdog covers silence mid-stream; the per-chunk cost is one clock read.
     let idleFired = false;
-    let idleTimer: ReturnType<typeof setTimeout> | undefined;
-    const watchIdle = (controller: AbortController) => {
-      const check = () => {
-        const quiet = performance.now() - lastActivity;
-        if (quiet >= idleTimeout) {
-          idleFired = true;
-          controller.abort();
-        } else idleTimer = setTimeout(check, idleTimeout - quiet);
-      };
-      idleTimer = setTimeout(check, idleTimeout);
-    };
+    const watched: WatchedStream = { lastActivity: started, idleTimeoutMs: idleTimeout, onIdle: () => {} };
     const timeoutError = (cause?: unknown) =>
       idleFired
         ? new ModelServiceError(`Model request timed out: the stream was idle for ${idleTimeout} ms.`, {
@@ -295,10 +292,14 @@ export class OpenAIChatModel implements ChatModel {
         usage = toUsage(completion.usage);
       } else {
         const stream = (await sent.response) as Stream<OpenAI.Chat.Completions.ChatCompletionChunk>;
-        lastActivity = performance.now();
-        watchIdle(stream.controller);
+        watched.lastActivity = performance.now();
+        watched.onIdle = () => {
+          idleFired = true;
+          stream.controller.abort();
+        };
+        this.idleWatch.watch(watched);
         for await (const chunk of stream) {
-          lastActivity = performance.now();
+          watched.lastActivity = performance.now();
           if (chunk.usage) usage = toUsage(chunk.usage);
           const choice = chunk.choices?.[0];
           if (!choice) continue;
@@ -334,7 +335,7 @@ export class OpenAIChatModel implements ChatModel {
       if (idleFired || e instanceof OpenAI.APIConnectionTimeoutError) throw timeoutError(e);
       throw e;
     } finally {
-      clearTimeout(idleTimer);
+      this.idleWatch.unwatch(watched);
     }
     if (signal?.aborted) throw abortError();
     if (idleFired) throw timeoutError();

@@ -7,6 +7,7 @@ import {
   MESSAGE_OVERHEAD_TOKENS,
   countMessageTokens,
   countTokens,
+  messageLengthCeiling,
   messageTokenCeiling,
   preTokenize,
   truncateTokens,
@@ -168,6 +169,21 @@ describe('utf8Length as an upper bound', () => {
       const len = 1 + Math.floor(rand() * 40);
       for (let i = 0; i < len; i++) text += alphabet[Math.floor(rand() * alphabet.length)];
       expect(countTokens(text), JSON.stringify(text)).toBeLessThanOrEqual(utf8Length(text));
+    }
+  });
+});
+
+describe('messageLengthCeiling', () => {
+  it('bounds the byte ceiling (and so the count) from string lengths alone, for any script', () => {
+    for (const text of ['plain ascii text', '中文的句子，还有标点。', '😀😀 emoji', 'Ж é → の', '']) {
+      const msg: Message = {
+        role: 'assistant',
+        content: text,
+        reasoning_content: text,
+        function_call: { name: 'f', arguments: JSON.stringify({ text }) },
+      };
+      expect(messageLengthCeiling(msg), text).toBeGreaterThanOrEqual(messageTokenCeiling(msg));
+      expect(messageTokenCeiling(msg), text).toBeGreaterThanOrEqual(countMessageTokens(msg));
     }
   });
 });

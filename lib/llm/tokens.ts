@@ -469,10 +469,17 @@ export function countMessageTokens(msg: Message): number {
   return messageTokens(msg, countTokens);
 }
 
-/** An upper bound of countMessageTokens that reads only string lengths (UTF-8 bytes), for fast paths. */
+/** An upper bound of countMessageTokens from UTF-8 byte lengths, for fast paths. */
 export function messageTokenCeiling(msg: Message): number {
   return messageTokens(msg, utf8Length);
 }
+
+/** A looser upper bound that reads only string lengths: a UTF-16 code unit is at most 3 UTF-8 bytes. */
+export function messageLengthCeiling(msg: Message): number {
+  return messageTokens(msg, utf16Ceiling);
+}
+
+const utf16Ceiling = (text: string) => 3 * text.length;
 
 /** The pieces Qwen's pre-tokenizer would cut `text` into (for inspection; counting does not allocate them). */
 export function preTokenize(text: string): string[] {

@@ -3,7 +3,7 @@
 // steps dropped, and finally user/assistant text is cut keeping both ends. Counts are estimates (tokens.ts).
 import { ModelInputError } from './errors';
 import { contentText, type Message } from './schema';
-import { countMessageTokens, messageTokenCeiling, truncateTokens } from './tokens';
+import { countMessageTokens, messageLengthCeiling, messageTokenCeiling, truncateTokens } from './tokens';
 
 export interface TruncationResult {
   messages: Message[];
@@ -45,8 +45,12 @@ export function truncateInputMessages(messages: Message[], maxTokens: number): T
   if (maxTokens <= 0 || messages.length === 0) return unchanged(messages);
   checkShape(messages);
 
-  // Every token is at least one byte, so when the bytes fit nothing needs counting.
+  // Every token is at least one byte, so when the bytes fit nothing needs counting; and a short conversation fits
+  // by its string lengths alone, without reading its characters.
   let ceiling = 0;
+  for (const m of messages) ceiling += messageLengthCeiling(m);
+  if (ceiling <= maxTokens) return unchanged(messages);
+  ceiling = 0;
   for (const m of messages) ceiling += messageTokenCeiling(m);
   if (ceiling <= maxTokens) return unchanged(messages);
 
@@ -131,26 +135,37 @@ function addTally(into: Tally, from: Tally): void {
 }
 
 function unchanged(messages: Message[]): TruncationResult {
-  let counted: number | undefined;
-  return {
-    messages: messages.slice(),
-    notes: [],
-    // Counted only if someone asks: skipping the count is the point of the fast path.
-    get inputTokens() {
-      counted ??= messages.reduce((n, m) => n + countMessageTokens(m), 0);
-      return counted;
-    },
-  };
+  return new Unchanged(messages);
+}
+
+/** A result that counts its tokens only if someone asks: skipping the count is the point of the fast path. (A class,
+ *  because an object literal with a getter costs more to make than the whole fast path.) */
+class Unchanged implements TruncationResult {
+  readonly messages: Message[];
+  readonly notes: string[] = [];
+  private counted: number | undefined;
+
+  constructor(given: Message[]) {
+    this.messages = given.slice();
+  }
+
+  get inputTokens(): number {
+    this.counted ??= this.messages.reduce((n, m) => n + countMessageTokens(m), 0);
+    return this.counted;
+  }
 }
 
 function checkShape(messages: Message[]): void {
-  const systems = messages.filter((m) => m.role === 'system').length;
-  if (systems > 1 || (systems === 1 && messages[0]!.role !== 'system')) {
-    throw new ModelInputError(
-      'The input messages must contain no more than one system message, and the system message, if present, must be the first message.',
-    );
+  let first: Message | undefined;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role !== 'system') first ??= m;
+    else if (i > 0) {
+      throw new ModelInputError(
+        'The input messages must contain no more than one system message, and the system message, if present, must be the first message.',
+      );
+    }
   }
-  const first = messages.find((m) => m.role !== 'system');
   if (first && first.role !== 'user') {
     throw new ModelInputError('The input messages (excluding the system message) must start with a user message.');
   }

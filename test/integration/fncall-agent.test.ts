@@ -1,4 +1,5 @@
 // FnCallAgent end to end over real HTTP: the loop's semantics (QWEN-AGENT.md checklist 5-22) in each fncall mode.
+import { getEventListeners } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -174,6 +175,25 @@ describe('FnCallAgent loop semantics', () => {
     expect(server.requests).toHaveLength(5);
     const end = ofType(events, 'run-end')[0]!;
     expect(end).toMatchObject({ reason: 'max-iterations', llmCalls: 5, toolCalls: 5 });
+  });
+
+  it('a run of many model calls warns of no listener leak and leaves nothing on the caller’s signal', async () => {
+    server.setScenario({ fallback: callReply('native', [{ name: 'get_weather', args: { city: 'Loop' } }]) });
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const ac = new AbortController();
+      const events = await collectEvents(
+        agent('native', { maxLlmCalls: 25 }).runEvents([{ role: 'user', content: 'loop' }], { signal: ac.signal }),
+      );
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on a later tick
+      expect(ofType(events, 'run-end')[0]).toMatchObject({ reason: 'max-iterations', llmCalls: 25 });
+      expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+      expect(warnings.filter((w) => /MaxListeners/.test(w))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('reads MAX_LLM_CALL_PER_RUN (or QWEN_AGENT_MAX_LLM_CALL_PER_RUN) from the environment, default 20', async () => {
