@@ -13,7 +13,7 @@ import { markdownAnswer } from './support/answer';
 import { answerDone, APP_DIR, machineLoad, openChat, typeMessage, withStack } from './support/app';
 import { startTap, type Tap } from './support/tap';
 import { flag } from './support/flags';
-import { recordLongTasks, type LongTask } from './support/long-tasks';
+import { describeFrameGaps, recordLongTasks, type FrameGap, type LongFrame, type LongTask } from './support/long-tasks';
 
 const CHARS = Number(flag('chars', '80000'));
 // 40 characters (~10 tokens) a chunk: the page sees the same 33 ms batches whatever the chunking, and fewer,
@@ -31,6 +31,10 @@ interface RunResult {
   pageDoneMs: number;
   /** Long tasks of the run, `start` in ms after Enter. */
   tasks: LongTask[];
+  /** Long animation frames of the run, `start` in ms after Enter. */
+  frames: LongFrame[];
+  /** Heartbeat gaps between Enter and the page finishing. */
+  gaps: FrameGap[];
   shownChars: number;
 }
 
@@ -42,7 +46,8 @@ async function streamOnce(page: Page, tap: Tap, marker: string): Promise<RunResu
   const doneAt = await answerDone(page);
   const stream = tap.streams[before];
   if (!stream?.endAt || !stream.firstByteAt) throw new Error('the tap saw no finished model stream');
-  const tasks = await page.evaluate(() => window.__bench?.longTasks ?? []);
+  const recorded = await page.evaluate(() => window.__bench);
+  const tasks = recorded?.longTasks ?? [];
   const shownChars = await page
     .locator('article[data-role="assistant"]')
     .last()
@@ -51,7 +56,12 @@ async function streamOnce(page: Page, tap: Tap, marker: string): Promise<RunResu
     streamEndMs: stream.endAt - t0,
     streamFirstByteMs: stream.firstByteAt - t0,
     pageDoneMs: doneAt - t0,
-    tasks: tasks.filter((t) => t.start >= t0).map((t) => ({ ...t, start: t.start - t0 })),
+    // From Enter until the page is done: reading the records afterwards is the bench's own work.
+    tasks: tasks.filter((t) => t.start >= t0 && t.start <= doneAt).map((t) => ({ ...t, start: t.start - t0 })),
+    frames: (recorded?.longFrames ?? [])
+      .filter((f) => f.start >= t0 && f.start <= doneAt)
+      .map((f) => ({ ...f, start: f.start - t0 })),
+    gaps: (recorded?.frames ?? []).filter((f) => f.at >= t0 && f.at <= doneAt),
     shownChars,
   };
 }
@@ -131,6 +141,20 @@ async function main(): Promise<void> {
           (over.length
             ? `; over 50 ms at ${over.map((t) => `+${Math.round(t.start)} ms`).join(', ')} after Enter`
             : ''),
+        `  main thread (a 10 ms heartbeat): ${describeFrameGaps(r.gaps)}`,
+        ...r.frames
+          .filter((f) => f.duration > 50)
+          .map(
+            (f) =>
+              `  long frame +${Math.round(f.start)} ms: ${Math.round(f.duration)} ms (script ${Math.round(f.script)}, ` +
+              `render ${Math.round(f.render)}, style+layout ${Math.round(f.styleAndLayout)}); scripts: ` +
+              f.scripts
+                .map(
+                  (s) =>
+                    `${s.invoker} -> ${s.source} ${Math.round(s.duration)} ms (forced layout ${Math.round(s.forcedLayout)})`,
+                )
+                .join('; '),
+          ),
       ].join('\n') + '\n',
     );
   });

@@ -100,7 +100,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
           </div>
         )}
         <div className="flex min-h-0 flex-1">
-          <div className="min-w-0 flex-1 overflow-y-auto">
+          <div data-thread-scroller className="min-w-0 flex-1 overflow-y-auto">
             <Thread />
           </div>
           {settingsOpen && (

@@ -2,7 +2,7 @@
 
 import 'katex/dist/katex.min.css';
 import './code-theme.css';
-import { Fragment, memo, useMemo, useState } from 'react';
+import { Fragment, memo, useDeferredValue, useMemo, useState } from 'react';
 import ReactMarkdown, { type Components, type ExtraProps } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeKatex from 'rehype-katex';
@@ -111,7 +111,11 @@ export const MarkdownPart = memo(function MarkdownPart({ text }: MarkdownProps) 
 export const Markdown = memo(function Markdown({ text }: MarkdownProps) {
   // One splitter per rendered text: while an answer streams it only looks at what was appended.
   const [splitter] = useState(() => new BlockSplitter());
-  const parts = useMemo(() => splitter.split(text), [splitter, text]);
+  // While an answer streams, its new text is parsed and rendered at transition priority: React can pause that work
+  // for input and for the browser's frames, and text that arrives meanwhile joins the next render instead of
+  // queueing one render per update.
+  const shown = useDeferredValue(text);
+  const parts = useMemo(() => splitter.split(shown), [splitter, shown]);
   return (
     <div className={proseClasses}>
       {parts.map((part, i) => (

@@ -1,11 +1,12 @@
 'use client';
-import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useRef, useState } from 'react';
 import { decideTool } from '@/app/actions/replay';
 import type { ToolDecision } from '@/lib/agent/events';
 import { contentText } from '@/lib/llm/schema';
 import { InspectRunButton } from '../inspector/inspect-run-button';
 import { AttachedFiles } from './attached-files';
 import { CompareRunsButton } from '../runs/compare-runs';
+import { useFollowBottom } from './follow-bottom';
 import { ReplayRunButton } from '../runs/replay-from-here';
 import { RunView } from './run-view';
 import { useChat, type TurnState } from './store';
@@ -13,18 +14,8 @@ import { ToolDecisions } from './tool-decisions';
 
 export function Thread() {
   const turns = useChat((s) => s.turns);
-  const end = useRef<HTMLDivElement>(null);
-  const last = turns[turns.length - 1];
-  const lastBlocks = last?.run?.blocks;
-
-  // Follow the answer while it grows, unless the reader scrolled up.
-  useEffect(() => {
-    const el = end.current;
-    const scroller = el?.parentElement?.parentElement;
-    if (!el || !scroller) return;
-    const nearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 200;
-    if (nearBottom) el.scrollIntoView({ block: 'end' });
-  }, [turns.length, lastBlocks]);
+  const content = useRef<HTMLDivElement>(null);
+  useFollowBottom(content, turns.length);
 
   if (!turns.length) {
     return (
@@ -35,11 +26,10 @@ export function Thread() {
     );
   }
   return (
-    <div className="mx-auto flex max-w-3xl flex-col gap-6 p-4">
+    <div ref={content} className="mx-auto flex max-w-3xl flex-col gap-6 p-4">
       {turns.map((t, i) => (
         <Turn key={t.turnId} turn={t} isLast={i === turns.length - 1} />
       ))}
-      <div ref={end} />
     </div>
   );
 }
@@ -61,10 +51,15 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
   const text = contentText(turn.content);
-  const answer = turn.run?.blocks
-    .filter((b) => b.kind === 'text')
-    .map((b) => (b.kind === 'text' ? b.text : ''))
-    .join('\n\n');
+  // Joined only once the run is over (the copy button shows then): while streaming it would copy the whole answer
+  // on every update.
+  const answer =
+    turn.run && turn.run.status !== 'streaming'
+      ? turn.run.blocks
+          .filter((b) => b.kind === 'text')
+          .map((b) => (b.kind === 'text' ? b.text : ''))
+          .join('\n\n')
+      : '';
   const pending = turn.turnId.startsWith('pending-');
 
   return (
@@ -140,7 +135,9 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
           data-role="assistant"
           aria-label="Assistant's answer"
           aria-busy={turn.run.status === 'streaming'}
-          className="min-w-0"
+          // Earlier answers off screen skip style, layout and paint: a long conversation costs each frame no more
+          // than a short one. `auto` keeps the size an answer had when it was last shown.
+          className={isLast ? 'min-w-0' : 'min-w-0 [contain-intrinsic-size:auto_800px] [content-visibility:auto]'}
         >
           <ToolDecisions.Provider value={runningHere ? decide : undefined}>
             <RunView run={turn.run} onRetry={() => void retry(turn.turnId)} />
