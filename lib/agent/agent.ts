@@ -225,13 +225,21 @@ export class Agent {
     let notReady: unknown;
     // Only an agent given {mcpServers} has anything to wait for; the others start at once.
     if (this.pendingTools.length) await untilAborted(this.ready(), opts.signal).catch((e: unknown) => (notReady = e));
-    const start = {
-      type: 'run-start' as const,
-      agent: this.name,
-      agentType: agentTypeOf(this),
-      model: this.llm.model,
-      maxLlmCalls: this.maxLlmCalls,
-      tools: [...this.functionMap.keys()],
+    const runStart = (lang: Lang, input: Message[], settled = true): Unstamped<'run-start'> => {
+      // A literal, not a spread of shared fields: this runs once per run, and spreads cost more than the rest of it.
+      const event: Unstamped<'run-start'> = {
+        type: 'run-start',
+        agent: this.name,
+        agentType: agentTypeOf(this),
+        model: this.llm.model,
+        maxLlmCalls: this.maxLlmCalls,
+        tools: [...this.functionMap.keys()],
+        lang,
+        input,
+      };
+      if (settled && this.functionMap.size) event.fncallMode = this.llm.fncallMode;
+      if (settled && opts.resume) event.replay = opts.resume.replay;
+      return event;
     };
     let messages: Message[];
     let lang: Lang;
@@ -242,23 +250,22 @@ export class Agent {
       // A resumed run's input is the original run's, which already holds its system message.
       if (!opts.resume) messages = this.withSystemMessage(messages);
     } catch (e) {
-      run.emit({ ...start, lang: 'en', input: [] });
+      run.emit(runStart('en', [], false));
       if (opts.signal.aborted) return void run.end('aborted');
       failure.error = e;
       run.end('error', errorInfo(e as Error));
       return;
     }
-    // Built by assignment (spreads here cost more than the rest of starting a run). `input` is a copy: the loop
-    // appends to `messages`, and the event must keep saying what the run was given.
-    const started: Unstamped<'run-start'> = { ...start, lang, input: messages.slice() };
-    if (this.functionMap.size) started.fncallMode = this.llm.fncallMode;
-    if (opts.resume) started.replay = opts.resume.replay;
-    run.emit(started);
+    // `input` is a copy: the loop appends to `messages`, and the event must keep saying what the run was given.
+    run.emit(runStart(lang, messages.slice()));
     let reason: StopReason;
     let error: ErrorInfo | undefined;
     try {
       if (opts.resume) messages = run.replayPrefix(opts.resume);
-      reason = await this.loop(messages, { ...opts, lang }, run);
+      // `opts` is this run's own copy (made in events()): it takes the language instead of being copied again.
+      const loopOpts: RunOptions & { signal: AbortSignal; lang?: Lang } = opts;
+      loopOpts.lang = lang;
+      reason = await this.loop(messages, loopOpts as RunOptions & { lang: Lang }, run);
     } catch (e) {
       if (isAbortError(e) || opts.signal.aborted) {
         reason = 'aborted';

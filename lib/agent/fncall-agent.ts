@@ -27,7 +27,8 @@ export class FnCallAgent extends Agent {
         name: m.function_call!.name,
         arguments: m.function_call!.arguments,
       }));
-      for (const call of pending) run.emit({ type: 'tool-call', ...call });
+      for (const c of pending)
+        run.emit({ type: 'tool-call', functionId: c.functionId, name: c.name, arguments: c.arguments });
       for (const call of pending) {
         opts.signal?.throwIfAborted();
         const result = await this.callTool(call, messages, opts, run);
