@@ -120,3 +120,36 @@ test('at phone width, a file over the size limit dropped on the page is refused 
   // Nothing was sent: no conversation was started for it.
   await expect(page).not.toHaveURL(/\?c=/);
 });
+
+test('a message sent while its file is still uploading waits for it, then goes with the file', async ({ page }) => {
+  await setScenario({
+    rules: [{ when: { lastUserIncludes: 'osprey' }, reply: { content: 'Read the ferry log (osprey).' } }],
+  });
+  await openChat(page);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: 128 * 1024,
+  });
+  // About 300 KB: more than two seconds on the way up.
+  const log = Buffer.from(
+    Array.from({ length: 8000 }, (_, i) => `Line ${i}: the ferry left Tidewick on time.`).join('\n'),
+  );
+  await page.getByLabel('Upload files').setInputFiles([{ name: 'ferry-log.txt', mimeType: 'text/plain', buffer: log }]);
+  await expect(page.getByRole('progressbar', { name: 'Uploading ferry-log.txt' })).toBeVisible();
+
+  await send(page, 'What does the log say? osprey');
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Your message goes as soon as the files are uploaded.' }),
+  ).toBeVisible();
+  await expect(await lastAnswer(page)).toContainText('Read the ferry log (osprey).');
+  await expect(page.getByRole('status').filter({ hasText: 'as soon as the files are uploaded' })).toHaveCount(0);
+
+  const sent = (await chatRequests()).at(-1)!.body.messages as { role: string; content: string }[];
+  expect(sent.at(-1)).toMatchObject({
+    role: 'user',
+    content: '(Uploaded [file](ferry-log.txt)) What does the log say? osprey',
+  });
+});

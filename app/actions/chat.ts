@@ -73,6 +73,7 @@ export async function sendMessage(input: {
         ? getChatService().store.getConversation(input.conversationId)?.settings.tools
         : defaultSettings().tools),
   );
+  await getChatService().documentsSettled(input.conversationId);
   return attempt(() =>
     stream(
       getChatService().send({ conversationId: input.conversationId, content: input.message, settings: input.settings }),
@@ -87,6 +88,7 @@ export async function regenerate(turnId: string): Promise<ActionResult<RunStream
 
 export async function editAndResend(turnId: string, message: string): Promise<ActionResult<RunStream>> {
   await prepareMcpTools(toolsOfTurn(turnId));
+  await getChatService().documentsSettled(getChatService().store.getTurn(turnId)?.conversationId);
   return attempt(() => stream(getChatService().editAndResend(turnId, message)));
 }
 

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { DocumentList } from './document-list';
 import { useChat } from './store';
-import { useUploads } from './uploads';
+import { untilUploaded, useUploads } from './uploads';
 
 /** Enter sends, Shift+Enter adds a line, Esc (or Stop) stops the run. */
 export function Composer({ disabled }: { disabled?: boolean }) {
@@ -18,11 +18,18 @@ export function Composer({ disabled }: { disabled?: boolean }) {
     void useUploads.getState().showConversation(activeId);
   }, [activeId]);
 
+  // A message sent while files are still uploading goes when they are up, so that it carries them.
+  const [holding, setHolding] = useState(false);
   const submit = () => {
-    if (!text.trim() || running || disabled) return;
+    if (!text.trim() || running || disabled || holding) return;
     const message = text;
     setText('');
-    void send(message);
+    if (!useUploads.getState().items.some((i) => i.state === 'uploading')) return void send(message);
+    setHolding(true);
+    void untilUploaded().then(() => {
+      setHolding(false);
+      void send(message);
+    });
   };
 
   return (
@@ -34,6 +41,11 @@ export function Composer({ disabled }: { disabled?: boolean }) {
       }}
     >
       <DocumentList />
+      {holding && (
+        <p role="status" className="mx-auto mb-2 max-w-3xl text-sm text-neutral-700 dark:text-neutral-300">
+          Your message goes as soon as the files are uploaded.
+        </p>
+      )}
       <div className="mx-auto flex max-w-3xl items-end gap-2">
         <input
           id="composer-upload"
@@ -92,7 +104,7 @@ export function Composer({ disabled }: { disabled?: boolean }) {
         ) : (
           <button
             type="submit"
-            disabled={disabled || !text.trim()}
+            disabled={disabled || holding || !text.trim()}
             className="rounded-lg bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:bg-neutral-400 dark:disabled:bg-neutral-700"
           >
             Send

@@ -84,6 +84,19 @@ function send(
   });
 }
 
+/** Resolves once no file of the open conversation is still on its way up (the server waits for parsing itself). */
+export function untilUploaded(): Promise<void> {
+  const uploading = () => useUploads.getState().items.some((i) => i.state === 'uploading');
+  if (!uploading()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const unsubscribe = useUploads.subscribe(() => {
+      if (uploading()) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
 export const useUploads = create<UploadState>()((set, get) => {
   const patch = (key: string, change: Partial<UploadItem>) =>
     set((s) => ({ items: s.items.map((i) => (i.key === key ? { ...i, ...change } : i)) }));

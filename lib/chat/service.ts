@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { Assistant, FnCallAgent, ReActChat, foldEvents, type Agent, type Message } from '../agent';
 import { withNewDocuments } from '../documents/attach';
+import { parsesSettled } from '../documents/parsing';
 import type { ResumeFrom } from '../agent/agent';
 import { ToolDecisionSchema, type AgentEvent, type ToolDecision } from '../agent/events';
 import { planReplay, ReplayRequestSchema, type ReplayRequest } from '../replay/plan';
@@ -50,6 +51,12 @@ export class ChatService {
     readonly store: ChatStore,
     private readonly makeAgent: AgentFactory = defaultAgentFactory,
   ) {}
+
+  /** Waits for the conversation's uploads still being parsed, so that a message sent next carries them (call it
+   *  before send or editAndResend). */
+  async documentsSettled(conversationId: string | undefined): Promise<void> {
+    if (conversationId) await parsesSettled(this.store, conversationId);
+  }
 
   /** A new turn at the end of a conversation (a new conversation when none is given). */
   send(input: {

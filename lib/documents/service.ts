@@ -6,6 +6,7 @@ import { safeFileName, storedFilePath } from './file-ref';
 import { documentLimits, formatBytes, type DocumentLimits } from './limits';
 import { loadDocument, parsedCacheDir } from './load';
 import { deleteStoredFile, saveUpload } from './storage';
+import { PARSING } from './parsing';
 import { DocumentError } from './types';
 
 export interface UploadResult {
@@ -13,11 +14,6 @@ export interface UploadResult {
   /** Set when the name had to be changed (path separators, control characters...). */
   notice?: string;
 }
-
-/** Parses in progress in this process, by document id (on globalThis: Next dev reloads modules). */
-const PARSING: Map<string, Promise<StoredDocument>> = ((
-  globalThis as { __agentStudioParsing?: Map<string, Promise<StoredDocument>> }
-).__agentStudioParsing ??= new Map());
 
 export class UploadError extends Error {
   constructor(

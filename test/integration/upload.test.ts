@@ -219,6 +219,32 @@ describe('sending a message after uploads', () => {
   });
 });
 
+describe('a message sent while its upload is still being parsed', () => {
+  it('waits for the parse and carries the file (and does not wait for a conversation with nothing parsing)', async () => {
+    const chat = new ChatService(
+      store,
+      () =>
+        new FnCallAgent({
+          llm: { model: 'scripted', baseURL: server.url, apiKey: 'k', generateCfg: { max_retries: 0 } },
+          name: 'assistant',
+        }),
+    );
+    server.setScenario({ replies: [{ content: 'Noted.' }] });
+    const { body } = await upload('tides.pdf', pdf);
+    expect(store.getDocument(body.document.id)?.state).toBe('parsing');
+
+    await chat.documentsSettled(body.conversationId);
+    expect(store.getDocument(body.document.id)?.state).toBe('ready');
+    const run = chat.send({ conversationId: body.conversationId, content: 'When is high water?' });
+    await drain(run.live.follow());
+    expect(store.getTurn(run.turnId)!.content).toEqual([{ text: 'When is high water?' }, { file: body.document.ref }]);
+
+    // Nothing left to wait for: these return at once (sitting out the 120 s wait would time the test out).
+    await chat.documentsSettled(body.conversationId);
+    await chat.documentsSettled(undefined);
+  });
+});
+
 async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const out: AgentEvent[] = [];
   for await (const e of events) out.push(e);

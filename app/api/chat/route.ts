@@ -68,6 +68,7 @@ export async function POST(request: Request): Promise<Response> {
         ? service.store.getConversation(body.conversationId)?.settings.tools
         : defaultSettings().tools),
   );
+  await service.documentsSettled(typeof body.conversationId === 'string' ? body.conversationId : undefined);
   let started;
   try {
     started = service.send({
