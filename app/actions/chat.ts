@@ -3,6 +3,7 @@
 import type { FeedEvent } from '@/lib/chat/browser-feed';
 import { browserFeed, getChatService, storedForBrowser } from '@/lib/chat';
 import { loadConfig, modelStatus } from '@/lib/config';
+import { getDocumentService } from '@/lib/documents';
 import { defaultSettings } from '@/lib/store/settings';
 import type { ConversationSettings, ConversationSummary, RunStatus, StoredTurn } from '@/lib/store/types';
 import { isMcpToolClass, prepareMcpTools } from '@/lib/mcp';
@@ -132,8 +133,8 @@ export async function renameConversation(id: string, title: string): Promise<Act
 }
 
 export async function deleteConversation(id: string): Promise<ActionResult<null>> {
-  return attempt(() => {
-    getChatService().store.deleteConversation(id);
+  return attempt(async () => {
+    await getDocumentService().deleteConversation(id);
     return null;
   });
 }

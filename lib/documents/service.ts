@@ -1,5 +1,7 @@
 // The document use cases, framework-free: upload (stream to disk, record, parse in the background), list, remove,
 // and which documents the next message carries. The HTTP routes only wire requests to this.
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { loadConfig } from '../config';
 import type { ChatStore, StoredDocument } from '../store/types';
 import { safeFileName, storedFilePath } from './file-ref';
@@ -96,6 +98,19 @@ export class DocumentService {
     if (!removed) throw new UploadError('This document no longer exists.', 404);
     if (this.store.countDocumentsWithHash(removed.hash) === 0) await deleteStoredFile(this.dataDir, removed.hash);
     return removed;
+  }
+
+  /**
+   * Deletes a conversation and what it left on disk: its documents' bytes and parses (unless another conversation
+   * holds the same file) and its tools' work directories (staged files, code_interpreter's files).
+   */
+  async deleteConversation(conversationId: string): Promise<void> {
+    const docs = this.store.listDocuments(conversationId);
+    await Promise.allSettled(docs.map((d) => PARSING.get(d.id))); // a parse still writing would leave its cache
+    this.store.deleteConversation(conversationId); // its documents go with it
+    for (const hash of new Set(docs.map((d) => d.hash)))
+      if (this.store.countDocumentsWithHash(hash) === 0) await deleteStoredFile(this.dataDir, hash);
+    await rm(path.join(this.dataDir, 'work', safeFileName(conversationId)), { recursive: true, force: true });
   }
 
   private startParsing(doc: StoredDocument): void {

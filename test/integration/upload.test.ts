@@ -1,7 +1,7 @@
 // The upload API (lib/documents/http.ts, what app/api/files wires) over real Request objects, a real SQLite file,
 // files on disk under a temporary DATA_DIR, the real parsers, and the chat service against the scripted model
 // server: upload, parse in the background, list, remove, and the next message carrying the files.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -216,6 +216,37 @@ describe('sending a message after uploads', () => {
       if (saved === undefined) delete process.env.DATA_DIR;
       else process.env.DATA_DIR = saved;
     }
+  });
+});
+
+describe('deleting a conversation', () => {
+  it('removes its files, parses and work directories, but not a file another conversation holds', async () => {
+    const a = await upload('tides.pdf', pdf);
+    const docx = makeDocx([{ text: 'Pilot boarding at the buoy.' }]);
+    const own = await upload('pilots.docx', docx, a.body.conversationId);
+    const b = await upload('tides-copy.pdf', pdf); // the same bytes, in another conversation
+    for (const d of [a, own, b]) await settled(d.body.document.id);
+    const workOf = (id: string) => path.join(dataDir, 'work', id);
+    for (const id of [a.body.conversationId, b.body.conversationId]) {
+      await mkdir(path.join(workOf(id), 'code_interpreter'), { recursive: true });
+      await writeFile(path.join(workOf(id), 'code_interpreter', 'plot.png'), 'png');
+    }
+    // (.incoming holds uploads in flight)
+    const stored = async () => (await readdir(path.join(dataDir, 'files'))).filter((f) => !f.startsWith('.')).sort();
+    const parsed = async () => (await readdir(path.join(dataDir, 'parsed'))).sort();
+    expect(await stored()).toEqual([a.body.document.hash, own.body.document.hash].sort());
+
+    await documents.deleteConversation(a.body.conversationId);
+    expect(store.getConversation(a.body.conversationId)).toBeUndefined();
+    expect(store.getDocument(own.body.document.id)).toBeUndefined();
+    expect(await stored()).toEqual([b.body.document.hash]);
+    expect(await parsed()).toEqual([`${b.body.document.hash}.json`]);
+    await expect(readdir(workOf(a.body.conversationId))).rejects.toThrow(/ENOENT/);
+    expect(await readdir(path.join(workOf(b.body.conversationId), 'code_interpreter'))).toEqual(['plot.png']);
+
+    await documents.deleteConversation(b.body.conversationId);
+    expect(await stored()).toEqual([]);
+    expect(await parsed()).toEqual([]);
   });
 });
 
