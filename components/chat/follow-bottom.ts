@@ -5,10 +5,10 @@ import { useEffect, useRef, type RefObject } from 'react';
 const NEAR_BOTTOM_PX = 200;
 
 /**
- * Keeps a scroller at the bottom while `content` grows, unless the reader has scrolled up; a new `turnKey` always
- * goes to the bottom (`turnKey` is the number of turns). The scroll happens in a ResizeObserver callback, which runs after the browser's own layout:
- * reading sizes there costs nothing, whereas reading them after each React commit forced a layout of the whole
- * thread into the same task as the render (the long tasks of a long streamed answer).
+ * Keeps a scroller at the bottom while `content` grows, unless the reader has scrolled up; a new `turnKey` (the
+ * number of turns) always goes to the bottom. The scroll happens in a ResizeObserver callback, which runs after the
+ * browser's own layout: reading sizes there costs nothing, whereas reading them after each React commit forced a
+ * layout of the whole thread into the same task as the render (the long tasks of a long streamed answer).
  */
 export function useFollowBottom(content: RefObject<HTMLElement | null>, turnKey: number): void {
   const stuck = useRef(true);
