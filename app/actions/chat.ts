@@ -134,6 +134,7 @@ export async function renameConversation(id: string, title: string): Promise<Act
 
 export async function deleteConversation(id: string): Promise<ActionResult<null>> {
   return attempt(async () => {
+    await getChatService().stopConversation(id);
     await getDocumentService().deleteConversation(id);
     return null;
   });

@@ -17,7 +17,20 @@ export class LiveRun {
   /** Tool calls paused for the user's decision, by function id. */
   private readonly decisions = new Map<string, (decision: ToolDecision) => void>();
 
-  constructor(readonly runId: string) {}
+  private readonly endedPromise: Promise<void>;
+  private resolveEnded!: () => void;
+
+  constructor(
+    readonly runId: string,
+    readonly conversationId = '',
+  ) {
+    this.endedPromise = new Promise((resolve) => (this.resolveEnded = resolve));
+  }
+
+  /** Resolves once the run has ended and its last event is stored. */
+  whenEnded(): Promise<void> {
+    return this.endedPromise;
+  }
 
   /** Waits for the user's decision on a paused tool call; rejects when the run is stopped meanwhile. */
   awaitDecision(functionId: string): Promise<ToolDecision> {
@@ -57,6 +70,7 @@ export class LiveRun {
   end(): void {
     this.ended = true;
     this.wake();
+    this.resolveEnded();
   }
 
   stop(): void {

@@ -169,6 +169,14 @@ export class ChatService {
     return true;
   }
 
+  /** Stops every run of the conversation still going in this process, and resolves once each has ended (before the
+   *  conversation is deleted, so no run writes into it or its work directory meanwhile). */
+  async stopConversation(conversationId: string): Promise<void> {
+    const runs = [...LIVE.values()].filter((live) => live.conversationId === conversationId);
+    for (const live of runs) live.stop();
+    await Promise.all(runs.map((live) => live.whenEnded()));
+  }
+
   live(runId: string): LiveRun | undefined {
     return LIVE.get(runId);
   }
@@ -196,7 +204,7 @@ export class ChatService {
       { role: 'user' as const, content: turn.content },
     ];
     this.store.startRun(turn.id, runId);
-    const live = new LiveRun(runId);
+    const live = new LiveRun(runId, conversation.id);
     LIVE.set(runId, live);
     void this.drive(agent, messages, live, conversation, from?.resume);
     return { conversationId: conversation.id, turnId: turn.id, runId, live };

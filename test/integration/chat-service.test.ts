@@ -107,6 +107,25 @@ describe('ChatService', () => {
     expect(store.getRunEvents(left.runId).at(-1)?.type).toBe('run-end');
   });
 
+  it('stops the runs of a conversation about to be deleted, and waits until they have ended', async () => {
+    server.setScenario({ fallback: { content: 'x'.repeat(400), chunkSize: 1, delayMs: 5 } });
+    const run = service.send({ content: 'long' });
+    const other = service.send({ content: 'another conversation' });
+    const reading = drain(run.live.follow());
+    await new Promise((r) => setTimeout(r, 100));
+
+    await service.stopConversation(run.conversationId);
+    expect(run.live.done).toBe(true);
+    expect(store.getRun(run.runId)?.status).toBe('aborted');
+    expect((await reading).at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' });
+    expect(other.live.done).toBe(false); // another conversation's run goes on
+    store.deleteConversation(run.conversationId);
+    expect(store.getConversation(run.conversationId)).toBeUndefined();
+
+    await drain(other.live.follow());
+    expect(store.getRun(other.runId)?.status).toBe('answered');
+  });
+
   it('refuses an empty message and an unknown tool before storing anything', () => {
     const before = store.listConversations().length;
     expect(() => service.send({ content: '   ' })).toThrow('The message is empty.');
