@@ -12,6 +12,7 @@ import OpenAI from 'openai';
 import { FnCallAgent } from '../lib/agent';
 import { BaseTool } from '../tools';
 import { flag } from './support/flags';
+import { quantile } from './support/stats';
 
 class Noop extends BaseTool {
   name = 'noop';
@@ -89,11 +90,6 @@ async function agentLoop(agent: FnCallAgent): Promise<string> {
   }
   return answer;
 }
-
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-};
 
 async function main() {
   const server = await startServer();

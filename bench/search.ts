@@ -12,6 +12,7 @@ import {
   type IndexedDocument,
 } from '../lib/documents/search';
 import type { ParsedDocument } from '../lib/documents/types';
+import { quantile } from './support/stats';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -86,11 +87,6 @@ function linearScan(chunks: { lower: string; tokens: number }[], q: string, budg
     used += chunks[i]!.tokens;
   }
   return used;
-}
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 }
 
 function main() {

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import { makeDocx } from '../test/support/document-fixtures';
 import { makePdf, textPage } from '../test/support/pdf-writer';
 import { seriousViolations } from './support/axe';
@@ -13,6 +13,16 @@ function documentItem(page: Page, name: string) {
   return documents(page).filter({ hasText: name });
 }
 
+/** Chromium's network emulation: uploads at `bytesPerSecond` (-1: unthrottled). */
+async function throttleUploads(cdp: CDPSession, bytesPerSecond: number): Promise<void> {
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
+}
+
 test('upload several files: progress, then ready with page counts or a clear error; remove one; a reload keeps the list', async ({
   page,
 }) => {
@@ -21,12 +31,7 @@ test('upload several files: progress, then ready with page counts or a clear err
   await openChat(page);
   // Slow the upload link down so the progress bar can be seen (Chromium's network emulation).
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: 256 * 1024,
-  });
+  await throttleUploads(cdp, 256 * 1024);
   const pdf = makePdf([
     textPage('Tide tables', ['High water at Tidewick is at 06:12 on Monday.']),
     textPage('Notes', ['Fog expected near Gullrock.']),
@@ -51,12 +56,7 @@ test('upload several files: progress, then ready with page counts or a clear err
   // The throttled link also holds back the page's status requests until the big upload is through.
   await expect(documentItem(page, 'big.txt')).toContainText('ready, 1 page', { timeout: 20_000 });
   await expect(page.getByRole('progressbar')).toHaveCount(0);
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: -1,
-  });
+  await throttleUploads(cdp, -1);
   await expect(documentItem(page, 'tides.pdf')).toContainText('ready, 3 pages');
   await expect(documentItem(page, 'pilots.docx')).toContainText('ready, 1 page');
   await expect(documentItem(page, 'cargo.csv')).toContainText('ready, 1 page');
@@ -127,12 +127,7 @@ test('a message sent while its file is still uploading waits for it, then goes w
   });
   await openChat(page);
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: 128 * 1024,
-  });
+  await throttleUploads(cdp, 128 * 1024);
   // About 300 KB: more than two seconds on the way up.
   const log = Buffer.from(
     Array.from({ length: 8000 }, (_, i) => `Line ${i}: the ferry left Tidewick on time.`).join('\n'),

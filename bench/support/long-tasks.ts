@@ -1,7 +1,8 @@
 // Long tasks as the page sees them: PerformanceObservers installed before the page's own scripts. Besides the long
 // tasks themselves: long animation frames (what ran in them: scripts by source, style and layout, render) and a
-// 10 ms heartbeat whose gaps show how long the main thread was busy at a time, below 50 ms too (headless Chromium
-// runs no animation frames, so requestAnimationFrame cannot be the clock).
+// 10 ms heartbeat whose gaps show how long the main thread was busy at a time, below 50 ms too.
+
+import { quantile } from './stats';
 
 export interface LongTask {
   /** Epoch ms in the page (comparable with Date.now() in the bench). */
@@ -87,8 +88,7 @@ export const recordLongTasks = {
 export function describeFrameGaps(frames: FrameGap[]): string {
   if (!frames.length) return 'no frames recorded';
   const gaps = frames.map((f) => f.gap);
-  const sorted = [...gaps].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(0);
+  const at = (q: number) => quantile(gaps, q).toFixed(0);
   const over = (ms: number) => gaps.filter((g) => g > ms).length;
   return (
     `${gaps.length} beats; gap p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms; ` +

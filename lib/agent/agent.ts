@@ -225,7 +225,7 @@ export class Agent {
     let notReady: unknown;
     // Only an agent given {mcpServers} has anything to wait for; the others start at once.
     if (this.pendingTools.length) await untilAborted(this.ready(), opts.signal).catch((e: unknown) => (notReady = e));
-    const runStart = (lang: Lang, input: Message[], settled = true): Unstamped<'run-start'> => {
+    const runStart = (lang: Lang, input: Message[], withSettings = true): Unstamped<'run-start'> => {
       // A literal, not a spread of shared fields: this runs once per run, and spreads cost more than the rest of it.
       const event: Unstamped<'run-start'> = {
         type: 'run-start',
@@ -237,8 +237,8 @@ export class Agent {
         lang,
         input,
       };
-      if (settled && this.functionMap.size) event.fncallMode = this.llm.fncallMode;
-      if (settled && opts.resume) event.replay = opts.resume.replay;
+      if (withSettings && this.functionMap.size) event.fncallMode = this.llm.fncallMode;
+      if (withSettings && opts.resume) event.replay = opts.resume.replay;
       return event;
     };
     let messages: Message[];
@@ -263,9 +263,7 @@ export class Agent {
     try {
       if (opts.resume) messages = run.replayPrefix(opts.resume);
       // `opts` is this run's own copy (made in events()): it takes the language instead of being copied again.
-      const loopOpts: RunOptions & { signal: AbortSignal; lang?: Lang } = opts;
-      loopOpts.lang = lang;
-      reason = await this.loop(messages, loopOpts as RunOptions & { lang: Lang }, run);
+      reason = await this.loop(messages, Object.assign(opts, { lang }), run);
     } catch (e) {
       if (isAbortError(e) || opts.signal.aborted) {
         reason = 'aborted';
