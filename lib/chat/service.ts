@@ -10,6 +10,7 @@ import { planReplay, ReplayRequestSchema, type ReplayRequest } from '../replay/p
 import type { ContentItem } from '../llm/schema';
 import { contentText } from '../llm/schema';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings } from '../store/settings';
+import { traceRunEvent } from '../telemetry';
 import type { ChatStore, Conversation, ConversationSettings, StoredTurn } from '../store/types';
 import { LiveRun } from './live-run';
 
@@ -228,6 +229,7 @@ export class ChatService {
         ...(resume ? { resume } : {}),
         ...(beforeTool ? { beforeTool } : {}),
       })) {
+        traceRunEvent(event, conversation.id);
         this.store.appendEvent(live.runId, event);
         if (event.type === 'run-end') this.store.finishRun(live.runId, event.reason, event.error);
         live.push(event);

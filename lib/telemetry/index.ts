@@ -1,0 +1,104 @@
+// Runs as OpenTelemetry traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set. The chat service hands every event of every
+// run to traceRunEvent(); with tracing off that is all it costs. With it on, the SDK (./otlp) is loaded on the first
+// event, and the events that arrive while it loads wait in a bounded buffer.
+import type { AgentEvent } from '../agent/events';
+import { loadConfig } from '../config';
+import type { Tracing, TracingOptions, TracingStats } from './otlp';
+
+export type { TracingOptions } from './otlp';
+
+/** The endpoint itself is left out: /api/health is public, and a URL may carry credentials. */
+export type TelemetryStatus = { enabled: false } | ({ enabled: true; droppedEvents?: number } & TracingStats);
+
+/** Events held while the SDK loads (a few hundred ms); past this many they are dropped, and counted. */
+const MAX_BUFFERED_EVENTS = 10_000;
+
+interface Holder {
+  tracing?: Tracing;
+  loading?: Promise<void>;
+  buffer: [AgentEvent, string, number][];
+  droppedEvents: number;
+}
+
+// On globalThis, as the store is: Next dev re-evaluates modules, and the SDK must be started once per process.
+const g = globalThis as { __agentStudioTelemetry?: Holder | null };
+/** undefined: not decided yet (the environment is read on the first event); null: off. */
+let holder: Holder | null | undefined = g.__agentStudioTelemetry;
+
+function set(next: Holder | null): Holder | null {
+  holder = next;
+  g.__agentStudioTelemetry = next;
+  return next;
+}
+
+/** The one hook: called for each event of a run, in order, where the chat service stores it. */
+export function traceRunEvent(event: AgentEvent, conversationId: string): void {
+  if (holder === undefined) holder = fromEnvironment();
+  if (!holder) return;
+  if (holder.tracing) return holder.tracing.record(event, conversationId);
+  if (holder.buffer.length < MAX_BUFFERED_EVENTS)
+    holder.buffer.push([event, conversationId, performance.timeOrigin + performance.now()]);
+  else holder.droppedEvents++;
+}
+
+function fromEnvironment(): Holder | null {
+  const config = loadConfig().telemetry;
+  if (!config.enabled) return set(null);
+  return begin({ captureContent: config.captureContent, serviceName: config.serviceName, batch: config.batch });
+}
+
+function begin(options: TracingOptions): Holder {
+  const started: Holder = set({ buffer: [], droppedEvents: 0 })!;
+  started.loading = import('./otlp').then(
+    ({ startTracing }) => {
+      if (holder !== started) return; // stopped while loading
+      const tracing = startTracing(options);
+      for (const [event, conversationId, at] of started.buffer) tracing.record(event, conversationId, at);
+      started.buffer = [];
+      started.tracing = tracing;
+    },
+    (e: unknown) => {
+      console.error(`[telemetry] tracing is off: the OpenTelemetry SDK did not load (${(e as Error).message})`);
+      if (holder === started) set(null);
+    },
+  );
+  return started;
+}
+
+/** Starts tracing with these options (instead of the environment's); resolves once the SDK is up. */
+export async function startTelemetry(options: TracingOptions): Promise<void> {
+  await stopTelemetry();
+  await begin(options).loading;
+}
+
+/** Sends the spans queued so far. */
+export async function flushTelemetry(): Promise<void> {
+  await holder?.loading;
+  await holder?.tracing?.flush();
+}
+
+/** Flushes and stops tracing; traceRunEvent does nothing until startTelemetry() is called again. */
+export async function stopTelemetry(): Promise<void> {
+  const current = holder;
+  set(null);
+  await current?.loading;
+  await current?.tracing?.shutdown();
+}
+
+/** For /api/health: whether runs are traced, and what became of their spans. */
+export function telemetryStatus(): TelemetryStatus {
+  if (holder === undefined && loadConfig().telemetry.enabled) holder = fromEnvironment();
+  if (!holder) return { enabled: false };
+  const stats: TracingStats = holder.tracing?.stats() ?? {
+    exportedSpans: 0,
+    droppedSpans: 0,
+    failedSpans: 0,
+    pendingSpans: 0,
+    openRuns: 0,
+  };
+  return {
+    enabled: true,
+    ...stats,
+    ...(holder.droppedEvents ? { droppedEvents: holder.droppedEvents } : {}),
+  };
+}
