@@ -253,7 +253,7 @@ export interface TelemetryEnvConfig {
    *  OTEL_SDK_DISABLED is not. The exporter reads the endpoint, OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT and
    *  _COMPRESSION itself, as the OpenTelemetry specification says. */
   enabled: boolean;
-  /** Where traces go (for /api/health and the log); the exporter resolves the URL itself. */
+  /** The endpoint variable's value (the exporter resolves the traces URL from the same variables itself). */
   endpoint?: string;
   /** OTEL_CAPTURE_CONTENT=1: prompts, completions, tool arguments and results go into the spans. */
   captureContent: boolean;

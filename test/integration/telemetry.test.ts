@@ -1,5 +1,6 @@
 // Runs exported as OpenTelemetry traces: the real ChatService over a real SQLite file, the scripted model server over
 // HTTP, the official SDK's OTLP/HTTP exporter, and a local OTLP receiver that decodes what arrives.
+import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -99,7 +100,31 @@ const TOOL_THEN_ANSWER = {
   ],
 };
 
+/** Runs test/fixtures/telemetry-probe.ts in a fresh process with this environment. */
+function probe(env: Record<string, string>): Promise<{ status: { enabled: boolean }; otelModules: number }> {
+  const clean = { ...process.env };
+  for (const k of Object.keys(clean)) if (k.startsWith('OTEL_')) delete clean[k];
+  return new Promise((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, '../fixtures/telemetry-probe.ts')],
+      { env: { ...clean, ...env }, timeout: 30_000 },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
+    ),
+  );
+}
+
 describe('OpenTelemetry traces', () => {
+  it('loads no OpenTelemetry code unless OTEL_EXPORTER_OTLP_ENDPOINT is set', async () => {
+    const [off, on] = await Promise.all([
+      probe({}),
+      probe({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '60000' }),
+    ]);
+    expect(off).toEqual({ status: { enabled: false }, otelModules: 0 });
+    expect(on.status).toMatchObject({ enabled: true, openRuns: 1 });
+    expect(on.otelModules).toBeGreaterThan(0);
+  });
+
   it('exports a run as one trace: an invoke_agent root, a chat span per model call and an execute_tool span, with the GenAI attributes and the run’s own times', async () => {
     await startTelemetry(tracing());
     model.setScenario(TOOL_THEN_ANSWER);
