@@ -1,7 +1,7 @@
 /**
  * A local OTLP/HTTP trace receiver over plain node:http, for tests and benchmarks: it takes what an OpenTelemetry
  * exporter POSTs to /v1/traces (OTLP JSON, gzip or not), keeps every span decoded, and can also answer slowly, never,
- * or with an error status, to play a sick collector.
+ * or with an error status, to play a sick collector. GET /_stats answers {requests, spans} (for another process).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -178,6 +178,7 @@ export async function createOtlpReceiver(opts: { port?: number; mode?: ReceiverM
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (req.method === 'GET' && path === '/_stats') return reply(res, 200, { requests, spans: spans.length });
     if (req.method !== 'POST' || path !== '/v1/traces') return reply(res, 404, { error: `no ${req.method} ${path}` });
     requests++;
     let raw = await readBody(req);
