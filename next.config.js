@@ -15,5 +15,6 @@ module.exports = {
     '@opentelemetry/sdk-node',
     '@opentelemetry/sdk-trace',
     '@opentelemetry/exporter-trace-otlp-http',
+    '@opentelemetry/exporter-trace-otlp-proto',
   ],
 };

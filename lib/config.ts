@@ -255,6 +255,9 @@ export interface TelemetryEnvConfig {
   enabled: boolean;
   /** The endpoint variable's value (the exporter resolves the traces URL from the same variables itself). */
   endpoint?: string;
+  /** OTEL_EXPORTER_OTLP_TRACES_PROTOCOL / OTEL_EXPORTER_OTLP_PROTOCOL: protobuf (the specification's default, and
+   *  what every backend takes) or JSON. */
+  protocol: OtlpProtocol;
   /** OTEL_CAPTURE_CONTENT=1: prompts, completions, tool arguments and results go into the spans. */
   captureContent: boolean;
   serviceName: string;
@@ -267,13 +270,25 @@ export interface TelemetryEnvConfig {
   };
 }
 
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+
 function telemetryConfigFrom(env: Env): TelemetryEnvConfig {
+  const protocolVar = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim()
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocol = env[protocolVar]?.trim().toLowerCase() || 'http/protobuf';
+  if (!(OTLP_PROTOCOLS as readonly string[]).includes(protocol))
+    throw new ConfigError(
+      `${protocolVar} must be http/protobuf or http/json (got "${env[protocolVar]}"; grpc is not offered)`,
+    );
   const endpoint =
     env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || undefined;
   const off = flag(env, 'OTEL_SDK_DISABLED') || env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none';
   return {
     enabled: Boolean(endpoint) && !off,
     endpoint,
+    protocol: protocol as OtlpProtocol,
     captureContent: flag(env, 'OTEL_CAPTURE_CONTENT'),
     serviceName: env.OTEL_SERVICE_NAME?.trim() || 'agent-studio',
     batch: {

@@ -44,7 +44,12 @@ export function traceRunEvent(event: AgentEvent, conversationId: string): void {
 function fromEnvironment(): Holder | null {
   const config = loadConfig().telemetry;
   if (!config.enabled) return set(null);
-  return begin({ captureContent: config.captureContent, serviceName: config.serviceName, batch: config.batch });
+  return begin({
+    protocol: config.protocol,
+    captureContent: config.captureContent,
+    serviceName: config.serviceName,
+    batch: config.batch,
+  });
 }
 
 function begin(options: TracingOptions): Holder {

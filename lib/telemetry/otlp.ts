@@ -1,12 +1,13 @@
-// The OpenTelemetry SDK, started for runs' traces: the official NodeSDK with the OTLP/HTTP (JSON) exporter behind a
-// batch span processor. Loaded only when tracing is on (lib/telemetry/index.ts imports this file on demand).
+// The OpenTelemetry SDK, started for runs' traces: the official NodeSDK with an OTLP/HTTP exporter (protobuf, or JSON)
+// behind a batch span processor. Loaded only when tracing is on (lib/telemetry/index.ts imports this file on demand).
 //
 // Export never slows or breaks a run: ending a span only appends it to a bounded queue; the batches leave on a timer,
 // one request at a time, each bounded by the exporter's timeout. A span that finds the queue full is dropped and
 // counted, as is every span of a batch the endpoint refused or never answered; the counts are in stats() (and
 // /api/health), and a log line reports them at most every 30 s.
 import { trace, context, TraceFlags, type Span } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { core, NodeSDK } from '@opentelemetry/sdk-node';
 import {
   BatchSpanProcessor,
@@ -21,6 +22,8 @@ import type { TelemetryEnvConfig } from '../config';
 import { RunSpans, TRACER_NAME } from './run-spans';
 
 export interface TracingOptions extends Pick<TelemetryEnvConfig, 'captureContent' | 'serviceName' | 'batch'> {
+  /** Default http/protobuf. */
+  protocol?: TelemetryEnvConfig['protocol'];
   /** The traces URL (…/v1/traces). Unset: the exporter takes it from the OTEL_EXPORTER_OTLP_* variables. */
   url?: string;
   /** How long one export request may take, retries included. Unset: OTEL_EXPORTER_OTLP_TIMEOUT, else 10 s. */
@@ -175,7 +178,8 @@ export function startTracing(opts: TracingOptions): Tracing {
       `[telemetry] spans lost so far: ${processor.dropped} dropped (queue of ${opts.batch.maxQueueSize} full), ` +
         `${exporter.failed} failed to export${exporter.lastError ? ` (${exporter.lastError})` : ''}`,
     );
-  const otlp = new OTLPTraceExporter({
+  const Exporter = opts.protocol === 'http/json' ? JsonExporter : ProtobufExporter;
+  const otlp = new Exporter({
     ...(opts.url ? { url: opts.url } : {}),
     ...(opts.timeoutMillis ? { timeoutMillis: opts.timeoutMillis } : {}),
   });

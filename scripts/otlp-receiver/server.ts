@@ -1,11 +1,12 @@
 /**
  * A local OTLP/HTTP trace receiver over plain node:http, for tests and benchmarks: it takes what an OpenTelemetry
- * exporter POSTs to /v1/traces (OTLP JSON, gzip or not), keeps every span decoded, and can also answer slowly, never,
+ * exporter POSTs to /v1/traces (OTLP protobuf or JSON, gzip or not), keeps every span decoded, and can also answer slowly, never,
  * or with an error status, to play a sick collector. GET /_stats answers {requests, spans} (for another process).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { gunzipSync } from 'node:zlib';
+import { decodeProtobufTraces } from './protobuf';
 
 export interface ReceivedSpan {
   traceId: string;
@@ -37,6 +38,8 @@ export interface OtlpReceiver {
   spans: ReceivedSpan[];
   /** Export requests received, answered or not. */
   requests: number;
+  /** The content type of the latest export request (application/x-protobuf or application/json). */
+  readonly lastContentType?: string;
   /** Export requests held open in 'hang' mode right now. */
   readonly hanging: number;
   setMode(mode: ReceiverMode): void;
@@ -157,6 +160,7 @@ export async function createOtlpReceiver(opts: { port?: number; mode?: ReceiverM
   const waiters = new Set<() => void>();
   let mode: ReceiverMode = opts.mode ?? 'ok';
   let requests = 0;
+  let lastContentType: string | undefined;
 
   /** Resolves once `ready()` holds, checked on every request; rejects after `timeoutMs`. */
   function until(ready: () => boolean, timeoutMs: number, what: () => string): Promise<void> {
@@ -183,8 +187,11 @@ export async function createOtlpReceiver(opts: { port?: number; mode?: ReceiverM
     requests++;
     let raw = await readBody(req);
     if (req.headers['content-encoding'] === 'gzip') raw = gunzipSync(raw);
-    if (!String(req.headers['content-type'] ?? '').includes('json'))
-      return reply(res, 415, { error: 'this receiver reads OTLP JSON only' });
+    const type = String(req.headers['content-type'] ?? '');
+    lastContentType = type;
+    const proto = type.startsWith('application/x-protobuf');
+    if (!proto && !type.startsWith('application/json'))
+      return reply(res, 415, { error: `unsupported content type ${type}` });
     if (mode === 'hang') {
       held.add(res);
       res.on('close', () => held.delete(res));
@@ -192,9 +199,14 @@ export async function createOtlpReceiver(opts: { port?: number; mode?: ReceiverM
       return;
     }
     if (typeof mode === 'number') return reply(res, mode, { error: `scripted status ${mode}` });
-    spans.push(...decodeTraces(JSON.parse(raw.toString('utf8')) as ExportRequest));
+    const body = proto ? decodeProtobufTraces(raw) : JSON.parse(raw.toString('utf8'));
+    spans.push(...decodeTraces(body as ExportRequest));
     for (const wake of waiters) wake();
-    reply(res, 200, {});
+    // An empty ExportTraceServiceResponse, in the request's encoding.
+    if (proto) {
+      res.writeHead(200, { 'content-type': 'application/x-protobuf', 'content-length': '0' });
+      res.end();
+    } else reply(res, 200, {});
   }
 
   const server = createServer((req, res) => {
@@ -218,6 +230,9 @@ export async function createOtlpReceiver(opts: { port?: number; mode?: ReceiverM
     spans,
     get requests() {
       return requests;
+    },
+    get lastContentType() {
+      return lastContentType;
     },
     get hanging() {
       return held.size;

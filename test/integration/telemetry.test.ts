@@ -41,6 +41,7 @@ const BATCH = { maxQueueSize: 2048, maxExportBatchSize: 512, scheduledDelayMilli
 function tracing(overrides: Partial<TracingOptions> = {}): TracingOptions {
   return {
     url: receiver.tracesUrl,
+    protocol: 'http/json',
     captureContent: false,
     serviceName: 'agent-studio-test',
     batch: BATCH,
@@ -125,86 +126,90 @@ describe('OpenTelemetry traces', () => {
     expect(on.otelModules).toBeGreaterThan(0);
   });
 
-  it('exports a run as one trace: an invoke_agent root, a chat span per model call and an execute_tool span, with the GenAI attributes and the run’s own times', async () => {
-    await startTelemetry(tracing());
-    model.setScenario(TOOL_THEN_ANSWER);
-    const { runId, conversationId, events } = await run('What is 6*7?');
-    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
+  it.each(['http/json', 'http/protobuf'] as const)(
+    'exports a run as one trace (%s): an invoke_agent root, a chat span per model call and an execute_tool span, with the GenAI attributes and the run’s own times',
+    async (protocol) => {
+      await startTelemetry(tracing({ protocol }));
+      model.setScenario(TOOL_THEN_ANSWER);
+      const { runId, conversationId, events } = await run('What is 6*7?');
+      expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
 
-    const spans = await traceOf(runId, 4);
-    expect(spans).toHaveLength(4);
-    const root = spans.find((s) => !s.parentSpanId)!;
-    const chats = spans.filter((s) => s.name.startsWith('chat ')).sort((a, b) => a.startMs - b.startMs);
-    const tool = spans.find((s) => s.name.startsWith('execute_tool '))!;
+      const spans = await traceOf(runId, 4);
+      expect(spans).toHaveLength(4);
+      expect(receiver.lastContentType).toBe(protocol === 'http/json' ? 'application/json' : 'application/x-protobuf');
+      const root = spans.find((s) => !s.parentSpanId)!;
+      const chats = spans.filter((s) => s.name.startsWith('chat ')).sort((a, b) => a.startMs - b.startMs);
+      const tool = spans.find((s) => s.name.startsWith('execute_tool '))!;
 
-    expect(root.name).toBe('invoke_agent assistant');
-    expect(root.kind).toBe(1);
-    expect(root.scope).toBe('agent-studio');
-    expect(root.resource['service.name']).toBe('agent-studio-test');
-    expect(root.status.code).toBe(0);
-    expect(root.attributes).toMatchObject({
-      'gen_ai.operation.name': 'invoke_agent',
-      'gen_ai.provider.name': 'openai',
-      'gen_ai.agent.name': 'assistant',
-      'gen_ai.request.model': 'scripted',
-      'gen_ai.conversation.id': conversationId,
-      'gen_ai.usage.input_tokens': 31,
-      'gen_ai.usage.output_tokens': 9,
-      'agent_studio.run.id': runId,
-      'agent_studio.run.stop_reason': 'answered',
-      'agent_studio.run.llm_calls': 2,
-      'agent_studio.run.tool_calls': 1,
-    });
+      expect(root.name).toBe('invoke_agent assistant');
+      expect(root.kind).toBe(1);
+      expect(root.scope).toBe('agent-studio');
+      expect(root.resource['service.name']).toBe('agent-studio-test');
+      expect(root.status.code).toBe(0);
+      expect(root.attributes).toMatchObject({
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.provider.name': 'openai',
+        'gen_ai.agent.name': 'assistant',
+        'gen_ai.request.model': 'scripted',
+        'gen_ai.conversation.id': conversationId,
+        'gen_ai.usage.input_tokens': 31,
+        'gen_ai.usage.output_tokens': 9,
+        'agent_studio.run.id': runId,
+        'agent_studio.run.stop_reason': 'answered',
+        'agent_studio.run.llm_calls': 2,
+        'agent_studio.run.tool_calls': 1,
+      });
 
-    // Every other span hangs off the run.
-    for (const s of [...chats, tool]) expect(s.parentSpanId).toBe(root.spanId);
-    expect(chats.map((c) => c.name)).toEqual(['chat scripted', 'chat scripted']);
-    expect(chats.map((c) => c.kind)).toEqual([3, 3]);
-    expect(chats[0]!.attributes).toMatchObject({
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': 'openai',
-      'gen_ai.request.model': 'scripted',
-      'gen_ai.conversation.id': conversationId,
-      'gen_ai.response.finish_reasons': ['tool_calls'],
-      'gen_ai.usage.input_tokens': 11,
-      'gen_ai.usage.output_tokens': 5,
-      'gen_ai.request.stream': true,
-      'agent_studio.iteration': 1,
-    });
-    expect(chats[1]!.attributes).toMatchObject({
-      'gen_ai.response.finish_reasons': ['stop'],
-      'gen_ai.usage.input_tokens': 20,
-      'gen_ai.usage.output_tokens': 4,
-      'agent_studio.iteration': 2,
-    });
-    expect(tool.name).toBe('execute_tool calculator');
-    expect(tool.attributes).toMatchObject({
-      'gen_ai.operation.name': 'execute_tool',
-      'gen_ai.tool.name': 'calculator',
-      'gen_ai.tool.call.id': 'call_1',
-      'gen_ai.tool.type': 'function',
-      'gen_ai.conversation.id': conversationId,
-    });
-    expect(tool.status.code).toBe(0);
+      // Every other span hangs off the run.
+      for (const s of [...chats, tool]) expect(s.parentSpanId).toBe(root.spanId);
+      expect(chats.map((c) => c.name)).toEqual(['chat scripted', 'chat scripted']);
+      expect(chats.map((c) => c.kind)).toEqual([3, 3]);
+      expect(chats[0]!.attributes).toMatchObject({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'openai',
+        'gen_ai.request.model': 'scripted',
+        'gen_ai.conversation.id': conversationId,
+        'gen_ai.response.finish_reasons': ['tool_calls'],
+        'gen_ai.usage.input_tokens': 11,
+        'gen_ai.usage.output_tokens': 5,
+        'gen_ai.request.stream': true,
+        'agent_studio.iteration': 1,
+      });
+      expect(chats[1]!.attributes).toMatchObject({
+        'gen_ai.response.finish_reasons': ['stop'],
+        'gen_ai.usage.input_tokens': 20,
+        'gen_ai.usage.output_tokens': 4,
+        'agent_studio.iteration': 2,
+      });
+      expect(tool.name).toBe('execute_tool calculator');
+      expect(tool.attributes).toMatchObject({
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': 'calculator',
+        'gen_ai.tool.call.id': 'call_1',
+        'gen_ai.tool.type': 'function',
+        'gen_ai.conversation.id': conversationId,
+      });
+      expect(tool.status.code).toBe(0);
 
-    // Without OTEL_CAPTURE_CONTENT no prompt, completion, argument or result leaves the process.
-    for (const s of spans) {
-      expect(Object.keys(s.attributes).filter((k) => /messages|arguments|result|query\.text/.test(k))).toEqual([]);
-      expect(JSON.stringify(s)).not.toContain('6*7');
-    }
+      // Without OTEL_CAPTURE_CONTENT no prompt, completion, argument or result leaves the process.
+      for (const s of spans) {
+        expect(Object.keys(s.attributes).filter((k) => /messages|arguments|result|query\.text/.test(k))).toEqual([]);
+        expect(JSON.stringify(s)).not.toContain('6*7');
+      }
 
-    // The run's own clock: model call 1, then the tool, then model call 2, all inside the run; the root lasts as long
-    // as the run said it did.
-    const end = events.at(-1) as Extract<AgentEvent, { type: 'run-end' }>;
-    expect(root.endMs - root.startMs).toBeCloseTo(end.durationMs, 0);
-    expect(chats[0]!.startMs).toBeGreaterThanOrEqual(root.startMs);
-    expect(tool.startMs).toBeGreaterThanOrEqual(chats[0]!.endMs);
-    expect(chats[1]!.startMs).toBeGreaterThanOrEqual(tool.endMs);
-    expect(chats[1]!.endMs).toBeLessThanOrEqual(root.endMs);
-    const toolResult = events.find((e) => e.type === 'tool-result') as Extract<AgentEvent, { type: 'tool-result' }>;
-    expect(tool.endMs - tool.startMs).toBeCloseTo(toolResult.durationMs, 0);
-    expect(telemetryStatus()).toMatchObject({ enabled: true, exportedSpans: 4, droppedSpans: 0, failedSpans: 0 });
-  });
+      // The run's own clock: model call 1, then the tool, then model call 2, all inside the run; the root lasts as long
+      // as the run said it did.
+      const end = events.at(-1) as Extract<AgentEvent, { type: 'run-end' }>;
+      expect(root.endMs - root.startMs).toBeCloseTo(end.durationMs, 0);
+      expect(chats[0]!.startMs).toBeGreaterThanOrEqual(root.startMs);
+      expect(tool.startMs).toBeGreaterThanOrEqual(chats[0]!.endMs);
+      expect(chats[1]!.startMs).toBeGreaterThanOrEqual(tool.endMs);
+      expect(chats[1]!.endMs).toBeLessThanOrEqual(root.endMs);
+      const toolResult = events.find((e) => e.type === 'tool-result') as Extract<AgentEvent, { type: 'tool-result' }>;
+      expect(tool.endMs - tool.startMs).toBeCloseTo(toolResult.durationMs, 0);
+      expect(telemetryStatus()).toMatchObject({ enabled: true, exportedSpans: 4, droppedSpans: 0, failedSpans: 0 });
+    },
+  );
 
   it('marks a failed run and its model call as errors, and a failed tool call as an error of its own', async () => {
     await startTelemetry(tracing());
