@@ -55,6 +55,7 @@ test('a run of the built app is exported to the OTLP endpoint as one trace with 
       'agent_studio.run.stop_reason': 'answered',
     });
     for (const s of trace.filter((x) => x !== root)) expect(s.parentSpanId).toBe(root.spanId);
+    expect(receiver.lastContentType).toBe('application/x-protobuf'); // the specification's default encoding
     // Only the runs' spans leave the process, not Next.js's own.
     expect(new Set(receiver.spans.map((s) => s.scope))).toEqual(new Set(['agent-studio']));
 
