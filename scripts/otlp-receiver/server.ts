@@ -1,7 +1,8 @@
 /**
  * A local OTLP/HTTP trace receiver over plain node:http, for tests and benchmarks: it takes what an OpenTelemetry
- * exporter POSTs to /v1/traces (OTLP protobuf or JSON, gzip or not), keeps every span decoded, and can also answer slowly, never,
- * or with an error status, to play a sick collector. GET /_stats answers {requests, spans} (for another process).
+ * exporter POSTs to /v1/traces (OTLP protobuf or JSON, gzip or not) and keeps every span decoded. It can also leave
+ * requests unanswered, or answer them with an error status, to play a sick collector. GET /_stats answers
+ * {requests, spans} (for a benchmark in another process).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
