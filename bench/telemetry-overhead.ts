@@ -4,9 +4,11 @@
 // run exported to a local OTLP receiver (another child process) through the OpenTelemetry SDK. With a model that
 // answers at once the loop is all CPU, so this is the worst case: against a real model the same cost hides behind
 // the network wait.
-// Prints median ms per conversation for both, the ratio of the medians and the median of per-block ratios, and the
-// spans the receiver got.
-// Run: npm run bench:telemetry [-- --blocks 8 --per-block 50 --warmup 300 --capture]
+// Prints, for both, the median wall ms per conversation and the CPU ms this process spent per conversation (the
+// loop, the store, the span fold and the export's serialising; the model server and the receiver are other
+// processes), the ratios traced / off (the CPU one is the steadier on a shared machine: other processes' load
+// lengthens wall times, not this process's CPU time), and the spans the receiver got.
+// Run: npm run bench:telemetry [-- --blocks 20 --per-block 25 --warmup 300 --capture]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,8 +32,8 @@ class Noop extends BaseTool {
   }
 }
 
-const BLOCKS = Number(flag('blocks', '8'));
-const PER_BLOCK = Number(flag('per-block', '50'));
+const BLOCKS = Number(flag('blocks', '20'));
+const PER_BLOCK = Number(flag('per-block', '25'));
 const WARMUP = Number(flag('warmup', '300'));
 /** Also put prompts, completions, arguments and results into the spans (OTEL_CAPTURE_CONTENT=1). */
 const CAPTURE = process.argv.includes('--capture');
@@ -78,56 +80,61 @@ async function main(): Promise<void> {
     return performance.now() - t0;
   }
 
-  async function block(traced: boolean, n: number): Promise<number[]> {
+  /** Wall ms of each conversation, and this process's CPU ms per conversation over the block. */
+  async function block(traced: boolean, n: number): Promise<{ times: number[]; cpuMs: number }> {
     if (traced) await startTelemetry(tracing);
     const times: number[] = [];
+    const cpu0 = process.cpuUsage();
     try {
       for (let i = 0; i < n; i++) times.push(await conversation());
+      const cpu = process.cpuUsage(cpu0);
+      return { times, cpuMs: (cpu.user + cpu.system) / 1000 / n };
     } finally {
       if (traced) {
         await flushTelemetry();
         await stopTelemetry();
       }
     }
-    return times;
   }
 
   try {
     await block(false, WARMUP);
     await block(true, WARMUP);
-    const off: number[] = [];
-    const on: number[] = [];
-    const ratios: number[] = [];
+    const wall = { off: [] as number[], on: [] as number[] };
+    const cpu = { off: [] as number[], on: [] as number[] };
     for (let b = 0; b < BLOCKS; b++) {
       // Alternate which goes first, so drift on a shared machine hits both alike.
-      const order = b % 2 === 0 ? [false, true] : [true, false];
-      const medians: Record<string, number> = {};
-      for (const traced of order) {
-        const times = await block(traced, PER_BLOCK);
-        (traced ? on : off).push(...times);
-        medians[String(traced)] = quantile(times, 0.5);
+      for (const traced of b % 2 === 0 ? [false, true] : [true, false]) {
+        const { times, cpuMs } = await block(traced, PER_BLOCK);
+        wall[traced ? 'on' : 'off'].push(...times);
+        cpu[traced ? 'on' : 'off'].push(cpuMs);
       }
-      ratios.push(medians.true! / medians.false!);
     }
     const stats = (await (await fetch(`${receiver.url}/_stats`)).json()) as { requests: number; spans: number };
-    const offMs = quantile(off, 0.5);
-    const onMs = quantile(on, 0.5);
+    const median = (xs: number[]) => quantile(xs, 0.5);
     console.log(
       `telemetry-overhead: ${BLOCKS} blocks of ${PER_BLOCK} conversations each way (4 model calls + 3 tool calls, ` +
         `8 spans each), after ${WARMUP} of warm-up each; ChatService + SQLite, zero-latency scripted model over HTTP` +
         `${CAPTURE ? '; content captured' : ''}`,
     );
     console.log(machineLoad());
-    console.log('                         median ms   p95 ms');
+    console.log('                         wall ms median    p95   CPU ms per conversation (median of blocks)');
+    for (const [name, key] of [
+      ['tracing off', 'off'],
+      ['traced to OTLP receiver', 'on'],
+    ] as const) {
+      const line = [
+        name.padEnd(24),
+        median(wall[key]).toFixed(2).padStart(15),
+        quantile(wall[key], 0.95).toFixed(2).padStart(6),
+        median(cpu[key]).toFixed(2).padStart(9),
+      ];
+      console.log(line.join(' '));
+    }
+    const cpuRatio = median(cpu.on) / median(cpu.off);
     console.log(
-      `tracing off              ${offMs.toFixed(2).padStart(9)}  ${quantile(off, 0.95).toFixed(2).padStart(7)}`,
-    );
-    console.log(
-      `traced to OTLP receiver  ${onMs.toFixed(2).padStart(9)}  ${quantile(on, 0.95).toFixed(2).padStart(7)}`,
-    );
-    console.log(
-      `ratio of medians traced / off: ${(onMs / offMs).toFixed(3)}x; median of per-block ratios: ` +
-        `${quantile(ratios, 0.5).toFixed(3)}x (blocks: ${ratios.map((r) => r.toFixed(3)).join(', ')})`,
+      `traced / off: CPU ${cpuRatio.toFixed(3)}x (+${(median(cpu.on) - median(cpu.off)).toFixed(2)} ms a run), ` +
+        `wall ${(median(wall.on) / median(wall.off)).toFixed(3)}x`,
     );
     console.log(
       `receiver: ${stats.spans} spans in ${stats.requests} requests ` +

@@ -12,6 +12,7 @@ import { core, NodeSDK } from '@opentelemetry/sdk-node';
 import {
   BatchSpanProcessor,
   RandomIdGenerator,
+  StackContextManager,
   type IdGenerator,
   type ReadableSpan,
   type SpanExporter,
@@ -191,6 +192,9 @@ export function startTracing(opts: TracingOptions): Tracing {
     serviceName: opts.serviceName,
     spanProcessors: [processor],
     idGenerator: ids,
+    // Spans get their parents explicitly (run-spans.ts), so no context needs to follow async calls: the default
+    // AsyncLocalStorage context manager would make every promise of the process pay for the tracking.
+    contextManager: new StackContextManager(),
     // Traces only: no metrics, no logs, no instrumentation of other libraries, no propagation headers.
     metricReaders: [],
     logRecordProcessors: [],
