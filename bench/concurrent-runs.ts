@@ -8,10 +8,10 @@
 // p99 chunk-to-frame latency, the CPU the app, the model server and this client used (share of one core), the
 // machine's CPU, and the app's RSS before and after.
 // Run: npm run bench:concurrent [-- --levels 50,100,200 --setup sqlite-1 --chunks 30 --ttft 200 --chunk-ms 20
-//      --alone 3 --otel --build]
+//      --alone 3 --otel --profile /tmp/app-profiles --build]
 import { ensureBuild, machineLoad, startModelServer, type ModelServerProcess } from './support/app';
 import { flag } from './support/flags';
-import { groupsUsage, groupUsage, machineCpu } from './support/proc';
+import { groupsUsage, groupUsage, machineCpu, mainThreadSched } from './support/proc';
 import { SETUPS, type RunningServers } from './support/setups';
 import { quantile } from './support/stats';
 import { createOtlpReceiver } from '../scripts/otlp-receiver/server';
@@ -25,6 +25,8 @@ const CHUNK_MS = Number(flag('chunk-ms', '20'));
 const ALONE = Number(flag('alone', '3'));
 /** Also export every run to a local OTLP receiver (in this process), to see tracing under the same load. */
 const OTEL = process.argv.includes('--otel');
+/** A directory for CPU profiles of the app (node --cpu-prof), written when it stops. */
+const PROFILE_DIR = flag('profile', '');
 const TIMEOUT_MS = 180_000;
 
 /** The calculator's answer to the first call: the second call's request holds it, and so gets the answer. */
@@ -113,6 +115,11 @@ interface Level {
   modelCpu: number;
   clientCpu: number;
   machineCpu: number;
+  /** The first instance's main thread: share of the wall time on a CPU, and runnable but waiting for one. */
+  mainRun: number;
+  mainWait: number;
+  /** GET /api/health answer times during the level: how long a request waits for the app's event loop. */
+  health: number[];
   rssBefore: number;
   rssAfter: number;
 }
@@ -122,11 +129,25 @@ async function level(servers: RunningServers, model: ModelServerProcess, n: numb
   const model0 = groupUsage(model.pid);
   const machine0 = machineCpu();
   const client0 = process.cpuUsage();
+  const main0 = mainThreadSched(servers.pids[0]!);
   const t0 = performance.now();
+  let running = true;
+  const health: number[] = [];
+  const probe = (async () => {
+    while (running) {
+      const h0 = performance.now();
+      await fetch(`${servers.urls[0]}/api/health`).then((r) => r.arrayBuffer());
+      health.push(performance.now() - h0);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
   const results = await Promise.all(
     Array.from({ length: n }, (_, i) => conversation(servers.urls[i % servers.urls.length]!, i)),
   );
   const wallMs = performance.now() - t0;
+  running = false;
+  await probe;
+  const main1 = mainThreadSched(servers.pids[0]!);
   const app1 = groupsUsage(servers.pids);
   const machine1 = machineCpu();
   const client = process.cpuUsage(client0);
@@ -140,6 +161,9 @@ async function level(servers: RunningServers, model: ModelServerProcess, n: numb
     modelCpu: (groupUsage(model.pid).cpuSeconds - model0.cpuSeconds) / wallS,
     clientCpu: (client.user + client.system) / 1e6 / wallS,
     machineCpu: (machine1.busy - machine0.busy) / (machine1.total - machine0.total),
+    mainRun: (main1.runNs - main0.runNs) / 1e6 / wallMs,
+    mainWait: (main1.waitNs - main0.waitNs) / 1e6 / wallMs,
+    health,
     rssBefore: app0.rssBytes,
     rssAfter: app1.rssBytes,
   };
@@ -158,7 +182,10 @@ async function main(): Promise<void> {
   let servers: RunningServers | undefined;
   try {
     await model.setScenario(SCENARIO);
-    servers = await setup.start(model.url, receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } : {});
+    servers = await setup.start(model.url, {
+      env: receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } : {},
+      ...(PROFILE_DIR ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] } : {}),
+    });
     // Warm-up: the route compiled and the agent code hot, in each instance.
     for (const url of servers.urls) for (let i = 0; i < 3; i++) await conversation(url, -1);
     await Promise.all(Array.from({ length: 10 }, (_, i) => conversation(servers!.urls[i % servers!.urls.length]!, -2)));
@@ -178,7 +205,8 @@ async function main(): Promise<void> {
     console.log(`${machineLoad()} at start`);
     console.log(`one conversation alone: ${ms(aloneMs)} ms (median of ${ALONE}: ${alone.map(ms).join(', ')})`);
     console.log(
-      'conversations  wall ms  x alone  errors  chunk->frame ms p50 / p99 / max  app CPU  model CPU  client CPU  machine CPU  app RSS MB before -> after',
+      'conversations  wall ms  x alone  errors  chunk->frame ms p50 / p99 / max  app CPU  main thread run / wait  ' +
+        '/api/health ms p50 / p99  model CPU  client CPU  machine CPU  app RSS MB before -> after',
     );
     const rows: Level[] = [];
     for (const n of LEVELS) {
@@ -193,6 +221,8 @@ async function main(): Promise<void> {
           String(r.errors.length).padStart(7),
           `${ms(quantile(lat, 0.5))} / ${ms(quantile(lat, 0.99))} / ${ms(quantile(lat, 1))}`.padStart(33),
           pct(r.appCpu).padStart(8),
+          `${pct(r.mainRun)} / ${pct(r.mainWait)}`.padStart(24),
+          `${ms(quantile(r.health, 0.5))} / ${ms(quantile(r.health, 0.99))}`.padStart(25),
           pct(r.modelCpu).padStart(10),
           pct(r.clientCpu).padStart(11),
           pct(r.machineCpu).padStart(12),
@@ -201,6 +231,17 @@ async function main(): Promise<void> {
       );
       for (const e of [...new Set(r.errors)].slice(0, 3)) console.log(`               error: ${e}`);
     }
+    // The app's CPU per conversation hardly depends on how busy the machine is; from it, where one core runs out.
+    const cpuMs = quantile(
+      rows.map((r) => (r.appCpu * r.wallMs) / r.n),
+      0.5,
+    );
+    const perSecond = 1000 / cpuMs;
+    console.log(
+      `app CPU per conversation: ${ms(cpuMs)} ms (median over the levels), so one core serves about ` +
+        `${perSecond.toFixed(0)} conversations/s, about ${((perSecond * aloneMs) / 1000).toFixed(0)} at once of ` +
+        `this shape (${ms(aloneMs)} ms each) before the app's main thread is the limit`,
+    );
     const first = rows[0];
     if (first)
       console.log(
@@ -209,8 +250,8 @@ async function main(): Promise<void> {
           `${first.errors.length === 0 ? 'MET' : 'NOT MET'}`,
       );
     console.log(
-      'CPU shares are of one core (the machine has the cores load average counts); the app runs JavaScript on one ' +
-        'thread, so its share near 100% is its ceiling.',
+      'CPU shares are of one core. The app runs its JavaScript on its main thread: "run" near 100% is its ceiling; ' +
+        '"wait" is time it was ready to run but every core was busy (the machine, not the app, was full).',
     );
     if (receiver) console.log(`OTLP receiver: ${receiver.spans.length} spans in ${receiver.requests} requests`);
     console.log(`${machineLoad()} at the end`);

@@ -39,6 +39,8 @@ export interface AppOptions {
   env?: Record<string, string>;
   /** A data directory to use (and leave in place), e.g. one several instances share; default a fresh one. */
   dataDir?: string;
+  /** Options for node itself (e.g. --cpu-prof, which NODE_OPTIONS does not take). */
+  nodeArgs?: string[];
 }
 
 /** Load average and core count, printed with every result: numbers from a busy machine are not comparable. */
@@ -172,9 +174,12 @@ export async function startApp(modelUrl: string, opts: AppOptions = {}): Promise
   const port = await freePort();
   const ownDataDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'agent-studio-bench-'));
+  const start = ['start', '-p', String(port), '-H', '127.0.0.1'];
   const child = spawn(
-    path.join(appDir, 'node_modules', '.bin', 'next'),
-    ['start', '-p', String(port), '-H', '127.0.0.1'],
+    opts.nodeArgs ? process.execPath : path.join(appDir, 'node_modules', '.bin', 'next'),
+    opts.nodeArgs
+      ? [...opts.nodeArgs, path.join(appDir, 'node_modules', 'next', 'dist', 'bin', 'next'), ...start]
+      : start,
     {
       cwd: appDir,
       stdio: ['ignore', 'ignore', 'inherit'],

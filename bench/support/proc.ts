@@ -54,3 +54,14 @@ export function machineCpu(): { busy: number; total: number } {
   const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
   return { busy: total - idle, total };
 }
+
+/** A process's main thread (where a Node server runs its JavaScript): ns on a CPU, and ns runnable but waiting for
+ *  one (from /proc/<pid>/schedstat). Waiting time that grows means the machine's CPUs, not the process, are full. */
+export function mainThreadSched(pid: number): { runNs: number; waitNs: number } {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+    return { runNs: run ?? 0, waitNs: wait ?? 0 };
+  } catch {
+    return { runNs: 0, waitNs: 0 };
+  }
+}

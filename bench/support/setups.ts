@@ -1,7 +1,7 @@
 // How a load benchmark's servers are started: one `next start` on SQLite today. A setup on PostgreSQL, or several
 // instances behind one database, is another entry here (start them, return their URLs and process ids); the
 // benchmarks only see the URLs (conversations go round-robin over them) and the process groups they measure.
-import { startApp, type AppProcess } from './app';
+import { startApp, type AppOptions, type AppProcess } from './app';
 
 export interface RunningServers {
   /** Base URLs of the app instances. */
@@ -13,7 +13,7 @@ export interface RunningServers {
 
 export interface ServerSetup {
   describe: string;
-  start(modelUrl: string, env?: Record<string, string>): Promise<RunningServers>;
+  start(modelUrl: string, opts?: Pick<AppOptions, 'env' | 'nodeArgs'>): Promise<RunningServers>;
 }
 
 function running(apps: AppProcess[], extra: { pids?: number[]; stop?: () => Promise<void> } = {}): RunningServers {
@@ -30,7 +30,7 @@ function running(apps: AppProcess[], extra: { pids?: number[]; stop?: () => Prom
 export const SETUPS: Record<string, ServerSetup> = {
   'sqlite-1': {
     describe: 'one instance (next start), SQLite in its data directory',
-    start: async (modelUrl, env) => running([await startApp(modelUrl, { env })]),
+    start: async (modelUrl, opts) => running([await startApp(modelUrl, opts)]),
   },
   // 'pg-1': one instance with DATABASE_URL pointing at a throwaway PostgreSQL cluster (its postmaster in `pids`).
   // 'pg-2': two instances on that cluster sharing one DATA_DIR (startApp's `dataDir`).
