@@ -253,7 +253,13 @@ async function main(): Promise<void> {
       'CPU shares are of one core. The app runs its JavaScript on its main thread: "run" near 100% is its ceiling; ' +
         '"wait" is time it was ready to run but every core was busy (the machine, not the app, was full).',
     );
-    if (receiver) console.log(`OTLP receiver: ${receiver.spans.length} spans in ${receiver.requests} requests`);
+    if (receiver) {
+      const health = (await (await fetch(`${servers.urls[0]}/api/health`)).json()) as { telemetry: unknown };
+      console.log(
+        `OTLP receiver: ${receiver.spans.length} spans in ${receiver.requests} requests; the app says ` +
+          `${JSON.stringify(health.telemetry)} (the last batch waits for OTEL_BSP_SCHEDULE_DELAY)`,
+      );
+    }
     console.log(`${machineLoad()} at the end`);
   } finally {
     await servers?.stop();
