@@ -7,8 +7,10 @@ import type { Tracing, TracingOptions, TracingStats } from './otlp';
 
 export type { TracingOptions } from './otlp';
 
-/** The endpoint itself is left out: /api/health is public, and a URL may carry credentials. */
-export type TelemetryStatus = { enabled: false } | ({ enabled: true; droppedEvents?: number } & TracingStats);
+/** The endpoint and the last export error are left out (they go to the server log): /api/health is public, and they
+ *  may name internal hosts or carry credentials. */
+export type TelemetryStatus =
+  { enabled: false } | ({ enabled: true; droppedEvents?: number } & Omit<TracingStats, 'lastError'>);
 
 /** Events held while the SDK loads (a few hundred ms); past this many they are dropped, and counted. */
 const MAX_BUFFERED_EVENTS = 10_000;
@@ -21,19 +23,17 @@ interface Holder {
 }
 
 // On globalThis, as the store is: Next dev re-evaluates modules, and the SDK must be started once per process.
+// undefined: not decided yet (the environment is read on the first event); null: off.
 const g = globalThis as { __agentStudioTelemetry?: Holder | null };
-/** undefined: not decided yet (the environment is read on the first event); null: off. */
-let holder: Holder | null | undefined = g.__agentStudioTelemetry;
 
 function set(next: Holder | null): Holder | null {
-  holder = next;
   g.__agentStudioTelemetry = next;
   return next;
 }
 
 /** The one hook: called for each event of a run, in order, where the chat service stores it. */
 export function traceRunEvent(event: AgentEvent, conversationId: string): void {
-  if (holder === undefined) holder = fromEnvironment();
+  const holder = g.__agentStudioTelemetry === undefined ? fromEnvironment() : g.__agentStudioTelemetry;
   if (!holder) return;
   if (holder.tracing) return holder.tracing.record(event, conversationId);
   if (holder.buffer.length < MAX_BUFFERED_EVENTS)
@@ -56,7 +56,7 @@ function begin(options: TracingOptions): Holder {
   const started: Holder = set({ buffer: [], droppedEvents: 0 })!;
   started.loading = import('./otlp').then(
     ({ startTracing }) => {
-      if (holder !== started) return; // stopped while loading
+      if (g.__agentStudioTelemetry !== started) return; // stopped while loading
       const tracing = startTracing(options);
       for (const [event, conversationId, at] of started.buffer) tracing.record(event, conversationId, at);
       started.buffer = [];
@@ -64,7 +64,7 @@ function begin(options: TracingOptions): Holder {
     },
     (e: unknown) => {
       console.error(`[telemetry] tracing is off: the OpenTelemetry SDK did not load (${(e as Error).message})`);
-      if (holder === started) set(null);
+      if (g.__agentStudioTelemetry === started) set(null);
     },
   );
   return started;
@@ -78,13 +78,14 @@ export async function startTelemetry(options: TracingOptions): Promise<void> {
 
 /** Sends the spans queued so far. */
 export async function flushTelemetry(): Promise<void> {
+  const holder = g.__agentStudioTelemetry;
   await holder?.loading;
   await holder?.tracing?.flush();
 }
 
 /** Flushes and stops tracing; traceRunEvent does nothing until startTelemetry() is called again. */
 export async function stopTelemetry(): Promise<void> {
-  const current = holder;
+  const current = g.__agentStudioTelemetry;
   set(null);
   await current?.loading;
   await current?.tracing?.shutdown();
@@ -92,9 +93,9 @@ export async function stopTelemetry(): Promise<void> {
 
 /** For /api/health: whether runs are traced, and what became of their spans. */
 export function telemetryStatus(): TelemetryStatus {
-  if (holder === undefined && loadConfig().telemetry.enabled) holder = fromEnvironment();
+  const holder = g.__agentStudioTelemetry === undefined ? fromEnvironment() : g.__agentStudioTelemetry;
   if (!holder) return { enabled: false };
-  const stats: TracingStats = holder.tracing?.stats() ?? {
+  const { lastError: _lastError, ...stats } = holder.tracing?.stats() ?? {
     exportedSpans: 0,
     droppedSpans: 0,
     failedSpans: 0,
