@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AgentEvent } from '../lib/agent/events';
+import type { AgentEvent } from '../lib/protocol/events';
 import { countTokens } from '../lib/llm/tokens';
 import { openSqliteStore } from '../lib/store/sqlite';
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { parseAgentEvent, type AgentEvent } from '../lib/agent/events';
+import { parseAgentEvent, type AgentEvent } from '../lib/protocol/events';
 import { setScenario } from './support/model';
 
 /** Splits an SSE body into its events: the `event:` name (if any) and the `data:` text. */

@@ -1,6 +1,6 @@
 'use server';
 // The inspector's server actions: a stored run in full (the browser feed strips requests and input). Wiring only.
-import type { LlmRequest } from '@/lib/agent/events';
+import type { LlmRequest } from '@/lib/protocol/events';
 import { getChatService } from '@/lib/chat';
 import type { RunExport } from '@/lib/inspect/export';
 import { loadRunExport, loadRunRequest } from '@/lib/inspect/load';

@@ -1,7 +1,7 @@
 'use server';
 // Server actions for comparing runs, replaying a run from a step, and deciding on a paused tool call. Wiring only:
 // the work is in lib/compare, lib/replay and lib/chat.
-import type { ToolDecision } from '@/lib/agent/events';
+import type { ToolDecision } from '@/lib/protocol/events';
 import { browserFeed, getChatService } from '@/lib/chat';
 import { compareRuns, type RunComparison } from '@/lib/compare/runs';
 import { editableToolResults, type ReplayRequest } from '@/lib/replay/plan';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent, RetrievalCandidate } from '../../lib/agent/events';
+import type { AgentEvent, RetrievalCandidate } from '../../lib/protocol/events';
 import { foldRun, usedPassages } from '../../lib/chat/view';
 import { RunView } from './run-view';
 import { buttons, elementById, render, textOf } from './test-html';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../lib/agent/events';
+import type { AgentEvent } from '../../lib/protocol/events';
 import { emptyRun, foldRun, type Block, type RunView as RunViewData } from '../../lib/chat/view';
 import { RunView } from './run-view';
 import { buttons, elementById, render, textOf } from './test-html';

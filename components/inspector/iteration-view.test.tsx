@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../lib/agent/events';
+import type { AgentEvent } from '../../lib/protocol/events';
 import { foldInspection } from '../../lib/inspect/fold';
 import { render, textOf } from '../chat/test-html';
 import { IterationView } from './iteration-view';

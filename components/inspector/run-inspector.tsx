@@ -4,7 +4,7 @@
 // the selected iteration's request is rendered: the request of iteration N holds the whole history before it.
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { loadIterationRequest, loadRunForInspection } from '../../app/actions/inspect';
-import type { LlmRequest } from '../../lib/agent/events';
+import type { LlmRequest } from '../../lib/protocol/events';
 import { runExportFileName, type RunExport } from '../../lib/inspect/export';
 import { fixtureFileName, runToFixture } from '../../lib/inspect/fixture';
 import { foldInspection } from '../../lib/inspect/fold';

@@ -29,7 +29,7 @@ import type {
   StopReason,
   ToolDecision,
   Usage,
-} from './events';
+} from '../protocol/events';
 import { MessageFold } from './fold';
 
 export interface LlmOptions {

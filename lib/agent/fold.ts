@@ -1,7 +1,7 @@
 // Folds the event stream back into Qwen-Agent's messages: the new messages of a run, in upstream's order
 // ([reasoning?, text?, call1, call2, ..., result1, result2, ...] per model call). run() yields these snapshots.
 import type { Message } from '../llm/schema';
-import type { AgentEvent } from './events';
+import type { AgentEvent } from '../protocol/events';
 
 export class MessageFold {
   private readonly out: Message[] = [];

@@ -12,6 +12,6 @@ export {
   type EventOf,
   type StopReason,
   type Usage,
-} from './events';
+} from '../protocol/events';
 export type { Message, ContentItem, FunctionCall, FunctionDef } from '../llm/schema';
 export type { GenerateCfg } from '../llm/model';

@@ -4,7 +4,7 @@
 // - no full request per model call and no input history (inspector-only, and they would resend the history);
 // - no llm-end (per-call timing and usage are inspector figures; run-end carries the totals);
 // - `t` to whole milliseconds; deltas merged over a short window.
-import type { AgentEvent } from '../agent/events';
+import type { AgentEvent } from '../protocol/events';
 import type { LiveRun } from './live-run';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,6 +1,6 @@
 // A run in progress on the server: it drains the agent's events into the store whatever happens to its readers,
 // and lets any number of readers follow it from the start (a reload re-attaches to a run still going).
-import type { AgentEvent, ToolDecision } from '../agent/events';
+import type { AgentEvent, ToolDecision } from '../protocol/events';
 
 export interface FollowOptions {
   /** Merge consecutive deltas that arrive within this window into one event (fewer, larger messages). */

@@ -5,7 +5,7 @@ import { Assistant, FnCallAgent, ReActChat, foldEvents, type Agent, type Message
 import { withNewDocuments } from '../documents/attach';
 import { parsesSettled } from '../documents/parsing';
 import type { ResumeFrom } from '../agent/agent';
-import { ToolDecisionSchema, type AgentEvent, type ToolDecision } from '../agent/events';
+import { ToolDecisionSchema, type AgentEvent, type ToolDecision } from '../protocol/events';
 import { planReplay, ReplayRequestSchema, type ReplayRequest } from '../replay/plan';
 import type { ContentItem } from '../llm/schema';
 import { contentText } from '../llm/schema';

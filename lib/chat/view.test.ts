@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../agent/events';
+import type { AgentEvent } from '../protocol/events';
 import { applyEvent, emptyRun, foldRun, markInterrupted, type ToolBlock } from './view';
 
 let t = 0;

@@ -1,6 +1,6 @@
 // The page's view of a run: the event stream folded into blocks in the order they happened: reasoning, tool
 // calls, answer text. Pure and framework-free: the client store applies it event by event; tests run it in Node.
-import type { AgentEventType, ErrorInfo, RetrievalCandidate, StopReason, ToolFile, Usage } from '../agent/events';
+import type { AgentEventType, ErrorInfo, RetrievalCandidate, StopReason, ToolFile, Usage } from '../protocol/events';
 import type { FeedEvent } from './browser-feed';
 
 type Feed<T extends AgentEventType> = Extract<FeedEvent, { type: T }>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAgentEvent, type AgentEvent } from '../agent/events';
+import { parseAgentEvent, type AgentEvent } from '../protocol/events';
 import { ScriptPlayer } from '../../scripts/model-server/script';
 import { FIXTURE_SCHEMA, runToFixture } from './fixture';
 

@@ -1,7 +1,7 @@
 // "Save as fixture": a recorded run turned into a scenario for the scripted model server (scripts/model-server), so
 // the model's side of a real run can be replayed and the run becomes a test. The file is a Scenario (its `replies`
 // play in order: one per model call, plus the retried HTTP failures) with a few extra keys the server ignores.
-import type { AgentEvent } from '../agent/events';
+import type { AgentEvent } from '../protocol/events';
 import type { Scenario, ScriptedReply } from '../../scripts/model-server/script';
 import { foldInspection } from './fold';
 import { contentText } from '../llm/schema';

@@ -2,7 +2,7 @@
 // The inspector opens a run without the requests (the request of call N repeats the whole history before it, so a
 // long run's requests add up to megabytes) and with adjacent deltas merged (thousands of small events for a long
 // run; the fold only joins their text), and fetches the one request it shows; export takes every event as stored.
-import type { AgentEvent, LlmRequest } from '../agent/events';
+import type { AgentEvent, LlmRequest } from '../protocol/events';
 import { coalesce } from '../chat/live-run';
 import { contentText } from '../llm/schema';
 import type { ChatStore } from '../store/types';

@@ -1,5 +1,5 @@
 // The model interface the agents use. One call = one request to the model server (with its retries).
-import type { ErrorInfo, LlmRequest, Usage } from '../agent/events';
+import type { ErrorInfo, LlmRequest, Usage } from '../protocol/events';
 import type { FunctionDef, Lang, Message } from './schema';
 
 export type FormatLabel = 'native' | 'nous' | 'qwen' | 'react' | 'none';

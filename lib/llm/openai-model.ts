@@ -2,7 +2,7 @@
 // OpenAI) on the `openai` package. Streams, assembles tool calls, routes reasoning, enforces stop words, retries.
 import OpenAI from 'openai';
 import type { Stream } from 'openai/core/streaming';
-import type { ErrorInfo, FncallMode, LlmRequest, Usage } from '../agent/events';
+import type { ErrorInfo, FncallMode, LlmRequest, Usage } from '../protocol/events';
 import { ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
 import { functionsToText, getFncallFormat } from './fncall';
 import type { FncallFormat } from './fncall/types';

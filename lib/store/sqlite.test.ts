@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../agent/events';
+import type { AgentEvent } from '../protocol/events';
 import { closeStore, getStore, storeFile } from './index';
 import { MIGRATIONS } from './schema.sql';
 import { openSqliteStore } from './sqlite';

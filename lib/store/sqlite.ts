@@ -2,7 +2,7 @@
 // single INSERT, committed on its own, so a killed process loses at most the event it was writing.
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { AgentEvent, ErrorInfo } from '../agent/events';
+import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import { contentText, type ContentItem } from '../llm/schema';
 import { SqliteDocuments } from './documents';
 import { migrate } from './schema.sql';

@@ -1,7 +1,7 @@
 // What the app keeps: conversations, their turns (a user message each), the runs that answered each turn, and every
 // event of every run in order. One interface, so PostgreSQL can serve many users later; SQLite is the default.
-import type { AgentEvent, ErrorInfo } from '../agent/events';
-import type { FncallMode } from '../agent/events';
+import type { AgentEvent, ErrorInfo } from '../protocol/events';
+import type { FncallMode } from '../protocol/events';
 import type { ContentItem } from '../llm/schema';
 
 export type AgentKind = 'fncall' | 'react' | 'assistant';
