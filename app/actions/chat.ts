@@ -5,7 +5,8 @@ import { browserFeed, getChatService, storedForBrowser } from '@/lib/chat';
 import { loadConfig, modelStatus } from '@/lib/config';
 import { getDocumentService } from '@/lib/documents';
 import { defaultSettings } from '@/lib/store/settings';
-import type { ConversationSettings, ConversationSummary, RunStatus, StoredTurn } from '@/lib/store/types';
+import type { RunStatus } from '@/lib/protocol/enums';
+import type { ConversationSettings, ConversationSummary, StoredTurn } from '@/lib/store/types';
 import { isMcpToolClass, prepareMcpTools } from '@/lib/mcp';
 import { TOOL_REGISTRY, unavailableReason } from '@/tools';
 

@@ -24,12 +24,11 @@ import type {
   AgentEventType,
   ErrorInfo,
   EventOf,
-  FncallMode,
   ReplayInfo,
-  StopReason,
   ToolDecision,
   Usage,
 } from '../protocol/events';
+import type { FncallMode, StopReason } from '../protocol/enums';
 import { MessageFold } from './fold';
 
 export interface LlmOptions {

@@ -7,7 +7,7 @@ import { ragSettings } from '../../tools/retrieval';
 import { formatKnowledge, retrievalStep, retrieve, type RetrievalFile } from '../documents/search';
 import { contentText, type Lang, type Message } from '../llm/schema';
 import type { AgentOptions, RunOptions, RunState } from './agent';
-import type { StopReason } from '../protocol/events';
+import type { StopReason } from '../protocol/enums';
 import { FnCallAgent } from './fncall-agent';
 
 export interface AssistantOptions extends AgentOptions {

@@ -1,7 +1,7 @@
 // FnCallAgent: Qwen-Agent's tool-calling loop.
 import type { Message } from '../llm/schema';
 import { Agent, type RunOptions, type RunState } from './agent';
-import type { StopReason } from '../protocol/events';
+import type { StopReason } from '../protocol/enums';
 
 export class FnCallAgent extends Agent {
   static override readonly agentType: string = 'FnCallAgent';

@@ -10,8 +10,9 @@ export {
   type AgentEvent,
   type AgentEventType,
   type EventOf,
-  type StopReason,
   type Usage,
 } from '../protocol/events';
-export type { Message, ContentItem, FunctionCall, FunctionDef } from '../llm/schema';
+export type { StopReason } from '../protocol/enums';
+export type { Message, ContentItem, FunctionCall } from '../protocol/message';
+export type { FunctionDef } from '../llm/schema';
 export type { GenerateCfg } from '../llm/model';

@@ -2,7 +2,7 @@
 import { buildReactPrompt, detectReactAction, parseReactSteps, REACT_STOP_WORDS } from '../llm/fncall';
 import { contentText, type Message } from '../llm/schema';
 import { Agent, type RunOptions, type RunState } from './agent';
-import type { StopReason } from '../protocol/events';
+import type { StopReason } from '../protocol/enums';
 
 export class ReActChat extends Agent {
   static override readonly agentType: string = 'ReActChat';

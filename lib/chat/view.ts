@@ -1,6 +1,7 @@
 // The page's view of a run: the event stream folded into blocks in the order they happened: reasoning, tool
 // calls, answer text. Pure and framework-free: the client store applies it event by event; tests run it in Node.
-import type { AgentEventType, ErrorInfo, RetrievalCandidate, StopReason, ToolFile, Usage } from '../protocol/events';
+import type { TurnStatus } from '../protocol/enums';
+import type { AgentEventType, ErrorInfo, RetrievalCandidate, ToolFile, Usage } from '../protocol/events';
 import type { FeedEvent } from './browser-feed';
 
 type Feed<T extends AgentEventType> = Extract<FeedEvent, { type: T }>;
@@ -65,8 +66,6 @@ export interface RetrievalBlock {
 }
 
 export type Block = ReasoningBlock | ToolBlock | TextBlock | RetrievalBlock;
-
-export type TurnStatus = 'streaming' | StopReason | 'interrupted';
 
 export interface RunView {
   runId: string;

@@ -2,7 +2,8 @@
 // the prompt of each iteration (the exact request sent), the sequence of tool calls, their arguments and results,
 // and the answers, each with the differences marked. Framework-free; the page renders the result as it is.
 import { diffArrays } from 'diff';
-import type { AgentEvent, EventOf, ReplayInfo, StopReason } from '../protocol/events';
+import type { StopReason } from '../protocol/enums';
+import type { AgentEvent, EventOf, ReplayInfo } from '../protocol/events';
 import { diffText, type SideBySide } from './text-diff';
 
 export interface RunDigest {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseAgentEvent, type AgentEvent } from '../protocol/events';
 import { ScriptPlayer } from '../../scripts/model-server/script';
-import { FIXTURE_SCHEMA, runToFixture } from './fixture';
+import { FIXTURE_SCHEMA } from '../protocol/fixture';
+import { runToFixture } from './fixture';
 
 const ev = (e: Record<string, unknown>): AgentEvent => parseAgentEvent({ runId: 'run-abc', ...e });
 

@@ -1,6 +1,7 @@
 // Folds a run's events (as stored: requests and input included) into the inspector's model. Pure and linear in the
 // number of events; the requests are kept by reference, never copied.
-import type { AgentEvent, StopReason, Usage } from '../protocol/events';
+import type { StopReason } from '../protocol/enums';
+import type { AgentEvent, Usage } from '../protocol/events';
 import type { InspectedRun, Iteration, RetrievalStep, StopInfo } from './model';
 
 function newIteration(n: number, startT: number): Iteration {

@@ -11,4 +11,4 @@ export {
   type ParseResult,
   type RunExport,
 } from './export';
-export { FIXTURE_SCHEMA, fixtureFileName, runToFixture, type RunFixture } from './fixture';
+export { fixtureFileName, runToFixture } from './fixture';

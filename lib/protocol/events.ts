@@ -3,7 +3,8 @@
 // Events are plain JSON. Every event carries the run id, the iteration (0 for run-level events, then 1..N for
 // each model call) and `t`, milliseconds since the run started on a monotonic clock.
 import { z } from 'zod';
-import { ContentItemSchema, MessageSchema } from '../llm/schema';
+import { CALL_FORMATS, FNCALL_MODES, STOP_REASONS, TOOL_ERROR_KINDS } from './enums';
+import { ContentItemSchema, LANGS, MessageSchema } from './message';
 
 const base = { runId: z.string(), iteration: z.number().int().nonnegative(), t: z.number().nonnegative() };
 const Content = z.union([z.string(), z.array(ContentItemSchema)]);
@@ -22,11 +23,6 @@ export const ErrorInfoSchema = z.object({
   code: z.string().optional(),
 });
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
-
-export const FNCALL_MODES = ['native', 'nous', 'qwen'] as const;
-export type FncallMode = (typeof FNCALL_MODES)[number];
-export const STOP_REASONS = ['answered', 'max-iterations', 'aborted', 'error'] as const;
-export type StopReason = (typeof STOP_REASONS)[number];
 
 /** The exact body sent to the model server for one call (after truncation, templating and knowledge injection). */
 export const LlmRequestSchema = z.object({
@@ -96,7 +92,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     agentType: z.string(),
     model: z.string(),
     fncallMode: z.enum(FNCALL_MODES).optional(),
-    lang: z.enum(['en', 'zh']),
+    lang: z.enum(LANGS),
     maxLlmCalls: z.number().int().positive(),
     tools: z.array(z.string()),
     /** The messages the run was given (after the agent's system message was added). Left out of the browser feed
@@ -107,7 +103,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('llm-start'),
     ...base,
-    format: z.enum(['native', 'nous', 'qwen', 'react', 'none']),
+    format: z.enum(CALL_FORMATS),
     /** Left out of the browser feed, where it would resend the whole history on every call; the run log keeps it. */
     request: LlmRequestSchema.optional(),
     /** What input truncation did to fit max_input_tokens (absent when nothing was cut). */
@@ -169,7 +165,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     content: Content,
     error: z
       .object({
-        kind: z.enum(['unknown-tool', 'invalid-arguments', 'exception', 'fatal']),
+        kind: z.enum(TOOL_ERROR_KINDS),
         message: z.string(),
         type: z.string(),
       })

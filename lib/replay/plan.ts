@@ -2,7 +2,8 @@
 // (run-start input + what iterations 1..N-1 produced, with edited tool results put in), and the events of those
 // earlier iterations, which the new run re-emits so its own log tells the whole story.
 import { z } from 'zod';
-import type { AgentEvent, EventOf, FncallMode, ReplayInfo } from '../protocol/events';
+import type { FncallMode } from '../protocol/enums';
+import type { AgentEvent, EventOf, ReplayInfo } from '../protocol/events';
 import { foldEvents } from '../agent/fold';
 import type { Message } from '../llm/schema';
 

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import { contentText, type ContentItem } from '../llm/schema';
+import type { RunStatus } from '../protocol/enums';
 import { SqliteDocuments } from './documents';
 import { migrate } from './schema.sql';
 import { prepareStatements, type ConversationRow, type RunRow, type Statements, type TurnRow } from './statements';
@@ -14,7 +15,6 @@ import type {
   ConversationSettings,
   ConversationSummary,
   DocumentUpdate,
-  RunStatus,
   StoredDocument,
   StoredRun,
   StoredTurn,

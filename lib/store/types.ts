@@ -1,15 +1,13 @@
 // What the app keeps: conversations, their turns (a user message each), the runs that answered each turn, and every
 // event of every run in order. One interface, so PostgreSQL can serve many users later; SQLite is the default.
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
-import type { FncallMode } from '../protocol/events';
+import type { ChatAgentKind, FncallMode, RunStatus } from '../protocol/enums';
 import type { ContentItem } from '../llm/schema';
-
-export type AgentKind = 'fncall' | 'react' | 'assistant';
 
 /** Per-conversation settings the user picks on the page. The model endpoint is not here: it comes from the server's
  *  environment and its key never reaches the browser. */
 export interface ConversationSettings {
-  agent: AgentKind;
+  agent: ChatAgentKind;
   /** Registered tool names offered to the model. */
   tools: string[];
   fncallMode: FncallMode;
@@ -30,8 +28,6 @@ export interface ConversationSummary {
 export interface Conversation extends ConversationSummary {
   settings: ConversationSettings;
 }
-
-export type RunStatus = 'running' | 'answered' | 'max-iterations' | 'aborted' | 'error' | 'interrupted';
 
 export interface StoredRun {
   id: string;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AgentEventSchema, FnCallAgent, type AgentEvent, type Message } from '../../lib/agent';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
-import type { ScriptedReply } from '../../scripts/model-server/script';
+import type { ScriptedReply } from '../../lib/protocol/fixture';
 import { allowLocalFileStaging, BaseTool } from '../../tools';
 import { collectEvents, ofType } from '../support/run';
 import { Boom, Fatal, GetWeather, SeeFiles, Structured } from '../support/tools';

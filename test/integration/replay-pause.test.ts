@@ -11,7 +11,8 @@ import { compareRuns } from '../../lib/compare/runs';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
-import type { RecordedRequest, ScriptedReply } from '../../scripts/model-server/script';
+import type { ScriptedReply } from '../../lib/protocol/fixture';
+import type { RecordedRequest } from '../../scripts/model-server/script';
 import '../../tools';
 
 let server: ModelServer;

@@ -8,12 +8,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
 import { ChatService } from '../../lib/chat/service';
-import { foldInspection, parseRunExport, runToFixture, type RunFixture } from '../../lib/inspect';
+import { foldInspection, parseRunExport, runToFixture } from '../../lib/inspect';
+import type { RunFixture, Scenario } from '../../lib/protocol/fixture';
 import { loadRunExport, loadRunRequest } from '../../lib/inspect/load';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
-import type { Scenario } from '../../scripts/model-server/script';
 import { ofType } from '../support/run';
 
 const open: { close(): unknown }[] = [];
