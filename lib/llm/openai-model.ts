@@ -23,7 +23,7 @@ export interface OpenAIModelOptions {
   apiKey?: string;
   fncallMode?: FncallMode;
   generateCfg?: GenerateCfg;
-  /** Defaults for knobs that come from the environment (see lib/config.ts). */
+  /** Defaults for knobs that come from the environment (see lib/config/index.ts). */
   defaults?: { maxRetries?: number; requestTimeoutMs?: number; idleTimeoutMs?: number; maxInputTokens?: number };
 }
 

@@ -1,6 +1,6 @@
 // The one place that reads the environment. Everything else takes these values as arguments.
 import path from 'node:path';
-import { FNCALL_MODES, type FncallMode } from './protocol/enums';
+import { FNCALL_MODES, type FncallMode } from '../protocol/enums';
 
 export interface LlmEnvConfig {
   baseURL?: string;
