@@ -3,7 +3,7 @@
 import type { FeedEvent } from '@/lib/chat/browser-feed';
 import { browserFeed, getChatService, storedForBrowser } from '@/lib/chat';
 import { loadConfig, modelStatus } from '@/lib/config';
-import { getDocumentService } from '@/lib/documents';
+import { getDocumentService } from '@/lib/uploads';
 import { defaultSettings } from '@/lib/store/settings';
 import type { RunStatus } from '@/lib/protocol/enums';
 import type { ConversationSettings, ConversationSummary, StoredTurn } from '@/lib/store/types';

@@ -2,8 +2,8 @@
 // events go to the store as they happen and to whoever follows the run live.
 import { randomUUID } from 'node:crypto';
 import { Assistant, FnCallAgent, ReActChat, foldEvents, type Agent, type Message } from '../agent';
-import { withNewDocuments } from '../documents/attach';
-import { parsesSettled } from '../documents/parsing';
+import { withNewDocuments } from '../uploads/attach';
+import { parsesSettled } from '../uploads/parsing';
 import type { ResumeFrom } from '../agent/agent';
 import { ToolDecisionSchema, type AgentEvent, type ToolDecision } from '../protocol/events';
 import { planReplay, ReplayRequestSchema, type ReplayRequest } from '../replay/plan';

@@ -1,4 +1,4 @@
-// The upload API (lib/documents/http.ts, what app/api/files wires) over real Request objects, a real SQLite file,
+// The upload API (lib/uploads/http.ts, what app/api/files wires) over real Request objects, a real SQLite file,
 // files on disk under a temporary DATA_DIR, the real parsers, and the chat service against the scripted model
 // server: upload, parse in the background, list, remove, and the next message carrying the files.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -7,8 +7,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
 import { ChatService } from '../../lib/chat/service';
-import { DocumentService } from '../../lib/documents/service';
-import { handleDelete, handleGet, handleList, handleUpload } from '../../lib/documents/http';
+import { DocumentService } from '../../lib/uploads/service';
+import { handleDelete, handleGet, handleList, handleUpload } from '../../lib/uploads/http';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore, StoredDocument } from '../../lib/store/types';
 import { collectFileRefs } from '../../lib/llm/upload-info';

@@ -3,7 +3,7 @@
 // page gets), ending with run-end. Closing the connection stops the run.
 import { getChatService } from '@/lib/chat';
 import { withoutInspectorFields } from '@/lib/chat/browser-feed';
-import { AttachmentError, attachmentItems } from '@/lib/chat/attachments';
+import { AttachmentError, attachmentItems } from '@/lib/uploads/attachments';
 import { prepareMcpTools } from '@/lib/mcp';
 import { defaultSettings } from '@/lib/store/settings';
 import type { ConversationSettings } from '@/lib/store/types';

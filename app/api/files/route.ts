@@ -1,6 +1,6 @@
-// Uploads (wiring only; the API is described in lib/documents/http.ts).
-import { getDocumentService } from '@/lib/documents';
-import { handleList, handleUpload } from '@/lib/documents/http';
+// Uploads (wiring only; the API is described in lib/uploads/http.ts).
+import { getDocumentService } from '@/lib/uploads';
+import { handleList, handleUpload } from '@/lib/uploads/http';
 
 export const dynamic = 'force-dynamic';
 

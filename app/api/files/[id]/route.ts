@@ -1,6 +1,6 @@
-// One uploaded document: its state, or its removal (wiring only; see lib/documents/http.ts).
-import { getDocumentService } from '@/lib/documents';
-import { handleDelete, handleGet } from '@/lib/documents/http';
+// One uploaded document: its state, or its removal (wiring only; see lib/uploads/http.ts).
+import { getDocumentService } from '@/lib/uploads';
+import { handleDelete, handleGet } from '@/lib/uploads/http';
 
 export const dynamic = 'force-dynamic';
 

@@ -4,12 +4,12 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../config';
 import type { ChatStore, StoredDocument } from '../store/types';
-import { safeFileName, storedFilePath } from './file-ref';
-import { documentLimits, formatBytes, type DocumentLimits } from './limits';
-import { loadDocument, parsedCacheDir } from './load';
-import { deleteStoredFile, saveUpload } from './storage';
+import { safeFileName, storedFilePath } from '../documents/file-ref';
+import { documentLimits, formatBytes, type DocumentLimits } from '../documents/limits';
+import { loadDocument, parsedCacheDir } from '../documents/load';
+import { deleteStoredFile, saveUpload } from '../documents/storage';
 import { PARSING } from './parsing';
-import { DocumentError } from './types';
+import { DocumentError } from '../documents/types';
 
 export interface UploadResult {
   document: StoredDocument;
