@@ -1,25 +1,22 @@
 // ReActChat: text-only ReAct (Thought / Action / Action Input / Observation / Final Answer) without function calling.
 import { buildReactPrompt, detectReactAction, parseReactSteps, REACT_STOP_WORDS } from '../llm/fncall';
 import { contentText, type Message } from '../llm/schema';
-import { Agent, type RunOptions, type RunState } from './agent';
-import type { StopReason } from '../protocol/enums';
+import type { AgentKind, StopReason } from '../protocol/enums';
+import { Agent } from './agent';
+import type { RunState } from './run-state';
 
 export class ReActChat extends Agent {
-  static override readonly agentType: string = 'ReActChat';
+  static override readonly kind: AgentKind = 'react';
 
-  protected override async loop(
-    messages: Message[],
-    opts: RunOptions & { lang: 'en' | 'zh' },
-    run: RunState,
-  ): Promise<StopReason> {
+  protected override async loop(messages: Message[], run: RunState): Promise<StopReason> {
     const prompt = this.withReactPrompt(messages);
     const scratch = prompt[prompt.length - 1]!;
     // Upstream's displayed response starts with "Thought: " (the prompt ends with it, so the model continues it).
     run.emit({ type: 'text-delta', text: 'Thought: ' });
     for (let budget = this.maxLlmCalls; budget > 0; budget--) {
-      opts.signal?.throwIfAborted();
+      run.signal.throwIfAborted();
       run.iteration++;
-      const output = await this.callLlm(prompt, [], opts, run, { cfg: { stop: REACT_STOP_WORDS }, format: 'react' });
+      const output = await this.callLlm(prompt, [], run, { cfg: { stop: REACT_STOP_WORDS }, format: 'react' });
       const text = output.messages
         .filter((m) => !m.function_call)
         .map((m) => contentText(m.content))
@@ -36,8 +33,8 @@ export class ReActChat extends Agent {
       }
       const call = { functionId: String(run.iteration), name: found.action, arguments: found.actionInput };
       run.emit({ type: 'tool-call', ...call });
-      const result = await this.callTool(call, prompt, opts, run);
-      const observation = typeof result.content === 'string' ? result.content : contentText(result.content);
+      const content = await this.callTool(call, prompt, run);
+      const observation = typeof content === 'string' ? content : contentText(content);
       const appended = `${text.endsWith('\n') ? '' : '\n'}Observation: ${observation}\nThought: `;
       run.emit({ type: 'text-delta', text: appended });
       // The scratchpad lives inside the last user turn, as upstream keeps it.

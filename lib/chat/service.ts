@@ -4,9 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { Assistant, FnCallAgent, ReActChat, foldEvents, type Agent, type Message } from '../agent';
 import { withNewDocuments } from '../uploads/attach';
 import { parsesSettled } from '../uploads/parsing';
-import type { ResumeFrom } from '../agent/agent';
 import { ToolDecisionSchema, type AgentEvent, type ToolDecision } from '../protocol/events';
-import { planReplay, ReplayRequestSchema, type ReplayRequest } from '../replay/plan';
+import { loadConfig } from '../config';
+import { createChatModel } from '../llm/factory';
+import { planReplay, ReplayRequestSchema, type ReplayPlan, type ReplayRequest } from '../replay/plan';
+import { replayEvents } from '../replay/resume';
 import type { ContentItem } from '../llm/schema';
 import { contentText } from '../llm/schema';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings } from '../store/settings';
@@ -30,8 +32,15 @@ const LIVE: Map<string, LiveRun> = ((
 
 export function defaultAgentFactory(settings: ConversationSettings, overrides: { model?: string } = {}): Agent {
   const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
+  const config = loadConfig();
   return new Kind({
-    llm: { model: overrides.model, fncallMode: settings.fncallMode, generateCfg: settings.generateCfg },
+    llm: createChatModel({
+      ...config.llm,
+      model: overrides.model ?? config.llm.model,
+      fncallMode: settings.fncallMode,
+      generateCfg: settings.generateCfg,
+    }),
+    maxLlmCalls: config.maxLlmCallsPerRun,
     functionList: settings.tools,
     systemMessage: settings.systemMessage || undefined,
     name: 'assistant',
@@ -138,10 +147,7 @@ export class ChatService {
     };
     const agent = this.makeAgent(settings, { model });
     this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
-    return this.start(conversation, turn, agent, {
-      messages: plan.input,
-      resume: { messages: plan.messages, events: plan.events, replay: plan.replay },
-    });
+    return this.start(conversation, turn, agent, plan);
   }
 
   /** The user's decision on a tool call a paused run waits on. */
@@ -192,42 +198,34 @@ export class ChatService {
     return messages;
   }
 
-  private start(
-    conversation: Conversation,
-    turn: StoredTurn,
-    agent: Agent,
-    from?: { messages: Message[]; resume: ResumeFrom },
-  ): StartedRun {
+  private start(conversation: Conversation, turn: StoredTurn, agent: Agent, replay?: ReplayPlan): StartedRun {
     const runId = randomUUID();
-    const messages = from?.messages ?? [
-      ...this.history(conversation.id, turn.seq),
-      { role: 'user' as const, content: turn.content },
-    ];
+    const messages = [...this.history(conversation.id, turn.seq), { role: 'user' as const, content: turn.content }];
     this.store.startRun(turn.id, runId);
     const live = new LiveRun(runId, conversation.id);
     LIVE.set(runId, live);
-    void this.drive(agent, messages, live, conversation, from?.resume);
+    void this.drive(agent, replay ?? messages, live, conversation);
     return { conversationId: conversation.id, turnId: turn.id, runId, live };
   }
 
   private async drive(
     agent: Agent,
-    messages: Message[],
+    input: Message[] | ReplayPlan,
     live: LiveRun,
     conversation: Conversation,
-    resume?: ResumeFrom,
   ): Promise<void> {
     const beforeTool = conversation.settings.pauseBeforeTools
       ? (call: { functionId: string }): Promise<ToolDecision> => live.awaitDecision(call.functionId)
       : undefined;
+    const opts = {
+      signal: live.controller.signal,
+      runId: live.runId,
+      conversationId: conversation.id,
+      ...(beforeTool ? { beforeTool } : {}),
+    };
     try {
-      for await (const event of agent.runEvents(messages, {
-        signal: live.controller.signal,
-        runId: live.runId,
-        conversationId: conversation.id,
-        ...(resume ? { resume } : {}),
-        ...(beforeTool ? { beforeTool } : {}),
-      })) {
+      const events = Array.isArray(input) ? agent.runEvents(input, opts) : replayEvents(agent, input, opts);
+      for await (const event of events) {
         this.store.appendEvent(live.runId, event);
         if (event.type === 'run-end') this.store.finishRun(live.runId, event.reason, event.error);
         live.push(event);

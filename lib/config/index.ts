@@ -40,6 +40,9 @@ export interface DocumentLimits {
   unzippedMaxBytes: number;
 }
 
+/** Model calls per run unless MAX_LLM_CALL_PER_RUN says otherwise (Qwen-Agent's MAX_LLM_CALL_PER_RUN default). */
+export const DEFAULT_MAX_LLM_CALLS = 20;
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -111,7 +114,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
       idleTimeoutMs: intFrom(env, ['LLM_IDLE_TIMEOUT_MS'], 60_000, { min: 1 }),
       maxInputTokens: intFrom(env, ['MAX_INPUT_TOKENS', 'QWEN_AGENT_DEFAULT_MAX_INPUT_TOKENS'], 58_000),
     },
-    maxLlmCallsPerRun: intFrom(env, ['MAX_LLM_CALL_PER_RUN', 'QWEN_AGENT_MAX_LLM_CALL_PER_RUN'], 20, { min: 1 }),
+    maxLlmCallsPerRun: intFrom(
+      env,
+      ['MAX_LLM_CALL_PER_RUN', 'QWEN_AGENT_MAX_LLM_CALL_PER_RUN'],
+      DEFAULT_MAX_LLM_CALLS,
+      {
+        min: 1,
+      },
+    ),
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || 'data'),
     rag: {
       maxRefTokens: intFrom(env, ['RAG_MAX_REF_TOKEN', 'QWEN_AGENT_DEFAULT_MAX_REF_TOKEN'], 20_000, { min: 1 }),

@@ -3,8 +3,8 @@
 import OpenAI from 'openai';
 import type { Stream } from 'openai/core/streaming';
 import type { CallFormat, FncallMode } from '../protocol/enums';
-import type { ErrorInfo, LlmRequest, Usage } from '../protocol/events';
-import { ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
+import type { LlmRequest, Usage } from '../protocol/events';
+import { errorInfo, ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
 import { functionsToText, getFncallFormat } from './fncall';
 import type { FncallFormat, FncallFormatName } from './fncall/types';
 import type { ChatModel, ChatRequest, GenerateCfg, LlmCallResult, LlmEventSink, LlmStreamEvent } from './model';
@@ -15,7 +15,7 @@ import { IdleWatch, type WatchedStream } from './idle-watch';
 import { isRunScoped } from './run-signal';
 import { StreamTextRouter } from './stream-text';
 import { truncateInputMessages } from './truncate';
-import { collectFileRefs, withUploadInfo } from './upload-info';
+import { withUploadInfo } from './upload-info';
 
 export interface OpenAIModelOptions {
   model?: string;
@@ -411,15 +411,6 @@ function toUsage(
   return { promptTokens, completionTokens, totalTokens: u.total_tokens ?? promptTokens + completionTokens };
 }
 
-export function errorInfo(err: Error & { status?: number; code?: string }): ErrorInfo {
-  return {
-    name: err.name,
-    message: err.message,
-    ...(typeof err.status === 'number' ? { status: err.status } : {}),
-    ...(err.code ? { code: String(err.code) } : {}),
-  };
-}
-
 /** Any failure of a call, as a ModelServiceError that knows whether it may be retried. */
 export function toModelError(e: unknown): ModelServiceError {
   if (e instanceof ModelServiceError) return e;
@@ -469,6 +460,3 @@ function causeText(e: Error): string {
   const cause = (e as { cause?: unknown }).cause;
   return cause instanceof Error && cause.message && !e.message.includes(cause.message) ? ` (${cause.message})` : '';
 }
-
-export type { FunctionDef };
-export { collectFileRefs };

@@ -220,8 +220,17 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
 export type AgentEvent = z.infer<typeof AgentEventSchema>;
 export type AgentEventType = AgentEvent['type'];
 export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+/** Omit on each member of a union (Omit on the union itself keeps only the fields all members share). */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** What every event carries besides its own fields; the run stamps these on each event it emits. */
+export type EventStamp = Pick<AgentEvent, 'runId' | 'iteration' | 't'>;
+/** An event as its emitter describes it, before the run stamps it. */
+export type UnstampedEvent = DistributiveOmit<AgentEvent, keyof EventStamp>;
+/** An event as the page and HTTP clients receive it (lib/chat/feed.ts): the run id is said once per stream. */
+export type FeedEvent = DistributiveOmit<AgentEvent, 'runId'>;
 /** A retrieval as its searcher describes it; the emitter adds who ran it and stamps it. */
-export type RetrievalStep = Omit<EventOf<'retrieval'>, 'runId' | 'iteration' | 't' | 'by' | 'functionId'>;
+export type RetrievalStep = Omit<EventOf<'retrieval'>, keyof EventStamp | 'by' | 'functionId'>;
 
 export function parseAgentEvent(value: unknown): AgentEvent {
   return AgentEventSchema.parse(value);

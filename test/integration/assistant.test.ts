@@ -10,6 +10,7 @@ import { createModelServer, type ModelServer } from '../../scripts/model-server/
 import { messageText } from '../../scripts/model-server/script';
 import { collectEvents, ofType } from '../support/run';
 import { allowLocalFileStaging } from '../../tools';
+import { createChatModel } from '../../lib/llm';
 
 let server: ModelServer;
 let tmp: string;
@@ -40,7 +41,7 @@ beforeEach(async () => {
 
 const assistant = (extra: Partial<ConstructorParameters<typeof Assistant>[0]> = {}) =>
   new Assistant({
-    llm: { model: 'scripted', baseURL: server.url, apiKey: 'k', fncallMode: 'native' },
+    llm: createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k', fncallMode: 'native' }),
     ragCfg: { max_ref_token: 300, parser_page_size: 100 },
     ...extra,
   });

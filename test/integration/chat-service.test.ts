@@ -10,6 +10,7 @@ import { forBrowser, type FeedEvent } from '../../lib/chat/browser-feed';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
+import { createChatModel } from '../../lib/llm';
 
 let server: ModelServer;
 let store: ChatStore;
@@ -22,13 +23,13 @@ beforeAll(async () => {
     store,
     (s: ConversationSettings) =>
       new FnCallAgent({
-        llm: {
+        llm: createChatModel({
           model: 'scripted',
           baseURL: server.url,
           apiKey: 'k',
           fncallMode: s.fncallMode,
           generateCfg: { max_retries: 0, ...s.generateCfg },
-        },
+        }),
         functionList: s.tools,
         name: 'assistant',
       }),

@@ -4,6 +4,7 @@ import { ReActChat } from '../../lib/agent';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { collectEvents, ofType } from '../support/run';
 import { GetWeather } from '../support/tools';
+import { createChatModel } from '../../lib/llm';
 
 let server: ModelServer;
 beforeAll(async () => {
@@ -14,7 +15,7 @@ beforeEach(() => server.reset());
 
 const react = (tool = new GetWeather(), maxLlmCalls?: number) =>
   new ReActChat({
-    llm: { model: 'scripted', baseURL: server.url, apiKey: 'k' },
+    llm: createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k' }),
     functionList: [tool],
     name: 'reactor',
     maxLlmCalls,
@@ -77,7 +78,9 @@ describe('ReActChat', () => {
     class MyReact extends ReActChat {}
     server.setScenario({ replies: [{ content: 'Final Answer: 4' }] });
     const events = await collectEvents(
-      new MyReact({ llm: { model: 'm', baseURL: server.url } }).runEvents([{ role: 'user', content: '2+2?' }]),
+      new MyReact({ llm: createChatModel({ model: 'm', baseURL: server.url }) }).runEvents([
+        { role: 'user', content: '2+2?' },
+      ]),
     );
     expect(ofType(events, 'run-start')[0]!.agentType).toBe('ReActChat');
   });

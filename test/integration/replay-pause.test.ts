@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
-import { SKIPPED_BY_USER } from '../../lib/agent/agent';
+import { SKIPPED_BY_USER } from '../../lib/agent/tool-call';
 import { ChatService } from '../../lib/chat/service';
 import { compareRuns } from '../../lib/compare/runs';
 import { openSqliteStore } from '../../lib/store/sqlite';
@@ -14,6 +14,7 @@ import { createModelServer, type ModelServer } from '../../scripts/model-server/
 import type { ScriptedReply } from '../../lib/protocol/fixture';
 import type { RecordedRequest } from '../../scripts/model-server/script';
 import '../../tools';
+import { createChatModel } from '../../lib/llm';
 
 let server: ModelServer;
 let store: ChatStore;
@@ -26,13 +27,13 @@ beforeAll(async () => {
     store,
     (s: ConversationSettings, o) =>
       new FnCallAgent({
-        llm: {
+        llm: createChatModel({
           model: o?.model ?? 'scripted',
           baseURL: server.url,
           apiKey: 'k',
           fncallMode: s.fncallMode,
           generateCfg: { max_retries: 0, ...s.generateCfg },
-        },
+        }),
         functionList: s.tools,
         name: 'assistant',
         maxLlmCalls: 4,

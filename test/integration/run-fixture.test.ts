@@ -15,6 +15,7 @@ import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { ofType } from '../support/run';
+import { createChatModel } from '../../lib/llm';
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
@@ -29,13 +30,13 @@ async function stack(scenario: Scenario): Promise<{ server: ModelServer; store: 
     store,
     (s: ConversationSettings) =>
       new FnCallAgent({
-        llm: {
+        llm: createChatModel({
           model: 'scripted',
           baseURL: server.url,
           apiKey: 'k',
           fncallMode: s.fncallMode,
           generateCfg: { max_retries: 1, ...s.generateCfg },
-        },
+        }),
         functionList: s.tools,
         name: 'assistant',
       }),

@@ -16,6 +16,7 @@ import { stageFiles } from '../../tools/file-access';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { makeDocx } from '../support/document-fixtures';
 import { makePdf, textPage } from '../support/pdf-writer';
+import { createChatModel } from '../../lib/llm';
 
 let server: ModelServer;
 let dataDir: string;
@@ -182,7 +183,12 @@ describe('sending a message after uploads', () => {
       store,
       (s) =>
         new FnCallAgent({
-          llm: { model: 'scripted', baseURL: server.url, apiKey: 'k', generateCfg: { max_retries: 0 } },
+          llm: createChatModel({
+            model: 'scripted',
+            baseURL: server.url,
+            apiKey: 'k',
+            generateCfg: { max_retries: 0 },
+          }),
           functionList: s.tools,
           name: 'assistant',
         }),
@@ -256,7 +262,12 @@ describe('a message sent while its upload is still being parsed', () => {
       store,
       () =>
         new FnCallAgent({
-          llm: { model: 'scripted', baseURL: server.url, apiKey: 'k', generateCfg: { max_retries: 0 } },
+          llm: createChatModel({
+            model: 'scripted',
+            baseURL: server.url,
+            apiKey: 'k',
+            generateCfg: { max_retries: 0 },
+          }),
           name: 'assistant',
         }),
     );
