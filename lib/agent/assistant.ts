@@ -4,7 +4,7 @@
 // words out, stems in): no extra model call, where upstream's default asks the model to write keywords first.
 import { defaultWorkDir, resolveLocalFile, stageFiles } from '../../tools';
 import { ragSettings } from '../../tools/retrieval';
-import { formatKnowledge, retrievalStep, retrieve, type RetrievalFile } from '../documents/search';
+import type { RetrievalFile } from '../documents/search';
 import { contentText, type Message } from '../llm/schema';
 import { collectFileRefs } from '../llm/upload-info';
 import type { AgentKind, StopReason } from '../protocol/enums';
@@ -40,6 +40,8 @@ export class Assistant extends FnCallAgent {
       last?.role === 'user' ? (typeof last.content === 'string' ? last.content : contentText(last.content)) : '';
     const { files, errors } = await this.localFiles(refs, run);
     run.signal.throwIfAborted();
+    // The search and the document parsers load when an Assistant first has documents to search.
+    const { formatKnowledge, retrievalStep, retrieve } = await import('../documents/search');
     const found = await retrieve(files, query, ragSettings(this.ragCfg));
     errors.push(...found.errors);
     const notes = [...errors, ...found.unsupported];
