@@ -36,6 +36,7 @@ const events: AgentEvent[] = [
     iteration: 1,
     functionId: '1',
     name: 'calculator',
+    arguments: '{"expr": 1}',
     ok: false,
     content: 'Error: missing expression',
     durationMs: 1,

@@ -4,6 +4,7 @@
 // the selected iteration's request is rendered: the request of iteration N holds the whole history before it.
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { loadIterationRequest, loadRunForInspection } from '../../app/actions/inspect';
+import { AGENT_KIND_NAMES } from '../../lib/protocol/enums';
 import type { LlmRequest } from '../../lib/protocol/events';
 import { runExportFileName, type RunExport } from '../../lib/inspect/export';
 import { fixtureFileName, runToFixture } from '../../lib/inspect/fixture';
@@ -226,7 +227,7 @@ function InspectorBody({
           <dd className="font-mono break-all">{run.model || '?'}</dd>
           <dt className="font-semibold">Agent</dt>
           <dd>
-            {run.agentType || '?'}
+            {run.kind ? AGENT_KIND_NAMES[run.kind] : '?'}
             {run.fncallMode ? ` (${run.fncallMode} tool calls)` : ''}
           </dd>
         </dl>

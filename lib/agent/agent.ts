@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { BaseTool } from '../../tools';
 import { DEFAULT_MAX_LLM_CALLS } from '../config';
 import { errorInfo } from '../llm/errors';
-import type { ChatModel, GenerateCfg, LlmCallResult } from '../llm/model';
+import type { ChatModel, GenerateCfg, LlmCallResult, LlmStreamEvent } from '../llm/model';
 import { isAbortError } from '../llm/retry';
 import { runAbortController } from '../llm/run-signal';
 import { detectLang, toMessages, type FunctionDef, type Message } from '../llm/schema';
@@ -30,6 +30,13 @@ export interface AgentOptions {
 }
 
 type Unstamped<T extends AgentEvent['type']> = Omit<EventOf<T>, keyof EventStamp>;
+
+/** Where a model call's answer text goes instead of plain text-delta events (ReActChat tags its transcript). */
+export interface TextSink {
+  push(text: string): void;
+  /** The call is over: hand on whatever was held back. */
+  end(): void;
+}
 
 export class Agent {
   /**
@@ -170,7 +177,7 @@ export class Agent {
     const event: Unstamped<'run-start'> = {
       type: 'run-start',
       agent: this.name,
-      agentType: AGENT_KIND_NAMES[kindOf(this)],
+      kind: kindOf(this),
       model: this.llm.model,
       maxLlmCalls: this.maxLlmCalls,
       tools: [...this.functionMap.keys()],
@@ -195,13 +202,15 @@ export class Agent {
     messages: Message[],
     functions: FunctionDef[],
     run: RunState,
-    extra: { cfg?: GenerateCfg; format?: CallFormat; onText?: (text: string) => void } = {},
+    extra: { cfg?: GenerateCfg; format?: CallFormat; text?: TextSink } = {},
   ): Promise<LlmCallResult> {
     run.llmCalls++;
-    const onText = extra.onText ?? ((text: string) => run.emit({ type: 'text-delta', text }));
-    const r = await this.llm.chat(run.request(messages, functions, extra.cfg), (e) => {
-      if (e.type === 'text') onText(e.text);
-      else if (e.type === 'reasoning') run.emit({ type: 'reasoning-delta', text: e.text });
+    const text = extra.text;
+    const onEvent = (e: LlmStreamEvent) => {
+      if (e.type === 'text') {
+        if (text) text.push(e.text);
+        else run.emit({ type: 'text-delta', text: e.text });
+      } else if (e.type === 'reasoning') run.emit({ type: 'reasoning-delta', text: e.text });
       else if (e.type === 'request') {
         const start: Unstamped<'llm-start'> = {
           type: 'llm-start',
@@ -211,7 +220,13 @@ export class Agent {
         if (e.truncation) start.truncation = e.truncation;
         run.emit(start);
       } else run.emit({ type: 'llm-retry', attempt: e.attempt, delayMs: e.delayMs, error: e.error });
-    });
+    };
+    let r: LlmCallResult;
+    try {
+      r = await this.llm.chat(run.request(messages, functions, extra.cfg), onEvent);
+    } finally {
+      text?.end(); // what the sink held back belongs to this call
+    }
     if (r.usage) run.addUsage(r.usage);
     const end: Unstamped<'llm-end'> = { type: 'llm-end', finishReason: r.finishReason, durationMs: r.durationMs };
     if (r.usage) end.usage = r.usage;

@@ -41,6 +41,7 @@ export async function executeToolCall(
       type: 'tool-result',
       functionId: call.functionId,
       name: call.name,
+      arguments: args,
       ok: result.ok,
       content: result.content,
       durationMs: performance.now() - started,

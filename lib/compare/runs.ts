@@ -71,7 +71,7 @@ export function digestRun(runId: string, events: readonly AgentEvent[]): RunDige
         if (!call) break;
         call.result = typeof e.content === 'string' ? e.content : JSON.stringify(e.content, null, 2);
         call.ok = e.ok;
-        if (e.decision?.action === 'run' && e.decision.arguments !== undefined) call.arguments = e.decision.arguments;
+        call.arguments = e.arguments; // as it ran (after a user's edit)
         break;
       }
       case 'text-delta':

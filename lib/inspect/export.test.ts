@@ -9,7 +9,7 @@ const events: AgentEvent[] = [
     iteration: 0,
     t: 0,
     agent: 'a',
-    agentType: 'FnCallAgent',
+    kind: 'fncall',
     model: 'm',
     lang: 'en',
     maxLlmCalls: 5,
@@ -98,5 +98,17 @@ describe('run export', () => {
       ok: false,
       error: expect.stringContaining('events: a run needs at least one event'),
     });
+  });
+
+  it('reads an export of the older schema, its events in the shape of today', () => {
+    const { kind: _kind, ...start } = events[0] as Extract<AgentEvent, { type: 'run-start' }>;
+    const old = {
+      ...bundle(),
+      schema: 'agent-studio.run/1',
+      events: [{ ...start, agentType: 'FnCallAgent' }, ...events.slice(1)],
+    };
+    const read = parseRunExport(JSON.stringify(old));
+    expect(read).toMatchObject({ ok: true, value: { schema: RUN_EXPORT_SCHEMA } });
+    expect(read.ok && read.value.events).toEqual(events);
   });
 });

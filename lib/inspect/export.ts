@@ -2,8 +2,11 @@
 // can import again to view. Checked with zod on import, with errors a person can act on.
 import { z } from 'zod';
 import { AgentEventSchema, type AgentEvent } from '../protocol/events';
+import { upgradeRunLog } from '../store/upgrade';
 
-export const RUN_EXPORT_SCHEMA = 'agent-studio.run/1';
+export const RUN_EXPORT_SCHEMA = 'agent-studio.run/2';
+/** Exports written before the events carried their final facts; their events are read in today's shape. */
+const OLDER_SCHEMAS = ['agent-studio.run/1'];
 
 export const RunExportSchema = z
   .object({
@@ -62,7 +65,10 @@ export function parseRunExport(text: string): ParseResult<RunExport> {
     return { ok: false, error: 'This file is not an Agent Studio run export: it must hold a JSON object.' };
   }
   const schema = (data as { schema?: unknown }).schema;
-  if (schema !== RUN_EXPORT_SCHEMA) {
+  const events = (data as { events?: unknown }).events;
+  if (typeof schema === 'string' && OLDER_SCHEMAS.includes(schema) && Array.isArray(events))
+    data = { ...data, schema: RUN_EXPORT_SCHEMA, events: upgradeRunLog(events) };
+  else if (schema !== RUN_EXPORT_SCHEMA) {
     const other = typeof schema === 'string' && schema.startsWith('agent-studio.run/');
     return {
       ok: false,

@@ -46,7 +46,7 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
   const run: InspectedRun = {
     runId: events[0]?.runId ?? '',
     agent: '',
-    agentType: '',
+    kind: undefined,
     model: '',
     toolNames: [],
     iterations: [],
@@ -76,7 +76,7 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
       case 'run-start':
         run.runId = e.runId;
         run.agent = e.agent;
-        run.agentType = e.agentType;
+        run.kind = e.kind;
         run.model = e.model;
         run.fncallMode = e.fncallMode;
         run.maxLlmCalls = e.maxLlmCalls;

@@ -42,3 +42,11 @@ export type TurnStatus = 'streaming' | Exclude<RunStatus, 'running'>;
 /** How a tool call failed. */
 export const TOOL_ERROR_KINDS = ['unknown-tool', 'invalid-arguments', 'exception', 'fatal'] as const;
 export type ToolErrorKind = (typeof TOOL_ERROR_KINDS)[number];
+
+/**
+ * What a piece of a ReAct transcript is (ReActChat's text-delta events say it): a step's thought, action, action
+ * input or observation, the final answer, or the markers and spacing between them. The page shows thoughts and the
+ * answer; the tool call and its result come as tool-call and tool-result events.
+ */
+export const REACT_PARTS = ['thought', 'action', 'action-input', 'observation', 'answer', 'markup'] as const;
+export type ReactPart = (typeof REACT_PARTS)[number];

@@ -3,7 +3,7 @@
 // Events are plain JSON. Every event carries the run id, the iteration (0 for run-level events, then 1..N for
 // each model call) and `t`, milliseconds since the run started on a monotonic clock.
 import { z } from 'zod';
-import { CALL_FORMATS, FNCALL_MODES, STOP_REASONS, TOOL_ERROR_KINDS } from './enums';
+import { AGENT_KINDS, CALL_FORMATS, FNCALL_MODES, REACT_PARTS, STOP_REASONS, TOOL_ERROR_KINDS } from './enums';
 import { ContentItemSchema, LANGS, MessageSchema } from './message';
 
 const base = { runId: z.string(), iteration: z.number().int().nonnegative(), t: z.number().nonnegative() };
@@ -88,8 +88,10 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('run-start'),
     ...base,
+    /** The agent's name (it names the messages it writes). */
     agent: z.string(),
-    agentType: z.string(),
+    /** Which kind of agent ran: how its events are read (a ReAct run's text is one transcript). */
+    kind: z.enum(AGENT_KINDS),
     model: z.string(),
     fncallMode: z.enum(FNCALL_MODES).optional(),
     lang: z.enum(LANGS),
@@ -117,7 +119,13 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     error: ErrorInfoSchema,
   }),
   z.object({ type: z.literal('reasoning-delta'), ...base, text: z.string() }),
-  z.object({ type: z.literal('text-delta'), ...base, text: z.string() }),
+  z.object({
+    type: z.literal('text-delta'),
+    ...base,
+    text: z.string(),
+    /** ReAct runs only: which part of a step this piece of the transcript is. */
+    part: z.enum(REACT_PARTS).optional(),
+  }),
   z.object({
     type: z.literal('llm-end'),
     ...base,
@@ -160,6 +168,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     ...base,
     functionId: z.string(),
     name: z.string(),
+    /** The arguments the call ran with: the model's, or the user's edit of them (pause before tools). */
+    arguments: z.string(),
     ok: z.boolean(),
     /** Exactly what the model is given back (on failure, the readable error text). */
     content: Content,

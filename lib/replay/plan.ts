@@ -41,7 +41,7 @@ export class ReplayError extends Error {
 export function planReplay(runId: string, log: AgentEvent[], req: ReplayRequest): ReplayPlan {
   const start = log.find((e): e is EventOf<'run-start'> => e.type === 'run-start');
   if (!start?.input) throw new ReplayError('This run has no recorded input, so it cannot be replayed.');
-  if (start.agentType === 'ReActChat') {
+  if (start.kind === 'react') {
     throw new ReplayError(
       'ReActChat runs cannot be replayed from a step yet: their whole transcript is one message. Use Regenerate.',
     );

@@ -6,6 +6,7 @@ import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import { contentText, type ContentItem } from '../llm/schema';
 import type { RunStatus } from '../protocol/enums';
 import { SqliteDocuments } from './documents';
+import { upgradeRunLog } from './upgrade';
 import { migrate } from './schema.sql';
 import { prepareStatements, type ConversationRow, type RunRow, type Statements, type TurnRow } from './statements';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings, settingsFromJson } from './settings';
@@ -230,7 +231,8 @@ class SqliteChatStore implements ChatStore {
   }
 
   private eventsOf(runId: string): AgentEvent[] {
-    return this.sql.eventsOf.all(runId).map((row) => JSON.parse(row.json) as AgentEvent);
+    // Logs written by an older version are read in today's shape (upgrade.ts).
+    return upgradeRunLog(this.sql.eventsOf.all(runId).map((row) => JSON.parse(row.json) as unknown));
   }
 
   private conversationOrThrow(id: string): Conversation {

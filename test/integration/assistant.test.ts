@@ -124,7 +124,7 @@ describe('Assistant', () => {
     const events = await collectEvents(assistant().runEvents([{ role: 'user', content: 'Hi' }]));
     expect(ofType(events, 'retrieval')).toEqual([]);
     expect(JSON.stringify(server.requests[0]!.body.messages)).not.toContain('Knowledge Base');
-    expect(ofType(events, 'run-start')[0]!.agentType).toBe('Assistant');
+    expect(ofType(events, 'run-start')[0]!.kind).toBe('assistant');
   });
 
   it('reports the retrieval tool search in the trace, tied to its call', async () => {

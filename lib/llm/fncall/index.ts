@@ -9,8 +9,15 @@ export { qwenFormat } from './qwen';
 export { functionsToText } from './plain-text';
 export { foldTrailingAssistant } from './content';
 export { extractFn, parseJson5, pyJsonDumps } from './json-slice';
-export { buildReactPrompt, detectReactAction, parseReactSteps, REACT_STOP_WORDS } from './react-format';
-export type { ReactAction, ReactStep } from './react-format';
+export {
+  buildReactPrompt,
+  detectReactAction,
+  parseReactSteps,
+  ReactPartSplitter,
+  reactPieces,
+  REACT_STOP_WORDS,
+} from './react-format';
+export type { ReactAction, ReactPiece, ReactStep } from './react-format';
 
 const FORMATS: Record<FncallFormatName, FncallFormat> = { nous: nousFormat, qwen: qwenFormat };
 
