@@ -58,10 +58,10 @@ function stream(started: {
 }
 
 /** The tools of a turn's conversation (MCP tools among them must be registered before its agent is made). */
-function toolsOfTurn(turnId: string): string[] | undefined {
+async function toolsOfTurn(turnId: string): Promise<string[] | undefined> {
   const { store } = getChatService();
-  const turn = store.getTurn(turnId);
-  return turn ? store.getConversation(turn.conversationId)?.settings.tools : undefined;
+  const turn = await store.getTurn(turnId);
+  return turn ? (await store.getConversation(turn.conversationId))?.settings.tools : undefined;
 }
 
 export async function sendMessage(input: {
@@ -72,26 +72,30 @@ export async function sendMessage(input: {
   await prepareMcpTools(
     input.settings?.tools ??
       (input.conversationId
-        ? getChatService().store.getConversation(input.conversationId)?.settings.tools
+        ? (await getChatService().store.getConversation(input.conversationId))?.settings.tools
         : defaultSettings().tools),
   );
   await getChatService().documentsSettled(input.conversationId);
-  return attempt(() =>
+  return attempt(async () =>
     stream(
-      getChatService().send({ conversationId: input.conversationId, content: input.message, settings: input.settings }),
+      await getChatService().send({
+        conversationId: input.conversationId,
+        content: input.message,
+        settings: input.settings,
+      }),
     ),
   );
 }
 
 export async function regenerate(turnId: string): Promise<ActionResult<RunStream>> {
-  await prepareMcpTools(toolsOfTurn(turnId));
-  return attempt(() => stream(getChatService().regenerate(turnId)));
+  await prepareMcpTools(await toolsOfTurn(turnId));
+  return attempt(async () => stream(await getChatService().regenerate(turnId)));
 }
 
 export async function editAndResend(turnId: string, message: string): Promise<ActionResult<RunStream>> {
-  await prepareMcpTools(toolsOfTurn(turnId));
-  await getChatService().documentsSettled(getChatService().store.getTurn(turnId)?.conversationId);
-  return attempt(() => stream(getChatService().editAndResend(turnId, message)));
+  await prepareMcpTools(await toolsOfTurn(turnId));
+  await getChatService().documentsSettled((await getChatService().store.getTurn(turnId))?.conversationId);
+  return attempt(async () => stream(await getChatService().editAndResend(turnId, message)));
 }
 
 export async function stopRun(runId: string): Promise<boolean> {
@@ -109,11 +113,11 @@ export async function listConversations(query?: string): Promise<ConversationSum
 }
 
 export async function loadConversation(id: string): Promise<ActionResult<ConversationData>> {
-  return attempt(() => {
+  return attempt(async () => {
     const { store } = getChatService();
-    const conversation = store.getConversation(id);
+    const conversation = await store.getConversation(id);
     if (!conversation) throw new Error('This conversation no longer exists.');
-    const turns = store.listTurns(id).map((r) => ({
+    const turns = (await store.listTurns(id)).map((r) => ({
       turn: r.turn,
       runId: r.run?.id,
       runStatus: r.run?.status,
@@ -125,10 +129,10 @@ export async function loadConversation(id: string): Promise<ActionResult<Convers
 }
 
 export async function renameConversation(id: string, title: string): Promise<ActionResult<null>> {
-  return attempt(() => {
+  return attempt(async () => {
     const clean = title.trim();
     if (!clean) throw new Error('A title cannot be empty.');
-    getChatService().store.renameConversation(id, clean.slice(0, 200));
+    await getChatService().store.renameConversation(id, clean.slice(0, 200));
     return null;
   });
 }
@@ -145,7 +149,7 @@ export async function saveSettings(
   id: string,
   settings: Partial<ConversationSettings>,
 ): Promise<ActionResult<ConversationSettings>> {
-  return attempt(() => getChatService().store.updateSettings(id, settings).settings);
+  return attempt(async () => (await getChatService().store.updateSettings(id, settings)).settings);
 }
 
 export interface AppInfo {

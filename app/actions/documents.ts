@@ -11,5 +11,5 @@ export async function uploadLimit(): Promise<number> {
 
 /** A conversation for files attached before the first message, with the settings picked for the new chat. */
 export async function startConversation(settings?: Partial<ConversationSettings>): Promise<string> {
-  return getChatService().store.createConversation({ settings }).id;
+  return (await getChatService().store.createConversation({ settings })).id;
 }

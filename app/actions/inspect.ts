@@ -6,9 +6,9 @@ import type { RunExport } from '@/lib/inspect/export';
 import { loadRunExport, loadRunRequest } from '@/lib/inspect/load';
 import type { ActionResult } from './chat';
 
-async function attempt<T>(fn: () => T): Promise<ActionResult<T>> {
+async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
   try {
-    return { ok: true, value: fn() };
+    return { ok: true, value: await fn() };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
@@ -20,5 +20,5 @@ export async function loadRunForInspection(runId: string, requests = false): Pro
 }
 
 export async function loadIterationRequest(runId: string, iteration: number): Promise<ActionResult<LlmRequest | null>> {
-  return attempt(() => loadRunRequest(getChatService().store, runId, iteration) ?? null);
+  return attempt(async () => (await loadRunRequest(getChatService().store, runId, iteration)) ?? null);
 }

@@ -28,8 +28,8 @@ export interface RunChoice {
 
 /** The runs of a turn, oldest first, to pick two to compare. */
 export async function listTurnRuns(turnId: string): Promise<ActionResult<RunChoice[]>> {
-  return attempt(() => {
-    const runs = getChatService().runsOfTurn(turnId);
+  return attempt(async () => {
+    const runs = await getChatService().runsOfTurn(turnId);
     const numbers = new Map(runs.map((r, i) => [r.id, i + 1]));
     return runs.map((r, i): RunChoice => {
       const start = r.events.find((e) => e.type === 'run-start');
@@ -48,15 +48,15 @@ export async function listTurnRuns(turnId: string): Promise<ActionResult<RunChoi
 
 /** Two runs side by side with their differences marked. */
 export async function compareTurnRuns(runA: string, runB: string): Promise<ActionResult<RunComparison>> {
-  return attempt(() => {
+  return attempt(async () => {
     const { store } = getChatService();
-    const a = store.getRun(runA);
-    const b = store.getRun(runB);
+    const a = await store.getRun(runA);
+    const b = await store.getRun(runB);
     if (!a || !b) throw new Error('One of these runs no longer exists.');
     if (a.turnId !== b.turnId) throw new Error('Only runs of the same message can be compared.');
     return compareRuns(
-      { runId: runA, events: store.getRunEvents(runA) },
-      { runId: runB, events: store.getRunEvents(runB) },
+      { runId: runA, events: await store.getRunEvents(runA) },
+      { runId: runB, events: await store.getRunEvents(runB) },
     );
   });
 }
@@ -69,8 +69,8 @@ export interface ReplaySource {
 
 /** What a replay form needs to know about a stored run: its iterations and the tool results it could edit. */
 export async function replaySource(runId: string): Promise<ActionResult<ReplaySource>> {
-  return attempt(() => {
-    const events = getChatService().store.getRunEvents(runId);
+  return attempt(async () => {
+    const events = await getChatService().store.getRunEvents(runId);
     const start = events.find((e) => e.type === 'run-start');
     return {
       iterations: events.filter((e) => e.type === 'llm-start').length,
@@ -82,8 +82,8 @@ export async function replaySource(runId: string): Promise<ActionResult<ReplaySo
 
 /** Replays a stored run from an iteration as a new run of its turn; streams like any other run. */
 export async function replayRun(runId: string, req: ReplayRequest): Promise<ActionResult<RunStream>> {
-  return attempt(() => {
-    const started = getChatService().replay(runId, req);
+  return attempt(async () => {
+    const started = await getChatService().replay(runId, req);
     return {
       conversationId: started.conversationId,
       turnId: started.turnId,

@@ -68,52 +68,52 @@ export class ChatService {
   }
 
   /** A new turn at the end of a conversation (a new conversation when none is given). */
-  send(input: {
+  async send(input: {
     conversationId?: string;
     content: string | ContentItem[];
     settings?: Partial<ConversationSettings>;
-  }): StartedRun {
+  }): Promise<StartedRun> {
     if (isEmpty(input.content)) throw new Error('The message is empty.');
-    const existing = input.conversationId ? this.conversation(input.conversationId) : undefined;
+    const existing = input.conversationId ? await this.conversation(input.conversationId) : undefined;
     // A bad setting (an unknown tool) fails here, before anything is stored.
     const agent = this.makeAgent(mergeSettings(existing?.settings ?? defaultSettings(), input.settings ?? {}));
     let conversation = existing;
     if (!conversation)
-      conversation = this.store.createConversation({ title: titleFrom(input.content), settings: input.settings });
-    else if (input.settings) conversation = this.store.updateSettings(conversation.id, input.settings);
-    const turns = this.store.listTurns(conversation.id);
+      conversation = await this.store.createConversation({ title: titleFrom(input.content), settings: input.settings });
+    else if (input.settings) conversation = await this.store.updateSettings(conversation.id, input.settings);
+    const turns = await this.store.listTurns(conversation.id);
     // A conversation created by an upload gets its title from its first message.
     if (!turns.length && conversation.title === DEFAULT_TITLE)
-      this.store.renameConversation(conversation.id, titleFrom(input.content));
-    const content = withNewDocuments(
+      await this.store.renameConversation(conversation.id, titleFrom(input.content));
+    const content = await withNewDocuments(
       this.store,
       conversation.id,
-      this.history(conversation.id, Infinity),
+      await this.history(conversation.id, Infinity),
       input.content,
     );
-    const turn = this.store.addTurn(conversation.id, content);
+    const turn = await this.store.addTurn(conversation.id, content);
     return this.start(conversation, turn, agent);
   }
 
   /** Another answer to an existing turn; later turns are dropped, since they followed the old answer. */
-  regenerate(turnId: string): StartedRun {
-    const turn = this.turn(turnId);
-    const conversation = this.conversation(turn.conversationId);
+  async regenerate(turnId: string): Promise<StartedRun> {
+    const turn = await this.turn(turnId);
+    const conversation = await this.conversation(turn.conversationId);
     const agent = this.makeAgent(conversation.settings);
-    this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
+    await this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
     return this.start(conversation, turn, agent);
   }
 
   /** Replaces a user message (and everything after it) with a new one and answers it. */
-  editAndResend(turnId: string, content: string | ContentItem[]): StartedRun {
+  async editAndResend(turnId: string, content: string | ContentItem[]): Promise<StartedRun> {
     if (isEmpty(content)) throw new Error('The message is empty.');
-    const old = this.turn(turnId);
-    const conversation = this.conversation(old.conversationId);
+    const old = await this.turn(turnId);
+    const conversation = await this.conversation(old.conversationId);
     const agent = this.makeAgent(conversation.settings);
-    this.store.deleteTurnsFrom(conversation.id, old.seq);
-    const turn = this.store.addTurn(
+    await this.store.deleteTurnsFrom(conversation.id, old.seq);
+    const turn = await this.store.addTurn(
       conversation.id,
-      withNewDocuments(this.store, conversation.id, this.history(conversation.id, old.seq), content),
+      await withNewDocuments(this.store, conversation.id, await this.history(conversation.id, old.seq), content),
     );
     return this.start(conversation, turn, agent);
   }
@@ -123,20 +123,20 @@ export class ChatService {
    * other parameters, or edited tool results of the iterations before N. Later turns are dropped, as with
    * regenerate: they followed the old answer.
    */
-  replay(runId: string, request: ReplayRequest): StartedRun {
+  async replay(runId: string, request: ReplayRequest): Promise<StartedRun> {
     const parsed = ReplayRequestSchema.safeParse(request);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new Error(`Replay: ${issue.path.join('.') || 'request'}: ${issue.message}`);
     }
     const req = parsed.data;
-    const stored = this.store.getRun(runId);
+    const stored = await this.store.getRun(runId);
     if (!stored) throw new Error(`Run ${runId} does not exist.`);
     if (stored.status === 'running') throw new Error('This run is still going; replay it once it has ended.');
     const model = req.model?.trim() || undefined;
-    const plan = planReplay(runId, this.store.getRunEvents(runId), { ...req, model });
-    const turn = this.turn(stored.turnId);
-    const conversation = this.conversation(turn.conversationId);
+    const plan = planReplay(runId, await this.store.getRunEvents(runId), { ...req, model });
+    const turn = await this.turn(stored.turnId);
+    const conversation = await this.conversation(turn.conversationId);
     // The original run's tools and call format, so the two runs differ only by what was asked.
     const settings = {
       ...conversation.settings,
@@ -146,7 +146,7 @@ export class ChatService {
       generateCfg: { ...conversation.settings.generateCfg, ...req.generateCfg },
     };
     const agent = this.makeAgent(settings, { model });
-    this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
+    await this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
     return this.start(conversation, turn, agent, plan);
   }
 
@@ -162,9 +162,10 @@ export class ChatService {
   }
 
   /** Every run of a turn with its events, oldest first (for comparing them). */
-  runsOfTurn(turnId: string): { id: string; status: string; startedAt: number; events: AgentEvent[] }[] {
-    this.turn(turnId);
-    return this.store.listRuns(turnId).map((r) => ({ ...r, events: this.store.getRunEvents(r.id) }));
+  async runsOfTurn(turnId: string): Promise<{ id: string; status: string; startedAt: number; events: AgentEvent[] }[]> {
+    await this.turn(turnId);
+    const runs = await this.store.listRuns(turnId);
+    return Promise.all(runs.map(async (r) => ({ ...r, events: await this.store.getRunEvents(r.id) })));
   }
 
   /** Stops a run in progress. False when it is not running in this process. */
@@ -188,9 +189,9 @@ export class ChatService {
   }
 
   /** The messages the model sees for a turn: every earlier turn with its latest answer, then this turn. */
-  history(conversationId: string, beforeSeq: number): Message[] {
+  async history(conversationId: string, beforeSeq: number): Promise<Message[]> {
     const messages: Message[] = [];
-    for (const record of this.store.listTurns(conversationId)) {
+    for (const record of await this.store.listTurns(conversationId)) {
       if (record.turn.seq >= beforeSeq) break;
       messages.push({ role: 'user', content: record.turn.content });
       messages.push(...foldEvents(record.events));
@@ -198,10 +199,18 @@ export class ChatService {
     return messages;
   }
 
-  private start(conversation: Conversation, turn: StoredTurn, agent: Agent, replay?: ReplayPlan): StartedRun {
+  private async start(
+    conversation: Conversation,
+    turn: StoredTurn,
+    agent: Agent,
+    replay?: ReplayPlan,
+  ): Promise<StartedRun> {
     const runId = randomUUID();
-    const messages = [...this.history(conversation.id, turn.seq), { role: 'user' as const, content: turn.content }];
-    this.store.startRun(turn.id, runId);
+    const messages = [
+      ...(await this.history(conversation.id, turn.seq)),
+      { role: 'user' as const, content: turn.content },
+    ];
+    await this.store.startRun(turn.id, runId);
     const live = new LiveRun(runId, conversation.id);
     LIVE.set(runId, live);
     void this.drive(agent, replay ?? messages, live, conversation);
@@ -226,8 +235,8 @@ export class ChatService {
     try {
       const events = Array.isArray(input) ? agent.runEvents(input, opts) : replayEvents(agent, input, opts);
       for await (const event of events) {
-        this.store.appendEvent(live.runId, event);
-        if (event.type === 'run-end') this.store.finishRun(live.runId, event.reason, event.error);
+        await this.store.appendEvent(live.runId, event);
+        if (event.type === 'run-end') await this.store.finishRun(live.runId, event.reason, event.error);
         live.push(event);
       }
     } catch (e) {
@@ -246,7 +255,7 @@ export class ChatService {
         durationMs: 0,
       });
       try {
-        this.store.finishRun(live.runId, 'error', { name: 'StoreError', message });
+        await this.store.finishRun(live.runId, 'error', { name: 'StoreError', message });
       } catch {
         // nothing more can be done; the run will read as interrupted at the next start
       }
@@ -256,14 +265,14 @@ export class ChatService {
     }
   }
 
-  private conversation(id: string): Conversation {
-    const c = this.store.getConversation(id);
+  private async conversation(id: string): Promise<Conversation> {
+    const c = await this.store.getConversation(id);
     if (!c) throw new Error(`Conversation ${id} does not exist.`);
     return c;
   }
 
-  private turn(id: string): StoredTurn {
-    const t = this.store.getTurn(id);
+  private async turn(id: string): Promise<StoredTurn> {
+    const t = await this.store.getTurn(id);
     if (!t) throw new Error(`Message ${id} does not exist.`);
     return t;
   }

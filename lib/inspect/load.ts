@@ -8,9 +8,10 @@ import { contentText } from '../llm/schema';
 import type { ChatStore } from '../store/types';
 import { buildRunExport, type RunExport } from './export';
 
-function storedEvents(store: ChatStore, runId: string): AgentEvent[] {
-  if (!store.getRun(runId)) throw new Error(`Run ${runId} was not found (its conversation may have been deleted).`);
-  const events = store.getRunEvents(runId);
+async function storedEvents(store: ChatStore, runId: string): Promise<AgentEvent[]> {
+  if (!(await store.getRun(runId)))
+    throw new Error(`Run ${runId} was not found (its conversation may have been deleted).`);
+  const events = await store.getRunEvents(runId);
   if (!events.length) throw new Error(`Run ${runId} has no recorded events yet.`);
   return events;
 }
@@ -22,11 +23,15 @@ function withoutRequest(e: AgentEvent): AgentEvent {
 }
 
 /** With `requests: false`, the inspector's light view: no requests, deltas merged (not for export). */
-export function loadRunExport(store: ChatStore, runId: string, opts: { requests?: boolean } = {}): RunExport {
-  const events = storedEvents(store, runId);
-  const stored = store.getRun(runId)!;
-  const turn = store.getTurn(stored.turnId);
-  const conversation = turn ? store.getConversation(turn.conversationId) : undefined;
+export async function loadRunExport(
+  store: ChatStore,
+  runId: string,
+  opts: { requests?: boolean } = {},
+): Promise<RunExport> {
+  const events = await storedEvents(store, runId);
+  const stored = (await store.getRun(runId))!;
+  const turn = await store.getTurn(stored.turnId);
+  const conversation = turn ? await store.getConversation(turn.conversationId) : undefined;
   const run: RunExport['run'] = { id: runId, status: stored.status, startedAt: stored.startedAt };
   if (stored.endedAt !== undefined) run.endedAt = stored.endedAt;
   if (conversation) run.conversationTitle = conversation.title;
@@ -35,8 +40,12 @@ export function loadRunExport(store: ChatStore, runId: string, opts: { requests?
 }
 
 /** The exact request of one model call of a stored run (undefined when that call's request was not recorded). */
-export function loadRunRequest(store: ChatStore, runId: string, iteration: number): LlmRequest | undefined {
-  for (const e of storedEvents(store, runId)) {
+export async function loadRunRequest(
+  store: ChatStore,
+  runId: string,
+  iteration: number,
+): Promise<LlmRequest | undefined> {
+  for (const e of await storedEvents(store, runId)) {
     if (e.type === 'llm-start' && e.iteration === iteration) return e.request;
   }
   return undefined;

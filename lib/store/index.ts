@@ -24,7 +24,7 @@ export function getStore(): ChatStore {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, DB_FILE_NAME);
   const store = openSqliteStore(file);
-  store.markInterruptedRuns();
+  void store.markInterruptedRuns(); // done before it returns (SQLite)
   holder.__agentStudioStore = { store, file };
   return store;
 }
@@ -36,6 +36,6 @@ export function storeFile(): string | undefined {
 
 /** Closes the process-wide store; the next getStore() opens it again (reading DATA_DIR afresh). */
 export function closeStore(): void {
-  holder.__agentStudioStore?.store.close();
+  void holder.__agentStudioStore?.store.close();
   delete holder.__agentStudioStore;
 }

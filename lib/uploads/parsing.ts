@@ -19,8 +19,7 @@ export async function parsesSettled(
   conversationId: string,
   timeoutMs = PARSE_WAIT_MS,
 ): Promise<void> {
-  const pending = store
-    .listDocuments(conversationId)
+  const pending = (await store.listDocuments(conversationId))
     .filter((d) => d.state === 'parsing')
     .flatMap((d) => PARSING.get(d.id) ?? []);
   if (!pending.length) return;

@@ -58,7 +58,7 @@ export class DocumentService {
         413,
       );
     }
-    if (input.conversationId && !this.store.getConversation(input.conversationId))
+    if (input.conversationId && !(await this.store.getConversation(input.conversationId)))
       throw new UploadError('This conversation no longer exists.', 404);
     let saved;
     try {
@@ -67,21 +67,21 @@ export class DocumentService {
       if (e instanceof DocumentError && e.code === 'too-large') throw new UploadError(e.message, 413);
       throw e;
     }
-    const conversationId = input.conversationId ?? this.store.createConversation().id;
-    const document = this.store.addDocument({ conversationId, hash: saved.hash, name, size: saved.size });
+    const conversationId = input.conversationId ?? (await this.store.createConversation()).id;
+    const document = await this.store.addDocument({ conversationId, hash: saved.hash, name, size: saved.size });
     this.startParsing(document);
     const notice = name !== raw ? `The file name "${printable(raw)}" was changed to "${name}".` : undefined;
     return notice ? { document, notice } : { document };
   }
 
   /** The conversation's documents, oldest first. A record left 'parsing' by a stopped server is parsed again. */
-  list(conversationId: string): StoredDocument[] {
-    const docs = this.store.listDocuments(conversationId);
+  async list(conversationId: string): Promise<StoredDocument[]> {
+    const docs = await this.store.listDocuments(conversationId);
     for (const doc of docs) if (doc.state === 'parsing' && !PARSING.has(doc.id)) this.startParsing(doc);
     return docs;
   }
 
-  get(id: string): StoredDocument | undefined {
+  get(id: string): Promise<StoredDocument | undefined> {
     return this.store.getDocument(id);
   }
 
@@ -94,9 +94,9 @@ export class DocumentService {
   /** Removes the record; the bytes and their parse go too once no other record uses them. */
   async remove(id: string): Promise<StoredDocument> {
     await PARSING.get(id)?.catch(() => undefined);
-    const removed = this.store.removeDocument(id);
+    const removed = await this.store.removeDocument(id);
     if (!removed) throw new UploadError('This document no longer exists.', 404);
-    if (this.store.countDocumentsWithHash(removed.hash) === 0) await deleteStoredFile(this.dataDir, removed.hash);
+    if ((await this.store.countDocumentsWithHash(removed.hash)) === 0) await deleteStoredFile(this.dataDir, removed.hash);
     return removed;
   }
 
@@ -105,11 +105,11 @@ export class DocumentService {
    * holds the same file) and its tools' work directories (staged files, code_interpreter's files).
    */
   async deleteConversation(conversationId: string): Promise<void> {
-    const docs = this.store.listDocuments(conversationId);
+    const docs = await this.store.listDocuments(conversationId);
     await Promise.allSettled(docs.map((d) => PARSING.get(d.id))); // a parse still writing would leave its cache
-    this.store.deleteConversation(conversationId); // its documents go with it
+    await this.store.deleteConversation(conversationId); // its documents go with it
     for (const hash of new Set(docs.map((d) => d.hash)))
-      if (this.store.countDocumentsWithHash(hash) === 0) await deleteStoredFile(this.dataDir, hash);
+      if ((await this.store.countDocumentsWithHash(hash)) === 0) await deleteStoredFile(this.dataDir, hash);
     await rm(path.join(this.dataDir, 'work', safeFileName(conversationId)), { recursive: true, force: true });
   }
 
@@ -124,7 +124,7 @@ export class DocumentService {
         limits: this.limits,
         cacheDir: parsedCacheDir(this.dataDir),
       });
-      return this.store.updateDocument(doc.id, {
+      return await this.store.updateDocument(doc.id, {
         state: 'ready',
         kind: parsed.kind,
         pages: parsed.pages.length,
@@ -136,7 +136,7 @@ export class DocumentService {
           ? e.message
           : `${doc.name} could not be read (${e instanceof Error ? e.message : String(e)}).`;
       try {
-        return this.store.updateDocument(doc.id, { state: 'error', error });
+        return await this.store.updateDocument(doc.id, { state: 'error', error });
       } catch {
         return doc; // removed while parsing
       }

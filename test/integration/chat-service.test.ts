@@ -36,7 +36,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  store.close();
+  await store.close();
   await server.close();
 });
 beforeEach(() => server.reset());
@@ -56,88 +56,88 @@ describe('ChatService', () => {
         { content: 'You asked about 6*7.' },
       ],
     });
-    const first = service.send({ content: 'What is 6*7?' });
+    const first = await service.send({ content: 'What is 6*7?' });
     const events = await drain(first.live.follow());
     expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
-    expect(store.getRunEvents(first.runId)).toEqual(events);
-    expect(store.getRun(first.runId)?.status).toBe('answered');
-    expect(store.getConversation(first.conversationId)?.title).toBe('What is 6*7?');
+    expect(await store.getRunEvents(first.runId)).toEqual(events);
+    expect((await store.getRun(first.runId))?.status).toBe('answered');
+    expect((await store.getConversation(first.conversationId))?.title).toBe('What is 6*7?');
 
-    const second = service.send({ conversationId: first.conversationId, content: 'What did I ask?' });
+    const second = await service.send({ conversationId: first.conversationId, content: 'What did I ask?' });
     await drain(second.live.follow());
     const sent = server.requests[2]!.body.messages;
     expect(sent.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
     expect(sent[3].content).toBe('It is 42.');
-    expect(store.listConversations('42').map((c) => c.id)).toEqual([first.conversationId]);
+    expect((await store.listConversations('42')).map((c) => c.id)).toEqual([first.conversationId]);
   });
 
   it('regenerates a turn as a new run and drops later turns; edit-and-resend replaces the message', async () => {
     server.setScenario({ fallback: 'echo' });
-    const a = service.send({ content: 'one' });
+    const a = await service.send({ content: 'one' });
     await drain(a.live.follow());
-    const b = service.send({ conversationId: a.conversationId, content: 'two' });
+    const b = await service.send({ conversationId: a.conversationId, content: 'two' });
     await drain(b.live.follow());
-    const again = service.regenerate(a.turnId);
+    const again = await service.regenerate(a.turnId);
     await drain(again.live.follow());
-    let turns = store.listTurns(a.conversationId);
+    let turns = await store.listTurns(a.conversationId);
     expect(turns).toHaveLength(1);
     expect(turns[0]!.runCount).toBe(2);
     expect(turns[0]!.run?.id).toBe(again.runId);
 
-    const edited = service.editAndResend(a.turnId, 'uno');
+    const edited = await service.editAndResend(a.turnId, 'uno');
     await drain(edited.live.follow());
-    turns = store.listTurns(a.conversationId);
+    turns = await store.listTurns(a.conversationId);
     expect(turns.map((t) => t.turn.content)).toEqual(['uno']);
     expect(server.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'uno' }]);
   });
 
   it('stops a run by id, and a reader that leaves stops it too; both end as aborted in the store', async () => {
     server.setScenario({ fallback: { content: 'x'.repeat(400), chunkSize: 1, delayMs: 5 } });
-    const run = service.send({ content: 'long' });
+    const run = await service.send({ content: 'long' });
     const reading = drain(run.live.follow());
     await new Promise((r) => setTimeout(r, 100));
     expect(service.stop(run.runId)).toBe(true);
     expect((await reading).at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' });
-    expect(store.getRun(run.runId)?.status).toBe('aborted');
+    expect((await store.getRun(run.runId))?.status).toBe('aborted');
     expect(service.stop(run.runId)).toBe(false);
 
-    const left = service.send({ content: 'long again' });
+    const left = await service.send({ content: 'long again' });
     for await (const e of left.live.follow({ onLeave: () => left.live.stop() })) if (e.type === 'text-delta') break;
     await new Promise((r) => setTimeout(r, 200));
-    expect(store.getRun(left.runId)?.status).toBe('aborted');
-    expect(store.getRunEvents(left.runId).at(-1)?.type).toBe('run-end');
+    expect((await store.getRun(left.runId))?.status).toBe('aborted');
+    expect((await store.getRunEvents(left.runId)).at(-1)?.type).toBe('run-end');
   });
 
   it('stops the runs of a conversation about to be deleted, and waits until they have ended', async () => {
     server.setScenario({ fallback: { content: 'x'.repeat(400), chunkSize: 1, delayMs: 5 } });
-    const run = service.send({ content: 'long' });
-    const other = service.send({ content: 'another conversation' });
+    const run = await service.send({ content: 'long' });
+    const other = await service.send({ content: 'another conversation' });
     const reading = drain(run.live.follow());
     await new Promise((r) => setTimeout(r, 100));
 
     await service.stopConversation(run.conversationId);
     expect(run.live.done).toBe(true);
-    expect(store.getRun(run.runId)?.status).toBe('aborted');
+    expect((await store.getRun(run.runId))?.status).toBe('aborted');
     expect((await reading).at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' });
     expect(other.live.done).toBe(false); // another conversation's run goes on
-    store.deleteConversation(run.conversationId);
-    expect(store.getConversation(run.conversationId)).toBeUndefined();
+    await store.deleteConversation(run.conversationId);
+    expect(await store.getConversation(run.conversationId)).toBeUndefined();
 
     await drain(other.live.follow());
-    expect(store.getRun(other.runId)?.status).toBe('answered');
+    expect((await store.getRun(other.runId))?.status).toBe('answered');
   });
 
-  it('refuses an empty message and an unknown tool before storing anything', () => {
-    const before = store.listConversations().length;
-    expect(() => service.send({ content: '   ' })).toThrow('The message is empty.');
-    expect(() => service.send({ content: 'hi', settings: { tools: ['nope'] } })).toThrow(/nope/);
-    expect(store.listConversations()).toHaveLength(before);
+  it('refuses an empty message and an unknown tool before storing anything', async () => {
+    const before = (await store.listConversations()).length;
+    await expect(service.send({ content: '   ' })).rejects.toThrow('The message is empty.');
+    await expect(service.send({ content: 'hi', settings: { tools: ['nope'] } })).rejects.toThrow(/nope/);
+    expect(await store.listConversations()).toHaveLength(before);
   });
 
   it('gives the browser merged deltas without the requests and history, so bytes grow with the answer', async () => {
     const answer = 'word '.repeat(400);
     server.setScenario({ fallback: { content: answer, chunkSize: 4 } });
-    const run = service.send({ content: 'write' });
+    const run = await service.send({ content: 'write' });
     const all = await drain(run.live.follow());
     const browser = coalesce(all)
       .map(forBrowser)

@@ -50,11 +50,11 @@ async function runOnce(
   message: string,
   fncallMode: ConversationSettings['fncallMode'],
 ) {
-  const started = service.send({ content: message, settings: { tools: ['calculator'], fncallMode } });
+  const started = await service.send({ content: message, settings: { tools: ['calculator'], fncallMode } });
   for await (const _ of started.live.follow()) {
     // drain
   }
-  return { runId: started.runId, events: store.getRunEvents(started.runId) };
+  return { runId: started.runId, events: await store.getRunEvents(started.runId) };
 }
 
 const calls = (events: AgentEvent[]) => ofType(events, 'tool-call').map((c) => [c.iteration, c.name, c.arguments]);
@@ -118,10 +118,10 @@ describe('Save as fixture', () => {
     });
   }
 
-  it('loads a stored run in full for the inspector: the request of iteration 2 holds the tool result of iteration 1', async () => {
+  it('loads a stored run in full for the async inspector: the request of iteration 2 holds the tool result of iteration 1', async () => {
     const { store, service } = await stack(SCENARIOS[0]!.scenario);
     const { runId } = await runOnce(service, store, 'What is six times seven?', 'native');
-    const bundle = loadRunExport(store, runId);
+    const bundle = await loadRunExport(store, runId);
     expect(bundle.run).toMatchObject({
       id: runId,
       status: 'answered',
@@ -140,16 +140,16 @@ describe('Save as fixture', () => {
     expect(sent.find((m) => m.role === 'tool')).toMatchObject({ content: '42' });
     expect(run.iterations[1]!.request!.tools?.length).toBe(1);
     expect(run.stop.reason).toBe('answered');
-    expect(() => loadRunExport(store, 'no-such-run')).toThrow('Run no-such-run was not found');
+    await expect(loadRunExport(store, 'no-such-run')).rejects.toThrow('Run no-such-run was not found');
 
     // The inspector opens a run without its requests and fetches the one it shows.
-    const light = loadRunExport(store, runId, { requests: false });
+    const light = await loadRunExport(store, runId, { requests: false });
     expect(light.events.some((e) => e.type === 'llm-start' && e.request)).toBe(false);
     expect(foldInspection(light.events).iterations.map((i) => i.response)).toEqual(
       run.iterations.map((i) => i.response),
     );
     expect(JSON.stringify(light).length).toBeLessThan(JSON.stringify(bundle).length);
-    expect(loadRunRequest(store, runId, 2)).toEqual(run.iterations[1]!.request);
-    expect(loadRunRequest(store, runId, 9)).toBeUndefined();
+    expect(await loadRunRequest(store, runId, 2)).toEqual(run.iterations[1]!.request);
+    expect(await loadRunRequest(store, runId, 9)).toBeUndefined();
   });
 });

@@ -36,7 +36,7 @@ beforeEach(async () => {
   server.reset();
 });
 afterEach(async () => {
-  store.close();
+  await store.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -88,7 +88,7 @@ describe('the upload API', () => {
     const first = await upload('tides.pdf', pdf);
     expect(first.status).toBe(201);
     const { document, conversationId } = first.body;
-    expect(store.getConversation(conversationId)?.title).toBe('New chat');
+    expect((await store.getConversation(conversationId))?.title).toBe('New chat');
     expect(document).toMatchObject({ name: 'tides.pdf', size: pdf.length, state: 'parsing' });
     expect(document.ref).toBe(`files/${document.hash}/tides.pdf`);
     expect(JSON.stringify(first.body)).not.toContain(dataDir); // the page never sees a server path
@@ -118,7 +118,7 @@ describe('the upload API', () => {
       error: 'empty.txt is empty (0 bytes).',
     });
     expect(await settled(body.document.id)).toMatchObject({ state: 'ready', kind: 'docx', pages: 1 });
-    expect(store.listDocuments(conversationId).map((d) => d.state)).toEqual(['ready', 'error', 'error']);
+    expect((await store.listDocuments(conversationId)).map((d) => d.state)).toEqual(['ready', 'error', 'error']);
   });
 
   it('refuses an oversize file with 413 while streaming (declared or not), and keeps nothing of it', async () => {
@@ -128,7 +128,7 @@ describe('the upload API', () => {
       expect(res.status).toBe(413);
       expect(res.body.error?.message).toBe('huge.txt is larger than the 64 KB limit per file.');
     }
-    expect(store.listConversations()).toEqual([]);
+    expect(await store.listConversations()).toEqual([]);
     const files = await readdir(path.join(dataDir, 'files'));
     expect(files.filter((f) => f !== '.incoming')).toEqual([]);
     expect(await readdir(path.join(dataDir, 'files', '.incoming'))).toEqual([]);
@@ -161,7 +161,7 @@ describe('the upload API', () => {
     await handleDelete(documents, b.body.document.id);
     await expect(readFile(stored)).rejects.toThrow(/ENOENT/);
     expect(await readdir(path.join(dataDir, 'parsed'))).toEqual([]);
-    expect(store.listDocuments(a.body.conversationId)).toEqual([]);
+    expect(await store.listDocuments(a.body.conversationId)).toEqual([]);
   });
 
   it('re-parses a document left "parsing" by a server that stopped', async () => {
@@ -172,7 +172,7 @@ describe('the upload API', () => {
       .prepare("UPDATE documents SET state = 'parsing', pages = NULL WHERE id = ?")
       .run(body.document.id);
     const fresh = new DocumentService(store, { dataDir, limits });
-    expect(fresh.list(body.conversationId)[0]?.state).toBe('parsing');
+    expect((await fresh.list(body.conversationId))[0]?.state).toBe('parsing');
     expect(await fresh.settled(body.document.id)).toMatchObject({ state: 'ready', pages: 2 });
   });
 });
@@ -199,23 +199,23 @@ describe('sending a message after uploads', () => {
     await settled(bad.body.document.id);
     server.setScenario({ replies: [{ content: 'Noted.' }, { content: 'Again.' }] });
 
-    const first = chat.send({ conversationId: body.conversationId, content: 'When is high water?' });
+    const first = await chat.send({ conversationId: body.conversationId, content: 'When is high water?' });
     await drain(first.live.follow());
-    const turn = store.getTurn(first.turnId)!;
+    const turn = (await store.getTurn(first.turnId))!;
     expect(turn.content).toEqual([{ text: 'When is high water?' }, { file: body.document.ref }]);
-    expect(store.getConversation(body.conversationId)?.title).toBe('When is high water?');
+    expect((await store.getConversation(body.conversationId))?.title).toBe('When is high water?');
     const sent = server.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body.messages;
     expect(sent.at(-1)).toMatchObject({ role: 'user', content: '(Uploaded [file](tides.pdf)) When is high water?' });
 
-    const second = chat.send({ conversationId: body.conversationId, content: 'And low water?' });
+    const second = await chat.send({ conversationId: body.conversationId, content: 'And low water?' });
     await drain(second.live.follow());
-    expect(store.getTurn(second.turnId)!.content).toBe('And low water?');
+    expect((await store.getTurn(second.turnId))!.content).toBe('And low water?');
 
     const work = path.join(dataDir, 'work');
     const saved = process.env.DATA_DIR;
     process.env.DATA_DIR = dataDir; // where file-aware tools look for uploads
     try {
-      const staged = await stageFiles(collectFileRefs(chat.history(body.conversationId, Infinity)), work);
+      const staged = await stageFiles(collectFileRefs(await chat.history(body.conversationId, Infinity)), work);
       expect(staged).toEqual({ files: [path.join(work, 'tides.pdf')], errors: [] });
       expect(await readFile(staged.files[0]!)).toEqual(pdf);
     } finally {
@@ -243,8 +243,8 @@ describe('deleting a conversation', () => {
     expect(await stored()).toEqual([a.body.document.hash, own.body.document.hash].sort());
 
     await documents.deleteConversation(a.body.conversationId);
-    expect(store.getConversation(a.body.conversationId)).toBeUndefined();
-    expect(store.getDocument(own.body.document.id)).toBeUndefined();
+    expect(await store.getConversation(a.body.conversationId)).toBeUndefined();
+    expect(await store.getDocument(own.body.document.id)).toBeUndefined();
     expect(await stored()).toEqual([b.body.document.hash]);
     expect(await parsed()).toEqual([`${b.body.document.hash}.json`]);
     await expect(readdir(workOf(a.body.conversationId))).rejects.toThrow(/ENOENT/);
@@ -273,13 +273,16 @@ describe('a message sent while its upload is still being parsed', () => {
     );
     server.setScenario({ replies: [{ content: 'Noted.' }] });
     const { body } = await upload('tides.pdf', pdf);
-    expect(store.getDocument(body.document.id)?.state).toBe('parsing');
+    expect((await store.getDocument(body.document.id))?.state).toBe('parsing');
 
     await chat.documentsSettled(body.conversationId);
-    expect(store.getDocument(body.document.id)?.state).toBe('ready');
-    const run = chat.send({ conversationId: body.conversationId, content: 'When is high water?' });
+    expect((await store.getDocument(body.document.id))?.state).toBe('ready');
+    const run = await chat.send({ conversationId: body.conversationId, content: 'When is high water?' });
     await drain(run.live.follow());
-    expect(store.getTurn(run.turnId)!.content).toEqual([{ text: 'When is high water?' }, { file: body.document.ref }]);
+    expect((await store.getTurn(run.turnId))!.content).toEqual([
+      { text: 'When is high water?' },
+      { file: body.document.ref },
+    ]);
 
     // Nothing left to wait for: these return at once (sitting out the 120 s wait would time the test out).
     await chat.documentsSettled(body.conversationId);

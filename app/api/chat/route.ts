@@ -65,13 +65,13 @@ export async function POST(request: Request): Promise<Response> {
   await prepareMcpTools(
     settings.tools ??
       (typeof body.conversationId === 'string'
-        ? service.store.getConversation(body.conversationId)?.settings.tools
+        ? (await service.store.getConversation(body.conversationId))?.settings.tools
         : defaultSettings().tools),
   );
   await service.documentsSettled(typeof body.conversationId === 'string' ? body.conversationId : undefined);
   let started;
   try {
-    started = service.send({
+    started = await service.send({
       conversationId: body.conversationId as string | undefined,
       content: files.length ? [{ text: body.message as string }, ...files] : (body.message as string),
       settings: Object.keys(settings).length ? settings : undefined,

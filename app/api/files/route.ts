@@ -8,6 +8,6 @@ export function POST(request: Request): Promise<Response> {
   return handleUpload(getDocumentService(), request);
 }
 
-export function GET(request: Request): Response {
+export function GET(request: Request): Promise<Response> {
   return handleList(getDocumentService(), request);
 }
