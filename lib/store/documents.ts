@@ -67,7 +67,12 @@ export class SqliteDocuments implements DocumentStore {
     };
   }
 
-  async addDocument(input: { conversationId: string; hash: string; name: string; size: number }): Promise<StoredDocument> {
+  async addDocument(input: {
+    conversationId: string;
+    hash: string;
+    name: string;
+    size: number;
+  }): Promise<StoredDocument> {
     if (!this.sql.conversationExists.get(input.conversationId))
       throw new Error(`Unknown conversation id "${input.conversationId}".`);
     const id = randomUUID();

@@ -213,7 +213,12 @@ class SqliteChatStore implements ChatStore {
     this.db.close();
   }
 
-  async addDocument(input: { conversationId: string; hash: string; name: string; size: number }): Promise<StoredDocument> {
+  async addDocument(input: {
+    conversationId: string;
+    hash: string;
+    name: string;
+    size: number;
+  }): Promise<StoredDocument> {
     return this.documents.addDocument(input);
   }
   async getDocument(id: string): Promise<StoredDocument | undefined> {

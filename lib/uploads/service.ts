@@ -96,7 +96,8 @@ export class DocumentService {
     await PARSING.get(id)?.catch(() => undefined);
     const removed = await this.store.removeDocument(id);
     if (!removed) throw new UploadError('This document no longer exists.', 404);
-    if ((await this.store.countDocumentsWithHash(removed.hash)) === 0) await deleteStoredFile(this.dataDir, removed.hash);
+    if ((await this.store.countDocumentsWithHash(removed.hash)) === 0)
+      await deleteStoredFile(this.dataDir, removed.hash);
     return removed;
   }
 
