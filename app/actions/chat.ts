@@ -1,6 +1,6 @@
 'use server';
 // Server actions the page calls. Wiring only: the work is in lib/chat.
-import type { FeedEvent } from '@/lib/chat/browser-feed';
+import type { FeedEvent } from '@/lib/chat/feed';
 import { browserFeed, getChatService, storedForBrowser } from '@/lib/chat';
 import { loadConfig, modelStatus } from '@/lib/config';
 import { getDocumentService } from '@/lib/uploads';

@@ -4,7 +4,7 @@
 // re-renders just the growing part.
 import { create } from 'zustand';
 import * as actions from '@/app/actions/chat';
-import type { FeedEvent } from '@/lib/chat/browser-feed';
+import type { FeedEvent } from '@/lib/chat/feed';
 import { replayRun } from '@/app/actions/replay';
 import type { ReplayRequest } from '@/lib/replay/plan';
 import { applyEvent, emptyRun, foldRun, markInterrupted, type Block, type RunView } from '@/lib/chat/view';

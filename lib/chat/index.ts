@@ -3,7 +3,7 @@ import { getStore } from '../store';
 import { ChatService } from './service';
 
 export { ChatService, titleFrom, type StartedRun } from './service';
-export { browserFeed, forBrowser, storedForBrowser } from './browser-feed';
+export { browserFeed, forBrowser, storedForBrowser } from './feed';
 
 export function getChatService(): ChatService {
   const g = globalThis as { __agentStudioChat?: ChatService };

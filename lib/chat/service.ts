@@ -13,7 +13,7 @@ import type { ContentItem } from '../llm/schema';
 import { contentText } from '../llm/schema';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings } from '../store/settings';
 import type { ChatStore, Conversation, ConversationSettings, StoredTurn } from '../store/types';
-import { LiveRun } from './live-run';
+import { LiveRun } from './live-runs';
 
 export interface StartedRun {
   conversationId: string;

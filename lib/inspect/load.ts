@@ -3,7 +3,7 @@
 // long run's requests add up to megabytes) and with adjacent deltas merged (thousands of small events for a long
 // run; the fold only joins their text), and fetches the one request it shows; export takes every event as stored.
 import type { AgentEvent, LlmRequest } from '../protocol/events';
-import { coalesce } from '../chat/live-run';
+import { coalesce } from '../chat/live-runs';
 import { contentText } from '../llm/schema';
 import type { ChatStore } from '../store/types';
 import { buildRunExport, type RunExport } from './export';

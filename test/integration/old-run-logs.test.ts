@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { foldEvents } from '../../lib/agent/fold';
-import { storedForBrowser } from '../../lib/chat/browser-feed';
+import { storedForBrowser } from '../../lib/chat/feed';
 import { foldRun, markInterrupted, type RunView } from '../../lib/chat/view';
 import { digestRun } from '../../lib/compare/runs';
 import { foldInspection } from '../../lib/inspect/fold';

@@ -2,7 +2,7 @@
 // text/event-stream out: first `event: turn` with the ids, then one `data:` line per AgentEvent (the same union the
 // page gets), ending with run-end. Closing the connection stops the run.
 import { getChatService } from '@/lib/chat';
-import { withoutInspectorFields } from '@/lib/chat/browser-feed';
+import { withoutInspectorFields } from '@/lib/chat/feed';
 import { AttachmentError, attachmentItems } from '@/lib/uploads/attachments';
 import { prepareMcpTools } from '@/lib/mcp';
 import { defaultSettings } from '@/lib/store/settings';

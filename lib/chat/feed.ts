@@ -5,7 +5,7 @@
 // - no llm-end (per-call timing and usage are inspector figures; run-end carries the totals);
 // - `t` to whole milliseconds; deltas merged over a short window.
 import type { AgentEvent } from '../protocol/events';
-import type { LiveRun } from './live-run';
+import type { LiveRun } from './live-runs';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
