@@ -1,5 +1,5 @@
 'use client';
-import type { AppInfo } from '@/app/actions/chat';
+import type { AppInfo } from '@/lib/chat/page';
 import type { ChatAgentKind, FncallMode } from '@/lib/protocol/enums';
 import { McpServers } from './mcp-servers';
 import { useChat } from './store';

@@ -1,11 +1,6 @@
-// The chat application's server side, as one process-wide service over the store.
-import { getStore } from '../store';
-import { ChatService } from './service';
-
-export { ChatService, titleFrom, type StartedRun } from './service';
-export { browserFeed, forBrowser, storedForBrowser } from './feed';
-
-export function getChatService(): ChatService {
-  const g = globalThis as { __agentStudioChat?: ChatService };
-  return (g.__agentStudioChat ??= new ChatService(getStore()));
-}
+// The chat application's server side: the service, the registry of runs in progress, the feed, the requests.
+export { ChatService, titleFrom, type ChatServiceDeps, type StartedRun } from './service';
+export { agentFactory, type AgentFactory } from './agents';
+export { InMemoryLiveRuns, type LiveRuns } from './live-runs';
+export { liveFeed, runFeed, storedFeed } from './feed';
+export { ChatRequestSchema, SendRequestSchema, RequestError, parseRequest, type SendRequest } from './requests';

@@ -1,5 +1,8 @@
-// A run in progress on the server: it drains the agent's events into the store whatever happens to its readers,
-// and lets any number of readers follow it from the start (a reload re-attaches to a run still going).
+// The runs in progress: started by the chat service, followed by any number of readers from their first event (a
+// reload re-attaches to a run still going), stopped, and told the user's decision on a paused tool call. The
+// registry here holds them in this process's memory; one that several server processes share (a database that
+// tells its followers of new events) can take its place behind the same interface.
+import { EventQueue } from '../agent/event-queue';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
 
 export interface FollowOptions {
@@ -9,30 +12,96 @@ export interface FollowOptions {
   onLeave?: () => void;
 }
 
-export class LiveRun {
-  readonly events: AgentEvent[] = [];
-  private ended = false;
-  private waiters: (() => void)[] = [];
+/** What the chat service writes a run through while it drives it. */
+export interface RunWriter {
+  /** Aborts when the run is stopped. */
+  readonly signal: AbortSignal;
+  /** An event the run's log now holds, for its followers. */
+  push(event: AgentEvent): void;
+  /** The run is over and its last event stored. */
+  end(): void;
+  /** Waits for the user's decision on a paused tool call; rejects when the run is stopped meanwhile. */
+  awaitDecision(functionId: string): Promise<ToolDecision>;
+}
+
+export type DecideResult = 'decided' | 'not-running' | 'not-waiting';
+
+export interface LiveRuns {
+  /** A run starting now; its driver writes through the returned writer. */
+  start(runId: string, conversationId: string): RunWriter;
+  /** Every event of a run in progress from its first on, as they come, ending after run-end; undefined when the
+   *  run is not in progress. */
+  follow(runId: string, opts?: FollowOptions): AsyncGenerator<AgentEvent> | undefined;
+  /** Stops a run in progress; false when it is not. */
+  stop(runId: string): boolean;
+  /** Hands the user's decision to the tool call a run waits on. */
+  decide(runId: string, functionId: string, decision: ToolDecision): DecideResult;
+  /** Stops every run of the conversation and resolves once each has ended and stored its last event. */
+  stopConversation(conversationId: string): Promise<void>;
+}
+
+/** The runs in progress in this process. */
+export class InMemoryLiveRuns implements LiveRuns {
+  private readonly runs = new Map<string, LiveRun>();
+
+  start(runId: string, conversationId: string): RunWriter {
+    const run = new LiveRun(conversationId, () => this.runs.delete(runId));
+    this.runs.set(runId, run);
+    return run;
+  }
+
+  follow(runId: string, opts: FollowOptions = {}): AsyncGenerator<AgentEvent> | undefined {
+    return this.runs.get(runId)?.follow(opts);
+  }
+
+  stop(runId: string): boolean {
+    const run = this.runs.get(runId);
+    run?.controller.abort();
+    return Boolean(run);
+  }
+
+  decide(runId: string, functionId: string, decision: ToolDecision): DecideResult {
+    const run = this.runs.get(runId);
+    if (!run) return 'not-running';
+    return run.decide(functionId, decision) ? 'decided' : 'not-waiting';
+  }
+
+  async stopConversation(conversationId: string): Promise<void> {
+    const runs = [...this.runs.values()].filter((run) => run.conversationId === conversationId);
+    for (const run of runs) run.controller.abort();
+    await Promise.all(runs.map((run) => run.ended));
+  }
+}
+
+class LiveRun implements RunWriter {
   readonly controller = new AbortController();
+  readonly ended: Promise<void>;
+  private readonly events = new EventQueue<AgentEvent>();
   /** Tool calls paused for the user's decision, by function id. */
   private readonly decisions = new Map<string, (decision: ToolDecision) => void>();
-
-  private readonly endedPromise: Promise<void>;
   private resolveEnded!: () => void;
 
   constructor(
-    readonly runId: string,
-    readonly conversationId = '',
+    readonly conversationId: string,
+    private readonly onEnd: () => void,
   ) {
-    this.endedPromise = new Promise((resolve) => (this.resolveEnded = resolve));
+    this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
   }
 
-  /** Resolves once the run has ended and its last event is stored. */
-  whenEnded(): Promise<void> {
-    return this.endedPromise;
+  get signal(): AbortSignal {
+    return this.controller.signal;
   }
 
-  /** Waits for the user's decision on a paused tool call; rejects when the run is stopped meanwhile. */
+  push(event: AgentEvent): void {
+    this.events.push(event);
+  }
+
+  end(): void {
+    this.events.close();
+    this.onEnd();
+    this.resolveEnded();
+  }
+
   awaitDecision(functionId: string): Promise<ToolDecision> {
     const signal = this.controller.signal;
     return new Promise<ToolDecision>((resolve, reject) => {
@@ -50,7 +119,6 @@ export class LiveRun {
     });
   }
 
-  /** Hands the user's decision to the paused call. False when no call with that id is waiting. */
   decide(functionId: string, decision: ToolDecision): boolean {
     const resolve = this.decisions.get(functionId);
     if (!resolve) return false;
@@ -58,53 +126,27 @@ export class LiveRun {
     return true;
   }
 
-  get done(): boolean {
-    return this.ended;
-  }
-
-  push(event: AgentEvent): void {
-    this.events.push(event);
-    this.wake();
-  }
-
-  end(): void {
-    this.ended = true;
-    this.wake();
-    this.resolveEnded();
-  }
-
-  stop(): void {
-    this.controller.abort();
-  }
-
-  /** Every event of the run from `from` on, as they come; ends after run-end. */
-  async *follow(opts: FollowOptions = {}, from = 0): AsyncGenerator<AgentEvent> {
-    let next = from;
+  async *follow(opts: FollowOptions): AsyncGenerator<AgentEvent> {
+    let next = 0;
     let finished = false;
     try {
       for (;;) {
-        if (next < this.events.length) {
-          if (opts.coalesceMs && !this.ended) await delay(opts.coalesceMs);
-          const batch = this.events.slice(next);
+        if (next < this.events.size) {
+          if (opts.coalesceMs && !this.events.isClosed) await delay(opts.coalesceMs);
+          const batch = this.events.since(next);
           next += batch.length;
-          for (const e of opts.coalesceMs ? coalesce(batch) : batch) yield e;
+          for (const e of opts.coalesceMs ? coalesceDeltas(batch) : batch) yield e;
           continue;
         }
-        if (this.ended) {
+        if (this.events.isClosed) {
           finished = true;
           return;
         }
-        await new Promise<void>((resolve) => this.waiters.push(resolve));
+        await this.events.whenPast(next);
       }
     } finally {
-      if (!finished && !this.ended) opts.onLeave?.();
+      if (!finished && !this.events.isClosed) opts.onLeave?.();
     }
-  }
-
-  private wake(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
   }
 }
 
@@ -112,8 +154,9 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Consecutive text or reasoning deltas of the same iteration become one event (with the later clock). */
-export function coalesce(events: AgentEvent[]): AgentEvent[] {
+/** Consecutive text or reasoning deltas of the same iteration (and ReAct part) become one event, with the later
+ *  clock. */
+export function coalesceDeltas(events: readonly AgentEvent[]): AgentEvent[] {
   const out: AgentEvent[] = [];
   for (const e of events) {
     const last = out[out.length - 1];
@@ -121,7 +164,8 @@ export function coalesce(events: AgentEvent[]): AgentEvent[] {
       last &&
       (e.type === 'text-delta' || e.type === 'reasoning-delta') &&
       last.type === e.type &&
-      last.iteration === e.iteration
+      last.iteration === e.iteration &&
+      (e.type === 'reasoning-delta' || (last.type === 'text-delta' && last.part === e.part))
     ) {
       out[out.length - 1] = { ...last, text: last.text + e.text, t: e.t };
     } else out.push(e);

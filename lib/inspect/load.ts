@@ -3,7 +3,7 @@
 // long run's requests add up to megabytes) and with adjacent deltas merged (thousands of small events for a long
 // run; the fold only joins their text), and fetches the one request it shows; export takes every event as stored.
 import type { AgentEvent, LlmRequest } from '../protocol/events';
-import { coalesce } from '../chat/live-runs';
+import { coalesceDeltas } from '../chat/live-runs';
 import { contentText } from '../llm/schema';
 import type { ChatStore } from '../store/types';
 import { buildRunExport, type RunExport } from './export';
@@ -36,7 +36,7 @@ export async function loadRunExport(
   if (stored.endedAt !== undefined) run.endedAt = stored.endedAt;
   if (conversation) run.conversationTitle = conversation.title;
   if (turn) run.userMessage = contentText(turn.content);
-  return buildRunExport(run, opts.requests === false ? coalesce(events.map(withoutRequest)) : events);
+  return buildRunExport(run, opts.requests === false ? coalesceDeltas(events.map(withoutRequest)) : events);
 }
 
 /** The exact request of one model call of a stored run (undefined when that call's request was not recorded). */

@@ -86,9 +86,25 @@ export function planReplay(runId: string, log: AgentEvent[], req: ReplayRequest)
   };
 }
 
+/** What a replay form needs to know about a stored run: its iterations and the tool results it could edit. */
+export interface ReplaySource {
+  iterations: number;
+  model: string;
+  toolResults: { iteration: number; functionId: string; name: string; content: string }[];
+}
+
+export function replaySource(log: readonly AgentEvent[]): ReplaySource {
+  const start = log.find((e): e is EventOf<'run-start'> => e.type === 'run-start');
+  return {
+    iterations: log.filter((e) => e.type === 'llm-start').length,
+    model: start?.model ?? '',
+    toolResults: editableToolResults(log),
+  };
+}
+
 /** The tool results a replay from iteration N may edit: those of the iterations before it. */
 export function editableToolResults(
-  log: AgentEvent[],
+  log: readonly AgentEvent[],
 ): { iteration: number; functionId: string; name: string; content: string }[] {
   return log
     .filter((e): e is EventOf<'tool-result'> => e.type === 'tool-result')

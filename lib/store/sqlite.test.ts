@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../protocol/events';
-import { closeStore, getStore, storeFile } from './index';
 import { MIGRATIONS } from './schema.sql';
+import { defaultSettings } from './settings';
 import { openSqliteStore } from './sqlite';
 import type { ChatStore, StoredTurn } from './types';
 
@@ -348,9 +348,10 @@ describe('SQLite chat store', () => {
       else process.env.AGENT_FNCALL_MODE = saved;
     });
 
-    it('gives a new conversation the defaults, with the function-call mode from the environment', async () => {
-      process.env.AGENT_FNCALL_MODE = 'nous';
-      const store = open();
+    it('gives a new conversation the defaults it was opened with (the server picks the function-call mode)', async () => {
+      expect((await open().createConversation()).settings.fncallMode).toBe('native');
+      const store = openSqliteStore(path.join(dir, 'nous.db'), { defaults: defaultSettings('nous') });
+      opened.push(store);
       expect((await store.createConversation()).settings).toEqual({
         agent: 'fncall',
         tools: ['calculator', 'current_time'],
@@ -520,42 +521,5 @@ describe('SQLite chat store', () => {
       'b',
       'c',
     ]);
-  });
-});
-
-describe('getStore', () => {
-  const saved = process.env.DATA_DIR;
-  afterEach(() => {
-    closeStore();
-    if (saved === undefined) delete process.env.DATA_DIR;
-    else process.env.DATA_DIR = saved;
-  });
-
-  it('opens <DATA_DIR>/agent-studio.db once, creating the directory, and marks cut-off runs at first open', async () => {
-    const dataDir = path.join(dir, 'nested', 'data');
-    fs.mkdirSync(dataDir, { recursive: true });
-    const dbFile = path.join(dataDir, 'agent-studio.db');
-    const earlier = openSqliteStore(dbFile);
-    const turn = await earlier.addTurn((await earlier.createConversation()).id, 'q');
-    await earlier.startRun(turn.id, 'left-running');
-    await earlier.close();
-
-    closeStore();
-    process.env.DATA_DIR = dataDir;
-    const store = getStore();
-    expect(storeFile()).toBe(dbFile);
-    expect((await store.getRun('left-running'))?.status).toBe('interrupted');
-    expect(getStore()).toBe(store);
-  });
-
-  it('creates a missing DATA_DIR', async () => {
-    const dataDir = path.join(dir, 'does', 'not', 'exist');
-    closeStore();
-    process.env.DATA_DIR = dataDir;
-    const store = getStore();
-    await store.createConversation({ title: 'persisted' });
-    expect(fs.existsSync(path.join(dataDir, 'agent-studio.db'))).toBe(true);
-    closeStore();
-    expect((await getStore().listConversations()).map((c) => c.title)).toEqual(['persisted']);
   });
 });

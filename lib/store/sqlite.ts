@@ -26,7 +26,8 @@ import type {
 
 const BUSY_TIMEOUT_MS = 5000;
 
-export function openSqliteStore(file: string): ChatStore {
+/** `defaults`: the settings of a conversation made without any (and of fields added since a row was written). */
+export function openSqliteStore(file: string, opts: { defaults?: ConversationSettings } = {}): ChatStore {
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');
@@ -34,7 +35,7 @@ export function openSqliteStore(file: string): ChatStore {
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     migrate(db);
-    return new SqliteChatStore(db);
+    return new SqliteChatStore(db, opts.defaults ?? defaultSettings());
   } catch (e) {
     db.close();
     throw e;
@@ -42,14 +43,16 @@ export function openSqliteStore(file: string): ChatStore {
 }
 
 class SqliteChatStore implements ChatStore {
-  private readonly defaults = defaultSettings();
   private lastNow = 0;
   private readonly sql: Statements;
   private readonly documents: SqliteDocuments;
   /** One INSERT per event, all in one transaction (one commit, however many events). */
   private readonly appendAll: (runId: string, events: readonly AgentEvent[]) => void;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly defaults: ConversationSettings,
+  ) {
     this.sql = prepareStatements(db);
     this.documents = new SqliteDocuments(db, () => this.now());
     this.appendAll = db.transaction((runId: string, events: readonly AgentEvent[]) => {

@@ -2,13 +2,12 @@
 // and which documents the next message carries. The HTTP routes only wire requests to this.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { loadConfig } from '../config';
 import type { ChatStore, StoredDocument } from '../store/types';
 import { safeFileName, storedFilePath } from '../documents/file-ref';
-import { documentLimits, formatBytes, type DocumentLimits } from '../documents/limits';
+import { formatBytes, type DocumentLimits } from '../documents/limits';
 import { loadDocument, parsedCacheDir } from '../documents/load';
 import { deleteStoredFile, saveUpload } from '../documents/storage';
-import { PARSING } from './parsing';
+import { ParseJobs } from './parsing';
 import { DocumentError } from '../documents/types';
 
 export interface UploadResult {
@@ -28,17 +27,18 @@ export class UploadError extends Error {
 }
 
 export class DocumentService {
+  /** The parses in progress (the chat service waits on them before a message goes). */
+  readonly parses: ParseJobs;
+  private readonly dataDir: string;
+  private readonly limits: DocumentLimits;
+
   constructor(
     readonly store: ChatStore,
-    private readonly options: { dataDir?: string; limits?: DocumentLimits } = {},
-  ) {}
-
-  private get dataDir(): string {
-    return this.options.dataDir ?? loadConfig().dataDir;
-  }
-
-  private get limits(): DocumentLimits {
-    return this.options.limits ?? documentLimits();
+    options: { dataDir: string; limits: DocumentLimits; parses?: ParseJobs },
+  ) {
+    this.dataDir = options.dataDir;
+    this.limits = options.limits;
+    this.parses = options.parses ?? new ParseJobs();
   }
 
   /** Stores the bytes, records the document (state 'parsing') and starts parsing it. A new conversation is created
@@ -77,7 +77,7 @@ export class DocumentService {
   /** The conversation's documents, oldest first. A record left 'parsing' by a stopped server is parsed again. */
   async list(conversationId: string): Promise<StoredDocument[]> {
     const docs = await this.store.listDocuments(conversationId);
-    for (const doc of docs) if (doc.state === 'parsing' && !PARSING.has(doc.id)) this.startParsing(doc);
+    for (const doc of docs) if (doc.state === 'parsing' && !this.parses.get(doc.id)) this.startParsing(doc);
     return docs;
   }
 
@@ -87,13 +87,13 @@ export class DocumentService {
 
   /** Resolves once the document is parsed (ready or error). */
   async settled(id: string): Promise<StoredDocument | undefined> {
-    await PARSING.get(id);
+    await this.parses.get(id);
     return this.store.getDocument(id);
   }
 
   /** Removes the record; the bytes and their parse go too once no other record uses them. */
   async remove(id: string): Promise<StoredDocument> {
-    await PARSING.get(id)?.catch(() => undefined);
+    await this.parses.get(id)?.catch(() => undefined);
     const removed = await this.store.removeDocument(id);
     if (!removed) throw new UploadError('This document no longer exists.', 404);
     if ((await this.store.countDocumentsWithHash(removed.hash)) === 0)
@@ -107,7 +107,7 @@ export class DocumentService {
    */
   async deleteConversation(conversationId: string): Promise<void> {
     const docs = await this.store.listDocuments(conversationId);
-    await Promise.allSettled(docs.map((d) => PARSING.get(d.id))); // a parse still writing would leave its cache
+    await Promise.allSettled(docs.map((d) => this.parses.get(d.id))); // a parse still writing would leave its cache
     await this.store.deleteConversation(conversationId); // its documents go with it
     for (const hash of new Set(docs.map((d) => d.hash)))
       if ((await this.store.countDocumentsWithHash(hash)) === 0) await deleteStoredFile(this.dataDir, hash);
@@ -115,8 +115,7 @@ export class DocumentService {
   }
 
   private startParsing(doc: StoredDocument): void {
-    const job = this.parse(doc).finally(() => PARSING.delete(doc.id));
-    PARSING.set(doc.id, job);
+    this.parses.track(doc.id, this.parse(doc));
   }
 
   private async parse(doc: StoredDocument): Promise<StoredDocument> {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { foldEvents } from '../../lib/agent/fold';
-import { storedForBrowser } from '../../lib/chat/feed';
+import { storedFeed } from '../../lib/chat/feed';
 import { foldRun, markInterrupted, type RunView } from '../../lib/chat/view';
 import { digestRun } from '../../lib/compare/runs';
 import { foldInspection } from '../../lib/inspect/fold';
@@ -66,7 +66,7 @@ describe('run logs written by an older version', () => {
       expect(record!.events).toEqual(events);
 
       const react = run.name === 'react';
-      const view = foldRun(run.runId, storedForBrowser(events));
+      const view = foldRun(run.runId, storedFeed(events));
       if (run.status === 'interrupted') markInterrupted(view);
       expect(shown(view, react)).toEqual(shown(run.view, react));
       expect(view.kind).toBe(run.view.agentType === 'ReActChat' ? 'react' : view.kind);

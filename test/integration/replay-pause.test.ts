@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
 import { SKIPPED_BY_USER } from '../../lib/agent/tool-call';
-import { ChatService } from '../../lib/chat/service';
+import type { ChatService } from '../../lib/chat/service';
 import { compareRuns } from '../../lib/compare/runs';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
@@ -15,6 +15,7 @@ import type { ScriptedReply } from '../../lib/protocol/fixture';
 import type { RecordedRequest } from '../../scripts/model-server/script';
 import '../../tools';
 import { createChatModel } from '../../lib/llm';
+import { chatContext, follow } from '../support/chat';
 
 let server: ModelServer;
 let store: ChatStore;
@@ -23,7 +24,7 @@ let service: ChatService;
 beforeAll(async () => {
   server = await createModelServer();
   store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'replay-')), 'chat.db'));
-  service = new ChatService(
+  service = chatContext(
     store,
     (s: ConversationSettings, o) =>
       new FnCallAgent({
@@ -38,7 +39,7 @@ beforeAll(async () => {
         name: 'assistant',
         maxLlmCalls: 4,
       }),
-  );
+  ).chat;
 });
 afterAll(async () => {
   await store.close();
@@ -67,8 +68,8 @@ const settings = { tools: ['calculator'], fncallMode: 'native' as const };
 describe('replay from step N', () => {
   it('with an edited tool result: the model is sent the edit, so the answer changes; the original run stays', async () => {
     server.setScenario(calculatorThenReadResult);
-    const original = await service.send({ content: 'What is 6*7?', settings });
-    const before = await drain(original.live.follow());
+    const original = await service.send({ message: 'What is 6*7?', settings });
+    const before = await drain(follow(service, original.runId));
     expect(before.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
     expect(
       (await store.getRunEvents(original.runId))
@@ -80,7 +81,7 @@ describe('replay from step N', () => {
 
     // Replaying from iteration 2 unchanged sends exactly what the original iteration 2 was sent.
     const same = await service.replay(original.runId, { fromIteration: 2 });
-    await drain(same.live.follow());
+    await drain(follow(service, same.runId));
     expect(server.requests).toHaveLength(3);
     expect(server.requests[2]!.body.messages).toEqual(originalRequest2.messages);
 
@@ -88,7 +89,7 @@ describe('replay from step N', () => {
       fromIteration: 2,
       toolResultEdits: [{ iteration: 1, functionId: 'c1', content: '41' }],
     });
-    const events = await drain(edited.live.follow());
+    const events = await drain(follow(service, edited.runId));
     expect(server.requests).toHaveLength(4); // iteration 1 was not asked again
     const sent = server.requests[3]!.body.messages as { role: string; content: string }[];
     expect(sent.find((m) => m.role === 'tool')?.content).toBe('41');
@@ -144,17 +145,17 @@ describe('replay from step N', () => {
   it('with another model and other parameters, from iteration 1', async () => {
     server.setScenario(calculatorThenReadResult);
     const original = await service.send({
-      content: 'What is 6*7?',
+      message: 'What is 6*7?',
       settings: { ...settings, generateCfg: { temperature: 0.9 } },
     });
-    await drain(original.live.follow());
+    await drain(follow(service, original.runId));
     server.reset();
     const replayed = await service.replay(original.runId, {
       fromIteration: 1,
       model: 'other-model',
       generateCfg: { temperature: 0.1, seed: 7 },
     });
-    await drain(replayed.live.follow());
+    await drain(follow(service, replayed.runId));
     expect(server.requests).toHaveLength(2);
     for (const r of server.requests) {
       expect(r.body).toMatchObject({ model: 'other-model', temperature: 0.1, seed: 7 });
@@ -168,18 +169,24 @@ describe('replay from step N', () => {
 
   it('counts the copied iterations against the model-call limit', async () => {
     server.setScenario({ fallback: { toolCalls: [{ name: 'calculator', arguments: '{"expression": "1+1"}' }] } });
-    const original = await service.send({ content: 'loop', settings });
-    expect((await drain(original.live.follow())).at(-1)).toMatchObject({ reason: 'max-iterations', llmCalls: 4 });
+    const original = await service.send({ message: 'loop', settings });
+    expect((await drain(follow(service, original.runId))).at(-1)).toMatchObject({
+      reason: 'max-iterations',
+      llmCalls: 4,
+    });
     server.reset();
     const replayed = await service.replay(original.runId, { fromIteration: 3 });
-    expect((await drain(replayed.live.follow())).at(-1)).toMatchObject({ reason: 'max-iterations', llmCalls: 4 });
+    expect((await drain(follow(service, replayed.runId))).at(-1)).toMatchObject({
+      reason: 'max-iterations',
+      llmCalls: 4,
+    });
     expect(server.requests).toHaveLength(2); // iterations 3 and 4 only
   });
 
   it('refuses a bad replay with a clear message and starts nothing', async () => {
     server.setScenario(calculatorThenReadResult);
-    const original = await service.send({ content: 'What is 6*7?', settings });
-    await drain(original.live.follow());
+    const original = await service.send({ message: 'What is 6*7?', settings });
+    await drain(follow(service, original.runId));
     const runs = (await store.listRuns(original.turnId)).length;
     await expect(service.replay('nope', { fromIteration: 1 })).rejects.toThrow('Run nope does not exist.');
     await expect(service.replay(original.runId, { fromIteration: 5 })).rejects.toThrow('iterations 1 to 2');
@@ -200,12 +207,12 @@ describe('pause before tools', () => {
   async function pausedRun(word: string) {
     server.setScenario(calculatorThenReadResult);
     const run = await service.send({
-      content: `What is 6*7? ${word}`,
+      message: `What is 6*7? ${word}`,
       settings: { ...settings, pauseBeforeTools: true },
     });
     const events: AgentEvent[] = [];
     const reading = (async () => {
-      for await (const e of run.live.follow()) events.push(e);
+      for await (const e of follow(service, run.runId)) events.push(e);
     })();
     await waitFor(() => events.some((e) => e.type === 'tool-approval'));
     return { run, events, reading };

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
-import { ChatService } from '../../lib/chat/service';
+import type { ChatService } from '../../lib/chat/service';
 import { foldInspection, parseRunExport, runToFixture } from '../../lib/inspect';
 import type { RunFixture, Scenario } from '../../lib/protocol/fixture';
 import { loadRunExport, loadRunRequest } from '../../lib/inspect/load';
@@ -16,6 +16,7 @@ import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { ofType } from '../support/run';
 import { createChatModel } from '../../lib/llm';
+import { chatContext, follow } from '../support/chat';
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
@@ -26,7 +27,7 @@ async function stack(scenario: Scenario): Promise<{ server: ModelServer; store: 
   const server = await createModelServer({ scenario });
   const store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'run-fixture-')), 'chat.db'));
   open.push(server, store);
-  const service = new ChatService(
+  const service = chatContext(
     store,
     (s: ConversationSettings) =>
       new FnCallAgent({
@@ -40,7 +41,7 @@ async function stack(scenario: Scenario): Promise<{ server: ModelServer; store: 
         functionList: s.tools,
         name: 'assistant',
       }),
-  );
+  ).chat;
   return { server, store, service };
 }
 
@@ -50,8 +51,8 @@ async function runOnce(
   message: string,
   fncallMode: ConversationSettings['fncallMode'],
 ) {
-  const started = await service.send({ content: message, settings: { tools: ['calculator'], fncallMode } });
-  for await (const _ of started.live.follow()) {
+  const started = await service.send({ message, settings: { tools: ['calculator'], fncallMode } });
+  for await (const _ of follow(service, started.runId)) {
     // drain
   }
   return { runId: started.runId, events: await store.getRunEvents(started.runId) };

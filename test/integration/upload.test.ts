@@ -6,23 +6,31 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
-import { ChatService } from '../../lib/chat/service';
+import type { ChatService } from '../../lib/chat/service';
 import { DocumentService } from '../../lib/uploads/service';
 import { handleDelete, handleGet, handleList, handleUpload } from '../../lib/uploads/http';
 import { openSqliteStore } from '../../lib/store/sqlite';
-import type { ChatStore, StoredDocument } from '../../lib/store/types';
+import type { ChatStore, ConversationSettings, StoredDocument } from '../../lib/store/types';
 import { collectFileRefs } from '../../lib/llm/upload-info';
 import { stageFiles } from '../../tools/file-access';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { makeDocx } from '../support/document-fixtures';
 import { makePdf, textPage } from '../support/pdf-writer';
 import { createChatModel } from '../../lib/llm';
+import { chatContext, follow } from '../support/chat';
 
 let server: ModelServer;
 let dataDir: string;
 let store: ChatStore;
 let documents: DocumentService;
+let chat: ChatService;
 const limits = { uploadMaxBytes: 64 * 1024, unzippedMaxBytes: 10 * 1024 * 1024 };
+const agents = (s: ConversationSettings) =>
+  new FnCallAgent({
+    llm: createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k', generateCfg: { max_retries: 0 } }),
+    functionList: s.tools,
+    name: 'assistant',
+  });
 
 beforeAll(async () => {
   server = await createModelServer();
@@ -32,7 +40,14 @@ afterAll(() => server.close());
 beforeEach(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'upload-'));
   store = openSqliteStore(path.join(dataDir, 'agent-studio.db'));
-  documents = new DocumentService(store, { dataDir, limits });
+  // As the app builds them: the chat service waits on the parses the upload service starts.
+  const ctx = chatContext(store, agents, {
+    DATA_DIR: dataDir,
+    UPLOAD_MAX_BYTES: String(limits.uploadMaxBytes),
+    UNZIP_MAX_BYTES: String(limits.unzippedMaxBytes),
+  });
+  documents = ctx.uploads;
+  chat = ctx.chat;
   server.reset();
 });
 afterEach(async () => {
@@ -179,36 +194,22 @@ describe('the upload API', () => {
 
 describe('sending a message after uploads', () => {
   it('carries each ready document once as a file item; the model is told of it; tools can stage it', async () => {
-    const chat = new ChatService(
-      store,
-      (s) =>
-        new FnCallAgent({
-          llm: createChatModel({
-            model: 'scripted',
-            baseURL: server.url,
-            apiKey: 'k',
-            generateCfg: { max_retries: 0 },
-          }),
-          functionList: s.tools,
-          name: 'assistant',
-        }),
-    );
     const { body } = await upload('tides.pdf', pdf);
     const bad = await upload('broken.pdf', Buffer.from('%PDF-1.7 nope'), body.conversationId);
     await settled(body.document.id);
     await settled(bad.body.document.id);
     server.setScenario({ replies: [{ content: 'Noted.' }, { content: 'Again.' }] });
 
-    const first = await chat.send({ conversationId: body.conversationId, content: 'When is high water?' });
-    await drain(first.live.follow());
+    const first = await chat.send({ conversationId: body.conversationId, message: 'When is high water?' });
+    await drain(follow(chat, first.runId));
     const turn = (await store.getTurn(first.turnId))!;
     expect(turn.content).toEqual([{ text: 'When is high water?' }, { file: body.document.ref }]);
     expect((await store.getConversation(body.conversationId))?.title).toBe('When is high water?');
     const sent = server.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body.messages;
     expect(sent.at(-1)).toMatchObject({ role: 'user', content: '(Uploaded [file](tides.pdf)) When is high water?' });
 
-    const second = await chat.send({ conversationId: body.conversationId, content: 'And low water?' });
-    await drain(second.live.follow());
+    const second = await chat.send({ conversationId: body.conversationId, message: 'And low water?' });
+    await drain(follow(chat, second.runId));
     expect((await store.getTurn(second.turnId))!.content).toBe('And low water?');
 
     const work = path.join(dataDir, 'work');
@@ -258,35 +259,21 @@ describe('deleting a conversation', () => {
 
 describe('a message sent while its upload is still being parsed', () => {
   it('waits for the parse and carries the file (and does not wait for a conversation with nothing parsing)', async () => {
-    const chat = new ChatService(
-      store,
-      () =>
-        new FnCallAgent({
-          llm: createChatModel({
-            model: 'scripted',
-            baseURL: server.url,
-            apiKey: 'k',
-            generateCfg: { max_retries: 0 },
-          }),
-          name: 'assistant',
-        }),
-    );
-    server.setScenario({ replies: [{ content: 'Noted.' }] });
+    server.setScenario({ replies: [{ content: 'Noted.' }, { content: 'Again.' }] });
     const { body } = await upload('tides.pdf', pdf);
     expect((await store.getDocument(body.document.id))?.state).toBe('parsing');
 
-    await chat.documentsSettled(body.conversationId);
+    const run = await chat.send({ conversationId: body.conversationId, message: 'When is high water?' });
     expect((await store.getDocument(body.document.id))?.state).toBe('ready');
-    const run = await chat.send({ conversationId: body.conversationId, content: 'When is high water?' });
-    await drain(run.live.follow());
+    await drain(follow(chat, run.runId));
     expect((await store.getTurn(run.turnId))!.content).toEqual([
       { text: 'When is high water?' },
       { file: body.document.ref },
     ]);
 
-    // Nothing left to wait for: these return at once (sitting out the 120 s wait would time the test out).
-    await chat.documentsSettled(body.conversationId);
-    await chat.documentsSettled(undefined);
+    // Nothing left to wait for: the next message goes at once (sitting out the 120 s wait would time the test out).
+    const next = await chat.send({ conversationId: body.conversationId, message: 'And low water?' });
+    await drain(follow(chat, next.runId));
   });
 });
 

@@ -1,13 +1,13 @@
 // Uploads (wiring only; the API is described in lib/uploads/http.ts).
-import { getDocumentService } from '@/lib/uploads';
+import { appContext } from '@/lib/server/context';
 import { handleList, handleUpload } from '@/lib/uploads/http';
 
 export const dynamic = 'force-dynamic';
 
-export function POST(request: Request): Promise<Response> {
-  return handleUpload(getDocumentService(), request);
+export async function POST(request: Request): Promise<Response> {
+  return handleUpload((await appContext()).uploads, request);
 }
 
-export function GET(request: Request): Promise<Response> {
-  return handleList(getDocumentService(), request);
+export async function GET(request: Request): Promise<Response> {
+  return handleList((await appContext()).uploads, request);
 }

@@ -1,8 +1,9 @@
-import { loadConfig, modelStatus } from '@/lib/config';
+import { modelStatus } from '@/lib/config';
+import { appContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
 
-export function GET() {
-  const { configured, model } = modelStatus(loadConfig());
+export async function GET() {
+  const { configured, model } = modelStatus((await appContext()).config);
   return Response.json({ ok: true, model: { configured, name: model ?? null } });
 }

@@ -1,13 +1,13 @@
 // One uploaded document: its state, or its removal (wiring only; see lib/uploads/http.ts).
-import { getDocumentService } from '@/lib/uploads';
+import { appContext } from '@/lib/server/context';
 import { handleDelete, handleGet } from '@/lib/uploads/http';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
-  return handleGet(getDocumentService(), (await params).id);
+  return handleGet((await appContext()).uploads, (await params).id);
 }
 
 export async function DELETE(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
-  return handleDelete(getDocumentService(), (await params).id);
+  return handleDelete((await appContext()).uploads, (await params).id);
 }
