@@ -138,7 +138,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
 }
 
 /** Is a model endpoint configured? (The page uses this to say how to connect one; it never exposes the key.) */
-export function modelStatus(config: AppConfig = loadConfig()): {
+export function modelStatus(config: AppConfig): {
   configured: boolean;
   baseURL?: string;
   model?: string;
