@@ -11,6 +11,7 @@ import { fixtureFileName, runToFixture } from '../../lib/inspect/fixture';
 import { foldInspection } from '../../lib/inspect/fold';
 import type { InspectedRun, Iteration } from '../../lib/inspect/model';
 import { formatMs } from '../../lib/inspect/timeline';
+import { useModalDialog } from '../modal-dialog';
 import { downloadJson } from './download';
 import { useInspector, type InspectorTarget } from './inspector-store';
 import { IterationView, type RequestLoader } from './iteration-view';
@@ -34,14 +35,7 @@ export interface RunInspectorProps {
 
 export function RunInspector({ iterationActions }: RunInspectorProps) {
   const target = useInspector((s) => s.target);
-  const dialog = useRef<HTMLDialogElement>(null);
-
-  useEffect(() => {
-    const d = dialog.current;
-    if (!d) return;
-    if (target && !d.open) d.showModal();
-    if (!target && d.open) d.close();
-  }, [target]);
+  const dialog = useModalDialog(Boolean(target));
 
   return (
     <dialog
