@@ -5,7 +5,6 @@ import { FnCallAgent, ReActChat, type AgentEvent } from '../lib/agent';
 import { fncallModeFrom, loadConfig } from '../lib/config';
 import { createChatModel } from '../lib/llm';
 import { TOOL_REGISTRY, unavailableReason } from '../tools';
-import '../tools/builtin';
 import { allowLocalFileStaging } from '../tools/file-access';
 
 // The CLI's messages come from its own user, so file-aware tools may copy any local path they name.

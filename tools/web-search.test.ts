@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTool } from './registry';
 import { runTool } from './run-tool';
 import { WebSearchTool } from './web-search';
-import './builtin';
+import './index'; // registers the builtin tools
 
 let server: Server;
 let base: string;

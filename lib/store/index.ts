@@ -5,9 +5,6 @@ import path from 'node:path';
 import { openSqliteStore } from './sqlite';
 import type { ChatStore, ConversationSettings } from './types';
 
-export type * from './types';
-export { openSqliteStore } from './sqlite';
-
 export const DB_FILE_NAME = 'agent-studio.db';
 
 /** The store in `dataDir` (created when missing). Runs an earlier process left 'running' were cut off by its end:

@@ -14,7 +14,7 @@ import { artifactResponse } from '../../lib/sandbox/artifact-response';
 import { InterpreterPool, shutdownSharedPool } from '../../lib/sandbox/pool';
 import { FINISHED_MESSAGE, TIMEOUT_MESSAGE } from '../../lib/sandbox/format';
 import { createTool, runTool, type ToolRunResult } from '../../tools';
-import '../../tools/builtin';
+import '../../tools'; // registers the builtin tools
 import { codeWorkDir } from '../../tools/code-interpreter';
 import { createChatModel } from '../../lib/llm';
 
