@@ -1,5 +1,5 @@
 'use client';
-// The trace inspector (UI.md "Inspecting a run"): a native modal <dialog> named "Run inspector" (focus stays in it,
+// The trace inspector (README, "Inspecting runs"): a native modal <dialog> named "Run inspector" (focus stays in it,
 // Esc closes it, focus goes back to the opener). Only one page of iterations is listed and drawn at a time, and only
 // the selected iteration's request is rendered: the request of iteration N holds the whole history before it.
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';

@@ -24,7 +24,7 @@ export interface AppConfig {
   web: WebEnvConfig;
 }
 
-// Document search (issue 4, search half).
+// Document search.
 export interface RagEnvConfig {
   /** Tokens of document passages put into one prompt (Qwen-Agent's max_ref_token). */
   maxRefTokens: number;
@@ -32,7 +32,7 @@ export interface RagEnvConfig {
   parserPageSize: number;
 }
 
-/** Uploads and document parsing (issue 4). */
+/** Uploads and document parsing. */
 export interface DocumentLimits {
   /** Largest file accepted by upload and by the parsers. */
   uploadMaxBytes: number;
@@ -69,7 +69,7 @@ export function fncallModeFrom(value: string | undefined): FncallMode {
   return mode as FncallMode;
 }
 
-// ---- code_interpreter (issue 5) -----------------------------------------------------------------------------
+// ---- code_interpreter -------------------------------------------------------------------------------------
 
 export interface CodeInterpreterConfig {
   timeoutMs: number;
@@ -147,7 +147,7 @@ export function modelStatus(config: AppConfig): {
   return { configured, baseURL: config.llm.baseURL, model: config.llm.model };
 }
 
-// ---- MCP servers and web tools (issue 6) ----
+// ---- MCP servers and web tools ----
 
 export interface McpEnvConfig {
   /** The mcpServers JSON file (MCP_CONFIG, default DATA_DIR/mcp.json). */

@@ -99,7 +99,7 @@ export interface ChatStore extends DocumentStore {
   close(): Promise<void>;
 }
 
-// --- Documents uploaded to a conversation (issue 4) ---
+// --- Documents uploaded to a conversation ---
 
 export type DocumentState = 'parsing' | 'ready' | 'error';
 

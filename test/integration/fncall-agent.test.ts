@@ -1,4 +1,4 @@
-// FnCallAgent end to end over real HTTP: the loop's semantics (QWEN-AGENT.md checklist 5-22) in each fncall mode.
+// FnCallAgent end to end over real HTTP: the loop's semantics (docs/qwen-agent-checklist.md, 5-22) in each mode.
 import { getEventListeners } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
