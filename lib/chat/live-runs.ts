@@ -1,9 +1,12 @@
-// The runs in progress: started by the chat service, followed by any number of readers from their first event (a
-// reload re-attaches to a run still going), stopped, and told the user's decision on a paused tool call. The
-// registry here holds them in this process's memory; one that several server processes share (a database that
-// tells its followers of new events) can take its place behind the same interface.
+// The runs in progress: started by the chat service, which hands each event of a run to its writer; the writer
+// appends it to the run's log and only then to the run's followers (what a reader sees is never more than what a
+// restart keeps). Any number of readers follow a run from its first event (a reload re-attaches to a run still
+// going); a run can be stopped and told the user's decision on a paused tool call. The registry here holds the
+// runs in this process's memory; one that several server processes share (a database that tells its followers of
+// new events) can take its place behind the same interface.
 import { EventQueue } from '../agent/event-queue';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
+import type { ChatStore } from '../store/types';
 
 export interface FollowOptions {
   /** Merge consecutive deltas that arrive within this window into one event (fewer, larger messages). */
@@ -16,10 +19,14 @@ export interface FollowOptions {
 export interface RunWriter {
   /** Aborts when the run is stopped. */
   readonly signal: AbortSignal;
-  /** An event the run's log now holds, for its followers. */
+  /** Appends an event to the run's log, then hands it to the run's followers. Events that come while a write is in
+   *  flight go together in the next one (one transaction for a burst of deltas). */
   push(event: AgentEvent): void;
-  /** The run is over and its last event stored. */
-  end(): void;
+  /** Set once the log could not be written (later events are dropped): the run should stop. */
+  readonly failed: boolean;
+  /** The run is over: resolves once everything pushed is stored and its followers are done. If the log could not be
+   *  written, the followers are told the run ended in an error, and the run is marked so when the store allows. */
+  end(): Promise<void>;
   /** Waits for the user's decision on a paused tool call; rejects when the run is stopped meanwhile. */
   awaitDecision(functionId: string): Promise<ToolDecision>;
 }
@@ -40,12 +47,14 @@ export interface LiveRuns {
   stopConversation(conversationId: string): Promise<void>;
 }
 
-/** The runs in progress in this process. */
+/** The runs in progress in this process, written to `store`. */
 export class InMemoryLiveRuns implements LiveRuns {
   private readonly runs = new Map<string, LiveRun>();
 
+  constructor(private readonly store: ChatStore) {}
+
   start(runId: string, conversationId: string): RunWriter {
-    const run = new LiveRun(conversationId, () => this.runs.delete(runId));
+    const run = new LiveRun(this.store, runId, conversationId, () => this.runs.delete(runId));
     this.runs.set(runId, run);
     return run;
   }
@@ -76,12 +85,19 @@ export class InMemoryLiveRuns implements LiveRuns {
 class LiveRun implements RunWriter {
   readonly controller = new AbortController();
   readonly ended: Promise<void>;
+  /** What the followers read: events already stored. */
   private readonly events = new EventQueue<AgentEvent>();
   /** Tool calls paused for the user's decision, by function id. */
   private readonly decisions = new Map<string, (decision: ToolDecision) => void>();
   private resolveEnded!: () => void;
+  /** Events pushed and not written yet, and the write in flight. */
+  private pending: AgentEvent[] = [];
+  private writing?: Promise<void>;
+  private writeError?: unknown;
 
   constructor(
+    private readonly store: ChatStore,
+    private readonly runId: string,
     readonly conversationId: string,
     private readonly onEnd: () => void,
   ) {
@@ -92,14 +108,60 @@ class LiveRun implements RunWriter {
     return this.controller.signal;
   }
 
-  push(event: AgentEvent): void {
-    this.events.push(event);
+  get failed(): boolean {
+    return this.writeError !== undefined;
   }
 
-  end(): void {
+  push(event: AgentEvent): void {
+    if (this.failed) return;
+    this.pending.push(event);
+    this.writing ??= this.write();
+  }
+
+  async end(): Promise<void> {
+    await this.writing;
+    if (this.failed) {
+      // The store failed (disk full, database closed): the run cannot be recorded; say so to the readers.
+      const e = this.writeError;
+      const error = { name: 'StoreError', message: e instanceof Error ? e.message : String(e) };
+      this.events.push({
+        type: 'run-end',
+        runId: this.runId,
+        iteration: 0,
+        t: 0,
+        reason: 'error',
+        error,
+        llmCalls: 0,
+        toolCalls: 0,
+        usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+        durationMs: 0,
+      });
+      await this.store.finishRun(this.runId, 'error', error).catch(() => {
+        // nothing more can be done; the run will read as interrupted at the next start
+      });
+    }
     this.events.close();
     this.onEnd();
     this.resolveEnded();
+  }
+
+  private async write(): Promise<void> {
+    try {
+      while (this.pending.length) {
+        const batch = this.pending;
+        this.pending = [];
+        await this.store.appendEvents(this.runId, batch);
+        const end = batch.find((e) => e.type === 'run-end');
+        // The run reads as finished before its followers hear that it ended.
+        if (end?.type === 'run-end') await this.store.finishRun(this.runId, end.reason, end.error);
+        for (const e of batch) this.events.push(e);
+      }
+    } catch (e) {
+      this.writeError = e;
+      this.pending = [];
+    } finally {
+      this.writing = undefined;
+    }
   }
 
   awaitDecision(functionId: string): Promise<ToolDecision> {

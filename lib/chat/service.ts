@@ -16,9 +16,8 @@ import { attachmentItems } from '../uploads/attachments';
 import type { ParseJobs } from '../uploads/parsing';
 import type { AgentFactory } from './agents';
 import { storedFeed } from './feed';
-import type { LiveRuns } from './live-runs';
+import type { LiveRuns, RunWriter } from './live-runs';
 import type { ConversationData } from './page';
-import { RunRecorder } from './recorder';
 import { EditRequestSchema, parseRequest, SendRequestSchema, type SendRequest } from './requests';
 
 export interface StartedRun {
@@ -217,43 +216,19 @@ export class ChatService {
         : {}),
     };
     const events = Array.isArray(input) ? agent.runEvents(input, opts) : replayEvents(agent, input, opts);
-    void this.record(runId, events, writer);
+    void this.record(events, writer);
     return { conversationId: conversation.id, turnId: turn.id, runId };
   }
 
-  /** Drains the run into its log whatever happens to its readers; a store that fails ends the run. */
-  private async record(
-    runId: string,
-    events: AsyncGenerator<AgentEvent>,
-    writer: { push(e: AgentEvent): void; end(): void },
-  ): Promise<void> {
-    const recorder = new RunRecorder(this.store, runId, (e) => writer.push(e));
+  /** Drains the run into its writer whatever happens to its readers; a log that cannot be written stops it. */
+  private async record(events: AsyncGenerator<AgentEvent>, writer: RunWriter): Promise<void> {
     try {
       for await (const event of events) {
-        recorder.add(event);
-        if (recorder.failed !== undefined) break; // leaving the loop stops the run
+        writer.push(event);
+        if (writer.failed) break; // leaving the loop stops the run
       }
-      await recorder.flushed();
-    } catch (e) {
-      // The store failed (disk full, database closed): the run cannot be recorded; say so to the readers.
-      const error = { name: 'StoreError', message: e instanceof Error ? e.message : String(e) };
-      writer.push({
-        type: 'run-end',
-        runId,
-        iteration: 0,
-        t: 0,
-        reason: 'error',
-        error,
-        llmCalls: 0,
-        toolCalls: 0,
-        usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-        durationMs: 0,
-      });
-      await this.store.finishRun(runId, 'error', error).catch(() => {
-        // nothing more can be done; the run will read as interrupted at the next start
-      });
     } finally {
-      writer.end();
+      await writer.end();
     }
   }
 

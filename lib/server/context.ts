@@ -32,7 +32,7 @@ export function createAppContext(
   store: ChatStore,
   parts: { agents?: AgentFactory; runs?: LiveRuns; mcp?: McpManager } = {},
 ): AppContext {
-  const runs = parts.runs ?? new InMemoryLiveRuns();
+  const runs = parts.runs ?? new InMemoryLiveRuns(store);
   const parses = new ParseJobs();
   const settings = () => defaultSettings(config.llm.fncallMode);
   const uploads = new DocumentService(store, {
