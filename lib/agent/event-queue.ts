@@ -4,6 +4,8 @@
 
 export class EventQueue<T> {
   private items: T[] = [];
+  /** The array take() handed out last time, reused for what comes next (a run's reader takes a batch per wake). */
+  private spare: T[] = [];
   /** Items a draining reader has taken (they are no longer held). */
   private taken = 0;
   private closed = false;
@@ -29,11 +31,14 @@ export class EventQueue<T> {
     return this.taken + this.items.length;
   }
 
-  /** Everything pushed and not taken yet, handed over once: for the one reader of a queue nobody follows later. */
+  /** Everything pushed and not taken yet, handed over once: for the one reader of a queue nobody follows later.
+   *  The array is the reader's until its next take(). */
   take(): T[] {
     const out = this.items;
     if (!out.length) return out;
-    this.items = [];
+    this.spare.length = 0;
+    this.items = this.spare;
+    this.spare = out;
     this.taken += out.length;
     return out;
   }
@@ -51,6 +56,12 @@ export class EventQueue<T> {
 
   private wake(): void {
     const waiting = this.waiting;
+    if (waiting.length === 1) {
+      // The usual case (one reader): no new array per event.
+      const resolve = waiting[0]!;
+      waiting.length = 0;
+      return resolve();
+    }
     this.waiting = [];
     for (const resolve of waiting) resolve();
   }
