@@ -2,7 +2,6 @@
 // can import again to view. Checked with zod on import, with errors a person can act on.
 import { z } from 'zod';
 import { AgentEventSchema, type AgentEvent } from '../protocol/events';
-import { upgradeRunLog } from '../store/upgrade';
 
 export const RUN_EXPORT_SCHEMA = 'agent-studio.run/2';
 /** Exports written before the events carried their final facts; their events are read in today's shape. */
@@ -53,8 +52,9 @@ const MAX_LISTED = 5;
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** Reads an export file's text. Never throws: a bad file gives a message naming what is wrong and where. */
-export function parseRunExport(text: string): ParseResult<RunExport> {
+/** Reads an export file's text. Never throws: a bad file gives a message naming what is wrong and where. An export
+ *  of an older schema is read in today's shape (the code that does so loads only for such a file). */
+export async function parseRunExport(text: string): Promise<ParseResult<RunExport>> {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -66,9 +66,10 @@ export function parseRunExport(text: string): ParseResult<RunExport> {
   }
   const schema = (data as { schema?: unknown }).schema;
   const events = (data as { events?: unknown }).events;
-  if (typeof schema === 'string' && OLDER_SCHEMAS.includes(schema) && Array.isArray(events))
+  if (typeof schema === 'string' && OLDER_SCHEMAS.includes(schema) && Array.isArray(events)) {
+    const { upgradeRunLog } = await import('../store/upgrade');
     data = { ...data, schema: RUN_EXPORT_SCHEMA, events: upgradeRunLog(events) };
-  else if (schema !== RUN_EXPORT_SCHEMA) {
+  } else if (schema !== RUN_EXPORT_SCHEMA) {
     const other = typeof schema === 'string' && schema.startsWith('agent-studio.run/');
     return {
       ok: false,

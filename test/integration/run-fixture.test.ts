@@ -129,7 +129,7 @@ describe('Save as fixture', () => {
       userMessage: 'What is six times seven?',
       conversationTitle: 'What is six times seven?',
     });
-    const back = parseRunExport(JSON.stringify(bundle));
+    const back = await parseRunExport(JSON.stringify(bundle));
     expect(back.ok).toBe(true);
 
     const run = foldInspection(back.ok ? back.value.events : []);
