@@ -9,7 +9,7 @@ import { isAbortError } from '../llm/retry';
 import { runAbortController } from '../llm/run-signal';
 import { detectLang, toMessages, type FunctionDef, type Message } from '../llm/schema';
 import { AGENT_KIND_NAMES, type AgentKind, type CallFormat, type StopReason } from '../protocol/enums';
-import type { AgentEvent, EventOf, EventStamp } from '../protocol/events';
+import type { AgentEvent, Unstamped } from '../protocol/events';
 import { EventQueue } from './event-queue';
 import { MessageFold } from './fold';
 import { mcpTools, resolveFunctionList, type McpEntry, type ToolSpec } from './function-list';
@@ -28,8 +28,6 @@ export interface AgentOptions {
   /** Model calls per run (default 20; the app passes MAX_LLM_CALL_PER_RUN). */
   maxLlmCalls?: number;
 }
-
-type Unstamped<T extends AgentEvent['type']> = Omit<EventOf<T>, keyof EventStamp>;
 
 /** Where a model call's answer text goes instead of plain text-delta events (ReActChat tags its transcript). */
 export interface TextSink {

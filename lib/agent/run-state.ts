@@ -6,9 +6,9 @@ import type { StopReason } from '../protocol/enums';
 import type {
   AgentEvent,
   ErrorInfo,
-  EventOf,
   ReplayInfo,
   ToolDecision,
+  Unstamped,
   UnstampedEvent,
   Usage,
 } from '../protocol/events';
@@ -79,7 +79,7 @@ export class RunState {
   }
 
   end(reason: StopReason, error?: ErrorInfo): void {
-    const event: Omit<EventOf<'run-end'>, 'runId' | 'iteration' | 't'> = {
+    const event: Unstamped<'run-end'> = {
       type: 'run-end',
       reason,
       llmCalls: this.llmCalls,

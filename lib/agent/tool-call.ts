@@ -4,13 +4,13 @@
 import { runTool, unknownToolResult, ToolServiceError, type BaseTool, type ToolContext } from '../../tools';
 import { collectFileRefs } from '../llm/upload-info';
 import type { Message } from '../llm/schema';
-import type { EventOf, ToolDecision } from '../protocol/events';
+import type { ToolDecision, Unstamped } from '../protocol/events';
 import type { RunState, ToolCall } from './run-state';
 
 /** What the model is given for a call the user skipped. */
 export const SKIPPED_BY_USER = 'The user skipped this tool call; it was not run.';
 
-type ToolResult = Omit<EventOf<'tool-result'>, 'runId' | 'iteration' | 't'>;
+type ToolResult = Unstamped<'tool-result'>;
 
 /**
  * Runs `call` with the tools of the agent and returns what the model gets back. `messages` is the loop's history:

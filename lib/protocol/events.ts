@@ -237,6 +237,8 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omi
 export type EventStamp = Pick<AgentEvent, 'runId' | 'iteration' | 't'>;
 /** An event as its emitter describes it, before the run stamps it. */
 export type UnstampedEvent = DistributiveOmit<AgentEvent, keyof EventStamp>;
+/** One type of event, before the run stamps it. */
+export type Unstamped<T extends AgentEventType> = Omit<EventOf<T>, keyof EventStamp>;
 /** An event as the page and HTTP clients receive it (lib/chat/feed.ts): the run id is said once per stream. */
 export type FeedEvent = DistributiveOmit<AgentEvent, 'runId'>;
 /** A retrieval as its searcher describes it; the emitter adds who ran it and stamps it. */
