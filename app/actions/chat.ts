@@ -7,7 +7,9 @@ import { getDocumentService } from '@/lib/documents';
 import { defaultSettings } from '@/lib/store/settings';
 import type { ConversationSettings, ConversationSummary, RunStatus, StoredTurn } from '@/lib/store/types';
 import { isMcpToolClass, prepareMcpTools } from '@/lib/mcp';
+import { startLimited } from '@/lib/http/run-limits';
 import { TOOL_REGISTRY, unavailableReason } from '@/tools';
+import { requestClient } from './request-client';
 
 export interface RunStream {
   conversationId: string;
@@ -75,22 +77,27 @@ export async function sendMessage(input: {
         : defaultSettings().tools),
   );
   await getChatService().documentsSettled(input.conversationId);
+  const client = await requestClient();
   return attempt(() =>
     stream(
-      getChatService().send({ conversationId: input.conversationId, content: input.message, settings: input.settings }),
+      startLimited(client, () =>
+        getChatService().send({ conversationId: input.conversationId, content: input.message, settings: input.settings }),
+      ),
     ),
   );
 }
 
 export async function regenerate(turnId: string): Promise<ActionResult<RunStream>> {
   await prepareMcpTools(toolsOfTurn(turnId));
-  return attempt(() => stream(getChatService().regenerate(turnId)));
+  const client = await requestClient();
+  return attempt(() => stream(startLimited(client, () => getChatService().regenerate(turnId))));
 }
 
 export async function editAndResend(turnId: string, message: string): Promise<ActionResult<RunStream>> {
   await prepareMcpTools(toolsOfTurn(turnId));
   await getChatService().documentsSettled(getChatService().store.getTurn(turnId)?.conversationId);
-  return attempt(() => stream(getChatService().editAndResend(turnId, message)));
+  const client = await requestClient();
+  return attempt(() => stream(startLimited(client, () => getChatService().editAndResend(turnId, message))));
 }
 
 export async function stopRun(runId: string): Promise<boolean> {

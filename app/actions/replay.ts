@@ -5,7 +5,9 @@ import type { ToolDecision } from '@/lib/agent/events';
 import { browserFeed, getChatService } from '@/lib/chat';
 import { compareRuns, type RunComparison } from '@/lib/compare/runs';
 import { editableToolResults, type ReplayRequest } from '@/lib/replay/plan';
+import { startLimited } from '@/lib/http/run-limits';
 import type { ActionResult, RunStream } from './chat';
+import { requestClient } from './request-client';
 
 async function attempt<T>(fn: () => T | Promise<T>): Promise<ActionResult<T>> {
   try {
@@ -82,8 +84,9 @@ export async function replaySource(runId: string): Promise<ActionResult<ReplaySo
 
 /** Replays a stored run from an iteration as a new run of its turn; streams like any other run. */
 export async function replayRun(runId: string, req: ReplayRequest): Promise<ActionResult<RunStream>> {
+  const client = await requestClient();
   return attempt(() => {
-    const started = getChatService().replay(runId, req);
+    const started = startLimited(client, () => getChatService().replay(runId, req));
     return {
       conversationId: started.conversationId,
       turnId: started.turnId,

@@ -144,7 +144,10 @@ export class DocumentService {
   }
 }
 
-/** The raw name as a person can read it back: control characters shown as \uXXXX. */
+/** The raw name as a person can read it back: control and bidi characters shown as \uXXXX. */
 function printable(raw: string): string {
-  return raw.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return raw.replace(
+    /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -1,0 +1,64 @@
+// Request bodies counted in bytes as they arrive and cut at the limit: nothing past it is read, so a huge body
+// costs neither memory nor the time to receive it all. A declared Content-Length over the limit is refused unread.
+import { formatBytes } from '../documents/limits';
+
+export class BodyTooLargeError extends Error {
+  override name = 'BodyTooLargeError';
+  readonly status = 413;
+  constructor(readonly maxBytes: number) {
+    super(`The request body is larger than the ${formatBytes(maxBytes)} limit.`);
+  }
+}
+
+/** A declared Content-Length (undefined when absent or not a number). */
+export function declaredLength(headers: { get(name: string): string | null }): number | undefined {
+  const raw = headers.get('content-length');
+  if (raw === null || !/^\d+$/.test(raw.trim())) return undefined;
+  return Number(raw);
+}
+
+/** The body's chunks; throws BodyTooLargeError (and stops reading) once more than `maxBytes` came. */
+export async function* cappedChunks(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  makeError: () => Error = () => new BodyTooLargeError(maxBytes),
+): AsyncIterable<Uint8Array> {
+  if (!body) return;
+  const reader = body.getReader();
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+      if (size > maxBytes) throw makeError();
+      yield value;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+/** The whole body, at most `maxBytes` of it. */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = declaredLength(request.headers);
+  if (declared !== undefined && declared > maxBytes) throw new BodyTooLargeError(maxBytes);
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of cappedChunks(request.body, maxBytes)) {
+    parts.push(chunk);
+    size += chunk.byteLength;
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/** The body as UTF-8 text, at most `maxBytes` bytes of it. */
+export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(request, maxBytes));
+}
