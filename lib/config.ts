@@ -173,7 +173,9 @@ function httpConfigFrom(env: Env): HttpEnvConfig {
       url = undefined;
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-      throw new ConfigError(`PUBLIC_URL must be an http(s) URL such as https://studio.example.com (got "${publicUrl}")`);
+      throw new ConfigError(
+        `PUBLIC_URL must be an http(s) URL such as https://studio.example.com (got "${publicUrl}")`,
+      );
     publicOrigin = url.origin;
   }
   const allowedHosts = [

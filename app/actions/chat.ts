@@ -81,7 +81,11 @@ export async function sendMessage(input: {
   return attempt(() =>
     stream(
       startLimited(client, () =>
-        getChatService().send({ conversationId: input.conversationId, content: input.message, settings: input.settings }),
+        getChatService().send({
+          conversationId: input.conversationId,
+          content: input.message,
+          settings: input.settings,
+        }),
       ),
     ),
   );

@@ -1,6 +1,7 @@
 // The sign-in page of an app locked with ACCESS_TOKEN: a plain form (it works without JavaScript) posting to
 // /api/sign-in, which sets the session cookie and comes back to the page asked for.
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { loadConfig } from '@/lib/config';
 import { safeNextPath } from '@/lib/http/sign-in';
 
@@ -9,7 +10,8 @@ export const metadata: Metadata = { title: 'Sign in · Agent Studio' };
 
 const TEXT = {
   heading: 'Sign in to Agent Studio',
-  intro: 'This app is locked with an access token (ACCESS_TOKEN on the server). Enter it once: this browser stays signed in for 30 days.',
+  intro:
+    'This app is locked with an access token (ACCESS_TOKEN on the server). Enter it once: this browser stays signed in for 30 days.',
   label: 'Access token',
   submit: 'Sign in',
   wrong: 'That is not the access token. Check it and try again.',
@@ -18,7 +20,11 @@ const TEXT = {
   open: 'Open the app',
 };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string; error?: string }> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ next?: string; error?: string }>;
+}) {
   const { next, error } = await searchParams;
   const locked = Boolean(loadConfig().http.accessToken);
   const message = error === 'wrong' ? TEXT.wrong : error === 'limited' ? TEXT.limited : null;
@@ -29,7 +35,10 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <>
           <p className="text-sm text-neutral-600 dark:text-neutral-400">{TEXT.intro}</p>
           {message && (
-            <p role="alert" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+            <p
+              role="alert"
+              className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+            >
               {message}
             </p>
           )}
@@ -58,9 +67,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       ) : (
         <p>
           {TEXT.noToken}{' '}
-          <a href="/" className="text-blue-700 underline dark:text-blue-400">
+          <Link href="/" className="text-blue-700 underline dark:text-blue-400">
             {TEXT.open}
-          </a>
+          </Link>
         </p>
       )}
     </main>

@@ -6,7 +6,8 @@ import { loadConfig } from '../config';
 import type { ChatStore, StoredDocument } from '../store/types';
 import { safeFileName, storedFilePath } from './file-ref';
 import { documentLimits, formatBytes, type DocumentLimits } from './limits';
-import { loadDocument, parsedCacheDir } from './load';
+import { parsedCacheDir } from './load';
+import { loadDocumentOffThread } from './parse-pool';
 import { deleteStoredFile, saveUpload } from './storage';
 import { PARSING } from './parsing';
 import { DocumentError } from './types';
@@ -120,7 +121,7 @@ export class DocumentService {
 
   private async parse(doc: StoredDocument): Promise<StoredDocument> {
     try {
-      const parsed = await loadDocument(storedFilePath(this.dataDir, doc.hash), doc.name, {
+      const parsed = await loadDocumentOffThread(storedFilePath(this.dataDir, doc.hash), doc.name, {
         limits: this.limits,
         cacheDir: parsedCacheDir(this.dataDir),
       });

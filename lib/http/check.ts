@@ -75,7 +75,11 @@ function originProblem(headers: HeaderBag, policy: RequestPolicy): string | unde
       url = undefined;
     }
     if (url && policy.publicOrigin === url.origin) return undefined;
-    if (url && (url.protocol === 'http:' || url.protocol === 'https:') && url.host === headers.get('host')?.toLowerCase())
+    if (
+      url &&
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      url.host === headers.get('host')?.toLowerCase()
+    )
       return undefined;
     return `it was sent by ${origin === 'null' ? 'an opaque origin ("null")' : `the page at ${url?.origin ?? origin}`}, not by this app's own page`;
   }
@@ -138,7 +142,8 @@ export function checkRequest(req: RequestFacts, policy: RequestPolicy, kind: Req
     if (!(credential.kind !== 'none' && credential.valid) && kind !== 'sign-in')
       return {
         status: 401,
-        message: 'This app needs its access token: sign in on the page, or send "Authorization: Bearer <ACCESS_TOKEN>".',
+        message:
+          'This app needs its access token: sign in on the page, or send "Authorization: Bearer <ACCESS_TOKEN>".',
         signIn: true,
       };
   } else if (!isLoopbackAddress(peer)) {

@@ -46,7 +46,7 @@ export function accessTokenProblem(token) {
 }
 
 export const HOW_TO_TOKEN =
-  'Make one with: export ACCESS_TOKEN=$(node -e "console.log(require(\'crypto\').randomBytes(24).toString(\'base64url\'))")';
+  "Make one with: export ACCESS_TOKEN=$(node -e \"console.log(require('crypto').randomBytes(24).toString('base64url'))\")";
 
 /**
  * Why the app must not start as configured, or null. Beyond loopback (listening on another address, or answering to

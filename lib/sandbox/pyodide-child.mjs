@@ -193,9 +193,15 @@ function guardAttr(node, attr, currentSize) {
   return next;
 }
 NODEFS.node_ops.setattr = (node, attr) =>
-  nodeOps.setattr(node, guardAttr(node, attr, () => sizeAt(NODEFS.realPath(node))));
+  nodeOps.setattr(
+    node,
+    guardAttr(node, attr, () => sizeAt(NODEFS.realPath(node))),
+  );
 NODEFS.stream_ops.setattr = (stream, attr) =>
-  streamOps.setattr(stream, guardAttr(stream.node, attr, () => fstatSync(stream.nfd).size));
+  streamOps.setattr(
+    stream,
+    guardAttr(stream.node, attr, () => fstatSync(stream.nfd).size),
+  );
 NODEFS.stream_ops.write = (stream, buffer, offset, length, position, canOwn) => {
   if (inWorkspace(stream.node)) charge(position + length - fstatSync(stream.nfd).size);
   return streamOps.write(stream, buffer, offset, length, position, canOwn);

@@ -28,6 +28,7 @@ afterAll(() => {
 
 async function run(conversationId: string, code: string): Promise<string> {
   const r = await runTool(createTool('code_interpreter'), JSON.stringify({ code }), {
+    files: [],
     conversationId,
     lang: 'en',
     messages: [],
@@ -61,12 +62,14 @@ describe('code_interpreter: the work directory quota (CODE_INTERPRETER_DISK_MB=8
         ].join('\n'),
       );
       expect(out).toMatch(/OSError: \[Errno \d+\] No space left on device/);
-      expect(out).toContain('The working directory is full: its files may take at most 8 MB (CODE_INTERPRETER_DISK_MB)');
+      expect(out).toContain(
+        'The working directory is full: its files may take at most 8 MB (CODE_INTERPRETER_DISK_MB)',
+      );
       expect(bytesUnder(codeWorkDir('quota-a'))).toBeLessThanOrEqual(8 * 1024 * 1024);
       // The interpreter lives on: deleting the file frees the space for the next write.
-      expect(await run('quota-a', 'import os\nprint(written)\nos.remove("big.bin")\nopen("small.txt", "w").write("ok")')).toMatch(
-        /stdout:\n\n```\n\d+\n```/,
-      );
+      expect(
+        await run('quota-a', 'import os\nprint(written)\nos.remove("big.bin")\nopen("small.txt", "w").write("ok")'),
+      ).toMatch(/stdout:\n\n```\n\d+\n```/);
       expect(readdirSync(codeWorkDir('quota-a'))).toEqual(['small.txt']);
     },
     SLOW,
