@@ -1,12 +1,7 @@
-// Next runs register() once when the server starts, before it answers any request (Node runtime only).
+// Next runs register() once when the server starts, before it answers any request.
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { startupProblem } = await import('./lib/http/startup');
-  const problem = startupProblem();
-  if (problem) {
-    console.error(`\n${problem}\n`);
-    process.exit(1);
+  if (process.env.NEXT_RUNTIME === 'nodejs') {
+    const { startServerChecks } = await import('./lib/http/startup');
+    startServerChecks();
   }
-  const { installPeerStamp } = await import('./lib/http/peer');
-  installPeerStamp();
 }

@@ -9,6 +9,8 @@ module.exports = {
   // chase; the MCP SDK spawns stdio servers.
   serverExternalPackages: ['pdfjs-dist', 'pyodide', 'linkedom', '@mozilla/readability', '@modelcontextprotocol/sdk'],
   experimental: {
+    // forbidden() / unauthorized(): a refused server action answers 403 / 401 (app/actions/guard.ts).
+    authInterrupts: true,
     // Server actions: Next counts the body's bytes while reading and stops at this limit.
     serverActions: { bodySizeLimit: messageBodyBytes },
     // What Next buffers of a body for proxy.ts; proxy.ts refuses larger declared bodies, so nothing is cut short.

@@ -1,7 +1,9 @@
-// Next's proxy (the former middleware): every page, server action and body-less route request passes here before
-// anything of the app runs. It applies the request checks (lib/http/check.ts), refuses bodies it would otherwise
-// buffer, and gives each page a fresh CSP nonce. Route handlers that take bodies are left out of the matcher (Next
-// buffers a proxied body in memory) and check themselves with guardRoute; test/security covers both halves.
+// Next's proxy (the former middleware): pages and the route handlers without request bodies pass here before
+// anything of the app runs. It applies the request checks (lib/http/check.ts) and gives each page a fresh CSP nonce.
+// Requests with bodies Next would have to read whole first (it buffers a proxied body and reads it to its end before
+// going on) are left out of the matcher, so their limits cut them as they stream: server actions (Next-Action
+// header) check themselves with guardAction (app/actions/guard.ts), and POST /api/chat and /api/files with
+// guardRoute. test/security/coverage.test.ts proves every route and action is covered by one or the other.
 import { NextResponse, type NextRequest } from 'next/server';
 import { BodyTooLargeError, declaredLength } from '@/lib/http/body';
 import { checkRequest, type RequestKind } from '@/lib/http/check';
@@ -13,7 +15,6 @@ import { problem, refusalResponse } from '@/lib/http/respond';
 export const SIGN_IN_PATHS = ['/sign-in', '/api/sign-in'];
 
 function kindOf(request: NextRequest): RequestKind {
-  if (request.headers.has('next-action')) return 'action';
   const path = request.nextUrl.pathname;
   if (SIGN_IN_PATHS.includes(path)) return 'sign-in';
   return path.startsWith('/api/') ? 'api' : 'page';
@@ -21,11 +22,14 @@ function kindOf(request: NextRequest): RequestKind {
 
 export function proxy(request: NextRequest): Response {
   const kind = kindOf(request);
-  const refusal = checkRequest(request, requestPolicy(), kind);
-  if (refusal) return refusalResponse(refusal, request);
+  const policy = requestPolicy();
+  const refusal = checkRequest(request, policy, kind);
+  if (refusal) return refusalResponse(refusal, request, policy.publicOrigin);
 
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    // Next reads a proxied body whole before the action sees it, so its size is settled here, from the header.
+    // Pages only answer GET (server actions do not come this way: see the matcher).
+    if (kind === 'page') return problem(405, 'Pages answer GET only.', { allow: 'GET, HEAD' });
+    // Next reads a proxied body whole before the handler sees it, so its size is settled here, from the header.
     const declared = declaredLength(request.headers);
     if (declared === undefined && request.headers.has('transfer-encoding'))
       return problem(411, 'Send the body with a Content-Length header.');
@@ -46,6 +50,11 @@ export function proxy(request: NextRequest): Response {
 }
 
 export const config = {
-  // Everything but static build files and the two route handlers that stream request bodies.
-  matcher: ['/((?!_next/static/|_next/image|favicon\\.ico$|icon\\.svg$|api/chat$|api/files$).*)'],
+  matcher: [
+    {
+      // Everything but static build files, the two route handlers that stream request bodies, and server actions.
+      source: '/((?!_next/static/|_next/image|favicon\\.ico$|icon\\.svg$|api/chat$|api/files$).*)',
+      missing: [{ type: 'header', key: 'next-action' }],
+    },
+  ],
 };

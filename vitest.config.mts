@@ -9,6 +9,8 @@ export default defineConfig({
       'test/**/*.test.ts',
       'components/**/*.test.{ts,tsx}',
     ],
+    // The security suite runs against the build, after it: vitest.security.config.mts.
+    exclude: ['test/security/**', '**/node_modules/**'],
     testTimeout: 20_000,
     pool: 'forks',
   },

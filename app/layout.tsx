@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from 'next';
 import { headers } from 'next/headers';
+import { guardAction } from './actions/guard';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -12,8 +13,11 @@ export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 const themeScript = `try{var t=localStorage.getItem('theme');if(t!=='light'&&t!=='dark')t=matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light';if(t==='dark')document.documentElement.classList.add('dark')}catch(e){}`;
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const h = await headers();
+  // A request naming a server action bypasses proxy.ts, even when it is a GET that renders the page.
+  if (h.has('next-action')) await guardAction();
   // The page's CSP nonce (proxy.ts): without it the browser refuses the inline script.
-  const nonce = (await headers()).get('x-nonce') ?? undefined;
+  const nonce = h.get('x-nonce') ?? undefined;
   return (
     <html lang="en" suppressHydrationWarning>
       <head>

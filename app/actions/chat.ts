@@ -10,6 +10,7 @@ import { isMcpToolClass, prepareMcpTools } from '@/lib/mcp';
 import { startLimited } from '@/lib/http/run-limits';
 import { TOOL_REGISTRY, unavailableReason } from '@/tools';
 import { requestClient } from './request-client';
+import { guardAction } from './guard';
 
 export interface RunStream {
   conversationId: string;
@@ -70,6 +71,7 @@ export async function sendMessage(input: {
   message: string;
   settings?: Partial<ConversationSettings>;
 }): Promise<ActionResult<RunStream>> {
+  await guardAction();
   await prepareMcpTools(
     input.settings?.tools ??
       (input.conversationId
@@ -92,12 +94,14 @@ export async function sendMessage(input: {
 }
 
 export async function regenerate(turnId: string): Promise<ActionResult<RunStream>> {
+  await guardAction();
   await prepareMcpTools(toolsOfTurn(turnId));
   const client = await requestClient();
   return attempt(() => stream(startLimited(client, () => getChatService().regenerate(turnId))));
 }
 
 export async function editAndResend(turnId: string, message: string): Promise<ActionResult<RunStream>> {
+  await guardAction();
   await prepareMcpTools(toolsOfTurn(turnId));
   await getChatService().documentsSettled(getChatService().store.getTurn(turnId)?.conversationId);
   const client = await requestClient();
@@ -105,20 +109,24 @@ export async function editAndResend(turnId: string, message: string): Promise<Ac
 }
 
 export async function stopRun(runId: string): Promise<boolean> {
+  await guardAction();
   return getChatService().stop(runId);
 }
 
 /** Follows a run still going in this process (after a reload), from its first event. */
 export async function followRun(runId: string): Promise<AsyncIterable<FeedEvent> | null> {
+  await guardAction();
   const live = getChatService().live(runId);
   return live ? browserFeed(live, { stopOnLeave: false }) : null;
 }
 
 export async function listConversations(query?: string): Promise<ConversationSummary[]> {
+  await guardAction();
   return getChatService().store.listConversations(query?.trim() || undefined);
 }
 
 export async function loadConversation(id: string): Promise<ActionResult<ConversationData>> {
+  await guardAction();
   return attempt(() => {
     const { store } = getChatService();
     const conversation = store.getConversation(id);
@@ -135,6 +143,7 @@ export async function loadConversation(id: string): Promise<ActionResult<Convers
 }
 
 export async function renameConversation(id: string, title: string): Promise<ActionResult<null>> {
+  await guardAction();
   return attempt(() => {
     const clean = title.trim();
     if (!clean) throw new Error('A title cannot be empty.');
@@ -144,6 +153,7 @@ export async function renameConversation(id: string, title: string): Promise<Act
 }
 
 export async function deleteConversation(id: string): Promise<ActionResult<null>> {
+  await guardAction();
   return attempt(async () => {
     await getChatService().stopConversation(id);
     await getDocumentService().deleteConversation(id);
@@ -155,6 +165,7 @@ export async function saveSettings(
   id: string,
   settings: Partial<ConversationSettings>,
 ): Promise<ActionResult<ConversationSettings>> {
+  await guardAction();
   return attempt(() => getChatService().store.updateSettings(id, settings).settings);
 }
 
@@ -166,6 +177,7 @@ export interface AppInfo {
 }
 
 export async function appInfo(): Promise<AppInfo> {
+  await guardAction();
   void prepareMcpTools([]); // servers start connecting while the page loads
   const config = loadConfig();
   const status = modelStatus(config);

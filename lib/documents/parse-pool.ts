@@ -43,7 +43,7 @@ interface Slot {
 function startWorker(): Worker {
   if (import.meta.url.endsWith('.ts')) {
     const here = path.dirname(fileURLToPath(import.meta.url));
-    return new Worker(path.join(here, 'parse-worker-source.mjs'), {
+    return new Worker(path.join(/*turbopackIgnore: true*/ here, 'parse-worker-source.mjs'), {
       workerData: { entry: new URL('./parse-worker.ts', import.meta.url).href },
     });
   }

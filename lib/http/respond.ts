@@ -20,7 +20,11 @@ export function isNavigation(req: { method: string; headers: { get(name: string)
 
 const CLEAR_SESSION = `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`;
 
-export function refusalResponse(refusal: Refusal, req: { method: string; url: string; headers: Headers }): Response {
+export function refusalResponse(
+  refusal: Refusal,
+  req: { method: string; url: string; headers: Headers },
+  publicOrigin?: string,
+): Response {
   const headers: Record<string, string> = {};
   if (refusal.retryAfterS !== undefined) headers['retry-after'] = String(refusal.retryAfterS);
   if (refusal.clearSession) headers['set-cookie'] = CLEAR_SESSION;
@@ -28,7 +32,10 @@ export function refusalResponse(refusal: Refusal, req: { method: string; url: st
     if (refusal.signIn) {
       const url = new URL(req.url);
       const next = url.pathname + url.search;
-      headers.location = `/sign-in${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}`;
+      // Absolute, on PUBLIC_URL or the name the browser used (already checked): the proxy's own URL may say 0.0.0.0.
+      const proto = req.headers.get('x-forwarded-proto') === 'https' ? 'https' : 'http';
+      const origin = publicOrigin ?? `${proto}://${req.headers.get('host')}`;
+      headers.location = `${origin}/sign-in${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}`;
       return new Response(null, { status: 303, headers });
     }
     return new Response(`${refusal.message}\n`, {
@@ -57,8 +64,9 @@ type Handler<C> = (request: Request, context: C) => Response | Promise<Response>
  */
 export function guardRoute<C>(handler: Handler<C>, kind: RequestKind = 'api'): Handler<C> {
   const guarded: Handler<C> = async (request, context) => {
-    const refusal = checkRequest(request, requestPolicy(), kind);
-    if (refusal) return refusalResponse(refusal, request);
+    const policy = requestPolicy();
+    const refusal = checkRequest(request, policy, kind);
+    if (refusal) return refusalResponse(refusal, request, policy.publicOrigin);
     try {
       return await handler(request, context);
     } catch (e) {

@@ -2,6 +2,7 @@
 // the server (npm start checks the same before building; a plain `next start -H 0.0.0.0` is stopped here).
 import { loadConfig } from '../config';
 import { exposureProblem } from './exposure.mjs';
+import { installPeerStamp } from './peer';
 
 /** The address `next start` was told to listen on (-H / --hostname), or undefined for every interface. */
 export function listenHostFromArgv(argv: readonly string[]): string | undefined {
@@ -30,4 +31,14 @@ export function startupProblem(argv: readonly string[] = process.argv, env = pro
     allowedHosts: http.allowedHosts,
   });
   return problem ?? undefined;
+}
+
+/** What instrumentation.ts runs when the server starts: stop if it must not serve, else stamp every request. */
+export function startServerChecks(): void {
+  const problem = startupProblem();
+  if (problem) {
+    console.error(`\n${problem}\n`);
+    process.exit(1);
+  }
+  installPeerStamp();
 }
