@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The app's files (route handlers, imported by test/request-coverage.test.ts) use the `@/` alias of tsconfig.
+  resolve: { alias: { '@': fileURLToPath(new URL('.', import.meta.url)) } },
   test: {
     include: [
       'lib/**/*.test.ts',
