@@ -2,7 +2,7 @@
 // loadDocument, one document at a time; the rest wait in order. A worker that fails or takes too long is replaced,
 // and only its document fails (with a readable error).
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { loadConfig } from '../config';
 import type { DocumentLimits } from './limits';
@@ -42,9 +42,11 @@ interface Slot {
 // ERROR: Reached heap limit) instead of ending alone; the upload and zip-bomb limits bound what a parse may hold.
 function startWorker(): Worker {
   if (import.meta.url.endsWith('.ts')) {
+    // Paths built by hand (and hidden from Turbopack): a `new URL(…, import.meta.url)` here would make the bundler
+    // ship the worker as a plain file instead of bundling it below.
     const here = path.dirname(fileURLToPath(import.meta.url));
     return new Worker(path.join(/*turbopackIgnore: true*/ here, 'parse-worker-source.mjs'), {
-      workerData: { entry: new URL('./parse-worker.ts', import.meta.url).href },
+      workerData: { entry: pathToFileURL(path.join(/*turbopackIgnore: true*/ here, 'parse-worker.ts')).href },
     });
   }
   // The built app: Turbopack bundles the worker from this exact form.

@@ -57,14 +57,14 @@ describe('checkRequest without a token (this machine only)', () => {
   });
 
   it('refuses cross-site writes and actions, and cross-site reads that are not navigations', () => {
-    for (const headers of [
+    const cases: Record<string, string>[] = [
       { origin: 'http://evil.example' },
       { origin: 'null' },
       { origin: 'http://localhost:4000' }, // another port is another origin
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site' },
-    ])
-      expect(check(open, 'POST', headers)?.status, JSON.stringify(headers)).toBe(403);
+    ];
+    for (const headers of cases) expect(check(open, 'POST', headers)?.status, JSON.stringify(headers)).toBe(403);
     expect(check(open, 'GET', { origin: 'http://evil.example' }, 'action')?.status).toBe(403);
     expect(check(open, 'GET', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' })?.status).toBe(403);
     expect(check(open, 'GET', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' })).toBeUndefined();

@@ -16,7 +16,10 @@ export function listenHostFromArgv(argv: readonly string[]): string | undefined 
 }
 
 /** The reason this server must not run as started, or undefined. Only `next start` is judged (dev binds as told). */
-export function startupProblem(argv: readonly string[] = process.argv, env = process.env): string | undefined {
+export function startupProblem(
+  argv: readonly string[] = process.argv,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
   if (!argv.slice(1, 3).some((a) => a === 'start')) return undefined;
   let http;
   try {
