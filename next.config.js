@@ -1,4 +1,5 @@
 // The body limit and the headers every answer carries come from lib/http/settings.json (lib/http reads it too).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config file
 const { messageBodyBytes, securityHeaders } = require('./lib/http/settings.json');
 
 /** @type {import('next').NextConfig} */
