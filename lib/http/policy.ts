@@ -14,11 +14,18 @@ export interface RequestPolicy {
   publicOrigin?: string;
 }
 
-/** This machine's interface addresses: `http://<lan address>:3000` is a name the app is served under. */
-function ownAddresses(): string[] {
-  return Object.values(networkInterfaces())
-    .flat()
-    .flatMap((i) => (i ? [bareHost(i.address.replace(/%.*$/, ''))] : []));
+let own: { at: number; addresses: string[] } | undefined;
+
+/** This machine's interface addresses (`http://<lan address>:3000` is a name the app is served under), read at most
+ *  once a minute: the policy is built for every request. */
+function ownAddresses(now = Date.now()): string[] {
+  if (!own || now - own.at > 60_000) {
+    const addresses = Object.values(networkInterfaces())
+      .flat()
+      .flatMap((i) => (i ? [bareHost(i.address.replace(/%.*$/, ''))] : []));
+    own = { at: now, addresses };
+  }
+  return own.addresses;
 }
 
 export function requestPolicy(config: AppConfig['http'] = loadConfig().http): RequestPolicy {

@@ -147,6 +147,7 @@ describe('the upload API', () => {
     expect(res.body.document.name).toBe('invoicefdp.exe');
     expect(res.body.notice).toBe('The file name "invoice\\u202efdp.exe" was changed to "invoicefdp.exe".');
     expect(parseFileRef(`files/${'a'.repeat(64)}/x\u202Eyz.txt`)).toBeUndefined();
+    await settled(res.body.document.id);
   });
 
   it('answers 400 without a name and 404 for an unknown conversation or document', async () => {
