@@ -49,7 +49,9 @@ export function refusalResponse(
 
 /** The answer for a limit a handler ran into, or undefined for any other error. */
 export function limitResponse(e: unknown): Response | undefined {
-  if (e instanceof BodyTooLargeError) return problem(413, e.message, { connection: 'close' });
+  // Refused from its Content-Length: the connection closes once answered. Cut while streaming: what the client still
+  // sends is read and dropped for a moment (lib/http/body.ts) before the connection goes, so that it sees the answer.
+  if (e instanceof BodyTooLargeError) return problem(413, e.message, e.declared ? { connection: 'close' } : {});
   if (e instanceof RateLimitError) return problem(429, e.message, { 'retry-after': String(e.retryAfterS) });
   return undefined;
 }

@@ -13,6 +13,7 @@ import {
   peakRssGrowth,
   request,
   startApp,
+  type Answer,
   type App,
 } from './support/app';
 
@@ -35,7 +36,7 @@ afterAll(() => app?.stop());
 const results: string[] = [];
 afterAll(() => console.log(`\nRSS growth of the server (peak during the request, MB):\n${results.join('\n')}\n`));
 
-async function measured(label: string, send: () => Promise<{ status: number; text: string }[]>) {
+async function measured(label: string, send: () => Promise<Answer[]>) {
   app.model.reset();
   const { result, beforeMb, peakMb } = await peakRssGrowth(app.pid, send);
   results.push(`  ${label}: ${beforeMb.toFixed(1)} -> ${peakMb.toFixed(1)} (+${(peakMb - beforeMb).toFixed(1)})`);
@@ -59,8 +60,16 @@ describe('a 300 MB body is cut at the limit while it streams', () => {
   });
 
   it('POST /api/chat declaring 300 MB: refused before reading', async () => {
+    // The body waits: the answer comes before a byte of it is needed (writing into a closed socket would race it).
+    async function* late(): AsyncIterable<Buffer> {
+      await new Promise((r) => setTimeout(r, 10_000));
+      yield* bytes(300 * MB);
+    }
     const [res] = await measured('POST /api/chat, 300 MB declared', async () => [
-      await request(app.url, '/api/chat', chat({ 'content-length': String(300 * MB) })),
+      await request(app.url, '/api/chat', {
+        headers: { 'content-type': 'application/json', origin: app.url, 'content-length': String(300 * MB) },
+        body: late(),
+      }),
     ]);
     expect(res!.status).toBe(413);
   });
@@ -84,7 +93,9 @@ describe('a 300 MB body is cut at the limit while it streams', () => {
         body: bytes(300 * MB),
       }),
     ]);
-    expect(res!.status).not.toBe(200);
+    // Next answers 500 "Body exceeded" and destroys the connection at its limit, so the client may see the reset
+    // before the answer; either way the action did not run.
+    expect(res!.status === 500 || res!.reset !== undefined, JSON.stringify(res)).toBe(true);
     expect(countRows(app, 'conversations')).toBe(before);
   });
 
