@@ -4,17 +4,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  countRows,
-  freePort,
-  ownLanAddress,
-  request,
-  requireBuild,
-  ROOT,
-  spawnCaptured,
-  startApp,
-  type App,
-} from './support/app';
+import { freePort, ownLanAddress, request, requireBuild, ROOT, spawnCaptured, startApp, type App } from './support/app';
 
 const TOKEN = 'security-suite-token-0123456789';
 const lan = ownLanAddress();
@@ -187,6 +177,9 @@ describe.skipIf(!lan)(`with ACCESS_TOKEN, on 0.0.0.0 (a client on ${lan ?? 'no n
     const limited = await probe(TOKEN);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    expect(countRows(app, 'conversations')).toBeGreaterThanOrEqual(0);
+    // Another client (here: the machine's own LAN address) is not held up by this one's guesses.
+    expect(
+      (await request(at(), '/api/health', { ...from, headers: { authorization: `Bearer ${TOKEN}` } })).status,
+    ).toBe(200);
   });
 });
