@@ -47,10 +47,15 @@ describe('npm start', () => {
       HOST: '0.0.0.0',
       ACCESS_TOKEN: '',
     });
-    expect(await proc.exited).toBe(1);
-    expect(proc.output()).toContain(
-      'Refusing to serve beyond this machine (listening on 0.0.0.0) without ACCESS_TOKEN',
-    );
+    try {
+      const code = await Promise.race([proc.exited, new Promise((r) => setTimeout(() => r('still running'), 30_000))]);
+      expect(code).toBe(1);
+      expect(proc.output()).toContain(
+        'Refusing to serve beyond this machine (listening on 0.0.0.0) without ACCESS_TOKEN',
+      );
+    } finally {
+      await proc.stop(); // a server that did not refuse must not outlive the test
+    }
     expect(proc.output()).toContain('export ACCESS_TOKEN=');
     expect(proc.output()).not.toContain('Building');
   });
@@ -82,10 +87,15 @@ describe('the server itself', () => {
         DATA_DIR: path.join(ROOT, 'test-results', `bare-${port}`),
       },
     );
-    expect(await proc.exited).toBe(1);
-    expect(proc.output()).toContain(
-      'Refusing to serve beyond this machine (listening on 0.0.0.0) without ACCESS_TOKEN',
-    );
+    try {
+      const code = await Promise.race([proc.exited, new Promise((r) => setTimeout(() => r('still running'), 30_000))]);
+      expect(code).toBe(1);
+      expect(proc.output()).toContain(
+        'Refusing to serve beyond this machine (listening on 0.0.0.0) without ACCESS_TOKEN',
+      );
+    } finally {
+      await proc.stop(); // a server that did not refuse must not outlive the test
+    }
   });
 });
 
