@@ -39,6 +39,7 @@ function interpreterPool(): InterpreterPool {
   const c = loadConfig().codeInterpreter;
   return sharedPool({
     memoryMb: c.memoryMb,
+    diskMb: c.diskMb,
     jsHeapMb: c.jsHeapMb,
     outputChars: c.outputChars,
     packagesDir: c.packagesDir,

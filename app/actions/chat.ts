@@ -7,7 +7,10 @@ import { getDocumentService } from '@/lib/documents';
 import { defaultSettings } from '@/lib/store/settings';
 import type { ConversationSettings, ConversationSummary, RunStatus, StoredTurn } from '@/lib/store/types';
 import { isMcpToolClass, prepareMcpTools } from '@/lib/mcp';
+import { startLimited } from '@/lib/http/run-limits';
 import { TOOL_REGISTRY, unavailableReason } from '@/tools';
+import { requestClient } from './request-client';
+import { guardAction } from './guard';
 
 export interface RunStream {
   conversationId: string;
@@ -68,6 +71,7 @@ export async function sendMessage(input: {
   message: string;
   settings?: Partial<ConversationSettings>;
 }): Promise<ActionResult<RunStream>> {
+  await guardAction();
   await prepareMcpTools(
     input.settings?.tools ??
       (input.conversationId
@@ -75,39 +79,54 @@ export async function sendMessage(input: {
         : defaultSettings().tools),
   );
   await getChatService().documentsSettled(input.conversationId);
+  const client = await requestClient();
   return attempt(() =>
     stream(
-      getChatService().send({ conversationId: input.conversationId, content: input.message, settings: input.settings }),
+      startLimited(client, () =>
+        getChatService().send({
+          conversationId: input.conversationId,
+          content: input.message,
+          settings: input.settings,
+        }),
+      ),
     ),
   );
 }
 
 export async function regenerate(turnId: string): Promise<ActionResult<RunStream>> {
+  await guardAction();
   await prepareMcpTools(toolsOfTurn(turnId));
-  return attempt(() => stream(getChatService().regenerate(turnId)));
+  const client = await requestClient();
+  return attempt(() => stream(startLimited(client, () => getChatService().regenerate(turnId))));
 }
 
 export async function editAndResend(turnId: string, message: string): Promise<ActionResult<RunStream>> {
+  await guardAction();
   await prepareMcpTools(toolsOfTurn(turnId));
   await getChatService().documentsSettled(getChatService().store.getTurn(turnId)?.conversationId);
-  return attempt(() => stream(getChatService().editAndResend(turnId, message)));
+  const client = await requestClient();
+  return attempt(() => stream(startLimited(client, () => getChatService().editAndResend(turnId, message))));
 }
 
 export async function stopRun(runId: string): Promise<boolean> {
+  await guardAction();
   return getChatService().stop(runId);
 }
 
 /** Follows a run still going in this process (after a reload), from its first event. */
 export async function followRun(runId: string): Promise<AsyncIterable<FeedEvent> | null> {
+  await guardAction();
   const live = getChatService().live(runId);
   return live ? browserFeed(live, { stopOnLeave: false }) : null;
 }
 
 export async function listConversations(query?: string): Promise<ConversationSummary[]> {
+  await guardAction();
   return getChatService().store.listConversations(query?.trim() || undefined);
 }
 
 export async function loadConversation(id: string): Promise<ActionResult<ConversationData>> {
+  await guardAction();
   return attempt(() => {
     const { store } = getChatService();
     const conversation = store.getConversation(id);
@@ -124,6 +143,7 @@ export async function loadConversation(id: string): Promise<ActionResult<Convers
 }
 
 export async function renameConversation(id: string, title: string): Promise<ActionResult<null>> {
+  await guardAction();
   return attempt(() => {
     const clean = title.trim();
     if (!clean) throw new Error('A title cannot be empty.');
@@ -133,6 +153,7 @@ export async function renameConversation(id: string, title: string): Promise<Act
 }
 
 export async function deleteConversation(id: string): Promise<ActionResult<null>> {
+  await guardAction();
   return attempt(async () => {
     await getChatService().stopConversation(id);
     await getDocumentService().deleteConversation(id);
@@ -144,6 +165,7 @@ export async function saveSettings(
   id: string,
   settings: Partial<ConversationSettings>,
 ): Promise<ActionResult<ConversationSettings>> {
+  await guardAction();
   return attempt(() => getChatService().store.updateSettings(id, settings).settings);
 }
 
@@ -155,6 +177,7 @@ export interface AppInfo {
 }
 
 export async function appInfo(): Promise<AppInfo> {
+  await guardAction();
   void prepareMcpTools([]); // servers start connecting while the page loads
   const config = loadConfig();
   const status = modelStatus(config);

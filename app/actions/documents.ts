@@ -3,13 +3,16 @@
 import { getChatService } from '@/lib/chat';
 import { loadConfig } from '@/lib/config';
 import type { ConversationSettings } from '@/lib/store/types';
+import { guardAction } from './guard';
 
 /** The per-file size limit, so the page can refuse an oversize file before sending it. */
 export async function uploadLimit(): Promise<number> {
+  await guardAction();
   return loadConfig().documents.uploadMaxBytes;
 }
 
 /** A conversation for files attached before the first message, with the settings picked for the new chat. */
 export async function startConversation(settings?: Partial<ConversationSettings>): Promise<string> {
+  await guardAction();
   return getChatService().store.createConversation({ settings }).id;
 }

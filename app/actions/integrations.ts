@@ -4,6 +4,7 @@ import { loadConfig } from '@/lib/config';
 import { mcpManager, prepareMcpTools, writeMcpConfigFile, type ServerStatus } from '@/lib/mcp';
 import { readFile } from 'node:fs/promises';
 import { WEB_SEARCH_HOWTO } from '@/tools';
+import { guardAction } from './guard';
 
 export interface IntegrationsStatus {
   mcp: {
@@ -44,6 +45,7 @@ function snapshot(problems: string[]): IntegrationsStatus {
 
 /** The servers' states as they are now; `wait` waits for connecting servers to settle first. */
 export async function integrationsStatus(wait = false): Promise<IntegrationsStatus> {
+  await guardAction();
   const ready = prepareMcpTools();
   const problems = wait ? await ready : [];
   return snapshot(problems);
@@ -52,6 +54,7 @@ export async function integrationsStatus(wait = false): Promise<IntegrationsStat
 export type ConfigFileResult = { ok: true; text: string } | { ok: false; error: string };
 
 export async function readMcpConfigText(): Promise<ConfigFileResult> {
+  await guardAction();
   const config = loadConfig();
   if (!config.mcp.editable)
     return { ok: false, error: 'Editing the MCP config from the page is off (set MCP_CONFIG_EDITABLE=1 to allow it).' };
@@ -71,6 +74,7 @@ export async function readMcpConfigText(): Promise<ConfigFileResult> {
 export async function saveMcpConfigText(
   text: string,
 ): Promise<{ ok: true; status: IntegrationsStatus } | { ok: false; error: string }> {
+  await guardAction();
   const config = loadConfig();
   if (!config.mcp.editable)
     return { ok: false, error: 'Editing the MCP config from the page is off (set MCP_CONFIG_EDITABLE=1 to allow it).' };

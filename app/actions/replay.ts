@@ -5,7 +5,10 @@ import type { ToolDecision } from '@/lib/agent/events';
 import { browserFeed, getChatService } from '@/lib/chat';
 import { compareRuns, type RunComparison } from '@/lib/compare/runs';
 import { editableToolResults, type ReplayRequest } from '@/lib/replay/plan';
+import { startLimited } from '@/lib/http/run-limits';
 import type { ActionResult, RunStream } from './chat';
+import { requestClient } from './request-client';
+import { guardAction } from './guard';
 
 async function attempt<T>(fn: () => T | Promise<T>): Promise<ActionResult<T>> {
   try {
@@ -28,6 +31,7 @@ export interface RunChoice {
 
 /** The runs of a turn, oldest first, to pick two to compare. */
 export async function listTurnRuns(turnId: string): Promise<ActionResult<RunChoice[]>> {
+  await guardAction();
   return attempt(() => {
     const runs = getChatService().runsOfTurn(turnId);
     const numbers = new Map(runs.map((r, i) => [r.id, i + 1]));
@@ -48,6 +52,7 @@ export async function listTurnRuns(turnId: string): Promise<ActionResult<RunChoi
 
 /** Two runs side by side with their differences marked. */
 export async function compareTurnRuns(runA: string, runB: string): Promise<ActionResult<RunComparison>> {
+  await guardAction();
   return attempt(() => {
     const { store } = getChatService();
     const a = store.getRun(runA);
@@ -69,6 +74,7 @@ export interface ReplaySource {
 
 /** What a replay form needs to know about a stored run: its iterations and the tool results it could edit. */
 export async function replaySource(runId: string): Promise<ActionResult<ReplaySource>> {
+  await guardAction();
   return attempt(() => {
     const events = getChatService().store.getRunEvents(runId);
     const start = events.find((e) => e.type === 'run-start');
@@ -82,8 +88,10 @@ export async function replaySource(runId: string): Promise<ActionResult<ReplaySo
 
 /** Replays a stored run from an iteration as a new run of its turn; streams like any other run. */
 export async function replayRun(runId: string, req: ReplayRequest): Promise<ActionResult<RunStream>> {
+  await guardAction();
+  const client = await requestClient();
   return attempt(() => {
-    const started = getChatService().replay(runId, req);
+    const started = startLimited(client, () => getChatService().replay(runId, req));
     return {
       conversationId: started.conversationId,
       turnId: started.turnId,
@@ -99,6 +107,7 @@ export async function decideTool(
   functionId: string,
   decision: ToolDecision,
 ): Promise<ActionResult<null>> {
+  await guardAction();
   return attempt(() => {
     getChatService().decideTool(runId, functionId, decision);
     return null;

@@ -1,6 +1,6 @@
 // Qwen-Agent's internal message schema. The OpenAI wire format (role 'tool', tool_calls[]) exists only in
 // lib/llm/oai-wire.ts; everything else in the project speaks this schema.
-import { z } from 'zod';
+import { z } from '../zod';
 
 export const ROLES = ['system', 'user', 'assistant', 'function'] as const;
 export type Role = (typeof ROLES)[number];

@@ -1,7 +1,7 @@
 // Replay from step N: the messages a stored run had at the start of iteration N, rebuilt from its event log
 // (run-start input + what iterations 1..N-1 produced, with edited tool results put in), and the events of those
 // earlier iterations, which the new run re-emits so its own log tells the whole story.
-import { z } from 'zod';
+import { z } from '../zod';
 import type { AgentEvent, EventOf, FncallMode, ReplayInfo } from '../agent/events';
 import { foldEvents } from '../agent/fold';
 import type { Message } from '../llm/schema';

@@ -4,13 +4,17 @@
 import { getChatService } from '@/lib/chat';
 import { withoutInspectorFields } from '@/lib/chat/browser-feed';
 import { AttachmentError, attachmentItems } from '@/lib/chat/attachments';
+import { clientKey } from '@/lib/http/client';
+import { MESSAGE_BODY_MAX_BYTES } from '@/lib/http/headers';
+import { readBodyText } from '@/lib/http/body';
+import { RateLimitError } from '@/lib/http/rate-limit';
+import { guardRoute } from '@/lib/http/respond';
+import { startLimited } from '@/lib/http/run-limits';
 import { prepareMcpTools } from '@/lib/mcp';
 import { defaultSettings } from '@/lib/store/settings';
 import type { ConversationSettings } from '@/lib/store/types';
 
 export const dynamic = 'force-dynamic';
-
-const MAX_BODY_BYTES = 1_000_000;
 
 function problem(status: number, message: string): Response {
   return Response.json({ error: { message } }, { status });
@@ -36,9 +40,8 @@ function settingsFrom(body: Record<string, unknown>): Partial<ConversationSettin
   return Object.keys(settings).length ? settings : {};
 }
 
-export async function POST(request: Request): Promise<Response> {
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) return problem(413, 'The request body is too large.');
+export const POST = guardRoute(async (request: Request): Promise<Response> => {
+  const text = await readBodyText(request, MESSAGE_BODY_MAX_BYTES);
   let body: Record<string, unknown>;
   try {
     body = JSON.parse(text);
@@ -71,12 +74,15 @@ export async function POST(request: Request): Promise<Response> {
   await service.documentsSettled(typeof body.conversationId === 'string' ? body.conversationId : undefined);
   let started;
   try {
-    started = service.send({
-      conversationId: body.conversationId as string | undefined,
-      content: files.length ? [{ text: body.message as string }, ...files] : (body.message as string),
-      settings: Object.keys(settings).length ? settings : undefined,
-    });
+    started = startLimited(clientKey(request.headers), () =>
+      service.send({
+        conversationId: body.conversationId as string | undefined,
+        content: files.length ? [{ text: body.message as string }, ...files] : (body.message as string),
+        settings: Object.keys(settings).length ? settings : undefined,
+      }),
+    );
   } catch (e) {
+    if (e instanceof RateLimitError) throw e; // answered 429 by guardRoute
     return problem(400, e instanceof Error ? e.message : String(e));
   }
   const { live } = started;
@@ -106,4 +112,4 @@ export async function POST(request: Request): Promise<Response> {
       'x-accel-buffering': 'no',
     },
   });
-}
+});

@@ -1,13 +1,10 @@
 // Uploads (wiring only; the API is described in lib/documents/http.ts).
 import { getDocumentService } from '@/lib/documents';
 import { handleList, handleUpload } from '@/lib/documents/http';
+import { guardRoute } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
-export function POST(request: Request): Promise<Response> {
-  return handleUpload(getDocumentService(), request);
-}
+export const POST = guardRoute((request: Request) => handleUpload(getDocumentService(), request));
 
-export function GET(request: Request): Response {
-  return handleList(getDocumentService(), request);
-}
+export const GET = guardRoute((request: Request) => handleList(getDocumentService(), request));

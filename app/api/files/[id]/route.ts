@@ -1,13 +1,16 @@
 // One uploaded document: its state, or its removal (wiring only; see lib/documents/http.ts).
 import { getDocumentService } from '@/lib/documents';
 import { handleDelete, handleGet } from '@/lib/documents/http';
+import { guardRoute } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
-  return handleGet(getDocumentService(), (await params).id);
-}
+type Params = { params: Promise<{ id: string }> };
 
-export async function DELETE(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
-  return handleDelete(getDocumentService(), (await params).id);
-}
+export const GET = guardRoute(async (_request: Request, { params }: Params) =>
+  handleGet(getDocumentService(), (await params).id),
+);
+
+export const DELETE = guardRoute(async (_request: Request, { params }: Params) =>
+  handleDelete(getDocumentService(), (await params).id),
+);
