@@ -48,6 +48,7 @@ function interpreterPool(sharedPool: (typeof import('../lib/sandbox/pool'))['sha
   const c = loadConfig().codeInterpreter;
   return sharedPool({
     memoryMb: c.memoryMb,
+    diskMb: c.diskMb,
     jsHeapMb: c.jsHeapMb,
     outputChars: c.outputChars,
     packagesDir: c.packagesDir,

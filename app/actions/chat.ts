@@ -3,11 +3,14 @@
 import { liveFeed, runFeed } from '@/lib/chat/feed';
 import type { ActionResult, AppInfo, ConversationData, RunStream } from '@/lib/chat/page';
 import type { SettingsPatch } from '@/lib/chat/requests';
+import { startLimited } from '@/lib/http/run-limits';
 import type { StartedRun } from '@/lib/chat/service';
 import type { FeedEvent } from '@/lib/protocol/events';
 import { appInfo as describeApp } from '@/lib/server/app-info';
 import { appContext, type AppContext } from '@/lib/server/context';
 import type { ConversationSettings, ConversationSummary } from '@/lib/store/types';
+import { guardAction } from './guard';
+import { requestClient } from './request-client';
 
 async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<ActionResult<T>> {
   try {
@@ -17,8 +20,10 @@ async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<Acti
   }
 }
 
-/** A started run and its feed: closing the page ends the stream, and that stops the run. */
-function stream(ctx: AppContext, started: StartedRun): RunStream {
+/** A run started within the client's run limits, and its feed: closing the page ends the stream, and that stops
+ *  the run. */
+async function stream(ctx: AppContext, client: string, start: () => Promise<StartedRun>): Promise<RunStream> {
+  const started = await startLimited(client, start, (runId) => ctx.runs.ended(runId));
   return { ...started, events: runFeed(ctx.runs, ctx.store, started.runId, { stopOnLeave: true }) };
 }
 
@@ -27,35 +32,46 @@ export async function sendMessage(input: {
   message: string;
   settings?: SettingsPatch;
 }): Promise<ActionResult<RunStream>> {
-  return attempt(async (ctx) => stream(ctx, await ctx.chat.send(input)));
+  await guardAction();
+  const client = await requestClient();
+  return attempt((ctx) => stream(ctx, client, () => ctx.chat.send(input)));
 }
 
 export async function regenerate(turnId: string): Promise<ActionResult<RunStream>> {
-  return attempt(async (ctx) => stream(ctx, await ctx.chat.regenerate(turnId)));
+  await guardAction();
+  const client = await requestClient();
+  return attempt((ctx) => stream(ctx, client, () => ctx.chat.regenerate(turnId)));
 }
 
 export async function editAndResend(turnId: string, message: string): Promise<ActionResult<RunStream>> {
-  return attempt(async (ctx) => stream(ctx, await ctx.chat.editAndResend(turnId, message)));
+  await guardAction();
+  const client = await requestClient();
+  return attempt((ctx) => stream(ctx, client, () => ctx.chat.editAndResend(turnId, message)));
 }
 
 export async function stopRun(runId: string): Promise<boolean> {
+  await guardAction();
   return (await appContext()).chat.stop(runId);
 }
 
 /** Follows a run still going (after a reload), from its first event. */
 export async function followRun(runId: string): Promise<AsyncIterable<FeedEvent> | null> {
+  await guardAction();
   return liveFeed((await appContext()).runs, runId, { stopOnLeave: false }) ?? null;
 }
 
 export async function listConversations(query?: string): Promise<ConversationSummary[]> {
+  await guardAction();
   return (await appContext()).store.listConversations(query?.trim() || undefined);
 }
 
 export async function loadConversation(id: string): Promise<ActionResult<ConversationData>> {
+  await guardAction();
   return attempt((ctx) => ctx.chat.openConversation(id));
 }
 
 export async function renameConversation(id: string, title: string): Promise<ActionResult<null>> {
+  await guardAction();
   return attempt(async (ctx) => {
     const clean = title.trim();
     if (!clean) throw new Error('A title cannot be empty.');
@@ -65,6 +81,7 @@ export async function renameConversation(id: string, title: string): Promise<Act
 }
 
 export async function deleteConversation(id: string): Promise<ActionResult<null>> {
+  await guardAction();
   return attempt(async (ctx) => {
     // Its runs stop first, so that none writes into it or its work directory meanwhile.
     await ctx.runs.stopConversation(id);
@@ -77,9 +94,11 @@ export async function saveSettings(
   id: string,
   settings: Partial<ConversationSettings>,
 ): Promise<ActionResult<ConversationSettings>> {
+  await guardAction();
   return attempt(async (ctx) => (await ctx.store.updateSettings(id, settings)).settings);
 }
 
 export async function appInfo(): Promise<AppInfo> {
+  await guardAction();
   return describeApp(await appContext());
 }

@@ -5,6 +5,7 @@ import type { RunExport } from '@/lib/inspect/export';
 import { loadRunExport, loadRunRequest } from '@/lib/inspect/load';
 import type { LlmRequest } from '@/lib/protocol/events';
 import { appContext } from '@/lib/server/context';
+import { guardAction } from './guard';
 
 async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
   try {
@@ -16,9 +17,11 @@ async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
 
 /** The run's events; without the model requests unless `requests` (the inspector fetches the one it shows). */
 export async function loadRunForInspection(runId: string, requests = false): Promise<ActionResult<RunExport>> {
+  await guardAction();
   return attempt(async () => loadRunExport((await appContext()).store, runId, { requests }));
 }
 
 export async function loadIterationRequest(runId: string, iteration: number): Promise<ActionResult<LlmRequest | null>> {
+  await guardAction();
   return attempt(async () => (await loadRunRequest((await appContext()).store, runId, iteration)) ?? null);
 }

@@ -9,13 +9,16 @@ import {
   type IntegrationsStatus,
 } from '@/lib/server/integrations';
 import { appContext } from '@/lib/server/context';
+import { guardAction } from './guard';
 
 /** The servers' states as they are now; `wait` waits for connecting servers to settle first. */
 export async function integrationsStatus(wait = false): Promise<IntegrationsStatus> {
+  await guardAction();
   return statusOf(await appContext(), wait);
 }
 
 export async function readMcpConfigText(): Promise<ConfigFileResult> {
+  await guardAction();
   return readConfig(await appContext());
 }
 
@@ -23,5 +26,6 @@ export async function readMcpConfigText(): Promise<ConfigFileResult> {
 export async function saveMcpConfigText(
   text: string,
 ): Promise<{ ok: true; status: IntegrationsStatus } | { ok: false; error: string }> {
+  await guardAction();
   return saveConfig(await appContext(), text);
 }

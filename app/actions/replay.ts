@@ -7,6 +7,9 @@ import { compareRuns, runChoices, type RunChoice, type RunComparison } from '@/l
 import type { ToolDecision } from '@/lib/protocol/events';
 import { replaySource as describeReplay, type ReplayRequest, type ReplaySource } from '@/lib/replay/plan';
 import { appContext, type AppContext } from '@/lib/server/context';
+import { startLimited } from '@/lib/http/run-limits';
+import { guardAction } from './guard';
+import { requestClient } from './request-client';
 
 async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<ActionResult<T>> {
   try {
@@ -18,11 +21,13 @@ async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<Acti
 
 /** The runs of a turn, oldest first, to pick two to compare. */
 export async function listTurnRuns(turnId: string): Promise<ActionResult<RunChoice[]>> {
+  await guardAction();
   return attempt(async (ctx) => runChoices(await ctx.chat.runsOfTurn(turnId)));
 }
 
 /** Two runs side by side with their differences marked. */
 export async function compareTurnRuns(runA: string, runB: string): Promise<ActionResult<RunComparison>> {
+  await guardAction();
   return attempt(async ({ store }) => {
     const a = await store.getRun(runA);
     const b = await store.getRun(runB);
@@ -37,13 +42,20 @@ export async function compareTurnRuns(runA: string, runB: string): Promise<Actio
 
 /** What a replay form needs to know about a stored run: its iterations and the tool results it could edit. */
 export async function replaySource(runId: string): Promise<ActionResult<ReplaySource>> {
+  await guardAction();
   return attempt(async ({ store }) => describeReplay(await store.getRunEvents(runId)));
 }
 
 /** Replays a stored run from an iteration as a new run of its turn; streams like any other run. */
 export async function replayRun(runId: string, req: ReplayRequest): Promise<ActionResult<RunStream>> {
+  await guardAction();
+  const client = await requestClient();
   return attempt(async (ctx) => {
-    const started = await ctx.chat.replay(runId, req);
+    const started = await startLimited(
+      client,
+      () => ctx.chat.replay(runId, req),
+      (id) => ctx.runs.ended(id),
+    );
     return { ...started, events: runFeed(ctx.runs, ctx.store, started.runId, { stopOnLeave: true }) };
   });
 }
@@ -54,6 +66,7 @@ export async function decideTool(
   functionId: string,
   decision: ToolDecision,
 ): Promise<ActionResult<null>> {
+  await guardAction();
   return attempt((ctx) => {
     ctx.chat.decideTool(runId, functionId, decision);
     return null;

@@ -45,6 +45,8 @@ export interface LiveRuns {
   decide(runId: string, functionId: string, decision: ToolDecision): DecideResult;
   /** Stops every run of the conversation and resolves once each has ended and stored its last event. */
   stopConversation(conversationId: string): Promise<void>;
+  /** Resolves once the run has ended and stored its last event (at once when it is not in progress). */
+  ended(runId: string): Promise<void>;
 }
 
 /** The runs in progress in this process, written to `store`. */
@@ -73,6 +75,10 @@ export class InMemoryLiveRuns implements LiveRuns {
     const run = this.runs.get(runId);
     if (!run) return 'not-running';
     return run.decide(functionId, decision) ? 'decided' : 'not-waiting';
+  }
+
+  ended(runId: string): Promise<void> {
+    return this.runs.get(runId)?.ended ?? Promise.resolve();
   }
 
   async stopConversation(conversationId: string): Promise<void> {

@@ -1,7 +1,7 @@
 // What a client may ask of the chat service, checked at the door: the page's server actions and POST /api/chat
 // parse their input with these schemas, and the service takes only what they let through. Each message says what
 // was wrong in words a client can act on.
-import { z } from 'zod';
+import { z } from '../protocol/zod';
 import { CHAT_AGENT_KINDS, FNCALL_MODES } from '../protocol/enums';
 
 const message = z

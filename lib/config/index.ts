@@ -1,6 +1,8 @@
 // The one place that reads the environment. Everything else takes these values as arguments.
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { FNCALL_MODES, type FncallMode } from '../protocol/enums';
+import { accessTokenProblem, hostNameOf } from './exposure.mjs';
 
 export interface LlmEnvConfig {
   baseURL?: string;
@@ -19,9 +21,12 @@ export interface AppConfig {
   dataDir: string;
   rag: RagEnvConfig;
   documents: DocumentLimits;
+  /** Worker threads that parse documents off the main thread (DOCUMENT_PARSE_WORKERS). */
+  documentParseWorkers: number;
   codeInterpreter: CodeInterpreterConfig;
   mcp: McpEnvConfig;
   web: WebEnvConfig;
+  http: HttpEnvConfig;
 }
 
 // Document search.
@@ -73,6 +78,8 @@ export function fncallModeFrom(value: string | undefined): FncallMode {
 
 export interface CodeInterpreterConfig {
   timeoutMs: number;
+  /** Most bytes a work directory may hold (files plus 4 KB per entry), enforced while the code writes. */
+  diskMb: number;
   /** Cap on the interpreter's wasm heap (Python objects); the JS heap is capped separately at jsHeapMb. */
   memoryMb: number;
   jsHeapMb: number;
@@ -85,6 +92,8 @@ export interface CodeInterpreterConfig {
   networkNamespace: 'auto' | 'off';
 }
 
+export const CODE_INTERPRETER_DISK_MB_DEFAULT = 1024;
+
 function codeInterpreterFrom(env: Env): CodeInterpreterConfig {
   const netns = (env.CODE_INTERPRETER_NETNS ?? 'auto').trim().toLowerCase() || 'auto';
   if (netns !== 'auto' && netns !== 'off')
@@ -92,6 +101,7 @@ function codeInterpreterFrom(env: Env): CodeInterpreterConfig {
   const packagesDir = env.PYODIDE_PACKAGES_DIR?.trim();
   return {
     timeoutMs: intFrom(env, ['CODE_INTERPRETER_TIMEOUT_MS'], 30_000, { min: 100 }),
+    diskMb: intFrom(env, ['CODE_INTERPRETER_DISK_MB'], CODE_INTERPRETER_DISK_MB_DEFAULT, { min: 1 }),
     memoryMb: intFrom(env, ['CODE_INTERPRETER_MEMORY_MB'], 512, { min: 64 }),
     jsHeapMb: intFrom(env, ['CODE_INTERPRETER_JS_HEAP_MB'], 256, { min: 64 }),
     outputChars: intFrom(env, ['CODE_INTERPRETER_OUTPUT_CHARS'], 20_000, { min: 100 }),
@@ -131,9 +141,65 @@ export function loadConfig(env: Env = process.env): AppConfig {
       uploadMaxBytes: intFrom(env, ['UPLOAD_MAX_BYTES'], 50 * 1024 * 1024, { min: 1 }),
       unzippedMaxBytes: intFrom(env, ['UNZIP_MAX_BYTES'], 200 * 1024 * 1024, { min: 1 }),
     },
+    documentParseWorkers: intFrom(
+      env,
+      ['DOCUMENT_PARSE_WORKERS'],
+      Math.max(1, Math.min(4, availableParallelism() - 1)),
+      { min: 1 },
+    ),
     codeInterpreter: codeInterpreterFrom(env),
     mcp: mcpConfigFrom(env),
     web: webConfigFrom(env),
+    http: httpConfigFrom(env),
+  };
+}
+
+// ---- requests: where they may come from, the access token, run limits (issue 12) ----
+
+export interface HttpEnvConfig {
+  /** ACCESS_TOKEN: every request must carry it (cookie from the sign-in page, or Authorization: Bearer). */
+  accessToken?: string;
+  /** PUBLIC_URL's origin (e.g. https://studio.example.com), when the app is served behind a proxy. */
+  publicOrigin?: string;
+  /** Host names (lowercase, no port) the app answers to besides loopback names: PUBLIC_URL's and ALLOWED_HOSTS. */
+  allowedHosts: string[];
+  /** Runs one client may have going at once (MAX_CONCURRENT_RUNS). */
+  maxConcurrentRuns: number;
+  /** Runs one client may start per minute (MAX_RUNS_PER_MINUTE). */
+  maxRunsPerMinute: number;
+}
+
+function httpConfigFrom(env: Env): HttpEnvConfig {
+  const accessToken = env.ACCESS_TOKEN?.trim() || undefined;
+  const tokenProblem = accessTokenProblem(accessToken);
+  if (tokenProblem) throw new ConfigError(tokenProblem);
+  let publicOrigin: string | undefined;
+  const publicUrl = env.PUBLIC_URL?.trim();
+  if (publicUrl) {
+    let url: URL | undefined;
+    try {
+      url = new URL(publicUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      throw new ConfigError(
+        `PUBLIC_URL must be an http(s) URL such as https://studio.example.com (got "${publicUrl}")`,
+      );
+    publicOrigin = url.origin;
+  }
+  const allowedHosts = [
+    ...(publicOrigin ? [new URL(publicOrigin).hostname] : []),
+    ...(env.ALLOWED_HOSTS ?? '').split(','),
+  ]
+    .map((h) => hostNameOf(h))
+    .filter(Boolean);
+  return {
+    accessToken,
+    publicOrigin,
+    allowedHosts: [...new Set(allowedHosts)],
+    maxConcurrentRuns: intFrom(env, ['MAX_CONCURRENT_RUNS'], 4, { min: 1 }),
+    maxRunsPerMinute: intFrom(env, ['MAX_RUNS_PER_MINUTE'], 30, { min: 1 }),
   };
 }
 

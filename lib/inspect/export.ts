@@ -1,6 +1,6 @@
 // The run export file: a versioned JSON bundle of one run (its stored events, requests included), that the inspector
 // can import again to view. Checked with zod on import, with errors a person can act on.
-import { z } from 'zod';
+import { z } from '../protocol/zod';
 import { AgentEventSchema, type AgentEvent } from '../protocol/events';
 
 export const RUN_EXPORT_SCHEMA = 'agent-studio.run/2';

@@ -2,7 +2,7 @@
 // (run()/runNonStream() folds, the CLI, the SSE route, the page's store, the run log, the inspector).
 // Events are plain JSON. Every event carries the run id, the iteration (0 for run-level events, then 1..N for
 // each model call) and `t`, milliseconds since the run started on a monotonic clock.
-import { z } from 'zod';
+import { z } from './zod';
 import { AGENT_KINDS, CALL_FORMATS, FNCALL_MODES, REACT_PARTS, STOP_REASONS, TOOL_ERROR_KINDS } from './enums';
 import { ContentItemSchema, LANGS, MessageSchema } from './message';
 

@@ -1,7 +1,7 @@
 // Qwen-Agent's internal message schema, as the events carry it (run-start input, tool results): roles system, user,
 // assistant, function; content a string or content items; function_call; extra.function_id. The helpers that work
 // on messages (validating loose input, text, language) are in lib/llm/schema.ts.
-import { z } from 'zod';
+import { z } from './zod';
 
 export const ROLES = ['system', 'user', 'assistant', 'function'] as const;
 export type Role = (typeof ROLES)[number];

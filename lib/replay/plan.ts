@@ -1,7 +1,7 @@
 // Replay from step N: the messages a stored run had at the start of iteration N, rebuilt from its event log
 // (run-start input + what iterations 1..N-1 produced, with edited tool results put in), and the events of those
 // earlier iterations, which the new run re-emits so its own log tells the whole story.
-import { z } from 'zod';
+import { z } from '../protocol/zod';
 import type { FncallMode } from '../protocol/enums';
 import type { AgentEvent, EventOf, ReplayInfo } from '../protocol/events';
 import { foldEvents } from '../agent/fold';

@@ -4,26 +4,12 @@
 //   GET    /api/files?conversationId=<id>                       -> {documents}
 //   GET    /api/files/<id>                                      -> {document}
 //   DELETE /api/files/<id>                                      -> {document}
+import { bodyChunks } from '../http/body';
 import type { DocumentService } from './service';
 import { UploadError } from './service';
 
 function problem(status: number, message: string): Response {
   return Response.json({ error: { message } }, { status });
-}
-
-async function* chunks(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {
-  if (!body) return;
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    // Stops reading an oversize body; the client sees the 413 answer.
-    await reader.cancel().catch(() => undefined);
-  }
 }
 
 function failure(e: unknown): Response {
@@ -41,7 +27,7 @@ export async function handleUpload(service: DocumentService, request: Request): 
     const { document, notice } = await service.upload({
       conversationId,
       name,
-      body: chunks(request.body),
+      body: bodyChunks(request.body), // an oversize body stops being read soon after the limit
       declaredSize: length === null ? undefined : Number(length),
     });
     return Response.json({ document, conversationId: document.conversationId, notice }, { status: 201 });

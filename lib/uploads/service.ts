@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { ChatStore, StoredDocument } from '../store/types';
 import { safeFileName, storedFilePath } from '../documents/file-ref';
 import { formatBytes, type DocumentLimits } from '../documents/limits';
-import { loadDocument, parsedCacheDir } from '../documents/load';
+import { parsedCacheDir } from '../documents/load';
+import { loadDocumentOffThread } from '../documents/parse-pool';
 import { deleteStoredFile, saveUpload } from '../documents/storage';
 import { ParseJobs } from './parsing';
 import { DocumentError } from '../documents/types';
@@ -120,7 +121,7 @@ export class DocumentService {
 
   private async parse(doc: StoredDocument): Promise<StoredDocument> {
     try {
-      const parsed = await loadDocument(storedFilePath(this.dataDir, doc.hash), doc.name, {
+      const parsed = await loadDocumentOffThread(storedFilePath(this.dataDir, doc.hash), doc.name, {
         limits: this.limits,
         cacheDir: parsedCacheDir(this.dataDir),
       });
@@ -144,7 +145,10 @@ export class DocumentService {
   }
 }
 
-/** The raw name as a person can read it back: control characters shown as \uXXXX. */
+/** The raw name as a person can read it back: control and bidi characters shown as \uXXXX. */
 function printable(raw: string): string {
-  return raw.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return raw.replace(
+    /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

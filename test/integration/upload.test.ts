@@ -12,6 +12,7 @@ import { handleDelete, handleGet, handleList, handleUpload } from '../../lib/upl
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore, ConversationSettings, StoredDocument } from '../../lib/store/types';
 import { collectFileRefs } from '../../lib/llm/upload-info';
+import { parseFileRef } from '../../lib/documents/file-ref';
 import { stageFiles } from '../../tools/file-access';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { makeDocx } from '../support/document-fixtures';
@@ -155,6 +156,14 @@ describe('the upload API', () => {
     expect(res.body.document.name).toBe('passwd.txt');
     expect(res.body.notice).toBe('The file name "../../etc/pass\\u0007wd.txt" was changed to "passwd.txt".');
     expect(await settled(res.body.document.id)).toMatchObject({ state: 'ready', kind: 'text' });
+  });
+
+  it('removes bidi override characters from a name, and shows them escaped in the notice', async () => {
+    const res = await upload('invoice\u202Efdp.exe', Buffer.from('plain words'));
+    expect(res.body.document.name).toBe('invoicefdp.exe');
+    expect(res.body.notice).toBe('The file name "invoice\\u202efdp.exe" was changed to "invoicefdp.exe".');
+    expect(parseFileRef(`files/${'a'.repeat(64)}/x\u202Eyz.txt`)).toBeUndefined();
+    await settled(res.body.document.id);
   });
 
   it('answers 400 without a name and 404 for an unknown conversation or document', async () => {

@@ -4,19 +4,22 @@
 // the run. Wiring only.
 import { runFeed } from '@/lib/chat/feed';
 import { ChatRequestSchema, parseRequest } from '@/lib/chat/requests';
+import { readBodyText } from '@/lib/http/body';
+import { clientKey } from '@/lib/http/client';
+import { MESSAGE_BODY_MAX_BYTES } from '@/lib/http/headers';
+import { RateLimitError } from '@/lib/http/rate-limit';
+import { guardRoute } from '@/lib/http/respond';
+import { startLimited } from '@/lib/http/run-limits';
 import { appContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
-
-const MAX_BODY_BYTES = 1_000_000;
 
 function problem(status: number, message: string): Response {
   return Response.json({ error: { message } }, { status });
 }
 
-export async function POST(request: Request): Promise<Response> {
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) return problem(413, 'The request body is too large.');
+export const POST = guardRoute(async (request: Request): Promise<Response> => {
+  const text = await readBodyText(request, MESSAGE_BODY_MAX_BYTES);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -26,8 +29,14 @@ export async function POST(request: Request): Promise<Response> {
   const ctx = await appContext();
   let started;
   try {
-    started = await ctx.chat.send(parseRequest(ChatRequestSchema, body));
+    const req = parseRequest(ChatRequestSchema, body);
+    started = await startLimited(
+      clientKey(request.headers),
+      () => ctx.chat.send(req),
+      (runId) => ctx.runs.ended(runId),
+    );
   } catch (e) {
+    if (e instanceof RateLimitError) throw e; // answered 429 by guardRoute
     return problem(400, e instanceof Error ? e.message : String(e));
   }
   const encoder = new TextEncoder();
@@ -53,4 +62,4 @@ export async function POST(request: Request): Promise<Response> {
       'x-accel-buffering': 'no',
     },
   });
-}
+});
