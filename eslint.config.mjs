@@ -1,7 +1,7 @@
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
-const ZOD = { name: 'zod', message: "Import { z } from lib/zod.ts (zod configured for the page's CSP)." };
+const ZOD = { name: 'zod', message: "Import { z } from lib/protocol/zod.ts (zod configured for the page's CSP)." };
 
 const config = [
   ...nextVitals,
@@ -26,13 +26,13 @@ const config = [
     },
   },
   {
-    // lib/zod.ts configures zod once (jitless: the page's CSP forbids eval); every schema imports z from there.
+    // lib/protocol/zod.ts configures zod once (jitless: the page's CSP forbids eval); every schema imports z from there.
     files: ['app/**', 'components/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [ZOD] }] },
   },
   {
     files: ['lib/**', 'tools/**'],
-    ignores: ['lib/zod.ts'],
+    ignores: ['lib/protocol/zod.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

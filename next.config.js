@@ -4,7 +4,8 @@ const { messageBodyBytes, securityHeaders } = require('./lib/http/settings.json'
 
 /** @type {import('next').NextConfig} */
 module.exports = {
-  // Heavy or native server-side packages stay out of the bundle (STACK.md). More join as their features land.
+  // Heavy or native server-side packages stay out of the bundle, each for the reason below. More join as their
+  // features land.
   // pdfjs-dist bundled fails with "Setting up fake worker failed: Cannot find module .../pdf.worker.mjs"; pyodide
   // loads its wasm and stdlib from its own folder; linkedom has an optional require('canvas') the bundler must not
   // chase; the MCP SDK spawns stdio servers.

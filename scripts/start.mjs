@@ -4,7 +4,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { exposureProblem } from '../lib/http/exposure.mjs';
+import { exposureProblem } from '../lib/config/exposure.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const host = process.env.HOST?.trim() || '127.0.0.1';

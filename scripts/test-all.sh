@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The project's test command (README): type-check, lint, unit + integration tests (vitest, real HTTP against the
-# scripted model server and a third-party mock server), a production build, the security suite against that build
-# (vitest.security.config.mts), and the browser tests (Playwright with Debian's chromium). Ends with one plain
-# "N passed, N failed" line over every test that ran.
+# The project's test command (README): type-check, lint, the layer rules, unit + integration tests (vitest, real HTTP
+# against the scripted model server and a third-party mock server), a production build, the security suite against
+# that build (vitest.security.config.mts), and the browser tests (Playwright with Debian's chromium). Ends with one
+# plain "N passed, N failed" line over every test that ran.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-results reports
@@ -12,6 +12,7 @@ step() { echo; echo "== $* =="; }
 
 step "type-check"; npx tsc --noEmit || status=1
 step "lint"; npx eslint . || status=1
+step "layers (dependency-cruiser)"; npm run --silent check:layers || status=1
 step "format"; npx prettier --check . || status=1
 step "unit and integration tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile=reports/vitest.json || status=1

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { loadConfig } from '../config';
+import { processWide } from '../config/process-wide';
 import type { DocumentLimits } from './limits';
 import { DocumentError, type ParsedDocument } from './types';
 
@@ -158,10 +159,9 @@ export class ParsePool {
   }
 }
 
-/** The process-wide pool (on globalThis: Next dev reloads modules; workers must not leak). */
+/** The process-wide pool (it outlives a module reload in Next dev: workers must not leak). */
 export function parsePool(): ParsePool {
-  const g = globalThis as { __agentStudioParsePool?: ParsePool };
-  return (g.__agentStudioParsePool ??= new ParsePool(loadConfig().documentParseWorkers));
+  return processWide('parse-pool', () => new ParsePool(loadConfig().documentParseWorkers));
 }
 
 /** loadDocument (read, sniff, parse, cache), run in a worker thread of the pool. */

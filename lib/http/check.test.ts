@@ -4,7 +4,7 @@ import { sessionValue } from './access-token';
 import { checkRequest, type RequestKind } from './check';
 import { PEER_HEADER } from './peer';
 import type { RequestPolicy } from './policy';
-import { shared } from './rate-limit';
+import { clearLimits, shared } from './rate-limit';
 
 const open: RequestPolicy = { extraHosts: new Set(), hostsNeedingToken: new Set(['studio.lan']) };
 const TOKEN = 'a-token-of-enough-length';
@@ -24,7 +24,7 @@ const check = (
 ) => checkRequest(req(method, headers), policy, kind);
 
 beforeEach(() => {
-  (globalThis as { __agentStudioLimits?: Map<string, unknown> }).__agentStudioLimits?.clear();
+  clearLimits();
 });
 
 describe('checkRequest without a token (this machine only)', () => {

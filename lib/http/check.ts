@@ -4,14 +4,10 @@
 // app's own page (cross-site requests)? A refusal says why in plain words; nothing behind it runs.
 import { credentialOf } from './access-token';
 import { clientKey } from './client';
-import { HOW_TO_TOKEN, hostNameOf, isLoopbackAddress, isLoopbackName } from './exposure.mjs';
-import { peerOf } from './peer';
+import { HOW_TO_TOKEN, hostNameOf, isLoopbackAddress, isLoopbackName } from '../config/exposure.mjs';
+import { peerOf, type HeaderBag } from './peer';
 import type { RequestPolicy } from './policy';
 import { shared, SlidingWindow } from './rate-limit';
-
-export interface HeaderBag {
-  get(name: string): string | null;
-}
 
 export interface RequestFacts {
   method: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exposureProblem, hostNameOf, isLoopbackAddress, isLoopbackName } from './exposure.mjs';
+import { exposureProblem, hostNameOf, isLoopbackAddress, isLoopbackName } from '../config/exposure.mjs';
 import { listenHostFromArgv, startupProblem } from './startup';
 
 describe('loopback names and addresses', () => {

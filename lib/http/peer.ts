@@ -4,23 +4,27 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import { processWide } from '../config/process-wide';
 
 export const PEER_HEADER = 'x-agent-studio-peer';
 
-const INSTALLED = '__agentStudioPeerStamp';
+/** A request's headers, as both Request and Next's headers() give them. */
+export interface HeaderBag {
+  get(name: string): string | null;
+}
 
 /** Subscribes to Node's `http.server.request.start` channel, once per process (instrumentation.ts calls this). */
 export function installPeerStamp(): void {
-  const g = globalThis as { [INSTALLED]?: boolean };
-  if (g[INSTALLED]) return;
-  g[INSTALLED] = true;
-  subscribe('http.server.request.start', (message) => {
-    const { request, socket } = message as { request: IncomingMessage; socket: Socket };
-    request.headers[PEER_HEADER] = socket.remoteAddress ?? '';
+  processWide('peer-stamp', () => {
+    subscribe('http.server.request.start', (message) => {
+      const { request, socket } = message as { request: IncomingMessage; socket: Socket };
+      request.headers[PEER_HEADER] = socket.remoteAddress ?? '';
+    });
+    return true;
   });
 }
 
 /** The stamped address, or undefined when the request was not stamped (then nothing about it is trusted). */
-export function peerOf(headers: { get(name: string): string | null }): string | undefined {
+export function peerOf(headers: HeaderBag): string | undefined {
   return headers.get(PEER_HEADER) || undefined;
 }

@@ -2,7 +2,7 @@
 // origin and the access token.
 import { networkInterfaces } from 'node:os';
 import { loadConfig, type AppConfig } from '../config';
-import { bareHost, isLoopbackName } from './exposure.mjs';
+import { bareHost, isLoopbackName } from '../config/exposure.mjs';
 
 export interface RequestPolicy {
   accessToken?: string;

@@ -1,6 +1,8 @@
 // Limits per client: runs going at once, runs started per minute, failed sign-ins per minute. "Client" is whatever
 // key the caller passes (the peer address today, the signed-in user once accounts exist: lib/http/client.ts).
-// Process-wide state on globalThis: the proxy and the route handlers are separate bundles of one process.
+// Process-wide state (lib/config/process-wide.ts): the proxy and the route handlers are separate bundles of one
+// process.
+import { processWide } from '../config/process-wide';
 
 export class RateLimitError extends Error {
   override name = 'RateLimitError';
@@ -101,10 +103,18 @@ export class RunLimiter {
   }
 }
 
+function limits(): Map<string, unknown> {
+  return processWide('limits', () => new Map<string, unknown>());
+}
+
 /** One instance per process and name (created by the first caller, with its options). */
 export function shared<T>(name: string, make: () => T): T {
-  const g = globalThis as { __agentStudioLimits?: Map<string, unknown> };
-  const all = (g.__agentStudioLimits ??= new Map());
+  const all = limits();
   if (!all.has(name)) all.set(name, make());
   return all.get(name) as T;
+}
+
+/** Forgets every limit's state (tests). */
+export function clearLimits(): void {
+  limits().clear();
 }

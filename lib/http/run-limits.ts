@@ -11,19 +11,24 @@ export function runLimiter(): RunLimiter {
 }
 
 /**
- * Starts a run for `client` if its limits allow, and frees the slot when the run ends. Throws RateLimitError
- * (HTTP 429) when they do not; a run that fails to start does not count.
+ * Starts a run for `client` if its limits allow, and frees the slot when the run ends (`ended`, the registry of runs
+ * in progress says when). Throws RateLimitError (HTTP 429) when they do not; a run that fails to start does not
+ * count.
  */
-export function startLimited<T extends { live: { whenEnded(): Promise<void> } }>(client: string, start: () => T): T {
+export async function startLimited<T extends { runId: string }>(
+  client: string,
+  start: () => Promise<T>,
+  ended: (runId: string) => Promise<void>,
+): Promise<T> {
   const limiter = runLimiter();
   const slot = limiter.acquire(client);
   let started: T;
   try {
-    started = start();
+    started = await start();
   } catch (e) {
     limiter.refund(client, slot);
     throw e;
   }
-  void started.live.whenEnded().finally(() => slot.release());
+  void ended(started.runId).finally(() => slot.release());
   return started;
 }

@@ -1,7 +1,7 @@
 // At server start (instrumentation.ts): refuse to serve beyond this machine without ACCESS_TOKEN, whoever started
 // the server (npm start checks the same before building; a plain `next start -H 0.0.0.0` is stopped here).
 import { loadConfig } from '../config';
-import { exposureProblem } from './exposure.mjs';
+import { exposureProblem } from '../config/exposure.mjs';
 import { installPeerStamp } from './peer';
 
 /** The address `next start` was told to listen on (-H / --hostname), or undefined for every interface. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shutdownSharedPool } from '../../lib/sandbox/pool';
 import { createTool, runTool } from '../../tools';
-import '../../tools/builtin';
+import '../../tools'; // registers the builtin tools
 import { codeWorkDir } from '../../tools/code-interpreter';
 
 const SLOW = 180_000;

@@ -1,10 +1,10 @@
-// Uploads (wiring only; the API is described in lib/documents/http.ts).
-import { getDocumentService } from '@/lib/documents';
-import { handleList, handleUpload } from '@/lib/documents/http';
+// Uploads (wiring only; the API is described in lib/uploads/http.ts).
 import { guardRoute } from '@/lib/http/respond';
+import { appContext } from '@/lib/server/context';
+import { handleList, handleUpload } from '@/lib/uploads/http';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = guardRoute((request: Request) => handleUpload(getDocumentService(), request));
+export const POST = guardRoute(async (request: Request) => handleUpload((await appContext()).uploads, request));
 
-export const GET = guardRoute((request: Request) => handleList(getDocumentService(), request));
+export const GET = guardRoute(async (request: Request) => handleList((await appContext()).uploads, request));

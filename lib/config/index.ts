@@ -1,8 +1,8 @@
 // The one place that reads the environment. Everything else takes these values as arguments.
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { FNCALL_MODES, type FncallMode } from './agent/events';
-import { accessTokenProblem, hostNameOf } from './http/exposure.mjs';
+import { FNCALL_MODES, type FncallMode } from '../protocol/enums';
+import { accessTokenProblem, hostNameOf } from './exposure.mjs';
 
 export interface LlmEnvConfig {
   baseURL?: string;
@@ -29,7 +29,7 @@ export interface AppConfig {
   http: HttpEnvConfig;
 }
 
-// Document search (issue 4, search half).
+// Document search.
 export interface RagEnvConfig {
   /** Tokens of document passages put into one prompt (Qwen-Agent's max_ref_token). */
   maxRefTokens: number;
@@ -37,13 +37,16 @@ export interface RagEnvConfig {
   parserPageSize: number;
 }
 
-/** Uploads and document parsing (issue 4). */
+/** Uploads and document parsing. */
 export interface DocumentLimits {
   /** Largest file accepted by upload and by the parsers. */
   uploadMaxBytes: number;
   /** Most bytes an Office file (a zip) may inflate to, all entries together: a zip bomb stops there. */
   unzippedMaxBytes: number;
 }
+
+/** Model calls per run unless MAX_LLM_CALL_PER_RUN says otherwise (Qwen-Agent's MAX_LLM_CALL_PER_RUN default). */
+export const DEFAULT_MAX_LLM_CALLS = 20;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -71,7 +74,7 @@ export function fncallModeFrom(value: string | undefined): FncallMode {
   return mode as FncallMode;
 }
 
-// ---- code_interpreter (issue 5) -----------------------------------------------------------------------------
+// ---- code_interpreter -------------------------------------------------------------------------------------
 
 export interface CodeInterpreterConfig {
   timeoutMs: number;
@@ -121,7 +124,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
       idleTimeoutMs: intFrom(env, ['LLM_IDLE_TIMEOUT_MS'], 60_000, { min: 1 }),
       maxInputTokens: intFrom(env, ['MAX_INPUT_TOKENS', 'QWEN_AGENT_DEFAULT_MAX_INPUT_TOKENS'], 58_000),
     },
-    maxLlmCallsPerRun: intFrom(env, ['MAX_LLM_CALL_PER_RUN', 'QWEN_AGENT_MAX_LLM_CALL_PER_RUN'], 20, { min: 1 }),
+    maxLlmCallsPerRun: intFrom(
+      env,
+      ['MAX_LLM_CALL_PER_RUN', 'QWEN_AGENT_MAX_LLM_CALL_PER_RUN'],
+      DEFAULT_MAX_LLM_CALLS,
+      {
+        min: 1,
+      },
+    ),
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || 'data'),
     rag: {
       maxRefTokens: intFrom(env, ['RAG_MAX_REF_TOKEN', 'QWEN_AGENT_DEFAULT_MAX_REF_TOKEN'], 20_000, { min: 1 }),
@@ -194,7 +204,7 @@ function httpConfigFrom(env: Env): HttpEnvConfig {
 }
 
 /** Is a model endpoint configured? (The page uses this to say how to connect one; it never exposes the key.) */
-export function modelStatus(config: AppConfig = loadConfig()): {
+export function modelStatus(config: AppConfig): {
   configured: boolean;
   baseURL?: string;
   model?: string;
@@ -203,7 +213,7 @@ export function modelStatus(config: AppConfig = loadConfig()): {
   return { configured, baseURL: config.llm.baseURL, model: config.llm.model };
 }
 
-// ---- MCP servers and web tools (issue 6) ----
+// ---- MCP servers and web tools ----
 
 export interface McpEnvConfig {
   /** The mcpServers JSON file (MCP_CONFIG, default DATA_DIR/mcp.json). */

@@ -36,14 +36,14 @@ export async function handleUpload(service: DocumentService, request: Request): 
   }
 }
 
-export function handleList(service: DocumentService, request: Request): Response {
+export async function handleList(service: DocumentService, request: Request): Promise<Response> {
   const conversationId = new URL(request.url).searchParams.get('conversationId');
   if (!conversationId) return problem(400, 'Say which conversation: GET /api/files?conversationId=<id>.');
-  return Response.json({ documents: service.list(conversationId) });
+  return Response.json({ documents: await service.list(conversationId) });
 }
 
-export function handleGet(service: DocumentService, id: string): Response {
-  const document = service.get(id);
+export async function handleGet(service: DocumentService, id: string): Promise<Response> {
+  const document = await service.get(id);
   return document ? Response.json({ document }) : problem(404, 'This document no longer exists.');
 }
 

@@ -5,15 +5,14 @@ import { collectFileRefs } from '../llm/upload-info';
 import type { ContentItem, Message } from '../llm/schema';
 import type { DocumentStore } from '../store/types';
 
-export function withNewDocuments(
+export async function withNewDocuments(
   store: Pick<DocumentStore, 'listDocuments'>,
   conversationId: string,
   history: readonly Message[],
   content: string | ContentItem[],
-): string | ContentItem[] {
+): Promise<string | ContentItem[]> {
   const carried = new Set(collectFileRefs(history));
-  const files = store
-    .listDocuments(conversationId)
+  const files = (await store.listDocuments(conversationId))
     .filter((d) => d.state === 'ready' && !carried.has(d.ref))
     .map((d): ContentItem => ({ file: d.ref }));
   if (!files.length) return content;

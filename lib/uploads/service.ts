@@ -2,15 +2,14 @@
 // and which documents the next message carries. The HTTP routes only wire requests to this.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { loadConfig } from '../config';
 import type { ChatStore, StoredDocument } from '../store/types';
-import { safeFileName, storedFilePath } from './file-ref';
-import { documentLimits, formatBytes, type DocumentLimits } from './limits';
-import { parsedCacheDir } from './load';
-import { loadDocumentOffThread } from './parse-pool';
-import { deleteStoredFile, saveUpload } from './storage';
-import { PARSING } from './parsing';
-import { DocumentError } from './types';
+import { safeFileName, storedFilePath } from '../documents/file-ref';
+import { formatBytes, type DocumentLimits } from '../documents/limits';
+import { parsedCacheDir } from '../documents/load';
+import { loadDocumentOffThread } from '../documents/parse-pool';
+import { deleteStoredFile, saveUpload } from '../documents/storage';
+import { ParseJobs } from './parsing';
+import { DocumentError } from '../documents/types';
 
 export interface UploadResult {
   document: StoredDocument;
@@ -29,17 +28,18 @@ export class UploadError extends Error {
 }
 
 export class DocumentService {
+  /** The parses in progress (the chat service waits on them before a message goes). */
+  readonly parses: ParseJobs;
+  private readonly dataDir: string;
+  private readonly limits: DocumentLimits;
+
   constructor(
     readonly store: ChatStore,
-    private readonly options: { dataDir?: string; limits?: DocumentLimits } = {},
-  ) {}
-
-  private get dataDir(): string {
-    return this.options.dataDir ?? loadConfig().dataDir;
-  }
-
-  private get limits(): DocumentLimits {
-    return this.options.limits ?? documentLimits();
+    options: { dataDir: string; limits: DocumentLimits; parses?: ParseJobs },
+  ) {
+    this.dataDir = options.dataDir;
+    this.limits = options.limits;
+    this.parses = options.parses ?? new ParseJobs();
   }
 
   /** Stores the bytes, records the document (state 'parsing') and starts parsing it. A new conversation is created
@@ -59,7 +59,7 @@ export class DocumentService {
         413,
       );
     }
-    if (input.conversationId && !this.store.getConversation(input.conversationId))
+    if (input.conversationId && !(await this.store.getConversation(input.conversationId)))
       throw new UploadError('This conversation no longer exists.', 404);
     let saved;
     try {
@@ -68,36 +68,37 @@ export class DocumentService {
       if (e instanceof DocumentError && e.code === 'too-large') throw new UploadError(e.message, 413);
       throw e;
     }
-    const conversationId = input.conversationId ?? this.store.createConversation().id;
-    const document = this.store.addDocument({ conversationId, hash: saved.hash, name, size: saved.size });
+    const conversationId = input.conversationId ?? (await this.store.createConversation()).id;
+    const document = await this.store.addDocument({ conversationId, hash: saved.hash, name, size: saved.size });
     this.startParsing(document);
     const notice = name !== raw ? `The file name "${printable(raw)}" was changed to "${name}".` : undefined;
     return notice ? { document, notice } : { document };
   }
 
   /** The conversation's documents, oldest first. A record left 'parsing' by a stopped server is parsed again. */
-  list(conversationId: string): StoredDocument[] {
-    const docs = this.store.listDocuments(conversationId);
-    for (const doc of docs) if (doc.state === 'parsing' && !PARSING.has(doc.id)) this.startParsing(doc);
+  async list(conversationId: string): Promise<StoredDocument[]> {
+    const docs = await this.store.listDocuments(conversationId);
+    for (const doc of docs) if (doc.state === 'parsing' && !this.parses.get(doc.id)) this.startParsing(doc);
     return docs;
   }
 
-  get(id: string): StoredDocument | undefined {
+  get(id: string): Promise<StoredDocument | undefined> {
     return this.store.getDocument(id);
   }
 
   /** Resolves once the document is parsed (ready or error). */
   async settled(id: string): Promise<StoredDocument | undefined> {
-    await PARSING.get(id);
+    await this.parses.get(id);
     return this.store.getDocument(id);
   }
 
   /** Removes the record; the bytes and their parse go too once no other record uses them. */
   async remove(id: string): Promise<StoredDocument> {
-    await PARSING.get(id)?.catch(() => undefined);
-    const removed = this.store.removeDocument(id);
+    await this.parses.get(id)?.catch(() => undefined);
+    const removed = await this.store.removeDocument(id);
     if (!removed) throw new UploadError('This document no longer exists.', 404);
-    if (this.store.countDocumentsWithHash(removed.hash) === 0) await deleteStoredFile(this.dataDir, removed.hash);
+    if ((await this.store.countDocumentsWithHash(removed.hash)) === 0)
+      await deleteStoredFile(this.dataDir, removed.hash);
     return removed;
   }
 
@@ -106,17 +107,16 @@ export class DocumentService {
    * holds the same file) and its tools' work directories (staged files, code_interpreter's files).
    */
   async deleteConversation(conversationId: string): Promise<void> {
-    const docs = this.store.listDocuments(conversationId);
-    await Promise.allSettled(docs.map((d) => PARSING.get(d.id))); // a parse still writing would leave its cache
-    this.store.deleteConversation(conversationId); // its documents go with it
+    const docs = await this.store.listDocuments(conversationId);
+    await Promise.allSettled(docs.map((d) => this.parses.get(d.id))); // a parse still writing would leave its cache
+    await this.store.deleteConversation(conversationId); // its documents go with it
     for (const hash of new Set(docs.map((d) => d.hash)))
-      if (this.store.countDocumentsWithHash(hash) === 0) await deleteStoredFile(this.dataDir, hash);
+      if ((await this.store.countDocumentsWithHash(hash)) === 0) await deleteStoredFile(this.dataDir, hash);
     await rm(path.join(this.dataDir, 'work', safeFileName(conversationId)), { recursive: true, force: true });
   }
 
   private startParsing(doc: StoredDocument): void {
-    const job = this.parse(doc).finally(() => PARSING.delete(doc.id));
-    PARSING.set(doc.id, job);
+    this.parses.track(doc.id, this.parse(doc));
   }
 
   private async parse(doc: StoredDocument): Promise<StoredDocument> {
@@ -125,7 +125,7 @@ export class DocumentService {
         limits: this.limits,
         cacheDir: parsedCacheDir(this.dataDir),
       });
-      return this.store.updateDocument(doc.id, {
+      return await this.store.updateDocument(doc.id, {
         state: 'ready',
         kind: parsed.kind,
         pages: parsed.pages.length,
@@ -137,7 +137,7 @@ export class DocumentService {
           ? e.message
           : `${doc.name} could not be read (${e instanceof Error ? e.message : String(e)}).`;
       try {
-        return this.store.updateDocument(doc.id, { state: 'error', error });
+        return await this.store.updateDocument(doc.id, { state: 'error', error });
       } catch {
         return doc; // removed while parsing
       }

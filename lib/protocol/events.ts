@@ -2,8 +2,9 @@
 // (run()/runNonStream() folds, the CLI, the SSE route, the page's store, the run log, the inspector).
 // Events are plain JSON. Every event carries the run id, the iteration (0 for run-level events, then 1..N for
 // each model call) and `t`, milliseconds since the run started on a monotonic clock.
-import { z } from '../zod';
-import { ContentItemSchema, MessageSchema } from '../llm/schema';
+import { z } from './zod';
+import { AGENT_KINDS, CALL_FORMATS, FNCALL_MODES, REACT_PARTS, STOP_REASONS, TOOL_ERROR_KINDS } from './enums';
+import { ContentItemSchema, LANGS, MessageSchema } from './message';
 
 const base = { runId: z.string(), iteration: z.number().int().nonnegative(), t: z.number().nonnegative() };
 const Content = z.union([z.string(), z.array(ContentItemSchema)]);
@@ -22,11 +23,6 @@ export const ErrorInfoSchema = z.object({
   code: z.string().optional(),
 });
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
-
-export const FNCALL_MODES = ['native', 'nous', 'qwen'] as const;
-export type FncallMode = (typeof FNCALL_MODES)[number];
-export const STOP_REASONS = ['answered', 'max-iterations', 'aborted', 'error'] as const;
-export type StopReason = (typeof STOP_REASONS)[number];
 
 /** The exact body sent to the model server for one call (after truncation, templating and knowledge injection). */
 export const LlmRequestSchema = z.object({
@@ -92,11 +88,13 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('run-start'),
     ...base,
+    /** The agent's name (it names the messages it writes). */
     agent: z.string(),
-    agentType: z.string(),
+    /** Which kind of agent ran: how its events are read (a ReAct run's text is one transcript). */
+    kind: z.enum(AGENT_KINDS),
     model: z.string(),
     fncallMode: z.enum(FNCALL_MODES).optional(),
-    lang: z.enum(['en', 'zh']),
+    lang: z.enum(LANGS),
     maxLlmCalls: z.number().int().positive(),
     tools: z.array(z.string()),
     /** The messages the run was given (after the agent's system message was added). Left out of the browser feed
@@ -107,7 +105,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('llm-start'),
     ...base,
-    format: z.enum(['native', 'nous', 'qwen', 'react', 'none']),
+    format: z.enum(CALL_FORMATS),
     /** Left out of the browser feed, where it would resend the whole history on every call; the run log keeps it. */
     request: LlmRequestSchema.optional(),
     /** What input truncation did to fit max_input_tokens (absent when nothing was cut). */
@@ -121,7 +119,13 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     error: ErrorInfoSchema,
   }),
   z.object({ type: z.literal('reasoning-delta'), ...base, text: z.string() }),
-  z.object({ type: z.literal('text-delta'), ...base, text: z.string() }),
+  z.object({
+    type: z.literal('text-delta'),
+    ...base,
+    text: z.string(),
+    /** ReAct runs only: which part of a step this piece of the transcript is. */
+    part: z.enum(REACT_PARTS).optional(),
+  }),
   z.object({
     type: z.literal('llm-end'),
     ...base,
@@ -164,12 +168,14 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     ...base,
     functionId: z.string(),
     name: z.string(),
+    /** The arguments the call ran with: the model's, or the user's edit of them (pause before tools). */
+    arguments: z.string(),
     ok: z.boolean(),
     /** Exactly what the model is given back (on failure, the readable error text). */
     content: Content,
     error: z
       .object({
-        kind: z.enum(['unknown-tool', 'invalid-arguments', 'exception', 'fatal']),
+        kind: z.enum(TOOL_ERROR_KINDS),
         message: z.string(),
         type: z.string(),
       })
@@ -224,8 +230,19 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
 export type AgentEvent = z.infer<typeof AgentEventSchema>;
 export type AgentEventType = AgentEvent['type'];
 export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+/** Omit on each member of a union (Omit on the union itself keeps only the fields all members share). */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** What every event carries besides its own fields; the run stamps these on each event it emits. */
+export type EventStamp = Pick<AgentEvent, 'runId' | 'iteration' | 't'>;
+/** An event as its emitter describes it, before the run stamps it. */
+export type UnstampedEvent = DistributiveOmit<AgentEvent, keyof EventStamp>;
+/** One type of event, before the run stamps it. */
+export type Unstamped<T extends AgentEventType> = Omit<EventOf<T>, keyof EventStamp>;
+/** An event as the page and HTTP clients receive it (lib/chat/feed.ts): the run id is said once per stream. */
+export type FeedEvent = DistributiveOmit<AgentEvent, 'runId'>;
 /** A retrieval as its searcher describes it; the emitter adds who ran it and stamps it. */
-export type RetrievalStep = Omit<EventOf<'retrieval'>, 'runId' | 'iteration' | 't' | 'by' | 'functionId'>;
+export type RetrievalStep = Omit<EventOf<'retrieval'>, keyof EventStamp | 'by' | 'functionId'>;
 
 export function parseAgentEvent(value: unknown): AgentEvent {
   return AgentEventSchema.parse(value);

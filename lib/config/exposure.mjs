@@ -1,5 +1,6 @@
 // What stays on this machine and what exposes the app beyond it. Plain JavaScript because scripts/start.mjs (plain
-// Node, before any build) and the server (lib/http, instrumentation.ts) must refuse exactly the same things.
+// Node, before any build), the configuration and the server (lib/http, instrumentation.ts) must refuse exactly the same
+// things.
 
 const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
