@@ -15,7 +15,7 @@ import { groupsUsage, groupUsage, machineCpu, mainThreadSched } from './support/
 import { SETUPS, type RunningServers } from './support/setups';
 import { quantile } from './support/stats';
 import { createOtlpReceiver } from '../scripts/otlp-receiver/server';
-import type { Scenario } from '../scripts/model-server/script';
+import type { Scenario } from '../lib/protocol/fixture';
 
 const LEVELS = flag('levels', '50,100,200').split(',').map(Number);
 const SETUP = flag('setup', 'sqlite-1');
@@ -183,7 +183,12 @@ async function main(): Promise<void> {
   try {
     await model.setScenario(SCENARIO);
     servers = await setup.start(model.url, {
-      env: receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } : {},
+      env: {
+        // One client (this process) starts every conversation: the per-client run limits would refuse most of them.
+        MAX_CONCURRENT_RUNS: '100000',
+        MAX_RUNS_PER_MINUTE: '100000',
+        ...(receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } : {}),
+      },
       ...(PROFILE_DIR ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] } : {}),
     });
     // Warm-up: the route compiled and the agent code hot, in each instance.

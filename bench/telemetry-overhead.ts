@@ -1,9 +1,9 @@
-// bench/telemetry-overhead: what tracing costs the loop. The same conversations through the real ChatService (a
-// SQLite store in a temporary directory, FnCallAgent, a zero-latency scripted model over HTTP in a child process:
-// four model calls and three tool calls, so eight spans a run), in alternating blocks with tracing off and with every
-// run exported to a local OTLP receiver (another child process) through the OpenTelemetry SDK. With a model that
-// answers at once the loop is all CPU, so this is the worst case: against a real model the same cost hides behind
-// the network wait.
+// bench/telemetry-overhead: what tracing costs the loop. The same conversations through the real ChatService as the
+// composition root builds it (a SQLite store in a temporary directory, FnCallAgent, a zero-latency scripted model over
+// HTTP in a child process: four model calls and three tool calls, so eight spans a run), in alternating blocks with
+// tracing off and with every run exported to a local OTLP receiver (another child process) through the OpenTelemetry
+// SDK. With a model that answers at once the loop is all CPU, so this is the worst case: against a real model the
+// same cost hides behind the network wait.
 // Prints, for both, the median wall ms per conversation and the CPU ms this process spent per conversation (the
 // loop, the store, the span fold and the export's serialising; the model server and the receiver are other
 // processes), the ratios traced / off (the CPU one is the steadier on a shared machine: other processes' load
@@ -15,7 +15,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { FnCallAgent } from '../lib/agent';
-import { ChatService } from '../lib/chat/service';
+import { loadConfig } from '../lib/config';
+import { createChatModel } from '../lib/llm';
+import { createAppContext } from '../lib/server/context';
 import { openSqliteStore } from '../lib/store/sqlite';
 import { flushTelemetry, startTelemetry, stopTelemetry } from '../lib/telemetry';
 import { BaseTool } from '../tools';
@@ -54,15 +56,14 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'telemetry-bench-'));
   const store = openSqliteStore(path.join(dir, 'bench.db'));
   const tool = new Noop();
-  const service = new ChatService(
-    store,
-    () =>
+  const { chat: service } = createAppContext(loadConfig({ DATA_DIR: dir }), store, {
+    agents: () =>
       new FnCallAgent({
-        llm: { model: 'bench', baseURL: model.url, apiKey: 'bench', fncallMode: 'native' },
+        llm: createChatModel({ model: 'bench', baseURL: model.url, apiKey: 'bench', fncallMode: 'native' }),
         functionList: [tool],
         name: 'assistant',
       }),
-  );
+  });
   const tracing = {
     url: `${receiver.url}/v1/traces`,
     captureContent: CAPTURE,
@@ -73,9 +74,9 @@ async function main(): Promise<void> {
 
   async function conversation(): Promise<number> {
     const t0 = performance.now();
-    const run = service.send({ content: 'Run the three steps, then tell me.' });
+    const run = await service.send({ message: 'Run the three steps, then tell me.' });
     let reason = '';
-    for await (const e of run.live.follow()) if (e.type === 'run-end') reason = e.reason;
+    for await (const e of service.runs.follow(run.runId) ?? []) if (e.type === 'run-end') reason = e.reason;
     if (reason !== 'answered') throw new Error(`a run ended ${reason}`);
     return performance.now() - t0;
   }
@@ -141,7 +142,7 @@ async function main(): Promise<void> {
         `(expected ${(WARMUP + BLOCKS * PER_BLOCK) * 8} spans)`,
     );
   } finally {
-    store.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
     model.proc.kill('SIGTERM');
     receiver.proc.kill('SIGTERM');

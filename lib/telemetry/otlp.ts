@@ -18,7 +18,7 @@ import {
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
-import type { AgentEvent } from '../agent/events';
+import type { AgentEvent } from '../protocol/events';
 import type { TelemetryEnvConfig } from '../config';
 import { RunSpans, TRACER_NAME } from './run-spans';
 

@@ -4,7 +4,7 @@
 // times the run itself measured, whenever the event reaches this fold.
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context } from '@opentelemetry/api';
 import type { Span, Tracer } from '@opentelemetry/api';
-import type { AgentEvent, EventOf } from '../agent/events';
+import type { AgentEvent, EventOf } from '../protocol/events';
 import { toWireMessages } from '../llm/oai-wire';
 import { inputMessages, outputMessages, toolResult } from './content';
 
@@ -139,7 +139,7 @@ export class RunSpans {
       'gen_ai.request.model': e.model,
       'gen_ai.conversation.id': conversationId,
       'agent_studio.run.id': e.runId,
-      'agent_studio.agent.type': e.agentType,
+      'agent_studio.agent.kind': e.kind,
       'agent_studio.run.max_llm_calls': e.maxLlmCalls,
       'agent_studio.run.tools': e.tools,
     };

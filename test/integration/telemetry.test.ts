@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
-import { ChatService } from '../../lib/chat/service';
+import type { ChatService } from '../../lib/chat/service';
+import { createChatModel } from '../../lib/llm';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import {
@@ -19,6 +20,7 @@ import {
 } from '../../lib/telemetry';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { createOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../scripts/otlp-receiver/server';
+import { chatContext, drain, follow } from '../support/chat';
 
 let model: ModelServer;
 let receiver: OtlpReceiver;
@@ -54,19 +56,24 @@ beforeAll(async () => {
   model = await createModelServer();
   receiver = await createOtlpReceiver();
   store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'telemetry-')), 'chat.db'));
-  service = new ChatService(
+  service = chatContext(
     store,
     (s: ConversationSettings) =>
       new FnCallAgent({
-        llm: { model: 'scripted', baseURL: model.url, apiKey: 'k', generateCfg: { max_retries: 0, ...s.generateCfg } },
+        llm: createChatModel({
+          model: 'scripted',
+          baseURL: model.url,
+          apiKey: 'k',
+          generateCfg: { max_retries: 0, ...s.generateCfg },
+        }),
         functionList: s.tools,
         name: 'assistant',
       }),
-  );
+  ).chat;
 });
 afterAll(async () => {
   await stopTelemetry();
-  store.close();
+  await store.close();
   await Promise.all([model.close(), receiver.close()]);
 });
 beforeEach(() => {
@@ -77,9 +84,8 @@ beforeEach(() => {
 afterEach(() => stopTelemetry());
 
 async function run(content: string): Promise<{ runId: string; conversationId: string; events: AgentEvent[] }> {
-  const started = service.send({ content, settings: { tools: ['calculator'] } });
-  const events: AgentEvent[] = [];
-  for await (const e of started.live.follow()) events.push(e);
+  const started = await service.send({ message: content, settings: { tools: ['calculator'] } });
+  const events = await drain(follow(service, started.runId));
   return { runId: started.runId, conversationId: started.conversationId, events };
 }
 
@@ -101,9 +107,9 @@ const TOOL_THEN_ANSWER = {
   ],
 };
 
-/** Runs test/fixtures/telemetry-probe.ts in a fresh process with this environment. */
+/** Runs test/fixtures/telemetry-probe.ts in a fresh process with this environment (and a data directory of its own). */
 function probe(env: Record<string, string>): Promise<{ status: { enabled: boolean }; otelModules: number }> {
-  const clean = { ...process.env };
+  const clean: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'telemetry-probe-')) };
   for (const k of Object.keys(clean)) if (k.startsWith('OTEL_')) delete clean[k];
   return new Promise((resolve, reject) =>
     execFile(
