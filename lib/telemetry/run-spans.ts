@@ -277,7 +277,9 @@ export class RunSpans {
     span.end(run.origin + e.t);
   }
 
-  private end(run: OpenRun, e: EventOf<'run-end'>): void {
+  private end(run: OpenRun, end: EventOf<'run-end'>): void {
+    // The run-end the writer makes for a run whose log failed has no clock of its own (t = 0): the run ends now.
+    const e = end.t > 0 ? end : { ...end, t: epochNow() - run.origin };
     this.runs.delete(e.runId);
     const failed = e.reason === 'error';
     const errorType = e.error ? (e.error.status ? String(e.error.status) : e.error.code || e.error.name) : '_OTHER';

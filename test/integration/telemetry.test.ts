@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
+import { InMemoryLiveRuns } from '../../lib/chat/live-runs';
 import type { ChatService } from '../../lib/chat/service';
 import { createChatModel } from '../../lib/llm';
 import { openSqliteStore } from '../../lib/store/sqlite';
@@ -243,6 +244,37 @@ describe('OpenTelemetry traces', () => {
     expect(tool.status.code).toBe(2);
     expect(tool.attributes['error.type']).toBe('unknown-tool');
     expect(toolSpans.find((s) => !s.parentSpanId)!.status.code).toBe(0);
+  });
+
+  it('ends the trace of a run whose log could not be written as an error, when the writer gives up', async () => {
+    await startTelemetry(tracing());
+    const conversation = await store.createConversation();
+    const turn = await store.addTurn(conversation.id, 'q');
+    const runId = crypto.randomUUID();
+    await store.startRun(turn.id, runId);
+    const writer = new InMemoryLiveRuns(store).start(runId, conversation.id);
+    const start = { runId, iteration: 0, t: 0 };
+    writer.push({
+      ...start,
+      type: 'run-start',
+      agent: 'assistant',
+      kind: 'fncall',
+      model: 'scripted',
+      lang: 'en',
+      maxLlmCalls: 2,
+      tools: [],
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await store.deleteConversation(conversation.id); // the run's row goes with it: the next write fails
+    writer.push({ ...start, iteration: 1, t: 30, type: 'llm-start', format: 'native' });
+    await writer.end();
+    expect(writer.failed).toBe(true);
+
+    const [root] = await traceOf(runId, 1);
+    expect(root!.status.code).toBe(2);
+    expect(root!.attributes).toMatchObject({ 'error.type': 'StoreError', 'agent_studio.run.stop_reason': 'error' });
+    expect(root!.endMs - root!.startMs).toBeGreaterThanOrEqual(25); // it ends when the writer gave up, not at t = 0
+    expect(telemetryStatus()).toMatchObject({ openRuns: 0 });
   });
 
   it('puts prompts, completions, tool arguments and results into the spans only when content capture is on', async () => {
