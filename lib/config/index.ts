@@ -26,6 +26,7 @@ export interface AppConfig {
   codeInterpreter: CodeInterpreterConfig;
   mcp: McpEnvConfig;
   web: WebEnvConfig;
+  telemetry: TelemetryEnvConfig;
   http: HttpEnvConfig;
 }
 
@@ -151,6 +152,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mcp: mcpConfigFrom(env),
     web: webConfigFrom(env),
     http: httpConfigFrom(env),
+    telemetry: telemetryConfigFrom(env),
   };
 }
 
@@ -316,6 +318,60 @@ function webConfigFrom(env: Env): WebEnvConfig {
       maxBytes: intFrom(env, ['WEB_FETCH_MAX_BYTES'], 5 * 1024 * 1024, { min: 1 }),
       timeoutMs: intFrom(env, ['WEB_FETCH_TIMEOUT_MS'], 20_000, { min: 1 }),
       maxRedirects: intFrom(env, ['WEB_FETCH_MAX_REDIRECTS'], 5),
+    },
+  };
+}
+
+// ---- OpenTelemetry traces ----
+
+export interface TelemetryEnvConfig {
+  /** Export runs as traces: OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set and
+   *  OTEL_SDK_DISABLED is not. The exporter reads the endpoint, OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT and
+   *  _COMPRESSION itself, as the OpenTelemetry specification says. */
+  enabled: boolean;
+  /** The endpoint variable's value (the exporter resolves the traces URL from the same variables itself). */
+  endpoint?: string;
+  /** OTEL_EXPORTER_OTLP_TRACES_PROTOCOL / OTEL_EXPORTER_OTLP_PROTOCOL: protobuf (the specification's default, and
+   *  what every backend takes) or JSON. */
+  protocol: OtlpProtocol;
+  /** OTEL_CAPTURE_CONTENT=1: prompts, completions, tool arguments and results go into the spans. */
+  captureContent: boolean;
+  serviceName: string;
+  /** The batch span processor's bounds (OTEL_BSP_*, with the specification's defaults). */
+  batch: {
+    maxQueueSize: number;
+    maxExportBatchSize: number;
+    scheduledDelayMillis: number;
+    exportTimeoutMillis: number;
+  };
+}
+
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+
+function telemetryConfigFrom(env: Env): TelemetryEnvConfig {
+  const protocolVar = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim()
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocol = env[protocolVar]?.trim().toLowerCase() || 'http/protobuf';
+  if (!(OTLP_PROTOCOLS as readonly string[]).includes(protocol))
+    throw new ConfigError(
+      `${protocolVar} must be http/protobuf or http/json (got "${env[protocolVar]}"; grpc is not offered)`,
+    );
+  const endpoint =
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || undefined;
+  const off = flag(env, 'OTEL_SDK_DISABLED') || env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none';
+  return {
+    enabled: Boolean(endpoint) && !off,
+    endpoint,
+    protocol: protocol as OtlpProtocol,
+    captureContent: flag(env, 'OTEL_CAPTURE_CONTENT'),
+    serviceName: env.OTEL_SERVICE_NAME?.trim() || 'agent-studio',
+    batch: {
+      maxQueueSize: intFrom(env, ['OTEL_BSP_MAX_QUEUE_SIZE'], 2048, { min: 1 }),
+      maxExportBatchSize: intFrom(env, ['OTEL_BSP_MAX_EXPORT_BATCH_SIZE'], 512, { min: 1 }),
+      scheduledDelayMillis: intFrom(env, ['OTEL_BSP_SCHEDULE_DELAY'], 5000, { min: 0 }),
+      exportTimeoutMillis: intFrom(env, ['OTEL_BSP_EXPORT_TIMEOUT'], 30_000, { min: 1 }),
     },
   };
 }
