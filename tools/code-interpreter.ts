@@ -1,7 +1,9 @@
-// `code_interpreter`: Qwen-Agent's Python sandbox, run with Pyodide in a sandboxed child process (lib/sandbox)
-// instead of a Jupyter kernel in Docker. One warm interpreter per conversation; its work directory holds the
-// conversation's files and whatever the code writes.
+// `code_interpreter`: Qwen-Agent's Python sandbox, run with CPython in bubblewrap or with Pyodide in a sandboxed
+// child process (lib/sandbox) instead of a Jupyter kernel in Docker. One warm interpreter per conversation; its work
+// directory holds the conversation's files and whatever the code writes.
 import { loadConfig } from '../lib/config';
+import { chooseBackend, PYTHON_BACKEND_INSTALL, type BackendChoice } from '../lib/sandbox/backend';
+import { CPythonInterpreter } from '../lib/sandbox/python-interpreter';
 import { artifactUrl, mimeOf, snapshotDir, writtenFiles, type WrittenFile } from '../lib/sandbox/files';
 import { formatOutcome } from '../lib/sandbox/format';
 import { sharedPool, type InterpreterPool } from '../lib/sandbox/pool';
@@ -35,8 +37,25 @@ export function extractCode(raw: string | Record<string, unknown>): { code: stri
   return { code: fenced ? fenced[1]! : text };
 }
 
-function interpreterPool(): InterpreterPool {
+/** Which backend runs code_interpreter here, and why the other one does not (for Settings and the tool). */
+export function codeInterpreterBackend(): BackendChoice {
   const c = loadConfig().codeInterpreter;
+  return chooseBackend(c.backend, c.python);
+}
+
+function interpreterPool(choice: BackendChoice): InterpreterPool {
+  const c = loadConfig().codeInterpreter;
+  const startInterpreter =
+    choice.backend === 'python'
+      ? (workDir: string) =>
+          CPythonInterpreter.start({
+            workDir,
+            python: c.python,
+            memoryMb: c.memoryMb,
+            outputChars: c.outputChars,
+            diskMb: c.diskMb,
+          })
+      : undefined;
   return sharedPool({
     memoryMb: c.memoryMb,
     jsHeapMb: c.jsHeapMb,
@@ -45,8 +64,20 @@ function interpreterPool(): InterpreterPool {
     networkNamespace: c.networkNamespace,
     maxInterpreters: c.maxInterpreters,
     idleMs: c.idleMs,
+    startInterpreter,
   });
 }
+
+const DESCRIPTION =
+  'Python code sandbox, which can be used to execute Python code. Variables and imports persist between calls ' +
+  "in the same conversation; the conversation's files are in the working directory, and files the code writes " +
+  'there are shown to the user. ';
+const PACKAGES: Record<BackendChoice['backend'], string> = {
+  python:
+    'numpy, pandas (read_csv, read_excel) and matplotlib are installed; plt.show(), or a figure left open, shows ' +
+    'the chart to the user as an image file. A printed table stays text. There is no network.',
+  pyodide: 'Only the standard library (and any configured extra packages) is available; there is no network.',
+};
 
 function fileLines(files: WrittenFile[]): string {
   return `files:\n\n${files.map((f) => `- ${f.name} (${f.bytes} bytes)`).join('\n')}`;
@@ -54,11 +85,9 @@ function fileLines(files: WrittenFile[]): string {
 
 export class CodeInterpreterTool extends BaseToolWithFileAccess {
   name = CODE_INTERPRETER;
-  description =
-    'Python code sandbox, which can be used to execute Python code. Variables and imports persist between calls ' +
-    "in the same conversation; the conversation's files are in the working directory, and files the code writes " +
-    'there are shown to the user. Only the standard library (and any configured extra packages) is available; ' +
-    'there is no network.';
+  get description(): string {
+    return DESCRIPTION + PACKAGES[codeInterpreterBackend().backend];
+  }
   parameters = {
     type: 'object',
     properties: {
@@ -89,8 +118,14 @@ export class CodeInterpreterTool extends BaseToolWithFileAccess {
     const timeoutMs =
       typeof this.cfg.timeout_ms === 'number' ? this.cfg.timeout_ms : loadConfig().codeInterpreter.timeoutMs;
 
+    const choice = codeInterpreterBackend();
+    if (choice.backend === 'python' && choice.pythonProblem)
+      throw new Error(
+        `code_interpreter is set to the Python backend (CODE_INTERPRETER_BACKEND=python), which cannot run here: ` +
+          `${choice.pythonProblem}. On Debian: ${PYTHON_BACKEND_INSTALL}`,
+      );
     const before = await snapshotDir(workDir);
-    const outcome = await interpreterPool().run(workDir, { workDir, code, reset, timeoutMs, signal: ctx.signal });
+    const outcome = await interpreterPool(choice).run(workDir, { workDir, code, reset, timeoutMs, signal: ctx.signal });
     const written = writtenFiles(before, await snapshotDir(workDir));
 
     const parts = [formatOutcome(outcome)];
