@@ -178,13 +178,13 @@ function runProbe(python: string): ProbeResult {
     const code = (r.error as NodeJS.ErrnoException).code;
     return {
       ok: false,
-      reason: code === 'ENOENT' ? 'unshare (util-linux) is not installed' : `the sandbox did not start: ${r.error.message}`,
+      reason:
+        code === 'ENOENT' ? 'unshare (util-linux) is not installed' : `the sandbox did not start: ${r.error.message}`,
     };
   }
   if (r.status !== 0) {
     const why = (r.stderr || '').trim().split('\n').pop() || `exit status ${r.status ?? r.signal}`;
-    if (/execute bwrap/.test(r.stderr ?? ''))
-      return { ok: false, reason: 'bubblewrap (bwrap) is not installed' };
+    if (/execute bwrap/.test(r.stderr ?? '')) return { ok: false, reason: 'bubblewrap (bwrap) is not installed' };
     return { ok: false, reason: `bubblewrap cannot start the sandbox here: ${why}` };
   }
   const missing = r.stdout.trim();

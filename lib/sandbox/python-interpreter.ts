@@ -35,6 +35,7 @@ export const TMP_MB = 256;
 export const MAX_PROCESSES = 64;
 export const MAX_OPEN_FILES = 256;
 const STARTUP_TIMEOUT_MS = 30_000;
+export const TIMEOUT_GRACE_MS = 2_000;
 const MAX_HEADER_BYTES = 8 * 1024 * 1024;
 
 let kernelSource: string | undefined;
@@ -72,7 +73,9 @@ export class CPythonInterpreter {
   private readyWaiter?: { resolve: () => void; reject: (e: Error) => void };
   /** Host work-directory files as last sent to or received from the sandbox: name → "size:mtime". */
   private readonly synced = new Map<string, string>();
+  /** The sandbox's init (PID 1 inside) and the kernel, as host pids. */
   private kernelPids = new Set<number>();
+  private kernelPid?: number;
   private sweep: Promise<unknown> = Promise.resolve();
   private readonly toKernel: Writable;
 
@@ -137,13 +140,15 @@ export class CPythonInterpreter {
 
   /** Resident memory of the kernel process. */
   rss(): number | undefined {
-    const [kernelPid] = [...this.kernelPids].slice(-1);
-    return rssOf(kernelPid);
+    return rssOf(this.kernelPid);
   }
 
   private waitReady(): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => fail(new Error(`no answer within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => fail(new Error(`no answer within ${STARTUP_TIMEOUT_MS / 1000} s`)),
+        STARTUP_TIMEOUT_MS,
+      );
       const fail = (err: Error) => {
         clearTimeout(timer);
         this.readyWaiter = undefined;
@@ -162,7 +167,9 @@ export class CPythonInterpreter {
       };
     }).then(async () => {
       // The launcher's child is the sandbox's init (PID 1 inside), whose child is the kernel: the two that stay.
-      this.kernelPids = new Set(await descendantsOf(this.child.pid!));
+      const [init, kernel] = await descendantsOf(this.child.pid!);
+      this.kernelPids = new Set([init, kernel].filter((p): p is number => p !== undefined));
+      this.kernelPid = kernel;
     });
   }
 
@@ -232,7 +239,9 @@ export class CPythonInterpreter {
 
   /**
    * Runs code in the kernel's namespace. A timeout or a crash kills the sandbox (the outcome says which); the
-   * caller then starts a fresh interpreter. Files written by a call that did not finish are not kept.
+   * caller then starts a fresh interpreter. At the time limit the code is first interrupted (KeyboardInterrupt),
+   * so that what it wrote so far is copied out, then the sandbox is killed: at once when the kernel has answered,
+   * after TIMEOUT_GRACE_MS when it does not (code that ignores the interrupt, or is stuck in C).
    */
   async run(code: string, timeoutMs: number, signal?: AbortSignal): Promise<RunOutcome> {
     await this.sweep;
@@ -244,6 +253,7 @@ export class CPythonInterpreter {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        clearTimeout(grace);
         signal?.removeEventListener('abort', onAbort);
         this.pending = undefined;
         resolve(o);
@@ -252,9 +262,20 @@ export class CPythonInterpreter {
         this.kill();
         finish(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
       };
-      const timer = setTimeout(() => {
+      let timedOut = false;
+      let grace: NodeJS.Timeout | undefined;
+      const timeout = () => {
         this.kill();
         finish({ kind: 'timeout', timeoutMs });
+      };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        try {
+          if (this.kernelPid) process.kill(this.kernelPid, 'SIGINT');
+        } catch {
+          // gone already: the exit handler reports it
+        }
+        grace = setTimeout(timeout, TIMEOUT_GRACE_MS);
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       const run: PendingRun = {
@@ -263,20 +284,23 @@ export class CPythonInterpreter {
         hostSizes: new Map(),
         hostBytes: 0,
         onResult: (h) =>
-          finish({
-            kind: 'done',
-            stdout: stream(h.stdout),
-            stderr: stream(h.stderr),
-            result: str(h.result) ?? null,
-            ...(str(h.error) ? { error: str(h.error), errorName: str(h.errorName) ?? 'Error' } : {}),
-          }),
+          timedOut
+            ? timeout()
+            : finish({
+                kind: 'done',
+                stdout: stream(h.stdout),
+                stderr: stream(h.stderr),
+                result: str(h.result) ?? null,
+                ...(str(h.error) ? { error: str(h.error), errorName: str(h.errorName) ?? 'Error' } : {}),
+              }),
         onBroken: (why) => {
+          if (timedOut || /SIGXCPU|code 152\)/.test(why)) return timeout();
           this.kill();
-          finish(/SIGXCPU|code 152\)/.test(why) ? { kind: 'timeout', timeoutMs } : { kind: 'crashed', message: why });
+          finish({ kind: 'crashed', message: why });
         },
       };
       this.pending = run;
-      const cpu = Math.ceil(timeoutMs / 1000) + 1;
+      const cpu = Math.ceil((timeoutMs + TIMEOUT_GRACE_MS) / 1000) + 1;
       this.stage(run)
         .then(() => writeHeader(this.toKernel, { t: 'run', id, code, cpu }))
         .catch((err: unknown) => this.pending?.onBroken(`could not reach the interpreter: ${(err as Error).message}`));

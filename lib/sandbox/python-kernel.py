@@ -387,6 +387,16 @@ def others():
     return [int(p) for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, me)]
 
 
+def reap_children():
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
 def kill_leftovers():
     """Nothing the call started outlives it (the host checks too, from outside the sandbox)."""
     for _ in range(50):
@@ -396,13 +406,7 @@ def kill_leftovers():
             os.kill(-1, signal.SIGKILL)
         except OSError:
             pass
-        while True:
-            try:
-                pid, _status = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if pid == 0:
-                break
+        reap_children()
         time.sleep(0.002)
 
 
@@ -469,6 +473,7 @@ def set_cpu_budget(seconds):
 
 
 def handle_run(msg, notes):
+    reap_children()  # any the host killed since the last call
     set_cpu_budget(msg.get('cpu', 60))
     sys.stdout, sys.stderr = streams  # the code may have replaced them in an earlier call
     before = snapshot()

@@ -44,8 +44,9 @@ afterAll(() => {
   process.env = saved;
 });
 
-async function call(conversationId: string, args: Record<string, unknown>, files: string[] = []) {
-  return runTool(createTool('code_interpreter'), JSON.stringify(args), {
+async function call(conversationId: string, args: Record<string, unknown>, files: string[] = [], timeoutMs?: number) {
+  const tool = createTool(timeoutMs ? { name: 'code_interpreter', timeout_ms: timeoutMs } : 'code_interpreter');
+  return runTool(tool, JSON.stringify(args), {
     files,
     conversationId,
     lang: 'en',
@@ -145,7 +146,12 @@ describe.skipIf(!available)('code_interpreter on CPython: behaviour', () => {
       expect(out).toMatch(/stdout:\n\n```\n {2}month {2}revenue\n0 {3}Jan {5}1200/);
       expect(out).toMatch(/files:\n\n- figure-1\.png \(\d+ bytes\)/);
       expect(r.ok && r.files).toEqual([
-        { name: 'figure-1.png', url: '/api/artifacts/py-csv/figure-1.png', mime: 'image/png', bytes: expect.any(Number) },
+        {
+          name: 'figure-1.png',
+          url: '/api/artifacts/py-csv/figure-1.png',
+          mime: 'image/png',
+          bytes: expect.any(Number),
+        },
       ]);
       const png = readFileSync(path.join(codeWorkDir('py-csv'), 'figure-1.png'));
       expect(png.subarray(0, 8).toString('latin1')).toBe('\x89PNG\r\n\x1a\n');
@@ -437,7 +443,9 @@ describe.skipIf(!available)('code_interpreter on CPython: the sandbox holds', ()
       );
       expect(hostBytes).toBeLessThanOrEqual(DISK_MB * 1024 * 1024);
       // A sparse 2 GB file is refused too (the file-size limit), so the host never gets a copy of one.
-      const sparse = text(await call(conv, { code: "f = open('sparse.bin', 'wb')\nf.seek(2 * 1024 ** 3)\nf.write(b'x')\nf.flush()" }));
+      const sparse = text(
+        await call(conv, { code: "f = open('sparse.bin', 'wb')\nf.seek(2 * 1024 ** 3)\nf.write(b'x')\nf.flush()" }),
+      );
       expect(sparse).toMatch(/OSError: \[Errno 27\] File too large/);
       await call(conv, { code: "import os\nos.remove('big.bin')\nos.remove('sparse.bin')" });
       await ok();
@@ -466,9 +474,25 @@ describe.skipIf(!available)('code_interpreter on CPython: the sandbox holds', ()
     'an infinite loop times out, and a fresh interpreter takes over',
     async () => {
       await call(conv, { code: 'kept = 1' });
-      const out = text(await call(conv, { code: 'while True:\n    pass' }));
+      const loop = "open('before.txt', 'w').write('x')\nwhile True:\n    pass";
+      const out = text(await call(conv, { code: loop }, [], 3_000));
       expect(out).toContain(TIMEOUT_MESSAGE);
       expect(out).toContain('The interpreter was restarted');
+      // What it wrote before the limit is kept (the code is interrupted first, then the sandbox is killed).
+      expect(readFileSync(path.join(codeWorkDir(conv), 'before.txt'), 'utf8')).toBe('x');
+      expect(text(await call(conv, { code: 'kept' }))).toContain("NameError: name 'kept' is not defined");
+      // Code that ignores the interrupt is killed all the same.
+      const stubborn = text(
+        await call(
+          conv,
+          {
+            code: 'import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nkept = 2\nwhile True:\n    pass',
+          },
+          [],
+          3_000,
+        ),
+      );
+      expect(stubborn).toContain(TIMEOUT_MESSAGE);
       expect(text(await call(conv, { code: 'kept' }))).toContain("NameError: name 'kept' is not defined");
     },
     SLOW,
