@@ -43,6 +43,16 @@ export function codeInterpreterBackend(): BackendChoice {
   return chooseBackend(c.backend, c.python);
 }
 
+export interface CodeInterpreterInfo extends BackendChoice {
+  /** The apt command that makes the CPython backend available. */
+  install: string;
+}
+
+/** What Settings says about the backend. */
+export function codeInterpreterInfo(): CodeInterpreterInfo {
+  return { ...codeInterpreterBackend(), install: PYTHON_BACKEND_INSTALL };
+}
+
 function interpreterPool(choice: BackendChoice): InterpreterPool {
   const c = loadConfig().codeInterpreter;
   const startInterpreter =

@@ -8,6 +8,7 @@ import { defaultSettings } from '@/lib/store/settings';
 import type { ConversationSettings, ConversationSummary, RunStatus, StoredTurn } from '@/lib/store/types';
 import { isMcpToolClass, prepareMcpTools } from '@/lib/mcp';
 import { TOOL_REGISTRY, unavailableReason } from '@/tools';
+import { codeInterpreterInfo, type CodeInterpreterInfo } from '@/tools/code-interpreter';
 
 export interface RunStream {
   conversationId: string;
@@ -150,6 +151,8 @@ export async function saveSettings(
 export interface AppInfo {
   model: { configured: boolean; name: string | null; baseURL: string | null };
   tools: { name: string; description: string }[];
+  /** Which Python runs code_interpreter, and how to get the other one. */
+  codeInterpreter: CodeInterpreterInfo;
   maxLlmCalls: number;
   defaultSettings: ConversationSettings;
 }
@@ -168,5 +171,6 @@ export async function appInfo(): Promise<AppInfo> {
       .map(([name, cls]) => ({ name, description: new cls().description }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     maxLlmCalls: config.maxLlmCallsPerRun,
+    codeInterpreter: codeInterpreterInfo(),
   };
 }

@@ -1,5 +1,6 @@
 'use client';
 import type { AppInfo } from '@/app/actions/chat';
+import { CodeBackendNote } from './code-backend-note';
 import { McpServers } from './mcp-servers';
 import { useChat } from './store';
 
@@ -62,6 +63,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
             </span>
           </label>
         ))}
+        {info.tools.some((t) => t.name === 'code_interpreter') && <CodeBackendNote info={info.codeInterpreter} />}
       </fieldset>
       <McpServers />
       {PARAMS.map((p) => (
