@@ -96,7 +96,11 @@ function fileLines(files: WrittenFile[]): string {
 export class CodeInterpreterTool extends BaseToolWithFileAccess {
   name = CODE_INTERPRETER;
   get description(): string {
-    return DESCRIPTION + PACKAGES[codeInterpreterBackend().backend];
+    try {
+      return DESCRIPTION + PACKAGES[codeInterpreterBackend().backend];
+    } catch {
+      return `${DESCRIPTION}There is no network.`; // a configuration error: call() reports it
+    }
   }
   parameters = {
     type: 'object',
