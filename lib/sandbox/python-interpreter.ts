@@ -127,6 +127,7 @@ export class CPythonInterpreter {
     });
     const interpreter = new CPythonInterpreter(child, { ...opts, workDir });
     await interpreter.waitReady();
+    interpreter.pause();
     return interpreter;
   }
 
@@ -246,6 +247,7 @@ export class CPythonInterpreter {
   async run(code: string, timeoutMs: number, signal?: AbortSignal): Promise<RunOutcome> {
     await this.sweep;
     if (this.exited) return { kind: 'crashed', message: 'the interpreter had exited' };
+    this.signalKernel('SIGCONT');
     const id = this.nextId++;
     const outcome = await new Promise<RunOutcome | Error>((resolve) => {
       let settled = false;
@@ -270,11 +272,7 @@ export class CPythonInterpreter {
       };
       const timer = setTimeout(() => {
         timedOut = true;
-        try {
-          if (this.kernelPid) process.kill(this.kernelPid, 'SIGINT');
-        } catch {
-          // gone already: the exit handler reports it
-        }
+        this.signalKernel('SIGINT');
         grace = setTimeout(timeout, TIMEOUT_GRACE_MS);
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -305,10 +303,27 @@ export class CPythonInterpreter {
         .then(() => writeHeader(this.toKernel, { t: 'run', id, code, cpu }))
         .catch((err: unknown) => this.pending?.onBroken(`could not reach the interpreter: ${(err as Error).message}`));
     });
-    // Nothing the call started may run on: checked from outside, whatever the kernel did.
-    if (!this.exited) this.sweep = killDescendants(this.child.pid!, this.kernelPids).catch(() => undefined);
+    this.pause();
     if (outcome instanceof Error) throw outcome;
     return outcome;
+  }
+
+  /**
+   * Between calls nothing in the sandbox runs: the kernel is stopped (with any thread the code left), and every
+   * other process is killed, from outside, whatever the kernel did. The next run continues the kernel.
+   */
+  private pause(): void {
+    if (this.exited) return;
+    this.signalKernel('SIGSTOP');
+    this.sweep = killDescendants(this.child.pid!, this.kernelPids).catch(() => undefined);
+  }
+
+  private signalKernel(signal: NodeJS.Signals): void {
+    try {
+      if (this.kernelPid) process.kill(this.kernelPid, signal);
+    } catch {
+      // gone: the close handler reports it
+    }
   }
 
   kill(): void {

@@ -427,6 +427,34 @@ describe.skipIf(!available)('code_interpreter on CPython: the sandbox holds', ()
   );
 
   it(
+    'between calls nothing runs: the kernel is stopped, with the thread the code left running',
+    async () => {
+      const code = [
+        'import threading, time',
+        'ticks = 0',
+        'def tick():',
+        '    global ticks',
+        '    while True:',
+        '        ticks += 1',
+        '        time.sleep(0.01)',
+        'threading.Thread(target=tick, daemon=True).start()',
+        'time.sleep(0.1)',
+      ].join('\n');
+      await call(conv, { code });
+      const [, kernel] = await sandboxProcesses(conv);
+      const state = () => readFileSync(`/proc/${kernel}/stat`, 'latin1').split(') ')[1]![0];
+      await expect.poll(state).toBe('T');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(state()).toBe('T');
+      // It runs again for the next call, thread and all.
+      const out = text(await call(conv, { code: 'a = ticks\ntime.sleep(0.1)\nticks > a' }));
+      expect(out).toContain('True');
+      await ok();
+    },
+    SLOW,
+  );
+
+  it(
     'a 2 GB file stops at the disk limit with a clear error, and the host keeps at most that much',
     async () => {
       const out = text(
