@@ -11,11 +11,11 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { launcherEnv, sandboxCommand } from './bwrap';
-import { snapshotDir } from './files';
+import { signatureOf, snapshotDir } from './files';
 import { FrameError, FrameReader, writeFileFrame, writeHeader, type FrameHeader } from './frames';
 import { rssOf, type CapturedStream, type RunOutcome } from './interpreter';
 import { descendantsOf, killDescendants } from './process-tree';
-import { hostPathOf, receiveFile, removeFile } from './work-sync';
+import { drain, hostPathOf, receiveFile, removeFile } from './work-sync';
 
 export interface CPythonOptions {
   workDir: string;
@@ -81,7 +81,7 @@ export class CPythonInterpreter {
 
   private constructor(
     private readonly child: ChildProcess,
-    private readonly opts: CPythonOptions & { workDir: string },
+    private readonly opts: CPythonOptions,
   ) {
     this.toKernel = child.stdio[3] as Writable;
     this.toKernel.on('error', () => undefined); // a dead kernel: the exit handler reports it
@@ -212,11 +212,11 @@ export class CPythonInterpreter {
       ? await receiveFile(this.opts.workDir, h.name, payload).catch((err: unknown) => {
           throw new Error(`the host could not store ${h.name}: ${(err as Error).message}`);
         })
-      : await dropPayload(payload);
+      : await drain(payload).then(() => false);
     if (kept) {
       run.hostBytes += bytes - previous;
       run.hostSizes.set(h.name, bytes);
-      const sig = (await snapshotOne(this.opts.workDir, h.name)) ?? '';
+      const sig = (await signatureIn(this.opts.workDir, h.name)) ?? '';
       this.synced.set(h.name, sig);
     }
   }
@@ -331,16 +331,8 @@ export class CPythonInterpreter {
   }
 }
 
-async function dropPayload(chunks: AsyncIterable<Buffer>): Promise<false> {
-  for await (const _ of chunks) {
-    // read off the pipe, not kept
-  }
-  return false;
-}
-
-async function snapshotOne(workDir: string, name: string): Promise<string | undefined> {
+async function signatureIn(workDir: string, name: string): Promise<string | undefined> {
   const file = hostPathOf(workDir, name);
-  if (!file) return undefined;
-  const info = await lstat(file).catch(() => undefined);
-  return info ? `${info.size}:${info.mtimeMs}` : undefined;
+  const info = file ? await lstat(file).catch(() => undefined) : undefined;
+  return info ? signatureOf(info) : undefined;
 }

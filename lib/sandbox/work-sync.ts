@@ -31,7 +31,8 @@ async function ensureParents(workDir: string, target: string): Promise<boolean> 
   return true;
 }
 
-async function drain(chunks: AsyncIterable<Buffer>): Promise<void> {
+/** Reads a payload off the pipe without keeping it. */
+export async function drain(chunks: AsyncIterable<Buffer>): Promise<void> {
   for await (const _ of chunks) {
     // the payload must be read off the pipe even when it is not kept
   }
