@@ -14,7 +14,7 @@ import { loadConfig } from '../lib/config';
 import { probePython } from '../lib/sandbox/bwrap';
 import { currentSharedPool, shutdownSharedPool } from '../lib/sandbox/pool';
 import { createTool, runTool } from '../tools';
-import '../tools/builtin';
+import '../tools'; // registers the builtin tools
 import { codeWorkDir } from '../tools/code-interpreter';
 import { flag } from './support/flags';
 import { quantile } from './support/stats';

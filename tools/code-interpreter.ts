@@ -1,12 +1,10 @@
 // `code_interpreter`: Qwen-Agent's Python sandbox, run with CPython in bubblewrap or with Pyodide in a sandboxed
 // child process (lib/sandbox) instead of a Jupyter kernel in Docker. One warm interpreter per conversation; its work
 // directory holds the conversation's files and whatever the code writes.
-import { loadConfig } from '../lib/config';
-import { chooseBackend, PYTHON_BACKEND_INSTALL, type BackendChoice } from '../lib/sandbox/backend';
-import { CPythonInterpreter } from '../lib/sandbox/python-interpreter';
-import { artifactUrl, mimeOf, snapshotDir, writtenFiles, type WrittenFile } from '../lib/sandbox/files';
-import { formatOutcome } from '../lib/sandbox/format';
-import { sharedPool, type InterpreterPool } from '../lib/sandbox/pool';
+import { loadConfig, type CodeInterpreterConfig } from '../lib/config';
+import type { BackendChoice, BackendName } from '../lib/sandbox/backend';
+import type { WrittenFile } from '../lib/sandbox/files';
+import type { InterpreterPool } from '../lib/sandbox/pool';
 import { ToolOutputWithFiles, type ToolContext, type ToolOutput } from './base-tool';
 import { parseToolArgs } from './args';
 import { ToolArgumentsError } from './errors';
@@ -37,10 +35,26 @@ export function extractCode(raw: string | Record<string, unknown>): { code: stri
   return { code: fenced ? fenced[1]! : text };
 }
 
-/** Which backend runs code_interpreter here, and why the other one does not (for Settings and the tool). */
-export function codeInterpreterBackend(): BackendChoice {
+/** Backends chosen in this process, by configuration: the description (synchronous) says what it knows. */
+const chosen = new Map<string, BackendName>();
+const choiceKey = (c: CodeInterpreterConfig) => `${c.backend}\0${c.python}`;
+
+/**
+ * Which backend runs code_interpreter here, and why the other one does not (for Settings and the tool). Loads the
+ * sandbox's backend module; the probe behind it runs once per interpreter path and process.
+ */
+export async function codeInterpreterBackend(): Promise<BackendChoice> {
   const c = loadConfig().codeInterpreter;
-  return chooseBackend(c.backend, c.python);
+  const { chooseBackend } = await import('../lib/sandbox/backend');
+  const choice = chooseBackend(c.backend, c.python);
+  chosen.set(choiceKey(c), choice.backend);
+  return choice;
+}
+
+/** The backend for the current configuration if it is known without probing (or was probed already). */
+function knownBackend(): BackendName | undefined {
+  const c = loadConfig().codeInterpreter;
+  return c.backend === 'pyodide' ? 'pyodide' : chosen.get(choiceKey(c));
 }
 
 export interface CodeInterpreterInfo extends BackendChoice {
@@ -49,25 +63,48 @@ export interface CodeInterpreterInfo extends BackendChoice {
 }
 
 /** What Settings says about the backend. */
-export function codeInterpreterInfo(): CodeInterpreterInfo {
-  return { ...codeInterpreterBackend(), install: PYTHON_BACKEND_INSTALL };
+export async function codeInterpreterInfo(): Promise<CodeInterpreterInfo> {
+  const { PYTHON_BACKEND_INSTALL } = await import('../lib/sandbox/backend');
+  return { ...(await codeInterpreterBackend()), install: PYTHON_BACKEND_INSTALL };
 }
 
-function interpreterPool(choice: BackendChoice): InterpreterPool {
+/** The sandbox loads with the first call, not with the tool (an agent offered code_interpreter may never run it). */
+async function sandbox() {
+  const [files, format, pool, backend] = await Promise.all([
+    import('../lib/sandbox/files'),
+    import('../lib/sandbox/format'),
+    import('../lib/sandbox/pool'),
+    import('../lib/sandbox/backend'),
+  ]);
+  return {
+    ...files,
+    ...format,
+    install: backend.PYTHON_BACKEND_INSTALL,
+    interpreterPool: (choice: BackendChoice) => interpreterPool(pool.sharedPool, choice),
+  };
+}
+
+function interpreterPool(
+  sharedPool: (typeof import('../lib/sandbox/pool'))['sharedPool'],
+  choice: BackendChoice,
+): InterpreterPool {
   const c = loadConfig().codeInterpreter;
   const startInterpreter =
     choice.backend === 'python'
-      ? (workDir: string) =>
-          CPythonInterpreter.start({
+      ? async (workDir: string) => {
+          const { CPythonInterpreter } = await import('../lib/sandbox/python-interpreter');
+          return CPythonInterpreter.start({
             workDir,
             python: c.python,
             memoryMb: c.memoryMb,
             outputChars: c.outputChars,
             diskMb: c.diskMb,
-          })
+          });
+        }
       : undefined;
   return sharedPool({
     memoryMb: c.memoryMb,
+    diskMb: c.diskMb,
     jsHeapMb: c.jsHeapMb,
     outputChars: c.outputChars,
     packagesDir: c.packagesDir,
@@ -96,11 +133,13 @@ function fileLines(files: WrittenFile[]): string {
 export class CodeInterpreterTool extends BaseToolWithFileAccess {
   name = CODE_INTERPRETER;
   get description(): string {
+    let backend: BackendName | undefined;
     try {
-      return DESCRIPTION + PACKAGES[codeInterpreterBackend().backend];
+      backend = knownBackend();
     } catch {
-      return `${DESCRIPTION}There is no network.`; // a configuration error: call() reports it
+      // a configuration error: call() reports it
     }
+    return backend ? DESCRIPTION + PACKAGES[backend] : `${DESCRIPTION}There is no network.`;
   }
   parameters = {
     type: 'object',
@@ -132,11 +171,12 @@ export class CodeInterpreterTool extends BaseToolWithFileAccess {
     const timeoutMs =
       typeof this.cfg.timeout_ms === 'number' ? this.cfg.timeout_ms : loadConfig().codeInterpreter.timeoutMs;
 
-    const choice = codeInterpreterBackend();
+    const choice = await codeInterpreterBackend();
+    const { snapshotDir, writtenFiles, formatOutcome, artifactUrl, mimeOf, install, interpreterPool } = await sandbox();
     if (choice.backend === 'python' && choice.pythonProblem)
       throw new Error(
         `code_interpreter is set to the Python backend (CODE_INTERPRETER_BACKEND=python), which cannot run here: ` +
-          `${choice.pythonProblem}. On Debian: ${PYTHON_BACKEND_INSTALL}`,
+          `${choice.pythonProblem}. On Debian: ${install}`,
       );
     const before = await snapshotDir(workDir);
     const outcome = await interpreterPool(choice).run(workDir, { workDir, code, reset, timeoutMs, signal: ctx.signal });

@@ -1,4 +1,4 @@
-import type { AppInfo } from '@/app/actions/chat';
+import type { AppInfo } from '@/lib/chat/page';
 
 const TEXT = {
   python: 'code_interpreter runs CPython with numpy, pandas and matplotlib, sandboxed by bubblewrap.',

@@ -1,4 +1,4 @@
-import type { ToolFile } from '../../lib/agent/events';
+import type { ToolFile } from '../../lib/protocol/events';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

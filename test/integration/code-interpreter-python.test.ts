@@ -14,9 +14,10 @@ import { probePython, SANDBOX_UID_WHEN_ROOT } from '../../lib/sandbox/bwrap';
 import { TIMEOUT_MESSAGE } from '../../lib/sandbox/format';
 import { currentSharedPool, shutdownSharedPool } from '../../lib/sandbox/pool';
 import { descendantsOf } from '../../lib/sandbox/process-tree';
-import { closeStore, getStore, storeFile } from '../../lib/store';
+import { DB_FILE_NAME, openStore } from '../../lib/store';
+import type { ChatStore } from '../../lib/store/types';
 import { createTool, runTool, type ToolRunResult } from '../../tools';
-import '../../tools/builtin';
+import '../../tools'; // registers the builtin tools
 import { codeInterpreterBackend, codeWorkDir } from '../../tools/code-interpreter';
 import { makeWorkbook } from '../support/document-fixtures';
 
@@ -26,6 +27,8 @@ const SLOW = 120_000;
 const DISK_MB = 64;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'code-python-'));
 const saved = { ...process.env };
+/** The app's database, where the server keeps it (under DATA_DIR). */
+let store: ChatStore | undefined;
 
 beforeAll(() => {
   Object.assign(process.env, {
@@ -38,9 +41,9 @@ beforeAll(() => {
     CODE_INTERPRETER_DISK_MB: String(DISK_MB),
   });
 });
-afterAll(() => {
+afterAll(async () => {
   shutdownSharedPool();
-  closeStore();
+  await store?.close();
   process.env = saved;
 });
 
@@ -78,8 +81,8 @@ async function sandboxProcesses(conversationId: string): Promise<number[]> {
 }
 
 describe.skipIf(!available)('code_interpreter on CPython: behaviour', () => {
-  it('is the backend chosen, and its description says numpy, pandas and matplotlib are there', () => {
-    expect(codeInterpreterBackend()).toMatchObject({ backend: 'python', requested: 'python' });
+  it('is the backend chosen, and its description says numpy, pandas and matplotlib are there', async () => {
+    expect(await codeInterpreterBackend()).toMatchObject({ backend: 'python', requested: 'python' });
     expect(createTool('code_interpreter').description).toContain('numpy, pandas (read_csv, read_excel) and matplotlib');
   });
 
@@ -224,8 +227,9 @@ describe.skipIf(!available)('code_interpreter on CPython: the sandbox holds', ()
     "cannot read /etc/shadow, the app's database, or another conversation's work directory",
     async () => {
       const secret = `secret-${Date.now()}`;
-      getStore().createConversation({ title: secret });
-      const db = storeFile()!;
+      store = await openStore(dataDir);
+      await store.createConversation({ title: secret });
+      const db = path.join(dataDir, DB_FILE_NAME);
       const onDisk = [db, `${db}-wal`].some((f) => existsSync(f) && readFileSync(f).includes(secret));
       expect(onDisk).toBe(true);
       await call('py-other', { code: `open('private.txt', 'w').write('${secret}')` });
