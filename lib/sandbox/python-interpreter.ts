@@ -290,6 +290,7 @@ export class CPythonInterpreter {
                 stderr: stream(h.stderr),
                 result: str(h.result) ?? null,
                 ...(str(h.error) ? { error: str(h.error), errorName: str(h.errorName) ?? 'Error' } : {}),
+                ...(h.diskFull === true ? { diskFullMb: this.opts.diskMb } : {}),
               }),
         onBroken: (why) => {
           if (timedOut || /SIGXCPU|code 152\)/.test(why)) return timeout();

@@ -8,7 +8,7 @@
 #        {"t": "file", "name", "bytes"} + content   a file the call wrote or changed (the host keeps a copy)
 #        {"t": "gone", "name"}                      a file the call deleted
 #        {"t": "refused", "name"}                   a staged file that could not be kept (no space)
-#        {"t": "result", "id", "stdout", "stderr", "result", "error"?, "errorName"?}
+#        {"t": "result", "id", "stdout", "stderr", "result", "error"?, "errorName"?, "diskFull"?}
 #
 # The code runs in this very process, so nothing here is a security boundary: the sandbox around the process is
 # (README, "Threat model"). The host treats every frame as untrusted. What this file adds is behaviour: limits set
@@ -418,28 +418,25 @@ kernel_main = sys.modules['__main__']
 sys.modules['__main__'] = main  # pickling and multiprocessing look classes up in __main__: the user's namespace
 namespace = main.__dict__
 
-DISK_NOTE = (
-    '\n\nThe working directory holds at most {mb} MB (CODE_INTERPRETER_DISK_MB); delete files or write less.'
-)
-
-
 def describe_error(exc):
     if isinstance(exc, SyntaxError) and exc.filename == CELL:
-        text = ''.join(traceback.format_exception_only(type(exc), exc))
-    else:
-        tb = exc.__traceback__
-        # Only the user's frames: drop the kernel's own.
-        while tb is not None and tb.tb_frame.f_code in (handle_run.__code__, run_code.__code__):
-            tb = tb.tb_next
-        text = ''.join(traceback.format_exception(type(exc), exc, tb))
+        return ''.join(traceback.format_exception_only(type(exc), exc))
+    tb = exc.__traceback__
+    # Only the user's frames: drop the kernel's own.
+    while tb is not None and tb.tb_frame.f_code in (handle_run.__code__, run_code.__code__):
+        tb = tb.tb_next
+    return ''.join(traceback.format_exception(type(exc), exc, tb))
+
+
+def disk_full(exc):
+    """Did the error come from a write past the disk limit (the host then says what the limit is)?"""
     chain, seen = exc, set()
     while chain is not None and id(chain) not in seen:
         seen.add(id(chain))
         if isinstance(chain, OSError) and chain.errno in (28, 27):  # ENOSPC, EFBIG
-            text += DISK_NOTE.format(mb=LIMITS['diskMb'])
-            break
+            return True
         chain = chain.__cause__ or chain.__context__
-    return text
+    return False
 
 
 def capped_repr(value):
@@ -483,6 +480,8 @@ def handle_run(msg, notes):
     except BaseException as e:  # SystemExit and KeyboardInterrupt are the code's errors too
         reply['error'] = describe_error(e)
         reply['errorName'] = type(e).__name__
+        if disk_full(e):
+            reply['diskFull'] = True
         del e
     if os.getpid() != KERNEL_PID:
         os._exit(0)  # a process the code forked, back from the code: it has nothing more to do

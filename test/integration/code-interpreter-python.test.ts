@@ -468,7 +468,9 @@ describe.skipIf(!available)('code_interpreter on CPython: the sandbox holds', ()
       );
       expect(out).not.toContain(TIMEOUT_MESSAGE); // it fails at the limit, it does not run on
       expect(out).toMatch(/OSError: \[Errno (28\] No space left on device|27\] File too large)/);
-      expect(out).toContain(`The working directory holds at most ${DISK_MB} MB (CODE_INTERPRETER_DISK_MB)`);
+      expect(out).toContain(
+        `The working directory is full: its files may take at most ${DISK_MB} MB (CODE_INTERPRETER_DISK_MB)`,
+      );
       const hostBytes = readdirSync(codeWorkDir(conv)).reduce(
         (sum, f) => sum + statSync(path.join(codeWorkDir(conv), f)).size,
         0,
