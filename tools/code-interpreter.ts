@@ -153,6 +153,15 @@ export class CodeInterpreterTool extends BaseToolWithFileAccess {
     required: ['code'],
   };
 
+  /** The description names the backend's packages: find out which backend runs before the model sees it. */
+  override async prepare(): Promise<void> {
+    try {
+      if (!knownBackend()) await codeInterpreterBackend();
+    } catch {
+      // a configuration error: call() reports it
+    }
+  }
+
   override get argsFormat(): string {
     if (typeof this.cfg.args_format === 'string') return this.cfg.args_format;
     return 'The input for this tool should be a Markdown code block.';

@@ -8,7 +8,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FnCallAgent } from '../../lib/agent';
 import { fileRef } from '../../lib/documents/file-ref';
+import { createChatModel } from '../../lib/llm';
 import { saveUpload } from '../../lib/documents/storage';
 import { probePython, SANDBOX_UID_WHEN_ROOT } from '../../lib/sandbox/bwrap';
 import { TIMEOUT_MESSAGE } from '../../lib/sandbox/format';
@@ -19,6 +21,7 @@ import type { ChatStore } from '../../lib/store/types';
 import { createTool, runTool, type ToolRunResult } from '../../tools';
 import '../../tools'; // registers the builtin tools
 import { codeInterpreterBackend, codeWorkDir } from '../../tools/code-interpreter';
+import { createModelServer } from '../../scripts/model-server/server';
 import { makeWorkbook } from '../support/document-fixtures';
 
 const PYTHON = '/usr/bin/python3';
@@ -81,6 +84,23 @@ async function sandboxProcesses(conversationId: string): Promise<number[]> {
 }
 
 describe.skipIf(!available)('code_interpreter on CPython: behaviour', () => {
+  // First in the file: nothing in this process has asked which backend runs yet.
+  it('the first model request of a run already says that numpy, pandas and matplotlib are there', async () => {
+    const server = await createModelServer();
+    try {
+      server.setScenario({ replies: [{ content: 'Nothing to run.' }] });
+      const agent = new FnCallAgent({
+        llm: createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k' }),
+        functionList: ['code_interpreter'],
+      });
+      await agent.runNonStream([{ role: 'user', content: 'hello' }]);
+      const [first] = server.requests.filter((r) => r.path === '/v1/chat/completions');
+      expect(JSON.stringify(first?.body.tools)).toContain('numpy, pandas (read_csv, read_excel) and matplotlib');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('is the backend chosen, and its description says numpy, pandas and matplotlib are there', async () => {
     expect(await codeInterpreterBackend()).toMatchObject({ backend: 'python', requested: 'python' });
     expect(createTool('code_interpreter').description).toContain('numpy, pandas (read_csv, read_excel) and matplotlib');
