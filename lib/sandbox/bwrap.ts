@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { processWide } from '../config/process-wide';
 
 /** Who the sandbox runs as when the server is root: not root, so RLIMIT_NPROC holds and no file of root's opens. */
 export const SANDBOX_UID_WHEN_ROOT = 65534;
@@ -159,7 +160,7 @@ export const REQUIRED_MODULES = ['numpy', 'pandas', 'matplotlib'] as const;
 
 export type ProbeResult = { ok: true } | { ok: false; reason: string };
 
-const PROBE_KEY = '__agentStudioPythonProbe';
+const PROBES = 'python-probes';
 
 function runProbe(python: string): ProbeResult {
   if (!path.isAbsolute(python)) return { ok: false, reason: `the interpreter path ${python} is not absolute` };
@@ -197,8 +198,7 @@ function runProbe(python: string): ProbeResult {
  * user namespaces and the mounts all work)? Checked once per interpreter path and process (about 20 ms).
  */
 export function probePython(python: string): ProbeResult {
-  const g = globalThis as { [PROBE_KEY]?: Map<string, ProbeResult> };
-  const cache = (g[PROBE_KEY] ??= new Map());
+  const cache = processWide(PROBES, () => new Map<string, ProbeResult>());
   let result = cache.get(python);
   if (!result) {
     result = runProbe(python);
