@@ -91,15 +91,29 @@ export interface CodeInterpreterConfig {
   packagesDir?: string;
   /** Run each interpreter in its own network namespace (`unshare -rn`): 'auto' when the host allows it, or 'off'. */
   networkNamespace: 'auto' | 'off';
+  /** Which Python runs the code: CPython in bubblewrap, Pyodide, or 'auto' (CPython when it can run here). */
+  backend: 'auto' | 'python' | 'pyodide';
+  /** The CPython backend's interpreter. */
+  python: string;
 }
 
 export const CODE_INTERPRETER_DISK_MB_DEFAULT = 1024;
+
+const CODE_INTERPRETER_BACKENDS = ['auto', 'python', 'pyodide'] as const;
 
 function codeInterpreterFrom(env: Env): CodeInterpreterConfig {
   const netns = (env.CODE_INTERPRETER_NETNS ?? 'auto').trim().toLowerCase() || 'auto';
   if (netns !== 'auto' && netns !== 'off')
     throw new ConfigError(`CODE_INTERPRETER_NETNS must be auto or off (got "${env.CODE_INTERPRETER_NETNS}")`);
   const packagesDir = env.PYODIDE_PACKAGES_DIR?.trim();
+  const backend = (env.CODE_INTERPRETER_BACKEND ?? 'auto').trim().toLowerCase() || 'auto';
+  if (!(CODE_INTERPRETER_BACKENDS as readonly string[]).includes(backend))
+    throw new ConfigError(
+      `CODE_INTERPRETER_BACKEND must be auto, python or pyodide (got "${env.CODE_INTERPRETER_BACKEND}")`,
+    );
+  const python = env.CODE_INTERPRETER_PYTHON?.trim() || '/usr/bin/python3';
+  if (!path.isAbsolute(python))
+    throw new ConfigError(`CODE_INTERPRETER_PYTHON must be an absolute path (got "${python}")`);
   return {
     timeoutMs: intFrom(env, ['CODE_INTERPRETER_TIMEOUT_MS'], 30_000, { min: 100 }),
     diskMb: intFrom(env, ['CODE_INTERPRETER_DISK_MB'], CODE_INTERPRETER_DISK_MB_DEFAULT, { min: 1 }),
@@ -110,6 +124,8 @@ function codeInterpreterFrom(env: Env): CodeInterpreterConfig {
     maxInterpreters: intFrom(env, ['CODE_INTERPRETER_MAX'], 4, { min: 1 }),
     packagesDir: packagesDir ? path.resolve(/*turbopackIgnore: true*/ packagesDir) : undefined,
     networkNamespace: netns,
+    backend: backend as CodeInterpreterConfig['backend'],
+    python,
   };
 }
 
