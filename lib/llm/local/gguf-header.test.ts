@@ -59,7 +59,10 @@ describe('readGgufHeader', () => {
     expect(ours.tensorCount).toBe(theirs.tensorInfo?.length);
     expect(ours.metadata['llama.embedding_length']).toBe(theirs.metadata.llama?.embedding_length);
     expect(ours.chatTemplate).toBe(theirs.metadata.tokenizer?.chat_template);
-    const elements = theirs.tensorInfo!.reduce((n, t) => n + t.dimensions.reduce((a, b) => a * Number(b), 1), 0);
+    const elements = theirs.tensorInfo!.reduce(
+      (n, t) => n + t.dimensions.reduce<number>((a, b) => a * Number(b), 1),
+      0,
+    );
     expect(ours.parameterCount).toBe(elements);
   });
 
