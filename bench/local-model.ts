@@ -80,10 +80,16 @@ async function main() {
       return sequence.tokenMeter.getState().usedOutputTokens - before;
     };
 
-    const timed = async (run: () => Promise<number>) => {
+    // tokens/s, and the process's CPU time (all its threads) per answer: on a busy machine the wall clock is noisy,
+    // the CPU time less so.
+    const cpu = { ours: [] as number[], baseline: [] as number[] };
+    const timed = async (run: () => Promise<number>, cpuInto?: number[]) => {
+      const cpu0 = process.cpuUsage();
       const start = performance.now();
       const tokens = await run();
       const seconds = (performance.now() - start) / 1000;
+      const used = process.cpuUsage(cpu0);
+      cpuInto?.push((used.user + used.system) / 1000);
       if (tokens !== TOKENS) throw new Error(`expected ${TOKENS} tokens, got ${tokens}`);
       return tokens / seconds;
     };
@@ -96,8 +102,8 @@ async function main() {
     for (let i = 0; i < ROUNDS; i++) {
       // Alternate which goes first so drift on a shared machine hits both alike.
       const first = i % 2 === 0 ? 'ours' : 'baseline';
-      const a = await timed(first === 'ours' ? ours : baseline);
-      const b = await timed(first === 'ours' ? baseline : ours);
+      const a = await timed(first === 'ours' ? ours : baseline, first === 'ours' ? cpu.ours : cpu.baseline);
+      const b = await timed(first === 'ours' ? baseline : ours, first === 'ours' ? cpu.baseline : cpu.ours);
       const [o, n] = first === 'ours' ? [a, b] : [b, a];
       oursRates.push(o);
       baseRates.push(n);
@@ -109,12 +115,18 @@ async function main() {
         `random llama GGUF ${(written.bytes.length / 1e6).toFixed(1)} MB (${(written.parameterCount / 1e6).toFixed(1)}M ` +
         `params, ${LAYERS} layers × ${EMBEDDING}), CPU, ${THREADS} thread(s), prompt through the model's chat template`,
     );
-    console.log('                                        median tok/s   min tok/s');
+    console.log('                                        median tok/s   min tok/s   CPU ms/answer (median)');
     console.log(
-      `node-llama-cpp LlamaChat (this thread)      ${fmt(quantile(baseRates, 0.5))}     ${fmt(Math.min(...baseRates))}`,
+      `node-llama-cpp LlamaChat (this thread)      ${fmt(quantile(baseRates, 0.5))}     ${fmt(Math.min(...baseRates))}` +
+        `     ${fmt(quantile(cpu.baseline, 0.5))}`,
     );
     console.log(
-      `FnCallAgent + LocalChatModel (worker)       ${fmt(quantile(oursRates, 0.5))}     ${fmt(Math.min(...oursRates))}`,
+      `FnCallAgent + LocalChatModel (worker)       ${fmt(quantile(oursRates, 0.5))}     ${fmt(Math.min(...oursRates))}` +
+        `     ${fmt(quantile(cpu.ours, 0.5))}`,
+    );
+    const cpuRatio = quantile(cpu.baseline, 0.5) / quantile(cpu.ours, 0.5);
+    console.log(
+      `CPU per answer, node-llama-cpp / ours: ${cpuRatio.toFixed(3)}x (what the ratio tends to on a busy machine)`,
     );
     const ratio = quantile(ratios, 0.5);
     console.log(

@@ -60,4 +60,22 @@ describe('toGrammarSchema', () => {
     const call = await llama.createGrammarForJsonSchema(nousCallSchema(functions) as never);
     expect(call.grammar).toContain('code_interpreter');
   });
+
+  it('makes grammars node-llama-cpp would refuse or leave loose from the raw schema', async () => {
+    const { getLlama } = await import('node-llama-cpp');
+    const llama = await getLlama({ gpu: false, build: 'never' });
+    const grammarOf = async (schema: unknown) => (await llama.createGrammarForJsonSchema(schema as never)).grammar;
+    const mixedEnum = { type: 'object', properties: { a: { enum: ['x', { y: 1 }] } } };
+    await expect(grammarOf(mixedEnum)).rejects.toThrow(/Unrecognized literal type/);
+    expect(await grammarOf(toGrammarSchema(mixedEnum))).toContain('x');
+    // anyOf is not a keyword node-llama-cpp reads: raw, the property takes any value; narrowed, string or null only.
+    const anyOf = {
+      type: 'object',
+      properties: { a: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
+      required: ['a'],
+    };
+    const loose = await grammarOf({ type: 'object', properties: { a: {} }, required: ['a'] });
+    expect(await grammarOf(anyOf)).toBe(loose);
+    expect(await grammarOf(toGrammarSchema(anyOf))).not.toBe(loose);
+  });
 });

@@ -23,6 +23,32 @@ const controllers = new Map();
 
 const post = (msg) => parentPort.postMessage(msg);
 
+/** Chunks to the server's thread: the first at once, then merged over STREAM_INTERVAL_MS, so a fast model costs
+ *  the server one message (and one stored event) per interval rather than per token. */
+const STREAM_INTERVAL_MS = 16;
+function streamer(id) {
+  let kind;
+  let text = '';
+  let timer;
+  let first = true;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (text) post({ id, type: 'chunk', kind, text });
+    text = '';
+  };
+  const emit = (k, t) => {
+    if (k !== kind && text) flush();
+    kind = k;
+    text += t;
+    if (first) {
+      first = false;
+      flush();
+    } else timer ??= setTimeout(flush, STREAM_INTERVAL_MS);
+  };
+  return { emit, flush };
+}
+
 function llamaFor(gpu) {
   const key = gpu === false ? 'cpu' : 'auto';
   let llama = llamas.get(key);
@@ -170,7 +196,8 @@ async function chat(msg, signal) {
   return serial(entry, async () => {
     const started = performance.now();
     const timing = { firstToken: undefined };
-    const emit = (kind, text) => post({ id: msg.id, type: 'chunk', kind, text });
+    const stream = streamer(msg.id);
+    const emit = stream.emit;
     const base = { sampling: msg.sampling, signal, emit, timing };
     const forced = msg.forced;
     let text = '';
@@ -179,66 +206,70 @@ async function chat(msg, signal) {
     let stopReason;
     let completionTokens = 0;
     let prompt;
-    if (signal.aborted) stopReason = 'abort';
-    else if (!forced) {
-      prompt = promptTokens(entry, msg.history, msg.functions);
-      const r = await generate(entry, msg.history, { ...base, functions: msg.functions });
-      completionTokens = r.completionTokens;
-      stopReason = r.result.metadata.stopReason;
-      for (const item of r.result.fullResponse) {
-        if (typeof item === 'string') text += item;
-        else if (item.type === 'segment') reasoning += item.text;
-      }
-      for (const call of r.result.functionCalls ?? [])
-        functionCalls.push({ name: call.functionName, params: call.params, raw: textOf(call.raw) });
-    } else if (forced.kind === 'text') {
-      prompt = promptTokens(entry, msg.history);
-      const grammar = await entry.llama.createGrammarForJsonSchema(forced.schema);
-      emit('text', forced.prefix);
-      const r = await generate(entry, withPrefill(msg.history, forced.prefix), { ...base, grammar });
-      completionTokens = r.completionTokens;
-      stopReason = r.result.metadata.stopReason;
-      if (stopReason !== 'abort' && stopReason !== 'maxTokens') emit('text', forced.suffix);
-      text = forced.prefix + r.result.response + (stopReason === 'maxTokens' ? '' : forced.suffix);
-    } else {
-      // Native: the call in the template's own syntax, its name chosen (or picked under a grammar), its
-      // arguments under the JSON-schema grammar of that function's parameters. Like any native call, it is not
-      // streamed as text.
-      const syntax = entry.inner.settings.functions;
-      const names = Object.keys(msg.functions ?? {});
-      entry.renderFunctions = msg.functions;
-      try {
+    try {
+      if (signal.aborted) stopReason = 'abort';
+      else if (!forced) {
+        prompt = promptTokens(entry, msg.history, msg.functions);
+        const r = await generate(entry, msg.history, { ...base, functions: msg.functions });
+        completionTokens = r.completionTokens;
+        stopReason = r.result.metadata.stopReason;
+        for (const item of r.result.fullResponse) {
+          if (typeof item === 'string') text += item;
+          else if (item.type === 'segment') reasoning += item.text;
+        }
+        for (const call of r.result.functionCalls ?? [])
+          functionCalls.push({ name: call.functionName, params: call.params, raw: textOf(call.raw) });
+      } else if (forced.kind === 'text') {
         prompt = promptTokens(entry, msg.history);
-        let prefill = textOf(syntax.call.prefix);
-        let name = forced.name ?? (names.length === 1 ? names[0] : undefined);
-        if (!name) {
-          const grammar = await entry.llama.createGrammar({
-            grammar: `root ::= ${names.map(gbnfLiteral).join(' | ')}`,
-          });
-          const r = await generate(entry, withPrefill(msg.history, prefill), { ...base, grammar, emit: () => {} });
-          completionTokens += r.completionTokens;
-          name = r.result.response.trim();
-          stopReason = r.result.metadata.stopReason;
-        }
-        if (stopReason !== 'abort' && names.includes(name)) {
-          prefill += name + textOf(syntax.call.paramsPrefix).replaceAll('{{functionName}}', name);
-          const grammar = await entry.llama.createGrammarForJsonSchema(msg.functions[name].params);
-          const r = await generate(entry, withPrefill(msg.history, prefill), { ...base, grammar, emit: () => {} });
-          completionTokens += r.completionTokens;
-          stopReason = r.result.metadata.stopReason;
-          if (stopReason !== 'abort' && stopReason !== 'maxTokens') {
-            const args = r.result.response;
-            functionCalls.push({
-              name,
-              params: JSON.parse(args),
-              raw: prefill + args + textOf(syntax.call.suffix).replaceAll('{{functionName}}', name),
+        const grammar = await entry.llama.createGrammarForJsonSchema(forced.schema);
+        emit('text', forced.prefix);
+        const r = await generate(entry, withPrefill(msg.history, forced.prefix), { ...base, grammar });
+        completionTokens = r.completionTokens;
+        stopReason = r.result.metadata.stopReason;
+        if (stopReason !== 'abort' && stopReason !== 'maxTokens') emit('text', forced.suffix);
+        text = forced.prefix + r.result.response + (stopReason === 'maxTokens' ? '' : forced.suffix);
+      } else {
+        // Native: the call in the template's own syntax, its name chosen (or picked under a grammar), its
+        // arguments under the JSON-schema grammar of that function's parameters. Like any native call, it is not
+        // streamed as text.
+        const syntax = entry.inner.settings.functions;
+        const names = Object.keys(msg.functions ?? {});
+        entry.renderFunctions = msg.functions;
+        try {
+          prompt = promptTokens(entry, msg.history);
+          let prefill = textOf(syntax.call.prefix);
+          let name = forced.name ?? (names.length === 1 ? names[0] : undefined);
+          if (!name) {
+            const grammar = await entry.llama.createGrammar({
+              grammar: `root ::= ${names.map(gbnfLiteral).join(' | ')}`,
             });
-            stopReason = 'functionCalls';
+            const r = await generate(entry, withPrefill(msg.history, prefill), { ...base, grammar, emit: () => {} });
+            completionTokens += r.completionTokens;
+            name = r.result.response.trim();
+            stopReason = r.result.metadata.stopReason;
           }
+          if (stopReason !== 'abort' && names.includes(name)) {
+            prefill += name + textOf(syntax.call.paramsPrefix).replaceAll('{{functionName}}', name);
+            const grammar = await entry.llama.createGrammarForJsonSchema(msg.functions[name].params);
+            const r = await generate(entry, withPrefill(msg.history, prefill), { ...base, grammar, emit: () => {} });
+            completionTokens += r.completionTokens;
+            stopReason = r.result.metadata.stopReason;
+            if (stopReason !== 'abort' && stopReason !== 'maxTokens') {
+              const args = r.result.response;
+              functionCalls.push({
+                name,
+                params: JSON.parse(args),
+                raw: prefill + args + textOf(syntax.call.suffix).replaceAll('{{functionName}}', name),
+              });
+              stopReason = 'functionCalls';
+            }
+          }
+        } finally {
+          entry.renderFunctions = undefined;
         }
-      } finally {
-        entry.renderFunctions = undefined;
       }
+    } finally {
+      stream.flush(); // every chunk goes before the answer
     }
     return {
       text,
