@@ -5,7 +5,7 @@
 // The GGUF is a random-weights llama model written by scripts/tiny-gguf to a temp dir (about 50 MB at the default
 // size, so that evaluating the model, not the code around it, is what a token costs). It never ends an answer by
 // itself, so every conversation generates exactly --tokens tokens.
-// Run: npm run bench:local [-- --rounds 8 --tokens 128 --embedding 512 --layers 8 --threads 1]
+// Run: npm run bench:local [-- --rounds 16 --tokens 128 --embedding 512 --layers 8 --threads 1]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ import { writeTinyModel } from '../scripts/tiny-gguf/tiny-model';
 import { flag } from './support/flags';
 import { quantile } from './support/stats';
 
-const ROUNDS = Number(flag('rounds', '8'));
+const ROUNDS = Number(flag('rounds', '16'));
 const TOKENS = Number(flag('tokens', '128'));
 const EMBEDDING = Number(flag('embedding', '512'));
 const LAYERS = Number(flag('layers', '8'));

@@ -30,6 +30,8 @@ export interface TinyModelOptions {
   seed?: number;
   name?: string;
   chatTemplate?: string;
+  /** Special tokens the model writes at every step instead of never (e.g. ['<think>']: a model that only thinks). */
+  favour?: string[];
 }
 
 /** Control tokens (ChatML) and the user-defined tokens Qwen adds; all are suppressed (see the top of the file). */
@@ -117,7 +119,8 @@ export function buildTinyModel(opts: TinyModelOptions = {}): TinyModel {
   const embeddings = matrix(nEmbd, nVocab, 0.5);
   for (let t = 0; t < nVocab; t++) embeddings[t * nEmbd] = 4; // the constant dimension
   const output = matrix(nEmbd, nVocab);
-  for (let t = 0; t < nVocab; t++) output[t * nEmbd] = suppressed.has(t) ? -50 : 0;
+  const favoured = new Set((opts.favour ?? []).map(idOf));
+  for (let t = 0; t < nVocab; t++) output[t * nEmbd] = favoured.has(t) ? 50 : suppressed.has(t) ? -50 : 0;
 
   const tensors: GgufTensor[] = [tensor('token_embd.weight', [nEmbd, nVocab], embeddings)];
   for (let i = 0; i < nLayer; i++) {

@@ -125,6 +125,21 @@ describe('LocalChatModel on a GGUF written by the suite', () => {
     }
   });
 
+  it('streams what the model writes inside <think> as reasoning, apart from the answer', async () => {
+    // A variant that writes <think> at every step: node-llama-cpp opens a thought segment on the first one.
+    const thinker = path.join(path.dirname(file), 'thinker.gguf');
+    writeTinyModel(thinker, { favour: ['<think>'] });
+    const { events, result, reasoning } = await collectChat(localModel({ file: thinker }), {
+      messages: question,
+      cfg: { max_tokens: 12 },
+    });
+    expect(events.filter((e) => e.type === 'reasoning').length).toBeGreaterThan(0);
+    expect(events.filter((e) => e.type === 'text')).toEqual([]);
+    expect(reasoning).toBe('<think>'.repeat(11));
+    expect(result.messages).toEqual([{ role: 'assistant', content: '', reasoning_content: reasoning }]);
+    expect(result.usage?.completionTokens).toBe(12);
+  });
+
   it('ends the answer at a stop word', async () => {
     const model = localModel();
     const full = (await collectChat(model, { messages: question, cfg: { max_tokens: 30 } })).text;
