@@ -223,6 +223,9 @@ describe('downloadModel', () => {
     expect(missing.message).toMatch(/has no such file \(HTTP 404\)/);
     expect(existsSync(path.join(dir, 'nothing-here.gguf.part'))).toBe(false);
 
+    for (const url of ['ftp://example.org/a.gguf', 'not a url', 'https://user:pw@example.org/a.gguf'])
+      expect((await failure(downloadModel({ url, modelsDir: dir, policy: loopbackAllowed }))).problem).toBe('bad-url');
+
     await downloadModel(options(dir, 'whole.gguf'));
     const again = await failure(downloadModel(options(dir, 'whole.gguf')));
     expect(again).toMatchObject({ problem: 'exists', message: 'whole.gguf is already in the models folder.' });

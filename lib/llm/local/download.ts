@@ -10,7 +10,7 @@ import { mkdir, open as openFile, rename, rm, stat, statfs, truncate, writeFile 
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { safeRequest, type AddressPolicy, type Resolver } from '../../net';
+import { FetchError, safeRequest, type AddressPolicy, type Resolver } from '../../net';
 import { GgufFormatError, readGgufHeader } from './gguf-header';
 import {
   modelFileName,
@@ -59,6 +59,7 @@ export interface DownloadModelOptions {
 }
 
 export type DownloadProblem =
+  | 'bad-url'
   | 'exists'
   | 'busy'
   | 'http'
@@ -134,7 +135,20 @@ async function sizeOf(file: string): Promise<number> {
 
 /** Downloads `url` into the models folder and returns the new model file; see the top of this file. */
 export async function downloadModel(opts: DownloadModelOptions): Promise<LocalModelFile> {
-  const name = modelFileName(opts.name ?? new URL(opts.url).pathname);
+  let url: URL;
+  try {
+    url = new URL(opts.url);
+  } catch {
+    throw new DownloadError('bad-url', `Not a valid URL: ${opts.url}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new DownloadError(
+      'bad-url',
+      `Only http and https URLs can be downloaded (got ${url.protocol.slice(0, -1)}).`,
+    );
+  if (url.username || url.password)
+    throw new DownloadError('bad-url', 'A URL with a user name or password in it is not downloaded.');
+  const name = modelFileName(opts.name ?? url.pathname);
   const target = path.join(opts.modelsDir, name);
   const part = target + PART_SUFFIX;
   const metaFile = target + PART_META_SUFFIX;
@@ -202,6 +216,8 @@ export async function downloadModel(opts: DownloadModelOptions): Promise<LocalMo
         if (e instanceof DownloadError) throw e;
         if ((e as Error)?.name === 'BlockedAddressError')
           throw new DownloadError('blocked', (e as Error).message, { cause: e });
+        if (e instanceof FetchError && /redirect/i.test(e.message))
+          throw new DownloadError('http', e.message, { cause: e });
         outcome = 'cut';
         cause = e;
       } finally {
