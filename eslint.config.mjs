@@ -1,6 +1,8 @@
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
+const ZOD = { name: 'zod', message: "Import { z } from lib/protocol/zod.ts (zod configured for the page's CSP)." };
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -24,11 +26,18 @@ const config = [
     },
   },
   {
+    // lib/protocol/zod.ts configures zod once (jitless: the page's CSP forbids eval); every schema imports z from there.
+    files: ['app/**', 'components/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [ZOD] }] },
+  },
+  {
     files: ['lib/**', 'tools/**'],
+    ignores: ['lib/protocol/zod.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          paths: [ZOD],
           patterns: [
             { regex: '^(next|react|react-dom|zustand)(/.*)?$', message: 'lib/ and tools/ stay framework-free.' },
           ],

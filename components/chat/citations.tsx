@@ -1,7 +1,7 @@
 'use client';
 
 import { memo, useId, useState } from 'react';
-import type { RetrievalCandidate } from '../../lib/agent/events';
+import type { RetrievalCandidate } from '../../lib/protocol/events';
 import { passageLabel } from './retrieval-card';
 
 interface Source {

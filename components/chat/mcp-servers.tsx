@@ -1,12 +1,8 @@
 'use client';
 import { useEffect, useId, useState } from 'react';
-import {
-  integrationsStatus,
-  readMcpConfigText,
-  saveMcpConfigText,
-  type IntegrationsStatus,
-} from '@/app/actions/integrations';
+import { integrationsStatus, readMcpConfigText, saveMcpConfigText } from '@/app/actions/integrations';
 import type { ServerStatus } from '@/lib/mcp';
+import type { IntegrationsStatus } from '@/lib/server/integrations';
 import { useChat } from './store';
 
 const POLL_MS = 1000;

@@ -2,7 +2,7 @@
 
 import { CARD_CHEVRON, CARD_FRAME, CARD_HEADER, Chevron } from './card-parts';
 import { memo, useId, useState } from 'react';
-import type { RetrievalCandidate } from '../../lib/agent/events';
+import type { RetrievalCandidate } from '../../lib/protocol/events';
 import type { RetrievalBlock } from '../../lib/chat/view';
 import { formatDuration } from './format';
 

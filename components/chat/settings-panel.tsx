@@ -1,5 +1,6 @@
 'use client';
-import type { AppInfo } from '@/app/actions/chat';
+import type { AppInfo } from '@/lib/chat/page';
+import type { ChatAgentKind, FncallMode } from '@/lib/protocol/enums';
 import { McpServers } from './mcp-servers';
 import { useChat } from './store';
 
@@ -22,7 +23,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
         <select
           className={field}
           value={settings.agent}
-          onChange={(e) => void update({ agent: e.target.value as 'fncall' | 'react' | 'assistant' })}
+          onChange={(e) => void update({ agent: e.target.value as ChatAgentKind })}
         >
           <option value="fncall">FnCallAgent (function calling)</option>
           <option value="react">ReActChat (Thought / Action / Observation)</option>
@@ -35,7 +36,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
           className={field}
           value={settings.fncallMode}
           disabled={settings.agent === 'react'}
-          onChange={(e) => void update({ fncallMode: e.target.value as 'native' | 'nous' | 'qwen' })}
+          onChange={(e) => void update({ fncallMode: e.target.value as FncallMode })}
         >
           <option value="native">native (the tools API)</option>
           <option value="nous">nous (&lt;tool_call&gt; tags)</option>

@@ -1,7 +1,7 @@
 'use client';
 import { memo, useCallback, useRef, useState } from 'react';
 import { decideTool } from '@/app/actions/replay';
-import type { ToolDecision } from '@/lib/agent/events';
+import type { ToolDecision } from '@/lib/protocol/events';
 import { contentText } from '@/lib/llm/schema';
 import { InspectRunButton } from '../inspector/inspect-run-button';
 import { AttachedFiles } from './attached-files';

@@ -1,6 +1,6 @@
 'use client';
 import { useContext, useState } from 'react';
-import type { ToolDecision } from '../../lib/agent/events';
+import type { ToolDecision } from '../../lib/protocol/events';
 import type { ToolBlock } from '../../lib/chat/view';
 import { prettyJson } from './format';
 import { ToolDecisions } from './tool-decisions';

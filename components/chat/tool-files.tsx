@@ -1,4 +1,4 @@
-import type { ToolFile } from '../../lib/agent/events';
+import type { ToolFile } from '../../lib/protocol/events';
 
 const INLINE_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
 

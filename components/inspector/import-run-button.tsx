@@ -26,7 +26,7 @@ export function ImportRunButton({ onOpened }: { onOpened?: () => void }) {
           const file = e.target.files?.[0];
           e.target.value = '';
           if (!file) return;
-          const parsed = parseRunExport(await file.text());
+          const parsed = await parseRunExport(await file.text());
           if (!parsed.ok) {
             useChat.setState({ notice: `Could not import ${file.name}: ${parsed.error}` });
             return;

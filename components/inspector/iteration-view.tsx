@@ -1,6 +1,6 @@
 'use client';
 import { useEffect, useState, type ReactNode } from 'react';
-import type { LlmRequest } from '../../lib/agent/events';
+import type { LlmRequest } from '../../lib/protocol/events';
 import type { Iteration } from '../../lib/inspect/model';
 import { formatMs } from '../../lib/inspect/timeline';
 import { RequestView } from './request-view';

@@ -1,6 +1,6 @@
 'use client';
 import { useState } from 'react';
-import type { LlmRequest } from '../../lib/agent/events';
+import type { LlmRequest } from '../../lib/protocol/events';
 import { BUTTON, CARD, PRE, SECTION_TITLE } from './styles';
 
 /** Longer message text is folded, and only the latest messages are drawn at first, so that a request holding a

@@ -1,15 +1,17 @@
 'use client';
-// The trace inspector (UI.md "Inspecting a run"): a native modal <dialog> named "Run inspector" (focus stays in it,
+// The trace inspector (README, "Inspecting runs"): a native modal <dialog> named "Run inspector" (focus stays in it,
 // Esc closes it, focus goes back to the opener). Only one page of iterations is listed and drawn at a time, and only
 // the selected iteration's request is rendered: the request of iteration N holds the whole history before it.
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { loadIterationRequest, loadRunForInspection } from '../../app/actions/inspect';
-import type { LlmRequest } from '../../lib/agent/events';
+import { AGENT_KIND_NAMES } from '../../lib/protocol/enums';
+import type { LlmRequest } from '../../lib/protocol/events';
 import { runExportFileName, type RunExport } from '../../lib/inspect/export';
 import { fixtureFileName, runToFixture } from '../../lib/inspect/fixture';
 import { foldInspection } from '../../lib/inspect/fold';
 import type { InspectedRun, Iteration } from '../../lib/inspect/model';
 import { formatMs } from '../../lib/inspect/timeline';
+import { useModalDialog } from '../modal-dialog';
 import { downloadJson } from './download';
 import { useInspector, type InspectorTarget } from './inspector-store';
 import { IterationView, type RequestLoader } from './iteration-view';
@@ -33,14 +35,7 @@ export interface RunInspectorProps {
 
 export function RunInspector({ iterationActions }: RunInspectorProps) {
   const target = useInspector((s) => s.target);
-  const dialog = useRef<HTMLDialogElement>(null);
-
-  useEffect(() => {
-    const d = dialog.current;
-    if (!d) return;
-    if (target && !d.open) d.showModal();
-    if (!target && d.open) d.close();
-  }, [target]);
+  const dialog = useModalDialog(Boolean(target));
 
   return (
     <dialog
@@ -226,7 +221,7 @@ function InspectorBody({
           <dd className="font-mono break-all">{run.model || '?'}</dd>
           <dt className="font-semibold">Agent</dt>
           <dd>
-            {run.agentType || '?'}
+            {run.kind ? AGENT_KIND_NAMES[run.kind] : '?'}
             {run.fncallMode ? ` (${run.fncallMode} tool calls)` : ''}
           </dd>
         </dl>

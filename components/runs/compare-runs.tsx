@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useState } from 'react';
-import { compareTurnRuns, listTurnRuns, type RunChoice } from '@/app/actions/replay';
-import type { RunComparison } from '@/lib/compare/runs';
+import { compareTurnRuns, listTurnRuns } from '@/app/actions/replay';
+import type { RunChoice, RunComparison } from '@/lib/compare/runs';
 import { DiffColumns } from './diff-text';
 import { ACTION_BUTTON, FIELD, Modal } from './modal';
 

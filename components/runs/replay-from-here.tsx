@@ -1,6 +1,7 @@
 'use client';
 import { useEffect, useState } from 'react';
-import { replaySource, type ReplaySource } from '@/app/actions/replay';
+import { replaySource } from '@/app/actions/replay';
+import type { ReplaySource } from '@/lib/replay/plan';
 import { useChat } from '@/components/chat/store';
 import type { ReplayRequest } from '@/lib/replay/plan';
 import { ACTION_BUTTON, FIELD, Modal, PRIMARY_BUTTON } from './modal';

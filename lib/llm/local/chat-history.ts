@@ -2,7 +2,7 @@
 // template. A run of assistant and function messages is one model response: text, thoughts, and each function call
 // with its result, as node-llama-cpp records a response that called functions and went on.
 import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelResponse } from 'node-llama-cpp';
-import { parseJson5 } from '../fncall';
+import { parseJson5 } from '../fncall/json-slice';
 import { contentText, type Message } from '../schema';
 
 type ResponseItem = ChatModelResponse['response'][number];

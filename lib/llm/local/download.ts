@@ -10,7 +10,8 @@ import { mkdir, open as openFile, rename, rm, stat, statfs, truncate, writeFile 
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { FetchError, safeRequest, type AddressPolicy, type Resolver } from '../../net';
+import type { AddressPolicy } from '../../net/address-policy';
+import { FetchError, safeRequest, type Resolver } from '../../net/safe-fetch';
 import { GgufFormatError, readGgufHeader } from './gguf-header';
 import {
   modelFileName,

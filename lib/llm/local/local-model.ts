@@ -4,12 +4,13 @@
 // writes and parses; a required call is produced under a JSON-schema grammar, so it always parses.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { FncallMode, LlmRequest, Usage } from '../../agent/events';
 import { loadConfig, type LocalModelsEnvConfig } from '../../config';
+import type { CallFormat, FncallMode } from '../../protocol/enums';
+import type { LlmRequest, Usage } from '../../protocol/events';
 import { ModelInputError, ModelServiceError } from '../errors';
 import { functionsToText, getFncallFormat } from '../fncall';
 import type { FncallFormat } from '../fncall/types';
-import type { ChatModel, ChatRequest, FormatLabel, GenerateCfg, LlmCallResult, LlmEventSink } from '../model';
+import type { ChatModel, ChatRequest, GenerateCfg, LlmCallResult, LlmEventSink } from '../model';
 import { toWireMessages, toWireTools } from '../oai-wire';
 import { abortError } from '../retry';
 import { detectLang, type FunctionDef, type Message } from '../schema';
@@ -43,7 +44,7 @@ const DEFAULT_SAMPLING = { temperature: 0.7, top_p: 0.8, top_k: 20 };
 const NOUS_PREFIX = '<tool_call>\n';
 const NOUS_SUFFIX = '\n</tool_call>';
 
-/** Load options from the environment's LOCAL_MODEL_* settings (lib/config.ts). */
+/** Load options from the environment's LOCAL_MODEL_* settings (lib/config). */
 export function loadOptionsFrom(config: LocalModelsEnvConfig): LoadOptions {
   return { gpu: config.gpu === 'off' ? false : 'auto', contextSize: config.contextSize, threads: config.threads };
 }
@@ -62,7 +63,7 @@ function finishReasonOf(stopReason: string): string {
 }
 
 interface Prepared {
-  format: FormatLabel;
+  format: CallFormat;
   fncall?: FncallFormat;
   rendered: Message[];
   functions?: WorkerFunctions;
@@ -248,7 +249,7 @@ export class LocalChatModel implements ChatModel {
     const required = useTools && choice !== 'auto';
     messages = withUploadInfo(messages, { lang, keepImages: false });
 
-    let format: FormatLabel = 'none';
+    let format: CallFormat = 'none';
     let fncall: FncallFormat | undefined;
     let workerFunctions: WorkerFunctions | undefined;
     let forced: ForcedCall | undefined;

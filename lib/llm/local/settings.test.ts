@@ -1,4 +1,4 @@
-// LOCAL_MODEL_* as lib/config.ts reads them, and as LocalChatModel gets them.
+// LOCAL_MODEL_* as lib/config reads them, and as LocalChatModel gets them.
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
