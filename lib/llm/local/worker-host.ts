@@ -3,6 +3,7 @@
 // so one worker, holding every loaded model) serves the whole process: localModelHost().
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { processWide } from '../../config/process-wide';
 import { ModelServiceError } from '../errors';
 import type { HostRequest, LoadedModelInfo, LoadOptions, WorkerChatResult, WorkerMessage } from './worker-protocol';
 
@@ -144,10 +145,7 @@ export class LocalModelHost {
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-const HOST_KEY = Symbol.for('agent-studio.local-model-host');
-
 /** The process's host (one worker for all local models), kept across module reloads in development. */
 export function localModelHost(): LocalModelHost {
-  const g = globalThis as unknown as Record<symbol, LocalModelHost | undefined>;
-  return (g[HOST_KEY] ??= new LocalModelHost());
+  return processWide('local-model-host', () => new LocalModelHost());
 }
