@@ -2,13 +2,17 @@
 // random weights, byte-level BPE vocabulary, ChatML template with tools), loaded by the real node-llama-cpp in the
 // real worker thread, on the CPU. It streams, stops on abort, counts tokens exactly, and with a JSON-schema grammar
 // makes a tool call that our parsers read and FnCallAgent runs.
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentEventSchema, FnCallAgent } from '../../lib/agent';
+import { loadConfig } from '../../lib/config';
+import { createChatModel } from '../../lib/llm';
+import { DeferredLocalModel } from '../../lib/llm/local/deferred-model';
 import { LocalChatModel, type LocalModelOptions } from '../../lib/llm/local/local-model';
-import { LocalModelHost } from '../../lib/llm/local/worker-host';
+import { resolveLocalModel } from '../../lib/llm/local/models-dir';
+import { localModelHost, LocalModelHost } from '../../lib/llm/local/worker-host';
 import { isAbortError } from '../../lib/llm/retry';
 import { writeTinyModel } from '../../scripts/tiny-gguf/tiny-model';
 import { BaseTool } from '../../tools';
@@ -23,7 +27,7 @@ const localModel = (extra: Partial<LocalModelOptions> = {}) =>
 beforeAll(() => {
   writeTinyModel(file);
 });
-afterAll(() => host.close());
+afterAll(() => Promise.all([host.close(), localModelHost().close()]));
 
 /** A weather tool whose city is one of a few: under the grammar, even random weights finish the call quickly. */
 class CityWeather extends BaseTool {
@@ -222,5 +226,40 @@ describe('LocalChatModel on a GGUF written by the suite', () => {
   it('says clearly when the file cannot be loaded', async () => {
     const missing = new LocalChatModel({ file: path.join(path.dirname(file), 'missing.gguf'), host, load });
     await expect(missing.chat({ messages: question })).rejects.toThrow(/local model missing\.gguf could not be loaded/);
+  });
+});
+
+describe('createChatModel with a configuration that names a GGUF file', () => {
+  it('builds the local model, run as the LOCAL_MODEL_* settings say, and FnCallAgent runs its tool call', async () => {
+    const dataDir = path.join(path.dirname(file), 'data');
+    mkdirSync(path.join(dataDir, 'models'), { recursive: true });
+    writeTinyModel(path.join(dataDir, 'models', 'tiny.gguf'));
+    const settings = { DATA_DIR: dataDir, LOCAL_MODEL_GPU: 'off', LOCAL_MODEL_CONTEXT_SIZE: '1024' };
+    const config = loadConfig({ ...settings, LOCAL_MODEL_THREADS: '1' });
+    const llm = createChatModel({
+      fncallMode: 'nous',
+      generateCfg: { temperature: 0, function_choice: 'city_weather' },
+      maxInputTokens: config.llm.maxInputTokens,
+      local: { file: resolveLocalModel(config.localModels.dir, 'tiny.gguf'), ...config.localModels },
+    });
+    expect(llm).toBeInstanceOf(DeferredLocalModel);
+    expect(llm).toMatchObject({ model: 'tiny', fncallMode: 'nous' });
+    const local = await (llm as DeferredLocalModel).local();
+    expect(local).toBeInstanceOf(LocalChatModel);
+    expect(local.loadOptions).toEqual({ gpu: false, threads: 1, contextSize: 1024 });
+    expect(await local.info()).toMatchObject({ gpu: false, contextSize: 1024, chatWrapper: 'JinjaTemplate' });
+
+    const tool = new CityWeather();
+    const agent = new FnCallAgent({ llm, functionList: [tool], maxLlmCalls: 1 });
+    const events = await collectEvents(agent.runEvents(question, { generateCfg: { max_tokens: 200 } }));
+    expect(ofType(events, 'llm-start')[0]).toMatchObject({ format: 'nous', request: { model: 'tiny' } });
+    expect(ofType(events, 'run-end')[0]!.error).toBeUndefined();
+    expect(tool.calls).toHaveLength(1);
+    expect(['Paris', 'Tokyo', 'Lima']).toContain(tool.calls[0]!.city);
+
+    // One thread is the default on 2 cores: another number shows the setting is what reaches the model.
+    const { localModels } = loadConfig({ ...settings, LOCAL_MODEL_THREADS: '3' });
+    const other = createChatModel({ local: { file: local.file, ...localModels } }) as DeferredLocalModel;
+    expect((await other.local()).loadOptions).toEqual({ gpu: false, threads: 3, contextSize: 1024 });
   });
 });

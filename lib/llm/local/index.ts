@@ -1,7 +1,9 @@
 // The built-in local model (GGUF files run by llama.cpp in a worker thread): what the rest of the app uses.
-export { LocalChatModel, loadOptionsFrom, DEFAULT_MAX_TOKENS } from './local-model';
+export { LocalChatModel, DEFAULT_MAX_TOKENS } from './local-model';
+export { DeferredLocalModel } from './deferred-model';
 export type { LocalModelOptions } from './local-model';
 export { LocalModelHost, localModelHost } from './worker-host';
+export { loadOptionsFrom } from './worker-protocol';
 export type { LoadedModelInfo, LoadOptions } from './worker-protocol';
 export { readGgufHeader, GgufFormatError } from './gguf-header';
 export type { GgufHeader, GgufProblem, GgufMetadataValue } from './gguf-header';

@@ -4,7 +4,7 @@
 // writes and parses; a required call is produced under a JSON-schema grammar, so it always parses.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { loadConfig, type LocalModelsEnvConfig } from '../../config';
+import { loadConfig } from '../../config';
 import type { CallFormat, FncallMode } from '../../protocol/enums';
 import type { LlmRequest, Usage } from '../../protocol/events';
 import { ModelInputError, ModelServiceError } from '../errors';
@@ -19,8 +19,15 @@ import { truncateInputMessages } from '../truncate';
 import { withUploadInfo } from '../upload-info';
 import { toChatHistory } from './chat-history';
 import { nousCallSchema, toGrammarSchema } from './grammar-schema';
+import { localModelName } from './model-name';
 import { localModelHost, type LocalModelHost } from './worker-host';
-import type { ForcedCall, LoadedModelInfo, LoadOptions, WorkerFunctions } from './worker-protocol';
+import {
+  loadOptionsFrom,
+  type ForcedCall,
+  type LoadedModelInfo,
+  type LoadOptions,
+  type WorkerFunctions,
+} from './worker-protocol';
 
 export interface LocalModelOptions {
   /** The GGUF file (absolute path; see resolveLocalModel in models-dir.ts for names under DATA_DIR/models). */
@@ -29,7 +36,10 @@ export interface LocalModelOptions {
   model?: string;
   fncallMode?: FncallMode;
   generateCfg?: GenerateCfg;
-  /** How llama.cpp runs it (defaults: LOCAL_MODEL_GPU, LOCAL_MODEL_CONTEXT_SIZE, LOCAL_MODEL_THREADS). */
+  /**
+   * How llama.cpp runs it. What is left out takes the LOCAL_MODEL_* settings' defaults; nothing here reads the
+   * environment (pass loadOptionsFrom(loadConfig().localModels) for the server's settings).
+   */
   load?: Partial<LoadOptions>;
   /** Default input budget, as MAX_INPUT_TOKENS (it is also kept within the context size). */
   maxInputTokens?: number;
@@ -43,11 +53,6 @@ export const DEFAULT_MAX_TOKENS = 2048;
 const DEFAULT_SAMPLING = { temperature: 0.7, top_p: 0.8, top_k: 20 };
 const NOUS_PREFIX = '<tool_call>\n';
 const NOUS_SUFFIX = '\n</tool_call>';
-
-/** Load options from the environment's LOCAL_MODEL_* settings (lib/config). */
-export function loadOptionsFrom(config: LocalModelsEnvConfig): LoadOptions {
-  return { gpu: config.gpu === 'off' ? false : 'auto', contextSize: config.contextSize, threads: config.threads };
-}
 
 function mergeCfg(base: GenerateCfg, extra: GenerateCfg | undefined): GenerateCfg {
   if (!extra) return base;
@@ -86,10 +91,10 @@ export class LocalChatModel implements ChatModel {
 
   constructor(opts: LocalModelOptions) {
     this.file = path.resolve(/*turbopackIgnore: true*/ opts.file);
-    this.model = opts.model ?? path.basename(this.file).replace(/\.gguf$/i, '');
+    this.model = opts.model ?? localModelName(this.file);
     this.fncallMode = opts.fncallMode ?? 'native';
     this.generateCfg = opts.generateCfg ?? {};
-    this.loadOptions = { ...loadOptionsFrom(loadConfig().localModels), ...opts.load };
+    this.loadOptions = { ...loadOptionsFrom(loadConfig({}).localModels), ...opts.load };
     this.host = opts.host ?? localModelHost();
     this.maxInputTokens = opts.maxInputTokens ?? 58_000;
   }

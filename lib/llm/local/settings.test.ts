@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config';
-import { loadOptionsFrom } from './local-model';
+import { loadOptionsFrom } from './worker-protocol';
 
 describe('local model settings', () => {
   it('defaults: DATA_DIR/models, GPU when found, 8192 tokens, the cores but one', () => {

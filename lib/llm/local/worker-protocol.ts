@@ -1,6 +1,7 @@
 // The messages between LocalModelHost (the server's thread) and llama-worker.mjs (the thread that runs llama.cpp).
 // The worker is plain JavaScript, started without a TypeScript loader; these types describe what it accepts.
 import type { ChatHistoryItem } from 'node-llama-cpp';
+import type { LocalModelsEnvConfig } from '../../config';
 
 export interface LoadOptions {
   /** 'auto': node-llama-cpp picks CUDA, Vulkan or Metal when the machine has one, else the CPU. */
@@ -8,6 +9,17 @@ export interface LoadOptions {
   /** Tokens of context; clamped to what the model was trained for. */
   contextSize: number;
   threads: number;
+}
+
+/** How llama.cpp runs a model, from the LOCAL_MODEL_* settings (lib/config): each setting given maps to its option. */
+export function loadOptionsFrom(settings: LocalModelsEnvConfig): LoadOptions;
+export function loadOptionsFrom(settings: Partial<LocalModelsEnvConfig>): Partial<LoadOptions>;
+export function loadOptionsFrom(settings: Partial<LocalModelsEnvConfig>): Partial<LoadOptions> {
+  const load: Partial<LoadOptions> = {};
+  if (settings.gpu !== undefined) load.gpu = settings.gpu === 'off' ? false : 'auto';
+  if (settings.contextSize !== undefined) load.contextSize = settings.contextSize;
+  if (settings.threads !== undefined) load.threads = settings.threads;
+  return load;
 }
 
 export interface LoadedModelInfo {
