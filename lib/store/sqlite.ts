@@ -4,9 +4,11 @@
 // process loses nothing it was given.
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
+import type { CapabilityHints } from '../llm/capabilities';
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import { contentText, type ContentItem } from '../llm/schema';
 import type { RunStatus } from '../protocol/enums';
+import { SqliteConnections } from './connections';
 import { SqliteDocuments } from './documents';
 import { upgradeRunLog } from './upgrade';
 import { migrate } from './schema.sql';
@@ -16,8 +18,10 @@ import type {
   ChatStore,
   Conversation,
   ConversationSettings,
+  ConnectionInput,
   ConversationSummary,
   DocumentUpdate,
+  StoredConnection,
   StoredDocument,
   StoredRun,
   StoredTurn,
@@ -46,6 +50,7 @@ class SqliteChatStore implements ChatStore {
   private lastNow = 0;
   private readonly sql: Statements;
   private readonly documents: SqliteDocuments;
+  private readonly connections: SqliteConnections;
   /** One INSERT per event, all in one transaction (one commit, however many events). */
   private readonly appendAll: (runId: string, events: readonly AgentEvent[]) => void;
 
@@ -55,6 +60,7 @@ class SqliteChatStore implements ChatStore {
   ) {
     this.sql = prepareStatements(db);
     this.documents = new SqliteDocuments(db, () => this.now());
+    this.connections = new SqliteConnections(db, () => this.now());
     this.appendAll = db.transaction((runId: string, events: readonly AgentEvent[]) => {
       for (const e of events) this.sql.insertEvent.run(runId, runId, e.type, JSON.stringify(e));
     });
@@ -238,6 +244,28 @@ class SqliteChatStore implements ChatStore {
   }
   async countDocumentsWithHash(hash: string): Promise<number> {
     return this.documents.countDocumentsWithHash(hash);
+  }
+
+  async listConnections(ownerId: string): Promise<StoredConnection[]> {
+    return this.connections.listConnections(ownerId);
+  }
+  async getConnection(id: string): Promise<StoredConnection | undefined> {
+    return this.connections.getConnection(id);
+  }
+  async addConnection(input: ConnectionInput & { ownerId: string | null }): Promise<StoredConnection> {
+    return this.connections.addConnection(input);
+  }
+  async updateConnection(id: string, patch: Partial<ConnectionInput>): Promise<StoredConnection> {
+    return this.connections.updateConnection(id, patch);
+  }
+  async removeConnection(id: string): Promise<boolean> {
+    return this.connections.removeConnection(id);
+  }
+  async learnedCapabilities(connectionId: string): Promise<Record<string, CapabilityHints>> {
+    return this.connections.learnedCapabilities(connectionId);
+  }
+  async learnCapabilities(connectionId: string, model: string, hints: CapabilityHints): Promise<void> {
+    return this.connections.learnCapabilities(connectionId, model, hints);
   }
 
   /** Records how a run ended and adds its answer to the conversation's search text. False for an unknown run. */

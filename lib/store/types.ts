@@ -4,11 +4,14 @@
 // before it returns and answers with a settled one.
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import type { ChatAgentKind, FncallMode, RunStatus } from '../protocol/enums';
+import type { CapabilityHints } from '../llm/capabilities';
 import type { ContentItem } from '../llm/schema';
 
-/** Per-conversation settings the user picks on the page. The model endpoint is not here: it comes from the server's
- *  environment and its key never reaches the browser. */
+/** Per-conversation settings the user picks on the page. The model is an id from the model list (lib/models/ids.ts:
+ *  its connection and name); the connection's key stays on the server. */
 export interface ConversationSettings {
+  /** The conversation's model ("<connection>/<name>"); absent: the server's default model. */
+  model?: string;
   agent: ChatAgentKind;
   /** Registered tool names offered to the model. */
   tools: string[];
@@ -59,7 +62,7 @@ export interface TurnRecord {
   runCount: number;
 }
 
-export interface ChatStore extends DocumentStore {
+export interface ChatStore extends DocumentStore, ConnectionStore {
   createConversation(init?: { title?: string; settings?: Partial<ConversationSettings> }): Promise<Conversation>;
   getConversation(id: string): Promise<Conversation | undefined>;
   /** Newest first (by last activity). With a query: conversations whose title or any message/answer text contains
@@ -137,4 +140,46 @@ export interface DocumentStore {
   removeDocument(id: string): Promise<StoredDocument | undefined>;
   /** How many records (in any conversation) point at these bytes. */
   countDocumentsWithHash(hash: string): Promise<number>;
+}
+
+// --- Model connections (OpenAI-compatible servers added on the page) ---
+
+/** A model server the page added. The API key is kept encrypted (lib/models/secret-box.ts): the store never holds
+ *  it in clear, and nothing of it but "a key is set" leaves the server. */
+export interface StoredConnection {
+  id: string;
+  /** null: server-wide (what the admin adds; before accounts, everything added); else the user who added it. */
+  ownerId: string | null;
+  name: string;
+  /** An OpenAI-compatible base URL, usually ending in /v1. */
+  baseURL: string;
+  /** The API key, encrypted; null when the server needs none. */
+  apiKeyCipher: string | null;
+  /** What the user set per model name; the key "*" holds what they set for every model of the connection. */
+  capabilities: Record<string, CapabilityHints>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ConnectionInput {
+  name: string;
+  baseURL: string;
+  apiKeyCipher: string | null;
+  capabilities?: Record<string, CapabilityHints>;
+}
+
+export interface ConnectionStore {
+  /** The connections `ownerId` sees: the server-wide ones and their own, oldest first. */
+  listConnections(ownerId: string): Promise<StoredConnection[]>;
+  getConnection(id: string): Promise<StoredConnection | undefined>;
+  addConnection(input: ConnectionInput & { ownerId: string | null }): Promise<StoredConnection>;
+  /** Each field given replaces the stored one (capabilities whole). Unknown id: throws. */
+  updateConnection(id: string, patch: Partial<ConnectionInput>): Promise<StoredConnection>;
+  /** False when there was no such connection. What was learnt of its models goes with it. */
+  removeConnection(id: string): Promise<boolean>;
+  /** What servers taught about their models (a 400 to a tools request), by model name, for a connection id: a saved
+   *  connection's, or "env" (the one from the environment). */
+  learnedCapabilities(connectionId: string): Promise<Record<string, CapabilityHints>>;
+  /** Merges what the server taught about one model of a connection. */
+  learnCapabilities(connectionId: string, model: string, hints: CapabilityHints): Promise<void>;
 }

@@ -1,0 +1,132 @@
+// The model_connections table of the SQLite store: servers added on the page, their encrypted keys, and what the
+// user set and the servers taught about their models.
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { CapabilityHints } from '../llm/capabilities';
+import type { ConnectionInput, ConnectionStore, StoredConnection } from './types';
+
+interface ConnectionRow {
+  id: string;
+  owner_id: string | null;
+  name: string;
+  base_url: string;
+  api_key_cipher: string | null;
+  capabilities_json: string;
+  created_at: number;
+  updated_at: number;
+}
+
+const COLUMNS = 'id, owner_id, name, base_url, api_key_cipher, capabilities_json, created_at, updated_at';
+
+function toConnection(row: ConnectionRow): StoredConnection {
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    name: row.name,
+    baseURL: row.base_url,
+    apiKeyCipher: row.api_key_cipher,
+    capabilities: JSON.parse(row.capabilities_json) as Record<string, CapabilityHints>,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export class SqliteConnections implements ConnectionStore {
+  private readonly sql;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly now: () => number,
+  ) {
+    const p = <Params extends unknown[], Row = unknown>(source: string) => db.prepare<Params, Row>(source);
+    this.sql = {
+      insert: p<[string, string | null, string, string, string | null, string, number, number]>(
+        `INSERT INTO model_connections (id, owner_id, name, base_url, api_key_cipher, capabilities_json, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      one: p<[string], ConnectionRow>(`SELECT ${COLUMNS} FROM model_connections WHERE id = ?`),
+      visibleTo: p<[string], ConnectionRow>(
+        `SELECT ${COLUMNS} FROM model_connections WHERE owner_id IS NULL OR owner_id = ? ORDER BY created_at, rowid`,
+      ),
+      update: p<[string, string, string | null, string, number, string]>(
+        `UPDATE model_connections SET name = ?, base_url = ?, api_key_cipher = ?, capabilities_json = ?, updated_at = ?
+           WHERE id = ?`,
+      ),
+      remove: p<[string]>('DELETE FROM model_connections WHERE id = ?'),
+      forget: p<[string]>('DELETE FROM learned_capabilities WHERE connection_id = ?'),
+      learned: p<[string], { model: string; hints_json: string }>(
+        'SELECT model, hints_json FROM learned_capabilities WHERE connection_id = ?',
+      ),
+      learnedOne: p<[string, string], { hints_json: string }>(
+        'SELECT hints_json FROM learned_capabilities WHERE connection_id = ? AND model = ?',
+      ),
+      learn: p<[string, string, string]>(
+        `INSERT INTO learned_capabilities (connection_id, model, hints_json) VALUES (?, ?, ?)
+           ON CONFLICT (connection_id, model) DO UPDATE SET hints_json = excluded.hints_json`,
+      ),
+    };
+  }
+
+  async listConnections(ownerId: string): Promise<StoredConnection[]> {
+    return this.sql.visibleTo.all(ownerId).map(toConnection);
+  }
+
+  async getConnection(id: string): Promise<StoredConnection | undefined> {
+    const row = this.sql.one.get(id);
+    return row && toConnection(row);
+  }
+
+  async addConnection(input: ConnectionInput & { ownerId: string | null }): Promise<StoredConnection> {
+    const id = randomUUID();
+    const at = this.now();
+    this.sql.insert.run(
+      id,
+      input.ownerId,
+      input.name,
+      input.baseURL,
+      input.apiKeyCipher,
+      JSON.stringify(input.capabilities ?? {}),
+      at,
+      at,
+    );
+    return toConnection(this.sql.one.get(id)!);
+  }
+
+  async updateConnection(id: string, patch: Partial<ConnectionInput>): Promise<StoredConnection> {
+    return this.db.transaction(() => {
+      const row = this.sql.one.get(id);
+      if (!row) throw new Error(`Unknown connection id "${id}".`);
+      const current = toConnection(row);
+      this.sql.update.run(
+        patch.name ?? current.name,
+        patch.baseURL ?? current.baseURL,
+        patch.apiKeyCipher !== undefined ? patch.apiKeyCipher : current.apiKeyCipher,
+        JSON.stringify(patch.capabilities ?? current.capabilities),
+        this.now(),
+        id,
+      );
+      return toConnection(this.sql.one.get(id)!);
+    })();
+  }
+
+  async removeConnection(id: string): Promise<boolean> {
+    return this.db.transaction(() => {
+      this.sql.forget.run(id);
+      return this.sql.remove.run(id).changes > 0;
+    })();
+  }
+
+  async learnedCapabilities(connectionId: string): Promise<Record<string, CapabilityHints>> {
+    const out: Record<string, CapabilityHints> = {};
+    for (const row of this.sql.learned.all(connectionId)) out[row.model] = JSON.parse(row.hints_json) as CapabilityHints;
+    return out;
+  }
+
+  async learnCapabilities(connectionId: string, model: string, hints: CapabilityHints): Promise<void> {
+    this.db.transaction(() => {
+      const row = this.sql.learnedOne.get(connectionId, model);
+      const merged = { ...(row ? (JSON.parse(row.hints_json) as CapabilityHints) : {}), ...hints };
+      this.sql.learn.run(connectionId, model, JSON.stringify(merged));
+    })();
+  }
+}
