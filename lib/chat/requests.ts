@@ -12,6 +12,9 @@ const agent = z.enum(CHAT_AGENT_KINDS, { error: '"agent" must be "fncall", "reac
 const tools = z.array(z.string({ error: '"tools" must be a list of tool names' }), {
   error: '"tools" must be a list of tool names',
 });
+const model = z
+  .string({ error: '"model" must be a model id from GET /api/models ("<connection>/<model name>").' })
+  .refine((m) => /^[^/]+\/./.test(m), '"model" must be a model id from GET /api/models ("<connection>/<model name>").');
 const fncallMode = z.enum(FNCALL_MODES, { error: '"fncallMode" must be native, nous or qwen' });
 const files = z.array(z.string(), {
   error: '"files" must be a list of upload references ("ref" in the answer of POST /api/files).',
@@ -19,6 +22,7 @@ const files = z.array(z.string(), {
 
 /** A change to a conversation's settings: each field given replaces the stored one. */
 export const SettingsPatchSchema = z.object({
+  model: model.optional(),
   agent: agent.optional(),
   tools: tools.optional(),
   fncallMode: fncallMode.optional(),
@@ -46,6 +50,7 @@ export const ChatRequestSchema = z
     {
       message,
       conversationId,
+      model: model.optional(),
       agent: agent.optional(),
       tools: tools.optional(),
       fncallMode: fncallMode.optional(),

@@ -189,7 +189,7 @@ export class ChatService {
   private async agentFor(settings: ConversationSettings, conversationId?: string, model?: string): Promise<Agent> {
     await this.deps.prepareTools?.(settings.tools);
     if (conversationId) await this.deps.parses?.settled(this.store, conversationId);
-    return this.deps.agents(settings, { model });
+    return await this.deps.agents(settings, { model });
   }
 
   /** A user turn, carrying the conversation's ready documents that no earlier turn carries. */

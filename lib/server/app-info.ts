@@ -1,5 +1,5 @@
-// What the page is told of the server when it loads: the model (never its key), the tools it can offer, the limits.
-import { modelStatus } from '../config';
+// What the page is told of the server when it loads: whether a model is set up (never a key), the tools it can
+// offer, the limits. No model server is asked anything here: the page lists the models afterwards.
 import type { AppInfo } from '../chat/page';
 import { isMcpToolClass, prepareMcpTools } from '../mcp';
 import { TOOL_REGISTRY, unavailableReason } from '../../tools';
@@ -10,9 +10,8 @@ export async function appInfo(ctx: AppContext): Promise<AppInfo> {
   void prepareMcpTools([]); // servers start connecting while the page loads
   // First: once the backend is chosen, code_interpreter's description below names its packages.
   const codeInterpreter = await codeInterpreterInfo();
-  const status = modelStatus(ctx.config);
   return {
-    model: { configured: status.configured, name: status.model ?? null, baseURL: status.baseURL ?? null },
+    models: { configured: await ctx.models.anyConfigured(ctx.viewer), admin: ctx.viewer.admin },
     defaultSettings: ctx.defaultSettings(),
     // MCP tools are listed per server (integrations.ts); tools that cannot run here (web_search without a
     // provider) are not offered.

@@ -1,11 +1,15 @@
 // The composition root: the configuration, the store and the services, built once per process and handed to the
 // server actions and route handlers (app/), which only wire requests to them. This is where a request's user and
 // the owner of what it touches will be resolved, and where a conversation's model connection is turned into a
-// model (the agent factory).
+// model (the agent factory). The list of models the picker shows (and an agent's model field takes) is
+// `models.listModels(viewer)`.
 import { loadConfig, type AppConfig } from '../config';
 import { dropProcessWide, existingProcessWide, processWide } from '../config/process-wide';
 import { mcpManager, prepareMcpTools, type McpManager } from '../mcp';
 import { agentFactory, type AgentFactory } from '../chat/agents';
+import { LocalModelFiles } from '../models/local-files';
+import { installSecretBox, type SecretBox } from '../models/secret-box';
+import { ModelService, type ModelViewer } from '../models/service';
 import { InMemoryLiveRuns, type LiveRuns } from '../chat/live-runs';
 import { ChatService } from '../chat/service';
 import { openStore } from '../store';
@@ -23,16 +27,33 @@ export interface AppContext {
   chat: ChatService;
   uploads: DocumentService;
   mcp: McpManager;
+  /** Model connections, the models to pick, the loopback scan. */
+  models: ModelService;
+  /** The GGUF files of the built-in local model: listed, downloaded, uploaded. */
+  localModels: LocalModelFiles;
+  /** Who the page acts for. Until accounts exist, the one user, who may change everything (connections they add are
+   *  server-wide). This is the one place it is decided. */
+  viewer: ModelViewer;
   /** A new conversation's settings. */
   defaultSettings: () => ConversationSettings;
 }
+
+/** The one user of an app without accounts (#14 replaces it with the signed-in user). */
+export const LOCAL_VIEWER: ModelViewer = { ownerId: 'local', admin: true };
 
 /** Builds the services over a store; the parts can be given (tests give their own agents). */
 export function createAppContext(
   config: AppConfig,
   store: ChatStore,
-  parts: { agents?: AgentFactory; runs?: LiveRuns; mcp?: McpManager } = {},
+  parts: { agents?: AgentFactory; runs?: LiveRuns; mcp?: McpManager; box?: SecretBox } = {},
 ): AppContext {
+  let box = parts.box;
+  const models = new ModelService({
+    store,
+    box: () => (box ??= installSecretBox(config.dataDir, config.models.secretKey)),
+    config,
+  });
+  const viewer = LOCAL_VIEWER;
   const runs = parts.runs ?? new InMemoryLiveRuns(store);
   const parses = new ParseJobs();
   const settings = () => defaultSettings(config.llm.fncallMode);
@@ -44,14 +65,25 @@ export function createAppContext(
   const chat = new ChatService({
     store,
     runs,
-    agents: parts.agents ?? agentFactory(config),
+    agents: parts.agents ?? agentFactory(config, models, viewer),
     defaultSettings: settings,
     dataDir: config.dataDir,
     parses,
     // MCP tools named by a conversation must be registered before its agent is made.
     prepareTools: (names) => prepareMcpTools(names),
   });
-  return { config, store, runs, chat, uploads, mcp: parts.mcp ?? mcpManager(config.mcp), defaultSettings: settings };
+  return {
+    config,
+    store,
+    runs,
+    chat,
+    uploads,
+    mcp: parts.mcp ?? mcpManager(config.mcp),
+    models,
+    localModels: new LocalModelFiles(config),
+    viewer,
+    defaultSettings: settings,
+  };
 }
 
 const CONTEXT = 'app-context';
@@ -70,7 +102,11 @@ async function build(): Promise<AppContext> {
   const config = loadConfig();
   configureTelemetry(config.telemetry);
   const store = await openStore(config.dataDir, { defaults: defaultSettings(config.llm.fncallMode) });
-  return createAppContext(config, store);
+  // The key that encrypts connections' API keys is made (or read) at start, not at the first saved key.
+  const ctx = createAppContext(config, store, { box: installSecretBox(config.dataDir, config.models.secretKey) });
+  // Servers already running on this machine are looked for at once, so the page can offer them.
+  void ctx.models.scan(ctx.viewer).catch(() => {});
+  return ctx;
 }
 
 /** Closes the process's store, stops its tracing and forgets its context; the next appContext() reads the
