@@ -116,13 +116,16 @@ export interface StoredDocument {
   kind?: string;
   pages?: number;
   title?: string;
-  /** Why it cannot be read (state 'error'). */
+  /** Why it cannot be read (state 'error'), in English, as the model is told. */
   error?: string;
+  /** The same as a code (lib/documents DocumentError's, or 'unreadable'), for the page to say in its language. */
+  errorCode?: string;
   createdAt: number;
 }
 
 export type DocumentUpdate =
-  { state: 'ready'; kind: string; pages: number; title?: string } | { state: 'error'; error: string };
+  | { state: 'ready'; kind: string; pages: number; title?: string }
+  | { state: 'error'; error: string; errorCode?: string };
 
 export interface DocumentStore {
   addDocument(input: { conversationId: string; hash: string; name: string; size: number }): StoredDocument;
