@@ -4,10 +4,13 @@ import type { FeedEvent } from '@/lib/chat/browser-feed';
 import { browserFeed, getChatService, storedForBrowser } from '@/lib/chat';
 import { loadConfig, modelStatus } from '@/lib/config';
 import { getDocumentService } from '@/lib/documents';
+import { agentLang } from '@/lib/i18n/locales';
 import { defaultSettings } from '@/lib/store/settings';
+import { getLocale } from 'next-intl/server';
 import type { ConversationSettings, ConversationSummary, RunStatus, StoredTurn } from '@/lib/store/types';
 import { isMcpToolClass, prepareMcpTools } from '@/lib/mcp';
 import { TOOL_REGISTRY, unavailableReason } from '@/tools';
+import { ActionError, failure, type ActionFailure } from './action-error';
 
 export interface RunStream {
   conversationId: string;
@@ -31,13 +34,13 @@ export interface ConversationData {
   turns: TurnData[];
 }
 
-export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: string };
+export type ActionResult<T> = { ok: true; value: T } | ActionFailure;
 
 async function attempt<T>(fn: () => T | Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, value: await fn() };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    return failure(e);
   }
 }
 
@@ -75,22 +78,30 @@ export async function sendMessage(input: {
         : defaultSettings().tools),
   );
   await getChatService().documentsSettled(input.conversationId);
+  const lang = agentLang(await getLocale()); // the agent speaks the page's language unless the conversation says
   return attempt(() =>
     stream(
-      getChatService().send({ conversationId: input.conversationId, content: input.message, settings: input.settings }),
+      getChatService().send({
+        conversationId: input.conversationId,
+        content: input.message,
+        settings: input.settings,
+        lang,
+      }),
     ),
   );
 }
 
 export async function regenerate(turnId: string): Promise<ActionResult<RunStream>> {
   await prepareMcpTools(toolsOfTurn(turnId));
-  return attempt(() => stream(getChatService().regenerate(turnId)));
+  const lang = agentLang(await getLocale());
+  return attempt(() => stream(getChatService().regenerate(turnId, lang)));
 }
 
 export async function editAndResend(turnId: string, message: string): Promise<ActionResult<RunStream>> {
   await prepareMcpTools(toolsOfTurn(turnId));
   await getChatService().documentsSettled(getChatService().store.getTurn(turnId)?.conversationId);
-  return attempt(() => stream(getChatService().editAndResend(turnId, message)));
+  const lang = agentLang(await getLocale());
+  return attempt(() => stream(getChatService().editAndResend(turnId, message, lang)));
 }
 
 export async function stopRun(runId: string): Promise<boolean> {
@@ -111,7 +122,7 @@ export async function loadConversation(id: string): Promise<ActionResult<Convers
   return attempt(() => {
     const { store } = getChatService();
     const conversation = store.getConversation(id);
-    if (!conversation) throw new Error('This conversation no longer exists.');
+    if (!conversation) throw new ActionError('conversation-gone', 'This conversation no longer exists.');
     const turns = store.listTurns(id).map((r) => ({
       turn: r.turn,
       runId: r.run?.id,
@@ -126,7 +137,7 @@ export async function loadConversation(id: string): Promise<ActionResult<Convers
 export async function renameConversation(id: string, title: string): Promise<ActionResult<null>> {
   return attempt(() => {
     const clean = title.trim();
-    if (!clean) throw new Error('A title cannot be empty.');
+    if (!clean) throw new ActionError('empty-title', 'A title cannot be empty.');
     getChatService().store.renameConversation(id, clean.slice(0, 200));
     return null;
   });

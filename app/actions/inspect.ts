@@ -4,13 +4,14 @@ import type { LlmRequest } from '@/lib/agent/events';
 import { getChatService } from '@/lib/chat';
 import type { RunExport } from '@/lib/inspect/export';
 import { loadRunExport, loadRunRequest } from '@/lib/inspect/load';
+import { failure } from './action-error';
 import type { ActionResult } from './chat';
 
 async function attempt<T>(fn: () => T): Promise<ActionResult<T>> {
   try {
     return { ok: true, value: fn() };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    return failure(e);
   }
 }
 

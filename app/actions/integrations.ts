@@ -3,7 +3,7 @@
 import { loadConfig } from '@/lib/config';
 import { mcpManager, prepareMcpTools, writeMcpConfigFile, type ServerStatus } from '@/lib/mcp';
 import { readFile } from 'node:fs/promises';
-import { WEB_SEARCH_HOWTO } from '@/tools';
+import type { ErrorCode } from './action-error';
 
 export interface IntegrationsStatus {
   mcp: {
@@ -18,7 +18,8 @@ export interface IntegrationsStatus {
     servers: ServerStatus[];
     problems: string[];
   };
-  webSearch: { enabled: boolean; provider: string | null; howTo: string | null };
+  /** `problem`: what is wrong with the web search settings, when they are set but invalid (the server's words). */
+  webSearch: { enabled: boolean; provider: string | null; problem: string | null };
 }
 
 function snapshot(problems: string[]): IntegrationsStatus {
@@ -37,7 +38,7 @@ function snapshot(problems: string[]): IntegrationsStatus {
     webSearch: {
       enabled: Boolean(search),
       provider: search?.provider ?? null,
-      howTo: search ? null : [config.web.searchProblem, WEB_SEARCH_HOWTO].filter(Boolean).join('. '),
+      problem: search ? null : (config.web.searchProblem ?? null),
     },
   };
 }
@@ -49,12 +50,17 @@ export async function integrationsStatus(wait = false): Promise<IntegrationsStat
   return snapshot(problems);
 }
 
-export type ConfigFileResult = { ok: true; text: string } | { ok: false; error: string };
+export type ConfigFileResult = { ok: true; text: string } | { ok: false; error: string; code?: ErrorCode };
+
+const NOT_EDITABLE = {
+  ok: false,
+  error: 'Editing the MCP config from the page is off (set MCP_CONFIG_EDITABLE=1 to allow it).',
+  code: 'mcp-not-editable',
+} as const;
 
 export async function readMcpConfigText(): Promise<ConfigFileResult> {
   const config = loadConfig();
-  if (!config.mcp.editable)
-    return { ok: false, error: 'Editing the MCP config from the page is off (set MCP_CONFIG_EDITABLE=1 to allow it).' };
+  if (!config.mcp.editable) return NOT_EDITABLE;
   try {
     // Read as text, not parsed: an invalid file is still shown, so that it can be fixed.
     const text = await readFile(config.mcp.configPath, 'utf8').catch((e: NodeJS.ErrnoException) => {
@@ -70,10 +76,9 @@ export async function readMcpConfigText(): Promise<ConfigFileResult> {
 /** Validates and saves the file, then reconnects the servers. Nothing is written when the text is invalid. */
 export async function saveMcpConfigText(
   text: string,
-): Promise<{ ok: true; status: IntegrationsStatus } | { ok: false; error: string }> {
+): Promise<{ ok: true; status: IntegrationsStatus } | { ok: false; error: string; code?: ErrorCode }> {
   const config = loadConfig();
-  if (!config.mcp.editable)
-    return { ok: false, error: 'Editing the MCP config from the page is off (set MCP_CONFIG_EDITABLE=1 to allow it).' };
+  if (!config.mcp.editable) return NOT_EDITABLE;
   try {
     await writeMcpConfigFile(config.mcp.configPath, text);
   } catch (e) {

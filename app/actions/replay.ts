@@ -5,13 +5,14 @@ import type { ToolDecision } from '@/lib/agent/events';
 import { browserFeed, getChatService } from '@/lib/chat';
 import { compareRuns, type RunComparison } from '@/lib/compare/runs';
 import { editableToolResults, type ReplayRequest } from '@/lib/replay/plan';
+import { ActionError, failure } from './action-error';
 import type { ActionResult, RunStream } from './chat';
 
 async function attempt<T>(fn: () => T | Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, value: await fn() };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    return failure(e);
   }
 }
 
@@ -52,8 +53,8 @@ export async function compareTurnRuns(runA: string, runB: string): Promise<Actio
     const { store } = getChatService();
     const a = store.getRun(runA);
     const b = store.getRun(runB);
-    if (!a || !b) throw new Error('One of these runs no longer exists.');
-    if (a.turnId !== b.turnId) throw new Error('Only runs of the same message can be compared.');
+    if (!a || !b) throw new ActionError('run-gone', 'One of these runs no longer exists.');
+    if (a.turnId !== b.turnId) throw new ActionError('runs-differ', 'Only runs of the same message can be compared.');
     return compareRuns(
       { runId: runA, events: store.getRunEvents(runA) },
       { runId: runB, events: store.getRunEvents(runB) },

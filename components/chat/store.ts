@@ -10,6 +10,7 @@ import type { ReplayRequest } from '@/lib/replay/plan';
 import { applyEvent, emptyRun, foldRun, markInterrupted, type Block, type RunView } from '@/lib/chat/view';
 import type { ConversationSettings, ConversationSummary } from '@/lib/store/types';
 import type { ContentItem } from '@/lib/llm/schema';
+import type { CodedText } from './server-text';
 
 export interface TurnState {
   turnId: string;
@@ -27,8 +28,8 @@ interface ChatState {
   settings?: ConversationSettings;
   turns: TurnState[];
   runningRunId?: string;
-  /** A failure of the page's own requests (not of a run: those show in the thread). */
-  notice?: string;
+  /** A failure of the page's own requests (not of a run: those show in the thread), said with its code if it has one. */
+  notice?: CodedText;
 
   refreshConversations(): Promise<void>;
   search(query: string): Promise<void>;
@@ -78,7 +79,7 @@ export const useChat = create<ChatState>()((set, get) => {
       // The connection to the server broke (server killed, network gone): keep what arrived and say so.
       if (view.status === 'streaming') {
         markInterrupted(view);
-        set({ notice: `Lost the connection to the server: ${e instanceof Error ? e.message : String(e)}` });
+        set({ notice: { code: 'connection-lost', values: { error: e instanceof Error ? e.message : String(e) } } });
       }
     } finally {
       if (frame !== undefined) cancelAnimationFrame(frame);
@@ -119,7 +120,10 @@ export const useChat = create<ChatState>()((set, get) => {
 
   async function startStream(result: actions.ActionResult<actions.RunStream>, placeholder: TurnState | undefined) {
     if (!result.ok) {
-      set((s) => ({ notice: result.error, turns: placeholder ? s.turns.filter((t) => t !== placeholder) : s.turns }));
+      set((s) => ({
+        notice: { message: result.error, code: result.code },
+        turns: placeholder ? s.turns.filter((t) => t !== placeholder) : s.turns,
+      }));
       return;
     }
     const { conversationId, turnId, runId, events } = result.value;
@@ -161,7 +165,7 @@ export const useChat = create<ChatState>()((set, get) => {
       streamToken++;
       const result = await actions.loadConversation(id);
       if (!result.ok) {
-        set({ notice: result.error });
+        set({ notice: { message: result.error, code: result.code } });
         return;
       }
       const data = result.value;
@@ -243,14 +247,14 @@ export const useChat = create<ChatState>()((set, get) => {
 
     async rename(id, title) {
       const result = await actions.renameConversation(id, title);
-      if (!result.ok) set({ notice: result.error });
+      if (!result.ok) set({ notice: { message: result.error, code: result.code } });
       if (get().activeId === id && result.ok) set({ title: title.trim() });
       await get().refreshConversations();
     },
 
     async remove(id) {
       const result = await actions.deleteConversation(id);
-      if (!result.ok) set({ notice: result.error });
+      if (!result.ok) set({ notice: { message: result.error, code: result.code } });
       if (get().activeId === id) get().newChat();
       await get().refreshConversations();
     },
@@ -263,7 +267,7 @@ export const useChat = create<ChatState>()((set, get) => {
       const id = get().activeId;
       if (!id) return; // a new chat keeps them until its first message
       const result = await actions.saveSettings(id, patch);
-      if (!result.ok) set({ notice: result.error, settings: current });
+      if (!result.ok) set({ notice: { message: result.error, code: result.code }, settings: current });
     },
 
     setDraftSettings(settings) {

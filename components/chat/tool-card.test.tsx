@@ -161,7 +161,7 @@ describe('ToolCard', () => {
     expect(html).toContain('aria-label="Files written"');
     expect(html).toContain('<a href="/api/artifacts/c1/plot.png" download="plot.png"');
     expect(html).toContain('<a href="/api/artifacts/c1/out/data.csv" download="data.csv"');
-    expect(textOf(html)).toContain('plot.png (2.0 KB)');
+    expect(textOf(html)).toContain('plot.png (2 KB)');
     expect(textOf(html)).toContain('out/data.csv (12 B)');
     expect(html).toMatch(/<img src="\/api\/artifacts\/c1\/plot.png" alt="plot.png"/);
     expect(html).not.toMatch(/<img src="\/api\/artifacts\/c1\/logo.svg"/);

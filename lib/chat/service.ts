@@ -7,7 +7,7 @@ import { parsesSettled } from '../documents/parsing';
 import type { ResumeFrom } from '../agent/agent';
 import { ToolDecisionSchema, type AgentEvent, type ToolDecision } from '../agent/events';
 import { planReplay, ReplayRequestSchema, type ReplayRequest } from '../replay/plan';
-import type { ContentItem } from '../llm/schema';
+import type { ContentItem, Lang } from '../llm/schema';
 import { contentText } from '../llm/schema';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings } from '../store/settings';
 import type { ChatStore, Conversation, ConversationSettings, StoredTurn } from '../store/types';
@@ -63,6 +63,8 @@ export class ChatService {
     conversationId?: string;
     content: string | ContentItem[];
     settings?: Partial<ConversationSettings>;
+    /** The page's language: the agent's, unless the conversation's settings name one. */
+    lang?: Lang;
   }): StartedRun {
     if (isEmpty(input.content)) throw new Error('The message is empty.');
     const existing = input.conversationId ? this.conversation(input.conversationId) : undefined;
@@ -83,20 +85,20 @@ export class ChatService {
       input.content,
     );
     const turn = this.store.addTurn(conversation.id, content);
-    return this.start(conversation, turn, agent);
+    return this.start(conversation, turn, agent, undefined, input.lang);
   }
 
   /** Another answer to an existing turn; later turns are dropped, since they followed the old answer. */
-  regenerate(turnId: string): StartedRun {
+  regenerate(turnId: string, lang?: Lang): StartedRun {
     const turn = this.turn(turnId);
     const conversation = this.conversation(turn.conversationId);
     const agent = this.makeAgent(conversation.settings);
     this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
-    return this.start(conversation, turn, agent);
+    return this.start(conversation, turn, agent, undefined, lang);
   }
 
   /** Replaces a user message (and everything after it) with a new one and answers it. */
-  editAndResend(turnId: string, content: string | ContentItem[]): StartedRun {
+  editAndResend(turnId: string, content: string | ContentItem[], lang?: Lang): StartedRun {
     if (isEmpty(content)) throw new Error('The message is empty.');
     const old = this.turn(turnId);
     const conversation = this.conversation(old.conversationId);
@@ -106,7 +108,7 @@ export class ChatService {
       conversation.id,
       withNewDocuments(this.store, conversation.id, this.history(conversation.id, old.seq), content),
     );
-    return this.start(conversation, turn, agent);
+    return this.start(conversation, turn, agent, undefined, lang);
   }
 
   /**
@@ -197,6 +199,7 @@ export class ChatService {
     turn: StoredTurn,
     agent: Agent,
     from?: { messages: Message[]; resume: ResumeFrom },
+    pageLang?: Lang,
   ): StartedRun {
     const runId = randomUUID();
     const messages = from?.messages ?? [
@@ -206,7 +209,7 @@ export class ChatService {
     this.store.startRun(turn.id, runId);
     const live = new LiveRun(runId, conversation.id);
     LIVE.set(runId, live);
-    void this.drive(agent, messages, live, conversation, from?.resume);
+    void this.drive(agent, messages, live, conversation, from?.resume, pageLang);
     return { conversationId: conversation.id, turnId: turn.id, runId, live };
   }
 
@@ -216,7 +219,10 @@ export class ChatService {
     live: LiveRun,
     conversation: Conversation,
     resume?: ResumeFrom,
+    pageLang?: Lang,
   ): Promise<void> {
+    const setLang = conversation.settings.lang;
+    const lang = setLang && setLang !== 'auto' ? setLang : pageLang; // none: detected from the messages
     const beforeTool = conversation.settings.pauseBeforeTools
       ? (call: { functionId: string }): Promise<ToolDecision> => live.awaitDecision(call.functionId)
       : undefined;
@@ -225,6 +231,7 @@ export class ChatService {
         signal: live.controller.signal,
         runId: live.runId,
         conversationId: conversation.id,
+        ...(lang ? { lang } : {}),
         ...(resume ? { resume } : {}),
         ...(beforeTool ? { beforeTool } : {}),
       })) {

@@ -5,6 +5,10 @@ export const LOCALES = ['en', 'zh-CN'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
+/** The language the server writes its own messages in (errors, notices): the page shows them as they are in this
+ *  language, and says them in its catalog's words, by their code, in any other. */
+export const SERVER_LOCALE: Locale = 'en';
+
 /** The cookie that remembers the language picked in the header (one year). */
 export const LOCALE_COOKIE = 'locale';
 export const LOCALE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;

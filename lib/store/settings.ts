@@ -2,7 +2,7 @@
 import { loadConfig } from '../config';
 import type { ConversationSettings } from './types';
 
-export const DEFAULT_TITLE = 'New chat';
+export { DEFAULT_TITLE } from './types';
 
 export function defaultSettings(): ConversationSettings {
   return {
@@ -29,6 +29,7 @@ export function mergeSettings(
   if (patch.generateCfg !== undefined) merged.generateCfg = { ...patch.generateCfg };
   if (patch.systemMessage !== undefined) merged.systemMessage = patch.systemMessage;
   if (patch.pauseBeforeTools !== undefined) merged.pauseBeforeTools = patch.pauseBeforeTools;
+  if (patch.lang !== undefined) merged.lang = patch.lang;
   return merged;
 }
 

@@ -8,6 +8,9 @@ export type AgentKind = 'fncall' | 'react' | 'assistant';
 
 /** Per-conversation settings the user picks on the page. The model endpoint is not here: it comes from the server's
  *  environment and its key never reaches the browser. */
+/** The title of a conversation that has none yet (one started by an upload); the page shows it in its language. */
+export const DEFAULT_TITLE = 'New chat';
+
 export interface ConversationSettings {
   agent: AgentKind;
   /** Registered tool names offered to the model. */
@@ -18,6 +21,8 @@ export interface ConversationSettings {
   systemMessage: string;
   /** Pause before each tool call: the user edits the arguments, runs it, skips it, or supplies the result. */
   pauseBeforeTools: boolean;
+  /** The language of the agent's prompts. 'auto' or absent: the page's language (without a page, the messages'). */
+  lang?: 'auto' | 'en' | 'zh';
 }
 
 export interface ConversationSummary {

@@ -126,6 +126,23 @@ describe('ChatService', () => {
     expect(store.getRun(other.runId)?.status).toBe('answered');
   });
 
+  it("runs the agent in the page's language unless the conversation's settings name one", async () => {
+    server.setScenario({ fallback: 'echo' });
+    const langOf = async (run: { live: { follow(): AsyncIterable<AgentEvent> } }) =>
+      (await drain(run.live.follow())).find((e) => e.type === 'run-start');
+    const page = service.send({ content: 'Hello', lang: 'zh' });
+    expect(await langOf(page)).toMatchObject({ lang: 'zh' });
+    // Without a page language the messages decide, as in Qwen-Agent.
+    expect(await langOf(service.regenerate(page.turnId))).toMatchObject({ lang: 'en' });
+    expect(await langOf(service.regenerate(page.turnId, 'en'))).toMatchObject({ lang: 'en' });
+
+    store.updateSettings(page.conversationId, { lang: 'en' });
+    const set = service.send({ conversationId: page.conversationId, content: 'Again', lang: 'zh' });
+    expect(await langOf(set)).toMatchObject({ lang: 'en' });
+    store.updateSettings(page.conversationId, { lang: 'auto' });
+    expect(await langOf(service.editAndResend(set.turnId, 'Once more', 'zh'))).toMatchObject({ lang: 'zh' });
+  });
+
   it('refuses an empty message and an unknown tool before storing anything', () => {
     const before = store.listConversations().length;
     expect(() => service.send({ content: '   ' })).toThrow('The message is empty.');
