@@ -59,9 +59,13 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
           ))}
         </select>
       </label>
-      <label className="flex flex-col gap-1">
-        <span className="font-medium">{t('agentLang')}</span>
+      <div className="flex flex-col gap-1">
+        <label htmlFor="settings-agent-lang" className="font-medium">
+          {t('agentLang')}
+        </label>
         <select
+          id="settings-agent-lang"
+          aria-describedby="settings-agent-lang-help"
           className={field}
           value={settings.lang ?? 'auto'}
           onChange={(e) => void update({ lang: e.target.value as NonNullable<ConversationSettings['lang']> })}
@@ -72,8 +76,10 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
             </option>
           ))}
         </select>
-        <span className="text-neutral-600 dark:text-neutral-400">{t('agentLangHelp')}</span>
-      </label>
+        <span id="settings-agent-lang-help" className="text-neutral-600 dark:text-neutral-400">
+          {t('agentLangHelp')}
+        </span>
+      </div>
       <fieldset className="space-y-1">
         <legend className="font-medium">{t('tools')}</legend>
         {info.tools.map((tool) => (

@@ -89,7 +89,7 @@ export function Welcome({ info, suggestions }: { info: AppInfo; suggestions?: re
           <p>{t('noTools')}</p>
         )}
       </div>
-      <p className="text-sm">{t.rich('attach', { b: (chunks) => <strong>{chunks}</strong> })}</p>
+      <p className="text-sm">{t('attach')}</p>
     </section>
   );
 }

@@ -60,7 +60,7 @@ function MessageCard({ index, message }: { index: number; message: Record<string
       className={`${CARD} [contain-intrinsic-size:auto_6rem] [content-visibility:auto]`}
     >
       <div className="mb-1 flex flex-wrap items-baseline gap-2 text-xs">
-        <span className="font-semibold">{role}</span>
+        <span className="font-mono font-semibold">{role}</span>
         {typeof message.name === 'string' && (
           <span className="text-neutral-600 dark:text-neutral-400">{message.name}</span>
         )}
