@@ -18,16 +18,14 @@ test('ten documents fold into a few lines of chips; the composer and the last tu
     rules: [{ when: { lastUserIncludes: 'room-heron' }, reply: { content: 'Ten documents read (room-heron).' } }],
   });
   await openChat(page);
-  await page
-    .getByLabel('Upload files')
-    .setInputFiles([
-      ...names.map((name, i) => ({
-        name,
-        mimeType: 'text/plain',
-        buffer: Buffer.from(`Part ${i + 1}: cargo tonnage.`),
-      })),
-      { name: 'broken.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7 this is not a PDF at all') },
-    ]);
+  await page.getByLabel('Upload files').setInputFiles([
+    ...names.map((name, i) => ({
+      name,
+      mimeType: 'text/plain',
+      buffer: Buffer.from(`Part ${i + 1}: cargo tonnage.`),
+    })),
+    { name: 'broken.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7 this is not a PDF at all') },
+  ]);
   const list = page.getByRole('list', { name: 'Documents' });
   const showAll = page.getByRole('button', { name: 'Show all (10)' });
   await expect(showAll).toBeVisible();
