@@ -125,7 +125,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
         )}
         <div className="flex min-h-0 flex-1">
           <div data-thread-scroller className="min-w-0 flex-1 overflow-y-auto">
-            <Thread empty={<Welcome info={info} />} />
+            <Thread empty={<NewConversation info={info} />} />
           </div>
           {settingsOpen && (
             <div
@@ -150,6 +150,12 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
       <RunInspector iterationActions={replayFromIteration} />
     </div>
   );
+}
+
+/** The welcome page of a conversation without turns, for its agent and tools. */
+function NewConversation({ info }: { info: AppInfo }) {
+  const settings = useChat((s) => s.settings);
+  return <Welcome tools={settings?.tools ?? []} agent={settings?.agent ?? 'fncall'} descriptions={info.tools} />;
 }
 
 /** A stored run can be re-run from the iteration on screen (an imported one has no conversation to run in). */

@@ -4,7 +4,7 @@
 // parser's detail) is shown as it came.
 import { useLocale, useTranslations } from 'next-intl';
 import { useCallback } from 'react';
-import { SERVER_LOCALE } from '@/lib/i18n/locales';
+import { SERVER_LOCALE } from '../../lib/i18n/locales';
 
 export interface CodedText {
   /** The server's words; absent for the page's own errors, which always come from the catalog. */

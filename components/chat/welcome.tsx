@@ -3,10 +3,8 @@
 // on, and where files go. An agent may bring its own prompts (`suggestions`, shown as its author wrote them);
 // otherwise they are picked from the catalog by the tools that are on.
 import { useTranslations } from 'next-intl';
-import type { AppInfo } from '@/app/actions/chat';
-import type en from '@/lib/i18n/messages/en.json';
+import type en from '../../lib/i18n/messages/en.json';
 import { suggest } from './composer-draft';
-import { useChat } from './store';
 
 type PromptKey = keyof (typeof en)['welcome']['prompts'];
 
@@ -35,18 +33,24 @@ export function promptKeys(tools: readonly string[], agent: string): PromptKey[]
   return keys.slice(0, MAX_SUGGESTIONS);
 }
 
-export function Welcome({ info, suggestions }: { info: AppInfo; suggestions?: readonly string[] }) {
+export interface WelcomeProps {
+  /** The names of the tools that are on, and the agent kind (the conversation's settings). */
+  tools: readonly string[];
+  agent: string;
+  /** What each tool says of itself, for a tool the catalog does not describe. */
+  descriptions?: readonly { name: string; description: string }[];
+  /** An agent's own prompts, shown instead of the catalog's. */
+  suggestions?: readonly string[];
+}
+
+export function Welcome({ tools, agent, descriptions = [], suggestions }: WelcomeProps) {
   const t = useTranslations('welcome');
   const tTools = useTranslations('tools');
-  const settings = useChat((s) => s.settings);
-  const tools = settings?.tools ?? [];
-  const prompts = suggestions?.length
-    ? suggestions
-    : promptKeys(tools, settings?.agent ?? '').map((key) => t(`prompts.${key}`));
+  const prompts = suggestions?.length ? suggestions : promptKeys(tools, agent).map((key) => t(`prompts.${key}`));
   const ability = (name: string) => {
     const key = `abilities.${name}` as Parameters<typeof tTools>[0];
     if (tTools.has(key)) return tTools(key);
-    return info.tools.find((tool) => tool.name === name)?.description;
+    return descriptions.find((tool) => tool.name === name)?.description;
   };
 
   return (
