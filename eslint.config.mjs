@@ -54,6 +54,8 @@ export const pageTextRules = {
   'no-restricted-syntax': ['error', ...uiLiterals],
 };
 
+const ZOD = { name: 'zod', message: "Import { z } from lib/protocol/zod.ts (zod configured for the page's CSP)." };
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -82,11 +84,18 @@ const config = [
     rules: pageTextRules,
   },
   {
+    // lib/protocol/zod.ts configures zod once (jitless: the page's CSP forbids eval); every schema imports z from there.
+    files: ['app/**', 'components/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [ZOD] }] },
+  },
+  {
     files: ['lib/**', 'tools/**'],
+    ignores: ['lib/protocol/zod.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          paths: [ZOD],
           patterns: [
             { regex: '^(next|react|react-dom|zustand)(/.*)?$', message: 'lib/ and tools/ stay framework-free.' },
           ],

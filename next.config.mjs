@@ -1,15 +1,39 @@
 // next-intl's plugin points its server functions at the request configuration (the page's locale and catalog).
+import { createRequire } from 'node:module';
 import createNextIntlPlugin from 'next-intl/plugin';
 
 const withNextIntl = createNextIntlPlugin('./app/i18n/request.ts');
 
+// The body limit and the headers every answer carries come from lib/http/settings.json (lib/http reads it too).
+const { messageBodyBytes, securityHeaders } = createRequire(import.meta.url)('./lib/http/settings.json');
+
 /** @type {import('next').NextConfig} */
 const config = {
-  // Heavy or native server-side packages stay out of the bundle (STACK.md). More join as their features land.
+  // Heavy or native server-side packages stay out of the bundle, each for the reason below. More join as their
+  // features land.
   // pdfjs-dist bundled fails with "Setting up fake worker failed: Cannot find module .../pdf.worker.mjs"; pyodide
   // loads its wasm and stdlib from its own folder; linkedom has an optional require('canvas') the bundler must not
   // chase; the MCP SDK spawns stdio servers.
   serverExternalPackages: ['pdfjs-dist', 'pyodide', 'linkedom', '@mozilla/readability', '@modelcontextprotocol/sdk'],
+  experimental: {
+    // forbidden() / unauthorized(): a refused server action answers 403 / 401 (app/actions/guard.ts).
+    authInterrupts: true,
+    // Server actions: Next counts the body's bytes while reading and stops at this limit.
+    serverActions: { bodySizeLimit: messageBodyBytes },
+    // What Next buffers of a body for proxy.ts; proxy.ts refuses larger declared bodies, so nothing is cut short.
+    proxyClientMaxBodySize: messageBodyBytes,
+  },
+  poweredByHeader: false,
+  async headers() {
+    return [
+      { source: '/:path*', headers: Object.entries(securityHeaders).map(([key, value]) => ({ key, value })) },
+      // Answers of route handlers are data, never a page: nothing in them may run or be framed.
+      {
+        source: '/api/:path*',
+        headers: [{ key: 'Content-Security-Policy', value: "default-src 'none'; frame-ancestors 'none'; sandbox" }],
+      },
+    ];
+  },
 };
 
 export default withNextIntl(config);

@@ -77,6 +77,9 @@ export default defineConfig({
         // A real stdio MCP server for e2e/mcp.spec.ts (started by the app, relative to the project root).
         MCP_CONFIG: process.env.E2E_MCP_CONFIG,
         MCP_CONFIG_EDITABLE: '1',
+        // The suite starts runs faster than a person does (dozens a minute from one client); the limit itself is
+        // tested in test/security/run-limits.test.ts.
+        MAX_RUNS_PER_MINUTE: '10000',
       },
       reuseExistingServer: false,
       timeout: 60_000,

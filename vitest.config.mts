@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The app's files (route handlers, imported by test/request-coverage.test.ts) use the `@/` alias of tsconfig.
+  resolve: { alias: { '@': fileURLToPath(new URL('.', import.meta.url)) } },
   test: {
     include: [
       'lib/**/*.test.ts',
@@ -9,6 +12,8 @@ export default defineConfig({
       'test/**/*.test.ts',
       'components/**/*.test.{ts,tsx}',
     ],
+    // The security suite runs against the build, after it: vitest.security.config.mts.
+    exclude: ['test/security/**', '**/node_modules/**'],
     testTimeout: 20_000,
     pool: 'forks',
   },

@@ -1,6 +1,8 @@
 import type { Metadata, Viewport } from 'next';
+import { headers } from 'next/headers';
 import { NextIntlClientProvider } from 'next-intl';
 import { getLocale, getTranslations } from 'next-intl/server';
+import { guardAction } from './actions/guard';
 import './globals.css';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -13,11 +15,16 @@ export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 const themeScript = `try{var t=localStorage.getItem('theme');if(t!=='light'&&t!=='dark')t=matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light';if(t==='dark')document.documentElement.classList.add('dark')}catch(e){}`;
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const h = await headers();
+  // A request naming a server action bypasses proxy.ts, even when it is a GET that renders the page.
+  if (h.has('next-action')) await guardAction();
+  // The page's CSP nonce (proxy.ts): without it the browser refuses the inline script.
+  const nonce = h.get('x-nonce') ?? undefined;
   const locale = await getLocale();
   return (
     <html lang={locale} suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript }} />
       </head>
       <body className="min-h-screen bg-white text-neutral-900 antialiased dark:bg-neutral-950 dark:text-neutral-100">
         {/* The catalog of the request's locale reaches the client components from here. */}

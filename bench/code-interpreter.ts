@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { PythonInterpreter, networkNamespaceAvailable } from '../lib/sandbox/interpreter';
 import { currentSharedPool, shutdownSharedPool } from '../lib/sandbox/pool';
 import { createTool, runTool } from '../tools';
-import '../tools/builtin';
+import '../tools'; // registers the builtin tools
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

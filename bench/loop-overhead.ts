@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import OpenAI from 'openai';
 import { FnCallAgent } from '../lib/agent';
+import { createChatModel } from '../lib/llm';
 import { BaseTool } from '../tools';
 import { flag } from './support/flags';
 import { quantile } from './support/stats';
@@ -97,7 +98,7 @@ async function main() {
     const tool = new Noop();
     const client = new OpenAI({ baseURL: server.url, apiKey: 'bench', maxRetries: 0 });
     const agent = new FnCallAgent({
-      llm: { model: 'bench', baseURL: server.url, apiKey: 'bench', fncallMode: 'native' },
+      llm: createChatModel({ model: 'bench', baseURL: server.url, apiKey: 'bench', fncallMode: 'native' }),
       functionList: [tool],
     });
     const expected = 'All three steps are done; the answer is ready.';

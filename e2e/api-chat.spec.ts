@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { parseAgentEvent, type AgentEvent } from '../lib/agent/events';
+import { parseAgentEvent, type AgentEvent } from '../lib/protocol/events';
 import { setScenario } from './support/model';
 
 /** Splits an SSE body into its events: the `event:` name (if any) and the `data:` text. */
@@ -18,7 +18,7 @@ function sseEvents(body: string): { event?: string; data: string }[] {
     });
 }
 
-test('POST /api/chat streams the turn ids, then AgentEvents ending with run-end answered', async ({ request }) => {
+test('POST /api/chat streams the turn ids, then the run feed ending with run-end answered', async ({ request }) => {
   await setScenario({
     rules: [
       {
@@ -40,9 +40,12 @@ test('POST /api/chat streams the turn ids, then AgentEvents ending with run-end 
   expect(ids).toEqual({ conversationId: expect.any(String), turnId: expect.any(String), runId: expect.any(String) });
 
   expect(rest.every((e) => e.event === undefined)).toBe(true);
-  const events: AgentEvent[] = rest.map((e) => parseAgentEvent(JSON.parse(e.data)));
+  // The same feed as the page's: each event of the protocol without its run id (said once, above), and without
+  // what only the inspector shows (requests, the input, per-call llm-end).
+  const feed = rest.map((e) => JSON.parse(e.data) as Record<string, unknown>);
+  expect(feed.some((e) => 'runId' in e || e.type === 'llm-end' || 'request' in e || 'input' in e)).toBe(false);
+  const events: AgentEvent[] = feed.map((e) => parseAgentEvent({ ...e, runId: ids.runId }));
   expect(events[0]?.type).toBe('run-start');
-  expect(events.every((e) => e.runId === ids.runId)).toBe(true);
   const result = events.find((e) => e.type === 'tool-result');
   expect(result).toMatchObject({ name: 'calculator', ok: true, content: '15' });
   const text = events.flatMap((e) => (e.type === 'text-delta' ? [e.text] : [])).join('');

@@ -75,7 +75,7 @@ test('an exported run imports again as the same run; a bad file is refused with 
   const download = await downloading;
   const file = await download.path();
   const exported = JSON.parse(readFileSync(file, 'utf8'));
-  expect(exported.schema).toBe('agent-studio.run/1');
+  expect(exported.schema).toBe('agent-studio.run/2');
   await inspector(page).getByRole('button', { name: 'Close' }).click();
   await expect(inspector(page)).toBeHidden();
 

@@ -3,8 +3,8 @@
 import { parseArgs } from 'node:util';
 import { FnCallAgent, ReActChat, type AgentEvent } from '../lib/agent';
 import { fncallModeFrom, loadConfig } from '../lib/config';
+import { createChatModel } from '../lib/llm';
 import { TOOL_REGISTRY, unavailableReason } from '../tools';
-import '../tools/builtin';
 import { allowLocalFileStaging } from '../tools/file-access';
 
 // The CLI's messages come from its own user, so file-aware tools may copy any local path they name.
@@ -65,9 +65,13 @@ async function main(): Promise<number> {
   let agent;
   try {
     agent = new Kind({
-      llm: { fncallMode: values.fncall ? fncallModeFrom(values.fncall) : undefined },
+      llm: createChatModel({
+        ...config.llm,
+        fncallMode: values.fncall ? fncallModeFrom(values.fncall) : config.llm.fncallMode,
+      }),
       functionList: tools,
       systemMessage: values.system,
+      maxLlmCalls: config.maxLlmCallsPerRun,
     });
   } catch (e) {
     fail((e as Error).message);

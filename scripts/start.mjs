@@ -1,9 +1,26 @@
-// npm start: build when the build is missing or older than the sources, then serve on PORT (default 3000).
+// npm start: build when the build is missing or older than the sources, then serve on HOST:PORT (default
+// 127.0.0.1:3000, this machine only). Serving beyond it (another HOST, PUBLIC_URL, ALLOWED_HOSTS) needs ACCESS_TOKEN:
+// without one this refuses to start and says how to set it, before building anything.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { exposureProblem } from '../lib/config/exposure.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const host = process.env.HOST?.trim() || '127.0.0.1';
+const problem = exposureProblem({
+  listenHost: host,
+  accessToken: process.env.ACCESS_TOKEN?.trim() || undefined,
+  publicUrl: process.env.PUBLIC_URL?.trim() || undefined,
+  allowedHosts: (process.env.ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean),
+});
+if (problem) {
+  console.error(`\n${problem}\n`);
+  process.exit(1);
+}
 const buildId = path.join(root, '.next', 'BUILD_ID');
 
 function newest(dir) {
@@ -15,15 +32,19 @@ function newest(dir) {
   return t;
 }
 const sources = ['app', 'components', 'lib', 'tools'].map((d) => path.join(root, d)).filter(existsSync);
+// `npm start -- --no-build` serves the build as it is (the security suite starts it this way).
+const noBuild = process.argv.includes('--no-build');
 const stale =
-  !existsSync(buildId) ||
-  Math.max(...sources.map(newest), statSync(path.join(root, 'package.json')).mtimeMs) > statSync(buildId).mtimeMs;
+  !noBuild &&
+  (!existsSync(buildId) ||
+    Math.max(...sources.map(newest), statSync(path.join(root, 'package.json')).mtimeMs) > statSync(buildId).mtimeMs);
 const next = path.join(root, 'node_modules', '.bin', 'next');
 if (stale) {
   console.log('Building the app (first start or sources changed)…');
   execFileSync(next, ['build'], { cwd: root, stdio: 'inherit' });
 }
 const port = process.env.PORT ?? '3000';
-const child = spawn(next, ['start', '-p', port, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+const args = ['start', '-p', port, '-H', host, ...process.argv.slice(2).filter((a) => a !== '--no-build')];
+const child = spawn(next, args, { cwd: root, stdio: 'inherit' });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code) => process.exit(code ?? 0));

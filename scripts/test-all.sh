@@ -1,26 +1,33 @@
 #!/usr/bin/env bash
-# The project's test command (README): type-check, lint, unit + integration tests (vitest, real HTTP against the
-# scripted model server and a third-party mock server), a production build, and the browser tests (Playwright with
-# Debian's chromium). Ends with one plain "N passed, N failed" line over every test that ran.
+# The project's test command (README): type-check, lint, the layer rules, unit + integration tests (vitest, real HTTP
+# against the scripted model server and a third-party mock server), a production build, the security suite against
+# that build (vitest.security.config.mts), and the browser tests (Playwright with Debian's chromium). Ends with one
+# plain "N passed, N failed" line over every test that ran.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-results reports
+rm -f reports/vitest.json reports/vitest-security.json reports/playwright.json # no stale tally from an earlier run
 status=0
 step() { echo; echo "== $* =="; }
 
 step "type-check"; npx tsc --noEmit || status=1
 step "lint"; npx eslint . || status=1
+step "layers (dependency-cruiser)"; npm run --silent check:layers || status=1
 step "format"; npx prettier --check . || status=1
 step "unit and integration tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile=reports/vitest.json || status=1
 
+step "build"; npx next build > reports/next-build.log 2>&1 || { cat reports/next-build.log; status=1; }
+step "security suite (vitest, against the build)"
+npx vitest run --config vitest.security.config.mts --reporter=default --reporter=json \
+  --outputFile=reports/vitest-security.json || status=1
+
 if [ -x /usr/bin/chromium ]; then
-  step "build"; npx next build > reports/next-build.log 2>&1 || { cat reports/next-build.log; status=1; }
   step "browser tests (playwright)"
   PLAYWRIGHT_JSON_OUTPUT_NAME=reports/playwright.json npx playwright test --reporter=list,json || status=1
 else
   echo; echo "!! /usr/bin/chromium is missing: browser tests NOT run (apt-get install -y chromium)"; status=1
 fi
 
-node scripts/tally.mjs reports/vitest.json reports/playwright.json || status=1
+node scripts/tally.mjs reports/vitest.json reports/vitest-security.json reports/playwright.json || status=1
 exit $status

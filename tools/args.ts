@@ -3,14 +3,14 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import JSON5 from 'json5';
-import type { BaseTool } from './base-tool';
+import type { FunctionDef } from '../lib/llm/schema';
+import { isPlainObject } from '../lib/protocol/json';
 import { ToolArgumentsError } from './errors';
 
-export const INVALID_JSON_MESSAGE = 'Parameters must be formatted as a valid JSON!';
+/** What validation needs of a tool: the schema the model sees. */
+type WithParameters = { readonly function: FunctionDef };
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const INVALID_JSON_MESSAGE = 'Parameters must be formatted as a valid JSON!';
 
 function describeJsonValue(value: unknown): string {
   if (value === null) return 'null';
@@ -130,9 +130,9 @@ export function formatValidationErrors(errors: readonly ErrorObject[] | null | u
   return [...new Set(lines)].join('; ') || 'the arguments do not match the schema';
 }
 
-const validators = new WeakMap<BaseTool, ValidateFunction>();
+const validators = new WeakMap<WithParameters, ValidateFunction>();
 
-function validatorFor(tool: BaseTool): ValidateFunction {
+function validatorFor(tool: WithParameters): ValidateFunction {
   let validate = validators.get(tool);
   if (!validate) {
     const prepared = ajvFor(tool.function.parameters);
@@ -143,7 +143,7 @@ function validatorFor(tool: BaseTool): ValidateFunction {
 }
 
 /** Checks parsed arguments against the tool's parameters schema; throws ToolArgumentsError with readable text. */
-export function validateToolArgs(tool: BaseTool, args: unknown): void {
+export function validateToolArgs(tool: WithParameters, args: unknown): void {
   const validate = validatorFor(tool);
   if (!validate(args)) throw new ToolArgumentsError(formatValidationErrors(validate.errors));
 }

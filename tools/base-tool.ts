@@ -1,5 +1,5 @@
 // The tool contract: what a tool declares (name, description, parameters) and how it is called.
-import type { RetrievalStep, ToolFile } from '../lib/agent/events';
+import type { RetrievalStep, ToolFile } from '../lib/protocol/events';
 import type { ContentItem, FunctionDef, Lang, Message } from '../lib/llm/schema';
 import { hasChinese } from '../lib/llm/schema';
 import { parseToolArgs } from './args';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TOOL_REGISTRY } from './registry';
 import { checkTool, createTool } from './index';
-import './builtin';
 
 describe('builtin tools', () => {
   it('register themselves on import, each with a valid declaration', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTool, runTool } from '.';
-import './builtin';
+import './index'; // registers the builtin tools
 import { extractCode } from './code-interpreter';
 
 describe('extractCode (what upstream accepts as the code)', () => {

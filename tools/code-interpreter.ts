@@ -2,9 +2,8 @@
 // instead of a Jupyter kernel in Docker. One warm interpreter per conversation; its work directory holds the
 // conversation's files and whatever the code writes.
 import { loadConfig } from '../lib/config';
-import { artifactUrl, mimeOf, snapshotDir, writtenFiles, type WrittenFile } from '../lib/sandbox/files';
-import { formatOutcome } from '../lib/sandbox/format';
-import { sharedPool, type InterpreterPool } from '../lib/sandbox/pool';
+import type { WrittenFile } from '../lib/sandbox/files';
+import type { InterpreterPool } from '../lib/sandbox/pool';
 import { ToolOutputWithFiles, type ToolContext, type ToolOutput } from './base-tool';
 import { parseToolArgs } from './args';
 import { ToolArgumentsError } from './errors';
@@ -35,10 +34,21 @@ export function extractCode(raw: string | Record<string, unknown>): { code: stri
   return { code: fenced ? fenced[1]! : text };
 }
 
-function interpreterPool(): InterpreterPool {
+/** The sandbox loads with the first call, not with the tool (an agent offered code_interpreter may never run it). */
+async function sandbox() {
+  const [files, format, pool] = await Promise.all([
+    import('../lib/sandbox/files'),
+    import('../lib/sandbox/format'),
+    import('../lib/sandbox/pool'),
+  ]);
+  return { ...files, ...format, interpreterPool: () => interpreterPool(pool.sharedPool) };
+}
+
+function interpreterPool(sharedPool: (typeof import('../lib/sandbox/pool'))['sharedPool']): InterpreterPool {
   const c = loadConfig().codeInterpreter;
   return sharedPool({
     memoryMb: c.memoryMb,
+    diskMb: c.diskMb,
     jsHeapMb: c.jsHeapMb,
     outputChars: c.outputChars,
     packagesDir: c.packagesDir,
@@ -89,6 +99,7 @@ export class CodeInterpreterTool extends BaseToolWithFileAccess {
     const timeoutMs =
       typeof this.cfg.timeout_ms === 'number' ? this.cfg.timeout_ms : loadConfig().codeInterpreter.timeoutMs;
 
+    const { snapshotDir, writtenFiles, formatOutcome, artifactUrl, mimeOf, interpreterPool } = await sandbox();
     const before = await snapshotDir(workDir);
     const outcome = await interpreterPool().run(workDir, { workDir, code, reset, timeoutMs, signal: ctx.signal });
     const written = writtenFiles(before, await snapshotDir(workDir));

@@ -1,7 +1,6 @@
 // `doc_parser`: Qwen-Agent's tool that extracts a file's content and cuts it into chunks. Returns its Record:
 // {url, title, raw: [{content, metadata: {source, title, chunk_id}, token}]}, each chunk opening with "[page: N]".
 // Parsing and chunking are cached by the file's content, as the retrieval tool's are (they share the index).
-import { indexFile } from '../lib/documents/search';
 import type { ToolContext } from './base-tool';
 import { pickFiles } from './document-files';
 import { BaseToolWithFileAccess } from './file-access';
@@ -25,6 +24,7 @@ export class DocParserTool extends BaseToolWithFileAccess {
   async call(params: string, ctx: ToolContext) {
     const { url } = this.parseArgs<{ url: string }>(params);
     const [file] = pickFiles([url], ctx);
+    const { indexFile } = await import('../lib/documents/search'); // the parsers load only when a file is read
     const doc = await indexFile(file!.path, ragSettings(this.cfg).parserPageSize, file!.name);
     const title = doc.title ?? doc.name;
     return {

@@ -76,6 +76,16 @@ describe('safeFileName', () => {
     expect(safeFileName('.bashrc')).toBe('bashrc');
   });
 
+  it('removes bidirectional override and isolate controls (U+202A–U+202E, U+2066–U+2069)', () => {
+    // "invoice\u202Efdp.exe" displays as "invoiceexe.pdf".
+    expect(safeFileName('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');
+    const all = [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069].map((c) =>
+      String.fromCharCode(c),
+    );
+    expect(safeFileName(`a${all.join('')}b.txt`)).toBe('ab.txt');
+    expect(safeFileName('שלום.txt')).toBe('שלום.txt'); // right-to-left text itself stays
+  });
+
   it('shortens very long names but keeps the extension', () => {
     const name = safeFileName('a'.repeat(500) + '.pdf');
     expect(name.length).toBe(200);

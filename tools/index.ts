@@ -1,3 +1,5 @@
+// The tool layer's public API. Importing it registers the builtin tools in TOOL_REGISTRY (their modules, exported
+// below, register themselves).
 export { BaseTool, legacyParametersToSchema } from './base-tool';
 export type { ToolContext, ToolEvent, ToolOutput, ToolParameters, LegacyToolParameter } from './base-tool';
 export { ToolServiceError, ToolArgumentsError, ToolDefinitionError } from './errors';

@@ -1,4 +1,5 @@
 // The global name -> tool class map, the registration decorator, and the declaration checks it runs.
+import { isPlainObject } from '../lib/protocol/json';
 import { ajvFor, formatValidationErrors } from './args';
 import { BaseTool, legacyParametersToSchema, type LegacyToolParameter } from './base-tool';
 import { ToolDefinitionError } from './errors';
@@ -8,10 +9,6 @@ type RegistrableToolClass = new (cfg?: never) => BaseTool;
 export type ToolClass = new (cfg?: Record<string, unknown>) => BaseTool;
 
 export const TOOL_REGISTRY = new Map<string, ToolClass>();
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -3,7 +3,6 @@
 // [{url, text: [passages]}]; each passage keeps its "[page: N]" lines. The search shows in the trace as a retrieval
 // step tied to the call.
 import { loadConfig } from '../lib/config';
-import { retrievalStep, retrieve } from '../lib/documents/search';
 import type { ToolContext } from './base-tool';
 import { pickFiles } from './document-files';
 import { BaseToolWithFileAccess } from './file-access';
@@ -44,6 +43,7 @@ export class RetrievalTool extends BaseToolWithFileAccess {
   async call(params: string, ctx: ToolContext) {
     const { query, files } = this.parseArgs<{ query: string; files: string[] }>(params);
     const settings = ragSettings(this.cfg);
+    const { retrievalStep, retrieve } = await import('../lib/documents/search'); // the parsers load on first use
     const found = await retrieve(pickFiles(files, ctx), query, settings);
     // The model asked for these files by name: tell it about each one that could not be searched.
     const failed = [...found.errors, ...found.unsupported];

@@ -1,7 +1,7 @@
 // One tool call as the agent loop needs it: never throws for ordinary failures, which become text for the model.
-import { ContentItemSchema, type ContentItem } from '../lib/llm/schema';
+import { ContentItemSchema, type ContentItem } from '../lib/protocol/message';
 import { validateToolArgs } from './args';
-import type { ToolFile } from '../lib/agent/events';
+import type { ToolFile } from '../lib/protocol/events';
 import { ToolOutputWithFiles, type BaseTool, type ToolContext, type ToolOutput } from './base-tool';
 import { ToolArgumentsError, ToolServiceError } from './errors';
 import { BaseToolWithFileAccess } from './file-access';

@@ -1,152 +1,103 @@
 'use server';
-// Server actions the page calls. Wiring only: the work is in lib/chat.
-import type { FeedEvent } from '@/lib/chat/browser-feed';
-import { browserFeed, getChatService, storedForBrowser } from '@/lib/chat';
-import { loadConfig, modelStatus } from '@/lib/config';
-import { getDocumentService } from '@/lib/documents';
+// Server actions the page calls. Wiring only: the work is in lib/chat, built once in lib/server/context.ts.
+import { liveFeed, runFeed } from '@/lib/chat/feed';
+import type { ActionResult, AppInfo, ConversationData, RunStream } from '@/lib/chat/page';
+import type { SettingsPatch } from '@/lib/chat/requests';
+import { startLimited } from '@/lib/http/run-limits';
+import type { StartedRun } from '@/lib/chat/service';
+import { CodedError } from '@/lib/protocol/errors';
+import type { FeedEvent } from '@/lib/protocol/events';
+import { appInfo as describeApp } from '@/lib/server/app-info';
+import { appContext, type AppContext } from '@/lib/server/context';
+import type { ConversationSettings, ConversationSummary } from '@/lib/store/types';
 import { agentLang } from '@/lib/i18n/locales';
-import { defaultSettings } from '@/lib/store/settings';
 import { getLocale } from 'next-intl/server';
-import type { ConversationSettings, ConversationSummary, RunStatus, StoredTurn } from '@/lib/store/types';
-import { isMcpToolClass, prepareMcpTools } from '@/lib/mcp';
-import { TOOL_REGISTRY, unavailableReason } from '@/tools';
-import { ActionError, failure, type ActionFailure } from './action-error';
+import { failure } from './action-error';
+import { guardAction } from './guard';
+import { requestClient } from './request-client';
 
-export interface RunStream {
-  conversationId: string;
-  turnId: string;
-  runId: string;
-  events: AsyncIterable<FeedEvent>;
-}
-
-export interface TurnData {
-  turn: StoredTurn;
-  runId?: string;
-  runStatus?: RunStatus;
-  runCount: number;
-  events: FeedEvent[];
-}
-
-export interface ConversationData {
-  id: string;
-  title: string;
-  settings: ConversationSettings;
-  turns: TurnData[];
-}
-
-export type ActionResult<T> = { ok: true; value: T } | ActionFailure;
-
-async function attempt<T>(fn: () => T | Promise<T>): Promise<ActionResult<T>> {
+async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<ActionResult<T>> {
   try {
-    return { ok: true, value: await fn() };
+    return { ok: true, value: await fn(await appContext()) };
   } catch (e) {
     return failure(e);
   }
 }
 
-function stream(started: {
-  conversationId: string;
-  turnId: string;
-  runId: string;
-  live: Parameters<typeof browserFeed>[0];
-}): RunStream {
-  // Closing the page ends the stream, and that stops the run.
-  return {
-    conversationId: started.conversationId,
-    turnId: started.turnId,
-    runId: started.runId,
-    events: browserFeed(started.live, { stopOnLeave: true }),
-  };
+/** A run started within the client's run limits, and its feed: closing the page ends the stream, and that stops
+ *  the run. */
+async function stream(ctx: AppContext, client: string, start: () => Promise<StartedRun>): Promise<RunStream> {
+  const started = await startLimited(client, start, (runId) => ctx.runs.ended(runId));
+  return { ...started, events: runFeed(ctx.runs, ctx.store, started.runId, { stopOnLeave: true }) };
 }
 
-/** The tools of a turn's conversation (MCP tools among them must be registered before its agent is made). */
-function toolsOfTurn(turnId: string): string[] | undefined {
-  const { store } = getChatService();
-  const turn = store.getTurn(turnId);
-  return turn ? store.getConversation(turn.conversationId)?.settings.tools : undefined;
+/** The agent speaks the page's language, unless the conversation's settings name one. */
+async function pageLang() {
+  return agentLang(await getLocale());
 }
 
 export async function sendMessage(input: {
   conversationId?: string;
   message: string;
-  settings?: Partial<ConversationSettings>;
+  settings?: SettingsPatch;
 }): Promise<ActionResult<RunStream>> {
-  await prepareMcpTools(
-    input.settings?.tools ??
-      (input.conversationId
-        ? getChatService().store.getConversation(input.conversationId)?.settings.tools
-        : defaultSettings().tools),
-  );
-  await getChatService().documentsSettled(input.conversationId);
-  const lang = agentLang(await getLocale()); // the agent speaks the page's language unless the conversation says
-  return attempt(() =>
-    stream(
-      getChatService().send({
-        conversationId: input.conversationId,
-        content: input.message,
-        settings: input.settings,
-        lang,
-      }),
-    ),
-  );
+  await guardAction();
+  const client = await requestClient();
+  const lang = await pageLang();
+  return attempt((ctx) => stream(ctx, client, () => ctx.chat.send({ ...input, lang })));
 }
 
 export async function regenerate(turnId: string): Promise<ActionResult<RunStream>> {
-  await prepareMcpTools(toolsOfTurn(turnId));
-  const lang = agentLang(await getLocale());
-  return attempt(() => stream(getChatService().regenerate(turnId, lang)));
+  await guardAction();
+  const client = await requestClient();
+  const lang = await pageLang();
+  return attempt((ctx) => stream(ctx, client, () => ctx.chat.regenerate(turnId, lang)));
 }
 
 export async function editAndResend(turnId: string, message: string): Promise<ActionResult<RunStream>> {
-  await prepareMcpTools(toolsOfTurn(turnId));
-  await getChatService().documentsSettled(getChatService().store.getTurn(turnId)?.conversationId);
-  const lang = agentLang(await getLocale());
-  return attempt(() => stream(getChatService().editAndResend(turnId, message, lang)));
+  await guardAction();
+  const client = await requestClient();
+  const lang = await pageLang();
+  return attempt((ctx) => stream(ctx, client, () => ctx.chat.editAndResend(turnId, message, lang)));
 }
 
 export async function stopRun(runId: string): Promise<boolean> {
-  return getChatService().stop(runId);
+  await guardAction();
+  return (await appContext()).chat.stop(runId);
 }
 
-/** Follows a run still going in this process (after a reload), from its first event. */
+/** Follows a run still going (after a reload), from its first event. */
 export async function followRun(runId: string): Promise<AsyncIterable<FeedEvent> | null> {
-  const live = getChatService().live(runId);
-  return live ? browserFeed(live, { stopOnLeave: false }) : null;
+  await guardAction();
+  return liveFeed((await appContext()).runs, runId, { stopOnLeave: false }) ?? null;
 }
 
 export async function listConversations(query?: string): Promise<ConversationSummary[]> {
-  return getChatService().store.listConversations(query?.trim() || undefined);
+  await guardAction();
+  return (await appContext()).store.listConversations(query?.trim() || undefined);
 }
 
 export async function loadConversation(id: string): Promise<ActionResult<ConversationData>> {
-  return attempt(() => {
-    const { store } = getChatService();
-    const conversation = store.getConversation(id);
-    if (!conversation) throw new ActionError('conversation-gone', 'This conversation no longer exists.');
-    const turns = store.listTurns(id).map((r) => ({
-      turn: r.turn,
-      runId: r.run?.id,
-      runStatus: r.run?.status,
-      runCount: r.runCount,
-      events: storedForBrowser(r.events),
-    }));
-    return { id, title: conversation.title, settings: conversation.settings, turns };
-  });
+  await guardAction();
+  return attempt((ctx) => ctx.chat.openConversation(id));
 }
 
 export async function renameConversation(id: string, title: string): Promise<ActionResult<null>> {
-  return attempt(() => {
+  await guardAction();
+  return attempt(async (ctx) => {
     const clean = title.trim();
-    if (!clean) throw new ActionError('empty-title', 'A title cannot be empty.');
-    getChatService().store.renameConversation(id, clean.slice(0, 200));
+    if (!clean) throw new CodedError('empty-title', 'A title cannot be empty.');
+    await ctx.store.renameConversation(id, clean.slice(0, 200));
     return null;
   });
 }
 
 export async function deleteConversation(id: string): Promise<ActionResult<null>> {
-  return attempt(async () => {
-    await getChatService().stopConversation(id);
-    await getDocumentService().deleteConversation(id);
+  await guardAction();
+  return attempt(async (ctx) => {
+    // Its runs stop first, so that none writes into it or its work directory meanwhile.
+    await ctx.runs.stopConversation(id);
+    await ctx.uploads.deleteConversation(id);
     return null;
   });
 }
@@ -155,29 +106,11 @@ export async function saveSettings(
   id: string,
   settings: Partial<ConversationSettings>,
 ): Promise<ActionResult<ConversationSettings>> {
-  return attempt(() => getChatService().store.updateSettings(id, settings).settings);
-}
-
-export interface AppInfo {
-  model: { configured: boolean; name: string | null; baseURL: string | null };
-  tools: { name: string; description: string }[];
-  maxLlmCalls: number;
-  defaultSettings: ConversationSettings;
+  await guardAction();
+  return attempt(async (ctx) => (await ctx.store.updateSettings(id, settings)).settings);
 }
 
 export async function appInfo(): Promise<AppInfo> {
-  void prepareMcpTools([]); // servers start connecting while the page loads
-  const config = loadConfig();
-  const status = modelStatus(config);
-  return {
-    model: { configured: status.configured, name: status.model ?? null, baseURL: status.baseURL ?? null },
-    defaultSettings: defaultSettings(),
-    // MCP tools are listed per server (integrations.ts); tools that cannot run here (web_search without a
-    // provider) are not offered.
-    tools: [...TOOL_REGISTRY.entries()]
-      .filter(([, cls]) => !isMcpToolClass(cls) && !unavailableReason(cls))
-      .map(([name, cls]) => ({ name, description: new cls().description }))
-      .sort((a, b) => a.name.localeCompare(b.name)),
-    maxLlmCalls: config.maxLlmCallsPerRun,
-  };
+  await guardAction();
+  return describeApp(await appContext());
 }

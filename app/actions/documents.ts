@@ -1,15 +1,17 @@
 'use server';
 // Server actions for uploads (wiring only). The bytes themselves go to POST /api/files, which reports progress.
-import { getChatService } from '@/lib/chat';
-import { loadConfig } from '@/lib/config';
+import { appContext } from '@/lib/server/context';
+import { guardAction } from './guard';
 import type { ConversationSettings } from '@/lib/store/types';
 
 /** The per-file size limit, so the page can refuse an oversize file before sending it. */
 export async function uploadLimit(): Promise<number> {
-  return loadConfig().documents.uploadMaxBytes;
+  await guardAction();
+  return (await appContext()).config.documents.uploadMaxBytes;
 }
 
 /** A conversation for files attached before the first message, with the settings picked for the new chat. */
 export async function startConversation(settings?: Partial<ConversationSettings>): Promise<string> {
-  return getChatService().store.createConversation({ settings }).id;
+  await guardAction();
+  return (await (await appContext()).store.createConversation({ settings })).id;
 }

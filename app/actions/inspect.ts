@@ -1,15 +1,16 @@
 'use server';
-// The inspector's server actions: a stored run in full (the browser feed strips requests and input). Wiring only.
-import type { LlmRequest } from '@/lib/agent/events';
-import { getChatService } from '@/lib/chat';
+// The inspector's server actions: a stored run in full (the feed strips requests and input). Wiring only.
+import type { ActionResult } from '@/lib/chat/page';
 import type { RunExport } from '@/lib/inspect/export';
 import { loadRunExport, loadRunRequest } from '@/lib/inspect/load';
+import type { LlmRequest } from '@/lib/protocol/events';
+import { appContext } from '@/lib/server/context';
 import { failure } from './action-error';
-import type { ActionResult } from './chat';
+import { guardAction } from './guard';
 
-async function attempt<T>(fn: () => T): Promise<ActionResult<T>> {
+async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
   try {
-    return { ok: true, value: fn() };
+    return { ok: true, value: await fn() };
   } catch (e) {
     return failure(e);
   }
@@ -17,9 +18,11 @@ async function attempt<T>(fn: () => T): Promise<ActionResult<T>> {
 
 /** The run's events; without the model requests unless `requests` (the inspector fetches the one it shows). */
 export async function loadRunForInspection(runId: string, requests = false): Promise<ActionResult<RunExport>> {
-  return attempt(() => loadRunExport(getChatService().store, runId, { requests }));
+  await guardAction();
+  return attempt(async () => loadRunExport((await appContext()).store, runId, { requests }));
 }
 
 export async function loadIterationRequest(runId: string, iteration: number): Promise<ActionResult<LlmRequest | null>> {
-  return attempt(() => loadRunRequest(getChatService().store, runId, iteration) ?? null);
+  await guardAction();
+  return attempt(async () => (await loadRunRequest((await appContext()).store, runId, iteration)) ?? null);
 }

@@ -8,7 +8,7 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import type { Scenario } from '../../scripts/model-server/script';
+import type { Scenario } from '../../lib/protocol/fixture';
 
 /** Where the scripts (model server) live: the repository, since npm runs scripts from there. */
 export const REPO_DIR = process.cwd();

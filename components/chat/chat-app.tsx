@@ -1,7 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
-import type { AppInfo } from '@/app/actions/chat';
+import type { AppInfo } from '@/lib/chat/page';
 import { useInspector } from '../inspector/inspector-store';
 import { RunInspector, type IterationActionContext } from '../inspector/run-inspector';
 import { ReplayFromHere } from '../runs/replay-from-here';

@@ -2,7 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { memo, useId, useState } from 'react';
-import type { RetrievalCandidate } from '../../lib/agent/events';
+import type { RetrievalCandidate } from '../../lib/protocol/events';
 import { usePassageLabel } from './retrieval-card';
 
 interface Source {

@@ -1,13 +1,9 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import {
-  integrationsStatus,
-  readMcpConfigText,
-  saveMcpConfigText,
-  type IntegrationsStatus,
-} from '@/app/actions/integrations';
+import { integrationsStatus, readMcpConfigText, saveMcpConfigText } from '@/app/actions/integrations';
 import type { ServerStatus } from '@/lib/mcp';
+import type { IntegrationsStatus } from '@/lib/server/integrations';
 import { useCodedText, type CodedText } from './server-text';
 import { useChat } from './store';
 

@@ -3,7 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { CARD_CHEVRON, CARD_FRAME, CARD_HEADER, Chevron } from './card-parts';
 import { memo, useCallback, useId, useState } from 'react';
-import type { RetrievalCandidate } from '../../lib/agent/events';
+import type { RetrievalCandidate } from '../../lib/protocol/events';
 import type { RetrievalBlock } from '../../lib/chat/view';
 import { formatDuration, formatNumber } from './format';
 import { useFormatWords } from './use-format-words';

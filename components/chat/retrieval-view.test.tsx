@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent, RetrievalCandidate } from '../../lib/agent/events';
+import type { AgentEvent, RetrievalCandidate } from '../../lib/protocol/events';
+import type { AgentKind, ReactPart } from '../../lib/protocol/enums';
 import { foldRun, usedPassages } from '../../lib/chat/view';
 import { RunView } from './run-view';
 import { buttons, elementById, render, textOf } from './test-html';
@@ -17,14 +18,14 @@ const candidate = (over: Partial<RetrievalCandidate>): RetrievalCandidate => ({
   ...over,
 });
 
-function start(agentType: string): AgentEvent {
+function start(kind: AgentKind): AgentEvent {
   return {
     type: 'run-start',
     runId: 'r',
     iteration: 0,
     t: 0,
     agent: 'a',
-    agentType,
+    kind,
     model: 'm',
     lang: 'en',
     maxLlmCalls: 20,
@@ -70,13 +71,13 @@ const answer: AgentEvent[] = [
 
 describe('retrieval in the run view', () => {
   it('folds the retrieval event into a block before the answer, and lists the used passages once', () => {
-    const view = foldRun('r', [start('Assistant'), retrieval, ...answer]);
+    const view = foldRun('r', [start('assistant'), retrieval, ...answer]);
     expect(view.blocks.map((b) => b.kind)).toEqual(['retrieval', 'text']);
     expect(usedPassages(view).map((c) => c.chunkId)).toEqual(['c0', 'c7']);
   });
 
   it('shows a folded Retrieval card with the query, then the answer and its sources by document and page', () => {
-    const html = render(<RunView run={foldRun('r', [start('Assistant'), retrieval, ...answer])} />);
+    const html = render(<RunView run={foldRun('r', [start('assistant'), retrieval, ...answer])} />);
     const [card, ...sources] = buttons(html);
     expect(card!.name).toContain('Retrieval');
     expect(card!.name).toContain('“How long is parental leave?” · 2 of 3 passages used from 1 file');
@@ -88,7 +89,7 @@ describe('retrieval in the run view', () => {
       ...retrieval,
       candidates: [candidate({ chunkId: 'a' }), candidate({ chunkId: 'b', text: 'More.' })],
     } as AgentEvent;
-    const grouped = render(<RunView run={foldRun('r', [start('Assistant'), twoOnPage1, ...answer])} />);
+    const grouped = render(<RunView run={foldRun('r', [start('assistant'), twoOnPage1, ...answer])} />);
     expect(
       buttons(grouped)
         .slice(1)
@@ -101,30 +102,39 @@ describe('retrieval in the run view', () => {
 
   it('shows no sources when nothing from the documents was used', () => {
     const unused: AgentEvent = { ...retrieval, candidates: [candidate({ used: false })] } as AgentEvent;
-    const html = render(<RunView run={foldRun('r', [start('Assistant'), unused, ...answer])} />);
+    const html = render(<RunView run={foldRun('r', [start('assistant'), unused, ...answer])} />);
     expect(html).not.toContain('Sources');
   });
 
-  it('keeps a retrieval tool step after its tool card when a ReAct transcript is re-read', () => {
+  it('keeps a retrieval tool step after its tool card in a ReAct run', () => {
+    const piece = (iteration: number, t: number, part: ReactPart, text: string): AgentEvent => ({
+      type: 'text-delta',
+      runId: 'r',
+      iteration,
+      t,
+      text,
+      part,
+    });
+    const call = { functionId: '1', name: 'retrieval', arguments: '{"query": "leave", "files": []}' };
     const events: AgentEvent[] = [
-      start('ReActChat'),
+      start('react'),
       { type: 'llm-start', runId: 'r', iteration: 1, t: 1, format: 'react' },
-      {
-        type: 'text-delta',
-        runId: 'r',
-        iteration: 1,
-        t: 2,
-        text: 'Thought: search\nAction: retrieval\nAction Input: {"query": "leave", "files": []}\n',
-      },
+      piece(1, 2, 'markup', 'Thought: '),
+      piece(1, 2, 'thought', 'search'),
+      piece(1, 2, 'markup', '\nAction: '),
+      piece(1, 2, 'action', 'retrieval'),
+      piece(1, 2, 'markup', '\nAction Input: '),
+      piece(1, 2, 'action-input', call.arguments),
       { type: 'llm-end', runId: 'r', iteration: 1, t: 3, finishReason: 'stop', durationMs: 1 },
+      { type: 'tool-call', runId: 'r', iteration: 1, t: 3, ...call },
       { ...retrieval, by: 'tool', functionId: '1', iteration: 1, t: 4 } as AgentEvent,
-      {
-        type: 'text-delta',
-        runId: 'r',
-        iteration: 2,
-        t: 5,
-        text: 'Observation: found\nThought: done\nFinal Answer: 16 weeks',
-      },
+      { type: 'tool-result', runId: 'r', iteration: 1, t: 4, ...call, ok: true, content: 'found', durationMs: 1 },
+      piece(1, 5, 'markup', '\nObservation: '),
+      piece(1, 5, 'observation', 'found'),
+      piece(1, 5, 'markup', '\nThought: '),
+      piece(2, 6, 'thought', 'done'),
+      piece(2, 6, 'markup', '\nFinal Answer: '),
+      piece(2, 6, 'answer', '16 weeks'),
     ];
     const view = foldRun('r', events);
     expect(view.blocks.map((b) => b.kind)).toEqual(['reasoning', 'tool', 'retrieval', 'reasoning', 'text']);

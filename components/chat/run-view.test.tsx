@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../lib/agent/events';
+import type { AgentEvent } from '../../lib/protocol/events';
 import { emptyRun, foldRun, type Block, type RunView as RunViewData } from '../../lib/chat/view';
 import { RunView } from './run-view';
 import { buttons, elementById, render, textOf } from './test-html';
@@ -24,7 +24,7 @@ describe('RunView', () => {
         iteration: 0,
         t: 0,
         agent: 'a',
-        agentType: 'FnCallAgent',
+        kind: 'fncall',
         model: 'm',
         lang: 'en',
         maxLlmCalls: 20,
@@ -49,6 +49,7 @@ describe('RunView', () => {
         t: 3223,
         functionId: '1',
         name: 'calculator',
+        arguments: '{"expression":"2+3"}',
         ok: true,
         content: '5',
         durationMs: 12,

@@ -1,6 +1,8 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import type { AppInfo } from '@/app/actions/chat';
+import type { AppInfo } from '@/lib/chat/page';
+import { CHAT_AGENT_KINDS, FNCALL_MODES, type ChatAgentKind, type FncallMode } from '@/lib/protocol/enums';
+import { LANGS } from '@/lib/protocol/message';
 import type { ConversationSettings } from '@/lib/store/types';
 import { McpServers } from './mcp-servers';
 import { useChat } from './store';
@@ -11,9 +13,7 @@ const PARAMS = [
   { key: 'max_tokens', min: 1, max: 131072, step: 1 },
 ] as const;
 
-const AGENTS = ['fncall', 'react', 'assistant'] as const;
-const FNCALL_MODES = ['native', 'nous', 'qwen'] as const;
-const AGENT_LANGS = ['auto', 'en', 'zh'] as const;
+const AGENT_LANGS = ['auto', ...LANGS] as const;
 
 /** The agent, its tools, the function-call mode and model parameters of the open conversation. */
 export function SettingsPanel({ info }: { info: AppInfo }) {
@@ -35,9 +35,9 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
         <select
           className={field}
           value={settings.agent}
-          onChange={(e) => void update({ agent: e.target.value as ConversationSettings['agent'] })}
+          onChange={(e) => void update({ agent: e.target.value as ChatAgentKind })}
         >
-          {AGENTS.map((agent) => (
+          {CHAT_AGENT_KINDS.map((agent) => (
             <option key={agent} value={agent}>
               {t(`agents.${agent}`)}
             </option>
@@ -50,7 +50,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
           className={field}
           value={settings.fncallMode}
           disabled={settings.agent === 'react'}
-          onChange={(e) => void update({ fncallMode: e.target.value as ConversationSettings['fncallMode'] })}
+          onChange={(e) => void update({ fncallMode: e.target.value as FncallMode })}
         >
           {FNCALL_MODES.map((mode) => (
             <option key={mode} value={mode}>

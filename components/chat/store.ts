@@ -4,7 +4,8 @@
 // re-renders just the growing part.
 import { create } from 'zustand';
 import * as actions from '@/app/actions/chat';
-import type { FeedEvent } from '@/lib/chat/browser-feed';
+import type { ActionResult, RunStream } from '@/lib/chat/page';
+import type { FeedEvent } from '@/lib/protocol/events';
 import { replayRun } from '@/app/actions/replay';
 import type { ReplayRequest } from '@/lib/replay/plan';
 import { applyEvent, emptyRun, foldRun, markInterrupted, type Block, type RunView } from '@/lib/chat/view';
@@ -118,7 +119,7 @@ export const useChat = create<ChatState>()((set, get) => {
     });
   }
 
-  async function startStream(result: actions.ActionResult<actions.RunStream>, placeholder: TurnState | undefined) {
+  async function startStream(result: ActionResult<RunStream>, placeholder: TurnState | undefined) {
     if (!result.ok) {
       set((s) => ({
         notice: { message: result.error, code: result.code },

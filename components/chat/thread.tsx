@@ -2,7 +2,7 @@
 import { useTranslations } from 'next-intl';
 import { memo, useCallback, useRef, useState, type ReactNode } from 'react';
 import { decideTool } from '@/app/actions/replay';
-import type { ToolDecision } from '@/lib/agent/events';
+import type { ToolDecision } from '@/lib/protocol/events';
 import { contentText } from '@/lib/llm/schema';
 import { InspectRunButton } from '../inspector/inspect-run-button';
 import { AttachedFiles } from './attached-files';

@@ -1,7 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useContext, useState } from 'react';
-import type { ToolDecision } from '../../lib/agent/events';
+import type { ToolDecision } from '../../lib/protocol/events';
 import type { ToolBlock } from '../../lib/chat/view';
 import { prettyJson } from './format';
 import { ToolDecisions } from './tool-decisions';

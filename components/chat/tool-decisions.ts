@@ -1,6 +1,6 @@
 'use client';
 import { createContext } from 'react';
-import type { ToolDecision } from '../../lib/agent/events';
+import type { ToolDecision } from '../../lib/protocol/events';
 
 /** How a paused tool call's card sends the user's decision; absent where no run of this turn is going (then the card
  *  only shows what was decided). Resolves with the error when the decision was refused. */

@@ -1,5 +1,5 @@
 import { useTranslations } from 'next-intl';
-import type { ToolFile } from '../../lib/agent/events';
+import type { ToolFile } from '../../lib/protocol/events';
 import { formatBytes } from './format';
 import { useFormatWords } from './use-format-words';
 

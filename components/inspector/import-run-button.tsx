@@ -28,7 +28,7 @@ export function ImportRunButton({ onOpened }: { onOpened?: () => void }) {
           const file = e.target.files?.[0];
           e.target.value = '';
           if (!file) return;
-          const parsed = parseRunExport(await file.text());
+          const parsed = await parseRunExport(await file.text());
           if (!parsed.ok) {
             useChat.setState({ notice: { code: 'import-failed', values: { name: file.name, error: parsed.error } } });
             return;

@@ -2,7 +2,7 @@
 import { useTranslations } from 'next-intl';
 import { useInspector } from './inspector-store';
 
-/** Opens the trace inspector on a finished run (UI.md: a button named "Inspect run"). */
+/** Opens the trace inspector on a finished run (the turn's "Inspect run" button). */
 export function InspectRunButton({ runId }: { runId: string }) {
   const t = useTranslations('inspector');
   return (

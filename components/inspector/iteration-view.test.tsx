@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../lib/agent/events';
+import type { AgentEvent } from '../../lib/protocol/events';
 import { foldInspection } from '../../lib/inspect/fold';
 import { render, textOf } from '../chat/test-html';
 import { IterationView } from './iteration-view';
@@ -36,6 +36,7 @@ const events: AgentEvent[] = [
     iteration: 1,
     functionId: '1',
     name: 'calculator',
+    arguments: '{"expr": 1}',
     ok: false,
     content: 'Error: missing expression',
     durationMs: 1,

@@ -1,7 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useState, type ReactNode } from 'react';
-import type { LlmRequest } from '../../lib/agent/events';
+import type { LlmRequest } from '../../lib/protocol/events';
 import type { Iteration } from '../../lib/inspect/model';
 import { formatNumber, formatPreciseDuration } from '../chat/format';
 import { useFormatWords } from '../chat/use-format-words';

@@ -1,7 +1,7 @@
 'use client';
 import { useLocale, useTranslations } from 'next-intl';
 import { useState, type ReactNode } from 'react';
-import type { LlmRequest } from '../../lib/agent/events';
+import type { LlmRequest } from '../../lib/protocol/events';
 import { formatNumber } from '../chat/format';
 import { BUTTON, CARD, PRE, SECTION_TITLE } from './styles';
 

@@ -1,17 +1,19 @@
 'use client';
-// The trace inspector (UI.md "Inspecting a run"): a native modal <dialog> named "Run inspector" (focus stays in it,
+// The trace inspector (README, "Inspecting runs"): a native modal <dialog> named "Run inspector" (focus stays in it,
 // Esc closes it, focus goes back to the opener). Only one page of iterations is listed and drawn at a time, and only
 // the selected iteration's request is rendered: the request of iteration N holds the whole history before it.
 import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { loadIterationRequest, loadRunForInspection } from '../../app/actions/inspect';
-import type { LlmRequest } from '../../lib/agent/events';
+import { AGENT_KIND_NAMES } from '../../lib/protocol/enums';
+import type { LlmRequest } from '../../lib/protocol/events';
 import { runExportFileName, type RunExport } from '../../lib/inspect/export';
 import { fixtureFileName, runToFixture } from '../../lib/inspect/fixture';
 import { foldInspection } from '../../lib/inspect/fold';
 import type { InspectedRun, Iteration, StopInfo } from '../../lib/inspect/model';
 import { formatNumber, formatPreciseDuration } from '../chat/format';
 import { useFormatWords } from '../chat/use-format-words';
+import { useModalDialog } from '../modal-dialog';
 import { downloadJson } from './download';
 import { useInspector, type InspectorTarget } from './inspector-store';
 import { IterationView, type RequestLoader } from './iteration-view';
@@ -36,14 +38,7 @@ export interface RunInspectorProps {
 export function RunInspector({ iterationActions }: RunInspectorProps) {
   const t = useTranslations('inspector');
   const target = useInspector((s) => s.target);
-  const dialog = useRef<HTMLDialogElement>(null);
-
-  useEffect(() => {
-    const d = dialog.current;
-    if (!d) return;
-    if (target && !d.open) d.showModal();
-    if (!target && d.open) d.close();
-  }, [target]);
+  const dialog = useModalDialog(Boolean(target));
 
   return (
     <dialog
@@ -267,8 +262,13 @@ function InspectorBody({
           <dt className="font-semibold">{t('agent')}</dt>
           <dd>
             {run.fncallMode
-              ? t('agentWithMode', { agent: run.agentType || t('unknown'), mode: run.fncallMode })
-              : run.agentType || t('unknown')}
+              ? t('agentWithMode', {
+                  agent: run.kind ? AGENT_KIND_NAMES[run.kind] : t('unknown'),
+                  mode: run.fncallMode,
+                })
+              : run.kind
+                ? AGENT_KIND_NAMES[run.kind]
+                : t('unknown')}
           </dd>
         </dl>
 

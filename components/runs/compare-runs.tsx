@@ -1,8 +1,8 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
-import { compareTurnRuns, listTurnRuns, type RunChoice } from '@/app/actions/replay';
-import type { RunComparison } from '@/lib/compare/runs';
+import { compareTurnRuns, listTurnRuns } from '@/app/actions/replay';
+import type { RunChoice, RunComparison } from '@/lib/compare/runs';
 import type en from '@/lib/i18n/messages/en.json';
 import { DiffColumns } from './diff-text';
 import { useCodedText } from '../chat/server-text';

@@ -1,16 +1,12 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useModalDialog } from '../modal-dialog';
 
 /** A modal dialog (the native <dialog>: focus is kept inside, Esc closes it) with a title and a Close button. */
 export function Modal({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
   const t = useTranslations('runs');
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
+  const ref = useModalDialog(true);
   return (
     <dialog
       ref={ref}

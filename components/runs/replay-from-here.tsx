@@ -1,8 +1,9 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
-import { replaySource, type ReplaySource } from '@/app/actions/replay';
+import { replaySource } from '@/app/actions/replay';
 import { useCodedText, type CodedText } from '@/components/chat/server-text';
+import type { ReplaySource } from '@/lib/replay/plan';
 import { useChat } from '@/components/chat/store';
 import type { ReplayRequest } from '@/lib/replay/plan';
 import { ACTION_BUTTON, FIELD, Modal, PRIMARY_BUTTON } from './modal';

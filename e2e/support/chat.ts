@@ -1,4 +1,4 @@
-// Page steps shared by the specs, through roles and accessible names only (UI.md).
+// Page steps shared by the specs, through roles and accessible names only (as a screen reader finds them).
 import { expect, type Locator, type Page } from '@playwright/test';
 
 export function composer(page: Page): Locator {

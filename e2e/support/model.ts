@@ -1,8 +1,9 @@
 // Drives the scripted model server that playwright.config.ts starts with --control: each test sets its own scenario
 // and can read back exactly what the app sent to the model.
-import type { RecordedRequest, Scenario } from '../../scripts/model-server/script';
+import type { Scenario } from '../../lib/protocol/fixture';
+import type { RecordedRequest } from '../../scripts/model-server/script';
 
-export type { Scenario, ScriptedReply } from '../../scripts/model-server/script';
+export type { Scenario, ScriptedReply } from '../../lib/protocol/fixture';
 
 /** Base URL of the scripted model server (without /v1). */
 export function modelServerUrl(): string {

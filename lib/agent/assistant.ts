@@ -4,63 +4,50 @@
 // words out, stems in): no extra model call, where upstream's default asks the model to write keywords first.
 import { defaultWorkDir, resolveLocalFile, stageFiles } from '../../tools';
 import { ragSettings } from '../../tools/retrieval';
-import { formatKnowledge, retrievalStep, retrieve, type RetrievalFile } from '../documents/search';
-import { contentText, type Lang, type Message } from '../llm/schema';
-import type { AgentOptions, RunOptions, RunState } from './agent';
-import type { StopReason } from './events';
+import type { RetrievalFile } from '../documents/search';
+import { contentText, type Message } from '../llm/schema';
+import { collectFileRefs } from '../llm/upload-info';
+import type { AgentKind, StopReason } from '../protocol/enums';
+import type { AgentOptions } from './agent';
 import { FnCallAgent } from './fncall-agent';
+import type { RunState } from './run-state';
 
 export interface AssistantOptions extends AgentOptions {
   /** Qwen-Agent's rag_cfg: `max_ref_token` (default 20000) and `parser_page_size` (default 500). */
   ragCfg?: { max_ref_token?: number; parser_page_size?: number };
 }
 
-/** Every file item of the messages (images are not documents), in order, without repeats. */
-export function documentRefs(messages: readonly Message[]): string[] {
-  const refs = new Set<string>();
-  for (const m of messages) {
-    if (typeof m.content === 'string') continue;
-    for (const item of m.content) if (item.file) refs.add(item.file);
-  }
-  return [...refs];
-}
-
 export class Assistant extends FnCallAgent {
-  static override readonly agentType: string = 'Assistant';
+  static override readonly kind: AgentKind = 'assistant';
   readonly ragCfg: Record<string, unknown>;
 
-  constructor(opts: AssistantOptions = {}) {
+  constructor(opts: AssistantOptions) {
     super(opts);
     this.ragCfg = { ...opts.ragCfg };
   }
 
-  protected override async loop(
-    messages: Message[],
-    opts: RunOptions & { lang: Lang },
-    run: RunState,
-  ): Promise<StopReason> {
-    return super.loop(await this.withKnowledge(messages, opts, run), opts, run);
+  protected override async loop(messages: Message[], run: RunState): Promise<StopReason> {
+    return super.loop(await this.withKnowledge(messages, run), run);
   }
 
   /** The messages with the knowledge block in the system message (unchanged when there are no documents). */
-  private async withKnowledge(
-    messages: Message[],
-    opts: RunOptions & { lang: Lang },
-    run: RunState,
-  ): Promise<Message[]> {
-    const refs = [...new Set([...this.files, ...documentRefs(messages)])];
+  private async withKnowledge(messages: Message[], run: RunState): Promise<Message[]> {
+    // Images are not documents: file items only.
+    const refs = [...new Set([...this.files, ...collectFileRefs(messages, { images: false })])];
     if (!refs.length) return messages;
     const last = messages[messages.length - 1];
     const query =
       last?.role === 'user' ? (typeof last.content === 'string' ? last.content : contentText(last.content)) : '';
-    const { files, errors } = await this.localFiles(refs, opts);
-    opts.signal?.throwIfAborted();
+    const { files, errors } = await this.localFiles(refs, run);
+    run.signal.throwIfAborted();
+    // The search and the document parsers load when an Assistant first has documents to search.
+    const { formatKnowledge, retrievalStep, retrieve } = await import('../documents/search');
     const found = await retrieve(files, query, ragSettings(this.ragCfg));
     errors.push(...found.errors);
     const notes = [...errors, ...found.unsupported];
     run.emit({ ...retrievalStep(query, found, notes), by: 'assistant' });
     // Files that are not documents at all (an image, a script) are left out of the block silently, as upstream.
-    const block = formatKnowledge(found.documents, opts.lang, errors);
+    const block = formatKnowledge(found.documents, run.lang, errors);
     if (!block) return messages;
     const [first, ...rest] = messages;
     if (first?.role !== 'system') return [{ role: 'system', content: block }, ...messages];
@@ -71,7 +58,7 @@ export class Assistant extends FnCallAgent {
 
   /** Uploads read where they are stored (other local paths only where the process allows them, as staging does);
    *  http(s) URLs downloaded into the run's work directory first. */
-  private async localFiles(refs: string[], opts: RunOptions): Promise<{ files: RetrievalFile[]; errors: string[] }> {
+  private async localFiles(refs: string[], run: RunState): Promise<{ files: RetrievalFile[]; errors: string[] }> {
     const remote = refs.filter((r) => /^https?:\/\//i.test(r));
     const files: RetrievalFile[] = [];
     const errors: string[] = [];
@@ -84,8 +71,8 @@ export class Assistant extends FnCallAgent {
       }
     }
     if (!remote.length) return { files, errors };
-    const workDir = opts.workDir ?? defaultWorkDir('assistant', opts.conversationId);
-    const staged = await stageFiles(remote, workDir, { signal: opts.signal });
+    const workDir = run.options.workDir ?? defaultWorkDir('assistant', run.options.conversationId);
+    const staged = await stageFiles(remote, workDir, { signal: run.signal });
     return { files: [...files, ...staged.files.map((p) => ({ path: p }))], errors: [...errors, ...staged.errors] };
   }
 }

@@ -1,22 +1,19 @@
 // FnCallAgent: Qwen-Agent's tool-calling loop.
 import type { Message } from '../llm/schema';
-import { Agent, type RunOptions, type RunState } from './agent';
-import type { StopReason } from './events';
+import type { AgentKind, StopReason } from '../protocol/enums';
+import { Agent } from './agent';
+import type { RunState } from './run-state';
 
 export class FnCallAgent extends Agent {
-  static override readonly agentType: string = 'FnCallAgent';
+  static override readonly kind: AgentKind = 'fncall';
 
-  protected override async loop(
-    messages: Message[],
-    opts: RunOptions & { lang: 'en' | 'zh' },
-    run: RunState,
-  ): Promise<StopReason> {
+  protected override async loop(messages: Message[], run: RunState): Promise<StopReason> {
     const functions = this.functions;
     // A resumed run starts past its copied iterations, which count against the limit too.
     for (let budget = this.maxLlmCalls - run.iteration; budget > 0; budget--) {
-      opts.signal?.throwIfAborted();
+      run.signal.throwIfAborted();
       run.iteration++;
-      const output = await this.callLlm(messages, functions, opts, run);
+      const output = await this.callLlm(messages, functions, run);
       messages.push(...output.messages);
       const calls = output.messages.filter((m) => m.function_call);
       if (!calls.length) return 'answered';
@@ -30,14 +27,9 @@ export class FnCallAgent extends Agent {
       for (const c of pending)
         run.emit({ type: 'tool-call', functionId: c.functionId, name: c.name, arguments: c.arguments });
       for (const call of pending) {
-        opts.signal?.throwIfAborted();
-        const result = await this.callTool(call, messages, opts, run);
-        messages.push({
-          role: 'function',
-          name: call.name,
-          content: result.content,
-          extra: { function_id: call.functionId },
-        });
+        run.signal.throwIfAborted();
+        const content = await this.callTool(call, messages, run);
+        messages.push({ role: 'function', name: call.name, content, extra: { function_id: call.functionId } });
       }
     }
     return 'max-iterations';

@@ -1,7 +1,7 @@
 // Folds the event stream back into Qwen-Agent's messages: the new messages of a run, in upstream's order
 // ([reasoning?, text?, call1, call2, ..., result1, result2, ...] per model call). run() yields these snapshots.
 import type { Message } from '../llm/schema';
-import type { AgentEvent } from './events';
+import type { AgentEvent } from '../protocol/events';
 
 export class MessageFold {
   private readonly out: Message[] = [];
@@ -16,7 +16,7 @@ export class MessageFold {
     switch (e.type) {
       case 'run-start':
         this.agentName = e.agent;
-        this.toolCallsInText = e.agentType === 'ReActChat';
+        this.toolCallsInText = e.kind === 'react';
         return false;
       case 'reasoning-delta': {
         this.enter(e.iteration);
@@ -51,15 +51,15 @@ export class MessageFold {
           }),
         );
         return true;
-      case 'tool-result':
+      case 'tool-result': {
         if (this.toolCallsInText) return false;
-        if (e.decision?.action === 'run' && e.decision.arguments !== undefined) {
-          // The user edited the call before it ran: the history shows the call as it ran.
-          const call = this.out.findLast((m) => m.function_call && m.extra?.function_id === e.functionId);
-          if (call?.function_call) call.function_call = { ...call.function_call, arguments: e.decision.arguments };
-        }
+        // The history shows the call as it ran (the user may have edited its arguments first).
+        const call = this.out.findLast((m) => m.function_call && m.extra?.function_id === e.functionId);
+        if (call?.function_call && call.function_call.arguments !== e.arguments)
+          call.function_call = { ...call.function_call, arguments: e.arguments };
         this.out.push({ role: 'function', name: e.name, content: e.content, extra: { function_id: e.functionId } });
         return true;
+      }
       default:
         return false;
     }

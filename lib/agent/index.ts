@@ -1,5 +1,7 @@
-// The agent core's public API (documented in the README).
-export { Agent, type AgentOptions, type LlmOptions, type RunOptions, type ToolSpec } from './agent';
+// The agent core's public API (documented in the README). Models come from lib/llm (`createChatModel`).
+export { Agent, type AgentOptions } from './agent';
+export type { RunOptions } from './run-state';
+export type { ToolSpec } from './function-list';
 export { FnCallAgent } from './fncall-agent';
 export { ReActChat } from './react-chat';
 export { Assistant, type AssistantOptions } from './assistant';
@@ -10,8 +12,9 @@ export {
   type AgentEvent,
   type AgentEventType,
   type EventOf,
-  type StopReason,
   type Usage,
-} from './events';
-export type { Message, ContentItem, FunctionCall, FunctionDef } from '../llm/schema';
-export type { GenerateCfg } from '../llm/model';
+} from '../protocol/events';
+export type { StopReason } from '../protocol/enums';
+export type { Message, ContentItem, FunctionCall } from '../protocol/message';
+export type { FunctionDef } from '../llm/schema';
+export type { ChatModel, GenerateCfg } from '../llm/model';

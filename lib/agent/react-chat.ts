@@ -1,47 +1,60 @@
 // ReActChat: text-only ReAct (Thought / Action / Action Input / Observation / Final Answer) without function calling.
-import { buildReactPrompt, detectReactAction, parseReactSteps, REACT_STOP_WORDS } from '../llm/fncall';
+import {
+  buildReactPrompt,
+  detectReactAction,
+  parseReactSteps,
+  ReactPartSplitter,
+  REACT_STOP_WORDS,
+  type ReactPiece,
+} from '../llm/fncall';
 import { contentText, type Message } from '../llm/schema';
-import { Agent, type RunOptions, type RunState } from './agent';
-import type { StopReason } from './events';
+import type { AgentKind, StopReason } from '../protocol/enums';
+import { Agent } from './agent';
+import type { RunState } from './run-state';
 
 export class ReActChat extends Agent {
-  static override readonly agentType: string = 'ReActChat';
+  static override readonly kind: AgentKind = 'react';
 
-  protected override async loop(
-    messages: Message[],
-    opts: RunOptions & { lang: 'en' | 'zh' },
-    run: RunState,
-  ): Promise<StopReason> {
+  protected override async loop(messages: Message[], run: RunState): Promise<StopReason> {
     const prompt = this.withReactPrompt(messages);
     const scratch = prompt[prompt.length - 1]!;
+    // The transcript streams as text-delta events, each saying which part of a step it is, so a reader shows the
+    // steps without parsing the transcript again.
+    const splitter = new ReactPartSplitter();
+    const say = (pieces: ReactPiece[]) => {
+      for (const p of pieces) run.emit({ type: 'text-delta', text: p.text, part: p.part });
+    };
+    const text = { push: (t: string) => say(splitter.push(t)), end: () => say(splitter.flush()) };
     // Upstream's displayed response starts with "Thought: " (the prompt ends with it, so the model continues it).
-    run.emit({ type: 'text-delta', text: 'Thought: ' });
+    text.push('Thought: ');
+    text.end();
     for (let budget = this.maxLlmCalls; budget > 0; budget--) {
-      opts.signal?.throwIfAborted();
+      run.signal.throwIfAborted();
       run.iteration++;
-      const output = await this.callLlm(prompt, [], opts, run, { cfg: { stop: REACT_STOP_WORDS }, format: 'react' });
-      const text = output.messages
+      const output = await this.callLlm(prompt, [], run, { cfg: { stop: REACT_STOP_WORDS }, format: 'react', text });
+      const said = output.messages
         .filter((m) => !m.function_call)
         .map((m) => contentText(m.content))
         .join('');
-      const found = detectReactAction(text);
+      const found = detectReactAction(said);
       if (!found) {
-        const [step] = parseReactSteps(`Thought: ${text}`).slice(-1);
+        const [step] = parseReactSteps(`Thought: ${said}`).slice(-1);
         run.emit({
           type: 'react-step',
-          thought: step?.thought ?? text.trim(),
+          thought: step?.thought ?? said.trim(),
           ...(step?.finalAnswer !== undefined ? { finalAnswer: step.finalAnswer } : {}),
         });
         return 'answered';
       }
       const call = { functionId: String(run.iteration), name: found.action, arguments: found.actionInput };
       run.emit({ type: 'tool-call', ...call });
-      const result = await this.callTool(call, prompt, opts, run);
-      const observation = typeof result.content === 'string' ? result.content : contentText(result.content);
-      const appended = `${text.endsWith('\n') ? '' : '\n'}Observation: ${observation}\nThought: `;
-      run.emit({ type: 'text-delta', text: appended });
+      const content = await this.callTool(call, prompt, run);
+      const observation = typeof content === 'string' ? content : contentText(content);
+      const appended = `${said.endsWith('\n') ? '' : '\n'}Observation: ${observation}\nThought: `;
+      text.push(appended);
+      text.end();
       // The scratchpad lives inside the last user turn, as upstream keeps it.
-      scratch.content = `${contentText(scratch.content)}${text}${appended}`;
+      scratch.content = `${contentText(scratch.content)}${said}${appended}`;
       run.emit({
         type: 'react-step',
         thought: found.thought.trim(),

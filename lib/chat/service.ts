@@ -1,42 +1,58 @@
-// The chat application's use cases, framework-free: send a message, regenerate, edit and resend, stop. Each run's
-// events go to the store as they happen and to whoever follows the run live.
+// The chat application's use cases, framework-free: send a message, regenerate, edit and resend, replay, stop,
+// decide a paused tool call, open a conversation. Every run starts by one path (start): its tools registered, the
+// conversation's uploads parsed, its documents attached, its agent chosen; then its events go to the store as they
+// happen, and on to whoever follows the run once stored.
 import { randomUUID } from 'node:crypto';
-import { Assistant, FnCallAgent, ReActChat, foldEvents, type Agent, type Message } from '../agent';
-import { withNewDocuments } from '../documents/attach';
-import { parsesSettled } from '../documents/parsing';
-import type { ResumeFrom } from '../agent/agent';
-import { ToolDecisionSchema, type AgentEvent, type ToolDecision } from '../agent/events';
-import { planReplay, ReplayRequestSchema, type ReplayRequest } from '../replay/plan';
+import { foldEvents, type Agent, type Message } from '../agent';
 import type { ContentItem, Lang } from '../llm/schema';
 import { contentText } from '../llm/schema';
-import { DEFAULT_TITLE, defaultSettings, mergeSettings } from '../store/settings';
+import { CodedError } from '../protocol/errors';
+import { ToolDecisionSchema, type AgentEvent } from '../protocol/events';
+import { planReplay, ReplayRequestSchema, type ReplayPlan, type ReplayRequest } from '../replay/plan';
+import { replayEvents } from '../replay/resume';
+import { DEFAULT_TITLE, mergeSettings } from '../store/settings';
 import type { ChatStore, Conversation, ConversationSettings, StoredTurn } from '../store/types';
-import { LiveRun } from './live-run';
+import { withNewDocuments } from '../uploads/attach';
+import { attachmentItems } from '../uploads/attachments';
+import type { ParseJobs } from '../uploads/parsing';
+import type { AgentFactory } from './agents';
+import { storedFeed } from './feed';
+import type { LiveRuns, RunWriter } from './live-runs';
+import type { ConversationData } from './page';
+import {
+  EditRequestSchema,
+  parseRequest,
+  RegenerateRequestSchema,
+  SendRequestSchema,
+  type SendRequest,
+} from './requests';
 
 export interface StartedRun {
   conversationId: string;
   turnId: string;
   runId: string;
-  live: LiveRun;
 }
 
-/** `model` overrides the model name (a replay with another model); the endpoint stays the server's. */
-export type AgentFactory = (settings: ConversationSettings, overrides?: { model?: string }) => Agent;
-
-/** Runs in progress in this process, by run id (on globalThis: Next dev reloads modules, runs must survive it). */
-const LIVE: Map<string, LiveRun> = ((
-  globalThis as { __agentStudioLiveRuns?: Map<string, LiveRun> }
-).__agentStudioLiveRuns ??= new Map());
-
-export function defaultAgentFactory(settings: ConversationSettings, overrides: { model?: string } = {}): Agent {
-  const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
-  return new Kind({
-    llm: { model: overrides.model, fncallMode: settings.fncallMode, generateCfg: settings.generateCfg },
-    functionList: settings.tools,
-    systemMessage: settings.systemMessage || undefined,
-    name: 'assistant',
-  });
+export interface ChatServiceDeps {
+  store: ChatStore;
+  /** The runs in progress: started here, followed by the page and POST /api/chat. */
+  runs: LiveRuns;
+  /** The agent for a conversation's settings. */
+  agents: AgentFactory;
+  /** Settings of a conversation made without any (the server's defaults). */
+  defaultSettings: () => ConversationSettings;
+  /** Where uploads are kept (DATA_DIR): a message's `files` must be there. */
+  dataDir: string;
+  /** The uploads being parsed: a message waits for its conversation's. */
+  parses?: ParseJobs;
+  /** Makes the named tools available before an agent takes them (MCP servers' tools). */
+  prepareTools?: (names: readonly string[]) => Promise<unknown>;
 }
+
+/** How a run comes about: what becomes of the conversation, and what the agent is given. */
+type RunPlan =
+  | { kind: 'turn'; conversation: Conversation; turn: StoredTurn; pageLang?: Lang }
+  | { kind: 'replay'; conversation: Conversation; turn: StoredTurn; plan: ReplayPlan; model?: string };
 
 const TITLE_LENGTH = 60;
 
@@ -47,68 +63,54 @@ export function titleFrom(content: string | ContentItem[]): string {
 }
 
 export class ChatService {
-  constructor(
-    readonly store: ChatStore,
-    private readonly makeAgent: AgentFactory = defaultAgentFactory,
-  ) {}
+  readonly store: ChatStore;
+  readonly runs: LiveRuns;
 
-  /** Waits for the conversation's uploads still being parsed, so that a message sent next carries them (call it
-   *  before send or editAndResend). */
-  async documentsSettled(conversationId: string | undefined): Promise<void> {
-    if (conversationId) await parsesSettled(this.store, conversationId);
+  constructor(private readonly deps: ChatServiceDeps) {
+    this.store = deps.store;
+    this.runs = deps.runs;
   }
 
   /** A new turn at the end of a conversation (a new conversation when none is given). */
-  send(input: {
-    conversationId?: string;
-    content: string | ContentItem[];
-    settings?: Partial<ConversationSettings>;
-    /** The page's language: the agent's, unless the conversation's settings name one. */
-    lang?: Lang;
-  }): StartedRun {
-    if (isEmpty(input.content)) throw new Error('The message is empty.');
-    const existing = input.conversationId ? this.conversation(input.conversationId) : undefined;
+  async send(request: SendRequest): Promise<StartedRun> {
+    const req = parseRequest(SendRequestSchema, request);
+    const files = req.files?.length ? await attachmentItems(req.files, this.deps.dataDir) : [];
+    const content: string | ContentItem[] = files.length ? [{ text: req.message }, ...files] : req.message;
+    const existing = req.conversationId ? await this.conversation(req.conversationId) : undefined;
+    const settings = mergeSettings(existing?.settings ?? this.deps.defaultSettings(), req.settings);
     // A bad setting (an unknown tool) fails here, before anything is stored.
-    const agent = this.makeAgent(mergeSettings(existing?.settings ?? defaultSettings(), input.settings ?? {}));
-    let conversation = existing;
-    if (!conversation)
-      conversation = this.store.createConversation({ title: titleFrom(input.content), settings: input.settings });
-    else if (input.settings) conversation = this.store.updateSettings(conversation.id, input.settings);
-    const turns = this.store.listTurns(conversation.id);
+    const agent = await this.agentFor(settings, existing?.id);
+    let conversation =
+      existing ?? (await this.store.createConversation({ title: titleFrom(content), settings: req.settings }));
+    if (existing && req.settings) conversation = await this.store.updateSettings(existing.id, req.settings);
     // A conversation created by an upload gets its title from its first message.
+    const turns = await this.store.listTurns(conversation.id);
     if (!turns.length && conversation.title === DEFAULT_TITLE)
-      this.store.renameConversation(conversation.id, titleFrom(input.content));
-    const content = withNewDocuments(
-      this.store,
-      conversation.id,
-      this.history(conversation.id, Infinity),
-      input.content,
-    );
-    const turn = this.store.addTurn(conversation.id, content);
-    return this.start(conversation, turn, agent, undefined, input.lang);
+      await this.store.renameConversation(conversation.id, titleFrom(content));
+    const turn = await this.addTurn(conversation.id, Infinity, content);
+    return this.start(agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
   }
 
-  /** Another answer to an existing turn; later turns are dropped, since they followed the old answer. */
-  regenerate(turnId: string, lang?: Lang): StartedRun {
-    const turn = this.turn(turnId);
-    const conversation = this.conversation(turn.conversationId);
-    const agent = this.makeAgent(conversation.settings);
-    this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
-    return this.start(conversation, turn, agent, undefined, lang);
+  /** Another answer to an existing turn; later turns are dropped, since they followed the old answer. `lang` is the
+   *  page's language (as in send). */
+  async regenerate(turnId: string, lang?: Lang): Promise<StartedRun> {
+    const pageLang = parseRequest(RegenerateRequestSchema, { turnId, lang }).lang;
+    const turn = await this.turn(turnId);
+    const conversation = await this.conversation(turn.conversationId);
+    const agent = await this.agentFor(conversation.settings);
+    await this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
+    return this.start(agent, { kind: 'turn', conversation, turn, pageLang });
   }
 
   /** Replaces a user message (and everything after it) with a new one and answers it. */
-  editAndResend(turnId: string, content: string | ContentItem[], lang?: Lang): StartedRun {
-    if (isEmpty(content)) throw new Error('The message is empty.');
-    const old = this.turn(turnId);
-    const conversation = this.conversation(old.conversationId);
-    const agent = this.makeAgent(conversation.settings);
-    this.store.deleteTurnsFrom(conversation.id, old.seq);
-    const turn = this.store.addTurn(
-      conversation.id,
-      withNewDocuments(this.store, conversation.id, this.history(conversation.id, old.seq), content),
-    );
-    return this.start(conversation, turn, agent, undefined, lang);
+  async editAndResend(turnId: string, message: string, lang?: Lang): Promise<StartedRun> {
+    const req = parseRequest(EditRequestSchema, { turnId, message, lang });
+    const old = await this.turn(req.turnId);
+    const conversation = await this.conversation(old.conversationId);
+    const agent = await this.agentFor(conversation.settings, conversation.id);
+    await this.store.deleteTurnsFrom(conversation.id, old.seq);
+    const turn = await this.addTurn(conversation.id, old.seq, req.message);
+    return this.start(agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
   }
 
   /**
@@ -116,34 +118,31 @@ export class ChatService {
    * other parameters, or edited tool results of the iterations before N. Later turns are dropped, as with
    * regenerate: they followed the old answer.
    */
-  replay(runId: string, request: ReplayRequest): StartedRun {
+  async replay(runId: string, request: ReplayRequest): Promise<StartedRun> {
     const parsed = ReplayRequestSchema.safeParse(request);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new Error(`Replay: ${issue.path.join('.') || 'request'}: ${issue.message}`);
     }
     const req = parsed.data;
-    const stored = this.store.getRun(runId);
+    const stored = await this.store.getRun(runId);
     if (!stored) throw new Error(`Run ${runId} does not exist.`);
     if (stored.status === 'running') throw new Error('This run is still going; replay it once it has ended.');
     const model = req.model?.trim() || undefined;
-    const plan = planReplay(runId, this.store.getRunEvents(runId), { ...req, model });
-    const turn = this.turn(stored.turnId);
-    const conversation = this.conversation(turn.conversationId);
+    const plan = planReplay(runId, await this.store.getRunEvents(runId), { ...req, model });
+    const turn = await this.turn(stored.turnId);
+    const conversation = await this.conversation(turn.conversationId);
     // The original run's tools and call format, so the two runs differ only by what was asked.
-    const settings = {
+    const settings: ConversationSettings = {
       ...conversation.settings,
-      agent: 'fncall' as const,
+      agent: 'fncall',
       tools: plan.tools,
       fncallMode: plan.fncallMode ?? conversation.settings.fncallMode,
       generateCfg: { ...conversation.settings.generateCfg, ...req.generateCfg },
     };
-    const agent = this.makeAgent(settings, { model });
-    this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
-    return this.start(conversation, turn, agent, {
-      messages: plan.input,
-      resume: { messages: plan.messages, events: plan.events, replay: plan.replay },
-    });
+    const agent = await this.agentFor(settings, undefined, model);
+    await this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
+    return this.start(agent, { kind: 'replay', conversation, turn, plan, model });
   }
 
   /** The user's decision on a tool call a paused run waits on. */
@@ -152,41 +151,41 @@ export class ChatService {
     if (!parsed.success) {
       throw new Error('A decision is {action: "run", arguments?}, {action: "skip"} or {action: "supply", content}.');
     }
-    const live = LIVE.get(runId);
-    if (!live) throw new Error('This run is not going any more.');
-    if (!live.decide(functionId, parsed.data)) throw new Error(`This run is not waiting for tool call ${functionId}.`);
+    const result = this.runs.decide(runId, functionId, parsed.data);
+    if (result === 'not-running') throw new Error('This run is not going any more.');
+    if (result === 'not-waiting') throw new Error(`This run is not waiting for tool call ${functionId}.`);
+  }
+
+  /** Stops a run in progress. False when it is not running. */
+  stop(runId: string): boolean {
+    return this.runs.stop(runId);
+  }
+
+  /** A conversation with every turn's latest run, as the page opens it. */
+  async openConversation(id: string): Promise<ConversationData> {
+    const conversation = await this.store.getConversation(id);
+    if (!conversation) throw new CodedError('conversation-gone', 'This conversation no longer exists.');
+    const turns = (await this.store.listTurns(id)).map((r) => ({
+      turn: r.turn,
+      runId: r.run?.id,
+      runStatus: r.run?.status,
+      runCount: r.runCount,
+      events: storedFeed(r.events),
+    }));
+    return { id, title: conversation.title, settings: conversation.settings, turns };
   }
 
   /** Every run of a turn with its events, oldest first (for comparing them). */
-  runsOfTurn(turnId: string): { id: string; status: string; startedAt: number; events: AgentEvent[] }[] {
-    this.turn(turnId);
-    return this.store.listRuns(turnId).map((r) => ({ ...r, events: this.store.getRunEvents(r.id) }));
-  }
-
-  /** Stops a run in progress. False when it is not running in this process. */
-  stop(runId: string): boolean {
-    const live = LIVE.get(runId);
-    if (!live) return false;
-    live.stop();
-    return true;
-  }
-
-  /** Stops every run of the conversation still going in this process, and resolves once each has ended (before the
-   *  conversation is deleted, so no run writes into it or its work directory meanwhile). */
-  async stopConversation(conversationId: string): Promise<void> {
-    const runs = [...LIVE.values()].filter((live) => live.conversationId === conversationId);
-    for (const live of runs) live.stop();
-    await Promise.all(runs.map((live) => live.whenEnded()));
-  }
-
-  live(runId: string): LiveRun | undefined {
-    return LIVE.get(runId);
+  async runsOfTurn(turnId: string): Promise<{ id: string; status: string; startedAt: number; events: AgentEvent[] }[]> {
+    await this.turn(turnId);
+    const runs = await this.store.listRuns(turnId);
+    return Promise.all(runs.map(async (r) => ({ ...r, events: await this.store.getRunEvents(r.id) })));
   }
 
   /** The messages the model sees for a turn: every earlier turn with its latest answer, then this turn. */
-  history(conversationId: string, beforeSeq: number): Message[] {
+  async history(conversationId: string, beforeSeq: number): Promise<Message[]> {
     const messages: Message[] = [];
-    for (const record of this.store.listTurns(conversationId)) {
+    for (const record of await this.store.listTurns(conversationId)) {
       if (record.turn.seq >= beforeSeq) break;
       messages.push({ role: 'user', content: record.turn.content });
       messages.push(...foldEvents(record.events));
@@ -194,90 +193,68 @@ export class ChatService {
     return messages;
   }
 
-  private start(
-    conversation: Conversation,
-    turn: StoredTurn,
-    agent: Agent,
-    from?: { messages: Message[]; resume: ResumeFrom },
-    pageLang?: Lang,
-  ): StartedRun {
-    const runId = randomUUID();
-    const messages = from?.messages ?? [
-      ...this.history(conversation.id, turn.seq),
-      { role: 'user' as const, content: turn.content },
-    ];
-    this.store.startRun(turn.id, runId);
-    const live = new LiveRun(runId, conversation.id);
-    LIVE.set(runId, live);
-    void this.drive(agent, messages, live, conversation, from?.resume, pageLang);
-    return { conversationId: conversation.id, turnId: turn.id, runId, live };
+  /** The agent for `settings`, once what it needs is ready: its tools registered, the conversation's uploads
+   *  parsed (so that the message it answers carries them). */
+  private async agentFor(settings: ConversationSettings, conversationId?: string, model?: string): Promise<Agent> {
+    await this.deps.prepareTools?.(settings.tools);
+    if (conversationId) await this.deps.parses?.settled(this.store, conversationId);
+    return this.deps.agents(settings, { model });
   }
 
-  private async drive(
-    agent: Agent,
-    messages: Message[],
-    live: LiveRun,
-    conversation: Conversation,
-    resume?: ResumeFrom,
-    pageLang?: Lang,
-  ): Promise<void> {
-    const setLang = conversation.settings.lang;
-    const lang = setLang && setLang !== 'auto' ? setLang : pageLang; // none: detected from the messages
-    const beforeTool = conversation.settings.pauseBeforeTools
-      ? (call: { functionId: string }): Promise<ToolDecision> => live.awaitDecision(call.functionId)
-      : undefined;
+  /** A user turn, carrying the conversation's ready documents that no earlier turn carries. */
+  private async addTurn(conversationId: string, beforeSeq: number, content: string | ContentItem[]) {
+    const history = await this.history(conversationId, beforeSeq);
+    return this.store.addTurn(conversationId, await withNewDocuments(this.store, conversationId, history, content));
+  }
+
+  private async start(agent: Agent, how: RunPlan): Promise<StartedRun> {
+    const { conversation, turn } = how;
+    const runId = randomUUID();
+    const input =
+      how.kind === 'replay'
+        ? how.plan
+        : [...(await this.history(conversation.id, turn.seq)), { role: 'user' as const, content: turn.content }];
+    await this.store.startRun(turn.id, runId);
+    const writer = this.runs.start(runId, conversation.id);
+    // The conversation's language when its settings name one, else the page's; with neither (a replay, a client
+    // that does not say) the agent reads it from the messages, as Qwen-Agent does.
+    const set = conversation.settings.lang;
+    const lang = set && set !== 'auto' ? set : how.kind === 'turn' ? how.pageLang : undefined;
+    const opts = {
+      signal: writer.signal,
+      runId,
+      conversationId: conversation.id,
+      ...(lang ? { lang } : {}),
+      ...(conversation.settings.pauseBeforeTools
+        ? { beforeTool: (call: { functionId: string }) => writer.awaitDecision(call.functionId) }
+        : {}),
+    };
+    const events = Array.isArray(input) ? agent.runEvents(input, opts) : replayEvents(agent, input, opts);
+    void this.record(events, writer);
+    return { conversationId: conversation.id, turnId: turn.id, runId };
+  }
+
+  /** Drains the run into its writer whatever happens to its readers; a log that cannot be written stops it. */
+  private async record(events: AsyncGenerator<AgentEvent>, writer: RunWriter): Promise<void> {
     try {
-      for await (const event of agent.runEvents(messages, {
-        signal: live.controller.signal,
-        runId: live.runId,
-        conversationId: conversation.id,
-        ...(lang ? { lang } : {}),
-        ...(resume ? { resume } : {}),
-        ...(beforeTool ? { beforeTool } : {}),
-      })) {
-        this.store.appendEvent(live.runId, event);
-        if (event.type === 'run-end') this.store.finishRun(live.runId, event.reason, event.error);
-        live.push(event);
-      }
-    } catch (e) {
-      // The store failed (disk full, database closed): the run cannot be recorded; say so to the readers.
-      const message = e instanceof Error ? e.message : String(e);
-      live.push({
-        type: 'run-end',
-        runId: live.runId,
-        iteration: 0,
-        t: 0,
-        reason: 'error',
-        error: { name: 'StoreError', message },
-        llmCalls: 0,
-        toolCalls: 0,
-        usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-        durationMs: 0,
-      });
-      try {
-        this.store.finishRun(live.runId, 'error', { name: 'StoreError', message });
-      } catch {
-        // nothing more can be done; the run will read as interrupted at the next start
+      for await (const event of events) {
+        writer.push(event);
+        if (writer.failed) break; // leaving the loop stops the run
       }
     } finally {
-      live.end();
-      LIVE.delete(live.runId);
+      await writer.end();
     }
   }
 
-  private conversation(id: string): Conversation {
-    const c = this.store.getConversation(id);
+  private async conversation(id: string): Promise<Conversation> {
+    const c = await this.store.getConversation(id);
     if (!c) throw new Error(`Conversation ${id} does not exist.`);
     return c;
   }
 
-  private turn(id: string): StoredTurn {
-    const t = this.store.getTurn(id);
+  private async turn(id: string): Promise<StoredTurn> {
+    const t = await this.store.getTurn(id);
     if (!t) throw new Error(`Message ${id} does not exist.`);
     return t;
   }
-}
-
-function isEmpty(content: string | ContentItem[]): boolean {
-  return typeof content === 'string' ? !content.trim() : content.length === 0;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../agent/events';
+import type { AgentEvent } from '../protocol/events';
 import { foldRun, type ToolBlock } from './view';
 
 let t = 0;
@@ -8,7 +8,7 @@ const start = ev({
   type: 'run-start',
   iteration: 0,
   agent: 'a',
-  agentType: 'FnCallAgent',
+  kind: 'fncall',
   model: 'm',
   lang: 'en',
   maxLlmCalls: 20,
@@ -28,6 +28,7 @@ describe('run view fold: pause before tools', () => {
         type: 'tool-result',
         functionId: 'c1',
         name: 'calculator',
+        arguments: '{"expression":"2+3"}',
         ok: true,
         content: '5',
         durationMs: 1,

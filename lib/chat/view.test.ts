@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../agent/events';
+import type { AgentEvent } from '../protocol/events';
+import type { AgentKind } from '../protocol/enums';
 import { applyEvent, emptyRun, foldRun, markInterrupted, type ToolBlock } from './view';
 
 let t = 0;
 const ev = (e: Record<string, unknown>): AgentEvent => ({ runId: 'r', iteration: 1, t: (t += 10), ...e }) as AgentEvent;
-const start = (agentType = 'FnCallAgent') =>
-  ev({ type: 'run-start', iteration: 0, agent: 'a', agentType, model: 'm', lang: 'en', maxLlmCalls: 20, tools: [] });
+const start = (kind: AgentKind = 'fncall') =>
+  ev({ type: 'run-start', iteration: 0, agent: 'a', kind, model: 'm', lang: 'en', maxLlmCalls: 20, tools: [] });
+/** A call that ran as the model wrote it and succeeded. */
+const ran = (functionId: string, name: string, args: string) => ({ functionId, name, arguments: args, ok: true });
 const end = (reason = 'answered', extra = {}) =>
   ev({
     type: 'run-end',
@@ -28,11 +31,12 @@ describe('run view fold', () => {
       ev({ type: 'llm-end', finishReason: 'tool_calls', durationMs: 5 }),
       ev({ type: 'tool-call', functionId: 'c1', name: 'get_weather', arguments: '{"city":"Paris"}' }),
       ev({ type: 'tool-call', functionId: 'c2', name: 'get_weather', arguments: '{"city":"Rome"}' }),
-      ev({ type: 'tool-result', functionId: 'c1', name: 'get_weather', ok: true, content: 'sunny', durationMs: 12 }),
+      ev({ type: 'tool-result', ...ran('c1', 'get_weather', '{"city":"Paris"}'), content: 'sunny', durationMs: 12 }),
       ev({
         type: 'tool-result',
         functionId: 'c2',
         name: 'get_weather',
+        arguments: '{"city":"Rome"}',
         ok: false,
         content: 'bad',
         error: { kind: 'invalid-arguments', message: "missing required property 'city'", type: 'ToolArgumentsError' },
@@ -62,7 +66,7 @@ describe('run view fold', () => {
       ev({ type: 'llm-start', format: 'native' }),
       ev({ type: 'reasoning-delta', text: 'Need a tool.' }), // t = +20
       ev({ type: 'tool-call', functionId: 'c1', name: 'calc', arguments: '{}' }), // t = +30
-      ev({ type: 'tool-result', functionId: 'c1', name: 'calc', ok: true, content: '2', durationMs: 500 }),
+      ev({ type: 'tool-result', ...ran('c1', 'calc', '{}'), content: '2', durationMs: 500 }),
       ev({ type: 'llm-start', iteration: 2, format: 'native' }),
     ]);
     const thinking = view.blocks[0]!;
@@ -75,10 +79,7 @@ describe('run view fold', () => {
     applyEvent(view, ev({ type: 'tool-call', functionId: '1', name: 'a', arguments: '{}' }));
     applyEvent(view, ev({ type: 'tool-call', functionId: '2', name: 'b', arguments: '{}' }));
     expect((view.blocks as ToolBlock[]).map((b) => b.status)).toEqual(['running', 'queued']);
-    const changed = applyEvent(
-      view,
-      ev({ type: 'tool-result', functionId: '1', name: 'a', ok: true, content: 'x', durationMs: 1 }),
-    );
+    const changed = applyEvent(view, ev({ type: 'tool-result', ...ran('1', 'a', '{}'), content: 'x', durationMs: 1 }));
     expect((view.blocks as ToolBlock[]).map((b) => b.status)).toEqual(['done', 'running']);
     expect(changed).toEqual(['tool-1-1', 'tool-1-2']);
   });
@@ -116,15 +117,27 @@ describe('run view fold', () => {
     expect(view.blocks[0]).toMatchObject({ kind: 'text', text: 'partial' });
   });
 
-  it('shows a ReAct transcript as steps: thought, tool card with its result, answer', () => {
+  it('shows a ReAct run as steps (thought, tool card with its result, answer) from the parts its text says', () => {
+    const piece = (part: string, text: string, iteration = 1) => ev({ type: 'text-delta', iteration, text, part });
     const view = foldRun('r', [
-      start('ReActChat'),
-      ev({ type: 'text-delta', iteration: 0, text: 'Thought: ' }),
-      ev({ type: 'text-delta', text: 'I need to compute.\nAction: calculator\nAction Input: {"expression": "6*7"}\n' }),
+      start('react'),
+      piece('markup', 'Thought: ', 0),
+      piece('thought', 'I need to '),
+      piece('thought', 'compute.'),
+      piece('markup', '\nAction: '),
+      piece('action', 'calculator'),
+      piece('markup', '\nAction Input: '),
+      piece('action-input', '{"expression": "6*7"}'),
+      piece('markup', '\n'),
       ev({ type: 'tool-call', functionId: '1', name: 'calculator', arguments: '{"expression": "6*7"}' }),
-      ev({ type: 'tool-result', functionId: '1', name: 'calculator', ok: true, content: '42', durationMs: 3 }),
-      ev({ type: 'text-delta', text: 'Observation: 42\nThought: ' }),
-      ev({ type: 'text-delta', iteration: 2, text: 'I know it.\nFinal Answer: 42' }),
+      ev({ type: 'tool-result', ...ran('1', 'calculator', '{"expression": "6*7"}'), content: '42', durationMs: 3 }),
+      piece('markup', 'Observation: '),
+      piece('observation', '42'),
+      piece('markup', '\nThought: '),
+      piece('thought', 'I know it.', 2),
+      piece('markup', '\nFinal Answer: ', 2),
+      piece('answer', '4', 2),
+      piece('answer', '2', 2),
       end(),
     ]);
     expect(view.blocks.map((b) => `${b.kind}:${b.kind === 'reasoning' ? b.label : ''}`)).toEqual([
@@ -141,6 +154,7 @@ describe('run view fold', () => {
       result: '42',
       durationMs: 3,
     });
+    expect(view.blocks[2]).toMatchObject({ text: 'I know it.' });
     expect(view.blocks[3]).toMatchObject({ kind: 'text', text: '42' });
   });
 });

@@ -1,11 +1,10 @@
 // The page's view of a run: the event stream folded into blocks in the order they happened: reasoning, tool
 // calls, answer text. Pure and framework-free: the client store applies it event by event; tests run it in Node.
-import type { AgentEventType, ErrorInfo, RetrievalCandidate, StopReason, ToolFile, Usage } from '../agent/events';
-import type { FeedEvent } from './browser-feed';
+import type { AgentKind, ReactPart, TurnStatus } from '../protocol/enums';
+import type { AgentEventType, ErrorInfo, FeedEvent, RetrievalCandidate, ToolFile, Usage } from '../protocol/events';
+import type { ContentItem } from '../protocol/message';
 
 type Feed<T extends AgentEventType> = Extract<FeedEvent, { type: T }>;
-import { parseReactSteps } from '../llm/fncall';
-import type { ContentItem } from '../llm/schema';
 
 export type ToolStatus = 'queued' | 'awaiting' | 'running' | 'done' | 'error';
 
@@ -60,17 +59,14 @@ export interface RetrievalBlock {
   usedTokens: number;
   durationMs: number;
   errors?: string[];
-  /** ReAct runs rebuild their blocks from the transcript: how many tool cards came before this block. */
-  afterTools: number;
 }
 
 export type Block = ReasoningBlock | ToolBlock | TextBlock | RetrievalBlock;
 
-export type TurnStatus = 'streaming' | StopReason | 'interrupted';
-
 export interface RunView {
   runId: string;
-  agentType: string;
+  /** Which kind of agent ran (known once run-start arrived). */
+  kind?: AgentKind;
   status: TurnStatus;
   error?: ErrorInfo;
   blocks: Block[];
@@ -82,17 +78,18 @@ export interface RunView {
 }
 
 export function emptyRun(runId: string): RunView {
-  return { runId, agentType: '', status: 'streaming', blocks: [], llmCalls: 0 };
+  return { runId, status: 'streaming', blocks: [], llmCalls: 0 };
 }
 
 /**
  * Applies one event to a run view, in place, and returns the ids of the blocks that changed (so a UI can re-render
- * only those). ReAct runs are shown as steps (thought, tool card, answer), not as a raw transcript.
+ * only those). ReAct runs are shown as steps (thought, tool card, answer): their text-delta events say which part
+ * of a step each piece of the transcript is.
  */
 export function applyEvent(view: RunView, e: FeedEvent): string[] {
   switch (e.type) {
     case 'run-start':
-      view.agentType = e.agentType;
+      view.kind = e.kind;
       return [];
     case 'llm-start':
       view.llmCalls = Math.max(view.llmCalls, e.iteration);
@@ -102,19 +99,16 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
       view.retrying = { attempt: e.attempt, delayMs: e.delayMs, message: e.error.message };
       return [];
     case 'reasoning-delta': {
-      if (view.agentType === 'ReActChat') return [];
+      if (view.kind === 'react') return []; // a ReAct run shows its Thoughts
       const block = openReasoning(view, `r${e.iteration}`, 'thinking', e.t);
       block.text += e.text;
       return [block.id];
     }
     case 'text-delta':
-      return view.agentType === 'ReActChat'
-        ? applyReactText(view, e)
-        : appendText(view, `t${e.iteration}`, e.text, e.t);
+      return e.part === undefined ? appendText(view, `t${e.iteration}`, e.text, e.t) : applyReactPiece(view, e, e.part);
     case 'llm-end':
       return closeReasoning(view, e.t);
     case 'tool-call': {
-      if (view.agentType === 'ReActChat') return [];
       const block: ToolBlock = {
         kind: 'tool',
         id: toolId(e.iteration, e.functionId),
@@ -135,18 +129,13 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
     case 'tool-approval': {
       // Paused before this call ("pause before tools"): it waits for the user's decision.
       const block = view.blocks.find(
-        (b): b is ToolBlock =>
-          b.kind === 'tool' && (b.id === toolId(e.iteration, e.functionId) || isReactCall(view, b, e)),
+        (b): b is ToolBlock => b.kind === 'tool' && b.id === toolId(e.iteration, e.functionId),
       );
       if (!block) return [];
       block.status = 'awaiting';
       return [block.id];
     }
     case 'tool-result': {
-      if (view.agentType === 'ReActChat') {
-        reactToolResult(view, e);
-        return view.blocks.filter((b) => b.kind === 'tool' && b.iteration === e.iteration).map((b) => b.id);
-      }
       const block = view.blocks.find(
         (b): b is ToolBlock => b.kind === 'tool' && b.id === toolId(e.iteration, e.functionId),
       );
@@ -181,7 +170,6 @@ function addRetrieval(view: RunView, e: Feed<'retrieval'>): string {
     ...data,
     kind: 'retrieval',
     id: uniqueId(view, `retrieval-${e.iteration}-${e.functionId ?? e.by}`),
-    afterTools: view.blocks.filter((b) => b.kind === 'tool').length,
   };
   view.blocks.push(block);
   return block.id;
@@ -227,16 +215,10 @@ function hasRunning(view: RunView): boolean {
   return view.blocks.some((b) => b.kind === 'tool' && b.status === 'running');
 }
 
-function isReactCall(view: RunView, b: ToolBlock, e: { iteration: number }): boolean {
-  return view.agentType === 'ReActChat' && b.iteration === e.iteration;
-}
-
 function settleTool(block: ToolBlock, e: Feed<'tool-result'>): void {
   block.status = e.ok ? 'done' : 'error';
-  if (e.decision) {
-    block.decision = e.decision;
-    if (e.decision.action === 'run' && e.decision.arguments !== undefined) block.arguments = e.decision.arguments;
-  }
+  block.arguments = e.arguments; // as it ran (after the user's edit, when the run paused before it)
+  if (e.decision) block.decision = e.decision;
   block.result = e.content;
   block.durationMs = e.durationMs;
   if (e.error) block.error = e.error;
@@ -293,68 +275,39 @@ function uniqueId(view: RunView, id: string): string {
   return `${id}-${n}`;
 }
 
-// ReAct: the transcript streams as text; it is re-read into steps (small: a few KB per run) on each delta.
-const reactTranscripts = new WeakMap<RunView, string>();
+// ReAct: the transcript's thoughts and answer show as blocks, the rest (markers, the call, the observation) as the
+// tool card. A piece continues the block before it when it is the same part of the same step.
+const lastPart = new WeakMap<RunView, ReactPart>();
 
-function applyReactText(view: RunView, e: Feed<'text-delta'>): string[] {
-  const transcript = (reactTranscripts.get(view) ?? '') + e.text;
-  reactTranscripts.set(view, transcript);
-  const steps = parseReactSteps(transcript);
-  const tools = view.blocks.filter((b): b is ToolBlock => b.kind === 'tool');
-  const blocks: Block[] = [];
-  steps.forEach((step, i) => {
-    if (step.thought.trim()) {
-      blocks.push({
-        kind: 'reasoning',
-        id: `thought-${i}`,
-        label: 'thought',
-        text: step.thought.trim(),
-        startT: e.t,
-        endT: e.t,
-      });
+function applyReactPiece(view: RunView, e: Feed<'text-delta'>, part: ReactPart): string[] {
+  const continues = lastPart.get(view) === part;
+  lastPart.set(view, part);
+  const last = view.blocks[view.blocks.length - 1];
+  if (part === 'thought') {
+    if (continues && last?.kind === 'reasoning' && last.label === 'thought') {
+      last.text += e.text;
+      return [last.id];
     }
-    if (step.action !== undefined) {
-      const existing = tools[blocks.filter((b) => b.kind === 'tool').length];
-      const block: ToolBlock = existing ?? {
-        kind: 'tool',
-        id: `react-tool-${i}`,
-        iteration: i + 1,
-        functionId: String(i + 1),
-        name: step.action,
-        arguments: step.actionInput ?? '',
-        status: step.observation !== undefined ? 'done' : 'running',
-      };
-      block.name = step.action;
-      block.arguments = step.actionInput ?? '';
-      if (step.observation !== undefined && block.status === 'running') {
-        block.status = 'done';
-        block.result = step.observation;
-      }
-      blocks.push(block);
-    }
-    if (step.finalAnswer !== undefined) blocks.push({ kind: 'text', id: `answer-${i}`, text: step.finalAnswer });
-  });
-  const retrievals = view.blocks.filter((b): b is RetrievalBlock => b.kind === 'retrieval');
-  view.blocks = retrievals.length ? withRetrievals(blocks, retrievals) : blocks;
-  return view.blocks.map((b) => b.id);
-}
-
-function withRetrievals(blocks: Block[], retrievals: RetrievalBlock[]): Block[] {
-  const out: Block[] = retrievals.filter((r) => r.afterTools === 0);
-  let tools = 0;
-  for (const b of blocks) {
-    out.push(b);
-    if (b.kind === 'tool') {
-      tools++;
-      out.push(...retrievals.filter((r) => r.afterTools === tools));
-    }
+    // A Thought is shown whole, not timed: it opens and closes at once.
+    const block: ReasoningBlock = {
+      kind: 'reasoning',
+      id: uniqueId(view, `thought-${e.iteration}`),
+      label: 'thought',
+      text: e.text,
+      startT: e.t,
+      endT: e.t,
+    };
+    view.blocks.push(block);
+    return [block.id];
   }
-  out.push(...retrievals.filter((r) => r.afterTools > tools));
-  return out;
-}
-
-/** Applies a ReAct tool-result to its card (status, exact result or error, duration). */
-function reactToolResult(view: RunView, e: Feed<'tool-result'>): void {
-  const block = view.blocks.find((b): b is ToolBlock => b.kind === 'tool' && b.iteration === e.iteration);
-  if (block) settleTool(block, e);
+  if (part === 'answer') {
+    if (continues && last?.kind === 'text') {
+      last.text += e.text;
+      return [last.id];
+    }
+    const block: TextBlock = { kind: 'text', id: uniqueId(view, `answer-${e.iteration}`), text: e.text };
+    view.blocks.push(block);
+    return [block.id];
+  }
+  return [];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../agent/events';
+import type { AgentEvent } from '../protocol/events';
 import { compareRuns } from './runs';
 import { diffText, type Segment } from './text-diff';
 
@@ -41,7 +41,7 @@ function run(id: string, opts: { model: string; calls: [string, string, string][
       type: 'run-start',
       iteration: 0,
       agent: 'a',
-      agentType: 'FnCallAgent',
+      kind: 'fncall',
       model: opts.model,
       lang: 'en',
       maxLlmCalls: 20,
@@ -62,7 +62,9 @@ function run(id: string, opts: { model: string; calls: [string, string, string][
   ];
   opts.calls.forEach(([name, args, result], i) => {
     events.push(ev({ type: 'tool-call', functionId: `c${i}`, name, arguments: args }));
-    events.push(ev({ type: 'tool-result', functionId: `c${i}`, name, ok: true, content: result, durationMs: 1 }));
+    events.push(
+      ev({ type: 'tool-result', functionId: `c${i}`, name, arguments: args, ok: true, content: result, durationMs: 1 }),
+    );
   });
   events.push(
     ev({

@@ -2,7 +2,8 @@
 // the prompt of each iteration (the exact request sent), the sequence of tool calls, their arguments and results,
 // and the answers, each with the differences marked. Framework-free; the page renders the result as it is.
 import { diffArrays } from 'diff';
-import type { AgentEvent, EventOf, ReplayInfo, StopReason } from '../agent/events';
+import type { StopReason } from '../protocol/enums';
+import type { AgentEvent, EventOf, ReplayInfo } from '../protocol/events';
 import { diffText, type SideBySide } from './text-diff';
 
 export interface RunDigest {
@@ -44,6 +45,38 @@ export interface RunComparison {
   prompts: { iteration: number; a: boolean; b: boolean; diff: SideBySide }[];
 }
 
+/** A run of a turn, to pick two to compare. */
+export interface RunChoice {
+  id: string;
+  /** 1 for the turn's first run, then in order. */
+  number: number;
+  status: string;
+  startedAt: number;
+  model: string;
+  /** Which run (by number) and iteration it replayed, when it is a replay. */
+  replayOf?: { number: number; fromIteration: number };
+}
+
+/** The runs of a turn, numbered in order, each with its model and what it replayed, to pick two to compare. */
+export function runChoices(
+  runs: readonly { id: string; status: string; startedAt: number; events: readonly AgentEvent[] }[],
+): RunChoice[] {
+  const numbers = new Map(runs.map((r, i) => [r.id, i + 1]));
+  return runs.map((r, i): RunChoice => {
+    const start = r.events.find((e): e is EventOf<'run-start'> => e.type === 'run-start');
+    const choice: RunChoice = {
+      id: r.id,
+      number: i + 1,
+      status: r.status,
+      startedAt: r.startedAt,
+      model: start?.model ?? '',
+    };
+    if (start?.replay)
+      choice.replayOf = { number: numbers.get(start.replay.of) ?? 0, fromIteration: start.replay.fromIteration };
+    return choice;
+  });
+}
+
 export function digestRun(runId: string, events: readonly AgentEvent[]): RunDigest {
   const digest: RunDigest = { runId, model: '', prompts: new Map(), toolCalls: [], answer: '' };
   const byId = new Map<string, RunDigest['toolCalls'][number]>();
@@ -70,7 +103,7 @@ export function digestRun(runId: string, events: readonly AgentEvent[]): RunDige
         if (!call) break;
         call.result = typeof e.content === 'string' ? e.content : JSON.stringify(e.content, null, 2);
         call.ok = e.ok;
-        if (e.decision?.action === 'run' && e.decision.arguments !== undefined) call.arguments = e.decision.arguments;
+        call.arguments = e.arguments; // as it ran (after a user's edit)
         break;
       }
       case 'text-delta':

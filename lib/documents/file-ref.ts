@@ -2,7 +2,10 @@
 // never sees a server path; file-aware tools stage the bytes (DATA_DIR/files/<sha256>) under the real name.
 import path from 'node:path';
 
-const REF = /^files\/([0-9a-f]{64})\/([^/\\\u0000-\u001f]+)$/;
+const REF = /^files\/([0-9a-f]{64})\/([^/\\\u0000-\u001f\u202a-\u202e\u2066-\u2069]+)$/;
+
+/** Bidirectional embedding, override and isolate controls: they make "evil\u202Efdp.exe" read as "evilexe.pdf". */
+export const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
 
 export function fileRef(hash: string, name: string): string {
   return `files/${hash}/${name}`;
@@ -25,10 +28,12 @@ export function storedFilePath(dataDir: string, hash: string): string {
 
 const MAX_NAME_LENGTH = 200;
 
-/** A single safe path segment: no separators, no '..', no control or reserved characters, no leading dots. */
+/** A single safe path segment: no separators, no '..', no control, bidi-override or reserved characters, no
+ *  leading dots. */
 export function safeFileName(raw: string): string {
   let name = raw
     .replace(/[\u0000-\u001f\u007f]/g, '')
+    .replace(BIDI_CONTROLS, '')
     .replace(/[/\\:*?"<>|]/g, '_')
     .replace(/\.{2,}/g, '.')
     .replace(/^[.\s]+/, '')

@@ -1,4 +1,4 @@
-// The limits every parser honours, from the environment by default (lib/config.ts).
+// The limits every parser honours, from the environment by default (lib/config/index.ts).
 import { loadConfig, type DocumentLimits } from '../config';
 
 export type { DocumentLimits } from '../config';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAgentEvent, type AgentEvent } from '../agent/events';
+import { parseAgentEvent, type AgentEvent } from '../protocol/events';
 import { buildRunExport, parseRunExport, RUN_EXPORT_SCHEMA } from './export';
 
 const events: AgentEvent[] = [
@@ -9,7 +9,7 @@ const events: AgentEvent[] = [
     iteration: 0,
     t: 0,
     agent: 'a',
-    agentType: 'FnCallAgent',
+    kind: 'fncall',
     model: 'm',
     lang: 'en',
     maxLlmCalls: 5,
@@ -47,38 +47,38 @@ const bundle = () =>
   );
 
 describe('run export', () => {
-  it('round-trips through JSON text unchanged', () => {
+  it('round-trips through JSON text unchanged', async () => {
     const text = JSON.stringify(bundle());
-    const back = parseRunExport(text);
+    const back = await parseRunExport(text);
     expect(back).toEqual({ ok: true, value: bundle() });
     expect(JSON.parse(text).schema).toBe(RUN_EXPORT_SCHEMA);
   });
 
-  it('rejects files that are not JSON or not a run export, saying so', () => {
-    expect(parseRunExport('{"schema": ')).toMatchObject({
+  it('rejects files that are not JSON or not a run export, saying so', async () => {
+    expect(await parseRunExport('{"schema": ')).toMatchObject({
       ok: false,
       error: expect.stringMatching(/^This file is not JSON/),
     });
-    expect(parseRunExport('[1,2]')).toMatchObject({
+    expect(await parseRunExport('[1,2]')).toMatchObject({
       ok: false,
       error: expect.stringContaining('must hold a JSON object'),
     });
-    expect(parseRunExport('{"replies": []}')).toEqual({
+    expect(await parseRunExport('{"replies": []}')).toEqual({
       ok: false,
       error: `This file is not an Agent Studio run export (its "schema" is missing; expected "${RUN_EXPORT_SCHEMA}").`,
     });
-    expect(parseRunExport(JSON.stringify({ ...bundle(), schema: 'agent-studio.run/9' }))).toEqual({
+    expect(await parseRunExport(JSON.stringify({ ...bundle(), schema: 'agent-studio.run/9' }))).toEqual({
       ok: false,
       error: `This run export uses schema agent-studio.run/9; this version of Agent Studio reads ${RUN_EXPORT_SCHEMA}.`,
     });
   });
 
-  it('names the damaged fields of a bad export by their path', () => {
+  it('names the damaged fields of a bad export by their path', async () => {
     const b = bundle() as unknown as { events: Record<string, unknown>[]; run: Record<string, unknown> };
     b.events[2] = { ...b.events[2], text: 42 };
     b.events[3] = { ...b.events[3], type: 'llm-finish' };
     delete b.run.id;
-    const result = parseRunExport(JSON.stringify(b));
+    const result = await parseRunExport(JSON.stringify(b));
     expect(result.ok).toBe(false);
     const error = result.ok ? '' : result.error;
     expect(error).toMatch(/^This run export is damaged or incomplete:/);
@@ -87,16 +87,28 @@ describe('run export', () => {
     expect(error).toContain('events[3].type:');
   });
 
-  it('rejects events of another run, and an empty event list', () => {
+  it('rejects events of another run, and an empty event list', async () => {
     const b = bundle();
     const mixed = { ...b, events: [...b.events, { ...b.events[2]!, runId: 'other' }] };
-    expect(parseRunExport(JSON.stringify(mixed))).toMatchObject({
+    expect(await parseRunExport(JSON.stringify(mixed))).toMatchObject({
       ok: false,
       error: expect.stringContaining('events[5].runId: belongs to run other, not to the exported run r1'),
     });
-    expect(parseRunExport(JSON.stringify({ ...b, events: [] }))).toMatchObject({
+    expect(await parseRunExport(JSON.stringify({ ...b, events: [] }))).toMatchObject({
       ok: false,
       error: expect.stringContaining('events: a run needs at least one event'),
     });
+  });
+
+  it('reads an export of the older schema, its events in the shape of today', async () => {
+    const { kind: _kind, ...start } = events[0] as Extract<AgentEvent, { type: 'run-start' }>;
+    const old = {
+      ...bundle(),
+      schema: 'agent-studio.run/1',
+      events: [{ ...start, agentType: 'FnCallAgent' }, ...events.slice(1)],
+    };
+    const read = await parseRunExport(JSON.stringify(old));
+    expect(read).toMatchObject({ ok: true, value: { schema: RUN_EXPORT_SCHEMA } });
+    expect(read.ok && read.value.events).toEqual(events);
   });
 });

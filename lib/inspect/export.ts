@@ -1,9 +1,11 @@
 // The run export file: a versioned JSON bundle of one run (its stored events, requests included), that the inspector
 // can import again to view. Checked with zod on import, with errors a person can act on.
-import { z } from 'zod';
-import { AgentEventSchema, type AgentEvent } from '../agent/events';
+import { z } from '../protocol/zod';
+import { AgentEventSchema, type AgentEvent } from '../protocol/events';
 
-export const RUN_EXPORT_SCHEMA = 'agent-studio.run/1';
+export const RUN_EXPORT_SCHEMA = 'agent-studio.run/2';
+/** Exports written before the events carried their final facts; their events are read in today's shape. */
+const OLDER_SCHEMAS = ['agent-studio.run/1'];
 
 export const RunExportSchema = z
   .object({
@@ -50,8 +52,9 @@ const MAX_LISTED = 5;
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** Reads an export file's text. Never throws: a bad file gives a message naming what is wrong and where. */
-export function parseRunExport(text: string): ParseResult<RunExport> {
+/** Reads an export file's text. Never throws: a bad file gives a message naming what is wrong and where. An export
+ *  of an older schema is read in today's shape (the code that does so loads only for such a file). */
+export async function parseRunExport(text: string): Promise<ParseResult<RunExport>> {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -62,7 +65,11 @@ export function parseRunExport(text: string): ParseResult<RunExport> {
     return { ok: false, error: 'This file is not an Agent Studio run export: it must hold a JSON object.' };
   }
   const schema = (data as { schema?: unknown }).schema;
-  if (schema !== RUN_EXPORT_SCHEMA) {
+  const events = (data as { events?: unknown }).events;
+  if (typeof schema === 'string' && OLDER_SCHEMAS.includes(schema) && Array.isArray(events)) {
+    const { upgradeRunLog } = await import('../store/upgrade');
+    data = { ...data, schema: RUN_EXPORT_SCHEMA, events: upgradeRunLog(events) };
+  } else if (schema !== RUN_EXPORT_SCHEMA) {
     const other = typeof schema === 'string' && schema.startsWith('agent-studio.run/');
     return {
       ok: false,

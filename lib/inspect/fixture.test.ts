@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseAgentEvent, type AgentEvent } from '../agent/events';
+import { parseAgentEvent, type AgentEvent } from '../protocol/events';
 import { ScriptPlayer } from '../../scripts/model-server/script';
-import { FIXTURE_SCHEMA, runToFixture } from './fixture';
+import { FIXTURE_SCHEMA } from '../protocol/fixture';
+import { runToFixture } from './fixture';
 
 const ev = (e: Record<string, unknown>): AgentEvent => parseAgentEvent({ runId: 'run-abc', ...e });
 
@@ -11,7 +12,7 @@ const events: AgentEvent[] = [
     iteration: 0,
     t: 0,
     agent: 'assistant',
-    agentType: 'FnCallAgent',
+    kind: 'fncall',
     model: 'qwen3',
     fncallMode: 'nous',
     lang: 'en',
@@ -68,6 +69,7 @@ const events: AgentEvent[] = [
     t: 11,
     functionId: '1',
     name: 'calculator',
+    arguments: '{"expression": "6*7"}',
     ok: true,
     content: '42',
     durationMs: 1,

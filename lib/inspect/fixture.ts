@@ -1,21 +1,9 @@
-// "Save as fixture": a recorded run turned into a scenario for the scripted model server (scripts/model-server), so
-// the model's side of a real run can be replayed and the run becomes a test. The file is a Scenario (its `replies`
-// play in order: one per model call, plus the retried HTTP failures) with a few extra keys the server ignores.
-import type { AgentEvent } from '../agent/events';
-import type { Scenario, ScriptedReply } from '../../scripts/model-server/script';
+// "Save as fixture": a recorded run turned into a scenario for the scripted model server (the format is
+// lib/protocol/fixture.ts), so the model's side of a real run can be replayed and the run becomes a test.
+import type { AgentEvent } from '../protocol/events';
+import { FIXTURE_SCHEMA, type RunFixture, type ScriptedReply } from '../protocol/fixture';
 import { foldInspection } from './fold';
 import { contentText } from '../llm/schema';
-
-export const FIXTURE_SCHEMA = 'agent-studio.fixture/1';
-
-export interface RunFixture extends Scenario {
-  fixture: typeof FIXTURE_SCHEMA;
-  /** Where the replies came from, to tell fixtures apart. */
-  source: { runId: string; model: string; agent: string; fncallMode?: string; exportedAt: string };
-  /** The user messages the run was given, to send again when replaying. */
-  userMessages: string[];
-  replies: ScriptedReply[];
-}
 
 export function runToFixture(events: readonly AgentEvent[], now = new Date()): RunFixture {
   const run = foldInspection(events);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAgentEvent, type AgentEvent } from '../agent/events';
+import { parseAgentEvent, type AgentEvent } from '../protocol/events';
 import { foldInspection } from './fold';
 import { runBars } from './timeline';
 
@@ -21,7 +21,7 @@ function nousRun(): AgentEvent[] {
       iteration: 0,
       t: 0,
       agent: 'a',
-      agentType: 'FnCallAgent',
+      kind: 'fncall',
       model: 'm',
       fncallMode: 'nous',
       lang: 'en',
@@ -68,6 +68,7 @@ function nousRun(): AgentEvent[] {
       t: 53,
       functionId: '1',
       name: 'calculator',
+      arguments: '{"expr": 1}',
       ok: false,
       content: 'Error: expression is required',
       durationMs: 2,
@@ -113,7 +114,7 @@ describe('foldInspection', () => {
     const run = foldInspection(nousRun());
     expect(run).toMatchObject({
       runId: R,
-      agentType: 'FnCallAgent',
+      kind: 'fncall',
       fncallMode: 'nous',
       llmCalls: 2,
       toolCalls: 1,

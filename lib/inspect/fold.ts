@@ -1,6 +1,7 @@
 // Folds a run's events (as stored: requests and input included) into the inspector's model. Pure and linear in the
 // number of events; the requests are kept by reference, never copied.
-import type { AgentEvent, StopReason, Usage } from '../agent/events';
+import type { StopReason } from '../protocol/enums';
+import type { AgentEvent, Usage } from '../protocol/events';
 import type { InspectedRun, Iteration, RetrievalStep, StopInfo } from './model';
 
 function newIteration(n: number, startT: number): Iteration {
@@ -45,7 +46,7 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
   const run: InspectedRun = {
     runId: events[0]?.runId ?? '',
     agent: '',
-    agentType: '',
+    kind: undefined,
     model: '',
     toolNames: [],
     iterations: [],
@@ -75,7 +76,7 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
       case 'run-start':
         run.runId = e.runId;
         run.agent = e.agent;
-        run.agentType = e.agentType;
+        run.kind = e.kind;
         run.model = e.model;
         run.fncallMode = e.fncallMode;
         run.maxLlmCalls = e.maxLlmCalls;

@@ -1,6 +1,6 @@
 export * from './model';
-export { explainStop, foldInspection } from './fold';
-export { formatMs, iterationBars, runBars, type Bar, type BarKind } from './timeline';
+export { foldInspection } from './fold';
+export { formatMs, iterationBars, type BarKind } from './timeline';
 export { FORMAT_NAMES, parseSegments, type Segment, type SegmentKind } from './parse-view';
 export {
   buildRunExport,
@@ -11,4 +11,4 @@ export {
   type ParseResult,
   type RunExport,
 } from './export';
-export { FIXTURE_SCHEMA, fixtureFileName, runToFixture, type RunFixture } from './fixture';
+export { fixtureFileName, runToFixture } from './fixture';

@@ -2,15 +2,16 @@
 // The inspector opens a run without the requests (the request of call N repeats the whole history before it, so a
 // long run's requests add up to megabytes) and with adjacent deltas merged (thousands of small events for a long
 // run; the fold only joins their text), and fetches the one request it shows; export takes every event as stored.
-import type { AgentEvent, LlmRequest } from '../agent/events';
-import { coalesce } from '../chat/live-run';
+import type { AgentEvent, LlmRequest } from '../protocol/events';
+import { coalesceDeltas } from '../chat/live-runs';
 import { contentText } from '../llm/schema';
 import type { ChatStore } from '../store/types';
 import { buildRunExport, type RunExport } from './export';
 
-function storedEvents(store: ChatStore, runId: string): AgentEvent[] {
-  if (!store.getRun(runId)) throw new Error(`Run ${runId} was not found (its conversation may have been deleted).`);
-  const events = store.getRunEvents(runId);
+async function storedEvents(store: ChatStore, runId: string): Promise<AgentEvent[]> {
+  if (!(await store.getRun(runId)))
+    throw new Error(`Run ${runId} was not found (its conversation may have been deleted).`);
+  const events = await store.getRunEvents(runId);
   if (!events.length) throw new Error(`Run ${runId} has no recorded events yet.`);
   return events;
 }
@@ -22,21 +23,29 @@ function withoutRequest(e: AgentEvent): AgentEvent {
 }
 
 /** With `requests: false`, the inspector's light view: no requests, deltas merged (not for export). */
-export function loadRunExport(store: ChatStore, runId: string, opts: { requests?: boolean } = {}): RunExport {
-  const events = storedEvents(store, runId);
-  const stored = store.getRun(runId)!;
-  const turn = store.getTurn(stored.turnId);
-  const conversation = turn ? store.getConversation(turn.conversationId) : undefined;
+export async function loadRunExport(
+  store: ChatStore,
+  runId: string,
+  opts: { requests?: boolean } = {},
+): Promise<RunExport> {
+  const events = await storedEvents(store, runId);
+  const stored = (await store.getRun(runId))!;
+  const turn = await store.getTurn(stored.turnId);
+  const conversation = turn ? await store.getConversation(turn.conversationId) : undefined;
   const run: RunExport['run'] = { id: runId, status: stored.status, startedAt: stored.startedAt };
   if (stored.endedAt !== undefined) run.endedAt = stored.endedAt;
   if (conversation) run.conversationTitle = conversation.title;
   if (turn) run.userMessage = contentText(turn.content);
-  return buildRunExport(run, opts.requests === false ? coalesce(events.map(withoutRequest)) : events);
+  return buildRunExport(run, opts.requests === false ? coalesceDeltas(events.map(withoutRequest)) : events);
 }
 
 /** The exact request of one model call of a stored run (undefined when that call's request was not recorded). */
-export function loadRunRequest(store: ChatStore, runId: string, iteration: number): LlmRequest | undefined {
-  for (const e of storedEvents(store, runId)) {
+export async function loadRunRequest(
+  store: ChatStore,
+  runId: string,
+  iteration: number,
+): Promise<LlmRequest | undefined> {
+  for (const e of await storedEvents(store, runId)) {
     if (e.type === 'llm-start' && e.iteration === iteration) return e.request;
   }
   return undefined;

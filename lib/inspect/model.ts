@@ -1,10 +1,9 @@
 // What the trace inspector shows of one run: its iterations (one model call each) with their timing, request, raw
 // response and tool steps, folded from the run's stored events by fold.ts.
-import type { ErrorInfo, EventOf, LlmRequest, RetrievalCandidate, StopReason, ToolFile, Usage } from '../agent/events';
+import type { AgentKind, CallFormat, StopReason } from '../protocol/enums';
+import type { ErrorInfo, LlmRequest, RetrievalCandidate, ToolFile, Usage } from '../protocol/events';
 import type { ContentItem, Message } from '../llm/schema';
 import type { ReactStep } from '../llm/fncall';
-
-export type CallFormat = EventOf<'llm-start'>['format'];
 
 export interface RawToolCall {
   id: string;
@@ -88,7 +87,7 @@ export interface StopInfo {
 export interface InspectedRun {
   runId: string;
   agent: string;
-  agentType: string;
+  kind?: AgentKind;
   model: string;
   fncallMode?: string;
   maxLlmCalls?: number;

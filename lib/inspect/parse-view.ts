@@ -1,7 +1,7 @@
 // The parse view: the model's raw text cut into segments, marking where the function-call format found tool calls
 // (nous <tool_call> tags, qwen ✿ markers, ReAct Action lines) and think blocks. It marks what the markers delimit;
 // the calls the agent actually extracted are the tool steps, and what failed to parse is in llm-end.parseErrors.
-import type { CallFormat } from './model';
+import type { CallFormat } from '../protocol/enums';
 
 export type SegmentKind = 'text' | 'think' | 'call' | 'thought' | 'answer' | 'observation';
 

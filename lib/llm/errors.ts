@@ -1,4 +1,15 @@
 // Errors of the model layer. `retryable` is decided once, where the error is made.
+import type { ErrorInfo } from '../protocol/events';
+
+/** An error as events carry it (llm-retry, run-end): plain JSON, the HTTP status and code when it has them. */
+export function errorInfo(err: Error & { status?: number; code?: string }): ErrorInfo {
+  return {
+    name: err.name,
+    message: err.message,
+    ...(typeof err.status === 'number' ? { status: err.status } : {}),
+    ...(err.code ? { code: String(err.code) } : {}),
+  };
+}
 
 export class ModelServiceError extends Error {
   override name = 'ModelServiceError';

@@ -1,8 +1,7 @@
 // The model interface the agents use. One call = one request to the model server (with its retries).
-import type { ErrorInfo, LlmRequest, Usage } from '../agent/events';
+import type { CallFormat, FncallMode } from '../protocol/enums';
+import type { ErrorInfo, LlmRequest, Usage } from '../protocol/events';
 import type { FunctionDef, Lang, Message } from './schema';
-
-export type FormatLabel = 'native' | 'nous' | 'qwen' | 'react' | 'none';
 
 /** Qwen-Agent's generate_cfg. Known keys are interpreted; any other key is forwarded in the request body. */
 export interface GenerateCfg {
@@ -46,7 +45,7 @@ export interface ChatRequest {
 export type LlmStreamEvent =
   | {
       type: 'request';
-      format: FormatLabel;
+      format: CallFormat;
       request: LlmRequest;
       truncation?: { inputTokens: number; budget: number; notes: string[] };
     }
@@ -70,7 +69,7 @@ export type LlmEventSink = (event: LlmStreamEvent) => void;
 
 export interface ChatModel {
   readonly model: string;
-  readonly fncallMode: 'native' | 'nous' | 'qwen';
+  readonly fncallMode: FncallMode;
   /** One model call. Progress (the request sent, retries, deltas) goes to `onEvent` as it happens. */
   chat(req: ChatRequest, onEvent?: LlmEventSink): Promise<LlmCallResult>;
 }

@@ -2,19 +2,12 @@
 // OpenAI) on the `openai` package. Streams, assembles tool calls, routes reasoning, enforces stop words, retries.
 import OpenAI from 'openai';
 import type { Stream } from 'openai/core/streaming';
-import type { ErrorInfo, FncallMode, LlmRequest, Usage } from '../agent/events';
-import { ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
+import type { CallFormat, FncallMode } from '../protocol/enums';
+import type { LlmRequest, Usage } from '../protocol/events';
+import { errorInfo, ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
 import { functionsToText, getFncallFormat } from './fncall';
-import type { FncallFormat } from './fncall/types';
-import type {
-  ChatModel,
-  ChatRequest,
-  FormatLabel,
-  GenerateCfg,
-  LlmCallResult,
-  LlmEventSink,
-  LlmStreamEvent,
-} from './model';
+import type { FncallFormat, FncallFormatName } from './fncall/types';
+import type { ChatModel, ChatRequest, GenerateCfg, LlmCallResult, LlmEventSink, LlmStreamEvent } from './model';
 import { ToolCallAssembler, toWireMessages, toWireTools, type WireMessage, type WireTool } from './oai-wire';
 import { abortError, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from './retry';
 import { detectLang, type FunctionDef, type Message } from './schema';
@@ -22,7 +15,7 @@ import { IdleWatch, type WatchedStream } from './idle-watch';
 import { isRunScoped } from './run-signal';
 import { StreamTextRouter } from './stream-text';
 import { truncateInputMessages } from './truncate';
-import { collectFileRefs, withUploadInfo } from './upload-info';
+import { withUploadInfo } from './upload-info';
 
 export interface OpenAIModelOptions {
   model?: string;
@@ -30,7 +23,7 @@ export interface OpenAIModelOptions {
   apiKey?: string;
   fncallMode?: FncallMode;
   generateCfg?: GenerateCfg;
-  /** Defaults for knobs that come from the environment (see lib/config.ts). */
+  /** Defaults for knobs that come from the environment (see lib/config/index.ts). */
   defaults?: { maxRetries?: number; requestTimeoutMs?: number; idleTimeoutMs?: number; maxInputTokens?: number };
 }
 
@@ -63,7 +56,7 @@ interface Sent {
 }
 
 interface Prepared {
-  format: FormatLabel;
+  format: CallFormat;
   fncall?: FncallFormat;
   body: Record<string, unknown>;
   stop: string[];
@@ -174,7 +167,7 @@ export class OpenAIChatModel implements ChatModel {
     const parallel = cfg.parallel_function_calls ?? true;
     messages = withUploadInfo(messages, { lang, keepImages: Boolean(cfg.multimodal) && !useTools });
 
-    let format: FormatLabel = 'none';
+    let format: CallFormat = 'none';
     let fncall: FncallFormat | undefined;
     const body: Record<string, unknown> = { model: this.model };
     if (useTools && this.fncallMode === 'native') {
@@ -185,7 +178,7 @@ export class OpenAIChatModel implements ChatModel {
       if (choice !== 'auto') body.tool_choice = { type: 'function', function: { name: choice } };
       if (cfg.parallel_function_calls === false) body.parallel_tool_calls = false;
     } else if (useTools) {
-      fncall = getFncallFormat(this.fncallMode as 'nous' | 'qwen');
+      fncall = getFncallFormat(this.fncallMode as FncallFormatName);
       format = fncall.name;
       messages = fncall.render(messages, functions, { lang, parallelFunctionCalls: parallel, functionChoice: choice });
     } else if (messages.some((m) => m.role === 'function' || m.function_call)) {
@@ -418,15 +411,6 @@ function toUsage(
   return { promptTokens, completionTokens, totalTokens: u.total_tokens ?? promptTokens + completionTokens };
 }
 
-export function errorInfo(err: Error & { status?: number; code?: string }): ErrorInfo {
-  return {
-    name: err.name,
-    message: err.message,
-    ...(typeof err.status === 'number' ? { status: err.status } : {}),
-    ...(err.code ? { code: String(err.code) } : {}),
-  };
-}
-
 /** Any failure of a call, as a ModelServiceError that knows whether it may be retried. */
 export function toModelError(e: unknown): ModelServiceError {
   if (e instanceof ModelServiceError) return e;
@@ -476,6 +460,3 @@ function causeText(e: Error): string {
   const cause = (e as { cause?: unknown }).cause;
   return cause instanceof Error && cause.message && !e.message.includes(cause.message) ? ` (${cause.message})` : '';
 }
-
-export type { FunctionDef };
-export { collectFileRefs };

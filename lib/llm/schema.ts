@@ -1,47 +1,9 @@
-// Qwen-Agent's internal message schema. The OpenAI wire format (role 'tool', tool_calls[]) exists only in
-// lib/llm/oai-wire.ts; everything else in the project speaks this schema.
-import { z } from 'zod';
+// Working with Qwen-Agent's messages (their schema is lib/protocol/message.ts): loose input made valid, text,
+// language. The OpenAI wire format (role 'tool', tool_calls[]) exists only in lib/llm/oai-wire.ts; everything else
+// in the project speaks this schema.
+import { ROLES, type ContentItem, type Lang, type Message, type MessageContent, type Role } from '../protocol/message';
 
-export const ROLES = ['system', 'user', 'assistant', 'function'] as const;
-export type Role = (typeof ROLES)[number];
-
-const CONTENT_KEYS = ['text', 'image', 'file', 'audio', 'video'] as const;
-export type ContentKind = (typeof CONTENT_KEYS)[number];
-
-/** Exactly one of text | image | file | audio | video. `text` counts as set even when ''; the others must be non-empty. */
-export const ContentItemSchema = z
-  .object({
-    text: z.string().optional(),
-    image: z.string().optional(),
-    file: z.string().optional(),
-    audio: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
-    video: z.union([z.string(), z.array(z.string())]).optional(),
-  })
-  .strict()
-  .superRefine((item, ctx) => {
-    const set = CONTENT_KEYS.filter((k) => (k === 'text' ? item.text !== undefined : Boolean(item[k])));
-    if (set.length !== 1) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `a content item must have exactly one of text, image, file, audio, video (got ${set.length ? set.join(', ') : 'none'})`,
-      });
-    }
-  });
-export type ContentItem = z.infer<typeof ContentItemSchema>;
-
-export const FunctionCallSchema = z.object({ name: z.string(), arguments: z.string() });
-export type FunctionCall = z.infer<typeof FunctionCallSchema>;
-
-export const MessageSchema = z.object({
-  role: z.enum(ROLES),
-  content: z.union([z.string(), z.array(ContentItemSchema)]),
-  reasoning_content: z.union([z.string(), z.array(ContentItemSchema)]).optional(),
-  name: z.string().optional(),
-  function_call: FunctionCallSchema.optional(),
-  extra: z.record(z.string(), z.unknown()).optional(),
-});
-export type Message = z.infer<typeof MessageSchema>;
-export type MessageContent = Message['content'];
+export type { ContentItem, Lang, Message, MessageContent } from '../protocol/message';
 
 /** What the model sees of a tool: Qwen-Agent's `tool.function`. */
 export interface FunctionDef {
@@ -49,8 +11,6 @@ export interface FunctionDef {
   description: string;
   parameters: Record<string, unknown>;
 }
-
-export type Lang = 'en' | 'zh';
 
 export class MessageValidationError extends Error {
   override name = 'MessageValidationError';
@@ -110,7 +70,7 @@ function toContent(value: unknown, where: string): MessageContent {
  * Accepts loosely shaped input (null content, null fields, unknown keys) and returns a fresh, validated Message
  * that shares nothing with the input: null/undefined content becomes '', null/undefined fields are dropped, unknown
  * keys are ignored. Hand-written rather than MessageSchema.parse because it runs at the start of every run; the
- * zod schema above stays the reference (the event schema uses it).
+ * zod schema (lib/protocol/message.ts) stays the reference (the event schema uses it).
  */
 export function toMessage(input: unknown): Message {
   if (!input || typeof input !== 'object' || Array.isArray(input))

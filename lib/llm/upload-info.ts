@@ -59,13 +59,15 @@ function mergeTexts(items: ContentItem[]): ContentItem[] {
   return out;
 }
 
-/** Every file and image reference in the history, de-duplicated in order (what file-aware tools receive). */
-export function collectFileRefs(messages: readonly Message[]): string[] {
+/** Every file and image reference in the history, de-duplicated in order (what file-aware tools receive); with
+ *  `images: false`, the file items only (the documents the Assistant searches). */
+export function collectFileRefs(messages: readonly Message[], opts: { images?: boolean } = {}): string[] {
+  const images = opts.images ?? true;
   const seen = new Set<string>();
   for (const msg of messages) {
     if (typeof msg.content === 'string') continue;
     for (const item of msg.content) {
-      const ref = item.file ?? item.image;
+      const ref = item.file ?? (images ? item.image : undefined);
       if (ref) seen.add(ref);
     }
   }

@@ -1,7 +1,7 @@
 // The mcpServers format shared by Qwen-Agent, Claude Desktop and LibreChat, validated with readable errors.
 import { readFile, writeFile, mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import { z } from '../protocol/zod';
 
 const StringMap = z.record(z.string(), z.string());
 

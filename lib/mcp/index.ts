@@ -1,11 +1,9 @@
-export { parseMcpConfig, parseMcpConfigText, readMcpConfigFile, writeMcpConfigFile, McpConfigError } from './config';
-export type { McpConfig, McpServerConfig } from './config';
+export { parseMcpConfig, writeMcpConfigFile } from './config';
 export { McpConnection } from './connection';
-export type { ServerState, McpToolInfo } from './connection';
-export { McpManager, mcpManager, resetMcpManager } from './manager';
+export { McpManager, mcpManager } from './manager';
 export type { ServerStatus } from './manager';
 export { syncMcpRegistry, isMcpToolClass } from './registry';
-export { McpTool, mcpToolName, toolsOf } from './tool';
+export { toolsOf } from './tool';
 
 import { mcpManager } from './manager';
 import { TOOL_REGISTRY } from '../../tools/registry';

@@ -1,8 +1,8 @@
 // The process-wide MCP manager: the servers of the config file (shown on the settings page) and those given in an
-// agent's functionList, connected once and shared. Kept on globalThis because Next dev re-evaluates modules, and
-// a second manager would spawn every stdio server again. Child processes end with the process.
+// agent's functionList, connected once and shared. Child processes end with the process.
 import { createHash } from 'node:crypto';
 import { loadConfig, type McpEnvConfig } from '../config';
+import { dropProcessWide, existingProcessWide, processWide } from '../config/process-wide';
 import { parseMcpConfig, readMcpConfigFile, transportKind, type McpConfig, type McpServerConfig } from './config';
 import { McpConnection, type ServerState } from './connection';
 import { toolsOf, type McpBaseTool } from './tool';
@@ -139,38 +139,36 @@ export class McpManager {
   }
 }
 
-interface McpGlobal {
-  __agentStudioMcp?: McpManager;
-  __agentStudioMcpExitHooks?: boolean;
-}
-const holder = globalThis as McpGlobal;
+const MANAGER = 'mcp-manager';
 
 function installExitHooks(): void {
-  if (holder.__agentStudioMcpExitHooks) return;
-  holder.__agentStudioMcpExitHooks = true;
-  process.once('exit', () => holder.__agentStudioMcp?.killAllNow());
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    const onSignal = () => {
-      holder.__agentStudioMcp?.killAllNow();
-      // With no other handler (a plain script), re-raise so the process ends as it would have without ours.
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-    };
-    process.once(signal, onSignal);
-  }
+  // Once per process, however often the manager is made again: the hooks find whichever is current.
+  processWide('mcp-exit-hooks', () => {
+    const killAll = () => existingProcessWide<McpManager>(MANAGER)?.killAllNow();
+    process.once('exit', killAll);
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        killAll();
+        // With no other handler (a plain script), re-raise so the process ends as it would have without ours.
+        if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      });
+    }
+    return true;
+  });
 }
 
-/** The process-wide manager (created on first use with the environment's settings). */
-export function mcpManager(): McpManager {
-  if (!holder.__agentStudioMcp) {
-    holder.__agentStudioMcp = new McpManager(loadConfig().mcp);
+/** The process-wide manager (it outlives a module reload in Next dev: stdio servers must not be spawned again),
+ *  made on first use with `settings` (default: the environment's). */
+export function mcpManager(settings?: McpEnvConfig): McpManager {
+  return processWide(MANAGER, () => {
     installExitHooks();
-  }
-  return holder.__agentStudioMcp;
+    return new McpManager(settings ?? loadConfig().mcp);
+  });
 }
 
 /** Closes and forgets the process-wide manager (tests; a changed environment). */
 export async function resetMcpManager(): Promise<void> {
-  const m = holder.__agentStudioMcp;
-  delete holder.__agentStudioMcp;
+  const m = existingProcessWide<McpManager>(MANAGER);
+  dropProcessWide(MANAGER);
   await m?.closeAll();
 }

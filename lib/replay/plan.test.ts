@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../agent/events';
+import type { AgentEvent } from '../protocol/events';
 import { planReplay } from './plan';
 
 let t = 0;
@@ -14,7 +14,7 @@ const log: AgentEvent[] = [
     type: 'run-start',
     iteration: 0,
     agent: 'assistant',
-    agentType: 'FnCallAgent',
+    kind: 'fncall',
     model: 'm',
     fncallMode: 'native',
     lang: 'en',
@@ -27,8 +27,24 @@ const log: AgentEvent[] = [
   ev({ type: 'llm-end', finishReason: 'tool_calls', durationMs: 1 }),
   ev({ type: 'tool-call', functionId: 'a', name: 'calculator', arguments: '{"expression":"6*7"}' }),
   ev({ type: 'tool-call', functionId: 'b', name: 'current_time', arguments: '{}' }),
-  ev({ type: 'tool-result', functionId: 'a', name: 'calculator', ok: true, content: '42', durationMs: 1 }),
-  ev({ type: 'tool-result', functionId: 'b', name: 'current_time', ok: true, content: 'noon', durationMs: 1 }),
+  ev({
+    type: 'tool-result',
+    functionId: 'a',
+    name: 'calculator',
+    arguments: '{"expression":"6*7"}',
+    ok: true,
+    content: '42',
+    durationMs: 1,
+  }),
+  ev({
+    type: 'tool-result',
+    functionId: 'b',
+    name: 'current_time',
+    arguments: '{}',
+    ok: true,
+    content: 'noon',
+    durationMs: 1,
+  }),
   ev({ type: 'llm-start', iteration: 2, format: 'native' }),
   ev({ type: 'llm-end', iteration: 2, finishReason: 'tool_calls', durationMs: 1 }),
   ev({ type: 'tool-call', iteration: 2, functionId: 'a', name: 'calculator', arguments: '{' }),
@@ -37,6 +53,7 @@ const log: AgentEvent[] = [
     iteration: 2,
     functionId: 'a',
     name: 'calculator',
+    arguments: '{',
     ok: false,
     content: 'Parameters must be formatted as a valid JSON!',
     durationMs: 1,
@@ -113,7 +130,7 @@ describe('planReplay', () => {
         toolResultEdits: [{ iteration: 1, functionId: 'zz', content: 'x' }],
       }),
     ).toThrow('Iteration 1 has no tool result zz');
-    const react = log.map((e) => (e.type === 'run-start' ? { ...e, agentType: 'ReActChat' } : e));
+    const react = log.map((e) => (e.type === 'run-start' ? { ...e, kind: 'react' as const } : e));
     expect(() => planReplay('orig', react, { fromIteration: 1 })).toThrow('ReActChat runs cannot be replayed');
     expect(() => planReplay('orig', log.slice(1), { fromIteration: 1 })).toThrow('no recorded input');
   });

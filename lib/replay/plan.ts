@@ -1,8 +1,9 @@
 // Replay from step N: the messages a stored run had at the start of iteration N, rebuilt from its event log
 // (run-start input + what iterations 1..N-1 produced, with edited tool results put in), and the events of those
 // earlier iterations, which the new run re-emits so its own log tells the whole story.
-import { z } from 'zod';
-import type { AgentEvent, EventOf, FncallMode, ReplayInfo } from '../agent/events';
+import { z } from '../protocol/zod';
+import type { FncallMode } from '../protocol/enums';
+import type { AgentEvent, EventOf, ReplayInfo } from '../protocol/events';
 import { foldEvents } from '../agent/fold';
 import type { Message } from '../llm/schema';
 
@@ -40,7 +41,7 @@ export class ReplayError extends Error {
 export function planReplay(runId: string, log: AgentEvent[], req: ReplayRequest): ReplayPlan {
   const start = log.find((e): e is EventOf<'run-start'> => e.type === 'run-start');
   if (!start?.input) throw new ReplayError('This run has no recorded input, so it cannot be replayed.');
-  if (start.agentType === 'ReActChat') {
+  if (start.kind === 'react') {
     throw new ReplayError(
       'ReActChat runs cannot be replayed from a step yet: their whole transcript is one message. Use Regenerate.',
     );
@@ -85,9 +86,25 @@ export function planReplay(runId: string, log: AgentEvent[], req: ReplayRequest)
   };
 }
 
+/** What a replay form needs to know about a stored run: its iterations and the tool results it could edit. */
+export interface ReplaySource {
+  iterations: number;
+  model: string;
+  toolResults: { iteration: number; functionId: string; name: string; content: string }[];
+}
+
+export function replaySource(log: readonly AgentEvent[]): ReplaySource {
+  const start = log.find((e): e is EventOf<'run-start'> => e.type === 'run-start');
+  return {
+    iterations: log.filter((e) => e.type === 'llm-start').length,
+    model: start?.model ?? '',
+    toolResults: editableToolResults(log),
+  };
+}
+
 /** The tool results a replay from iteration N may edit: those of the iterations before it. */
 export function editableToolResults(
-  log: AgentEvent[],
+  log: readonly AgentEvent[],
 ): { iteration: number; functionId: string; name: string; content: string }[] {
   return log
     .filter((e): e is EventOf<'tool-result'> => e.type === 'tool-result')

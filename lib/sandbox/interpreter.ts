@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { CODE_INTERPRETER_DISK_MB_DEFAULT } from '../config';
 
 export interface SandboxOptions {
   workDir: string;
@@ -12,6 +13,8 @@ export interface SandboxOptions {
   jsHeapMb: number;
   outputChars: number;
   networkNamespace: 'auto' | 'off';
+  /** The work directory's disk quota (CODE_INTERPRETER_DISK_MB; default 1024). */
+  diskMb?: number;
 }
 
 export interface CapturedStream {
@@ -29,6 +32,8 @@ export type RunOutcome =
       result: string | null;
       error?: string;
       errorName?: string;
+      /** A write failed because the work directory reached its quota (in MB). */
+      diskFullMb?: number;
     }
   | { kind: 'timeout'; timeoutMs: number }
   | { kind: 'memory'; limitMb: number }
@@ -79,7 +84,11 @@ export function rssOf(pid: number | undefined): number | undefined {
 }
 
 type ChildMessage =
-  { type: 'ready' } | ({ type: 'result'; id: number } & Omit<Extract<RunOutcome, { kind: 'done' }>, 'kind'>);
+  | { type: 'ready' }
+  | ({ type: 'result'; id: number; diskFull?: { limitBytes: number } } & Omit<
+      Extract<RunOutcome, { kind: 'done' }>,
+      'kind' | 'diskFullMb'
+    >);
 
 export class PythonInterpreter {
   private nextId = 0;
@@ -130,6 +139,7 @@ export class PythonInterpreter {
         PATH: process.env.PATH ?? '',
         SANDBOX_HEAP_BYTES: String(opts.memoryMb * 1024 * 1024),
         SANDBOX_OUTPUT_CHARS: String(opts.outputChars),
+        SANDBOX_DISK_BYTES: String((opts.diskMb ?? CODE_INTERPRETER_DISK_MB_DEFAULT) * 1024 * 1024),
       } as unknown as NodeJS.ProcessEnv,
     });
     const interpreter = new PythonInterpreter(child, opts, isolated);
@@ -199,8 +209,15 @@ export class PythonInterpreter {
       };
       const onMessage = (m: ChildMessage) => {
         if (m?.type !== 'result' || m.id !== id) return;
-        const { stdout, stderr, result, error, errorName } = m;
-        finish({ kind: 'done', stdout, stderr, result, ...(error ? { error, errorName } : {}) });
+        const { stdout, stderr, result, error, errorName, diskFull } = m;
+        finish({
+          kind: 'done',
+          stdout,
+          stderr,
+          result,
+          ...(error ? { error, errorName } : {}),
+          ...(diskFull ? { diskFullMb: Math.round(diskFull.limitBytes / 1024 / 1024) } : {}),
+        });
       };
       const onExit = (code: number | null, sig: string | null) => {
         // V8 aborts with "heap out of memory" when the JS heap cap is hit.

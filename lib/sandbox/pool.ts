@@ -1,6 +1,7 @@
 // Warm interpreters, one per key (a conversation's work directory): calls on one key run one after another, so
 // variables and imports persist as in a notebook kernel. Bounded in number, reaped when idle.
 import { PythonInterpreter, type RunOutcome, type SandboxOptions } from './interpreter';
+import { dropProcessWide, existingProcessWide, processWide } from '../config/process-wide';
 
 export interface PoolOptions extends Omit<SandboxOptions, 'workDir'> {
   maxInterpreters: number;
@@ -121,23 +122,21 @@ export class InterpreterPool {
   }
 }
 
-const POOL_KEY = '__agentStudioInterpreterPool';
+const POOL = 'interpreter-pool';
 
-/** The process-wide pool (on globalThis: Next dev reloads modules, interpreters must not leak). Options are
- *  fixed by the first caller. */
+/** The process-wide pool (it outlives a module reload in Next dev: interpreters must not leak). Options are fixed
+ *  by the first caller. */
 export function sharedPool(opts: PoolOptions): InterpreterPool {
-  const g = globalThis as { [POOL_KEY]?: InterpreterPool };
-  return (g[POOL_KEY] ??= new InterpreterPool(opts));
+  return processWide(POOL, () => new InterpreterPool(opts));
 }
 
 /** Stops every interpreter of the process-wide pool (tests, shutdown). */
 export function shutdownSharedPool(): void {
-  const g = globalThis as { [POOL_KEY]?: InterpreterPool };
-  g[POOL_KEY]?.shutdown();
-  delete g[POOL_KEY];
+  existingProcessWide<InterpreterPool>(POOL)?.shutdown();
+  dropProcessWide(POOL);
 }
 
 /** The process-wide pool if a call has started it. */
 export function currentSharedPool(): InterpreterPool | undefined {
-  return (globalThis as { [POOL_KEY]?: InterpreterPool })[POOL_KEY];
+  return existingProcessWide<InterpreterPool>(POOL);
 }

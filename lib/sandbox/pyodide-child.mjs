@@ -2,14 +2,17 @@
 // Plain ESM JavaScript because it is started with `node` directly (no TypeScript loader in production).
 // The parent starts it under Node's permission model (fs limited to the work dir, no child processes, no workers),
 // usually inside a network namespace; this file adds the in-process layers: no `require`, `process`, `fetch` or
-// sockets reachable from the JS bridge, the `js`/`pyodide_js` modules blocked, and a cap on the wasm heap.
-import { constants as fsConstants } from 'node:fs';
+// sockets reachable from the JS bridge, the `js`/`pyodide_js` modules blocked, a cap on the wasm heap, a disk quota
+// on the work directory (counted as the code writes) and no way to change the work directory's own mode.
+import { constants as fsConstants, fstatSync, lstatSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 const [pyodideDir, workDir, packagesDir = ''] = process.argv.slice(2);
 const heapLimitBytes = Number(process.env.SANDBOX_HEAP_BYTES) || 512 * 1024 * 1024;
 const outputLimit = Number(process.env.SANDBOX_OUTPUT_CHARS) || 20_000;
+const diskLimitBytes = Number(process.env.SANDBOX_DISK_BYTES) || 1024 * 1024 * 1024;
 
 // The heap cap: emscripten grows the wasm memory through Memory.prototype.grow and treats a throw as "out of
 // memory", which Python reports as MemoryError; the interpreter survives it.
@@ -132,8 +135,97 @@ pyodide.setStderr({
 });
 pyodide.setStdin({ error: true });
 
+// The disk quota: what the work directory holds (file sizes, plus a block per entry so that millions of empty files
+// count too) is measured before each run, then every write, truncate, create and delete through NODEFS adjusts it.
+// A write that would pass the quota fails with ENOSPC ("No space left on device") and nothing of it is written.
+const ENTRY_BYTES = 4096;
+const { FS } = pyodide;
+const NODEFS = FS.filesystems.NODEFS;
+const ERRNO = { EPERM: 63, ENOSPC: 51 };
+const disk = { used: 0, full: false };
+
+function usageOf(dir) {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    total += ENTRY_BYTES;
+    if (entry.isDirectory()) total += usageOf(p);
+    else if (entry.isFile()) total += lstatSync(p).size;
+  }
+  return total;
+}
+
+const inWorkspace = (node) => node?.mount?.mountpoint === '/workspace';
+function charge(bytes) {
+  if (bytes <= 0) return;
+  if (disk.used + bytes > diskLimitBytes) {
+    disk.full = true;
+    throw new FS.ErrnoError(ERRNO.ENOSPC);
+  }
+  disk.used += bytes;
+}
+const credit = (bytes) => (disk.used = Math.max(0, disk.used - bytes));
+const sizeAt = (p) => {
+  try {
+    return lstatSync(p).size;
+  } catch {
+    return 0;
+  }
+};
+
+const nodeOps = { ...NODEFS.node_ops };
+const streamOps = { ...NODEFS.stream_ops };
+
+// chmod of the work directory itself would change the host directory's mode: refused. Inside it, modes keep their
+// permission bits only (no setuid, setgid or sticky bits on files the server's user owns).
+function guardAttr(node, attr, currentSize) {
+  if (!inWorkspace(node)) return attr;
+  let next = attr;
+  if (attr.mode !== undefined && attr.mode !== null) {
+    if (node === node.mount.root) throw new FS.ErrnoError(ERRNO.EPERM);
+    next = { ...next, mode: attr.mode & ~0o7000 };
+  }
+  if (attr.size !== undefined) {
+    const size = currentSize();
+    if (attr.size > size) charge(attr.size - size);
+    else credit(size - attr.size);
+  }
+  return next;
+}
+NODEFS.node_ops.setattr = (node, attr) =>
+  nodeOps.setattr(
+    node,
+    guardAttr(node, attr, () => sizeAt(NODEFS.realPath(node))),
+  );
+NODEFS.stream_ops.setattr = (stream, attr) =>
+  streamOps.setattr(
+    stream,
+    guardAttr(stream.node, attr, () => fstatSync(stream.nfd).size),
+  );
+NODEFS.stream_ops.write = (stream, buffer, offset, length, position, canOwn) => {
+  if (inWorkspace(stream.node)) charge(position + length - fstatSync(stream.nfd).size);
+  return streamOps.write(stream, buffer, offset, length, position, canOwn);
+};
+NODEFS.node_ops.mknod = (parent, name, mode, dev) => {
+  if (inWorkspace(parent)) charge(ENTRY_BYTES);
+  return nodeOps.mknod(parent, name, mode, dev);
+};
+NODEFS.node_ops.symlink = (parent, newName, oldPath) => {
+  if (inWorkspace(parent)) charge(ENTRY_BYTES);
+  return nodeOps.symlink(parent, newName, oldPath);
+};
+NODEFS.node_ops.unlink = (parent, name) => {
+  const freed = inWorkspace(parent) ? ENTRY_BYTES + sizeAt(path.join(NODEFS.realPath(parent), name)) : 0;
+  nodeOps.unlink(parent, name);
+  credit(freed);
+};
+NODEFS.node_ops.rmdir = (parent, name) => {
+  nodeOps.rmdir(parent, name);
+  if (inWorkspace(parent)) credit(ENTRY_BYTES);
+};
+
 pyodide.FS.mkdirTree('/workspace');
-pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: workDir }, '/workspace');
+pyodide.FS.mount(NODEFS, { root: workDir }, '/workspace');
 if (packagesDir) {
   pyodide.FS.mkdirTree('/packages');
   pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: packagesDir }, '/packages');
@@ -190,7 +282,11 @@ for (const name of [
 
 onMessage((msg) => {
   if (msg?.type !== 'run') return;
+  // The host may have added or removed files since the last run (staged uploads): measure again.
+  disk.used = usageOf(workDir);
+  disk.full = false;
   const reply = JSON.parse(run(msg.code));
-  send({ type: 'result', id: msg.id, ...reply, stdout: stdout.take(), stderr: stderr.take() });
+  const quota = disk.full ? { diskFull: { limitBytes: diskLimitBytes } } : {};
+  send({ type: 'result', id: msg.id, ...reply, ...quota, stdout: stdout.take(), stderr: stderr.take() });
 });
 send({ type: 'ready' });

@@ -15,51 +15,53 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-store-'));
   store = openSqliteStore(path.join(dir, 'db.sqlite'));
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('documents in the SQLite store', () => {
-  it("records an upload as parsing, then ready with its pages, and lists a conversation's documents in order", () => {
-    const c = store.createConversation();
-    const a = store.addDocument({ conversationId: c.id, hash: HASH, name: 'report.pdf', size: 1234 });
+  it("records an upload as parsing, then ready with its pages, and lists a conversation's documents in order", async () => {
+    const c = await store.createConversation();
+    const a = await store.addDocument({ conversationId: c.id, hash: HASH, name: 'report.pdf', size: 1234 });
     expect(a).toMatchObject({ conversationId: c.id, name: 'report.pdf', size: 1234, state: 'parsing' });
     expect(a.ref).toBe(`files/${HASH}/report.pdf`);
-    const b = store.addDocument({ conversationId: c.id, hash: 'b'.repeat(64), name: 'x.txt', size: 3 });
-    store.updateDocument(a.id, { state: 'ready', kind: 'pdf', pages: 12, title: 'Annual report' });
-    store.updateDocument(b.id, { state: 'error', error: 'x.txt is empty (0 bytes).' });
-    expect(store.listDocuments(c.id).map((d) => [d.name, d.state, d.pages ?? d.error])).toEqual([
+    const b = await store.addDocument({ conversationId: c.id, hash: 'b'.repeat(64), name: 'x.txt', size: 3 });
+    await store.updateDocument(a.id, { state: 'ready', kind: 'pdf', pages: 12, title: 'Annual report' });
+    await store.updateDocument(b.id, { state: 'error', error: 'x.txt is empty (0 bytes).' });
+    expect((await store.listDocuments(c.id)).map((d) => [d.name, d.state, d.pages ?? d.error])).toEqual([
       ['report.pdf', 'ready', 12],
       ['x.txt', 'error', 'x.txt is empty (0 bytes).'],
     ]);
-    expect(store.getDocument(a.id)).toMatchObject({ kind: 'pdf', title: 'Annual report' });
-    expect(store.listDocuments(store.createConversation().id)).toEqual([]);
+    expect(await store.getDocument(a.id)).toMatchObject({ kind: 'pdf', title: 'Annual report' });
+    expect(await store.listDocuments((await store.createConversation()).id)).toEqual([]);
   });
 
-  it('removes a record and counts the records sharing the same bytes', () => {
-    const c1 = store.createConversation();
-    const c2 = store.createConversation();
-    const a = store.addDocument({ conversationId: c1.id, hash: HASH, name: 'a.pdf', size: 1 });
-    store.addDocument({ conversationId: c2.id, hash: HASH, name: 'same-bytes.pdf', size: 1 });
-    expect(store.countDocumentsWithHash(HASH)).toBe(2);
-    expect(store.removeDocument(a.id)?.name).toBe('a.pdf');
-    expect(store.removeDocument(a.id)).toBeUndefined();
-    expect(store.countDocumentsWithHash(HASH)).toBe(1);
+  it('removes a record and counts the records sharing the same bytes', async () => {
+    const c1 = await store.createConversation();
+    const c2 = await store.createConversation();
+    const a = await store.addDocument({ conversationId: c1.id, hash: HASH, name: 'a.pdf', size: 1 });
+    await store.addDocument({ conversationId: c2.id, hash: HASH, name: 'same-bytes.pdf', size: 1 });
+    expect(await store.countDocumentsWithHash(HASH)).toBe(2);
+    expect((await store.removeDocument(a.id))?.name).toBe('a.pdf');
+    expect(await store.removeDocument(a.id)).toBeUndefined();
+    expect(await store.countDocumentsWithHash(HASH)).toBe(1);
   });
 
-  it('refuses a document for an unknown conversation, and drops documents with their conversation', () => {
-    expect(() => store.addDocument({ conversationId: 'nope', hash: HASH, name: 'a', size: 1 })).toThrow(
+  it('refuses a document for an unknown conversation, and drops documents with their conversation', async () => {
+    await expect(store.addDocument({ conversationId: 'nope', hash: HASH, name: 'a', size: 1 })).rejects.toThrow(
       'Unknown conversation id "nope".',
     );
-    const c = store.createConversation();
-    store.addDocument({ conversationId: c.id, hash: HASH, name: 'a.pdf', size: 1 });
-    store.deleteConversation(c.id);
-    expect(store.countDocumentsWithHash(HASH)).toBe(0);
-    expect(() => store.updateDocument('nope', { state: 'error', error: 'x' })).toThrow('Unknown document id "nope".');
+    const c = await store.createConversation();
+    await store.addDocument({ conversationId: c.id, hash: HASH, name: 'a.pdf', size: 1 });
+    await store.deleteConversation(c.id);
+    expect(await store.countDocumentsWithHash(HASH)).toBe(0);
+    await expect(store.updateDocument('nope', { state: 'error', error: 'x' })).rejects.toThrow(
+      'Unknown document id "nope".',
+    );
   });
 
-  it('brings a database made before documents existed up to date, keeping its conversations', () => {
+  it('brings a database made before documents existed up to date, keeping its conversations', async () => {
     const file = path.join(dir, 'old.sqlite');
     const old = new Database(file);
     old.exec(MIGRATIONS[0]!);
@@ -69,13 +71,15 @@ describe('documents in the SQLite store', () => {
         "INSERT INTO conversations (id, title, created_at, updated_at, settings_json) VALUES ('c1', 'Old chat', 1, 1, '{}')",
       )
       .run();
-    old.close();
+    await old.close();
     const upgraded = openSqliteStore(file);
     try {
-      expect(upgraded.getConversation('c1')?.title).toBe('Old chat');
-      expect(upgraded.addDocument({ conversationId: 'c1', hash: HASH, name: 'a.pdf', size: 1 }).state).toBe('parsing');
+      expect((await upgraded.getConversation('c1'))?.title).toBe('Old chat');
+      expect((await upgraded.addDocument({ conversationId: 'c1', hash: HASH, name: 'a.pdf', size: 1 })).state).toBe(
+        'parsing',
+      );
     } finally {
-      upgraded.close();
+      await upgraded.close();
     }
   });
 });

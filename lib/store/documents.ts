@@ -71,7 +71,12 @@ export class SqliteDocuments implements DocumentStore {
     };
   }
 
-  addDocument(input: { conversationId: string; hash: string; name: string; size: number }): StoredDocument {
+  async addDocument(input: {
+    conversationId: string;
+    hash: string;
+    name: string;
+    size: number;
+  }): Promise<StoredDocument> {
     if (!this.sql.conversationExists.get(input.conversationId))
       throw new Error(`Unknown conversation id "${input.conversationId}".`);
     const id = randomUUID();
@@ -79,16 +84,16 @@ export class SqliteDocuments implements DocumentStore {
     return toDocument(this.sql.one.get(id)!);
   }
 
-  getDocument(id: string): StoredDocument | undefined {
+  async getDocument(id: string): Promise<StoredDocument | undefined> {
     const row = this.sql.one.get(id);
     return row && toDocument(row);
   }
 
-  listDocuments(conversationId: string): StoredDocument[] {
+  async listDocuments(conversationId: string): Promise<StoredDocument[]> {
     return this.sql.ofConversation.all(conversationId).map(toDocument);
   }
 
-  updateDocument(id: string, update: DocumentUpdate): StoredDocument {
+  async updateDocument(id: string, update: DocumentUpdate): Promise<StoredDocument> {
     const changes =
       update.state === 'ready'
         ? this.sql.ready.run(update.kind, update.pages, update.title ?? null, id).changes
@@ -97,7 +102,7 @@ export class SqliteDocuments implements DocumentStore {
     return toDocument(this.sql.one.get(id)!);
   }
 
-  removeDocument(id: string): StoredDocument | undefined {
+  async removeDocument(id: string): Promise<StoredDocument | undefined> {
     return this.db.transaction(() => {
       const row = this.sql.one.get(id);
       if (row) this.sql.remove.run(id);
@@ -105,7 +110,7 @@ export class SqliteDocuments implements DocumentStore {
     })();
   }
 
-  countDocumentsWithHash(hash: string): number {
+  async countDocumentsWithHash(hash: string): Promise<number> {
     return this.sql.countHash.get(hash)?.n ?? 0;
   }
 }

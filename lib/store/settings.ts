@@ -1,14 +1,15 @@
 // What a new conversation starts with, and how partial updates combine with what is stored.
-import { loadConfig } from '../config';
+import type { FncallMode } from '../protocol/enums';
 import type { ConversationSettings } from './types';
 
 export { DEFAULT_TITLE } from './types';
 
-export function defaultSettings(): ConversationSettings {
+/** A new conversation's settings; the call format is the server's (AGENT_FNCALL_MODE). */
+export function defaultSettings(fncallMode: FncallMode = 'native'): ConversationSettings {
   return {
     agent: 'fncall',
     tools: ['calculator', 'current_time'],
-    fncallMode: loadConfig().llm.fncallMode,
+    fncallMode,
     generateCfg: {},
     systemMessage: '',
     pauseBeforeTools: false,

@@ -1,10 +1,14 @@
-// ChatStore on one SQLite file (better-sqlite3, WAL). Every statement is prepared once at open; appendEvent is a
-// single INSERT, committed on its own, so a killed process loses at most the event it was writing.
+// ChatStore on one SQLite file (better-sqlite3, WAL). Every statement is prepared once at open. The work is done
+// synchronously inside each method, which then answers with a settled Promise (the interface is asynchronous for
+// stores across the network). appendEvents commits its batch in one transaction before it returns, so a killed
+// process loses nothing it was given.
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { AgentEvent, ErrorInfo } from '../agent/events';
+import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import { contentText, type ContentItem } from '../llm/schema';
+import type { RunStatus } from '../protocol/enums';
 import { SqliteDocuments } from './documents';
+import { upgradeRunLog } from './upgrade';
 import { migrate } from './schema.sql';
 import { prepareStatements, type ConversationRow, type RunRow, type Statements, type TurnRow } from './statements';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings, settingsFromJson } from './settings';
@@ -14,7 +18,6 @@ import type {
   ConversationSettings,
   ConversationSummary,
   DocumentUpdate,
-  RunStatus,
   StoredDocument,
   StoredRun,
   StoredTurn,
@@ -23,7 +26,8 @@ import type {
 
 const BUSY_TIMEOUT_MS = 5000;
 
-export function openSqliteStore(file: string): ChatStore {
+/** `defaults`: the settings of a conversation made without any (and of fields added since a row was written). */
+export function openSqliteStore(file: string, opts: { defaults?: ConversationSettings } = {}): ChatStore {
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');
@@ -31,7 +35,7 @@ export function openSqliteStore(file: string): ChatStore {
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     migrate(db);
-    return new SqliteChatStore(db);
+    return new SqliteChatStore(db, opts.defaults ?? defaultSettings());
   } catch (e) {
     db.close();
     throw e;
@@ -39,14 +43,21 @@ export function openSqliteStore(file: string): ChatStore {
 }
 
 class SqliteChatStore implements ChatStore {
-  private readonly defaults = defaultSettings();
   private lastNow = 0;
   private readonly sql: Statements;
   private readonly documents: SqliteDocuments;
+  /** One INSERT per event, all in one transaction (one commit, however many events). */
+  private readonly appendAll: (runId: string, events: readonly AgentEvent[]) => void;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly defaults: ConversationSettings,
+  ) {
     this.sql = prepareStatements(db);
     this.documents = new SqliteDocuments(db, () => this.now());
+    this.appendAll = db.transaction((runId: string, events: readonly AgentEvent[]) => {
+      for (const e of events) this.sql.insertEvent.run(runId, runId, e.type, JSON.stringify(e));
+    });
   }
 
   /** Strictly increasing milliseconds, so "newest" and "latest run" stay well ordered within a burst of writes. */
@@ -56,7 +67,7 @@ class SqliteChatStore implements ChatStore {
     return this.lastNow;
   }
 
-  createConversation(init?: { title?: string; settings?: Partial<ConversationSettings> }): Conversation {
+  async createConversation(init?: { title?: string; settings?: Partial<ConversationSettings> }): Promise<Conversation> {
     const id = randomUUID();
     const title = cleanTitle(init?.title);
     const settings = mergeSettings(this.defaults, init?.settings);
@@ -65,18 +76,18 @@ class SqliteChatStore implements ChatStore {
     return { id, title, createdAt: at, updatedAt: at, settings };
   }
 
-  getConversation(id: string): Conversation | undefined {
+  async getConversation(id: string): Promise<Conversation | undefined> {
     const row = this.sql.conversation.get(id);
     return row && this.toConversation(row);
   }
 
-  listConversations(query?: string): ConversationSummary[] {
+  async listConversations(query?: string): Promise<ConversationSummary[]> {
     const words = (query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const rows = words.length ? this.sql.listMatching.all(JSON.stringify(words)) : this.sql.listAll.all();
     return rows.map(toSummary);
   }
 
-  renameConversation(id: string, title: string): void {
+  async renameConversation(id: string, title: string): Promise<void> {
     const clean = cleanTitle(title);
     this.db.transaction(() => {
       this.mustChange(this.sql.rename.run(clean, id).changes, 'conversation', id);
@@ -84,7 +95,7 @@ class SqliteChatStore implements ChatStore {
     })();
   }
 
-  updateSettings(id: string, settings: Partial<ConversationSettings>): Conversation {
+  async updateSettings(id: string, settings: Partial<ConversationSettings>): Promise<Conversation> {
     return this.db.transaction(() => {
       const current = this.conversationOrThrow(id);
       const merged = mergeSettings(current.settings, settings);
@@ -93,11 +104,11 @@ class SqliteChatStore implements ChatStore {
     })();
   }
 
-  deleteConversation(id: string): void {
+  async deleteConversation(id: string): Promise<void> {
     this.mustChange(this.sql.deleteConversation.run(id).changes, 'conversation', id);
   }
 
-  addTurn(conversationId: string, content: string | ContentItem[]): StoredTurn {
+  async addTurn(conversationId: string, content: string | ContentItem[]): Promise<StoredTurn> {
     return this.db.transaction(() => {
       const conversation = this.conversationOrThrow(conversationId);
       const id = randomUUID();
@@ -110,12 +121,12 @@ class SqliteChatStore implements ChatStore {
     })();
   }
 
-  getTurn(turnId: string): StoredTurn | undefined {
+  async getTurn(turnId: string): Promise<StoredTurn | undefined> {
     const row = this.sql.turn.get(turnId);
     return row && toTurn(row);
   }
 
-  deleteTurnsFrom(conversationId: string, seq: number): void {
+  async deleteTurnsFrom(conversationId: string, seq: number): Promise<void> {
     this.db.transaction(() => {
       const conversation = this.conversationOrThrow(conversationId);
       this.sql.deleteTurnsFrom.run(conversationId, seq);
@@ -123,7 +134,7 @@ class SqliteChatStore implements ChatStore {
     })();
   }
 
-  listTurns(conversationId: string): TurnRecord[] {
+  async listTurns(conversationId: string): Promise<TurnRecord[]> {
     return this.db.transaction(() => {
       this.conversationOrThrow(conversationId);
       // Runs come oldest first, so the last one seen for a turn is its latest.
@@ -145,7 +156,7 @@ class SqliteChatStore implements ChatStore {
     })();
   }
 
-  startRun(turnId: string, runId: string): StoredRun {
+  async startRun(turnId: string, runId: string): Promise<StoredRun> {
     return this.db.transaction((): StoredRun => {
       const turn = this.sql.turn.get(turnId);
       if (!turn) throw new Error(`Unknown turn id "${turnId}".`);
@@ -157,36 +168,41 @@ class SqliteChatStore implements ChatStore {
     })();
   }
 
-  appendEvent(runId: string, event: AgentEvent): void {
+  async appendEvents(runId: string, events: readonly AgentEvent[]): Promise<void> {
+    if (!events.length) return;
     try {
-      this.sql.insertEvent.run(runId, runId, event.type, JSON.stringify(event));
+      this.appendAll(runId, events);
     } catch (e) {
-      if (isForeignKeyError(e)) throw new Error(`Unknown run id "${runId}": cannot append a ${event.type} event.`);
+      if (isForeignKeyError(e)) throw new Error(`Unknown run id "${runId}": cannot append a ${events[0]!.type} event.`);
       throw e;
     }
   }
 
-  finishRun(runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): void {
+  async appendEvent(runId: string, event: AgentEvent): Promise<void> {
+    return this.appendEvents(runId, [event]);
+  }
+
+  async finishRun(runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): Promise<void> {
     this.db.transaction(() => {
       if (!this.closeRun(runId, status, error)) throw new Error(`Unknown run id "${runId}".`);
     })();
   }
 
-  getRun(runId: string): StoredRun | undefined {
+  async getRun(runId: string): Promise<StoredRun | undefined> {
     const row = this.sql.run.get(runId);
     return row && toRun(row);
   }
 
-  getRunEvents(runId: string): AgentEvent[] {
+  async getRunEvents(runId: string): Promise<AgentEvent[]> {
     if (!this.sql.run.get(runId)) throw new Error(`Unknown run id "${runId}".`);
     return this.eventsOf(runId);
   }
 
-  listRuns(turnId: string): StoredRun[] {
+  async listRuns(turnId: string): Promise<StoredRun[]> {
     return this.sql.runsOfTurn.all(turnId).map(toRun);
   }
 
-  markInterruptedRuns(): number {
+  async markInterruptedRuns(): Promise<number> {
     return this.db
       .transaction(() => {
         const ids = this.sql.runningRuns.all().map((r) => r.id);
@@ -196,26 +212,31 @@ class SqliteChatStore implements ChatStore {
       .immediate();
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.db.close();
   }
 
-  addDocument(input: { conversationId: string; hash: string; name: string; size: number }): StoredDocument {
+  async addDocument(input: {
+    conversationId: string;
+    hash: string;
+    name: string;
+    size: number;
+  }): Promise<StoredDocument> {
     return this.documents.addDocument(input);
   }
-  getDocument(id: string): StoredDocument | undefined {
+  async getDocument(id: string): Promise<StoredDocument | undefined> {
     return this.documents.getDocument(id);
   }
-  listDocuments(conversationId: string): StoredDocument[] {
+  async listDocuments(conversationId: string): Promise<StoredDocument[]> {
     return this.documents.listDocuments(conversationId);
   }
-  updateDocument(id: string, update: DocumentUpdate): StoredDocument {
+  async updateDocument(id: string, update: DocumentUpdate): Promise<StoredDocument> {
     return this.documents.updateDocument(id, update);
   }
-  removeDocument(id: string): StoredDocument | undefined {
+  async removeDocument(id: string): Promise<StoredDocument | undefined> {
     return this.documents.removeDocument(id);
   }
-  countDocumentsWithHash(hash: string): number {
+  async countDocumentsWithHash(hash: string): Promise<number> {
     return this.documents.countDocumentsWithHash(hash);
   }
 
@@ -230,11 +251,13 @@ class SqliteChatStore implements ChatStore {
   }
 
   private eventsOf(runId: string): AgentEvent[] {
-    return this.sql.eventsOf.all(runId).map((row) => JSON.parse(row.json) as AgentEvent);
+    // Logs written by an older version are read in today's shape (upgrade.ts).
+    return upgradeRunLog(this.sql.eventsOf.all(runId).map((row) => JSON.parse(row.json) as unknown));
   }
 
   private conversationOrThrow(id: string): Conversation {
-    const conversation = this.getConversation(id);
+    const row = this.sql.conversation.get(id);
+    const conversation = row && this.toConversation(row);
     if (!conversation) throw new Error(`Unknown conversation id "${id}".`);
     return conversation;
   }

@@ -1,6 +1,6 @@
 // Every SQL statement the SQLite store runs, prepared once when the store opens, with the row shapes they return.
 import type Database from 'better-sqlite3';
-import type { RunStatus } from './types';
+import type { RunStatus } from '../protocol/enums';
 
 export interface ConversationRow {
   id: string;

@@ -1,18 +1,18 @@
 // What the app keeps: conversations, their turns (a user message each), the runs that answered each turn, and every
 // event of every run in order. One interface, so PostgreSQL can serve many users later; SQLite is the default.
-import type { AgentEvent, ErrorInfo } from '../agent/events';
-import type { FncallMode } from '../agent/events';
-import type { ContentItem } from '../llm/schema';
+// Every method answers with a Promise (a database across the network answers later); the SQLite store does its work
+// before it returns and answers with a settled one.
+import type { AgentEvent, ErrorInfo } from '../protocol/events';
+import type { ChatAgentKind, FncallMode, RunStatus } from '../protocol/enums';
+import type { ContentItem, Lang } from '../llm/schema';
 
-export type AgentKind = 'fncall' | 'react' | 'assistant';
-
-/** Per-conversation settings the user picks on the page. The model endpoint is not here: it comes from the server's
- *  environment and its key never reaches the browser. */
 /** The title of a conversation that has none yet (one started by an upload); the page shows it in its language. */
 export const DEFAULT_TITLE = 'New chat';
 
+/** Per-conversation settings the user picks on the page. The model endpoint is not here: it comes from the server's
+ *  environment and its key never reaches the browser. */
 export interface ConversationSettings {
-  agent: AgentKind;
+  agent: ChatAgentKind;
   /** Registered tool names offered to the model. */
   tools: string[];
   fncallMode: FncallMode;
@@ -22,7 +22,7 @@ export interface ConversationSettings {
   /** Pause before each tool call: the user edits the arguments, runs it, skips it, or supplies the result. */
   pauseBeforeTools: boolean;
   /** The language of the agent's prompts. 'auto' or absent: the page's language (without a page, the messages'). */
-  lang?: 'auto' | 'en' | 'zh';
+  lang?: 'auto' | Lang;
 }
 
 export interface ConversationSummary {
@@ -35,8 +35,6 @@ export interface ConversationSummary {
 export interface Conversation extends ConversationSummary {
   settings: ConversationSettings;
 }
-
-export type RunStatus = 'running' | 'answered' | 'max-iterations' | 'aborted' | 'error' | 'interrupted';
 
 export interface StoredRun {
   id: string;
@@ -67,41 +65,46 @@ export interface TurnRecord {
 }
 
 export interface ChatStore extends DocumentStore {
-  createConversation(init?: { title?: string; settings?: Partial<ConversationSettings> }): Conversation;
-  getConversation(id: string): Conversation | undefined;
+  createConversation(init?: { title?: string; settings?: Partial<ConversationSettings> }): Promise<Conversation>;
+  getConversation(id: string): Promise<Conversation | undefined>;
   /** Newest first (by last activity). With a query: conversations whose title or any message/answer text contains
    *  every word of it (case-insensitive), newest first. */
-  listConversations(query?: string): ConversationSummary[];
-  renameConversation(id: string, title: string): void;
-  updateSettings(id: string, settings: Partial<ConversationSettings>): Conversation;
+  listConversations(query?: string): Promise<ConversationSummary[]>;
+  renameConversation(id: string, title: string): Promise<void>;
+  updateSettings(id: string, settings: Partial<ConversationSettings>): Promise<Conversation>;
   /** Deletes the conversation with its turns, runs and events. */
-  deleteConversation(id: string): void;
+  deleteConversation(id: string): Promise<void>;
 
   /** Appends a turn at the end of the conversation and bumps its updatedAt. */
-  addTurn(conversationId: string, content: string | ContentItem[]): StoredTurn;
-  getTurn(turnId: string): StoredTurn | undefined;
+  addTurn(conversationId: string, content: string | ContentItem[]): Promise<StoredTurn>;
+  getTurn(turnId: string): Promise<StoredTurn | undefined>;
   /** Deletes this turn and every later one (edit-and-resend replaces a turn and what followed it). */
-  deleteTurnsFrom(conversationId: string, seq: number): void;
+  deleteTurnsFrom(conversationId: string, seq: number): Promise<void>;
   /** Every turn in order, each with its latest run and that run's events. */
-  listTurns(conversationId: string): TurnRecord[];
+  listTurns(conversationId: string): Promise<TurnRecord[]>;
 
-  startRun(turnId: string, runId: string): StoredRun;
-  /** Appends one event to a run's log. Synchronous and durable once it returns (WAL): a crash loses at most the
-   *  event in flight. */
-  appendEvent(runId: string, event: AgentEvent): void;
-  finishRun(runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): void;
-  getRun(runId: string): StoredRun | undefined;
-  getRunEvents(runId: string): AgentEvent[];
+  startRun(turnId: string, runId: string): Promise<StoredRun>;
+  /**
+   * Appends events to a run's log, in order, all or none. Durable once the promise resolves. The SQLite store
+   * commits them in one transaction before it returns (WAL, synchronous=NORMAL): a killed process loses nothing it
+   * was given; a power loss or OS crash may lose the last transactions, never part of one.
+   */
+  appendEvents(runId: string, events: readonly AgentEvent[]): Promise<void>;
+  /** appendEvents with one event. */
+  appendEvent(runId: string, event: AgentEvent): Promise<void>;
+  finishRun(runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): Promise<void>;
+  getRun(runId: string): Promise<StoredRun | undefined>;
+  getRunEvents(runId: string): Promise<AgentEvent[]>;
   /** Every run of a turn, oldest first (regenerate and replay add runs). */
-  listRuns(turnId: string): StoredRun[];
-  /** At start-up: runs still marked running were cut off by a crash or a kill; mark them interrupted. Returns how
-   *  many were marked. */
-  markInterruptedRuns(): number;
+  listRuns(turnId: string): Promise<StoredRun[]>;
+  /** At start-up: runs still marked running were cut off by a crash or a kill; mark them interrupted. Resolves with
+   *  how many were marked. */
+  markInterruptedRuns(): Promise<number>;
 
-  close(): void;
+  close(): Promise<void>;
 }
 
-// --- Documents uploaded to a conversation (issue 4) ---
+// --- Documents uploaded to a conversation ---
 
 export type DocumentState = 'parsing' | 'ready' | 'error';
 
@@ -133,13 +136,13 @@ export type DocumentUpdate =
   | { state: 'error'; error: string; errorCode?: string };
 
 export interface DocumentStore {
-  addDocument(input: { conversationId: string; hash: string; name: string; size: number }): StoredDocument;
-  getDocument(id: string): StoredDocument | undefined;
+  addDocument(input: { conversationId: string; hash: string; name: string; size: number }): Promise<StoredDocument>;
+  getDocument(id: string): Promise<StoredDocument | undefined>;
   /** Oldest first. */
-  listDocuments(conversationId: string): StoredDocument[];
-  updateDocument(id: string, update: DocumentUpdate): StoredDocument;
-  /** Removes the record; returns it (undefined when unknown). */
-  removeDocument(id: string): StoredDocument | undefined;
+  listDocuments(conversationId: string): Promise<StoredDocument[]>;
+  updateDocument(id: string, update: DocumentUpdate): Promise<StoredDocument>;
+  /** Removes the record; resolves with it (undefined when unknown). */
+  removeDocument(id: string): Promise<StoredDocument | undefined>;
   /** How many records (in any conversation) point at these bytes. */
-  countDocumentsWithHash(hash: string): number;
+  countDocumentsWithHash(hash: string): Promise<number>;
 }

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createModelServer } from './server';
-import type { Scenario } from './script';
+import type { Scenario } from '../../lib/protocol/fixture';
 
 function loadScenario(path: string): Scenario {
   const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));

@@ -1,6 +1,7 @@
 /** Resolves a scripted reply against the request it answers: stop sequences, tool-call ids, finish reason, usage. */
 import { randomBytes } from 'node:crypto';
-import { messageText, type ScriptedReply } from './script';
+import type { ScriptedReply } from '../../lib/protocol/fixture';
+import { messageText } from './script';
 
 export interface PlannedToolCall {
   id: string;

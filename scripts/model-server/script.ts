@@ -1,33 +1,6 @@
-/** Scenario types for the scripted model server, and the player that picks each request's reply. */
-
-export interface ScriptedToolCall {
-  id?: string;
-  name: string;
-  arguments: string;
-}
-
-export type ScriptedFault =
-  | { kind: 'status'; status: number; retryAfter?: number; body?: unknown }
-  | { kind: 'cut'; afterChunks: number }
-  | { kind: 'stall'; afterChunks: number; ms: number }
-  | { kind: 'stream-error'; afterChunks: number; error: { message: string; type?: string; code?: string } };
-
-export interface ScriptedReply {
-  /** Assistant text; may hold <think>, <tool_call>, ✿FUNCTION✿ or ReAct text verbatim. */
-  content?: string;
-  /** Sent as delta.reasoning_content before the content. */
-  reasoning?: string;
-  /** Native tool_calls; ids default to call_<random>. */
-  toolCalls?: ScriptedToolCall[];
-  /** Default: 'tool_calls' when toolCalls are sent, else 'stop'. */
-  finishReason?: string;
-  usage?: { prompt_tokens: number; completion_tokens: number };
-  /** Characters per content/reasoning delta (default 8). */
-  chunkSize?: number;
-  /** Delay between streamed chunks (default 0). */
-  delayMs?: number;
-  fault?: ScriptedFault;
-}
+/** The scripted model server's player: picks each request's reply from a scenario (its format is
+ *  lib/protocol/fixture.ts). */
+import type { Scenario, ScenarioRule, ScriptedReply } from '../../lib/protocol/fixture';
 
 export interface RecordedRequest {
   method: string;
@@ -41,19 +14,6 @@ export interface RecordedRequest {
 
 /** `index` counts chat-completion requests (0-based) since the scenario was set or the server reset. */
 export type Responder = (req: RecordedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>;
-
-export interface ScenarioRule {
-  /** Every condition given must hold; an empty `when` matches any request. */
-  when: { lastUserIncludes?: string; anyIncludes?: string; hasTools?: boolean };
-  /** An array plays its items on successive matching requests; the last one then repeats. */
-  reply: ScriptedReply | ScriptedReply[];
-}
-
-export interface Scenario {
-  replies?: ScriptedReply[];
-  rules?: ScenarioRule[];
-  fallback?: ScriptedReply | 'echo';
-}
 
 export const ECHO_SCENARIO: Scenario = { fallback: 'echo' };
 

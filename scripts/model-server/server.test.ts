@@ -8,7 +8,7 @@ import OpenAI, { APIError } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createModelServer, type ModelServer } from './server';
-import type { Scenario } from './script';
+import type { Scenario } from '../../lib/protocol/fixture';
 
 let server: ModelServer | undefined;
 

@@ -2,16 +2,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Scenario, ScriptedReply } from '../../lib/protocol/fixture';
 import { planReply, randomId, type PlannedReply } from './reply';
-import {
-  ECHO_SCENARIO,
-  ScriptExhaustedError,
-  ScriptPlayer,
-  type RecordedRequest,
-  type Responder,
-  type Scenario,
-  type ScriptedReply,
-} from './script';
+import { ECHO_SCENARIO, ScriptExhaustedError, ScriptPlayer, type RecordedRequest, type Responder } from './script';
 import { completionBody, errorBody, errorKindForStatus, sseLine, streamEvents, type ResponseMeta } from './sse';
 
 export interface ModelServer {

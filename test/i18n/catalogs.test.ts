@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createTranslator } from 'next-intl';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../app/actions/action-error';
+import { ERROR_CODES } from '../../lib/protocol/errors';
 import { DOCUMENT_ERROR_CODES } from '../../lib/documents/types';
 import { agentLang, LOCALES, negotiateLocale, requestLocale } from '../../lib/i18n/locales';
 import en from '../../lib/i18n/messages/en.json';

@@ -10,6 +10,7 @@ import { createModelServer, type ModelServer } from '../../scripts/model-server/
 import { messageText } from '../../scripts/model-server/script';
 import { collectEvents, ofType } from '../support/run';
 import { allowLocalFileStaging } from '../../tools';
+import { createChatModel } from '../../lib/llm';
 
 let server: ModelServer;
 let tmp: string;
@@ -40,7 +41,7 @@ beforeEach(async () => {
 
 const assistant = (extra: Partial<ConstructorParameters<typeof Assistant>[0]> = {}) =>
   new Assistant({
-    llm: { model: 'scripted', baseURL: server.url, apiKey: 'k', fncallMode: 'native' },
+    llm: createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k', fncallMode: 'native' }),
     ragCfg: { max_ref_token: 300, parser_page_size: 100 },
     ...extra,
   });
@@ -123,7 +124,7 @@ describe('Assistant', () => {
     const events = await collectEvents(assistant().runEvents([{ role: 'user', content: 'Hi' }]));
     expect(ofType(events, 'retrieval')).toEqual([]);
     expect(JSON.stringify(server.requests[0]!.body.messages)).not.toContain('Knowledge Base');
-    expect(ofType(events, 'run-start')[0]!.agentType).toBe('Assistant');
+    expect(ofType(events, 'run-start')[0]!.kind).toBe('assistant');
   });
 
   it('reports the retrieval tool search in the trace, tied to its call', async () => {

@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
-import { ChatService } from '../../lib/chat/service';
-import { coalesce } from '../../lib/chat/live-run';
-import { forBrowser, type FeedEvent } from '../../lib/chat/browser-feed';
+import type { ChatService } from '../../lib/chat/service';
+import { runFeed } from '../../lib/chat/feed';
+import type { FeedEvent } from '../../lib/protocol/events';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
+import { createChatModel } from '../../lib/llm';
+import { chatContext, follow } from '../support/chat';
 
 let server: ModelServer;
 let store: ChatStore;
@@ -18,24 +20,24 @@ let service: ChatService;
 beforeAll(async () => {
   server = await createModelServer();
   store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'chat-service-')), 'chat.db'));
-  service = new ChatService(
+  service = chatContext(
     store,
     (s: ConversationSettings) =>
       new FnCallAgent({
-        llm: {
+        llm: createChatModel({
           model: 'scripted',
           baseURL: server.url,
           apiKey: 'k',
           fncallMode: s.fncallMode,
           generateCfg: { max_retries: 0, ...s.generateCfg },
-        },
+        }),
         functionList: s.tools,
         name: 'assistant',
       }),
-  );
+  ).chat;
 });
 afterAll(async () => {
-  store.close();
+  await store.close();
   await server.close();
 });
 beforeEach(() => server.reset());
@@ -55,109 +57,111 @@ describe('ChatService', () => {
         { content: 'You asked about 6*7.' },
       ],
     });
-    const first = service.send({ content: 'What is 6*7?' });
-    const events = await drain(first.live.follow());
+    const first = await service.send({ message: 'What is 6*7?' });
+    const events = await drain(follow(service, first.runId));
     expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
-    expect(store.getRunEvents(first.runId)).toEqual(events);
-    expect(store.getRun(first.runId)?.status).toBe('answered');
-    expect(store.getConversation(first.conversationId)?.title).toBe('What is 6*7?');
+    expect(await store.getRunEvents(first.runId)).toEqual(events);
+    expect((await store.getRun(first.runId))?.status).toBe('answered');
+    expect((await store.getConversation(first.conversationId))?.title).toBe('What is 6*7?');
 
-    const second = service.send({ conversationId: first.conversationId, content: 'What did I ask?' });
-    await drain(second.live.follow());
+    const second = await service.send({ conversationId: first.conversationId, message: 'What did I ask?' });
+    await drain(follow(service, second.runId));
     const sent = server.requests[2]!.body.messages;
     expect(sent.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
     expect(sent[3].content).toBe('It is 42.');
-    expect(store.listConversations('42').map((c) => c.id)).toEqual([first.conversationId]);
+    expect((await store.listConversations('42')).map((c) => c.id)).toEqual([first.conversationId]);
   });
 
   it('regenerates a turn as a new run and drops later turns; edit-and-resend replaces the message', async () => {
     server.setScenario({ fallback: 'echo' });
-    const a = service.send({ content: 'one' });
-    await drain(a.live.follow());
-    const b = service.send({ conversationId: a.conversationId, content: 'two' });
-    await drain(b.live.follow());
-    const again = service.regenerate(a.turnId);
-    await drain(again.live.follow());
-    let turns = store.listTurns(a.conversationId);
+    const a = await service.send({ message: 'one' });
+    await drain(follow(service, a.runId));
+    const b = await service.send({ conversationId: a.conversationId, message: 'two' });
+    await drain(follow(service, b.runId));
+    const again = await service.regenerate(a.turnId);
+    await drain(follow(service, again.runId));
+    let turns = await store.listTurns(a.conversationId);
     expect(turns).toHaveLength(1);
     expect(turns[0]!.runCount).toBe(2);
     expect(turns[0]!.run?.id).toBe(again.runId);
 
-    const edited = service.editAndResend(a.turnId, 'uno');
-    await drain(edited.live.follow());
-    turns = store.listTurns(a.conversationId);
+    const edited = await service.editAndResend(a.turnId, 'uno');
+    await drain(follow(service, edited.runId));
+    turns = await store.listTurns(a.conversationId);
     expect(turns.map((t) => t.turn.content)).toEqual(['uno']);
     expect(server.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'uno' }]);
   });
 
   it('stops a run by id, and a reader that leaves stops it too; both end as aborted in the store', async () => {
     server.setScenario({ fallback: { content: 'x'.repeat(400), chunkSize: 1, delayMs: 5 } });
-    const run = service.send({ content: 'long' });
-    const reading = drain(run.live.follow());
+    const run = await service.send({ message: 'long' });
+    const reading = drain(follow(service, run.runId));
     await new Promise((r) => setTimeout(r, 100));
     expect(service.stop(run.runId)).toBe(true);
     expect((await reading).at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' });
-    expect(store.getRun(run.runId)?.status).toBe('aborted');
+    expect((await store.getRun(run.runId))?.status).toBe('aborted');
     expect(service.stop(run.runId)).toBe(false);
 
-    const left = service.send({ content: 'long again' });
-    for await (const e of left.live.follow({ onLeave: () => left.live.stop() })) if (e.type === 'text-delta') break;
+    const left = await service.send({ message: 'long again' });
+    for await (const e of follow(service, left.runId, { onLeave: () => service.stop(left.runId) }))
+      if (e.type === 'text-delta') break;
     await new Promise((r) => setTimeout(r, 200));
-    expect(store.getRun(left.runId)?.status).toBe('aborted');
-    expect(store.getRunEvents(left.runId).at(-1)?.type).toBe('run-end');
+    expect((await store.getRun(left.runId))?.status).toBe('aborted');
+    expect((await store.getRunEvents(left.runId)).at(-1)?.type).toBe('run-end');
   });
 
   it('stops the runs of a conversation about to be deleted, and waits until they have ended', async () => {
     server.setScenario({ fallback: { content: 'x'.repeat(400), chunkSize: 1, delayMs: 5 } });
-    const run = service.send({ content: 'long' });
-    const other = service.send({ content: 'another conversation' });
-    const reading = drain(run.live.follow());
+    const run = await service.send({ message: 'long' });
+    const other = await service.send({ message: 'another conversation' });
+    const reading = drain(follow(service, run.runId));
     await new Promise((r) => setTimeout(r, 100));
 
-    await service.stopConversation(run.conversationId);
-    expect(run.live.done).toBe(true);
-    expect(store.getRun(run.runId)?.status).toBe('aborted');
+    await service.runs.stopConversation(run.conversationId);
+    expect((await store.getRun(run.runId))?.status).toBe('aborted');
     expect((await reading).at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' });
-    expect(other.live.done).toBe(false); // another conversation's run goes on
-    store.deleteConversation(run.conversationId);
-    expect(store.getConversation(run.conversationId)).toBeUndefined();
+    expect((await store.getRun(other.runId))?.status).toBe('running'); // another conversation's run goes on
+    await store.deleteConversation(run.conversationId);
+    expect(await store.getConversation(run.conversationId)).toBeUndefined();
 
-    await drain(other.live.follow());
-    expect(store.getRun(other.runId)?.status).toBe('answered');
+    await drain(follow(service, other.runId));
+    expect((await store.getRun(other.runId))?.status).toBe('answered');
   });
 
   it("runs the agent in the page's language unless the conversation's settings name one", async () => {
     server.setScenario({ fallback: 'echo' });
-    const langOf = async (run: { live: { follow(): AsyncIterable<AgentEvent> } }) =>
-      (await drain(run.live.follow())).find((e) => e.type === 'run-start');
-    const page = service.send({ content: 'Hello', lang: 'zh' });
+    const langOf = async (run: { runId: string }) =>
+      (await drain(follow(service, run.runId))).find((e) => e.type === 'run-start');
+    const page = await service.send({ message: 'Hello', lang: 'zh' });
     expect(await langOf(page)).toMatchObject({ lang: 'zh' });
     // Without a page language the messages decide, as in Qwen-Agent.
-    expect(await langOf(service.regenerate(page.turnId))).toMatchObject({ lang: 'en' });
-    expect(await langOf(service.regenerate(page.turnId, 'en'))).toMatchObject({ lang: 'en' });
+    expect(await langOf(await service.regenerate(page.turnId))).toMatchObject({ lang: 'en' });
+    expect(await langOf(await service.regenerate(page.turnId, 'en'))).toMatchObject({ lang: 'en' });
 
-    store.updateSettings(page.conversationId, { lang: 'en' });
-    const set = service.send({ conversationId: page.conversationId, content: 'Again', lang: 'zh' });
+    await store.updateSettings(page.conversationId, { lang: 'en' });
+    const set = await service.send({ conversationId: page.conversationId, message: 'Again', lang: 'zh' });
     expect(await langOf(set)).toMatchObject({ lang: 'en' });
-    store.updateSettings(page.conversationId, { lang: 'auto' });
-    expect(await langOf(service.editAndResend(set.turnId, 'Once more', 'zh'))).toMatchObject({ lang: 'zh' });
+    await store.updateSettings(page.conversationId, { lang: 'auto' });
+    expect(await langOf(await service.editAndResend(set.turnId, 'Once more', 'zh'))).toMatchObject({ lang: 'zh' });
+    // A language the agent has no prompts for is refused at the door.
+    await expect(service.send({ message: 'Hi', lang: 'fr' as never })).rejects.toThrow('"lang" must be "en" or "zh"');
   });
 
-  it('refuses an empty message and an unknown tool before storing anything', () => {
-    const before = store.listConversations().length;
-    expect(() => service.send({ content: '   ' })).toThrow('The message is empty.');
-    expect(() => service.send({ content: 'hi', settings: { tools: ['nope'] } })).toThrow(/nope/);
-    expect(store.listConversations()).toHaveLength(before);
+  it('refuses an empty message and an unknown tool before storing anything', async () => {
+    const before = (await store.listConversations()).length;
+    await expect(service.send({ message: '   ' })).rejects.toThrow('"message" must be a non-empty string.');
+    await expect(service.send({ message: 'hi', settings: { tools: ['nope'] } })).rejects.toThrow(/nope/);
+    expect(await store.listConversations()).toHaveLength(before);
   });
 
   it('gives the browser merged deltas without the requests and history, so bytes grow with the answer', async () => {
     const answer = 'word '.repeat(400);
     server.setScenario({ fallback: { content: answer, chunkSize: 4 } });
-    const run = service.send({ content: 'write' });
-    const all = await drain(run.live.follow());
-    const browser = coalesce(all)
-      .map(forBrowser)
-      .filter((e): e is FeedEvent => e !== undefined);
+    const run = await service.send({ message: 'write' });
+    // The one feed the page and POST /api/chat read (lib/chat/feed.ts), live.
+    const browser: FeedEvent[] = [];
+    for await (const e of runFeed(service.runs, store, run.runId, { stopOnLeave: false })) browser.push(e);
+    const all = await store.getRunEvents(run.runId);
     expect(browser.length).toBeLessThan(all.length / 10);
     expect(browser.find((e) => e.type === 'llm-start')).not.toHaveProperty('request');
     expect(browser.find((e) => e.type === 'run-start')).not.toHaveProperty('input');

@@ -14,8 +14,9 @@ import { artifactResponse } from '../../lib/sandbox/artifact-response';
 import { InterpreterPool, shutdownSharedPool } from '../../lib/sandbox/pool';
 import { FINISHED_MESSAGE, TIMEOUT_MESSAGE } from '../../lib/sandbox/format';
 import { createTool, runTool, type ToolRunResult } from '../../tools';
-import '../../tools/builtin';
+import '../../tools'; // registers the builtin tools
 import { codeWorkDir } from '../../tools/code-interpreter';
+import { createChatModel } from '../../lib/llm';
 
 const SLOW = 180_000; // interpreter start-up is seconds, more on a loaded machine
 const dataDir = mkdtempSync(path.join(tmpdir(), 'code-interpreter-'));
@@ -171,7 +172,7 @@ describe('code_interpreter in the agent loop', () => {
           ],
         });
         const agent = new FnCallAgent({
-          llm: { model: 'scripted', baseURL: server.url, apiKey: 'k' },
+          llm: createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k' }),
           functionList: ['code_interpreter'],
           name: 'assistant',
         });

@@ -1,4 +1,4 @@
-// FnCallAgent end to end over real HTTP: the loop's semantics (QWEN-AGENT.md checklist 5-22) in each fncall mode.
+// FnCallAgent end to end over real HTTP: the loop's semantics (docs/qwen-agent-checklist.md, 5-22) in each mode.
 import { getEventListeners } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,10 +6,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AgentEventSchema, FnCallAgent, type AgentEvent, type Message } from '../../lib/agent';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
-import type { ScriptedReply } from '../../scripts/model-server/script';
+import type { ScriptedReply } from '../../lib/protocol/fixture';
 import { allowLocalFileStaging, BaseTool } from '../../tools';
 import { collectEvents, ofType } from '../support/run';
 import { Boom, Fatal, GetWeather, SeeFiles, Structured } from '../support/tools';
+import { loadConfig } from '../../lib/config';
+import { createChatModel } from '../../lib/llm';
 
 let server: ModelServer;
 beforeAll(async () => {
@@ -21,13 +23,13 @@ beforeEach(() => server.reset());
 type Mode = 'native' | 'nous' | 'qwen';
 const agent = (mode: Mode, extra: Partial<ConstructorParameters<typeof FnCallAgent>[0]> = {}) =>
   new FnCallAgent({
-    llm: {
+    llm: createChatModel({
       model: 'scripted',
       baseURL: server.url,
       apiKey: 'k',
       fncallMode: mode,
       generateCfg: { retry_base_delay_ms: 10 },
-    },
+    }),
     functionList: [new GetWeather()],
     name: 'helper',
     ...extra,
@@ -196,19 +198,12 @@ describe('FnCallAgent loop semantics', () => {
     }
   });
 
-  it('reads MAX_LLM_CALL_PER_RUN (or QWEN_AGENT_MAX_LLM_CALL_PER_RUN) from the environment, default 20', async () => {
-    const saved = { ...process.env };
-    try {
-      delete process.env.MAX_LLM_CALL_PER_RUN;
-      delete process.env.QWEN_AGENT_MAX_LLM_CALL_PER_RUN;
-      expect(agent('native').maxLlmCalls).toBe(20);
-      process.env.QWEN_AGENT_MAX_LLM_CALL_PER_RUN = '7';
-      expect(agent('native').maxLlmCalls).toBe(7);
-      process.env.MAX_LLM_CALL_PER_RUN = '3';
-      expect(agent('native').maxLlmCalls).toBe(3);
-    } finally {
-      process.env = saved;
-    }
+  it('takes its call limit from the caller, default 20; the configuration reads MAX_LLM_CALL_PER_RUN', () => {
+    expect(agent('native').maxLlmCalls).toBe(20);
+    expect(agent('native', { maxLlmCalls: 3 }).maxLlmCalls).toBe(3);
+    expect(loadConfig({}).maxLlmCallsPerRun).toBe(20);
+    expect(loadConfig({ QWEN_AGENT_MAX_LLM_CALL_PER_RUN: '7' }).maxLlmCallsPerRun).toBe(7);
+    expect(loadConfig({ QWEN_AGENT_MAX_LLM_CALL_PER_RUN: '7', MAX_LLM_CALL_PER_RUN: '3' }).maxLlmCallsPerRun).toBe(3);
   });
 
   it('ends after one model call when the answer has no tool call', async () => {
@@ -268,7 +263,11 @@ describe('FnCallAgent loop semantics', () => {
   it('a model error after retries rejects run() and ends the event stream with reason error', async () => {
     server.setScenario({ fallback: { fault: { kind: 'status', status: 503 } } });
     const a = new FnCallAgent({
-      llm: { model: 'm', baseURL: server.url, generateCfg: { max_retries: 1, retry_base_delay_ms: 5 } },
+      llm: createChatModel({
+        model: 'm',
+        baseURL: server.url,
+        generateCfg: { max_retries: 1, retry_base_delay_ms: 5 },
+      }),
     });
     await expect(a.runNonStream([{ role: 'user', content: 'x' }])).rejects.toThrow(/503/);
     const events = await collectEvents(a.runEvents([{ role: 'user', content: 'x' }]));
@@ -380,8 +379,15 @@ describe('FnCallAgent loop semantics', () => {
     );
   });
 
-  it('rejects an unregistered tool name and an invalid tool when the agent takes it', () => {
+  it('rejects an unregistered tool name, an unavailable tool and an invalid tool when the agent takes it', () => {
     expect(() => agent('native', { functionList: ['definitely_not_registered'] })).toThrow(/definitely_not_registered/);
+    const saved = process.env.WEB_SEARCH_PROVIDER;
+    delete process.env.WEB_SEARCH_PROVIDER;
+    try {
+      expect(() => agent('native', { functionList: ['web_search'] })).toThrow(/web_search is not available/);
+    } finally {
+      if (saved !== undefined) process.env.WEB_SEARCH_PROVIDER = saved;
+    }
     class Bad extends BaseTool {
       name = 'get_weather';
       description = 'bad schema';

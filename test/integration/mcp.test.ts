@@ -13,6 +13,7 @@ import { toolsOf, type McpBaseTool } from '../../lib/mcp/tool';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { TOOL_REGISTRY, createTool, runTool, type ToolContext } from '../../tools';
 import { collectEvents, ofType } from '../support/run';
+import { createChatModel } from '../../lib/llm';
 
 const FIXTURE = path.resolve(__dirname, '../fixtures/mcp-server.mjs');
 const stdioServer = (env?: Record<string, string>) => ({
@@ -319,7 +320,7 @@ describe('an agent with MCP tools', { timeout: 60_000 }, () => {
       ],
     });
     const agent = new FnCallAgent({
-      llm: { model: 'scripted', baseURL: model.url, apiKey: 'k', fncallMode: 'native' },
+      llm: createChatModel({ model: 'scripted', baseURL: model.url, apiKey: 'k', fncallMode: 'native' }),
       functionList: [{ mcpServers: { calc: stdioServer() } }],
     });
     const events = await collectEvents(agent.runEvents([{ role: 'user', content: '2 + 40?' }]));
@@ -331,14 +332,15 @@ describe('an agent with MCP tools', { timeout: 60_000 }, () => {
   });
 
   it('rejects a bad {mcpServers} entry when the agent is made, saying what is wrong', () => {
-    expect(() => new FnCallAgent({ functionList: [{ mcpServers: { 'bad name': { command: 'x' } } }] })).toThrow(
-      /bad name: a server name may hold only letters, digits and _/,
-    );
+    expect(
+      () =>
+        new FnCallAgent({ llm: createChatModel(), functionList: [{ mcpServers: { 'bad name': { command: 'x' } } }] }),
+    ).toThrow(/bad name: a server name may hold only letters, digits and _/);
   });
 
   it('ends the run with the reason when a functionList server cannot start', async () => {
     const agent = new FnCallAgent({
-      llm: { model: 'scripted', baseURL: model.url, apiKey: 'k' },
+      llm: createChatModel({ model: 'scripted', baseURL: model.url, apiKey: 'k' }),
       functionList: [{ mcpServers: { gone: { command: '/nonexistent/server', args: [] } } }],
     });
     const events = await collectEvents(agent.runEvents([{ role: 'user', content: 'hi' }]));

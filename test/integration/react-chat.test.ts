@@ -4,6 +4,8 @@ import { ReActChat } from '../../lib/agent';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { collectEvents, ofType } from '../support/run';
 import { GetWeather } from '../support/tools';
+import { foldRun } from '../../lib/chat/view';
+import { createChatModel } from '../../lib/llm';
 
 let server: ModelServer;
 beforeAll(async () => {
@@ -14,7 +16,7 @@ beforeEach(() => server.reset());
 
 const react = (tool = new GetWeather(), maxLlmCalls?: number) =>
   new ReActChat({
-    llm: { model: 'scripted', baseURL: server.url, apiKey: 'k' },
+    llm: createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k' }),
     functionList: [tool],
     name: 'reactor',
     maxLlmCalls,
@@ -56,6 +58,30 @@ describe('ReActChat', () => {
     expect(transcript).toBe(
       'Thought: I need the weather.\nAction: get_weather\nAction Input: {"city": "Paris"}\nObservation: Paris: 21°C, sunny\nThought: I know it now.\nFinal Answer: Sunny, 21°C.',
     );
+    // Each piece of the transcript says which part of a step it is, so the page shows steps without parsing it;
+    // the model's text streamed in 5-character chunks, and markers split across them are whole parts all the same.
+    const parts = (part: string) =>
+      ofType(events, 'text-delta')
+        .filter((e) => e.part === part)
+        .map((e) => e.text)
+        .join('|');
+    expect(ofType(events, 'text-delta').every((e) => e.part !== undefined)).toBe(true);
+    expect(parts('thought').replace(/\|/g, '')).toBe('I need the weather.I know it now.');
+    expect(parts('action').replace(/\|/g, '')).toBe('get_weather');
+    expect(parts('action-input').replace(/\|/g, '')).toBe('{"city": "Paris"}');
+    expect(parts('observation')).toBe('Paris: 21°C, sunny');
+    expect(parts('answer').replace(/\|/g, '')).toBe('Sunny, 21°C.');
+    const view = foldRun('r', events);
+    expect(
+      view.blocks.map((b) =>
+        b.kind === 'tool' ? `tool:${b.name}:${b.status}` : `${b.kind}:${'text' in b ? b.text : ''}`,
+      ),
+    ).toEqual([
+      'reasoning:I need the weather.',
+      'tool:get_weather:done',
+      'reasoning:I know it now.',
+      'text:Sunny, 21°C.',
+    ]);
     const steps = ofType(events, 'react-step');
     expect(steps[0]).toMatchObject({
       thought: 'I need the weather.',
@@ -77,9 +103,11 @@ describe('ReActChat', () => {
     class MyReact extends ReActChat {}
     server.setScenario({ replies: [{ content: 'Final Answer: 4' }] });
     const events = await collectEvents(
-      new MyReact({ llm: { model: 'm', baseURL: server.url } }).runEvents([{ role: 'user', content: '2+2?' }]),
+      new MyReact({ llm: createChatModel({ model: 'm', baseURL: server.url }) }).runEvents([
+        { role: 'user', content: '2+2?' },
+      ]),
     );
-    expect(ofType(events, 'run-start')[0]!.agentType).toBe('ReActChat');
+    expect(ofType(events, 'run-start')[0]!.kind).toBe('react');
   });
 
   it('tolerates a missing Observation after Action Input and unknown tools', async () => {

@@ -7,14 +7,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
-import { ChatService } from '../../lib/chat/service';
-import { foldInspection, parseRunExport, runToFixture, type RunFixture } from '../../lib/inspect';
+import type { ChatService } from '../../lib/chat/service';
+import { foldInspection, parseRunExport, runToFixture } from '../../lib/inspect';
+import type { RunFixture, Scenario } from '../../lib/protocol/fixture';
 import { loadRunExport, loadRunRequest } from '../../lib/inspect/load';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
-import type { Scenario } from '../../scripts/model-server/script';
 import { ofType } from '../support/run';
+import { createChatModel } from '../../lib/llm';
+import { chatContext, follow } from '../support/chat';
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
@@ -25,21 +27,21 @@ async function stack(scenario: Scenario): Promise<{ server: ModelServer; store: 
   const server = await createModelServer({ scenario });
   const store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'run-fixture-')), 'chat.db'));
   open.push(server, store);
-  const service = new ChatService(
+  const service = chatContext(
     store,
     (s: ConversationSettings) =>
       new FnCallAgent({
-        llm: {
+        llm: createChatModel({
           model: 'scripted',
           baseURL: server.url,
           apiKey: 'k',
           fncallMode: s.fncallMode,
           generateCfg: { max_retries: 1, ...s.generateCfg },
-        },
+        }),
         functionList: s.tools,
         name: 'assistant',
       }),
-  );
+  ).chat;
   return { server, store, service };
 }
 
@@ -49,11 +51,11 @@ async function runOnce(
   message: string,
   fncallMode: ConversationSettings['fncallMode'],
 ) {
-  const started = service.send({ content: message, settings: { tools: ['calculator'], fncallMode } });
-  for await (const _ of started.live.follow()) {
+  const started = await service.send({ message, settings: { tools: ['calculator'], fncallMode } });
+  for await (const _ of follow(service, started.runId)) {
     // drain
   }
-  return { runId: started.runId, events: store.getRunEvents(started.runId) };
+  return { runId: started.runId, events: await store.getRunEvents(started.runId) };
 }
 
 const calls = (events: AgentEvent[]) => ofType(events, 'tool-call').map((c) => [c.iteration, c.name, c.arguments]);
@@ -117,17 +119,17 @@ describe('Save as fixture', () => {
     });
   }
 
-  it('loads a stored run in full for the inspector: the request of iteration 2 holds the tool result of iteration 1', async () => {
+  it('loads a stored run in full for the async inspector: the request of iteration 2 holds the tool result of iteration 1', async () => {
     const { store, service } = await stack(SCENARIOS[0]!.scenario);
     const { runId } = await runOnce(service, store, 'What is six times seven?', 'native');
-    const bundle = loadRunExport(store, runId);
+    const bundle = await loadRunExport(store, runId);
     expect(bundle.run).toMatchObject({
       id: runId,
       status: 'answered',
       userMessage: 'What is six times seven?',
       conversationTitle: 'What is six times seven?',
     });
-    const back = parseRunExport(JSON.stringify(bundle));
+    const back = await parseRunExport(JSON.stringify(bundle));
     expect(back.ok).toBe(true);
 
     const run = foldInspection(back.ok ? back.value.events : []);
@@ -139,16 +141,16 @@ describe('Save as fixture', () => {
     expect(sent.find((m) => m.role === 'tool')).toMatchObject({ content: '42' });
     expect(run.iterations[1]!.request!.tools?.length).toBe(1);
     expect(run.stop.reason).toBe('answered');
-    expect(() => loadRunExport(store, 'no-such-run')).toThrow('Run no-such-run was not found');
+    await expect(loadRunExport(store, 'no-such-run')).rejects.toThrow('Run no-such-run was not found');
 
     // The inspector opens a run without its requests and fetches the one it shows.
-    const light = loadRunExport(store, runId, { requests: false });
+    const light = await loadRunExport(store, runId, { requests: false });
     expect(light.events.some((e) => e.type === 'llm-start' && e.request)).toBe(false);
     expect(foldInspection(light.events).iterations.map((i) => i.response)).toEqual(
       run.iterations.map((i) => i.response),
     );
     expect(JSON.stringify(light).length).toBeLessThan(JSON.stringify(bundle).length);
-    expect(loadRunRequest(store, runId, 2)).toEqual(run.iterations[1]!.request);
-    expect(loadRunRequest(store, runId, 9)).toBeUndefined();
+    expect(await loadRunRequest(store, runId, 2)).toEqual(run.iterations[1]!.request);
+    expect(await loadRunRequest(store, runId, 9)).toBeUndefined();
   });
 });

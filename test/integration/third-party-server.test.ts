@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FnCallAgent, ReActChat } from '../../lib/agent';
 import { collectEvents, ofType } from '../support/run';
+import { createChatModel } from '../../lib/llm';
 
 const CHAT = '/v1/chat/completions';
 let mock: ChildProcess;
@@ -102,13 +103,14 @@ beforeEach(() => {
   requestCount = 0;
 });
 
-const llm = (fncallMode: 'native' | 'nous' | 'qwen', generateCfg = {}) => ({
-  model: 'mock',
-  baseURL,
-  apiKey: 'k',
-  fncallMode,
-  generateCfg: { retry_base_delay_ms: 20, max_retries: 2, ...generateCfg },
-});
+const llm = (fncallMode: 'native' | 'nous' | 'qwen', generateCfg = {}) =>
+  createChatModel({
+    model: 'mock',
+    baseURL,
+    apiKey: 'k',
+    fncallMode,
+    generateCfg: { retry_base_delay_ms: 20, max_retries: 2, ...generateCfg },
+  });
 
 describe('against @dwmkerr/mock-llm', () => {
   it('nous: a tool call in <tool_call> tags, the result sent back, and an answer', async () => {

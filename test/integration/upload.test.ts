@@ -1,4 +1,4 @@
-// The upload API (lib/documents/http.ts, what app/api/files wires) over real Request objects, a real SQLite file,
+// The upload API (lib/uploads/http.ts, what app/api/files wires) over real Request objects, a real SQLite file,
 // files on disk under a temporary DATA_DIR, the real parsers, and the chat service against the scripted model
 // server: upload, parse in the background, list, remove, and the next message carrying the files.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -6,22 +6,32 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
-import { ChatService } from '../../lib/chat/service';
-import { DocumentService } from '../../lib/documents/service';
-import { handleDelete, handleGet, handleList, handleUpload } from '../../lib/documents/http';
+import type { ChatService } from '../../lib/chat/service';
+import { DocumentService } from '../../lib/uploads/service';
+import { handleDelete, handleGet, handleList, handleUpload } from '../../lib/uploads/http';
 import { openSqliteStore } from '../../lib/store/sqlite';
-import type { ChatStore, StoredDocument } from '../../lib/store/types';
+import type { ChatStore, ConversationSettings, StoredDocument } from '../../lib/store/types';
 import { collectFileRefs } from '../../lib/llm/upload-info';
+import { parseFileRef } from '../../lib/documents/file-ref';
 import { stageFiles } from '../../tools/file-access';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { makeDocx } from '../support/document-fixtures';
 import { makePdf, textPage } from '../support/pdf-writer';
+import { createChatModel } from '../../lib/llm';
+import { chatContext, follow } from '../support/chat';
 
 let server: ModelServer;
 let dataDir: string;
 let store: ChatStore;
 let documents: DocumentService;
+let chat: ChatService;
 const limits = { uploadMaxBytes: 64 * 1024, unzippedMaxBytes: 10 * 1024 * 1024 };
+const agents = (s: ConversationSettings) =>
+  new FnCallAgent({
+    llm: createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k', generateCfg: { max_retries: 0 } }),
+    functionList: s.tools,
+    name: 'assistant',
+  });
 
 beforeAll(async () => {
   server = await createModelServer();
@@ -31,11 +41,18 @@ afterAll(() => server.close());
 beforeEach(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'upload-'));
   store = openSqliteStore(path.join(dataDir, 'agent-studio.db'));
-  documents = new DocumentService(store, { dataDir, limits });
+  // As the app builds them: the chat service waits on the parses the upload service starts.
+  const ctx = chatContext(store, agents, {
+    DATA_DIR: dataDir,
+    UPLOAD_MAX_BYTES: String(limits.uploadMaxBytes),
+    UNZIP_MAX_BYTES: String(limits.unzippedMaxBytes),
+  });
+  documents = ctx.uploads;
+  chat = ctx.chat;
   server.reset();
 });
 afterEach(async () => {
-  store.close();
+  await store.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -87,7 +104,7 @@ describe('the upload API', () => {
     const first = await upload('tides.pdf', pdf);
     expect(first.status).toBe(201);
     const { document, conversationId } = first.body;
-    expect(store.getConversation(conversationId)?.title).toBe('New chat');
+    expect((await store.getConversation(conversationId))?.title).toBe('New chat');
     expect(document).toMatchObject({ name: 'tides.pdf', size: pdf.length, state: 'parsing' });
     expect(document.ref).toBe(`files/${document.hash}/tides.pdf`);
     expect(JSON.stringify(first.body)).not.toContain(dataDir); // the page never sees a server path
@@ -119,7 +136,7 @@ describe('the upload API', () => {
       errorCode: 'empty',
     });
     expect(await settled(body.document.id)).toMatchObject({ state: 'ready', kind: 'docx', pages: 1 });
-    expect(store.listDocuments(conversationId).map((d) => d.state)).toEqual(['ready', 'error', 'error']);
+    expect((await store.listDocuments(conversationId)).map((d) => d.state)).toEqual(['ready', 'error', 'error']);
   });
 
   it('refuses an oversize file with 413 while streaming (declared or not), and keeps nothing of it', async () => {
@@ -132,7 +149,7 @@ describe('the upload API', () => {
         code: 'too-large',
       });
     }
-    expect(store.listConversations()).toEqual([]);
+    expect(await store.listConversations()).toEqual([]);
     const files = await readdir(path.join(dataDir, 'files'));
     expect(files.filter((f) => f !== '.incoming')).toEqual([]);
     expect(await readdir(path.join(dataDir, 'files', '.incoming'))).toEqual([]);
@@ -144,6 +161,14 @@ describe('the upload API', () => {
     expect(res.body.document.name).toBe('passwd.txt');
     expect(res.body.notice).toBe('The file name "../../etc/pass\\u0007wd.txt" was changed to "passwd.txt".');
     expect(await settled(res.body.document.id)).toMatchObject({ state: 'ready', kind: 'text' });
+  });
+
+  it('removes bidi override characters from a name, and shows them escaped in the notice', async () => {
+    const res = await upload('invoice\u202Efdp.exe', Buffer.from('plain words'));
+    expect(res.body.document.name).toBe('invoicefdp.exe');
+    expect(res.body.notice).toBe('The file name "invoice\\u202efdp.exe" was changed to "invoicefdp.exe".');
+    expect(parseFileRef(`files/${'a'.repeat(64)}/x\u202Eyz.txt`)).toBeUndefined();
+    await settled(res.body.document.id);
   });
 
   it('answers 400 without a name and 404 for an unknown conversation or document', async () => {
@@ -165,7 +190,7 @@ describe('the upload API', () => {
     await handleDelete(documents, b.body.document.id);
     await expect(readFile(stored)).rejects.toThrow(/ENOENT/);
     expect(await readdir(path.join(dataDir, 'parsed'))).toEqual([]);
-    expect(store.listDocuments(a.body.conversationId)).toEqual([]);
+    expect(await store.listDocuments(a.body.conversationId)).toEqual([]);
   });
 
   it('re-parses a document left "parsing" by a server that stopped', async () => {
@@ -176,45 +201,36 @@ describe('the upload API', () => {
       .prepare("UPDATE documents SET state = 'parsing', pages = NULL WHERE id = ?")
       .run(body.document.id);
     const fresh = new DocumentService(store, { dataDir, limits });
-    expect(fresh.list(body.conversationId)[0]?.state).toBe('parsing');
+    expect((await fresh.list(body.conversationId))[0]?.state).toBe('parsing');
     expect(await fresh.settled(body.document.id)).toMatchObject({ state: 'ready', pages: 2 });
   });
 });
 
 describe('sending a message after uploads', () => {
   it('carries each ready document once as a file item; the model is told of it; tools can stage it', async () => {
-    const chat = new ChatService(
-      store,
-      (s) =>
-        new FnCallAgent({
-          llm: { model: 'scripted', baseURL: server.url, apiKey: 'k', generateCfg: { max_retries: 0 } },
-          functionList: s.tools,
-          name: 'assistant',
-        }),
-    );
     const { body } = await upload('tides.pdf', pdf);
     const bad = await upload('broken.pdf', Buffer.from('%PDF-1.7 nope'), body.conversationId);
     await settled(body.document.id);
     await settled(bad.body.document.id);
     server.setScenario({ replies: [{ content: 'Noted.' }, { content: 'Again.' }] });
 
-    const first = chat.send({ conversationId: body.conversationId, content: 'When is high water?' });
-    await drain(first.live.follow());
-    const turn = store.getTurn(first.turnId)!;
+    const first = await chat.send({ conversationId: body.conversationId, message: 'When is high water?' });
+    await drain(follow(chat, first.runId));
+    const turn = (await store.getTurn(first.turnId))!;
     expect(turn.content).toEqual([{ text: 'When is high water?' }, { file: body.document.ref }]);
-    expect(store.getConversation(body.conversationId)?.title).toBe('When is high water?');
+    expect((await store.getConversation(body.conversationId))?.title).toBe('When is high water?');
     const sent = server.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body.messages;
     expect(sent.at(-1)).toMatchObject({ role: 'user', content: '(Uploaded [file](tides.pdf)) When is high water?' });
 
-    const second = chat.send({ conversationId: body.conversationId, content: 'And low water?' });
-    await drain(second.live.follow());
-    expect(store.getTurn(second.turnId)!.content).toBe('And low water?');
+    const second = await chat.send({ conversationId: body.conversationId, message: 'And low water?' });
+    await drain(follow(chat, second.runId));
+    expect((await store.getTurn(second.turnId))!.content).toBe('And low water?');
 
     const work = path.join(dataDir, 'work');
     const saved = process.env.DATA_DIR;
     process.env.DATA_DIR = dataDir; // where file-aware tools look for uploads
     try {
-      const staged = await stageFiles(collectFileRefs(chat.history(body.conversationId, Infinity)), work);
+      const staged = await stageFiles(collectFileRefs(await chat.history(body.conversationId, Infinity)), work);
       expect(staged).toEqual({ files: [path.join(work, 'tides.pdf')], errors: [] });
       expect(await readFile(staged.files[0]!)).toEqual(pdf);
     } finally {
@@ -242,8 +258,8 @@ describe('deleting a conversation', () => {
     expect(await stored()).toEqual([a.body.document.hash, own.body.document.hash].sort());
 
     await documents.deleteConversation(a.body.conversationId);
-    expect(store.getConversation(a.body.conversationId)).toBeUndefined();
-    expect(store.getDocument(own.body.document.id)).toBeUndefined();
+    expect(await store.getConversation(a.body.conversationId)).toBeUndefined();
+    expect(await store.getDocument(own.body.document.id)).toBeUndefined();
     expect(await stored()).toEqual([b.body.document.hash]);
     expect(await parsed()).toEqual([`${b.body.document.hash}.json`]);
     await expect(readdir(workOf(a.body.conversationId))).rejects.toThrow(/ENOENT/);
@@ -257,27 +273,21 @@ describe('deleting a conversation', () => {
 
 describe('a message sent while its upload is still being parsed', () => {
   it('waits for the parse and carries the file (and does not wait for a conversation with nothing parsing)', async () => {
-    const chat = new ChatService(
-      store,
-      () =>
-        new FnCallAgent({
-          llm: { model: 'scripted', baseURL: server.url, apiKey: 'k', generateCfg: { max_retries: 0 } },
-          name: 'assistant',
-        }),
-    );
-    server.setScenario({ replies: [{ content: 'Noted.' }] });
+    server.setScenario({ replies: [{ content: 'Noted.' }, { content: 'Again.' }] });
     const { body } = await upload('tides.pdf', pdf);
-    expect(store.getDocument(body.document.id)?.state).toBe('parsing');
+    expect((await store.getDocument(body.document.id))?.state).toBe('parsing');
 
-    await chat.documentsSettled(body.conversationId);
-    expect(store.getDocument(body.document.id)?.state).toBe('ready');
-    const run = chat.send({ conversationId: body.conversationId, content: 'When is high water?' });
-    await drain(run.live.follow());
-    expect(store.getTurn(run.turnId)!.content).toEqual([{ text: 'When is high water?' }, { file: body.document.ref }]);
+    const run = await chat.send({ conversationId: body.conversationId, message: 'When is high water?' });
+    expect((await store.getDocument(body.document.id))?.state).toBe('ready');
+    await drain(follow(chat, run.runId));
+    expect((await store.getTurn(run.turnId))!.content).toEqual([
+      { text: 'When is high water?' },
+      { file: body.document.ref },
+    ]);
 
-    // Nothing left to wait for: these return at once (sitting out the 120 s wait would time the test out).
-    await chat.documentsSettled(body.conversationId);
-    await chat.documentsSettled(undefined);
+    // Nothing left to wait for: the next message goes at once (sitting out the 120 s wait would time the test out).
+    const next = await chat.send({ conversationId: body.conversationId, message: 'And low water?' });
+    await drain(follow(chat, next.runId));
   });
 });
 

@@ -1,13 +1,10 @@
-// Uploads (wiring only; the API is described in lib/documents/http.ts).
-import { getDocumentService } from '@/lib/documents';
-import { handleList, handleUpload } from '@/lib/documents/http';
+// Uploads (wiring only; the API is described in lib/uploads/http.ts).
+import { guardRoute } from '@/lib/http/respond';
+import { appContext } from '@/lib/server/context';
+import { handleList, handleUpload } from '@/lib/uploads/http';
 
 export const dynamic = 'force-dynamic';
 
-export function POST(request: Request): Promise<Response> {
-  return handleUpload(getDocumentService(), request);
-}
+export const POST = guardRoute(async (request: Request) => handleUpload((await appContext()).uploads, request));
 
-export function GET(request: Request): Response {
-  return handleList(getDocumentService(), request);
-}
+export const GET = guardRoute(async (request: Request) => handleList((await appContext()).uploads, request));

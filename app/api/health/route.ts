@@ -1,8 +1,10 @@
-import { loadConfig, modelStatus } from '@/lib/config';
+import { modelStatus } from '@/lib/config';
+import { guardRoute } from '@/lib/http/respond';
+import { appContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
 
-export function GET() {
-  const { configured, model } = modelStatus(loadConfig());
+export const GET = guardRoute(async () => {
+  const { configured, model } = modelStatus((await appContext()).config);
   return Response.json({ ok: true, model: { configured, name: model ?? null } });
-}
+});

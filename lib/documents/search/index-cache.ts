@@ -2,7 +2,7 @@
 // recently used first out, bounded by the number of chunks held), so a question costs a search, not a re-index.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { loadDocument } from '../load';
+import { loadDocumentOffThread } from '../parse-pool';
 import type { DocumentKind, ParsedDocument } from '../types';
 import { Bm25Index } from './bm25';
 import { chunkDocument, type Chunk } from './chunk';
@@ -69,7 +69,7 @@ export function indexDocument(doc: ParsedDocument, pageSize: number): IndexedDoc
   return entry.name === doc.name && entry.title === doc.title ? entry : { ...entry, name: doc.name, title: doc.title };
 }
 
-/** Parses (through loadDocument) and indexes a local file; an unchanged file already indexed is not read again. */
+/** Parses (through loadDocument, in a worker thread) and indexes a local file; an unchanged file already indexed is not read again. */
 export async function indexFile(
   filePath: string,
   pageSize: number,
@@ -82,7 +82,7 @@ export async function indexFile(
     const hit = recall(`${known.hash}:${pageSize}`);
     if (hit) return hit.name === name ? hit : { ...hit, name };
   }
-  const doc = await loadDocument(abs, name);
+  const doc = await loadDocumentOffThread(abs, name);
   if (files.size >= MAX_KNOWN_FILES) files.clear(); // a cheap bound: forgetting only costs a re-read
   if (info) files.set(abs, { size: info.size, mtimeMs: info.mtimeMs, hash: doc.hash });
   return indexDocument(doc, pageSize);

@@ -1,7 +1,7 @@
 // The search pipeline from files to passages: each file parsed (loadDocument) and indexed once, the query searched
 // within the token budget, and the outcome told two ways: Qwen-Agent's [{url, text: [...]}] for the model, and the
 // scored candidates for the trace (which chunks were considered and which went into the prompt).
-import type { RetrievalCandidate, RetrievalStep } from '../../agent/events';
+import type { RetrievalCandidate, RetrievalStep } from '../../protocol/events';
 import { DocumentError } from '../types';
 import { DEFAULT_PARSER_PAGE_SIZE } from './chunk';
 import { indexFile, type IndexedDocument } from './index-cache';

@@ -3,14 +3,17 @@ import { nousFormat } from './nous';
 import { qwenFormat } from './qwen';
 import type { FncallFormat, FncallFormatName } from './types';
 
-export type { FncallFormat, FncallFormatName, ParseOptions, ParseResult, RenderOptions } from './types';
-export { nousFormat } from './nous';
-export { qwenFormat } from './qwen';
+export type { FncallFormat, FncallFormatName, ParseResult } from './types';
 export { functionsToText } from './plain-text';
-export { foldTrailingAssistant } from './content';
-export { extractFn, parseJson5, pyJsonDumps } from './json-slice';
-export { buildReactPrompt, detectReactAction, parseReactSteps, REACT_STOP_WORDS } from './react-format';
-export type { ReactAction, ReactStep } from './react-format';
+export {
+  buildReactPrompt,
+  detectReactAction,
+  parseReactSteps,
+  ReactPartSplitter,
+  reactPieces,
+  REACT_STOP_WORDS,
+} from './react-format';
+export type { ReactPiece, ReactStep } from './react-format';
 
 const FORMATS: Record<FncallFormatName, FncallFormat> = { nous: nousFormat, qwen: qwenFormat };
 

@@ -12,10 +12,6 @@ export function parseJson5(text: string): Json5Result {
   }
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Serialises like Python's json.dumps(value, ensure_ascii=False): ", " and ": " separators, non-ASCII kept.
  * The prompts the Qwen models were trained on were produced that way, so the spacing is part of the format.

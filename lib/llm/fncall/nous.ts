@@ -12,7 +12,8 @@ import {
   trailingText,
   type Draft,
 } from './content';
-import { extractFn, isPlainObject, parseJson5, pyJsonDumps } from './json-slice';
+import { isPlainObject } from '../../protocol/json';
+import { extractFn, parseJson5, pyJsonDumps } from './json-slice';
 import { functionsToText } from './plain-text';
 import type { FncallFormat, ParseResult, RenderOptions } from './types';
 

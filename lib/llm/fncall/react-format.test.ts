@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { FunctionDef } from '../schema';
-import { buildReactPrompt, detectReactAction, parseReactSteps, REACT_STOP_WORDS } from './react-format';
+import {
+  buildReactPrompt,
+  detectReactAction,
+  parseReactSteps,
+  ReactPartSplitter,
+  reactPieces,
+  REACT_STOP_WORDS,
+  type ReactPiece,
+} from './react-format';
 
 const search: FunctionDef = {
   name: 'search',
@@ -108,5 +116,61 @@ describe('parseReactSteps', () => {
 
   it('handles a Final Answer with no thought', () => {
     expect(parseReactSteps('Final Answer: 42')).toEqual([{ thought: '', finalAnswer: '42' }]);
+  });
+});
+
+describe('reactPieces and ReactPartSplitter', () => {
+  // As ReActChat writes it: its own "Thought: ", two model calls, the observation it appends in between.
+  const turns = [
+    'Thought: ',
+    'I should add the numbers.\nAction: calculator\nAction Input: {"expression": "2+2"}\n',
+    'Observation: 4\nThought: ',
+    'I now know the sum.\n  final   answer : 4 \n',
+  ];
+  const transcript = turns.join('');
+  const shown = (pieces: ReactPiece[]) =>
+    pieces.filter((p) => p.part !== 'markup').map((p) => `${p.part}=${JSON.stringify(p.text)}`);
+  const merged = (pieces: ReactPiece[]) => {
+    const out: ReactPiece[] = [];
+    for (const p of pieces) {
+      const last = out[out.length - 1];
+      if (last?.part === p.part) last.text += p.text;
+      else out.push({ ...p });
+    }
+    return out;
+  };
+
+  it('tags every piece of a transcript with its part, the markers and spacing as markup, losing nothing', () => {
+    const pieces = reactPieces(transcript);
+    expect(pieces.map((p) => p.text).join('')).toBe(transcript);
+    expect(shown(pieces)).toEqual([
+      'thought="I should add the numbers."',
+      'action="calculator"',
+      'action-input="{\\"expression\\": \\"2+2\\"}"',
+      'observation="4"',
+      'thought="I now know the sum."',
+      'answer="4"',
+    ]);
+    expect(shown(reactPieces('A preamble thought\nFinal Answer: done'))).toEqual([
+      'thought="A preamble thought"',
+      'answer="done"',
+    ]);
+  });
+
+  it('streamed in any chunks, hands over the same pieces as the whole transcript, holding back half-written markers', () => {
+    for (const size of [1, 2, 3, 5, 8, 13]) {
+      const splitter = new ReactPartSplitter();
+      const out: ReactPiece[] = [];
+      turns.forEach((turn, i) => {
+        // The agent's own additions are whole; the model's text streams in chunks.
+        if (i % 2 === 0) out.push(...splitter.push(turn));
+        else for (let at = 0; at < turn.length; at += size) out.push(...splitter.push(turn.slice(at, at + size)));
+        out.push(...splitter.flush());
+      });
+      expect(merged(out)).toEqual(reactPieces(transcript));
+    }
+    const splitter = new ReactPartSplitter();
+    expect(shown(splitter.push('Thought: I know.\nFinal Ans'))).toEqual(['thought="I know."']);
+    expect(shown(splitter.push('wer: 4'))).toEqual(['answer="4"']);
   });
 });

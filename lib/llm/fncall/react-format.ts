@@ -1,5 +1,6 @@
 // The ReAct text format used by the ReActChat agent: the model writes Thought / Action / Action Input, stops at
 // "Observation:", the agent appends the tool result and a new "Thought: ", and so on until "Final Answer:".
+import type { ReactPart } from '../../protocol/enums';
 import type { FunctionDef, Lang } from '../schema';
 import { pyJsonDumps } from './json-slice';
 
@@ -170,4 +171,97 @@ export function parseReactSteps(transcript: string): ReactStep[] {
   // The agent's transcript ends with "Thought: " while it waits for the model: not a step yet.
   if (last && !last.thought && Object.keys(last).length === 1) steps.pop();
   return steps;
+}
+
+export interface ReactPiece {
+  part: ReactPart;
+  text: string;
+}
+
+const PART_OF: Record<Kind, ReactPart> = {
+  thought: 'thought',
+  action: 'action',
+  actionInput: 'action-input',
+  observation: 'observation',
+  finalAnswer: 'answer',
+};
+
+/**
+ * A whole transcript cut into pieces, each tagged with the part of a step it belongs to; the pieces' texts joined
+ * are the transcript. The same reading as parseReactSteps: text before the first marker is a thought, a marker
+ * runs from its line start to its colon, and the spacing around each part's text is markup.
+ */
+export function reactPieces(transcript: string): ReactPiece[] {
+  const pieces: ReactPiece[] = [];
+  const add = (part: ReactPart, text: string) => {
+    if (!text) return;
+    const last = pieces[pieces.length - 1];
+    if (last?.part === part) last.text += text;
+    else pieces.push({ part, text });
+  };
+  const body = (part: ReactPart, text: string) => {
+    const lead = /^\s*/.exec(text)![0].length;
+    const trail = text.length - lead - text.slice(lead).trimEnd().length;
+    add('markup', text.slice(0, lead));
+    add(part, text.slice(lead, text.length - trail));
+    add('markup', text.slice(text.length - trail));
+  };
+  const marks = [...transcript.matchAll(STEP_MARKER)];
+  body('thought', transcript.slice(0, marks[0]?.index ?? transcript.length));
+  marks.forEach((m, n) => {
+    const end = m.index + m[0].length;
+    add('markup', m[0]);
+    body(PART_OF[kindOf(m[1] ?? '')], transcript.slice(end, marks[n + 1]?.index ?? transcript.length));
+  });
+  return pieces;
+}
+
+const MARKER_WORDS = ['thought', 'action input', 'action', 'observation', 'final answer'];
+
+/** Whether more text could still make this last line a step marker ("Final Ans" before "wer:"). */
+function mayBecomeMarker(line: string): boolean {
+  const m = /^[ \t]*([a-z][a-z \t]*)?$/i.exec(line);
+  if (!m) return false;
+  const words = (m[1] ?? '').toLowerCase().replace(/[ \t]+/g, ' ');
+  return MARKER_WORDS.some((w) => w.startsWith(words) || (words.startsWith(w) && !words.slice(w.length).trim()));
+}
+
+/**
+ * Tags a transcript as it streams. Text is held back only while the parts could still change: the spacing at the
+ * end (a part's text or a marker may follow) and a last line that may become a marker. `flush` hands over the rest
+ * (at the end of a model call, and after the agent's own additions, which are whole).
+ */
+export class ReactPartSplitter {
+  private transcript = '';
+  private handed = 0;
+
+  push(text: string): ReactPiece[] {
+    this.transcript += text;
+    const t = this.transcript;
+    const lineStart = t.lastIndexOf('\n');
+    const settled = Math.min(
+      t.trimEnd().length,
+      mayBecomeMarker(t.slice(lineStart + 1)) ? Math.max(lineStart, 0) : t.length,
+    );
+    return this.handOver(Math.max(settled, this.handed));
+  }
+
+  flush(): ReactPiece[] {
+    return this.handOver(this.transcript.length);
+  }
+
+  private handOver(until: number): ReactPiece[] {
+    if (until <= this.handed) return [];
+    const out: ReactPiece[] = [];
+    let at = 0;
+    for (const piece of reactPieces(this.transcript)) {
+      const from = Math.max(at, this.handed);
+      const to = Math.min(at + piece.text.length, until);
+      if (to > from) out.push({ part: piece.part, text: this.transcript.slice(from, to) });
+      at += piece.text.length;
+      if (at >= until) break;
+    }
+    this.handed = until;
+    return out;
+  }
 }

@@ -1,8 +1,10 @@
 // The contract shared by the prompt-based function-calling formats (nous, qwen ✿). A format turns a tool-using
 // history into plain chat messages, and turns the model's plain-text answer back into function_call messages.
+import type { FncallMode } from '../../protocol/enums';
 import type { FunctionDef, Lang, Message } from '../schema';
 
-export type FncallFormatName = 'nous' | 'qwen';
+/** The modes that put tools into the prompt text (native uses the tools API). */
+export type FncallFormatName = Exclude<FncallMode, 'native'>;
 
 export interface RenderOptions {
   lang: Lang;

@@ -1,13 +1,16 @@
-// One uploaded document: its state, or its removal (wiring only; see lib/documents/http.ts).
-import { getDocumentService } from '@/lib/documents';
-import { handleDelete, handleGet } from '@/lib/documents/http';
+// One uploaded document: its state, or its removal (wiring only; see lib/uploads/http.ts).
+import { guardRoute } from '@/lib/http/respond';
+import { appContext } from '@/lib/server/context';
+import { handleDelete, handleGet } from '@/lib/uploads/http';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
-  return handleGet(getDocumentService(), (await params).id);
-}
+type Params = { params: Promise<{ id: string }> };
 
-export async function DELETE(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
-  return handleDelete(getDocumentService(), (await params).id);
-}
+export const GET = guardRoute(async (_request: Request, { params }: Params) =>
+  handleGet((await appContext()).uploads, (await params).id),
+);
+
+export const DELETE = guardRoute(async (_request: Request, { params }: Params) =>
+  handleDelete((await appContext()).uploads, (await params).id),
+);

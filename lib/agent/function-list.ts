@@ -1,0 +1,34 @@
+// Qwen-Agent's function_list: registered tool names, {name, ...cfg} objects, tool instances, and {mcpServers: ...}
+// entries, whose servers are connected before the agent's first run.
+import { BaseTool, checkTool, createTool } from '../../tools';
+import { parseMcpConfig } from '../mcp/config';
+
+export type ToolSpec =
+  string | BaseTool | ({ name: string } & Record<string, unknown>) | { mcpServers: Record<string, unknown> };
+
+export type McpEntry = { mcpServers: Record<string, unknown> };
+
+/** The tools of a function list, by name (a later tool with the same name replaces an earlier one, as upstream),
+ *  and its MCP entries. Throws on an unknown tool, a bad declaration or a bad MCP config, naming it. */
+export function resolveFunctionList(specs: readonly ToolSpec[]): { tools: Map<string, BaseTool>; mcp: McpEntry[] } {
+  const tools = new Map<string, BaseTool>();
+  const mcp: McpEntry[] = [];
+  for (const spec of specs) {
+    if (typeof spec === 'object' && spec !== null && 'mcpServers' in spec) {
+      parseMcpConfig(spec); // a bad config fails here, with the reason; connecting waits for the first run
+      mcp.push(spec as McpEntry);
+      continue;
+    }
+    const tool =
+      spec instanceof BaseTool ? spec : createTool(spec as string | ({ name: string } & Record<string, unknown>));
+    checkTool(tool); // class fields exist only now, after construction
+    tools.set(tool.name, tool);
+  }
+  return { tools, mcp };
+}
+
+/** Connects the servers of MCP entries (shared by identical configs) and returns their tools. */
+export async function mcpTools(entry: McpEntry): Promise<BaseTool[]> {
+  const { mcpManager } = await import('../mcp/manager');
+  return mcpManager().toolsFor(entry);
+}

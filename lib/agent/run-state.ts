@@ -1,0 +1,115 @@
+// One run's bookkeeping: its id, options and clock, the counters its run-end reports, and the one place its events
+// are stamped (run id, iteration, time) before they go to the reader.
+import type { ChatRequest, GenerateCfg } from '../llm/model';
+import type { Lang, Message } from '../llm/schema';
+import type { StopReason } from '../protocol/enums';
+import type {
+  AgentEvent,
+  ErrorInfo,
+  ReplayInfo,
+  ToolDecision,
+  Unstamped,
+  UnstampedEvent,
+  Usage,
+} from '../protocol/events';
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  lang?: Lang;
+  runId?: string;
+  conversationId?: string;
+  /** Where file-aware tools stage files (default DATA_DIR/work/<conversationId>/<tool>). */
+  workDir?: string;
+  /** Merged over the model's generate cfg for this run. */
+  generateCfg?: GenerateCfg;
+  /** Go on from a state a stored run reached instead of starting afresh (lib/replay builds it). FnCallAgent loops
+   *  only: a ReAct transcript is one message, which this does not rebuild. */
+  resume?: ResumeState;
+  /** Pause before each tool call: the run emits tool-approval and waits for this decision. */
+  beforeTool?: (call: ToolCall) => Promise<ToolDecision>;
+}
+
+/** Where a resumed run picks up: the messages at the start of iteration `iterations + 1`, and what the iterations
+ *  before it counted and took, so the run's totals and clock go on from there. */
+export interface ResumeState {
+  messages: Message[];
+  iterations: number;
+  toolCalls: number;
+  usage: Usage;
+  /** The run clock (ms) where the earlier iterations ended. */
+  elapsedMs: number;
+  /** Told in run-start. */
+  replay: ReplayInfo;
+}
+
+export interface ToolCall {
+  functionId: string;
+  name: string;
+  arguments: string;
+}
+
+export class RunState {
+  iteration = 0;
+  llmCalls = 0;
+  toolCalls = 0;
+  /** The language of the run's prompts, once the input is read. */
+  lang: Lang = 'en';
+  private started = performance.now();
+  private readonly usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+
+  constructor(
+    readonly runId: string,
+    /** Aborts when the caller's signal does, when the reader leaves early, or when the run is stopped. */
+    readonly signal: AbortSignal,
+    /** The caller's options, read only. */
+    readonly options: RunOptions,
+    private readonly sink: (event: AgentEvent) => void,
+  ) {}
+
+  /** Milliseconds since the run started (monotonic, to the microsecond). */
+  clock(): number {
+    return Math.round((performance.now() - this.started) * 1000) / 1000;
+  }
+
+  /** Stamps an event with the run id, the current iteration and the clock, and hands it to the reader. */
+  emit(event: UnstampedEvent): AgentEvent {
+    const stamped: AgentEvent = { ...event, runId: this.runId, iteration: this.iteration, t: this.clock() };
+    this.sink(stamped);
+    return stamped;
+  }
+
+  end(reason: StopReason, error?: ErrorInfo): void {
+    const event: Unstamped<'run-end'> = {
+      type: 'run-end',
+      reason,
+      llmCalls: this.llmCalls,
+      toolCalls: this.toolCalls,
+      usage: { ...this.usage },
+      durationMs: this.clock(),
+    };
+    if (error) event.error = error;
+    this.emit(event);
+  }
+
+  /** A model call's request for this run: its signal and language, and the run's generate cfg under `cfg`. */
+  request(messages: Message[], functions: ChatRequest['functions'], cfg?: GenerateCfg): ChatRequest {
+    const own = this.options.generateCfg;
+    const merged = cfg && own ? { ...own, ...cfg, stop: [...(own.stop ?? []), ...(cfg.stop ?? [])] } : (cfg ?? own);
+    return { messages, functions, signal: this.signal, lang: this.lang, cfg: merged };
+  }
+
+  addUsage(u: Usage): void {
+    this.usage.promptTokens += u.promptTokens;
+    this.usage.completionTokens += u.completionTokens;
+    this.usage.totalTokens += u.totalTokens;
+  }
+
+  /** Goes on from where a stored run's earlier iterations ended: their counts, and the clock past their events. */
+  resume(state: ResumeState): void {
+    this.iteration = state.iterations;
+    this.llmCalls = state.iterations;
+    this.toolCalls = state.toolCalls;
+    this.addUsage(state.usage);
+    this.started = Math.min(this.started, performance.now() - state.elapsedMs);
+  }
+}

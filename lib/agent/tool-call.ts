@@ -1,0 +1,101 @@
+// One tool call of an agent's loop: the user's decision first when the run pauses before tools, then the tool
+// itself, reported as tool-approval and tool-result events. Unknown tools and tool failures become text for the
+// model; a ToolServiceError is fatal and ends the run.
+import { runTool, unknownToolResult, ToolServiceError, type BaseTool, type ToolContext } from '../../tools';
+import { collectFileRefs } from '../llm/upload-info';
+import type { Message } from '../llm/schema';
+import type { ToolDecision, Unstamped } from '../protocol/events';
+import type { RunState, ToolCall } from './run-state';
+
+/** What the model is given for a call the user skipped. */
+export const SKIPPED_BY_USER = 'The user skipped this tool call; it was not run.';
+
+type ToolResult = Unstamped<'tool-result'>;
+
+/**
+ * Runs `call` with the tools of the agent and returns what the model gets back. `messages` is the loop's history:
+ * a call the user edited is shown there with the arguments it ran with.
+ */
+export async function executeToolCall(
+  call: ToolCall,
+  tools: ReadonlyMap<string, BaseTool>,
+  messages: Message[],
+  run: RunState,
+  agentFiles: readonly string[],
+): Promise<ToolResult['content']> {
+  let decision: ToolDecision | undefined;
+  let args = call.arguments;
+  const beforeTool = run.options.beforeTool;
+  if (beforeTool) {
+    run.emit({ type: 'tool-approval', functionId: call.functionId, name: call.name, arguments: call.arguments });
+    decision = await untilAborted(beforeTool(call), run.signal);
+    if (decision.action === 'run' && decision.arguments !== undefined) {
+      args = decision.arguments;
+      setCallArguments(messages, call.functionId, args);
+    }
+  }
+  const started = performance.now();
+  run.toolCalls++;
+  const report = (result: Pick<ToolResult, 'ok' | 'content' | 'error' | 'files'>): ToolResult['content'] => {
+    const event: ToolResult = {
+      type: 'tool-result',
+      functionId: call.functionId,
+      name: call.name,
+      arguments: args,
+      ok: result.ok,
+      content: result.content,
+      durationMs: performance.now() - started,
+    };
+    if (result.error) event.error = result.error;
+    if (result.files?.length) event.files = result.files;
+    if (decision) event.decision = decision;
+    run.emit(event);
+    return result.content;
+  };
+  if (decision?.action === 'skip') return report({ ok: true, content: SKIPPED_BY_USER });
+  if (decision?.action === 'supply') return report({ ok: true, content: decision.content });
+  const tool = tools.get(call.name);
+  if (!tool) {
+    const content = unknownToolResult(call.name);
+    return report({ ok: false, content, error: { kind: 'unknown-tool', message: content, type: 'UnknownTool' } });
+  }
+  const ctx: ToolContext = {
+    signal: run.signal,
+    files: tool.fileAccess ? [...new Set([...collectFileRefs(messages), ...agentFiles])] : [],
+    workDir: run.options.workDir,
+    conversationId: run.options.conversationId,
+    lang: run.lang,
+    messages,
+    emit: (e) => run.emit({ ...e, by: 'tool', functionId: call.functionId }),
+  };
+  try {
+    const r = await runTool(tool, args, ctx);
+    return report(r.ok ? { ok: true, content: r.content, files: r.files } : r);
+  } catch (e) {
+    if (e instanceof ToolServiceError)
+      report({ ok: false, content: e.message, error: { kind: 'fatal', message: e.message, type: e.name } });
+    throw e;
+  }
+}
+
+/** `promise`, unless the run is stopped first: a run waiting for a decision or a connecting MCP server must still
+ *  stop at once. */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Shows an edited call with the arguments it ran with, in the history the model sees next. */
+function setCallArguments(messages: Message[], functionId: string, args: string): void {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.function_call && m.extra?.function_id === functionId) {
+      messages[i] = { ...m, function_call: { ...m.function_call, arguments: args } };
+      return;
+    }
+  }
+}

@@ -1,0 +1,74 @@
+// What the page and POST /api/chat receive of a run: one feed for both. The full events stay in the run log (the
+// inspector reads them there); the feed carries what a reader draws, so bytes grow with the answer itself:
+// - no run id on each event: the reply that starts or opens a run says it once;
+// - no full request per model call and no input history (inspector-only, and they would resend the history);
+// - no llm-end (per-call timing and usage are inspector figures; run-end carries the totals);
+// - `t` to whole milliseconds; deltas merged over a short window.
+import type { AgentEvent, FeedEvent } from '../protocol/events';
+import type { ChatStore } from '../store/types';
+import type { LiveRuns } from './live-runs';
+
+/** Long enough to merge a burst of tokens into one message (each message carries ~50 bytes of envelope), short
+ *  enough to look live (20 updates a second). */
+export const FEED_COALESCE_MS = 50;
+
+/** An event as the feed carries it; undefined for an event the feed leaves out. */
+export function feedEvent(e: AgentEvent): FeedEvent | undefined {
+  if (e.type === 'llm-end') return undefined;
+  let shown: AgentEvent = e;
+  if (e.type === 'llm-start' && e.request) {
+    const { request: _request, ...rest } = e;
+    shown = rest;
+  } else if (e.type === 'run-start' && e.input) {
+    const { input: _input, ...rest } = e;
+    shown = rest;
+  }
+  const { runId: _runId, ...rest } = shown;
+  rest.t = Math.round(rest.t);
+  return rest;
+}
+
+/**
+ * The feed of a run from its first event: live while it is in progress, else (it has already ended) from its log.
+ * With `stopOnLeave`, a reader that leaves before the end (a closed page, a dropped connection) stops the run.
+ */
+export async function* runFeed(
+  runs: LiveRuns,
+  store: Pick<ChatStore, 'getRunEvents'>,
+  runId: string,
+  opts: { stopOnLeave: boolean },
+): AsyncGenerator<FeedEvent> {
+  const live = liveFeed(runs, runId, opts);
+  if (live) yield* live;
+  else yield* storedFeed(await store.getRunEvents(runId));
+}
+
+/** The feed of a run in progress, from its first event; undefined when the run is not in progress. */
+export function liveFeed(
+  runs: LiveRuns,
+  runId: string,
+  opts: { stopOnLeave: boolean },
+): AsyncGenerator<FeedEvent> | undefined {
+  const events = runs.follow(runId, {
+    coalesceMs: FEED_COALESCE_MS,
+    onLeave: opts.stopOnLeave ? () => runs.stop(runId) : undefined,
+  });
+  return events && feedOf(events);
+}
+
+async function* feedOf(events: AsyncGenerator<AgentEvent>): AsyncGenerator<FeedEvent> {
+  for await (const e of events) {
+    const shown = feedEvent(e);
+    if (shown) yield shown;
+  }
+}
+
+/** A stored run's events as the feed carries them (for a conversation opened after its runs ended). */
+export function storedFeed(events: readonly AgentEvent[]): FeedEvent[] {
+  const shown: FeedEvent[] = [];
+  for (const e of events) {
+    const s = feedEvent(e);
+    if (s) shown.push(s);
+  }
+  return shown;
+}

@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../protocol/events';
+import { openSqliteStore } from '../store/sqlite';
+import type { ChatStore } from '../store/types';
+import { coalesceDeltas, InMemoryLiveRuns } from './live-runs';
+
+const text = (t: number, s: string, part?: 'thought' | 'markup'): AgentEvent =>
+  ({ type: 'text-delta', runId: 'r', iteration: 1, t, text: s, ...(part ? { part } : {}) }) as AgentEvent;
+const runEnd: AgentEvent = {
+  type: 'run-end',
+  runId: 'r',
+  iteration: 0,
+  t: 9,
+  reason: 'answered',
+  llmCalls: 1,
+  toolCalls: 0,
+  usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+  durationMs: 9,
+};
+
+/** A real SQLite store holding run 'r', which notes the size of each batch of events it is given and writes it a
+ *  moment later. */
+async function storeWithRun(): Promise<{ store: ChatStore; batches: number[] }> {
+  const real = openSqliteStore(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'live-runs-')), 'chat.db'));
+  const turn = await real.addTurn((await real.createConversation()).id, 'q');
+  await real.startRun(turn.id, 'r');
+  const batches: number[] = [];
+  const store = Object.create(real, {
+    appendEvents: {
+      // Answers a little later, as a store across the network does.
+      value: async (runId: string, events: readonly AgentEvent[]) => {
+        batches.push(events.length);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        return real.appendEvents(runId, events);
+      },
+    },
+  }) as ChatStore;
+  return { store, batches };
+}
+
+async function read(events: AsyncGenerator<AgentEvent>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of events) out.push(e.type === 'text-delta' ? e.text : e.type);
+  return out;
+}
+
+describe('coalesceDeltas', () => {
+  it('merges consecutive deltas of one iteration, keeping the later clock, but never two parts of a ReAct step', () => {
+    expect(coalesceDeltas([text(1, 'a'), text(2, 'b'), text(3, 'c')])).toEqual([text(3, 'abc')]);
+    expect(
+      coalesceDeltas([text(1, 'Thought: ', 'markup'), text(2, 'I', 'thought'), text(3, ' see', 'thought')]),
+    ).toEqual([text(1, 'Thought: ', 'markup'), text(3, 'I see', 'thought')]);
+  });
+});
+
+describe('InMemoryLiveRuns', () => {
+  it('writes a run to its log in order, batching what comes during a write, and shares each event once stored', async () => {
+    const { store, batches } = await storeWithRun();
+    const runs = new InMemoryLiveRuns(store);
+    const writer = runs.start('r', 'c');
+    const early = read(runs.follow('r')!);
+    const seen: number[] = [];
+    const watching = (async () => {
+      // Whatever a follower holds is in the log already.
+      for await (const _ of runs.follow('r')!) seen.push((await store.getRunEvents('r')).length);
+    })();
+    for (const t of ['a', 'b', 'c', 'd']) writer.push(text(1, t));
+    writer.push(runEnd);
+    await writer.end();
+    expect(batches).toEqual([1, 4]); // the first event goes at once, the rest together
+    expect(await early).toEqual(['a', 'b', 'c', 'd', 'run-end']);
+    await watching;
+    expect(seen.every((n, i) => n >= i + 1)).toBe(true);
+    expect((await store.getRun('r'))?.status).toBe('answered');
+    expect(runs.follow('r')).toBeUndefined(); // over: its log holds it
+  });
+
+  it('lets readers follow a run from its first event, and stops it', async () => {
+    const runs = new InMemoryLiveRuns((await storeWithRun()).store);
+    const writer = runs.start('r', 'c');
+    writer.push(text(1, 'a'));
+    const early = runs.follow('r')!;
+    writer.push(text(2, 'b'));
+    const late = runs.follow('r')!; // joins later, still from the first event
+    expect(runs.stop('r')).toBe(true);
+    expect(writer.signal.aborted).toBe(true);
+    await writer.end();
+    expect(await read(early)).toEqual(['a', 'b']);
+    expect(await read(late)).toEqual(['a', 'b']);
+    expect(runs.stop('r')).toBe(false);
+    expect(runs.decide('r', '1', { action: 'skip' })).toBe('not-running');
+  });
+
+  it('tells the followers when the log cannot be written, and writes nothing after', async () => {
+    const { store } = await storeWithRun();
+    const runs = new InMemoryLiveRuns(store);
+    const writer = runs.start('no-such-run', 'c');
+    const reading = (async () => {
+      const out: AgentEvent[] = [];
+      for await (const e of runs.follow('no-such-run')!) out.push(e);
+      return out;
+    })();
+    writer.push(text(1, 'a'));
+    writer.push(text(2, 'b'));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(writer.failed).toBe(true);
+    writer.push(text(3, 'c'));
+    await writer.end();
+    expect(await reading).toMatchObject([
+      {
+        type: 'run-end',
+        reason: 'error',
+        error: { name: 'StoreError', message: expect.stringMatching(/no-such-run/) },
+      },
+    ]);
+  });
+
+  it('hands a decision to the paused call, and says when no call waits', async () => {
+    const runs = new InMemoryLiveRuns((await storeWithRun()).store);
+    const writer = runs.start('r', 'c');
+    expect(runs.decide('r', 'f1', { action: 'skip' })).toBe('not-waiting');
+    const decision = writer.awaitDecision('f1');
+    expect(runs.decide('r', 'f1', { action: 'supply', content: 'x' })).toBe('decided');
+    expect(await decision).toEqual({ action: 'supply', content: 'x' });
+    const waiting = writer.awaitDecision('f2');
+    await runs.stopConversation('other'); // another conversation's: nothing happens
+    expect(runs.decide('r', 'f2', { action: 'skip' })).toBe('decided');
+    await waiting;
+    const stopped = writer.awaitDecision('f3');
+    const ending = runs.stopConversation('c');
+    await expect(stopped).rejects.toBeDefined();
+    await writer.end();
+    await ending;
+  });
+});

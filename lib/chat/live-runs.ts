@@ -1,0 +1,242 @@
+// The runs in progress: started by the chat service, which hands each event of a run to its writer; the writer
+// appends it to the run's log and only then to the run's followers (what a reader sees is never more than what a
+// restart keeps). Any number of readers follow a run from its first event (a reload re-attaches to a run still
+// going); a run can be stopped and told the user's decision on a paused tool call. The registry here holds the
+// runs in this process's memory; one that several server processes share (a database that tells its followers of
+// new events) can take its place behind the same interface.
+import { EventQueue } from '../agent/event-queue';
+import type { AgentEvent, ToolDecision } from '../protocol/events';
+import type { ChatStore } from '../store/types';
+
+export interface FollowOptions {
+  /** Merge consecutive deltas that arrive within this window into one event (fewer, larger messages). */
+  coalesceMs?: number;
+  /** Called when the reader stops before the run ended (a closed page). */
+  onLeave?: () => void;
+}
+
+/** What the chat service writes a run through while it drives it. */
+export interface RunWriter {
+  /** Aborts when the run is stopped. */
+  readonly signal: AbortSignal;
+  /** Appends an event to the run's log, then hands it to the run's followers. Events that come while a write is in
+   *  flight go together in the next one (one transaction for a burst of deltas). */
+  push(event: AgentEvent): void;
+  /** Set once the log could not be written (later events are dropped): the run should stop. */
+  readonly failed: boolean;
+  /** The run is over: resolves once everything pushed is stored and its followers are done. If the log could not be
+   *  written, the followers are told the run ended in an error, and the run is marked so when the store allows. */
+  end(): Promise<void>;
+  /** Waits for the user's decision on a paused tool call; rejects when the run is stopped meanwhile. */
+  awaitDecision(functionId: string): Promise<ToolDecision>;
+}
+
+export type DecideResult = 'decided' | 'not-running' | 'not-waiting';
+
+export interface LiveRuns {
+  /** A run starting now; its driver writes through the returned writer. */
+  start(runId: string, conversationId: string): RunWriter;
+  /** Every event of a run in progress from its first on, as they come, ending after run-end; undefined when the
+   *  run is not in progress. */
+  follow(runId: string, opts?: FollowOptions): AsyncGenerator<AgentEvent> | undefined;
+  /** Stops a run in progress; false when it is not. */
+  stop(runId: string): boolean;
+  /** Hands the user's decision to the tool call a run waits on. */
+  decide(runId: string, functionId: string, decision: ToolDecision): DecideResult;
+  /** Stops every run of the conversation and resolves once each has ended and stored its last event. */
+  stopConversation(conversationId: string): Promise<void>;
+  /** Resolves once the run has ended and stored its last event (at once when it is not in progress). */
+  ended(runId: string): Promise<void>;
+}
+
+/** The runs in progress in this process, written to `store`. */
+export class InMemoryLiveRuns implements LiveRuns {
+  private readonly runs = new Map<string, LiveRun>();
+
+  constructor(private readonly store: ChatStore) {}
+
+  start(runId: string, conversationId: string): RunWriter {
+    const run = new LiveRun(this.store, runId, conversationId, () => this.runs.delete(runId));
+    this.runs.set(runId, run);
+    return run;
+  }
+
+  follow(runId: string, opts: FollowOptions = {}): AsyncGenerator<AgentEvent> | undefined {
+    return this.runs.get(runId)?.follow(opts);
+  }
+
+  stop(runId: string): boolean {
+    const run = this.runs.get(runId);
+    run?.controller.abort();
+    return Boolean(run);
+  }
+
+  decide(runId: string, functionId: string, decision: ToolDecision): DecideResult {
+    const run = this.runs.get(runId);
+    if (!run) return 'not-running';
+    return run.decide(functionId, decision) ? 'decided' : 'not-waiting';
+  }
+
+  ended(runId: string): Promise<void> {
+    return this.runs.get(runId)?.ended ?? Promise.resolve();
+  }
+
+  async stopConversation(conversationId: string): Promise<void> {
+    const runs = [...this.runs.values()].filter((run) => run.conversationId === conversationId);
+    for (const run of runs) run.controller.abort();
+    await Promise.all(runs.map((run) => run.ended));
+  }
+}
+
+class LiveRun implements RunWriter {
+  readonly controller = new AbortController();
+  readonly ended: Promise<void>;
+  /** What the followers read: events already stored. */
+  private readonly events = new EventQueue<AgentEvent>();
+  /** Tool calls paused for the user's decision, by function id. */
+  private readonly decisions = new Map<string, (decision: ToolDecision) => void>();
+  private resolveEnded!: () => void;
+  /** Events pushed and not written yet, and the write in flight. */
+  private pending: AgentEvent[] = [];
+  private writing?: Promise<void>;
+  private writeError?: unknown;
+
+  constructor(
+    private readonly store: ChatStore,
+    private readonly runId: string,
+    readonly conversationId: string,
+    private readonly onEnd: () => void,
+  ) {
+    this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get failed(): boolean {
+    return this.writeError !== undefined;
+  }
+
+  push(event: AgentEvent): void {
+    if (this.failed) return;
+    this.pending.push(event);
+    this.writing ??= this.write();
+  }
+
+  async end(): Promise<void> {
+    await this.writing;
+    if (this.failed) {
+      // The store failed (disk full, database closed): the run cannot be recorded; say so to the readers.
+      const e = this.writeError;
+      const error = { name: 'StoreError', message: e instanceof Error ? e.message : String(e) };
+      this.events.push({
+        type: 'run-end',
+        runId: this.runId,
+        iteration: 0,
+        t: 0,
+        reason: 'error',
+        error,
+        llmCalls: 0,
+        toolCalls: 0,
+        usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+        durationMs: 0,
+      });
+      await this.store.finishRun(this.runId, 'error', error).catch(() => {
+        // nothing more can be done; the run will read as interrupted at the next start
+      });
+    }
+    this.events.close();
+    this.onEnd();
+    this.resolveEnded();
+  }
+
+  private async write(): Promise<void> {
+    try {
+      while (this.pending.length) {
+        const batch = this.pending;
+        this.pending = [];
+        await this.store.appendEvents(this.runId, batch);
+        const end = batch.find((e) => e.type === 'run-end');
+        // The run reads as finished before its followers hear that it ended.
+        if (end?.type === 'run-end') await this.store.finishRun(this.runId, end.reason, end.error);
+        for (const e of batch) this.events.push(e);
+      }
+    } catch (e) {
+      this.writeError = e;
+      this.pending = [];
+    } finally {
+      this.writing = undefined;
+    }
+  }
+
+  awaitDecision(functionId: string): Promise<ToolDecision> {
+    const signal = this.controller.signal;
+    return new Promise<ToolDecision>((resolve, reject) => {
+      const onAbort = () => {
+        this.decisions.delete(functionId);
+        reject(signal.reason);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.decisions.set(functionId, (decision) => {
+        signal.removeEventListener('abort', onAbort);
+        this.decisions.delete(functionId);
+        resolve(decision);
+      });
+    });
+  }
+
+  decide(functionId: string, decision: ToolDecision): boolean {
+    const resolve = this.decisions.get(functionId);
+    if (!resolve) return false;
+    resolve(decision);
+    return true;
+  }
+
+  async *follow(opts: FollowOptions): AsyncGenerator<AgentEvent> {
+    let next = 0;
+    let finished = false;
+    try {
+      for (;;) {
+        if (next < this.events.size) {
+          if (opts.coalesceMs && !this.events.isClosed) await delay(opts.coalesceMs);
+          const batch = this.events.since(next);
+          next += batch.length;
+          for (const e of opts.coalesceMs ? coalesceDeltas(batch) : batch) yield e;
+          continue;
+        }
+        if (this.events.isClosed) {
+          finished = true;
+          return;
+        }
+        await this.events.whenPast(next);
+      }
+    } finally {
+      if (!finished && !this.events.isClosed) opts.onLeave?.();
+    }
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Consecutive text or reasoning deltas of the same iteration (and ReAct part) become one event, with the later
+ *  clock. */
+export function coalesceDeltas(events: readonly AgentEvent[]): AgentEvent[] {
+  const out: AgentEvent[] = [];
+  for (const e of events) {
+    const last = out[out.length - 1];
+    if (
+      last &&
+      (e.type === 'text-delta' || e.type === 'reasoning-delta') &&
+      last.type === e.type &&
+      last.iteration === e.iteration &&
+      (e.type === 'reasoning-delta' || (last.type === 'text-delta' && last.part === e.part))
+    ) {
+      out[out.length - 1] = { ...last, text: last.text + e.text, t: e.t };
+    } else out.push(e);
+  }
+  return out;
+}

@@ -1,0 +1,43 @@
+// What the page receives from the server: the shapes the chat service builds and the server actions hand over.
+// A plain module, so that the page and the tests can import the types without a 'use server' file.
+import type { RunStatus } from '../protocol/enums';
+import type { ErrorCode } from '../protocol/errors';
+import type { FeedEvent } from '../protocol/events';
+import type { ConversationSettings, StoredTurn } from '../store/types';
+
+/** A server action's failure: the server's words, and their code when the page can say them in its language. */
+export type ActionFailure = { ok: false; error: string; code?: ErrorCode };
+
+/** A server action's answer: its value, or the error to show. */
+export type ActionResult<T> = { ok: true; value: T } | ActionFailure;
+
+/** A run just started (or replayed), and its feed. */
+export interface RunStream {
+  conversationId: string;
+  turnId: string;
+  runId: string;
+  events: AsyncIterable<FeedEvent>;
+}
+
+export interface TurnData {
+  turn: StoredTurn;
+  runId?: string;
+  runStatus?: RunStatus;
+  runCount: number;
+  events: FeedEvent[];
+}
+
+export interface ConversationData {
+  id: string;
+  title: string;
+  settings: ConversationSettings;
+  turns: TurnData[];
+}
+
+/** What the page needs to know of the server: the model (never its key), the tools it can offer, the limits. */
+export interface AppInfo {
+  model: { configured: boolean; name: string | null; baseURL: string | null };
+  tools: { name: string; description: string }[];
+  maxLlmCalls: number;
+  defaultSettings: ConversationSettings;
+}

@@ -1,0 +1,321 @@
+// The one place that reads the environment. Everything else takes these values as arguments.
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { FNCALL_MODES, type FncallMode } from '../protocol/enums';
+import { accessTokenProblem, hostNameOf } from './exposure.mjs';
+
+export interface LlmEnvConfig {
+  baseURL?: string;
+  apiKey?: string;
+  model?: string;
+  fncallMode: FncallMode;
+  maxRetries: number;
+  requestTimeoutMs: number;
+  idleTimeoutMs: number;
+  maxInputTokens: number;
+}
+
+export interface AppConfig {
+  llm: LlmEnvConfig;
+  maxLlmCallsPerRun: number;
+  dataDir: string;
+  rag: RagEnvConfig;
+  documents: DocumentLimits;
+  /** Worker threads that parse documents off the main thread (DOCUMENT_PARSE_WORKERS). */
+  documentParseWorkers: number;
+  codeInterpreter: CodeInterpreterConfig;
+  mcp: McpEnvConfig;
+  web: WebEnvConfig;
+  http: HttpEnvConfig;
+}
+
+// Document search.
+export interface RagEnvConfig {
+  /** Tokens of document passages put into one prompt (Qwen-Agent's max_ref_token). */
+  maxRefTokens: number;
+  /** Tokens per chunk (Qwen-Agent's parser_page_size). */
+  parserPageSize: number;
+}
+
+/** Uploads and document parsing. */
+export interface DocumentLimits {
+  /** Largest file accepted by upload and by the parsers. */
+  uploadMaxBytes: number;
+  /** Most bytes an Office file (a zip) may inflate to, all entries together: a zip bomb stops there. */
+  unzippedMaxBytes: number;
+}
+
+/** Model calls per run unless MAX_LLM_CALL_PER_RUN says otherwise (Qwen-Agent's MAX_LLM_CALL_PER_RUN default). */
+export const DEFAULT_MAX_LLM_CALLS = 20;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function intFrom(env: Env, names: string[], fallback: number, { min = 0 } = {}): number {
+  for (const name of names) {
+    const raw = env[name]?.trim();
+    if (!raw) continue;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min)
+      throw new ConfigError(`${name} must be an integer >= ${min} (got "${raw}")`);
+    return value;
+  }
+  return fallback;
+}
+
+export function fncallModeFrom(value: string | undefined): FncallMode {
+  const mode = (value ?? 'native').trim().toLowerCase() || 'native';
+  if (!(FNCALL_MODES as readonly string[]).includes(mode)) {
+    throw new ConfigError(`AGENT_FNCALL_MODE must be one of ${FNCALL_MODES.join(', ')} (got "${value}")`);
+  }
+  return mode as FncallMode;
+}
+
+// ---- code_interpreter -------------------------------------------------------------------------------------
+
+export interface CodeInterpreterConfig {
+  timeoutMs: number;
+  /** Most bytes a work directory may hold (files plus 4 KB per entry), enforced while the code writes. */
+  diskMb: number;
+  /** Cap on the interpreter's wasm heap (Python objects); the JS heap is capped separately at jsHeapMb. */
+  memoryMb: number;
+  jsHeapMb: number;
+  outputChars: number;
+  idleMs: number;
+  maxInterpreters: number;
+  /** Extra pure-Python packages (e.g. /usr/lib/python3/dist-packages), mounted read-only and added to sys.path. */
+  packagesDir?: string;
+  /** Run each interpreter in its own network namespace (`unshare -rn`): 'auto' when the host allows it, or 'off'. */
+  networkNamespace: 'auto' | 'off';
+}
+
+export const CODE_INTERPRETER_DISK_MB_DEFAULT = 1024;
+
+function codeInterpreterFrom(env: Env): CodeInterpreterConfig {
+  const netns = (env.CODE_INTERPRETER_NETNS ?? 'auto').trim().toLowerCase() || 'auto';
+  if (netns !== 'auto' && netns !== 'off')
+    throw new ConfigError(`CODE_INTERPRETER_NETNS must be auto or off (got "${env.CODE_INTERPRETER_NETNS}")`);
+  const packagesDir = env.PYODIDE_PACKAGES_DIR?.trim();
+  return {
+    timeoutMs: intFrom(env, ['CODE_INTERPRETER_TIMEOUT_MS'], 30_000, { min: 100 }),
+    diskMb: intFrom(env, ['CODE_INTERPRETER_DISK_MB'], CODE_INTERPRETER_DISK_MB_DEFAULT, { min: 1 }),
+    memoryMb: intFrom(env, ['CODE_INTERPRETER_MEMORY_MB'], 512, { min: 64 }),
+    jsHeapMb: intFrom(env, ['CODE_INTERPRETER_JS_HEAP_MB'], 256, { min: 64 }),
+    outputChars: intFrom(env, ['CODE_INTERPRETER_OUTPUT_CHARS'], 20_000, { min: 100 }),
+    idleMs: intFrom(env, ['CODE_INTERPRETER_IDLE_MS'], 600_000, { min: 1_000 }),
+    maxInterpreters: intFrom(env, ['CODE_INTERPRETER_MAX'], 4, { min: 1 }),
+    packagesDir: packagesDir ? path.resolve(/*turbopackIgnore: true*/ packagesDir) : undefined,
+    networkNamespace: netns,
+  };
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  return {
+    llm: {
+      baseURL: env.OPENAI_BASE_URL?.trim() || undefined,
+      apiKey: env.OPENAI_API_KEY?.trim() || undefined,
+      model: env.OPENAI_MODEL?.trim() || undefined,
+      fncallMode: fncallModeFrom(env.AGENT_FNCALL_MODE),
+      maxRetries: intFrom(env, ['LLM_MAX_RETRIES'], 2),
+      requestTimeoutMs: intFrom(env, ['LLM_REQUEST_TIMEOUT_MS'], 120_000, { min: 1 }),
+      idleTimeoutMs: intFrom(env, ['LLM_IDLE_TIMEOUT_MS'], 60_000, { min: 1 }),
+      maxInputTokens: intFrom(env, ['MAX_INPUT_TOKENS', 'QWEN_AGENT_DEFAULT_MAX_INPUT_TOKENS'], 58_000),
+    },
+    maxLlmCallsPerRun: intFrom(
+      env,
+      ['MAX_LLM_CALL_PER_RUN', 'QWEN_AGENT_MAX_LLM_CALL_PER_RUN'],
+      DEFAULT_MAX_LLM_CALLS,
+      {
+        min: 1,
+      },
+    ),
+    dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || 'data'),
+    rag: {
+      maxRefTokens: intFrom(env, ['RAG_MAX_REF_TOKEN', 'QWEN_AGENT_DEFAULT_MAX_REF_TOKEN'], 20_000, { min: 1 }),
+      parserPageSize: intFrom(env, ['RAG_PARSER_PAGE_SIZE', 'QWEN_AGENT_DEFAULT_PARSER_PAGE_SIZE'], 500, { min: 50 }),
+    },
+    documents: {
+      uploadMaxBytes: intFrom(env, ['UPLOAD_MAX_BYTES'], 50 * 1024 * 1024, { min: 1 }),
+      unzippedMaxBytes: intFrom(env, ['UNZIP_MAX_BYTES'], 200 * 1024 * 1024, { min: 1 }),
+    },
+    documentParseWorkers: intFrom(
+      env,
+      ['DOCUMENT_PARSE_WORKERS'],
+      Math.max(1, Math.min(4, availableParallelism() - 1)),
+      { min: 1 },
+    ),
+    codeInterpreter: codeInterpreterFrom(env),
+    mcp: mcpConfigFrom(env),
+    web: webConfigFrom(env),
+    http: httpConfigFrom(env),
+  };
+}
+
+// ---- requests: where they may come from, the access token, run limits (issue 12) ----
+
+export interface HttpEnvConfig {
+  /** ACCESS_TOKEN: every request must carry it (cookie from the sign-in page, or Authorization: Bearer). */
+  accessToken?: string;
+  /** PUBLIC_URL's origin (e.g. https://studio.example.com), when the app is served behind a proxy. */
+  publicOrigin?: string;
+  /** Host names (lowercase, no port) the app answers to besides loopback names: PUBLIC_URL's and ALLOWED_HOSTS. */
+  allowedHosts: string[];
+  /** Runs one client may have going at once (MAX_CONCURRENT_RUNS). */
+  maxConcurrentRuns: number;
+  /** Runs one client may start per minute (MAX_RUNS_PER_MINUTE). */
+  maxRunsPerMinute: number;
+}
+
+function httpConfigFrom(env: Env): HttpEnvConfig {
+  const accessToken = env.ACCESS_TOKEN?.trim() || undefined;
+  const tokenProblem = accessTokenProblem(accessToken);
+  if (tokenProblem) throw new ConfigError(tokenProblem);
+  let publicOrigin: string | undefined;
+  const publicUrl = env.PUBLIC_URL?.trim();
+  if (publicUrl) {
+    let url: URL | undefined;
+    try {
+      url = new URL(publicUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      throw new ConfigError(
+        `PUBLIC_URL must be an http(s) URL such as https://studio.example.com (got "${publicUrl}")`,
+      );
+    publicOrigin = url.origin;
+  }
+  const allowedHosts = [
+    ...(publicOrigin ? [new URL(publicOrigin).hostname] : []),
+    ...(env.ALLOWED_HOSTS ?? '').split(','),
+  ]
+    .map((h) => hostNameOf(h))
+    .filter(Boolean);
+  return {
+    accessToken,
+    publicOrigin,
+    allowedHosts: [...new Set(allowedHosts)],
+    maxConcurrentRuns: intFrom(env, ['MAX_CONCURRENT_RUNS'], 4, { min: 1 }),
+    maxRunsPerMinute: intFrom(env, ['MAX_RUNS_PER_MINUTE'], 30, { min: 1 }),
+  };
+}
+
+/** Is a model endpoint configured? (The page uses this to say how to connect one; it never exposes the key.) */
+export function modelStatus(config: AppConfig): {
+  configured: boolean;
+  baseURL?: string;
+  model?: string;
+} {
+  const configured = Boolean(config.llm.baseURL || config.llm.apiKey);
+  return { configured, baseURL: config.llm.baseURL, model: config.llm.model };
+}
+
+// ---- MCP servers and web tools ----
+
+export interface McpEnvConfig {
+  /** The mcpServers JSON file (MCP_CONFIG, default DATA_DIR/mcp.json). */
+  configPath: string;
+  connectTimeoutMs: number;
+  callTimeoutMs: number;
+  /** MCP_CONFIG_EDITABLE=1: the settings page may show and save the file (it can hold secrets). */
+  editable: boolean;
+}
+
+export const WEB_SEARCH_PROVIDERS = ['searxng', 'tavily', 'serper', 'brave'] as const;
+export type WebSearchProviderName = (typeof WEB_SEARCH_PROVIDERS)[number];
+
+export interface WebSearchEnvConfig {
+  provider: WebSearchProviderName;
+  /** The provider's endpoint (SearXNG: its base URL; others: their API, overridable for self-hosted proxies). */
+  url: string;
+  apiKey?: string;
+  maxResults: number;
+  timeoutMs: number;
+}
+
+export interface WebEnvConfig {
+  /** Undefined when no provider is configured: web_search is then not offered. */
+  search?: WebSearchEnvConfig;
+  /** Why web_search is off although WEB_SEARCH_PROVIDER is set (a missing key); the settings page shows it. */
+  searchProblem?: string;
+  fetch: {
+    /** WEB_FETCH_ALLOW_PRIVATE=1: server-side fetches may reach loopback/private/link-local addresses. */
+    allowPrivate: boolean;
+    /** WEB_FETCH_ALLOW_HOSTS: host names or IPs (comma-separated) allowed even when they resolve to private ones. */
+    allowHosts: string[];
+    maxBytes: number;
+    timeoutMs: number;
+    maxRedirects: number;
+  };
+}
+
+function flag(env: Env, name: string): boolean {
+  return /^(1|true|yes|on)$/i.test(env[name]?.trim() ?? '');
+}
+
+function mcpConfigFrom(env: Env): McpEnvConfig {
+  const dataDir = path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || 'data');
+  const configured = env.MCP_CONFIG?.trim();
+  return {
+    configPath: configured ? path.resolve(/*turbopackIgnore: true*/ configured) : path.join(dataDir, 'mcp.json'),
+    connectTimeoutMs: intFrom(env, ['MCP_CONNECT_TIMEOUT_MS'], 30_000, { min: 1 }),
+    callTimeoutMs: intFrom(env, ['MCP_CALL_TIMEOUT_MS'], 60_000, { min: 1 }),
+    editable: flag(env, 'MCP_CONFIG_EDITABLE'),
+  };
+}
+
+const SEARCH_DEFAULT_URLS: Record<WebSearchProviderName, string | undefined> = {
+  searxng: undefined,
+  tavily: 'https://api.tavily.com/search',
+  serper: 'https://google.serper.dev/search',
+  brave: 'https://api.search.brave.com/res/v1/web/search',
+};
+
+const SEARCH_KEYS: Record<WebSearchProviderName, string | undefined> = {
+  searxng: undefined,
+  tavily: 'TAVILY_API_KEY',
+  serper: 'SERPER_API_KEY',
+  brave: 'BRAVE_API_KEY',
+};
+
+// A bad search setting only turns web_search off (with the reason shown); it must not stop the whole app.
+function webSearchFrom(env: Env): { search?: WebSearchEnvConfig; searchProblem?: string } {
+  const raw = env.WEB_SEARCH_PROVIDER?.trim().toLowerCase();
+  if (!raw) return {};
+  if (!(WEB_SEARCH_PROVIDERS as readonly string[]).includes(raw))
+    return { searchProblem: `WEB_SEARCH_PROVIDER must be one of ${WEB_SEARCH_PROVIDERS.join(', ')} (got "${raw}")` };
+  const provider = raw as WebSearchProviderName;
+  const keyName = SEARCH_KEYS[provider];
+  const apiKey = keyName ? env[keyName]?.trim() || undefined : undefined;
+  if (keyName && !apiKey) return { searchProblem: `WEB_SEARCH_PROVIDER=${provider} needs ${keyName}` };
+  const urlName = provider === 'searxng' ? 'SEARXNG_URL' : 'WEB_SEARCH_URL';
+  const url = env[urlName]?.trim() || SEARCH_DEFAULT_URLS[provider];
+  if (!url) return { searchProblem: 'WEB_SEARCH_PROVIDER=searxng needs SEARXNG_URL (e.g. http://localhost:8888)' };
+  const search = {
+    provider,
+    url,
+    apiKey,
+    maxResults: intFrom(env, ['WEB_SEARCH_MAX_RESULTS'], 8, { min: 1 }),
+    timeoutMs: intFrom(env, ['WEB_SEARCH_TIMEOUT_MS'], 15_000, { min: 1 }),
+  };
+  return { search };
+}
+
+function webConfigFrom(env: Env): WebEnvConfig {
+  return {
+    ...webSearchFrom(env),
+    fetch: {
+      allowPrivate: flag(env, 'WEB_FETCH_ALLOW_PRIVATE'),
+      allowHosts: (env.WEB_FETCH_ALLOW_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+      maxBytes: intFrom(env, ['WEB_FETCH_MAX_BYTES'], 5 * 1024 * 1024, { min: 1 }),
+      timeoutMs: intFrom(env, ['WEB_FETCH_TIMEOUT_MS'], 20_000, { min: 1 }),
+      maxRedirects: intFrom(env, ['WEB_FETCH_MAX_REDIRECTS'], 5),
+    },
+  };
+}

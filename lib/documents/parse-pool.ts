@@ -1,0 +1,174 @@
+// Document parsing off the main thread: a bounded pool of worker threads (DOCUMENT_PARSE_WORKERS) each running
+// loadDocument, one document at a time; the rest wait in order. A worker that fails or takes too long is replaced,
+// and only its document fails (with a readable error).
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { loadConfig } from '../config';
+import { processWide } from '../config/process-wide';
+import type { DocumentLimits } from './limits';
+import { DocumentError, type ParsedDocument } from './types';
+
+export interface ParseTask {
+  id: number;
+  filePath: string;
+  name: string;
+  limits?: DocumentLimits;
+  cacheDir?: string | false;
+}
+
+export type ParseReply =
+  | { id: number; ok: true; doc: ParsedDocument }
+  | { id: number; ok: false; message: string; code?: DocumentError['code'] };
+
+/** A parse taking longer than this is given up (its worker is stopped). */
+const PARSE_TIMEOUT_MS = 5 * 60_000;
+/** A worker left idle this long is stopped (each holds its own heap and pdf.js). */
+const IDLE_MS = 30_000;
+
+interface Job {
+  task: ParseTask;
+  resolve: (doc: ParsedDocument) => void;
+  reject: (e: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  job?: Job;
+  timer?: NodeJS.Timeout;
+  idle?: NodeJS.Timeout;
+}
+
+// No resourceLimits: on Node 20 a worker that reaches its own heap limit can abort the whole process (FATAL
+// ERROR: Reached heap limit) instead of ending alone; the upload and zip-bomb limits bound what a parse may hold.
+function startWorker(): Worker {
+  if (import.meta.url.endsWith('.ts')) {
+    // Paths built by hand (and hidden from Turbopack): a `new URL(…, import.meta.url)` here would make the bundler
+    // ship the worker as a plain file instead of bundling it below.
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    return new Worker(path.join(/*turbopackIgnore: true*/ here, 'parse-worker-source.mjs'), {
+      workerData: { entry: pathToFileURL(path.join(/*turbopackIgnore: true*/ here, 'parse-worker.ts')).href },
+    });
+  }
+  // The built app: Turbopack bundles the worker from this exact form.
+  return new Worker(new URL('./parse-worker.ts', import.meta.url));
+}
+
+export class ParsePool {
+  private readonly slots = new Set<Slot>();
+  private readonly queue: Job[] = [];
+  private nextId = 0;
+
+  constructor(
+    readonly size: number,
+    private readonly opts: { timeoutMs?: number } = {},
+  ) {}
+
+  parse(filePath: string, name: string, opts: { limits?: DocumentLimits; cacheDir?: string | false } = {}) {
+    return new Promise<ParsedDocument>((resolve, reject) => {
+      this.queue.push({ task: { id: this.nextId++, filePath, name, ...opts }, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Workers alive now (for tests and measurements). */
+  get workers(): number {
+    return this.slots.size;
+  }
+
+  /** Stops every worker; queued and running parses fail. */
+  async close(): Promise<void> {
+    for (const job of this.queue.splice(0)) job.reject(new DocumentError('Parsing was stopped.', 'corrupt'));
+    await Promise.all([...this.slots].map((s) => this.retire(s, new DocumentError('Parsing was stopped.', 'corrupt'))));
+  }
+
+  private pump(): void {
+    while (this.queue.length) {
+      let slot = [...this.slots].find((s) => !s.job);
+      if (!slot) {
+        if (this.slots.size >= this.size) return;
+        slot = this.spawn();
+      }
+      this.assign(slot, this.queue.shift()!);
+    }
+  }
+
+  private spawn(): Slot {
+    const slot: Slot = { worker: startWorker() };
+    slot.worker.unref(); // a CLI or a test ends without waiting for idle workers
+    slot.worker.on('message', (reply: ParseReply) => this.finish(slot, reply));
+    slot.worker.on('error', (err: Error) => {
+      const name = slot.job?.task.name ?? 'The document';
+      void this.retire(
+        slot,
+        new DocumentError(`${name} could not be read (the parser stopped: ${err.message}).`, 'corrupt'),
+      );
+    });
+    slot.worker.on('exit', (code) => {
+      if (this.slots.has(slot))
+        void this.retire(
+          slot,
+          new DocumentError(
+            `${slot.job?.task.name ?? 'The document'} could not be read (the parser exited with ${code}).`,
+            'corrupt',
+          ),
+        );
+    });
+    this.slots.add(slot);
+    return slot;
+  }
+
+  private assign(slot: Slot, job: Job): void {
+    clearTimeout(slot.idle);
+    slot.job = job;
+    const timeoutMs = this.opts.timeoutMs ?? PARSE_TIMEOUT_MS;
+    slot.timer = setTimeout(
+      () =>
+        void this.retire(
+          slot,
+          new DocumentError(`${job.task.name} took longer than ${Math.round(timeoutMs / 1000)} s to parse.`, 'corrupt'),
+        ),
+      timeoutMs,
+    );
+    slot.timer.unref();
+    slot.worker.postMessage(job.task);
+  }
+
+  private finish(slot: Slot, reply: ParseReply): void {
+    const job = slot.job;
+    if (!job || job.task.id !== reply.id) return;
+    clearTimeout(slot.timer);
+    slot.job = undefined;
+    if (reply.ok) job.resolve(reply.doc);
+    else job.reject(reply.code ? new DocumentError(reply.message, reply.code) : new Error(reply.message));
+    slot.idle = setTimeout(() => void this.retire(slot), IDLE_MS);
+    slot.idle.unref();
+    this.pump();
+  }
+
+  /** Stops a worker; its parse (if any) fails with `error`. The queue moves on to a fresh worker. */
+  private async retire(slot: Slot, error?: Error): Promise<void> {
+    if (!this.slots.delete(slot)) return;
+    clearTimeout(slot.timer);
+    clearTimeout(slot.idle);
+    const job = slot.job;
+    slot.job = undefined;
+    if (job) job.reject(error ?? new DocumentError(`${job.task.name} could not be read.`, 'corrupt'));
+    await slot.worker.terminate().catch(() => undefined);
+    this.pump();
+  }
+}
+
+/** The process-wide pool (it outlives a module reload in Next dev: workers must not leak). */
+export function parsePool(): ParsePool {
+  return processWide('parse-pool', () => new ParsePool(loadConfig().documentParseWorkers));
+}
+
+/** loadDocument (read, sniff, parse, cache), run in a worker thread of the pool. */
+export function loadDocumentOffThread(
+  filePath: string,
+  name = path.basename(filePath),
+  opts: { limits?: DocumentLimits; cacheDir?: string | false } = {},
+): Promise<ParsedDocument> {
+  return parsePool().parse(filePath, name, opts);
+}

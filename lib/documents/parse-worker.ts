@@ -1,0 +1,22 @@
+// The body of a document-parsing worker thread (parse-pool.ts): one loadDocument at a time, off the server's main
+// thread, so a large PDF never stalls the requests the server is answering.
+import { parentPort } from 'node:worker_threads';
+import { loadDocument } from './load';
+import type { ParseTask, ParseReply } from './parse-pool';
+import { DocumentError } from './types';
+
+parentPort!.on('message', async (task: ParseTask) => {
+  let reply: ParseReply;
+  try {
+    const doc = await loadDocument(task.filePath, task.name, { limits: task.limits, cacheDir: task.cacheDir });
+    reply = { id: task.id, ok: true, doc };
+  } catch (e) {
+    reply = {
+      id: task.id,
+      ok: false,
+      message: e instanceof Error ? e.message : String(e),
+      code: e instanceof DocumentError ? e.code : undefined,
+    };
+  }
+  parentPort!.postMessage(reply);
+});

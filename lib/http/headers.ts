@@ -1,0 +1,34 @@
+// The page's Content-Security-Policy (a fresh nonce per page: Next puts it on its own inline scripts, the layout on
+// the theme script) and the headers every answer carries (next.config.mjs sets those on every path).
+import settings from './settings.json';
+
+/** 16 random bytes, base64: unguessable per page. */
+export function newNonce(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+}
+
+/**
+ * No script runs without the nonce (or being loaded by one that has it); styles may be inline because KaTeX and
+ * React set style attributes; images may come from anywhere, as answers may show them (Markdown images); nothing
+ * may frame the page.
+ */
+export function pageCsp(nonce: string, dev = false): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: http: https:",
+    "font-src 'self' data:",
+    `connect-src 'self'${dev ? ' ws: wss:' : ''}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** On every answer, pages, route handlers and static files alike (next.config.mjs adds them). */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = settings.securityHeaders;
+
+/** The most a message body may be: POST /api/chat, a server action, the sign-in form. */
+export const MESSAGE_BODY_MAX_BYTES: number = settings.messageBodyBytes;

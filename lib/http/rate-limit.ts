@@ -1,0 +1,120 @@
+// Limits per client: runs going at once, runs started per minute, failed sign-ins per minute. "Client" is whatever
+// key the caller passes (the peer address today, the signed-in user once accounts exist: lib/http/client.ts).
+// Process-wide state (lib/config/process-wide.ts): the proxy and the route handlers are separate bundles of one
+// process.
+import { processWide } from '../config/process-wide';
+
+export class RateLimitError extends Error {
+  override name = 'RateLimitError';
+  readonly status = 429;
+  constructor(
+    message: string,
+    /** Whole seconds to wait before trying again (the Retry-After header). */
+    readonly retryAfterS: number,
+  ) {
+    super(message);
+  }
+}
+
+/** At most `limit` events per key in any `windowMs`. */
+export class SlidingWindow {
+  private readonly hits = new Map<string, number[]>();
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  private recent(key: string, now: number): number[] {
+    const kept = (this.hits.get(key) ?? []).filter((t) => now - t < this.windowMs);
+    if (kept.length) this.hits.set(key, kept);
+    else this.hits.delete(key);
+    return kept;
+  }
+
+  /** Milliseconds until one more event would be allowed (0: now). */
+  waitMs(key: string, now = Date.now()): number {
+    const kept = this.recent(key, now);
+    return kept.length < this.limit ? 0 : kept[kept.length - this.limit]! + this.windowMs - now;
+  }
+
+  /** Records an event if allowed; returns the wait otherwise (nothing recorded). */
+  hit(key: string, now = Date.now()): number {
+    const wait = this.waitMs(key, now);
+    if (wait === 0) this.hits.set(key, [...this.recent(key, now), now]);
+    return wait;
+  }
+
+  /** Forgets the key's latest event (a run that failed to start does not count). */
+  undo(key: string): void {
+    const kept = this.hits.get(key);
+    kept?.pop();
+    if (kept && !kept.length) this.hits.delete(key);
+  }
+}
+
+export interface RunSlot {
+  release(): void;
+}
+
+export class RunLimiter {
+  private readonly active = new Map<string, number>();
+  private readonly starts: SlidingWindow;
+
+  constructor(readonly opts: { maxConcurrent: number; perMinute: number }) {
+    this.starts = new SlidingWindow(opts.perMinute, 60_000);
+  }
+
+  /** A slot for one run of this client, or a RateLimitError saying which limit and how long to wait. */
+  acquire(client: string): RunSlot {
+    const running = this.active.get(client) ?? 0;
+    if (running >= this.opts.maxConcurrent)
+      throw new RateLimitError(
+        `Too many runs at once: ${running} of yours are still going (the limit is ${this.opts.maxConcurrent}, ` +
+          `MAX_CONCURRENT_RUNS). Wait for one to end, or stop one.`,
+        5,
+      );
+    const wait = this.starts.hit(client);
+    if (wait > 0) {
+      const s = Math.ceil(wait / 1000);
+      throw new RateLimitError(
+        `Too many runs started: the limit is ${this.opts.perMinute} a minute (MAX_RUNS_PER_MINUTE). ` +
+          `Try again in ${s} s.`,
+        s,
+      );
+    }
+    this.active.set(client, running + 1);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        const n = (this.active.get(client) ?? 1) - 1;
+        if (n > 0) this.active.set(client, n);
+        else this.active.delete(client);
+      },
+    };
+  }
+
+  /** Gives back a slot whose run never started: it counts neither as running nor as started. */
+  refund(client: string, slot: RunSlot): void {
+    slot.release();
+    this.starts.undo(client);
+  }
+}
+
+function limits(): Map<string, unknown> {
+  return processWide('limits', () => new Map<string, unknown>());
+}
+
+/** One instance per process and name (created by the first caller, with its options). */
+export function shared<T>(name: string, make: () => T): T {
+  const all = limits();
+  if (!all.has(name)) all.set(name, make());
+  return all.get(name) as T;
+}
+
+/** Forgets every limit's state (tests). */
+export function clearLimits(): void {
+  limits().clear();
+}

@@ -1,0 +1,87 @@
+// Refusals as HTTP answers, and guardRoute: the request checks wrapped around a route handler, plus the answers
+// for the limits a handler hits (body too large, rate limited).
+import { SESSION_COOKIE } from './access-token';
+import { BodyTooLargeError } from './body';
+import { checkRequest, type Refusal, type RequestKind } from './check';
+import { requestPolicy } from './policy';
+import { RateLimitError } from './rate-limit';
+
+export function problem(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ error: { message } }, { status, headers });
+}
+
+/** Is this a browser loading a page (which is shown text or sent to sign in, rather than given JSON)? */
+export function isNavigation(req: { method: string; headers: { get(name: string): string | null } }): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const mode = req.headers.get('sec-fetch-mode');
+  if (mode) return mode === 'navigate';
+  return (req.headers.get('accept') ?? '').includes('text/html');
+}
+
+const CLEAR_SESSION = `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`;
+
+export function refusalResponse(
+  refusal: Refusal,
+  req: { method: string; url: string; headers: Headers },
+  publicOrigin?: string,
+): Response {
+  const headers: Record<string, string> = {};
+  if (refusal.retryAfterS !== undefined) headers['retry-after'] = String(refusal.retryAfterS);
+  if (refusal.clearSession) headers['set-cookie'] = CLEAR_SESSION;
+  if (isNavigation(req)) {
+    if (refusal.signIn) {
+      const url = new URL(req.url);
+      const next = url.pathname + url.search;
+      // Absolute, on PUBLIC_URL or the name the browser used (already checked): the proxy's own URL may say 0.0.0.0.
+      const proto = req.headers.get('x-forwarded-proto') === 'https' ? 'https' : 'http';
+      const origin = publicOrigin ?? `${proto}://${req.headers.get('host')}`;
+      headers.location = `${origin}/sign-in${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}`;
+      return new Response(null, { status: 303, headers });
+    }
+    return new Response(`${refusal.message}\n`, {
+      status: refusal.status,
+      headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' },
+    });
+  }
+  if (refusal.status === 401) headers['www-authenticate'] = 'Bearer realm="agent-studio"';
+  return problem(refusal.status, refusal.message, headers);
+}
+
+/** The answer for a limit a handler ran into, or undefined for any other error. */
+export function limitResponse(e: unknown): Response | undefined {
+  // Refused from its Content-Length: the connection closes once answered. Cut while streaming: what the client still
+  // sends is read and dropped for a moment (lib/http/body.ts) before the connection goes, so that it sees the answer.
+  if (e instanceof BodyTooLargeError) return problem(413, e.message, e.declared ? { connection: 'close' } : {});
+  if (e instanceof RateLimitError) return problem(429, e.message, { 'retry-after': String(e.retryAfterS) });
+  return undefined;
+}
+
+const GUARDED = Symbol.for('agent-studio.guarded-route');
+
+type Handler<C> = (request: Request, context: C) => Response | Promise<Response>;
+
+/**
+ * A route handler behind the request checks. Route handlers are not behind proxy.ts when they take request bodies
+ * (Next would buffer the body for the proxy), so each one is wrapped: a test proves none is left out.
+ */
+export function guardRoute<C>(handler: Handler<C>, kind: RequestKind = 'api'): Handler<C> {
+  const guarded: Handler<C> = async (request, context) => {
+    const policy = requestPolicy();
+    const refusal = checkRequest(request, policy, kind);
+    if (refusal) return refusalResponse(refusal, request, policy.publicOrigin);
+    try {
+      return await handler(request, context);
+    } catch (e) {
+      const answer = limitResponse(e);
+      if (answer) return answer;
+      throw e;
+    }
+  };
+  Object.defineProperty(guarded, GUARDED, { value: kind });
+  return guarded;
+}
+
+/** The kind a handler was guarded as, or undefined when it was not (the coverage test). */
+export function guardedAs(handler: unknown): RequestKind | undefined {
+  return typeof handler === 'function' ? (handler as unknown as Record<symbol, RequestKind>)[GUARDED] : undefined;
+}

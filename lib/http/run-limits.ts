@@ -1,0 +1,34 @@
+// Runs per client: at most MAX_CONCURRENT_RUNS going at once and MAX_RUNS_PER_MINUTE started a minute. Every path
+// that starts a run (the page's server actions, POST /api/chat) starts it through startLimited.
+import { loadConfig } from '../config';
+import { RunLimiter, shared } from './rate-limit';
+
+export function runLimiter(): RunLimiter {
+  return shared('runs', () => {
+    const c = loadConfig().http;
+    return new RunLimiter({ maxConcurrent: c.maxConcurrentRuns, perMinute: c.maxRunsPerMinute });
+  });
+}
+
+/**
+ * Starts a run for `client` if its limits allow, and frees the slot when the run ends (`ended`, the registry of runs
+ * in progress says when). Throws RateLimitError (HTTP 429) when they do not; a run that fails to start does not
+ * count.
+ */
+export async function startLimited<T extends { runId: string }>(
+  client: string,
+  start: () => Promise<T>,
+  ended: (runId: string) => Promise<void>,
+): Promise<T> {
+  const limiter = runLimiter();
+  const slot = limiter.acquire(client);
+  let started: T;
+  try {
+    started = await start();
+  } catch (e) {
+    limiter.refund(client, slot);
+    throw e;
+  }
+  void ended(started.runId).finally(() => slot.release());
+  return started;
+}

@@ -1,0 +1,52 @@
+// The names more than one layer uses, each spelled once: the model layer, the agents, the store, the routes and
+// the page all take them from here.
+
+/** How tools are offered to the model: the tools API, `<tool_call>` in text, or the ✿FUNCTION✿ markers. */
+export const FNCALL_MODES = ['native', 'nous', 'qwen'] as const;
+export type FncallMode = (typeof FNCALL_MODES)[number];
+
+/** The format of one model call as it was sent: a function-call mode, ReAct text, or no tools at all. */
+export const CALL_FORMATS = [...FNCALL_MODES, 'react', 'none'] as const;
+export type CallFormat = (typeof CALL_FORMATS)[number];
+
+/**
+ * The kinds of agent: the base Agent (one model call), FnCallAgent, ReActChat (tools in ReAct text, one transcript
+ * message) and the Assistant (FnCallAgent with document search). A run-start says which kind ran.
+ */
+export const AGENT_KINDS = ['agent', 'fncall', 'react', 'assistant'] as const;
+export type AgentKind = (typeof AGENT_KINDS)[number];
+
+/** The kinds a conversation (the page's settings, POST /api/chat) can pick. */
+export const CHAT_AGENT_KINDS = ['fncall', 'react', 'assistant'] as const;
+export type ChatAgentKind = (typeof CHAT_AGENT_KINDS)[number];
+
+/** How each kind is named to people (Qwen-Agent's class names). */
+export const AGENT_KIND_NAMES: Record<AgentKind, string> = {
+  agent: 'Agent',
+  fncall: 'FnCallAgent',
+  react: 'ReActChat',
+  assistant: 'Assistant',
+};
+
+/** Why a run stopped. */
+export const STOP_REASONS = ['answered', 'max-iterations', 'aborted', 'error'] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+
+/** A stored run: still going, stopped for one of the reasons, or cut off (the server stopped before its run-end). */
+export const RUN_STATUSES = ['running', ...STOP_REASONS, 'interrupted'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** A turn on the page: its run streaming, or how it ended. */
+export type TurnStatus = 'streaming' | Exclude<RunStatus, 'running'>;
+
+/** How a tool call failed. */
+export const TOOL_ERROR_KINDS = ['unknown-tool', 'invalid-arguments', 'exception', 'fatal'] as const;
+export type ToolErrorKind = (typeof TOOL_ERROR_KINDS)[number];
+
+/**
+ * What a piece of a ReAct transcript is (ReActChat's text-delta events say it): a step's thought, action, action
+ * input or observation, the final answer, or the markers and spacing between them. The page shows thoughts and the
+ * answer; the tool call and its result come as tool-call and tool-result events.
+ */
+export const REACT_PARTS = ['thought', 'action', 'action-input', 'observation', 'answer', 'markup'] as const;
+export type ReactPart = (typeof REACT_PARTS)[number];

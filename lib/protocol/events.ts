@@ -1,0 +1,249 @@
+// The spine: one typed event union, with its runtime schema, from the agent loop to every consumer
+// (run()/runNonStream() folds, the CLI, the SSE route, the page's store, the run log, the inspector).
+// Events are plain JSON. Every event carries the run id, the iteration (0 for run-level events, then 1..N for
+// each model call) and `t`, milliseconds since the run started on a monotonic clock.
+import { z } from './zod';
+import { AGENT_KINDS, CALL_FORMATS, FNCALL_MODES, REACT_PARTS, STOP_REASONS, TOOL_ERROR_KINDS } from './enums';
+import { ContentItemSchema, LANGS, MessageSchema } from './message';
+
+const base = { runId: z.string(), iteration: z.number().int().nonnegative(), t: z.number().nonnegative() };
+const Content = z.union([z.string(), z.array(ContentItemSchema)]);
+
+export const UsageSchema = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  totalTokens: z.number(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const ErrorInfoSchema = z.object({
+  name: z.string(),
+  message: z.string(),
+  status: z.number().optional(),
+  code: z.string().optional(),
+});
+export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
+
+/** The exact body sent to the model server for one call (after truncation, templating and knowledge injection). */
+export const LlmRequestSchema = z.object({
+  model: z.string(),
+  messages: z.array(z.record(z.string(), z.unknown())),
+  tools: z.array(z.record(z.string(), z.unknown())).optional(),
+  stop: z.array(z.string()).optional(),
+  params: z.record(z.string(), z.unknown()),
+});
+export type LlmRequest = z.infer<typeof LlmRequestSchema>;
+
+/** A file a tool produced or used (code_interpreter output, an MCP image), served to the page by `url`. */
+export const ToolFileSchema = z.object({
+  name: z.string(),
+  url: z.string(),
+  mime: z.string(),
+  bytes: z.number().int().nonnegative(),
+});
+export type ToolFile = z.infer<typeof ToolFileSchema>;
+
+/** One chunk a retrieval step considered: where it came from, how it scored, and whether it went into the prompt. */
+export const RetrievalCandidateSchema = z.object({
+  chunkId: z.string(),
+  fileId: z.string(),
+  fileName: z.string(),
+  page: z.number().int().optional(),
+  score: z.number(),
+  tokens: z.number().int().nonnegative(),
+  text: z.string(),
+  used: z.boolean(),
+  /** Put first by Qwen's front-page search (the opening chunks of a single document). */
+  pinned: z.boolean().optional(),
+});
+export type RetrievalCandidate = z.infer<typeof RetrievalCandidateSchema>;
+
+export const RawToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+/** A run started as a replay of another run from one of its iterations (lib/replay). Iterations before
+ *  `fromIteration` are copied from the original run (with `toolResultEdits` applied); the rest ran anew. */
+export const ReplayInfoSchema = z.object({
+  of: z.string(),
+  fromIteration: z.number().int().positive(),
+  model: z.string().optional(),
+  generateCfg: z.record(z.string(), z.unknown()).optional(),
+  toolResultEdits: z
+    .array(z.object({ iteration: z.number().int().positive(), functionId: z.string(), content: z.string() }))
+    .optional(),
+});
+export type ReplayInfo = z.infer<typeof ReplayInfoSchema>;
+
+/** What the user decided for a tool call the run paused before ("pause before tools"). */
+export const ToolDecisionSchema = z.discriminatedUnion('action', [
+  /** Run the tool, with edited arguments when given (the model's call is then shown with them too). */
+  z.object({ action: z.literal('run'), arguments: z.string().optional() }),
+  /** Do not run it; the model is told the user skipped it. */
+  z.object({ action: z.literal('skip') }),
+  /** Do not run it; the model gets this text as the result. */
+  z.object({ action: z.literal('supply'), content: z.string() }),
+]);
+export type ToolDecision = z.infer<typeof ToolDecisionSchema>;
+
+export const AgentEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('run-start'),
+    ...base,
+    /** The agent's name (it names the messages it writes). */
+    agent: z.string(),
+    /** Which kind of agent ran: how its events are read (a ReAct run's text is one transcript). */
+    kind: z.enum(AGENT_KINDS),
+    model: z.string(),
+    fncallMode: z.enum(FNCALL_MODES).optional(),
+    lang: z.enum(LANGS),
+    maxLlmCalls: z.number().int().positive(),
+    tools: z.array(z.string()),
+    /** The messages the run was given (after the agent's system message was added). Left out of the browser feed
+     *  (the run log keeps it for the inspector). */
+    input: z.array(MessageSchema).optional(),
+    replay: ReplayInfoSchema.optional(),
+  }),
+  z.object({
+    type: z.literal('llm-start'),
+    ...base,
+    format: z.enum(CALL_FORMATS),
+    /** Left out of the browser feed, where it would resend the whole history on every call; the run log keeps it. */
+    request: LlmRequestSchema.optional(),
+    /** What input truncation did to fit max_input_tokens (absent when nothing was cut). */
+    truncation: z.object({ inputTokens: z.number(), budget: z.number(), notes: z.array(z.string()) }).optional(),
+  }),
+  z.object({
+    type: z.literal('llm-retry'),
+    ...base,
+    attempt: z.number().int(),
+    delayMs: z.number(),
+    error: ErrorInfoSchema,
+  }),
+  z.object({ type: z.literal('reasoning-delta'), ...base, text: z.string() }),
+  z.object({
+    type: z.literal('text-delta'),
+    ...base,
+    text: z.string(),
+    /** ReAct runs only: which part of a step this piece of the transcript is. */
+    part: z.enum(REACT_PARTS).optional(),
+  }),
+  z.object({
+    type: z.literal('llm-end'),
+    ...base,
+    finishReason: z.string(),
+    usage: UsageSchema.optional(),
+    ttftMs: z.number().optional(),
+    durationMs: z.number(),
+    /**
+     * The model's raw output where it differs from what text-delta/reasoning-delta carried (tool-call markup,
+     * text cut at a stop word, think tags). Absent when the streamed text is the whole story, so the answer is
+     * never sent twice.
+     */
+    raw: z
+      .object({
+        content: z.string(),
+        reasoning: z.string().optional(),
+        toolCalls: z.array(RawToolCallSchema).optional(),
+      })
+      .optional(),
+    parseErrors: z.array(z.string()).optional(),
+  }),
+  z.object({
+    type: z.literal('tool-call'),
+    ...base,
+    /** Qwen-Agent's extra.function_id: ties the call to its result. Unique within an iteration. */
+    functionId: z.string(),
+    name: z.string(),
+    arguments: z.string(),
+  }),
+  z.object({
+    /** The run stopped before this call and waits for the user's decision (pause before tools). */
+    type: z.literal('tool-approval'),
+    ...base,
+    functionId: z.string(),
+    name: z.string(),
+    arguments: z.string(),
+  }),
+  z.object({
+    type: z.literal('tool-result'),
+    ...base,
+    functionId: z.string(),
+    name: z.string(),
+    /** The arguments the call ran with: the model's, or the user's edit of them (pause before tools). */
+    arguments: z.string(),
+    ok: z.boolean(),
+    /** Exactly what the model is given back (on failure, the readable error text). */
+    content: Content,
+    error: z
+      .object({
+        kind: z.enum(TOOL_ERROR_KINDS),
+        message: z.string(),
+        type: z.string(),
+      })
+      .optional(),
+    durationMs: z.number(),
+    /** Files the tool wrote or returned (listed on its card; images shown inline). */
+    files: z.array(ToolFileSchema).optional(),
+    /** Set when the run paused before this call: what the user decided. */
+    decision: ToolDecisionSchema.optional(),
+  }),
+  z.object({
+    /** Documents searched for the run (the Assistant before a model call, or the retrieval tool): the query, the
+     *  candidates with their scores, and which went into the prompt within the token budget. */
+    type: z.literal('retrieval'),
+    ...base,
+    by: z.enum(['assistant', 'tool']),
+    /** The tool call it belongs to, when the retrieval tool ran it. */
+    functionId: z.string().optional(),
+    query: z.string(),
+    /** The query's search terms (stemmed, stop words removed). */
+    terms: z.array(z.string()).optional(),
+    /** 'all': everything fitted the budget; 'front': no query, the documents' beginnings; 'ranked': BM25 + front page. */
+    mode: z.enum(['all', 'front', 'ranked']).optional(),
+    candidates: z.array(RetrievalCandidateSchema),
+    budgetTokens: z.number().int().nonnegative(),
+    usedTokens: z.number().int().nonnegative(),
+    durationMs: z.number(),
+    /** Files that could not be read, one sentence each. */
+    errors: z.array(z.string()).optional(),
+  }),
+  z.object({
+    type: z.literal('react-step'),
+    ...base,
+    thought: z.string(),
+    action: z.string().optional(),
+    actionInput: z.string().optional(),
+    observation: z.string().optional(),
+    finalAnswer: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('run-end'),
+    ...base,
+    reason: z.enum(STOP_REASONS),
+    error: ErrorInfoSchema.optional(),
+    llmCalls: z.number().int(),
+    toolCalls: z.number().int(),
+    usage: UsageSchema,
+    durationMs: z.number(),
+  }),
+]);
+
+export type AgentEvent = z.infer<typeof AgentEventSchema>;
+export type AgentEventType = AgentEvent['type'];
+export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+/** Omit on each member of a union (Omit on the union itself keeps only the fields all members share). */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** What every event carries besides its own fields; the run stamps these on each event it emits. */
+export type EventStamp = Pick<AgentEvent, 'runId' | 'iteration' | 't'>;
+/** An event as its emitter describes it, before the run stamps it. */
+export type UnstampedEvent = DistributiveOmit<AgentEvent, keyof EventStamp>;
+/** One type of event, before the run stamps it. */
+export type Unstamped<T extends AgentEventType> = Omit<EventOf<T>, keyof EventStamp>;
+/** An event as the page and HTTP clients receive it (lib/chat/feed.ts): the run id is said once per stream. */
+export type FeedEvent = DistributiveOmit<AgentEvent, 'runId'>;
+/** A retrieval as its searcher describes it; the emitter adds who ran it and stamps it. */
+export type RetrievalStep = Omit<EventOf<'retrieval'>, keyof EventStamp | 'by' | 'functionId'>;
+
+export function parseAgentEvent(value: unknown): AgentEvent {
+  return AgentEventSchema.parse(value);
+}

@@ -1,0 +1,22 @@
+// What the page is told of the server when it loads: the model (never its key), the tools it can offer, the limits.
+import { modelStatus } from '../config';
+import type { AppInfo } from '../chat/page';
+import { isMcpToolClass, prepareMcpTools } from '../mcp';
+import { TOOL_REGISTRY, unavailableReason } from '../../tools';
+import type { AppContext } from './context';
+
+export function appInfo(ctx: AppContext): AppInfo {
+  void prepareMcpTools([]); // servers start connecting while the page loads
+  const status = modelStatus(ctx.config);
+  return {
+    model: { configured: status.configured, name: status.model ?? null, baseURL: status.baseURL ?? null },
+    defaultSettings: ctx.defaultSettings(),
+    // MCP tools are listed per server (integrations.ts); tools that cannot run here (web_search without a
+    // provider) are not offered.
+    tools: [...TOOL_REGISTRY.entries()]
+      .filter(([, cls]) => !isMcpToolClass(cls) && !unavailableReason(cls))
+      .map(([name, cls]) => ({ name, description: new cls().description }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    maxLlmCalls: ctx.config.maxLlmCallsPerRun,
+  };
+}

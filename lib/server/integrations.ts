@@ -1,0 +1,88 @@
+// The settings page's MCP servers and web tools: their state, and the MCP config file (read and saved only when
+// the server allows it, since it may hold secrets).
+import { readFile } from 'node:fs/promises';
+import { prepareMcpTools, writeMcpConfigFile, type ServerStatus } from '../mcp';
+import type { ActionFailure } from '../chat/page';
+import type { AppContext } from './context';
+
+export interface IntegrationsStatus {
+  mcp: {
+    configPath: string;
+    /** The config file is being read and its servers connected. */
+    busy: boolean;
+    /** The file is invalid (the servers already running keep running). */
+    configError: string | null;
+    /** MCP_CONFIG_EDITABLE=1: the file (which may hold secrets) can be read and saved from the page. */
+    editable: boolean;
+    /** Names, transports, states and tool names only: never a header or env value. */
+    servers: ServerStatus[];
+    problems: string[];
+  };
+  /** `problem`: what is wrong with the web search settings, when they are set but invalid (the server's words). */
+  webSearch: { enabled: boolean; provider: string | null; problem: string | null };
+}
+
+export type ConfigFileResult = { ok: true; text: string } | ActionFailure;
+
+const NOT_EDITABLE: ActionFailure = {
+  ok: false,
+  error: 'Editing the MCP config from the page is off (set MCP_CONFIG_EDITABLE=1 to allow it).',
+  code: 'mcp-not-editable',
+};
+
+function snapshot(ctx: AppContext, problems: string[]): IntegrationsStatus {
+  const { config, mcp } = ctx;
+  const search = config.web.search;
+  return {
+    mcp: {
+      configPath: config.mcp.configPath,
+      busy: mcp.busy,
+      configError: mcp.configError ?? null,
+      editable: config.mcp.editable,
+      servers: mcp.status(),
+      problems,
+    },
+    webSearch: {
+      enabled: Boolean(search),
+      provider: search?.provider ?? null,
+      problem: search ? null : (config.web.searchProblem ?? null),
+    },
+  };
+}
+
+/** The servers' states as they are now; `wait` waits for connecting servers to settle first. */
+export async function integrationsStatus(ctx: AppContext, wait = false): Promise<IntegrationsStatus> {
+  const ready = prepareMcpTools();
+  const problems = wait ? await ready : [];
+  return snapshot(ctx, problems);
+}
+
+export async function readMcpConfigText(ctx: AppContext): Promise<ConfigFileResult> {
+  if (!ctx.config.mcp.editable) return NOT_EDITABLE;
+  try {
+    // Read as text, not parsed: an invalid file is still shown, so that it can be fixed.
+    const text = await readFile(ctx.config.mcp.configPath, 'utf8').catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return '';
+      throw e;
+    });
+    return { ok: true, text: text || '{\n  "mcpServers": {}\n}\n' };
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Validates and saves the file, then reconnects the servers. Nothing is written when the text is invalid. */
+export async function saveMcpConfigText(
+  ctx: AppContext,
+  text: string,
+): Promise<{ ok: true; status: IntegrationsStatus } | ActionFailure> {
+  if (!ctx.config.mcp.editable) return NOT_EDITABLE;
+  try {
+    await writeMcpConfigFile(ctx.config.mcp.configPath, text);
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+  await ctx.mcp.start();
+  await ctx.mcp.reload();
+  return { ok: true, status: await integrationsStatus(ctx, true) };
+}

@@ -1,0 +1,74 @@
+// Run logs written before the events carried their final facts, read as today's events. Until then a run-start
+// named the agent's class (`kind: 'react'`) instead of its kind, a tool-result left the arguments it ran
+// with to be worked out (the call's, or the user's edit in `decision`), and a ReAct run's text-delta events were
+// the bare transcript, which every reader parsed again. A log of today's shape comes back as it is.
+import { reactPieces } from '../llm/fncall/react-format';
+import { AGENT_KIND_NAMES, type AgentKind } from '../protocol/enums';
+import type { AgentEvent } from '../protocol/events';
+import { isPlainObject } from '../protocol/json';
+
+type Raw = Record<string, unknown>;
+
+const KIND_BY_NAME = new Map(Object.entries(AGENT_KIND_NAMES).map(([kind, name]) => [name, kind as AgentKind]));
+
+/** One run's events as stored (or exported), in today's shape. Entries that are not events are left for the
+ *  schema to report. */
+export function upgradeRunLog(events: readonly unknown[]): AgentEvent[] {
+  const start = events.find((e): e is Raw => isPlainObject(e) && e.type === 'run-start');
+  if (!start || typeof start.kind === 'string') return events as AgentEvent[];
+  const kind: AgentKind = KIND_BY_NAME.get(String(start.agentType)) ?? 'agent';
+  const calls = new Map<string, string>();
+  const out: unknown[] = [];
+  for (const e of events) {
+    if (!isPlainObject(e)) {
+      out.push(e);
+      continue;
+    }
+    if (e === start) {
+      const { agentType: _agentType, ...rest } = e;
+      out.push({ ...rest, kind });
+    } else if (e.type === 'tool-call') {
+      calls.set(`${String(e.iteration)}/${String(e.functionId)}`, String(e.arguments ?? ''));
+      out.push(e);
+    } else if (e.type === 'tool-result' && typeof e.arguments !== 'string') {
+      out.push({ ...e, arguments: ranWith(e, calls.get(`${String(e.iteration)}/${String(e.functionId)}`)) });
+    } else out.push(e);
+  }
+  return (kind === 'react' ? withReactParts(out) : out) as AgentEvent[];
+}
+
+function ranWith(result: Raw, called: string | undefined): string {
+  const decision = result.decision;
+  if (isPlainObject(decision) && decision.action === 'run' && typeof decision.arguments === 'string')
+    return decision.arguments;
+  return called ?? '';
+}
+
+/** The transcript's text-delta events cut where its parts change, each piece saying its part. */
+function withReactParts(events: unknown[]): unknown[] {
+  const deltas = events.filter((e): e is Raw => isPlainObject(e) && e.type === 'text-delta');
+  const pieces = reactPieces(deltas.map((e) => String(e.text ?? '')).join(''));
+  let piece = 0;
+  let offset = 0; // into pieces[piece]
+  const out: unknown[] = [];
+  for (const e of events) {
+    if (!isPlainObject(e) || e.type !== 'text-delta') {
+      out.push(e);
+      continue;
+    }
+    let text = String(e.text ?? '');
+    if (!text) out.push({ ...e, part: 'markup' });
+    while (text) {
+      const p = pieces[piece]!;
+      const take = Math.min(text.length, p.text.length - offset);
+      out.push({ ...e, text: text.slice(0, take), part: p.part });
+      text = text.slice(take);
+      offset += take;
+      if (offset === p.text.length) {
+        piece++;
+        offset = 0;
+      }
+    }
+  }
+  return out;
+}

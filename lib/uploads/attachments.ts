@@ -1,0 +1,25 @@
+// Files a client names when it sends a message over POST /api/chat: only uploads, by the reference POST /api/files
+// returned (`files/<sha256>/<name>`), so a request cannot make the server read anything else.
+import { stat } from 'node:fs/promises';
+import { parseFileRef, storedFilePath } from '../documents/file-ref';
+import type { ContentItem } from '../llm/schema';
+
+export class AttachmentError extends Error {
+  override name = 'AttachmentError';
+}
+
+/** The file content items for `refs`, or an AttachmentError naming the first bad one. */
+export async function attachmentItems(refs: unknown, dataDir: string): Promise<ContentItem[]> {
+  if (!Array.isArray(refs) || !refs.every((r) => typeof r === 'string' && r.trim()))
+    throw new AttachmentError('"files" must be a list of upload references ("ref" in the answer of POST /api/files).');
+  const items: ContentItem[] = [];
+  for (const ref of refs as string[]) {
+    const parsed = parseFileRef(ref);
+    if (!parsed)
+      throw new AttachmentError(`"${ref}" is not an upload reference (files/<sha256>/<name>, from POST /api/files).`);
+    const info = await stat(storedFilePath(dataDir, parsed.hash)).catch(() => undefined);
+    if (!info?.isFile()) throw new AttachmentError(`"${ref}" has not been uploaded.`);
+    items.push({ file: ref });
+  }
+  return items;
+}

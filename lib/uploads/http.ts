@@ -1,0 +1,56 @@
+// The upload API over standard Request/Response (no framework): app/api/files only hands requests here, and the
+// integration tests call the same functions.
+//   POST   /api/files?name=<file name>[&conversationId=<id>]   raw bytes in the body -> 201 {document, conversationId, notice?}
+//   GET    /api/files?conversationId=<id>                       -> {documents}
+//   GET    /api/files/<id>                                      -> {document}
+//   DELETE /api/files/<id>                                      -> {document}
+import { bodyChunks } from '../http/body';
+import type { DocumentService } from './service';
+import { UploadError } from './service';
+
+function problem(status: number, message: string, code?: string): Response {
+  return Response.json({ error: code ? { message, code } : { message } }, { status });
+}
+
+function failure(e: unknown): Response {
+  if (e instanceof UploadError) return problem(e.status, e.message, e.code);
+  return problem(500, e instanceof Error ? e.message : String(e));
+}
+
+export async function handleUpload(service: DocumentService, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const name = url.searchParams.get('name');
+  if (!name) return problem(400, 'Say the file name: POST /api/files?name=<file name> with the bytes as the body.');
+  const conversationId = url.searchParams.get('conversationId') || undefined;
+  const length = request.headers.get('content-length');
+  try {
+    const { document, notice } = await service.upload({
+      conversationId,
+      name,
+      body: bodyChunks(request.body), // an oversize body stops being read soon after the limit
+      declaredSize: length === null ? undefined : Number(length),
+    });
+    return Response.json({ document, conversationId: document.conversationId, notice }, { status: 201 });
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+export async function handleList(service: DocumentService, request: Request): Promise<Response> {
+  const conversationId = new URL(request.url).searchParams.get('conversationId');
+  if (!conversationId) return problem(400, 'Say which conversation: GET /api/files?conversationId=<id>.');
+  return Response.json({ documents: await service.list(conversationId) });
+}
+
+export async function handleGet(service: DocumentService, id: string): Promise<Response> {
+  const document = await service.get(id);
+  return document ? Response.json({ document }) : problem(404, 'This document no longer exists.');
+}
+
+export async function handleDelete(service: DocumentService, id: string): Promise<Response> {
+  try {
+    return Response.json({ document: await service.remove(id) });
+  } catch (e) {
+    return failure(e);
+  }
+}

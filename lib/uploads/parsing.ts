@@ -1,0 +1,43 @@
+// Parses running in this process, by document id, and the wait a message makes for them. Apart from service.ts so
+// that the chat service can wait without loading the parsers.
+import type { ChatStore, StoredDocument } from '../store/types';
+
+/** How long a message waits for its conversation's documents to finish parsing before it goes without them. */
+export const PARSE_WAIT_MS = 120_000;
+
+export class ParseJobs {
+  private readonly jobs = new Map<string, Promise<StoredDocument>>();
+
+  get(documentId: string): Promise<StoredDocument> | undefined {
+    return this.jobs.get(documentId);
+  }
+
+  /** Keeps `job` as the document's parse until it settles. */
+  track(documentId: string, job: Promise<StoredDocument>): void {
+    const tracked = job.finally(() => {
+      if (this.jobs.get(documentId) === tracked) this.jobs.delete(documentId);
+    });
+    this.jobs.set(documentId, tracked);
+  }
+
+  /**
+   * Resolves when every document of the conversation still being parsed in this process is ready or refused (or
+   * after `timeoutMs`): a message sent right after an upload then carries the file instead of leaving it to the
+   * next one.
+   */
+  async settled(
+    store: Pick<ChatStore, 'listDocuments'>,
+    conversationId: string,
+    timeoutMs = PARSE_WAIT_MS,
+  ): Promise<void> {
+    const pending = (await store.listDocuments(conversationId))
+      .filter((d) => d.state === 'parsing')
+      .flatMap((d) => this.jobs.get(d.id) ?? []);
+    if (!pending.length) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.allSettled(pending),
+      new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+    ]).finally(() => clearTimeout(timer));
+  }
+}

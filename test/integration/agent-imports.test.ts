@@ -1,0 +1,49 @@
+// What `import { FnCallAgent } from './lib/agent'` loads in a plain Node process: the agent runtime, the tools'
+// declarations and the model interface, but not the sandbox, the document parsers and search, or a model
+// provider's SDK. Those load when an agent uses them (a code_interpreter call, a document search, createChatModel).
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '../..');
+
+/** Runs `body` (CommonJS, with `agent` = the lib/agent module) under tsx and returns every file it loaded. */
+async function loadedBy(body: string): Promise<string[]> {
+  const script = `
+    const Module = require('node:module');
+    const seen = new Set();
+    const load = Module._load;
+    Module._load = function (request, parent, isMain) {
+      try { seen.add(Module._resolveFilename(request, parent, isMain)); } catch {}
+      return load.apply(this, arguments);
+    };
+    const agent = require(${JSON.stringify(path.join(root, 'lib/agent'))});
+    ${body}
+    process.stdout.write(JSON.stringify([...seen]));
+  `;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--require', 'tsx/cjs', '-e', script], {
+    cwd: root,
+  });
+  return (JSON.parse(stdout) as string[]).filter((f) => f.startsWith('/')).map((f) => path.relative(root, f));
+}
+
+const HEAVY = [/^lib\/sandbox\//, /^lib\/documents\/parse\//, /^lib\/documents\/search\//, /^node_modules\/openai\//];
+
+describe('importing the agent core', () => {
+  it('loads neither the sandbox, the document parsers and search, nor a model SDK', async () => {
+    const files = await loadedBy('');
+    expect(files).toContain('lib/agent/fncall-agent.ts');
+    expect(files).toContain('tools/code-interpreter.ts'); // the builtin tools are registered...
+    expect(files.filter((f) => HEAVY.some((re) => re.test(f)))).toEqual([]); // ...without what they run on
+  }, 30_000);
+
+  it('still loads none of them for an agent that is offered code_interpreter and retrieval but has not used them', async () => {
+    const files = await loadedBy(`
+      const model = { model: 'm', fncallMode: 'native', chat: async () => { throw new Error('not called'); } };
+      new agent.FnCallAgent({ llm: model, functionList: ['calculator', 'code_interpreter', 'retrieval', 'doc_parser'] });
+      new agent.Assistant({ llm: model });
+    `);
+    expect(files.filter((f) => HEAVY.some((re) => re.test(f)))).toEqual([]);
+  }, 30_000);
+});

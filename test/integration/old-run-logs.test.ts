@@ -1,0 +1,92 @@
+// Run logs written before the events carried their final facts (the agent's kind, the arguments a call ran with,
+// ReAct parts) still load and show the same. The logs are the rows the SQLite store of commit fb396ce wrote
+// (test/fixtures/run-logs), put into a database as that store left them and read back through today's store.
+import Database from 'better-sqlite3';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { foldEvents } from '../../lib/agent/fold';
+import { storedFeed } from '../../lib/chat/feed';
+import { foldRun, markInterrupted, type RunView } from '../../lib/chat/view';
+import { digestRun } from '../../lib/compare/runs';
+import { foldInspection } from '../../lib/inspect/fold';
+import { AgentEventSchema } from '../../lib/protocol/events';
+import { openSqliteStore } from '../../lib/store/sqlite';
+
+interface OldRun {
+  name: string;
+  runId: string;
+  status: string;
+  rows: string[];
+  view: RunView & { agentType?: string };
+  messages: unknown;
+  inspection: Record<string, unknown>;
+  digest: Record<string, unknown> & { prompts: [number, string][] };
+}
+
+const fixture = JSON.parse(
+  readFileSync(path.join(__dirname, '../fixtures/run-logs/written-by-fb396ce.json'), 'utf8'),
+) as { runs: OldRun[] };
+
+/** What a person sees of a run view: block ids, the kind field and ReAct thoughts' timestamps are not shown. */
+function shown(view: RunView, react: boolean): unknown {
+  const { kind: _kind, agentType: _agentType, ...rest } = view as RunView & { agentType?: string };
+  return {
+    ...rest,
+    blocks: view.blocks.map((b) => {
+      const { id: _id, afterTools: _afterTools, ...block } = b as typeof b & { afterTools?: number };
+      if (react && block.kind === 'reasoning') return { ...block, startT: 0, endT: 0 };
+      if (react && block.kind === 'tool') return { ...block, iteration: 0, functionId: '' };
+      return block;
+    }),
+  };
+}
+
+async function storedAsMainLeftIt(run: OldRun) {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'old-logs-')), 'agent-studio.db');
+  const store = openSqliteStore(file);
+  const conversation = await store.createConversation();
+  const turn = await store.addTurn(conversation.id, 'q');
+  await store.startRun(turn.id, run.runId);
+  const db = new Database(file);
+  const insert = db.prepare('INSERT INTO run_events (run_id, seq, type, json) VALUES (?, ?, ?, ?)');
+  run.rows.forEach((json, seq) => insert.run(run.runId, seq, (JSON.parse(json) as { type: string }).type, json));
+  db.close();
+  return { store, conversationId: conversation.id };
+}
+
+describe('run logs written by an older version', () => {
+  it.each(fixture.runs.map((r) => [r.name, r] as const))('%s: loads valid and shows the same', async (_, run) => {
+    const { store, conversationId } = await storedAsMainLeftIt(run);
+    try {
+      const events = await store.getRunEvents(run.runId);
+      for (const e of events) AgentEventSchema.parse(e);
+      const [record] = await store.listTurns(conversationId);
+      expect(record!.events).toEqual(events);
+
+      const react = run.name === 'react';
+      const view = foldRun(run.runId, storedFeed(events));
+      if (run.status === 'interrupted') markInterrupted(view);
+      expect(shown(view, react)).toEqual(shown(run.view, react));
+      expect(view.kind).toBe(run.view.agentType === 'ReActChat' ? 'react' : view.kind);
+
+      expect(foldEvents(events)).toEqual(run.messages);
+
+      const inspected = foldInspection(events);
+      const { kind, ...inspection } = {
+        ...inspected,
+        iterations: inspected.iterations.map((it) => ({ ...it, request: undefined })),
+        input: undefined,
+      };
+      const { agentType, ...oldInspection } = run.inspection;
+      expect(JSON.parse(JSON.stringify(inspection))).toEqual(oldInspection);
+      expect(kind).toBe({ FnCallAgent: 'fncall', ReActChat: 'react', Assistant: 'assistant' }[agentType as string]);
+
+      const digest = digestRun(run.runId, events);
+      expect({ ...digest, prompts: [...digest.prompts.entries()] }).toEqual(run.digest);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,101 @@
+// Every way into the app goes through the request checks (lib/http/check.ts), and a route or action added later
+// cannot be forgotten: route handlers are wrapped in guardRoute, server actions start with guardAction, and
+// everything else (pages, their data, unknown paths) is matched by proxy.ts. Enumerated from the files on disk.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { guardedAs } from '../lib/http/respond';
+import { config as proxyConfig } from '../proxy';
+
+const ROOT = path.resolve(__dirname, '..');
+const APP = path.join(ROOT, 'app');
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)],
+  );
+}
+
+const appFiles = filesUnder(APP).filter((f) => /\.(ts|tsx)$/.test(f));
+const routeFiles = appFiles.filter((f) => /\/route\.ts$/.test(f));
+const pageFiles = appFiles.filter((f) => /\/page\.tsx$/.test(f));
+const actionFiles = appFiles.filter((f) => /^\s*(\/\/[^\n]*\n\s*)*['"]use server['"]/.test(readFileSync(f, 'utf8')));
+
+/** The URL path of an app file: app/api/files/[id]/route.ts -> /api/files/x (dynamic segments filled in). */
+function urlOf(file: string): string {
+  const dir = path.dirname(path.relative(APP, file));
+  const segments = dir === '.' ? [] : dir.split(path.sep).filter((s) => !/^\(.*\)$/.test(s));
+  return `/${segments.map((s) => (s.startsWith('[') ? 'x' : s)).join('/')}`;
+}
+
+// Next's own compilation of the matcher, so the test reads it exactly as the server does.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { getMiddlewareMatchers } = require('next/dist/build/analysis/get-page-static-info') as {
+  getMiddlewareMatchers(m: unknown, c: object): { regexp: string; missing?: { type: string; key: string }[] }[];
+};
+const matchers = getMiddlewareMatchers(proxyConfig.matcher, {});
+const proxied = (pathname: string, headers: Record<string, string> = {}) =>
+  matchers.some((m) => new RegExp(m.regexp).test(pathname) && !m.missing?.some((x) => x.key in headers));
+
+describe('request coverage', () => {
+  it('finds the app’s routes, pages and action files (the enumeration itself works)', () => {
+    expect(routeFiles.map(urlOf)).toEqual(expect.arrayContaining(['/api/chat', '/api/files', '/api/health']));
+    expect(pageFiles.map(urlOf)).toEqual(expect.arrayContaining(['/', '/sign-in']));
+    expect(actionFiles.map((f) => path.basename(f))).toEqual(expect.arrayContaining(['chat.ts', 'replay.ts']));
+  });
+
+  it.each(routeFiles.map((f) => [path.relative(ROOT, f)]))(
+    '%s: every handler it exports is wrapped in guardRoute',
+    async (rel) => {
+      const mod = (await import(path.join(ROOT, rel))) as Record<string, unknown>;
+      const handlers = METHODS.filter((m) => m in mod);
+      expect(handlers.length).toBeGreaterThan(0);
+      for (const method of handlers) expect(guardedAs(mod[method]), `${rel} ${method}`).toBeDefined();
+    },
+  );
+
+  it.each(actionFiles.map((f) => [path.relative(ROOT, f)]))(
+    '%s: every action it exports starts with await guardAction()',
+    (rel) => {
+      const source = ts.createSourceFile(rel, readFileSync(path.join(ROOT, rel), 'utf8'), ts.ScriptTarget.Latest, true);
+      const exported = source.statements.filter((s) =>
+        ts.getModifiers(s as ts.HasModifiers)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword),
+      );
+      expect(exported.length).toBeGreaterThan(0);
+      for (const statement of exported) {
+        if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) continue;
+        // Only plain exported functions can be checked here; anything else must be made one.
+        expect(ts.isFunctionDeclaration(statement), statement.getText().slice(0, 60)).toBe(true);
+        const fn = statement as ts.FunctionDeclaration;
+        expect(fn.body?.statements[0]?.getText(), fn.name?.text).toBe('await guardAction();');
+      }
+    },
+  );
+
+  it('a GET that names a server action skips proxy.ts, so the root layout checks it', () => {
+    expect(proxied('/', { 'next-action': 'x' })).toBe(false);
+    const layout = readFileSync(path.join(APP, 'layout.tsx'), 'utf8');
+    expect(layout).toContain("if (h.has('next-action')) await guardAction();");
+  });
+
+  it('proxy.ts matches every page, the body-less routes and any unknown path; only static files and the two body routes skip it', () => {
+    for (const page of pageFiles.map(urlOf)) expect(proxied(page), page).toBe(true);
+    for (const url of [
+      '/api/health',
+      '/api/files/x',
+      '/api/artifacts/x/y',
+      '/api/sign-in',
+      '/nope',
+      '/api/nope',
+      '/_not-found',
+    ])
+      expect(proxied(url), url).toBe(true);
+    for (const url of ['/api/chat', '/api/files', '/_next/static/chunks/app.js', '/icon.svg'])
+      expect(proxied(url), url).toBe(false);
+    // What skips the proxy is checked by guardRoute (asserted above for every route file).
+    const skipping = routeFiles.map(urlOf).filter((u) => !proxied(u));
+    expect(skipping.sort()).toEqual(['/api/chat', '/api/files']);
+  });
+});

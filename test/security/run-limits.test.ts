@@ -1,0 +1,56 @@
+// Runs per client are limited (MAX_CONCURRENT_RUNS, MAX_RUNS_PER_MINUTE): past a limit a run is refused with 429,
+// a message saying which limit and Retry-After, and the model server receives nothing for it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actionValue, callAction, request, startApp, type App } from './support/app';
+
+let app: App;
+beforeAll(async () => {
+  app = await startApp({ env: { MAX_CONCURRENT_RUNS: '1', MAX_RUNS_PER_MINUTE: '3' } });
+});
+afterAll(() => app?.stop());
+
+const send = (message: string) =>
+  request(app.url, '/api/chat', {
+    headers: { origin: app.url, 'content-type': 'application/json' },
+    body: JSON.stringify({ message }),
+  });
+
+describe('run limits per client', () => {
+  it('a second run while one is going: 429 with the reason and Retry-After, and no model request for it', async () => {
+    app.model.setScenario({
+      rules: [{ when: { lastUserIncludes: 'slow' }, reply: { content: 'x'.repeat(40), chunkSize: 1, delayMs: 50 } }],
+      fallback: 'echo',
+    });
+    app.model.reset();
+    const first = send('a slow one');
+    await new Promise((r) => setTimeout(r, 300)); // the first run is streaming by now
+    const second = await send('another');
+    expect(second.status).toBe(429);
+    expect(second.headers['retry-after']).toBe('5');
+    expect(second.json().error?.message).toBe(
+      'Too many runs at once: 1 of yours are still going (the limit is 1, MAX_CONCURRENT_RUNS). Wait for one to end, or stop one.',
+    );
+    // The page's server action gets the same refusal as its result.
+    const viaAction = actionValue<{ ok: boolean; error: string }>(
+      await callAction(app, 'sendMessage', [{ message: 'from the page' }]),
+    );
+    expect(viaAction).toEqual({ ok: false, error: expect.stringMatching(/^Too many runs at once/) });
+    expect((await first).status).toBe(200);
+    expect(app.model.requests).toHaveLength(1);
+  });
+
+  it('past MAX_RUNS_PER_MINUTE: 429 saying when to try again', async () => {
+    app.model.reset();
+    expect((await send('two')).status).toBe(200);
+    expect((await send('three')).status).toBe(200);
+    const fourth = await send('four');
+    expect(fourth.status).toBe(429);
+    const wait = Number(fourth.headers['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(fourth.json().error?.message).toBe(
+      `Too many runs started: the limit is 3 a minute (MAX_RUNS_PER_MINUTE). Try again in ${wait} s.`,
+    );
+    expect(app.model.requests).toHaveLength(2);
+  });
+});

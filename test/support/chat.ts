@@ -1,0 +1,24 @@
+// The chat service as the app builds it (lib/server/context.ts), over a test's own store and agents.
+import type { AgentEvent } from '../../lib/agent';
+import type { AgentFactory } from '../../lib/chat/agents';
+import type { ChatService } from '../../lib/chat/service';
+import { loadConfig } from '../../lib/config';
+import { createAppContext, type AppContext } from '../../lib/server/context';
+import type { ChatStore } from '../../lib/store/types';
+
+export function chatContext(store: ChatStore, agents: AgentFactory, env: Record<string, string> = {}): AppContext {
+  return createAppContext(loadConfig({ DATA_DIR: env.DATA_DIR ?? process.env.DATA_DIR, ...env }), store, { agents });
+}
+
+/** Every event of a run in progress, from its first. */
+export function follow(chat: ChatService, runId: string, opts?: Parameters<ChatService['runs']['follow']>[1]) {
+  const events = chat.runs.follow(runId, opts);
+  if (!events) throw new Error(`run ${runId} is not in progress`);
+  return events;
+}
+
+export async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const out: AgentEvent[] = [];
+  for await (const e of events) out.push(e);
+  return out;
+}
