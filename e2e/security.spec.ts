@@ -109,4 +109,17 @@ test.describe('with ACCESS_TOKEN', () => {
     await expect(page).toHaveURL(/\/\?c=[0-9a-f-]{36}$/);
     await expect(await lastAnswer(page)).toContainText('Hello, signed-in user.');
   });
+
+  test('a Chinese browser is asked for the token in Chinese', async ({ browser }) => {
+    const context = await browser.newContext({ locale: 'zh-CN' });
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    await expect(page).toHaveURL(`${base}/sign-in?next=%2F`);
+    await expect(page).toHaveTitle('登录 · Agent Studio');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('登录 Agent Studio');
+    await page.getByLabel('访问令牌').fill('not the token at all');
+    await page.getByRole('button', { name: '登录' }).click();
+    await expect(page.getByRole('alert')).toHaveText('访问令牌不正确，请检查后重试。');
+    await context.close();
+  });
 });
