@@ -2,8 +2,9 @@
 import type { ActionFailure } from '@/lib/chat/page';
 import { CodedError } from '@/lib/protocol/errors';
 
-/** The message, and the code when the error carries one the page can say in its language. */
+/** The message, and the code (with what it fills in) when the page can say it in its language. */
 export function failure(e: unknown): ActionFailure {
   const error = e instanceof Error ? e.message : String(e);
-  return e instanceof CodedError ? { ok: false, error, code: e.code } : { ok: false, error };
+  if (!(e instanceof CodedError)) return { ok: false, error };
+  return e.values ? { ok: false, error, code: e.code, values: e.values } : { ok: false, error, code: e.code };
 }

@@ -4,6 +4,7 @@
 // parser's detail) is shown as it came.
 import { useLocale, useTranslations } from 'next-intl';
 import { useCallback } from 'react';
+import type { ActionFailure } from '../../lib/chat/page';
 import { SERVER_LOCALE } from '../../lib/i18n/locales';
 
 export interface CodedText {
@@ -11,6 +12,11 @@ export interface CodedText {
   message?: string;
   code?: string;
   values?: Record<string, string | number>;
+}
+
+/** A server action's failure as text to say. */
+export function failureText(failure: ActionFailure): CodedText {
+  return { message: failure.error, code: failure.code, values: failure.values };
 }
 
 /** A function saying a coded message in the page's language, from the catalog namespace that holds its codes. */

@@ -11,7 +11,7 @@ import type { ReplayRequest } from '@/lib/replay/plan';
 import { applyEvent, emptyRun, foldRun, markInterrupted, type Block, type RunView } from '@/lib/chat/view';
 import type { ConversationSettings, ConversationSummary } from '@/lib/store/types';
 import type { ContentItem } from '@/lib/llm/schema';
-import type { CodedText } from './server-text';
+import { failureText, type CodedText } from './server-text';
 
 export interface TurnState {
   turnId: string;
@@ -122,7 +122,7 @@ export const useChat = create<ChatState>()((set, get) => {
   async function startStream(result: ActionResult<RunStream>, placeholder: TurnState | undefined) {
     if (!result.ok) {
       set((s) => ({
-        notice: { message: result.error, code: result.code },
+        notice: failureText(result),
         turns: placeholder ? s.turns.filter((t) => t !== placeholder) : s.turns,
       }));
       return;
@@ -166,7 +166,7 @@ export const useChat = create<ChatState>()((set, get) => {
       streamToken++;
       const result = await actions.loadConversation(id);
       if (!result.ok) {
-        set({ notice: { message: result.error, code: result.code } });
+        set({ notice: failureText(result) });
         return;
       }
       const data = result.value;
@@ -248,14 +248,14 @@ export const useChat = create<ChatState>()((set, get) => {
 
     async rename(id, title) {
       const result = await actions.renameConversation(id, title);
-      if (!result.ok) set({ notice: { message: result.error, code: result.code } });
+      if (!result.ok) set({ notice: failureText(result) });
       if (get().activeId === id && result.ok) set({ title: title.trim() });
       await get().refreshConversations();
     },
 
     async remove(id) {
       const result = await actions.deleteConversation(id);
-      if (!result.ok) set({ notice: { message: result.error, code: result.code } });
+      if (!result.ok) set({ notice: failureText(result) });
       if (get().activeId === id) get().newChat();
       await get().refreshConversations();
     },
@@ -268,7 +268,7 @@ export const useChat = create<ChatState>()((set, get) => {
       const id = get().activeId;
       if (!id) return; // a new chat keeps them until its first message
       const result = await actions.saveSettings(id, patch);
-      if (!result.ok) set({ notice: { message: result.error, code: result.code }, settings: current });
+      if (!result.ok) set({ notice: failureText(result), settings: current });
     },
 
     setDraftSettings(settings) {

@@ -5,7 +5,7 @@ import { compareTurnRuns, listTurnRuns } from '@/app/actions/replay';
 import type { RunChoice, RunComparison } from '@/lib/compare/runs';
 import type en from '@/lib/i18n/messages/en.json';
 import { DiffColumns } from './diff-text';
-import { useCodedText } from '../chat/server-text';
+import { failureText, useCodedText } from '../chat/server-text';
 import { ACTION_BUTTON, FIELD, Modal } from './modal';
 
 const SECTION = 'mt-4 mb-1 text-sm font-semibold';
@@ -67,7 +67,7 @@ export function CompareRuns({ turnId }: { turnId: string }) {
 
   useEffect(() => {
     void listTurnRuns(turnId).then((r) => {
-      if (!r.ok) return setError(coded({ message: r.error, code: r.code }));
+      if (!r.ok) return setError(coded(failureText(r)));
       setRuns(r.value);
       if (r.value.length >= 2) setPick([r.value.at(-2)!.id, r.value.at(-1)!.id]);
     });
@@ -81,7 +81,7 @@ export function CompareRuns({ turnId }: { turnId: string }) {
       if (r.ok) {
         setResult(r.value);
         setError(undefined);
-      } else setError(coded({ message: r.error, code: r.code }));
+      } else setError(coded(failureText(r)));
     });
     return () => {
       current = false;

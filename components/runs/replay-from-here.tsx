@@ -2,7 +2,7 @@
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { replaySource } from '@/app/actions/replay';
-import { useCodedText, type CodedText } from '@/components/chat/server-text';
+import { failureText, useCodedText, type CodedText } from '@/components/chat/server-text';
 import type { ReplaySource } from '@/lib/replay/plan';
 import { useChat } from '@/components/chat/store';
 import type { ReplayRequest } from '@/lib/replay/plan';
@@ -135,7 +135,7 @@ function useReplaySource(runId: string): { value?: ReplaySource; error?: CodedTe
   useEffect(() => {
     let current = true;
     void replaySource(runId).then((r) => {
-      if (current) setState(r.ok ? { value: r.value } : { error: { message: r.error, code: r.code } });
+      if (current) setState(r.ok ? { value: r.value } : { error: failureText(r) });
     });
     return () => {
       current = false;

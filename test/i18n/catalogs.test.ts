@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createTranslator } from 'next-intl';
 import { describe, expect, it } from 'vitest';
+import { RunLimiter, type RateLimitError } from '../../lib/http/rate-limit';
 import { ERROR_CODES } from '../../lib/protocol/errors';
 import { DOCUMENT_ERROR_CODES } from '../../lib/documents/types';
 import { agentLang, LOCALES, negotiateLocale, requestLocale } from '../../lib/i18n/locales';
@@ -98,6 +99,38 @@ describe('the message catalogs', () => {
     walk(path.join(__dirname, '../../components'));
     expect(used.size).toBeGreaterThan(5);
     expect([...used].filter((code) => !errors.has(code) && !documents.has(code))).toEqual([]);
+  });
+});
+
+describe('a run refused by the run limits', () => {
+  const refusal = (limiter: RunLimiter): RateLimitError => {
+    try {
+      limiter.acquire('c');
+    } catch (e) {
+      return e as RateLimitError;
+    }
+    throw new Error('the limiter let the run start');
+  };
+  const say = (locale: (typeof LOCALES)[number], e: RateLimitError) =>
+    createTranslator({ locale, messages: CATALOGS[locale] as typeof en, namespace: 'errors' })(e.code, e.values);
+
+  it("is said by the English catalog in the server's words, and in Chinese with the same numbers", () => {
+    const atOnce = new RunLimiter({ maxConcurrent: 2, perMinute: 100 });
+    atOnce.acquire('c');
+    atOnce.acquire('c');
+    const running = refusal(atOnce);
+    expect(say('en', running)).toBe(running.message);
+    expect(say('zh-CN', running)).toBe(
+      '同时进行的运行太多：你有 2 个运行仍在进行（上限为 2 个，由 MAX_CONCURRENT_RUNS 设定）。请等其中一个结束，或先停止一个。',
+    );
+
+    const perMinute = new RunLimiter({ maxConcurrent: 10, perMinute: 1 });
+    perMinute.acquire('c').release();
+    const started = refusal(perMinute);
+    expect(say('en', started)).toBe(started.message);
+    expect(say('zh-CN', started)).toBe(
+      `启动的运行太多：每分钟最多 1 个（由 MAX_RUNS_PER_MINUTE 设定）。请 ${started.retryAfterS} 秒后再试。`,
+    );
   });
 });
 
