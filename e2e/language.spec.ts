@@ -11,12 +11,14 @@ test.use({ locale: 'zh-CN' }); // Playwright sends Accept-Language: zh-CN with i
 const LONG = Array.from({ length: 40 }, (_, i) => `第 ${i + 1} 句：喜鹊在枝头唱歌。`).join('');
 
 /** Words a Chinese page may still show in Latin letters: names (the product, file formats, agents, formats, keys,
- *  Python, the math functions the calculator knows, the web search providers) and units. */
+ *  Python, the math functions the calculator knows, the web search providers, code_interpreter's backends and
+ *  packages and the values of its setting) and units. */
 const NAMES = new Set(
   (
     'Agent Studio Enter Shift PDF Word PowerPoint Excel CSV HTML Markdown Top p token Token MCP JSON FnCallAgent ' +
     'ReActChat Assistant Thought Action Observation native API nous qwen FUNCTION ARGS Qwen-Agent lang Python ' +
-    'sqrt round sin log pi e ms B KB MB id calculator searxng tavily serper brave'
+    'sqrt round sin log pi e ms B KB MB id calculator searxng tavily serper brave ' +
+    'CPython Pyodide numpy pandas matplotlib bubblewrap bwrap python pyodide auto'
   ).split(' '),
 );
 

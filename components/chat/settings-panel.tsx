@@ -4,6 +4,7 @@ import type { AppInfo } from '@/lib/chat/page';
 import { CHAT_AGENT_KINDS, FNCALL_MODES, type ChatAgentKind, type FncallMode } from '@/lib/protocol/enums';
 import { LANGS } from '@/lib/protocol/message';
 import type { ConversationSettings } from '@/lib/store/types';
+import { CodeBackendNote } from './code-backend-note';
 import { McpServers } from './mcp-servers';
 import { useChat } from './store';
 
@@ -102,6 +103,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
             </span>
           </label>
         ))}
+        {info.tools.some((tool) => tool.name === 'code_interpreter') && <CodeBackendNote info={info.codeInterpreter} />}
       </fieldset>
       <McpServers />
       {PARAMS.map((p) => (

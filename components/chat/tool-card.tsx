@@ -7,6 +7,7 @@ import type { ToolBlock } from '../../lib/chat/view';
 import { codeFence, formatDuration, interpreterCode, prettyJson, resultText, summarizeArguments } from './format';
 import { Markdown } from './markdown';
 import { ToolFiles } from './tool-files';
+import { ToolImages, toolImages, type ToolImage } from './tool-images';
 import { ToolApproval } from './tool-approval';
 import { ToolResult } from './tool-result';
 import { ToolStatusBadge } from './tool-status-badge';
@@ -46,7 +47,7 @@ function Arguments({ block }: { block: ToolBlock }) {
   );
 }
 
-function Outcome({ block }: { block: ToolBlock }) {
+function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
   const t = useTranslations('toolCard');
   if (block.status === 'error') {
     // The run can end before a call finishes: then nothing was returned to the model.
@@ -74,13 +75,18 @@ function Outcome({ block }: { block: ToolBlock }) {
       </p>
     );
   }
+  // Images are shown above, on the card itself: not a second time here.
+  const shown = new Set(images.map((i) => i.src));
+  const result = Array.isArray(block.result)
+    ? block.result.filter((item) => !(item.image && shown.has(item.image)))
+    : block.result;
   return (
     <div>
       <div className={SECTION_TITLE}>{t('result')}</div>
       {block.name === 'web_search' ? (
         <WebSearchResults result={block.result} />
       ) : (
-        <ToolResult result={block.result} console={block.name === 'code_interpreter'} />
+        <ToolResult result={result} console={block.name === 'code_interpreter'} />
       )}
       {block.files?.length ? <ToolFiles files={block.files} /> : null}
     </div>
@@ -92,7 +98,9 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: T
   const [open, setOpen] = useState(defaultOpen);
   const panelId = useId();
   const f = useFormatWords();
+  const tResult = useTranslations('toolResult');
   const summary = summarizeArguments(block.arguments);
+  const images = block.status === 'error' ? [] : toolImages(block, (n) => tResult('image', { n }));
 
   return (
     <div className={CARD_FRAME}>
@@ -119,6 +127,7 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: T
           )}
         </span>
       </button>
+      {images.length > 0 && <ToolImages images={images} />}
       <div
         id={panelId}
         hidden={!open}
@@ -127,7 +136,7 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: T
         {open && (
           <>
             <Arguments block={block} />
-            <Outcome block={block} />
+            <Outcome block={block} images={images} />
           </>
         )}
       </div>

@@ -3,9 +3,7 @@ import type { ToolFile } from '../../lib/protocol/events';
 import { formatBytes } from './format';
 import { useFormatWords } from './use-format-words';
 
-const INLINE_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
-
-/** Files a tool wrote (code_interpreter): each a download link, raster images also shown inline. */
+/** Files a tool wrote (code_interpreter): each a download link (raster images are shown on the card: ToolImages). */
 export function ToolFiles({ files }: { files: ToolFile[] }) {
   const t = useTranslations('toolResult');
   const f = useFormatWords();
@@ -27,14 +25,6 @@ export function ToolFiles({ files }: { files: ToolFile[] }) {
             <span className="text-neutral-600 dark:text-neutral-400">
               {t('size', { size: formatBytes(file.bytes, f) })}
             </span>
-            {INLINE_IMAGE.test(file.mime) && (
-              // eslint-disable-next-line @next/next/no-img-element -- served from the conversation's work directory
-              <img
-                src={file.url}
-                alt={file.name}
-                className="mt-1 h-auto max-w-full rounded border border-neutral-200"
-              />
-            )}
           </li>
         ))}
       </ul>

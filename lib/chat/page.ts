@@ -4,6 +4,7 @@ import type { RunStatus } from '../protocol/enums';
 import type { ErrorCode, ErrorValues } from '../protocol/errors';
 import type { FeedEvent } from '../protocol/events';
 import type { ConversationSettings, StoredTurn } from '../store/types';
+import type { CodeInterpreterInfo } from '../../tools/code-interpreter';
 
 /** A server action's failure: the server's words, and their code (with what it fills in) when the page can say
  *  them in its language. */
@@ -39,6 +40,8 @@ export interface ConversationData {
 export interface AppInfo {
   model: { configured: boolean; name: string | null; baseURL: string | null };
   tools: { name: string; description: string }[];
+  /** Which Python runs code_interpreter, and how to get the other one. */
+  codeInterpreter: CodeInterpreterInfo;
   maxLlmCalls: number;
   defaultSettings: ConversationSettings;
 }
