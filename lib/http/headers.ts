@@ -1,5 +1,5 @@
 // The page's Content-Security-Policy (a fresh nonce per page: Next puts it on its own inline scripts, the layout on
-// the theme script) and the headers every answer carries (next.config.mjs sets those on every path).
+// the theme script) and the headers every answer carries (next.config.js sets those on every path).
 import settings from './settings.json';
 
 /** 16 random bytes, base64: unguessable per page. */
@@ -27,7 +27,7 @@ export function pageCsp(nonce: string, dev = false): string {
   ].join('; ');
 }
 
-/** On every answer, pages, route handlers and static files alike (next.config.mjs adds them). */
+/** On every answer, pages, route handlers and static files alike (next.config.js adds them). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = settings.securityHeaders;
 
 /** The most a message body may be: POST /api/chat, a server action, the sign-in form. */

@@ -1,11 +1,12 @@
 // next-intl's plugin points its server functions at the request configuration (the page's locale and catalog).
-import { createRequire } from 'node:module';
-import createNextIntlPlugin from 'next-intl/plugin';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config file
+const createNextIntlPlugin = require('next-intl/plugin');
 
 const withNextIntl = createNextIntlPlugin('./app/i18n/request.ts');
 
 // The body limit and the headers every answer carries come from lib/http/settings.json (lib/http reads it too).
-const { messageBodyBytes, securityHeaders } = createRequire(import.meta.url)('./lib/http/settings.json');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config file
+const { messageBodyBytes, securityHeaders } = require('./lib/http/settings.json');
 
 /** @type {import('next').NextConfig} */
 const config = {
@@ -50,4 +51,4 @@ const config = {
   },
 };
 
-export default withNextIntl(config);
+module.exports = withNextIntl(config);
