@@ -64,7 +64,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX documents_by_conversation ON documents (conversation_id, created_at);
   CREATE INDEX documents_by_hash ON documents (hash);
   `,
-  // 3: model connections added on the page (the API key encrypted; owner NULL = server-wide), and what servers
+  // 3: why a document cannot be read, as a code (DocumentError's), so the page can say it in the user's language.
+  `
+  ALTER TABLE documents ADD COLUMN error_code TEXT;
+  `,
+  // 4: model connections added on the page (the API key encrypted; owner NULL = server-wide), and what servers
   // taught about their models.
   `
   CREATE TABLE model_connections (
