@@ -35,7 +35,10 @@ export function agentFactory(
 }
 
 /** The conversation's model, called the way it can be. */
-export function modelFor(resolved: ResolvedModel, settings: Pick<ConversationSettings, 'fncallMode' | 'generateCfg'>): ChatModel {
+export function modelFor(
+  resolved: ResolvedModel,
+  settings: Pick<ConversationSettings, 'fncallMode' | 'generateCfg'>,
+): ChatModel {
   const { capabilities } = resolved;
   const generateCfg: GenerateCfg = { ...settings.generateCfg };
   if (capabilities.vision.value && generateCfg.multimodal === undefined) generateCfg.multimodal = true;

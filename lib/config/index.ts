@@ -243,11 +243,16 @@ export const MIN_SECRET_KEY_LENGTH = 16;
 function modelsFrom(env: Env): ModelsEnvConfig {
   const secretKey = env.SECRET_KEY?.trim() || undefined;
   if (secretKey && secretKey.length < MIN_SECRET_KEY_LENGTH)
-    throw new ConfigError(`SECRET_KEY must be at least ${MIN_SECRET_KEY_LENGTH} characters (unset, a key is made in DATA_DIR).`);
+    throw new ConfigError(
+      `SECRET_KEY must be at least ${MIN_SECRET_KEY_LENGTH} characters (unset, a key is made in DATA_DIR).`,
+    );
   const raw = (env.MODEL_SCAN_PORTS ?? DEFAULT_SCAN_PORTS).trim();
   const scanTargets: ModelsEnvConfig['scanTargets'] = [];
   if (raw && raw.toLowerCase() !== 'off') {
-    for (const item of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const item of raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const m = /^([a-z.]+):(\d{1,5})$/i.exec(item);
       const kind = m?.[1]?.toLowerCase().replace('.', '') as LocalServerKind | undefined;
       const port = Number(m?.[2]);

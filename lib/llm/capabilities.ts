@@ -31,9 +31,7 @@ export type CapabilityHints = Partial<Record<CapabilityName, boolean>>;
  *  `-vl` before an Ollama tag, counts as `-vl-`). */
 export function nameSuggestsVision(model: string): boolean {
   const name = baseName(model);
-  return (
-    /-vl(-|:|$)/.test(name) || name.includes('vision') || name.startsWith('gpt-4o') || name.startsWith('qwen-vl-')
-  );
+  return /-vl(-|:|$)/.test(name) || name.includes('vision') || name.startsWith('gpt-4o') || name.startsWith('qwen-vl-');
 }
 
 /** Models known for thinking before they answer: QwQ, Qwen3 (its hybrid thinking), DeepSeek-R1, OpenAI's o-series,

@@ -14,8 +14,7 @@ export interface ServerModel {
 export type ServerModelsProblem = 'bad-url' | 'unreachable' | 'unauthorized' | 'not-openai' | 'timeout' | 'http';
 
 export type ServerModelsResult =
-  | { ok: true; models: ServerModel[] }
-  | { ok: false; problem: ServerModelsProblem; message: string; status?: number };
+  { ok: true; models: ServerModel[] } | { ok: false; problem: ServerModelsProblem; message: string; status?: number };
 
 export interface ServerModelsOptions {
   apiKey?: string;
@@ -35,8 +34,7 @@ export function normalizeBaseUrl(raw: string): { ok: true; url: string } | { ok:
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return { ok: false, message: `A base URL starts with http:// or https:// (got ${url.protocol}).` };
-  if (url.username || url.password)
-    return { ok: false, message: 'Put the key in the API key field, not in the URL.' };
+  if (url.username || url.password) return { ok: false, message: 'Put the key in the API key field, not in the URL.' };
   url.hash = '';
   return { ok: true, url: url.toString().replace(/\/+$/, '') };
 }
@@ -93,8 +91,7 @@ export async function listServerModels(baseURL: string, opts: ServerModelsOption
     });
     text = await response.text();
   } catch (e) {
-    if (timer.aborted)
-      return { ok: false, problem: 'timeout', message: `${host} did not answer within ${seconds}.` };
+    if (timer.aborted) return { ok: false, problem: 'timeout', message: `${host} did not answer within ${seconds}.` };
     if (opts.signal?.aborted) throw e;
     return {
       ok: false,

@@ -3,11 +3,11 @@
 // text (the nous format); the run is told (an llm-retry whose code is tools_refused, which the page shows on the
 // turn), and the owner of the model is told too, so that it remembers and builds the next model with nous at once.
 // A 400 that the text request gets as well was not about tools: that error stands and nothing is remembered.
-import type { FncallMode } from '../protocol/enums';
+import { TOOLS_REFUSED_CODE, type FncallMode } from '../protocol/enums';
 import { errorInfo, ModelServiceError } from './errors';
 import type { ChatModel, ChatRequest, LlmCallResult, LlmEventSink } from './model';
 
-export const TOOLS_REFUSED_CODE = 'tools_refused';
+export { TOOLS_REFUSED_CODE };
 
 export interface ToolFallbackOptions {
   /** The same model with tools in the text (made on the first refusal). */

@@ -171,7 +171,11 @@ export class LocalModelFiles {
    * A GGUF file sent from the browser: streamed to <name>.upload in the folder, its header checked, then renamed
    * into place. Refused when the name is taken, the disk is too small for the declared size, or it is not a whole GGUF.
    */
-  async upload(input: { name: string; body: AsyncIterable<Uint8Array>; declaredSize?: number }): Promise<LocalModelFile> {
+  async upload(input: {
+    name: string;
+    body: AsyncIterable<Uint8Array>;
+    declaredSize?: number;
+  }): Promise<LocalModelFile> {
     let name: string;
     try {
       name = modelFileName(input.name);
@@ -205,7 +209,13 @@ export class LocalModelFiles {
     }
     await rename(temp, target);
     const info = await stat(target);
-    return { name, file: target, sizeBytes: info.size, modifiedAt: info.mtime.toISOString(), summary: summarize(header) };
+    return {
+      name,
+      file: target,
+      sizeBytes: info.size,
+      modifiedAt: info.mtime.toISOString(),
+      summary: summarize(header),
+    };
   }
 }
 

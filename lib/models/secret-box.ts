@@ -53,7 +53,10 @@ export function installSecretBox(dataDir: string, secretKey?: string): SecretBox
   const read = (): Buffer | undefined => {
     try {
       const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64url');
-      if (key.length !== 32) throw new SecretBoxError(`${file} does not hold a 32-byte key; restore it, or delete it and enter the connections' keys again.`);
+      if (key.length !== 32)
+        throw new SecretBoxError(
+          `${file} does not hold a 32-byte key; restore it, or delete it and enter the connections' keys again.`,
+        );
       return key;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;

@@ -188,12 +188,11 @@ export class ModelService {
   private async editable(viewer: ModelViewer, id: string): Promise<StoredConnection> {
     if (id === ENV_CONNECTION_ID)
       throw new ModelRequestError(
-        'This connection comes from the server\'s environment (OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL): change it there.',
+        "This connection comes from the server's environment (OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL): change it there.",
       );
     const c = await this.visible(viewer, id);
     if (!c) throw new ModelRequestError('This connection no longer exists.');
-    if (!this.mayEdit(viewer, c))
-      throw new ModelRequestError('Only an admin can change the server-wide connections.');
+    if (!this.mayEdit(viewer, c)) throw new ModelRequestError('Only an admin can change the server-wide connections.');
     return c;
   }
 
@@ -269,7 +268,12 @@ export class ModelService {
       baseURL ??= target.baseURL;
       if (input.apiKey === undefined) apiKey = target.apiKey;
     }
-    if (!baseURL) return { ok: false, problem: 'bad-url', message: 'Enter the server\'s base URL, such as http://localhost:11434/v1.' };
+    if (!baseURL)
+      return {
+        ok: false,
+        problem: 'bad-url',
+        message: "Enter the server's base URL, such as http://localhost:11434/v1.",
+      };
     const result = await listServerModels(baseURL, { apiKey: apiKey || undefined, timeoutMs: LIST_TIMEOUT_MS });
     if (!result.ok) return result;
     return { ok: true, models: await withOllamaCapabilities(baseURL, result.models) };
@@ -278,7 +282,7 @@ export class ModelService {
   /** The base URL and key of a connection the viewer sees (the environment's included). */
   private async target(viewer: ModelViewer, id: string): Promise<{ baseURL: string; apiKey?: string; name: string }> {
     if (id === ENV_CONNECTION_ID) {
-      if (!this.envConfigured) throw new ModelRequestError('The server\'s environment names no model server.');
+      if (!this.envConfigured) throw new ModelRequestError("The server's environment names no model server.");
       return {
         baseURL: this.config.llm.baseURL ?? 'https://api.openai.com/v1',
         apiKey: this.config.llm.apiKey,
@@ -286,7 +290,7 @@ export class ModelService {
       };
     }
     const c = await this.visible(viewer, id);
-    if (!c) throw new ModelRequestError('This model\'s connection no longer exists: pick another model.');
+    if (!c) throw new ModelRequestError("This model's connection no longer exists: pick another model.");
     let apiKey: string | undefined;
     if (c.apiKeyCipher !== null) {
       try {
@@ -303,7 +307,12 @@ export class ModelService {
   // ---- the models of every connection ----
 
   /** A connection's model list, kept a little while (the picker opens often; servers change seldom). */
-  private listing(id: string, baseURL: string, apiKey: string | undefined, refresh: boolean): Promise<ServerModelsResult> {
+  private listing(
+    id: string,
+    baseURL: string,
+    apiKey: string | undefined,
+    refresh: boolean,
+  ): Promise<ServerModelsResult> {
     const now = Date.now();
     const kept = this.listings.get(id);
     if (kept && !refresh && now - kept.at < LIST_TTL_MS) return kept.result;
@@ -327,7 +336,8 @@ export class ModelService {
     const refresh = Boolean(opts.refresh);
     const groups: Promise<ModelGroup>[] = [];
     if (this.envConfigured) groups.push(this.envGroup(refresh));
-    for (const c of await this.deps.store.listConnections(viewer.ownerId)) groups.push(this.savedGroup(viewer, c, refresh));
+    for (const c of await this.deps.store.listConnections(viewer.ownerId))
+      groups.push(this.savedGroup(viewer, c, refresh));
     groups.push(this.localGroup());
     return (await Promise.all(groups)).filter((g) => g.source !== 'local' || g.models.length > 0);
   }
@@ -382,11 +392,13 @@ export class ModelService {
       connectionId: LOCAL_CONNECTION_ID,
       name: LOCAL_CONNECTION_NAME,
       source: 'local',
-      models: models.filter((m) => m.summary).map((m) => ({
-        id: modelId(LOCAL_CONNECTION_ID, m.name),
-        name: m.name,
-        capabilities: localCapabilities(m),
-      })),
+      models: models
+        .filter((m) => m.summary)
+        .map((m) => ({
+          id: modelId(LOCAL_CONNECTION_ID, m.name),
+          name: m.name,
+          capabilities: localCapabilities(m),
+        })),
     };
   }
 
@@ -423,10 +435,13 @@ export class ModelService {
     if (!ref) throw new ModelRequestError(`"${chosen}" is not a model id (connection/model).`);
     const modelName = name?.trim() || ref.name;
     const { llm } = this.config;
-    const common = { maxRetries: llm.maxRetries, requestTimeoutMs: llm.requestTimeoutMs, idleTimeoutMs: llm.idleTimeoutMs };
+    const common = {
+      maxRetries: llm.maxRetries,
+      requestTimeoutMs: llm.requestTimeoutMs,
+      idleTimeoutMs: llm.idleTimeoutMs,
+    };
     const { store } = this.deps;
-    const learnFor = (connectionId: string) => () =>
-      store.learnCapabilities(connectionId, modelName, { tools: false });
+    const learnFor = (connectionId: string) => () => store.learnCapabilities(connectionId, modelName, { tools: false });
 
     if (ref.connectionId === LOCAL_CONNECTION_ID) {
       const file = resolveLocalModel(this.config.localModels.dir, ref.name);

@@ -118,7 +118,8 @@ export class SqliteConnections implements ConnectionStore {
 
   async learnedCapabilities(connectionId: string): Promise<Record<string, CapabilityHints>> {
     const out: Record<string, CapabilityHints> = {};
-    for (const row of this.sql.learned.all(connectionId)) out[row.model] = JSON.parse(row.hints_json) as CapabilityHints;
+    for (const row of this.sql.learned.all(connectionId))
+      out[row.model] = JSON.parse(row.hints_json) as CapabilityHints;
     return out;
   }
 
