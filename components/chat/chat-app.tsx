@@ -16,6 +16,9 @@ import { ThemeToggle } from './theme-toggle';
 import { Thread } from './thread';
 import { fileDropHandlers } from './file-drop';
 import { Welcome } from './welcome';
+import { ModelPicker } from '../models/model-picker';
+import { ModelsDialog, NoModelYet } from '../models/models-dialog';
+import { useModels } from '../models/models-store';
 
 export function ChatApp({ info, initialConversationId }: { info: AppInfo; initialConversationId?: string }) {
   const t = useTranslations('header');
@@ -33,6 +36,14 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   // (which would drop the run being streamed) or reset a new chat's settings.
   const [defaultSettings] = useState(info.defaultSettings);
   const [openFirst] = useState(initialConversationId);
+  const configured = useModels((s) => s.configured);
+  const [modelsInfo] = useState(info.models);
+
+  useEffect(() => {
+    const models = useModels.getState();
+    models.init(modelsInfo);
+    void models.refresh();
+  }, [modelsInfo]);
 
   useEffect(() => {
     const chat = useChat.getState();
@@ -85,6 +96,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             {t('menu')}
           </button>
           <h1 className="min-w-0 flex-1 truncate font-semibold">{title ? titleText(title) : t('newChat')}</h1>
+          <ModelPicker />
           <LanguageSelect />
           <button
             type="button"
@@ -97,17 +109,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
           </button>
           <ThemeToggle />
         </header>
-        {!info.model.configured && (
-          <div
-            role="status"
-            className="border-b border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
-          >
-            {t.rich('noModel', {
-              strong: (chunks) => <strong>{chunks}</strong>,
-              code: (chunks) => <code>{chunks}</code>,
-            })}
-          </div>
-        )}
+        <NoModelYet />
         {notice && (
           <div
             role="alert"
@@ -145,7 +147,8 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             </div>
           )}
         </div>
-        <Composer disabled={!info.model.configured} />
+        <Composer disabled={!configured} />
+        <ModelsDialog />
       </main>
       <RunInspector iterationActions={replayFromIteration} />
     </div>

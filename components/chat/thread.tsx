@@ -135,6 +135,9 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
           // than a short one. `auto` keeps the size an answer had when it was last shown.
           className={isLast ? 'min-w-0' : 'min-w-0 [contain-intrinsic-size:auto_800px] [content-visibility:auto]'}
         >
+          {turn.run.toolsFallback && (
+            <p className="mb-2 text-xs text-neutral-600 italic dark:text-neutral-400">{t('toolsFallback')}</p>
+          )}
           <ToolDecisions.Provider value={runningHere ? decide : undefined}>
             <RunView run={turn.run} onRetry={() => void retry(turn.turnId)} />
           </ToolDecisions.Provider>
@@ -158,6 +161,13 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
               {turn.runCount > 1 && (
                 <span className="px-2 py-1 text-neutral-600 dark:text-neutral-400">
                   {t('answerNumber', { n: turn.runCount })}
+                </span>
+              )}
+              {turn.run.model && (
+                <span data-testid="turn-model" className="px-2 py-1 text-neutral-600 dark:text-neutral-400">
+                  {turn.run.connection
+                    ? t('modelOnConnection', { model: turn.run.model, connection: turn.run.connection })
+                    : turn.run.model}
                 </span>
               )}
             </div>
