@@ -1,0 +1,155 @@
+// Model connections as the app builds them (lib/server/context.ts) over a real SQLite file, against scripted model
+// servers on loopback ports: the API key is encrypted at rest (never in the database file in clear, never in anything
+// the page is answered with), a saved connection is used at once (no restart), Test connection says what failed,
+// and the loopback scan finds a server on a listed port.
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../lib/config';
+import { SECRET_KEY_FILE } from '../../lib/models/secret-box';
+import { createAppContext, type AppContext } from '../../lib/server/context';
+import { DB_FILE_NAME, openStore } from '../../lib/store';
+import type { ChatStore } from '../../lib/store/types';
+import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
+import { drain, follow } from '../support/chat';
+
+const KEY = 'sk-connection-test-0123456789-secret';
+
+let lab: ModelServer;
+let htmlServer: Server;
+let silentServer: Server;
+const stores: ChatStore[] = [];
+
+/** A port nothing listens on (bound, then released). */
+async function freePort(): Promise<number> {
+  const s = createServer();
+  const port = await listen(s);
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  );
+}
+
+async function context(env: Record<string, string> = {}): Promise<AppContext & { dataDir: string }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'connections-'));
+  const config = loadConfig({ DATA_DIR: dataDir, MODEL_SCAN_PORTS: 'off', ...env });
+  const store = await openStore(dataDir);
+  stores.push(store);
+  return { ...createAppContext(config, store), dataDir };
+}
+
+beforeAll(async () => {
+  lab = await createModelServer({ model: 'alpha', moreModels: ['beta'], apiKey: KEY });
+  htmlServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>'));
+  silentServer = createServer(() => {}); // accepts, never answers
+  await Promise.all([listen(htmlServer), listen(silentServer)]);
+});
+
+afterAll(async () => {
+  for (const s of stores) await s.close();
+  await lab.close();
+  htmlServer.closeAllConnections();
+  silentServer.closeAllConnections();
+  await new Promise((r) => htmlServer.close(r));
+  await new Promise((r) => silentServer.close(r));
+});
+
+describe('model connections', () => {
+  it('keeps the key encrypted at rest and out of every answer, and uses the connection at once', async () => {
+    const ctx = await context();
+    const added = await ctx.models.addConnection(ctx.viewer, { name: 'Lab', baseURL: lab.url, apiKey: KEY });
+    expect(added).toMatchObject({ name: 'Lab', keySet: true, source: 'page' });
+
+    // At rest: the database holds ciphertext, the key file is the server user's only.
+    await ctx.store.close();
+    const dbBytes = readFileSync(path.join(ctx.dataDir, DB_FILE_NAME));
+    expect(dbBytes.includes(Buffer.from(KEY))).toBe(false);
+    expect(dbBytes.includes(Buffer.from('v1:'))).toBe(true);
+    expect(statSync(path.join(ctx.dataDir, SECRET_KEY_FILE)).mode & 0o077).toBe(0);
+
+    // Reopened (a restart), the key still opens and nothing the page gets holds it.
+    const store = await openStore(ctx.dataDir);
+    stores.push(store);
+    const again = createAppContext(loadConfig({ DATA_DIR: ctx.dataDir, MODEL_SCAN_PORTS: 'off' }), store);
+    const answers = [
+      await again.models.connections(again.viewer),
+      await again.models.listModels(again.viewer),
+      await again.models.testConnection(again.viewer, { id: added.id }),
+      await again.models.updateConnection(again.viewer, added.id, { name: 'Lab 2' }),
+    ];
+    for (const a of answers) expect(JSON.stringify(a)).not.toContain(KEY);
+    expect(answers[2]).toMatchObject({ ok: true, models: [{ id: 'alpha' }, { id: 'beta' }] });
+
+    // A conversation on its second model, run through the app's own agent factory: the server gets the key.
+    lab.reset();
+    const conversation = await again.store.createConversation({ settings: { model: `${added.id}/beta` } });
+    const started = await again.chat.send({ conversationId: conversation.id, message: 'ping beta' });
+    const events = await drain(follow(again.chat, started.runId));
+    expect(events.find((e) => e.type === 'run-start')).toMatchObject({ model: 'beta', connection: 'Lab 2' });
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
+    const chat = lab.requests.find((r) => r.path === '/v1/chat/completions');
+    expect(chat?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(JSON.stringify(events)).not.toContain(KEY);
+  });
+
+  it('a key sealed with another SECRET_KEY is reported as needing to be entered again, never sent', async () => {
+    const ctx = await context({ SECRET_KEY: 'first-secret-key-long-enough' });
+    const added = await ctx.models.addConnection(ctx.viewer, { name: 'Lab', baseURL: lab.url, apiKey: KEY });
+    const other = createAppContext(
+      loadConfig({ DATA_DIR: ctx.dataDir, SECRET_KEY: 'another-secret-key-long-enough', MODEL_SCAN_PORTS: 'off' }),
+      ctx.store,
+    );
+    const [view] = await other.models.connections(other.viewer);
+    expect(view?.keyProblem).toMatch(/cannot be decrypted/);
+    await expect(other.models.resolve(other.viewer, `${added.id}/alpha`)).rejects.toThrow(
+      /Enter the key again|decrypted/,
+    );
+  });
+
+  it('Test connection says what failed: 401, unreachable, not OpenAI-compatible, timeout, a bad URL', async () => {
+    const ctx = await context();
+    const test = (baseURL: string, apiKey?: string) => ctx.models.testConnection(ctx.viewer, { baseURL, apiKey });
+    expect(await test(lab.url, 'sk-wrong')).toMatchObject({ ok: false, problem: 'unauthorized', status: 401 });
+    expect(await test(lab.url)).toMatchObject({ ok: false, problem: 'unauthorized' });
+    const closed = await freePort();
+    expect(await test(`http://127.0.0.1:${closed}/v1`)).toMatchObject({ ok: false, problem: 'unreachable' });
+    const html = (htmlServer.address() as { port: number }).port;
+    expect(await test(`http://127.0.0.1:${html}/v1`)).toMatchObject({ ok: false, problem: 'not-openai' });
+    expect(await test('ftp://example.com/v1')).toMatchObject({ ok: false, problem: 'bad-url' });
+    const silent = (silentServer.address() as { port: number }).port;
+    const slow = await ctx.models.testConnection(ctx.viewer, { baseURL: `http://127.0.0.1:${silent}/v1` });
+    expect(slow).toMatchObject({ ok: false, problem: 'timeout' });
+  }, 20_000);
+
+  it('the environment connection is listed as such and cannot be edited from the page', async () => {
+    const ctx = await context({ OPENAI_BASE_URL: lab.url, OPENAI_API_KEY: KEY, OPENAI_MODEL: 'alpha' });
+    const [env] = await ctx.models.connections(ctx.viewer);
+    expect(env).toMatchObject({ id: 'env', source: 'environment', keySet: true, editable: false });
+    expect(JSON.stringify(env)).not.toContain(KEY);
+    await expect(ctx.models.removeConnection(ctx.viewer, 'env')).rejects.toThrow(/environment/);
+    expect(await ctx.models.defaultModelId(ctx.viewer)).toBe('env/alpha');
+  });
+
+  it('the loopback scan finds a server on a listed port, and one click connects it', async () => {
+    const ctx = await context({ MODEL_SCAN_PORTS: `ollama:${lab.port},vllm:${await freePort()}` });
+    // The lab server wants a key, so the scan does not offer it; a keyless one on another port is found.
+    const open = await createModelServer({ model: 'found-model' });
+    try {
+      const scanning = await context({ MODEL_SCAN_PORTS: `llamacpp:${open.port},vllm:${lab.port}` });
+      const found = await scanning.models.scan(scanning.viewer, true);
+      expect(found).toEqual([expect.objectContaining({ kind: 'llamacpp', port: open.port, models: ['found-model'] })]);
+      const used = await scanning.models.useFound(scanning.viewer, open.port);
+      expect(used.modelId).toBe(`${used.connection.id}/found-model`);
+      expect((await scanning.models.scan(scanning.viewer))[0]?.connectedAs).toBe(used.connection.id);
+      expect(await ctx.models.scan(ctx.viewer, true)).toEqual([]);
+    } finally {
+      await open.close();
+    }
+  });
+});
