@@ -152,4 +152,42 @@ describe('model connections', () => {
       await open.close();
     }
   });
+
+  it('a server that answers 400 to native tools gets them in the text once, says so, and is remembered', async () => {
+    const strict = await createModelServer({
+      model: 'no-tools',
+      scenario: {
+        rules: [
+          { when: { hasTools: true }, reply: { fault: { kind: 'status', status: 400 } } },
+          { when: {}, reply: { content: 'Answered without native tools.' } },
+        ],
+      },
+    });
+    try {
+      const ctx = await context();
+      const conn = await ctx.models.addConnection(ctx.viewer, { name: 'Strict', baseURL: strict.url });
+      const conversation = await ctx.store.createConversation({
+        settings: { model: `${conn.id}/no-tools`, tools: ['calculator'], fncallMode: 'native' },
+      });
+      const first = await ctx.chat.send({ conversationId: conversation.id, message: 'add 1 and 2' });
+      const events = await drain(follow(ctx.chat, first.runId));
+      expect(events.find((e) => e.type === 'llm-retry')).toMatchObject({ error: { code: 'tools_refused' } });
+      expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
+      const chats = () => strict.requests.filter((r) => r.path === '/v1/chat/completions');
+      expect(chats().map((r) => Boolean((r.body as { tools?: unknown }).tools))).toEqual([true, false]);
+      expect(await ctx.store.learnedCapabilities(conn.id)).toEqual({ 'no-tools': { tools: false } });
+
+      // Remembered: the next run sends the tools in the text at once.
+      strict.reset();
+      const second = await ctx.chat.send({ conversationId: conversation.id, message: 'again' });
+      const again = await drain(follow(ctx.chat, second.runId));
+      expect(again.some((e) => e.type === 'llm-retry')).toBe(false);
+      expect(chats().map((r) => Boolean((r.body as { tools?: unknown }).tools))).toEqual([false]);
+      const models = await ctx.models.listModels(ctx.viewer, { refresh: true });
+      const option = models.find((g) => g.connectionId === conn.id)?.models[0];
+      expect(option?.capabilities.tools).toEqual({ value: false, source: 'learned' });
+    } finally {
+      await strict.close();
+    }
+  });
 });
