@@ -9,7 +9,7 @@ test('the page shows the connected model and the builtin tools, never the API ke
     rules: [{ when: { lastUserIncludes: 'keycheck' }, reply: { content: 'Nothing secret here.' } }],
   });
   await openChat(page);
-  await expect(page.getByRole('button', { name: 'Model', exact: true })).toContainText('scripted-e2e');
+  await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toContainText('scripted-e2e');
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('region', { name: 'Settings' });
   for (const name of ['calculator', 'current_time', 'storage'])

@@ -6,7 +6,9 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { createServer, type Server } from 'node:http';
 import { createModelServer, type ModelServer } from '../scripts/model-server/server';
+import { buildTinyModel } from '../scripts/tiny-gguf/tiny-model';
 import { freePort, kill, startApp } from './support/app-process';
 import { assistantTurns, composer, lastAnswer, openChat, send } from './support/chat';
 
@@ -16,11 +18,22 @@ let app: ChildProcess;
 let appUrl: string;
 let lab: ModelServer;
 let found: ModelServer;
+/** Serves a tiny GGUF the suite builds (/tiny.gguf) and a web page saved as one (/page.gguf). */
+let files: Server;
+let filesUrl: string;
 
 test.beforeAll(async () => {
   test.setTimeout(60_000);
   lab = await createModelServer({ model: 'alpha-chat', moreModels: ['beta-chat'], apiKey: KEY });
   found = await createModelServer({ model: 'found-model' });
+  const tiny = Buffer.from(buildTinyModel().bytes);
+  files = createServer((req, res) => {
+    const body = req.url === '/tiny.gguf' ? tiny : Buffer.from('<html>Not found, but 200</html>');
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(body.length) });
+    res.end(body);
+  });
+  await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
+  filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
   const port = await freePort();
   appUrl = `http://127.0.0.1:${port}`;
   const dataDir = path.join(__dirname, '..', 'test-results', `e2e-models-${Date.now()}`);
@@ -37,10 +50,11 @@ test.afterAll(async () => {
   await kill(app);
   await lab.close();
   await found.close();
+  await new Promise((r) => files.close(r));
 });
 
 function picker(page: Page) {
-  return page.getByRole('button', { name: 'Model', exact: true });
+  return page.getByRole('combobox', { name: 'Model', exact: true });
 }
 
 async function pick(page: Page, model: string) {
@@ -118,4 +132,43 @@ test('a server on a scanned port is found, and used in one click', async ({ page
   await send(page, 'hello found');
   await expect(await lastAnswer(page)).toContainText('hello found');
   await expect(assistantTurns(page).last().getByTestId('turn-model')).toHaveText(`found-model · vLLM (${found.port})`);
+});
+
+test('a GGUF downloaded from the page (its host allowed), checked, picked and run in the app', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openChat(page, appUrl);
+  await picker(page).click();
+  await page.getByRole('button', { name: 'Manage models…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Models' });
+  await dialog.getByRole('tab', { name: 'Local models' }).click();
+  const local = dialog.getByRole('region', { name: 'Local models' });
+
+  // Not a GGUF: refused with the reason, and nothing is kept.
+  await local.getByRole('textbox', { name: 'URL of a .gguf file' }).fill(`${filesUrl}/page.gguf`);
+  await local.getByRole('button', { name: 'Download', exact: true }).last().click();
+  const bad = local.getByRole('listitem', { name: 'Download of page.gguf' });
+  await bad.getByRole('button', { name: 'Allow 127.0.0.1 and retry' }).click();
+  await expect(bad).toContainText('failed');
+  await expect(bad.getByRole('alert')).toContainText(/GGUF/);
+  await bad.getByRole('button', { name: 'Dismiss' }).click();
+
+  // A loopback URL is refused until the user allows its host; then it downloads with its progress and is checked.
+  await local.getByRole('textbox', { name: 'URL of a .gguf file' }).fill(`${filesUrl}/tiny.gguf`);
+  await local.getByRole('button', { name: 'Download', exact: true }).last().click();
+  const job = local.getByRole('listitem', { name: 'Download of tiny.gguf' });
+  await expect(job.getByRole('alert')).toBeVisible();
+  await job.getByRole('button', { name: 'Allow 127.0.0.1 and retry' }).click();
+  await expect(job).toContainText('downloaded and checked');
+  await expect(job).toContainText('(100%)');
+  await local.getByRole('button', { name: 'Use tiny.gguf' }).click();
+  await expect(local.getByRole('listitem', { name: 'tiny.gguf', exact: true })).toContainText('in use');
+  await dialog.getByRole('button', { name: 'Close' }).first().click();
+
+  // The local model answers (random weights: nonsense, a few tokens) inside the app.
+  await expect(picker(page)).toContainText('tiny.gguf');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('spinbutton', { name: 'Max tokens' }).fill('8');
+  await send(page, 'hello tiny');
+  await expect(assistantTurns(page).last()).toHaveAttribute('aria-busy', 'false', { timeout: 60_000 });
+  await expect(assistantTurns(page).last().getByTestId('turn-model')).toHaveText('tiny · Local');
 });

@@ -4,7 +4,7 @@
 import { z } from '@/lib/protocol/zod';
 import type { ActionResult } from '@/lib/chat/page';
 import type { ServerModelsResult } from '@/lib/llm/server-models';
-import type { DownloadJob, LocalModelsView } from '@/lib/models/local-files';
+import type { LocalModelsView } from '@/lib/models/local-files';
 import type { ConnectionView, FoundServerView, ModelGroup } from '@/lib/models/service';
 import { appContext, type AppContext } from '@/lib/server/context';
 import { failure } from './action-error';
@@ -128,12 +128,4 @@ export async function dismissDownload(name: string): Promise<ActionResult<null>>
     if (ctx.viewer.admin) ctx.localModels.dismiss(String(name));
     return null;
   });
-}
-
-/** A download's state, then its changes until it ends (streamed to the page). */
-export async function followDownload(name: string): Promise<AsyncGenerator<DownloadJob> | undefined> {
-  await guardAction();
-  const ctx = await appContext();
-  if (!ctx.viewer.admin) return undefined;
-  return ctx.localModels.follow(String(name));
 }

@@ -5,6 +5,7 @@ import { decideTool } from '@/app/actions/replay';
 import type { ToolDecision } from '@/lib/protocol/events';
 import { contentText } from '@/lib/llm/schema';
 import { InspectRunButton } from '../inspector/inspect-run-button';
+import { useConnectionName } from '../models/connection-name';
 import { AttachedFiles } from './attached-files';
 import { CompareRunsButton } from '../runs/compare-runs';
 import { useFollowBottom } from './follow-bottom';
@@ -43,6 +44,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
     },
     [runningHere, t],
   );
+  const connectionName = useConnectionName();
   const { regenerate, retry, editAndResend } = useChat.getState();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
@@ -165,9 +167,12 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
               )}
               {turn.run.model && (
                 <span data-testid="turn-model" className="px-2 py-1 text-neutral-600 dark:text-neutral-400">
-                  {turn.run.connection
-                    ? t('modelOnConnection', { model: turn.run.model, connection: turn.run.connection })
-                    : turn.run.model}
+                  {t.rich('modelOnConnection', {
+                    model: turn.run.model,
+                    connection: turn.run.connection ? connectionName(turn.run.connection) : '',
+                    name: (chunks) => <span className="font-mono">{chunks}</span>,
+                    on: (chunks) => (turn.run?.connection ? chunks : null),
+                  })}
                 </span>
               )}
             </div>

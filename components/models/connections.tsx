@@ -9,6 +9,7 @@ import type { CapabilityHints } from '@/lib/llm/capabilities';
 import type { ServerModelsResult } from '@/lib/llm/server-models';
 import type { ConnectionView } from '@/lib/models/service';
 import { FIELD, PRIMARY_BUTTON } from '../runs/modal';
+import { useConnectionName } from './connection-name';
 import { useModels } from './models-store';
 
 const BUTTON =
@@ -172,12 +173,14 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
 
 function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void }) {
   const t = useTranslations('models');
+  const connectionName = useConnectionName();
   const [result, setResult] = useState<ServerModelsResult | string>();
   const [busy, setBusy] = useState(false);
+  const name = connectionName(c.name, c.id);
   return (
-    <li aria-label={c.name} className="space-y-1 rounded-md border border-neutral-200 p-2 dark:border-neutral-800">
+    <li aria-label={name} className="space-y-1 rounded-md border border-neutral-200 p-2 dark:border-neutral-800">
       <div className="flex flex-wrap items-center gap-2">
-        <span className="font-medium">{c.name}</span>
+        <span className="font-medium">{name}</span>
         {c.source === 'environment' && (
           <span className="rounded bg-neutral-200 px-1 text-xs dark:bg-neutral-800">{t('fromEnvironment')}</span>
         )}

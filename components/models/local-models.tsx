@@ -10,6 +10,8 @@ import { FIELD, PRIMARY_BUTTON } from '../runs/modal';
 import { useChat } from '../chat/store';
 import { useModels } from './models-store';
 
+const POLL_MS = 500;
+
 const BUTTON =
   'rounded border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 disabled:opacity-50 dark:border-neutral-700 dark:hover:bg-neutral-800';
 
@@ -29,7 +31,7 @@ function DownloadRow({ job, onChange }: { job: DownloadJob; onChange: () => void
   const p = job.progress;
   const pct = p?.totalBytes ? Math.min(100, Math.round((p.receivedBytes / p.totalBytes) * 100)) : undefined;
   return (
-    <li aria-label={job.name} className="space-y-1 text-sm">
+    <li aria-label={t('downloadOf', { name: job.name })} className="space-y-1 text-sm">
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium">{job.name}</span>
         <span className="text-xs">{t(`downloadStates.${job.state}`)}</span>
@@ -111,27 +113,13 @@ export function LocalModels() {
     void actions.localModels().then((r) => (r.ok ? setView(r.value) : setError(r.error)));
   }, []);
 
-  // While a download runs, follow it and show its progress as it comes.
-  const running = view?.downloads.filter((d) => d.state === 'running').map((d) => d.name) ?? [];
-  const runningKey = running.join('\n');
+  // While a download runs, its progress is read again every half second (and the list once it ends).
+  const running = Boolean(view?.downloads.some((d) => d.state === 'running'));
   useEffect(() => {
-    if (!runningKey) return;
-    let live = true;
-    for (const name of runningKey.split('\n')) {
-      void (async () => {
-        const feed = await actions.followDownload(name);
-        if (!feed) return;
-        for await (const job of feed) {
-          if (!live) return;
-          setView((v) => v && { ...v, downloads: v.downloads.map((d) => (d.name === job.name ? job : d)) });
-        }
-        if (live) await reload();
-      })();
-    }
-    return () => {
-      live = false;
-    };
-  }, [runningKey, reload]);
+    if (!running) return;
+    const timer = setInterval(() => void reload(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [running, reload]);
 
   const start = async (input: { catalogId?: string; url?: string }) => {
     setError(undefined);

@@ -6,10 +6,12 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { parseModelId } from '@/lib/models/ids';
 import type { ModelOption } from '@/lib/models/service';
 import { useChat } from '../chat/store';
+import { useConnectionName } from './connection-name';
 import { useModels } from './models-store';
 
 export function ModelPicker() {
   const t = useTranslations('models');
+  const connectionName = useConnectionName();
   const groups = useModels((s) => s.groups);
   const chosen = useChat((s) => s.settings?.model);
   const [open, setOpen] = useState(false);
@@ -54,6 +56,7 @@ export function ModelPicker() {
     <div ref={box} className="relative" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
       <button
         type="button"
+        role="combobox"
         aria-label={t('picker')}
         aria-describedby={currentId}
         aria-haspopup="listbox"
@@ -62,7 +65,7 @@ export function ModelPicker() {
         onClick={() => setOpen((v) => !v)}
         className="flex max-w-[14rem] items-center gap-1 rounded-lg border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800"
       >
-        <span id={currentId} className="truncate">
+        <span id={currentId} className="truncate font-mono">
           {current}
         </span>
         <svg aria-hidden="true" viewBox="0 0 10 6" className="h-2 w-2.5 shrink-0 fill-current">
@@ -84,9 +87,14 @@ export function ModelPicker() {
             {groups === undefined && <p className="px-2 py-1">{t('loading')}</p>}
             {groups !== undefined && shown.length === 0 && <p className="px-2 py-1">{t('noneToPick')}</p>}
             {shown.map((g) => (
-              <div key={g.connectionId} role="group" aria-label={g.name} className="mb-2">
+              <div
+                key={g.connectionId}
+                role="group"
+                aria-label={connectionName(g.name, g.connectionId)}
+                className="mb-2"
+              >
                 <div aria-hidden="true" className="px-2 text-xs font-semibold text-neutral-600 dark:text-neutral-400">
-                  {g.name}
+                  {connectionName(g.name, g.connectionId)}
                 </div>
                 {g.problem && <p className="px-2 text-xs text-red-700 dark:text-red-300">{g.problem}</p>}
                 {g.models.map((m) => (
@@ -104,7 +112,7 @@ export function ModelPicker() {
                     }}
                     className="flex cursor-pointer items-center justify-between gap-2 rounded px-2 py-1 hover:bg-neutral-100 focus:bg-neutral-100 focus:outline-none aria-selected:font-semibold dark:hover:bg-neutral-800 dark:focus:bg-neutral-800"
                   >
-                    <span className="truncate">{m.name}</span>
+                    <span className="truncate font-mono">{m.name}</span>
                     <span className="shrink-0 text-xs text-neutral-600 dark:text-neutral-400">
                       {m.capabilities.vision.value && <span title={t('caps.vision')}>{t('caps.visionShort')} </span>}
                       {!m.capabilities.tools.value && (

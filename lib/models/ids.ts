@@ -6,6 +6,11 @@ export const ENV_CONNECTION_ID = 'env';
 /** GGUF files under DATA_DIR/models, run by the built-in local model. */
 export const LOCAL_CONNECTION_ID = 'local';
 
+/** What the environment's and the local files' connections are called in run-start (the page says them in its
+ *  language). */
+export const ENV_CONNECTION_NAME = 'Environment';
+export const LOCAL_CONNECTION_NAME = 'Local';
+
 export interface ModelRef {
   connectionId: string;
   name: string;

@@ -18,7 +18,16 @@ import {
   type ServerModelsResult,
 } from '../llm/server-models';
 import type { ConnectionStore, StoredConnection } from '../store/types';
-import { ENV_CONNECTION_ID, LOCAL_CONNECTION_ID, modelId, parseModelId } from './ids';
+import {
+  ENV_CONNECTION_ID,
+  ENV_CONNECTION_NAME,
+  LOCAL_CONNECTION_ID,
+  LOCAL_CONNECTION_NAME,
+  modelId,
+  parseModelId,
+} from './ids';
+
+export { ENV_CONNECTION_NAME, LOCAL_CONNECTION_NAME };
 import { SecretBoxError, type SecretBox } from './secret-box';
 
 /** Who is asking: their owner id, and whether they may change server-wide connections. */
@@ -95,8 +104,6 @@ export class ModelRequestError extends Error {
   override name = 'ModelRequestError';
 }
 
-export const ENV_CONNECTION_NAME = 'Environment';
-export const LOCAL_CONNECTION_NAME = 'Local';
 const DEFAULT_ENV_MODEL = 'gpt-4o-mini';
 const LIST_TTL_MS = 30_000;
 const LIST_TIMEOUT_MS = 6000;
