@@ -18,7 +18,7 @@ import { fileDropHandlers } from './file-drop';
 import { Welcome } from './welcome';
 import { ModelPicker } from '../models/model-picker';
 import { ModelsDialog, NoModelYet } from '../models/models-dialog';
-import { useModels } from '../models/models-store';
+import { useModels, useModelsConfigured } from '../models/models-store';
 
 export function ChatApp({ info, initialConversationId }: { info: AppInfo; initialConversationId?: string }) {
   const t = useTranslations('header');
@@ -36,8 +36,8 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   // (which would drop the run being streamed) or reset a new chat's settings.
   const [defaultSettings] = useState(info.defaultSettings);
   const [openFirst] = useState(initialConversationId);
-  const configured = useModels((s) => s.configured);
   const [modelsInfo] = useState(info.models);
+  const configured = useModelsConfigured(modelsInfo.configured);
 
   useEffect(() => {
     const models = useModels.getState();
@@ -109,7 +109,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
           </button>
           <ThemeToggle />
         </header>
-        <NoModelYet />
+        <NoModelYet initial={modelsInfo.configured} />
         {notice && (
           <div
             role="alert"

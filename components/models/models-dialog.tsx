@@ -6,7 +6,7 @@ import { Modal } from '../runs/modal';
 import { Connections } from './connections';
 import { FoundServers } from './found-servers';
 import { LocalModels } from './local-models';
-import { useModels, type ModelsSection } from './models-store';
+import { useModels, useModelsConfigured, type ModelsSection } from './models-store';
 
 const TAB = 'rounded px-3 py-1 text-sm aria-selected:bg-neutral-200 dark:aria-selected:bg-neutral-800';
 
@@ -49,9 +49,9 @@ export function ModelsDialog() {
 }
 
 /** What the page says while no model can be picked: the two ways in (and a found server, one click away). */
-export function NoModelYet() {
+export function NoModelYet({ initial }: { initial: boolean }) {
   const t = useTranslations('models');
-  const configured = useModels((s) => s.configured);
+  const configured = useModelsConfigured(initial);
   if (configured) return null;
   return (
     <div

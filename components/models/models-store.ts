@@ -17,6 +17,8 @@ interface ModelsState {
   scanning: boolean;
   /** A model can be picked (from the page's first load, then from the listings). */
   configured: boolean;
+  /** init() ran: until then the page goes by what the server rendered it with. */
+  initialized: boolean;
   admin: boolean;
   dialog?: ModelsSection;
   init(info: { configured: boolean; admin: boolean }): void;
@@ -34,10 +36,11 @@ export const useModels = create<ModelsState>()((set, get) => ({
   connections: [],
   scanning: false,
   configured: false,
+  initialized: false,
   admin: false,
 
   init({ configured, admin }) {
-    set({ configured, admin });
+    set({ configured, admin, initialized: true });
   },
 
   async refresh(opts = {}) {
@@ -81,3 +84,9 @@ export const useModels = create<ModelsState>()((set, get) => ({
     if (first) get().pick(first.id);
   },
 }));
+
+/** Can a model be picked? What the server rendered the page with (`initial`) until the store has its own answer, so
+ *  the first paint neither flashes the no-model notice nor disables the composer. */
+export function useModelsConfigured(initial: boolean): boolean {
+  return useModels((s) => (s.initialized ? s.configured : initial));
+}
