@@ -1,9 +1,9 @@
-// Shown when a server action is refused for want of the access token (app/actions/guard.ts): sign in again.
+// Shown when a server action is refused for want of a sign-in (app/actions/guard.ts): sign in again.
 import Link from 'next/link';
 
 const TEXT = {
   heading: 'Sign in again',
-  body: 'This app needs its access token, and this browser’s sign-in is missing or no longer valid.',
+  body: 'This needs you to be signed in, and this browser’s sign-in is missing or no longer valid.',
   link: 'Go to the sign-in page',
 };
 

@@ -1,6 +1,7 @@
 'use client';
 import { useEffect, useState } from 'react';
 import type { AppInfo } from '@/lib/chat/page';
+import { UserMenu } from '../account/user-menu';
 import { useInspector } from '../inspector/inspector-store';
 import { RunInspector, type IterationActionContext } from '../inspector/run-inspector';
 import { ReplayFromHere } from '../runs/replay-from-here';
@@ -73,6 +74,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             Settings
           </button>
           <ThemeToggle />
+          {info.account && <UserMenu account={info.account} />}
         </header>
         {!info.model.configured && (
           <div

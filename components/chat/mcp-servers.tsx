@@ -7,6 +7,10 @@ import { useChat } from './store';
 
 const POLL_MS = 1000;
 
+const TEXT = {
+  password: 'Your password (asked again before the MCP config is saved)',
+};
+
 function stateText(server: ServerStatus): string {
   const s = server.state;
   if (s.status === 'connecting') return 'connecting…';
@@ -15,8 +19,15 @@ function stateText(server: ServerStatus): string {
   return 'closed';
 }
 
-function ConfigEditor({ onSaved }: { onSaved: (status: IntegrationsStatus) => void }) {
+function ConfigEditor({
+  onSaved,
+  passwordRequired,
+}: {
+  onSaved: (status: IntegrationsStatus) => void;
+  passwordRequired: boolean;
+}) {
   const [text, setText] = useState<string | null>(null);
+  const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
@@ -47,13 +58,25 @@ function ConfigEditor({ onSaved }: { onSaved: (status: IntegrationsStatus) => vo
           {error}
         </p>
       )}
+      {passwordRequired && (
+        <label className="flex flex-col gap-1 text-xs">
+          {TEXT.password}
+          <input
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            className="rounded border border-neutral-300 bg-white px-2 py-1 dark:border-neutral-700 dark:bg-neutral-900"
+          />
+        </label>
+      )}
       <button
         type="button"
         disabled={saving}
         className="rounded border border-neutral-300 px-2 py-1 dark:border-neutral-700"
         onClick={async () => {
           setSaving(true);
-          const r = await saveMcpConfigText(text);
+          const r = await saveMcpConfigText(text, passwordRequired ? password : undefined);
           setSaving(false);
           if (r.ok) {
             setError(null);
@@ -136,7 +159,7 @@ export function McpServers() {
           </p>
         ))}
         {status.mcp.editable ? (
-          <ConfigEditor onSaved={setStatus} />
+          <ConfigEditor onSaved={setStatus} passwordRequired={status.mcp.passwordRequired} />
         ) : (
           <p className="text-xs text-neutral-600 dark:text-neutral-400">
             Config file: <code>{status.mcp.configPath}</code>. It may hold secrets, so the page edits it only when the

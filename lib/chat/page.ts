@@ -36,4 +36,6 @@ export interface AppInfo {
   tools: { name: string; description: string }[];
   maxLlmCalls: number;
   defaultSettings: ConversationSettings;
+  /** The signed-in user when accounts are on; null for the one user of an app without them. */
+  account: { email: string; name: string; admin: boolean } | null;
 }

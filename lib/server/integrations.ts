@@ -1,8 +1,11 @@
 // The settings page's MCP servers and web tools: their state, and the MCP config file (read and saved only when
-// the server allows it, since it may hold secrets).
+// the server allows it, since it may hold secrets, and only by the admin: with accounts on, saving asks for the
+// admin's password again, since the file starts programs on the server).
 import { readFile } from 'node:fs/promises';
+import type { HeaderBag } from '../http/peer';
 import { prepareMcpTools, writeMcpConfigFile, type ServerStatus } from '../mcp';
 import { WEB_SEARCH_HOWTO } from '../../tools';
+import type { Viewer } from '../auth/viewer';
 import type { AppContext } from './context';
 
 export interface IntegrationsStatus {
@@ -12,8 +15,11 @@ export interface IntegrationsStatus {
     busy: boolean;
     /** The file is invalid (the servers already running keep running). */
     configError: string | null;
-    /** MCP_CONFIG_EDITABLE=1: the file (which may hold secrets) can be read and saved from the page. */
+    /** MCP_CONFIG_EDITABLE=1 and the viewer is the admin: the file (which may hold secrets) can be read and saved
+     *  from the page. */
     editable: boolean;
+    /** Saving needs the admin's password again (accounts are on). */
+    passwordRequired: boolean;
     /** Names, transports, states and tool names only: never a header or env value. */
     servers: ServerStatus[];
     problems: string[];
@@ -25,7 +31,9 @@ export type ConfigFileResult = { ok: true; text: string } | { ok: false; error: 
 
 const NOT_EDITABLE = 'Editing the MCP config from the page is off (set MCP_CONFIG_EDITABLE=1 to allow it).';
 
-function snapshot(ctx: AppContext, problems: string[]): IntegrationsStatus {
+const ADMIN_ONLY = 'Only the admin may read or change the MCP configuration.';
+
+function snapshot(ctx: AppContext, viewer: Viewer, problems: string[]): IntegrationsStatus {
   const { config, mcp } = ctx;
   const search = config.web.search;
   return {
@@ -33,7 +41,8 @@ function snapshot(ctx: AppContext, problems: string[]): IntegrationsStatus {
       configPath: config.mcp.configPath,
       busy: mcp.busy,
       configError: mcp.configError ?? null,
-      editable: config.mcp.editable,
+      editable: config.mcp.editable && viewer.admin,
+      passwordRequired: ctx.mode === 'accounts',
       servers: mcp.status(),
       problems,
     },
@@ -46,13 +55,14 @@ function snapshot(ctx: AppContext, problems: string[]): IntegrationsStatus {
 }
 
 /** The servers' states as they are now; `wait` waits for connecting servers to settle first. */
-export async function integrationsStatus(ctx: AppContext, wait = false): Promise<IntegrationsStatus> {
+export async function integrationsStatus(ctx: AppContext, viewer: Viewer, wait = false): Promise<IntegrationsStatus> {
   const ready = prepareMcpTools();
   const problems = wait ? await ready : [];
-  return snapshot(ctx, problems);
+  return snapshot(ctx, viewer, problems);
 }
 
-export async function readMcpConfigText(ctx: AppContext): Promise<ConfigFileResult> {
+export async function readMcpConfigText(ctx: AppContext, viewer: Viewer): Promise<ConfigFileResult> {
+  if (!viewer.admin) return { ok: false, error: ADMIN_ONLY };
   if (!ctx.config.mcp.editable) return { ok: false, error: NOT_EDITABLE };
   try {
     // Read as text, not parsed: an invalid file is still shown, so that it can be fixed.
@@ -69,9 +79,15 @@ export async function readMcpConfigText(ctx: AppContext): Promise<ConfigFileResu
 /** Validates and saves the file, then reconnects the servers. Nothing is written when the text is invalid. */
 export async function saveMcpConfigText(
   ctx: AppContext,
+  viewer: Viewer,
   text: string,
+  /** The admin's password, asked again when accounts are on; checked against the signed-in session. */
+  password: { headers: HeaderBag; value: string | undefined },
 ): Promise<{ ok: true; status: IntegrationsStatus } | { ok: false; error: string }> {
+  if (!viewer.admin) return { ok: false, error: ADMIN_ONLY };
   if (!ctx.config.mcp.editable) return { ok: false, error: NOT_EDITABLE };
+  if (ctx.mode === 'accounts' && !(await ctx.accounts.verifyPassword(password.headers, password.value ?? '')))
+    return { ok: false, error: 'That is not your password: the MCP configuration was not saved.' };
   try {
     await writeMcpConfigFile(ctx.config.mcp.configPath, text);
   } catch (e) {
@@ -79,5 +95,5 @@ export async function saveMcpConfigText(
   }
   await ctx.mcp.start();
   await ctx.mcp.reload();
-  return { ok: true, status: await integrationsStatus(ctx, true) };
+  return { ok: true, status: await integrationsStatus(ctx, viewer, true) };
 }

@@ -1,0 +1,93 @@
+'use client';
+// Sign in with an email and a password (or with the team's OpenID Connect provider, when the server has one).
+import { useState } from 'react';
+import { authRequest } from './auth-request';
+import { alertBox, field, link, primaryButton } from './styles';
+
+const TEXT = {
+  email: 'Email',
+  password: 'Password',
+  submit: 'Sign in',
+  busy: 'Signing in…',
+  oidc: (name: string) => `Sign in with ${name}`,
+  noAccount: 'No account yet?',
+  createAccount: 'Create account',
+};
+
+export function SignInForm({
+  next,
+  oidcName,
+  canSignUp,
+}: {
+  next: string;
+  oidcName: string | null;
+  canSignUp: boolean;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(form: FormData) {
+    setBusy(true);
+    setError(null);
+    const answer = await authRequest('sign-in/email', { email: form.get('email'), password: form.get('password') });
+    if (answer.ok) {
+      window.location.assign(next);
+      return;
+    }
+    setError(answer.message);
+    setBusy(false);
+  }
+
+  async function oidc() {
+    setBusy(true);
+    const answer = await authRequest<{ url?: string }>('sign-in/social', { provider: 'oidc', callbackURL: next });
+    if (answer.ok && answer.data?.url) window.location.assign(answer.data.url);
+    else {
+      setError(answer.message);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="flex flex-col gap-3">
+      {error && (
+        <p role="alert" className={alertBox}>
+          {error}
+        </p>
+      )}
+      <form action={submit} className="flex flex-col gap-3">
+        <label htmlFor="email" className="text-sm font-medium">
+          {TEXT.email}
+        </label>
+        <input id="email" name="email" type="email" required autoFocus autoComplete="username" className={field} />
+        <label htmlFor="password" className="text-sm font-medium">
+          {TEXT.password}
+        </label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          required
+          autoComplete="current-password"
+          className={field}
+        />
+        <button type="submit" disabled={busy} className={primaryButton}>
+          {busy ? TEXT.busy : TEXT.submit}
+        </button>
+      </form>
+      {oidcName && (
+        <button type="button" disabled={busy} onClick={() => void oidc()} className={primaryButton}>
+          {TEXT.oidc(oidcName)}
+        </button>
+      )}
+      {canSignUp && (
+        <p className="text-sm">
+          {TEXT.noAccount}{' '}
+          <a href="/sign-up" className={link}>
+            {TEXT.createAccount}
+          </a>
+        </p>
+      )}
+    </div>
+  );
+}

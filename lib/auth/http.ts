@@ -1,0 +1,102 @@
+// /api/auth/*: what of the accounts library is reachable over HTTP (app/api/auth/[...all] hands requests here, behind
+// the request checks). Only what the pages and OIDC need; the rest of better-auth's endpoints (its admin API,
+// account linking...) answer 404, since the app does those itself (lib/auth/admin.ts).
+//   POST /api/auth/sign-up/email   {email, password, name?, invite?}  our sign-up (mode, invite, first admin)
+//   POST /api/auth/sign-in/email   {email, password}                  rate-limited per address and per account
+//   POST /api/auth/sign-out
+//   GET  /api/auth/get-session
+//   POST /api/auth/sign-in/social  {provider: "oidc", callbackURL}     OpenID Connect, when configured
+//   GET  /api/auth/callback/oidc                                       the provider's redirect back
+// Errors answer {"error": {"message": ...}}, as the rest of the API.
+import { readBodyText } from '../http/body';
+import { clientKey } from '../http/client';
+import { problem } from '../http/respond';
+import { SignUpError, type AccountService } from './accounts';
+import { OIDC_PROVIDER_ID, type Auth } from './better-auth';
+import { signInFailed, signInWait, signUpAttempt } from './limits';
+
+const BODY_MAX_BYTES = 8 * 1024;
+
+/** better-auth endpoints passed through as they are. */
+const PASSED = new Set([
+  'GET /get-session',
+  'POST /sign-out',
+  'POST /sign-in/social',
+  `GET /callback/${OIDC_PROVIDER_ID}`,
+  `POST /callback/${OIDC_PROVIDER_ID}`,
+  'GET /error',
+]);
+
+async function jsonBody(request: Request): Promise<Record<string, unknown> | undefined> {
+  try {
+    const value = JSON.parse(await readBodyText(request, BODY_MAX_BYTES)) as unknown;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const text = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/** better-auth's error answers ({message, code}) in the API's shape; successes as they are (cookies included). */
+async function ours(answer: Response, messages: Partial<Record<number, string>> = {}): Promise<Response> {
+  if (answer.ok || answer.status < 400) return answer;
+  let message = messages[answer.status];
+  if (!message) {
+    const body = (await answer
+      .clone()
+      .json()
+      .catch(() => ({}))) as { message?: string };
+    message = body.message || `The sign-in service answered ${answer.status}.`;
+  }
+  const headers: Record<string, string> = {};
+  const cookie = answer.headers.get('set-cookie');
+  if (cookie) headers['set-cookie'] = cookie;
+  return problem(answer.status, message, headers);
+}
+
+export async function handleAuthRequest(request: Request, accounts: AccountService, auth: Auth): Promise<Response> {
+  if (accounts.mode !== 'accounts')
+    return problem(
+      404,
+      'Accounts are off on this server (set AUTH=required to turn them on; see the README’s Accounts section).',
+    );
+  const url = new URL(request.url);
+  const route = `${request.method} ${url.pathname.replace(/^\/api\/auth/, '').replace(/\/+$/, '')}`;
+  const address = clientKey(request.headers);
+
+  if (route === 'POST /sign-up/email') {
+    const body = await jsonBody(request);
+    if (!body) return problem(400, 'Send {"email": "...", "password": "..."} as JSON.');
+    const wait = signUpAttempt(address);
+    if (wait) return problem(429, wait.message, { 'retry-after': String(wait.seconds) });
+    try {
+      const answer = await accounts.signUp(
+        { email: text(body.email), password: text(body.password), name: text(body.name), invite: text(body.invite) },
+        request.headers,
+      );
+      return ours(answer, { 422: 'An account with this email exists already: sign in instead.' });
+    } catch (e) {
+      if (e instanceof SignUpError) return problem(e.status, e.message);
+      throw e;
+    }
+  }
+
+  if (route === 'POST /sign-in/email') {
+    const body = await jsonBody(request);
+    const email = text(body?.email).trim();
+    if (!body || !email) return problem(400, 'Send {"email": "...", "password": "..."} as JSON.');
+    const wait = signInWait(address, email);
+    if (wait) return problem(429, wait.message, { 'retry-after': String(wait.seconds) });
+    const answer = await auth.api.signInEmail({
+      body: { email, password: text(body.password) },
+      headers: request.headers,
+      asResponse: true,
+    });
+    if (answer.status === 401) signInFailed(address, email);
+    return ours(answer, { 401: 'Wrong email or password.' });
+  }
+
+  if (PASSED.has(route)) return ours(await auth.handler(request));
+  return problem(404, `There is no ${route} here.`);
+}
