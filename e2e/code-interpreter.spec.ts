@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { assistantTurns, lastAnswer, openChat, panelOf, send } from './support/chat';
 import { setScenario } from './support/model';
 
-// Starting Python (Pyodide in its sandboxed process) takes seconds on a busy machine.
+// Starting Python (CPython in bubblewrap, or Pyodide in its sandboxed process) takes seconds on a busy machine.
 test.setTimeout(120_000);
 
 const PRIMES_CODE = [
@@ -89,7 +89,9 @@ test('files the code writes are listed on the card, images shown, and downloadab
   const card = answer.getByRole('button', { name: /code_interpreter/ });
   await card.click();
   const files = (await panelOf(card)).getByRole('region', { name: 'Files written' });
-  const image = files.getByRole('img', { name: 'square.png' });
+  // The image is on the card itself (folded or not); the panel lists it with the other files.
+  const image = answer.getByRole('region', { name: 'Images' }).getByRole('img', { name: 'square.png' });
+  await expect(files.getByRole('link', { name: 'square.png' })).toBeVisible();
   await expect(image).toBeVisible();
   // The image really loaded (a broken one has no natural width).
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8);

@@ -26,5 +26,9 @@ test('the page shows the connected model and the builtin tools, never the API ke
 test('GET /api/health answers with the model status', async ({ request }) => {
   const res = await request.get('/api/health');
   expect(res.status()).toBe(200);
-  expect(await res.json()).toEqual({ ok: true, model: { configured: true, name: 'scripted-e2e' } });
+  expect(await res.json()).toEqual({
+    ok: true,
+    model: { configured: true, name: 'scripted-e2e' },
+    telemetry: { enabled: false },
+  });
 });

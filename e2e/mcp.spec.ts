@@ -46,7 +46,8 @@ test('the settings panel shows the MCP server ready with its tools, and a conver
   await image.click();
   const imagePanel = await panelOf(image);
   await expect(imagePanel.getByText('a red square', { exact: true })).toBeVisible();
-  const img = imagePanel.getByRole('img', { name: /returned by the tool/ });
+  // The image is on the card itself (UI: images a tool produced), opened full size from there.
+  const img = answer.getByRole('region', { name: 'Images' }).getByRole('img', { name: /returned by the tool/ });
   await expect(img).toBeVisible();
   await expect(img).toHaveAttribute('src', /^data:image\/png;base64,/);
   expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(2);

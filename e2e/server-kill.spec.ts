@@ -1,66 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { expect, test } from '@playwright/test';
+import { freePort, kill, startApp } from './support/app-process';
 import { assistantTurns, openChat, send } from './support/chat';
-import { modelServerUrl, setScenario } from './support/model';
+import { setScenario } from './support/model';
 
 const ANSWER = 'Axolotls regrow limbs. '.repeat(100);
 
 /** The streamed answer's text in a turn's innerText (its paragraph, without the notice lines after it). */
 function answerText(turnText: string): string {
   return (turnText.match(/Axolotls regrow[A-Za-z. ]*/)?.[0] ?? '').trimEnd();
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-/** `next start` on the same build, in its own process group so SIGKILL takes all of it. */
-async function startApp(port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn('./node_modules/.bin/next', ['start', '-p', String(port), '-H', '127.0.0.1'], {
-    detached: true,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      OPENAI_BASE_URL: `${modelServerUrl()}/v1`,
-      OPENAI_API_KEY: 'sk-e2e-secret-never-shown',
-      OPENAI_MODEL: 'scripted-e2e',
-      DATA_DIR: dataDir,
-      LLM_MAX_RETRIES: '0',
-    },
-  });
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  kill(child);
-  throw new Error(`next start on port ${port} did not answer within 30 s`);
-}
-
-function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-  return exited;
 }
 
 test('a server killed mid-answer keeps the partial text, shown as interrupted after a restart', async ({

@@ -90,6 +90,12 @@ export abstract class BaseTool {
     this.cfg = cfg ?? {};
   }
 
+  /**
+   * What the tool finds out before the model first sees it, when its description depends on the host (which
+   * Python code_interpreter runs). A run awaits it before its first model call. It does not throw: call() reports.
+   */
+  prepare?(): Promise<void>;
+
   /** What the model sees of this tool. */
   get function(): FunctionDef {
     const parameters = Array.isArray(this.parameters) ? legacyParametersToSchema(this.parameters) : this.parameters;

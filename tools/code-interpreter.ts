@@ -1,7 +1,8 @@
-// `code_interpreter`: Qwen-Agent's Python sandbox, run with Pyodide in a sandboxed child process (lib/sandbox)
-// instead of a Jupyter kernel in Docker. One warm interpreter per conversation; its work directory holds the
-// conversation's files and whatever the code writes.
-import { loadConfig } from '../lib/config';
+// `code_interpreter`: Qwen-Agent's Python sandbox, run with CPython in bubblewrap or with Pyodide in a sandboxed
+// child process (lib/sandbox) instead of a Jupyter kernel in Docker. One warm interpreter per conversation; its work
+// directory holds the conversation's files and whatever the code writes.
+import { loadConfig, type CodeInterpreterConfig } from '../lib/config';
+import type { BackendChoice, BackendName } from '../lib/sandbox/backend';
 import type { WrittenFile } from '../lib/sandbox/files';
 import type { InterpreterPool } from '../lib/sandbox/pool';
 import { ToolOutputWithFiles, type ToolContext, type ToolOutput } from './base-tool';
@@ -34,18 +35,73 @@ export function extractCode(raw: string | Record<string, unknown>): { code: stri
   return { code: fenced ? fenced[1]! : text };
 }
 
+/** Backends chosen in this process, by configuration: the description (synchronous) says what it knows. */
+const chosen = new Map<string, BackendName>();
+const choiceKey = (c: CodeInterpreterConfig) => `${c.backend}\0${c.python}`;
+
+/**
+ * Which backend runs code_interpreter here, and why the other one does not (for Settings and the tool). Loads the
+ * sandbox's backend module; the probe behind it runs once per interpreter path and process.
+ */
+export async function codeInterpreterBackend(): Promise<BackendChoice> {
+  const c = loadConfig().codeInterpreter;
+  const { chooseBackend } = await import('../lib/sandbox/backend');
+  const choice = chooseBackend(c.backend, c.python);
+  chosen.set(choiceKey(c), choice.backend);
+  return choice;
+}
+
+/** The backend for the current configuration if it is known without probing (or was probed already). */
+function knownBackend(): BackendName | undefined {
+  const c = loadConfig().codeInterpreter;
+  return c.backend === 'pyodide' ? 'pyodide' : chosen.get(choiceKey(c));
+}
+
+export interface CodeInterpreterInfo extends BackendChoice {
+  /** The apt command that makes the CPython backend available. */
+  install: string;
+}
+
+/** What Settings says about the backend. */
+export async function codeInterpreterInfo(): Promise<CodeInterpreterInfo> {
+  const { PYTHON_BACKEND_INSTALL } = await import('../lib/sandbox/backend');
+  return { ...(await codeInterpreterBackend()), install: PYTHON_BACKEND_INSTALL };
+}
+
 /** The sandbox loads with the first call, not with the tool (an agent offered code_interpreter may never run it). */
 async function sandbox() {
-  const [files, format, pool] = await Promise.all([
+  const [files, format, pool, backend] = await Promise.all([
     import('../lib/sandbox/files'),
     import('../lib/sandbox/format'),
     import('../lib/sandbox/pool'),
+    import('../lib/sandbox/backend'),
   ]);
-  return { ...files, ...format, interpreterPool: () => interpreterPool(pool.sharedPool) };
+  return {
+    ...files,
+    ...format,
+    install: backend.PYTHON_BACKEND_INSTALL,
+    interpreterPool: (choice: BackendChoice) => interpreterPool(pool.sharedPool, choice),
+  };
 }
 
-function interpreterPool(sharedPool: (typeof import('../lib/sandbox/pool'))['sharedPool']): InterpreterPool {
+function interpreterPool(
+  sharedPool: (typeof import('../lib/sandbox/pool'))['sharedPool'],
+  choice: BackendChoice,
+): InterpreterPool {
   const c = loadConfig().codeInterpreter;
+  const startInterpreter =
+    choice.backend === 'python'
+      ? async (workDir: string) => {
+          const { CPythonInterpreter } = await import('../lib/sandbox/python-interpreter');
+          return CPythonInterpreter.start({
+            workDir,
+            python: c.python,
+            memoryMb: c.memoryMb,
+            outputChars: c.outputChars,
+            diskMb: c.diskMb,
+          });
+        }
+      : undefined;
   return sharedPool({
     memoryMb: c.memoryMb,
     diskMb: c.diskMb,
@@ -55,8 +111,20 @@ function interpreterPool(sharedPool: (typeof import('../lib/sandbox/pool'))['sha
     networkNamespace: c.networkNamespace,
     maxInterpreters: c.maxInterpreters,
     idleMs: c.idleMs,
+    startInterpreter,
   });
 }
+
+const DESCRIPTION =
+  'Python code sandbox, which can be used to execute Python code. Variables and imports persist between calls ' +
+  "in the same conversation; the conversation's files are in the working directory, and files the code writes " +
+  'there are shown to the user. ';
+const PACKAGES: Record<BackendChoice['backend'], string> = {
+  python:
+    'numpy, pandas (read_csv, read_excel) and matplotlib are installed; plt.show(), or a figure left open, shows ' +
+    'the chart to the user as an image file. A printed table stays text. There is no network.',
+  pyodide: 'Only the standard library (and any configured extra packages) is available; there is no network.',
+};
 
 function fileLines(files: WrittenFile[]): string {
   return `files:\n\n${files.map((f) => `- ${f.name} (${f.bytes} bytes)`).join('\n')}`;
@@ -64,11 +132,15 @@ function fileLines(files: WrittenFile[]): string {
 
 export class CodeInterpreterTool extends BaseToolWithFileAccess {
   name = CODE_INTERPRETER;
-  description =
-    'Python code sandbox, which can be used to execute Python code. Variables and imports persist between calls ' +
-    "in the same conversation; the conversation's files are in the working directory, and files the code writes " +
-    'there are shown to the user. Only the standard library (and any configured extra packages) is available; ' +
-    'there is no network.';
+  get description(): string {
+    let backend: BackendName | undefined;
+    try {
+      backend = knownBackend();
+    } catch {
+      // a configuration error: call() reports it
+    }
+    return backend ? DESCRIPTION + PACKAGES[backend] : `${DESCRIPTION}There is no network.`;
+  }
   parameters = {
     type: 'object',
     properties: {
@@ -80,6 +152,15 @@ export class CodeInterpreterTool extends BaseToolWithFileAccess {
     },
     required: ['code'],
   };
+
+  /** The description names the backend's packages: find out which backend runs before the model sees it. */
+  override async prepare(): Promise<void> {
+    try {
+      if (!knownBackend()) await codeInterpreterBackend();
+    } catch {
+      // a configuration error: call() reports it
+    }
+  }
 
   override get argsFormat(): string {
     if (typeof this.cfg.args_format === 'string') return this.cfg.args_format;
@@ -99,9 +180,15 @@ export class CodeInterpreterTool extends BaseToolWithFileAccess {
     const timeoutMs =
       typeof this.cfg.timeout_ms === 'number' ? this.cfg.timeout_ms : loadConfig().codeInterpreter.timeoutMs;
 
-    const { snapshotDir, writtenFiles, formatOutcome, artifactUrl, mimeOf, interpreterPool } = await sandbox();
+    const choice = await codeInterpreterBackend();
+    const { snapshotDir, writtenFiles, formatOutcome, artifactUrl, mimeOf, install, interpreterPool } = await sandbox();
+    if (choice.backend === 'python' && choice.pythonProblem)
+      throw new Error(
+        `code_interpreter is set to the Python backend (CODE_INTERPRETER_BACKEND=python), which cannot run here: ` +
+          `${choice.pythonProblem}. On Debian: ${install}`,
+      );
     const before = await snapshotDir(workDir);
-    const outcome = await interpreterPool().run(workDir, { workDir, code, reset, timeoutMs, signal: ctx.signal });
+    const outcome = await interpreterPool(choice).run(workDir, { workDir, code, reset, timeoutMs, signal: ctx.signal });
     const written = writtenFiles(before, await snapshotDir(workDir));
 
     const parts = [formatOutcome(outcome)];

@@ -22,11 +22,25 @@ export interface Stoppable {
 export interface ModelServerProcess extends Stoppable {
   /** OpenAI base URL (ends with /v1). */
   url: string;
+  /** Its process (the leader of its own process group). */
+  pid: number;
   setScenario(scenario: Scenario): Promise<void>;
 }
 
 export interface AppProcess extends Stoppable {
   url: string;
+  /** The `next start` process; its process group holds everything it started. */
+  pid: number;
+}
+
+export interface AppOptions {
+  appDir?: string;
+  /** More variables (DATABASE_URL, OTEL_…); they win over the defaults. */
+  env?: Record<string, string>;
+  /** A data directory to use (and leave in place), e.g. one several instances share; default a fresh one. */
+  dataDir?: string;
+  /** Options for node itself (e.g. --cpu-prof, which NODE_OPTIONS does not take). */
+  nodeArgs?: string[];
 }
 
 /** Load average and core count, printed with every result: numbers from a busy machine are not comparable. */
@@ -126,6 +140,7 @@ export async function startModelServer(): Promise<ModelServerProcess> {
   const control = url.replace(/\/v1$/, '');
   return {
     url,
+    pid: child.pid!,
     async setScenario(scenario) {
       const res = await fetch(`${control}/_control/scenario`, {
         method: 'PUT',
@@ -152,13 +167,19 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
   throw new Error(`the app did not answer ${url}/api/health within ${timeoutMs} ms`);
 }
 
-/** `next start` on a free port, talking to `modelUrl`, with a fresh data directory removed on stop. */
-export async function startApp(modelUrl: string, appDir = APP_DIR): Promise<AppProcess> {
+/** `next start` on a free port, talking to `modelUrl`, with a fresh data directory removed on stop (unless one is
+ *  given). */
+export async function startApp(modelUrl: string, opts: AppOptions = {}): Promise<AppProcess> {
+  const appDir = opts.appDir ?? APP_DIR;
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'agent-studio-bench-'));
+  const ownDataDir = !opts.dataDir;
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'agent-studio-bench-'));
+  const start = ['start', '-p', String(port), '-H', '127.0.0.1'];
   const child = spawn(
-    path.join(appDir, 'node_modules', '.bin', 'next'),
-    ['start', '-p', String(port), '-H', '127.0.0.1'],
+    opts.nodeArgs ? process.execPath : path.join(appDir, 'node_modules', '.bin', 'next'),
+    opts.nodeArgs
+      ? [...opts.nodeArgs, path.join(appDir, 'node_modules', 'next', 'dist', 'bin', 'next'), ...start]
+      : start,
     {
       cwd: appDir,
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -170,6 +191,7 @@ export async function startApp(modelUrl: string, appDir = APP_DIR): Promise<AppP
         OPENAI_API_KEY: 'sk-bench',
         OPENAI_MODEL: 'bench-model',
         DATA_DIR: dataDir,
+        ...opts.env,
       },
     },
   );
@@ -179,14 +201,15 @@ export async function startApp(modelUrl: string, appDir = APP_DIR): Promise<AppP
     await waitForHealth(url, child, 60_000);
   } catch (e) {
     await stopGroup(child);
-    rmSync(dataDir, { recursive: true, force: true });
+    if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     throw e;
   }
   return {
     url,
+    pid: child.pid!,
     async stop() {
       await stopGroup(child);
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,6 +1,7 @@
 'use client';
 import type { AppInfo } from '@/lib/chat/page';
 import type { ChatAgentKind, FncallMode } from '@/lib/protocol/enums';
+import { CodeBackendNote } from './code-backend-note';
 import { McpServers } from './mcp-servers';
 import { useChat } from './store';
 
@@ -63,6 +64,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
             </span>
           </label>
         ))}
+        {info.tools.some((t) => t.name === 'code_interpreter') && <CodeBackendNote info={info.codeInterpreter} />}
       </fieldset>
       <McpServers />
       {PARAMS.map((p) => (

@@ -142,7 +142,7 @@ describe('ToolCard', () => {
     expect(html).toMatch(/<img src="\/static\/fig-001.png" alt="fig-001"/);
   });
 
-  it('code_interpreter: files it wrote are download links, raster images also shown inline', () => {
+  it('code_interpreter: files it wrote are download links; raster images are shown on the card', () => {
     const html = render(
       <ToolCard
         block={block({
@@ -163,7 +163,39 @@ describe('ToolCard', () => {
     expect(html).toContain('<a href="/api/artifacts/c1/out/data.csv" download="data.csv"');
     expect(textOf(html)).toContain('plot.png (2.0 KB)');
     expect(textOf(html)).toContain('out/data.csv (12 B)');
-    expect(html).toMatch(/<img src="\/api\/artifacts\/c1\/plot.png" alt="plot.png"/);
+    expect(html.match(/<img src="\/api\/artifacts\/c1\/plot.png" alt="plot.png"/g)).toHaveLength(1);
     expect(html).not.toMatch(/<img src="\/api\/artifacts\/c1\/logo.svg"/);
+  });
+
+  it('images a tool produced are on the card while it is folded, each a button that opens it full size', () => {
+    const png = 'data:image/png;base64,iVBORw0KGgo=';
+    const folded = render(
+      <ToolCard
+        block={block({
+          name: 'code_interpreter',
+          result: 'Finished execution.',
+          files: [{ name: 'figure-1.png', url: '/api/artifacts/c1/figure-1.png', mime: 'image/png', bytes: 9 }],
+        })}
+      />,
+    );
+    expect(folded).toContain('aria-label="Images"');
+    const open = buttons(folded).find((b) => b.attrs['aria-label'] === 'Open figure-1.png full size');
+    expect(open?.inner).toMatch(/<img src="\/api\/artifacts\/c1\/figure-1.png" alt="figure-1.png"/);
+
+    // An MCP image result: on the card, and not a second time in the opened result.
+    const mcp = render(
+      <ToolCard
+        block={block({ name: 'shots__take', result: [{ text: '[image: image/png, 8 bytes]' }, { image: png }] })}
+        defaultOpen
+      />,
+    );
+    expect(buttons(mcp).some((b) => b.attrs['aria-label'] === 'Open Image 2 returned by the tool full size')).toBe(
+      true,
+    );
+    expect(mcp.split(`src="${png}"`)).toHaveLength(2);
+    expect(textOf(mcp)).toContain('[image: image/png, 8 bytes]');
+    // A failed call shows no images, and neither do remote URLs on the card itself.
+    expect(render(<ToolCard block={block({ status: 'error', result: [{ image: png }] })} />)).not.toContain('<img');
+    expect(render(<ToolCard block={block({ result: [{ image: 'https://x.org/a.png' }] })} />)).not.toContain('<img');
   });
 });

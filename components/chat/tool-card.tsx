@@ -6,6 +6,7 @@ import type { ToolBlock } from '../../lib/chat/view';
 import { codeFence, formatDuration, interpreterCode, prettyJson, resultText, summarizeArguments } from './format';
 import { Markdown } from './markdown';
 import { ToolFiles } from './tool-files';
+import { ToolImages, toolImages, type ToolImage } from './tool-images';
 import { ToolApproval } from './tool-approval';
 import { ToolResult } from './tool-result';
 import { ToolStatusBadge } from './tool-status-badge';
@@ -43,7 +44,7 @@ function Arguments({ block }: { block: ToolBlock }) {
   );
 }
 
-function Outcome({ block }: { block: ToolBlock }) {
+function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
   if (block.status === 'error') {
     // The run can end before a call finishes: then nothing was returned to the model.
     const returned = block.result !== undefined;
@@ -70,13 +71,18 @@ function Outcome({ block }: { block: ToolBlock }) {
       </p>
     );
   }
+  // Images are shown above, on the card itself: not a second time here.
+  const shown = new Set(images.map((i) => i.src));
+  const result = Array.isArray(block.result)
+    ? block.result.filter((item) => !(item.image && shown.has(item.image)))
+    : block.result;
   return (
     <div>
       <div className={SECTION_TITLE}>Result</div>
       {block.name === 'web_search' ? (
         <WebSearchResults result={block.result} />
       ) : (
-        <ToolResult result={block.result} console={block.name === 'code_interpreter'} />
+        <ToolResult result={result} console={block.name === 'code_interpreter'} />
       )}
       {block.files?.length ? <ToolFiles files={block.files} /> : null}
     </div>
@@ -88,6 +94,7 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: T
   const [open, setOpen] = useState(defaultOpen);
   const panelId = useId();
   const summary = summarizeArguments(block.arguments);
+  const images = block.status === 'error' ? [] : toolImages(block);
 
   return (
     <div className={CARD_FRAME}>
@@ -114,6 +121,7 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: T
           )}
         </span>
       </button>
+      {images.length > 0 && <ToolImages images={images} />}
       <div
         id={panelId}
         hidden={!open}
@@ -122,7 +130,7 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: T
         {open && (
           <>
             <Arguments block={block} />
-            <Outcome block={block} />
+            <Outcome block={block} images={images} />
           </>
         )}
       </div>

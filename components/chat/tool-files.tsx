@@ -1,14 +1,12 @@
 import type { ToolFile } from '../../lib/protocol/events';
 
-const INLINE_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
-
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** Files a tool wrote (code_interpreter): each a download link, raster images also shown inline. */
+/** Files a tool wrote (code_interpreter): each a download link (raster images are shown on the card: ToolImages). */
 export function ToolFiles({ files }: { files: ToolFile[] }) {
   return (
     <section aria-label="Files written">
@@ -26,10 +24,6 @@ export function ToolFiles({ files }: { files: ToolFile[] }) {
               {f.name}
             </a>{' '}
             <span className="text-neutral-600 dark:text-neutral-400">({formatBytes(f.bytes)})</span>
-            {INLINE_IMAGE.test(f.mime) && (
-              // eslint-disable-next-line @next/next/no-img-element -- served from the conversation's work directory
-              <img src={f.url} alt={f.name} className="mt-1 h-auto max-w-full rounded border border-neutral-200" />
-            )}
           </li>
         ))}
       </ul>

@@ -65,12 +65,17 @@ export class Agent {
     this.pendingTools = mcp;
   }
 
-  /** Connects the MCP servers given in functionList and adds their tools (run() does this itself). */
+  /** Connects functionList's MCP servers, adds their tools and lets each tool prepare (run() does this itself). */
   async ready(): Promise<void> {
     while (this.pendingTools.length) {
       for (const tool of await mcpTools(this.pendingTools[0]!)) this.functionMap.set(tool.name, tool);
       this.pendingTools.shift();
     }
+    await Promise.all([...this.functionMap.values()].map((tool) => tool.prepare?.()));
+  }
+
+  private get waitsBeforeRunning(): boolean {
+    return this.pendingTools.length > 0 || [...this.functionMap.values()].some((tool) => tool.prepare);
   }
 
   get functions(): FunctionDef[] {
@@ -139,8 +144,8 @@ export class Agent {
   private async drive(input: readonly unknown[], run: RunState, failure: { error?: unknown }): Promise<void> {
     const resume = run.options.resume;
     let notReady: unknown;
-    // Only an agent given {mcpServers} has anything to wait for; the others start at once.
-    if (this.pendingTools.length) await untilAborted(this.ready(), run.signal).catch((e: unknown) => (notReady = e));
+    // Only an agent given {mcpServers}, or a tool that prepares, has anything to wait for; the others start at once.
+    if (this.waitsBeforeRunning) await untilAborted(this.ready(), run.signal).catch((e: unknown) => (notReady = e));
     let messages: Message[];
     try {
       if (notReady) throw notReady;

@@ -9,6 +9,7 @@ import { EventQueue } from '../agent/event-queue';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
+import { traceRunEvent } from '../telemetry';
 
 export interface FollowOptions {
   /** Merge consecutive deltas that arrive within this window into one event (fewer, larger messages). */
@@ -142,7 +143,7 @@ class LiveRun implements RunWriter {
       // The store failed (disk full, database closed): the run cannot be recorded; say so to the readers.
       const e = this.writeError;
       const error = { name: 'StoreError', message: e instanceof Error ? e.message : String(e) };
-      this.events.push({
+      this.share({
         type: 'run-end',
         runId: this.runId,
         iteration: 0,
@@ -172,7 +173,7 @@ class LiveRun implements RunWriter {
         const end = batch.find((e) => e.type === 'run-end');
         // The run reads as finished before its followers hear that it ended.
         if (end?.type === 'run-end') await this.store.finishRun(this.owner, this.runId, end.reason, end.error);
-        for (const e of batch) this.events.push(e);
+        for (const e of batch) this.share(e);
       }
     } catch (e) {
       this.writeError = e;
@@ -180,6 +181,12 @@ class LiveRun implements RunWriter {
     } finally {
       this.writing = undefined;
     }
+  }
+
+  /** A stored event (or the end of a run whose log failed) goes to the run's trace and its followers. */
+  private share(event: AgentEvent): void {
+    traceRunEvent(event, this.conversationId);
+    this.events.push(event);
   }
 
   awaitDecision(functionId: string): Promise<ToolDecision> {

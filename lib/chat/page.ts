@@ -3,6 +3,7 @@
 import type { RunStatus } from '../protocol/enums';
 import type { FeedEvent } from '../protocol/events';
 import type { ConversationSettings, StoredTurn } from '../store/types';
+import type { CodeInterpreterInfo } from '../../tools/code-interpreter';
 
 /** A server action's answer: its value, or the error to show. */
 export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -34,6 +35,8 @@ export interface ConversationData {
 export interface AppInfo {
   model: { configured: boolean; name: string | null; baseURL: string | null };
   tools: { name: string; description: string }[];
+  /** Which Python runs code_interpreter, and how to get the other one. */
+  codeInterpreter: CodeInterpreterInfo;
   maxLlmCalls: number;
   defaultSettings: ConversationSettings;
   /** The signed-in user when accounts are on; null for the one user of an app without them. */

@@ -26,6 +26,7 @@ export interface AppConfig {
   codeInterpreter: CodeInterpreterConfig;
   mcp: McpEnvConfig;
   web: WebEnvConfig;
+  telemetry: TelemetryEnvConfig;
   http: HttpEnvConfig;
   auth: AuthEnvConfig;
 }
@@ -91,15 +92,29 @@ export interface CodeInterpreterConfig {
   packagesDir?: string;
   /** Run each interpreter in its own network namespace (`unshare -rn`): 'auto' when the host allows it, or 'off'. */
   networkNamespace: 'auto' | 'off';
+  /** Which Python runs the code: CPython in bubblewrap, Pyodide, or 'auto' (CPython when it can run here). */
+  backend: 'auto' | 'python' | 'pyodide';
+  /** The CPython backend's interpreter. */
+  python: string;
 }
 
 export const CODE_INTERPRETER_DISK_MB_DEFAULT = 1024;
+
+const CODE_INTERPRETER_BACKENDS = ['auto', 'python', 'pyodide'] as const;
 
 function codeInterpreterFrom(env: Env): CodeInterpreterConfig {
   const netns = (env.CODE_INTERPRETER_NETNS ?? 'auto').trim().toLowerCase() || 'auto';
   if (netns !== 'auto' && netns !== 'off')
     throw new ConfigError(`CODE_INTERPRETER_NETNS must be auto or off (got "${env.CODE_INTERPRETER_NETNS}")`);
   const packagesDir = env.PYODIDE_PACKAGES_DIR?.trim();
+  const backend = (env.CODE_INTERPRETER_BACKEND ?? 'auto').trim().toLowerCase() || 'auto';
+  if (!(CODE_INTERPRETER_BACKENDS as readonly string[]).includes(backend))
+    throw new ConfigError(
+      `CODE_INTERPRETER_BACKEND must be auto, python or pyodide (got "${env.CODE_INTERPRETER_BACKEND}")`,
+    );
+  const python = env.CODE_INTERPRETER_PYTHON?.trim() || '/usr/bin/python3';
+  if (!path.isAbsolute(python))
+    throw new ConfigError(`CODE_INTERPRETER_PYTHON must be an absolute path (got "${python}")`);
   return {
     timeoutMs: intFrom(env, ['CODE_INTERPRETER_TIMEOUT_MS'], 30_000, { min: 100 }),
     diskMb: intFrom(env, ['CODE_INTERPRETER_DISK_MB'], CODE_INTERPRETER_DISK_MB_DEFAULT, { min: 1 }),
@@ -110,6 +125,8 @@ function codeInterpreterFrom(env: Env): CodeInterpreterConfig {
     maxInterpreters: intFrom(env, ['CODE_INTERPRETER_MAX'], 4, { min: 1 }),
     packagesDir: packagesDir ? path.resolve(/*turbopackIgnore: true*/ packagesDir) : undefined,
     networkNamespace: netns,
+    backend: backend as CodeInterpreterConfig['backend'],
+    python,
   };
 }
 
@@ -152,6 +169,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mcp: mcpConfigFrom(env),
     web: webConfigFrom(env),
     http: httpConfigFrom(env),
+    telemetry: telemetryConfigFrom(env),
     auth: authConfigFrom(env),
   };
 }
@@ -385,6 +403,60 @@ function webConfigFrom(env: Env): WebEnvConfig {
       maxBytes: intFrom(env, ['WEB_FETCH_MAX_BYTES'], 5 * 1024 * 1024, { min: 1 }),
       timeoutMs: intFrom(env, ['WEB_FETCH_TIMEOUT_MS'], 20_000, { min: 1 }),
       maxRedirects: intFrom(env, ['WEB_FETCH_MAX_REDIRECTS'], 5),
+    },
+  };
+}
+
+// ---- OpenTelemetry traces ----
+
+export interface TelemetryEnvConfig {
+  /** Export runs as traces: OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set and
+   *  OTEL_SDK_DISABLED is not. The exporter reads the endpoint, OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT and
+   *  _COMPRESSION itself, as the OpenTelemetry specification says. */
+  enabled: boolean;
+  /** The endpoint variable's value (the exporter resolves the traces URL from the same variables itself). */
+  endpoint?: string;
+  /** OTEL_EXPORTER_OTLP_TRACES_PROTOCOL / OTEL_EXPORTER_OTLP_PROTOCOL: protobuf (the specification's default, and
+   *  what every backend takes) or JSON. */
+  protocol: OtlpProtocol;
+  /** OTEL_CAPTURE_CONTENT=1: prompts, completions, tool arguments and results go into the spans. */
+  captureContent: boolean;
+  serviceName: string;
+  /** The batch span processor's bounds (OTEL_BSP_*, with the specification's defaults). */
+  batch: {
+    maxQueueSize: number;
+    maxExportBatchSize: number;
+    scheduledDelayMillis: number;
+    exportTimeoutMillis: number;
+  };
+}
+
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+
+function telemetryConfigFrom(env: Env): TelemetryEnvConfig {
+  const protocolVar = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim()
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocol = env[protocolVar]?.trim().toLowerCase() || 'http/protobuf';
+  if (!(OTLP_PROTOCOLS as readonly string[]).includes(protocol))
+    throw new ConfigError(
+      `${protocolVar} must be http/protobuf or http/json (got "${env[protocolVar]}"; grpc is not offered)`,
+    );
+  const endpoint =
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || undefined;
+  const off = flag(env, 'OTEL_SDK_DISABLED') || env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none';
+  return {
+    enabled: Boolean(endpoint) && !off,
+    endpoint,
+    protocol: protocol as OtlpProtocol,
+    captureContent: flag(env, 'OTEL_CAPTURE_CONTENT'),
+    serviceName: env.OTEL_SERVICE_NAME?.trim() || 'agent-studio',
+    batch: {
+      maxQueueSize: intFrom(env, ['OTEL_BSP_MAX_QUEUE_SIZE'], 2048, { min: 1 }),
+      maxExportBatchSize: intFrom(env, ['OTEL_BSP_MAX_EXPORT_BATCH_SIZE'], 512, { min: 1 }),
+      scheduledDelayMillis: intFrom(env, ['OTEL_BSP_SCHEDULE_DELAY'], 5000, { min: 0 }),
+      exportTimeoutMillis: intFrom(env, ['OTEL_BSP_EXPORT_TIMEOUT'], 30_000, { min: 1 }),
     },
   };
 }

@@ -28,6 +28,14 @@ export interface ScriptedReply {
   chunkSize?: number;
   /** Delay between streamed chunks (default 0). */
   delayMs?: number;
+  /** Time to first token: delay before the first chunk, once the response headers are out (default 0). */
+  ttftMs?: number;
+  /**
+   * Appends `⟦t=<ms>⟧` to each content delta as it is written, <ms> being the epoch time in milliseconds
+   * (performance.timeOrigin + performance.now(), 3 decimals): a client downstream finds the stamps in what reaches
+   * it and knows how long each chunk took (the stamps count as content).
+   */
+  stampChunks?: boolean;
   fault?: ScriptedFault;
 }
 

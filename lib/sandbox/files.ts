@@ -6,6 +6,11 @@ const MAX_ENTRIES = 2_000;
 const MAX_DEPTH = 6;
 export const MAX_LISTED_FILES = 20;
 
+/** A file's signature in a snapshot: it changed when this changed. */
+export function signatureOf(info: { size: number; mtimeMs: number }): string {
+  return `${info.size}:${info.mtimeMs}`;
+}
+
 /** Relative path → "size:mtime" for every regular file under dir (bounded, symlinks not followed). */
 export async function snapshotDir(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -24,7 +29,7 @@ export async function snapshotDir(dir: string): Promise<Map<string, string>> {
       if (entry.isDirectory()) await walk(childAbs, childRel, depth + 1);
       else if (entry.isFile()) {
         const info = await lstat(childAbs).catch(() => undefined);
-        if (info) out.set(childRel, `${info.size}:${info.mtimeMs}`);
+        if (info) out.set(childRel, signatureOf(info));
       }
     }
   }

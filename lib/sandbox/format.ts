@@ -38,8 +38,8 @@ export function formatOutcome(outcome: RunOutcome): string {
       if (outcome.diskFullMb !== undefined)
         parts.push(
           `The working directory is full: its files may take at most ${outcome.diskFullMb} MB ` +
-            '(CODE_INTERPRETER_DISK_MB), so the write that would have passed that failed with "No space left on ' +
-            'device" and was not written. Delete files you no longer need, or write less.',
+            '(CODE_INTERPRETER_DISK_MB), so the write that would have passed that failed and was not written. ' +
+            'Delete files you no longer need, or write less.',
         );
       return parts.length ? parts.join('\n\n') : FINISHED_MESSAGE;
     }

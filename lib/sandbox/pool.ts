@@ -1,11 +1,14 @@
 // Warm interpreters, one per key (a conversation's work directory): calls on one key run one after another, so
 // variables and imports persist as in a notebook kernel. Bounded in number, reaped when idle.
+import type { Interpreter } from './backend';
 import { PythonInterpreter, type RunOutcome, type SandboxOptions } from './interpreter';
 import { dropProcessWide, existingProcessWide, processWide } from '../config/process-wide';
 
 export interface PoolOptions extends Omit<SandboxOptions, 'workDir'> {
   maxInterpreters: number;
   idleMs: number;
+  /** Starts an interpreter for a work directory; default: Pyodide with these options. */
+  startInterpreter?: (workDir: string) => Promise<Interpreter>;
 }
 
 export interface PoolRun {
@@ -22,7 +25,7 @@ export class PoolFullError extends Error {
 }
 
 interface Entry {
-  interpreter?: Promise<PythonInterpreter>;
+  interpreter?: Promise<Interpreter>;
   busy: number;
   lastUsed: number;
   queue: Promise<unknown>;
@@ -52,7 +55,9 @@ export class InterpreterPool {
       let started = false;
       if (!e.interpreter || !(await e.interpreter.catch(() => undefined))?.alive) {
         this.makeRoom(key);
-        e.interpreter = PythonInterpreter.start({ ...this.opts, workDir: req.workDir });
+        e.interpreter = this.opts.startInterpreter
+          ? this.opts.startInterpreter(req.workDir)
+          : PythonInterpreter.start({ ...this.opts, workDir: req.workDir });
         started = true;
       }
       const interpreter = await e.interpreter.catch((err: unknown) => {
@@ -82,7 +87,7 @@ export class InterpreterPool {
   }
 
   /** The interpreter of a key, once started (for measurements). */
-  async interpreterOf(key: string): Promise<PythonInterpreter | undefined> {
+  async interpreterOf(key: string): Promise<Interpreter | undefined> {
     return this.entries.get(key)?.interpreter?.catch(() => undefined);
   }
 

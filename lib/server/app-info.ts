@@ -4,11 +4,14 @@ import { modelStatus } from '../config';
 import type { AppInfo } from '../chat/page';
 import { isMcpToolClass, prepareMcpTools } from '../mcp';
 import { TOOL_REGISTRY, unavailableReason } from '../../tools';
+import { codeInterpreterInfo } from '../../tools/code-interpreter';
 import type { Viewer } from '../auth/viewer';
 import type { AppContext } from './context';
 
-export function appInfo(ctx: AppContext, viewer: Viewer): AppInfo {
+export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo> {
   void prepareMcpTools([]); // servers start connecting while the page loads
+  // First: once the backend is chosen, code_interpreter's description below names its packages.
+  const codeInterpreter = await codeInterpreterInfo();
   const status = modelStatus(ctx.config);
   return {
     model: { configured: status.configured, name: status.model ?? null, baseURL: status.baseURL ?? null },
@@ -20,6 +23,7 @@ export function appInfo(ctx: AppContext, viewer: Viewer): AppInfo {
       .map(([name, cls]) => ({ name, description: new cls().description }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     maxLlmCalls: ctx.config.maxLlmCallsPerRun,
+    codeInterpreter,
     account:
       viewer.via === 'session' || viewer.via === 'api-key'
         ? { email: viewer.email ?? '', name: viewer.name ?? '', admin: viewer.admin }

@@ -19,6 +19,7 @@ import { ChatService } from '../chat/service';
 import { openStore } from '../store';
 import { defaultSettings } from '../store/settings';
 import type { ChatStore, ConversationSettings } from '../store/types';
+import { configureTelemetry, stopTelemetry } from '../telemetry';
 import { ParseJobs } from '../uploads/parsing';
 import { DocumentService } from '../uploads/service';
 
@@ -124,6 +125,7 @@ export function appContext(): Promise<AppContext> {
 
 async function build(): Promise<AppContext> {
   const config = loadConfig();
+  configureTelemetry(config.telemetry);
   const store = await openStore(config.dataDir, { defaults: defaultSettings(config.llm.fncallMode) });
   try {
     return await createAppContext(config, store);
@@ -133,9 +135,12 @@ async function build(): Promise<AppContext> {
   }
 }
 
-/** Closes the process's store and forgets its context; the next appContext() reads the environment afresh. */
+/** Closes the process's store, stops its tracing and forgets its context; the next appContext() reads the
+ *  environment afresh. */
 export async function closeAppContext(): Promise<void> {
   const pending = existingProcessWide<Promise<AppContext>>(CONTEXT);
   dropProcessWide(CONTEXT);
-  if (pending) await (await pending).store.close();
+  if (!pending) return;
+  await stopTelemetry();
+  await (await pending).store.close();
 }

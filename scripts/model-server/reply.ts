@@ -17,6 +17,7 @@ export interface PlannedReply {
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
   chunkSize: number;
   delayMs: number;
+  ttftMs: number;
 }
 
 const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -81,5 +82,6 @@ export function planReply(reply: ScriptedReply, body: any): PlannedReply {
     usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
     chunkSize: Math.max(1, Math.floor(reply.chunkSize ?? 8)),
     delayMs: Math.max(0, reply.delayMs ?? 0),
+    ttftMs: Math.max(0, reply.ttftMs ?? 0),
   };
 }

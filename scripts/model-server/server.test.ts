@@ -174,6 +174,29 @@ describe('streaming', () => {
     expect(chunks.length).toBe(5);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(150);
   });
+
+  it('waits ttftMs before the first chunk, after the headers', async () => {
+    const { client } = await start({ replies: [{ content: 'abcdef', chunkSize: 2, ttftMs: 120 }] });
+    const t0 = Date.now();
+    const stream = await client.chat.completions.create({ model: 'm', messages: USER, stream: true });
+    const headersAt = Date.now() - t0;
+    const arrivals: number[] = [];
+    for await (const _chunk of stream) arrivals.push(Date.now() - t0);
+    expect(headersAt).toBeLessThan(arrivals[0]!);
+    expect(arrivals[0]).toBeGreaterThanOrEqual(115);
+  });
+
+  it('stamps each content delta with the epoch time it was written, when stampChunks is set', async () => {
+    const { client } = await start({ replies: [{ content: 'abcdef', chunkSize: 3, delayMs: 30, stampChunks: true }] });
+    const before = performance.timeOrigin + performance.now();
+    const pieces = (await collect(client)).map((c) => c.choices[0]?.delta.content ?? '').filter(Boolean);
+    const after = performance.timeOrigin + performance.now();
+    expect(pieces.map((p) => p.replace(/⟦t=[\d.]+⟧$/, ''))).toEqual(['abc', 'def']);
+    const stamps = pieces.map((p) => Number(/⟦t=([\d.]+)⟧$/.exec(p)![1]));
+    expect(stamps[0]).toBeGreaterThanOrEqual(before);
+    expect(stamps[1]! - stamps[0]!).toBeGreaterThanOrEqual(29);
+    expect(stamps[1]).toBeLessThanOrEqual(after);
+  });
 });
 
 describe('faults', () => {

@@ -5,7 +5,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Scenario, ScriptedReply } from '../../lib/protocol/fixture';
 import { planReply, randomId, type PlannedReply } from './reply';
 import { ECHO_SCENARIO, ScriptExhaustedError, ScriptPlayer, type RecordedRequest, type Responder } from './script';
-import { completionBody, errorBody, errorKindForStatus, sseLine, streamEvents, type ResponseMeta } from './sse';
+import {
+  completionBody,
+  errorBody,
+  errorKindForStatus,
+  sseLine,
+  stampContent,
+  streamEvents,
+  type ResponseMeta,
+} from './sse';
 
 export interface ModelServer {
   /** Base URL for an OpenAI client; ends with /v1. */
@@ -142,9 +150,13 @@ export async function createModelServer(opts: ModelServerOptions = {}): Promise<
       }
       const event = events[i];
       if (!event) break;
-      if (i > 0 && plan.delayMs > 0 && !(await pause(plan.delayMs, signal))) return;
+      const wait = i === 0 ? plan.ttftMs : plan.delayMs;
+      if (wait > 0 && !(await pause(wait, signal))) return;
       if (signal.aborted) return;
-      await write(res, sseLine(event));
+      await write(
+        res,
+        sseLine(reply.stampChunks ? stampContent(event, performance.timeOrigin + performance.now()) : event),
+      );
     }
     res.end();
   }
@@ -154,7 +166,7 @@ export async function createModelServer(opts: ModelServerOptions = {}): Promise<
     const gone = new AbortController();
     res.on('close', () => gone.abort());
     const signal = AbortSignal.any([gone.signal, closing.signal]);
-    const wait = (fault?.kind === 'stall' ? fault.ms : 0) + plan.delayMs;
+    const wait = (fault?.kind === 'stall' ? fault.ms : 0) + plan.ttftMs + plan.delayMs;
     if (!(await pause(wait, signal))) return;
     if (fault?.kind === 'stream-error') {
       const kind = errorKindForStatus(500);

@@ -73,6 +73,16 @@ export function streamEvents(plan: PlannedReply, meta: ResponseMeta): StreamEven
   return events;
 }
 
+/** The event with `⟦t=<now>⟧` after its content delta (see ScriptedReply.stampChunks); others as they are. */
+export function stampContent(event: StreamEvent, nowMs: number): StreamEvent {
+  if (!('json' in event)) return event;
+  const chunk = event.json as { choices?: { delta?: { content?: string } }[] };
+  const delta = chunk.choices?.[0]?.delta;
+  if (!delta?.content) return event;
+  const stamped = { ...chunk.choices![0], delta: { ...delta, content: `${delta.content}⟦t=${nowMs.toFixed(3)}⟧` } };
+  return { json: { ...chunk, choices: [stamped] } };
+}
+
 export function sseLine(event: StreamEvent): string {
   return 'json' in event ? `data: ${JSON.stringify(event.json)}\n\n` : 'data: [DONE]\n\n';
 }

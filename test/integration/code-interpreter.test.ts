@@ -25,6 +25,7 @@ const saved = { ...process.env };
 beforeAll(() => {
   Object.assign(process.env, {
     DATA_DIR: dataDir,
+    CODE_INTERPRETER_BACKEND: 'pyodide', // the CPython backend has its own file (code-interpreter-python.test.ts)
     CODE_INTERPRETER_TIMEOUT_MS: '8000',
     CODE_INTERPRETER_MEMORY_MB: '256',
     CODE_INTERPRETER_OUTPUT_CHARS: '1000',

@@ -16,6 +16,7 @@ const saved = { ...process.env };
 beforeAll(() => {
   Object.assign(process.env, {
     DATA_DIR: dataDir,
+    CODE_INTERPRETER_BACKEND: 'pyodide', // the CPython backend's disk limit is tested in code-interpreter-python.test.ts
     CODE_INTERPRETER_TIMEOUT_MS: '30000',
     CODE_INTERPRETER_DISK_MB: '8',
   });

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { CodeBackendNote } from './code-backend-note';
+import { render, textOf } from './test-html';
+
+const install = 'apt-get install -y bubblewrap python3-numpy python3-pandas python3-matplotlib python3-openpyxl';
+const note = (over: object) =>
+  textOf(
+    render(
+      <CodeBackendNote info={{ backend: 'python', requested: 'auto', python: '/usr/bin/python3', install, ...over }} />,
+    ),
+  );
+
+describe('the code_interpreter line in Settings', () => {
+  it('says which backend runs and how to get the other', () => {
+    expect(note({})).toBe(
+      'code_interpreter runs CPython with numpy, pandas and matplotlib, sandboxed by bubblewrap. For Pyodide instead, set CODE_INTERPRETER_BACKEND=pyodide and restart the server.',
+    );
+    const fallback = note({ backend: 'pyodide', pythonProblem: 'bubblewrap (bwrap) is not installed' });
+    expect(fallback).toContain('code_interpreter runs Pyodide: the standard library only.');
+    expect(fallback).toContain(`install ${install} and restart the server.`);
+    expect(fallback).toContain('Not available now: bubblewrap (bwrap) is not installed.');
+    expect(note({ backend: 'pyodide', requested: 'pyodide' })).toContain('set CODE_INTERPRETER_BACKEND=auto');
+  });
+
+  it('says plainly when CPython was asked for and cannot run', () => {
+    const broken = note({ requested: 'python', pythonProblem: '/usr/bin/python3 cannot import pandas' });
+    expect(broken).toContain('cannot run here: /usr/bin/python3 cannot import pandas.');
+    expect(broken).toContain('or set CODE_INTERPRETER_BACKEND=pyodide.');
+  });
+});

@@ -1,0 +1,58 @@
+// A second `next start` of the same build, for tests that need the server itself (kill it, start it with other
+// variables), beside the one playwright.config.ts starts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { modelServerUrl } from './model';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** `next start` on the same build, in its own process group so SIGKILL takes all of it; `env` adds variables. */
+export async function startApp(port: number, dataDir: string, env: Record<string, string> = {}): Promise<ChildProcess> {
+  const child = spawn('./node_modules/.bin/next', ['start', '-p', String(port), '-H', '127.0.0.1'], {
+    detached: true,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      OPENAI_BASE_URL: `${modelServerUrl()}/v1`,
+      OPENAI_API_KEY: 'sk-e2e-secret-never-shown',
+      OPENAI_MODEL: 'scripted-e2e',
+      DATA_DIR: dataDir,
+      LLM_MAX_RETRIES: '0',
+      ...env,
+    },
+  });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await kill(child);
+  throw new Error(`next start on port ${port} did not answer within 30 s`);
+}
+
+export function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+  return exited;
+}
