@@ -3,6 +3,7 @@
 import type { ActionResult } from '@/lib/chat/page';
 import { appContext } from '@/lib/server/context';
 import type { ApiKeyRecord } from '@/lib/store/types';
+import { statusOf } from '@/lib/server/route';
 import { guardAction } from './guard';
 
 const NO_ACCOUNTS = 'API keys belong to accounts, and accounts are off on this server (see the README’s Accounts).';
@@ -11,7 +12,7 @@ async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, value: await fn() };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    return { ok: false, error: e instanceof Error ? e.message : String(e), status: statusOf(e, 500) };
   }
 }
 

@@ -11,13 +11,14 @@ import type { FeedEvent } from '@/lib/protocol/events';
 import { appInfo as describeApp } from '@/lib/server/app-info';
 import { appContext, type AppContext } from '@/lib/server/context';
 import type { ConversationSettings, ConversationSummary } from '@/lib/store/types';
+import { statusOf } from '@/lib/server/route';
 import { guardAction, requestLimitKey } from './guard';
 
 async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, value: await fn(await appContext()) };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    return { ok: false, error: e instanceof Error ? e.message : String(e), status: statusOf(e, 500) };
   }
 }
 

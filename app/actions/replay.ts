@@ -7,14 +7,16 @@ import { compareRuns, runChoices, type RunChoice, type RunComparison } from '@/l
 import type { ToolDecision } from '@/lib/protocol/events';
 import { replaySource as describeReplay, type ReplayRequest, type ReplaySource } from '@/lib/replay/plan';
 import { appContext, type AppContext } from '@/lib/server/context';
+import { NotFoundError } from '@/lib/store/errors';
 import { startLimited } from '@/lib/http/run-limits';
+import { statusOf } from '@/lib/server/route';
 import { guardAction, requestLimitKey } from './guard';
 
 async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, value: await fn(await appContext()) };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    return { ok: false, error: e instanceof Error ? e.message : String(e), status: statusOf(e, 500) };
   }
 }
 
@@ -30,7 +32,7 @@ export async function compareTurnRuns(runA: string, runB: string): Promise<Actio
   return attempt(async ({ store }) => {
     const a = await store.getRun(me.owner, runA);
     const b = await store.getRun(me.owner, runB);
-    if (!a || !b) throw new Error('One of these runs no longer exists.');
+    if (!a || !b) throw new NotFoundError('One of these runs no longer exists.');
     if (a.turnId !== b.turnId) throw new Error('Only runs of the same message can be compared.');
     return compareRuns(
       { runId: runA, events: await store.getRunEvents(me.owner, runA) },

@@ -2,6 +2,7 @@
 // the other routes, and later /v1); a request with a key acts as its owner. Only the key's sha256 is kept (the key
 // is 32 random bytes, so a fast hash is enough: there is nothing to guess), with the time it was last used.
 import { createHash, randomBytes } from 'node:crypto';
+import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import type { ApiKeyRecord, ChatStore } from '../store/types';
 
@@ -37,7 +38,7 @@ export class ApiKeyService {
 
   async revoke(owner: OwnerScope, id: string): Promise<void> {
     if (!(await this.store.revokeApiKey(owner, id)))
-      throw new Error('There is no such key of yours (or it was revoked).');
+      throw new NotFoundError('There is no such key of yours (or it was revoked already).');
   }
 
   /** The key a bearer token is, if it is a live one; its use is recorded. */

@@ -11,9 +11,9 @@
 import { readBodyText } from '../http/body';
 import { clientKey } from '../http/client';
 import { problem } from '../http/respond';
-import { SignUpError, type AccountService } from './accounts';
+import { SignUpError, type AccountService, type AccountUser } from './accounts';
 import { OIDC_PROVIDER_ID, type Auth } from './better-auth';
-import { signInFailed, signInWait, signUpAttempt } from './limits';
+import { signedUp, signInFailed, signInWait, signUpWait } from './limits';
 
 const BODY_MAX_BYTES = 8 * 1024;
 
@@ -38,6 +38,16 @@ async function jsonBody(request: Request): Promise<Record<string, unknown> | und
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 
+/** A signed-in answer without the session token in its body: the token lives in the httpOnly cookie only, out of
+ *  reach of the page's scripts. The user is said as this app says it. */
+async function signedIn(answer: Response): Promise<Response> {
+  const body = (await answer.json()) as { user: AccountUser };
+  const headers = new Headers({ 'content-type': 'application/json' });
+  for (const cookie of answer.headers.getSetCookie()) headers.append('set-cookie', cookie);
+  const { id, email, name } = body.user;
+  return new Response(JSON.stringify({ user: { id, email, name } }), { status: answer.status, headers });
+}
+
 /** better-auth's error answers ({message, code}) in the API's shape; successes as they are (cookies included). */
 async function ours(answer: Response, messages: Partial<Record<number, string>> = {}): Promise<Response> {
   if (answer.ok || answer.status < 400) return answer;
@@ -49,10 +59,9 @@ async function ours(answer: Response, messages: Partial<Record<number, string>> 
       .catch(() => ({}))) as { message?: string };
     message = body.message || `The sign-in service answered ${answer.status}.`;
   }
-  const headers: Record<string, string> = {};
-  const cookie = answer.headers.get('set-cookie');
-  if (cookie) headers['set-cookie'] = cookie;
-  return problem(answer.status, message, headers);
+  const out = problem(answer.status, message);
+  for (const cookie of answer.headers.getSetCookie()) out.headers.append('set-cookie', cookie);
+  return out;
 }
 
 export async function handleAuthRequest(request: Request, accounts: AccountService, auth: Auth): Promise<Response> {
@@ -68,14 +77,16 @@ export async function handleAuthRequest(request: Request, accounts: AccountServi
   if (route === 'POST /sign-up/email') {
     const body = await jsonBody(request);
     if (!body) return problem(400, 'Send {"email": "...", "password": "..."} as JSON.');
-    const wait = signUpAttempt(address);
+    const wait = signUpWait(address);
     if (wait) return problem(429, wait.message, { 'retry-after': String(wait.seconds) });
     try {
       const answer = await accounts.signUp(
         { email: text(body.email), password: text(body.password), name: text(body.name), invite: text(body.invite) },
         request.headers,
       );
-      return ours(answer, { 422: 'An account with this email exists already: sign in instead.' });
+      if (!answer.ok) return ours(answer, { 422: 'An account with this email exists already: sign in instead.' });
+      signedUp(address);
+      return signedIn(answer);
     } catch (e) {
       if (e instanceof SignUpError) return problem(e.status, e.message);
       throw e;
@@ -94,7 +105,7 @@ export async function handleAuthRequest(request: Request, accounts: AccountServi
       asResponse: true,
     });
     if (answer.status === 401) signInFailed(address, email);
-    return ours(answer, { 401: 'Wrong email or password.' });
+    return answer.ok ? signedIn(answer) : ours(answer, { 401: 'Wrong email or password.' });
   }
 
   if (PASSED.has(route)) return ours(await auth.handler(request));

@@ -1,6 +1,6 @@
 // Guessing passwords: failed sign-ins are counted per address and per account, and past either limit further tries
-// are refused for a while with a message that says which and for how long. Sign-ups are counted per address too (one
-// client cannot make accounts in bulk). Process-wide, like the run limits (lib/http/rate-limit.ts).
+// are refused for a while with a message that says which and for how long. Accounts created are counted per address
+// too (one client cannot make them in bulk). Process-wide, like the run limits (lib/http/rate-limit.ts).
 import { shared, SlidingWindow } from '../http/rate-limit';
 
 export const SIGN_IN_FAILURES_PER_ADDRESS = { limit: 10, windowMs: 60_000 };
@@ -41,7 +41,12 @@ export function signInFailed(address: string, email: string): void {
   byAddress().hit(address);
 }
 
-/** Counts a sign-up from the address; why it must wait instead, or undefined. */
-export function signUpAttempt(address: string): Wait | undefined {
-  return wait(signUps().hit(address), (s) => `Too many accounts created from your address. Try again in ${s} s.`);
+/** Why the address must wait before it creates another account, or undefined. */
+export function signUpWait(address: string): Wait | undefined {
+  return wait(signUps().waitMs(address), (s) => `Too many accounts created from your address. Try again in ${s} s.`);
+}
+
+/** Counts an account created from the address. */
+export function signedUp(address: string): void {
+  signUps().hit(address);
 }

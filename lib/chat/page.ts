@@ -5,8 +5,9 @@ import type { FeedEvent } from '../protocol/events';
 import type { ConversationSettings, StoredTurn } from '../store/types';
 import type { CodeInterpreterInfo } from '../../tools/code-interpreter';
 
-/** A server action's answer: its value, or the error to show. */
-export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: string };
+/** A server action's answer: its value, or the error to show with its HTTP status (404 for what does not exist or
+ *  is not the caller's, 403 for what they may not do, 400 for bad input, 500 otherwise). */
+export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: string; status: number };
 
 /** A run just started (or replayed), and its feed. */
 export interface RunStream {

@@ -2,6 +2,7 @@
 // found only by its conversation's owner).
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
 import type { DocumentStore, DocumentUpdate, StoredDocument } from './types';
 
@@ -85,7 +86,7 @@ export class SqliteDocuments implements DocumentStore {
   ): Promise<StoredDocument> {
     return this.db.transaction(() => {
       if (!this.sql.conversationOwned.get(input.conversationId, owner.ownerId))
-        throw new Error(`Unknown conversation id "${input.conversationId}".`);
+        throw new NotFoundError(`Unknown conversation id "${input.conversationId}".`);
       const id = randomUUID();
       this.sql.insert.run(id, input.conversationId, input.hash, input.name, input.size, this.now());
       return toDocument(this.sql.one.get(id, owner.ownerId)!);
@@ -103,7 +104,7 @@ export class SqliteDocuments implements DocumentStore {
 
   async updateDocument(owner: OwnerScope, id: string, update: DocumentUpdate): Promise<StoredDocument> {
     return this.db.transaction(() => {
-      if (!this.sql.one.get(id, owner.ownerId)) throw new Error(`Unknown document id "${id}".`);
+      if (!this.sql.one.get(id, owner.ownerId)) throw new NotFoundError(`Unknown document id "${id}".`);
       if (update.state === 'ready') this.sql.ready.run(update.kind, update.pages, update.title ?? null, id);
       else this.sql.failed.run(update.error, id);
       return toDocument(this.sql.one.get(id, owner.ownerId)!);

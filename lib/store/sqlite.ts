@@ -9,6 +9,7 @@ import { contentText, type ContentItem } from '../llm/schema';
 import type { RunStatus } from '../protocol/enums';
 import { SqliteAccounts } from './accounts';
 import { SqliteDocuments } from './documents';
+import { NotFoundError } from './errors';
 import { LOCAL_OWNER_ID, type OwnerScope } from './owner';
 import { upgradeRunLog } from './upgrade';
 import { migrate } from './schema.sql';
@@ -68,7 +69,7 @@ class SqliteChatStore implements ChatStore {
     this.authDatabase = { type: 'sqlite', handle: db };
     this.appendAll = db.transaction((ownerId: string, runId: string, events: readonly AgentEvent[]) => {
       if (!this.sql.run.get(runId, ownerId))
-        throw new Error(`Unknown run id "${runId}": cannot append a ${events[0]!.type} event.`);
+        throw new NotFoundError(`Unknown run id "${runId}": cannot append a ${events[0]!.type} event.`);
       for (const e of events) this.sql.insertEvent.run(runId, runId, e.type, JSON.stringify(e));
     });
   }
@@ -177,7 +178,7 @@ class SqliteChatStore implements ChatStore {
   async startRun(owner: OwnerScope, turnId: string, runId: string): Promise<StoredRun> {
     return this.db.transaction((): StoredRun => {
       const turn = this.sql.turn.get(turnId, owner.ownerId);
-      if (!turn) throw new Error(`Unknown turn id "${turnId}".`);
+      if (!turn) throw new NotFoundError(`Unknown turn id "${turnId}".`);
       if (this.sql.runExists.get(runId)) throw new Error(`A run with id "${runId}" already exists.`);
       const at = this.now();
       this.sql.insertRun.run(runId, turnId, at);
@@ -203,7 +204,7 @@ class SqliteChatStore implements ChatStore {
   ): Promise<void> {
     this.db.transaction(() => {
       if (!this.sql.run.get(runId, owner.ownerId) || !this.closeRun(runId, status, error))
-        throw new Error(`Unknown run id "${runId}".`);
+        throw new NotFoundError(`Unknown run id "${runId}".`);
     })();
   }
 
@@ -213,7 +214,7 @@ class SqliteChatStore implements ChatStore {
   }
 
   async getRunEvents(owner: OwnerScope, runId: string): Promise<AgentEvent[]> {
-    if (!this.sql.run.get(runId, owner.ownerId)) throw new Error(`Unknown run id "${runId}".`);
+    if (!this.sql.run.get(runId, owner.ownerId)) throw new NotFoundError(`Unknown run id "${runId}".`);
     return this.eventsOf(runId);
   }
 
@@ -320,12 +321,12 @@ class SqliteChatStore implements ChatStore {
   private conversationOrThrow(owner: OwnerScope, id: string): Conversation {
     const row = this.sql.conversation.get(id, owner.ownerId);
     const conversation = row && this.toConversation(row);
-    if (!conversation) throw new Error(`Unknown conversation id "${id}".`);
+    if (!conversation) throw new NotFoundError(`Unknown conversation id "${id}".`);
     return conversation;
   }
 
   private mustChange(changes: number, kind: string, id: string): void {
-    if (changes === 0) throw new Error(`Unknown ${kind} id "${id}".`);
+    if (changes === 0) throw new NotFoundError(`Unknown ${kind} id "${id}".`);
   }
 
   private toConversation(row: ConversationRow): Conversation {
