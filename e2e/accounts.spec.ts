@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { conversations, lastAnswer, openChat, send } from './support/chat';
+import { conversations, lastAnswer, send } from './support/chat';
 
 const ADMIN = { email: 'admin@example.com', password: 'correct horse battery' };
 const INVITED = { email: 'invited@example.com', password: 'another good password' };
@@ -92,7 +92,7 @@ test('the admin creates the first account, signs out and in; an invited user sig
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/sign-in$/);
   await fillAndSubmit(page, { ...ADMIN, password: 'not the password' }, 'Sign in');
-  await expect(page.getByRole('alert')).toHaveText('Wrong email or password.');
+  await expect(page.getByRole('alert').filter({ hasText: 'Wrong' })).toHaveText('Wrong email or password.');
   await fillAndSubmit(page, ADMIN, 'Sign in');
   await expect(userMenu(page, ADMIN.email)).toBeVisible();
   await expect(conversations(page).getByRole('listitem').filter({ hasText: 'only the admin asked' })).toBeVisible();
@@ -100,7 +100,7 @@ test('the admin creates the first account, signs out and in; an invited user sig
   // An invite link from the admin page.
   await userMenu(page, ADMIN.email).click();
   await page.getByRole('link', { name: 'Admin' }).click();
-  await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Create invite link' }).click();
   const link = (await page.getByTestId('invite-link').textContent())!;
   expect(link).toMatch(/\/sign-up\?invite=/);
@@ -111,9 +111,14 @@ test('the admin creates the first account, signs out and in; an invited user sig
   await invited.goto(link);
   await expect(invited.getByText('You were invited to this Agent Studio.')).toBeVisible();
   await fillAndSubmit(invited, INVITED, 'Create account');
-  await openChat(invited);
   await expect(userMenu(invited, INVITED.email)).toBeVisible();
+  // Once the list has loaded (nothing is left in flight), it is empty; their own first message is then all it holds.
+  await invited.waitForLoadState('networkidle');
   await expect(conversations(invited).getByText('No conversations yet.')).toBeVisible();
+  await send(invited, 'The invited user’s own question');
+  await expect(await lastAnswer(invited)).toContainText('own question');
+  await expect(conversations(invited).getByRole('listitem')).toHaveCount(1);
+  await expect(conversations(invited).getByRole('listitem')).toContainText('own question');
   await userMenu(invited, INVITED.email).click();
   await expect(invited.getByRole('link', { name: 'Admin' })).toHaveCount(0);
   await expect(invited.getByRole('link', { name: 'API keys' })).toBeVisible();
