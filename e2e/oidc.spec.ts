@@ -25,7 +25,7 @@ function freePort(): Promise<number> {
   });
 }
 
-function start(command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
   const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: 'ignore', env: { ...process.env, ...env } });
   children.push(child);
   return child;

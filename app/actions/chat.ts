@@ -7,18 +7,21 @@ import type { ActionResult, AppInfo, ConversationData, RunStream } from '@/lib/c
 import type { SettingsPatch } from '@/lib/chat/requests';
 import { startLimited } from '@/lib/http/run-limits';
 import type { StartedRun } from '@/lib/chat/service';
+import { CodedError } from '@/lib/protocol/errors';
 import type { FeedEvent } from '@/lib/protocol/events';
 import { appInfo as describeApp } from '@/lib/server/app-info';
 import { appContext, type AppContext } from '@/lib/server/context';
 import type { ConversationSettings, ConversationSummary } from '@/lib/store/types';
-import { statusOf } from '@/lib/server/route';
+import { agentLang } from '@/lib/i18n/locales';
+import { getLocale } from 'next-intl/server';
+import { failure } from './action-error';
 import { guardAction, requestLimitKey } from './guard';
 
 async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, value: await fn(await appContext()) };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e), status: statusOf(e, 500) };
+    return failure(e);
   }
 }
 
@@ -29,23 +32,31 @@ async function stream(ctx: AppContext, me: Viewer, start: () => Promise<StartedR
   return { ...started, events: runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true }) };
 }
 
+/** The agent speaks the page's language, unless the conversation's settings name one. */
+async function pageLang() {
+  return agentLang(await getLocale());
+}
+
 export async function sendMessage(input: {
   conversationId?: string;
   message: string;
   settings?: SettingsPatch;
 }): Promise<ActionResult<RunStream>> {
   const me = await guardAction();
-  return attempt((ctx) => stream(ctx, me, () => ctx.chat.send(me, input)));
+  const lang = await pageLang();
+  return attempt((ctx) => stream(ctx, me, () => ctx.chat.send(me, { ...input, lang })));
 }
 
 export async function regenerate(turnId: string): Promise<ActionResult<RunStream>> {
   const me = await guardAction();
-  return attempt((ctx) => stream(ctx, me, () => ctx.chat.regenerate(me, turnId)));
+  const lang = await pageLang();
+  return attempt((ctx) => stream(ctx, me, () => ctx.chat.regenerate(me, turnId, lang)));
 }
 
 export async function editAndResend(turnId: string, message: string): Promise<ActionResult<RunStream>> {
   const me = await guardAction();
-  return attempt((ctx) => stream(ctx, me, () => ctx.chat.editAndResend(me, turnId, message)));
+  const lang = await pageLang();
+  return attempt((ctx) => stream(ctx, me, () => ctx.chat.editAndResend(me, turnId, message, lang)));
 }
 
 export async function stopRun(runId: string): Promise<boolean> {
@@ -73,7 +84,7 @@ export async function renameConversation(id: string, title: string): Promise<Act
   const me = await guardAction();
   return attempt(async (ctx) => {
     const clean = title.trim();
-    if (!clean) throw new Error('A title cannot be empty.');
+    if (!clean) throw new CodedError('empty-title', 'A title cannot be empty.');
     await ctx.store.renameConversation(me.owner, id, clean.slice(0, 200));
     return null;
   });

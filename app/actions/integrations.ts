@@ -1,6 +1,7 @@
 'use server';
 // Server actions for the settings page's MCP servers and web tools. Wiring only: the work is in
 // lib/server/integrations.ts.
+import type { ActionFailure } from '@/lib/chat/page';
 import {
   integrationsStatus as statusOf,
   readMcpConfigText as readConfig,
@@ -29,7 +30,7 @@ export async function readMcpConfigText(): Promise<ConfigFileResult> {
 export async function saveMcpConfigText(
   text: string,
   password?: string,
-): Promise<{ ok: true; status: IntegrationsStatus } | { ok: false; error: string }> {
+): Promise<{ ok: true; status: IntegrationsStatus } | ActionFailure> {
   const me = await guardAdmin();
   return saveConfig(await appContext(), me, text, { headers: await headers(), value: password });
 }

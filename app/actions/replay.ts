@@ -9,14 +9,15 @@ import { replaySource as describeReplay, type ReplayRequest, type ReplaySource }
 import { appContext, type AppContext } from '@/lib/server/context';
 import { NotFoundError } from '@/lib/store/errors';
 import { startLimited } from '@/lib/http/run-limits';
-import { statusOf } from '@/lib/server/route';
+import { CodedError } from '@/lib/protocol/errors';
+import { failure } from './action-error';
 import { guardAction, requestLimitKey } from './guard';
 
 async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, value: await fn(await appContext()) };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e), status: statusOf(e, 500) };
+    return failure(e);
   }
 }
 
@@ -32,8 +33,8 @@ export async function compareTurnRuns(runA: string, runB: string): Promise<Actio
   return attempt(async ({ store }) => {
     const a = await store.getRun(me.owner, runA);
     const b = await store.getRun(me.owner, runB);
-    if (!a || !b) throw new NotFoundError('One of these runs no longer exists.');
-    if (a.turnId !== b.turnId) throw new Error('Only runs of the same message can be compared.');
+    if (!a || !b) throw new NotFoundError('One of these runs no longer exists.', 'run-gone');
+    if (a.turnId !== b.turnId) throw new CodedError('runs-differ', 'Only runs of the same message can be compared.');
     return compareRuns(
       { runId: runA, events: await store.getRunEvents(me.owner, runA) },
       { runId: runB, events: await store.getRunEvents(me.owner, runB) },

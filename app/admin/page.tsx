@@ -2,6 +2,7 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';
+import { getTranslations } from 'next-intl/server';
 import { guardAdmin } from '@/app/actions/guard';
 import { AdminAccess } from '@/components/account/admin-access';
 import { AdminUsers } from '@/components/account/admin-users';
@@ -10,23 +11,20 @@ import { INVITE_DAYS } from '@/lib/auth/admin';
 import { appContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Admin · Agent Studio' };
-
-const TEXT = {
-  heading: 'Admin',
-  back: 'Back to the chat',
-  noAccounts:
-    'Accounts are off on this server (one user, no sign-in), so there are no users to manage. Set AUTH=required to turn them on; see the README’s Accounts section.',
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('admin');
+  return { title: t('title') };
+}
 
 export default async function AdminPage() {
   const me = await guardAdmin();
   const ctx = await appContext();
+  const t = await getTranslations('admin');
   return (
     <main className="mx-auto flex max-w-4xl flex-col gap-6 p-6">
-      <h1 className="text-xl font-semibold">{TEXT.heading}</h1>
+      <h1 className="text-xl font-semibold">{t('heading')}</h1>
       <Link href="/" className={`${link} text-sm`}>
-        {TEXT.back}
+        {t('back')}
       </Link>
       {ctx.mode === 'accounts' ? (
         <>
@@ -38,7 +36,7 @@ export default async function AdminPage() {
           />
         </>
       ) : (
-        <p className={muted}>{TEXT.noAccounts}</p>
+        <p className={muted}>{t('noAccounts')}</p>
       )}
     </main>
   );

@@ -1,32 +1,12 @@
 'use client';
 // How accounts come about (the sign-up mode, invite links) and which tools the other users may use.
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { createInvite, listInvites, revokeInvite, updateServerSettings } from '@/app/actions/admin';
 import type { InviteRecord, ServerSettings, SignUpMode } from '@/lib/store/types';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
 
-const TEXT = {
-  signUpHeading: 'Sign-up',
-  signUpLabel: 'Who may create an account',
-  modes: {
-    open: 'Anyone who can reach the server',
-    invite: 'Only people with an invite link',
-    closed: 'Nobody (sign-up is closed)',
-  } satisfies Record<SignUpMode, string>,
-  invitesHeading: 'Invites',
-  invitesIntro: (days: number) => `An invite link creates one account and expires after ${days} days.`,
-  createInvite: 'Create invite link',
-  linkOnce: 'Send this link to the person you invite; it is shown only once.',
-  noInvites: 'No open invites.',
-  expires: (t: number) => `expires ${new Date(t).toLocaleString()}`,
-  created: (t: number) => `created ${new Date(t).toLocaleString()}`,
-  revoke: 'Revoke',
-  toolsHeading: 'Tools for users',
-  toolsIntro: 'The admin may always use every tool; other users only those enabled here.',
-  codeInterpreter: 'code_interpreter (runs Python on this server, in a sandbox)',
-  web: 'Web tools (web_search, web_extractor: fetch pages from the internet)',
-  saved: 'Saved.',
-};
+const MODES: SignUpMode[] = ['open', 'invite', 'closed'];
 
 export function AdminAccess({
   settings: initialSettings,
@@ -37,6 +17,7 @@ export function AdminAccess({
   invites: InviteRecord[];
   inviteDays: number;
 }) {
+  const t = useTranslations('admin.access');
   const [settings, setSettings] = useState(initialSettings);
   const [invites, setInvites] = useState(initialInvites);
   const [link, setLink] = useState<string | null>(null);
@@ -80,23 +61,23 @@ export function AdminAccess({
       )}
       {saved && (
         <p role="status" className={muted}>
-          {TEXT.saved}
+          {t('saved')}
         </p>
       )}
       <section aria-labelledby="admin-sign-up" className="flex flex-col gap-2">
         <h2 id="admin-sign-up" className="text-lg font-semibold">
-          {TEXT.signUpHeading}
+          {t('signUpHeading')}
         </h2>
         <label className="flex flex-col gap-1 text-sm font-medium">
-          {TEXT.signUpLabel}
+          {t('signUpLabel')}
           <select
             value={settings.signUp}
             onChange={(e) => void save({ signUp: e.target.value as SignUpMode })}
             className={field}
           >
-            {(Object.keys(TEXT.modes) as SignUpMode[]).map((m) => (
+            {MODES.map((m) => (
               <option key={m} value={m}>
-                {TEXT.modes[m]}
+                {t(`modes.${m}`)}
               </option>
             ))}
           </select>
@@ -104,33 +85,36 @@ export function AdminAccess({
       </section>
       <section aria-labelledby="admin-invites" className="flex flex-col gap-2">
         <h2 id="admin-invites" className="text-lg font-semibold">
-          {TEXT.invitesHeading}
+          {t('invitesHeading')}
         </h2>
-        <p className={muted}>{TEXT.invitesIntro(inviteDays)}</p>
+        <p className={muted}>{t('invitesIntro', { days: inviteDays })}</p>
         <div>
           <button type="button" onClick={() => void invite()} className={primaryButton}>
-            {TEXT.createInvite}
+            {t('createInvite')}
           </button>
         </div>
         {link && (
           <div role="status" className={noticeBox}>
-            <p>{TEXT.linkOnce}</p>
+            <p>{t('linkOnce')}</p>
             <code data-testid="invite-link" className="block break-all select-all">
               {link}
             </code>
           </div>
         )}
         {invites.length === 0 ? (
-          <p className={muted}>{TEXT.noInvites}</p>
+          <p className={muted}>{t('noInvites')}</p>
         ) : (
           <ul className="flex flex-col gap-1 text-sm">
             {invites.map((i) => (
               <li key={i.id} className="flex items-center gap-2">
                 <span>
-                  {TEXT.created(i.createdAt)}, {TEXT.expires(i.expiresAt)}
+                  {t('invite', {
+                    created: new Date(i.createdAt).toLocaleString(),
+                    expires: new Date(i.expiresAt).toLocaleString(),
+                  })}
                 </span>
                 <button type="button" onClick={() => void revoke(i.id)} className={smallButton}>
-                  {TEXT.revoke}
+                  {t('revoke')}
                 </button>
               </li>
             ))}
@@ -139,16 +123,16 @@ export function AdminAccess({
       </section>
       <section aria-labelledby="admin-tools" className="flex flex-col gap-2">
         <h2 id="admin-tools" className="text-lg font-semibold">
-          {TEXT.toolsHeading}
+          {t('toolsHeading')}
         </h2>
-        <p className={muted}>{TEXT.toolsIntro}</p>
+        <p className={muted}>{t('toolsIntro')}</p>
         <label className="flex items-center gap-2 text-sm">
           <input
             type="checkbox"
             checked={settings.userTools.codeInterpreter}
             onChange={(e) => void save({ userTools: { ...settings.userTools, codeInterpreter: e.target.checked } })}
           />
-          {TEXT.codeInterpreter}
+          {t('codeInterpreter')}
         </label>
         <label className="flex items-center gap-2 text-sm">
           <input
@@ -156,7 +140,7 @@ export function AdminAccess({
             checked={settings.userTools.web}
             onChange={(e) => void save({ userTools: { ...settings.userTools, web: e.target.checked } })}
           />
-          {TEXT.web}
+          {t('web')}
         </label>
       </section>
     </div>

@@ -1,32 +1,13 @@
 'use client';
 // The admin's list of users: disable or enable an account, set a new password for one.
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { listUsers, resetUserPassword, setUserDisabled } from '@/app/actions/admin';
 import type { UserRow } from '@/lib/auth/admin';
 import { alertBox, field, noticeBox, smallButton } from './styles';
 
-const TEXT = {
-  heading: 'Users',
-  email: 'Email',
-  name: 'Name',
-  role: 'Role',
-  state: 'State',
-  created: 'Created',
-  actions: 'Actions',
-  admin: 'admin',
-  user: 'user',
-  active: 'active',
-  disabled: 'disabled',
-  disable: 'Disable',
-  enable: 'Enable',
-  resetPassword: 'Reset password',
-  newPassword: (email: string) => `New password for ${email}`,
-  save: 'Set password',
-  passwordSet: (email: string) => `The password of ${email} was changed; their sessions were signed out.`,
-  you: '(you)',
-};
-
 export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) {
+  const t = useTranslations('admin.users');
   const [users, setUsers] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -50,13 +31,13 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
     const answer = await resetUserPassword(user.id, String(form.get('password') ?? ''));
     if (!answer.ok) return setError(answer.error);
     setResetting(null);
-    setNotice(TEXT.passwordSet(user.email));
+    setNotice(t('passwordSet', { email: user.email }));
   }
 
   return (
     <section aria-labelledby="admin-users" className="flex flex-col gap-3">
       <h2 id="admin-users" className="text-lg font-semibold">
-        {TEXT.heading}
+        {t('heading')}
       </h2>
       {error && (
         <p role="alert" className={alertBox}>
@@ -71,32 +52,32 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
       <table className="w-full text-left text-sm">
         <thead>
           <tr>
-            <th className="py-1">{TEXT.email}</th>
-            <th>{TEXT.name}</th>
-            <th>{TEXT.role}</th>
-            <th>{TEXT.state}</th>
-            <th>{TEXT.created}</th>
-            <th>{TEXT.actions}</th>
+            <th className="py-1">{t('email')}</th>
+            <th>{t('name')}</th>
+            <th>{t('role')}</th>
+            <th>{t('state')}</th>
+            <th>{t('created')}</th>
+            <th>{t('actions')}</th>
           </tr>
         </thead>
         <tbody>
           {users.map((u) => (
             <tr key={u.id} className="border-t border-neutral-200 align-top dark:border-neutral-800">
               <td className="py-1">
-                {u.email} {u.id === me && TEXT.you}
+                {u.email} {u.id === me && t('you')}
               </td>
               <td>{u.name}</td>
-              <td>{u.admin ? TEXT.admin : TEXT.user}</td>
-              <td>{u.disabled ? TEXT.disabled : TEXT.active}</td>
+              <td>{u.admin ? t('admin') : t('user')}</td>
+              <td>{u.disabled ? t('disabled') : t('active')}</td>
               <td>{new Date(u.createdAt).toLocaleDateString()}</td>
               <td className="flex flex-wrap gap-1 py-1">
                 {u.id !== me && (
                   <button type="button" onClick={() => void toggle(u)} className={smallButton}>
-                    {u.disabled ? TEXT.enable : TEXT.disable}
+                    {u.disabled ? t('enable') : t('disable')}
                   </button>
                 )}
                 <button type="button" onClick={() => setResetting(u.id)} className={smallButton}>
-                  {TEXT.resetPassword}
+                  {t('resetPassword')}
                 </button>
                 {resetting === u.id && (
                   <form action={(f) => reset(u, f)} className="flex w-full gap-1">
@@ -106,11 +87,11 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
                       required
                       minLength={8}
                       autoComplete="new-password"
-                      aria-label={TEXT.newPassword(u.email)}
+                      aria-label={t('newPassword', { email: u.email })}
                       className={field}
                     />
                     <button type="submit" className={smallButton}>
-                      {TEXT.save}
+                      {t('save')}
                     </button>
                   </form>
                 )}

@@ -1,32 +1,14 @@
 'use client';
 // The user's API keys: make one with a name (shown once), see when each was last used, revoke one.
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/app/actions/account';
 import type { ApiKeyRecord } from '@/lib/store/types';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
 
-const TEXT = {
-  heading: 'API keys',
-  intro:
-    'A key lets a program act as you: send it as "Authorization: Bearer <key>" to POST /api/chat. Keep it secret; revoke it when it is no longer needed.',
-  name: 'Key name',
-  create: 'Create key',
-  shownOnce: 'Copy this key now: it is shown only once.',
-  none: 'No keys yet.',
-  created: 'Created',
-  lastUsed: 'Last used',
-  never: 'never',
-  revoked: 'revoked',
-  revoke: 'Revoke',
-  revokeLabel: (name: string) => `Revoke the key ${name}`,
-  columnName: 'Name',
-  columnKey: 'Key',
-  columnState: 'State',
-};
-
-const when = (t?: number) => (t === undefined ? TEXT.never : new Date(t).toLocaleString());
-
 export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
+  const t = useTranslations('apiKeys');
+  const when = (time?: number) => (time === undefined ? t('never') : new Date(time).toLocaleString());
   const [keys, setKeys] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
@@ -54,9 +36,9 @@ export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
   return (
     <section aria-labelledby="api-keys" className="flex flex-col gap-3">
       <h2 id="api-keys" className="text-lg font-semibold">
-        {TEXT.heading}
+        {t('heading')}
       </h2>
-      <p className={muted}>{TEXT.intro}</p>
+      <p className={muted}>{t.rich('intro', { code: (chunks) => <code>{chunks}</code> })}</p>
       {error && (
         <p role="alert" className={alertBox}>
           {error}
@@ -64,32 +46,32 @@ export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
       )}
       <form action={create} className="flex flex-wrap items-end gap-2">
         <label className="flex flex-col gap-1 text-sm font-medium">
-          {TEXT.name}
+          {t('name')}
           <input name="name" required maxLength={100} className={field} />
         </label>
         <button type="submit" className={primaryButton}>
-          {TEXT.create}
+          {t('create')}
         </button>
       </form>
       {secret && (
         <div role="status" className={noticeBox}>
-          <p>{TEXT.shownOnce}</p>
+          <p>{t('shownOnce')}</p>
           <code data-testid="new-api-key" className="block break-all select-all">
             {secret}
           </code>
         </div>
       )}
       {keys.length === 0 ? (
-        <p className={muted}>{TEXT.none}</p>
+        <p className={muted}>{t('none')}</p>
       ) : (
         <table className="w-full text-left text-sm">
           <thead>
             <tr>
-              <th className="py-1">{TEXT.columnName}</th>
-              <th>{TEXT.columnKey}</th>
-              <th>{TEXT.created}</th>
-              <th>{TEXT.lastUsed}</th>
-              <th>{TEXT.columnState}</th>
+              <th className="py-1">{t('columnName')}</th>
+              <th>{t('columnKey')}</th>
+              <th>{t('created')}</th>
+              <th>{t('lastUsed')}</th>
+              <th>{t('columnState')}</th>
             </tr>
           </thead>
           <tbody>
@@ -103,15 +85,15 @@ export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
                 <td>{when(k.lastUsedAt)}</td>
                 <td>
                   {k.revokedAt !== undefined ? (
-                    TEXT.revoked
+                    t('revoked')
                   ) : (
                     <button
                       type="button"
-                      aria-label={TEXT.revokeLabel(k.name)}
+                      aria-label={t('revokeLabel', { name: k.name })}
                       onClick={() => void revoke(k.id)}
                       className={smallButton}
                     >
-                      {TEXT.revoke}
+                      {t('revoke')}
                     </button>
                   )}
                 </td>

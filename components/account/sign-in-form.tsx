@@ -1,18 +1,9 @@
 'use client';
 // Sign in with an email and a password (or with the team's OpenID Connect provider, when the server has one).
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
-import { authRequest } from './auth-request';
+import { authRequest, useAuthText } from './auth-request';
 import { alertBox, field, link, primaryButton } from './styles';
-
-const TEXT = {
-  email: 'Email',
-  password: 'Password',
-  submit: 'Sign in',
-  busy: 'Signing in…',
-  oidc: (name: string) => `Sign in with ${name}`,
-  noAccount: 'No account yet?',
-  createAccount: 'Create account',
-};
 
 export function SignInForm({
   next,
@@ -23,6 +14,8 @@ export function SignInForm({
   oidcName: string | null;
   canSignUp: boolean;
 }) {
+  const t = useTranslations('signIn');
+  const said = useAuthText();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -34,7 +27,7 @@ export function SignInForm({
       window.location.assign(next);
       return;
     }
-    setError(answer.message);
+    setError(said(answer));
     setBusy(false);
   }
 
@@ -43,7 +36,7 @@ export function SignInForm({
     const answer = await authRequest<{ url?: string }>('sign-in/social', { provider: 'oidc', callbackURL: next });
     if (answer.ok && answer.data?.url) window.location.assign(answer.data.url);
     else {
-      setError(answer.message);
+      setError(said(answer));
       setBusy(false);
     }
   }
@@ -57,11 +50,11 @@ export function SignInForm({
       )}
       <form action={submit} className="flex flex-col gap-3">
         <label htmlFor="email" className="text-sm font-medium">
-          {TEXT.email}
+          {t('email')}
         </label>
         <input id="email" name="email" type="email" required autoFocus autoComplete="username" className={field} />
         <label htmlFor="password" className="text-sm font-medium">
-          {TEXT.password}
+          {t('password')}
         </label>
         <input
           id="password"
@@ -72,19 +65,19 @@ export function SignInForm({
           className={field}
         />
         <button type="submit" disabled={busy} className={primaryButton}>
-          {busy ? TEXT.busy : TEXT.submit}
+          {busy ? t('busy') : t('submit')}
         </button>
       </form>
       {oidcName && (
         <button type="button" disabled={busy} onClick={() => void oidc()} className={primaryButton}>
-          {TEXT.oidc(oidcName)}
+          {t('oidc', { name: oidcName })}
         </button>
       )}
       {canSignUp && (
         <p className="text-sm">
-          {TEXT.noAccount}{' '}
+          {t('noAccount')}{' '}
           <a href="/sign-up" className={link}>
-            {TEXT.createAccount}
+            {t('createAccount')}
           </a>
         </p>
       )}

@@ -1,19 +1,13 @@
 'use client';
 // Create an account: an email and a password (and a name, optional). The first account of a server is its admin.
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
-import { authRequest } from './auth-request';
+import { authRequest, useAuthText } from './auth-request';
 import { alertBox, field, muted, primaryButton } from './styles';
 
-const TEXT = {
-  name: 'Name (optional)',
-  email: 'Email',
-  password: 'Password',
-  passwordHint: (min: number) => `At least ${min} characters.`,
-  submit: 'Create account',
-  busy: 'Creating the account…',
-};
-
 export function SignUpForm({ invite, minPassword }: { invite?: string; minPassword: number }) {
+  const t = useTranslations('signUp');
+  const said = useAuthText();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -32,7 +26,7 @@ export function SignUpForm({ invite, minPassword }: { invite?: string; minPasswo
       window.location.assign('/');
       return;
     }
-    setError(answer.message);
+    setError(said(answer));
     setBusy(false);
   }
 
@@ -44,15 +38,15 @@ export function SignUpForm({ invite, minPassword }: { invite?: string; minPasswo
         </p>
       )}
       <label htmlFor="name" className="text-sm font-medium">
-        {TEXT.name}
+        {t('name')}
       </label>
       <input id="name" name="name" type="text" autoComplete="name" className={field} />
       <label htmlFor="email" className="text-sm font-medium">
-        {TEXT.email}
+        {t('email')}
       </label>
       <input id="email" name="email" type="email" required autoFocus autoComplete="username" className={field} />
       <label htmlFor="password" className="text-sm font-medium">
-        {TEXT.password}
+        {t('password')}
       </label>
       <input
         id="password"
@@ -65,10 +59,10 @@ export function SignUpForm({ invite, minPassword }: { invite?: string; minPasswo
         className={field}
       />
       <p id="password-hint" className={muted}>
-        {TEXT.passwordHint(minPassword)}
+        {t('passwordHint', { min: minPassword })}
       </p>
       <button type="submit" disabled={busy} className={primaryButton}>
-        {busy ? TEXT.busy : TEXT.submit}
+        {busy ? t('busy') : t('submit')}
       </button>
     </form>
   );

@@ -1,20 +1,14 @@
 'use client';
 // The header's user menu when accounts are on: who is signed in, their API keys, the admin page (for the admin),
 // and Sign out.
+import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
 import { authRequest } from './auth-request';
-
-const TEXT = {
-  menu: (email: string) => `Account menu for ${email}`,
-  apiKeys: 'API keys',
-  admin: 'Admin',
-  signOut: 'Sign out',
-  signOutFailed: 'Signing out failed; try again.',
-};
 
 const item = 'block w-full rounded px-3 py-1.5 text-left text-sm hover:bg-neutral-100 dark:hover:bg-neutral-800';
 
 export function UserMenu({ account }: { account: { email: string; name: string; admin: boolean } }) {
+  const t = useTranslations('userMenu');
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const box = useRef<HTMLDivElement>(null);
@@ -37,7 +31,7 @@ export function UserMenu({ account }: { account: { email: string; name: string; 
     // A full load, not a client navigation: nothing of this user's page state outlives the sign-out.
     // eslint-disable-next-line @next/next/no-location-assign-relative-destination
     if (answer.ok) window.location.assign('/sign-in');
-    else setError(TEXT.signOutFailed);
+    else setError(t('signOutFailed'));
   }
 
   return (
@@ -46,7 +40,7 @@ export function UserMenu({ account }: { account: { email: string; name: string; 
         type="button"
         aria-expanded={open}
         aria-controls="user-menu"
-        aria-label={TEXT.menu(account.email)}
+        aria-label={t('menu', { email: account.email })}
         onClick={() => setOpen((v) => !v)}
         className="max-w-48 truncate rounded-lg px-2 py-1 text-sm hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-neutral-800"
       >
@@ -59,15 +53,15 @@ export function UserMenu({ account }: { account: { email: string; name: string; 
         >
           <p className="truncate px-3 py-1.5 text-xs text-neutral-500">{account.email}</p>
           <a href="/account" className={item}>
-            {TEXT.apiKeys}
+            {t('apiKeys')}
           </a>
           {account.admin && (
             <a href="/admin" className={item}>
-              {TEXT.admin}
+              {t('admin')}
             </a>
           )}
           <button type="button" onClick={() => void signOut()} className={item}>
-            {TEXT.signOut}
+            {t('signOut')}
           </button>
           {error && (
             <p role="alert" className="px-3 py-1 text-xs text-red-700 dark:text-red-300">

@@ -43,6 +43,22 @@ export function authHeaders(bag: HeaderBag): Headers {
   return out;
 }
 
+const SIGN_UP_REFUSALS = {
+  'accounts-off': 'Accounts are off on this server: there is nothing to sign up for.',
+  closed: 'Sign-up is closed on this server.',
+  'invite-only': 'Accounts on this server are by invitation: ask the admin for an invite link.',
+  'invite-invalid': 'This invite link is not valid: it was used already, revoked, or it expired.',
+} as const;
+
+export type SignUpRefusalCode = keyof typeof SIGN_UP_REFUSALS;
+export interface SignUpRefusal {
+  allowed: false;
+  code: SignUpRefusalCode;
+  reason: string;
+}
+
+const refused = (code: SignUpRefusalCode): SignUpRefusal => ({ allowed: false, code, reason: SIGN_UP_REFUSALS[code] });
+
 export interface SignUpInput {
   email: string;
   password: string;
@@ -154,21 +170,16 @@ export class AccountService {
     }
   }
 
-  /** Whether an account can be made now (what the Create account page says), with this invite if given. */
-  async signUpState(invite?: string): Promise<{ allowed: true; first: boolean } | { allowed: false; reason: string }> {
-    if (this.mode !== 'accounts')
-      return { allowed: false, reason: 'Accounts are off on this server: there is nothing to sign up for.' };
+  /** Whether an account can be made now (what the Create account page says), with this invite if given; when not,
+   *  why, as a code (the page's words) and in the server's. */
+  async signUpState(invite?: string): Promise<{ allowed: true; first: boolean } | SignUpRefusal> {
+    if (this.mode !== 'accounts') return refused('accounts-off');
     if ((await this.userCount()) === 0) return { allowed: true, first: true };
     const { signUp } = await this.deps.store.serverSettings();
     if (signUp === 'open') return { allowed: true, first: false };
-    if (signUp === 'closed') return { allowed: false, reason: 'Sign-up is closed on this server.' };
-    if (!invite)
-      return {
-        allowed: false,
-        reason: 'Accounts on this server are by invitation: ask the admin for an invite link.',
-      };
-    if (!(await this.deps.store.openInvite(hashSecret(invite), Date.now())))
-      return { allowed: false, reason: 'This invite link is not valid: it was used already, revoked, or it expired.' };
+    if (signUp === 'closed') return refused('closed');
+    if (!invite) return refused('invite-only');
+    if (!(await this.deps.store.openInvite(hashSecret(invite), Date.now()))) return refused('invite-invalid');
     return { allowed: true, first: false };
   }
 

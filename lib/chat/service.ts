@@ -5,7 +5,7 @@
 // the runs in progress see only its objects, and its tools are checked against what the admin allows.
 import { randomUUID } from 'node:crypto';
 import { foldEvents, type Agent, type Message } from '../agent';
-import type { ContentItem } from '../llm/schema';
+import type { ContentItem, Lang } from '../llm/schema';
 import { contentText } from '../llm/schema';
 import { ToolDecisionSchema, type AgentEvent } from '../protocol/events';
 import { planReplay, ReplayRequestSchema, type ReplayPlan, type ReplayRequest } from '../replay/plan';
@@ -22,7 +22,13 @@ import type { AgentFactory } from './agents';
 import { storedFeed } from './feed';
 import type { LiveRuns, RunWriter } from './live-runs';
 import type { ConversationData } from './page';
-import { EditRequestSchema, parseRequest, SendRequestSchema, type SendRequest } from './requests';
+import {
+  EditRequestSchema,
+  parseRequest,
+  RegenerateRequestSchema,
+  SendRequestSchema,
+  type SendRequest,
+} from './requests';
 
 export interface StartedRun {
   conversationId: string;
@@ -48,7 +54,7 @@ export interface ChatServiceDeps {
 
 /** How a run comes about: what becomes of the conversation, and what the agent is given. */
 type RunPlan =
-  | { kind: 'turn'; conversation: Conversation; turn: StoredTurn }
+  | { kind: 'turn'; conversation: Conversation; turn: StoredTurn; pageLang?: Lang }
   | { kind: 'replay'; conversation: Conversation; turn: StoredTurn; plan: ReplayPlan; model?: string };
 
 const TITLE_LENGTH = 60;
@@ -92,29 +98,31 @@ export class ChatService {
     if (!turns.length && conversation.title === DEFAULT_TITLE)
       await this.store.renameConversation(owner, conversation.id, titleFrom(content));
     const turn = await this.addTurn(owner, conversation.id, Infinity, content);
-    return this.start(owner, agent, { kind: 'turn', conversation, turn });
+    return this.start(owner, agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
   }
 
-  /** Another answer to an existing turn; later turns are dropped, since they followed the old answer. */
-  async regenerate(actor: Actor, turnId: string): Promise<StartedRun> {
+  /** Another answer to an existing turn; later turns are dropped, since they followed the old answer. `lang` is the
+   *  page's language (as in send). */
+  async regenerate(actor: Actor, turnId: string, lang?: Lang): Promise<StartedRun> {
     const { owner } = actor;
+    const pageLang = parseRequest(RegenerateRequestSchema, { turnId, lang }).lang;
     const turn = await this.turn(owner, turnId);
     const conversation = await this.conversation(owner, turn.conversationId);
     const agent = await this.agentFor(actor, conversation.settings);
     await this.store.deleteTurnsFrom(owner, conversation.id, turn.seq + 1);
-    return this.start(owner, agent, { kind: 'turn', conversation, turn });
+    return this.start(owner, agent, { kind: 'turn', conversation, turn, pageLang });
   }
 
   /** Replaces a user message (and everything after it) with a new one and answers it. */
-  async editAndResend(actor: Actor, turnId: string, message: string): Promise<StartedRun> {
+  async editAndResend(actor: Actor, turnId: string, message: string, lang?: Lang): Promise<StartedRun> {
     const { owner } = actor;
-    const req = parseRequest(EditRequestSchema, { turnId, message });
+    const req = parseRequest(EditRequestSchema, { turnId, message, lang });
     const old = await this.turn(owner, req.turnId);
     const conversation = await this.conversation(owner, old.conversationId);
     const agent = await this.agentFor(actor, conversation.settings, conversation.id);
     await this.store.deleteTurnsFrom(owner, conversation.id, old.seq);
     const turn = await this.addTurn(owner, conversation.id, old.seq, req.message);
-    return this.start(owner, agent, { kind: 'turn', conversation, turn });
+    return this.start(owner, agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
   }
 
   /**
@@ -169,7 +177,7 @@ export class ChatService {
   /** A conversation with every turn's latest run, as the page opens it. */
   async openConversation(actor: Actor, id: string): Promise<ConversationData> {
     const conversation = await this.store.getConversation(actor.owner, id);
-    if (!conversation) throw new NotFoundError('This conversation no longer exists.');
+    if (!conversation) throw new NotFoundError('This conversation no longer exists.', 'conversation-gone');
     const turns = (await this.store.listTurns(actor.owner, id)).map((r) => ({
       turn: r.turn,
       runId: r.run?.id,
@@ -235,12 +243,17 @@ export class ChatService {
         : [...(await this.history(owner, conversation.id, turn.seq)), { role: 'user' as const, content: turn.content }];
     await this.store.startRun(owner, turn.id, runId);
     const writer = this.runs.start(owner, runId, conversation.id);
+    // The conversation's language when its settings name one, else the page's; with neither (a replay, a client
+    // that does not say) the agent reads it from the messages, as Qwen-Agent does.
+    const set = conversation.settings.lang;
+    const lang = set && set !== 'auto' ? set : how.kind === 'turn' ? how.pageLang : undefined;
     const opts = {
       signal: writer.signal,
       runId,
       conversationId: conversation.id,
       // Tools stage only the owner's uploads, whatever a message refers to.
       uploadAccess: (hash: string) => this.store.ownsUpload(owner, hash),
+      ...(lang ? { lang } : {}),
       ...(conversation.settings.pauseBeforeTools
         ? { beforeTool: (call: { functionId: string }) => writer.awaitDecision(call.functionId) }
         : {}),

@@ -4,8 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import type { HeaderBag } from '../http/peer';
 import { prepareMcpTools, writeMcpConfigFile, type ServerStatus } from '../mcp';
-import { WEB_SEARCH_HOWTO } from '../../tools';
 import type { Viewer } from '../auth/viewer';
+import type { ActionFailure } from '../chat/page';
 import type { AppContext } from './context';
 
 export interface IntegrationsStatus {
@@ -24,14 +24,32 @@ export interface IntegrationsStatus {
     servers: ServerStatus[];
     problems: string[];
   };
-  webSearch: { enabled: boolean; provider: string | null; howTo: string | null };
+  /** `problem`: what is wrong with the web search settings, when they are set but invalid (the server's words). */
+  webSearch: { enabled: boolean; provider: string | null; problem: string | null };
 }
 
-export type ConfigFileResult = { ok: true; text: string } | { ok: false; error: string };
+export type ConfigFileResult = { ok: true; text: string } | ActionFailure;
 
-const NOT_EDITABLE = 'Editing the MCP config from the page is off (set MCP_CONFIG_EDITABLE=1 to allow it).';
+const NOT_EDITABLE: ActionFailure = {
+  ok: false,
+  error: 'Editing the MCP config from the page is off (set MCP_CONFIG_EDITABLE=1 to allow it).',
+  status: 403,
+  code: 'mcp-not-editable',
+};
 
-const ADMIN_ONLY = 'Only the admin may read or change the MCP configuration.';
+const ADMIN_ONLY: ActionFailure = {
+  ok: false,
+  error: 'Only the admin may read or change the MCP configuration.',
+  status: 403,
+  code: 'admin-only',
+};
+
+const WRONG_PASSWORD: ActionFailure = {
+  ok: false,
+  error: 'That is not your password: the MCP configuration was not saved.',
+  status: 403,
+  code: 'wrong-password',
+};
 
 function snapshot(ctx: AppContext, viewer: Viewer, problems: string[]): IntegrationsStatus {
   const { config, mcp } = ctx;
@@ -49,7 +67,7 @@ function snapshot(ctx: AppContext, viewer: Viewer, problems: string[]): Integrat
     webSearch: {
       enabled: Boolean(search),
       provider: search?.provider ?? null,
-      howTo: search ? null : [config.web.searchProblem, WEB_SEARCH_HOWTO].filter(Boolean).join('. '),
+      problem: search ? null : (config.web.searchProblem ?? null),
     },
   };
 }
@@ -62,8 +80,8 @@ export async function integrationsStatus(ctx: AppContext, viewer: Viewer, wait =
 }
 
 export async function readMcpConfigText(ctx: AppContext, viewer: Viewer): Promise<ConfigFileResult> {
-  if (!viewer.admin) return { ok: false, error: ADMIN_ONLY };
-  if (!ctx.config.mcp.editable) return { ok: false, error: NOT_EDITABLE };
+  if (!viewer.admin) return ADMIN_ONLY;
+  if (!ctx.config.mcp.editable) return NOT_EDITABLE;
   try {
     // Read as text, not parsed: an invalid file is still shown, so that it can be fixed.
     const text = await readFile(ctx.config.mcp.configPath, 'utf8').catch((e: NodeJS.ErrnoException) => {
@@ -72,7 +90,7 @@ export async function readMcpConfigText(ctx: AppContext, viewer: Viewer): Promis
     });
     return { ok: true, text: text || '{\n  "mcpServers": {}\n}\n' };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    return { ok: false, error: e instanceof Error ? e.message : String(e), status: 500 };
   }
 }
 
@@ -83,15 +101,15 @@ export async function saveMcpConfigText(
   text: string,
   /** The admin's password, asked again when accounts are on; checked against the signed-in session. */
   password: { headers: HeaderBag; value: string | undefined },
-): Promise<{ ok: true; status: IntegrationsStatus } | { ok: false; error: string }> {
-  if (!viewer.admin) return { ok: false, error: ADMIN_ONLY };
-  if (!ctx.config.mcp.editable) return { ok: false, error: NOT_EDITABLE };
+): Promise<{ ok: true; status: IntegrationsStatus } | ActionFailure> {
+  if (!viewer.admin) return ADMIN_ONLY;
+  if (!ctx.config.mcp.editable) return NOT_EDITABLE;
   if (ctx.mode === 'accounts' && !(await ctx.accounts.verifyPassword(password.headers, password.value ?? '')))
-    return { ok: false, error: 'That is not your password: the MCP configuration was not saved.' };
+    return WRONG_PASSWORD;
   try {
     await writeMcpConfigFile(ctx.config.mcp.configPath, text);
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    return { ok: false, error: e instanceof Error ? e.message : String(e), status: 500 };
   }
   await ctx.mcp.start();
   await ctx.mcp.reload();

@@ -17,11 +17,12 @@ interface DocumentRow {
   pages: number | null;
   title: string | null;
   error: string | null;
+  error_code: string | null;
   created_at: number;
 }
 
 const COLUMNS =
-  'd.id, d.conversation_id, d.hash, d.name, d.size, d.state, d.kind, d.pages, d.title, d.error, d.created_at';
+  'd.id, d.conversation_id, d.hash, d.name, d.size, d.state, d.kind, d.pages, d.title, d.error, d.error_code, d.created_at';
 /** The documents of conversations the owner (the last parameter) has. */
 const OWNED = 'documents d JOIN conversations c ON c.id = d.conversation_id';
 
@@ -44,6 +45,7 @@ function toDocument(row: DocumentRow): StoredDocument {
   if (row.pages !== null) doc.pages = row.pages;
   if (row.title !== null) doc.title = row.title;
   if (row.error !== null) doc.error = row.error;
+  if (row.error_code !== null) doc.errorCode = row.error_code;
   return doc;
 }
 
@@ -65,9 +67,11 @@ export class SqliteDocuments implements DocumentStore {
       ),
       // After an owned lookup in the same transaction.
       ready: p<[string, number, string | null, string]>(
-        `UPDATE documents SET state = 'ready', kind = ?, pages = ?, title = ?, error = NULL WHERE id = ?`,
+        `UPDATE documents SET state = 'ready', kind = ?, pages = ?, title = ?, error = NULL, error_code = NULL WHERE id = ?`,
       ),
-      failed: p<[string, string]>(`UPDATE documents SET state = 'error', error = ? WHERE id = ?`),
+      failed: p<[string, string | null, string]>(
+        `UPDATE documents SET state = 'error', error = ?, error_code = ? WHERE id = ?`,
+      ),
       remove: p<[string]>('DELETE FROM documents WHERE id = ?'),
       ownsHash: p<[string, string], { n: number }>(
         `SELECT count(*) AS n FROM ${OWNED} WHERE d.hash = ? AND c.owner_id = ?`,
@@ -106,7 +110,7 @@ export class SqliteDocuments implements DocumentStore {
     return this.db.transaction(() => {
       if (!this.sql.one.get(id, owner.ownerId)) throw new NotFoundError(`Unknown document id "${id}".`);
       if (update.state === 'ready') this.sql.ready.run(update.kind, update.pages, update.title ?? null, id);
-      else this.sql.failed.run(update.error, id);
+      else this.sql.failed.run(update.error, update.errorCode ?? null, id);
       return toDocument(this.sql.one.get(id, owner.ownerId)!);
     })();
   }

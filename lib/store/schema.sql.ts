@@ -64,7 +64,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX documents_by_conversation ON documents (conversation_id, created_at);
   CREATE INDEX documents_by_hash ON documents (hash);
   `,
-  // 3: accounts. A conversation has an owner (what was written before belongs to the built-in local owner, until the
+  // 3: why a document cannot be read, as a code (DocumentError's), so the page can say it in the user's language.
+  `
+  ALTER TABLE documents ADD COLUMN error_code TEXT;
+  `,
+  // 4: accounts. A conversation has an owner (what was written before belongs to the built-in local owner, until the
   // first admin takes it over); everything else in a conversation is its owner's. API keys, invites, and the
   // server's settings. (Users and sessions are the accounts library's own tables, lib/auth.)
   `

@@ -11,15 +11,15 @@ import type { OwnerScope } from '../store/owner';
 import type { DocumentService } from './service';
 import { UploadError } from './service';
 
-function problem(status: number, message: string): Response {
-  return Response.json({ error: { message } }, { status });
+function problem(status: number, message: string, code?: string): Response {
+  return Response.json({ error: code ? { message, code } : { message } }, { status });
 }
 
 function failure(e: unknown): Response {
-  if (e instanceof UploadError) return problem(e.status, e.message);
+  if (e instanceof UploadError) return problem(e.status, e.message, e.code);
   if (e instanceof RateLimitError)
     return Response.json(
-      { error: { message: e.message } },
+      { error: { message: e.message, code: e.code } },
       { status: 429, headers: { 'retry-after': String(e.retryAfterS) } },
     );
   return problem(500, e instanceof Error ? e.message : String(e));

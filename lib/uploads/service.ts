@@ -25,6 +25,8 @@ export class UploadError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** What went wrong as a code the page can say in its language (a DocumentError code, or 'gone'). */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'UploadError';
@@ -67,24 +69,29 @@ export class DocumentService {
       throw new UploadError(
         new DocumentError(`${name} is larger than the ${formatBytes(limit)} limit per file.`, 'too-large').message,
         413,
+        'too-large',
       );
     }
     if (input.conversationId && !(await this.store.getConversation(owner, input.conversationId)))
-      throw new UploadError('This conversation no longer exists.', 404);
+      throw new UploadError('This conversation no longer exists.', 404, 'gone');
     const allowance = this.budget?.left(owner.ownerId);
-    const overBudget = () =>
-      new RateLimitError(
-        `You have uploaded ${formatBytes(this.budget!.maxBytes)} in the last 24 hours, the most one user may ` +
-          `(UPLOAD_BYTES_PER_DAY). Try again in ${Math.ceil(allowance!.retryAfterS / 3600)} h.`,
+    const overBudget = () => {
+      const [limit, hours] = [formatBytes(this.budget!.maxBytes), Math.ceil(allowance!.retryAfterS / 3600)];
+      return new RateLimitError(
+        'upload-budget',
+        `You have uploaded ${limit} in the last 24 hours, the most one user may (UPLOAD_BYTES_PER_DAY). ` +
+          `Try again in ${hours} h.`,
         allowance!.retryAfterS || 60,
+        { limit, hours },
       );
+    };
     if (allowance && (allowance.bytes <= 0 || (input.declaredSize ?? 0) > allowance.bytes)) throw overBudget();
     let saved;
     try {
       const body = allowance ? capped(input.body, allowance.bytes, overBudget) : input.body;
       saved = await saveUpload(body, { dataDir: this.dataDir, maxBytes: limit, name });
     } catch (e) {
-      if (e instanceof DocumentError && e.code === 'too-large') throw new UploadError(e.message, 413);
+      if (e instanceof DocumentError && e.code === 'too-large') throw new UploadError(e.message, 413, e.code);
       throw e;
     }
     this.budget?.spend(owner.ownerId, saved.size);
@@ -124,7 +131,7 @@ export class DocumentService {
     if (!(await this.store.getDocument(owner, id))) throw new UploadError('This document no longer exists.', 404);
     await this.parses.get(id)?.catch(() => undefined);
     const removed = await this.store.removeDocument(owner, id);
-    if (!removed) throw new UploadError('This document no longer exists.', 404);
+    if (!removed) throw new UploadError('This document no longer exists.', 404, 'gone');
     if ((await this.store.countDocumentsWithHash(removed.hash)) === 0)
       await deleteStoredFile(this.dataDir, removed.hash);
     return removed;
@@ -164,8 +171,9 @@ export class DocumentService {
         e instanceof DocumentError
           ? e.message
           : `${doc.name} could not be read (${e instanceof Error ? e.message : String(e)}).`;
+      const errorCode = e instanceof DocumentError ? e.code : 'unreadable';
       try {
-        return await this.store.updateDocument(owner, doc.id, { state: 'error', error });
+        return await this.store.updateDocument(owner, doc.id, { state: 'error', error, errorCode });
       } catch {
         return doc; // removed while parsing
       }

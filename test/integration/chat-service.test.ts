@@ -135,6 +135,29 @@ describe('ChatService', () => {
     expect((await store.getRun(OWNER, other.runId))?.status).toBe('answered');
   });
 
+  it("runs the agent in the page's language unless the conversation's settings name one", async () => {
+    server.setScenario({ fallback: 'echo' });
+    const langOf = async (run: { runId: string }) =>
+      (await drain(follow(service, OWNER, run.runId))).find((e) => e.type === 'run-start');
+    const page = await service.send(ACTOR, { message: 'Hello', lang: 'zh' });
+    expect(await langOf(page)).toMatchObject({ lang: 'zh' });
+    // Without a page language the messages decide, as in Qwen-Agent.
+    expect(await langOf(await service.regenerate(ACTOR, page.turnId))).toMatchObject({ lang: 'en' });
+    expect(await langOf(await service.regenerate(ACTOR, page.turnId, 'en'))).toMatchObject({ lang: 'en' });
+
+    await store.updateSettings(OWNER, page.conversationId, { lang: 'en' });
+    const set = await service.send(ACTOR, { conversationId: page.conversationId, message: 'Again', lang: 'zh' });
+    expect(await langOf(set)).toMatchObject({ lang: 'en' });
+    await store.updateSettings(OWNER, page.conversationId, { lang: 'auto' });
+    expect(await langOf(await service.editAndResend(ACTOR, set.turnId, 'Once more', 'zh'))).toMatchObject({
+      lang: 'zh',
+    });
+    // A language the agent has no prompts for is refused at the door.
+    await expect(service.send(ACTOR, { message: 'Hi', lang: 'fr' as never })).rejects.toThrow(
+      '"lang" must be "en" or "zh"',
+    );
+  });
+
   it('refuses an empty message and an unknown tool before storing anything', async () => {
     const before = (await store.listConversations(OWNER)).length;
     await expect(service.send(ACTOR, { message: '   ' })).rejects.toThrow('"message" must be a non-empty string.');
