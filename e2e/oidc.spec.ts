@@ -88,7 +88,10 @@ test('a team user signs in with the OpenID Connect provider and gets an account 
   await page.goto('/sign-in');
   await page.getByRole('button', { name: 'Sign in with Test IdP' }).click();
   await signInAtProvider(page, 'early');
-  await expect(page).toHaveURL(/error/);
+  await expect(page).toHaveURL(/\/sign-in\?error=oidc-admin-first$/);
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    /Create the admin account with an email and password first/,
+  );
   await page.goto('/sign-up');
   await page.getByLabel('Email', { exact: true }).fill('admin@example.com');
   await page.getByLabel('Password', { exact: true }).fill('correct horse battery');

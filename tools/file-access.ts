@@ -101,12 +101,16 @@ export async function resolveLocalFile(
 ): Promise<{ path: string; name: string }> {
   const ref = parseFileRef(source);
   const removed = 'the uploaded file no longer exists (it was removed)';
-  if (ref && uploadAccess && !(await uploadAccess(ref.hash))) throw new Error(removed);
   const uploads = filesDir(dataDir());
   const from = ref ? storedFilePath(dataDir(), ref.hash) : path.resolve(localPath(source));
-  if (!ref && !allowAnyPath && !from.startsWith(uploads + path.sep)) {
+  const inUploads = from.startsWith(uploads + path.sep);
+  if (!ref && !allowAnyPath && !inUploads) {
     throw new Error('local paths outside the uploaded files are not staged; upload the file instead');
   }
+  // The stored bytes are the caller's only when one of their uploads has them: by reference or by a path into
+  // DATA_DIR/files alike (another user's reads exactly as a removed one).
+  const hash = ref ? ref.hash : inUploads ? path.relative(uploads, from).split(path.sep)[0]! : undefined;
+  if (hash !== undefined && uploadAccess && !(await uploadAccess(hash))) throw new Error(removed);
   let info;
   try {
     info = await stat(from);

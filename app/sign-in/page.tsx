@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
 import { SignInForm } from '@/components/account/sign-in-form';
 import { alertBox, field, link, muted, primaryButton } from '@/components/account/styles';
+import { OIDC_REFUSALS } from '@/lib/auth/better-auth';
 import { safeNextPath } from '@/lib/http/sign-in';
 import { appContext } from '@/lib/server/context';
 
@@ -27,10 +28,16 @@ export default async function SignInPage({
   if (ctx.mode === 'accounts') {
     const state = await ctx.accounts.signUpState();
     const first = state.allowed && state.first;
+    const refused = OIDC_REFUSALS.find((code) => code === error);
     return (
       <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-4 p-6">
         <h1 className="text-xl font-semibold">{t('heading')}</h1>
         <p className={muted}>{t('accountsIntro')}</p>
+        {refused && (
+          <p role="alert" className={alertBox}>
+            {t(`oidcErrors.${refused}`)}
+          </p>
+        )}
         {first && (
           <p className="text-sm">
             {t('firstAccount')}{' '}

@@ -221,13 +221,18 @@ export class AccountService {
   /** For the OIDC sign-in of someone without an account yet (the better-auth hook). */
   async allowExternalSignUp(email: string): Promise<void> {
     if ((await this.userCount()) === 0)
-      throw refusal('FORBIDDEN', 'Create the admin account with an email and password first, then sign in this way.');
+      throw refusal(
+        'FORBIDDEN',
+        'Create the admin account with an email and password first, then sign in this way.',
+        'oidc-admin-first',
+      );
     if (this.deps.oidcOpenSignUp) return;
     const state = await this.signUpState();
     if (!state.allowed)
       throw refusal(
         'FORBIDDEN',
         `No account exists for ${email}, and this server makes new ones only by invitation. Ask the admin.`,
+        'oidc-invite-only',
       );
   }
 

@@ -123,7 +123,12 @@ export async function migrateAuth(auth: Auth): Promise<void> {
   await runMigrations();
 }
 
-/** A refusal the accounts library answers with its own status and message. */
-export function refusal(status: 'FORBIDDEN' | 'BAD_REQUEST' | 'TOO_MANY_REQUESTS', message: string): APIError {
-  return new APIError(status, { message });
+/** Why an OpenID Connect sign-in made no account: the sign-in page says it in its language (lib/auth/http.ts sends
+ *  the browser back there with the code). */
+export const OIDC_REFUSALS = ['oidc-admin-first', 'oidc-invite-only', 'oidc-failed'] as const;
+export type OidcRefusal = (typeof OIDC_REFUSALS)[number];
+
+/** A refusal the accounts library answers with its own status and message (and our code). */
+export function refusal(status: 'FORBIDDEN' | 'BAD_REQUEST', message: string, code: OidcRefusal): APIError {
+  return new APIError(status, { message, code });
 }

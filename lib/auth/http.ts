@@ -6,13 +6,14 @@
 //   POST /api/auth/sign-out
 //   GET  /api/auth/get-session
 //   POST /api/auth/sign-in/social  {provider: "oidc", callbackURL}     OpenID Connect, when configured
-//   GET  /api/auth/callback/oidc                                       the provider's redirect back
+//   GET  /api/auth/callback/oidc                                       the provider's redirect back (on a refusal
+//                                                                      the browser goes to /sign-in?error=<code>)
 // Errors answer {"error": {"message": ...}}, as the rest of the API.
 import { readBodyText } from '../http/body';
 import { clientKey } from '../http/client';
 import { problem } from '../http/respond';
 import { SignUpError, type AccountService, type AccountUser } from './accounts';
-import { OIDC_PROVIDER_ID, type Auth } from './better-auth';
+import { OIDC_PROVIDER_ID, OIDC_REFUSALS, type Auth, type OidcRefusal } from './better-auth';
 import { signedUp, signInFailed, signInWait, signUpWait } from './limits';
 
 const BODY_MAX_BYTES = 8 * 1024;
@@ -64,6 +65,21 @@ async function ours(answer: Response, messages: Partial<Record<number, string>> 
   return out;
 }
 
+/** Where the provider's redirect back ends when it made no session: better-auth answers with an error, or sends the
+ *  browser to its own error page; either way the browser goes to our sign-in page, which says why in its language. */
+async function oidcOutcome(answer: Response): Promise<Response> {
+  const location = answer.headers.get('location');
+  let code: string | null | undefined;
+  if (answer.status >= 400) code = ((await answer.json().catch(() => ({}))) as { code?: string }).code ?? 'oidc-failed';
+  else if (location && new URL(location, 'http://x').pathname.startsWith('/api/auth/error'))
+    code = new URL(location, 'http://x').searchParams.get('error');
+  else return answer;
+  const known = OIDC_REFUSALS.includes(code as OidcRefusal) ? code : 'oidc-failed';
+  const out = new Response(null, { status: 302, headers: { location: `/sign-in?error=${known}` } });
+  for (const cookie of answer.headers.getSetCookie()) out.headers.append('set-cookie', cookie);
+  return out;
+}
+
 export async function handleAuthRequest(request: Request, accounts: AccountService, auth: Auth): Promise<Response> {
   if (accounts.mode !== 'accounts')
     return problem(
@@ -108,6 +124,8 @@ export async function handleAuthRequest(request: Request, accounts: AccountServi
     return answer.ok ? signedIn(answer) : ours(answer, { 401: 'Wrong email or password.' });
   }
 
+  if (route === `GET /callback/${OIDC_PROVIDER_ID}` || route === 'GET /error')
+    return oidcOutcome(await auth.handler(request));
   if (PASSED.has(route)) return ours(await auth.handler(request));
   return problem(404, `There is no ${route} here.`);
 }

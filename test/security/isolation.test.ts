@@ -189,6 +189,17 @@ describe('B reaches none of A’s objects (each route and action that takes an i
     const theirs = up.json<{ document: StoredDocument }>().document;
     expect(theirs.hash).toBe(mine.document.hash);
     expect(theirs.id).not.toBe(mine.document.id);
+    // No existence oracle: the answer for bytes A has stored reads as the answer for bytes nobody has.
+    const unseen = await request(app.url, '/api/files?name=mine.md', {
+      method: 'POST',
+      headers: as(app, b),
+      body: `${FILE.toString()} (B's own)`,
+    });
+    expect(unseen.status).toBe(201);
+    const fresh = unseen.json<{ document: StoredDocument }>();
+    expect(Object.keys(up.json<object>()).sort()).toEqual(Object.keys(fresh).sort());
+    expect(Object.keys(theirs).sort()).toEqual(Object.keys(fresh.document).sort());
+    expect(theirs.state).toBe(fresh.document.state);
     expect(readFileSync(path.join(app.dataDir, 'files', theirs.hash), 'utf8')).toBe(FILE.toString());
     // B may attach its own reference; A's document is untouched.
     const sent = await chat(app, b, { conversationId: theirs.conversationId, message: 'ok', files: [theirs.ref] });
