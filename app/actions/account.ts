@@ -3,7 +3,8 @@
 import type { ActionResult } from '@/lib/chat/page';
 import { appContext } from '@/lib/server/context';
 import type { ApiKeyRecord } from '@/lib/store/types';
-import { statusOf } from '@/lib/server/route';
+import { CodedError } from '@/lib/protocol/errors';
+import { failure } from './action-error';
 import { guardAction } from './guard';
 
 const NO_ACCOUNTS = 'API keys belong to accounts, and accounts are off on this server (see the README’s Accounts).';
@@ -12,7 +13,7 @@ async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, value: await fn() };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e), status: statusOf(e, 500) };
+    return failure(e);
   }
 }
 
@@ -26,7 +27,7 @@ export async function createApiKey(name: string): Promise<ActionResult<{ secret:
   const me = await guardAction();
   return attempt(async () => {
     const ctx = await appContext();
-    if (ctx.mode !== 'accounts') throw new Error(NO_ACCOUNTS);
+    if (ctx.mode !== 'accounts') throw new CodedError('no-accounts', NO_ACCOUNTS);
     return ctx.apiKeys.create(me.owner, name);
   });
 }

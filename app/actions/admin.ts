@@ -6,14 +6,14 @@ import type { UserRow } from '@/lib/auth/admin';
 import type { ActionResult } from '@/lib/chat/page';
 import { appContext } from '@/lib/server/context';
 import type { InviteRecord, ServerSettings } from '@/lib/store/types';
-import { statusOf } from '@/lib/server/route';
+import { failure } from './action-error';
 import { guardAdmin } from './guard';
 
 async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, value: await fn() };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e), status: statusOf(e, 500) };
+    return failure(e);
   }
 }
 

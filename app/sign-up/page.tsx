@@ -17,6 +17,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function SignUpPage({ searchParams }: { searchParams: Promise<{ invite?: string }> }) {
   const { invite } = await searchParams;
   const t = await getTranslations('signUp');
+  const refusal = await getTranslations('authErrors');
   const state = await (await appContext()).accounts.signUpState(invite);
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-4 p-6">
@@ -28,7 +29,7 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
         </>
       ) : (
         <p role="alert" className={noticeBox}>
-          {t(`refused.${state.code}`)}
+          {refusal(state.code)}
         </p>
       )}
       <p className="text-sm">

@@ -4,6 +4,7 @@ import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { createInvite, listInvites, revokeInvite, updateServerSettings } from '@/app/actions/admin';
 import type { InviteRecord, ServerSettings, SignUpMode } from '@/lib/store/types';
+import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
 
 const MODES: SignUpMode[] = ['open', 'invite', 'closed'];
@@ -18,6 +19,7 @@ export function AdminAccess({
   inviteDays: number;
 }) {
   const t = useTranslations('admin.access');
+  const said = useCodedText('errors');
   const [settings, setSettings] = useState(initialSettings);
   const [invites, setInvites] = useState(initialInvites);
   const [link, setLink] = useState<string | null>(null);
@@ -28,7 +30,7 @@ export function AdminAccess({
     setError(null);
     setSaved(false);
     const answer = await updateServerSettings(patch);
-    if (!answer.ok) return setError(answer.error);
+    if (!answer.ok) return setError(said(failureText(answer)));
     setSettings(answer.value);
     setSaved(true);
   }
@@ -41,14 +43,14 @@ export function AdminAccess({
   async function invite() {
     setError(null);
     const answer = await createInvite();
-    if (!answer.ok) return setError(answer.error);
+    if (!answer.ok) return setError(said(failureText(answer)));
     setLink(answer.value.link);
     await refreshInvites();
   }
 
   async function revoke(id: string) {
     const answer = await revokeInvite(id);
-    if (!answer.ok) setError(answer.error);
+    if (!answer.ok) setError(said(failureText(answer)));
     await refreshInvites();
   }
 

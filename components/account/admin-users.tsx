@@ -4,10 +4,12 @@ import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { listUsers, resetUserPassword, setUserDisabled } from '@/app/actions/admin';
 import type { UserRow } from '@/lib/auth/admin';
+import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, noticeBox, smallButton } from './styles';
 
 export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) {
   const t = useTranslations('admin.users');
+  const said = useCodedText('errors');
   const [users, setUsers] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -22,14 +24,14 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
     setError(null);
     setNotice(null);
     const answer = await setUserDisabled(user.id, !user.disabled);
-    if (!answer.ok) setError(answer.error);
+    if (!answer.ok) setError(said(failureText(answer)));
     await refresh();
   }
 
   async function reset(user: UserRow, form: FormData) {
     setError(null);
     const answer = await resetUserPassword(user.id, String(form.get('password') ?? ''));
-    if (!answer.ok) return setError(answer.error);
+    if (!answer.ok) return setError(said(failureText(answer)));
     setResetting(null);
     setNotice(t('passwordSet', { email: user.email }));
   }

@@ -4,10 +4,12 @@ import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/app/actions/account';
 import type { ApiKeyRecord } from '@/lib/store/types';
+import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
 
 export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
   const t = useTranslations('apiKeys');
+  const said = useCodedText('errors');
   const when = (time?: number) => (time === undefined ? t('never') : new Date(time).toLocaleString());
   const [keys, setKeys] = useState(initial);
   const [error, setError] = useState<string | null>(null);
@@ -21,7 +23,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
   async function create(form: FormData) {
     setError(null);
     const answer = await createApiKey(String(form.get('name') ?? ''));
-    if (!answer.ok) return setError(answer.error);
+    if (!answer.ok) return setError(said(failureText(answer)));
     setSecret(answer.value.secret);
     await refresh();
   }
@@ -29,7 +31,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
   async function revoke(id: string) {
     setError(null);
     const answer = await revokeApiKey(id);
-    if (!answer.ok) setError(answer.error);
+    if (!answer.ok) setError(said(failureText(answer)));
     await refresh();
   }
 

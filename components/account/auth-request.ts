@@ -1,4 +1,4 @@
-// The account pages' calls to /api/auth (lib/auth/http.ts): JSON in, JSON out, errors as {error: {message}}.
+// The account pages' calls to /api/auth (lib/auth/http.ts): JSON in, JSON out, errors as {error: {message, code?}}.
 import { useTranslations } from 'next-intl';
 import { useCallback } from 'react';
 
@@ -6,8 +6,10 @@ export interface AuthAnswer<T> {
   ok: boolean;
   /** 0 when the server could not be reached. */
   status: number;
-  /** The server's reason when not ok (absent when it gave none). */
+  /** The server's reason when not ok (absent when it gave none), with its code when the page can say it. */
   message?: string;
+  code?: string;
+  values?: Record<string, number>;
   data?: T;
 }
 
@@ -22,16 +24,23 @@ export async function authRequest<T = unknown>(path: string, body: unknown = {})
   } catch {
     return { ok: false, status: 0 };
   }
-  const data = (await res.json().catch(() => undefined)) as (T & { error?: { message?: string } }) | undefined;
+  type Failure = { error?: { message?: string; code?: string; values?: Record<string, number> } };
+  const data = (await res.json().catch(() => undefined)) as (T & Failure) | undefined;
   if (res.ok) return { ok: true, status: res.status, data };
-  return { ok: false, status: res.status, message: data?.error?.message };
+  return { ok: false, status: res.status, ...data?.error };
 }
 
-/** A failed answer as text: the server's reason, else the catalog's words for what happened. */
+/** A failed answer as text: the catalog's words for its code, else the server's reason, else what happened. */
 export function useAuthText(): (answer: AuthAnswer<unknown>) => string {
   const t = useTranslations('signIn');
+  const coded = useTranslations('authErrors');
   return useCallback(
-    (answer) => answer.message ?? (answer.status ? t('failed', { status: answer.status }) : t('unreachable')),
-    [t],
+    (answer) => {
+      // Codes arrive as data: `has` guards one this page does not know.
+      const key = answer.code as Parameters<typeof coded>[0] | undefined;
+      if (key && coded.has(key)) return coded(key, answer.values);
+      return answer.message ?? (answer.status ? t('failed', { status: answer.status }) : t('unreachable'));
+    },
+    [t, coded],
   );
 }

@@ -27,7 +27,8 @@ export class SignUpError extends Error {
   constructor(
     message: string,
     readonly status: 400 | 403 | 429,
-    readonly retryAfterS?: number,
+    /** Why, as a code the page says in its language. */
+    readonly code: SignUpRefusalCode,
   ) {
     super(message);
   }
@@ -195,7 +196,7 @@ export class AccountService {
 
   private async signUpNow(input: SignUpInput, headers: HeaderBag): Promise<Response> {
     const state = await this.signUpState(input.invite);
-    if (!state.allowed) throw new SignUpError(state.reason, 403);
+    if (!state.allowed) throw new SignUpError(state.reason, 403, state.code);
     const email = input.email.trim();
     const name = input.name?.trim() || email.split('@')[0] || email;
     const answer = await signUpPermit.run(true, () =>

@@ -1,6 +1,7 @@
 // What the admin controls: the users (list, disable and enable, set a new password), how accounts are made (the
 // sign-up mode, invite links: single use, expiring), and which tools the other users may use. Every method takes
 // the admin's request headers: better-auth checks the admin's session again for the user operations.
+import { CodedError } from '../protocol/errors';
 import { randomBytes } from 'node:crypto';
 import type { HeaderBag } from '../http/peer';
 import type { ChatStore, InviteRecord, ServerSettings, SignUpMode } from '../store/types';
@@ -21,8 +22,10 @@ export interface UserRow {
   createdAt: number;
 }
 
-export class AdminError extends Error {
+/** What the admin asked for that cannot be done, coded so the page says it in its language. */
+export class AdminError extends CodedError {
   override name = 'AdminError';
+  readonly status = 400;
 }
 
 export class AdminService {
@@ -45,7 +48,7 @@ export class AdminService {
 
   /** Disabling signs the user out everywhere (better-auth revokes their sessions); their API keys stop working. */
   async setDisabled(admin: Viewer, headers: HeaderBag, userId: string, disabled: boolean): Promise<void> {
-    if (userId === admin.userId) throw new AdminError('You cannot disable your own account.');
+    if (userId === admin.userId) throw new AdminError('disable-self', 'You cannot disable your own account.');
     const h = authHeaders(headers);
     if (disabled)
       await this.deps.auth.api.banUser({ headers: h, body: { userId, banReason: 'Disabled by the admin' } });
@@ -54,7 +57,9 @@ export class AdminService {
 
   async resetPassword(headers: HeaderBag, userId: string, password: string): Promise<void> {
     if (password.length < MIN_PASSWORD_LENGTH)
-      throw new AdminError(`A password needs at least ${MIN_PASSWORD_LENGTH} characters.`);
+      throw new AdminError('password-short', `A password needs at least ${MIN_PASSWORD_LENGTH} characters.`, {
+        min: MIN_PASSWORD_LENGTH,
+      });
     await this.deps.auth.api.setUserPassword({
       headers: authHeaders(headers),
       body: { userId, newPassword: password },
@@ -69,7 +74,7 @@ export class AdminService {
     const next: Partial<ServerSettings> = {};
     if (patch.signUp !== undefined) {
       if (!SIGN_UP_MODES.includes(patch.signUp as SignUpMode))
-        throw new AdminError('Sign-up is "open", "invite" or "closed".');
+        throw new AdminError('bad-sign-up-mode', 'Sign-up is "open", "invite" or "closed".');
       next.signUp = patch.signUp as SignUpMode;
     }
     if (patch.userTools !== undefined) {
@@ -99,6 +104,7 @@ export class AdminService {
   }
 
   async revokeInvite(id: string): Promise<void> {
-    if (!(await this.deps.store.revokeInvite(id))) throw new AdminError('This invite was used or revoked already.');
+    if (!(await this.deps.store.revokeInvite(id)))
+      throw new AdminError('invite-gone', 'This invite was used or revoked already.');
   }
 }

@@ -1,6 +1,7 @@
 // API keys: a user makes one with a name, sees it once, and sends it as `Authorization: Bearer …` (POST /api/chat,
 // the other routes, and later /v1); a request with a key acts as its owner. Only the key's sha256 is kept (the key
 // is 32 random bytes, so a fast hash is enough: there is nothing to guess), with the time it was last used.
+import { CodedError } from '../protocol/errors';
 import { createHash, randomBytes } from 'node:crypto';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
@@ -22,7 +23,7 @@ export class ApiKeyService {
   /** A new key for the owner: `secret` is shown once and never again. */
   async create(owner: OwnerScope, name: string): Promise<{ secret: string; key: ApiKeyRecord }> {
     const clean = name.trim().slice(0, MAX_NAME_LENGTH);
-    if (!clean) throw new Error('Give the key a name (what it is for).');
+    if (!clean) throw new CodedError('key-name-missing', 'Give the key a name (what it is for).');
     const secret = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
     const key = await this.store.createApiKey(owner, {
       name: clean,

@@ -13,7 +13,7 @@ import { readBodyText } from '../http/body';
 import { clientKey } from '../http/client';
 import { problem } from '../http/respond';
 import { SignUpError, type AccountService, type AccountUser } from './accounts';
-import { OIDC_PROVIDER_ID, OIDC_REFUSALS, type Auth, type OidcRefusal } from './better-auth';
+import { MIN_PASSWORD_LENGTH, OIDC_PROVIDER_ID, OIDC_REFUSALS, type Auth, type OidcRefusal } from './better-auth';
 import { signedUp, signInFailed, signInWait, signUpWait } from './limits';
 
 const BODY_MAX_BYTES = 8 * 1024;
@@ -39,6 +39,25 @@ async function jsonBody(request: Request): Promise<Record<string, unknown> | und
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 
+/** An error answer the account pages say in their language: the server's words, and the code (with what it fills
+ *  in) of the catalog's (`authErrors`). */
+function coded(
+  status: number,
+  message: string,
+  code: string,
+  values?: Record<string, number>,
+  headers: Record<string, string> = {},
+): Response {
+  return Response.json({ error: values ? { message, code, values } : { message, code } }, { status, headers });
+}
+
+/** better-auth's codes for what a person can fix, as ours. */
+const LIBRARY_CODES: Record<string, { code: string; values?: Record<string, number> }> = {
+  PASSWORD_TOO_SHORT: { code: 'password-short', values: { min: MIN_PASSWORD_LENGTH } },
+  PASSWORD_TOO_LONG: { code: 'password-long' },
+  INVALID_EMAIL: { code: 'invalid-email' },
+};
+
 /** A signed-in answer without the session token in its body: the token lives in the httpOnly cookie only, out of
  *  reach of the page's scripts. The user is said as this app says it. */
 async function signedIn(answer: Response): Promise<Response> {
@@ -50,17 +69,23 @@ async function signedIn(answer: Response): Promise<Response> {
 }
 
 /** better-auth's error answers ({message, code}) in the API's shape; successes as they are (cookies included). */
-async function ours(answer: Response, messages: Partial<Record<number, string>> = {}): Promise<Response> {
+async function ours(
+  answer: Response,
+  messages: Partial<Record<number, { message: string; code: string }>> = {},
+): Promise<Response> {
   if (answer.ok || answer.status < 400) return answer;
-  let message = messages[answer.status];
-  if (!message) {
-    const body = (await answer
-      .clone()
-      .json()
-      .catch(() => ({}))) as { message?: string };
-    message = body.message || `The sign-in service answered ${answer.status}.`;
-  }
-  const out = problem(answer.status, message);
+  const body = (await answer
+    .clone()
+    .json()
+    .catch(() => ({}))) as { message?: string; code?: string };
+  const mapped = messages[answer.status];
+  const known = body.code ? LIBRARY_CODES[body.code] : undefined;
+  const message = mapped?.message || body.message || `The sign-in service answered ${answer.status}.`;
+  const out = mapped
+    ? coded(answer.status, message, mapped.code)
+    : known
+      ? coded(answer.status, message, known.code, known.values)
+      : problem(answer.status, message);
   for (const cookie of answer.headers.getSetCookie()) out.headers.append('set-cookie', cookie);
   return out;
 }
@@ -94,17 +119,21 @@ export async function handleAuthRequest(request: Request, accounts: AccountServi
     const body = await jsonBody(request);
     if (!body) return problem(400, 'Send {"email": "...", "password": "..."} as JSON.');
     const wait = signUpWait(address);
-    if (wait) return problem(429, wait.message, { 'retry-after': String(wait.seconds) });
+    if (wait)
+      return coded(429, wait.message, wait.code, { seconds: wait.seconds }, { 'retry-after': String(wait.seconds) });
     try {
       const answer = await accounts.signUp(
         { email: text(body.email), password: text(body.password), name: text(body.name), invite: text(body.invite) },
         request.headers,
       );
-      if (!answer.ok) return ours(answer, { 422: 'An account with this email exists already: sign in instead.' });
+      if (!answer.ok)
+        return ours(answer, {
+          422: { message: 'An account with this email exists already: sign in instead.', code: 'email-taken' },
+        });
       signedUp(address);
       return signedIn(answer);
     } catch (e) {
-      if (e instanceof SignUpError) return problem(e.status, e.message);
+      if (e instanceof SignUpError) return coded(e.status, e.message, e.code);
       throw e;
     }
   }
@@ -114,14 +143,22 @@ export async function handleAuthRequest(request: Request, accounts: AccountServi
     const email = text(body?.email).trim();
     if (!body || !email) return problem(400, 'Send {"email": "...", "password": "..."} as JSON.');
     const wait = signInWait(address, email);
-    if (wait) return problem(429, wait.message, { 'retry-after': String(wait.seconds) });
+    if (wait)
+      return coded(429, wait.message, wait.code, { seconds: wait.seconds }, { 'retry-after': String(wait.seconds) });
     const answer = await auth.api.signInEmail({
       body: { email, password: text(body.password) },
       headers: request.headers,
       asResponse: true,
     });
     if (answer.status === 401) signInFailed(address, email);
-    return answer.ok ? signedIn(answer) : ours(answer, { 401: 'Wrong email or password.' });
+    if (answer.ok) return signedIn(answer);
+    return ours(answer, {
+      401: { message: 'Wrong email or password.', code: 'wrong-credentials' },
+      403: {
+        message: 'This account is disabled. Ask the admin of this Agent Studio to enable it again.',
+        code: 'account-disabled',
+      },
+    });
   }
 
   if (route === `GET /callback/${OIDC_PROVIDER_ID}` || route === 'GET /error')

@@ -18,12 +18,14 @@ const signUps = () => windowOf('sign-ups-by-address', SIGN_UPS_PER_ADDRESS);
 export interface Wait {
   seconds: number;
   message: string;
+  /** Which limit, as a code the page says in its language (with `seconds`). */
+  code: 'wait-account' | 'wait-address' | 'wait-sign-up';
 }
 
-function wait(ms: number, message: (s: number) => string): Wait | undefined {
+function wait(ms: number, code: Wait['code'], message: (s: number) => string): Wait | undefined {
   if (ms <= 0) return undefined;
   const seconds = Math.ceil(ms / 1000);
-  return { seconds, message: message(seconds) };
+  return { seconds, message: message(seconds), code };
 }
 
 /** Why a sign-in must wait now, or undefined. */
@@ -31,8 +33,14 @@ export function signInWait(address: string, email: string): Wait | undefined {
   return (
     wait(
       byAccount().waitMs(email.toLowerCase()),
+      'wait-account',
       (s) => `Too many failed sign-ins for this account. Try again in ${s} s (or ask the admin to reset the password).`,
-    ) ?? wait(byAddress().waitMs(address), (s) => `Too many failed sign-ins from your address. Try again in ${s} s.`)
+    ) ??
+    wait(
+      byAddress().waitMs(address),
+      'wait-address',
+      (s) => `Too many failed sign-ins from your address. Try again in ${s} s.`,
+    )
   );
 }
 
@@ -43,7 +51,11 @@ export function signInFailed(address: string, email: string): void {
 
 /** Why the address must wait before it creates another account, or undefined. */
 export function signUpWait(address: string): Wait | undefined {
-  return wait(signUps().waitMs(address), (s) => `Too many accounts created from your address. Try again in ${s} s.`);
+  return wait(
+    signUps().waitMs(address),
+    'wait-sign-up',
+    (s) => `Too many accounts created from your address. Try again in ${s} s.`,
+  );
 }
 
 /** Counts an account created from the address. */

@@ -3,10 +3,16 @@
 
 export const ERROR_CODES = [
   'admin-only',
+  'bad-sign-up-mode',
   'conversation-gone',
+  'disable-self',
   'empty-title',
+  'invite-gone',
+  'key-name-missing',
   'mcp-not-editable',
+  'no-accounts',
   'not-found',
+  'password-short',
   'run-gone',
   'runs-differ',
   'too-many-runs',

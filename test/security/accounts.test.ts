@@ -100,12 +100,17 @@ describe('signing in', () => {
     for (let i = 0; i < 5; i++) {
       const wrong = await authPost(app, 'sign-in/email', { email: 'guessed@example.com', password: `nope-${i}-nope` });
       expect(wrong.status).toBe(401);
-      expect(wrong.json().error?.message).toBe('Wrong email or password.');
+      expect(wrong.json().error).toEqual({ message: 'Wrong email or password.', code: 'wrong-credentials' });
     }
     const limited = await authPost(app, 'sign-in/email', { email: 'guessed@example.com', password: PASSWORD });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.json().error?.message).toMatch(/^Too many failed sign-ins for this account\. Try again in \d+ s/);
+    // The page says it in its language from the code and the seconds (the catalog's authErrors).
+    expect(limited.json().error).toMatchObject({
+      code: 'wait-account',
+      values: { seconds: Number(limited.headers['retry-after']) },
+    });
     await signIn(app, 'bystander@example.com');
     await resultAs(app, admin, 'updateServerSettings', [{ signUp: 'invite' }]);
   });
