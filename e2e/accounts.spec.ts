@@ -72,6 +72,7 @@ function userMenu(page: Page, email: string) {
 test('the admin creates the first account, signs out and in; an invited user signs up by the link and sees an empty list', async ({
   browser,
 }) => {
+  test.setTimeout(90_000); // two users and a Chinese browser, one after another, on a shared machine
   const page = await browser.newPage({ baseURL: base });
 
   // Nobody is signed in: the app sends the browser to sign in, which offers to create the first (admin) account.
@@ -129,4 +130,17 @@ test('the admin creates the first account, signs out and in; an invited user sig
   await third.goto(link);
   await expect(third.getByText(/used already, revoked, or it expired/)).toBeVisible();
   await other.close();
+
+  // A Chinese browser: the sign-in page, the server's refusal and the header's menu in Chinese.
+  const zh = await (await browser.newContext({ baseURL: base, locale: 'zh-CN' })).newPage();
+  await zh.goto('/sign-in');
+  await expect(zh.getByRole('heading', { name: '登录 Agent Studio' })).toBeVisible();
+  await zh.getByLabel('邮箱', { exact: true }).fill(INVITED.email);
+  await zh.getByLabel('密码', { exact: true }).fill('not the password');
+  await zh.getByRole('button', { name: '登录', exact: true }).click();
+  await expect(zh.getByRole('main').getByRole('alert')).toHaveText('邮箱或密码不正确。');
+  await zh.getByLabel('密码', { exact: true }).fill(INVITED.password);
+  await zh.getByRole('button', { name: '登录', exact: true }).click();
+  await zh.getByRole('button', { name: `${INVITED.email} 的账户菜单` }).click();
+  await expect(zh.getByRole('button', { name: '退出登录' })).toBeVisible();
 });

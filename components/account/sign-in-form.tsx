@@ -18,6 +18,8 @@ export function SignInForm({
   const said = useAuthText();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Kept across a failed try (React resets a form's uncontrolled fields after its action): only the password goes.
+  const [email, setEmail] = useState('');
 
   async function submit(form: FormData) {
     setBusy(true);
@@ -52,7 +54,17 @@ export function SignInForm({
         <label htmlFor="email" className="text-sm font-medium">
           {t('email')}
         </label>
-        <input id="email" name="email" type="email" required autoFocus autoComplete="username" className={field} />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          required
+          autoFocus
+          autoComplete="username"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          className={field}
+        />
         <label htmlFor="password" className="text-sm font-medium">
           {t('password')}
         </label>
