@@ -305,7 +305,12 @@ describe('what only the admin may do', () => {
   it('saving the MCP configuration asks the admin’s password again; without it nothing is written', async () => {
     const text = '{\n  "mcpServers": {}\n}\n';
     const wrong = await actionAs<{ ok: boolean; error?: string }>(app, admin, 'saveMcpConfigText', [text, 'not it']);
-    expect(wrong).toEqual({ ok: false, error: 'That is not your password: the MCP configuration was not saved.' });
+    expect(wrong).toEqual({
+      ok: false,
+      error: 'That is not your password: the MCP configuration was not saved.',
+      status: 403,
+      code: 'wrong-password',
+    });
     expect(() => readFileSync(path.join(app.dataDir, 'mcp.json'), 'utf8')).toThrow();
     const right = await actionAs<{ ok: boolean }>(app, admin, 'saveMcpConfigText', [
       text,
