@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { conversations, lastAnswer, send } from './support/chat';
+import { setScenario } from './support/model';
 
 const ADMIN = { email: 'admin@example.com', password: 'correct horse battery' };
 const INVITED = { email: 'invited@example.com', password: 'another good password' };
@@ -73,6 +74,7 @@ test('the admin creates the first account, signs out and in; an invited user sig
   browser,
 }) => {
   test.setTimeout(90_000); // two users and a Chinese browser, one after another, on a shared machine
+  await setScenario({ fallback: 'echo' }); // the shared model server keeps the last spec's script otherwise
   const page = await browser.newPage({ baseURL: base });
 
   // Nobody is signed in: the app sends the browser to sign in, which offers to create the first (admin) account.
