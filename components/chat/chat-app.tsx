@@ -2,6 +2,7 @@
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import type { AppInfo } from '@/lib/chat/page';
+import { UserMenu } from '../account/user-menu';
 import { useInspector } from '../inspector/inspector-store';
 import { RunInspector, type IterationActionContext } from '../inspector/run-inspector';
 import { ReplayFromHere } from '../runs/replay-from-here';
@@ -96,6 +97,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             {t('settings')}
           </button>
           <ThemeToggle />
+          {info.account && <UserMenu account={info.account} />}
         </header>
         {!info.model.configured && (
           <div
