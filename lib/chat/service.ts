@@ -16,6 +16,7 @@ import { withNewDocuments } from '../uploads/attach';
 import { attachmentItems } from '../uploads/attachments';
 import type { ParseJobs } from '../uploads/parsing';
 import type { AgentFactory } from './agents';
+import { conversationHasDocuments, withDocumentTools } from './document-tools';
 import { storedFeed } from './feed';
 import type { LiveRuns, RunWriter } from './live-runs';
 import type { ConversationData } from './page';
@@ -79,7 +80,7 @@ export class ChatService {
     const existing = req.conversationId ? await this.conversation(req.conversationId) : undefined;
     const settings = mergeSettings(existing?.settings ?? this.deps.defaultSettings(), req.settings);
     // A bad setting (an unknown tool) fails here, before anything is stored.
-    const agent = await this.agentFor(settings, existing?.id);
+    const agent = await this.agentFor(await this.runSettings(settings, existing?.id, files.length > 0), existing?.id);
     let conversation =
       existing ?? (await this.store.createConversation({ title: titleFrom(content), settings: req.settings }));
     if (existing && req.settings) conversation = await this.store.updateSettings(existing.id, req.settings);
@@ -97,7 +98,7 @@ export class ChatService {
     const pageLang = parseRequest(RegenerateRequestSchema, { turnId, lang }).lang;
     const turn = await this.turn(turnId);
     const conversation = await this.conversation(turn.conversationId);
-    const agent = await this.agentFor(conversation.settings);
+    const agent = await this.agentFor(await this.runSettings(conversation.settings, conversation.id));
     await this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
     return this.start(agent, { kind: 'turn', conversation, turn, pageLang });
   }
@@ -107,7 +108,7 @@ export class ChatService {
     const req = parseRequest(EditRequestSchema, { turnId, message, lang });
     const old = await this.turn(req.turnId);
     const conversation = await this.conversation(old.conversationId);
-    const agent = await this.agentFor(conversation.settings, conversation.id);
+    const agent = await this.agentFor(await this.runSettings(conversation.settings, conversation.id), conversation.id);
     await this.store.deleteTurnsFrom(conversation.id, old.seq);
     const turn = await this.addTurn(conversation.id, old.seq, req.message);
     return this.start(agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
@@ -191,6 +192,13 @@ export class ChatService {
       messages.push(...foldEvents(record.events));
     }
     return messages;
+  }
+
+  /** The conversation's settings with the document tools when it has documents, or the message brings files. */
+  private async runSettings(settings: ConversationSettings, conversationId?: string, bringsFiles = false) {
+    const has =
+      bringsFiles || (conversationId !== undefined && (await conversationHasDocuments(this.store, conversationId)));
+    return withDocumentTools(settings, has);
   }
 
   /** The agent for `settings`, once what it needs is ready: its tools registered, the conversation's uploads
