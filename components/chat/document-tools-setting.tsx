@@ -7,15 +7,20 @@ import type { ConversationSettings } from '@/lib/store/types';
 import { useChat } from './store';
 import { useUploads } from './uploads';
 
-export function DocumentToolsSetting({ settings }: { settings: ConversationSettings }) {
-  const t = useTranslations('settings.documentTools');
-  const update = useChat((s) => s.updateSettings);
-  // As the server counts them: an upload not refused, or a message that carries a file.
+/** Whether the open conversation has documents, as the server counts them: an upload not refused, or a message
+ *  that carries a file. */
+export function useHasDocuments(): boolean {
   const uploaded = useUploads((s) => s.items.some((item) => item.state !== 'error'));
   const carried = useChat((s) =>
     s.turns.some((turn) => typeof turn.content !== 'string' && turn.content.some((i) => i.file)),
   );
-  const { reason } = documentToolsRule(settings, uploaded || carried);
+  return uploaded || carried;
+}
+
+export function DocumentToolsSetting({ settings }: { settings: ConversationSettings }) {
+  const t = useTranslations('settings.documentTools');
+  const update = useChat((s) => s.updateSettings);
+  const { reason } = documentToolsRule(settings, useHasDocuments());
   return (
     <div className="flex flex-col gap-1">
       <label className="flex items-start gap-2">
