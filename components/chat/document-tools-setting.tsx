@@ -31,7 +31,7 @@ export function DocumentToolsSetting({ settings }: { settings: ConversationSetti
           checked={settings.documentTools !== 'off'}
           onChange={(e) => void update({ documentTools: e.target.checked ? 'auto' : 'off' })}
         />
-        <span className="font-medium">{t('auto')}</span>
+        <span className="font-medium">{t.rich('auto', { code: (chunks) => <code>{chunks}</code> })}</span>
       </label>
       <p id="settings-document-tools-status" role="status" className="text-neutral-600 dark:text-neutral-400">
         {t(reason)}
