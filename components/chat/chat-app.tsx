@@ -1,6 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
+import { documentToolsRule } from '@/lib/chat/document-tools';
 import type { AppInfo } from '@/lib/chat/page';
 import { UserMenu } from '../account/user-menu';
 import { useInspector } from '../inspector/inspector-store';
@@ -17,6 +18,7 @@ import { ThemeToggle } from './theme-toggle';
 import { Thread } from './thread';
 import { fileDropHandlers } from './file-drop';
 import { Welcome } from './welcome';
+import { useHasDocuments } from './document-tools-setting';
 
 export function ChatApp({ info, initialConversationId }: { info: AppInfo; initialConversationId?: string }) {
   const t = useTranslations('header');
@@ -157,7 +159,10 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
 /** The welcome page of a conversation without turns, for its agent and tools. */
 function NewConversation({ info }: { info: AppInfo }) {
   const settings = useChat((s) => s.settings);
-  return <Welcome tools={settings?.tools ?? []} agent={settings?.agent ?? 'fncall'} descriptions={info.tools} />;
+  const hasDocuments = useHasDocuments();
+  // The tools the first run will be offered: the document tools too once files are attached.
+  const tools = settings ? documentToolsRule(settings, hasDocuments).tools : [];
+  return <Welcome tools={tools} agent={settings?.agent ?? 'fncall'} descriptions={info.tools} />;
 }
 
 /** A stored run can be re-run from the iteration on screen (an imported one has no conversation to run in). */

@@ -19,6 +19,7 @@ import { attachmentItems } from '../uploads/attachments';
 import type { ParseJobs } from '../uploads/parsing';
 import type { Actor } from './actor';
 import type { AgentFactory } from './agents';
+import { conversationHasDocuments, withDocumentTools } from './document-tools';
 import { storedFeed } from './feed';
 import type { LiveRuns, RunWriter } from './live-runs';
 import type { ConversationData } from './page';
@@ -89,7 +90,11 @@ export class ChatService {
     const existing = req.conversationId ? await this.conversation(owner, req.conversationId) : undefined;
     const settings = mergeSettings(existing?.settings ?? this.deps.defaultSettings(), req.settings);
     // A bad setting (an unknown tool, or one the actor may not use) fails here, before anything is stored.
-    const agent = await this.agentFor(actor, settings, existing?.id);
+    const agent = await this.agentFor(
+      actor,
+      await this.runSettings(owner, settings, existing?.id, files.length > 0),
+      existing?.id,
+    );
     let conversation =
       existing ?? (await this.store.createConversation(owner, { title: titleFrom(content), settings: req.settings }));
     if (existing && req.settings) conversation = await this.store.updateSettings(owner, existing.id, req.settings);
@@ -108,7 +113,7 @@ export class ChatService {
     const pageLang = parseRequest(RegenerateRequestSchema, { turnId, lang }).lang;
     const turn = await this.turn(owner, turnId);
     const conversation = await this.conversation(owner, turn.conversationId);
-    const agent = await this.agentFor(actor, conversation.settings);
+    const agent = await this.agentFor(actor, await this.runSettings(owner, conversation.settings, conversation.id));
     await this.store.deleteTurnsFrom(owner, conversation.id, turn.seq + 1);
     return this.start(owner, agent, { kind: 'turn', conversation, turn, pageLang });
   }
@@ -119,7 +124,11 @@ export class ChatService {
     const req = parseRequest(EditRequestSchema, { turnId, message, lang });
     const old = await this.turn(owner, req.turnId);
     const conversation = await this.conversation(owner, old.conversationId);
-    const agent = await this.agentFor(actor, conversation.settings, conversation.id);
+    const agent = await this.agentFor(
+      actor,
+      await this.runSettings(owner, conversation.settings, conversation.id),
+      conversation.id,
+    );
     await this.store.deleteTurnsFrom(owner, conversation.id, old.seq);
     const turn = await this.addTurn(owner, conversation.id, old.seq, req.message);
     return this.start(owner, agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
@@ -208,6 +217,19 @@ export class ChatService {
       messages.push(...foldEvents(record.events));
     }
     return messages;
+  }
+
+  /** The conversation's settings with the document tools when it has documents, or the message brings files. */
+  private async runSettings(
+    owner: OwnerScope,
+    settings: ConversationSettings,
+    conversationId?: string,
+    bringsFiles = false,
+  ) {
+    const has =
+      bringsFiles ||
+      (conversationId !== undefined && (await conversationHasDocuments(this.store, owner, conversationId)));
+    return withDocumentTools(settings, has);
   }
 
   /** The agent for `settings`, once what it needs is ready: its tools allowed and registered, the conversation's

@@ -29,6 +29,9 @@ export interface ConversationSettings {
   pauseBeforeTools: boolean;
   /** The language of the agent's prompts. 'auto' or absent: the page's language (without a page, the messages'). */
   lang?: 'auto' | Lang;
+  /** The document tools (retrieval, doc_parser) while the conversation has documents: 'auto' or absent offers them,
+   *  'off' only when ticked in `tools` (lib/chat/document-tools.ts). */
+  documentTools?: 'auto' | 'off';
 }
 
 export interface ConversationSummary {
