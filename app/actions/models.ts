@@ -1,6 +1,7 @@
 'use server';
 // Server actions of Settings → Models and the header's model picker. Wiring only: the work is in lib/models (built
-// once in lib/server/context.ts). No answer carries an API key: connections come back as ConnectionView ("key set").
+// once in lib/server/context.ts). Each acts for the user guardAction resolves: they see the server-wide connections
+// and their own, and change only their own (an admin: the server-wide ones too). No answer carries an API key: connections come back as ConnectionView ("key set").
 import { z } from '@/lib/protocol/zod';
 import type { ActionResult } from '@/lib/chat/page';
 import type { ServerModelsResult } from '@/lib/llm/server-models';
@@ -43,59 +44,59 @@ function parsed<T>(schema: z.ZodType<T>, input: unknown): T {
 
 /** Every model of every connection, grouped by connection (`refresh` asks the servers again). */
 export async function listModels(refresh = false): Promise<ActionResult<ModelGroup[]>> {
-  await guardAction();
-  return attempt((ctx) => ctx.models.listModels(ctx.viewer, { refresh }));
+  const me = await guardAction();
+  return attempt((ctx) => ctx.models.listModels(me, { refresh }));
 }
 
 export async function listConnections(): Promise<ActionResult<ConnectionView[]>> {
-  await guardAction();
-  return attempt((ctx) => ctx.models.connections(ctx.viewer));
+  const me = await guardAction();
+  return attempt((ctx) => ctx.models.connections(me));
 }
 
 export async function addConnection(input: unknown): Promise<ActionResult<ConnectionView>> {
-  await guardAction();
-  return attempt((ctx) => ctx.models.addConnection(ctx.viewer, parsed(ConnectionSchema, input)));
+  const me = await guardAction();
+  return attempt((ctx) => ctx.models.addConnection(me, parsed(ConnectionSchema, input)));
 }
 
 export async function updateConnection(id: string, patch: unknown): Promise<ActionResult<ConnectionView>> {
-  await guardAction();
-  return attempt((ctx) => ctx.models.updateConnection(ctx.viewer, String(id), parsed(ConnectionPatchSchema, patch)));
+  const me = await guardAction();
+  return attempt((ctx) => ctx.models.updateConnection(me, String(id), parsed(ConnectionPatchSchema, patch)));
 }
 
 export async function removeConnection(id: string): Promise<ActionResult<null>> {
-  await guardAction();
+  const me = await guardAction();
   return attempt(async (ctx) => {
-    await ctx.models.removeConnection(ctx.viewer, String(id));
+    await ctx.models.removeConnection(me, String(id));
     return null;
   });
 }
 
 /** Test connection: the server's models, or what failed (unreachable, unauthorized, not-openai, timeout...). */
 export async function testConnection(input: unknown): Promise<ActionResult<ServerModelsResult>> {
-  await guardAction();
-  return attempt((ctx) => ctx.models.testConnection(ctx.viewer, parsed(TestSchema, input)));
+  const me = await guardAction();
+  return attempt((ctx) => ctx.models.testConnection(me, parsed(TestSchema, input)));
 }
 
 /** The servers found on this machine's loopback ports (`again`: scan now). */
 export async function scanServers(again = false): Promise<ActionResult<FoundServerView[]>> {
-  await guardAction();
-  return attempt((ctx) => ctx.models.scan(ctx.viewer, Boolean(again)));
+  const me = await guardAction();
+  return attempt((ctx) => ctx.models.scan(me, Boolean(again)));
 }
 
 /** Use a found server: its connection (made when missing) and its first model's id. */
 export async function useFoundServer(
   port: number,
 ): Promise<ActionResult<{ connection: ConnectionView; modelId?: string }>> {
-  await guardAction();
-  return attempt((ctx) => ctx.models.useFound(ctx.viewer, Number(port)));
+  const me = await guardAction();
+  return attempt((ctx) => ctx.models.useFound(me, Number(port)));
 }
 
 // ---- the built-in local model's files ----
 
 export async function localModels(): Promise<ActionResult<LocalModelsView>> {
-  await guardAction();
+  const me = await guardAction();
   return attempt(async (ctx) => {
-    if (!ctx.viewer.admin) throw new Error('Only an admin can manage the local models.');
+    if (!me.admin) throw new Error('Only an admin can manage the local models.');
     return ctx.localModels.view();
   });
 }
@@ -106,9 +107,9 @@ export async function startDownload(input: {
   url?: string;
   allowHost?: boolean;
 }): Promise<ActionResult<string>> {
-  await guardAction();
+  const me = await guardAction();
   return attempt((ctx) => {
-    if (!ctx.viewer.admin) throw new Error('Only an admin can download local models.');
+    if (!me.admin) throw new Error('Only an admin can download local models.');
     return ctx.localModels.start({
       catalogId: typeof input?.catalogId === 'string' ? input.catalogId : undefined,
       url: typeof input?.url === 'string' ? input.url : undefined,
@@ -118,14 +119,14 @@ export async function startDownload(input: {
 }
 
 export async function stopDownload(name: string): Promise<ActionResult<boolean>> {
-  await guardAction();
-  return attempt((ctx) => ctx.viewer.admin && ctx.localModels.stop(String(name)));
+  const me = await guardAction();
+  return attempt((ctx) => me.admin && ctx.localModels.stop(String(name)));
 }
 
 export async function dismissDownload(name: string): Promise<ActionResult<null>> {
-  await guardAction();
+  const me = await guardAction();
   return attempt((ctx) => {
-    if (ctx.viewer.admin) ctx.localModels.dismiss(String(name));
+    if (me.admin) ctx.localModels.dismiss(String(name));
     return null;
   });
 }

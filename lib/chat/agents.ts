@@ -9,25 +9,32 @@ import type { AppConfig } from '../config';
 import { createChatModel } from '../llm/factory';
 import type { ChatModel, GenerateCfg } from '../llm/model';
 import { ToolFallbackModel } from '../llm/tool-fallback';
-import type { ModelService, ModelViewer, ResolvedModel } from '../models/service';
+import type { ModelService, ResolvedModel } from '../models/service';
 import type { FncallMode } from '../protocol/enums';
+import { storageRoot, type OwnerScope } from '../store/owner';
 import type { ConversationSettings } from '../store/types';
 
-/** `model` overrides the model name on the conversation's connection (a replay with another model). */
-export type AgentFactory = (settings: ConversationSettings, overrides?: { model?: string }) => Agent | Promise<Agent>;
+/** `model` overrides the model name on the conversation's connection (a replay with another model). `owner`: whose
+ *  run it is: the connections it may use are theirs and the server-wide ones, and the storage tool keeps each
+ *  owner's keys apart. */
+export type AgentFactory = (
+  settings: ConversationSettings,
+  overrides: { model?: string; owner: OwnerScope },
+) => Agent | Promise<Agent>;
 
 export function agentFactory(
-  config: Pick<AppConfig, 'maxLlmCallsPerRun'>,
+  config: Pick<AppConfig, 'maxLlmCallsPerRun' | 'dataDir'>,
   models: ModelService,
-  viewer: ModelViewer,
 ): AgentFactory {
-  return async (settings, overrides = {}) => {
-    const resolved = await models.resolve(viewer, settings.model, overrides.model);
+  return async (settings, overrides) => {
+    const resolved = await models.resolve(overrides.owner, settings.model, overrides.model);
     const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
     return new Kind({
       llm: modelFor(resolved, settings),
       maxLlmCalls: config.maxLlmCallsPerRun,
-      functionList: settings.tools,
+      functionList: settings.tools.map((name) =>
+        name === 'storage' ? { name, root: storageRoot(config.dataDir, overrides.owner) } : name,
+      ),
       systemMessage: settings.systemMessage || undefined,
       name: 'assistant',
     });

@@ -3,8 +3,10 @@
 // files of the built-in local model. The picker's list, a conversation's model and an agent's model all go by the
 // ids this service hands out (ids.ts); the composition root builds it once.
 //
-// Who may do what: a connection with no owner is server-wide (before accounts, every connection; with accounts,
-// what the admin adds), and only an admin changes those; a user's own connections are theirs alone.
+// Who may do what: a connection with no owner is server-wide: the environment's (OPENAI_*) and what an admin adds
+// on the page (without accounts the one user is the admin). Everyone sees and uses them, only an admin changes them,
+// and nobody ever gets their key back. What another user adds is theirs alone: nobody else sees, tests, uses or
+// edits it, and its id reads to them as unknown (404). The store filters by the owner (lib/store/connections.ts).
 import type { AppConfig } from '../config';
 import { resolveCapabilities, type CapabilityHints, type ModelCapabilities } from '../llm/capabilities';
 import type { ModelConfig } from '../llm/factory';
@@ -17,6 +19,8 @@ import {
   type ServerModel,
   type ServerModelsResult,
 } from '../llm/server-models';
+import { NotFoundError } from '../store/errors';
+import type { OwnerScope } from '../store/owner';
 import type { ConnectionStore, StoredConnection } from '../store/types';
 import {
   ENV_CONNECTION_ID,
@@ -30,9 +34,9 @@ import {
 export { ENV_CONNECTION_NAME, LOCAL_CONNECTION_NAME };
 import { SecretBoxError, type SecretBox } from './secret-box';
 
-/** Who is asking: their owner id, and whether they may change server-wide connections. */
+/** Who is asking: their owner scope, and whether they may change server-wide connections (a Viewer is one). */
 export interface ModelViewer {
-  ownerId: string;
+  owner: OwnerScope;
   admin: boolean;
 }
 
@@ -144,7 +148,7 @@ export class ModelService {
   // ---- connections ----
 
   async connections(viewer: ModelViewer): Promise<ConnectionView[]> {
-    const saved = await this.deps.store.listConnections(viewer.ownerId);
+    const saved = await this.deps.store.listConnections(viewer.owner);
     const views = saved.map((c) => this.view(viewer, c));
     if (!this.envConfigured) return views;
     const env: ConnectionView = {
@@ -182,14 +186,17 @@ export class ModelService {
   }
 
   private mayEdit(viewer: ModelViewer, c: StoredConnection): boolean {
-    return c.ownerId === null ? viewer.admin : c.ownerId === viewer.ownerId;
+    return c.ownerId === null ? viewer.admin : c.ownerId === viewer.owner.ownerId;
   }
 
-  /** A connection the viewer sees (server-wide or theirs), or undefined. */
-  private async visible(viewer: ModelViewer, id: string): Promise<StoredConnection | undefined> {
-    const c = await this.deps.store.getConnection(id);
-    if (!c || (c.ownerId !== null && c.ownerId !== viewer.ownerId)) return undefined;
-    return c;
+  /** A connection the owner sees (server-wide or theirs), or undefined: the store filters by the owner. */
+  private async visible(owner: OwnerScope, id: string): Promise<StoredConnection | undefined> {
+    return this.deps.store.getConnection(owner, id);
+  }
+
+  /** Whose rows an edit of `c` touches: null for a server-wide connection, else the viewer's own. */
+  private editScope(viewer: ModelViewer, c: StoredConnection): OwnerScope | null {
+    return c.ownerId === null ? null : viewer.owner;
   }
 
   private async editable(viewer: ModelViewer, id: string): Promise<StoredConnection> {
@@ -197,8 +204,9 @@ export class ModelService {
       throw new ModelRequestError(
         "This connection comes from the server's environment (OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL): change it there.",
       );
-    const c = await this.visible(viewer, id);
-    if (!c) throw new ModelRequestError('This connection no longer exists.');
+    const c = await this.visible(viewer.owner, id);
+    // Another user's connection reads as one that does not exist (404).
+    if (!c) throw new NotFoundError(`Unknown connection id "${id}".`);
     if (!this.mayEdit(viewer, c)) throw new ModelRequestError('Only an admin can change the server-wide connections.');
     return c;
   }
@@ -231,8 +239,7 @@ export class ModelService {
   async addConnection(viewer: ModelViewer, input: ConnectionInput): Promise<ConnectionView> {
     const { name, baseURL } = this.checked(input);
     if (!name || !baseURL) throw new ModelRequestError('A connection needs a name and a base URL.');
-    const saved = await this.deps.store.addConnection({
-      ownerId: viewer.admin ? null : viewer.ownerId,
+    const saved = await this.deps.store.addConnection(viewer.admin ? null : viewer.owner, {
       name,
       baseURL,
       apiKeyCipher: this.seal(input.apiKey) ?? null,
@@ -242,9 +249,9 @@ export class ModelService {
   }
 
   async updateConnection(viewer: ModelViewer, id: string, patch: Partial<ConnectionInput>): Promise<ConnectionView> {
-    await this.editable(viewer, id);
+    const current = await this.editable(viewer, id);
     const { name, baseURL } = this.checked(patch);
-    const saved = await this.deps.store.updateConnection(id, {
+    const saved = await this.deps.store.updateConnection(this.editScope(viewer, current), id, {
       ...(name ? { name } : {}),
       ...(baseURL ? { baseURL } : {}),
       ...(patch.apiKey !== undefined ? { apiKeyCipher: this.seal(patch.apiKey) ?? null } : {}),
@@ -255,8 +262,8 @@ export class ModelService {
   }
 
   async removeConnection(viewer: ModelViewer, id: string): Promise<void> {
-    await this.editable(viewer, id);
-    await this.deps.store.removeConnection(id);
+    const current = await this.editable(viewer, id);
+    await this.deps.store.removeConnection(this.editScope(viewer, current), id);
     this.listings.delete(id);
   }
 
@@ -271,7 +278,7 @@ export class ModelService {
     let baseURL = input.baseURL;
     let apiKey = input.apiKey ?? undefined;
     if (input.id) {
-      const target = await this.target(viewer, input.id);
+      const target = await this.target(viewer.owner, input.id);
       baseURL ??= target.baseURL;
       if (input.apiKey === undefined) apiKey = target.apiKey;
     }
@@ -286,18 +293,21 @@ export class ModelService {
     return { ok: true, models: await withOllamaCapabilities(baseURL, result.models) };
   }
 
+  /** The environment's connection: everyone's (its key is used for them, never shown). */
+  private envTarget(): { baseURL: string; apiKey?: string; name: string } {
+    if (!this.envConfigured) throw new ModelRequestError("The server's environment names no model server.");
+    return {
+      baseURL: this.config.llm.baseURL ?? 'https://api.openai.com/v1',
+      apiKey: this.config.llm.apiKey,
+      name: ENV_CONNECTION_NAME,
+    };
+  }
+
   /** The base URL and key of a connection the viewer sees (the environment's included). */
-  private async target(viewer: ModelViewer, id: string): Promise<{ baseURL: string; apiKey?: string; name: string }> {
-    if (id === ENV_CONNECTION_ID) {
-      if (!this.envConfigured) throw new ModelRequestError("The server's environment names no model server.");
-      return {
-        baseURL: this.config.llm.baseURL ?? 'https://api.openai.com/v1',
-        apiKey: this.config.llm.apiKey,
-        name: ENV_CONNECTION_NAME,
-      };
-    }
-    const c = await this.visible(viewer, id);
-    if (!c) throw new ModelRequestError("This model's connection no longer exists: pick another model.");
+  private async target(owner: OwnerScope, id: string): Promise<{ baseURL: string; apiKey?: string; name: string }> {
+    if (id === ENV_CONNECTION_ID) return this.envTarget();
+    const c = await this.visible(owner, id);
+    if (!c) throw new NotFoundError(`Unknown connection id "${id}": pick another model.`);
     let apiKey: string | undefined;
     if (c.apiKeyCipher !== null) {
       try {
@@ -343,14 +353,14 @@ export class ModelService {
     const refresh = Boolean(opts.refresh);
     const groups: Promise<ModelGroup>[] = [];
     if (this.envConfigured) groups.push(this.envGroup(refresh));
-    for (const c of await this.deps.store.listConnections(viewer.ownerId))
-      groups.push(this.savedGroup(viewer, c, refresh));
+    for (const c of await this.deps.store.listConnections(viewer.owner))
+      groups.push(this.savedGroup(viewer.owner, c, refresh));
     groups.push(this.localGroup());
     return (await Promise.all(groups)).filter((g) => g.source !== 'local' || g.models.length > 0);
   }
 
   private async envGroup(refresh: boolean): Promise<ModelGroup> {
-    const { baseURL, apiKey } = await this.target({ ownerId: '', admin: false }, ENV_CONNECTION_ID);
+    const { baseURL, apiKey } = this.envTarget();
     const listed = await this.listing(ENV_CONNECTION_ID, baseURL, apiKey, refresh);
     const learned = await this.deps.store.learnedCapabilities(ENV_CONNECTION_ID);
     // OPENAI_MODEL is offered even when the server cannot list its models.
@@ -369,11 +379,11 @@ export class ModelService {
     };
   }
 
-  private async savedGroup(viewer: ModelViewer, c: StoredConnection, refresh: boolean): Promise<ModelGroup> {
+  private async savedGroup(owner: OwnerScope, c: StoredConnection, refresh: boolean): Promise<ModelGroup> {
     const group: ModelGroup = { connectionId: c.id, name: c.name, source: 'page', models: [] };
     let target;
     try {
-      target = await this.target(viewer, c.id);
+      target = await this.target(owner, c.id);
     } catch (e) {
       return { ...group, problem: e instanceof Error ? e.message : String(e) };
     }
@@ -411,19 +421,19 @@ export class ModelService {
 
   /** The model a conversation without one gets: OPENAI_MODEL when the environment names a server, else the first
    *  model of the first connection that lists one, else the first GGUF file; undefined when there is none. */
-  async defaultModelId(viewer: ModelViewer): Promise<string | undefined> {
+  async defaultModelId(owner: OwnerScope): Promise<string | undefined> {
     if (this.envConfigured) return modelId(ENV_CONNECTION_ID, this.envModel());
-    for (const c of await this.deps.store.listConnections(viewer.ownerId)) {
-      const group = await this.savedGroup(viewer, c, false);
+    for (const c of await this.deps.store.listConnections(owner)) {
+      const group = await this.savedGroup(owner, c, false);
       if (group.models[0]) return group.models[0].id;
     }
     return (await this.localGroup()).models[0]?.id;
   }
 
   /** Is any model there to pick (without asking any server)? */
-  async anyConfigured(viewer: ModelViewer): Promise<boolean> {
+  async anyConfigured(owner: OwnerScope): Promise<boolean> {
     if (this.envConfigured) return true;
-    if ((await this.deps.store.listConnections(viewer.ownerId)).length) return true;
+    if ((await this.deps.store.listConnections(owner)).length) return true;
     return (await this.localGroup()).models.length > 0;
   }
 
@@ -432,8 +442,8 @@ export class ModelService {
    * model name on the same connection (a replay with another model). Throws a ModelRequestError saying what to do
    * when the model cannot be had.
    */
-  async resolve(viewer: ModelViewer, id: string | undefined, name?: string): Promise<ResolvedModel> {
-    const chosen = id ?? (await this.defaultModelId(viewer));
+  async resolve(owner: OwnerScope, id: string | undefined, name?: string): Promise<ResolvedModel> {
+    const chosen = id ?? (await this.defaultModelId(owner));
     if (!chosen)
       throw new ModelRequestError(
         'No model is set up yet: connect a server or pick a local model (Settings → Models).',
@@ -468,8 +478,9 @@ export class ModelService {
       };
     }
 
-    const target = await this.target(viewer, ref.connectionId);
-    const saved = ref.connectionId === ENV_CONNECTION_ID ? undefined : await store.getConnection(ref.connectionId);
+    const target = await this.target(owner, ref.connectionId);
+    const saved =
+      ref.connectionId === ENV_CONNECTION_ID ? undefined : await store.getConnection(owner, ref.connectionId);
     const server = (await this.cachedHints(ref.connectionId)).get(modelName);
     const learned = (await store.learnedCapabilities(ref.connectionId))[modelName];
     return {
@@ -497,13 +508,19 @@ export class ModelService {
 
   // ---- servers on this machine ----
 
-  /** The loopback scan: the last one's result, or a new one when `again` (or none ran yet). */
-  async scan(viewer: ModelViewer, again = false): Promise<FoundServerView[]> {
+  /** The loopback scan's servers (a new scan when `again` or none ran yet), for nobody in particular: what the
+   *  server starts with. */
+  startScan(again = false): Promise<FoundServer[]> {
     if (again || !this.scanning) {
       const { scanTargets, scanTimeoutMs } = this.config.models;
       this.scanning = scanLocalServers(scanTargets, { timeoutMs: scanTimeoutMs });
     }
-    const found = await this.scanning;
+    return this.scanning;
+  }
+
+  /** The loopback scan: the last one's result, or a new one when `again` (or none ran yet). */
+  async scan(viewer: ModelViewer, again = false): Promise<FoundServerView[]> {
+    const found = await this.startScan(again);
     const connections = await this.connections(viewer);
     return found.map((f) => {
       const connectedAs = connections.find((c) => sameServer(c.baseURL, f.baseURL))?.id;

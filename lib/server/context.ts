@@ -1,15 +1,23 @@
-// The composition root: the configuration, the store and the services, built once per process and handed to the
-// server actions and route handlers (app/), which only wire requests to them. This is where a request's user and
-// the owner of what it touches will be resolved, and where a conversation's model connection is turned into a
-// model (the agent factory). The list of models the picker shows (and an agent's model field takes) is
-// `models.listModels(viewer)`.
+// The composition root: the configuration, the store, the accounts and the services, built once per process and
+// handed to the server actions and route handlers (app/), which only wire requests to them. Here a request's user is
+// resolved (`viewer`): every use case then acts for that viewer, whose owner scope is all the store lets it see.
+// A conversation's model connection is turned into a model here too (the agent factory, for the conversation's
+// owner). The list of models the picker shows (and an agent's model field takes) is `models.listModels(viewer)`.
+import { createAuth, migrateAuth, type Auth } from '../auth/better-auth';
+import { AccountService } from '../auth/accounts';
+import { AdminService } from '../auth/admin';
+import { ApiKeyService } from '../auth/api-keys';
+import { installSecret } from '../auth/secret';
+import type { AccessMode, Viewer, ViewerRefusal } from '../auth/viewer';
 import { loadConfig, type AppConfig } from '../config';
 import { dropProcessWide, existingProcessWide, processWide } from '../config/process-wide';
+import { ByteBudget, shared } from '../http/rate-limit';
+import type { HeaderBag } from '../http/peer';
 import { mcpManager, prepareMcpTools, type McpManager } from '../mcp';
 import { agentFactory, type AgentFactory } from '../chat/agents';
 import { LocalModelFiles } from '../models/local-files';
 import { installSecretBox, type SecretBox } from '../models/secret-box';
-import { ModelService, type ModelViewer } from '../models/service';
+import { ModelService } from '../models/service';
 import { InMemoryLiveRuns, type LiveRuns } from '../chat/live-runs';
 import { ChatService } from '../chat/service';
 import { openStore } from '../store';
@@ -21,6 +29,8 @@ import { DocumentService } from '../uploads/service';
 
 export interface AppContext {
   config: AppConfig;
+  /** single (loopback, no sign-in), token (ACCESS_TOKEN) or accounts (AUTH=required, or beyond loopback). */
+  mode: AccessMode;
   store: ChatStore;
   /** The runs in progress (they outlive a module reload in Next dev with the rest of the context). */
   runs: LiveRuns;
@@ -31,29 +41,35 @@ export interface AppContext {
   models: ModelService;
   /** The GGUF files of the built-in local model: listed, downloaded, uploaded. */
   localModels: LocalModelFiles;
-  /** Who the page acts for. Until accounts exist, the one user, who may change everything (connections they add are
-   *  server-wide). This is the one place it is decided. */
-  viewer: ModelViewer;
+  auth: Auth;
+  accounts: AccountService;
+  apiKeys: ApiKeyService;
+  admin: AdminService;
+  /** Who a request acts for (a session, an API key, or the single user), or why nobody: 401 / 403. */
+  viewer: (headers: HeaderBag) => Promise<Viewer | ViewerRefusal>;
   /** A new conversation's settings. */
   defaultSettings: () => ConversationSettings;
 }
 
-/** The one user of an app without accounts (#14 replaces it with the signed-in user). */
-export const LOCAL_VIEWER: ModelViewer = { ownerId: 'local', admin: true };
+export function accessMode(config: AppConfig): AccessMode {
+  if (config.http.accessToken) return 'token';
+  return config.http.accounts ? 'accounts' : 'single';
+}
 
-/** Builds the services over a store; the parts can be given (tests give their own agents). */
-export function createAppContext(
+/** Builds the services over a store (the accounts' tables made or brought up to date in its database); the parts
+ *  can be given (tests give their own agents). */
+export async function createAppContext(
   config: AppConfig,
   store: ChatStore,
   parts: { agents?: AgentFactory; runs?: LiveRuns; mcp?: McpManager; box?: SecretBox } = {},
-): AppContext {
+): Promise<AppContext> {
+  const mode = accessMode(config);
   let box = parts.box;
   const models = new ModelService({
     store,
     box: () => (box ??= installSecretBox(config.dataDir, config.models.secretKey)),
     config,
   });
-  const viewer = LOCAL_VIEWER;
   const runs = parts.runs ?? new InMemoryLiveRuns(store);
   const parses = new ParseJobs();
   const settings = () => defaultSettings(config.llm.fncallMode);
@@ -61,19 +77,40 @@ export function createAppContext(
     dataDir: config.dataDir,
     limits: config.documents,
     parses,
+    budget: shared('upload-bytes', () => new ByteBudget(config.http.uploadBytesPerDay)),
   });
   const chat = new ChatService({
     store,
     runs,
-    agents: parts.agents ?? agentFactory(config, models, viewer),
+    agents: parts.agents ?? agentFactory(config, models),
     defaultSettings: settings,
     dataDir: config.dataDir,
     parses,
     // MCP tools named by a conversation must be registered before its agent is made.
     prepareTools: (names) => prepareMcpTools(names),
   });
+  const apiKeys = new ApiKeyService(store);
+  const auth = createAuth({
+    database: store.authDatabase,
+    secret: installSecret(config.dataDir, config.auth.secret),
+    publicOrigin: config.http.publicOrigin,
+    oidc: config.auth.oidc,
+    // Called on requests only, once `accounts` (which needs `auth`) exists.
+    gate: { external: (email) => accounts.allowExternalSignUp(email) },
+  });
+  await migrateAuth(auth);
+  const accounts = new AccountService({
+    store,
+    auth,
+    apiKeys,
+    dataDir: config.dataDir,
+    mode: () => mode,
+    oidcOpenSignUp: config.auth.oidc?.openSignUp,
+  });
+  await accounts.adoptLocalDataIfAdmin();
   return {
     config,
+    mode,
     store,
     runs,
     chat,
@@ -81,7 +118,11 @@ export function createAppContext(
     mcp: parts.mcp ?? mcpManager(config.mcp),
     models,
     localModels: new LocalModelFiles(config),
-    viewer,
+    auth,
+    accounts,
+    apiKeys,
+    admin: new AdminService({ store, auth }),
+    viewer: (headers) => accounts.viewer(headers),
     defaultSettings: settings,
   };
 }
@@ -102,11 +143,18 @@ async function build(): Promise<AppContext> {
   const config = loadConfig();
   configureTelemetry(config.telemetry);
   const store = await openStore(config.dataDir, { defaults: defaultSettings(config.llm.fncallMode) });
-  // The key that encrypts connections' API keys is made (or read) at start, not at the first saved key.
-  const ctx = createAppContext(config, store, { box: installSecretBox(config.dataDir, config.models.secretKey) });
-  // Servers already running on this machine are looked for at once, so the page can offer them.
-  void ctx.models.scan(ctx.viewer).catch(() => {});
-  return ctx;
+  try {
+    // The key that encrypts connections' API keys is made (or read) at start, not at the first saved key.
+    const ctx = await createAppContext(config, store, {
+      box: installSecretBox(config.dataDir, config.models.secretKey),
+    });
+    // Servers already running on this machine are looked for at once, so the page can offer them.
+    void ctx.models.startScan().catch(() => {});
+    return ctx;
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
 }
 
 /** Closes the process's store, stops its tracing and forgets its context; the next appContext() reads the

@@ -1,8 +1,11 @@
 // The model_connections table of the SQLite store: servers added on the page, their encrypted keys, and what the
-// user set and the servers taught about their models.
+// user set and the servers taught about their models. A row with no owner is server-wide (everyone reads it); else
+// only its owner reads or changes it, and the SQL says so.
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { CapabilityHints } from '../llm/capabilities';
+import { NotFoundError } from './errors';
+import type { OwnerScope } from './owner';
 import type { ConnectionInput, ConnectionStore, StoredConnection } from './types';
 
 interface ConnectionRow {
@@ -45,14 +48,21 @@ export class SqliteConnections implements ConnectionStore {
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       one: p<[string], ConnectionRow>(`SELECT ${COLUMNS} FROM model_connections WHERE id = ?`),
+      visibleOne: p<[string, string], ConnectionRow>(
+        `SELECT ${COLUMNS} FROM model_connections WHERE id = ? AND (owner_id IS NULL OR owner_id = ?)`,
+      ),
+      // Rows one scope changes: the owner's own, or (owner NULL) the server-wide ones.
+      ownedOne: p<[string, string | null], ConnectionRow>(
+        `SELECT ${COLUMNS} FROM model_connections WHERE id = ? AND owner_id IS ?`,
+      ),
       visibleTo: p<[string], ConnectionRow>(
         `SELECT ${COLUMNS} FROM model_connections WHERE owner_id IS NULL OR owner_id = ? ORDER BY created_at, rowid`,
       ),
-      update: p<[string, string, string | null, string, number, string]>(
+      update: p<[string, string, string | null, string, number, string, string | null]>(
         `UPDATE model_connections SET name = ?, base_url = ?, api_key_cipher = ?, capabilities_json = ?, updated_at = ?
-           WHERE id = ?`,
+           WHERE id = ? AND owner_id IS ?`,
       ),
-      remove: p<[string]>('DELETE FROM model_connections WHERE id = ?'),
+      remove: p<[string, string | null]>('DELETE FROM model_connections WHERE id = ? AND owner_id IS ?'),
       forget: p<[string]>('DELETE FROM learned_capabilities WHERE connection_id = ?'),
       learned: p<[string], { model: string; hints_json: string }>(
         'SELECT model, hints_json FROM learned_capabilities WHERE connection_id = ?',
@@ -67,21 +77,21 @@ export class SqliteConnections implements ConnectionStore {
     };
   }
 
-  async listConnections(ownerId: string): Promise<StoredConnection[]> {
-    return this.sql.visibleTo.all(ownerId).map(toConnection);
+  async listConnections(owner: OwnerScope): Promise<StoredConnection[]> {
+    return this.sql.visibleTo.all(owner.ownerId).map(toConnection);
   }
 
-  async getConnection(id: string): Promise<StoredConnection | undefined> {
-    const row = this.sql.one.get(id);
+  async getConnection(owner: OwnerScope, id: string): Promise<StoredConnection | undefined> {
+    const row = this.sql.visibleOne.get(id, owner.ownerId);
     return row && toConnection(row);
   }
 
-  async addConnection(input: ConnectionInput & { ownerId: string | null }): Promise<StoredConnection> {
+  async addConnection(owner: OwnerScope | null, input: ConnectionInput): Promise<StoredConnection> {
     const id = randomUUID();
     const at = this.now();
     this.sql.insert.run(
       id,
-      input.ownerId,
+      owner?.ownerId ?? null,
       input.name,
       input.baseURL,
       input.apiKeyCipher,
@@ -92,10 +102,15 @@ export class SqliteConnections implements ConnectionStore {
     return toConnection(this.sql.one.get(id)!);
   }
 
-  async updateConnection(id: string, patch: Partial<ConnectionInput>): Promise<StoredConnection> {
+  async updateConnection(
+    owner: OwnerScope | null,
+    id: string,
+    patch: Partial<ConnectionInput>,
+  ): Promise<StoredConnection> {
+    const ownerId = owner?.ownerId ?? null;
     return this.db.transaction(() => {
-      const row = this.sql.one.get(id);
-      if (!row) throw new Error(`Unknown connection id "${id}".`);
+      const row = this.sql.ownedOne.get(id, ownerId);
+      if (!row) throw new NotFoundError(`Unknown connection id "${id}".`);
       const current = toConnection(row);
       this.sql.update.run(
         patch.name ?? current.name,
@@ -104,15 +119,17 @@ export class SqliteConnections implements ConnectionStore {
         JSON.stringify(patch.capabilities ?? current.capabilities),
         this.now(),
         id,
+        ownerId,
       );
       return toConnection(this.sql.one.get(id)!);
     })();
   }
 
-  async removeConnection(id: string): Promise<boolean> {
+  async removeConnection(owner: OwnerScope | null, id: string): Promise<boolean> {
     return this.db.transaction(() => {
+      if (this.sql.remove.run(id, owner?.ownerId ?? null).changes === 0) return false;
       this.sql.forget.run(id);
-      return this.sql.remove.run(id).changes > 0;
+      return true;
     })();
   }
 
