@@ -19,6 +19,9 @@ import { Thread } from './thread';
 import { fileDropHandlers } from './file-drop';
 import { Welcome } from './welcome';
 import { useHasDocuments } from './document-tools-setting';
+import { ModelPicker } from '../models/model-picker';
+import { ModelsDialog, NoModelYet } from '../models/models-dialog';
+import { useModels, useModelsConfigured } from '../models/models-store';
 
 export function ChatApp({ info, initialConversationId }: { info: AppInfo; initialConversationId?: string }) {
   const t = useTranslations('header');
@@ -36,6 +39,14 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   // (which would drop the run being streamed) or reset a new chat's settings.
   const [defaultSettings] = useState(info.defaultSettings);
   const [openFirst] = useState(initialConversationId);
+  const [modelsInfo] = useState(info.models);
+  const configured = useModelsConfigured(modelsInfo.configured);
+
+  useEffect(() => {
+    const models = useModels.getState();
+    models.init(modelsInfo);
+    void models.refresh();
+  }, [modelsInfo]);
 
   useEffect(() => {
     const chat = useChat.getState();
@@ -88,6 +99,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             {t('menu')}
           </button>
           <h1 className="min-w-0 flex-1 truncate font-semibold">{title ? titleText(title) : t('newChat')}</h1>
+          <ModelPicker />
           <LanguageSelect />
           <button
             type="button"
@@ -101,17 +113,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
           <ThemeToggle />
           {info.account && <UserMenu account={info.account} />}
         </header>
-        {!info.model.configured && (
-          <div
-            role="status"
-            className="border-b border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
-          >
-            {t.rich('noModel', {
-              strong: (chunks) => <strong>{chunks}</strong>,
-              code: (chunks) => <code>{chunks}</code>,
-            })}
-          </div>
-        )}
+        <NoModelYet initial={modelsInfo.configured} />
         {notice && (
           <div
             role="alert"
@@ -149,7 +151,8 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             </div>
           )}
         </div>
-        <Composer disabled={!info.model.configured} />
+        <Composer disabled={!configured} />
+        <ModelsDialog />
       </main>
       <RunInspector iterationActions={replayFromIteration} />
     </div>

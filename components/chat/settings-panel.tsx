@@ -7,6 +7,7 @@ import type { ConversationSettings } from '@/lib/store/types';
 import { CodeBackendNote } from './code-backend-note';
 import { DocumentToolsSetting } from './document-tools-setting';
 import { McpServers } from './mcp-servers';
+import { useModels } from '../models/models-store';
 import { useChat } from './store';
 
 const PARAMS = [
@@ -150,13 +151,14 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
           onChange={(e) => void update({ systemMessage: e.target.value })}
         />
       </label>
-      <p className="text-neutral-600 dark:text-neutral-400">
-        {t.rich('model', {
-          name: info.model.name ?? t('serverDefault'),
-          limit: info.maxLlmCalls,
-          code: (chunks) => <code>{chunks}</code>,
-        })}
-      </p>
+      <button
+        type="button"
+        onClick={() => useModels.getState().openDialog()}
+        className="rounded border border-neutral-300 px-2 py-1 hover:bg-neutral-100 dark:border-neutral-700 dark:hover:bg-neutral-800"
+      >
+        {t('manageModels')}
+      </button>
+      <p className="text-neutral-600 dark:text-neutral-400">{t('limit', { limit: info.maxLlmCalls })}</p>
     </section>
   );
 }

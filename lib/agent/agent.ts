@@ -187,6 +187,7 @@ export class Agent {
       lang: run.lang,
       input,
     };
+    if (this.llm.connection) event.connection = this.llm.connection;
     if (withSettings && this.functionMap.size) event.fncallMode = this.llm.fncallMode;
     if (withSettings && run.options.resume) event.replay = run.options.resume.replay;
     return event;

@@ -37,9 +37,15 @@ export interface ConversationData {
   turns: TurnData[];
 }
 
-/** What the page needs to know of the server: the model (never its key), the tools it can offer, the limits. */
+/** What the page needs to know of the server: whether any model is set up (the models themselves are listed on
+ *  demand, never with a key), the tools it can offer, the limits. */
 export interface AppInfo {
-  model: { configured: boolean; name: string | null; baseURL: string | null };
+  models: {
+    /** A model can be picked (the environment names a server, or a connection or a GGUF file is there). */
+    configured: boolean;
+    /** May the page add and change server-wide connections and local models? */
+    admin: boolean;
+  };
   tools: { name: string; description: string }[];
   /** Which Python runs code_interpreter, and how to get the other one. */
   codeInterpreter: CodeInterpreterInfo;

@@ -246,7 +246,7 @@ export class ChatService {
     }
     await this.deps.prepareTools?.(settings.tools);
     if (conversationId) await this.deps.parses?.settled(this.store, actor.owner, conversationId);
-    return this.deps.agents(settings, { model, owner: actor.owner });
+    return await this.deps.agents(settings, { model, owner: actor.owner });
   }
 
   /** A user turn, carrying the conversation's ready documents that no earlier turn carries. */

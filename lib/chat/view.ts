@@ -1,6 +1,6 @@
 // The page's view of a run: the event stream folded into blocks in the order they happened: reasoning, tool
 // calls, answer text. Pure and framework-free: the client store applies it event by event; tests run it in Node.
-import type { AgentKind, ReactPart, TurnStatus } from '../protocol/enums';
+import { TOOLS_REFUSED_CODE, type AgentKind, type ReactPart, type TurnStatus } from '../protocol/enums';
 import type { AgentEventType, ErrorInfo, FeedEvent, RetrievalCandidate, ToolFile, Usage } from '../protocol/events';
 import type { ContentItem } from '../protocol/message';
 
@@ -67,6 +67,11 @@ export interface RunView {
   runId: string;
   /** Which kind of agent ran (known once run-start arrived). */
   kind?: AgentKind;
+  /** The model that answered, and the connection it was reached through (from run-start). */
+  model?: string;
+  connection?: string;
+  /** The server refused native tool calls and the tools went in the text (the tools_refused retry). */
+  toolsFallback?: boolean;
   status: TurnStatus;
   error?: ErrorInfo;
   blocks: Block[];
@@ -90,12 +95,18 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
   switch (e.type) {
     case 'run-start':
       view.kind = e.kind;
+      view.model = e.model;
+      if (e.connection) view.connection = e.connection;
       return [];
     case 'llm-start':
       view.llmCalls = Math.max(view.llmCalls, e.iteration);
       view.retrying = undefined;
       return closeReasoning(view, e.t);
     case 'llm-retry':
+      if (e.error.code === TOOLS_REFUSED_CODE) {
+        view.toolsFallback = true;
+        return [];
+      }
       view.retrying = { attempt: e.attempt, delayMs: e.delayMs, message: e.error.message };
       return [];
     case 'reasoning-delta': {

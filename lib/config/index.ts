@@ -1,7 +1,7 @@
 // The one place that reads the environment. Everything else takes these values as arguments.
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { FNCALL_MODES, type FncallMode } from '../protocol/enums';
+import { FNCALL_MODES, LOCAL_SERVER_KINDS, type FncallMode, type LocalServerKind } from '../protocol/enums';
 import { accessTokenProblem, hostNameOf } from './exposure.mjs';
 
 export interface LlmEnvConfig {
@@ -29,6 +29,7 @@ export interface AppConfig {
   telemetry: TelemetryEnvConfig;
   http: HttpEnvConfig;
   localModels: LocalModelsEnvConfig;
+  models: ModelsEnvConfig;
   auth: AuthEnvConfig;
 }
 
@@ -172,6 +173,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     http: httpConfigFrom(env),
     telemetry: telemetryConfigFrom(env),
     localModels: localModelsFrom(env),
+    models: modelsFrom(env),
     auth: authConfigFrom(env),
   };
 }
@@ -292,14 +294,46 @@ function authConfigFrom(env: Env): AuthEnvConfig {
   };
 }
 
-/** Is a model endpoint configured? (The page uses this to say how to connect one; it never exposes the key.) */
-export function modelStatus(config: AppConfig): {
-  configured: boolean;
-  baseURL?: string;
-  model?: string;
-} {
-  const configured = Boolean(config.llm.baseURL || config.llm.apiKey);
-  return { configured, baseURL: config.llm.baseURL, model: config.llm.model };
+// ---- model connections and the loopback scan ----
+
+export interface ModelsEnvConfig {
+  /** SECRET_KEY: the connections' API keys are encrypted with a key derived from it; without it, with a key made on
+   *  first start in DATA_DIR/secret.key. */
+  secretKey?: string;
+  /** MODEL_SCAN_PORTS: which loopback ports the scan asks, and as which server ('off': none). */
+  scanTargets: { kind: LocalServerKind; port: number }[];
+  /** MODEL_SCAN_TIMEOUT_MS: how long one port may take to answer. */
+  scanTimeoutMs: number;
+}
+
+export const DEFAULT_SCAN_PORTS = 'ollama:11434,lmstudio:1234,llamacpp:8080,vllm:8000,sglang:30000';
+/** As long as AUTH_SECRET's: SECRET_KEY also signs sessions when AUTH_SECRET is unset (each use derives its own key). */
+export const MIN_SECRET_KEY_LENGTH = MIN_AUTH_SECRET_LENGTH;
+
+function modelsFrom(env: Env): ModelsEnvConfig {
+  const secretKey = env.SECRET_KEY?.trim() || undefined;
+  if (secretKey && secretKey.length < MIN_SECRET_KEY_LENGTH)
+    throw new ConfigError(
+      `SECRET_KEY must be at least ${MIN_SECRET_KEY_LENGTH} characters (unset, a key is made in DATA_DIR).`,
+    );
+  const raw = (env.MODEL_SCAN_PORTS ?? DEFAULT_SCAN_PORTS).trim();
+  const scanTargets: ModelsEnvConfig['scanTargets'] = [];
+  if (raw && raw.toLowerCase() !== 'off') {
+    for (const item of raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
+      const m = /^([a-z.]+):(\d{1,5})$/i.exec(item);
+      const kind = m?.[1]?.toLowerCase().replace('.', '') as LocalServerKind | undefined;
+      const port = Number(m?.[2]);
+      if (!kind || !(LOCAL_SERVER_KINDS as readonly string[]).includes(kind) || !(port > 0 && port < 65536))
+        throw new ConfigError(
+          `MODEL_SCAN_PORTS is a list of kind:port (kinds: ${LOCAL_SERVER_KINDS.join(', ')}), or off (got "${item}")`,
+        );
+      scanTargets.push({ kind, port });
+    }
+  }
+  return { secretKey, scanTargets, scanTimeoutMs: intFrom(env, ['MODEL_SCAN_TIMEOUT_MS'], 400, { min: 1 }) };
 }
 
 // ---- the built-in local model ----

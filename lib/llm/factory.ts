@@ -21,6 +21,8 @@ export interface ModelConfig {
   requestTimeoutMs?: number;
   idleTimeoutMs?: number;
   maxInputTokens?: number;
+  /** The connection's name (shown on each turn, in run-start). */
+  connection?: string;
   /**
    * The built-in local model: this GGUF file runs in the app's own process instead of a server being called
    * (baseURL, apiKey, retries and timeouts are then unused).
@@ -39,6 +41,7 @@ export function createChatModel(config: ModelConfig = {}): ChatModel {
     apiKey: config.apiKey,
     fncallMode: config.fncallMode,
     generateCfg: config.generateCfg,
+    connection: config.connection,
     defaults: {
       maxRetries: config.maxRetries,
       requestTimeoutMs: config.requestTimeoutMs,
@@ -49,12 +52,15 @@ export function createChatModel(config: ModelConfig = {}): ChatModel {
 }
 
 function localChatModel(config: ModelConfig, { file, ...settings }: LocalModelConfig): ChatModel {
-  return new DeferredLocalModel({
-    file,
-    model: config.model,
-    fncallMode: config.fncallMode,
-    generateCfg: config.generateCfg,
-    maxInputTokens: config.maxInputTokens,
-    load: loadOptionsFrom(settings),
-  });
+  return new DeferredLocalModel(
+    {
+      file,
+      model: config.model,
+      fncallMode: config.fncallMode,
+      generateCfg: config.generateCfg,
+      maxInputTokens: config.maxInputTokens,
+      load: loadOptionsFrom(settings),
+    },
+    config.connection,
+  );
 }

@@ -70,6 +70,8 @@ export type LlmEventSink = (event: LlmStreamEvent) => void;
 export interface ChatModel {
   readonly model: string;
   readonly fncallMode: FncallMode;
+  /** The name of the connection the model is reached through (shown on each turn), when the app made it from one. */
+  readonly connection?: string;
   /** One model call. Progress (the request sent, retries, deltas) goes to `onEvent` as it happens. */
   chat(req: ChatRequest, onEvent?: LlmEventSink): Promise<LlmCallResult>;
 }

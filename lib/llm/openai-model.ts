@@ -23,6 +23,8 @@ export interface OpenAIModelOptions {
   apiKey?: string;
   fncallMode?: FncallMode;
   generateCfg?: GenerateCfg;
+  /** The connection's name, shown on each turn. */
+  connection?: string;
   /** Defaults for knobs that come from the environment (see lib/config/index.ts). */
   defaults?: { maxRetries?: number; requestTimeoutMs?: number; idleTimeoutMs?: number; maxInputTokens?: number };
 }
@@ -67,6 +69,7 @@ interface Prepared {
 export class OpenAIChatModel implements ChatModel {
   readonly model: string;
   readonly fncallMode: FncallMode;
+  readonly connection?: string;
   readonly generateCfg: GenerateCfg;
   private readonly client: OpenAI;
   private readonly defaults: Required<NonNullable<OpenAIModelOptions['defaults']>>;
@@ -76,6 +79,7 @@ export class OpenAIChatModel implements ChatModel {
   constructor(opts: OpenAIModelOptions = {}) {
     this.model = opts.model ?? 'gpt-4o-mini';
     this.fncallMode = opts.fncallMode ?? 'native';
+    if (opts.connection) this.connection = opts.connection;
     this.generateCfg = opts.generateCfg ?? {};
     this.defaults = {
       maxRetries: opts.defaults?.maxRetries ?? 2,

@@ -50,3 +50,11 @@ export type ToolErrorKind = (typeof TOOL_ERROR_KINDS)[number];
  */
 export const REACT_PARTS = ['thought', 'action', 'action-input', 'observation', 'answer', 'markup'] as const;
 export type ReactPart = (typeof REACT_PARTS)[number];
+
+/** Model servers the loopback scan knows by their default ports (the configuration's MODEL_SCAN_PORTS names them). */
+export const LOCAL_SERVER_KINDS = ['ollama', 'lmstudio', 'llamacpp', 'vllm', 'sglang'] as const;
+export type LocalServerKind = (typeof LOCAL_SERVER_KINDS)[number];
+
+/** The code of the llm-retry a server's 400 to native tool calls gives (the call is made again with the tools in the
+ *  text); the page says so on the turn. */
+export const TOOLS_REFUSED_CODE = 'tools_refused';

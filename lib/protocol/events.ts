@@ -93,6 +93,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     /** Which kind of agent ran: how its events are read (a ReAct run's text is one transcript). */
     kind: z.enum(AGENT_KINDS),
     model: z.string(),
+    /** The connection the model was reached through (a name the user gave, "Environment", "Local"), when known. */
+    connection: z.string().optional(),
     fncallMode: z.enum(FNCALL_MODES).optional(),
     lang: z.enum(LANGS),
     maxLlmCalls: z.number().int().positive(),

@@ -24,6 +24,7 @@ export function mergeSettings(
 ): ConversationSettings {
   const merged: ConversationSettings = { ...base, tools: [...base.tools], generateCfg: { ...base.generateCfg } };
   if (!patch) return merged;
+  if (patch.model !== undefined) merged.model = patch.model;
   if (patch.agent !== undefined) merged.agent = patch.agent;
   if (patch.tools !== undefined) merged.tools = [...patch.tools];
   if (patch.fncallMode !== undefined) merged.fncallMode = patch.fncallMode;

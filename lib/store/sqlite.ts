@@ -4,10 +4,12 @@
 // process loses nothing it was given.
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
+import type { CapabilityHints } from '../llm/capabilities';
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import { contentText, type ContentItem } from '../llm/schema';
 import type { RunStatus } from '../protocol/enums';
 import { SqliteAccounts } from './accounts';
+import { SqliteConnections } from './connections';
 import { SqliteDocuments } from './documents';
 import { NotFoundError } from './errors';
 import { LOCAL_OWNER_ID, type OwnerScope } from './owner';
@@ -21,10 +23,12 @@ import type {
   ChatStore,
   Conversation,
   ConversationSettings,
+  ConnectionInput,
   ConversationSummary,
   DocumentUpdate,
   InviteRecord,
   ServerSettings,
+  StoredConnection,
   StoredDocument,
   StoredRun,
   StoredTurn,
@@ -53,6 +57,7 @@ class SqliteChatStore implements ChatStore {
   private lastNow = 0;
   private readonly sql: Statements;
   private readonly documents: SqliteDocuments;
+  private readonly connections: SqliteConnections;
   private readonly accounts: SqliteAccounts;
   readonly authDatabase: AuthDatabase;
   /** The owner's run looked up once, then one INSERT per event, all in one transaction (one commit, however many
@@ -65,6 +70,7 @@ class SqliteChatStore implements ChatStore {
   ) {
     this.sql = prepareStatements(db);
     this.documents = new SqliteDocuments(db, () => this.now());
+    this.connections = new SqliteConnections(db, () => this.now());
     this.accounts = new SqliteAccounts(db, () => this.now());
     this.authDatabase = { type: 'sqlite', handle: db };
     this.appendAll = db.transaction((ownerId: string, runId: string, events: readonly AgentEvent[]) => {
@@ -264,6 +270,32 @@ class SqliteChatStore implements ChatStore {
   }
   countDocumentsWithHash(hash: string): Promise<number> {
     return this.documents.countDocumentsWithHash(hash);
+  }
+
+  async listConnections(owner: OwnerScope): Promise<StoredConnection[]> {
+    return this.connections.listConnections(owner);
+  }
+  async getConnection(owner: OwnerScope, id: string): Promise<StoredConnection | undefined> {
+    return this.connections.getConnection(owner, id);
+  }
+  async addConnection(owner: OwnerScope | null, input: ConnectionInput): Promise<StoredConnection> {
+    return this.connections.addConnection(owner, input);
+  }
+  async updateConnection(
+    owner: OwnerScope | null,
+    id: string,
+    patch: Partial<ConnectionInput>,
+  ): Promise<StoredConnection> {
+    return this.connections.updateConnection(owner, id, patch);
+  }
+  async removeConnection(owner: OwnerScope | null, id: string): Promise<boolean> {
+    return this.connections.removeConnection(owner, id);
+  }
+  async learnedCapabilities(connectionId: string): Promise<Record<string, CapabilityHints>> {
+    return this.connections.learnedCapabilities(connectionId);
+  }
+  async learnCapabilities(connectionId: string, model: string, hints: CapabilityHints): Promise<void> {
+    return this.connections.learnCapabilities(connectionId, model, hints);
   }
 
   createApiKey(owner: OwnerScope, input: { name: string; prefix: string; hash: string }): Promise<ApiKeyRecord> {
