@@ -3,20 +3,26 @@
 import { Assistant, FnCallAgent, ReActChat, type Agent } from '../agent';
 import type { AppConfig } from '../config';
 import { createChatModel } from '../llm/factory';
+import { seesImages } from '../llm/vision';
 import type { ConversationSettings } from '../store/types';
 
 /** `model` overrides the model name (a replay with another model); the endpoint stays the server's. */
 export type AgentFactory = (settings: ConversationSettings, overrides?: { model?: string }) => Agent;
 
-export function agentFactory(config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun'>): AgentFactory {
+export function agentFactory(config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>): AgentFactory {
+  const { vision, ...llm } = config.llm;
   return (settings, overrides = {}) => {
     const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
+    const model = overrides.model ?? llm.model;
+    // The model layer's default name, for the name rule when the configuration names none.
+    const multimodal = seesImages(model ?? 'gpt-4o-mini', vision, settings.generateCfg.multimodal);
     return new Kind({
       llm: createChatModel({
-        ...config.llm,
-        model: overrides.model ?? config.llm.model,
+        ...llm,
+        model,
         fncallMode: settings.fncallMode,
-        generateCfg: settings.generateCfg,
+        generateCfg: { ...settings.generateCfg, multimodal },
+        dataDir: config.dataDir,
       }),
       maxLlmCalls: config.maxLlmCallsPerRun,
       functionList: settings.tools,

@@ -4,6 +4,7 @@
 // happen, and on to whoever follows the run once stored.
 import { randomUUID } from 'node:crypto';
 import { foldEvents, type Agent, type Message } from '../agent';
+import type { ImageLimits } from '../documents/image';
 import type { ContentItem, Lang } from '../llm/schema';
 import { contentText } from '../llm/schema';
 import { CodedError } from '../protocol/errors';
@@ -31,6 +32,8 @@ export interface StartedRun {
   conversationId: string;
   turnId: string;
   runId: string;
+  /** The user message as stored: with the documents and images it carries (the page shows them on the turn). */
+  content: string | ContentItem[];
 }
 
 export interface ChatServiceDeps {
@@ -43,6 +46,8 @@ export interface ChatServiceDeps {
   defaultSettings: () => ConversationSettings;
   /** Where uploads are kept (DATA_DIR): a message's `files` must be there. */
   dataDir: string;
+  /** How large an image a message's `files` may name (as uploads are checked). */
+  images?: ImageLimits;
   /** The uploads being parsed: a message waits for its conversation's. */
   parses?: ParseJobs;
   /** Makes the named tools available before an agent takes them (MCP servers' tools). */
@@ -74,7 +79,7 @@ export class ChatService {
   /** A new turn at the end of a conversation (a new conversation when none is given). */
   async send(request: SendRequest): Promise<StartedRun> {
     const req = parseRequest(SendRequestSchema, request);
-    const files = req.files?.length ? await attachmentItems(req.files, this.deps.dataDir) : [];
+    const files = req.files?.length ? await attachmentItems(req.files, this.deps.dataDir, this.deps.images) : [];
     const content: string | ContentItem[] = files.length ? [{ text: req.message }, ...files] : req.message;
     const existing = req.conversationId ? await this.conversation(req.conversationId) : undefined;
     const settings = mergeSettings(existing?.settings ?? this.deps.defaultSettings(), req.settings);
@@ -231,7 +236,7 @@ export class ChatService {
     };
     const events = Array.isArray(input) ? agent.runEvents(input, opts) : replayEvents(agent, input, opts);
     void this.record(events, writer);
-    return { conversationId: conversation.id, turnId: turn.id, runId };
+    return { conversationId: conversation.id, turnId: turn.id, runId, content: turn.content };
   }
 
   /** Drains the run into its writer whatever happens to its readers; a log that cannot be written stops it. */

@@ -39,6 +39,7 @@ export function createAppContext(
   const uploads = new DocumentService(store, {
     dataDir: config.dataDir,
     limits: config.documents,
+    images: config.images,
     parses,
   });
   const chat = new ChatService({
@@ -47,6 +48,7 @@ export function createAppContext(
     agents: parts.agents ?? agentFactory(config),
     defaultSettings: settings,
     dataDir: config.dataDir,
+    images: config.images,
     parses,
     // MCP tools named by a conversation must be registered before its agent is made.
     prepareTools: (names) => prepareMcpTools(names),

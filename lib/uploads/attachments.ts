@@ -1,15 +1,24 @@
 // Files a client names when it sends a message over POST /api/chat: only uploads, by the reference POST /api/files
 // returned (`files/<sha256>/<name>`), so a request cannot make the server read anything else.
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { readHead } from '../documents/storage';
 import { parseFileRef, storedFilePath } from '../documents/file-ref';
+import { checkImage, imageLimits, type ImageLimits } from '../documents/image';
+import { sniffImage } from '../documents/image-kind';
+import { DocumentError } from '../documents/types';
 import type { ContentItem } from '../llm/schema';
 
 export class AttachmentError extends Error {
   override name = 'AttachmentError';
 }
 
-/** The file content items for `refs`, or an AttachmentError naming the first bad one. */
-export async function attachmentItems(refs: unknown, dataDir: string): Promise<ContentItem[]> {
+/** The content items for `refs` (an image as an image item, checked as an upload is), or an AttachmentError naming
+ *  the first bad one. */
+export async function attachmentItems(
+  refs: unknown,
+  dataDir: string,
+  limits: ImageLimits = imageLimits(),
+): Promise<ContentItem[]> {
   if (!Array.isArray(refs) || !refs.every((r) => typeof r === 'string' && r.trim()))
     throw new AttachmentError('"files" must be a list of upload references ("ref" in the answer of POST /api/files).');
   const items: ContentItem[] = [];
@@ -19,7 +28,17 @@ export async function attachmentItems(refs: unknown, dataDir: string): Promise<C
       throw new AttachmentError(`"${ref}" is not an upload reference (files/<sha256>/<name>, from POST /api/files).`);
     const info = await stat(storedFilePath(dataDir, parsed.hash)).catch(() => undefined);
     if (!info?.isFile()) throw new AttachmentError(`"${ref}" has not been uploaded.`);
-    items.push({ file: ref });
+    const file = storedFilePath(dataDir, parsed.hash);
+    if (!sniffImage(await readHead(file))) {
+      items.push({ file: ref });
+      continue;
+    }
+    try {
+      await checkImage(await readFile(file), parsed.name, limits);
+    } catch (e) {
+      throw new AttachmentError(e instanceof DocumentError ? e.message : String(e));
+    }
+    items.push({ image: ref });
   }
   return items;
 }

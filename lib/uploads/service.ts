@@ -1,15 +1,17 @@
 // The document use cases, framework-free: upload (stream to disk, record, parse in the background), list, remove,
 // and which documents the next message carries. The HTTP routes only wire requests to this.
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ChatStore, StoredDocument } from '../store/types';
 import { safeFileName, storedFilePath } from '../documents/file-ref';
 import { formatBytes, type DocumentLimits } from '../documents/limits';
 import { parsedCacheDir } from '../documents/load';
 import { loadDocumentOffThread } from '../documents/parse-pool';
-import { deleteStoredFile, saveUpload } from '../documents/storage';
+import { deleteStoredFile, readHead, saveUpload } from '../documents/storage';
 import { ParseJobs } from './parsing';
 import { DocumentError } from '../documents/types';
+import { checkImage, imageLimits, type ImageLimits } from '../documents/image';
+import { sniffImage } from '../documents/image-kind';
 
 export interface UploadResult {
   document: StoredDocument;
@@ -34,13 +36,15 @@ export class DocumentService {
   readonly parses: ParseJobs;
   private readonly dataDir: string;
   private readonly limits: DocumentLimits;
+  private readonly imageLimits: ImageLimits;
 
   constructor(
     readonly store: ChatStore,
-    options: { dataDir: string; limits: DocumentLimits; parses?: ParseJobs },
+    options: { dataDir: string; limits: DocumentLimits; images?: ImageLimits; parses?: ParseJobs },
   ) {
     this.dataDir = options.dataDir;
     this.limits = options.limits;
+    this.imageLimits = options.images ?? imageLimits();
     this.parses = options.parses ?? new ParseJobs();
   }
 
@@ -124,7 +128,13 @@ export class DocumentService {
 
   private async parse(doc: StoredDocument): Promise<StoredDocument> {
     try {
-      const parsed = await loadDocumentOffThread(storedFilePath(this.dataDir, doc.hash), doc.name, {
+      const file = storedFilePath(this.dataDir, doc.hash);
+      // An image is not parsed but checked (format, size, pixels, that it decodes); messages carry it as an image.
+      if (sniffImage(await readHead(file))) {
+        const image = await checkImage(await readFile(file), doc.name, this.imageLimits);
+        return await this.store.updateDocument(doc.id, { state: 'ready', kind: image.kind, pages: 1 });
+      }
+      const parsed = await loadDocumentOffThread(file, doc.name, {
         limits: this.limits,
         cacheDir: parsedCacheDir(this.dataDir),
       });
