@@ -104,9 +104,7 @@ describe('an image sent to a model that sees', () => {
     const logged = JSON.stringify(events);
     expect(logged).toContain(`"url":"${doc.ref}"`);
     expect(logged).not.toContain(b64.slice(0, 40));
-    const exported = JSON.stringify(
-      buildRunExport({ id: started.runId, turnId: started.turnId, status: 'done', startedAt: 0 }, events),
-    );
+    const exported = JSON.stringify(buildRunExport({ id: started.runId, status: 'done', startedAt: 0 }, events));
     expect(exported).toContain(doc.ref);
     expect(exported).not.toContain(b64.slice(0, 40));
     expect(foldRun(started.runId, storedFeed(events)).imagesWithheld).toBeUndefined();
