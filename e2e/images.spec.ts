@@ -71,7 +71,7 @@ test('a model that cannot see gets no image, and the turn says why', async ({ pa
   const answer = await lastAnswer(page);
   await expect(answer).toContainText('I was told of a file called swatch.png.');
   await expect(answer.getByRole('note')).toContainText(
-    'This model cannot see images, so the attached image was not sent to it',
+    'This model cannot see images, so 1 attached image was not sent to it',
   );
   await expectLoaded(page, 'swatch.png'); // the user still sees what they attached
   const [request] = await chatRequests();

@@ -4,6 +4,7 @@ import { Assistant, FnCallAgent, ReActChat, type Agent } from '../agent';
 import type { AppConfig } from '../config';
 import { createChatModel } from '../llm/factory';
 import { seesImages } from '../llm/vision';
+import { uploadedImages } from '../documents/image-source';
 import type { ConversationSettings } from '../store/types';
 
 /** `model` overrides the model name (a replay with another model); the endpoint stays the server's. */
@@ -11,6 +12,7 @@ export type AgentFactory = (settings: ConversationSettings, overrides?: { model?
 
 export function agentFactory(config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>): AgentFactory {
   const { vision, ...llm } = config.llm;
+  const images = uploadedImages(config.dataDir);
   return (settings, overrides = {}) => {
     const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
     const model = overrides.model ?? llm.model;
@@ -22,7 +24,7 @@ export function agentFactory(config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun'
         model,
         fncallMode: settings.fncallMode,
         generateCfg: { ...settings.generateCfg, multimodal },
-        dataDir: config.dataDir,
+        images,
       }),
       maxLlmCalls: config.maxLlmCallsPerRun,
       functionList: settings.tools,

@@ -5,7 +5,7 @@ import type { FncallMode } from '../protocol/enums';
 import { DeferredLocalModel } from './local/deferred-model';
 import { loadOptionsFrom } from './local/worker-protocol';
 import type { ChatModel, GenerateCfg } from './model';
-import { uploadedImages } from './image-data';
+import type { ImageResolver } from './image-data';
 import { OpenAIChatModel } from './openai-model';
 
 /** A model connection and how to call it. Fields left out take the model layer's defaults. */
@@ -22,9 +22,9 @@ export interface ModelConfig {
   requestTimeoutMs?: number;
   idleTimeoutMs?: number;
   maxInputTokens?: number;
-  /** Where uploads are kept: image items that name one (`files/<sha256>/<name>`) are read from here when a request
-   *  leaves. Without it, only image URLs (http, https, data) are sent. */
-  dataDir?: string;
+  /** Reads image items' references when a request leaves (the app: its uploads). Without it, only image URLs
+   *  (http, https, data) are sent. */
+  images?: ImageResolver;
   /**
    * The built-in local model: this GGUF file runs in the app's own process instead of a server being called
    * (baseURL, apiKey, retries and timeouts are then unused).
@@ -43,7 +43,7 @@ export function createChatModel(config: ModelConfig = {}): ChatModel {
     apiKey: config.apiKey,
     fncallMode: config.fncallMode,
     generateCfg: config.generateCfg,
-    ...(config.dataDir ? { images: uploadedImages(config.dataDir) } : {}),
+    ...(config.images ? { images: config.images } : {}),
     defaults: {
       maxRetries: config.maxRetries,
       requestTimeoutMs: config.requestTimeoutMs,

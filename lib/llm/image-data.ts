@@ -1,29 +1,14 @@
-// Image parts are built from upload references only when a request leaves: the messages, the llm-start event and
-// the run log keep `files/<sha256>/<name>` (a few bytes), and only the HTTP body sent to the model server carries
-// the image itself, as a data URL. A reference is read from DATA_DIR/files and nowhere else; a URL the model server
-// can fetch itself (http, https, data) is passed on as it is.
-import { readFile } from 'node:fs/promises';
-import { parseFileRef, storedFilePath } from '../documents/file-ref';
-import { imageMime, sniffImage } from '../documents/image-kind';
+// Image parts are built from references only when a request leaves: the messages, the llm-start event and the run
+// log keep the reference (an upload's `files/<sha256>/<name>`: a few bytes), and only the HTTP body sent to the
+// model server carries the image itself, as a data URL. Who reads a reference is the caller's (the app reads
+// uploads from DATA_DIR/files: lib/documents/image-source.ts); a URL the model server can fetch itself (http,
+// https, data) is passed on as it is.
 import type { WireMessage, WirePart } from './oai-wire';
 
 /** A data URL (or a URL the server fetches) for an image item's value; undefined when there is no such image. */
 export type ImageResolver = (ref: string) => Promise<string | undefined>;
 
-/** Images uploaded under `dataDir`, by their reference. */
-export function uploadedImages(dataDir: string): ImageResolver {
-  return async (ref) => {
-    if (/^(https?:|data:image\/)/i.test(ref)) return ref;
-    const parsed = parseFileRef(ref);
-    if (!parsed) return undefined;
-    const bytes = await readFile(storedFilePath(dataDir, parsed.hash)).catch(() => undefined);
-    const kind = bytes && sniffImage(bytes);
-    if (!bytes || !kind) return undefined;
-    return `data:${imageMime(kind)};base64,${bytes.toString('base64')}`;
-  };
-}
-
-/** Without a DATA_DIR (a model used from code): URLs pass, references are not readable. */
+/** The default (a model used from code): URLs pass, references are not readable. */
 export const urlImagesOnly: ImageResolver = async (ref) => (/^(https?:|data:image\/)/i.test(ref) ? ref : undefined);
 
 /** The wire messages with each image part's URL resolved; the same array when there is no image part. An image that
@@ -52,5 +37,7 @@ function isImagePart(part: WirePart): part is Extract<WirePart, { type: 'image_u
 }
 
 function nameOf(ref: string): string {
-  return parseFileRef(ref)?.name ?? (ref.length > 80 ? `${ref.slice(0, 77)}…` : ref);
+  if (/^data:/i.test(ref)) return ref.slice(0, ref.indexOf(',') + 1 || 40);
+  const name = ref.split(/[?#]/)[0]!.split('/').pop() || ref;
+  return name.length > 80 ? `${name.slice(0, 77)}…` : name;
 }
