@@ -3,7 +3,7 @@
 // scripted model server over HTTP: as image_url parts (data URLs built as the request leaves) to a model that
 // sees, as an upload note to one that does not (and the turn says so). The run log and its export keep the
 // reference, never the bytes.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -176,7 +176,7 @@ describe('an image and a model that cannot see', () => {
   });
 });
 
-describe('GET /api/images/<conversationId>/<sha256>', () => {
+describe('GET /api/images/<conversationId>/<sha256>, and deleting the conversation', () => {
   beforeEach(() => open('scripted'));
 
   it('serves an image of that conversation, typed by its bytes; nothing of another conversation or no image', async () => {
@@ -194,5 +194,10 @@ describe('GET /api/images/<conversationId>/<sha256>', () => {
     const text = await upload('notes.txt', Buffer.from('plain words'), doc.conversationId);
     expect((await uploadedImageResponse(store, dataDir, doc.conversationId, text.hash)).status).toBe(404);
     expect((await uploadedImageResponse(store, dataDir, doc.conversationId, '../../etc/passwd')).status).toBe(404);
+
+    // Deleted with its conversation, as documents are.
+    await uploads.deleteConversation(doc.conversationId);
+    await expect(readFile(path.join(dataDir, 'files', doc.hash))).rejects.toThrow(/ENOENT/);
+    expect((await uploadedImageResponse(store, dataDir, doc.conversationId, doc.hash)).status).toBe(404);
   });
 });
