@@ -4,16 +4,18 @@
 import { collectFileRefs } from '../llm/upload-info';
 import type { ContentItem, Message } from '../llm/schema';
 import { isImageKind } from '../documents/image-kind';
+import type { OwnerScope } from '../store/owner';
 import type { DocumentStore } from '../store/types';
 
 export async function withNewDocuments(
   store: Pick<DocumentStore, 'listDocuments'>,
+  owner: OwnerScope,
   conversationId: string,
   history: readonly Message[],
   content: string | ContentItem[],
 ): Promise<string | ContentItem[]> {
   const carried = new Set(collectFileRefs(history));
-  const files = (await store.listDocuments(conversationId))
+  const files = (await store.listDocuments(owner, conversationId))
     .filter((d) => d.state === 'ready' && !carried.has(d.ref))
     .map((d): ContentItem => (isImageKind(d.kind) ? { image: d.ref } : { file: d.ref }));
   if (!files.length) return content;

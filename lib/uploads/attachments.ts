@@ -1,5 +1,7 @@
-// Files a client names when it sends a message over POST /api/chat: only uploads, by the reference POST /api/files
-// returned (`files/<sha256>/<name>`), so a request cannot make the server read anything else.
+// Files a client names when it sends a message over POST /api/chat: only its own uploads, by the reference POST
+// /api/files returned (`files/<sha256>/<name>`), so a request cannot make the server read anything else, nor attach
+// (or learn of) bytes another user uploaded: a reference that is not the sender's reads exactly as one never
+// uploaded.
 import { readFile, stat } from 'node:fs/promises';
 import { readHead } from '../documents/storage';
 import { parseFileRef, storedFilePath } from '../documents/file-ref';
@@ -7,15 +9,26 @@ import { checkImage, imageLimits, type ImageLimits } from '../documents/image';
 import { sniffImage } from '../documents/image-kind';
 import { DocumentError } from '../documents/types';
 import type { ContentItem } from '../llm/schema';
+import type { OwnerScope } from '../store/owner';
+import type { DocumentStore } from '../store/types';
 
 export class AttachmentError extends Error {
   override name = 'AttachmentError';
+  constructor(
+    message: string,
+    /** 400 for a malformed list, 404 for a reference that is not one of the sender's uploads. */
+    readonly status: 400 | 404 = 400,
+  ) {
+    super(message);
+  }
 }
 
 /** The content items for `refs` (an image as an image item, checked as an upload is), or an AttachmentError naming
  *  the first bad one. */
 export async function attachmentItems(
   refs: unknown,
+  store: Pick<DocumentStore, 'ownsUpload'>,
+  owner: OwnerScope,
   dataDir: string,
   limits: ImageLimits = imageLimits(),
 ): Promise<ContentItem[]> {
@@ -26,8 +39,10 @@ export async function attachmentItems(
     const parsed = parseFileRef(ref);
     if (!parsed)
       throw new AttachmentError(`"${ref}" is not an upload reference (files/<sha256>/<name>, from POST /api/files).`);
-    const info = await stat(storedFilePath(dataDir, parsed.hash)).catch(() => undefined);
-    if (!info?.isFile()) throw new AttachmentError(`"${ref}" has not been uploaded.`);
+    const info = (await store.ownsUpload(owner, parsed.hash))
+      ? await stat(storedFilePath(dataDir, parsed.hash)).catch(() => undefined)
+      : undefined;
+    if (!info?.isFile()) throw new AttachmentError(`"${ref}" is not one of your uploads.`, 404);
     const file = storedFilePath(dataDir, parsed.hash);
     if (!sniffImage(await readHead(file))) {
       items.push({ file: ref });

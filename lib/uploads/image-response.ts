@@ -1,9 +1,11 @@
 // GET /api/images/<conversationId>/<sha256>: the bytes of an image uploaded to that conversation, typed by what the
 // upload check found in them (never by the name), never rendered as a page of our origin. A hash that belongs to
-// another conversation, or to a file that is not an accepted image, is not found.
+// another conversation, or to a file that is not an accepted image, is not found; so is any image of a conversation
+// that is not the asker's (the store lists only the owner's documents).
 import { readFile } from 'node:fs/promises';
 import { storedFilePath } from '../documents/file-ref';
 import { imageMime, isImageKind } from '../documents/image-kind';
+import type { OwnerScope } from '../store/owner';
 import type { DocumentStore } from '../store/types';
 
 function notFound(): Response {
@@ -12,12 +14,13 @@ function notFound(): Response {
 
 export async function uploadedImageResponse(
   store: Pick<DocumentStore, 'listDocuments'>,
+  owner: OwnerScope,
   dataDir: string,
   conversationId: string,
   hash: string,
 ): Promise<Response> {
   if (!/^[0-9a-f]{64}$/.test(hash)) return notFound();
-  const doc = (await store.listDocuments(conversationId)).find(
+  const doc = (await store.listDocuments(owner, conversationId)).find(
     (d) => d.hash === hash && d.state === 'ready' && isImageKind(d.kind),
   );
   if (!doc || !isImageKind(doc.kind)) return notFound();

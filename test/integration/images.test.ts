@@ -10,9 +10,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { agentFactory } from '../../lib/chat/agents';
 import { storedFeed } from '../../lib/chat/feed';
 import type { ChatService } from '../../lib/chat/service';
+import { everyToolActor } from '../../lib/chat/actor';
 import { foldRun } from '../../lib/chat/view';
 import { loadConfig } from '../../lib/config';
 import { buildRunExport } from '../../lib/inspect/export';
+import { ownerScope } from '../../lib/store/owner';
+import { defaultSettings } from '../../lib/store/settings';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore, StoredDocument } from '../../lib/store/types';
 import { handleUpload } from '../../lib/uploads/http';
@@ -21,6 +24,10 @@ import type { DocumentService } from '../../lib/uploads/service';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { chatContext, drain, follow } from '../support/chat';
 import { makeImage, pngBomb } from '../support/images';
+
+const OWNER = ownerScope('owner-a');
+const ACTOR = everyToolActor(OWNER);
+const OTHER = ownerScope('owner-b');
 
 let server: ModelServer;
 let dataDir: string;
@@ -34,7 +41,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** The app's context with the real agent factory, on `model` (its name decides whether it sees images). */
-function open(model: string, env: Record<string, string> = {}) {
+async function open(model: string, env: Record<string, string> = {}) {
   const all = {
     DATA_DIR: dataDir,
     OPENAI_BASE_URL: server.url,
@@ -43,7 +50,7 @@ function open(model: string, env: Record<string, string> = {}) {
     LLM_MAX_RETRIES: '0',
     ...env,
   };
-  const ctx = chatContext(store, agentFactory(loadConfig(all)), all);
+  const ctx = await chatContext(store, agentFactory(loadConfig(all), store), all);
   uploads = ctx.uploads;
   chat = ctx.chat;
 }
@@ -63,19 +70,20 @@ async function upload(name: string, bytes: Uint8Array, conversationId?: string):
   const query = new URLSearchParams({ name, ...(conversationId ? { conversationId } : {}) });
   const res = await handleUpload(
     uploads,
+    OWNER,
     new Request(`http://app/api/files?${query}`, { method: 'POST', body: bytes as BodyInit }),
   );
   expect(res.status).toBe(201);
   const { document } = (await res.json()) as { document: StoredDocument };
-  return (await uploads.settled(document.id))!;
+  return (await uploads.settled(OWNER, document.id))!;
 }
 
 /** Sends a message in the upload's conversation and waits for the answer; the last request the model received. */
-async function ask(conversationId: string, message: string, settings?: Parameters<ChatService['send']>[0]['settings']) {
-  const started = await chat.send({ conversationId, message, ...(settings ? { settings } : {}) });
-  await drain(follow(chat, started.runId));
+async function ask(conversationId: string, message: string, settings?: Parameters<ChatService['send']>[1]['settings']) {
+  const started = await chat.send(ACTOR, { conversationId, message, ...(settings ? { settings } : {}) });
+  await drain(follow(chat, OWNER, started.runId));
   const sent = server.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body;
-  return { started, sent, events: await store.getRunEvents(started.runId) };
+  return { started, sent, events: await store.getRunEvents(OWNER, started.runId) };
 }
 
 const lastUser = (body: { messages: { role: string; content: unknown }[] }) =>
@@ -95,7 +103,7 @@ describe('an image sent to a model that sees', () => {
       { type: 'text', text: 'What is in the picture?' },
       { type: 'image_url', image_url: { url: `data:image/png;base64,${b64}` } },
     ]);
-    expect((await store.getTurn(started.turnId))!.content).toEqual([
+    expect((await store.getTurn(OWNER, started.turnId))!.content).toEqual([
       { text: 'What is in the picture?' },
       { image: doc.ref },
     ]);
@@ -127,9 +135,12 @@ describe('an image sent to a model that sees', () => {
   it('carries an image named in `files` (POST /api/chat) as an image item, after the same check as an upload', async () => {
     const jpeg = await makeImage('jpeg');
     const doc = await upload('cat.jpeg', jpeg);
-    const started = await chat.send({ message: 'Which animal?', files: [doc.ref] });
-    await drain(follow(chat, started.runId));
-    expect((await store.getTurn(started.turnId))!.content).toEqual([{ text: 'Which animal?' }, { image: doc.ref }]);
+    const started = await chat.send(ACTOR, { message: 'Which animal?', files: [doc.ref] });
+    await drain(follow(chat, OWNER, started.runId));
+    expect((await store.getTurn(OWNER, started.turnId))!.content).toEqual([
+      { text: 'Which animal?' },
+      { image: doc.ref },
+    ]);
     const body = server.requests.at(-1)!.body;
     expect(JSON.stringify(lastUser(body).content)).toContain(`data:image/jpeg;base64,${jpeg.toString('base64')}`);
   });
@@ -139,9 +150,9 @@ describe('an image sent to a model that sees', () => {
     expect(bomb).toMatchObject({ state: 'error', errorCode: 'too-many-pixels' });
     expect(bomb.error).toMatch(/^bomb\.png is 100000 × 100000 pixels \(10000 megapixels\); images may have at most 40/);
     const { started, sent } = await ask(bomb.conversationId, 'Look at this.');
-    expect((await store.getTurn(started.turnId))!.content).toBe('Look at this.');
+    expect((await store.getTurn(OWNER, started.turnId))!.content).toBe('Look at this.');
     expect(JSON.stringify(sent)).not.toContain('image_url');
-    await expect(chat.send({ message: 'And now?', files: [bomb.ref] })).rejects.toThrow(
+    await expect(chat.send(ACTOR, { message: 'And now?', files: [bomb.ref] })).rejects.toThrow(
       /^bomb\.png is 100000 × 100000 pixels/,
     );
   });
@@ -167,10 +178,10 @@ describe('an image and a model that cannot see', () => {
   });
 
   it('MODEL_VISION=on makes it see; MODEL_VISION=off blinds a model whose name says it sees', async () => {
-    open('scripted', { MODEL_VISION: 'on' });
+    await open('scripted', { MODEL_VISION: 'on' });
     const doc = await upload('photo.png', await makeImage('png'));
     expect(JSON.stringify((await ask(doc.conversationId, 'Look.')).sent)).toContain('data:image/png;base64,');
-    open('gpt-4o', { MODEL_VISION: 'off' });
+    await open('gpt-4o', { MODEL_VISION: 'off' });
     const other = await upload('photo.png', await makeImage('png', 10, 10));
     expect(JSON.stringify((await ask(other.conversationId, 'Look.')).sent)).not.toContain('image_url');
   });
@@ -182,22 +193,63 @@ describe('GET /api/images/<conversationId>/<sha256>, and deleting the conversati
   it('serves an image of that conversation, typed by its bytes; nothing of another conversation or no image', async () => {
     const png = await makeImage('png');
     const doc = await upload('renamed.jpg', png);
-    const res = await uploadedImageResponse(store, dataDir, doc.conversationId, doc.hash);
+    const res = await uploadedImageResponse(store, OWNER, dataDir, doc.conversationId, doc.hash);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
     expect(Buffer.from(await res.arrayBuffer())).toEqual(png);
 
-    const elsewhere = (await store.createConversation()).id;
-    expect((await uploadedImageResponse(store, dataDir, elsewhere, doc.hash)).status).toBe(404);
+    const elsewhere = (await store.createConversation(OWNER)).id;
+    expect((await uploadedImageResponse(store, OWNER, dataDir, elsewhere, doc.hash)).status).toBe(404);
     const text = await upload('notes.txt', Buffer.from('plain words'), doc.conversationId);
-    expect((await uploadedImageResponse(store, dataDir, doc.conversationId, text.hash)).status).toBe(404);
-    expect((await uploadedImageResponse(store, dataDir, doc.conversationId, '../../etc/passwd')).status).toBe(404);
+    expect((await uploadedImageResponse(store, OWNER, dataDir, doc.conversationId, text.hash)).status).toBe(404);
+    expect((await uploadedImageResponse(store, OWNER, dataDir, doc.conversationId, '../../etc/passwd')).status).toBe(
+      404,
+    );
 
     // Deleted with its conversation, as documents are.
-    await uploads.deleteConversation(doc.conversationId);
+    await uploads.deleteConversation(OWNER, doc.conversationId);
     await expect(readFile(path.join(dataDir, 'files', doc.hash))).rejects.toThrow(/ENOENT/);
-    expect((await uploadedImageResponse(store, dataDir, doc.conversationId, doc.hash)).status).toBe(404);
+    expect((await uploadedImageResponse(store, OWNER, dataDir, doc.conversationId, doc.hash)).status).toBe(404);
+  });
+});
+
+describe('images are their owner’s', () => {
+  beforeEach(() => open('scripted', { MODEL_VISION: 'on' }));
+
+  it('another user gets 404 from the image route and cannot name the image in `files`', async () => {
+    const doc = await upload('private.png', await makeImage('png'));
+    expect((await uploadedImageResponse(store, OWNER, dataDir, doc.conversationId, doc.hash)).status).toBe(200);
+    const res = await uploadedImageResponse(store, OTHER, dataDir, doc.conversationId, doc.hash);
+    expect(res.status).toBe(404);
+    await expect(
+      chat.send(everyToolActor(OTHER), { message: 'Whose is this?', files: [doc.ref] }),
+    ).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('a run of another user sends no image part for the owner’s upload, whatever its message names', async () => {
+    const png = await makeImage('png');
+    const doc = await upload('private.png', png);
+    const agents = agentFactory(
+      loadConfig({
+        DATA_DIR: dataDir,
+        OPENAI_BASE_URL: server.url,
+        OPENAI_API_KEY: 'k',
+        OPENAI_MODEL: 'scripted',
+        LLM_MAX_RETRIES: '0',
+        MODEL_VISION: 'on',
+      }),
+      store,
+    );
+    const message = [{ role: 'user', content: [{ text: 'Describe it.' }, { image: doc.ref }] }];
+    const sentBy = async (owner: typeof OWNER) => {
+      await drain(agents(defaultSettings(), { owner }).runEvents(message));
+      return JSON.stringify(lastUser(server.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body));
+    };
+    expect(await sentBy(OWNER)).toContain(`data:image/png;base64,${png.toString('base64').slice(0, 40)}`);
+    const other = await sentBy(OTHER);
+    expect(other).not.toContain('data:image/png');
+    expect(other).toContain('(The image private.png is no longer available.)');
   });
 });
