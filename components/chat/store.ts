@@ -127,7 +127,7 @@ export const useChat = create<ChatState>()((set, get) => {
       }));
       return;
     }
-    const { conversationId, turnId, runId, events } = result.value;
+    const { conversationId, turnId, runId, events, content } = result.value;
     if (get().activeId !== conversationId) {
       set({ activeId: conversationId });
       await get().refreshConversations();
@@ -135,7 +135,7 @@ export const useChat = create<ChatState>()((set, get) => {
       if (created) set({ title: created.title });
     }
     set((s) => ({
-      turns: s.turns.map((t) => (t === placeholder ? { ...t, turnId } : t)),
+      turns: s.turns.map((t) => (t === placeholder ? { ...t, turnId, ...(content ? { content } : {}) } : t)),
     }));
     await consume(turnId, runId, events);
   }

@@ -222,6 +222,7 @@ export class Agent {
           request: e.request,
         };
         if (e.truncation) start.truncation = e.truncation;
+        if (e.imagesWithheld) start.imagesWithheld = e.imagesWithheld;
         run.emit(start);
       } else run.emit({ type: 'llm-retry', attempt: e.attempt, delayMs: e.delayMs, error: e.error });
     };

@@ -3,6 +3,7 @@
 import type { RunStatus } from '../protocol/enums';
 import type { ErrorCode, ErrorValues } from '../protocol/errors';
 import type { FeedEvent } from '../protocol/events';
+import type { ContentItem } from '../protocol/message';
 import type { ConversationSettings, StoredTurn } from '../store/types';
 import type { CodeInterpreterInfo } from '../../tools/code-interpreter';
 
@@ -19,6 +20,8 @@ export interface RunStream {
   conversationId: string;
   turnId: string;
   runId: string;
+  /** The user message as stored (with the files and images it carries). */
+  content?: string | ContentItem[];
   events: AsyncIterable<FeedEvent>;
 }
 

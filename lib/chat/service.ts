@@ -5,6 +5,7 @@
 // the runs in progress see only its objects, and its tools are checked against what the admin allows.
 import { randomUUID } from 'node:crypto';
 import { foldEvents, type Agent, type Message } from '../agent';
+import type { ImageLimits } from '../documents/image';
 import type { ContentItem, Lang } from '../llm/schema';
 import { contentText } from '../llm/schema';
 import { ToolDecisionSchema, type AgentEvent } from '../protocol/events';
@@ -35,6 +36,8 @@ export interface StartedRun {
   conversationId: string;
   turnId: string;
   runId: string;
+  /** The user message as stored: with the documents and images it carries (the page shows them on the turn). */
+  content: string | ContentItem[];
 }
 
 export interface ChatServiceDeps {
@@ -47,6 +50,8 @@ export interface ChatServiceDeps {
   defaultSettings: () => ConversationSettings;
   /** Where uploads are kept (DATA_DIR): a message's `files` must be there. */
   dataDir: string;
+  /** How large an image a message's `files` may name (as uploads are checked). */
+  images?: ImageLimits;
   /** The uploads being parsed: a message waits for its conversation's. */
   parses?: ParseJobs;
   /** Makes the named tools available before an agent takes them (MCP servers' tools). */
@@ -85,14 +90,21 @@ export class ChatService {
   async send(actor: Actor, request: SendRequest): Promise<StartedRun> {
     const { owner } = actor;
     const req = parseRequest(SendRequestSchema, request);
-    const files = req.files?.length ? await attachmentItems(req.files, this.store, owner, this.deps.dataDir) : [];
+    const files = req.files?.length
+      ? await attachmentItems(req.files, this.store, owner, this.deps.dataDir, this.deps.images)
+      : [];
     const content: string | ContentItem[] = files.length ? [{ text: req.message }, ...files] : req.message;
     const existing = req.conversationId ? await this.conversation(owner, req.conversationId) : undefined;
     const settings = mergeSettings(existing?.settings ?? this.deps.defaultSettings(), req.settings);
     // A bad setting (an unknown tool, or one the actor may not use) fails here, before anything is stored.
     const agent = await this.agentFor(
       actor,
-      await this.runSettings(owner, settings, existing?.id, files.length > 0),
+      await this.runSettings(
+        owner,
+        settings,
+        existing?.id,
+        files.some((f) => f.file),
+      ),
       existing?.id,
     );
     let conversation =
@@ -282,7 +294,7 @@ export class ChatService {
     };
     const events = Array.isArray(input) ? agent.runEvents(input, opts) : replayEvents(agent, input, opts);
     void this.record(events, writer);
-    return { conversationId: conversation.id, turnId: turn.id, runId };
+    return { conversationId: conversation.id, turnId: turn.id, runId, content: turn.content };
   }
 
   /** Drains the run into its writer whatever happens to its readers; a log that cannot be written stops it. */

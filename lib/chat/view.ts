@@ -78,6 +78,8 @@ export interface RunView {
   usage?: Usage;
   durationMs?: number;
   llmCalls: number;
+  /** Images of the conversation the model was not sent, because it cannot see images (the turn says so). */
+  imagesWithheld?: number;
   /** Set while the model server is being retried. */
   retrying?: { attempt: number; delayMs: number; message: string };
 }
@@ -101,6 +103,7 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
     case 'llm-start':
       view.llmCalls = Math.max(view.llmCalls, e.iteration);
       view.retrying = undefined;
+      if (e.imagesWithheld) view.imagesWithheld = Math.max(view.imagesWithheld ?? 0, e.imagesWithheld);
       return closeReasoning(view, e.t);
     case 'llm-retry':
       if (e.error.code === TOOLS_REFUSED_CODE) {

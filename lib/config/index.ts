@@ -13,6 +13,18 @@ export interface LlmEnvConfig {
   requestTimeoutMs: number;
   idleTimeoutMs: number;
   maxInputTokens: number;
+  /** Whether the model is sent images (MODEL_VISION): 'auto' by its name (`*-vl-*`, `*vision*`, `gpt-4o*`…). */
+  vision: VisionSetting;
+}
+
+export const VISION_SETTINGS = ['auto', 'on', 'off'] as const;
+export type VisionSetting = (typeof VISION_SETTINGS)[number];
+
+function visionFrom(value: string | undefined): VisionSetting {
+  const v = (value ?? 'auto').trim().toLowerCase() || 'auto';
+  if (!(VISION_SETTINGS as readonly string[]).includes(v))
+    throw new ConfigError(`MODEL_VISION must be auto, on or off (got "${value}")`);
+  return v as VisionSetting;
 }
 
 export interface AppConfig {
@@ -21,6 +33,8 @@ export interface AppConfig {
   dataDir: string;
   rag: RagEnvConfig;
   documents: DocumentLimits;
+  /** Images attached to messages (IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS). */
+  images: { maxBytes: number; maxPixels: number };
   /** Worker threads that parse documents off the main thread (DOCUMENT_PARSE_WORKERS). */
   documentParseWorkers: number;
   codeInterpreter: CodeInterpreterConfig;
@@ -143,6 +157,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       requestTimeoutMs: intFrom(env, ['LLM_REQUEST_TIMEOUT_MS'], 120_000, { min: 1 }),
       idleTimeoutMs: intFrom(env, ['LLM_IDLE_TIMEOUT_MS'], 60_000, { min: 1 }),
       maxInputTokens: intFrom(env, ['MAX_INPUT_TOKENS', 'QWEN_AGENT_DEFAULT_MAX_INPUT_TOKENS'], 58_000),
+      vision: visionFrom(env.MODEL_VISION),
     },
     maxLlmCallsPerRun: intFrom(
       env,
@@ -160,6 +175,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     documents: {
       uploadMaxBytes: intFrom(env, ['UPLOAD_MAX_BYTES'], 50 * 1024 * 1024, { min: 1 }),
       unzippedMaxBytes: intFrom(env, ['UNZIP_MAX_BYTES'], 200 * 1024 * 1024, { min: 1 }),
+    },
+    images: {
+      maxBytes: intFrom(env, ['IMAGE_MAX_BYTES'], 20 * 1024 * 1024, { min: 1 }),
+      maxPixels: intFrom(env, ['IMAGE_MAX_PIXELS'], 40_000_000, { min: 1 }),
     },
     documentParseWorkers: intFrom(
       env,

@@ -48,6 +48,8 @@ export type LlmStreamEvent =
       format: CallFormat;
       request: LlmRequest;
       truncation?: { inputTokens: number; budget: number; notes: string[] };
+      /** Images of the input not sent, because the model is not multimodal (the turn says so). */
+      imagesWithheld?: number;
     }
   | { type: 'retry'; attempt: number; delayMs: number; error: ErrorInfo }
   | { type: 'reasoning'; text: string }

@@ -112,6 +112,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     request: LlmRequestSchema.optional(),
     /** What input truncation did to fit max_input_tokens (absent when nothing was cut). */
     truncation: z.object({ inputTokens: z.number(), budget: z.number(), notes: z.array(z.string()) }).optional(),
+    /** Images of the input the model was not sent because it cannot see images (the turn says so). */
+    imagesWithheld: z.number().int().positive().optional(),
   }),
   z.object({
     type: z.literal('llm-retry'),

@@ -76,15 +76,17 @@ export async function createAppContext(
   const uploads = new DocumentService(store, {
     dataDir: config.dataDir,
     limits: config.documents,
+    images: config.images,
     parses,
     budget: shared('upload-bytes', () => new ByteBudget(config.http.uploadBytesPerDay)),
   });
   const chat = new ChatService({
     store,
     runs,
-    agents: parts.agents ?? agentFactory(config, models),
+    agents: parts.agents ?? agentFactory(config, models, store),
     defaultSettings: settings,
     dataDir: config.dataDir,
+    images: config.images,
     parses,
     // MCP tools named by a conversation must be registered before its agent is made.
     prepareTools: (names) => prepareMcpTools(names),
