@@ -35,6 +35,8 @@ export function explainStop(reason: StopReason | 'running', maxLlmCalls?: number
       return 'Stopped by the user (or the page was closed) before the run finished.';
     case 'error':
       return `Failed: ${errorMessage ?? 'an error ended the run.'}`;
+    case 'tool-calls':
+      return 'Ended handing tool calls back to the caller (the tools its client declared), as a model ends its turn with tool_calls.';
     case 'running':
       return 'Still running (or cut off before it ended): no run-end event was recorded.';
   }
