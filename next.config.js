@@ -1,15 +1,22 @@
+// next-intl's plugin points its server functions at the request configuration (the page's locale and catalog).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config file
+const createNextIntlPlugin = require('next-intl/plugin');
+
+const withNextIntl = createNextIntlPlugin('./app/i18n/request.ts');
+
 // The body limit and the headers every answer carries come from lib/http/settings.json (lib/http reads it too).
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config file
 const { messageBodyBytes, securityHeaders } = require('./lib/http/settings.json');
 
 /** @type {import('next').NextConfig} */
-module.exports = {
+const config = {
   // Heavy or native server-side packages stay out of the bundle, each for the reason below. More join as their
   // features land.
   // pdfjs-dist bundled fails with "Setting up fake worker failed: Cannot find module .../pdf.worker.mjs"; pyodide
   // loads its wasm and stdlib from its own folder; linkedom has an optional require('canvas') the bundler must not
-  // chase; the MCP SDK spawns stdio servers; the OpenTelemetry SDK (loaded only when tracing is on) comes from
-  // node_modules as it is, with the one copy of @opentelemetry/api it shares with any other tracer in the process.
+  // chase; the MCP SDK spawns stdio servers; node-llama-cpp bundled fails the build on its optional per-platform
+  // binaries ("Can't resolve '@node-llama-cpp/mac-arm64-metal'"); the OpenTelemetry SDK (loaded only when tracing
+  // is on) comes from node_modules as it is, with the one copy of @opentelemetry/api it shares with any other tracer.
   serverExternalPackages: [
     'pdfjs-dist',
     'pyodide',
@@ -21,6 +28,7 @@ module.exports = {
     '@opentelemetry/sdk-trace',
     '@opentelemetry/exporter-trace-otlp-http',
     '@opentelemetry/exporter-trace-otlp-proto',
+    'node-llama-cpp',
   ],
   experimental: {
     // forbidden() / unauthorized(): a refused server action answers 403 / 401 (app/actions/guard.ts).
@@ -42,3 +50,5 @@ module.exports = {
     ];
   },
 };
+
+module.exports = withNextIntl(config);

@@ -64,6 +64,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX documents_by_conversation ON documents (conversation_id, created_at);
   CREATE INDEX documents_by_hash ON documents (hash);
   `,
+  // 3: why a document cannot be read, as a code (DocumentError's), so the page can say it in the user's language.
+  `
+  ALTER TABLE documents ADD COLUMN error_code TEXT;
+  `,
 ];
 
 /** Brings the file up to the newest schema and returns that version. One IMMEDIATE transaction, with the version
