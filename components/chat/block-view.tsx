@@ -2,6 +2,7 @@
 
 import { memo } from 'react';
 import type { Block } from '../../lib/chat/view';
+import { AgentSection, HandoffNote } from './agent-section';
 import { Markdown } from './markdown';
 import { ReasoningBlock } from './reasoning-block';
 import { RetrievalCard } from './retrieval-card';
@@ -23,5 +24,9 @@ export const BlockView = memo(function BlockView({ block, streaming }: BlockView
       return <Markdown text={block.text} />;
     case 'retrieval':
       return <RetrievalCard block={block} />;
+    case 'agent':
+      return <AgentSection block={block} />;
+    case 'handoff':
+      return <HandoffNote block={block} />;
   }
 });

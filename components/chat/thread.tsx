@@ -4,6 +4,7 @@ import { memo, useCallback, useRef, useState, type ReactNode } from 'react';
 import { decideTool } from '@/app/actions/replay';
 import type { ToolDecision } from '@/lib/protocol/events';
 import { contentText } from '@/lib/llm/schema';
+import { answerText } from '@/lib/chat/view';
 import { InspectRunButton } from '../inspector/inspect-run-button';
 import { AttachedFiles } from './attached-files';
 import { CompareRunsButton } from '../runs/compare-runs';
@@ -49,13 +50,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
   const text = contentText(turn.content);
   // Joined only once the run is over (the copy button shows then): while streaming it would copy the whole answer
   // on every update.
-  const answer =
-    turn.run && turn.run.status !== 'streaming'
-      ? turn.run.blocks
-          .filter((b) => b.kind === 'text')
-          .map((b) => (b.kind === 'text' ? b.text : ''))
-          .join('\n\n')
-      : '';
+  const answer = turn.run && turn.run.status !== 'streaming' ? answerText(turn.run) : '';
   const pending = turn.turnId.startsWith('pending-');
 
   return (

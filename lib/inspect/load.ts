@@ -17,6 +17,7 @@ async function storedEvents(store: ChatStore, runId: string): Promise<AgentEvent
 }
 
 function withoutRequest(e: AgentEvent): AgentEvent {
+  if (e.type === 'child') return { ...e, event: withoutRequest(e.event) };
   if (e.type !== 'llm-start' || !e.request) return e;
   const { request: _request, ...rest } = e;
   return rest;
@@ -39,13 +40,19 @@ export async function loadRunExport(
   return buildRunExport(run, opts.requests === false ? coalesceDeltas(events.map(withoutRequest)) : events);
 }
 
-/** The exact request of one model call of a stored run (undefined when that call's request was not recorded). */
+/** The exact request of one model call of a stored run, or of one of its child runs (`childRunId`, at any depth);
+ *  undefined when that call's request was not recorded. */
 export async function loadRunRequest(
   store: ChatStore,
   runId: string,
   iteration: number,
+  childRunId?: string,
 ): Promise<LlmRequest | undefined> {
-  for (const e of await storedEvents(store, runId)) {
+  for (const stored of await storedEvents(store, runId)) {
+    const wanted = childRunId ?? runId;
+    let e = stored;
+    while (e.type === 'child' && e.runId !== wanted) e = e.event;
+    if (e.runId !== wanted) continue;
     if (e.type === 'llm-start' && e.iteration === iteration) return e.request;
   }
   return undefined;

@@ -13,6 +13,7 @@ import {
 import { createChatModel } from '../../lib/llm';
 import { foldRun, answerText, type AgentBlock } from '../../lib/chat/view';
 import { feedEvent } from '../../lib/chat/feed';
+import { foldInspection } from '../../lib/inspect/fold';
 import type { FeedEvent } from '../../lib/protocol/events';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { collectEvents, ofType } from '../support/run';
@@ -84,6 +85,15 @@ describe('Router', () => {
     expect(block).toMatchObject({ name: 'poet', reason: 'call', agentKind: 'fncall' });
     expect(block.endT).toBeGreaterThanOrEqual(block.startT);
     expect(answerText(v)).toBe('Roses are red.');
+    // The inspector has the tree: the router's own call, and the helper's run with its iteration and request.
+    const inspected = foldInspection(events);
+    expect(inspected.iterations).toHaveLength(1);
+    expect(inspected.children).toHaveLength(1);
+    const child = inspected.children[0]!;
+    expect(child).toMatchObject({ agent: 'poet', reason: 'call', round: 1 });
+    expect(child.run.iterations).toHaveLength(1);
+    expect(child.run.iterations[0]!.response.content).toBe('Roses are red.');
+    expect(child.run.iterations[0]!.request?.messages.at(-1)).toMatchObject({ content: 'A poem please' });
   });
 
   it('yields the helper-named answer as run() messages, and later turns show the router who answered', async () => {
