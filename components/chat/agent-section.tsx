@@ -1,17 +1,16 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
+import type { ReactNode } from 'react';
 import type { AgentBlock, HandoffBlock } from '../../lib/chat/view';
-import { BlockView } from './block-view';
 import { formatDuration } from './format';
 import { useFormatWords } from './use-format-words';
 
 /** A child run (a Router's helper, a GroupChat's member): who answered, in which round and why, how long it took,
- *  and its own blocks. */
-export function AgentSection({ block }: { block: AgentBlock }) {
+ *  and its own blocks (`children`, drawn by the caller). */
+export function AgentSection({ block, children }: { block: AgentBlock; children: ReactNode }) {
   const t = useTranslations('run');
   const f = useFormatWords();
-  const streaming = block.run.status === 'streaming';
   const image = block.avatar && /^(https?:|\/|data:image\/)/.test(block.avatar);
   return (
     <section
@@ -34,9 +33,7 @@ export function AgentSection({ block }: { block: AgentBlock }) {
           {block.endT !== undefined ? formatDuration(block.endT - block.startT, f) : t('agentRunning')}
         </span>
       </header>
-      {block.run.blocks.map((b) => (
-        <BlockView key={b.id} block={b} streaming={streaming} />
-      ))}
+      {children}
     </section>
   );
 }

@@ -25,7 +25,13 @@ export const BlockView = memo(function BlockView({ block, streaming }: BlockView
     case 'retrieval':
       return <RetrievalCard block={block} />;
     case 'agent':
-      return <AgentSection block={block} />;
+      return (
+        <AgentSection block={block}>
+          {block.run.blocks.map((b) => (
+            <BlockView key={b.id} block={b} streaming={block.run.status === 'streaming'} />
+          ))}
+        </AgentSection>
+      );
     case 'handoff':
       return <HandoffNote block={block} />;
   }

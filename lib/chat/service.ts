@@ -4,7 +4,7 @@
 // happen, and on to whoever follows the run once stored.
 import { randomUUID } from 'node:crypto';
 import { foldEvents, type Agent, type Message } from '../agent';
-import type { ContentItem, Lang } from '../llm/schema';
+import type { ContentItem, FunctionDef, Lang } from '../llm/schema';
 import { contentText } from '../llm/schema';
 import { CodedError } from '../protocol/errors';
 import { ToolDecisionSchema, type AgentEvent } from '../protocol/events';
@@ -52,6 +52,7 @@ export interface ChatServiceDeps {
 /** How a run comes about: what becomes of the conversation, and what the agent is given. */
 type RunPlan =
   | { kind: 'turn'; conversation: Conversation; turn: StoredTurn; pageLang?: Lang }
+  | { kind: 'messages'; conversation: Conversation; turn: StoredTurn; input: Message[]; clientTools?: FunctionDef[] }
   | { kind: 'replay'; conversation: Conversation; turn: StoredTurn; plan: ReplayPlan; model?: string };
 
 const TITLE_LENGTH = 60;
@@ -89,6 +90,27 @@ export class ChatService {
       await this.store.renameConversation(conversation.id, titleFrom(content));
     const turn = await this.addTurn(conversation.id, Infinity, content);
     return this.start(agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
+  }
+
+  /**
+   * A run on a whole conversation the caller holds (an OpenAI client's `messages`, lib/openai-api), stored as a new
+   * conversation of one turn (its last user message) so that it shows in the page and the inspector like any run.
+   * `clientTools`: the caller's own tools (RunOptions.clientTools).
+   */
+  async sendMessages(request: {
+    settings: Partial<ConversationSettings>;
+    messages: Message[];
+    title: string;
+    clientTools?: FunctionDef[];
+  }): Promise<StartedRun> {
+    const settings = mergeSettings(this.deps.defaultSettings(), request.settings);
+    const agent = await this.agentFor(settings);
+    const lastUser = request.messages.findLast((m) => m.role === 'user');
+    const conversation = await this.store.createConversation({ title: request.title, settings: request.settings });
+    const turn = await this.store.addTurn(conversation.id, lastUser?.content ?? '');
+    const plan: RunPlan = { kind: 'messages', conversation, turn, input: request.messages };
+    if (request.clientTools?.length) plan.clientTools = request.clientTools;
+    return this.start(agent, plan);
   }
 
   /** Another answer to an existing turn; later turns are dropped, since they followed the old answer. `lang` is the
@@ -213,7 +235,9 @@ export class ChatService {
     const input =
       how.kind === 'replay'
         ? how.plan
-        : [...(await this.history(conversation.id, turn.seq)), { role: 'user' as const, content: turn.content }];
+        : how.kind === 'messages'
+          ? how.input
+          : [...(await this.history(conversation.id, turn.seq)), { role: 'user' as const, content: turn.content }];
     await this.store.startRun(turn.id, runId);
     const writer = this.runs.start(runId, conversation.id);
     // The conversation's language when its settings name one, else the page's; with neither (a replay, a client
@@ -225,6 +249,7 @@ export class ChatService {
       runId,
       conversationId: conversation.id,
       ...(lang ? { lang } : {}),
+      ...(how.kind === 'messages' && how.clientTools ? { clientTools: how.clientTools } : {}),
       ...(conversation.settings.pauseBeforeTools
         ? { beforeTool: (call: { functionId: string }) => writer.awaitDecision(call.functionId) }
         : {}),
