@@ -16,6 +16,7 @@ import { withNewDocuments } from '../uploads/attach';
 import { attachmentItems } from '../uploads/attachments';
 import type { ParseJobs } from '../uploads/parsing';
 import type { AgentFactory } from './agents';
+import { resolveAgent, type ResolvedAgent } from './saved-agents';
 import { storedFeed } from './feed';
 import type { LiveRuns, RunWriter } from './live-runs';
 import type { ConversationData } from './page';
@@ -218,9 +219,10 @@ export class ChatService {
   /** The agent for `settings`, once what it needs is ready: its tools registered, the conversation's uploads
    *  parsed (so that the message it answers carries them). */
   private async agentFor(settings: ConversationSettings, conversationId?: string, model?: string): Promise<Agent> {
-    await this.deps.prepareTools?.(settings.tools);
+    const saved = settings.agentId ? await resolveAgent(this.store, settings.agentId) : undefined;
+    await this.deps.prepareTools?.(saved ? allTools(saved) : settings.tools);
     if (conversationId) await this.deps.parses?.settled(this.store, conversationId);
-    return this.deps.agents(settings, { model });
+    return this.deps.agents(settings, saved ? { model, saved } : { model });
   }
 
   /** A user turn, carrying the conversation's ready documents that no earlier turn carries. */
@@ -282,4 +284,9 @@ export class ChatService {
     if (!t) throw new Error(`Message ${id} does not exist.`);
     return t;
   }
+}
+
+/** Every tool a saved agent and the agents it holds use. */
+function allTools(agent: ResolvedAgent): string[] {
+  return [...new Set([...agent.tools, ...agent.resolved.flatMap(allTools)])];
 }

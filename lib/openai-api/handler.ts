@@ -10,13 +10,13 @@ import { RateLimitError } from '../http/rate-limit';
 import { startLimited } from '../http/run-limits';
 import type { ChatStore } from '../store/types';
 import { CompletionFold, RunFailedError } from './completion';
-import { builtinModels, findModel, MODEL_OWNER, type ApiModel } from './models';
+import { apiModels, findModel, MODEL_OWNER, type ApiModel } from './models';
 import { InvalidRequestError, parseCompletionRequest } from './request';
 
 export interface ApiDeps {
   chat: ChatService;
   runs: LiveRuns;
-  store: Pick<ChatStore, 'getRunEvents'>;
+  store: Pick<ChatStore, 'getRunEvents' | 'listAgents'>;
 }
 
 type ErrorType = 'invalid_request_error' | 'not_found_error' | 'server_error';
@@ -31,7 +31,8 @@ export function apiError(
 }
 
 /** The agents a caller may name, as OpenAI's model list. */
-export function listModels(models: readonly ApiModel[] = builtinModels()): Response {
+export async function listModels(deps: Pick<ApiDeps, 'store'>): Promise<Response> {
+  const models = await apiModels(deps.store);
   const created = Math.floor(Date.now() / 1000);
   return Response.json({
     object: 'list',
@@ -40,12 +41,7 @@ export function listModels(models: readonly ApiModel[] = builtinModels()): Respo
 }
 
 /** Runs the completion a request body asks for. `client` is who the run counts against (run limits). */
-export async function createCompletion(
-  deps: ApiDeps,
-  bodyText: string,
-  client: string,
-  models: readonly ApiModel[] = builtinModels(),
-): Promise<Response> {
+export async function createCompletion(deps: ApiDeps, bodyText: string, client: string): Promise<Response> {
   let body: unknown;
   try {
     body = JSON.parse(bodyText);
@@ -61,6 +57,7 @@ export async function createCompletion(
     throw e;
   }
   const { request, messages, clientTools, generateCfg } = parsed;
+  const models = await apiModels(deps.store);
   const model = findModel(models, request.model);
   if (!model)
     return apiError(

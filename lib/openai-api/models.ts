@@ -1,7 +1,7 @@
 // The agents GET /v1/models lists, each an OpenAI "model": the builtin kinds (by id, or by Qwen-Agent's class
-// name) on the server's configuration. POST /v1/chat/completions runs the one its `model` names.
+// name) on the server's configuration, and the agents the user saved. POST /v1/chat/completions runs the one its `model` names.
 import { AGENT_KIND_NAMES, CHAT_AGENT_KINDS, type ChatAgentKind } from '../protocol/enums';
-import type { ConversationSettings } from '../store/types';
+import type { AgentStore, ConversationSettings } from '../store/types';
 
 export interface ApiModel {
   /** What a caller writes as `model`. */
@@ -21,6 +21,12 @@ export function builtinModels(): ApiModel[] {
     name: AGENT_KIND_NAMES[kind],
     settings: { agent: kind },
   }));
+}
+
+/** The builtin kinds, then the user's saved agents (by id; by name too when `model` names one). */
+export async function apiModels(store: Pick<AgentStore, 'listAgents'>): Promise<ApiModel[]> {
+  const saved = (await store.listAgents()).map((a) => ({ id: a.id, name: a.name, settings: { agentId: a.id } }));
+  return [...builtinModels(), ...saved];
 }
 
 /** The model a caller named, by id or by name (case aside); undefined when there is none. */

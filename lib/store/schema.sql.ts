@@ -68,6 +68,16 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE documents ADD COLUMN error_code TEXT;
   `,
+  // 4: agents the user saved (the Agents page); the definition as JSON (lib/store/types.ts AgentDefinition).
+  `
+  CREATE TABLE agents (
+    id              TEXT PRIMARY KEY,
+    name            TEXT NOT NULL,
+    definition_json TEXT NOT NULL,
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** Brings the file up to the newest schema and returns that version. One IMMEDIATE transaction, with the version

@@ -7,17 +7,20 @@ import Database from 'better-sqlite3';
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import { contentText, type ContentItem } from '../llm/schema';
 import type { RunStatus } from '../protocol/enums';
+import { SqliteAgents } from './agents';
 import { SqliteDocuments } from './documents';
 import { upgradeRunLog } from './upgrade';
 import { migrate } from './schema.sql';
 import { prepareStatements, type ConversationRow, type RunRow, type Statements, type TurnRow } from './statements';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings, settingsFromJson } from './settings';
 import type {
+  AgentDefinition,
   ChatStore,
   Conversation,
   ConversationSettings,
   ConversationSummary,
   DocumentUpdate,
+  SavedAgent,
   StoredDocument,
   StoredRun,
   StoredTurn,
@@ -46,6 +49,7 @@ class SqliteChatStore implements ChatStore {
   private lastNow = 0;
   private readonly sql: Statements;
   private readonly documents: SqliteDocuments;
+  private readonly agents: SqliteAgents;
   /** One INSERT per event, all in one transaction (one commit, however many events). */
   private readonly appendAll: (runId: string, events: readonly AgentEvent[]) => void;
 
@@ -55,6 +59,7 @@ class SqliteChatStore implements ChatStore {
   ) {
     this.sql = prepareStatements(db);
     this.documents = new SqliteDocuments(db, () => this.now());
+    this.agents = new SqliteAgents(db, () => this.now());
     this.appendAll = db.transaction((runId: string, events: readonly AgentEvent[]) => {
       for (const e of events) this.sql.insertEvent.run(runId, runId, e.type, JSON.stringify(e));
     });
@@ -238,6 +243,22 @@ class SqliteChatStore implements ChatStore {
   }
   async countDocumentsWithHash(hash: string): Promise<number> {
     return this.documents.countDocumentsWithHash(hash);
+  }
+
+  async createAgent(definition: AgentDefinition): Promise<SavedAgent> {
+    return this.agents.create(definition);
+  }
+  async getAgent(id: string): Promise<SavedAgent | undefined> {
+    return this.agents.get(id);
+  }
+  async listAgents(): Promise<SavedAgent[]> {
+    return this.agents.list();
+  }
+  async updateAgent(id: string, definition: AgentDefinition): Promise<SavedAgent> {
+    return this.agents.update(id, definition);
+  }
+  async deleteAgent(id: string): Promise<boolean> {
+    return this.agents.delete(id);
   }
 
   /** Records how a run ended and adds its answer to the conversation's search text. False for an unknown run. */

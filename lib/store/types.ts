@@ -3,7 +3,7 @@
 // Every method answers with a Promise (a database across the network answers later); the SQLite store does its work
 // before it returns and answers with a settled one.
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
-import type { ChatAgentKind, FncallMode, RunStatus } from '../protocol/enums';
+import type { ChatAgentKind, FncallMode, RunStatus, SavedAgentKind, SpeakerSelection } from '../protocol/enums';
 import type { ContentItem, Lang } from '../llm/schema';
 
 /** The title of a conversation that has none yet (one started by an upload); the page shows it in its language. */
@@ -23,6 +23,9 @@ export interface ConversationSettings {
   pauseBeforeTools: boolean;
   /** The language of the agent's prompts. 'auto' or absent: the page's language (without a page, the messages'). */
   lang?: 'auto' | Lang;
+  /** A saved agent (the Agents page) the conversation talks to: its kind, prompt, tools and settings replace the
+   *  fields above for its runs. */
+  agentId?: string;
 }
 
 export interface ConversationSummary {
@@ -64,7 +67,7 @@ export interface TurnRecord {
   runCount: number;
 }
 
-export interface ChatStore extends DocumentStore {
+export interface ChatStore extends DocumentStore, AgentStore {
   createConversation(init?: { title?: string; settings?: Partial<ConversationSettings> }): Promise<Conversation>;
   getConversation(id: string): Promise<Conversation | undefined>;
   /** Newest first (by last activity). With a query: conversations whose title or any message/answer text contains
@@ -145,4 +148,44 @@ export interface DocumentStore {
   removeDocument(id: string): Promise<StoredDocument | undefined>;
   /** How many records (in any conversation) point at these bytes. */
   countDocumentsWithHash(hash: string): Promise<number>;
+}
+
+// --- Agents the user saved (the Agents page) ---
+
+/** What a saved agent is, as the user defines it (lib/chat/saved-agents.ts checks it and exports it as JSON). */
+export interface AgentDefinition {
+  name: string;
+  description: string;
+  /** An emoji, or the URL of an image. */
+  avatar: string;
+  kind: SavedAgentKind;
+  systemMessage: string;
+  /** Registered tool names (builtin and MCP). */
+  tools: string[];
+  /** Absent: the server's call format. */
+  fncallMode?: FncallMode;
+  generateCfg: Record<string, number>;
+  /** Shown on its empty conversation (Qwen-Agent's prompt.suggestions). */
+  suggestions: string[];
+  /** Router and GroupChat: the saved agents (by id) it holds. */
+  members: string[];
+  /** GroupChat only. */
+  selection?: SpeakerSelection;
+  maxRound?: number;
+}
+
+export interface SavedAgent extends AgentDefinition {
+  id: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AgentStore {
+  createAgent(definition: AgentDefinition): Promise<SavedAgent>;
+  getAgent(id: string): Promise<SavedAgent | undefined>;
+  /** By name (case aside). */
+  listAgents(): Promise<SavedAgent[]>;
+  updateAgent(id: string, definition: AgentDefinition): Promise<SavedAgent>;
+  /** Resolves with whether it existed. */
+  deleteAgent(id: string): Promise<boolean>;
 }

@@ -33,7 +33,7 @@ beforeAll(async () => {
     req.on('end', async () => {
       const answer =
         req.method === 'GET' && req.url === '/v1/models'
-          ? listModels()
+          ? await listModels(ctx)
           : req.method === 'POST' && req.url === '/v1/chat/completions'
             ? await createCompletion(ctx, Buffer.concat(chunks).toString('utf8'), 'test-client')
             : Response.json({ error: { message: 'no such route' } }, { status: 404 });
