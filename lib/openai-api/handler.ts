@@ -10,7 +10,7 @@ import { RateLimitError } from '../http/rate-limit';
 import { startLimited } from '../http/run-limits';
 import type { ChatStore } from '../store/types';
 import { CompletionFold, RunFailedError } from './completion';
-import { apiModels, findModel, MODEL_OWNER, type ApiModel } from './models';
+import { apiModels, findModel, MODEL_OWNER } from './models';
 import { InvalidRequestError, parseCompletionRequest } from './request';
 
 export interface ApiDeps {
