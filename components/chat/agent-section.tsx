@@ -3,6 +3,7 @@
 import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 import type { AgentBlock, HandoffBlock } from '../../lib/chat/view';
+import { AgentAvatar } from './agent-avatar';
 import { formatDuration } from './format';
 import { useFormatWords } from './use-format-words';
 
@@ -11,7 +12,6 @@ import { useFormatWords } from './use-format-words';
 export function AgentSection({ block, children }: { block: AgentBlock; children: ReactNode }) {
   const t = useTranslations('run');
   const f = useFormatWords();
-  const image = block.avatar && /^(https?:|\/|data:image\/)/.test(block.avatar);
   return (
     <section
       aria-label={t('agentSection', { name: block.name })}
@@ -19,13 +19,7 @@ export function AgentSection({ block, children }: { block: AgentBlock; children:
       className="my-2 rounded-lg border border-neutral-200 px-3 py-2 dark:border-neutral-700"
     >
       <header className="mb-1 flex flex-wrap items-center gap-2 text-sm text-neutral-600 dark:text-neutral-400">
-        {block.avatar &&
-          (image ? (
-            // eslint-disable-next-line @next/next/no-img-element
-            <img src={block.avatar} alt="" className="h-5 w-5 rounded-full" />
-          ) : (
-            <span aria-hidden="true">{block.avatar}</span>
-          ))}
+        <AgentAvatar avatar={block.avatar} />
         <span className="font-semibold text-neutral-900 dark:text-neutral-100">{block.name}</span>
         {block.round !== undefined && <span>{t('round', { round: block.round })}</span>}
         {block.reason && <span>· {t(`reason.${block.reason}`)}</span>}

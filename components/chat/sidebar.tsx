@@ -1,6 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
+import { AgentsPanel } from '../agents/agents-panel';
 import { ImportRunButton } from '../inspector/import-run-button';
 import { useConversationTitle } from './conversation-title';
 import { useChat } from './store';
@@ -34,6 +35,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         {t('newChat')}
       </button>
       <ImportRunButton onOpened={onNavigate} />
+      <AgentsPanel onNavigate={onNavigate} />
       <input
         type="search"
         aria-label={t('search')}

@@ -6,6 +6,7 @@ import type { ToolDecision } from '@/lib/protocol/events';
 import { contentText } from '@/lib/llm/schema';
 import { answerText } from '@/lib/chat/view';
 import { InspectRunButton } from '../inspector/inspect-run-button';
+import { AgentAvatar } from './agent-avatar';
 import { AttachedFiles } from './attached-files';
 import { CompareRunsButton } from '../runs/compare-runs';
 import { useFollowBottom } from './follow-bottom';
@@ -130,6 +131,12 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
           // than a short one. `auto` keeps the size an answer had when it was last shown.
           className={isLast ? 'min-w-0' : 'min-w-0 [contain-intrinsic-size:auto_800px] [content-visibility:auto]'}
         >
+          {turn.run.agent && (
+            <p data-agent-name className="mb-1 flex items-center gap-2 text-sm font-semibold">
+              <AgentAvatar avatar={turn.run.agent.avatar} />
+              {turn.run.agent.name}
+            </p>
+          )}
           <ToolDecisions.Provider value={runningHere ? decide : undefined}>
             <RunView run={turn.run} onRetry={() => void retry(turn.turnId)} />
           </ToolDecisions.Provider>

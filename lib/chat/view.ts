@@ -99,6 +99,8 @@ export interface RunView {
   runId: string;
   /** Which kind of agent ran (known once run-start arrived). */
   kind?: AgentKind;
+  /** A saved agent's name and avatar, when one ran (shown on its turn). */
+  agent?: { id: string; name: string; avatar?: string };
   status: TurnStatus;
   error?: ErrorInfo;
   blocks: Block[];
@@ -122,6 +124,7 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
   switch (e.type) {
     case 'run-start':
       view.kind = e.kind;
+      if (e.agentId) view.agent = { id: e.agentId, name: e.agent, ...(e.avatar ? { avatar: e.avatar } : {}) };
       return [];
     case 'llm-start':
       view.llmCalls = Math.max(view.llmCalls, e.iteration);
