@@ -109,6 +109,11 @@ describe('saved agents', () => {
     const sent = model.requests[2]!.body.messages as { role: string; content: string }[];
     expect(sent.find((m) => m.role === 'assistant')?.content).toBe('Call: Data analyst\nReply:Four.');
 
+    // Replay from a step is refused, saying why.
+    await expect(ctx.chat.replay(started.runId, { fromIteration: 1 })).rejects.toThrow(
+      /Router runs cannot be replayed from a step yet/,
+    );
+
     // And the API lists it as a model.
     expect((await apiModels(store)).map((m) => m.name)).toEqual(
       expect.arrayContaining(['FnCallAgent', 'Desk', 'Data analyst']),
