@@ -106,7 +106,7 @@ function ChildRunList({ run, onOpen }: { run: InspectedRun; onOpen: (index: numb
   const t = useTranslations('inspector');
   const r = useTranslations('run');
   const f = useFormatWords();
-  if (!run.children.length) return null;
+  if (!run.children?.length) return null;
   return (
     <section aria-label={t('childRuns')}>
       <h3 className="mb-1 text-sm font-semibold">{t('childRuns')}</h3>
@@ -173,7 +173,7 @@ function InspectorBody({
   const [path, setPath] = useState<number[]>([]);
   const trail = useMemo(() => {
     const runs: InspectedRun[] = [root];
-    for (const i of path) runs.push(runs[runs.length - 1]!.children[i]!.run);
+    for (const i of path) runs.push(runs[runs.length - 1]!.children![i]!.run);
     return runs;
   }, [root, path]);
   const run = trail[trail.length - 1]!;

@@ -58,7 +58,6 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
     llmCalls: 0,
     toolCalls: 0,
     durationMs: 0,
-    children: [],
   };
   const childEvents = new Map<string, { child: ChildRun; events: AgentEvent[] }>();
   let handoff: { round: number; reason: HandoffReason } | undefined;
@@ -89,7 +88,7 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
           handoff = undefined;
           entry = { child, events: [] };
           childEvents.set(e.event.runId, entry);
-          run.children.push(child);
+          (run.children ??= []).push(child);
         }
         entry.child.endT = e.t;
         entry.events.push(e.event);

@@ -103,8 +103,8 @@ export interface InspectedRun {
   toolCalls: number;
   /** Run length in ms (the last event's time while a run is unfinished). */
   durationMs: number;
-  /** Child runs (a Router's helper, a GroupChat's members), in the order they started. */
-  children: ChildRun[];
+  /** Child runs (a Router's helper, a GroupChat's members), in the order they started; absent when it has none. */
+  children?: ChildRun[];
 }
 
 /** A child run as its parent saw it: when on the parent's clock, why it spoke, and its own inspection. */

@@ -89,7 +89,7 @@ describe('Router', () => {
     const inspected = foldInspection(events);
     expect(inspected.iterations).toHaveLength(1);
     expect(inspected.children).toHaveLength(1);
-    const child = inspected.children[0]!;
+    const child = inspected.children![0]!;
     expect(child).toMatchObject({ agent: 'poet', reason: 'call', round: 1 });
     expect(child.run.iterations).toHaveLength(1);
     expect(child.run.iterations[0]!.response.content).toBe('Roses are red.');
