@@ -30,6 +30,15 @@ async function createAgent(
   await expect(page.getByRole('button', { name: `Chat with ${a.name}` })).toBeVisible();
 }
 
+/** Deletes the agents a test saved (other specs share the app's data: the Chinese page's must show no English name). */
+async function deleteAgents(page: Page, names: string[]) {
+  page.on('dialog', (d) => void d.accept());
+  for (const name of names) {
+    await page.getByRole('button', { name: `Delete ${name}` }).click();
+    await expect(page.getByRole('button', { name: `Chat with ${name}` })).toBeHidden();
+  }
+}
+
 test('create an agent, start a conversation with it, see its name on the turn; the API serves it', async ({
   page,
   baseURL,
@@ -60,6 +69,7 @@ test('create an agent, start a conversation with it, see its name on the turn; t
     messages: [{ role: 'user', content: 'Again, agent-otter' }],
   });
   expect(completion.choices[0]!.message.content).toBe('Arr, the otter sails.');
+  await deleteAgents(page, ['Pirate otter']);
 });
 
 test('a GroupChat turn shows each member’s answer in its own section', async ({ page }) => {
@@ -90,4 +100,5 @@ test('a GroupChat turn shows each member’s answer in its own section', async (
   await expect(alice).toContainText('Round 1');
   await expect(bob).toContainText('Round 2');
   await expect(assistantTurns(page)).toHaveCount(1);
+  await deleteAgents(page, ['Heron panel', 'Alice-heron', 'Bob-heron']);
 });
