@@ -18,8 +18,8 @@ async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
 
 /** The run's events; without the model requests unless `requests` (the inspector fetches the one it shows). */
 export async function loadRunForInspection(runId: string, requests = false): Promise<ActionResult<RunExport>> {
-  await guardAction();
-  return attempt(async () => loadRunExport((await appContext()).store, runId, { requests }));
+  const me = await guardAction();
+  return attempt(async () => loadRunExport((await appContext()).store, me.owner, runId, { requests }));
 }
 
 /** One model call's request; `childRunId` for a call of one of the run's child runs. */
@@ -28,6 +28,8 @@ export async function loadIterationRequest(
   iteration: number,
   childRunId?: string,
 ): Promise<ActionResult<LlmRequest | null>> {
-  await guardAction();
-  return attempt(async () => (await loadRunRequest((await appContext()).store, runId, iteration, childRunId)) ?? null);
+  const me = await guardAction();
+  return attempt(
+    async () => (await loadRunRequest((await appContext()).store, me.owner, runId, iteration, childRunId)) ?? null,
+  );
 }

@@ -1,7 +1,9 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
+import { documentToolsRule } from '@/lib/chat/document-tools';
 import type { AppInfo } from '@/lib/chat/page';
+import { UserMenu } from '../account/user-menu';
 import { useInspector } from '../inspector/inspector-store';
 import { RunInspector, type IterationActionContext } from '../inspector/run-inspector';
 import { ReplayFromHere } from '../runs/replay-from-here';
@@ -18,6 +20,7 @@ import { ThemeToggle } from './theme-toggle';
 import { Thread } from './thread';
 import { fileDropHandlers } from './file-drop';
 import { Welcome } from './welcome';
+import { useHasDocuments } from './document-tools-setting';
 
 export function ChatApp({ info, initialConversationId }: { info: AppInfo; initialConversationId?: string }) {
   const t = useTranslations('header');
@@ -98,6 +101,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             {t('settings')}
           </button>
           <ThemeToggle />
+          {info.account && <UserMenu account={info.account} />}
         </header>
         {!info.model.configured && (
           <div
@@ -160,6 +164,9 @@ function NewConversation({ info }: { info: AppInfo }) {
   const t = useTranslations('agents');
   const settings = useChat((s) => s.settings);
   const agent = useChat((s) => s.draftAgent);
+  const hasDocuments = useHasDocuments();
+  // The tools the first run will be offered: the document tools too once files are attached.
+  const tools = settings ? documentToolsRule(settings, hasDocuments).tools : [];
   return (
     <>
       {agent && (
@@ -169,7 +176,7 @@ function NewConversation({ info }: { info: AppInfo }) {
         </p>
       )}
       <Welcome
-        tools={settings?.tools ?? []}
+        tools={tools}
         agent={settings?.agent ?? 'fncall'}
         descriptions={info.tools}
         suggestions={agent?.suggestions}

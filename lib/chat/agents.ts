@@ -3,21 +3,22 @@
 import { Assistant, FnCallAgent, GroupChat, ReActChat, Router, type Agent } from '../agent';
 import type { AppConfig } from '../config';
 import { createChatModel } from '../llm/factory';
+import { storageRoot, type OwnerScope } from '../store/owner';
 import type { ConversationSettings } from '../store/types';
 
 import type { ResolvedAgent } from './saved-agents';
 
-/** `model` overrides the model name (a replay with another model); the endpoint stays the server's. `saved`: the
- *  saved agent the settings name (settings.agentId), resolved with its members: it replaces the settings' kind,
- *  prompt, tools and call format. */
+/** `model` overrides the model name (a replay with another model); the endpoint stays the server's. `owner`: whose
+ *  run it is (the storage tool keeps each owner's keys apart). `saved`: the saved agent the settings name
+ *  (settings.agentId), resolved with its members: it replaces the settings' kind, prompt, tools and call format. */
 export type AgentFactory = (
   settings: ConversationSettings,
-  overrides?: { model?: string; saved?: ResolvedAgent },
+  overrides?: { model?: string; owner?: OwnerScope; saved?: ResolvedAgent },
 ) => Agent;
 
-export function agentFactory(config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun'>): AgentFactory {
+export function agentFactory(config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>): AgentFactory {
   return (settings, overrides = {}) => {
-    if (overrides.saved) return fromSaved(config, overrides.saved, settings, overrides.model);
+    if (overrides.saved) return fromSaved(config, overrides.saved, settings, overrides);
     const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
     return new Kind({
       llm: createChatModel({
@@ -27,7 +28,7 @@ export function agentFactory(config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun'
         generateCfg: settings.generateCfg,
       }),
       maxLlmCalls: config.maxLlmCallsPerRun,
-      functionList: settings.tools,
+      functionList: toolList(config, settings.tools, overrides.owner),
       systemMessage: settings.systemMessage || undefined,
       name: 'assistant',
     });
@@ -37,11 +38,12 @@ export function agentFactory(config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun'
 /** A saved agent as a runtime agent: a Router's or GroupChat's members built the same way. The conversation's
  *  generation settings apply over the agent's own. */
 function fromSaved(
-  config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun'>,
+  config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>,
   saved: ResolvedAgent,
   settings: ConversationSettings,
-  model: string | undefined,
+  overrides: { model?: string; owner?: OwnerScope },
 ): Agent {
+  const { model, owner } = overrides;
   const llm = createChatModel({
     ...config.llm,
     model: model ?? config.llm.model,
@@ -51,14 +53,14 @@ function fromSaved(
   const common = {
     llm,
     maxLlmCalls: config.maxLlmCallsPerRun,
-    functionList: saved.tools,
+    functionList: toolList(config, saved.tools, owner),
     systemMessage: saved.systemMessage || undefined,
     name: saved.name,
     description: saved.description,
     agentId: saved.id,
     ...(saved.avatar ? { avatar: saved.avatar } : {}),
   };
-  const members = () => saved.resolved.map((m) => fromSaved(config, m, settings, model));
+  const members = () => saved.resolved.map((m) => fromSaved(config, m, settings, overrides));
   switch (saved.kind) {
     case 'router':
       return new Router({ ...common, agents: members() });
@@ -76,4 +78,9 @@ function fromSaved(
     default:
       return new FnCallAgent(common);
   }
+}
+
+/** Tool names as the agent's function list: the storage tool keeps the owner's keys under the owner's root. */
+function toolList(config: Pick<AppConfig, 'dataDir'>, tools: readonly string[], owner: OwnerScope | undefined) {
+  return tools.map((name) => (name === 'storage' && owner ? { name, root: storageRoot(config.dataDir, owner) } : name));
 }

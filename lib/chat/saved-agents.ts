@@ -3,6 +3,8 @@
 // Router or GroupChat holds, resolved from the store.
 import { z } from '../protocol/zod';
 import { FNCALL_MODES, SAVED_AGENT_KINDS, SPEAKER_SELECTIONS } from '../protocol/enums';
+import { NotFoundError } from '../store/errors';
+import type { OwnerScope } from '../store/owner';
 import type { AgentDefinition, AgentStore, SavedAgent } from '../store/types';
 
 export const AGENT_EXPORT_SCHEMA = 'agent-studio.agent/1';
@@ -57,6 +59,20 @@ export function parseAgentDefinition(value: unknown): AgentDefinition {
   return d;
 }
 
+/** Checks a definition and saves it for the owner: a new agent, or a new definition of the owner's agent `id`.
+ *  Members must be the owner's agents (another user's id reads as unknown). */
+export async function saveAgentDefinition(
+  store: AgentStore,
+  owner: OwnerScope,
+  id: string | undefined,
+  definition: unknown,
+): Promise<SavedAgent> {
+  const checked = parseAgentDefinition(definition);
+  for (const m of checked.members)
+    if (!(await store.getAgent(owner, m))) throw new NotFoundError(`members: the agent ${m} does not exist.`);
+  return id ? store.updateAgent(owner, id, checked) : store.createAgent(owner, checked);
+}
+
 /** The export file of one agent: its definition with its members named (ids differ from one app to the next). */
 export interface AgentExport {
   schema: typeof AGENT_EXPORT_SCHEMA;
@@ -64,12 +80,12 @@ export interface AgentExport {
   agent: Omit<AgentDefinition, 'members'> & { members: string[] };
 }
 
-export async function exportAgent(store: AgentStore, id: string): Promise<AgentExport> {
-  const agent = await store.getAgent(id);
-  if (!agent) throw new Error(`Agent ${id} does not exist.`);
+export async function exportAgent(store: AgentStore, owner: OwnerScope, id: string): Promise<AgentExport> {
+  const agent = await store.getAgent(owner, id);
+  if (!agent) throw new NotFoundError(`Unknown agent id "${id}".`);
   const { id: _id, createdAt: _c, updatedAt: _u, ...definition } = agent;
   const names: string[] = [];
-  for (const m of agent.members) names.push((await store.getAgent(m))?.name ?? m);
+  for (const m of agent.members) names.push((await store.getAgent(owner, m))?.name ?? m);
   return {
     schema: AGENT_EXPORT_SCHEMA,
     exportedAt: new Date().toISOString(),
@@ -78,7 +94,7 @@ export async function exportAgent(store: AgentStore, id: string): Promise<AgentE
 }
 
 /** Reads an export file into a definition for this app: members by name must be saved here already. */
-export async function importAgent(store: AgentStore, text: string): Promise<AgentDefinition> {
+export async function importAgent(store: AgentStore, owner: OwnerScope, text: string): Promise<AgentDefinition> {
   let file: unknown;
   try {
     file = JSON.parse(text);
@@ -94,7 +110,7 @@ export async function importAgent(store: AgentStore, text: string): Promise<Agen
     );
   const raw = (file as { agent?: unknown }).agent;
   if (!raw || typeof raw !== 'object') throw new Error('This agent export has no "agent" object.');
-  const saved = await store.listAgents();
+  const saved = await store.listAgents(owner);
   const members: string[] = [];
   for (const name of ((raw as { members?: unknown }).members as unknown[] | undefined) ?? []) {
     const found = saved.find((a) => a.name.toLowerCase() === String(name).toLowerCase());
@@ -109,12 +125,18 @@ export interface ResolvedAgent extends SavedAgent {
   resolved: ResolvedAgent[];
 }
 
-export async function resolveAgent(store: AgentStore, id: string, path: string[] = []): Promise<ResolvedAgent> {
-  const agent = await store.getAgent(id);
-  if (!agent) throw new Error(`The saved agent ${id} does not exist (it may have been deleted).`);
+/** Only the owner's agents resolve: another user's id (as a conversation's agent or a member) reads as unknown. */
+export async function resolveAgent(
+  store: AgentStore,
+  owner: OwnerScope,
+  id: string,
+  path: string[] = [],
+): Promise<ResolvedAgent> {
+  const agent = await store.getAgent(owner, id);
+  if (!agent) throw new NotFoundError(`The saved agent ${id} does not exist (it may have been deleted).`);
   if (path.includes(id)) throw new Error(`"${agent.name}" holds itself (through its members).`);
   if (path.length >= MAX_AGENT_DEPTH) throw new Error(`Agents nest at most ${MAX_AGENT_DEPTH} deep.`);
   const resolved: ResolvedAgent[] = [];
-  for (const m of agent.members) resolved.push(await resolveAgent(store, m, [...path, id]));
+  for (const m of agent.members) resolved.push(await resolveAgent(store, owner, m, [...path, id]));
   return { ...agent, resolved };
 }

@@ -8,6 +8,8 @@ import { titleFrom, type ChatService } from '../chat/service';
 import { contentText } from '../llm/schema';
 import { RateLimitError } from '../http/rate-limit';
 import { startLimited } from '../http/run-limits';
+import type { Actor } from '../chat/actor';
+import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
 import { CompletionFold, RunFailedError } from './completion';
 import { apiModels, findModel, MODEL_OWNER } from './models';
@@ -30,9 +32,9 @@ export function apiError(
   return Response.json({ error: { message, type, param: extra.param ?? null, code: extra.code ?? null } }, { status });
 }
 
-/** The agents a caller may name, as OpenAI's model list. */
-export async function listModels(deps: Pick<ApiDeps, 'store'>): Promise<Response> {
-  const models = await apiModels(deps.store);
+/** The agents the owner may name, as OpenAI's model list. */
+export async function listModels(deps: Pick<ApiDeps, 'store'>, owner: OwnerScope): Promise<Response> {
+  const models = await apiModels(deps.store, owner);
   const created = Math.floor(Date.now() / 1000);
   return Response.json({
     object: 'list',
@@ -40,8 +42,14 @@ export async function listModels(deps: Pick<ApiDeps, 'store'>): Promise<Response
   });
 }
 
-/** Runs the completion a request body asks for. `client` is who the run counts against (run limits). */
-export async function createCompletion(deps: ApiDeps, bodyText: string, client: string): Promise<Response> {
+/** Runs the completion a request body asks for, as `actor` (its agents, its conversation). `client` is who the run
+ *  counts against (run limits). */
+export async function createCompletion(
+  deps: ApiDeps,
+  actor: Actor,
+  bodyText: string,
+  client: string,
+): Promise<Response> {
   let body: unknown;
   try {
     body = JSON.parse(bodyText);
@@ -57,7 +65,7 @@ export async function createCompletion(deps: ApiDeps, bodyText: string, client: 
     throw e;
   }
   const { request, messages, clientTools, generateCfg } = parsed;
-  const models = await apiModels(deps.store);
+  const models = await apiModels(deps.store, actor.owner);
   const model = findModel(models, request.model);
   if (!model)
     return apiError(
@@ -72,7 +80,7 @@ export async function createCompletion(deps: ApiDeps, bodyText: string, client: 
     started = await startLimited(
       client,
       () =>
-        deps.chat.sendMessages({
+        deps.chat.sendMessages(actor, {
           settings: { ...model.settings, generateCfg: { ...model.settings.generateCfg, ...generateCfg } },
           messages,
           title: `API · ${model.name}: ${titleFrom(contentText(lastUser?.content ?? ''))}`,
@@ -82,10 +90,14 @@ export async function createCompletion(deps: ApiDeps, bodyText: string, client: 
     );
   } catch (e) {
     if (e instanceof RateLimitError) throw e; // answered 429 by guardRoute
-    return apiError(400, e instanceof Error ? e.message : String(e), 'invalid_request_error');
+    // A saved agent (or member) that is not the caller's is 404, a tool the admin does not allow 403; else 400.
+    const own = (e as { status?: unknown } | null)?.status;
+    const status = own === 404 || own === 403 ? own : 400;
+    const type = status === 404 ? 'not_found_error' : 'invalid_request_error';
+    return apiError(status, e instanceof Error ? e.message : String(e), type);
   }
   const fold = new CompletionFold(`chatcmpl-${started.runId}`, model.id);
-  const events = runFeed(deps.runs, deps.store, started.runId, { stopOnLeave: true });
+  const events = runFeed(deps.runs, deps.store, actor.owner, started.runId, { stopOnLeave: true });
   if (!request.stream) {
     for await (const e of events) fold.apply(e);
     try {

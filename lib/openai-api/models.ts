@@ -1,6 +1,7 @@
 // The agents GET /v1/models lists, each an OpenAI "model": the builtin kinds (by id, or by Qwen-Agent's class
 // name) on the server's configuration, and the agents the user saved. POST /v1/chat/completions runs the one its `model` names.
 import { AGENT_KIND_NAMES, CHAT_AGENT_KINDS, type ChatAgentKind } from '../protocol/enums';
+import type { OwnerScope } from '../store/owner';
 import type { AgentStore, ConversationSettings } from '../store/types';
 
 export interface ApiModel {
@@ -23,9 +24,10 @@ export function builtinModels(): ApiModel[] {
   }));
 }
 
-/** The builtin kinds, then the user's saved agents (by id; by name too when `model` names one). */
-export async function apiModels(store: Pick<AgentStore, 'listAgents'>): Promise<ApiModel[]> {
-  const saved = (await store.listAgents()).map((a) => ({ id: a.id, name: a.name, settings: { agentId: a.id } }));
+/** The builtin kinds, then the owner's saved agents (by id; by name too when `model` names one): another user's
+ *  agents are not among them, so naming one answers as an unknown model. */
+export async function apiModels(store: Pick<AgentStore, 'listAgents'>, owner: OwnerScope): Promise<ApiModel[]> {
+  const saved = (await store.listAgents(owner)).map((a) => ({ id: a.id, name: a.name, settings: { agentId: a.id } }));
   return [...builtinModels(), ...saved];
 }
 

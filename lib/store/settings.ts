@@ -35,6 +35,7 @@ export function mergeSettings(
     if (patch.agentId) merged.agentId = patch.agentId;
     else delete merged.agentId; // '' leaves the saved agent
   }
+  if (patch.documentTools !== undefined) merged.documentTools = patch.documentTools;
   return merged;
 }
 

@@ -1,16 +1,21 @@
 // The agents as an OpenAI-compatible API, driven by the official `openai` npm client as any third party would:
 // GET /v1/models, POST /v1/chat/completions streamed and not, usage, a server-side tool step, a client-side tool,
 // errors in OpenAI's shape. The handlers run behind a plain Node HTTP server over a real SQLite store, with the
-// app's own agent factory talking HTTP to the scripted model server; every run is stored like the page's.
+// app's own agent factory talking HTTP to the scripted model server; every run is stored like the page's, under its
+// caller. Each API key here stands for one user (the harness's table; resolving a real key is the accounts' job, and
+// the built app's is covered by test/security/openai-api.test.ts): a user's key sees and runs only their agents.
 import http from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { everyToolActor, type Actor } from '../../lib/chat/actor';
+import { parseAgentDefinition } from '../../lib/chat/saved-agents';
 import { loadConfig } from '../../lib/config';
 import { createCompletion, listModels } from '../../lib/openai-api/handler';
 import { createAppContext, type AppContext } from '../../lib/server/context';
+import { ownerScope } from '../../lib/store/owner';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
@@ -20,22 +25,28 @@ let store: ChatStore;
 let ctx: AppContext;
 let api: http.Server;
 let client: OpenAI;
+let port: number;
+const A = ownerScope('user-a');
+const B = ownerScope('user-b');
+const ACTORS: Record<string, Actor> = { 'key-a': everyToolActor(A), 'key-b': everyToolActor(B) };
 
 beforeAll(async () => {
   model = await createModelServer();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'openai-api-'));
   store = openSqliteStore(path.join(dataDir, 'chat.db'));
   const config = loadConfig({ DATA_DIR: dataDir, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', OPENAI_MODEL: 'm' });
-  ctx = createAppContext(config, store);
+  ctx = await createAppContext(config, store);
   api = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      const answer =
-        req.method === 'GET' && req.url === '/v1/models'
-          ? await listModels(ctx)
+      const actor = ACTORS[(req.headers.authorization ?? '').replace(/^Bearer /, '')];
+      const answer = !actor
+        ? Response.json({ error: { message: 'unknown key' } }, { status: 401 })
+        : req.method === 'GET' && req.url === '/v1/models'
+          ? await listModels(ctx, actor.owner)
           : req.method === 'POST' && req.url === '/v1/chat/completions'
-            ? await createCompletion(ctx, Buffer.concat(chunks).toString('utf8'), 'test-client')
+            ? await createCompletion(ctx, actor, Buffer.concat(chunks).toString('utf8'), 'test-client')
             : Response.json({ error: { message: 'no such route' } }, { status: 404 });
       res.writeHead(answer.status, Object.fromEntries(answer.headers));
       if (!answer.body) return res.end();
@@ -50,8 +61,8 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
-  const { port } = api.address() as { port: number };
-  client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'any', maxRetries: 0 });
+  port = (api.address() as { port: number }).port;
+  client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'key-a', maxRetries: 0 });
 });
 afterAll(async () => {
   await new Promise((resolve) => api.close(resolve));
@@ -92,8 +103,8 @@ describe('the /v1 API', () => {
     expect(model.requests[0]!.body.temperature).toBe(0.2);
     // Stored like any run: the inspector opens it.
     const runId = response.headers.get('x-run-id')!;
-    expect((await store.getRun(runId))?.status).toBe('answered');
-    expect((await store.getRunEvents(runId)).some((e) => e.type === 'tool-result')).toBe(true);
+    expect((await store.getRun(A, runId))?.status).toBe('answered');
+    expect((await store.getRunEvents(A, runId)).some((e) => e.type === 'tool-result')).toBe(true);
   });
 
   it('streams Chat Completions chunks: content, reasoning, steps standard clients ignore, usage at the end', async () => {
@@ -212,5 +223,32 @@ describe('the /v1 API', () => {
       .catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(OpenAI.APIError);
     expect((failed as Error).message).toMatch(/broken/);
+  });
+
+  it('a user’s key sees and runs only that user’s agents; another user’s agent is an unknown model (404)', async () => {
+    const mine = await store.createAgent(A, parseAgentDefinition({ name: 'Otter desk', kind: 'fncall' }));
+    const other = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'key-b', maxRetries: 0 });
+    const ids = async (c: OpenAI) => {
+      const out: string[] = [];
+      for await (const m of c.models.list()) out.push(m.id);
+      return out;
+    };
+    expect(await ids(client)).toContain(mine.id);
+    expect(await ids(other)).toEqual(['fncall', 'react', 'assistant']);
+    const ask = (c: OpenAI, model: string) =>
+      c.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi otter' }] });
+    await expect(ask(other, mine.id)).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
+    await expect(ask(other, 'Otter desk')).rejects.toMatchObject({ status: 404 });
+    expect(model.requests).toHaveLength(0);
+    expect(await store.listConversations(B)).toEqual([]);
+
+    model.setScenario({ replies: [{ content: 'Ahoy.' }] });
+    const { data, response } = await ask(client, mine.id).withResponse();
+    expect(data.choices[0]!.message.content).toBe('Ahoy.');
+    // Stored under its caller: A's conversation, not B's.
+    const runId = response.headers.get('x-run-id')!;
+    expect((await store.getRun(A, runId))?.status).toBe('answered');
+    expect(await store.getRun(B, runId)).toBeUndefined();
+    await store.deleteAgent(A, mine.id);
   });
 });
