@@ -11,6 +11,8 @@ import { Composer } from './composer';
 import { useConversationTitle } from './conversation-title';
 import { LanguageSelect } from './language-select';
 import { useCodedText } from './server-text';
+import { AgentEditor } from '../agents/agent-editor';
+import { AgentAvatar } from './agent-avatar';
 import { SettingsPanel } from './settings-panel';
 import { Sidebar } from './sidebar';
 import { useChat } from './store';
@@ -155,17 +157,35 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
         <ModelsDialog />
       </main>
       <RunInspector iterationActions={replayFromIteration} />
+      <AgentEditor info={info} />
     </div>
   );
 }
 
 /** The welcome page of a conversation without turns, for its agent and tools. */
 function NewConversation({ info }: { info: AppInfo }) {
+  const t = useTranslations('agents');
   const settings = useChat((s) => s.settings);
+  const agent = useChat((s) => s.draftAgent);
   const hasDocuments = useHasDocuments();
   // The tools the first run will be offered: the document tools too once files are attached.
   const tools = settings ? documentToolsRule(settings, hasDocuments).tools : [];
-  return <Welcome tools={tools} agent={settings?.agent ?? 'fncall'} descriptions={info.tools} />;
+  return (
+    <>
+      {agent && (
+        <p data-draft-agent className="mx-auto mt-6 flex max-w-3xl items-center gap-2 px-4 font-semibold">
+          <AgentAvatar avatar={agent.avatar} />
+          {t('talkingTo', { name: agent.name })}
+        </p>
+      )}
+      <Welcome
+        tools={tools}
+        agent={settings?.agent ?? 'fncall'}
+        descriptions={info.tools}
+        suggestions={agent?.suggestions}
+      />
+    </>
+  );
 }
 
 /** A stored run can be re-run from the iteration on screen (an imported one has no conversation to run in). */

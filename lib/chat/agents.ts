@@ -4,7 +4,7 @@
 // What the model can do decides how it is called: tools through the tools API when it takes them (a server that
 // answers 400 to them gets them in the text once, and is remembered), else in the text (nous, as Qwen-Agent does for
 // Qwen-family models); images sent as image parts when it can see them.
-import { Assistant, FnCallAgent, ReActChat, type Agent } from '../agent';
+import { Assistant, FnCallAgent, GroupChat, ReActChat, Router, type Agent } from '../agent';
 import type { AppConfig, VisionSetting } from '../config';
 import { createChatModel } from '../llm/factory';
 import type { ChatModel, GenerateCfg } from '../llm/model';
@@ -17,12 +17,15 @@ import { uploadedImages } from '../documents/image-source';
 import { storageRoot, type OwnerScope } from '../store/owner';
 import type { ConversationSettings, DocumentStore } from '../store/types';
 
+import type { ResolvedAgent } from './saved-agents';
+
 /** `model` overrides the model name on the conversation's connection (a replay with another model). `owner`: whose
  *  run it is: the connections it may use are theirs and the server-wide ones, and the storage tool keeps each
- *  owner's keys apart. */
+ *  owner's keys apart. `saved`: the saved agent the settings name (settings.agentId), resolved with its members: it
+ *  replaces the settings' kind, prompt, tools and call format. */
 export type AgentFactory = (
   settings: ConversationSettings,
-  overrides: { model?: string; owner: OwnerScope },
+  overrides: { model?: string; owner: OwnerScope; saved?: ResolvedAgent },
 ) => Agent | Promise<Agent>;
 
 /** `uploads`: whose uploads an owner may send as images; without it only image URLs leave. */
@@ -36,13 +39,12 @@ export function agentFactory(
     const resolved = await models.resolve(owner, settings.model, overrides.model);
     // Image parts are built from the run owner's uploads only, whatever reference a message carries.
     const images = uploads ? uploadedImages(config.dataDir, (hash) => uploads.ownsUpload(owner, hash)) : undefined;
+    if (overrides.saved) return fromSaved(config, overrides.saved, settings, { owner, resolved, images });
     const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
     return new Kind({
       llm: modelFor(resolved, settings, { vision: config.llm.vision, images }),
       maxLlmCalls: config.maxLlmCallsPerRun,
-      functionList: settings.tools.map((name) =>
-        name === 'storage' ? { name, root: storageRoot(config.dataDir, overrides.owner) } : name,
-      ),
+      functionList: toolList(config, settings.tools, overrides.owner),
       systemMessage: settings.systemMessage || undefined,
       name: 'assistant',
     });
@@ -76,4 +78,56 @@ export function modelFor(
     text: () => build('nous'),
     onRefused: () => void resolved.learnToolsRefused().catch(() => {}),
   });
+}
+
+/** A saved agent as a runtime agent: a Router's or GroupChat's members built the same way. The conversation's
+ *  generation settings apply over the agent's own. */
+function fromSaved(
+  config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>,
+  saved: ResolvedAgent,
+  settings: ConversationSettings,
+  run: { owner: OwnerScope; resolved: ResolvedModel; images?: ImageResolver },
+): Agent {
+  const { owner, resolved, images } = run;
+  const llm = modelFor(
+    resolved,
+    {
+      fncallMode: saved.fncallMode ?? settings.fncallMode,
+      generateCfg: { ...saved.generateCfg, ...settings.generateCfg },
+    },
+    { vision: config.llm.vision, images },
+  );
+  const common = {
+    llm,
+    maxLlmCalls: config.maxLlmCallsPerRun,
+    functionList: toolList(config, saved.tools, owner),
+    systemMessage: saved.systemMessage || undefined,
+    name: saved.name,
+    description: saved.description,
+    agentId: saved.id,
+    ...(saved.avatar ? { avatar: saved.avatar } : {}),
+  };
+  const members = () => saved.resolved.map((m) => fromSaved(config, m, settings, run));
+  switch (saved.kind) {
+    case 'router':
+      return new Router({ ...common, agents: members() });
+    case 'groupchat':
+      return new GroupChat({
+        ...common,
+        agents: members(),
+        ...(saved.selection ? { selection: saved.selection } : {}),
+        ...(saved.maxRound ? { maxRound: saved.maxRound } : {}),
+      });
+    case 'react':
+      return new ReActChat(common);
+    case 'assistant':
+      return new Assistant(common);
+    default:
+      return new FnCallAgent(common);
+  }
+}
+
+/** Tool names as the agent's function list: the storage tool keeps the owner's keys under the owner's root. */
+function toolList(config: Pick<AppConfig, 'dataDir'>, tools: readonly string[], owner: OwnerScope) {
+  return tools.map((name) => (name === 'storage' ? { name, root: storageRoot(config.dataDir, owner) } : name));
 }

@@ -38,6 +38,8 @@ export const SettingsPatchSchema = z.object({
   pauseBeforeTools: z.boolean().optional(),
   /** The language of the agent's prompts; "auto" follows the page. */
   lang: z.enum(['auto', ...LANGS], { error: '"lang" must be "auto", "en" or "zh"' }).optional(),
+  /** A saved agent's id ('' for none). */
+  agentId: z.string({ error: '"agentId" must be a saved agent\'s id' }).optional(),
   /** "off": the document tools only when ticked, even when the conversation has documents. */
   documentTools: documentTools.optional(),
 });

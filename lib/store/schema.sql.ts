@@ -130,6 +130,18 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (connection_id, model)
   ) WITHOUT ROWID;
   `,
+  // 6: agents a user saved (the Agents section), each its owner's; the definition as JSON (lib/store/types.ts
+  // AgentDefinition).
+  `
+  CREATE TABLE agents (
+    id              TEXT PRIMARY KEY,
+    owner_id        TEXT NOT NULL,
+    name            TEXT NOT NULL,
+    definition_json TEXT NOT NULL,
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** Brings the file up to the newest schema and returns that version. One IMMEDIATE transaction, with the version

@@ -10,6 +10,7 @@ import { contentText, type ContentItem } from '../llm/schema';
 import type { RunStatus } from '../protocol/enums';
 import { SqliteAccounts } from './accounts';
 import { SqliteConnections } from './connections';
+import { SqliteAgents } from './agents';
 import { SqliteDocuments } from './documents';
 import { NotFoundError } from './errors';
 import { LOCAL_OWNER_ID, type OwnerScope } from './owner';
@@ -18,6 +19,7 @@ import { migrate } from './schema.sql';
 import { prepareStatements, type ConversationRow, type RunRow, type Statements, type TurnRow } from './statements';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings, settingsFromJson } from './settings';
 import type {
+  AgentDefinition,
   ApiKeyRecord,
   AuthDatabase,
   ChatStore,
@@ -27,6 +29,7 @@ import type {
   ConversationSummary,
   DocumentUpdate,
   InviteRecord,
+  SavedAgent,
   ServerSettings,
   StoredConnection,
   StoredDocument,
@@ -59,6 +62,7 @@ class SqliteChatStore implements ChatStore {
   private readonly documents: SqliteDocuments;
   private readonly connections: SqliteConnections;
   private readonly accounts: SqliteAccounts;
+  private readonly agents: SqliteAgents;
   readonly authDatabase: AuthDatabase;
   /** The owner's run looked up once, then one INSERT per event, all in one transaction (one commit, however many
    *  events). */
@@ -72,6 +76,7 @@ class SqliteChatStore implements ChatStore {
     this.documents = new SqliteDocuments(db, () => this.now());
     this.connections = new SqliteConnections(db, () => this.now());
     this.accounts = new SqliteAccounts(db, () => this.now());
+    this.agents = new SqliteAgents(db, () => this.now());
     this.authDatabase = { type: 'sqlite', handle: db };
     this.appendAll = db.transaction((ownerId: string, runId: string, events: readonly AgentEvent[]) => {
       if (!this.sql.run.get(runId, ownerId))
@@ -240,6 +245,7 @@ class SqliteChatStore implements ChatStore {
 
   async adoptLocalData(owner: OwnerScope): Promise<number> {
     if (owner.ownerId === LOCAL_OWNER_ID) return 0;
+    this.agents.adoptLocal(owner);
     return this.sql.adoptConversations.run(owner.ownerId, LOCAL_OWNER_ID).changes;
   }
 
@@ -296,6 +302,21 @@ class SqliteChatStore implements ChatStore {
   }
   async learnCapabilities(connectionId: string, model: string, hints: CapabilityHints): Promise<void> {
     return this.connections.learnCapabilities(connectionId, model, hints);
+  }
+  async createAgent(owner: OwnerScope, definition: AgentDefinition): Promise<SavedAgent> {
+    return this.agents.create(owner, definition);
+  }
+  async getAgent(owner: OwnerScope, id: string): Promise<SavedAgent | undefined> {
+    return this.agents.get(owner, id);
+  }
+  async listAgents(owner: OwnerScope): Promise<SavedAgent[]> {
+    return this.agents.list(owner);
+  }
+  async updateAgent(owner: OwnerScope, id: string, definition: AgentDefinition): Promise<SavedAgent> {
+    return this.agents.update(owner, id, definition);
+  }
+  async deleteAgent(owner: OwnerScope, id: string): Promise<boolean> {
+    return this.agents.delete(owner, id);
   }
 
   createApiKey(owner: OwnerScope, input: { name: string; prefix: string; hash: string }): Promise<ApiKeyRecord> {

@@ -8,7 +8,7 @@
 // the owner's scope first (lib/store/owner.ts) and sees only that owner's objects: another owner's id reads as
 // unknown. The few methods without a scope say why (start-up maintenance, finding an API key's owner).
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
-import type { ChatAgentKind, FncallMode, RunStatus } from '../protocol/enums';
+import type { ChatAgentKind, FncallMode, RunStatus, SavedAgentKind, SpeakerSelection } from '../protocol/enums';
 import type { CapabilityHints } from '../llm/capabilities';
 import type { ContentItem, Lang } from '../llm/schema';
 import type { OwnerScope } from './owner';
@@ -32,6 +32,9 @@ export interface ConversationSettings {
   pauseBeforeTools: boolean;
   /** The language of the agent's prompts. 'auto' or absent: the page's language (without a page, the messages'). */
   lang?: 'auto' | Lang;
+  /** A saved agent (the Agents page) the conversation talks to: its kind, prompt, tools and settings replace the
+   *  fields above for its runs. */
+  agentId?: string;
   /** The document tools (retrieval, doc_parser) while the conversation has documents: 'auto' or absent offers them,
    *  'off' only when ticked in `tools` (lib/chat/document-tools.ts). */
   documentTools?: 'auto' | 'off';
@@ -76,7 +79,7 @@ export interface TurnRecord {
   runCount: number;
 }
 
-export interface ChatStore extends DocumentStore, AccountStore, ConnectionStore {
+export interface ChatStore extends DocumentStore, AccountStore, ConnectionStore, AgentStore {
   createConversation(
     owner: OwnerScope,
     init?: { title?: string; settings?: Partial<ConversationSettings> },
@@ -197,6 +200,36 @@ export interface StoredConnection {
   updatedAt: number;
 }
 
+// --- Agents the user saved (the Agents page) ---
+
+/** What a saved agent is, as the user defines it (lib/chat/saved-agents.ts checks it and exports it as JSON). */
+export interface AgentDefinition {
+  name: string;
+  description: string;
+  /** An emoji, or the URL of an image. */
+  avatar: string;
+  kind: SavedAgentKind;
+  systemMessage: string;
+  /** Registered tool names (builtin and MCP). */
+  tools: string[];
+  /** Absent: the server's call format. */
+  fncallMode?: FncallMode;
+  generateCfg: Record<string, number>;
+  /** Shown on its empty conversation (Qwen-Agent's prompt.suggestions). */
+  suggestions: string[];
+  /** Router and GroupChat: the saved agents (by id) it holds. */
+  members: string[];
+  /** GroupChat only. */
+  selection?: SpeakerSelection;
+  maxRound?: number;
+}
+
+export interface SavedAgent extends AgentDefinition {
+  id: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
 export interface ConnectionInput {
   name: string;
   baseURL: string;
@@ -222,6 +255,17 @@ export interface ConnectionStore {
   learnedCapabilities(connectionId: string): Promise<Record<string, CapabilityHints>>;
   /** Merges what the server taught about one model of a connection. */
   learnCapabilities(connectionId: string, model: string, hints: CapabilityHints): Promise<void>;
+}
+
+export interface AgentStore {
+  createAgent(owner: OwnerScope, definition: AgentDefinition): Promise<SavedAgent>;
+  getAgent(owner: OwnerScope, id: string): Promise<SavedAgent | undefined>;
+  /** The owner's agents, by name (case aside). */
+  listAgents(owner: OwnerScope): Promise<SavedAgent[]>;
+  /** Throws NotFoundError when the owner has no such agent. */
+  updateAgent(owner: OwnerScope, id: string, definition: AgentDefinition): Promise<SavedAgent>;
+  /** Resolves with whether the owner had it. */
+  deleteAgent(owner: OwnerScope, id: string): Promise<boolean>;
 }
 
 // --- API keys, invites and server settings ---
