@@ -142,6 +142,18 @@ export const MIGRATIONS: readonly string[] = [
     updated_at      INTEGER NOT NULL
   );
   `,
+  // 7: the documents a saved agent always has (its knowledge), one row per agent and content hash, kept by the store
+  // from the definition's \`documents\` so that a file an agent holds is its owner's (ownsUpload) and its bytes stay
+  // while an agent holds them (countDocumentsWithHash).
+  `
+  CREATE TABLE agent_documents (
+    agent_id TEXT NOT NULL REFERENCES agents (id) ON DELETE CASCADE,
+    owner_id TEXT NOT NULL,
+    hash     TEXT NOT NULL,
+    PRIMARY KEY (agent_id, hash)
+  ) WITHOUT ROWID;
+  CREATE INDEX agent_documents_by_hash ON agent_documents (hash, owner_id);
+  `,
 ];
 
 /** Brings the file up to the newest schema and returns that version. One IMMEDIATE transaction, with the version
