@@ -40,15 +40,15 @@ export function AgentDocuments({
   const held = new Set(documents.map((d) => d.hash));
   const pickable = uploaded.filter((u) => !held.has(u.hash));
 
-  const upload = async (files: FileList | null) => {
-    if (!files?.length) return;
+  const upload = async (files: File[]) => {
+    if (!files.length) return;
     setProblem(undefined);
     setBusy(true);
     try {
       const id = await ensureSaved();
       if (!id) return;
       let latest: AgentDocument[] = documents;
-      for (const file of Array.from(files)) {
+      for (const file of files) {
         try {
           latest = (await uploadFile(id, file)).documents ?? latest;
         } catch (e) {
@@ -96,7 +96,8 @@ export function AgentDocuments({
             disabled={busy}
             className="sr-only"
             onChange={(e) => {
-              void upload(e.target.files);
+              // Taken before the input is cleared (clearing empties its FileList).
+              void upload(Array.from(e.target.files ?? []));
               e.target.value = '';
             }}
           />
