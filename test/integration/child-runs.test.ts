@@ -1,7 +1,7 @@
 // Runs with child runs (a saved GroupChat's members) through the chat service as the app builds it, over a real
 // SQLite file and the scripted model server: "pause before tools" inside two members whose calls have the same id
 // keeps each decision to its own member (a decision for the first never moves the second), and comparing two runs
-// of such a turn pairs the members' answers, tool calls and requests.
+// of such a turn pairs the members' answers, tool calls and requests; the inspector's waterfall nests the members.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { saveAgentDefinition } from '../../lib/chat/saved-agents';
 import { compareRuns } from '../../lib/compare/runs';
 import { loadConfig } from '../../lib/config';
 import { foldInspection } from '../../lib/inspect';
+import { waterfallRows } from '../../lib/inspect/timeline';
 import type { AgentEvent } from '../../lib/protocol/events';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
@@ -142,5 +143,18 @@ describe('runs with child runs', () => {
       ['Alice', 2],
       ['Bob', 2],
     ]);
+    // Its waterfall nests each member's run, then the member's iterations, on the parent's clock.
+    const rows = waterfallRows(inspected);
+    expect(rows.map((r) => [r.depth, r.row.kind, 'agent' in r.row ? r.row.agent : '', r.child])).toEqual([
+      [1, 'child', 'Alice', [0]],
+      [2, 'child-iteration', 'Alice', [0]],
+      [2, 'child-iteration', 'Alice', [0]],
+      [1, 'child', 'Bob', [1]],
+      [2, 'child-iteration', 'Bob', [1]],
+      [2, 'child-iteration', 'Bob', [1]],
+    ]);
+    const [aliceSpan, aliceFirst] = [rows[0]!.bars[0]!, rows[1]!.bars[0]!];
+    expect(aliceFirst.startMs).toBeGreaterThanOrEqual(aliceSpan.startMs);
+    expect(rows[3]!.bars[0]!.startMs).toBeGreaterThanOrEqual(aliceSpan.endMs);
   });
 });
