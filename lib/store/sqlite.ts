@@ -8,6 +8,8 @@ import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import { contentText, type ContentItem } from '../llm/schema';
 import type { RunStatus } from '../protocol/enums';
 import { SqliteDocuments } from './documents';
+import { SqliteRunIndex } from './run-index';
+import type { RunFacets, RunFigures, RunPage, RunQuery, RunsOwner } from './run-query';
 import { upgradeRunLog } from './upgrade';
 import { migrate } from './schema.sql';
 import { prepareStatements, type ConversationRow, type RunRow, type Statements, type TurnRow } from './statements';
@@ -35,6 +37,7 @@ export function openSqliteStore(file: string, opts: { defaults?: ConversationSet
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     migrate(db);
+    new SqliteRunIndex(db).backfill();
     return new SqliteChatStore(db, opts.defaults ?? defaultSettings());
   } catch (e) {
     db.close();
@@ -46,6 +49,7 @@ class SqliteChatStore implements ChatStore {
   private lastNow = 0;
   private readonly sql: Statements;
   private readonly documents: SqliteDocuments;
+  private readonly runIndex: SqliteRunIndex;
   /** One INSERT per event, all in one transaction (one commit, however many events). */
   private readonly appendAll: (runId: string, events: readonly AgentEvent[]) => void;
 
@@ -55,6 +59,7 @@ class SqliteChatStore implements ChatStore {
   ) {
     this.sql = prepareStatements(db);
     this.documents = new SqliteDocuments(db, () => this.now());
+    this.runIndex = new SqliteRunIndex(db);
     this.appendAll = db.transaction((runId: string, events: readonly AgentEvent[]) => {
       for (const e of events) this.sql.insertEvent.run(runId, runId, e.type, JSON.stringify(e));
     });
@@ -212,6 +217,16 @@ class SqliteChatStore implements ChatStore {
       .immediate();
   }
 
+  async searchRuns(owner: RunsOwner, query: RunQuery): Promise<RunPage> {
+    return this.runIndex.search(owner, query);
+  }
+  async runFigures(owner: RunsOwner, query: RunQuery): Promise<RunFigures> {
+    return this.runIndex.figures(owner, query);
+  }
+  async runFacets(owner: RunsOwner): Promise<RunFacets> {
+    return this.runIndex.facets(owner);
+  }
+
   async close(): Promise<void> {
     this.db.close();
   }
@@ -240,13 +255,15 @@ class SqliteChatStore implements ChatStore {
     return this.documents.countDocumentsWithHash(hash);
   }
 
-  /** Records how a run ended and adds its answer to the conversation's search text. False for an unknown run. */
+  /** Records how a run ended, adds its answer to the conversation's search text and indexes the run for the Runs
+   *  page. False for an unknown run. */
   private closeRun(runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): boolean {
     const owner = this.sql.conversationOfRun.get(runId);
     if (!owner) return false;
     const answer = (this.sql.answerText.get(runId)?.text ?? '').toLowerCase();
     this.sql.finishRun.run(status, this.now(), error ? JSON.stringify(error) : null, answer, runId);
     this.sql.rebuildSearch.run({ id: owner.id, title: owner.title.toLowerCase() });
+    this.runIndex.index(runId, answer);
     return true;
   }
 

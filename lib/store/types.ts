@@ -5,6 +5,7 @@
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import type { ChatAgentKind, FncallMode, RunStatus } from '../protocol/enums';
 import type { ContentItem, Lang } from '../llm/schema';
+import type { RunSearchStore } from './run-query';
 
 /** The title of a conversation that has none yet (one started by an upload); the page shows it in its language. */
 export const DEFAULT_TITLE = 'New chat';
@@ -64,7 +65,8 @@ export interface TurnRecord {
   runCount: number;
 }
 
-export interface ChatStore extends DocumentStore {
+/** RunSearchStore: the Runs page's queries (lib/store/run-query.ts). */
+export interface ChatStore extends DocumentStore, RunSearchStore {
   createConversation(init?: { title?: string; settings?: Partial<ConversationSettings> }): Promise<Conversation>;
   getConversation(id: string): Promise<Conversation | undefined>;
   /** Newest first (by last activity). With a query: conversations whose title or any message/answer text contains

@@ -1,0 +1,319 @@
+// The Runs page's index on SQLite (tables: schema.sql.ts step 4). A run is indexed once, when it finishes (the
+// store's closeRun, in the same transaction): its log is read once for the few event types that matter, and a
+// summary row, one row per tool call and per model call, and one full-text row are written. Appending events is
+// untouched, so the hot path of a streaming run costs what it did. Queries read the index only, never event logs.
+import type Database from 'better-sqlite3';
+import { contentText } from '../llm/schema';
+import { AGENT_KINDS, type AgentKind } from '../protocol/enums';
+import type { AgentEvent } from '../protocol/events';
+import {
+  dayStart,
+  percentile,
+  RUNS_PER_PAGE,
+  type RunFacets,
+  type RunFigures,
+  type RunListRow,
+  type RunOutcome,
+  type RunPage,
+  type RunQuery,
+  type RunsOwner,
+  type ToolFigure,
+  type ModelFigure,
+} from './run-query';
+import { upgradeRunLog } from './upgrade';
+
+/** How much of each piece goes into the full-text index (characters): a search finds words within these. */
+export const INDEXED_CHARS = { message: 4000, answer: 20000, toolArguments: 2000, toolResult: 4000 } as const;
+
+const DAY_MS = 86_400_000;
+
+interface SummaryRow {
+  run_id: string;
+  conversation_id: string;
+  title: string;
+  agent: string | null;
+  model: string | null;
+  outcome: RunOutcome;
+  started_at: number;
+  duration_ms: number;
+  llm_calls: number;
+  tool_calls: number;
+  failed_tool_calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+type Params = Record<string, string | number>;
+
+export class SqliteRunIndex {
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly sql;
+
+  constructor(private readonly db: Database.Database) {
+    const p = <P extends unknown[], R = unknown>(source: string) => db.prepare<P, R>(source);
+    this.sql = {
+      run: p<
+        [string],
+        { started_at: number; ended_at: number | null; outcome: string; conversation_id: string; message: string }
+      >(
+        `SELECT r.started_at, r.ended_at, r.status AS outcome, t.conversation_id, t.search_text AS message
+           FROM runs r JOIN turns t ON t.id = r.turn_id WHERE r.id = ?`,
+      ),
+      events: p<[string], { json: string }>(
+        `SELECT json FROM run_events WHERE run_id = ?
+           AND type IN ('run-start', 'llm-end', 'tool-call', 'tool-result', 'run-end') ORDER BY seq`,
+      ),
+      drop: p<[string]>('DELETE FROM run_summaries WHERE run_id = ?'),
+      summary: p<
+        [string, string, number, string, string | null, string | null, number, number, number, number, number, number]
+      >(
+        `INSERT INTO run_summaries (run_id, conversation_id, started_at, outcome, agent, model, llm_calls, tool_calls,
+           failed_tool_calls, prompt_tokens, completion_tokens, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      toolCall: p<[number | bigint, string, number, number]>(
+        'INSERT INTO run_tool_calls (summary_id, name, ok, duration_ms) VALUES (?, ?, ?, ?)',
+      ),
+      llmCall: p<[number | bigint, string, number, number, number | null]>(
+        'INSERT INTO run_llm_calls (summary_id, model, prompt_tokens, completion_tokens, ttft_ms) VALUES (?, ?, ?, ?, ?)',
+      ),
+      text: p<[number | bigint, string]>('INSERT INTO run_text (rowid, body) VALUES (?, ?)'),
+      unindexed: p<[], { id: string; answer: string | null }>(
+        `SELECT r.id, r.answer_text AS answer FROM runs r
+           WHERE r.status != 'running' AND NOT EXISTS (SELECT 1 FROM run_summaries s WHERE s.run_id = r.id)`,
+      ),
+    };
+  }
+
+  /** Indexes a finished run (again, if it was). `answer`: the run's answer text. Call inside a transaction. */
+  index(runId: string, answer: string): void {
+    const run = this.sql.run.get(runId);
+    if (!run) return;
+    const events = upgradeRunLog(this.sql.events.all(runId).map((r) => JSON.parse(r.json) as unknown));
+    let start: Extract<AgentEvent, { type: 'run-start' }> | undefined;
+    let end: Extract<AgentEvent, { type: 'run-end' }> | undefined;
+    const llm: Extract<AgentEvent, { type: 'llm-end' }>[] = [];
+    const tools: Extract<AgentEvent, { type: 'tool-result' }>[] = [];
+    for (const e of events) {
+      if (e.type === 'run-start') start = e;
+      else if (e.type === 'run-end') end = e;
+      else if (e.type === 'llm-end') llm.push(e);
+      else if (e.type === 'tool-result') tools.push(e);
+    }
+    const model = start?.model ?? null;
+    const tokens = (k: 'promptTokens' | 'completionTokens') => llm.reduce((n, e) => n + (e.usage?.[k] ?? 0), 0);
+    this.sql.drop.run(runId);
+    const id = this.sql.summary.run(
+      runId,
+      run.conversation_id,
+      run.started_at,
+      run.outcome,
+      start && (AGENT_KINDS as readonly string[]).includes(start.kind) ? start.kind : null,
+      model,
+      llm.length,
+      tools.length,
+      tools.filter((e) => !e.ok).length,
+      tokens('promptTokens'),
+      tokens('completionTokens'),
+      Math.round(end?.durationMs ?? Math.max(0, (run.ended_at ?? run.started_at) - run.started_at)),
+    ).lastInsertRowid;
+    for (const e of tools) this.sql.toolCall.run(id, e.name, e.ok ? 1 : 0, e.durationMs);
+    for (const e of llm) {
+      this.sql.llmCall.run(
+        id,
+        model ?? '',
+        e.usage?.promptTokens ?? 0,
+        e.usage?.completionTokens ?? 0,
+        e.ttftMs ?? null,
+      );
+    }
+    const pieces = [run.message.slice(0, INDEXED_CHARS.message), answer.slice(0, INDEXED_CHARS.answer)];
+    for (const e of tools) {
+      pieces.push(e.arguments.slice(0, INDEXED_CHARS.toolArguments));
+      pieces.push(contentText(e.content).slice(0, INDEXED_CHARS.toolResult));
+    }
+    this.sql.text.run(id, pieces.filter(Boolean).join('\n'));
+  }
+
+  /** Indexes every finished run that is not yet (those finished before the index existed). Resolves with how many. */
+  backfill(): number {
+    return this.db.transaction(() => {
+      const runs = this.sql.unindexed.all();
+      for (const r of runs) this.index(r.id, r.answer ?? '');
+      return runs.length;
+    })();
+  }
+
+  search(owner: RunsOwner, q: RunQuery): RunPage {
+    const { where, params } = filters(owner, q);
+    const total = (
+      this.prepared(`SELECT count(*) AS n FROM run_summaries s ${JOIN} WHERE ${where}`).get(params) as {
+        n: number;
+      }
+    ).n;
+    const pageCount = Math.max(1, Math.ceil(total / RUNS_PER_PAGE));
+    const page = Math.min(Math.max(1, q.page ?? 1), pageCount);
+    const rows = this.prepared(
+      `SELECT s.run_id, s.conversation_id, c.title, s.agent, s.model, s.outcome, s.started_at, s.duration_ms,
+              s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens
+         FROM run_summaries s ${JOIN} WHERE ${where}
+         ORDER BY s.started_at DESC, s.id DESC LIMIT ${RUNS_PER_PAGE} OFFSET @offset`,
+    ).all({ ...params, offset: (page - 1) * RUNS_PER_PAGE }) as SummaryRow[];
+    return { rows: rows.map(toRow), total, page, pageCount };
+  }
+
+  figures(owner: RunsOwner, q: RunQuery): RunFigures {
+    const { where, params } = filters(owner, q);
+    const matching = `SELECT s.id FROM run_summaries s ${JOIN} WHERE ${where}`;
+    const toolRows = this.prepared(
+      `SELECT name, ok, duration_ms FROM run_tool_calls WHERE summary_id IN (${matching}) ORDER BY name, duration_ms`,
+    ).all(params) as { name: string; ok: number; duration_ms: number }[];
+    const modelRows = this.prepared(
+      `SELECT model, prompt_tokens, completion_tokens, ttft_ms FROM run_llm_calls WHERE summary_id IN (${matching})
+         ORDER BY model, ttft_ms`,
+    ).all(params) as { model: string; prompt_tokens: number; completion_tokens: number; ttft_ms: number | null }[];
+    const days = this.prepared(
+      `SELECT strftime('%Y-%m-%d', s.started_at / 1000, 'unixepoch') AS day, count(*) AS runs
+         FROM run_summaries s ${JOIN} WHERE ${where} GROUP BY day ORDER BY day`,
+    ).all(params) as { day: string; runs: number }[];
+    return { tools: toolFigures(toolRows), models: modelFigures(modelRows), days };
+  }
+
+  facets(owner: RunsOwner): RunFacets {
+    const { where, params } = filters(owner, {});
+    const list = (sql: string) => (this.prepared(sql).all(params) as { v: string }[]).map((r) => r.v);
+    return {
+      tools: list(
+        `SELECT DISTINCT tc.name AS v FROM run_tool_calls tc JOIN run_summaries s ON s.id = tc.summary_id ${JOIN}
+           WHERE ${where} ORDER BY v`,
+      ),
+      models: list(
+        `SELECT DISTINCT s.model AS v FROM run_summaries s ${JOIN} WHERE ${where} AND s.model IS NOT NULL ORDER BY v`,
+      ),
+      agents: list(
+        `SELECT DISTINCT s.agent AS v FROM run_summaries s ${JOIN} WHERE ${where} AND s.agent IS NOT NULL ORDER BY v`,
+      ) as AgentKind[],
+    };
+  }
+
+  /** Queries differ by which filters are set; each shape is prepared once. */
+  private prepared(source: string): Database.Statement {
+    let s = this.statements.get(source);
+    if (!s) {
+      s = this.db.prepare(source);
+      this.statements.set(source, s);
+    }
+    return s;
+  }
+}
+
+const JOIN = 'JOIN conversations c ON c.id = s.conversation_id';
+
+/** The WHERE clause of a query over `run_summaries s` joined to its conversation `c`, and its named parameters. */
+function filters(owner: RunsOwner, q: RunQuery): { where: string; params: Params } {
+  // Until accounts land every conversation is the built-in local owner's, so only that owner has runs.
+  const where = [`@owner = 'local'`];
+  const params: Params = { owner: owner.ownerId };
+  const add = (clause: string, values: Params) => {
+    where.push(clause);
+    Object.assign(params, values);
+  };
+  if (q.outcome) add('s.outcome = @outcome', { outcome: q.outcome });
+  if (q.model) add('s.model = @model', { model: q.model });
+  if (q.agent) add('s.agent = @agent', { agent: q.agent });
+  if (q.from) add('s.started_at >= @from', { from: dayStart(q.from) });
+  if (q.to) add('s.started_at < @to', { to: dayStart(q.to) + DAY_MS });
+  if (q.tool) {
+    const failed = q.failedToolsOnly ? ' AND ok = 0' : '';
+    add(`s.id IN (SELECT summary_id FROM run_tool_calls WHERE name = @tool${failed})`, { tool: q.tool });
+  } else if (q.failedToolsOnly) where.push('s.failed_tool_calls > 0');
+  const text = textFilter(q.text);
+  if (text) add(`s.id IN (SELECT rowid FROM run_text WHERE ${text.where})`, text.params);
+  return { where: where.join(' AND '), params };
+}
+
+/** Every word must occur (as a substring, case-folded). Words of three or more characters go through the trigram
+ *  index; shorter ones (a trigram needs three) are matched with LIKE over the indexed text, a scan. */
+function textFilter(text: string | undefined): { where: string; params: Params } | undefined {
+  const words = (text ?? '')
+    .split(/\s+/)
+    .map((w) => w.replaceAll('"', ''))
+    .filter(Boolean);
+  if (!words.length) return undefined;
+  const long = words.filter((w) => [...w].length >= 3);
+  const short = words.filter((w) => [...w].length < 3);
+  const where: string[] = [];
+  const params: Params = {};
+  if (long.length) {
+    where.push('run_text MATCH @match');
+    params.match = long.map((w) => `"${w}"`).join(' ');
+  }
+  short.forEach((w, i) => {
+    where.push(`body LIKE @like${i} ESCAPE '\\'`);
+    params[`like${i}`] = `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  });
+  return { where: where.join(' AND '), params };
+}
+
+function toRow(r: SummaryRow): RunListRow {
+  return {
+    runId: r.run_id,
+    conversationId: r.conversation_id,
+    conversationTitle: r.title,
+    agent: (r.agent as AgentKind | null) ?? undefined,
+    model: r.model ?? undefined,
+    outcome: r.outcome,
+    startedAt: r.started_at,
+    durationMs: r.duration_ms,
+    llmCalls: r.llm_calls,
+    toolCalls: r.tool_calls,
+    failedToolCalls: r.failed_tool_calls,
+    promptTokens: r.prompt_tokens,
+    completionTokens: r.completion_tokens,
+  };
+}
+
+/** Rows come sorted by name, then duration. */
+function toolFigures(rows: { name: string; ok: number; duration_ms: number }[]): ToolFigure[] {
+  const out: ToolFigure[] = [];
+  for (const [name, calls] of groupBy(rows, (r) => r.name)) {
+    const ms = calls.map((r) => r.duration_ms);
+    out.push({
+      name,
+      calls: calls.length,
+      failed: calls.filter((r) => !r.ok).length,
+      p50Ms: percentile(ms, 50),
+      p95Ms: percentile(ms, 95),
+    });
+  }
+  return out;
+}
+
+/** Rows come sorted by model, then time to first token (nulls first). */
+function modelFigures(
+  rows: { model: string; prompt_tokens: number; completion_tokens: number; ttft_ms: number | null }[],
+): ModelFigure[] {
+  const out: ModelFigure[] = [];
+  for (const [model, calls] of groupBy(rows, (r) => r.model)) {
+    const ttft = calls.flatMap((r) => (r.ttft_ms === null ? [] : [r.ttft_ms]));
+    out.push({
+      model,
+      calls: calls.length,
+      promptTokens: calls.reduce((n, r) => n + r.prompt_tokens, 0),
+      completionTokens: calls.reduce((n, r) => n + r.completion_tokens, 0),
+      ttftP50Ms: ttft.length ? percentile(ttft, 50) : undefined,
+      ttftP95Ms: ttft.length ? percentile(ttft, 95) : undefined,
+    });
+  }
+  return out;
+}
+
+function groupBy<T>(rows: readonly T[], key: (r: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const g = groups.get(k);
+    if (g) g.push(r);
+    else groups.set(k, [r]);
+  }
+  return groups;
+}
