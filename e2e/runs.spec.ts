@@ -26,7 +26,7 @@ async function calculatorRun(page: Page, label: string, expression?: string): Pr
 }
 
 function rows(page: Page) {
-  return page.getByRole('table', { name: 'Runs' }).locator('tbody tr');
+  return page.getByRole('table', { name: 'Runs', exact: true }).locator('tbody tr');
 }
 
 test('the Runs page filters by a failed tool call, searches tool results, keeps its filters on reload and opens a run', async ({

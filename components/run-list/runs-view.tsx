@@ -5,7 +5,7 @@
 import { useFormatter, useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
-import { useEffect, useRef, useState, useTransition } from 'react';
+import { useEffect, useOptimistic, useRef, useState, useTransition } from 'react';
 import type { RunsView as RunsViewData } from '../../app/actions/runs';
 import { AGENT_KIND_NAMES } from '../../lib/protocol/enums';
 import { RUN_OUTCOMES, runQueryToParams, type RunListRow, type RunQuery } from '../../lib/store/run-query';
@@ -26,11 +26,16 @@ export function RunsView({ view }: { view: RunsViewData }) {
   const router = useRouter();
   const pathname = usePathname();
   const [pending, startTransition] = useTransition();
-  const { query, page, facets } = view;
+  const { page, facets } = view;
+  // The filters show what was picked at once; the runs follow when the server has answered for it.
+  const [query, setQuery] = useOptimistic(view.query);
 
   const go = (next: RunQuery) => {
     const qs = runQueryToParams(next).toString();
-    startTransition(() => router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false }));
+    startTransition(() => {
+      setQuery(next);
+      router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
+    });
   };
   /** A filter changed: back to the first page. */
   const set = (patch: Partial<RunQuery>) => go({ ...query, ...patch, page: undefined });
@@ -50,11 +55,7 @@ export function RunsView({ view }: { view: RunsViewData }) {
         className="flex flex-wrap items-end gap-3"
         onSubmit={(e) => e.preventDefault()}
       >
-        <SearchBox
-          key={query.text ?? ''}
-          initial={query.text ?? ''}
-          onSearch={(text) => set({ text: text || undefined })}
-        />
+        <SearchBox initial={query.text ?? ''} onSearch={(text) => set({ text: text || undefined })} />
         <Select
           label={t('outcome')}
           value={query.outcome}
@@ -154,6 +155,12 @@ function withCurrent(list: string[], current: string | undefined): string[] {
 function SearchBox({ initial, onSearch }: { initial: string; onSearch: (text: string) => void }) {
   const t = useTranslations('runsPage');
   const [text, setText] = useState(initial);
+  // The address changed under the box (Clear filters, Back): show its words, unless they are what is being typed.
+  const [seen, setSeen] = useState(initial);
+  if (seen !== initial) {
+    setSeen(initial);
+    if (!text.trim().startsWith(initial)) setText(initial);
+  }
   const latest = useRef(onSearch);
   useEffect(() => {
     latest.current = onSearch;
