@@ -159,7 +159,7 @@ function SearchBox({ initial, onSearch }: { initial: string; onSearch: (text: st
   const [seen, setSeen] = useState(initial);
   if (seen !== initial) {
     setSeen(initial);
-    if (!text.trim().startsWith(initial)) setText(initial);
+    if (!initial || !text.trim().startsWith(initial)) setText(initial);
   }
   const latest = useRef(onSearch);
   useEffect(() => {
