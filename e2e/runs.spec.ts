@@ -77,6 +77,7 @@ test('the Runs page filters by a failed tool call, searches tool results, keeps 
   // 37035 is only in a tool result (the calculator's answer to 12345*3).
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await expect(page).toHaveURL(/\/runs$/);
+  await expect(page.getByRole('searchbox', { name: 'Search runs' })).toHaveValue('');
   await page.getByRole('searchbox', { name: 'Search runs' }).fill('37035');
   await expect(rows(page)).toHaveCount(1);
   await expect(rows(page).first()).toContainText(`${TAG}-unique`);
