@@ -236,6 +236,7 @@ export class Agent {
     if (r.ttftMs !== undefined) end.ttftMs = r.ttftMs;
     if (r.raw) end.raw = r.raw;
     if (r.parseErrors.length) end.parseErrors = r.parseErrors;
+    if (r.rawStream) end.rawStream = r.rawStream;
     run.emit(end);
     return r;
   }

@@ -11,12 +11,14 @@ export type AgentFactory = (settings: ConversationSettings, overrides?: { model?
 export function agentFactory(config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun'>): AgentFactory {
   return (settings, overrides = {}) => {
     const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
+    const { recordRawStream, ...llm } = config.llm;
+    const record = recordRawStream || settings.recordRawStream;
     return new Kind({
       llm: createChatModel({
-        ...config.llm,
+        ...llm,
         model: overrides.model ?? config.llm.model,
         fncallMode: settings.fncallMode,
-        generateCfg: settings.generateCfg,
+        generateCfg: record ? { ...settings.generateCfg, record_raw_stream: true } : settings.generateCfg,
       }),
       maxLlmCalls: config.maxLlmCallsPerRun,
       functionList: settings.tools,

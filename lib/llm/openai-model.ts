@@ -16,6 +16,7 @@ import { isRunScoped } from './run-signal';
 import { StreamTextRouter } from './stream-text';
 import { truncateInputMessages } from './truncate';
 import { withUploadInfo } from './upload-info';
+import { RawStreamRecorder } from './raw-stream';
 
 export interface OpenAIModelOptions {
   model?: string;
@@ -38,6 +39,7 @@ const LOCAL_KEYS = new Set([
   'function_choice',
   'thought_in_content',
   'stream',
+  'record_raw_stream',
   'send_reasoning',
   'multimodal',
   'request_timeout_ms',
@@ -53,6 +55,8 @@ interface Sent {
   response: Promise<unknown>;
   started: number;
   requestTimeout: number;
+  /** With record_raw_stream (streamed calls): the chunks as they come. */
+  recorder?: RawStreamRecorder;
 }
 
 interface Prepared {
@@ -213,9 +217,12 @@ export class OpenAIChatModel implements ChatModel {
           : undefined
         : { signal, timeout: requestTimeout };
     const started = performance.now();
-    const response: Promise<unknown> = this.client.chat.completions.create(p.body as never, options);
+    // Recording reads the body through a fetch of its own (a client for this call only; off, nothing changes).
+    const recorder = p.cfg.record_raw_stream && p.body.stream ? new RawStreamRecorder(started) : undefined;
+    const client = recorder ? this.client.withOptions({ fetch: recorder.fetch() }) : this.client;
+    const response: Promise<unknown> = client.chat.completions.create(p.body as never, options);
     response.catch(() => {}); // handled where it is awaited; this only keeps Node from calling it unhandled meanwhile
-    return { response, started, requestTimeout };
+    return { response, started, requestTimeout, recorder };
   }
 
   private async callOnce(
@@ -374,6 +381,7 @@ export class OpenAIChatModel implements ChatModel {
       durationMs: performance.now() - started,
       parseErrors,
     };
+    if (sent.recorder) result.rawStream = sent.recorder.result();
     if (routed.raw !== routed.text || nativeCalls.length > 0) {
       const raw: NonNullable<LlmCallResult['raw']> = { content: routed.raw };
       if (apiReasoning) raw.reasoning = apiReasoning;

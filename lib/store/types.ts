@@ -22,6 +22,8 @@ export interface ConversationSettings {
   systemMessage: string;
   /** Pause before each tool call: the user edits the arguments, runs it, skips it, or supplies the result. */
   pauseBeforeTools: boolean;
+  /** Keep each model call's SSE chunks as received in the run log (the inspector's "Raw stream"); off by default. */
+  recordRawStream?: boolean;
   /** The language of the agent's prompts. 'auto' or absent: the page's language (without a page, the messages'). */
   lang?: 'auto' | Lang;
 }
