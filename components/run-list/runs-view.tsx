@@ -114,12 +114,12 @@ export function RunsView({ view }: { view: RunsViewData }) {
       </form>
 
       <p role="status" aria-live="polite" className="text-sm text-neutral-600 dark:text-neutral-400">
-        {pending ? t('loading') : t('count', { count: page.total })}
+        {pending ? t('loading') : t(page.moreThanTotal ? 'countAtLeast' : 'count', { count: page.total })}
       </p>
 
       <RunTable rows={page.rows} busy={pending} />
 
-      {page.pageCount > 1 && (
+      {(page.page > 1 || page.hasOlder) && (
         <nav aria-label={t('pages')} className="flex items-center gap-3 text-sm">
           <button
             type="button"
@@ -129,11 +129,13 @@ export function RunsView({ view }: { view: RunsViewData }) {
           >
             {t('newer')}
           </button>
-          <span>{t('pageOf', { page: page.page, count: page.pageCount })}</span>
+          <span>
+            {page.pageCount ? t('pageOf', { page: page.page, count: page.pageCount }) : t('page', { page: page.page })}
+          </span>
           <button
             type="button"
             className={BUTTON}
-            disabled={page.page >= page.pageCount}
+            disabled={!page.hasOlder}
             onClick={() => go({ ...query, page: page.page + 1 })}
           >
             {t('older')}

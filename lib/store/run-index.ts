@@ -54,9 +54,18 @@ export class SqliteRunIndex {
     this.sql = {
       run: p<
         [string],
-        { started_at: number; ended_at: number | null; outcome: string; conversation_id: string; message: string }
+        {
+          started_at: number;
+          ended_at: number | null;
+          outcome: string;
+          conversation_id: string;
+          owner_id: string;
+          message: string;
+        }
       >(
-        `SELECT r.started_at, r.ended_at, r.status AS outcome, t.conversation_id, t.search_text AS message
+        // Until accounts land (conversations.owner_id), every conversation is the built-in local owner's.
+        `SELECT r.started_at, r.ended_at, r.status AS outcome, t.conversation_id, 'local' AS owner_id,
+                t.search_text AS message
            FROM runs r JOIN turns t ON t.id = r.turn_id WHERE r.id = ?`,
       ),
       events: p<[string], { json: string }>(
@@ -65,10 +74,25 @@ export class SqliteRunIndex {
       ),
       drop: p<[string]>('DELETE FROM run_summaries WHERE run_id = ?'),
       summary: p<
-        [string, string, number, string, string | null, string | null, number, number, number, number, number, number]
+        [
+          string,
+          string,
+          string,
+          number,
+          string,
+          string | null,
+          string | null,
+          number,
+          number,
+          number,
+          number,
+          number,
+          number,
+        ]
       >(
-        `INSERT INTO run_summaries (run_id, conversation_id, started_at, outcome, agent, model, llm_calls, tool_calls,
-           failed_tool_calls, prompt_tokens, completion_tokens, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO run_summaries (run_id, conversation_id, owner_id, started_at, outcome, agent, model, llm_calls,
+           tool_calls, failed_tool_calls, prompt_tokens, completion_tokens, duration_ms)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       toolCall: p<[number | bigint, string, number, number]>(
         'INSERT INTO run_tool_calls (summary_id, name, ok, duration_ms) VALUES (?, ?, ?, ?)',
@@ -105,6 +129,7 @@ export class SqliteRunIndex {
     const id = this.sql.summary.run(
       runId,
       run.conversation_id,
+      run.owner_id,
       run.started_at,
       run.outcome,
       start && (AGENT_KINDS as readonly string[]).includes(start.kind) ? start.kind : null,
@@ -145,25 +170,32 @@ export class SqliteRunIndex {
 
   search(owner: RunsOwner, q: RunQuery): RunPage {
     const { where, params } = filters(owner, q);
-    const total = (
-      this.prepared(`SELECT count(*) AS n FROM run_summaries s ${JOIN} WHERE ${where}`).get(params) as {
-        n: number;
-      }
+    // Counted up to a cap: counting every one of 100,000 runs costs more than the page itself.
+    const counted = (
+      this.prepared(
+        `SELECT count(*) AS n FROM (SELECT 1 FROM run_summaries s WHERE ${where} LIMIT ${COUNT_CAP + 1})`,
+      ).get(params) as { n: number }
     ).n;
-    const pageCount = Math.max(1, Math.ceil(total / RUNS_PER_PAGE));
-    const page = Math.min(Math.max(1, q.page ?? 1), pageCount);
+    const capped = counted > COUNT_CAP;
+    const total = Math.min(counted, COUNT_CAP);
+    const lastPage = Math.max(1, Math.ceil(total / RUNS_PER_PAGE));
+    const page = capped ? Math.max(1, q.page ?? 1) : Math.min(Math.max(1, q.page ?? 1), lastPage);
     const rows = this.prepared(
       `SELECT s.run_id, s.conversation_id, c.title, s.agent, s.model, s.outcome, s.started_at, s.duration_ms,
               s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens
          FROM run_summaries s ${JOIN} WHERE ${where}
-         ORDER BY s.started_at DESC, s.id DESC LIMIT ${RUNS_PER_PAGE} OFFSET @offset`,
+         ORDER BY s.started_at DESC, s.id DESC LIMIT ${RUNS_PER_PAGE + 1} OFFSET @offset`,
     ).all({ ...params, offset: (page - 1) * RUNS_PER_PAGE }) as SummaryRow[];
-    return { rows: rows.map(toRow), total, page, pageCount };
+    const hasOlder = rows.length > RUNS_PER_PAGE;
+    const result: RunPage = { rows: rows.slice(0, RUNS_PER_PAGE).map(toRow), total, page, hasOlder };
+    if (capped) result.moreThanTotal = true;
+    else result.pageCount = lastPage;
+    return result;
   }
 
   figures(owner: RunsOwner, q: RunQuery): RunFigures {
     const { where, params } = filters(owner, q);
-    const matching = `SELECT s.id FROM run_summaries s ${JOIN} WHERE ${where}`;
+    const matching = `SELECT s.id FROM run_summaries s WHERE ${where}`;
     const toolRows = this.prepared(
       `SELECT name, ok, duration_ms FROM run_tool_calls WHERE summary_id IN (${matching}) ORDER BY name, duration_ms`,
     ).all(params) as { name: string; ok: number; duration_ms: number }[];
@@ -173,7 +205,7 @@ export class SqliteRunIndex {
     ).all(params) as { model: string; prompt_tokens: number; completion_tokens: number; ttft_ms: number | null }[];
     const days = this.prepared(
       `SELECT strftime('%Y-%m-%d', s.started_at / 1000, 'unixepoch') AS day, count(*) AS runs
-         FROM run_summaries s ${JOIN} WHERE ${where} GROUP BY day ORDER BY day`,
+         FROM run_summaries s WHERE ${where} GROUP BY day ORDER BY day`,
     ).all(params) as { day: string; runs: number }[];
     return { tools: toolFigures(toolRows), models: modelFigures(modelRows), days };
   }
@@ -183,14 +215,14 @@ export class SqliteRunIndex {
     const list = (sql: string) => (this.prepared(sql).all(params) as { v: string }[]).map((r) => r.v);
     return {
       tools: list(
-        `SELECT DISTINCT tc.name AS v FROM run_tool_calls tc JOIN run_summaries s ON s.id = tc.summary_id ${JOIN}
+        `SELECT DISTINCT tc.name AS v FROM run_tool_calls tc JOIN run_summaries s ON s.id = tc.summary_id
            WHERE ${where} ORDER BY v`,
       ),
       models: list(
-        `SELECT DISTINCT s.model AS v FROM run_summaries s ${JOIN} WHERE ${where} AND s.model IS NOT NULL ORDER BY v`,
+        `SELECT DISTINCT s.model AS v FROM run_summaries s WHERE ${where} AND s.model IS NOT NULL ORDER BY v`,
       ),
       agents: list(
-        `SELECT DISTINCT s.agent AS v FROM run_summaries s ${JOIN} WHERE ${where} AND s.agent IS NOT NULL ORDER BY v`,
+        `SELECT DISTINCT s.agent AS v FROM run_summaries s WHERE ${where} AND s.agent IS NOT NULL ORDER BY v`,
       ) as AgentKind[],
     };
   }
@@ -207,11 +239,12 @@ export class SqliteRunIndex {
 }
 
 const JOIN = 'JOIN conversations c ON c.id = s.conversation_id';
+/** Matching runs are counted up to this many ("more than 1,000"). */
+export const COUNT_CAP = 1000;
 
-/** The WHERE clause of a query over `run_summaries s` joined to its conversation `c`, and its named parameters. */
+/** The WHERE clause of a query over `run_summaries s`, and its named parameters. */
 function filters(owner: RunsOwner, q: RunQuery): { where: string; params: Params } {
-  // Until accounts land every conversation is the built-in local owner's, so only that owner has runs.
-  const where = [`@owner = 'local'`];
+  const where = ['s.owner_id = @owner'];
   const params: Params = { owner: owner.ownerId };
   const add = (clause: string, values: Params) => {
     where.push(clause);
@@ -225,7 +258,7 @@ function filters(owner: RunsOwner, q: RunQuery): { where: string; params: Params
   if (q.tool) {
     const failed = q.failedToolsOnly ? ' AND ok = 0' : '';
     add(`s.id IN (SELECT summary_id FROM run_tool_calls WHERE name = @tool${failed})`, { tool: q.tool });
-  } else if (q.failedToolsOnly) where.push('s.failed_tool_calls > 0');
+  } else if (q.failedToolsOnly) where.push('s.failed_tool_calls > 0'); // as the partial index says it
   const text = textFilter(q.text);
   if (text) add(`s.id IN (SELECT rowid FROM run_text WHERE ${text.where})`, text.params);
   return { where: where.join(' AND '), params };

@@ -43,10 +43,15 @@ export interface RunListRow {
 
 export interface RunPage {
   rows: RunListRow[];
-  /** How many runs match, over all pages. */
+  /** How many runs match, over all pages (counted up to a cap: see moreThanTotal). */
   total: number;
+  /** More runs than `total` match (the count stopped at its cap). */
+  moreThanTotal?: true;
   page: number;
-  pageCount: number;
+  /** The number of pages, when the count is exact. */
+  pageCount?: number;
+  /** A later page has runs. */
+  hasOlder: boolean;
 }
 
 export interface ToolFigure {

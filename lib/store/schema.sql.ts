@@ -76,6 +76,8 @@ export const MIGRATIONS: readonly string[] = [
     id                INTEGER PRIMARY KEY,
     run_id            TEXT NOT NULL UNIQUE REFERENCES runs (id) ON DELETE CASCADE,
     conversation_id   TEXT NOT NULL,
+    -- the conversation's owner, copied so that a query counts and filters without a join (kept in step by the store)
+    owner_id          TEXT NOT NULL,
     started_at        INTEGER NOT NULL,
     outcome           TEXT NOT NULL,
     agent             TEXT,
@@ -87,9 +89,11 @@ export const MIGRATIONS: readonly string[] = [
     completion_tokens INTEGER NOT NULL,
     duration_ms       INTEGER NOT NULL
   );
-  CREATE INDEX run_summaries_by_start ON run_summaries (started_at DESC);
-  CREATE INDEX run_summaries_by_outcome ON run_summaries (outcome, started_at DESC);
-  CREATE INDEX run_summaries_by_model ON run_summaries (model, started_at DESC);
+  CREATE INDEX run_summaries_by_owner ON run_summaries (owner_id, started_at DESC);
+  CREATE INDEX run_summaries_by_outcome ON run_summaries (owner_id, outcome, started_at DESC);
+  CREATE INDEX run_summaries_by_model ON run_summaries (owner_id, model, started_at DESC);
+  CREATE INDEX run_summaries_by_agent ON run_summaries (owner_id, agent, started_at DESC);
+  CREATE INDEX run_summaries_failed ON run_summaries (owner_id, started_at DESC) WHERE failed_tool_calls > 0;
 
   CREATE TABLE run_tool_calls (
     summary_id  INTEGER NOT NULL REFERENCES run_summaries (id) ON DELETE CASCADE,

@@ -134,7 +134,7 @@ describe('Runs search (SQLite, FTS5)', () => {
     const today = new Date().toISOString().slice(0, 10);
     expect((await store.searchRuns(OWNER, { from: today, to: today })).total).toBe(5);
     expect((await store.searchRuns(OWNER, { to: '2000-01-01' })).total).toBe(0);
-    expect(await store.searchRuns(OWNER, { page: 9 })).toMatchObject({ page: 1, pageCount: 1 });
+    expect(await store.searchRuns(OWNER, { page: 9 })).toMatchObject({ page: 1, pageCount: 1, hasOlder: false });
     expect(await store.runFacets(OWNER)).toEqual({
       tools: ['calculator'],
       models: ['model-a', 'model-b'],
