@@ -8,7 +8,6 @@ import { AGENT_KINDS, type AgentKind } from '../protocol/enums';
 import type { AgentEvent } from '../protocol/events';
 import {
   dayStart,
-  percentile,
   RUNS_PER_PAGE,
   type RunFacets,
   type RunFigures,
@@ -193,21 +192,43 @@ export class SqliteRunIndex {
     return result;
   }
 
+  /** Aggregated in SQL (window functions for the nearest-rank percentiles), so that a figure over tens of
+   *  thousands of calls does not bring each call into JavaScript. */
   figures(owner: RunsOwner, q: RunQuery): RunFigures {
     const { where, params } = filters(owner, q);
     const matching = `SELECT s.id FROM run_summaries s WHERE ${where}`;
-    const toolRows = this.prepared(
-      `SELECT name, ok, duration_ms FROM run_tool_calls WHERE summary_id IN (${matching}) ORDER BY name, duration_ms`,
-    ).all(params) as { name: string; ok: number; duration_ms: number }[];
-    const modelRows = this.prepared(
-      `SELECT model, prompt_tokens, completion_tokens, ttft_ms FROM run_llm_calls WHERE summary_id IN (${matching})
-         ORDER BY model, ttft_ms`,
-    ).all(params) as { model: string; prompt_tokens: number; completion_tokens: number; ttft_ms: number | null }[];
+    const rank = (p: number, value: string) => `min(CASE WHEN rn >= (${p} * n + 99) / 100 THEN ${value} END)`;
+    const tools = this.prepared(
+      `WITH c AS (SELECT name, ok, duration_ms, row_number() OVER w AS rn, count(*) OVER (PARTITION BY name) AS n
+                    FROM run_tool_calls WHERE summary_id IN (${matching})
+                    WINDOW w AS (PARTITION BY name ORDER BY duration_ms))
+       SELECT name, count(*) AS calls, sum(ok = 0) AS failed, ${rank(50, 'duration_ms')} AS p50Ms,
+              ${rank(95, 'duration_ms')} AS p95Ms
+         FROM c GROUP BY name ORDER BY name`,
+    ).all(params) as ToolFigure[];
+    const models = this.prepared(
+      `WITH c AS (SELECT model, prompt_tokens, completion_tokens, ttft_ms, row_number() OVER w AS rn,
+                         count(*) OVER (PARTITION BY model, ttft_ms IS NULL) AS n
+                    FROM run_llm_calls WHERE summary_id IN (${matching})
+                    WINDOW w AS (PARTITION BY model, ttft_ms IS NULL ORDER BY ttft_ms))
+       SELECT model, count(*) AS calls, sum(prompt_tokens) AS promptTokens, sum(completion_tokens) AS completionTokens,
+              ${rank(50, 'ttft_ms')} AS ttftP50Ms, ${rank(95, 'ttft_ms')} AS ttftP95Ms
+         FROM c GROUP BY model ORDER BY model`,
+    ).all(params) as (Omit<ModelFigure, 'ttftP50Ms' | 'ttftP95Ms'> & {
+      ttftP50Ms: number | null;
+      ttftP95Ms: number | null;
+    })[];
     const days = this.prepared(
       `SELECT strftime('%Y-%m-%d', s.started_at / 1000, 'unixepoch') AS day, count(*) AS runs
          FROM run_summaries s WHERE ${where} GROUP BY day ORDER BY day`,
     ).all(params) as { day: string; runs: number }[];
-    return { tools: toolFigures(toolRows), models: modelFigures(modelRows), days };
+    return {
+      tools,
+      models: models.map(({ ttftP50Ms, ttftP95Ms, ...m }) =>
+        ttftP50Ms === null || ttftP95Ms === null ? m : { ...m, ttftP50Ms, ttftP95Ms },
+      ),
+      days,
+    };
   }
 
   facets(owner: RunsOwner): RunFacets {
@@ -303,50 +324,4 @@ function toRow(r: SummaryRow): RunListRow {
     promptTokens: r.prompt_tokens,
     completionTokens: r.completion_tokens,
   };
-}
-
-/** Rows come sorted by name, then duration. */
-function toolFigures(rows: { name: string; ok: number; duration_ms: number }[]): ToolFigure[] {
-  const out: ToolFigure[] = [];
-  for (const [name, calls] of groupBy(rows, (r) => r.name)) {
-    const ms = calls.map((r) => r.duration_ms);
-    out.push({
-      name,
-      calls: calls.length,
-      failed: calls.filter((r) => !r.ok).length,
-      p50Ms: percentile(ms, 50),
-      p95Ms: percentile(ms, 95),
-    });
-  }
-  return out;
-}
-
-/** Rows come sorted by model, then time to first token (nulls first). */
-function modelFigures(
-  rows: { model: string; prompt_tokens: number; completion_tokens: number; ttft_ms: number | null }[],
-): ModelFigure[] {
-  const out: ModelFigure[] = [];
-  for (const [model, calls] of groupBy(rows, (r) => r.model)) {
-    const ttft = calls.flatMap((r) => (r.ttft_ms === null ? [] : [r.ttft_ms]));
-    out.push({
-      model,
-      calls: calls.length,
-      promptTokens: calls.reduce((n, r) => n + r.prompt_tokens, 0),
-      completionTokens: calls.reduce((n, r) => n + r.completion_tokens, 0),
-      ttftP50Ms: ttft.length ? percentile(ttft, 50) : undefined,
-      ttftP95Ms: ttft.length ? percentile(ttft, 95) : undefined,
-    });
-  }
-  return out;
-}
-
-function groupBy<T>(rows: readonly T[], key: (r: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const r of rows) {
-    const k = key(r);
-    const g = groups.get(k);
-    if (g) g.push(r);
-    else groups.set(k, [r]);
-  }
-  return groups;
 }

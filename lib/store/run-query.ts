@@ -154,10 +154,3 @@ function isDay(s: string): boolean {
 export function dayStart(day: string): number {
   return Date.parse(`${day}T00:00:00Z`);
 }
-
-/** The nearest-rank percentile of ascending values (0 for none). */
-export function percentile(sorted: readonly number[], p: number): number {
-  if (!sorted.length) return 0;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
-}

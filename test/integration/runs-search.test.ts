@@ -9,13 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FnCallAgent } from '../../lib/agent';
 import type { ChatService } from '../../lib/chat/service';
 import { createChatModel } from '../../lib/llm';
-import { percentile } from '../../lib/store/run-query';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { chatContext, drain, follow } from '../support/chat';
 
 const OWNER = { ownerId: 'local' };
+
+/** The nearest-rank percentile of ascending values, counted here as the figures should. */
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.max(1, Math.ceil((p / 100) * sorted.length)) - 1]!;
+}
 
 let dir: string;
 let server: ModelServer;
