@@ -30,7 +30,7 @@ export function RunFiguresView({ figures }: { figures: RunFigures }) {
   return (
     <section aria-labelledby="run-figures" className="flex flex-col gap-6">
       <h2 id="run-figures" className="text-lg font-semibold">
-        {t('title')}
+        {figures.newestOnly ? t('titleNewest', { count: n(figures.runs) }) : t('title')}
       </h2>
       {figures.tools.length > 0 && (
         <Figure

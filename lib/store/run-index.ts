@@ -196,7 +196,9 @@ export class SqliteRunIndex {
    *  thousands of calls does not bring each call into JavaScript. */
   figures(owner: RunsOwner, q: RunQuery): RunFigures {
     const { where, params } = filters(owner, q);
-    const matching = `SELECT s.id FROM run_summaries s WHERE ${where}`;
+    // The newest FIGURES_CAP matching runs: a bound on the work (SQLite answers on the server's one thread).
+    const matching = `SELECT s.id FROM run_summaries s WHERE ${where} ORDER BY s.started_at DESC LIMIT ${FIGURES_CAP}`;
+    const covered = (this.prepared(`SELECT count(*) AS n FROM (${matching})`).get(params) as { n: number }).n;
     const rank = (p: number, value: string) => `min(CASE WHEN rn >= (${p} * n + 99) / 100 THEN ${value} END)`;
     const tools = this.prepared(
       `WITH c AS (SELECT name, ok, duration_ms, row_number() OVER w AS rn, count(*) OVER (PARTITION BY name) AS n
@@ -220,9 +222,11 @@ export class SqliteRunIndex {
     })[];
     const days = this.prepared(
       `SELECT strftime('%Y-%m-%d', s.started_at / 1000, 'unixepoch') AS day, count(*) AS runs
-         FROM run_summaries s WHERE ${where} GROUP BY day ORDER BY day`,
+         FROM run_summaries s WHERE s.id IN (${matching}) GROUP BY day ORDER BY day`,
     ).all(params) as { day: string; runs: number }[];
     return {
+      runs: covered,
+      newestOnly: covered === FIGURES_CAP,
       tools,
       models: models.map(({ ttftP50Ms, ttftP95Ms, ...m }) =>
         ttftP50Ms === null || ttftP95Ms === null ? m : { ...m, ttftP50Ms, ttftP95Ms },
@@ -262,6 +266,8 @@ export class SqliteRunIndex {
 const JOIN = 'JOIN conversations c ON c.id = s.conversation_id';
 /** Matching runs are counted up to this many ("more than 1,000"). */
 export const COUNT_CAP = 1000;
+/** The figures cover the newest this many matching runs. */
+export const FIGURES_CAP = 5000;
 
 /** The WHERE clause of a query over `run_summaries s`, and its named parameters. */
 function filters(owner: RunsOwner, q: RunQuery): { where: string; params: Params } {

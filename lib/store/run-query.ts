@@ -76,6 +76,9 @@ export interface DayFigure {
   runs: number;
 }
 export interface RunFigures {
+  /** How many runs the figures cover: the newest matching ones, up to a cap (newestOnly when it was reached). */
+  runs: number;
+  newestOnly: boolean;
   tools: ToolFigure[];
   models: ModelFigure[];
   days: DayFigure[];

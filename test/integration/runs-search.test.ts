@@ -178,6 +178,7 @@ describe('Runs search (SQLite, FTS5)', () => {
       });
     }
     expect(figures.days).toEqual([{ day: new Date().toISOString().slice(0, 10), runs: 5 }]);
+    expect(figures).toMatchObject({ runs: 5, newestOnly: false });
     // Over a filter: only the failed-calculator runs.
     const failed = await store.runFigures(OWNER, { tool: 'calculator', failedToolsOnly: true });
     expect(failed.tools[0]).toMatchObject({ calls: 3, failed: 2 });
