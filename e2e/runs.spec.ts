@@ -82,3 +82,32 @@ test('the Runs page filters by a failed tool call, searches tool results, keeps 
   await expect(rows(page)).toHaveCount(1);
   await expect(rows(page).first()).toContainText(`${TAG}-unique`);
 });
+
+test('a run recorded with "Record the raw stream" shows its chunks in order in the inspector, the finish reason marked', async ({
+  page,
+}) => {
+  const word = `${TAG}-raw`;
+  await setScenario({
+    rules: [{ when: { lastUserIncludes: word }, reply: [{ content: `Raw answer (${word}).`, chunkSize: 5 }] }],
+  });
+  await openChat(page);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('checkbox', { name: /Record the raw stream/ }).check();
+  await send(page, `Record this ${word}`);
+  const answer = await lastAnswer(page);
+  await expect(answer).toContainText(`Raw answer (${word}).`);
+  await answer.getByRole('button', { name: 'Inspect run' }).click();
+
+  const raw = page.getByRole('dialog', { name: /^Run inspector/ }).getByRole('region', { name: 'Raw stream' });
+  const chunks = raw.getByRole('list', { name: 'Chunks as received' }).getByRole('listitem');
+  await expect(chunks.first()).toBeVisible();
+  const texts = await chunks.allTextContents();
+  // The answer's pieces come in the order sent; the chunk with the finish reason is marked; [DONE] ends it.
+  const pieces = texts.map((t) => /"content":"([^"]*)"/.exec(t)?.[1] ?? '').join('');
+  expect(pieces).toBe(`Raw answer (${word}).`);
+  expect(texts.filter((t) => t.includes('finish: stop'))).toHaveLength(1);
+  expect(texts.at(-1)).toContain('[DONE]');
+  expect(texts.findIndex((t) => t.includes('first token'))).toBeLessThan(
+    texts.findIndex((t) => t.includes('finish: stop')),
+  );
+});
