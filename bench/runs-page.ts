@@ -12,6 +12,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import type { AgentEvent } from '../lib/protocol/events';
+import { LOCAL_OWNER_ID, ownerScope } from '../lib/store/owner';
 import type { RunQuery } from '../lib/store/run-query';
 import { openSqliteStore } from '../lib/store/sqlite';
 import { flag } from './support/flags';
@@ -22,7 +23,7 @@ const WRITTEN = Math.min(RUNS, Number(flag('written', '2000')));
 const REPEAT = Number(flag('repeat', '40'));
 const RUNS_PER_CONVERSATION = 10;
 const MODELS = ['qwen3-8b', 'qwen3-32b', 'gpt-oss'];
-const OWNER = { ownerId: 'local' };
+const OWNER = ownerScope(LOCAL_OWNER_ID);
 
 function runEvents(runId: string, i: number): AgentEvent[] {
   const base = { runId, t: 0 };
@@ -131,16 +132,17 @@ async function main() {
     const fillStart = performance.now();
     let conversation = '';
     for (let i = 0; i < WRITTEN; i++) {
-      if (i % RUNS_PER_CONVERSATION === 0) conversation = (await store.createConversation({ title: `c${i}` })).id;
-      const turn = await store.addTurn(conversation, `question ${i}`);
+      if (i % RUNS_PER_CONVERSATION === 0)
+        conversation = (await store.createConversation(OWNER, { title: `c${i}` })).id;
+      const turn = await store.addTurn(OWNER, conversation, `question ${i}`);
       const runId = `r${i}`;
-      await store.startRun(turn.id, runId);
+      await store.startRun(OWNER, turn.id, runId);
       const events = runEvents(runId, i);
       let t = performance.now();
-      await store.appendEvents(runId, events);
+      await store.appendEvents(OWNER, runId, events);
       append += performance.now() - t;
       t = performance.now();
-      await store.finishRun(runId, 'answered');
+      await store.finishRun(OWNER, runId, 'answered');
       finish += performance.now() - t;
     }
     const fillMs = performance.now() - fillStart;

@@ -18,12 +18,9 @@ export interface RunsView {
   facets: RunFacets;
 }
 
-/** Until accounts land, every run is the built-in local owner's. */
-const LOCAL_OWNER = { ownerId: 'local' };
-
 export async function loadRunsView(params: Record<string, string | string[] | undefined>): Promise<RunsView> {
-  await guardAction();
-  const owner = LOCAL_OWNER;
+  const me = await guardAction();
+  const owner = me.owner;
   const { store } = await appContext();
   const query = runQueryFromParams(params);
   const [page, figures, facets] = await Promise.all([

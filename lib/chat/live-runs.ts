@@ -3,9 +3,11 @@
 // restart keeps). Any number of readers follow a run from its first event (a reload re-attaches to a run still
 // going); a run can be stopped and told the user's decision on a paused tool call. The registry here holds the
 // runs in this process's memory; one that several server processes share (a database that tells its followers of
-// new events) can take its place behind the same interface.
+// new events) can take its place behind the same interface. A run is its owner's: following, stopping or deciding
+// for it takes the owner's scope, and another owner's run reads as not in progress.
 import { EventQueue } from '../agent/event-queue';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
+import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
 import { traceRunEvent } from '../telemetry';
 
@@ -35,18 +37,19 @@ export interface RunWriter {
 export type DecideResult = 'decided' | 'not-running' | 'not-waiting';
 
 export interface LiveRuns {
-  /** A run starting now; its driver writes through the returned writer. */
-  start(runId: string, conversationId: string): RunWriter;
+  /** A run of `owner`'s starting now; its driver writes through the returned writer. */
+  start(owner: OwnerScope, runId: string, conversationId: string): RunWriter;
   /** Every event of a run in progress from its first on, as they come, ending after run-end; undefined when the
-   *  run is not in progress. */
-  follow(runId: string, opts?: FollowOptions): AsyncGenerator<AgentEvent> | undefined;
-  /** Stops a run in progress; false when it is not. */
-  stop(runId: string): boolean;
+   *  run is not in progress (or not the owner's). */
+  follow(owner: OwnerScope, runId: string, opts?: FollowOptions): AsyncGenerator<AgentEvent> | undefined;
+  /** Stops a run in progress; false when it is not (or not the owner's). */
+  stop(owner: OwnerScope, runId: string): boolean;
   /** Hands the user's decision to the tool call a run waits on. */
-  decide(runId: string, functionId: string, decision: ToolDecision): DecideResult;
-  /** Stops every run of the conversation and resolves once each has ended and stored its last event. */
-  stopConversation(conversationId: string): Promise<void>;
-  /** Resolves once the run has ended and stored its last event (at once when it is not in progress). */
+  decide(owner: OwnerScope, runId: string, functionId: string, decision: ToolDecision): DecideResult;
+  /** Stops every run of the owner's conversation and resolves once each has ended and stored its last event. */
+  stopConversation(owner: OwnerScope, conversationId: string): Promise<void>;
+  /** Resolves once the run has ended and stored its last event (at once when it is not in progress). Unscoped: it
+   *  tells nothing but when, and the run limits wait on it. */
   ended(runId: string): Promise<void>;
 }
 
@@ -56,24 +59,30 @@ export class InMemoryLiveRuns implements LiveRuns {
 
   constructor(private readonly store: ChatStore) {}
 
-  start(runId: string, conversationId: string): RunWriter {
-    const run = new LiveRun(this.store, runId, conversationId, () => this.runs.delete(runId));
+  start(owner: OwnerScope, runId: string, conversationId: string): RunWriter {
+    const run = new LiveRun(this.store, owner, runId, conversationId, () => this.runs.delete(runId));
     this.runs.set(runId, run);
     return run;
   }
 
-  follow(runId: string, opts: FollowOptions = {}): AsyncGenerator<AgentEvent> | undefined {
-    return this.runs.get(runId)?.follow(opts);
+  /** The run if it is in progress and the owner's. */
+  private owned(owner: OwnerScope, runId: string): LiveRun | undefined {
+    const run = this.runs.get(runId);
+    return run && run.owner.ownerId === owner.ownerId ? run : undefined;
   }
 
-  stop(runId: string): boolean {
-    const run = this.runs.get(runId);
+  follow(owner: OwnerScope, runId: string, opts: FollowOptions = {}): AsyncGenerator<AgentEvent> | undefined {
+    return this.owned(owner, runId)?.follow(opts);
+  }
+
+  stop(owner: OwnerScope, runId: string): boolean {
+    const run = this.owned(owner, runId);
     run?.controller.abort();
     return Boolean(run);
   }
 
-  decide(runId: string, functionId: string, decision: ToolDecision): DecideResult {
-    const run = this.runs.get(runId);
+  decide(owner: OwnerScope, runId: string, functionId: string, decision: ToolDecision): DecideResult {
+    const run = this.owned(owner, runId);
     if (!run) return 'not-running';
     return run.decide(functionId, decision) ? 'decided' : 'not-waiting';
   }
@@ -82,8 +91,10 @@ export class InMemoryLiveRuns implements LiveRuns {
     return this.runs.get(runId)?.ended ?? Promise.resolve();
   }
 
-  async stopConversation(conversationId: string): Promise<void> {
-    const runs = [...this.runs.values()].filter((run) => run.conversationId === conversationId);
+  async stopConversation(owner: OwnerScope, conversationId: string): Promise<void> {
+    const runs = [...this.runs.values()].filter(
+      (run) => run.conversationId === conversationId && run.owner.ownerId === owner.ownerId,
+    );
     for (const run of runs) run.controller.abort();
     await Promise.all(runs.map((run) => run.ended));
   }
@@ -104,6 +115,7 @@ class LiveRun implements RunWriter {
 
   constructor(
     private readonly store: ChatStore,
+    readonly owner: OwnerScope,
     private readonly runId: string,
     readonly conversationId: string,
     private readonly onEnd: () => void,
@@ -143,7 +155,7 @@ class LiveRun implements RunWriter {
         usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
         durationMs: 0,
       });
-      await this.store.finishRun(this.runId, 'error', error).catch(() => {
+      await this.store.finishRun(this.owner, this.runId, 'error', error).catch(() => {
         // nothing more can be done; the run will read as interrupted at the next start
       });
     }
@@ -157,10 +169,10 @@ class LiveRun implements RunWriter {
       while (this.pending.length) {
         const batch = this.pending;
         this.pending = [];
-        await this.store.appendEvents(this.runId, batch);
+        await this.store.appendEvents(this.owner, this.runId, batch);
         const end = batch.find((e) => e.type === 'run-end');
         // The run reads as finished before its followers hear that it ended.
-        if (end?.type === 'run-end') await this.store.finishRun(this.runId, end.reason, end.error);
+        if (end?.type === 'run-end') await this.store.finishRun(this.owner, this.runId, end.reason, end.error);
         for (const e of batch) this.share(e);
       }
     } catch (e) {

@@ -6,6 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from './schema.sql';
 import { openSqliteStore } from './sqlite';
 import type { ChatStore } from './types';
+import { LOCAL_OWNER_ID, ownerScope } from './owner';
+
+const OWNER = ownerScope('owner-a');
 
 let dir: string;
 let store: ChatStore;
@@ -22,41 +25,41 @@ afterEach(async () => {
 
 describe('documents in the SQLite store', () => {
   it("records an upload as parsing, then ready with its pages, and lists a conversation's documents in order", async () => {
-    const c = await store.createConversation();
-    const a = await store.addDocument({ conversationId: c.id, hash: HASH, name: 'report.pdf', size: 1234 });
+    const c = await store.createConversation(OWNER);
+    const a = await store.addDocument(OWNER, { conversationId: c.id, hash: HASH, name: 'report.pdf', size: 1234 });
     expect(a).toMatchObject({ conversationId: c.id, name: 'report.pdf', size: 1234, state: 'parsing' });
     expect(a.ref).toBe(`files/${HASH}/report.pdf`);
-    const b = await store.addDocument({ conversationId: c.id, hash: 'b'.repeat(64), name: 'x.txt', size: 3 });
-    await store.updateDocument(a.id, { state: 'ready', kind: 'pdf', pages: 12, title: 'Annual report' });
-    await store.updateDocument(b.id, { state: 'error', error: 'x.txt is empty (0 bytes).' });
-    expect((await store.listDocuments(c.id)).map((d) => [d.name, d.state, d.pages ?? d.error])).toEqual([
+    const b = await store.addDocument(OWNER, { conversationId: c.id, hash: 'b'.repeat(64), name: 'x.txt', size: 3 });
+    await store.updateDocument(OWNER, a.id, { state: 'ready', kind: 'pdf', pages: 12, title: 'Annual report' });
+    await store.updateDocument(OWNER, b.id, { state: 'error', error: 'x.txt is empty (0 bytes).' });
+    expect((await store.listDocuments(OWNER, c.id)).map((d) => [d.name, d.state, d.pages ?? d.error])).toEqual([
       ['report.pdf', 'ready', 12],
       ['x.txt', 'error', 'x.txt is empty (0 bytes).'],
     ]);
-    expect(await store.getDocument(a.id)).toMatchObject({ kind: 'pdf', title: 'Annual report' });
-    expect(await store.listDocuments((await store.createConversation()).id)).toEqual([]);
+    expect(await store.getDocument(OWNER, a.id)).toMatchObject({ kind: 'pdf', title: 'Annual report' });
+    expect(await store.listDocuments(OWNER, (await store.createConversation(OWNER)).id)).toEqual([]);
   });
 
   it('removes a record and counts the records sharing the same bytes', async () => {
-    const c1 = await store.createConversation();
-    const c2 = await store.createConversation();
-    const a = await store.addDocument({ conversationId: c1.id, hash: HASH, name: 'a.pdf', size: 1 });
-    await store.addDocument({ conversationId: c2.id, hash: HASH, name: 'same-bytes.pdf', size: 1 });
+    const c1 = await store.createConversation(OWNER);
+    const c2 = await store.createConversation(OWNER);
+    const a = await store.addDocument(OWNER, { conversationId: c1.id, hash: HASH, name: 'a.pdf', size: 1 });
+    await store.addDocument(OWNER, { conversationId: c2.id, hash: HASH, name: 'same-bytes.pdf', size: 1 });
     expect(await store.countDocumentsWithHash(HASH)).toBe(2);
-    expect((await store.removeDocument(a.id))?.name).toBe('a.pdf');
-    expect(await store.removeDocument(a.id)).toBeUndefined();
+    expect((await store.removeDocument(OWNER, a.id))?.name).toBe('a.pdf');
+    expect(await store.removeDocument(OWNER, a.id)).toBeUndefined();
     expect(await store.countDocumentsWithHash(HASH)).toBe(1);
   });
 
   it('refuses a document for an unknown conversation, and drops documents with their conversation', async () => {
-    await expect(store.addDocument({ conversationId: 'nope', hash: HASH, name: 'a', size: 1 })).rejects.toThrow(
+    await expect(store.addDocument(OWNER, { conversationId: 'nope', hash: HASH, name: 'a', size: 1 })).rejects.toThrow(
       'Unknown conversation id "nope".',
     );
-    const c = await store.createConversation();
-    await store.addDocument({ conversationId: c.id, hash: HASH, name: 'a.pdf', size: 1 });
-    await store.deleteConversation(c.id);
+    const c = await store.createConversation(OWNER);
+    await store.addDocument(OWNER, { conversationId: c.id, hash: HASH, name: 'a.pdf', size: 1 });
+    await store.deleteConversation(OWNER, c.id);
     expect(await store.countDocumentsWithHash(HASH)).toBe(0);
-    await expect(store.updateDocument('nope', { state: 'error', error: 'x' })).rejects.toThrow(
+    await expect(store.updateDocument(OWNER, 'nope', { state: 'error', error: 'x' })).rejects.toThrow(
       'Unknown document id "nope".',
     );
   });
@@ -74,10 +77,19 @@ describe('documents in the SQLite store', () => {
     await old.close();
     const upgraded = openSqliteStore(file);
     try {
-      expect((await upgraded.getConversation('c1'))?.title).toBe('Old chat');
-      expect((await upgraded.addDocument({ conversationId: 'c1', hash: HASH, name: 'a.pdf', size: 1 })).state).toBe(
-        'parsing',
-      );
+      // What was written before accounts is the built-in local owner's.
+      expect((await upgraded.getConversation(ownerScope(LOCAL_OWNER_ID), 'c1'))?.title).toBe('Old chat');
+      expect(await upgraded.getConversation(OWNER, 'c1')).toBeUndefined();
+      expect(
+        (
+          await upgraded.addDocument(ownerScope(LOCAL_OWNER_ID), {
+            conversationId: 'c1',
+            hash: HASH,
+            name: 'a.pdf',
+            size: 1,
+          })
+        ).state,
+      ).toBe('parsing');
     } finally {
       await upgraded.close();
     }

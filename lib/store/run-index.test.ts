@@ -6,10 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../protocol/events';
 import { COUNT_CAP } from './run-index';
 import { RUNS_PER_PAGE } from './run-query';
+import { LOCAL_OWNER_ID, ownerScope } from './owner';
 import { openSqliteStore } from './sqlite';
 import type { ChatStore } from './types';
 
-const OWNER = { ownerId: 'local' };
+const OWNER = ownerScope(LOCAL_OWNER_ID);
 const RUNS = COUNT_CAP + 3;
 let dir: string;
 let store: ChatStore;
@@ -32,12 +33,12 @@ function start(runId: string): AgentEvent {
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'run-index-'));
   store = openSqliteStore(path.join(dir, 'chat.db'));
-  const conversation = await store.createConversation({ title: 'many' });
+  const conversation = await store.createConversation(OWNER, { title: 'many' });
   for (let i = 0; i < RUNS; i++) {
-    const turn = await store.addTurn(conversation.id, `q${i}`);
-    await store.startRun(turn.id, `r${i}`);
-    await store.appendEvents(`r${i}`, [start(`r${i}`)]);
-    await store.finishRun(`r${i}`, 'answered');
+    const turn = await store.addTurn(OWNER, conversation.id, `q${i}`);
+    await store.startRun(OWNER, turn.id, `r${i}`);
+    await store.appendEvents(OWNER, `r${i}`, [start(`r${i}`)]);
+    await store.finishRun(OWNER, `r${i}`, 'answered');
   }
 }, 120_000);
 

@@ -1,4 +1,4 @@
-// The Runs page's index on SQLite (tables: schema.sql.ts step 4). A run is indexed once, when it finishes (the
+// The Runs page's index on SQLite (tables: schema.sql.ts step 5). A run is indexed once, when it finishes (the
 // store's closeRun, in the same transaction): its log is read once for the few event types that matter, and a
 // summary row, one row per tool call and per model call, and one full-text row are written. Appending events is
 // untouched, so the hot path of a streaming run costs what it did. Queries read the index only, never event logs.
@@ -15,10 +15,10 @@ import {
   type RunOutcome,
   type RunPage,
   type RunQuery,
-  type RunsOwner,
   type ToolFigure,
   type ModelFigure,
 } from './run-query';
+import type { OwnerScope } from './owner';
 import { upgradeRunLog } from './upgrade';
 
 /** How much of each piece goes into the full-text index (characters): a search finds words within these. */
@@ -62,16 +62,17 @@ export class SqliteRunIndex {
           message: string;
         }
       >(
-        // Until accounts land (conversations.owner_id), every conversation is the built-in local owner's.
-        `SELECT r.started_at, r.ended_at, r.status AS outcome, t.conversation_id, 'local' AS owner_id,
+        `SELECT r.started_at, r.ended_at, r.status AS outcome, t.conversation_id, c.owner_id,
                 t.search_text AS message
-           FROM runs r JOIN turns t ON t.id = r.turn_id WHERE r.id = ?`,
+           FROM runs r JOIN turns t ON t.id = r.turn_id JOIN conversations c ON c.id = t.conversation_id
+          WHERE r.id = ?`,
       ),
       events: p<[string], { json: string }>(
         `SELECT json FROM run_events WHERE run_id = ?
            AND type IN ('run-start', 'llm-end', 'tool-call', 'tool-result', 'run-end') ORDER BY seq`,
       ),
       drop: p<[string]>('DELETE FROM run_summaries WHERE run_id = ?'),
+      adopt: p<[string, string]>('UPDATE run_summaries SET owner_id = ? WHERE owner_id = ?'),
       summary: p<
         [
           string,
@@ -158,6 +159,12 @@ export class SqliteRunIndex {
     this.sql.text.run(id, pieces.filter(Boolean).join('\n'));
   }
 
+  /** The owner copied onto each summary follows its conversations when they change hands (ChatStore.adoptLocalData).
+   *  Call inside the transaction that moves the conversations. */
+  adopt(fromOwnerId: string, toOwnerId: string): void {
+    this.sql.adopt.run(toOwnerId, fromOwnerId);
+  }
+
   /** Indexes every finished run that is not yet (those finished before the index existed). Resolves with how many. */
   backfill(): number {
     return this.db.transaction(() => {
@@ -167,7 +174,7 @@ export class SqliteRunIndex {
     })();
   }
 
-  search(owner: RunsOwner, q: RunQuery): RunPage {
+  search(owner: OwnerScope, q: RunQuery): RunPage {
     const { where, params } = filters(owner, q);
     // Counted up to a cap: counting every one of 100,000 runs costs more than the page itself.
     const counted = (
@@ -194,7 +201,7 @@ export class SqliteRunIndex {
 
   /** Aggregated in SQL (window functions for the nearest-rank percentiles), so that a figure over tens of
    *  thousands of calls does not bring each call into JavaScript. */
-  figures(owner: RunsOwner, q: RunQuery): RunFigures {
+  figures(owner: OwnerScope, q: RunQuery): RunFigures {
     const { where, params } = filters(owner, q);
     // The newest FIGURES_CAP matching runs: a bound on the work (SQLite answers on the server's one thread).
     const matching = `SELECT s.id FROM run_summaries s WHERE ${where} ORDER BY s.started_at DESC LIMIT ${FIGURES_CAP}`;
@@ -235,7 +242,7 @@ export class SqliteRunIndex {
     };
   }
 
-  facets(owner: RunsOwner): RunFacets {
+  facets(owner: OwnerScope): RunFacets {
     const { where, params } = filters(owner, {});
     const list = (sql: string) => (this.prepared(sql).all(params) as { v: string }[]).map((r) => r.v);
     return {
@@ -270,7 +277,7 @@ export const COUNT_CAP = 1000;
 export const FIGURES_CAP = 5000;
 
 /** The WHERE clause of a query over `run_summaries s`, and its named parameters. */
-function filters(owner: RunsOwner, q: RunQuery): { where: string; params: Params } {
+function filters(owner: OwnerScope, q: RunQuery): { where: string; params: Params } {
   const where = ['s.owner_id = @owner'];
   const params: Params = { owner: owner.ownerId };
   const add = (clause: string, values: Params) => {

@@ -2,6 +2,7 @@
 // them. The filters travel in the address bar, so they are read from and written to URL search parameters here,
 // once, for the page and the server action alike. Plain data: no database in this file.
 import { AGENT_KINDS, RUN_STATUSES, type AgentKind, type RunStatus } from '../protocol/enums';
+import type { OwnerScope } from './owner';
 
 /** A run that is over: how it ended (a run still going is not listed). */
 export const RUN_OUTCOMES = RUN_STATUSES.filter((s): s is Exclude<RunStatus, 'running'> => s !== 'running');
@@ -93,14 +94,9 @@ export interface RunFacets {
 
 /** The runs queries of a store. Every one takes the owner: a store answers with that owner's runs only. */
 export interface RunSearchStore {
-  searchRuns(owner: RunsOwner, query: RunQuery): Promise<RunPage>;
-  runFigures(owner: RunsOwner, query: RunQuery): Promise<RunFigures>;
-  runFacets(owner: RunsOwner): Promise<RunFacets>;
-}
-
-/** Whose runs (the signed-in user's id). */
-export interface RunsOwner {
-  readonly ownerId: string;
+  searchRuns(owner: OwnerScope, query: RunQuery): Promise<RunPage>;
+  runFigures(owner: OwnerScope, query: RunQuery): Promise<RunFigures>;
+  runFacets(owner: OwnerScope): Promise<RunFacets>;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -68,7 +68,45 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE documents ADD COLUMN error_code TEXT;
   `,
-  // 4: the Runs page's index (lib/store/run-index.ts): a summary row per finished run, its tool calls and model
+  // 4: accounts. A conversation has an owner (what was written before belongs to the built-in local owner, until the
+  // first admin takes it over); everything else in a conversation is its owner's. API keys, invites, and the
+  // server's settings. (Users and sessions are the accounts library's own tables, lib/auth.)
+  `
+  ALTER TABLE conversations ADD COLUMN owner_id TEXT NOT NULL DEFAULT 'local';
+  DROP INDEX conversations_by_activity;
+  CREATE INDEX conversations_by_owner ON conversations (owner_id, updated_at DESC);
+
+  CREATE TABLE api_keys (
+    id           TEXT PRIMARY KEY,
+    owner_id     TEXT NOT NULL,
+    name         TEXT NOT NULL,
+    prefix       TEXT NOT NULL,
+    -- sha256 of the key, hex; the key itself is shown once and never stored
+    hash         TEXT NOT NULL UNIQUE,
+    created_at   INTEGER NOT NULL,
+    last_used_at INTEGER,
+    revoked_at   INTEGER
+  );
+  CREATE INDEX api_keys_by_owner ON api_keys (owner_id, created_at DESC);
+
+  CREATE TABLE invites (
+    id         TEXT PRIMARY KEY,
+    -- sha256 of the token in the link, hex
+    hash       TEXT NOT NULL UNIQUE,
+    created_by TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    used_at    INTEGER,
+    used_by    TEXT,
+    revoked_at INTEGER
+  );
+
+  CREATE TABLE server_settings (
+    key        TEXT PRIMARY KEY,
+    value_json TEXT NOT NULL
+  );
+  `,
+  // 5: the Runs page's index (lib/store/run-index.ts): a summary row per finished run, its tool calls and model
   // calls, and a full-text index (FTS5, trigram: substrings in any script) over its user message, answer, tool
   // arguments and results. Written when a run finishes; runs finished before this step are indexed at the next open.
   `

@@ -32,6 +32,7 @@ export function mergeSettings(
   if (patch.pauseBeforeTools !== undefined) merged.pauseBeforeTools = patch.pauseBeforeTools;
   if (patch.lang !== undefined) merged.lang = patch.lang;
   if (patch.recordRawStream !== undefined) merged.recordRawStream = patch.recordRawStream;
+  if (patch.documentTools !== undefined) merged.documentTools = patch.documentTools;
   return merged;
 }
 

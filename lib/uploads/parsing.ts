@@ -1,5 +1,6 @@
 // Parses running in this process, by document id, and the wait a message makes for them. Apart from service.ts so
 // that the chat service can wait without loading the parsers.
+import type { OwnerScope } from '../store/owner';
 import type { ChatStore, StoredDocument } from '../store/types';
 
 /** How long a message waits for its conversation's documents to finish parsing before it goes without them. */
@@ -27,10 +28,11 @@ export class ParseJobs {
    */
   async settled(
     store: Pick<ChatStore, 'listDocuments'>,
+    owner: OwnerScope,
     conversationId: string,
     timeoutMs = PARSE_WAIT_MS,
   ): Promise<void> {
-    const pending = (await store.listDocuments(conversationId))
+    const pending = (await store.listDocuments(owner, conversationId))
       .filter((d) => d.state === 'parsing')
       .flatMap((d) => this.jobs.get(d.id) ?? []);
     if (!pending.length) return;

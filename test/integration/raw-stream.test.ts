@@ -4,9 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { everyToolActor } from '../../lib/chat/actor';
 import { loadRunExport } from '../../lib/inspect/load';
 import { markRawStream } from '../../lib/inspect/raw-stream';
 import type { AgentEvent } from '../../lib/protocol/events';
+import { ownerScope } from '../../lib/store/owner';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
@@ -28,27 +30,30 @@ afterAll(async () => {
 });
 beforeEach(() => server.reset());
 
-function chat(env: Record<string, string> = {}) {
-  return chatContext(store, undefined as never, {
+const OWNER = ownerScope('owner-a');
+
+async function chat(env: Record<string, string> = {}) {
+  const ctx = await chatContext(store, undefined as never, {
     DATA_DIR: dir,
     OPENAI_BASE_URL: server.url,
     OPENAI_API_KEY: 'k',
     OPENAI_MODEL: 'scripted',
     LLM_MAX_RETRIES: '0',
     ...env,
-  }).chat;
+  });
+  return ctx.chat;
 }
 
-async function llmEnds(service: ReturnType<typeof chat>, settings?: { recordRawStream?: boolean }) {
+async function llmEnds(service: Awaited<ReturnType<typeof chat>>, settings?: { recordRawStream?: boolean }) {
   server.setScenario({
     replies: [
       { toolCalls: [{ id: 'c1', name: 'calculator', arguments: '{"expression":"6*7"}' }] },
       { content: 'The answer is forty-two.', chunkSize: 4 },
     ],
   });
-  const started = await service.send({ message: 'What is 6*7?', settings });
-  await drain(follow(service, started.runId));
-  const events = await store.getRunEvents(started.runId);
+  const started = await service.send(everyToolActor(OWNER), { message: 'What is 6*7?', settings });
+  await drain(follow(service, OWNER, started.runId));
+  const events = await store.getRunEvents(OWNER, started.runId);
   return {
     runId: started.runId,
     ends: events.filter((e): e is Extract<AgentEvent, { type: 'llm-end' }> => e.type === 'llm-end'),
@@ -57,7 +62,7 @@ async function llmEnds(service: ReturnType<typeof chat>, settings?: { recordRawS
 
 describe('raw stream recording', () => {
   it('keeps each call’s SSE chunks in order, with the tool-call delta and the finish reason marked, in the log and the export', async () => {
-    const { runId, ends } = await llmEnds(chat(), { recordRawStream: true });
+    const { runId, ends } = await llmEnds(await chat(), { recordRawStream: true });
     expect(ends).toHaveLength(2);
     const [first, second] = ends.map((e) => e.rawStream!);
     for (const s of [first!, second!]) {
@@ -83,15 +88,15 @@ describe('raw stream recording', () => {
     expect(markRawStream(first!).some((c) => c.marks.includes('tool-call'))).toBe(true);
     expect(markRawStream(first!).find((c) => c.marks.includes('finish'))?.finishReason).toBe('tool_calls');
 
-    const exported = await loadRunExport(store, runId);
+    const exported = await loadRunExport(store, OWNER, runId);
     const exportedEnds = exported.events.filter((e) => e.type === 'llm-end');
     expect(exportedEnds.map((e) => (e.type === 'llm-end' ? e.rawStream : undefined))).toEqual([first, second]);
   });
 
   it('is off by default, and on for every conversation with RECORD_RAW_STREAM=1', async () => {
-    const off = await llmEnds(chat());
+    const off = await llmEnds(await chat());
     expect(off.ends.map((e) => e.rawStream)).toEqual([undefined, undefined]);
-    const all = await llmEnds(chat({ RECORD_RAW_STREAM: '1' }));
+    const all = await llmEnds(await chat({ RECORD_RAW_STREAM: '1' }));
     expect(all.ends.every((e) => (e.rawStream?.chunks.length ?? 0) > 2)).toBe(true);
   });
 });
