@@ -39,12 +39,17 @@ async function aliceHas() {
     size: 3,
   });
   const key = await store.createApiKey(A, { name: 'ci', prefix: 'as_abc', hash: 'f'.repeat(64) });
-  return { conversation, turn, document, key };
+  const connection = await store.addConnection(A, {
+    name: 'Lab',
+    baseURL: 'http://127.0.0.1:9/v1',
+    apiKeyCipher: 'v1:x',
+  });
+  return { conversation, turn, document, key, connection };
 }
 
 describe('ownership at the store', () => {
   it('answers B about none of A’s objects: each read is unknown, each change refused, each list empty', async () => {
-    const { conversation, turn, document, key } = await aliceHas();
+    const { conversation, turn, document, key, connection } = await aliceHas();
 
     expect(await store.getConversation(B, conversation.id)).toBeUndefined();
     expect(await store.listConversations(B)).toEqual([]);
@@ -56,6 +61,8 @@ describe('ownership at the store', () => {
     expect(await store.listDocuments(B, conversation.id)).toEqual([]);
     expect(await store.ownsUpload(B, HASH)).toBe(false);
     expect(await store.listApiKeys(B)).toEqual([]);
+    expect(await store.listConnections(B)).toEqual([]);
+    expect(await store.getConnection(B, connection.id)).toBeUndefined();
 
     const unknown = /Unknown (conversation|turn|run|document) id/;
     await expect(store.listTurns(B, conversation.id)).rejects.toThrow(unknown);
@@ -73,9 +80,14 @@ describe('ownership at the store', () => {
     await expect(store.updateDocument(B, document.id, { state: 'error', error: 'x' })).rejects.toThrow(unknown);
     expect(await store.removeDocument(B, document.id)).toBeUndefined();
     expect(await store.revokeApiKey(B, key.id)).toBe(false);
+    await expect(store.updateConnection(B, connection.id, { name: 'mine' })).rejects.toThrow(/Unknown connection id/);
+    await expect(store.updateConnection(null, connection.id, { name: 'mine' })).rejects.toThrow(/Unknown connection/);
+    expect(await store.removeConnection(B, connection.id)).toBe(false);
+    expect(await store.removeConnection(null, connection.id)).toBe(false);
     await expect(store.deleteConversation(B, conversation.id)).rejects.toThrow(unknown);
 
     // Nothing of A's changed.
+    expect(await store.getConnection(A, connection.id)).toMatchObject({ name: 'Lab', ownerId: 'user-a' });
     expect((await store.getConversation(A, conversation.id))?.title).toBe('Alice secret plans');
     expect(await store.getRunEvents(A, 'run-a')).toEqual([delta]);
     expect((await store.listTurns(A, conversation.id)).map((t) => t.turn.content)).toEqual(['the plan']);

@@ -1,4 +1,4 @@
-// The Runs page's index on SQLite (tables: schema.sql.ts step 5). A run is indexed once, when it finishes (the
+// The Runs page's index on SQLite (tables: schema.sql.ts step 7). A run is indexed once, when it finishes (the
 // store's closeRun, in the same transaction): its log is read once for the few event types that matter, and a
 // summary row, one row per tool call and per model call, and one full-text row are written. Appending events is
 // untouched, so the hot path of a streaming run costs what it did. Queries read the index only, never event logs.
