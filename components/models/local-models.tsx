@@ -2,7 +2,7 @@
 // Settings → Models → Local: the GGUF files in the models folder (one click to use), the catalog of small Qwen
 // models and any GGUF URL to download, with a progress bar (bytes, rate, time left), Stop and Resume.
 import { useTranslations } from 'next-intl';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import * as actions from '@/app/actions/models';
 import type { DownloadJob, LocalModelsView } from '@/lib/models/local-files';
 import { LOCAL_CONNECTION_ID, modelId } from '@/lib/models/ids';
@@ -102,15 +102,26 @@ export function LocalModels() {
   const [error, setError] = useState<string>();
   const [url, setUrl] = useState('');
 
+  // Reads overlap (the half-second poll, and the one after a click): only the latest read is shown, so an older
+  // answer ("failed") never lands after a newer one ("running") and stops the poll with the page out of date.
+  const reads = useRef(0);
   const reload = useCallback(async () => {
+    const read = ++reads.current;
     const r = await actions.localModels();
+    if (read !== reads.current) return;
     if (r.ok) setView(r.value);
     else setError(r.error);
     await useModels.getState().refresh();
   }, []);
 
   useEffect(() => {
-    void actions.localModels().then((r) => (r.ok ? setView(r.value) : setError(r.error)));
+    const read = ++reads.current;
+    void actions.localModels().then((r) => {
+      if (read === reads.current) {
+        if (r.ok) setView(r.value);
+        else setError(r.error);
+      }
+    });
   }, []);
 
   // While a download runs, its progress is read again every half second (and the list once it ends).
