@@ -38,14 +38,16 @@ export function agentFactory(
 ): AgentFactory {
   return async (settings, overrides) => {
     const { owner, saved } = overrides;
+    // RECORD_RAW_STREAM, or the conversation's switch: each model call keeps the provider's SSE chunks.
+    const record = config.llm.recordRawStream || settings.recordRawStream === true;
     // A saved agent's own model, unless the conversation picked another (the page's picker).
     const resolved = await models.resolve(owner, settings.model ?? saved?.model, overrides.model);
     // Image parts are built from the run owner's uploads only, whatever reference a message carries.
     const images = uploads ? uploadedImages(config.dataDir, (hash) => uploads.ownsUpload(owner, hash)) : undefined;
-    if (saved) return fromSaved(config, saved, settings, { owner, resolved, images, models });
+    if (saved) return fromSaved(config, saved, settings, { owner, resolved, images, record, models });
     const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
     return new Kind({
-      llm: modelFor(resolved, settings, { vision: config.llm.vision, images }),
+      llm: modelFor(resolved, settings, { vision: config.llm.vision, images, record }),
       maxLlmCalls: config.maxLlmCallsPerRun,
       functionList: toolList(config, settings.tools, overrides.owner),
       systemMessage: settings.systemMessage || undefined,
@@ -58,12 +60,13 @@ export function agentFactory(
 export function modelFor(
   resolved: ResolvedModel,
   settings: Pick<ConversationSettings, 'fncallMode' | 'generateCfg'>,
-  opts: { vision?: VisionSetting; images?: ImageResolver } = {},
+  opts: { vision?: VisionSetting; images?: ImageResolver; record?: boolean } = {},
 ): ChatModel {
   const { capabilities } = resolved;
   const generateCfg: GenerateCfg = { ...settings.generateCfg };
   // An explicit generate_cfg.multimodal wins, then MODEL_VISION, then the connection's capability.
   generateCfg.multimodal = seesImages(capabilities.vision.value, opts.vision ?? 'auto', generateCfg.multimodal);
+  if (opts.record) generateCfg.record_raw_stream = true;
   // 'native' means "the tools API when the model takes it"; nous and qwen are the user's explicit choice.
   const fncallMode: FncallMode =
     settings.fncallMode === 'native' && !capabilities.tools.value ? 'nous' : settings.fncallMode;
@@ -91,16 +94,16 @@ async function fromSaved(
   config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>,
   saved: ResolvedAgent,
   settings: ConversationSettings,
-  run: { owner: OwnerScope; resolved: ResolvedModel; images?: ImageResolver; models: ModelService },
+  run: { owner: OwnerScope; resolved: ResolvedModel; images?: ImageResolver; record?: boolean; models: ModelService },
 ): Promise<Agent> {
-  const { owner, resolved, images } = run;
+  const { owner, resolved, images, record } = run;
   const llm = modelFor(
     resolved,
     {
       fncallMode: saved.fncallMode ?? settings.fncallMode,
       generateCfg: { ...saved.generateCfg, ...settings.generateCfg },
     },
-    { vision: config.llm.vision, images },
+    { vision: config.llm.vision, images, record },
   );
   const files = (saved.documents ?? []).map((d) => documentRef(d.hash, d.name));
   const searches = saved.kind === 'assistant' || saved.kind === 'router';
