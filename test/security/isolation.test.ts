@@ -247,7 +247,8 @@ describe('B reaches none of A’s objects (each route and action that takes an i
 describe('A’s saved agents and their documents: B lists, reads, edits, deletes, exports, holds and runs none', () => {
   let agent: SavedAgent;
   let doc: AgentDocument;
-  let keyOfB: string;
+  /** A third user's API key (B's key list stays empty for the list check below). */
+  let keyOfC: string;
   const AGENT_FILE = Buffer.from(`# Agent notes\n\nThe ${SECRET} keeps the agent's ledger.\n`);
 
   beforeAll(async () => {
@@ -263,9 +264,10 @@ describe('A’s saved agents and their documents: B lists, reads, edits, deletes
     });
     expect(up.status, up.text).toBe(201);
     ({ agent, document: doc } = up.json<{ agent: SavedAgent; document: AgentDocument }>());
-    const key = await resultAs<{ secret: string }>(app, b, 'createApiKey', ['B’s script']);
+    const c = await signUp(app, 'c@example.com');
+    const key = await resultAs<{ secret: string }>(app, c, 'createApiKey', ['C’s script']);
     if (!key.ok) throw new Error(key.error);
-    keyOfB = key.value.secret;
+    keyOfC = key.value.secret;
   });
 
   it.each([
@@ -321,12 +323,12 @@ describe('A’s saved agents and their documents: B lists, reads, edits, deletes
     expect(await resultAs(app, b, 'deleteAgent', [imported.value.agent.id])).toEqual({ ok: true, value: true });
   });
 
-  it('talking to it: a conversation of B’s with its id, and /v1 with B’s key and its id: 404', async () => {
+  it('talking to it: a conversation of B’s with its id, and /v1 with another user’s key and its id or name: 404', async () => {
     const sent = await resultAs(app, b, 'sendMessage', [{ message: 'hi', settings: { agentId: agent.id } }]);
     expect(sent).toMatchObject({ ok: false, status: 404 });
     const completion = (model: string) =>
       request(app.url, '/v1/chat/completions', {
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${keyOfB}` },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${keyOfC}` },
         body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
       });
     for (const model of [agent.id, 'Ledger keeper']) {
