@@ -37,7 +37,7 @@ async function openLocal(page: Page) {
 test('a GGUF uploaded from the page is checked, listed and picked; a bad one is refused; a big one never sent', async ({
   page,
 }) => {
-  const { local } = await openLocal(page);
+  const { dialog, local } = await openLocal(page);
   const zone = local.getByRole('group', { name: 'Upload a GGUF file: drop it here' });
   await expect(zone).toContainText('at most 1.0 MB');
 
@@ -78,6 +78,6 @@ test('a GGUF uploaded from the page is checked, listed and picked; a bad one is 
   await expect(row).toContainText('llama');
   await local.getByRole('button', { name: 'Use tiny-upload.gguf' }).click();
   await expect(row).toContainText('in use');
-  await page.keyboard.press('Escape');
+  await dialog.getByRole('button', { name: 'Close' }).first().click();
   await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toContainText('tiny-upload.gguf');
 });
