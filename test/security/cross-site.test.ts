@@ -1,6 +1,7 @@
 // Finding: any web page the user visits could run code in their interpreter with a cross-site "simple" request
-// (text/plain, Origin of another site) to POST /api/chat, and store files through POST /api/files (or a model file through POST /api/local-models). Each such request
-// is now refused before anything runs: the model server receives nothing and nothing is written.
+// (text/plain, Origin of another site) to POST /api/chat, and store files through POST /api/files (or a model file
+// through POST /api/local-models). Each such request is now refused before anything runs: the model server receives
+// nothing and nothing is written.
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTinyModel } from '../../scripts/tiny-gguf/tiny-model';
