@@ -369,6 +369,8 @@ export interface LocalModelsEnvConfig {
   contextSize: number;
   /** LOCAL_MODEL_THREADS: CPU threads for generation (default: the cores but one, which stays for the server). */
   threads: number;
+  /** LOCAL_MODEL_UPLOAD_MAX_BYTES: the largest GGUF file the page may upload (default 16 GB). */
+  uploadMaxBytes: number;
 }
 
 function localModelsFrom(env: Env): LocalModelsEnvConfig {
@@ -381,6 +383,7 @@ function localModelsFrom(env: Env): LocalModelsEnvConfig {
     gpu,
     contextSize: intFrom(env, ['LOCAL_MODEL_CONTEXT_SIZE'], 8192, { min: 256 }),
     threads: intFrom(env, ['LOCAL_MODEL_THREADS'], Math.max(1, availableParallelism() - 1), { min: 1 }),
+    uploadMaxBytes: intFrom(env, ['LOCAL_MODEL_UPLOAD_MAX_BYTES'], 16 * 1024 ** 3, { min: 1 }),
   };
 }
 

@@ -16,6 +16,7 @@ import type { HeaderBag } from '../http/peer';
 import { mcpManager, prepareMcpTools, type McpManager } from '../mcp';
 import { agentFactory, type AgentFactory } from '../chat/agents';
 import { LocalModelFiles } from '../models/local-files';
+import { removeUserData } from './user-data';
 import { installSecretBox, type SecretBox } from '../models/secret-box';
 import { ModelService } from '../models/service';
 import { InMemoryLiveRuns, type LiveRuns } from '../chat/live-runs';
@@ -123,7 +124,7 @@ export async function createAppContext(
     auth,
     accounts,
     apiKeys,
-    admin: new AdminService({ store, auth }),
+    admin: new AdminService({ store, auth, removeData: (owner) => removeUserData({ store, runs, uploads }, owner) }),
     viewer: (headers) => accounts.viewer(headers),
     defaultSettings: settings,
   };
