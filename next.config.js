@@ -8,8 +8,9 @@ module.exports = {
   // features land.
   // pdfjs-dist bundled fails with "Setting up fake worker failed: Cannot find module .../pdf.worker.mjs"; pyodide
   // loads its wasm and stdlib from its own folder; linkedom has an optional require('canvas') the bundler must not
-  // chase; the MCP SDK spawns stdio servers; the OpenTelemetry SDK (loaded only when tracing is on) comes from
-  // node_modules as it is, with the one copy of @opentelemetry/api it shares with any other tracer in the process.
+  // chase; the MCP SDK spawns stdio servers; node-llama-cpp bundled fails the build on its optional per-platform
+  // binaries ("Can't resolve '@node-llama-cpp/mac-arm64-metal'"); the OpenTelemetry SDK (loaded only when tracing
+  // is on) comes from node_modules as it is, with the one copy of @opentelemetry/api it shares with any other tracer.
   serverExternalPackages: [
     'pdfjs-dist',
     'pyodide',
@@ -21,6 +22,7 @@ module.exports = {
     '@opentelemetry/sdk-trace',
     '@opentelemetry/exporter-trace-otlp-http',
     '@opentelemetry/exporter-trace-otlp-proto',
+    'node-llama-cpp',
   ],
   experimental: {
     // forbidden() / unauthorized(): a refused server action answers 403 / 401 (app/actions/guard.ts).

@@ -28,6 +28,7 @@ export interface AppConfig {
   web: WebEnvConfig;
   telemetry: TelemetryEnvConfig;
   http: HttpEnvConfig;
+  localModels: LocalModelsEnvConfig;
 }
 
 // Document search.
@@ -169,6 +170,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     web: webConfigFrom(env),
     http: httpConfigFrom(env),
     telemetry: telemetryConfigFrom(env),
+    localModels: localModelsFrom(env),
   };
 }
 
@@ -229,6 +231,32 @@ export function modelStatus(config: AppConfig): {
 } {
   const configured = Boolean(config.llm.baseURL || config.llm.apiKey);
   return { configured, baseURL: config.llm.baseURL, model: config.llm.model };
+}
+
+// ---- the built-in local model ----
+
+export interface LocalModelsEnvConfig {
+  /** Where GGUF files are kept and downloaded to: DATA_DIR/models. */
+  dir: string;
+  /** LOCAL_MODEL_GPU: 'auto' uses a GPU when llama.cpp finds one (CUDA, Vulkan, Metal); 'off' keeps to the CPU. */
+  gpu: 'auto' | 'off';
+  /** LOCAL_MODEL_CONTEXT_SIZE: tokens of context (at most what the model was trained for). */
+  contextSize: number;
+  /** LOCAL_MODEL_THREADS: CPU threads for generation (default: the cores but one, which stays for the server). */
+  threads: number;
+}
+
+function localModelsFrom(env: Env): LocalModelsEnvConfig {
+  const gpu = (env.LOCAL_MODEL_GPU ?? 'auto').trim().toLowerCase() || 'auto';
+  if (gpu !== 'auto' && gpu !== 'off')
+    throw new ConfigError(`LOCAL_MODEL_GPU must be auto or off (got "${env.LOCAL_MODEL_GPU}")`);
+  const dataDir = path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || 'data');
+  return {
+    dir: path.join(dataDir, 'models'),
+    gpu,
+    contextSize: intFrom(env, ['LOCAL_MODEL_CONTEXT_SIZE'], 8192, { min: 256 }),
+    threads: intFrom(env, ['LOCAL_MODEL_THREADS'], Math.max(1, availableParallelism() - 1), { min: 1 }),
+  };
 }
 
 // ---- MCP servers and web tools ----

@@ -1,12 +1,15 @@
 // Builds the ChatModel a configuration describes. The caller resolves the configuration (lib/config reads the
 // environment; the composition root adds a conversation's settings); nothing here reads the environment.
+import type { LocalModelsEnvConfig } from '../config';
 import type { FncallMode } from '../protocol/enums';
+import { DeferredLocalModel } from './local/deferred-model';
+import { loadOptionsFrom } from './local/worker-protocol';
 import type { ChatModel, GenerateCfg } from './model';
 import { OpenAIChatModel } from './openai-model';
 
 /** A model connection and how to call it. Fields left out take the model layer's defaults. */
 export interface ModelConfig {
-  /** Model name sent in each request (default gpt-4o-mini). */
+  /** Model name sent in each request (default gpt-4o-mini; for a local model, its file name without .gguf). */
   model?: string;
   /** An OpenAI-compatible server, ending in /v1 (default: OpenAI). */
   baseURL?: string;
@@ -18,9 +21,18 @@ export interface ModelConfig {
   requestTimeoutMs?: number;
   idleTimeoutMs?: number;
   maxInputTokens?: number;
+  /**
+   * The built-in local model: this GGUF file runs in the app's own process instead of a server being called
+   * (baseURL, apiKey, retries and timeouts are then unused).
+   */
+  local?: LocalModelConfig;
 }
 
+/** A GGUF file (absolute path: resolveLocalModel names one under DATA_DIR/models) and how llama.cpp runs it. */
+export type LocalModelConfig = { file: string } & Partial<Omit<LocalModelsEnvConfig, 'dir'>>;
+
 export function createChatModel(config: ModelConfig = {}): ChatModel {
+  if (config.local) return localChatModel(config, config.local);
   return new OpenAIChatModel({
     model: config.model,
     baseURL: config.baseURL,
@@ -33,5 +45,16 @@ export function createChatModel(config: ModelConfig = {}): ChatModel {
       idleTimeoutMs: config.idleTimeoutMs,
       maxInputTokens: config.maxInputTokens,
     },
+  });
+}
+
+function localChatModel(config: ModelConfig, { file, ...settings }: LocalModelConfig): ChatModel {
+  return new DeferredLocalModel({
+    file,
+    model: config.model,
+    fncallMode: config.fncallMode,
+    generateCfg: config.generateCfg,
+    maxInputTokens: config.maxInputTokens,
+    load: loadOptionsFrom(settings),
   });
 }

@@ -1,3 +1,3 @@
 // The model layer's public API: build a ChatModel from a configuration, and the interface the agents use.
-export { createChatModel, type ModelConfig } from './factory';
+export { createChatModel, type LocalModelConfig, type ModelConfig } from './factory';
 export type { ChatModel, ChatRequest, GenerateCfg, LlmCallResult, LlmStreamEvent } from './model';

@@ -43,7 +43,7 @@ const systemResolve: Resolver = (host) =>
   );
 
 /** Resolves `host` once and checks every address; returns the one to connect to. */
-async function pinnedAddress(host: string, opts: SafeFetchOptions): Promise<LookupAddress> {
+async function pinnedAddress(host: string, opts: AddressPolicy & { resolve?: Resolver }): Promise<LookupAddress> {
   const bare = host.replace(/^\[|\]$/g, '');
   const family = isIP(bare);
   let addresses: LookupAddress[];
@@ -89,7 +89,7 @@ function decoded(res: http.IncomingMessage): NodeJS.ReadableStream {
   return res;
 }
 
-function request(url: URL, address: LookupAddress, opts: SafeFetchOptions, signal: AbortSignal) {
+function request(url: URL, address: LookupAddress, opts: { headers?: Record<string, string> }, signal: AbortSignal) {
   return new Promise<http.IncomingMessage>((resolve, reject) => {
     const lib = url.protocol === 'https:' ? https : http;
     const req = lib.request(url, {
@@ -136,33 +136,76 @@ async function readBody(
   return { body: Buffer.concat(chunks), truncated: false };
 }
 
+/** Follows redirects by hand, checking each hop; resolves with the final response, its body not yet read. */
+async function follow(
+  rawUrl: string | URL,
+  opts: AddressPolicy & Pick<SafeFetchOptions, 'maxRedirects' | 'headers' | 'resolve'>,
+  signal: AbortSignal,
+  at: { url?: URL } = {},
+): Promise<{ url: URL; res: http.IncomingMessage }> {
+  let url = (at.url = checkUrl(rawUrl));
+  for (let hop = 0; ; hop++) {
+    const address = await pinnedAddress(url.hostname, opts);
+    signal.throwIfAborted();
+    const res = await request(url, address, opts, signal);
+    const status = res.statusCode ?? 0;
+    if (REDIRECTS.has(status) && res.headers.location) {
+      res.resume();
+      if (hop >= opts.maxRedirects) throw new FetchError(`Too many redirects (more than ${opts.maxRedirects})`);
+      url = at.url = checkUrl(new URL(res.headers.location, url));
+      continue;
+    }
+    return { url, res };
+  }
+}
+
 /** GET `rawUrl` under the address policy, following at most maxRedirects redirects, within timeoutMs in total. */
 export async function safeFetch(rawUrl: string | URL, opts: SafeFetchOptions): Promise<SafeFetchResponse> {
   const timeout = AbortSignal.timeout(opts.timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  let url = checkUrl(rawUrl);
+  const at: { url?: URL } = {};
   try {
-    for (let hop = 0; ; hop++) {
-      const address = await pinnedAddress(url.hostname, opts);
-      signal.throwIfAborted();
-      const res = await request(url, address, opts, signal);
-      const status = res.statusCode ?? 0;
-      if (REDIRECTS.has(status) && res.headers.location) {
-        res.resume();
-        if (hop >= opts.maxRedirects) throw new FetchError(`Too many redirects (more than ${opts.maxRedirects})`);
-        url = checkUrl(new URL(res.headers.location, url));
-        continue;
-      }
-      const { body, truncated } = await readBody(res, opts);
-      return { url: url.href, status, headers: res.headers, body, truncated };
-    }
+    const { url, res } = await follow(rawUrl, opts, signal, at);
+    const { body, truncated } = await readBody(res, opts);
+    return { url: url.href, status: res.statusCode ?? 0, headers: res.headers, body, truncated };
   } catch (e) {
     if (opts.signal?.aborted) throw opts.signal.reason;
     if (timeout.aborted) {
-      const err = new FetchError(`Timed out after ${opts.timeoutMs} ms fetching ${url.href}`);
+      const err = new FetchError(`Timed out after ${opts.timeoutMs} ms fetching ${at.url?.href ?? String(rawUrl)}`);
       err.name = 'TimeoutError';
       throw err;
     }
     throw e;
+  }
+}
+
+export type SafeRequestOptions = Omit<SafeFetchOptions, 'maxBytes' | 'oversize'>;
+
+/**
+ * The same checked GET, for bodies read as a stream (a large download): resolves with the final response once its
+ * headers are in (timeoutMs covers only that wait); the caller reads the body or destroys it. Sent as asked: no
+ * compression is requested unless `headers` asks for it, so byte ranges mean what they say.
+ */
+export async function safeRequest(
+  rawUrl: string | URL,
+  opts: SafeRequestOptions,
+): Promise<{ url: string; response: http.IncomingMessage }> {
+  const waiting = new AbortController();
+  const timer = setTimeout(() => waiting.abort(), opts.timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, waiting.signal]) : waiting.signal;
+  try {
+    const headers = { 'accept-encoding': 'identity', ...opts.headers };
+    const { url, res } = await follow(rawUrl, { ...opts, headers }, signal);
+    return { url: url.href, response: res };
+  } catch (e) {
+    if (opts.signal?.aborted) throw opts.signal.reason;
+    if (waiting.signal.aborted) {
+      const err = new FetchError(`Timed out after ${opts.timeoutMs} ms waiting for ${String(rawUrl)}`);
+      err.name = 'TimeoutError';
+      throw err;
+    }
+    throw e;
+  } finally {
+    clearTimeout(timer);
   }
 }

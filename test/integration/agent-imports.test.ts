@@ -1,6 +1,7 @@
 // What `import { FnCallAgent } from './lib/agent'` loads in a plain Node process: the agent runtime, the tools'
 // declarations and the model interface, but not the sandbox, the document parsers and search, or a model
-// provider's SDK. Those load when an agent uses them (a code_interpreter call, a document search, createChatModel).
+// provider's SDK or the local model. Those load when an agent uses them (a code_interpreter call, a document search,
+// createChatModel; the local model's code on its first call).
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,7 +9,10 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '../..');
 
-/** Runs `body` (CommonJS, with `agent` = the lib/agent module) under tsx and returns every file it loaded. */
+/**
+ * Runs `body` (CommonJS, awaited, with `agent` = the lib/agent module) under tsx and returns every file it loaded.
+ * tsx is imported whole (not only tsx/cjs) so the dynamic imports the code makes resolve as they do in the app.
+ */
 async function loadedBy(body: string): Promise<string[]> {
   const script = `
     const Module = require('node:module');
@@ -19,16 +23,27 @@ async function loadedBy(body: string): Promise<string[]> {
       return load.apply(this, arguments);
     };
     const agent = require(${JSON.stringify(path.join(root, 'lib/agent'))});
-    ${body}
-    process.stdout.write(JSON.stringify([...seen]));
+    (async () => {
+      ${body}
+      process.stdout.write(JSON.stringify([...seen]));
+    })();
   `;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--require', 'tsx/cjs', '-e', script], {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script], {
     cwd: root,
   });
   return (JSON.parse(stdout) as string[]).filter((f) => f.startsWith('/')).map((f) => path.relative(root, f));
 }
 
-const HEAVY = [/^lib\/sandbox\//, /^lib\/documents\/parse\//, /^lib\/documents\/search\//, /^node_modules\/openai\//];
+const HEAVY = [
+  /^lib\/sandbox\//,
+  /^lib\/documents\/parse\//,
+  /^lib\/documents\/search\//,
+  /^node_modules\/openai\//,
+  /^lib\/llm\/local\//,
+  /^node_modules\/node-llama-cpp\//,
+];
+/** The local model's code behind the factory's stand-in (lib/llm/local/deferred-model.ts). */
+const LOCAL_MODEL = /^lib\/llm\/local\/(local-model|worker-host|chat-history|grammar-schema)\.ts$|node-llama-cpp/;
 
 describe('importing the agent core', () => {
   it('loads neither the sandbox, the document parsers and search, nor a model SDK', async () => {
@@ -45,5 +60,22 @@ describe('importing the agent core', () => {
       new agent.Assistant({ llm: model });
     `);
     expect(files.filter((f) => HEAVY.some((re) => re.test(f)))).toEqual([]);
+  }, 30_000);
+
+  it('builds a model for a GGUF file without loading the local model, which loads on first use', async () => {
+    const files = await loadedBy(`
+      const { createChatModel } = require(${JSON.stringify(path.join(root, 'lib/llm'))});
+      const model = createChatModel({ local: { file: '/models/tiny.gguf', gpu: 'off', threads: 1 } });
+      if (model.model !== 'tiny') throw new Error('named ' + model.model);
+      seen.add(${JSON.stringify(path.join(root, '(first use)'))});
+      await model.local();
+    `);
+    const firstUse = files.indexOf('(first use)');
+    expect(firstUse).toBeGreaterThan(0);
+    expect(files.slice(0, firstUse).filter((f) => LOCAL_MODEL.test(f))).toEqual([]);
+    expect(files.slice(firstUse)).toContain('lib/llm/local/local-model.ts');
+    expect(files.slice(firstUse)).toContain('lib/llm/local/worker-host.ts');
+    // node-llama-cpp itself loads only in the worker thread, when a model is loaded.
+    expect(files.filter((f) => f.includes('node-llama-cpp'))).toEqual([]);
   }, 30_000);
 });

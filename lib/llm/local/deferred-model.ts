@@ -1,0 +1,32 @@
+// The local model as createChatModel hands it out: its name and mode are known at once, and LocalChatModel (with the
+// worker thread and node-llama-cpp behind it) loads on the first call. So building the model a configuration names
+// loads none of the local model's code, and a server that never runs a local model never loads it.
+import type { FncallMode } from '../../protocol/enums';
+import type { ChatModel, ChatRequest, LlmCallResult, LlmEventSink } from '../model';
+import type { LocalChatModel, LocalModelOptions } from './local-model';
+import { localModelName } from './model-name';
+
+export class DeferredLocalModel implements ChatModel {
+  readonly model: string;
+  readonly fncallMode: FncallMode;
+  readonly file: string;
+  private made?: Promise<LocalChatModel>;
+
+  constructor(private readonly options: LocalModelOptions) {
+    this.file = options.file;
+    this.model = options.model ?? localModelName(options.file);
+    this.fncallMode = options.fncallMode ?? 'native';
+  }
+
+  /** The LocalChatModel itself, loaded on first use (for info() and the exact token counts). */
+  local(): Promise<LocalChatModel> {
+    this.made ??= import('./local-model').then(
+      ({ LocalChatModel }) => new LocalChatModel({ ...this.options, model: this.model, fncallMode: this.fncallMode }),
+    );
+    return this.made;
+  }
+
+  async chat(req: ChatRequest, onEvent?: LlmEventSink): Promise<LlmCallResult> {
+    return (await this.local()).chat(req, onEvent);
+  }
+}
