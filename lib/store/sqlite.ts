@@ -46,7 +46,7 @@ class SqliteChatStore implements ChatStore {
   private lastNow = 0;
   private readonly sql: Statements;
   private readonly documents: SqliteDocuments;
-  /** One INSERT per event, all in one transaction (one commit, however many events). */
+  /** One INSERT per event, all in one transaction (one commit, however many events), into a run still running. */
   private readonly appendAll: (runId: string, events: readonly AgentEvent[]) => void;
 
   constructor(
@@ -56,6 +56,10 @@ class SqliteChatStore implements ChatStore {
     this.sql = prepareStatements(db);
     this.documents = new SqliteDocuments(db, () => this.now());
     this.appendAll = db.transaction((runId: string, events: readonly AgentEvent[]) => {
+      const what = `cannot append a ${events[0]!.type} event`;
+      const status = this.sql.runStatus.get(runId)?.status;
+      if (!status) throw new Error(`Unknown run id "${runId}": ${what}.`);
+      if (status !== 'running') throw new Error(`Run "${runId}" is ${status}, no longer running: ${what}.`);
       for (const e of events) this.sql.insertEvent.run(runId, runId, e.type, JSON.stringify(e));
     });
   }
@@ -169,13 +173,7 @@ class SqliteChatStore implements ChatStore {
   }
 
   async appendEvents(runId: string, events: readonly AgentEvent[]): Promise<void> {
-    if (!events.length) return;
-    try {
-      this.appendAll(runId, events);
-    } catch (e) {
-      if (isForeignKeyError(e)) throw new Error(`Unknown run id "${runId}": cannot append a ${events[0]!.type} event.`);
-      throw e;
-    }
+    if (events.length) this.appendAll(runId, events);
   }
 
   async appendEvent(runId: string, event: AgentEvent): Promise<void> {
@@ -184,7 +182,10 @@ class SqliteChatStore implements ChatStore {
 
   async finishRun(runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): Promise<void> {
     this.db.transaction(() => {
-      if (!this.closeRun(runId, status, error)) throw new Error(`Unknown run id "${runId}".`);
+      const current = this.sql.runStatus.get(runId)?.status;
+      if (!current) throw new Error(`Unknown run id "${runId}": cannot finish it.`);
+      if (current !== 'running') throw new Error(`Run "${runId}" is ${current}, no longer running: cannot finish it.`);
+      this.closeRun(runId, status, error);
     })();
   }
 
@@ -294,8 +295,4 @@ function toRun(row: RunRow): StoredRun {
   if (row.ended_at !== null) run.endedAt = row.ended_at;
   if (row.error_json !== null) run.error = JSON.parse(row.error_json) as ErrorInfo;
   return run;
-}
-
-function isForeignKeyError(e: unknown): boolean {
-  return e instanceof Error && (e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }

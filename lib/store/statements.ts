@@ -91,6 +91,7 @@ export function prepareStatements(db: Database.Database) {
       'UPDATE runs SET status = ?, ended_at = ?, error_json = ?, answer_text = ? WHERE id = ?',
     ),
     runningRuns: p<[], { id: string }>("SELECT id FROM runs WHERE status = 'running'"),
+    runStatus: p<[string], { status: RunStatus }>('SELECT status FROM runs WHERE id = ?'),
 
     // The seq is computed in the INSERT itself (a primary-key lookup), so writers in other processes interleave safely.
     insertEvent: p<[string, string, string, string]>(

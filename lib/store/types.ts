@@ -1,10 +1,12 @@
 // What the app keeps: conversations, their turns (a user message each), the runs that answered each turn, and every
-// event of every run in order. One interface, so PostgreSQL can serve many users later; SQLite is the default.
+// event of every run in order. One interface with two implementations: SQLite (the default, one process) and
+// PostgreSQL (DATABASE_URL; several instances may share it).
 // Every method answers with a Promise (a database across the network answers later); the SQLite store does its work
 // before it returns and answers with a settled one.
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import type { ChatAgentKind, FncallMode, RunStatus } from '../protocol/enums';
 import type { ContentItem } from '../llm/schema';
+import type { RunBus } from './run-bus';
 
 /** Per-conversation settings the user picks on the page. The model endpoint is not here: it comes from the server's
  *  environment and its key never reaches the browser. */
@@ -92,9 +94,14 @@ export interface ChatStore extends DocumentStore {
   getRunEvents(runId: string): Promise<AgentEvent[]>;
   /** Every run of a turn, oldest first (regenerate and replay add runs). */
   listRuns(turnId: string): Promise<StoredRun[]>;
-  /** At start-up: runs still marked running were cut off by a crash or a kill; mark them interrupted. Resolves with
-   *  how many were marked. */
+  /** Runs still marked running whose driver is gone (a crash, a kill) are marked interrupted; resolves with how many
+   *  were. SQLite (one process): every run left running, at start-up. PostgreSQL (instances sharing the database):
+   *  the runs whose lease ran out, at start-up and at every heartbeat; other instances' live runs are left alone. */
   markInterruptedRuns(): Promise<number>;
+
+  /** How the instances sharing this store's database tell each other about runs (run-bus.ts); absent when one
+   *  process owns the store (SQLite). */
+  readonly runBus?: RunBus;
 
   close(): Promise<void>;
 }

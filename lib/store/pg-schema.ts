@@ -1,0 +1,129 @@
+// The PostgreSQL database layout, one migration per version of migrations.ts (the same versions as SQLite's, in
+// PostgreSQL's words). The table schema_migrations records the versions applied; every instance applies what is
+// missing when it opens the store, all in one transaction under an advisory lock, so instances starting at once
+// never apply a step twice. Append new steps; never edit old ones.
+//
+// Times are milliseconds since the epoch (bigint, read back as numbers), as on SQLite; `ord` columns keep insertion
+// order where SQLite uses its rowid. Leases use the database's clock (timestamptz), so the instances' clocks never
+// have to agree.
+import type pg from 'pg';
+import { newerSchemaError, SCHEMA_VERSION } from './migrations';
+
+export const PG_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE conversations (
+    id            text PRIMARY KEY,
+    title         text NOT NULL,
+    created_at    bigint NOT NULL,
+    updated_at    bigint NOT NULL,
+    settings_json text NOT NULL,
+    -- lower-cased title + user messages + finished answers, kept current by the store for substring search
+    search_text   text NOT NULL DEFAULT '',
+    ord           bigint GENERATED ALWAYS AS IDENTITY
+  );
+  CREATE INDEX conversations_by_activity ON conversations (updated_at DESC, ord DESC);
+
+  CREATE TABLE turns (
+    id              text PRIMARY KEY,
+    conversation_id text NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    seq             integer NOT NULL,
+    content_json    text NOT NULL,
+    search_text     text NOT NULL DEFAULT '',
+    created_at      bigint NOT NULL,
+    UNIQUE (conversation_id, seq)
+  );
+
+  CREATE TABLE runs (
+    id          text PRIMARY KEY,
+    turn_id     text NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+    status      text NOT NULL,
+    started_at  bigint NOT NULL,
+    ended_at    bigint,
+    error_json  text,
+    -- lower-cased concatenated text-delta events, set once the run is no longer running
+    answer_text text,
+    ord         bigint GENERATED ALWAYS AS IDENTITY
+  );
+  CREATE INDEX runs_by_turn ON runs (turn_id, started_at, ord);
+  CREATE INDEX runs_running ON runs (status) WHERE status = 'running';
+
+  CREATE TABLE run_events (
+    run_id text NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    seq    integer NOT NULL,
+    type   text NOT NULL,
+    json   text NOT NULL,
+    PRIMARY KEY (run_id, seq)
+  );
+  `,
+  `
+  CREATE TABLE documents (
+    id              text PRIMARY KEY,
+    conversation_id text NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    hash            text NOT NULL,
+    name            text NOT NULL,
+    size            bigint NOT NULL,
+    state           text NOT NULL,
+    kind            text,
+    pages           integer,
+    title           text,
+    error           text,
+    created_at      bigint NOT NULL,
+    ord             bigint GENERATED ALWAYS AS IDENTITY
+  );
+  CREATE INDEX documents_by_conversation ON documents (conversation_id, created_at, ord);
+  CREATE INDEX documents_by_hash ON documents (hash);
+  `,
+  // 3: the instance driving a run holds a lease on it, renewed by its heartbeat; a run whose lease ran out is marked
+  // interrupted by whichever instance sees it first. Stops and tool decisions for a run go to the instance that
+  // drives it through run_controls (a NOTIFY says which row to read; the answer comes back the same way).
+  `
+  ALTER TABLE runs ADD COLUMN lease_holder text;
+  ALTER TABLE runs ADD COLUMN lease_until timestamptz;
+
+  CREATE TABLE run_controls (
+    id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    run_id       text NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    holder       text NOT NULL,
+    sender       text NOT NULL,
+    message_json text NOT NULL,
+    answer       text,
+    created_at   timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX run_controls_unanswered ON run_controls (holder) WHERE answer IS NULL;
+  `,
+];
+
+if (PG_MIGRATIONS.length !== SCHEMA_VERSION)
+  throw new Error(`pg-schema.ts has ${PG_MIGRATIONS.length} migrations for ${SCHEMA_VERSION} schema versions`);
+
+/** A lock id of its own, so that only instances of this app opening the same database wait for each other. */
+const MIGRATION_LOCK = 0x61677374; // "agst"
+
+/** Brings the database up to the newest schema and returns that version. */
+export async function migratePostgres(pool: pg.Pool): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version    integer PRIMARY KEY,
+         applied_at timestamptz NOT NULL DEFAULT now()
+       )`,
+    );
+    const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM schema_migrations');
+    const current = rows[0]?.v ?? 0;
+    if (current > PG_MIGRATIONS.length) throw newerSchemaError(current);
+    for (let v = current + 1; v <= PG_MIGRATIONS.length; v++) {
+      await client.query(PG_MIGRATIONS[v - 1]!);
+      await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [v]);
+    }
+    await client.query('COMMIT');
+    return PG_MIGRATIONS.length;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}
