@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const run = await service.send({ message: 'Run the three steps, then tell me.' });
     let reason = '';
-    for await (const e of service.runs.follow(run.runId) ?? []) if (e.type === 'run-end') reason = e.reason;
+    for await (const e of (await service.runs.follow(run.runId)) ?? []) if (e.type === 'run-end') reason = e.reason;
     if (reason !== 'answered') throw new Error(`a run ended ${reason}`);
     return performance.now() - t0;
   }

@@ -57,7 +57,7 @@ export async function stopRun(runId: string): Promise<boolean> {
 /** Follows a run still going (after a reload), from its first event. */
 export async function followRun(runId: string): Promise<AsyncIterable<FeedEvent> | null> {
   await guardAction();
-  return liveFeed((await appContext()).runs, runId, { stopOnLeave: false }) ?? null;
+  return (await liveFeed((await appContext()).runs, runId, { stopOnLeave: false })) ?? null;
 }
 
 export async function listConversations(query?: string): Promise<ConversationSummary[]> {

@@ -67,8 +67,8 @@ export async function decideTool(
   decision: ToolDecision,
 ): Promise<ActionResult<null>> {
   await guardAction();
-  return attempt((ctx) => {
-    ctx.chat.decideTool(runId, functionId, decision);
+  return attempt(async (ctx) => {
+    await ctx.chat.decideTool(runId, functionId, decision);
     return null;
   });
 }

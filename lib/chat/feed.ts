@@ -38,20 +38,21 @@ export async function* runFeed(
   runId: string,
   opts: { stopOnLeave: boolean },
 ): AsyncGenerator<FeedEvent> {
-  const live = liveFeed(runs, runId, opts);
+  const live = await liveFeed(runs, runId, opts);
   if (live) yield* live;
   else yield* storedFeed(await store.getRunEvents(runId));
 }
 
-/** The feed of a run in progress, from its first event; undefined when the run is not in progress. */
-export function liveFeed(
+/** The feed of a run in progress (on this instance or another sharing the database), from its first event;
+ *  undefined when the run is not in progress. */
+export async function liveFeed(
   runs: LiveRuns,
   runId: string,
   opts: { stopOnLeave: boolean },
-): AsyncGenerator<FeedEvent> | undefined {
-  const events = runs.follow(runId, {
+): Promise<AsyncGenerator<FeedEvent> | undefined> {
+  const events = await runs.follow(runId, {
     coalesceMs: FEED_COALESCE_MS,
-    onLeave: opts.stopOnLeave ? () => runs.stop(runId) : undefined,
+    onLeave: opts.stopOnLeave ? () => void runs.stop(runId).catch(() => undefined) : undefined,
   });
   return events && feedOf(events);
 }

@@ -61,11 +61,11 @@ describe('InMemoryLiveRuns', () => {
     const { store, batches } = await storeWithRun();
     const runs = new InMemoryLiveRuns(store);
     const writer = runs.start('r', 'c');
-    const early = read(runs.follow('r')!);
+    const early = read((await runs.follow('r'))!);
     const seen: number[] = [];
     const watching = (async () => {
       // Whatever a follower holds is in the log already.
-      for await (const _ of runs.follow('r')!) seen.push((await store.getRunEvents('r')).length);
+      for await (const _ of (await runs.follow('r'))!) seen.push((await store.getRunEvents('r')).length);
     })();
     for (const t of ['a', 'b', 'c', 'd']) writer.push(text(1, t));
     writer.push(runEnd);
@@ -75,23 +75,23 @@ describe('InMemoryLiveRuns', () => {
     await watching;
     expect(seen.every((n, i) => n >= i + 1)).toBe(true);
     expect((await store.getRun('r'))?.status).toBe('answered');
-    expect(runs.follow('r')).toBeUndefined(); // over: its log holds it
+    expect(await runs.follow('r')).toBeUndefined(); // over: its log holds it
   });
 
   it('lets readers follow a run from its first event, and stops it', async () => {
     const runs = new InMemoryLiveRuns((await storeWithRun()).store);
     const writer = runs.start('r', 'c');
     writer.push(text(1, 'a'));
-    const early = runs.follow('r')!;
+    const early = (await runs.follow('r'))!;
     writer.push(text(2, 'b'));
-    const late = runs.follow('r')!; // joins later, still from the first event
-    expect(runs.stop('r')).toBe(true);
+    const late = (await runs.follow('r'))!; // joins later, still from the first event
+    expect(await runs.stop('r')).toBe(true);
     expect(writer.signal.aborted).toBe(true);
     await writer.end();
     expect(await read(early)).toEqual(['a', 'b']);
     expect(await read(late)).toEqual(['a', 'b']);
-    expect(runs.stop('r')).toBe(false);
-    expect(runs.decide('r', '1', { action: 'skip' })).toBe('not-running');
+    expect(await runs.stop('r')).toBe(false);
+    expect(await runs.decide('r', '1', { action: 'skip' })).toBe('not-running');
   });
 
   it('tells the followers when the log cannot be written, and writes nothing after', async () => {
@@ -100,7 +100,7 @@ describe('InMemoryLiveRuns', () => {
     const writer = runs.start('no-such-run', 'c');
     const reading = (async () => {
       const out: AgentEvent[] = [];
-      for await (const e of runs.follow('no-such-run')!) out.push(e);
+      for await (const e of (await runs.follow('no-such-run'))!) out.push(e);
       return out;
     })();
     writer.push(text(1, 'a'));
@@ -121,13 +121,13 @@ describe('InMemoryLiveRuns', () => {
   it('hands a decision to the paused call, and says when no call waits', async () => {
     const runs = new InMemoryLiveRuns((await storeWithRun()).store);
     const writer = runs.start('r', 'c');
-    expect(runs.decide('r', 'f1', { action: 'skip' })).toBe('not-waiting');
+    expect(await runs.decide('r', 'f1', { action: 'skip' })).toBe('not-waiting');
     const decision = writer.awaitDecision('f1');
-    expect(runs.decide('r', 'f1', { action: 'supply', content: 'x' })).toBe('decided');
+    expect(await runs.decide('r', 'f1', { action: 'supply', content: 'x' })).toBe('decided');
     expect(await decision).toEqual({ action: 'supply', content: 'x' });
     const waiting = writer.awaitDecision('f2');
     await runs.stopConversation('other'); // another conversation's: nothing happens
-    expect(runs.decide('r', 'f2', { action: 'skip' })).toBe('decided');
+    expect(await runs.decide('r', 'f2', { action: 'skip' })).toBe('decided');
     await waiting;
     const stopped = writer.awaitDecision('f3');
     const ending = runs.stopConversation('c');

@@ -2,8 +2,8 @@
 // appends it to the run's log and only then to the run's followers (what a reader sees is never more than what a
 // restart keeps). Any number of readers follow a run from its first event (a reload re-attaches to a run still
 // going); a run can be stopped and told the user's decision on a paused tool call. The registry here holds the
-// runs in this process's memory; one that several server processes share (a database that tells its followers of
-// new events) can take its place behind the same interface.
+// runs in this process's memory; shared-live-runs.ts adds the runs other instances drive on the same database
+// (PostgreSQL), behind the same interface.
 import { EventQueue } from '../agent/event-queue';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
 import type { ChatStore } from '../store/types';
@@ -35,44 +35,71 @@ export interface RunWriter {
 export type DecideResult = 'decided' | 'not-running' | 'not-waiting';
 
 export interface LiveRuns {
-  /** A run starting now; its driver writes through the returned writer. */
+  /** A run starting now (on this instance); its driver writes through the returned writer. */
   start(runId: string, conversationId: string): RunWriter;
   /** Every event of a run in progress from its first on, as they come, ending after run-end; undefined when the
    *  run is not in progress. */
-  follow(runId: string, opts?: FollowOptions): AsyncGenerator<AgentEvent> | undefined;
+  follow(runId: string, opts?: FollowOptions): Promise<AsyncGenerator<AgentEvent> | undefined>;
   /** Stops a run in progress; false when it is not. */
-  stop(runId: string): boolean;
+  stop(runId: string): Promise<boolean>;
   /** Hands the user's decision to the tool call a run waits on. */
-  decide(runId: string, functionId: string, decision: ToolDecision): DecideResult;
+  decide(runId: string, functionId: string, decision: ToolDecision): Promise<DecideResult>;
   /** Stops every run of the conversation and resolves once each has ended and stored its last event. */
   stopConversation(conversationId: string): Promise<void>;
   /** Resolves once the run has ended and stored its last event (at once when it is not in progress). */
   ended(runId: string): Promise<void>;
 }
 
+/** Told when a run of this process starts and once it has ended (the shared registry holds its lease meanwhile). */
+export interface LiveRunHooks {
+  started?(runId: string): void;
+  ended?(runId: string): void;
+}
+
 /** The runs in progress in this process, written to `store`. */
 export class InMemoryLiveRuns implements LiveRuns {
   private readonly runs = new Map<string, LiveRun>();
 
-  constructor(private readonly store: ChatStore) {}
+  constructor(
+    private readonly store: ChatStore,
+    private readonly hooks: LiveRunHooks = {},
+  ) {}
 
   start(runId: string, conversationId: string): RunWriter {
-    const run = new LiveRun(this.store, runId, conversationId, () => this.runs.delete(runId));
+    const run = new LiveRun(this.store, runId, conversationId, () => {
+      this.runs.delete(runId);
+      this.hooks.ended?.(runId);
+    });
     this.runs.set(runId, run);
+    this.hooks.started?.(runId);
     return run;
   }
 
-  follow(runId: string, opts: FollowOptions = {}): AsyncGenerator<AgentEvent> | undefined {
+  /** Is the run in progress in this process? */
+  has(runId: string): boolean {
+    return this.runs.has(runId);
+  }
+
+  async follow(runId: string, opts: FollowOptions = {}): Promise<AsyncGenerator<AgentEvent> | undefined> {
     return this.runs.get(runId)?.follow(opts);
   }
 
-  stop(runId: string): boolean {
+  async stop(runId: string): Promise<boolean> {
+    return this.stopHere(runId);
+  }
+
+  /** stop(), answered at once: false when the run is not in this process. */
+  stopHere(runId: string): boolean {
     const run = this.runs.get(runId);
     run?.controller.abort();
     return Boolean(run);
   }
 
-  decide(runId: string, functionId: string, decision: ToolDecision): DecideResult {
+  async decide(runId: string, functionId: string, decision: ToolDecision): Promise<DecideResult> {
+    return this.decideHere(runId, functionId, decision);
+  }
+
+  decideHere(runId: string, functionId: string, decision: ToolDecision): DecideResult {
     const run = this.runs.get(runId);
     if (!run) return 'not-running';
     return run.decide(functionId, decision) ? 'decided' : 'not-waiting';
@@ -201,27 +228,32 @@ class LiveRun implements RunWriter {
     return true;
   }
 
-  async *follow(opts: FollowOptions): AsyncGenerator<AgentEvent> {
-    let next = 0;
-    let finished = false;
-    try {
-      for (;;) {
-        if (next < this.events.size) {
-          if (opts.coalesceMs && !this.events.isClosed) await delay(opts.coalesceMs);
-          const batch = this.events.since(next);
-          next += batch.length;
-          for (const e of opts.coalesceMs ? coalesceDeltas(batch) : batch) yield e;
-          continue;
-        }
-        if (this.events.isClosed) {
-          finished = true;
-          return;
-        }
-        await this.events.whenPast(next);
+  follow(opts: FollowOptions): AsyncGenerator<AgentEvent> {
+    return followQueue(this.events, opts);
+  }
+}
+
+/** Every event of `events` from the first, as they come, until it is closed; the reader may merge deltas. */
+export async function* followQueue(events: EventQueue<AgentEvent>, opts: FollowOptions): AsyncGenerator<AgentEvent> {
+  let next = 0;
+  let finished = false;
+  try {
+    for (;;) {
+      if (next < events.size) {
+        if (opts.coalesceMs && !events.isClosed) await delay(opts.coalesceMs);
+        const batch = events.since(next);
+        next += batch.length;
+        for (const e of opts.coalesceMs ? coalesceDeltas(batch) : batch) yield e;
+        continue;
       }
-    } finally {
-      if (!finished && !this.events.isClosed) opts.onLeave?.();
+      if (events.isClosed) {
+        finished = true;
+        return;
+      }
+      await events.whenPast(next);
     }
+  } finally {
+    if (!finished && !events.isClosed) opts.onLeave?.();
   }
 }
 

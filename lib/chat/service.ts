@@ -137,18 +137,18 @@ export class ChatService {
   }
 
   /** The user's decision on a tool call a paused run waits on. */
-  decideTool(runId: string, functionId: string, decision: unknown): void {
+  async decideTool(runId: string, functionId: string, decision: unknown): Promise<void> {
     const parsed = ToolDecisionSchema.safeParse(decision);
     if (!parsed.success) {
       throw new Error('A decision is {action: "run", arguments?}, {action: "skip"} or {action: "supply", content}.');
     }
-    const result = this.runs.decide(runId, functionId, parsed.data);
+    const result = await this.runs.decide(runId, functionId, parsed.data);
     if (result === 'not-running') throw new Error('This run is not going any more.');
     if (result === 'not-waiting') throw new Error(`This run is not waiting for tool call ${functionId}.`);
   }
 
-  /** Stops a run in progress. False when it is not running. */
-  stop(runId: string): boolean {
+  /** Stops a run in progress (on any instance). False when it is not running. */
+  stop(runId: string): Promise<boolean> {
     return this.runs.stop(runId);
   }
 

@@ -7,6 +7,7 @@ import { dropProcessWide, existingProcessWide, processWide } from '../config/pro
 import { mcpManager, prepareMcpTools, type McpManager } from '../mcp';
 import { agentFactory, type AgentFactory } from '../chat/agents';
 import { InMemoryLiveRuns, type LiveRuns } from '../chat/live-runs';
+import { SharedLiveRuns } from '../chat/shared-live-runs';
 import { ChatService } from '../chat/service';
 import { openStore } from '../store';
 import { defaultSettings } from '../store/settings';
@@ -18,7 +19,8 @@ import { DocumentService } from '../uploads/service';
 export interface AppContext {
   config: AppConfig;
   store: ChatStore;
-  /** The runs in progress (they outlive a module reload in Next dev with the rest of the context). */
+  /** The runs in progress (they outlive a module reload in Next dev with the rest of the context): this process's
+   *  own, plus, on a database several instances share, the other instances' runs. */
   runs: LiveRuns;
   chat: ChatService;
   uploads: DocumentService;
@@ -33,7 +35,7 @@ export function createAppContext(
   store: ChatStore,
   parts: { agents?: AgentFactory; runs?: LiveRuns; mcp?: McpManager } = {},
 ): AppContext {
-  const runs = parts.runs ?? new InMemoryLiveRuns(store);
+  const runs = parts.runs ?? (store.runBus ? new SharedLiveRuns(store, store.runBus) : new InMemoryLiveRuns(store));
   const parses = new ParseJobs();
   const settings = () => defaultSettings(config.llm.fncallMode);
   const uploads = new DocumentService(store, {
@@ -69,7 +71,11 @@ export function appContext(): Promise<AppContext> {
 async function build(): Promise<AppContext> {
   const config = loadConfig();
   configureTelemetry(config.telemetry);
-  const store = await openStore(config.dataDir, { defaults: defaultSettings(config.llm.fncallMode) });
+  const store = await openStore(config.dataDir, {
+    defaults: defaultSettings(config.llm.fncallMode),
+    databaseUrl: config.database.url,
+    postgres: { poolSize: config.database.poolSize, leaseMs: config.database.leaseMs },
+  });
   return createAppContext(config, store);
 }
 

@@ -185,9 +185,8 @@ export class PgRunBus implements RunBus {
   /** A control sent to this instance: ask the registry, write its answer, tell the sender. */
   private async answerControl(id: number): Promise<void> {
     try {
-      const row = (
-        await run<{ run_id: string; message_json: string }>(this.pool, 'control', [id, this.instanceId])
-      ).rows[0];
+      const row = (await run<{ run_id: string; message_json: string }>(this.pool, 'control', [id, this.instanceId]))
+        .rows[0];
       if (!row) return; // answered already
       const message = JSON.parse(row.message_json) as RunControl;
       const answer = this.handler ? await this.handler(row.run_id, message) : 'not-running';
@@ -212,7 +211,10 @@ export class PgRunBus implements RunBus {
   /** Connects the listening connection; after a drop, connects again (with back-off) and re-reads what it may
    *  have missed: every watched run, every control left unanswered. */
   private async listen(attempt = 0): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: 'agent-studio listener' });
+    const client = new pg.Client({
+      connectionString: this.url,
+      application_name: `agent-studio listener ${this.instanceId}`,
+    });
     client.on('notification', (msg) => this.onNotification(msg));
     client.on('error', () => undefined); // 'end' follows; reconnecting is done there
     try {

@@ -97,13 +97,13 @@ describe('ChatService', () => {
     const run = await service.send({ message: 'long' });
     const reading = drain(follow(service, run.runId));
     await new Promise((r) => setTimeout(r, 100));
-    expect(service.stop(run.runId)).toBe(true);
+    expect(await service.stop(run.runId)).toBe(true);
     expect((await reading).at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' });
     expect((await store.getRun(run.runId))?.status).toBe('aborted');
-    expect(service.stop(run.runId)).toBe(false);
+    expect(await service.stop(run.runId)).toBe(false);
 
     const left = await service.send({ message: 'long again' });
-    for await (const e of follow(service, left.runId, { onLeave: () => service.stop(left.runId) }))
+    for await (const e of follow(service, left.runId, { onLeave: () => void service.stop(left.runId) }))
       if (e.type === 'text-delta') break;
     await new Promise((r) => setTimeout(r, 200));
     expect((await store.getRun(left.runId))?.status).toBe('aborted');

@@ -10,11 +10,18 @@ export function chatContext(store: ChatStore, agents: AgentFactory, env: Record<
   return createAppContext(loadConfig({ DATA_DIR: env.DATA_DIR ?? process.env.DATA_DIR, ...env }), store, { agents });
 }
 
-/** Every event of a run in progress, from its first. */
-export function follow(chat: ChatService, runId: string, opts?: Parameters<ChatService['runs']['follow']>[1]) {
-  const events = chat.runs.follow(runId, opts);
-  if (!events) throw new Error(`run ${runId} is not in progress`);
-  return events;
+/** Every event of a run in progress, from its first (attached now, read when the caller reads). */
+export function follow(
+  chat: ChatService,
+  runId: string,
+  opts?: Parameters<ChatService['runs']['follow']>[1],
+): AsyncGenerator<AgentEvent> {
+  const attached = chat.runs.follow(runId, opts);
+  return (async function* () {
+    const events = await attached;
+    if (!events) throw new Error(`run ${runId} is not in progress`);
+    yield* events;
+  })();
 }
 
 export async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
