@@ -229,7 +229,8 @@ class PgChatStore implements ChatStore {
       const turn = (await this.q<TurnRow>('turn', [turnId], db)).rows[0];
       if (!turn) throw new Error(`Unknown turn id "${turnId}".`);
       await this.lockedConversation(db, turn.conversation_id);
-      if ((await this.q('runExists', [runId], db)).rowCount) throw new Error(`A run with id "${runId}" already exists.`);
+      if ((await this.q('runExists', [runId], db)).rowCount)
+        throw new Error(`A run with id "${runId}" already exists.`);
       const at = this.now();
       await this.q('insertRun', [runId, turnId, at, this.runBus.instanceId, this.runBus.lease.leaseMs], db);
       await this.q('touch', [at, turn.conversation_id], db);
@@ -336,7 +337,8 @@ class PgChatStore implements ChatStore {
   private async refusal(runId: string, what: string): Promise<Error> {
     const row = (await this.q<{ status: RunStatus; lease_holder: string | null }>('runLease', [runId])).rows[0];
     if (!row) return new Error(`Unknown run id "${runId}": cannot ${what}.`);
-    if (row.status !== 'running') return new Error(`Run "${runId}" is ${row.status}, no longer running: cannot ${what}.`);
+    if (row.status !== 'running')
+      return new Error(`Run "${runId}" is ${row.status}, no longer running: cannot ${what}.`);
     return new Error(`Run "${runId}" is driven by another instance: cannot ${what}.`);
   }
 
@@ -432,4 +434,3 @@ function toDocument(row: DocumentRow): StoredDocument {
   if (row.error !== null) doc.error = row.error;
   return doc;
 }
-

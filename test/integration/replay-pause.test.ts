@@ -227,7 +227,9 @@ describe('pause before tools', () => {
     });
     expect(events.some((e) => e.type === 'tool-result')).toBe(false);
     expect((await store.getRun(run.runId))?.status).toBe('running');
-    await expect(service.decideTool(run.runId, 'c9', { action: 'skip' })).rejects.toThrow('not waiting for tool call c9');
+    await expect(service.decideTool(run.runId, 'c9', { action: 'skip' })).rejects.toThrow(
+      'not waiting for tool call c9',
+    );
     await expect(service.decideTool(run.runId, 'c1', { action: 'explode' })).rejects.toThrow('A decision is');
 
     await service.decideTool(run.runId, 'c1', { action: 'run', arguments: '{"expression": "2+3"}' });
