@@ -7,6 +7,13 @@ export const PARSE_WAIT_MS = 120_000;
 
 export class ParseJobs {
   private readonly jobs = new Map<string, Promise<StoredDocument>>();
+  private resume?: (doc: StoredDocument) => void;
+
+  /** How a parse that is not running here starts (the document service's): a record left 'parsing' by a stopped
+   *  server, or by another instance sharing the database, which may still be at it (the two parses agree). */
+  resumeWith(resume: (doc: StoredDocument) => void): void {
+    this.resume = resume;
+  }
 
   get(documentId: string): Promise<StoredDocument> | undefined {
     return this.jobs.get(documentId);
@@ -21,18 +28,18 @@ export class ParseJobs {
   }
 
   /**
-   * Resolves when every document of the conversation still being parsed in this process is ready or refused (or
-   * after `timeoutMs`): a message sent right after an upload then carries the file instead of leaving it to the
-   * next one.
+   * Resolves when every document of the conversation still being parsed is ready or refused (or after `timeoutMs`):
+   * a message sent right after an upload then carries the file instead of leaving it to the next one. A parse not
+   * running in this process (the upload went to another instance) is run here too.
    */
   async settled(
     store: Pick<ChatStore, 'listDocuments'>,
     conversationId: string,
     timeoutMs = PARSE_WAIT_MS,
   ): Promise<void> {
-    const pending = (await store.listDocuments(conversationId))
-      .filter((d) => d.state === 'parsing')
-      .flatMap((d) => this.jobs.get(d.id) ?? []);
+    const parsing = (await store.listDocuments(conversationId)).filter((d) => d.state === 'parsing');
+    for (const d of parsing) if (!this.jobs.has(d.id)) this.resume?.(d);
+    const pending = parsing.flatMap((d) => this.jobs.get(d.id) ?? []);
     if (!pending.length) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([

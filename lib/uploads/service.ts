@@ -40,6 +40,7 @@ export class DocumentService {
     this.dataDir = options.dataDir;
     this.limits = options.limits;
     this.parses = options.parses ?? new ParseJobs();
+    this.parses.resumeWith((doc) => this.startParsing(doc));
   }
 
   /** Stores the bytes, records the document (state 'parsing') and starts parsing it. A new conversation is created
