@@ -1,6 +1,59 @@
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
+// User-visible words in the page come from the message catalogs (lib/i18n/messages, README "Languages"). In
+// components and pages, JSX text and string children must be translations; so must the attributes people read or
+// hear (react/jsx-no-literals cannot single out attributes, so those are no-restricted-syntax selectors). Allowed:
+// whitespace and punctuation, which are not words.
+const NOT_WORDS = [
+  '·',
+  '—',
+  '–',
+  '(',
+  ')',
+  ':',
+  '#',
+  '…',
+  '/',
+  ',',
+  '[',
+  ']',
+  '"',
+  '?',
+  '+',
+  '-',
+  '×',
+  '☀',
+  '☾',
+  '%',
+  '0',
+];
+const UI_ATTRIBUTE =
+  'JSXAttribute[name.name=/^(aria-label|aria-description|aria-roledescription|aria-valuetext|aria-placeholder|title|placeholder|alt|label)$/]';
+const HAS_LETTERS = '/[A-Za-z\\u00C0-\\u024F\\u3400-\\u9FFF]/';
+const literalMessage =
+  'User-visible text must come from the message catalog (useTranslations); see README "Languages".';
+// A condition choosing words, one or two levels deep: {busy ? 'Saving…' : 'Save'}, {a ? 'x' : b ? 'y' : 'z'}.
+const CHOICE = ':matches(ConditionalExpression, LogicalExpression)';
+const choices = [`> ${CHOICE} >`, `> ${CHOICE} > ${CHOICE} >`];
+const CHILD = ':matches(JSXElement, JSXFragment) > JSXExpressionContainer';
+const uiLiterals = [
+  `${UI_ATTRIBUTE} > Literal[value=${HAS_LETTERS}]`,
+  `${UI_ATTRIBUTE} > JSXExpressionContainer > Literal[value=${HAS_LETTERS}]`,
+  `${UI_ATTRIBUTE} > JSXExpressionContainer > TemplateLiteral > TemplateElement[value.raw=${HAS_LETTERS}]`,
+  ...[UI_ATTRIBUTE + ' > JSXExpressionContainer', CHILD].flatMap((where) =>
+    choices.flatMap((choice) => [
+      `${where} ${choice} Literal[value=${HAS_LETTERS}]`,
+      `${where} ${choice} TemplateLiteral > TemplateElement[value.raw=${HAS_LETTERS}]`,
+    ]),
+  ),
+].map((selector) => ({ selector, message: literalMessage }));
+
+export const pageTextRules = {
+  'react/jsx-no-literals': ['error', { noStrings: true, ignoreProps: true, allowedStrings: NOT_WORDS }],
+  'no-restricted-syntax': ['error', ...uiLiterals],
+};
+
 const ZOD = { name: 'zod', message: "Import { z } from lib/protocol/zod.ts (zod configured for the page's CSP)." };
 
 const config = [
@@ -24,6 +77,11 @@ const config = [
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
       ],
     },
+  },
+  {
+    files: ['components/**/*.tsx', 'app/**/*.tsx'],
+    ignores: ['**/*.test.tsx'],
+    rules: pageTextRules,
   },
   {
     // lib/protocol/zod.ts configures zod once (jitless: the page's CSP forbids eval); every schema imports z from there.

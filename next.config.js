@@ -1,9 +1,15 @@
+// next-intl's plugin points its server functions at the request configuration (the page's locale and catalog).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config file
+const createNextIntlPlugin = require('next-intl/plugin');
+
+const withNextIntl = createNextIntlPlugin('./app/i18n/request.ts');
+
 // The body limit and the headers every answer carries come from lib/http/settings.json (lib/http reads it too).
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config file
 const { messageBodyBytes, securityHeaders } = require('./lib/http/settings.json');
 
 /** @type {import('next').NextConfig} */
-module.exports = {
+const config = {
   // Heavy or native server-side packages stay out of the bundle, each for the reason below. More join as their
   // features land.
   // pdfjs-dist bundled fails with "Setting up fake worker failed: Cannot find module .../pdf.worker.mjs"; pyodide
@@ -44,3 +50,5 @@ module.exports = {
     ];
   },
 };
+
+module.exports = withNextIntl(config);

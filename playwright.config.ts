@@ -34,7 +34,8 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [['list']],
-  use: { baseURL, trace: 'off', screenshot: 'off', video: 'off' },
+  // English unless a spec says otherwise (the page follows the browser's language; e2e/language.spec.ts sets zh-CN).
+  use: { baseURL, locale: 'en-US', trace: 'off', screenshot: 'off', video: 'off' },
   projects: [
     {
       name: 'chromium',

@@ -1,12 +1,14 @@
 import type { Metadata, Viewport } from 'next';
 import { headers } from 'next/headers';
+import { NextIntlClientProvider } from 'next-intl';
+import { getLocale, getTranslations } from 'next-intl/server';
 import { guardAction } from './actions/guard';
 import './globals.css';
 
-export const metadata: Metadata = {
-  title: 'Agent Studio',
-  description: 'Chat with a tool-using LLM agent and inspect every step.',
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('app');
+  return { title: t('name'), description: t('description') };
+}
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 
 // Applies the saved (or the system's) theme before the first paint, so a dark page never flashes white.
@@ -18,13 +20,15 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   if (h.has('next-action')) await guardAction();
   // The page's CSP nonce (proxy.ts): without it the browser refuses the inline script.
   const nonce = h.get('x-nonce') ?? undefined;
+  const locale = await getLocale();
   return (
-    <html lang="en" suppressHydrationWarning>
+    <html lang={locale} suppressHydrationWarning>
       <head>
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript }} />
       </head>
       <body className="min-h-screen bg-white text-neutral-900 antialiased dark:bg-neutral-950 dark:text-neutral-100">
-        {children}
+        {/* The catalog of the request's locale reaches the client components from here. */}
+        <NextIntlClientProvider>{children}</NextIntlClientProvider>
       </body>
     </html>
   );

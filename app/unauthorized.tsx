@@ -1,19 +1,15 @@
 // Shown when a server action is refused for want of the access token (app/actions/guard.ts): sign in again.
 import Link from 'next/link';
+import { getTranslations } from 'next-intl/server';
 
-const TEXT = {
-  heading: 'Sign in again',
-  body: 'This app needs its access token, and this browser’s sign-in is missing or no longer valid.',
-  link: 'Go to the sign-in page',
-};
-
-export default function Unauthorized() {
+export default async function Unauthorized() {
+  const t = await getTranslations('unauthorized');
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-3 p-6">
-      <h1 className="text-xl font-semibold">{TEXT.heading}</h1>
-      <p>{TEXT.body}</p>
+      <h1 className="text-xl font-semibold">{t('heading')}</h1>
+      <p>{t('body')}</p>
       <Link href="/sign-in" className="text-blue-700 underline dark:text-blue-400">
-        {TEXT.link}
+        {t('link')}
       </Link>
     </main>
   );

@@ -95,7 +95,10 @@ test.describe('with ACCESS_TOKEN', () => {
     const field = page.getByLabel('Access token');
     await field.fill('not the token at all');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('alert')).toHaveText('That is not the access token. Check it and try again.');
+    // Within the page's main part: once the page is hydrated, Next's route announcer is an (empty) alert too.
+    await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+      'That is not the access token. Check it and try again.',
+    );
     await page.getByLabel('Access token').fill(TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(`${base}/?c=nothing-yet`);
@@ -108,5 +111,18 @@ test.describe('with ACCESS_TOKEN', () => {
     await page.reload();
     await expect(page).toHaveURL(/\/\?c=[0-9a-f-]{36}$/);
     await expect(await lastAnswer(page)).toContainText('Hello, signed-in user.');
+  });
+
+  test('a Chinese browser is asked for the token in Chinese', async ({ browser }) => {
+    const context = await browser.newContext({ locale: 'zh-CN' });
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    await expect(page).toHaveURL(`${base}/sign-in`); // no ?next= for the app's own start page
+    await expect(page).toHaveTitle('登录 · Agent Studio');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('登录 Agent Studio');
+    await page.getByLabel('访问令牌').fill('not the token at all');
+    await page.getByRole('button', { name: '登录' }).click();
+    await expect(page.getByRole('main').getByRole('alert')).toHaveText('访问令牌不正确，请检查后重试。');
+    await context.close();
   });
 });

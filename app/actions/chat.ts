@@ -5,10 +5,14 @@ import type { ActionResult, AppInfo, ConversationData, RunStream } from '@/lib/c
 import type { SettingsPatch } from '@/lib/chat/requests';
 import { startLimited } from '@/lib/http/run-limits';
 import type { StartedRun } from '@/lib/chat/service';
+import { CodedError } from '@/lib/protocol/errors';
 import type { FeedEvent } from '@/lib/protocol/events';
 import { appInfo as describeApp } from '@/lib/server/app-info';
 import { appContext, type AppContext } from '@/lib/server/context';
 import type { ConversationSettings, ConversationSummary } from '@/lib/store/types';
+import { agentLang } from '@/lib/i18n/locales';
+import { getLocale } from 'next-intl/server';
+import { failure } from './action-error';
 import { guardAction } from './guard';
 import { requestClient } from './request-client';
 
@@ -16,7 +20,7 @@ async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<Acti
   try {
     return { ok: true, value: await fn(await appContext()) };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    return failure(e);
   }
 }
 
@@ -27,6 +31,11 @@ async function stream(ctx: AppContext, client: string, start: () => Promise<Star
   return { ...started, events: runFeed(ctx.runs, ctx.store, started.runId, { stopOnLeave: true }) };
 }
 
+/** The agent speaks the page's language, unless the conversation's settings name one. */
+async function pageLang() {
+  return agentLang(await getLocale());
+}
+
 export async function sendMessage(input: {
   conversationId?: string;
   message: string;
@@ -34,19 +43,22 @@ export async function sendMessage(input: {
 }): Promise<ActionResult<RunStream>> {
   await guardAction();
   const client = await requestClient();
-  return attempt((ctx) => stream(ctx, client, () => ctx.chat.send(input)));
+  const lang = await pageLang();
+  return attempt((ctx) => stream(ctx, client, () => ctx.chat.send({ ...input, lang })));
 }
 
 export async function regenerate(turnId: string): Promise<ActionResult<RunStream>> {
   await guardAction();
   const client = await requestClient();
-  return attempt((ctx) => stream(ctx, client, () => ctx.chat.regenerate(turnId)));
+  const lang = await pageLang();
+  return attempt((ctx) => stream(ctx, client, () => ctx.chat.regenerate(turnId, lang)));
 }
 
 export async function editAndResend(turnId: string, message: string): Promise<ActionResult<RunStream>> {
   await guardAction();
   const client = await requestClient();
-  return attempt((ctx) => stream(ctx, client, () => ctx.chat.editAndResend(turnId, message)));
+  const lang = await pageLang();
+  return attempt((ctx) => stream(ctx, client, () => ctx.chat.editAndResend(turnId, message, lang)));
 }
 
 export async function stopRun(runId: string): Promise<boolean> {
@@ -74,7 +86,7 @@ export async function renameConversation(id: string, title: string): Promise<Act
   await guardAction();
   return attempt(async (ctx) => {
     const clean = title.trim();
-    if (!clean) throw new Error('A title cannot be empty.');
+    if (!clean) throw new CodedError('empty-title', 'A title cannot be empty.');
     await ctx.store.renameConversation(id, clean.slice(0, 200));
     return null;
   });

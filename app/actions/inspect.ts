@@ -5,13 +5,14 @@ import type { RunExport } from '@/lib/inspect/export';
 import { loadRunExport, loadRunRequest } from '@/lib/inspect/load';
 import type { LlmRequest } from '@/lib/protocol/events';
 import { appContext } from '@/lib/server/context';
+import { failure } from './action-error';
 import { guardAction } from './guard';
 
 async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, value: await fn() };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    return failure(e);
   }
 }
 

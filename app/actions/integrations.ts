@@ -1,6 +1,7 @@
 'use server';
 // Server actions for the settings page's MCP servers and web tools. Wiring only: the work is in
 // lib/server/integrations.ts.
+import type { ActionFailure } from '@/lib/chat/page';
 import {
   integrationsStatus as statusOf,
   readMcpConfigText as readConfig,
@@ -25,7 +26,7 @@ export async function readMcpConfigText(): Promise<ConfigFileResult> {
 /** Validates and saves the file, then reconnects the servers. Nothing is written when the text is invalid. */
 export async function saveMcpConfigText(
   text: string,
-): Promise<{ ok: true; status: IntegrationsStatus } | { ok: false; error: string }> {
+): Promise<{ ok: true; status: IntegrationsStatus } | ActionFailure> {
   await guardAction();
   return saveConfig(await appContext(), text);
 }

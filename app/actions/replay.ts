@@ -8,6 +8,8 @@ import type { ToolDecision } from '@/lib/protocol/events';
 import { replaySource as describeReplay, type ReplayRequest, type ReplaySource } from '@/lib/replay/plan';
 import { appContext, type AppContext } from '@/lib/server/context';
 import { startLimited } from '@/lib/http/run-limits';
+import { CodedError } from '@/lib/protocol/errors';
+import { failure } from './action-error';
 import { guardAction } from './guard';
 import { requestClient } from './request-client';
 
@@ -15,7 +17,7 @@ async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<Acti
   try {
     return { ok: true, value: await fn(await appContext()) };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    return failure(e);
   }
 }
 
@@ -31,8 +33,8 @@ export async function compareTurnRuns(runA: string, runB: string): Promise<Actio
   return attempt(async ({ store }) => {
     const a = await store.getRun(runA);
     const b = await store.getRun(runB);
-    if (!a || !b) throw new Error('One of these runs no longer exists.');
-    if (a.turnId !== b.turnId) throw new Error('Only runs of the same message can be compared.');
+    if (!a || !b) throw new CodedError('run-gone', 'One of these runs no longer exists.');
+    if (a.turnId !== b.turnId) throw new CodedError('runs-differ', 'Only runs of the same message can be compared.');
     return compareRuns(
       { runId: runA, events: await store.getRunEvents(runA) },
       { runId: runB, events: await store.getRunEvents(runB) },

@@ -2,23 +2,16 @@
 // /api/sign-in, which sets the session cookie and comes back to the page asked for.
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { getTranslations } from 'next-intl/server';
 import { loadConfig } from '@/lib/config';
 import { safeNextPath } from '@/lib/http/sign-in';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Sign in · Agent Studio' };
 
-const TEXT = {
-  heading: 'Sign in to Agent Studio',
-  intro:
-    'This app is locked with an access token (ACCESS_TOKEN on the server). Enter it once: this browser stays signed in for 30 days.',
-  label: 'Access token',
-  submit: 'Sign in',
-  wrong: 'That is not the access token. Check it and try again.',
-  limited: 'Too many wrong tokens from here. Wait a minute, then try again.',
-  noToken: 'This server has no access token set, so there is nothing to sign in to.',
-  open: 'Open the app',
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('signIn');
+  return { title: t('title') };
+}
 
 export default async function SignInPage({
   searchParams,
@@ -26,14 +19,15 @@ export default async function SignInPage({
   searchParams: Promise<{ next?: string; error?: string }>;
 }) {
   const { next, error } = await searchParams;
+  const t = await getTranslations('signIn');
   const locked = Boolean(loadConfig().http.accessToken);
-  const message = error === 'wrong' ? TEXT.wrong : error === 'limited' ? TEXT.limited : null;
+  const message = error === 'wrong' ? t('wrong') : error === 'limited' ? t('limited') : null;
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-4 p-6">
-      <h1 className="text-xl font-semibold">{TEXT.heading}</h1>
+      <h1 className="text-xl font-semibold">{t('heading')}</h1>
       {locked ? (
         <>
-          <p className="text-sm text-neutral-600 dark:text-neutral-400">{TEXT.intro}</p>
+          <p className="text-sm text-neutral-600 dark:text-neutral-400">{t('intro')}</p>
           {message && (
             <p
               role="alert"
@@ -44,7 +38,7 @@ export default async function SignInPage({
           )}
           <form method="post" action="/api/sign-in" className="flex flex-col gap-3">
             <label htmlFor="token" className="text-sm font-medium">
-              {TEXT.label}
+              {t('label')}
             </label>
             <input
               id="token"
@@ -60,15 +54,15 @@ export default async function SignInPage({
               type="submit"
               className="rounded bg-neutral-900 px-3 py-2 text-white hover:bg-neutral-700 dark:bg-neutral-100 dark:text-neutral-900 dark:hover:bg-neutral-300"
             >
-              {TEXT.submit}
+              {t('submit')}
             </button>
           </form>
         </>
       ) : (
         <p>
-          {TEXT.noToken}{' '}
+          {t('noToken')}{' '}
           <Link href="/" className="text-blue-700 underline dark:text-blue-400">
-            {TEXT.open}
+            {t('open')}
           </Link>
         </p>
       )}

@@ -1,29 +1,45 @@
 'use client';
+import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import type { AppInfo } from '@/lib/chat/page';
 import { useInspector } from '../inspector/inspector-store';
 import { RunInspector, type IterationActionContext } from '../inspector/run-inspector';
 import { ReplayFromHere } from '../runs/replay-from-here';
 import { Composer } from './composer';
+import { useConversationTitle } from './conversation-title';
+import { LanguageSelect } from './language-select';
+import { useCodedText } from './server-text';
 import { SettingsPanel } from './settings-panel';
 import { Sidebar } from './sidebar';
 import { useChat } from './store';
 import { ThemeToggle } from './theme-toggle';
 import { Thread } from './thread';
 import { fileDropHandlers } from './file-drop';
+import { Welcome } from './welcome';
 
 export function ChatApp({ info, initialConversationId }: { info: AppInfo; initialConversationId?: string }) {
-  const title = useChat((s) => s.title);
+  const t = useTranslations('header');
+  const tApp = useTranslations('app');
+  const titleText = useConversationTitle();
+  const noticeText = useCodedText('errors');
+  // The conversation's title as the list has it, so the header says what the sidebar says as soon as it has one.
+  const title = useChat((s) =>
+    s.activeId ? (s.conversations.find((c) => c.id === s.activeId)?.title ?? s.title) : undefined,
+  );
   const notice = useChat((s) => s.notice);
   const [menuOpen, setMenuOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  // Taken once: the page is rendered again when the language changes, and that must not reopen the conversation
+  // (which would drop the run being streamed) or reset a new chat's settings.
+  const [defaultSettings] = useState(info.defaultSettings);
+  const [openFirst] = useState(initialConversationId);
 
   useEffect(() => {
     const chat = useChat.getState();
-    chat.setDraftSettings(info.defaultSettings);
+    chat.setDraftSettings(defaultSettings);
     void chat.refreshConversations();
-    if (initialConversationId) void chat.open(initialConversationId);
-  }, [info.defaultSettings, initialConversationId]);
+    if (openFirst) void chat.open(openFirst);
+  }, [defaultSettings, openFirst]);
 
   // Keep the address bar on the open conversation, so a reload comes back to it.
   const activeId = useChat((s) => s.activeId);
@@ -33,8 +49,14 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   }, [activeId]);
 
   useEffect(() => {
-    if (!activeId) useChat.getState().setDraftSettings(info.defaultSettings);
-  }, [activeId, info.defaultSettings]);
+    if (!activeId) useChat.getState().setDraftSettings(defaultSettings);
+  }, [activeId, defaultSettings]);
+
+  // A conversation started by an upload gets its title with its first message: fetch the list when a run starts.
+  const running = useChat((s) => Boolean(s.runningRunId));
+  useEffect(() => {
+    if (running) void useChat.getState().refreshConversations();
+  }, [running]);
 
   return (
     <div className="flex h-dvh overflow-hidden">
@@ -42,13 +64,13 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
         className={`${menuOpen ? 'fixed inset-0 z-20 block' : 'hidden'} w-full border-r border-neutral-200 bg-neutral-50 md:static md:block md:w-72 md:shrink-0 dark:border-neutral-800 dark:bg-neutral-900`}
       >
         <div className="flex items-center justify-between p-3 pb-0 md:hidden">
-          <span className="font-semibold">Agent Studio</span>
+          <span className="font-semibold">{tApp('name')}</span>
           <button
             type="button"
             onClick={() => setMenuOpen(false)}
             className="rounded px-2 py-1 hover:bg-neutral-200 dark:hover:bg-neutral-800"
           >
-            Close
+            {t('closeMenu')}
           </button>
         </div>
         <Sidebar onNavigate={() => setMenuOpen(false)} />
@@ -60,9 +82,10 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             onClick={() => setMenuOpen(true)}
             className="rounded px-2 py-1 hover:bg-neutral-200 md:hidden dark:hover:bg-neutral-800"
           >
-            Menu
+            {t('menu')}
           </button>
-          <h1 className="min-w-0 flex-1 truncate font-semibold">{title}</h1>
+          <h1 className="min-w-0 flex-1 truncate font-semibold">{title ? titleText(title) : t('newChat')}</h1>
+          <LanguageSelect />
           <button
             type="button"
             aria-expanded={settingsOpen}
@@ -70,7 +93,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             onClick={() => setSettingsOpen((v) => !v)}
             className="rounded-lg px-2 py-1 text-sm hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-neutral-800"
           >
-            Settings
+            {t('settings')}
           </button>
           <ThemeToggle />
         </header>
@@ -79,9 +102,10 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             role="status"
             className="border-b border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
           >
-            <strong>No model is configured.</strong> Set <code>OPENAI_BASE_URL</code> (any OpenAI-compatible server:
-            vLLM, Ollama, llama.cpp, LM Studio, DashScope, OpenAI), <code>OPENAI_API_KEY</code> and{' '}
-            <code>OPENAI_MODEL</code> in the server&apos;s environment, then restart it.
+            {t.rich('noModel', {
+              strong: (chunks) => <strong>{chunks}</strong>,
+              code: (chunks) => <code>{chunks}</code>,
+            })}
           </div>
         )}
         {notice && (
@@ -89,19 +113,19 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             role="alert"
             className="flex items-start gap-2 border-b border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
           >
-            <span className="flex-1">{notice}</span>
+            <span className="flex-1">{noticeText(notice)}</span>
             <button
               type="button"
               onClick={() => useChat.getState().dismissNotice()}
               className="rounded px-2 hover:bg-red-100 dark:hover:bg-red-900"
             >
-              Dismiss
+              {t('dismiss')}
             </button>
           </div>
         )}
         <div className="flex min-h-0 flex-1">
           <div data-thread-scroller className="min-w-0 flex-1 overflow-y-auto">
-            <Thread />
+            <Thread empty={<NewConversation info={info} />} />
           </div>
           {settingsOpen && (
             <div
@@ -114,7 +138,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
                   onClick={() => setSettingsOpen(false)}
                   className="rounded px-2 py-1 hover:bg-neutral-200 dark:hover:bg-neutral-800"
                 >
-                  Close settings
+                  {t('closeSettings')}
                 </button>
               </div>
               <SettingsPanel info={info} />
@@ -128,12 +152,23 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   );
 }
 
+/** The welcome page of a conversation without turns, for its agent and tools. */
+function NewConversation({ info }: { info: AppInfo }) {
+  const settings = useChat((s) => s.settings);
+  return <Welcome tools={settings?.tools ?? []} agent={settings?.agent ?? 'fncall'} descriptions={info.tools} />;
+}
+
 /** A stored run can be re-run from the iteration on screen (an imported one has no conversation to run in). */
-function replayFromIteration({ run, iteration, imported }: IterationActionContext) {
-  if (imported) return null;
+function replayFromIteration(ctx: IterationActionContext) {
+  if (ctx.imported) return null;
+  return <ReplayFromIteration {...ctx} />;
+}
+
+function ReplayFromIteration({ run, iteration }: IterationActionContext) {
+  const t = useTranslations('header');
   return (
     <details className="rounded-md border border-neutral-200 p-2 dark:border-neutral-800">
-      <summary className="cursor-pointer text-sm font-medium">Replay from iteration {iteration.n}</summary>
+      <summary className="cursor-pointer text-sm font-medium">{t('replayFromIteration', { n: iteration.n })}</summary>
       <ReplayFromHere runId={run.runId} iteration={iteration.n} onStarted={() => useInspector.getState().close()} />
     </details>
   );

@@ -1,27 +1,31 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { memo, useId, useState } from 'react';
 import type { RetrievalCandidate } from '../../lib/protocol/events';
-import { passageLabel } from './retrieval-card';
+import { usePassageLabel } from './retrieval-card';
 
 interface Source {
-  label: string;
+  /** The file and page the passages share. */
+  key: string;
   passages: RetrievalCandidate[];
 }
 
 /** One source per document page, in the order the passages were used. */
 export function sourcesOf(passages: readonly RetrievalCandidate[]): Source[] {
-  const byLabel = new Map<string, Source>();
+  const byPage = new Map<string, Source>();
   for (const p of passages) {
-    const label = passageLabel(p);
-    let source = byLabel.get(label);
-    if (!source) byLabel.set(label, (source = { label, passages: [] }));
+    const key = JSON.stringify([p.fileName, p.page ?? null]);
+    let source = byPage.get(key);
+    if (!source) byPage.set(key, (source = { key, passages: [] }));
     source.passages.push(p);
   }
-  return [...byLabel.values()];
+  return [...byPage.values()];
 }
 
 function SourceItem({ source }: { source: Source }) {
+  const t = useTranslations('retrieval');
+  const passageLabel = usePassageLabel();
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const count = source.passages.length;
@@ -34,8 +38,8 @@ function SourceItem({ source }: { source: Source }) {
         onClick={() => setOpen(!open)}
         className="rounded-full border border-neutral-300 px-2.5 py-0.5 text-xs text-neutral-800 hover:bg-neutral-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-neutral-700 dark:text-neutral-200 dark:hover:bg-neutral-900"
       >
-        {source.label}
-        {count > 1 && <span className="text-neutral-600 dark:text-neutral-400"> · {count} passages</span>}
+        {passageLabel(source.passages[0]!)}
+        {count > 1 && <span className="text-neutral-600 dark:text-neutral-400"> · {t('passages', { n: count })}</span>}
       </button>
       <div
         id={panelId}
@@ -55,15 +59,16 @@ function SourceItem({ source }: { source: Source }) {
 
 /** The document and page of the passages the answer drew on; opening one shows its passages. */
 export const Citations = memo(function Citations({ passages }: { passages: RetrievalCandidate[] }) {
+  const t = useTranslations('retrieval');
   if (!passages.length) return null;
   return (
-    <section aria-label="Sources" className="mt-3">
+    <section aria-label={t('sources')} className="mt-3">
       <h3 className="mb-1 text-xs font-semibold tracking-wide text-neutral-700 uppercase dark:text-neutral-300">
-        Sources
+        {t('sources')}
       </h3>
       <ul className="flex flex-col items-start gap-1">
         {sourcesOf(passages).map((s) => (
-          <SourceItem key={s.label} source={s} />
+          <SourceItem key={s.key} source={s} />
         ))}
       </ul>
     </section>

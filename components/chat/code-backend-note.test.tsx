@@ -3,10 +3,11 @@ import { CodeBackendNote } from './code-backend-note';
 import { render, textOf } from './test-html';
 
 const install = 'apt-get install -y bubblewrap python3-numpy python3-pandas python3-matplotlib python3-openpyxl';
-const note = (over: object) =>
+const note = (over: object, locale: 'en' | 'zh-CN' = 'en') =>
   textOf(
     render(
       <CodeBackendNote info={{ backend: 'python', requested: 'auto', python: '/usr/bin/python3', install, ...over }} />,
+      locale,
     ),
   );
 
@@ -26,5 +27,14 @@ describe('the code_interpreter line in Settings', () => {
     const broken = note({ requested: 'python', pythonProblem: '/usr/bin/python3 cannot import pandas' });
     expect(broken).toContain('cannot run here: /usr/bin/python3 cannot import pandas.');
     expect(broken).toContain('or set CODE_INTERPRETER_BACKEND=pyodide.');
+  });
+
+  it("says it in Chinese on a Chinese page, the install command and the server's reason as they are", () => {
+    expect(note({}, 'zh-CN')).toBe(
+      'code_interpreter 使用 CPython 运行，带 numpy、pandas 和 matplotlib，由 bubblewrap 提供沙箱。如果想改用 Pyodide，请设置 CODE_INTERPRETER_BACKEND=pyodide 并重启服务器。',
+    );
+    const fallback = note({ backend: 'pyodide', pythonProblem: 'bubblewrap (bwrap) is not installed' }, 'zh-CN');
+    expect(fallback).toContain(`请安装 ${install} 并重启服务器。`);
+    expect(fallback).toContain('目前无法使用：bubblewrap (bwrap) is not installed。');
   });
 });

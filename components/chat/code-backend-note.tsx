@@ -1,49 +1,21 @@
+import { useTranslations } from 'next-intl';
 import type { AppInfo } from '@/lib/chat/page';
 
-const TEXT = {
-  python: 'code_interpreter runs CPython with numpy, pandas and matplotlib, sandboxed by bubblewrap.',
-  toPyodide: 'For Pyodide instead, set CODE_INTERPRETER_BACKEND=pyodide and restart the server.',
-  pyodide: 'code_interpreter runs Pyodide: the standard library only.',
-  toPython: 'For numpy, pandas and matplotlib (CPython in bubblewrap), install',
-  thenRestart: 'and restart the server.',
-  pyodideChosen: 'For CPython with numpy, pandas and matplotlib, set CODE_INTERPRETER_BACKEND=auto; it needs',
-  broken: 'code_interpreter is set to CPython (CODE_INTERPRETER_BACKEND=python) but it cannot run here:',
-  brokenFix: 'Install it with',
-  orPyodide: 'or set CODE_INTERPRETER_BACKEND=pyodide.',
-  why: 'Not available now:',
-};
-
-/** Which Python runs code_interpreter, and how to get the other one (a line under the tools in Settings). */
+/** Which Python runs code_interpreter, and how to get the other one (a line under the tools in Settings). The
+ *  reason CPython cannot run is the server's detail, shown as it came. */
 export function CodeBackendNote({ info }: { info: AppInfo['codeInterpreter'] }) {
-  const cmd = <code className="break-all">{info.install}</code>;
+  const t = useTranslations('settings.codeBackend');
+  const code = (chunks: React.ReactNode) => <code className="break-all">{chunks}</code>;
+  const values = { install: info.install, problem: info.pythonProblem ?? '', code };
   let body;
-  if (info.backend === 'python' && info.pythonProblem)
-    body = (
-      <>
-        {TEXT.broken} {info.pythonProblem}. {TEXT.brokenFix} {cmd} {TEXT.orPyodide}
-      </>
-    );
-  else if (info.backend === 'python')
-    body = (
-      <>
-        {TEXT.python} {TEXT.toPyodide}
-      </>
-    );
-  else if (info.requested === 'pyodide')
-    body = (
-      <>
-        {TEXT.pyodide} {TEXT.pyodideChosen} {cmd}.
-      </>
-    );
+  if (info.backend === 'python' && info.pythonProblem) body = t.rich('broken', values);
+  else if (info.backend === 'python') body = t.rich('python', values);
+  else if (info.requested === 'pyodide') body = t.rich('pyodideChosen', values);
   else
     body = (
       <>
-        {TEXT.pyodide} {TEXT.toPython} {cmd} {TEXT.thenRestart}
-        {info.pythonProblem && (
-          <span className="block">
-            {TEXT.why} {info.pythonProblem}.
-          </span>
-        )}
+        {t.rich('pyodide', values)}
+        {info.pythonProblem && <span className="block">{t('why', { problem: info.pythonProblem })}</span>}
       </>
     );
   return <p className="text-neutral-600 dark:text-neutral-400">{body}</p>;

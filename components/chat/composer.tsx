@@ -1,12 +1,16 @@
 'use client';
+import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
+import { COMPOSER_TEXTBOX_ID, useDraft } from './composer-draft';
 import { DocumentList } from './document-list';
 import { useChat } from './store';
 import { untilUploaded, useUploads } from './uploads';
 
 /** Enter sends, Shift+Enter adds a line, Esc (or Stop) stops the run. */
 export function Composer({ disabled }: { disabled?: boolean }) {
-  const [text, setText] = useState('');
+  const t = useTranslations('composer');
+  const text = useDraft((s) => s.text);
+  const setText = useDraft((s) => s.setText);
   const running = useChat((s) => Boolean(s.runningRunId));
   const send = useChat((s) => s.send);
   const stop = useChat((s) => s.stop);
@@ -43,7 +47,7 @@ export function Composer({ disabled }: { disabled?: boolean }) {
       <DocumentList />
       {holding && (
         <p role="status" className="mx-auto mb-2 max-w-3xl text-sm text-neutral-700 dark:text-neutral-300">
-          Your message goes as soon as the files are uploaded.
+          {t('holding')}
         </p>
       )}
       <div className="mx-auto flex max-w-3xl items-end gap-2">
@@ -51,7 +55,7 @@ export function Composer({ disabled }: { disabled?: boolean }) {
           id="composer-upload"
           type="file"
           multiple
-          aria-label="Upload files"
+          aria-label={t('upload')}
           className="peer sr-only"
           onChange={(e) => {
             const files = [...(e.target.files ?? [])];
@@ -61,19 +65,18 @@ export function Composer({ disabled }: { disabled?: boolean }) {
         />
         <label
           htmlFor="composer-upload"
-          title="Attach files (or drop or paste them here)"
+          title={t('attachHint')}
           className="cursor-pointer rounded-lg border border-neutral-300 px-3 py-2 text-neutral-700 hover:bg-neutral-100 peer-focus-visible:ring-2 peer-focus-visible:ring-blue-600 dark:border-neutral-700 dark:text-neutral-200 dark:hover:bg-neutral-800"
         >
-          Attach
+          {t('attach')}
         </label>
         <textarea
           ref={box}
-          aria-label="Message"
+          id={COMPOSER_TEXTBOX_ID}
+          aria-label={t('message')}
           rows={Math.min(8, Math.max(1, text.split('\n').length))}
           value={text}
-          placeholder={
-            disabled ? 'Connect a model to start chatting' : 'Ask anything… (Enter to send, Shift+Enter for a new line)'
-          }
+          placeholder={disabled ? t('placeholderNoModel') : t('placeholder')}
           disabled={disabled}
           onChange={(e) => setText(e.target.value)}
           onPaste={(e) => {
@@ -99,7 +102,7 @@ export function Composer({ disabled }: { disabled?: boolean }) {
             onClick={() => void stop()}
             className="rounded-lg bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-500 focus-visible:ring-offset-2"
           >
-            Stop
+            {t('stop')}
           </button>
         ) : (
           <button
@@ -107,7 +110,7 @@ export function Composer({ disabled }: { disabled?: boolean }) {
             disabled={disabled || holding || !text.trim()}
             className="rounded-lg bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:bg-neutral-400 dark:disabled:bg-neutral-700"
           >
-            Send
+            {t('send')}
           </button>
         )}
       </div>

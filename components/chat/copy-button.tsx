@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 
 export interface CopyButtonProps {
@@ -31,7 +32,8 @@ async function writeClipboard(text: string): Promise<boolean> {
 }
 
 /** A button named "Copy code" (or `label`) that reads "Copied" for a moment after a successful copy. */
-export function CopyButton({ getText, label = 'Copy code', className = '' }: CopyButtonProps) {
+export function CopyButton({ getText, label, className = '' }: CopyButtonProps) {
+  const t = useTranslations('markdown');
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
 
   useEffect(() => {
@@ -46,7 +48,9 @@ export function CopyButton({ getText, label = 'Copy code', className = '' }: Cop
       onClick={() => void writeClipboard(getText()).then((ok) => setState(ok ? 'copied' : 'failed'))}
       className={`rounded px-2 py-0.5 text-xs font-medium text-neutral-700 hover:bg-neutral-200 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-600 dark:text-neutral-300 dark:hover:bg-neutral-700 dark:focus-visible:outline-blue-400 ${className}`}
     >
-      <span aria-live="polite">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : label}</span>
+      <span aria-live="polite">
+        {state === 'copied' ? t('copied') : state === 'failed' ? t('copyFailed') : (label ?? t('copyCode'))}
+      </span>
     </button>
   );
 }

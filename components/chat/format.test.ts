@@ -1,7 +1,13 @@
+import { createTranslator } from 'next-intl';
 import { describe, expect, it } from 'vitest';
+import en from '../../lib/i18n/messages/en.json';
+import zhCN from '../../lib/i18n/messages/zh-CN.json';
 import {
   codeFence,
+  formatBytes,
   formatDuration,
+  formatPreciseDuration,
+  type FormatWords,
   interpreterCode,
   markdownImages,
   prettyJson,
@@ -13,20 +19,37 @@ import {
   truncate,
 } from './format';
 
+const words = (locale: 'en' | 'zh-CN', messages: typeof en): FormatWords => ({
+  t: createTranslator({ locale, messages, namespace: 'format' }),
+  locale,
+});
+const f = words('en', en);
+const zh = words('zh-CN', zhCN);
+
 describe('formatDuration', () => {
   it('shows milliseconds under a second, tenths of seconds under a minute, then minutes', () => {
-    expect(formatDuration(12)).toBe('12 ms');
-    expect(formatDuration(0)).toBe('0 ms');
-    expect(formatDuration(999.4)).toBe('999 ms');
-    expect(formatDuration(999.6)).toBe('1.0 s');
-    expect(formatDuration(1400)).toBe('1.4 s');
-    expect(formatDuration(3249)).toBe('3.2 s');
-    expect(formatDuration(59_960)).toBe('1 min');
-    expect(formatDuration(125_000)).toBe('2 min 5 s');
+    expect(formatDuration(12, f)).toBe('12 ms');
+    expect(formatDuration(0, f)).toBe('0 ms');
+    expect(formatDuration(999.4, f)).toBe('999 ms');
+    expect(formatDuration(999.6, f)).toBe('1.0 s');
+    expect(formatDuration(1400, f)).toBe('1.4 s');
+    expect(formatDuration(3249, f)).toBe('3.2 s');
+    expect(formatDuration(59_960, f)).toBe('1 min');
+    expect(formatDuration(125_000, f)).toBe('2 min 5 s');
+  });
+  it('says it in the page language, with its number format', () => {
+    expect(formatDuration(12, zh)).toBe('12 毫秒');
+    expect(formatDuration(1400, zh)).toBe('1.4 秒');
+    expect(formatDuration(125_000, zh)).toBe('2 分 5 秒');
+    expect(formatPreciseDuration(0.5, f)).toBe('0.50 ms');
+    expect(formatPreciseDuration(12_345, zh)).toBe('12.3 秒');
+    expect(formatBytes(1536, f)).toBe('1.5 KB');
+    expect(formatBytes(3 * 1024 * 1024, f)).toBe('3 MB');
+    expect(formatBytes(512, zh)).toBe('512 B');
   });
   it('says nothing for a value that is not a duration', () => {
-    expect(formatDuration(Number.NaN)).toBe('');
-    expect(formatDuration(-5)).toBe('');
+    expect(formatDuration(Number.NaN, f)).toBe('');
+    expect(formatDuration(-5, f)).toBe('');
   });
 });
 
@@ -107,39 +130,45 @@ describe('markdownImages', () => {
 
 describe('reasoningLabel', () => {
   it('says Thinking… while the model thinks and Thought for <duration> once it ended', () => {
-    expect(reasoningLabel('thinking', 100, undefined, true)).toBe('Thinking…');
-    expect(reasoningLabel('thinking', 100, 3300, false)).toBe('Thought for 3.2 s');
-    expect(reasoningLabel('thinking', 100, 600, false)).toBe('Thought for 500 ms');
+    expect(reasoningLabel('thinking', 100, undefined, true, f)).toBe('Thinking…');
+    expect(reasoningLabel('thinking', 100, 3300, false, f)).toBe('Thought for 3.2 s');
+    expect(reasoningLabel('thinking', 100, 600, false, f)).toBe('Thought for 500 ms');
   });
   it('does not claim a duration it does not know', () => {
-    expect(reasoningLabel('thinking', 100, undefined, false)).toBe('Thinking (stopped)');
+    expect(reasoningLabel('thinking', 100, undefined, false, f)).toBe('Thinking (stopped)');
     // ReAct thoughts are re-read from the transcript: start and end are the same instant.
-    expect(reasoningLabel('thought', 500, 500, false)).toBe('Thought');
-    expect(reasoningLabel('thought', 500, 500, true)).toBe('Thought');
+    expect(reasoningLabel('thought', 500, 500, false, f)).toBe('Thought');
+    expect(reasoningLabel('thought', 500, 500, true, f)).toBe('Thought');
   });
 });
 
 describe('stopNotice and retryNotice', () => {
   it('explains each way a run can end without an answer', () => {
-    expect(stopNotice({ status: 'max-iterations', llmCalls: 20 })).toEqual({
+    expect(stopNotice({ status: 'max-iterations', llmCalls: 20 }, f)).toEqual({
       kind: 'info',
       text: 'Stopped after 20 model calls (the limit)',
     });
-    expect(stopNotice({ status: 'max-iterations', llmCalls: 1 })?.text).toBe('Stopped after 1 model call (the limit)');
-    expect(stopNotice({ status: 'aborted', llmCalls: 1 })?.text).toBe('Stopped by you');
-    expect(stopNotice({ status: 'interrupted', llmCalls: 1 })?.text).toBe(
+    expect(stopNotice({ status: 'max-iterations', llmCalls: 1 }, f)?.text).toBe(
+      'Stopped after 1 model call (the limit)',
+    );
+    expect(stopNotice({ status: 'aborted', llmCalls: 1 }, f)?.text).toBe('Stopped by you');
+    expect(stopNotice({ status: 'interrupted', llmCalls: 1 }, f)?.text).toBe(
       'Interrupted: the server stopped during this answer',
     );
     expect(
-      stopNotice({ status: 'error', llmCalls: 1, error: { name: 'ModelServiceError', message: '503 overloaded' } }),
+      stopNotice({ status: 'error', llmCalls: 1, error: { name: 'ModelServiceError', message: '503 overloaded' } }, f),
     ).toEqual({ kind: 'error', text: '503 overloaded' });
-    expect(stopNotice({ status: 'error', llmCalls: 0 })?.text).toBe('The run failed.');
+    expect(stopNotice({ status: 'error', llmCalls: 0 }, f)?.text).toBe('The run failed.');
   });
   it('says nothing for an answered or streaming run', () => {
-    expect(stopNotice({ status: 'answered', llmCalls: 2 })).toBeUndefined();
-    expect(stopNotice({ status: 'streaming', llmCalls: 0 })).toBeUndefined();
+    expect(stopNotice({ status: 'answered', llmCalls: 2 }, f)).toBeUndefined();
+    expect(stopNotice({ status: 'streaming', llmCalls: 0 }, f)).toBeUndefined();
+  });
+  it('speaks Chinese on a Chinese page', () => {
+    expect(stopNotice({ status: 'max-iterations', llmCalls: 20 }, zh)?.text).toBe('调用模型 20 次后停止（已达上限）');
+    expect(reasoningLabel('thinking', 100, 3300, false, zh)).toBe('已思考 3.2 秒');
   });
   it('names the retry attempt', () => {
-    expect(retryNotice(2)).toBe('Model server busy, retrying (attempt 2)…');
+    expect(retryNotice(2, f)).toBe('Model server busy, retrying (attempt 2)…');
   });
 });

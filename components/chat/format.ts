@@ -1,18 +1,60 @@
-// Pure text helpers for the run view: what a tool card, a reasoning toggle and a stop line say.
+// Pure text helpers for the run view: what a tool card, a reasoning toggle and a stop line say. Words come from the
+// catalog's `format` namespace (passed in, so these stay plain functions the tests call in Node); numbers are
+// formatted for the page's locale.
 import type { RunView } from '../../lib/chat/view';
 import type { ContentItem } from '../../lib/llm/schema';
+import type en from '../../lib/i18n/messages/en.json';
 
-/** "12 ms", "1.4 s", "2 min 5 s". */
-export function formatDuration(ms: number): string {
+export type FormatKey = keyof (typeof en)['format'];
+
+/** The `format` words of the page's language and its locale (useFormatWords() in a component). */
+export interface FormatWords {
+  t: (key: FormatKey, values?: Record<string, string | number>) => string;
+  locale: string;
+}
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** A number for the locale with exactly `digits` decimals (the formatters are kept: they are costly to build). */
+export function formatNumber(n: number, locale: string, digits = 0): string {
+  const key = `${locale}/${digits}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    numberFormats.set(key, format);
+  }
+  return format.format(n);
+}
+
+/** "12 ms", "1.4 s", "2 min 5 s" (in Chinese "12 毫秒", "1.4 秒", "2 分 5 秒"). */
+export function formatDuration(ms: number, f: FormatWords): string {
   if (!Number.isFinite(ms) || ms < 0) return '';
   const rounded = Math.round(ms);
-  if (rounded < 1000) return `${rounded} ms`;
+  if (rounded < 1000) return f.t('ms', { n: formatNumber(rounded, f.locale) });
   const tenths = Math.round(ms / 100) / 10;
-  if (tenths < 60) return `${tenths.toFixed(1)} s`;
+  if (tenths < 60) return f.t('seconds', { n: formatNumber(tenths, f.locale, 1) });
   const totalSeconds = Math.round(ms / 1000);
-  const minutes = Math.floor(totalSeconds / 60);
+  const minutes = formatNumber(Math.floor(totalSeconds / 60), f.locale);
   const seconds = totalSeconds % 60;
-  return seconds ? `${minutes} min ${seconds} s` : `${minutes} min`;
+  return seconds
+    ? f.t('minutesSeconds', { m: minutes, s: formatNumber(seconds, f.locale) })
+    : f.t('minutes', { m: minutes });
+}
+
+/** The inspector's finer durations: "0.42 ms", "12 ms", "1.23 s", "12.3 s". */
+export function formatPreciseDuration(ms: number, f: FormatWords): string {
+  if (!Number.isFinite(ms)) return '';
+  if (ms < 1) return f.t('ms', { n: formatNumber(ms, f.locale, 2) });
+  if (ms < 1000) return f.t('ms', { n: formatNumber(Math.round(ms), f.locale) });
+  return f.t('seconds', { n: formatNumber(ms / 1000, f.locale, ms < 10_000 ? 2 : 1) });
+}
+
+/** "512 B", "1.5 KB", "3 MB". */
+export function formatBytes(n: number, f: FormatWords): string {
+  if (n < 1024) return f.t('bytes', { n: formatNumber(n, f.locale) });
+  const [value, key] = n < 1024 * 1024 ? [n / 1024, 'kilobytes' as const] : [n / 1024 / 1024, 'megabytes' as const];
+  const rounded = Math.round(value * 10) / 10;
+  return f.t(key, { n: formatNumber(rounded, f.locale, Number.isInteger(rounded) ? 0 : 1) });
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -115,34 +157,38 @@ export function reasoningLabel(
   startT: number,
   endT: number | undefined,
   live: boolean,
+  f: FormatWords,
 ): string {
-  const took = endT !== undefined && endT > startT ? ` for ${formatDuration(endT - startT)}` : '';
-  if (label === 'thought') return `Thought${took}`;
-  if (live) return 'Thinking…';
-  return endT === undefined ? 'Thinking (stopped)' : `Thought${took}`;
+  const thought = () =>
+    endT !== undefined && endT > startT
+      ? f.t('thoughtFor', { duration: formatDuration(endT - startT, f) })
+      : f.t('thought');
+  if (label === 'thought') return thought();
+  if (live) return f.t('thinking');
+  return endT === undefined ? f.t('thinkingStopped') : thought();
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-export function retryNotice(attempt: number): string {
-  return `Model server busy, retrying (attempt ${attempt})…`;
+export function retryNotice(attempt: number, f: FormatWords): string {
+  return f.t('retrying', { attempt });
 }
 
 export type StopNotice = { kind: 'info'; text: string } | { kind: 'error'; text: string };
 
-/** Why a run ended without a normal answer; undefined while it streams or when it answered. */
-export function stopNotice(run: Pick<RunView, 'status' | 'llmCalls' | 'error'>): StopNotice | undefined {
+/** Why a run ended without a normal answer; undefined while it streams or when it answered. An error's message is
+ *  the model server's or the agent's own words, shown as they came. */
+export function stopNotice(
+  run: Pick<RunView, 'status' | 'llmCalls' | 'error'>,
+  f: FormatWords,
+): StopNotice | undefined {
   switch (run.status) {
     case 'max-iterations':
-      return { kind: 'info', text: `Stopped after ${plural(run.llmCalls, 'model call')} (the limit)` };
+      return { kind: 'info', text: f.t('stoppedAtLimit', { calls: run.llmCalls }) };
     case 'aborted':
-      return { kind: 'info', text: 'Stopped by you' };
+      return { kind: 'info', text: f.t('stoppedByYou') };
     case 'interrupted':
-      return { kind: 'info', text: 'Interrupted: the server stopped during this answer' };
+      return { kind: 'info', text: f.t('interrupted') };
     case 'error':
-      return { kind: 'error', text: run.error?.message || 'The run failed.' };
+      return { kind: 'error', text: run.error?.message || f.t('runFailed') };
     default:
       return undefined;
   }

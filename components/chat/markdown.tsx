@@ -2,7 +2,8 @@
 
 import 'katex/dist/katex.min.css';
 import './code-theme.css';
-import { Fragment, memo, useDeferredValue, useMemo, useState } from 'react';
+import { useTranslations } from 'next-intl';
+import { Fragment, memo, useDeferredValue, useMemo, useState, type ComponentProps } from 'react';
 import ReactMarkdown, { type Components, type ExtraProps } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeKatex from 'rehype-katex';
@@ -30,6 +31,12 @@ function fenceLanguage(node: ExtraProps['node']): string {
   const list = Array.isArray(classes) ? classes.map(String) : [];
   const lang = list.find((c) => c.startsWith('language-'));
   return lang ? lang.slice('language-'.length) : '';
+}
+
+/** GFM task-list boxes are read-only; the item's text says what the task is, the label says whether it is done. */
+function TaskBox(props: ComponentProps<'input'>) {
+  const t = useTranslations('markdown');
+  return <input {...props} aria-label={props.checked ? t('done') : t('notDone')} />;
 }
 
 const components: Components = {
@@ -64,13 +71,7 @@ const components: Components = {
   td: ({ node: _node, ...props }) => (
     <td {...props} className="border border-neutral-300 px-2 py-1 align-top dark:border-neutral-700" />
   ),
-  input: ({ node: _node, ...props }) =>
-    // GFM task-list boxes are read-only; the item's text says what the task is, the label says whether it is done.
-    props.type === 'checkbox' ? (
-      <input {...props} aria-label={props.checked ? 'Done' : 'Not done'} />
-    ) : (
-      <input {...props} />
-    ),
+  input: ({ node: _node, ...props }) => (props.type === 'checkbox' ? <TaskBox {...props} /> : <input {...props} />),
   img: ({ node: _node, alt, ...props }) => (
     // eslint-disable-next-line @next/next/no-img-element -- model-supplied URLs of unknown size and host
     <img {...props} alt={alt ?? ''} className="my-2 h-auto max-w-full rounded" loading="lazy" />

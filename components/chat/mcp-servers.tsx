@@ -1,34 +1,33 @@
 'use client';
-import { useEffect, useId, useState } from 'react';
+import { useTranslations } from 'next-intl';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { integrationsStatus, readMcpConfigText, saveMcpConfigText } from '@/app/actions/integrations';
 import type { ServerStatus } from '@/lib/mcp';
 import type { IntegrationsStatus } from '@/lib/server/integrations';
+import { useCodedText, type CodedText } from './server-text';
 import { useChat } from './store';
 
 const POLL_MS = 1000;
 
-function stateText(server: ServerStatus): string {
-  const s = server.state;
-  if (s.status === 'connecting') return 'connecting…';
-  if (s.status === 'ready') return `ready with ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}`;
-  if (s.status === 'failed') return `failed: ${s.error}`;
-  return 'closed';
-}
-
 function ConfigEditor({ onSaved }: { onSaved: (status: IntegrationsStatus) => void }) {
+  const t = useTranslations('mcp');
+  const coded = useCodedText('errors');
   const [text, setText] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<CodedText | null>(null);
+  const error = problem && coded(problem);
+  const setError = (message: string | null, code?: CodedText['code']) =>
+    setProblem(message === null ? null : { message, code });
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
   const id = useId();
   useEffect(() => {
-    void readMcpConfigText().then((r) => (r.ok ? setText(r.text) : setError(r.error)));
+    void readMcpConfigText().then((r) => (r.ok ? setText(r.text) : setError(r.error, r.code)));
   }, []);
   if (text === null) return error ? <p role="alert">{error}</p> : null;
   return (
     <div className="space-y-1">
       <label htmlFor={id} className="font-medium">
-        MCP config (JSON)
+        {t('editor')}
       </label>
       <textarea
         id={id}
@@ -59,18 +58,19 @@ function ConfigEditor({ onSaved }: { onSaved: (status: IntegrationsStatus) => vo
             setError(null);
             setSaved(true);
             onSaved(r.status);
-          } else setError(r.error);
+          } else setError(r.error, r.code);
         }}
       >
-        {saving ? 'Saving…' : 'Save MCP config'}
+        {saving ? t('saving') : t('save')}
       </button>
-      {saved && <span className="ml-2 text-xs">Saved; servers reconnected.</span>}
+      {saved && <span className="ml-2 text-xs">{t('saved')}</span>}
     </div>
   );
 }
 
 /** MCP servers with their state and tools (on/off for this conversation), the config file editor, web tools. */
 export function McpServers() {
+  const t = useTranslations('mcp');
   const settings = useChat((s) => s.settings);
   const update = useChat((s) => s.updateSettings);
   const [status, setStatus] = useState<IntegrationsStatus | null>(null);
@@ -88,25 +88,33 @@ export function McpServers() {
   if (!settings || !status) return null;
   const toggle = (name: string, on: boolean) =>
     void update({ tools: on ? [...settings.tools, name] : settings.tools.filter((x) => x !== name) });
+  const code = (chunks: ReactNode) => <code>{chunks}</code>;
+  const stateText = (server: ServerStatus): string => {
+    const s = server.state;
+    if (s.status === 'connecting') return t('connecting');
+    if (s.status === 'ready') return t('ready', { n: server.tools.length });
+    if (s.status === 'failed') return t('failed', { error: s.error });
+    return t('closed');
+  };
 
   return (
     <>
-      <section aria-label="MCP servers" className="space-y-2">
-        <h3 className="font-medium">MCP servers</h3>
+      <section aria-label={t('title')} className="space-y-2">
+        <h3 className="font-medium">{t('title')}</h3>
         {status.mcp.configError && (
           <p role="alert" className="text-xs text-red-700 dark:text-red-300">
             {status.mcp.configError}
           </p>
         )}
-        {status.mcp.servers.length === 0 && status.mcp.busy && <p>Reading the MCP config…</p>}
+        {status.mcp.servers.length === 0 && status.mcp.busy && <p>{t('reading')}</p>}
         {status.mcp.servers.length === 0 && !status.mcp.busy && !status.mcp.configError && (
           <p className="text-neutral-600 dark:text-neutral-400">
-            None configured. Add servers to <code>{status.mcp.configPath}</code>.
+            {t.rich('none', { path: status.mcp.configPath, code })}
           </p>
         )}
         <ul className="space-y-2">
           {status.mcp.servers.map((server) => (
-            <li key={server.name} aria-label={`MCP server ${server.name}`}>
+            <li key={server.name} aria-label={t('server', { name: server.name })}>
               <div>
                 <code>{server.name}</code> <span className="text-xs">({server.transport})</span>:{' '}
                 <span className={server.state.status === 'failed' ? 'text-red-700 dark:text-red-300' : ''}>
@@ -139,13 +147,15 @@ export function McpServers() {
           <ConfigEditor onSaved={setStatus} />
         ) : (
           <p className="text-xs text-neutral-600 dark:text-neutral-400">
-            Config file: <code>{status.mcp.configPath}</code>. It may hold secrets, so the page edits it only when the
-            server sets <code>MCP_CONFIG_EDITABLE=1</code>.
+            {t.rich('configFile', { path: status.mcp.configPath, code })}
           </p>
         )}
       </section>
       {!status.webSearch.enabled && (
-        <p className="text-neutral-600 dark:text-neutral-400">Web search is off. {status.webSearch.howTo}</p>
+        <p className="text-neutral-600 dark:text-neutral-400">
+          {t('webSearchOff')} {t.rich('webSearchHowTo', { code })}
+          {status.webSearch.problem && <> {t('webSearchProblem', { problem: status.webSearch.problem })}</>}
+        </p>
       )}
     </>
   );

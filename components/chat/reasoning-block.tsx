@@ -4,6 +4,7 @@ import { Chevron } from './card-parts';
 import { memo, useId, useState } from 'react';
 import type { ReasoningBlock as ReasoningBlockData } from '../../lib/chat/view';
 import { reasoningLabel } from './format';
+import { useFormatWords } from './use-format-words';
 
 export interface ReasoningBlockProps {
   block: ReasoningBlockData;
@@ -18,7 +19,8 @@ export const ReasoningBlock = memo(function ReasoningBlock({ block, streaming }:
   const [userOpen, setUserOpen] = useState<boolean | undefined>(undefined);
   const open = userOpen ?? live;
   const panelId = useId();
-  const label = reasoningLabel(block.label, block.startT, block.endT, live);
+  const f = useFormatWords();
+  const label = reasoningLabel(block.label, block.startT, block.endT, live, f);
 
   return (
     <div className="my-2">

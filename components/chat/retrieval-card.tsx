@@ -1,24 +1,28 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { CARD_CHEVRON, CARD_FRAME, CARD_HEADER, Chevron } from './card-parts';
-import { memo, useId, useState } from 'react';
+import { memo, useCallback, useId, useState } from 'react';
 import type { RetrievalCandidate } from '../../lib/protocol/events';
 import type { RetrievalBlock } from '../../lib/chat/view';
-import { formatDuration } from './format';
+import { formatDuration, formatNumber } from './format';
+import { useFormatWords } from './use-format-words';
 
 const SECTION_TITLE = 'mb-1 text-xs font-semibold tracking-wide text-neutral-700 uppercase dark:text-neutral-300';
 
-const MODE_TEXT: Record<NonNullable<RetrievalBlock['mode']>, string> = {
-  all: 'Everything fitted the budget, so every chunk went in.',
-  front: 'No question to search for: the beginning of each document went in.',
-  ranked: 'Ranked by BM25 fused with the front-page search; the best went in until the budget was spent.',
-};
-
-export function passageLabel(c: Pick<RetrievalCandidate, 'fileName' | 'page'>): string {
-  return c.page !== undefined ? `${c.fileName}, page ${c.page}` : c.fileName;
+/** "handbook.md, page 3" in the page's language (just the name when the passage has no page). */
+export function usePassageLabel(): (c: Pick<RetrievalCandidate, 'fileName' | 'page'>) => string {
+  const t = useTranslations('retrieval');
+  return useCallback(
+    (c) => (c.page !== undefined ? t('passage', { file: c.fileName, page: c.page }) : c.fileName),
+    [t],
+  );
 }
 
 function Candidate({ c, rank }: { c: RetrievalCandidate; rank: number }) {
+  const t = useTranslations('retrieval');
+  const passageLabel = usePassageLabel();
+  const f = useFormatWords();
   return (
     <li
       className={`rounded-md border p-2 ${c.used ? 'border-emerald-300 bg-emerald-50 dark:border-emerald-800 dark:bg-emerald-950' : 'border-neutral-200 dark:border-neutral-800'}`}
@@ -26,13 +30,13 @@ function Candidate({ c, rank }: { c: RetrievalCandidate; rank: number }) {
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs">
         <span className="font-semibold">#{rank}</span>
         <span className="font-medium break-all">{passageLabel(c)}</span>
-        <span className="tabular-nums">score {c.score.toFixed(3)}</span>
-        <span className="tabular-nums">{c.tokens} tokens</span>
-        {c.pinned && <span>front page</span>}
+        <span className="tabular-nums">{t('score', { score: formatNumber(c.score, f.locale, 3) })}</span>
+        <span className="tabular-nums">{t('tokens', { n: formatNumber(c.tokens, f.locale) })}</span>
+        {c.pinned && <span>{t('frontPage')}</span>}
         <span
           className={`ml-auto font-semibold ${c.used ? 'text-emerald-800 dark:text-emerald-200' : 'text-neutral-600 dark:text-neutral-400'}`}
         >
-          {c.used ? 'in the prompt' : 'left out'}
+          {c.used ? t('inPrompt') : t('leftOut')}
         </span>
       </div>
       <pre className="mt-1 max-h-40 overflow-auto font-mono text-xs whitespace-pre-wrap break-words text-neutral-800 dark:text-neutral-200">
@@ -44,6 +48,8 @@ function Candidate({ c, rank }: { c: RetrievalCandidate; rank: number }) {
 
 /** A document search step: the query, then each candidate chunk with its score and whether it went into the prompt. */
 export const RetrievalCard = memo(function RetrievalCard({ block }: { block: RetrievalBlock }) {
+  const t = useTranslations('retrieval');
+  const f = useFormatWords();
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const used = block.candidates.filter((c) => c.used).length;
@@ -59,13 +65,13 @@ export const RetrievalCard = memo(function RetrievalCard({ block }: { block: Ret
         className={CARD_HEADER}
       >
         <Chevron open={open} className={CARD_CHEVRON} />
-        <span className="font-semibold">Retrieval</span>
+        <span className="font-semibold">{t('title')}</span>
         <span className="min-w-0 flex-1 basis-40 truncate text-xs text-neutral-600 dark:text-neutral-400">
-          {block.query ? `“${block.query}”` : '(no query)'} · {used} of {block.candidates.length} passages used from{' '}
-          {files} {files === 1 ? 'file' : 'files'}
+          {block.query ? t('quoted', { query: block.query }) : t('noQuery')} ·{' '}
+          {t('summary', { used, total: block.candidates.length, files })}
         </span>
         <span className="ml-auto shrink-0 text-xs text-neutral-600 tabular-nums dark:text-neutral-400">
-          {formatDuration(block.durationMs)}
+          {formatDuration(block.durationMs, f)}
         </span>
       </button>
       <div
@@ -76,17 +82,20 @@ export const RetrievalCard = memo(function RetrievalCard({ block }: { block: Ret
         {open && (
           <>
             <div>
-              <div className={SECTION_TITLE}>Query</div>
-              <p className="text-sm break-words">{block.query || '(none)'}</p>
+              <div className={SECTION_TITLE}>{t('query')}</div>
+              <p className="text-sm break-words">{block.query || t('none')}</p>
               {block.terms && (
                 <p className="mt-1 text-xs text-neutral-600 dark:text-neutral-400">
-                  Search terms: {block.terms.length ? block.terms.join(', ') : '(none: only stop words)'}
+                  {t('searchTerms', { terms: block.terms.length ? block.terms.join(', ') : t('onlyStopWords') })}
                 </p>
               )}
             </div>
             <p className="text-xs text-neutral-700 dark:text-neutral-300">
-              {block.mode ? `${MODE_TEXT[block.mode]} ` : ''}
-              {block.usedTokens.toLocaleString('en')} of {block.budgetTokens.toLocaleString('en')} tokens used.
+              {block.mode && <>{t(`mode.${block.mode}`)} </>}
+              {t('tokensUsed', {
+                used: formatNumber(block.usedTokens, f.locale),
+                budget: formatNumber(block.budgetTokens, f.locale),
+              })}
             </p>
             {block.errors?.length ? (
               <ul className="rounded-md border border-red-300 bg-red-50 p-2 text-xs text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
@@ -96,7 +105,7 @@ export const RetrievalCard = memo(function RetrievalCard({ block }: { block: Ret
               </ul>
             ) : null}
             <div>
-              <div className={SECTION_TITLE}>Candidates</div>
+              <div className={SECTION_TITLE}>{t('candidates')}</div>
               <ol className="space-y-2">
                 {block.candidates.map((c, i) => (
                   <Candidate key={c.chunkId} c={c} rank={i + 1} />

@@ -1,10 +1,12 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useMemo } from 'react';
 import { usedPassages, type RunView as RunViewData } from '../../lib/chat/view';
 import { BlockView } from './block-view';
 import { Citations } from './citations';
 import { retryNotice, stopNotice } from './format';
+import { useFormatWords } from './use-format-words';
 
 export interface RunViewProps {
   /**
@@ -17,8 +19,10 @@ export interface RunViewProps {
 
 /** An assistant turn as it happened: reasoning, tool cards and the answer, then why it stopped if it was not answered. */
 export function RunView({ run, onRetry }: RunViewProps) {
+  const t = useTranslations('run');
+  const f = useFormatWords();
   const streaming = run.status === 'streaming';
-  const notice = stopNotice(run);
+  const notice = stopNotice(run, f);
   const passages = useMemo(() => usedPassages(run), [run]);
   const answered = run.blocks.some((b) => b.kind === 'text');
   return (
@@ -33,7 +37,7 @@ export function RunView({ run, onRetry }: RunViewProps) {
             aria-hidden="true"
             className="inline-block h-4 w-2 animate-pulse bg-current motion-reduce:animate-none"
           />
-          <span className="sr-only">Waiting for the model…</span>
+          <span className="sr-only">{t('waiting')}</span>
         </div>
       )}
       {run.retrying && (
@@ -41,7 +45,7 @@ export function RunView({ run, onRetry }: RunViewProps) {
           role="status"
           className="my-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
         >
-          {retryNotice(run.retrying.attempt)}
+          {retryNotice(run.retrying.attempt, f)}
           {run.retrying.message && (
             <span className="mt-0.5 block text-xs text-amber-800 dark:text-amber-200">{run.retrying.message}</span>
           )}
@@ -62,7 +66,7 @@ export function RunView({ run, onRetry }: RunViewProps) {
               onClick={onRetry}
               className="shrink-0 rounded-md border border-red-400 bg-white px-3 py-1 text-sm font-medium text-red-900 hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-red-700 dark:bg-red-900 dark:text-red-50 dark:hover:bg-red-800 dark:focus-visible:outline-blue-400"
             >
-              Retry
+              {t('retry')}
             </button>
           )}
         </div>

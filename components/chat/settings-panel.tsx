@@ -1,82 +1,121 @@
 'use client';
+import { useTranslations } from 'next-intl';
 import type { AppInfo } from '@/lib/chat/page';
-import type { ChatAgentKind, FncallMode } from '@/lib/protocol/enums';
+import { CHAT_AGENT_KINDS, FNCALL_MODES, type ChatAgentKind, type FncallMode } from '@/lib/protocol/enums';
+import { LANGS } from '@/lib/protocol/message';
+import type { ConversationSettings } from '@/lib/store/types';
 import { CodeBackendNote } from './code-backend-note';
 import { McpServers } from './mcp-servers';
 import { useChat } from './store';
 
-const PARAMS: { key: string; label: string; min: number; max: number; step: number }[] = [
-  { key: 'temperature', label: 'Temperature', min: 0, max: 2, step: 0.1 },
-  { key: 'top_p', label: 'Top p', min: 0, max: 1, step: 0.05 },
-  { key: 'max_tokens', label: 'Max tokens', min: 1, max: 131072, step: 1 },
-];
+const PARAMS = [
+  { key: 'temperature', min: 0, max: 2, step: 0.1 },
+  { key: 'top_p', min: 0, max: 1, step: 0.05 },
+  { key: 'max_tokens', min: 1, max: 131072, step: 1 },
+] as const;
+
+const AGENT_LANGS = ['auto', ...LANGS] as const;
 
 /** The agent, its tools, the function-call mode and model parameters of the open conversation. */
 export function SettingsPanel({ info }: { info: AppInfo }) {
+  const t = useTranslations('settings');
+  const tTools = useTranslations('tools');
   const settings = useChat((s) => s.settings);
   const update = useChat((s) => s.updateSettings);
   if (!settings) return null;
   const field = 'rounded border border-neutral-300 bg-white px-2 py-1 dark:border-neutral-700 dark:bg-neutral-900';
+  // Builtin tools are described in the page's language; others (custom tools) as they describe themselves.
+  const describe = (tool: { name: string; description: string }) => {
+    const key = `descriptions.${tool.name}` as Parameters<typeof tTools>[0];
+    return tTools.has(key) ? tTools(key) : tool.description;
+  };
   return (
-    <section aria-label="Settings" className="space-y-4 p-4 text-sm">
+    <section aria-label={t('title')} className="space-y-4 p-4 text-sm">
       <label className="flex flex-col gap-1">
-        <span className="font-medium">Agent</span>
+        <span className="font-medium">{t('agent')}</span>
         <select
           className={field}
           value={settings.agent}
           onChange={(e) => void update({ agent: e.target.value as ChatAgentKind })}
         >
-          <option value="fncall">FnCallAgent (function calling)</option>
-          <option value="react">ReActChat (Thought / Action / Observation)</option>
-          <option value="assistant">Assistant (searches the attached documents, then function calling)</option>
+          {CHAT_AGENT_KINDS.map((agent) => (
+            <option key={agent} value={agent}>
+              {t(`agents.${agent}`)}
+            </option>
+          ))}
         </select>
       </label>
       <label className="flex flex-col gap-1">
-        <span className="font-medium">Function-call mode</span>
+        <span className="font-medium">{t('fncallMode')}</span>
         <select
           className={field}
           value={settings.fncallMode}
           disabled={settings.agent === 'react'}
           onChange={(e) => void update({ fncallMode: e.target.value as FncallMode })}
         >
-          <option value="native">native (the tools API)</option>
-          <option value="nous">nous (&lt;tool_call&gt; tags)</option>
-          <option value="qwen">qwen (✿FUNCTION✿ markers)</option>
+          {FNCALL_MODES.map((mode) => (
+            <option key={mode} value={mode}>
+              {t(`fncallModes.${mode}`, { tag: '<tool_call>' })}
+            </option>
+          ))}
         </select>
       </label>
+      <div className="flex flex-col gap-1">
+        <label htmlFor="settings-agent-lang" className="font-medium">
+          {t('agentLang')}
+        </label>
+        <select
+          id="settings-agent-lang"
+          aria-describedby="settings-agent-lang-help"
+          className={field}
+          value={settings.lang ?? 'auto'}
+          onChange={(e) => void update({ lang: e.target.value as NonNullable<ConversationSettings['lang']> })}
+        >
+          {AGENT_LANGS.map((lang) => (
+            <option key={lang} value={lang}>
+              {t(`agentLangs.${lang}`)}
+            </option>
+          ))}
+        </select>
+        <span id="settings-agent-lang-help" className="text-neutral-600 dark:text-neutral-400">
+          {t('agentLangHelp')}
+        </span>
+      </div>
       <fieldset className="space-y-1">
-        <legend className="font-medium">Tools</legend>
-        {info.tools.map((t) => (
-          <label key={t.name} className="flex items-start gap-2">
+        <legend className="font-medium">{t('tools')}</legend>
+        {info.tools.map((tool) => (
+          <label key={tool.name} className="flex items-start gap-2">
             <input
               type="checkbox"
               className="mt-1"
-              checked={settings.tools.includes(t.name)}
+              checked={settings.tools.includes(tool.name)}
               onChange={(e) =>
                 void update({
-                  tools: e.target.checked ? [...settings.tools, t.name] : settings.tools.filter((x) => x !== t.name),
+                  tools: e.target.checked
+                    ? [...settings.tools, tool.name]
+                    : settings.tools.filter((x) => x !== tool.name),
                 })
               }
             />
             <span>
-              <code>{t.name}</code>
-              <span className="block text-neutral-600 dark:text-neutral-400">{t.description}</span>
+              <code>{tool.name}</code>
+              <span className="block text-neutral-600 dark:text-neutral-400">{describe(tool)}</span>
             </span>
           </label>
         ))}
-        {info.tools.some((t) => t.name === 'code_interpreter') && <CodeBackendNote info={info.codeInterpreter} />}
+        {info.tools.some((tool) => tool.name === 'code_interpreter') && <CodeBackendNote info={info.codeInterpreter} />}
       </fieldset>
       <McpServers />
       {PARAMS.map((p) => (
         <label key={p.key} className="flex items-center justify-between gap-2">
-          <span className="font-medium">{p.label}</span>
+          <span className="font-medium">{t(p.key)}</span>
           <input
             type="number"
             className={`${field} w-28`}
             min={p.min}
             max={p.max}
             step={p.step}
-            placeholder="default"
+            placeholder={t('default')}
             value={settings.generateCfg[p.key] ?? ''}
             onChange={(e) => {
               const generateCfg = { ...settings.generateCfg };
@@ -96,14 +135,12 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
           onChange={(e) => void update({ pauseBeforeTools: e.target.checked })}
         />
         <span>
-          <span className="font-medium">Pause before tools</span>
-          <span className="block text-neutral-600 dark:text-neutral-400">
-            Stop before each tool call to edit its arguments, run it, skip it, or supply the result.
-          </span>
+          <span className="font-medium">{t('pauseBeforeTools')}</span>
+          <span className="block text-neutral-600 dark:text-neutral-400">{t('pauseHelp')}</span>
         </span>
       </label>
       <label className="flex flex-col gap-1">
-        <span className="font-medium">System message</span>
+        <span className="font-medium">{t('systemMessage')}</span>
         <textarea
           className={field}
           rows={3}
@@ -112,7 +149,11 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
         />
       </label>
       <p className="text-neutral-600 dark:text-neutral-400">
-        Model: <code>{info.model.name ?? 'server default'}</code>. Runs stop after {info.maxLlmCalls} model calls.
+        {t.rich('model', {
+          name: info.model.name ?? t('serverDefault'),
+          limit: info.maxLlmCalls,
+          code: (chunks) => <code>{chunks}</code>,
+        })}
       </p>
     </section>
   );

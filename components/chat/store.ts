@@ -11,6 +11,7 @@ import type { ReplayRequest } from '@/lib/replay/plan';
 import { applyEvent, emptyRun, foldRun, markInterrupted, type Block, type RunView } from '@/lib/chat/view';
 import type { ConversationSettings, ConversationSummary } from '@/lib/store/types';
 import type { ContentItem } from '@/lib/llm/schema';
+import { failureText, type CodedText } from './server-text';
 
 export interface TurnState {
   turnId: string;
@@ -28,8 +29,8 @@ interface ChatState {
   settings?: ConversationSettings;
   turns: TurnState[];
   runningRunId?: string;
-  /** A failure of the page's own requests (not of a run: those show in the thread). */
-  notice?: string;
+  /** A failure of the page's own requests (not of a run: those show in the thread), said with its code if it has one. */
+  notice?: CodedText;
 
   refreshConversations(): Promise<void>;
   search(query: string): Promise<void>;
@@ -79,7 +80,7 @@ export const useChat = create<ChatState>()((set, get) => {
       // The connection to the server broke (server killed, network gone): keep what arrived and say so.
       if (view.status === 'streaming') {
         markInterrupted(view);
-        set({ notice: `Lost the connection to the server: ${e instanceof Error ? e.message : String(e)}` });
+        set({ notice: { code: 'connection-lost', values: { error: e instanceof Error ? e.message : String(e) } } });
       }
     } finally {
       if (frame !== undefined) cancelAnimationFrame(frame);
@@ -120,7 +121,10 @@ export const useChat = create<ChatState>()((set, get) => {
 
   async function startStream(result: ActionResult<RunStream>, placeholder: TurnState | undefined) {
     if (!result.ok) {
-      set((s) => ({ notice: result.error, turns: placeholder ? s.turns.filter((t) => t !== placeholder) : s.turns }));
+      set((s) => ({
+        notice: failureText(result),
+        turns: placeholder ? s.turns.filter((t) => t !== placeholder) : s.turns,
+      }));
       return;
     }
     const { conversationId, turnId, runId, events } = result.value;
@@ -162,7 +166,7 @@ export const useChat = create<ChatState>()((set, get) => {
       streamToken++;
       const result = await actions.loadConversation(id);
       if (!result.ok) {
-        set({ notice: result.error });
+        set({ notice: failureText(result) });
         return;
       }
       const data = result.value;
@@ -244,14 +248,14 @@ export const useChat = create<ChatState>()((set, get) => {
 
     async rename(id, title) {
       const result = await actions.renameConversation(id, title);
-      if (!result.ok) set({ notice: result.error });
+      if (!result.ok) set({ notice: failureText(result) });
       if (get().activeId === id && result.ok) set({ title: title.trim() });
       await get().refreshConversations();
     },
 
     async remove(id) {
       const result = await actions.deleteConversation(id);
-      if (!result.ok) set({ notice: result.error });
+      if (!result.ok) set({ notice: failureText(result) });
       if (get().activeId === id) get().newChat();
       await get().refreshConversations();
     },
@@ -264,7 +268,7 @@ export const useChat = create<ChatState>()((set, get) => {
       const id = get().activeId;
       if (!id) return; // a new chat keeps them until its first message
       const result = await actions.saveSettings(id, patch);
-      if (!result.ok) set({ notice: result.error, settings: current });
+      if (!result.ok) set({ notice: failureText(result), settings: current });
     },
 
     setDraftSettings(settings) {

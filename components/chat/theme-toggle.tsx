@@ -1,4 +1,5 @@
 'use client';
+import { useTranslations } from 'next-intl';
 import { useEffect, useSyncExternalStore } from 'react';
 
 type Theme = 'light' | 'dark';
@@ -24,6 +25,7 @@ function currentTheme(): Theme {
 
 /** Light or dark, remembered; follows the system until the user picks. */
 export function ThemeToggle() {
+  const t = useTranslations('theme');
   const theme = useSyncExternalStore(subscribe, currentTheme, () => undefined);
   useEffect(() => {
     if (theme) document.documentElement.classList.toggle('dark', theme === 'dark');
@@ -33,7 +35,7 @@ export function ThemeToggle() {
   return (
     <button
       type="button"
-      aria-label={`Switch to ${next} theme`}
+      aria-label={next === 'dark' ? t('toDark') : t('toLight')}
       onClick={() => {
         localStorage.setItem('theme', next);
         window.dispatchEvent(new Event(CHANGE));

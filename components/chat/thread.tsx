@@ -1,5 +1,6 @@
 'use client';
-import { memo, useCallback, useRef, useState } from 'react';
+import { useTranslations } from 'next-intl';
+import { memo, useCallback, useRef, useState, type ReactNode } from 'react';
 import { decideTool } from '@/app/actions/replay';
 import type { ToolDecision } from '@/lib/protocol/events';
 import { contentText } from '@/lib/llm/schema';
@@ -12,19 +13,13 @@ import { RunView } from './run-view';
 import { useChat, type TurnState } from './store';
 import { ToolDecisions } from './tool-decisions';
 
-export function Thread() {
+/** The open conversation's turns; `empty` is what a conversation without any shows (the welcome page). */
+export function Thread({ empty }: { empty?: ReactNode }) {
   const turns = useChat((s) => s.turns);
   const content = useRef<HTMLDivElement>(null);
   useFollowBottom(content, turns.length);
 
-  if (!turns.length) {
-    return (
-      <div className="mx-auto flex max-w-3xl flex-col items-center justify-center gap-2 p-8 text-center text-neutral-700 dark:text-neutral-300">
-        <h2 className="text-xl font-semibold text-neutral-900 dark:text-neutral-100">What can I help with?</h2>
-        <p>The agent can call tools; each call shows as a card you can open to see its arguments and result.</p>
-      </div>
-    );
-  }
+  if (!turns.length) return empty ?? null;
   return (
     <div ref={content} className="mx-auto flex max-w-3xl flex-col gap-6 p-4">
       {turns.map((t, i) => (
@@ -35,17 +30,18 @@ export function Thread() {
 }
 
 const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boolean }) {
+  const t = useTranslations('turn');
   const running = useChat((s) => Boolean(s.runningRunId));
   const runningHere = useChat((s) =>
     s.runningRunId && s.runningRunId === turn.run?.runId ? s.runningRunId : undefined,
   );
   const decide = useCallback(
     async (functionId: string, decision: ToolDecision) => {
-      if (!runningHere) return 'This run is not going any more.';
+      if (!runningHere) return t('notGoing');
       const r = await decideTool(runningHere, functionId, decision);
       return r.ok ? undefined : r.error;
     },
-    [runningHere],
+    [runningHere, t],
   );
   const { regenerate, retry, editAndResend } = useChat.getState();
   const [editing, setEditing] = useState(false);
@@ -66,7 +62,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
     <>
       <article
         data-role="user"
-        aria-label="Your message"
+        aria-label={t('yourMessage')}
         className="ml-auto max-w-[85%] rounded-2xl bg-blue-50 px-4 py-2 text-neutral-900 dark:bg-blue-950 dark:text-neutral-100"
       >
         {editing ? (
@@ -79,7 +75,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
             className="flex flex-col gap-2"
           >
             <textarea
-              aria-label="Edit message"
+              aria-label={t('editMessage')}
               autoFocus
               value={draft}
               onChange={(e) => setDraft(e.target.value)}
@@ -99,13 +95,13 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
                 onClick={() => setEditing(false)}
                 className="rounded px-3 py-1 text-sm hover:bg-neutral-200 dark:hover:bg-neutral-800"
               >
-                Cancel
+                {t('cancel')}
               </button>
               <button
                 type="submit"
                 className="rounded bg-blue-700 px-3 py-1 text-sm font-medium text-white hover:bg-blue-800"
               >
-                Save and send
+                {t('saveAndSend')}
               </button>
             </div>
           </form>
@@ -123,7 +119,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
                   }}
                   className="rounded px-2 py-0.5 text-xs text-neutral-700 hover:bg-blue-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-blue-900"
                 >
-                  Edit
+                  {t('edit')}
                 </button>
               </div>
             )}
@@ -133,7 +129,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
       {turn.run && (
         <article
           data-role="assistant"
-          aria-label="Assistant's answer"
+          aria-label={t('answer')}
           aria-busy={turn.run.status === 'streaming'}
           // Earlier answers off screen skip style, layout and paint: a long conversation costs each frame no more
           // than a short one. `auto` keeps the size an answer had when it was last shown.
@@ -151,7 +147,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
                   onClick={() => void regenerate(turn.turnId)}
                   className="rounded px-2 py-1 text-neutral-700 hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-neutral-800"
                 >
-                  Regenerate
+                  {t('regenerate')}
                 </button>
               )}
               <InspectRunButton runId={turn.run.runId} />
@@ -160,7 +156,9 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
               )}
               {turn.runCount > 1 && !running && <CompareRunsButton turnId={turn.turnId} />}
               {turn.runCount > 1 && (
-                <span className="px-2 py-1 text-neutral-600 dark:text-neutral-400">answer {turn.runCount}</span>
+                <span className="px-2 py-1 text-neutral-600 dark:text-neutral-400">
+                  {t('answerNumber', { n: turn.runCount })}
+                </span>
               )}
             </div>
           )}
@@ -171,6 +169,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
 });
 
 function CopyButton({ text }: { text: string }) {
+  const t = useTranslations('turn');
   const [copied, setCopied] = useState(false);
   return (
     <button
@@ -183,7 +182,7 @@ function CopyButton({ text }: { text: string }) {
       }}
       className="rounded px-2 py-1 text-neutral-700 hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-neutral-800"
     >
-      {copied ? 'Copied' : 'Copy answer'}
+      {copied ? t('copied') : t('copyAnswer')}
     </button>
   );
 }

@@ -1,4 +1,5 @@
 'use client';
+import { useTranslations } from 'next-intl';
 import { useContext, useState } from 'react';
 import type { ToolDecision } from '../../lib/protocol/events';
 import type { ToolBlock } from '../../lib/chat/view';
@@ -8,24 +9,19 @@ import { ToolDecisions } from './tool-decisions';
 const BUTTON =
   'rounded border border-amber-400 bg-white px-3 py-1 text-sm font-medium hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-50 dark:border-amber-700 dark:bg-neutral-900 dark:hover:bg-amber-900';
 
-const DECIDED: Record<ToolDecision['action'], string> = {
-  run: 'Run after your approval',
-  skip: 'Skipped by you: the model was told so',
-  supply: 'Result supplied by you: the tool did not run',
-};
-
 function DecisionNote({ decision }: { decision: ToolDecision }) {
+  const t = useTranslations('approval.decided');
   const edited = decision.action === 'run' && decision.arguments !== undefined;
   return (
     <p className="border-t border-neutral-200 px-3 py-1 text-xs text-neutral-700 dark:border-neutral-800 dark:text-neutral-300">
-      {DECIDED[decision.action]}
-      {edited && ', with your edited arguments'}
+      {edited ? t('runEdited') : t(decision.action)}
     </p>
   );
 }
 
 /** "Pause before tools": a call waiting for the user. Edit the arguments and run it, skip it, or supply its result. */
 export function ToolApproval({ block }: { block: ToolBlock }) {
+  const t = useTranslations('approval');
   const decideTool = useContext(ToolDecisions);
   const [args, setArgs] = useState(() => prettyJson(block.arguments) ?? block.arguments);
   const [supplying, setSupplying] = useState(false);
@@ -46,12 +42,12 @@ export function ToolApproval({ block }: { block: ToolBlock }) {
   return (
     <div
       role="group"
-      aria-label={`Approve ${block.name}`}
+      aria-label={t('approve', { name: block.name })}
       className="space-y-2 border-t border-amber-300 bg-amber-50 px-3 py-3 text-sm dark:border-amber-800 dark:bg-amber-950"
     >
-      <p>The run is paused before this call. Edit the arguments and run it, skip it, or supply the result yourself.</p>
+      <p>{t('paused')}</p>
       <label className="flex flex-col gap-1">
-        <span className="font-medium">Arguments</span>
+        <span className="font-medium">{t('arguments')}</span>
         <textarea
           className={field}
           rows={Math.min(10, args.split('\n').length + 1)}
@@ -61,7 +57,7 @@ export function ToolApproval({ block }: { block: ToolBlock }) {
       </label>
       {supplying && (
         <label className="flex flex-col gap-1">
-          <span className="font-medium">Result</span>
+          <span className="font-medium">{t('result')}</span>
           <textarea className={field} rows={3} value={result} onChange={(e) => setResult(e.target.value)} />
         </label>
       )}
@@ -83,10 +79,10 @@ export function ToolApproval({ block }: { block: ToolBlock }) {
             )
           }
         >
-          Run
+          {t('run')}
         </button>
         <button type="button" className={BUTTON} disabled={busy} onClick={() => void decide({ action: 'skip' })}>
-          Skip
+          {t('skip')}
         </button>
         {supplying ? (
           <button
@@ -95,11 +91,11 @@ export function ToolApproval({ block }: { block: ToolBlock }) {
             disabled={busy}
             onClick={() => void decide({ action: 'supply', content: result })}
           >
-            Use this result
+            {t('useResult')}
           </button>
         ) : (
           <button type="button" className={BUTTON} onClick={() => setSupplying(true)}>
-            Supply result
+            {t('supplyResult')}
           </button>
         )}
       </div>

@@ -161,7 +161,7 @@ describe('ToolCard', () => {
     expect(html).toContain('aria-label="Files written"');
     expect(html).toContain('<a href="/api/artifacts/c1/plot.png" download="plot.png"');
     expect(html).toContain('<a href="/api/artifacts/c1/out/data.csv" download="data.csv"');
-    expect(textOf(html)).toContain('plot.png (2.0 KB)');
+    expect(textOf(html)).toContain('plot.png (2 KB)');
     expect(textOf(html)).toContain('out/data.csv (12 B)');
     expect(html.match(/<img src="\/api\/artifacts\/c1\/plot.png" alt="plot.png"/g)).toHaveLength(1);
     expect(html).not.toMatch(/<img src="\/api\/artifacts\/c1\/logo.svg"/);
@@ -193,6 +193,9 @@ describe('ToolCard', () => {
       true,
     );
     expect(mcp.split(`src="${png}"`)).toHaveLength(2);
+    const zh = render(<ToolCard block={block({ name: 'shots__take', result: [{ image: png }] })} />, 'zh-CN');
+    expect(zh).toContain('aria-label="图片"');
+    expect(buttons(zh).some((b) => b.attrs['aria-label'] === '查看原图：工具返回的第 1 张图片')).toBe(true);
     expect(textOf(mcp)).toContain('[image: image/png, 8 bytes]');
     // A failed call shows no images, and neither do remote URLs on the card itself.
     expect(render(<ToolCard block={block({ status: 'error', result: [{ image: png }] })} />)).not.toContain('<img');

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { CARD_CHEVRON, CARD_FRAME, CARD_HEADER, Chevron } from './card-parts';
 import { memo, useId, useState } from 'react';
 import type { ToolBlock } from '../../lib/chat/view';
@@ -10,6 +11,7 @@ import { ToolImages, toolImages, type ToolImage } from './tool-images';
 import { ToolApproval } from './tool-approval';
 import { ToolResult } from './tool-result';
 import { ToolStatusBadge } from './tool-status-badge';
+import { useFormatWords } from './use-format-words';
 import { WebSearchResults } from './web-search-results';
 
 export interface ToolCardProps {
@@ -21,10 +23,11 @@ export interface ToolCardProps {
 const SECTION_TITLE = 'mb-1 text-xs font-semibold tracking-wide text-neutral-700 uppercase dark:text-neutral-300';
 
 function Arguments({ block }: { block: ToolBlock }) {
+  const t = useTranslations('toolCard');
   if (block.name === 'code_interpreter') {
     return (
       <div>
-        <div className={SECTION_TITLE}>Code</div>
+        <div className={SECTION_TITLE}>{t('code')}</div>
         <Markdown text={codeFence(interpreterCode(block.arguments), 'python')} />
       </div>
     );
@@ -32,12 +35,12 @@ function Arguments({ block }: { block: ToolBlock }) {
   const pretty = prettyJson(block.arguments);
   return (
     <div>
-      <div className={SECTION_TITLE}>Arguments</div>
+      <div className={SECTION_TITLE}>{t('arguments')}</div>
       {pretty !== undefined ? (
         <Markdown text={codeFence(pretty, 'json')} />
       ) : (
         <pre className="overflow-x-auto rounded-md bg-neutral-50 p-3 font-mono text-xs whitespace-pre-wrap break-words dark:bg-neutral-900">
-          {block.arguments || '(none)'}
+          {block.arguments || t('none')}
         </pre>
       )}
     </div>
@@ -45,13 +48,14 @@ function Arguments({ block }: { block: ToolBlock }) {
 }
 
 function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
+  const t = useTranslations('toolCard');
   if (block.status === 'error') {
     // The run can end before a call finishes: then nothing was returned to the model.
     const returned = block.result !== undefined;
     return (
       <div className="rounded-md border border-red-300 bg-red-50 p-3 dark:border-red-800 dark:bg-red-950">
         <div className="mb-1 text-xs font-semibold tracking-wide text-red-800 uppercase dark:text-red-200">
-          {returned ? 'Error returned to the model' : 'Not run'}
+          {returned ? t('errorReturned') : t('notRun')}
         </div>
         <pre className="font-mono text-xs whitespace-pre-wrap break-words text-red-900 dark:text-red-100">
           {returned ? resultText(block.result ?? '') : block.error?.message}
@@ -67,7 +71,7 @@ function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
   if (block.result === undefined) {
     return (
       <p className="text-xs text-neutral-600 dark:text-neutral-400">
-        {block.status === 'queued' ? 'Waiting for the calls before it.' : 'Running…'}
+        {block.status === 'queued' ? t('waitingForEarlier') : t('running')}
       </p>
     );
   }
@@ -78,7 +82,7 @@ function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
     : block.result;
   return (
     <div>
-      <div className={SECTION_TITLE}>Result</div>
+      <div className={SECTION_TITLE}>{t('result')}</div>
       {block.name === 'web_search' ? (
         <WebSearchResults result={block.result} />
       ) : (
@@ -93,8 +97,10 @@ function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
 export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: ToolCardProps) {
   const [open, setOpen] = useState(defaultOpen);
   const panelId = useId();
+  const f = useFormatWords();
+  const tResult = useTranslations('toolResult');
   const summary = summarizeArguments(block.arguments);
-  const images = block.status === 'error' ? [] : toolImages(block);
+  const images = block.status === 'error' ? [] : toolImages(block, (n) => tResult('image', { n }));
 
   return (
     <div className={CARD_FRAME}>
@@ -116,7 +122,7 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: T
           <ToolStatusBadge status={block.status} />
           {block.durationMs !== undefined && (
             <span className="text-xs text-neutral-600 tabular-nums dark:text-neutral-400">
-              {formatDuration(block.durationMs)}
+              {formatDuration(block.durationMs, f)}
             </span>
           )}
         </span>

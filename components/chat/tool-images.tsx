@@ -1,16 +1,10 @@
 'use client';
 // Images a tool produced (a code_interpreter chart, a PNG it saved, an MCP image result), shown on its card even
 // when the card is folded: each opens full size in a dialog, with a download link.
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import type { ToolBlock } from '../../lib/chat/view';
 import { Modal } from '../runs/modal';
-
-const TEXT = {
-  region: 'Images',
-  open: (name: string) => `Open ${name} full size`,
-  download: (name: string) => `Download ${name}`,
-  returned: (n: number) => `Image ${n} returned by the tool`,
-};
 
 const INLINE_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
 const DATA_IMAGE = /^data:image\/(png|jpeg|gif|webp);base64,/;
@@ -23,8 +17,12 @@ export interface ToolImage {
   fileName: string;
 }
 
-/** The block's raster images: files it wrote, and image items of its result that are inline data or ours. */
-export function toolImages(block: Pick<ToolBlock, 'files' | 'result'>): ToolImage[] {
+/** The block's raster images: files it wrote, and image items of its result that are inline data or ours
+ *  (`returnedName` names those, by their place in the result: the page's "Image N returned by the tool"). */
+export function toolImages(
+  block: Pick<ToolBlock, 'files' | 'result'>,
+  returnedName: (n: number) => string,
+): ToolImage[] {
   const files = (block.files ?? [])
     .filter((f) => INLINE_IMAGE.test(f.mime))
     .map((f) => ({ src: f.url, name: f.name, fileName: f.name.split('/').pop() ?? f.name }));
@@ -33,20 +31,21 @@ export function toolImages(block: Pick<ToolBlock, 'files' | 'result'>): ToolImag
     const src = item.image;
     if (typeof src !== 'string' || !(DATA_IMAGE.test(src) || /^\/(?!\/)/.test(src))) return [];
     const ext = DATA_IMAGE.exec(src)?.[1]?.replace('jpeg', 'jpg') ?? 'png';
-    return [{ src, name: TEXT.returned(i + 1), fileName: `image-${i + 1}.${ext}` }];
+    return [{ src, name: returnedName(i + 1), fileName: `image-${i + 1}.${ext}` }];
   });
   return [...files, ...returned];
 }
 
 export function ToolImages({ images }: { images: ToolImage[] }) {
+  const t = useTranslations('toolResult');
   const [open, setOpen] = useState<ToolImage | null>(null);
   return (
-    <section aria-label={TEXT.region} className="flex flex-wrap gap-2 px-3 pb-3">
+    <section aria-label={t('images')} className="flex flex-wrap gap-2 px-3 pb-3">
       {images.map((img) => (
         <button
           key={img.src}
           type="button"
-          aria-label={TEXT.open(img.name)}
+          aria-label={t('openImage', { name: img.name })}
           onClick={() => setOpen(img)}
           className="rounded border border-neutral-200 bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-neutral-700"
         >
@@ -65,7 +64,7 @@ export function ToolImages({ images }: { images: ToolImage[] }) {
             download={open.fileName}
             className="mt-3 inline-block text-sm text-blue-700 underline hover:text-blue-900 dark:text-blue-300 dark:hover:text-blue-100"
           >
-            {TEXT.download(open.fileName)}
+            {t('downloadImage', { name: open.fileName })}
           </a>
         </Modal>
       )}

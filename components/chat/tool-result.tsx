@@ -1,3 +1,4 @@
+import { useTranslations } from 'next-intl';
 import type { ContentItem } from '../../lib/llm/schema';
 import { markdownImages, resultText } from './format';
 
@@ -11,31 +12,37 @@ const TEXT = 'whitespace-pre-wrap break-words font-mono text-xs leading-relaxed'
 const CONSOLE =
   'overflow-x-auto whitespace-pre rounded-md bg-neutral-950 p-3 font-mono text-xs leading-relaxed text-neutral-100 dark:bg-black focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:focus-visible:outline-blue-400';
 
-function describe(item: ContentItem): string {
-  if (item.file) return `File: ${item.file}`;
-  if (item.audio) return `Audio: ${typeof item.audio === 'string' ? item.audio : 'recording'}`;
-  if (item.video) return `Video: ${typeof item.video === 'string' ? item.video : `${item.video.length} frames`}`;
-  return '';
-}
-
 /** What a tool gave back: text as written, images as images, other items named. */
 export function ToolResult({ result, console = false }: ToolResultProps) {
+  const t = useTranslations('toolResult');
+  const describe = (item: ContentItem): string => {
+    if (item.file) return t('file', { file: item.file });
+    if (item.audio) return t('audio', { audio: typeof item.audio === 'string' ? item.audio : t('recording') });
+    if (item.video)
+      return t('video', { video: typeof item.video === 'string' ? item.video : t('frames', { n: item.video.length }) });
+    return '';
+  };
   if (console) {
     const text = resultText(result);
     const figures = markdownImages(text);
     return (
       <div>
         <pre tabIndex={0} className={CONSOLE}>
-          {text || '(no output)'}
+          {text || t('noOutput')}
         </pre>
         {figures.map((fig, i) => (
           // eslint-disable-next-line @next/next/no-img-element -- figures served from the tool's work directory
-          <img key={i} src={fig.src} alt={fig.alt || `Figure ${i + 1}`} className="mt-2 h-auto max-w-full rounded" />
+          <img
+            key={i}
+            src={fig.src}
+            alt={fig.alt || t('figure', { n: i + 1 })}
+            className="mt-2 h-auto max-w-full rounded"
+          />
         ))}
       </div>
     );
   }
-  if (typeof result === 'string') return <pre className={TEXT}>{result === '' ? '(empty)' : result}</pre>;
+  if (typeof result === 'string') return <pre className={TEXT}>{result === '' ? t('empty') : result}</pre>;
   return (
     <div className="space-y-2">
       {result.map((item, i) => {
@@ -48,12 +55,7 @@ export function ToolResult({ result, console = false }: ToolResultProps) {
         if (item.image) {
           return (
             // eslint-disable-next-line @next/next/no-img-element -- tool-supplied URLs of unknown size and host
-            <img
-              key={i}
-              src={item.image}
-              alt={`Image ${i + 1} returned by the tool`}
-              className="h-auto max-w-full rounded"
-            />
+            <img key={i} src={item.image} alt={t('image', { n: i + 1 })} className="h-auto max-w-full rounded" />
           );
         }
         return (

@@ -1,3 +1,4 @@
+import { useTranslations } from 'next-intl';
 import type { ToolStatus } from '../../lib/chat/view';
 
 const STYLES: Record<ToolStatus, string> = {
@@ -10,6 +11,7 @@ const STYLES: Record<ToolStatus, string> = {
 
 /** The word is the status (queued, running, done, error); colour and the spinner only repeat it. */
 export function ToolStatusBadge({ status }: { status: ToolStatus }) {
+  const t = useTranslations('toolCard.status');
   return (
     <span
       className={`inline-flex shrink-0 items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ${STYLES[status]}`}
@@ -20,7 +22,7 @@ export function ToolStatusBadge({ status }: { status: ToolStatus }) {
           <path d="M14 8a6 6 0 0 0-6-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
         </svg>
       )}
-      {status === 'awaiting' ? 'awaiting approval' : status}
+      {t(status)}
     </span>
   );
 }

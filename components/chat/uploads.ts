@@ -5,6 +5,7 @@
 import { create } from 'zustand';
 import * as documentActions from '@/app/actions/documents';
 import type { StoredDocument } from '@/lib/store/types';
+import type { CodedText } from './server-text';
 import { useChat } from './store';
 
 export interface UploadItem {
@@ -17,8 +18,10 @@ export interface UploadItem {
   id?: string;
   pages?: number;
   kind?: string;
-  error?: string;
-  notice?: string;
+  /** Why it cannot be read or was refused: the server's words and code, or the page's own code. */
+  error?: CodedText;
+  /** Something to know about an upload that went through (its name was cleaned), or a failed removal. */
+  notice?: CodedText;
 }
 
 interface UploadState {
@@ -45,26 +48,32 @@ function fromDocument(doc: StoredDocument, key = doc.id): UploadItem {
     progress: 1,
     pages: doc.pages,
     kind: doc.kind,
-    error: doc.error,
+    error:
+      doc.state === 'error'
+        ? { message: doc.error, code: doc.errorCode ?? 'unreadable', values: { name: doc.name } }
+        : undefined,
   };
 }
 
-export function formatSize(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1).replace(/\.0$/, '')} KB`;
-  return `${(n / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MB`;
+/** An upload the server refused or that never arrived, said as the server said it or by the page's code. */
+class UploadFailure extends Error {
+  constructor(readonly text: CodedText) {
+    super(text.message ?? text.code);
+  }
 }
 
-function errorMessage(xhr: XMLHttpRequest, name: string): string {
+function failureOf(xhr: XMLHttpRequest, name: string): UploadFailure {
   try {
-    const body = JSON.parse(xhr.responseText) as { error?: { message?: string } };
-    if (body.error?.message) return body.error.message;
+    const body = JSON.parse(xhr.responseText) as { error?: { message?: string; code?: string } };
+    if (body.error?.message) return new UploadFailure({ ...body.error, values: { name } });
   } catch {
     // not JSON: fall through
   }
-  return xhr.status
-    ? `${name} could not be uploaded (HTTP ${xhr.status}).`
-    : `${name} could not be uploaded (the connection failed).`;
+  return new UploadFailure(
+    xhr.status
+      ? { code: 'upload-http', values: { name, status: xhr.status } }
+      : { code: 'upload-connection', values: { name } },
+  );
 }
 
 function send(
@@ -77,9 +86,8 @@ function send(
     const query = new URLSearchParams({ name: file.name, conversationId });
     xhr.open('POST', `/api/files?${query}`);
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-    xhr.onload = () =>
-      xhr.status === 201 ? resolve(JSON.parse(xhr.responseText)) : reject(new Error(errorMessage(xhr, file.name)));
-    xhr.onerror = () => reject(new Error(errorMessage(xhr, file.name)));
+    xhr.onload = () => (xhr.status === 201 ? resolve(JSON.parse(xhr.responseText)) : reject(failureOf(xhr, file.name)));
+    xhr.onerror = () => reject(failureOf(xhr, file.name));
     xhr.send(file);
   });
 }
@@ -154,7 +162,8 @@ export const useUploads = create<UploadState>()((set, get) => {
         size: file.size,
         state: file.size > max ? 'error' : 'uploading',
         progress: 0,
-        error: file.size > max ? `${file.name} is larger than the ${formatSize(max)} limit per file.` : undefined,
+        // `limit` is in bytes: the list formats it for the page's language.
+        error: file.size > max ? { code: 'too-large-limit', values: { name: file.name, limit: max } } : undefined,
       }));
       set((s) => ({ items: [...s.items, ...added] }));
       if (added.every((i) => i.state === 'error')) return;
@@ -162,7 +171,7 @@ export const useUploads = create<UploadState>()((set, get) => {
       try {
         conversationId = await conversationForUpload();
       } catch (e) {
-        const error = `Could not start a conversation for the files: ${e instanceof Error ? e.message : String(e)}`;
+        const error = { code: 'start-conversation', values: { error: e instanceof Error ? e.message : String(e) } };
         for (const item of added) if (item.state === 'uploading') patch(item.key, { state: 'error', error });
         return;
       }
@@ -172,9 +181,13 @@ export const useUploads = create<UploadState>()((set, get) => {
           if (item.state === 'error') return;
           try {
             const { document, notice } = await send(file, conversationId, (progress) => patch(item.key, { progress }));
-            patch(item.key, { ...fromDocument(document, item.key), notice });
+            patch(item.key, {
+              ...fromDocument(document, item.key),
+              notice: notice ? { message: notice, code: 'renamed' } : undefined,
+            });
           } catch (e) {
-            patch(item.key, { state: 'error', error: e instanceof Error ? e.message : String(e) });
+            const error = e instanceof UploadFailure ? e.text : { message: e instanceof Error ? e.message : String(e) };
+            patch(item.key, { state: 'error', error });
           }
           schedulePoll();
         }),
@@ -187,7 +200,7 @@ export const useUploads = create<UploadState>()((set, get) => {
       if (item.id) {
         const res = await fetch(`/api/files/${encodeURIComponent(item.id)}`, { method: 'DELETE' });
         if (!res.ok && res.status !== 404) {
-          patch(key, { notice: `${item.name} could not be removed (HTTP ${res.status}).` });
+          patch(key, { notice: { code: 'remove-http', values: { name: item.name, status: res.status } } });
           return;
         }
       }

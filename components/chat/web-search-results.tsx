@@ -1,3 +1,4 @@
+import { useTranslations } from 'next-intl';
 import type { ContentItem } from '../../lib/llm/schema';
 import { ToolResult } from './tool-result';
 
@@ -26,9 +27,10 @@ function safeHref(url: string): string | undefined {
 
 /** web_search results as links with their snippets (anything else falls back to the plain result view). */
 export function WebSearchResults({ result }: { result: string | ContentItem[] }) {
+  const t = useTranslations('toolResult');
   const results = parse(result);
   if (!results) return <ToolResult result={result} />;
-  if (!results.length) return <p className="text-xs">No results.</p>;
+  if (!results.length) return <p className="text-xs">{t('noResults')}</p>;
   return (
     <ol className="list-decimal space-y-2 pl-5 text-sm">
       {results.map((r, i) => (

@@ -1,4 +1,5 @@
 'use client';
+import { useTranslations } from 'next-intl';
 import { useRef } from 'react';
 import { parseRunExport } from '../../lib/inspect/export';
 import { useChat } from '../chat/store';
@@ -6,6 +7,7 @@ import { useInspector } from './inspector-store';
 
 /** Opens a run export file in the inspector, to view only: nothing is stored. A bad file says what is wrong. */
 export function ImportRunButton({ onOpened }: { onOpened?: () => void }) {
+  const t = useTranslations('inspector');
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
@@ -14,13 +16,13 @@ export function ImportRunButton({ onOpened }: { onOpened?: () => void }) {
         onClick={() => input.current?.click()}
         className="rounded-lg px-3 py-1.5 text-left text-sm text-neutral-700 hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-neutral-800"
       >
-        Import run
+        {t('importRun')}
       </button>
       <input
         ref={input}
         type="file"
         accept="application/json,.json"
-        aria-label="Run export file"
+        aria-label={t('importFile')}
         className="hidden"
         onChange={async (e) => {
           const file = e.target.files?.[0];
@@ -28,7 +30,7 @@ export function ImportRunButton({ onOpened }: { onOpened?: () => void }) {
           if (!file) return;
           const parsed = await parseRunExport(await file.text());
           if (!parsed.ok) {
-            useChat.setState({ notice: `Could not import ${file.name}: ${parsed.error}` });
+            useChat.setState({ notice: { code: 'import-failed', values: { name: file.name, error: parsed.error } } });
             return;
           }
           useInspector.getState().openImported(parsed.value, file.name);

@@ -51,7 +51,7 @@ describe('IterationView', () => {
     expect(html).toMatch(/<mark[^>]*>.*\[tool call: .*&lt;tool_call&gt;/s);
     expect(text).toContain('<tool_call> tags (nous/hermes prompt format)');
     expect(text).toContain('What failed to parse a <tool_call> block was not valid JSON');
-    expect(text).toContain('Input truncated to fit 900 input tokens kept within a budget of 1000. dropped 3 messages');
+    expect(text).toContain('Input truncated to fit 900 input tokens kept within a budget of 1,000. dropped 3 messages');
     expect(text).toMatch(/Arguments the model sent \{\s+"expr": 1\s+\} Validation error expression: is required/);
     expect(text).toContain('["✿RESULT✿"]');
   });

@@ -1,8 +1,10 @@
 'use client';
+import { useTranslations } from 'next-intl';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { LlmRequest } from '../../lib/protocol/events';
 import type { Iteration } from '../../lib/inspect/model';
-import { formatMs } from '../../lib/inspect/timeline';
+import { formatNumber, formatPreciseDuration } from '../chat/format';
+import { useFormatWords } from '../chat/use-format-words';
 import { RequestView } from './request-view';
 import { ResponseView } from './response-view';
 import { RetrievalView } from './retrieval-view';
@@ -43,41 +45,44 @@ export function IterationView({
   actions?: ReactNode;
   loadRequest?: RequestLoader;
 }) {
+  const t = useTranslations('inspector');
+  const f = useFormatWords();
+  const ms = (value: number) => formatPreciseDuration(value, f);
+  const n = (value: number) => formatNumber(value, f.locale);
   const request = useRequest(it, loadRequest);
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-neutral-700 dark:text-neutral-300">
-        <span>started at {formatMs(it.startT)}</span>
-        {it.ttftMs !== undefined && <span>first token after {formatMs(it.ttftMs)}</span>}
-        {it.durationMs !== undefined && <span>call took {formatMs(it.durationMs)}</span>}
+        <span>{t('startedAt', { t: ms(it.startT) })}</span>
+        {it.ttftMs !== undefined && <span>{t('firstToken', { t: ms(it.ttftMs) })}</span>}
+        {it.durationMs !== undefined && <span>{t('callTook', { t: ms(it.durationMs) })}</span>}
         {it.usage ? (
-          <span>
-            tokens: {it.usage.promptTokens} in, {it.usage.completionTokens} out
-          </span>
+          <span>{t('callTokens', { prompt: n(it.usage.promptTokens), completion: n(it.usage.completionTokens) })}</span>
         ) : (
-          <span>tokens: not reported</span>
+          <span>{t('tokensUnknown')}</span>
         )}
         {actions && <span className="ml-auto flex gap-2">{actions}</span>}
       </div>
       {it.retries.length > 0 && (
         <div className={`${CARD} text-xs`}>
-          <h4 className={SECTION_TITLE}>Retries</h4>
+          <h4 className={SECTION_TITLE}>{t('retries')}</h4>
           <ul>
             {it.retries.map((r) => (
               <li key={r.attempt}>
-                attempt {r.attempt} failed ({r.error.status ? `HTTP ${r.error.status}: ` : ''}
-                {r.error.message}); retried after {formatMs(r.delayMs)}
+                {t('retry', {
+                  attempt: r.attempt,
+                  error: r.error.status ? `HTTP ${r.error.status}: ${r.error.message}` : r.error.message,
+                  delay: ms(r.delayMs),
+                })}
               </li>
             ))}
           </ul>
         </div>
       )}
       {it.truncation && (
-        <section aria-label="Truncation" className={`${CARD} text-xs`}>
-          <h4 className="text-sm font-semibold">Input truncated to fit</h4>
-          <p>
-            {it.truncation.inputTokens} input tokens kept within a budget of {it.truncation.budget}.
-          </p>
+        <section aria-label={t('truncation')} className={`${CARD} text-xs`}>
+          <h4 className="text-sm font-semibold">{t('truncated')}</h4>
+          <p>{t('truncatedBody', { kept: n(it.truncation.inputTokens), budget: n(it.truncation.budget) })}</p>
           {it.truncation.notes.length > 0 && (
             <ul className="list-disc pl-5">
               {it.truncation.notes.map((n, i) => (
@@ -96,24 +101,24 @@ export function IterationView({
           className="text-xs text-neutral-600 italic dark:text-neutral-400"
         >
           {request.state === 'loading'
-            ? 'Loading the request…'
+            ? t('loadingRequest')
             : request.state === 'error'
-              ? `Could not load the request: ${request.error}`
-              : 'The request of this call was not recorded.'}
+              ? t('requestFailed', { error: request.error })
+              : t('requestMissing')}
         </p>
       )}
       <ResponseView iteration={it} />
       <ToolSteps tools={it.tools} />
       {it.reactSteps.length > 0 && (
-        <section aria-label="ReAct steps" className="space-y-1 text-xs">
-          <h4 className="text-sm font-semibold">ReAct steps as parsed</h4>
+        <section aria-label={t('reactSteps')} className="space-y-1 text-xs">
+          <h4 className="text-sm font-semibold">{t('reactStepsTitle')}</h4>
           {it.reactSteps.map((s, i) => (
             <dl key={i} className={`${CARD} grid grid-cols-[auto_1fr] gap-x-3`}>
               {(['thought', 'action', 'actionInput', 'observation', 'finalAnswer'] as const).map(
                 (k) =>
                   s[k] !== undefined && (
                     <div key={k} className="contents">
-                      <dt className="font-semibold">{k}</dt>
+                      <dt className="font-semibold">{t(`react.${k}`)}</dt>
                       <dd>
                         <pre className={PRE}>{s[k]}</pre>
                       </dd>

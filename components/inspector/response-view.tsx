@@ -1,7 +1,8 @@
 'use client';
-import { useMemo } from 'react';
+import { useTranslations } from 'next-intl';
+import { useMemo, type ReactNode } from 'react';
 import type { Iteration } from '../../lib/inspect/model';
-import { FORMAT_NAMES, parseSegments, type SegmentKind } from '../../lib/inspect/parse-view';
+import { parseSegments, type SegmentKind } from '../../lib/inspect/parse-view';
 import { PRE, SECTION_TITLE } from './styles';
 
 const MARK: Record<SegmentKind, string> = {
@@ -12,48 +13,49 @@ const MARK: Record<SegmentKind, string> = {
   answer: 'bg-blue-100 dark:bg-blue-950',
   observation: 'bg-neutral-200 dark:bg-neutral-800',
 };
-const SR: Record<SegmentKind, string> = {
-  text: '',
-  think: 'think block',
-  call: 'tool call',
-  thought: 'thought',
-  answer: 'final answer',
-  observation: 'observation',
-};
-
 /** The model's raw output for one call, with what the function-call format extracted marked in it. */
 export function ResponseView({ iteration }: { iteration: Iteration }) {
+  const t = useTranslations('inspector');
   const r = iteration.response;
+  const mono = (chunks: ReactNode) => <span className="font-mono">{chunks}</span>;
   const segments = useMemo(() => parseSegments(r.content, iteration.format), [r.content, iteration.format]);
   return (
-    <section aria-label="Response" className="space-y-3">
-      <h4 className="text-sm font-semibold">Raw response</h4>
+    <section aria-label={t('response')} className="space-y-3">
+      <h4 className="text-sm font-semibold">{t('rawResponse')}</h4>
       <p className="text-xs text-neutral-700 dark:text-neutral-300">
-        Tool calls read from: <strong>{FORMAT_NAMES[iteration.format]}</strong>
+        {t.rich('readFrom', {
+          format: t(`formats.${iteration.format}`, { tag: '<tool_call>' }),
+          strong: (chunks) => <strong>{chunks}</strong>,
+        })}
         {iteration.finishReason && (
           <>
-            {' '}
-            · finish reason <span className="font-mono">{iteration.finishReason}</span>
+            {' · '}
+            {t.rich('finishReason', { reason: iteration.finishReason, mono })}
           </>
         )}
-        {r.differsFromShown && ' · the raw text differs from what the chat showed'}
+        {r.differsFromShown && (
+          <>
+            {' · '}
+            {t('differs')}
+          </>
+        )}
       </p>
       {r.separateReasoning && (
         <div>
-          <h5 className={SECTION_TITLE}>Reasoning (sent apart as reasoning_content)</h5>
+          <h5 className={SECTION_TITLE}>{t('separateReasoning')}</h5>
           <pre className={PRE}>{r.separateReasoning}</pre>
         </div>
       )}
       <div>
-        <h5 className={SECTION_TITLE}>Content, with the parsed parts marked</h5>
+        <h5 className={SECTION_TITLE}>{t('content')}</h5>
         {r.content ? (
-          <pre className={PRE} tabIndex={0} aria-label="Raw content">
+          <pre className={PRE} tabIndex={0} aria-label={t('rawContent')}>
             {segments.map((s, i) =>
               s.kind === 'text' ? (
                 <span key={i}>{s.text}</span>
               ) : (
                 <mark key={i} className={`rounded-sm ${MARK[s.kind]}`}>
-                  <span className="sr-only">[{SR[s.kind]}: </span>
+                  <span className="sr-only">[{t(`segments.${s.kind as Exclude<SegmentKind, 'text'>}`)}: </span>
                   {s.text}
                   <span className="sr-only">]</span>
                 </mark>
@@ -61,12 +63,12 @@ export function ResponseView({ iteration }: { iteration: Iteration }) {
             )}
           </pre>
         ) : (
-          <p className="text-xs text-neutral-600 italic dark:text-neutral-400">(no text content)</p>
+          <p className="text-xs text-neutral-600 italic dark:text-neutral-400">{t('noText')}</p>
         )}
       </div>
       {r.toolCalls.length > 0 && (
         <div>
-          <h5 className={SECTION_TITLE}>Native tool_calls</h5>
+          <h5 className={SECTION_TITLE}>{t('nativeToolCalls')}</h5>
           <ul className="space-y-1 text-xs">
             {r.toolCalls.map((c) => (
               <li key={c.id}>
@@ -80,7 +82,7 @@ export function ResponseView({ iteration }: { iteration: Iteration }) {
       )}
       {iteration.parseErrors.length > 0 && (
         <div className="rounded-md border border-red-300 bg-red-50 p-2 text-xs text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
-          <h5 className="font-semibold">What failed to parse</h5>
+          <h5 className="font-semibold">{t('parseFailed')}</h5>
           <ul className="list-disc pl-5">
             {iteration.parseErrors.map((e, i) => (
               <li key={i}>{e}</li>

@@ -2,6 +2,7 @@
 // The trace inspector (README, "Inspecting runs"): a native modal <dialog> named "Run inspector" (focus stays in it,
 // Esc closes it, focus goes back to the opener). Only one page of iterations is listed and drawn at a time, and only
 // the selected iteration's request is rendered: the request of iteration N holds the whole history before it.
+import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { loadIterationRequest, loadRunForInspection } from '../../app/actions/inspect';
 import { AGENT_KIND_NAMES } from '../../lib/protocol/enums';
@@ -9,8 +10,9 @@ import type { LlmRequest } from '../../lib/protocol/events';
 import { runExportFileName, type RunExport } from '../../lib/inspect/export';
 import { fixtureFileName, runToFixture } from '../../lib/inspect/fixture';
 import { foldInspection } from '../../lib/inspect/fold';
-import type { InspectedRun, Iteration } from '../../lib/inspect/model';
-import { formatMs } from '../../lib/inspect/timeline';
+import type { InspectedRun, Iteration, StopInfo } from '../../lib/inspect/model';
+import { formatNumber, formatPreciseDuration } from '../chat/format';
+import { useFormatWords } from '../chat/use-format-words';
 import { useModalDialog } from '../modal-dialog';
 import { downloadJson } from './download';
 import { useInspector, type InspectorTarget } from './inspector-store';
@@ -34,13 +36,14 @@ export interface RunInspectorProps {
 }
 
 export function RunInspector({ iterationActions }: RunInspectorProps) {
+  const t = useTranslations('inspector');
   const target = useInspector((s) => s.target);
   const dialog = useModalDialog(Boolean(target));
 
   return (
     <dialog
       ref={dialog}
-      aria-label="Run inspector"
+      aria-label={t('title')}
       onClose={() => useInspector.getState().close()}
       className="m-0 h-dvh max-h-none w-full max-w-none bg-white text-neutral-900 backdrop:bg-black/50 md:m-auto md:h-[90dvh] md:w-[min(64rem,95vw)] md:rounded-lg md:border md:border-neutral-300 dark:bg-neutral-950 dark:text-neutral-100 md:dark:border-neutral-700"
     >
@@ -56,6 +59,7 @@ function targetKey(t: InspectorTarget): string {
 type Loading = { state: 'loading' } | { state: 'error'; error: string } | { state: 'ready'; bundle: RunExport };
 
 function Loaded({ target, iterationActions }: { target: InspectorTarget } & RunInspectorProps) {
+  const t = useTranslations('inspector');
   const [loading, setLoading] = useState<Loading>(
     target.kind === 'imported' ? { state: 'ready', bundle: target.bundle } : { state: 'loading' },
   );
@@ -74,9 +78,9 @@ function Loaded({ target, iterationActions }: { target: InspectorTarget } & RunI
   if (loading.state !== 'ready') {
     return (
       <div className="flex h-full flex-col">
-        <Header title="Run inspector" />
+        <Header title={t('title')} />
         <p role={loading.state === 'error' ? 'alert' : 'status'} className="p-4 text-sm">
-          {loading.state === 'error' ? `Could not load the run: ${loading.error}` : 'Loading the run…'}
+          {loading.state === 'error' ? t('loadFailed', { error: loading.error }) : t('loading')}
         </p>
       </div>
     );
@@ -85,15 +89,31 @@ function Loaded({ target, iterationActions }: { target: InspectorTarget } & RunI
 }
 
 function Header({ title, children }: { title: string; children?: ReactNode }) {
+  const t = useTranslations('inspector');
   return (
     <header className="sticky top-0 z-10 flex flex-wrap items-center gap-2 border-b border-neutral-200 bg-white px-4 py-2 dark:border-neutral-800 dark:bg-neutral-950">
       <h2 className="mr-auto text-base font-semibold">{title}</h2>
       {children}
       <button type="button" className={BUTTON} onClick={() => useInspector.getState().close()}>
-        Close
+        {t('close')}
       </button>
     </header>
   );
+}
+
+/** Why the run stopped, in the page's language (lib/inspect's explanation is the English of the same). */
+function useStopText(): (stop: StopInfo, maxLlmCalls?: number) => string {
+  const t = useTranslations('inspector.stop');
+  return (stop, maxLlmCalls) => {
+    switch (stop.reason) {
+      case 'max-iterations':
+        return t('max-iterations', { limit: maxLlmCalls ?? 'N' });
+      case 'error':
+        return stop.error?.message ? t('error', { message: stop.error.message }) : t('errorUnknown');
+      default:
+        return t(stop.reason);
+    }
+  };
 }
 
 async function unwrap<T>(result: Promise<{ ok: true; value: T } | { ok: false; error: string }>): Promise<T> {
@@ -111,6 +131,10 @@ function InspectorBody({
   bundle: RunExport;
   target: InspectorTarget;
 } & RunInspectorProps) {
+  const t = useTranslations('inspector');
+  const f = useFormatWords();
+  const format = useFormatter();
+  const stopText = useStopText();
   const imported = target.kind === 'imported' ? target.fileName : undefined;
   const storedId = target.kind === 'stored' ? target.runId : undefined;
   const run = useMemo(() => foldInspection(bundle.events), [bundle]);
@@ -134,7 +158,7 @@ function InspectorBody({
       const full = storedId ? await unwrap(loadRunForInspection(storedId, true)) : bundle;
       downloadJson(runExportFileName(full), full);
     } catch (e) {
-      setProblem(`Could not export the run: ${e instanceof Error ? e.message : String(e)}`);
+      setProblem(t('exportFailed', { error: e instanceof Error ? e.message : String(e) }));
     }
   };
   const [selected, setSelected] = useState(0);
@@ -169,12 +193,24 @@ function InspectorBody({
     setSelected(to);
   };
 
-  const title = bundle.run.userMessage ? `Run inspector: “${bundle.run.userMessage.slice(0, 80)}”` : 'Run inspector';
+  const title = bundle.run.userMessage
+    ? t('titleWithMessage', { message: bundle.run.userMessage.slice(0, 80) })
+    : t('title');
+  const n = (value: number) => formatNumber(value, f.locale);
+  // The browser's own time zone: the dialog is only ever drawn in the browser.
+  const exportedAt = new Date(bundle.exportedAt);
+  const exported = Number.isNaN(exportedAt.getTime())
+    ? bundle.exportedAt
+    : format.dateTime(exportedAt, {
+        dateStyle: 'medium',
+        timeStyle: 'medium',
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      });
   return (
     <div className="flex h-full flex-col">
       <Header title={title}>
         <button type="button" className={BUTTON} onClick={() => void exportRun()}>
-          Export run
+          {t('exportRun')}
         </button>
         <button
           type="button"
@@ -184,7 +220,7 @@ function InspectorBody({
             downloadJson(fixtureFileName(fixture), fixture);
           }}
         >
-          Save as fixture
+          {t('saveFixture')}
         </button>
       </Header>
       <div className="min-h-0 flex-1 space-y-4 overflow-y-auto p-4">
@@ -201,34 +237,44 @@ function InspectorBody({
             role="note"
             className="rounded-md bg-blue-50 px-3 py-2 text-sm text-blue-950 dark:bg-blue-950 dark:text-blue-100"
           >
-            Imported from {imported} (exported {bundle.exportedAt}); viewed only, not stored.
+            {t('imported', { file: imported, date: exported })}
           </p>
         )}
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr_auto_1fr]">
-          <dt className="font-semibold">Stopped</dt>
-          <dd className="sm:col-span-3">{run.stop.explanation}</dd>
-          <dt className="font-semibold">Duration</dt>
-          <dd>{formatMs(run.durationMs)}</dd>
-          <dt className="font-semibold">Tokens</dt>
+          <dt className="font-semibold">{t('stopped')}</dt>
+          <dd className="sm:col-span-3">{stopText(run.stop, run.maxLlmCalls)}</dd>
+          <dt className="font-semibold">{t('duration')}</dt>
+          <dd>{formatPreciseDuration(run.durationMs, f)}</dd>
+          <dt className="font-semibold">{t('tokens')}</dt>
           <dd>
-            {run.usage.totalTokens} ({run.usage.promptTokens} in, {run.usage.completionTokens} out)
+            {t('tokensValue', {
+              total: n(run.usage.totalTokens),
+              prompt: n(run.usage.promptTokens),
+              completion: n(run.usage.completionTokens),
+            })}
           </dd>
-          <dt className="font-semibold">Model calls</dt>
-          <dd>{run.llmCalls}</dd>
-          <dt className="font-semibold">Tool calls</dt>
-          <dd>{run.toolCalls}</dd>
-          <dt className="font-semibold">Model</dt>
-          <dd className="font-mono break-all">{run.model || '?'}</dd>
-          <dt className="font-semibold">Agent</dt>
+          <dt className="font-semibold">{t('modelCalls')}</dt>
+          <dd>{n(run.llmCalls)}</dd>
+          <dt className="font-semibold">{t('toolCalls')}</dt>
+          <dd>{n(run.toolCalls)}</dd>
+          <dt className="font-semibold">{t('model')}</dt>
+          <dd className="font-mono break-all">{run.model || t('unknown')}</dd>
+          <dt className="font-semibold">{t('agent')}</dt>
           <dd>
-            {run.kind ? AGENT_KIND_NAMES[run.kind] : '?'}
-            {run.fncallMode ? ` (${run.fncallMode} tool calls)` : ''}
+            {run.fncallMode
+              ? t('agentWithMode', {
+                  agent: run.kind ? AGENT_KIND_NAMES[run.kind] : t('unknown'),
+                  mode: run.fncallMode,
+                })
+              : run.kind
+                ? AGENT_KIND_NAMES[run.kind]
+                : t('unknown')}
           </dd>
         </dl>
 
         <RetrievalView steps={run.retrievals} />
         {count === 0 ? (
-          <p className="text-sm">This run made no model call.</p>
+          <p className="text-sm">{t('noModelCall')}</p>
         ) : (
           <>
             <Waterfall iterations={shown} totalMs={run.durationMs} onSelect={(n) => setSelected(n - 1)} />
@@ -240,10 +286,10 @@ function InspectorBody({
                   disabled={page === 0}
                   onClick={() => setSelected((page - 1) * ITERATIONS_PER_PAGE)}
                 >
-                  Earlier iterations
+                  {t('earlier')}
                 </button>
               )}
-              <div role="tablist" aria-label="Iterations" className="flex flex-wrap gap-1" onKeyDown={onTabKey}>
+              <div role="tablist" aria-label={t('iterations')} className="flex flex-wrap gap-1" onKeyDown={onTabKey}>
                 {shown.map((it) => {
                   const index = it.n - 1;
                   const on = index === selected;
@@ -267,9 +313,9 @@ function InspectorBody({
                           : 'border-neutral-300 hover:bg-neutral-100 dark:border-neutral-700 dark:hover:bg-neutral-800'
                       }`}
                     >
-                      Iteration {it.n}
+                      {t('iteration', { n: it.n })}
                       <span aria-hidden="true" className="ml-1">
-                        {it.tools.length ? `· ${it.tools.map((t) => t.name).join(', ')}` : ''}
+                        {it.tools.length > 0 && <>· {it.tools.map((tool) => tool.name).join(', ')}</>}
                       </span>
                     </button>
                   );
@@ -283,10 +329,14 @@ function InspectorBody({
                     disabled={page >= pages - 1}
                     onClick={() => setSelected((page + 1) * ITERATIONS_PER_PAGE)}
                   >
-                    Later iterations
+                    {t('later')}
                   </button>
                   <span className="text-xs text-neutral-600 dark:text-neutral-400">
-                    {page * ITERATIONS_PER_PAGE + 1}–{Math.min(count, (page + 1) * ITERATIONS_PER_PAGE)} of {count}
+                    {t('range', {
+                      from: page * ITERATIONS_PER_PAGE + 1,
+                      to: Math.min(count, (page + 1) * ITERATIONS_PER_PAGE),
+                      count,
+                    })}
                   </span>
                 </>
               )}

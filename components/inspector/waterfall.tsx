@@ -1,7 +1,10 @@
 'use client';
+import { useTranslations } from 'next-intl';
 import { memo } from 'react';
 import type { Iteration } from '../../lib/inspect/model';
-import { formatMs, iterationBars, type BarKind } from '../../lib/inspect/timeline';
+import { iterationBars, type Bar, type BarKind } from '../../lib/inspect/timeline';
+import { formatPreciseDuration } from '../chat/format';
+import { useFormatWords } from '../chat/use-format-words';
 
 const COLORS: Record<BarKind, string> = {
   ttft: 'bg-amber-400 dark:bg-amber-500',
@@ -9,12 +12,7 @@ const COLORS: Record<BarKind, string> = {
   tool: 'bg-emerald-500 dark:bg-emerald-400',
   retrieval: 'bg-violet-500 dark:bg-violet-400',
 };
-const LEGEND: [BarKind, string][] = [
-  ['ttft', 'time to first token'],
-  ['generation', 'generation'],
-  ['tool', 'tool'],
-  ['retrieval', 'retrieval'],
-];
+const LEGEND: BarKind[] = ['ttft', 'generation', 'tool', 'retrieval'];
 
 /** The timing waterfall of some iterations, on the whole run's clock (0..totalMs). */
 export const Waterfall = memo(function Waterfall({
@@ -26,20 +24,30 @@ export const Waterfall = memo(function Waterfall({
   totalMs: number;
   onSelect: (n: number) => void;
 }) {
+  const t = useTranslations('inspector');
+  const f = useFormatWords();
+  const ms = (value: number) => formatPreciseDuration(value, f);
+  // A tool's bar is named by the tool; the others by what they time.
+  const label = (b: Bar) =>
+    b.kind === 'tool'
+      ? b.label
+      : b.kind === 'retrieval'
+        ? t('bars.retrievalQuery', { query: b.query ?? '' })
+        : t(`bars.${b.kind}`);
   const span = Math.max(totalMs, 1);
   const pct = (ms: number) => `${Math.min(100, Math.max(0, (ms / span) * 100))}%`;
   return (
-    <figure aria-label="Timeline" className="min-w-0">
-      <ul className="flex flex-wrap gap-3 text-xs text-neutral-600 dark:text-neutral-400" aria-label="Legend">
-        {LEGEND.map(([kind, label]) => (
+    <figure aria-label={t('timeline')} className="min-w-0">
+      <ul className="flex flex-wrap gap-3 text-xs text-neutral-600 dark:text-neutral-400" aria-label={t('legend')}>
+        {LEGEND.map((kind) => (
           <li key={kind} className="flex items-center gap-1">
             <span aria-hidden="true" className={`inline-block h-2.5 w-2.5 rounded-sm ${COLORS[kind]}`} />
-            {label}
+            {t(`bars.${kind}`)}
           </li>
         ))}
         <li className="flex items-center gap-1">
           <span aria-hidden="true" className="inline-block h-2.5 w-2.5 rounded-sm bg-red-500" />
-          failed tool
+          {t('bars.failedTool')}
         </li>
       </ul>
       <ol className="mt-2 space-y-1">
@@ -57,14 +65,18 @@ export const Waterfall = memo(function Waterfall({
                 {bars.map((b, i) => (
                   <span
                     key={i}
-                    title={`${b.label}: ${formatMs(b.endMs - b.startMs)}`}
+                    title={t('barTitle', { label: label(b), duration: ms(b.endMs - b.startMs) })}
                     className={`absolute top-0.5 h-3 min-w-[2px] rounded-sm ${b.failed ? 'bg-red-500' : COLORS[b.kind]}`}
                     style={{ left: pct(b.startMs), width: pct(b.endMs - b.startMs) }}
                   />
                 ))}
                 <span className="sr-only">
-                  {`Iteration ${it.n} timing: `}
-                  {bars.map((b) => `${b.label} ${formatMs(b.endMs - b.startMs)}`).join(', ')}
+                  {t('iterationTiming', {
+                    n: it.n,
+                    bars: bars
+                      .map((b) => t('barTitle', { label: label(b), duration: ms(b.endMs - b.startMs) }))
+                      .join(t('listSeparator')),
+                  })}
                 </span>
               </div>
             </li>
@@ -73,7 +85,7 @@ export const Waterfall = memo(function Waterfall({
       </ol>
       <figcaption className="mt-1 flex justify-between text-xs text-neutral-500 dark:text-neutral-400">
         <span>0</span>
-        <span>{formatMs(totalMs)}</span>
+        <span>{ms(totalMs)}</span>
       </figcaption>
     </figure>
   );

@@ -1,27 +1,53 @@
 'use client';
+import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { compareTurnRuns, listTurnRuns } from '@/app/actions/replay';
 import type { RunChoice, RunComparison } from '@/lib/compare/runs';
+import type en from '@/lib/i18n/messages/en.json';
 import { DiffColumns } from './diff-text';
+import { failureText, useCodedText } from '../chat/server-text';
 import { ACTION_BUTTON, FIELD, Modal } from './modal';
 
 const SECTION = 'mt-4 mb-1 text-sm font-semibold';
 
-function runLabel(r: RunChoice): string {
-  const replay = r.replayOf ? `, replay of run ${r.replayOf.number} from iteration ${r.replayOf.fromIteration}` : '';
-  return `Run ${r.number} (${r.status}, ${r.model}${replay})`;
+type RunStatusKey = keyof (typeof en)['runs']['status'];
+
+/** "Run 2 (answered, qwen3-8b)", "…, replay of run 1 from iteration 2)". */
+function useRunLabel(): (r: RunChoice) => string {
+  const t = useTranslations('runs');
+  return (r) => {
+    const status = r.status in STATUS_KEYS ? t(`status.${r.status as RunStatusKey}`) : r.status;
+    return r.replayOf
+      ? t('runLabelReplay', {
+          n: r.number,
+          status,
+          model: r.model,
+          of: r.replayOf.number,
+          from: r.replayOf.fromIteration,
+        })
+      : t('runLabel', { n: r.number, status, model: r.model });
+  };
 }
+const STATUS_KEYS: Record<RunStatusKey, true> = {
+  running: true,
+  answered: true,
+  'max-iterations': true,
+  aborted: true,
+  error: true,
+  interrupted: true,
+};
 
 /** The "Compare runs" button of a turn with two or more runs, and its dialog. */
 export function CompareRunsButton({ turnId }: { turnId: string }) {
+  const t = useTranslations('runs');
   const [open, setOpen] = useState(false);
   return (
     <>
       <button type="button" className={ACTION_BUTTON} onClick={() => setOpen(true)}>
-        Compare runs
+        {t('compareRuns')}
       </button>
       {open && (
-        <Modal title="Compare runs" onClose={() => setOpen(false)}>
+        <Modal title={t('compareRuns')} onClose={() => setOpen(false)}>
           <CompareRuns turnId={turnId} />
         </Modal>
       )}
@@ -31,6 +57,9 @@ export function CompareRunsButton({ turnId }: { turnId: string }) {
 
 /** Pick two runs of a turn; see prompts, tool calls, arguments, results and answers side by side. */
 export function CompareRuns({ turnId }: { turnId: string }) {
+  const t = useTranslations('runs');
+  const coded = useCodedText('errors');
+  const runLabel = useRunLabel();
   const [runs, setRuns] = useState<RunChoice[]>();
   const [pick, setPick] = useState<[string, string]>();
   const [result, setResult] = useState<RunComparison>();
@@ -38,11 +67,11 @@ export function CompareRuns({ turnId }: { turnId: string }) {
 
   useEffect(() => {
     void listTurnRuns(turnId).then((r) => {
-      if (!r.ok) return setError(r.error);
+      if (!r.ok) return setError(coded(failureText(r)));
       setRuns(r.value);
       if (r.value.length >= 2) setPick([r.value.at(-2)!.id, r.value.at(-1)!.id]);
     });
-  }, [turnId]);
+  }, [turnId, coded]);
 
   useEffect(() => {
     if (!pick) return;
@@ -52,15 +81,15 @@ export function CompareRuns({ turnId }: { turnId: string }) {
       if (r.ok) {
         setResult(r.value);
         setError(undefined);
-      } else setError(r.error);
+      } else setError(coded(failureText(r)));
     });
     return () => {
       current = false;
     };
-  }, [pick]);
+  }, [pick, coded]);
 
   if (error) return <p role="alert">{error}</p>;
-  if (!runs || !pick) return <p role="status">Loading the runs…</p>;
+  if (!runs || !pick) return <p role="status">{t('loadingRuns')}</p>;
   const select = (side: 0 | 1, label: string) => (
     <label className="flex flex-col gap-1 text-sm">
       <span className="font-medium">{label}</span>
@@ -80,8 +109,8 @@ export function CompareRuns({ turnId }: { turnId: string }) {
   return (
     <div>
       <div className="grid grid-cols-2 gap-2">
-        {select(0, 'First run')}
-        {select(1, 'Second run')}
+        {select(0, t('firstRun'))}
+        {select(1, t('secondRun'))}
       </div>
       {result && <Comparison c={result} />}
     </div>
@@ -89,6 +118,8 @@ export function CompareRuns({ turnId }: { turnId: string }) {
 }
 
 function Comparison({ c }: { c: RunComparison }) {
+  const t = useTranslations('runs');
+  const differs = (changed: boolean) => (changed ? t('differsTag') : t('sameTag'));
   const same =
     !c.answer.changed &&
     c.toolSequence.every((s) => s.op === 'same') &&
@@ -96,19 +127,19 @@ function Comparison({ c }: { c: RunComparison }) {
     c.prompts.every((p) => !p.diff.changed);
   return (
     <div>
-      {same && (
-        <p className="mt-3 text-sm">These runs sent the same prompts, made the same calls and gave the same answer.</p>
-      )}
-      <section aria-label="Answers">
-        <h3 className={SECTION}>Answer {c.answer.changed ? '(differs)' : '(same)'}</h3>
-        <DiffColumns diff={c.answer} what="Answer" />
+      {same && <p className="mt-3 text-sm">{t('same')}</p>}
+      <section aria-label={t('answers')}>
+        <h3 className={SECTION}>
+          {t('answer')} {differs(c.answer.changed)}
+        </h3>
+        <DiffColumns diff={c.answer} what={t('answer')} />
       </section>
-      <section aria-label="Tool calls">
-        <h3 className={SECTION}>Tool calls</h3>
+      <section aria-label={t('toolCalls')}>
+        <h3 className={SECTION}>{t('toolCalls')}</h3>
         <p className="text-xs">
-          Sequence:{' '}
+          {t('sequence')}{' '}
           {c.toolSequence.length === 0
-            ? 'none in either run'
+            ? t('noneInEither')
             : c.toolSequence.map((s, i) => (
                 <span key={i} className="mr-1 font-mono">
                   {s.op === 'del' ? <del>{s.name}</del> : s.op === 'add' ? <ins>{s.name}</ins> : s.name}
@@ -118,25 +149,25 @@ function Comparison({ c }: { c: RunComparison }) {
         {c.toolCalls.map((p) => (
           <div key={p.index} className="mt-2">
             <h4 className="text-xs font-semibold">
-              Call {p.index + 1}: {p.a?.name ?? '—'} / {p.b?.name ?? '—'}
-              {(p.arguments.changed || p.result.changed || p.name.changed) && ' (differs)'}
+              {t('call', { n: p.index + 1, a: p.a?.name ?? '—', b: p.b?.name ?? '—' })}
+              {(p.arguments.changed || p.result.changed || p.name.changed) && <> {t('differsTag')}</>}
             </h4>
-            <div className="text-xs">Arguments</div>
-            <DiffColumns diff={p.arguments} what={`Arguments of call ${p.index + 1}`} />
-            <div className="text-xs">Result</div>
-            <DiffColumns diff={p.result} what={`Result of call ${p.index + 1}`} />
+            <div className="text-xs">{t('arguments')}</div>
+            <DiffColumns diff={p.arguments} what={t('argumentsOfCall', { n: p.index + 1 })} />
+            <div className="text-xs">{t('result')}</div>
+            <DiffColumns diff={p.result} what={t('resultOfCall', { n: p.index + 1 })} />
           </div>
         ))}
       </section>
-      <section aria-label="Prompts">
-        <h3 className={SECTION}>Prompts (the exact request of each iteration)</h3>
+      <section aria-label={t('prompts')}>
+        <h3 className={SECTION}>{t('promptsTitle')}</h3>
         {c.prompts.map((p) => (
           <details key={p.iteration} open={p.diff.changed} className="mt-2">
             <summary className="cursor-pointer text-xs font-semibold">
-              Iteration {p.iteration}{' '}
-              {!p.a || !p.b ? `(only in the ${p.a ? 'first' : 'second'} run)` : p.diff.changed ? '(differs)' : '(same)'}
+              {t('iteration', { n: p.iteration })}{' '}
+              {!p.a || !p.b ? (p.a ? t('onlyInFirst') : t('onlyInSecond')) : differs(p.diff.changed)}
             </summary>
-            <DiffColumns diff={p.diff} what={`Prompt of iteration ${p.iteration}`} />
+            <DiffColumns diff={p.diff} what={t('promptOf', { n: p.iteration })} />
           </details>
         ))}
       </section>

@@ -1,9 +1,11 @@
 'use client';
+import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 import { useModalDialog } from '../modal-dialog';
 
 /** A modal dialog (the native <dialog>: focus is kept inside, Esc closes it) with a title and a Close button. */
 export function Modal({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+  const t = useTranslations('runs');
   const ref = useModalDialog(true);
   return (
     <dialog
@@ -19,7 +21,7 @@ export function Modal({ title, onClose, children }: { title: string; onClose: ()
           onClick={() => ref.current?.close()}
           className="rounded px-2 py-1 text-sm hover:bg-neutral-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:bg-neutral-800"
         >
-          Close
+          {t('close')}
         </button>
       </div>
       <div className="p-4">{children}</div>

@@ -1,16 +1,18 @@
 'use client';
+import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { replaySource } from '@/app/actions/replay';
+import { failureText, useCodedText, type CodedText } from '@/components/chat/server-text';
 import type { ReplaySource } from '@/lib/replay/plan';
 import { useChat } from '@/components/chat/store';
 import type { ReplayRequest } from '@/lib/replay/plan';
 import { ACTION_BUTTON, FIELD, Modal, PRIMARY_BUTTON } from './modal';
 
 const PARAMS = [
-  { key: 'temperature', label: 'Temperature', step: 0.1 },
-  { key: 'top_p', label: 'Top p', step: 0.05 },
-  { key: 'max_tokens', label: 'Max tokens', step: 1 },
-  { key: 'seed', label: 'Seed', step: 1 },
+  { key: 'temperature', step: 0.1 },
+  { key: 'top_p', step: 0.05 },
+  { key: 'max_tokens', step: 1 },
+  { key: 'seed', step: 1 },
 ] as const;
 
 /**
@@ -27,14 +29,17 @@ export function ReplayFromHere({
   iteration: number;
   onStarted?: () => void;
 }) {
+  const t = useTranslations('runs');
+  const tSettings = useTranslations('settings');
+  const coded = useCodedText('errors');
   const source = useReplaySource(runId);
   const [model, setModel] = useState('');
   const [params, setParams] = useState<Record<string, number>>({});
   const [edits, setEdits] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  if (source.error) return <p role="alert">{source.error}</p>;
-  if (!source.value) return <p role="status">Loading the run…</p>;
+  if (source.error) return <p role="alert">{coded(source.error)}</p>;
+  if (!source.value) return <p role="status">{t('loadingRun')}</p>;
   const results = source.value.toolResults.filter((r) => r.iteration < iteration);
   const key = (r: { iteration: number; functionId: string }) => `${r.iteration}/${r.functionId}`;
 
@@ -50,6 +55,7 @@ export function ReplayFromHere({
         content: edits[key(r)]!,
       }));
     }
+    if (useChat.getState().runningRunId) return setError(t('waitForRun'));
     setBusy(true);
     const refused = await useChat.getState().replay(runId, req);
     setBusy(false);
@@ -59,19 +65,16 @@ export function ReplayFromHere({
 
   return (
     <form
-      aria-label="Replay from here"
+      aria-label={t('replayFromHere')}
       className="space-y-3 text-sm"
       onSubmit={(e) => {
         e.preventDefault();
         void submit();
       }}
     >
-      <p>
-        Runs iteration {iteration} onward again as a new answer to this message (this run stays; later messages are
-        removed). Iterations before it are kept as they were, with your edits.
-      </p>
+      <p>{t('replayExplain', { n: iteration })}</p>
       <label className="flex flex-col gap-1">
-        <span className="font-medium">Model</span>
+        <span className="font-medium">{t('model')}</span>
         <input
           className={FIELD}
           value={model}
@@ -82,12 +85,12 @@ export function ReplayFromHere({
       <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
         {PARAMS.map((p) => (
           <label key={p.key} className="flex flex-col gap-1">
-            <span className="font-medium">{p.label}</span>
+            <span className="font-medium">{p.key === 'seed' ? t('seed') : tSettings(p.key)}</span>
             <input
               type="number"
               step={p.step}
               className={FIELD}
-              placeholder="as set"
+              placeholder={t('asSet')}
               value={params[p.key] ?? ''}
               onChange={(e) => {
                 const next = { ...params };
@@ -101,12 +104,10 @@ export function ReplayFromHere({
       </div>
       {results.length > 0 && (
         <fieldset className="space-y-2">
-          <legend className="font-medium">Tool results before iteration {iteration}</legend>
+          <legend className="font-medium">{t('toolResultsBefore', { n: iteration })}</legend>
           {results.map((r) => (
             <label key={key(r)} className="flex flex-col gap-1">
-              <span>
-                Result of {r.name} (iteration {r.iteration})
-              </span>
+              <span>{t('resultOf', { name: r.name, n: r.iteration })}</span>
               <textarea
                 className={`${FIELD} font-mono text-xs`}
                 rows={Math.min(8, Math.max(2, r.content.split('\n').length))}
@@ -123,18 +124,18 @@ export function ReplayFromHere({
         </p>
       )}
       <button type="submit" className={PRIMARY_BUTTON} disabled={busy}>
-        Replay
+        {t('replay')}
       </button>
     </form>
   );
 }
 
-function useReplaySource(runId: string): { value?: ReplaySource; error?: string } {
-  const [state, setState] = useState<{ value?: ReplaySource; error?: string }>({});
+function useReplaySource(runId: string): { value?: ReplaySource; error?: CodedText } {
+  const [state, setState] = useState<{ value?: ReplaySource; error?: CodedText }>({});
   useEffect(() => {
     let current = true;
     void replaySource(runId).then((r) => {
-      if (current) setState(r.ok ? { value: r.value } : { error: r.error });
+      if (current) setState(r.ok ? { value: r.value } : { error: failureText(r) });
     });
     return () => {
       current = false;
@@ -145,6 +146,7 @@ function useReplaySource(runId: string): { value?: ReplaySource; error?: string 
 
 /** The turn's "Replay run" button: pick the iteration to start from, then the "Replay from here" form. */
 export function ReplayRunButton({ runId, iterations }: { runId: string; iterations: number }) {
+  const t = useTranslations('runs');
   const [open, setOpen] = useState(false);
   const [from, setFrom] = useState(iterations);
   return (
@@ -157,12 +159,12 @@ export function ReplayRunButton({ runId, iterations }: { runId: string; iteratio
           setOpen(true);
         }}
       >
-        Replay run
+        {t('replayRun')}
       </button>
       {open && (
-        <Modal title="Replay run" onClose={() => setOpen(false)}>
+        <Modal title={t('replayRun')} onClose={() => setOpen(false)}>
           <label className="mb-3 flex items-center gap-2 text-sm">
-            <span className="font-medium">From iteration</span>
+            <span className="font-medium">{t('fromIteration')}</span>
             <select className={FIELD} value={from} onChange={(e) => setFrom(Number(e.target.value))}>
               {Array.from({ length: iterations }, (_, i) => i + 1).map((n) => (
                 <option key={n} value={n}>

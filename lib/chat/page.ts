@@ -1,12 +1,17 @@
 // What the page receives from the server: the shapes the chat service builds and the server actions hand over.
 // A plain module, so that the page and the tests can import the types without a 'use server' file.
 import type { RunStatus } from '../protocol/enums';
+import type { ErrorCode, ErrorValues } from '../protocol/errors';
 import type { FeedEvent } from '../protocol/events';
 import type { ConversationSettings, StoredTurn } from '../store/types';
 import type { CodeInterpreterInfo } from '../../tools/code-interpreter';
 
+/** A server action's failure: the server's words, and their code (with what it fills in) when the page can say
+ *  them in its language. */
+export type ActionFailure = { ok: false; error: string; code?: ErrorCode; values?: ErrorValues };
+
 /** A server action's answer: its value, or the error to show. */
-export type ActionResult<T> = { ok: true; value: T } | { ok: false; error: string };
+export type ActionResult<T> = { ok: true; value: T } | ActionFailure;
 
 /** A run just started (or replayed), and its feed. */
 export interface RunStream {

@@ -3,6 +3,7 @@
 // was wrong in words a client can act on.
 import { z } from '../protocol/zod';
 import { CHAT_AGENT_KINDS, FNCALL_MODES } from '../protocol/enums';
+import { LANGS } from '../protocol/message';
 
 const message = z
   .string({ error: '"message" must be a non-empty string.' })
@@ -13,6 +14,8 @@ const tools = z.array(z.string({ error: '"tools" must be a list of tool names' }
   error: '"tools" must be a list of tool names',
 });
 const fncallMode = z.enum(FNCALL_MODES, { error: '"fncallMode" must be native, nous or qwen' });
+/** The page's language, which the agent's prompts follow unless the conversation's settings name one. */
+const pageLang = z.enum(LANGS, { error: '"lang" must be "en" or "zh"' });
 const files = z.array(z.string(), {
   error: '"files" must be a list of upload references ("ref" in the answer of POST /api/files).',
 });
@@ -27,6 +30,8 @@ export const SettingsPatchSchema = z.object({
     .optional(),
   systemMessage: z.string().optional(),
   pauseBeforeTools: z.boolean().optional(),
+  /** The language of the agent's prompts; "auto" follows the page. */
+  lang: z.enum(['auto', ...LANGS], { error: '"lang" must be "auto", "en" or "zh"' }).optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
@@ -37,6 +42,7 @@ export const SendRequestSchema = z.object({
   message,
   files: files.optional(),
   settings: SettingsPatchSchema.optional(),
+  lang: pageLang.optional(),
 });
 export type SendRequest = z.infer<typeof SendRequestSchema>;
 
@@ -58,7 +64,9 @@ export const ChatRequestSchema = z
     return { message, conversationId, files, settings: Object.keys(given).length ? given : undefined };
   });
 
-export const EditRequestSchema = z.object({ turnId: z.string(), message });
+export const EditRequestSchema = z.object({ turnId: z.string(), message, lang: pageLang.optional() });
+
+export const RegenerateRequestSchema = z.object({ turnId: z.string(), lang: pageLang.optional() });
 
 export class RequestError extends Error {
   override name = 'RequestError';

@@ -4,8 +4,9 @@
 // happen, and on to whoever follows the run once stored.
 import { randomUUID } from 'node:crypto';
 import { foldEvents, type Agent, type Message } from '../agent';
-import type { ContentItem } from '../llm/schema';
+import type { ContentItem, Lang } from '../llm/schema';
 import { contentText } from '../llm/schema';
+import { CodedError } from '../protocol/errors';
 import { ToolDecisionSchema, type AgentEvent } from '../protocol/events';
 import { planReplay, ReplayRequestSchema, type ReplayPlan, type ReplayRequest } from '../replay/plan';
 import { replayEvents } from '../replay/resume';
@@ -18,7 +19,13 @@ import type { AgentFactory } from './agents';
 import { storedFeed } from './feed';
 import type { LiveRuns, RunWriter } from './live-runs';
 import type { ConversationData } from './page';
-import { EditRequestSchema, parseRequest, SendRequestSchema, type SendRequest } from './requests';
+import {
+  EditRequestSchema,
+  parseRequest,
+  RegenerateRequestSchema,
+  SendRequestSchema,
+  type SendRequest,
+} from './requests';
 
 export interface StartedRun {
   conversationId: string;
@@ -44,7 +51,7 @@ export interface ChatServiceDeps {
 
 /** How a run comes about: what becomes of the conversation, and what the agent is given. */
 type RunPlan =
-  | { kind: 'turn'; conversation: Conversation; turn: StoredTurn }
+  | { kind: 'turn'; conversation: Conversation; turn: StoredTurn; pageLang?: Lang }
   | { kind: 'replay'; conversation: Conversation; turn: StoredTurn; plan: ReplayPlan; model?: string };
 
 const TITLE_LENGTH = 60;
@@ -81,27 +88,29 @@ export class ChatService {
     if (!turns.length && conversation.title === DEFAULT_TITLE)
       await this.store.renameConversation(conversation.id, titleFrom(content));
     const turn = await this.addTurn(conversation.id, Infinity, content);
-    return this.start(agent, { kind: 'turn', conversation, turn });
+    return this.start(agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
   }
 
-  /** Another answer to an existing turn; later turns are dropped, since they followed the old answer. */
-  async regenerate(turnId: string): Promise<StartedRun> {
+  /** Another answer to an existing turn; later turns are dropped, since they followed the old answer. `lang` is the
+   *  page's language (as in send). */
+  async regenerate(turnId: string, lang?: Lang): Promise<StartedRun> {
+    const pageLang = parseRequest(RegenerateRequestSchema, { turnId, lang }).lang;
     const turn = await this.turn(turnId);
     const conversation = await this.conversation(turn.conversationId);
     const agent = await this.agentFor(conversation.settings);
     await this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
-    return this.start(agent, { kind: 'turn', conversation, turn });
+    return this.start(agent, { kind: 'turn', conversation, turn, pageLang });
   }
 
   /** Replaces a user message (and everything after it) with a new one and answers it. */
-  async editAndResend(turnId: string, message: string): Promise<StartedRun> {
-    const req = parseRequest(EditRequestSchema, { turnId, message });
+  async editAndResend(turnId: string, message: string, lang?: Lang): Promise<StartedRun> {
+    const req = parseRequest(EditRequestSchema, { turnId, message, lang });
     const old = await this.turn(req.turnId);
     const conversation = await this.conversation(old.conversationId);
     const agent = await this.agentFor(conversation.settings, conversation.id);
     await this.store.deleteTurnsFrom(conversation.id, old.seq);
     const turn = await this.addTurn(conversation.id, old.seq, req.message);
-    return this.start(agent, { kind: 'turn', conversation, turn });
+    return this.start(agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
   }
 
   /**
@@ -155,7 +164,7 @@ export class ChatService {
   /** A conversation with every turn's latest run, as the page opens it. */
   async openConversation(id: string): Promise<ConversationData> {
     const conversation = await this.store.getConversation(id);
-    if (!conversation) throw new Error('This conversation no longer exists.');
+    if (!conversation) throw new CodedError('conversation-gone', 'This conversation no longer exists.');
     const turns = (await this.store.listTurns(id)).map((r) => ({
       turn: r.turn,
       runId: r.run?.id,
@@ -207,10 +216,15 @@ export class ChatService {
         : [...(await this.history(conversation.id, turn.seq)), { role: 'user' as const, content: turn.content }];
     await this.store.startRun(turn.id, runId);
     const writer = this.runs.start(runId, conversation.id);
+    // The conversation's language when its settings name one, else the page's; with neither (a replay, a client
+    // that does not say) the agent reads it from the messages, as Qwen-Agent does.
+    const set = conversation.settings.lang;
+    const lang = set && set !== 'auto' ? set : how.kind === 'turn' ? how.pageLang : undefined;
     const opts = {
       signal: writer.signal,
       runId,
       conversationId: conversation.id,
+      ...(lang ? { lang } : {}),
       ...(conversation.settings.pauseBeforeTools
         ? { beforeTool: (call: { functionId: string }) => writer.awaitDecision(call.functionId) }
         : {}),

@@ -22,12 +22,23 @@ export interface ParsedDocument {
 
 export type DocumentKind = 'pdf' | 'docx' | 'pptx' | 'xlsx' | 'xls' | 'csv' | 'tsv' | 'html' | 'markdown' | 'text';
 
+export const DOCUMENT_ERROR_CODES = [
+  'encrypted',
+  'corrupt',
+  'empty',
+  'unsupported',
+  'no-text',
+  'too-large',
+  'zip-bomb',
+  'not-found',
+] as const;
+export type DocumentErrorCode = (typeof DOCUMENT_ERROR_CODES)[number];
+
 /** A document that cannot be read, with a message fit for the user and the model. */
 export class DocumentError extends Error {
   constructor(
     message: string,
-    readonly code:
-      'encrypted' | 'corrupt' | 'empty' | 'unsupported' | 'no-text' | 'too-large' | 'zip-bomb' | 'not-found',
+    readonly code: DocumentErrorCode,
   ) {
     super(message);
     this.name = 'DocumentError';

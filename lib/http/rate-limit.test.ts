@@ -23,6 +23,10 @@ describe('RunLimiter', () => {
     a.release(); // twice changes nothing
     expect(() => l.acquire('c')).not.toThrow();
     expect(() => l.acquire('c')).toThrow(/Too many runs at once: 2 of yours are still going/);
+    // Coded, so that the page says it in its language.
+    expect(() => l.acquire('c')).toThrow(
+      expect.objectContaining({ code: 'too-many-runs', values: { running: 2, limit: 2 } }),
+    );
   });
 
   it('counts starts per minute; a refunded start does not count', () => {
@@ -40,6 +44,7 @@ describe('RunLimiter', () => {
     expect(e).toBeInstanceOf(RateLimitError);
     expect(e!.status).toBe(429);
     expect(e!.retryAfterS).toBeGreaterThan(0);
+    expect(e).toMatchObject({ code: 'too-many-starts', values: { limit: 2, seconds: e!.retryAfterS } });
     expect(e!.message).toMatch(
       /^Too many runs started: the limit is 2 a minute \(MAX_RUNS_PER_MINUTE\)\. Try again in \d+ s\.$/,
     );

@@ -3,16 +3,20 @@
 // Process-wide state (lib/config/process-wide.ts): the proxy and the route handlers are separate bundles of one
 // process.
 import { processWide } from '../config/process-wide';
+import { CodedError, type ErrorCode, type ErrorValues } from '../protocol/errors';
 
-export class RateLimitError extends Error {
+/** A limit reached; coded, since the page shows it (a run refused). */
+export class RateLimitError extends CodedError {
   override name = 'RateLimitError';
   readonly status = 429;
   constructor(
+    code: ErrorCode,
     message: string,
     /** Whole seconds to wait before trying again (the Retry-After header). */
     readonly retryAfterS: number,
+    values?: ErrorValues,
   ) {
-    super(message);
+    super(code, message, values);
   }
 }
 
@@ -70,17 +74,21 @@ export class RunLimiter {
     const running = this.active.get(client) ?? 0;
     if (running >= this.opts.maxConcurrent)
       throw new RateLimitError(
+        'too-many-runs',
         `Too many runs at once: ${running} of yours are still going (the limit is ${this.opts.maxConcurrent}, ` +
           `MAX_CONCURRENT_RUNS). Wait for one to end, or stop one.`,
         5,
+        { running, limit: this.opts.maxConcurrent },
       );
     const wait = this.starts.hit(client);
     if (wait > 0) {
       const s = Math.ceil(wait / 1000);
       throw new RateLimitError(
+        'too-many-starts',
         `Too many runs started: the limit is ${this.opts.perMinute} a minute (MAX_RUNS_PER_MINUTE). ` +
           `Try again in ${s} s.`,
         s,
+        { limit: this.opts.perMinute, seconds: s },
       );
     }
     this.active.set(client, running + 1);

@@ -8,6 +8,8 @@ export interface Bar {
   iteration: number;
   kind: BarKind;
   label: string;
+  /** A retrieval bar's query (its label quotes it). */
+  query?: string;
   startMs: number;
   endMs: number;
   /** A failed tool call. */
@@ -21,6 +23,7 @@ export function iterationBars(it: Iteration): Bar[] {
       iteration: it.n,
       kind: 'retrieval',
       label: `retrieval "${r.query}"`,
+      query: r.query,
       startMs: r.startT,
       endMs: r.startT + r.durationMs,
     });
@@ -51,6 +54,7 @@ export function runBars(run: InspectedRun): Bar[] {
     iteration: 0,
     kind: 'retrieval' as const,
     label: `retrieval "${r.query}"`,
+    query: r.query,
     startMs: r.startT,
     endMs: r.startT + r.durationMs,
   }));

@@ -2,7 +2,7 @@
 // the server allows it, since it may hold secrets).
 import { readFile } from 'node:fs/promises';
 import { prepareMcpTools, writeMcpConfigFile, type ServerStatus } from '../mcp';
-import { WEB_SEARCH_HOWTO } from '../../tools';
+import type { ActionFailure } from '../chat/page';
 import type { AppContext } from './context';
 
 export interface IntegrationsStatus {
@@ -18,12 +18,17 @@ export interface IntegrationsStatus {
     servers: ServerStatus[];
     problems: string[];
   };
-  webSearch: { enabled: boolean; provider: string | null; howTo: string | null };
+  /** `problem`: what is wrong with the web search settings, when they are set but invalid (the server's words). */
+  webSearch: { enabled: boolean; provider: string | null; problem: string | null };
 }
 
-export type ConfigFileResult = { ok: true; text: string } | { ok: false; error: string };
+export type ConfigFileResult = { ok: true; text: string } | ActionFailure;
 
-const NOT_EDITABLE = 'Editing the MCP config from the page is off (set MCP_CONFIG_EDITABLE=1 to allow it).';
+const NOT_EDITABLE: ActionFailure = {
+  ok: false,
+  error: 'Editing the MCP config from the page is off (set MCP_CONFIG_EDITABLE=1 to allow it).',
+  code: 'mcp-not-editable',
+};
 
 function snapshot(ctx: AppContext, problems: string[]): IntegrationsStatus {
   const { config, mcp } = ctx;
@@ -40,7 +45,7 @@ function snapshot(ctx: AppContext, problems: string[]): IntegrationsStatus {
     webSearch: {
       enabled: Boolean(search),
       provider: search?.provider ?? null,
-      howTo: search ? null : [config.web.searchProblem, WEB_SEARCH_HOWTO].filter(Boolean).join('. '),
+      problem: search ? null : (config.web.searchProblem ?? null),
     },
   };
 }
@@ -53,7 +58,7 @@ export async function integrationsStatus(ctx: AppContext, wait = false): Promise
 }
 
 export async function readMcpConfigText(ctx: AppContext): Promise<ConfigFileResult> {
-  if (!ctx.config.mcp.editable) return { ok: false, error: NOT_EDITABLE };
+  if (!ctx.config.mcp.editable) return NOT_EDITABLE;
   try {
     // Read as text, not parsed: an invalid file is still shown, so that it can be fixed.
     const text = await readFile(ctx.config.mcp.configPath, 'utf8').catch((e: NodeJS.ErrnoException) => {
@@ -70,8 +75,8 @@ export async function readMcpConfigText(ctx: AppContext): Promise<ConfigFileResu
 export async function saveMcpConfigText(
   ctx: AppContext,
   text: string,
-): Promise<{ ok: true; status: IntegrationsStatus } | { ok: false; error: string }> {
-  if (!ctx.config.mcp.editable) return { ok: false, error: NOT_EDITABLE };
+): Promise<{ ok: true; status: IntegrationsStatus } | ActionFailure> {
+  if (!ctx.config.mcp.editable) return NOT_EDITABLE;
   try {
     await writeMcpConfigFile(ctx.config.mcp.configPath, text);
   } catch (e) {

@@ -14,10 +14,11 @@ interface DocumentRow {
   pages: number | null;
   title: string | null;
   error: string | null;
+  error_code: string | null;
   created_at: number;
 }
 
-const COLUMNS = 'id, conversation_id, hash, name, size, state, kind, pages, title, error, created_at';
+const COLUMNS = 'id, conversation_id, hash, name, size, state, kind, pages, title, error, error_code, created_at';
 
 export function documentRef(hash: string, name: string): string {
   return `files/${hash}/${name}`;
@@ -38,6 +39,7 @@ function toDocument(row: DocumentRow): StoredDocument {
   if (row.pages !== null) doc.pages = row.pages;
   if (row.title !== null) doc.title = row.title;
   if (row.error !== null) doc.error = row.error;
+  if (row.error_code !== null) doc.errorCode = row.error_code;
   return doc;
 }
 
@@ -58,9 +60,11 @@ export class SqliteDocuments implements DocumentStore {
         `SELECT ${COLUMNS} FROM documents WHERE conversation_id = ? ORDER BY created_at, rowid`,
       ),
       ready: p<[string, number, string | null, string]>(
-        `UPDATE documents SET state = 'ready', kind = ?, pages = ?, title = ?, error = NULL WHERE id = ?`,
+        `UPDATE documents SET state = 'ready', kind = ?, pages = ?, title = ?, error = NULL, error_code = NULL WHERE id = ?`,
       ),
-      failed: p<[string, string]>(`UPDATE documents SET state = 'error', error = ? WHERE id = ?`),
+      failed: p<[string, string | null, string]>(
+        `UPDATE documents SET state = 'error', error = ?, error_code = ? WHERE id = ?`,
+      ),
       remove: p<[string]>('DELETE FROM documents WHERE id = ?'),
       countHash: p<[string], { n: number }>('SELECT count(*) AS n FROM documents WHERE hash = ?'),
       conversationExists: p<[string], { id: string }>('SELECT id FROM conversations WHERE id = ?'),
@@ -93,7 +97,7 @@ export class SqliteDocuments implements DocumentStore {
     const changes =
       update.state === 'ready'
         ? this.sql.ready.run(update.kind, update.pages, update.title ?? null, id).changes
-        : this.sql.failed.run(update.error, id).changes;
+        : this.sql.failed.run(update.error, update.errorCode ?? null, id).changes;
     if (!changes) throw new Error(`Unknown document id "${id}".`);
     return toDocument(this.sql.one.get(id)!);
   }

@@ -73,7 +73,11 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX documents_by_conversation ON documents (conversation_id, created_at, ord);
   CREATE INDEX documents_by_hash ON documents (hash);
   `,
-  // 3: the instance driving a run holds a lease on it, renewed by its heartbeat; a run whose lease ran out is marked
+  // 3: why a document cannot be read, as a code (DocumentError's), so the page can say it in the user's language.
+  `
+  ALTER TABLE documents ADD COLUMN error_code text;
+  `,
+  // 4: the instance driving a run holds a lease on it, renewed by its heartbeat; a run whose lease ran out is marked
   // interrupted by whichever instance sees it first. Stops and tool decisions for a run go to the instance that
   // drives it through run_controls (a NOTIFY says which row to read; the answer comes back the same way).
   `

@@ -5,7 +5,8 @@ import type pg from 'pg';
 const conversationColumns = 'id, title, created_at, updated_at, settings_json';
 const turnColumns = 'id, conversation_id, seq, content_json, created_at';
 const runColumns = 'r.id, r.turn_id, r.status, r.started_at, r.ended_at, r.error_json';
-const documentColumns = 'id, conversation_id, hash, name, size, state, kind, pages, title, error, created_at';
+const documentColumns =
+  'id, conversation_id, hash, name, size, state, kind, pages, title, error, error_code, created_at';
 
 /** The channel that says a run's log grew (`<run id> <last seq>`) or that the run ended (`<run id> end`). */
 export const EVENTS_CHANNEL = 'agent_studio_run_events';
@@ -110,9 +111,11 @@ export const PG_SQL = {
                      RETURNING ${documentColumns}`,
   document: `SELECT ${documentColumns} FROM documents WHERE id = $1`,
   documentsOf: `SELECT ${documentColumns} FROM documents WHERE conversation_id = $1 ORDER BY created_at, ord`,
-  documentReady: `UPDATE documents SET state = 'ready', kind = $1, pages = $2, title = $3, error = NULL WHERE id = $4
+  documentReady: `UPDATE documents SET state = 'ready', kind = $1, pages = $2, title = $3, error = NULL, error_code = NULL
+                   WHERE id = $4
                     RETURNING ${documentColumns}`,
-  documentFailed: `UPDATE documents SET state = 'error', error = $1 WHERE id = $2 RETURNING ${documentColumns}`,
+  documentFailed: `UPDATE documents SET state = 'error', error = $1, error_code = $2 WHERE id = $3
+                   RETURNING ${documentColumns}`,
   removeDocument: `DELETE FROM documents WHERE id = $1 RETURNING ${documentColumns}`,
   countHash: 'SELECT count(*) AS n FROM documents WHERE hash = $1',
 } as const;

@@ -76,6 +76,7 @@ interface DocumentRow {
   pages: number | null;
   title: string | null;
   error: string | null;
+  error_code: string | null;
   created_at: number;
 }
 
@@ -319,7 +320,11 @@ class PgChatStore implements ChatStore {
             update.title === undefined ? null : pgText(update.title),
             id,
           ])
-        : await this.q<DocumentRow>('documentFailed', [pgText(update.error), id]);
+        : await this.q<DocumentRow>('documentFailed', [
+            pgText(update.error),
+            update.errorCode === undefined ? null : pgText(update.errorCode),
+            id,
+          ]);
     if (!rows[0]) throw new Error(`Unknown document id "${id}".`);
     return toDocument(rows[0]);
   }
@@ -432,5 +437,6 @@ function toDocument(row: DocumentRow): StoredDocument {
   if (row.pages !== null) doc.pages = row.pages;
   if (row.title !== null) doc.title = row.title;
   if (row.error !== null) doc.error = row.error;
+  if (row.error_code !== null) doc.errorCode = row.error_code;
   return doc;
 }

@@ -66,7 +66,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX documents_by_conversation ON documents (conversation_id, created_at);
   CREATE INDEX documents_by_hash ON documents (hash);
   `,
-  // 3: leases are for several instances on one database; one process drives every run of a SQLite file.
+  // 3: why a document cannot be read, as a code (DocumentError's), so the page can say it in the user's language.
+  `
+  ALTER TABLE documents ADD COLUMN error_code TEXT;
+  `,
+  // 4: leases are for several instances on one database; one process drives every run of a SQLite file.
   '',
 ];
 

@@ -2,7 +2,7 @@
 import type { FncallMode } from '../protocol/enums';
 import type { ConversationSettings } from './types';
 
-export const DEFAULT_TITLE = 'New chat';
+export { DEFAULT_TITLE } from './types';
 
 /** A new conversation's settings; the call format is the server's (AGENT_FNCALL_MODE). */
 export function defaultSettings(fncallMode: FncallMode = 'native'): ConversationSettings {
@@ -30,6 +30,7 @@ export function mergeSettings(
   if (patch.generateCfg !== undefined) merged.generateCfg = { ...patch.generateCfg };
   if (patch.systemMessage !== undefined) merged.systemMessage = patch.systemMessage;
   if (patch.pauseBeforeTools !== undefined) merged.pauseBeforeTools = patch.pauseBeforeTools;
+  if (patch.lang !== undefined) merged.lang = patch.lang;
   return merged;
 }
 

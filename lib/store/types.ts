@@ -5,8 +5,11 @@
 // before it returns and answers with a settled one.
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import type { ChatAgentKind, FncallMode, RunStatus } from '../protocol/enums';
-import type { ContentItem } from '../llm/schema';
+import type { ContentItem, Lang } from '../llm/schema';
 import type { RunBus } from './run-bus';
+
+/** The title of a conversation that has none yet (one started by an upload); the page shows it in its language. */
+export const DEFAULT_TITLE = 'New chat';
 
 /** Per-conversation settings the user picks on the page. The model endpoint is not here: it comes from the server's
  *  environment and its key never reaches the browser. */
@@ -20,6 +23,8 @@ export interface ConversationSettings {
   systemMessage: string;
   /** Pause before each tool call: the user edits the arguments, runs it, skips it, or supplies the result. */
   pauseBeforeTools: boolean;
+  /** The language of the agent's prompts. 'auto' or absent: the page's language (without a page, the messages'). */
+  lang?: 'auto' | Lang;
 }
 
 export interface ConversationSummary {
@@ -126,13 +131,16 @@ export interface StoredDocument {
   kind?: string;
   pages?: number;
   title?: string;
-  /** Why it cannot be read (state 'error'). */
+  /** Why it cannot be read (state 'error'), in English, as the model is told. */
   error?: string;
+  /** The same as a code (lib/documents DocumentError's, or 'unreadable'), for the page to say in its language. */
+  errorCode?: string;
   createdAt: number;
 }
 
 export type DocumentUpdate =
-  { state: 'ready'; kind: string; pages: number; title?: string } | { state: 'error'; error: string };
+  | { state: 'ready'; kind: string; pages: number; title?: string }
+  | { state: 'error'; error: string; errorCode?: string };
 
 export interface DocumentStore {
   addDocument(input: { conversationId: string; hash: string; name: string; size: number }): Promise<StoredDocument>;

@@ -8,12 +8,12 @@ import { bodyChunks } from '../http/body';
 import type { DocumentService } from './service';
 import { UploadError } from './service';
 
-function problem(status: number, message: string): Response {
-  return Response.json({ error: { message } }, { status });
+function problem(status: number, message: string, code?: string): Response {
+  return Response.json({ error: code ? { message, code } : { message } }, { status });
 }
 
 function failure(e: unknown): Response {
-  if (e instanceof UploadError) return problem(e.status, e.message);
+  if (e instanceof UploadError) return problem(e.status, e.message, e.code);
   return problem(500, e instanceof Error ? e.message : String(e));
 }
 

@@ -21,6 +21,8 @@ export class UploadError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** What went wrong as a code the page can say in its language (a DocumentError code, or 'gone'). */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'UploadError';
@@ -58,15 +60,16 @@ export class DocumentService {
       throw new UploadError(
         new DocumentError(`${name} is larger than the ${formatBytes(limit)} limit per file.`, 'too-large').message,
         413,
+        'too-large',
       );
     }
     if (input.conversationId && !(await this.store.getConversation(input.conversationId)))
-      throw new UploadError('This conversation no longer exists.', 404);
+      throw new UploadError('This conversation no longer exists.', 404, 'gone');
     let saved;
     try {
       saved = await saveUpload(input.body, { dataDir: this.dataDir, maxBytes: limit, name });
     } catch (e) {
-      if (e instanceof DocumentError && e.code === 'too-large') throw new UploadError(e.message, 413);
+      if (e instanceof DocumentError && e.code === 'too-large') throw new UploadError(e.message, 413, e.code);
       throw e;
     }
     const conversationId = input.conversationId ?? (await this.store.createConversation()).id;
@@ -97,7 +100,7 @@ export class DocumentService {
   async remove(id: string): Promise<StoredDocument> {
     await this.parses.get(id)?.catch(() => undefined);
     const removed = await this.store.removeDocument(id);
-    if (!removed) throw new UploadError('This document no longer exists.', 404);
+    if (!removed) throw new UploadError('This document no longer exists.', 404, 'gone');
     if ((await this.store.countDocumentsWithHash(removed.hash)) === 0)
       await deleteStoredFile(this.dataDir, removed.hash);
     return removed;
@@ -137,8 +140,9 @@ export class DocumentService {
         e instanceof DocumentError
           ? e.message
           : `${doc.name} could not be read (${e instanceof Error ? e.message : String(e)}).`;
+      const errorCode = e instanceof DocumentError ? e.code : 'unreadable';
       try {
-        return await this.store.updateDocument(doc.id, { state: 'error', error });
+        return await this.store.updateDocument(doc.id, { state: 'error', error, errorCode });
       } catch {
         return doc; // removed while parsing
       }

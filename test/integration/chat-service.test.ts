@@ -128,6 +128,25 @@ describe('ChatService', () => {
     expect((await store.getRun(other.runId))?.status).toBe('answered');
   });
 
+  it("runs the agent in the page's language unless the conversation's settings name one", async () => {
+    server.setScenario({ fallback: 'echo' });
+    const langOf = async (run: { runId: string }) =>
+      (await drain(follow(service, run.runId))).find((e) => e.type === 'run-start');
+    const page = await service.send({ message: 'Hello', lang: 'zh' });
+    expect(await langOf(page)).toMatchObject({ lang: 'zh' });
+    // Without a page language the messages decide, as in Qwen-Agent.
+    expect(await langOf(await service.regenerate(page.turnId))).toMatchObject({ lang: 'en' });
+    expect(await langOf(await service.regenerate(page.turnId, 'en'))).toMatchObject({ lang: 'en' });
+
+    await store.updateSettings(page.conversationId, { lang: 'en' });
+    const set = await service.send({ conversationId: page.conversationId, message: 'Again', lang: 'zh' });
+    expect(await langOf(set)).toMatchObject({ lang: 'en' });
+    await store.updateSettings(page.conversationId, { lang: 'auto' });
+    expect(await langOf(await service.editAndResend(set.turnId, 'Once more', 'zh'))).toMatchObject({ lang: 'zh' });
+    // A language the agent has no prompts for is refused at the door.
+    await expect(service.send({ message: 'Hi', lang: 'fr' as never })).rejects.toThrow('"lang" must be "en" or "zh"');
+  });
+
   it('refuses an empty message and an unknown tool before storing anything', async () => {
     const before = (await store.listConversations()).length;
     await expect(service.send({ message: '   ' })).rejects.toThrow('"message" must be a non-empty string.');

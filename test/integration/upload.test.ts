@@ -83,7 +83,7 @@ async function upload(name: string, bytes: Uint8Array, conversationId?: string, 
       document: StoredDocument;
       conversationId: string;
       notice?: string;
-      error?: { message: string };
+      error?: { message: string; code?: string };
     },
   };
 }
@@ -128,10 +128,12 @@ describe('the upload API', () => {
     expect(await settled(bad.body.document.id)).toMatchObject({
       state: 'error',
       error: expect.stringMatching(/^broken\.pdf is a corrupt PDF/),
+      errorCode: 'corrupt',
     });
     expect(await settled(empty.body.document.id)).toMatchObject({
       state: 'error',
       error: 'empty.txt is empty (0 bytes).',
+      errorCode: 'empty',
     });
     expect(await settled(body.document.id)).toMatchObject({ state: 'ready', kind: 'docx', pages: 1 });
     expect((await store.listDocuments(conversationId)).map((d) => d.state)).toEqual(['ready', 'error', 'error']);
@@ -142,7 +144,10 @@ describe('the upload API', () => {
     for (const declare of [true, false]) {
       const res = await upload('huge.txt', big, undefined, declare);
       expect(res.status).toBe(413);
-      expect(res.body.error?.message).toBe('huge.txt is larger than the 64 KB limit per file.');
+      expect(res.body.error).toEqual({
+        message: 'huge.txt is larger than the 64 KB limit per file.',
+        code: 'too-large',
+      });
     }
     expect(await store.listConversations()).toEqual([]);
     const files = await readdir(path.join(dataDir, 'files'));

@@ -486,6 +486,18 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
         expect(await store.listDocuments((await store.createConversation()).id)).toEqual([]);
       });
 
+      it("keeps an unreadable document's error code, and drops it when the document is read after all", async () => {
+        const c = await store.createConversation();
+        const d = await store.addDocument({ conversationId: c.id, hash: HASH, name: 'x.pdf', size: 3 });
+        await store.updateDocument(d.id, { state: 'error', error: 'x.pdf is encrypted.', errorCode: 'encrypted' });
+        expect(await store.getDocument(d.id)).toMatchObject({ error: 'x.pdf is encrypted.', errorCode: 'encrypted' });
+        const ready = await store.updateDocument(d.id, { state: 'ready', kind: 'pdf', pages: 1 });
+        expect(ready.error).toBeUndefined();
+        expect(ready.errorCode).toBeUndefined();
+        await store.updateDocument(d.id, { state: 'error', error: 'gone' });
+        expect((await store.getDocument(d.id))?.errorCode).toBeUndefined();
+      });
+
       it('removes a record and counts the records sharing the same bytes', async () => {
         const c1 = await store.createConversation();
         const c2 = await store.createConversation();

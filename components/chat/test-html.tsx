@@ -1,6 +1,10 @@
 // Test helpers: read server-rendered markup the way a screen reader would (buttons, their names and states).
+import { NextIntlClientProvider } from 'next-intl';
 import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import type { Locale } from '../../lib/i18n/locales';
+import en from '../../lib/i18n/messages/en.json';
+import zhCN from '../../lib/i18n/messages/zh-CN.json';
 
 export interface RenderedButton {
   name: string;
@@ -8,8 +12,14 @@ export interface RenderedButton {
   inner: string;
 }
 
-export function render(el: ReactElement): string {
-  return renderToStaticMarkup(el);
+/** The element's markup, in the page's catalog for `locale` (English unless said). */
+export function render(el: ReactElement, locale: Locale = 'en'): string {
+  const messages = locale === 'en' ? en : zhCN;
+  return renderToStaticMarkup(
+    <NextIntlClientProvider locale={locale} messages={messages} timeZone="UTC">
+      {el}
+    </NextIntlClientProvider>,
+  );
 }
 
 function decode(text: string): string {

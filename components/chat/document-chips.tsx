@@ -1,0 +1,156 @@
+'use client';
+// The conversation's documents as compact chips (name, state, pages) that wrap onto at most three lines, so that
+// many uploads leave the thread its room; "Show all (N)" opens the full list. Documents that failed come first, as
+// full lines, and are never folded away.
+import { useTranslations } from 'next-intl';
+import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { formatBytes } from './format';
+import { useCodedText } from './server-text';
+import { useFormatWords } from './use-format-words';
+import type { UploadItem } from './uploads';
+
+/** One line of chips that wraps at most twice. */
+const MAX_ROWS = 3;
+
+/** Which chips fall below the allowed rows, and the height that shows the rest (undefined: everything fits).
+ *  Offsets are the list's own (it is positioned). */
+function measure(list: HTMLUListElement): { height: number; hidden: Set<string> } | undefined {
+  const chips = [...list.children] as HTMLElement[];
+  const tops = [...new Set(chips.map((c) => c.offsetTop))].sort((a, b) => a - b);
+  const errorRows = new Set(chips.filter((c) => c.dataset.error).map((c) => c.offsetTop)).size;
+  const rows = Math.max(MAX_ROWS, errorRows + 1);
+  if (tops.length <= rows) return undefined;
+  const cut = tops[rows]!;
+  const hidden = new Set(chips.filter((c) => c.offsetTop >= cut).map((c) => c.dataset.key ?? ''));
+  const shown = chips.filter((c) => c.offsetTop < cut);
+  const bottom = Math.max(...shown.map((c) => c.offsetTop + c.offsetHeight));
+  return { height: bottom, hidden };
+}
+
+function sameFold(a: ReturnType<typeof measure>, b: ReturnType<typeof measure>): boolean {
+  if (!a || !b) return a === b;
+  return a.height === b.height && a.hidden.size === b.hidden.size && [...a.hidden].every((k) => b.hidden.has(k));
+}
+
+/** The chips of these documents; `onRemove` is given a document's key. */
+export function DocumentChips({ items, onRemove }: { items: UploadItem[]; onRemove: (key: string) => void }) {
+  const t = useTranslations('documents');
+  const f = useFormatWords();
+  const coded = useCodedText('documents.errors');
+  const [expanded, setExpanded] = useState(false);
+  const [fold, setFold] = useState<ReturnType<typeof measure>>();
+  const list = useRef<HTMLUListElement>(null);
+  const listId = useId();
+  const ordered = useMemo(
+    () => [...items.filter((i) => i.state === 'error'), ...items.filter((i) => i.state !== 'error')],
+    [items],
+  );
+
+  // Measured before paint, again whenever the chips or the width change; the fold only clips, so it moves no chip.
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!el || expanded) return setFold(undefined);
+    const update = () => {
+      const next = measure(el);
+      setFold((prev) => (sameFold(prev, next) ? prev : next));
+    };
+    update();
+    const observer = new ResizeObserver(update);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ordered, expanded]);
+
+  if (!items.length) return null;
+
+  const errorText = (item: UploadItem) => {
+    const error = item.error ?? { message: undefined };
+    const limit = error.values?.limit;
+    const values = typeof limit === 'number' ? { ...error.values, limit: formatBytes(limit, f) } : error.values;
+    return coded({ ...error, values: { name: item.name, ...values } });
+  };
+  const stateText = (item: UploadItem) => {
+    switch (item.state) {
+      case 'uploading':
+        return t('uploading', { progress: item.progress });
+      case 'parsing':
+        return t('parsing');
+      case 'ready':
+        return t('ready', { pages: item.pages ?? 0 });
+      case 'error':
+        return t('error', { message: errorText(item) });
+    }
+  };
+
+  return (
+    <div className="mx-auto mb-2 flex max-w-3xl items-start gap-2 text-xs">
+      <ul
+        ref={list}
+        id={listId}
+        aria-label={t('list')}
+        style={fold ? { maxHeight: fold.height } : undefined}
+        className={`relative flex min-w-0 flex-1 flex-wrap gap-1 ${fold ? 'overflow-hidden' : ''} ${expanded ? 'max-h-[40vh] overflow-y-auto' : ''}`}
+      >
+        {ordered.map((item) => {
+          const failed = item.state === 'error';
+          const folded = fold?.hidden.has(item.key);
+          return (
+            <li
+              key={item.key}
+              data-key={item.key}
+              data-error={failed ? 'true' : undefined}
+              inert={folded}
+              aria-hidden={folded || undefined}
+              title={t('chipTitle', { name: item.name, size: formatBytes(item.size, f) })}
+              className={`flex max-w-full min-w-0 items-center gap-1.5 rounded-full border py-0.5 pr-0.5 pl-2.5 ${
+                failed
+                  ? 'basis-full rounded-lg border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100'
+                  : 'border-neutral-300 bg-neutral-50 dark:border-neutral-700 dark:bg-neutral-900'
+              }`}
+            >
+              <span className={`min-w-0 font-medium ${failed ? 'break-all' : 'max-w-[14rem] truncate'}`}>
+                {item.name}
+              </span>
+              <span
+                className={`min-w-0 ${failed ? 'flex-1 break-words' : 'shrink-0 text-neutral-600 dark:text-neutral-300'}`}
+                aria-live="polite"
+              >
+                {stateText(item)}
+                {item.notice && <span className="block text-xs">{coded(item.notice)}</span>}
+              </span>
+              {item.state === 'uploading' && (
+                <progress
+                  aria-label={t('uploadProgress', { name: item.name })}
+                  max={1}
+                  value={item.progress}
+                  className="h-1.5 w-12 shrink-0 accent-blue-700"
+                />
+              )}
+              <button
+                type="button"
+                aria-label={t('remove', { name: item.name })}
+                disabled={item.state === 'uploading'}
+                onClick={() => onRemove(item.key)}
+                className="shrink-0 rounded-full p-1 hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 disabled:opacity-50 dark:hover:bg-neutral-800"
+              >
+                <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3" fill="none" stroke="currentColor">
+                  <path d="M4 4l8 8M12 4l-8 8" strokeWidth="2" strokeLinecap="round" />
+                </svg>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {(fold || expanded) && (
+        <button
+          type="button"
+          aria-expanded={expanded}
+          aria-controls={listId}
+          onClick={() => setExpanded((v) => !v)}
+          className="shrink-0 rounded-full border border-neutral-300 px-2.5 py-0.5 font-medium hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800"
+        >
+          {expanded ? t('showFewer') : t('showAll', { count: items.length })}
+        </button>
+      )}
+    </div>
+  );
+}

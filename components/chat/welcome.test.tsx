@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { buttons, render, textOf } from './test-html';
+import { promptKeys, Welcome } from './welcome';
+
+const descriptions = [{ name: 'mcp-echo', description: 'Echoes the text back.' }];
+
+describe('the welcome page', () => {
+  it('offers three or four prompts that follow the tools that are on', () => {
+    expect(promptKeys(['calculator', 'current_time'], 'fncall')).toEqual(['calculator', 'current_time', 'explain']);
+    expect(promptKeys([], 'assistant')).toEqual(['retrieval', 'explain', 'write']);
+    expect(promptKeys(['code_interpreter', 'calculator', 'retrieval', 'web_search', 'storage'], 'fncall')).toEqual([
+      'code_interpreter',
+      'calculator',
+      'retrieval',
+      'web_search',
+    ]);
+    expect(promptKeys([], 'fncall')).toEqual(['explain', 'write']);
+  });
+
+  it('says what the agent can do with its tools and where files go, in the page language', () => {
+    const page = <Welcome tools={['calculator', 'mcp-echo']} agent="fncall" descriptions={descriptions} />;
+    const en = textOf(render(page));
+    expect(en).toContain('What can I help with?');
+    expect(en).toMatch(/calculator ?: do exact arithmetic/);
+    expect(en).toMatch(/mcp-echo ?: Echoes the text back\./); // a tool the catalog does not know says it itself
+    expect(en).toContain('Attach button');
+    const zh = render(page, 'zh-CN');
+    expect(textOf(zh)).toContain('有什么可以帮你？');
+    expect(textOf(zh)).toContain('推荐对话');
+    expect(textOf(zh)).toMatch(/calculator ?：精确地做算术/);
+    expect(buttons(zh).map((b) => b.name)).toContain('2340 的 17% 是多少？');
+  });
+
+  it("shows an agent's own prompts as written, and says so when no tool is on", () => {
+    const html = render(<Welcome tools={[]} agent="fncall" suggestions={['Plan my week', '写一封邮件']} />, 'zh-CN');
+    expect(buttons(html).map((b) => b.name)).toEqual(['Plan my week', '写一封邮件']);
+    expect(textOf(html)).toContain('目前没有开启任何工具');
+  });
+});
