@@ -111,11 +111,10 @@ export const PG_SQL = {
                      RETURNING ${documentColumns}`,
   document: `SELECT ${documentColumns} FROM documents WHERE id = $1`,
   documentsOf: `SELECT ${documentColumns} FROM documents WHERE conversation_id = $1 ORDER BY created_at, ord`,
-  documentReady: `UPDATE documents SET state = 'ready', kind = $1, pages = $2, title = $3, error = NULL, error_code = NULL
-                   WHERE id = $4
-                    RETURNING ${documentColumns}`,
+  documentReady: `UPDATE documents SET state = 'ready', kind = $1, pages = $2, title = $3, error = NULL,
+                    error_code = NULL WHERE id = $4 RETURNING ${documentColumns}`,
   documentFailed: `UPDATE documents SET state = 'error', error = $1, error_code = $2 WHERE id = $3
-                   RETURNING ${documentColumns}`,
+                     RETURNING ${documentColumns}`,
   removeDocument: `DELETE FROM documents WHERE id = $1 RETURNING ${documentColumns}`,
   countHash: 'SELECT count(*) AS n FROM documents WHERE hash = $1',
 } as const;
