@@ -13,7 +13,7 @@
 //      --chunk-ms 20 --alone 3 --otel --profile /tmp/app-profiles --build]
 import { ensureBuild, machineLoad, startModelServer, type ModelServerProcess } from './support/app';
 import { flag } from './support/flags';
-import { groupsUsage, groupUsage, machineCpu, mainThreadSched } from './support/proc';
+import { familiesUsage, groupsUsage, groupUsage, machineCpu, mainThreadSched } from './support/proc';
 import { SETUPS, type RunningServers, type ServerSetup } from './support/setups';
 import { quantile } from './support/stats';
 import { createOtlpReceiver, type OtlpReceiver } from '../scripts/otlp-receiver/server';
@@ -131,7 +131,7 @@ interface Level {
 
 async function level(servers: RunningServers, model: ModelServerProcess, n: number): Promise<Level> {
   const app0 = groupsUsage(servers.pids);
-  const db0 = groupsUsage(servers.databasePids);
+  const db0 = familiesUsage(servers.databasePids);
   const model0 = groupUsage(model.pid);
   const machine0 = machineCpu();
   const client0 = process.cpuUsage();
@@ -155,7 +155,7 @@ async function level(servers: RunningServers, model: ModelServerProcess, n: numb
   await probe;
   const main1 = mainThreadSched(servers.pids[0]!);
   const app1 = groupsUsage(servers.pids);
-  const db1 = groupsUsage(servers.databasePids);
+  const db1 = familiesUsage(servers.databasePids);
   const machine1 = machineCpu();
   const client = process.cpuUsage(client0);
   const wallS = wallMs / 1000;
@@ -255,7 +255,7 @@ async function measure(
       for (const e of [...new Set(r.errors)].slice(0, 3)) console.log(`               error: ${e}`);
     }
     // The app's CPU per conversation hardly depends on how busy the machine is; from it, where one core runs out.
-    const cpuMs = cpuPerConversation(rows);
+    const cpuMs = cpuPerConversation(rows, false);
     const perSecond = (1000 / cpuMs) * servers.pids.length;
     console.log(
       `app CPU per conversation: ${ms(cpuMs)} ms (median over the levels), so ${servers.pids.length} instance(s), ` +
@@ -284,9 +284,10 @@ async function measure(
   }
 }
 
-function cpuPerConversation(rows: readonly Level[]): number {
+/** CPU ms per conversation, median over the levels: the app's, or the app's and the database server's. */
+function cpuPerConversation(rows: readonly Level[], withDatabase: boolean): number {
   return quantile(
-    rows.map((r) => ((r.appCpu + r.dbCpu) * r.wallMs) / r.n),
+    rows.map((r) => ((r.appCpu + (withDatabase ? r.dbCpu : 0)) * r.wallMs) / r.n),
     0.5,
   );
 }
@@ -300,9 +301,9 @@ function compare(results: readonly SetupResult[]): void {
     'setup     conversations  x alone  wall x base  errors  chunk->frame p50 x base  p99 x base  ' +
       'CPU/conversation (app + db) ms  x base',
   );
-  const baseCpu = cpuPerConversation(base.rows);
+  const baseCpu = cpuPerConversation(base.rows, true);
   for (const result of results) {
-    const cpu = cpuPerConversation(result.rows);
+    const cpu = cpuPerConversation(result.rows, true);
     for (const r of result.rows) {
       const b = base.rows.find((x) => x.n === r.n);
       if (!b) continue;

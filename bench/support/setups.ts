@@ -12,7 +12,8 @@ export interface RunningServers {
   urls: string[];
   /** Process-group leaders of the app instances, to measure (CPU, RSS); the first one's main thread too. */
   pids: number[];
-  /** Process-group leaders of the database server, when the setup runs one (PostgreSQL's postmaster). */
+  /** The database server's parent processes, measured with their children, when the setup runs one (PostgreSQL's
+   *  postmaster). */
   databasePids: number[];
   stop(): Promise<void>;
 }
