@@ -32,7 +32,8 @@ test('ten documents fold into a few lines of chips; the composer and the last tu
   await expect(showAll).toHaveAttribute('aria-expanded', 'false');
   // The failed document comes first and stays in sight, with its reason.
   const broken = list.getByRole('listitem').filter({ hasText: 'broken.pdf' });
-  await expect(broken).toContainText('error: broken.pdf is a corrupt PDF');
+  // A parse worker that loads pdf.js for the first time can take more than the default 5 s on a loaded machine.
+  await expect(broken).toContainText('error: broken.pdf is a corrupt PDF', { timeout: 20_000 });
   await expect(broken).toBeInViewport();
   // Folded: at most three lines, the chips below them out of sight and out of reach (not in the accessibility tree).
   const box = (await list.boundingBox())!;

@@ -163,7 +163,10 @@ test("the server's reasons for refusing a file are said in Chinese, by their cod
     { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Gulls nest on the cliffs.') },
   ]);
   const documents = page.getByRole('list', { name: '文档', exact: true }).getByRole('listitem');
-  await expect(documents.filter({ hasText: 'broken.pdf' })).toContainText('出错：broken.pdf 已损坏，无法读取。');
+  // A parse worker that loads pdf.js for the first time can take more than the default 5 s on a loaded machine.
+  await expect(documents.filter({ hasText: 'broken.pdf' })).toContainText('出错：broken.pdf 已损坏，无法读取。', {
+    timeout: 20_000,
+  });
   await expect(documents.filter({ hasText: 'empty.txt' })).toContainText('出错：empty.txt 中没有可读取的文字。');
   await expect(documents.filter({ hasText: 'notes.txt' })).toContainText('已就绪，共 1 页');
   await expect(page.getByRole('button', { name: '移除 notes.txt' })).toBeEnabled();
