@@ -31,6 +31,8 @@ if (!process.env.E2E_MCP_CONFIG) {
 export default defineConfig({
   testDir: './e2e',
   timeout: 30_000,
+  // Waits, not speed targets: a first parse or a cold worker passes the default 5 s on a loaded shared machine.
+  expect: { timeout: 10_000 },
   workers: 1,
   retries: 0,
   reporter: [['list']],
