@@ -1,4 +1,4 @@
-// Shown when a server action is refused for want of the access token (app/actions/guard.ts): sign in again.
+// Shown when a server action is refused for want of a sign-in (app/actions/guard.ts): sign in again.
 import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
 

@@ -11,6 +11,9 @@ import path from 'node:path';
 import type { AgentEvent } from '../lib/protocol/events';
 import { countTokens } from '../lib/llm/tokens';
 import { openSqliteStore } from '../lib/store/sqlite';
+import { ownerScope } from '../lib/store/owner';
+
+const OWNER = ownerScope('owner-a');
 
 /** Best of `batches` timings of `fn`, in ms: a busy machine slows some batches, not the best one. */
 function best(fn: () => void, batches = 7): number {
@@ -64,18 +67,19 @@ const BATCH = 50;
 
 async function appends(): Promise<{ single: number; batched: number; bare: number }> {
   const chat = openSqliteStore(path.join(dir, 'store.db'));
-  const turn = await chat.addTurn((await chat.createConversation()).id, 'q');
+  const turn = await chat.addTurn(OWNER, (await chat.createConversation(OWNER)).id, 'q');
   let run = 0;
   const single = await bestOf(async () => {
     const runId = `r${run++}`;
-    await chat.startRun(turn.id, runId);
-    for (let i = 0; i < N; i++) await chat.appendEvent(runId, delta(runId, i));
+    await chat.startRun(OWNER, turn.id, runId);
+    for (let i = 0; i < N; i++) await chat.appendEvent(OWNER, runId, delta(runId, i));
   }, 5);
   const batched = await bestOf(async () => {
     const runId = `r${run++}`;
-    await chat.startRun(turn.id, runId);
+    await chat.startRun(OWNER, turn.id, runId);
     for (let i = 0; i < N; i += BATCH)
       await chat.appendEvents(
+        OWNER,
         runId,
         Array.from({ length: BATCH }, (_, j) => delta(runId, i + j)),
       );

@@ -24,6 +24,11 @@ import { BaseTool } from '../tools';
 import { machineLoad } from './support/app';
 import { flag } from './support/flags';
 import { quantile } from './support/stats';
+import { ownerScope } from '../lib/store/owner';
+import { everyToolActor } from '../lib/chat/actor';
+
+const OWNER = ownerScope('owner-a');
+const ACTOR = everyToolActor(OWNER);
 
 class Noop extends BaseTool {
   name = 'noop';
@@ -56,7 +61,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'telemetry-bench-'));
   const store = openSqliteStore(path.join(dir, 'bench.db'));
   const tool = new Noop();
-  const { chat: service } = createAppContext(loadConfig({ DATA_DIR: dir }), store, {
+  const { chat: service } = await createAppContext(loadConfig({ DATA_DIR: dir }), store, {
     agents: () =>
       new FnCallAgent({
         llm: createChatModel({ model: 'bench', baseURL: model.url, apiKey: 'bench', fncallMode: 'native' }),
@@ -74,9 +79,10 @@ async function main(): Promise<void> {
 
   async function conversation(): Promise<number> {
     const t0 = performance.now();
-    const run = await service.send({ message: 'Run the three steps, then tell me.' });
+    const run = await service.send(ACTOR, { message: 'Run the three steps, then tell me.' });
     let reason = '';
-    for await (const e of (await service.runs.follow(run.runId)) ?? []) if (e.type === 'run-end') reason = e.reason;
+    for await (const e of (await service.runs.follow(OWNER, run.runId)) ?? [])
+      if (e.type === 'run-end') reason = e.reason;
     if (reason !== 'answered') throw new Error(`a run ended ${reason}`);
     return performance.now() - t0;
   }

@@ -1,16 +1,18 @@
 // npm start: build when the build is missing or older than the sources, then serve on HOST:PORT (default
-// 127.0.0.1:3000, this machine only). Serving beyond it (another HOST, PUBLIC_URL, ALLOWED_HOSTS) needs ACCESS_TOKEN:
-// without one this refuses to start and says how to set it, before building anything.
+// 127.0.0.1:3000, this machine only, one user with no sign-in). Serving beyond it (another HOST, PUBLIC_URL,
+// ALLOWED_HOSTS) needs a lock: ACCESS_TOKEN (one user), or else accounts, which this turns on (AUTH=required) and says
+// so. A configuration that cannot work (a short token, a token with AUTH=required) is refused before building.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { exposureProblem } from '../lib/config/exposure.mjs';
+import { exposureDecision } from '../lib/config/exposure.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const host = process.env.HOST?.trim() || '127.0.0.1';
-const problem = exposureProblem({
+const { problem, accounts, notice } = exposureDecision({
   listenHost: host,
   accessToken: process.env.ACCESS_TOKEN?.trim() || undefined,
+  auth: process.env.AUTH,
   publicUrl: process.env.PUBLIC_URL?.trim() || undefined,
   allowedHosts: (process.env.ALLOWED_HOSTS ?? '')
     .split(',')
@@ -21,6 +23,9 @@ if (problem) {
   console.error(`\n${problem}\n`);
   process.exit(1);
 }
+if (notice) console.log(`\n${notice}\n`);
+// The server decides the same from its own address; saying it here keeps both in step.
+if (accounts) process.env.AUTH = 'required';
 const buildId = path.join(root, '.next', 'BUILD_ID');
 
 function newest(dir) {

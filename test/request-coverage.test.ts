@@ -1,11 +1,14 @@
-// Every way into the app goes through the request checks (lib/http/check.ts), and a route or action added later
-// cannot be forgotten: route handlers are wrapped in guardRoute, server actions start with guardAction, and
-// everything else (pages, their data, unknown paths) is matched by proxy.ts. Enumerated from the files on disk.
+// Every way into the app goes through the request checks (lib/http/check.ts) and resolves the user it acts for
+// (lib/auth), and a route, action or page added later cannot be forgotten: route handlers are wrapped in guardRoute
+// (which hands them the Viewer), server actions start with guardAction or guardAdmin (which return it), pages call
+// one of those (or an action that does), and everything (pages, their data, unknown paths) but the two body routes is
+// matched by proxy.ts. The few ways in that come before anyone is signed in are listed here, each with its reason.
+// Enumerated from the files on disk.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { guardedAs } from '../lib/http/respond';
+import { guardedAs } from '../lib/server/route';
 import { config as proxyConfig } from '../proxy';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -39,38 +42,88 @@ const matchers = getMiddlewareMatchers(proxyConfig.matcher, {});
 const proxied = (pathname: string, headers: Record<string, string> = {}) =>
   matchers.some((m) => new RegExp(m.regexp).test(pathname) && !m.missing?.some((x) => x.key in headers));
 
+/** Ways in that establish who the user is, so they cannot resolve one first. */
+const PUBLIC_ROUTES: Record<string, string> = {
+  'app/api/sign-in/route.ts': 'the ACCESS_TOKEN sign-in form',
+  'app/api/auth/[...all]/route.ts': 'creating an account, signing in and out, OpenID Connect',
+};
+const PUBLIC_PAGES: Record<string, string> = {
+  'app/sign-in/page.tsx': 'the sign-in page',
+  'app/sign-up/page.tsx': 'the Create account page',
+};
+
+/** The exported functions of a file, parsed. */
+function exportedStatements(rel: string): ts.Statement[] {
+  const source = ts.createSourceFile(rel, readFileSync(path.join(ROOT, rel), 'utf8'), ts.ScriptTarget.Latest, true);
+  return source.statements.filter((s) =>
+    ts.getModifiers(s as ts.HasModifiers)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword),
+  );
+}
+
+/** `await guardAction();`, `const me = await guardAdmin();`…: the statement resolves the user first. */
+const GUARD = /^(const \w+ = )?await (guardAction|guardAdmin)\(\);$/;
+
 describe('request coverage', () => {
   it('finds the app’s routes, pages and action files (the enumeration itself works)', () => {
     expect(routeFiles.map(urlOf)).toEqual(expect.arrayContaining(['/api/chat', '/api/files', '/api/health']));
-    expect(pageFiles.map(urlOf)).toEqual(expect.arrayContaining(['/', '/sign-in']));
+    expect(pageFiles.map(urlOf)).toEqual(expect.arrayContaining(['/', '/sign-in', '/sign-up', '/account', '/admin']));
     expect(actionFiles.map((f) => path.basename(f))).toEqual(expect.arrayContaining(['chat.ts', 'replay.ts']));
   });
 
   it.each(routeFiles.map((f) => [path.relative(ROOT, f)]))(
-    '%s: every handler it exports is wrapped in guardRoute',
+    '%s: every handler it exports is wrapped in guardRoute and resolves the user',
     async (rel) => {
       const mod = (await import(path.join(ROOT, rel))) as Record<string, unknown>;
       const handlers = METHODS.filter((m) => m in mod);
       expect(handlers.length).toBeGreaterThan(0);
-      for (const method of handlers) expect(guardedAs(mod[method]), `${rel} ${method}`).toBeDefined();
+      for (const method of handlers) {
+        const guarded = guardedAs(mod[method]);
+        expect(guarded, `${rel} ${method}`).toBeDefined();
+        if (PUBLIC_ROUTES[rel]) expect(guarded?.access, `${rel} ${method}`).toBe('public');
+        else expect(['user', 'admin'], `${rel} ${method} must resolve the user`).toContain(guarded?.access);
+      }
     },
   );
 
+  it('the public routes and pages listed here exist (a stale entry would hide a new file of the same name)', () => {
+    const files = [...routeFiles, ...pageFiles].map((f) => path.relative(ROOT, f));
+    for (const rel of [...Object.keys(PUBLIC_ROUTES), ...Object.keys(PUBLIC_PAGES)]) expect(files).toContain(rel);
+  });
+
   it.each(actionFiles.map((f) => [path.relative(ROOT, f)]))(
-    '%s: every action it exports starts with await guardAction()',
+    '%s: every action it exports starts by resolving the user (guardAction or guardAdmin)',
     (rel) => {
-      const source = ts.createSourceFile(rel, readFileSync(path.join(ROOT, rel), 'utf8'), ts.ScriptTarget.Latest, true);
-      const exported = source.statements.filter((s) =>
-        ts.getModifiers(s as ts.HasModifiers)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword),
-      );
+      const exported = exportedStatements(rel);
       expect(exported.length).toBeGreaterThan(0);
       for (const statement of exported) {
         if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) continue;
         // Only plain exported functions can be checked here; anything else must be made one.
         expect(ts.isFunctionDeclaration(statement), statement.getText().slice(0, 60)).toBe(true);
         const fn = statement as ts.FunctionDeclaration;
-        expect(fn.body?.statements[0]?.getText(), fn.name?.text).toBe('await guardAction();');
+        expect(fn.body?.statements[0]?.getText() ?? '', fn.name?.text).toMatch(GUARD);
       }
+    },
+  );
+
+  it.each(pageFiles.map((f) => [path.relative(ROOT, f)]))(
+    '%s: resolves the user before it renders anything of theirs (or is a sign-in page)',
+    (rel) => {
+      if (PUBLIC_PAGES[rel]) return;
+      const page = exportedStatements(rel).find(
+        (s): s is ts.FunctionDeclaration =>
+          ts.isFunctionDeclaration(s) && Boolean(s.modifiers?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)),
+      );
+      expect(page, `${rel} has a default export`).toBeDefined();
+      const body = page!.body!.getText();
+      // Either the guard itself, or an action (each of which starts with the guard: asserted above).
+      const actions = [
+        ...readFileSync(path.join(ROOT, rel), 'utf8').matchAll(/import \{([^}]*)\} from '@\/app\/actions\/\w+'/g),
+      ]
+        .flatMap((m) => m[1]!.split(','))
+        .map((n) => n.trim())
+        .filter((n) => n && !/^guard/.test(n));
+      const guarded = /await (guardAction|guardAdmin)\(\)/.test(body) || actions.some((a) => body.includes(`${a}(`));
+      expect(guarded, `${rel} must call guardAction()/guardAdmin() or an action`).toBe(true);
     },
   );
 
@@ -87,6 +140,7 @@ describe('request coverage', () => {
       '/api/files/x',
       '/api/artifacts/x/y',
       '/api/sign-in',
+      '/api/auth/x',
       '/nope',
       '/api/nope',
       '/_not-found',

@@ -10,6 +10,8 @@ export interface ToolContext {
   files: string[];
   workDir?: string;
   conversationId?: string;
+  /** Which uploads the run may read (lib/chat passes its owner's); staging refuses the rest. */
+  uploadAccess?: (hash: string) => Promise<boolean>;
   lang: Lang;
   messages: Message[];
   /** Filled by runTool for file-aware tools: each file that could not be staged, as "<file>: <reason>". */

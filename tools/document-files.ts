@@ -22,11 +22,41 @@ function available(ctx: ToolContext): string {
 
 /** The staged files named by `requested` (all of them when `requested` is empty). Throws a readable error otherwise. */
 export function pickFiles(requested: readonly string[], ctx: ToolContext): RetrievalFile[] {
+  const { picked, missing } = match(requested, ctx);
+  if (missing.length) throw notShared(missing, ctx);
+  if (!picked.length) throw new FileNotSharedError(available(ctx));
+  return picked;
+}
+
+/**
+ * As pickFiles, but a name that is not one of the conversation's files widens the search to all of them (a model
+ * often names the file a little differently, or one it imagines) instead of failing; `notice` then says so, for the
+ * tool's result. Still only the conversation's own files: nothing else is read.
+ */
+export function pickFilesOrAll(
+  requested: readonly string[],
+  ctx: ToolContext,
+): { files: RetrievalFile[]; notice?: string } {
+  const { missing } = match(requested, ctx);
+  if (!missing.length) return { files: pickFiles(requested, ctx) };
+  const files = match([], ctx).picked;
+  if (!files.length) throw notShared(missing, ctx);
+  const names = files.map((f) => f.name).join(ctx.lang === 'zh' ? '、' : ', ');
+  const notice =
+    ctx.lang === 'zh'
+      ? `${missing.join('、')}：不是本对话的文件，因此改为检索了本对话的全部文件：${names}。`
+      : `${missing.join(', ')}: not a file of this conversation, so all of its files were searched instead: ${names}.`;
+  return { files, notice };
+}
+
+function notShared(missing: readonly string[], ctx: ToolContext): FileNotSharedError {
+  return new FileNotSharedError(`Not a file of this conversation: ${missing.join(', ')}. ${available(ctx)}`);
+}
+
+/** The staged files `requested` names (all of them when it is empty), and the names that are none of them. */
+function match(requested: readonly string[], ctx: ToolContext): { picked: RetrievalFile[]; missing: string[] } {
   const staged = new Map(ctx.files.map((f) => [path.basename(f), f]));
-  if (!requested.length) {
-    if (!staged.size) throw new FileNotSharedError(available(ctx));
-    return [...staged].map(([name, file]) => ({ path: file, name }));
-  }
+  if (!requested.length) return { picked: [...staged].map(([name, file]) => ({ path: file, name })), missing: [] };
   const picked: RetrievalFile[] = [];
   const missing: string[] = [];
   for (const ref of requested) {
@@ -35,8 +65,5 @@ export function pickFiles(requested: readonly string[], ctx: ToolContext): Retri
     if (!file) missing.push(ref);
     else if (!picked.some((p) => p.path === file)) picked.push({ path: file, name });
   }
-  if (missing.length) {
-    throw new FileNotSharedError(`Not a file of this conversation: ${missing.join(', ')}. ${available(ctx)}`);
-  }
-  return picked;
+  return { picked, missing };
 }

@@ -299,6 +299,21 @@ describe('staging uploaded files and refusing other local paths', () => {
     expect(allowed.files).toEqual([path.join(work, 'secret.txt')]);
   });
 
+  it('stages stored bytes only for their owner: another user’s, by reference or by path, read as removed', async () => {
+    await mkdir(path.join(tmp, 'files'), { recursive: true });
+    await writeFile(path.join(tmp, 'files', HASH), 'A’s bytes');
+    const work = path.join(tmp, 'work');
+    const notMine = { uploadAccess: async () => false };
+    for (const source of [`files/${HASH}/a.pdf`, path.join(tmp, 'files', HASH)]) {
+      const { files, errors } = await stageFiles([source], work, notMine);
+      expect(files).toEqual([]);
+      expect(errors).toEqual([`${source}: the uploaded file no longer exists (it was removed)`]);
+    }
+    expect(await readdir(work)).toEqual([]);
+    const mine = await stageFiles([path.join(tmp, 'files', HASH)], work, { uploadAccess: async (h) => h === HASH });
+    expect(mine.errors).toEqual([]);
+  });
+
   it('says so when an uploaded file has been removed', async () => {
     const { errors } = await stageFiles([`files/${HASH}/gone.pdf`], path.join(tmp, 'work'));
     expect(errors).toEqual([`files/${HASH}/gone.pdf: the uploaded file no longer exists (it was removed)`]);

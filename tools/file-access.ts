@@ -45,8 +45,14 @@ export function defaultWorkDir(toolName: string, conversationId?: string): strin
   return path.resolve(dataDir(), 'work', safeFileName(conversationId ?? 'default'), safeFileName(toolName));
 }
 
+/** Whether the run may read the uploaded bytes with this hash (its owner uploaded them). A reference to anyone else's
+ *  upload is refused exactly as a missing one is, so it tells nothing about them. */
+export type UploadAccess = (hash: string) => Promise<boolean>;
+
 export interface StageOptions {
   signal?: AbortSignal;
+  /** Checks each upload reference (files/<sha256>/<name>) before its bytes are staged. */
+  uploadAccess?: UploadAccess;
   maxBytes?: number;
   timeoutMs?: number;
   /** Stage local paths outside DATA_DIR/files too (default: only when the process opted in). */
@@ -91,25 +97,37 @@ async function download(
 export async function resolveLocalFile(
   source: string,
   allowAnyPath = localPathsAllowed,
+  uploadAccess?: UploadAccess,
 ): Promise<{ path: string; name: string }> {
   const ref = parseFileRef(source);
+  const removed = 'the uploaded file no longer exists (it was removed)';
   const uploads = filesDir(dataDir());
   const from = ref ? storedFilePath(dataDir(), ref.hash) : path.resolve(localPath(source));
-  if (!ref && !allowAnyPath && !from.startsWith(uploads + path.sep)) {
+  const inUploads = from.startsWith(uploads + path.sep);
+  if (!ref && !allowAnyPath && !inUploads) {
     throw new Error('local paths outside the uploaded files are not staged; upload the file instead');
   }
+  // The stored bytes are the caller's only when one of their uploads has them: by reference or by a path into
+  // DATA_DIR/files alike (another user's reads exactly as a removed one).
+  const hash = ref ? ref.hash : inUploads ? path.relative(uploads, from).split(path.sep)[0]! : undefined;
+  if (hash !== undefined && uploadAccess && !(await uploadAccess(hash))) throw new Error(removed);
   let info;
   try {
     info = await stat(from);
   } catch {
-    throw new Error(ref ? 'the uploaded file no longer exists (it was removed)' : 'no such file');
+    throw new Error(ref ? removed : 'no such file');
   }
   if (!info.isFile()) throw new Error('not a regular file');
   return { path: from, name: ref ? ref.name : stagedFileName(source) };
 }
 
-async function copyLocal(source: string, target: string, allowAnyPath: boolean): Promise<void> {
-  const { path: from } = await resolveLocalFile(source, allowAnyPath);
+async function copyLocal(
+  source: string,
+  target: string,
+  allowAnyPath: boolean,
+  uploadAccess?: UploadAccess,
+): Promise<void> {
+  const { path: from } = await resolveLocalFile(source, allowAnyPath, uploadAccess);
   if (from !== target) await copyFile(from, target);
 }
 
@@ -136,7 +154,7 @@ export async function stageFiles(
       const target = path.resolve(root, stagedFileName(source));
       if (!target.startsWith(root + path.sep)) throw new Error('target name escapes the work directory');
       if (isHttpUrl(source)) await download(source, target, limits);
-      else await copyLocal(source, target, opts.allowLocalPaths ?? localPathsAllowed);
+      else await copyLocal(source, target, opts.allowLocalPaths ?? localPathsAllowed, opts.uploadAccess);
       if (!files.includes(target)) files.push(target);
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason;
@@ -165,7 +183,10 @@ export abstract class BaseToolWithFileAccess extends BaseTool {
   /** The context call() receives: files rewritten to staged absolute paths, workDir set, failures listed. */
   async stageFiles(ctx: ToolContext): Promise<ToolContext> {
     const workDir = this.workDirFor(ctx);
-    const { files, errors } = await stageFiles(ctx.files, workDir, { signal: ctx.signal });
+    const { files, errors } = await stageFiles(ctx.files, workDir, {
+      signal: ctx.signal,
+      uploadAccess: ctx.uploadAccess,
+    });
     return { ...ctx, files, workDir, stagingErrors: errors };
   }
 }

@@ -81,15 +81,36 @@ describe('retrieval tool', () => {
     expect(out.map((d) => d.url).sort()).toEqual(['handbook.md', 'menu.txt']); // all fits the budget: everything
   });
 
-  it('refuses a file that is not in the conversation, saying which files there are', async () => {
+  it("searches all of the conversation's files for a name that is none of them, and says so first", async () => {
     const r = await runTool(
       new RetrievalTool(),
-      JSON.stringify({ query: 'x', files: ['/etc/passwd'] }),
-      ctx([handbook]),
+      JSON.stringify({ query: 'sabbatical', files: ['/etc/passwd', 'handbook.md'] }),
+      ctx([handbook, menu]),
     );
+    expect(r.ok).toBe(true);
+    const out = JSON.parse(r.content as string) as { notice?: string; url?: string; text?: string[] }[];
+    expect(out[0]!.notice).toBe(
+      '/etc/passwd: not a file of this conversation, so all of its files were searched instead: handbook.md, menu.txt.',
+    );
+    expect(out.slice(1).map((d) => d.url)).toEqual(['handbook.md', 'menu.txt']);
+    expect(r.content).not.toContain('root:'); // nothing outside the conversation is read
+    expect(events[0]!.candidates.map((c) => c.fileName)).toContain('menu.txt');
+  });
+
+  it('says it in Chinese for a Chinese conversation', async () => {
+    const r = await runTool(new RetrievalTool(), JSON.stringify({ query: 'soup', files: ['菜单.txt'] }), {
+      ...ctx([menu]),
+      lang: 'zh',
+    });
+    const out = JSON.parse(r.content as string) as { notice?: string }[];
+    expect(out[0]!.notice).toBe('菜单.txt：不是本对话的文件，因此改为检索了本对话的全部文件：menu.txt。');
+  });
+
+  it('refuses when the conversation has no file at all, saying so', async () => {
+    const r = await runTool(new RetrievalTool(), JSON.stringify({ query: 'x', files: ['/etc/passwd'] }), ctx([]));
     expect(r.ok).toBe(false);
     expect(r.content).toContain('Not a file of this conversation: /etc/passwd');
-    expect(r.content).toContain("The conversation's files: handbook.md");
+    expect(r.content).toContain('No file was shared in this conversation.');
   });
 
   it('reports an unreadable file to the model and still searches the others', async () => {
@@ -128,6 +149,13 @@ describe('doc_parser tool', () => {
       expect(c.token).toBeLessThanOrEqual(100);
     });
     expect(record.raw.map((c) => c.content).join('\n')).toContain('Sabbatical leave');
+  });
+
+  it('refuses a file that is not in the conversation, saying which files there are', async () => {
+    const r = await runTool(new DocParserTool(), JSON.stringify({ url: '/etc/passwd' }), ctx([handbook]));
+    expect(r.ok).toBe(false);
+    expect(r.content).toContain('Not a file of this conversation: /etc/passwd');
+    expect(r.content).toContain("The conversation's files: handbook.md");
   });
 
   it('gives the model the document error as text', async () => {

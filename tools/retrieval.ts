@@ -1,10 +1,11 @@
-// `retrieval`: Qwen-Agent's RAG tool. Parses and indexes the named files (once per content), searches them for the
+// `retrieval`: Qwen-Agent's RAG tool. Parses and indexes the named files (once per content; a name that is not one of
+// the conversation's files searches all of them, and the result says so first), searches them for the
 // query within the max_ref_token budget (BM25 fused with the front-page search), and returns Qwen-Agent's
 // [{url, text: [passages]}]; each passage keeps its "[page: N]" lines. The search shows in the trace as a retrieval
 // step tied to the call.
 import { loadConfig } from '../lib/config';
 import type { ToolContext } from './base-tool';
-import { pickFiles } from './document-files';
+import { pickFilesOrAll } from './document-files';
 import { BaseToolWithFileAccess } from './file-access';
 import { registerTool } from './registry';
 
@@ -44,12 +45,15 @@ export class RetrievalTool extends BaseToolWithFileAccess {
     const { query, files } = this.parseArgs<{ query: string; files: string[] }>(params);
     const settings = ragSettings(this.cfg);
     const { retrievalStep, retrieve } = await import('../lib/documents/search'); // the parsers load on first use
-    const found = await retrieve(pickFiles(files, ctx), query, settings);
+    const picked = pickFilesOrAll(files, ctx);
+    const found = await retrieve(picked.files, query, settings);
     // The model asked for these files by name: tell it about each one that could not be searched.
     const failed = [...found.errors, ...found.unsupported];
     ctx.emit?.(retrievalStep(query, found, failed));
     if (!found.documents.length && failed.length) throw new Error(failed.join('\n'));
-    return [...found.documents, ...failed.map((error) => ({ error }))];
+    // A file name that is not the conversation's: the model reads first that every file was searched instead.
+    const notice = picked.notice ? [{ notice: picked.notice }] : [];
+    return [...notice, ...found.documents, ...failed.map((error) => ({ error }))];
   }
 }
 

@@ -1,5 +1,7 @@
 'use server';
-// Server actions the page calls. Wiring only: the work is in lib/chat, built once in lib/server/context.ts.
+// Server actions the page calls. Wiring only: the work is in lib/chat, built once in lib/server/context.ts. Each
+// acts for the user guardAction resolves, and sees only that user's objects.
+import type { Viewer } from '@/lib/auth/viewer';
 import { liveFeed, runFeed } from '@/lib/chat/feed';
 import type { ActionResult, AppInfo, ConversationData, RunStream } from '@/lib/chat/page';
 import type { SettingsPatch } from '@/lib/chat/requests';
@@ -13,8 +15,7 @@ import type { ConversationSettings, ConversationSummary } from '@/lib/store/type
 import { agentLang } from '@/lib/i18n/locales';
 import { getLocale } from 'next-intl/server';
 import { failure } from './action-error';
-import { guardAction } from './guard';
-import { requestClient } from './request-client';
+import { guardAction, requestLimitKey } from './guard';
 
 async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<ActionResult<T>> {
   try {
@@ -24,11 +25,11 @@ async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<Acti
   }
 }
 
-/** A run started within the client's run limits, and its feed: closing the page ends the stream, and that stops
- *  the run. */
-async function stream(ctx: AppContext, client: string, start: () => Promise<StartedRun>): Promise<RunStream> {
-  const started = await startLimited(client, start, (runId) => ctx.runs.ended(runId));
-  return { ...started, events: runFeed(ctx.runs, ctx.store, started.runId, { stopOnLeave: true }) };
+/** A run started within the user's run limits, and its feed: closing the page ends the stream, and that stops the
+ *  run. */
+async function stream(ctx: AppContext, me: Viewer, start: () => Promise<StartedRun>): Promise<RunStream> {
+  const started = await startLimited(await requestLimitKey(me), start, (runId) => ctx.runs.ended(runId));
+  return { ...started, events: runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true }) };
 }
 
 /** The agent speaks the page's language, unless the conversation's settings name one. */
@@ -41,63 +42,60 @@ export async function sendMessage(input: {
   message: string;
   settings?: SettingsPatch;
 }): Promise<ActionResult<RunStream>> {
-  await guardAction();
-  const client = await requestClient();
+  const me = await guardAction();
   const lang = await pageLang();
-  return attempt((ctx) => stream(ctx, client, () => ctx.chat.send({ ...input, lang })));
+  return attempt((ctx) => stream(ctx, me, () => ctx.chat.send(me, { ...input, lang })));
 }
 
 export async function regenerate(turnId: string): Promise<ActionResult<RunStream>> {
-  await guardAction();
-  const client = await requestClient();
+  const me = await guardAction();
   const lang = await pageLang();
-  return attempt((ctx) => stream(ctx, client, () => ctx.chat.regenerate(turnId, lang)));
+  return attempt((ctx) => stream(ctx, me, () => ctx.chat.regenerate(me, turnId, lang)));
 }
 
 export async function editAndResend(turnId: string, message: string): Promise<ActionResult<RunStream>> {
-  await guardAction();
-  const client = await requestClient();
+  const me = await guardAction();
   const lang = await pageLang();
-  return attempt((ctx) => stream(ctx, client, () => ctx.chat.editAndResend(turnId, message, lang)));
+  return attempt((ctx) => stream(ctx, me, () => ctx.chat.editAndResend(me, turnId, message, lang)));
 }
 
 export async function stopRun(runId: string): Promise<boolean> {
-  await guardAction();
-  return (await appContext()).chat.stop(runId);
+  const me = await guardAction();
+  return (await appContext()).chat.stop(me, runId);
 }
 
 /** Follows a run still going (after a reload), from its first event. */
 export async function followRun(runId: string): Promise<AsyncIterable<FeedEvent> | null> {
-  await guardAction();
-  return (await liveFeed((await appContext()).runs, runId, { stopOnLeave: false })) ?? null;
+  const me = await guardAction();
+  return (await liveFeed((await appContext()).runs, me.owner, runId, { stopOnLeave: false })) ?? null;
 }
 
 export async function listConversations(query?: string): Promise<ConversationSummary[]> {
-  await guardAction();
-  return (await appContext()).store.listConversations(query?.trim() || undefined);
+  const me = await guardAction();
+  return (await appContext()).store.listConversations(me.owner, query?.trim() || undefined);
 }
 
 export async function loadConversation(id: string): Promise<ActionResult<ConversationData>> {
-  await guardAction();
-  return attempt((ctx) => ctx.chat.openConversation(id));
+  const me = await guardAction();
+  return attempt((ctx) => ctx.chat.openConversation(me, id));
 }
 
 export async function renameConversation(id: string, title: string): Promise<ActionResult<null>> {
-  await guardAction();
+  const me = await guardAction();
   return attempt(async (ctx) => {
     const clean = title.trim();
     if (!clean) throw new CodedError('empty-title', 'A title cannot be empty.');
-    await ctx.store.renameConversation(id, clean.slice(0, 200));
+    await ctx.store.renameConversation(me.owner, id, clean.slice(0, 200));
     return null;
   });
 }
 
 export async function deleteConversation(id: string): Promise<ActionResult<null>> {
-  await guardAction();
+  const me = await guardAction();
   return attempt(async (ctx) => {
     // Its runs stop first, so that none writes into it or its work directory meanwhile.
-    await ctx.runs.stopConversation(id);
-    await ctx.uploads.deleteConversation(id);
+    await ctx.runs.stopConversation(me.owner, id);
+    await ctx.uploads.deleteConversation(me.owner, id);
     return null;
   });
 }
@@ -106,11 +104,11 @@ export async function saveSettings(
   id: string,
   settings: Partial<ConversationSettings>,
 ): Promise<ActionResult<ConversationSettings>> {
-  await guardAction();
-  return attempt(async (ctx) => (await ctx.store.updateSettings(id, settings)).settings);
+  const me = await guardAction();
+  return attempt(async (ctx) => (await ctx.store.updateSettings(me.owner, id, settings)).settings);
 }
 
 export async function appInfo(): Promise<AppInfo> {
-  await guardAction();
-  return describeApp(await appContext());
+  const me = await guardAction();
+  return describeApp(await appContext(), me);
 }

@@ -12,6 +12,6 @@ export async function uploadLimit(): Promise<number> {
 
 /** A conversation for files attached before the first message, with the settings picked for the new chat. */
 export async function startConversation(settings?: Partial<ConversationSettings>): Promise<string> {
-  await guardAction();
-  return (await (await appContext()).store.createConversation({ settings })).id;
+  const me = await guardAction();
+  return (await (await appContext()).store.createConversation(me.owner, { settings })).id;
 }

@@ -18,11 +18,11 @@ async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
 
 /** The run's events; without the model requests unless `requests` (the inspector fetches the one it shows). */
 export async function loadRunForInspection(runId: string, requests = false): Promise<ActionResult<RunExport>> {
-  await guardAction();
-  return attempt(async () => loadRunExport((await appContext()).store, runId, { requests }));
+  const me = await guardAction();
+  return attempt(async () => loadRunExport((await appContext()).store, me.owner, runId, { requests }));
 }
 
 export async function loadIterationRequest(runId: string, iteration: number): Promise<ActionResult<LlmRequest | null>> {
-  await guardAction();
-  return attempt(async () => (await loadRunRequest((await appContext()).store, runId, iteration)) ?? null);
+  const me = await guardAction();
+  return attempt(async () => (await loadRunRequest((await appContext()).store, me.owner, runId, iteration)) ?? null);
 }

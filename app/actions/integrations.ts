@@ -10,23 +10,27 @@ import {
   type IntegrationsStatus,
 } from '@/lib/server/integrations';
 import { appContext } from '@/lib/server/context';
-import { guardAction } from './guard';
+import { headers } from 'next/headers';
+import { guardAction, guardAdmin } from './guard';
 
 /** The servers' states as they are now; `wait` waits for connecting servers to settle first. */
 export async function integrationsStatus(wait = false): Promise<IntegrationsStatus> {
-  await guardAction();
-  return statusOf(await appContext(), wait);
+  const me = await guardAction();
+  return statusOf(await appContext(), me, wait);
 }
 
+/** The file as text: the admin's only (it may hold secrets). */
 export async function readMcpConfigText(): Promise<ConfigFileResult> {
-  await guardAction();
-  return readConfig(await appContext());
+  const me = await guardAdmin();
+  return readConfig(await appContext(), me);
 }
 
-/** Validates and saves the file, then reconnects the servers. Nothing is written when the text is invalid. */
+/** Validates and saves the file, then reconnects the servers. Nothing is written when the text is invalid, or when
+ *  `password` (asked again when accounts are on) is not the admin's. */
 export async function saveMcpConfigText(
   text: string,
+  password?: string,
 ): Promise<{ ok: true; status: IntegrationsStatus } | ActionFailure> {
-  await guardAction();
-  return saveConfig(await appContext(), text);
+  const me = await guardAdmin();
+  return saveConfig(await appContext(), me, text, { headers: await headers(), value: password });
 }

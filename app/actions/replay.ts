@@ -7,11 +7,11 @@ import { compareRuns, runChoices, type RunChoice, type RunComparison } from '@/l
 import type { ToolDecision } from '@/lib/protocol/events';
 import { replaySource as describeReplay, type ReplayRequest, type ReplaySource } from '@/lib/replay/plan';
 import { appContext, type AppContext } from '@/lib/server/context';
+import { NotFoundError } from '@/lib/store/errors';
 import { startLimited } from '@/lib/http/run-limits';
 import { CodedError } from '@/lib/protocol/errors';
 import { failure } from './action-error';
-import { guardAction } from './guard';
-import { requestClient } from './request-client';
+import { guardAction, requestLimitKey } from './guard';
 
 async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<ActionResult<T>> {
   try {
@@ -23,42 +23,42 @@ async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<Acti
 
 /** The runs of a turn, oldest first, to pick two to compare. */
 export async function listTurnRuns(turnId: string): Promise<ActionResult<RunChoice[]>> {
-  await guardAction();
-  return attempt(async (ctx) => runChoices(await ctx.chat.runsOfTurn(turnId)));
+  const me = await guardAction();
+  return attempt(async (ctx) => runChoices(await ctx.chat.runsOfTurn(me, turnId)));
 }
 
 /** Two runs side by side with their differences marked. */
 export async function compareTurnRuns(runA: string, runB: string): Promise<ActionResult<RunComparison>> {
-  await guardAction();
+  const me = await guardAction();
   return attempt(async ({ store }) => {
-    const a = await store.getRun(runA);
-    const b = await store.getRun(runB);
-    if (!a || !b) throw new CodedError('run-gone', 'One of these runs no longer exists.');
+    const a = await store.getRun(me.owner, runA);
+    const b = await store.getRun(me.owner, runB);
+    if (!a || !b) throw new NotFoundError('One of these runs no longer exists.', 'run-gone');
     if (a.turnId !== b.turnId) throw new CodedError('runs-differ', 'Only runs of the same message can be compared.');
     return compareRuns(
-      { runId: runA, events: await store.getRunEvents(runA) },
-      { runId: runB, events: await store.getRunEvents(runB) },
+      { runId: runA, events: await store.getRunEvents(me.owner, runA) },
+      { runId: runB, events: await store.getRunEvents(me.owner, runB) },
     );
   });
 }
 
 /** What a replay form needs to know about a stored run: its iterations and the tool results it could edit. */
 export async function replaySource(runId: string): Promise<ActionResult<ReplaySource>> {
-  await guardAction();
-  return attempt(async ({ store }) => describeReplay(await store.getRunEvents(runId)));
+  const me = await guardAction();
+  return attempt(async ({ store }) => describeReplay(await store.getRunEvents(me.owner, runId)));
 }
 
 /** Replays a stored run from an iteration as a new run of its turn; streams like any other run. */
 export async function replayRun(runId: string, req: ReplayRequest): Promise<ActionResult<RunStream>> {
-  await guardAction();
-  const client = await requestClient();
+  const me = await guardAction();
+  const key = await requestLimitKey(me);
   return attempt(async (ctx) => {
     const started = await startLimited(
-      client,
-      () => ctx.chat.replay(runId, req),
+      key,
+      () => ctx.chat.replay(me, runId, req),
       (id) => ctx.runs.ended(id),
     );
-    return { ...started, events: runFeed(ctx.runs, ctx.store, started.runId, { stopOnLeave: true }) };
+    return { ...started, events: runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true }) };
   });
 }
 
@@ -68,9 +68,9 @@ export async function decideTool(
   functionId: string,
   decision: ToolDecision,
 ): Promise<ActionResult<null>> {
-  await guardAction();
+  const me = await guardAction();
   return attempt(async (ctx) => {
-    await ctx.chat.decideTool(runId, functionId, decision);
+    await ctx.chat.decideTool(me, runId, functionId, decision);
     return null;
   });
 }

@@ -1,10 +1,14 @@
-// The sign-in page of an app locked with ACCESS_TOKEN: a plain form (it works without JavaScript) posting to
-// /api/sign-in, which sets the session cookie and comes back to the page asked for.
+// The sign-in page. With accounts on: an email and a password (or the team's OpenID Connect provider). With
+// ACCESS_TOKEN: a plain form for the token (it works without JavaScript) posting to /api/sign-in, which sets the
+// session cookie and comes back to the page asked for. Without either there is nothing to sign in to.
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
-import { loadConfig } from '@/lib/config';
+import { SignInForm } from '@/components/account/sign-in-form';
+import { alertBox, field, link, muted, primaryButton } from '@/components/account/styles';
+import { OIDC_REFUSALS } from '@/lib/auth/better-auth';
 import { safeNextPath } from '@/lib/http/sign-in';
+import { appContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,19 +24,46 @@ export default async function SignInPage({
 }) {
   const { next, error } = await searchParams;
   const t = await getTranslations('signIn');
-  const locked = Boolean(loadConfig().http.accessToken);
+  const ctx = await appContext();
+  if (ctx.mode === 'accounts') {
+    const state = await ctx.accounts.signUpState();
+    const first = state.allowed && state.first;
+    const refused = OIDC_REFUSALS.find((code) => code === error);
+    return (
+      <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-4 p-6">
+        <h1 className="text-xl font-semibold">{t('heading')}</h1>
+        <p className={muted}>{t('accountsIntro')}</p>
+        {refused && (
+          <p role="alert" className={alertBox}>
+            {t(`oidcErrors.${refused}`)}
+          </p>
+        )}
+        {first && (
+          <p className="text-sm">
+            {t('firstAccount')}{' '}
+            <Link href="/sign-up" className={link}>
+              {t('createFirst')}
+            </Link>
+          </p>
+        )}
+        <SignInForm
+          next={safeNextPath(next)}
+          oidcName={ctx.config.auth.oidc?.name ?? null}
+          canSignUp={state.allowed && !first}
+        />
+      </main>
+    );
+  }
+  const locked = ctx.mode === 'token';
   const message = error === 'wrong' ? t('wrong') : error === 'limited' ? t('limited') : null;
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-4 p-6">
       <h1 className="text-xl font-semibold">{t('heading')}</h1>
       {locked ? (
         <>
-          <p className="text-sm text-neutral-600 dark:text-neutral-400">{t('intro')}</p>
+          <p className={muted}>{t('intro')}</p>
           {message && (
-            <p
-              role="alert"
-              className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
-            >
+            <p role="alert" className={alertBox}>
               {message}
             </p>
           )}
@@ -47,13 +78,10 @@ export default async function SignInPage({
               required
               autoFocus
               autoComplete="current-password"
-              className="rounded border border-neutral-300 bg-white px-3 py-2 dark:border-neutral-700 dark:bg-neutral-900"
+              className={field}
             />
             <input type="hidden" name="next" value={safeNextPath(next)} />
-            <button
-              type="submit"
-              className="rounded bg-neutral-900 px-3 py-2 text-white hover:bg-neutral-700 dark:bg-neutral-100 dark:text-neutral-900 dark:hover:bg-neutral-300"
-            >
+            <button type="submit" className={primaryButton}>
               {t('submit')}
             </button>
           </form>
@@ -61,7 +89,7 @@ export default async function SignInPage({
       ) : (
         <p>
           {t('noToken')}{' '}
-          <Link href="/" className="text-blue-700 underline dark:text-blue-400">
+          <Link href="/" className={link}>
             {t('open')}
           </Link>
         </p>

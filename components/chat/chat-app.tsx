@@ -1,7 +1,9 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
+import { documentToolsRule } from '@/lib/chat/document-tools';
 import type { AppInfo } from '@/lib/chat/page';
+import { UserMenu } from '../account/user-menu';
 import { useInspector } from '../inspector/inspector-store';
 import { RunInspector, type IterationActionContext } from '../inspector/run-inspector';
 import { ReplayFromHere } from '../runs/replay-from-here';
@@ -16,6 +18,7 @@ import { ThemeToggle } from './theme-toggle';
 import { Thread } from './thread';
 import { fileDropHandlers } from './file-drop';
 import { Welcome } from './welcome';
+import { useHasDocuments } from './document-tools-setting';
 
 export function ChatApp({ info, initialConversationId }: { info: AppInfo; initialConversationId?: string }) {
   const t = useTranslations('header');
@@ -96,6 +99,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             {t('settings')}
           </button>
           <ThemeToggle />
+          {info.account && <UserMenu account={info.account} />}
         </header>
         {!info.model.configured && (
           <div
@@ -155,7 +159,10 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
 /** The welcome page of a conversation without turns, for its agent and tools. */
 function NewConversation({ info }: { info: AppInfo }) {
   const settings = useChat((s) => s.settings);
-  return <Welcome tools={settings?.tools ?? []} agent={settings?.agent ?? 'fncall'} descriptions={info.tools} />;
+  const hasDocuments = useHasDocuments();
+  // The tools the first run will be offered: the document tools too once files are attached.
+  const tools = settings ? documentToolsRule(settings, hasDocuments).tools : [];
+  return <Welcome tools={tools} agent={settings?.agent ?? 'fncall'} descriptions={info.tools} />;
 }
 
 /** A stored run can be re-run from the iteration on screen (an imported one has no conversation to run in). */

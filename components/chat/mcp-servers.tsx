@@ -9,10 +9,17 @@ import { useChat } from './store';
 
 const POLL_MS = 1000;
 
-function ConfigEditor({ onSaved }: { onSaved: (status: IntegrationsStatus) => void }) {
+function ConfigEditor({
+  onSaved,
+  passwordRequired,
+}: {
+  onSaved: (status: IntegrationsStatus) => void;
+  passwordRequired: boolean;
+}) {
   const t = useTranslations('mcp');
   const coded = useCodedText('errors');
   const [text, setText] = useState<string | null>(null);
+  const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<CodedText | null>(null);
   const error = problem && coded(problem);
   const setError = (message: string | null, code?: CodedText['code']) =>
@@ -46,13 +53,25 @@ function ConfigEditor({ onSaved }: { onSaved: (status: IntegrationsStatus) => vo
           {error}
         </p>
       )}
+      {passwordRequired && (
+        <label className="flex flex-col gap-1 text-xs">
+          {t('password')}
+          <input
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            className="rounded border border-neutral-300 bg-white px-2 py-1 dark:border-neutral-700 dark:bg-neutral-900"
+          />
+        </label>
+      )}
       <button
         type="button"
         disabled={saving}
         className="rounded border border-neutral-300 px-2 py-1 dark:border-neutral-700"
         onClick={async () => {
           setSaving(true);
-          const r = await saveMcpConfigText(text);
+          const r = await saveMcpConfigText(text, passwordRequired ? password : undefined);
           setSaving(false);
           if (r.ok) {
             setError(null);
@@ -144,7 +163,7 @@ export function McpServers() {
           </p>
         ))}
         {status.mcp.editable ? (
-          <ConfigEditor onSaved={setStatus} />
+          <ConfigEditor onSaved={setStatus} passwordRequired={status.mcp.passwordRequired} />
         ) : (
           <p className="text-xs text-neutral-600 dark:text-neutral-400">
             {t.rich('configFile', { path: status.mcp.configPath, code })}

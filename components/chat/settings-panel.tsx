@@ -5,6 +5,7 @@ import { CHAT_AGENT_KINDS, FNCALL_MODES, type ChatAgentKind, type FncallMode } f
 import { LANGS } from '@/lib/protocol/message';
 import type { ConversationSettings } from '@/lib/store/types';
 import { CodeBackendNote } from './code-backend-note';
+import { DocumentToolsSetting } from './document-tools-setting';
 import { McpServers } from './mcp-servers';
 import { useChat } from './store';
 
@@ -105,6 +106,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
         ))}
         {info.tools.some((tool) => tool.name === 'code_interpreter') && <CodeBackendNote info={info.codeInterpreter} />}
       </fieldset>
+      <DocumentToolsSetting settings={settings} />
       <McpServers />
       {PARAMS.map((p) => (
         <label key={p.key} className="flex items-center justify-between gap-2">

@@ -65,7 +65,7 @@ export class Assistant extends FnCallAgent {
     for (const ref of refs) {
       if (remote.includes(ref)) continue;
       try {
-        files.push(await resolveLocalFile(ref));
+        files.push(await resolveLocalFile(ref, undefined, run.options.uploadAccess));
       } catch (e) {
         errors.push(`${ref}: ${e instanceof Error ? e.message : String(e)}`);
       }

@@ -20,6 +20,9 @@ export interface RunOptions {
   conversationId?: string;
   /** Where file-aware tools stage files (default DATA_DIR/work/<conversationId>/<tool>). */
   workDir?: string;
+  /** Which uploaded files (by content hash) the run may read: the app passes its owner's, so a reference to another
+   *  user's upload in a message is refused as a missing file. Unset: any upload (the CLI, scripts). */
+  uploadAccess?: (hash: string) => Promise<boolean>;
   /** Merged over the model's generate cfg for this run. */
   generateCfg?: GenerateCfg;
   /** Go on from a state a stored run reached instead of starting afresh (lib/replay builds it). FnCallAgent loops

@@ -64,6 +64,7 @@ export async function executeToolCall(
     files: tool.fileAccess ? [...new Set([...collectFileRefs(messages), ...agentFiles])] : [],
     workDir: run.options.workDir,
     conversationId: run.options.conversationId,
+    uploadAccess: run.options.uploadAccess,
     lang: run.lang,
     messages,
     emit: (e) => run.emit({ ...e, by: 'tool', functionId: call.functionId }),

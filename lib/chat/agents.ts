@@ -3,12 +3,17 @@
 import { Assistant, FnCallAgent, ReActChat, type Agent } from '../agent';
 import type { AppConfig } from '../config';
 import { createChatModel } from '../llm/factory';
+import { storageRoot, type OwnerScope } from '../store/owner';
 import type { ConversationSettings } from '../store/types';
 
-/** `model` overrides the model name (a replay with another model); the endpoint stays the server's. */
-export type AgentFactory = (settings: ConversationSettings, overrides?: { model?: string }) => Agent;
+/** `model` overrides the model name (a replay with another model); the endpoint stays the server's. `owner`: whose
+ *  run it is (the storage tool keeps each owner's keys apart). */
+export type AgentFactory = (
+  settings: ConversationSettings,
+  overrides?: { model?: string; owner?: OwnerScope },
+) => Agent;
 
-export function agentFactory(config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun'>): AgentFactory {
+export function agentFactory(config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>): AgentFactory {
   return (settings, overrides = {}) => {
     const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
     return new Kind({
@@ -19,7 +24,9 @@ export function agentFactory(config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun'
         generateCfg: settings.generateCfg,
       }),
       maxLlmCalls: config.maxLlmCallsPerRun,
-      functionList: settings.tools,
+      functionList: settings.tools.map((name) =>
+        name === 'storage' && overrides.owner ? { name, root: storageRoot(config.dataDir, overrides.owner) } : name,
+      ),
       systemMessage: settings.systemMessage || undefined,
       name: 'assistant',
     });

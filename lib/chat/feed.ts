@@ -5,6 +5,7 @@
 // - no llm-end (per-call timing and usage are inspector figures; run-end carries the totals);
 // - `t` to whole milliseconds; deltas merged over a short window.
 import type { AgentEvent, FeedEvent } from '../protocol/events';
+import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
 import type { LiveRuns } from './live-runs';
 
@@ -29,30 +30,32 @@ export function feedEvent(e: AgentEvent): FeedEvent | undefined {
 }
 
 /**
- * The feed of a run from its first event: live while it is in progress, else (it has already ended) from its log.
+ * The feed of the owner's run from its first event: live while it is in progress, else (it has already ended) from its log.
  * With `stopOnLeave`, a reader that leaves before the end (a closed page, a dropped connection) stops the run.
  */
 export async function* runFeed(
   runs: LiveRuns,
   store: Pick<ChatStore, 'getRunEvents'>,
+  owner: OwnerScope,
   runId: string,
   opts: { stopOnLeave: boolean },
 ): AsyncGenerator<FeedEvent> {
-  const live = await liveFeed(runs, runId, opts);
+  const live = await liveFeed(runs, owner, runId, opts);
   if (live) yield* live;
-  else yield* storedFeed(await store.getRunEvents(runId));
+  else yield* storedFeed(await store.getRunEvents(owner, runId));
 }
 
 /** The feed of a run in progress (on this instance or another sharing the database), from its first event;
  *  undefined when the run is not in progress. */
 export async function liveFeed(
   runs: LiveRuns,
+  owner: OwnerScope,
   runId: string,
   opts: { stopOnLeave: boolean },
 ): Promise<AsyncGenerator<FeedEvent> | undefined> {
-  const events = await runs.follow(runId, {
+  const events = await runs.follow(owner, runId, {
     coalesceMs: FEED_COALESCE_MS,
-    onLeave: opts.stopOnLeave ? () => void runs.stop(runId).catch(() => undefined) : undefined,
+    onLeave: opts.stopOnLeave ? () => void runs.stop(owner, runId).catch(() => undefined) : undefined,
   });
   return events && feedOf(events);
 }

@@ -6,6 +6,9 @@ import type { AgentEvent } from '../protocol/events';
 import { openSqliteStore } from '../store/sqlite';
 import type { ChatStore } from '../store/types';
 import { coalesceDeltas, InMemoryLiveRuns } from './live-runs';
+import { ownerScope, type OwnerScope } from '../store/owner';
+
+const OWNER = ownerScope('owner-a');
 
 const text = (t: number, s: string, part?: 'thought' | 'markup'): AgentEvent =>
   ({ type: 'text-delta', runId: 'r', iteration: 1, t, text: s, ...(part ? { part } : {}) }) as AgentEvent;
@@ -25,16 +28,16 @@ const runEnd: AgentEvent = {
  *  moment later. */
 async function storeWithRun(): Promise<{ store: ChatStore; batches: number[] }> {
   const real = openSqliteStore(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'live-runs-')), 'chat.db'));
-  const turn = await real.addTurn((await real.createConversation()).id, 'q');
-  await real.startRun(turn.id, 'r');
+  const turn = await real.addTurn(OWNER, (await real.createConversation(OWNER)).id, 'q');
+  await real.startRun(OWNER, turn.id, 'r');
   const batches: number[] = [];
   const store = Object.create(real, {
     appendEvents: {
       // Answers a little later, as a store across the network does.
-      value: async (runId: string, events: readonly AgentEvent[]) => {
+      value: async (owner: OwnerScope, runId: string, events: readonly AgentEvent[]) => {
         batches.push(events.length);
         await new Promise((resolve) => setTimeout(resolve, 2));
-        return real.appendEvents(runId, events);
+        return real.appendEvents(owner, runId, events);
       },
     },
   }) as ChatStore;
@@ -60,12 +63,12 @@ describe('InMemoryLiveRuns', () => {
   it('writes a run to its log in order, batching what comes during a write, and shares each event once stored', async () => {
     const { store, batches } = await storeWithRun();
     const runs = new InMemoryLiveRuns(store);
-    const writer = runs.start('r', 'c');
-    const early = read((await runs.follow('r'))!);
+    const writer = runs.start(OWNER, 'r', 'c');
+    const early = read((await runs.follow(OWNER, 'r'))!);
     const seen: number[] = [];
     const watching = (async () => {
       // Whatever a follower holds is in the log already.
-      for await (const _ of (await runs.follow('r'))!) seen.push((await store.getRunEvents('r')).length);
+      for await (const _ of (await runs.follow(OWNER, 'r'))!) seen.push((await store.getRunEvents(OWNER, 'r')).length);
     })();
     for (const t of ['a', 'b', 'c', 'd']) writer.push(text(1, t));
     writer.push(runEnd);
@@ -74,33 +77,33 @@ describe('InMemoryLiveRuns', () => {
     expect(await early).toEqual(['a', 'b', 'c', 'd', 'run-end']);
     await watching;
     expect(seen.every((n, i) => n >= i + 1)).toBe(true);
-    expect((await store.getRun('r'))?.status).toBe('answered');
-    expect(await runs.follow('r')).toBeUndefined(); // over: its log holds it
+    expect((await store.getRun(OWNER, 'r'))?.status).toBe('answered');
+    expect(await runs.follow(OWNER, 'r')).toBeUndefined(); // over: its log holds it
   });
 
   it('lets readers follow a run from its first event, and stops it', async () => {
     const runs = new InMemoryLiveRuns((await storeWithRun()).store);
-    const writer = runs.start('r', 'c');
+    const writer = runs.start(OWNER, 'r', 'c');
     writer.push(text(1, 'a'));
-    const early = (await runs.follow('r'))!;
+    const early = (await runs.follow(OWNER, 'r'))!;
     writer.push(text(2, 'b'));
-    const late = (await runs.follow('r'))!; // joins later, still from the first event
-    expect(await runs.stop('r')).toBe(true);
+    const late = (await runs.follow(OWNER, 'r'))!; // joins later, still from the first event
+    expect(await runs.stop(OWNER, 'r')).toBe(true);
     expect(writer.signal.aborted).toBe(true);
     await writer.end();
     expect(await read(early)).toEqual(['a', 'b']);
     expect(await read(late)).toEqual(['a', 'b']);
-    expect(await runs.stop('r')).toBe(false);
-    expect(await runs.decide('r', '1', { action: 'skip' })).toBe('not-running');
+    expect(await runs.stop(OWNER, 'r')).toBe(false);
+    expect(await runs.decide(OWNER, 'r', '1', { action: 'skip' })).toBe('not-running');
   });
 
   it('tells the followers when the log cannot be written, and writes nothing after', async () => {
     const { store } = await storeWithRun();
     const runs = new InMemoryLiveRuns(store);
-    const writer = runs.start('no-such-run', 'c');
+    const writer = runs.start(OWNER, 'no-such-run', 'c');
     const reading = (async () => {
       const out: AgentEvent[] = [];
-      for await (const e of (await runs.follow('no-such-run'))!) out.push(e);
+      for await (const e of (await runs.follow(OWNER, 'no-such-run'))!) out.push(e);
       return out;
     })();
     writer.push(text(1, 'a'));
@@ -120,17 +123,17 @@ describe('InMemoryLiveRuns', () => {
 
   it('hands a decision to the paused call, and says when no call waits', async () => {
     const runs = new InMemoryLiveRuns((await storeWithRun()).store);
-    const writer = runs.start('r', 'c');
-    expect(await runs.decide('r', 'f1', { action: 'skip' })).toBe('not-waiting');
+    const writer = runs.start(OWNER, 'r', 'c');
+    expect(await runs.decide(OWNER, 'r', 'f1', { action: 'skip' })).toBe('not-waiting');
     const decision = writer.awaitDecision('f1');
-    expect(await runs.decide('r', 'f1', { action: 'supply', content: 'x' })).toBe('decided');
+    expect(await runs.decide(OWNER, 'r', 'f1', { action: 'supply', content: 'x' })).toBe('decided');
     expect(await decision).toEqual({ action: 'supply', content: 'x' });
     const waiting = writer.awaitDecision('f2');
-    await runs.stopConversation('other'); // another conversation's: nothing happens
-    expect(await runs.decide('r', 'f2', { action: 'skip' })).toBe('decided');
+    await runs.stopConversation(OWNER, 'other'); // another conversation's: nothing happens
+    expect(await runs.decide(OWNER, 'r', 'f2', { action: 'skip' })).toBe('decided');
     await waiting;
     const stopped = writer.awaitDecision('f3');
-    const ending = runs.stopConversation('c');
+    const ending = runs.stopConversation(OWNER, 'c');
     await expect(stopped).rejects.toBeDefined();
     await writer.end();
     await ending;

@@ -3,9 +3,11 @@
 // restart keeps). Any number of readers follow a run from its first event (a reload re-attaches to a run still
 // going); a run can be stopped and told the user's decision on a paused tool call. The registry here holds the
 // runs in this process's memory; shared-live-runs.ts adds the runs other instances drive on the same database
-// (PostgreSQL), behind the same interface.
+// (PostgreSQL), behind the same interface. A run is its owner's: following, stopping or deciding for it takes the
+// owner's scope, and another owner's run reads as not in progress.
 import { EventQueue } from '../agent/event-queue';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
+import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
 import { traceRunEvent } from '../telemetry';
 
@@ -35,18 +37,19 @@ export interface RunWriter {
 export type DecideResult = 'decided' | 'not-running' | 'not-waiting';
 
 export interface LiveRuns {
-  /** A run starting now (on this instance); its driver writes through the returned writer. */
-  start(runId: string, conversationId: string): RunWriter;
+  /** A run of `owner`'s starting now (on this instance); its driver writes through the returned writer. */
+  start(owner: OwnerScope, runId: string, conversationId: string): RunWriter;
   /** Every event of a run in progress from its first on, as they come, ending after run-end; undefined when the
-   *  run is not in progress. */
-  follow(runId: string, opts?: FollowOptions): Promise<AsyncGenerator<AgentEvent> | undefined>;
-  /** Stops a run in progress; false when it is not. */
-  stop(runId: string): Promise<boolean>;
+   *  run is not in progress (or not the owner's). */
+  follow(owner: OwnerScope, runId: string, opts?: FollowOptions): Promise<AsyncGenerator<AgentEvent> | undefined>;
+  /** Stops a run in progress; false when it is not (or not the owner's). */
+  stop(owner: OwnerScope, runId: string): Promise<boolean>;
   /** Hands the user's decision to the tool call a run waits on. */
-  decide(runId: string, functionId: string, decision: ToolDecision): Promise<DecideResult>;
-  /** Stops every run of the conversation and resolves once each has ended and stored its last event. */
-  stopConversation(conversationId: string): Promise<void>;
-  /** Resolves once the run has ended and stored its last event (at once when it is not in progress). */
+  decide(owner: OwnerScope, runId: string, functionId: string, decision: ToolDecision): Promise<DecideResult>;
+  /** Stops every run of the owner's conversation and resolves once each has ended and stored its last event. */
+  stopConversation(owner: OwnerScope, conversationId: string): Promise<void>;
+  /** Resolves once the run has ended and stored its last event (at once when it is not in progress). Unscoped: it
+   *  tells nothing but when, and the run limits wait on it. */
   ended(runId: string): Promise<void>;
 }
 
@@ -65,8 +68,8 @@ export class InMemoryLiveRuns implements LiveRuns {
     private readonly hooks: LiveRunHooks = {},
   ) {}
 
-  start(runId: string, conversationId: string): RunWriter {
-    const run = new LiveRun(this.store, runId, conversationId, () => {
+  start(owner: OwnerScope, runId: string, conversationId: string): RunWriter {
+    const run = new LiveRun(this.store, owner, runId, conversationId, () => {
       this.runs.delete(runId);
       this.hooks.ended?.(runId);
     });
@@ -80,25 +83,41 @@ export class InMemoryLiveRuns implements LiveRuns {
     return this.runs.has(runId);
   }
 
-  async follow(runId: string, opts: FollowOptions = {}): Promise<AsyncGenerator<AgentEvent> | undefined> {
-    return this.runs.get(runId)?.follow(opts);
+  /** The run if it is in progress and the owner's. */
+  private owned(owner: OwnerScope, runId: string): LiveRun | undefined {
+    const run = this.runs.get(runId);
+    return run && run.owner.ownerId === owner.ownerId ? run : undefined;
   }
 
-  async stop(runId: string): Promise<boolean> {
-    return this.stopHere(runId);
+  async follow(
+    owner: OwnerScope,
+    runId: string,
+    opts: FollowOptions = {},
+  ): Promise<AsyncGenerator<AgentEvent> | undefined> {
+    return this.owned(owner, runId)?.follow(opts);
   }
 
-  /** stop(), answered at once: false when the run is not in this process. */
+  async stop(owner: OwnerScope, runId: string): Promise<boolean> {
+    const run = this.owned(owner, runId);
+    run?.controller.abort();
+    return Boolean(run);
+  }
+
+  /** stop() for another instance of this app, which checked the run is its caller's (the store's owned lookup)
+   *  before it sent the stop here: false when the run is not in this process. */
   stopHere(runId: string): boolean {
     const run = this.runs.get(runId);
     run?.controller.abort();
     return Boolean(run);
   }
 
-  async decide(runId: string, functionId: string, decision: ToolDecision): Promise<DecideResult> {
-    return this.decideHere(runId, functionId, decision);
+  async decide(owner: OwnerScope, runId: string, functionId: string, decision: ToolDecision): Promise<DecideResult> {
+    const run = this.owned(owner, runId);
+    if (!run) return 'not-running';
+    return run.decide(functionId, decision) ? 'decided' : 'not-waiting';
   }
 
+  /** decide() for another instance, which checked ownership first (as stopHere). */
   decideHere(runId: string, functionId: string, decision: ToolDecision): DecideResult {
     const run = this.runs.get(runId);
     if (!run) return 'not-running';
@@ -109,8 +128,10 @@ export class InMemoryLiveRuns implements LiveRuns {
     return this.runs.get(runId)?.ended ?? Promise.resolve();
   }
 
-  async stopConversation(conversationId: string): Promise<void> {
-    const runs = [...this.runs.values()].filter((run) => run.conversationId === conversationId);
+  async stopConversation(owner: OwnerScope, conversationId: string): Promise<void> {
+    const runs = [...this.runs.values()].filter(
+      (run) => run.conversationId === conversationId && run.owner.ownerId === owner.ownerId,
+    );
     for (const run of runs) run.controller.abort();
     await Promise.all(runs.map((run) => run.ended));
   }
@@ -131,6 +152,7 @@ class LiveRun implements RunWriter {
 
   constructor(
     private readonly store: ChatStore,
+    readonly owner: OwnerScope,
     private readonly runId: string,
     readonly conversationId: string,
     private readonly onEnd: () => void,
@@ -170,7 +192,7 @@ class LiveRun implements RunWriter {
         usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
         durationMs: 0,
       });
-      await this.store.finishRun(this.runId, 'error', error).catch(() => {
+      await this.store.finishRun(this.owner, this.runId, 'error', error).catch(() => {
         // nothing more can be done; the run will read as interrupted at the next start
       });
     }
@@ -184,10 +206,10 @@ class LiveRun implements RunWriter {
       while (this.pending.length) {
         const batch = this.pending;
         this.pending = [];
-        await this.store.appendEvents(this.runId, batch);
+        await this.store.appendEvents(this.owner, this.runId, batch);
         const end = batch.find((e) => e.type === 'run-end');
         // The run reads as finished before its followers hear that it ended.
-        if (end?.type === 'run-end') await this.store.finishRun(this.runId, end.reason, end.error);
+        if (end?.type === 'run-end') await this.store.finishRun(this.owner, this.runId, end.reason, end.error);
         for (const e of batch) this.share(e);
       }
     } catch (e) {

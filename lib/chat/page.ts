@@ -6,9 +6,10 @@ import type { FeedEvent } from '../protocol/events';
 import type { ConversationSettings, StoredTurn } from '../store/types';
 import type { CodeInterpreterInfo } from '../../tools/code-interpreter';
 
-/** A server action's failure: the server's words, and their code (with what it fills in) when the page can say
- *  them in its language. */
-export type ActionFailure = { ok: false; error: string; code?: ErrorCode; values?: ErrorValues };
+/** A server action's failure: the server's words with their HTTP status (404 for what does not exist or is not the
+ *  caller's, 403 for what they may not do, 400 for bad input, 500 otherwise), and their code (with what it fills
+ *  in) when the page can say them in its language. */
+export type ActionFailure = { ok: false; error: string; status: number; code?: ErrorCode; values?: ErrorValues };
 
 /** A server action's answer: its value, or the error to show. */
 export type ActionResult<T> = { ok: true; value: T } | ActionFailure;
@@ -44,4 +45,6 @@ export interface AppInfo {
   codeInterpreter: CodeInterpreterInfo;
   maxLlmCalls: number;
   defaultSettings: ConversationSettings;
+  /** The signed-in user when accounts are on; null for the one user of an app without them. */
+  account: { email: string; name: string; admin: boolean } | null;
 }

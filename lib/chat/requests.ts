@@ -4,12 +4,14 @@
 import { z } from '../protocol/zod';
 import { CHAT_AGENT_KINDS, FNCALL_MODES } from '../protocol/enums';
 import { LANGS } from '../protocol/message';
+import { DOCUMENT_TOOLS_MODES } from './document-tools';
 
 const message = z
   .string({ error: '"message" must be a non-empty string.' })
   .refine((m) => m.trim() !== '', '"message" must be a non-empty string.');
 const conversationId = z.string({ error: '"conversationId" must be a string.' }).optional();
 const agent = z.enum(CHAT_AGENT_KINDS, { error: '"agent" must be "fncall", "react" or "assistant"' });
+const documentTools = z.enum(DOCUMENT_TOOLS_MODES, { error: '"documentTools" must be "auto" or "off"' });
 const tools = z.array(z.string({ error: '"tools" must be a list of tool names' }), {
   error: '"tools" must be a list of tool names',
 });
@@ -32,6 +34,8 @@ export const SettingsPatchSchema = z.object({
   pauseBeforeTools: z.boolean().optional(),
   /** The language of the agent's prompts; "auto" follows the page. */
   lang: z.enum(['auto', ...LANGS], { error: '"lang" must be "auto", "en" or "zh"' }).optional(),
+  /** "off": the document tools only when ticked, even when the conversation has documents. */
+  documentTools: documentTools.optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
@@ -55,6 +59,7 @@ export const ChatRequestSchema = z
       agent: agent.optional(),
       tools: tools.optional(),
       fncallMode: fncallMode.optional(),
+      documentTools: documentTools.optional(),
       files: files.optional(),
     },
     { error: '"message" must be a non-empty string.' },

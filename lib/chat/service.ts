@@ -1,21 +1,25 @@
 // The chat application's use cases, framework-free: send a message, regenerate, edit and resend, replay, stop,
 // decide a paused tool call, open a conversation. Every run starts by one path (start): its tools registered, the
 // conversation's uploads parsed, its documents attached, its agent chosen; then its events go to the store as they
-// happen, and on to whoever follows the run once stored.
+// happen, and on to whoever follows the run once stored. Every use case acts for an Actor (actor.ts): the store and
+// the runs in progress see only its objects, and its tools are checked against what the admin allows.
 import { randomUUID } from 'node:crypto';
 import { foldEvents, type Agent, type Message } from '../agent';
 import type { ContentItem, Lang } from '../llm/schema';
 import { contentText } from '../llm/schema';
-import { CodedError } from '../protocol/errors';
 import { ToolDecisionSchema, type AgentEvent } from '../protocol/events';
 import { planReplay, ReplayRequestSchema, type ReplayPlan, type ReplayRequest } from '../replay/plan';
 import { replayEvents } from '../replay/resume';
 import { DEFAULT_TITLE, mergeSettings } from '../store/settings';
+import { NotFoundError } from '../store/errors';
+import type { OwnerScope } from '../store/owner';
 import type { ChatStore, Conversation, ConversationSettings, StoredTurn } from '../store/types';
 import { withNewDocuments } from '../uploads/attach';
 import { attachmentItems } from '../uploads/attachments';
 import type { ParseJobs } from '../uploads/parsing';
+import type { Actor } from './actor';
 import type { AgentFactory } from './agents';
+import { conversationHasDocuments, withDocumentTools } from './document-tools';
 import { storedFeed } from './feed';
 import type { LiveRuns, RunWriter } from './live-runs';
 import type { ConversationData } from './page';
@@ -56,6 +60,12 @@ type RunPlan =
 
 const TITLE_LENGTH = 60;
 
+/** A tool the actor may not use (the admin has not enabled it for users): HTTP 403. */
+export class ToolNotAllowedError extends Error {
+  override name = 'ToolNotAllowedError';
+  readonly status = 403;
+}
+
 export function titleFrom(content: string | ContentItem[]): string {
   const text = (typeof content === 'string' ? content : contentText(content)).replace(/\s+/g, ' ').trim();
   if (!text) return 'New chat';
@@ -72,45 +82,56 @@ export class ChatService {
   }
 
   /** A new turn at the end of a conversation (a new conversation when none is given). */
-  async send(request: SendRequest): Promise<StartedRun> {
+  async send(actor: Actor, request: SendRequest): Promise<StartedRun> {
+    const { owner } = actor;
     const req = parseRequest(SendRequestSchema, request);
-    const files = req.files?.length ? await attachmentItems(req.files, this.deps.dataDir) : [];
+    const files = req.files?.length ? await attachmentItems(req.files, this.store, owner, this.deps.dataDir) : [];
     const content: string | ContentItem[] = files.length ? [{ text: req.message }, ...files] : req.message;
-    const existing = req.conversationId ? await this.conversation(req.conversationId) : undefined;
+    const existing = req.conversationId ? await this.conversation(owner, req.conversationId) : undefined;
     const settings = mergeSettings(existing?.settings ?? this.deps.defaultSettings(), req.settings);
-    // A bad setting (an unknown tool) fails here, before anything is stored.
-    const agent = await this.agentFor(settings, existing?.id);
+    // A bad setting (an unknown tool, or one the actor may not use) fails here, before anything is stored.
+    const agent = await this.agentFor(
+      actor,
+      await this.runSettings(owner, settings, existing?.id, files.length > 0),
+      existing?.id,
+    );
     let conversation =
-      existing ?? (await this.store.createConversation({ title: titleFrom(content), settings: req.settings }));
-    if (existing && req.settings) conversation = await this.store.updateSettings(existing.id, req.settings);
+      existing ?? (await this.store.createConversation(owner, { title: titleFrom(content), settings: req.settings }));
+    if (existing && req.settings) conversation = await this.store.updateSettings(owner, existing.id, req.settings);
     // A conversation created by an upload gets its title from its first message.
-    const turns = await this.store.listTurns(conversation.id);
+    const turns = await this.store.listTurns(owner, conversation.id);
     if (!turns.length && conversation.title === DEFAULT_TITLE)
-      await this.store.renameConversation(conversation.id, titleFrom(content));
-    const turn = await this.addTurn(conversation.id, Infinity, content);
-    return this.start(agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
+      await this.store.renameConversation(owner, conversation.id, titleFrom(content));
+    const turn = await this.addTurn(owner, conversation.id, Infinity, content);
+    return this.start(owner, agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
   }
 
   /** Another answer to an existing turn; later turns are dropped, since they followed the old answer. `lang` is the
    *  page's language (as in send). */
-  async regenerate(turnId: string, lang?: Lang): Promise<StartedRun> {
+  async regenerate(actor: Actor, turnId: string, lang?: Lang): Promise<StartedRun> {
+    const { owner } = actor;
     const pageLang = parseRequest(RegenerateRequestSchema, { turnId, lang }).lang;
-    const turn = await this.turn(turnId);
-    const conversation = await this.conversation(turn.conversationId);
-    const agent = await this.agentFor(conversation.settings);
-    await this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
-    return this.start(agent, { kind: 'turn', conversation, turn, pageLang });
+    const turn = await this.turn(owner, turnId);
+    const conversation = await this.conversation(owner, turn.conversationId);
+    const agent = await this.agentFor(actor, await this.runSettings(owner, conversation.settings, conversation.id));
+    await this.store.deleteTurnsFrom(owner, conversation.id, turn.seq + 1);
+    return this.start(owner, agent, { kind: 'turn', conversation, turn, pageLang });
   }
 
   /** Replaces a user message (and everything after it) with a new one and answers it. */
-  async editAndResend(turnId: string, message: string, lang?: Lang): Promise<StartedRun> {
+  async editAndResend(actor: Actor, turnId: string, message: string, lang?: Lang): Promise<StartedRun> {
+    const { owner } = actor;
     const req = parseRequest(EditRequestSchema, { turnId, message, lang });
-    const old = await this.turn(req.turnId);
-    const conversation = await this.conversation(old.conversationId);
-    const agent = await this.agentFor(conversation.settings, conversation.id);
-    await this.store.deleteTurnsFrom(conversation.id, old.seq);
-    const turn = await this.addTurn(conversation.id, old.seq, req.message);
-    return this.start(agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
+    const old = await this.turn(owner, req.turnId);
+    const conversation = await this.conversation(owner, old.conversationId);
+    const agent = await this.agentFor(
+      actor,
+      await this.runSettings(owner, conversation.settings, conversation.id),
+      conversation.id,
+    );
+    await this.store.deleteTurnsFrom(owner, conversation.id, old.seq);
+    const turn = await this.addTurn(owner, conversation.id, old.seq, req.message);
+    return this.start(owner, agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
   }
 
   /**
@@ -118,20 +139,21 @@ export class ChatService {
    * other parameters, or edited tool results of the iterations before N. Later turns are dropped, as with
    * regenerate: they followed the old answer.
    */
-  async replay(runId: string, request: ReplayRequest): Promise<StartedRun> {
+  async replay(actor: Actor, runId: string, request: ReplayRequest): Promise<StartedRun> {
+    const { owner } = actor;
     const parsed = ReplayRequestSchema.safeParse(request);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new Error(`Replay: ${issue.path.join('.') || 'request'}: ${issue.message}`);
     }
     const req = parsed.data;
-    const stored = await this.store.getRun(runId);
-    if (!stored) throw new Error(`Run ${runId} does not exist.`);
+    const stored = await this.store.getRun(owner, runId);
+    if (!stored) throw new NotFoundError(`Run ${runId} does not exist.`);
     if (stored.status === 'running') throw new Error('This run is still going; replay it once it has ended.');
     const model = req.model?.trim() || undefined;
-    const plan = planReplay(runId, await this.store.getRunEvents(runId), { ...req, model });
-    const turn = await this.turn(stored.turnId);
-    const conversation = await this.conversation(turn.conversationId);
+    const plan = planReplay(runId, await this.store.getRunEvents(owner, runId), { ...req, model });
+    const turn = await this.turn(owner, stored.turnId);
+    const conversation = await this.conversation(owner, turn.conversationId);
     // The original run's tools and call format, so the two runs differ only by what was asked.
     const settings: ConversationSettings = {
       ...conversation.settings,
@@ -140,32 +162,32 @@ export class ChatService {
       fncallMode: plan.fncallMode ?? conversation.settings.fncallMode,
       generateCfg: { ...conversation.settings.generateCfg, ...req.generateCfg },
     };
-    const agent = await this.agentFor(settings, undefined, model);
-    await this.store.deleteTurnsFrom(conversation.id, turn.seq + 1);
-    return this.start(agent, { kind: 'replay', conversation, turn, plan, model });
+    const agent = await this.agentFor(actor, settings, undefined, model);
+    await this.store.deleteTurnsFrom(owner, conversation.id, turn.seq + 1);
+    return this.start(owner, agent, { kind: 'replay', conversation, turn, plan, model });
   }
 
   /** The user's decision on a tool call a paused run waits on. */
-  async decideTool(runId: string, functionId: string, decision: unknown): Promise<void> {
+  async decideTool(actor: Actor, runId: string, functionId: string, decision: unknown): Promise<void> {
     const parsed = ToolDecisionSchema.safeParse(decision);
     if (!parsed.success) {
       throw new Error('A decision is {action: "run", arguments?}, {action: "skip"} or {action: "supply", content}.');
     }
-    const result = await this.runs.decide(runId, functionId, parsed.data);
-    if (result === 'not-running') throw new Error('This run is not going any more.');
+    const result = await this.runs.decide(actor.owner, runId, functionId, parsed.data);
+    if (result === 'not-running') throw new NotFoundError('This run is not going any more.');
     if (result === 'not-waiting') throw new Error(`This run is not waiting for tool call ${functionId}.`);
   }
 
   /** Stops a run in progress (on any instance). False when it is not running. */
-  stop(runId: string): Promise<boolean> {
-    return this.runs.stop(runId);
+  stop(actor: Actor, runId: string): Promise<boolean> {
+    return this.runs.stop(actor.owner, runId);
   }
 
   /** A conversation with every turn's latest run, as the page opens it. */
-  async openConversation(id: string): Promise<ConversationData> {
-    const conversation = await this.store.getConversation(id);
-    if (!conversation) throw new CodedError('conversation-gone', 'This conversation no longer exists.');
-    const turns = (await this.store.listTurns(id)).map((r) => ({
+  async openConversation(actor: Actor, id: string): Promise<ConversationData> {
+    const conversation = await this.store.getConversation(actor.owner, id);
+    if (!conversation) throw new NotFoundError('This conversation no longer exists.', 'conversation-gone');
+    const turns = (await this.store.listTurns(actor.owner, id)).map((r) => ({
       turn: r.turn,
       runId: r.run?.id,
       runStatus: r.run?.status,
@@ -176,16 +198,20 @@ export class ChatService {
   }
 
   /** Every run of a turn with its events, oldest first (for comparing them). */
-  async runsOfTurn(turnId: string): Promise<{ id: string; status: string; startedAt: number; events: AgentEvent[] }[]> {
-    await this.turn(turnId);
-    const runs = await this.store.listRuns(turnId);
-    return Promise.all(runs.map(async (r) => ({ ...r, events: await this.store.getRunEvents(r.id) })));
+  async runsOfTurn(
+    actor: Actor,
+    turnId: string,
+  ): Promise<{ id: string; status: string; startedAt: number; events: AgentEvent[] }[]> {
+    const { owner } = actor;
+    await this.turn(owner, turnId);
+    const runs = await this.store.listRuns(owner, turnId);
+    return Promise.all(runs.map(async (r) => ({ ...r, events: await this.store.getRunEvents(owner, r.id) })));
   }
 
   /** The messages the model sees for a turn: every earlier turn with its latest answer, then this turn. */
-  async history(conversationId: string, beforeSeq: number): Promise<Message[]> {
+  async history(owner: OwnerScope, conversationId: string, beforeSeq: number): Promise<Message[]> {
     const messages: Message[] = [];
-    for (const record of await this.store.listTurns(conversationId)) {
+    for (const record of await this.store.listTurns(owner, conversationId)) {
       if (record.turn.seq >= beforeSeq) break;
       messages.push({ role: 'user', content: record.turn.content });
       messages.push(...foldEvents(record.events));
@@ -193,29 +219,52 @@ export class ChatService {
     return messages;
   }
 
-  /** The agent for `settings`, once what it needs is ready: its tools registered, the conversation's uploads
-   *  parsed (so that the message it answers carries them). */
-  private async agentFor(settings: ConversationSettings, conversationId?: string, model?: string): Promise<Agent> {
+  /** The conversation's settings with the document tools when it has documents, or the message brings files. */
+  private async runSettings(
+    owner: OwnerScope,
+    settings: ConversationSettings,
+    conversationId?: string,
+    bringsFiles = false,
+  ) {
+    const has =
+      bringsFiles ||
+      (conversationId !== undefined && (await conversationHasDocuments(this.store, owner, conversationId)));
+    return withDocumentTools(settings, has);
+  }
+
+  /** The agent for `settings`, once what it needs is ready: its tools allowed and registered, the conversation's
+   *  uploads parsed (so that the message it answers carries them). */
+  private async agentFor(
+    actor: Actor,
+    settings: ConversationSettings,
+    conversationId?: string,
+    model?: string,
+  ): Promise<Agent> {
+    for (const tool of settings.tools) {
+      const refusal = actor.toolRefusal(tool);
+      if (refusal) throw new ToolNotAllowedError(refusal);
+    }
     await this.deps.prepareTools?.(settings.tools);
-    if (conversationId) await this.deps.parses?.settled(this.store, conversationId);
-    return this.deps.agents(settings, { model });
+    if (conversationId) await this.deps.parses?.settled(this.store, actor.owner, conversationId);
+    return this.deps.agents(settings, { model, owner: actor.owner });
   }
 
   /** A user turn, carrying the conversation's ready documents that no earlier turn carries. */
-  private async addTurn(conversationId: string, beforeSeq: number, content: string | ContentItem[]) {
-    const history = await this.history(conversationId, beforeSeq);
-    return this.store.addTurn(conversationId, await withNewDocuments(this.store, conversationId, history, content));
+  private async addTurn(owner: OwnerScope, conversationId: string, beforeSeq: number, content: string | ContentItem[]) {
+    const history = await this.history(owner, conversationId, beforeSeq);
+    const carried = await withNewDocuments(this.store, owner, conversationId, history, content);
+    return this.store.addTurn(owner, conversationId, carried);
   }
 
-  private async start(agent: Agent, how: RunPlan): Promise<StartedRun> {
+  private async start(owner: OwnerScope, agent: Agent, how: RunPlan): Promise<StartedRun> {
     const { conversation, turn } = how;
     const runId = randomUUID();
     const input =
       how.kind === 'replay'
         ? how.plan
-        : [...(await this.history(conversation.id, turn.seq)), { role: 'user' as const, content: turn.content }];
-    await this.store.startRun(turn.id, runId);
-    const writer = this.runs.start(runId, conversation.id);
+        : [...(await this.history(owner, conversation.id, turn.seq)), { role: 'user' as const, content: turn.content }];
+    await this.store.startRun(owner, turn.id, runId);
+    const writer = this.runs.start(owner, runId, conversation.id);
     // The conversation's language when its settings name one, else the page's; with neither (a replay, a client
     // that does not say) the agent reads it from the messages, as Qwen-Agent does.
     const set = conversation.settings.lang;
@@ -224,6 +273,8 @@ export class ChatService {
       signal: writer.signal,
       runId,
       conversationId: conversation.id,
+      // Tools stage only the owner's uploads, whatever a message refers to.
+      uploadAccess: (hash: string) => this.store.ownsUpload(owner, hash),
       ...(lang ? { lang } : {}),
       ...(conversation.settings.pauseBeforeTools
         ? { beforeTool: (call: { functionId: string }) => writer.awaitDecision(call.functionId) }
@@ -246,15 +297,15 @@ export class ChatService {
     }
   }
 
-  private async conversation(id: string): Promise<Conversation> {
-    const c = await this.store.getConversation(id);
-    if (!c) throw new Error(`Conversation ${id} does not exist.`);
+  private async conversation(owner: OwnerScope, id: string): Promise<Conversation> {
+    const c = await this.store.getConversation(owner, id);
+    if (!c) throw new NotFoundError(`Conversation ${id} does not exist.`);
     return c;
   }
 
-  private async turn(id: string): Promise<StoredTurn> {
-    const t = await this.store.getTurn(id);
-    if (!t) throw new Error(`Message ${id} does not exist.`);
+  private async turn(owner: OwnerScope, id: string): Promise<StoredTurn> {
+    const t = await this.store.getTurn(owner, id);
+    if (!t) throw new NotFoundError(`Message ${id} does not exist.`);
     return t;
   }
 }

@@ -5,6 +5,10 @@ import { freshDatabase, postgresMissing, queryRows, type TestDatabase } from '..
 import type { AgentEvent } from '../protocol/events';
 import { openPostgresStore, type PostgresChatStore, type PostgresStoreOptions } from '../store/pg-store';
 import { SharedLiveRuns } from './shared-live-runs';
+import { ownerScope } from '../store/owner';
+
+const OWNER = ownerScope('owner-a');
+const STRANGER = ownerScope('owner-b');
 
 const missing = postgresMissing();
 
@@ -52,10 +56,10 @@ if (missing) {
 
     /** A run 'r' started on `a`, as the chat service starts one. */
     async function started(a: Awaited<ReturnType<typeof instance>>) {
-      const conversation = await a.store.createConversation();
-      const turn = await a.store.addTurn(conversation.id, 'q');
-      await a.store.startRun(turn.id, 'r');
-      return { conversationId: conversation.id, writer: a.runs.start('r', conversation.id) };
+      const conversation = await a.store.createConversation(OWNER);
+      const turn = await a.store.addTurn(OWNER, conversation.id, 'q');
+      await a.store.startRun(OWNER, turn.id, 'r');
+      return { conversationId: conversation.id, writer: a.runs.start(OWNER, 'r', conversation.id) };
     }
 
     it('follows from B a run A drives, from its first event to its end, as A stores them', async () => {
@@ -64,8 +68,8 @@ if (missing) {
       const { writer } = await started(a);
       writer.push(text(1, 'before'));
       await tick();
-      const early = read(await b.runs.follow('r'));
-      const merged = read(await b.runs.follow('r', { coalesceMs: 20 }));
+      const early = read(await b.runs.follow(OWNER, 'r'));
+      const merged = read(await b.runs.follow(OWNER, 'r', { coalesceMs: 20 }));
       const ended = b.runs.ended('r');
       for (const [i, s] of ['one ', 'two ', 'three'].entries()) {
         writer.push(text(i + 2, s));
@@ -76,8 +80,26 @@ if (missing) {
       expect(await early).toEqual(['before', 'one ', 'two ', 'three', 'run-end']);
       expect((await merged).join('')).toBe('beforeone two threerun-end');
       await ended;
-      expect(await b.runs.follow('r')).toBeUndefined(); // over: its log holds it
-      expect(await b.runs.stop('r')).toBe(false);
+      expect(await b.runs.follow(OWNER, 'r')).toBeUndefined(); // over: its log holds it
+      expect(await b.runs.stop(OWNER, 'r')).toBe(false);
+    });
+
+    it("answers another owner on B as if A's run were not in progress: no follow, stop, decision or stop-all", async () => {
+      const a = await instance();
+      const b = await instance();
+      const { writer, conversationId } = await started(a);
+      writer.push(text(1, 'private'));
+      const waiting = writer.awaitDecision('f1');
+      expect(await b.runs.follow(STRANGER, 'r')).toBeUndefined();
+      expect(await b.runs.stop(STRANGER, 'r')).toBe(false);
+      expect(await b.runs.decide(STRANGER, 'r', 'f1', { action: 'skip' })).toBe('not-running');
+      await b.runs.stopConversation(STRANGER, conversationId);
+      expect(writer.signal.aborted).toBe(false);
+      // The owner, on either instance, still reaches it.
+      expect(await b.runs.decide(OWNER, 'r', 'f1', { action: 'skip' })).toBe('decided');
+      expect(await waiting).toEqual({ action: 'skip' });
+      writer.push(runEnd);
+      await writer.end();
     });
 
     it('stops from B a run A drives; a page leaving on B stops it too when asked', async () => {
@@ -85,16 +107,16 @@ if (missing) {
       const b = await instance();
       const { writer } = await started(a);
       writer.push(text(1, 'a'));
-      expect(await b.runs.stop('r')).toBe(true);
+      expect(await b.runs.stop(OWNER, 'r')).toBe(true);
       expect(writer.signal.aborted).toBe(true);
       await writer.end();
 
       // A second run: its follower on B leaves early and stops it.
-      const turn = await a.store.addTurn((await a.store.createConversation()).id, 'q2');
-      await a.store.startRun(turn.id, 'r2');
-      const second = a.runs.start('r2', 'c2');
+      const turn = await a.store.addTurn(OWNER, (await a.store.createConversation(OWNER)).id, 'q2');
+      await a.store.startRun(OWNER, turn.id, 'r2');
+      const second = a.runs.start(OWNER, 'r2', 'c2');
       second.push({ ...text(1, 'x'), runId: 'r2' });
-      const follower = (await b.runs.follow('r2', { onLeave: () => void b.runs.stop('r2') }))!;
+      const follower = (await b.runs.follow(OWNER, 'r2', { onLeave: () => void b.runs.stop(OWNER, 'r2') }))!;
       await follower.next();
       await follower.return(undefined);
       await expect.poll(() => second.signal.aborted).toBe(true);
@@ -105,14 +127,14 @@ if (missing) {
       const a = await instance();
       const b = await instance();
       const { writer } = await started(a);
-      expect(await b.runs.decide('r', 'f1', { action: 'skip' })).toBe('not-waiting');
+      expect(await b.runs.decide(OWNER, 'r', 'f1', { action: 'skip' })).toBe('not-waiting');
       const decision = writer.awaitDecision('f1');
       const long = 'supplied '.repeat(2_000); // past NOTIFY's 8000-byte payload: the row carries it
-      expect(await b.runs.decide('r', 'f1', { action: 'supply', content: long })).toBe('decided');
+      expect(await b.runs.decide(OWNER, 'r', 'f1', { action: 'supply', content: long })).toBe('decided');
       expect(await decision).toEqual({ action: 'supply', content: long });
       writer.push(runEnd);
       await writer.end();
-      expect(await b.runs.decide('r', 'f1', { action: 'skip' })).toBe('not-running');
+      expect(await b.runs.decide(OWNER, 'r', 'f1', { action: 'skip' })).toBe('not-running');
       expect(await queryRows(db.url, 'SELECT id FROM run_controls')).toEqual([]); // answered controls are gone
     });
 
@@ -129,9 +151,9 @@ if (missing) {
         await writer.end();
         endedAt = Date.now();
       })();
-      await b.runs.stopConversation(conversationId);
+      await b.runs.stopConversation(OWNER, conversationId);
       expect(await waiting).toBe('stopped');
-      expect((await b.store.getRun('r'))?.status).toBe('answered'); // ended, its last event stored
+      expect((await b.store.getRun(OWNER, 'r'))?.status).toBe('answered'); // ended, its last event stored
       await expect.poll(() => endedAt).toBeGreaterThan(0);
     });
 
@@ -141,14 +163,14 @@ if (missing) {
       const { writer } = await started(a);
       writer.push(text(1, 'streamed'));
       await tick();
-      const following = read(await b.runs.follow('r'));
+      const following = read(await b.runs.follow(OWNER, 'r'));
       await tick(400); // A renews nothing (no heartbeat in this test), as if it had been killed
       expect(await b.store.markInterruptedRuns()).toBe(1);
       expect(await following).toEqual(['streamed']);
       writer.push(text(2, 'too late'));
       await writer.end();
       expect(writer.failed).toBe(true);
-      expect(await b.store.getRunEvents('r')).toEqual([text(1, 'streamed')]);
+      expect(await b.store.getRunEvents(OWNER, 'r')).toEqual([text(1, 'streamed')]);
     });
 
     it('keeps following after its listening connection is cut, and answers controls sent meanwhile', async () => {
@@ -157,7 +179,7 @@ if (missing) {
       const { writer } = await started(a);
       const seen: string[] = [];
       const following = (async () => {
-        for await (const e of (await b.runs.follow('r'))!) seen.push(e.type === 'text-delta' ? e.text : e.type);
+        for await (const e of (await b.runs.follow(OWNER, 'r'))!) seen.push(e.type === 'text-delta' ? e.text : e.type);
         return seen;
       })();
       writer.push(text(1, 'one'));
@@ -171,7 +193,7 @@ if (missing) {
       await expect.poll(() => seen, { timeout: 1_000 }).toEqual(['one', 'two']);
       await cut(a.store);
       const decision = writer.awaitDecision('f1');
-      expect(await b.runs.decide('r', 'f1', { action: 'skip' })).toBe('decided');
+      expect(await b.runs.decide(OWNER, 'r', 'f1', { action: 'skip' })).toBe('decided');
       expect(await decision).toEqual({ action: 'skip' });
       writer.push(runEnd);
       await writer.end();

@@ -4,9 +4,12 @@
 //   the bus says the log grew; it ends with the run (its run-end, or the run marked interrupted). One reader of the
 //   log per run per instance, however many pages follow it here.
 // - Stopping it, or deciding one of its paused tool calls, is sent to the instance that drives it, which answers.
+// - Another instance's run is reached only once the store's owner-scoped lookup finds it the caller's (another
+//   owner's run reads as not in progress, as in live-runs.ts); the instance that drives it trusts that check.
 // - This instance holds a lease on each run it drives until the run has ended (the bus renews it).
 import { EventQueue } from '../agent/event-queue';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
+import type { OwnerScope } from '../store/owner';
 import type { ControlAnswer, RunBus, RunControl } from '../store/run-bus';
 import type { ChatStore } from '../store/types';
 import {
@@ -28,7 +31,7 @@ export class SharedLiveRuns implements LiveRuns {
   private readonly mirrors = new Map<string, Promise<RemoteRun | undefined>>();
 
   constructor(
-    store: ChatStore,
+    private readonly store: ChatStore,
     private readonly bus: RunBus,
   ) {
     this.local = new InMemoryLiveRuns(store, {
@@ -38,17 +41,28 @@ export class SharedLiveRuns implements LiveRuns {
     bus.onControl((runId, message) => this.answer(runId, message));
   }
 
-  start(runId: string, conversationId: string): RunWriter {
-    return this.local.start(runId, conversationId);
+  start(owner: OwnerScope, runId: string, conversationId: string): RunWriter {
+    return this.local.start(owner, runId, conversationId);
   }
 
-  async follow(runId: string, opts: FollowOptions = {}): Promise<AsyncGenerator<AgentEvent> | undefined> {
-    if (this.local.has(runId)) return this.local.follow(runId, opts);
+  /** Is the run the owner's? (Another instance's run is checked in the store before anything is sent to it.) */
+  private async owns(owner: OwnerScope, runId: string): Promise<boolean> {
+    return (await this.store.getRun(owner, runId)) !== undefined;
+  }
+
+  async follow(
+    owner: OwnerScope,
+    runId: string,
+    opts: FollowOptions = {},
+  ): Promise<AsyncGenerator<AgentEvent> | undefined> {
+    if (this.local.has(runId)) return this.local.follow(owner, runId, opts);
+    if (!(await this.owns(owner, runId))) return undefined;
     return (await this.mirror(runId))?.follow(opts);
   }
 
-  async stop(runId: string): Promise<boolean> {
-    if (this.local.stopHere(runId)) return true;
+  async stop(owner: OwnerScope, runId: string): Promise<boolean> {
+    if (this.local.has(runId)) return this.local.stop(owner, runId);
+    if (!(await this.owns(owner, runId))) return false;
     try {
       return (await this.bus.control(runId, { kind: 'stop' })) === 'stopped';
     } catch {
@@ -58,18 +72,20 @@ export class SharedLiveRuns implements LiveRuns {
     }
   }
 
-  async decide(runId: string, functionId: string, decision: ToolDecision): Promise<DecideResult> {
-    if (this.local.has(runId)) return this.local.decideHere(runId, functionId, decision);
+  async decide(owner: OwnerScope, runId: string, functionId: string, decision: ToolDecision): Promise<DecideResult> {
+    if (this.local.has(runId)) return this.local.decide(owner, runId, functionId, decision);
+    if (!(await this.owns(owner, runId))) return 'not-running';
     const answer = await this.bus.control(runId, { kind: 'decide', functionId, decision });
     return answer === 'stopped' ? 'not-running' : answer;
   }
 
-  async stopConversation(conversationId: string): Promise<void> {
-    const remote = (await this.bus.runningRunsOf(conversationId)).filter((id) => !this.local.has(id));
+  async stopConversation(owner: OwnerScope, conversationId: string): Promise<void> {
+    const mine = (await this.store.getConversation(owner, conversationId)) !== undefined;
+    const remote = mine ? (await this.bus.runningRunsOf(conversationId)).filter((id) => !this.local.has(id)) : [];
     await Promise.all([
-      this.local.stopConversation(conversationId),
+      this.local.stopConversation(owner, conversationId),
       ...remote.map(async (id) => {
-        await this.stop(id);
+        await this.stop(owner, id);
         await Promise.race([this.ended(id), new Promise((r) => setTimeout(r, REMOTE_END_WAIT_MS))]);
       }),
     ]);

@@ -6,9 +6,10 @@ export function isLoopbackAddress(address: string): boolean;
 export const MIN_ACCESS_TOKEN_LENGTH: number;
 export function accessTokenProblem(token: string | undefined): string | null;
 export const HOW_TO_TOKEN: string;
-export function exposureProblem(input: {
+export function exposureDecision(input: {
   listenHost: string | undefined;
   accessToken: string | undefined;
+  auth: string | undefined;
   publicUrl: string | undefined;
   allowedHosts?: string[];
-}): string | null;
+}): { problem: string | null; accounts: boolean; notice: string | null };

@@ -50,14 +50,28 @@ export const HOW_TO_TOKEN =
   "Make one with: export ACCESS_TOKEN=$(node -e \"console.log(require('crypto').randomBytes(24).toString('base64url'))\")";
 
 /**
- * Why the app must not start as configured, or null. Beyond loopback (listening on another address, or answering to
- * PUBLIC_URL / ALLOWED_HOSTS names that are not loopback ones) needs ACCESS_TOKEN until accounts exist.
- * `listenHost` undefined means every interface (what `next start` does without -H).
+ * How the app may start as configured: `problem` (why it must not start at all), else whether accounts are on and,
+ * when the exposure itself turns them on, `notice` saying so. Beyond loopback (listening on another address, or
+ * answering to PUBLIC_URL / ALLOWED_HOSTS names that are not loopback ones) the app needs a lock: ACCESS_TOKEN (one
+ * user) or accounts; without a token, accounts are on, as with AUTH=required. `listenHost` undefined means every
+ * interface (what `next start` does without -H).
  */
-export function exposureProblem({ listenHost, accessToken, publicUrl, allowedHosts = [] }) {
+export function exposureDecision({ listenHost, accessToken, auth, publicUrl, allowedHosts = [] }) {
   const tokenProblem = accessTokenProblem(accessToken);
-  if (tokenProblem) return tokenProblem;
-  if (accessToken) return null;
+  if (tokenProblem) return { problem: tokenProblem, accounts: false, notice: null };
+  const required = String(auth ?? '')
+    .trim()
+    .toLowerCase();
+  if (required && required !== 'required')
+    return { problem: `AUTH must be "required" or unset (got "${auth}").`, accounts: false, notice: null };
+  if (accessToken && required)
+    return {
+      problem: 'Set either ACCESS_TOKEN (one user, signed in with the token) or AUTH=required (accounts), not both.',
+      accounts: false,
+      notice: null,
+    };
+  if (accessToken) return { problem: null, accounts: false, notice: null };
+  if (required) return { problem: null, accounts: true, notice: null };
   const beyond = [];
   if (listenHost === undefined || listenHost === '') beyond.push('listening on every interface');
   else if (!isLoopbackName(listenHost)) beyond.push(`listening on ${listenHost}`);
@@ -72,11 +86,13 @@ export function exposureProblem({ listenHost, accessToken, publicUrl, allowedHos
   }
   const names = allowedHosts.filter((h) => !isLoopbackName(h));
   if (names.length) beyond.push(`ALLOWED_HOSTS=${names.join(',')}`);
-  if (!beyond.length) return null;
-  return (
-    `Refusing to serve beyond this machine (${beyond.join('; ')}) without ACCESS_TOKEN: anyone who reached it ` +
-    `could use your model key, run code and read the uploaded files. Either keep the default (HOST=127.0.0.1, ` +
-    `no PUBLIC_URL or ALLOWED_HOSTS), or set a token and sign in with it on the page (or send ` +
-    `"Authorization: Bearer <token>"). ${HOW_TO_TOKEN}`
-  );
+  if (!beyond.length) return { problem: null, accounts: false, notice: null };
+  return {
+    problem: null,
+    accounts: true,
+    notice:
+      `Serving beyond this machine (${beyond.join('; ')}) without ACCESS_TOKEN, so accounts are required (as with ` +
+      `AUTH=required): everyone signs in. The first account created becomes the admin: create it now, before ` +
+      `anyone else reaches the server. For a single user instead, set ACCESS_TOKEN. ${HOW_TO_TOKEN}`,
+  };
 }

@@ -30,6 +30,7 @@ export interface AppConfig {
   http: HttpEnvConfig;
   database: DatabaseEnvConfig;
   localModels: LocalModelsEnvConfig;
+  auth: AuthEnvConfig;
 }
 
 // Document search.
@@ -173,6 +174,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     telemetry: telemetryConfigFrom(env),
     database: databaseConfigFrom(env),
     localModels: localModelsFrom(env),
+    auth: authConfigFrom(env),
   };
 }
 
@@ -189,6 +191,10 @@ export interface HttpEnvConfig {
   maxConcurrentRuns: number;
   /** Runs one client may start per minute (MAX_RUNS_PER_MINUTE). */
   maxRunsPerMinute: number;
+  /** Bytes one user may upload in 24 hours (UPLOAD_BYTES_PER_DAY). */
+  uploadBytesPerDay: number;
+  /** AUTH=required (or beyond loopback without ACCESS_TOKEN, which the server start turns into it): accounts. */
+  accounts: boolean;
 }
 
 function httpConfigFrom(env: Env): HttpEnvConfig {
@@ -222,6 +228,69 @@ function httpConfigFrom(env: Env): HttpEnvConfig {
     allowedHosts: [...new Set(allowedHosts)],
     maxConcurrentRuns: intFrom(env, ['MAX_CONCURRENT_RUNS'], 4, { min: 1 }),
     maxRunsPerMinute: intFrom(env, ['MAX_RUNS_PER_MINUTE'], 30, { min: 1 }),
+    uploadBytesPerDay: intFrom(env, ['UPLOAD_BYTES_PER_DAY'], 2 * 1024 * 1024 * 1024, { min: 1 }),
+    accounts: authRequired(env, accessToken),
+  };
+}
+
+/** AUTH=required turns accounts on; with ACCESS_TOKEN (the single-user lock) it makes no sense. */
+function authRequired(env: Env, accessToken: string | undefined): boolean {
+  const raw = env.AUTH?.trim().toLowerCase();
+  if (!raw) return false;
+  if (raw !== 'required') throw new ConfigError(`AUTH must be "required" or unset (got "${env.AUTH}")`);
+  if (accessToken)
+    throw new ConfigError(
+      'Set either ACCESS_TOKEN (one user, signed in with the token) or AUTH=required (accounts), not both.',
+    );
+  return true;
+}
+
+// ---- accounts (issue 14) ----
+
+export interface OidcEnvConfig {
+  /** The provider's issuer URL; its discovery document is <issuer>/.well-known/openid-configuration. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The sign-in button's label (OIDC_NAME). */
+  name: string;
+  /** OIDC_SIGN_UP=open: anyone the provider signs in gets an account, whatever the sign-up mode. */
+  openSignUp: boolean;
+}
+
+export interface AuthEnvConfig {
+  /** AUTH_SECRET (or SECRET_KEY): signs sessions; without it one is generated into DATA_DIR/auth-secret. */
+  secret?: string;
+  oidc?: OidcEnvConfig;
+}
+
+export const MIN_AUTH_SECRET_LENGTH = 32;
+
+function authConfigFrom(env: Env): AuthEnvConfig {
+  const secret = (env.AUTH_SECRET ?? env.SECRET_KEY)?.trim() || undefined;
+  if (secret && secret.length < MIN_AUTH_SECRET_LENGTH)
+    throw new ConfigError(
+      `AUTH_SECRET must be at least ${MIN_AUTH_SECRET_LENGTH} characters (unset, one is generated into DATA_DIR).`,
+    );
+  const issuer = env.OIDC_ISSUER?.trim();
+  if (!issuer) return { secret };
+  const clientId = env.OIDC_CLIENT_ID?.trim();
+  const clientSecret = env.OIDC_CLIENT_SECRET?.trim();
+  if (!clientId || !clientSecret) throw new ConfigError('OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.');
+  try {
+    new URL(issuer);
+  } catch {
+    throw new ConfigError(`OIDC_ISSUER must be a URL such as https://id.example.com (got "${issuer}")`);
+  }
+  return {
+    secret,
+    oidc: {
+      issuer: issuer.replace(/\/+$/, ''),
+      clientId,
+      clientSecret,
+      name: env.OIDC_NAME?.trim() || 'single sign-on',
+      openSignUp: env.OIDC_SIGN_UP?.trim().toLowerCase() === 'open',
+    },
   };
 }
 

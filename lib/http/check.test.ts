@@ -6,9 +6,15 @@ import { PEER_HEADER } from './peer';
 import type { RequestPolicy } from './policy';
 import { clearLimits, shared } from './rate-limit';
 
-const open: RequestPolicy = { extraHosts: new Set(), hostsNeedingToken: new Set(['studio.lan']) };
+const open: RequestPolicy = { accounts: false, extraHosts: new Set(), hostsNeedingToken: new Set(['studio.lan']) };
 const TOKEN = 'a-token-of-enough-length';
-const locked: RequestPolicy = { accessToken: TOKEN, extraHosts: new Set(['studio.lan']), hostsNeedingToken: new Set() };
+const locked: RequestPolicy = {
+  accessToken: TOKEN,
+  accounts: false,
+  extraHosts: new Set(['studio.lan']),
+  hostsNeedingToken: new Set(),
+};
+const accounts: RequestPolicy = { accounts: true, extraHosts: new Set(['studio.lan']), hostsNeedingToken: new Set() };
 
 function req(method: string, headers: Record<string, string | null>) {
   const h = new Headers();
@@ -45,7 +51,7 @@ describe('checkRequest without a token (this machine only)', () => {
   });
 
   it('refuses a configured name beyond loopback until ACCESS_TOKEN is set, and says so', () => {
-    expect(check(open, 'GET', { host: 'studio.lan' })?.message).toMatch(/only with ACCESS_TOKEN set/);
+    expect(check(open, 'GET', { host: 'studio.lan' })?.message).toMatch(/only with ACCESS_TOKEN or AUTH=required set/);
   });
 
   it('refuses a client that is not on loopback, and an unstamped request', () => {
@@ -95,6 +101,17 @@ describe('checkRequest with ACCESS_TOKEN', () => {
   it('a bearer token is exempt from the Origin rule; a cookie is not', () => {
     expect(check(locked, 'POST', { authorization: `Bearer ${TOKEN}`, origin: 'http://evil.example' })).toBeUndefined();
     expect(check(locked, 'POST', { cookie, origin: 'http://evil.example' })?.status).toBe(403);
+  });
+
+  it('with accounts on: any client and the configured names are let in (who they are is settled next), Origin still counts', () => {
+    expect(check(accounts, 'GET', { [PEER_HEADER]: '192.0.2.7', host: 'studio.lan' })).toBeUndefined();
+    expect(check(accounts, 'GET', { host: 'evil.example' })?.status).toBe(403);
+    expect(check(accounts, 'POST', { cookie: 'x=1', origin: 'http://evil.example' })?.status).toBe(403);
+    // An API key: a browser never adds the header on its own; whether the key is good is lib/auth's to say.
+    expect(
+      check(accounts, 'POST', { authorization: 'Bearer as_anything', origin: 'http://evil.example' }),
+    ).toBeUndefined();
+    expect(check(open, 'GET', { [PEER_HEADER]: '192.0.2.7' })?.status).toBe(403);
   });
 
   it('PUBLIC_URL is the page’s origin behind a proxy that rewrites Host', () => {

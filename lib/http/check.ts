@@ -1,8 +1,9 @@
 // The one decision every request goes through (the proxy for pages and server actions, guardRoute for route
 // handlers): is it addressed to a name this app is served under (DNS rebinding), from a client allowed to use it
-// (this machine, or anyone holding ACCESS_TOKEN), and, when it changes something or runs a model, sent by the
-// app's own page (cross-site requests)? A refusal says why in plain words; nothing behind it runs.
-import { credentialOf } from './access-token';
+// (this machine, or anyone holding ACCESS_TOKEN, or anyone at all when accounts are on: then who they are is
+// settled next, by lib/auth), and, when it changes something or runs a model, sent by the app's own page
+// (cross-site requests)? A refusal says why in plain words; nothing behind it runs.
+import { bearerOf, credentialOf } from './access-token';
 import { clientKey } from './client';
 import { HOW_TO_TOKEN, hostNameOf, isLoopbackAddress, isLoopbackName } from '../config/exposure.mjs';
 import { peerOf, type HeaderBag } from './peer';
@@ -49,7 +50,7 @@ function hostRefusal(headers: HeaderBag, policy: RequestPolicy): Refusal | undef
   if (policy.hostsNeedingToken.has(host))
     return {
       status: 403,
-      message: `This app answers to "${host}" only with ACCESS_TOKEN set (it is named in PUBLIC_URL or ALLOWED_HOSTS). ${HOW_TO_TOKEN}`,
+      message: `This app answers to "${host}" only with ACCESS_TOKEN or AUTH=required set (it is named in PUBLIC_URL or ALLOWED_HOSTS). ${HOW_TO_TOKEN}`,
     };
   return {
     status: 403,
@@ -142,12 +143,18 @@ export function checkRequest(req: RequestFacts, policy: RequestPolicy, kind: Req
           'This app needs its access token: sign in on the page, or send "Authorization: Bearer <ACCESS_TOKEN>".',
         signIn: true,
       };
+  } else if (policy.accounts) {
+    // Who it is (a session, an API key) is for lib/auth. A bearer header is never added by a browser on its own (a
+    // cross-site page cannot set it without a CORS preflight, which is never granted), so it carries no cross-site
+    // risk; a wrong key is refused there.
+    bearer = Boolean(bearerOf(headers));
   } else if (!isLoopbackAddress(peer)) {
     return {
       status: 403,
       message:
         `This app serves only this machine, and the request came from ${peer}. To open it to other machines, ` +
-        `set ACCESS_TOKEN (and HOST=0.0.0.0 for npm start); see the README's Security section.`,
+        `set ACCESS_TOKEN (one user) or AUTH=required (accounts), and HOST=0.0.0.0 for npm start; see the README's ` +
+        `Security section.`,
     };
   }
 

@@ -1,5 +1,6 @@
-// Who a request counts against for rate limits. Today: the address it came from. When accounts exist, the signed-in
-// user replaces it (one key per user, wherever they connect from); ACCESS_TOKEN stays the single-user way in.
+// Who a request counts against for rate limits without a signed-in user: the address it came from (sign-in attempts,
+// and everything when accounts are off). A signed-in user counts as themselves wherever they connect from
+// (lib/auth/viewer.ts limitKey).
 import { peerOf, type HeaderBag } from './peer';
 
 export function clientKey(headers: HeaderBag): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { exposureProblem, hostNameOf, isLoopbackAddress, isLoopbackName } from '../config/exposure.mjs';
-import { listenHostFromArgv, startupProblem } from './startup';
+import { exposureDecision, hostNameOf, isLoopbackAddress, isLoopbackName } from '../config/exposure.mjs';
+import { listenHostFromArgv, startupDecision } from './startup';
 
 describe('loopback names and addresses', () => {
   it('knows loopback from the rest', () => {
@@ -20,29 +20,58 @@ describe('loopback names and addresses', () => {
   });
 });
 
-describe('exposureProblem and the server start', () => {
-  it('allows loopback without a token, anything with one, and refuses the rest', () => {
-    const base = { accessToken: undefined, publicUrl: undefined };
-    expect(exposureProblem({ ...base, listenHost: '127.0.0.1' })).toBeNull();
-    expect(exposureProblem({ ...base, listenHost: 'localhost', publicUrl: 'http://localhost:3000' })).toBeNull();
-    expect(exposureProblem({ ...base, listenHost: '0.0.0.0' })).toMatch(/listening on 0\.0\.0\.0/);
-    expect(exposureProblem({ ...base, listenHost: undefined })).toMatch(/listening on every interface/);
-    expect(exposureProblem({ ...base, listenHost: '127.0.0.1', allowedHosts: ['a.lan'] })).toMatch(
+describe('exposureDecision and the server start', () => {
+  const base = { accessToken: undefined, auth: undefined, publicUrl: undefined };
+
+  it('serves loopback as one user; beyond it, a token keeps one user and without one accounts are on', () => {
+    expect(exposureDecision({ ...base, listenHost: '127.0.0.1' })).toEqual({
+      problem: null,
+      accounts: false,
+      notice: null,
+    });
+    expect(exposureDecision({ ...base, listenHost: 'localhost', publicUrl: 'http://localhost:3000' }).accounts).toBe(
+      false,
+    );
+    const lan = exposureDecision({ ...base, listenHost: '0.0.0.0' });
+    expect(lan).toMatchObject({ problem: null, accounts: true });
+    expect(lan.notice).toMatch(
+      /listening on 0\.0\.0\.0.*accounts are required.*first account created becomes the admin/s,
+    );
+    expect(exposureDecision({ ...base, listenHost: undefined }).notice).toMatch(/listening on every interface/);
+    expect(exposureDecision({ ...base, listenHost: '127.0.0.1', allowedHosts: ['a.lan'] }).notice).toMatch(
       /ALLOWED_HOSTS=a\.lan/,
     );
-    expect(exposureProblem({ listenHost: '0.0.0.0', accessToken: 'x'.repeat(16), publicUrl: undefined })).toBeNull();
-    expect(exposureProblem({ listenHost: '0.0.0.0', accessToken: 'short', publicUrl: undefined })).toMatch(
-      /at least 16/,
-    );
+    expect(exposureDecision({ ...base, listenHost: '0.0.0.0', accessToken: 'x'.repeat(16) })).toEqual({
+      problem: null,
+      accounts: false,
+      notice: null,
+    });
+    expect(exposureDecision({ ...base, listenHost: '127.0.0.1', auth: 'required' })).toMatchObject({ accounts: true });
+  });
+
+  it('refuses what cannot work: a short token, a token with AUTH=required, another AUTH', () => {
+    expect(exposureDecision({ ...base, listenHost: '0.0.0.0', accessToken: 'short' }).problem).toMatch(/at least 16/);
+    expect(
+      exposureDecision({ ...base, listenHost: '127.0.0.1', accessToken: 'x'.repeat(16), auth: 'required' }).problem,
+    ).toMatch(/not both/);
+    expect(exposureDecision({ ...base, listenHost: '127.0.0.1', auth: 'yes' }).problem).toMatch(/AUTH must be/);
   });
 
   it('reads -H / --hostname of `next start`, and judges only `next start`', () => {
     expect(listenHostFromArgv(['node', 'next', 'start', '-p', '3000', '-H', '0.0.0.0'])).toBe('0.0.0.0');
     expect(listenHostFromArgv(['node', 'next', 'start', '--hostname=::1'])).toBe('::1');
     expect(listenHostFromArgv(['node', 'next', 'start'])).toBeUndefined();
-    expect(startupProblem(['node', 'next', 'start', '-H', '0.0.0.0'], {})).toMatch(/without ACCESS_TOKEN/);
-    expect(startupProblem(['node', 'next', 'start', '-H', '127.0.0.1'], {})).toBeUndefined();
-    expect(startupProblem(['node', 'next', 'start'], {})).toMatch(/every interface/);
-    expect(startupProblem(['node', 'next', 'dev'], {})).toBeUndefined();
+    expect(startupDecision(['node', 'next', 'start', '-H', '0.0.0.0'], {})).toMatchObject({
+      accounts: true,
+      notice: expect.stringMatching(/without ACCESS_TOKEN/),
+    });
+    expect(startupDecision(['node', 'next', 'start', '-H', '127.0.0.1'], {})).toEqual({ accounts: false });
+    expect(startupDecision(['node', 'next', 'start'], {}).notice).toMatch(/every interface/);
+    expect(startupDecision(['node', 'next', 'start', '-H', '0.0.0.0'], { ACCESS_TOKEN: 'x'.repeat(20) })).toEqual({
+      accounts: false,
+    });
+    expect(startupDecision(['node', 'next', 'start'], { ACCESS_TOKEN: 'short' }).problem).toMatch(/at least 16/);
+    expect(startupDecision(['node', 'next', 'start'], { AUTH_SECRET: 'short' }).problem).toMatch(/AUTH_SECRET/);
+    expect(startupDecision(['node', 'next', 'dev'], {})).toEqual({ accounts: false });
   });
 });

@@ -126,3 +126,32 @@ export function shared<T>(name: string, make: () => T): T {
 export function clearLimits(): void {
   limits().clear();
 }
+
+/** At most `maxBytes` per key in any `windowMs` (uploads: UPLOAD_BYTES_PER_DAY per user). */
+export class ByteBudget {
+  private readonly spent = new Map<string, { t: number; bytes: number }[]>();
+
+  constructor(
+    readonly maxBytes: number,
+    readonly windowMs = 24 * 3600_000,
+  ) {}
+
+  private recent(key: string, now: number): { t: number; bytes: number }[] {
+    const kept = (this.spent.get(key) ?? []).filter((e) => now - e.t < this.windowMs);
+    if (kept.length) this.spent.set(key, kept);
+    else this.spent.delete(key);
+    return kept;
+  }
+
+  /** What the key may still spend now, and in how many whole seconds its oldest spending leaves the window. */
+  left(key: string, now = Date.now()): { bytes: number; retryAfterS: number } {
+    const kept = this.recent(key, now);
+    const used = kept.reduce((sum, e) => sum + e.bytes, 0);
+    const retryAfterS = kept.length ? Math.max(1, Math.ceil((kept[0]!.t + this.windowMs - now) / 1000)) : 0;
+    return { bytes: Math.max(0, this.maxBytes - used), retryAfterS };
+  }
+
+  spend(key: string, bytes: number, now = Date.now()): void {
+    this.spent.set(key, [...this.recent(key, now), { t: now, bytes }]);
+  }
+}

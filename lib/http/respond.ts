@@ -1,9 +1,8 @@
-// Refusals as HTTP answers, and guardRoute: the request checks wrapped around a route handler, plus the answers
-// for the limits a handler hits (body too large, rate limited).
+// Refusals as HTTP answers, and the answers for the limits a handler hits (body too large, rate limited). The route
+// guard that applies them (with the user's resolution) is lib/server/route.ts.
 import { SESSION_COOKIE } from './access-token';
 import { BodyTooLargeError } from './body';
-import { checkRequest, type Refusal, type RequestKind } from './check';
-import { requestPolicy } from './policy';
+import type { Refusal } from './check';
 import { RateLimitError } from './rate-limit';
 
 export function problem(status: number, message: string, headers: Record<string, string> = {}): Response {
@@ -54,34 +53,4 @@ export function limitResponse(e: unknown): Response | undefined {
   if (e instanceof BodyTooLargeError) return problem(413, e.message, e.declared ? { connection: 'close' } : {});
   if (e instanceof RateLimitError) return problem(429, e.message, { 'retry-after': String(e.retryAfterS) });
   return undefined;
-}
-
-const GUARDED = Symbol.for('agent-studio.guarded-route');
-
-type Handler<C> = (request: Request, context: C) => Response | Promise<Response>;
-
-/**
- * A route handler behind the request checks. Route handlers are not behind proxy.ts when they take request bodies
- * (Next would buffer the body for the proxy), so each one is wrapped: a test proves none is left out.
- */
-export function guardRoute<C>(handler: Handler<C>, kind: RequestKind = 'api'): Handler<C> {
-  const guarded: Handler<C> = async (request, context) => {
-    const policy = requestPolicy();
-    const refusal = checkRequest(request, policy, kind);
-    if (refusal) return refusalResponse(refusal, request, policy.publicOrigin);
-    try {
-      return await handler(request, context);
-    } catch (e) {
-      const answer = limitResponse(e);
-      if (answer) return answer;
-      throw e;
-    }
-  };
-  Object.defineProperty(guarded, GUARDED, { value: kind });
-  return guarded;
-}
-
-/** The kind a handler was guarded as, or undefined when it was not (the coverage test). */
-export function guardedAs(handler: unknown): RequestKind | undefined {
-  return typeof handler === 'function' ? (handler as unknown as Record<symbol, RequestKind>)[GUARDED] : undefined;
 }

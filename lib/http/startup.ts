@@ -1,7 +1,8 @@
-// At server start (instrumentation.ts): refuse to serve beyond this machine without ACCESS_TOKEN, whoever started
-// the server (npm start checks the same before building; a plain `next start -H 0.0.0.0` is stopped here).
+// At server start (instrumentation.ts), whoever started the server (npm start decides the same before building): a
+// configuration that cannot work stops it; serving beyond this machine without ACCESS_TOKEN turns accounts on (a
+// plain `next start -H 0.0.0.0` included), and says so.
 import { loadConfig } from '../config';
-import { exposureProblem } from '../config/exposure.mjs';
+import { exposureDecision } from '../config/exposure.mjs';
 import { installPeerStamp } from './peer';
 
 /** The address `next start` was told to listen on (-H / --hostname), or undefined for every interface. */
@@ -15,33 +16,44 @@ export function listenHostFromArgv(argv: readonly string[]): string | undefined 
   return undefined;
 }
 
-/** The reason this server must not run as started, or undefined. Only `next start` is judged (dev binds as told). */
-export function startupProblem(
+/** What this server does as started: a `problem` stops it; `accounts` (with the `notice` when its address turned
+ *  them on). Only `next start` is judged (dev binds as told). */
+export function startupDecision(
   argv: readonly string[] = process.argv,
   env: Record<string, string | undefined> = process.env,
-): string | undefined {
-  if (!argv.slice(1, 3).some((a) => a === 'start')) return undefined;
-  let http;
-  try {
-    http = loadConfig(env).http;
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e);
-  }
-  const problem = exposureProblem({
+): { problem?: string; accounts: boolean; notice?: string } {
+  if (!argv.slice(1, 3).some((a) => a === 'start')) return { accounts: false };
+  const decision = exposureDecision({
     listenHost: listenHostFromArgv(argv),
-    accessToken: http.accessToken,
-    publicUrl: http.publicOrigin,
-    allowedHosts: http.allowedHosts,
+    accessToken: env.ACCESS_TOKEN?.trim() || undefined,
+    auth: env.AUTH,
+    publicUrl: env.PUBLIC_URL?.trim() || undefined,
+    allowedHosts: (env.ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
   });
-  return problem ?? undefined;
+  if (decision.problem) return { problem: decision.problem, accounts: false };
+  try {
+    loadConfig({ ...env, ...(decision.accounts ? { AUTH: 'required' } : {}) });
+  } catch (e) {
+    return { problem: e instanceof Error ? e.message : String(e), accounts: false };
+  }
+  return { accounts: decision.accounts, notice: decision.notice ?? undefined };
 }
 
-/** What instrumentation.ts runs when the server starts: stop if it must not serve, else stamp every request. */
+/** What instrumentation.ts runs when the server starts: stop if it must not serve, turn accounts on when its
+ *  address needs them (the configuration is read from the environment, so that is where it is said), then stamp
+ *  every request with the address it came from. */
 export function startServerChecks(): void {
-  const problem = startupProblem();
+  const { problem, accounts, notice } = startupDecision();
   if (problem) {
     console.error(`\n${problem}\n`);
     process.exit(1);
+  }
+  if (accounts && process.env.AUTH !== 'required') {
+    console.log(`\n${notice}\n`);
+    process.env.AUTH = 'required';
   }
   installPeerStamp();
 }

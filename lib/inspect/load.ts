@@ -5,13 +5,15 @@
 import type { AgentEvent, LlmRequest } from '../protocol/events';
 import { coalesceDeltas } from '../chat/live-runs';
 import { contentText } from '../llm/schema';
+import { NotFoundError } from '../store/errors';
+import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
 import { buildRunExport, type RunExport } from './export';
 
-async function storedEvents(store: ChatStore, runId: string): Promise<AgentEvent[]> {
-  if (!(await store.getRun(runId)))
-    throw new Error(`Run ${runId} was not found (its conversation may have been deleted).`);
-  const events = await store.getRunEvents(runId);
+async function storedEvents(store: ChatStore, owner: OwnerScope, runId: string): Promise<AgentEvent[]> {
+  if (!(await store.getRun(owner, runId)))
+    throw new NotFoundError(`Run ${runId} was not found (its conversation may have been deleted).`);
+  const events = await store.getRunEvents(owner, runId);
   if (!events.length) throw new Error(`Run ${runId} has no recorded events yet.`);
   return events;
 }
@@ -25,13 +27,14 @@ function withoutRequest(e: AgentEvent): AgentEvent {
 /** With `requests: false`, the inspector's light view: no requests, deltas merged (not for export). */
 export async function loadRunExport(
   store: ChatStore,
+  owner: OwnerScope,
   runId: string,
   opts: { requests?: boolean } = {},
 ): Promise<RunExport> {
-  const events = await storedEvents(store, runId);
-  const stored = (await store.getRun(runId))!;
-  const turn = await store.getTurn(stored.turnId);
-  const conversation = turn ? await store.getConversation(turn.conversationId) : undefined;
+  const events = await storedEvents(store, owner, runId);
+  const stored = (await store.getRun(owner, runId))!;
+  const turn = await store.getTurn(owner, stored.turnId);
+  const conversation = turn ? await store.getConversation(owner, turn.conversationId) : undefined;
   const run: RunExport['run'] = { id: runId, status: stored.status, startedAt: stored.startedAt };
   if (stored.endedAt !== undefined) run.endedAt = stored.endedAt;
   if (conversation) run.conversationTitle = conversation.title;
@@ -42,10 +45,11 @@ export async function loadRunExport(
 /** The exact request of one model call of a stored run (undefined when that call's request was not recorded). */
 export async function loadRunRequest(
   store: ChatStore,
+  owner: OwnerScope,
   runId: string,
   iteration: number,
 ): Promise<LlmRequest | undefined> {
-  for (const e of await storedEvents(store, runId)) {
+  for (const e of await storedEvents(store, owner, runId)) {
     if (e.type === 'llm-start' && e.iteration === iteration) return e.request;
   }
   return undefined;

@@ -2,13 +2,23 @@
 // for each, under `errors`) and an English message for everything else that reads it (logs, the HTTP API, a model).
 
 export const ERROR_CODES = [
+  'admin-only',
+  'bad-sign-up-mode',
   'conversation-gone',
+  'disable-self',
   'empty-title',
+  'invite-gone',
+  'key-name-missing',
   'mcp-not-editable',
+  'no-accounts',
+  'not-found',
+  'password-short',
   'run-gone',
   'runs-differ',
   'too-many-runs',
   'too-many-starts',
+  'upload-budget',
+  'wrong-password',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

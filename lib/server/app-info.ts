@@ -1,12 +1,14 @@
-// What the page is told of the server when it loads: the model (never its key), the tools it can offer, the limits.
+// What the page is told of the server when it loads: the model (never its key), the tools this user can offer (those
+// the admin has not enabled for users are left out), the limits, who is signed in.
 import { modelStatus } from '../config';
 import type { AppInfo } from '../chat/page';
 import { isMcpToolClass, prepareMcpTools } from '../mcp';
 import { TOOL_REGISTRY, unavailableReason } from '../../tools';
 import { codeInterpreterInfo } from '../../tools/code-interpreter';
+import type { Viewer } from '../auth/viewer';
 import type { AppContext } from './context';
 
-export async function appInfo(ctx: AppContext): Promise<AppInfo> {
+export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo> {
   void prepareMcpTools([]); // servers start connecting while the page loads
   // First: once the backend is chosen, code_interpreter's description below names its packages.
   const codeInterpreter = await codeInterpreterInfo();
@@ -17,10 +19,14 @@ export async function appInfo(ctx: AppContext): Promise<AppInfo> {
     // MCP tools are listed per server (integrations.ts); tools that cannot run here (web_search without a
     // provider) are not offered.
     tools: [...TOOL_REGISTRY.entries()]
-      .filter(([, cls]) => !isMcpToolClass(cls) && !unavailableReason(cls))
+      .filter(([name, cls]) => !isMcpToolClass(cls) && !unavailableReason(cls) && !viewer.toolRefusal(name))
       .map(([name, cls]) => ({ name, description: new cls().description }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     maxLlmCalls: ctx.config.maxLlmCallsPerRun,
     codeInterpreter,
+    account:
+      viewer.via === 'session' || viewer.via === 'api-key'
+        ? { email: viewer.email ?? '', name: viewer.name ?? '', admin: viewer.admin }
+        : null,
   };
 }

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../store/sqlite';
 import { appContext, closeAppContext } from './context';
+import { ownerScope } from '../store/owner';
+
+const OWNER = ownerScope('owner-a');
 
 describe('appContext', () => {
   const saved = process.env.DATA_DIR;
@@ -22,14 +25,14 @@ describe('appContext', () => {
     const dataDir = path.join(dir, 'nested', 'data');
     fs.mkdirSync(dataDir, { recursive: true });
     const earlier = openSqliteStore(path.join(dataDir, 'agent-studio.db'));
-    const turn = await earlier.addTurn((await earlier.createConversation()).id, 'q');
-    await earlier.startRun(turn.id, 'left-running');
+    const turn = await earlier.addTurn(OWNER, (await earlier.createConversation(OWNER)).id, 'q');
+    await earlier.startRun(OWNER, turn.id, 'left-running');
     await earlier.close();
 
     process.env.DATA_DIR = dataDir;
     const ctx = await appContext();
     expect(ctx.config.dataDir).toBe(dataDir);
-    expect((await ctx.store.getRun('left-running'))?.status).toBe('interrupted');
+    expect((await ctx.store.getRun(OWNER, 'left-running'))?.status).toBe('interrupted');
     expect(await appContext()).toBe(ctx);
     expect(ctx.chat.store).toBe(ctx.store);
     expect(ctx.uploads.store).toBe(ctx.store);
@@ -41,7 +44,7 @@ describe('appContext', () => {
     process.env.AGENT_FNCALL_MODE = 'nous';
     try {
       const ctx = await appContext();
-      expect((await ctx.store.createConversation()).settings.fncallMode).toBe('nous');
+      expect((await ctx.store.createConversation(OWNER)).settings.fncallMode).toBe('nous');
       expect(ctx.defaultSettings().fncallMode).toBe('nous');
     } finally {
       if (mode === undefined) delete process.env.AGENT_FNCALL_MODE;
@@ -52,10 +55,10 @@ describe('appContext', () => {
   it('creates a missing DATA_DIR, and after closing opens the same file again', async () => {
     const dataDir = path.join(dir, 'does', 'not', 'exist');
     process.env.DATA_DIR = dataDir;
-    await (await appContext()).store.createConversation({ title: 'persisted' });
+    await (await appContext()).store.createConversation(OWNER, { title: 'persisted' });
     expect(fs.existsSync(path.join(dataDir, 'agent-studio.db'))).toBe(true);
     await closeAppContext();
-    expect((await (await appContext()).store.listConversations()).map((c) => c.title)).toEqual(['persisted']);
+    expect((await (await appContext()).store.listConversations(OWNER)).map((c) => c.title)).toEqual(['persisted']);
   });
 
   it('tries again on the next request when the store cannot be opened', async () => {

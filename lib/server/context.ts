@@ -1,9 +1,17 @@
-// The composition root: the configuration, the store and the services, built once per process and handed to the
-// server actions and route handlers (app/), which only wire requests to them. This is where a request's user and
-// the owner of what it touches will be resolved, and where a conversation's model connection is turned into a
-// model (the agent factory).
+// The composition root: the configuration, the store, the accounts and the services, built once per process and
+// handed to the server actions and route handlers (app/), which only wire requests to them. Here a request's user is
+// resolved (`viewer`): every use case then acts for that viewer, whose owner scope is all the store lets it see.
+// A conversation's model connection is turned into a model here too (the agent factory).
+import { createAuth, migrateAuth, type Auth } from '../auth/better-auth';
+import { AccountService } from '../auth/accounts';
+import { AdminService } from '../auth/admin';
+import { ApiKeyService } from '../auth/api-keys';
+import { installSecret } from '../auth/secret';
+import type { AccessMode, Viewer, ViewerRefusal } from '../auth/viewer';
 import { loadConfig, type AppConfig } from '../config';
 import { dropProcessWide, existingProcessWide, processWide } from '../config/process-wide';
+import { ByteBudget, shared } from '../http/rate-limit';
+import type { HeaderBag } from '../http/peer';
 import { mcpManager, prepareMcpTools, type McpManager } from '../mcp';
 import { agentFactory, type AgentFactory } from '../chat/agents';
 import { InMemoryLiveRuns, type LiveRuns } from '../chat/live-runs';
@@ -18,6 +26,8 @@ import { DocumentService } from '../uploads/service';
 
 export interface AppContext {
   config: AppConfig;
+  /** single (loopback, no sign-in), token (ACCESS_TOKEN) or accounts (AUTH=required, or beyond loopback). */
+  mode: AccessMode;
   store: ChatStore;
   /** The runs in progress (they outlive a module reload in Next dev with the rest of the context): this process's
    *  own, plus, on a database several instances share, the other instances' runs. */
@@ -25,16 +35,29 @@ export interface AppContext {
   chat: ChatService;
   uploads: DocumentService;
   mcp: McpManager;
+  auth: Auth;
+  accounts: AccountService;
+  apiKeys: ApiKeyService;
+  admin: AdminService;
+  /** Who a request acts for (a session, an API key, or the single user), or why nobody: 401 / 403. */
+  viewer: (headers: HeaderBag) => Promise<Viewer | ViewerRefusal>;
   /** A new conversation's settings. */
   defaultSettings: () => ConversationSettings;
 }
 
-/** Builds the services over a store; the parts can be given (tests give their own agents). */
-export function createAppContext(
+export function accessMode(config: AppConfig): AccessMode {
+  if (config.http.accessToken) return 'token';
+  return config.http.accounts ? 'accounts' : 'single';
+}
+
+/** Builds the services over a store (the accounts' tables made or brought up to date in its database); the parts
+ *  can be given (tests give their own agents). */
+export async function createAppContext(
   config: AppConfig,
   store: ChatStore,
   parts: { agents?: AgentFactory; runs?: LiveRuns; mcp?: McpManager } = {},
-): AppContext {
+): Promise<AppContext> {
+  const mode = accessMode(config);
   const runs = parts.runs ?? (store.runBus ? new SharedLiveRuns(store, store.runBus) : new InMemoryLiveRuns(store));
   const parses = new ParseJobs();
   const settings = () => defaultSettings(config.llm.fncallMode);
@@ -42,6 +65,7 @@ export function createAppContext(
     dataDir: config.dataDir,
     limits: config.documents,
     parses,
+    budget: shared('upload-bytes', () => new ByteBudget(config.http.uploadBytesPerDay)),
   });
   const chat = new ChatService({
     store,
@@ -53,7 +77,40 @@ export function createAppContext(
     // MCP tools named by a conversation must be registered before its agent is made.
     prepareTools: (names) => prepareMcpTools(names),
   });
-  return { config, store, runs, chat, uploads, mcp: parts.mcp ?? mcpManager(config.mcp), defaultSettings: settings };
+  const apiKeys = new ApiKeyService(store);
+  const auth = createAuth({
+    database: store.authDatabase,
+    secret: installSecret(config.dataDir, config.auth.secret),
+    publicOrigin: config.http.publicOrigin,
+    oidc: config.auth.oidc,
+    // Called on requests only, once `accounts` (which needs `auth`) exists.
+    gate: { external: (email) => accounts.allowExternalSignUp(email) },
+  });
+  await migrateAuth(auth);
+  const accounts = new AccountService({
+    store,
+    auth,
+    apiKeys,
+    dataDir: config.dataDir,
+    mode: () => mode,
+    oidcOpenSignUp: config.auth.oidc?.openSignUp,
+  });
+  await accounts.adoptLocalDataIfAdmin();
+  return {
+    config,
+    mode,
+    store,
+    runs,
+    chat,
+    uploads,
+    mcp: parts.mcp ?? mcpManager(config.mcp),
+    auth,
+    accounts,
+    apiKeys,
+    admin: new AdminService({ store, auth }),
+    viewer: (headers) => accounts.viewer(headers),
+    defaultSettings: settings,
+  };
 }
 
 const CONTEXT = 'app-context';
@@ -76,7 +133,12 @@ async function build(): Promise<AppContext> {
     databaseUrl: config.database.url,
     postgres: { poolSize: config.database.poolSize, leaseMs: config.database.leaseMs },
   });
-  return createAppContext(config, store);
+  try {
+    return await createAppContext(config, store);
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
 }
 
 /** Closes the process's store, stops its tracing and forgets its context; the next appContext() reads the

@@ -1,7 +1,10 @@
 // The settings page's MCP servers and web tools: their state, and the MCP config file (read and saved only when
-// the server allows it, since it may hold secrets).
+// the server allows it, since it may hold secrets, and only by the admin: with accounts on, saving asks for the
+// admin's password again, since the file starts programs on the server).
 import { readFile } from 'node:fs/promises';
+import type { HeaderBag } from '../http/peer';
 import { prepareMcpTools, writeMcpConfigFile, type ServerStatus } from '../mcp';
+import type { Viewer } from '../auth/viewer';
 import type { ActionFailure } from '../chat/page';
 import type { AppContext } from './context';
 
@@ -12,8 +15,11 @@ export interface IntegrationsStatus {
     busy: boolean;
     /** The file is invalid (the servers already running keep running). */
     configError: string | null;
-    /** MCP_CONFIG_EDITABLE=1: the file (which may hold secrets) can be read and saved from the page. */
+    /** MCP_CONFIG_EDITABLE=1 and the viewer is the admin: the file (which may hold secrets) can be read and saved
+     *  from the page. */
     editable: boolean;
+    /** Saving needs the admin's password again (accounts are on). */
+    passwordRequired: boolean;
     /** Names, transports, states and tool names only: never a header or env value. */
     servers: ServerStatus[];
     problems: string[];
@@ -27,10 +33,25 @@ export type ConfigFileResult = { ok: true; text: string } | ActionFailure;
 const NOT_EDITABLE: ActionFailure = {
   ok: false,
   error: 'Editing the MCP config from the page is off (set MCP_CONFIG_EDITABLE=1 to allow it).',
+  status: 403,
   code: 'mcp-not-editable',
 };
 
-function snapshot(ctx: AppContext, problems: string[]): IntegrationsStatus {
+const ADMIN_ONLY: ActionFailure = {
+  ok: false,
+  error: 'Only the admin may read or change the MCP configuration.',
+  status: 403,
+  code: 'admin-only',
+};
+
+const WRONG_PASSWORD: ActionFailure = {
+  ok: false,
+  error: 'That is not your password: the MCP configuration was not saved.',
+  status: 403,
+  code: 'wrong-password',
+};
+
+function snapshot(ctx: AppContext, viewer: Viewer, problems: string[]): IntegrationsStatus {
   const { config, mcp } = ctx;
   const search = config.web.search;
   return {
@@ -38,7 +59,8 @@ function snapshot(ctx: AppContext, problems: string[]): IntegrationsStatus {
       configPath: config.mcp.configPath,
       busy: mcp.busy,
       configError: mcp.configError ?? null,
-      editable: config.mcp.editable,
+      editable: config.mcp.editable && viewer.admin,
+      passwordRequired: ctx.mode === 'accounts',
       servers: mcp.status(),
       problems,
     },
@@ -51,13 +73,14 @@ function snapshot(ctx: AppContext, problems: string[]): IntegrationsStatus {
 }
 
 /** The servers' states as they are now; `wait` waits for connecting servers to settle first. */
-export async function integrationsStatus(ctx: AppContext, wait = false): Promise<IntegrationsStatus> {
+export async function integrationsStatus(ctx: AppContext, viewer: Viewer, wait = false): Promise<IntegrationsStatus> {
   const ready = prepareMcpTools();
   const problems = wait ? await ready : [];
-  return snapshot(ctx, problems);
+  return snapshot(ctx, viewer, problems);
 }
 
-export async function readMcpConfigText(ctx: AppContext): Promise<ConfigFileResult> {
+export async function readMcpConfigText(ctx: AppContext, viewer: Viewer): Promise<ConfigFileResult> {
+  if (!viewer.admin) return ADMIN_ONLY;
   if (!ctx.config.mcp.editable) return NOT_EDITABLE;
   try {
     // Read as text, not parsed: an invalid file is still shown, so that it can be fixed.
@@ -67,22 +90,28 @@ export async function readMcpConfigText(ctx: AppContext): Promise<ConfigFileResu
     });
     return { ok: true, text: text || '{\n  "mcpServers": {}\n}\n' };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    return { ok: false, error: e instanceof Error ? e.message : String(e), status: 500 };
   }
 }
 
 /** Validates and saves the file, then reconnects the servers. Nothing is written when the text is invalid. */
 export async function saveMcpConfigText(
   ctx: AppContext,
+  viewer: Viewer,
   text: string,
+  /** The admin's password, asked again when accounts are on; checked against the signed-in session. */
+  password: { headers: HeaderBag; value: string | undefined },
 ): Promise<{ ok: true; status: IntegrationsStatus } | ActionFailure> {
+  if (!viewer.admin) return ADMIN_ONLY;
   if (!ctx.config.mcp.editable) return NOT_EDITABLE;
+  if (ctx.mode === 'accounts' && !(await ctx.accounts.verifyPassword(password.headers, password.value ?? '')))
+    return WRONG_PASSWORD;
   try {
     await writeMcpConfigFile(ctx.config.mcp.configPath, text);
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    return { ok: false, error: e instanceof Error ? e.message : String(e), status: 500 };
   }
   await ctx.mcp.start();
   await ctx.mcp.reload();
-  return { ok: true, status: await integrationsStatus(ctx, true) };
+  return { ok: true, status: await integrationsStatus(ctx, viewer, true) };
 }

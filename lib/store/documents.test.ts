@@ -6,6 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from './schema.sql';
 import { openSqliteStore } from './sqlite';
 import type { ChatStore } from './types';
+import { LOCAL_OWNER_ID, ownerScope } from './owner';
+
+const OWNER = ownerScope('owner-a');
 
 let dir: string;
 let store: ChatStore;
@@ -34,10 +37,19 @@ describe('documents in the SQLite store', () => {
     await old.close();
     const upgraded = openSqliteStore(file);
     try {
-      expect((await upgraded.getConversation('c1'))?.title).toBe('Old chat');
-      expect((await upgraded.addDocument({ conversationId: 'c1', hash: HASH, name: 'a.pdf', size: 1 })).state).toBe(
-        'parsing',
-      );
+      // What was written before accounts is the built-in local owner's.
+      expect((await upgraded.getConversation(ownerScope(LOCAL_OWNER_ID), 'c1'))?.title).toBe('Old chat');
+      expect(await upgraded.getConversation(OWNER, 'c1')).toBeUndefined();
+      expect(
+        (
+          await upgraded.addDocument(ownerScope(LOCAL_OWNER_ID), {
+            conversationId: 'c1',
+            hash: HASH,
+            name: 'a.pdf',
+            size: 1,
+          })
+        ).state,
+      ).toBe('parsing');
     } finally {
       await upgraded.close();
     }

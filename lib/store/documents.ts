@@ -1,6 +1,9 @@
-// The documents table of the SQLite store: records of uploaded files per conversation.
+// The documents table of the SQLite store: records of uploaded files per conversation, owned through it (a record is
+// found only by its conversation's owner).
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { NotFoundError } from './errors';
+import type { OwnerScope } from './owner';
 import type { DocumentStore, DocumentUpdate, StoredDocument } from './types';
 
 interface DocumentRow {
@@ -18,7 +21,10 @@ interface DocumentRow {
   created_at: number;
 }
 
-const COLUMNS = 'id, conversation_id, hash, name, size, state, kind, pages, title, error, error_code, created_at';
+const COLUMNS =
+  'd.id, d.conversation_id, d.hash, d.name, d.size, d.state, d.kind, d.pages, d.title, d.error, d.error_code, d.created_at';
+/** The documents of conversations the owner (the last parameter) has. */
+const OWNED = 'documents d JOIN conversations c ON c.id = d.conversation_id';
 
 export function documentRef(hash: string, name: string): string {
   return `files/${hash}/${name}`;
@@ -55,10 +61,11 @@ export class SqliteDocuments implements DocumentStore {
       insert: p<[string, string, string, string, number, number]>(
         `INSERT INTO documents (id, conversation_id, hash, name, size, state, created_at) VALUES (?, ?, ?, ?, ?, 'parsing', ?)`,
       ),
-      one: p<[string], DocumentRow>(`SELECT ${COLUMNS} FROM documents WHERE id = ?`),
-      ofConversation: p<[string], DocumentRow>(
-        `SELECT ${COLUMNS} FROM documents WHERE conversation_id = ? ORDER BY created_at, rowid`,
+      one: p<[string, string], DocumentRow>(`SELECT ${COLUMNS} FROM ${OWNED} WHERE d.id = ? AND c.owner_id = ?`),
+      ofConversation: p<[string, string], DocumentRow>(
+        `SELECT ${COLUMNS} FROM ${OWNED} WHERE d.conversation_id = ? AND c.owner_id = ? ORDER BY d.created_at, d.rowid`,
       ),
+      // After an owned lookup in the same transaction.
       ready: p<[string, number, string | null, string]>(
         `UPDATE documents SET state = 'ready', kind = ?, pages = ?, title = ?, error = NULL, error_code = NULL WHERE id = ?`,
       ),
@@ -66,48 +73,58 @@ export class SqliteDocuments implements DocumentStore {
         `UPDATE documents SET state = 'error', error = ?, error_code = ? WHERE id = ?`,
       ),
       remove: p<[string]>('DELETE FROM documents WHERE id = ?'),
+      ownsHash: p<[string, string], { n: number }>(
+        `SELECT count(*) AS n FROM ${OWNED} WHERE d.hash = ? AND c.owner_id = ?`,
+      ),
+      // Every owner's: whether the bytes may go (never answered to a client).
       countHash: p<[string], { n: number }>('SELECT count(*) AS n FROM documents WHERE hash = ?'),
-      conversationExists: p<[string], { id: string }>('SELECT id FROM conversations WHERE id = ?'),
+      conversationOwned: p<[string, string], { id: string }>(
+        'SELECT id FROM conversations WHERE id = ? AND owner_id = ?',
+      ),
     };
   }
 
-  async addDocument(input: {
-    conversationId: string;
-    hash: string;
-    name: string;
-    size: number;
-  }): Promise<StoredDocument> {
-    if (!this.sql.conversationExists.get(input.conversationId))
-      throw new Error(`Unknown conversation id "${input.conversationId}".`);
-    const id = randomUUID();
-    this.sql.insert.run(id, input.conversationId, input.hash, input.name, input.size, this.now());
-    return toDocument(this.sql.one.get(id)!);
+  async addDocument(
+    owner: OwnerScope,
+    input: { conversationId: string; hash: string; name: string; size: number },
+  ): Promise<StoredDocument> {
+    return this.db.transaction(() => {
+      if (!this.sql.conversationOwned.get(input.conversationId, owner.ownerId))
+        throw new NotFoundError(`Unknown conversation id "${input.conversationId}".`);
+      const id = randomUUID();
+      this.sql.insert.run(id, input.conversationId, input.hash, input.name, input.size, this.now());
+      return toDocument(this.sql.one.get(id, owner.ownerId)!);
+    })();
   }
 
-  async getDocument(id: string): Promise<StoredDocument | undefined> {
-    const row = this.sql.one.get(id);
+  async getDocument(owner: OwnerScope, id: string): Promise<StoredDocument | undefined> {
+    const row = this.sql.one.get(id, owner.ownerId);
     return row && toDocument(row);
   }
 
-  async listDocuments(conversationId: string): Promise<StoredDocument[]> {
-    return this.sql.ofConversation.all(conversationId).map(toDocument);
+  async listDocuments(owner: OwnerScope, conversationId: string): Promise<StoredDocument[]> {
+    return this.sql.ofConversation.all(conversationId, owner.ownerId).map(toDocument);
   }
 
-  async updateDocument(id: string, update: DocumentUpdate): Promise<StoredDocument> {
-    const changes =
-      update.state === 'ready'
-        ? this.sql.ready.run(update.kind, update.pages, update.title ?? null, id).changes
-        : this.sql.failed.run(update.error, update.errorCode ?? null, id).changes;
-    if (!changes) throw new Error(`Unknown document id "${id}".`);
-    return toDocument(this.sql.one.get(id)!);
-  }
-
-  async removeDocument(id: string): Promise<StoredDocument | undefined> {
+  async updateDocument(owner: OwnerScope, id: string, update: DocumentUpdate): Promise<StoredDocument> {
     return this.db.transaction(() => {
-      const row = this.sql.one.get(id);
+      if (!this.sql.one.get(id, owner.ownerId)) throw new NotFoundError(`Unknown document id "${id}".`);
+      if (update.state === 'ready') this.sql.ready.run(update.kind, update.pages, update.title ?? null, id);
+      else this.sql.failed.run(update.error, update.errorCode ?? null, id);
+      return toDocument(this.sql.one.get(id, owner.ownerId)!);
+    })();
+  }
+
+  async removeDocument(owner: OwnerScope, id: string): Promise<StoredDocument | undefined> {
+    return this.db.transaction(() => {
+      const row = this.sql.one.get(id, owner.ownerId);
       if (row) this.sql.remove.run(id);
       return row && toDocument(row);
     })();
+  }
+
+  async ownsUpload(owner: OwnerScope, hash: string): Promise<boolean> {
+    return (this.sql.ownsHash.get(hash, owner.ownerId)?.n ?? 0) > 0;
   }
 
   async countDocumentsWithHash(hash: string): Promise<number> {

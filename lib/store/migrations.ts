@@ -5,7 +5,8 @@ export const SCHEMA_VERSIONS = [
   '1: conversations, turns, runs and their events',
   '2: documents uploaded to a conversation',
   '3: why a document cannot be read, as a code',
-  '4: runs leased by the instance that drives them (several instances on one database; nothing on SQLite)',
+  '4: accounts: conversations have an owner; API keys, invites and the server settings',
+  '5: runs leased by the instance that drives them (several instances on one database; nothing on SQLite)',
 ] as const;
 
 export const SCHEMA_VERSION = SCHEMA_VERSIONS.length;

@@ -142,7 +142,7 @@ export class PgRunBus implements RunBus {
   }
 
   async control(runId: string, message: RunControl): Promise<ControlAnswer> {
-    const lease = (await run<{ status: string; lease_holder: string | null }>(this.pool, 'runLease', [runId])).rows[0];
+    const lease = (await run<{ status: string; lease_holder: string | null }>(this.pool, 'leaseOf', [runId])).rows[0];
     // Held by this instance but not in its registry: nobody drives it any more, and its lease will run out.
     if (!lease || lease.status !== 'running' || !lease.lease_holder || lease.lease_holder === this.instanceId)
       return 'not-running';

@@ -77,7 +77,47 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE documents ADD COLUMN error_code text;
   `,
-  // 4: the instance driving a run holds a lease on it, renewed by its heartbeat; a run whose lease ran out is marked
+  // 4: accounts. A conversation has an owner (what was written before belongs to the built-in local owner, until the
+  // first admin takes it over); everything else in a conversation is its owner's. API keys, invites, and the
+  // server's settings. (Users and sessions are the accounts library's own tables, lib/auth.)
+  `
+  ALTER TABLE conversations ADD COLUMN owner_id text NOT NULL DEFAULT 'local';
+  DROP INDEX conversations_by_activity;
+  CREATE INDEX conversations_by_owner ON conversations (owner_id, updated_at DESC, ord DESC);
+
+  CREATE TABLE api_keys (
+    id           text PRIMARY KEY,
+    owner_id     text NOT NULL,
+    name         text NOT NULL,
+    prefix       text NOT NULL,
+    -- sha256 of the key, hex; the key itself is shown once and never stored
+    hash         text NOT NULL UNIQUE,
+    created_at   bigint NOT NULL,
+    last_used_at bigint,
+    revoked_at   bigint,
+    ord          bigint GENERATED ALWAYS AS IDENTITY
+  );
+  CREATE INDEX api_keys_by_owner ON api_keys (owner_id, created_at DESC, ord DESC);
+
+  CREATE TABLE invites (
+    id         text PRIMARY KEY,
+    -- sha256 of the token in the link, hex
+    hash       text NOT NULL UNIQUE,
+    created_by text NOT NULL,
+    created_at bigint NOT NULL,
+    expires_at bigint NOT NULL,
+    used_at    bigint,
+    used_by    text,
+    revoked_at bigint,
+    ord        bigint GENERATED ALWAYS AS IDENTITY
+  );
+
+  CREATE TABLE server_settings (
+    key        text PRIMARY KEY,
+    value_json text NOT NULL
+  );
+  `,
+  // 5: the instance driving a run holds a lease on it, renewed by its heartbeat; a run whose lease ran out is marked
   // interrupted by whichever instance sees it first. Stops and tool decisions for a run go to the instance that
   // drives it through run_controls (a NOTIFY says which row to read; the answer comes back the same way).
   `

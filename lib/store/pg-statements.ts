@@ -1,31 +1,47 @@
 // Every SQL statement the PostgreSQL store runs, by name: each is sent as a named (prepared) statement, parsed and
 // planned once per connection of the pool. Rows come back in the shapes of statements.ts (the SQLite store's).
+// Ownership as on SQLite: a statement that finds an object by id or lists takes the owner and joins up to the
+// conversation's owner_id; the few without one say after which owned lookup they run (or why they are every owner's).
 import type pg from 'pg';
 
 const conversationColumns = 'id, title, created_at, updated_at, settings_json';
-const turnColumns = 'id, conversation_id, seq, content_json, created_at';
+const turnColumns = 't.id, t.conversation_id, t.seq, t.content_json, t.created_at';
 const runColumns = 'r.id, r.turn_id, r.status, r.started_at, r.ended_at, r.error_json';
 const documentColumns =
-  'id, conversation_id, hash, name, size, state, kind, pages, title, error, error_code, created_at';
+  'd.id, d.conversation_id, d.hash, d.name, d.size, d.state, d.kind, d.pages, d.title, d.error, d.error_code, d.created_at';
+/** The documents of conversations the owner has. */
+const OWNED_DOCUMENTS = 'documents d JOIN conversations c ON c.id = d.conversation_id';
+const OWNED_RUNS = 'runs r JOIN turns t ON t.id = r.turn_id JOIN conversations c ON c.id = t.conversation_id';
+
+const KEY_COLUMNS = 'id, owner_id, name, prefix, created_at, last_used_at, revoked_at';
+const INVITE_COLUMNS = 'id, created_by, created_at, expires_at, used_at, used_by, revoked_at';
+/** An invite still usable at time $N. */
+const OPEN_INVITE = 'used_at IS NULL AND revoked_at IS NULL AND expires_at > $N';
 
 /** The channel that says a run's log grew (`<run id> <last seq>`) or that the run ended (`<run id> end`). */
 export const EVENTS_CHANNEL = 'agent_studio_run_events';
 
 export const PG_SQL = {
-  insertConversation: `INSERT INTO conversations (id, title, created_at, updated_at, settings_json, search_text)
-                         VALUES ($1, $2, $3, $4, $5, $6)`,
-  conversation: `SELECT ${conversationColumns} FROM conversations WHERE id = $1`,
-  // Serialises the writers of one conversation (turn numbers, search text) across instances.
-  lockConversation: `SELECT ${conversationColumns} FROM conversations WHERE id = $1 FOR UPDATE`,
-  listAll: `SELECT ${conversationColumns} FROM conversations ORDER BY updated_at DESC, ord DESC`,
+  insertConversation: `INSERT INTO conversations (id, owner_id, title, created_at, updated_at, settings_json, search_text)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+  conversation: `SELECT ${conversationColumns} FROM conversations WHERE id = $1 AND owner_id = $2`,
+  // Serialises the writers of one conversation (turn numbers, search text) across instances. With the owner ($2);
+  // without one ($2 NULL) only for closing a run found by an owned lookup or by the lease sweep.
+  lockConversation: `SELECT ${conversationColumns} FROM conversations
+                       WHERE id = $1 AND ($2::text IS NULL OR owner_id = $2) FOR UPDATE`,
+  listAll: `SELECT ${conversationColumns} FROM conversations WHERE owner_id = $1 ORDER BY updated_at DESC, ord DESC`,
   // The words come as one array so a single prepared statement serves any number of them.
   listMatching: `SELECT ${conversationColumns} FROM conversations c
-                   WHERE NOT EXISTS (SELECT 1 FROM unnest($1::text[]) w WHERE strpos(c.search_text, w) = 0)
+                   WHERE owner_id = $1
+                     AND NOT EXISTS (SELECT 1 FROM unnest($2::text[]) w WHERE strpos(c.search_text, w) = 0)
                    ORDER BY updated_at DESC, ord DESC`,
+  // After an owned lookup in the same transaction.
   rename: 'UPDATE conversations SET title = $1 WHERE id = $2',
   setSettings: 'UPDATE conversations SET settings_json = $1 WHERE id = $2',
   touch: 'UPDATE conversations SET updated_at = $1 WHERE id = $2',
-  deleteConversation: 'DELETE FROM conversations WHERE id = $1',
+  deleteConversation: 'DELETE FROM conversations WHERE id = $1 AND owner_id = $2',
+  adoptConversations: 'UPDATE conversations SET owner_id = $1 WHERE owner_id = $2',
+  // After an owned lookup in the same transaction (or for a run being closed by the sweep).
   rebuildSearch: `UPDATE conversations SET search_text = $2::text
                       || E'\\n' || coalesce((SELECT string_agg(search_text, E'\\n' ORDER BY seq)
                                              FROM turns WHERE conversation_id = $1), '')
@@ -36,24 +52,31 @@ export const PG_SQL = {
 
   insertTurn: `INSERT INTO turns (id, conversation_id, seq, content_json, search_text, created_at)
                  VALUES ($1, $2, (SELECT coalesce(max(seq), -1) + 1 FROM turns WHERE conversation_id = $2), $3, $4, $5)
-                 RETURNING ${turnColumns}`,
-  turn: `SELECT ${turnColumns} FROM turns WHERE id = $1`,
-  turnsOf: `SELECT ${turnColumns} FROM turns WHERE conversation_id = $1 ORDER BY seq`,
+                 RETURNING id, conversation_id, seq, content_json, created_at`,
+  turn: `SELECT ${turnColumns} FROM turns t JOIN conversations c ON c.id = t.conversation_id
+           WHERE t.id = $1 AND c.owner_id = $2`,
+  // After an owned conversation lookup (these three).
+  turnsOf: `SELECT ${turnColumns} FROM turns t WHERE t.conversation_id = $1 ORDER BY t.seq`,
   deleteTurnsFrom: 'DELETE FROM turns WHERE conversation_id = $1 AND seq >= $2',
 
   // The instance that starts a run holds its lease from the start.
   insertRun: `INSERT INTO runs (id, turn_id, status, started_at, lease_holder, lease_until)
                 VALUES ($1, $2, 'running', $3, $4, now() + $5::integer * interval '1 millisecond')`,
+  /** Whether any owner has a run with this id (run ids are made by the server; a clash is a bug, not a leak). */
   runExists: 'SELECT id FROM runs WHERE id = $1',
-  run: `SELECT ${runColumns} FROM runs r WHERE r.id = $1`,
-  runLease: 'SELECT status, lease_holder FROM runs WHERE id = $1',
-  runsOfTurn: `SELECT ${runColumns} FROM runs r WHERE r.turn_id = $1 ORDER BY r.started_at, r.ord`,
+  run: `SELECT ${runColumns} FROM ${OWNED_RUNS} WHERE r.id = $1 AND c.owner_id = $2`,
+  runLease: `SELECT r.status, r.lease_holder FROM ${OWNED_RUNS} WHERE r.id = $1 AND c.owner_id = $2`,
+  // For the run bus, which is handed only runs found by an owned lookup (lib/chat/shared-live-runs.ts).
+  leaseOf: 'SELECT status, lease_holder FROM runs WHERE id = $1',
+  runsOfTurn: `SELECT ${runColumns} FROM ${OWNED_RUNS} WHERE r.turn_id = $1 AND c.owner_id = $2
+                 ORDER BY r.started_at, r.ord`,
+  // After an owned conversation lookup (these two); the second also for the run bus, which checks first.
   runsOfConversation: `SELECT ${runColumns} FROM runs r JOIN turns t ON t.id = r.turn_id
                          WHERE t.conversation_id = $1 ORDER BY r.started_at, r.ord`,
   runningOfConversation: `SELECT r.id FROM runs r JOIN turns t ON t.id = r.turn_id
                             WHERE t.conversation_id = $1 AND r.status = 'running'`,
-  conversationOfRun: `SELECT c.id, c.title FROM runs r JOIN turns t ON t.id = r.turn_id
-                        JOIN conversations c ON c.id = t.conversation_id WHERE r.id = $1`,
+  // Of a run found by an owned lookup, or by the lease sweep (every owner's).
+  conversationOfRun: `SELECT c.id, c.title FROM ${OWNED_RUNS} WHERE r.id = $1`,
   // JSON is taken apart in the store, not here: PostgreSQL's JSON operators refuse a \\u0000 in a string.
   textDeltas: `SELECT json FROM run_events WHERE run_id = $1 AND type = 'text-delta' ORDER BY seq`,
   // Only the lease holder may finish a running run ($6); without a holder (start-up maintenance, the sweep) only a
@@ -75,7 +98,9 @@ export const PG_SQL = {
    * one; the NOTIFY (sent at commit) says the new last seq. Answers how many rows went in.
    */
   appendEvents: `WITH run AS (
-                   SELECT id FROM runs WHERE id = $1 AND status = 'running' AND lease_holder = $4 FOR SHARE
+                   SELECT r.id FROM ${OWNED_RUNS}
+                     WHERE r.id = $1 AND c.owner_id = $5 AND r.status = 'running' AND r.lease_holder = $4
+                     FOR SHARE OF r
                  ), base AS (
                    SELECT coalesce(max(seq), -1) AS seq FROM run_events WHERE run_id = $1
                  ), added AS (
@@ -87,6 +112,7 @@ export const PG_SQL = {
                  SELECT count(*)::integer AS added,
                         CASE WHEN count(*) > 0 THEN pg_notify('${EVENTS_CHANNEL}', $1 || ' ' || max(seq)) END AS sent
                    FROM added`,
+  // After an owned run lookup.
   eventsOf: 'SELECT json FROM run_events WHERE run_id = $1 ORDER BY seq',
   // The run's status and its events after a seq, read in one snapshot: once it reads as ended, every event is there.
   tail: `SELECT r.status, e.seq, e.json FROM runs r LEFT JOIN run_events e ON e.run_id = r.id AND e.seq > $2
@@ -106,17 +132,40 @@ export const PG_SQL = {
   dropStaleControls: `DELETE FROM run_controls c USING runs r
                         WHERE r.id = c.run_id AND r.status <> 'running' AND c.created_at < now() - interval '1 minute'`,
 
-  insertDocument: `INSERT INTO documents (id, conversation_id, hash, name, size, state, created_at)
-                     SELECT $1, id, $3, $4, $5, 'parsing', $6 FROM conversations WHERE id = $2
+  insertDocument: `INSERT INTO documents AS d (id, conversation_id, hash, name, size, state, created_at)
+                     SELECT $1, id, $3, $4, $5, 'parsing', $6 FROM conversations WHERE id = $2 AND owner_id = $7
                      RETURNING ${documentColumns}`,
-  document: `SELECT ${documentColumns} FROM documents WHERE id = $1`,
-  documentsOf: `SELECT ${documentColumns} FROM documents WHERE conversation_id = $1 ORDER BY created_at, ord`,
-  documentReady: `UPDATE documents SET state = 'ready', kind = $1, pages = $2, title = $3, error = NULL,
-                    error_code = NULL WHERE id = $4 RETURNING ${documentColumns}`,
-  documentFailed: `UPDATE documents SET state = 'error', error = $1, error_code = $2 WHERE id = $3
-                     RETURNING ${documentColumns}`,
-  removeDocument: `DELETE FROM documents WHERE id = $1 RETURNING ${documentColumns}`,
+  document: `SELECT ${documentColumns} FROM ${OWNED_DOCUMENTS} WHERE d.id = $1 AND c.owner_id = $2`,
+  documentsOf: `SELECT ${documentColumns} FROM ${OWNED_DOCUMENTS} WHERE d.conversation_id = $1 AND c.owner_id = $2
+                  ORDER BY d.created_at, d.ord`,
+  documentReady: `UPDATE documents AS d SET state = 'ready', kind = $1, pages = $2, title = $3, error = NULL,
+                    error_code = NULL FROM conversations c
+                    WHERE d.id = $4 AND c.id = d.conversation_id AND c.owner_id = $5 RETURNING ${documentColumns}`,
+  documentFailed: `UPDATE documents AS d SET state = 'error', error = $1, error_code = $2 FROM conversations c
+                     WHERE d.id = $3 AND c.id = d.conversation_id AND c.owner_id = $4 RETURNING ${documentColumns}`,
+  removeDocument: `DELETE FROM documents AS d USING conversations c
+                     WHERE d.id = $1 AND c.id = d.conversation_id AND c.owner_id = $2 RETURNING ${documentColumns}`,
+  ownsHash: `SELECT count(*) AS n FROM ${OWNED_DOCUMENTS} WHERE d.hash = $1 AND c.owner_id = $2`,
+  // Every owner's: whether the bytes may go (never answered to a client).
   countHash: 'SELECT count(*) AS n FROM documents WHERE hash = $1',
+
+  insertKey: `INSERT INTO api_keys (id, owner_id, name, prefix, hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+                RETURNING ${KEY_COLUMNS}`,
+  keysOf: `SELECT ${KEY_COLUMNS} FROM api_keys WHERE owner_id = $1 ORDER BY created_at DESC, ord DESC`,
+  revokeKey: 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND owner_id = $3 AND revoked_at IS NULL',
+  // Every owner's: how a request carrying a key finds whose it is.
+  keyByHash: `SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = $1`,
+  touchKey: 'UPDATE api_keys SET last_used_at = $1 WHERE id = $2',
+  insertInvite: `INSERT INTO invites (id, hash, created_by, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)
+                   RETURNING ${INVITE_COLUMNS}`,
+  openInvites: `SELECT ${INVITE_COLUMNS} FROM invites WHERE ${OPEN_INVITE.replace('$N', '$1')}
+                  ORDER BY created_at DESC, ord DESC`,
+  openInvite: `SELECT ${INVITE_COLUMNS} FROM invites WHERE hash = $1 AND ${OPEN_INVITE.replace('$N', '$2')}`,
+  revokeInvite: 'UPDATE invites SET revoked_at = $1 WHERE id = $2 AND used_at IS NULL AND revoked_at IS NULL',
+  claimInvite: `UPDATE invites SET used_at = $1, used_by = $2 WHERE hash = $3 AND ${OPEN_INVITE.replace('$N', '$1')}`,
+  setting: 'SELECT value_json FROM server_settings WHERE key = $1',
+  putSetting: `INSERT INTO server_settings (key, value_json) VALUES ($1, $2)
+                 ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json`,
 } as const;
 
 export type PgStatement = keyof typeof PG_SQL;

@@ -13,6 +13,9 @@ import type { AgentEvent } from '../protocol/events';
 import { SCHEMA_VERSION } from './migrations';
 import { PG_MIGRATIONS } from './pg-schema';
 import { openPostgresStore, type PostgresChatStore, type PostgresStoreOptions } from './pg-store';
+import { ownerScope } from './owner';
+
+const OWNER = ownerScope('owner-a');
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(HERE, '../..');
@@ -78,8 +81,8 @@ if (missing) {
     });
 
     async function runningRun(store: PostgresChatStore, runId: string) {
-      const turn = await store.addTurn((await store.createConversation()).id, 'q');
-      await store.startRun(turn.id, runId);
+      const turn = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q');
+      await store.startRun(OWNER, turn.id, runId);
       return turn;
     }
 
@@ -104,15 +107,15 @@ if (missing) {
 
     it('keeps text with U+0000 in messages, answers and titles readable and searchable', async () => {
       const store = await open();
-      const c = await store.createConversation({ title: 'nul\u0000title' });
-      const turn = await store.addTurn(c.id, 'find the nul\u0000byte');
-      await store.startRun(turn.id, 'r');
-      await store.appendEvents('r', [delta('r', 'ans\u0000wer')]);
-      await store.finishRun('r', 'answered');
-      expect((await store.getConversation(c.id))?.title).toBe('nultitle');
-      expect((await store.getTurn(turn.id))?.content).toBe('find the nul\u0000byte');
-      expect(await store.getRunEvents('r')).toEqual([delta('r', 'ans\u0000wer')]);
-      expect((await store.listConversations('answer')).map((x) => x.id)).toEqual([c.id]);
+      const c = await store.createConversation(OWNER, { title: 'nul\u0000title' });
+      const turn = await store.addTurn(OWNER, c.id, 'find the nul\u0000byte');
+      await store.startRun(OWNER, turn.id, 'r');
+      await store.appendEvents(OWNER, 'r', [delta('r', 'ans\u0000wer')]);
+      await store.finishRun(OWNER, 'r', 'answered');
+      expect((await store.getConversation(OWNER, c.id))?.title).toBe('nultitle');
+      expect((await store.getTurn(OWNER, turn.id))?.content).toBe('find the nul\u0000byte');
+      expect(await store.getRunEvents(OWNER, 'r')).toEqual([delta('r', 'ans\u0000wer')]);
+      expect((await store.listConversations(OWNER, 'answer')).map((x) => x.id)).toEqual([c.id]);
     });
 
     it('lets only the instance that drives a run write it, and leaves a live lease alone', async () => {
@@ -120,14 +123,14 @@ if (missing) {
       const b = await open();
       await runningRun(a, 'r');
       a.runBus.hold('r');
-      await a.appendEvent('r', delta('r', 'from a'));
-      await expect(b.appendEvent('r', delta('r', 'from b'))).rejects.toThrow(
+      await a.appendEvent(OWNER, 'r', delta('r', 'from a'));
+      await expect(b.appendEvent(OWNER, 'r', delta('r', 'from b'))).rejects.toThrow(
         'Run "r" is driven by another instance: cannot append a text-delta event.',
       );
-      await expect(b.finishRun('r', 'answered')).rejects.toThrow('Run "r" is driven by another instance');
+      await expect(b.finishRun(OWNER, 'r', 'answered')).rejects.toThrow('Run "r" is driven by another instance');
       expect(await b.markInterruptedRuns()).toBe(0);
-      expect((await b.getRun('r'))?.status).toBe('running');
-      expect(await b.getRunEvents('r')).toEqual([delta('r', 'from a')]);
+      expect((await b.getRun(OWNER, 'r'))?.status).toBe('running');
+      expect(await b.getRunEvents(OWNER, 'r')).toEqual([delta('r', 'from a')]);
     });
 
     it('renews a held lease with each heartbeat; once released, the run is interrupted when its lease runs out', async () => {
@@ -145,8 +148,8 @@ if (missing) {
       a.runBus.release('held');
       await new Promise((r) => setTimeout(r, leaseMs + 50));
       expect(await b.markInterruptedRuns()).toBe(1);
-      expect((await b.getRun('held'))?.status).toBe('interrupted');
-      await expect(a.appendEvent('held', delta('held', 'too late'))).rejects.toThrow(
+      expect((await b.getRun(OWNER, 'held'))?.status).toBe('interrupted');
+      await expect(a.appendEvent(OWNER, 'held', delta('held', 'too late'))).rejects.toThrow(
         'is interrupted, no longer running',
       );
     });
@@ -155,18 +158,20 @@ if (missing) {
       const leaseMs = 500;
       const watcher = await open({ leaseMs, maintenance: true });
       const turn = await runningRun(watcher, 'seed'); // a conversation to put the child's run in
-      await watcher.finishRun('seed', 'answered');
+      await watcher.finishRun(OWNER, 'seed', 'answered');
       const child = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pg-kill-')), 'append-forever.mts');
       fs.writeFileSync(
         child,
         [
           `import { openPostgresStore } from ${JSON.stringify(path.join(HERE, 'pg-store.ts'))};`,
+          `import { ownerScope } from ${JSON.stringify(path.join(HERE, 'owner.ts'))};`,
+          `const OWNER = ownerScope('owner-a');`,
           `const [url, turnId] = process.argv.slice(2) as [string, string];`,
           `const store = await openPostgresStore(url, { leaseMs: ${leaseMs} });`,
-          `await store.startRun(turnId, 'crash');`,
+          `await store.startRun(OWNER, turnId, 'crash');`,
           `store.runBus.hold('crash');`,
           `for (let i = 0; ; i++) {`,
-          `  await store.appendEvent('crash', { type: 'text-delta', runId: 'crash', iteration: 1, t: i, text: 'c' + i + ' ' });`,
+          `  await store.appendEvent(OWNER, 'crash', { type: 'text-delta', runId: 'crash', iteration: 1, t: i, text: 'c' + i + ' ' });`,
           `  await new Promise((done) => process.stdout.write(i + 1 + '\\n', done));`,
           `}`,
         ].join('\n'),
@@ -188,21 +193,21 @@ if (missing) {
         if (reported >= 300 && proc.exitCode === null && !proc.killed) proc.kill('SIGKILL');
       });
       let ended = 0;
-      await until(async () => (await watcher.getRun('crash')) !== undefined || proc.exitCode !== null, 30_000);
+      await until(async () => (await watcher.getRun(OWNER, 'crash')) !== undefined || proc.exitCode !== null, 30_000);
       const unwatch = await watcher.runBus.watch('crash', () => ended++);
       expect(await exited).toBe('SIGKILL');
       expect(stderr).toBe('');
       const killedAt = Date.now();
-      expect((await watcher.getRun('crash'))?.status).toBe('running'); // its lease has not run out yet
+      expect((await watcher.getRun(OWNER, 'crash'))?.status).toBe('running'); // its lease has not run out yet
 
       // The watcher's own heartbeat (every leaseMs / 5) finds the run once its lease ran out.
-      await until(async () => (await watcher.getRun('crash'))?.status === 'interrupted', 10_000);
+      await until(async () => (await watcher.getRun(OWNER, 'crash'))?.status === 'interrupted', 10_000);
       const tookMs = Date.now() - killedAt;
       expect(tookMs).toBeLessThanOrEqual(leaseMs + watcher.runBus.lease.heartbeatMs + 1_000);
       unwatch();
       expect(ended).toBeGreaterThan(0); // followers were told it ended
 
-      const texts = (await watcher.getRunEvents('crash')).map((e) => (e.type === 'text-delta' ? e.text : '?'));
+      const texts = (await watcher.getRunEvents(OWNER, 'crash')).map((e) => (e.type === 'text-delta' ? e.text : '?'));
       expect(texts.length).toBeGreaterThanOrEqual(reported);
       expect(texts).toEqual(texts.map((_, i) => `c${i} `));
     }, 60_000);

@@ -2,13 +2,18 @@
 // connection (pg-statements.ts), the schema brought up to date on open (pg-schema.ts). Several instances of the app
 // share one database: each open store is one instance, which holds a lease on the runs it starts and tells the
 // others about them through its run bus (pg-bus.ts). appendEvents writes its whole batch in one statement (one
-// multi-row INSERT, one transaction), durable once the promise resolves.
+// multi-row INSERT, one transaction), durable once the promise resolves. Ownership as on SQLite: every method that
+// takes an id or lists takes the owner's scope and its SQL filters by it (pg-statements.ts); another owner's id
+// reads as unknown (NotFoundError).
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import { contentText, type ContentItem } from '../llm/schema';
 import type { RunStatus } from '../protocol/enums';
 import { documentRef } from './documents';
+import { NotFoundError } from './errors';
+import { LOCAL_OWNER_ID, type OwnerScope } from './owner';
+import { PgAccounts } from './pg-accounts';
 import { PgRunBus, type PgBusOptions } from './pg-bus';
 import { migratePostgres } from './pg-schema';
 import { run, type PgStatement, type Queryable } from './pg-statements';
@@ -17,11 +22,15 @@ import { DEFAULT_TITLE, defaultSettings, mergeSettings, settingsFromJson } from 
 import type { ConversationRow, RunRow, TurnRow } from './statements';
 import { upgradeRunLog } from './upgrade';
 import type {
+  ApiKeyRecord,
+  AuthDatabase,
   ChatStore,
   Conversation,
   ConversationSettings,
   ConversationSummary,
   DocumentUpdate,
+  InviteRecord,
+  ServerSettings,
   StoredDocument,
   StoredRun,
   StoredTurn,
@@ -82,12 +91,17 @@ interface DocumentRow {
 
 class PgChatStore implements ChatStore {
   private lastNow = 0;
+  readonly authDatabase: AuthDatabase;
+  private readonly accounts: PgAccounts;
 
   constructor(
     private readonly pool: pg.Pool,
     readonly runBus: PgRunBus,
     private readonly defaults: ConversationSettings,
-  ) {}
+  ) {
+    this.authDatabase = { type: 'postgres', pool };
+    this.accounts = new PgAccounts(pool, () => this.now());
+  }
 
   /** Strictly increasing milliseconds within this instance, as on SQLite. */
   private now(): number {
@@ -117,56 +131,60 @@ class PgChatStore implements ChatStore {
     }
   }
 
-  async createConversation(init?: { title?: string; settings?: Partial<ConversationSettings> }): Promise<Conversation> {
+  async createConversation(
+    owner: OwnerScope,
+    init?: { title?: string; settings?: Partial<ConversationSettings> },
+  ): Promise<Conversation> {
     const id = randomUUID();
     const title = cleanTitle(init?.title);
     const settings = mergeSettings(this.defaults, init?.settings);
     const at = this.now();
-    await this.q('insertConversation', [id, title, at, at, JSON.stringify(settings), searchable(title)]);
+    const values = [id, owner.ownerId, title, at, at, JSON.stringify(settings), searchable(title)];
+    await this.q('insertConversation', values);
     return { id, title, createdAt: at, updatedAt: at, settings };
   }
 
-  async getConversation(id: string): Promise<Conversation | undefined> {
-    const row = (await this.q<ConversationRow>('conversation', [id])).rows[0];
+  async getConversation(owner: OwnerScope, id: string): Promise<Conversation | undefined> {
+    const row = (await this.q<ConversationRow>('conversation', [id, owner.ownerId])).rows[0];
     return row && this.toConversation(row);
   }
 
-  async listConversations(query?: string): Promise<ConversationSummary[]> {
+  async listConversations(owner: OwnerScope, query?: string): Promise<ConversationSummary[]> {
     const words = searchable(query ?? '')
       .split(/\s+/)
       .filter(Boolean);
     const rows = words.length
-      ? (await this.q<ConversationRow>('listMatching', [words])).rows
-      : (await this.q<ConversationRow>('listAll', [])).rows;
+      ? (await this.q<ConversationRow>('listMatching', [owner.ownerId, words])).rows
+      : (await this.q<ConversationRow>('listAll', [owner.ownerId])).rows;
     return rows.map(toSummary);
   }
 
-  async renameConversation(id: string, title: string): Promise<void> {
+  async renameConversation(owner: OwnerScope, id: string, title: string): Promise<void> {
     const clean = cleanTitle(title);
     await this.tx(async (db) => {
-      await this.lockedConversation(db, id);
+      await this.lockedConversation(db, owner, id);
       await this.q('rename', [clean, id], db);
       await this.q('rebuildSearch', [id, searchable(clean)], db);
     });
   }
 
-  async updateSettings(id: string, settings: Partial<ConversationSettings>): Promise<Conversation> {
+  async updateSettings(owner: OwnerScope, id: string, settings: Partial<ConversationSettings>): Promise<Conversation> {
     return this.tx(async (db) => {
-      const current = await this.lockedConversation(db, id);
+      const current = await this.lockedConversation(db, owner, id);
       const merged = mergeSettings(current.settings, settings);
       await this.q('setSettings', [JSON.stringify(merged), id], db);
       return { ...current, settings: merged };
     });
   }
 
-  async deleteConversation(id: string): Promise<void> {
-    const { rowCount } = await this.q('deleteConversation', [id]);
-    if (!rowCount) throw new Error(`Unknown conversation id "${id}".`);
+  async deleteConversation(owner: OwnerScope, id: string): Promise<void> {
+    const { rowCount } = await this.q('deleteConversation', [id, owner.ownerId]);
+    if (!rowCount) throw new NotFoundError(`Unknown conversation id "${id}".`);
   }
 
-  async addTurn(conversationId: string, content: string | ContentItem[]): Promise<StoredTurn> {
+  async addTurn(owner: OwnerScope, conversationId: string, content: string | ContentItem[]): Promise<StoredTurn> {
     return this.tx(async (db) => {
-      const conversation = await this.lockedConversation(db, conversationId);
+      const conversation = await this.lockedConversation(db, owner, conversationId);
       const at = this.now();
       const text = searchable(typeof content === 'string' ? content : contentText(content));
       const row = (
@@ -178,27 +196,27 @@ class PgChatStore implements ChatStore {
     });
   }
 
-  async getTurn(turnId: string): Promise<StoredTurn | undefined> {
-    const row = (await this.q<TurnRow>('turn', [turnId])).rows[0];
+  async getTurn(owner: OwnerScope, turnId: string): Promise<StoredTurn | undefined> {
+    const row = (await this.q<TurnRow>('turn', [turnId, owner.ownerId])).rows[0];
     return row && toTurn(row);
   }
 
-  async deleteTurnsFrom(conversationId: string, seq: number): Promise<void> {
+  async deleteTurnsFrom(owner: OwnerScope, conversationId: string, seq: number): Promise<void> {
     await this.tx(async (db) => {
-      const conversation = await this.lockedConversation(db, conversationId);
+      const conversation = await this.lockedConversation(db, owner, conversationId);
       await this.q('deleteTurnsFrom', [conversationId, seq], db);
       await this.q('rebuildSearch', [conversationId, searchable(conversation.title)], db);
     });
   }
 
-  async listTurns(conversationId: string): Promise<TurnRecord[]> {
+  async listTurns(owner: OwnerScope, conversationId: string): Promise<TurnRecord[]> {
     // One snapshot for the turns, their runs and the events (REPEATABLE READ), as SQLite's one transaction gives.
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      if (!(await this.q('conversation', [conversationId], client)).rowCount)
-        throw new Error(`Unknown conversation id "${conversationId}".`);
+      if (!(await this.q('conversation', [conversationId, owner.ownerId], client)).rowCount)
+        throw new NotFoundError(`Unknown conversation id "${conversationId}".`);
       const latest = new Map<string, RunRow>();
       const counts = new Map<string, number>();
       for (const r of (await this.q<RunRow>('runsOfConversation', [conversationId], client)).rows) {
@@ -225,11 +243,11 @@ class PgChatStore implements ChatStore {
     }
   }
 
-  async startRun(turnId: string, runId: string): Promise<StoredRun> {
+  async startRun(owner: OwnerScope, turnId: string, runId: string): Promise<StoredRun> {
     return this.tx(async (db) => {
-      const turn = (await this.q<TurnRow>('turn', [turnId], db)).rows[0];
-      if (!turn) throw new Error(`Unknown turn id "${turnId}".`);
-      await this.lockedConversation(db, turn.conversation_id);
+      const turn = (await this.q<TurnRow>('turn', [turnId, owner.ownerId], db)).rows[0];
+      if (!turn) throw new NotFoundError(`Unknown turn id "${turnId}".`);
+      await this.lockedConversation(db, owner, turn.conversation_id);
       if ((await this.q('runExists', [runId], db)).rowCount)
         throw new Error(`A run with id "${runId}" already exists.`);
       const at = this.now();
@@ -239,35 +257,44 @@ class PgChatStore implements ChatStore {
     });
   }
 
-  async appendEvents(runId: string, events: readonly AgentEvent[]): Promise<void> {
+  async appendEvents(owner: OwnerScope, runId: string, events: readonly AgentEvent[]): Promise<void> {
     if (!events.length) return;
     const types = events.map((e) => e.type);
     const json = events.map((e) => JSON.stringify(e));
-    const { rows } = await this.q<{ added: number }>('appendEvents', [runId, types, json, this.runBus.instanceId]);
-    if (rows[0]?.added !== events.length) throw await this.refusal(runId, `append a ${events[0]!.type} event`);
+    const values = [runId, types, json, this.runBus.instanceId, owner.ownerId];
+    const { rows } = await this.q<{ added: number }>('appendEvents', values);
+    if (rows[0]?.added !== events.length) throw await this.refusal(owner, runId, `append a ${events[0]!.type} event`);
   }
 
-  async appendEvent(runId: string, event: AgentEvent): Promise<void> {
-    return this.appendEvents(runId, [event]);
+  async appendEvent(owner: OwnerScope, runId: string, event: AgentEvent): Promise<void> {
+    return this.appendEvents(owner, runId, [event]);
   }
 
-  async finishRun(runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): Promise<void> {
-    const closed = await this.tx((db) => this.closeRun(db, runId, status, error, this.runBus.instanceId));
-    if (!closed) throw await this.refusal(runId, 'finish it');
+  async finishRun(
+    owner: OwnerScope,
+    runId: string,
+    status: Exclude<RunStatus, 'running'>,
+    error?: ErrorInfo,
+  ): Promise<void> {
+    const closed = await this.tx(async (db) => {
+      if (!(await this.q('run', [runId, owner.ownerId], db)).rowCount) return false;
+      return this.closeRun(db, runId, status, error, this.runBus.instanceId);
+    });
+    if (!closed) throw await this.refusal(owner, runId, 'finish it');
   }
 
-  async getRun(runId: string): Promise<StoredRun | undefined> {
-    const row = (await this.q<RunRow>('run', [runId])).rows[0];
+  async getRun(owner: OwnerScope, runId: string): Promise<StoredRun | undefined> {
+    const row = (await this.q<RunRow>('run', [runId, owner.ownerId])).rows[0];
     return row && toRun(row);
   }
 
-  async getRunEvents(runId: string): Promise<AgentEvent[]> {
-    if (!(await this.q('runExists', [runId])).rowCount) throw new Error(`Unknown run id "${runId}".`);
+  async getRunEvents(owner: OwnerScope, runId: string): Promise<AgentEvent[]> {
+    if (!(await this.q('run', [runId, owner.ownerId])).rowCount) throw new NotFoundError(`Unknown run id "${runId}".`);
     return this.eventsOf(runId, this.pool);
   }
 
-  async listRuns(turnId: string): Promise<StoredRun[]> {
-    return (await this.q<RunRow>('runsOfTurn', [turnId])).rows.map(toRun);
+  async listRuns(owner: OwnerScope, turnId: string): Promise<StoredRun[]> {
+    return (await this.q<RunRow>('runsOfTurn', [turnId, owner.ownerId])).rows.map(toRun);
   }
 
   /** Runs whose lease ran out: their instance died (or closed) without finishing them. Live instances' runs are
@@ -283,35 +310,37 @@ class PgChatStore implements ChatStore {
     return marked;
   }
 
+  async adoptLocalData(owner: OwnerScope): Promise<number> {
+    if (owner.ownerId === LOCAL_OWNER_ID) return 0;
+    return (await this.q('adoptConversations', [owner.ownerId, LOCAL_OWNER_ID])).rowCount ?? 0;
+  }
+
   async close(): Promise<void> {
     await this.runBus.close();
     await this.pool.end();
   }
 
-  async addDocument(input: {
-    conversationId: string;
-    hash: string;
-    name: string;
-    size: number;
-  }): Promise<StoredDocument> {
+  async addDocument(
+    owner: OwnerScope,
+    input: { conversationId: string; hash: string; name: string; size: number },
+  ): Promise<StoredDocument> {
     const { conversationId, hash, name, size } = input;
-    const row = (
-      await this.q<DocumentRow>('insertDocument', [randomUUID(), conversationId, hash, pgText(name), size, this.now()])
-    ).rows[0];
-    if (!row) throw new Error(`Unknown conversation id "${conversationId}".`);
+    const values = [randomUUID(), conversationId, hash, pgText(name), size, this.now(), owner.ownerId];
+    const row = (await this.q<DocumentRow>('insertDocument', values)).rows[0];
+    if (!row) throw new NotFoundError(`Unknown conversation id "${conversationId}".`);
     return toDocument(row);
   }
 
-  async getDocument(id: string): Promise<StoredDocument | undefined> {
-    const row = (await this.q<DocumentRow>('document', [id])).rows[0];
+  async getDocument(owner: OwnerScope, id: string): Promise<StoredDocument | undefined> {
+    const row = (await this.q<DocumentRow>('document', [id, owner.ownerId])).rows[0];
     return row && toDocument(row);
   }
 
-  async listDocuments(conversationId: string): Promise<StoredDocument[]> {
-    return (await this.q<DocumentRow>('documentsOf', [conversationId])).rows.map(toDocument);
+  async listDocuments(owner: OwnerScope, conversationId: string): Promise<StoredDocument[]> {
+    return (await this.q<DocumentRow>('documentsOf', [conversationId, owner.ownerId])).rows.map(toDocument);
   }
 
-  async updateDocument(id: string, update: DocumentUpdate): Promise<StoredDocument> {
+  async updateDocument(owner: OwnerScope, id: string, update: DocumentUpdate): Promise<StoredDocument> {
     const { rows } =
       update.state === 'ready'
         ? await this.q<DocumentRow>('documentReady', [
@@ -319,36 +348,80 @@ class PgChatStore implements ChatStore {
             update.pages,
             update.title === undefined ? null : pgText(update.title),
             id,
+            owner.ownerId,
           ])
         : await this.q<DocumentRow>('documentFailed', [
             pgText(update.error),
             update.errorCode === undefined ? null : pgText(update.errorCode),
             id,
+            owner.ownerId,
           ]);
-    if (!rows[0]) throw new Error(`Unknown document id "${id}".`);
+    if (!rows[0]) throw new NotFoundError(`Unknown document id "${id}".`);
     return toDocument(rows[0]);
   }
 
-  async removeDocument(id: string): Promise<StoredDocument | undefined> {
-    const row = (await this.q<DocumentRow>('removeDocument', [id])).rows[0];
+  async removeDocument(owner: OwnerScope, id: string): Promise<StoredDocument | undefined> {
+    const row = (await this.q<DocumentRow>('removeDocument', [id, owner.ownerId])).rows[0];
     return row && toDocument(row);
+  }
+
+  async ownsUpload(owner: OwnerScope, hash: string): Promise<boolean> {
+    return ((await this.q<{ n: number }>('ownsHash', [hash, owner.ownerId])).rows[0]?.n ?? 0) > 0;
   }
 
   async countDocumentsWithHash(hash: string): Promise<number> {
     return (await this.q<{ n: number }>('countHash', [hash])).rows[0]?.n ?? 0;
   }
 
-  /** Why a write to a run was refused: unknown, no longer running, or another instance's. */
-  private async refusal(runId: string, what: string): Promise<Error> {
-    const row = (await this.q<{ status: RunStatus; lease_holder: string | null }>('runLease', [runId])).rows[0];
-    if (!row) return new Error(`Unknown run id "${runId}": cannot ${what}.`);
+  createApiKey(owner: OwnerScope, input: { name: string; prefix: string; hash: string }): Promise<ApiKeyRecord> {
+    return this.accounts.createApiKey(owner, input);
+  }
+  listApiKeys(owner: OwnerScope): Promise<ApiKeyRecord[]> {
+    return this.accounts.listApiKeys(owner);
+  }
+  revokeApiKey(owner: OwnerScope, id: string): Promise<boolean> {
+    return this.accounts.revokeApiKey(owner, id);
+  }
+  apiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    return this.accounts.apiKeyByHash(hash);
+  }
+  touchApiKey(id: string, at: number): Promise<void> {
+    return this.accounts.touchApiKey(id, at);
+  }
+  createInvite(input: { hash: string; createdBy: string; expiresAt: number }): Promise<InviteRecord> {
+    return this.accounts.createInvite(input);
+  }
+  listOpenInvites(now: number): Promise<InviteRecord[]> {
+    return this.accounts.listOpenInvites(now);
+  }
+  revokeInvite(id: string): Promise<boolean> {
+    return this.accounts.revokeInvite(id);
+  }
+  openInvite(hash: string, now: number): Promise<InviteRecord | undefined> {
+    return this.accounts.openInvite(hash, now);
+  }
+  claimInvite(hash: string, userId: string, now: number): Promise<boolean> {
+    return this.accounts.claimInvite(hash, userId, now);
+  }
+  serverSettings(): Promise<ServerSettings> {
+    return this.accounts.serverSettings();
+  }
+  updateServerSettings(patch: Partial<ServerSettings>): Promise<ServerSettings> {
+    return this.accounts.updateServerSettings(patch);
+  }
+
+  /** Why a write to a run was refused: unknown (or another owner's), no longer running, or another instance's. */
+  private async refusal(owner: OwnerScope, runId: string, what: string): Promise<Error> {
+    const values = [runId, owner.ownerId];
+    const row = (await this.q<{ status: RunStatus; lease_holder: string | null }>('runLease', values)).rows[0];
+    if (!row) return new NotFoundError(`Unknown run id "${runId}": cannot ${what}.`);
     if (row.status !== 'running')
       return new Error(`Run "${runId}" is ${row.status}, no longer running: cannot ${what}.`);
     return new Error(`Run "${runId}" is driven by another instance: cannot ${what}.`);
   }
 
   /** Records how a run ended and adds its answer to the conversation's search text. False when it is not running
-   *  (or, with a holder, not held by it). */
+   *  (or, with a holder, not held by it). The caller found the run by an owned lookup, or is the lease sweep. */
   private async closeRun(
     db: Queryable,
     runId: string,
@@ -358,7 +431,7 @@ class PgChatStore implements ChatStore {
   ): Promise<boolean> {
     const owner = (await this.q<{ id: string; title: string }>('conversationOfRun', [runId], db)).rows[0];
     if (!owner) return false;
-    await this.lockedConversation(db, owner.id);
+    await this.lockedConversation(db, null, owner.id);
     let answer = '';
     for (const row of (await this.q<{ json: string }>('textDeltas', [runId], db)).rows)
       answer += (JSON.parse(row.json) as { text?: string }).text ?? '';
@@ -376,9 +449,10 @@ class PgChatStore implements ChatStore {
     return upgradeRunLog(rows.map((row) => JSON.parse(row.json) as unknown));
   }
 
-  private async lockedConversation(db: Queryable, id: string): Promise<Conversation> {
-    const row = (await this.q<ConversationRow>('lockConversation', [id], db)).rows[0];
-    if (!row) throw new Error(`Unknown conversation id "${id}".`);
+  /** The conversation, locked for this transaction; `owner` null only for closing a run already found. */
+  private async lockedConversation(db: Queryable, owner: OwnerScope | null, id: string): Promise<Conversation> {
+    const row = (await this.q<ConversationRow>('lockConversation', [id, owner?.ownerId ?? null], db)).rows[0];
+    if (!row) throw new NotFoundError(`Unknown conversation id "${id}".`);
     return this.toConversation(row);
   }
 

@@ -70,7 +70,45 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE documents ADD COLUMN error_code TEXT;
   `,
-  // 4: leases are for several instances on one database; one process drives every run of a SQLite file.
+  // 4: accounts. A conversation has an owner (what was written before belongs to the built-in local owner, until the
+  // first admin takes it over); everything else in a conversation is its owner's. API keys, invites, and the
+  // server's settings. (Users and sessions are the accounts library's own tables, lib/auth.)
+  `
+  ALTER TABLE conversations ADD COLUMN owner_id TEXT NOT NULL DEFAULT 'local';
+  DROP INDEX conversations_by_activity;
+  CREATE INDEX conversations_by_owner ON conversations (owner_id, updated_at DESC);
+
+  CREATE TABLE api_keys (
+    id           TEXT PRIMARY KEY,
+    owner_id     TEXT NOT NULL,
+    name         TEXT NOT NULL,
+    prefix       TEXT NOT NULL,
+    -- sha256 of the key, hex; the key itself is shown once and never stored
+    hash         TEXT NOT NULL UNIQUE,
+    created_at   INTEGER NOT NULL,
+    last_used_at INTEGER,
+    revoked_at   INTEGER
+  );
+  CREATE INDEX api_keys_by_owner ON api_keys (owner_id, created_at DESC);
+
+  CREATE TABLE invites (
+    id         TEXT PRIMARY KEY,
+    -- sha256 of the token in the link, hex
+    hash       TEXT NOT NULL UNIQUE,
+    created_by TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    used_at    INTEGER,
+    used_by    TEXT,
+    revoked_at INTEGER
+  );
+
+  CREATE TABLE server_settings (
+    key        TEXT PRIMARY KEY,
+    value_json TEXT NOT NULL
+  );
+  `,
+  // 5: leases are for several instances on one database; one process drives every run of a SQLite file.
   '',
 ];
 

@@ -31,6 +31,7 @@ export function mergeSettings(
   if (patch.systemMessage !== undefined) merged.systemMessage = patch.systemMessage;
   if (patch.pauseBeforeTools !== undefined) merged.pauseBeforeTools = patch.pauseBeforeTools;
   if (patch.lang !== undefined) merged.lang = patch.lang;
+  if (patch.documentTools !== undefined) merged.documentTools = patch.documentTools;
   return merged;
 }
 

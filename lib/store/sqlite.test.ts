@@ -10,12 +10,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeChatStore } from '../../test/support/store-suite';
 import type { AgentEvent } from '../protocol/events';
 import { SCHEMA_VERSION } from './migrations';
+import { ownerScope } from './owner';
 import { MIGRATIONS } from './schema.sql';
 import { openSqliteStore } from './sqlite';
 import type { ChatStore } from './types';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(HERE, '../..');
+const OWNER = ownerScope('owner-a');
 
 describeChatStore('SQLite', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suite-'));
@@ -98,10 +100,10 @@ describe('SQLite chat store file', () => {
 
   it('keeps every event a killed process appended, and reads its run as interrupted after reopening', async () => {
     const first = open();
-    const conversation = await first.createConversation();
-    const turn = await first.addTurn(conversation.id, 'stream a long answer');
-    await first.startRun(turn.id, 'crash');
-    for (let i = 0; i < 3; i++) await first.appendEvent('crash', delta('crash', `p${i} `, i));
+    const conversation = await first.createConversation(OWNER);
+    const turn = await first.addTurn(OWNER, conversation.id, 'stream a long answer');
+    await first.startRun(OWNER, turn.id, 'crash');
+    for (let i = 0; i < 3; i++) await first.appendEvent(OWNER, 'crash', delta('crash', `p${i} `, i));
 
     // The child appends c0, c1, ... forever, reporting each count after the append returns.
     const child = path.join(dir, 'append-forever.mts');
@@ -109,10 +111,12 @@ describe('SQLite chat store file', () => {
       child,
       [
         `import { openSqliteStore } from ${JSON.stringify(path.join(HERE, 'sqlite.ts'))};`,
+        `import { ownerScope } from ${JSON.stringify(path.join(HERE, 'owner.ts'))};`,
+        `const OWNER = ownerScope('owner-a');`,
         `const [file, runId] = process.argv.slice(2) as [string, string];`,
         `const store = openSqliteStore(file);`,
         `for (let i = 0; ; i++) {`,
-        `  await store.appendEvent(runId, { type: 'text-delta', runId, iteration: 1, t: i, text: 'c' + i + ' ' });`,
+        `  await store.appendEvent(OWNER, runId, { type: 'text-delta', runId, iteration: 1, t: i, text: 'c' + i + ' ' });`,
         `  await new Promise((done) => process.stdout.write(i + 1 + '\\n', done));`,
         `}`,
       ].join('\n'),
@@ -139,18 +143,18 @@ describe('SQLite chat store file', () => {
     expect(reported).toBeGreaterThanOrEqual(500);
 
     const reopened = open();
-    const texts = (await reopened.getRunEvents('crash')).map((e) => (e.type === 'text-delta' ? e.text : '?'));
+    const texts = (await reopened.getRunEvents(OWNER, 'crash')).map((e) => (e.type === 'text-delta' ? e.text : '?'));
     const fromChild = texts.slice(3);
     expect(texts.slice(0, 3)).toEqual(['p0 ', 'p1 ', 'p2 ']);
     // every acknowledged append is there, in order, with nothing torn or skipped
     expect(fromChild.length).toBeGreaterThanOrEqual(reported);
     expect(fromChild).toEqual(fromChild.map((_, i) => `c${i} `));
 
-    expect((await reopened.getRun('crash'))?.status).toBe('running');
+    expect((await reopened.getRun(OWNER, 'crash'))?.status).toBe('running');
     expect(await reopened.markInterruptedRuns()).toBe(1);
-    expect((await reopened.getRun('crash'))?.status).toBe('interrupted');
-    expect((await first.getRun('crash'))?.status).toBe('interrupted');
+    expect((await reopened.getRun(OWNER, 'crash'))?.status).toBe('interrupted');
+    expect((await first.getRun(OWNER, 'crash'))?.status).toBe('interrupted');
     // what the cut-off run had said is searchable like any finished answer
-    expect(ids(await reopened.listConversations(`c${reported - 1}`))).toEqual([conversation.id]);
+    expect(ids(await reopened.listConversations(OWNER, `c${reported - 1}`))).toEqual([conversation.id]);
   });
 });

@@ -7,17 +7,24 @@ import Database from 'better-sqlite3';
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import { contentText, type ContentItem } from '../llm/schema';
 import type { RunStatus } from '../protocol/enums';
+import { SqliteAccounts } from './accounts';
 import { SqliteDocuments } from './documents';
+import { NotFoundError } from './errors';
+import { LOCAL_OWNER_ID, type OwnerScope } from './owner';
 import { upgradeRunLog } from './upgrade';
 import { migrate } from './schema.sql';
 import { prepareStatements, type ConversationRow, type RunRow, type Statements, type TurnRow } from './statements';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings, settingsFromJson } from './settings';
 import type {
+  ApiKeyRecord,
+  AuthDatabase,
   ChatStore,
   Conversation,
   ConversationSettings,
   ConversationSummary,
   DocumentUpdate,
+  InviteRecord,
+  ServerSettings,
   StoredDocument,
   StoredRun,
   StoredTurn,
@@ -46,8 +53,11 @@ class SqliteChatStore implements ChatStore {
   private lastNow = 0;
   private readonly sql: Statements;
   private readonly documents: SqliteDocuments;
-  /** One INSERT per event, all in one transaction (one commit, however many events), into a run still running. */
-  private readonly appendAll: (runId: string, events: readonly AgentEvent[]) => void;
+  private readonly accounts: SqliteAccounts;
+  readonly authDatabase: AuthDatabase;
+  /** The owner's run looked up once, then one INSERT per event, all in one transaction (one commit, however many
+   *  events), into a run still running. */
+  private readonly appendAll: (ownerId: string, runId: string, events: readonly AgentEvent[]) => void;
 
   constructor(
     private readonly db: Database.Database,
@@ -55,10 +65,12 @@ class SqliteChatStore implements ChatStore {
   ) {
     this.sql = prepareStatements(db);
     this.documents = new SqliteDocuments(db, () => this.now());
-    this.appendAll = db.transaction((runId: string, events: readonly AgentEvent[]) => {
+    this.accounts = new SqliteAccounts(db, () => this.now());
+    this.authDatabase = { type: 'sqlite', handle: db };
+    this.appendAll = db.transaction((ownerId: string, runId: string, events: readonly AgentEvent[]) => {
       const what = `cannot append a ${events[0]!.type} event`;
-      const status = this.sql.runStatus.get(runId)?.status;
-      if (!status) throw new Error(`Unknown run id "${runId}": ${what}.`);
+      const status = this.sql.run.get(runId, ownerId)?.status;
+      if (!status) throw new NotFoundError(`Unknown run id "${runId}": ${what}.`);
       if (status !== 'running') throw new Error(`Run "${runId}" is ${status}, no longer running: ${what}.`);
       for (const e of events) this.sql.insertEvent.run(runId, runId, e.type, JSON.stringify(e));
     });
@@ -71,76 +83,81 @@ class SqliteChatStore implements ChatStore {
     return this.lastNow;
   }
 
-  async createConversation(init?: { title?: string; settings?: Partial<ConversationSettings> }): Promise<Conversation> {
+  async createConversation(
+    owner: OwnerScope,
+    init?: { title?: string; settings?: Partial<ConversationSettings> },
+  ): Promise<Conversation> {
     const id = randomUUID();
     const title = cleanTitle(init?.title);
     const settings = mergeSettings(this.defaults, init?.settings);
     const at = this.now();
-    this.sql.insertConversation.run(id, title, at, at, JSON.stringify(settings), title.toLowerCase());
+    this.sql.insertConversation.run(id, owner.ownerId, title, at, at, JSON.stringify(settings), title.toLowerCase());
     return { id, title, createdAt: at, updatedAt: at, settings };
   }
 
-  async getConversation(id: string): Promise<Conversation | undefined> {
-    const row = this.sql.conversation.get(id);
+  async getConversation(owner: OwnerScope, id: string): Promise<Conversation | undefined> {
+    const row = this.sql.conversation.get(id, owner.ownerId);
     return row && this.toConversation(row);
   }
 
-  async listConversations(query?: string): Promise<ConversationSummary[]> {
+  async listConversations(owner: OwnerScope, query?: string): Promise<ConversationSummary[]> {
     const words = (query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-    const rows = words.length ? this.sql.listMatching.all(JSON.stringify(words)) : this.sql.listAll.all();
+    const rows = words.length
+      ? this.sql.listMatching.all(owner.ownerId, JSON.stringify(words))
+      : this.sql.listAll.all(owner.ownerId);
     return rows.map(toSummary);
   }
 
-  async renameConversation(id: string, title: string): Promise<void> {
+  async renameConversation(owner: OwnerScope, id: string, title: string): Promise<void> {
     const clean = cleanTitle(title);
     this.db.transaction(() => {
-      this.mustChange(this.sql.rename.run(clean, id).changes, 'conversation', id);
+      this.mustChange(this.sql.rename.run(clean, id, owner.ownerId).changes, 'conversation', id);
       this.sql.rebuildSearch.run({ id, title: clean.toLowerCase() });
     })();
   }
 
-  async updateSettings(id: string, settings: Partial<ConversationSettings>): Promise<Conversation> {
+  async updateSettings(owner: OwnerScope, id: string, settings: Partial<ConversationSettings>): Promise<Conversation> {
     return this.db.transaction(() => {
-      const current = this.conversationOrThrow(id);
+      const current = this.conversationOrThrow(owner, id);
       const merged = mergeSettings(current.settings, settings);
-      this.sql.setSettings.run(JSON.stringify(merged), id);
+      this.sql.setSettings.run(JSON.stringify(merged), id, owner.ownerId);
       return { ...current, settings: merged };
     })();
   }
 
-  async deleteConversation(id: string): Promise<void> {
-    this.mustChange(this.sql.deleteConversation.run(id).changes, 'conversation', id);
+  async deleteConversation(owner: OwnerScope, id: string): Promise<void> {
+    this.mustChange(this.sql.deleteConversation.run(id, owner.ownerId).changes, 'conversation', id);
   }
 
-  async addTurn(conversationId: string, content: string | ContentItem[]): Promise<StoredTurn> {
+  async addTurn(owner: OwnerScope, conversationId: string, content: string | ContentItem[]): Promise<StoredTurn> {
     return this.db.transaction(() => {
-      const conversation = this.conversationOrThrow(conversationId);
+      const conversation = this.conversationOrThrow(owner, conversationId);
       const id = randomUUID();
       const at = this.now();
       const text = (typeof content === 'string' ? content : contentText(content)).toLowerCase();
       this.sql.insertTurn.run(id, conversationId, conversationId, JSON.stringify(content), text, at);
       this.sql.touch.run(at, conversationId);
       this.sql.rebuildSearch.run({ id: conversationId, title: conversation.title.toLowerCase() });
-      return toTurn(this.sql.turn.get(id) as TurnRow);
+      return toTurn(this.sql.turn.get(id, owner.ownerId) as TurnRow);
     })();
   }
 
-  async getTurn(turnId: string): Promise<StoredTurn | undefined> {
-    const row = this.sql.turn.get(turnId);
+  async getTurn(owner: OwnerScope, turnId: string): Promise<StoredTurn | undefined> {
+    const row = this.sql.turn.get(turnId, owner.ownerId);
     return row && toTurn(row);
   }
 
-  async deleteTurnsFrom(conversationId: string, seq: number): Promise<void> {
+  async deleteTurnsFrom(owner: OwnerScope, conversationId: string, seq: number): Promise<void> {
     this.db.transaction(() => {
-      const conversation = this.conversationOrThrow(conversationId);
+      const conversation = this.conversationOrThrow(owner, conversationId);
       this.sql.deleteTurnsFrom.run(conversationId, seq);
       this.sql.rebuildSearch.run({ id: conversationId, title: conversation.title.toLowerCase() });
     })();
   }
 
-  async listTurns(conversationId: string): Promise<TurnRecord[]> {
+  async listTurns(owner: OwnerScope, conversationId: string): Promise<TurnRecord[]> {
     return this.db.transaction(() => {
-      this.conversationOrThrow(conversationId);
+      this.conversationOrThrow(owner, conversationId);
       // Runs come oldest first, so the last one seen for a turn is its latest.
       const latest = new Map<string, RunRow>();
       const counts = new Map<string, number>();
@@ -160,11 +177,11 @@ class SqliteChatStore implements ChatStore {
     })();
   }
 
-  async startRun(turnId: string, runId: string): Promise<StoredRun> {
+  async startRun(owner: OwnerScope, turnId: string, runId: string): Promise<StoredRun> {
     return this.db.transaction((): StoredRun => {
-      const turn = this.sql.turn.get(turnId);
-      if (!turn) throw new Error(`Unknown turn id "${turnId}".`);
-      if (this.sql.run.get(runId)) throw new Error(`A run with id "${runId}" already exists.`);
+      const turn = this.sql.turn.get(turnId, owner.ownerId);
+      if (!turn) throw new NotFoundError(`Unknown turn id "${turnId}".`);
+      if (this.sql.runExists.get(runId)) throw new Error(`A run with id "${runId}" already exists.`);
       const at = this.now();
       this.sql.insertRun.run(runId, turnId, at);
       this.sql.touch.run(at, turn.conversation_id);
@@ -172,35 +189,41 @@ class SqliteChatStore implements ChatStore {
     })();
   }
 
-  async appendEvents(runId: string, events: readonly AgentEvent[]): Promise<void> {
-    if (events.length) this.appendAll(runId, events);
+  async appendEvents(owner: OwnerScope, runId: string, events: readonly AgentEvent[]): Promise<void> {
+    if (!events.length) return;
+    this.appendAll(owner.ownerId, runId, events);
   }
 
-  async appendEvent(runId: string, event: AgentEvent): Promise<void> {
-    return this.appendEvents(runId, [event]);
+  async appendEvent(owner: OwnerScope, runId: string, event: AgentEvent): Promise<void> {
+    return this.appendEvents(owner, runId, [event]);
   }
 
-  async finishRun(runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): Promise<void> {
+  async finishRun(
+    owner: OwnerScope,
+    runId: string,
+    status: Exclude<RunStatus, 'running'>,
+    error?: ErrorInfo,
+  ): Promise<void> {
     this.db.transaction(() => {
-      const current = this.sql.runStatus.get(runId)?.status;
-      if (!current) throw new Error(`Unknown run id "${runId}": cannot finish it.`);
+      const current = this.sql.run.get(runId, owner.ownerId)?.status;
+      if (!current) throw new NotFoundError(`Unknown run id "${runId}": cannot finish it.`);
       if (current !== 'running') throw new Error(`Run "${runId}" is ${current}, no longer running: cannot finish it.`);
       this.closeRun(runId, status, error);
     })();
   }
 
-  async getRun(runId: string): Promise<StoredRun | undefined> {
-    const row = this.sql.run.get(runId);
+  async getRun(owner: OwnerScope, runId: string): Promise<StoredRun | undefined> {
+    const row = this.sql.run.get(runId, owner.ownerId);
     return row && toRun(row);
   }
 
-  async getRunEvents(runId: string): Promise<AgentEvent[]> {
-    if (!this.sql.run.get(runId)) throw new Error(`Unknown run id "${runId}".`);
+  async getRunEvents(owner: OwnerScope, runId: string): Promise<AgentEvent[]> {
+    if (!this.sql.run.get(runId, owner.ownerId)) throw new NotFoundError(`Unknown run id "${runId}".`);
     return this.eventsOf(runId);
   }
 
-  async listRuns(turnId: string): Promise<StoredRun[]> {
-    return this.sql.runsOfTurn.all(turnId).map(toRun);
+  async listRuns(owner: OwnerScope, turnId: string): Promise<StoredRun[]> {
+    return this.sql.runsOfTurn.all(turnId, owner.ownerId).map(toRun);
   }
 
   async markInterruptedRuns(): Promise<number> {
@@ -213,32 +236,75 @@ class SqliteChatStore implements ChatStore {
       .immediate();
   }
 
+  async adoptLocalData(owner: OwnerScope): Promise<number> {
+    if (owner.ownerId === LOCAL_OWNER_ID) return 0;
+    return this.sql.adoptConversations.run(owner.ownerId, LOCAL_OWNER_ID).changes;
+  }
+
   async close(): Promise<void> {
     this.db.close();
   }
 
-  async addDocument(input: {
-    conversationId: string;
-    hash: string;
-    name: string;
-    size: number;
-  }): Promise<StoredDocument> {
-    return this.documents.addDocument(input);
+  addDocument(
+    owner: OwnerScope,
+    input: { conversationId: string; hash: string; name: string; size: number },
+  ): Promise<StoredDocument> {
+    return this.documents.addDocument(owner, input);
   }
-  async getDocument(id: string): Promise<StoredDocument | undefined> {
-    return this.documents.getDocument(id);
+  getDocument(owner: OwnerScope, id: string): Promise<StoredDocument | undefined> {
+    return this.documents.getDocument(owner, id);
   }
-  async listDocuments(conversationId: string): Promise<StoredDocument[]> {
-    return this.documents.listDocuments(conversationId);
+  listDocuments(owner: OwnerScope, conversationId: string): Promise<StoredDocument[]> {
+    return this.documents.listDocuments(owner, conversationId);
   }
-  async updateDocument(id: string, update: DocumentUpdate): Promise<StoredDocument> {
-    return this.documents.updateDocument(id, update);
+  updateDocument(owner: OwnerScope, id: string, update: DocumentUpdate): Promise<StoredDocument> {
+    return this.documents.updateDocument(owner, id, update);
   }
-  async removeDocument(id: string): Promise<StoredDocument | undefined> {
-    return this.documents.removeDocument(id);
+  removeDocument(owner: OwnerScope, id: string): Promise<StoredDocument | undefined> {
+    return this.documents.removeDocument(owner, id);
   }
-  async countDocumentsWithHash(hash: string): Promise<number> {
+  ownsUpload(owner: OwnerScope, hash: string): Promise<boolean> {
+    return this.documents.ownsUpload(owner, hash);
+  }
+  countDocumentsWithHash(hash: string): Promise<number> {
     return this.documents.countDocumentsWithHash(hash);
+  }
+
+  createApiKey(owner: OwnerScope, input: { name: string; prefix: string; hash: string }): Promise<ApiKeyRecord> {
+    return this.accounts.createApiKey(owner, input);
+  }
+  listApiKeys(owner: OwnerScope): Promise<ApiKeyRecord[]> {
+    return this.accounts.listApiKeys(owner);
+  }
+  revokeApiKey(owner: OwnerScope, id: string): Promise<boolean> {
+    return this.accounts.revokeApiKey(owner, id);
+  }
+  apiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    return this.accounts.apiKeyByHash(hash);
+  }
+  touchApiKey(id: string, at: number): Promise<void> {
+    return this.accounts.touchApiKey(id, at);
+  }
+  createInvite(input: { hash: string; createdBy: string; expiresAt: number }): Promise<InviteRecord> {
+    return this.accounts.createInvite(input);
+  }
+  listOpenInvites(now: number): Promise<InviteRecord[]> {
+    return this.accounts.listOpenInvites(now);
+  }
+  revokeInvite(id: string): Promise<boolean> {
+    return this.accounts.revokeInvite(id);
+  }
+  openInvite(hash: string, now: number): Promise<InviteRecord | undefined> {
+    return this.accounts.openInvite(hash, now);
+  }
+  claimInvite(hash: string, userId: string, now: number): Promise<boolean> {
+    return this.accounts.claimInvite(hash, userId, now);
+  }
+  serverSettings(): Promise<ServerSettings> {
+    return this.accounts.serverSettings();
+  }
+  updateServerSettings(patch: Partial<ServerSettings>): Promise<ServerSettings> {
+    return this.accounts.updateServerSettings(patch);
   }
 
   /** Records how a run ended and adds its answer to the conversation's search text. False for an unknown run. */
@@ -256,15 +322,15 @@ class SqliteChatStore implements ChatStore {
     return upgradeRunLog(this.sql.eventsOf.all(runId).map((row) => JSON.parse(row.json) as unknown));
   }
 
-  private conversationOrThrow(id: string): Conversation {
-    const row = this.sql.conversation.get(id);
+  private conversationOrThrow(owner: OwnerScope, id: string): Conversation {
+    const row = this.sql.conversation.get(id, owner.ownerId);
     const conversation = row && this.toConversation(row);
-    if (!conversation) throw new Error(`Unknown conversation id "${id}".`);
+    if (!conversation) throw new NotFoundError(`Unknown conversation id "${id}".`);
     return conversation;
   }
 
   private mustChange(changes: number, kind: string, id: string): void {
-    if (changes === 0) throw new Error(`Unknown ${kind} id "${id}".`);
+    if (changes === 0) throw new NotFoundError(`Unknown ${kind} id "${id}".`);
   }
 
   private toConversation(row: ConversationRow): Conversation {

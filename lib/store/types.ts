@@ -1,11 +1,17 @@
 // What the app keeps: conversations, their turns (a user message each), the runs that answered each turn, and every
-// event of every run in order. One interface with two implementations: SQLite (the default, one process) and
-// PostgreSQL (DATABASE_URL; several instances may share it).
+// event of every run in order; uploaded documents; API keys, invites and the server's settings. One interface with two
+// implementations: SQLite (the default, one process) and PostgreSQL (DATABASE_URL; several instances may share it).
 // Every method answers with a Promise (a database across the network answers later); the SQLite store does its work
 // before it returns and answers with a settled one.
+//
+// Ownership: a conversation has an owner, and everything that hangs off it (turns, runs and their events, documents,
+// per-conversation settings, tools' work directories) is its owner's. Every method that takes an id or lists takes
+// the owner's scope first (lib/store/owner.ts) and sees only that owner's objects: another owner's id reads as
+// unknown. The few methods without a scope say why (start-up maintenance, finding an API key's owner).
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import type { ChatAgentKind, FncallMode, RunStatus } from '../protocol/enums';
 import type { ContentItem, Lang } from '../llm/schema';
+import type { OwnerScope } from './owner';
 import type { RunBus } from './run-bus';
 
 /** The title of a conversation that has none yet (one started by an upload); the page shows it in its language. */
@@ -25,6 +31,9 @@ export interface ConversationSettings {
   pauseBeforeTools: boolean;
   /** The language of the agent's prompts. 'auto' or absent: the page's language (without a page, the messages'). */
   lang?: 'auto' | Lang;
+  /** The document tools (retrieval, doc_parser) while the conversation has documents: 'auto' or absent offers them,
+   *  'off' only when ticked in `tools` (lib/chat/document-tools.ts). */
+  documentTools?: 'auto' | 'off';
 }
 
 export interface ConversationSummary {
@@ -66,43 +75,53 @@ export interface TurnRecord {
   runCount: number;
 }
 
-export interface ChatStore extends DocumentStore {
-  createConversation(init?: { title?: string; settings?: Partial<ConversationSettings> }): Promise<Conversation>;
-  getConversation(id: string): Promise<Conversation | undefined>;
-  /** Newest first (by last activity). With a query: conversations whose title or any message/answer text contains
-   *  every word of it (case-insensitive), newest first. */
-  listConversations(query?: string): Promise<ConversationSummary[]>;
-  renameConversation(id: string, title: string): Promise<void>;
-  updateSettings(id: string, settings: Partial<ConversationSettings>): Promise<Conversation>;
-  /** Deletes the conversation with its turns, runs and events. */
-  deleteConversation(id: string): Promise<void>;
+export interface ChatStore extends DocumentStore, AccountStore {
+  createConversation(
+    owner: OwnerScope,
+    init?: { title?: string; settings?: Partial<ConversationSettings> },
+  ): Promise<Conversation>;
+  getConversation(owner: OwnerScope, id: string): Promise<Conversation | undefined>;
+  /** The owner's conversations, newest first (by last activity). With a query: those whose title or any
+   *  message/answer text contains every word of it (case-insensitive), newest first. */
+  listConversations(owner: OwnerScope, query?: string): Promise<ConversationSummary[]>;
+  renameConversation(owner: OwnerScope, id: string, title: string): Promise<void>;
+  updateSettings(owner: OwnerScope, id: string, settings: Partial<ConversationSettings>): Promise<Conversation>;
+  /** Deletes the conversation with its turns, runs, events and documents. */
+  deleteConversation(owner: OwnerScope, id: string): Promise<void>;
 
   /** Appends a turn at the end of the conversation and bumps its updatedAt. */
-  addTurn(conversationId: string, content: string | ContentItem[]): Promise<StoredTurn>;
-  getTurn(turnId: string): Promise<StoredTurn | undefined>;
+  addTurn(owner: OwnerScope, conversationId: string, content: string | ContentItem[]): Promise<StoredTurn>;
+  getTurn(owner: OwnerScope, turnId: string): Promise<StoredTurn | undefined>;
   /** Deletes this turn and every later one (edit-and-resend replaces a turn and what followed it). */
-  deleteTurnsFrom(conversationId: string, seq: number): Promise<void>;
+  deleteTurnsFrom(owner: OwnerScope, conversationId: string, seq: number): Promise<void>;
   /** Every turn in order, each with its latest run and that run's events. */
-  listTurns(conversationId: string): Promise<TurnRecord[]>;
+  listTurns(owner: OwnerScope, conversationId: string): Promise<TurnRecord[]>;
 
-  startRun(turnId: string, runId: string): Promise<StoredRun>;
+  startRun(owner: OwnerScope, turnId: string, runId: string): Promise<StoredRun>;
   /**
    * Appends events to a run's log, in order, all or none. Durable once the promise resolves. The SQLite store
    * commits them in one transaction before it returns (WAL, synchronous=NORMAL): a killed process loses nothing it
    * was given; a power loss or OS crash may lose the last transactions, never part of one.
    */
-  appendEvents(runId: string, events: readonly AgentEvent[]): Promise<void>;
+  appendEvents(owner: OwnerScope, runId: string, events: readonly AgentEvent[]): Promise<void>;
   /** appendEvents with one event. */
-  appendEvent(runId: string, event: AgentEvent): Promise<void>;
-  finishRun(runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): Promise<void>;
-  getRun(runId: string): Promise<StoredRun | undefined>;
-  getRunEvents(runId: string): Promise<AgentEvent[]>;
+  appendEvent(owner: OwnerScope, runId: string, event: AgentEvent): Promise<void>;
+  finishRun(owner: OwnerScope, runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): Promise<void>;
+  getRun(owner: OwnerScope, runId: string): Promise<StoredRun | undefined>;
+  getRunEvents(owner: OwnerScope, runId: string): Promise<AgentEvent[]>;
   /** Every run of a turn, oldest first (regenerate and replay add runs). */
-  listRuns(turnId: string): Promise<StoredRun[]>;
-  /** Runs still marked running whose driver is gone (a crash, a kill) are marked interrupted; resolves with how many
-   *  were. SQLite (one process): every run left running, at start-up. PostgreSQL (instances sharing the database):
-   *  the runs whose lease ran out, at start-up and at every heartbeat; other instances' live runs are left alone. */
+  listRuns(owner: OwnerScope, turnId: string): Promise<StoredRun[]>;
+
+  /** For every owner: runs still marked running whose driver is gone (a crash, a kill) are marked interrupted;
+   *  resolves with how many were. SQLite (one process): every run left running, at start-up. PostgreSQL (instances
+   *  sharing the database): the runs whose lease ran out, at start-up and at every heartbeat; other instances' live
+   *  runs are left alone. */
   markInterruptedRuns(): Promise<number>;
+  /** What the built-in local owner had (everything written before accounts, or on loopback without them) becomes
+   *  `owner`'s: the first admin takes it over. Resolves with how many conversations moved. */
+  adoptLocalData(owner: OwnerScope): Promise<number>;
+  /** The database handle the accounts library (lib/auth) keeps its tables in, beside these. */
+  readonly authDatabase: AuthDatabase;
 
   /** How the instances sharing this store's database tell each other about runs (run-bus.ts); absent when one
    *  process owns the store (SQLite). */
@@ -110,6 +129,10 @@ export interface ChatStore extends DocumentStore {
 
   close(): Promise<void>;
 }
+
+/** Where lib/auth keeps users and sessions: the store's own database (SQLite's handle, PostgreSQL's pool). */
+export type AuthDatabase =
+  { type: 'sqlite'; handle: import('better-sqlite3').Database } | { type: 'postgres'; pool: import('pg').Pool };
 
 // --- Documents uploaded to a conversation ---
 
@@ -143,13 +166,79 @@ export type DocumentUpdate =
   | { state: 'error'; error: string; errorCode?: string };
 
 export interface DocumentStore {
-  addDocument(input: { conversationId: string; hash: string; name: string; size: number }): Promise<StoredDocument>;
-  getDocument(id: string): Promise<StoredDocument | undefined>;
+  addDocument(
+    owner: OwnerScope,
+    input: { conversationId: string; hash: string; name: string; size: number },
+  ): Promise<StoredDocument>;
+  getDocument(owner: OwnerScope, id: string): Promise<StoredDocument | undefined>;
   /** Oldest first. */
-  listDocuments(conversationId: string): Promise<StoredDocument[]>;
-  updateDocument(id: string, update: DocumentUpdate): Promise<StoredDocument>;
+  listDocuments(owner: OwnerScope, conversationId: string): Promise<StoredDocument[]>;
+  updateDocument(owner: OwnerScope, id: string, update: DocumentUpdate): Promise<StoredDocument>;
   /** Removes the record; resolves with it (undefined when unknown). */
-  removeDocument(id: string): Promise<StoredDocument | undefined>;
-  /** How many records (in any conversation) point at these bytes. */
+  removeDocument(owner: OwnerScope, id: string): Promise<StoredDocument | undefined>;
+  /** Does the owner hold an upload of these bytes, in any of their conversations? (The same bytes uploaded by two
+   *  users are stored once and owned twice; a reference to bytes the owner never uploaded is not theirs.) */
+  ownsUpload(owner: OwnerScope, hash: string): Promise<boolean>;
+  /** How many records, of every owner, point at these bytes: without a scope, because the bytes are deleted only
+   *  once nobody holds them. Never answered to a client (it would tell whether someone else has the file). */
   countDocumentsWithHash(hash: string): Promise<number>;
+}
+
+// --- API keys, invites and server settings ---
+
+export interface ApiKeyRecord {
+  id: string;
+  ownerId: string;
+  name: string;
+  /** The first characters of the key, to tell keys apart in a list (the key itself is never stored). */
+  prefix: string;
+  createdAt: number;
+  lastUsedAt?: number;
+  revokedAt?: number;
+}
+
+export interface InviteRecord {
+  id: string;
+  createdBy: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt?: number;
+  usedBy?: string;
+  revokedAt?: number;
+}
+
+/** open: anyone may create an account; invite: only with an invite link (the default once the admin exists);
+ *  closed: nobody, invite links included. The first account (the admin) can always be created. */
+export type SignUpMode = 'open' | 'invite' | 'closed';
+
+export interface ServerSettings {
+  signUp: SignUpMode;
+  /** Tools the admin has enabled for the other users (admins may use every tool). */
+  userTools: { codeInterpreter: boolean; web: boolean };
+}
+
+export interface AccountStore {
+  /** `hash`: sha256 of the key (hex). */
+  createApiKey(owner: OwnerScope, input: { name: string; prefix: string; hash: string }): Promise<ApiKeyRecord>;
+  /** The owner's keys, newest first, revoked ones included. */
+  listApiKeys(owner: OwnerScope): Promise<ApiKeyRecord[]>;
+  /** False when the owner has no such key (or it was revoked already). */
+  revokeApiKey(owner: OwnerScope, id: string): Promise<boolean>;
+  /** The key with this hash, of whichever owner: how a request carrying a key finds whose it is (no scope yet). */
+  apiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  /** Records a use of the key (last-used time). */
+  touchApiKey(id: string, at: number): Promise<void>;
+
+  /** Invites are the server's, not a user's: only the admin service (lib/auth) calls these. */
+  createInvite(input: { hash: string; createdBy: string; expiresAt: number }): Promise<InviteRecord>;
+  /** Not yet used, revoked or expired, newest first. */
+  listOpenInvites(now: number): Promise<InviteRecord[]>;
+  revokeInvite(id: string): Promise<boolean>;
+  /** Is there an open invite with this hash? */
+  openInvite(hash: string, now: number): Promise<InviteRecord | undefined>;
+  /** Uses the invite, once: false when it was used, revoked or expired meanwhile. */
+  claimInvite(hash: string, userId: string, now: number): Promise<boolean>;
+
+  serverSettings(): Promise<ServerSettings>;
+  updateServerSettings(patch: Partial<ServerSettings>): Promise<ServerSettings>;
 }

@@ -3,16 +3,18 @@
 // conversation, and the model is told of them by lib/llm/upload-info).
 import { collectFileRefs } from '../llm/upload-info';
 import type { ContentItem, Message } from '../llm/schema';
+import type { OwnerScope } from '../store/owner';
 import type { DocumentStore } from '../store/types';
 
 export async function withNewDocuments(
   store: Pick<DocumentStore, 'listDocuments'>,
+  owner: OwnerScope,
   conversationId: string,
   history: readonly Message[],
   content: string | ContentItem[],
 ): Promise<string | ContentItem[]> {
   const carried = new Set(collectFileRefs(history));
-  const files = (await store.listDocuments(conversationId))
+  const files = (await store.listDocuments(owner, conversationId))
     .filter((d) => d.state === 'ready' && !carried.has(d.ref))
     .map((d): ContentItem => ({ file: d.ref }));
   if (!files.length) return content;

@@ -1,15 +1,31 @@
-// Files a client names when it sends a message over POST /api/chat: only uploads, by the reference POST /api/files
-// returned (`files/<sha256>/<name>`), so a request cannot make the server read anything else.
+// Files a client names when it sends a message over POST /api/chat: only its own uploads, by the reference POST
+// /api/files returned (`files/<sha256>/<name>`), so a request cannot make the server read anything else, nor attach
+// (or learn of) bytes another user uploaded: a reference that is not the sender's reads exactly as one never
+// uploaded.
 import { stat } from 'node:fs/promises';
 import { parseFileRef, storedFilePath } from '../documents/file-ref';
 import type { ContentItem } from '../llm/schema';
+import type { OwnerScope } from '../store/owner';
+import type { DocumentStore } from '../store/types';
 
 export class AttachmentError extends Error {
   override name = 'AttachmentError';
+  constructor(
+    message: string,
+    /** 400 for a malformed list, 404 for a reference that is not one of the sender's uploads. */
+    readonly status: 400 | 404 = 400,
+  ) {
+    super(message);
+  }
 }
 
 /** The file content items for `refs`, or an AttachmentError naming the first bad one. */
-export async function attachmentItems(refs: unknown, dataDir: string): Promise<ContentItem[]> {
+export async function attachmentItems(
+  refs: unknown,
+  store: Pick<DocumentStore, 'ownsUpload'>,
+  owner: OwnerScope,
+  dataDir: string,
+): Promise<ContentItem[]> {
   if (!Array.isArray(refs) || !refs.every((r) => typeof r === 'string' && r.trim()))
     throw new AttachmentError('"files" must be a list of upload references ("ref" in the answer of POST /api/files).');
   const items: ContentItem[] = [];
@@ -17,8 +33,10 @@ export async function attachmentItems(refs: unknown, dataDir: string): Promise<C
     const parsed = parseFileRef(ref);
     if (!parsed)
       throw new AttachmentError(`"${ref}" is not an upload reference (files/<sha256>/<name>, from POST /api/files).`);
-    const info = await stat(storedFilePath(dataDir, parsed.hash)).catch(() => undefined);
-    if (!info?.isFile()) throw new AttachmentError(`"${ref}" has not been uploaded.`);
+    const info = (await store.ownsUpload(owner, parsed.hash))
+      ? await stat(storedFilePath(dataDir, parsed.hash)).catch(() => undefined)
+      : undefined;
+    if (!info?.isFile()) throw new AttachmentError(`"${ref}" is not one of your uploads.`, 404);
     items.push({ file: ref });
   }
   return items;

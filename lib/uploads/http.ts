@@ -4,7 +4,10 @@
 //   GET    /api/files?conversationId=<id>                       -> {documents}
 //   GET    /api/files/<id>                                      -> {document}
 //   DELETE /api/files/<id>                                      -> {document}
+// Each acts for the signed-in user's scope: another user's conversation or document answers 404, as an unknown one.
 import { bodyChunks } from '../http/body';
+import { RateLimitError } from '../http/rate-limit';
+import type { OwnerScope } from '../store/owner';
 import type { DocumentService } from './service';
 import { UploadError } from './service';
 
@@ -14,17 +17,22 @@ function problem(status: number, message: string, code?: string): Response {
 
 function failure(e: unknown): Response {
   if (e instanceof UploadError) return problem(e.status, e.message, e.code);
+  if (e instanceof RateLimitError)
+    return Response.json(
+      { error: { message: e.message, code: e.code } },
+      { status: 429, headers: { 'retry-after': String(e.retryAfterS) } },
+    );
   return problem(500, e instanceof Error ? e.message : String(e));
 }
 
-export async function handleUpload(service: DocumentService, request: Request): Promise<Response> {
+export async function handleUpload(service: DocumentService, owner: OwnerScope, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const name = url.searchParams.get('name');
   if (!name) return problem(400, 'Say the file name: POST /api/files?name=<file name> with the bytes as the body.');
   const conversationId = url.searchParams.get('conversationId') || undefined;
   const length = request.headers.get('content-length');
   try {
-    const { document, notice } = await service.upload({
+    const { document, notice } = await service.upload(owner, {
       conversationId,
       name,
       body: bodyChunks(request.body), // an oversize body stops being read soon after the limit
@@ -36,20 +44,24 @@ export async function handleUpload(service: DocumentService, request: Request): 
   }
 }
 
-export async function handleList(service: DocumentService, request: Request): Promise<Response> {
+export async function handleList(service: DocumentService, owner: OwnerScope, request: Request): Promise<Response> {
   const conversationId = new URL(request.url).searchParams.get('conversationId');
   if (!conversationId) return problem(400, 'Say which conversation: GET /api/files?conversationId=<id>.');
-  return Response.json({ documents: await service.list(conversationId) });
+  try {
+    return Response.json({ documents: await service.list(owner, conversationId) });
+  } catch (e) {
+    return failure(e);
+  }
 }
 
-export async function handleGet(service: DocumentService, id: string): Promise<Response> {
-  const document = await service.get(id);
+export async function handleGet(service: DocumentService, owner: OwnerScope, id: string): Promise<Response> {
+  const document = await service.get(owner, id);
   return document ? Response.json({ document }) : problem(404, 'This document no longer exists.');
 }
 
-export async function handleDelete(service: DocumentService, id: string): Promise<Response> {
+export async function handleDelete(service: DocumentService, owner: OwnerScope, id: string): Promise<Response> {
   try {
-    return Response.json({ document: await service.remove(id) });
+    return Response.json({ document: await service.remove(owner, id) });
   } catch (e) {
     return failure(e);
   }

@@ -1,5 +1,6 @@
 // Parses running in this process, by document id, and the wait a message makes for them. Apart from service.ts so
 // that the chat service can wait without loading the parsers.
+import type { OwnerScope } from '../store/owner';
 import type { ChatStore, StoredDocument } from '../store/types';
 
 /** How long a message waits for its conversation's documents to finish parsing before it goes without them. */
@@ -7,11 +8,11 @@ export const PARSE_WAIT_MS = 120_000;
 
 export class ParseJobs {
   private readonly jobs = new Map<string, Promise<StoredDocument>>();
-  private resume?: (doc: StoredDocument) => void;
+  private resume?: (owner: OwnerScope, doc: StoredDocument) => void;
 
   /** How a parse that is not running here starts (the document service's): a record left 'parsing' by a stopped
    *  server, or by another instance sharing the database, which may still be at it (the two parses agree). */
-  resumeWith(resume: (doc: StoredDocument) => void): void {
+  resumeWith(resume: (owner: OwnerScope, doc: StoredDocument) => void): void {
     this.resume = resume;
   }
 
@@ -34,11 +35,12 @@ export class ParseJobs {
    */
   async settled(
     store: Pick<ChatStore, 'listDocuments'>,
+    owner: OwnerScope,
     conversationId: string,
     timeoutMs = PARSE_WAIT_MS,
   ): Promise<void> {
-    const parsing = (await store.listDocuments(conversationId)).filter((d) => d.state === 'parsing');
-    for (const d of parsing) if (!this.jobs.has(d.id)) this.resume?.(d);
+    const parsing = (await store.listDocuments(owner, conversationId)).filter((d) => d.state === 'parsing');
+    for (const d of parsing) if (!this.jobs.has(d.id)) this.resume?.(owner, d);
     const pending = parsing.flatMap((d) => this.jobs.get(d.id) ?? []);
     if (!pending.length) return;
     let timer: ReturnType<typeof setTimeout> | undefined;

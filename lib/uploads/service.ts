@@ -1,7 +1,11 @@
 // The document use cases, framework-free: upload (stream to disk, record, parse in the background), list, remove,
-// and which documents the next message carries. The HTTP routes only wire requests to this.
+// and which documents the next message carries. The HTTP routes only wire requests to this. Every use case takes the
+// owner's scope: a document is its conversation's owner's, and another owner's reads as unknown (404). The bytes are
+// kept once per content hash whoever uploads them, and deleted once no record of anyone holds them.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { RateLimitError, type ByteBudget } from '../http/rate-limit';
+import type { OwnerScope } from '../store/owner';
 import type { ChatStore, StoredDocument } from '../store/types';
 import { safeFileName, storedFilePath } from '../documents/file-ref';
 import { formatBytes, type DocumentLimits } from '../documents/limits';
@@ -34,25 +38,31 @@ export class DocumentService {
   readonly parses: ParseJobs;
   private readonly dataDir: string;
   private readonly limits: DocumentLimits;
+  private readonly budget?: ByteBudget;
 
   constructor(
     readonly store: ChatStore,
-    options: { dataDir: string; limits: DocumentLimits; parses?: ParseJobs },
+    /** `budget`: bytes each owner may upload a day (UPLOAD_BYTES_PER_DAY); past it an upload is refused (429). */
+    options: { dataDir: string; limits: DocumentLimits; parses?: ParseJobs; budget?: ByteBudget },
   ) {
     this.dataDir = options.dataDir;
     this.limits = options.limits;
     this.parses = options.parses ?? new ParseJobs();
-    this.parses.resumeWith((doc) => this.startParsing(doc));
+    this.budget = options.budget;
+    this.parses.resumeWith((owner, doc) => this.startParsing(owner, doc));
   }
 
   /** Stores the bytes, records the document (state 'parsing') and starts parsing it. A new conversation is created
    *  when none is given, so files can be attached before the first message. */
-  async upload(input: {
-    conversationId?: string;
-    name: string;
-    body: AsyncIterable<Uint8Array>;
-    declaredSize?: number;
-  }): Promise<UploadResult> {
+  async upload(
+    owner: OwnerScope,
+    input: {
+      conversationId?: string;
+      name: string;
+      body: AsyncIterable<Uint8Array>;
+      declaredSize?: number;
+    },
+  ): Promise<UploadResult> {
     const raw = input.name ?? '';
     const name = safeFileName(raw.split(/[/\\]/).filter(Boolean).pop() ?? raw);
     const limit = this.limits.uploadMaxBytes;
@@ -63,43 +73,65 @@ export class DocumentService {
         'too-large',
       );
     }
-    if (input.conversationId && !(await this.store.getConversation(input.conversationId)))
+    if (input.conversationId && !(await this.store.getConversation(owner, input.conversationId)))
       throw new UploadError('This conversation no longer exists.', 404, 'gone');
+    const allowance = this.budget?.left(owner.ownerId);
+    const overBudget = () => {
+      const [limit, hours] = [formatBytes(this.budget!.maxBytes), Math.ceil(allowance!.retryAfterS / 3600)];
+      return new RateLimitError(
+        'upload-budget',
+        `You have uploaded ${limit} in the last 24 hours, the most one user may (UPLOAD_BYTES_PER_DAY). ` +
+          `Try again in ${hours} h.`,
+        allowance!.retryAfterS || 60,
+        { limit, hours },
+      );
+    };
+    if (allowance && (allowance.bytes <= 0 || (input.declaredSize ?? 0) > allowance.bytes)) throw overBudget();
     let saved;
     try {
-      saved = await saveUpload(input.body, { dataDir: this.dataDir, maxBytes: limit, name });
+      const body = allowance ? capped(input.body, allowance.bytes, overBudget) : input.body;
+      saved = await saveUpload(body, { dataDir: this.dataDir, maxBytes: limit, name });
     } catch (e) {
       if (e instanceof DocumentError && e.code === 'too-large') throw new UploadError(e.message, 413, e.code);
       throw e;
     }
-    const conversationId = input.conversationId ?? (await this.store.createConversation()).id;
-    const document = await this.store.addDocument({ conversationId, hash: saved.hash, name, size: saved.size });
-    this.startParsing(document);
+    this.budget?.spend(owner.ownerId, saved.size);
+    const conversationId = input.conversationId ?? (await this.store.createConversation(owner)).id;
+    const document = await this.store.addDocument(owner, {
+      conversationId,
+      hash: saved.hash,
+      name,
+      size: saved.size,
+    });
+    this.startParsing(owner, document);
     const notice = name !== raw ? `The file name "${printable(raw)}" was changed to "${name}".` : undefined;
     return notice ? { document, notice } : { document };
   }
 
   /** The conversation's documents, oldest first. A record left 'parsing' by a stopped server is parsed again. */
-  async list(conversationId: string): Promise<StoredDocument[]> {
-    const docs = await this.store.listDocuments(conversationId);
-    for (const doc of docs) if (doc.state === 'parsing' && !this.parses.get(doc.id)) this.startParsing(doc);
+  async list(owner: OwnerScope, conversationId: string): Promise<StoredDocument[]> {
+    if (!(await this.store.getConversation(owner, conversationId)))
+      throw new UploadError('This conversation no longer exists.', 404);
+    const docs = await this.store.listDocuments(owner, conversationId);
+    for (const doc of docs) if (doc.state === 'parsing' && !this.parses.get(doc.id)) this.startParsing(owner, doc);
     return docs;
   }
 
-  get(id: string): Promise<StoredDocument | undefined> {
-    return this.store.getDocument(id);
+  get(owner: OwnerScope, id: string): Promise<StoredDocument | undefined> {
+    return this.store.getDocument(owner, id);
   }
 
   /** Resolves once the document is parsed (ready or error). */
-  async settled(id: string): Promise<StoredDocument | undefined> {
-    await this.parses.get(id);
-    return this.store.getDocument(id);
+  async settled(owner: OwnerScope, id: string): Promise<StoredDocument | undefined> {
+    if (await this.store.getDocument(owner, id)) await this.parses.get(id);
+    return this.store.getDocument(owner, id);
   }
 
-  /** Removes the record; the bytes and their parse go too once no other record uses them. */
-  async remove(id: string): Promise<StoredDocument> {
+  /** Removes the record; the bytes and their parse go too once no other record (of anyone) uses them. */
+  async remove(owner: OwnerScope, id: string): Promise<StoredDocument> {
+    if (!(await this.store.getDocument(owner, id))) throw new UploadError('This document no longer exists.', 404);
     await this.parses.get(id)?.catch(() => undefined);
-    const removed = await this.store.removeDocument(id);
+    const removed = await this.store.removeDocument(owner, id);
     if (!removed) throw new UploadError('This document no longer exists.', 404, 'gone');
     if ((await this.store.countDocumentsWithHash(removed.hash)) === 0)
       await deleteStoredFile(this.dataDir, removed.hash);
@@ -110,26 +142,26 @@ export class DocumentService {
    * Deletes a conversation and what it left on disk: its documents' bytes and parses (unless another conversation
    * holds the same file) and its tools' work directories (staged files, code_interpreter's files).
    */
-  async deleteConversation(conversationId: string): Promise<void> {
-    const docs = await this.store.listDocuments(conversationId);
+  async deleteConversation(owner: OwnerScope, conversationId: string): Promise<void> {
+    const docs = await this.store.listDocuments(owner, conversationId);
     await Promise.allSettled(docs.map((d) => this.parses.get(d.id))); // a parse still writing would leave its cache
-    await this.store.deleteConversation(conversationId); // its documents go with it
+    await this.store.deleteConversation(owner, conversationId); // its documents go with it; throws if not the owner's
     for (const hash of new Set(docs.map((d) => d.hash)))
       if ((await this.store.countDocumentsWithHash(hash)) === 0) await deleteStoredFile(this.dataDir, hash);
     await rm(path.join(this.dataDir, 'work', safeFileName(conversationId)), { recursive: true, force: true });
   }
 
-  private startParsing(doc: StoredDocument): void {
-    this.parses.track(doc.id, this.parse(doc));
+  private startParsing(owner: OwnerScope, doc: StoredDocument): void {
+    this.parses.track(doc.id, this.parse(owner, doc));
   }
 
-  private async parse(doc: StoredDocument): Promise<StoredDocument> {
+  private async parse(owner: OwnerScope, doc: StoredDocument): Promise<StoredDocument> {
     try {
       const parsed = await loadDocumentOffThread(storedFilePath(this.dataDir, doc.hash), doc.name, {
         limits: this.limits,
         cacheDir: parsedCacheDir(this.dataDir),
       });
-      return await this.store.updateDocument(doc.id, {
+      return await this.store.updateDocument(owner, doc.id, {
         state: 'ready',
         kind: parsed.kind,
         pages: parsed.pages.length,
@@ -142,11 +174,25 @@ export class DocumentService {
           : `${doc.name} could not be read (${e instanceof Error ? e.message : String(e)}).`;
       const errorCode = e instanceof DocumentError ? e.code : 'unreadable';
       try {
-        return await this.store.updateDocument(doc.id, { state: 'error', error, errorCode });
+        return await this.store.updateDocument(owner, doc.id, { state: 'error', error, errorCode });
       } catch {
         return doc; // removed while parsing
       }
     }
+  }
+}
+
+/** The body's chunks; `makeError()` is thrown once more than `maxBytes` came. */
+async function* capped(
+  body: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  makeError: () => Error,
+): AsyncIterable<Uint8Array> {
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw makeError();
+    yield chunk;
   }
 }
 

@@ -12,6 +12,11 @@ import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { createChatModel } from '../../lib/llm';
 import { chatContext, follow } from '../support/chat';
+import { ownerScope } from '../../lib/store/owner';
+import { everyToolActor } from '../../lib/chat/actor';
+
+const OWNER = ownerScope('owner-a');
+const ACTOR = everyToolActor(OWNER);
 
 let server: ModelServer;
 let store: ChatStore;
@@ -20,20 +25,22 @@ let service: ChatService;
 beforeAll(async () => {
   server = await createModelServer();
   store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'chat-service-')), 'chat.db'));
-  service = chatContext(
-    store,
-    (s: ConversationSettings) =>
-      new FnCallAgent({
-        llm: createChatModel({
-          model: 'scripted',
-          baseURL: server.url,
-          apiKey: 'k',
-          fncallMode: s.fncallMode,
-          generateCfg: { max_retries: 0, ...s.generateCfg },
+  service = (
+    await chatContext(
+      store,
+      (s: ConversationSettings) =>
+        new FnCallAgent({
+          llm: createChatModel({
+            model: 'scripted',
+            baseURL: server.url,
+            apiKey: 'k',
+            fncallMode: s.fncallMode,
+            generateCfg: { max_retries: 0, ...s.generateCfg },
+          }),
+          functionList: s.tools,
+          name: 'assistant',
         }),
-        functionList: s.tools,
-        name: 'assistant',
-      }),
+    )
   ).chat;
 });
 afterAll(async () => {
@@ -57,111 +64,115 @@ describe('ChatService', () => {
         { content: 'You asked about 6*7.' },
       ],
     });
-    const first = await service.send({ message: 'What is 6*7?' });
-    const events = await drain(follow(service, first.runId));
+    const first = await service.send(ACTOR, { message: 'What is 6*7?' });
+    const events = await drain(follow(service, OWNER, first.runId));
     expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
-    expect(await store.getRunEvents(first.runId)).toEqual(events);
-    expect((await store.getRun(first.runId))?.status).toBe('answered');
-    expect((await store.getConversation(first.conversationId))?.title).toBe('What is 6*7?');
+    expect(await store.getRunEvents(OWNER, first.runId)).toEqual(events);
+    expect((await store.getRun(OWNER, first.runId))?.status).toBe('answered');
+    expect((await store.getConversation(OWNER, first.conversationId))?.title).toBe('What is 6*7?');
 
-    const second = await service.send({ conversationId: first.conversationId, message: 'What did I ask?' });
-    await drain(follow(service, second.runId));
+    const second = await service.send(ACTOR, { conversationId: first.conversationId, message: 'What did I ask?' });
+    await drain(follow(service, OWNER, second.runId));
     const sent = server.requests[2]!.body.messages;
     expect(sent.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
     expect(sent[3].content).toBe('It is 42.');
-    expect((await store.listConversations('42')).map((c) => c.id)).toEqual([first.conversationId]);
+    expect((await store.listConversations(OWNER, '42')).map((c) => c.id)).toEqual([first.conversationId]);
   });
 
   it('regenerates a turn as a new run and drops later turns; edit-and-resend replaces the message', async () => {
     server.setScenario({ fallback: 'echo' });
-    const a = await service.send({ message: 'one' });
-    await drain(follow(service, a.runId));
-    const b = await service.send({ conversationId: a.conversationId, message: 'two' });
-    await drain(follow(service, b.runId));
-    const again = await service.regenerate(a.turnId);
-    await drain(follow(service, again.runId));
-    let turns = await store.listTurns(a.conversationId);
+    const a = await service.send(ACTOR, { message: 'one' });
+    await drain(follow(service, OWNER, a.runId));
+    const b = await service.send(ACTOR, { conversationId: a.conversationId, message: 'two' });
+    await drain(follow(service, OWNER, b.runId));
+    const again = await service.regenerate(ACTOR, a.turnId);
+    await drain(follow(service, OWNER, again.runId));
+    let turns = await store.listTurns(OWNER, a.conversationId);
     expect(turns).toHaveLength(1);
     expect(turns[0]!.runCount).toBe(2);
     expect(turns[0]!.run?.id).toBe(again.runId);
 
-    const edited = await service.editAndResend(a.turnId, 'uno');
-    await drain(follow(service, edited.runId));
-    turns = await store.listTurns(a.conversationId);
+    const edited = await service.editAndResend(ACTOR, a.turnId, 'uno');
+    await drain(follow(service, OWNER, edited.runId));
+    turns = await store.listTurns(OWNER, a.conversationId);
     expect(turns.map((t) => t.turn.content)).toEqual(['uno']);
     expect(server.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'uno' }]);
   });
 
   it('stops a run by id, and a reader that leaves stops it too; both end as aborted in the store', async () => {
     server.setScenario({ fallback: { content: 'x'.repeat(400), chunkSize: 1, delayMs: 5 } });
-    const run = await service.send({ message: 'long' });
-    const reading = drain(follow(service, run.runId));
+    const run = await service.send(ACTOR, { message: 'long' });
+    const reading = drain(follow(service, OWNER, run.runId));
     await new Promise((r) => setTimeout(r, 100));
-    expect(await service.stop(run.runId)).toBe(true);
+    expect(await service.stop(ACTOR, run.runId)).toBe(true);
     expect((await reading).at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' });
-    expect((await store.getRun(run.runId))?.status).toBe('aborted');
-    expect(await service.stop(run.runId)).toBe(false);
+    expect((await store.getRun(OWNER, run.runId))?.status).toBe('aborted');
+    expect(await service.stop(ACTOR, run.runId)).toBe(false);
 
-    const left = await service.send({ message: 'long again' });
-    for await (const e of follow(service, left.runId, { onLeave: () => void service.stop(left.runId) }))
+    const left = await service.send(ACTOR, { message: 'long again' });
+    for await (const e of follow(service, OWNER, left.runId, { onLeave: () => void service.stop(ACTOR, left.runId) }))
       if (e.type === 'text-delta') break;
     await new Promise((r) => setTimeout(r, 200));
-    expect((await store.getRun(left.runId))?.status).toBe('aborted');
-    expect((await store.getRunEvents(left.runId)).at(-1)?.type).toBe('run-end');
+    expect((await store.getRun(OWNER, left.runId))?.status).toBe('aborted');
+    expect((await store.getRunEvents(OWNER, left.runId)).at(-1)?.type).toBe('run-end');
   });
 
   it('stops the runs of a conversation about to be deleted, and waits until they have ended', async () => {
     server.setScenario({ fallback: { content: 'x'.repeat(400), chunkSize: 1, delayMs: 5 } });
-    const run = await service.send({ message: 'long' });
-    const other = await service.send({ message: 'another conversation' });
-    const reading = drain(follow(service, run.runId));
+    const run = await service.send(ACTOR, { message: 'long' });
+    const other = await service.send(ACTOR, { message: 'another conversation' });
+    const reading = drain(follow(service, OWNER, run.runId));
     await new Promise((r) => setTimeout(r, 100));
 
-    await service.runs.stopConversation(run.conversationId);
-    expect((await store.getRun(run.runId))?.status).toBe('aborted');
+    await service.runs.stopConversation(OWNER, run.conversationId);
+    expect((await store.getRun(OWNER, run.runId))?.status).toBe('aborted');
     expect((await reading).at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' });
-    expect((await store.getRun(other.runId))?.status).toBe('running'); // another conversation's run goes on
-    await store.deleteConversation(run.conversationId);
-    expect(await store.getConversation(run.conversationId)).toBeUndefined();
+    expect((await store.getRun(OWNER, other.runId))?.status).toBe('running'); // another conversation's run goes on
+    await store.deleteConversation(OWNER, run.conversationId);
+    expect(await store.getConversation(OWNER, run.conversationId)).toBeUndefined();
 
-    await drain(follow(service, other.runId));
-    expect((await store.getRun(other.runId))?.status).toBe('answered');
+    await drain(follow(service, OWNER, other.runId));
+    expect((await store.getRun(OWNER, other.runId))?.status).toBe('answered');
   });
 
   it("runs the agent in the page's language unless the conversation's settings name one", async () => {
     server.setScenario({ fallback: 'echo' });
     const langOf = async (run: { runId: string }) =>
-      (await drain(follow(service, run.runId))).find((e) => e.type === 'run-start');
-    const page = await service.send({ message: 'Hello', lang: 'zh' });
+      (await drain(follow(service, OWNER, run.runId))).find((e) => e.type === 'run-start');
+    const page = await service.send(ACTOR, { message: 'Hello', lang: 'zh' });
     expect(await langOf(page)).toMatchObject({ lang: 'zh' });
     // Without a page language the messages decide, as in Qwen-Agent.
-    expect(await langOf(await service.regenerate(page.turnId))).toMatchObject({ lang: 'en' });
-    expect(await langOf(await service.regenerate(page.turnId, 'en'))).toMatchObject({ lang: 'en' });
+    expect(await langOf(await service.regenerate(ACTOR, page.turnId))).toMatchObject({ lang: 'en' });
+    expect(await langOf(await service.regenerate(ACTOR, page.turnId, 'en'))).toMatchObject({ lang: 'en' });
 
-    await store.updateSettings(page.conversationId, { lang: 'en' });
-    const set = await service.send({ conversationId: page.conversationId, message: 'Again', lang: 'zh' });
+    await store.updateSettings(OWNER, page.conversationId, { lang: 'en' });
+    const set = await service.send(ACTOR, { conversationId: page.conversationId, message: 'Again', lang: 'zh' });
     expect(await langOf(set)).toMatchObject({ lang: 'en' });
-    await store.updateSettings(page.conversationId, { lang: 'auto' });
-    expect(await langOf(await service.editAndResend(set.turnId, 'Once more', 'zh'))).toMatchObject({ lang: 'zh' });
+    await store.updateSettings(OWNER, page.conversationId, { lang: 'auto' });
+    expect(await langOf(await service.editAndResend(ACTOR, set.turnId, 'Once more', 'zh'))).toMatchObject({
+      lang: 'zh',
+    });
     // A language the agent has no prompts for is refused at the door.
-    await expect(service.send({ message: 'Hi', lang: 'fr' as never })).rejects.toThrow('"lang" must be "en" or "zh"');
+    await expect(service.send(ACTOR, { message: 'Hi', lang: 'fr' as never })).rejects.toThrow(
+      '"lang" must be "en" or "zh"',
+    );
   });
 
   it('refuses an empty message and an unknown tool before storing anything', async () => {
-    const before = (await store.listConversations()).length;
-    await expect(service.send({ message: '   ' })).rejects.toThrow('"message" must be a non-empty string.');
-    await expect(service.send({ message: 'hi', settings: { tools: ['nope'] } })).rejects.toThrow(/nope/);
-    expect(await store.listConversations()).toHaveLength(before);
+    const before = (await store.listConversations(OWNER)).length;
+    await expect(service.send(ACTOR, { message: '   ' })).rejects.toThrow('"message" must be a non-empty string.');
+    await expect(service.send(ACTOR, { message: 'hi', settings: { tools: ['nope'] } })).rejects.toThrow(/nope/);
+    expect(await store.listConversations(OWNER)).toHaveLength(before);
   });
 
   it('gives the browser merged deltas without the requests and history, so bytes grow with the answer', async () => {
     const answer = 'word '.repeat(400);
     server.setScenario({ fallback: { content: answer, chunkSize: 4 } });
-    const run = await service.send({ message: 'write' });
+    const run = await service.send(ACTOR, { message: 'write' });
     // The one feed the page and POST /api/chat read (lib/chat/feed.ts), live.
     const browser: FeedEvent[] = [];
-    for await (const e of runFeed(service.runs, store, run.runId, { stopOnLeave: false })) browser.push(e);
-    const all = await store.getRunEvents(run.runId);
+    for await (const e of runFeed(service.runs, store, OWNER, run.runId, { stopOnLeave: false })) browser.push(e);
+    const all = await store.getRunEvents(OWNER, run.runId);
     expect(browser.length).toBeLessThan(all.length / 10);
     expect(browser.find((e) => e.type === 'llm-start')).not.toHaveProperty('request');
     expect(browser.find((e) => e.type === 'run-start')).not.toHaveProperty('input');

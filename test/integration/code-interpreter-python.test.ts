@@ -23,6 +23,9 @@ import '../../tools'; // registers the builtin tools
 import { codeInterpreterBackend, codeWorkDir } from '../../tools/code-interpreter';
 import { createModelServer } from '../../scripts/model-server/server';
 import { makeWorkbook } from '../support/document-fixtures';
+import { ownerScope } from '../../lib/store/owner';
+
+const OWNER = ownerScope('owner-a');
 
 const PYTHON = '/usr/bin/python3';
 const available = probePython(PYTHON).ok;
@@ -248,7 +251,7 @@ describe.skipIf(!available)('code_interpreter on CPython: the sandbox holds', ()
     async () => {
       const secret = `secret-${Date.now()}`;
       store = await openStore(dataDir);
-      await store.createConversation({ title: secret });
+      await store.createConversation(OWNER, { title: secret });
       const db = path.join(dataDir, DB_FILE_NAME);
       const onDisk = [db, `${db}-wal`].some((f) => existsSync(f) && readFileSync(f).includes(secret));
       expect(onDisk).toBe(true);

@@ -13,6 +13,9 @@ import { digestRun } from '../../lib/compare/runs';
 import { foldInspection } from '../../lib/inspect/fold';
 import { AgentEventSchema } from '../../lib/protocol/events';
 import { openSqliteStore } from '../../lib/store/sqlite';
+import { ownerScope } from '../../lib/store/owner';
+
+const OWNER = ownerScope('owner-a');
 
 interface OldRun {
   name: string;
@@ -46,9 +49,9 @@ function shown(view: RunView, react: boolean): unknown {
 async function storedAsMainLeftIt(run: OldRun) {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'old-logs-')), 'agent-studio.db');
   const store = openSqliteStore(file);
-  const conversation = await store.createConversation();
-  const turn = await store.addTurn(conversation.id, 'q');
-  await store.startRun(turn.id, run.runId);
+  const conversation = await store.createConversation(OWNER);
+  const turn = await store.addTurn(OWNER, conversation.id, 'q');
+  await store.startRun(OWNER, turn.id, run.runId);
   const db = new Database(file);
   const insert = db.prepare('INSERT INTO run_events (run_id, seq, type, json) VALUES (?, ?, ?, ?)');
   run.rows.forEach((json, seq) => insert.run(run.runId, seq, (JSON.parse(json) as { type: string }).type, json));
@@ -60,9 +63,9 @@ describe('run logs written by an older version', () => {
   it.each(fixture.runs.map((r) => [r.name, r] as const))('%s: loads valid and shows the same', async (_, run) => {
     const { store, conversationId } = await storedAsMainLeftIt(run);
     try {
-      const events = await store.getRunEvents(run.runId);
+      const events = await store.getRunEvents(OWNER, run.runId);
       for (const e of events) AgentEventSchema.parse(e);
-      const [record] = await store.listTurns(conversationId);
+      const [record] = await store.listTurns(OWNER, conversationId);
       expect(record!.events).toEqual(events);
 
       const react = run.name === 'react';

@@ -16,6 +16,11 @@ import type { RecordedRequest } from '../../scripts/model-server/script';
 import '../../tools';
 import { createChatModel } from '../../lib/llm';
 import { chatContext, follow } from '../support/chat';
+import { ownerScope } from '../../lib/store/owner';
+import { everyToolActor } from '../../lib/chat/actor';
+
+const OWNER = ownerScope('owner-a');
+const ACTOR = everyToolActor(OWNER);
 
 let server: ModelServer;
 let store: ChatStore;
@@ -24,21 +29,23 @@ let service: ChatService;
 beforeAll(async () => {
   server = await createModelServer();
   store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'replay-')), 'chat.db'));
-  service = chatContext(
-    store,
-    (s: ConversationSettings, o) =>
-      new FnCallAgent({
-        llm: createChatModel({
-          model: o?.model ?? 'scripted',
-          baseURL: server.url,
-          apiKey: 'k',
-          fncallMode: s.fncallMode,
-          generateCfg: { max_retries: 0, ...s.generateCfg },
+  service = (
+    await chatContext(
+      store,
+      (s: ConversationSettings, o) =>
+        new FnCallAgent({
+          llm: createChatModel({
+            model: o?.model ?? 'scripted',
+            baseURL: server.url,
+            apiKey: 'k',
+            fncallMode: s.fncallMode,
+            generateCfg: { max_retries: 0, ...s.generateCfg },
+          }),
+          functionList: s.tools,
+          name: 'assistant',
+          maxLlmCalls: 4,
         }),
-        functionList: s.tools,
-        name: 'assistant',
-        maxLlmCalls: 4,
-      }),
+    )
   ).chat;
 });
 afterAll(async () => {
@@ -68,11 +75,11 @@ const settings = { tools: ['calculator'], fncallMode: 'native' as const };
 describe('replay from step N', () => {
   it('with an edited tool result: the model is sent the edit, so the answer changes; the original run stays', async () => {
     server.setScenario(calculatorThenReadResult);
-    const original = await service.send({ message: 'What is 6*7?', settings });
-    const before = await drain(follow(service, original.runId));
+    const original = await service.send(ACTOR, { message: 'What is 6*7?', settings });
+    const before = await drain(follow(service, OWNER, original.runId));
     expect(before.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
     expect(
-      (await store.getRunEvents(original.runId))
+      (await store.getRunEvents(OWNER, original.runId))
         .filter((e) => e.type === 'text-delta')
         .map((e) => 'text' in e && e.text)
         .join(''),
@@ -80,16 +87,16 @@ describe('replay from step N', () => {
     const originalRequest2 = server.requests[1]!.body;
 
     // Replaying from iteration 2 unchanged sends exactly what the original iteration 2 was sent.
-    const same = await service.replay(original.runId, { fromIteration: 2 });
-    await drain(follow(service, same.runId));
+    const same = await service.replay(ACTOR, original.runId, { fromIteration: 2 });
+    await drain(follow(service, OWNER, same.runId));
     expect(server.requests).toHaveLength(3);
     expect(server.requests[2]!.body.messages).toEqual(originalRequest2.messages);
 
-    const edited = await service.replay(original.runId, {
+    const edited = await service.replay(ACTOR, original.runId, {
       fromIteration: 2,
       toolResultEdits: [{ iteration: 1, functionId: 'c1', content: '41' }],
     });
-    const events = await drain(follow(service, edited.runId));
+    const events = await drain(follow(service, OWNER, edited.runId));
     expect(server.requests).toHaveLength(4); // iteration 1 was not asked again
     const sent = server.requests[3]!.body.messages as { role: string; content: string }[];
     expect(sent.find((m) => m.role === 'tool')?.content).toBe('41');
@@ -101,10 +108,10 @@ describe('replay from step N', () => {
 
     // A new run of the same turn, whose log records the replay and holds the copied iteration 1 with the edit.
     expect(edited.turnId).toBe(original.turnId);
-    const runs = await store.listRuns(original.turnId);
+    const runs = await store.listRuns(OWNER, original.turnId);
     expect(runs.map((r) => r.id)).toEqual([original.runId, same.runId, edited.runId]);
-    expect(await store.getRunEvents(original.runId)).toEqual(before);
-    const log = await store.getRunEvents(edited.runId);
+    expect(await store.getRunEvents(OWNER, original.runId)).toEqual(before);
+    const log = await store.getRunEvents(OWNER, edited.runId);
     expect(log[0]).toMatchObject({
       type: 'run-start',
       runId: edited.runId,
@@ -126,8 +133,8 @@ describe('replay from step N', () => {
     expect(firstCall(log)).toBe(firstCall(before));
     expect(log.every((e, i) => i === 0 || e.t >= log[i - 1]!.t)).toBe(true);
     // The turn now answers with the replay, and the next turn's history says so.
-    expect((await store.listTurns(original.conversationId))[0]!.run?.id).toBe(edited.runId);
-    expect((await service.history(original.conversationId, 1)).map((m) => m.content)).toContain('41');
+    expect((await store.listTurns(OWNER, original.conversationId))[0]!.run?.id).toBe(edited.runId);
+    expect((await service.history(OWNER, original.conversationId, 1)).map((m) => m.content)).toContain('41');
 
     // Comparing the two runs marks the edited result and the changed answer.
     const diff = compareRuns({ runId: original.runId, events: before }, { runId: edited.runId, events: log });
@@ -144,23 +151,23 @@ describe('replay from step N', () => {
 
   it('with another model and other parameters, from iteration 1', async () => {
     server.setScenario(calculatorThenReadResult);
-    const original = await service.send({
+    const original = await service.send(ACTOR, {
       message: 'What is 6*7?',
       settings: { ...settings, generateCfg: { temperature: 0.9 } },
     });
-    await drain(follow(service, original.runId));
+    await drain(follow(service, OWNER, original.runId));
     server.reset();
-    const replayed = await service.replay(original.runId, {
+    const replayed = await service.replay(ACTOR, original.runId, {
       fromIteration: 1,
       model: 'other-model',
       generateCfg: { temperature: 0.1, seed: 7 },
     });
-    await drain(follow(service, replayed.runId));
+    await drain(follow(service, OWNER, replayed.runId));
     expect(server.requests).toHaveLength(2);
     for (const r of server.requests) {
       expect(r.body).toMatchObject({ model: 'other-model', temperature: 0.1, seed: 7 });
     }
-    expect((await store.getRunEvents(replayed.runId))[0]).toMatchObject({
+    expect((await store.getRunEvents(OWNER, replayed.runId))[0]).toMatchObject({
       type: 'run-start',
       model: 'other-model',
       replay: { fromIteration: 1, model: 'other-model', generateCfg: { temperature: 0.1, seed: 7 } },
@@ -169,14 +176,14 @@ describe('replay from step N', () => {
 
   it('counts the copied iterations against the model-call limit', async () => {
     server.setScenario({ fallback: { toolCalls: [{ name: 'calculator', arguments: '{"expression": "1+1"}' }] } });
-    const original = await service.send({ message: 'loop', settings });
-    expect((await drain(follow(service, original.runId))).at(-1)).toMatchObject({
+    const original = await service.send(ACTOR, { message: 'loop', settings });
+    expect((await drain(follow(service, OWNER, original.runId))).at(-1)).toMatchObject({
       reason: 'max-iterations',
       llmCalls: 4,
     });
     server.reset();
-    const replayed = await service.replay(original.runId, { fromIteration: 3 });
-    expect((await drain(follow(service, replayed.runId))).at(-1)).toMatchObject({
+    const replayed = await service.replay(ACTOR, original.runId, { fromIteration: 3 });
+    expect((await drain(follow(service, OWNER, replayed.runId))).at(-1)).toMatchObject({
       reason: 'max-iterations',
       llmCalls: 4,
     });
@@ -185,34 +192,34 @@ describe('replay from step N', () => {
 
   it('refuses a bad replay with a clear message and starts nothing', async () => {
     server.setScenario(calculatorThenReadResult);
-    const original = await service.send({ message: 'What is 6*7?', settings });
-    await drain(follow(service, original.runId));
-    const runs = (await store.listRuns(original.turnId)).length;
-    await expect(service.replay('nope', { fromIteration: 1 })).rejects.toThrow('Run nope does not exist.');
-    await expect(service.replay(original.runId, { fromIteration: 5 })).rejects.toThrow('iterations 1 to 2');
+    const original = await service.send(ACTOR, { message: 'What is 6*7?', settings });
+    await drain(follow(service, OWNER, original.runId));
+    const runs = (await store.listRuns(OWNER, original.turnId)).length;
+    await expect(service.replay(ACTOR, 'nope', { fromIteration: 1 })).rejects.toThrow('Run nope does not exist.');
+    await expect(service.replay(ACTOR, original.runId, { fromIteration: 5 })).rejects.toThrow('iterations 1 to 2');
     await expect(
-      service.replay(original.runId, { fromIteration: 1, generateCfg: { temperature: NaN } }),
+      service.replay(ACTOR, original.runId, { fromIteration: 1, generateCfg: { temperature: NaN } }),
     ).rejects.toThrow(/generateCfg.temperature: .*expected number/);
     await expect(
-      service.replay(original.runId, {
+      service.replay(ACTOR, original.runId, {
         fromIteration: 2,
         toolResultEdits: [{ iteration: 1, functionId: 'c1', content: 42 as unknown as string }],
       }),
     ).rejects.toThrow(/toolResultEdits.0.content/);
-    expect(await store.listRuns(original.turnId)).toHaveLength(runs);
+    expect(await store.listRuns(OWNER, original.turnId)).toHaveLength(runs);
   });
 });
 
 describe('pause before tools', () => {
   async function pausedRun(word: string) {
     server.setScenario(calculatorThenReadResult);
-    const run = await service.send({
+    const run = await service.send(ACTOR, {
       message: `What is 6*7? ${word}`,
       settings: { ...settings, pauseBeforeTools: true },
     });
     const events: AgentEvent[] = [];
     const reading = (async () => {
-      for await (const e of follow(service, run.runId)) events.push(e);
+      for await (const e of follow(service, OWNER, run.runId)) events.push(e);
     })();
     await waitFor(() => events.some((e) => e.type === 'tool-approval'));
     return { run, events, reading };
@@ -226,13 +233,13 @@ describe('pause before tools', () => {
       arguments: '{"expression": "6*7"}',
     });
     expect(events.some((e) => e.type === 'tool-result')).toBe(false);
-    expect((await store.getRun(run.runId))?.status).toBe('running');
-    await expect(service.decideTool(run.runId, 'c9', { action: 'skip' })).rejects.toThrow(
+    expect((await store.getRun(OWNER, run.runId))?.status).toBe('running');
+    await expect(service.decideTool(ACTOR, run.runId, 'c9', { action: 'skip' })).rejects.toThrow(
       'not waiting for tool call c9',
     );
-    await expect(service.decideTool(run.runId, 'c1', { action: 'explode' })).rejects.toThrow('A decision is');
+    await expect(service.decideTool(ACTOR, run.runId, 'c1', { action: 'explode' })).rejects.toThrow('A decision is');
 
-    await service.decideTool(run.runId, 'c1', { action: 'run', arguments: '{"expression": "2+3"}' });
+    await service.decideTool(ACTOR, run.runId, 'c1', { action: 'run', arguments: '{"expression": "2+3"}' });
     await reading;
     expect(events.find((e) => e.type === 'tool-result')).toMatchObject({
       ok: true,
@@ -248,13 +255,13 @@ describe('pause before tools', () => {
     expect(sent.find((m) => m.role === 'tool')?.content).toBe('5');
     expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
     // The next turn sees the call as it ran.
-    const history = await service.history(run.conversationId, 1);
+    const history = await service.history(OWNER, run.conversationId, 1);
     expect(history.find((m) => m.function_call)?.function_call?.arguments).toBe('{"expression": "2+3"}');
   });
 
   it('skips the async call: the model is told the user skipped it', async () => {
     const { run, events, reading } = await pausedRun('skip');
-    await service.decideTool(run.runId, 'c1', { action: 'skip' });
+    await service.decideTool(ACTOR, run.runId, 'c1', { action: 'skip' });
     await reading;
     expect(events.find((e) => e.type === 'tool-result')).toMatchObject({
       content: SKIPPED_BY_USER,
@@ -267,7 +274,7 @@ describe('pause before tools', () => {
 
   it('takes a result supplied by hand instead of running the tool', async () => {
     const { run, events, reading } = await pausedRun('supply');
-    await service.decideTool(run.runId, 'c1', { action: 'supply', content: 'forty-two' });
+    await service.decideTool(ACTOR, run.runId, 'c1', { action: 'supply', content: 'forty-two' });
     await reading;
     expect(events.find((e) => e.type === 'tool-result')).toMatchObject({
       content: 'forty-two',
@@ -283,10 +290,10 @@ describe('pause before tools', () => {
 
   it('still stops while paused', async () => {
     const { run, events, reading } = await pausedRun('stop');
-    expect(await service.stop(run.runId)).toBe(true);
+    expect(await service.stop(ACTOR, run.runId)).toBe(true);
     await reading;
     expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' });
-    expect((await store.getRun(run.runId))?.status).toBe('aborted');
+    expect((await store.getRun(OWNER, run.runId))?.status).toBe('aborted');
     expect(server.requests).toHaveLength(1);
   });
 });

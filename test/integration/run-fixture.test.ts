@@ -17,6 +17,11 @@ import { createModelServer, type ModelServer } from '../../scripts/model-server/
 import { ofType } from '../support/run';
 import { createChatModel } from '../../lib/llm';
 import { chatContext, follow } from '../support/chat';
+import { ownerScope } from '../../lib/store/owner';
+import { everyToolActor } from '../../lib/chat/actor';
+
+const OWNER = ownerScope('owner-a');
+const ACTOR = everyToolActor(OWNER);
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
@@ -27,20 +32,22 @@ async function stack(scenario: Scenario): Promise<{ server: ModelServer; store: 
   const server = await createModelServer({ scenario });
   const store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'run-fixture-')), 'chat.db'));
   open.push(server, store);
-  const service = chatContext(
-    store,
-    (s: ConversationSettings) =>
-      new FnCallAgent({
-        llm: createChatModel({
-          model: 'scripted',
-          baseURL: server.url,
-          apiKey: 'k',
-          fncallMode: s.fncallMode,
-          generateCfg: { max_retries: 1, ...s.generateCfg },
+  const service = (
+    await chatContext(
+      store,
+      (s: ConversationSettings) =>
+        new FnCallAgent({
+          llm: createChatModel({
+            model: 'scripted',
+            baseURL: server.url,
+            apiKey: 'k',
+            fncallMode: s.fncallMode,
+            generateCfg: { max_retries: 1, ...s.generateCfg },
+          }),
+          functionList: s.tools,
+          name: 'assistant',
         }),
-        functionList: s.tools,
-        name: 'assistant',
-      }),
+    )
   ).chat;
   return { server, store, service };
 }
@@ -51,11 +58,11 @@ async function runOnce(
   message: string,
   fncallMode: ConversationSettings['fncallMode'],
 ) {
-  const started = await service.send({ message, settings: { tools: ['calculator'], fncallMode } });
-  for await (const _ of follow(service, started.runId)) {
+  const started = await service.send(ACTOR, { message, settings: { tools: ['calculator'], fncallMode } });
+  for await (const _ of follow(service, OWNER, started.runId)) {
     // drain
   }
-  return { runId: started.runId, events: await store.getRunEvents(started.runId) };
+  return { runId: started.runId, events: await store.getRunEvents(OWNER, started.runId) };
 }
 
 const calls = (events: AgentEvent[]) => ofType(events, 'tool-call').map((c) => [c.iteration, c.name, c.arguments]);
@@ -122,7 +129,7 @@ describe('Save as fixture', () => {
   it('loads a stored run in full for the async inspector: the request of iteration 2 holds the tool result of iteration 1', async () => {
     const { store, service } = await stack(SCENARIOS[0]!.scenario);
     const { runId } = await runOnce(service, store, 'What is six times seven?', 'native');
-    const bundle = await loadRunExport(store, runId);
+    const bundle = await loadRunExport(store, OWNER, runId);
     expect(bundle.run).toMatchObject({
       id: runId,
       status: 'answered',
@@ -141,16 +148,16 @@ describe('Save as fixture', () => {
     expect(sent.find((m) => m.role === 'tool')).toMatchObject({ content: '42' });
     expect(run.iterations[1]!.request!.tools?.length).toBe(1);
     expect(run.stop.reason).toBe('answered');
-    await expect(loadRunExport(store, 'no-such-run')).rejects.toThrow('Run no-such-run was not found');
+    await expect(loadRunExport(store, OWNER, 'no-such-run')).rejects.toThrow('Run no-such-run was not found');
 
     // The inspector opens a run without its requests and fetches the one it shows.
-    const light = await loadRunExport(store, runId, { requests: false });
+    const light = await loadRunExport(store, OWNER, runId, { requests: false });
     expect(light.events.some((e) => e.type === 'llm-start' && e.request)).toBe(false);
     expect(foldInspection(light.events).iterations.map((i) => i.response)).toEqual(
       run.iterations.map((i) => i.response),
     );
     expect(JSON.stringify(light).length).toBeLessThan(JSON.stringify(bundle).length);
-    expect(await loadRunRequest(store, runId, 2)).toEqual(run.iterations[1]!.request);
-    expect(await loadRunRequest(store, runId, 9)).toBeUndefined();
+    expect(await loadRunRequest(store, OWNER, runId, 2)).toEqual(run.iterations[1]!.request);
+    expect(await loadRunRequest(store, OWNER, runId, 9)).toBeUndefined();
   });
 });

@@ -22,6 +22,11 @@ import {
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { createOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../scripts/otlp-receiver/server';
 import { chatContext, drain, follow } from '../support/chat';
+import { ownerScope } from '../../lib/store/owner';
+import { everyToolActor } from '../../lib/chat/actor';
+
+const OWNER = ownerScope('owner-a');
+const ACTOR = everyToolActor(OWNER);
 
 let model: ModelServer;
 let receiver: OtlpReceiver;
@@ -57,19 +62,21 @@ beforeAll(async () => {
   model = await createModelServer();
   receiver = await createOtlpReceiver();
   store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'telemetry-')), 'chat.db'));
-  service = chatContext(
-    store,
-    (s: ConversationSettings) =>
-      new FnCallAgent({
-        llm: createChatModel({
-          model: 'scripted',
-          baseURL: model.url,
-          apiKey: 'k',
-          generateCfg: { max_retries: 0, ...s.generateCfg },
+  service = (
+    await chatContext(
+      store,
+      (s: ConversationSettings) =>
+        new FnCallAgent({
+          llm: createChatModel({
+            model: 'scripted',
+            baseURL: model.url,
+            apiKey: 'k',
+            generateCfg: { max_retries: 0, ...s.generateCfg },
+          }),
+          functionList: s.tools,
+          name: 'assistant',
         }),
-        functionList: s.tools,
-        name: 'assistant',
-      }),
+    )
   ).chat;
 });
 afterAll(async () => {
@@ -85,8 +92,8 @@ beforeEach(() => {
 afterEach(() => stopTelemetry());
 
 async function run(content: string): Promise<{ runId: string; conversationId: string; events: AgentEvent[] }> {
-  const started = await service.send({ message: content, settings: { tools: ['calculator'] } });
-  const events = await drain(follow(service, started.runId));
+  const started = await service.send(ACTOR, { message: content, settings: { tools: ['calculator'] } });
+  const events = await drain(follow(service, OWNER, started.runId));
   return { runId: started.runId, conversationId: started.conversationId, events };
 }
 
@@ -248,11 +255,11 @@ describe('OpenTelemetry traces', () => {
 
   it('ends the trace of a run whose log could not be written as an error, when the writer gives up', async () => {
     await startTelemetry(tracing());
-    const conversation = await store.createConversation();
-    const turn = await store.addTurn(conversation.id, 'q');
+    const conversation = await store.createConversation(OWNER);
+    const turn = await store.addTurn(OWNER, conversation.id, 'q');
     const runId = crypto.randomUUID();
-    await store.startRun(turn.id, runId);
-    const writer = new InMemoryLiveRuns(store).start(runId, conversation.id);
+    await store.startRun(OWNER, turn.id, runId);
+    const writer = new InMemoryLiveRuns(store).start(OWNER, runId, conversation.id);
     const start = { runId, iteration: 0, t: 0 };
     writer.push({
       ...start,
@@ -265,7 +272,7 @@ describe('OpenTelemetry traces', () => {
       tools: [],
     });
     await new Promise((resolve) => setTimeout(resolve, 30));
-    await store.deleteConversation(conversation.id); // the run's row goes with it: the next write fails
+    await store.deleteConversation(OWNER, conversation.id); // the run's row goes with it: the next write fails
     writer.push({ ...start, iteration: 1, t: 30, type: 'llm-start', format: 'native' });
     await writer.end();
     expect(writer.failed).toBe(true);

@@ -19,6 +19,11 @@ import { makeDocx } from '../support/document-fixtures';
 import { makePdf, textPage } from '../support/pdf-writer';
 import { createChatModel } from '../../lib/llm';
 import { chatContext, follow } from '../support/chat';
+import { ownerScope } from '../../lib/store/owner';
+import { everyToolActor } from '../../lib/chat/actor';
+
+const OWNER = ownerScope('owner-a');
+const ACTOR = everyToolActor(OWNER);
 
 let server: ModelServer;
 let dataDir: string;
@@ -42,7 +47,7 @@ beforeEach(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'upload-'));
   store = openSqliteStore(path.join(dataDir, 'agent-studio.db'));
   // As the app builds them: the chat service waits on the parses the upload service starts.
-  const ctx = chatContext(store, agents, {
+  const ctx = await chatContext(store, agents, {
     DATA_DIR: dataDir,
     UPLOAD_MAX_BYTES: String(limits.uploadMaxBytes),
     UNZIP_MAX_BYTES: String(limits.unzippedMaxBytes),
@@ -76,7 +81,7 @@ async function upload(name: string, bytes: Uint8Array, conversationId?: string, 
     headers: declare ? { 'content-length': String(bytes.length) } : {},
     duplex: 'half',
   } as RequestInit);
-  const res = await handleUpload(documents, request);
+  const res = await handleUpload(documents, OWNER, request);
   return {
     status: res.status,
     body: (await res.json()) as {
@@ -89,7 +94,7 @@ async function upload(name: string, bytes: Uint8Array, conversationId?: string, 
 }
 
 async function settled(id: string): Promise<StoredDocument> {
-  const doc = await documents.settled(id);
+  const doc = await documents.settled(OWNER, id);
   if (!doc) throw new Error('document vanished');
   return doc;
 }
@@ -104,18 +109,22 @@ describe('the upload API', () => {
     const first = await upload('tides.pdf', pdf);
     expect(first.status).toBe(201);
     const { document, conversationId } = first.body;
-    expect((await store.getConversation(conversationId))?.title).toBe('New chat');
+    expect((await store.getConversation(OWNER, conversationId))?.title).toBe('New chat');
     expect(document).toMatchObject({ name: 'tides.pdf', size: pdf.length, state: 'parsing' });
     expect(document.ref).toBe(`files/${document.hash}/tides.pdf`);
     expect(JSON.stringify(first.body)).not.toContain(dataDir); // the page never sees a server path
     expect(await readFile(path.join(dataDir, 'files', document.hash))).toEqual(pdf);
 
     expect(await settled(document.id)).toMatchObject({ state: 'ready', kind: 'pdf', pages: 2 });
-    const listed = await handleList(documents, new Request(`http://app/api/files?conversationId=${conversationId}`));
+    const listed = await handleList(
+      documents,
+      OWNER,
+      new Request(`http://app/api/files?conversationId=${conversationId}`),
+    );
     expect(
       ((await listed.json()) as { documents: StoredDocument[] }).documents.map((d) => [d.name, d.state, d.pages]),
     ).toEqual([['tides.pdf', 'ready', 2]]);
-    const one = await handleGet(documents, document.id);
+    const one = await handleGet(documents, OWNER, document.id);
     expect(((await one.json()) as { document: StoredDocument }).document.state).toBe('ready');
   });
 
@@ -136,7 +145,7 @@ describe('the upload API', () => {
       errorCode: 'empty',
     });
     expect(await settled(body.document.id)).toMatchObject({ state: 'ready', kind: 'docx', pages: 1 });
-    expect((await store.listDocuments(conversationId)).map((d) => d.state)).toEqual(['ready', 'error', 'error']);
+    expect((await store.listDocuments(OWNER, conversationId)).map((d) => d.state)).toEqual(['ready', 'error', 'error']);
   });
 
   it('refuses an oversize file with 413 while streaming (declared or not), and keeps nothing of it', async () => {
@@ -149,7 +158,7 @@ describe('the upload API', () => {
         code: 'too-large',
       });
     }
-    expect(await store.listConversations()).toEqual([]);
+    expect(await store.listConversations(OWNER)).toEqual([]);
     const files = await readdir(path.join(dataDir, 'files'));
     expect(files.filter((f) => f !== '.incoming')).toEqual([]);
     expect(await readdir(path.join(dataDir, 'files', '.incoming'))).toEqual([]);
@@ -172,11 +181,15 @@ describe('the upload API', () => {
   });
 
   it('answers 400 without a name and 404 for an unknown conversation or document', async () => {
-    const noName = await handleUpload(documents, new Request('http://app/api/files', { method: 'POST', body: 'x' }));
+    const noName = await handleUpload(
+      documents,
+      OWNER,
+      new Request('http://app/api/files', { method: 'POST', body: 'x' }),
+    );
     expect(noName.status).toBe(400);
     expect((await upload('a.txt', Buffer.from('a'), 'no-such-conversation')).status).toBe(404);
-    expect((await handleDelete(documents, 'nope')).status).toBe(404);
-    expect((await handleGet(documents, 'nope')).status).toBe(404);
+    expect((await handleDelete(documents, OWNER, 'nope')).status).toBe(404);
+    expect((await handleGet(documents, OWNER, 'nope')).status).toBe(404);
   });
 
   it('removes a document; its bytes go once no other record uses them', async () => {
@@ -185,12 +198,12 @@ describe('the upload API', () => {
     await settled(a.body.document.id);
     await settled(b.body.document.id);
     const stored = path.join(dataDir, 'files', a.body.document.hash);
-    expect((await handleDelete(documents, a.body.document.id)).status).toBe(200);
+    expect((await handleDelete(documents, OWNER, a.body.document.id)).status).toBe(200);
     expect(await readFile(stored)).toEqual(pdf); // still used by copy.pdf
-    await handleDelete(documents, b.body.document.id);
+    await handleDelete(documents, OWNER, b.body.document.id);
     await expect(readFile(stored)).rejects.toThrow(/ENOENT/);
     expect(await readdir(path.join(dataDir, 'parsed'))).toEqual([]);
-    expect(await store.listDocuments(a.body.conversationId)).toEqual([]);
+    expect(await store.listDocuments(OWNER, a.body.conversationId)).toEqual([]);
   });
 
   it('re-parses a document left "parsing" by a server that stopped', async () => {
@@ -201,8 +214,8 @@ describe('the upload API', () => {
       .prepare("UPDATE documents SET state = 'parsing', pages = NULL WHERE id = ?")
       .run(body.document.id);
     const fresh = new DocumentService(store, { dataDir, limits });
-    expect((await fresh.list(body.conversationId))[0]?.state).toBe('parsing');
-    expect(await fresh.settled(body.document.id)).toMatchObject({ state: 'ready', pages: 2 });
+    expect((await fresh.list(OWNER, body.conversationId))[0]?.state).toBe('parsing');
+    expect(await fresh.settled(OWNER, body.document.id)).toMatchObject({ state: 'ready', pages: 2 });
   });
 });
 
@@ -214,23 +227,23 @@ describe('sending a message after uploads', () => {
     await settled(bad.body.document.id);
     server.setScenario({ replies: [{ content: 'Noted.' }, { content: 'Again.' }] });
 
-    const first = await chat.send({ conversationId: body.conversationId, message: 'When is high water?' });
-    await drain(follow(chat, first.runId));
-    const turn = (await store.getTurn(first.turnId))!;
+    const first = await chat.send(ACTOR, { conversationId: body.conversationId, message: 'When is high water?' });
+    await drain(follow(chat, OWNER, first.runId));
+    const turn = (await store.getTurn(OWNER, first.turnId))!;
     expect(turn.content).toEqual([{ text: 'When is high water?' }, { file: body.document.ref }]);
-    expect((await store.getConversation(body.conversationId))?.title).toBe('When is high water?');
+    expect((await store.getConversation(OWNER, body.conversationId))?.title).toBe('When is high water?');
     const sent = server.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body.messages;
     expect(sent.at(-1)).toMatchObject({ role: 'user', content: '(Uploaded [file](tides.pdf)) When is high water?' });
 
-    const second = await chat.send({ conversationId: body.conversationId, message: 'And low water?' });
-    await drain(follow(chat, second.runId));
-    expect((await store.getTurn(second.turnId))!.content).toBe('And low water?');
+    const second = await chat.send(ACTOR, { conversationId: body.conversationId, message: 'And low water?' });
+    await drain(follow(chat, OWNER, second.runId));
+    expect((await store.getTurn(OWNER, second.turnId))!.content).toBe('And low water?');
 
     const work = path.join(dataDir, 'work');
     const saved = process.env.DATA_DIR;
     process.env.DATA_DIR = dataDir; // where file-aware tools look for uploads
     try {
-      const staged = await stageFiles(collectFileRefs(await chat.history(body.conversationId, Infinity)), work);
+      const staged = await stageFiles(collectFileRefs(await chat.history(OWNER, body.conversationId, Infinity)), work);
       expect(staged).toEqual({ files: [path.join(work, 'tides.pdf')], errors: [] });
       expect(await readFile(staged.files[0]!)).toEqual(pdf);
     } finally {
@@ -257,15 +270,15 @@ describe('deleting a conversation', () => {
     const parsed = async () => (await readdir(path.join(dataDir, 'parsed'))).sort();
     expect(await stored()).toEqual([a.body.document.hash, own.body.document.hash].sort());
 
-    await documents.deleteConversation(a.body.conversationId);
-    expect(await store.getConversation(a.body.conversationId)).toBeUndefined();
-    expect(await store.getDocument(own.body.document.id)).toBeUndefined();
+    await documents.deleteConversation(OWNER, a.body.conversationId);
+    expect(await store.getConversation(OWNER, a.body.conversationId)).toBeUndefined();
+    expect(await store.getDocument(OWNER, own.body.document.id)).toBeUndefined();
     expect(await stored()).toEqual([b.body.document.hash]);
     expect(await parsed()).toEqual([`${b.body.document.hash}.json`]);
     await expect(readdir(workOf(a.body.conversationId))).rejects.toThrow(/ENOENT/);
     expect(await readdir(path.join(workOf(b.body.conversationId), 'code_interpreter'))).toEqual(['plot.png']);
 
-    await documents.deleteConversation(b.body.conversationId);
+    await documents.deleteConversation(OWNER, b.body.conversationId);
     expect(await stored()).toEqual([]);
     expect(await parsed()).toEqual([]);
   });
@@ -275,19 +288,19 @@ describe('a message sent while its upload is still being parsed', () => {
   it('waits for the parse and carries the file (and does not wait for a conversation with nothing parsing)', async () => {
     server.setScenario({ replies: [{ content: 'Noted.' }, { content: 'Again.' }] });
     const { body } = await upload('tides.pdf', pdf);
-    expect((await store.getDocument(body.document.id))?.state).toBe('parsing');
+    expect((await store.getDocument(OWNER, body.document.id))?.state).toBe('parsing');
 
-    const run = await chat.send({ conversationId: body.conversationId, message: 'When is high water?' });
-    expect((await store.getDocument(body.document.id))?.state).toBe('ready');
-    await drain(follow(chat, run.runId));
-    expect((await store.getTurn(run.turnId))!.content).toEqual([
+    const run = await chat.send(ACTOR, { conversationId: body.conversationId, message: 'When is high water?' });
+    expect((await store.getDocument(OWNER, body.document.id))?.state).toBe('ready');
+    await drain(follow(chat, OWNER, run.runId));
+    expect((await store.getTurn(OWNER, run.turnId))!.content).toEqual([
       { text: 'When is high water?' },
       { file: body.document.ref },
     ]);
 
     // Nothing left to wait for: the next message goes at once (sitting out the 120 s wait would time the test out).
-    const next = await chat.send({ conversationId: body.conversationId, message: 'And low water?' });
-    await drain(follow(chat, next.runId));
+    const next = await chat.send(ACTOR, { conversationId: body.conversationId, message: 'And low water?' });
+    await drain(follow(chat, OWNER, next.runId));
   });
 
   it('parses, then carries, a document another instance uploaded and is still parsing (or a stopped one left)', async () => {
@@ -298,11 +311,14 @@ describe('a message sent while its upload is still being parsed', () => {
     (store as unknown as { documents: { db: import('better-sqlite3').Database } }).documents.db
       .prepare("UPDATE documents SET state = 'parsing', pages = NULL WHERE id = ?")
       .run(body.document.id);
-    const elsewhere = chatContext(store, agents, { DATA_DIR: dataDir });
-    const run = await elsewhere.chat.send({ conversationId: body.conversationId, message: 'When is high water?' });
-    expect(await store.getDocument(body.document.id)).toMatchObject({ state: 'ready', pages: 2 });
-    await drain(follow(elsewhere.chat, run.runId));
-    expect((await store.getTurn(run.turnId))!.content).toEqual([
+    const elsewhere = await chatContext(store, agents, { DATA_DIR: dataDir });
+    const run = await elsewhere.chat.send(ACTOR, {
+      conversationId: body.conversationId,
+      message: 'When is high water?',
+    });
+    expect(await store.getDocument(OWNER, body.document.id)).toMatchObject({ state: 'ready', pages: 2 });
+    await drain(follow(elsewhere.chat, OWNER, run.runId));
+    expect((await store.getTurn(OWNER, run.turnId))!.content).toEqual([
       { text: 'When is high water?' },
       { file: body.document.ref },
     ]);

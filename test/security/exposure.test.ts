@@ -1,6 +1,7 @@
 // Finding: `npm start` listened on every interface with no account, no token and no warning. Now it binds to
-// 127.0.0.1; serving beyond loopback needs ACCESS_TOKEN (npm start and a plain `next start` both refuse without
-// it, saying how to set one), and then every request carries the token: a cookie from the sign-in page, or a bearer.
+// 127.0.0.1; serving beyond loopback needs a lock: ACCESS_TOKEN (one user: every request carries the token, a cookie
+// from the sign-in page or a bearer), or else accounts, which npm start and a plain `next start` both turn on and say
+// so. A configuration that cannot work (a short token, a token with AUTH=required) is refused before anything runs.
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,16 @@ function connects(host: string, port: number): Promise<boolean> {
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(false));
   });
+}
+
+/** /api/health once the server's start-up hook has run (a request before it is answered 503: try again). */
+async function healthWhenReady(port: number) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const health = await request(`http://127.0.0.1:${port}`, '/api/health', lan ? { localAddress: lan } : {});
+    if (health.status !== 503 || Date.now() > deadline) return health;
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 describe('npm start', () => {
@@ -41,34 +52,70 @@ describe('npm start', () => {
     }
   });
 
-  it('refuses HOST=0.0.0.0 without ACCESS_TOKEN, saying how to set it, before building anything', async () => {
-    const proc = spawnCaptured(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
+  it('HOST=0.0.0.0 without ACCESS_TOKEN: accounts are on, and it says so; everyone must sign in', async () => {
+    const port = await freePort();
+    const proc = spawnCaptured(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), '--no-build'], {
       ...process.env,
+      PORT: String(port),
       HOST: '0.0.0.0',
       ACCESS_TOKEN: '',
+      AUTH: '',
+      DATA_DIR: path.join(ROOT, 'test-results', `start-accounts-${port}`),
     });
     try {
-      const code = await Promise.race([proc.exited, new Promise((r) => setTimeout(() => r('still running'), 30_000))]);
-      expect(code).toBe(1);
+      const deadline = Date.now() + 60_000;
+      while (!(await connects('127.0.0.1', port))) {
+        if (Date.now() > deadline || proc.child.exitCode !== null) throw new Error(proc.output());
+        await new Promise((r) => setTimeout(r, 200));
+      }
       expect(proc.output()).toContain(
-        'Refusing to serve beyond this machine (listening on 0.0.0.0) without ACCESS_TOKEN',
+        'Serving beyond this machine (listening on 0.0.0.0) without ACCESS_TOKEN, so accounts are required',
       );
+      expect(proc.output()).toContain('The first account created becomes the admin');
+      const health = await healthWhenReady(port);
+      expect(health.status).toBe(401);
+      expect(health.json().error?.message).toBe('Sign in to use this app.');
     } finally {
-      await proc.stop(); // a server that did not refuse must not outlive the test
+      await proc.stop();
     }
-    expect(proc.output()).toContain('export ACCESS_TOKEN=');
-    expect(proc.output()).not.toContain('Building');
   });
 
-  it('refuses PUBLIC_URL or ALLOWED_HOSTS naming other hosts without ACCESS_TOKEN, and a token too short', async () => {
+  it('PUBLIC_URL or ALLOWED_HOSTS naming other hosts without ACCESS_TOKEN turn accounts on too', async () => {
     for (const [env, says] of [
       [{ PUBLIC_URL: 'https://studio.example.com' }, 'PUBLIC_URL=https://studio.example.com'],
       [{ ALLOWED_HOSTS: 'studio.lan' }, 'ALLOWED_HOSTS=studio.lan'],
+    ] as const) {
+      const port = await freePort();
+      const proc = spawnCaptured(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), '--no-build'], {
+        ...process.env,
+        PORT: String(port),
+        ACCESS_TOKEN: '',
+        AUTH: '',
+        DATA_DIR: path.join(ROOT, 'test-results', `start-names-${port}`),
+        ...env,
+      });
+      try {
+        const deadline = Date.now() + 60_000;
+        while (!proc.output().includes('accounts are required')) {
+          if (Date.now() > deadline || proc.child.exitCode !== null) throw new Error(proc.output());
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(proc.output()).toContain(says);
+      } finally {
+        await proc.stop();
+      }
+    }
+  });
+
+  it('refuses what cannot work, before building anything: a short token, a token with AUTH=required', async () => {
+    for (const [env, says] of [
       [{ HOST: '0.0.0.0', ACCESS_TOKEN: 'short' }, 'ACCESS_TOKEN must be at least 16 characters'],
+      [{ ACCESS_TOKEN: TOKEN, AUTH: 'required' }, 'Set either ACCESS_TOKEN (one user'],
     ] as const) {
       const proc = spawnCaptured(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], { ...process.env, ...env });
       expect(await proc.exited).toBe(1);
       expect(proc.output()).toContain(says);
+      expect(proc.output()).not.toContain('Building');
     }
   });
 });
@@ -76,7 +123,7 @@ describe('npm start', () => {
 describe('the server itself', () => {
   beforeAll(requireBuild);
 
-  it('a plain `next start -H 0.0.0.0` without ACCESS_TOKEN stops before serving anyone', async () => {
+  it('a plain `next start -H 0.0.0.0` without ACCESS_TOKEN turns accounts on and says so: nobody is let in unsigned', async () => {
     const port = await freePort();
     const proc = spawnCaptured(
       path.join(ROOT, 'node_modules/.bin/next'),
@@ -84,15 +131,20 @@ describe('the server itself', () => {
       {
         ...process.env,
         ACCESS_TOKEN: '',
+        AUTH: '',
         DATA_DIR: path.join(ROOT, 'test-results', `bare-${port}`),
       },
     );
     try {
-      const code = await Promise.race([proc.exited, new Promise((r) => setTimeout(() => r('still running'), 30_000))]);
-      expect(code).toBe(1);
-      expect(proc.output()).toContain(
-        'Refusing to serve beyond this machine (listening on 0.0.0.0) without ACCESS_TOKEN',
-      );
+      const deadline = Date.now() + 60_000;
+      while (!(await connects('127.0.0.1', port))) {
+        if (Date.now() > deadline || proc.child.exitCode !== null) throw new Error(proc.output());
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const health = await healthWhenReady(port);
+      expect(health.status).toBe(401);
+      expect(health.json().error?.message).toBe('Sign in to use this app.');
+      expect(proc.output()).toContain('without ACCESS_TOKEN, so accounts are required');
     } finally {
       await proc.stop(); // a server that did not refuse must not outlive the test
     }

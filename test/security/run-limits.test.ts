@@ -34,7 +34,7 @@ describe('run limits per client', () => {
     const viaAction = actionValue<{ ok: boolean; error: string }>(
       await callAction(app, 'sendMessage', [{ message: 'from the page' }]),
     );
-    expect(viaAction).toEqual({ ok: false, error: expect.stringMatching(/^Too many runs at once/) });
+    expect(viaAction).toEqual({ ok: false, error: expect.stringMatching(/^Too many runs at once/), status: 429 });
     expect((await first).status).toBe(200);
     expect(app.model.requests).toHaveLength(1);
   });

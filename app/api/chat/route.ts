@@ -1,17 +1,18 @@
 // POST /api/chat for non-browser clients: JSON {conversationId?, message, agent?, tools?, fncallMode?, files?} in
 // (lib/chat/requests.ts), text/event-stream out: first `event: turn` with the ids, then one `data:` line per event
 // of the run's feed (the same the page gets, lib/chat/feed.ts), ending with run-end. Closing the connection stops
-// the run. Wiring only.
+// the run. Acts for the signed-in user (a session, or an API key sent as Authorization: Bearer); another user's
+// conversation or upload answers 404. Wiring only.
 import { runFeed } from '@/lib/chat/feed';
 import { ChatRequestSchema, parseRequest } from '@/lib/chat/requests';
 import { feedResponse } from '@/lib/chat/sse';
 import { readBodyText } from '@/lib/http/body';
-import { clientKey } from '@/lib/http/client';
+import { limitKey } from '@/lib/auth/viewer';
 import { MESSAGE_BODY_MAX_BYTES } from '@/lib/http/headers';
 import { RateLimitError } from '@/lib/http/rate-limit';
-import { guardRoute } from '@/lib/http/respond';
 import { startLimited } from '@/lib/http/run-limits';
 import { appContext } from '@/lib/server/context';
+import { guardRoute, statusOf } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,7 +20,7 @@ function problem(status: number, message: string): Response {
   return Response.json({ error: { message } }, { status });
 }
 
-export const POST = guardRoute(async (request: Request): Promise<Response> => {
+export const POST = guardRoute(async (request: Request, _context: unknown, me): Promise<Response> => {
   const text = await readBodyText(request, MESSAGE_BODY_MAX_BYTES);
   let body: unknown;
   try {
@@ -32,15 +33,15 @@ export const POST = guardRoute(async (request: Request): Promise<Response> => {
   try {
     const req = parseRequest(ChatRequestSchema, body);
     started = await startLimited(
-      clientKey(request.headers),
-      () => ctx.chat.send(req),
+      limitKey(me, request.headers),
+      () => ctx.chat.send(me, req),
       (runId) => ctx.runs.ended(runId),
     );
   } catch (e) {
     if (e instanceof RateLimitError) throw e; // answered 429 by guardRoute
-    return problem(400, e instanceof Error ? e.message : String(e));
+    return problem(statusOf(e, 400), e instanceof Error ? e.message : String(e));
   }
-  const events = runFeed(ctx.runs, ctx.store, started.runId, { stopOnLeave: true });
+  const events = runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true });
   const ids = { conversationId: started.conversationId, turnId: started.turnId, runId: started.runId };
   return feedResponse(events, { event: 'turn', data: ids });
 });

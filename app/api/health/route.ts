@@ -1,6 +1,6 @@
 import { modelStatus } from '@/lib/config';
-import { guardRoute } from '@/lib/http/respond';
 import { appContext } from '@/lib/server/context';
+import { guardRoute } from '@/lib/server/route';
 import { telemetryStatus } from '@/lib/telemetry';
 
 export const dynamic = 'force-dynamic';

@@ -1,8 +1,9 @@
-// POST /api/sign-in: the sign-in form's target (wiring only; see lib/http/sign-in.ts).
+// POST /api/sign-in: the access-token sign-in form's target (wiring only; see lib/http/sign-in.ts). Before anyone is
+// signed in, so it resolves no user.
 import { requestPolicy } from '@/lib/http/policy';
-import { guardRoute } from '@/lib/http/respond';
 import { handleSignIn } from '@/lib/http/sign-in';
+import { publicRoute } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = guardRoute((request: Request) => handleSignIn(request, requestPolicy()), 'sign-in');
+export const POST = publicRoute((request: Request) => handleSignIn(request, requestPolicy()), 'sign-in');

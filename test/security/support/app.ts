@@ -79,7 +79,7 @@ export function spawnCaptured(command: string, args: string[], env: NodeJS.Proce
 
 /**
  * `next start -H <host>` on a free port with a fresh DATA_DIR, the scripted model server as its model, and `env`
- * on top. Waits until /api/health answers 200 (with the bearer token when ACCESS_TOKEN is set).
+ * on top. Waits until /api/health answers 200 (with the bearer token when ACCESS_TOKEN is set; 401 when AUTH=required).
  */
 export async function startApp(opts: { host?: string; env?: Record<string, string> } = {}): Promise<App> {
   requireBuild();
@@ -99,13 +99,15 @@ export async function startApp(opts: { host?: string; env?: Record<string, strin
   });
   const url = `http://127.0.0.1:${port}`;
   const token = opts.env?.ACCESS_TOKEN;
+  // With accounts on, /api/health wants a user: a 401 from it says the server is up.
+  const accounts = opts.env?.AUTH === 'required';
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (proc.child.exitCode !== null) throw new Error(`next start exited (${proc.child.exitCode}):\n${proc.output()}`);
     const res = await request(url, '/api/health', {
       headers: token ? { authorization: `Bearer ${token}` } : {},
     }).catch(() => undefined);
-    if (res?.status === 200) break;
+    if (res?.status === 200 || (accounts && res?.status === 401)) break;
     if (Date.now() > deadline) throw new Error(`the app never answered /api/health:\n${proc.output()}`);
     await new Promise((r) => setTimeout(r, 150));
   }
@@ -242,9 +244,10 @@ export function actionId(name: string): string {
   return found[0];
 }
 
-/** Calls a server action the way the page does (POST to a page with Next-Action), with any extra headers. */
-export function callAction(app: App, name: string, args: unknown[], headers: Record<string, string> = {}) {
-  return request(app.url, '/', {
+/** Calls a server action the way the page does (POST to the page that uses it, `/` unless said, with Next-Action),
+ *  with any extra headers. */
+export function callAction(app: App, name: string, args: unknown[], headers: Record<string, string> = {}, page = '/') {
+  return request(app.url, page, {
     method: 'POST',
     headers: {
       'next-action': actionId(name),

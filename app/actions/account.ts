@@ -1,0 +1,41 @@
+'use server';
+// The signed-in user's own settings: API keys (wiring only; the work is lib/auth/api-keys.ts).
+import type { ActionResult } from '@/lib/chat/page';
+import { appContext } from '@/lib/server/context';
+import type { ApiKeyRecord } from '@/lib/store/types';
+import { CodedError } from '@/lib/protocol/errors';
+import { failure } from './action-error';
+import { guardAction } from './guard';
+
+const NO_ACCOUNTS = 'API keys belong to accounts, and accounts are off on this server (see the README’s Accounts).';
+
+async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+export async function listApiKeys(): Promise<ActionResult<ApiKeyRecord[]>> {
+  const me = await guardAction();
+  return attempt(async () => (await appContext()).apiKeys.list(me.owner));
+}
+
+/** A new key: `secret` is shown this once. */
+export async function createApiKey(name: string): Promise<ActionResult<{ secret: string; key: ApiKeyRecord }>> {
+  const me = await guardAction();
+  return attempt(async () => {
+    const ctx = await appContext();
+    if (ctx.mode !== 'accounts') throw new CodedError('no-accounts', NO_ACCOUNTS);
+    return ctx.apiKeys.create(me.owner, name);
+  });
+}
+
+export async function revokeApiKey(id: string): Promise<ActionResult<null>> {
+  const me = await guardAction();
+  return attempt(async () => {
+    await (await appContext()).apiKeys.revoke(me.owner, id);
+    return null;
+  });
+}

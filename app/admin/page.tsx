@@ -1,0 +1,43 @@
+// The admin page: users, sign-up and invites, tools for users. Anyone else gets 403 (guardAdmin).
+import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import Link from 'next/link';
+import { getTranslations } from 'next-intl/server';
+import { guardAdmin } from '@/app/actions/guard';
+import { AdminAccess } from '@/components/account/admin-access';
+import { AdminUsers } from '@/components/account/admin-users';
+import { link, muted } from '@/components/account/styles';
+import { INVITE_DAYS } from '@/lib/auth/admin';
+import { appContext } from '@/lib/server/context';
+
+export const dynamic = 'force-dynamic';
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('admin');
+  return { title: t('title') };
+}
+
+export default async function AdminPage() {
+  const me = await guardAdmin();
+  const ctx = await appContext();
+  const t = await getTranslations('admin');
+  return (
+    <main className="mx-auto flex max-w-4xl flex-col gap-6 p-6">
+      <h1 className="text-xl font-semibold">{t('heading')}</h1>
+      <Link href="/" className={`${link} text-sm`}>
+        {t('back')}
+      </Link>
+      {ctx.mode === 'accounts' ? (
+        <>
+          <AdminUsers initial={await ctx.admin.users(await headers())} me={me.userId} />
+          <AdminAccess
+            settings={await ctx.admin.settings()}
+            invites={await ctx.admin.invites()}
+            inviteDays={INVITE_DAYS}
+          />
+        </>
+      ) : (
+        <p className={muted}>{t('noAccounts')}</p>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,15 @@
+// /api/auth/*: creating an account, signing in and out, OpenID Connect (wiring only; see lib/auth/http.ts). These
+// establish who the user is, so they resolve none first; they are behind the Host and Origin checks like the rest.
+import { handleAuthRequest } from '@/lib/auth/http';
+import { appContext } from '@/lib/server/context';
+import { publicRoute } from '@/lib/server/route';
+
+export const dynamic = 'force-dynamic';
+
+async function handle(request: Request): Promise<Response> {
+  const ctx = await appContext();
+  return handleAuthRequest(request, ctx.accounts, ctx.auth);
+}
+
+export const GET = publicRoute(handle, 'sign-in');
+export const POST = publicRoute(handle, 'sign-in');

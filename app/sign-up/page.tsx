@@ -1,0 +1,43 @@
+// "Create account": allowed for the first account (the admin), then as the admin set it (open, by invite link, or
+// closed). The page says which, and why not when it is not allowed.
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { getTranslations } from 'next-intl/server';
+import { SignUpForm } from '@/components/account/sign-up-form';
+import { link, muted, noticeBox } from '@/components/account/styles';
+import { MIN_PASSWORD_LENGTH } from '@/lib/auth/better-auth';
+import { appContext } from '@/lib/server/context';
+
+export const dynamic = 'force-dynamic';
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('signUp');
+  return { title: t('title') };
+}
+
+export default async function SignUpPage({ searchParams }: { searchParams: Promise<{ invite?: string }> }) {
+  const { invite } = await searchParams;
+  const t = await getTranslations('signUp');
+  const refusal = await getTranslations('authErrors');
+  const state = await (await appContext()).accounts.signUpState(invite);
+  return (
+    <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-4 p-6">
+      <h1 className="text-xl font-semibold">{t('heading')}</h1>
+      {state.allowed ? (
+        <>
+          <p className={muted}>{t(state.first ? 'first' : invite ? 'invited' : 'open')}</p>
+          <SignUpForm invite={invite} minPassword={MIN_PASSWORD_LENGTH} />
+        </>
+      ) : (
+        <p role="alert" className={noticeBox}>
+          {refusal(state.code)}
+        </p>
+      )}
+      <p className="text-sm">
+        {t('haveAccount')}{' '}
+        <Link href="/sign-in" className={link}>
+          {t('signIn')}
+        </Link>
+      </p>
+    </main>
+  );
+}

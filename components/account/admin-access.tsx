@@ -1,0 +1,150 @@
+'use client';
+// How accounts come about (the sign-up mode, invite links) and which tools the other users may use.
+import { useTranslations } from 'next-intl';
+import { useState } from 'react';
+import { createInvite, listInvites, revokeInvite, updateServerSettings } from '@/app/actions/admin';
+import type { InviteRecord, ServerSettings, SignUpMode } from '@/lib/store/types';
+import { failureText, useCodedText } from '../chat/server-text';
+import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
+
+const MODES: SignUpMode[] = ['open', 'invite', 'closed'];
+
+export function AdminAccess({
+  settings: initialSettings,
+  invites: initialInvites,
+  inviteDays,
+}: {
+  settings: ServerSettings;
+  invites: InviteRecord[];
+  inviteDays: number;
+}) {
+  const t = useTranslations('admin.access');
+  const said = useCodedText('errors');
+  const [settings, setSettings] = useState(initialSettings);
+  const [invites, setInvites] = useState(initialInvites);
+  const [link, setLink] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+
+  async function save(patch: Partial<ServerSettings>) {
+    setError(null);
+    setSaved(false);
+    const answer = await updateServerSettings(patch);
+    if (!answer.ok) return setError(said(failureText(answer)));
+    setSettings(answer.value);
+    setSaved(true);
+  }
+
+  async function refreshInvites() {
+    const answer = await listInvites();
+    if (answer.ok) setInvites(answer.value);
+  }
+
+  async function invite() {
+    setError(null);
+    const answer = await createInvite();
+    if (!answer.ok) return setError(said(failureText(answer)));
+    setLink(answer.value.link);
+    await refreshInvites();
+  }
+
+  async function revoke(id: string) {
+    const answer = await revokeInvite(id);
+    if (!answer.ok) setError(said(failureText(answer)));
+    await refreshInvites();
+  }
+
+  return (
+    <div className="flex flex-col gap-6">
+      {error && (
+        <p role="alert" className={alertBox}>
+          {error}
+        </p>
+      )}
+      {saved && (
+        <p role="status" className={muted}>
+          {t('saved')}
+        </p>
+      )}
+      <section aria-labelledby="admin-sign-up" className="flex flex-col gap-2">
+        <h2 id="admin-sign-up" className="text-lg font-semibold">
+          {t('signUpHeading')}
+        </h2>
+        <label className="flex flex-col gap-1 text-sm font-medium">
+          {t('signUpLabel')}
+          <select
+            value={settings.signUp}
+            onChange={(e) => void save({ signUp: e.target.value as SignUpMode })}
+            className={field}
+          >
+            {MODES.map((m) => (
+              <option key={m} value={m}>
+                {t(`modes.${m}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </section>
+      <section aria-labelledby="admin-invites" className="flex flex-col gap-2">
+        <h2 id="admin-invites" className="text-lg font-semibold">
+          {t('invitesHeading')}
+        </h2>
+        <p className={muted}>{t('invitesIntro', { days: inviteDays })}</p>
+        <div>
+          <button type="button" onClick={() => void invite()} className={primaryButton}>
+            {t('createInvite')}
+          </button>
+        </div>
+        {link && (
+          <div role="status" className={noticeBox}>
+            <p>{t('linkOnce')}</p>
+            <code data-testid="invite-link" className="block break-all select-all">
+              {link}
+            </code>
+          </div>
+        )}
+        {invites.length === 0 ? (
+          <p className={muted}>{t('noInvites')}</p>
+        ) : (
+          <ul className="flex flex-col gap-1 text-sm">
+            {invites.map((i) => (
+              <li key={i.id} className="flex items-center gap-2">
+                <span>
+                  {t('invite', {
+                    created: new Date(i.createdAt).toLocaleString(),
+                    expires: new Date(i.expiresAt).toLocaleString(),
+                  })}
+                </span>
+                <button type="button" onClick={() => void revoke(i.id)} className={smallButton}>
+                  {t('revoke')}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="admin-tools" className="flex flex-col gap-2">
+        <h2 id="admin-tools" className="text-lg font-semibold">
+          {t('toolsHeading')}
+        </h2>
+        <p className={muted}>{t('toolsIntro')}</p>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={settings.userTools.codeInterpreter}
+            onChange={(e) => void save({ userTools: { ...settings.userTools, codeInterpreter: e.target.checked } })}
+          />
+          {t('codeInterpreter')}
+        </label>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={settings.userTools.web}
+            onChange={(e) => void save({ userTools: { ...settings.userTools, web: e.target.checked } })}
+          />
+          {t('web')}
+        </label>
+      </section>
+    </div>
+  );
+}

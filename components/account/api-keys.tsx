@@ -1,0 +1,109 @@
+'use client';
+// The user's API keys: make one with a name (shown once), see when each was last used, revoke one.
+import { useTranslations } from 'next-intl';
+import { useState } from 'react';
+import { createApiKey, listApiKeys, revokeApiKey } from '@/app/actions/account';
+import type { ApiKeyRecord } from '@/lib/store/types';
+import { failureText, useCodedText } from '../chat/server-text';
+import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
+
+export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
+  const t = useTranslations('apiKeys');
+  const said = useCodedText('errors');
+  const when = (time?: number) => (time === undefined ? t('never') : new Date(time).toLocaleString());
+  const [keys, setKeys] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+
+  async function refresh() {
+    const answer = await listApiKeys();
+    if (answer.ok) setKeys(answer.value);
+  }
+
+  async function create(form: FormData) {
+    setError(null);
+    const answer = await createApiKey(String(form.get('name') ?? ''));
+    if (!answer.ok) return setError(said(failureText(answer)));
+    setSecret(answer.value.secret);
+    await refresh();
+  }
+
+  async function revoke(id: string) {
+    setError(null);
+    const answer = await revokeApiKey(id);
+    if (!answer.ok) setError(said(failureText(answer)));
+    await refresh();
+  }
+
+  return (
+    <section aria-labelledby="api-keys" className="flex flex-col gap-3">
+      <h2 id="api-keys" className="text-lg font-semibold">
+        {t('heading')}
+      </h2>
+      <p className={muted}>{t.rich('intro', { code: (chunks) => <code>{chunks}</code> })}</p>
+      {error && (
+        <p role="alert" className={alertBox}>
+          {error}
+        </p>
+      )}
+      <form action={create} className="flex flex-wrap items-end gap-2">
+        <label className="flex flex-col gap-1 text-sm font-medium">
+          {t('name')}
+          <input name="name" required maxLength={100} className={field} />
+        </label>
+        <button type="submit" className={primaryButton}>
+          {t('create')}
+        </button>
+      </form>
+      {secret && (
+        <div role="status" className={noticeBox}>
+          <p>{t('shownOnce')}</p>
+          <code data-testid="new-api-key" className="block break-all select-all">
+            {secret}
+          </code>
+        </div>
+      )}
+      {keys.length === 0 ? (
+        <p className={muted}>{t('none')}</p>
+      ) : (
+        <table className="w-full text-left text-sm">
+          <thead>
+            <tr>
+              <th className="py-1">{t('columnName')}</th>
+              <th>{t('columnKey')}</th>
+              <th>{t('created')}</th>
+              <th>{t('lastUsed')}</th>
+              <th>{t('columnState')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k.id} className="border-t border-neutral-200 dark:border-neutral-800">
+                <td className="py-1">{k.name}</td>
+                <td>
+                  <code>{k.prefix}…</code>
+                </td>
+                <td>{when(k.createdAt)}</td>
+                <td>{when(k.lastUsedAt)}</td>
+                <td>
+                  {k.revokedAt !== undefined ? (
+                    t('revoked')
+                  ) : (
+                    <button
+                      type="button"
+                      aria-label={t('revokeLabel', { name: k.name })}
+                      onClick={() => void revoke(k.id)}
+                      className={smallButton}
+                    >
+                      {t('revoke')}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

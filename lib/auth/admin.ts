@@ -1,0 +1,110 @@
+// What the admin controls: the users (list, disable and enable, set a new password), how accounts are made (the
+// sign-up mode, invite links: single use, expiring), and which tools the other users may use. Every method takes
+// the admin's request headers: better-auth checks the admin's session again for the user operations.
+import { CodedError } from '../protocol/errors';
+import { randomBytes } from 'node:crypto';
+import type { HeaderBag } from '../http/peer';
+import type { ChatStore, InviteRecord, ServerSettings, SignUpMode } from '../store/types';
+import { authHeaders, type AccountUser } from './accounts';
+import { hashSecret } from './api-keys';
+import { MIN_PASSWORD_LENGTH, type Auth } from './better-auth';
+import type { Viewer } from './viewer';
+
+export const INVITE_DAYS = 7;
+const SIGN_UP_MODES: readonly SignUpMode[] = ['open', 'invite', 'closed'];
+
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string;
+  admin: boolean;
+  disabled: boolean;
+  createdAt: number;
+}
+
+/** What the admin asked for that cannot be done, coded so the page says it in its language. */
+export class AdminError extends CodedError {
+  override name = 'AdminError';
+  readonly status = 400;
+}
+
+export class AdminService {
+  constructor(private readonly deps: { store: ChatStore; auth: Auth }) {}
+
+  async users(headers: HeaderBag): Promise<UserRow[]> {
+    const { users } = await this.deps.auth.api.listUsers({
+      headers: authHeaders(headers),
+      query: { limit: 1000, sortBy: 'createdAt', sortDirection: 'asc' },
+    });
+    return (users as AccountUser[]).map((u) => ({
+      id: u.id,
+      email: u.email,
+      name: u.name,
+      admin: u.role === 'admin',
+      disabled: Boolean(u.banned),
+      createdAt: new Date(u.createdAt).getTime(),
+    }));
+  }
+
+  /** Disabling signs the user out everywhere (better-auth revokes their sessions); their API keys stop working. */
+  async setDisabled(admin: Viewer, headers: HeaderBag, userId: string, disabled: boolean): Promise<void> {
+    if (userId === admin.userId) throw new AdminError('disable-self', 'You cannot disable your own account.');
+    const h = authHeaders(headers);
+    if (disabled)
+      await this.deps.auth.api.banUser({ headers: h, body: { userId, banReason: 'Disabled by the admin' } });
+    else await this.deps.auth.api.unbanUser({ headers: h, body: { userId } });
+  }
+
+  async resetPassword(headers: HeaderBag, userId: string, password: string): Promise<void> {
+    if (password.length < MIN_PASSWORD_LENGTH)
+      throw new AdminError('password-short', `A password needs at least ${MIN_PASSWORD_LENGTH} characters.`, {
+        min: MIN_PASSWORD_LENGTH,
+      });
+    await this.deps.auth.api.setUserPassword({
+      headers: authHeaders(headers),
+      body: { userId, newPassword: password },
+    });
+  }
+
+  settings(): Promise<ServerSettings> {
+    return this.deps.store.serverSettings();
+  }
+
+  async updateSettings(patch: { signUp?: unknown; userTools?: unknown }): Promise<ServerSettings> {
+    const next: Partial<ServerSettings> = {};
+    if (patch.signUp !== undefined) {
+      if (!SIGN_UP_MODES.includes(patch.signUp as SignUpMode))
+        throw new AdminError('bad-sign-up-mode', 'Sign-up is "open", "invite" or "closed".');
+      next.signUp = patch.signUp as SignUpMode;
+    }
+    if (patch.userTools !== undefined) {
+      const t = patch.userTools as Partial<ServerSettings['userTools']>;
+      const current = (await this.deps.store.serverSettings()).userTools;
+      next.userTools = {
+        codeInterpreter: typeof t.codeInterpreter === 'boolean' ? t.codeInterpreter : current.codeInterpreter,
+        web: typeof t.web === 'boolean' ? t.web : current.web,
+      };
+    }
+    return this.deps.store.updateServerSettings(next);
+  }
+
+  /** A new invite: `token` goes in the link (/sign-up?invite=<token>) and is shown once; only its hash is kept. */
+  async createInvite(admin: Viewer): Promise<{ token: string; invite: InviteRecord }> {
+    const token = randomBytes(24).toString('base64url');
+    const invite = await this.deps.store.createInvite({
+      hash: hashSecret(token),
+      createdBy: admin.userId,
+      expiresAt: Date.now() + INVITE_DAYS * 24 * 3600_000,
+    });
+    return { token, invite };
+  }
+
+  invites(): Promise<InviteRecord[]> {
+    return this.deps.store.listOpenInvites(Date.now());
+  }
+
+  async revokeInvite(id: string): Promise<void> {
+    if (!(await this.deps.store.revokeInvite(id)))
+      throw new AdminError('invite-gone', 'This invite was used or revoked already.');
+  }
+}

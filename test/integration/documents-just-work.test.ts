@@ -1,0 +1,176 @@
+// Documents just work (lib/chat/document-tools.ts): a conversation with documents offers the document tools to the
+// agent its settings pick, with the default settings, through the chat service and agent factory as the app builds
+// them, a real SQLite file, real uploads and parses, and the scripted model server. A retrieval call naming a file
+// that is not attached searches all of the conversation's documents and says so in the result the model reads.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { agentFactory } from '../../lib/chat/agents';
+import type { ChatService } from '../../lib/chat/service';
+import { loadConfig } from '../../lib/config';
+import type { AgentEvent } from '../../lib/protocol/events';
+import { everyToolActor } from '../../lib/chat/actor';
+import { ownerScope } from '../../lib/store/owner';
+import { openSqliteStore } from '../../lib/store/sqlite';
+import type { ChatStore, ConversationSettings } from '../../lib/store/types';
+import { handleUpload } from '../../lib/uploads/http';
+import type { DocumentService } from '../../lib/uploads/service';
+import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
+import { chatContext, drain, follow } from '../support/chat';
+import { makePdf, textPage } from '../support/pdf-writer';
+
+const OWNER = ownerScope('owner-a');
+const ACTOR = everyToolActor(OWNER);
+const REVENUE = 'Q3 revenue rose to 4.2 million euros, up 12 percent on the second quarter.';
+
+let server: ModelServer;
+let dataDir: string;
+let savedDataDir: string | undefined;
+let store: ChatStore;
+let uploads: DocumentService;
+let chat: ChatService;
+
+beforeAll(async () => {
+  server = await createModelServer();
+});
+afterAll(() => server.close());
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'docs-just-work-'));
+  // File-aware tools find the uploads under the process's DATA_DIR, as in the app.
+  savedDataDir = process.env.DATA_DIR;
+  process.env.DATA_DIR = dataDir;
+  store = openSqliteStore(path.join(dataDir, 'agent-studio.db'));
+  const env = {
+    DATA_DIR: dataDir,
+    OPENAI_BASE_URL: server.url,
+    OPENAI_API_KEY: 'k',
+    OPENAI_MODEL: 'scripted',
+    LLM_MAX_RETRIES: '0',
+  };
+  const ctx = await chatContext(store, agentFactory(loadConfig(env)), env);
+  uploads = ctx.uploads;
+  chat = ctx.chat;
+  server.reset();
+});
+afterEach(async () => {
+  await store.close();
+  if (savedDataDir === undefined) delete process.env.DATA_DIR;
+  else process.env.DATA_DIR = savedDataDir;
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function upload(name: string, bytes: Buffer, conversationId?: string) {
+  const query = new URLSearchParams({ name, ...(conversationId ? { conversationId } : {}) });
+  const res = await handleUpload(
+    uploads,
+    OWNER,
+    new Request(`http://app/api/files?${query}`, { method: 'POST', body: new Uint8Array(bytes) }),
+  );
+  const body = (await res.json()) as { document: { id: string; ref: string }; conversationId: string };
+  await uploads.settled(OWNER, body.document.id);
+  return body;
+}
+
+/** A conversation holding report.pdf (revenue on page 2) and notes.md. */
+async function conversationWithDocuments(settings?: Partial<ConversationSettings>): Promise<string> {
+  const report = makePdf([
+    textPage('Annual report', ['The company had a steady year.']),
+    textPage('Results', [REVENUE]),
+  ]);
+  const { conversationId } = await upload('report.pdf', report);
+  await upload('notes.md', Buffer.from('# Notes\n\nThe picnic is on Friday.'), conversationId);
+  if (settings) await store.updateSettings(OWNER, conversationId, settings);
+  return conversationId;
+}
+
+const completions = () => server.requests.filter((r) => r.path === '/v1/chat/completions');
+const toolNames = (i: number): string[] =>
+  ((completions()[i]!.body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+
+function retrievalCall(files: string[]) {
+  return { toolCalls: [{ name: 'retrieval', arguments: JSON.stringify({ query: 'Q3 revenue', files }) }] };
+}
+
+async function run(started: { runId: string }): Promise<AgentEvent[]> {
+  return drain(follow(chat, OWNER, started.runId));
+}
+
+describe('documents just work', () => {
+  it('offers retrieval and doc_parser to the default agent once the conversation has documents', async () => {
+    server.setScenario({ replies: [{ content: 'Hello.' }, retrievalCall(['report.pdf']), { content: 'Done.' }] });
+    const before = await chat.send(ACTOR, { message: 'Hi' }); // no documents: the default tools only
+    await run(before);
+    expect(toolNames(0)).toEqual(['calculator', 'current_time']);
+
+    const id = await conversationWithDocuments();
+    const events = await run(
+      await chat.send(ACTOR, { conversationId: id, message: 'What does it say about Q3 revenue?' }),
+    );
+    expect(toolNames(1)).toEqual(['calculator', 'current_time', 'retrieval', 'doc_parser']);
+    expect((await store.getConversation(OWNER, id))!.settings.tools).toEqual(['calculator', 'current_time']); // not stored
+    // The model is told which documents exist, as before.
+    expect(JSON.stringify(completions()[1]!.body.messages.at(-1))).toContain('[file](report.pdf)');
+    const result = events.find((e) => e.type === 'tool-result');
+    expect(result).toMatchObject({ name: 'retrieval', ok: true });
+    expect(JSON.stringify(result)).toContain('Q3 revenue rose to 4.2 million euros');
+    expect(events.some((e) => e.type === 'retrieval')).toBe(true);
+  });
+
+  it('searches all documents for a retrieval of a file that is not attached, and says so in the result', async () => {
+    const id = await conversationWithDocuments();
+    server.setScenario({ replies: [retrievalCall(['q3-summary.pdf']), { content: 'Q3 revenue was 4.2 million.' }] });
+    await run(
+      await chat.send(ACTOR, { conversationId: id, message: 'What does q3-summary.pdf say about Q3 revenue?' }),
+    );
+    const toolMessage = (completions()[1]!.body.messages as { role: string; content: string }[]).find(
+      (m) => m.role === 'tool',
+    )!;
+    expect(toolMessage.content).toContain(
+      'q3-summary.pdf: not a file of this conversation, so all of its files were searched instead: ',
+    );
+    expect(toolMessage.content).toMatch(/searched instead: (report\.pdf, notes\.md|notes\.md, report\.pdf)\./);
+    expect(toolMessage.content).toContain(REVENUE);
+  });
+
+  it('offers them to ReActChat too, and again on regenerate', async () => {
+    const id = await conversationWithDocuments({ agent: 'react' });
+    server.setScenario({ fallback: { content: 'Thought: I know.\nFinal Answer: Fine.' } });
+    const first = await chat.send(ACTOR, { conversationId: id, message: 'Anything about revenue?' });
+    await run(first);
+    await run(await chat.regenerate(ACTOR, first.turnId));
+    for (const request of completions()) {
+      const prompt = JSON.stringify(request.body.messages);
+      expect(prompt).toContain('retrieval');
+      expect(prompt).toContain('doc_parser');
+    }
+  });
+
+  it('respects document tools turned off, and leaves the Assistant its own knowledge injection', async () => {
+    server.setScenario({ fallback: { content: 'Fine.' } });
+    const off = await conversationWithDocuments({ documentTools: 'off' });
+    await run(await chat.send(ACTOR, { conversationId: off, message: 'Revenue?' }));
+    expect(toolNames(0)).toEqual(['calculator', 'current_time']);
+
+    const ticked = await conversationWithDocuments({ documentTools: 'off', tools: ['retrieval'] });
+    await run(await chat.send(ACTOR, { conversationId: ticked, message: 'Revenue?' }));
+    expect(toolNames(1)).toEqual(['retrieval']); // a tool ticked by hand stays offered
+
+    const assistant = await conversationWithDocuments({ agent: 'assistant' });
+    await run(await chat.send(ACTOR, { conversationId: assistant, message: 'Q3 revenue?' }));
+    expect(toolNames(2)).toEqual(['calculator', 'current_time']);
+    expect(JSON.stringify(completions()[2]!.body.messages[0])).toContain('# Knowledge Base');
+  });
+
+  it('counts files a message brings over POST /api/chat as documents', async () => {
+    const report = makePdf([textPage('Results', [REVENUE])]);
+    const { document } = await upload('report.pdf', report);
+    server.setScenario({ fallback: { content: 'Fine.' } });
+    await run(await chat.send(ACTOR, { message: 'Q3 revenue?', files: [document.ref] }));
+    expect(toolNames(0)).toEqual(['calculator', 'current_time', 'retrieval', 'doc_parser']);
+    await expect(chat.send(ACTOR, { message: 'x', settings: { documentTools: 'never' as 'off' } })).rejects.toThrow(
+      '"documentTools" must be "auto" or "off"',
+    );
+  });
+});
