@@ -92,7 +92,7 @@ if (missing) {
       const asked = cluster.model.requests.length;
 
       const wrong = await action<ActionResult<null>>(b(), 'decideTool', [ids.runId, 'call-9', { action: 'run' }]);
-      expect(wrong).toEqual({ ok: false, error: 'This run is not waiting for tool call call-9.' });
+      expect(wrong).toMatchObject({ ok: false, error: 'This run is not waiting for tool call call-9.' });
       const decided = await action<ActionResult<null>>(b(), 'decideTool', [ids.runId, 'call-1', { action: 'run' }]);
       expect(decided).toEqual({ ok: true, value: null });
 
