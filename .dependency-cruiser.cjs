@@ -1,7 +1,7 @@
 // The layers of the code and which way imports may go (README "Layout"; bottom first):
 //   protocol (lib/protocol) -> model layer (lib/llm, lib/config; lib/documents, lib/sandbox, lib/net beside it)
 //   -> tools/ -> agent runtime (lib/agent, lib/mcp) -> services (lib/chat, lib/store, lib/uploads, lib/inspect,
-//   lib/replay, lib/compare, lib/http, lib/telemetry, lib/server, lib/i18n) -> app/ (with proxy.ts,
+//   lib/replay, lib/compare, lib/http, lib/telemetry, lib/server, lib/i18n, lib/models, lib/openai-api) -> app/ (with proxy.ts,
 //   instrumentation.ts) -> components/.
 // A module may import from its own layer and the layers below it, never from above. `npm test` runs this
 // (scripts/test-all.sh, `npm run check:layers`); test/integration/layers.test.ts proves that it fails on a planted
@@ -11,7 +11,7 @@ const PROTOCOL = '^lib/protocol/';
 const MODEL = '^lib/(llm|config|documents|sandbox|net)/';
 const TOOLS = '^tools/';
 const RUNTIME = '^lib/(agent|mcp)/';
-const SERVICES = '^lib/(chat|store|uploads|inspect|replay|compare|http|auth|telemetry|server|i18n)/';
+const SERVICES = '^lib/(chat|store|uploads|inspect|replay|compare|http|auth|telemetry|server|i18n|models|openai-api)/';
 const APP = '^(app/|proxy[.]ts$|instrumentation[.]ts$)';
 const COMPONENTS = '^components/';
 const OURS = [PROTOCOL, MODEL, TOOLS, RUNTIME, SERVICES, APP, COMPONENTS, '^scripts/', '^test/', '^bench/', '^e2e/'];

@@ -2,8 +2,9 @@
 // anything of the app runs. It applies the request checks (lib/http/check.ts) and gives each page a fresh CSP nonce.
 // Requests with bodies Next would have to read whole first (it buffers a proxied body and reads it to its end before
 // going on) are left out of the matcher, so their limits cut them as they stream: server actions (Next-Action
-// header) check themselves with guardAction (app/actions/guard.ts), and POST /api/chat and /api/files with
-// guardRoute. test/security/coverage.test.ts proves every route and action is covered by one or the other.
+// header) check themselves with guardAction (app/actions/guard.ts), and POST /api/chat, /api/files and
+// /v1/chat/completions with guardRoute. test/security/coverage.test.ts proves every route and action is covered
+// by one or the other.
 import { NextResponse, type NextRequest } from 'next/server';
 import { BodyTooLargeError, declaredLength } from '@/lib/http/body';
 import { checkRequest, type RequestKind } from '@/lib/http/check';
@@ -17,7 +18,7 @@ export const SIGN_IN_PATHS = ['/sign-in', '/api/sign-in'];
 function kindOf(request: NextRequest): RequestKind {
   const path = request.nextUrl.pathname;
   if (SIGN_IN_PATHS.includes(path)) return 'sign-in';
-  return path.startsWith('/api/') ? 'api' : 'page';
+  return path.startsWith('/api/') || path.startsWith('/v1/') ? 'api' : 'page';
 }
 
 export function proxy(request: NextRequest): Response {
@@ -53,7 +54,7 @@ export const config = {
   matcher: [
     {
       // Everything but static build files, the two route handlers that stream request bodies, and server actions.
-      source: '/((?!_next/static/|_next/image|favicon\\.ico$|icon\\.svg$|api/chat$|api/files$).*)',
+      source: '/((?!_next/static/|_next/image|favicon\\.ico$|icon\\.svg$|api/chat$|api/files$|v1/chat/completions$).*)',
       missing: [{ type: 'header', key: 'next-action' }],
     },
   ],

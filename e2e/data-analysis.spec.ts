@@ -35,8 +35,10 @@ async function openWithPython(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('region', { name: 'Settings' });
   await expect(settings).toContainText(/code_interpreter runs (CPython|Pyodide)/);
+  // Skipped only on a machine without the CPython backend; CI installs it and sets REQUIRE_CPYTHON=1, so there a
+  // backend that is not detected fails the spec instead of skipping it.
   test.skip(
-    !(await settings.textContent())?.includes('code_interpreter runs CPython'),
+    process.env.REQUIRE_CPYTHON !== '1' && !(await settings.textContent())?.includes('code_interpreter runs CPython'),
     'the server runs Pyodide: install the Python backend (README, Quick start)',
   );
   await page.getByRole('checkbox', { name: /code_interpreter/ }).check();

@@ -9,9 +9,9 @@ test('the page shows the connected model and the builtin tools, never the API ke
     rules: [{ when: { lastUserIncludes: 'keycheck' }, reply: { content: 'Nothing secret here.' } }],
   });
   await openChat(page);
+  await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toContainText('scripted-e2e');
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('region', { name: 'Settings' });
-  await expect(settings).toContainText('scripted-e2e');
   for (const name of ['calculator', 'current_time', 'storage'])
     await expect(settings.getByText(name, { exact: true })).toBeVisible();
   expect(await page.content()).not.toContain(KEY);

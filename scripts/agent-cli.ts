@@ -149,6 +149,7 @@ function printReadable(): (event: AgentEvent) => void {
           'max-iterations': `stopped: reached the limit of ${e.llmCalls} model calls`,
           aborted: 'stopped by the user',
           error: `error: ${e.error?.message}`,
+          'tool-calls': 'ended with tool calls for the caller',
         }[e.reason];
         out(
           dim(

@@ -22,7 +22,14 @@ export async function loadRunForInspection(runId: string, requests = false): Pro
   return attempt(async () => loadRunExport((await appContext()).store, me.owner, runId, { requests }));
 }
 
-export async function loadIterationRequest(runId: string, iteration: number): Promise<ActionResult<LlmRequest | null>> {
+/** One model call's request; `childRunId` for a call of one of the run's child runs. */
+export async function loadIterationRequest(
+  runId: string,
+  iteration: number,
+  childRunId?: string,
+): Promise<ActionResult<LlmRequest | null>> {
   const me = await guardAction();
-  return attempt(async () => (await loadRunRequest((await appContext()).store, me.owner, runId, iteration)) ?? null);
+  return attempt(
+    async () => (await loadRunRequest((await appContext()).store, me.owner, runId, iteration, childRunId)) ?? null,
+  );
 }

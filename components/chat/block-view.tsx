@@ -2,6 +2,7 @@
 
 import { memo } from 'react';
 import type { Block } from '../../lib/chat/view';
+import { AgentSection, HandoffNote } from './agent-section';
 import { Markdown } from './markdown';
 import { ReasoningBlock } from './reasoning-block';
 import { RetrievalCard } from './retrieval-card';
@@ -23,5 +24,15 @@ export const BlockView = memo(function BlockView({ block, streaming }: BlockView
       return <Markdown text={block.text} />;
     case 'retrieval':
       return <RetrievalCard block={block} />;
+    case 'agent':
+      return (
+        <AgentSection block={block}>
+          {block.run.blocks.map((b) => (
+            <BlockView key={b.id} block={b} streaming={block.run.status === 'streaming'} />
+          ))}
+        </AgentSection>
+      );
+    case 'handoff':
+      return <HandoffNote block={block} />;
   }
 });

@@ -11,6 +11,8 @@ import { Composer } from './composer';
 import { useConversationTitle } from './conversation-title';
 import { LanguageSelect } from './language-select';
 import { useCodedText } from './server-text';
+import { AgentEditor } from '../agents/agent-editor';
+import { AgentAvatar } from './agent-avatar';
 import { SettingsPanel } from './settings-panel';
 import { Sidebar } from './sidebar';
 import { useChat } from './store';
@@ -19,6 +21,9 @@ import { Thread } from './thread';
 import { fileDropHandlers } from './file-drop';
 import { Welcome } from './welcome';
 import { useHasDocuments } from './document-tools-setting';
+import { ModelPicker } from '../models/model-picker';
+import { ModelsDialog, NoModelYet } from '../models/models-dialog';
+import { useModels, useModelsConfigured } from '../models/models-store';
 
 export function ChatApp({ info, initialConversationId }: { info: AppInfo; initialConversationId?: string }) {
   const t = useTranslations('header');
@@ -36,6 +41,14 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   // (which would drop the run being streamed) or reset a new chat's settings.
   const [defaultSettings] = useState(info.defaultSettings);
   const [openFirst] = useState(initialConversationId);
+  const [modelsInfo] = useState(info.models);
+  const configured = useModelsConfigured(modelsInfo.configured);
+
+  useEffect(() => {
+    const models = useModels.getState();
+    models.init(modelsInfo);
+    void models.refresh();
+  }, [modelsInfo]);
 
   useEffect(() => {
     const chat = useChat.getState();
@@ -88,6 +101,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             {t('menu')}
           </button>
           <h1 className="min-w-0 flex-1 truncate font-semibold">{title ? titleText(title) : t('newChat')}</h1>
+          <ModelPicker />
           <LanguageSelect />
           <button
             type="button"
@@ -101,17 +115,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
           <ThemeToggle />
           {info.account && <UserMenu account={info.account} />}
         </header>
-        {!info.model.configured && (
-          <div
-            role="status"
-            className="border-b border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
-          >
-            {t.rich('noModel', {
-              strong: (chunks) => <strong>{chunks}</strong>,
-              code: (chunks) => <code>{chunks}</code>,
-            })}
-          </div>
-        )}
+        <NoModelYet initial={modelsInfo.configured} />
         {notice && (
           <div
             role="alert"
@@ -149,20 +153,39 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             </div>
           )}
         </div>
-        <Composer disabled={!info.model.configured} />
+        <Composer disabled={!configured} />
+        <ModelsDialog />
       </main>
       <RunInspector iterationActions={replayFromIteration} />
+      <AgentEditor info={info} />
     </div>
   );
 }
 
 /** The welcome page of a conversation without turns, for its agent and tools. */
 function NewConversation({ info }: { info: AppInfo }) {
+  const t = useTranslations('agents');
   const settings = useChat((s) => s.settings);
+  const agent = useChat((s) => s.draftAgent);
   const hasDocuments = useHasDocuments();
   // The tools the first run will be offered: the document tools too once files are attached.
   const tools = settings ? documentToolsRule(settings, hasDocuments).tools : [];
-  return <Welcome tools={tools} agent={settings?.agent ?? 'fncall'} descriptions={info.tools} />;
+  return (
+    <>
+      {agent && (
+        <p data-draft-agent className="mx-auto mt-6 flex max-w-3xl items-center gap-2 px-4 font-semibold">
+          <AgentAvatar avatar={agent.avatar} />
+          {t('talkingTo', { name: agent.name })}
+        </p>
+      )}
+      <Welcome
+        tools={tools}
+        agent={settings?.agent ?? 'fncall'}
+        descriptions={info.tools}
+        suggestions={agent?.suggestions}
+      />
+    </>
+  );
 }
 
 /** A stored run can be re-run from the iteration on screen (an imported one has no conversation to run in). */

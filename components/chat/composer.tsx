@@ -3,6 +3,7 @@ import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
 import { COMPOSER_TEXTBOX_ID, useDraft } from './composer-draft';
 import { DocumentList } from './document-list';
+import { MentionSuggestions } from './mention-suggestions';
 import { useChat } from './store';
 import { untilUploaded, useUploads } from './uploads';
 
@@ -45,6 +46,7 @@ export function Composer({ disabled }: { disabled?: boolean }) {
       }}
     >
       <DocumentList />
+      <MentionSuggestions />
       {holding && (
         <p role="status" className="mx-auto mb-2 max-w-3xl text-sm text-neutral-700 dark:text-neutral-300">
           {t('holding')}

@@ -75,7 +75,7 @@ export function DocumentChips({ items, onRemove }: { items: UploadItem[]; onRemo
       case 'parsing':
         return t('parsing');
       case 'ready':
-        return t('ready', { pages: item.pages ?? 0 });
+        return item.imageUrl ? t('readyImage') : t('ready', { pages: item.pages ?? 0 });
       case 'error':
         return t('error', { message: errorText(item) });
     }
@@ -107,6 +107,14 @@ export function DocumentChips({ items, onRemove }: { items: UploadItem[]; onRemo
                   : 'border-neutral-300 bg-neutral-50 dark:border-neutral-700 dark:bg-neutral-900'
               }`}
             >
+              {item.imageUrl && (
+                // eslint-disable-next-line @next/next/no-img-element -- an upload of this conversation, served by us
+                <img
+                  src={item.imageUrl}
+                  alt={t('thumbnail', { name: item.name })}
+                  className="size-6 rounded object-cover"
+                />
+              )}
               <span className={`min-w-0 font-medium ${failed ? 'break-all' : 'max-w-[14rem] truncate'}`}>
                 {item.name}
               </span>

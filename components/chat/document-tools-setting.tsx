@@ -3,6 +3,7 @@
 // (the rule is lib/chat/document-tools.ts, the one the server applies to each run).
 import { useTranslations } from 'next-intl';
 import { documentToolsRule } from '@/lib/chat/document-tools';
+import { isImageKind } from '@/lib/documents/image-kind';
 import type { ConversationSettings } from '@/lib/store/types';
 import { useChat } from './store';
 import { useUploads } from './uploads';
@@ -10,7 +11,8 @@ import { useUploads } from './uploads';
 /** Whether the open conversation has documents, as the server counts them: an upload not refused, or a message
  *  that carries a file. */
 export function useHasDocuments(): boolean {
-  const uploaded = useUploads((s) => s.items.some((item) => item.state !== 'error'));
+  // An image is no document (lib/chat/document-tools.ts).
+  const uploaded = useUploads((s) => s.items.some((item) => item.state !== 'error' && !isImageKind(item.kind)));
   const carried = useChat((s) =>
     s.turns.some((turn) => typeof turn.content !== 'string' && turn.content.some((i) => i.file)),
   );

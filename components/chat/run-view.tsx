@@ -27,6 +27,11 @@ export function RunView({ run, onRetry }: RunViewProps) {
   const answered = run.blocks.some((b) => b.kind === 'text');
   return (
     <div className="min-w-0">
+      {run.imagesWithheld !== undefined && (
+        <p role="note" className="mb-2 text-sm text-amber-800 dark:text-amber-200">
+          {t('imagesWithheld', { count: run.imagesWithheld })}
+        </p>
+      )}
       {run.blocks.map((block) => (
         <BlockView key={block.id} block={block} streaming={streaming} />
       ))}

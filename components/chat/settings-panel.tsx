@@ -7,6 +7,8 @@ import type { ConversationSettings } from '@/lib/store/types';
 import { CodeBackendNote } from './code-backend-note';
 import { DocumentToolsSetting } from './document-tools-setting';
 import { McpServers } from './mcp-servers';
+import { useModels } from '../models/models-store';
+import { useAgents } from '../agents/agents-store';
 import { useChat } from './store';
 
 const PARAMS = [
@@ -23,6 +25,8 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
   const tTools = useTranslations('tools');
   const settings = useChat((s) => s.settings);
   const update = useChat((s) => s.updateSettings);
+  const agentId = useChat((s) => (s.activeId ? s.settings?.agentId : s.draftAgent?.id));
+  const saved = useAgents((s) => s.agents.find((a) => a.id === agentId));
   if (!settings) return null;
   const field = 'rounded border border-neutral-300 bg-white px-2 py-1 dark:border-neutral-700 dark:bg-neutral-900';
   // Builtin tools are described in the page's language; others (custom tools) as they describe themselves.
@@ -32,6 +36,11 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
   };
   return (
     <section aria-label={t('title')} className="space-y-4 p-4 text-sm">
+      {agentId && (
+        <p role="note" className="rounded-md bg-blue-50 px-3 py-2 text-blue-950 dark:bg-blue-950 dark:text-blue-100">
+          {t('savedAgent', { name: saved?.name ?? agentId })}
+        </p>
+      )}
       <label className="flex flex-col gap-1">
         <span className="font-medium">{t('agent')}</span>
         <select
@@ -150,13 +159,14 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
           onChange={(e) => void update({ systemMessage: e.target.value })}
         />
       </label>
-      <p className="text-neutral-600 dark:text-neutral-400">
-        {t.rich('model', {
-          name: info.model.name ?? t('serverDefault'),
-          limit: info.maxLlmCalls,
-          code: (chunks) => <code>{chunks}</code>,
-        })}
-      </p>
+      <button
+        type="button"
+        onClick={() => useModels.getState().openDialog()}
+        className="rounded border border-neutral-300 px-2 py-1 hover:bg-neutral-100 dark:border-neutral-700 dark:hover:bg-neutral-800"
+      >
+        {t('manageModels')}
+      </button>
+      <p className="text-neutral-600 dark:text-neutral-400">{t('limit', { limit: info.maxLlmCalls })}</p>
     </section>
   );
 }

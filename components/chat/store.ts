@@ -9,9 +9,12 @@ import type { FeedEvent } from '@/lib/protocol/events';
 import { replayRun } from '@/app/actions/replay';
 import type { ReplayRequest } from '@/lib/replay/plan';
 import { applyEvent, emptyRun, foldRun, markInterrupted, type Block, type RunView } from '@/lib/chat/view';
-import type { ConversationSettings, ConversationSummary } from '@/lib/store/types';
+import type { ConversationSettings, ConversationSummary, SavedAgent } from '@/lib/store/types';
 import type { ContentItem } from '@/lib/llm/schema';
 import { failureText, type CodedText } from './server-text';
+
+/** What a new chat shows of its saved agent before its first message. */
+export type DraftAgent = Pick<SavedAgent, 'id' | 'name' | 'avatar' | 'description' | 'suggestions'>;
 
 export interface TurnState {
   turnId: string;
@@ -29,12 +32,15 @@ interface ChatState {
   settings?: ConversationSettings;
   turns: TurnState[];
   runningRunId?: string;
+  /** The saved agent a new chat talks to (chosen on the Agents list); its first message saves it in the settings. */
+  draftAgent?: DraftAgent;
   /** A failure of the page's own requests (not of a run: those show in the thread), said with its code if it has one. */
   notice?: CodedText;
 
   refreshConversations(): Promise<void>;
   search(query: string): Promise<void>;
-  newChat(): void;
+  /** A new conversation, with a saved agent when one is given. */
+  newChat(agent?: DraftAgent): void;
   open(id: string): Promise<void>;
   send(text: string): Promise<void>;
   stop(): Promise<void>;
@@ -127,7 +133,7 @@ export const useChat = create<ChatState>()((set, get) => {
       }));
       return;
     }
-    const { conversationId, turnId, runId, events } = result.value;
+    const { conversationId, turnId, runId, events, content } = result.value;
     if (get().activeId !== conversationId) {
       set({ activeId: conversationId });
       await get().refreshConversations();
@@ -135,7 +141,7 @@ export const useChat = create<ChatState>()((set, get) => {
       if (created) set({ title: created.title });
     }
     set((s) => ({
-      turns: s.turns.map((t) => (t === placeholder ? { ...t, turnId } : t)),
+      turns: s.turns.map((t) => (t === placeholder ? { ...t, turnId, ...(content ? { content } : {}) } : t)),
     }));
     await consume(turnId, runId, events);
   }
@@ -157,9 +163,9 @@ export const useChat = create<ChatState>()((set, get) => {
       if (get().query === query) set({ conversations });
     },
 
-    newChat() {
+    newChat(agent) {
       streamToken++;
-      set({ activeId: undefined, title: 'New chat', turns: [], runningRunId: undefined });
+      set({ activeId: undefined, title: 'New chat', turns: [], runningRunId: undefined, draftAgent: agent });
     },
 
     async open(id) {
@@ -177,7 +183,14 @@ export const useChat = create<ChatState>()((set, get) => {
         runCount: t.runCount,
         run: t.runId ? foldStored(t.runId, t.events, t.runStatus) : undefined,
       }));
-      set({ activeId: id, title: data.title, settings: data.settings, turns, runningRunId: undefined });
+      set({
+        activeId: id,
+        title: data.title,
+        settings: data.settings,
+        turns,
+        runningRunId: undefined,
+        draftAgent: undefined,
+      });
       // A run still going on the server (the page was reloaded mid-answer): follow it from its start.
       const last = data.turns[data.turns.length - 1];
       if (last?.runId && last.runStatus === 'running') {
@@ -197,12 +210,13 @@ export const useChat = create<ChatState>()((set, get) => {
         run: emptyRun('pending'),
       };
       set((s) => ({ turns: [...s.turns, placeholder] }));
-      const { activeId, settings } = get();
+      const { activeId, settings, draftAgent } = get();
       const result = await actions.sendMessage({
         conversationId: activeId,
         message,
-        settings: activeId ? undefined : settings,
+        settings: activeId ? undefined : settings && (draftAgent ? { ...settings, agentId: draftAgent.id } : settings),
       });
+      if (!activeId && result.ok) set({ draftAgent: undefined });
       await startStream(result, placeholder);
     },
 

@@ -4,7 +4,10 @@ import { memo, useCallback, useRef, useState, type ReactNode } from 'react';
 import { decideTool } from '@/app/actions/replay';
 import type { ToolDecision } from '@/lib/protocol/events';
 import { contentText } from '@/lib/llm/schema';
+import { answerText } from '@/lib/chat/view';
 import { InspectRunButton } from '../inspector/inspect-run-button';
+import { useConnectionName } from '../models/connection-name';
+import { AgentAvatar } from './agent-avatar';
 import { AttachedFiles } from './attached-files';
 import { CompareRunsButton } from '../runs/compare-runs';
 import { useFollowBottom } from './follow-bottom';
@@ -43,19 +46,14 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
     },
     [runningHere, t],
   );
+  const connectionName = useConnectionName();
   const { regenerate, retry, editAndResend } = useChat.getState();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
   const text = contentText(turn.content);
   // Joined only once the run is over (the copy button shows then): while streaming it would copy the whole answer
   // on every update.
-  const answer =
-    turn.run && turn.run.status !== 'streaming'
-      ? turn.run.blocks
-          .filter((b) => b.kind === 'text')
-          .map((b) => (b.kind === 'text' ? b.text : ''))
-          .join('\n\n')
-      : '';
+  const answer = turn.run && turn.run.status !== 'streaming' ? answerText(turn.run) : '';
   const pending = turn.turnId.startsWith('pending-');
 
   return (
@@ -135,6 +133,15 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
           // than a short one. `auto` keeps the size an answer had when it was last shown.
           className={isLast ? 'min-w-0' : 'min-w-0 [contain-intrinsic-size:auto_800px] [content-visibility:auto]'}
         >
+          {turn.run.toolsFallback && (
+            <p className="mb-2 text-xs text-neutral-600 italic dark:text-neutral-400">{t('toolsFallback')}</p>
+          )}
+          {turn.run.agent && (
+            <p data-agent-name className="mb-1 flex items-center gap-2 text-sm font-semibold">
+              <AgentAvatar avatar={turn.run.agent.avatar} />
+              {turn.run.agent.name}
+            </p>
+          )}
           <ToolDecisions.Provider value={runningHere ? decide : undefined}>
             <RunView run={turn.run} onRetry={() => void retry(turn.turnId)} />
           </ToolDecisions.Provider>
@@ -158,6 +165,16 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
               {turn.runCount > 1 && (
                 <span className="px-2 py-1 text-neutral-600 dark:text-neutral-400">
                   {t('answerNumber', { n: turn.runCount })}
+                </span>
+              )}
+              {turn.run.model && (
+                <span data-testid="turn-model" className="px-2 py-1 text-neutral-600 dark:text-neutral-400">
+                  {t.rich('modelOnConnection', {
+                    model: turn.run.model,
+                    connection: turn.run.connection ? connectionName(turn.run.connection) : '',
+                    name: (chunks) => <span className="font-mono">{chunks}</span>,
+                    on: (chunks) => (turn.run?.connection ? chunks : null),
+                  })}
                 </span>
               )}
             </div>

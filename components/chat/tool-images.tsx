@@ -1,6 +1,7 @@
 'use client';
 // Images a tool produced (a code_interpreter chart, a PNG it saved, an MCP image result), shown on its card even
-// when the card is folded: each opens full size in a dialog, with a download link.
+// when the card is folded, and the images a user's message carries (as thumbnails): each opens full size in a
+// dialog, with a download link.
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import type { ToolBlock } from '../../lib/chat/view';
@@ -36,11 +37,20 @@ export function toolImages(
   return [...files, ...returned];
 }
 
-export function ToolImages({ images }: { images: ToolImage[] }) {
+/** `label` names the group (default "Images"); `thumbnails` shows them small (a user's message). */
+export function ToolImages({
+  images,
+  label,
+  thumbnails = false,
+}: {
+  images: ToolImage[];
+  label?: string;
+  thumbnails?: boolean;
+}) {
   const t = useTranslations('toolResult');
   const [open, setOpen] = useState<ToolImage | null>(null);
   return (
-    <section aria-label={t('images')} className="flex flex-wrap gap-2 px-3 pb-3">
+    <section aria-label={label ?? t('images')} className={`flex flex-wrap gap-2 ${thumbnails ? 'mt-1' : 'px-3 pb-3'}`}>
       {images.map((img) => (
         <button
           key={img.src}
@@ -50,7 +60,11 @@ export function ToolImages({ images }: { images: ToolImage[] }) {
           className="rounded border border-neutral-200 bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-neutral-700"
         >
           {/* eslint-disable-next-line @next/next/no-img-element -- served from the conversation's work directory */}
-          <img src={img.src} alt={img.name} className="block h-auto max-h-72 w-auto max-w-full rounded" />
+          <img
+            src={img.src}
+            alt={img.name}
+            className={`block h-auto w-auto max-w-full rounded ${thumbnails ? 'max-h-32' : 'max-h-72'}`}
+          />
         </button>
       ))}
       {open && (

@@ -4,7 +4,9 @@
 // upload progress; parse states come from polling GET /api/files while any document is still parsing.
 import { create } from 'zustand';
 import * as documentActions from '@/app/actions/documents';
+import { isImageKind } from '@/lib/documents/image-kind';
 import type { StoredDocument } from '@/lib/store/types';
+import { uploadedImageUrl } from '@/lib/uploads/image-url';
 import type { CodedText } from './server-text';
 import { useChat } from './store';
 
@@ -18,6 +20,8 @@ export interface UploadItem {
   id?: string;
   pages?: number;
   kind?: string;
+  /** Where its thumbnail loads from, once it is an accepted image. */
+  imageUrl?: string;
   /** Why it cannot be read or was refused: the server's words and code, or the page's own code. */
   error?: CodedText;
   /** Something to know about an upload that went through (its name was cleaned), or a failed removal. */
@@ -48,6 +52,8 @@ function fromDocument(doc: StoredDocument, key = doc.id): UploadItem {
     progress: 1,
     pages: doc.pages,
     kind: doc.kind,
+    imageUrl:
+      doc.state === 'ready' && isImageKind(doc.kind) ? uploadedImageUrl(doc.conversationId, doc.ref) : undefined,
     error:
       doc.state === 'error'
         ? { message: doc.error, code: doc.errorCode ?? 'unreadable', values: { name: doc.name } }

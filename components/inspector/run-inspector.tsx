@@ -101,6 +101,37 @@ function Header({ title, children }: { title: string; children?: ReactNode }) {
   );
 }
 
+/** The child runs of the run shown (who answered, in which round, when and how long), each opened in place. */
+function ChildRunList({ run, onOpen }: { run: InspectedRun; onOpen: (index: number) => void }) {
+  const t = useTranslations('inspector');
+  const r = useTranslations('run');
+  const f = useFormatWords();
+  if (!run.children?.length) return null;
+  return (
+    <section aria-label={t('childRuns')}>
+      <h3 className="mb-1 text-sm font-semibold">{t('childRuns')}</h3>
+      <ul className="space-y-1 text-sm">
+        {run.children.map((c, i) => (
+          <li key={c.run.runId} className="flex flex-wrap items-center gap-2">
+            <button type="button" className={BUTTON} onClick={() => onOpen(i)}>
+              {t('openChild', { agent: c.agent })}
+            </button>
+            {c.round !== undefined && <span>{r('round', { round: c.round })}</span>}
+            {c.reason && <span>· {r(`reason.${c.reason}`)}</span>}
+            <span className="text-neutral-600 tabular-nums dark:text-neutral-400">
+              {t('childTiming', {
+                start: formatPreciseDuration(c.startT, f),
+                duration: formatPreciseDuration(c.run.durationMs, f),
+                calls: c.run.llmCalls,
+              })}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** Why the run stopped, in the page's language (lib/inspect's explanation is the English of the same). */
 function useStopText(): (stop: StopInfo, maxLlmCalls?: number) => string {
   const t = useTranslations('inspector.stop');
@@ -137,21 +168,35 @@ function InspectorBody({
   const stopText = useStopText();
   const imported = target.kind === 'imported' ? target.fileName : undefined;
   const storedId = target.kind === 'stored' ? target.runId : undefined;
-  const run = useMemo(() => foldInspection(bundle.events), [bundle]);
+  const root = useMemo(() => foldInspection(bundle.events), [bundle]);
+  // Which run is shown: the run itself, or a child run (a Router's helper, a GroupChat's member) at any depth.
+  const [path, setPath] = useState<number[]>([]);
+  const trail = useMemo(() => {
+    const runs: InspectedRun[] = [root];
+    for (const i of path) runs.push(runs[runs.length - 1]!.children![i]!.run);
+    return runs;
+  }, [root, path]);
+  const run = trail[trail.length - 1]!;
+  const childRunId = path.length ? run.runId : undefined;
   const [problem, setProblem] = useState<string>();
-  const requests = useRef(new Map<number, Promise<LlmRequest | null>>());
+  const requests = useRef(new Map<string, Promise<LlmRequest | null>>());
   const loadRequest = useCallback<RequestLoader>(
     (n) => {
-      let pending = requests.current.get(n);
+      const key = `${childRunId ?? ''}:${n}`;
+      let pending = requests.current.get(key);
       if (!pending && storedId) {
-        pending = unwrap(loadIterationRequest(storedId, n));
-        pending.catch(() => requests.current.delete(n));
-        requests.current.set(n, pending);
+        pending = unwrap(loadIterationRequest(storedId, n, childRunId));
+        pending.catch(() => requests.current.delete(key));
+        requests.current.set(key, pending);
       }
       return pending ?? Promise.resolve(null);
     },
-    [storedId],
+    [storedId, childRunId],
   );
+  const openPath = (next: number[]) => {
+    setPath(next);
+    setSelected(0);
+  };
   const exportRun = async () => {
     setProblem(undefined);
     try {
@@ -272,6 +317,17 @@ function InspectorBody({
           </dd>
         </dl>
 
+        {path.length > 0 && (
+          <nav aria-label={t('childTrail')} className="flex flex-wrap items-center gap-2 text-sm">
+            {trail.slice(0, -1).map((r, depth) => (
+              <button key={r.runId} type="button" className={BUTTON} onClick={() => openPath(path.slice(0, depth))}>
+                {depth === 0 ? t('backToRun', { agent: r.agent }) : r.agent}
+              </button>
+            ))}
+            <span className="font-semibold">{t('childOf', { agent: run.agent })}</span>
+          </nav>
+        )}
+        <ChildRunList run={run} onOpen={(i) => openPath([...path, i])} />
         <RetrievalView steps={run.retrievals} />
         {count === 0 ? (
           <p className="text-sm">{t('noModelCall')}</p>
@@ -352,7 +408,11 @@ function InspectorBody({
                   key={current.n}
                   iteration={current}
                   loadRequest={storedId ? loadRequest : undefined}
-                  actions={iterationActions?.({ run, iteration: current, bundle, imported: Boolean(imported) })}
+                  actions={
+                    path.length === 0
+                      ? iterationActions?.({ run, iteration: current, bundle, imported: Boolean(imported) })
+                      : undefined
+                  }
                 />
               </div>
             )}

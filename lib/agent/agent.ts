@@ -23,17 +23,31 @@ export interface AgentOptions {
   systemMessage?: string;
   name?: string;
   description?: string;
+  /** A saved agent's id and avatar (an emoji, or an image URL), told in run-start so the page can show who ran. */
+  agentId?: string;
+  avatar?: string;
   /** Files every run can use (Qwen-Agent's system files), besides those referenced in the messages. */
   files?: readonly string[];
   /** Model calls per run (default 20; the app passes MAX_LLM_CALL_PER_RUN). */
   maxLlmCalls?: number;
 }
 
-/** Where a model call's answer text goes instead of plain text-delta events (ReActChat tags its transcript). */
+/** Where a model call's answer text goes instead of plain text-delta events (ReActChat tags its transcript; the
+ *  Router holds back its `Call:`). */
 export interface TextSink {
   push(text: string): void;
   /** The call is over: hand on whatever was held back. */
   end(): void;
+  /** The call's whole text, when the sink did not pass all of it on as text-delta events (the inspector then shows
+   *  it as the raw response). */
+  withheld?(): string | undefined;
+}
+
+/** How one model call is made: extra generate cfg (stop words), its format as reported, where its text goes. */
+export interface CallExtras {
+  cfg?: GenerateCfg;
+  format?: CallFormat;
+  text?: TextSink;
 }
 
 export class Agent {
@@ -44,6 +58,8 @@ export class Agent {
   static readonly kind: AgentKind = 'agent';
   readonly name: string;
   readonly description: string;
+  readonly agentId?: string;
+  readonly avatar?: string;
   readonly systemMessage: string;
   readonly llm: ChatModel;
   readonly files: readonly string[];
@@ -56,6 +72,8 @@ export class Agent {
   constructor(opts: AgentOptions) {
     this.name = opts.name ?? AGENT_KIND_NAMES[kindOf(this)];
     this.description = opts.description ?? '';
+    if (opts.agentId) this.agentId = opts.agentId;
+    if (opts.avatar) this.avatar = opts.avatar;
     this.systemMessage = opts.systemMessage ?? '';
     this.files = opts.files ?? [];
     this.maxLlmCalls = opts.maxLlmCalls ?? DEFAULT_MAX_LLM_CALLS;
@@ -187,6 +205,9 @@ export class Agent {
       lang: run.lang,
       input,
     };
+    if (this.llm.connection) event.connection = this.llm.connection;
+    if (this.agentId) event.agentId = this.agentId;
+    if (this.avatar) event.avatar = this.avatar;
     if (withSettings && this.functionMap.size) event.fncallMode = this.llm.fncallMode;
     if (withSettings && run.options.resume) event.replay = run.options.resume.replay;
     return event;
@@ -205,7 +226,7 @@ export class Agent {
     messages: Message[],
     functions: FunctionDef[],
     run: RunState,
-    extra: { cfg?: GenerateCfg; format?: CallFormat; text?: TextSink } = {},
+    extra: CallExtras = {},
   ): Promise<LlmCallResult> {
     run.llmCalls++;
     const text = extra.text;
@@ -221,6 +242,7 @@ export class Agent {
           request: e.request,
         };
         if (e.truncation) start.truncation = e.truncation;
+        if (e.imagesWithheld) start.imagesWithheld = e.imagesWithheld;
         run.emit(start);
       } else run.emit({ type: 'llm-retry', attempt: e.attempt, delayMs: e.delayMs, error: e.error });
     };
@@ -235,6 +257,10 @@ export class Agent {
     if (r.usage) end.usage = r.usage;
     if (r.ttftMs !== undefined) end.ttftMs = r.ttftMs;
     if (r.raw) end.raw = r.raw;
+    else {
+      const withheld = text?.withheld?.();
+      if (withheld !== undefined) end.raw = { content: withheld };
+    }
     if (r.parseErrors.length) end.parseErrors = r.parseErrors;
     run.emit(end);
     return r;

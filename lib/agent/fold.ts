@@ -1,19 +1,33 @@
 // Folds the event stream back into Qwen-Agent's messages: the new messages of a run, in upstream's order
 // ([reasoning?, text?, call1, call2, ..., result1, result2, ...] per model call). run() yields these snapshots.
+// A child run's messages (a Router's helper, a GroupChat's member) join the run's where they happened, each named
+// by the child, as upstream's Router and GroupChat yield them.
 import type { Message } from '../llm/schema';
 import type { AgentEvent } from '../protocol/events';
 
 export class MessageFold {
-  private readonly out: Message[] = [];
   private agentName = '';
+  /** The child run being folded (children run one after another), writing into the same list. */
+  private child?: { runId: string; fold: MessageFold };
   private toolCallsInText = false;
   private reasoningMsg?: Message;
   private textMsg?: Message;
   private iteration = -1;
 
+  /** `out`: where the messages go (a child's fold shares its parent's). */
+  constructor(private readonly out: Message[] = []) {}
+
   /** Applies one event; returns true when the messages changed. */
   apply(e: AgentEvent): boolean {
     switch (e.type) {
+      case 'child': {
+        // What the run says after its child starts a message of its own.
+        this.iteration = -1;
+        this.reasoningMsg = undefined;
+        this.textMsg = undefined;
+        if (this.child?.runId !== e.event.runId) this.child = { runId: e.event.runId, fold: new MessageFold(this.out) };
+        return this.child.fold.apply(e.event);
+      }
       case 'run-start':
         this.agentName = e.agent;
         this.toolCallsInText = e.kind === 'react';

@@ -5,6 +5,9 @@ export type { ToolSpec } from './function-list';
 export { FnCallAgent } from './fncall-agent';
 export { ReActChat } from './react-chat';
 export { Assistant, type AssistantOptions } from './assistant';
+export { Router, type RouterOptions } from './router';
+export { GroupChat, type GroupChatOptions } from './group-chat';
+export { ChildRunError } from './child-run';
 export { MessageFold, foldEvents } from './fold';
 export {
   AgentEventSchema,

@@ -1,7 +1,7 @@
 // One run's bookkeeping: its id, options and clock, the counters its run-end reports, and the one place its events
 // are stamped (run id, iteration, time) before they go to the reader.
 import type { ChatRequest, GenerateCfg } from '../llm/model';
-import type { Lang, Message } from '../llm/schema';
+import type { FunctionDef, Lang, Message } from '../llm/schema';
 import type { StopReason } from '../protocol/enums';
 import type {
   AgentEvent,
@@ -30,6 +30,10 @@ export interface RunOptions {
   resume?: ResumeState;
   /** Pause before each tool call: the run emits tool-approval and waits for this decision. */
   beforeTool?: (call: ToolCall) => Promise<ToolDecision>;
+  /** Tools the caller declared (an OpenAI client's own `tools`): offered to the model beside the agent's own (one
+   *  of the same name replaces the agent's for this run), never run here. A response that calls one ends the run
+   *  with reason `tool-calls` once its other calls ran. FnCallAgent loops only. */
+  clientTools?: readonly FunctionDef[];
 }
 
 /** Where a resumed run picks up: the messages at the start of iteration `iterations + 1`, and what the iterations
@@ -99,6 +103,13 @@ export class RunState {
     const own = this.options.generateCfg;
     const merged = cfg && own ? { ...own, ...cfg, stop: [...(own.stop ?? []), ...(cfg.stop ?? [])] } : (cfg ?? own);
     return { messages, functions, signal: this.signal, lang: this.lang, cfg: merged };
+  }
+
+  /** Adds a child run's totals (a Router's helper, a GroupChat's member) to this run's. */
+  addChild(end: Pick<Unstamped<'run-end'>, 'llmCalls' | 'toolCalls' | 'usage'>): void {
+    this.llmCalls += end.llmCalls;
+    this.toolCalls += end.toolCalls;
+    this.addUsage(end.usage);
   }
 
   addUsage(u: Usage): void {

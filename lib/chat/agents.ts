@@ -1,34 +1,133 @@
-// The agent a conversation's settings ask for, on the model the configuration names. The composition root
-// (lib/server/context.ts) makes the factory once with the server's configuration.
-import { Assistant, FnCallAgent, ReActChat, type Agent } from '../agent';
-import type { AppConfig } from '../config';
+// The agent a conversation's settings ask for, on the conversation's model (an id from the model list: its
+// connection and name, lib/models). The composition root (lib/server/context.ts) makes the factory once.
+//
+// What the model can do decides how it is called: tools through the tools API when it takes them (a server that
+// answers 400 to them gets them in the text once, and is remembered), else in the text (nous, as Qwen-Agent does for
+// Qwen-family models); images sent as image parts when it can see them.
+import { Assistant, FnCallAgent, GroupChat, ReActChat, Router, type Agent } from '../agent';
+import type { AppConfig, VisionSetting } from '../config';
 import { createChatModel } from '../llm/factory';
+import type { ChatModel, GenerateCfg } from '../llm/model';
+import { ToolFallbackModel } from '../llm/tool-fallback';
+import type { ModelService, ResolvedModel } from '../models/service';
+import type { FncallMode } from '../protocol/enums';
+import type { ImageResolver } from '../llm/image-data';
+import { seesImages } from '../llm/vision';
+import { uploadedImages } from '../documents/image-source';
 import { storageRoot, type OwnerScope } from '../store/owner';
-import type { ConversationSettings } from '../store/types';
+import type { ConversationSettings, DocumentStore } from '../store/types';
 
-/** `model` overrides the model name (a replay with another model); the endpoint stays the server's. `owner`: whose
- *  run it is (the storage tool keeps each owner's keys apart). */
+import type { ResolvedAgent } from './saved-agents';
+
+/** `model` overrides the model name on the conversation's connection (a replay with another model). `owner`: whose
+ *  run it is: the connections it may use are theirs and the server-wide ones, and the storage tool keeps each
+ *  owner's keys apart. `saved`: the saved agent the settings name (settings.agentId), resolved with its members: it
+ *  replaces the settings' kind, prompt, tools and call format. */
 export type AgentFactory = (
   settings: ConversationSettings,
-  overrides?: { model?: string; owner?: OwnerScope },
-) => Agent;
+  overrides: { model?: string; owner: OwnerScope; saved?: ResolvedAgent },
+) => Agent | Promise<Agent>;
 
-export function agentFactory(config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>): AgentFactory {
-  return (settings, overrides = {}) => {
+/** `uploads`: whose uploads an owner may send as images; without it only image URLs leave. */
+export function agentFactory(
+  config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>,
+  models: ModelService,
+  uploads?: Pick<DocumentStore, 'ownsUpload'>,
+): AgentFactory {
+  return async (settings, overrides) => {
+    const { owner } = overrides;
+    const resolved = await models.resolve(owner, settings.model, overrides.model);
+    // Image parts are built from the run owner's uploads only, whatever reference a message carries.
+    const images = uploads ? uploadedImages(config.dataDir, (hash) => uploads.ownsUpload(owner, hash)) : undefined;
+    if (overrides.saved) return fromSaved(config, overrides.saved, settings, { owner, resolved, images });
     const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
     return new Kind({
-      llm: createChatModel({
-        ...config.llm,
-        model: overrides.model ?? config.llm.model,
-        fncallMode: settings.fncallMode,
-        generateCfg: settings.generateCfg,
-      }),
+      llm: modelFor(resolved, settings, { vision: config.llm.vision, images }),
       maxLlmCalls: config.maxLlmCallsPerRun,
-      functionList: settings.tools.map((name) =>
-        name === 'storage' && overrides.owner ? { name, root: storageRoot(config.dataDir, overrides.owner) } : name,
-      ),
+      functionList: toolList(config, settings.tools, overrides.owner),
       systemMessage: settings.systemMessage || undefined,
       name: 'assistant',
     });
   };
+}
+
+/** The conversation's model, called the way it can be. */
+export function modelFor(
+  resolved: ResolvedModel,
+  settings: Pick<ConversationSettings, 'fncallMode' | 'generateCfg'>,
+  opts: { vision?: VisionSetting; images?: ImageResolver } = {},
+): ChatModel {
+  const { capabilities } = resolved;
+  const generateCfg: GenerateCfg = { ...settings.generateCfg };
+  // An explicit generate_cfg.multimodal wins, then MODEL_VISION, then the connection's capability.
+  generateCfg.multimodal = seesImages(capabilities.vision.value, opts.vision ?? 'auto', generateCfg.multimodal);
+  // 'native' means "the tools API when the model takes it"; nous and qwen are the user's explicit choice.
+  const fncallMode: FncallMode =
+    settings.fncallMode === 'native' && !capabilities.tools.value ? 'nous' : settings.fncallMode;
+  const build = (mode: FncallMode) =>
+    createChatModel({
+      ...resolved.config,
+      fncallMode: mode,
+      generateCfg,
+      ...(opts.images ? { images: opts.images } : {}),
+    });
+  const model = build(fncallMode);
+  // A server's word (its model list, or a refusal it gave before) is trusted; otherwise a refusal is learnt.
+  if (fncallMode !== 'native' || resolved.local || capabilities.tools.source !== 'default') return model;
+  return new ToolFallbackModel(model, {
+    text: () => build('nous'),
+    onRefused: () => void resolved.learnToolsRefused().catch(() => {}),
+  });
+}
+
+/** A saved agent as a runtime agent: a Router's or GroupChat's members built the same way. The conversation's
+ *  generation settings apply over the agent's own. */
+function fromSaved(
+  config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>,
+  saved: ResolvedAgent,
+  settings: ConversationSettings,
+  run: { owner: OwnerScope; resolved: ResolvedModel; images?: ImageResolver },
+): Agent {
+  const { owner, resolved, images } = run;
+  const llm = modelFor(
+    resolved,
+    {
+      fncallMode: saved.fncallMode ?? settings.fncallMode,
+      generateCfg: { ...saved.generateCfg, ...settings.generateCfg },
+    },
+    { vision: config.llm.vision, images },
+  );
+  const common = {
+    llm,
+    maxLlmCalls: config.maxLlmCallsPerRun,
+    functionList: toolList(config, saved.tools, owner),
+    systemMessage: saved.systemMessage || undefined,
+    name: saved.name,
+    description: saved.description,
+    agentId: saved.id,
+    ...(saved.avatar ? { avatar: saved.avatar } : {}),
+  };
+  const members = () => saved.resolved.map((m) => fromSaved(config, m, settings, run));
+  switch (saved.kind) {
+    case 'router':
+      return new Router({ ...common, agents: members() });
+    case 'groupchat':
+      return new GroupChat({
+        ...common,
+        agents: members(),
+        ...(saved.selection ? { selection: saved.selection } : {}),
+        ...(saved.maxRound ? { maxRound: saved.maxRound } : {}),
+      });
+    case 'react':
+      return new ReActChat(common);
+    case 'assistant':
+      return new Assistant(common);
+    default:
+      return new FnCallAgent(common);
+  }
+}
+
+/** Tool names as the agent's function list: the storage tool keeps the owner's keys under the owner's root. */
+function toolList(config: Pick<AppConfig, 'dataDir'>, tools: readonly string[], owner: OwnerScope) {
+  return tools.map((name) => (name === 'storage' ? { name, root: storageRoot(config.dataDir, owner) } : name));
 }

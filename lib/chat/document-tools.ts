@@ -1,6 +1,7 @@
 // Documents just work: the rule that decides whether a run is offered the document tools, without the user changing
 // a setting. The service applies it to every run it starts (a replay keeps the tools of the run it replays); the
 // settings panel shows its outcome. Browser-safe: types only, no Node.
+import { isImageKind } from '../documents/image-kind';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore, ConversationSettings } from '../store/types';
 
@@ -38,13 +39,15 @@ export function withDocumentTools(settings: ConversationSettings, hasDocuments: 
 }
 
 /** A conversation has documents when an upload of it is not refused (ready, or still parsing: the message waits for
- *  it), or when one of its messages carries a file (POST /api/chat's `files`). */
+ *  it), or when one of its messages carries a file (POST /api/chat's `files`). An image is no document: messages
+ *  carry it to the model as an image, there is no text to search. */
 export async function conversationHasDocuments(
   store: Pick<ChatStore, 'listDocuments' | 'listTurns'>,
   owner: OwnerScope,
   conversationId: string,
 ): Promise<boolean> {
-  if ((await store.listDocuments(owner, conversationId)).some((d) => d.state !== 'error')) return true;
+  if ((await store.listDocuments(owner, conversationId)).some((d) => d.state !== 'error' && !isImageKind(d.kind)))
+    return true;
   return (await store.listTurns(owner, conversationId)).some(
     ({ turn }) => typeof turn.content !== 'string' && turn.content.some((item) => item.file),
   );

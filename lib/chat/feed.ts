@@ -3,7 +3,9 @@
 // - no run id on each event: the reply that starts or opens a run says it once;
 // - no full request per model call and no input history (inspector-only, and they would resend the history);
 // - no llm-end (per-call timing and usage are inspector figures; run-end carries the totals);
-// - `t` to whole milliseconds; deltas merged over a short window.
+// - `t` to whole milliseconds; deltas merged over a short window;
+// - a child run's events (inside `child` wrappers) as the feed carries any run's, keeping their own run id, which
+//   tells one child run from the next.
 import type { AgentEvent, FeedEvent } from '../protocol/events';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
@@ -17,7 +19,11 @@ export const FEED_COALESCE_MS = 50;
 export function feedEvent(e: AgentEvent): FeedEvent | undefined {
   if (e.type === 'llm-end') return undefined;
   let shown: AgentEvent = e;
-  if (e.type === 'llm-start' && e.request) {
+  if (e.type === 'child') {
+    const inner = feedEvent(e.event);
+    if (!inner) return undefined;
+    shown = { ...e, event: { ...inner, runId: e.event.runId } as AgentEvent };
+  } else if (e.type === 'llm-start' && e.request) {
     const { request: _request, ...rest } = e;
     shown = rest;
   } else if (e.type === 'run-start' && e.input) {

@@ -284,20 +284,30 @@ function delay(ms: number): Promise<void> {
 }
 
 /** Consecutive text or reasoning deltas of the same iteration (and ReAct part) become one event, with the later
- *  clock. */
+ *  clock; so do a child run's, inside their wrappers. */
 export function coalesceDeltas(events: readonly AgentEvent[]): AgentEvent[] {
   const out: AgentEvent[] = [];
   for (const e of events) {
     const last = out[out.length - 1];
-    if (
-      last &&
-      (e.type === 'text-delta' || e.type === 'reasoning-delta') &&
-      last.type === e.type &&
-      last.iteration === e.iteration &&
-      (e.type === 'reasoning-delta' || (last.type === 'text-delta' && last.part === e.part))
-    ) {
-      out[out.length - 1] = { ...last, text: last.text + e.text, t: e.t };
-    } else out.push(e);
+    const merged = last && merge(last, e);
+    if (merged) out[out.length - 1] = merged;
+    else out.push(e);
   }
   return out;
+}
+
+function merge(last: AgentEvent, e: AgentEvent): AgentEvent | undefined {
+  if (e.type === 'child') {
+    if (last.type !== 'child' || last.event.runId !== e.event.runId) return undefined;
+    const inner = merge(last.event, e.event);
+    return inner && { ...last, t: e.t, event: inner };
+  }
+  if (
+    (e.type === 'text-delta' || e.type === 'reasoning-delta') &&
+    last.type === e.type &&
+    last.iteration === e.iteration &&
+    (e.type === 'reasoning-delta' || (last.type === 'text-delta' && last.part === e.part))
+  )
+    return { ...last, text: last.text + e.text, t: e.t };
+  return undefined;
 }

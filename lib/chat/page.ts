@@ -3,6 +3,7 @@
 import type { RunStatus } from '../protocol/enums';
 import type { ErrorCode, ErrorValues } from '../protocol/errors';
 import type { FeedEvent } from '../protocol/events';
+import type { ContentItem } from '../protocol/message';
 import type { ConversationSettings, StoredTurn } from '../store/types';
 import type { CodeInterpreterInfo } from '../../tools/code-interpreter';
 
@@ -19,6 +20,8 @@ export interface RunStream {
   conversationId: string;
   turnId: string;
   runId: string;
+  /** The user message as stored (with the files and images it carries). */
+  content?: string | ContentItem[];
   events: AsyncIterable<FeedEvent>;
 }
 
@@ -37,9 +40,15 @@ export interface ConversationData {
   turns: TurnData[];
 }
 
-/** What the page needs to know of the server: the model (never its key), the tools it can offer, the limits. */
+/** What the page needs to know of the server: whether any model is set up (the models themselves are listed on
+ *  demand, never with a key), the tools it can offer, the limits. */
 export interface AppInfo {
-  model: { configured: boolean; name: string | null; baseURL: string | null };
+  models: {
+    /** A model can be picked (the environment names a server, or a connection or a GGUF file is there). */
+    configured: boolean;
+    /** May the page add and change server-wide connections and local models? */
+    admin: boolean;
+  };
   tools: { name: string; description: string }[];
   /** Which Python runs code_interpreter, and how to get the other one. */
   codeInterpreter: CodeInterpreterInfo;

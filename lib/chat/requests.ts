@@ -15,6 +15,9 @@ const documentTools = z.enum(DOCUMENT_TOOLS_MODES, { error: '"documentTools" mus
 const tools = z.array(z.string({ error: '"tools" must be a list of tool names' }), {
   error: '"tools" must be a list of tool names',
 });
+const model = z
+  .string({ error: '"model" must be a model id from GET /api/models ("<connection>/<model name>").' })
+  .refine((m) => /^[^/]+\/./.test(m), '"model" must be a model id from GET /api/models ("<connection>/<model name>").');
 const fncallMode = z.enum(FNCALL_MODES, { error: '"fncallMode" must be native, nous or qwen' });
 /** The page's language, which the agent's prompts follow unless the conversation's settings name one. */
 const pageLang = z.enum(LANGS, { error: '"lang" must be "en" or "zh"' });
@@ -24,6 +27,7 @@ const files = z.array(z.string(), {
 
 /** A change to a conversation's settings: each field given replaces the stored one. */
 export const SettingsPatchSchema = z.object({
+  model: model.optional(),
   agent: agent.optional(),
   tools: tools.optional(),
   fncallMode: fncallMode.optional(),
@@ -34,6 +38,8 @@ export const SettingsPatchSchema = z.object({
   pauseBeforeTools: z.boolean().optional(),
   /** The language of the agent's prompts; "auto" follows the page. */
   lang: z.enum(['auto', ...LANGS], { error: '"lang" must be "auto", "en" or "zh"' }).optional(),
+  /** A saved agent's id ('' for none). */
+  agentId: z.string({ error: '"agentId" must be a saved agent\'s id' }).optional(),
   /** "off": the document tools only when ticked, even when the conversation has documents. */
   documentTools: documentTools.optional(),
 });
@@ -56,6 +62,7 @@ export const ChatRequestSchema = z
     {
       message,
       conversationId,
+      model: model.optional(),
       agent: agent.optional(),
       tools: tools.optional(),
       fncallMode: fncallMode.optional(),

@@ -5,7 +5,8 @@
 // the runs in progress see only its objects, and its tools are checked against what the admin allows.
 import { randomUUID } from 'node:crypto';
 import { foldEvents, type Agent, type Message } from '../agent';
-import type { ContentItem, Lang } from '../llm/schema';
+import type { ImageLimits } from '../documents/image';
+import type { ContentItem, FunctionDef, Lang } from '../llm/schema';
 import { contentText } from '../llm/schema';
 import { ToolDecisionSchema, type AgentEvent } from '../protocol/events';
 import { planReplay, ReplayRequestSchema, type ReplayPlan, type ReplayRequest } from '../replay/plan';
@@ -20,6 +21,7 @@ import type { ParseJobs } from '../uploads/parsing';
 import type { Actor } from './actor';
 import type { AgentFactory } from './agents';
 import { conversationHasDocuments, withDocumentTools } from './document-tools';
+import { resolveAgent, type ResolvedAgent } from './saved-agents';
 import { storedFeed } from './feed';
 import type { LiveRuns, RunWriter } from './live-runs';
 import type { ConversationData } from './page';
@@ -35,6 +37,8 @@ export interface StartedRun {
   conversationId: string;
   turnId: string;
   runId: string;
+  /** The user message as stored: with the documents and images it carries (the page shows them on the turn). */
+  content: string | ContentItem[];
 }
 
 export interface ChatServiceDeps {
@@ -47,6 +51,8 @@ export interface ChatServiceDeps {
   defaultSettings: () => ConversationSettings;
   /** Where uploads are kept (DATA_DIR): a message's `files` must be there. */
   dataDir: string;
+  /** How large an image a message's `files` may name (as uploads are checked). */
+  images?: ImageLimits;
   /** The uploads being parsed: a message waits for its conversation's. */
   parses?: ParseJobs;
   /** Makes the named tools available before an agent takes them (MCP servers' tools). */
@@ -56,6 +62,7 @@ export interface ChatServiceDeps {
 /** How a run comes about: what becomes of the conversation, and what the agent is given. */
 type RunPlan =
   | { kind: 'turn'; conversation: Conversation; turn: StoredTurn; pageLang?: Lang }
+  | { kind: 'messages'; conversation: Conversation; turn: StoredTurn; input: Message[]; clientTools?: FunctionDef[] }
   | { kind: 'replay'; conversation: Conversation; turn: StoredTurn; plan: ReplayPlan; model?: string };
 
 const TITLE_LENGTH = 60;
@@ -85,14 +92,21 @@ export class ChatService {
   async send(actor: Actor, request: SendRequest): Promise<StartedRun> {
     const { owner } = actor;
     const req = parseRequest(SendRequestSchema, request);
-    const files = req.files?.length ? await attachmentItems(req.files, this.store, owner, this.deps.dataDir) : [];
+    const files = req.files?.length
+      ? await attachmentItems(req.files, this.store, owner, this.deps.dataDir, this.deps.images)
+      : [];
     const content: string | ContentItem[] = files.length ? [{ text: req.message }, ...files] : req.message;
     const existing = req.conversationId ? await this.conversation(owner, req.conversationId) : undefined;
     const settings = mergeSettings(existing?.settings ?? this.deps.defaultSettings(), req.settings);
     // A bad setting (an unknown tool, or one the actor may not use) fails here, before anything is stored.
     const agent = await this.agentFor(
       actor,
-      await this.runSettings(owner, settings, existing?.id, files.length > 0),
+      await this.runSettings(
+        owner,
+        settings,
+        existing?.id,
+        files.some((f) => f.file),
+      ),
       existing?.id,
     );
     let conversation =
@@ -104,6 +118,34 @@ export class ChatService {
       await this.store.renameConversation(owner, conversation.id, titleFrom(content));
     const turn = await this.addTurn(owner, conversation.id, Infinity, content);
     return this.start(owner, agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
+  }
+
+  /**
+   * A run on a whole conversation the caller holds (an OpenAI client's `messages`, lib/openai-api), stored as a new
+   * conversation of one turn (its last user message) so that it shows in the page and the inspector like any run.
+   * `clientTools`: the caller's own tools (RunOptions.clientTools).
+   */
+  async sendMessages(
+    actor: Actor,
+    request: {
+      settings: Partial<ConversationSettings>;
+      messages: Message[];
+      title: string;
+      clientTools?: FunctionDef[];
+    },
+  ): Promise<StartedRun> {
+    const { owner } = actor;
+    const settings = mergeSettings(this.deps.defaultSettings(), request.settings);
+    const agent = await this.agentFor(actor, settings);
+    const lastUser = request.messages.findLast((m) => m.role === 'user');
+    const conversation = await this.store.createConversation(owner, {
+      title: request.title,
+      settings: request.settings,
+    });
+    const turn = await this.store.addTurn(owner, conversation.id, lastUser?.content ?? '');
+    const plan: RunPlan = { kind: 'messages', conversation, turn, input: request.messages };
+    if (request.clientTools?.length) plan.clientTools = request.clientTools;
+    return this.start(owner, agent, plan);
   }
 
   /** Another answer to an existing turn; later turns are dropped, since they followed the old answer. `lang` is the
@@ -240,13 +282,19 @@ export class ChatService {
     conversationId?: string,
     model?: string,
   ): Promise<Agent> {
-    for (const tool of settings.tools) {
+    // Only the actor's own saved agents resolve (another user's id reads as unknown, 404).
+    const saved = settings.agentId ? await resolveAgent(this.store, actor.owner, settings.agentId) : undefined;
+    const tools = saved ? allTools(saved) : settings.tools;
+    for (const tool of tools) {
       const refusal = actor.toolRefusal(tool);
       if (refusal) throw new ToolNotAllowedError(refusal);
     }
-    await this.deps.prepareTools?.(settings.tools);
+    await this.deps.prepareTools?.(tools);
     if (conversationId) await this.deps.parses?.settled(this.store, actor.owner, conversationId);
-    return this.deps.agents(settings, { model, owner: actor.owner });
+    return await this.deps.agents(
+      settings,
+      saved ? { model, owner: actor.owner, saved } : { model, owner: actor.owner },
+    );
   }
 
   /** A user turn, carrying the conversation's ready documents that no earlier turn carries. */
@@ -262,7 +310,12 @@ export class ChatService {
     const input =
       how.kind === 'replay'
         ? how.plan
-        : [...(await this.history(owner, conversation.id, turn.seq)), { role: 'user' as const, content: turn.content }];
+        : how.kind === 'messages'
+          ? how.input
+          : [
+              ...(await this.history(owner, conversation.id, turn.seq)),
+              { role: 'user' as const, content: turn.content },
+            ];
     await this.store.startRun(owner, turn.id, runId);
     const writer = this.runs.start(owner, runId, conversation.id);
     // The conversation's language when its settings name one, else the page's; with neither (a replay, a client
@@ -276,13 +329,14 @@ export class ChatService {
       // Tools stage only the owner's uploads, whatever a message refers to.
       uploadAccess: (hash: string) => this.store.ownsUpload(owner, hash),
       ...(lang ? { lang } : {}),
+      ...(how.kind === 'messages' && how.clientTools ? { clientTools: how.clientTools } : {}),
       ...(conversation.settings.pauseBeforeTools
         ? { beforeTool: (call: { functionId: string }) => writer.awaitDecision(call.functionId) }
         : {}),
     };
     const events = Array.isArray(input) ? agent.runEvents(input, opts) : replayEvents(agent, input, opts);
     void this.record(events, writer);
-    return { conversationId: conversation.id, turnId: turn.id, runId };
+    return { conversationId: conversation.id, turnId: turn.id, runId, content: turn.content };
   }
 
   /** Drains the run into its writer whatever happens to its readers; a log that cannot be written stops it. */
@@ -308,4 +362,9 @@ export class ChatService {
     if (!t) throw new NotFoundError(`Message ${id} does not exist.`);
     return t;
   }
+}
+
+/** Every tool a saved agent and the agents it holds use. */
+function allTools(agent: ResolvedAgent): string[] {
+  return [...new Set([...agent.tools, ...agent.resolved.flatMap(allTools)])];
 }

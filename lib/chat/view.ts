@@ -1,6 +1,15 @@
 // The page's view of a run: the event stream folded into blocks in the order they happened: reasoning, tool
-// calls, answer text. Pure and framework-free: the client store applies it event by event; tests run it in Node.
-import type { AgentKind, ReactPart, TurnStatus } from '../protocol/enums';
+// The page's view of a run: the event stream folded into blocks in the order they happened: reasoning, tool
+// calls, answer text, and each child run (a Router's helper, a GroupChat's member) as a section holding its own
+// view, folded by the same rules. Pure and framework-free: the client store applies it event by event; tests run
+// it in Node.
+import {
+  TOOLS_REFUSED_CODE,
+  type AgentKind,
+  type HandoffReason,
+  type ReactPart,
+  type TurnStatus,
+} from '../protocol/enums';
 import type { AgentEventType, ErrorInfo, FeedEvent, RetrievalCandidate, ToolFile, Usage } from '../protocol/events';
 import type { ContentItem } from '../protocol/message';
 
@@ -61,18 +70,57 @@ export interface RetrievalBlock {
   errors?: string[];
 }
 
-export type Block = ReasoningBlock | ToolBlock | TextBlock | RetrievalBlock;
+/** A child run: who answered (name, avatar, kind), when on the parent's clock, and its own view. */
+export interface AgentBlock {
+  kind: 'agent';
+  id: string;
+  /** The child's run id. */
+  runId: string;
+  name: string;
+  avatar?: string;
+  agentKind?: AgentKind;
+  /** How it came to speak: the round of a GroupChat and why it was picked (the handoff before it). */
+  round?: number;
+  reason?: HandoffReason;
+  /** The parent's clock (ms) when it started and, once over, when it ended. */
+  startT: number;
+  endT?: number;
+  /** Its own blocks. A changed child run gets a new object here, with new objects for its changed blocks, so a UI
+   *  that memoizes blocks by identity redraws exactly what changed, at every depth. */
+  run: RunView;
+}
+
+/** The turn passed to the user (a GroupChat waits for the user's message), or ended by the host's [STOP]. */
+export interface HandoffBlock {
+  kind: 'handoff';
+  id: string;
+  round: number;
+  reason: HandoffReason;
+  /** The user's name when it is the user's turn; absent when the host said [STOP]. */
+  to?: string;
+}
+
+export type Block = ReasoningBlock | ToolBlock | TextBlock | RetrievalBlock | AgentBlock | HandoffBlock;
 
 export interface RunView {
   runId: string;
   /** Which kind of agent ran (known once run-start arrived). */
   kind?: AgentKind;
+  /** The model that answered, and the connection it was reached through (from run-start). */
+  model?: string;
+  connection?: string;
+  /** The server refused native tool calls and the tools went in the text (the tools_refused retry). */
+  toolsFallback?: boolean;
+  /** A saved agent's name and avatar, when one ran (shown on its turn). */
+  agent?: { id: string; name: string; avatar?: string };
   status: TurnStatus;
   error?: ErrorInfo;
   blocks: Block[];
   usage?: Usage;
   durationMs?: number;
   llmCalls: number;
+  /** Images of the conversation the model was not sent, because it cannot see images (the turn says so). */
+  imagesWithheld?: number;
   /** Set while the model server is being retried. */
   retrying?: { attempt: number; delayMs: number; message: string };
 }
@@ -90,12 +138,20 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
   switch (e.type) {
     case 'run-start':
       view.kind = e.kind;
+      view.model = e.model;
+      if (e.connection) view.connection = e.connection;
+      if (e.agentId) view.agent = { id: e.agentId, name: e.agent, ...(e.avatar ? { avatar: e.avatar } : {}) };
       return [];
     case 'llm-start':
       view.llmCalls = Math.max(view.llmCalls, e.iteration);
       view.retrying = undefined;
+      if (e.imagesWithheld) view.imagesWithheld = Math.max(view.imagesWithheld ?? 0, e.imagesWithheld);
       return closeReasoning(view, e.t);
     case 'llm-retry':
+      if (e.error.code === TOOLS_REFUSED_CODE) {
+        view.toolsFallback = true;
+        return [];
+      }
       view.retrying = { attempt: e.attempt, delayMs: e.delayMs, message: e.error.message };
       return [];
     case 'reasoning-delta': {
@@ -153,6 +209,23 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
       return [addRetrieval(view, e)];
     case 'react-step':
       return [];
+    case 'handoff': {
+      if (!e.to || e.user) {
+        const block: HandoffBlock = {
+          kind: 'handoff',
+          id: uniqueId(view, `handoff-${e.round}`),
+          round: e.round,
+          reason: e.reason,
+        };
+        if (e.to) block.to = e.to;
+        view.blocks.push(block);
+        return [...closeReasoning(view, e.t), block.id];
+      }
+      nextSpeaker.set(view, { round: e.round, reason: e.reason });
+      return closeReasoning(view, e.t);
+    }
+    case 'child':
+      return applyChild(view, e);
     case 'run-end':
       view.status = e.reason;
       view.retrying = undefined;
@@ -190,11 +263,65 @@ export function usedPassages(view: Pick<RunView, 'blocks'>): RetrievalCandidate[
   return out;
 }
 
-/** A run that the server lost (killed mid-run) is shown as interrupted, with everything streamed before. */
+/** A run that the server lost (killed mid-run) is shown as interrupted, with everything streamed before (its child
+ *  runs too). */
 export function markInterrupted(view: RunView): void {
   if (view.status !== 'streaming') return;
   view.status = 'interrupted';
   stopPendingTools(view);
+  for (const b of view.blocks) if (b.kind === 'agent') markInterrupted(b.run);
+}
+
+/** The answer a turn gave, as text: its own answer text and its child runs' (a Router's helper answers for it). */
+export function answerText(view: Pick<RunView, 'blocks'>): string {
+  const parts: string[] = [];
+  for (const b of view.blocks) {
+    if (b.kind === 'text') parts.push(b.text);
+    else if (b.kind === 'agent') {
+      const text = answerText(b.run);
+      if (text) parts.push(text);
+    }
+  }
+  return parts.join('\n\n');
+}
+
+/** Why the next child run speaks (the handoff that came before its first event). */
+const nextSpeaker = new WeakMap<RunView, { round: number; reason: HandoffReason }>();
+
+function applyChild(view: RunView, e: Feed<'child'>): string[] {
+  const inner = e.event;
+  let block = view.blocks.find((b): b is AgentBlock => b.kind === 'agent' && b.runId === inner.runId);
+  const changed: string[] = [];
+  if (!block) {
+    changed.push(...closeReasoning(view, e.t));
+    block = {
+      kind: 'agent',
+      id: uniqueId(view, `agent-${inner.runId}`),
+      runId: inner.runId,
+      name: e.agent,
+      startT: e.t,
+      run: emptyRun(inner.runId),
+    };
+    const why = nextSpeaker.get(view);
+    if (why) {
+      block.round = why.round;
+      block.reason = why.reason;
+      nextSpeaker.delete(view);
+    }
+    view.blocks.push(block);
+  }
+  if (inner.type === 'run-start') {
+    if (inner.avatar) block.avatar = inner.avatar;
+    block.agentKind = inner.kind;
+  }
+  if (inner.type === 'run-end') block.endT = e.t;
+  const { runId: _runId, ...event } = inner;
+  const inside = new Set(applyEvent(block.run, event as FeedEvent));
+  if (!inside.size && inner.type !== 'run-start' && inner.type !== 'run-end' && inner.type !== 'llm-start')
+    return changed;
+  const run = block.run;
+  block.run = { ...run, blocks: run.blocks.map((b) => (inside.has(b.id) ? { ...b } : b)) };
+  return [...changed, block.id];
 }
 
 export function foldRun(runId: string, events: Iterable<FeedEvent>): RunView {

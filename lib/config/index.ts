@@ -1,7 +1,7 @@
 // The one place that reads the environment. Everything else takes these values as arguments.
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { FNCALL_MODES, type FncallMode } from '../protocol/enums';
+import { FNCALL_MODES, LOCAL_SERVER_KINDS, type FncallMode, type LocalServerKind } from '../protocol/enums';
 import { accessTokenProblem, hostNameOf } from './exposure.mjs';
 
 export interface LlmEnvConfig {
@@ -13,6 +13,18 @@ export interface LlmEnvConfig {
   requestTimeoutMs: number;
   idleTimeoutMs: number;
   maxInputTokens: number;
+  /** Whether the model is sent images (MODEL_VISION): 'auto' by its name (`*-vl-*`, `*vision*`, `gpt-4o*`…). */
+  vision: VisionSetting;
+}
+
+export const VISION_SETTINGS = ['auto', 'on', 'off'] as const;
+export type VisionSetting = (typeof VISION_SETTINGS)[number];
+
+function visionFrom(value: string | undefined): VisionSetting {
+  const v = (value ?? 'auto').trim().toLowerCase() || 'auto';
+  if (!(VISION_SETTINGS as readonly string[]).includes(v))
+    throw new ConfigError(`MODEL_VISION must be auto, on or off (got "${value}")`);
+  return v as VisionSetting;
 }
 
 export interface AppConfig {
@@ -21,6 +33,8 @@ export interface AppConfig {
   dataDir: string;
   rag: RagEnvConfig;
   documents: DocumentLimits;
+  /** Images attached to messages (IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS). */
+  images: { maxBytes: number; maxPixels: number };
   /** Worker threads that parse documents off the main thread (DOCUMENT_PARSE_WORKERS). */
   documentParseWorkers: number;
   codeInterpreter: CodeInterpreterConfig;
@@ -30,6 +44,7 @@ export interface AppConfig {
   http: HttpEnvConfig;
   database: DatabaseEnvConfig;
   localModels: LocalModelsEnvConfig;
+  models: ModelsEnvConfig;
   auth: AuthEnvConfig;
 }
 
@@ -143,6 +158,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       requestTimeoutMs: intFrom(env, ['LLM_REQUEST_TIMEOUT_MS'], 120_000, { min: 1 }),
       idleTimeoutMs: intFrom(env, ['LLM_IDLE_TIMEOUT_MS'], 60_000, { min: 1 }),
       maxInputTokens: intFrom(env, ['MAX_INPUT_TOKENS', 'QWEN_AGENT_DEFAULT_MAX_INPUT_TOKENS'], 58_000),
+      vision: visionFrom(env.MODEL_VISION),
     },
     maxLlmCallsPerRun: intFrom(
       env,
@@ -161,6 +177,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       uploadMaxBytes: intFrom(env, ['UPLOAD_MAX_BYTES'], 50 * 1024 * 1024, { min: 1 }),
       unzippedMaxBytes: intFrom(env, ['UNZIP_MAX_BYTES'], 200 * 1024 * 1024, { min: 1 }),
     },
+    images: {
+      maxBytes: intFrom(env, ['IMAGE_MAX_BYTES'], 20 * 1024 * 1024, { min: 1 }),
+      maxPixels: intFrom(env, ['IMAGE_MAX_PIXELS'], 40_000_000, { min: 1 }),
+    },
     documentParseWorkers: intFrom(
       env,
       ['DOCUMENT_PARSE_WORKERS'],
@@ -174,6 +194,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     telemetry: telemetryConfigFrom(env),
     database: databaseConfigFrom(env),
     localModels: localModelsFrom(env),
+    models: modelsFrom(env),
     auth: authConfigFrom(env),
   };
 }
@@ -294,14 +315,46 @@ function authConfigFrom(env: Env): AuthEnvConfig {
   };
 }
 
-/** Is a model endpoint configured? (The page uses this to say how to connect one; it never exposes the key.) */
-export function modelStatus(config: AppConfig): {
-  configured: boolean;
-  baseURL?: string;
-  model?: string;
-} {
-  const configured = Boolean(config.llm.baseURL || config.llm.apiKey);
-  return { configured, baseURL: config.llm.baseURL, model: config.llm.model };
+// ---- model connections and the loopback scan ----
+
+export interface ModelsEnvConfig {
+  /** SECRET_KEY: the connections' API keys are encrypted with a key derived from it; without it, with a key made on
+   *  first start in DATA_DIR/secret.key. */
+  secretKey?: string;
+  /** MODEL_SCAN_PORTS: which loopback ports the scan asks, and as which server ('off': none). */
+  scanTargets: { kind: LocalServerKind; port: number }[];
+  /** MODEL_SCAN_TIMEOUT_MS: how long one port may take to answer. */
+  scanTimeoutMs: number;
+}
+
+export const DEFAULT_SCAN_PORTS = 'ollama:11434,lmstudio:1234,llamacpp:8080,vllm:8000,sglang:30000';
+/** As long as AUTH_SECRET's: SECRET_KEY also signs sessions when AUTH_SECRET is unset (each use derives its own key). */
+export const MIN_SECRET_KEY_LENGTH = MIN_AUTH_SECRET_LENGTH;
+
+function modelsFrom(env: Env): ModelsEnvConfig {
+  const secretKey = env.SECRET_KEY?.trim() || undefined;
+  if (secretKey && secretKey.length < MIN_SECRET_KEY_LENGTH)
+    throw new ConfigError(
+      `SECRET_KEY must be at least ${MIN_SECRET_KEY_LENGTH} characters (unset, a key is made in DATA_DIR).`,
+    );
+  const raw = (env.MODEL_SCAN_PORTS ?? DEFAULT_SCAN_PORTS).trim();
+  const scanTargets: ModelsEnvConfig['scanTargets'] = [];
+  if (raw && raw.toLowerCase() !== 'off') {
+    for (const item of raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
+      const m = /^([a-z.]+):(\d{1,5})$/i.exec(item);
+      const kind = m?.[1]?.toLowerCase().replace('.', '') as LocalServerKind | undefined;
+      const port = Number(m?.[2]);
+      if (!kind || !(LOCAL_SERVER_KINDS as readonly string[]).includes(kind) || !(port > 0 && port < 65536))
+        throw new ConfigError(
+          `MODEL_SCAN_PORTS is a list of kind:port (kinds: ${LOCAL_SERVER_KINDS.join(', ')}), or off (got "${item}")`,
+        );
+      scanTargets.push({ kind, port });
+    }
+  }
+  return { secretKey, scanTargets, scanTimeoutMs: intFrom(env, ['MODEL_SCAN_TIMEOUT_MS'], 400, { min: 1 }) };
 }
 
 // ---- the built-in local model ----

@@ -2,7 +2,7 @@
 // hashing, and the size limit is enforced as bytes arrive, so an oversize upload never fills the disk or memory.
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { filesDir, storedFilePath } from './file-ref';
 import { formatBytes } from './limits';
@@ -59,5 +59,17 @@ async function exists(file: string): Promise<boolean> {
     return (await stat(file)).isFile();
   } catch {
     return false;
+  }
+}
+
+/** The first bytes of a stored file (enough to tell an image by its magic number). */
+export async function readHead(file: string, length = 16): Promise<Uint8Array> {
+  const handle = await open(file);
+  try {
+    const buffer = new Uint8Array(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
   }
 }

@@ -29,6 +29,7 @@ export const DOCUMENT_ERROR_CODES = [
   'unsupported',
   'no-text',
   'too-large',
+  'too-many-pixels',
   'zip-bomb',
   'not-found',
 ] as const;

@@ -1,8 +1,8 @@
 // Folds a run's events (as stored: requests and input included) into the inspector's model. Pure and linear in the
 // number of events; the requests are kept by reference, never copied.
-import type { StopReason } from '../protocol/enums';
+import type { HandoffReason, StopReason } from '../protocol/enums';
 import type { AgentEvent, Usage } from '../protocol/events';
-import type { InspectedRun, Iteration, RetrievalStep, StopInfo } from './model';
+import type { ChildRun, InspectedRun, Iteration, RetrievalStep, StopInfo } from './model';
 
 function newIteration(n: number, startT: number): Iteration {
   return {
@@ -35,6 +35,8 @@ export function explainStop(reason: StopReason | 'running', maxLlmCalls?: number
       return 'Stopped by the user (or the page was closed) before the run finished.';
     case 'error':
       return `Failed: ${errorMessage ?? 'an error ended the run.'}`;
+    case 'tool-calls':
+      return 'Ended handing tool calls back to the caller (the tools its client declared), as a model ends its turn with tool_calls.';
     case 'running':
       return 'Still running (or cut off before it ended): no run-end event was recorded.';
   }
@@ -57,6 +59,8 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
     toolCalls: 0,
     durationMs: 0,
   };
+  const childEvents = new Map<string, { child: ChildRun; events: AgentEvent[] }>();
+  let handoff: { round: number; reason: HandoffReason } | undefined;
   const byN = new Map<number, Iteration>();
   const at = (n: number, t: number): Iteration => {
     let it = byN.get(n);
@@ -73,6 +77,23 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
   for (const e of events) {
     run.durationMs = Math.max(run.durationMs, e.t);
     switch (e.type) {
+      case 'handoff':
+        if (e.to && !e.user) handoff = { round: e.round, reason: e.reason };
+        break;
+      case 'child': {
+        let entry = childEvents.get(e.event.runId);
+        if (!entry) {
+          const child: ChildRun = { agent: e.agent, startT: e.t, endT: e.t, run: foldInspection([]) };
+          if (handoff) Object.assign(child, handoff);
+          handoff = undefined;
+          entry = { child, events: [] };
+          childEvents.set(e.event.runId, entry);
+          (run.children ??= []).push(child);
+        }
+        entry.child.endT = e.t;
+        entry.events.push(e.event);
+        break;
+      }
       case 'run-start':
         run.runId = e.runId;
         run.agent = e.agent;
@@ -188,6 +209,7 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
       }
     }
   }
+  for (const { child, events: inner } of childEvents.values()) child.run = foldInspection(inner);
   if (!ended) {
     run.usage = summedUsage;
     run.llmCalls = run.iterations.length;

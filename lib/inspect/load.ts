@@ -19,6 +19,7 @@ async function storedEvents(store: ChatStore, owner: OwnerScope, runId: string):
 }
 
 function withoutRequest(e: AgentEvent): AgentEvent {
+  if (e.type === 'child') return { ...e, event: withoutRequest(e.event) };
   if (e.type !== 'llm-start' || !e.request) return e;
   const { request: _request, ...rest } = e;
   return rest;
@@ -42,14 +43,20 @@ export async function loadRunExport(
   return buildRunExport(run, opts.requests === false ? coalesceDeltas(events.map(withoutRequest)) : events);
 }
 
-/** The exact request of one model call of a stored run (undefined when that call's request was not recorded). */
+/** The exact request of one model call of a stored run, or of one of its child runs (`childRunId`, at any depth);
+ *  undefined when that call's request was not recorded. */
 export async function loadRunRequest(
   store: ChatStore,
   owner: OwnerScope,
   runId: string,
   iteration: number,
+  childRunId?: string,
 ): Promise<LlmRequest | undefined> {
-  for (const e of await storedEvents(store, owner, runId)) {
+  for (const stored of await storedEvents(store, owner, runId)) {
+    const wanted = childRunId ?? runId;
+    let e = stored;
+    while (e.type === 'child' && e.runId !== wanted) e = e.event;
+    if (e.runId !== wanted) continue;
     if (e.type === 'llm-start' && e.iteration === iteration) return e.request;
   }
   return undefined;

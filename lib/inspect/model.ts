@@ -1,6 +1,6 @@
 // What the trace inspector shows of one run: its iterations (one model call each) with their timing, request, raw
 // response and tool steps, folded from the run's stored events by fold.ts.
-import type { AgentKind, CallFormat, StopReason } from '../protocol/enums';
+import type { AgentKind, CallFormat, HandoffReason, StopReason } from '../protocol/enums';
 import type { ErrorInfo, LlmRequest, RetrievalCandidate, ToolFile, Usage } from '../protocol/events';
 import type { ContentItem, Message } from '../llm/schema';
 import type { ReactStep } from '../llm/fncall';
@@ -103,4 +103,18 @@ export interface InspectedRun {
   toolCalls: number;
   /** Run length in ms (the last event's time while a run is unfinished). */
   durationMs: number;
+  /** Child runs (a Router's helper, a GroupChat's members), in the order they started; absent when it has none. */
+  children?: ChildRun[];
+}
+
+/** A child run as its parent saw it: when on the parent's clock, why it spoke, and its own inspection. */
+export interface ChildRun {
+  agent: string;
+  /** The parent's clock (ms) at the child's first and last event. */
+  startT: number;
+  endT: number;
+  /** The handoff that picked it: a GroupChat's round and the reason. */
+  round?: number;
+  reason?: HandoffReason;
+  run: InspectedRun;
 }

@@ -5,6 +5,7 @@ import type { FncallMode } from '../protocol/enums';
 import { DeferredLocalModel } from './local/deferred-model';
 import { loadOptionsFrom } from './local/worker-protocol';
 import type { ChatModel, GenerateCfg } from './model';
+import type { ImageResolver } from './image-data';
 import { OpenAIChatModel } from './openai-model';
 
 /** A model connection and how to call it. Fields left out take the model layer's defaults. */
@@ -21,6 +22,11 @@ export interface ModelConfig {
   requestTimeoutMs?: number;
   idleTimeoutMs?: number;
   maxInputTokens?: number;
+  /** The connection's name (shown on each turn, in run-start). */
+  connection?: string;
+  /** Reads image items' references when a request leaves (the app: its uploads). Without it, only image URLs
+   *  (http, https, data) are sent. */
+  images?: ImageResolver;
   /**
    * The built-in local model: this GGUF file runs in the app's own process instead of a server being called
    * (baseURL, apiKey, retries and timeouts are then unused).
@@ -39,6 +45,8 @@ export function createChatModel(config: ModelConfig = {}): ChatModel {
     apiKey: config.apiKey,
     fncallMode: config.fncallMode,
     generateCfg: config.generateCfg,
+    connection: config.connection,
+    ...(config.images ? { images: config.images } : {}),
     defaults: {
       maxRetries: config.maxRetries,
       requestTimeoutMs: config.requestTimeoutMs,
@@ -49,12 +57,15 @@ export function createChatModel(config: ModelConfig = {}): ChatModel {
 }
 
 function localChatModel(config: ModelConfig, { file, ...settings }: LocalModelConfig): ChatModel {
-  return new DeferredLocalModel({
-    file,
-    model: config.model,
-    fncallMode: config.fncallMode,
-    generateCfg: config.generateCfg,
-    maxInputTokens: config.maxInputTokens,
-    load: loadOptionsFrom(settings),
-  });
+  return new DeferredLocalModel(
+    {
+      file,
+      model: config.model,
+      fncallMode: config.fncallMode,
+      generateCfg: config.generateCfg,
+      maxInputTokens: config.maxInputTokens,
+      load: loadOptionsFrom(settings),
+    },
+    config.connection,
+  );
 }

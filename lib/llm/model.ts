@@ -48,6 +48,8 @@ export type LlmStreamEvent =
       format: CallFormat;
       request: LlmRequest;
       truncation?: { inputTokens: number; budget: number; notes: string[] };
+      /** Images of the input not sent, because the model is not multimodal (the turn says so). */
+      imagesWithheld?: number;
     }
   | { type: 'retry'; attempt: number; delayMs: number; error: ErrorInfo }
   | { type: 'reasoning'; text: string }
@@ -70,6 +72,8 @@ export type LlmEventSink = (event: LlmStreamEvent) => void;
 export interface ChatModel {
   readonly model: string;
   readonly fncallMode: FncallMode;
+  /** The name of the connection the model is reached through (shown on each turn), when the app made it from one. */
+  readonly connection?: string;
   /** One model call. Progress (the request sent, retries, deltas) goes to `onEvent` as it happens. */
   chat(req: ChatRequest, onEvent?: LlmEventSink): Promise<LlmCallResult>;
 }

@@ -123,3 +123,70 @@ export class ToolCallAssembler {
     return this.calls.filter((c) => c.name).map((c, i) => ({ ...c, id: c.id || String(i + 1) }));
   }
 }
+
+/** An OpenAI chat message as a caller sends it (Chat Completions' request), loosely typed: the caller's parser
+ *  (lib/openai-api/request.ts) checks the shape. */
+export interface IncomingWireMessage {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+  content?: string | ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } })[] | null;
+  reasoning_content?: string | null;
+  name?: string;
+  tool_calls?: WireToolCall[] | null;
+  tool_call_id?: string;
+}
+
+/**
+ * OpenAI chat messages -> Qwen-Agent messages (the inverse of toWireMessages): an assistant message with
+ * tool_calls becomes its text (and reasoning) then one function_call message per call, each call's id kept as
+ * `function_id`; a tool message becomes a function message named by the call it answers. `developer` is a system
+ * message. Throws on a tool message that answers no earlier call.
+ */
+export function fromWireMessages(messages: readonly IncomingWireMessage[]): Message[] {
+  const out: Message[] = [];
+  const callNames = new Map<string, string>();
+  messages.forEach((m, i) => {
+    const content = fromParts(m.content);
+    if (m.role === 'system' || m.role === 'developer') {
+      out.push({ role: 'system', content: typeof content === 'string' ? content : contentText(content) });
+    } else if (m.role === 'user') {
+      out.push(m.name ? { role: 'user', content, name: m.name } : { role: 'user', content });
+    } else if (m.role === 'assistant') {
+      const named = <T extends Message>(msg: T): T => (m.name ? { ...msg, name: m.name } : msg);
+      if (m.reasoning_content)
+        out.push(named({ role: 'assistant', content: '', reasoning_content: m.reasoning_content }));
+      if ((typeof content === 'string' ? content : contentText(content)) || !m.tool_calls?.length)
+        out.push(named({ role: 'assistant', content }));
+      for (const call of m.tool_calls ?? []) {
+        callNames.set(call.id, call.function.name);
+        out.push(
+          named({
+            role: 'assistant',
+            content: '',
+            function_call: { name: call.function.name, arguments: call.function.arguments },
+            extra: { function_id: call.id },
+          }),
+        );
+      }
+    } else {
+      const id = m.tool_call_id ?? '';
+      const name = callNames.get(id);
+      if (name === undefined)
+        throw new Error(
+          `messages[${i}]: a tool message answers tool_call_id "${id}", which no earlier assistant message called.`,
+        );
+      out.push({
+        role: 'function',
+        name,
+        content: typeof content === 'string' ? content : contentText(content),
+        extra: { function_id: id },
+      });
+    }
+  });
+  return out;
+}
+
+function fromParts(content: IncomingWireMessage['content']): string | ContentItem[] {
+  if (content === null || content === undefined) return '';
+  if (typeof content === 'string') return content;
+  return content.map((p) => (p.type === 'text' ? { text: p.text } : { image: p.image_url.url }));
+}

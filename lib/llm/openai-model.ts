@@ -15,7 +15,8 @@ import { IdleWatch, type WatchedStream } from './idle-watch';
 import { isRunScoped } from './run-signal';
 import { StreamTextRouter } from './stream-text';
 import { truncateInputMessages } from './truncate';
-import { withUploadInfo } from './upload-info';
+import { countImages, withUploadInfo } from './upload-info';
+import { inlineImages, urlImagesOnly, type ImageResolver } from './image-data';
 
 export interface OpenAIModelOptions {
   model?: string;
@@ -23,6 +24,10 @@ export interface OpenAIModelOptions {
   apiKey?: string;
   fncallMode?: FncallMode;
   generateCfg?: GenerateCfg;
+  /** The connection's name, shown on each turn. */
+  connection?: string;
+  /** Where image items' references are read when a request leaves (default: URLs only; see image-data.ts). */
+  images?: ImageResolver;
   /** Defaults for knobs that come from the environment (see lib/config/index.ts). */
   defaults?: { maxRetries?: number; requestTimeoutMs?: number; idleTimeoutMs?: number; maxInputTokens?: number };
 }
@@ -62,21 +67,27 @@ interface Prepared {
   stop: string[];
   cfg: GenerateCfg;
   truncation?: { inputTokens: number; budget: number; notes: string[] };
+  /** Image items left out because the model is not multimodal. */
+  imagesWithheld: number;
 }
 
 export class OpenAIChatModel implements ChatModel {
   readonly model: string;
   readonly fncallMode: FncallMode;
+  readonly connection?: string;
   readonly generateCfg: GenerateCfg;
   private readonly client: OpenAI;
   private readonly defaults: Required<NonNullable<OpenAIModelOptions['defaults']>>;
   private readonly idleWatch = new IdleWatch();
+  private readonly images: ImageResolver;
   private wireTools: { functions?: readonly FunctionDef[]; tools?: WireTool[] } = {};
 
   constructor(opts: OpenAIModelOptions = {}) {
     this.model = opts.model ?? 'gpt-4o-mini';
     this.fncallMode = opts.fncallMode ?? 'native';
+    if (opts.connection) this.connection = opts.connection;
     this.generateCfg = opts.generateCfg ?? {};
+    this.images = opts.images ?? urlImagesOnly;
     this.defaults = {
       maxRetries: opts.defaults?.maxRetries ?? 2,
       requestTimeoutMs: opts.defaults?.requestTimeoutMs ?? 120_000,
@@ -127,6 +138,7 @@ export class OpenAIChatModel implements ChatModel {
       request,
     };
     if (prepared.truncation) requestEvent.truncation = prepared.truncation;
+    if (prepared.imagesWithheld) requestEvent.imagesWithheld = prepared.imagesWithheld;
     // The request leaves before the consumer hears of it, so its handling of llm-start overlaps the network wait
     // instead of adding to it.
     let sent: Sent | undefined = this.send(prepared, req.signal);
@@ -165,7 +177,10 @@ export class OpenAIChatModel implements ChatModel {
     }
     const useTools = functions.length > 0 && choice !== 'none';
     const parallel = cfg.parallel_function_calls ?? true;
-    messages = withUploadInfo(messages, { lang, keepImages: Boolean(cfg.multimodal) && !useTools });
+    // Images go to a multimodal model with or without tools (every call format keeps a user turn's image items).
+    const multimodal = Boolean(cfg.multimodal);
+    const imagesWithheld = multimodal ? 0 : countImages(messages);
+    messages = withUploadInfo(messages, { lang, keepImages: multimodal });
 
     let format: CallFormat = 'none';
     let fncall: FncallFormat | undefined;
@@ -200,7 +215,7 @@ export class OpenAIChatModel implements ChatModel {
     const truncation = truncated.notes.length
       ? { inputTokens: truncated.inputTokens, budget, notes: truncated.notes }
       : undefined;
-    return { format, fncall, body, stop, cfg, truncation };
+    return { format, fncall, body, stop, cfg, truncation, imagesWithheld };
   }
 
   /** Sends the request. The SDK's own timeout covers the wait for response headers. */
@@ -213,7 +228,11 @@ export class OpenAIChatModel implements ChatModel {
           : undefined
         : { signal, timeout: requestTimeout };
     const started = performance.now();
-    const response: Promise<unknown> = this.client.chat.completions.create(p.body as never, options);
+    // The body keeps image references (the request event shows it); the copy that leaves carries the images.
+    const wire = p.body.messages as WireMessage[];
+    const response: Promise<unknown> = inlineImages(wire, this.images).then((messages) =>
+      this.client.chat.completions.create((messages === wire ? p.body : { ...p.body, messages }) as never, options),
+    );
     response.catch(() => {}); // handled where it is awaited; this only keeps Node from calling it unhandled meanwhile
     return { response, started, requestTimeout };
   }

@@ -73,3 +73,13 @@ export function collectFileRefs(messages: readonly Message[], opts: { images?: b
   }
   return [...seen];
 }
+
+/** Image items of the system and user messages (what a model that cannot see is not sent). */
+export function countImages(messages: readonly Message[]): number {
+  let n = 0;
+  for (const msg of messages) {
+    if (typeof msg.content === 'string' || (msg.role !== 'system' && msg.role !== 'user')) continue;
+    for (const item of msg.content) if (item.image) n++;
+  }
+  return n;
+}

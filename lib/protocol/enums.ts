@@ -11,14 +11,19 @@ export type CallFormat = (typeof CALL_FORMATS)[number];
 
 /**
  * The kinds of agent: the base Agent (one model call), FnCallAgent, ReActChat (tools in ReAct text, one transcript
- * message) and the Assistant (FnCallAgent with document search). A run-start says which kind ran.
+ * message), the Assistant (FnCallAgent with document search), and the two that hold other agents: the Router (its
+ * model hands the turn to one helper) and the GroupChat (members speak in turn). A run-start says which kind ran.
  */
-export const AGENT_KINDS = ['agent', 'fncall', 'react', 'assistant'] as const;
+export const AGENT_KINDS = ['agent', 'fncall', 'react', 'assistant', 'router', 'groupchat'] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
 /** The kinds a conversation (the page's settings, POST /api/chat) can pick. */
 export const CHAT_AGENT_KINDS = ['fncall', 'react', 'assistant'] as const;
 export type ChatAgentKind = (typeof CHAT_AGENT_KINDS)[number];
+
+/** The kinds a saved agent can be: the chat kinds, and the two that hold other saved agents. */
+export const SAVED_AGENT_KINDS = [...CHAT_AGENT_KINDS, 'router', 'groupchat'] as const;
+export type SavedAgentKind = (typeof SAVED_AGENT_KINDS)[number];
 
 /** How each kind is named to people (Qwen-Agent's class names). */
 export const AGENT_KIND_NAMES: Record<AgentKind, string> = {
@@ -26,10 +31,27 @@ export const AGENT_KIND_NAMES: Record<AgentKind, string> = {
   fncall: 'FnCallAgent',
   react: 'ReActChat',
   assistant: 'Assistant',
+  router: 'Router',
+  groupchat: 'GroupChat',
 };
 
-/** Why a run stopped. */
-export const STOP_REASONS = ['answered', 'max-iterations', 'aborted', 'error'] as const;
+/** How a GroupChat picks its next speaker (Qwen-Agent's agent_selection_method): a host model names one (or says
+ *  [STOP]), members in order, at random, or the user names one (`@Name`). */
+export const SPEAKER_SELECTIONS = ['auto', 'round_robin', 'random', 'manual'] as const;
+export type SpeakerSelection = (typeof SPEAKER_SELECTIONS)[number];
+
+/**
+ * Why a Router or GroupChat handed the turn to whom (a handoff event says it): the router's model wrote `Call:`
+ * (`call`; `fallback` when it named no helper it has, and the first took it), a GroupChat's speaker selection
+ * (`auto`, `round_robin`, `random`), a `@Name` mention, the host's `[STOP]` (`stop`), or the user's turn to speak
+ * or to name the next speaker (`manual`).
+ */
+export const HANDOFF_REASONS = ['call', 'fallback', ...SPEAKER_SELECTIONS, 'mention', 'stop'] as const;
+export type HandoffReason = (typeof HANDOFF_REASONS)[number];
+
+/** Why a run stopped. `tool-calls`: the model called a tool the caller declared (an OpenAI client's own `tools`);
+ *  the run hands those calls back to the caller, as a model ends its turn with `tool_calls`. */
+export const STOP_REASONS = ['answered', 'max-iterations', 'aborted', 'error', 'tool-calls'] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 
 /** A stored run: still going, stopped for one of the reasons, or cut off (the server stopped before its run-end). */
@@ -50,3 +72,11 @@ export type ToolErrorKind = (typeof TOOL_ERROR_KINDS)[number];
  */
 export const REACT_PARTS = ['thought', 'action', 'action-input', 'observation', 'answer', 'markup'] as const;
 export type ReactPart = (typeof REACT_PARTS)[number];
+
+/** Model servers the loopback scan knows by their default ports (the configuration's MODEL_SCAN_PORTS names them). */
+export const LOCAL_SERVER_KINDS = ['ollama', 'lmstudio', 'llamacpp', 'vllm', 'sglang'] as const;
+export type LocalServerKind = (typeof LOCAL_SERVER_KINDS)[number];
+
+/** The code of the llm-retry a server's 400 to native tool calls gives (the call is made again with the tools in the
+ *  text); the page says so on the turn. */
+export const TOOLS_REFUSED_CODE = 'tools_refused';

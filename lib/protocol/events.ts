@@ -2,8 +2,23 @@
 // (run()/runNonStream() folds, the CLI, the SSE route, the page's store, the run log, the inspector).
 // Events are plain JSON. Every event carries the run id, the iteration (0 for run-level events, then 1..N for
 // each model call) and `t`, milliseconds since the run started on a monotonic clock.
+//
+// Runs nest: a Router's helper and a GroupChat's members run as child runs of the turn's run. Each event of a child
+// reaches the parent wrapped in a `child` event, stamped with the parent's run id, iteration and clock and naming
+// the agent; inside it is the child's own event, exactly as the child emitted it (its own run id, iterations and
+// clock). Wrapping rather than extra fields on every event keeps each run's events a complete run of their own (any
+// fold of a run works on a child's events unchanged), keeps a reader that knows nothing of children correct (it
+// sees the parent's own events and skips the wrappers), and leaves a plain run's events exactly as they were.
 import { z } from './zod';
-import { AGENT_KINDS, CALL_FORMATS, FNCALL_MODES, REACT_PARTS, STOP_REASONS, TOOL_ERROR_KINDS } from './enums';
+import {
+  AGENT_KINDS,
+  CALL_FORMATS,
+  FNCALL_MODES,
+  HANDOFF_REASONS,
+  REACT_PARTS,
+  STOP_REASONS,
+  TOOL_ERROR_KINDS,
+} from './enums';
 import { ContentItemSchema, LANGS, MessageSchema } from './message';
 
 const base = { runId: z.string(), iteration: z.number().int().nonnegative(), t: z.number().nonnegative() };
@@ -84,15 +99,21 @@ export const ToolDecisionSchema = z.discriminatedUnion('action', [
 ]);
 export type ToolDecision = z.infer<typeof ToolDecisionSchema>;
 
-export const AgentEventSchema = z.discriminatedUnion('type', [
+/** Every kind of event but the `child` wrapper. */
+const OWN_EVENTS = [
   z.object({
     type: z.literal('run-start'),
     ...base,
     /** The agent's name (it names the messages it writes). */
     agent: z.string(),
+    /** A saved agent's id (lib/agents), and its avatar: an emoji, or the URL of its image. */
+    agentId: z.string().optional(),
+    avatar: z.string().optional(),
     /** Which kind of agent ran: how its events are read (a ReAct run's text is one transcript). */
     kind: z.enum(AGENT_KINDS),
     model: z.string(),
+    /** The connection the model was reached through (a name the user gave, "Environment", "Local"), when known. */
+    connection: z.string().optional(),
     fncallMode: z.enum(FNCALL_MODES).optional(),
     lang: z.enum(LANGS),
     maxLlmCalls: z.number().int().positive(),
@@ -110,6 +131,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     request: LlmRequestSchema.optional(),
     /** What input truncation did to fit max_input_tokens (absent when nothing was cut). */
     truncation: z.object({ inputTokens: z.number(), budget: z.number(), notes: z.array(z.string()) }).optional(),
+    /** Images of the input the model was not sent because it cannot see images (the turn says so). */
+    imagesWithheld: z.number().int().positive().optional(),
   }),
   z.object({
     type: z.literal('llm-retry'),
@@ -154,6 +177,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     functionId: z.string(),
     name: z.string(),
     arguments: z.string(),
+    /** A tool the caller declared (an OpenAI client's own `tools`): not run here; the run ends handing it back. */
+    client: z.literal(true).optional(),
   }),
   z.object({
     /** The run stopped before this call and waits for the user's decision (pause before tools). */
@@ -216,18 +241,53 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     finalAnswer: z.string().optional(),
   }),
   z.object({
+    /** A Router or GroupChat passes the turn on: to the helper or member named `to` (the next events are its child
+     *  run), to the user (`user`: the group waits for the user's message), or to nobody (the host said [STOP]). */
+    type: z.literal('handoff'),
+    ...base,
+    /** 1..max_round for a GroupChat; 1 for a Router. */
+    round: z.number().int().positive(),
+    to: z.string().optional(),
+    user: z.literal(true).optional(),
+    reason: z.enum(HANDOFF_REASONS),
+  }),
+  z.object({
     type: z.literal('run-end'),
     ...base,
     reason: z.enum(STOP_REASONS),
     error: ErrorInfoSchema.optional(),
+    /** Totals of the run, its child runs' included. */
     llmCalls: z.number().int(),
     toolCalls: z.number().int(),
     usage: UsageSchema,
     durationMs: z.number(),
   }),
+] as const;
+
+/** An event a run emits itself. */
+export type OwnEvent = z.infer<(typeof OWN_EVENTS)[number]>;
+
+/** One event of a child run (a Router's helper, a GroupChat's member), as its parent carries it. */
+export interface ChildEvent extends z.infer<z.ZodObject<typeof base>> {
+  type: 'child';
+  /** The name of the agent the child run is (it names the messages the child writes). */
+  agent: string;
+  /** The child's own event: its run id, iterations and clock. */
+  event: AgentEvent;
+}
+
+export type AgentEvent = OwnEvent | ChildEvent;
+
+export const AgentEventSchema: z.ZodType<AgentEvent> = z.discriminatedUnion('type', [
+  ...OWN_EVENTS,
+  z.object({
+    type: z.literal('child'),
+    ...base,
+    agent: z.string(),
+    event: z.lazy(() => AgentEventSchema),
+  }),
 ]);
 
-export type AgentEvent = z.infer<typeof AgentEventSchema>;
 export type AgentEventType = AgentEvent['type'];
 export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
 

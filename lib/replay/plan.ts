@@ -46,6 +46,11 @@ export function planReplay(runId: string, log: AgentEvent[], req: ReplayRequest)
       'ReActChat runs cannot be replayed from a step yet: their whole transcript is one message. Use Regenerate.',
     );
   }
+  if (start.kind === 'router' || start.kind === 'groupchat') {
+    throw new ReplayError(
+      `${start.kind === 'router' ? 'Router' : 'GroupChat'} runs cannot be replayed from a step yet: their answers are child runs of other agents. Use Regenerate.`,
+    );
+  }
   const iterations = log.filter((e) => e.type === 'llm-start').length;
   const n = req.fromIteration;
   if (!Number.isInteger(n) || n < 1 || n > iterations) {

@@ -1,6 +1,6 @@
-// What the page is told of the server when it loads: the model (never its key), the tools this user can offer (those
-// the admin has not enabled for users are left out), the limits, who is signed in.
-import { modelStatus } from '../config';
+// What the page is told of the server when it loads: whether a model is set up for this user (never a key), the
+// tools this user can offer (those the admin has not enabled for users are left out), the limits, who is signed in.
+// No model server is asked anything here: the page lists the models afterwards.
 import type { AppInfo } from '../chat/page';
 import { isMcpToolClass, prepareMcpTools } from '../mcp';
 import { TOOL_REGISTRY, unavailableReason } from '../../tools';
@@ -12,9 +12,8 @@ export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo>
   void prepareMcpTools([]); // servers start connecting while the page loads
   // First: once the backend is chosen, code_interpreter's description below names its packages.
   const codeInterpreter = await codeInterpreterInfo();
-  const status = modelStatus(ctx.config);
   return {
-    model: { configured: status.configured, name: status.model ?? null, baseURL: status.baseURL ?? null },
+    models: { configured: await ctx.models.anyConfigured(viewer.owner), admin: viewer.admin },
     defaultSettings: ctx.defaultSettings(),
     // MCP tools are listed per server (integrations.ts); tools that cannot run here (web_search without a
     // provider) are not offered.

@@ -1,7 +1,8 @@
 // The composition root: the configuration, the store, the accounts and the services, built once per process and
 // handed to the server actions and route handlers (app/), which only wire requests to them. Here a request's user is
 // resolved (`viewer`): every use case then acts for that viewer, whose owner scope is all the store lets it see.
-// A conversation's model connection is turned into a model here too (the agent factory).
+// A conversation's model connection is turned into a model here too (the agent factory, for the conversation's
+// owner). The list of models the picker shows (and an agent's model field takes) is `models.listModels(viewer)`.
 import { createAuth, migrateAuth, type Auth } from '../auth/better-auth';
 import { AccountService } from '../auth/accounts';
 import { AdminService } from '../auth/admin';
@@ -14,6 +15,9 @@ import { ByteBudget, shared } from '../http/rate-limit';
 import type { HeaderBag } from '../http/peer';
 import { mcpManager, prepareMcpTools, type McpManager } from '../mcp';
 import { agentFactory, type AgentFactory } from '../chat/agents';
+import { LocalModelFiles } from '../models/local-files';
+import { installSecretBox, type SecretBox } from '../models/secret-box';
+import { ModelService } from '../models/service';
 import { InMemoryLiveRuns, type LiveRuns } from '../chat/live-runs';
 import { SharedLiveRuns } from '../chat/shared-live-runs';
 import { ChatService } from '../chat/service';
@@ -35,6 +39,10 @@ export interface AppContext {
   chat: ChatService;
   uploads: DocumentService;
   mcp: McpManager;
+  /** Model connections, the models to pick, the loopback scan. */
+  models: ModelService;
+  /** The GGUF files of the built-in local model: listed, downloaded, uploaded. */
+  localModels: LocalModelFiles;
   auth: Auth;
   accounts: AccountService;
   apiKeys: ApiKeyService;
@@ -55,24 +63,32 @@ export function accessMode(config: AppConfig): AccessMode {
 export async function createAppContext(
   config: AppConfig,
   store: ChatStore,
-  parts: { agents?: AgentFactory; runs?: LiveRuns; mcp?: McpManager } = {},
+  parts: { agents?: AgentFactory; runs?: LiveRuns; mcp?: McpManager; box?: SecretBox } = {},
 ): Promise<AppContext> {
   const mode = accessMode(config);
+  let box = parts.box;
+  const models = new ModelService({
+    store,
+    box: () => (box ??= installSecretBox(config.dataDir, config.models.secretKey)),
+    config,
+  });
   const runs = parts.runs ?? (store.runBus ? new SharedLiveRuns(store, store.runBus) : new InMemoryLiveRuns(store));
   const parses = new ParseJobs();
   const settings = () => defaultSettings(config.llm.fncallMode);
   const uploads = new DocumentService(store, {
     dataDir: config.dataDir,
     limits: config.documents,
+    images: config.images,
     parses,
     budget: shared('upload-bytes', () => new ByteBudget(config.http.uploadBytesPerDay)),
   });
   const chat = new ChatService({
     store,
     runs,
-    agents: parts.agents ?? agentFactory(config),
+    agents: parts.agents ?? agentFactory(config, models, store),
     defaultSettings: settings,
     dataDir: config.dataDir,
+    images: config.images,
     parses,
     // MCP tools named by a conversation must be registered before its agent is made.
     prepareTools: (names) => prepareMcpTools(names),
@@ -104,6 +120,8 @@ export async function createAppContext(
     chat,
     uploads,
     mcp: parts.mcp ?? mcpManager(config.mcp),
+    models,
+    localModels: new LocalModelFiles(config),
     auth,
     accounts,
     apiKeys,
@@ -134,7 +152,13 @@ async function build(): Promise<AppContext> {
     postgres: { poolSize: config.database.poolSize, leaseMs: config.database.leaseMs },
   });
   try {
-    return await createAppContext(config, store);
+    // The key that encrypts connections' API keys is made (or read) at start, not at the first saved key.
+    const ctx = await createAppContext(config, store, {
+      box: installSecretBox(config.dataDir, config.models.secretKey),
+    });
+    // Servers already running on this machine are looked for at once, so the page can offer them.
+    void ctx.models.startScan().catch(() => {});
+    return ctx;
   } catch (e) {
     await store.close();
     throw e;

@@ -6,7 +6,9 @@ export const SCHEMA_VERSIONS = [
   '2: documents uploaded to a conversation',
   '3: why a document cannot be read, as a code',
   '4: accounts: conversations have an owner; API keys, invites and the server settings',
-  '5: runs leased by the instance that drives them (several instances on one database; nothing on SQLite)',
+  '5: model connections added on the page, and what servers taught about their models',
+  '6: agents a user saved',
+  '7: runs leased by the instance that drives them (several instances on one database; nothing on SQLite)',
 ] as const;
 
 export const SCHEMA_VERSION = SCHEMA_VERSIONS.length;

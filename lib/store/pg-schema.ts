@@ -117,7 +117,44 @@ export const PG_MIGRATIONS: readonly string[] = [
     value_json text NOT NULL
   );
   `,
-  // 5: the instance driving a run holds a lease on it, renewed by its heartbeat; a run whose lease ran out is marked
+  // 5: model connections added on the page (the API key encrypted; owner NULL = server-wide, else the user who added
+  // it), and what servers taught about their models (connection_id is a saved connection's id or 'env', so no
+  // foreign key: the store deletes a connection's rows with it).
+  `
+  CREATE TABLE model_connections (
+    id                text PRIMARY KEY,
+    owner_id          text,
+    name              text NOT NULL,
+    base_url          text NOT NULL,
+    api_key_cipher    text,
+    capabilities_json text NOT NULL DEFAULT '{}',
+    created_at        bigint NOT NULL,
+    updated_at        bigint NOT NULL,
+    ord               bigint GENERATED ALWAYS AS IDENTITY
+  );
+  CREATE INDEX model_connections_by_owner ON model_connections (owner_id, created_at, ord);
+
+  CREATE TABLE learned_capabilities (
+    connection_id text NOT NULL,
+    model         text NOT NULL,
+    hints_json    text NOT NULL,
+    PRIMARY KEY (connection_id, model)
+  );
+  `,
+  // 6: agents a user saved, each its owner's; the definition as JSON (lib/store/types.ts AgentDefinition).
+  `
+  CREATE TABLE agents (
+    id              text PRIMARY KEY,
+    owner_id        text NOT NULL,
+    name            text NOT NULL,
+    definition_json text NOT NULL,
+    created_at      bigint NOT NULL,
+    updated_at      bigint NOT NULL,
+    ord             bigint GENERATED ALWAYS AS IDENTITY
+  );
+  CREATE INDEX agents_by_owner ON agents (owner_id);
+  `,
+  // 7: the instance driving a run holds a lease on it, renewed by its heartbeat; a run whose lease ran out is marked
   // interrupted by whichever instance sees it first. Stops and tool decisions for a run go to the instance that
   // drives it through run_controls (a NOTIFY says which row to read; the answer comes back the same way).
   `

@@ -3,6 +3,8 @@
 // Ownership as on SQLite: a statement that finds an object by id or lists takes the owner and joins up to the
 // conversation's owner_id; the few without one say after which owned lookup they run (or why they are every owner's).
 import type pg from 'pg';
+import { COLUMNS as AGENT_COLUMNS } from './agents';
+import { COLUMNS as CONNECTION_COLUMNS } from './connections';
 
 const conversationColumns = 'id, title, created_at, updated_at, settings_json';
 const turnColumns = 't.id, t.conversation_id, t.seq, t.content_json, t.created_at';
@@ -166,6 +168,42 @@ export const PG_SQL = {
   setting: 'SELECT value_json FROM server_settings WHERE key = $1',
   putSetting: `INSERT INTO server_settings (key, value_json) VALUES ($1, $2)
                  ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json`,
+  // A connection with no owner is server-wide: every owner reads it; only the server scope ($2 NULL) changes it.
+  insertConnection: `INSERT INTO model_connections
+                       (id, owner_id, name, base_url, api_key_cipher, capabilities_json, created_at, updated_at)
+                       VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${CONNECTION_COLUMNS}`,
+  visibleConnection: `SELECT ${CONNECTION_COLUMNS} FROM model_connections
+                        WHERE id = $1 AND (owner_id IS NULL OR owner_id = $2)`,
+  connectionsVisibleTo: `SELECT ${CONNECTION_COLUMNS} FROM model_connections
+                           WHERE owner_id IS NULL OR owner_id = $1 ORDER BY created_at, ord`,
+  lockOwnedConnection: `SELECT ${CONNECTION_COLUMNS} FROM model_connections
+                          WHERE id = $1 AND owner_id IS NOT DISTINCT FROM $2 FOR UPDATE`,
+  updateConnection: `UPDATE model_connections
+                       SET name = $1, base_url = $2, api_key_cipher = $3, capabilities_json = $4, updated_at = $5
+                       WHERE id = $6 AND owner_id IS NOT DISTINCT FROM $7 RETURNING ${CONNECTION_COLUMNS}`,
+  // The connection and what was learnt of its models, in one statement.
+  removeConnection: `WITH gone AS (
+                       DELETE FROM model_connections WHERE id = $1 AND owner_id IS NOT DISTINCT FROM $2 RETURNING id
+                     ), forgot AS (
+                       DELETE FROM learned_capabilities WHERE connection_id IN (SELECT id FROM gone)
+                     )
+                     SELECT count(*)::integer AS n FROM gone`,
+  // About a server, not a user (the models service asks only for a connection visible to its caller).
+  learned: 'SELECT model, hints_json FROM learned_capabilities WHERE connection_id = $1',
+  // Merged in the database, so two instances learning at once both count.
+  learn: `INSERT INTO learned_capabilities AS l (connection_id, model, hints_json) VALUES ($1, $2, $3)
+            ON CONFLICT (connection_id, model)
+            DO UPDATE SET hints_json = (l.hints_json::jsonb || excluded.hints_json::jsonb)::text`,
+
+  insertAgent: `INSERT INTO agents (id, owner_id, name, definition_json, created_at, updated_at)
+                  VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${AGENT_COLUMNS}`,
+  agent: `SELECT ${AGENT_COLUMNS} FROM agents WHERE id = $1 AND owner_id = $2`,
+  // By name as SQLite orders it: lower-cased, compared byte by byte (not by the database's locale).
+  agentsOf: `SELECT ${AGENT_COLUMNS} FROM agents WHERE owner_id = $1 ORDER BY lower(name) COLLATE "C", created_at, ord`,
+  updateAgent: `UPDATE agents SET name = $1, definition_json = $2, updated_at = $3 WHERE id = $4 AND owner_id = $5
+                  RETURNING ${AGENT_COLUMNS}`,
+  deleteAgent: 'DELETE FROM agents WHERE id = $1 AND owner_id = $2',
+  adoptAgents: 'UPDATE agents SET owner_id = $1 WHERE owner_id = $2',
 } as const;
 
 export type PgStatement = keyof typeof PG_SQL;
@@ -180,4 +218,9 @@ export async function run<Row extends pg.QueryResultRow = pg.QueryResultRow>(
   values: unknown[] = [],
 ): Promise<pg.QueryResult<Row>> {
   return db.query<Row>({ name, text: PG_SQL[name], values });
+}
+
+/** PostgreSQL's text cannot hold U+0000 (JSON escapes it, so only plain columns need this). */
+export function pgText(s: string): string {
+  return s.includes('\u0000') ? s.replaceAll('\u0000', '') : s;
 }

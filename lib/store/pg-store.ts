@@ -14,23 +14,29 @@ import { documentRef } from './documents';
 import { NotFoundError } from './errors';
 import { LOCAL_OWNER_ID, type OwnerScope } from './owner';
 import { PgAccounts } from './pg-accounts';
+import { PgModels } from './pg-models';
 import { PgRunBus, type PgBusOptions } from './pg-bus';
 import { migratePostgres } from './pg-schema';
-import { run, type PgStatement, type Queryable } from './pg-statements';
+import { pgText, run, type PgStatement, type Queryable } from './pg-statements';
 import type { RunBus } from './run-bus';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings, settingsFromJson } from './settings';
 import type { ConversationRow, RunRow, TurnRow } from './statements';
 import { upgradeRunLog } from './upgrade';
+import type { CapabilityHints } from '../llm/capabilities';
 import type {
+  AgentDefinition,
   ApiKeyRecord,
   AuthDatabase,
   ChatStore,
   Conversation,
   ConversationSettings,
+  ConnectionInput,
   ConversationSummary,
   DocumentUpdate,
   InviteRecord,
+  SavedAgent,
   ServerSettings,
+  StoredConnection,
   StoredDocument,
   StoredRun,
   StoredTurn,
@@ -93,6 +99,7 @@ class PgChatStore implements ChatStore {
   private lastNow = 0;
   readonly authDatabase: AuthDatabase;
   private readonly accounts: PgAccounts;
+  private readonly models: PgModels;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -101,6 +108,11 @@ class PgChatStore implements ChatStore {
   ) {
     this.authDatabase = { type: 'postgres', pool };
     this.accounts = new PgAccounts(pool, () => this.now());
+    this.models = new PgModels(
+      pool,
+      (fn) => this.tx(fn),
+      () => this.now(),
+    );
   }
 
   /** Strictly increasing milliseconds within this instance, as on SQLite. */
@@ -312,7 +324,10 @@ class PgChatStore implements ChatStore {
 
   async adoptLocalData(owner: OwnerScope): Promise<number> {
     if (owner.ownerId === LOCAL_OWNER_ID) return 0;
-    return (await this.q('adoptConversations', [owner.ownerId, LOCAL_OWNER_ID])).rowCount ?? 0;
+    return this.tx(async (db) => {
+      await this.models.adoptLocalAgents(owner, db);
+      return (await this.q('adoptConversations', [owner.ownerId, LOCAL_OWNER_ID], db)).rowCount ?? 0;
+    });
   }
 
   async close(): Promise<void> {
@@ -371,6 +386,43 @@ class PgChatStore implements ChatStore {
 
   async countDocumentsWithHash(hash: string): Promise<number> {
     return (await this.q<{ n: number }>('countHash', [hash])).rows[0]?.n ?? 0;
+  }
+
+  listConnections(owner: OwnerScope): Promise<StoredConnection[]> {
+    return this.models.listConnections(owner);
+  }
+  getConnection(owner: OwnerScope, id: string): Promise<StoredConnection | undefined> {
+    return this.models.getConnection(owner, id);
+  }
+  addConnection(owner: OwnerScope | null, input: ConnectionInput): Promise<StoredConnection> {
+    return this.models.addConnection(owner, input);
+  }
+  updateConnection(owner: OwnerScope | null, id: string, patch: Partial<ConnectionInput>): Promise<StoredConnection> {
+    return this.models.updateConnection(owner, id, patch);
+  }
+  removeConnection(owner: OwnerScope | null, id: string): Promise<boolean> {
+    return this.models.removeConnection(owner, id);
+  }
+  learnedCapabilities(connectionId: string): Promise<Record<string, CapabilityHints>> {
+    return this.models.learnedCapabilities(connectionId);
+  }
+  learnCapabilities(connectionId: string, model: string, hints: CapabilityHints): Promise<void> {
+    return this.models.learnCapabilities(connectionId, model, hints);
+  }
+  createAgent(owner: OwnerScope, definition: AgentDefinition): Promise<SavedAgent> {
+    return this.models.createAgent(owner, definition);
+  }
+  getAgent(owner: OwnerScope, id: string): Promise<SavedAgent | undefined> {
+    return this.models.getAgent(owner, id);
+  }
+  listAgents(owner: OwnerScope): Promise<SavedAgent[]> {
+    return this.models.listAgents(owner);
+  }
+  updateAgent(owner: OwnerScope, id: string, definition: AgentDefinition): Promise<SavedAgent> {
+    return this.models.updateAgent(owner, id, definition);
+  }
+  deleteAgent(owner: OwnerScope, id: string): Promise<boolean> {
+    return this.models.deleteAgent(owner, id);
   }
 
   createApiKey(owner: OwnerScope, input: { name: string; prefix: string; hash: string }): Promise<ApiKeyRecord> {
@@ -459,11 +511,6 @@ class PgChatStore implements ChatStore {
   private toConversation(row: ConversationRow): Conversation {
     return { ...toSummary(row), settings: settingsFromJson(row.settings_json, this.defaults) };
   }
-}
-
-/** PostgreSQL's text cannot hold U+0000 (JSON escapes it, so only plain columns need this). */
-function pgText(s: string): string {
-  return s.includes('\u0000') ? s.replaceAll('\u0000', '') : s;
 }
 
 /** Search text: lower-cased, without U+0000. */

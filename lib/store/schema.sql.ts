@@ -108,7 +108,43 @@ export const MIGRATIONS: readonly string[] = [
     value_json TEXT NOT NULL
   );
   `,
-  // 5: leases are for several instances on one database; one process drives every run of a SQLite file.
+  // 5: model connections added on the page (the API key encrypted; owner NULL = server-wide, else the user who added
+  // it), and what servers taught about their models.
+  `
+  CREATE TABLE model_connections (
+    id                TEXT PRIMARY KEY,
+    owner_id          TEXT,
+    name              TEXT NOT NULL,
+    base_url          TEXT NOT NULL,
+    api_key_cipher    TEXT,
+    capabilities_json TEXT NOT NULL DEFAULT '{}',
+    created_at        INTEGER NOT NULL,
+    updated_at        INTEGER NOT NULL
+  );
+  CREATE INDEX model_connections_by_owner ON model_connections (owner_id, created_at);
+
+  -- what a server taught about one of its models (a 400 to a tools request); connection_id is a saved connection's
+  -- id or 'env', so no foreign key (the store deletes a connection's rows with it)
+  CREATE TABLE learned_capabilities (
+    connection_id TEXT NOT NULL,
+    model         TEXT NOT NULL,
+    hints_json    TEXT NOT NULL,
+    PRIMARY KEY (connection_id, model)
+  ) WITHOUT ROWID;
+  `,
+  // 6: agents a user saved (the Agents section), each its owner's; the definition as JSON (lib/store/types.ts
+  // AgentDefinition).
+  `
+  CREATE TABLE agents (
+    id              TEXT PRIMARY KEY,
+    owner_id        TEXT NOT NULL,
+    name            TEXT NOT NULL,
+    definition_json TEXT NOT NULL,
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL
+  );
+  `,
+  // 7: leases are for several instances on one database; one process drives every run of a SQLite file.
   '',
 ];
 

@@ -24,6 +24,7 @@ export function mergeSettings(
 ): ConversationSettings {
   const merged: ConversationSettings = { ...base, tools: [...base.tools], generateCfg: { ...base.generateCfg } };
   if (!patch) return merged;
+  if (patch.model !== undefined) merged.model = patch.model;
   if (patch.agent !== undefined) merged.agent = patch.agent;
   if (patch.tools !== undefined) merged.tools = [...patch.tools];
   if (patch.fncallMode !== undefined) merged.fncallMode = patch.fncallMode;
@@ -31,6 +32,10 @@ export function mergeSettings(
   if (patch.systemMessage !== undefined) merged.systemMessage = patch.systemMessage;
   if (patch.pauseBeforeTools !== undefined) merged.pauseBeforeTools = patch.pauseBeforeTools;
   if (patch.lang !== undefined) merged.lang = patch.lang;
+  if (patch.agentId !== undefined) {
+    if (patch.agentId) merged.agentId = patch.agentId;
+    else delete merged.agentId; // '' leaves the saved agent
+  }
   if (patch.documentTools !== undefined) merged.documentTools = patch.documentTools;
   return merged;
 }

@@ -4,10 +4,13 @@
 // process loses nothing it was given.
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
+import type { CapabilityHints } from '../llm/capabilities';
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import { contentText, type ContentItem } from '../llm/schema';
 import type { RunStatus } from '../protocol/enums';
 import { SqliteAccounts } from './accounts';
+import { SqliteConnections } from './connections';
+import { SqliteAgents } from './agents';
 import { SqliteDocuments } from './documents';
 import { NotFoundError } from './errors';
 import { LOCAL_OWNER_ID, type OwnerScope } from './owner';
@@ -16,15 +19,19 @@ import { migrate } from './schema.sql';
 import { prepareStatements, type ConversationRow, type RunRow, type Statements, type TurnRow } from './statements';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings, settingsFromJson } from './settings';
 import type {
+  AgentDefinition,
   ApiKeyRecord,
   AuthDatabase,
   ChatStore,
   Conversation,
   ConversationSettings,
+  ConnectionInput,
   ConversationSummary,
   DocumentUpdate,
   InviteRecord,
+  SavedAgent,
   ServerSettings,
+  StoredConnection,
   StoredDocument,
   StoredRun,
   StoredTurn,
@@ -53,7 +60,9 @@ class SqliteChatStore implements ChatStore {
   private lastNow = 0;
   private readonly sql: Statements;
   private readonly documents: SqliteDocuments;
+  private readonly connections: SqliteConnections;
   private readonly accounts: SqliteAccounts;
+  private readonly agents: SqliteAgents;
   readonly authDatabase: AuthDatabase;
   /** The owner's run looked up once, then one INSERT per event, all in one transaction (one commit, however many
    *  events), into a run still running. */
@@ -65,7 +74,9 @@ class SqliteChatStore implements ChatStore {
   ) {
     this.sql = prepareStatements(db);
     this.documents = new SqliteDocuments(db, () => this.now());
+    this.connections = new SqliteConnections(db, () => this.now());
     this.accounts = new SqliteAccounts(db, () => this.now());
+    this.agents = new SqliteAgents(db, () => this.now());
     this.authDatabase = { type: 'sqlite', handle: db };
     this.appendAll = db.transaction((ownerId: string, runId: string, events: readonly AgentEvent[]) => {
       const what = `cannot append a ${events[0]!.type} event`;
@@ -238,6 +249,7 @@ class SqliteChatStore implements ChatStore {
 
   async adoptLocalData(owner: OwnerScope): Promise<number> {
     if (owner.ownerId === LOCAL_OWNER_ID) return 0;
+    this.agents.adoptLocal(owner);
     return this.sql.adoptConversations.run(owner.ownerId, LOCAL_OWNER_ID).changes;
   }
 
@@ -268,6 +280,47 @@ class SqliteChatStore implements ChatStore {
   }
   countDocumentsWithHash(hash: string): Promise<number> {
     return this.documents.countDocumentsWithHash(hash);
+  }
+
+  async listConnections(owner: OwnerScope): Promise<StoredConnection[]> {
+    return this.connections.listConnections(owner);
+  }
+  async getConnection(owner: OwnerScope, id: string): Promise<StoredConnection | undefined> {
+    return this.connections.getConnection(owner, id);
+  }
+  async addConnection(owner: OwnerScope | null, input: ConnectionInput): Promise<StoredConnection> {
+    return this.connections.addConnection(owner, input);
+  }
+  async updateConnection(
+    owner: OwnerScope | null,
+    id: string,
+    patch: Partial<ConnectionInput>,
+  ): Promise<StoredConnection> {
+    return this.connections.updateConnection(owner, id, patch);
+  }
+  async removeConnection(owner: OwnerScope | null, id: string): Promise<boolean> {
+    return this.connections.removeConnection(owner, id);
+  }
+  async learnedCapabilities(connectionId: string): Promise<Record<string, CapabilityHints>> {
+    return this.connections.learnedCapabilities(connectionId);
+  }
+  async learnCapabilities(connectionId: string, model: string, hints: CapabilityHints): Promise<void> {
+    return this.connections.learnCapabilities(connectionId, model, hints);
+  }
+  async createAgent(owner: OwnerScope, definition: AgentDefinition): Promise<SavedAgent> {
+    return this.agents.create(owner, definition);
+  }
+  async getAgent(owner: OwnerScope, id: string): Promise<SavedAgent | undefined> {
+    return this.agents.get(owner, id);
+  }
+  async listAgents(owner: OwnerScope): Promise<SavedAgent[]> {
+    return this.agents.list(owner);
+  }
+  async updateAgent(owner: OwnerScope, id: string, definition: AgentDefinition): Promise<SavedAgent> {
+    return this.agents.update(owner, id, definition);
+  }
+  async deleteAgent(owner: OwnerScope, id: string): Promise<boolean> {
+    return this.agents.delete(owner, id);
   }
 
   createApiKey(owner: OwnerScope, input: { name: string; prefix: string; hash: string }): Promise<ApiKeyRecord> {

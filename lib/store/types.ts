@@ -9,7 +9,8 @@
 // the owner's scope first (lib/store/owner.ts) and sees only that owner's objects: another owner's id reads as
 // unknown. The few methods without a scope say why (start-up maintenance, finding an API key's owner).
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
-import type { ChatAgentKind, FncallMode, RunStatus } from '../protocol/enums';
+import type { ChatAgentKind, FncallMode, RunStatus, SavedAgentKind, SpeakerSelection } from '../protocol/enums';
+import type { CapabilityHints } from '../llm/capabilities';
 import type { ContentItem, Lang } from '../llm/schema';
 import type { OwnerScope } from './owner';
 import type { RunBus } from './run-bus';
@@ -17,9 +18,11 @@ import type { RunBus } from './run-bus';
 /** The title of a conversation that has none yet (one started by an upload); the page shows it in its language. */
 export const DEFAULT_TITLE = 'New chat';
 
-/** Per-conversation settings the user picks on the page. The model endpoint is not here: it comes from the server's
- *  environment and its key never reaches the browser. */
+/** Per-conversation settings the user picks on the page. The model is an id from the model list (lib/models/ids.ts:
+ *  its connection and name); the connection's key stays on the server. */
 export interface ConversationSettings {
+  /** The conversation's model ("<connection>/<name>"); absent: the server's default model. */
+  model?: string;
   agent: ChatAgentKind;
   /** Registered tool names offered to the model. */
   tools: string[];
@@ -31,6 +34,9 @@ export interface ConversationSettings {
   pauseBeforeTools: boolean;
   /** The language of the agent's prompts. 'auto' or absent: the page's language (without a page, the messages'). */
   lang?: 'auto' | Lang;
+  /** A saved agent (the Agents page) the conversation talks to: its kind, prompt, tools and settings replace the
+   *  fields above for its runs. */
+  agentId?: string;
   /** The document tools (retrieval, doc_parser) while the conversation has documents: 'auto' or absent offers them,
    *  'off' only when ticked in `tools` (lib/chat/document-tools.ts). */
   documentTools?: 'auto' | 'off';
@@ -75,7 +81,7 @@ export interface TurnRecord {
   runCount: number;
 }
 
-export interface ChatStore extends DocumentStore, AccountStore {
+export interface ChatStore extends DocumentStore, AccountStore, ConnectionStore, AgentStore {
   createConversation(
     owner: OwnerScope,
     init?: { title?: string; settings?: Partial<ConversationSettings> },
@@ -182,6 +188,93 @@ export interface DocumentStore {
   /** How many records, of every owner, point at these bytes: without a scope, because the bytes are deleted only
    *  once nobody holds them. Never answered to a client (it would tell whether someone else has the file). */
   countDocumentsWithHash(hash: string): Promise<number>;
+}
+
+// --- Model connections (OpenAI-compatible servers added on the page) ---
+
+/** A model server the page added. The API key is kept encrypted (lib/models/secret-box.ts): the store never holds
+ *  it in clear, and nothing of it but "a key is set" leaves the server. */
+export interface StoredConnection {
+  id: string;
+  /** null: server-wide (what the admin adds; before accounts, everything added); else the user who added it. */
+  ownerId: string | null;
+  name: string;
+  /** An OpenAI-compatible base URL, usually ending in /v1. */
+  baseURL: string;
+  /** The API key, encrypted; null when the server needs none. */
+  apiKeyCipher: string | null;
+  /** What the user set per model name; the key "*" holds what they set for every model of the connection. */
+  capabilities: Record<string, CapabilityHints>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+// --- Agents the user saved (the Agents page) ---
+
+/** What a saved agent is, as the user defines it (lib/chat/saved-agents.ts checks it and exports it as JSON). */
+export interface AgentDefinition {
+  name: string;
+  description: string;
+  /** An emoji, or the URL of an image. */
+  avatar: string;
+  kind: SavedAgentKind;
+  systemMessage: string;
+  /** Registered tool names (builtin and MCP). */
+  tools: string[];
+  /** Absent: the server's call format. */
+  fncallMode?: FncallMode;
+  generateCfg: Record<string, number>;
+  /** Shown on its empty conversation (Qwen-Agent's prompt.suggestions). */
+  suggestions: string[];
+  /** Router and GroupChat: the saved agents (by id) it holds. */
+  members: string[];
+  /** GroupChat only. */
+  selection?: SpeakerSelection;
+  maxRound?: number;
+}
+
+export interface SavedAgent extends AgentDefinition {
+  id: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ConnectionInput {
+  name: string;
+  baseURL: string;
+  apiKeyCipher: string | null;
+  capabilities?: Record<string, CapabilityHints>;
+}
+
+export interface ConnectionStore {
+  /** The connections the owner sees: the server-wide ones and their own, oldest first. */
+  listConnections(owner: OwnerScope): Promise<StoredConnection[]>;
+  /** A connection the owner sees (server-wide or theirs); another owner's reads as unknown. */
+  getConnection(owner: OwnerScope, id: string): Promise<StoredConnection | undefined>;
+  /** `owner` null: a server-wide connection (the models service lets only an admin add one). */
+  addConnection(owner: OwnerScope | null, input: ConnectionInput): Promise<StoredConnection>;
+  /** Each field given replaces the stored one (capabilities whole). Only the owner's own connection (`owner` null:
+   *  a server-wide one); any other id throws NotFoundError. */
+  updateConnection(owner: OwnerScope | null, id: string, patch: Partial<ConnectionInput>): Promise<StoredConnection>;
+  /** False when the owner (null: the server) has no such connection. What was learnt of its models goes with it. */
+  removeConnection(owner: OwnerScope | null, id: string): Promise<boolean>;
+  /** What servers taught about their models (a 400 to a tools request), by model name, for a connection id: a saved
+   *  connection's, or "env" (the one from the environment). No scope: it is about the server, not a user, and only
+   *  the models service calls it, for a connection it has found visible to the caller. */
+  learnedCapabilities(connectionId: string): Promise<Record<string, CapabilityHints>>;
+  /** Merges what the server taught about one model of a connection. */
+  learnCapabilities(connectionId: string, model: string, hints: CapabilityHints): Promise<void>;
+}
+
+export interface AgentStore {
+  createAgent(owner: OwnerScope, definition: AgentDefinition): Promise<SavedAgent>;
+  getAgent(owner: OwnerScope, id: string): Promise<SavedAgent | undefined>;
+  /** The owner's agents, by name (case aside). */
+  listAgents(owner: OwnerScope): Promise<SavedAgent[]>;
+  /** Throws NotFoundError when the owner has no such agent. */
+  updateAgent(owner: OwnerScope, id: string, definition: AgentDefinition): Promise<SavedAgent>;
+  /** Resolves with whether the owner had it. */
+  deleteAgent(owner: OwnerScope, id: string): Promise<boolean>;
 }
 
 // --- API keys, invites and server settings ---

@@ -2,8 +2,12 @@
 // /api/files returned (`files/<sha256>/<name>`), so a request cannot make the server read anything else, nor attach
 // (or learn of) bytes another user uploaded: a reference that is not the sender's reads exactly as one never
 // uploaded.
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { readHead } from '../documents/storage';
 import { parseFileRef, storedFilePath } from '../documents/file-ref';
+import { checkImage, imageLimits, type ImageLimits } from '../documents/image';
+import { sniffImage } from '../documents/image-kind';
+import { DocumentError } from '../documents/types';
 import type { ContentItem } from '../llm/schema';
 import type { OwnerScope } from '../store/owner';
 import type { DocumentStore } from '../store/types';
@@ -19,12 +23,14 @@ export class AttachmentError extends Error {
   }
 }
 
-/** The file content items for `refs`, or an AttachmentError naming the first bad one. */
+/** The content items for `refs` (an image as an image item, checked as an upload is), or an AttachmentError naming
+ *  the first bad one. */
 export async function attachmentItems(
   refs: unknown,
   store: Pick<DocumentStore, 'ownsUpload'>,
   owner: OwnerScope,
   dataDir: string,
+  limits: ImageLimits = imageLimits(),
 ): Promise<ContentItem[]> {
   if (!Array.isArray(refs) || !refs.every((r) => typeof r === 'string' && r.trim()))
     throw new AttachmentError('"files" must be a list of upload references ("ref" in the answer of POST /api/files).');
@@ -37,7 +43,17 @@ export async function attachmentItems(
       ? await stat(storedFilePath(dataDir, parsed.hash)).catch(() => undefined)
       : undefined;
     if (!info?.isFile()) throw new AttachmentError(`"${ref}" is not one of your uploads.`, 404);
-    items.push({ file: ref });
+    const file = storedFilePath(dataDir, parsed.hash);
+    if (!sniffImage(await readHead(file))) {
+      items.push({ file: ref });
+      continue;
+    }
+    try {
+      await checkImage(await readFile(file), parsed.name, limits);
+    } catch (e) {
+      throw new AttachmentError(e instanceof DocumentError ? e.message : String(e));
+    }
+    items.push({ image: ref });
   }
   return items;
 }

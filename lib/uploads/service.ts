@@ -2,7 +2,7 @@
 // and which documents the next message carries. The HTTP routes only wire requests to this. Every use case takes the
 // owner's scope: a document is its conversation's owner's, and another owner's reads as unknown (404). The bytes are
 // kept once per content hash whoever uploads them, and deleted once no record of anyone holds them.
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { RateLimitError, type ByteBudget } from '../http/rate-limit';
 import type { OwnerScope } from '../store/owner';
@@ -11,9 +11,11 @@ import { safeFileName, storedFilePath } from '../documents/file-ref';
 import { formatBytes, type DocumentLimits } from '../documents/limits';
 import { parsedCacheDir } from '../documents/load';
 import { loadDocumentOffThread } from '../documents/parse-pool';
-import { deleteStoredFile, saveUpload } from '../documents/storage';
+import { deleteStoredFile, readHead, saveUpload } from '../documents/storage';
 import { ParseJobs } from './parsing';
 import { DocumentError } from '../documents/types';
+import { checkImage, imageLimits, type ImageLimits } from '../documents/image';
+import { sniffImage } from '../documents/image-kind';
 
 export interface UploadResult {
   document: StoredDocument;
@@ -38,15 +40,17 @@ export class DocumentService {
   readonly parses: ParseJobs;
   private readonly dataDir: string;
   private readonly limits: DocumentLimits;
+  private readonly imageLimits: ImageLimits;
   private readonly budget?: ByteBudget;
 
   constructor(
     readonly store: ChatStore,
     /** `budget`: bytes each owner may upload a day (UPLOAD_BYTES_PER_DAY); past it an upload is refused (429). */
-    options: { dataDir: string; limits: DocumentLimits; parses?: ParseJobs; budget?: ByteBudget },
+    options: { dataDir: string; limits: DocumentLimits; images?: ImageLimits; parses?: ParseJobs; budget?: ByteBudget },
   ) {
     this.dataDir = options.dataDir;
     this.limits = options.limits;
+    this.imageLimits = options.images ?? imageLimits();
     this.parses = options.parses ?? new ParseJobs();
     this.budget = options.budget;
     this.parses.resumeWith((owner, doc) => this.startParsing(owner, doc));
@@ -157,7 +161,13 @@ export class DocumentService {
 
   private async parse(owner: OwnerScope, doc: StoredDocument): Promise<StoredDocument> {
     try {
-      const parsed = await loadDocumentOffThread(storedFilePath(this.dataDir, doc.hash), doc.name, {
+      const file = storedFilePath(this.dataDir, doc.hash);
+      // An image is not parsed but checked (format, size, pixels, that it decodes); messages carry it as an image.
+      if (sniffImage(await readHead(file))) {
+        const image = await checkImage(await readFile(file), doc.name, this.imageLimits);
+        return await this.store.updateDocument(owner, doc.id, { state: 'ready', kind: image.kind, pages: 1 });
+      }
+      const parsed = await loadDocumentOffThread(file, doc.name, {
         limits: this.limits,
         cacheDir: parsedCacheDir(this.dataDir),
       });

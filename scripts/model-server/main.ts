@@ -1,5 +1,6 @@
 /**
- * CLI: tsx scripts/model-server/main.ts [--port 0] [--host 127.0.0.1] [--scenario file.json] [--model name] [--control]
+ * CLI: tsx scripts/model-server/main.ts [--port 0] [--host 127.0.0.1] [--scenario file.json] [--model name[,name2...]]
+ *      [--api-key key] [--control]
  * --control serves PUT /_control/scenario, POST /_control/reset and GET /_control/requests for tests in another process.
  * The first stdout line is `listening <url>` so a parent process can read the chosen port.
  */
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
       scenario: { type: 'string' },
       model: { type: 'string' },
       control: { type: 'boolean', default: false },
+      'api-key': { type: 'string' },
     },
     strict: true,
   });
@@ -33,7 +35,9 @@ async function main(): Promise<void> {
   const server = await createModelServer({
     port,
     host: values.host,
-    model: values.model,
+    model: values.model?.split(',')[0],
+    moreModels: values.model?.split(',').slice(1),
+    apiKey: values['api-key'],
     control: values.control,
     scenario: values.scenario ? loadScenario(values.scenario) : { fallback: 'echo' },
   });

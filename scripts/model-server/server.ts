@@ -38,6 +38,10 @@ export interface ModelServerOptions {
   control?: boolean;
   /** Listed by GET /v1/models and used when a request names no model. */
   model?: string;
+  /** More model names GET /v1/models lists after `model` (a server with several models). */
+  moreModels?: string[];
+  /** When set, /v1/* answers 401 to a request without `Authorization: Bearer <apiKey>`. */
+  apiKey?: string;
 }
 
 export const DEFAULT_MODEL = 'scripted-model';
@@ -258,10 +262,13 @@ export async function createModelServer(opts: ModelServerOptions = {}): Promise<
       if (method === 'GET' && path === '/_control/requests') return sendJson(res, 200, requests);
       return sendError(res, 404, `Unknown control call: ${method} ${path}`);
     }
+    if (opts.apiKey && path.startsWith('/v1/') && req.headers.authorization !== `Bearer ${opts.apiKey}`)
+      return sendError(res, 401, 'Incorrect API key provided.', 'invalid_api_key');
     if (method === 'GET' && path === '/v1/models') {
+      const names = [model, ...(opts.moreModels ?? []).filter((m) => m !== model)];
       return sendJson(res, 200, {
         object: 'list',
-        data: [{ id: model, object: 'model', created: 0, owned_by: 'scripted' }],
+        data: names.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })),
       });
     }
     if (path === '/v1/chat/completions') {

@@ -6,10 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { agentFactory } from '../../lib/chat/agents';
 import type { ChatService } from '../../lib/chat/service';
 import { loadConfig } from '../../lib/config';
 import type { AgentEvent } from '../../lib/protocol/events';
+import { createAppContext } from '../../lib/server/context';
 import { everyToolActor } from '../../lib/chat/actor';
 import { ownerScope } from '../../lib/store/owner';
 import { openSqliteStore } from '../../lib/store/sqlite';
@@ -17,7 +17,7 @@ import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import { handleUpload } from '../../lib/uploads/http';
 import type { DocumentService } from '../../lib/uploads/service';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
-import { chatContext, drain, follow } from '../support/chat';
+import { drain, follow } from '../support/chat';
 import { makePdf, textPage } from '../support/pdf-writer';
 
 const OWNER = ownerScope('owner-a');
@@ -49,7 +49,7 @@ beforeEach(async () => {
     OPENAI_MODEL: 'scripted',
     LLM_MAX_RETRIES: '0',
   };
-  const ctx = await chatContext(store, agentFactory(loadConfig(env)), env);
+  const ctx = await createAppContext(loadConfig(env), store);
   uploads = ctx.uploads;
   chat = ctx.chat;
   server.reset();

@@ -32,9 +32,16 @@ const fixture = JSON.parse(
   readFileSync(path.join(__dirname, '../fixtures/run-logs/written-by-fb396ce.json'), 'utf8'),
 ) as { runs: OldRun[] };
 
-/** What a person sees of a run view: block ids, the kind field and ReAct thoughts' timestamps are not shown. */
+/** What a person sees of a run view: block ids, the kind field and ReAct thoughts' timestamps are not shown; the
+ *  model and connection under a turn came later (checked against run-start below). */
 function shown(view: RunView, react: boolean): unknown {
-  const { kind: _kind, agentType: _agentType, ...rest } = view as RunView & { agentType?: string };
+  const {
+    kind: _kind,
+    agentType: _agentType,
+    model: _model,
+    connection: _connection,
+    ...rest
+  } = view as RunView & { agentType?: string };
   return {
     ...rest,
     blocks: view.blocks.map((b) => {
@@ -73,6 +80,8 @@ describe('run logs written by an older version', () => {
       if (run.status === 'interrupted') markInterrupted(view);
       expect(shown(view, react)).toEqual(shown(run.view, react));
       expect(view.kind).toBe(run.view.agentType === 'ReActChat' ? 'react' : view.kind);
+      const start = events.find((e) => e.type === 'run-start');
+      expect(view.model).toBe(start?.type === 'run-start' ? start.model : undefined);
 
       expect(foldEvents(events)).toEqual(run.messages);
 

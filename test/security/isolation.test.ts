@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionResult, ConversationData } from '../../lib/chat/page';
 import type { ApiKeyRecord, ConversationSummary, StoredDocument } from '../../lib/store/types';
+import { makeImage } from '../support/images';
 import { actionValue, callAction, request, startApp, type App } from './support/app';
 import { actionAs, actionCall, as, chat, resultAs, signUp, type ChatStream, type Session } from './support/accounts';
 
@@ -167,6 +168,26 @@ describe('B reaches none of A’s objects (each route and action that takes an i
     const own = await request(app.url, url, { headers: as(app, a) });
     expect(own.status).toBe(200);
     expect(own.text).toContain(SECRET);
+  });
+
+  it('an image of A’s conversation over GET /api/images/<conversationId>/<sha256>: 404 (A still gets it)', async () => {
+    const png = await makeImage('png');
+    const up = await request(app.url, '/api/files?name=pic.png', {
+      method: 'POST',
+      headers: as(app, a),
+      body: (async function* () {
+        yield png;
+      })(),
+    });
+    expect(up.status, up.text).toBe(201);
+    const image = up.json<{ document: StoredDocument }>().document;
+    const url = `/api/images/${image.conversationId}/${image.hash}`;
+    await expect
+      .poll(async () => (await request(app.url, url, { headers: as(app, a) })).status, { timeout: 20_000 })
+      .toBe(200);
+    expect((await request(app.url, url, { headers: as(app, b) })).status).toBe(404);
+    const unseen = `/api/images/${MISSING}/${'0'.repeat(64)}`;
+    expect((await request(app.url, unseen, { headers: as(app, b) })).status).toBe(404);
   });
 
   it('attaching A’s upload by its reference, to a message or over POST /api/chat: 404, the same as bytes never uploaded', async () => {

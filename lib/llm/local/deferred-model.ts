@@ -10,10 +10,15 @@ export class DeferredLocalModel implements ChatModel {
   readonly model: string;
   readonly fncallMode: FncallMode;
   readonly file: string;
+  readonly connection?: string;
   private made?: Promise<LocalChatModel>;
 
-  constructor(private readonly options: LocalModelOptions) {
+  constructor(
+    private readonly options: LocalModelOptions,
+    connection?: string,
+  ) {
     this.file = options.file;
+    if (connection) this.connection = connection;
     this.model = options.model ?? localModelName(options.file);
     this.fncallMode = options.fncallMode ?? 'native';
   }

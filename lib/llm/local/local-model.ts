@@ -16,7 +16,7 @@ import { abortError } from '../retry';
 import { detectLang, type FunctionDef, type Message } from '../schema';
 import { StreamTextRouter } from '../stream-text';
 import { truncateInputMessages } from '../truncate';
-import { withUploadInfo } from '../upload-info';
+import { countImages, withUploadInfo } from '../upload-info';
 import { toChatHistory } from './chat-history';
 import { nousCallSchema, toGrammarSchema } from './grammar-schema';
 import { localModelName } from './model-name';
@@ -78,6 +78,8 @@ interface Prepared {
   maxTokens: number;
   cfg: GenerateCfg;
   truncation?: { inputTokens: number; budget: number; notes: string[] };
+  /** The built-in model sees no images: those of the input are not sent. */
+  imagesWithheld: number;
 }
 
 export class LocalChatModel implements ChatModel {
@@ -124,6 +126,7 @@ export class LocalChatModel implements ChatModel {
       format: p.format,
       request: p.request,
       ...(p.truncation ? { truncation: p.truncation } : {}),
+      ...(p.imagesWithheld ? { imagesWithheld: p.imagesWithheld } : {}),
     });
 
     const router = new StreamTextRouter({ stopWords: p.stop, toolStartMarker: p.fncall?.toolStartMarker });
@@ -252,6 +255,7 @@ export class LocalChatModel implements ChatModel {
     const useTools = functions.length > 0 && choice !== 'none';
     const forcedName = choice !== 'auto' && choice !== 'none' && choice !== 'required' ? choice : undefined;
     const required = useTools && choice !== 'auto';
+    const imagesWithheld = countImages(messages);
     messages = withUploadInfo(messages, { lang, keepImages: false });
 
     let format: CallFormat = 'none';
@@ -315,6 +319,7 @@ export class LocalChatModel implements ChatModel {
       maxTokens,
       cfg,
       truncation,
+      imagesWithheld,
     };
   }
 }

@@ -1,0 +1,103 @@
+// bench/first-token: the time from pressing Enter to the first token shown in the page, against the model server's
+// own time to first token, both measured in the same run. The scripted server waits 300 ms before its first chunk
+// (ttftMs); its own TTFT is measured by a plain streaming request from this process (request sent to first content
+// delta). In the page, a MutationObserver installed before Enter notes when the answer's first characters appear.
+// Prints the medians and page / server; the goal is at most 1.10.
+// Run: npm run bench:first-token [-- --runs 7 --ttft 300 --build]
+import type { Page } from '@playwright/test';
+import { machineLoad, openChat, typeMessage, withStack } from './support/app';
+import { flag } from './support/flags';
+
+const RUNS = Number(flag('runs', '7'));
+const TTFT_MS = Number(flag('ttft', '300'));
+const ANSWER = 'Hello from the first-token bench: a short answer after a wait.';
+
+declare global {
+  interface Window {
+    __firstToken?: number;
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** The server's own TTFT: a streaming request from here, sent to the first content delta. */
+async function serverTtft(baseUrl: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(`${baseUrl}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'bench-model', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let at: number | undefined;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    if (at === undefined && /"content":"[^"]/.test(text)) at = performance.now() - t0;
+  }
+  if (at === undefined) throw new Error('the model server sent no content');
+  return at;
+}
+
+/** Enter to the first characters of the answer on screen (the clock of the page's own machine: this one). */
+async function pageTtft(page: Page, n: number): Promise<number> {
+  await typeMessage(page, `first token ${n}`);
+  await page.evaluate((before) => {
+    window.__firstToken = undefined;
+    const observer = new MutationObserver(() => {
+      const answers = document.querySelectorAll('article[data-role="assistant"]');
+      if (answers.length > before && answers[before]?.textContent?.includes('Hello')) {
+        window.__firstToken = Date.now();
+        observer.disconnect();
+      }
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  }, n);
+  const t0 = Date.now();
+  await page.keyboard.press('Enter');
+  const handle = await page.waitForFunction(() => window.__firstToken, undefined, { timeout: 30_000 });
+  const at = (await handle.jsonValue()) as number;
+  // Let the answer finish before the next message.
+  await page.waitForFunction(
+    (count) => {
+      const answers = document.querySelectorAll('article[data-role="assistant"]');
+      return answers.length >= count && answers[count - 1]?.getAttribute('aria-busy') === 'false';
+    },
+    n + 1,
+    { timeout: 30_000 },
+  );
+  return at - t0;
+}
+
+async function main() {
+  console.log(`first-token: ${RUNS} runs, model server TTFT ${TTFT_MS} ms; ${machineLoad()}`);
+  await withStack(async ({ model, app, browser }) => {
+    await model.setScenario({ fallback: { content: ANSWER, ttftMs: TTFT_MS, chunkSize: 8 } });
+    const page = await browser.newPage();
+    await openChat(page, app.url);
+    await pageTtft(page, 0); // warm-up: the first run compiles and connects
+    await serverTtft(model.url);
+    const server: number[] = [];
+    const shown: number[] = [];
+    for (let i = 1; i <= RUNS; i++) {
+      server.push(await serverTtft(model.url));
+      shown.push(await pageTtft(page, i));
+    }
+    const s = median(server);
+    const p = median(shown);
+    console.log(`model server's own TTFT: median ${s.toFixed(0)} ms (${server.map((x) => x.toFixed(0)).join(', ')})`);
+    console.log(`Enter to first token in the page: median ${p.toFixed(0)} ms (${shown.join(', ')})`);
+    console.log(`page / server: ${(p / s).toFixed(3)} (goal <= 1.10)`);
+  });
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,132 @@
+'use client';
+// The Agents section of the left column: the saved agents, each started in a new conversation, edited, duplicated,
+// exported or deleted; a new agent, or one imported from its JSON file.
+import { useTranslations } from 'next-intl';
+import { useEffect, useRef, useState } from 'react';
+import { exportAgentFile } from '@/app/actions/agents';
+import { AgentAvatar } from '../chat/agent-avatar';
+import { useChat } from '../chat/store';
+import { downloadJson } from '../inspector/download';
+import { blankAgent, definitionOf, useAgents } from './agents-store';
+
+const SMALL =
+  'rounded px-1.5 py-0.5 text-xs text-neutral-700 hover:bg-neutral-300 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-neutral-700';
+
+/** The row's buttons are named by their aria-labels (from the catalogs); these are only their glyphs. */
+const ICONS = { EDIT: '✎', DUPLICATE: '⧉', EXPORT: '⇩', DELETE: '✕' };
+
+export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
+  const t = useTranslations('agents');
+  const agents = useAgents((s) => s.agents);
+  const { refresh, edit, remove, importFile } = useAgents.getState();
+  const [problem, setProblem] = useState<string>();
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  return (
+    <section aria-labelledby="agents-heading" className="space-y-1">
+      <div className="flex items-center gap-1">
+        <h2 id="agents-heading" className="flex-1 text-sm font-semibold">
+          {t('title')}
+        </h2>
+        <button type="button" className={SMALL} onClick={() => edit({ definition: blankAgent() })}>
+          {t('new')}
+        </button>
+        <button type="button" className={SMALL} onClick={() => fileInput.current?.click()}>
+          {t('import')}
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept="application/json,.json"
+          aria-label={t('import')}
+          className="hidden"
+          onChange={async (e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (!file) return;
+            const error = await importFile(await file.text());
+            setProblem(error && t('importFailed', { error }));
+          }}
+        />
+      </div>
+      {problem && (
+        <p role="alert" className="rounded bg-red-50 px-2 py-1 text-xs text-red-900 dark:bg-red-950 dark:text-red-100">
+          {problem}
+        </p>
+      )}
+      {agents.length === 0 && <p className="px-2 text-xs text-neutral-600 dark:text-neutral-400">{t('empty')}</p>}
+      <ul className="max-h-48 space-y-0.5 overflow-y-auto">
+        {agents.map((a) => (
+          <li
+            key={a.id}
+            className="group flex items-center gap-1 rounded-lg hover:bg-neutral-100 dark:hover:bg-neutral-900"
+          >
+            <button
+              type="button"
+              aria-label={t('chatWith', { name: a.name })}
+              onClick={() => {
+                useChat.getState().newChat({
+                  id: a.id,
+                  name: a.name,
+                  avatar: a.avatar,
+                  description: a.description,
+                  suggestions: a.suggestions,
+                });
+                onNavigate?.();
+              }}
+              className="flex min-w-0 flex-1 items-center gap-2 truncate rounded-lg px-2 py-1.5 text-left text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+            >
+              <AgentAvatar avatar={a.avatar} />
+              <span className="truncate">{a.name}</span>
+            </button>
+            <button
+              type="button"
+              aria-label={t('edit', { name: a.name })}
+              className={SMALL}
+              onClick={() => edit({ id: a.id, definition: definitionOf(a) })}
+            >
+              <span aria-hidden="true">{ICONS.EDIT}</span>
+            </button>
+            <button
+              type="button"
+              aria-label={t('duplicate', { name: a.name })}
+              className={SMALL}
+              onClick={() =>
+                edit({ definition: { ...definitionOf(a), name: t('copyName', { name: a.name }).slice(0, 60) } })
+              }
+            >
+              <span aria-hidden="true">{ICONS.DUPLICATE}</span>
+            </button>
+            <button
+              type="button"
+              aria-label={t('export', { name: a.name })}
+              className={SMALL}
+              onClick={async () => {
+                const result = await exportAgentFile(a.id);
+                if (!result.ok) return setProblem(result.error);
+                downloadJson(`agent-${a.name.replace(/[^\w-]+/g, '-').toLowerCase() || a.id}.json`, result.value);
+              }}
+            >
+              <span aria-hidden="true">{ICONS.EXPORT}</span>
+            </button>
+            <button
+              type="button"
+              aria-label={t('delete', { name: a.name })}
+              className={SMALL}
+              onClick={async () => {
+                if (!window.confirm(t('confirmDelete', { name: a.name }))) return;
+                setProblem(await remove(a.id));
+              }}
+            >
+              <span aria-hidden="true">{ICONS.DELETE}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

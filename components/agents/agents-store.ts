@@ -1,0 +1,66 @@
+'use client';
+// The saved agents the page lists (the Agents section of the left column), kept in step with the server.
+import { create } from 'zustand';
+import * as actions from '@/app/actions/agents';
+import type { AgentDefinition, SavedAgent } from '@/lib/store/types';
+
+interface AgentsState {
+  agents: SavedAgent[];
+  /** The agent being edited: a saved one, or a new definition (create, duplicate). */
+  editing?: { id?: string; definition: AgentDefinition };
+  refresh(): Promise<void>;
+  /** Resolves with the error, if the server refused it. */
+  save(id: string | undefined, definition: AgentDefinition): Promise<string | undefined>;
+  remove(id: string): Promise<string | undefined>;
+  importFile(text: string): Promise<string | undefined>;
+  edit(editing: AgentsState['editing']): void;
+}
+
+export const useAgents = create<AgentsState>()((set, get) => ({
+  agents: [],
+  async refresh() {
+    const result = await actions.listAgents();
+    if (result.ok) set({ agents: result.value });
+  },
+  async save(id, definition) {
+    const result = await actions.saveAgent(id, definition);
+    if (!result.ok) return result.error;
+    set({ editing: undefined });
+    await get().refresh();
+    return undefined;
+  },
+  async remove(id) {
+    const result = await actions.deleteAgent(id);
+    await get().refresh();
+    return result.ok ? undefined : result.error;
+  },
+  async importFile(text) {
+    const result = await actions.importAgentFile(text);
+    if (!result.ok) return result.error;
+    await get().refresh();
+    return undefined;
+  },
+  edit(editing) {
+    set({ editing });
+  },
+}));
+
+export function blankAgent(): AgentDefinition {
+  return {
+    name: '',
+    description: '',
+    avatar: '🤖',
+    kind: 'fncall',
+    systemMessage: '',
+    tools: [],
+    generateCfg: {},
+    suggestions: [],
+    members: [],
+  };
+}
+
+/** A saved agent's definition, without its id and times. */
+export function definitionOf(agent: SavedAgent): AgentDefinition {
+  const { id: _id, createdAt: _c, updatedAt: _u, ...definition } = agent;
+  return definition;
+}

@@ -1,0 +1,243 @@
+'use client';
+// Settings → Models → Local: the GGUF files in the models folder (one click to use), the catalog of small Qwen
+// models and any GGUF URL to download, with a progress bar (bytes, rate, time left), Stop and Resume.
+import { useTranslations } from 'next-intl';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import * as actions from '@/app/actions/models';
+import type { DownloadJob, LocalModelsView } from '@/lib/models/local-files';
+import { LOCAL_CONNECTION_ID, modelId } from '@/lib/models/ids';
+import { FIELD, PRIMARY_BUTTON } from '../runs/modal';
+import { useChat } from '../chat/store';
+import { useModels } from './models-store';
+
+const POLL_MS = 500;
+
+const BUTTON =
+  'rounded border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 disabled:opacity-50 dark:border-neutral-700 dark:hover:bg-neutral-800';
+
+function useBytes() {
+  const t = useTranslations('models');
+  return (n: number) =>
+    n >= 1e9
+      ? t('gb', { n: (n / 1e9).toFixed(2) })
+      : n >= 1e6
+        ? t('mb', { n: (n / 1e6).toFixed(1) })
+        : t('kb', { n: Math.ceil(n / 1e3) });
+}
+
+function DownloadRow({ job, onChange }: { job: DownloadJob; onChange: () => void }) {
+  const t = useTranslations('models');
+  const bytes = useBytes();
+  const p = job.progress;
+  const pct = p?.totalBytes ? Math.min(100, Math.round((p.receivedBytes / p.totalBytes) * 100)) : undefined;
+  return (
+    <li aria-label={t('downloadOf', { name: job.name })} className="space-y-1 text-sm">
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium">{job.name}</span>
+        <span className="text-xs">{t(`downloadStates.${job.state}`)}</span>
+      </div>
+      {p && (
+        <>
+          <progress
+            className="w-full"
+            aria-label={t('progress', { name: job.name })}
+            max={p.totalBytes ?? undefined}
+            value={p.totalBytes ? p.receivedBytes : undefined}
+          />
+          <p className="text-xs text-neutral-600 dark:text-neutral-400">
+            {p.totalBytes
+              ? t('progressOf', { got: bytes(p.receivedBytes), total: bytes(p.totalBytes), pct: pct ?? 0 })
+              : bytes(p.receivedBytes)}
+            {job.state === 'running' && ` · ${t('rate', { rate: bytes(p.bytesPerSecond) })}`}
+            {job.state === 'running' &&
+              p.secondsLeft !== undefined &&
+              ` · ${t('left', { s: Math.ceil(p.secondsLeft) })}`}
+            {p.resumedFrom !== undefined && ` · ${t('resumedFrom', { at: bytes(p.resumedFrom) })}`}
+          </p>
+        </>
+      )}
+      {job.error && job.state === 'failed' && (
+        <p role="alert" className="text-xs text-red-700 dark:text-red-300">
+          {job.error.message}
+        </p>
+      )}
+      <div className="flex gap-2">
+        {job.state === 'running' ? (
+          <button type="button" className={BUTTON} onClick={() => void actions.stopDownload(job.name).then(onChange)}>
+            {t('stop')}
+          </button>
+        ) : (
+          <>
+            {job.state !== 'done' && (
+              <button
+                type="button"
+                className={BUTTON}
+                onClick={() =>
+                  void actions.startDownload({ url: job.url, allowHost: Boolean(job.blockedHost) }).then(onChange)
+                }
+              >
+                {job.blockedHost ? t('allowHost', { host: job.blockedHost }) : t('resume')}
+              </button>
+            )}
+            <button
+              type="button"
+              className={BUTTON}
+              onClick={() => void actions.dismissDownload(job.name).then(onChange)}
+            >
+              {t('dismiss')}
+            </button>
+          </>
+        )}
+      </div>
+    </li>
+  );
+}
+
+export function LocalModels() {
+  const t = useTranslations('models');
+  const bytes = useBytes();
+  const admin = useModels((s) => s.admin);
+  const chosen = useChat((s) => s.settings?.model);
+  const [view, setView] = useState<LocalModelsView>();
+  const [error, setError] = useState<string>();
+  const [url, setUrl] = useState('');
+
+  // Reads overlap (the half-second poll, and the one after a click): only the latest read is shown, so an older
+  // answer ("failed") never lands after a newer one ("running") and stops the poll with the page out of date.
+  const reads = useRef(0);
+  const reload = useCallback(async () => {
+    const read = ++reads.current;
+    const r = await actions.localModels();
+    if (read !== reads.current) return;
+    if (r.ok) setView(r.value);
+    else setError(r.error);
+    await useModels.getState().refresh();
+  }, []);
+
+  useEffect(() => {
+    const read = ++reads.current;
+    void actions.localModels().then((r) => {
+      if (read === reads.current) {
+        if (r.ok) setView(r.value);
+        else setError(r.error);
+      }
+    });
+  }, []);
+
+  // While a download runs, its progress is read again every half second (and the list once it ends).
+  const running = Boolean(view?.downloads.some((d) => d.state === 'running'));
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => void reload(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [running, reload]);
+
+  const start = async (input: { catalogId?: string; url?: string }) => {
+    setError(undefined);
+    const r = await actions.startDownload(input);
+    if (!r.ok) setError(r.error);
+    await reload();
+  };
+
+  if (!admin) return <p className="text-sm">{t('localAdminOnly')}</p>;
+  if (!view) return error ? <p role="alert">{error}</p> : <p className="text-sm">{t('loading')}</p>;
+  const have = new Set(view.models.map((m) => m.name));
+  return (
+    <section aria-labelledby="models-local" className="space-y-3">
+      <h3 id="models-local" className="font-semibold">
+        {t('local')}
+      </h3>
+      <p className="text-xs text-neutral-600 dark:text-neutral-400">
+        {t.rich('localDir', { dir: view.dir, code: (chunks) => <code>{chunks}</code> })}
+      </p>
+      {view.models.length === 0 && <p className="text-sm">{t('localNone')}</p>}
+      <ul className="space-y-1">
+        {view.models.map((m) => {
+          const id = modelId(LOCAL_CONNECTION_ID, m.name);
+          return (
+            <li key={m.name} aria-label={m.name} className="flex flex-wrap items-center gap-2 text-sm">
+              <span className="font-medium">{m.name}</span>
+              <span className="text-xs text-neutral-600 dark:text-neutral-400">
+                {bytes(m.sizeBytes)}
+                {m.summary &&
+                  ` · ${m.summary.architecture}${m.summary.quantization ? ` · ${m.summary.quantization}` : ''}`}
+              </span>
+              {m.summary ? (
+                chosen === id ? (
+                  <span className="text-xs">{t('inUse')}</span>
+                ) : (
+                  <button
+                    type="button"
+                    className={PRIMARY_BUTTON}
+                    aria-label={t('useLocal', { name: m.name })}
+                    onClick={() => useModels.getState().pick(id)}
+                  >
+                    {t('use')}
+                  </button>
+                )
+              ) : (
+                <span className="text-xs text-red-700 dark:text-red-300">{m.problem}</span>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {view.downloads.length > 0 && (
+        <ul className="space-y-2">
+          {view.downloads.map((d) => (
+            <DownloadRow key={d.name} job={d} onChange={() => void reload()} />
+          ))}
+        </ul>
+      )}
+      {view.partial.map((p) => (
+        <p key={p.name} className="flex flex-wrap items-center gap-2 text-sm">
+          {t('partial', { name: p.name, got: bytes(p.receivedBytes) })}
+          {p.url && (
+            <button type="button" className={BUTTON} onClick={() => void start({ url: p.url })}>
+              {t('resume')}
+            </button>
+          )}
+        </p>
+      ))}
+      <h4 className="font-medium">{t('catalog')}</h4>
+      <ul className="space-y-1">
+        {view.catalog.map((c) => (
+          <li key={c.id} aria-label={c.name} className="flex flex-wrap items-center gap-2 text-sm">
+            <span>{c.name}</span>
+            <span className="text-xs text-neutral-600 dark:text-neutral-400">
+              {c.parameters} · {c.quantization} · {bytes(c.sizeBytes)}
+            </span>
+            {!have.has(`${c.id}.gguf`) && (
+              <button type="button" className={BUTTON} onClick={() => void start({ catalogId: c.id })}>
+                {t('download')}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form
+        className="flex flex-wrap gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void start({ url });
+        }}
+      >
+        <input
+          className={`${FIELD} min-w-0 flex-1 text-sm`}
+          aria-label={t('ggufUrl')}
+          placeholder={t('ggufUrl')}
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+        />
+        <button type="submit" className={BUTTON}>
+          {t('download')}
+        </button>
+      </form>
+      {error && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,141 @@
+'use client';
+// The header's model picker: every model of every connection, grouped by connection, searchable. The choice is the
+// open conversation's (stored with it; a new chat keeps it until its first message) and holds from the next message.
+import { useTranslations } from 'next-intl';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { parseModelId } from '@/lib/models/ids';
+import type { ModelOption } from '@/lib/models/service';
+import { useChat } from '../chat/store';
+import { useConnectionName } from './connection-name';
+import { useModels } from './models-store';
+
+export function ModelPicker() {
+  const t = useTranslations('models');
+  const connectionName = useConnectionName();
+  const groups = useModels((s) => s.groups);
+  const chosen = useChat((s) => s.settings?.model);
+  const [open, setOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const box = useRef<HTMLDivElement>(null);
+  const listId = useId();
+  const currentId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    void useModels.getState().refresh();
+    const away = (e: PointerEvent) => {
+      if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', away);
+    return () => document.removeEventListener('pointerdown', away);
+  }, [open]);
+
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return (groups ?? [])
+      .map((g) => ({
+        ...g,
+        models: q
+          ? g.models.filter((m) => m.name.toLowerCase().includes(q) || g.name.toLowerCase().includes(q))
+          : g.models,
+      }))
+      .filter((g) => g.models.length || (!q && g.problem));
+  }, [groups, query]);
+
+  const pick = (m: ModelOption) => {
+    useModels.getState().pick(m.id);
+    setOpen(false);
+    setQuery('');
+  };
+  // No choice yet: the server's default, which is the first model listed (the environment's OPENAI_MODEL first).
+  const fallback = groups?.find((g) => g.models.length)?.models[0];
+  const selected = chosen ?? fallback?.id;
+  const current = selected ? (parseModelId(selected)?.name ?? selected) : t('defaultModel');
+
+  return (
+    <div ref={box} className="relative" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+      <button
+        type="button"
+        role="combobox"
+        aria-label={t('picker')}
+        aria-describedby={currentId}
+        aria-haspopup="listbox"
+        aria-expanded={open}
+        aria-controls={open ? listId : undefined}
+        onClick={() => setOpen((v) => !v)}
+        className="flex max-w-[14rem] items-center gap-1 rounded-lg border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800"
+      >
+        <span id={currentId} className="truncate font-mono">
+          {current}
+        </span>
+        <svg aria-hidden="true" viewBox="0 0 10 6" className="h-2 w-2.5 shrink-0 fill-current">
+          <path d="M0 0h10L5 6z" />
+        </svg>
+      </button>
+      {open && (
+        <div className="absolute right-0 z-30 mt-1 w-80 rounded-lg border border-neutral-300 bg-white p-2 shadow-lg dark:border-neutral-700 dark:bg-neutral-950">
+          <input
+            type="search"
+            autoFocus
+            aria-label={t('search')}
+            placeholder={t('search')}
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            className="mb-2 w-full rounded border border-neutral-300 bg-white px-2 py-1 text-sm dark:border-neutral-700 dark:bg-neutral-900"
+          />
+          <div id={listId} role="listbox" aria-label={t('models')} className="max-h-80 overflow-y-auto text-sm">
+            {groups === undefined && <p className="px-2 py-1">{t('loading')}</p>}
+            {groups !== undefined && shown.length === 0 && <p className="px-2 py-1">{t('noneToPick')}</p>}
+            {shown.map((g) => (
+              <div
+                key={g.connectionId}
+                role="group"
+                aria-label={connectionName(g.name, g.connectionId)}
+                className="mb-2"
+              >
+                <div aria-hidden="true" className="px-2 text-xs font-semibold text-neutral-600 dark:text-neutral-400">
+                  {connectionName(g.name, g.connectionId)}
+                </div>
+                {g.problem && <p className="px-2 text-xs text-red-700 dark:text-red-300">{g.problem}</p>}
+                {g.models.map((m) => (
+                  <div
+                    key={m.id}
+                    role="option"
+                    tabIndex={0}
+                    aria-selected={m.id === selected}
+                    onClick={() => pick(m)}
+                    onKeyDown={(e) => {
+                      if (e.key === 'Enter' || e.key === ' ') {
+                        e.preventDefault();
+                        pick(m);
+                      }
+                    }}
+                    className="flex cursor-pointer items-center justify-between gap-2 rounded px-2 py-1 hover:bg-neutral-100 focus:bg-neutral-100 focus:outline-none aria-selected:font-semibold dark:hover:bg-neutral-800 dark:focus:bg-neutral-800"
+                  >
+                    <span className="truncate font-mono">{m.name}</span>
+                    <span className="shrink-0 text-xs text-neutral-600 dark:text-neutral-400">
+                      {m.capabilities.vision.value && <span title={t('caps.vision')}>{t('caps.visionShort')} </span>}
+                      {!m.capabilities.tools.value && (
+                        <span title={t('caps.textTools')}>{t('caps.textToolsShort')}</span>
+                      )}
+                    </span>
+                  </div>
+                ))}
+              </div>
+            ))}
+          </div>
+          <button
+            type="button"
+            onClick={() => {
+              setOpen(false);
+              useModels.getState().openDialog();
+            }}
+            className="mt-1 w-full rounded px-2 py-1 text-left text-sm text-blue-700 hover:bg-neutral-100 dark:text-blue-300 dark:hover:bg-neutral-800"
+          >
+            {t('manage')}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

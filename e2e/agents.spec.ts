@@ -1,0 +1,104 @@
+import { expect, test, type Page } from '@playwright/test';
+import OpenAI from 'openai';
+import { assistantTurns, composer, lastAnswer, openChat, send } from './support/chat';
+import { setScenario } from './support/model';
+
+/** Fills the agent editor (opened by "New agent") and saves. */
+async function createAgent(
+  page: Page,
+  a: {
+    name: string;
+    avatar?: string;
+    kind?: string;
+    members?: string[];
+    suggestion?: string;
+    selection?: string;
+    maxRound?: number;
+  },
+) {
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const editor = page.getByRole('dialog', { name: 'Agent' });
+  await editor.getByRole('textbox', { name: 'Name' }).fill(a.name);
+  if (a.avatar) await editor.getByRole('textbox', { name: 'Avatar (an emoji)' }).fill(a.avatar);
+  if (a.kind) await editor.getByRole('combobox', { name: 'Agent kind' }).selectOption(a.kind);
+  for (const m of a.members ?? []) await editor.getByRole('checkbox', { name: m, exact: true }).check();
+  if (a.selection) await editor.getByRole('combobox', { name: 'Speaker selection' }).selectOption(a.selection);
+  if (a.maxRound) await editor.getByRole('spinbutton', { name: 'Most answers per turn' }).fill(String(a.maxRound));
+  if (a.suggestion) await editor.getByRole('textbox', { name: /Prompt suggestions/ }).fill(a.suggestion);
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toBeHidden();
+  await expect(page.getByRole('button', { name: `Chat with ${a.name}` })).toBeVisible();
+}
+
+/** Deletes the agents a test saved (other specs share the app's data: the Chinese page's must show no English name). */
+async function deleteAgents(page: Page, names: string[]) {
+  page.on('dialog', (d) => void d.accept());
+  for (const name of names) {
+    await page.getByRole('button', { name: `Delete ${name}` }).click();
+    await expect(page.getByRole('button', { name: `Chat with ${name}` })).toBeHidden();
+  }
+}
+
+test('create an agent, start a conversation with it, see its name on the turn; the API serves it', async ({
+  page,
+  baseURL,
+}) => {
+  await setScenario({
+    rules: [{ when: { lastUserIncludes: 'agent-otter' }, reply: { content: 'Arr, the otter sails.' } }],
+  });
+  await openChat(page);
+  await createAgent(page, { name: 'Pirate otter', avatar: '🦦', suggestion: 'Tell me of the sea, agent-otter' });
+
+  await page.getByRole('button', { name: 'Chat with Pirate otter' }).click();
+  await expect(page.getByText('A new conversation with Pirate otter')).toBeVisible();
+  // Its own prompt suggestion on the empty conversation fills the composer.
+  await page.getByRole('button', { name: 'Tell me of the sea, agent-otter' }).click();
+  await expect(composer(page)).toHaveValue('Tell me of the sea, agent-otter');
+  await send(page, 'Ahoy agent-otter');
+  const answer = await lastAnswer(page);
+  await expect(answer).toContainText('Arr, the otter sails.');
+  await expect(answer.locator('[data-agent-name]')).toHaveText('🦦Pirate otter');
+
+  // The same agent from any OpenAI client.
+  const client = new OpenAI({ baseURL: `${baseURL}/v1`, apiKey: 'unused-on-loopback', maxRetries: 0 });
+  const models = [];
+  for await (const m of client.models.list()) models.push(m);
+  expect(models.map((m) => (m as { name?: string }).name)).toContain('Pirate otter');
+  const completion = await client.chat.completions.create({
+    model: 'Pirate otter',
+    messages: [{ role: 'user', content: 'Again, agent-otter' }],
+  });
+  expect(completion.choices[0]!.message.content).toBe('Arr, the otter sails.');
+  await deleteAgents(page, ['Pirate otter']);
+});
+
+test('a GroupChat turn shows each member’s answer in its own section', async ({ page }) => {
+  await setScenario({
+    rules: [
+      // Bob's turn sees Alice's line too: his rule comes first.
+      { when: { lastUserIncludes: 'Bob-heron: ' }, reply: { content: 'And they fish.' } },
+      { when: { lastUserIncludes: 'Alice-heron: ' }, reply: { content: 'Herons wade.' } },
+    ],
+  });
+  await openChat(page);
+  await createAgent(page, { name: 'Alice-heron' });
+  await createAgent(page, { name: 'Bob-heron' });
+  await createAgent(page, {
+    name: 'Heron panel',
+    kind: 'groupchat',
+    members: ['Alice-heron', 'Bob-heron'],
+    selection: 'round_robin',
+    maxRound: 2,
+  });
+  await page.getByRole('button', { name: 'Chat with Heron panel' }).click();
+  await send(page, 'Tell me about herons');
+  const answer = await lastAnswer(page);
+  const alice = answer.getByRole('region', { name: "Alice-heron's answer" });
+  const bob = answer.getByRole('region', { name: "Bob-heron's answer" });
+  await expect(alice).toContainText('Herons wade.');
+  await expect(bob).toContainText('And they fish.');
+  await expect(alice).toContainText('Round 1');
+  await expect(bob).toContainText('Round 2');
+  await expect(assistantTurns(page)).toHaveCount(1);
+  await deleteAgents(page, ['Heron panel', 'Alice-heron', 'Bob-heron']);
+});

@@ -1,0 +1,53 @@
+// A child run: a Router's helper or a GroupChat's member answering as part of its parent's run. Its events go out
+// wrapped in `child` events (lib/protocol/events.ts) as they come; its totals count in the parent's; its messages
+// come back to the parent, named by the child.
+import { randomUUID } from 'node:crypto';
+import type { Message } from '../llm/schema';
+import type { EventOf } from '../protocol/events';
+import type { Agent } from './agent';
+import { MessageFold } from './fold';
+import type { RunState } from './run-state';
+
+/** A child run ended in an error: the parent's run ends with it, saying whose it was. */
+export class ChildRunError extends Error {
+  override name = 'ChildRunError';
+  constructor(
+    readonly agent: string,
+    readonly info: NonNullable<EventOf<'run-end'>['error']>,
+  ) {
+    super(`${agent}: ${info.message}`);
+  }
+}
+
+export interface ChildOutcome {
+  /** The child's new messages (each named by it). */
+  messages: Message[];
+  end: EventOf<'run-end'>;
+}
+
+/** Runs `agent` on `messages` as a child of `run` and waits for its end. Throws when the parent is stopped, and a
+ *  ChildRunError when the child's run failed. */
+export async function runChild(agent: Agent, messages: Message[], run: RunState): Promise<ChildOutcome> {
+  const { beforeTool, conversationId, workDir, generateCfg } = run.options;
+  const fold = new MessageFold();
+  let end: EventOf<'run-end'> | undefined;
+  const events = agent.runEvents(messages, {
+    signal: run.signal,
+    runId: randomUUID(),
+    lang: run.lang,
+    ...(conversationId !== undefined ? { conversationId } : {}),
+    ...(workDir !== undefined ? { workDir } : {}),
+    ...(generateCfg ? { generateCfg } : {}),
+    ...(beforeTool ? { beforeTool } : {}),
+  });
+  for await (const event of events) {
+    fold.apply(event);
+    if (event.type === 'run-end') end = event;
+    run.emit({ type: 'child', agent: agent.name, event });
+  }
+  if (!end) throw new Error(`${agent.name}'s run ended without a run-end event.`);
+  run.addChild(end);
+  run.signal.throwIfAborted();
+  if (end.reason === 'error') throw new ChildRunError(agent.name, end.error ?? { name: 'Error', message: 'failed' });
+  return { messages: fold.snapshot(), end };
+}

@@ -1,0 +1,142 @@
+// Agents the user saves (the Agents page): their definition checked at the door with messages a person can act
+// on, the JSON file an agent is exported to and imported from (a versioned schema), and the tree of agents a
+// Router or GroupChat holds, resolved from the store.
+import { z } from '../protocol/zod';
+import { FNCALL_MODES, SAVED_AGENT_KINDS, SPEAKER_SELECTIONS } from '../protocol/enums';
+import { NotFoundError } from '../store/errors';
+import type { OwnerScope } from '../store/owner';
+import type { AgentDefinition, AgentStore, SavedAgent } from '../store/types';
+
+export const AGENT_EXPORT_SCHEMA = 'agent-studio.agent/1';
+/** Deepest nesting of Routers and GroupChats (an agent holding one holding one…). */
+export const MAX_AGENT_DEPTH = 3;
+
+const finiteNumbers = z.record(
+  z.string(),
+  z.number({ error: 'each generation setting must be a number' }).refine(Number.isFinite, 'must be a finite number'),
+  { error: '"generateCfg" must map setting names to numbers' },
+);
+
+export const AgentDefinitionSchema = z.object({
+  name: z
+    .string({ error: '"name" must be a string' })
+    .trim()
+    .min(1, 'An agent needs a name.')
+    .max(60, 'An agent’s name is at most 60 characters.'),
+  description: z.string({ error: '"description" must be a string' }).max(500).default(''),
+  avatar: z.string({ error: '"avatar" must be an emoji or an image URL' }).max(200_000).default(''),
+  kind: z.enum(SAVED_AGENT_KINDS, {
+    error: `"kind" must be one of ${SAVED_AGENT_KINDS.join(', ')}`,
+  }),
+  systemMessage: z.string({ error: '"systemMessage" must be a string' }).default(''),
+  tools: z.array(z.string(), { error: '"tools" must be a list of tool names' }).default([]),
+  fncallMode: z.enum(FNCALL_MODES, { error: '"fncallMode" must be native, nous or qwen' }).optional(),
+  generateCfg: finiteNumbers.default({}),
+  suggestions: z
+    .array(z.string().trim().min(1), { error: '"suggestions" must be a list of prompts' })
+    .max(8, 'At most 8 prompt suggestions.')
+    .default([]),
+  members: z.array(z.string(), { error: '"members" must be a list of agent ids' }).default([]),
+  selection: z
+    .enum(SPEAKER_SELECTIONS, { error: `"selection" must be one of ${SPEAKER_SELECTIONS.join(', ')}` })
+    .optional(),
+  maxRound: z.number().int().min(1, '"maxRound" is at least 1').max(20, '"maxRound" is at most 20').optional(),
+});
+
+/** A checked definition, or an Error whose message names the field and what is wrong with it. */
+export function parseAgentDefinition(value: unknown): AgentDefinition {
+  const parsed = AgentDefinitionSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const at = issue.path.join('.');
+    throw new Error(at ? `${at}: ${issue.message}` : issue.message);
+  }
+  const d = parsed.data as AgentDefinition;
+  const holds = d.kind === 'router' || d.kind === 'groupchat';
+  if (holds && !d.members.length)
+    throw new Error(`A ${d.kind === 'router' ? 'Router' : 'GroupChat'} needs at least one member agent.`);
+  if (!holds) d.members = [];
+  return d;
+}
+
+/** Checks a definition and saves it for the owner: a new agent, or a new definition of the owner's agent `id`.
+ *  Members must be the owner's agents (another user's id reads as unknown). */
+export async function saveAgentDefinition(
+  store: AgentStore,
+  owner: OwnerScope,
+  id: string | undefined,
+  definition: unknown,
+): Promise<SavedAgent> {
+  const checked = parseAgentDefinition(definition);
+  for (const m of checked.members)
+    if (!(await store.getAgent(owner, m))) throw new NotFoundError(`members: the agent ${m} does not exist.`);
+  return id ? store.updateAgent(owner, id, checked) : store.createAgent(owner, checked);
+}
+
+/** The export file of one agent: its definition with its members named (ids differ from one app to the next). */
+export interface AgentExport {
+  schema: typeof AGENT_EXPORT_SCHEMA;
+  exportedAt: string;
+  agent: Omit<AgentDefinition, 'members'> & { members: string[] };
+}
+
+export async function exportAgent(store: AgentStore, owner: OwnerScope, id: string): Promise<AgentExport> {
+  const agent = await store.getAgent(owner, id);
+  if (!agent) throw new NotFoundError(`Unknown agent id "${id}".`);
+  const { id: _id, createdAt: _c, updatedAt: _u, ...definition } = agent;
+  const names: string[] = [];
+  for (const m of agent.members) names.push((await store.getAgent(owner, m))?.name ?? m);
+  return {
+    schema: AGENT_EXPORT_SCHEMA,
+    exportedAt: new Date().toISOString(),
+    agent: { ...definition, members: names },
+  };
+}
+
+/** Reads an export file into a definition for this app: members by name must be saved here already. */
+export async function importAgent(store: AgentStore, owner: OwnerScope, text: string): Promise<AgentDefinition> {
+  let file: unknown;
+  try {
+    file = JSON.parse(text);
+  } catch {
+    throw new Error('This file is not JSON: an agent export is the .json file "Export" saves.');
+  }
+  const schema = (file as { schema?: unknown } | null)?.schema;
+  if (schema !== AGENT_EXPORT_SCHEMA)
+    throw new Error(
+      typeof schema === 'string'
+        ? `This file is "${schema}", not an agent export (${AGENT_EXPORT_SCHEMA}).`
+        : `This file is not an agent export: it has no "schema": "${AGENT_EXPORT_SCHEMA}".`,
+    );
+  const raw = (file as { agent?: unknown }).agent;
+  if (!raw || typeof raw !== 'object') throw new Error('This agent export has no "agent" object.');
+  const saved = await store.listAgents(owner);
+  const members: string[] = [];
+  for (const name of ((raw as { members?: unknown }).members as unknown[] | undefined) ?? []) {
+    const found = saved.find((a) => a.name.toLowerCase() === String(name).toLowerCase());
+    if (!found) throw new Error(`members: "${String(name)}" is not saved here; import it first.`);
+    members.push(found.id);
+  }
+  return parseAgentDefinition({ ...raw, members });
+}
+
+/** A saved agent with the agents it holds, resolved (for a Router or a GroupChat). */
+export interface ResolvedAgent extends SavedAgent {
+  resolved: ResolvedAgent[];
+}
+
+/** Only the owner's agents resolve: another user's id (as a conversation's agent or a member) reads as unknown. */
+export async function resolveAgent(
+  store: AgentStore,
+  owner: OwnerScope,
+  id: string,
+  path: string[] = [],
+): Promise<ResolvedAgent> {
+  const agent = await store.getAgent(owner, id);
+  if (!agent) throw new NotFoundError(`The saved agent ${id} does not exist (it may have been deleted).`);
+  if (path.includes(id)) throw new Error(`"${agent.name}" holds itself (through its members).`);
+  if (path.length >= MAX_AGENT_DEPTH) throw new Error(`Agents nest at most ${MAX_AGENT_DEPTH} deep.`);
+  const resolved: ResolvedAgent[] = [];
+  for (const m of agent.members) resolved.push(await resolveAgent(store, owner, m, [...path, id]));
+  return { ...agent, resolved };
+}

@@ -1,0 +1,179 @@
+// Asks an OpenAI-compatible server which models it serves (GET <base URL>/models), and says plainly what failed:
+// nothing answers (unreachable), the key was refused (401/403), something answered but not as an OpenAI-compatible
+// server, or it took too long. Used by "Test connection", the model picker and the loopback scan.
+import { hintsFromModelEntry, type CapabilityHints } from './capabilities';
+
+export interface ServerModel {
+  id: string;
+  /** What the server's list says the model can do (absent: it says nothing). */
+  hints: CapabilityHints;
+  /** owned_by, as the server gives it (Ollama says "library"). */
+  ownedBy?: string;
+}
+
+export type ServerModelsProblem = 'bad-url' | 'unreachable' | 'unauthorized' | 'not-openai' | 'timeout' | 'http';
+
+export type ServerModelsResult =
+  { ok: true; models: ServerModel[] } | { ok: false; problem: ServerModelsProblem; message: string; status?: number };
+
+export interface ServerModelsOptions {
+  apiKey?: string;
+  /** Default 8 s. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** The base URL as given, checked: http(s), no credentials in it, no trailing slash. */
+export function normalizeBaseUrl(raw: string): { ok: true; url: string } | { ok: false; message: string } {
+  const text = raw.trim();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { ok: false, message: `"${text}" is not a URL. A base URL looks like http://localhost:11434/v1.` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, message: `A base URL starts with http:// or https:// (got ${url.protocol}).` };
+  if (url.username || url.password) return { ok: false, message: 'Put the key in the API key field, not in the URL.' };
+  url.hash = '';
+  return { ok: true, url: url.toString().replace(/\/+$/, '') };
+}
+
+function hostOf(baseURL: string): string {
+  try {
+    return new URL(baseURL).host;
+  } catch {
+    return baseURL;
+  }
+}
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the name could not be resolved',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ECONNRESET: 'the connection was reset',
+  EPROTO: 'TLS failed',
+  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate cannot be verified',
+};
+
+function networkReason(e: unknown): string {
+  let cause: unknown = e;
+  for (let i = 0; i < 4 && cause; i++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string') return NETWORK_CODES[code] ?? code;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** GET <baseURL>/models. Never throws: every failure comes back as a problem with a message a user can act on. */
+export async function listServerModels(baseURL: string, opts: ServerModelsOptions = {}): Promise<ServerModelsResult> {
+  const base = normalizeBaseUrl(baseURL);
+  if (!base.ok) return { ok: false, problem: 'bad-url', message: base.message };
+  const host = hostOf(base.url);
+  const timeoutMs = opts.timeoutMs ?? 8000;
+  const timer = AbortSignal.timeout(timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timer]) : timer;
+  const seconds = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 100) / 10} s` : `${timeoutMs} ms`;
+  const endsInV1 = /\/v1$/.test(new URL(base.url).pathname);
+  const v1Hint = endsInV1 ? '' : ' OpenAI-compatible base URLs usually end in /v1.';
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(`${base.url}/models`, {
+      headers: { accept: 'application/json', ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}) },
+      signal,
+      redirect: 'follow',
+    });
+    text = await response.text();
+  } catch (e) {
+    if (timer.aborted) return { ok: false, problem: 'timeout', message: `${host} did not answer within ${seconds}.` };
+    if (opts.signal?.aborted) throw e;
+    return {
+      ok: false,
+      problem: 'unreachable',
+      message: `Nothing answers at ${host} (${networkReason(e)}). Is the server running, and is the address right?`,
+    };
+  }
+  const status = response.status;
+  if (status === 401 || status === 403)
+    return {
+      ok: false,
+      problem: 'unauthorized',
+      status,
+      message: `${host} refused the API key (HTTP ${status}): check the key${opts.apiKey ? '' : ', this server needs one'}.`,
+    };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const data = (body as { data?: unknown } | undefined)?.data;
+  if (status === 404 || (response.ok && !Array.isArray(data)))
+    return {
+      ok: false,
+      problem: 'not-openai',
+      status,
+      message: `${host} answered, but not as an OpenAI-compatible server (GET ${new URL(base.url).pathname}/models gave ${
+        response.ok ? 'no model list' : `HTTP ${status}`
+      }).${v1Hint}`,
+    };
+  if (!response.ok) {
+    const detail = (body as { error?: { message?: unknown } } | undefined)?.error?.message;
+    return {
+      ok: false,
+      problem: 'http',
+      status,
+      message: `${host} answered HTTP ${status}${typeof detail === 'string' ? `: ${detail.slice(0, 200)}` : ''}.`,
+    };
+  }
+  const models: ServerModel[] = [];
+  const seen = new Set<string>();
+  for (const entry of data as unknown[]) {
+    const id = (entry as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string' || !id || seen.has(id)) continue;
+    seen.add(id);
+    const ownedBy = (entry as { owned_by?: unknown }).owned_by;
+    models.push({ id, hints: hintsFromModelEntry(entry), ...(typeof ownedBy === 'string' ? { ownedBy } : {}) });
+  }
+  return { ok: true, models };
+}
+
+/**
+ * Ollama's /v1/models says nothing of what a model can do; its own POST /api/show does ("capabilities": ["completion",
+ * "tools", "vision", "thinking"]). Asked for models listed as Ollama's (owned_by "library"), a few at a time; a model
+ * it cannot tell about keeps what it had.
+ */
+export async function withOllamaCapabilities(
+  baseURL: string,
+  models: ServerModel[],
+  opts: { timeoutMs?: number; max?: number } = {},
+): Promise<ServerModel[]> {
+  const origin = new URL(baseURL).origin;
+  const asked = models.filter((m) => m.ownedBy === 'library').slice(0, opts.max ?? 50);
+  if (!asked.length) return models;
+  const found = new Map<string, CapabilityHints>();
+  await Promise.all(
+    asked.map(async (m) => {
+      try {
+        const res = await fetch(`${origin}/api/show`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model: m.id }),
+          signal: AbortSignal.timeout(opts.timeoutMs ?? 3000),
+        });
+        if (!res.ok) return;
+        const hints = hintsFromModelEntry(await res.json());
+        if (Object.keys(hints).length) found.set(m.id, hints);
+      } catch {
+        // not Ollama after all, or too slow: the model keeps what /v1/models said
+      }
+    }),
+  );
+  return models.map((m) => (found.has(m.id) ? { ...m, hints: { ...m.hints, ...found.get(m.id) } } : m));
+}

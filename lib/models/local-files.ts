@@ -1,0 +1,243 @@
+// Settings → Models → Local: the GGUF files under DATA_DIR/models, the downloads going on (one job per file name,
+// outliving the page that started it: a reload follows it again), and uploads of a file from the browser. Every file
+// that comes in is checked by its GGUF header before it is kept; a bad one is refused with the reason and removed.
+import { mkdir, open as openFile, rename, rm, stat, statfs } from 'node:fs/promises';
+import path from 'node:path';
+import type { AppConfig } from '../config';
+import {
+  catalogModel,
+  downloadModel,
+  downloadPolicy,
+  DownloadError,
+  GgufFormatError,
+  LOCAL_MODEL_CATALOG,
+  listLocalModels,
+  modelFileName,
+  readGgufHeader,
+  type CatalogModel,
+  type DownloadProblem,
+  type DownloadProgress,
+  type LocalModelFile,
+  type PartialDownload,
+} from '../llm/local';
+import { summarize } from '../llm/local/models-dir';
+
+export interface DownloadJob {
+  /** The file name it is saved as (what the page follows it by). */
+  name: string;
+  url: string;
+  state: 'running' | 'done' | 'failed' | 'stopped';
+  progress?: DownloadProgress;
+  error?: { problem: DownloadProblem; message: string };
+  /** The host to allow for this one download, when the refusal was that it is on a private network. */
+  blockedHost?: string;
+}
+
+export interface LocalModelsView {
+  /** Where the files are (shown, so that a file can be copied there by hand). */
+  dir: string;
+  models: LocalModelFile[];
+  /** Unfinished downloads with no job (stopped, or cut by a restart): Resume continues them. */
+  partial: PartialDownload[];
+  downloads: DownloadJob[];
+  catalog: readonly CatalogModel[];
+}
+
+export class LocalModelError extends Error {
+  override name = 'LocalModelError';
+}
+
+interface Job {
+  view: DownloadJob;
+  controller: AbortController;
+  /** Woken on every change; followers wait on it. */
+  changed: Promise<void>;
+  wake: () => void;
+}
+
+const UPLOAD_SUFFIX = '.upload';
+
+export class LocalModelFiles {
+  private readonly jobs = new Map<string, Job>();
+
+  constructor(private readonly config: Pick<AppConfig, 'localModels' | 'web'>) {}
+
+  get dir(): string {
+    return this.config.localModels.dir;
+  }
+
+  async view(): Promise<LocalModelsView> {
+    const { models, partial } = await listLocalModels(this.dir);
+    const running = new Set([...this.jobs.values()].filter((j) => j.view.state === 'running').map((j) => j.view.name));
+    return {
+      dir: this.dir,
+      models,
+      partial: partial.filter((p) => !running.has(p.name)),
+      downloads: [...this.jobs.values()].map((j) => ({ ...j.view })),
+      catalog: LOCAL_MODEL_CATALOG,
+    };
+  }
+
+  /**
+   * Starts downloading a catalog model (`catalogId`) or any GGUF URL into the models folder; resolves with the file
+   * name to follow. `allowHost`: the user allowed the URL's host although it is on a private network.
+   */
+  async start(input: { catalogId?: string; url?: string; allowHost?: boolean }): Promise<string> {
+    const entry = input.catalogId ? catalogModel(input.catalogId) : undefined;
+    if (input.catalogId && !entry) throw new LocalModelError(`"${input.catalogId}" is not in the catalog.`);
+    const url = entry?.url ?? input.url?.trim();
+    if (!url) throw new LocalModelError('Paste the URL of a .gguf file, or pick one from the catalog.');
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new LocalModelError(`Not a valid URL: ${url}`);
+    }
+    let name: string;
+    try {
+      name = modelFileName(entry ? `${entry.id}.gguf` : parsed.pathname);
+    } catch (e) {
+      throw new LocalModelError(e instanceof Error ? e.message : String(e));
+    }
+    const existing = this.jobs.get(name);
+    if (existing?.view.state === 'running') return name;
+    const controller = new AbortController();
+    const job: Job = { view: { name, url, state: 'running' }, controller, changed: Promise.resolve(), wake: () => {} };
+    const rearm = () => {
+      job.changed = new Promise((resolve) => (job.wake = resolve));
+    };
+    rearm();
+    const notify = () => {
+      const wake = job.wake;
+      rearm();
+      wake();
+    };
+    this.jobs.set(name, job);
+    const base = { allowPrivate: this.config.web.fetch.allowPrivate, allowHosts: this.config.web.fetch.allowHosts };
+    void downloadModel({
+      url,
+      name,
+      modelsDir: this.dir,
+      policy: downloadPolicy(base, input.allowHost ? url : undefined),
+      signal: controller.signal,
+      onProgress: (progress) => {
+        job.view.progress = progress;
+        notify();
+      },
+    }).then(
+      () => {
+        job.view.state = 'done';
+        notify();
+      },
+      (e: unknown) => {
+        const problem: DownloadProblem = e instanceof DownloadError ? e.problem : 'network';
+        job.view.state = problem === 'aborted' ? 'stopped' : 'failed';
+        job.view.error = { problem, message: e instanceof Error ? e.message : String(e) };
+        if (problem === 'blocked') job.view.blockedHost = parsed.hostname;
+        notify();
+      },
+    );
+    return name;
+  }
+
+  /** Stops a download; what arrived is kept (Resume continues it). False when none of that name is going. */
+  stop(name: string): boolean {
+    const job = this.jobs.get(name);
+    if (!job || job.view.state !== 'running') return false;
+    job.controller.abort();
+    return true;
+  }
+
+  /** The job's state now, then at every change until it ends; undefined when there is no such job. */
+  follow(name: string): AsyncGenerator<DownloadJob> | undefined {
+    const job = this.jobs.get(name);
+    if (!job) return undefined;
+    return (async function* () {
+      for (;;) {
+        const next = job.changed;
+        yield { ...job.view };
+        if (job.view.state !== 'running') return;
+        await next;
+      }
+    })();
+  }
+
+  /** Forgets an ended job (the page dismissed its message). */
+  dismiss(name: string): void {
+    if (this.jobs.get(name)?.view.state !== 'running') this.jobs.delete(name);
+  }
+
+  /**
+   * A GGUF file sent from the browser: streamed to <name>.upload in the folder, its header checked, then renamed
+   * into place. Refused when the name is taken, the disk is too small for the declared size, or it is not a whole GGUF.
+   */
+  async upload(input: {
+    name: string;
+    body: AsyncIterable<Uint8Array>;
+    declaredSize?: number;
+  }): Promise<LocalModelFile> {
+    let name: string;
+    try {
+      name = modelFileName(input.name);
+    } catch (e) {
+      throw new LocalModelError(e instanceof Error ? e.message : String(e));
+    }
+    const target = path.join(this.dir, name);
+    const temp = target + UPLOAD_SUFFIX;
+    if (await exists(target)) throw new LocalModelError(`${name} is already in the models folder.`);
+    await mkdir(this.dir, { recursive: true });
+    if (input.declaredSize !== undefined) await checkSpace(this.dir, input.declaredSize, name);
+    const out = await openFile(temp, 'wx').catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'EEXIST') throw new LocalModelError(`${name} is already being uploaded.`);
+      throw e;
+    });
+    try {
+      for await (const chunk of input.body) await out.write(chunk);
+    } catch (e) {
+      await out.close();
+      await rm(temp, { force: true });
+      throw e;
+    }
+    await out.close();
+    let header;
+    try {
+      header = await readGgufHeader(temp);
+    } catch (e) {
+      await rm(temp, { force: true });
+      if (e instanceof GgufFormatError) throw new LocalModelError(`${name} was refused. ${e.message}`);
+      throw e;
+    }
+    await rename(temp, target);
+    const info = await stat(target);
+    return {
+      name,
+      file: target,
+      sizeBytes: info.size,
+      modifiedAt: info.mtime.toISOString(),
+      summary: summarize(header),
+    };
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function checkSpace(dir: string, needed: number, name: string): Promise<void> {
+  let free: number;
+  try {
+    const s = await statfs(dir);
+    free = s.bavail * s.bsize;
+  } catch {
+    return;
+  }
+  if (needed > free)
+    throw new LocalModelError(
+      `Not enough disk space for ${name}: it needs ${(needed / 1e9).toFixed(1)} GB, ${(free / 1e9).toFixed(1)} GB is free.`,
+    );
+}

@@ -1,0 +1,566 @@
+// The models a user can pick, and what it takes to call one: the connection from the environment (OPENAI_*), the
+// connections added on the page (their keys encrypted at rest), the servers found on this machine, and the GGUF
+// files of the built-in local model. The picker's list, a conversation's model and an agent's model all go by the
+// ids this service hands out (ids.ts); the composition root builds it once.
+//
+// Who may do what: a connection with no owner is server-wide: the environment's (OPENAI_*) and what an admin adds
+// on the page (without accounts the one user is the admin). Everyone sees and uses them, only an admin changes them,
+// and nobody ever gets their key back. What another user adds is theirs alone: nobody else sees, tests, uses or
+// edits it, and its id reads to them as unknown (404). The store filters by the owner (lib/store/connections.ts).
+import type { AppConfig } from '../config';
+import { resolveCapabilities, type CapabilityHints, type ModelCapabilities } from '../llm/capabilities';
+import type { ModelConfig } from '../llm/factory';
+import { listLocalModels, resolveLocalModel, type LocalModelFile } from '../llm/local';
+import { scanLocalServers, type FoundServer } from '../llm/local-servers';
+import {
+  listServerModels,
+  normalizeBaseUrl,
+  withOllamaCapabilities,
+  type ServerModel,
+  type ServerModelsResult,
+} from '../llm/server-models';
+import { NotFoundError } from '../store/errors';
+import type { OwnerScope } from '../store/owner';
+import type { ConnectionStore, StoredConnection } from '../store/types';
+import {
+  ENV_CONNECTION_ID,
+  ENV_CONNECTION_NAME,
+  LOCAL_CONNECTION_ID,
+  LOCAL_CONNECTION_NAME,
+  modelId,
+  parseModelId,
+} from './ids';
+
+export { ENV_CONNECTION_NAME, LOCAL_CONNECTION_NAME };
+import { SecretBoxError, type SecretBox } from './secret-box';
+
+/** Who is asking: their owner scope, and whether they may change server-wide connections (a Viewer is one). */
+export interface ModelViewer {
+  owner: OwnerScope;
+  admin: boolean;
+}
+
+/** A connection as the page sees it: never the key, only whether one is set. */
+export interface ConnectionView {
+  id: string;
+  name: string;
+  baseURL: string;
+  /** environment: OPENAI_BASE_URL and friends (changed only there); page: added on the page. */
+  source: 'environment' | 'page';
+  keySet: boolean;
+  /** The stored key cannot be decrypted (another SECRET_KEY or key file): it must be entered again. */
+  keyProblem?: string;
+  serverWide: boolean;
+  /** May this viewer edit or remove it? */
+  editable: boolean;
+  /** What the user set: "*" for every model of the connection, or per model name. */
+  capabilities: Record<string, CapabilityHints>;
+}
+
+export interface ModelOption {
+  /** What a conversation stores (ids.ts). */
+  id: string;
+  name: string;
+  capabilities: ModelCapabilities;
+}
+
+/** One connection's models, as the picker groups them. */
+export interface ModelGroup {
+  connectionId: string;
+  name: string;
+  source: 'environment' | 'page' | 'local';
+  models: ModelOption[];
+  /** Why the list is missing or short (the server did not answer, the key was refused...). */
+  problem?: string;
+}
+
+/** A server found on this machine, and whether it is connected already. */
+export interface FoundServerView extends Omit<FoundServer, 'models'> {
+  models: string[];
+  /** The connection that already reaches it, if any. */
+  connectedAs?: string;
+}
+
+/** A conversation's model, ready to build. */
+export interface ResolvedModel {
+  id: string;
+  name: string;
+  connectionId: string;
+  connectionName: string;
+  local: boolean;
+  /** For createChatModel; the caller adds the call format and generation settings. */
+  config: ModelConfig;
+  capabilities: ModelCapabilities;
+  /** The server answered 400 to tools and the text format worked: remembered for this model. */
+  learnToolsRefused(): Promise<void>;
+}
+
+export interface ConnectionInput {
+  name: string;
+  baseURL: string;
+  /** undefined: keep the stored key; null or '': none. */
+  apiKey?: string | null;
+  capabilities?: Record<string, CapabilityHints>;
+}
+
+/** A request the service refuses, in words the page shows. */
+export class ModelRequestError extends Error {
+  override name = 'ModelRequestError';
+}
+
+const DEFAULT_ENV_MODEL = 'gpt-4o-mini';
+const LIST_TTL_MS = 30_000;
+const LIST_TIMEOUT_MS = 6000;
+const MAX_NAME = 80;
+const MAX_KEY = 4096;
+
+export interface ModelServiceDeps {
+  store: ConnectionStore;
+  /** The keys' box, made on first use (the composition root makes it at start). */
+  box: () => SecretBox;
+  config: Pick<AppConfig, 'llm' | 'localModels' | 'models'>;
+}
+
+interface Listing {
+  at: number;
+  result: Promise<ServerModelsResult>;
+}
+
+export class ModelService {
+  private readonly listings = new Map<string, Listing>();
+  private scanning?: Promise<FoundServer[]>;
+
+  constructor(private readonly deps: ModelServiceDeps) {}
+
+  private get config() {
+    return this.deps.config;
+  }
+
+  /** Is OPENAI_BASE_URL (or OPENAI_API_KEY) set? Then the environment's connection comes first. */
+  get envConfigured(): boolean {
+    return Boolean(this.config.llm.baseURL || this.config.llm.apiKey);
+  }
+
+  private envModel(): string {
+    return this.config.llm.model ?? DEFAULT_ENV_MODEL;
+  }
+
+  // ---- connections ----
+
+  async connections(viewer: ModelViewer): Promise<ConnectionView[]> {
+    const saved = await this.deps.store.listConnections(viewer.owner);
+    const views = saved.map((c) => this.view(viewer, c));
+    if (!this.envConfigured) return views;
+    const env: ConnectionView = {
+      id: ENV_CONNECTION_ID,
+      name: ENV_CONNECTION_NAME,
+      baseURL: this.config.llm.baseURL ?? 'https://api.openai.com/v1',
+      source: 'environment',
+      keySet: Boolean(this.config.llm.apiKey),
+      serverWide: true,
+      editable: false,
+      capabilities: {},
+    };
+    return [env, ...views];
+  }
+
+  private view(viewer: ModelViewer, c: StoredConnection): ConnectionView {
+    const view: ConnectionView = {
+      id: c.id,
+      name: c.name,
+      baseURL: c.baseURL,
+      source: 'page',
+      keySet: c.apiKeyCipher !== null,
+      serverWide: c.ownerId === null,
+      editable: this.mayEdit(viewer, c),
+      capabilities: c.capabilities,
+    };
+    if (c.apiKeyCipher !== null) {
+      try {
+        this.deps.box().open(c.apiKeyCipher);
+      } catch (e) {
+        view.keyProblem = e instanceof Error ? e.message : String(e);
+      }
+    }
+    return view;
+  }
+
+  private mayEdit(viewer: ModelViewer, c: StoredConnection): boolean {
+    return c.ownerId === null ? viewer.admin : c.ownerId === viewer.owner.ownerId;
+  }
+
+  /** A connection the owner sees (server-wide or theirs), or undefined: the store filters by the owner. */
+  private async visible(owner: OwnerScope, id: string): Promise<StoredConnection | undefined> {
+    return this.deps.store.getConnection(owner, id);
+  }
+
+  /** Whose rows an edit of `c` touches: null for a server-wide connection, else the viewer's own. */
+  private editScope(viewer: ModelViewer, c: StoredConnection): OwnerScope | null {
+    return c.ownerId === null ? null : viewer.owner;
+  }
+
+  private async editable(viewer: ModelViewer, id: string): Promise<StoredConnection> {
+    if (id === ENV_CONNECTION_ID)
+      throw new ModelRequestError(
+        "This connection comes from the server's environment (OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL): change it there.",
+      );
+    const c = await this.visible(viewer.owner, id);
+    // Another user's connection reads as one that does not exist (404).
+    if (!c) throw new NotFoundError(`Unknown connection id "${id}".`);
+    if (!this.mayEdit(viewer, c)) throw new ModelRequestError('Only an admin can change the server-wide connections.');
+    return c;
+  }
+
+  private checked(input: Partial<ConnectionInput>): { name?: string; baseURL?: string } {
+    const out: { name?: string; baseURL?: string } = {};
+    if (input.name !== undefined) {
+      const name = input.name.trim();
+      if (!name) throw new ModelRequestError('Give the connection a name.');
+      if (name.length > MAX_NAME) throw new ModelRequestError(`A name has at most ${MAX_NAME} characters.`);
+      out.name = name;
+    }
+    if (input.baseURL !== undefined) {
+      const url = normalizeBaseUrl(input.baseURL);
+      if (!url.ok) throw new ModelRequestError(url.message);
+      out.baseURL = url.url;
+    }
+    if (typeof input.apiKey === 'string' && input.apiKey.length > MAX_KEY)
+      throw new ModelRequestError(`An API key has at most ${MAX_KEY} characters.`);
+    return out;
+  }
+
+  private seal(apiKey: string | null | undefined): string | null | undefined {
+    if (apiKey === undefined) return undefined;
+    const key = apiKey?.trim();
+    return key ? this.deps.box().seal(key) : null;
+  }
+
+  /** Saves a new connection: server-wide when an admin adds it, else the viewer's own. It takes effect at once. */
+  async addConnection(viewer: ModelViewer, input: ConnectionInput): Promise<ConnectionView> {
+    const { name, baseURL } = this.checked(input);
+    if (!name || !baseURL) throw new ModelRequestError('A connection needs a name and a base URL.');
+    const saved = await this.deps.store.addConnection(viewer.admin ? null : viewer.owner, {
+      name,
+      baseURL,
+      apiKeyCipher: this.seal(input.apiKey) ?? null,
+      capabilities: input.capabilities ?? {},
+    });
+    return this.view(viewer, saved);
+  }
+
+  async updateConnection(viewer: ModelViewer, id: string, patch: Partial<ConnectionInput>): Promise<ConnectionView> {
+    const current = await this.editable(viewer, id);
+    const { name, baseURL } = this.checked(patch);
+    const saved = await this.deps.store.updateConnection(this.editScope(viewer, current), id, {
+      ...(name ? { name } : {}),
+      ...(baseURL ? { baseURL } : {}),
+      ...(patch.apiKey !== undefined ? { apiKeyCipher: this.seal(patch.apiKey) ?? null } : {}),
+      ...(patch.capabilities ? { capabilities: patch.capabilities } : {}),
+    });
+    this.listings.delete(id);
+    return this.view(viewer, saved);
+  }
+
+  async removeConnection(viewer: ModelViewer, id: string): Promise<void> {
+    const current = await this.editable(viewer, id);
+    await this.deps.store.removeConnection(this.editScope(viewer, current), id);
+    this.listings.delete(id);
+  }
+
+  /**
+   * Test connection: the server's models, or what failed. `id` tests a saved (or the environment's) connection, with
+   * the fields given replacing its own for the test (a key left out is the stored one).
+   */
+  async testConnection(
+    viewer: ModelViewer,
+    input: { id?: string; baseURL?: string; apiKey?: string | null },
+  ): Promise<ServerModelsResult> {
+    let baseURL = input.baseURL;
+    let apiKey = input.apiKey ?? undefined;
+    if (input.id) {
+      const target = await this.target(viewer.owner, input.id);
+      baseURL ??= target.baseURL;
+      if (input.apiKey === undefined) apiKey = target.apiKey;
+    }
+    if (!baseURL)
+      return {
+        ok: false,
+        problem: 'bad-url',
+        message: "Enter the server's base URL, such as http://localhost:11434/v1.",
+      };
+    const result = await listServerModels(baseURL, { apiKey: apiKey || undefined, timeoutMs: LIST_TIMEOUT_MS });
+    if (!result.ok) return result;
+    return { ok: true, models: await withOllamaCapabilities(baseURL, result.models) };
+  }
+
+  /** The environment's connection: everyone's (its key is used for them, never shown). */
+  private envTarget(): { baseURL: string; apiKey?: string; name: string } {
+    if (!this.envConfigured) throw new ModelRequestError("The server's environment names no model server.");
+    return {
+      baseURL: this.config.llm.baseURL ?? 'https://api.openai.com/v1',
+      apiKey: this.config.llm.apiKey,
+      name: ENV_CONNECTION_NAME,
+    };
+  }
+
+  /** The base URL and key of a connection the viewer sees (the environment's included). */
+  private async target(owner: OwnerScope, id: string): Promise<{ baseURL: string; apiKey?: string; name: string }> {
+    if (id === ENV_CONNECTION_ID) return this.envTarget();
+    const c = await this.visible(owner, id);
+    if (!c) throw new NotFoundError(`Unknown connection id "${id}": pick another model.`);
+    let apiKey: string | undefined;
+    if (c.apiKeyCipher !== null) {
+      try {
+        apiKey = this.deps.box().open(c.apiKeyCipher);
+      } catch (e) {
+        if (e instanceof SecretBoxError)
+          throw new ModelRequestError(`${c.name}: ${e.message} (Settings → Models → Edit).`);
+        throw e;
+      }
+    }
+    return { baseURL: c.baseURL, apiKey, name: c.name };
+  }
+
+  // ---- the models of every connection ----
+
+  /** A connection's model list, kept a little while (the picker opens often; servers change seldom). */
+  private listing(
+    id: string,
+    baseURL: string,
+    apiKey: string | undefined,
+    refresh: boolean,
+  ): Promise<ServerModelsResult> {
+    const now = Date.now();
+    const kept = this.listings.get(id);
+    if (kept && !refresh && now - kept.at < LIST_TTL_MS) return kept.result;
+    const result = listServerModels(baseURL, { apiKey, timeoutMs: LIST_TIMEOUT_MS }).then(async (r) =>
+      r.ok ? { ok: true as const, models: await withOllamaCapabilities(baseURL, r.models) } : r,
+    );
+    this.listings.set(id, { at: now, result });
+    return result;
+  }
+
+  /** What the last listing of a connection said of its models, without asking the server again. */
+  private async cachedHints(id: string): Promise<Map<string, CapabilityHints>> {
+    const kept = this.listings.get(id);
+    const result = kept ? await kept.result : undefined;
+    return new Map(result?.ok ? result.models.map((m) => [m.id, m.hints]) : []);
+  }
+
+  /** Every model of every connection the viewer sees, grouped by connection: the environment's first, then the
+   *  page's, then this machine's GGUF files. A connection that cannot be listed says why. */
+  async listModels(viewer: ModelViewer, opts: { refresh?: boolean } = {}): Promise<ModelGroup[]> {
+    const refresh = Boolean(opts.refresh);
+    const groups: Promise<ModelGroup>[] = [];
+    if (this.envConfigured) groups.push(this.envGroup(refresh));
+    for (const c of await this.deps.store.listConnections(viewer.owner))
+      groups.push(this.savedGroup(viewer.owner, c, refresh));
+    groups.push(this.localGroup());
+    return (await Promise.all(groups)).filter((g) => g.source !== 'local' || g.models.length > 0);
+  }
+
+  private async envGroup(refresh: boolean): Promise<ModelGroup> {
+    const { baseURL, apiKey } = this.envTarget();
+    const listed = await this.listing(ENV_CONNECTION_ID, baseURL, apiKey, refresh);
+    const learned = await this.deps.store.learnedCapabilities(ENV_CONNECTION_ID);
+    // OPENAI_MODEL is offered even when the server cannot list its models.
+    const names = [this.envModel(), ...(listed.ok ? listed.models.map((m) => m.id) : [])];
+    const hints = new Map(listed.ok ? listed.models.map((m) => [m.id, m.hints]) : []);
+    return {
+      connectionId: ENV_CONNECTION_ID,
+      name: ENV_CONNECTION_NAME,
+      source: 'environment',
+      models: [...new Set(names)].map((name) => ({
+        id: modelId(ENV_CONNECTION_ID, name),
+        name,
+        capabilities: resolveCapabilities(name, { server: hints.get(name), learned: learned[name] }),
+      })),
+      ...(listed.ok ? {} : { problem: listed.message }),
+    };
+  }
+
+  private async savedGroup(owner: OwnerScope, c: StoredConnection, refresh: boolean): Promise<ModelGroup> {
+    const group: ModelGroup = { connectionId: c.id, name: c.name, source: 'page', models: [] };
+    let target;
+    try {
+      target = await this.target(owner, c.id);
+    } catch (e) {
+      return { ...group, problem: e instanceof Error ? e.message : String(e) };
+    }
+    const listed = await this.listing(c.id, target.baseURL, target.apiKey, refresh);
+    if (!listed.ok) return { ...group, problem: listed.message };
+    const learned = await this.deps.store.learnedCapabilities(c.id);
+    group.models = listed.models.map((m) => this.option(c, m, learned[m.id]));
+    if (!group.models.length) group.problem = `${c.name} lists no models.`;
+    return group;
+  }
+
+  private option(c: StoredConnection, m: ServerModel, learned?: CapabilityHints): ModelOption {
+    return {
+      id: modelId(c.id, m.id),
+      name: m.id,
+      capabilities: resolveCapabilities(m.id, { user: userHints(c, m.id), server: m.hints, learned }),
+    };
+  }
+
+  private async localGroup(): Promise<ModelGroup> {
+    const { models } = await listLocalModels(this.config.localModels.dir);
+    return {
+      connectionId: LOCAL_CONNECTION_ID,
+      name: LOCAL_CONNECTION_NAME,
+      source: 'local',
+      models: models
+        .filter((m) => m.summary)
+        .map((m) => ({
+          id: modelId(LOCAL_CONNECTION_ID, m.name),
+          name: m.name,
+          capabilities: localCapabilities(m),
+        })),
+    };
+  }
+
+  /** The model a conversation without one gets: OPENAI_MODEL when the environment names a server, else the first
+   *  model of the first connection that lists one, else the first GGUF file; undefined when there is none. */
+  async defaultModelId(owner: OwnerScope): Promise<string | undefined> {
+    if (this.envConfigured) return modelId(ENV_CONNECTION_ID, this.envModel());
+    for (const c of await this.deps.store.listConnections(owner)) {
+      const group = await this.savedGroup(owner, c, false);
+      if (group.models[0]) return group.models[0].id;
+    }
+    return (await this.localGroup()).models[0]?.id;
+  }
+
+  /** Is any model there to pick (without asking any server)? */
+  async anyConfigured(owner: OwnerScope): Promise<boolean> {
+    if (this.envConfigured) return true;
+    if ((await this.deps.store.listConnections(owner)).length) return true;
+    return (await this.localGroup()).models.length > 0;
+  }
+
+  /**
+   * What it takes to call model `id` (the default model when none is given), for the viewer. `name` replaces the
+   * model name on the same connection (a replay with another model). Throws a ModelRequestError saying what to do
+   * when the model cannot be had.
+   */
+  async resolve(owner: OwnerScope, id: string | undefined, name?: string): Promise<ResolvedModel> {
+    const chosen = id ?? (await this.defaultModelId(owner));
+    if (!chosen)
+      throw new ModelRequestError(
+        'No model is set up yet: connect a server or pick a local model (Settings → Models).',
+      );
+    const ref = parseModelId(chosen);
+    if (!ref) throw new ModelRequestError(`"${chosen}" is not a model id (connection/model).`);
+    const modelName = name?.trim() || ref.name;
+    const { llm } = this.config;
+    const common = {
+      maxRetries: llm.maxRetries,
+      requestTimeoutMs: llm.requestTimeoutMs,
+      idleTimeoutMs: llm.idleTimeoutMs,
+    };
+    const { store } = this.deps;
+    const learnFor = (connectionId: string) => () => store.learnCapabilities(connectionId, modelName, { tools: false });
+
+    if (ref.connectionId === LOCAL_CONNECTION_ID) {
+      const file = resolveLocalModel(this.config.localModels.dir, ref.name);
+      const entry = (await listLocalModels(this.config.localModels.dir)).models.find((m) => m.file === file);
+      if (!entry) throw new ModelRequestError(`${ref.name} is no longer in the models folder: pick another model.`);
+      if (!entry.summary) throw new ModelRequestError(`${ref.name} cannot be used: ${entry.problem}`);
+      const { dir: _dir, ...load } = this.config.localModels;
+      return {
+        id: chosen,
+        name: ref.name,
+        connectionId: LOCAL_CONNECTION_ID,
+        connectionName: LOCAL_CONNECTION_NAME,
+        local: true,
+        config: { local: { file, ...load }, maxInputTokens: llm.maxInputTokens, connection: LOCAL_CONNECTION_NAME },
+        capabilities: localCapabilities(entry),
+        learnToolsRefused: async () => {},
+      };
+    }
+
+    const target = await this.target(owner, ref.connectionId);
+    const saved =
+      ref.connectionId === ENV_CONNECTION_ID ? undefined : await store.getConnection(owner, ref.connectionId);
+    const server = (await this.cachedHints(ref.connectionId)).get(modelName);
+    const learned = (await store.learnedCapabilities(ref.connectionId))[modelName];
+    return {
+      id: chosen,
+      name: modelName,
+      connectionId: ref.connectionId,
+      connectionName: target.name,
+      local: false,
+      config: {
+        ...common,
+        model: modelName,
+        baseURL: target.baseURL,
+        apiKey: target.apiKey,
+        maxInputTokens: llm.maxInputTokens,
+        connection: target.name,
+      },
+      capabilities: resolveCapabilities(modelName, {
+        user: saved ? userHints(saved, modelName) : undefined,
+        server,
+        learned,
+      }),
+      learnToolsRefused: learnFor(ref.connectionId),
+    };
+  }
+
+  // ---- servers on this machine ----
+
+  /** The loopback scan's servers (a new scan when `again` or none ran yet), for nobody in particular: what the
+   *  server starts with. */
+  startScan(again = false): Promise<FoundServer[]> {
+    if (again || !this.scanning) {
+      const { scanTargets, scanTimeoutMs } = this.config.models;
+      this.scanning = scanLocalServers(scanTargets, { timeoutMs: scanTimeoutMs });
+    }
+    return this.scanning;
+  }
+
+  /** The loopback scan: the last one's result, or a new one when `again` (or none ran yet). */
+  async scan(viewer: ModelViewer, again = false): Promise<FoundServerView[]> {
+    const found = await this.startScan(again);
+    const connections = await this.connections(viewer);
+    return found.map((f) => {
+      const connectedAs = connections.find((c) => sameServer(c.baseURL, f.baseURL))?.id;
+      return { ...f, models: f.models.map((m) => m.id), ...(connectedAs ? { connectedAs } : {}) };
+    });
+  }
+
+  /** "Use <server>": a connection to a server the scan found (the one that reaches it already, if any), and its
+   *  first model's id. Only what the scan found can be used this way (loopback, known ports). */
+  async useFound(viewer: ModelViewer, port: number): Promise<{ connection: ConnectionView; modelId?: string }> {
+    const found = (await this.scan(viewer)).find((f) => f.port === port);
+    if (!found) throw new ModelRequestError(`Nothing was found on port ${port} of this machine: scan again.`);
+    const connections = await this.connections(viewer);
+    const connection =
+      connections.find((c) => c.id === found.connectedAs) ??
+      (await this.addConnection(viewer, { name: found.name, baseURL: found.baseURL }));
+    const first = found.models[0];
+    return { connection, ...(first ? { modelId: modelId(connection.id, first) } : {}) };
+  }
+}
+
+/** What the user set for one model of a connection: the connection-wide setting, then the model's own. */
+function userHints(c: StoredConnection, model: string): CapabilityHints {
+  return { ...c.capabilities['*'], ...c.capabilities[model] };
+}
+
+/** A GGUF's: native tools when its chat template renders them (node-llama-cpp follows it), no images. */
+function localCapabilities(m: LocalModelFile): ModelCapabilities {
+  return resolveCapabilities(m.name, { server: { tools: Boolean(m.summary?.templateHasTools), vision: false } });
+}
+
+function sameServer(a: string, b: string): boolean {
+  const key = (u: string) => {
+    try {
+      const url = new URL(u);
+      const host = url.hostname === 'localhost' || url.hostname === '[::1]' ? '127.0.0.1' : url.hostname;
+      return `${url.protocol}//${host}:${url.port}${url.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      return u;
+    }
+  };
+  return key(a) === key(b);
+}

@@ -1,0 +1,149 @@
+// POST /v1/chat/completions and GET /v1/models as web Responses (the route handlers in app/v1 only wire them): the
+// request checked, the agent it names run and stored like any run (a conversation of its own, visible in the page
+// and the inspector), its feed answered as OpenAI answers. Errors are OpenAI's error shape:
+// {"error": {"message", "type", "param", "code"}}.
+import { runFeed } from '../chat/feed';
+import type { LiveRuns } from '../chat/live-runs';
+import { titleFrom, type ChatService } from '../chat/service';
+import { contentText } from '../llm/schema';
+import { RateLimitError } from '../http/rate-limit';
+import { startLimited } from '../http/run-limits';
+import type { Actor } from '../chat/actor';
+import type { OwnerScope } from '../store/owner';
+import type { ChatStore } from '../store/types';
+import { CompletionFold, RunFailedError } from './completion';
+import { apiModels, findModel, MODEL_OWNER } from './models';
+import { InvalidRequestError, parseCompletionRequest } from './request';
+
+export interface ApiDeps {
+  chat: ChatService;
+  runs: LiveRuns;
+  store: Pick<ChatStore, 'getRunEvents' | 'listAgents'>;
+}
+
+type ErrorType = 'invalid_request_error' | 'not_found_error' | 'server_error';
+
+export function apiError(
+  status: number,
+  message: string,
+  type: ErrorType,
+  extra: { code?: string; param?: string } = {},
+): Response {
+  return Response.json({ error: { message, type, param: extra.param ?? null, code: extra.code ?? null } }, { status });
+}
+
+/** The agents the owner may name, as OpenAI's model list. */
+export async function listModels(deps: Pick<ApiDeps, 'store'>, owner: OwnerScope): Promise<Response> {
+  const models = await apiModels(deps.store, owner);
+  const created = Math.floor(Date.now() / 1000);
+  return Response.json({
+    object: 'list',
+    data: models.map((m) => ({ id: m.id, object: 'model', created, owned_by: MODEL_OWNER, name: m.name })),
+  });
+}
+
+/** Runs the completion a request body asks for, as `actor` (its agents, its conversation). `client` is who the run
+ *  counts against (run limits). */
+export async function createCompletion(
+  deps: ApiDeps,
+  actor: Actor,
+  bodyText: string,
+  client: string,
+): Promise<Response> {
+  let body: unknown;
+  try {
+    body = JSON.parse(bodyText);
+  } catch {
+    return apiError(400, 'The request body must be JSON (a Chat Completions request).', 'invalid_request_error');
+  }
+  let parsed;
+  try {
+    parsed = parseCompletionRequest(body);
+  } catch (e) {
+    if (e instanceof InvalidRequestError)
+      return apiError(400, e.message, 'invalid_request_error', e.param ? { param: e.param } : {});
+    throw e;
+  }
+  const { request, messages, clientTools, generateCfg } = parsed;
+  const models = await apiModels(deps.store, actor.owner);
+  const model = findModel(models, request.model);
+  if (!model)
+    return apiError(
+      404,
+      `The model "${request.model}" does not exist: GET /v1/models lists the agents (${models.map((m) => m.id).join(', ')}).`,
+      'not_found_error',
+      { code: 'model_not_found', param: 'model' },
+    );
+  const lastUser = messages.findLast((m) => m.role === 'user');
+  let started;
+  try {
+    started = await startLimited(
+      client,
+      () =>
+        deps.chat.sendMessages(actor, {
+          settings: { ...model.settings, generateCfg: { ...model.settings.generateCfg, ...generateCfg } },
+          messages,
+          title: `API · ${model.name}: ${titleFrom(contentText(lastUser?.content ?? ''))}`,
+          clientTools,
+        }),
+      (runId) => deps.runs.ended(runId),
+    );
+  } catch (e) {
+    if (e instanceof RateLimitError) throw e; // answered 429 by guardRoute
+    // A saved agent (or member) that is not the caller's is 404, a tool the admin does not allow 403; else 400.
+    const own = (e as { status?: unknown } | null)?.status;
+    const status = own === 404 || own === 403 ? own : 400;
+    const type = status === 404 ? 'not_found_error' : 'invalid_request_error';
+    return apiError(status, e instanceof Error ? e.message : String(e), type);
+  }
+  const fold = new CompletionFold(`chatcmpl-${started.runId}`, model.id);
+  const events = runFeed(deps.runs, deps.store, actor.owner, started.runId, { stopOnLeave: true });
+  if (!request.stream) {
+    for await (const e of events) fold.apply(e);
+    try {
+      return Response.json(fold.completion(), { headers: { 'x-run-id': started.runId } });
+    } catch (e) {
+      if (e instanceof RunFailedError) return apiError(500, e.message, 'server_error', { code: 'run_failed' });
+      throw e;
+    }
+  }
+  const includeUsage = request.stream_options?.include_usage === true;
+  const encoder = new TextEncoder();
+  const send = (c: ReadableStreamDefaultController<Uint8Array>, value: unknown) =>
+    c.enqueue(encoder.encode(`data: ${JSON.stringify(value)}\n\n`));
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      send(controller, fold.start());
+    },
+    async pull(controller) {
+      // A pull that enqueues nothing is not called again: read on until an event makes a chunk, or the end.
+      for (;;) {
+        const next = await events.next();
+        if (next.done) break;
+        const chunks = fold.apply(next.value);
+        for (const chunk of chunks) send(controller, chunk);
+        if (chunks.length) return;
+      }
+      try {
+        for (const chunk of fold.end(includeUsage)) send(controller, chunk);
+        controller.enqueue(encoder.encode('data: [DONE]\n\n'));
+      } catch (e) {
+        // OpenAI's clients raise an error event's message as an APIError.
+        const message = e instanceof Error ? e.message : String(e);
+        send(controller, { error: { message, type: 'server_error', param: null, code: 'run_failed' } });
+      }
+      controller.close();
+    },
+    async cancel() {
+      await events.return(undefined);
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+      'x-run-id': started.runId,
+    },
+  });
+}

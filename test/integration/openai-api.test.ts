@@ -1,0 +1,255 @@
+// The agents as an OpenAI-compatible API, driven by the official `openai` npm client as any third party would:
+// GET /v1/models, POST /v1/chat/completions streamed and not, usage, a server-side tool step, a client-side tool,
+// errors in OpenAI's shape. The handlers run behind a plain Node HTTP server over a real SQLite store, with the
+// app's own agent factory talking HTTP to the scripted model server; every run is stored like the page's, under its
+// caller. Each API key here stands for one user (the harness's table; resolving a real key is the accounts' job, and
+// the built app's is covered by test/security/openai-api.test.ts): a user's key sees and runs only their agents.
+import http from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { everyToolActor, type Actor } from '../../lib/chat/actor';
+import { parseAgentDefinition } from '../../lib/chat/saved-agents';
+import { loadConfig } from '../../lib/config';
+import { createCompletion, listModels } from '../../lib/openai-api/handler';
+import { createAppContext, type AppContext } from '../../lib/server/context';
+import { ownerScope } from '../../lib/store/owner';
+import { openSqliteStore } from '../../lib/store/sqlite';
+import type { ChatStore } from '../../lib/store/types';
+import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
+
+let model: ModelServer;
+let store: ChatStore;
+let ctx: AppContext;
+let api: http.Server;
+let client: OpenAI;
+let port: number;
+const A = ownerScope('user-a');
+const B = ownerScope('user-b');
+const ACTORS: Record<string, Actor> = { 'key-a': everyToolActor(A), 'key-b': everyToolActor(B) };
+
+beforeAll(async () => {
+  model = await createModelServer();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'openai-api-'));
+  store = openSqliteStore(path.join(dataDir, 'chat.db'));
+  const config = loadConfig({ DATA_DIR: dataDir, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', OPENAI_MODEL: 'm' });
+  ctx = await createAppContext(config, store);
+  api = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const actor = ACTORS[(req.headers.authorization ?? '').replace(/^Bearer /, '')];
+      const answer = !actor
+        ? Response.json({ error: { message: 'unknown key' } }, { status: 401 })
+        : req.method === 'GET' && req.url === '/v1/models'
+          ? await listModels(ctx, actor.owner)
+          : req.method === 'POST' && req.url === '/v1/chat/completions'
+            ? await createCompletion(ctx, actor, Buffer.concat(chunks).toString('utf8'), 'test-client')
+            : Response.json({ error: { message: 'no such route' } }, { status: 404 });
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      if (!answer.body) return res.end();
+      const reader = answer.body.getReader();
+      res.on('close', () => void reader.cancel());
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        res.write(value);
+      }
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  port = (api.address() as { port: number }).port;
+  client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'key-a', maxRetries: 0 });
+});
+afterAll(async () => {
+  await new Promise((resolve) => api.close(resolve));
+  await store.close();
+  await model.close();
+});
+beforeEach(() => model.reset());
+
+describe('the /v1 API', () => {
+  it('lists every agent as a model', async () => {
+    const models = [];
+    for await (const m of client.models.list()) models.push(m);
+    expect(models.map((m) => m.id)).toEqual(['fncall', 'react', 'assistant']);
+    expect(models[0]).toMatchObject({ object: 'model', owned_by: 'agent-studio' });
+  });
+
+  it('answers one completion with usage, running its own tool server-side, and stores the run', async () => {
+    model.setScenario({
+      replies: [
+        {
+          toolCalls: [{ id: 'c1', name: 'calculator', arguments: '{"expression":"6*7"}' }],
+          usage: { prompt_tokens: 10, completion_tokens: 5 },
+        },
+        { content: 'It is 42.', usage: { prompt_tokens: 20, completion_tokens: 4 } },
+      ],
+    });
+    const { data, response } = await client.chat.completions
+      .create({ model: 'FnCallAgent', messages: [{ role: 'user', content: 'What is 6*7?' }], temperature: 0.2 })
+      .withResponse();
+    expect(data.object).toBe('chat.completion');
+    expect(data.choices[0]!.message.content).toBe('It is 42.');
+    expect(data.choices[0]!.finish_reason).toBe('stop');
+    expect(data.usage).toEqual({ prompt_tokens: 30, completion_tokens: 9, total_tokens: 39 });
+    expect((data as unknown as { agent_steps: unknown[] }).agent_steps).toMatchObject([
+      { type: 'tool_call', name: 'calculator' },
+      { type: 'tool_result', name: 'calculator', ok: true, content: '42' },
+    ]);
+    expect(model.requests[0]!.body.temperature).toBe(0.2);
+    // Stored like any run: the inspector opens it.
+    const runId = response.headers.get('x-run-id')!;
+    expect((await store.getRun(A, runId))?.status).toBe('answered');
+    expect((await store.getRunEvents(A, runId)).some((e) => e.type === 'tool-result')).toBe(true);
+  });
+
+  it('streams Chat Completions chunks: content, reasoning, steps standard clients ignore, usage at the end', async () => {
+    model.setScenario({
+      replies: [
+        {
+          reasoning: 'Think.',
+          toolCalls: [{ id: 'c1', name: 'calculator', arguments: '{"expression":"1+1"}' }],
+          usage: { prompt_tokens: 1, completion_tokens: 1 },
+        },
+        { content: 'Two, as computed.', usage: { prompt_tokens: 7, completion_tokens: 3 } },
+      ],
+    });
+    const stream = await client.chat.completions.create({
+      model: 'fncall',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: '1+1?' },
+      ],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let content = '';
+    let reasoning = '';
+    const finish: (string | null)[] = [];
+    const steps: unknown[] = [];
+    let usage;
+    for await (const chunk of stream) {
+      expect(chunk.object).toBe('chat.completion.chunk');
+      const choice = chunk.choices[0];
+      content += choice?.delta.content ?? '';
+      reasoning += (choice?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? '';
+      if (choice?.finish_reason) finish.push(choice.finish_reason);
+      const step = (chunk as unknown as { agent_step?: unknown }).agent_step;
+      if (step) steps.push(step);
+      if (chunk.usage) usage = chunk.usage;
+    }
+    expect(content).toBe('Two, as computed.');
+    expect(reasoning).toBe('Think.');
+    expect(finish).toEqual(['stop']);
+    expect(steps).toMatchObject([{ type: 'tool_call' }, { type: 'tool_result', content: '2' }]);
+    expect(usage).toEqual({ prompt_tokens: 8, completion_tokens: 4, total_tokens: 12 });
+    expect(model.requests[0]!.body.messages[0]).toEqual({ role: 'system', content: 'Be brief.' });
+  });
+
+  it("offers the caller's own tool to the model and ends the turn with its call, then takes the caller's result", async () => {
+    model.setScenario({
+      replies: [
+        { toolCalls: [{ id: 'w1', name: 'get_forecast', arguments: '{"city":"Oslo"}' }] },
+        { content: 'Snow in Oslo.' },
+      ],
+    });
+    const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
+      {
+        type: 'function',
+        function: {
+          name: 'get_forecast',
+          description: 'Forecast for a city',
+          parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+      },
+    ];
+    const question = { role: 'user' as const, content: 'Weather in Oslo?' };
+    const first = await client.chat.completions.create({ model: 'fncall', messages: [question], tools });
+    expect(first.choices[0]!.finish_reason).toBe('tool_calls');
+    const call = first.choices[0]!.message.tool_calls![0]!;
+    expect(call).toMatchObject({ id: 'w1', type: 'function', function: { name: 'get_forecast' } });
+    const offered = model.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
+    expect(offered).toEqual(expect.arrayContaining(['get_forecast', 'calculator']));
+    expect(model.requests).toHaveLength(1); // the client's tool was not run here
+
+    const second = await client.chat.completions.create({
+      model: 'fncall',
+      tools,
+      messages: [question, first.choices[0]!.message, { role: 'tool', tool_call_id: call.id, content: 'Snow, -3°C' }],
+    });
+    expect(second.choices[0]!.message.content).toBe('Snow in Oslo.');
+    const sent = model.requests[1]!.body.messages as { role: string; content: string; tool_call_id?: string }[];
+    expect(sent.slice(-2)).toMatchObject([
+      { role: 'assistant', tool_calls: [{ id: 'w1' }] },
+      { role: 'tool', tool_call_id: 'w1', content: 'Snow, -3°C' },
+    ]);
+  });
+
+  it('answers errors in OpenAI’s shape, which the client raises', async () => {
+    const missing = await client.chat.completions
+      .create({ model: 'no-such-agent', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((missing as InstanceType<typeof OpenAI.NotFoundError>).code).toBe('model_not_found');
+    expect((missing as Error).message).toMatch(/GET \/v1\/models lists the agents \(fncall, react, assistant\)/);
+
+    const bad = await client.chat.completions.create({ model: 'fncall', messages: [] }).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((bad as Error).message).toMatch(/messages: "messages" must hold at least one message/);
+
+    const orphan = await client.chat.completions
+      .create({
+        model: 'fncall',
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'tool', tool_call_id: 'nope', content: 'r' },
+        ],
+      })
+      .catch((e: unknown) => e);
+    expect((orphan as Error).message).toMatch(/tool_call_id "nope", which no earlier assistant message called/);
+
+    // Twice: a 400 to a request with tools is first retried with the tools in the text (lib/llm/tool-fallback.ts);
+    // the same 400 again was not about tools, and stands.
+    const broken = { fault: { kind: 'status' as const, status: 400, body: { error: { message: 'broken' } } } };
+    model.setScenario({ replies: [broken, broken] });
+    const failed = await client.chat.completions
+      .create({ model: 'fncall', messages: [{ role: 'user', content: 'x' }], stream: true })
+      .then(async (s) => {
+        for await (const _ of s) void _;
+      })
+      .catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(OpenAI.APIError);
+    expect((failed as Error).message).toMatch(/broken/);
+  });
+
+  it('a user’s key sees and runs only that user’s agents; another user’s agent is an unknown model (404)', async () => {
+    const mine = await store.createAgent(A, parseAgentDefinition({ name: 'Otter desk', kind: 'fncall' }));
+    const other = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'key-b', maxRetries: 0 });
+    const ids = async (c: OpenAI) => {
+      const out: string[] = [];
+      for await (const m of c.models.list()) out.push(m.id);
+      return out;
+    };
+    expect(await ids(client)).toContain(mine.id);
+    expect(await ids(other)).toEqual(['fncall', 'react', 'assistant']);
+    const ask = (c: OpenAI, model: string) =>
+      c.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi otter' }] });
+    await expect(ask(other, mine.id)).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
+    await expect(ask(other, 'Otter desk')).rejects.toMatchObject({ status: 404 });
+    expect(model.requests).toHaveLength(0);
+    expect(await store.listConversations(B)).toEqual([]);
+
+    model.setScenario({ replies: [{ content: 'Ahoy.' }] });
+    const { data, response } = await ask(client, mine.id).withResponse();
+    expect(data.choices[0]!.message.content).toBe('Ahoy.');
+    // Stored under its caller: A's conversation, not B's.
+    const runId = response.headers.get('x-run-id')!;
+    expect((await store.getRun(A, runId))?.status).toBe('answered');
+    expect(await store.getRun(B, runId)).toBeUndefined();
+    await store.deleteAgent(A, mine.id);
+  });
+});

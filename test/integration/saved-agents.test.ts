@@ -1,0 +1,165 @@
+// Saved agents over a real SQLite file: kept and listed, exported and imported as JSON with readable errors, and run
+// by the chat service as the app builds it (its agent factory, the scripted model server over HTTP): a conversation
+// with a saved Router hands the turn to a saved helper, whose answer is stored under its name. Each agent is its
+// owner's: another user can neither see, edit, export, delete nor run it.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { foldEvents } from '../../lib/agent';
+import { loadConfig } from '../../lib/config';
+import { everyToolActor } from '../../lib/chat/actor';
+import {
+  AGENT_EXPORT_SCHEMA,
+  exportAgent,
+  importAgent,
+  parseAgentDefinition,
+  saveAgentDefinition,
+} from '../../lib/chat/saved-agents';
+import { apiModels } from '../../lib/openai-api/models';
+import { createAppContext, type AppContext } from '../../lib/server/context';
+import { ownerScope } from '../../lib/store/owner';
+import { openSqliteStore } from '../../lib/store/sqlite';
+import type { ChatStore } from '../../lib/store/types';
+import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
+import { drain, follow } from '../support/chat';
+
+let model: ModelServer;
+let store: ChatStore;
+let ctx: AppContext;
+const A = ownerScope('user-a');
+const B = ownerScope('user-b');
+const ACTOR_A = everyToolActor(A);
+const ACTOR_B = everyToolActor(B);
+
+beforeAll(async () => {
+  model = await createModelServer();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'saved-agents-'));
+  store = openSqliteStore(path.join(dataDir, 'chat.db'));
+  ctx = await createAppContext(
+    loadConfig({ DATA_DIR: dataDir, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', OPENAI_MODEL: 'm' }),
+    store,
+  );
+});
+afterAll(async () => {
+  await store.close();
+  await model.close();
+});
+beforeEach(() => model.reset());
+
+const analyst = {
+  name: 'Data analyst',
+  description: 'answers with numbers',
+  avatar: '📊',
+  kind: 'fncall',
+  systemMessage: 'You are a careful analyst.',
+  tools: ['calculator'],
+  suggestions: ['What is 2+2?'],
+};
+
+describe('saved agents', () => {
+  it('are kept, listed by name, updated and deleted', async () => {
+    const a = await store.createAgent(A, parseAgentDefinition(analyst));
+    const b = await store.createAgent(A, parseAgentDefinition({ ...analyst, name: 'another' }));
+    expect((await store.listAgents(A)).map((x) => x.name)).toEqual(['another', 'Data analyst']);
+    const updated = await store.updateAgent(A, b.id, parseAgentDefinition({ ...analyst, name: 'Bee' }));
+    expect(updated).toMatchObject({ id: b.id, name: 'Bee', createdAt: b.createdAt });
+    expect(await store.deleteAgent(A, b.id)).toBe(true);
+    expect(await store.deleteAgent(A, b.id)).toBe(false);
+    expect(await store.getAgent(A, a.id)).toMatchObject({ avatar: '📊', suggestions: ['What is 2+2?'] });
+    await store.deleteAgent(A, a.id);
+  });
+
+  it('refuse a bad definition, naming the field', () => {
+    expect(() => parseAgentDefinition({ ...analyst, name: '  ' })).toThrow('name: An agent needs a name.');
+    expect(() => parseAgentDefinition({ ...analyst, kind: 'wizard' })).toThrow(/^kind: "kind" must be one of/);
+    expect(() => parseAgentDefinition({ ...analyst, kind: 'router' })).toThrow(/needs at least one member/);
+    expect(() => parseAgentDefinition({ ...analyst, generateCfg: { temperature: 'hot' } })).toThrow(
+      /generateCfg.temperature/,
+    );
+  });
+
+  it('export to a versioned JSON file and import back, members by name; a bad file says what is wrong', async () => {
+    const helper = await store.createAgent(A, parseAgentDefinition(analyst));
+    const router = await store.createAgent(
+      A,
+      parseAgentDefinition({ ...analyst, name: 'Desk', kind: 'router', members: [helper.id] }),
+    );
+    const file = await exportAgent(store, A, router.id);
+    expect(file).toMatchObject({ schema: AGENT_EXPORT_SCHEMA, agent: { name: 'Desk', members: ['Data analyst'] } });
+    const back = await importAgent(store, A, JSON.stringify(file));
+    expect(back).toMatchObject({ name: 'Desk', kind: 'router', members: [helper.id] });
+
+    await expect(importAgent(store, A, 'not json')).rejects.toThrow(/not JSON/);
+    await expect(importAgent(store, A, JSON.stringify({ schema: 'agent-studio.run/1' }))).rejects.toThrow(
+      /"agent-studio.run\/1", not an agent export/,
+    );
+    const missing = { ...file, agent: { ...file.agent, members: ['Nobody'] } };
+    await expect(importAgent(store, A, JSON.stringify(missing))).rejects.toThrow(/"Nobody" is not saved here/);
+    const broken = { ...file, agent: { ...file.agent, kind: 'x' } };
+    await expect(importAgent(store, A, JSON.stringify(broken))).rejects.toThrow(/^kind:/);
+    await store.deleteAgent(A, router.id);
+    await store.deleteAgent(A, helper.id);
+  });
+
+  it('a conversation with a saved Router: the helper it calls answers, stored under its name and avatar', async () => {
+    const helper = await store.createAgent(A, parseAgentDefinition(analyst));
+    const router = await store.createAgent(
+      A,
+      parseAgentDefinition({ ...analyst, name: 'Desk', avatar: '🛎️', kind: 'router', members: [helper.id] }),
+    );
+    model.setScenario({ replies: [{ content: 'Call: Data analyst\nReply:' }, { content: 'Four.' }] });
+    const started = await ctx.chat.send(ACTOR_A, { message: 'What is 2+2?', settings: { agentId: router.id } });
+    const events = await drain(follow(ctx.chat, A, started.runId));
+    expect(events[0]).toMatchObject({ type: 'run-start', agent: 'Desk', kind: 'router', avatar: '🛎️' });
+    expect(model.requests[1]!.body.messages[0]).toEqual({ role: 'system', content: 'You are a careful analyst.' });
+    const stored = await store.getRunEvents(A, started.runId);
+    expect(foldEvents(stored)).toEqual([{ role: 'assistant', content: 'Four.', name: 'Data analyst' }]);
+    expect((await store.getConversation(A, started.conversationId))?.settings.agentId).toBe(router.id);
+
+    // The next turn of the conversation shows the router who answered.
+    model.setScenario({ replies: [{ content: 'Glad to help.' }] });
+    const next = await ctx.chat.send(ACTOR_A, { conversationId: started.conversationId, message: 'Thanks' });
+    await drain(follow(ctx.chat, A, next.runId));
+    const sent = model.requests[2]!.body.messages as { role: string; content: string }[];
+    expect(sent.find((m) => m.role === 'assistant')?.content).toBe('Call: Data analyst\nReply:Four.');
+
+    // Replay from a step is refused, saying why.
+    await expect(ctx.chat.replay(ACTOR_A, started.runId, { fromIteration: 1 })).rejects.toThrow(
+      /Router runs cannot be replayed from a step yet/,
+    );
+
+    // And the API lists it as a model.
+    expect((await apiModels(store, A)).map((m) => m.name)).toEqual(
+      expect.arrayContaining(['FnCallAgent', 'Desk', 'Data analyst']),
+    );
+    await store.deleteAgent(A, router.id);
+    await expect(ctx.chat.send(ACTOR_A, { conversationId: started.conversationId, message: 'x' })).rejects.toThrow(
+      /saved agent .* does not exist/,
+    );
+    await store.deleteAgent(A, helper.id);
+  });
+
+  it('are their owner’s: another user cannot list, read, edit, delete, export, hold or run them (404)', async () => {
+    const helper = await store.createAgent(A, parseAgentDefinition(analyst));
+    expect(await store.listAgents(B)).toEqual([]);
+    expect(await store.getAgent(B, helper.id)).toBeUndefined();
+    await expect(store.updateAgent(B, helper.id, parseAgentDefinition(analyst))).rejects.toMatchObject({
+      status: 404,
+    });
+    expect(await store.deleteAgent(B, helper.id)).toBe(false);
+    await expect(exportAgent(store, B, helper.id)).rejects.toMatchObject({ status: 404 });
+    // B's Router cannot hold A's agent, and B's conversation cannot talk to it.
+    await expect(
+      saveAgentDefinition(store, B, undefined, { ...analyst, name: 'Thief', kind: 'router', members: [helper.id] }),
+    ).rejects.toMatchObject({ status: 404 });
+    await expect(ctx.chat.send(ACTOR_B, { message: 'hi', settings: { agentId: helper.id } })).rejects.toMatchObject({
+      status: 404,
+    });
+    expect(await store.listConversations(B)).toEqual([]);
+    expect((await apiModels(store, B)).map((m) => m.id)).not.toContain(helper.id);
+    // A still has it, unchanged.
+    expect(await store.getAgent(A, helper.id)).toMatchObject({ name: 'Data analyst' });
+    await store.deleteAgent(A, helper.id);
+  });
+});

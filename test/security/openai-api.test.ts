@@ -1,0 +1,131 @@
+// The /v1 API (every agent as an OpenAI-compatible model) goes through the same request checks as every route, on
+// the built app with ACCESS_TOKEN set: the token is the API key (a Bearer), a foreign Host is refused (DNS
+// rebinding), and a cross-site page cannot run an agent; an API client, which sends no Origin, can. With accounts on
+// (AUTH=required), a user's API key is the user: /v1/models lists that user's saved agents only, and another user's
+// agent is an unknown model (404), run by nobody.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiKeyRecord, SavedAgent } from '../../lib/store/types';
+import { countRows, request, startApp, type App } from './support/app';
+import { resultAs, signUp } from './support/accounts';
+
+const TOKEN = 'openai-api-token-0123456789abcdef';
+let app: App;
+beforeAll(async () => {
+  app = await startApp({ env: { ACCESS_TOKEN: TOKEN } });
+});
+afterAll(() => app?.stop());
+beforeEach(() => {
+  app.model.reset();
+  app.model.setScenario({ fallback: { content: 'Hello from the agent.' } });
+});
+
+const completion = JSON.stringify({ model: 'fncall', messages: [{ role: 'user', content: 'Hi' }] });
+const json = { 'content-type': 'application/json' };
+const bearer = { authorization: `Bearer ${TOKEN}` };
+
+describe('/v1 behind the request checks', () => {
+  it('needs the token as a Bearer: 401 without it or with another, nothing run', async () => {
+    expect((await request(app.url, '/v1/models')).status).toBe(401);
+    const wrong = await request(app.url, '/v1/chat/completions', {
+      headers: { ...json, authorization: 'Bearer sk-not-it' },
+      body: completion,
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers['www-authenticate']).toContain('Bearer');
+    expect(app.model.requests).toHaveLength(0);
+    expect(countRows(app, 'conversations')).toBe(0);
+  });
+
+  it('with the token: the models, and a completion run and stored', async () => {
+    const models = await request(app.url, '/v1/models', { headers: bearer });
+    expect(models.status).toBe(200);
+    expect(models.json<{ data: { id: string }[] }>().data.map((m) => m.id)).toEqual(['fncall', 'react', 'assistant']);
+    const res = await request(app.url, '/v1/chat/completions', { headers: { ...json, ...bearer }, body: completion });
+    expect(res.status).toBe(200);
+    expect(res.json<{ choices: { message: { content: string } }[] }>().choices[0]!.message.content).toBe(
+      'Hello from the agent.',
+    );
+    expect(countRows(app, 'conversations')).toBe(1);
+  });
+
+  it('refuses a Host the app is not served under, even with the token', async () => {
+    const res = await request(app.url, '/v1/chat/completions', {
+      headers: { ...json, ...bearer, host: 'rebind.example' },
+      body: completion,
+    });
+    expect(res.status).toBe(403);
+    expect(app.model.requests).toHaveLength(0);
+  });
+
+  it('refuses a cross-site page that has no token (its cookie alone does not do)', async () => {
+    const res = await request(app.url, '/v1/chat/completions', {
+      headers: { 'content-type': 'text/plain', origin: 'http://evil.example' },
+      body: completion,
+    });
+    expect([401, 403]).toContain(res.status);
+    expect(app.model.requests).toHaveLength(0);
+  });
+});
+
+describe('/v1 with accounts: an API key is its user', () => {
+  let accounts: App;
+  const keys: Record<'a' | 'b', string> = { a: '', b: '' };
+  let agentOfA: SavedAgent;
+  beforeAll(async () => {
+    accounts = await startApp({ env: { AUTH: 'required' } });
+    accounts.model.setScenario({ fallback: { content: 'Hello from the agent.' } });
+    const admin = await signUp(accounts, 'admin@example.com');
+    await resultAs(accounts, admin, 'updateServerSettings', [{ signUp: 'open' }]);
+    for (const who of ['a', 'b'] as const) {
+      const user = await signUp(accounts, `${who}@example.com`);
+      const made = await resultAs<{ secret: string; key: ApiKeyRecord }>(accounts, user, 'createApiKey', [who]);
+      if (!made.ok) throw new Error(made.error);
+      keys[who] = made.value.secret;
+      if (who === 'a') {
+        const saved = await resultAs<SavedAgent>(accounts, user, 'saveAgent', [
+          undefined,
+          { name: 'Walrus desk', kind: 'fncall' },
+        ]);
+        if (!saved.ok) throw new Error(saved.error);
+        agentOfA = saved.value;
+      }
+    }
+  }, 120_000);
+  afterAll(() => accounts?.stop());
+
+  const as = (who: 'a' | 'b') => ({ authorization: `Bearer ${keys[who]}` });
+  const modelIds = async (who: 'a' | 'b') =>
+    (await request(accounts.url, '/v1/models', { headers: as(who) }))
+      .json<{ data: { id: string }[] }>()
+      .data.map((m) => m.id);
+
+  it('lists only the key owner’s agents', async () => {
+    expect(await modelIds('a')).toContain(agentOfA.id);
+    expect(await modelIds('b')).toEqual(['fncall', 'react', 'assistant']);
+  });
+
+  it('another user’s agent, by id or name, is an unknown model: 404, nothing run or stored', async () => {
+    const before = countRows(accounts, 'conversations');
+    for (const model of [agentOfA.id, 'Walrus desk']) {
+      const res = await request(accounts.url, '/v1/chat/completions', {
+        headers: { ...json, ...as('b') },
+        body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Hi' }] }),
+      });
+      expect(res.status).toBe(404);
+      expect(res.json<{ error: { code: string } }>().error.code).toBe('model_not_found');
+    }
+    expect(accounts.model.requests).toHaveLength(0);
+    expect(countRows(accounts, 'conversations')).toBe(before);
+  });
+
+  it('the owner’s key runs it', async () => {
+    const res = await request(accounts.url, '/v1/chat/completions', {
+      headers: { ...json, ...as('a') },
+      body: JSON.stringify({ model: agentOfA.id, messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.json<{ choices: { message: { content: string } }[] }>().choices[0]!.message.content).toBe(
+      'Hello from the agent.',
+    );
+  });
+});
