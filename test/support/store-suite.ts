@@ -6,6 +6,7 @@ import type { AgentEvent } from '../../lib/protocol/events';
 import { LOCAL_OWNER_ID, ownerScope } from '../../lib/store/owner';
 import { defaultSettings } from '../../lib/store/settings';
 import type { ChatStore, ConversationSettings, StoredTurn } from '../../lib/store/types';
+import { describeModelStores } from './store-suite-models';
 
 export interface StoreHarness {
   /** The test's store, on a fresh, empty database. */
@@ -52,7 +53,7 @@ const A = ownerScope('user-a');
 const B = ownerScope('user-b');
 const OWNED_DELTA: AgentEvent = { type: 'text-delta', runId: 'run-a', iteration: 1, t: 1, text: 'secret answer' };
 
-/** A's conversation with a finished run, a document, and an API key. */
+/** A's conversation with a finished run, a document, an API key and a model connection. */
 async function aliceHas(store: ChatStore) {
   const conversation = await store.createConversation(A, { title: 'Alice secret plans' });
   const turn = await store.addTurn(A, conversation.id, 'the plan');
@@ -66,7 +67,12 @@ async function aliceHas(store: ChatStore) {
     size: 3,
   });
   const key = await store.createApiKey(A, { name: 'ci', prefix: 'as_abc', hash: 'f'.repeat(64) });
-  return { conversation, turn, document, key };
+  const connection = await store.addConnection(A, {
+    name: 'Lab',
+    baseURL: 'http://127.0.0.1:9/v1',
+    apiKeyCipher: 'v1:x',
+  });
+  return { conversation, turn, document, key, connection };
 }
 
 function ids(list: { id: string }[]): string[] {
@@ -573,7 +579,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
     describe('ownership', () => {
       it('answers B about none of A’s objects: each read is unknown, each change refused, each list empty', async () => {
         const store = await open();
-        const { conversation, turn, document, key } = await aliceHas(store);
+        const { conversation, turn, document, key, connection } = await aliceHas(store);
 
         expect(await store.getConversation(B, conversation.id)).toBeUndefined();
         expect(await store.listConversations(B)).toEqual([]);
@@ -585,6 +591,8 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
         expect(await store.listDocuments(B, conversation.id)).toEqual([]);
         expect(await store.ownsUpload(B, HASH)).toBe(false);
         expect(await store.listApiKeys(B)).toEqual([]);
+        expect(await store.listConnections(B)).toEqual([]);
+        expect(await store.getConnection(B, connection.id)).toBeUndefined();
 
         const unknown = /Unknown (conversation|turn|run|document) id/;
         await expect(store.listTurns(B, conversation.id)).rejects.toThrow(unknown);
@@ -602,6 +610,10 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
         await expect(store.updateDocument(B, document.id, { state: 'error', error: 'x' })).rejects.toThrow(unknown);
         expect(await store.removeDocument(B, document.id)).toBeUndefined();
         expect(await store.revokeApiKey(B, key.id)).toBe(false);
+        await expect(store.updateConnection(B, connection.id, { name: 'mine' })).rejects.toThrow(
+          /Unknown connection id/,
+        );
+        expect(await store.removeConnection(B, connection.id)).toBe(false);
         await expect(store.deleteConversation(B, conversation.id)).rejects.toThrow(unknown);
 
         // Nothing of A's changed.
@@ -610,6 +622,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
         expect((await store.listTurns(A, conversation.id)).map((t) => t.turn.content)).toEqual(['the plan']);
         expect((await store.getDocument(A, document.id))?.name).toBe('plan.pdf');
         expect((await store.listApiKeys(A))[0]?.revokedAt).toBeUndefined();
+        expect(await store.getConnection(A, connection.id)).toEqual(connection);
       });
 
       it('keeps the same bytes once and owned twice: each owner sees their record, the count covers both', async () => {
@@ -669,5 +682,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
         });
       });
     });
+
+    describeModelStores(open, () => h.reopen());
   });
 }
