@@ -97,6 +97,26 @@ describe('InMemoryLiveRuns', () => {
     expect(await runs.decide(OWNER, 'r', '1', { action: 'skip' })).toBe('not-running');
   });
 
+  it('on shutdown, stores what was pushed, marks the run interrupted, stops it, and drops what it pushes after', async () => {
+    const { store } = await storeWithRun();
+    const runs = new InMemoryLiveRuns(store);
+    const writer = runs.start(OWNER, 'r', 'c');
+    const follower = (await runs.follow(OWNER, 'r'))!;
+    writer.push(text(1, 'a'));
+    writer.push(text(2, 'b'));
+    // The driver, as the chat service's: once stopped, the loop's last event, then the end.
+    writer.signal.addEventListener('abort', () => {
+      writer.push({ ...runEnd, reason: 'aborted' });
+      void writer.end();
+    });
+    expect(await runs.interruptAll()).toBe(1);
+    expect(writer.signal.aborted).toBe(true);
+    expect(await read(follower)).toEqual(['a', 'b']);
+    expect((await store.getRun(OWNER, 'r'))?.status).toBe('interrupted');
+    expect((await store.getRunEvents(OWNER, 'r')).map((e) => e.type)).toEqual(['text-delta', 'text-delta']);
+    expect(await runs.interruptAll()).toBe(0);
+  });
+
   it('tells the followers when the log cannot be written, and writes nothing after', async () => {
     const { store } = await storeWithRun();
     const runs = new InMemoryLiveRuns(store);

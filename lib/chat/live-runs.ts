@@ -51,6 +51,9 @@ export interface LiveRuns {
   /** Resolves once the run has ended and stored its last event (at once when it is not in progress). Unscoped: it
    *  tells nothing but when, and the run limits wait on it. */
   ended(runId: string): Promise<void>;
+  /** This instance is shutting down (SIGTERM): every run it drives keeps what it stored, is marked interrupted at
+   *  once (not when its lease runs out) and is stopped; resolves with how many once each has ended. */
+  interruptAll(): Promise<number>;
 }
 
 /** Told when a run of this process starts and once it has ended (the shared registry holds its lease meanwhile). */
@@ -135,6 +138,12 @@ export class InMemoryLiveRuns implements LiveRuns {
     for (const run of runs) run.controller.abort();
     await Promise.all(runs.map((run) => run.ended));
   }
+
+  async interruptAll(): Promise<number> {
+    const runs = [...this.runs.values()];
+    await Promise.all(runs.map((run) => run.interrupt()));
+    return runs.length;
+  }
 }
 
 class LiveRun implements RunWriter {
@@ -149,6 +158,8 @@ class LiveRun implements RunWriter {
   private pending: AgentEvent[] = [];
   private writing?: Promise<void>;
   private writeError?: unknown;
+  /** Set by interrupt(): what the run pushes after it is dropped. */
+  private interrupted = false;
 
   constructor(
     private readonly store: ChatStore,
@@ -169,7 +180,7 @@ class LiveRun implements RunWriter {
   }
 
   push(event: AgentEvent): void {
-    if (this.failed) return;
+    if (this.failed || this.interrupted) return;
     this.pending.push(event);
     this.writing ??= this.write();
   }
@@ -199,6 +210,19 @@ class LiveRun implements RunWriter {
     this.events.close();
     this.onEnd();
     this.resolveEnded();
+  }
+
+  /** The process is going away: store what was pushed, mark the run interrupted (as a killed process's run reads
+   *  later, but now), then stop it; resolves once its driver has ended it. */
+  async interrupt(): Promise<void> {
+    this.interrupted = true;
+    await this.writing;
+    if (!this.failed)
+      await this.store.finishRun(this.owner, this.runId, 'interrupted').catch(() => {
+        // it ended meanwhile (its run-end was in the last write), or the store is gone: nothing to mark
+      });
+    this.controller.abort();
+    await this.ended;
   }
 
   private async write(): Promise<void> {

@@ -45,6 +45,11 @@ export class SharedLiveRuns implements LiveRuns {
     return this.local.start(owner, runId, conversationId);
   }
 
+  /** Only this instance's own runs; the others' go on where they are. */
+  interruptAll(): Promise<number> {
+    return this.local.interruptAll();
+  }
+
   /** Is the run the owner's? (Another instance's run is checked in the store before anything is sent to it.) */
   private async owns(owner: OwnerScope, runId: string): Promise<boolean> {
     return (await this.store.getRun(owner, runId)) !== undefined;

@@ -26,6 +26,7 @@ import { defaultSettings } from '../store/settings';
 import type { ChatStore, ConversationSettings } from '../store/types';
 import { configureTelemetry, stopTelemetry } from '../telemetry';
 import { ParseJobs } from '../uploads/parsing';
+import { onShutdown } from './shutdown';
 import { DocumentService } from '../uploads/service';
 
 export interface AppContext {
@@ -158,6 +159,8 @@ async function build(): Promise<AppContext> {
     });
     // Servers already running on this machine are looked for at once, so the page can offer them.
     void ctx.models.startScan().catch(() => {});
+    // SIGTERM / SIGINT: this process's runs are marked interrupted at once (lib/server/shutdown.ts).
+    onShutdown({ interruptRuns: () => ctx.runs.interruptAll(), release: async () => store.runBus?.releaseAll() });
     return ctx;
   } catch (e) {
     await store.close();

@@ -243,12 +243,16 @@ export class PgRunBus implements RunBus {
     }
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
+  async releaseAll(): Promise<void> {
     clearInterval(this.timer);
     // Runs still held are cut off with this instance: their leases end now, so another instance marks them
     // interrupted at its next heartbeat instead of after a whole lease.
     await run(this.pool, 'releaseLeases', [this.instanceId]).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.releaseAll();
     await this.listener?.end().catch(() => undefined);
   }
 }

@@ -39,6 +39,9 @@ export interface RunBus {
   /** This instance drives the run (started by this store): its lease is renewed until release. */
   hold(runId: string): void;
   release(runId: string): void;
+  /** This instance is going away (SIGTERM): the heartbeat stops and every lease it holds ends now, so another
+   *  instance marks whatever is still running interrupted at its next heartbeat. */
+  releaseAll(): Promise<void>;
   /** The run's events after `afterSeq` (-1: from the first); undefined when the run does not exist. */
   readTail(runId: string, afterSeq: number): Promise<RunTail | undefined>;
   /** Calls `onChange` whenever the run's log may have grown or the run may have ended (after a lost connection

@@ -1,7 +1,8 @@
 // Two instances of the built app (`next start` on two loopback ports) on one real PostgreSQL database and one
 // DATA_DIR: a run started on A is followed, stopped and approved from B; a file uploaded to A goes with a message
 // sent to B; when A is killed (SIGKILL) mid-run, B marks its run interrupted within the lease's bound and everything
-// A had streamed is kept.
+// A had streamed is kept; an instance sent SIGTERM marks its own runs interrupted as it stops, long before their
+// lease would run out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionResult, ConversationData } from '../../lib/chat/page';
 import { postgresMissing } from '../support/postgres';
@@ -154,6 +155,33 @@ if (missing) {
       expect(stored.startsWith(textOf(seenOnA))).toBe(true);
       expect(stored.startsWith(textOf(seenOnB))).toBe(true);
       expect(stored.length).toBeGreaterThanOrEqual(Math.max(textOf(seenOnA).length, textOf(seenOnB).length));
+    });
+
+    it('marks its own runs interrupted when sent SIGTERM, before their lease runs out, keeping what it streamed', async () => {
+      // C's leases last ten minutes: within this test only C's own shutdown can end its run, not B's sweep.
+      const c = await cluster.add({ leaseMs: 600_000 });
+      cluster.model.setScenario({ replies: [longAnswer(2000)] });
+      const { sse: onC, ids } = await startChat(c, { message: 'A story for the night shift', tools: [] });
+      const seenOnC: FeedItem[] = [];
+      await onC.readUntil((i) => textOf(seenOnC.concat(i)).length > 60, seenOnC);
+      const onB = await followRun(b(), ids.runId);
+      const seenOnB: FeedItem[] = [];
+      await onB.readUntil((i) => textOf(seenOnB.concat(i)).length > 60, seenOnB);
+
+      const exit = c.terminate();
+      await onC.rest(seenOnC).catch(() => seenOnC);
+      await onB.rest(seenOnB); // B's feed ends once C has marked the run
+      expect(await exit).toBe(143); // next start's exit after SIGTERM: it went through the app's shutdown
+      expect(seenOnB.some(isType('run-end'))).toBe(false); // cut off, not finished
+
+      const opened = await action<ActionResult<ConversationData>>(b(), 'loadConversation', [ids.conversationId]);
+      if (!opened.ok) throw new Error(opened.error);
+      const turn = opened.value.turns.at(-1)!;
+      expect(turn.runStatus).toBe('interrupted');
+      const stored = turn.events.map((e) => (e.type === 'text-delta' ? e.text : '')).join('');
+      expect(stored.startsWith(textOf(seenOnC))).toBe(true);
+      expect(stored.startsWith(textOf(seenOnB))).toBe(true);
+      expect(c.output()).toContain('[shutdown] SIGTERM: 1 run(s) marked interrupted');
     });
   });
 }

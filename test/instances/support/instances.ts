@@ -16,6 +16,8 @@ export interface Instance {
   stop(): Promise<void>;
   /** SIGKILL to its whole process group (no chance to release anything). */
   kill(): Promise<void>;
+  /** SIGTERM to the server process alone (a deploy, docker stop); resolves with its exit code once it has exited. */
+  terminate(): Promise<number | null>;
 }
 
 export interface Cluster {
@@ -24,6 +26,8 @@ export interface Cluster {
   model: ModelServer;
   instances: Instance[];
   leaseMs: number;
+  /** One more instance on the same database and DATA_DIR, with a lease of its own (default: the cluster's). */
+  add(opts?: { leaseMs?: number }): Promise<Instance>;
   stop(): Promise<void>;
 }
 
@@ -47,7 +51,13 @@ export async function startCluster(opts: { count: number; leaseMs: number }): Pr
     await stop();
     throw e;
   }
-  return { db, dataDir, model, instances, leaseMs: opts.leaseMs, stop };
+  const add = async (more: { leaseMs?: number } = {}) => {
+    const name = String.fromCharCode(65 + instances.length);
+    const instance = await startInstance(name, db, dataDir, model, more.leaseMs ?? opts.leaseMs);
+    instances.push(instance);
+    return instance;
+  };
+  return { db, dataDir, model, instances, leaseMs: opts.leaseMs, add, stop };
 }
 
 async function startInstance(
@@ -94,6 +104,11 @@ async function startInstance(
       if (proc.child.exitCode !== null || proc.child.signalCode !== null) return;
       process.kill(-proc.child.pid!, 'SIGKILL');
       await proc.exited;
+    },
+    async terminate() {
+      if (proc.child.exitCode !== null || proc.child.signalCode !== null) return proc.child.exitCode;
+      process.kill(proc.child.pid!, 'SIGTERM');
+      return proc.exited;
     },
   };
 }
