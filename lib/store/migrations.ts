@@ -8,7 +8,8 @@ export const SCHEMA_VERSIONS = [
   '4: accounts: conversations have an owner; API keys, invites and the server settings',
   '5: model connections added on the page, and what servers taught about their models',
   '6: agents a user saved',
-  '7: runs leased by the instance that drives them (several instances on one database; nothing on SQLite)',
+  '7: the Runs page’s index: run summaries, their tool and model calls, the text a search looks in',
+  '8: runs leased by the instance that drives them (several instances on one database; nothing on SQLite)',
 ] as const;
 
 export const SCHEMA_VERSION = SCHEMA_VERSIONS.length;

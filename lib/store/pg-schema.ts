@@ -154,7 +154,61 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX agents_by_owner ON agents (owner_id);
   `,
-  // 7: the instance driving a run holds a lease on it, renewed by its heartbeat; a run whose lease ran out is marked
+  // 7: the Runs page's index (pg-run-index.ts), as SQLite's: a summary row per finished run, its tool calls and
+  // model calls, and the text a search looks in (user message, answer, tool arguments and results) under a pg_trgm
+  // GIN index, so that ILIKE finds substrings in any script (FTS5's trigram tokenizer on SQLite). Written when a run
+  // finishes; runs finished before this step are indexed when an instance next opens the store.
+  `
+  CREATE EXTENSION IF NOT EXISTS pg_trgm;
+
+  CREATE TABLE run_summaries (
+    id                bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    run_id            text NOT NULL UNIQUE REFERENCES runs (id) ON DELETE CASCADE,
+    conversation_id   text NOT NULL,
+    -- the conversation's owner, copied so that a query counts and filters without a join (kept in step by the store)
+    owner_id          text NOT NULL,
+    started_at        bigint NOT NULL,
+    outcome           text NOT NULL,
+    agent             text,
+    model             text,
+    llm_calls         integer NOT NULL,
+    tool_calls        integer NOT NULL,
+    failed_tool_calls integer NOT NULL,
+    prompt_tokens     bigint NOT NULL,
+    completion_tokens bigint NOT NULL,
+    duration_ms       bigint NOT NULL
+  );
+  CREATE INDEX run_summaries_by_owner ON run_summaries (owner_id, started_at DESC);
+  CREATE INDEX run_summaries_by_outcome ON run_summaries (owner_id, outcome, started_at DESC);
+  CREATE INDEX run_summaries_by_model ON run_summaries (owner_id, model, started_at DESC);
+  CREATE INDEX run_summaries_by_agent ON run_summaries (owner_id, agent, started_at DESC);
+  CREATE INDEX run_summaries_failed ON run_summaries (owner_id, started_at DESC) WHERE failed_tool_calls > 0;
+
+  CREATE TABLE run_tool_calls (
+    summary_id  bigint NOT NULL REFERENCES run_summaries (id) ON DELETE CASCADE,
+    name        text NOT NULL,
+    ok          boolean NOT NULL,
+    duration_ms double precision NOT NULL
+  );
+  CREATE INDEX run_tool_calls_by_run ON run_tool_calls (summary_id);
+  CREATE INDEX run_tool_calls_by_name ON run_tool_calls (name, ok, summary_id);
+
+  CREATE TABLE run_llm_calls (
+    summary_id        bigint NOT NULL REFERENCES run_summaries (id) ON DELETE CASCADE,
+    model             text NOT NULL,
+    prompt_tokens     bigint NOT NULL,
+    completion_tokens bigint NOT NULL,
+    ttft_ms           double precision
+  );
+  CREATE INDEX run_llm_calls_by_run ON run_llm_calls (summary_id);
+
+  CREATE TABLE run_text (
+    summary_id bigint PRIMARY KEY REFERENCES run_summaries (id) ON DELETE CASCADE,
+    body       text NOT NULL
+  );
+  CREATE INDEX run_text_trigrams ON run_text USING gin (body gin_trgm_ops);
+  `,
+  // 8: the instance driving a run holds a lease on it, renewed by its heartbeat; a run whose lease ran out is marked
   // interrupted by whichever instance sees it first. Stops and tool decisions for a run go to the instance that
   // drives it through run_controls (a NOTIFY says which row to read; the answer comes back the same way).
   `
@@ -180,8 +234,12 @@ if (PG_MIGRATIONS.length !== SCHEMA_VERSION)
 /** A lock id of its own, so that only instances of this app opening the same database wait for each other. */
 const MIGRATION_LOCK = 0x61677374; // "agst"
 
-/** Brings the database up to the newest schema and returns that version. */
-export async function migratePostgres(pool: pg.Pool): Promise<number> {
+/** Brings the database up to the newest schema and returns that version. `after` runs in the same transaction,
+ *  under the same lock (the Runs index's back-fill: instances starting at once index each run once). */
+export async function migratePostgres(
+  pool: pg.Pool,
+  after?: (client: pg.PoolClient) => Promise<unknown>,
+): Promise<number> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -199,6 +257,7 @@ export async function migratePostgres(pool: pg.Pool): Promise<number> {
       await client.query(PG_MIGRATIONS[v - 1]!);
       await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [v]);
     }
+    await after?.(client);
     await client.query('COMMIT');
     return PG_MIGRATIONS.length;
   } catch (e) {

@@ -105,6 +105,35 @@ if (missing) {
       );
     });
 
+    it('indexes for the Runs page, when an instance opens the store, the runs finished before the index existed, once', async () => {
+      const store = await open();
+      for (const id of ['old-1', 'old-2']) {
+        await runningRun(store, id);
+        await store.appendEvents(OWNER, id, [delta(id, `answer of ${id}`)]);
+        await store.finishRun(OWNER, id, 'answered');
+      }
+      await runningRun(store, 'still-running');
+      // As a database migrated from before the index: finished runs, no summaries.
+      await queryRows(db.url, 'DELETE FROM run_summaries');
+      expect((await store.searchRuns(OWNER, {})).rows).toEqual([]);
+      await Promise.all([open(), open()]); // two instances starting at once
+      const rows = await queryRows<{ run_id: string }>(db.url, 'SELECT run_id FROM run_summaries ORDER BY run_id');
+      expect(rows.map((r) => r.run_id)).toEqual(['old-1', 'old-2']);
+      expect((await store.searchRuns(OWNER, { text: 'answer of old-2' })).rows.map((r) => r.runId)).toEqual(['old-2']);
+    });
+
+    it('indexes a run the lease sweep marks interrupted', async () => {
+      const a = await open({ leaseMs: 100 });
+      const b = await open();
+      await runningRun(a, 'cut-off');
+      await a.appendEvents(OWNER, 'cut-off', [delta('cut-off', 'half an answer')]);
+      await a.close(); // its lease ends with it
+      expect(await b.markInterruptedRuns()).toBe(1);
+      expect((await b.searchRuns(OWNER, { outcome: 'interrupted', text: 'half' })).rows.map((r) => r.runId)).toEqual([
+        'cut-off',
+      ]);
+    });
+
     it('keeps text with U+0000 in messages, answers and titles readable and searchable', async () => {
       const store = await open();
       const c = await store.createConversation(OWNER, { title: 'nul\u0000title' });

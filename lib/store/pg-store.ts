@@ -15,10 +15,12 @@ import { NotFoundError } from './errors';
 import { LOCAL_OWNER_ID, type OwnerScope } from './owner';
 import { PgAccounts } from './pg-accounts';
 import { PgModels } from './pg-models';
+import { PgRunIndex } from './pg-run-index';
 import { PgRunBus, type PgBusOptions } from './pg-bus';
 import { migratePostgres } from './pg-schema';
 import { pgText, run, type PgStatement, type Queryable } from './pg-statements';
 import type { RunBus } from './run-bus';
+import type { RunFacets, RunFigures, RunPage, RunQuery } from './run-query';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings, settingsFromJson } from './settings';
 import type { ConversationRow, RunRow, TurnRow } from './statements';
 import { upgradeRunLog } from './upgrade';
@@ -69,7 +71,8 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
   // An idle connection that breaks (a database restart) is dropped from the pool; the next query opens another.
   pool.on('error', (e) => console.error(`[store] a PostgreSQL connection failed: ${e.message}`));
   try {
-    await migratePostgres(pool);
+    // Runs finished before the Runs index existed are indexed now.
+    await migratePostgres(pool, (client) => new PgRunIndex(pool).backfill(client));
     const bus = await PgRunBus.start(pool, url, opts);
     const store = new PgChatStore(pool, bus, opts.defaults ?? defaultSettings());
     if (opts.maintenance !== false) bus.maintain(() => store.markInterruptedRuns());
@@ -100,6 +103,7 @@ class PgChatStore implements ChatStore {
   readonly authDatabase: AuthDatabase;
   private readonly accounts: PgAccounts;
   private readonly models: PgModels;
+  private readonly runIndex: PgRunIndex;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -113,6 +117,7 @@ class PgChatStore implements ChatStore {
       (fn) => this.tx(fn),
       () => this.now(),
     );
+    this.runIndex = new PgRunIndex(pool);
   }
 
   /** Strictly increasing milliseconds within this instance, as on SQLite. */
@@ -326,8 +331,20 @@ class PgChatStore implements ChatStore {
     if (owner.ownerId === LOCAL_OWNER_ID) return 0;
     return this.tx(async (db) => {
       await this.models.adoptLocalAgents(owner, db);
-      return (await this.q('adoptConversations', [owner.ownerId, LOCAL_OWNER_ID], db)).rowCount ?? 0;
+      const adopted = (await this.q('adoptConversations', [owner.ownerId, LOCAL_OWNER_ID], db)).rowCount ?? 0;
+      await this.runIndex.adopt(db, LOCAL_OWNER_ID, owner.ownerId);
+      return adopted;
     });
+  }
+
+  searchRuns(owner: OwnerScope, query: RunQuery): Promise<RunPage> {
+    return this.runIndex.search(owner, query);
+  }
+  runFigures(owner: OwnerScope, query: RunQuery): Promise<RunFigures> {
+    return this.runIndex.figures(owner, query);
+  }
+  runFacets(owner: OwnerScope): Promise<RunFacets> {
+    return this.runIndex.facets(owner);
   }
 
   async close(): Promise<void> {
@@ -472,8 +489,8 @@ class PgChatStore implements ChatStore {
     return new Error(`Run "${runId}" is driven by another instance: cannot ${what}.`);
   }
 
-  /** Records how a run ended and adds its answer to the conversation's search text. False when it is not running
-   *  (or, with a holder, not held by it). The caller found the run by an owned lookup, or is the lease sweep. */
+  /** Records how a run ended, adds its answer to the conversation's search text and indexes the run for the Runs
+   *  page. False when it is not running (or, with a holder, not held by it). The caller found the run by an owned lookup, or is the lease sweep. */
   private async closeRun(
     db: Queryable,
     runId: string,
@@ -491,6 +508,7 @@ class PgChatStore implements ChatStore {
     const args = [status, this.now(), errorJson, searchable(answer), runId, holder];
     if (!(await this.q('finishRun', args, db)).rowCount) return false;
     await this.q('rebuildSearch', [owner.id, searchable(owner.title)], db);
+    await this.runIndex.index(db, runId, searchable(answer));
     await this.q('notifyEnded', [[runId]], db); // followers on other instances stop waiting
     return true;
   }

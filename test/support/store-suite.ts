@@ -7,6 +7,7 @@ import { LOCAL_OWNER_ID, ownerScope } from '../../lib/store/owner';
 import { defaultSettings } from '../../lib/store/settings';
 import type { ChatStore, ConversationSettings, StoredTurn } from '../../lib/store/types';
 import { describeModelStores } from './store-suite-models';
+import { describeRunSearch } from './store-suite-runs';
 
 export interface StoreHarness {
   /** The test's store, on a fresh, empty database. */
@@ -684,5 +685,6 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
     });
 
     describeModelStores(open, () => h.reopen());
+    describeRunSearch(open);
   });
 }
