@@ -69,8 +69,8 @@ export async function decideTool(
   decision: ToolDecision,
 ): Promise<ActionResult<null>> {
   const me = await guardAction();
-  return attempt((ctx) => {
-    ctx.chat.decideTool(me, runId, functionId, decision);
+  return attempt(async (ctx) => {
+    await ctx.chat.decideTool(me, runId, functionId, decision);
     return null;
   });
 }
