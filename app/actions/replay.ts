@@ -70,8 +70,8 @@ export async function decideTool(
   childRunId?: string,
 ): Promise<ActionResult<null>> {
   const me = await guardAction();
-  return attempt((ctx) => {
-    ctx.chat.decideTool(me, runId, functionId, decision, childRunId);
+  return attempt(async (ctx) => {
+    await ctx.chat.decideTool(me, runId, functionId, decision, childRunId);
     return null;
   });
 }

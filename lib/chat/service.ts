@@ -211,19 +211,25 @@ export class ChatService {
 
   /** The user's decision on a tool call a paused run waits on. `childRunId`: the child run (a Router's helper, a
    *  GroupChat's member) whose call it is, when it is not the run's own. */
-  decideTool(actor: Actor, runId: string, functionId: string, decision: unknown, childRunId?: string): void {
+  async decideTool(
+    actor: Actor,
+    runId: string,
+    functionId: string,
+    decision: unknown,
+    childRunId?: string,
+  ): Promise<void> {
     const parsed = ToolDecisionSchema.safeParse(decision);
     if (!parsed.success) {
       throw new Error('A decision is {action: "run", arguments?}, {action: "skip"} or {action: "supply", content}.');
     }
     const key = decisionKey(childRunId ?? runId, functionId);
-    const result = this.runs.decide(actor.owner, runId, key, parsed.data);
+    const result = await this.runs.decide(actor.owner, runId, key, parsed.data);
     if (result === 'not-running') throw new NotFoundError('This run is not going any more.');
     if (result === 'not-waiting') throw new Error(`This run is not waiting for tool call ${functionId}.`);
   }
 
-  /** Stops a run in progress. False when it is not running. */
-  stop(actor: Actor, runId: string): boolean {
+  /** Stops a run in progress (on any instance). False when it is not running. */
+  stop(actor: Actor, runId: string): Promise<boolean> {
     return this.runs.stop(actor.owner, runId);
   }
 

@@ -44,6 +44,7 @@ export interface AppConfig {
   web: WebEnvConfig;
   telemetry: TelemetryEnvConfig;
   http: HttpEnvConfig;
+  database: DatabaseEnvConfig;
   localModels: LocalModelsEnvConfig;
   models: ModelsEnvConfig;
   auth: AuthEnvConfig;
@@ -194,6 +195,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     web: webConfigFrom(env),
     http: httpConfigFrom(env),
     telemetry: telemetryConfigFrom(env),
+    database: databaseConfigFrom(env),
     localModels: localModelsFrom(env),
     models: modelsFrom(env),
     auth: authConfigFrom(env),
@@ -369,6 +371,8 @@ export interface LocalModelsEnvConfig {
   contextSize: number;
   /** LOCAL_MODEL_THREADS: CPU threads for generation (default: the cores but one, which stays for the server). */
   threads: number;
+  /** LOCAL_MODEL_UPLOAD_MAX_BYTES: the largest GGUF file the page may upload (default 16 GB). */
+  uploadMaxBytes: number;
 }
 
 function localModelsFrom(env: Env): LocalModelsEnvConfig {
@@ -381,6 +385,7 @@ function localModelsFrom(env: Env): LocalModelsEnvConfig {
     gpu,
     contextSize: intFrom(env, ['LOCAL_MODEL_CONTEXT_SIZE'], 8192, { min: 256 }),
     threads: intFrom(env, ['LOCAL_MODEL_THREADS'], Math.max(1, availableParallelism() - 1), { min: 1 }),
+    uploadMaxBytes: intFrom(env, ['LOCAL_MODEL_UPLOAD_MAX_BYTES'], 16 * 1024 ** 3, { min: 1 }),
   };
 }
 
@@ -542,5 +547,33 @@ function telemetryConfigFrom(env: Env): TelemetryEnvConfig {
       scheduledDelayMillis: intFrom(env, ['OTEL_BSP_SCHEDULE_DELAY'], 5000, { min: 0 }),
       exportTimeoutMillis: intFrom(env, ['OTEL_BSP_EXPORT_TIMEOUT'], 30_000, { min: 1 }),
     },
+  };
+}
+
+// ---- the database: SQLite in DATA_DIR, or PostgreSQL shared by several instances ----
+
+export interface DatabaseEnvConfig {
+  /** DATABASE_URL (postgres://…): PostgreSQL; unset: SQLite in DATA_DIR. Server-side only (it holds a password). */
+  url?: string;
+  /** DATABASE_POOL_SIZE: PostgreSQL connections per instance (one more listens for notifications). */
+  poolSize: number;
+  /** RUN_LEASE_MS: how long a run's lease lasts past its instance's last heartbeat (renewed every fifth of it);
+   *  a run whose lease ran out is marked interrupted by another instance. */
+  leaseMs: number;
+}
+
+function databaseConfigFrom(env: Env): DatabaseEnvConfig {
+  const url = env.DATABASE_URL?.trim() || undefined;
+  if (url && !/^postgres(ql)?:\/\//i.test(url)) {
+    // Only the scheme is shown: the rest may hold a password.
+    const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(url)?.[0] ?? 'no scheme';
+    throw new ConfigError(
+      `DATABASE_URL must be a postgres:// (or postgresql://) URL (got ${scheme}); leave it unset for SQLite in DATA_DIR`,
+    );
+  }
+  return {
+    url,
+    poolSize: intFrom(env, ['DATABASE_POOL_SIZE'], 10, { min: 1 }),
+    leaseMs: intFrom(env, ['RUN_LEASE_MS'], 10_000, { min: 250 }),
   };
 }

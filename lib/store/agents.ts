@@ -6,16 +6,16 @@ import { NotFoundError } from './errors';
 import { LOCAL_OWNER_ID, type OwnerScope } from './owner';
 import type { AgentDefinition, SavedAgent } from './types';
 
-interface AgentRow {
+export interface AgentRow {
   id: string;
   definition_json: string;
   created_at: number;
   updated_at: number;
 }
 
-const COLUMNS = 'id, definition_json, created_at, updated_at';
+export const COLUMNS = 'id, definition_json, created_at, updated_at';
 
-function toAgent(row: AgentRow): SavedAgent {
+export function toAgent(row: AgentRow): SavedAgent {
   const definition = JSON.parse(row.definition_json) as AgentDefinition;
   return { ...definition, id: row.id, createdAt: row.created_at, updatedAt: row.updated_at };
 }

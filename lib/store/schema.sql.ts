@@ -1,6 +1,8 @@
-// The database layout, as an ordered list of migrations. PRAGMA user_version records how many have run, so opening
-// an older file brings it up to date and opening a current one does nothing. Append new steps; never edit old ones.
+// The SQLite database layout, one migration per version of migrations.ts. PRAGMA user_version records how many have
+// run, so opening an older file brings it up to date and opening a current one does nothing. Append new steps; never
+// edit old ones.
 import type Database from 'better-sqlite3';
+import { newerSchemaError, SCHEMA_VERSION } from './migrations';
 
 export const MIGRATIONS: readonly string[] = [
   `
@@ -193,7 +195,9 @@ export const MIGRATIONS: readonly string[] = [
     DELETE FROM run_text WHERE rowid = old.id;
   END;
   `,
-  // 8: the documents a saved agent always has (its knowledge), one row per agent and content hash, kept by the store
+  // 8: leases are for several instances on one database; one process drives every run of a SQLite file.
+  '',
+  // 9: the documents a saved agent always has (its knowledge), one row per agent and content hash, kept by the store
   // from the definition's \`documents\` so that a file an agent holds is its owner's (ownsUpload) and its bytes stay
   // while an agent holds them (countDocumentsWithHash).
   `
@@ -207,16 +211,15 @@ export const MIGRATIONS: readonly string[] = [
   `,
 ];
 
+if (MIGRATIONS.length !== SCHEMA_VERSION)
+  throw new Error(`schema.sql.ts has ${MIGRATIONS.length} migrations for ${SCHEMA_VERSION} schema versions`);
+
 /** Brings the file up to the newest schema and returns that version. One IMMEDIATE transaction, with the version
  *  read inside it, so two processes opening a new file at once cannot both apply the same step. */
 export function migrate(db: Database.Database): number {
   db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
-    if (current > MIGRATIONS.length) {
-      throw new Error(
-        `The database is at schema version ${current}, newer than this app knows (${MIGRATIONS.length}); upgrade the app.`,
-      );
-    }
+    if (current > MIGRATIONS.length) throw newerSchemaError(current);
     for (const step of MIGRATIONS.slice(current)) db.exec(step);
     if (current < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
   }).immediate();

@@ -1,7 +1,8 @@
 // What the app keeps: conversations, their turns (a user message each), the runs that answered each turn, and every
-// event of every run in order; uploaded documents; API keys, invites and the server's settings. One interface, so
-// PostgreSQL can serve many users later; SQLite is the default. Every method answers with a Promise (a database
-// across the network answers later); the SQLite store does its work before it returns and answers with a settled one.
+// event of every run in order; uploaded documents; API keys, invites and the server's settings. One interface with two
+// implementations: SQLite (the default, one process) and PostgreSQL (DATABASE_URL; several instances may share it).
+// Every method answers with a Promise (a database across the network answers later); the SQLite store does its work
+// before it returns and answers with a settled one.
 //
 // Ownership: a conversation has an owner, and everything that hangs off it (turns, runs and their events, documents,
 // per-conversation settings, tools' work directories) is its owner's. Every method that takes an id or lists takes
@@ -13,6 +14,7 @@ import type { CapabilityHints } from '../llm/capabilities';
 import type { ContentItem, Lang } from '../llm/schema';
 import type { RunSearchStore } from './run-query';
 import type { OwnerScope } from './owner';
+import type { RunBus } from './run-bus';
 
 /** The title of a conversation that has none yet (one started by an upload); the page shows it in its language. */
 export const DEFAULT_TITLE = 'New chat';
@@ -120,8 +122,10 @@ export interface ChatStore extends DocumentStore, AccountStore, ConnectionStore,
   /** Every run of a turn, oldest first (regenerate and replay add runs). */
   listRuns(owner: OwnerScope, turnId: string): Promise<StoredRun[]>;
 
-  /** At start-up, for every owner: runs still marked running were cut off by a crash or a kill; mark them
-   *  interrupted. Resolves with how many were marked. */
+  /** For every owner: runs still marked running whose driver is gone (a crash, a kill) are marked interrupted;
+   *  resolves with how many were. SQLite (one process): every run left running, at start-up. PostgreSQL (instances
+   *  sharing the database): the runs whose lease ran out, at start-up and at every heartbeat; other instances' live
+   *  runs are left alone. */
   markInterruptedRuns(): Promise<number>;
   /** What the built-in local owner had (everything written before accounts, or on loopback without them) becomes
    *  `owner`'s: the first admin takes it over. Resolves with how many conversations moved. */
@@ -129,11 +133,16 @@ export interface ChatStore extends DocumentStore, AccountStore, ConnectionStore,
   /** The database handle the accounts library (lib/auth) keeps its tables in, beside these. */
   readonly authDatabase: AuthDatabase;
 
+  /** How the instances sharing this store's database tell each other about runs (run-bus.ts); absent when one
+   *  process owns the store (SQLite). */
+  readonly runBus?: RunBus;
+
   close(): Promise<void>;
 }
 
-/** Where lib/auth keeps users and sessions: the store's own database (a PostgreSQL store will hand its pool). */
-export type AuthDatabase = { type: 'sqlite'; handle: import('better-sqlite3').Database };
+/** Where lib/auth keeps users and sessions: the store's own database (SQLite's handle, PostgreSQL's pool). */
+export type AuthDatabase =
+  { type: 'sqlite'; handle: import('better-sqlite3').Database } | { type: 'postgres'; pool: import('pg').Pool };
 
 // --- Documents uploaded to a conversation ---
 

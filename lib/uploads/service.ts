@@ -53,6 +53,7 @@ export class DocumentService {
     this.imageLimits = options.images ?? imageLimits();
     this.parses = options.parses ?? new ParseJobs();
     this.budget = options.budget;
+    this.parses.resumeWith((owner, doc) => this.startParsing(owner, doc));
   }
 
   /** Stores the bytes, records the document (state 'parsing') and starts parsing it. A new conversation is created
