@@ -1,10 +1,12 @@
 'use client';
 // The header's model picker: every model of every connection, grouped by connection, searchable. The choice is the
-// open conversation's (stored with it; a new chat keeps it until its first message) and holds from the next message.
+// open conversation's (stored with it; a new chat keeps it until its first message) and holds from the next message;
+// a conversation with a saved agent shows the agent's model until one is picked.
 import { useTranslations } from 'next-intl';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { parseModelId } from '@/lib/models/ids';
 import type { ModelOption } from '@/lib/models/service';
+import { useAgents } from '../agents/agents-store';
 import { useChat } from '../chat/store';
 import { useConnectionName } from './connection-name';
 import { useModels } from './models-store';
@@ -13,7 +15,10 @@ export function ModelPicker() {
   const t = useTranslations('models');
   const connectionName = useConnectionName();
   const groups = useModels((s) => s.groups);
-  const chosen = useChat((s) => s.settings?.model);
+  // A conversation with a saved agent shows the agent's model until the picker names another (which then wins).
+  const agentId = useChat((s) => (s.activeId ? s.settings?.agentId : s.draftAgent?.id));
+  const agentModel = useAgents((s) => s.agents.find((a) => a.id === agentId)?.model);
+  const chosen = useChat((s) => s.settings?.model) ?? agentModel;
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const box = useRef<HTMLDivElement>(null);

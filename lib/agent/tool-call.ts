@@ -28,7 +28,7 @@ export async function executeToolCall(
   const beforeTool = run.options.beforeTool;
   if (beforeTool) {
     run.emit({ type: 'tool-approval', functionId: call.functionId, name: call.name, arguments: call.arguments });
-    decision = await untilAborted(beforeTool(call), run.signal);
+    decision = await untilAborted(beforeTool(call, run.options.runId), run.signal);
     if (decision.action === 'run' && decision.arguments !== undefined) {
       args = decision.arguments;
       setCallArguments(messages, call.functionId, args);

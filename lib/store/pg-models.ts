@@ -94,7 +94,11 @@ export class PgModels implements ConnectionStore, AgentStore {
 
   async createAgent(owner: OwnerScope, definition: AgentDefinition): Promise<SavedAgent> {
     const values = [randomUUID(), owner.ownerId, pgText(definition.name), JSON.stringify(definition), this.now()];
-    return toAgent((await this.q<AgentRow>('insertAgent', values)).rows[0]!);
+    return this.tx(async (db) => {
+      const row = (await this.q<AgentRow>('insertAgent', values, db)).rows[0]!;
+      await this.holdDocuments(owner, row.id, definition, db);
+      return toAgent(row);
+    });
   }
 
   async getAgent(owner: OwnerScope, id: string): Promise<SavedAgent | undefined> {
@@ -108,9 +112,19 @@ export class PgModels implements ConnectionStore, AgentStore {
 
   async updateAgent(owner: OwnerScope, id: string, definition: AgentDefinition): Promise<SavedAgent> {
     const values = [pgText(definition.name), JSON.stringify(definition), this.now(), id, owner.ownerId];
-    const row = (await this.q<AgentRow>('updateAgent', values)).rows[0];
-    if (!row) throw new NotFoundError(`Unknown agent id "${id}".`);
-    return toAgent(row);
+    return this.tx(async (db) => {
+      const row = (await this.q<AgentRow>('updateAgent', values, db)).rows[0];
+      if (!row) throw new NotFoundError(`Unknown agent id "${id}".`);
+      await this.holdDocuments(owner, id, definition, db);
+      return toAgent(row);
+    });
+  }
+
+  /** Which uploads the agent's documents hold, rewritten with its definition (SQLite: SqliteAgents.write). */
+  private async holdDocuments(owner: OwnerScope, id: string, definition: AgentDefinition, db: Queryable) {
+    await this.q('dropAgentDocuments', [id], db);
+    const hashes = (definition.documents ?? []).map((d) => pgText(d.hash));
+    if (hashes.length) await this.q('addAgentDocuments', [id, owner.ownerId, hashes], db);
   }
 
   async deleteAgent(owner: OwnerScope, id: string): Promise<boolean> {
@@ -120,6 +134,7 @@ export class PgModels implements ConnectionStore, AgentStore {
   /** The built-in local owner's agents become the first admin's (with the rest of the local data). */
   async adoptLocalAgents(owner: OwnerScope, db: Queryable): Promise<number> {
     if (owner.ownerId === LOCAL_OWNER_ID) return 0;
+    await this.q('adoptAgentDocuments', [owner.ownerId, LOCAL_OWNER_ID], db);
     return (await this.q('adoptAgents', [owner.ownerId, LOCAL_OWNER_ID], db)).rowCount ?? 0;
   }
 }

@@ -226,6 +226,17 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX run_controls_unanswered ON run_controls (holder) WHERE answer IS NULL;
   `,
+  // 9: the documents a saved agent always has, one row per agent and content hash, rewritten with the definition, so
+  // that a file an agent holds is its owner's (ownsUpload) and its bytes stay while one holds them.
+  `
+  CREATE TABLE agent_documents (
+    agent_id text NOT NULL REFERENCES agents (id) ON DELETE CASCADE,
+    owner_id text NOT NULL,
+    hash     text NOT NULL,
+    PRIMARY KEY (agent_id, hash)
+  );
+  CREATE INDEX agent_documents_by_hash ON agent_documents (hash, owner_id);
+  `,
 ];
 
 if (PG_MIGRATIONS.length !== SCHEMA_VERSION)

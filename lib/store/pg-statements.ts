@@ -147,9 +147,12 @@ export const PG_SQL = {
                      WHERE d.id = $3 AND c.id = d.conversation_id AND c.owner_id = $4 RETURNING ${documentColumns}`,
   removeDocument: `DELETE FROM documents AS d USING conversations c
                      WHERE d.id = $1 AND c.id = d.conversation_id AND c.owner_id = $2 RETURNING ${documentColumns}`,
-  ownsHash: `SELECT count(*) AS n FROM ${OWNED_DOCUMENTS} WHERE d.hash = $1 AND c.owner_id = $2`,
+  // A conversation's upload, or a saved agent's document (agent_documents, kept with the agent's definition).
+  ownsHash: `SELECT (SELECT count(*) FROM ${OWNED_DOCUMENTS} WHERE d.hash = $1 AND c.owner_id = $2)
+                  + (SELECT count(*) FROM agent_documents WHERE hash = $1 AND owner_id = $2) AS n`,
   // Every owner's: whether the bytes may go (never answered to a client).
-  countHash: 'SELECT count(*) AS n FROM documents WHERE hash = $1',
+  countHash: `SELECT (SELECT count(*) FROM documents WHERE hash = $1)
+                   + (SELECT count(*) FROM agent_documents WHERE hash = $1) AS n`,
 
   insertKey: `INSERT INTO api_keys (id, owner_id, name, prefix, hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)
                 RETURNING ${KEY_COLUMNS}`,
@@ -204,6 +207,10 @@ export const PG_SQL = {
                   RETURNING ${AGENT_COLUMNS}`,
   deleteAgent: 'DELETE FROM agents WHERE id = $1 AND owner_id = $2',
   adoptAgents: 'UPDATE agents SET owner_id = $1 WHERE owner_id = $2',
+  adoptAgentDocuments: 'UPDATE agent_documents SET owner_id = $1 WHERE owner_id = $2',
+  dropAgentDocuments: 'DELETE FROM agent_documents WHERE agent_id = $1',
+  addAgentDocuments: `INSERT INTO agent_documents (agent_id, owner_id, hash)
+                        SELECT $1, $2, unnest($3::text[]) ON CONFLICT DO NOTHING`,
 } as const;
 
 export type PgStatement = keyof typeof PG_SQL;

@@ -197,6 +197,18 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 8: leases are for several instances on one database; one process drives every run of a SQLite file.
   '',
+  // 9: the documents a saved agent always has (its knowledge), one row per agent and content hash, kept by the store
+  // from the definition's \`documents\` so that a file an agent holds is its owner's (ownsUpload) and its bytes stay
+  // while an agent holds them (countDocumentsWithHash).
+  `
+  CREATE TABLE agent_documents (
+    agent_id TEXT NOT NULL REFERENCES agents (id) ON DELETE CASCADE,
+    owner_id TEXT NOT NULL,
+    hash     TEXT NOT NULL,
+    PRIMARY KEY (agent_id, hash)
+  ) WITHOUT ROWID;
+  CREATE INDEX agent_documents_by_hash ON agent_documents (hash, owner_id);
+  `,
 ];
 
 if (MIGRATIONS.length !== SCHEMA_VERSION)

@@ -186,11 +186,13 @@ export interface DocumentStore {
   updateDocument(owner: OwnerScope, id: string, update: DocumentUpdate): Promise<StoredDocument>;
   /** Removes the record; resolves with it (undefined when unknown). */
   removeDocument(owner: OwnerScope, id: string): Promise<StoredDocument | undefined>;
-  /** Does the owner hold an upload of these bytes, in any of their conversations? (The same bytes uploaded by two
-   *  users are stored once and owned twice; a reference to bytes the owner never uploaded is not theirs.) */
+  /** Does the owner hold an upload of these bytes, in any of their conversations or saved agents' documents? (The
+   *  same bytes uploaded by two users are stored once and owned twice; a reference to bytes the owner never uploaded
+   *  is not theirs.) */
   ownsUpload(owner: OwnerScope, hash: string): Promise<boolean>;
-  /** How many records, of every owner, point at these bytes: without a scope, because the bytes are deleted only
-   *  once nobody holds them. Never answered to a client (it would tell whether someone else has the file). */
+  /** How many records, of every owner, point at these bytes (conversations' documents and saved agents'): without a
+   *  scope, because the bytes are deleted only once nobody holds them. Never answered to a client (it would tell
+   *  whether someone else has the file). */
   countDocumentsWithHash(hash: string): Promise<number>;
 }
 
@@ -235,6 +237,19 @@ export interface AgentDefinition {
   /** GroupChat only. */
   selection?: SpeakerSelection;
   maxRound?: number;
+  /** The model its runs use (an id from the model list, "<connection>/<name>"); absent: the server's default. */
+  model?: string;
+  /** Documents it always has (its knowledge): uploads of its owner's, by content hash. Every run of it can search
+   *  them (an Assistant before each answer, other kinds with the document tools). Absent: none. */
+  documents?: AgentDocument[];
+}
+
+/** A file a saved agent holds: the bytes are DATA_DIR/files/<hash>/, as for a conversation's upload. */
+export interface AgentDocument {
+  /** sha256 of the bytes, hex. */
+  hash: string;
+  name: string;
+  size: number;
 }
 
 export interface SavedAgent extends AgentDefinition {
@@ -270,6 +285,8 @@ export interface ConnectionStore {
   learnCapabilities(connectionId: string, model: string, hints: CapabilityHints): Promise<void>;
 }
 
+/** Saved agents. createAgent and updateAgent also record which uploads the definition's `documents` hold (the
+ *  agent_documents table, migration 8): ownsUpload and countDocumentsWithHash count them; deleteAgent drops them. */
 export interface AgentStore {
   createAgent(owner: OwnerScope, definition: AgentDefinition): Promise<SavedAgent>;
   getAgent(owner: OwnerScope, id: string): Promise<SavedAgent | undefined>;

@@ -157,5 +157,33 @@ export function describeModelStores(open: () => Promise<ChatStore>, reopen: () =
       expect((await store.listAgents(B)).map((a) => a.id)).toEqual([old.id]);
       expect((await store.listAgents(A)).map((a) => a.id)).toEqual([hers.id]);
     });
+
+    it('makes the files an agent holds its owner’s and keeps their bytes held until no agent holds them', async () => {
+      const store = await open();
+      const doc = (hash: string) => ({ hash, name: `${hash}.md`, size: 3 });
+      const held = await store.createAgent(A, agent('librarian', { documents: [doc('h1'), doc('h2')] }));
+      expect(await store.ownsUpload(A, 'h1')).toBe(true);
+      expect(await store.ownsUpload(B, 'h1')).toBe(false);
+      expect(await store.countDocumentsWithHash('h2')).toBe(1);
+
+      await store.updateAgent(A, held.id, agent('librarian', { documents: [doc('h2')] }));
+      expect(await store.ownsUpload(A, 'h1')).toBe(false);
+      expect(await store.countDocumentsWithHash('h1')).toBe(0);
+      await store.createAgent(A, agent('second', { documents: [doc('h2')] }));
+      expect(await store.countDocumentsWithHash('h2')).toBe(2);
+
+      await store.deleteAgent(A, held.id);
+      expect(await store.countDocumentsWithHash('h2')).toBe(1);
+      await expect(store.updateAgent(B, held.id, agent('x', { documents: [doc('h3')] }))).rejects.toThrow(
+        /Unknown agent id/,
+      );
+      expect(await store.ownsUpload(B, 'h3')).toBe(false);
+
+      const local = ownerScope(LOCAL_OWNER_ID);
+      await store.createAgent(local, agent('old', { documents: [doc('h4')] }));
+      await store.adoptLocalData(B);
+      expect(await store.ownsUpload(B, 'h4')).toBe(true);
+      expect(await store.ownsUpload(local, 'h4')).toBe(false);
+    });
   });
 }
