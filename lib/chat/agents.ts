@@ -5,7 +5,7 @@
 // answers 400 to them gets them in the text once, and is remembered), else in the text (nous, as Qwen-Agent does for
 // Qwen-family models); images sent as image parts when it can see them.
 import { Assistant, FnCallAgent, GroupChat, ReActChat, Router, type Agent } from '../agent';
-import type { AppConfig, VisionSetting } from '../config';
+import { loadConfig, type AppConfig, type VisionSetting } from '../config';
 import { createChatModel } from '../llm/factory';
 import type { ChatModel, GenerateCfg } from '../llm/model';
 import { ToolFallbackModel } from '../llm/tool-fallback';
@@ -13,9 +13,9 @@ import type { ModelService, ResolvedModel } from '../models/service';
 import type { FncallMode } from '../protocol/enums';
 import type { ImageResolver } from '../llm/image-data';
 import { seesImages } from '../llm/vision';
-import { uploadedImages } from '../documents/image-source';
 import { storageRoot, type OwnerScope } from '../store/owner';
-import type { ConversationSettings, DocumentStore } from '../store/types';
+import type { ChatStore, ConversationSettings } from '../store/types';
+import { modelImages } from '../uploads/model-images';
 
 import type { ResolvedAgent } from './saved-agents';
 
@@ -28,17 +28,19 @@ export type AgentFactory = (
   overrides: { model?: string; owner: OwnerScope; saved?: ResolvedAgent },
 ) => Agent | Promise<Agent>;
 
-/** `uploads`: whose uploads an owner may send as images; without it only image URLs leave. */
+/** `uploads`: whose uploads and conversations an owner may send images of; without it only image URLs leave. */
 export function agentFactory(
-  config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>,
+  config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'> & Partial<Pick<AppConfig, 'images'>>,
   models: ModelService,
-  uploads?: Pick<DocumentStore, 'ownsUpload'>,
+  uploads?: Pick<ChatStore, 'ownsUpload' | 'getConversation'>,
 ): AgentFactory {
   return async (settings, overrides) => {
     const { owner } = overrides;
     const resolved = await models.resolve(owner, settings.model, overrides.model);
-    // Image parts are built from the run owner's uploads only, whatever reference a message carries.
-    const images = uploads ? uploadedImages(config.dataDir, (hash) => uploads.ownsUpload(owner, hash)) : undefined;
+    // Image parts are built from the run owner's uploads and conversations only, whatever a message refers to.
+    const images = uploads
+      ? modelImages(config.dataDir, uploads, owner, config.images ?? loadConfig().images)
+      : undefined;
     if (overrides.saved) return fromSaved(config, overrides.saved, settings, { owner, resolved, images });
     const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
     return new Kind({

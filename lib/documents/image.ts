@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { loadConfig } from '../config';
 import { formatBytes } from './limits';
 import { DocumentError } from './types';
-import { sniffImage, type ImageKind } from './image-kind';
+import { imageMime, sniffImage, type ImageKind } from './image-kind';
 
 const LABEL: Record<ImageKind, string> = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP', gif: 'GIF' };
 
@@ -96,4 +96,25 @@ function reason(e: unknown): string {
       .replace(/^vips\w*:\s*/i, '')
       .trim() || 'it could not be decoded'
   );
+}
+
+/** The longest side, in pixels, of an image a tool produced as it is sent to the model (larger ones are shrunk). */
+export const MODEL_IMAGE_MAX_SIDE = 2048;
+
+/**
+ * An image a tool produced, as it is sent to a model: checked as an upload is (format by content, size, pixels,
+ * decodes to the end), then shrunk to fit MODEL_IMAGE_MAX_SIDE when larger (a JPEG stays a JPEG; anything else
+ * becomes a PNG). Rejects with a DocumentError saying why it cannot be sent.
+ */
+export async function imageForModel(
+  bytes: Uint8Array,
+  name: string,
+  limits: ImageLimits,
+  maxSide = MODEL_IMAGE_MAX_SIDE,
+): Promise<{ mime: string; bytes: Uint8Array }> {
+  const { kind, width, height } = await checkImage(bytes, name, limits);
+  if (Math.max(width, height) <= maxSide) return { mime: imageMime(kind), bytes };
+  const shrunk = sharp(bytes, { limitInputPixels: limits.maxPixels }).resize(maxSide, maxSide, { fit: 'inside' });
+  if (kind === 'jpeg') return { mime: 'image/jpeg', bytes: await shrunk.jpeg({ quality: 85 }).toBuffer() };
+  return { mime: 'image/png', bytes: await shrunk.png().toBuffer() };
 }
