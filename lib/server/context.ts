@@ -72,7 +72,7 @@ export async function createAppContext(
   });
   const runs = parts.runs ?? new InMemoryLiveRuns(store);
   const parses = new ParseJobs();
-  const settings = () => defaultSettings(config.llm.fncallMode);
+  const settings = () => defaultSettings(config.llm.fncallMode, { toolImages: config.llm.toolImages });
   const uploads = new DocumentService(store, {
     dataDir: config.dataDir,
     limits: config.documents,
@@ -144,7 +144,9 @@ export function appContext(): Promise<AppContext> {
 async function build(): Promise<AppContext> {
   const config = loadConfig();
   configureTelemetry(config.telemetry);
-  const store = await openStore(config.dataDir, { defaults: defaultSettings(config.llm.fncallMode) });
+  const store = await openStore(config.dataDir, {
+    defaults: defaultSettings(config.llm.fncallMode, { toolImages: config.llm.toolImages }),
+  });
   try {
     // The key that encrypts connections' API keys is made (or read) at start, not at the first saved key.
     const ctx = await createAppContext(config, store, {
