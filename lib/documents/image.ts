@@ -7,9 +7,8 @@ import sharp from 'sharp';
 import { loadConfig } from '../config';
 import { formatBytes } from './limits';
 import { DocumentError } from './types';
-import { imageMime, sniffImage, type ImageKind } from './image-kind';
-
-const LABEL: Record<ImageKind, string> = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP', gif: 'GIF' };
+import { IMAGE_TYPE_NAMES, orList } from './accepted-types';
+import { IMAGE_LABELS, imageMime, sniffImage, type ImageKind } from './image-kind';
 
 export interface ImageLimits {
   /** Largest image file accepted (IMAGE_MAX_BYTES). */
@@ -31,7 +30,7 @@ export interface ImageInfo {
 
 function corrupt(name: string, kind: ImageKind, detail: string): DocumentError {
   return new DocumentError(
-    `${name} is a damaged or incomplete ${LABEL[kind]} image (${detail}); save or export it again and upload it again.`,
+    `${name} is a damaged or incomplete ${IMAGE_LABELS[kind]} image (${detail}); save or export it again and upload it again.`,
     'corrupt',
   );
 }
@@ -42,7 +41,7 @@ function corrupt(name: string, kind: ImageKind, detail: string): DocumentError {
  */
 export async function checkImage(bytes: Uint8Array, name: string, limits: ImageLimits): Promise<ImageInfo> {
   const kind = sniffImage(bytes);
-  if (!kind) throw new DocumentError(`${name} is not a PNG, JPEG, WebP or GIF image.`, 'unsupported');
+  if (!kind) throw new DocumentError(`${name} is not a ${orList(IMAGE_TYPE_NAMES)} image.`, 'unsupported');
   if (bytes.byteLength > limits.maxBytes) {
     throw new DocumentError(
       `${name} is larger than the ${formatBytes(limits.maxBytes)} limit per image; make it smaller and upload it again.`,
