@@ -21,6 +21,7 @@ import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { codeInterpreterBackend, codeWorkDir } from '../../tools/code-interpreter';
 import { drain, follow } from '../support/chat';
+import { PYTHON_WRITES_PNG as HAND_PNG } from '../support/images';
 
 const OWNER = ownerScope('owner-a');
 const ACTOR = everyToolActor(OWNER);
@@ -34,18 +35,6 @@ const MATPLOTLIB = [
   "plt.title('Revenue by month')",
   'plt.show()',
 ].join('\n');
-const HAND_PNG = [
-  'import struct, zlib',
-  'def chunk(kind, data):',
-  '    body = kind + data',
-  "    return struct.pack('>I', len(data)) + body + struct.pack('>I', zlib.crc32(body) & 0xffffffff)",
-  "rows = b''.join(b'\\x00' + b'\\xff\\x00\\x00' * 2 for _ in range(2))",
-  "png = b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 2, 2, 8, 2, 0, 0, 0))",
-  "png += chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b'')",
-  "open('figure-1.png', 'wb').write(png)",
-  "print('saved')",
-].join('\n');
-
 let server: ModelServer;
 let dataDir: string;
 let store: ChatStore;
@@ -86,7 +75,7 @@ beforeEach(() => {
 });
 
 /** Runs one turn that plots a chart; the two request bodies the model server received, and the run's events. */
-async function plot(settings: { toolImages?: boolean; fncallMode?: 'native' | 'nous' }) {
+async function plot(settings: { toolImages?: boolean; fncallMode?: 'native' | 'nous' | 'qwen' }) {
   const started: StartedRun = await chat.send(ACTOR, {
     message: 'Plot revenue by month.',
     settings: { tools: ['code_interpreter'], ...settings },
@@ -158,6 +147,25 @@ describe('with tool images on, a model that sees', () => {
       const last = (bodies[1].messages as { role: string; content: WirePart[] }[]).at(-1)!;
       expect(last.role).toBe('user');
       expect(last.content[0]!.text).toContain('<tool_response>');
+      expect(imageUrls(bodies[1])).toEqual([expect.stringMatching(/^data:image\/png;base64,iVBORw0KGgo/)]);
+    },
+    SLOW,
+  );
+
+  it(
+    'gets it in the user message the call continues from with qwen calls',
+    async () => {
+      const args = JSON.stringify({ code });
+      server.setScenario({
+        replies: [
+          { content: `✿FUNCTION✿: code_interpreter\n✿ARGS✿: ${args}` },
+          { content: 'March is the best month.' },
+        ],
+      });
+      const { bodies } = await plot({ toolImages: true, fncallMode: 'qwen' });
+      const last = (bodies[1].messages as { role: string; content: WirePart[] }[]).at(-1)!;
+      expect(last.role).toBe('user');
+      expect(last.content.map((p) => p.type)).toEqual(['text', 'image_url', 'text']);
       expect(imageUrls(bodies[1])).toEqual([expect.stringMatching(/^data:image\/png;base64,iVBORw0KGgo/)]);
     },
     SLOW,
