@@ -5,7 +5,7 @@
 // answers 400 to them gets them in the text once, and is remembered), else in the text (nous, as Qwen-Agent does for
 // Qwen-family models); images sent as image parts when it can see them.
 import { Assistant, FnCallAgent, GroupChat, ReActChat, Router, type Agent } from '../agent';
-import { loadConfig, type AppConfig, type VisionSetting } from '../config';
+import type { AppConfig, VisionSetting } from '../config';
 import { createChatModel } from '../llm/factory';
 import type { ChatModel, GenerateCfg } from '../llm/model';
 import { ToolFallbackModel } from '../llm/tool-fallback';
@@ -30,7 +30,7 @@ export type AgentFactory = (
 
 /** `uploads`: whose uploads and conversations an owner may send images of; without it only image URLs leave. */
 export function agentFactory(
-  config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'> & Partial<Pick<AppConfig, 'images'>>,
+  config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir' | 'images'>,
   models: ModelService,
   uploads?: Pick<ChatStore, 'ownsUpload' | 'getConversation'>,
 ): AgentFactory {
@@ -38,9 +38,7 @@ export function agentFactory(
     const { owner } = overrides;
     const resolved = await models.resolve(owner, settings.model, overrides.model);
     // Image parts are built from the run owner's uploads and conversations only, whatever a message refers to.
-    const images = uploads
-      ? modelImages(config.dataDir, uploads, owner, config.images ?? loadConfig().images)
-      : undefined;
+    const images = uploads ? modelImages(config.dataDir, uploads, owner, config.images) : undefined;
     if (overrides.saved) return fromSaved(config, overrides.saved, settings, { owner, resolved, images });
     const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
     return new Kind({
