@@ -154,6 +154,18 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
         <input
           type="checkbox"
           className="mt-1"
+          checked={Boolean(settings.recordRawStream)}
+          onChange={(e) => void update({ recordRawStream: e.target.checked })}
+        />
+        <span>
+          <span className="font-medium">{t('recordRawStream')}</span>
+          <span className="block text-neutral-600 dark:text-neutral-400">{t('recordRawStreamHelp')}</span>
+        </span>
+      </label>
+      <label className="flex items-start gap-2">
+        <input
+          type="checkbox"
+          className="mt-1"
           checked={settings.toolImages ?? false}
           onChange={(e) => void update({ toolImages: e.target.checked })}
         />

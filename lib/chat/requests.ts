@@ -38,6 +38,7 @@ export const SettingsPatchSchema = z.object({
   pauseBeforeTools: z.boolean().optional(),
   /** Give the model the images the tools produced (when it can see them). */
   toolImages: z.boolean().optional(),
+  recordRawStream: z.boolean().optional(),
   /** The language of the agent's prompts; "auto" follows the page. */
   lang: z.enum(['auto', ...LANGS], { error: '"lang" must be "auto", "en" or "zh"' }).optional(),
   /** A saved agent's id ('' for none). */
