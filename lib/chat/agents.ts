@@ -13,9 +13,9 @@ import type { ModelService, ResolvedModel } from '../models/service';
 import type { FncallMode } from '../protocol/enums';
 import type { ImageResolver } from '../llm/image-data';
 import { seesImages } from '../llm/vision';
-import { uploadedImages } from '../documents/image-source';
 import { storageRoot, type OwnerScope } from '../store/owner';
-import type { ConversationSettings, DocumentStore } from '../store/types';
+import type { ChatStore, ConversationSettings } from '../store/types';
+import { modelImages } from '../uploads/model-images';
 
 import { documentRef } from '../store/documents';
 import { DOCUMENT_TOOLS } from './document-tools';
@@ -30,11 +30,11 @@ export type AgentFactory = (
   overrides: { model?: string; owner: OwnerScope; saved?: ResolvedAgent },
 ) => Agent | Promise<Agent>;
 
-/** `uploads`: whose uploads an owner may send as images; without it only image URLs leave. */
+/** `uploads`: whose uploads and conversations an owner may send images of; without it only image URLs leave. */
 export function agentFactory(
-  config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>,
+  config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir' | 'images'>,
   models: ModelService,
-  uploads?: Pick<DocumentStore, 'ownsUpload'>,
+  uploads?: Pick<ChatStore, 'ownsUpload' | 'getConversation'>,
 ): AgentFactory {
   return async (settings, overrides) => {
     const { owner, saved } = overrides;
@@ -42,8 +42,8 @@ export function agentFactory(
     const record = config.llm.recordRawStream || settings.recordRawStream === true;
     // A saved agent's own model, unless the conversation picked another (the page's picker).
     const resolved = await models.resolve(owner, settings.model ?? saved?.model, overrides.model);
-    // Image parts are built from the run owner's uploads only, whatever reference a message carries.
-    const images = uploads ? uploadedImages(config.dataDir, (hash) => uploads.ownsUpload(owner, hash)) : undefined;
+    // Image parts are built from the run owner's uploads and conversations only, whatever a message refers to.
+    const images = uploads ? modelImages(config.dataDir, uploads, owner, config.images) : undefined;
     if (saved) return fromSaved(config, saved, settings, { owner, resolved, images, record, models });
     const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
     return new Kind({

@@ -337,6 +337,9 @@ export class ChatService {
       // Tools stage only the owner's uploads, whatever a message refers to.
       uploadAccess: (hash: string) => this.store.ownsUpload(owner, hash),
       ...(lang ? { lang } : {}),
+      // Tool images go back to the model (a seeing one) through the run's generate cfg: the agent lists the files'
+      // images in the results, the model layer sends the latest step's (lib/agent/tool-images.ts, lib/llm/tool-images.ts).
+      ...(conversation.settings.toolImages ? { generateCfg: { tool_images: true } } : {}),
       ...(how.kind === 'messages' && how.clientTools ? { clientTools: how.clientTools } : {}),
       ...(conversation.settings.pauseBeforeTools
         ? {

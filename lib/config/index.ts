@@ -17,6 +17,8 @@ export interface LlmEnvConfig {
   recordRawStream: boolean;
   /** Whether the model is sent images (MODEL_VISION): 'auto' by its name (`*-vl-*`, `*vision*`, `gpt-4o*`…). */
   vision: VisionSetting;
+  /** Whether new conversations give the model the images tools produce (TOOL_IMAGES_TO_MODEL; default off). */
+  toolImages: boolean;
 }
 
 export const VISION_SETTINGS = ['auto', 'on', 'off'] as const;
@@ -162,6 +164,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxInputTokens: intFrom(env, ['MAX_INPUT_TOKENS', 'QWEN_AGENT_DEFAULT_MAX_INPUT_TOKENS'], 58_000),
       recordRawStream: flag(env, 'RECORD_RAW_STREAM'),
       vision: visionFrom(env.MODEL_VISION),
+      toolImages: flag(env, 'TOOL_IMAGES_TO_MODEL'),
     },
     maxLlmCallsPerRun: intFrom(
       env,

@@ -76,7 +76,7 @@ export async function createAppContext(
   });
   const runs = parts.runs ?? (store.runBus ? new SharedLiveRuns(store, store.runBus) : new InMemoryLiveRuns(store));
   const parses = new ParseJobs();
-  const settings = () => defaultSettings(config.llm.fncallMode);
+  const settings = () => defaultSettings(config.llm.fncallMode, { toolImages: config.llm.toolImages });
   const uploads = new DocumentService(store, {
     dataDir: config.dataDir,
     limits: config.documents,
@@ -149,7 +149,7 @@ async function build(): Promise<AppContext> {
   const config = loadConfig();
   configureTelemetry(config.telemetry);
   const store = await openStore(config.dataDir, {
-    defaults: defaultSettings(config.llm.fncallMode),
+    defaults: defaultSettings(config.llm.fncallMode, { toolImages: config.llm.toolImages }),
     databaseUrl: config.database.url,
     postgres: { poolSize: config.database.poolSize, leaseMs: config.database.leaseMs },
   });

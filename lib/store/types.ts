@@ -43,6 +43,9 @@ export interface ConversationSettings {
   /** The document tools (retrieval, doc_parser) while the conversation has documents: 'auto' or absent offers them,
    *  'off' only when ticked in `tools` (lib/chat/document-tools.ts). */
   documentTools?: 'auto' | 'off';
+  /** Give the model the images the tools of each step produced (code_interpreter charts, MCP images), when it can see
+   *  them (generate_cfg.tool_images). Absent: off, unless the server's TOOL_IMAGES_TO_MODEL turns it on. */
+  toolImages?: boolean;
 }
 
 export interface ConversationSummary {
