@@ -21,3 +21,9 @@ export function blobStore(config: Pick<AppConfig, 'dataDir' | 's3'> = loadConfig
   }
   return store;
 }
+
+/** Where uploads, parses and work files of `dataDir` are kept: the S3 bucket of the environment's S3_* settings,
+ *  else `dataDir` itself. */
+export function dataStore(dataDir: string): BlobStore {
+  return blobStore({ dataDir, s3: loadConfig().s3 });
+}

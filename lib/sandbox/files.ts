@@ -1,5 +1,5 @@
-// Files in a code work directory: what a run wrote (snapshot before and after), and safe lookup for serving them.
-import { lstat, readdir, realpath } from 'node:fs/promises';
+// Files in a code work directory: what a run wrote (snapshot before and after), and how they are typed and linked.
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 
 const MAX_ENTRIES = 2_000;
@@ -77,25 +77,6 @@ export function mimeOf(name: string): string {
 /** Raster images the page may show inline (SVG is excluded: it can carry scripts). */
 export function isInlineImage(mime: string): boolean {
   return /^image\/(png|jpeg|gif|webp)$/.test(mime);
-}
-
-/**
- * The absolute path of `segments` inside `root`, or undefined when it would leave it ('..', absolute parts,
- * NUL bytes, or a symlink pointing outside).
- */
-export async function resolveInside(root: string, segments: readonly string[]): Promise<string | undefined> {
-  if (segments.length === 0) return undefined;
-  if (segments.some((s) => s === '' || s === '.' || s === '..' || /[\\/\0]/.test(s))) return undefined;
-  const base = path.resolve(root);
-  const target = path.resolve(base, ...segments);
-  if (!target.startsWith(base + path.sep)) return undefined;
-  try {
-    const [realBase, realTarget] = await Promise.all([realpath(base), realpath(target)]);
-    if (!realTarget.startsWith(realBase + path.sep)) return undefined;
-    return realTarget;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The page's URL for a file of a conversation's code work directory (served by app/api/artifacts). */

@@ -3,7 +3,7 @@
 // another conversation, or to a file that is not an accepted image, is not found; so is any image of a conversation
 // that is not the asker's (the store lists only the owner's documents).
 import { readFile } from 'node:fs/promises';
-import { storedFilePath } from '../documents/file-ref';
+import { uploadedFile } from '../documents/storage';
 import { imageMime, isImageKind } from '../documents/image-kind';
 import type { OwnerScope } from '../store/owner';
 import type { DocumentStore } from '../store/types';
@@ -24,7 +24,8 @@ export async function uploadedImageResponse(
     (d) => d.hash === hash && d.state === 'ready' && isImageKind(d.kind),
   );
   if (!doc || !isImageKind(doc.kind)) return notFound();
-  const bytes = await readFile(storedFilePath(dataDir, hash)).catch(() => undefined);
+  const file = await uploadedFile(dataDir, hash);
+  const bytes = file && (await readFile(file).catch(() => undefined));
   if (!bytes) return notFound();
   const ascii = doc.name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return new Response(new Uint8Array(bytes), {
