@@ -150,6 +150,18 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
           <span className="block text-neutral-600 dark:text-neutral-400">{t('pauseHelp')}</span>
         </span>
       </label>
+      <label className="flex items-start gap-2">
+        <input
+          type="checkbox"
+          className="mt-1"
+          checked={Boolean(settings.recordRawStream)}
+          onChange={(e) => void update({ recordRawStream: e.target.checked })}
+        />
+        <span>
+          <span className="font-medium">{t('recordRawStream')}</span>
+          <span className="block text-neutral-600 dark:text-neutral-400">{t('recordRawStreamHelp')}</span>
+        </span>
+      </label>
       <label className="flex flex-col gap-1">
         <span className="font-medium">{t('systemMessage')}</span>
         <textarea

@@ -1,5 +1,6 @@
 'use client';
 import { useTranslations } from 'next-intl';
+import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { AgentsPanel } from '../agents/agents-panel';
 import { ImportRunButton } from '../inspector/import-run-button';
@@ -36,6 +37,12 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           {t('newChat')}
         </button>
         <ImportRunButton onOpened={onNavigate} />
+        <Link
+          href="/runs"
+          className="rounded px-2 py-1 text-neutral-700 hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-neutral-800"
+        >
+          {t('runs')}
+        </Link>
         <input
           type="search"
           aria-label={t('search')}

@@ -6,6 +6,7 @@ import type { Iteration } from '../../lib/inspect/model';
 import { formatNumber, formatPreciseDuration } from '../chat/format';
 import { useFormatWords } from '../chat/use-format-words';
 import { RequestView } from './request-view';
+import { RawStreamView } from './raw-stream-view';
 import { ResponseView } from './response-view';
 import { RetrievalView } from './retrieval-view';
 import { ToolSteps } from './tool-steps';
@@ -108,6 +109,7 @@ export function IterationView({
         </p>
       )}
       <ResponseView iteration={it} />
+      {it.rawStream && <RawStreamView stream={it.rawStream} />}
       <ToolSteps tools={it.tools} />
       {it.reactSteps.length > 0 && (
         <section aria-label={t('reactSteps')} className="space-y-1 text-xs">

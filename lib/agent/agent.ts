@@ -262,6 +262,7 @@ export class Agent {
       if (withheld !== undefined) end.raw = { content: withheld };
     }
     if (r.parseErrors.length) end.parseErrors = r.parseErrors;
+    if (r.rawStream) end.rawStream = r.rawStream;
     run.emit(end);
     return r;
   }

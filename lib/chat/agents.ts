@@ -36,13 +36,15 @@ export function agentFactory(
 ): AgentFactory {
   return async (settings, overrides) => {
     const { owner } = overrides;
+    // RECORD_RAW_STREAM, or the conversation's switch: each model call keeps the provider's SSE chunks.
+    const record = config.llm.recordRawStream || settings.recordRawStream === true;
     const resolved = await models.resolve(owner, settings.model, overrides.model);
     // Image parts are built from the run owner's uploads only, whatever reference a message carries.
     const images = uploads ? uploadedImages(config.dataDir, (hash) => uploads.ownsUpload(owner, hash)) : undefined;
-    if (overrides.saved) return fromSaved(config, overrides.saved, settings, { owner, resolved, images });
+    if (overrides.saved) return fromSaved(config, overrides.saved, settings, { owner, resolved, images, record });
     const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
     return new Kind({
-      llm: modelFor(resolved, settings, { vision: config.llm.vision, images }),
+      llm: modelFor(resolved, settings, { vision: config.llm.vision, images, record }),
       maxLlmCalls: config.maxLlmCallsPerRun,
       functionList: toolList(config, settings.tools, overrides.owner),
       systemMessage: settings.systemMessage || undefined,
@@ -55,12 +57,13 @@ export function agentFactory(
 export function modelFor(
   resolved: ResolvedModel,
   settings: Pick<ConversationSettings, 'fncallMode' | 'generateCfg'>,
-  opts: { vision?: VisionSetting; images?: ImageResolver } = {},
+  opts: { vision?: VisionSetting; images?: ImageResolver; record?: boolean } = {},
 ): ChatModel {
   const { capabilities } = resolved;
   const generateCfg: GenerateCfg = { ...settings.generateCfg };
   // An explicit generate_cfg.multimodal wins, then MODEL_VISION, then the connection's capability.
   generateCfg.multimodal = seesImages(capabilities.vision.value, opts.vision ?? 'auto', generateCfg.multimodal);
+  if (opts.record) generateCfg.record_raw_stream = true;
   // 'native' means "the tools API when the model takes it"; nous and qwen are the user's explicit choice.
   const fncallMode: FncallMode =
     settings.fncallMode === 'native' && !capabilities.tools.value ? 'nous' : settings.fncallMode;
@@ -86,16 +89,16 @@ function fromSaved(
   config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>,
   saved: ResolvedAgent,
   settings: ConversationSettings,
-  run: { owner: OwnerScope; resolved: ResolvedModel; images?: ImageResolver },
+  run: { owner: OwnerScope; resolved: ResolvedModel; images?: ImageResolver; record?: boolean },
 ): Agent {
-  const { owner, resolved, images } = run;
+  const { owner, resolved, images, record } = run;
   const llm = modelFor(
     resolved,
     {
       fncallMode: saved.fncallMode ?? settings.fncallMode,
       generateCfg: { ...saved.generateCfg, ...settings.generateCfg },
     },
-    { vision: config.llm.vision, images },
+    { vision: config.llm.vision, images, record },
   );
   const common = {
     llm,

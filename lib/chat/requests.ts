@@ -36,6 +36,7 @@ export const SettingsPatchSchema = z.object({
     .optional(),
   systemMessage: z.string().optional(),
   pauseBeforeTools: z.boolean().optional(),
+  recordRawStream: z.boolean().optional(),
   /** The language of the agent's prompts; "auto" follows the page. */
   lang: z.enum(['auto', ...LANGS], { error: '"lang" must be "auto", "en" or "zh"' }).optional(),
   /** A saved agent's id ('' for none). */

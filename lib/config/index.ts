@@ -13,6 +13,8 @@ export interface LlmEnvConfig {
   requestTimeoutMs: number;
   idleTimeoutMs: number;
   maxInputTokens: number;
+  /** RECORD_RAW_STREAM=1: every model call keeps the provider's SSE chunks in the run log (also per conversation). */
+  recordRawStream: boolean;
   /** Whether the model is sent images (MODEL_VISION): 'auto' by its name (`*-vl-*`, `*vision*`, `gpt-4o*`…). */
   vision: VisionSetting;
 }
@@ -159,6 +161,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       requestTimeoutMs: intFrom(env, ['LLM_REQUEST_TIMEOUT_MS'], 120_000, { min: 1 }),
       idleTimeoutMs: intFrom(env, ['LLM_IDLE_TIMEOUT_MS'], 60_000, { min: 1 }),
       maxInputTokens: intFrom(env, ['MAX_INPUT_TOKENS', 'QWEN_AGENT_DEFAULT_MAX_INPUT_TOKENS'], 58_000),
+      recordRawStream: flag(env, 'RECORD_RAW_STREAM'),
       vision: visionFrom(env.MODEL_VISION),
     },
     maxLlmCallsPerRun: intFrom(

@@ -135,6 +135,7 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
           };
         }
         if (e.ttftMs !== undefined) it.ttftMs = e.ttftMs;
+        if (e.rawStream) it.rawStream = e.rawStream;
         const r = it.response;
         if (e.raw) {
           r.content = e.raw.content;

@@ -1,7 +1,7 @@
 // What the trace inspector shows of one run: its iterations (one model call each) with their timing, request, raw
 // response and tool steps, folded from the run's stored events by fold.ts.
 import type { AgentKind, CallFormat, HandoffReason, StopReason } from '../protocol/enums';
-import type { ErrorInfo, LlmRequest, RetrievalCandidate, ToolFile, Usage } from '../protocol/events';
+import type { ErrorInfo, LlmRequest, RawStream, RetrievalCandidate, ToolFile, Usage } from '../protocol/events';
 import type { ContentItem, Message } from '../llm/schema';
 import type { ReactStep } from '../llm/fncall';
 
@@ -72,6 +72,8 @@ export interface Iteration {
   retries: { attempt: number; delayMs: number; error: ErrorInfo }[];
   response: RawResponse;
   parseErrors: string[];
+  /** The provider's SSE chunks as received, when the run was recorded with raw-stream recording on. */
+  rawStream?: RawStream;
   tools: ToolStep[];
   retrievals: RetrievalStep[];
   reactSteps: ReactStep[];

@@ -1,6 +1,6 @@
 // The model interface the agents use. One call = one request to the model server (with its retries).
 import type { CallFormat, FncallMode } from '../protocol/enums';
-import type { ErrorInfo, LlmRequest, Usage } from '../protocol/events';
+import type { ErrorInfo, LlmRequest, RawStream, Usage } from '../protocol/events';
 import type { FunctionDef, Lang, Message } from './schema';
 
 /** Qwen-Agent's generate_cfg. Known keys are interpreted; any other key is forwarded in the request body. */
@@ -24,6 +24,8 @@ export interface GenerateCfg {
   thought_in_content?: boolean;
   /** false sends a non-streaming request (for servers that cannot stream tool calls). Default true. */
   stream?: boolean;
+  /** Keep the provider's SSE chunks as received on the call's result (the inspector's "Raw stream"). */
+  record_raw_stream?: boolean;
   /** Send the assistant's reasoning_content back in history (default true, as upstream). */
   send_reasoning?: boolean;
   /** Image items are sent as image_url parts instead of upload notes (vision models). */
@@ -65,6 +67,8 @@ export interface LlmCallResult {
   /** Present when the raw output differs from the streamed text (see the llm-end event). */
   raw?: { content: string; reasoning?: string; toolCalls?: { id: string; name: string; arguments: string }[] };
   parseErrors: string[];
+  /** With record_raw_stream: the chunks as received. */
+  rawStream?: RawStream;
 }
 
 export type LlmEventSink = (event: LlmStreamEvent) => void;

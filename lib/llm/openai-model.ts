@@ -17,6 +17,7 @@ import { StreamTextRouter } from './stream-text';
 import { truncateInputMessages } from './truncate';
 import { countImages, withUploadInfo } from './upload-info';
 import { inlineImages, urlImagesOnly, type ImageResolver } from './image-data';
+import { RawStreamRecorder } from './raw-stream';
 
 export interface OpenAIModelOptions {
   model?: string;
@@ -43,6 +44,7 @@ const LOCAL_KEYS = new Set([
   'function_choice',
   'thought_in_content',
   'stream',
+  'record_raw_stream',
   'send_reasoning',
   'multimodal',
   'request_timeout_ms',
@@ -58,6 +60,8 @@ interface Sent {
   response: Promise<unknown>;
   started: number;
   requestTimeout: number;
+  /** With record_raw_stream (streamed calls): the chunks as they come. */
+  recorder?: RawStreamRecorder;
 }
 
 interface Prepared {
@@ -228,13 +232,16 @@ export class OpenAIChatModel implements ChatModel {
           : undefined
         : { signal, timeout: requestTimeout };
     const started = performance.now();
+    // Recording reads the body through a fetch of its own (a client for this call only; off, nothing changes).
+    const recorder = p.cfg.record_raw_stream && p.body.stream ? new RawStreamRecorder(started) : undefined;
+    const client = recorder ? this.client.withOptions({ fetch: recorder.fetch() }) : this.client;
     // The body keeps image references (the request event shows it); the copy that leaves carries the images.
     const wire = p.body.messages as WireMessage[];
     const response: Promise<unknown> = inlineImages(wire, this.images).then((messages) =>
-      this.client.chat.completions.create((messages === wire ? p.body : { ...p.body, messages }) as never, options),
+      client.chat.completions.create((messages === wire ? p.body : { ...p.body, messages }) as never, options),
     );
     response.catch(() => {}); // handled where it is awaited; this only keeps Node from calling it unhandled meanwhile
-    return { response, started, requestTimeout };
+    return { response, started, requestTimeout, recorder };
   }
 
   private async callOnce(
@@ -393,6 +400,7 @@ export class OpenAIChatModel implements ChatModel {
       durationMs: performance.now() - started,
       parseErrors,
     };
+    if (sent.recorder) result.rawStream = sent.recorder.result();
     if (routed.raw !== routed.text || nativeCalls.length > 0) {
       const raw: NonNullable<LlmCallResult['raw']> = { content: routed.raw };
       if (apiReasoning) raw.reasoning = apiReasoning;

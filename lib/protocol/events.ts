@@ -73,6 +73,15 @@ export const RetrievalCandidateSchema = z.object({
 });
 export type RetrievalCandidate = z.infer<typeof RetrievalCandidateSchema>;
 
+/** The provider's SSE chunks of one model call as received (recording on): each `data:` payload and when it came,
+ *  in ms since the request was sent; bounded per call (lib/llm/raw-stream.ts), `dropped` counts what did not fit. */
+export const RawStreamSchema = z.object({
+  chunks: z.array(z.object({ t: z.number().nonnegative(), data: z.string() })),
+  dropped: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+});
+export type RawStream = z.infer<typeof RawStreamSchema>;
+
 export const RawToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 
 /** A run started as a replay of another run from one of its iterations (lib/replay). Iterations before
@@ -169,6 +178,8 @@ const OWN_EVENTS = [
       })
       .optional(),
     parseErrors: z.array(z.string()).optional(),
+    /** With raw-stream recording on: the chunks as the server sent them (the run log and export keep them). */
+    rawStream: RawStreamSchema.optional(),
   }),
   z.object({
     type: z.literal('tool-call'),

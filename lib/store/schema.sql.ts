@@ -142,6 +142,57 @@ export const MIGRATIONS: readonly string[] = [
     updated_at      INTEGER NOT NULL
   );
   `,
+  // 7: the Runs page's index (lib/store/run-index.ts): a summary row per finished run, its tool calls and model
+  // calls, and a full-text index (FTS5, trigram: substrings in any script) over its user message, answer, tool
+  // arguments and results. Written when a run finishes; runs finished before this step are indexed at the next open.
+  `
+  CREATE TABLE run_summaries (
+    id                INTEGER PRIMARY KEY,
+    run_id            TEXT NOT NULL UNIQUE REFERENCES runs (id) ON DELETE CASCADE,
+    conversation_id   TEXT NOT NULL,
+    -- the conversation's owner, copied so that a query counts and filters without a join (kept in step by the store)
+    owner_id          TEXT NOT NULL,
+    started_at        INTEGER NOT NULL,
+    outcome           TEXT NOT NULL,
+    agent             TEXT,
+    model             TEXT,
+    llm_calls         INTEGER NOT NULL,
+    tool_calls        INTEGER NOT NULL,
+    failed_tool_calls INTEGER NOT NULL,
+    prompt_tokens     INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    duration_ms       INTEGER NOT NULL
+  );
+  CREATE INDEX run_summaries_by_owner ON run_summaries (owner_id, started_at DESC);
+  CREATE INDEX run_summaries_by_outcome ON run_summaries (owner_id, outcome, started_at DESC);
+  CREATE INDEX run_summaries_by_model ON run_summaries (owner_id, model, started_at DESC);
+  CREATE INDEX run_summaries_by_agent ON run_summaries (owner_id, agent, started_at DESC);
+  CREATE INDEX run_summaries_failed ON run_summaries (owner_id, started_at DESC) WHERE failed_tool_calls > 0;
+
+  CREATE TABLE run_tool_calls (
+    summary_id  INTEGER NOT NULL REFERENCES run_summaries (id) ON DELETE CASCADE,
+    name        TEXT NOT NULL,
+    ok          INTEGER NOT NULL,
+    duration_ms REAL NOT NULL
+  );
+  CREATE INDEX run_tool_calls_by_run ON run_tool_calls (summary_id);
+  CREATE INDEX run_tool_calls_by_name ON run_tool_calls (name, ok, summary_id);
+
+  CREATE TABLE run_llm_calls (
+    summary_id        INTEGER NOT NULL REFERENCES run_summaries (id) ON DELETE CASCADE,
+    model             TEXT NOT NULL,
+    prompt_tokens     INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    ttft_ms           REAL
+  );
+  CREATE INDEX run_llm_calls_by_run ON run_llm_calls (summary_id);
+
+  -- rowid = run_summaries.id; a virtual table is not reached by ON DELETE CASCADE, hence the trigger
+  CREATE VIRTUAL TABLE run_text USING fts5 (body, tokenize = 'trigram');
+  CREATE TRIGGER run_summaries_drop_text AFTER DELETE ON run_summaries BEGIN
+    DELETE FROM run_text WHERE rowid = old.id;
+  END;
+  `,
 ];
 
 /** Brings the file up to the newest schema and returns that version. One IMMEDIATE transaction, with the version

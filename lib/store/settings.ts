@@ -32,6 +32,7 @@ export function mergeSettings(
   if (patch.systemMessage !== undefined) merged.systemMessage = patch.systemMessage;
   if (patch.pauseBeforeTools !== undefined) merged.pauseBeforeTools = patch.pauseBeforeTools;
   if (patch.lang !== undefined) merged.lang = patch.lang;
+  if (patch.recordRawStream !== undefined) merged.recordRawStream = patch.recordRawStream;
   if (patch.agentId !== undefined) {
     if (patch.agentId) merged.agentId = patch.agentId;
     else delete merged.agentId; // '' leaves the saved agent

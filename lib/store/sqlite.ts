@@ -14,6 +14,8 @@ import { SqliteAgents } from './agents';
 import { SqliteDocuments } from './documents';
 import { NotFoundError } from './errors';
 import { LOCAL_OWNER_ID, type OwnerScope } from './owner';
+import { SqliteRunIndex } from './run-index';
+import type { RunFacets, RunFigures, RunPage, RunQuery } from './run-query';
 import { upgradeRunLog } from './upgrade';
 import { migrate } from './schema.sql';
 import { prepareStatements, type ConversationRow, type RunRow, type Statements, type TurnRow } from './statements';
@@ -49,6 +51,7 @@ export function openSqliteStore(file: string, opts: { defaults?: ConversationSet
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     migrate(db);
+    new SqliteRunIndex(db).backfill();
     return new SqliteChatStore(db, opts.defaults ?? defaultSettings());
   } catch (e) {
     db.close();
@@ -60,6 +63,7 @@ class SqliteChatStore implements ChatStore {
   private lastNow = 0;
   private readonly sql: Statements;
   private readonly documents: SqliteDocuments;
+  private readonly runIndex: SqliteRunIndex;
   private readonly connections: SqliteConnections;
   private readonly accounts: SqliteAccounts;
   private readonly agents: SqliteAgents;
@@ -74,6 +78,7 @@ class SqliteChatStore implements ChatStore {
   ) {
     this.sql = prepareStatements(db);
     this.documents = new SqliteDocuments(db, () => this.now());
+    this.runIndex = new SqliteRunIndex(db);
     this.connections = new SqliteConnections(db, () => this.now());
     this.accounts = new SqliteAccounts(db, () => this.now());
     this.agents = new SqliteAgents(db, () => this.now());
@@ -243,10 +248,25 @@ class SqliteChatStore implements ChatStore {
       .immediate();
   }
 
+  async searchRuns(owner: OwnerScope, query: RunQuery): Promise<RunPage> {
+    return this.runIndex.search(owner, query);
+  }
+  async runFigures(owner: OwnerScope, query: RunQuery): Promise<RunFigures> {
+    return this.runIndex.figures(owner, query);
+  }
+  async runFacets(owner: OwnerScope): Promise<RunFacets> {
+    return this.runIndex.facets(owner);
+  }
+
+  /** The local owner's conversations, and their runs' index rows (which carry a copy of the owner), in one go. */
   async adoptLocalData(owner: OwnerScope): Promise<number> {
     if (owner.ownerId === LOCAL_OWNER_ID) return 0;
-    this.agents.adoptLocal(owner);
-    return this.sql.adoptConversations.run(owner.ownerId, LOCAL_OWNER_ID).changes;
+    return this.db.transaction(() => {
+      this.agents.adoptLocal(owner);
+      const adopted = this.sql.adoptConversations.run(owner.ownerId, LOCAL_OWNER_ID).changes;
+      this.runIndex.adopt(LOCAL_OWNER_ID, owner.ownerId);
+      return adopted;
+    })();
   }
 
   async close(): Promise<void> {
@@ -356,13 +376,15 @@ class SqliteChatStore implements ChatStore {
     return this.accounts.updateServerSettings(patch);
   }
 
-  /** Records how a run ended and adds its answer to the conversation's search text. False for an unknown run. */
+  /** Records how a run ended, adds its answer to the conversation's search text and indexes the run for the Runs
+   *  page. False for an unknown run. */
   private closeRun(runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): boolean {
     const owner = this.sql.conversationOfRun.get(runId);
     if (!owner) return false;
     const answer = (this.sql.answerText.get(runId)?.text ?? '').toLowerCase();
     this.sql.finishRun.run(status, this.now(), error ? JSON.stringify(error) : null, answer, runId);
     this.sql.rebuildSearch.run({ id: owner.id, title: owner.title.toLowerCase() });
+    this.runIndex.index(runId, answer);
     return true;
   }
 

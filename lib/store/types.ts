@@ -11,6 +11,7 @@ import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import type { ChatAgentKind, FncallMode, RunStatus, SavedAgentKind, SpeakerSelection } from '../protocol/enums';
 import type { CapabilityHints } from '../llm/capabilities';
 import type { ContentItem, Lang } from '../llm/schema';
+import type { RunSearchStore } from './run-query';
 import type { OwnerScope } from './owner';
 
 /** The title of a conversation that has none yet (one started by an upload); the page shows it in its language. */
@@ -30,6 +31,8 @@ export interface ConversationSettings {
   systemMessage: string;
   /** Pause before each tool call: the user edits the arguments, runs it, skips it, or supplies the result. */
   pauseBeforeTools: boolean;
+  /** Keep each model call's SSE chunks as received in the run log (the inspector's "Raw stream"); off by default. */
+  recordRawStream?: boolean;
   /** The language of the agent's prompts. 'auto' or absent: the page's language (without a page, the messages'). */
   lang?: 'auto' | Lang;
   /** A saved agent (the Agents page) the conversation talks to: its kind, prompt, tools and settings replace the
@@ -79,7 +82,8 @@ export interface TurnRecord {
   runCount: number;
 }
 
-export interface ChatStore extends DocumentStore, AccountStore, ConnectionStore, AgentStore {
+/** RunSearchStore: the Runs page's queries (lib/store/run-query.ts). */
+export interface ChatStore extends DocumentStore, AccountStore, ConnectionStore, AgentStore, RunSearchStore {
   createConversation(
     owner: OwnerScope,
     init?: { title?: string; settings?: Partial<ConversationSettings> },

@@ -250,6 +250,24 @@ describe('B’s search and lists show none of A’s', () => {
     ]);
     expect(await resultAs(app, b, 'listApiKeys', [])).toEqual({ ok: true, value: [] });
   });
+
+  it('the Runs page: its list, figures and search show B none of A’s runs; A sees them', async () => {
+    const runsPage = async (user: Session, query = '') => {
+      const page = await request(app.url, `/runs${query}`, { headers: as(app, user) });
+      expect(page.status).toBe(200);
+      return page.text;
+    };
+    for (const query of ['', '?q=quartermaster', '?tool=calculator']) {
+      const theirs = await runsPage(b, query);
+      expect(theirs).not.toContain(mine.runId);
+      expect(theirs).not.toContain(mine.secondRunId);
+      expect(theirs).not.toContain(mine.conversationId);
+    }
+    expect(await runsPage(b)).not.toContain(SECRET);
+    const own = await runsPage(a, '?q=quartermaster');
+    expect(own).toContain(`data-run-id="${mine.runId}"`);
+    expect(own).toContain(`data-run-id="${mine.secondRunId}"`);
+  });
 });
 
 describe('API keys', () => {

@@ -1,0 +1,32 @@
+'use server';
+// The Runs page's data: the signed-in owner's runs for a query from the address bar, their figures, and what the
+// filters can pick. Wiring only (lib/store/run-query.ts says what the query means).
+import { appContext } from '@/lib/server/context';
+import {
+  runQueryFromParams,
+  type RunFacets,
+  type RunFigures,
+  type RunPage,
+  type RunQuery,
+} from '@/lib/store/run-query';
+import { guardAction } from './guard';
+
+export interface RunsView {
+  query: RunQuery;
+  page: RunPage;
+  figures: RunFigures;
+  facets: RunFacets;
+}
+
+export async function loadRunsView(params: Record<string, string | string[] | undefined>): Promise<RunsView> {
+  const me = await guardAction();
+  const owner = me.owner;
+  const { store } = await appContext();
+  const query = runQueryFromParams(params);
+  const [page, figures, facets] = await Promise.all([
+    store.searchRuns(owner, query),
+    store.runFigures(owner, query),
+    store.runFacets(owner),
+  ]);
+  return { query: { ...query, page: page.page }, page, figures, facets };
+}

@@ -1,0 +1,302 @@
+'use client';
+// The Runs page (README, "Runs"): every run of the user across conversations, newest first, filtered and searched
+// by what the address bar says; a row opens the run inspector. Changing a filter changes the address (replace, so
+// Back leaves the page), and the server renders the page for it: a link or a reload shows the same runs.
+import { useFormatter, useTranslations } from 'next-intl';
+import Link from 'next/link';
+import { usePathname, useRouter } from 'next/navigation';
+import { useEffect, useOptimistic, useRef, useState, useTransition } from 'react';
+import type { RunsView as RunsViewData } from '../../app/actions/runs';
+import { AGENT_KIND_NAMES } from '../../lib/protocol/enums';
+import { RUN_OUTCOMES, runQueryToParams, type RunListRow, type RunQuery } from '../../lib/store/run-query';
+import { formatDuration, formatNumber } from '../chat/format';
+import { useFormatWords } from '../chat/use-format-words';
+import { useInspector } from '../inspector/inspector-store';
+import { RunInspector } from '../inspector/run-inspector';
+import { RunFiguresView } from './run-figures';
+
+const FIELD =
+  'rounded border border-neutral-300 bg-white px-2 py-1 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:bg-neutral-900';
+const BUTTON =
+  'rounded px-2 py-1 text-sm text-blue-700 hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 disabled:opacity-50 dark:text-blue-300 dark:hover:bg-neutral-800';
+const SEARCH_DELAY_MS = 300;
+
+export function RunsView({ view }: { view: RunsViewData }) {
+  const t = useTranslations('runsPage');
+  const router = useRouter();
+  const pathname = usePathname();
+  const [pending, startTransition] = useTransition();
+  const { page, facets } = view;
+  // The filters show what was picked at once; the runs follow when the server has answered for it.
+  const [query, setQuery] = useOptimistic(view.query);
+
+  const go = (next: RunQuery) => {
+    const qs = runQueryToParams(next).toString();
+    startTransition(() => {
+      setQuery(next);
+      router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
+    });
+  };
+  /** A filter changed: back to the first page. */
+  const set = (patch: Partial<RunQuery>) => go({ ...query, ...patch, page: undefined });
+
+  return (
+    <div className="mx-auto flex max-w-6xl flex-col gap-4 p-4">
+      <header className="flex items-center gap-4">
+        <Link href="/" className={BUTTON}>
+          {t('backToChat')}
+        </Link>
+        <h1 className="text-xl font-semibold">{t('title')}</h1>
+      </header>
+
+      <form
+        role="search"
+        aria-label={t('filters')}
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <SearchBox initial={query.text ?? ''} onSearch={(text) => set({ text: text || undefined })} />
+        <Select
+          label={t('outcome')}
+          value={query.outcome}
+          options={RUN_OUTCOMES.map((o) => [o, t(`outcomes.${o}`)])}
+          onChange={(v) => set({ outcome: v as RunQuery['outcome'] })}
+        />
+        <Select
+          label={t('tool')}
+          value={query.tool}
+          options={withCurrent(facets.tools, query.tool).map((n) => [n, n])}
+          onChange={(v) => set({ tool: v })}
+        />
+        <Select
+          label={t('model')}
+          value={query.model}
+          options={withCurrent(facets.models, query.model).map((n) => [n, n])}
+          onChange={(v) => set({ model: v })}
+        />
+        <Select
+          label={t('agent')}
+          value={query.agent}
+          options={facets.agents.map((a) => [a, AGENT_KIND_NAMES[a]])}
+          onChange={(v) => set({ agent: v as RunQuery['agent'] })}
+        />
+        <label className="flex flex-col gap-1 text-sm">
+          {t('from')}
+          <input
+            type="date"
+            className={FIELD}
+            value={query.from ?? ''}
+            onChange={(e) => set({ from: e.target.value || undefined })}
+          />
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          {t('to')}
+          <input
+            type="date"
+            className={FIELD}
+            value={query.to ?? ''}
+            onChange={(e) => set({ to: e.target.value || undefined })}
+          />
+        </label>
+        <label className="flex items-center gap-2 py-1 text-sm">
+          <input
+            type="checkbox"
+            checked={Boolean(query.failedToolsOnly)}
+            onChange={(e) => set({ failedToolsOnly: e.target.checked || undefined })}
+          />
+          {t('failedOnly')}
+        </label>
+        {runQueryToParams({ ...query, page: undefined }).size > 0 && (
+          <button type="button" className={BUTTON} onClick={() => go({})}>
+            {t('clear')}
+          </button>
+        )}
+      </form>
+
+      <p role="status" aria-live="polite" className="text-sm text-neutral-600 dark:text-neutral-400">
+        {pending ? t('loading') : t(page.moreThanTotal ? 'countAtLeast' : 'count', { count: page.total })}
+      </p>
+
+      <RunTable rows={page.rows} busy={pending} />
+
+      {(page.page > 1 || page.hasOlder) && (
+        <nav aria-label={t('pages')} className="flex items-center gap-3 text-sm">
+          <button
+            type="button"
+            className={BUTTON}
+            disabled={page.page <= 1}
+            onClick={() => go({ ...query, page: page.page - 1 })}
+          >
+            {t('newer')}
+          </button>
+          <span>
+            {page.pageCount ? t('pageOf', { page: page.page, count: page.pageCount }) : t('page', { page: page.page })}
+          </span>
+          <button
+            type="button"
+            className={BUTTON}
+            disabled={!page.hasOlder}
+            onClick={() => go({ ...query, page: page.page + 1 })}
+          >
+            {t('older')}
+          </button>
+        </nav>
+      )}
+
+      {page.total > 0 && <RunFiguresView figures={view.figures} />}
+      <RunInspector />
+    </div>
+  );
+}
+
+/** The option list keeps a value the address asks for even when no run has it (the select shows what is set). */
+function withCurrent(list: string[], current: string | undefined): string[] {
+  return current && !list.includes(current) ? [...list, current] : list;
+}
+
+function SearchBox({ initial, onSearch }: { initial: string; onSearch: (text: string) => void }) {
+  const t = useTranslations('runsPage');
+  const [text, setText] = useState(initial);
+  // The address changed under the box (Clear filters, Back): show its words, unless they are what is being typed.
+  const [seen, setSeen] = useState(initial);
+  if (seen !== initial) {
+    setSeen(initial);
+    if (!initial || !text.trim().startsWith(initial)) setText(initial);
+  }
+  const latest = useRef(onSearch);
+  useEffect(() => {
+    latest.current = onSearch;
+  });
+  useEffect(() => {
+    if (text.trim() === initial.trim()) return;
+    const timer = setTimeout(() => latest.current(text.trim()), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text, initial]);
+  return (
+    <label className="flex min-w-60 flex-1 flex-col gap-1 text-sm">
+      {t('search')}
+      <input
+        type="search"
+        className={FIELD}
+        value={text}
+        placeholder={t('searchPlaceholder')}
+        onChange={(e) => setText(e.target.value)}
+      />
+    </label>
+  );
+}
+
+function Select({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string | undefined;
+  options: [string, string][];
+  onChange: (value: string | undefined) => void;
+}) {
+  const t = useTranslations('runsPage');
+  return (
+    <label className="flex flex-col gap-1 text-sm">
+      {label}
+      <select className={FIELD} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)}>
+        <option value="">{t('any')}</option>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function RunTable({ rows, busy }: { rows: RunListRow[]; busy: boolean }) {
+  const t = useTranslations('runsPage');
+  const format = useFormatter();
+  const words = useFormatWords();
+  if (!rows.length) return <p className="text-sm">{t('none')}</p>;
+  const cell = 'px-2 py-1 align-top';
+  return (
+    <div className="overflow-x-auto">
+      <table aria-label={t('title')} aria-busy={busy} className="w-full text-left text-sm">
+        <thead className="border-b border-neutral-300 text-xs text-neutral-600 dark:border-neutral-700 dark:text-neutral-400">
+          <tr>
+            <th className={cell}>{t('started')}</th>
+            <th className={cell}>{t('conversation')}</th>
+            <th className={cell}>{t('agent')}</th>
+            <th className={cell}>{t('model')}</th>
+            <th className={cell}>{t('outcome')}</th>
+            <th className={`${cell} text-right`}>{t('modelCalls')}</th>
+            <th className={`${cell} text-right`}>{t('toolCalls')}</th>
+            <th className={`${cell} text-right`}>{t('tokens')}</th>
+            <th className={`${cell} text-right`}>{t('duration')}</th>
+            <th className={cell}>
+              <span className="sr-only">{t('open')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr
+              key={r.runId}
+              data-run-id={r.runId}
+              className="cursor-pointer border-b border-neutral-200 hover:bg-neutral-50 dark:border-neutral-800 dark:hover:bg-neutral-900"
+              onClick={(e) => {
+                if ((e.target as HTMLElement).closest('a, button')) return;
+                useInspector.getState().openRun(r.runId);
+              }}
+            >
+              <td className={`${cell} whitespace-nowrap`}>
+                {format.dateTime(new Date(r.startedAt), { dateStyle: 'short', timeStyle: 'medium' })}
+              </td>
+              <td className={cell}>
+                <Link
+                  href={`/?c=${encodeURIComponent(r.conversationId)}`}
+                  className="text-blue-700 hover:underline dark:text-blue-300"
+                >
+                  {r.conversationTitle}
+                </Link>
+              </td>
+              <td className={cell}>{r.agent ? AGENT_KIND_NAMES[r.agent] : t('unknown')}</td>
+              <td className={cell}>{r.model ?? t('unknown')}</td>
+              <td className={cell}>
+                <span className={r.outcome === 'answered' ? '' : 'font-medium text-red-700 dark:text-red-400'}>
+                  {t(`outcomes.${r.outcome}`)}
+                </span>
+              </td>
+              <td className={`${cell} text-right`}>{formatNumber(r.llmCalls, words.locale)}</td>
+              <td className={`${cell} text-right`}>
+                {formatNumber(r.toolCalls, words.locale)}
+                {r.failedToolCalls > 0 && (
+                  <span className="ml-1 font-medium text-red-700 dark:text-red-400">
+                    {t('failedCount', { count: r.failedToolCalls })}
+                  </span>
+                )}
+              </td>
+              <td className={`${cell} text-right whitespace-nowrap`}>
+                {t('tokensValue', {
+                  prompt: formatNumber(r.promptTokens, words.locale),
+                  completion: formatNumber(r.completionTokens, words.locale),
+                })}
+              </td>
+              <td className={`${cell} text-right whitespace-nowrap`}>{formatDuration(r.durationMs, words)}</td>
+              <td className={cell}>
+                <button
+                  type="button"
+                  className={BUTTON}
+                  aria-label={t('inspect', { title: r.conversationTitle })}
+                  onClick={() => useInspector.getState().openRun(r.runId)}
+                >
+                  {t('open')}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

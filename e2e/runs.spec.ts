@@ -1,0 +1,113 @@
+import { expect, test, type Page } from '@playwright/test';
+import { lastAnswer, openChat, send } from './support/chat';
+import { seriousViolations } from './support/axe';
+import { setScenario } from './support/model';
+
+// The e2e runs share one database: every run here carries TAG, and the page is searched for it first.
+const TAG = 'runsotter';
+
+/** A run in a new conversation: the model calls the calculator on `expression` (none: no tool), then answers. */
+async function calculatorRun(page: Page, label: string, expression?: string): Promise<void> {
+  const word = `${TAG}-${label}`;
+  await setScenario({
+    rules: [
+      {
+        when: { lastUserIncludes: word },
+        reply: [
+          ...(expression ? [{ toolCalls: [{ name: 'calculator', arguments: JSON.stringify({ expression }) }] }] : []),
+          { content: `Done (${word}).` },
+        ],
+      },
+    ],
+  });
+  await openChat(page);
+  await send(page, `Please work it out ${word}`);
+  await expect(await lastAnswer(page)).toContainText(`Done (${word}).`);
+}
+
+function rows(page: Page) {
+  return page.getByRole('table', { name: 'Runs', exact: true }).locator('tbody tr');
+}
+
+test('the Runs page filters by a failed tool call, searches tool results, keeps its filters on reload and opens a run', async ({
+  page,
+}) => {
+  await calculatorRun(page, 'good', '6*7');
+  await calculatorRun(page, 'bad', '8/');
+  await calculatorRun(page, 'plain');
+  await calculatorRun(page, 'unique', '12345*3');
+
+  await openChat(page);
+  await page.getByRole('link', { name: 'Runs' }).click();
+  await expect(page).toHaveURL(/\/runs$/);
+  await expect(page.getByRole('heading', { name: 'Runs', level: 1 })).toBeVisible();
+
+  await page.getByRole('searchbox', { name: 'Search runs' }).fill(TAG);
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${TAG}`));
+  await expect(rows(page)).toHaveCount(4);
+  // Newest first.
+  await expect(rows(page).first()).toContainText(`Please work it out ${TAG}-unique`);
+
+  await page.getByRole('combobox', { name: 'Tool' }).selectOption('calculator');
+  await expect(rows(page)).toHaveCount(3);
+  await page.getByRole('checkbox', { name: 'Failed tool calls only' }).check();
+  await expect(page).toHaveURL(/failed=1/);
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).first()).toContainText(`${TAG}-bad`);
+  await expect(rows(page).first()).toContainText('(1 failed)');
+
+  // The filters live in the address bar: a reload shows the same runs with the same filters set.
+  await page.reload();
+  await expect(page.getByRole('searchbox', { name: 'Search runs' })).toHaveValue(TAG);
+  await expect(page.getByRole('combobox', { name: 'Tool' })).toHaveValue('calculator');
+  await expect(page.getByRole('checkbox', { name: 'Failed tool calls only' })).toBeChecked();
+  await expect(rows(page)).toHaveCount(1);
+  const figures = page.getByRole('figure', { name: /Tool calls per tool/ });
+  await expect(figures.getByRole('row', { name: /calculator/ })).toContainText('100.0 %');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // A row opens the run inspector on that run.
+  await page.getByRole('button', { name: `Inspect the run of “Please work it out ${TAG}-bad”` }).click();
+  const dialog = page.getByRole('dialog', { name: /^Run inspector/ });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('tab', { name: /^Iteration \d+$/ })).toHaveCount(2);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // 37035 is only in a tool result (the calculator's answer to 12345*3).
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(page).toHaveURL(/\/runs$/);
+  await expect(page.getByRole('searchbox', { name: 'Search runs' })).toHaveValue('');
+  await page.getByRole('searchbox', { name: 'Search runs' }).fill('37035');
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).first()).toContainText(`${TAG}-unique`);
+});
+
+test('a run recorded with "Record the raw stream" shows its chunks in order in the inspector, the finish reason marked', async ({
+  page,
+}) => {
+  const word = `${TAG}-raw`;
+  await setScenario({
+    rules: [{ when: { lastUserIncludes: word }, reply: [{ content: `Raw answer (${word}).`, chunkSize: 5 }] }],
+  });
+  await openChat(page);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('checkbox', { name: /Record the raw stream/ }).check();
+  await send(page, `Record this ${word}`);
+  const answer = await lastAnswer(page);
+  await expect(answer).toContainText(`Raw answer (${word}).`);
+  await answer.getByRole('button', { name: 'Inspect run' }).click();
+
+  const raw = page.getByRole('dialog', { name: /^Run inspector/ }).getByRole('region', { name: 'Raw stream' });
+  const chunks = raw.getByRole('list', { name: 'Chunks as received' }).getByRole('listitem');
+  await expect(chunks.first()).toBeVisible();
+  const texts = await chunks.allTextContents();
+  // The answer's pieces come in the order sent; the chunk with the finish reason is marked; [DONE] ends it.
+  const pieces = texts.map((t) => /"content":"([^"]*)"/.exec(t)?.[1] ?? '').join('');
+  expect(pieces).toBe(`Raw answer (${word}).`);
+  expect(texts.filter((t) => t.includes('finish: stop'))).toHaveLength(1);
+  expect(texts.at(-1)).toContain('[DONE]');
+  expect(texts.findIndex((t) => t.includes('first token'))).toBeLessThan(
+    texts.findIndex((t) => t.includes('finish: stop')),
+  );
+});

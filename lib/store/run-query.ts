@@ -1,0 +1,155 @@
+// The Runs page's question and answers: which runs (filters, a search, a page), their rows, and the figures over
+// them. The filters travel in the address bar, so they are read from and written to URL search parameters here,
+// once, for the page and the server action alike. Plain data: no database in this file.
+import { AGENT_KINDS, RUN_STATUSES, type AgentKind, type RunStatus } from '../protocol/enums';
+import type { OwnerScope } from './owner';
+
+/** A run that is over: how it ended (a run still going is not listed). */
+export const RUN_OUTCOMES = RUN_STATUSES.filter((s): s is Exclude<RunStatus, 'running'> => s !== 'running');
+export type RunOutcome = (typeof RUN_OUTCOMES)[number];
+
+export const RUNS_PER_PAGE = 25;
+
+export interface RunQuery {
+  outcome?: RunOutcome;
+  /** Runs that called this tool (with `failedToolsOnly`: that had a failed call of it). */
+  tool?: string;
+  model?: string;
+  agent?: AgentKind;
+  /** Days, YYYY-MM-DD (UTC), both included. */
+  from?: string;
+  to?: string;
+  failedToolsOnly?: boolean;
+  /** Words every matching run holds somewhere in its user message, answer, tool arguments or tool results. */
+  text?: string;
+  /** 1-based. */
+  page?: number;
+}
+
+export interface RunListRow {
+  runId: string;
+  conversationId: string;
+  conversationTitle: string;
+  agent?: AgentKind;
+  model?: string;
+  outcome: RunOutcome;
+  startedAt: number;
+  durationMs: number;
+  llmCalls: number;
+  toolCalls: number;
+  failedToolCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface RunPage {
+  rows: RunListRow[];
+  /** How many runs match, over all pages (counted up to a cap: see moreThanTotal). */
+  total: number;
+  /** More runs than `total` match (the count stopped at its cap). */
+  moreThanTotal?: true;
+  page: number;
+  /** The number of pages, when the count is exact. */
+  pageCount?: number;
+  /** A later page has runs. */
+  hasOlder: boolean;
+}
+
+export interface ToolFigure {
+  name: string;
+  calls: number;
+  failed: number;
+  p50Ms: number;
+  p95Ms: number;
+}
+export interface ModelFigure {
+  model: string;
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Over the calls that reported a time to first token; undefined when none did. */
+  ttftP50Ms?: number;
+  ttftP95Ms?: number;
+}
+export interface DayFigure {
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  runs: number;
+}
+export interface RunFigures {
+  /** How many runs the figures cover: the newest matching ones, up to a cap (newestOnly when it was reached). */
+  runs: number;
+  newestOnly: boolean;
+  tools: ToolFigure[];
+  models: ModelFigure[];
+  days: DayFigure[];
+}
+
+/** What the filters can pick: every tool, model and agent kind the owner's runs have. */
+export interface RunFacets {
+  tools: string[];
+  models: string[];
+  agents: AgentKind[];
+}
+
+/** The runs queries of a store. Every one takes the owner: a store answers with that owner's runs only. */
+export interface RunSearchStore {
+  searchRuns(owner: OwnerScope, query: RunQuery): Promise<RunPage>;
+  runFigures(owner: OwnerScope, query: RunQuery): Promise<RunFigures>;
+  runFacets(owner: OwnerScope): Promise<RunFacets>;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const MAX_TEXT = 200;
+
+/** The query in the address bar; what does not parse is left out (a hand-edited link still opens the page). */
+export function runQueryFromParams(params: URLSearchParams | Record<string, string | string[] | undefined>): RunQuery {
+  const get = (key: string): string | undefined => {
+    const v = params instanceof URLSearchParams ? params.get(key) : params[key];
+    const s = Array.isArray(v) ? v[0] : v;
+    return s?.trim() || undefined;
+  };
+  const q: RunQuery = {};
+  const outcome = get('outcome');
+  if (outcome && (RUN_OUTCOMES as readonly string[]).includes(outcome)) q.outcome = outcome as RunOutcome;
+  const agent = get('agent');
+  if (agent && (AGENT_KINDS as readonly string[]).includes(agent)) q.agent = agent as AgentKind;
+  const tool = get('tool');
+  if (tool) q.tool = tool;
+  const model = get('model');
+  if (model) q.model = model;
+  const from = get('from');
+  if (from && isDay(from)) q.from = from;
+  const to = get('to');
+  if (to && isDay(to)) q.to = to;
+  if (get('failed') === '1') q.failedToolsOnly = true;
+  const text = get('q');
+  if (text) q.text = text.slice(0, MAX_TEXT);
+  const page = Number(get('page'));
+  if (Number.isInteger(page) && page > 1) q.page = page;
+  return q;
+}
+
+/** The address-bar form of a query (only what is set, in a fixed order). */
+export function runQueryToParams(q: RunQuery): URLSearchParams {
+  const p = new URLSearchParams();
+  if (q.text) p.set('q', q.text);
+  if (q.outcome) p.set('outcome', q.outcome);
+  if (q.tool) p.set('tool', q.tool);
+  if (q.failedToolsOnly) p.set('failed', '1');
+  if (q.model) p.set('model', q.model);
+  if (q.agent) p.set('agent', q.agent);
+  if (q.from) p.set('from', q.from);
+  if (q.to) p.set('to', q.to);
+  if (q.page && q.page > 1) p.set('page', String(q.page));
+  return p;
+}
+
+function isDay(s: string): boolean {
+  return DAY.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
+}
+
+/** Milliseconds at the start of a YYYY-MM-DD day (UTC). */
+export function dayStart(day: string): number {
+  return Date.parse(`${day}T00:00:00Z`);
+}
