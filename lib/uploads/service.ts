@@ -171,7 +171,7 @@ export class DocumentService {
         limits: this.limits,
         cacheDir: parsedCacheDir(this.dataDir),
       });
-      await keepParse(this.dataDir, doc.hash);
+      await keepParse(this.dataDir, doc.hash).catch(() => undefined); // unshared, it costs another instance a re-parse
       return await this.store.updateDocument(owner, doc.id, {
         state: 'ready',
         kind: parsed.kind,
