@@ -50,6 +50,8 @@ export interface AppConfig {
   localModels: LocalModelsEnvConfig;
   models: ModelsEnvConfig;
   auth: AuthEnvConfig;
+  /** Where uploads, parses and tool work files are kept: DATA_DIR, or an S3 bucket when S3_BUCKET is set. */
+  s3?: S3EnvConfig;
 }
 
 // Document search.
@@ -202,6 +204,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     localModels: localModelsFrom(env),
     models: modelsFrom(env),
     auth: authConfigFrom(env),
+    s3: s3ConfigFrom(env),
   };
 }
 
@@ -578,5 +581,61 @@ function databaseConfigFrom(env: Env): DatabaseEnvConfig {
     url,
     poolSize: intFrom(env, ['DATABASE_POOL_SIZE'], 10, { min: 1 }),
     leaseMs: intFrom(env, ['RUN_LEASE_MS'], 10_000, { min: 250 }),
+  };
+}
+
+// ---- files on S3 (issue 19) -------------------------------------------------------------------------------
+
+export interface S3EnvConfig {
+  bucket: string;
+  /** S3_ENDPOINT: an S3-compatible server (MinIO, Ceph, R2…); unset, AWS's endpoint for the region. */
+  endpoint?: string;
+  region: string;
+  /** S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, both or neither (then the AWS SDK's own chain: AWS_* variables,
+   *  the instance's role). Never logged, never sent to the page. */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Bucket in the path (http://host/bucket/key) rather than the host name: what most S3-compatible servers want. */
+  forcePathStyle: boolean;
+  /** Keys start with this ("" or ending in "/"), so several installs can share a bucket. */
+  prefix: string;
+}
+
+/** S3_BUCKET turns the bucket on; the other S3_* settings without it are a mistake, said as one. */
+function s3ConfigFrom(env: Env): S3EnvConfig | undefined {
+  const get = (name: string) => env[name]?.trim() || undefined;
+  const bucket = get('S3_BUCKET');
+  const others = [
+    'S3_ENDPOINT',
+    'S3_REGION',
+    'S3_ACCESS_KEY_ID',
+    'S3_SECRET_ACCESS_KEY',
+    'S3_FORCE_PATH_STYLE',
+    'S3_PREFIX',
+  ];
+  if (!bucket) {
+    const set = others.filter(get);
+    if (set.length)
+      throw new ConfigError(`${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} set but S3_BUCKET is not`);
+    return undefined;
+  }
+  const endpoint = get('S3_ENDPOINT');
+  if (endpoint && !/^https?:\/\/[^/]/i.test(endpoint))
+    throw new ConfigError(`S3_ENDPOINT must be an http(s) URL such as http://127.0.0.1:9000 (got "${endpoint}")`);
+  const [accessKeyId, secretAccessKey] = [get('S3_ACCESS_KEY_ID'), get('S3_SECRET_ACCESS_KEY')];
+  if (!accessKeyId !== !secretAccessKey)
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither');
+  const pathStyle = (get('S3_FORCE_PATH_STYLE') ?? 'false').toLowerCase();
+  if (!['1', 'true', '0', 'false'].includes(pathStyle))
+    throw new ConfigError(`S3_FORCE_PATH_STYLE must be true or false (got "${env.S3_FORCE_PATH_STYLE}")`);
+  const prefix = (get('S3_PREFIX') ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix.split('/').some((p) => p === '.' || p === '..'))
+    throw new ConfigError(`S3_PREFIX must not hold "." or ".." parts (got "${env.S3_PREFIX}")`);
+  return {
+    bucket,
+    endpoint,
+    region: get('S3_REGION') ?? 'us-east-1',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: pathStyle === '1' || pathStyle === 'true',
+    prefix: prefix ? `${prefix}/` : '',
   };
 }

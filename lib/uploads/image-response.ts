@@ -4,7 +4,7 @@
 // that is not the asker's (the store lists only the owner's documents). The same URL serves an image a tool returned
 // in the conversation (lib/documents/tool-images.ts), to the conversation's owner only.
 import { readFile } from 'node:fs/promises';
-import { storedFilePath } from '../documents/file-ref';
+import { uploadedFile } from '../documents/storage';
 import { imageMime, isImageKind, type ImageKind } from '../documents/image-kind';
 import { readToolImage } from '../documents/tool-images';
 import type { OwnerScope } from '../store/owner';
@@ -26,7 +26,8 @@ export async function uploadedImageResponse(
     (d) => d.hash === hash && d.state === 'ready' && isImageKind(d.kind),
   );
   if (!doc || !isImageKind(doc.kind)) return notFound();
-  const bytes = await readFile(storedFilePath(dataDir, hash)).catch(() => undefined);
+  const file = await uploadedFile(dataDir, hash);
+  const bytes = file && (await readFile(file).catch(() => undefined));
   if (!bytes) return notFound();
   return imageResponse(bytes, doc.kind, doc.name);
 }

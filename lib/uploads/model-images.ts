@@ -3,7 +3,7 @@
 // only, checked as uploads are and shrunk to MODEL_IMAGE_MAX_SIDE (lib/documents/image.ts); upload references and
 // URLs the model server can fetch itself go on as lib/documents/image-source.ts says. Anything else is not read.
 import { readFile, stat } from 'node:fs/promises';
-import { storedFilePath } from '../documents/file-ref';
+import { uploadedFile } from '../documents/storage';
 import { imageForModel, type ImageLimits } from '../documents/image';
 import { uploadedImages } from '../documents/image-source';
 import { parseConversationImageUrl } from '../documents/image-url';
@@ -33,7 +33,8 @@ export function modelImages(
       const image = await readToolImage(dataDir, kept.conversationId, kept.hash);
       if (image) return image.bytes;
       if (!(await store.ownsUpload(owner, kept.hash))) return undefined;
-      return readFile(storedFilePath(dataDir, kept.hash)).catch(() => undefined);
+      const file = await uploadedFile(dataDir, kept.hash);
+      return file === undefined ? undefined : readFile(file).catch(() => undefined);
     }
     const artifact = ARTIFACT.exec(ref);
     if (!artifact) return null;

@@ -2,8 +2,7 @@
 // and which documents the next message carries. The HTTP routes only wire requests to this. Every use case takes the
 // owner's scope: a document is its conversation's owner's, and another owner's reads as unknown (404). The bytes are
 // kept once per content hash whoever uploads them, and deleted once no record of anyone holds them.
-import { readFile, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { RateLimitError, type ByteBudget } from '../http/rate-limit';
 import type { OwnerScope } from '../store/owner';
 import type { AgentDocument, ChatStore, SavedAgent, StoredDocument } from '../store/types';
@@ -11,7 +10,8 @@ import { safeFileName, storedFilePath } from '../documents/file-ref';
 import { formatBytes, type DocumentLimits } from '../documents/limits';
 import { parsedCacheDir } from '../documents/load';
 import { loadDocumentOffThread } from '../documents/parse-pool';
-import { deleteStoredFile, readHead, saveUpload } from '../documents/storage';
+import { deleteStoredFile, keepParse, readHead, saveUpload, uploadedFile } from '../documents/storage';
+import { removeWorkFiles } from '../../tools/work-files';
 import { ParseJobs } from './parsing';
 import { DocumentError } from '../documents/types';
 import { checkImage, imageLimits, type ImageLimits } from '../documents/image';
@@ -200,7 +200,7 @@ export class DocumentService {
     await this.store.deleteConversation(owner, conversationId); // its documents go with it; throws if not the owner's
     for (const hash of new Set(docs.map((d) => d.hash)))
       if ((await this.store.countDocumentsWithHash(hash)) === 0) await deleteStoredFile(this.dataDir, hash);
-    await rm(path.join(this.dataDir, 'work', safeFileName(conversationId)), { recursive: true, force: true });
+    await removeWorkFiles(this.dataDir, conversationId);
   }
 
   private startParsing(owner: OwnerScope, doc: StoredDocument): void {
@@ -209,7 +209,8 @@ export class DocumentService {
 
   private async parse(owner: OwnerScope, doc: StoredDocument): Promise<StoredDocument> {
     try {
-      const file = storedFilePath(this.dataDir, doc.hash);
+      const file = await uploadedFile(this.dataDir, doc.hash);
+      if (!file) throw new DocumentError(`${doc.name}: the uploaded bytes are gone.`, 'not-found');
       // An image is not parsed but checked (format, size, pixels, that it decodes); messages carry it as an image.
       if (sniffImage(await readHead(file))) {
         const image = await checkImage(await readFile(file), doc.name, this.imageLimits);
@@ -219,6 +220,7 @@ export class DocumentService {
         limits: this.limits,
         cacheDir: parsedCacheDir(this.dataDir),
       });
+      await keepParse(this.dataDir, doc.hash).catch(() => undefined); // unshared, it costs another instance a re-parse
       return await this.store.updateDocument(owner, doc.id, {
         state: 'ready',
         kind: parsed.kind,
