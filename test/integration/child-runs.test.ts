@@ -87,20 +87,20 @@ describe('runs with child runs', () => {
     const first = approvals(events)[0]!;
     expect(first).toMatchObject({ agent: 'Alice', event: { functionId: 'call-1' } });
     // Not the run's own call, nor another run's: refused.
-    expect(() => ctx.chat.decideTool(ACTOR, run.runId, 'call-1', { action: 'run' })).toThrow(
+    await expect(ctx.chat.decideTool(ACTOR, run.runId, 'call-1', { action: 'run' })).rejects.toThrow(
       'not waiting for tool call call-1',
     );
-    ctx.chat.decideTool(ACTOR, run.runId, 'call-1', { action: 'run' }, first.event.runId);
+    await ctx.chat.decideTool(ACTOR, run.runId, 'call-1', { action: 'run' }, first.event.runId);
 
     await waitFor(() => approvals(events).length === 2);
     const second = approvals(events)[1]!;
     expect(second).toMatchObject({ agent: 'Bob', event: { functionId: 'call-1' } });
     expect(second.event.runId).not.toBe(first.event.runId);
     // A late or repeated decision for Alice's call does not move Bob's.
-    expect(() =>
+    await expect(
       ctx.chat.decideTool(ACTOR, run.runId, 'call-1', { action: 'supply', content: 'wrong' }, first.event.runId),
-    ).toThrow('not waiting for tool call call-1');
-    ctx.chat.decideTool(ACTOR, run.runId, 'call-1', { action: 'run' }, second.event.runId);
+    ).rejects.toThrow('not waiting for tool call call-1');
+    await ctx.chat.decideTool(ACTOR, run.runId, 'call-1', { action: 'run' }, second.event.runId);
     await reading;
 
     const results = events.flatMap((e) =>
