@@ -3,6 +3,7 @@
 // summary row, one row per tool call and per model call, and one full-text row are written. Appending events is
 // untouched, so the hot path of a streaming run costs what it did. Queries read the index only, never event logs.
 import type Database from 'better-sqlite3';
+import { runCost } from '../llm/cost';
 import { contentText } from '../llm/schema';
 import { AGENT_KINDS, type AgentKind } from '../protocol/enums';
 import type { AgentEvent } from '../protocol/events';
@@ -40,6 +41,7 @@ interface SummaryRow {
   failed_tool_calls: number;
   prompt_tokens: number;
   completion_tokens: number;
+  cost: number | null;
 }
 
 type Params = Record<string, string | number>;
@@ -92,11 +94,12 @@ export class SqliteRunIndex {
           number,
           number,
           number,
+          number | null,
         ]
       >(
         `INSERT INTO run_summaries (run_id, conversation_id, owner_id, started_at, outcome, agent, model, llm_calls,
-           tool_calls, failed_tool_calls, prompt_tokens, completion_tokens, duration_ms)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           tool_calls, failed_tool_calls, prompt_tokens, completion_tokens, duration_ms, cost)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       toolCall: p<[number | bigint, string, number, number]>(
         'INSERT INTO run_tool_calls (summary_id, name, ok, duration_ms) VALUES (?, ?, ?, ?)',
@@ -129,6 +132,11 @@ export class SqliteRunIndex {
     }
     const model = start?.model ?? null;
     const tokens = (k: 'promptTokens' | 'completionTokens') => llm.reduce((n, e) => n + (e.usage?.[k] ?? 0), 0);
+    // The prices the run started with (its run-start keeps them); unpriced calls (no token counts) add nothing.
+    const cost = runCost(
+      llm.map((e) => e.usage),
+      start?.pricing,
+    );
     this.sql.drop.run(runId);
     const id = this.sql.summary.run(
       runId,
@@ -144,6 +152,7 @@ export class SqliteRunIndex {
       tokens('promptTokens'),
       tokens('completionTokens'),
       Math.round(end?.durationMs ?? Math.max(0, (run.ended_at ?? run.started_at) - run.started_at)),
+      cost.state === 'priced' ? cost.amount : null,
     ).lastInsertRowid;
     for (const e of tools) this.sql.toolCall.run(id, e.name, e.ok ? 1 : 0, e.durationMs);
     for (const e of llm) {
@@ -193,7 +202,7 @@ export class SqliteRunIndex {
     // The page is picked from the summaries alone, and only its rows are joined to their conversations.
     const rows = this.prepared(
       `SELECT s.run_id, s.conversation_id, c.title, s.agent, s.model, s.outcome, s.started_at, s.duration_ms,
-              s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens
+              s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens, s.cost
          FROM (SELECT * FROM run_summaries s WHERE ${where}
                 ORDER BY s.started_at DESC, s.id DESC LIMIT ${RUNS_PER_PAGE + 1} OFFSET @offset) s ${JOIN}
         ORDER BY s.started_at DESC, s.id DESC`,
@@ -268,14 +277,17 @@ export class SqliteRunIndex {
   /** The WHERE clause of a query over `run_summaries s`, and its named parameters. A filter by tool or by words is
    *  a set of run ids. A small set drives the query (its runs are looked up and sorted); a large one would cost a
    *  sort of thousands of rows for a page of 25, so the runs are read newest first instead and each is checked
-   *  against the set (the `+` keeps SQLite from driving by it), which stops once the page or the count is full. */
+   *  against the set (the `+` keeps SQLite from driving by it), which stops once the page or the count is full.
+   *  With both sets, the smaller drives (the runs in both can be few: reading newest first could read them all). */
   private filters(owner: OwnerScope, q: RunQuery): { where: string; params: Params } {
     const out = filters(owner, q);
-    const large = (set: string) => {
+    const sizes = out.sets.map((set) => {
       const counted = this.prepared(`SELECT count(*) AS n FROM (${set} LIMIT ${this.setDrivenMax + 1})`);
-      return (counted.get(out.params) as { n: number }).n > this.setDrivenMax;
-    };
-    const where = [...out.where, ...out.sets.map((set) => `${large(set) ? '+' : ''}s.id IN (${set})`)];
+      return (counted.get(out.params) as { n: number }).n;
+    });
+    const driving = out.sets.length > 1 ? sizes.indexOf(Math.min(...sizes)) : -1;
+    const checked = (i: number) => i !== driving && (out.sets.length > 1 || sizes[i]! > this.setDrivenMax);
+    const where = [...out.where, ...out.sets.map((set, i) => `${checked(i) ? '+' : ''}s.id IN (${set})`)];
     return { where: where.join(' AND '), params: out.params };
   }
 
@@ -365,5 +377,6 @@ function toRow(r: SummaryRow): RunListRow {
     failedToolCalls: r.failed_tool_calls,
     promptTokens: r.prompt_tokens,
     completionTokens: r.completion_tokens,
+    ...(r.cost === null ? {} : { cost: r.cost }),
   };
 }

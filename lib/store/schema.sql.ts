@@ -193,6 +193,12 @@ export const MIGRATIONS: readonly string[] = [
     DELETE FROM run_text WHERE rowid = old.id;
   END;
   `,
+  // 8: prices and context lengths set per model on a connection (lib/llm/cost.ts ModelRates, by model name, "*" for
+  // all), and what each indexed run cost (NULL: no price was set when it ran, as for every run indexed before).
+  `
+  ALTER TABLE model_connections ADD COLUMN rates_json TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE run_summaries ADD COLUMN cost REAL;
+  `,
 ];
 
 /** Brings the file up to the newest schema and returns that version. One IMMEDIATE transaction, with the version
