@@ -40,8 +40,7 @@ export function callCost(usage: Usage | undefined, pricing: Pricing | undefined)
 
 export type RunCost =
   /** `uncounted`: calls without token counts, left out of `amount` (the total is then a lower bound). */
-  | { state: 'priced'; amount: number; uncounted: number }
-  | { state: 'no-price' };
+  { state: 'priced'; amount: number; uncounted: number } | { state: 'no-price' };
 
 /** The sum over a run's model calls (each call's usage, absent when the server sent none). */
 export function runCost(calls: readonly (Usage | undefined)[], pricing: Pricing | undefined): RunCost {
