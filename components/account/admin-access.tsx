@@ -1,13 +1,14 @@
 'use client';
 // How accounts come about (the sign-up mode, invite links) and which tools the other users may use.
 import { useTranslations } from 'next-intl';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { createInvite, listInvites, revokeInvite, updateServerSettings } from '@/app/actions/admin';
 import type { InviteRecord, ServerSettings, SignUpMode } from '@/lib/store/types';
 import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
 
 const MODES: SignUpMode[] = ['open', 'invite', 'closed'];
+const USER_TOOLS = ['codeInterpreter', 'web'] as const satisfies (keyof ServerSettings['userTools'])[];
 
 export function AdminAccess({
   settings: initialSettings,
@@ -66,10 +67,7 @@ export function AdminAccess({
           {t('saved')}
         </p>
       )}
-      <section aria-labelledby="admin-sign-up" className="flex flex-col gap-2">
-        <h2 id="admin-sign-up" className="text-lg font-semibold">
-          {t('signUpHeading')}
-        </h2>
+      <SettingsSection id="admin-sign-up" heading={t('signUpHeading')}>
         <label className="flex flex-col gap-1 text-sm font-medium">
           {t('signUpLabel')}
           <select
@@ -84,11 +82,8 @@ export function AdminAccess({
             ))}
           </select>
         </label>
-      </section>
-      <section aria-labelledby="admin-invites" className="flex flex-col gap-2">
-        <h2 id="admin-invites" className="text-lg font-semibold">
-          {t('invitesHeading')}
-        </h2>
+      </SettingsSection>
+      <SettingsSection id="admin-invites" heading={t('invitesHeading')}>
         <p className={muted}>{t('invitesIntro', { days: inviteDays })}</p>
         <div>
           <button type="button" onClick={() => void invite()} className={primaryButton}>
@@ -122,29 +117,31 @@ export function AdminAccess({
             ))}
           </ul>
         )}
-      </section>
-      <section aria-labelledby="admin-tools" className="flex flex-col gap-2">
-        <h2 id="admin-tools" className="text-lg font-semibold">
-          {t('toolsHeading')}
-        </h2>
+      </SettingsSection>
+      <SettingsSection id="admin-tools" heading={t('toolsHeading')}>
         <p className={muted}>{t('toolsIntro')}</p>
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={settings.userTools.codeInterpreter}
-            onChange={(e) => void save({ userTools: { ...settings.userTools, codeInterpreter: e.target.checked } })}
-          />
-          {t('codeInterpreter')}
-        </label>
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={settings.userTools.web}
-            onChange={(e) => void save({ userTools: { ...settings.userTools, web: e.target.checked } })}
-          />
-          {t('web')}
-        </label>
-      </section>
+        {USER_TOOLS.map((tool) => (
+          <label key={tool} className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={settings.userTools[tool]}
+              onChange={(e) => void save({ userTools: { ...settings.userTools, [tool]: e.target.checked } })}
+            />
+            {t(tool)}
+          </label>
+        ))}
+      </SettingsSection>
     </div>
+  );
+}
+
+function SettingsSection({ id, heading, children }: { id: string; heading: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-2">
+      <h2 id={id} className="text-lg font-semibold">
+        {heading}
+      </h2>
+      {children}
+    </section>
   );
 }

@@ -3,7 +3,8 @@
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { authRequest, useAuthText } from './auth-request';
-import { alertBox, field, link, primaryButton } from './styles';
+import { LabelledInput } from './labelled-input';
+import { alertBox, link, primaryButton } from './styles';
 
 export function SignInForm({
   next,
@@ -51,31 +52,17 @@ export function SignInForm({
         </p>
       )}
       <form action={submit} className="flex flex-col gap-3">
-        <label htmlFor="email" className="text-sm font-medium">
-          {t('email')}
-        </label>
-        <input
+        <LabelledInput
           id="email"
-          name="email"
+          label={t('email')}
           type="email"
           required
           autoFocus
           autoComplete="username"
           value={email}
           onChange={(e) => setEmail(e.target.value)}
-          className={field}
         />
-        <label htmlFor="password" className="text-sm font-medium">
-          {t('password')}
-        </label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          required
-          autoComplete="current-password"
-          className={field}
-        />
+        <LabelledInput id="password" label={t('password')} type="password" required autoComplete="current-password" />
         <button type="submit" disabled={busy} className={primaryButton}>
           {busy ? t('busy') : t('submit')}
         </button>

@@ -3,7 +3,8 @@
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { authRequest, useAuthText } from './auth-request';
-import { alertBox, field, muted, primaryButton } from './styles';
+import { LabelledInput } from './labelled-input';
+import { alertBox, muted, primaryButton } from './styles';
 
 export function SignUpForm({ invite, minPassword }: { invite?: string; minPassword: number }) {
   const t = useTranslations('signUp');
@@ -37,26 +38,16 @@ export function SignUpForm({ invite, minPassword }: { invite?: string; minPasswo
           {error}
         </p>
       )}
-      <label htmlFor="name" className="text-sm font-medium">
-        {t('name')}
-      </label>
-      <input id="name" name="name" type="text" autoComplete="name" className={field} />
-      <label htmlFor="email" className="text-sm font-medium">
-        {t('email')}
-      </label>
-      <input id="email" name="email" type="email" required autoFocus autoComplete="username" className={field} />
-      <label htmlFor="password" className="text-sm font-medium">
-        {t('password')}
-      </label>
-      <input
+      <LabelledInput id="name" label={t('name')} type="text" autoComplete="name" />
+      <LabelledInput id="email" label={t('email')} type="email" required autoFocus autoComplete="username" />
+      <LabelledInput
         id="password"
-        name="password"
+        label={t('password')}
         type="password"
         required
         minLength={minPassword}
         autoComplete="new-password"
         aria-describedby="password-hint"
-        className={field}
       />
       <p id="password-hint" className={muted}>
         {t('passwordHint', { min: minPassword })}

@@ -136,9 +136,14 @@ export const useChat = create<ChatState>()((set, get) => {
     const { conversationId, turnId, runId, events, content } = result.value;
     if (get().activeId !== conversationId) {
       set({ activeId: conversationId });
-      await get().refreshConversations();
-      const created = get().conversations.find((c) => c.id === conversationId);
-      if (created) set({ title: created.title });
+      // The list and the new conversation's title arrive beside the stream, not before it: a round trip here
+      // delayed the first token of every new conversation.
+      void get()
+        .refreshConversations()
+        .then(() => {
+          const created = get().conversations.find((c) => c.id === conversationId);
+          if (created && get().activeId === conversationId) set({ title: created.title });
+        });
     }
     set((s) => ({
       turns: s.turns.map((t) => (t === placeholder ? { ...t, turnId, ...(content ? { content } : {}) } : t)),
