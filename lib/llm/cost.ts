@@ -78,13 +78,3 @@ export function contextGauge(
   const fraction = inputTokens / contextLength;
   return { inputTokens, contextLength, fraction, percent: Math.round(fraction * 100), high: fraction > CONTEXT_HIGH };
 }
-
-/** A price as the user typed it (per million tokens): a finite number ≥ 0, or an error sentence. Blank: undefined. */
-export function parsePrice(text: string): { ok: true; value?: number } | { ok: false; message: string } {
-  const t = text.trim();
-  if (!t) return { ok: true };
-  const value = Number(t);
-  if (!Number.isFinite(value) || value < 0)
-    return { ok: false, message: `"${t}" is not a price: give a number of 0 or more (per million tokens).` };
-  return { ok: true, value };
-}
