@@ -188,12 +188,12 @@ export class SqliteRunIndex {
   }
 
   search(owner: OwnerScope, q: RunQuery): RunPage {
-    const { where, params } = this.filters(owner, q);
+    const { where, params, count } = this.filters(owner, q);
     // Counted up to a cap: counting every one of 100,000 runs costs more than the page itself.
     const counted = (
-      this.prepared(
-        `SELECT count(*) AS n FROM (SELECT 1 FROM run_summaries s WHERE ${where} LIMIT ${COUNT_CAP + 1})`,
-      ).get(params) as { n: number }
+      this.prepared(`SELECT count(*) AS n FROM (SELECT 1 FROM ${count} LIMIT ${COUNT_CAP + 1})`).get(params) as {
+        n: number;
+      }
     ).n;
     const capped = counted > COUNT_CAP;
     const total = Math.min(counted, COUNT_CAP);
@@ -279,7 +279,7 @@ export class SqliteRunIndex {
    *  sort of thousands of rows for a page of 25, so the runs are read newest first instead and each is checked
    *  against the set (the `+` keeps SQLite from driving by it), which stops once the page or the count is full.
    *  With both sets, the smaller drives (the runs in both can be few: reading newest first could read them all). */
-  private filters(owner: OwnerScope, q: RunQuery): { where: string; params: Params } {
+  private filters(owner: OwnerScope, q: RunQuery): { where: string; params: Params; count: string } {
     const out = filters(owner, q);
     const sizes = out.sets.map((set) => {
       const counted = this.prepared(`SELECT count(*) AS n FROM (${set} LIMIT ${this.setDrivenMax + 1})`);
@@ -288,7 +288,14 @@ export class SqliteRunIndex {
     const driving = out.sets.length > 1 ? sizes.indexOf(Math.min(...sizes)) : -1;
     const checked = (i: number) => i !== driving && (out.sets.length > 1 || sizes[i]! > this.setDrivenMax);
     const where = [...out.where, ...out.sets.map((set, i) => `${checked(i) ? '+' : ''}s.id IN (${set})`)];
-    return { where: where.join(' AND '), params: out.params };
+    // The count stops at its cap, so with words it is driven by the full-text index itself, which yields matches
+    // one by one (a set of 20,000 is never built to count 1,001); one index row per run, so none is counted twice.
+    // CROSS JOIN keeps that order; any other set is checked run by run.
+    const others = [...out.where, ...out.sets.filter((set) => set !== out.textSet).map((set) => `+s.id IN (${set})`)];
+    const count = out.text
+      ? `run_text CROSS JOIN run_summaries s ON s.id = run_text.rowid WHERE ${out.text} AND ${others.join(' AND ')}`
+      : `run_summaries s WHERE ${where.join(' AND ')}`;
+    return { where: where.join(' AND '), params: out.params, count };
   }
 
   /** Queries differ by which filters are set; each shape is prepared once. */
@@ -313,7 +320,10 @@ export const SET_DRIVEN_MAX = 2000;
 
 /** The conditions of a query over `run_summaries s`, its named parameters, and the sets of summary ids (SELECTs)
  *  a run must be in. */
-function filters(owner: OwnerScope, q: RunQuery): { where: string[]; sets: string[]; params: Params } {
+function filters(
+  owner: OwnerScope,
+  q: RunQuery,
+): { where: string[]; sets: string[]; params: Params; text?: string; textSet?: string } {
   const where = ['s.owner_id = @owner'];
   const sets: string[] = [];
   const params: Params = { owner: owner.ownerId };
@@ -332,11 +342,11 @@ function filters(owner: OwnerScope, q: RunQuery): { where: string[]; sets: strin
     params.tool = q.tool;
   } else if (q.failedToolsOnly) where.push('s.failed_tool_calls > 0'); // as the partial index says it
   const text = textFilter(q.text);
-  if (text) {
-    sets.push(`SELECT rowid FROM run_text WHERE ${text.where}`);
-    Object.assign(params, text.params);
-  }
-  return { where, sets, params };
+  if (!text) return { where, sets, params };
+  const textSet = `SELECT rowid FROM run_text WHERE ${text.where}`;
+  sets.push(textSet);
+  Object.assign(params, text.params);
+  return { where, sets, params, text: text.where, textSet };
 }
 
 /** Every word must occur (as a substring, case-folded). Words of three or more characters go through the trigram
