@@ -285,16 +285,18 @@ export class SqliteRunIndex {
       const counted = this.prepared(`SELECT count(*) AS n FROM (${set} LIMIT ${this.setDrivenMax + 1})`);
       return (counted.get(out.params) as { n: number }).n;
     });
+    // Of two sets, the smaller drives; when both are past the cap, the tool's (reading the words' set costs more).
     const driving = out.sets.length > 1 ? sizes.indexOf(Math.min(...sizes)) : -1;
     const checked = (i: number) => i !== driving && (out.sets.length > 1 || sizes[i]! > this.setDrivenMax);
     const where = [...out.where, ...out.sets.map((set, i) => `${checked(i) ? '+' : ''}s.id IN (${set})`)];
-    // The count stops at its cap, so with words it is driven by the full-text index itself, which yields matches
-    // one by one (a set of 20,000 is never built to count 1,001); one index row per run, so none is counted twice.
-    // CROSS JOIN keeps that order; any other set is checked run by run.
-    const others = [...out.where, ...out.sets.filter((set) => set !== out.textSet).map((set) => `+s.id IN (${set})`)];
-    const count = out.text
-      ? `run_text CROSS JOIN run_summaries s ON s.id = run_text.rowid WHERE ${out.text} AND ${others.join(' AND ')}`
-      : `run_summaries s WHERE ${where.join(' AND ')}`;
+    // The count stops at its cap, so when words are the only set it is driven by the full-text index itself, which
+    // yields matches one by one (a set of 20,000 is never built to count 1,001); one index row per run, so none is
+    // counted twice, and CROSS JOIN keeps that order. With a tool's set too, few runs may be in both: reading every
+    // match to find them would cost more than the plan above.
+    const count =
+      out.text && out.sets.length === 1
+        ? `run_text CROSS JOIN run_summaries s ON s.id = run_text.rowid WHERE ${out.text} AND ${out.where.join(' AND ')}`
+        : `run_summaries s WHERE ${where.join(' AND ')}`;
     return { where: where.join(' AND '), params: out.params, count };
   }
 
@@ -320,10 +322,7 @@ export const SET_DRIVEN_MAX = 2000;
 
 /** The conditions of a query over `run_summaries s`, its named parameters, and the sets of summary ids (SELECTs)
  *  a run must be in. */
-function filters(
-  owner: OwnerScope,
-  q: RunQuery,
-): { where: string[]; sets: string[]; params: Params; text?: string; textSet?: string } {
+function filters(owner: OwnerScope, q: RunQuery): { where: string[]; sets: string[]; params: Params; text?: string } {
   const where = ['s.owner_id = @owner'];
   const sets: string[] = [];
   const params: Params = { owner: owner.ownerId };
@@ -343,10 +342,9 @@ function filters(
   } else if (q.failedToolsOnly) where.push('s.failed_tool_calls > 0'); // as the partial index says it
   const text = textFilter(q.text);
   if (!text) return { where, sets, params };
-  const textSet = `SELECT rowid FROM run_text WHERE ${text.where}`;
-  sets.push(textSet);
+  sets.push(`SELECT rowid FROM run_text WHERE ${text.where}`);
   Object.assign(params, text.params);
-  return { where, sets, params, text: text.where, textSet };
+  return { where, sets, params, text: text.where };
 }
 
 /** Every word must occur (as a substring, case-folded). Words of three or more characters go through the trigram
