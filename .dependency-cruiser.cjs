@@ -1,5 +1,5 @@
 // The layers of the code and which way imports may go (README "Layout"; bottom first):
-//   protocol (lib/protocol) -> model layer (lib/llm, lib/config; lib/documents, lib/sandbox, lib/net beside it)
+//   protocol (lib/protocol) -> model layer (lib/llm, lib/config; lib/documents, lib/sandbox, lib/net, lib/blob beside it)
 //   -> tools/ -> agent runtime (lib/agent, lib/mcp) -> services (lib/chat, lib/store, lib/uploads, lib/inspect,
 //   lib/replay, lib/compare, lib/http, lib/telemetry, lib/server, lib/i18n, lib/models, lib/openai-api) -> app/ (with proxy.ts,
 //   instrumentation.ts) -> components/.
@@ -8,7 +8,7 @@
 // cycle and on a planted forbidden import.
 
 const PROTOCOL = '^lib/protocol/';
-const MODEL = '^lib/(llm|config|documents|sandbox|net)/';
+const MODEL = '^lib/(llm|config|documents|sandbox|net|blob)/';
 const TOOLS = '^tools/';
 const RUNTIME = '^lib/(agent|mcp)/';
 const SERVICES = '^lib/(chat|store|uploads|inspect|replay|compare|http|auth|telemetry|server|i18n|models|openai-api)/';

@@ -61,7 +61,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: `npx tsx scripts/model-server/main.ts --port ${MODEL_PORT} --model scripted-e2e --control`,
+      command: `npx tsx scripts/model-server/main.ts --port ${MODEL_PORT} --model scripted-e2e,scripted-agent --control`,
       url: `http://127.0.0.1:${MODEL_PORT}/health`,
       reuseExistingServer: false,
       timeout: 20_000,

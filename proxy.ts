@@ -2,9 +2,9 @@
 // anything of the app runs. It applies the request checks (lib/http/check.ts) and gives each page a fresh CSP nonce.
 // Requests with bodies Next would have to read whole first (it buffers a proxied body and reads it to its end before
 // going on) are left out of the matcher, so their limits cut them as they stream: server actions (Next-Action
-// header) check themselves with guardAction (app/actions/guard.ts), and POST /api/chat, /api/files and
-// /v1/chat/completions with guardRoute. test/security/coverage.test.ts proves every route and action is covered
-// by one or the other.
+// header) check themselves with guardAction (app/actions/guard.ts), and POST /api/chat, /api/files,
+// /api/local-models and /v1/chat/completions with guardRoute. test/security/coverage.test.ts proves every route
+// and action is covered by one or the other.
 import { NextResponse, type NextRequest } from 'next/server';
 import { BodyTooLargeError, declaredLength } from '@/lib/http/body';
 import { checkRequest, type RequestKind } from '@/lib/http/check';
@@ -53,8 +53,9 @@ export function proxy(request: NextRequest): Response {
 export const config = {
   matcher: [
     {
-      // Everything but static build files, the two route handlers that stream request bodies, and server actions.
-      source: '/((?!_next/static/|_next/image|favicon\\.ico$|icon\\.svg$|api/chat$|api/files$|v1/chat/completions$).*)',
+      // Everything but static build files, the route handlers that stream request bodies, and server actions.
+      source:
+        '/((?!_next/static/|_next/image|favicon\\.ico$|icon\\.svg$|api/chat$|api/files$|api/local-models$|v1/chat/completions$).*)',
       missing: [{ type: 'header', key: 'next-action' }],
     },
   ],

@@ -13,7 +13,7 @@ export default defineConfig({
       'components/**/*.test.{ts,tsx}',
     ],
     // The security suite runs against the build, after it: vitest.security.config.mts.
-    exclude: ['test/security/**', '**/node_modules/**'],
+    exclude: ['test/security/**', 'test/instances/**', '**/node_modules/**'],
     testTimeout: 20_000,
     pool: 'forks',
   },

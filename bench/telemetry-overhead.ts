@@ -81,7 +81,8 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const run = await service.send(ACTOR, { message: 'Run the three steps, then tell me.' });
     let reason = '';
-    for await (const e of service.runs.follow(OWNER, run.runId) ?? []) if (e.type === 'run-end') reason = e.reason;
+    for await (const e of (await service.runs.follow(OWNER, run.runId)) ?? [])
+      if (e.type === 'run-end') reason = e.reason;
     if (reason !== 'answered') throw new Error(`a run ended ${reason}`);
     return performance.now() - t0;
   }

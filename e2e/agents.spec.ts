@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import OpenAI from 'openai';
 import { assistantTurns, composer, lastAnswer, openChat, send } from './support/chat';
-import { setScenario } from './support/model';
+import { chatRequests, setScenario } from './support/model';
 
 /** Fills the agent editor (opened by "New agent") and saves. */
 async function createAgent(
@@ -101,4 +101,38 @@ test('a GroupChat turn shows each member’s answer in its own section', async (
   await expect(bob).toContainText('Round 2');
   await expect(assistantTurns(page)).toHaveCount(1);
   await deleteAgents(page, ['Heron panel', 'Alice-heron', 'Bob-heron']);
+});
+
+test('an agent with a document and a model: its conversation searches the document and cites it', async ({ page }) => {
+  const PASSAGE = 'The heron rota puts Wilhelmina on the Thursday shift.';
+  await setScenario({
+    rules: [
+      { when: { lastUserIncludes: 'heron rota', anyIncludes: PASSAGE }, reply: { content: 'Wilhelmina (rota).' } },
+      { when: { lastUserIncludes: 'heron rota' }, reply: { content: 'No knowledge reached me.' } },
+    ],
+  });
+  await openChat(page);
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const editor = page.getByRole('dialog', { name: 'Agent' });
+  await editor.getByRole('textbox', { name: 'Name' }).fill('Rota keeper');
+  await editor.getByRole('combobox', { name: 'Agent kind' }).selectOption('assistant');
+  await editor.getByRole('combobox', { name: 'Model' }).selectOption('env/scripted-agent');
+  // Uploading to a new agent saves it first; the document is the agent's on the server at once.
+  await editor
+    .getByLabel('Upload…')
+    .setInputFiles([{ name: 'rota.md', mimeType: 'text/markdown', buffer: Buffer.from(`# Rota\n\n${PASSAGE}\n`) }]);
+  await expect(editor.getByRole('list', { name: 'Documents (its knowledge)' })).toContainText('rota.md');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toBeHidden();
+
+  await page.getByRole('button', { name: 'Chat with Rota keeper' }).click();
+  await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toContainText('scripted-agent');
+  await send(page, 'Who is on the heron rota on Thursday?');
+  const answer = await lastAnswer(page);
+  await expect(answer).toContainText('Wilhelmina (rota).');
+  const sources = answer.getByRole('region', { name: 'Sources' });
+  await expect(sources.getByRole('button', { name: /^rota\.md/ })).toBeVisible();
+  const sent = (await chatRequests()).at(-1)!;
+  expect(sent.body.model).toBe('scripted-agent');
+  await deleteAgents(page, ['Rota keeper']);
 });

@@ -49,8 +49,9 @@ test('the settings panel shows the MCP server ready with its tools, and a conver
   // The image is on the card itself (UI: images a tool produced), opened full size from there.
   const img = answer.getByRole('region', { name: 'Images' }).getByRole('img', { name: /returned by the tool/ });
   await expect(img).toBeVisible();
-  await expect(img).toHaveAttribute('src', /^data:image\/png;base64,/);
-  expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(2);
+  // Kept by hash in the conversation and loaded from the app (the run log holds the URL, not base64).
+  await expect(img).toHaveAttribute('src', /^\/api\/images\/[\w-]+\/[0-9a-f]{64}$/);
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(2);
 });
 
 test('the MCP tools stay on for the conversation after a reload', async ({ page }) => {

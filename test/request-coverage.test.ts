@@ -133,7 +133,7 @@ describe('request coverage', () => {
     expect(layout).toContain("if (h.has('next-action')) await guardAction();");
   });
 
-  it('proxy.ts matches every page, the body-less routes and any unknown path; only static files and the three body routes skip it', () => {
+  it('proxy.ts matches every page, the body-less routes and any unknown path; only static files and the body routes skip it', () => {
     for (const page of pageFiles.map(urlOf)) expect(proxied(page), page).toBe(true);
     for (const url of [
       '/api/health',
@@ -147,10 +147,17 @@ describe('request coverage', () => {
       '/v1/models',
     ])
       expect(proxied(url), url).toBe(true);
-    for (const url of ['/api/chat', '/api/files', '/v1/chat/completions', '/_next/static/chunks/app.js', '/icon.svg'])
+    for (const url of [
+      '/api/chat',
+      '/api/files',
+      '/api/local-models',
+      '/v1/chat/completions',
+      '/_next/static/chunks/app.js',
+      '/icon.svg',
+    ])
       expect(proxied(url), url).toBe(false);
     // What skips the proxy is checked by guardRoute (asserted above for every route file).
     const skipping = routeFiles.map(urlOf).filter((u) => !proxied(u));
-    expect(skipping.sort()).toEqual(['/api/chat', '/api/files', '/v1/chat/completions']);
+    expect(skipping.sort()).toEqual(['/api/chat', '/api/files', '/api/local-models', '/v1/chat/completions']);
   });
 });

@@ -8,7 +8,7 @@ import type { InterpreterPool } from '../lib/sandbox/pool';
 import { ToolOutputWithFiles, type ToolContext, type ToolOutput } from './base-tool';
 import { parseToolArgs } from './args';
 import { ToolArgumentsError } from './errors';
-import { BaseToolWithFileAccess, defaultWorkDir } from './file-access';
+import { BaseToolWithFileAccess, defaultWorkDir, safeFileName } from './file-access';
 import { registerTool } from './registry';
 
 export const CODE_INTERPRETER = 'code_interpreter';
@@ -16,6 +16,11 @@ export const CODE_INTERPRETER = 'code_interpreter';
 /** Where a conversation's code_interpreter files live (what app/api/artifacts serves). */
 export function codeWorkDir(conversationId: string): string {
   return defaultWorkDir(CODE_INTERPRETER, conversationId);
+}
+
+/** The same directory's folder in the blob store (lib/blob): what app/api/artifacts reads. */
+export function codeWorkPrefix(conversationId: string): string {
+  return `work/${safeFileName(conversationId)}/${CODE_INTERPRETER}/`;
 }
 
 /**

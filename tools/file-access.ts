@@ -4,10 +4,13 @@ import { copyFile, mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { filesDir, parseFileRef, safeFileName, storedFilePath } from '../lib/documents/file-ref';
-import { BaseTool, type ToolContext } from './base-tool';
+import { uploadedFile } from '../lib/documents/storage';
+import { pullDir, pushChanges, snapshot } from '../lib/blob/work-dir';
+import { BaseTool, type ToolContext, type ToolOutput } from './base-tool';
 import { loadConfig } from '../lib/config';
 import { safeFetch } from '../lib/net/safe-fetch';
 import { dataDir } from './data-dir';
+import { sharedWorkDir } from './work-files';
 
 export const MAX_DOWNLOAD_BYTES = 50 * 1024 * 1024;
 export const DOWNLOAD_TIMEOUT_MS = 30_000;
@@ -111,6 +114,8 @@ export async function resolveLocalFile(
   // DATA_DIR/files alike (another user's reads exactly as a removed one).
   const hash = ref ? ref.hash : inUploads ? path.relative(uploads, from).split(path.sep)[0]! : undefined;
   if (hash !== undefined && uploadAccess && !(await uploadAccess(hash))) throw new Error(removed);
+  // With S3 this instance may not have the bytes yet: they come from the bucket.
+  if (hash !== undefined && /^[0-9a-f]{64}$/.test(hash)) await uploadedFile(dataDir(), hash);
   let info;
   try {
     info = await stat(from);
@@ -178,6 +183,27 @@ export abstract class BaseToolWithFileAccess extends BaseTool {
   workDirFor(ctx: Pick<ToolContext, 'workDir' | 'conversationId'>): string {
     const configured = ctx.workDir ?? (typeof this.cfg.work_dir === 'string' ? this.cfg.work_dir : undefined);
     return configured ? path.resolve(configured) : defaultWorkDir(this.name, ctx.conversationId);
+  }
+
+  /**
+   * call() with the files staged. With S3 a default work directory is first brought up to date from the bucket,
+   * and what the call wrote or deleted there goes to the bucket after it (tools/work-files.ts).
+   */
+  async callWithFiles(rawArgs: string, ctx: ToolContext): Promise<ToolOutput> {
+    const shared = sharedWorkDir(dataDir(), this.workDirFor(ctx));
+    if (shared) await pullDir(shared);
+    const staged = await this.stageFiles(ctx);
+    if (!shared) return this.call(rawArgs, staged);
+    const before = await snapshot(shared.dir);
+    let output: ToolOutput;
+    try {
+      output = await this.call(rawArgs, staged);
+    } catch (e) {
+      await pushChanges(shared, before, await snapshot(shared.dir)).catch(() => undefined); // the call's error says more
+      throw e;
+    }
+    await pushChanges(shared, before, await snapshot(shared.dir));
+    return output;
   }
 
   /** The context call() receives: files rewritten to staged absolute paths, workDir set, failures listed. */

@@ -27,7 +27,7 @@ export { StorageTool, KeyNotExistsError } from './storage';
 export { RetrievalTool } from './retrieval';
 export { DocParserTool } from './doc-parser';
 export { ToolOutputWithFiles } from './base-tool';
-export { CodeInterpreterTool, extractCode, codeWorkDir, CODE_INTERPRETER } from './code-interpreter';
+export { CodeInterpreterTool, extractCode, codeWorkDir, codeWorkPrefix, CODE_INTERPRETER } from './code-interpreter';
 export { WebSearchTool, WEB_SEARCH_HOWTO } from './web-search';
 export type { WebSearchOutput } from './web-search';
 export { WebExtractorTool } from './web-extractor';

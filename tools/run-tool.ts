@@ -65,8 +65,8 @@ export async function runTool(tool: BaseTool, rawArgs: string, ctx: ToolContext)
   ctx.signal?.throwIfAborted();
   try {
     validateToolArgs(tool, tool.parseArgs(rawArgs));
-    const callCtx = tool instanceof BaseToolWithFileAccess ? await tool.stageFiles(ctx) : ctx;
-    const output = await tool.call(rawArgs, callCtx);
+    const output =
+      tool instanceof BaseToolWithFileAccess ? await tool.callWithFiles(rawArgs, ctx) : await tool.call(rawArgs, ctx);
     ctx.signal?.throwIfAborted();
     const content = normalizeToolOutput(output);
     return output instanceof ToolOutputWithFiles && output.files.length

@@ -30,6 +30,15 @@ export async function setUserDisabled(userId: string, disabled: boolean): Promis
   });
 }
 
+/** Deletes the account and everything it owned (lib/server/user-data.ts); not the admin's own. */
+export async function deleteUser(userId: string): Promise<ActionResult<null>> {
+  const me = await guardAdmin();
+  return attempt(async () => {
+    await (await appContext()).admin.deleteUser(me, await headers(), String(userId));
+    return null;
+  });
+}
+
 export async function resetUserPassword(userId: string, password: string): Promise<ActionResult<null>> {
   await guardAdmin();
   return attempt(async () => {

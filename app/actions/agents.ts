@@ -2,10 +2,16 @@
 // The Agents section's server actions: list, save, delete, export and import the signed-in user's saved agents.
 // Wiring only: the checks are in lib/chat/saved-agents.ts, the rows (each its owner's) in the store.
 import type { ActionResult } from '@/lib/chat/page';
-import { exportAgent, importAgent, saveAgentDefinition, type AgentExport } from '@/lib/chat/saved-agents';
+import {
+  exportAgent,
+  importAgent,
+  saveAgentDefinition,
+  uploadedDocuments,
+  type AgentExport,
+} from '@/lib/chat/saved-agents';
 import { appContext } from '@/lib/server/context';
 import { NotFoundError } from '@/lib/store/errors';
-import type { SavedAgent } from '@/lib/store/types';
+import type { AgentDocument, SavedAgent } from '@/lib/store/types';
 import { failure } from './action-error';
 import { guardAction } from './guard';
 
@@ -22,19 +28,38 @@ export async function listAgents(): Promise<ActionResult<SavedAgent[]>> {
   return attempt(async () => (await appContext()).store.listAgents(me.owner));
 }
 
-/** Creates the agent, or replaces the definition of the user's agent `id`. */
+/** Creates the agent, or replaces the definition of the user's agent `id`. The bytes of documents it let go of go
+ *  too once nobody holds them. */
 export async function saveAgent(id: string | undefined, definition: unknown): Promise<ActionResult<SavedAgent>> {
   const me = await guardAction();
-  return attempt(async () => saveAgentDefinition((await appContext()).store, me.owner, id, definition));
+  return attempt(async () => {
+    const { store, uploads } = await appContext();
+    const before = id ? await store.getAgent(me.owner, id) : undefined;
+    const saved = await saveAgentDefinition(store, me.owner, id, definition);
+    await uploads.release(hashesOf(before).filter((h) => !hashesOf(saved).includes(h)));
+    return saved;
+  });
 }
 
 export async function deleteAgent(id: string): Promise<ActionResult<boolean>> {
   const me = await guardAction();
   return attempt(async () => {
-    if (!(await (await appContext()).store.deleteAgent(me.owner, id)))
-      throw new NotFoundError(`Unknown agent id "${id}".`);
+    const { store, uploads } = await appContext();
+    const agent = await store.getAgent(me.owner, id);
+    if (!agent || !(await store.deleteAgent(me.owner, id))) throw new NotFoundError(`Unknown agent id "${id}".`);
+    await uploads.release(hashesOf(agent));
     return true;
   });
+}
+
+/** What the user uploaded to their conversations, to give an agent as its documents. */
+export async function listUploadedDocuments(): Promise<ActionResult<(AgentDocument & { conversation: string })[]>> {
+  const me = await guardAction();
+  return attempt(async () => uploadedDocuments((await appContext()).store, me.owner));
+}
+
+function hashesOf(agent: SavedAgent | undefined): string[] {
+  return (agent?.documents ?? []).map((d) => d.hash);
 }
 
 export async function exportAgentFile(id: string): Promise<ActionResult<AgentExport>> {
@@ -42,11 +67,14 @@ export async function exportAgentFile(id: string): Promise<ActionResult<AgentExp
   return attempt(async () => exportAgent((await appContext()).store, me.owner, id));
 }
 
-/** Reads an export file and saves it as a new agent of the user's. */
-export async function importAgentFile(text: string): Promise<ActionResult<SavedAgent>> {
+/** Reads an export file and saves it as a new agent of the user's; says which of its documents are not here. */
+export async function importAgentFile(
+  text: string,
+): Promise<ActionResult<{ agent: SavedAgent; missingDocuments: string[] }>> {
   const me = await guardAction();
   return attempt(async () => {
     const { store } = await appContext();
-    return store.createAgent(me.owner, await importAgent(store, me.owner, text));
+    const { definition, missingDocuments } = await importAgent(store, me.owner, text);
+    return { agent: await store.createAgent(me.owner, definition), missingDocuments };
   });
 }

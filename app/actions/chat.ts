@@ -67,7 +67,7 @@ export async function stopRun(runId: string): Promise<boolean> {
 /** Follows a run still going (after a reload), from its first event. */
 export async function followRun(runId: string): Promise<AsyncIterable<FeedEvent> | null> {
   const me = await guardAction();
-  return liveFeed((await appContext()).runs, me.owner, runId, { stopOnLeave: false }) ?? null;
+  return (await liveFeed((await appContext()).runs, me.owner, runId, { stopOnLeave: false })) ?? null;
 }
 
 export async function listConversations(query?: string): Promise<ConversationSummary[]> {

@@ -67,10 +67,11 @@ export async function decideTool(
   runId: string,
   functionId: string,
   decision: ToolDecision,
+  childRunId?: string,
 ): Promise<ActionResult<null>> {
   const me = await guardAction();
-  return attempt((ctx) => {
-    ctx.chat.decideTool(me, runId, functionId, decision);
+  return attempt(async (ctx) => {
+    await ctx.chat.decideTool(me, runId, functionId, decision, childRunId);
     return null;
   });
 }

@@ -15,6 +15,16 @@ export interface GroupUsage {
 
 /** Every live process whose process group is `pgid` (a child spawned detached leads its own group). */
 export function groupUsage(pgid: number): GroupUsage {
+  return usageOf((_pid, fields) => Number(fields[2]) === pgid); // field 5: pgrp
+}
+
+/** A process and its children: a server whose children lead sessions of their own (PostgreSQL's backends each call
+ *  setsid, so the postmaster's group holds only itself). */
+export function familyUsage(parent: number): GroupUsage {
+  return usageOf((pid, fields) => pid === parent || Number(fields[1]) === parent); // field 4: ppid
+}
+
+function usageOf(counted: (pid: number, fields: string[]) => boolean): GroupUsage {
   let cpuSeconds = 0;
   let rssBytes = 0;
   let processes = 0;
@@ -28,7 +38,7 @@ export function groupUsage(pgid: number): GroupUsage {
     }
     // The command name (field 2) may hold spaces and parentheses: fields are counted after its closing one.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) !== pgid) continue; // field 5: pgrp
+    if (!counted(Number(name), fields)) continue;
     processes++;
     cpuSeconds += (Number(fields[11]) + Number(fields[12])) / TICKS; // fields 14, 15: utime, stime
     rssBytes += Number(fields[21]) * PAGE; // field 24: rss in pages
@@ -38,7 +48,15 @@ export function groupUsage(pgid: number): GroupUsage {
 
 /** Usage of several groups added together (several app instances). */
 export function groupsUsage(pgids: readonly number[]): GroupUsage {
-  const all = pgids.map(groupUsage);
+  return added(pgids.map(groupUsage));
+}
+
+/** Several database servers' processes (familyUsage) added together. */
+export function familiesUsage(parents: readonly number[]): GroupUsage {
+  return added(parents.map(familyUsage));
+}
+
+function added(all: readonly GroupUsage[]): GroupUsage {
   return {
     cpuSeconds: all.reduce((n, u) => n + u.cpuSeconds, 0),
     rssBytes: all.reduce((n, u) => n + u.rssBytes, 0),

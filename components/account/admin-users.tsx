@@ -1,8 +1,8 @@
 'use client';
-// The admin's list of users: disable or enable an account, set a new password for one.
+// The admin's list of users: disable or enable an account, delete one (asked twice), set a new password for one.
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
-import { listUsers, resetUserPassword, setUserDisabled } from '@/app/actions/admin';
+import { deleteUser, listUsers, resetUserPassword, setUserDisabled } from '@/app/actions/admin';
 import type { UserRow } from '@/lib/auth/admin';
 import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, noticeBox, smallButton } from './styles';
@@ -14,6 +14,7 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [resetting, setResetting] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
 
   async function refresh() {
     const answer = await listUsers();
@@ -25,6 +26,16 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
     setNotice(null);
     const answer = await setUserDisabled(user.id, !user.disabled);
     if (!answer.ok) setError(said(failureText(answer)));
+    await refresh();
+  }
+
+  async function remove(user: UserRow) {
+    setError(null);
+    setNotice(null);
+    const answer = await deleteUser(user.id);
+    setDeleting(null);
+    if (!answer.ok) setError(said(failureText(answer)));
+    else setNotice(t('deleted', { email: user.email }));
     await refresh();
   }
 
@@ -81,6 +92,29 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
                 <button type="button" onClick={() => setResetting(u.id)} className={smallButton}>
                   {t('resetPassword')}
                 </button>
+                {u.id !== me && (
+                  <button
+                    type="button"
+                    aria-label={t('deleteFor', { email: u.email })}
+                    onClick={() => setDeleting(u.id)}
+                    className={smallButton}
+                  >
+                    {t('delete')}
+                  </button>
+                )}
+                {deleting === u.id && (
+                  <div role="alertdialog" aria-label={t('deleteFor', { email: u.email })} className="w-full space-y-1">
+                    <p>{t('confirmDelete', { email: u.email })}</p>
+                    <div className="flex gap-1">
+                      <button type="button" onClick={() => void remove(u)} className={smallButton}>
+                        {t('confirm')}
+                      </button>
+                      <button type="button" onClick={() => setDeleting(null)} className={smallButton}>
+                        {t('cancel')}
+                      </button>
+                    </div>
+                  </div>
+                )}
                 {resetting === u.id && (
                   <form action={(f) => reset(u, f)} className="flex w-full gap-1">
                     <input

@@ -2,11 +2,17 @@
 // The agent editor: a modal dialog over the page for a new, duplicated or saved agent. The server checks the
 // definition (lib/chat/saved-agents.ts) and says what is wrong; nothing typed is lost when it refuses.
 import { useTranslations } from 'next-intl';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { saveAgent } from '@/app/actions/agents';
+import { integrationsStatus } from '@/app/actions/integrations';
 import type { AppInfo } from '@/lib/chat/page';
+import { parseModelId } from '@/lib/models/ids';
 import { AGENT_KIND_NAMES, FNCALL_MODES, SAVED_AGENT_KINDS, SPEAKER_SELECTIONS } from '@/lib/protocol/enums';
 import type { AgentDefinition } from '@/lib/store/types';
 import { useModalDialog } from '../modal-dialog';
+import { useConnectionName } from '../models/connection-name';
+import { useModels } from '../models/models-store';
+import { AgentDocuments } from './agent-documents';
 import { useAgents } from './agents-store';
 
 const FIELD =
@@ -29,12 +35,66 @@ export function AgentEditor({ info }: { info: AppInfo }) {
   );
 }
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
+function Field({ label, error, children }: { label: string; error?: string; children: ReactNode }) {
   return (
     <label className="block space-y-1 text-sm">
       <span className="font-medium">{label}</span>
       {children}
+      {error && <span className="block text-xs text-red-700 dark:text-red-300">{error}</span>}
     </label>
+  );
+}
+
+/** The MCP servers' tools, as the conversation settings offer them (the servers connect when first asked). */
+function useMcpTools(): { server: string; name: string; description: string }[] {
+  const [tools, setTools] = useState<{ server: string; name: string; description: string }[]>([]);
+  useEffect(() => {
+    let stop = false;
+    const read = () =>
+      void integrationsStatus().then((status) => {
+        if (stop) return;
+        setTools(
+          status.mcp.servers.flatMap((s) =>
+            s.tools.map((tool) => ({ server: s.name, name: tool.name, description: tool.description ?? '' })),
+          ),
+        );
+        if (status.mcp.busy || status.mcp.servers.some((s) => s.state.status === 'connecting')) setTimeout(read, 1000);
+      });
+    read();
+    return () => {
+      stop = true;
+    };
+  }, []);
+  return tools;
+}
+
+/** The model picker of the editor: every model of the Models settings' connections, or the server's default. */
+function ModelSelect({ value, onChange }: { value?: string; onChange: (model: string | undefined) => void }) {
+  const t = useTranslations('agents');
+  const connectionName = useConnectionName();
+  const groups = useModels((s) => s.groups);
+  useEffect(() => {
+    if (!useModels.getState().groups) void useModels.getState().refresh();
+  }, []);
+  const listed = (groups ?? []).some((g) => g.models.some((m) => m.id === value));
+  return (
+    <Field label={t('model')}>
+      <select className={FIELD} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)}>
+        <option value="">{t('defaultModel')}</option>
+        {value && !listed && <option value={value}>{parseModelId(value)?.name ?? value}</option>}
+        {(groups ?? [])
+          .filter((g) => g.models.length)
+          .map((g) => (
+            <optgroup key={g.connectionId} label={connectionName(g.name, g.connectionId)}>
+              {g.models.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+      </select>
+    </Field>
   );
 }
 
@@ -46,18 +106,23 @@ function Form({ id, initial, info }: { id?: string; initial: AgentDefinition; in
   const [temperature, setTemperature] = useState(
     initial.generateCfg.temperature === undefined ? '' : String(initial.generateCfg.temperature),
   );
-  const [problem, setProblem] = useState<string>();
+  // `plain`: said as it is (a check of the page's own), not as the server's refusal.
+  const [problem, setProblem] = useState<{ error: string; field?: string; plain?: boolean }>();
   const [saving, setSaving] = useState(false);
+  // A new agent gets its id once saved (uploading a document saves it first).
+  const [agentId, setAgentId] = useState(id);
+  const mcpTools = useMcpTools();
   const patch = (p: Partial<AgentDefinition>) => setD((cur) => ({ ...cur, ...p }));
   const holds = d.kind === 'router' || d.kind === 'groupchat';
-  const others = agents.filter((a) => a.id !== id);
+  const others = agents.filter((a) => a.id !== agentId);
+  const fieldError = (name: string) =>
+    problem?.field && (problem.field === name || problem.field.startsWith(`${name}.`)) ? problem.error : undefined;
 
-  const submit = async () => {
-    setSaving(true);
+  const definition = (): AgentDefinition => {
     const generateCfg = { ...d.generateCfg };
     if (temperature.trim() === '') delete generateCfg.temperature;
     else generateCfg.temperature = Number(temperature);
-    const definition: AgentDefinition = {
+    return {
       ...d,
       generateCfg,
       suggestions: suggestions
@@ -65,10 +130,35 @@ function Form({ id, initial, info }: { id?: string; initial: AgentDefinition; in
         .map((s) => s.trim())
         .filter(Boolean),
     };
-    const error = await useAgents.getState().save(id, definition);
-    setSaving(false);
-    setProblem(error && t('saveFailed', { error }));
   };
+
+  const submit = async () => {
+    setSaving(true);
+    const refused = await useAgents.getState().save(agentId, definition());
+    setSaving(false);
+    setProblem(refused);
+  };
+
+  const ensureSaved = async (): Promise<string | undefined> => {
+    if (agentId) return agentId;
+    const result = await saveAgent(undefined, definition());
+    if (!result.ok) {
+      setProblem({ error: result.error, ...(result.field ? { field: result.field } : {}) });
+      return undefined;
+    }
+    setProblem(undefined);
+    setAgentId(result.value.id);
+    void useAgents.getState().refresh();
+    return result.value.id;
+  };
+  const toolBox = (name: string) => (
+    <input
+      type="checkbox"
+      checked={d.tools.includes(name)}
+      onChange={(e) => patch({ tools: e.target.checked ? [...d.tools, name] : d.tools.filter((x) => x !== name) })}
+    />
+  );
+  const known = new Set([...info.tools.map((x) => x.name), ...mcpTools.map((x) => x.name)]);
 
   return (
     <form
@@ -82,10 +172,10 @@ function Form({ id, initial, info }: { id?: string; initial: AgentDefinition; in
       <h2 className="text-base font-semibold">{t('editorTitle')}</h2>
       {problem && (
         <p role="alert" className="rounded bg-red-50 px-2 py-1 text-sm text-red-900 dark:bg-red-950 dark:text-red-100">
-          {problem}
+          {problem.plain ? problem.error : t('saveFailed', { error: problem.error })}
         </p>
       )}
-      <Field label={t('name')}>
+      <Field label={t('name')} error={fieldError('name')}>
         <input className={FIELD} value={d.name} maxLength={60} onChange={(e) => patch({ name: e.target.value })} />
       </Field>
       <Field label={t('description')}>
@@ -107,7 +197,7 @@ function Form({ id, initial, info }: { id?: string; initial: AgentDefinition; in
             onChange={(e) => {
               const file = e.target.files?.[0];
               if (!file) return;
-              if (file.size > MAX_IMAGE_BYTES) return setProblem(t('avatarTooLarge'));
+              if (file.size > MAX_IMAGE_BYTES) return setProblem({ error: t('avatarTooLarge'), plain: true });
               const reader = new FileReader();
               reader.onload = () => patch({ avatar: String(reader.result) });
               reader.readAsDataURL(file);
@@ -186,18 +276,40 @@ function Form({ id, initial, info }: { id?: string; initial: AgentDefinition; in
         <div className="grid grid-cols-2 gap-1">
           {info.tools.map((tool) => (
             <label key={tool.name} className="flex items-center gap-2">
-              <input
-                type="checkbox"
-                checked={d.tools.includes(tool.name)}
-                onChange={(e) =>
-                  patch({ tools: e.target.checked ? [...d.tools, tool.name] : d.tools.filter((x) => x !== tool.name) })
-                }
-              />
+              {toolBox(tool.name)}
               <code>{tool.name}</code>
             </label>
           ))}
+          {mcpTools.map((tool) => (
+            <label key={tool.name} className="flex items-center gap-2" title={tool.description}>
+              {toolBox(tool.name)}
+              <code>{tool.name}</code>
+              <span className="text-xs text-neutral-600 dark:text-neutral-400">
+                {t('mcpTool', { server: tool.server })}
+              </span>
+            </label>
+          ))}
+          {d.tools
+            .filter((name) => !known.has(name))
+            .map((name) => (
+              <label key={name} className="flex items-center gap-2">
+                {toolBox(name)}
+                <code>{name}</code>
+                <span className="text-xs text-neutral-600 dark:text-neutral-400">{t('toolUnavailable')}</span>
+              </label>
+            ))}
         </div>
+        {fieldError('tools') && <p className="text-xs text-red-700 dark:text-red-300">{fieldError('tools')}</p>}
       </fieldset>
+      {d.kind !== 'groupchat' && (
+        <AgentDocuments
+          documents={d.documents ?? []}
+          onChange={(documents) => patch({ documents })}
+          ensureSaved={ensureSaved}
+        />
+      )}
+      {fieldError('documents') && <p className="text-xs text-red-700 dark:text-red-300">{fieldError('documents')}</p>}
+      <ModelSelect value={d.model} onChange={(model) => patch({ model })} />
       <div className="flex flex-wrap gap-3">
         <Field label={t('fncallMode')}>
           <select

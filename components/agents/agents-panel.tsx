@@ -48,8 +48,11 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
             const file = e.target.files?.[0];
             e.target.value = '';
             if (!file) return;
-            const error = await importFile(await file.text());
-            setProblem(error && t('importFailed', { error }));
+            const result = await importFile(await file.text());
+            if ('error' in result) setProblem(t('importFailed', { error: result.error }));
+            else if (result.missingDocuments.length)
+              setProblem(t('importMissingDocuments', { names: result.missingDocuments.join(', ') }));
+            else setProblem(undefined);
           }}
         />
       </div>

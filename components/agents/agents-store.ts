@@ -9,10 +9,11 @@ interface AgentsState {
   /** The agent being edited: a saved one, or a new definition (create, duplicate). */
   editing?: { id?: string; definition: AgentDefinition };
   refresh(): Promise<void>;
-  /** Resolves with the error, if the server refused it. */
-  save(id: string | undefined, definition: AgentDefinition): Promise<string | undefined>;
+  /** Resolves with the error (and the field at fault), if the server refused it. */
+  save(id: string | undefined, definition: AgentDefinition): Promise<{ error: string; field?: string } | undefined>;
   remove(id: string): Promise<string | undefined>;
-  importFile(text: string): Promise<string | undefined>;
+  /** Resolves with the error, or with the names of the file's documents that are not here. */
+  importFile(text: string): Promise<{ error: string } | { missingDocuments: string[] }>;
   edit(editing: AgentsState['editing']): void;
 }
 
@@ -24,7 +25,7 @@ export const useAgents = create<AgentsState>()((set, get) => ({
   },
   async save(id, definition) {
     const result = await actions.saveAgent(id, definition);
-    if (!result.ok) return result.error;
+    if (!result.ok) return { error: result.error, ...(result.field ? { field: result.field } : {}) };
     set({ editing: undefined });
     await get().refresh();
     return undefined;
@@ -36,9 +37,9 @@ export const useAgents = create<AgentsState>()((set, get) => ({
   },
   async importFile(text) {
     const result = await actions.importAgentFile(text);
-    if (!result.ok) return result.error;
+    if (!result.ok) return { error: result.error };
     await get().refresh();
-    return undefined;
+    return { missingDocuments: result.value.missingDocuments };
   },
   edit(editing) {
     set({ editing });

@@ -1,12 +1,13 @@
 'use client';
 
-import { memo } from 'react';
+import { memo, useContext } from 'react';
 import type { Block } from '../../lib/chat/view';
 import { AgentSection, HandoffNote } from './agent-section';
 import { Markdown } from './markdown';
 import { ReasoningBlock } from './reasoning-block';
 import { RetrievalCard } from './retrieval-card';
 import { ToolCard } from './tool-card';
+import { ToolDecisions } from './tool-decisions';
 
 export interface BlockViewProps {
   block: Block;
@@ -15,6 +16,8 @@ export interface BlockViewProps {
 
 /** One block of a run. Memoized on the block object: an unchanged block is skipped while another one streams. */
 export const BlockView = memo(function BlockView({ block, streaming }: BlockViewProps) {
+  // A child run's paused calls are decided under its own run id.
+  const decide = useContext(ToolDecisions);
   switch (block.kind) {
     case 'reasoning':
       return <ReasoningBlock block={block} streaming={streaming} />;
@@ -27,9 +30,11 @@ export const BlockView = memo(function BlockView({ block, streaming }: BlockView
     case 'agent':
       return (
         <AgentSection block={block}>
-          {block.run.blocks.map((b) => (
-            <BlockView key={b.id} block={b} streaming={block.run.status === 'streaming'} />
-          ))}
+          <ToolDecisions.Provider value={decide && ((id, decision) => decide(id, decision, block.runId))}>
+            {block.run.blocks.map((b) => (
+              <BlockView key={b.id} block={b} streaming={block.run.status === 'streaming'} />
+            ))}
+          </ToolDecisions.Provider>
         </AgentSection>
       );
     case 'handoff':

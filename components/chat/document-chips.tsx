@@ -2,12 +2,21 @@
 // The conversation's documents as compact chips (name, state, pages) that wrap onto at most three lines, so that
 // many uploads leave the thread its room; "Show all (N)" opens the full list. Documents that failed come first, as
 // full lines, and are never folded away.
-import { useTranslations } from 'next-intl';
+import { useLocale, useTranslations } from 'next-intl';
 import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { DOCUMENT_TYPE_NAMES, IMAGE_TYPE_NAMES } from '../../lib/documents/accepted-types';
 import { formatBytes } from './format';
 import { useCodedText } from './server-text';
 import { useFormatWords } from './use-format-words';
 import type { UploadItem } from './uploads';
+
+/** What an upload may be (the catalogs' `unsupported` message lists them), from the server's own list. */
+function acceptedTypes(locale: string): { documents: string; images: string } {
+  return {
+    documents: DOCUMENT_TYPE_NAMES.join(locale.startsWith('zh') ? '、' : ', '),
+    images: new Intl.ListFormat(locale, { type: 'disjunction' }).format(IMAGE_TYPE_NAMES),
+  };
+}
 
 /** One line of chips that wraps at most twice. */
 const MAX_ROWS = 3;
@@ -37,6 +46,7 @@ export function DocumentChips({ items, onRemove }: { items: UploadItem[]; onRemo
   const t = useTranslations('documents');
   const f = useFormatWords();
   const coded = useCodedText('documents.errors');
+  const locale = useLocale();
   const [expanded, setExpanded] = useState(false);
   const [fold, setFold] = useState<ReturnType<typeof measure>>();
   const list = useRef<HTMLUListElement>(null);
@@ -66,7 +76,7 @@ export function DocumentChips({ items, onRemove }: { items: UploadItem[]; onRemo
     const error = item.error ?? { message: undefined };
     const limit = error.values?.limit;
     const values = typeof limit === 'number' ? { ...error.values, limit: formatBytes(limit, f) } : error.values;
-    return coded({ ...error, values: { name: item.name, ...values } });
+    return coded({ ...error, values: { name: item.name, ...acceptedTypes(locale), ...values } });
   };
   const stateText = (item: UploadItem) => {
     switch (item.state) {

@@ -32,6 +32,11 @@ export function RunView({ run, onRetry }: RunViewProps) {
           {t('imagesWithheld', { count: run.imagesWithheld })}
         </p>
       )}
+      {run.toolImagesWithheld !== undefined && (
+        <p role="note" className="mb-2 text-sm text-amber-800 dark:text-amber-200">
+          {t('toolImagesWithheld', { count: run.toolImagesWithheld })}
+        </p>
+      )}
       {run.blocks.map((block) => (
         <BlockView key={block.id} block={block} streaming={streaming} />
       ))}

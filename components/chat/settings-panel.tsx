@@ -162,6 +162,18 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
           <span className="block text-neutral-600 dark:text-neutral-400">{t('recordRawStreamHelp')}</span>
         </span>
       </label>
+      <label className="flex items-start gap-2">
+        <input
+          type="checkbox"
+          className="mt-1"
+          checked={settings.toolImages ?? false}
+          onChange={(e) => void update({ toolImages: e.target.checked })}
+        />
+        <span>
+          <span className="font-medium">{t('toolImages')}</span>
+          <span className="block text-neutral-600 dark:text-neutral-400">{t('toolImagesHelp')}</span>
+        </span>
+      </label>
       <label className="flex flex-col gap-1">
         <span className="font-medium">{t('systemMessage')}</span>
         <textarea

@@ -170,7 +170,17 @@ export const useChat = create<ChatState>()((set, get) => {
 
     newChat(agent) {
       streamToken++;
-      set({ activeId: undefined, title: 'New chat', turns: [], runningRunId: undefined, draftAgent: agent });
+      // A saved agent's conversation runs on the agent's model (or the server's) until the picker names another.
+      const settings = get().settings;
+      const draftSettings = agent && settings?.model ? { ...settings, model: undefined } : settings;
+      set({
+        activeId: undefined,
+        title: 'New chat',
+        turns: [],
+        runningRunId: undefined,
+        draftAgent: agent,
+        settings: draftSettings,
+      });
     },
 
     async open(id) {

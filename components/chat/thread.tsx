@@ -39,9 +39,9 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
     s.runningRunId && s.runningRunId === turn.run?.runId ? s.runningRunId : undefined,
   );
   const decide = useCallback(
-    async (functionId: string, decision: ToolDecision) => {
+    async (functionId: string, decision: ToolDecision, childRunId?: string) => {
       if (!runningHere) return t('notGoing');
-      const r = await decideTool(runningHere, functionId, decision);
+      const r = await decideTool(runningHere, functionId, decision, childRunId);
       return r.ok ? undefined : r.error;
     },
     [runningHere, t],

@@ -28,9 +28,11 @@ export function toolImages(
     .filter((f) => INLINE_IMAGE.test(f.mime))
     .map((f) => ({ src: f.url, name: f.name, fileName: f.name.split('/').pop() ?? f.name }));
   const items = Array.isArray(block.result) ? block.result : [];
+  // A file the tool wrote is also an image item of its result when tool images go to the model: shown once.
+  const fileUrls = new Set(files.map((f) => f.src));
   const returned = items.flatMap((item, i) => {
     const src = item.image;
-    if (typeof src !== 'string' || !(DATA_IMAGE.test(src) || /^\/(?!\/)/.test(src))) return [];
+    if (typeof src !== 'string' || fileUrls.has(src) || !(DATA_IMAGE.test(src) || /^\/(?!\/)/.test(src))) return [];
     const ext = DATA_IMAGE.exec(src)?.[1]?.replace('jpeg', 'jpg') ?? 'png';
     return [{ src, name: returnedName(i + 1), fileName: `image-${i + 1}.${ext}` }];
   });

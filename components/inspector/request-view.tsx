@@ -12,16 +12,31 @@ const LATEST_MESSAGES = 40;
 /** The request's field, named as the wire names it (like the parameters above it). */
 const STOP_FIELD = 'stop';
 
-/** A message part as text; an image part reads `imageText` (the request holds its URL, not something to show). */
-function partText(part: unknown, imageText: string): string {
+/** What an image part of a request is called: the file its URL names (a data URL by its type). The request holds
+ *  the reference it was built from, not something to show. */
+function imageName(url: unknown): string {
+  if (typeof url !== 'string') return '?';
+  if (/^data:/i.test(url)) return url.slice(0, Math.max(url.indexOf(';'), 5));
+  const last = url.split(/[?#]/)[0]!.split('/').pop() || url;
+  let name = last;
+  try {
+    name = decodeURIComponent(last);
+  } catch {
+    // shown as written
+  }
+  return name.length > 60 ? `${name.slice(0, 57)}…` : name;
+}
+
+/** A message part as text; an image part reads as `imageText` of its name. */
+function partText(part: unknown, imageText: (name: string) => string): string {
   if (!part || typeof part !== 'object') return String(part);
   const p = part as Record<string, unknown>;
   if (typeof p.text === 'string') return p.text;
-  if (p.type === 'image_url') return imageText;
+  if (p.type === 'image_url') return imageText(imageName((p.image_url as { url?: unknown } | undefined)?.url));
   return JSON.stringify(p);
 }
 
-function messageText(content: unknown, imageText: string): string {
+function messageText(content: unknown, imageText: (name: string) => string): string {
   if (content === undefined || content === null) return '';
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content.map((part) => partText(part, imageText)).join('\n');
@@ -52,8 +67,9 @@ function MessageCard({ index, message }: { index: number; message: Record<string
   const t = useTranslations('inspector');
   const role = typeof message.role === 'string' ? message.role : t('unknownRole');
   const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as WireToolCall[]) : [];
-  const reasoning = messageText(message.reasoning_content, t('imagePart'));
-  const content = messageText(message.content, t('imagePart'));
+  const imageText = (name: string) => t('imagePart', { name });
+  const reasoning = messageText(message.reasoning_content, imageText);
+  const content = messageText(message.content, imageText);
   return (
     <li
       aria-label={t('message', { n: index + 1, role })}

@@ -21,6 +21,7 @@ import { IterationView, type RequestLoader } from './iteration-view';
 import { RetrievalView } from './retrieval-view';
 import { BUTTON } from './styles';
 import { Waterfall } from './waterfall';
+import { waterfallRows } from '../../lib/inspect/timeline';
 
 export const ITERATIONS_PER_PAGE = 20;
 
@@ -335,11 +336,24 @@ function InspectorBody({
         )}
         <ChildRunList run={run} onOpen={(i) => openPath([...path, i])} />
         <RetrievalView steps={run.retrievals} />
+        {count === 0 && run.children?.length ? (
+          <Waterfall
+            rows={waterfallRows(run, shown)}
+            totalMs={run.durationMs}
+            onSelect={(n) => setSelected(n - 1)}
+            onOpenChild={(p) => openPath([...path, ...p])}
+          />
+        ) : null}
         {count === 0 ? (
           <p className="text-sm">{t('noModelCall')}</p>
         ) : (
           <>
-            <Waterfall iterations={shown} totalMs={run.durationMs} onSelect={(n) => setSelected(n - 1)} />
+            <Waterfall
+              rows={waterfallRows(run, shown)}
+              totalMs={run.durationMs}
+              onSelect={(n) => setSelected(n - 1)}
+              onOpenChild={(p) => openPath([...path, ...p])}
+            />
             <div className="flex flex-wrap items-center gap-2">
               {pages > 1 && (
                 <button

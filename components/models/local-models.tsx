@@ -1,6 +1,7 @@
 'use client';
-// Settings → Models → Local: the GGUF files in the models folder (one click to use), the catalog of small Qwen
-// models and any GGUF URL to download, with a progress bar (bytes, rate, time left), Stop and Resume.
+// Settings → Models → Local: the GGUF files in the models folder (one click to use), a file uploaded from this
+// computer (model-upload.tsx), the catalog of small Qwen models and any GGUF URL to download, with a progress bar
+// (bytes, rate, time left), Stop and Resume.
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import * as actions from '@/app/actions/models';
@@ -8,9 +9,10 @@ import type { DownloadJob, LocalModelsView } from '@/lib/models/local-files';
 import { LOCAL_CONNECTION_ID, modelId } from '@/lib/models/ids';
 import { FIELD, PRIMARY_BUTTON } from '../runs/modal';
 import { useChat } from '../chat/store';
+import { ModelUpload } from './model-upload';
 import { useModels } from './models-store';
 
-const POLL_MS = 500;
+const RECONNECT_MS = 1000;
 
 const BUTTON =
   'rounded border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 disabled:opacity-50 dark:border-neutral-700 dark:hover:bg-neutral-800';
@@ -102,8 +104,8 @@ export function LocalModels() {
   const [error, setError] = useState<string>();
   const [url, setUrl] = useState('');
 
-  // Reads overlap (the half-second poll, and the one after a click): only the latest read is shown, so an older
-  // answer ("failed") never lands after a newer one ("running") and stops the poll with the page out of date.
+  // Reads overlap (the one when a download ends, and the one after a click): only the latest read is shown, so an older
+  // answer ("failed") never lands after a newer one ("running") and leaves the page out of date.
   const reads = useRef(0);
   const reload = useCallback(async () => {
     const read = ++reads.current;
@@ -124,13 +126,38 @@ export function LocalModels() {
     });
   }, []);
 
-  // While a download runs, its progress is read again every half second (and the list once it ends).
-  const running = Boolean(view?.downloads.some((d) => d.state === 'running'));
+  // While a download runs, its progress streams in (GET /api/local-models/downloads, Server-Sent Events); the list
+  // is read again once it ends. A stream that breaks is opened again a second later.
+  const running = (view?.downloads ?? [])
+    .filter((d) => d.state === 'running')
+    .map((d) => d.name)
+    .join('\n');
+  const [reconnects, setReconnects] = useState(0);
   useEffect(() => {
     if (!running) return;
-    const timer = setInterval(() => void reload(), POLL_MS);
-    return () => clearInterval(timer);
-  }, [running, reload]);
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const sources = running.split('\n').map((name) => {
+      const source = new EventSource(`/api/local-models/downloads?name=${encodeURIComponent(name)}`);
+      source.onmessage = (e: MessageEvent<string>) => {
+        const job = JSON.parse(e.data) as DownloadJob;
+        setView((v) => v && { ...v, downloads: v.downloads.map((d) => (d.name === job.name ? job : d)) });
+        if (job.state !== 'running') {
+          source.close();
+          void reload();
+        }
+      };
+      source.onerror = () => {
+        source.close();
+        void reload();
+        retry ??= setTimeout(() => setReconnects((n) => n + 1), RECONNECT_MS);
+      };
+      return source;
+    });
+    return () => {
+      clearTimeout(retry);
+      for (const s of sources) s.close();
+    };
+  }, [running, reconnects, reload]);
 
   const start = async (input: { catalogId?: string; url?: string }) => {
     setError(undefined);
@@ -182,6 +209,7 @@ export function LocalModels() {
           );
         })}
       </ul>
+      <ModelUpload maxBytes={view.uploadMaxBytes} bytes={bytes} onUploaded={() => void reload()} />
       {view.downloads.length > 0 && (
         <ul className="space-y-2">
           {view.downloads.map((d) => (

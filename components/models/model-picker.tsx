@@ -1,10 +1,12 @@
 'use client';
 // The header's model picker: every model of every connection, grouped by connection, searchable. The choice is the
-// open conversation's (stored with it; a new chat keeps it until its first message) and holds from the next message.
+// open conversation's (stored with it; a new chat keeps it until its first message) and holds from the next message;
+// a conversation with a saved agent shows the agent's model until one is picked.
 import { useTranslations } from 'next-intl';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { parseModelId } from '@/lib/models/ids';
 import type { ModelOption } from '@/lib/models/service';
+import { useAgents } from '../agents/agents-store';
 import { useChat } from '../chat/store';
 import { useConnectionName } from './connection-name';
 import { useModels } from './models-store';
@@ -13,7 +15,10 @@ export function ModelPicker() {
   const t = useTranslations('models');
   const connectionName = useConnectionName();
   const groups = useModels((s) => s.groups);
-  const chosen = useChat((s) => s.settings?.model);
+  // A conversation with a saved agent shows the agent's model until the picker names another (which then wins).
+  const agentId = useChat((s) => (s.activeId ? s.settings?.agentId : s.draftAgent?.id));
+  const agentModel = useAgents((s) => s.agents.find((a) => a.id === agentId)?.model);
+  const chosen = useChat((s) => s.settings?.model) ?? agentModel;
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const box = useRef<HTMLDivElement>(null);
@@ -50,7 +55,13 @@ export function ModelPicker() {
   // No choice yet: the server's default, which is the first model listed (the environment's OPENAI_MODEL first).
   const fallback = groups?.find((g) => g.models.length)?.models[0];
   const selected = chosen ?? fallback?.id;
-  const current = selected ? (parseModelId(selected)?.name ?? selected) : t('defaultModel');
+  // Until the first listing is back, the default is not known yet: say so, rather than "Default model".
+  const loading = !chosen && groups === undefined;
+  const current = selected
+    ? (parseModelId(selected)?.name ?? selected)
+    : loading
+      ? t('pickerLoading')
+      : t('defaultModel');
 
   return (
     <div ref={box} className="relative" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
@@ -62,10 +73,11 @@ export function ModelPicker() {
         aria-haspopup="listbox"
         aria-expanded={open}
         aria-controls={open ? listId : undefined}
+        aria-busy={loading}
         onClick={() => setOpen((v) => !v)}
         className="flex max-w-[14rem] items-center gap-1 rounded-lg border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800"
       >
-        <span id={currentId} className="truncate font-mono">
+        <span id={currentId} className={`truncate font-mono ${loading ? 'animate-pulse text-neutral-500' : ''}`}>
           {current}
         </span>
         <svg aria-hidden="true" viewBox="0 0 10 6" className="h-2 w-2.5 shrink-0 fill-current">

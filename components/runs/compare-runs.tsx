@@ -120,6 +120,9 @@ export function CompareRuns({ turnId }: { turnId: string }) {
 function Comparison({ c }: { c: RunComparison }) {
   const t = useTranslations('runs');
   const differs = (changed: boolean) => (changed ? t('differsTag') : t('sameTag'));
+  // A child run's call is named with its agent.
+  const callName = (call?: { name: string; agent?: string }) =>
+    !call ? '—' : call.agent ? t('childCall', { agent: call.agent, name: call.name }) : call.name;
   const same =
     !c.answer.changed &&
     c.toolSequence.every((s) => s.op === 'same') &&
@@ -149,7 +152,7 @@ function Comparison({ c }: { c: RunComparison }) {
         {c.toolCalls.map((p) => (
           <div key={p.index} className="mt-2">
             <h4 className="text-xs font-semibold">
-              {t('call', { n: p.index + 1, a: p.a?.name ?? '—', b: p.b?.name ?? '—' })}
+              {t('call', { n: p.index + 1, a: callName(p.a), b: callName(p.b) })}
               {(p.arguments.changed || p.result.changed || p.name.changed) && <> {t('differsTag')}</>}
             </h4>
             <div className="text-xs">{t('arguments')}</div>
@@ -162,12 +165,17 @@ function Comparison({ c }: { c: RunComparison }) {
       <section aria-label={t('prompts')}>
         <h3 className={SECTION}>{t('promptsTitle')}</h3>
         {c.prompts.map((p) => (
-          <details key={p.iteration} open={p.diff.changed} className="mt-2">
+          <details key={`${p.agent ?? ''}#${p.iteration}`} open={p.diff.changed} className="mt-2">
             <summary className="cursor-pointer text-xs font-semibold">
-              {t('iteration', { n: p.iteration })}{' '}
+              {p.agent ? t('childIteration', { agent: p.agent, n: p.iteration }) : t('iteration', { n: p.iteration })}{' '}
               {!p.a || !p.b ? (p.a ? t('onlyInFirst') : t('onlyInSecond')) : differs(p.diff.changed)}
             </summary>
-            <DiffColumns diff={p.diff} what={t('promptOf', { n: p.iteration })} />
+            <DiffColumns
+              diff={p.diff}
+              what={
+                p.agent ? t('childPromptOf', { agent: p.agent, n: p.iteration }) : t('promptOf', { n: p.iteration })
+              }
+            />
           </details>
         ))}
       </section>

@@ -245,6 +245,7 @@ export class Agent {
         };
         if (e.truncation) start.truncation = e.truncation;
         if (e.imagesWithheld) start.imagesWithheld = e.imagesWithheld;
+        if (e.toolImagesWithheld) start.toolImagesWithheld = e.toolImagesWithheld;
         run.emit(start);
       } else run.emit({ type: 'llm-retry', attempt: e.attempt, delayMs: e.delayMs, error: e.error });
     };

@@ -28,8 +28,9 @@ export interface RunOptions {
   /** Go on from a state a stored run reached instead of starting afresh (lib/replay builds it). FnCallAgent loops
    *  only: a ReAct transcript is one message, which this does not rebuild. */
   resume?: ResumeState;
-  /** Pause before each tool call: the run emits tool-approval and waits for this decision. */
-  beforeTool?: (call: ToolCall) => Promise<ToolDecision>;
+  /** Pause before each tool call: the run emits tool-approval and waits for this decision. `runId`: the run that
+   *  asks (a child run passes its parent's beforeTool on, so two children's calls of the same id stay apart). */
+  beforeTool?: (call: ToolCall, runId: string | undefined) => Promise<ToolDecision>;
   /** Tools the caller declared (an OpenAI client's own `tools`): offered to the model beside the agent's own (one
    *  of the same name replaces the agent's for this run), never run here. A response that calls one ends the run
    *  with reason `tool-calls` once its other calls ran. FnCallAgent loops only. */

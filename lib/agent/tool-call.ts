@@ -6,6 +6,7 @@ import { collectFileRefs } from '../llm/upload-info';
 import type { Message } from '../llm/schema';
 import type { ToolDecision, Unstamped } from '../protocol/events';
 import type { RunState, ToolCall } from './run-state';
+import { withFileImages } from './tool-images';
 
 /** What the model is given for a call the user skipped. */
 export const SKIPPED_BY_USER = 'The user skipped this tool call; it was not run.';
@@ -28,7 +29,7 @@ export async function executeToolCall(
   const beforeTool = run.options.beforeTool;
   if (beforeTool) {
     run.emit({ type: 'tool-approval', functionId: call.functionId, name: call.name, arguments: call.arguments });
-    decision = await untilAborted(beforeTool(call), run.signal);
+    decision = await untilAborted(beforeTool(call, run.options.runId), run.signal);
     if (decision.action === 'run' && decision.arguments !== undefined) {
       args = decision.arguments;
       setCallArguments(messages, call.functionId, args);
@@ -71,7 +72,9 @@ export async function executeToolCall(
   };
   try {
     const r = await runTool(tool, args, ctx);
-    return report(r.ok ? { ok: true, content: r.content, files: r.files } : r);
+    if (!r.ok) return report(r);
+    const content = run.options.generateCfg?.tool_images === true ? withFileImages(r.content, r.files) : r.content;
+    return report({ ok: true, content, files: r.files });
   } catch (e) {
     if (e instanceof ToolServiceError)
       report({ ok: false, content: e.message, error: { kind: 'fatal', message: e.message, type: e.name } });

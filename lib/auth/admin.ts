@@ -1,9 +1,10 @@
-// What the admin controls: the users (list, disable and enable, set a new password), how accounts are made (the
+// What the admin controls: the users (list, disable and enable, delete, set a new password), how accounts are made (the
 // sign-up mode, invite links: single use, expiring), and which tools the other users may use. Every method takes
 // the admin's request headers: better-auth checks the admin's session again for the user operations.
 import { CodedError } from '../protocol/errors';
 import { randomBytes } from 'node:crypto';
 import type { HeaderBag } from '../http/peer';
+import { ownerScope, type OwnerScope } from '../store/owner';
 import type { ChatStore, InviteRecord, ServerSettings, SignUpMode } from '../store/types';
 import { authHeaders, type AccountUser } from './accounts';
 import { hashSecret } from './api-keys';
@@ -29,7 +30,14 @@ export class AdminError extends CodedError {
 }
 
 export class AdminService {
-  constructor(private readonly deps: { store: ChatStore; auth: Auth }) {}
+  constructor(
+    private readonly deps: {
+      store: ChatStore;
+      auth: Auth;
+      /** Deletes everything the user owned (lib/server/user-data.ts); given by the composition root. */
+      removeData?: (owner: OwnerScope) => Promise<unknown>;
+    },
+  ) {}
 
   async users(headers: HeaderBag): Promise<UserRow[]> {
     const { users } = await this.deps.auth.api.listUsers({
@@ -53,6 +61,17 @@ export class AdminService {
     if (disabled)
       await this.deps.auth.api.banUser({ headers: h, body: { userId, banReason: 'Disabled by the admin' } });
     else await this.deps.auth.api.unbanUser({ headers: h, body: { userId } });
+  }
+
+  /**
+   * Deletes an account: first the account itself (better-auth: the user, their sessions and sign-in methods, so they
+   * are signed out and can do nothing more meanwhile), then everything they owned: their conversations (with the
+   * model chosen in each, local or not), saved agents, model connections and API keys. Nothing is reassigned.
+   */
+  async deleteUser(admin: Viewer, headers: HeaderBag, userId: string): Promise<void> {
+    if (userId === admin.userId) throw new AdminError('delete-self', 'You cannot delete your own account.');
+    await this.deps.auth.api.removeUser({ headers: authHeaders(headers), body: { userId } });
+    await this.deps.removeData?.(ownerScope(userId));
   }
 
   async resetPassword(headers: HeaderBag, userId: string, password: string): Promise<void> {

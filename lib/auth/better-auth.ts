@@ -40,9 +40,11 @@ export interface AuthOptions {
   gate: SignUpGate;
 }
 
-/** better-auth's view of our database: SQLite without interactive transactions, because the store writes on the same
- *  connection synchronously, and a transaction held across an await would take those writes in with it. */
+/** better-auth's view of our database. SQLite: without interactive transactions, because the store writes on the same
+ *  connection synchronously, and a transaction held across an await would take those writes in with it. PostgreSQL:
+ *  the store's pool (each transaction takes a connection of its own). */
 function databaseOf(db: AuthDatabase) {
+  if (db.type === 'postgres') return db.pool;
   return { dialect: new SqliteDialect({ database: db.handle }), type: 'sqlite' as const, transaction: false };
 }
 

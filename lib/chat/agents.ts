@@ -13,10 +13,12 @@ import type { ModelService, ResolvedModel } from '../models/service';
 import type { FncallMode } from '../protocol/enums';
 import type { ImageResolver } from '../llm/image-data';
 import { seesImages } from '../llm/vision';
-import { uploadedImages } from '../documents/image-source';
 import { storageRoot, type OwnerScope } from '../store/owner';
-import type { ConversationSettings, DocumentStore } from '../store/types';
+import type { ChatStore, ConversationSettings } from '../store/types';
+import { modelImages } from '../uploads/model-images';
 
+import { documentRef } from '../store/documents';
+import { DOCUMENT_TOOLS } from './document-tools';
 import type { ResolvedAgent } from './saved-agents';
 
 /** `model` overrides the model name on the conversation's connection (a replay with another model). `owner`: whose
@@ -28,20 +30,21 @@ export type AgentFactory = (
   overrides: { model?: string; owner: OwnerScope; saved?: ResolvedAgent },
 ) => Agent | Promise<Agent>;
 
-/** `uploads`: whose uploads an owner may send as images; without it only image URLs leave. */
+/** `uploads`: whose uploads and conversations an owner may send images of; without it only image URLs leave. */
 export function agentFactory(
-  config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>,
+  config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir' | 'images'>,
   models: ModelService,
-  uploads?: Pick<DocumentStore, 'ownsUpload'>,
+  uploads?: Pick<ChatStore, 'ownsUpload' | 'getConversation'>,
 ): AgentFactory {
   return async (settings, overrides) => {
-    const { owner } = overrides;
+    const { owner, saved } = overrides;
     // RECORD_RAW_STREAM, or the conversation's switch: each model call keeps the provider's SSE chunks.
     const record = config.llm.recordRawStream || settings.recordRawStream === true;
-    const resolved = await models.resolve(owner, settings.model, overrides.model);
-    // Image parts are built from the run owner's uploads only, whatever reference a message carries.
-    const images = uploads ? uploadedImages(config.dataDir, (hash) => uploads.ownsUpload(owner, hash)) : undefined;
-    if (overrides.saved) return fromSaved(config, overrides.saved, settings, { owner, resolved, images, record });
+    // A saved agent's own model, unless the conversation picked another (the page's picker).
+    const resolved = await models.resolve(owner, settings.model ?? saved?.model, overrides.model);
+    // Image parts are built from the run owner's uploads and conversations only, whatever a message refers to.
+    const images = uploads ? modelImages(config.dataDir, uploads, owner, config.images) : undefined;
+    if (saved) return fromSaved(config, saved, settings, { owner, resolved, images, record, models });
     const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
     return new Kind({
       llm: modelFor(resolved, settings, { vision: config.llm.vision, images, record }),
@@ -83,14 +86,16 @@ export function modelFor(
   });
 }
 
-/** A saved agent as a runtime agent: a Router's or GroupChat's members built the same way. The conversation's
- *  generation settings apply over the agent's own. */
-function fromSaved(
+/** A saved agent as a runtime agent: a Router's or GroupChat's members built the same way (each on its own model
+ *  when it has one, else on the one above it). The conversation's generation settings apply over the agent's own.
+ *  Its documents are the agent's files (Qwen-Agent's system files): an Assistant searches them before each answer,
+ *  the other kinds get the document tools to read them. */
+async function fromSaved(
   config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>,
   saved: ResolvedAgent,
   settings: ConversationSettings,
-  run: { owner: OwnerScope; resolved: ResolvedModel; images?: ImageResolver; record?: boolean },
-): Agent {
+  run: { owner: OwnerScope; resolved: ResolvedModel; images?: ImageResolver; record?: boolean; models: ModelService },
+): Promise<Agent> {
   const { owner, resolved, images, record } = run;
   const llm = modelFor(
     resolved,
@@ -100,24 +105,44 @@ function fromSaved(
     },
     { vision: config.llm.vision, images, record },
   );
+  const files = (saved.documents ?? []).map((d) => documentRef(d.hash, d.name));
+  const searches = saved.kind === 'assistant' || saved.kind === 'router';
+  const tools = files.length && !searches ? [...new Set([...saved.tools, ...DOCUMENT_TOOLS])] : saved.tools;
+  // The document tools take file names: the model is told the agent's (an Assistant searches them by itself).
+  const named = (saved.documents ?? []).map((d) => `[file](${d.name})`).join(' ');
+  const systemMessage =
+    files.length && !searches
+      ? [saved.systemMessage, `Your documents: ${named}. Search them with the retrieval tool.`]
+          .filter(Boolean)
+          .join('\n\n')
+      : saved.systemMessage;
   const common = {
     llm,
     maxLlmCalls: config.maxLlmCallsPerRun,
-    functionList: toolList(config, saved.tools, owner),
-    systemMessage: saved.systemMessage || undefined,
+    functionList: toolList(config, tools, owner),
+    ...(files.length ? { files } : {}),
+    systemMessage: systemMessage || undefined,
     name: saved.name,
     description: saved.description,
     agentId: saved.id,
     ...(saved.avatar ? { avatar: saved.avatar } : {}),
   };
-  const members = () => saved.resolved.map((m) => fromSaved(config, m, settings, run));
+  const members = () =>
+    Promise.all(
+      saved.resolved.map(async (m) =>
+        fromSaved(config, m, settings, {
+          ...run,
+          resolved: m.model ? await run.models.resolve(owner, m.model) : resolved,
+        }),
+      ),
+    );
   switch (saved.kind) {
     case 'router':
-      return new Router({ ...common, agents: members() });
+      return new Router({ ...common, agents: await members() });
     case 'groupchat':
       return new GroupChat({
         ...common,
-        agents: members(),
+        agents: await members(),
         ...(saved.selection ? { selection: saved.selection } : {}),
         ...(saved.maxRound ? { maxRound: saved.maxRound } : {}),
       });

@@ -46,21 +46,22 @@ export async function* runFeed(
   runId: string,
   opts: { stopOnLeave: boolean },
 ): AsyncGenerator<FeedEvent> {
-  const live = liveFeed(runs, owner, runId, opts);
+  const live = await liveFeed(runs, owner, runId, opts);
   if (live) yield* live;
   else yield* storedFeed(await store.getRunEvents(owner, runId));
 }
 
-/** The feed of a run in progress, from its first event; undefined when the run is not in progress. */
-export function liveFeed(
+/** The feed of a run in progress (on this instance or another sharing the database), from its first event;
+ *  undefined when the run is not in progress. */
+export async function liveFeed(
   runs: LiveRuns,
   owner: OwnerScope,
   runId: string,
   opts: { stopOnLeave: boolean },
-): AsyncGenerator<FeedEvent> | undefined {
-  const events = runs.follow(owner, runId, {
+): Promise<AsyncGenerator<FeedEvent> | undefined> {
+  const events = await runs.follow(owner, runId, {
     coalesceMs: FEED_COALESCE_MS,
-    onLeave: opts.stopOnLeave ? () => runs.stop(owner, runId) : undefined,
+    onLeave: opts.stopOnLeave ? () => void runs.stop(owner, runId).catch(() => undefined) : undefined,
   });
   return events && feedOf(events);
 }

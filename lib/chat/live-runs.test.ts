@@ -64,11 +64,11 @@ describe('InMemoryLiveRuns', () => {
     const { store, batches } = await storeWithRun();
     const runs = new InMemoryLiveRuns(store);
     const writer = runs.start(OWNER, 'r', 'c');
-    const early = read(runs.follow(OWNER, 'r')!);
+    const early = read((await runs.follow(OWNER, 'r'))!);
     const seen: number[] = [];
     const watching = (async () => {
       // Whatever a follower holds is in the log already.
-      for await (const _ of runs.follow(OWNER, 'r')!) seen.push((await store.getRunEvents(OWNER, 'r')).length);
+      for await (const _ of (await runs.follow(OWNER, 'r'))!) seen.push((await store.getRunEvents(OWNER, 'r')).length);
     })();
     for (const t of ['a', 'b', 'c', 'd']) writer.push(text(1, t));
     writer.push(runEnd);
@@ -78,23 +78,43 @@ describe('InMemoryLiveRuns', () => {
     await watching;
     expect(seen.every((n, i) => n >= i + 1)).toBe(true);
     expect((await store.getRun(OWNER, 'r'))?.status).toBe('answered');
-    expect(runs.follow(OWNER, 'r')).toBeUndefined(); // over: its log holds it
+    expect(await runs.follow(OWNER, 'r')).toBeUndefined(); // over: its log holds it
   });
 
   it('lets readers follow a run from its first event, and stops it', async () => {
     const runs = new InMemoryLiveRuns((await storeWithRun()).store);
     const writer = runs.start(OWNER, 'r', 'c');
     writer.push(text(1, 'a'));
-    const early = runs.follow(OWNER, 'r')!;
+    const early = (await runs.follow(OWNER, 'r'))!;
     writer.push(text(2, 'b'));
-    const late = runs.follow(OWNER, 'r')!; // joins later, still from the first event
-    expect(runs.stop(OWNER, 'r')).toBe(true);
+    const late = (await runs.follow(OWNER, 'r'))!; // joins later, still from the first event
+    expect(await runs.stop(OWNER, 'r')).toBe(true);
     expect(writer.signal.aborted).toBe(true);
     await writer.end();
     expect(await read(early)).toEqual(['a', 'b']);
     expect(await read(late)).toEqual(['a', 'b']);
-    expect(runs.stop(OWNER, 'r')).toBe(false);
-    expect(runs.decide(OWNER, 'r', '1', { action: 'skip' })).toBe('not-running');
+    expect(await runs.stop(OWNER, 'r')).toBe(false);
+    expect(await runs.decide(OWNER, 'r', '1', { action: 'skip' })).toBe('not-running');
+  });
+
+  it('on shutdown, stores what was pushed, marks the run interrupted, stops it, and drops what it pushes after', async () => {
+    const { store } = await storeWithRun();
+    const runs = new InMemoryLiveRuns(store);
+    const writer = runs.start(OWNER, 'r', 'c');
+    const follower = (await runs.follow(OWNER, 'r'))!;
+    writer.push(text(1, 'a'));
+    writer.push(text(2, 'b'));
+    // The driver, as the chat service's: once stopped, the loop's last event, then the end.
+    writer.signal.addEventListener('abort', () => {
+      writer.push({ ...runEnd, reason: 'aborted' });
+      void writer.end();
+    });
+    expect(await runs.interruptAll()).toBe(1);
+    expect(writer.signal.aborted).toBe(true);
+    expect(await read(follower)).toEqual(['a', 'b']);
+    expect((await store.getRun(OWNER, 'r'))?.status).toBe('interrupted');
+    expect((await store.getRunEvents(OWNER, 'r')).map((e) => e.type)).toEqual(['text-delta', 'text-delta']);
+    expect(await runs.interruptAll()).toBe(0);
   });
 
   it('tells the followers when the log cannot be written, and writes nothing after', async () => {
@@ -103,7 +123,7 @@ describe('InMemoryLiveRuns', () => {
     const writer = runs.start(OWNER, 'no-such-run', 'c');
     const reading = (async () => {
       const out: AgentEvent[] = [];
-      for await (const e of runs.follow(OWNER, 'no-such-run')!) out.push(e);
+      for await (const e of (await runs.follow(OWNER, 'no-such-run'))!) out.push(e);
       return out;
     })();
     writer.push(text(1, 'a'));
@@ -124,13 +144,13 @@ describe('InMemoryLiveRuns', () => {
   it('hands a decision to the paused call, and says when no call waits', async () => {
     const runs = new InMemoryLiveRuns((await storeWithRun()).store);
     const writer = runs.start(OWNER, 'r', 'c');
-    expect(runs.decide(OWNER, 'r', 'f1', { action: 'skip' })).toBe('not-waiting');
+    expect(await runs.decide(OWNER, 'r', 'f1', { action: 'skip' })).toBe('not-waiting');
     const decision = writer.awaitDecision('f1');
-    expect(runs.decide(OWNER, 'r', 'f1', { action: 'supply', content: 'x' })).toBe('decided');
+    expect(await runs.decide(OWNER, 'r', 'f1', { action: 'supply', content: 'x' })).toBe('decided');
     expect(await decision).toEqual({ action: 'supply', content: 'x' });
     const waiting = writer.awaitDecision('f2');
     await runs.stopConversation(OWNER, 'other'); // another conversation's: nothing happens
-    expect(runs.decide(OWNER, 'r', 'f2', { action: 'skip' })).toBe('decided');
+    expect(await runs.decide(OWNER, 'r', 'f2', { action: 'skip' })).toBe('decided');
     await waiting;
     const stopped = writer.awaitDecision('f3');
     const ending = runs.stopConversation(OWNER, 'c');

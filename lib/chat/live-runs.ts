@@ -2,9 +2,9 @@
 // appends it to the run's log and only then to the run's followers (what a reader sees is never more than what a
 // restart keeps). Any number of readers follow a run from its first event (a reload re-attaches to a run still
 // going); a run can be stopped and told the user's decision on a paused tool call. The registry here holds the
-// runs in this process's memory; one that several server processes share (a database that tells its followers of
-// new events) can take its place behind the same interface. A run is its owner's: following, stopping or deciding
-// for it takes the owner's scope, and another owner's run reads as not in progress.
+// runs in this process's memory; shared-live-runs.ts adds the runs other instances drive on the same database
+// (PostgreSQL), behind the same interface. A run is its owner's: following, stopping or deciding for it takes the
+// owner's scope, and another owner's run reads as not in progress.
 import { EventQueue } from '../agent/event-queue';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
 import type { OwnerScope } from '../store/owner';
@@ -37,32 +37,53 @@ export interface RunWriter {
 export type DecideResult = 'decided' | 'not-running' | 'not-waiting';
 
 export interface LiveRuns {
-  /** A run of `owner`'s starting now; its driver writes through the returned writer. */
+  /** A run of `owner`'s starting now (on this instance); its driver writes through the returned writer. */
   start(owner: OwnerScope, runId: string, conversationId: string): RunWriter;
   /** Every event of a run in progress from its first on, as they come, ending after run-end; undefined when the
    *  run is not in progress (or not the owner's). */
-  follow(owner: OwnerScope, runId: string, opts?: FollowOptions): AsyncGenerator<AgentEvent> | undefined;
+  follow(owner: OwnerScope, runId: string, opts?: FollowOptions): Promise<AsyncGenerator<AgentEvent> | undefined>;
   /** Stops a run in progress; false when it is not (or not the owner's). */
-  stop(owner: OwnerScope, runId: string): boolean;
+  stop(owner: OwnerScope, runId: string): Promise<boolean>;
   /** Hands the user's decision to the tool call a run waits on. */
-  decide(owner: OwnerScope, runId: string, functionId: string, decision: ToolDecision): DecideResult;
+  decide(owner: OwnerScope, runId: string, functionId: string, decision: ToolDecision): Promise<DecideResult>;
   /** Stops every run of the owner's conversation and resolves once each has ended and stored its last event. */
   stopConversation(owner: OwnerScope, conversationId: string): Promise<void>;
   /** Resolves once the run has ended and stored its last event (at once when it is not in progress). Unscoped: it
    *  tells nothing but when, and the run limits wait on it. */
   ended(runId: string): Promise<void>;
+  /** This instance is shutting down (SIGTERM): every run it drives keeps what it stored, is marked interrupted at
+   *  once (not when its lease runs out) and is stopped; resolves with how many once each has ended. */
+  interruptAll(): Promise<number>;
+}
+
+/** Told when a run of this process starts and once it has ended (the shared registry holds its lease meanwhile). */
+export interface LiveRunHooks {
+  started?(runId: string): void;
+  ended?(runId: string): void;
 }
 
 /** The runs in progress in this process, written to `store`. */
 export class InMemoryLiveRuns implements LiveRuns {
   private readonly runs = new Map<string, LiveRun>();
 
-  constructor(private readonly store: ChatStore) {}
+  constructor(
+    private readonly store: ChatStore,
+    private readonly hooks: LiveRunHooks = {},
+  ) {}
 
   start(owner: OwnerScope, runId: string, conversationId: string): RunWriter {
-    const run = new LiveRun(this.store, owner, runId, conversationId, () => this.runs.delete(runId));
+    const run = new LiveRun(this.store, owner, runId, conversationId, () => {
+      this.runs.delete(runId);
+      this.hooks.ended?.(runId);
+    });
     this.runs.set(runId, run);
+    this.hooks.started?.(runId);
     return run;
+  }
+
+  /** Is the run in progress in this process? */
+  has(runId: string): boolean {
+    return this.runs.has(runId);
   }
 
   /** The run if it is in progress and the owner's. */
@@ -71,18 +92,37 @@ export class InMemoryLiveRuns implements LiveRuns {
     return run && run.owner.ownerId === owner.ownerId ? run : undefined;
   }
 
-  follow(owner: OwnerScope, runId: string, opts: FollowOptions = {}): AsyncGenerator<AgentEvent> | undefined {
+  async follow(
+    owner: OwnerScope,
+    runId: string,
+    opts: FollowOptions = {},
+  ): Promise<AsyncGenerator<AgentEvent> | undefined> {
     return this.owned(owner, runId)?.follow(opts);
   }
 
-  stop(owner: OwnerScope, runId: string): boolean {
+  async stop(owner: OwnerScope, runId: string): Promise<boolean> {
     const run = this.owned(owner, runId);
     run?.controller.abort();
     return Boolean(run);
   }
 
-  decide(owner: OwnerScope, runId: string, functionId: string, decision: ToolDecision): DecideResult {
+  /** stop() for another instance of this app, which checked the run is its caller's (the store's owned lookup)
+   *  before it sent the stop here: false when the run is not in this process. */
+  stopHere(runId: string): boolean {
+    const run = this.runs.get(runId);
+    run?.controller.abort();
+    return Boolean(run);
+  }
+
+  async decide(owner: OwnerScope, runId: string, functionId: string, decision: ToolDecision): Promise<DecideResult> {
     const run = this.owned(owner, runId);
+    if (!run) return 'not-running';
+    return run.decide(functionId, decision) ? 'decided' : 'not-waiting';
+  }
+
+  /** decide() for another instance, which checked ownership first (as stopHere). */
+  decideHere(runId: string, functionId: string, decision: ToolDecision): DecideResult {
+    const run = this.runs.get(runId);
     if (!run) return 'not-running';
     return run.decide(functionId, decision) ? 'decided' : 'not-waiting';
   }
@@ -98,6 +138,12 @@ export class InMemoryLiveRuns implements LiveRuns {
     for (const run of runs) run.controller.abort();
     await Promise.all(runs.map((run) => run.ended));
   }
+
+  async interruptAll(): Promise<number> {
+    const runs = [...this.runs.values()];
+    await Promise.all(runs.map((run) => run.interrupt()));
+    return runs.length;
+  }
 }
 
 class LiveRun implements RunWriter {
@@ -112,6 +158,8 @@ class LiveRun implements RunWriter {
   private pending: AgentEvent[] = [];
   private writing?: Promise<void>;
   private writeError?: unknown;
+  /** Set by interrupt(): what the run pushes after it is dropped. */
+  private interrupted = false;
 
   constructor(
     private readonly store: ChatStore,
@@ -132,7 +180,7 @@ class LiveRun implements RunWriter {
   }
 
   push(event: AgentEvent): void {
-    if (this.failed) return;
+    if (this.failed || this.interrupted) return;
     this.pending.push(event);
     this.writing ??= this.write();
   }
@@ -162,6 +210,19 @@ class LiveRun implements RunWriter {
     this.events.close();
     this.onEnd();
     this.resolveEnded();
+  }
+
+  /** The process is going away: store what was pushed, mark the run interrupted (as a killed process's run reads
+   *  later, but now), then stop it; resolves once its driver has ended it. */
+  async interrupt(): Promise<void> {
+    this.interrupted = true;
+    await this.writing;
+    if (!this.failed)
+      await this.store.finishRun(this.owner, this.runId, 'interrupted').catch(() => {
+        // it ended meanwhile (its run-end was in the last write), or the store is gone: nothing to mark
+      });
+    this.controller.abort();
+    await this.ended;
   }
 
   private async write(): Promise<void> {
@@ -213,27 +274,32 @@ class LiveRun implements RunWriter {
     return true;
   }
 
-  async *follow(opts: FollowOptions): AsyncGenerator<AgentEvent> {
-    let next = 0;
-    let finished = false;
-    try {
-      for (;;) {
-        if (next < this.events.size) {
-          if (opts.coalesceMs && !this.events.isClosed) await delay(opts.coalesceMs);
-          const batch = this.events.since(next);
-          next += batch.length;
-          for (const e of opts.coalesceMs ? coalesceDeltas(batch) : batch) yield e;
-          continue;
-        }
-        if (this.events.isClosed) {
-          finished = true;
-          return;
-        }
-        await this.events.whenPast(next);
+  follow(opts: FollowOptions): AsyncGenerator<AgentEvent> {
+    return followQueue(this.events, opts);
+  }
+}
+
+/** Every event of `events` from the first, as they come, until it is closed; the reader may merge deltas. */
+export async function* followQueue(events: EventQueue<AgentEvent>, opts: FollowOptions): AsyncGenerator<AgentEvent> {
+  let next = 0;
+  let finished = false;
+  try {
+    for (;;) {
+      if (next < events.size) {
+        if (opts.coalesceMs && !events.isClosed) await delay(opts.coalesceMs);
+        const batch = events.since(next);
+        next += batch.length;
+        for (const e of opts.coalesceMs ? coalesceDeltas(batch) : batch) yield e;
+        continue;
       }
-    } finally {
-      if (!finished && !this.events.isClosed) opts.onLeave?.();
+      if (events.isClosed) {
+        finished = true;
+        return;
+      }
+      await events.whenPast(next);
     }
+  } finally {
+    if (!finished && !events.isClosed) opts.onLeave?.();
   }
 }
 

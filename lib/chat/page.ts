@@ -10,7 +10,15 @@ import type { CodeInterpreterInfo } from '../../tools/code-interpreter';
 /** A server action's failure: the server's words with their HTTP status (404 for what does not exist or is not the
  *  caller's, 403 for what they may not do, 400 for bad input, 500 otherwise), and their code (with what it fills
  *  in) when the page can say them in its language. */
-export type ActionFailure = { ok: false; error: string; status: number; code?: ErrorCode; values?: ErrorValues };
+export type ActionFailure = {
+  ok: false;
+  error: string;
+  status: number;
+  code?: ErrorCode;
+  values?: ErrorValues;
+  /** The input field at fault (a 400 of a form: "name", "documents.0.hash"), for the form to point at. */
+  field?: string;
+};
 
 /** A server action's answer: its value, or the error to show. */
 export type ActionResult<T> = { ok: true; value: T } | ActionFailure;

@@ -36,6 +36,8 @@ export const SettingsPatchSchema = z.object({
     .optional(),
   systemMessage: z.string().optional(),
   pauseBeforeTools: z.boolean().optional(),
+  /** Give the model the images the tools produced (when it can see them). */
+  toolImages: z.boolean().optional(),
   recordRawStream: z.boolean().optional(),
   /** The language of the agent's prompts; "auto" follows the page. */
   lang: z.enum(['auto', ...LANGS], { error: '"lang" must be "auto", "en" or "zh"' }).optional(),

@@ -5,7 +5,8 @@ import { z } from '../protocol/zod';
 import { FNCALL_MODES, SAVED_AGENT_KINDS, SPEAKER_SELECTIONS } from '../protocol/enums';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
-import type { AgentDefinition, AgentStore, SavedAgent } from '../store/types';
+import { isImageKind } from '../documents/image-kind';
+import type { AgentDefinition, AgentDocument, AgentStore, ChatStore, DocumentStore, SavedAgent } from '../store/types';
 
 export const AGENT_EXPORT_SCHEMA = 'agent-studio.agent/1';
 /** Deepest nesting of Routers and GroupChats (an agent holding one holding one…). */
@@ -15,6 +16,31 @@ const finiteNumbers = z.record(
   z.string(),
   z.number({ error: 'each generation setting must be a number' }).refine(Number.isFinite, 'must be a finite number'),
   { error: '"generateCfg" must map setting names to numbers' },
+);
+
+/** A definition that cannot be saved as it is (HTTP 400): the message names the field and says what is wrong. */
+export class AgentDefinitionError extends Error {
+  override name = 'AgentDefinitionError';
+  readonly status = 400;
+  constructor(
+    message: string,
+    /** The field at fault ("name", "documents.0.hash"...), for the form to point at. */
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** At most this many documents per agent. */
+export const MAX_AGENT_DOCUMENTS = 20;
+
+const agentDocument = z.object(
+  {
+    hash: z.string().regex(/^[0-9a-f]{64}$/, '"hash" must be the sha256 of the file, 64 hex digits'),
+    name: z.string({ error: '"name" must be the file name' }).trim().min(1).max(255),
+    size: z.number().int().min(0),
+  },
+  { error: 'each document is {hash, name, size}' },
 );
 
 export const AgentDefinitionSchema = z.object({
@@ -41,28 +67,56 @@ export const AgentDefinitionSchema = z.object({
     .enum(SPEAKER_SELECTIONS, { error: `"selection" must be one of ${SPEAKER_SELECTIONS.join(', ')}` })
     .optional(),
   maxRound: z.number().int().min(1, '"maxRound" is at least 1').max(20, '"maxRound" is at most 20').optional(),
+  model: z
+    .string({ error: '"model" must be a model id from the model list' })
+    .trim()
+    .max(500)
+    .optional()
+    .transform((m) => m || undefined),
+  documents: z
+    .array(agentDocument, { error: '"documents" must be a list of files' })
+    .max(MAX_AGENT_DOCUMENTS, `An agent holds at most ${MAX_AGENT_DOCUMENTS} documents.`)
+    .optional(),
 });
 
-/** A checked definition, or an Error whose message names the field and what is wrong with it. */
+/** A checked definition, or an AgentDefinitionError whose message names the field and what is wrong with it. */
 export function parseAgentDefinition(value: unknown): AgentDefinition {
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new AgentDefinitionError('An agent definition is a JSON object ({"name": …, "kind": …}).');
   const parsed = AgentDefinitionSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const at = issue.path.join('.');
-    throw new Error(at ? `${at}: ${issue.message}` : issue.message);
+    throw new AgentDefinitionError(at ? `${at}: ${issue.message}` : issue.message, at || undefined);
   }
-  const d = parsed.data as AgentDefinition;
+  const { model, documents, ...rest } = parsed.data;
+  const d: AgentDefinition = rest as AgentDefinition;
+  if (model) d.model = model;
+  // One entry per file: the same bytes attached twice are one document.
+  const unique = [...new Map((documents ?? []).map((doc) => [doc.hash, doc])).values()];
+  if (unique.length) d.documents = unique;
   const holds = d.kind === 'router' || d.kind === 'groupchat';
   if (holds && !d.members.length)
-    throw new Error(`A ${d.kind === 'router' ? 'Router' : 'GroupChat'} needs at least one member agent.`);
+    throw new AgentDefinitionError(
+      `A ${d.kind === 'router' ? 'Router' : 'GroupChat'} needs at least one member agent.`,
+      'members',
+    );
   if (!holds) d.members = [];
+  if (d.kind === 'groupchat' && d.documents)
+    throw new AgentDefinitionError(
+      'documents: a GroupChat does not search documents itself; give them to its members.',
+      'documents',
+    );
   return d;
 }
+
+/** The store an agent's definition is checked against: its members and documents must be the owner's. */
+export type AgentChecks = AgentStore & Pick<DocumentStore, 'ownsUpload'>;
 
 /** Checks a definition and saves it for the owner: a new agent, or a new definition of the owner's agent `id`.
  *  Members must be the owner's agents (another user's id reads as unknown). */
 export async function saveAgentDefinition(
-  store: AgentStore,
+  store: AgentChecks,
   owner: OwnerScope,
   id: string | undefined,
   definition: unknown,
@@ -70,6 +124,11 @@ export async function saveAgentDefinition(
   const checked = parseAgentDefinition(definition);
   for (const m of checked.members)
     if (!(await store.getAgent(owner, m))) throw new NotFoundError(`members: the agent ${m} does not exist.`);
+  // A document is one of the owner's uploads (of a conversation, or already of one of their agents): a hash alone
+  // gives no access to someone else's file.
+  for (const doc of checked.documents ?? [])
+    if (!(await store.ownsUpload(owner, doc.hash)))
+      throw new NotFoundError(`documents: "${doc.name}" is not a file you uploaded.`);
   return id ? store.updateAgent(owner, id, checked) : store.createAgent(owner, checked);
 }
 
@@ -93,8 +152,16 @@ export async function exportAgent(store: AgentStore, owner: OwnerScope, id: stri
   };
 }
 
-/** Reads an export file into a definition for this app: members by name must be saved here already. */
-export async function importAgent(store: AgentStore, owner: OwnerScope, text: string): Promise<AgentDefinition> {
+/** What an import made: the definition, and the documents left out (their bytes are not the importer's here). */
+export interface ImportedAgent {
+  definition: AgentDefinition;
+  /** Names of the file's documents the importer holds no upload of: they are not attached (a file carries no bytes). */
+  missingDocuments: string[];
+}
+
+/** Reads an export file into a definition for this app: members by name must be saved here already; documents (by
+ *  name and hash) are attached again where the importer has uploaded the same bytes, and listed as missing else. */
+export async function importAgent(store: AgentChecks, owner: OwnerScope, text: string): Promise<ImportedAgent> {
   let file: unknown;
   try {
     file = JSON.parse(text);
@@ -117,7 +184,15 @@ export async function importAgent(store: AgentStore, owner: OwnerScope, text: st
     if (!found) throw new Error(`members: "${String(name)}" is not saved here; import it first.`);
     members.push(found.id);
   }
-  return parseAgentDefinition({ ...raw, members });
+  const definition = parseAgentDefinition({ ...raw, members });
+  const kept = [];
+  const missingDocuments: string[] = [];
+  for (const doc of definition.documents ?? [])
+    if (await store.ownsUpload(owner, doc.hash)) kept.push(doc);
+    else missingDocuments.push(doc.name);
+  delete definition.documents;
+  if (kept.length) definition.documents = kept;
+  return { definition, missingDocuments };
 }
 
 /** A saved agent with the agents it holds, resolved (for a Router or a GroupChat). */
@@ -139,4 +214,18 @@ export async function resolveAgent(
   const resolved: ResolvedAgent[] = [];
   for (const m of agent.members) resolved.push(await resolveAgent(store, owner, m, [...path, id]));
   return { ...agent, resolved };
+}
+
+/** The files an owner may give an agent from what they uploaded to their conversations: the readable documents
+ *  (no images), once per content, newest conversation first. */
+export async function uploadedDocuments(
+  store: Pick<ChatStore, 'listConversations' | 'listDocuments'>,
+  owner: OwnerScope,
+): Promise<(AgentDocument & { conversation: string })[]> {
+  const found = new Map<string, AgentDocument & { conversation: string }>();
+  for (const c of await store.listConversations(owner))
+    for (const d of await store.listDocuments(owner, c.id))
+      if (d.state === 'ready' && !isImageKind(d.kind) && !found.has(d.hash))
+        found.set(d.hash, { hash: d.hash, name: d.name, size: d.size, conversation: c.title });
+  return [...found.values()];
 }

@@ -209,19 +209,27 @@ export class ChatService {
     return this.start(owner, agent, { kind: 'replay', conversation, turn, plan, model });
   }
 
-  /** The user's decision on a tool call a paused run waits on. */
-  decideTool(actor: Actor, runId: string, functionId: string, decision: unknown): void {
+  /** The user's decision on a tool call a paused run waits on. `childRunId`: the child run (a Router's helper, a
+   *  GroupChat's member) whose call it is, when it is not the run's own. */
+  async decideTool(
+    actor: Actor,
+    runId: string,
+    functionId: string,
+    decision: unknown,
+    childRunId?: string,
+  ): Promise<void> {
     const parsed = ToolDecisionSchema.safeParse(decision);
     if (!parsed.success) {
       throw new Error('A decision is {action: "run", arguments?}, {action: "skip"} or {action: "supply", content}.');
     }
-    const result = this.runs.decide(actor.owner, runId, functionId, parsed.data);
+    const key = decisionKey(childRunId ?? runId, functionId);
+    const result = await this.runs.decide(actor.owner, runId, key, parsed.data);
     if (result === 'not-running') throw new NotFoundError('This run is not going any more.');
     if (result === 'not-waiting') throw new Error(`This run is not waiting for tool call ${functionId}.`);
   }
 
-  /** Stops a run in progress. False when it is not running. */
-  stop(actor: Actor, runId: string): boolean {
+  /** Stops a run in progress (on any instance). False when it is not running. */
+  stop(actor: Actor, runId: string): Promise<boolean> {
     return this.runs.stop(actor.owner, runId);
   }
 
@@ -329,9 +337,15 @@ export class ChatService {
       // Tools stage only the owner's uploads, whatever a message refers to.
       uploadAccess: (hash: string) => this.store.ownsUpload(owner, hash),
       ...(lang ? { lang } : {}),
+      // Tool images go back to the model (a seeing one) through the run's generate cfg: the agent lists the files'
+      // images in the results, the model layer sends the latest step's (lib/agent/tool-images.ts, lib/llm/tool-images.ts).
+      ...(conversation.settings.toolImages ? { generateCfg: { tool_images: true } } : {}),
       ...(how.kind === 'messages' && how.clientTools ? { clientTools: how.clientTools } : {}),
       ...(conversation.settings.pauseBeforeTools
-        ? { beforeTool: (call: { functionId: string }) => writer.awaitDecision(call.functionId) }
+        ? {
+            beforeTool: (call: { functionId: string }, asking: string | undefined) =>
+              writer.awaitDecision(decisionKey(asking ?? runId, call.functionId)),
+          }
         : {}),
     };
     const events = Array.isArray(input) ? agent.runEvents(input, opts) : replayEvents(agent, input, opts);
@@ -362,6 +376,11 @@ export class ChatService {
     if (!t) throw new NotFoundError(`Message ${id} does not exist.`);
     return t;
   }
+}
+
+/** What a paused call waits under: the asking run's id with the call's id (two child runs may both call "call_1"). */
+function decisionKey(runId: string, functionId: string): string {
+  return `${runId}/${functionId}`;
 }
 
 /** Every tool a saved agent and the agents it holds use. */

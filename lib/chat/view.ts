@@ -121,6 +121,9 @@ export interface RunView {
   llmCalls: number;
   /** Images of the conversation the model was not sent, because it cannot see images (the turn says so). */
   imagesWithheld?: number;
+  /** Images the tools produced that the model was not sent, because it cannot see images (tool images on). Each
+   *  step's images are counted by the one call after it, so the calls' counts add up. */
+  toolImagesWithheld?: number;
   /** Set while the model server is being retried. */
   retrying?: { attempt: number; delayMs: number; message: string };
 }
@@ -146,6 +149,7 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
       view.llmCalls = Math.max(view.llmCalls, e.iteration);
       view.retrying = undefined;
       if (e.imagesWithheld) view.imagesWithheld = Math.max(view.imagesWithheld ?? 0, e.imagesWithheld);
+      if (e.toolImagesWithheld) view.toolImagesWithheld = (view.toolImagesWithheld ?? 0) + e.toolImagesWithheld;
       return closeReasoning(view, e.t);
     case 'llm-retry':
       if (e.error.code === TOOLS_REFUSED_CODE) {

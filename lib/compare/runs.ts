@@ -13,9 +13,13 @@ export interface RunDigest {
   stopReason?: StopReason;
   /** Iteration number -> the request sent, rendered as text (one line per field, messages under headers). */
   prompts: Map<number, string>;
+  /** The requests of child runs (a Router's helper, a GroupChat's members), in the order they were sent. */
+  childPrompts?: { agent: string; iteration: number; text: string }[];
+  /** The run's tool calls and its child runs' (`agent` names the child), in the order they were made. */
   toolCalls: {
     iteration: number;
     functionId: string;
+    agent?: string;
     name: string;
     arguments: string;
     result?: string;
@@ -27,8 +31,9 @@ export interface RunDigest {
 export interface ToolCallPair {
   /** Position in each run's sequence of calls (the n-th call of each). */
   index: number;
-  a?: { iteration: number; name: string };
-  b?: { iteration: number; name: string };
+  /** `agent`: the child run that made the call. */
+  a?: { iteration: number; name: string; agent?: string };
+  b?: { iteration: number; name: string; agent?: string };
   name: SideBySide;
   arguments: SideBySide;
   result: SideBySide;
@@ -41,8 +46,9 @@ export interface RunComparison {
   /** The tool names in call order, aligned: 'same' in both, 'del' only in the first run, 'add' only in the second. */
   toolSequence: { op: 'same' | 'del' | 'add'; name: string }[];
   toolCalls: ToolCallPair[];
-  /** One entry per iteration either run had; `a`/`b` false when that run did not get that far. */
-  prompts: { iteration: number; a: boolean; b: boolean; diff: SideBySide }[];
+  /** One entry per iteration either run had; `a`/`b` false when that run did not get that far. Child runs' requests
+   *  follow, paired in order per agent (`agent` names it). */
+  prompts: { iteration: number; agent?: string; a: boolean; b: boolean; diff: SideBySide }[];
 }
 
 /** A run of a turn, to pick two to compare. */
@@ -79,21 +85,39 @@ export function runChoices(
 
 export function digestRun(runId: string, events: readonly AgentEvent[]): RunDigest {
   const digest: RunDigest = { runId, model: '', prompts: new Map(), toolCalls: [], answer: '' };
+  walk(digest, events);
+  return digest;
+}
+
+/** Folds events into the digest; a child run's (wrapped in `child` events) count under its agent's name: its calls,
+ *  its requests and its answer text (a Router's helper answers for it, as the page shows). */
+function walk(digest: RunDigest, events: readonly AgentEvent[], child?: { agent: string; runId: string }): void {
   const byId = new Map<string, RunDigest['toolCalls'][number]>();
+  const inner = new Map<string, { agent: string; events: AgentEvent[] }>();
   for (const e of events) {
     switch (e.type) {
       case 'run-start':
+        if (child) break;
         digest.model = e.model;
         if (e.replay) digest.replay = e.replay;
         break;
       case 'llm-start':
-        if (e.request) {
+        if (!e.request) break;
+        if (child)
+          (digest.childPrompts ??= []).push({ agent: child.agent, iteration: e.iteration, text: renderRequest(e) });
+        else {
           digest.model = e.request.model;
           digest.prompts.set(e.iteration, renderRequest(e));
         }
         break;
       case 'tool-call': {
-        const call = { iteration: e.iteration, functionId: e.functionId, name: e.name, arguments: e.arguments };
+        const call: RunDigest['toolCalls'][number] = {
+          iteration: e.iteration,
+          functionId: e.functionId,
+          name: e.name,
+          arguments: e.arguments,
+        };
+        if (child) call.agent = child.agent;
         digest.toolCalls.push(call);
         byId.set(`${e.iteration}/${e.functionId}`, call);
         break;
@@ -110,11 +134,22 @@ export function digestRun(runId: string, events: readonly AgentEvent[]): RunDige
         digest.answer += e.text;
         break;
       case 'run-end':
-        digest.stopReason = e.reason;
+        if (!child) digest.stopReason = e.reason;
         break;
+      case 'child': {
+        // In order: each child's events are folded when its run ends (or the log does), in the order children began.
+        const entry = inner.get(e.event.runId) ?? { agent: e.agent, events: [] };
+        inner.set(e.event.runId, entry);
+        entry.events.push(e.event);
+        if (e.event.type === 'run-end') {
+          walk(digest, entry.events, { agent: entry.agent, runId: e.event.runId });
+          inner.delete(e.event.runId);
+        }
+        break;
+      }
     }
   }
-  return digest;
+  for (const [id, entry] of inner) walk(digest, entry.events, { agent: entry.agent, runId: id });
 }
 
 export function compareRuns(
@@ -144,8 +179,8 @@ export function compareRuns(
     const y = db.toolCalls[i];
     toolCalls.push({
       index: i,
-      ...(x ? { a: { iteration: x.iteration, name: x.name } } : {}),
-      ...(y ? { b: { iteration: y.iteration, name: y.name } } : {}),
+      ...(x ? { a: { iteration: x.iteration, name: x.name, ...(x.agent ? { agent: x.agent } : {}) } } : {}),
+      ...(y ? { b: { iteration: y.iteration, name: y.name, ...(y.agent ? { agent: y.agent } : {}) } } : {}),
       name: diffText(x?.name ?? '', y?.name ?? ''),
       arguments: diffText(prettyArgs(x?.arguments), prettyArgs(y?.arguments)),
       result: diffText(x?.result ?? '', y?.result ?? ''),
@@ -158,13 +193,37 @@ export function compareRuns(
     answer: diffText(da.answer, db.answer),
     toolSequence,
     toolCalls,
-    prompts: iterations.map((iteration) => ({
-      iteration,
-      a: da.prompts.has(iteration),
-      b: db.prompts.has(iteration),
-      diff: diffText(da.prompts.get(iteration) ?? '', db.prompts.get(iteration) ?? ''),
-    })),
+    prompts: [
+      ...iterations.map((iteration) => ({
+        iteration,
+        a: da.prompts.has(iteration),
+        b: db.prompts.has(iteration),
+        diff: diffText(da.prompts.get(iteration) ?? '', db.prompts.get(iteration) ?? ''),
+      })),
+      ...childPromptPairs(da, db),
+    ],
   };
+}
+
+/** The child runs' requests of both runs, paired by agent and by their order within that agent. */
+function childPromptPairs(da: RunDigest, db: RunDigest): RunComparison['prompts'] {
+  const keyed = (d: RunDigest) => {
+    const seen = new Map<string, number>();
+    return new Map(
+      (d.childPrompts ?? []).map((p) => {
+        const n = (seen.get(p.agent) ?? 0) + 1;
+        seen.set(p.agent, n);
+        return [`${p.agent}\u0000${n}`, { ...p, iteration: n }] as const;
+      }),
+    );
+  };
+  const [ka, kb] = [keyed(da), keyed(db)];
+  const keys = [...new Set([...ka.keys(), ...kb.keys()])];
+  return keys.map((key) => {
+    const [x, y] = [ka.get(key), kb.get(key)];
+    const { agent, iteration } = (x ?? y)!;
+    return { iteration, agent, a: Boolean(x), b: Boolean(y), diff: diffText(x?.text ?? '', y?.text ?? '') };
+  });
 }
 
 /** The request of one model call as text, so a line diff lines up message by message. */

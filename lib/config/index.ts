@@ -18,6 +18,8 @@ export interface LlmEnvConfig {
   recordRawStream: boolean;
   /** Whether the model is sent images (MODEL_VISION): 'auto' by its name (`*-vl-*`, `*vision*`, `gpt-4o*`…). */
   vision: VisionSetting;
+  /** Whether new conversations give the model the images tools produce (TOOL_IMAGES_TO_MODEL; default off). */
+  toolImages: boolean;
   /** The environment connection's prices per million tokens (OPENAI_PRICE_INPUT, OPENAI_PRICE_OUTPUT: both or
    *  neither) and context length (OPENAI_CONTEXT_LENGTH), for every model it serves. */
   rates: { pricing?: Pricing; contextLength?: number };
@@ -69,9 +71,12 @@ export interface AppConfig {
   web: WebEnvConfig;
   telemetry: TelemetryEnvConfig;
   http: HttpEnvConfig;
+  database: DatabaseEnvConfig;
   localModels: LocalModelsEnvConfig;
   models: ModelsEnvConfig;
   auth: AuthEnvConfig;
+  /** Where uploads, parses and tool work files are kept: DATA_DIR, or an S3 bucket when S3_BUCKET is set. */
+  s3?: S3EnvConfig;
 }
 
 // Document search.
@@ -186,6 +191,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxInputTokens: intFrom(env, ['MAX_INPUT_TOKENS', 'QWEN_AGENT_DEFAULT_MAX_INPUT_TOKENS'], 58_000),
       recordRawStream: flag(env, 'RECORD_RAW_STREAM'),
       vision: visionFrom(env.MODEL_VISION),
+      toolImages: flag(env, 'TOOL_IMAGES_TO_MODEL'),
       rates: ratesFrom(env),
     },
     maxLlmCallsPerRun: intFrom(
@@ -220,9 +226,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     web: webConfigFrom(env),
     http: httpConfigFrom(env),
     telemetry: telemetryConfigFrom(env),
+    database: databaseConfigFrom(env),
     localModels: localModelsFrom(env),
     models: modelsFrom(env),
     auth: authConfigFrom(env),
+    s3: s3ConfigFrom(env),
   };
 }
 
@@ -395,6 +403,8 @@ export interface LocalModelsEnvConfig {
   contextSize: number;
   /** LOCAL_MODEL_THREADS: CPU threads for generation (default: the cores but one, which stays for the server). */
   threads: number;
+  /** LOCAL_MODEL_UPLOAD_MAX_BYTES: the largest GGUF file the page may upload (default 16 GB). */
+  uploadMaxBytes: number;
 }
 
 function localModelsFrom(env: Env): LocalModelsEnvConfig {
@@ -407,6 +417,7 @@ function localModelsFrom(env: Env): LocalModelsEnvConfig {
     gpu,
     contextSize: intFrom(env, ['LOCAL_MODEL_CONTEXT_SIZE'], 8192, { min: 256 }),
     threads: intFrom(env, ['LOCAL_MODEL_THREADS'], Math.max(1, availableParallelism() - 1), { min: 1 }),
+    uploadMaxBytes: intFrom(env, ['LOCAL_MODEL_UPLOAD_MAX_BYTES'], 16 * 1024 ** 3, { min: 1 }),
   };
 }
 
@@ -568,5 +579,89 @@ function telemetryConfigFrom(env: Env): TelemetryEnvConfig {
       scheduledDelayMillis: intFrom(env, ['OTEL_BSP_SCHEDULE_DELAY'], 5000, { min: 0 }),
       exportTimeoutMillis: intFrom(env, ['OTEL_BSP_EXPORT_TIMEOUT'], 30_000, { min: 1 }),
     },
+  };
+}
+
+// ---- the database: SQLite in DATA_DIR, or PostgreSQL shared by several instances ----
+
+export interface DatabaseEnvConfig {
+  /** DATABASE_URL (postgres://…): PostgreSQL; unset: SQLite in DATA_DIR. Server-side only (it holds a password). */
+  url?: string;
+  /** DATABASE_POOL_SIZE: PostgreSQL connections per instance (one more listens for notifications). */
+  poolSize: number;
+  /** RUN_LEASE_MS: how long a run's lease lasts past its instance's last heartbeat (renewed every fifth of it);
+   *  a run whose lease ran out is marked interrupted by another instance. */
+  leaseMs: number;
+}
+
+function databaseConfigFrom(env: Env): DatabaseEnvConfig {
+  const url = env.DATABASE_URL?.trim() || undefined;
+  if (url && !/^postgres(ql)?:\/\//i.test(url)) {
+    // Only the scheme is shown: the rest may hold a password.
+    const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(url)?.[0] ?? 'no scheme';
+    throw new ConfigError(
+      `DATABASE_URL must be a postgres:// (or postgresql://) URL (got ${scheme}); leave it unset for SQLite in DATA_DIR`,
+    );
+  }
+  return {
+    url,
+    poolSize: intFrom(env, ['DATABASE_POOL_SIZE'], 10, { min: 1 }),
+    leaseMs: intFrom(env, ['RUN_LEASE_MS'], 10_000, { min: 250 }),
+  };
+}
+
+// ---- files on S3 (issue 19) -------------------------------------------------------------------------------
+
+export interface S3EnvConfig {
+  bucket: string;
+  /** S3_ENDPOINT: an S3-compatible server (MinIO, Ceph, R2…); unset, AWS's endpoint for the region. */
+  endpoint?: string;
+  region: string;
+  /** S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, both or neither (then the AWS SDK's own chain: AWS_* variables,
+   *  the instance's role). Never logged, never sent to the page. */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Bucket in the path (http://host/bucket/key) rather than the host name: what most S3-compatible servers want. */
+  forcePathStyle: boolean;
+  /** Keys start with this ("" or ending in "/"), so several installs can share a bucket. */
+  prefix: string;
+}
+
+/** S3_BUCKET turns the bucket on; the other S3_* settings without it are a mistake, said as one. */
+function s3ConfigFrom(env: Env): S3EnvConfig | undefined {
+  const get = (name: string) => env[name]?.trim() || undefined;
+  const bucket = get('S3_BUCKET');
+  const others = [
+    'S3_ENDPOINT',
+    'S3_REGION',
+    'S3_ACCESS_KEY_ID',
+    'S3_SECRET_ACCESS_KEY',
+    'S3_FORCE_PATH_STYLE',
+    'S3_PREFIX',
+  ];
+  if (!bucket) {
+    const set = others.filter(get);
+    if (set.length)
+      throw new ConfigError(`${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} set but S3_BUCKET is not`);
+    return undefined;
+  }
+  const endpoint = get('S3_ENDPOINT');
+  if (endpoint && !/^https?:\/\/[^/]/i.test(endpoint))
+    throw new ConfigError(`S3_ENDPOINT must be an http(s) URL such as http://127.0.0.1:9000 (got "${endpoint}")`);
+  const [accessKeyId, secretAccessKey] = [get('S3_ACCESS_KEY_ID'), get('S3_SECRET_ACCESS_KEY')];
+  if (!accessKeyId !== !secretAccessKey)
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither');
+  const pathStyle = (get('S3_FORCE_PATH_STYLE') ?? 'false').toLowerCase();
+  if (!['1', 'true', '0', 'false'].includes(pathStyle))
+    throw new ConfigError(`S3_FORCE_PATH_STYLE must be true or false (got "${env.S3_FORCE_PATH_STYLE}")`);
+  const prefix = (get('S3_PREFIX') ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix.split('/').some((p) => p === '.' || p === '..'))
+    throw new ConfigError(`S3_PREFIX must not hold "." or ".." parts (got "${env.S3_PREFIX}")`);
+  return {
+    bucket,
+    endpoint,
+    region: get('S3_REGION') ?? 'us-east-1',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: pathStyle === '1' || pathStyle === 'true',
+    prefix: prefix ? `${prefix}/` : '',
   };
 }

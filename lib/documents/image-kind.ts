@@ -10,6 +10,9 @@ const MIME: Record<ImageKind, string> = {
   gif: 'image/gif',
 };
 
+/** How each format is named to a person (upload messages, the list of accepted types). */
+export const IMAGE_LABELS: Record<ImageKind, string> = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP', gif: 'GIF' };
+
 export function isImageKind(kind: string | undefined): kind is ImageKind {
   return (IMAGE_KINDS as readonly string[]).includes(kind ?? '');
 }

@@ -2,7 +2,8 @@
 // references to DATA_DIR/files/<sha256> that `access` allows (the run owner's uploads) are read, and only bytes that
 // are an accepted image; any other local path is never opened. URLs the model server can fetch itself (http, https, data:image) pass as they are.
 import { readFile } from 'node:fs/promises';
-import { parseFileRef, storedFilePath } from './file-ref';
+import { parseFileRef } from './file-ref';
+import { uploadedFile } from './storage';
 import { imageMime, sniffImage } from './image-kind';
 
 /** A data URL for an image item's value, or undefined when it names no readable image. */
@@ -14,7 +15,8 @@ export function uploadedImages(
     if (/^(https?:|data:image\/)/i.test(ref)) return ref;
     const parsed = parseFileRef(ref);
     if (!parsed || !(await access(parsed.hash))) return undefined;
-    const bytes = await readFile(storedFilePath(dataDir, parsed.hash)).catch(() => undefined);
+    const file = await uploadedFile(dataDir, parsed.hash);
+    const bytes = file && (await readFile(file).catch(() => undefined));
     const kind = bytes && sniffImage(bytes);
     if (!bytes || !kind) return undefined;
     return `data:${imageMime(kind)};base64,${bytes.toString('base64')}`;

@@ -7,9 +7,8 @@ import sharp from 'sharp';
 import { loadConfig } from '../config';
 import { formatBytes } from './limits';
 import { DocumentError } from './types';
-import { sniffImage, type ImageKind } from './image-kind';
-
-const LABEL: Record<ImageKind, string> = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP', gif: 'GIF' };
+import { IMAGE_TYPE_NAMES, orList } from './accepted-types';
+import { IMAGE_LABELS, imageMime, sniffImage, type ImageKind } from './image-kind';
 
 export interface ImageLimits {
   /** Largest image file accepted (IMAGE_MAX_BYTES). */
@@ -31,7 +30,7 @@ export interface ImageInfo {
 
 function corrupt(name: string, kind: ImageKind, detail: string): DocumentError {
   return new DocumentError(
-    `${name} is a damaged or incomplete ${LABEL[kind]} image (${detail}); save or export it again and upload it again.`,
+    `${name} is a damaged or incomplete ${IMAGE_LABELS[kind]} image (${detail}); save or export it again and upload it again.`,
     'corrupt',
   );
 }
@@ -42,7 +41,7 @@ function corrupt(name: string, kind: ImageKind, detail: string): DocumentError {
  */
 export async function checkImage(bytes: Uint8Array, name: string, limits: ImageLimits): Promise<ImageInfo> {
   const kind = sniffImage(bytes);
-  if (!kind) throw new DocumentError(`${name} is not a PNG, JPEG, WebP or GIF image.`, 'unsupported');
+  if (!kind) throw new DocumentError(`${name} is not a ${orList(IMAGE_TYPE_NAMES)} image.`, 'unsupported');
   if (bytes.byteLength > limits.maxBytes) {
     throw new DocumentError(
       `${name} is larger than the ${formatBytes(limits.maxBytes)} limit per image; make it smaller and upload it again.`,
@@ -96,4 +95,25 @@ function reason(e: unknown): string {
       .replace(/^vips\w*:\s*/i, '')
       .trim() || 'it could not be decoded'
   );
+}
+
+/** The longest side, in pixels, of an image a tool produced as it is sent to the model (larger ones are shrunk). */
+export const MODEL_IMAGE_MAX_SIDE = 2048;
+
+/**
+ * An image a tool produced, as it is sent to a model: checked as an upload is (format by content, size, pixels,
+ * decodes to the end), then shrunk to fit MODEL_IMAGE_MAX_SIDE when larger (a JPEG stays a JPEG; anything else
+ * becomes a PNG). Rejects with a DocumentError saying why it cannot be sent.
+ */
+export async function imageForModel(
+  bytes: Uint8Array,
+  name: string,
+  limits: ImageLimits,
+  maxSide = MODEL_IMAGE_MAX_SIDE,
+): Promise<{ mime: string; bytes: Uint8Array }> {
+  const { kind, width, height } = await checkImage(bytes, name, limits);
+  if (Math.max(width, height) <= maxSide) return { mime: imageMime(kind), bytes };
+  const shrunk = sharp(bytes, { limitInputPixels: limits.maxPixels }).resize(maxSide, maxSide, { fit: 'inside' });
+  if (kind === 'jpeg') return { mime: 'image/jpeg', bytes: await shrunk.jpeg({ quality: 85 }).toBuffer() };
+  return { mime: 'image/png', bytes: await shrunk.png().toBuffer() };
 }

@@ -1,6 +1,7 @@
 // The one entry point from a file to a ParsedDocument: the kind is sniffed from the bytes, the matching parser runs,
 // and the result is cached by content hash (DATA_DIR/parsed/<sha256>.json), so a file is parsed once however many
 // times it is uploaded, staged or searched.
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../config';
@@ -62,7 +63,7 @@ async function readCached(file: string): Promise<ParsedDocument | undefined> {
 async function writeCached(file: string, doc: ParsedDocument): Promise<void> {
   try {
     await mkdir(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    const tmp = `${file}.${randomUUID()}.tmp`; // unique across the instances sharing DATA_DIR
     await writeFile(tmp, JSON.stringify({ version: PARSE_VERSION, doc }));
     await rename(tmp, file);
   } catch {

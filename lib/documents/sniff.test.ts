@@ -26,7 +26,7 @@ describe('sniffKind decides from the bytes, not the name', () => {
   it('names what an unsupported file is', () => {
     const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
     expect(() => sniffKind(png, 'photo.pdf')).toThrow(
-      'photo.pdf is a PNG image, which cannot be read. Supported: PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx, .xls), CSV, TSV, HTML, Markdown or plain text.',
+      'photo.pdf is a PNG image, which cannot be read. Supported: PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx, .xls), CSV, TSV, HTML, Markdown or plain text documents, and PNG, JPEG, WebP or GIF images.',
     );
     expect(() => sniffKind(Buffer.from(zipSync({ 'a.txt': new Uint8Array([65]) })), 'a.docx')).toThrow(
       /^a\.docx is a zip archive that is not a Word, PowerPoint or Excel document/,

@@ -1,5 +1,6 @@
 // What a file is, decided from its bytes. The name only breaks ties between text kinds (is this text a CSV?): it can
 // never make bytes of one format be read by another format's parser.
+import { acceptedTypesText } from './accepted-types';
 import { decodeText, looksBinary } from './text-decode';
 import { zipEntries } from './zip';
 import { DocumentError, type DocumentKind } from './types';
@@ -17,7 +18,7 @@ const MAGIC: { bytes: number[]; what: string }[] = [
   { bytes: [0x7b, 0x5c, 0x72, 0x74, 0x66], what: 'an RTF document' },
 ];
 const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
-const SUPPORTED = 'PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx, .xls), CSV, TSV, HTML, Markdown or plain text';
+const SUPPORTED = acceptedTypesText();
 
 function startsWith(bytes: Uint8Array, magic: number[], at = 0): boolean {
   return magic.every((b, i) => bytes[at + i] === b);

@@ -1,9 +1,14 @@
 // Upload bytes kept by content hash under DATA_DIR/files/<sha256>. The body is streamed to a temporary file while
 // hashing, and the size limit is enforced as bytes arrive, so an oversize upload never fills the disk or memory.
+// With S3 set (lib/blob) the bucket keeps them (files/<sha256>, and their parse parsed/<sha256>.json) and
+// DATA_DIR/files is this instance's copy: stored there on upload, downloaded from the bucket the first time an
+// instance without it reads them. A hash names its bytes for good, so a copy is never stale.
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { dataStore } from '../blob';
+import { downloadTo, uploadFrom } from '../blob/files';
 import { filesDir, storedFilePath } from './file-ref';
 import { formatBytes } from './limits';
 import { DocumentError } from './types';
@@ -41,6 +46,8 @@ export async function saveUpload(
     // The same bytes uploaded before: keep the stored copy.
     if (await exists(target)) await rm(tmp, { force: true });
     else await rename(tmp, target);
+    const blobs = dataStore(opts.dataDir);
+    if (!(await blobs.head(uploadKey(digest)))) await uploadFrom(blobs, uploadKey(digest), target);
     return { hash: digest, size };
   } catch (e) {
     out.destroy();
@@ -49,9 +56,39 @@ export async function saveUpload(
   }
 }
 
+const uploadKey = (hash: string) => `files/${hash}`;
+const parseKey = (hash: string) => `parsed/${hash}.json`;
+const parseFile = (dataDir: string, hash: string) => path.join(dataDir, 'parsed', `${hash}.json`);
+
+/**
+ * The local file holding an upload's bytes (DATA_DIR/files/<hash>), downloaded from the bucket with its parse
+ * when this instance has no copy; undefined when the upload is nowhere.
+ */
+export async function uploadedFile(dataDir: string, hash: string): Promise<string | undefined> {
+  const file = storedFilePath(dataDir, hash);
+  if (await exists(file)) return file;
+  const blobs = dataStore(dataDir);
+  if (blobs.localPath) return undefined;
+  if (!(await downloadTo(blobs, uploadKey(hash), file))) return undefined;
+  if (!(await exists(parseFile(dataDir, hash)))) await downloadTo(blobs, parseKey(hash), parseFile(dataDir, hash));
+  return file;
+}
+
+/** Puts the upload's parse (DATA_DIR/parsed/<hash>.json, when the parser wrote one) in the bucket for the others. */
+export async function keepParse(dataDir: string, hash: string): Promise<void> {
+  const blobs = dataStore(dataDir);
+  const file = parseFile(dataDir, hash);
+  if (blobs.localPath || !(await exists(file)) || (await blobs.head(parseKey(hash)))) return;
+  await uploadFrom(blobs, parseKey(hash), file);
+}
+
 export async function deleteStoredFile(dataDir: string, hash: string): Promise<void> {
   await rm(storedFilePath(dataDir, hash), { force: true });
-  await rm(path.join(dataDir, 'parsed', `${hash}.json`), { force: true });
+  await rm(parseFile(dataDir, hash), { force: true });
+  const blobs = dataStore(dataDir);
+  if (blobs.localPath) return;
+  await blobs.delete(uploadKey(hash));
+  await blobs.delete(parseKey(hash));
 }
 
 async function exists(file: string): Promise<boolean> {

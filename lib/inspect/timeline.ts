@@ -1,8 +1,10 @@
 // The waterfall: one bar per phase of the run (waiting for the first token, generating, each tool, each retrieval),
-// placed on the run's own clock (ms since it started).
-import type { InspectedRun, Iteration } from './model';
+// placed on the run's own clock (ms since it started). Child runs (a Router's helper, a GroupChat's members) nest under
+// the parent's iteration that came before them: a row for the child's span, then its own iterations, on the same
+// clock.
+import type { ChildRun, InspectedRun, Iteration } from './model';
 
-export type BarKind = 'ttft' | 'generation' | 'tool' | 'retrieval';
+export type BarKind = 'ttft' | 'generation' | 'tool' | 'retrieval' | 'child';
 
 export interface Bar {
   iteration: number;
@@ -60,6 +62,73 @@ export function runBars(run: InspectedRun): Bar[] {
   }));
   for (const it of run.iterations) bars.push(...iterationBars(it));
   return bars;
+}
+
+/** One row of the waterfall: an iteration of the run shown, a child run, or one of a child's iterations. */
+export interface WaterfallRow {
+  key: string;
+  /** 0 for the run shown; 1 for its children and their iterations' rows one deeper, and so on. */
+  depth: number;
+  row:
+    | { kind: 'iteration'; n: number }
+    | { kind: 'child'; agent: string; round?: number }
+    | { kind: 'child-iteration'; agent: string; n: number };
+  /** Under the run shown: which child (indices, child of child…) the row belongs to; absent for its own iterations. */
+  child?: number[];
+  bars: Bar[];
+}
+
+function shifted(bars: Bar[], by: number): Bar[] {
+  return bars.map((b) => ({ ...b, startMs: b.startMs + by, endMs: b.endMs + by }));
+}
+
+function childRows(child: ChildRun, path: number[], depth: number, offset: number): WaterfallRow[] {
+  const at = offset + child.startT;
+  const rows: WaterfallRow[] = [
+    {
+      key: `child:${path.join('.')}`,
+      depth,
+      row: { kind: 'child', agent: child.agent, ...(child.round !== undefined ? { round: child.round } : {}) },
+      child: path,
+      bars: [{ iteration: 0, kind: 'child', label: child.agent, startMs: at, endMs: offset + child.endT }],
+    },
+  ];
+  rows.push(...nested(child.run, path, depth + 1, at));
+  return rows;
+}
+
+/** A run's iterations, each followed by the children that started after it (before the next one). */
+function nested(run: InspectedRun, path: number[], depth: number, offset: number, only?: Iteration[]): WaterfallRow[] {
+  const iterations = only ?? run.iterations;
+  const children = (run.children ?? []).map((c, i) => ({ c, i }));
+  const rows: WaterfallRow[] = [];
+  const anchor = (c: ChildRun) => run.iterations.findLast((it) => it.startT <= c.startT)?.n ?? 0;
+  const childrenAfter = (n: number) =>
+    children
+      .filter(({ c }) => anchor(c) === n)
+      .flatMap(({ c, i }) => childRows(c, [...path, i], depth === 0 && !path.length ? 1 : depth, offset));
+  // Children that began before the first model call (a GroupChat's members, picked without one) come first.
+  if (!only || iterations[0]?.n === 1 || !iterations.length) rows.push(...childrenAfter(0));
+  for (const it of iterations) {
+    const bars = shifted(iterationBars(it), offset);
+    if (path.length)
+      rows.push({
+        key: `${path.join('.')}:${it.n}`,
+        depth,
+        row: { kind: 'child-iteration', agent: run.agent, n: it.n },
+        child: path,
+        bars,
+      });
+    else rows.push({ key: `${it.n}`, depth: 0, row: { kind: 'iteration', n: it.n }, bars });
+    rows.push(...childrenAfter(it.n));
+  }
+  return rows;
+}
+
+/** The waterfall's rows for the run shown: `iterations` (a page of its iterations) with the child runs nested under
+ *  the iteration before each, on the run's clock. */
+export function waterfallRows(run: InspectedRun, iterations: Iteration[] = run.iterations): WaterfallRow[] {
+  return nested(run, [], 0, 0, iterations);
 }
 
 export function formatMs(ms: number): string {

@@ -30,6 +30,9 @@ export interface GenerateCfg {
   send_reasoning?: boolean;
   /** Image items are sent as image_url parts instead of upload notes (vision models). */
   multimodal?: boolean;
+  /** Images the latest step's tools produced (image items of the function results) are sent too, to a multimodal
+   *  model; a model that is not is sent their text and the call says how many were withheld. Default false. */
+  tool_images?: boolean;
   request_timeout_ms?: number;
   idle_timeout_ms?: number;
   [key: string]: unknown;
@@ -52,6 +55,8 @@ export type LlmStreamEvent =
       truncation?: { inputTokens: number; budget: number; notes: string[] };
       /** Images of the input not sent, because the model is not multimodal (the turn says so). */
       imagesWithheld?: number;
+      /** Tool images of the latest step not sent for the same reason (only when generate_cfg.tool_images asks). */
+      toolImagesWithheld?: number;
     }
   | { type: 'retry'; attempt: number; delayMs: number; error: ErrorInfo }
   | { type: 'reasoning'; text: string }

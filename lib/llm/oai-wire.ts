@@ -1,5 +1,5 @@
 // The only place where Qwen-Agent messages meet the OpenAI wire format.
-import type { ContentItem, FunctionDef, Message } from './schema';
+import type { ContentItem, FunctionDef, Lang, Message } from './schema';
 import { contentText } from './schema';
 
 export type WirePart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
@@ -30,17 +30,38 @@ function toParts(items: ContentItem[]): string | WirePart[] {
   return parts;
 }
 
+/** The text before the images of tool results, in the user message that carries them. */
+const TOOL_IMAGES_LEAD = {
+  en: (names: string) => `The images returned by the tool results above (${names}):`,
+  zh: (names: string) => `上面的工具结果返回的图片（${names}）：`,
+} as const;
+
 /**
  * Qwen-Agent messages -> OpenAI chat messages.
  * - Consecutive assistant messages become one assistant message with tool_calls[]. Upstream lets a later text
  *   overwrite an earlier one in the same run; we concatenate them so nothing the model said is lost.
  * - function results become role 'tool' with `tool_call_id` (upstream writes the key as `id`, which OpenAI-compatible
  *   servers reject or ignore).
+ * - Image items a function result still holds (tool images for a model that sees: lib/llm/tool-images.ts) cannot ride
+ *   in a tool message: OpenAI, vLLM, SGLang and llama.cpp take only text there (image parts only in user messages).
+ *   The tool message keeps the text, and one user message after the results carries the images, each after the
+ *   name of the tool that returned it, in the order returned.
  */
-export function toWireMessages(messages: readonly Message[], opts: { sendReasoning?: boolean } = {}): WireMessage[] {
+export function toWireMessages(
+  messages: readonly Message[],
+  opts: { sendReasoning?: boolean; lang?: Lang } = {},
+): WireMessage[] {
   const sendReasoning = opts.sendReasoning ?? true;
   const out: WireMessage[] = [];
+  let toolImages: { names: string[]; parts: WirePart[] } | undefined;
+  const flushToolImages = () => {
+    if (!toolImages) return;
+    const lead = TOOL_IMAGES_LEAD[opts.lang ?? 'en']([...new Set(toolImages.names)].join(', '));
+    out.push({ role: 'user', content: [{ type: 'text', text: lead }, ...toolImages.parts] });
+    toolImages = undefined;
+  };
   for (const msg of messages) {
+    if (msg.role !== 'function') flushToolImages();
     if (msg.role === 'assistant') {
       const prev = out[out.length - 1];
       const target: Extract<WireMessage, { role: 'assistant' }> =
@@ -61,6 +82,14 @@ export function toWireMessages(messages: readonly Message[], opts: { sendReasoni
     }
     if (msg.role === 'function') {
       out.push({ role: 'tool', tool_call_id: functionIdOf(msg), content: contentText(msg.content) });
+      const images = typeof msg.content === 'string' ? [] : msg.content.filter((i) => i.image);
+      if (images.length) {
+        toolImages ??= { names: [], parts: [] };
+        for (const item of images) {
+          toolImages.names.push(msg.name ?? 'tool');
+          toolImages.parts.push({ type: 'image_url', image_url: { url: item.image! } });
+        }
+      }
       continue;
     }
     if (msg.role === 'system') {
@@ -69,6 +98,7 @@ export function toWireMessages(messages: readonly Message[], opts: { sendReasoni
     }
     out.push({ role: 'user', content: typeof msg.content === 'string' ? msg.content : toParts(msg.content) });
   }
+  flushToolImages();
   // An assistant message with tool calls and no text is sent with content null, as OpenAI expects; without tool
   // calls it must be a string.
   for (const m of out) if (m.role === 'assistant' && m.content === null && !m.tool_calls) m.content = '';

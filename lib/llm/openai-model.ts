@@ -16,6 +16,7 @@ import { isRunScoped } from './run-signal';
 import { StreamTextRouter } from './stream-text';
 import { truncateInputMessages } from './truncate';
 import { countImages, withUploadInfo } from './upload-info';
+import { countStepImages, latestStepStart } from './tool-images';
 import { inlineImages, urlImagesOnly, type ImageResolver } from './image-data';
 import { RawStreamRecorder } from './raw-stream';
 
@@ -50,6 +51,7 @@ const LOCAL_KEYS = new Set([
   'record_raw_stream',
   'send_reasoning',
   'multimodal',
+  'tool_images',
   'request_timeout_ms',
   'idle_timeout_ms',
   'lang',
@@ -76,6 +78,8 @@ interface Prepared {
   truncation?: { inputTokens: number; budget: number; notes: string[] };
   /** Image items left out because the model is not multimodal. */
   imagesWithheld: number;
+  /** The latest step's tool images left out for the same reason (asked for with generate_cfg.tool_images). */
+  toolImagesWithheld: number;
 }
 
 export class OpenAIChatModel implements ChatModel {
@@ -150,6 +154,7 @@ export class OpenAIChatModel implements ChatModel {
     };
     if (prepared.truncation) requestEvent.truncation = prepared.truncation;
     if (prepared.imagesWithheld) requestEvent.imagesWithheld = prepared.imagesWithheld;
+    if (prepared.toolImagesWithheld) requestEvent.toolImagesWithheld = prepared.toolImagesWithheld;
     // The request leaves before the consumer hears of it, so its handling of llm-start overlaps the network wait
     // instead of adding to it.
     let sent: Sent | undefined = this.send(prepared, req.signal);
@@ -188,10 +193,17 @@ export class OpenAIChatModel implements ChatModel {
     }
     const useTools = functions.length > 0 && choice !== 'none';
     const parallel = cfg.parallel_function_calls ?? true;
-    // Images go to a multimodal model with or without tools (every call format keeps a user turn's image items).
+    // Images go to a multimodal model with or without tools (every call format keeps a user turn's image items), and
+    // so do the latest step's tool images when asked (tool-images.ts); a model that cannot see is told neither.
     const multimodal = Boolean(cfg.multimodal);
     const imagesWithheld = multimodal ? 0 : countImages(messages);
-    messages = withUploadInfo(messages, { lang, keepImages: multimodal });
+    const toolImages = cfg.tool_images === true;
+    const toolImagesWithheld = toolImages && !multimodal ? countStepImages(messages) : 0;
+    messages = withUploadInfo(messages, {
+      lang,
+      keepImages: multimodal,
+      ...(toolImages && multimodal ? { keepToolImagesFrom: latestStepStart(messages) } : {}),
+    });
 
     let format: CallFormat = 'none';
     let fncall: FncallFormat | undefined;
@@ -210,7 +222,7 @@ export class OpenAIChatModel implements ChatModel {
     } else if (messages.some((m) => m.role === 'function' || m.function_call)) {
       messages = functionsToText(messages, lang);
     }
-    body.messages = continueAssistant(toWireMessages(messages, { sendReasoning: cfg.send_reasoning ?? true }));
+    body.messages = continueAssistant(toWireMessages(messages, { sendReasoning: cfg.send_reasoning ?? true, lang }));
 
     const stop =
       fncall?.stopWords.length || (cfg.stop?.length ?? 0) > 1
@@ -226,7 +238,7 @@ export class OpenAIChatModel implements ChatModel {
     const truncation = truncated.notes.length
       ? { inputTokens: truncated.inputTokens, budget, notes: truncated.notes }
       : undefined;
-    return { format, fncall, body, stop, cfg, truncation, imagesWithheld };
+    return { format, fncall, body, stop, cfg, truncation, imagesWithheld, toolImagesWithheld };
   }
 
   /** Sends the request. The SDK's own timeout covers the wait for response headers. */

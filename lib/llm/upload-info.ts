@@ -14,12 +14,20 @@ function baseName(ref: string): string {
   return path.posix.basename(clean.replace(/\\/g, '/')) || ref;
 }
 
-/** Returns messages with attachment notes; content becomes a string unless `keepImages` and images remain. */
-export function withUploadInfo(messages: readonly Message[], opts: { lang: Lang; keepImages: boolean }): Message[] {
+/** Returns messages with attachment notes; content becomes a string unless `keepImages` and images remain.
+ *  Function messages become their text, but for those from index `keepToolImagesFrom` on (the latest step's results,
+ *  lib/llm/tool-images.ts), which keep their image items. */
+export function withUploadInfo(
+  messages: readonly Message[],
+  opts: { lang: Lang; keepImages: boolean; keepToolImagesFrom?: number },
+): Message[] {
   const labels = LABELS[opts.lang];
-  return messages.map((msg) => {
+  const keepFrom = opts.keepToolImagesFrom ?? Infinity;
+  return messages.map((msg, index) => {
     if (typeof msg.content === 'string') return msg;
     if (msg.role !== 'system' && msg.role !== 'user') {
+      if (msg.role === 'function' && index >= keepFrom && msg.content.some((i) => i.image))
+        return { ...msg, content: mergeTexts(msg.content.filter((i) => i.text !== undefined || i.image)) };
       return { ...msg, content: flattenText(msg.content) };
     }
     const notes: string[] = [];

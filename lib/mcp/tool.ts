@@ -2,6 +2,7 @@
 // "<server>-read_resource" for a server with resources (Qwen-Agent's naming).
 import { BaseTool, type ToolContext, type ToolOutput } from '../../tools/base-tool';
 import type { McpConnection, McpToolInfo } from './connection';
+import { keepReturnedImages } from './keep-images';
 import { callResultToOutput, readResourceToOutput } from './result';
 
 /** Model APIs accept [A-Za-z0-9_-]{1,64} as function names. */
@@ -50,7 +51,8 @@ export class McpTool extends McpBaseTool {
 
   async call(params: string, ctx: ToolContext): Promise<ToolOutput> {
     const args = this.parseArgs(params);
-    return callResultToOutput(await this.connection.callTool(this.info.name, args, ctx.signal));
+    const output = callResultToOutput(await this.connection.callTool(this.info.name, args, ctx.signal));
+    return keepReturnedImages(output, ctx.conversationId);
   }
 }
 

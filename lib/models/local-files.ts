@@ -20,7 +20,9 @@ import {
   type LocalModelFile,
   type PartialDownload,
 } from '../llm/local';
+import { describeStart } from '../llm/local/gguf-header';
 import { summarize } from '../llm/local/models-dir';
+import { formatBytes } from '../documents/limits';
 
 export interface DownloadJob {
   /** The file name it is saved as (what the page follows it by). */
@@ -41,10 +43,19 @@ export interface LocalModelsView {
   partial: PartialDownload[];
   downloads: DownloadJob[];
   catalog: readonly CatalogModel[];
+  /** The largest file the page may upload (LOCAL_MODEL_UPLOAD_MAX_BYTES). */
+  uploadMaxBytes: number;
 }
 
 export class LocalModelError extends Error {
   override name = 'LocalModelError';
+  constructor(
+    message: string,
+    /** The HTTP status a route answers with (400 bad input, 409 name taken, 413 too large, 422 not a GGUF). */
+    readonly status = 400,
+  ) {
+    super(message);
+  }
 }
 
 interface Job {
@@ -56,9 +67,13 @@ interface Job {
 }
 
 const UPLOAD_SUFFIX = '.upload';
+/** Bytes an upload must start with before its first check: the magic, and enough to say what the file is instead. */
+const MAGIC_CHECK_BYTES = 16;
 
 export class LocalModelFiles {
   private readonly jobs = new Map<string, Job>();
+  /** Names being uploaded now (their <name>.upload files are in use). */
+  private readonly uploading = new Set<string>();
 
   constructor(private readonly config: Pick<AppConfig, 'localModels' | 'web'>) {}
 
@@ -75,6 +90,7 @@ export class LocalModelFiles {
       partial: partial.filter((p) => !running.has(p.name)),
       downloads: [...this.jobs.values()].map((j) => ({ ...j.view })),
       catalog: LOCAL_MODEL_CATALOG,
+      uploadMaxBytes: this.uploadMaxBytes,
     };
   }
 
@@ -167,9 +183,17 @@ export class LocalModelFiles {
     if (this.jobs.get(name)?.view.state !== 'running') this.jobs.delete(name);
   }
 
+  /** The largest file upload() takes (LOCAL_MODEL_UPLOAD_MAX_BYTES). */
+  get uploadMaxBytes(): number {
+    return this.config.localModels.uploadMaxBytes;
+  }
+
   /**
-   * A GGUF file sent from the browser: streamed to <name>.upload in the folder, its header checked, then renamed
-   * into place. Refused when the name is taken, the disk is too small for the declared size, or it is not a whole GGUF.
+   * A GGUF file sent from the browser: streamed to <name>.upload in the folder chunk by chunk (never held whole), its
+   * first bytes checked for the GGUF magic as they arrive, the whole header once all is in, then renamed into place.
+   * Refused when the name is taken, the file is over the size limit or the disk too small for it (from the declared
+   * size, before a byte is written; else when the limit is passed), or it is not a whole GGUF. A refused or broken
+   * upload (the client went away mid-file) leaves nothing behind.
    */
   async upload(input: {
     name: string;
@@ -182,40 +206,67 @@ export class LocalModelFiles {
     } catch (e) {
       throw new LocalModelError(e instanceof Error ? e.message : String(e));
     }
+    const max = this.uploadMaxBytes;
+    const tooLarge = () =>
+      new LocalModelError(
+        `${name} was refused: it is larger than the ${formatBytes(max)} upload limit (LOCAL_MODEL_UPLOAD_MAX_BYTES).`,
+        413,
+      );
+    if (input.declaredSize !== undefined && input.declaredSize > max) throw tooLarge();
     const target = path.join(this.dir, name);
     const temp = target + UPLOAD_SUFFIX;
-    if (await exists(target)) throw new LocalModelError(`${name} is already in the models folder.`);
-    await mkdir(this.dir, { recursive: true });
-    if (input.declaredSize !== undefined) await checkSpace(this.dir, input.declaredSize, name);
-    const out = await openFile(temp, 'wx').catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'EEXIST') throw new LocalModelError(`${name} is already being uploaded.`);
-      throw e;
-    });
+    if (await exists(target)) throw new LocalModelError(`${name} is already in the models folder.`, 409);
+    if (this.uploading.has(name)) throw new LocalModelError(`${name} is already being uploaded.`, 409);
+    this.uploading.add(name);
     try {
-      for await (const chunk of input.body) await out.write(chunk);
-    } catch (e) {
-      await out.close();
+      await mkdir(this.dir, { recursive: true });
+      if (input.declaredSize !== undefined) await checkSpace(this.dir, input.declaredSize, name);
+      // A temp file no upload of this process holds is what a killed server left: it goes.
       await rm(temp, { force: true });
-      throw e;
+      const out = await openFile(temp, 'wx');
+      try {
+        let size = 0;
+        let head = Buffer.alloc(0);
+        for await (const chunk of input.body) {
+          size += chunk.byteLength;
+          if (size > max) throw tooLarge();
+          if (head.length < MAGIC_CHECK_BYTES) {
+            head = Buffer.concat([head, chunk]).subarray(0, MAGIC_CHECK_BYTES);
+            if (head.length === MAGIC_CHECK_BYTES && head.toString('latin1', 0, 4) !== 'GGUF')
+              throw new LocalModelError(`${name} was refused. ${describeStart(head)}`, 422);
+          }
+          await out.write(chunk);
+        }
+        await out.close();
+      } catch (e) {
+        await out.close().catch(() => undefined);
+        await rm(temp, { force: true });
+        throw e;
+      }
+      let header;
+      try {
+        header = await readGgufHeader(temp);
+      } catch (e) {
+        await rm(temp, { force: true });
+        if (e instanceof GgufFormatError) throw new LocalModelError(`${name} was refused. ${e.message}`, 422);
+        throw e;
+      }
+      if (await exists(target)) {
+        await rm(temp, { force: true });
+        throw new LocalModelError(`${name} is already in the models folder.`, 409);
+      }
+      await rename(temp, target);
+      const info = await stat(target);
+      return {
+        name,
+        file: target,
+        sizeBytes: info.size,
+        modifiedAt: info.mtime.toISOString(),
+        summary: summarize(header),
+      };
+    } finally {
+      this.uploading.delete(name);
     }
-    await out.close();
-    let header;
-    try {
-      header = await readGgufHeader(temp);
-    } catch (e) {
-      await rm(temp, { force: true });
-      if (e instanceof GgufFormatError) throw new LocalModelError(`${name} was refused. ${e.message}`);
-      throw e;
-    }
-    await rename(temp, target);
-    const info = await stat(target);
-    return {
-      name,
-      file: target,
-      sizeBytes: info.size,
-      modifiedAt: info.mtime.toISOString(),
-      summary: summarize(header),
-    };
   }
 }
 
@@ -239,5 +290,6 @@ async function checkSpace(dir: string, needed: number, name: string): Promise<vo
   if (needed > free)
     throw new LocalModelError(
       `Not enough disk space for ${name}: it needs ${(needed / 1e9).toFixed(1)} GB, ${(free / 1e9).toFixed(1)} GB is free.`,
+      507,
     );
 }

@@ -5,6 +5,7 @@ export const ERROR_CODES = [
   'admin-only',
   'bad-sign-up-mode',
   'conversation-gone',
+  'delete-self',
   'disable-self',
   'empty-title',
   'invite-gone',

@@ -154,6 +154,9 @@ const OWN_EVENTS = [
     truncation: z.object({ inputTokens: z.number(), budget: z.number(), notes: z.array(z.string()) }).optional(),
     /** Images of the input the model was not sent because it cannot see images (the turn says so). */
     imagesWithheld: z.number().int().positive().optional(),
+    /** Images the latest step's tools produced that the model was not sent because it cannot see images, when tool
+     *  images are on (the turn says so). */
+    toolImagesWithheld: z.number().int().positive().optional(),
   }),
   z.object({
     type: z.literal('llm-retry'),

@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LocalBlobStore } from '../blob';
+import { artifactResponse } from './artifact-response';
 import { artifactUrl, isInlineImage, mimeOf, resolveInside, snapshotDir, writtenFiles } from './files';
 import { formatOutcome } from './format';
 
@@ -24,12 +26,28 @@ describe('work directory files', () => {
   });
 
   it('resolves only paths inside the directory (no .., no symlink out)', async () => {
-    expect(await resolveInside(work, ['out', 'plot.png'])).toBe(path.join(work, 'out', 'plot.png'));
+    expect(await resolveInside(work, ['a.txt'])).toBe(path.join(work, 'a.txt'));
     expect(await resolveInside(work, ['..', 'secret.txt'])).toBeUndefined();
     expect(await resolveInside(work, ['out/../../secret.txt'])).toBeUndefined();
     expect(await resolveInside(work, ['link.txt'])).toBeUndefined();
     expect(await resolveInside(work, ['missing'])).toBeUndefined();
     expect(await resolveInside(work, [])).toBeUndefined();
+  });
+
+  it('serves only files inside the directory (no .., no symlink out)', async () => {
+    const serve = (segments: string[]) => artifactResponse(new LocalBlobStore(root), 'work/', segments);
+    const ok = await serve(['out', 'plot.png']);
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe('png');
+    for (const bad of [
+      ['..', 'secret.txt'],
+      ['out/../../secret.txt'],
+      ['link.txt'],
+      ['missing'],
+      [],
+      ['x'.repeat(2000)],
+    ])
+      expect((await serve(bad)).status, bad.join('/')).toBe(404);
   });
 
   it('types files by name and shows only raster images inline', () => {

@@ -1,4 +1,4 @@
-// Files in a code work directory: what a run wrote (snapshot before and after), and safe lookup for serving them.
+// Files in a code work directory: what a run wrote (snapshot before and after), and how they are typed and linked.
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -81,7 +81,8 @@ export function isInlineImage(mime: string): boolean {
 
 /**
  * The absolute path of `segments` inside `root`, or undefined when it would leave it ('..', absolute parts,
- * NUL bytes, or a symlink pointing outside).
+ * NUL bytes, or a symlink pointing outside). Used where a tool's file is read on this instance (its images sent to
+ * the model, right after the call that wrote them).
  */
 export async function resolveInside(root: string, segments: readonly string[]): Promise<string | undefined> {
   if (segments.length === 0) return undefined;

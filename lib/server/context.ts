@@ -16,15 +16,18 @@ import type { HeaderBag } from '../http/peer';
 import { mcpManager, prepareMcpTools, type McpManager } from '../mcp';
 import { agentFactory, type AgentFactory } from '../chat/agents';
 import { LocalModelFiles } from '../models/local-files';
+import { removeUserData } from './user-data';
 import { installSecretBox, type SecretBox } from '../models/secret-box';
 import { ModelService } from '../models/service';
 import { InMemoryLiveRuns, type LiveRuns } from '../chat/live-runs';
+import { SharedLiveRuns } from '../chat/shared-live-runs';
 import { ChatService } from '../chat/service';
 import { openStore } from '../store';
 import { defaultSettings } from '../store/settings';
 import type { ChatStore, ConversationSettings } from '../store/types';
 import { configureTelemetry, stopTelemetry } from '../telemetry';
 import { ParseJobs } from '../uploads/parsing';
+import { onShutdown } from './shutdown';
 import { DocumentService } from '../uploads/service';
 
 export interface AppContext {
@@ -32,7 +35,8 @@ export interface AppContext {
   /** single (loopback, no sign-in), token (ACCESS_TOKEN) or accounts (AUTH=required, or beyond loopback). */
   mode: AccessMode;
   store: ChatStore;
-  /** The runs in progress (they outlive a module reload in Next dev with the rest of the context). */
+  /** The runs in progress (they outlive a module reload in Next dev with the rest of the context): this process's
+   *  own, plus, on a database several instances share, the other instances' runs. */
   runs: LiveRuns;
   chat: ChatService;
   uploads: DocumentService;
@@ -70,9 +74,9 @@ export async function createAppContext(
     box: () => (box ??= installSecretBox(config.dataDir, config.models.secretKey)),
     config,
   });
-  const runs = parts.runs ?? new InMemoryLiveRuns(store);
+  const runs = parts.runs ?? (store.runBus ? new SharedLiveRuns(store, store.runBus) : new InMemoryLiveRuns(store));
   const parses = new ParseJobs();
-  const settings = () => defaultSettings(config.llm.fncallMode);
+  const settings = () => defaultSettings(config.llm.fncallMode, { toolImages: config.llm.toolImages });
   const uploads = new DocumentService(store, {
     dataDir: config.dataDir,
     limits: config.documents,
@@ -123,7 +127,7 @@ export async function createAppContext(
     auth,
     accounts,
     apiKeys,
-    admin: new AdminService({ store, auth }),
+    admin: new AdminService({ store, auth, removeData: (owner) => removeUserData({ store, runs, uploads }, owner) }),
     viewer: (headers) => accounts.viewer(headers),
     defaultSettings: settings,
   };
@@ -144,7 +148,11 @@ export function appContext(): Promise<AppContext> {
 async function build(): Promise<AppContext> {
   const config = loadConfig();
   configureTelemetry(config.telemetry);
-  const store = await openStore(config.dataDir, { defaults: defaultSettings(config.llm.fncallMode) });
+  const store = await openStore(config.dataDir, {
+    defaults: defaultSettings(config.llm.fncallMode, { toolImages: config.llm.toolImages }),
+    databaseUrl: config.database.url,
+    postgres: { poolSize: config.database.poolSize, leaseMs: config.database.leaseMs },
+  });
   try {
     // The key that encrypts connections' API keys is made (or read) at start, not at the first saved key.
     const ctx = await createAppContext(config, store, {
@@ -152,6 +160,8 @@ async function build(): Promise<AppContext> {
     });
     // Servers already running on this machine are looked for at once, so the page can offer them.
     void ctx.models.startScan().catch(() => {});
+    // SIGTERM / SIGINT: this process's runs are marked interrupted at once (lib/server/shutdown.ts).
+    onShutdown({ interruptRuns: () => ctx.runs.interruptAll(), release: async () => store.runBus?.releaseAll() });
     return ctx;
   } catch (e) {
     await store.close();

@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import type { OwnerScope } from './owner';
 import type { AccountStore, ApiKeyRecord, InviteRecord, ServerSettings } from './types';
 
-interface ApiKeyRow {
+export interface ApiKeyRow {
   id: string;
   owner_id: string;
   name: string;
@@ -15,7 +15,7 @@ interface ApiKeyRow {
   revoked_at: number | null;
 }
 
-interface InviteRow {
+export interface InviteRow {
   id: string;
   created_by: string;
   created_at: number;
@@ -33,7 +33,7 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   userTools: { codeInterpreter: false, web: false },
 };
 
-function toKey(row: ApiKeyRow): ApiKeyRecord {
+export function toKey(row: ApiKeyRow): ApiKeyRecord {
   const key: ApiKeyRecord = {
     id: row.id,
     ownerId: row.owner_id,
@@ -46,7 +46,7 @@ function toKey(row: ApiKeyRow): ApiKeyRecord {
   return key;
 }
 
-function toInvite(row: InviteRow): InviteRecord {
+export function toInvite(row: InviteRow): InviteRecord {
   const invite: InviteRecord = {
     id: row.id,
     createdBy: row.created_by,
@@ -57,6 +57,15 @@ function toInvite(row: InviteRow): InviteRecord {
   if (row.used_by !== null) invite.usedBy = row.used_by;
   if (row.revoked_at !== null) invite.revokedAt = row.revoked_at;
   return invite;
+}
+
+/** The server's settings from their stored JSON values (a key never set reads as its default). */
+export function settingsFrom(stored: (key: keyof ServerSettings) => string | undefined): ServerSettings {
+  const read = <K extends keyof ServerSettings>(key: K): ServerSettings[K] => {
+    const json = stored(key);
+    return json === undefined ? DEFAULT_SERVER_SETTINGS[key] : (JSON.parse(json) as ServerSettings[K]);
+  };
+  return { signUp: read('signUp'), userTools: { ...DEFAULT_SERVER_SETTINGS.userTools, ...read('userTools') } };
 }
 
 export class SqliteAccounts implements AccountStore {
@@ -152,11 +161,7 @@ export class SqliteAccounts implements AccountStore {
   }
 
   async serverSettings(): Promise<ServerSettings> {
-    const read = <K extends keyof ServerSettings>(key: K): ServerSettings[K] => {
-      const row = this.sql.setting.get(key);
-      return row ? (JSON.parse(row.value_json) as ServerSettings[K]) : DEFAULT_SERVER_SETTINGS[key];
-    };
-    return { signUp: read('signUp'), userTools: { ...DEFAULT_SERVER_SETTINGS.userTools, ...read('userTools') } };
+    return settingsFrom((key) => this.sql.setting.get(key)?.value_json);
   }
 
   async updateServerSettings(patch: Partial<ServerSettings>): Promise<ServerSettings> {

@@ -1,21 +1,21 @@
-// The agents table of the SQLite store: the agents users saved, each definition kept whole as JSON. Every query
-// filters by the owner, so another user's agent reads as unknown.
+// The agents table of the SQLite store: the agents users saved, each definition kept whole as JSON, and which uploads
+// their documents hold (agent_documents). Every query filters by the owner, so another user's agent reads as unknown.
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { NotFoundError } from './errors';
 import { LOCAL_OWNER_ID, type OwnerScope } from './owner';
 import type { AgentDefinition, SavedAgent } from './types';
 
-interface AgentRow {
+export interface AgentRow {
   id: string;
   definition_json: string;
   created_at: number;
   updated_at: number;
 }
 
-const COLUMNS = 'id, definition_json, created_at, updated_at';
+export const COLUMNS = 'id, definition_json, created_at, updated_at';
 
-function toAgent(row: AgentRow): SavedAgent {
+export function toAgent(row: AgentRow): SavedAgent {
   const definition = JSON.parse(row.definition_json) as AgentDefinition;
   return { ...definition, id: row.id, createdAt: row.created_at, updatedAt: row.updated_at };
 }
@@ -39,14 +39,29 @@ export class SqliteAgents {
       ),
       delete: p<[string, string]>('DELETE FROM agents WHERE id = ? AND owner_id = ?'),
       adopt: p<[string, string]>('UPDATE agents SET owner_id = ? WHERE owner_id = ?'),
+      dropDocuments: p<[string]>('DELETE FROM agent_documents WHERE agent_id = ?'),
+      addDocument: p<[string, string, string]>(
+        'INSERT OR IGNORE INTO agent_documents (agent_id, owner_id, hash) VALUES (?, ?, ?)',
+      ),
+      adoptDocuments: p<[string, string]>('UPDATE agent_documents SET owner_id = ? WHERE owner_id = ?'),
     };
+    this.write = db.transaction((owner: OwnerScope, id: string, definition: AgentDefinition, isNew: boolean) => {
+      const at = this.now();
+      const json = JSON.stringify(definition);
+      if (isNew) this.sql.insert.run(id, owner.ownerId, definition.name, json, at, at);
+      else if (!this.sql.update.run(definition.name, json, at, id, owner.ownerId).changes)
+        throw new NotFoundError(`Unknown agent id "${id}".`);
+      this.sql.dropDocuments.run(id);
+      for (const doc of definition.documents ?? []) this.sql.addDocument.run(id, owner.ownerId, doc.hash);
+      return toAgent(this.sql.one.get(id, owner.ownerId)!);
+    });
   }
 
+  /** Saves the definition and which uploads its documents hold, in one transaction. */
+  private readonly write: (owner: OwnerScope, id: string, definition: AgentDefinition, isNew: boolean) => SavedAgent;
+
   create(owner: OwnerScope, definition: AgentDefinition): SavedAgent {
-    const id = randomUUID();
-    const at = this.now();
-    this.sql.insert.run(id, owner.ownerId, definition.name, JSON.stringify(definition), at, at);
-    return toAgent(this.sql.one.get(id, owner.ownerId)!);
+    return this.write(owner, randomUUID(), definition, true);
   }
 
   get(owner: OwnerScope, id: string): SavedAgent | undefined {
@@ -59,10 +74,7 @@ export class SqliteAgents {
   }
 
   update(owner: OwnerScope, id: string, definition: AgentDefinition): SavedAgent {
-    const at = this.now();
-    const changed = this.sql.update.run(definition.name, JSON.stringify(definition), at, id, owner.ownerId).changes;
-    if (!changed) throw new NotFoundError(`Unknown agent id "${id}".`);
-    return toAgent(this.sql.one.get(id, owner.ownerId)!);
+    return this.write(owner, id, definition, false);
   }
 
   delete(owner: OwnerScope, id: string): boolean {
@@ -72,6 +84,7 @@ export class SqliteAgents {
   /** The built-in local owner's agents become the first admin's (with the rest of the local data). */
   adoptLocal(owner: OwnerScope): number {
     if (owner.ownerId === LOCAL_OWNER_ID) return 0;
+    this.sql.adoptDocuments.run(owner.ownerId, LOCAL_OWNER_ID);
     return this.sql.adopt.run(owner.ownerId, LOCAL_OWNER_ID).changes;
   }
 }

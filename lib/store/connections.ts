@@ -9,7 +9,7 @@ import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
 import type { ConnectionInput, ConnectionStore, StoredConnection } from './types';
 
-interface ConnectionRow {
+export interface ConnectionRow {
   id: string;
   owner_id: string | null;
   name: string;
@@ -21,9 +21,10 @@ interface ConnectionRow {
   updated_at: number;
 }
 
-const COLUMNS = 'id, owner_id, name, base_url, api_key_cipher, capabilities_json, rates_json, created_at, updated_at';
+export const COLUMNS =
+  'id, owner_id, name, base_url, api_key_cipher, capabilities_json, rates_json, created_at, updated_at';
 
-function toConnection(row: ConnectionRow): StoredConnection {
+export function toConnection(row: ConnectionRow): StoredConnection {
   return {
     id: row.id,
     ownerId: row.owner_id,

@@ -1,5 +1,5 @@
 // The documents table of the SQLite store: records of uploaded files per conversation, owned through it (a record is
-// found only by its conversation's owner).
+// found only by its conversation's owner). Whether bytes are held also counts saved agents' documents.
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { NotFoundError } from './errors';
@@ -73,11 +73,16 @@ export class SqliteDocuments implements DocumentStore {
         `UPDATE documents SET state = 'error', error = ?, error_code = ? WHERE id = ?`,
       ),
       remove: p<[string]>('DELETE FROM documents WHERE id = ?'),
-      ownsHash: p<[string, string], { n: number }>(
-        `SELECT count(*) AS n FROM ${OWNED} WHERE d.hash = ? AND c.owner_id = ?`,
+      // A conversation's upload, or a saved agent's document (agent_documents, kept by SqliteAgents).
+      ownsHash: p<[string, string, string, string], { n: number }>(
+        `SELECT (SELECT count(*) FROM ${OWNED} WHERE d.hash = ? AND c.owner_id = ?)
+              + (SELECT count(*) FROM agent_documents WHERE hash = ? AND owner_id = ?) AS n`,
       ),
       // Every owner's: whether the bytes may go (never answered to a client).
-      countHash: p<[string], { n: number }>('SELECT count(*) AS n FROM documents WHERE hash = ?'),
+      countHash: p<[string, string], { n: number }>(
+        `SELECT (SELECT count(*) FROM documents WHERE hash = ?)
+              + (SELECT count(*) FROM agent_documents WHERE hash = ?) AS n`,
+      ),
       conversationOwned: p<[string, string], { id: string }>(
         'SELECT id FROM conversations WHERE id = ? AND owner_id = ?',
       ),
@@ -124,10 +129,10 @@ export class SqliteDocuments implements DocumentStore {
   }
 
   async ownsUpload(owner: OwnerScope, hash: string): Promise<boolean> {
-    return (this.sql.ownsHash.get(hash, owner.ownerId)?.n ?? 0) > 0;
+    return (this.sql.ownsHash.get(hash, owner.ownerId, hash, owner.ownerId)?.n ?? 0) > 0;
   }
 
   async countDocumentsWithHash(hash: string): Promise<number> {
-    return this.sql.countHash.get(hash)?.n ?? 0;
+    return this.sql.countHash.get(hash, hash)?.n ?? 0;
   }
 }

@@ -3,10 +3,7 @@
 // summary row, one row per tool call and per model call, and one full-text row are written. Appending events is
 // untouched, so the hot path of a streaming run costs what it did. Queries read the index only, never event logs.
 import type Database from 'better-sqlite3';
-import { runCost } from '../llm/cost';
-import { contentText } from '../llm/schema';
-import { AGENT_KINDS, type AgentKind } from '../protocol/enums';
-import type { AgentEvent } from '../protocol/events';
+import type { AgentKind } from '../protocol/enums';
 import {
   dayStart,
   RUNS_PER_PAGE,
@@ -20,10 +17,8 @@ import {
   type ModelFigure,
 } from './run-query';
 import type { OwnerScope } from './owner';
+import { searchWords, summariseRun } from './run-summary';
 import { upgradeRunLog } from './upgrade';
-
-/** How much of each piece goes into the full-text index (characters): a search finds words within these. */
-export const INDEXED_CHARS = { message: 4000, answer: 20000, toolArguments: 2000, toolResult: 4000 } as const;
 
 const DAY_MS = 86_400_000;
 
@@ -120,23 +115,7 @@ export class SqliteRunIndex {
     const run = this.sql.run.get(runId);
     if (!run) return;
     const events = upgradeRunLog(this.sql.events.all(runId).map((r) => JSON.parse(r.json) as unknown));
-    let start: Extract<AgentEvent, { type: 'run-start' }> | undefined;
-    let end: Extract<AgentEvent, { type: 'run-end' }> | undefined;
-    const llm: Extract<AgentEvent, { type: 'llm-end' }>[] = [];
-    const tools: Extract<AgentEvent, { type: 'tool-result' }>[] = [];
-    for (const e of events) {
-      if (e.type === 'run-start') start = e;
-      else if (e.type === 'run-end') end = e;
-      else if (e.type === 'llm-end') llm.push(e);
-      else if (e.type === 'tool-result') tools.push(e);
-    }
-    const model = start?.model ?? null;
-    const tokens = (k: 'promptTokens' | 'completionTokens') => llm.reduce((n, e) => n + (e.usage?.[k] ?? 0), 0);
-    // The prices the run started with (its run-start keeps them); unpriced calls (no token counts) add nothing.
-    const cost = runCost(
-      llm.map((e) => e.usage),
-      start?.pricing,
-    );
+    const s = summariseRun(run, events, answer);
     this.sql.drop.run(runId);
     const id = this.sql.summary.run(
       runId,
@@ -144,32 +123,19 @@ export class SqliteRunIndex {
       run.owner_id,
       run.started_at,
       run.outcome,
-      start && (AGENT_KINDS as readonly string[]).includes(start.kind) ? start.kind : null,
-      model,
-      llm.length,
-      tools.length,
-      tools.filter((e) => !e.ok).length,
-      tokens('promptTokens'),
-      tokens('completionTokens'),
-      Math.round(end?.durationMs ?? Math.max(0, (run.ended_at ?? run.started_at) - run.started_at)),
-      cost.state === 'priced' ? cost.amount : null,
+      s.agent,
+      s.model,
+      s.llmCalls.length,
+      s.toolCalls.length,
+      s.toolCalls.filter((c) => !c.ok).length,
+      s.promptTokens,
+      s.completionTokens,
+      s.durationMs,
+      s.cost,
     ).lastInsertRowid;
-    for (const e of tools) this.sql.toolCall.run(id, e.name, e.ok ? 1 : 0, e.durationMs);
-    for (const e of llm) {
-      this.sql.llmCall.run(
-        id,
-        model ?? '',
-        e.usage?.promptTokens ?? 0,
-        e.usage?.completionTokens ?? 0,
-        e.ttftMs ?? null,
-      );
-    }
-    const pieces = [run.message.slice(0, INDEXED_CHARS.message), answer.slice(0, INDEXED_CHARS.answer)];
-    for (const e of tools) {
-      pieces.push(e.arguments.slice(0, INDEXED_CHARS.toolArguments));
-      pieces.push(contentText(e.content).slice(0, INDEXED_CHARS.toolResult));
-    }
-    this.sql.text.run(id, pieces.filter(Boolean).join('\n'));
+    for (const c of s.toolCalls) this.sql.toolCall.run(id, c.name, c.ok ? 1 : 0, c.durationMs);
+    for (const c of s.llmCalls) this.sql.llmCall.run(id, c.model, c.promptTokens, c.completionTokens, c.ttftMs);
+    this.sql.text.run(id, s.body);
   }
 
   /** The owner copied onto each summary follows its conversations when they change hands (ChatStore.adoptLocalData).
@@ -350,10 +316,7 @@ function filters(owner: OwnerScope, q: RunQuery): { where: string[]; sets: strin
 /** Every word must occur (as a substring, case-folded). Words of three or more characters go through the trigram
  *  index; shorter ones (a trigram needs three) are matched with LIKE over the indexed text, a scan. */
 function textFilter(text: string | undefined): { where: string; params: Params } | undefined {
-  const words = (text ?? '')
-    .split(/\s+/)
-    .map((w) => w.replaceAll('"', ''))
-    .filter(Boolean);
+  const words = searchWords(text);
   if (!words.length) return undefined;
   const long = words.filter((w) => [...w].length >= 3);
   const short = words.filter((w) => [...w].length < 3);

@@ -1,6 +1,8 @@
-// The database layout, as an ordered list of migrations. PRAGMA user_version records how many have run, so opening
-// an older file brings it up to date and opening a current one does nothing. Append new steps; never edit old ones.
+// The SQLite database layout, one migration per version of migrations.ts. PRAGMA user_version records how many have
+// run, so opening an older file brings it up to date and opening a current one does nothing. Append new steps; never
+// edit old ones.
 import type Database from 'better-sqlite3';
+import { newerSchemaError, SCHEMA_VERSION } from './migrations';
 
 export const MIGRATIONS: readonly string[] = [
   `
@@ -193,7 +195,21 @@ export const MIGRATIONS: readonly string[] = [
     DELETE FROM run_text WHERE rowid = old.id;
   END;
   `,
-  // 8: prices and context lengths set per model on a connection (lib/llm/cost.ts ModelRates, by model name, "*" for
+  // 8: leases are for several instances on one database; one process drives every run of a SQLite file.
+  '',
+  // 9: the documents a saved agent always has (its knowledge), one row per agent and content hash, kept by the store
+  // from the definition's \`documents\` so that a file an agent holds is its owner's (ownsUpload) and its bytes stay
+  // while an agent holds them (countDocumentsWithHash).
+  `
+  CREATE TABLE agent_documents (
+    agent_id TEXT NOT NULL REFERENCES agents (id) ON DELETE CASCADE,
+    owner_id TEXT NOT NULL,
+    hash     TEXT NOT NULL,
+    PRIMARY KEY (agent_id, hash)
+  ) WITHOUT ROWID;
+  CREATE INDEX agent_documents_by_hash ON agent_documents (hash, owner_id);
+  `,
+  // 10: prices and context lengths set per model on a connection (lib/llm/cost.ts ModelRates, by model name, "*" for
   // all), and what each indexed run cost (NULL: no price was set when it ran, as for every run indexed before).
   `
   ALTER TABLE model_connections ADD COLUMN rates_json TEXT NOT NULL DEFAULT '{}';
@@ -201,16 +217,15 @@ export const MIGRATIONS: readonly string[] = [
   `,
 ];
 
+if (MIGRATIONS.length !== SCHEMA_VERSION)
+  throw new Error(`schema.sql.ts has ${MIGRATIONS.length} migrations for ${SCHEMA_VERSION} schema versions`);
+
 /** Brings the file up to the newest schema and returns that version. One IMMEDIATE transaction, with the version
  *  read inside it, so two processes opening a new file at once cannot both apply the same step. */
 export function migrate(db: Database.Database): number {
   db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
-    if (current > MIGRATIONS.length) {
-      throw new Error(
-        `The database is at schema version ${current}, newer than this app knows (${MIGRATIONS.length}); upgrade the app.`,
-      );
-    }
+    if (current > MIGRATIONS.length) throw newerSchemaError(current);
     for (const step of MIGRATIONS.slice(current)) db.exec(step);
     if (current < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
   }).immediate();

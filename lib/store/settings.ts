@@ -4,8 +4,12 @@ import type { ConversationSettings } from './types';
 
 export { DEFAULT_TITLE } from './types';
 
-/** A new conversation's settings; the call format is the server's (AGENT_FNCALL_MODE). */
-export function defaultSettings(fncallMode: FncallMode = 'native'): ConversationSettings {
+/** A new conversation's settings; the call format is the server's (AGENT_FNCALL_MODE), and so is whether tool images
+ *  go to the model (TOOL_IMAGES_TO_MODEL). */
+export function defaultSettings(
+  fncallMode: FncallMode = 'native',
+  opts: { toolImages?: boolean } = {},
+): ConversationSettings {
   return {
     agent: 'fncall',
     tools: ['calculator', 'current_time'],
@@ -13,6 +17,7 @@ export function defaultSettings(fncallMode: FncallMode = 'native'): Conversation
     generateCfg: {},
     systemMessage: '',
     pauseBeforeTools: false,
+    ...(opts.toolImages ? { toolImages: true } : {}),
   };
 }
 
@@ -38,6 +43,7 @@ export function mergeSettings(
     else delete merged.agentId; // '' leaves the saved agent
   }
   if (patch.documentTools !== undefined) merged.documentTools = patch.documentTools;
+  if (patch.toolImages !== undefined) merged.toolImages = patch.toolImages;
   return merged;
 }
 

@@ -69,7 +69,7 @@ class SqliteChatStore implements ChatStore {
   private readonly agents: SqliteAgents;
   readonly authDatabase: AuthDatabase;
   /** The owner's run looked up once, then one INSERT per event, all in one transaction (one commit, however many
-   *  events). */
+   *  events), into a run still running. */
   private readonly appendAll: (ownerId: string, runId: string, events: readonly AgentEvent[]) => void;
 
   constructor(
@@ -84,8 +84,10 @@ class SqliteChatStore implements ChatStore {
     this.agents = new SqliteAgents(db, () => this.now());
     this.authDatabase = { type: 'sqlite', handle: db };
     this.appendAll = db.transaction((ownerId: string, runId: string, events: readonly AgentEvent[]) => {
-      if (!this.sql.run.get(runId, ownerId))
-        throw new NotFoundError(`Unknown run id "${runId}": cannot append a ${events[0]!.type} event.`);
+      const what = `cannot append a ${events[0]!.type} event`;
+      const status = this.sql.run.get(runId, ownerId)?.status;
+      if (!status) throw new NotFoundError(`Unknown run id "${runId}": ${what}.`);
+      if (status !== 'running') throw new Error(`Run "${runId}" is ${status}, no longer running: ${what}.`);
       for (const e of events) this.sql.insertEvent.run(runId, runId, e.type, JSON.stringify(e));
     });
   }
@@ -219,8 +221,10 @@ class SqliteChatStore implements ChatStore {
     error?: ErrorInfo,
   ): Promise<void> {
     this.db.transaction(() => {
-      if (!this.sql.run.get(runId, owner.ownerId) || !this.closeRun(runId, status, error))
-        throw new NotFoundError(`Unknown run id "${runId}".`);
+      const current = this.sql.run.get(runId, owner.ownerId)?.status;
+      if (!current) throw new NotFoundError(`Unknown run id "${runId}": cannot finish it.`);
+      if (current !== 'running') throw new Error(`Run "${runId}" is ${current}, no longer running: cannot finish it.`);
+      this.closeRun(runId, status, error);
     })();
   }
 

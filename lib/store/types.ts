@@ -1,7 +1,8 @@
 // What the app keeps: conversations, their turns (a user message each), the runs that answered each turn, and every
-// event of every run in order; uploaded documents; API keys, invites and the server's settings. One interface, so
-// PostgreSQL can serve many users later; SQLite is the default. Every method answers with a Promise (a database
-// across the network answers later); the SQLite store does its work before it returns and answers with a settled one.
+// event of every run in order; uploaded documents; API keys, invites and the server's settings. One interface with two
+// implementations: SQLite (the default, one process) and PostgreSQL (DATABASE_URL; several instances may share it).
+// Every method answers with a Promise (a database across the network answers later); the SQLite store does its work
+// before it returns and answers with a settled one.
 //
 // Ownership: a conversation has an owner, and everything that hangs off it (turns, runs and their events, documents,
 // per-conversation settings, tools' work directories) is its owner's. Every method that takes an id or lists takes
@@ -14,6 +15,7 @@ import type { ModelRates } from '../llm/cost';
 import type { ContentItem, Lang } from '../llm/schema';
 import type { RunSearchStore } from './run-query';
 import type { OwnerScope } from './owner';
+import type { RunBus } from './run-bus';
 
 /** The title of a conversation that has none yet (one started by an upload); the page shows it in its language. */
 export const DEFAULT_TITLE = 'New chat';
@@ -42,6 +44,9 @@ export interface ConversationSettings {
   /** The document tools (retrieval, doc_parser) while the conversation has documents: 'auto' or absent offers them,
    *  'off' only when ticked in `tools` (lib/chat/document-tools.ts). */
   documentTools?: 'auto' | 'off';
+  /** Give the model the images the tools of each step produced (code_interpreter charts, MCP images), when it can see
+   *  them (generate_cfg.tool_images). Absent: off, unless the server's TOOL_IMAGES_TO_MODEL turns it on. */
+  toolImages?: boolean;
 }
 
 export interface ConversationSummary {
@@ -121,8 +126,10 @@ export interface ChatStore extends DocumentStore, AccountStore, ConnectionStore,
   /** Every run of a turn, oldest first (regenerate and replay add runs). */
   listRuns(owner: OwnerScope, turnId: string): Promise<StoredRun[]>;
 
-  /** At start-up, for every owner: runs still marked running were cut off by a crash or a kill; mark them
-   *  interrupted. Resolves with how many were marked. */
+  /** For every owner: runs still marked running whose driver is gone (a crash, a kill) are marked interrupted;
+   *  resolves with how many were. SQLite (one process): every run left running, at start-up. PostgreSQL (instances
+   *  sharing the database): the runs whose lease ran out, at start-up and at every heartbeat; other instances' live
+   *  runs are left alone. */
   markInterruptedRuns(): Promise<number>;
   /** What the built-in local owner had (everything written before accounts, or on loopback without them) becomes
    *  `owner`'s: the first admin takes it over. Resolves with how many conversations moved. */
@@ -130,11 +137,16 @@ export interface ChatStore extends DocumentStore, AccountStore, ConnectionStore,
   /** The database handle the accounts library (lib/auth) keeps its tables in, beside these. */
   readonly authDatabase: AuthDatabase;
 
+  /** How the instances sharing this store's database tell each other about runs (run-bus.ts); absent when one
+   *  process owns the store (SQLite). */
+  readonly runBus?: RunBus;
+
   close(): Promise<void>;
 }
 
-/** Where lib/auth keeps users and sessions: the store's own database (a PostgreSQL store will hand its pool). */
-export type AuthDatabase = { type: 'sqlite'; handle: import('better-sqlite3').Database };
+/** Where lib/auth keeps users and sessions: the store's own database (SQLite's handle, PostgreSQL's pool). */
+export type AuthDatabase =
+  { type: 'sqlite'; handle: import('better-sqlite3').Database } | { type: 'postgres'; pool: import('pg').Pool };
 
 // --- Documents uploaded to a conversation ---
 
@@ -178,11 +190,13 @@ export interface DocumentStore {
   updateDocument(owner: OwnerScope, id: string, update: DocumentUpdate): Promise<StoredDocument>;
   /** Removes the record; resolves with it (undefined when unknown). */
   removeDocument(owner: OwnerScope, id: string): Promise<StoredDocument | undefined>;
-  /** Does the owner hold an upload of these bytes, in any of their conversations? (The same bytes uploaded by two
-   *  users are stored once and owned twice; a reference to bytes the owner never uploaded is not theirs.) */
+  /** Does the owner hold an upload of these bytes, in any of their conversations or saved agents' documents? (The
+   *  same bytes uploaded by two users are stored once and owned twice; a reference to bytes the owner never uploaded
+   *  is not theirs.) */
   ownsUpload(owner: OwnerScope, hash: string): Promise<boolean>;
-  /** How many records, of every owner, point at these bytes: without a scope, because the bytes are deleted only
-   *  once nobody holds them. Never answered to a client (it would tell whether someone else has the file). */
+  /** How many records, of every owner, point at these bytes (conversations' documents and saved agents'): without a
+   *  scope, because the bytes are deleted only once nobody holds them. Never answered to a client (it would tell
+   *  whether someone else has the file). */
   countDocumentsWithHash(hash: string): Promise<number>;
 }
 
@@ -229,6 +243,19 @@ export interface AgentDefinition {
   /** GroupChat only. */
   selection?: SpeakerSelection;
   maxRound?: number;
+  /** The model its runs use (an id from the model list, "<connection>/<name>"); absent: the server's default. */
+  model?: string;
+  /** Documents it always has (its knowledge): uploads of its owner's, by content hash. Every run of it can search
+   *  them (an Assistant before each answer, other kinds with the document tools). Absent: none. */
+  documents?: AgentDocument[];
+}
+
+/** A file a saved agent holds: the bytes are DATA_DIR/files/<hash>/, as for a conversation's upload. */
+export interface AgentDocument {
+  /** sha256 of the bytes, hex. */
+  hash: string;
+  name: string;
+  size: number;
 }
 
 export interface SavedAgent extends AgentDefinition {
@@ -265,6 +292,8 @@ export interface ConnectionStore {
   learnCapabilities(connectionId: string, model: string, hints: CapabilityHints): Promise<void>;
 }
 
+/** Saved agents. createAgent and updateAgent also record which uploads the definition's `documents` hold (the
+ *  agent_documents table, migration 8): ownsUpload and countDocumentsWithHash count them; deleteAgent drops them. */
 export interface AgentStore {
   createAgent(owner: OwnerScope, definition: AgentDefinition): Promise<SavedAgent>;
   getAgent(owner: OwnerScope, id: string): Promise<SavedAgent | undefined>;

@@ -2,9 +2,9 @@
 // /api/files returned (`files/<sha256>/<name>`), so a request cannot make the server read anything else, nor attach
 // (or learn of) bytes another user uploaded: a reference that is not the sender's reads exactly as one never
 // uploaded.
-import { readFile, stat } from 'node:fs/promises';
-import { readHead } from '../documents/storage';
-import { parseFileRef, storedFilePath } from '../documents/file-ref';
+import { readFile } from 'node:fs/promises';
+import { readHead, uploadedFile } from '../documents/storage';
+import { parseFileRef } from '../documents/file-ref';
 import { checkImage, imageLimits, type ImageLimits } from '../documents/image';
 import { sniffImage } from '../documents/image-kind';
 import { DocumentError } from '../documents/types';
@@ -39,11 +39,8 @@ export async function attachmentItems(
     const parsed = parseFileRef(ref);
     if (!parsed)
       throw new AttachmentError(`"${ref}" is not an upload reference (files/<sha256>/<name>, from POST /api/files).`);
-    const info = (await store.ownsUpload(owner, parsed.hash))
-      ? await stat(storedFilePath(dataDir, parsed.hash)).catch(() => undefined)
-      : undefined;
-    if (!info?.isFile()) throw new AttachmentError(`"${ref}" is not one of your uploads.`, 404);
-    const file = storedFilePath(dataDir, parsed.hash);
+    const file = (await store.ownsUpload(owner, parsed.hash)) ? await uploadedFile(dataDir, parsed.hash) : undefined;
+    if (!file) throw new AttachmentError(`"${ref}" is not one of your uploads.`, 404);
     if (!sniffImage(await readHead(file))) {
       items.push({ file: ref });
       continue;

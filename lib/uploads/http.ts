@@ -1,6 +1,7 @@
 // The upload API over standard Request/Response (no framework): app/api/files only hands requests here, and the
 // integration tests call the same functions.
 //   POST   /api/files?name=<file name>[&conversationId=<id>]   raw bytes in the body -> 201 {document, conversationId, notice?}
+//   POST   /api/files?name=<file name>&agentId=<id>            raw bytes -> 201 {document, agent}: a saved agent's document
 //   GET    /api/files?conversationId=<id>                       -> {documents}
 //   GET    /api/files/<id>                                      -> {document}
 //   DELETE /api/files/<id>                                      -> {document}
@@ -30,13 +31,19 @@ export async function handleUpload(service: DocumentService, owner: OwnerScope, 
   const name = url.searchParams.get('name');
   if (!name) return problem(400, 'Say the file name: POST /api/files?name=<file name> with the bytes as the body.');
   const conversationId = url.searchParams.get('conversationId') || undefined;
+  const agentId = url.searchParams.get('agentId') || undefined;
   const length = request.headers.get('content-length');
+  const declaredSize = length === null ? undefined : Number(length);
   try {
+    if (agentId) {
+      const body = bodyChunks(request.body);
+      return Response.json(await service.uploadToAgent(owner, { agentId, name, body, declaredSize }), { status: 201 });
+    }
     const { document, notice } = await service.upload(owner, {
       conversationId,
       name,
       body: bodyChunks(request.body), // an oversize body stops being read soon after the limit
-      declaredSize: length === null ? undefined : Number(length),
+      declaredSize,
     });
     return Response.json({ document, conversationId: document.conversationId, notice }, { status: 201 });
   } catch (e) {

@@ -8,6 +8,13 @@ export const PARSE_WAIT_MS = 120_000;
 
 export class ParseJobs {
   private readonly jobs = new Map<string, Promise<StoredDocument>>();
+  private resume?: (owner: OwnerScope, doc: StoredDocument) => void;
+
+  /** How a parse that is not running here starts (the document service's): a record left 'parsing' by a stopped
+   *  server, or by another instance sharing the database, which may still be at it (the two parses agree). */
+  resumeWith(resume: (owner: OwnerScope, doc: StoredDocument) => void): void {
+    this.resume = resume;
+  }
 
   get(documentId: string): Promise<StoredDocument> | undefined {
     return this.jobs.get(documentId);
@@ -22,9 +29,9 @@ export class ParseJobs {
   }
 
   /**
-   * Resolves when every document of the conversation still being parsed in this process is ready or refused (or
-   * after `timeoutMs`): a message sent right after an upload then carries the file instead of leaving it to the
-   * next one.
+   * Resolves when every document of the conversation still being parsed is ready or refused (or after `timeoutMs`):
+   * a message sent right after an upload then carries the file instead of leaving it to the next one. A parse not
+   * running in this process (the upload went to another instance) is run here too.
    */
   async settled(
     store: Pick<ChatStore, 'listDocuments'>,
@@ -32,9 +39,9 @@ export class ParseJobs {
     conversationId: string,
     timeoutMs = PARSE_WAIT_MS,
   ): Promise<void> {
-    const pending = (await store.listDocuments(owner, conversationId))
-      .filter((d) => d.state === 'parsing')
-      .flatMap((d) => this.jobs.get(d.id) ?? []);
+    const parsing = (await store.listDocuments(owner, conversationId)).filter((d) => d.state === 'parsing');
+    for (const d of parsing) if (!this.jobs.has(d.id)) this.resume?.(owner, d);
+    const pending = parsing.flatMap((d) => this.jobs.get(d.id) ?? []);
     if (!pending.length) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([

@@ -2,16 +2,16 @@
 // and which documents the next message carries. The HTTP routes only wire requests to this. Every use case takes the
 // owner's scope: a document is its conversation's owner's, and another owner's reads as unknown (404). The bytes are
 // kept once per content hash whoever uploads them, and deleted once no record of anyone holds them.
-import { readFile, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { RateLimitError, type ByteBudget } from '../http/rate-limit';
 import type { OwnerScope } from '../store/owner';
-import type { ChatStore, StoredDocument } from '../store/types';
+import type { AgentDocument, ChatStore, SavedAgent, StoredDocument } from '../store/types';
 import { safeFileName, storedFilePath } from '../documents/file-ref';
 import { formatBytes, type DocumentLimits } from '../documents/limits';
 import { parsedCacheDir } from '../documents/load';
 import { loadDocumentOffThread } from '../documents/parse-pool';
-import { deleteStoredFile, readHead, saveUpload } from '../documents/storage';
+import { deleteStoredFile, keepParse, readHead, saveUpload, uploadedFile } from '../documents/storage';
+import { removeWorkFiles } from '../../tools/work-files';
 import { ParseJobs } from './parsing';
 import { DocumentError } from '../documents/types';
 import { checkImage, imageLimits, type ImageLimits } from '../documents/image';
@@ -53,6 +53,7 @@ export class DocumentService {
     this.imageLimits = options.images ?? imageLimits();
     this.parses = options.parses ?? new ParseJobs();
     this.budget = options.budget;
+    this.parses.resumeWith((owner, doc) => this.startParsing(owner, doc));
   }
 
   /** Stores the bytes, records the document (state 'parsing') and starts parsing it. A new conversation is created
@@ -78,6 +79,57 @@ export class DocumentService {
     }
     if (input.conversationId && !(await this.store.getConversation(owner, input.conversationId)))
       throw new UploadError('This conversation no longer exists.', 404, 'gone');
+    const saved = await this.saveBytes(owner, name, input.body, input.declaredSize);
+    const conversationId = input.conversationId ?? (await this.store.createConversation(owner)).id;
+    const document = await this.store.addDocument(owner, {
+      conversationId,
+      hash: saved.hash,
+      name,
+      size: saved.size,
+    });
+    this.startParsing(owner, document);
+    const notice = name !== raw ? `The file name "${printable(raw)}" was changed to "${name}".` : undefined;
+    return notice ? { document, notice } : { document };
+  }
+
+  /**
+   * A document a saved agent always has (its knowledge): the bytes stored as any upload's, checked by content (a
+   * document it can read; an image is no document), and added to the owner's agent `agentId`. The agent must be the
+   * owner's (another user's reads as unknown, 404). Refused bytes are not kept unless someone else holds them.
+   */
+  async uploadToAgent(
+    owner: OwnerScope,
+    input: { agentId: string; name: string; body: AsyncIterable<Uint8Array>; declaredSize?: number },
+  ): Promise<{ document: AgentDocument; agent: SavedAgent }> {
+    const name = safeFileName(input.name.split(/[/\\]/).filter(Boolean).pop() ?? input.name);
+    if (!(await this.store.getAgent(owner, input.agentId)))
+      throw new UploadError('This agent no longer exists.', 404, 'gone');
+    const limit = this.limits.uploadMaxBytes;
+    if (input.declaredSize !== undefined && input.declaredSize > limit)
+      throw new UploadError(`${name} is larger than the ${formatBytes(limit)} limit per file.`, 413, 'too-large');
+    const saved = await this.saveBytes(owner, name, input.body, input.declaredSize);
+    const file = storedFilePath(this.dataDir, saved.hash);
+    try {
+      if (sniffImage(await readHead(file)))
+        throw new DocumentError(`${name} is an image, not a document an agent can search.`, 'unsupported');
+      await loadDocumentOffThread(file, name, { limits: this.limits, cacheDir: parsedCacheDir(this.dataDir) });
+    } catch (e) {
+      await this.release([saved.hash]);
+      if (e instanceof DocumentError) throw new UploadError(e.message, 422, e.code);
+      throw e;
+    }
+    const document: AgentDocument = { hash: saved.hash, name, size: saved.size };
+    const agent = (await this.store.getAgent(owner, input.agentId))!;
+    const { id, createdAt: _c, updatedAt: _u, ...definition } = agent;
+    const others = (definition.documents ?? []).filter((d) => d.hash !== document.hash);
+    return {
+      document,
+      agent: await this.store.updateAgent(owner, id, { ...definition, documents: [...others, document] }),
+    };
+  }
+
+  /** Streams the bytes to disk within the per-file limit and the owner's daily budget (UPLOAD_BYTES_PER_DAY). */
+  private async saveBytes(owner: OwnerScope, name: string, body: AsyncIterable<Uint8Array>, declaredSize?: number) {
     const allowance = this.budget?.left(owner.ownerId);
     const overBudget = () => {
       const [limit, hours] = [formatBytes(this.budget!.maxBytes), Math.ceil(allowance!.retryAfterS / 3600)];
@@ -89,26 +141,23 @@ export class DocumentService {
         { limit, hours },
       );
     };
-    if (allowance && (allowance.bytes <= 0 || (input.declaredSize ?? 0) > allowance.bytes)) throw overBudget();
+    if (allowance && (allowance.bytes <= 0 || (declaredSize ?? 0) > allowance.bytes)) throw overBudget();
     let saved;
     try {
-      const body = allowance ? capped(input.body, allowance.bytes, overBudget) : input.body;
-      saved = await saveUpload(body, { dataDir: this.dataDir, maxBytes: limit, name });
+      const limited = allowance ? capped(body, allowance.bytes, overBudget) : body;
+      saved = await saveUpload(limited, { dataDir: this.dataDir, maxBytes: this.limits.uploadMaxBytes, name });
     } catch (e) {
       if (e instanceof DocumentError && e.code === 'too-large') throw new UploadError(e.message, 413, e.code);
       throw e;
     }
     this.budget?.spend(owner.ownerId, saved.size);
-    const conversationId = input.conversationId ?? (await this.store.createConversation(owner)).id;
-    const document = await this.store.addDocument(owner, {
-      conversationId,
-      hash: saved.hash,
-      name,
-      size: saved.size,
-    });
-    this.startParsing(owner, document);
-    const notice = name !== raw ? `The file name "${printable(raw)}" was changed to "${name}".` : undefined;
-    return notice ? { document, notice } : { document };
+    return saved;
+  }
+
+  /** Deletes the bytes (and their parse) of each hash nobody holds any more (after an agent let go of its files). */
+  async release(hashes: Iterable<string>): Promise<void> {
+    for (const hash of new Set(hashes))
+      if ((await this.store.countDocumentsWithHash(hash)) === 0) await deleteStoredFile(this.dataDir, hash);
   }
 
   /** The conversation's documents, oldest first. A record left 'parsing' by a stopped server is parsed again. */
@@ -151,7 +200,7 @@ export class DocumentService {
     await this.store.deleteConversation(owner, conversationId); // its documents go with it; throws if not the owner's
     for (const hash of new Set(docs.map((d) => d.hash)))
       if ((await this.store.countDocumentsWithHash(hash)) === 0) await deleteStoredFile(this.dataDir, hash);
-    await rm(path.join(this.dataDir, 'work', safeFileName(conversationId)), { recursive: true, force: true });
+    await removeWorkFiles(this.dataDir, conversationId);
   }
 
   private startParsing(owner: OwnerScope, doc: StoredDocument): void {
@@ -160,7 +209,8 @@ export class DocumentService {
 
   private async parse(owner: OwnerScope, doc: StoredDocument): Promise<StoredDocument> {
     try {
-      const file = storedFilePath(this.dataDir, doc.hash);
+      const file = await uploadedFile(this.dataDir, doc.hash);
+      if (!file) throw new DocumentError(`${doc.name}: the uploaded bytes are gone.`, 'not-found');
       // An image is not parsed but checked (format, size, pixels, that it decodes); messages carry it as an image.
       if (sniffImage(await readHead(file))) {
         const image = await checkImage(await readFile(file), doc.name, this.imageLimits);
@@ -170,6 +220,7 @@ export class DocumentService {
         limits: this.limits,
         cacheDir: parsedCacheDir(this.dataDir),
       });
+      await keepParse(this.dataDir, doc.hash).catch(() => undefined); // unshared, it costs another instance a re-parse
       return await this.store.updateDocument(owner, doc.id, {
         state: 'ready',
         kind: parsed.kind,

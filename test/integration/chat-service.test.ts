@@ -104,13 +104,13 @@ describe('ChatService', () => {
     const run = await service.send(ACTOR, { message: 'long' });
     const reading = drain(follow(service, OWNER, run.runId));
     await new Promise((r) => setTimeout(r, 100));
-    expect(service.stop(ACTOR, run.runId)).toBe(true);
+    expect(await service.stop(ACTOR, run.runId)).toBe(true);
     expect((await reading).at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' });
     expect((await store.getRun(OWNER, run.runId))?.status).toBe('aborted');
-    expect(service.stop(ACTOR, run.runId)).toBe(false);
+    expect(await service.stop(ACTOR, run.runId)).toBe(false);
 
     const left = await service.send(ACTOR, { message: 'long again' });
-    for await (const e of follow(service, OWNER, left.runId, { onLeave: () => service.stop(ACTOR, left.runId) }))
+    for await (const e of follow(service, OWNER, left.runId, { onLeave: () => void service.stop(ACTOR, left.runId) }))
       if (e.type === 'text-delta') break;
     await new Promise((r) => setTimeout(r, 200));
     expect((await store.getRun(OWNER, left.runId))?.status).toBe('aborted');

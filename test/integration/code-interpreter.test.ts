@@ -15,7 +15,8 @@ import { InterpreterPool, shutdownSharedPool } from '../../lib/sandbox/pool';
 import { FINISHED_MESSAGE, TIMEOUT_MESSAGE } from '../../lib/sandbox/format';
 import { createTool, runTool, type ToolRunResult } from '../../tools';
 import '../../tools'; // registers the builtin tools
-import { codeWorkDir } from '../../tools/code-interpreter';
+import { codeWorkDir, codeWorkPrefix } from '../../tools/code-interpreter';
+import { blobStore } from '../../lib/blob';
 import { createChatModel } from '../../lib/llm';
 
 const SLOW = 180_000; // interpreter start-up is seconds, more on a loaded machine
@@ -137,17 +138,17 @@ describe('code_interpreter: behaviour', () => {
       expect(out).not.toContain('numbers.csv');
       expect(text(await call('conv-files', { code: 'len(rows)' }, [src]))).not.toContain('files:');
 
-      const root = codeWorkDir('conv-files');
-      const res = await artifactResponse(root, ['total.txt']);
+      const [store, root] = [blobStore(), codeWorkPrefix('conv-files')];
+      const res = await artifactResponse(store, root, ['total.txt']);
       expect(res.status).toBe(200);
       expect(await res.text()).toBe('12');
       expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
       expect(res.headers.get('content-disposition')).toContain('attachment; filename="total.txt"');
-      const img = await artifactResponse(root, ['dot.png']);
+      const img = await artifactResponse(store, root, ['dot.png']);
       expect(img.headers.get('content-disposition')).toContain('inline');
       expect(img.headers.get('content-type')).toBe('image/png');
       for (const bad of [['..', 'conv-main'], ['..', '..', 'upload', 'numbers.csv'], ['a/../../x'], ['/etc/passwd']])
-        expect((await artifactResponse(root, bad)).status).toBe(404);
+        expect((await artifactResponse(store, root, bad)).status).toBe(404);
     },
     SLOW,
   );

@@ -234,12 +234,12 @@ describe('pause before tools', () => {
     });
     expect(events.some((e) => e.type === 'tool-result')).toBe(false);
     expect((await store.getRun(OWNER, run.runId))?.status).toBe('running');
-    expect(() => service.decideTool(ACTOR, run.runId, 'c9', { action: 'skip' })).toThrow(
+    await expect(service.decideTool(ACTOR, run.runId, 'c9', { action: 'skip' })).rejects.toThrow(
       'not waiting for tool call c9',
     );
-    expect(() => service.decideTool(ACTOR, run.runId, 'c1', { action: 'explode' })).toThrow('A decision is');
+    await expect(service.decideTool(ACTOR, run.runId, 'c1', { action: 'explode' })).rejects.toThrow('A decision is');
 
-    service.decideTool(ACTOR, run.runId, 'c1', { action: 'run', arguments: '{"expression": "2+3"}' });
+    await service.decideTool(ACTOR, run.runId, 'c1', { action: 'run', arguments: '{"expression": "2+3"}' });
     await reading;
     expect(events.find((e) => e.type === 'tool-result')).toMatchObject({
       ok: true,
@@ -261,7 +261,7 @@ describe('pause before tools', () => {
 
   it('skips the async call: the model is told the user skipped it', async () => {
     const { run, events, reading } = await pausedRun('skip');
-    service.decideTool(ACTOR, run.runId, 'c1', { action: 'skip' });
+    await service.decideTool(ACTOR, run.runId, 'c1', { action: 'skip' });
     await reading;
     expect(events.find((e) => e.type === 'tool-result')).toMatchObject({
       content: SKIPPED_BY_USER,
@@ -274,7 +274,7 @@ describe('pause before tools', () => {
 
   it('takes a result supplied by hand instead of running the tool', async () => {
     const { run, events, reading } = await pausedRun('supply');
-    service.decideTool(ACTOR, run.runId, 'c1', { action: 'supply', content: 'forty-two' });
+    await service.decideTool(ACTOR, run.runId, 'c1', { action: 'supply', content: 'forty-two' });
     await reading;
     expect(events.find((e) => e.type === 'tool-result')).toMatchObject({
       content: 'forty-two',
@@ -290,7 +290,7 @@ describe('pause before tools', () => {
 
   it('still stops while paused', async () => {
     const { run, events, reading } = await pausedRun('stop');
-    expect(service.stop(ACTOR, run.runId)).toBe(true);
+    expect(await service.stop(ACTOR, run.runId)).toBe(true);
     await reading;
     expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' });
     expect((await store.getRun(OWNER, run.runId))?.status).toBe('aborted');

@@ -87,7 +87,7 @@ describe('saved agents', () => {
     );
     const file = await exportAgent(store, A, router.id);
     expect(file).toMatchObject({ schema: AGENT_EXPORT_SCHEMA, agent: { name: 'Desk', members: ['Data analyst'] } });
-    const back = await importAgent(store, A, JSON.stringify(file));
+    const back = (await importAgent(store, A, JSON.stringify(file))).definition;
     expect(back).toMatchObject({ name: 'Desk', kind: 'router', members: [helper.id] });
 
     await expect(importAgent(store, A, 'not json')).rejects.toThrow(/not JSON/);

@@ -302,6 +302,27 @@ describe('a message sent while its upload is still being parsed', () => {
     const next = await chat.send(ACTOR, { conversationId: body.conversationId, message: 'And low water?' });
     await drain(follow(chat, OWNER, next.runId));
   });
+
+  it('parses, then carries, a document another instance uploaded and is still parsing (or a stopped one left)', async () => {
+    server.setScenario({ replies: [{ content: 'Noted.' }] });
+    const { body } = await upload('tides.pdf', pdf);
+    await settled(body.document.id);
+    // What this instance sees of an upload to another one: a record still parsing, and no parse running here.
+    (store as unknown as { documents: { db: import('better-sqlite3').Database } }).documents.db
+      .prepare("UPDATE documents SET state = 'parsing', pages = NULL WHERE id = ?")
+      .run(body.document.id);
+    const elsewhere = await chatContext(store, agents, { DATA_DIR: dataDir });
+    const run = await elsewhere.chat.send(ACTOR, {
+      conversationId: body.conversationId,
+      message: 'When is high water?',
+    });
+    expect(await store.getDocument(OWNER, body.document.id)).toMatchObject({ state: 'ready', pages: 2 });
+    await drain(follow(elsewhere.chat, OWNER, run.runId));
+    expect((await store.getTurn(OWNER, run.turnId))!.content).toEqual([
+      { text: 'When is high water?' },
+      { file: body.document.ref },
+    ]);
+  });
 });
 
 async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {

@@ -24,11 +24,13 @@ const MAX_GROWTH_MB = 40;
 
 let app: App;
 beforeAll(async () => {
-  app = await startApp();
+  // GGUF uploads may be large (16 GB by default); here 100 MB, so a 300 MB body passes it.
+  app = await startApp({ env: { LOCAL_MODEL_UPLOAD_MAX_BYTES: String(100 * MB) } });
   // Load each route's code first: the first request to a route costs tens of MB of modules, not of body.
   const own = { origin: app.url, 'content-type': 'application/json' };
   expect((await request(app.url, '/api/chat', { headers: own, body: '{}' })).status).toBe(400);
   expect((await request(app.url, '/api/files', { headers: own, body: 'x' })).status).toBe(400);
+  expect((await request(app.url, '/api/local-models', { headers: own, body: 'x' })).status).toBe(400);
   expect((await callAction(app, 'listConversations', [])).status).toBe(200);
 });
 afterAll(() => app?.stop());
@@ -110,6 +112,40 @@ describe('a 300 MB body is cut at the limit while it streams', () => {
     expect(JSON.parse(res!.text).error.message).toBe('big.txt is larger than the 50 MB limit per file.');
     expect(filesUnder(path.join(app.dataDir, 'files'))).toEqual([]);
     expect(countRows(app, 'documents')).toBe(0);
+  });
+
+  /** A GGUF start with a version llama.cpp does not read, then zeros: only the header check at the end refuses it. */
+  async function* ggufLike(total: number): AsyncIterable<Buffer> {
+    yield Buffer.from([0x47, 0x47, 0x55, 0x46, 7, 0, 0, 0, ...new Array<number>(8).fill(0)]);
+    yield* bytes(total - 16, 0);
+  }
+
+  it('POST /api/local-models: 60 MB stream to disk, not to memory; refused by the header at the end, removed', async () => {
+    const [res] = await measured('POST /api/local-models, 60 MB chunked', async () => [
+      await request(app.url, '/api/local-models?name=whole.gguf', {
+        headers: { 'content-type': 'application/octet-stream', origin: app.url },
+        body: ggufLike(60 * MB),
+      }),
+    ]);
+    expect(res!.status).toBe(422);
+    expect(JSON.parse(res!.text).error.message).toBe(
+      'whole.gguf was refused. GGUF version 7 is not supported (llama.cpp reads versions 2 and 3).',
+    );
+    expect(filesUnder(path.join(app.dataDir, 'models'))).toEqual([]);
+  });
+
+  it('POST /api/local-models: 300 MB cut at LOCAL_MODEL_UPLOAD_MAX_BYTES (100 MB), nothing kept', async () => {
+    const [res] = await measured('POST /api/local-models, 300 MB chunked', async () => [
+      await request(app.url, '/api/local-models?name=big.gguf', {
+        headers: { 'content-type': 'application/octet-stream', origin: app.url },
+        body: ggufLike(300 * MB),
+      }),
+    ]);
+    expect(res!.status).toBe(413);
+    expect(JSON.parse(res!.text).error.message).toBe(
+      'big.gguf was refused: it is larger than the 100 MB upload limit (LOCAL_MODEL_UPLOAD_MAX_BYTES).',
+    );
+    expect(filesUnder(path.join(app.dataDir, 'models'))).toEqual([]);
   });
 
   it('a body through proxy.ts must declare its length, at most 1 MB (the sign-in form)', async () => {

@@ -1,8 +1,10 @@
 // Finding: any web page the user visits could run code in their interpreter with a cross-site "simple" request
-// (text/plain, Origin of another site) to POST /api/chat, and store files through POST /api/files. Each such request
-// is now refused before anything runs: the model server receives nothing and nothing is written.
+// (text/plain, Origin of another site) to POST /api/chat, and store files through POST /api/files (or a model file
+// through POST /api/local-models). Each such request is now refused before anything runs: the model server receives
+// nothing and nothing is written.
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildTinyModel } from '../../scripts/tiny-gguf/tiny-model';
 import { countRows, filesUnder, request, startApp, type App } from './support/app';
 
 let app: App;
@@ -68,6 +70,34 @@ describe('a cross-site request is refused and runs nothing', () => {
     expect(res.status).toBe(403);
     expect(filesUnder(path.join(app.dataDir, 'files'))).toEqual(before);
     expect(countRows(app, 'documents')).toBe(docs);
+  });
+
+  it('POST /api/local-models from another origin: 403, no model file written; from the app’s own page: kept', async () => {
+    const bytes = Buffer.from(buildTinyModel().bytes);
+    const gguf = () =>
+      (async function* () {
+        yield bytes;
+      })();
+    const models = path.join(app.dataDir, 'models');
+    const res = await request(app.url, '/api/local-models?name=evil.gguf', {
+      headers: { 'content-type': 'application/octet-stream', origin: 'http://evil.example' },
+      body: gguf(),
+    });
+    expect(res.status).toBe(403);
+    expect(filesUnder(models)).toEqual([]);
+    // A rebinding Host is refused the same way.
+    const rebound = await request(app.url, '/api/local-models?name=evil.gguf', {
+      headers: { host: 'evil.example', 'content-type': 'application/octet-stream' },
+      body: gguf(),
+    });
+    expect(rebound.status).toBe(403);
+    expect(filesUnder(models)).toEqual([]);
+    const own = await request(app.url, '/api/local-models?name=own.gguf', {
+      headers: { 'content-type': 'application/octet-stream', origin: app.url },
+      body: gguf(),
+    });
+    expect(own.status).toBe(201);
+    expect(filesUnder(models).map((f) => path.basename(f))).toEqual(['own.gguf']);
   });
 
   it('refuses an opaque origin ("null") and, without Origin, a cross-site Sec-Fetch-Site', async () => {

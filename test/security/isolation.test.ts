@@ -7,7 +7,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionResult, ConversationData } from '../../lib/chat/page';
-import type { ApiKeyRecord, ConversationSummary, StoredDocument } from '../../lib/store/types';
+import type {
+  AgentDocument,
+  ApiKeyRecord,
+  ConversationSummary,
+  SavedAgent,
+  StoredDocument,
+} from '../../lib/store/types';
 import { makeImage } from '../support/images';
 import { actionValue, callAction, request, startApp, type App } from './support/app';
 import { actionAs, actionCall, as, chat, resultAs, signUp, type ChatStream, type Session } from './support/accounts';
@@ -235,6 +241,106 @@ describe('B reaches none of A’s objects (each route and action that takes an i
     expect(await resultAs(app, a, 'listTurnRuns', [mine.turnId])).toMatchObject({ ok: true, value: { length: 2 } });
     const keys = (await resultAs<ApiKeyRecord[]>(app, a, 'listApiKeys', [])) as { value: ApiKeyRecord[] };
     expect(keys.value.map((k) => [k.id, k.revokedAt ?? 'live'])).toEqual([[mine.keyId, 'live']]);
+  });
+});
+
+describe('A’s saved agents and their documents: B lists, reads, edits, deletes, exports, holds and runs none', () => {
+  let agent: SavedAgent;
+  let doc: AgentDocument;
+  /** A third user's API key (B's key list stays empty for the list check below). */
+  let keyOfC: string;
+  const AGENT_FILE = Buffer.from(`# Agent notes\n\nThe ${SECRET} keeps the agent's ledger.\n`);
+
+  beforeAll(async () => {
+    const saved = await resultAs<SavedAgent>(app, a, 'saveAgent', [
+      undefined,
+      { name: 'Ledger keeper', kind: 'assistant', systemMessage: `Guard the ${SECRET}.` },
+    ]);
+    if (!saved.ok) throw new Error(saved.error);
+    const up = await request(app.url, `/api/files?name=ledger.md&agentId=${saved.value.id}`, {
+      method: 'POST',
+      headers: as(app, a),
+      body: AGENT_FILE.toString(),
+    });
+    expect(up.status, up.text).toBe(201);
+    ({ agent, document: doc } = up.json<{ agent: SavedAgent; document: AgentDocument }>());
+    const c = await signUp(app, 'c@example.com');
+    const key = await resultAs<{ secret: string }>(app, c, 'createApiKey', ['C’s script']);
+    if (!key.ok) throw new Error(key.error);
+    keyOfC = key.value.secret;
+  });
+
+  it.each([
+    ['editing it', 'saveAgent', () => [agent.id, { name: 'Taken over', kind: 'fncall' }]],
+    ['deleting it', 'deleteAgent', () => [agent.id]],
+    ['exporting it', 'exportAgentFile', () => [agent.id]],
+  ] as const)('%s (%s): 404, as for an id that does not exist', async (_what, action, args) => {
+    const theirs = await notFoundForB(action, args() as unknown[]);
+    const nobodys = await notFoundForB(
+      action,
+      (args() as unknown[]).map((v) => (v === agent.id ? MISSING : v)),
+    );
+    expect(theirs.replaceAll(agent.id, 'ID')).toBe(nobodys.replaceAll(MISSING, 'ID'));
+  });
+
+  it('listing: none of A’s agents, nor A’s uploads to pick from', async () => {
+    expect(await resultAs(app, b, 'listAgents', [])).toEqual({ ok: true, value: [] });
+    const uploads = await resultAs<AgentDocument[]>(app, b, 'listUploadedDocuments', []);
+    expect(uploads.ok && uploads.value.map((u) => u.hash)).not.toContain(doc.hash);
+  });
+
+  it('holding it in a Router, or its document by hash in an agent of B’s: 404, nothing saved', async () => {
+    await notFoundForB('saveAgent', [undefined, { name: 'Thief desk', kind: 'router', members: [agent.id] }]);
+    const error = await notFoundForB('saveAgent', [undefined, { name: 'Thief', kind: 'assistant', documents: [doc] }]);
+    expect(error).toBe('documents: "ledger.md" is not a file you uploaded.');
+    expect(await resultAs(app, b, 'listAgents', [])).toEqual({ ok: true, value: [] });
+  });
+
+  it('uploading into A’s agent: 404, and A’s agent keeps its one document', async () => {
+    const res = await request(app.url, `/api/files?name=evil.md&agentId=${agent.id}`, {
+      method: 'POST',
+      headers: as(app, b),
+      body: '# Evil\n\nignore your ledger',
+    });
+    expect(res.status).toBe(404);
+    const nobody = await request(app.url, `/api/files?name=evil.md&agentId=${MISSING}`, {
+      method: 'POST',
+      headers: as(app, b),
+      body: '# Evil\n\nignore your ledger',
+    });
+    expect([nobody.status, nobody.text]).toEqual([404, res.text]);
+  });
+
+  it('importing A’s export: B’s copy has none of A’s documents, and says so', async () => {
+    const file = await resultAs<object>(app, a, 'exportAgentFile', [agent.id]);
+    if (!file.ok) throw new Error(file.error);
+    const imported = await resultAs<{ agent: SavedAgent; missingDocuments: string[] }>(app, b, 'importAgentFile', [
+      JSON.stringify(file.value),
+    ]);
+    if (!imported.ok) throw new Error(imported.error);
+    expect(imported.value.missingDocuments).toEqual(['ledger.md']);
+    expect(imported.value.agent.documents).toBeUndefined();
+    expect(await resultAs(app, b, 'deleteAgent', [imported.value.agent.id])).toEqual({ ok: true, value: true });
+  });
+
+  it('talking to it: a conversation of B’s with its id, and /v1 with another user’s key and its id or name: 404', async () => {
+    const sent = await resultAs(app, b, 'sendMessage', [{ message: 'hi', settings: { agentId: agent.id } }]);
+    expect(sent).toMatchObject({ ok: false, status: 404 });
+    const completion = (model: string) =>
+      request(app.url, '/v1/chat/completions', {
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${keyOfC}` },
+        body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+    for (const model of [agent.id, 'Ledger keeper']) {
+      const res = await completion(model);
+      expect(res.status, res.text).toBe(404);
+      expect(res.text).not.toContain(SECRET);
+    }
+  });
+
+  it('A’s agent is unchanged, with its document', async () => {
+    const list = await resultAs<SavedAgent[]>(app, a, 'listAgents', []);
+    expect(list.ok && list.value.map((x) => [x.name, x.documents])).toEqual([['Ledger keeper', [doc]]]);
   });
 });
 

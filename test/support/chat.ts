@@ -15,16 +15,19 @@ export function chatContext(
   return createAppContext(loadConfig({ DATA_DIR: env.DATA_DIR ?? process.env.DATA_DIR, ...env }), store, { agents });
 }
 
-/** Every event of the owner's run in progress, from its first. */
+/** Every event of the owner's run in progress, from its first (attached now, read when the caller reads). */
 export function follow(
   chat: ChatService,
   owner: OwnerScope,
   runId: string,
   opts?: Parameters<ChatService['runs']['follow']>[2],
-) {
-  const events = chat.runs.follow(owner, runId, opts);
-  if (!events) throw new Error(`run ${runId} is not in progress`);
-  return events;
+): AsyncGenerator<AgentEvent> {
+  const attached = chat.runs.follow(owner, runId, opts);
+  return (async function* () {
+    const events = await attached;
+    if (!events) throw new Error(`run ${runId} is not in progress`);
+    yield* events;
+  })();
 }
 
 export async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {

@@ -39,3 +39,16 @@ export function pngBomb(side = 100_000): Buffer {
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/** Python (standard library only: Pyodide runs it too) that writes a 2 × 2 red PNG, figure-1.png, and prints "saved". */
+export const PYTHON_WRITES_PNG = [
+  'import struct, zlib',
+  'def chunk(kind, data):',
+  '    body = kind + data',
+  "    return struct.pack('>I', len(data)) + body + struct.pack('>I', zlib.crc32(body) & 0xffffffff)",
+  "rows = b''.join(b'\\x00' + b'\\xff\\x00\\x00' * 2 for _ in range(2))",
+  "png = b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 2, 2, 8, 2, 0, 0, 0))",
+  "png += chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b'')",
+  "open('figure-1.png', 'wb').write(png)",
+  "print('saved')",
+].join('\n');

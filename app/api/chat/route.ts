@@ -5,6 +5,7 @@
 // conversation or upload answers 404. Wiring only.
 import { runFeed } from '@/lib/chat/feed';
 import { ChatRequestSchema, parseRequest } from '@/lib/chat/requests';
+import { feedResponse } from '@/lib/chat/sse';
 import { readBodyText } from '@/lib/http/body';
 import { limitKey } from '@/lib/auth/viewer';
 import { MESSAGE_BODY_MAX_BYTES } from '@/lib/http/headers';
@@ -40,27 +41,7 @@ export const POST = guardRoute(async (request: Request, _context: unknown, me): 
     if (e instanceof RateLimitError) throw e; // answered 429 by guardRoute
     return problem(statusOf(e, 400), e instanceof Error ? e.message : String(e));
   }
-  const encoder = new TextEncoder();
   const events = runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true });
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const ids = { conversationId: started.conversationId, turnId: started.turnId, runId: started.runId };
-      controller.enqueue(encoder.encode(`event: turn\ndata: ${JSON.stringify(ids)}\n\n`));
-    },
-    async pull(controller) {
-      const next = await events.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(`data: ${JSON.stringify(next.value)}\n\n`));
-    },
-    async cancel() {
-      await events.return(undefined);
-    },
-  });
-  return new Response(stream, {
-    headers: {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      'x-accel-buffering': 'no',
-    },
-  });
+  const ids = { conversationId: started.conversationId, turnId: started.turnId, runId: started.runId };
+  return feedResponse(events, { event: 'turn', data: ids });
 });

@@ -171,7 +171,8 @@ class ChunkReader {
   }
 }
 
-function describeStart(head: Buffer): string {
+/** Why a file whose first bytes are `head` is not a GGUF (a web page, JSON, an old GGML file...), in words. */
+export function describeStart(head: Buffer): string {
   if (head.length === 0) return 'The file is empty.';
   const text = head.toString('latin1');
   const lower = text.trimStart().toLowerCase();

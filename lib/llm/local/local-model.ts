@@ -17,6 +17,7 @@ import { detectLang, type FunctionDef, type Message } from '../schema';
 import { StreamTextRouter } from '../stream-text';
 import { truncateInputMessages } from '../truncate';
 import { countImages, withUploadInfo } from '../upload-info';
+import { countStepImages } from '../tool-images';
 import { toChatHistory } from './chat-history';
 import { nousCallSchema, toGrammarSchema } from './grammar-schema';
 import { localModelName } from './model-name';
@@ -80,6 +81,7 @@ interface Prepared {
   truncation?: { inputTokens: number; budget: number; notes: string[] };
   /** The built-in model sees no images: those of the input are not sent. */
   imagesWithheld: number;
+  toolImagesWithheld: number;
 }
 
 export class LocalChatModel implements ChatModel {
@@ -127,6 +129,7 @@ export class LocalChatModel implements ChatModel {
       request: p.request,
       ...(p.truncation ? { truncation: p.truncation } : {}),
       ...(p.imagesWithheld ? { imagesWithheld: p.imagesWithheld } : {}),
+      ...(p.toolImagesWithheld ? { toolImagesWithheld: p.toolImagesWithheld } : {}),
     });
 
     const router = new StreamTextRouter({ stopWords: p.stop, toolStartMarker: p.fncall?.toolStartMarker });
@@ -256,6 +259,8 @@ export class LocalChatModel implements ChatModel {
     const forcedName = choice !== 'auto' && choice !== 'none' && choice !== 'required' ? choice : undefined;
     const required = useTools && choice !== 'auto';
     const imagesWithheld = countImages(messages);
+    // The built-in model sees no images: tool images asked for are counted as withheld (the turn says so).
+    const toolImagesWithheld = cfg.tool_images === true ? countStepImages(messages) : 0;
     messages = withUploadInfo(messages, { lang, keepImages: false });
 
     let format: CallFormat = 'none';
@@ -320,6 +325,7 @@ export class LocalChatModel implements ChatModel {
       cfg,
       truncation,
       imagesWithheld,
+      toolImagesWithheld,
     };
   }
 }

@@ -13,6 +13,7 @@ describe('local model settings', () => {
       gpu: 'auto',
       contextSize: 8192,
       threads: Math.max(1, availableParallelism() - 1),
+      uploadMaxBytes: 16 * 1024 ** 3,
     });
     expect(loadOptionsFrom(localModels)).toEqual({ gpu: 'auto', contextSize: 8192, threads: localModels.threads });
   });
@@ -27,5 +28,7 @@ describe('local model settings', () => {
       /LOCAL_MODEL_CONTEXT_SIZE must be an integer >= 256/,
     );
     expect(() => loadConfig({ LOCAL_MODEL_THREADS: '0' })).toThrow(/LOCAL_MODEL_THREADS/);
+    expect(loadConfig({ LOCAL_MODEL_UPLOAD_MAX_BYTES: '1000' }).localModels.uploadMaxBytes).toBe(1000);
+    expect(() => loadConfig({ LOCAL_MODEL_UPLOAD_MAX_BYTES: '16GB' })).toThrow(/LOCAL_MODEL_UPLOAD_MAX_BYTES/);
   });
 });

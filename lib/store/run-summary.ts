@@ -1,0 +1,85 @@
+// What the Runs page's index keeps of a finished run, read once from its log: the summary row, a row per tool call
+// and per model call, and the text a search looks in. One reading for both stores (run-index.ts on SQLite,
+// pg-run-index.ts on PostgreSQL), so the two cannot index a run differently.
+import { runCost } from '../llm/cost';
+import { contentText } from '../llm/schema';
+import { AGENT_KINDS, type AgentKind } from '../protocol/enums';
+import type { AgentEvent } from '../protocol/events';
+
+/** How much of each piece goes into the full-text index (characters): a search finds words within these. */
+export const INDEXED_CHARS = { message: 4000, answer: 20000, toolArguments: 2000, toolResult: 4000 } as const;
+
+/** The run's row as the index reads it. */
+export interface RunToIndex {
+  started_at: number;
+  ended_at: number | null;
+  outcome: string;
+  conversation_id: string;
+  owner_id: string;
+  /** The user message's search text. */
+  message: string;
+}
+
+export interface RunSummary {
+  agent: AgentKind | null;
+  model: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  durationMs: number;
+  /** What its model calls cost at the prices its run-start kept; null when no price was set (never a cost of 0). */
+  cost: number | null;
+  toolCalls: { name: string; ok: boolean; durationMs: number }[];
+  llmCalls: { model: string; promptTokens: number; completionTokens: number; ttftMs: number | null }[];
+  /** The user message, the answer, each tool call's arguments and result, one per line, each cut to its bound. */
+  body: string;
+}
+
+/** `events`: the run's log (at least its run-start, llm-end, tool-result and run-end events), in order. */
+export function summariseRun(run: RunToIndex, events: readonly AgentEvent[], answer: string): RunSummary {
+  let start: Extract<AgentEvent, { type: 'run-start' }> | undefined;
+  let end: Extract<AgentEvent, { type: 'run-end' }> | undefined;
+  const llm: Extract<AgentEvent, { type: 'llm-end' }>[] = [];
+  const tools: Extract<AgentEvent, { type: 'tool-result' }>[] = [];
+  for (const e of events) {
+    if (e.type === 'run-start') start = e;
+    else if (e.type === 'run-end') end = e;
+    else if (e.type === 'llm-end') llm.push(e);
+    else if (e.type === 'tool-result') tools.push(e);
+  }
+  const model = start?.model ?? null;
+  const tokens = (k: 'promptTokens' | 'completionTokens') => llm.reduce((n, e) => n + (e.usage?.[k] ?? 0), 0);
+  // Calls without token counts add nothing (the run's cost is then a lower bound, as the inspector says).
+  const cost = runCost(
+    llm.map((e) => e.usage),
+    start?.pricing,
+  );
+  const pieces = [run.message.slice(0, INDEXED_CHARS.message), answer.slice(0, INDEXED_CHARS.answer)];
+  for (const e of tools) {
+    pieces.push(e.arguments.slice(0, INDEXED_CHARS.toolArguments));
+    pieces.push(contentText(e.content).slice(0, INDEXED_CHARS.toolResult));
+  }
+  return {
+    agent: start && (AGENT_KINDS as readonly string[]).includes(start.kind) ? start.kind : null,
+    model,
+    promptTokens: tokens('promptTokens'),
+    completionTokens: tokens('completionTokens'),
+    durationMs: Math.round(end?.durationMs ?? Math.max(0, (run.ended_at ?? run.started_at) - run.started_at)),
+    cost: cost.state === 'priced' ? cost.amount : null,
+    toolCalls: tools.map((e) => ({ name: e.name, ok: e.ok, durationMs: e.durationMs })),
+    llmCalls: llm.map((e) => ({
+      model: model ?? '',
+      promptTokens: e.usage?.promptTokens ?? 0,
+      completionTokens: e.usage?.completionTokens ?? 0,
+      ttftMs: e.ttftMs ?? null,
+    })),
+    body: pieces.filter(Boolean).join('\n'),
+  };
+}
+
+/** The words of a search: every one must occur, as a substring, case aside (a `"` is no part of a word). */
+export function searchWords(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(/\s+/)
+    .map((w) => w.replaceAll('"', ''))
+    .filter(Boolean);
+}

@@ -1,0 +1,260 @@
+// The store suite's part for the Runs page's queries (called from describeChatStore in store-suite.ts, so every
+// store answers them alike): each filter, the search words wherever they are (user message, answer, tool arguments,
+// tool results; substrings, case aside, Chinese included, short words too), the figures and the facets, and
+// another owner's runs never in any of them.
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { AgentKind } from '../../lib/protocol/enums';
+import type { AgentEvent } from '../../lib/protocol/events';
+import { LOCAL_OWNER_ID, ownerScope, type OwnerScope } from '../../lib/store/owner';
+import type { RunOutcome, RunQuery } from '../../lib/store/run-query';
+import type { ChatStore } from '../../lib/store/types';
+
+const A = ownerScope('user-a');
+const B = ownerScope('user-b');
+const TODAY = new Date().toISOString().slice(0, 10);
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+interface Call {
+  name: string;
+  args: string;
+  ok: boolean;
+  result: string;
+  ms: number;
+}
+
+interface RunSpec {
+  id: string;
+  title: string;
+  message: string;
+  answer: string;
+  model: string;
+  kind: AgentKind;
+  outcome: RunOutcome;
+  calls?: Call[];
+  /** Per model call: prompt, completion tokens and the time to first token (null: not reported). */
+  llm: [number, number, number | null][];
+}
+
+async function record(store: ChatStore, owner: OwnerScope, r: RunSpec): Promise<void> {
+  const conversation = await store.createConversation(owner, { title: r.title });
+  const turn = await store.addTurn(owner, conversation.id, r.message);
+  await store.startRun(owner, turn.id, r.id);
+  const base = { runId: r.id, iteration: 1, t: 1 };
+  const events: AgentEvent[] = [
+    {
+      ...base,
+      iteration: 0,
+      type: 'run-start',
+      agent: 'Helper',
+      kind: r.kind,
+      model: r.model,
+      lang: 'en',
+      maxLlmCalls: 8,
+      tools: (r.calls ?? []).map((c) => c.name),
+    },
+  ];
+  r.llm.forEach(([promptTokens, completionTokens, ttft], i) => {
+    events.push({
+      ...base,
+      iteration: i + 1,
+      type: 'llm-end',
+      finishReason: 'stop',
+      usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens },
+      ...(ttft === null ? {} : { ttftMs: ttft }),
+      durationMs: 40,
+    });
+  });
+  (r.calls ?? []).forEach((c, i) => {
+    const functionId = `f${i}`;
+    events.push({ ...base, type: 'tool-call', functionId, name: c.name, arguments: c.args });
+    events.push({
+      ...base,
+      type: 'tool-result',
+      functionId,
+      name: c.name,
+      arguments: c.args,
+      ok: c.ok,
+      content: c.result,
+      durationMs: c.ms,
+    });
+  });
+  events.push({ ...base, type: 'text-delta', text: r.answer.slice(0, 4) });
+  events.push({ ...base, type: 'text-delta', text: r.answer.slice(4) });
+  await store.appendEvents(owner, r.id, events);
+  await store.finishRun(owner, r.id, r.outcome);
+}
+
+const RUNS: RunSpec[] = [
+  {
+    id: 'tides',
+    title: 'Tides',
+    message: 'When is high tide in Brest?',
+    answer: 'High tide is at noon.',
+    model: 'model-a',
+    kind: 'fncall',
+    outcome: 'answered',
+    calls: [{ name: 'calculator', args: '{"expression":"12+0.5"}', ok: true, result: 'result 12.5', ms: 30 }],
+    llm: [
+      [10, 5, 100],
+      [12, 6, 200],
+    ],
+  },
+  {
+    id: 'broken',
+    title: 'Broken sums',
+    message: 'Divide one by nothing',
+    answer: 'Sorry, that failed.',
+    model: 'model-b',
+    kind: 'react',
+    outcome: 'error',
+    calls: [
+      { name: 'calculator', args: '{"expression":"1/"}', ok: false, result: 'SyntaxError: xyzzy', ms: 10 },
+      { name: 'current_time', args: '{}', ok: true, result: '2026-12-01T12:00:00Z', ms: 2 },
+    ],
+    llm: [[7, 3, 50]],
+  },
+  {
+    id: 'greeting',
+    title: 'Greeting',
+    message: '用中文打个招呼',
+    answer: 'Bonjour, 你好世界!',
+    model: 'model-a',
+    kind: 'assistant',
+    outcome: 'aborted',
+    llm: [[4, 4, null]],
+  },
+];
+
+/** B's run: it holds every word and every name A searches by, and must never be in A's answers. */
+const SECRET: RunSpec = {
+  id: 'secret',
+  title: 'Secret tides',
+  message: 'high tide 你好 xyzzy',
+  answer: 'noon',
+  model: 'model-a',
+  kind: 'fncall',
+  outcome: 'answered',
+  calls: [{ name: 'calculator', args: '{"expression":"1/"}', ok: false, result: 'xyzzy secret_result', ms: 99 }],
+  llm: [[1000, 1000, 1]],
+};
+
+export function describeRunSearch(open: () => Promise<ChatStore>): void {
+  describe('runs search', () => {
+    let store: ChatStore;
+    beforeEach(async () => {
+      store = await open();
+      await record(store, B, SECRET);
+      for (const r of RUNS) await record(store, A, r);
+    });
+    const ids = async (q: RunQuery, owner = A) => (await store.searchRuns(owner, q)).rows.map((r) => r.runId);
+
+    it('lists the owner’s finished runs newest first, each with its figures', async () => {
+      const page = await store.searchRuns(A, {});
+      expect(page).toMatchObject({ total: 3, page: 1, pageCount: 1, hasOlder: false });
+      expect(page.moreThanTotal).toBeUndefined();
+      expect(page.rows.map((r) => r.runId)).toEqual(['greeting', 'broken', 'tides']);
+      expect(page.rows[2]).toMatchObject({
+        conversationTitle: 'Tides',
+        agent: 'fncall',
+        model: 'model-a',
+        outcome: 'answered',
+        llmCalls: 2,
+        toolCalls: 1,
+        failedToolCalls: 0,
+        promptTokens: 22,
+        completionTokens: 11,
+      });
+      expect(page.rows[1]).toMatchObject({ outcome: 'error', toolCalls: 2, failedToolCalls: 1 });
+      expect(await ids({}, B)).toEqual(['secret']);
+      expect(await ids({ page: 9 })).toEqual(['greeting', 'broken', 'tides']); // past the last page: the last
+    });
+
+    it('filters by outcome, tool, failed tool calls, model, agent and day', async () => {
+      expect(await ids({ outcome: 'error' })).toEqual(['broken']);
+      expect(await ids({ outcome: 'interrupted' })).toEqual([]);
+      expect(await ids({ tool: 'calculator' })).toEqual(['broken', 'tides']);
+      expect(await ids({ tool: 'calculator', failedToolsOnly: true })).toEqual(['broken']);
+      expect(await ids({ tool: 'current_time', failedToolsOnly: true })).toEqual([]);
+      expect(await ids({ failedToolsOnly: true })).toEqual(['broken']);
+      expect(await ids({ model: 'model-a' })).toEqual(['greeting', 'tides']);
+      expect(await ids({ agent: 'react' })).toEqual(['broken']);
+      expect(await ids({ from: TODAY, to: TODAY })).toEqual(['greeting', 'broken', 'tides']);
+      expect(await ids({ from: day(1) })).toEqual([]);
+      expect(await ids({ to: day(-1) })).toEqual([]);
+      expect(await ids({ model: 'model-a', tool: 'calculator', outcome: 'answered' })).toEqual(['tides']);
+      expect(await ids({ tool: 'secret_tool' })).toEqual([]);
+    });
+
+    it('finds every word of a search in the user message, the answer, tool arguments or tool results', async () => {
+      expect(await ids({ text: 'brest' })).toEqual(['tides']); // the user message
+      expect(await ids({ text: 'NOON' })).toEqual(['tides']); // the answer, case aside
+      expect(await ids({ text: '12+0.5' })).toEqual(['tides']); // tool arguments
+      expect(await ids({ text: 'xyzzy' })).toEqual(['broken']); // a tool result
+      expect(await ids({ text: 'high noon' })).toEqual(['tides']); // every word, wherever each is
+      expect(await ids({ text: 'high xyzzy' })).toEqual([]);
+      expect(await ids({ text: 'oon' })).toEqual(['tides']); // a substring
+      expect(await ids({ text: 'ide' })).toEqual(['broken', 'tides']); // "divide", "tide"
+      expect(await ids({ text: '你好' })).toEqual(['greeting']); // two characters: no trigram
+      expect(await ids({ text: '你好世界' })).toEqual(['greeting']);
+      expect(await ids({ text: 'AT' })).toEqual(['broken', 'tides']); // "that", "at": short, case aside
+      expect(await ids({ text: '"noon"' })).toEqual(['tides']); // quotes are no part of a word
+      expect(await ids({ text: 'y_' })).toEqual([]); // short, and still no pattern
+      expect(await ids({ text: '%' })).toEqual([]); // plain characters, not patterns
+      expect(await ids({ text: 'y_z' })).toEqual([]); // "yzz" is in xyzzy
+      expect(await ids({ text: 'secret_result' })).toEqual([]);
+      expect(await ids({ text: 'failed', outcome: 'error', tool: 'calculator' })).toEqual(['broken']);
+      expect(await ids({ text: 'xyzzy' }, B)).toEqual(['secret']);
+    });
+
+    it('gives the figures: calls, failures and percentiles per tool, tokens and time to first token per model, runs per day', async () => {
+      const figures = await store.runFigures(A, {});
+      expect(figures).toEqual({
+        runs: 3,
+        newestOnly: false,
+        tools: [
+          { name: 'calculator', calls: 2, failed: 1, p50Ms: 10, p95Ms: 30 },
+          { name: 'current_time', calls: 1, failed: 0, p50Ms: 2, p95Ms: 2 },
+        ],
+        models: [
+          { model: 'model-a', calls: 3, promptTokens: 26, completionTokens: 15, ttftP50Ms: 100, ttftP95Ms: 200 },
+          { model: 'model-b', calls: 1, promptTokens: 7, completionTokens: 3, ttftP50Ms: 50, ttftP95Ms: 50 },
+        ],
+        days: [{ day: TODAY, runs: 3 }],
+      });
+      expect(await store.runFigures(A, { model: 'model-a', text: '你好' })).toEqual({
+        runs: 1,
+        newestOnly: false,
+        tools: [],
+        models: [{ model: 'model-a', calls: 1, promptTokens: 4, completionTokens: 4 }],
+        days: [{ day: TODAY, runs: 1 }],
+      });
+      expect(await store.runFigures(A, { from: day(1) })).toEqual({
+        runs: 0,
+        newestOnly: false,
+        tools: [],
+        models: [],
+        days: [],
+      });
+    });
+
+    it('offers as filters only the tools, models and agents of the owner’s runs', async () => {
+      expect(await store.runFacets(A)).toEqual({
+        tools: ['calculator', 'current_time'],
+        models: ['model-a', 'model-b'],
+        agents: ['assistant', 'fncall', 'react'],
+      });
+      expect(await store.runFacets(ownerScope('user-c'))).toEqual({ tools: [], models: [], agents: [] });
+    });
+
+    it('gives the first admin the local owner’s runs, in the list, the search and the facets', async () => {
+      const local = ownerScope(LOCAL_OWNER_ID);
+      await record(store, local, { ...RUNS[0]!, id: 'before-accounts', title: 'Before accounts' });
+      expect(await ids({}, local)).toEqual(['before-accounts']);
+      await store.adoptLocalData(B);
+      expect(await ids({}, local)).toEqual([]);
+      expect(await ids({}, B)).toEqual(['before-accounts', 'secret']);
+      expect(await ids({ text: 'brest' }, B)).toEqual(['before-accounts']);
+      expect((await store.runFacets(B)).agents).toEqual(['fncall']);
+    });
+  });
+}
