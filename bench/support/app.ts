@@ -25,6 +25,8 @@ export interface ModelServerProcess extends Stoppable {
   /** Its process (the leader of its own process group). */
   pid: number;
   setScenario(scenario: Scenario): Promise<void>;
+  /** When the server received each request (its clock: this machine's `Date.now()`), oldest first. */
+  requestTimes(path: string): Promise<number[]>;
 }
 
 export interface AppProcess extends Stoppable {
@@ -148,6 +150,12 @@ export async function startModelServer(): Promise<ModelServerProcess> {
         body: JSON.stringify(scenario),
       });
       if (!res.ok) throw new Error(`setting the scenario failed: HTTP ${res.status}`);
+    },
+    async requestTimes(wanted) {
+      const res = await fetch(`${control}/_control/requests`);
+      if (!res.ok) throw new Error(`reading the requests failed: HTTP ${res.status}`);
+      const all = (await res.json()) as { path: string; at: number }[];
+      return all.filter((r) => r.path === wanted).map((r) => r.at);
     },
     stop: () => stopGroup(child),
   };

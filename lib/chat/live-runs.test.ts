@@ -97,6 +97,25 @@ describe('InMemoryLiveRuns', () => {
     expect(await runs.decide(OWNER, 'r', '1', { action: 'skip' })).toBe('not-running');
   });
 
+  it('sends a merging follower the first event at once, and merges what comes after it', async () => {
+    const { store } = await storeWithRun();
+    const runs = new InMemoryLiveRuns(store);
+    const writer = runs.start(OWNER, 'r', 'c');
+    const follower = (await runs.follow(OWNER, 'r', { coalesceMs: 60_000 }))!;
+    writer.push(text(1, 'first'));
+    // Merging used to wait its interval before every send, the first token's too.
+    const first = await Promise.race([
+      follower.next(),
+      new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 2_000)),
+    ]);
+    expect(first).toMatchObject({ value: { type: 'text-delta', text: 'first' } });
+    writer.push(text(2, 'a'));
+    writer.push(text(3, 'b'));
+    writer.push(runEnd);
+    await writer.end();
+    expect(await read(follower)).toEqual(['ab', 'run-end']);
+  });
+
   it('on shutdown, stores what was pushed, marks the run interrupted, stops it, and drops what it pushes after', async () => {
     const { store } = await storeWithRun();
     const runs = new InMemoryLiveRuns(store);

@@ -283,10 +283,15 @@ class LiveRun implements RunWriter {
 export async function* followQueue(events: EventQueue<AgentEvent>, opts: FollowOptions): AsyncGenerator<AgentEvent> {
   let next = 0;
   let finished = false;
+  // Merging waits only inside a burst: what comes after a quiet spell (the first token) goes at once, and later
+  // events wait out what is left of the interval since the last send, so a reader gets at most one send per interval.
+  let lastSend = -Infinity;
   try {
     for (;;) {
       if (next < events.size) {
-        if (opts.coalesceMs && !events.isClosed) await delay(opts.coalesceMs);
+        const wait = opts.coalesceMs ? lastSend + opts.coalesceMs - performance.now() : 0;
+        if (wait > 0 && !events.isClosed) await delay(wait);
+        lastSend = performance.now();
         const batch = events.since(next);
         next += batch.length;
         for (const e of opts.coalesceMs ? coalesceDeltas(batch) : batch) yield e;
