@@ -23,11 +23,19 @@ const hints = z.record(
   z.string(),
   z.object({ tools: z.boolean().optional(), vision: z.boolean().optional(), reasoning: z.boolean().optional() }),
 );
+const rates = z.record(
+  z.string(),
+  z.object({
+    pricing: z.object({ inputPerMTok: z.number(), outputPerMTok: z.number() }).optional(),
+    contextLength: z.number().optional(),
+  }),
+);
 const ConnectionSchema = z.object({
   name: z.string({ error: 'Give the connection a name.' }),
   baseURL: z.string({ error: 'Enter the server’s base URL.' }),
   apiKey: z.string().nullable().optional(),
   capabilities: hints.optional(),
+  rates: rates.optional(),
 });
 const ConnectionPatchSchema = ConnectionSchema.partial();
 const TestSchema = z.object({

@@ -5,6 +5,7 @@ import type { LlmRequest } from '../../lib/protocol/events';
 import type { Iteration } from '../../lib/inspect/model';
 import { formatNumber, formatPreciseDuration } from '../chat/format';
 import { useFormatWords } from '../chat/use-format-words';
+import { CallCostText, ContextGaugeView } from './cost-view';
 import { RequestView } from './request-view';
 import { RawStreamView } from './raw-stream-view';
 import { ResponseView } from './response-view';
@@ -62,6 +63,8 @@ export function IterationView({
         ) : (
           <span>{t('tokensUnknown')}</span>
         )}
+        <CallCostText cost={it.cost} />
+        <ContextGaugeView gauge={it.context} known={Boolean(it.usage)} />
         {actions && <span className="ml-auto flex gap-2">{actions}</span>}
       </div>
       {it.retries.length > 0 && (

@@ -14,6 +14,7 @@ import type { InspectedRun, Iteration, StopInfo } from '../../lib/inspect/model'
 import { formatNumber, formatPreciseDuration } from '../chat/format';
 import { useFormatWords } from '../chat/use-format-words';
 import { useModalDialog } from '../modal-dialog';
+import { RunCostText } from './cost-view';
 import { downloadJson } from './download';
 import { useInspector, type InspectorTarget } from './inspector-store';
 import { IterationView, type RequestLoader } from './iteration-view';
@@ -164,6 +165,7 @@ function InspectorBody({
   target: InspectorTarget;
 } & RunInspectorProps) {
   const t = useTranslations('inspector');
+  const c = useTranslations('cost');
   const f = useFormatWords();
   const format = useFormatter();
   const stopText = useStopText();
@@ -298,6 +300,10 @@ function InspectorBody({
               prompt: n(run.usage.promptTokens),
               completion: n(run.usage.completionTokens),
             })}
+          </dd>
+          <dt className="font-semibold">{c('title')}</dt>
+          <dd>
+            <RunCostText cost={run.cost} pricing={run.pricing} />
           </dd>
           <dt className="font-semibold">{t('modelCalls')}</dt>
           <dd>{n(run.llmCalls)}</dd>

@@ -10,6 +10,7 @@ import type { ServerModelsResult } from '@/lib/llm/server-models';
 import type { ConnectionView } from '@/lib/models/service';
 import { FIELD, PRIMARY_BUTTON } from '../runs/modal';
 import { useConnectionName } from './connection-name';
+import { ModelRatesFields, rateRows, ratesOf, RatesSummary, useRatesProblemText } from './model-rates';
 import { useModels } from './models-store';
 
 const BUTTON =
@@ -69,6 +70,8 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
   const [clearKey, setClearKey] = useState(false);
   const [tools, setTools] = useState<ToolsChoice>(toolsChoice(editing?.capabilities['*']));
   const [vision, setVision] = useState<VisionChoice>(visionChoice(editing?.capabilities['*']));
+  const [rates, setRates] = useState(() => rateRows(editing?.rates));
+  const ratesProblem = useRatesProblemText();
   const [busy, setBusy] = useState<'test' | 'save' | undefined>();
   const [result, setResult] = useState<ServerModelsResult | string>();
 
@@ -82,9 +85,11 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
     setResult(r.ok ? r.value : r.error);
   };
   const save = async () => {
+    const rated = ratesOf(rates);
+    if ('problem' in rated) return setResult(ratesProblem(rated.problem));
     setBusy('save');
     const capabilities = { ...editing?.capabilities, '*': hintsOf(tools, vision) };
-    const input = { name, baseURL, apiKey: keyField(), capabilities };
+    const input = { name, baseURL, apiKey: keyField(), capabilities, rates: rated.rates };
     const r = editing ? await actions.updateConnection(editing.id, input) : await actions.addConnection(input);
     setBusy(undefined);
     if (!r.ok) return setResult(r.error);
@@ -155,6 +160,7 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
           </select>
         </label>
       </div>
+      <ModelRatesFields rows={rates} onChange={setRates} />
       <div className="flex flex-wrap gap-2">
         <button type="button" className={BUTTON} disabled={Boolean(busy)} onClick={() => void test()}>
           {busy === 'test' ? t('testing') : t('test')}
@@ -188,6 +194,7 @@ function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void })
         <span className="text-xs text-neutral-600 dark:text-neutral-400">{c.keySet ? t('keySet') : t('noKey')}</span>
       </div>
       {c.keyProblem && <p className="text-xs text-red-700 dark:text-red-300">{c.keyProblem}</p>}
+      <RatesSummary rates={c.rates} />
       <div className="flex flex-wrap gap-2">
         <button
           type="button"

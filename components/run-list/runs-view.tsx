@@ -14,6 +14,7 @@ import { useFormatWords } from '../chat/use-format-words';
 import { useInspector } from '../inspector/inspector-store';
 import { RunInspector } from '../inspector/run-inspector';
 import { RunFiguresView } from './run-figures';
+import { useCostAmount } from '../inspector/cost-view';
 
 const FIELD =
   'rounded border border-neutral-300 bg-white px-2 py-1 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:bg-neutral-900';
@@ -215,6 +216,8 @@ function Select({
 
 function RunTable({ rows, busy }: { rows: RunListRow[]; busy: boolean }) {
   const t = useTranslations('runsPage');
+  const c = useTranslations('cost');
+  const amount = useCostAmount();
   const format = useFormatter();
   const words = useFormatWords();
   if (!rows.length) return <p className="text-sm">{t('none')}</p>;
@@ -232,6 +235,7 @@ function RunTable({ rows, busy }: { rows: RunListRow[]; busy: boolean }) {
             <th className={`${cell} text-right`}>{t('modelCalls')}</th>
             <th className={`${cell} text-right`}>{t('toolCalls')}</th>
             <th className={`${cell} text-right`}>{t('tokens')}</th>
+            <th className={`${cell} text-right`}>{c('runs')}</th>
             <th className={`${cell} text-right`}>{t('duration')}</th>
             <th className={cell}>
               <span className="sr-only">{t('open')}</span>
@@ -281,6 +285,9 @@ function RunTable({ rows, busy }: { rows: RunListRow[]; busy: boolean }) {
                   prompt: formatNumber(r.promptTokens, words.locale),
                   completion: formatNumber(r.completionTokens, words.locale),
                 })}
+              </td>
+              <td className={`${cell} text-right whitespace-nowrap`}>
+                {r.cost === undefined ? c('runsNoPrice') : amount(r.cost)}
               </td>
               <td className={`${cell} text-right whitespace-nowrap`}>{formatDuration(r.durationMs, words)}</td>
               <td className={cell}>

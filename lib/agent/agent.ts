@@ -206,6 +206,8 @@ export class Agent {
       input,
     };
     if (this.llm.connection) event.connection = this.llm.connection;
+    if (this.llm.pricing) event.pricing = this.llm.pricing;
+    if (this.llm.contextLength) event.contextLength = this.llm.contextLength;
     if (this.agentId) event.agentId = this.agentId;
     if (this.avatar) event.avatar = this.avatar;
     if (withSettings && this.functionMap.size) event.fncallMode = this.llm.fncallMode;

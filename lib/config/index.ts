@@ -1,6 +1,7 @@
 // The one place that reads the environment. Everything else takes these values as arguments.
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import type { Pricing } from '../protocol/events';
 import { FNCALL_MODES, LOCAL_SERVER_KINDS, type FncallMode, type LocalServerKind } from '../protocol/enums';
 import { accessTokenProblem, hostNameOf } from './exposure.mjs';
 
@@ -19,6 +20,30 @@ export interface LlmEnvConfig {
   vision: VisionSetting;
   /** Whether new conversations give the model the images tools produce (TOOL_IMAGES_TO_MODEL; default off). */
   toolImages: boolean;
+  /** The environment connection's prices per million tokens (OPENAI_PRICE_INPUT, OPENAI_PRICE_OUTPUT: both or
+   *  neither) and context length (OPENAI_CONTEXT_LENGTH), for every model it serves. */
+  rates: { pricing?: Pricing; contextLength?: number };
+}
+
+/** OPENAI_PRICE_INPUT / OPENAI_PRICE_OUTPUT (per million tokens) and OPENAI_CONTEXT_LENGTH. */
+function ratesFrom(env: Env): LlmEnvConfig['rates'] {
+  const price = (name: string): number | undefined => {
+    const raw = env[name]?.trim();
+    if (!raw) return undefined;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < 0)
+      throw new ConfigError(`${name} must be a price per million tokens, a number >= 0 (got "${raw}")`);
+    return value;
+  };
+  const input = price('OPENAI_PRICE_INPUT');
+  const output = price('OPENAI_PRICE_OUTPUT');
+  if ((input === undefined) !== (output === undefined))
+    throw new ConfigError('Set both OPENAI_PRICE_INPUT and OPENAI_PRICE_OUTPUT (per million tokens), or neither');
+  const rates: LlmEnvConfig['rates'] = {};
+  if (input !== undefined && output !== undefined) rates.pricing = { inputPerMTok: input, outputPerMTok: output };
+  const contextLength = intFrom(env, ['OPENAI_CONTEXT_LENGTH'], 0, { min: 1 });
+  if (contextLength) rates.contextLength = contextLength;
+  return rates;
 }
 
 export const VISION_SETTINGS = ['auto', 'on', 'off'] as const;
@@ -167,6 +192,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       recordRawStream: flag(env, 'RECORD_RAW_STREAM'),
       vision: visionFrom(env.MODEL_VISION),
       toolImages: flag(env, 'TOOL_IMAGES_TO_MODEL'),
+      rates: ratesFrom(env),
     },
     maxLlmCallsPerRun: intFrom(
       env,

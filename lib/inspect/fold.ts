@@ -2,6 +2,7 @@
 // number of events; the requests are kept by reference, never copied.
 import type { HandoffReason, StopReason } from '../protocol/enums';
 import type { AgentEvent, Usage } from '../protocol/events';
+import { callCost, contextGauge, runCost } from '../llm/cost';
 import type { ChildRun, InspectedRun, Iteration, RetrievalStep, StopInfo } from './model';
 
 function newIteration(n: number, startT: number): Iteration {
@@ -22,6 +23,7 @@ function newIteration(n: number, startT: number): Iteration {
     tools: [],
     retrievals: [],
     reactSteps: [],
+    cost: { state: 'no-price' },
   };
 }
 
@@ -58,6 +60,7 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
     llmCalls: 0,
     toolCalls: 0,
     durationMs: 0,
+    cost: { state: 'no-price' },
   };
   const childEvents = new Map<string, { child: ChildRun; events: AgentEvent[] }>();
   let handoff: { round: number; reason: HandoffReason } | undefined;
@@ -103,6 +106,8 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
         run.maxLlmCalls = e.maxLlmCalls;
         run.toolNames = e.tools;
         if (e.input) run.input = e.input;
+        if (e.pricing) run.pricing = e.pricing;
+        if (e.contextLength) run.contextLength = e.contextLength;
         break;
       case 'llm-start': {
         const it = at(e.iteration, e.t);
@@ -217,5 +222,14 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
     run.toolCalls = run.iterations.reduce((n, it) => n + it.tools.length, 0);
   }
   run.iterations.sort((a, b) => a.n - b.n);
+  for (const it of run.iterations) {
+    it.cost = callCost(it.usage, run.pricing);
+    const context = contextGauge(it.usage?.promptTokens, run.contextLength);
+    if (context) it.context = context;
+  }
+  run.cost = runCost(
+    run.iterations.map((it) => it.usage),
+    run.pricing,
+  );
   return run;
 }

@@ -1,7 +1,16 @@
 // What the trace inspector shows of one run: its iterations (one model call each) with their timing, request, raw
 // response and tool steps, folded from the run's stored events by fold.ts.
 import type { AgentKind, CallFormat, HandoffReason, StopReason } from '../protocol/enums';
-import type { ErrorInfo, LlmRequest, RawStream, RetrievalCandidate, ToolFile, Usage } from '../protocol/events';
+import type { CallCost, ContextGauge, RunCost } from '../llm/cost';
+import type {
+  ErrorInfo,
+  LlmRequest,
+  Pricing,
+  RawStream,
+  RetrievalCandidate,
+  ToolFile,
+  Usage,
+} from '../protocol/events';
 import type { ContentItem, Message } from '../llm/schema';
 import type { ReactStep } from '../llm/fncall';
 
@@ -77,6 +86,10 @@ export interface Iteration {
   tools: ToolStep[];
   retrievals: RetrievalStep[];
   reactSteps: ReactStep[];
+  /** At the prices the run started with. */
+  cost: CallCost;
+  /** Its input tokens against the model's context length (absent when either is unknown). */
+  context?: ContextGauge;
 }
 
 export interface StopInfo {
@@ -105,6 +118,11 @@ export interface InspectedRun {
   toolCalls: number;
   /** Run length in ms (the last event's time while a run is unfinished). */
   durationMs: number;
+  /** The prices and context length the run started with (its run-start), when known. */
+  pricing?: Pricing;
+  contextLength?: number;
+  /** Its own model calls' cost (a child run's are in the child's). */
+  cost: RunCost;
   /** Child runs (a Router's helper, a GroupChat's members), in the order they started; absent when it has none. */
   children?: ChildRun[];
 }

@@ -1,5 +1,6 @@
 // Builds the ChatModel a configuration describes. The caller resolves the configuration (lib/config reads the
 // environment; the composition root adds a conversation's settings); nothing here reads the environment.
+import type { Pricing } from '../protocol/events';
 import type { LocalModelsEnvConfig } from '../config';
 import type { FncallMode } from '../protocol/enums';
 import { DeferredLocalModel } from './local/deferred-model';
@@ -24,6 +25,9 @@ export interface ModelConfig {
   maxInputTokens?: number;
   /** The connection's name (shown on each turn, in run-start). */
   connection?: string;
+  /** The model's prices per million tokens and its context length, when known (recorded in run-start). */
+  pricing?: Pricing;
+  contextLength?: number;
   /** Reads image items' references when a request leaves (the app: its uploads). Without it, only image URLs
    *  (http, https, data) are sent. */
   images?: ImageResolver;
@@ -46,6 +50,8 @@ export function createChatModel(config: ModelConfig = {}): ChatModel {
     fncallMode: config.fncallMode,
     generateCfg: config.generateCfg,
     connection: config.connection,
+    ...(config.pricing ? { pricing: config.pricing } : {}),
+    ...(config.contextLength ? { contextLength: config.contextLength } : {}),
     ...(config.images ? { images: config.images } : {}),
     defaults: {
       maxRetries: config.maxRetries,
@@ -67,5 +73,6 @@ function localChatModel(config: ModelConfig, { file, ...settings }: LocalModelCo
       load: loadOptionsFrom(settings),
     },
     config.connection,
+    { pricing: config.pricing, contextLength: config.contextLength },
   );
 }

@@ -1,6 +1,6 @@
 // The model interface the agents use. One call = one request to the model server (with its retries).
 import type { CallFormat, FncallMode } from '../protocol/enums';
-import type { ErrorInfo, LlmRequest, RawStream, Usage } from '../protocol/events';
+import type { ErrorInfo, LlmRequest, Pricing, RawStream, Usage } from '../protocol/events';
 import type { FunctionDef, Lang, Message } from './schema';
 
 /** Qwen-Agent's generate_cfg. Known keys are interpreted; any other key is forwarded in the request body. */
@@ -83,6 +83,9 @@ export interface ChatModel {
   readonly fncallMode: FncallMode;
   /** The name of the connection the model is reached through (shown on each turn), when the app made it from one. */
   readonly connection?: string;
+  /** Its prices and context length, when known (recorded in each run's run-start). */
+  readonly pricing?: Pricing;
+  readonly contextLength?: number;
   /** One model call. Progress (the request sent, retries, deltas) goes to `onEvent` as it happens. */
   chat(req: ChatRequest, onEvent?: LlmEventSink): Promise<LlmCallResult>;
 }

@@ -3,7 +3,7 @@
 import OpenAI from 'openai';
 import type { Stream } from 'openai/core/streaming';
 import type { CallFormat, FncallMode } from '../protocol/enums';
-import type { LlmRequest, Usage } from '../protocol/events';
+import type { LlmRequest, Pricing, Usage } from '../protocol/events';
 import { errorInfo, ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
 import { functionsToText, getFncallFormat } from './fncall';
 import type { FncallFormat, FncallFormatName } from './fncall/types';
@@ -28,6 +28,9 @@ export interface OpenAIModelOptions {
   generateCfg?: GenerateCfg;
   /** The connection's name, shown on each turn. */
   connection?: string;
+  /** The model's prices and context length, when known (recorded in run-start). */
+  pricing?: Pricing;
+  contextLength?: number;
   /** Where image items' references are read when a request leaves (default: URLs only; see image-data.ts). */
   images?: ImageResolver;
   /** Defaults for knobs that come from the environment (see lib/config/index.ts). */
@@ -83,6 +86,8 @@ export class OpenAIChatModel implements ChatModel {
   readonly model: string;
   readonly fncallMode: FncallMode;
   readonly connection?: string;
+  readonly pricing?: Pricing;
+  readonly contextLength?: number;
   readonly generateCfg: GenerateCfg;
   private readonly client: OpenAI;
   private readonly defaults: Required<NonNullable<OpenAIModelOptions['defaults']>>;
@@ -94,6 +99,8 @@ export class OpenAIChatModel implements ChatModel {
     this.model = opts.model ?? 'gpt-4o-mini';
     this.fncallMode = opts.fncallMode ?? 'native';
     if (opts.connection) this.connection = opts.connection;
+    if (opts.pricing) this.pricing = opts.pricing;
+    if (opts.contextLength) this.contextLength = opts.contextLength;
     this.generateCfg = opts.generateCfg ?? {};
     this.images = opts.images ?? urlImagesOnly;
     this.defaults = {

@@ -9,6 +9,19 @@ export interface ServerModel {
   hints: CapabilityHints;
   /** owned_by, as the server gives it (Ollama says "library"). */
   ownedBy?: string;
+  /** Tokens of context, when the list says (see contextLengthOf). */
+  contextLength?: number;
+}
+
+/** The context length a model list entry names: `context_length` (OpenRouter, LM Studio), `max_model_len` (vLLM),
+ *  `context_window`, or llama.cpp's `meta.n_ctx_train`. */
+export function contextLengthOf(entry: unknown): number | undefined {
+  if (!entry || typeof entry !== 'object') return undefined;
+  const e = entry as Record<string, unknown>;
+  const meta = e.meta as Record<string, unknown> | undefined;
+  for (const v of [e.context_length, e.max_model_len, e.context_window, meta?.n_ctx_train])
+    if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
+  return undefined;
 }
 
 export type ServerModelsProblem = 'bad-url' | 'unreachable' | 'unauthorized' | 'not-openai' | 'timeout' | 'http';
@@ -139,7 +152,13 @@ export async function listServerModels(baseURL: string, opts: ServerModelsOption
     if (typeof id !== 'string' || !id || seen.has(id)) continue;
     seen.add(id);
     const ownedBy = (entry as { owned_by?: unknown }).owned_by;
-    models.push({ id, hints: hintsFromModelEntry(entry), ...(typeof ownedBy === 'string' ? { ownedBy } : {}) });
+    const contextLength = contextLengthOf(entry);
+    models.push({
+      id,
+      hints: hintsFromModelEntry(entry),
+      ...(typeof ownedBy === 'string' ? { ownedBy } : {}),
+      ...(contextLength ? { contextLength } : {}),
+    });
   }
   return { ok: true, models };
 }

@@ -3,6 +3,7 @@
 // text (the nous format); the run is told (an llm-retry whose code is tools_refused, which the page shows on the
 // turn), and the owner of the model is told too, so that it remembers and builds the next model with nous at once.
 // A 400 that the text request gets as well was not about tools: that error stands and nothing is remembered.
+import type { Pricing } from '../protocol/events';
 import { TOOLS_REFUSED_CODE, type FncallMode } from '../protocol/enums';
 import { errorInfo, ModelServiceError } from './errors';
 import type { ChatModel, ChatRequest, LlmCallResult, LlmEventSink } from './model';
@@ -20,6 +21,8 @@ export class ToolFallbackModel implements ChatModel {
   readonly model: string;
   readonly fncallMode: FncallMode;
   readonly connection?: string;
+  readonly pricing?: Pricing;
+  readonly contextLength?: number;
   private textModel?: ChatModel;
 
   constructor(
@@ -29,6 +32,8 @@ export class ToolFallbackModel implements ChatModel {
     this.model = native.model;
     this.fncallMode = native.fncallMode;
     this.connection = native.connection;
+    if (native.pricing) this.pricing = native.pricing;
+    if (native.contextLength) this.contextLength = native.contextLength;
   }
 
   async chat(req: ChatRequest, onEvent: LlmEventSink = () => {}): Promise<LlmCallResult> {

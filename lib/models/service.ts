@@ -9,6 +9,7 @@
 // edits it, and its id reads to them as unknown (404). The store filters by the owner (lib/store/connections.ts).
 import type { AppConfig } from '../config';
 import { resolveCapabilities, type CapabilityHints, type ModelCapabilities } from '../llm/capabilities';
+import { ratesFor, type ModelRates } from '../llm/cost';
 import type { ModelConfig } from '../llm/factory';
 import { listLocalModels, resolveLocalModel, type LocalModelFile } from '../llm/local';
 import { scanLocalServers, type FoundServer } from '../llm/local-servers';
@@ -55,6 +56,8 @@ export interface ConnectionView {
   editable: boolean;
   /** What the user set: "*" for every model of the connection, or per model name. */
   capabilities: Record<string, CapabilityHints>;
+  /** Prices per million tokens and context lengths, keyed the same way (the environment's: from its variables). */
+  rates: Record<string, ModelRates>;
 }
 
 export interface ModelOption {
@@ -101,6 +104,7 @@ export interface ConnectionInput {
   /** undefined: keep the stored key; null or '': none. */
   apiKey?: string | null;
   capabilities?: Record<string, CapabilityHints>;
+  rates?: Record<string, ModelRates>;
 }
 
 /** A request the service refuses, in words the page shows. */
@@ -113,6 +117,10 @@ const LIST_TTL_MS = 30_000;
 const LIST_TIMEOUT_MS = 6000;
 const MAX_NAME = 80;
 const MAX_KEY = 4096;
+const MAX_RATED_MODELS = 200;
+const MAX_MODEL_NAME = 200;
+const MAX_PRICE = 1_000_000;
+const MAX_CONTEXT = 100_000_000;
 
 export interface ModelServiceDeps {
   store: ConnectionStore;
@@ -160,6 +168,7 @@ export class ModelService {
       serverWide: true,
       editable: false,
       capabilities: {},
+      rates: Object.keys(this.config.llm.rates).length ? { '*': this.config.llm.rates } : {},
     };
     return [env, ...views];
   }
@@ -174,6 +183,7 @@ export class ModelService {
       serverWide: c.ownerId === null,
       editable: this.mayEdit(viewer, c),
       capabilities: c.capabilities,
+      rates: c.rates,
     };
     if (c.apiKeyCipher !== null) {
       try {
@@ -226,6 +236,7 @@ export class ModelService {
     }
     if (typeof input.apiKey === 'string' && input.apiKey.length > MAX_KEY)
       throw new ModelRequestError(`An API key has at most ${MAX_KEY} characters.`);
+    if (input.rates) checkRates(input.rates);
     return out;
   }
 
@@ -244,6 +255,7 @@ export class ModelService {
       baseURL,
       apiKeyCipher: this.seal(input.apiKey) ?? null,
       capabilities: input.capabilities ?? {},
+      rates: input.rates ?? {},
     });
     return this.view(viewer, saved);
   }
@@ -256,6 +268,7 @@ export class ModelService {
       ...(baseURL ? { baseURL } : {}),
       ...(patch.apiKey !== undefined ? { apiKeyCipher: this.seal(patch.apiKey) ?? null } : {}),
       ...(patch.capabilities ? { capabilities: patch.capabilities } : {}),
+      ...(patch.rates ? { rates: patch.rates } : {}),
     });
     this.listings.delete(id);
     return this.view(viewer, saved);
@@ -340,11 +353,11 @@ export class ModelService {
     return result;
   }
 
-  /** What the last listing of a connection said of its models, without asking the server again. */
-  private async cachedHints(id: string): Promise<Map<string, CapabilityHints>> {
+  /** What the last listing of a connection said of one of its models, without asking the server again. */
+  private async cachedModel(id: string, model: string): Promise<ServerModel | undefined> {
     const kept = this.listings.get(id);
     const result = kept ? await kept.result : undefined;
-    return new Map(result?.ok ? result.models.map((m) => [m.id, m.hints]) : []);
+    return result?.ok ? result.models.find((m) => m.id === model) : undefined;
   }
 
   /** Every model of every connection the viewer sees, grouped by connection: the environment's first, then the
@@ -472,7 +485,13 @@ export class ModelService {
         connectionId: LOCAL_CONNECTION_ID,
         connectionName: LOCAL_CONNECTION_NAME,
         local: true,
-        config: { local: { file, ...load }, maxInputTokens: llm.maxInputTokens, connection: LOCAL_CONNECTION_NAME },
+        config: {
+          local: { file, ...load },
+          maxInputTokens: llm.maxInputTokens,
+          connection: LOCAL_CONNECTION_NAME,
+          // What llama.cpp runs it with: LOCAL_MODEL_CONTEXT_SIZE, at most what the GGUF header says it was trained for.
+          contextLength: Math.min(load.contextSize, entry.summary.contextLength ?? load.contextSize),
+        },
         capabilities: localCapabilities(entry),
         learnToolsRefused: async () => {},
       };
@@ -481,7 +500,11 @@ export class ModelService {
     const target = await this.target(owner, ref.connectionId);
     const saved =
       ref.connectionId === ENV_CONNECTION_ID ? undefined : await store.getConnection(owner, ref.connectionId);
-    const server = (await this.cachedHints(ref.connectionId)).get(modelName);
+    const listed = await this.cachedModel(ref.connectionId, modelName);
+    const server = listed?.hints;
+    const rates = saved ? ratesFor(saved.rates, modelName) : llm.rates;
+    // The server's own word on its context length first (its model list), else what the user set.
+    const contextLength = listed?.contextLength ?? rates.contextLength;
     const learned = (await store.learnedCapabilities(ref.connectionId))[modelName];
     return {
       id: chosen,
@@ -496,6 +519,8 @@ export class ModelService {
         apiKey: target.apiKey,
         maxInputTokens: llm.maxInputTokens,
         connection: target.name,
+        ...(rates.pricing ? { pricing: rates.pricing } : {}),
+        ...(contextLength ? { contextLength } : {}),
       },
       capabilities: resolveCapabilities(modelName, {
         user: saved ? userHints(saved, modelName) : undefined,
@@ -539,6 +564,23 @@ export class ModelService {
       (await this.addConnection(viewer, { name: found.name, baseURL: found.baseURL }));
     const first = found.models[0];
     return { connection, ...(first ? { modelId: modelId(connection.id, first) } : {}) };
+  }
+}
+
+/** Prices and context lengths as the page sent them: model names of a sane length, prices and lengths in range. */
+function checkRates(rates: Record<string, ModelRates>): void {
+  const entries = Object.entries(rates);
+  if (entries.length > MAX_RATED_MODELS)
+    throw new ModelRequestError(`Prices can be set for at most ${MAX_RATED_MODELS} models of a connection.`);
+  for (const [model, r] of entries) {
+    if (!model.trim() || model.length > MAX_MODEL_NAME)
+      throw new ModelRequestError(`A model name has 1 to ${MAX_MODEL_NAME} characters.`);
+    for (const price of r.pricing ? [r.pricing.inputPerMTok, r.pricing.outputPerMTok] : [])
+      if (!Number.isFinite(price) || price < 0 || price > MAX_PRICE)
+        throw new ModelRequestError(`${model}: a price per million tokens is a number from 0 to ${MAX_PRICE}.`);
+    const n = r.contextLength;
+    if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > MAX_CONTEXT))
+      throw new ModelRequestError(`${model}: a context length is a whole number of tokens from 1 to ${MAX_CONTEXT}.`);
   }
 }
 

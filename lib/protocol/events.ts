@@ -31,6 +31,14 @@ export const UsageSchema = z.object({
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
+/** What a model's tokens cost, per million (set on its connection; no currency is assumed). Kept in the run's
+ *  run-start, so a later price change does not rewrite what a run cost. */
+export const PricingSchema = z.object({
+  inputPerMTok: z.number().nonnegative(),
+  outputPerMTok: z.number().nonnegative(),
+});
+export type Pricing = z.infer<typeof PricingSchema>;
+
 export const ErrorInfoSchema = z.object({
   name: z.string(),
   message: z.string(),
@@ -123,6 +131,10 @@ const OWN_EVENTS = [
     model: z.string(),
     /** The connection the model was reached through (a name the user gave, "Environment", "Local"), when known. */
     connection: z.string().optional(),
+    /** The model's prices when the run started (absent: none set). */
+    pricing: PricingSchema.optional(),
+    /** The model's context length in tokens when the run started (absent: unknown). */
+    contextLength: z.number().int().positive().optional(),
     fncallMode: z.enum(FNCALL_MODES).optional(),
     lang: z.enum(LANGS),
     maxLlmCalls: z.number().int().positive(),

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { CapabilityHints } from '../llm/capabilities';
+import type { ModelRates } from '../llm/cost';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
 import type { ConnectionInput, ConnectionStore, StoredConnection } from './types';
@@ -15,11 +16,13 @@ export interface ConnectionRow {
   base_url: string;
   api_key_cipher: string | null;
   capabilities_json: string;
+  rates_json: string;
   created_at: number;
   updated_at: number;
 }
 
-export const COLUMNS = 'id, owner_id, name, base_url, api_key_cipher, capabilities_json, created_at, updated_at';
+export const COLUMNS =
+  'id, owner_id, name, base_url, api_key_cipher, capabilities_json, rates_json, created_at, updated_at';
 
 export function toConnection(row: ConnectionRow): StoredConnection {
   return {
@@ -29,6 +32,7 @@ export function toConnection(row: ConnectionRow): StoredConnection {
     baseURL: row.base_url,
     apiKeyCipher: row.api_key_cipher,
     capabilities: JSON.parse(row.capabilities_json) as Record<string, CapabilityHints>,
+    rates: JSON.parse(row.rates_json) as Record<string, ModelRates>,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -43,9 +47,9 @@ export class SqliteConnections implements ConnectionStore {
   ) {
     const p = <Params extends unknown[], Row = unknown>(source: string) => db.prepare<Params, Row>(source);
     this.sql = {
-      insert: p<[string, string | null, string, string, string | null, string, number, number]>(
-        `INSERT INTO model_connections (id, owner_id, name, base_url, api_key_cipher, capabilities_json, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      insert: p<[string, string | null, string, string, string | null, string, string, number, number]>(
+        `INSERT INTO model_connections (id, owner_id, name, base_url, api_key_cipher, capabilities_json, rates_json,
+           created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       one: p<[string], ConnectionRow>(`SELECT ${COLUMNS} FROM model_connections WHERE id = ?`),
       visibleOne: p<[string, string], ConnectionRow>(
@@ -58,9 +62,9 @@ export class SqliteConnections implements ConnectionStore {
       visibleTo: p<[string], ConnectionRow>(
         `SELECT ${COLUMNS} FROM model_connections WHERE owner_id IS NULL OR owner_id = ? ORDER BY created_at, rowid`,
       ),
-      update: p<[string, string, string | null, string, number, string, string | null]>(
-        `UPDATE model_connections SET name = ?, base_url = ?, api_key_cipher = ?, capabilities_json = ?, updated_at = ?
-           WHERE id = ? AND owner_id IS ?`,
+      update: p<[string, string, string | null, string, string, number, string, string | null]>(
+        `UPDATE model_connections SET name = ?, base_url = ?, api_key_cipher = ?, capabilities_json = ?, rates_json = ?,
+           updated_at = ? WHERE id = ? AND owner_id IS ?`,
       ),
       remove: p<[string, string | null]>('DELETE FROM model_connections WHERE id = ? AND owner_id IS ?'),
       forget: p<[string]>('DELETE FROM learned_capabilities WHERE connection_id = ?'),
@@ -96,6 +100,7 @@ export class SqliteConnections implements ConnectionStore {
       input.baseURL,
       input.apiKeyCipher,
       JSON.stringify(input.capabilities ?? {}),
+      JSON.stringify(input.rates ?? {}),
       at,
       at,
     );
@@ -117,6 +122,7 @@ export class SqliteConnections implements ConnectionStore {
         patch.baseURL ?? current.baseURL,
         patch.apiKeyCipher !== undefined ? patch.apiKeyCipher : current.apiKeyCipher,
         JSON.stringify(patch.capabilities ?? current.capabilities),
+        JSON.stringify(patch.rates ?? current.rates),
         this.now(),
         id,
         ownerId,

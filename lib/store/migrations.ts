@@ -11,6 +11,7 @@ export const SCHEMA_VERSIONS = [
   '7: the Runs page’s index: run summaries, their tool and model calls, the text a search looks in',
   '8: runs leased by the instance that drives them (several instances on one database; nothing on SQLite)',
   '9: the documents a saved agent always has (its knowledge)',
+  '10: prices and context lengths per model on a connection, and what each indexed run cost',
 ] as const;
 
 export const SCHEMA_VERSION = SCHEMA_VERSIONS.length;

@@ -48,6 +48,7 @@ export class PgModels implements ConnectionStore, AgentStore {
       pgText(input.baseURL),
       input.apiKeyCipher,
       JSON.stringify(input.capabilities ?? {}),
+      JSON.stringify(input.rates ?? {}),
       this.now(),
     ];
     return toConnection((await this.q<ConnectionRow>('insertConnection', values)).rows[0]!);
@@ -68,6 +69,7 @@ export class PgModels implements ConnectionStore, AgentStore {
         pgText(patch.baseURL ?? current.baseURL),
         patch.apiKeyCipher !== undefined ? patch.apiKeyCipher : current.apiKeyCipher,
         JSON.stringify(patch.capabilities ?? current.capabilities),
+        JSON.stringify(patch.rates ?? current.rates),
         this.now(),
         id,
         ownerId,

@@ -41,6 +41,7 @@ interface SummaryRow {
   failed_tool_calls: number;
   prompt_tokens: number;
   completion_tokens: number;
+  cost: number | null;
 }
 
 /** A query's SQL with its positional parameters. */
@@ -86,8 +87,8 @@ export class PgRunIndex {
       await query<{ id: number }>(
         db,
         `INSERT INTO run_summaries (run_id, conversation_id, owner_id, started_at, outcome, agent, model, llm_calls,
-           tool_calls, failed_tool_calls, prompt_tokens, completion_tokens, duration_ms)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+           tool_calls, failed_tool_calls, prompt_tokens, completion_tokens, duration_ms, cost)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
         [
           runId,
           run.conversation_id,
@@ -102,6 +103,7 @@ export class PgRunIndex {
           s.promptTokens,
           s.completionTokens,
           s.durationMs,
+          s.cost,
         ],
       )
     ).rows[0]!.id;
@@ -169,7 +171,7 @@ export class PgRunIndex {
     const { rows } = await query<SummaryRow>(
       this.pool,
       `SELECT s.run_id, s.conversation_id, c.title, s.agent, s.model, s.outcome, s.started_at, s.duration_ms,
-              s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens
+              s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens, s.cost
          FROM (SELECT * FROM run_summaries s WHERE ${where}
                 ORDER BY s.started_at DESC, s.id DESC LIMIT ${RUNS_PER_PAGE + 1} OFFSET ${offset}::integer) s
          JOIN conversations c ON c.id = s.conversation_id
@@ -291,5 +293,6 @@ function toRow(r: SummaryRow): RunListRow {
     failedToolCalls: r.failed_tool_calls,
     promptTokens: r.prompt_tokens,
     completionTokens: r.completion_tokens,
+    ...(r.cost === null ? {} : { cost: r.cost }),
   };
 }

@@ -173,8 +173,9 @@ export const PG_SQL = {
                  ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json`,
   // A connection with no owner is server-wide: every owner reads it; only the server scope ($2 NULL) changes it.
   insertConnection: `INSERT INTO model_connections
-                       (id, owner_id, name, base_url, api_key_cipher, capabilities_json, created_at, updated_at)
-                       VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${CONNECTION_COLUMNS}`,
+                       (id, owner_id, name, base_url, api_key_cipher, capabilities_json, rates_json, created_at,
+                        updated_at)
+                       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING ${CONNECTION_COLUMNS}`,
   visibleConnection: `SELECT ${CONNECTION_COLUMNS} FROM model_connections
                         WHERE id = $1 AND (owner_id IS NULL OR owner_id = $2)`,
   connectionsVisibleTo: `SELECT ${CONNECTION_COLUMNS} FROM model_connections
@@ -182,8 +183,9 @@ export const PG_SQL = {
   lockOwnedConnection: `SELECT ${CONNECTION_COLUMNS} FROM model_connections
                           WHERE id = $1 AND owner_id IS NOT DISTINCT FROM $2 FOR UPDATE`,
   updateConnection: `UPDATE model_connections
-                       SET name = $1, base_url = $2, api_key_cipher = $3, capabilities_json = $4, updated_at = $5
-                       WHERE id = $6 AND owner_id IS NOT DISTINCT FROM $7 RETURNING ${CONNECTION_COLUMNS}`,
+                       SET name = $1, base_url = $2, api_key_cipher = $3, capabilities_json = $4, rates_json = $5,
+                           updated_at = $6
+                       WHERE id = $7 AND owner_id IS NOT DISTINCT FROM $8 RETURNING ${CONNECTION_COLUMNS}`,
   // The connection and what was learnt of its models, in one statement.
   removeConnection: `WITH gone AS (
                        DELETE FROM model_connections WHERE id = $1 AND owner_id IS NOT DISTINCT FROM $2 RETURNING id

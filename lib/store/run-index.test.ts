@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../protocol/events';
-import { COUNT_CAP } from './run-index';
+import Database from 'better-sqlite3';
+import { COUNT_CAP, SqliteRunIndex } from './run-index';
 import { RUNS_PER_PAGE } from './run-query';
 import { LOCAL_OWNER_ID, ownerScope } from './owner';
 import { openSqliteStore } from './sqlite';
@@ -68,5 +69,37 @@ describe('the Runs query', () => {
     const few = await store.searchRuns(OWNER, { text: 'q100' }); // q100, q1000..q1002
     expect(few).toMatchObject({ total: 4, page: 1, pageCount: 1, hasOlder: false });
     expect(few.moreThanTotal).toBeUndefined();
+  });
+
+  it('answers the same when a large set of matching runs is checked run by run instead of driving the query', async () => {
+    const db = new Database(path.join(dir, 'chat.db'), { readonly: true });
+    try {
+      const runByRun = new SqliteRunIndex(db, 5); // more than 5 matching runs: read newest first, each checked
+      for (const text of ['q10', 'q1', 'q99']) {
+        for (const page of [1, 2]) {
+          const expected = await store.searchRuns(OWNER, { text, page });
+          expect(runByRun.search(OWNER, { text, page })).toEqual(expected);
+        }
+        expect(runByRun.figures(OWNER, { text })).toEqual(await store.runFigures(OWNER, { text }));
+      }
+      expect(runByRun.search(OWNER, { text: 'q10' }).rows.map((r) => r.runId)).toEqual([
+        'r1002',
+        'r1001',
+        'r1000',
+        'r109',
+        'r108',
+        'r107',
+        'r106',
+        'r105',
+        'r104',
+        'r103',
+        'r102',
+        'r101',
+        'r100',
+        'r10',
+      ]);
+    } finally {
+      db.close();
+    }
   });
 });

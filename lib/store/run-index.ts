@@ -36,6 +36,7 @@ interface SummaryRow {
   failed_tool_calls: number;
   prompt_tokens: number;
   completion_tokens: number;
+  cost: number | null;
 }
 
 type Params = Record<string, string | number>;
@@ -44,7 +45,11 @@ export class SqliteRunIndex {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly sql;
 
-  constructor(private readonly db: Database.Database) {
+  /** `setDrivenMax`: see SET_DRIVEN_MAX (a test sets it low to take the other plan over few runs). */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly setDrivenMax = SET_DRIVEN_MAX,
+  ) {
     const p = <P extends unknown[], R = unknown>(source: string) => db.prepare<P, R>(source);
     this.sql = {
       run: p<
@@ -84,11 +89,12 @@ export class SqliteRunIndex {
           number,
           number,
           number,
+          number | null,
         ]
       >(
         `INSERT INTO run_summaries (run_id, conversation_id, owner_id, started_at, outcome, agent, model, llm_calls,
-           tool_calls, failed_tool_calls, prompt_tokens, completion_tokens, duration_ms)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           tool_calls, failed_tool_calls, prompt_tokens, completion_tokens, duration_ms, cost)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       toolCall: p<[number | bigint, string, number, number]>(
         'INSERT INTO run_tool_calls (summary_id, name, ok, duration_ms) VALUES (?, ?, ?, ?)',
@@ -125,6 +131,7 @@ export class SqliteRunIndex {
       s.promptTokens,
       s.completionTokens,
       s.durationMs,
+      s.cost,
     ).lastInsertRowid;
     for (const c of s.toolCalls) this.sql.toolCall.run(id, c.name, c.ok ? 1 : 0, c.durationMs);
     for (const c of s.llmCalls) this.sql.llmCall.run(id, c.model, c.promptTokens, c.completionTokens, c.ttftMs);
@@ -147,22 +154,24 @@ export class SqliteRunIndex {
   }
 
   search(owner: OwnerScope, q: RunQuery): RunPage {
-    const { where, params } = filters(owner, q);
+    const { where, params, count } = this.filters(owner, q);
     // Counted up to a cap: counting every one of 100,000 runs costs more than the page itself.
     const counted = (
-      this.prepared(
-        `SELECT count(*) AS n FROM (SELECT 1 FROM run_summaries s WHERE ${where} LIMIT ${COUNT_CAP + 1})`,
-      ).get(params) as { n: number }
+      this.prepared(`SELECT count(*) AS n FROM (SELECT 1 FROM ${count} LIMIT ${COUNT_CAP + 1})`).get(params) as {
+        n: number;
+      }
     ).n;
     const capped = counted > COUNT_CAP;
     const total = Math.min(counted, COUNT_CAP);
     const lastPage = Math.max(1, Math.ceil(total / RUNS_PER_PAGE));
     const page = capped ? Math.max(1, q.page ?? 1) : Math.min(Math.max(1, q.page ?? 1), lastPage);
+    // The page is picked from the summaries alone, and only its rows are joined to their conversations.
     const rows = this.prepared(
       `SELECT s.run_id, s.conversation_id, c.title, s.agent, s.model, s.outcome, s.started_at, s.duration_ms,
-              s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens
-         FROM run_summaries s ${JOIN} WHERE ${where}
-         ORDER BY s.started_at DESC, s.id DESC LIMIT ${RUNS_PER_PAGE + 1} OFFSET @offset`,
+              s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens, s.cost
+         FROM (SELECT * FROM run_summaries s WHERE ${where}
+                ORDER BY s.started_at DESC, s.id DESC LIMIT ${RUNS_PER_PAGE + 1} OFFSET @offset) s ${JOIN}
+        ORDER BY s.started_at DESC, s.id DESC`,
     ).all({ ...params, offset: (page - 1) * RUNS_PER_PAGE }) as SummaryRow[];
     const hasOlder = rows.length > RUNS_PER_PAGE;
     const result: RunPage = { rows: rows.slice(0, RUNS_PER_PAGE).map(toRow), total, page, hasOlder };
@@ -174,7 +183,7 @@ export class SqliteRunIndex {
   /** Aggregated in SQL (window functions for the nearest-rank percentiles), so that a figure over tens of
    *  thousands of calls does not bring each call into JavaScript. */
   figures(owner: OwnerScope, q: RunQuery): RunFigures {
-    const { where, params } = filters(owner, q);
+    const { where, params } = this.filters(owner, q);
     // The newest FIGURES_CAP matching runs: a bound on the work (SQLite answers on the server's one thread).
     const matching = `SELECT s.id FROM run_summaries s WHERE ${where} ORDER BY s.started_at DESC LIMIT ${FIGURES_CAP}`;
     const covered = (this.prepared(`SELECT count(*) AS n FROM (${matching})`).get(params) as { n: number }).n;
@@ -215,7 +224,7 @@ export class SqliteRunIndex {
   }
 
   facets(owner: OwnerScope): RunFacets {
-    const { where, params } = filters(owner, {});
+    const { where, params } = this.filters(owner, {});
     const list = (sql: string) => (this.prepared(sql).all(params) as { v: string }[]).map((r) => r.v);
     return {
       tools: list(
@@ -229,6 +238,32 @@ export class SqliteRunIndex {
         `SELECT DISTINCT s.agent AS v FROM run_summaries s WHERE ${where} AND s.agent IS NOT NULL ORDER BY v`,
       ) as AgentKind[],
     };
+  }
+
+  /** The WHERE clause of a query over `run_summaries s`, and its named parameters. A filter by tool or by words is
+   *  a set of run ids. A small set drives the query (its runs are looked up and sorted); a large one would cost a
+   *  sort of thousands of rows for a page of 25, so the runs are read newest first instead and each is checked
+   *  against the set (the `+` keeps SQLite from driving by it), which stops once the page or the count is full.
+   *  With both sets, the smaller drives (the runs in both can be few: reading newest first could read them all). */
+  private filters(owner: OwnerScope, q: RunQuery): { where: string; params: Params; count: string } {
+    const out = filters(owner, q);
+    const sizes = out.sets.map((set) => {
+      const counted = this.prepared(`SELECT count(*) AS n FROM (${set} LIMIT ${this.setDrivenMax + 1})`);
+      return (counted.get(out.params) as { n: number }).n;
+    });
+    // Of two sets, the smaller drives; when both are past the cap, the tool's (reading the words' set costs more).
+    const driving = out.sets.length > 1 ? sizes.indexOf(Math.min(...sizes)) : -1;
+    const checked = (i: number) => i !== driving && (out.sets.length > 1 || sizes[i]! > this.setDrivenMax);
+    const where = [...out.where, ...out.sets.map((set, i) => `${checked(i) ? '+' : ''}s.id IN (${set})`)];
+    // The count stops at its cap, so when words are the only set it is driven by the full-text index itself, which
+    // yields matches one by one (a set of 20,000 is never built to count 1,001); one index row per run, so none is
+    // counted twice, and CROSS JOIN keeps that order. With a tool's set too, few runs may be in both: reading every
+    // match to find them would cost more than the plan above.
+    const count =
+      out.text && out.sets.length === 1
+        ? `run_text CROSS JOIN run_summaries s ON s.id = run_text.rowid WHERE ${out.text} AND ${out.where.join(' AND ')}`
+        : `run_summaries s WHERE ${where.join(' AND ')}`;
+    return { where: where.join(' AND '), params: out.params, count };
   }
 
   /** Queries differ by which filters are set; each shape is prepared once. */
@@ -248,9 +283,14 @@ export const COUNT_CAP = 1000;
 /** The figures cover the newest this many matching runs. */
 export const FIGURES_CAP = 5000;
 
-/** The WHERE clause of a query over `run_summaries s`, and its named parameters. */
-function filters(owner: OwnerScope, q: RunQuery): { where: string; params: Params } {
+/** A set of run ids (a tool or a words filter) of more runs than this is checked run by run (see filters()). */
+export const SET_DRIVEN_MAX = 2000;
+
+/** The conditions of a query over `run_summaries s`, its named parameters, and the sets of summary ids (SELECTs)
+ *  a run must be in. */
+function filters(owner: OwnerScope, q: RunQuery): { where: string[]; sets: string[]; params: Params; text?: string } {
   const where = ['s.owner_id = @owner'];
+  const sets: string[] = [];
   const params: Params = { owner: owner.ownerId };
   const add = (clause: string, values: Params) => {
     where.push(clause);
@@ -263,11 +303,14 @@ function filters(owner: OwnerScope, q: RunQuery): { where: string; params: Param
   if (q.to) add('s.started_at < @to', { to: dayStart(q.to) + DAY_MS });
   if (q.tool) {
     const failed = q.failedToolsOnly ? ' AND ok = 0' : '';
-    add(`s.id IN (SELECT summary_id FROM run_tool_calls WHERE name = @tool${failed})`, { tool: q.tool });
+    sets.push(`SELECT summary_id FROM run_tool_calls WHERE name = @tool${failed}`);
+    params.tool = q.tool;
   } else if (q.failedToolsOnly) where.push('s.failed_tool_calls > 0'); // as the partial index says it
   const text = textFilter(q.text);
-  if (text) add(`s.id IN (SELECT rowid FROM run_text WHERE ${text.where})`, text.params);
-  return { where: where.join(' AND '), params };
+  if (!text) return { where, sets, params };
+  sets.push(`SELECT rowid FROM run_text WHERE ${text.where}`);
+  Object.assign(params, text.params);
+  return { where, sets, params, text: text.where };
 }
 
 /** Every word must occur (as a substring, case-folded). Words of three or more characters go through the trigram
@@ -305,5 +348,6 @@ function toRow(r: SummaryRow): RunListRow {
     failedToolCalls: r.failed_tool_calls,
     promptTokens: r.prompt_tokens,
     completionTokens: r.completion_tokens,
+    ...(r.cost === null ? {} : { cost: r.cost }),
   };
 }

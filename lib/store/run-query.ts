@@ -40,6 +40,8 @@ export interface RunListRow {
   failedToolCalls: number;
   promptTokens: number;
   completionTokens: number;
+  /** What the run cost at the prices it ran with (absent: no price was set for its model). */
+  cost?: number;
 }
 
 export interface RunPage {

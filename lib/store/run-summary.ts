@@ -1,6 +1,7 @@
 // What the Runs page's index keeps of a finished run, read once from its log: the summary row, a row per tool call
 // and per model call, and the text a search looks in. One reading for both stores (run-index.ts on SQLite,
 // pg-run-index.ts on PostgreSQL), so the two cannot index a run differently.
+import { runCost } from '../llm/cost';
 import { contentText } from '../llm/schema';
 import { AGENT_KINDS, type AgentKind } from '../protocol/enums';
 import type { AgentEvent } from '../protocol/events';
@@ -25,6 +26,8 @@ export interface RunSummary {
   promptTokens: number;
   completionTokens: number;
   durationMs: number;
+  /** What its model calls cost at the prices its run-start kept; null when no price was set (never a cost of 0). */
+  cost: number | null;
   toolCalls: { name: string; ok: boolean; durationMs: number }[];
   llmCalls: { model: string; promptTokens: number; completionTokens: number; ttftMs: number | null }[];
   /** The user message, the answer, each tool call's arguments and result, one per line, each cut to its bound. */
@@ -45,6 +48,11 @@ export function summariseRun(run: RunToIndex, events: readonly AgentEvent[], ans
   }
   const model = start?.model ?? null;
   const tokens = (k: 'promptTokens' | 'completionTokens') => llm.reduce((n, e) => n + (e.usage?.[k] ?? 0), 0);
+  // Calls without token counts add nothing (the run's cost is then a lower bound, as the inspector says).
+  const cost = runCost(
+    llm.map((e) => e.usage),
+    start?.pricing,
+  );
   const pieces = [run.message.slice(0, INDEXED_CHARS.message), answer.slice(0, INDEXED_CHARS.answer)];
   for (const e of tools) {
     pieces.push(e.arguments.slice(0, INDEXED_CHARS.toolArguments));
@@ -56,6 +64,7 @@ export function summariseRun(run: RunToIndex, events: readonly AgentEvent[], ans
     promptTokens: tokens('promptTokens'),
     completionTokens: tokens('completionTokens'),
     durationMs: Math.round(end?.durationMs ?? Math.max(0, (run.ended_at ?? run.started_at) - run.started_at)),
+    cost: cost.state === 'priced' ? cost.amount : null,
     toolCalls: tools.map((e) => ({ name: e.name, ok: e.ok, durationMs: e.durationMs })),
     llmCalls: llm.map((e) => ({
       model: model ?? '',

@@ -209,6 +209,12 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX agent_documents_by_hash ON agent_documents (hash, owner_id);
   `,
+  // 10: prices and context lengths set per model on a connection (lib/llm/cost.ts ModelRates, by model name, "*" for
+  // all), and what each indexed run cost (NULL: no price was set when it ran, as for every run indexed before).
+  `
+  ALTER TABLE model_connections ADD COLUMN rates_json TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE run_summaries ADD COLUMN cost REAL;
+  `,
 ];
 
 if (MIGRATIONS.length !== SCHEMA_VERSION)

@@ -11,6 +11,7 @@
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import type { ChatAgentKind, FncallMode, RunStatus, SavedAgentKind, SpeakerSelection } from '../protocol/enums';
 import type { CapabilityHints } from '../llm/capabilities';
+import type { ModelRates } from '../llm/cost';
 import type { ContentItem, Lang } from '../llm/schema';
 import type { RunSearchStore } from './run-query';
 import type { OwnerScope } from './owner';
@@ -214,6 +215,8 @@ export interface StoredConnection {
   apiKeyCipher: string | null;
   /** What the user set per model name; the key "*" holds what they set for every model of the connection. */
   capabilities: Record<string, CapabilityHints>;
+  /** Prices and context lengths the user set, per model name ("*": every model of the connection). */
+  rates: Record<string, ModelRates>;
   createdAt: number;
   updatedAt: number;
 }
@@ -266,6 +269,7 @@ export interface ConnectionInput {
   baseURL: string;
   apiKeyCipher: string | null;
   capabilities?: Record<string, CapabilityHints>;
+  rates?: Record<string, ModelRates>;
 }
 
 export interface ConnectionStore {

@@ -40,6 +40,8 @@ export interface ModelServerOptions {
   model?: string;
   /** More model names GET /v1/models lists after `model` (a server with several models). */
   moreModels?: string[];
+  /** Listed with every model as vLLM says it (`max_model_len`): the models' context length in tokens. */
+  contextLength?: number;
   /** When set, /v1/* answers 401 to a request without `Authorization: Bearer <apiKey>`. */
   apiKey?: string;
 }
@@ -268,7 +270,13 @@ export async function createModelServer(opts: ModelServerOptions = {}): Promise<
       const names = [model, ...(opts.moreModels ?? []).filter((m) => m !== model)];
       return sendJson(res, 200, {
         object: 'list',
-        data: names.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })),
+        data: names.map((id) => ({
+          id,
+          object: 'model',
+          created: 0,
+          owned_by: 'scripted',
+          ...(opts.contextLength ? { max_model_len: opts.contextLength } : {}),
+        })),
       });
     }
     if (path === '/v1/chat/completions') {

@@ -86,9 +86,16 @@ describe('run logs written by an older version', () => {
       expect(foldEvents(events)).toEqual(run.messages);
 
       const inspected = foldInspection(events);
-      const { kind, ...inspection } = {
+      // Costs came later: a run from before has no prices, so it reads as "no price", never as a cost of 0.
+      expect(inspected.cost).toEqual({ state: 'no-price' });
+      expect(inspected.iterations.every((it) => it.cost.state === 'no-price' && !it.context)).toBe(true);
+      const {
+        kind,
+        cost: _cost,
+        ...inspection
+      } = {
         ...inspected,
-        iterations: inspected.iterations.map((it) => ({ ...it, request: undefined })),
+        iterations: inspected.iterations.map(({ cost: _c, ...it }) => ({ ...it, request: undefined })),
         input: undefined,
       };
       const { agentType, ...oldInspection } = run.inspection;

@@ -36,10 +36,15 @@ export function describeModelStores(open: () => Promise<ChatStore>, reopen: () =
         baseURL: 'http://127.0.0.1:8/v1',
         apiKeyCipher: 'v1:secret',
         capabilities: { 'qwen-vl': { vision: true }, '*': { tools: false } },
+        rates: { '*': { contextLength: 32768 }, 'qwen-max': { pricing: { inputPerMTok: 1.6, outputPerMTok: 6.4 } } },
       });
       await store.addConnection(B, { name: 'Bob’s', baseURL: 'http://127.0.0.1:7/v1', apiKeyCipher: null });
-      expect(shared).toMatchObject({ ownerId: null, name: 'Office', apiKeyCipher: null, capabilities: {} });
-      expect(mine).toMatchObject({ ownerId: 'user-a', apiKeyCipher: 'v1:secret' });
+      expect(shared).toMatchObject({ ownerId: null, name: 'Office', apiKeyCipher: null, capabilities: {}, rates: {} });
+      expect(mine).toMatchObject({
+        ownerId: 'user-a',
+        apiKeyCipher: 'v1:secret',
+        rates: { '*': { contextLength: 32768 }, 'qwen-max': { pricing: { inputPerMTok: 1.6, outputPerMTok: 6.4 } } },
+      });
       expect(mine.createdAt).toBe(mine.updatedAt);
 
       expect((await store.listConnections(A)).map((c) => c.name)).toEqual(['Office', 'Lab']);
@@ -54,11 +59,21 @@ export function describeModelStores(open: () => Promise<ChatStore>, reopen: () =
         capabilities: { x: { tools: true } },
       });
       expect(renamed.updatedAt).toBeGreaterThan(mine.updatedAt);
+      expect(renamed.rates).toEqual(mine.rates); // not given: kept
+      const priced = await store.updateConnection(A, mine.id, {
+        rates: { '*': { pricing: { inputPerMTok: 0.5, outputPerMTok: 2 }, contextLength: 8192 } },
+      });
+      expect(priced).toMatchObject({ name: 'Lab 2', capabilities: { x: { tools: true } } });
+      expect(priced.rates).toEqual({ '*': { pricing: { inputPerMTok: 0.5, outputPerMTok: 2 }, contextLength: 8192 } });
       expect((await store.updateConnection(A, mine.id, { apiKeyCipher: null })).apiKeyCipher).toBeNull();
       await store.updateConnection(null, shared.id, { baseURL: 'http://127.0.0.1:10/v1' });
 
       const again = await reopen();
-      expect(await again.getConnection(A, mine.id)).toMatchObject({ name: 'Lab 2', apiKeyCipher: null });
+      expect(await again.getConnection(A, mine.id)).toMatchObject({
+        name: 'Lab 2',
+        apiKeyCipher: null,
+        rates: { '*': { pricing: { inputPerMTok: 0.5, outputPerMTok: 2 }, contextLength: 8192 } },
+      });
       expect((await again.getConnection(A, shared.id))?.baseURL).toBe('http://127.0.0.1:10/v1');
     });
 

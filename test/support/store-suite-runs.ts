@@ -4,7 +4,7 @@
 // another owner's runs never in any of them.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AgentKind } from '../../lib/protocol/enums';
-import type { AgentEvent } from '../../lib/protocol/events';
+import type { AgentEvent, Pricing } from '../../lib/protocol/events';
 import { LOCAL_OWNER_ID, ownerScope, type OwnerScope } from '../../lib/store/owner';
 import type { RunOutcome, RunQuery } from '../../lib/store/run-query';
 import type { ChatStore } from '../../lib/store/types';
@@ -33,6 +33,8 @@ interface RunSpec {
   calls?: Call[];
   /** Per model call: prompt, completion tokens and the time to first token (null: not reported). */
   llm: [number, number, number | null][];
+  /** The prices its run-start keeps (absent: none set for its model). */
+  pricing?: Pricing;
 }
 
 async function record(store: ChatStore, owner: OwnerScope, r: RunSpec): Promise<void> {
@@ -51,6 +53,7 @@ async function record(store: ChatStore, owner: OwnerScope, r: RunSpec): Promise<
       lang: 'en',
       maxLlmCalls: 8,
       tools: (r.calls ?? []).map((c) => c.name),
+      ...(r.pricing ? { pricing: r.pricing } : {}),
     },
   ];
   r.llm.forEach(([promptTokens, completionTokens, ttft], i) => {
@@ -98,6 +101,7 @@ const RUNS: RunSpec[] = [
       [10, 5, 100],
       [12, 6, 200],
     ],
+    pricing: { inputPerMTok: 2, outputPerMTok: 8 },
   },
   {
     id: 'broken',
@@ -112,6 +116,7 @@ const RUNS: RunSpec[] = [
       { name: 'current_time', args: '{}', ok: true, result: '2026-12-01T12:00:00Z', ms: 2 },
     ],
     llm: [[7, 3, 50]],
+    pricing: { inputPerMTok: 0, outputPerMTok: 0 },
   },
   {
     id: 'greeting',
@@ -165,6 +170,9 @@ export function describeRunSearch(open: () => Promise<ChatStore>): void {
         completionTokens: 11,
       });
       expect(page.rows[1]).toMatchObject({ outcome: 'error', toolCalls: 2, failedToolCalls: 1 });
+      // At the prices each run started with: 22 in × 2 + 11 out × 8 per million; free is 0; no price is no cost.
+      expect(page.rows.map((r) => r.cost)).toEqual([undefined, 0, (22 * 2 + 11 * 8) / 1e6]);
+      expect(page.rows[0]).not.toHaveProperty('cost');
       expect(await ids({}, B)).toEqual(['secret']);
       expect(await ids({ page: 9 })).toEqual(['greeting', 'broken', 'tides']); // past the last page: the last
     });

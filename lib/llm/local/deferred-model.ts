@@ -1,6 +1,7 @@
 // The local model as createChatModel hands it out: its name and mode are known at once, and LocalChatModel (with the
 // worker thread and node-llama-cpp behind it) loads on the first call. So building the model a configuration names
 // loads none of the local model's code, and a server that never runs a local model never loads it.
+import type { Pricing } from '../../protocol/events';
 import type { FncallMode } from '../../protocol/enums';
 import type { ChatModel, ChatRequest, LlmCallResult, LlmEventSink } from '../model';
 import type { LocalChatModel, LocalModelOptions } from './local-model';
@@ -11,14 +12,19 @@ export class DeferredLocalModel implements ChatModel {
   readonly fncallMode: FncallMode;
   readonly file: string;
   readonly connection?: string;
+  readonly pricing?: Pricing;
+  readonly contextLength?: number;
   private made?: Promise<LocalChatModel>;
 
   constructor(
     private readonly options: LocalModelOptions,
     connection?: string,
+    meter: { pricing?: Pricing; contextLength?: number } = {},
   ) {
     this.file = options.file;
     if (connection) this.connection = connection;
+    if (meter.pricing) this.pricing = meter.pricing;
+    if (meter.contextLength) this.contextLength = meter.contextLength;
     this.model = options.model ?? localModelName(options.file);
     this.fncallMode = options.fncallMode ?? 'native';
   }
