@@ -293,7 +293,7 @@ export interface ConnectionStore {
 }
 
 /** Saved agents. createAgent and updateAgent also record which uploads the definition's `documents` hold (the
- *  agent_documents table, migration 8): ownsUpload and countDocumentsWithHash count them; deleteAgent drops them. */
+ *  agent_documents table, schema version 9): ownsUpload and countDocumentsWithHash count them; deleteAgent drops them. */
 export interface AgentStore {
   createAgent(owner: OwnerScope, definition: AgentDefinition): Promise<SavedAgent>;
   getAgent(owner: OwnerScope, id: string): Promise<SavedAgent | undefined>;
