@@ -82,13 +82,16 @@ export class LocalModelFiles {
   }
 
   async view(): Promise<LocalModelsView> {
+    // The downloads are read before the folder: a download that ends in between then reads as running (the page
+    // reads again when it ends), never as done with its file missing from the list (the page would not read again).
+    const downloads = [...this.jobs.values()].map((j) => ({ ...j.view }));
+    const running = new Set(downloads.filter((d) => d.state === 'running').map((d) => d.name));
     const { models, partial } = await listLocalModels(this.dir);
-    const running = new Set([...this.jobs.values()].filter((j) => j.view.state === 'running').map((j) => j.view.name));
     return {
       dir: this.dir,
       models,
       partial: partial.filter((p) => !running.has(p.name)),
-      downloads: [...this.jobs.values()].map((j) => ({ ...j.view })),
+      downloads,
       catalog: LOCAL_MODEL_CATALOG,
       uploadMaxBytes: this.uploadMaxBytes,
     };
