@@ -2,7 +2,8 @@
 // The Agents section of the left column: the saved agents, each started in a new conversation, edited, duplicated,
 // exported or deleted; a new agent, or one imported from its JSON file.
 import { useTranslations } from 'next-intl';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { JsonFileButton } from '../json-file-button';
 import { exportAgentFile } from '@/app/actions/agents';
 import { AgentAvatar } from '../chat/agent-avatar';
 import { useChat } from '../chat/store';
@@ -20,7 +21,6 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const agents = useAgents((s) => s.agents);
   const { refresh, edit, remove, importFile } = useAgents.getState();
   const [problem, setProblem] = useState<string>();
-  const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     void refresh();
@@ -35,26 +35,19 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
         <button type="button" className={SMALL} onClick={() => edit({ definition: blankAgent() })}>
           {t('new')}
         </button>
-        <button type="button" className={SMALL} onClick={() => fileInput.current?.click()}>
-          {t('import')}
-        </button>
-        <input
-          ref={fileInput}
-          type="file"
-          accept="application/json,.json"
-          aria-label={t('import')}
-          className="hidden"
-          onChange={async (e) => {
-            const file = e.target.files?.[0];
-            e.target.value = '';
-            if (!file) return;
-            const result = await importFile(await file.text());
+        <JsonFileButton
+          className={SMALL}
+          inputLabel={t('import')}
+          onFile={async (text) => {
+            const result = await importFile(text);
             if ('error' in result) setProblem(t('importFailed', { error: result.error }));
             else if (result.missingDocuments.length)
               setProblem(t('importMissingDocuments', { names: result.missingDocuments.join(', ') }));
             else setProblem(undefined);
           }}
-        />
+        >
+          {t('import')}
+        </JsonFileButton>
       </div>
       {problem && (
         <p role="alert" className="rounded bg-red-50 px-2 py-1 text-xs text-red-900 dark:bg-red-950 dark:text-red-100">
