@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { parseToolArgs, validateToolArgs } from './args';
+import { checkSchema, parseToolArgs, validateToolArgs } from './args';
 import { BaseTool } from './base-tool';
 import { ToolArgumentsError } from './errors';
 
@@ -146,5 +146,32 @@ describe('validateToolArgs', () => {
     const legacy = new Weather();
     (legacy as BaseTool).parameters = [{ name: 'q', type: 'string', required: true }];
     expect(argError(() => validateToolArgs(legacy, {}))).toBe("missing required property 'q'");
+  });
+});
+
+describe('checkSchema', () => {
+  const schema = () => ({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
+
+  it('compiles a schema once, however many fresh copies of it the runs build', () => {
+    const first = checkSchema(schema());
+    const again = checkSchema(schema());
+    expect(first.validate).toBeTypeOf('function');
+    expect(again.validate).toBe(first.validate);
+    expect(first.validate!({ city: 'Paris' })).toBe(true);
+    expect(first.validate!({})).toBe(false);
+  });
+
+  it('says why a schema is unusable, every time it is asked', () => {
+    const bad = () => ({ type: 'object', properties: { n: { type: 'nonsense' } } });
+    expect(checkSchema(bad()).problem).toMatch(/not a valid JSON Schema/);
+    expect(checkSchema(bad()).problem).toMatch(/not a valid JSON Schema/);
+  });
+
+  it('keeps a bounded number of schemas: the oldest is compiled again after many others', () => {
+    const first = checkSchema({ type: 'object', properties: { evicted: { type: 'number' } } }).validate;
+    for (let i = 0; i < 600; i++) checkSchema({ type: 'object', properties: { [`p${i}`]: { type: 'number' } } });
+    const later = checkSchema({ type: 'object', properties: { evicted: { type: 'number' } } }).validate;
+    expect(later).toBeTypeOf('function');
+    expect(later).not.toBe(first);
   });
 });

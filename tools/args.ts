@@ -5,7 +5,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import JSON5 from 'json5';
 import type { FunctionDef } from '../lib/llm/schema';
 import { isPlainObject } from '../lib/protocol/json';
-import { ToolArgumentsError } from './errors';
+import { ToolArgumentsError, ToolDefinitionError } from './errors';
 
 /** What validation needs of a tool: the schema the model sees. */
 type WithParameters = { readonly function: FunctionDef };
@@ -130,16 +130,48 @@ export function formatValidationErrors(errors: readonly ErrorObject[] | null | u
   return [...new Set(lines)].join('; ') || 'the arguments do not match the schema';
 }
 
-const validators = new WeakMap<WithParameters, ValidateFunction>();
+// Every run builds its tools afresh, and ajv's own cache knows a schema by its object, so a fresh copy of the same
+// schema was checked and compiled again (about half a millisecond each, before every first model call). Checked
+// schemas are kept by their JSON text instead; MCP servers may bring many, hence the bound.
+const CHECKED_MAX = 500;
+const checked = new Map<string, SchemaCheck>();
+
+/** A parameters schema as ajv sees it: its compiled validator, or why it is not a usable schema. */
+export type SchemaCheck = { validate: ValidateFunction; problem?: undefined } | { problem: string };
+
+export function checkSchema(schema: Record<string, unknown>): SchemaCheck {
+  const key = JSON.stringify(schema);
+  let result = checked.get(key);
+  if (!result) {
+    result = compile(schema);
+    if (checked.size >= CHECKED_MAX) checked.delete(checked.keys().next().value!);
+    checked.set(key, result);
+  }
+  return result;
+}
+
+function compile(schema: Record<string, unknown>): SchemaCheck {
+  const prepared = ajvFor(schema);
+  if (!prepared.ajv.validateSchema(prepared.schema)) {
+    const detail = (prepared.ajv.errors ?? [])
+      .map((e) => `parameters${e.instancePath.replace(/\//g, '.')} ${e.message ?? 'is invalid'}`)
+      .join('; ');
+    return {
+      problem: `parameters is not a valid JSON Schema: ${detail || formatValidationErrors(prepared.ajv.errors)}`,
+    };
+  }
+  try {
+    return { validate: prepared.ajv.compile(prepared.schema) };
+  } catch (err) {
+    return { problem: `parameters schema cannot be compiled: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
 
 function validatorFor(tool: WithParameters): ValidateFunction {
-  let validate = validators.get(tool);
-  if (!validate) {
-    const prepared = ajvFor(tool.function.parameters);
-    validate = prepared.ajv.compile(prepared.schema);
-    validators.set(tool, validate);
-  }
-  return validate;
+  const result = checkSchema(tool.function.parameters);
+  // A registered tool's schema was checked when it was made; this is for a tool object that never was.
+  if (result.problem !== undefined) throw new ToolDefinitionError(`The tool's ${result.problem}`);
+  return result.validate;
 }
 
 /** Checks parsed arguments against the tool's parameters schema; throws ToolArgumentsError with readable text. */

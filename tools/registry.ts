@@ -1,6 +1,6 @@
 // The global name -> tool class map, the registration decorator, and the declaration checks it runs.
 import { isPlainObject } from '../lib/protocol/json';
-import { ajvFor, formatValidationErrors } from './args';
+import { checkSchema } from './args';
 import { BaseTool, legacyParametersToSchema, type LegacyToolParameter } from './base-tool';
 import { ToolDefinitionError } from './errors';
 
@@ -48,19 +48,7 @@ function parametersProblem(parameters: unknown): string | undefined {
     const missing = schema.required.find((r: string) => !Object.hasOwn(properties, r));
     if (missing !== undefined) return `parameters.required lists '${missing}', which is not in properties`;
   }
-  const prepared = ajvFor(schema);
-  if (!prepared.ajv.validateSchema(prepared.schema)) {
-    const detail = (prepared.ajv.errors ?? [])
-      .map((e) => `parameters${e.instancePath.replace(/\//g, '.')} ${e.message ?? 'is invalid'}`)
-      .join('; ');
-    return `parameters is not a valid JSON Schema: ${detail || formatValidationErrors(prepared.ajv.errors)}`;
-  }
-  try {
-    prepared.ajv.compile(prepared.schema);
-  } catch (err) {
-    return `parameters schema cannot be compiled: ${errorMessage(err)}`;
-  }
-  return undefined;
+  return checkSchema(schema).problem;
 }
 
 /** Validates a tool instance's declaration; throws a ToolDefinitionError naming the tool and the problem. */
