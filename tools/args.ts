@@ -137,7 +137,8 @@ const CHECKED_MAX = 500;
 const checked = new Map<string, SchemaCheck>();
 
 /** A parameters schema as ajv sees it: its compiled validator, or why it is not a usable schema. */
-export type SchemaCheck = { validate: ValidateFunction; problem?: undefined } | { problem: string };
+export type SchemaCheck =
+  { validate: ValidateFunction; problem?: undefined } | { validate?: undefined; problem: string };
 
 export function checkSchema(schema: Record<string, unknown>): SchemaCheck {
   const key = JSON.stringify(schema);

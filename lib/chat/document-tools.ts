@@ -3,7 +3,7 @@
 // settings panel shows its outcome. Browser-safe: types only, no Node.
 import { isImageKind } from '../documents/image-kind';
 import type { OwnerScope } from '../store/owner';
-import type { ChatStore, ConversationSettings } from '../store/types';
+import type { ChatStore, ConversationSettings, TurnRecord } from '../store/types';
 
 /** The tools a conversation with documents is offered (both file-aware: the documents are staged for them). */
 export const DOCUMENT_TOOLS = ['retrieval', 'doc_parser'] as const;
@@ -39,16 +39,15 @@ export function withDocumentTools(settings: ConversationSettings, hasDocuments: 
 }
 
 /** A conversation has documents when an upload of it is not refused (ready, or still parsing: the message waits for
- *  it), or when one of its messages carries a file (POST /api/chat's `files`). An image is no document: messages
+ *  it), or when one of its messages (`turns`, as the store lists them) carries a file (POST /api/chat's `files`). An image is no document: messages
  *  carry it to the model as an image, there is no text to search. */
 export async function conversationHasDocuments(
-  store: Pick<ChatStore, 'listDocuments' | 'listTurns'>,
+  store: Pick<ChatStore, 'listDocuments'>,
   owner: OwnerScope,
   conversationId: string,
+  turns: readonly TurnRecord[],
 ): Promise<boolean> {
   if ((await store.listDocuments(owner, conversationId)).some((d) => d.state !== 'error' && !isImageKind(d.kind)))
     return true;
-  return (await store.listTurns(owner, conversationId)).some(
-    ({ turn }) => typeof turn.content !== 'string' && turn.content.some((item) => item.file),
-  );
+  return turns.some(({ turn }) => typeof turn.content !== 'string' && turn.content.some((item) => item.file));
 }

@@ -14,7 +14,7 @@ import { replayEvents } from '../replay/resume';
 import { DEFAULT_TITLE, mergeSettings } from '../store/settings';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
-import type { ChatStore, Conversation, ConversationSettings, StoredTurn } from '../store/types';
+import type { ChatStore, Conversation, ConversationSettings, StoredTurn, TurnRecord } from '../store/types';
 import { withNewDocuments } from '../uploads/attach';
 import { attachmentItems } from '../uploads/attachments';
 import type { ParseJobs } from '../uploads/parsing';
@@ -61,7 +61,7 @@ export interface ChatServiceDeps {
 
 /** How a run comes about: what becomes of the conversation, and what the agent is given. */
 type RunPlan =
-  | { kind: 'turn'; conversation: Conversation; turn: StoredTurn; pageLang?: Lang }
+  | { kind: 'turn'; conversation: Conversation; turn: StoredTurn; history: Message[]; pageLang?: Lang }
   | { kind: 'messages'; conversation: Conversation; turn: StoredTurn; input: Message[]; clientTools?: FunctionDef[] }
   | { kind: 'replay'; conversation: Conversation; turn: StoredTurn; plan: ReplayPlan; model?: string };
 
@@ -97,6 +97,8 @@ export class ChatService {
       : [];
     const content: string | ContentItem[] = files.length ? [{ text: req.message }, ...files] : req.message;
     const existing = req.conversationId ? await this.conversation(owner, req.conversationId) : undefined;
+    // Read once: every run begins with its conversation's whole history, which grows with every answer.
+    const turns = existing ? await this.store.listTurns(owner, existing.id) : [];
     const settings = mergeSettings(existing?.settings ?? this.deps.defaultSettings(), req.settings);
     // A bad setting (an unknown tool, or one the actor may not use) fails here, before anything is stored.
     const agent = await this.agentFor(
@@ -104,7 +106,7 @@ export class ChatService {
       await this.runSettings(
         owner,
         settings,
-        existing?.id,
+        existing && { id: existing.id, turns },
         files.some((f) => f.file),
       ),
       existing?.id,
@@ -113,11 +115,11 @@ export class ChatService {
       existing ?? (await this.store.createConversation(owner, { title: titleFrom(content), settings: req.settings }));
     if (existing && req.settings) conversation = await this.store.updateSettings(owner, existing.id, req.settings);
     // A conversation created by an upload gets its title from its first message.
-    const turns = await this.store.listTurns(owner, conversation.id);
     if (!turns.length && conversation.title === DEFAULT_TITLE)
       await this.store.renameConversation(owner, conversation.id, titleFrom(content));
-    const turn = await this.addTurn(owner, conversation.id, Infinity, content);
-    return this.start(owner, agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
+    const history = historyOf(turns, Infinity);
+    const turn = await this.addTurn(owner, conversation.id, history, content);
+    return this.start(owner, agent, { kind: 'turn', conversation, turn, history, pageLang: req.lang });
   }
 
   /**
@@ -155,9 +157,14 @@ export class ChatService {
     const pageLang = parseRequest(RegenerateRequestSchema, { turnId, lang }).lang;
     const turn = await this.turn(owner, turnId);
     const conversation = await this.conversation(owner, turn.conversationId);
-    const agent = await this.agentFor(actor, await this.runSettings(owner, conversation.settings, conversation.id));
+    const turns = await this.store.listTurns(owner, conversation.id);
+    const agent = await this.agentFor(
+      actor,
+      await this.runSettings(owner, conversation.settings, { id: conversation.id, turns }),
+    );
     await this.store.deleteTurnsFrom(owner, conversation.id, turn.seq + 1);
-    return this.start(owner, agent, { kind: 'turn', conversation, turn, pageLang });
+    const history = historyOf(turns, turn.seq);
+    return this.start(owner, agent, { kind: 'turn', conversation, turn, history, pageLang });
   }
 
   /** Replaces a user message (and everything after it) with a new one and answers it. */
@@ -166,14 +173,16 @@ export class ChatService {
     const req = parseRequest(EditRequestSchema, { turnId, message, lang });
     const old = await this.turn(owner, req.turnId);
     const conversation = await this.conversation(owner, old.conversationId);
+    const turns = await this.store.listTurns(owner, conversation.id);
     const agent = await this.agentFor(
       actor,
-      await this.runSettings(owner, conversation.settings, conversation.id),
+      await this.runSettings(owner, conversation.settings, { id: conversation.id, turns }),
       conversation.id,
     );
     await this.store.deleteTurnsFrom(owner, conversation.id, old.seq);
-    const turn = await this.addTurn(owner, conversation.id, old.seq, req.message);
-    return this.start(owner, agent, { kind: 'turn', conversation, turn, pageLang: req.lang });
+    const history = historyOf(turns, old.seq);
+    const turn = await this.addTurn(owner, conversation.id, history, req.message);
+    return this.start(owner, agent, { kind: 'turn', conversation, turn, history, pageLang: req.lang });
   }
 
   /**
@@ -260,25 +269,20 @@ export class ChatService {
 
   /** The messages the model sees for a turn: every earlier turn with its latest answer, then this turn. */
   async history(owner: OwnerScope, conversationId: string, beforeSeq: number): Promise<Message[]> {
-    const messages: Message[] = [];
-    for (const record of await this.store.listTurns(owner, conversationId)) {
-      if (record.turn.seq >= beforeSeq) break;
-      messages.push({ role: 'user', content: record.turn.content });
-      messages.push(...foldEvents(record.events));
-    }
-    return messages;
+    return historyOf(await this.store.listTurns(owner, conversationId), beforeSeq);
   }
 
   /** The conversation's settings with the document tools when it has documents, or the message brings files. */
   private async runSettings(
     owner: OwnerScope,
     settings: ConversationSettings,
-    conversationId?: string,
+    conversation?: { id: string; turns: readonly TurnRecord[] },
     bringsFiles = false,
   ) {
     const has =
       bringsFiles ||
-      (conversationId !== undefined && (await conversationHasDocuments(this.store, owner, conversationId)));
+      (conversation !== undefined &&
+        (await conversationHasDocuments(this.store, owner, conversation.id, conversation.turns)));
     return withDocumentTools(settings, has);
   }
 
@@ -306,8 +310,12 @@ export class ChatService {
   }
 
   /** A user turn, carrying the conversation's ready documents that no earlier turn carries. */
-  private async addTurn(owner: OwnerScope, conversationId: string, beforeSeq: number, content: string | ContentItem[]) {
-    const history = await this.history(owner, conversationId, beforeSeq);
+  private async addTurn(
+    owner: OwnerScope,
+    conversationId: string,
+    history: Message[],
+    content: string | ContentItem[],
+  ) {
     const carried = await withNewDocuments(this.store, owner, conversationId, history, content);
     return this.store.addTurn(owner, conversationId, carried);
   }
@@ -320,10 +328,7 @@ export class ChatService {
         ? how.plan
         : how.kind === 'messages'
           ? how.input
-          : [
-              ...(await this.history(owner, conversation.id, turn.seq)),
-              { role: 'user' as const, content: turn.content },
-            ];
+          : [...how.history, { role: 'user' as const, content: turn.content }];
     await this.store.startRun(owner, turn.id, runId);
     const writer = this.runs.start(owner, runId, conversation.id);
     // The conversation's language when its settings name one, else the page's; with neither (a replay, a client
@@ -376,6 +381,17 @@ export class ChatService {
     if (!t) throw new NotFoundError(`Message ${id} does not exist.`);
     return t;
   }
+}
+
+/** The messages of the turns before `beforeSeq`: each user message, then what its latest run added. */
+function historyOf(turns: readonly TurnRecord[], beforeSeq: number): Message[] {
+  const messages: Message[] = [];
+  for (const record of turns) {
+    if (record.turn.seq >= beforeSeq) break;
+    messages.push({ role: 'user', content: record.turn.content });
+    messages.push(...foldEvents(record.events));
+  }
+  return messages;
 }
 
 /** What a paused call waits under: the asking run's id with the call's id (two child runs may both call "call_1"). */
