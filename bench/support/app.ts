@@ -271,7 +271,7 @@ export async function answerDone(page: Page, timeoutMs = 300_000): Promise<numbe
 /** Runs `body` with the three processes up, and stops them whatever happens (Ctrl-C included). */
 export async function withStack<T>(
   body: (stack: { model: ModelServerProcess; app: AppProcess; browser: Browser }) => Promise<T>,
-  opts: { modelUrlFor?: (modelUrl: string) => Promise<string> } = {},
+  opts: { modelUrlFor?: (modelUrl: string) => Promise<string>; env?: Record<string, string> } = {},
 ): Promise<T> {
   ensureBuild();
   const started: Stoppable[] = [];
@@ -285,7 +285,7 @@ export async function withStack<T>(
   try {
     const model = await startModelServer();
     started.push(model);
-    const app = await startApp(opts.modelUrlFor ? await opts.modelUrlFor(model.url) : model.url);
+    const app = await startApp(opts.modelUrlFor ? await opts.modelUrlFor(model.url) : model.url, { env: opts.env });
     started.push(app);
     const browser = await launchBrowser();
     started.push({ stop: () => browser.close() });
