@@ -3,7 +3,7 @@
 // settings panel shows its outcome. Browser-safe: types only, no Node.
 import { isImageKind } from '../documents/image-kind';
 import type { OwnerScope } from '../store/owner';
-import type { ChatStore, ConversationSettings, TurnRecord } from '../store/types';
+import type { ChatStore, ConversationSettings, StoredTurn } from '../store/types';
 
 /** The tools a conversation with documents is offered (both file-aware: the documents are staged for them). */
 export const DOCUMENT_TOOLS = ['retrieval', 'doc_parser'] as const;
@@ -45,7 +45,7 @@ export async function conversationHasDocuments(
   store: Pick<ChatStore, 'listDocuments'>,
   owner: OwnerScope,
   conversationId: string,
-  turns: readonly TurnRecord[],
+  turns: readonly { turn: StoredTurn }[],
 ): Promise<boolean> {
   if ((await store.listDocuments(owner, conversationId)).some((d) => d.state !== 'error' && !isImageKind(d.kind)))
     return true;

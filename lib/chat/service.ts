@@ -4,7 +4,7 @@
 // happen, and on to whoever follows the run once stored. Every use case acts for an Actor (actor.ts): the store and
 // the runs in progress see only its objects, and its tools are checked against what the admin allows.
 import { randomUUID } from 'node:crypto';
-import { foldEvents, type Agent, type Message } from '../agent';
+import type { Agent, Message } from '../agent';
 import type { ImageLimits } from '../documents/image';
 import type { ContentItem, FunctionDef, Lang } from '../llm/schema';
 import { contentText } from '../llm/schema';
@@ -14,7 +14,7 @@ import { replayEvents } from '../replay/resume';
 import { DEFAULT_TITLE, mergeSettings } from '../store/settings';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
-import type { ChatStore, Conversation, ConversationSettings, StoredTurn, TurnRecord } from '../store/types';
+import type { ChatStore, Conversation, ConversationSettings, HistoryTurn, StoredTurn } from '../store/types';
 import { withNewDocuments } from '../uploads/attach';
 import { attachmentItems } from '../uploads/attachments';
 import type { ParseJobs } from '../uploads/parsing';
@@ -98,7 +98,7 @@ export class ChatService {
     const content: string | ContentItem[] = files.length ? [{ text: req.message }, ...files] : req.message;
     const existing = req.conversationId ? await this.conversation(owner, req.conversationId) : undefined;
     // Read once: every run begins with its conversation's whole history, which grows with every answer.
-    const turns = existing ? await this.store.listTurns(owner, existing.id) : [];
+    const turns = existing ? await this.store.listHistory(owner, existing.id) : [];
     const settings = mergeSettings(existing?.settings ?? this.deps.defaultSettings(), req.settings);
     // A bad setting (an unknown tool, or one the actor may not use) fails here, before anything is stored.
     const agent = await this.agentFor(
@@ -157,7 +157,7 @@ export class ChatService {
     const pageLang = parseRequest(RegenerateRequestSchema, { turnId, lang }).lang;
     const turn = await this.turn(owner, turnId);
     const conversation = await this.conversation(owner, turn.conversationId);
-    const turns = await this.store.listTurns(owner, conversation.id);
+    const turns = await this.store.listHistory(owner, conversation.id);
     const agent = await this.agentFor(
       actor,
       await this.runSettings(owner, conversation.settings, { id: conversation.id, turns }),
@@ -173,7 +173,7 @@ export class ChatService {
     const req = parseRequest(EditRequestSchema, { turnId, message, lang });
     const old = await this.turn(owner, req.turnId);
     const conversation = await this.conversation(owner, old.conversationId);
-    const turns = await this.store.listTurns(owner, conversation.id);
+    const turns = await this.store.listHistory(owner, conversation.id);
     const agent = await this.agentFor(
       actor,
       await this.runSettings(owner, conversation.settings, { id: conversation.id, turns }),
@@ -269,14 +269,14 @@ export class ChatService {
 
   /** The messages the model sees for a turn: every earlier turn with its latest answer, then this turn. */
   async history(owner: OwnerScope, conversationId: string, beforeSeq: number): Promise<Message[]> {
-    return historyOf(await this.store.listTurns(owner, conversationId), beforeSeq);
+    return historyOf(await this.store.listHistory(owner, conversationId), beforeSeq);
   }
 
   /** The conversation's settings with the document tools when it has documents, or the message brings files. */
   private async runSettings(
     owner: OwnerScope,
     settings: ConversationSettings,
-    conversation?: { id: string; turns: readonly TurnRecord[] },
+    conversation?: { id: string; turns: readonly HistoryTurn[] },
     bringsFiles = false,
   ) {
     const has =
@@ -384,12 +384,11 @@ export class ChatService {
 }
 
 /** The messages of the turns before `beforeSeq`: each user message, then what its latest run added. */
-function historyOf(turns: readonly TurnRecord[], beforeSeq: number): Message[] {
+function historyOf(turns: readonly HistoryTurn[], beforeSeq: number): Message[] {
   const messages: Message[] = [];
-  for (const record of turns) {
-    if (record.turn.seq >= beforeSeq) break;
-    messages.push({ role: 'user', content: record.turn.content });
-    messages.push(...foldEvents(record.events));
+  for (const { turn, messages: added } of turns) {
+    if (turn.seq >= beforeSeq) break;
+    messages.push({ role: 'user', content: turn.content }, ...added);
   }
   return messages;
 }

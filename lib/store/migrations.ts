@@ -12,6 +12,7 @@ export const SCHEMA_VERSIONS = [
   '8: runs leased by the instance that drives them (several instances on one database; nothing on SQLite)',
   '9: the documents a saved agent always has (its knowledge)',
   '10: prices and context lengths per model on a connection, and what each indexed run cost',
+  "11: the messages each ended run added, kept so that a conversation's history is read without its events",
 ] as const;
 
 export const SCHEMA_VERSION = SCHEMA_VERSIONS.length;

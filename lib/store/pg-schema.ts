@@ -243,6 +243,11 @@ export const PG_MIGRATIONS: readonly string[] = [
   ALTER TABLE model_connections ADD COLUMN rates_json text NOT NULL DEFAULT '{}';
   ALTER TABLE run_summaries ADD COLUMN cost double precision;
   `,
+  // 11: the messages an ended run added (foldEvents of its log, JSON), written as it ends; NULL while it runs, and for
+  // a run that ended before this version until its conversation's history is next read.
+  `
+  ALTER TABLE runs ADD COLUMN messages_json text;
+  `,
 ];
 
 if (PG_MIGRATIONS.length !== SCHEMA_VERSION)

@@ -77,6 +77,10 @@ export const PG_SQL = {
                          WHERE t.conversation_id = $1 ORDER BY r.started_at, r.ord`,
   runningOfConversation: `SELECT r.id FROM runs r JOIN turns t ON t.id = r.turn_id
                             WHERE t.conversation_id = $1 AND r.status = 'running'`,
+  // After an owned conversation lookup; the update also of a run being closed.
+  historyRuns: `SELECT r.id, r.turn_id, r.status, r.messages_json FROM runs r JOIN turns t ON t.id = r.turn_id
+                  WHERE t.conversation_id = $1 ORDER BY r.started_at, r.ord`,
+  keepRunMessages: `UPDATE runs SET messages_json = $1 WHERE id = $2 AND status <> 'running'`,
   // Of a run found by an owned lookup, or by the lease sweep (every owner's).
   conversationOfRun: `SELECT c.id, c.title FROM ${OWNED_RUNS} WHERE r.id = $1`,
   // JSON is taken apart in the store, not here: PostgreSQL's JSON operators refuse a \\u0000 in a string.

@@ -56,6 +56,17 @@ if (missing) {
         );
         return rows[0]!.n;
       },
+      async keptMessagesJson(runId) {
+        const rows = await queryRows<{ m: string | null }>(
+          db.url,
+          'SELECT messages_json AS m FROM runs WHERE id = $1',
+          [runId],
+        );
+        return rows[0]!.m;
+      },
+      async forgetRunMessages(runId) {
+        await queryRows(db.url, 'UPDATE runs SET messages_json = NULL WHERE id = $1', [runId]);
+      },
       async cleanup() {
         for (const store of opened) await store.close().catch(() => undefined); // some were closed by the test
         await db.drop();

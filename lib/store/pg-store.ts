@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
-import { contentText, type ContentItem } from '../llm/schema';
+import { contentText, type ContentItem, type Message } from '../llm/schema';
+import { foldEvents } from '../agent/fold';
 import type { RunStatus } from '../protocol/enums';
 import { documentRef } from './documents';
 import { NotFoundError } from './errors';
@@ -22,7 +23,8 @@ import { pgText, run, type PgStatement, type Queryable } from './pg-statements';
 import type { RunBus } from './run-bus';
 import type { RunFacets, RunFigures, RunPage, RunQuery } from './run-query';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings, settingsFromJson } from './settings';
-import type { ConversationRow, RunRow, TurnRow } from './statements';
+import { keptMessages, messagesJson } from './run-messages';
+import type { ConversationRow, HistoryRunRow, RunRow, TurnRow } from './statements';
 import { upgradeRunLog } from './upgrade';
 import type { CapabilityHints } from '../llm/capabilities';
 import type {
@@ -42,6 +44,7 @@ import type {
   StoredDocument,
   StoredRun,
   StoredTurn,
+  HistoryTurn,
   TurnRecord,
 } from './types';
 
@@ -131,12 +134,12 @@ class PgChatStore implements ChatStore {
     return run<Row>(db, name, values);
   }
 
-  /** `fn` in one transaction on one connection of the pool. */
-  private async tx<T>(fn: (db: pg.PoolClient) => Promise<T>): Promise<T> {
+  /** `fn` in one transaction on one connection of the pool; `begin` may ask for a snapshot (SNAPSHOT). */
+  private async tx<T>(fn: (db: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       const result = await fn(client);
       await client.query('COMMIT');
       return result;
@@ -227,13 +230,9 @@ class PgChatStore implements ChatStore {
   }
 
   async listTurns(owner: OwnerScope, conversationId: string): Promise<TurnRecord[]> {
-    // One snapshot for the turns, their runs and the events (REPEATABLE READ), as SQLite's one transaction gives.
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      if (!(await this.q('conversation', [conversationId, owner.ownerId], client)).rowCount)
-        throw new NotFoundError(`Unknown conversation id "${conversationId}".`);
+    // One snapshot for the turns, their runs and the events, as SQLite's one transaction gives.
+    return this.tx(async (client) => {
+      await this.ownedConversation(client, owner, conversationId);
       const latest = new Map<string, RunRow>();
       const counts = new Map<string, number>();
       for (const r of (await this.q<RunRow>('runsOfConversation', [conversationId], client)).rows) {
@@ -250,14 +249,38 @@ class PgChatStore implements ChatStore {
           runCount: counts.get(row.id) ?? 0,
         });
       }
-      await client.query('COMMIT');
       return records;
-    } catch (e) {
-      await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
-      throw e;
-    } finally {
-      client.release(broken);
-    }
+    }, SNAPSHOT);
+  }
+
+  async listHistory(owner: OwnerScope, conversationId: string): Promise<HistoryTurn[]> {
+    const unkept = new Map<string, Message[]>();
+    const turns = await this.tx(async (client) => {
+      await this.ownedConversation(client, owner, conversationId);
+      const latest = new Map<string, HistoryRunRow>();
+      for (const r of (await this.q<HistoryRunRow>('historyRuns', [conversationId], client)).rows)
+        latest.set(r.turn_id, r);
+      const history: HistoryTurn[] = [];
+      for (const row of (await this.q<TurnRow>('turnsOf', [conversationId], client)).rows) {
+        const r = latest.get(row.id);
+        let messages = r ? keptMessages(r.messages_json) : [];
+        if (!messages) {
+          messages = foldEvents(await this.eventsOf(r!.id, client));
+          if (r!.status !== 'running') unkept.set(r!.id, messages);
+        }
+        history.push({ turn: toTurn(row), messages });
+      }
+      return history;
+    }, SNAPSHOT);
+    // Runs that ended before version 11 keep their messages from now on. Only a cache: a failed write loses nothing.
+    for (const [id, messages] of unkept)
+      await this.q('keepRunMessages', [JSON.stringify(messages), id]).catch(() => undefined);
+    return turns;
+  }
+
+  private async ownedConversation(db: Queryable, owner: OwnerScope, id: string): Promise<void> {
+    if (!(await this.q('conversation', [id, owner.ownerId], db)).rowCount)
+      throw new NotFoundError(`Unknown conversation id "${id}".`);
   }
 
   async startRun(owner: OwnerScope, turnId: string, runId: string): Promise<StoredRun> {
@@ -507,6 +530,7 @@ class PgChatStore implements ChatStore {
     const errorJson = error ? JSON.stringify(error) : null;
     const args = [status, this.now(), errorJson, searchable(answer), runId, holder];
     if (!(await this.q('finishRun', args, db)).rowCount) return false;
+    await this.q('keepRunMessages', [messagesJson(await this.eventsOf(runId, db)), runId], db);
     await this.q('rebuildSearch', [owner.id, searchable(owner.title)], db);
     await this.runIndex.index(db, runId, searchable(answer));
     await this.q('notifyEnded', [[runId]], db); // followers on other instances stop waiting
@@ -530,6 +554,9 @@ class PgChatStore implements ChatStore {
     return { ...toSummary(row), settings: settingsFromJson(row.settings_json, this.defaults) };
   }
 }
+
+/** A transaction that reads one snapshot (REPEATABLE READ) and writes nothing. */
+const SNAPSHOT = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
 
 /** Search text: lower-cased, without U+0000. */
 function searchable(s: string): string {

@@ -215,6 +215,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE model_connections ADD COLUMN rates_json TEXT NOT NULL DEFAULT '{}';
   ALTER TABLE run_summaries ADD COLUMN cost REAL;
   `,
+  // 11: the messages an ended run added (foldEvents of its log, JSON), written as it ends; NULL while it runs, and for
+  // a run that ended before this version until its conversation's history is next read.
+  `
+  ALTER TABLE runs ADD COLUMN messages_json TEXT;
+  `,
 ];
 
 if (MIGRATIONS.length !== SCHEMA_VERSION)

@@ -39,6 +39,22 @@ describeChatStore('SQLite', async () => {
         raw.close();
       }
     },
+    async keptMessagesJson(runId) {
+      const raw = new Database(file, { readonly: true });
+      try {
+        return (raw.prepare('SELECT messages_json AS m FROM runs WHERE id = ?').get(runId) as { m: string | null }).m;
+      } finally {
+        raw.close();
+      }
+    },
+    async forgetRunMessages(runId) {
+      const raw = new Database(file);
+      try {
+        raw.prepare('UPDATE runs SET messages_json = NULL WHERE id = ?').run(runId);
+      } finally {
+        raw.close();
+      }
+    },
     async cleanup() {
       for (const store of opened) await store.close().catch(() => undefined); // some were closed by the test
       fs.rmSync(dir, { recursive: true, force: true });

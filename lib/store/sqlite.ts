@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { CapabilityHints } from '../llm/capabilities';
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
-import { contentText, type ContentItem } from '../llm/schema';
+import { contentText, type ContentItem, type Message } from '../llm/schema';
+import { foldEvents } from '../agent/fold';
 import type { RunStatus } from '../protocol/enums';
 import { SqliteAccounts } from './accounts';
 import { SqliteConnections } from './connections';
@@ -18,7 +19,15 @@ import { SqliteRunIndex } from './run-index';
 import type { RunFacets, RunFigures, RunPage, RunQuery } from './run-query';
 import { upgradeRunLog } from './upgrade';
 import { migrate } from './schema.sql';
-import { prepareStatements, type ConversationRow, type RunRow, type Statements, type TurnRow } from './statements';
+import { keptMessages, messagesJson } from './run-messages';
+import {
+  prepareStatements,
+  type ConversationRow,
+  type HistoryRunRow,
+  type RunRow,
+  type Statements,
+  type TurnRow,
+} from './statements';
 import { DEFAULT_TITLE, defaultSettings, mergeSettings, settingsFromJson } from './settings';
 import type {
   AgentDefinition,
@@ -37,6 +46,7 @@ import type {
   StoredDocument,
   StoredRun,
   StoredTurn,
+  HistoryTurn,
   TurnRecord,
 } from './types';
 
@@ -191,6 +201,27 @@ class SqliteChatStore implements ChatStore {
         };
       });
     })();
+  }
+
+  async listHistory(owner: OwnerScope, conversationId: string): Promise<HistoryTurn[]> {
+    return this.db.transaction(() => {
+      this.conversationOrThrow(owner, conversationId);
+      const latest = new Map<string, HistoryRunRow>();
+      for (const run of this.sql.historyRuns.all(conversationId)) latest.set(run.turn_id, run);
+      return this.sql.turnsOf.all(conversationId).map((row): HistoryTurn => {
+        const run = latest.get(row.id);
+        return { turn: toTurn(row), messages: run ? this.runMessages(run) : [] };
+      });
+    })();
+  }
+
+  /** Kept since the run ended, else folded from its log (and kept from now on, if it ended before version 11). */
+  private runMessages(run: HistoryRunRow): Message[] {
+    const kept = keptMessages(run.messages_json);
+    if (kept) return kept;
+    const messages = foldEvents(this.eventsOf(run.id));
+    if (run.status !== 'running') this.sql.keepRunMessages.run(JSON.stringify(messages), run.id);
+    return messages;
   }
 
   async startRun(owner: OwnerScope, turnId: string, runId: string): Promise<StoredRun> {
@@ -387,6 +418,7 @@ class SqliteChatStore implements ChatStore {
     if (!owner) return false;
     const answer = (this.sql.answerText.get(runId)?.text ?? '').toLowerCase();
     this.sql.finishRun.run(status, this.now(), error ? JSON.stringify(error) : null, answer, runId);
+    this.sql.keepRunMessages.run(messagesJson(this.eventsOf(runId)), runId);
     this.sql.rebuildSearch.run({ id: owner.id, title: owner.title.toLowerCase() });
     this.runIndex.index(runId, answer);
     return true;

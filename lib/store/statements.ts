@@ -28,6 +28,14 @@ export interface RunRow {
   error_json: string | null;
 }
 
+/** A turn's run as a history reads it. */
+export interface HistoryRunRow {
+  id: string;
+  turn_id: string;
+  status: RunStatus;
+  messages_json: string | null;
+}
+
 export type Statements = ReturnType<typeof prepareStatements>;
 
 export function prepareStatements(db: Database.Database) {
@@ -105,6 +113,11 @@ export function prepareStatements(db: Database.Database) {
       `SELECT ${runColumns} FROM runs r JOIN turns t ON t.id = r.turn_id
          WHERE t.conversation_id = ? ORDER BY r.started_at, r.rowid`,
     ),
+    historyRuns: p<[string], HistoryRunRow>(
+      `SELECT r.id, r.turn_id, r.status, r.messages_json FROM runs r JOIN turns t ON t.id = r.turn_id
+         WHERE t.conversation_id = ? ORDER BY r.started_at, r.rowid`,
+    ),
+    keepRunMessages: p<[string, string]>("UPDATE runs SET messages_json = ? WHERE id = ? AND status <> 'running'"),
     // Of a run found by an owned lookup, or closed at start-up.
     conversationOfRun: p<[string], { id: string; title: string }>(
       `SELECT c.id, c.title FROM runs r JOIN turns t ON t.id = r.turn_id JOIN conversations c ON c.id = t.conversation_id

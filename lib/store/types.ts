@@ -12,7 +12,7 @@ import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import type { ChatAgentKind, FncallMode, RunStatus, SavedAgentKind, SpeakerSelection } from '../protocol/enums';
 import type { CapabilityHints } from '../llm/capabilities';
 import type { ModelRates } from '../llm/cost';
-import type { ContentItem, Lang } from '../llm/schema';
+import type { ContentItem, Lang, Message } from '../llm/schema';
 import type { RunSearchStore } from './run-query';
 import type { OwnerScope } from './owner';
 import type { RunBus } from './run-bus';
@@ -88,6 +88,12 @@ export interface TurnRecord {
   runCount: number;
 }
 
+/** A turn as the next run's history needs it: the user's message and the messages its latest run added. */
+export interface HistoryTurn {
+  turn: StoredTurn;
+  messages: Message[];
+}
+
 /** RunSearchStore: the Runs page's queries (lib/store/run-query.ts). */
 export interface ChatStore extends DocumentStore, AccountStore, ConnectionStore, AgentStore, RunSearchStore {
   createConversation(
@@ -110,6 +116,11 @@ export interface ChatStore extends DocumentStore, AccountStore, ConnectionStore,
   deleteTurnsFrom(owner: OwnerScope, conversationId: string, seq: number): Promise<void>;
   /** Every turn in order, each with its latest run and that run's events. */
   listTurns(owner: OwnerScope, conversationId: string): Promise<TurnRecord[]>;
+  /**
+   * Every turn in order with the messages of its latest run (foldEvents of its events), as the next run's history.
+   * An ended run's messages are kept when it ends, so this reads one row per turn instead of every event.
+   */
+  listHistory(owner: OwnerScope, conversationId: string): Promise<HistoryTurn[]>;
 
   startRun(owner: OwnerScope, turnId: string, runId: string): Promise<StoredRun>;
   /**

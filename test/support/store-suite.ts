@@ -2,6 +2,7 @@
 // one suite, so the stores cannot drift apart. A harness opens a fresh, empty store per test, and can open the same
 // database again (a restart, or another instance).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { foldEvents } from '../../lib/agent/fold';
 import type { AgentEvent } from '../../lib/protocol/events';
 import { LOCAL_OWNER_ID, ownerScope } from '../../lib/store/owner';
 import { defaultSettings } from '../../lib/store/settings';
@@ -16,6 +17,10 @@ export interface StoreHarness {
   reopen(opts?: { defaults?: ConversationSettings }): Promise<ChatStore>;
   /** Rows of run_events for a run, read past the store. */
   countEventRows(runId: string): Promise<number>;
+  /** A run's kept messages (runs.messages_json), read past the store. */
+  keptMessagesJson(runId: string): Promise<string | null>;
+  /** Clears a run's kept messages, as a run that ended before schema version 11 has none. */
+  forgetRunMessages(runId: string): Promise<void>;
   /** Closes every store it opened and removes the database. */
   cleanup(): Promise<void>;
 }
@@ -339,6 +344,78 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       expect(await store.listTurns(OWNER, conversation.id)).toHaveLength(3);
     });
 
+    it('gives the history: each turn with the messages its latest run added, kept when it ended', async () => {
+      const store = await open();
+      const conversation = await store.createConversation(OWNER);
+      const asked = await store.addTurn(OWNER, conversation.id, 'What is 6*7?');
+      await store.startRun(OWNER, asked.id, 'tools');
+      const toolRun: AgentEvent[] = [
+        {
+          type: 'tool-call',
+          runId: 'tools',
+          iteration: 1,
+          t: 1,
+          functionId: 'f1',
+          name: 'calc',
+          arguments: '{"e":"6*7"}',
+        },
+        {
+          type: 'tool-result',
+          runId: 'tools',
+          iteration: 1,
+          t: 2,
+          functionId: 'f1',
+          name: 'calc',
+          arguments: '{"e":"6*7"}',
+          content: '42',
+          ok: true,
+          durationMs: 1,
+        },
+        delta('tools', 'It is ', 3),
+        delta('tools', '42.', 4),
+        runEnd('tools'),
+      ];
+      await store.appendEvents(OWNER, 'tools', toolRun);
+      await store.finishRun(OWNER, 'tools', 'answered');
+      const regenerated = await answeredTurn(store, conversation.id, 'A joke', 'first joke', 'joke-1');
+      await store.startRun(OWNER, regenerated.id, 'joke-2');
+      await store.appendEvent(OWNER, 'joke-2', delta('joke-2', 'second joke'));
+      await store.finishRun(OWNER, 'joke-2', 'answered');
+      const going = await store.addTurn(OWNER, conversation.id, 'Still answering');
+      await store.startRun(OWNER, going.id, 'going');
+      await store.appendEvent(OWNER, 'going', delta('going', 'so far'));
+      const unanswered = await store.addTurn(OWNER, conversation.id, 'Not yet asked');
+
+      // Kept as each run ended (before any history is read); nothing is kept for the run still going.
+      expect(JSON.parse((await h.keptMessagesJson('tools'))!)).toEqual(foldEvents(toolRun));
+      expect(await h.keptMessagesJson('going')).toBeNull();
+
+      const history = await store.listHistory(OWNER, conversation.id);
+      expect(history.map((h) => h.turn)).toEqual([asked, regenerated, going, unanswered]);
+      expect(history[0]!.messages).toEqual(foldEvents(toolRun));
+      expect(history[0]!.messages.map((m) => m.role)).toEqual(['assistant', 'function', 'assistant']);
+      expect(history[1]!.messages).toEqual(foldEvents([delta('joke-2', 'second joke')]));
+      expect(history[1]!.messages[0]?.content).toBe('second joke');
+      expect(history[2]!.messages).toEqual(foldEvents([delta('going', 'so far')]));
+      expect(history[3]!.messages).toEqual([]);
+      expect(await h.keptMessagesJson('going')).toBeNull();
+      // The same as folding what listTurns reads.
+      const folded = (await store.listTurns(OWNER, conversation.id)).map((r) => foldEvents(r.events));
+      expect(history.map((h) => h.messages)).toEqual(folded);
+    });
+
+    it('folds the history of a run that ended before messages were kept, and keeps them from then on', async () => {
+      const store = await open();
+      const conversation = await store.createConversation(OWNER);
+      await answeredTurn(store, conversation.id, 'Old question', 'an old answer', 'old-run');
+      await h.forgetRunMessages('old-run');
+
+      const [turn] = await store.listHistory(OWNER, conversation.id);
+      expect(turn?.messages).toEqual(foldEvents(await store.getRunEvents(OWNER, 'old-run')));
+      expect(turn?.messages[0]?.content).toBe('an old answer');
+      expect(JSON.parse((await h.keptMessagesJson('old-run'))!)).toEqual(turn?.messages);
+    });
+
     it('shows the latest run of a regenerated turn, with its own events, and counts the runs', async () => {
       const store = await open();
       const conversation = await store.createConversation(OWNER);
@@ -597,6 +674,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
 
         const unknown = /Unknown (conversation|turn|run|document) id/;
         await expect(store.listTurns(B, conversation.id)).rejects.toThrow(unknown);
+        await expect(store.listHistory(B, conversation.id)).rejects.toThrow(unknown);
         await expect(store.getRunEvents(B, 'run-a')).rejects.toThrow(unknown);
         await expect(store.renameConversation(B, conversation.id, 'mine now')).rejects.toThrow(unknown);
         await expect(store.updateSettings(B, conversation.id, { systemMessage: 'x' })).rejects.toThrow(unknown);
