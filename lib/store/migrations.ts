@@ -13,6 +13,7 @@ export const SCHEMA_VERSIONS = [
   '9: the documents a saved agent always has (its knowledge)',
   '10: prices and context lengths per model on a connection, and what each indexed run cost',
   "11: the messages each ended run added, kept so that a conversation's history is read without its events",
+  "12: the Runs page's summaries of runs with child runs, indexed again to count their helpers' calls",
 ] as const;
 
 export const SCHEMA_VERSION = SCHEMA_VERSIONS.length;

@@ -78,7 +78,7 @@ export class PgRunIndex {
     const rows = await query<{ json: string }>(
       db,
       `SELECT json FROM run_events WHERE run_id = $1
-          AND type IN ('run-start', 'llm-end', 'tool-call', 'tool-result', 'run-end') ORDER BY seq`,
+          AND type IN ('run-start', 'llm-end', 'tool-call', 'tool-result', 'run-end', 'child') ORDER BY seq`,
       [runId],
     );
     const s = summariseRun(run, upgradeRunLog(rows.rows.map((r) => JSON.parse(r.json) as unknown)), answer);

@@ -248,6 +248,11 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE runs ADD COLUMN messages_json text;
   `,
+  // 12: a run's summary now counts its child runs' model calls, tokens, cost and tool calls (a Router's helpers, a
+  // GroupChat's members); the summaries of runs that had children are dropped here and indexed again on open.
+  `
+  DELETE FROM run_summaries WHERE run_id IN (SELECT DISTINCT run_id FROM run_events WHERE type = 'child');
+  `,
 ];
 
 if (PG_MIGRATIONS.length !== SCHEMA_VERSION)

@@ -69,8 +69,9 @@ export class SqliteRunIndex {
           WHERE r.id = ?`,
       ),
       events: p<[string], { json: string }>(
+        // A child run's events come wrapped in `child` (a Router's helper, a GroupChat's member): they count too.
         `SELECT json FROM run_events WHERE run_id = ?
-           AND type IN ('run-start', 'llm-end', 'tool-call', 'tool-result', 'run-end') ORDER BY seq`,
+           AND type IN ('run-start', 'llm-end', 'tool-call', 'tool-result', 'run-end', 'child') ORDER BY seq`,
       ),
       drop: p<[string]>('DELETE FROM run_summaries WHERE run_id = ?'),
       adopt: p<[string, string]>('UPDATE run_summaries SET owner_id = ? WHERE owner_id = ?'),

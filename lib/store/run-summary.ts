@@ -4,7 +4,7 @@
 import { runCost } from '../llm/cost';
 import { contentText } from '../llm/schema';
 import { AGENT_KINDS, type AgentKind } from '../protocol/enums';
-import type { AgentEvent } from '../protocol/events';
+import type { AgentEvent, Usage } from '../protocol/events';
 
 /** How much of each piece goes into the full-text index (characters): a search finds words within these. */
 export const INDEXED_CHARS = { message: 4000, answer: 20000, toolArguments: 2000, toolResult: 4000 } as const;
@@ -34,25 +34,29 @@ export interface RunSummary {
   body: string;
 }
 
-/** `events`: the run's log (at least its run-start, llm-end, tool-result and run-end events), in order. */
+/** `events`: the run's log (at least its run-start, llm-end, tool-result and run-end events), in order. Its child
+ *  runs (a Router's helpers, a GroupChat's members, at any depth) count in its model calls, tokens, cost and tool
+ *  calls, each model call at its own run's model and prices; the agent, model and duration are the run's own. */
 export function summariseRun(run: RunToIndex, events: readonly AgentEvent[], answer: string): RunSummary {
-  let start: Extract<AgentEvent, { type: 'run-start' }> | undefined;
+  let start: RunStart | undefined;
   let end: Extract<AgentEvent, { type: 'run-end' }> | undefined;
+  const starts = new Map<string, RunStart>();
   const llm: Extract<AgentEvent, { type: 'llm-end' }>[] = [];
   const tools: Extract<AgentEvent, { type: 'tool-result' }>[] = [];
-  for (const e of events) {
-    if (e.type === 'run-start') start = e;
-    else if (e.type === 'run-end') end = e;
-    else if (e.type === 'llm-end') llm.push(e);
+  const visit = (e: AgentEvent, own: boolean): void => {
+    if (e.type === 'child') visit(e.event, false);
+    else if (e.type === 'run-start') {
+      starts.set(e.runId, e);
+      if (own) start = e;
+    } else if (e.type === 'run-end') {
+      if (own) end = e;
+    } else if (e.type === 'llm-end') llm.push(e);
     else if (e.type === 'tool-result') tools.push(e);
-  }
+  };
+  for (const e of events) visit(e, true);
   const model = start?.model ?? null;
   const tokens = (k: 'promptTokens' | 'completionTokens') => llm.reduce((n, e) => n + (e.usage?.[k] ?? 0), 0);
-  // Calls without token counts add nothing (the run's cost is then a lower bound, as the inspector says).
-  const cost = runCost(
-    llm.map((e) => e.usage),
-    start?.pricing,
-  );
+  const cost = treeCost(llm, starts);
   const pieces = [run.message.slice(0, INDEXED_CHARS.message), answer.slice(0, INDEXED_CHARS.answer)];
   for (const e of tools) {
     pieces.push(e.arguments.slice(0, INDEXED_CHARS.toolArguments));
@@ -64,16 +68,32 @@ export function summariseRun(run: RunToIndex, events: readonly AgentEvent[], ans
     promptTokens: tokens('promptTokens'),
     completionTokens: tokens('completionTokens'),
     durationMs: Math.round(end?.durationMs ?? Math.max(0, (run.ended_at ?? run.started_at) - run.started_at)),
-    cost: cost.state === 'priced' ? cost.amount : null,
+    cost,
     toolCalls: tools.map((e) => ({ name: e.name, ok: e.ok, durationMs: e.durationMs })),
     llmCalls: llm.map((e) => ({
-      model: model ?? '',
+      model: starts.get(e.runId)?.model ?? model ?? '',
       promptTokens: e.usage?.promptTokens ?? 0,
       completionTokens: e.usage?.completionTokens ?? 0,
       ttftMs: e.ttftMs ?? null,
     })),
     body: pieces.filter(Boolean).join('\n'),
   };
+}
+
+type RunStart = Extract<AgentEvent, { type: 'run-start' }>;
+
+/** What the model calls of a run and its children cost, each run's at the prices its run-start kept; null when no run
+ *  had a price. Calls without token counts, or of a run without a price, add nothing (the cost is then a lower
+ *  bound, as the inspector says). */
+function treeCost(llm: readonly Extract<AgentEvent, { type: 'llm-end' }>[], starts: ReadonlyMap<string, RunStart>) {
+  const usages = new Map<string, (Usage | undefined)[]>();
+  for (const e of llm) usages.set(e.runId, [...(usages.get(e.runId) ?? []), e.usage]);
+  let total: number | null = null;
+  for (const [runId, start] of starts) {
+    const cost = runCost(usages.get(runId) ?? [], start.pricing);
+    if (cost.state === 'priced') total = (total ?? 0) + cost.amount;
+  }
+  return total;
 }
 
 /** The words of a search: every one must occur, as a substring, case aside (a `"` is no part of a word). */

@@ -101,6 +101,36 @@ describe('SQLite chat store file', () => {
     expect(MIGRATIONS).toHaveLength(SCHEMA_VERSION);
   });
 
+  it('indexes again, on upgrading to version 12, a run whose summary left out its child runs', async () => {
+    const store = open();
+    const conversation = await store.createConversation(OWNER);
+    const turn = await store.addTurn(OWNER, conversation.id, 'Route this');
+    await store.startRun(OWNER, turn.id, 'routed');
+    const usage = { promptTokens: 100, completionTokens: 50, totalTokens: 150 };
+    const helperCall: AgentEvent = {
+      type: 'llm-end',
+      runId: 'helper',
+      iteration: 1,
+      t: 2,
+      finishReason: 'stop',
+      usage,
+      durationMs: 1,
+    };
+    await store.appendEvents(OWNER, 'routed', [
+      { type: 'child', runId: 'routed', iteration: 1, t: 2, agent: 'helper', event: helperCall },
+    ]);
+    await store.finishRun(OWNER, 'routed', 'answered');
+    await store.close();
+    // As a version-11 file left it: the summary without the helper's call.
+    const raw = new Database(file);
+    raw.prepare("UPDATE run_summaries SET llm_calls = 0, prompt_tokens = 0 WHERE run_id = 'routed'").run();
+    raw.pragma('user_version = 11');
+    raw.close();
+
+    const [row] = (await open().searchRuns(OWNER, {})).rows;
+    expect(row).toMatchObject({ runId: 'routed', llmCalls: 1, promptTokens: 100, completionTokens: 50 });
+  });
+
   it('opens the file in WAL mode at the current schema version', () => {
     open();
     const raw = new Database(file, { readonly: true });

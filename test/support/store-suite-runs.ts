@@ -245,6 +245,77 @@ export function describeRunSearch(open: () => Promise<ChatStore>): void {
       });
     });
 
+    it('counts a Router’s helper runs in its figures: model calls at their own model and prices, tokens, tool calls', async () => {
+      const R = ownerScope('user-router');
+      const conversation = await store.createConversation(R, { title: 'Routed' });
+      const turn = await store.addTurn(R, conversation.id, 'Ask the helper to add');
+      await store.startRun(R, turn.id, 'routed');
+      const own = { runId: 'routed', iteration: 1, t: 1 };
+      const helper = { runId: 'helper-run', iteration: 1, t: 2 };
+      const child = (event: AgentEvent): AgentEvent => ({ ...own, type: 'child', agent: 'adder', event });
+      const usage = (promptTokens: number, completionTokens: number) => ({
+        promptTokens,
+        completionTokens,
+        totalTokens: promptTokens + completionTokens,
+      });
+      const start = (runId: string, model: string, kind: AgentKind, pricing: Pricing): AgentEvent => ({
+        runId,
+        iteration: 0,
+        t: 0,
+        type: 'run-start',
+        agent: model,
+        kind,
+        model,
+        lang: 'en',
+        maxLlmCalls: 8,
+        tools: [],
+        pricing,
+      });
+      await store.appendEvents(R, 'routed', [
+        start('routed', 'router-model', 'router', { inputPerMTok: 1, outputPerMTok: 1 }),
+        { ...own, type: 'llm-end', finishReason: 'stop', usage: usage(10, 2), durationMs: 5 },
+        child(start('helper-run', 'helper-model', 'fncall', { inputPerMTok: 4, outputPerMTok: 4 })),
+        child({ ...helper, type: 'llm-end', finishReason: 'tool_calls', usage: usage(100, 50), durationMs: 5 }),
+        child({
+          ...helper,
+          type: 'tool-call',
+          functionId: 'h1',
+          name: 'calculator',
+          arguments: '{"expression":"2+2"}',
+        }),
+        child({
+          ...helper,
+          type: 'tool-result',
+          functionId: 'h1',
+          name: 'calculator',
+          arguments: '{"expression":"2+2"}',
+          ok: true,
+          content: 'helper result quokka',
+          durationMs: 3,
+        }),
+        { ...own, type: 'text-delta', text: 'It is 4.' },
+      ]);
+      await store.finishRun(R, 'routed', 'answered');
+
+      const [row] = (await store.searchRuns(R, {})).rows;
+      expect(row).toMatchObject({
+        agent: 'router',
+        model: 'router-model',
+        llmCalls: 2,
+        toolCalls: 1,
+        promptTokens: 110,
+        completionTokens: 52,
+      });
+      expect(row?.cost).toBeCloseTo((10 * 1 + 2 * 1 + 100 * 4 + 50 * 4) / 1e6, 12);
+      expect((await store.runFigures(R, {})).models).toEqual([
+        { model: 'helper-model', calls: 1, promptTokens: 100, completionTokens: 50 },
+        { model: 'router-model', calls: 1, promptTokens: 10, completionTokens: 2 },
+      ]);
+      expect((await store.runFigures(R, {})).tools).toMatchObject([{ name: 'calculator', calls: 1, failed: 0 }]);
+      expect((await store.searchRuns(R, { tool: 'calculator' })).rows.map((r) => r.runId)).toEqual(['routed']);
+      expect((await store.searchRuns(R, { text: 'quokka' })).rows.map((r) => r.runId)).toEqual(['routed']);
+    });
+
     it('offers as filters only the tools, models and agents of the owner’s runs', async () => {
       expect(await store.runFacets(A)).toEqual({
         tools: ['calculator', 'current_time'],
