@@ -19,7 +19,9 @@ import { ownerScope } from '../../lib/store/owner';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore } from '../../lib/store/types';
 import { attachmentItems } from '../../lib/uploads/attachments';
-import { uploadedImageResponse } from '../../lib/uploads/image-response';
+import { toolImageResponse, uploadedImageResponse } from '../../lib/uploads/image-response';
+import { keepReturnedImages } from '../../lib/mcp/keep-images';
+import type { ContentItem } from '../../lib/llm/schema';
 import { handleUpload } from '../../lib/uploads/http';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { codeWorkPrefix } from '../../tools/code-interpreter';
@@ -195,5 +197,29 @@ describe('files on S3, several instances', () => {
     expect(await keys('files/')).toContain(`files/${document.hash}`);
     await c.uploads.deleteConversation(OWNER, conversationId);
     expect(await keys('files/')).not.toContain(`files/${document.hash}`);
+  });
+
+  it('an image an MCP tool returned on one instance is served by another, and goes with its conversation', async () => {
+    const a = await instance();
+    const conversation = await a.store.createConversation(OWNER, { title: 'A tool image' });
+    const png = await makeImage('png', 20, 10);
+    const output = [{ image: `data:image/png;base64,${png.toString('base64')}` }];
+    const [item] = (await keepReturnedImages(output, conversation.id)) as ContentItem[];
+    const hash = /[0-9a-f]{64}/.exec(item?.image ?? '')?.[0];
+    expect(hash).toBeDefined();
+    expect(await keys(`work/${conversation.id}/`)).toEqual([`work/${conversation.id}/images/${hash}`]);
+
+    const b = await instance();
+    const res = await toolImageResponse(b.store, OWNER, b.dataDir, conversation.id, hash!);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await res.arrayBuffer()).equals(png)).toBe(true);
+    // Another owner is told there is no such image, on any instance.
+    expect((await toolImageResponse(b.store, ownerScope('owner-b'), b.dataDir, conversation.id, hash!)).status).toBe(
+      404,
+    );
+
+    await b.uploads.deleteConversation(OWNER, conversation.id);
+    expect(await keys(`work/${conversation.id}/`)).toEqual([]);
   });
 });
