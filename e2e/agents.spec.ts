@@ -100,6 +100,13 @@ test('a GroupChat turn shows each member’s answer in its own section', async (
   await expect(alice).toContainText('Round 1');
   await expect(bob).toContainText('Round 2');
   await expect(assistantTurns(page)).toHaveCount(1);
+  // The inspector's summary costs the run with its members (no price is set for the scripted model here).
+  await answer.getByRole('button', { name: 'Inspect run' }).click();
+  const inspector = page.getByRole('dialog', { name: 'Run inspector' });
+  await expect(inspector).toContainText('With its helpers');
+  await expect(inspector).toContainText('No price set for any of their models');
+  await page.keyboard.press('Escape');
+  await expect(inspector).toBeHidden();
   await deleteAgents(page, ['Heron panel', 'Alice-heron', 'Bob-heron']);
 });
 

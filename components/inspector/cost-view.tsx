@@ -38,6 +38,20 @@ export function RunCostText({ cost, pricing }: { cost: RunCost; pricing?: Pricin
   );
 }
 
+/** A run's cost with its child runs' (a Router's helpers, a GroupChat's members), each at its own prices. */
+export function RunTotalCostText({ cost }: { cost: RunCost }) {
+  const t = useTranslations('cost');
+  const amount = useCostAmount();
+  if (cost.state === 'no-price') return <>{t('totalNoPrice')}</>;
+  return (
+    <>
+      {cost.uncounted
+        ? t('totalPartial', { amount: amount(cost.amount), n: cost.uncounted })
+        : t('total', { amount: amount(cost.amount) })}
+    </>
+  );
+}
+
 export function ContextGaugeView({ gauge, known }: { gauge?: ContextGauge; known: boolean }) {
   const t = useTranslations('cost');
   const f = useFormatWords();

@@ -14,7 +14,7 @@ import type { InspectedRun, Iteration, StopInfo } from '../../lib/inspect/model'
 import { formatNumber, formatPreciseDuration } from '../chat/format';
 import { useFormatWords } from '../chat/use-format-words';
 import { useModalDialog } from '../modal-dialog';
-import { RunCostText } from './cost-view';
+import { RunCostText, RunTotalCostText } from './cost-view';
 import { downloadJson } from './download';
 import { useInspector, type InspectorTarget } from './inspector-store';
 import { IterationView, type RequestLoader } from './iteration-view';
@@ -305,6 +305,14 @@ function InspectorBody({
           <dd>
             <RunCostText cost={run.cost} pricing={run.pricing} />
           </dd>
+          {run.totalCost && (
+            <>
+              <dt className="font-semibold">{c('totalTitle')}</dt>
+              <dd>
+                <RunTotalCostText cost={run.totalCost} />
+              </dd>
+            </>
+          )}
           <dt className="font-semibold">{t('modelCalls')}</dt>
           <dd>{n(run.llmCalls)}</dd>
           <dt className="font-semibold">{t('toolCalls')}</dt>

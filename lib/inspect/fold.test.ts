@@ -206,3 +206,55 @@ describe('foldInspection', () => {
     expect(run.iterations[0]!.request).toBeUndefined();
   });
 });
+
+describe('a run with child runs', () => {
+  const usage = (promptTokens: number, completionTokens: number) => ({
+    promptTokens,
+    completionTokens,
+    totalTokens: promptTokens + completionTokens,
+  });
+  const start = (runId: string, model: string, pricing?: { inputPerMTok: number; outputPerMTok: number }) => ({
+    runId,
+    type: 'run-start',
+    iteration: 0,
+    t: 0,
+    agent: model,
+    kind: runId === R ? 'router' : 'fncall',
+    model,
+    lang: 'en',
+    maxLlmCalls: 8,
+    tools: [],
+    ...(pricing ? { pricing } : {}),
+  });
+  const call = (runId: string, iteration: number, u: ReturnType<typeof usage>) => ({
+    runId,
+    type: 'llm-end',
+    iteration,
+    t: 1,
+    finishReason: 'stop',
+    usage: u,
+    durationMs: 1,
+  });
+  const child = (agent: string, event: Record<string, unknown>) =>
+    ev({ type: 'child', iteration: 1, t: 1, agent, event });
+
+  it('costs the run with its helpers, each at its own prices; a helper without a price is left out and counted', () => {
+    const run = foldInspection([
+      ev(start(R, 'router-model', { inputPerMTok: 1, outputPerMTok: 1 })),
+      ev(call(R, 1, usage(10, 2))),
+      child('adder', start('adder-run', 'adder-model', { inputPerMTok: 4, outputPerMTok: 4 })),
+      child('adder', call('adder-run', 1, usage(100, 50))),
+      child('free', start('free-run', 'free-model')),
+      child('free', call('free-run', 1, usage(7, 7))),
+    ]);
+    expect(run.cost).toEqual({ state: 'priced', amount: 12 / 1e6, uncounted: 0 });
+    expect(run.totalCost?.state).toBe('priced');
+    expect(run.totalCost).toMatchObject({ uncounted: 1 });
+    expect(run.totalCost?.state === 'priced' && run.totalCost.amount).toBeCloseTo((12 + 600) / 1e6, 12);
+  });
+
+  it('has no total of its own without children', () => {
+    const run = foldInspection([ev(start(R, 'm', { inputPerMTok: 1, outputPerMTok: 1 })), ev(call(R, 1, usage(1, 1)))]);
+    expect(run.totalCost).toBeUndefined();
+  });
+});

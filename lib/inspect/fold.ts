@@ -2,7 +2,7 @@
 // number of events; the requests are kept by reference, never copied.
 import type { HandoffReason, StopReason } from '../protocol/enums';
 import type { AgentEvent, Usage } from '../protocol/events';
-import { callCost, contextGauge, runCost } from '../llm/cost';
+import { callCost, contextGauge, runCost, sumCosts } from '../llm/cost';
 import type { ChildRun, InspectedRun, Iteration, RetrievalStep, StopInfo } from './model';
 
 function newIteration(n: number, startT: number): Iteration {
@@ -231,5 +231,10 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
     run.iterations.map((it) => it.usage),
     run.pricing,
   );
+  if (run.children?.length)
+    run.totalCost = sumCosts([
+      { cost: run.cost, calls: run.iterations.length },
+      ...run.children.map(({ run: child }) => ({ cost: child.totalCost ?? child.cost, calls: child.llmCalls })),
+    ]);
   return run;
 }

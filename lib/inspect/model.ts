@@ -125,6 +125,9 @@ export interface InspectedRun {
   cost: RunCost;
   /** Child runs (a Router's helper, a GroupChat's members), in the order they started; absent when it has none. */
   children?: ChildRun[];
+  /** Its own calls' cost and its child runs' (at any depth, each at its own run's prices); set when it has children,
+   *  as the Runs page counts them. */
+  totalCost?: RunCost;
 }
 
 /** A child run as its parent saw it: when on the parent's clock, why it spoke, and its own inspection. */

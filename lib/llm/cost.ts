@@ -55,6 +55,22 @@ export function runCost(calls: readonly (Usage | undefined)[], pricing: Pricing 
   return { state: 'priced', amount, uncounted };
 }
 
+/** The cost of several runs as one (a run with its child runs): priced when any part is; a part without a price
+ *  leaves its `calls` out, counted as uncounted, as calls without token counts are. */
+export function sumCosts(parts: readonly { cost: RunCost; calls: number }[]): RunCost {
+  let amount = 0;
+  let uncounted = 0;
+  let priced = false;
+  for (const { cost, calls } of parts) {
+    if (cost.state === 'priced') {
+      priced = true;
+      amount += cost.amount;
+      uncounted += cost.uncounted;
+    } else uncounted += calls;
+  }
+  return priced ? { state: 'priced', amount, uncounted } : { state: 'no-price' };
+}
+
 /** Past this share of the context a call is near its end (the gauge turns red and says so). */
 export const CONTEXT_HIGH = 0.9;
 
