@@ -21,23 +21,22 @@ export function declaredLength(headers: { get(name: string): string | null }): n
   return Number(raw);
 }
 
-/** After a body is cut, this much more of it is read (and dropped) before the connection closes. The refusal is
- *  written after the handler's clean-up, and on loopback 4 MB drained in a few ms, before it: a reset then lost the
- *  413 now and then (seen in CI for /api/files and /api/local-models). Dropped bytes cost no memory. */
-const LINGER = { bytes: 64 * 1024 * 1024, ms: 2_000 };
+/** How long a cut body goes on being read (and dropped) before the connection closes. The refusal is written after
+ *  the handler's clean-up: a bound in bytes (4 MB, then 64 MB) drained in a few ms on loopback, before the refusal
+ *  was written, and the reset then lost the 413 now and then (seen in CI for /api/files and /api/local-models).
+ *  Bounded in time only: a client that got the refusal stops sending, and dropped bytes cost no memory. */
+export const LINGER_MS = 2_000;
 
 /**
- * Reads and drops a little more of a body that was cut, then stops: closing at once, with the client still
+ * Reads and drops more of a body that was cut, for LINGER_MS, then stops: closing at once, with the client still
  * sending, makes the kernel answer with a reset that can destroy the refusal before the client reads it.
  */
 async function linger(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
-  const deadline = Date.now() + LINGER.ms;
-  let dropped = 0;
+  const deadline = Date.now() + LINGER_MS;
   try {
-    while (dropped < LINGER.bytes && Date.now() < deadline) {
-      const { done, value } = await reader.read();
+    while (Date.now() < deadline) {
+      const { done } = await reader.read();
       if (done) break;
-      dropped += value.byteLength;
     }
   } finally {
     await reader.cancel().catch(() => undefined);
