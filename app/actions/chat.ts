@@ -13,9 +13,9 @@ import { appInfo as describeApp } from '@/lib/server/app-info';
 import { appContext, type AppContext } from '@/lib/server/context';
 import type { ConversationSettings, ConversationSummary } from '@/lib/store/types';
 import { agentLang } from '@/lib/i18n/locales';
-import { getLocale } from 'next-intl/server';
 import { failure } from './action-error';
 import { guardAction, requestLimitKey } from './guard';
+import { currentLocale } from '@/app/i18n/locale';
 
 async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<ActionResult<T>> {
   try {
@@ -34,7 +34,7 @@ async function stream(ctx: AppContext, me: Viewer, start: () => Promise<StartedR
 
 /** The agent speaks the page's language, unless the conversation's settings name one. */
 async function pageLang() {
-  return agentLang(await getLocale());
+  return agentLang(await currentLocale());
 }
 
 export async function sendMessage(input: {

@@ -59,6 +59,23 @@ interface ChatState {
 /** Runs whose stream this page is reading; a newer one replaces an older one. */
 let streamToken = 0;
 
+/**
+ * Sends a run's request, then draws what the page shows until its stream starts (the user's message, a pending
+ * answer). Next sends an action's request a microtask after the call, so a render in the same task (the keydown's)
+ * held the request back by the whole thread's render; drawn in the next task, it still makes the next frame.
+ */
+async function sendThenDraw<T>(request: () => Promise<T>, draw: () => void): Promise<T> {
+  const sending = request();
+  sending.catch(() => undefined); // awaited below; this keeps a quick failure from reading as unhandled meanwhile
+  await new Promise<void>((drawn) =>
+    setTimeout(() => {
+      draw();
+      drawn();
+    }),
+  );
+  return sending;
+}
+
 export const useChat = create<ChatState>()((set, get) => {
   /** Reads a run's events into the turn, batching updates per animation frame to keep long answers smooth. */
   async function consume(turnId: string, runId: string, events: AsyncIterable<FeedEvent>): Promise<void> {
@@ -224,13 +241,18 @@ export const useChat = create<ChatState>()((set, get) => {
         runCount: 1,
         run: emptyRun('pending'),
       };
-      set((s) => ({ turns: [...s.turns, placeholder] }));
       const { activeId, settings, draftAgent } = get();
-      const result = await actions.sendMessage({
-        conversationId: activeId,
-        message,
-        settings: activeId ? undefined : settings && (draftAgent ? { ...settings, agentId: draftAgent.id } : settings),
-      });
+      const result = await sendThenDraw(
+        () =>
+          actions.sendMessage({
+            conversationId: activeId,
+            message,
+            settings: activeId
+              ? undefined
+              : settings && (draftAgent ? { ...settings, agentId: draftAgent.id } : settings),
+          }),
+        () => set((s) => ({ turns: [...s.turns, placeholder] })),
+      );
       if (!activeId && result.ok) set({ draftAgent: undefined });
       await startStream(result, placeholder);
     },
@@ -246,8 +268,11 @@ export const useChat = create<ChatState>()((set, get) => {
 
     async regenerate(turnId) {
       if (get().runningRunId) return;
-      awaitNewRun(turnId);
-      await startStream(await actions.regenerate(turnId), undefined);
+      const result = await sendThenDraw(
+        () => actions.regenerate(turnId),
+        () => awaitNewRun(turnId),
+      );
+      await startStream(result, undefined);
     },
 
     async editAndResend(turnId, text) {
@@ -261,8 +286,11 @@ export const useChat = create<ChatState>()((set, get) => {
         runCount: 1,
         run: emptyRun('pending'),
       };
-      set((s) => ({ turns: [...s.turns.slice(0, index), placeholder] }));
-      await startStream(await actions.editAndResend(turnId, message), placeholder);
+      const result = await sendThenDraw(
+        () => actions.editAndResend(turnId, message),
+        () => set((s) => ({ turns: [...s.turns.slice(0, index), placeholder] })),
+      );
+      await startStream(result, placeholder);
     },
 
     async replay(runId, req) {
