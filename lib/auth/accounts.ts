@@ -68,7 +68,8 @@ export interface SignUpInput {
 }
 
 export class AccountService {
-  private firstAdmin?: string;
+  /** The first admin's id; null once looked up and there is none (only the first sign-up makes one, and sets it). */
+  private firstAdmin?: string | null;
   /** Sign-ups one after another, so that two first accounts made at once cannot both become the admin. */
   private signUps: Promise<unknown> = Promise.resolve();
 
@@ -138,9 +139,10 @@ export class AccountService {
   }
 
   /** Whose objects the single user of an app without accounts works on: the built-in local owner, or, once an admin
-   *  account exists, the first admin (so turning accounts on and off again hides nothing). */
+   *  account exists, the first admin (so turning accounts on and off again hides nothing). Looked up once, not on
+   *  every request: without accounts nothing makes an admin, and with them the first sign-up sets it. */
   async localOwner(): Promise<OwnerScope> {
-    if (!this.firstAdmin) {
+    if (this.firstAdmin === undefined) {
       const ctx = await this.deps.auth.$context;
       const [admin] = await ctx.adapter.findMany<AccountUser>({
         model: 'user',
@@ -148,7 +150,7 @@ export class AccountService {
         sortBy: { field: 'createdAt', direction: 'asc' },
         limit: 1,
       });
-      this.firstAdmin = admin?.id;
+      this.firstAdmin = admin?.id ?? null;
     }
     return ownerScope(this.firstAdmin ?? LOCAL_OWNER_ID);
   }
