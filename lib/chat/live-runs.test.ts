@@ -60,7 +60,7 @@ describe('coalesceDeltas', () => {
 });
 
 describe('InMemoryLiveRuns', () => {
-  it('writes a run to its log in order, batching what comes during a write, and shares each event once stored', async () => {
+  it('writes a run to its log in order, after the turn that pushed (a batch a turn), and shares each event once stored', async () => {
     const { store, batches } = await storeWithRun();
     const runs = new InMemoryLiveRuns(store);
     const writer = runs.start(OWNER, 'r', 'c');
@@ -70,10 +70,15 @@ describe('InMemoryLiveRuns', () => {
       // Whatever a follower holds is in the log already.
       for await (const _ of (await runs.follow(OWNER, 'r'))!) seen.push((await store.getRunEvents(OWNER, 'r')).length);
     })();
-    for (const t of ['a', 'b', 'c', 'd']) writer.push(text(1, t));
+    writer.push(text(1, 'a'));
+    writer.push(text(1, 'b'));
+    // Nothing is written inside the push: a model request being prepared in this turn leaves first.
+    expect(batches).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const t of ['c', 'd']) writer.push(text(1, t));
     writer.push(runEnd);
     await writer.end();
-    expect(batches).toEqual([1, 4]); // the first event goes at once, the rest together
+    expect(batches).toEqual([2, 3]); // what one turn pushed goes together
     expect(await early).toEqual(['a', 'b', 'c', 'd', 'run-end']);
     await watching;
     expect(seen.every((n, i) => n >= i + 1)).toBe(true);

@@ -227,6 +227,10 @@ class LiveRun implements RunWriter {
 
   private async write(): Promise<void> {
     try {
+      // Written in the next turn of the event loop, not inside the push: the events pushed as a model call starts
+      // (the run's input, the call's whole request) were stored while the SDK was still preparing that request,
+      // so the request waited for them (about 2 ms after 40 long turns).
+      await new Promise<void>((resolve) => setImmediate(resolve));
       while (this.pending.length) {
         const batch = this.pending;
         this.pending = [];
