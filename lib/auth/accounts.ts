@@ -8,7 +8,7 @@ import { PEER_HEADER, type HeaderBag } from '../http/peer';
 import { LOCAL_OWNER_ID, ownerScope, storageRoot, type OwnerScope } from '../store/owner';
 import type { ChatStore, ServerSettings } from '../store/types';
 import type { ApiKeyService } from './api-keys';
-import { hashSecret } from './api-keys';
+import { hashSecret, type KeyScope } from './api-keys';
 import { refusal, signUpPermit, type Auth } from './better-auth';
 import { makeViewer, type AccessMode, type Viewer, type ViewerRefusal } from './viewer';
 
@@ -107,7 +107,7 @@ export class AccountService {
       const user = await this.user(check.key.ownerId);
       if (!user) return { status: 401, message: 'This API key’s account no longer exists.' };
       if (user.banned) return { status: 403, message: 'This API key’s account is disabled.' };
-      return this.userViewer(user, 'api-key', userTools);
+      return this.userViewer(user, 'api-key', userTools, check.key.scope);
     }
     const session = await this.deps.auth.api.getSession({ headers: authHeaders(headers) });
     if (!session) return { status: 401, message: 'Sign in to use this app.' };
@@ -116,13 +116,19 @@ export class AccountService {
     return this.userViewer(user, 'session', userTools);
   }
 
-  private userViewer(user: AccountUser, via: Viewer['via'], userTools: ServerSettings['userTools']): Viewer {
+  private userViewer(
+    user: AccountUser,
+    via: Viewer['via'],
+    userTools: ServerSettings['userTools'],
+    keyScope?: KeyScope,
+  ): Viewer {
     return makeViewer({
       owner: ownerScope(user.id),
       email: user.email,
       name: user.name,
       admin: user.role === 'admin',
       via,
+      keyScope,
       userTools,
     });
   }

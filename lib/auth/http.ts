@@ -12,7 +12,8 @@
 import { readBodyText } from '../http/body';
 import { clientKey } from '../http/client';
 import { problem } from '../http/respond';
-import { SignUpError, type AccountService, type AccountUser } from './accounts';
+import { isErrorNamed } from '../protocol/errors';
+import type { AccountService, AccountUser, SignUpError } from './accounts';
 import { MIN_PASSWORD_LENGTH, OIDC_PROVIDER_ID, OIDC_REFUSALS, type Auth, type OidcRefusal } from './better-auth';
 import { signedUp, signInFailed, signInWait, signUpWait } from './limits';
 
@@ -133,7 +134,7 @@ export async function handleAuthRequest(request: Request, accounts: AccountServi
       signedUp(address);
       return signedIn(answer);
     } catch (e) {
-      if (e instanceof SignUpError) return coded(e.status, e.message, e.code);
+      if (isErrorNamed<SignUpError>(e, 'SignUpError')) return coded(e.status, e.message, e.code);
       throw e;
     }
   }
