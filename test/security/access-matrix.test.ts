@@ -14,7 +14,7 @@ import type { ConnectionView } from '../../lib/models/service';
 import type { SavedAgent, StoredDocument } from '../../lib/store/types';
 import { makeImage } from '../support/images';
 import { actionId, actionPage, request, startApp, type Answer, type App } from './support/app';
-import { as, chat, PASSWORD, resultAs, signUp, type Session } from './support/accounts';
+import { actionAs, as, chat, PASSWORD, resultAs, signUp, type Session } from './support/accounts';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
@@ -99,14 +99,12 @@ beforeAll(async () => {
   // Until every image is ready, its GET answers 404 even to its owner.
   for (const owner of [a, admin]) objects.set(owner, await objectsOf(owner));
   for (const o of objects.values())
-    await expect
-      .poll(
-        async () =>
-          (await request(app.url, `/api/images/${o.conversationId}/${o.image.hash}`, { headers: as(app, o.owner) }))
-            .status,
-        { timeout: 30_000 },
-      )
-      .toBe(200);
+    for (let i = 0; ; i++) {
+      const url = `/api/images/${o.conversationId}/${o.image.hash}`;
+      if ((await request(app.url, url, { headers: as(app, o.owner) })).status === 200) break;
+      if (i > 300) throw new Error(`the image ${url} never became ready`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
 }, 180_000);
 afterAll(() => app?.stop());
 
@@ -134,7 +132,13 @@ function caller(p: Principal): Caller {
 
 // Fresh objects for the probes that remove what they are given (each principal gets its own).
 const fresh = {
-  conversation: (owner: Session) => ok<string>(owner, 'startConversation', [{}]),
+  conversation: (owner: Session) => actionAs<string>(app, owner, 'startConversation', [{}]),
+  /** A message of its own (editing one replaces the turns after it, and their runs). */
+  turn: async (owner: Session) => {
+    const run = await chat(app, owner, { message: 'to be edited' });
+    if (run.status !== 200) throw new Error(`chat: ${run.status} ${run.error}`);
+    return run.ids!.turnId;
+  },
   doc: (owner: Session) => upload(owner, 'gone.md', 'to be removed'),
   agent: async (owner: Session) =>
     (await ok<SavedAgent>(owner, 'saveAgent', [undefined, { name: 'Gone', kind: 'assistant' }])).id,
@@ -198,7 +202,7 @@ const ACTIONS: Record<string, ActionProbe> = {
   importAgentFile: async () => ['{}'],
   sendMessage: async (c) => [{ conversationId: c.mine.conversationId, message: 'hi' }],
   regenerate: async (c) => [c.mine.turnId],
-  editAndResend: async (c) => [c.mine.turnId, 'hello again'],
+  editAndResend: async (c) => [await fresh.turn(c.owner), 'hello again'],
   stopRun: async (c) => [c.mine.runId],
   followRun: async (c) => [c.mine.runId],
   listConversations: async () => [],

@@ -1,9 +1,11 @@
 // A child run carries its parent's user and upload access (issue #28, 10). Seen on main: a Router's member with
 // doc_parser, called through /v1 with an `image_url` of `files/<sha>/<name>`, staged another user's upload (the member
-// alone, top-level, was refused). Here, against the built app with accounts on: B's Router and B's GroupChat, each
-// holding a member with doc_parser, are asked about A's upload by its reference; the member's tool call is refused as
-// for a missing file, and A's words reach neither the model nor B. The same agents of A's own, on A's own upload, do
-// read it (so the probe would see a leak).
+// alone, top-level, was refused). Here, against the built app with accounts on: B's Router holding a member with
+// doc_parser, and B's Router holding that Router (a child run of a child run), are asked about A's upload by its
+// reference; the member's tool call is refused as for a missing file, and A's words reach neither the model nor B. The
+// same agents of A's own, on A's own upload, do read it (so the probe would see a leak). (A GroupChat's members see the
+// conversation as text, without its file items, so a reference reaches none of them; its child runs take over their
+// parent's options the same way: lib/agent/child-run.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyView } from '../../lib/auth/api-keys';
 import type { SavedAgent, StoredDocument } from '../../lib/store/types';
@@ -32,12 +34,12 @@ beforeAll(async () => {
   expect(up.status).toBe(201);
   aliceFile = up.json<{ document: StoredDocument }>().document;
   // Wait until it is parsed, so that reading it could succeed at once.
-  await expect
-    .poll(async () => {
-      const doc = await request(app.url, `/api/files/${aliceFile.id}`, { headers: as(app, a) });
-      return doc.json<{ document: StoredDocument }>().document.state;
-    })
-    .toBe('ready');
+  for (let i = 0; ; i++) {
+    const doc = await request(app.url, `/api/files/${aliceFile.id}`, { headers: as(app, a) });
+    if (doc.json<{ document: StoredDocument }>().document.state === 'ready') break;
+    if (i > 200) throw new Error(`the upload was never parsed: ${doc.text}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }, 120_000);
 afterAll(() => app?.stop());
 
@@ -53,7 +55,7 @@ function script() {
   });
 }
 
-async function holders(user: Session): Promise<{ router: SavedAgent; group: SavedAgent; key: string }> {
+async function holders(user: Session): Promise<{ router: SavedAgent; nested: SavedAgent; key: string }> {
   const save = async (definition: object) => {
     const saved = await resultAs<SavedAgent>(app, user, 'saveAgent', [undefined, definition]);
     if (!saved.ok) throw new Error(saved.error);
@@ -61,16 +63,10 @@ async function holders(user: Session): Promise<{ router: SavedAgent; group: Save
   };
   const reader = await save({ name: 'Reader', kind: 'fncall', tools: ['doc_parser'], description: 'reads files' });
   const router = await save({ name: 'Desk', kind: 'router', members: [reader.id] });
-  const group = await save({
-    name: 'Panel',
-    kind: 'groupchat',
-    members: [reader.id],
-    selection: 'round_robin',
-    maxRound: 1,
-  });
+  const nested = await save({ name: 'Front desk', kind: 'router', members: [router.id] });
   const key = await resultAs<{ secret: string; key: ApiKeyView }>(app, user, 'createApiKey', ['v1', 'run']);
   if (!key.ok) throw new Error(key.error);
-  return { router, group, key: key.value.secret };
+  return { router, nested, key: key.value.secret };
 }
 
 /** POST /v1/chat/completions with the upload's reference as an image_url, as the finding did. */
@@ -101,7 +97,7 @@ const toolResults = () =>
   );
 
 describe('a member of B’s agents asked about A’s upload by its reference', () => {
-  it.each(['router', 'group'] as const)(
+  it.each(['router', 'nested'] as const)(
     'B’s %s: the member’s doc_parser is refused as for a missing file; A’s words reach neither the model nor B',
     async (which) => {
       const mine = await holders(b);
@@ -117,7 +113,7 @@ describe('a member of B’s agents asked about A’s upload by its reference', (
 });
 
 describe('the same agents of A’s own, on A’s own upload (the probe sees a read)', () => {
-  it.each(['router', 'group'] as const)('A’s %s: the member reads it', async (which) => {
+  it.each(['router', 'nested'] as const)('A’s %s: the member reads it', async (which) => {
     const mine = await holders(a);
     script();
     const answer = await askAbout(mine.key, mine[which].id, aliceFile.ref);
