@@ -52,13 +52,14 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
           {t('name')}
           <input name="name" required maxLength={100} className={field} />
         </label>
-        <label className="flex flex-col gap-1 text-sm font-medium">
-          {t('scope')}
-          <select name="scope" defaultValue="read" className={field}>
+        {/* Labelled by id, not by wrapping: a wrapping label would name the select with its chosen option too. */}
+        <div className="flex flex-col gap-1 text-sm font-medium">
+          <label htmlFor="api-key-scope">{t('scope')}</label>
+          <select id="api-key-scope" name="scope" defaultValue="read" className={field}>
             <option value="read">{t('scopeRead')}</option>
             <option value="run">{t('scopeRun')}</option>
           </select>
-        </label>
+        </div>
         <button type="submit" className={primaryButton}>
           {t('create')}
         </button>
