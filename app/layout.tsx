@@ -2,7 +2,7 @@ import type { Metadata, Viewport } from 'next';
 import { headers } from 'next/headers';
 import { NextIntlClientProvider } from 'next-intl';
 import { getLocale, getTranslations } from 'next-intl/server';
-import { guardAction } from './actions/guard';
+import { guardPage } from './actions/guard';
 import './globals.css';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -17,7 +17,7 @@ const themeScript = `try{var t=localStorage.getItem('theme');if(t!=='light'&&t!=
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   const h = await headers();
   // A request naming a server action bypasses proxy.ts, even when it is a GET that renders the page.
-  if (h.has('next-action')) await guardAction();
+  if (h.has('next-action')) await guardPage();
   // The page's CSP nonce (proxy.ts): without it the browser refuses the inline script.
   const nonce = h.get('x-nonce') ?? undefined;
   const locale = await getLocale();

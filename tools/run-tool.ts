@@ -3,8 +3,9 @@ import { ContentItemSchema, type ContentItem } from '../lib/protocol/message';
 import { validateToolArgs } from './args';
 import type { ToolFile } from '../lib/protocol/events';
 import { ToolOutputWithFiles, type BaseTool, type ToolContext, type ToolOutput } from './base-tool';
-import { ToolArgumentsError, ToolServiceError } from './errors';
+import { isToolServiceError, type ToolArgumentsError } from './errors';
 import { BaseToolWithFileAccess } from './file-access';
+import { isErrorNamed } from '../lib/protocol/errors';
 
 export type ToolRunResult =
   | { ok: true; content: string | ContentItem[]; files?: ToolFile[] }
@@ -73,9 +74,9 @@ export async function runTool(tool: BaseTool, rawArgs: string, ctx: ToolContext)
       ? { ok: true, content, files: output.files }
       : { ok: true, content };
   } catch (err) {
-    if (err instanceof ToolServiceError) throw err;
+    if (isToolServiceError(err)) throw err;
     if (ctx.signal?.aborted) throw err instanceof Error && err.name === 'AbortError' ? err : ctx.signal.reason;
-    if (err instanceof ToolArgumentsError) return invalidArguments(tool, rawArgs, err);
+    if (isErrorNamed<ToolArgumentsError>(err, 'ToolArgumentsError')) return invalidArguments(tool, rawArgs, err);
     return exception(tool, err);
   }
 }

@@ -24,14 +24,14 @@ async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
 }
 
 export async function listAgents(): Promise<ActionResult<SavedAgent[]>> {
-  const me = await guardAction();
+  const me = await guardAction('listAgents');
   return attempt(async () => (await appContext()).store.listAgents(me.owner));
 }
 
 /** Creates the agent, or replaces the definition of the user's agent `id`. The bytes of documents it let go of go
  *  too once nobody holds them. */
 export async function saveAgent(id: string | undefined, definition: unknown): Promise<ActionResult<SavedAgent>> {
-  const me = await guardAction();
+  const me = await guardAction('saveAgent');
   return attempt(async () => {
     const { store, uploads } = await appContext();
     const before = id ? await store.getAgent(me.owner, id) : undefined;
@@ -42,7 +42,7 @@ export async function saveAgent(id: string | undefined, definition: unknown): Pr
 }
 
 export async function deleteAgent(id: string): Promise<ActionResult<boolean>> {
-  const me = await guardAction();
+  const me = await guardAction('deleteAgent');
   return attempt(async () => {
     const { store, uploads } = await appContext();
     const agent = await store.getAgent(me.owner, id);
@@ -54,7 +54,7 @@ export async function deleteAgent(id: string): Promise<ActionResult<boolean>> {
 
 /** What the user uploaded to their conversations, to give an agent as its documents. */
 export async function listUploadedDocuments(): Promise<ActionResult<(AgentDocument & { conversation: string })[]>> {
-  const me = await guardAction();
+  const me = await guardAction('listUploadedDocuments');
   return attempt(async () => uploadedDocuments((await appContext()).store, me.owner));
 }
 
@@ -63,7 +63,7 @@ function hashesOf(agent: SavedAgent | undefined): string[] {
 }
 
 export async function exportAgentFile(id: string): Promise<ActionResult<AgentExport>> {
-  const me = await guardAction();
+  const me = await guardAction('exportAgentFile');
   return attempt(async () => exportAgent((await appContext()).store, me.owner, id));
 }
 
@@ -71,7 +71,7 @@ export async function exportAgentFile(id: string): Promise<ActionResult<AgentExp
 export async function importAgentFile(
   text: string,
 ): Promise<ActionResult<{ agent: SavedAgent; missingDocuments: string[] }>> {
-  const me = await guardAction();
+  const me = await guardAction('importAgentFile');
   return attempt(async () => {
     const { store } = await appContext();
     const { definition, missingDocuments } = await importAgent(store, me.owner, text);

@@ -6,12 +6,12 @@ import type { ConversationSettings } from '@/lib/store/types';
 
 /** The per-file size limit, so the page can refuse an oversize file before sending it. */
 export async function uploadLimit(): Promise<number> {
-  await guardAction();
+  await guardAction('uploadLimit');
   return (await appContext()).config.documents.uploadMaxBytes;
 }
 
 /** A conversation for files attached before the first message, with the settings picked for the new chat. */
 export async function startConversation(settings?: Partial<ConversationSettings>): Promise<string> {
-  const me = await guardAction();
+  const me = await guardAction('startConversation');
   return (await (await appContext()).store.createConversation(me.owner, { settings })).id;
 }

@@ -11,17 +11,17 @@ import {
 } from '@/lib/server/integrations';
 import { appContext } from '@/lib/server/context';
 import { headers } from 'next/headers';
-import { guardAction, guardAdmin } from './guard';
+import { guardAction } from './guard';
 
 /** The servers' states as they are now; `wait` waits for connecting servers to settle first. */
 export async function integrationsStatus(wait = false): Promise<IntegrationsStatus> {
-  const me = await guardAction();
+  const me = await guardAction('integrationsStatus');
   return statusOf(await appContext(), me, wait);
 }
 
 /** The file as text: the admin's only (it may hold secrets). */
 export async function readMcpConfigText(): Promise<ConfigFileResult> {
-  const me = await guardAdmin();
+  const me = await guardAction('readMcpConfigText');
   return readConfig(await appContext(), me);
 }
 
@@ -31,6 +31,6 @@ export async function saveMcpConfigText(
   text: string,
   password?: string,
 ): Promise<{ ok: true; status: IntegrationsStatus } | ActionFailure> {
-  const me = await guardAdmin();
+  const me = await guardAction('saveMcpConfigText');
   return saveConfig(await appContext(), me, text, { headers: await headers(), value: password });
 }

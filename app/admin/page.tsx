@@ -1,9 +1,9 @@
-// The admin page: users, sign-up and invites, tools for users. Anyone else gets 403 (guardAdmin).
+// The admin page: users, sign-up and invites, tools for users. Anyone else gets 403 (guardPage('admin')).
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
-import { guardAdmin } from '@/app/actions/guard';
+import { guardPage } from '@/app/actions/guard';
 import { AdminAccess } from '@/components/account/admin-access';
 import { AdminUsers } from '@/components/account/admin-users';
 import { link, muted } from '@/components/account/styles';
@@ -17,7 +17,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function AdminPage() {
-  const me = await guardAdmin();
+  const me = await guardPage('admin');
   const ctx = await appContext();
   const t = await getTranslations('admin');
   return (

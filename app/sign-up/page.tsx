@@ -1,5 +1,6 @@
-// "Create account": allowed for the first account (the admin), then as the admin set it (open, by invite link, or
-// closed). The page says which, and why not when it is not allowed.
+// "Create account": allowed for the first account (the admin; with the setup code from the server's log when the
+// server is reachable beyond its machine), then as the admin set it (open, by invite link, or closed). The page says
+// which, and why not when it is not allowed.
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
@@ -24,8 +25,10 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
       <h1 className="text-xl font-semibold">{t('heading')}</h1>
       {state.allowed ? (
         <>
-          <p className={muted}>{t(state.first ? 'first' : invite ? 'invited' : 'open')}</p>
-          <SignUpForm invite={invite} minPassword={MIN_PASSWORD_LENGTH} />
+          <p className={muted}>
+            {t(state.first ? (state.setupCode ? 'firstSetupCode' : 'first') : invite ? 'invited' : 'open')}
+          </p>
+          <SignUpForm invite={invite} minPassword={MIN_PASSWORD_LENGTH} setupCode={Boolean(state.setupCode)} />
         </>
       ) : (
         <p role="alert" className={noticeBox}>

@@ -1,12 +1,22 @@
 'use client';
-// Create an account: an email and a password (and a name, optional). The first account of a server is its admin.
+// Create an account: an email and a password (and a name, optional). The first account of a server is its admin; on a
+// server reachable beyond its machine it also asks for the setup code from the server's log (lib/config/setup-code.ts).
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { authRequest, useAuthText } from './auth-request';
 import { LabelledInput } from './labelled-input';
 import { alertBox, muted, primaryButton } from './styles';
 
-export function SignUpForm({ invite, minPassword }: { invite?: string; minPassword: number }) {
+export function SignUpForm({
+  invite,
+  minPassword,
+  setupCode,
+}: {
+  invite?: string;
+  minPassword: number;
+  /** Ask for the setup code (the first account, when the server is reachable beyond its machine). */
+  setupCode?: boolean;
+}) {
   const t = useTranslations('signUp');
   const said = useAuthText();
   const [error, setError] = useState<string | null>(null);
@@ -20,6 +30,7 @@ export function SignUpForm({ invite, minPassword }: { invite?: string; minPasswo
       email: form.get('email'),
       password: form.get('password'),
       invite,
+      ...(setupCode ? { setupCode: form.get('setupCode') } : {}),
     });
     if (answer.ok) {
       // A full load, not a client navigation: nothing of the page's state outlives the change of user.
@@ -52,6 +63,22 @@ export function SignUpForm({ invite, minPassword }: { invite?: string; minPasswo
       <p id="password-hint" className={muted}>
         {t('passwordHint', { min: minPassword })}
       </p>
+      {setupCode && (
+        <>
+          <LabelledInput
+            id="setupCode"
+            label={t('setupCode')}
+            type="text"
+            required
+            autoComplete="off"
+            spellCheck={false}
+            aria-describedby="setup-code-hint"
+          />
+          <p id="setup-code-hint" className={muted}>
+            {t('setupCodeHint')}
+          </p>
+        </>
+      )}
       <button type="submit" disabled={busy} className={primaryButton}>
         {busy ? t('busy') : t('submit')}
       </button>

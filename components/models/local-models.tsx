@@ -117,6 +117,7 @@ export function LocalModels() {
   }, []);
 
   useEffect(() => {
+    if (!admin) return; // the GGUF files are the admin's (lib/server/access-rules.ts): nothing to read
     const read = ++reads.current;
     void actions.localModels().then((r) => {
       if (read === reads.current) {
@@ -124,7 +125,7 @@ export function LocalModels() {
         else setError(r.error);
       }
     });
-  }, []);
+  }, [admin]);
 
   // While a download runs, its progress streams in (GET /api/local-models/downloads, Server-Sent Events); the list
   // is read again once it ends. A stream that breaks is opened again a second later.

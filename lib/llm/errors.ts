@@ -11,8 +11,18 @@ export function errorInfo(err: Error & { status?: number; code?: string }): Erro
   };
 }
 
+const MODEL_SERVICE_ERROR = Symbol.for('agent-studio.ModelServiceError');
+
+/** Is `e` a ModelServiceError or one of its subclasses, from any bundle: told by a process-wide symbol, not instanceof
+ *  (lib/protocol/errors.ts says why). */
+export function isModelServiceError(e: unknown): e is ModelServiceError {
+  return e instanceof Error && (e as unknown as Record<symbol, unknown>)[MODEL_SERVICE_ERROR] === true;
+}
+
 export class ModelServiceError extends Error {
   override name = 'ModelServiceError';
+  /** Marks this class and its subclasses for isModelServiceError. */
+  readonly [MODEL_SERVICE_ERROR] = true;
   readonly status?: number;
   readonly code?: string;
   readonly retryable: boolean;

@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import type { Stream } from 'openai/core/streaming';
 import type { CallFormat, FncallMode } from '../protocol/enums';
 import type { LlmRequest, Pricing, Usage } from '../protocol/events';
-import { errorInfo, ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
+import { errorInfo, isModelServiceError, ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
 import { functionsToText, getFncallFormat } from './fncall';
 import type { FncallFormat, FncallFormatName } from './fncall/types';
 import type { ChatModel, ChatRequest, GenerateCfg, LlmCallResult, LlmEventSink, LlmStreamEvent } from './model';
@@ -459,7 +459,7 @@ function toUsage(
 
 /** Any failure of a call, as a ModelServiceError that knows whether it may be retried. */
 export function toModelError(e: unknown): ModelServiceError {
-  if (e instanceof ModelServiceError) return e;
+  if (isModelServiceError(e)) return e;
   if (e instanceof OpenAI.APIConnectionError) {
     return new ModelServiceError(`Cannot reach the model server: ${e.message}${causeText(e)}`, {
       retryable: true,

@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { transportKind, type HttpServerConfig, type McpServerConfig, type StdioServerConfig } from './config';
+import { isErrorNamed } from '../protocol/errors';
 
 export interface McpToolInfo {
   name: string;
@@ -41,7 +42,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 function isDeadSession(e: unknown): boolean {
-  if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) return true;
+  if (isErrorNamed<McpError>(e, 'McpError') && e.code === ErrorCode.ConnectionClosed) return true;
   return /not connected|connection closed|ECONNREFUSED|ECONNRESET|EPIPE|fetch failed|socket hang up/i.test(message(e));
 }
 
@@ -187,7 +188,7 @@ export class McpConnection {
       try {
         return await fn(client);
       } catch (e) {
-        if (e instanceof McpError && e.code === ErrorCode.RequestTimeout)
+        if (isErrorNamed<McpError>(e, 'McpError') && e.code === ErrorCode.RequestTimeout)
           throw new Error(`MCP server ${this.name} did not answer ${what} within ${this.opts.callTimeoutMs} ms`);
         if (retried || !(isDeadSession(e) || !this.alive)) throw e;
         retried = true;

@@ -34,6 +34,7 @@ import {
 
 export { ENV_CONNECTION_NAME, LOCAL_CONNECTION_NAME };
 import { SecretBoxError, type SecretBox } from './secret-box';
+import { isErrorNamed } from '../protocol/errors';
 
 /** Who is asking: their owner scope, and whether they may change server-wide connections (a Viewer is one). */
 export interface ModelViewer {
@@ -326,7 +327,7 @@ export class ModelService {
       try {
         apiKey = this.deps.box().open(c.apiKeyCipher);
       } catch (e) {
-        if (e instanceof SecretBoxError)
+        if (isErrorNamed<SecretBoxError>(e, 'SecretBoxError'))
           throw new ModelRequestError(`${c.name}: ${e.message} (Settings → Models → Edit).`);
         throw e;
       }

@@ -6,14 +6,14 @@ import { runFeed } from '../chat/feed';
 import type { LiveRuns } from '../chat/live-runs';
 import { titleFrom, type ChatService } from '../chat/service';
 import { contentText } from '../llm/schema';
-import { RateLimitError } from '../http/rate-limit';
+import { isErrorNamed } from '../protocol/errors';
 import { startLimited } from '../http/run-limits';
 import type { Actor } from '../chat/actor';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
-import { CompletionFold, RunFailedError } from './completion';
+import { CompletionFold } from './completion';
 import { apiModels, findModel, MODEL_OWNER } from './models';
-import { InvalidRequestError, parseCompletionRequest } from './request';
+import { parseCompletionRequest, type InvalidRequestError } from './request';
 
 export interface ApiDeps {
   chat: ChatService;
@@ -60,7 +60,7 @@ export async function createCompletion(
   try {
     parsed = parseCompletionRequest(body);
   } catch (e) {
-    if (e instanceof InvalidRequestError)
+    if (isErrorNamed<InvalidRequestError>(e, 'InvalidRequestError'))
       return apiError(400, e.message, 'invalid_request_error', e.param ? { param: e.param } : {});
     throw e;
   }
@@ -89,7 +89,7 @@ export async function createCompletion(
       (runId) => deps.runs.ended(runId),
     );
   } catch (e) {
-    if (e instanceof RateLimitError) throw e; // answered 429 by guardRoute
+    if (isErrorNamed(e, 'RateLimitError')) throw e; // answered 429 by guardRoute
     // A saved agent (or member) that is not the caller's is 404, a tool the admin does not allow 403; else 400.
     const own = (e as { status?: unknown } | null)?.status;
     const status = own === 404 || own === 403 ? own : 400;
@@ -103,7 +103,7 @@ export async function createCompletion(
     try {
       return Response.json(fold.completion(), { headers: { 'x-run-id': started.runId } });
     } catch (e) {
-      if (e instanceof RunFailedError) return apiError(500, e.message, 'server_error', { code: 'run_failed' });
+      if (isErrorNamed(e, 'RunFailedError')) return apiError(500, e.message, 'server_error', { code: 'run_failed' });
       throw e;
     }
   }

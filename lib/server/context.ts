@@ -127,7 +127,12 @@ export async function createAppContext(
     auth,
     accounts,
     apiKeys,
-    admin: new AdminService({ store, auth, removeData: (owner) => removeUserData({ store, runs, uploads }, owner) }),
+    admin: new AdminService({
+      store,
+      auth,
+      apiKeys,
+      removeData: (owner) => removeUserData({ store, runs, uploads }, owner),
+    }),
     viewer: (headers) => accounts.viewer(headers),
     defaultSettings: settings,
   };

@@ -16,6 +16,7 @@ import { ParseJobs } from './parsing';
 import { DocumentError } from '../documents/types';
 import { checkImage, imageLimits, type ImageLimits } from '../documents/image';
 import { sniffImage } from '../documents/image-kind';
+import { isErrorNamed } from '../protocol/errors';
 
 export interface UploadResult {
   document: StoredDocument;
@@ -115,7 +116,7 @@ export class DocumentService {
       await loadDocumentOffThread(file, name, { limits: this.limits, cacheDir: parsedCacheDir(this.dataDir) });
     } catch (e) {
       await this.release([saved.hash]);
-      if (e instanceof DocumentError) throw new UploadError(e.message, 422, e.code);
+      if (isErrorNamed<DocumentError>(e, 'DocumentError')) throw new UploadError(e.message, 422, e.code);
       throw e;
     }
     const document: AgentDocument = { hash: saved.hash, name, size: saved.size };
@@ -147,7 +148,8 @@ export class DocumentService {
       const limited = allowance ? capped(body, allowance.bytes, overBudget) : body;
       saved = await saveUpload(limited, { dataDir: this.dataDir, maxBytes: this.limits.uploadMaxBytes, name });
     } catch (e) {
-      if (e instanceof DocumentError && e.code === 'too-large') throw new UploadError(e.message, 413, e.code);
+      if (isErrorNamed<DocumentError>(e, 'DocumentError') && e.code === 'too-large')
+        throw new UploadError(e.message, 413, e.code);
       throw e;
     }
     this.budget?.spend(owner.ownerId, saved.size);
@@ -228,11 +230,10 @@ export class DocumentService {
         title: parsed.title,
       });
     } catch (e) {
-      const error =
-        e instanceof DocumentError
-          ? e.message
-          : `${doc.name} could not be read (${e instanceof Error ? e.message : String(e)}).`;
-      const errorCode = e instanceof DocumentError ? e.code : 'unreadable';
+      const error = isErrorNamed<DocumentError>(e, 'DocumentError')
+        ? e.message
+        : `${doc.name} could not be read (${e instanceof Error ? e.message : String(e)}).`;
+      const errorCode = isErrorNamed<DocumentError>(e, 'DocumentError') ? e.code : 'unreadable';
       try {
         return await this.store.updateDocument(owner, doc.id, { state: 'error', error, errorCode });
       } catch {

@@ -78,7 +78,7 @@ describe('deleting a user', () => {
         tools: [],
       }),
     );
-    const { secret } = await ctx.apiKeys.create(alice.me.owner, 'script');
+    const { secret } = await ctx.apiKeys.create(alice.me.owner, 'script', 'run');
     const aliceId = alice.me.userId;
     expect(count('SELECT count(*) n FROM model_connections WHERE owner_id = ?', aliceId)).toBe(1);
     expect(

@@ -94,7 +94,7 @@ beforeAll(async () => {
   );
   expect(mine.paused.events.at(-1)?.type).toBe('tool-approval');
 
-  const key = await resultAs<{ secret: string; key: ApiKeyRecord }>(app, a, 'createApiKey', ['A’s script']);
+  const key = await resultAs<{ secret: string; key: ApiKeyRecord }>(app, a, 'createApiKey', ['A’s script', 'run']);
   if (!key.ok) throw new Error(key.error);
   mine.keyId = key.value.key.id;
 }, 120_000);
@@ -265,7 +265,7 @@ describe('A’s saved agents and their documents: B lists, reads, edits, deletes
     expect(up.status, up.text).toBe(201);
     ({ agent, document: doc } = up.json<{ agent: SavedAgent; document: AgentDocument }>());
     const c = await signUp(app, 'c@example.com');
-    const key = await resultAs<{ secret: string }>(app, c, 'createApiKey', ['C’s script']);
+    const key = await resultAs<{ secret: string }>(app, c, 'createApiKey', ['C’s script', 'run']);
     if (!key.ok) throw new Error(key.error);
     keyOfC = key.value.secret;
   });
@@ -378,7 +378,7 @@ describe('B’s search and lists show none of A’s', () => {
 
 describe('API keys', () => {
   it('a key acts as its owner on POST /api/chat; once revoked it gets 401, and so does a made-up one', async () => {
-    const made = await resultAs<{ secret: string; key: ApiKeyRecord }>(app, a, 'createApiKey', ['to revoke']);
+    const made = await resultAs<{ secret: string; key: ApiKeyRecord }>(app, a, 'createApiKey', ['to revoke', 'run']);
     if (!made.ok) throw new Error(made.error);
     const { secret, key } = made.value;
     expect(secret).toMatch(/^as_/);
@@ -481,6 +481,13 @@ describe('signed out', () => {
 
   it('an ActionResult from a real action has the shape the page expects', async () => {
     const r: ActionResult<unknown> = await resultAs(app, b, 'loadConversation', [MISSING]);
-    expect(r).toEqual({ ok: false, status: 404, error: 'This conversation no longer exists.' });
+    // With its code, so that the page says it in its language (matched by the error's fields, not its class: the
+    // class of another bundle lost the code before, issue #28).
+    expect(r).toEqual({
+      ok: false,
+      status: 404,
+      error: 'This conversation no longer exists.',
+      code: 'conversation-gone',
+    });
   });
 });

@@ -78,7 +78,7 @@ describe('/v1 with accounts: an API key is its user', () => {
     await resultAs(accounts, admin, 'updateServerSettings', [{ signUp: 'open' }]);
     for (const who of ['a', 'b'] as const) {
       const user = await signUp(accounts, `${who}@example.com`);
-      const made = await resultAs<{ secret: string; key: ApiKeyRecord }>(accounts, user, 'createApiKey', [who]);
+      const made = await resultAs<{ secret: string; key: ApiKeyRecord }>(accounts, user, 'createApiKey', [who, 'run']);
       if (!made.ok) throw new Error(made.error);
       keys[who] = made.value.secret;
       if (who === 'a') {

@@ -34,7 +34,15 @@ describe('run limits per client', () => {
     const viaAction = actionValue<{ ok: boolean; error: string }>(
       await callAction(app, 'sendMessage', [{ message: 'from the page' }]),
     );
-    expect(viaAction).toEqual({ ok: false, error: expect.stringMatching(/^Too many runs at once/), status: 429 });
+    // With its code and values, so that the page says it in its language (read from the error's fields: the class of
+    // another bundle lost them before, issue #28).
+    expect(viaAction).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^Too many runs at once/),
+      status: 429,
+      code: 'too-many-runs',
+      values: { running: 1, limit: 1 },
+    });
     expect((await first).status).toBe(200);
     expect(app.model.requests).toHaveLength(1);
   });

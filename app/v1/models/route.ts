@@ -7,6 +7,6 @@ import { guardRoute } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = guardRoute(async (_request: Request, _context: unknown, me) =>
+export const GET = guardRoute('GET /v1/models', async (_request: Request, _context: unknown, me) =>
   listModels(await appContext(), me.owner),
 );

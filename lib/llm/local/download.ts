@@ -22,6 +22,7 @@ import {
   type LocalModelFile,
   type PartMeta,
 } from './models-dir';
+import { isErrorNamed } from '../../protocol/errors';
 
 export interface DownloadProgress {
   /** Bytes in the .part file so far. */
@@ -214,10 +215,10 @@ export async function downloadModel(opts: DownloadModelOptions): Promise<LocalMo
       } catch (e) {
         if (opts.signal?.aborted)
           throw new DownloadError('aborted', `The download of ${name} was stopped; it can be resumed.`, { cause: e });
-        if (e instanceof DownloadError) throw e;
+        if (isErrorNamed<DownloadError>(e, 'DownloadError')) throw e;
         if ((e as Error)?.name === 'BlockedAddressError')
           throw new DownloadError('blocked', (e as Error).message, { cause: e });
-        if (e instanceof FetchError && /redirect/i.test(e.message))
+        if (isErrorNamed<FetchError>(e, 'FetchError') && /redirect/i.test(e.message))
           throw new DownloadError('http', e.message, { cause: e });
         outcome = 'cut';
         cause = e;
@@ -244,7 +245,7 @@ export async function downloadModel(opts: DownloadModelOptions): Promise<LocalMo
     } catch (e) {
       await rm(part, { force: true });
       await rm(metaFile, { force: true });
-      if (e instanceof GgufFormatError)
+      if (isErrorNamed<GgufFormatError>(e, 'GgufFormatError'))
         throw new DownloadError(e.problem, `${name} was refused and removed. ${e.message}`, { cause: e });
       throw e;
     }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { loadConfig } from '../../config';
 import type { CallFormat, FncallMode } from '../../protocol/enums';
 import type { LlmRequest, Usage } from '../../protocol/events';
-import { ModelInputError, ModelServiceError } from '../errors';
+import { isModelServiceError, ModelInputError, ModelServiceError } from '../errors';
 import { functionsToText, getFncallFormat } from '../fncall';
 import type { FncallFormat } from '../fncall/types';
 import type { ChatModel, ChatRequest, GenerateCfg, LlmCallResult, LlmEventSink } from '../model';
@@ -174,7 +174,7 @@ export class LocalChatModel implements ChatModel {
       result = await call;
     } catch (e) {
       if (req.signal?.aborted) throw abortError();
-      if (e instanceof ModelServiceError) throw e;
+      if (isModelServiceError(e)) throw e;
       throw new ModelServiceError(`The local model failed: ${e instanceof Error ? e.message : String(e)}`, {
         code: 'local_model',
         cause: e,

@@ -11,5 +11,5 @@ async function handle(request: Request): Promise<Response> {
   return handleAuthRequest(request, ctx.accounts, ctx.auth);
 }
 
-export const GET = publicRoute(handle, 'sign-in');
-export const POST = publicRoute(handle, 'sign-in');
+export const GET = publicRoute('GET /api/auth/[...all]', handle);
+export const POST = publicRoute('POST /api/auth/[...all]', handle);

@@ -11,7 +11,10 @@ import { guardRoute } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = guardRoute(async (request: Request, _context: unknown, me): Promise<Response> => {
-  const text = await readBodyText(request, MESSAGE_BODY_MAX_BYTES);
-  return createCompletion(await appContext(), me, text, limitKey(me, request.headers));
-});
+export const POST = guardRoute(
+  'POST /v1/chat/completions',
+  async (request: Request, _context: unknown, me): Promise<Response> => {
+    const text = await readBodyText(request, MESSAGE_BODY_MAX_BYTES);
+    return createCompletion(await appContext(), me, text, limitKey(me, request.headers));
+  },
+);
