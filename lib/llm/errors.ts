@@ -1,14 +1,29 @@
 // Errors of the model layer. `retryable` is decided once, where the error is made.
 import type { ErrorInfo } from '../protocol/events';
+import { logError, withoutPaths } from './error-report';
 
-/** An error as events carry it (llm-retry, run-end): plain JSON, the HTTP status and code when it has them. */
+/** An error as events carry it (llm-retry, run-end): plain JSON, the HTTP status and code when it has them, no
+ *  absolute path of the server's. */
 export function errorInfo(err: Error & { status?: number; code?: string }): ErrorInfo {
   return {
     name: err.name,
-    message: err.message,
+    message: withoutPaths(err.message),
     ...(typeof err.status === 'number' ? { status: err.status } : {}),
     ...(err.code ? { code: String(err.code) } : {}),
   };
+}
+
+/**
+ * The error a failed run ends with. The model layer's and the tools' own errors (ModelServiceError, ToolServiceError)
+ * are written to be read and are said as they are; anything else is a failure nobody meant, said briefly with an
+ * error id, its stack in the server's log under that id.
+ */
+export function runErrorInfo(e: unknown): ErrorInfo {
+  const err = e instanceof Error ? e : new Error(String(e));
+  if (err instanceof ModelServiceError || err.name === 'ToolServiceError') return errorInfo(err);
+  const id = logError('a run failed', err);
+  const info = errorInfo(err);
+  return { ...info, message: `${info.message} (error id ${id})` };
 }
 
 export class ModelServiceError extends Error {
