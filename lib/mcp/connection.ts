@@ -6,7 +6,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AddressPolicy } from '../net/address-policy';
+import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
 import { guardedFetch } from '../net/guarded-fetch';
 import { transportKind, type HttpServerConfig, type McpServerConfig, type StdioServerConfig } from './config';
 
@@ -33,6 +33,9 @@ export interface ConnectionOptions {
 const STDERR_KEEP = 2000;
 
 function message(e: unknown): string {
+  // A refusal of the address policy says why, where fetch would only say "fetch failed".
+  const blocked = blockedAddressIn(e);
+  if (blocked) return blocked.message;
   return e instanceof Error ? e.message : String(e);
 }
 
