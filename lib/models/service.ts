@@ -113,9 +113,15 @@ export interface ConnectionInput {
   saveAnyway?: boolean;
 }
 
-/** A request the service refuses, in words the page shows. */
+/** A request the service refuses, in words the page shows, with its HTTP status (bad input: 400). */
 export class ModelRequestError extends Error {
   override name = 'ModelRequestError';
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
 }
 
 /** A connection refused for what it would do (send a stored key elsewhere, reach the server's own network, save a
@@ -251,7 +257,8 @@ export class ModelService {
     const c = await this.visible(viewer.owner, id);
     // Another user's connection reads as one that does not exist (404).
     if (!c) throw new NotFoundError(`Unknown connection id "${id}".`);
-    if (!this.mayEdit(viewer, c)) throw new ModelRequestError('Only an admin can change the server-wide connections.');
+    if (!this.mayEdit(viewer, c))
+      throw new ModelRequestError('Only an admin can change the server-wide connections.', 403);
     return c;
   }
 

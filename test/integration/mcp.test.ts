@@ -61,7 +61,11 @@ function startHttpFixture(
 }
 
 const open: McpConnection[] = [];
-async function connected(name: string, config: ConstructorParameters<typeof McpConnection>[1], o = opts) {
+async function connected(
+  name: string,
+  config: ConstructorParameters<typeof McpConnection>[1],
+  o: ConstructorParameters<typeof McpConnection>[2] = opts,
+) {
   const conn = new McpConnection(name, config, o);
   open.push(conn);
   await conn.connect();
