@@ -1,5 +1,5 @@
 // One tool call as the agent loop needs it: never throws for ordinary failures, which become text for the model.
-import { logError, withoutPaths } from '../lib/llm/error-report';
+import { logError, shortMessage } from '../lib/llm/error-report';
 import { ContentItemSchema, type ContentItem } from '../lib/protocol/message';
 import { validateToolArgs } from './args';
 import type { ToolFile } from '../lib/protocol/events';
@@ -47,7 +47,7 @@ function invalidArguments(tool: BaseTool, rawArgs: string, err: ToolArgumentsErr
 function exception(tool: BaseTool, err: unknown): ToolRunResult {
   const type = err instanceof Error ? err.name || err.constructor.name : typeof err;
   const id = logError(`tool ${tool.name} failed`, err);
-  const message = `${withoutPaths(err instanceof Error ? err.message : String(err))} (error id ${id})`;
+  const message = `${shortMessage(err instanceof Error ? err.message : String(err))} (error id ${id})`;
   const content = `An error occurred when calling tool \`${tool.name}\`:\n${type}: ${message}`;
   return { ok: false, content, error: { kind: 'exception', message, type } };
 }

@@ -12,10 +12,14 @@ const MAX_MESSAGE = 500;
 const ABSOLUTE_PATH =
   /(^|[\s'"`(\[=,:])(?:file:\/\/)?(?:\/|[A-Za-z]:\\)(?:[^\s'"`()[\]<>,:\\/]+[\\/])+([^\s'"`()[\]<>,:\\/]*)/g;
 
-/** `text` with every absolute path shortened to its last part (`…/report.pdf`), on one line, cut at MAX_MESSAGE. */
+/** `text` with every absolute path shortened to its last part (`…/report.pdf`). */
 export function withoutPaths(text: string): string {
-  const line = text
-    .replace(ABSOLUTE_PATH, (_all, before: string, last: string) => `${before}…/${last}`)
+  return text.replace(ABSOLUTE_PATH, (_all, before: string, last: string) => `${before}…/${last}`);
+}
+
+/** An error's message as the model and the page are told it: without paths, on one line, cut at MAX_MESSAGE. */
+export function shortMessage(text: string): string {
+  const line = withoutPaths(text)
     .replace(/\s*\n\s*/g, ' ')
     .trim();
   return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE)}…` : line;
