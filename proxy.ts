@@ -8,6 +8,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { BodyTooLargeError, declaredLength } from '@/lib/http/body';
 import { checkRequest, type RequestKind } from '@/lib/http/check';
+import { loadConfig } from '@/lib/config';
 import { MESSAGE_BODY_MAX_BYTES, newNonce, pageCsp } from '@/lib/http/headers';
 import { requestPolicy } from '@/lib/http/policy';
 import { problem, refusalResponse } from '@/lib/http/respond';
@@ -40,7 +41,7 @@ export function proxy(request: NextRequest): Response {
 
   if (kind !== 'page' && kind !== 'sign-in') return NextResponse.next();
   const nonce = newNonce();
-  const csp = pageCsp(nonce, process.env.NODE_ENV === 'development');
+  const csp = pageCsp(nonce, process.env.NODE_ENV === 'development', loadConfig().http.imageHosts);
   // Next reads the nonce for its own scripts from the request's CSP header; the layout reads x-nonce.
   const headers = new Headers(request.headers);
   headers.set('x-nonce', nonce);

@@ -2,6 +2,8 @@ import type { Metadata, Viewport } from 'next';
 import { headers } from 'next/headers';
 import { NextIntlClientProvider } from 'next-intl';
 import { getLocale, getTranslations } from 'next-intl/server';
+import { ImageHostsProvider } from '@/components/chat/answer-image';
+import { loadConfig } from '@/lib/config';
 import { guardPage } from './actions/guard';
 import './globals.css';
 
@@ -28,7 +30,10 @@ export default async function RootLayout({ children }: { children: React.ReactNo
       </head>
       <body className="min-h-screen bg-white text-neutral-900 antialiased dark:bg-neutral-950 dark:text-neutral-100">
         {/* The catalog of the request's locale reaches the client components from here. */}
-        <NextIntlClientProvider>{children}</NextIntlClientProvider>
+        <NextIntlClientProvider>
+          {/* IMAGE_HOSTS: whose images answers show without a click (the CSP's img-src lists the same). */}
+          <ImageHostsProvider hosts={loadConfig().http.imageHosts}>{children}</ImageHostsProvider>
+        </NextIntlClientProvider>
       </body>
     </html>
   );

@@ -1,4 +1,5 @@
 // One tool call as the agent loop needs it: never throws for ordinary failures, which become text for the model.
+import { logError, shortMessage } from '../lib/llm/error-report';
 import { ContentItemSchema, type ContentItem } from '../lib/protocol/message';
 import { validateToolArgs } from './args';
 import type { ToolFile } from '../lib/protocol/events';
@@ -42,18 +43,13 @@ function invalidArguments(tool: BaseTool, rawArgs: string, err: ToolArgumentsErr
   return { ok: false, content, error: { kind: 'invalid-arguments', message: err.message, type: err.name } };
 }
 
+/** Upstream hands the model the type, the message and the stack; here the stack (the server's paths and frames)
+ *  goes to the server's log only, under an id the model and the page are given instead. */
 function exception(tool: BaseTool, err: unknown): ToolRunResult {
   const type = err instanceof Error ? err.name || err.constructor.name : typeof err;
-  const message = err instanceof Error ? err.message : String(err);
-  // Only the frames, like Python's traceback.format_tb: the stack's first line repeats type and message.
-  const frames =
-    err instanceof Error && err.stack
-      ? err.stack
-          .split('\n')
-          .filter((line) => /^\s+at /.test(line))
-          .join('\n')
-      : '';
-  const content = `An error occurred when calling tool \`${tool.name}\`:\n${type}: ${message}\nTraceback:\n${frames}`;
+  const id = logError(`tool ${tool.name} failed`, err);
+  const message = `${shortMessage(err instanceof Error ? err.message : String(err))} (error id ${id})`;
+  const content = `An error occurred when calling tool \`${tool.name}\`:\n${type}: ${message}`;
   return { ok: false, content, error: { kind: 'exception', message, type } };
 }
 

@@ -36,6 +36,7 @@ const ConnectionSchema = z.object({
   apiKey: z.string().nullable().optional(),
   capabilities: hints.optional(),
   rates: rates.optional(),
+  saveAnyway: z.boolean().optional(),
 });
 const ConnectionPatchSchema = ConnectionSchema.partial();
 const TestSchema = z.object({

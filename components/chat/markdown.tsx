@@ -9,6 +9,7 @@ import rehypeHighlight from 'rehype-highlight';
 import rehypeKatex from 'rehype-katex';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
+import { AnswerImage } from './answer-image';
 import { CodeBlock } from './code-block';
 import { BlockSplitter } from './markdown-blocks';
 import { normalizeMath } from './math';
@@ -72,9 +73,14 @@ const components: Components = {
     <td {...props} className="border border-neutral-300 px-2 py-1 align-top dark:border-neutral-700" />
   ),
   input: ({ node: _node, ...props }) => (props.type === 'checkbox' ? <TaskBox {...props} /> : <input {...props} />),
-  img: ({ node: _node, alt, ...props }) => (
-    // eslint-disable-next-line @next/next/no-img-element -- model-supplied URLs of unknown size and host
-    <img {...props} alt={alt ?? ''} className="my-2 h-auto max-w-full rounded" loading="lazy" />
+  // Model output: an image on another site is not loaded by itself (answer-image.tsx).
+  img: ({ node: _node, alt, src }) => (
+    <AnswerImage
+      src={typeof src === 'string' ? src : undefined}
+      alt={alt}
+      className="my-2 h-auto max-w-full rounded"
+      loading="lazy"
+    />
   ),
 };
 

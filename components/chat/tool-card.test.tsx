@@ -76,15 +76,20 @@ describe('ToolCard', () => {
     expect(html).toContain('{&quot;expression&quot;: 2+</pre>');
   });
 
-  it('expanded: content-item results show text and images with alt text', () => {
+  it("expanded: content-item results show text and the app's images with alt text; another site's waits for a click", () => {
     const html = render(
       <ToolCard
-        block={block({ name: 'image_gen', result: [{ text: 'here' }, { image: 'https://x.org/a.png' }] })}
+        block={block({
+          name: 'image_gen',
+          result: [{ text: 'here' }, { image: '/api/images/a.png' }, { image: 'https://x.org/a.png' }],
+        })}
         defaultOpen
       />,
     );
     expect(html).toContain('>here</pre>');
-    expect(html).toMatch(/<img src="https:\/\/x.org\/a.png" alt="Image 2 returned by the tool"/);
+    expect(html).toMatch(/<img src="\/api\/images\/a.png" alt="Image 2 returned by the tool"/);
+    expect(html).not.toContain('src="https://x.org');
+    expect(buttons(html).map((b) => b.name)).toContain('Load image from x.org');
   });
 
   it('on error, shows the exact text the model was given under "Error returned to the model"', () => {

@@ -8,6 +8,7 @@ import * as actions from '@/app/actions/models';
 import type { CapabilityHints } from '@/lib/llm/capabilities';
 import type { ServerModelsResult } from '@/lib/llm/server-models';
 import type { ConnectionView } from '@/lib/models/service';
+import { failureText, useCodedText } from '../chat/server-text';
 import { FIELD, PRIMARY_BUTTON } from '../runs/modal';
 import { useConnectionName } from './connection-name';
 import { ModelRatesFields, rateRows, ratesOf, RatesSummary, useRatesProblemText } from './model-rates';
@@ -74,6 +75,10 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
   const ratesProblem = useRatesProblemText();
   const [busy, setBusy] = useState<'test' | 'save' | undefined>();
   const [result, setResult] = useState<ServerModelsResult | string>();
+  // Test or Save found no OpenAI-compatible server at the URL: saving it then takes an explicit "save anyway".
+  const [notOpenAI, setNotOpenAI] = useState(false);
+  const [saveAnyway, setSaveAnyway] = useState(false);
+  const said = useCodedText('errors');
 
   // A key left empty while editing keeps the stored one; "remove the key" sends none.
   const keyField = (): string | null | undefined => (apiKey ? apiKey : clearKey ? null : editing ? undefined : null);
@@ -82,17 +87,22 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
     setBusy('test');
     const r = await actions.testConnection({ id: editing?.id, baseURL, apiKey: keyField() });
     setBusy(undefined);
-    setResult(r.ok ? r.value : r.error);
+    setResult(r.ok ? r.value : said(failureText(r)));
+    setNotOpenAI(r.ok && !r.value.ok && r.value.problem === 'not-openai');
   };
   const save = async () => {
     const rated = ratesOf(rates);
     if ('problem' in rated) return setResult(ratesProblem(rated.problem));
     setBusy('save');
     const capabilities = { ...editing?.capabilities, '*': hintsOf(tools, vision) };
-    const input = { name, baseURL, apiKey: keyField(), capabilities, rates: rated.rates };
+    const input = { name, baseURL, apiKey: keyField(), capabilities, rates: rated.rates, saveAnyway };
     const r = editing ? await actions.updateConnection(editing.id, input) : await actions.addConnection(input);
     setBusy(undefined);
-    if (!r.ok) return setResult(r.error);
+    // Refused: what was typed stays in the form, with why.
+    if (!r.ok) {
+      if (r.code === 'not-openai') setNotOpenAI(true);
+      return setResult(said(failureText(r)));
+    }
     onDone(r.value);
   };
 
@@ -115,7 +125,11 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
         <input
           className={FIELD}
           value={baseURL}
-          onChange={(e) => setBaseURL(e.target.value)}
+          onChange={(e) => {
+            setBaseURL(e.target.value);
+            setNotOpenAI(false);
+            setSaveAnyway(false);
+          }}
           placeholder={t('baseURLExample')}
           inputMode="url"
           required
@@ -161,6 +175,12 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
         </label>
       </div>
       <ModelRatesFields rows={rates} onChange={setRates} />
+      {notOpenAI && (
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={saveAnyway} onChange={(e) => setSaveAnyway(e.target.checked)} />
+          {t('saveAnyway')}
+        </label>
+      )}
       <div className="flex flex-wrap gap-2">
         <button type="button" className={BUTTON} disabled={Boolean(busy)} onClick={() => void test()}>
           {busy === 'test' ? t('testing') : t('test')}
@@ -182,6 +202,7 @@ function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void })
   const connectionName = useConnectionName();
   const [result, setResult] = useState<ServerModelsResult | string>();
   const [busy, setBusy] = useState(false);
+  const said = useCodedText('errors');
   const name = connectionName(c.name, c.id);
   return (
     <li aria-label={name} className="space-y-1 rounded-md border border-neutral-200 p-2 dark:border-neutral-800">
@@ -204,7 +225,7 @@ function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void })
             setBusy(true);
             const r = await actions.testConnection({ id: c.id });
             setBusy(false);
-            setResult(r.ok ? r.value : r.error);
+            setResult(r.ok ? r.value : said(failureText(r)));
           }}
         >
           {busy ? t('testing') : t('test')}
@@ -220,7 +241,7 @@ function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void })
               onClick={async () => {
                 if (!window.confirm(t('removeConfirm', { name: c.name }))) return;
                 const r = await actions.removeConnection(c.id);
-                if (!r.ok) setResult(r.error);
+                if (!r.ok) setResult(said(failureText(r)));
                 await useModels.getState().refresh();
               }}
             >

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BaseTool } from '../../tools';
 import { DEFAULT_MAX_LLM_CALLS } from '../config';
-import { errorInfo } from '../llm/errors';
+import { runErrorInfo } from '../llm/errors';
 import type { ChatModel, GenerateCfg, LlmCallResult, LlmStreamEvent } from '../llm/model';
 import { isAbortError } from '../llm/retry';
 import { runAbortController } from '../llm/run-signal';
@@ -175,7 +175,7 @@ export class Agent {
       run.emit(this.runStart(run, [], false));
       if (run.signal.aborted) return run.end('aborted');
       failure.error = e;
-      return run.end('error', errorInfo(e as Error));
+      return run.end('error', runErrorInfo(e));
     }
     // `input` is a copy: the loop appends to `messages`, and the event must keep saying what the run was given.
     run.emit(this.runStart(run, messages.slice(), true));
@@ -189,7 +189,7 @@ export class Agent {
     } catch (e) {
       if (isAbortError(e) || run.signal.aborted) return run.end('aborted');
       failure.error = e;
-      return run.end('error', errorInfo(e instanceof Error ? e : new Error(String(e))));
+      return run.end('error', runErrorInfo(e));
     }
     run.end(reason);
   }

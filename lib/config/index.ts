@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Pricing } from '../protocol/events';
 import { FNCALL_MODES, LOCAL_SERVER_KINDS, type FncallMode, type LocalServerKind } from '../protocol/enums';
 import { accessTokenProblem, hostNameOf } from './exposure.mjs';
+import { parseImageHosts } from './image-hosts';
 
 export interface LlmEnvConfig {
   baseURL?: string;
@@ -251,6 +252,8 @@ export interface HttpEnvConfig {
   uploadBytesPerDay: number;
   /** AUTH=required (or beyond loopback without ACCESS_TOKEN, which the server start turns into it): accounts. */
   accounts: boolean;
+  /** IMAGE_HOSTS: hosts whose images answers show without a click (and the CSP's img-src lets through). */
+  imageHosts: string[];
 }
 
 function httpConfigFrom(env: Env): HttpEnvConfig {
@@ -286,7 +289,16 @@ function httpConfigFrom(env: Env): HttpEnvConfig {
     maxRunsPerMinute: intFrom(env, ['MAX_RUNS_PER_MINUTE'], 30, { min: 1 }),
     uploadBytesPerDay: intFrom(env, ['UPLOAD_BYTES_PER_DAY'], 2 * 1024 * 1024 * 1024, { min: 1 }),
     accounts: authRequired(env, accessToken),
+    imageHosts: imageHostsFrom(env),
   };
+}
+
+function imageHostsFrom(env: Env): string[] {
+  try {
+    return parseImageHosts(env.IMAGE_HOSTS);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
 }
 
 /** AUTH=required turns accounts on; with ACCESS_TOKEN (the single-user lock) it makes no sense. */
@@ -360,6 +372,9 @@ export interface ModelsEnvConfig {
   scanTargets: { kind: LocalServerKind; port: number }[];
   /** MODEL_SCAN_TIMEOUT_MS: how long one port may take to answer. */
   scanTimeoutMs: number;
+  /** ALLOW_PRIVATE_MODEL_URLS=1: every user's connections may reach private, loopback and link-local addresses (by
+   *  default only the environment's and an admin's may). */
+  allowPrivateUrls: boolean;
 }
 
 export const DEFAULT_SCAN_PORTS = 'ollama:11434,lmstudio:1234,llamacpp:8080,vllm:8000,sglang:30000';
@@ -389,7 +404,12 @@ function modelsFrom(env: Env): ModelsEnvConfig {
       scanTargets.push({ kind, port });
     }
   }
-  return { secretKey, scanTargets, scanTimeoutMs: intFrom(env, ['MODEL_SCAN_TIMEOUT_MS'], 400, { min: 1 }) };
+  return {
+    secretKey,
+    scanTargets,
+    scanTimeoutMs: intFrom(env, ['MODEL_SCAN_TIMEOUT_MS'], 400, { min: 1 }),
+    allowPrivateUrls: flag(env, 'ALLOW_PRIVATE_MODEL_URLS'),
+  };
 }
 
 // ---- the built-in local model ----

@@ -1,5 +1,6 @@
 // Builds the ChatModel a configuration describes. The caller resolves the configuration (lib/config reads the
 // environment; the composition root adds a conversation's settings); nothing here reads the environment.
+import type { AddressPolicy } from '../net/address-policy';
 import type { Pricing } from '../protocol/events';
 import type { LocalModelsEnvConfig } from '../config';
 import type { FncallMode } from '../protocol/enums';
@@ -16,6 +17,8 @@ export interface ModelConfig {
   /** An OpenAI-compatible server, ending in /v1 (default: OpenAI). */
   baseURL?: string;
   apiKey?: string;
+  /** Which addresses the server's URL may reach, checked at connect time (default: any; lib/models sets it). */
+  addressPolicy?: AddressPolicy;
   fncallMode?: FncallMode;
   /** Qwen-Agent's generate_cfg: model parameters and per-call knobs. */
   generateCfg?: GenerateCfg;
@@ -47,6 +50,7 @@ export function createChatModel(config: ModelConfig = {}): ChatModel {
     model: config.model,
     baseURL: config.baseURL,
     apiKey: config.apiKey,
+    ...(config.addressPolicy ? { addressPolicy: config.addressPolicy } : {}),
     fncallMode: config.fncallMode,
     generateCfg: config.generateCfg,
     connection: config.connection,

@@ -2,6 +2,8 @@
 // OpenAI) on the `openai` package. Streams, assembles tool calls, routes reasoning, enforces stop words, retries.
 import OpenAI from 'openai';
 import type { Stream } from 'openai/core/streaming';
+import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
+import { guardedFetch } from '../net/guarded-fetch';
 import type { CallFormat, FncallMode } from '../protocol/enums';
 import type { LlmRequest, Pricing, Usage } from '../protocol/events';
 import { errorInfo, isModelServiceError, ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
@@ -24,6 +26,8 @@ export interface OpenAIModelOptions {
   model?: string;
   baseURL?: string;
   apiKey?: string;
+  /** Which addresses the server may be reached at, checked for each connection the client opens (default: any). */
+  addressPolicy?: AddressPolicy;
   fncallMode?: FncallMode;
   generateCfg?: GenerateCfg;
   /** The connection's name, shown on each turn. */
@@ -115,6 +119,7 @@ export class OpenAIChatModel implements ChatModel {
       apiKey: opts.apiKey || 'EMPTY',
       maxRetries: 0,
       timeout: this.defaults.requestTimeoutMs,
+      ...(opts.addressPolicy && !opts.addressPolicy.allowPrivate ? { fetch: guardedFetch(opts.addressPolicy) } : {}),
     });
   }
 
@@ -457,9 +462,23 @@ function toUsage(
   return { promptTokens, completionTokens, totalTokens: u.total_tokens ?? promptTokens + completionTokens };
 }
 
+/** The most of a provider's own error message a run's error repeats. */
+const PROVIDER_MESSAGE_CHARS = 300;
+
+/** A provider's `error.message`, on one line and cut short: the only words of the server's a run's error repeats (a
+ *  body that is not an OpenAI-style error, an HTML page say, is never repeated). */
+function providerMessage(body: { message?: unknown }): string | undefined {
+  if (typeof body.message !== 'string' || !body.message.trim()) return undefined;
+  const line = body.message.replace(/\s+/g, ' ').trim();
+  return line.length > PROVIDER_MESSAGE_CHARS ? `${line.slice(0, PROVIDER_MESSAGE_CHARS)}…` : line;
+}
+
 /** Any failure of a call, as a ModelServiceError that knows whether it may be retried. */
 export function toModelError(e: unknown): ModelServiceError {
   if (isModelServiceError(e)) return e;
+  // The address policy refused the server's address (lib/net/guarded-fetch.ts): said as it is, never retried.
+  const blocked = blockedAddressIn(e);
+  if (blocked) return new ModelServiceError(blocked.message, { retryable: false, code: 'address-refused', cause: e });
   if (e instanceof OpenAI.APIConnectionError) {
     return new ModelServiceError(`Cannot reach the model server: ${e.message}${causeText(e)}`, {
       retryable: true,
@@ -468,8 +487,10 @@ export function toModelError(e: unknown): ModelServiceError {
     });
   }
   if (e instanceof OpenAI.APIError) {
-    const body = (e.error ?? {}) as { message?: string; code?: string; type?: string };
-    const detail = body.message ?? e.message;
+    const body = (e.error ?? {}) as { message?: unknown; code?: string; type?: string };
+    const said = providerMessage(body);
+    // Whether to retry is judged on everything the server said; only `said` is repeated.
+    const detail = typeof body.message === 'string' ? body.message : e.message;
     const status = e.status;
     const code = body.code ?? body.type ?? undefined;
     const headers = e.headers as Headers | undefined;
@@ -481,7 +502,7 @@ export function toModelError(e: unknown): ModelServiceError {
       /rate.?limit|overload|server.?error|internal|unavailable|timeout/i.test(`${code} ${detail}`);
     const retryable = isRetryableStatus(status, detail) || streamRetryable;
     const prefix = status ? `Model server error ${status}` : 'Model server error';
-    return new ModelServiceError(`${prefix}: ${detail}`, {
+    return new ModelServiceError(`${prefix}: ${said ?? 'the server gave no error message.'}`, {
       status,
       code: code ? String(code) : undefined,
       retryable,

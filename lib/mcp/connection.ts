@@ -6,6 +6,8 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
+import { guardedFetch } from '../net/guarded-fetch';
 import { transportKind, type HttpServerConfig, type McpServerConfig, type StdioServerConfig } from './config';
 import { isErrorNamed } from '../protocol/errors';
 
@@ -24,11 +26,17 @@ export type ServerState =
 export interface ConnectionOptions {
   connectTimeoutMs: number;
   callTimeoutMs: number;
+  /** Which addresses an HTTP server's URL may reach, checked for each connection opened (the same policy as model
+   *  connections', lib/net/guarded-fetch.ts). Absent: any (a server the server's owner configured). */
+  addressPolicy?: AddressPolicy;
 }
 
 const STDERR_KEEP = 2000;
 
 function message(e: unknown): string {
+  // A refusal of the address policy says why, where fetch would only say "fetch failed".
+  const blocked = blockedAddressIn(e);
+  if (blocked) return blocked.message;
   return e instanceof Error ? e.message : String(e);
 }
 
@@ -139,9 +147,11 @@ export class McpConnection {
     }
     const c = this.config as HttpServerConfig;
     const requestInit = c.headers ? { headers: c.headers } : undefined;
+    const policy = this.opts.addressPolicy;
+    const fetch = policy && !policy.allowPrivate ? { fetch: guardedFetch(policy) } : {};
     return kind === 'sse'
-      ? new SSEClientTransport(new URL(c.url), { requestInit })
-      : new StreamableHTTPClientTransport(new URL(c.url), { requestInit });
+      ? new SSEClientTransport(new URL(c.url), { requestInit, ...fetch })
+      : new StreamableHTTPClientTransport(new URL(c.url), { requestInit, ...fetch });
   }
 
   private async loadCatalogue(): Promise<void> {

@@ -2,18 +2,22 @@
 // for each, under `errors`) and an English message for everything else that reads it (logs, the HTTP API, a model).
 
 export const ERROR_CODES = [
+  'address-refused',
   'admin-only',
   'bad-sign-up-mode',
+  'connection-key-needed',
   'conversation-gone',
   'delete-self',
   'disable-self',
   'empty-title',
+  'found-admin-only',
   'invite-gone',
   'key-name-missing',
   'key-scope-missing',
   'mcp-not-editable',
   'no-accounts',
   'not-found',
+  'not-openai',
   'password-short',
   'run-gone',
   'runs-differ',

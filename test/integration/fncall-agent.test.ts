@@ -230,7 +230,7 @@ describe('FnCallAgent loop semantics', () => {
       content: 'Tool no_such_tool does not exists.',
     });
     expect(result[3]!.content).toMatch(
-      /^An error occurred when calling tool `boom`:\nRangeError: the gauge broke\nTraceback:\n/,
+      /^An error occurred when calling tool `boom`:\nRangeError: the gauge broke \(error id [0-9a-f]{8}\)$/,
     );
     expect(result.at(-1)).toMatchObject({ role: 'assistant', content: 'Sorry.' });
     expect(server.requests).toHaveLength(2);

@@ -204,7 +204,8 @@ describe('model connections', () => {
     }
   });
   it("one user's connection: nobody else sees, tests, uses or edits it (404); the admin's is everyone's, key never shown", async () => {
-    const ctx = await context();
+    // The scripted servers are on loopback: users' connections may reach it here (the address policy has its own test).
+    const ctx = await context({ ALLOW_PRIVATE_MODEL_URLS: '1' });
     const alice = viewer('user-alice', false);
     const bob = viewer('user-bob', false);
     const admin = viewer('user-admin', true);
