@@ -1,22 +1,33 @@
 // FnCallAgent: Qwen-Agent's tool-calling loop.
+import type { BaseTool } from '../../tools';
 import type { FunctionDef, Message } from '../llm/schema';
-import type { AgentKind, StopReason } from '../protocol/enums';
+import type { AgentKind, FncallMode, StopReason } from '../protocol/enums';
 import { Agent, type CallExtras } from './agent';
-import type { RunState } from './run-state';
+import type { RunState, ToolChoice } from './run-state';
 
 export class FnCallAgent extends Agent {
   static override readonly kind: AgentKind = 'fncall';
 
   protected override async loop(messages: Message[], run: RunState): Promise<StopReason> {
     const clientTools = run.options.clientTools;
-    const client = clientTools?.length ? new Set(clientTools.map((f) => f.name)) : undefined;
-    const functions = client ? withClientTools(this.functions, clientTools!) : this.functions;
+    const offered = clientTools?.length ? withClientTools(this.functions, clientTools) : this.functions;
+    const choice = run.options.toolChoice ?? 'auto';
+    const functions = offeredFor(choice, offered);
+    const offeredClient = clientTools?.filter((f) => functions.some((o) => o.name === f.name)) ?? [];
+    const client = offeredClient.length ? new Set(offeredClient.map((f) => f.name)) : undefined;
+    // A call of a tool the run did not offer (the model named another anyway) is not run.
+    const tools = choice === 'auto' ? this.functionMap : onlyOffered(this.functionMap, functions);
     const extras = this.callExtras(run);
+    // The first call is made to call a tool when the run says so; the later ones may answer (else a forced call
+    // would repeat until the call limit).
+    const forced = forcedChoice(choice, this.llm.fncallMode);
+    let next = forced ? withChoice(extras, forced) : extras;
     // A resumed run starts past its copied iterations, which count against the limit too.
     for (let budget = this.maxLlmCalls - run.iteration; budget > 0; budget--) {
       run.signal.throwIfAborted();
       run.iteration++;
-      const output = await this.callLlm(messages, functions, run, extras);
+      const output = await this.callLlm(messages, functions, run, next);
+      next = extras;
       messages.push(...output.messages);
       const calls = output.messages.filter((m) => m.function_call);
       if (!calls.length) return 'answered';
@@ -40,7 +51,7 @@ export class FnCallAgent extends Agent {
           handedBack = true; // the caller runs it
           continue;
         }
-        const content = await this.callTool(call, messages, run);
+        const content = await this.callTool(call, messages, run, tools);
         messages.push({ role: 'function', name: call.name, content, extra: { function_id: call.functionId } });
       }
       if (handedBack) return 'tool-calls';
@@ -52,6 +63,35 @@ export class FnCallAgent extends Agent {
   protected callExtras(_run: RunState): CallExtras | undefined {
     return undefined;
   }
+}
+
+/** The tools a run's tool choice lets the model see: none, only the named one, or all. */
+function offeredFor(choice: ToolChoice, functions: FunctionDef[]): FunctionDef[] {
+  if (choice === 'none') return [];
+  if (typeof choice !== 'object') return functions;
+  const named = functions.filter((f) => f.name === choice.name);
+  if (!named.length)
+    throw new Error(
+      `toolChoice names "${choice.name}", which is not one of the tools (${functions.map((f) => f.name).join(', ') || 'none'}).`,
+    );
+  return named;
+}
+
+/** The function_choice that makes the first call call a tool, if the run asks for one. The nous template cannot
+ *  force a call (as upstream's): there, offering only the named tool is what the choice does. */
+function forcedChoice(choice: ToolChoice, mode: FncallMode): string | undefined {
+  if (choice === 'required') return 'required';
+  if (typeof choice === 'object' && mode !== 'nous') return choice.name;
+  return undefined;
+}
+
+function onlyOffered(all: ReadonlyMap<string, BaseTool>, offered: FunctionDef[]): Map<string, BaseTool> {
+  const names = new Set(offered.map((f) => f.name));
+  return new Map([...all].filter(([name]) => names.has(name)));
+}
+
+function withChoice(extras: CallExtras | undefined, functionChoice: string): CallExtras {
+  return { ...extras, cfg: { ...extras?.cfg, function_choice: functionChoice } };
 }
 
 /** The agent's tools with the caller's: a caller's tool replaces an agent's tool of the same name. */
