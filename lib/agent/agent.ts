@@ -281,6 +281,7 @@ export class Agent {
       text?.end(); // what the sink held back belongs to this call
     }
     if (r.usage) run.addUsage(r.usage);
+    run.lastFinishReason = r.finishReason;
     const end: Unstamped<'llm-end'> = { type: 'llm-end', finishReason: r.finishReason, durationMs: r.durationMs };
     if (r.usage) end.usage = r.usage;
     if (r.ttftMs !== undefined) end.ttftMs = r.ttftMs;

@@ -16,8 +16,11 @@ export class FnCallAgent extends Agent {
     const offeredClient = clientTools?.filter((f) => functions.some((o) => o.name === f.name)) ?? [];
     const client = offeredClient.length ? new Set(offeredClient.map((f) => f.name)) : undefined;
     // A call of a tool the run did not offer (the model named another anyway) is not run.
-    const tools = choice === 'auto' ? this.functionMap : onlyOffered(this.functionMap, functions);
-    const extras = this.callExtras(run);
+    const tools =
+      choice === 'auto' ? this.functionMap : choice === 'none' ? new Map() : onlyOffered(this.functionMap, functions);
+    // 'none' is upstream's function_choice 'none' on every call: no tools sent, and a call the server makes anyway
+    // dropped by the model layer.
+    const extras = choice === 'none' ? withChoice(this.callExtras(run), 'none') : this.callExtras(run);
     // The first call is made to call a tool when the run says so; the later ones may answer (else a forced call
     // would repeat until the call limit).
     const forced = forcedChoice(choice, this.llm.fncallMode);
@@ -65,9 +68,8 @@ export class FnCallAgent extends Agent {
   }
 }
 
-/** The tools a run's tool choice lets the model see: none, only the named one, or all. */
+/** The tools a run's tool choice concerns: only the named one, or all ('none' tells the model none of them). */
 function offeredFor(choice: ToolChoice, functions: FunctionDef[]): FunctionDef[] {
-  if (choice === 'none') return [];
   if (typeof choice !== 'object') return functions;
   const named = functions.filter((f) => f.name === choice.name);
   if (!named.length)

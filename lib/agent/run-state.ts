@@ -69,6 +69,8 @@ export class RunState {
   iteration = 0;
   llmCalls = 0;
   toolCalls = 0;
+  /** Why the latest model call of the run (its own or a child's) stopped. */
+  lastFinishReason?: string;
   /** The language of the run's prompts, once the input is read. */
   lang: Lang = 'en';
   private started = performance.now();
@@ -105,6 +107,7 @@ export class RunState {
       durationMs: this.clock(),
     };
     if (error) event.error = error;
+    if (this.lastFinishReason) event.finishReason = this.lastFinishReason;
     this.emit(event);
   }
 
@@ -116,7 +119,8 @@ export class RunState {
   }
 
   /** Adds a child run's totals (a Router's helper, a GroupChat's member) to this run's. */
-  addChild(end: Pick<Unstamped<'run-end'>, 'llmCalls' | 'toolCalls' | 'usage'>): void {
+  addChild(end: Pick<Unstamped<'run-end'>, 'llmCalls' | 'toolCalls' | 'usage' | 'finishReason'>): void {
+    if (end.finishReason) this.lastFinishReason = end.finishReason;
     this.llmCalls += end.llmCalls;
     this.toolCalls += end.toolCalls;
     this.addUsage(end.usage);

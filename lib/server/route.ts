@@ -44,28 +44,31 @@ function wrap<C>(kind: RequestKind, body: Handler<C>): Handler<C> {
   };
 }
 
-/** A route handler for a signed-in user (`access: 'admin'`: an admin). */
+/** A route handler for a signed-in user (`access: 'admin'`: an admin). `answer` reshapes every response the route
+ *  gives, the guard's refusals included (the /v1 routes answer errors in OpenAI's shape). */
 export function guardRoute<C>(
   handler: UserHandler<C>,
-  opts: { kind?: RequestKind; access?: 'user' | 'admin' } = {},
+  opts: {
+    kind?: RequestKind;
+    access?: 'user' | 'admin';
+    answer?: (response: Response) => Response | Promise<Response>;
+  } = {},
 ): Handler<C> {
   const kind = opts.kind ?? 'api';
   const access = opts.access ?? 'user';
-  return mark(
-    wrap<C>(kind, async (request, context) => {
-      const viewer = await (await appContext()).viewer(request.headers);
-      if (!isViewer(viewer))
-        return problem(
-          viewer.status,
-          viewer.message,
-          viewer.status === 401 ? { 'www-authenticate': 'Bearer realm="agent-studio"' } : {},
-        );
-      if (access === 'admin' && !viewer.admin) return problem(403, 'Only the admin may do this.');
-      return handler(request, context, viewer);
-    }),
-    kind,
-    access,
-  );
+  const guarded = wrap<C>(kind, async (request, context) => {
+    const viewer = await (await appContext()).viewer(request.headers);
+    if (!isViewer(viewer))
+      return problem(
+        viewer.status,
+        viewer.message,
+        viewer.status === 401 ? { 'www-authenticate': 'Bearer realm="agent-studio"' } : {},
+      );
+    if (access === 'admin' && !viewer.admin) return problem(403, 'Only the admin may do this.');
+    return handler(request, context, viewer);
+  });
+  const answer = opts.answer;
+  return mark(answer ? async (request, context) => answer(await guarded(request, context)) : guarded, kind, access);
 }
 
 /** A route handler that runs before anyone is signed in: the sign-in forms and the accounts library's own routes,
