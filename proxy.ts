@@ -12,6 +12,7 @@ import { loadConfig } from '@/lib/config';
 import { MESSAGE_BODY_MAX_BYTES, newNonce, pageCsp } from '@/lib/http/headers';
 import { requestPolicy } from '@/lib/http/policy';
 import { problem, refusalResponse } from '@/lib/http/respond';
+import { asOpenAiError } from '@/lib/openai-api/errors';
 
 /** Paths answered by the sign-in page and form: reachable without the access token. */
 export const SIGN_IN_PATHS = ['/sign-in', '/api/sign-in'];
@@ -22,11 +23,15 @@ function kindOf(request: NextRequest): RequestKind {
   return path.startsWith('/api/') || path.startsWith('/v1/') ? 'api' : 'page';
 }
 
-export function proxy(request: NextRequest): Response {
+export async function proxy(request: NextRequest): Promise<Response> {
   const kind = kindOf(request);
   const policy = requestPolicy();
   const refusal = checkRequest(request, policy, kind);
-  if (refusal) return refusalResponse(refusal, request, policy.publicOrigin);
+  if (refusal) {
+    const answer = refusalResponse(refusal, request, policy.publicOrigin);
+    // OpenAI's clients read /v1's errors in OpenAI's shape (type, param, code).
+    return request.nextUrl.pathname.startsWith('/v1/') ? asOpenAiError(answer) : answer;
+  }
 
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     // Pages only answer GET (server actions do not come this way: see the matcher).

@@ -4,7 +4,7 @@
 // happen, and on to whoever follows the run once stored. Every use case acts for an Actor (actor.ts): the store and
 // the runs in progress see only its objects, and its tools are checked against what the admin allows.
 import { randomUUID } from 'node:crypto';
-import type { Agent, Message } from '../agent';
+import type { Agent, GenerateCfg, Message, RunOptions } from '../agent';
 import type { ImageLimits } from '../documents/image';
 import type { ContentItem, FunctionDef, Lang } from '../llm/schema';
 import { contentText } from '../llm/schema';
@@ -62,8 +62,22 @@ export interface ChatServiceDeps {
 /** How a run comes about: what becomes of the conversation, and what the agent is given. */
 type RunPlan =
   | { kind: 'turn'; conversation: Conversation; turn: StoredTurn; history: Message[]; pageLang?: Lang }
-  | { kind: 'messages'; conversation: Conversation; turn: StoredTurn; input: Message[]; clientTools?: FunctionDef[] }
+  | {
+      kind: 'messages';
+      conversation: Conversation;
+      turn: StoredTurn;
+      input: Message[];
+      clientTools?: FunctionDef[];
+      /** The request's own run options (an OpenAI client's tool_choice, stop, response_format…), not stored. */
+      run?: MessagesRunOptions;
+    }
   | { kind: 'replay'; conversation: Conversation; turn: StoredTurn; plan: ReplayPlan; model?: string };
+
+/** What a whole-conversation request (lib/openai-api) sets for its run only. */
+export interface MessagesRunOptions {
+  toolChoice?: RunOptions['toolChoice'];
+  generateCfg?: GenerateCfg;
+}
 
 const TITLE_LENGTH = 60;
 
@@ -125,7 +139,8 @@ export class ChatService {
   /**
    * A run on a whole conversation the caller holds (an OpenAI client's `messages`, lib/openai-api), stored as a new
    * conversation of one turn (its last user message) so that it shows in the page and the inspector like any run.
-   * `clientTools`: the caller's own tools (RunOptions.clientTools).
+   * `clientTools`: the caller's own tools (RunOptions.clientTools); `run`: options for this run only; `check`: refuses
+   * a request the agent cannot honour (it throws), before anything is stored.
    */
   async sendMessages(
     actor: Actor,
@@ -134,11 +149,14 @@ export class ChatService {
       messages: Message[];
       title: string;
       clientTools?: FunctionDef[];
+      run?: MessagesRunOptions;
+      check?: (agent: Agent) => void;
     },
   ): Promise<StartedRun> {
     const { owner } = actor;
     const settings = mergeSettings(this.deps.defaultSettings(), request.settings);
     const agent = await this.agentFor(actor, settings);
+    request.check?.(agent);
     const lastUser = request.messages.findLast((m) => m.role === 'user');
     const conversation = await this.store.createConversation(owner, {
       title: request.title,
@@ -147,6 +165,7 @@ export class ChatService {
     const turn = await this.store.addTurn(owner, conversation.id, lastUser?.content ?? '');
     const plan: RunPlan = { kind: 'messages', conversation, turn, input: request.messages };
     if (request.clientTools?.length) plan.clientTools = request.clientTools;
+    if (request.run) plan.run = request.run;
     return this.start(owner, agent, plan);
   }
 
@@ -335,6 +354,13 @@ export class ChatService {
     // that does not say) the agent reads it from the messages, as Qwen-Agent does.
     const set = conversation.settings.lang;
     const lang = set && set !== 'auto' ? set : how.kind === 'turn' ? how.pageLang : undefined;
+    const own = how.kind === 'messages' ? how.run : undefined;
+    // Tool images go back to the model (a seeing one) through the run's generate cfg: the agent lists the files'
+    // images in the results, the model layer sends the latest step's (lib/agent/tool-images.ts, lib/llm/tool-images.ts).
+    const generateCfg: GenerateCfg = {
+      ...own?.generateCfg,
+      ...(conversation.settings.toolImages ? { tool_images: true } : {}),
+    };
     const opts = {
       signal: writer.signal,
       runId,
@@ -342,10 +368,9 @@ export class ChatService {
       // Tools stage only the owner's uploads, whatever a message refers to.
       uploadAccess: (hash: string) => this.store.ownsUpload(owner, hash),
       ...(lang ? { lang } : {}),
-      // Tool images go back to the model (a seeing one) through the run's generate cfg: the agent lists the files'
-      // images in the results, the model layer sends the latest step's (lib/agent/tool-images.ts, lib/llm/tool-images.ts).
-      ...(conversation.settings.toolImages ? { generateCfg: { tool_images: true } } : {}),
+      ...(Object.keys(generateCfg).length ? { generateCfg } : {}),
       ...(how.kind === 'messages' && how.clientTools ? { clientTools: how.clientTools } : {}),
+      ...(own?.toolChoice ? { toolChoice: own.toolChoice } : {}),
       ...(conversation.settings.pauseBeforeTools
         ? {
             beforeTool: (call: { functionId: string }, asking: string | undefined) =>

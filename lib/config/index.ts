@@ -179,6 +179,43 @@ function codeInterpreterFrom(env: Env): CodeInterpreterConfig {
   };
 }
 
+/**
+ * What Qwen-Agent reads from the environment for a model or an agent made from code (its settings.py and model
+ * classes): the call limit, the input budget, use_raw_api's default, the API keys its config dicts fall back on. The
+ * app's own names come first where both exist. Read when such a model or agent is made (upstream: at import).
+ */
+export interface QwenAgentEnv {
+  /** MAX_LLM_CALL_PER_RUN, else QWEN_AGENT_MAX_LLM_CALL_PER_RUN (default 20). */
+  maxLlmCallsPerRun: number;
+  /** MAX_INPUT_TOKENS, else QWEN_AGENT_DEFAULT_MAX_INPUT_TOKENS (default 58000). */
+  maxInputTokens: number;
+  /** QWEN_AGENT_USE_RAW_API=true: a config dict's model calls tools through the tools API unless it says otherwise. */
+  useRawApi: boolean;
+  /** OPENAI_API_KEY: the key of an 'oai' config dict that names none. */
+  openaiApiKey?: string;
+  /** DASHSCOPE_API_KEY: the key of a DashScope config dict that names none. */
+  dashscopeApiKey?: string;
+  /** DASHSCOPE_HTTP_URL: DashScope's API base (its OpenAI-compatible mode is reached beside it). */
+  dashscopeHttpUrl?: string;
+}
+
+export function qwenAgentEnv(env: Env = process.env): QwenAgentEnv {
+  const rawApi = env.QWEN_AGENT_USE_RAW_API?.trim().toLowerCase();
+  return {
+    maxLlmCallsPerRun: maxLlmCallsFrom(env),
+    maxInputTokens: intFrom(env, ['MAX_INPUT_TOKENS', 'QWEN_AGENT_DEFAULT_MAX_INPUT_TOKENS'], 58_000),
+    useRawApi: rawApi === 'true',
+    openaiApiKey: env.OPENAI_API_KEY?.trim() || undefined,
+    dashscopeApiKey: env.DASHSCOPE_API_KEY?.trim() || undefined,
+    dashscopeHttpUrl: env.DASHSCOPE_HTTP_URL?.trim() || undefined,
+  };
+}
+
+/** Model calls per run: MAX_LLM_CALL_PER_RUN, else QWEN_AGENT_MAX_LLM_CALL_PER_RUN (default 20). */
+export function maxLlmCallsFrom(env: Env = process.env): number {
+  return intFrom(env, ['MAX_LLM_CALL_PER_RUN', 'QWEN_AGENT_MAX_LLM_CALL_PER_RUN'], DEFAULT_MAX_LLM_CALLS, { min: 1 });
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   return {
     llm: {
@@ -195,14 +232,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       toolImages: flag(env, 'TOOL_IMAGES_TO_MODEL'),
       rates: ratesFrom(env),
     },
-    maxLlmCallsPerRun: intFrom(
-      env,
-      ['MAX_LLM_CALL_PER_RUN', 'QWEN_AGENT_MAX_LLM_CALL_PER_RUN'],
-      DEFAULT_MAX_LLM_CALLS,
-      {
-        min: 1,
-      },
-    ),
+    maxLlmCallsPerRun: maxLlmCallsFrom(env),
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || 'data'),
     rag: {
       maxRefTokens: intFrom(env, ['RAG_MAX_REF_TOKEN', 'QWEN_AGENT_DEFAULT_MAX_REF_TOKEN'], 20_000, { min: 1 }),
@@ -256,6 +286,11 @@ export interface HttpEnvConfig {
   imageHosts: string[];
 }
 
+/** Runs one client may start a minute unless MAX_RUNS_PER_MINUTE says otherwise: as many as MAX_CONCURRENT_RUNS'
+ *  default (4) of two-second runs start in a minute, so an API client's test run or evaluation loop of quick calls
+ *  is not refused while a runaway one still is (30 refused a client's ordinary test suite). */
+export const DEFAULT_RUNS_PER_MINUTE = 120;
+
 function httpConfigFrom(env: Env): HttpEnvConfig {
   const accessToken = env.ACCESS_TOKEN?.trim() || undefined;
   const tokenProblem = accessTokenProblem(accessToken);
@@ -286,7 +321,7 @@ function httpConfigFrom(env: Env): HttpEnvConfig {
     publicOrigin,
     allowedHosts: [...new Set(allowedHosts)],
     maxConcurrentRuns: intFrom(env, ['MAX_CONCURRENT_RUNS'], 4, { min: 1 }),
-    maxRunsPerMinute: intFrom(env, ['MAX_RUNS_PER_MINUTE'], 30, { min: 1 }),
+    maxRunsPerMinute: intFrom(env, ['MAX_RUNS_PER_MINUTE'], DEFAULT_RUNS_PER_MINUTE, { min: 1 }),
     uploadBytesPerDay: intFrom(env, ['UPLOAD_BYTES_PER_DAY'], 2 * 1024 * 1024 * 1024, { min: 1 }),
     accounts: authRequired(env, accessToken),
     imageHosts: imageHostsFrom(env),

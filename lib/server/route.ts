@@ -47,28 +47,33 @@ function wrap<C>(entry: RouteEntry, kind: RequestKind, body: Handler<C>): Handle
 }
 
 /** A route handler for the entry point `entry` (e.g. 'GET /api/files/[id]'), let in by its rule. Public rules (the
- *  sign-in routes) resolve nobody: their handler gets no Viewer and establishes who the user is itself. */
+ *  sign-in routes) resolve nobody: their handler gets no Viewer and establishes who the user is itself. `answer`
+ *  reshapes every response the route gives, the guard's refusals included (the /v1 routes answer errors in OpenAI's
+ *  shape). */
 export function guardRoute<C>(
   entry: RouteEntry,
   handler: UserHandler<C>,
-  opts: { kind?: RequestKind } = {},
+  opts: { kind?: RequestKind; answer?: (response: Response) => Response | Promise<Response> } = {},
 ): Handler<C> {
   const rule: AccessRule = ROUTE_RULES[entry];
   const kind = opts.kind ?? (rule.who === 'public' ? 'sign-in' : 'api');
-  return mark(
-    wrap<C>(entry, kind, async (request, context) => {
-      if (rule.who === 'public') return (handler as unknown as Handler<C>)(request, context);
-      const who = authorize(rule, await (await appContext()).viewer(request.headers));
-      if (isRefusal(who))
-        return problem(
-          who.status,
-          who.message,
-          who.status === 401 ? { 'www-authenticate': 'Bearer realm="agent-studio"' } : {},
-        );
-      return handler(request, context, who);
-    }),
-    { kind, entry, rule },
-  );
+  const guarded = wrap<C>(entry, kind, async (request, context) => {
+    if (rule.who === 'public') return (handler as unknown as Handler<C>)(request, context);
+    const who = authorize(rule, await (await appContext()).viewer(request.headers));
+    if (isRefusal(who))
+      return problem(
+        who.status,
+        who.message,
+        who.status === 401 ? { 'www-authenticate': 'Bearer realm="agent-studio"' } : {},
+      );
+    return handler(request, context, who);
+  });
+  const answer = opts.answer;
+  return mark(answer ? async (request, context) => answer(await guarded(request, context)) : guarded, {
+    kind,
+    entry,
+    rule,
+  });
 }
 
 /** A route handler that runs before anyone is signed in (its entry point's rule is public): the sign-in forms and

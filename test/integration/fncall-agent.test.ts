@@ -99,9 +99,11 @@ describe.each<Mode>(['native', 'nous', 'qwen'])('FnCallAgent in %s mode', (mode)
       ],
     });
     const tool = new GetWeather();
-    const result = await agent(mode, { functionList: [tool] }).runNonStream([
-      { role: 'user', content: 'Oslo and Rome?' },
-    ]);
+    // Asked for: the qwen template is the single-call one unless parallel_function_calls is true (upstream's default).
+    const result = await agent(mode, { functionList: [tool] }).runNonStream(
+      [{ role: 'user', content: 'Oslo and Rome?' }],
+      { generateCfg: { parallel_function_calls: true } },
+    );
     expect(tool.calls).toEqual([{ city: 'Oslo' }, { city: 'Rome' }]);
     expect(result.map((m) => m.role + (m.function_call ? ':call' : ''))).toEqual([
       'assistant:call',

@@ -60,5 +60,19 @@ describe('run limits per client', () => {
       `Too many runs started: the limit is 3 a minute (MAX_RUNS_PER_MINUTE). Try again in ${wait} s.`,
     );
     expect(app.model.requests).toHaveLength(2);
+    // /v1 counts against the same limit, and answers as OpenAI's API answers a rate limit.
+    const api = await request(app.url, '/v1/chat/completions', {
+      headers: { 'content-type': 'application/json', authorization: 'Bearer any-key-on-loopback' },
+      body: JSON.stringify({ model: 'fncall', messages: [{ role: 'user', content: 'five' }] }),
+    });
+    expect(api.status).toBe(429);
+    expect(Number(api.headers['retry-after'])).toBeGreaterThan(0);
+    expect(api.json().error).toMatchObject({
+      type: 'requests',
+      code: 'rate_limit_exceeded',
+      param: null,
+      message: expect.stringMatching(/^Too many runs started: the limit is 3 a minute/),
+    });
+    expect(app.model.requests).toHaveLength(2);
   });
 });
