@@ -122,7 +122,13 @@ export function ModelPicker() {
       </button>
       {open && (
         // On a phone the list spans the screen under the header (anchored to the button it would leave the screen).
-        <div className="z-30 rounded-lg border border-neutral-300 bg-white p-2 shadow-lg max-md:fixed max-md:inset-x-2 max-md:top-24 md:absolute md:right-0 md:mt-1 md:w-80 dark:border-neutral-700 dark:bg-neutral-950">
+        <div
+          // A press anywhere in it (an option, the scroll bar) leaves the focus in the search box, so it stays open.
+          onMouseDown={(e) => {
+            if (!(e.target instanceof HTMLInputElement)) e.preventDefault();
+          }}
+          className="z-30 rounded-lg border border-neutral-300 bg-white p-2 shadow-lg max-md:fixed max-md:inset-x-2 max-md:top-24 md:absolute md:right-0 md:mt-1 md:w-80 dark:border-neutral-700 dark:bg-neutral-950"
+        >
           <input
             type="search"
             autoFocus
@@ -177,8 +183,6 @@ export function ModelPicker() {
                     role="option"
                     aria-selected={m.id === selected}
                     data-active={m.id === activeOption?.id || undefined}
-                    // The focus stays in the search box; a press on an option must not take it away first.
-                    onMouseDown={(e) => e.preventDefault()}
                     onClick={() => pick(m)}
                     onMouseMove={() => m.id !== activeOption?.id && setActive(m.id)}
                     className="flex cursor-pointer items-center justify-between gap-2 rounded px-2 py-1 aria-selected:font-semibold data-active:bg-neutral-100 data-active:ring-1 data-active:ring-blue-600 dark:data-active:bg-neutral-800"
