@@ -113,7 +113,10 @@ export function ModelPicker() {
         onClick={() => (open ? close(true) : setOpen(true))}
         className="flex max-w-[14rem] items-center gap-1 rounded-lg border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800"
       >
-        <span id={currentId} className={`truncate font-mono ${loading ? 'animate-pulse text-neutral-500' : ''}`}>
+        <span
+          id={currentId}
+          className={`truncate font-mono ${loading ? 'text-neutral-600 dark:text-neutral-400' : ''}`}
+        >
           {current}
         </span>
         <svg aria-hidden="true" viewBox="0 0 10 6" className="h-2 w-2.5 shrink-0 fill-current">
