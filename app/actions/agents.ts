@@ -6,8 +6,10 @@ import {
   exportAgent,
   importAgent,
   saveAgentDefinition,
+  saveImportedAgent,
   uploadedDocuments,
   type AgentExport,
+  type ImportChoice,
 } from '@/lib/chat/saved-agents';
 import { appContext } from '@/lib/server/context';
 import { NotFoundError } from '@/lib/store/errors';
@@ -67,14 +69,27 @@ export async function exportAgentFile(id: string): Promise<ActionResult<AgentExp
   return attempt(async () => exportAgent((await appContext()).store, me.owner, id));
 }
 
-/** Reads an export file and saves it as a new agent of the user's; says which of its documents are not here. */
+/** Reads an export file and saves it as an agent of the user's; says which of its documents are not here. When one
+ *  of their agents has its name, nothing is saved until `choice` says what to do (the answer names that agent). */
 export async function importAgentFile(
   text: string,
-): Promise<ActionResult<{ agent: SavedAgent; missingDocuments: string[] }>> {
+  choice?: ImportChoice,
+): Promise<
+  ActionResult<{ agent: SavedAgent; missingDocuments: string[] } | { conflict: { id: string; name: string } }>
+> {
   const me = await guardAction('importAgentFile');
   return attempt(async () => {
-    const { store } = await appContext();
+    const { store, uploads } = await appContext();
     const { definition, missingDocuments } = await importAgent(store, me.owner, text);
-    return { agent: await store.createAgent(me.owner, definition), missingDocuments };
+    const saved = await saveImportedAgent(
+      store,
+      me.owner,
+      definition,
+      choice === 'replace' || choice === 'keep-both' ? choice : undefined,
+    );
+    if ('conflict' in saved) return saved;
+    // A replaced agent's documents the import does not hold go once nobody holds them (as a save does).
+    await uploads.release(hashesOf(saved.replaced).filter((h) => !hashesOf(saved.agent).includes(h)));
+    return { agent: saved.agent, missingDocuments };
   });
 }

@@ -77,7 +77,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   return (
     <div className="flex h-dvh overflow-hidden">
       <aside
-        className={`${menuOpen ? 'fixed inset-0 z-20 block' : 'hidden'} w-full border-r border-neutral-200 bg-neutral-50 md:static md:block md:w-72 md:shrink-0 dark:border-neutral-800 dark:bg-neutral-900`}
+        className={`${menuOpen ? 'fixed inset-0 z-20 flex' : 'hidden'} w-full flex-col border-r border-neutral-200 bg-neutral-50 md:static md:flex md:w-72 md:shrink-0 dark:border-neutral-800 dark:bg-neutral-900`}
       >
         <div className="flex items-center justify-between p-3 pb-0 md:hidden">
           <span className="font-semibold">{tApp('name')}</span>
@@ -89,10 +89,14 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             {t('closeMenu')}
           </button>
         </div>
-        <Sidebar onNavigate={() => setMenuOpen(false)} />
+        {/* The rest of the screen under the phone's menu bar, so the agents at its foot are not cut off. */}
+        <div className="min-h-0 flex-1">
+          <Sidebar onNavigate={() => setMenuOpen(false)} />
+        </div>
       </aside>
       <main className="flex min-w-0 flex-1 flex-col" {...fileDropHandlers}>
-        <header className="flex items-center gap-2 border-b border-neutral-200 px-3 py-2 dark:border-neutral-800">
+        {/* On a phone the title keeps its row (with Menu and Settings); the picker and the switches take a second. */}
+        <header className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-neutral-200 px-3 py-2 dark:border-neutral-800">
           <button
             type="button"
             onClick={() => setMenuOpen(true)}
@@ -101,8 +105,6 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             {t('menu')}
           </button>
           <h1 className="min-w-0 flex-1 truncate font-semibold">{title ? titleText(title) : t('newChat')}</h1>
-          <ModelPicker />
-          <LanguageSelect />
           <button
             type="button"
             aria-expanded={settingsOpen}
@@ -112,8 +114,12 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
           >
             {t('settings')}
           </button>
-          <ThemeToggle />
-          {info.account && <UserMenu account={info.account} />}
+          <div className="flex min-w-0 items-center gap-2 max-md:w-full">
+            <ModelPicker />
+            <LanguageSelect />
+            <ThemeToggle />
+            {info.account && <UserMenu account={info.account} />}
+          </div>
         </header>
         <NoModelYet initial={modelsInfo.configured} />
         {notice && (

@@ -16,6 +16,15 @@ describe('Markdown', () => {
     expect(html).toMatch(/<input type="checkbox" disabled="" aria-label="Not done"\/> todo/);
   });
 
+  it('puts headings one level under the page’s h1: # is an h2, ###### stays an h6', () => {
+    const html = md('# Title\n\n## Part\n\n### Detail\n\n###### Fine print');
+    expect(html).not.toMatch(/<h1[\s>]/);
+    expect(html).toMatch(/<h2[^>]*>Title<\/h2>/);
+    expect(html).toMatch(/<h3[^>]*>Part<\/h3>/);
+    expect(html).toMatch(/<h4[^>]*>Detail<\/h4>/);
+    expect(html).toMatch(/<h6[^>]*>Fine print<\/h6>/);
+  });
+
   it('opens links, including bare autolinks, in a new tab with noopener noreferrer', () => {
     const html = md('See https://example.org and [docs](https://qwen.ai/docs).');
     const links = Array.from(html.matchAll(/<a ([^>]*)>/g), (m) => m[1]);

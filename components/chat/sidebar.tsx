@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { AgentsPanel } from '../agents/agents-panel';
 import { ImportRunButton } from '../inspector/import-run-button';
+import { focusComposer } from './composer-draft';
 import { useConversationTitle } from './conversation-title';
 import { useChat } from './store';
 
@@ -31,6 +32,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           onClick={() => {
             newChat();
             onNavigate?.();
+            focusComposer();
           }}
           className="rounded-lg border border-neutral-300 px-3 py-2 text-left font-medium hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800"
         >

@@ -253,7 +253,13 @@ export const useChat = create<ChatState>()((set, get) => {
           }),
         () => set((s) => ({ turns: [...s.turns, placeholder] })),
       );
-      if (!activeId && result.ok) set({ draftAgent: undefined });
+      // The new conversation's settings name its agent, as the server stored them: the header and the settings go on
+      // showing the agent's (its model, its prompt), not the server's defaults.
+      if (!activeId && result.ok)
+        set((s) => ({
+          draftAgent: undefined,
+          settings: draftAgent && s.settings ? { ...s.settings, agentId: draftAgent.id } : s.settings,
+        }));
       await startStream(result, placeholder);
     },
 

@@ -1,6 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { memo, useCallback, useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { decideTool } from '@/app/actions/replay';
 import type { ToolDecision } from '@/lib/protocol/events';
 import { contentText } from '@/lib/llm/schema';
@@ -50,6 +51,12 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
   const { regenerate, retry, editAndResend } = useChat.getState();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
+  const editButton = useRef<HTMLButtonElement>(null);
+  /** Leaves the edit without sending; the focus goes back to Edit (the box it was in is gone). */
+  const cancelEdit = () => {
+    flushSync(() => setEditing(false));
+    editButton.current?.focus();
+  };
   const text = contentText(turn.content);
   // Joined only once the run is over (the copy button shows then): while streaming it would copy the whole answer
   // on every update.
@@ -78,7 +85,10 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
               value={draft}
               onChange={(e) => setDraft(e.target.value)}
               onKeyDown={(e) => {
-                if (e.key === 'Escape') setEditing(false);
+                if (e.key === 'Escape') {
+                  e.preventDefault();
+                  cancelEdit();
+                }
                 if (e.key === 'Enter' && !e.shiftKey) {
                   e.preventDefault();
                   setEditing(false);
@@ -90,7 +100,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
             <div className="flex justify-end gap-2">
               <button
                 type="button"
-                onClick={() => setEditing(false)}
+                onClick={cancelEdit}
                 className="rounded px-3 py-1 text-sm hover:bg-neutral-200 dark:hover:bg-neutral-800"
               >
                 {t('cancel')}
@@ -110,6 +120,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
             {!running && !pending && (
               <div className="mt-1 flex justify-end">
                 <button
+                  ref={editButton}
                   type="button"
                   onClick={() => {
                     setDraft(text);
@@ -146,7 +157,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
             <RunView run={turn.run} onRetry={() => void retry(turn.turnId)} />
           </ToolDecisions.Provider>
           {turn.run.status !== 'streaming' && !pending && (
-            <div className="mt-2 flex gap-2 text-xs">
+            <div className="mt-2 flex flex-wrap gap-x-2 gap-y-1 text-xs">
               {answer && <CopyButton text={answer} />}
               {isLast && !running && (
                 <button

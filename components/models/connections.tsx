@@ -3,7 +3,7 @@
 // here), added, edited, removed and tested. A key typed here goes to the server and never comes back: the page only
 // learns that one is set.
 import { useTranslations } from 'next-intl';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import * as actions from '@/app/actions/models';
 import type { CapabilityHints } from '@/lib/llm/capabilities';
 import type { ServerModelsResult } from '@/lib/llm/server-models';
@@ -118,7 +118,7 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
       <h4 className="font-medium">{editing ? t('editTitle', { name: editing.name }) : t('addTitle')}</h4>
       <label className="flex flex-col gap-1 text-sm">
         <span>{t('name')}</span>
-        <input className={FIELD} value={name} onChange={(e) => setName(e.target.value)} required />
+        <input className={FIELD} value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
       </label>
       <label className="flex flex-col gap-1 text-sm">
         <span>{t('baseURL')}</span>
@@ -232,7 +232,7 @@ function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void })
         </button>
         {c.editable && (
           <>
-            <button type="button" className={BUTTON} onClick={onEdit}>
+            <button type="button" className={BUTTON} onClick={onEdit} data-edit-connection={c.id}>
               {t('edit')}
             </button>
             <button
@@ -260,7 +260,19 @@ export function Connections() {
   const t = useTranslations('models');
   const connections = useModels((s) => s.connections);
   const [form, setForm] = useState<'add' | string | undefined>(connections.length ? undefined : 'add');
+  // The form goes when it is done: the focus goes to the connection's Edit button (once it is listed), or back to
+  // the button that opened the form, not to the page.
+  const section = useRef<HTMLElement>(null);
+  const focusNext = useRef<string>(undefined);
+  useEffect(() => {
+    const target = focusNext.current && section.current?.querySelector<HTMLElement>(focusNext.current);
+    if (!target) return;
+    focusNext.current = undefined;
+    target.focus();
+  });
   const done = async (saved?: ConnectionView) => {
+    const id = saved?.id ?? (form === 'add' ? undefined : form);
+    focusNext.current = id ? `[data-edit-connection="${CSS.escape(id)}"]` : '[data-add-connection]';
     setForm(undefined);
     if (!saved) return;
     const models = useModels.getState();
@@ -268,7 +280,7 @@ export function Connections() {
     models.pickFirstOf(saved.id);
   };
   return (
-    <section aria-labelledby="models-connections" className="space-y-2">
+    <section ref={section} aria-labelledby="models-connections" className="space-y-2">
       <h3 id="models-connections" className="font-semibold">
         {t('connections')}
       </h3>
@@ -287,7 +299,7 @@ export function Connections() {
       {form === 'add' ? (
         <ConnectionForm onDone={(s) => void done(s)} />
       ) : (
-        <button type="button" className={BUTTON} onClick={() => setForm('add')}>
+        <button type="button" className={BUTTON} onClick={() => setForm('add')} data-add-connection>
           {t('add')}
         </button>
       )}

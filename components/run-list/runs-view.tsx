@@ -38,16 +38,23 @@ export function RunsView({ view }: { view: RunsViewData }) {
       router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
     });
   };
+  // Arriving here from the chat's link, the focus would be left on the page itself: it starts on the title.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (document.activeElement === document.body) heading.current?.focus();
+  }, []);
   /** A filter changed: back to the first page. */
   const set = (patch: Partial<RunQuery>) => go({ ...query, ...patch, page: undefined });
 
   return (
-    <div className="mx-auto flex max-w-6xl flex-col gap-4 p-4">
+    <main className="mx-auto flex max-w-6xl flex-col gap-4 p-4">
       <header className="flex items-center gap-4">
         <Link href="/" className={BUTTON}>
           {t('backToChat')}
         </Link>
-        <h1 className="text-xl font-semibold">{t('title')}</h1>
+        <h1 ref={heading} tabIndex={-1} className="text-xl font-semibold focus:outline-none">
+          {t('title')}
+        </h1>
       </header>
 
       <form
@@ -146,7 +153,7 @@ export function RunsView({ view }: { view: RunsViewData }) {
 
       {page.total > 0 && <RunFiguresView figures={view.figures} />}
       <RunInspector />
-    </div>
+    </main>
   );
 }
 
@@ -223,7 +230,8 @@ function RunTable({ rows, busy }: { rows: RunListRow[]; busy: boolean }) {
   if (!rows.length) return <p className="text-sm">{t('none')}</p>;
   const cell = 'px-2 py-1 align-top';
   return (
-    <div className="overflow-x-auto">
+    // `relative`: the hidden column name is placed in this box, not beside the page.
+    <div className="relative overflow-x-auto">
       <table aria-label={t('title')} aria-busy={busy} className="w-full text-left text-sm">
         <thead className="border-b border-neutral-300 text-xs text-neutral-600 dark:border-neutral-700 dark:text-neutral-400">
           <tr>
