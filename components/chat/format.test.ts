@@ -47,6 +47,11 @@ describe('formatDuration', () => {
     expect(formatBytes(3 * 1024 * 1024, f)).toBe('3 MB');
     expect(formatBytes(512, zh)).toBe('512 B');
   });
+  it('says sizes and limits in binary units, up to gigabytes (a 16 GiB limit is "16 GB", not "17.18 GB")', () => {
+    expect(formatBytes(16 * 1024 ** 3, f)).toBe('16 GB');
+    expect(formatBytes(1.5 * 1024 ** 3, zh)).toBe('1.5 GB');
+    expect(formatBytes(1023 * 1024 ** 2, f)).toBe('1,023 MB');
+  });
   it('says nothing for a value that is not a duration', () => {
     expect(formatDuration(Number.NaN, f)).toBe('');
     expect(formatDuration(-5, f)).toBe('');

@@ -4,7 +4,7 @@ import { useTranslations } from 'next-intl';
 import { CARD_CHEVRON, CARD_FRAME, CARD_HEADER, Chevron } from './card-parts';
 import { memo, useId, useState } from 'react';
 import type { ToolBlock } from '../../lib/chat/view';
-import { codeFence, formatDuration, interpreterCode, prettyJson, resultText, summarizeArguments } from './format';
+import { codeFence, formatDuration, interpreterCode, prettyJson, resultText, toolCallSummary } from './format';
 import { Markdown } from './markdown';
 import { ToolFiles } from './tool-files';
 import { ToolImages, toolImages, type ToolImage } from './tool-images';
@@ -99,7 +99,7 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: T
   const panelId = useId();
   const f = useFormatWords();
   const tResult = useTranslations('toolResult');
-  const summary = summarizeArguments(block.arguments);
+  const summary = toolCallSummary(block.name, block.arguments);
   const images = block.status === 'error' ? [] : toolImages(block, (n) => tResult('image', { n }));
 
   return (
