@@ -6,6 +6,7 @@ import { memo, useId, useState } from 'react';
 import type { ToolBlock } from '../../lib/chat/view';
 import { codeFence, formatDuration, interpreterCode, prettyJson, resultText, toolCallSummary } from './format';
 import { Markdown } from './markdown';
+import { RetrievalDetails } from './retrieval-card';
 import { ToolFiles } from './tool-files';
 import { ToolImages, toolImages, type ToolImage } from './tool-images';
 import { ToolApproval } from './tool-approval';
@@ -75,6 +76,8 @@ function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
       </p>
     );
   }
+  // The retrieval tool's result is the passages its search found: shown as that search.
+  if (block.retrieval) return <RetrievalDetails block={block.retrieval} />;
   // Images are shown above, on the card itself: not a second time here.
   const shown = new Set(images.map((i) => i.src));
   const result = Array.isArray(block.result)

@@ -44,6 +44,8 @@ export interface ToolBlock {
   files?: ToolFile[];
   /** Set when the run paused before this call: what the user decided (run, skip, supply a result). */
   decision?: Feed<'tool-result'>['decision'];
+  /** The document search the call ran (the retrieval tool): shown on its card, not as a second card. */
+  retrieval?: RetrievalBlock;
 }
 
 export interface TextBlock {
@@ -209,8 +211,14 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
       }
       return changed;
     }
-    case 'retrieval':
-      return [addRetrieval(view, e)];
+    case 'retrieval': {
+      // The retrieval tool's search belongs to its call's card.
+      const id = e.functionId === undefined ? undefined : toolId(e.iteration, e.functionId);
+      const call = view.blocks.find((b): b is ToolBlock => b.kind === 'tool' && b.id === id);
+      if (!call) return [addRetrieval(view, e)];
+      call.retrieval = retrievalBlock(e, `${call.id}-retrieval`);
+      return [call.id];
+    }
     case 'react-step':
       return [];
     case 'handoff': {
@@ -241,13 +249,13 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
   }
 }
 
-function addRetrieval(view: RunView, e: Feed<'retrieval'>): string {
+function retrievalBlock(e: Feed<'retrieval'>, id: string): RetrievalBlock {
   const { type: _type, t: _t, ...data } = e;
-  const block: RetrievalBlock = {
-    ...data,
-    kind: 'retrieval',
-    id: uniqueId(view, `retrieval-${e.iteration}-${e.functionId ?? e.by}`),
-  };
+  return { ...data, kind: 'retrieval', id };
+}
+
+function addRetrieval(view: RunView, e: Feed<'retrieval'>): string {
+  const block = retrievalBlock(e, uniqueId(view, `retrieval-${e.iteration}-${e.functionId ?? e.by}`));
   view.blocks.push(block);
   return block.id;
 }
@@ -256,8 +264,9 @@ function addRetrieval(view: RunView, e: Feed<'retrieval'>): string {
 export function usedPassages(view: Pick<RunView, 'blocks'>): RetrievalCandidate[] {
   const seen = new Set<string>();
   const out: RetrievalCandidate[] = [];
-  for (const b of view.blocks) {
-    if (b.kind !== 'retrieval') continue;
+  for (const block of view.blocks) {
+    const b = block.kind === 'tool' ? block.retrieval : block;
+    if (b?.kind !== 'retrieval') continue;
     for (const c of b.candidates) {
       if (!c.used || seen.has(c.chunkId)) continue;
       seen.add(c.chunkId);
