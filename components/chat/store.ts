@@ -22,6 +22,8 @@ export interface TurnState {
   content: string | ContentItem[];
   run?: RunView;
   runCount: number;
+  /** Which answer is shown (1: the first run), when it is not the latest: regenerated answers stay reachable. */
+  shown?: number;
 }
 
 interface ChatState {
@@ -46,6 +48,8 @@ interface ChatState {
   stop(): Promise<void>;
   retry(turnId: string): Promise<void>;
   regenerate(turnId: string): Promise<void>;
+  /** Shows the turn's `n`th answer (1: its first run). */
+  showAnswer(turnId: string, n: number): Promise<void>;
   editAndResend(turnId: string, text: string): Promise<void>;
   /** Replays a stored run from an iteration as a new run of its turn; resolves with the error, if it was refused. */
   replay(runId: string, req: ReplayRequest): Promise<string | undefined>;
@@ -137,7 +141,9 @@ export const useChat = create<ChatState>()((set, get) => {
       return {
         turns: s.turns
           .slice(0, index + 1)
-          .map((t) => (t.turnId === turnId ? { ...t, run: emptyRun('pending'), runCount: t.runCount + 1 } : t)),
+          .map((t) =>
+            t.turnId === turnId ? { ...t, run: emptyRun('pending'), runCount: t.runCount + 1, shown: undefined } : t,
+          ),
       };
     });
   }
@@ -273,6 +279,26 @@ export const useChat = create<ChatState>()((set, get) => {
         () => awaitNewRun(turnId),
       );
       await startStream(result, undefined);
+    },
+
+    async showAnswer(turnId, n) {
+      if (get().runningRunId) return;
+      const activeId = get().activeId;
+      const result = await actions.loadTurnAnswer(turnId, n);
+      if (!result.ok) {
+        set({ notice: failureText(result) });
+        return;
+      }
+      if (get().activeId !== activeId || get().runningRunId) return; // the page moved on meanwhile
+      const answer = result.value;
+      const run = foldStored(answer.runId, answer.events, answer.runStatus);
+      set((s) => ({
+        turns: s.turns.map((t) =>
+          t.turnId === turnId
+            ? { ...t, run, runCount: answer.count, shown: answer.n < answer.count ? answer.n : undefined }
+            : t,
+        ),
+      }));
     },
 
     async editAndResend(turnId, text) {

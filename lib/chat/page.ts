@@ -41,6 +41,16 @@ export interface TurnData {
   events: FeedEvent[];
 }
 
+/** One of a turn's answers (its runs, oldest first): the page switches between them. */
+export interface TurnAnswer {
+  /** 1-based, oldest first. */
+  n: number;
+  count: number;
+  runId: string;
+  runStatus: RunStatus;
+  events: FeedEvent[];
+}
+
 export interface ConversationData {
   id: string;
   title: string;

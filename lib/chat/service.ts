@@ -24,7 +24,7 @@ import { conversationHasDocuments, withDocumentTools } from './document-tools';
 import { resolveAgent, type ResolvedAgent } from './saved-agents';
 import { storedFeed } from './feed';
 import type { LiveRuns, RunWriter } from './live-runs';
-import type { ConversationData } from './page';
+import type { ConversationData, TurnAnswer } from './page';
 import {
   EditRequestSchema,
   parseRequest,
@@ -254,6 +254,24 @@ export class ChatService {
       events: storedFeed(r.events),
     }));
     return { id, title: conversation.title, settings: conversation.settings, turns };
+  }
+
+  /** The turn's `n`th answer (1 is its first run), as the page shows it: earlier answers stay reachable after
+   *  regenerate and replay. An `n` out of range gives the nearest. */
+  async turnAnswer(actor: Actor, turnId: string, n: number): Promise<TurnAnswer> {
+    const { owner } = actor;
+    await this.turn(owner, turnId);
+    const runs = await this.store.listRuns(owner, turnId);
+    if (!runs.length) throw new NotFoundError(`Message ${turnId} has no answer.`);
+    const index = Math.min(Math.max(Number.isInteger(n) ? n : runs.length, 1), runs.length) - 1;
+    const run = runs[index]!;
+    return {
+      n: index + 1,
+      count: runs.length,
+      runId: run.id,
+      runStatus: run.status,
+      events: storedFeed(await this.store.getRunEvents(owner, run.id)),
+    };
   }
 
   /** Every run of a turn with its events, oldest first (for comparing them). */

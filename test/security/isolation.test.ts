@@ -122,6 +122,7 @@ describe('B reaches none of A’s objects (each route and action that takes an i
     ['exporting a run, or loading it in the inspector', 'loadRunForInspection', () => [mine.runId, true]],
     ['the inspector’s load of one request', 'loadIterationRequest', () => [mine.runId, 1]],
     ['listing a turn’s runs to compare', 'listTurnRuns', () => [mine.turnId]],
+    ['showing one of a turn’s answers', 'loadTurnAnswer', () => [mine.turnId, 1]],
     ['comparing two runs', 'compareTurnRuns', () => [mine.runId, mine.secondRunId]],
     ['the replay form', 'replaySource', () => [mine.runId]],
     ['replaying a run', 'replayRun', () => [mine.runId, { fromIteration: 1 }]],
