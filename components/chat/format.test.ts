@@ -173,7 +173,12 @@ describe('stopNotice and retryNotice', () => {
     expect(stopNotice({ status: 'max-iterations', llmCalls: 20 }, zh)?.text).toBe('调用模型 20 次后停止（已达上限）');
     expect(reasoningLabel('thinking', 100, 3300, false, zh)).toBe('已思考 3.2 秒');
   });
-  it('names the retry attempt', () => {
-    expect(retryNotice(2, f)).toBe('Model server busy, retrying (attempt 2)…');
+  it('says why the model server is asked again, when, and which attempt', () => {
+    expect(retryNotice({ attempt: 2, status: 429 }, 3200, f)).toBe('Rate limited, retrying in 4 s (attempt 2)…');
+    expect(retryNotice({ attempt: 1, status: 502 }, 900, f)).toBe(
+      'The model server failed (502), retrying in 900 ms (attempt 1)…',
+    );
+    expect(retryNotice({ attempt: 3 }, 0, f)).toBe('The model server did not answer, retrying in 0 ms (attempt 3)…');
+    expect(retryNotice({ attempt: 2, status: 429 }, 4000, zh)).toBe('请求受限，4 秒后重试（第 2 次）…');
   });
 });

@@ -184,8 +184,22 @@ export function reasoningLabel(
   return endT === undefined ? f.t('thinkingStopped') : thought();
 }
 
-export function retryNotice(attempt: number, f: FormatWords): string {
-  return f.t('retrying', { attempt });
+/** Why the model server is being asked again, and when: "Rate limited, retrying in 4 s (attempt 2)". `remainingMs`:
+ *  the wait still ahead (seconds rounded up; under one second, in ms). */
+export function retryNotice(
+  retrying: { attempt: number; status?: number },
+  remainingMs: number,
+  f: FormatWords,
+): string {
+  const left = Math.max(0, remainingMs);
+  const delay =
+    left >= 1000 ? f.t('seconds', { n: formatNumber(Math.ceil(left / 1000), f.locale) }) : formatDuration(left, f);
+  const values = { attempt: retrying.attempt, delay };
+  const { status } = retrying;
+  if (status === 429) return f.t('retryingRateLimited', values);
+  if (status !== undefined && (status >= 500 || status === 408))
+    return f.t('retryingServerError', { ...values, status });
+  return f.t('retryingConnection', values);
 }
 
 export type StopNotice = { kind: 'info'; text: string } | { kind: 'error'; text: string };

@@ -6,7 +6,7 @@ import { create } from 'zustand';
 import * as actions from '@/app/actions/chat';
 import type { ActionResult, RunStream } from '@/lib/chat/page';
 import type { FeedEvent } from '@/lib/protocol/events';
-import { replayRun } from '@/app/actions/replay';
+import { continueRun, replayRun } from '@/app/actions/replay';
 import type { ReplayRequest } from '@/lib/replay/plan';
 import { applyEvent, emptyRun, foldRun, markInterrupted, type Block, type RunView } from '@/lib/chat/view';
 import type { ConversationSettings, ConversationSummary, SavedAgent } from '@/lib/store/types';
@@ -51,6 +51,8 @@ interface ChatState {
   /** Shows the turn's `n`th answer (1: its first run). */
   showAnswer(turnId: string, n: number): Promise<void>;
   editAndResend(turnId: string, text: string): Promise<void>;
+  /** Continues a run that stopped at the model-call limit, as a new run of its turn. */
+  continueRun(turnId: string, runId: string): Promise<void>;
   /** Replays a stored run from an iteration as a new run of its turn; resolves with the error, if it was refused. */
   replay(runId: string, req: ReplayRequest): Promise<string | undefined>;
   rename(id: string, title: string): Promise<void>;
@@ -317,6 +319,15 @@ export const useChat = create<ChatState>()((set, get) => {
         () => set((s) => ({ turns: [...s.turns.slice(0, index), placeholder] })),
       );
       await startStream(result, placeholder);
+    },
+
+    async continueRun(turnId, runId) {
+      if (get().runningRunId) return;
+      const result = await sendThenDraw(
+        () => continueRun(runId),
+        () => awaitNewRun(turnId),
+      );
+      await startStream(result, undefined);
     },
 
     async replay(runId, req) {

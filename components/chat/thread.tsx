@@ -47,7 +47,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
     [runningHere, t],
   );
   const connectionName = useConnectionName();
-  const { regenerate, retry, editAndResend } = useChat.getState();
+  const { regenerate, retry, editAndResend, continueRun } = useChat.getState();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
   const text = contentText(turn.content);
@@ -143,7 +143,16 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
             </p>
           )}
           <ToolDecisions.Provider value={runningHere ? decide : undefined}>
-            <RunView run={turn.run} onRetry={() => void retry(turn.turnId)} />
+            <RunView
+              run={turn.run}
+              onRetry={() => void retry(turn.turnId)}
+              onContinue={
+                // A continuation replays the run's iterations: the kinds whose runs can be replayed.
+                isLast && !running && (turn.run.kind === 'fncall' || turn.run.kind === 'assistant')
+                  ? () => turn.run && void continueRun(turn.turnId, turn.run.runId)
+                  : undefined
+              }
+            />
           </ToolDecisions.Provider>
           {turn.run.status !== 'streaming' && !pending && (
             <div className="mt-2 flex gap-2 text-xs">

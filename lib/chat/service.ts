@@ -191,18 +191,34 @@ export class ChatService {
    * regenerate: they followed the old answer.
    */
   async replay(actor: Actor, runId: string, request: ReplayRequest): Promise<StartedRun> {
-    const { owner } = actor;
     const parsed = ReplayRequestSchema.safeParse(request);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new Error(`Replay: ${issue.path.join('.') || 'request'}: ${issue.message}`);
     }
-    const req = parsed.data;
+    return this.rerun(actor, runId, parsed.data);
+  }
+
+  /**
+   * Continue: a run that stopped at the model-call limit goes on from the iteration after its last one, as a new run
+   * of the same turn (a replay of all its iterations) with the limit's worth of model calls more. Later turns are
+   * dropped, as with regenerate.
+   */
+  async continueRun(actor: Actor, runId: string): Promise<StartedRun> {
+    const log = await this.store.getRunEvents(actor.owner, runId);
+    const iterations = log.filter((e) => e.type === 'llm-start').length;
+    return this.rerun(actor, runId, { fromIteration: iterations + 1 }, log);
+  }
+
+  /** A replay, or with `continued` (the run's log) a continuation. */
+  private async rerun(actor: Actor, runId: string, req: ReplayRequest, continued?: AgentEvent[]): Promise<StartedRun> {
+    const { owner } = actor;
     const stored = await this.store.getRun(owner, runId);
     if (!stored) throw new NotFoundError(`Run ${runId} does not exist.`);
     if (stored.status === 'running') throw new Error('This run is still going; replay it once it has ended.');
     const model = req.model?.trim() || undefined;
-    const plan = planReplay(runId, await this.store.getRunEvents(owner, runId), { ...req, model });
+    const log = continued ?? (await this.store.getRunEvents(owner, runId));
+    const plan = planReplay(runId, log, { ...req, model }, { continuing: continued !== undefined });
     const turn = await this.turn(owner, stored.turnId);
     const conversation = await this.conversation(owner, turn.conversationId);
     // The original run's tools and call format, so the two runs differ only by what was asked.
@@ -213,7 +229,8 @@ export class ChatService {
       fncallMode: plan.fncallMode ?? conversation.settings.fncallMode,
       generateCfg: { ...conversation.settings.generateCfg, ...req.generateCfg },
     };
-    const agent = await this.agentFor(actor, settings, undefined, model);
+    const callsBefore = continued ? req.fromIteration - 1 : undefined;
+    const agent = await this.agentFor(actor, settings, undefined, model, callsBefore);
     await this.store.deleteTurnsFrom(owner, conversation.id, turn.seq + 1);
     return this.start(owner, agent, { kind: 'replay', conversation, turn, plan, model });
   }
@@ -311,6 +328,8 @@ export class ChatService {
     settings: ConversationSettings,
     conversationId?: string,
     model?: string,
+    /** Model calls a continued run made before (it may make the limit's worth more). */
+    callsBefore?: number,
   ): Promise<Agent> {
     // Only the actor's own saved agents resolve (another user's id reads as unknown, 404).
     const saved = settings.agentId ? await resolveAgent(this.store, actor.owner, settings.agentId) : undefined;
@@ -321,10 +340,12 @@ export class ChatService {
     }
     await this.deps.prepareTools?.(tools);
     if (conversationId) await this.deps.parses?.settled(this.store, actor.owner, conversationId);
-    return await this.deps.agents(
-      settings,
-      saved ? { model, owner: actor.owner, saved } : { model, owner: actor.owner },
-    );
+    return await this.deps.agents(settings, {
+      model,
+      owner: actor.owner,
+      ...(saved ? { saved } : {}),
+      ...(callsBefore ? { callsBefore } : {}),
+    });
   }
 
   /** A user turn, carrying the conversation's ready documents that no earlier turn carries. */

@@ -126,8 +126,9 @@ export interface RunView {
   /** Images the tools produced that the model was not sent, because it cannot see images (tool images on). Each
    *  step's images are counted by the one call after it, so the calls' counts add up. */
   toolImagesWithheld?: number;
-  /** Set while the model server is being retried. */
-  retrying?: { attempt: number; delayMs: number; message: string };
+  /** Set while the model server is being retried: which attempt comes next, after how long, and why (the HTTP status
+   *  of the failure, when it had one). */
+  retrying?: { attempt: number; delayMs: number; message: string; status?: number };
 }
 
 export function emptyRun(runId: string): RunView {
@@ -159,6 +160,7 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
         return [];
       }
       view.retrying = { attempt: e.attempt, delayMs: e.delayMs, message: e.error.message };
+      if (e.error.status !== undefined) view.retrying.status = e.error.status;
       return [];
     case 'reasoning-delta': {
       if (view.kind === 'react') return []; // a ReAct run shows its Thoughts

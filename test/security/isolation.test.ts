@@ -126,6 +126,7 @@ describe('B reaches none of A’s objects (each route and action that takes an i
     ['comparing two runs', 'compareTurnRuns', () => [mine.runId, mine.secondRunId]],
     ['the replay form', 'replaySource', () => [mine.runId]],
     ['replaying a run', 'replayRun', () => [mine.runId, { fromIteration: 1 }]],
+    ['continuing a run after the model-call limit', 'continueRun', () => [mine.runId]],
     ['deciding a paused tool call', 'decideTool', () => [mine.paused.ids!.runId, 'call-1', { action: 'skip' }]],
     ['opening a page of its document (a citation)', 'documentPage', () => [mine.document.hash, 1]],
     ['revoking an API key', 'revokeApiKey', () => [mine.keyId]],
