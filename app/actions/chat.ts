@@ -86,6 +86,13 @@ export async function loadTurnAnswer(turnId: string, n: number): Promise<ActionR
   return attempt((ctx) => ctx.chat.turnAnswer(me, String(turnId), Number(n)));
 }
 
+/** The conversation's title once the model has made it from the first exchange (the page asks after a first
+ *  answer; the title never holds the answer back). */
+export async function settledTitle(id: string): Promise<ActionResult<string>> {
+  const me = await guardAction();
+  return attempt((ctx) => ctx.chat.settledTitle(me, String(id)));
+}
+
 export async function renameConversation(id: string, title: string): Promise<ActionResult<null>> {
   const me = await guardAction();
   return attempt(async (ctx) => {

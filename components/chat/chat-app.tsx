@@ -68,6 +68,13 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
     if (!activeId) useChat.getState().setDraftSettings(defaultSettings);
   }, [activeId, defaultSettings]);
 
+  // The browser tab is named after the open conversation.
+  const appName = tApp('name');
+  const tabTitle = activeId && title ? tApp('tabTitle', { title: titleText(title), app: appName }) : appName;
+  useEffect(() => {
+    document.title = tabTitle;
+  }, [tabTitle]);
+
   // A conversation started by an upload gets its title with its first message: fetch the list when a run starts.
   const running = useChat((s) => Boolean(s.runningRunId));
   useEffect(() => {

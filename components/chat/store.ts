@@ -173,7 +173,17 @@ export const useChat = create<ChatState>()((set, get) => {
     set((s) => ({
       turns: s.turns.map((t) => (t === placeholder ? { ...t, turnId, ...(content ? { content } : {}) } : t)),
     }));
+    const first = get().turns[0]?.turnId === turnId;
     await consume(turnId, runId, events);
+    // The model titles a conversation from its first exchange once the answer is in: show it when it is made.
+    if (first) void showTitle(conversationId);
+  }
+
+  async function showTitle(conversationId: string) {
+    const result = await actions.settledTitle(conversationId);
+    if (!result.ok) return;
+    if (get().activeId === conversationId) set({ title: result.value });
+    await get().refreshConversations();
   }
 
   return {

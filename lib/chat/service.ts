@@ -23,6 +23,7 @@ import type { AgentFactory } from './agents';
 import { conversationHasDocuments, withDocumentTools } from './document-tools';
 import { resolveAgent, type ResolvedAgent } from './saved-agents';
 import { storedFeed } from './feed';
+import { modelTitle, TITLE_TIMEOUT_MS } from './titles';
 import type { LiveRuns, RunWriter } from './live-runs';
 import type { ConversationData, TurnAnswer } from './page';
 import {
@@ -57,6 +58,9 @@ export interface ChatServiceDeps {
   parses?: ParseJobs;
   /** Makes the named tools available before an agent takes them (MCP servers' tools). */
   prepareTools?: (names: readonly string[]) => Promise<unknown>;
+  /** How a new conversation is titled (CONVERSATION_TITLES): by its model from the first exchange, or by its first
+   *  message (the default here). */
+  titles?: 'model' | 'message';
 }
 
 /** How a run comes about: what becomes of the conversation, and what the agent is given. */
@@ -82,6 +86,8 @@ export function titleFrom(content: string | ContentItem[]): string {
 export class ChatService {
   readonly store: ChatStore;
   readonly runs: LiveRuns;
+  /** The titles being made, by conversation id (this process's). */
+  private readonly titling = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: ChatServiceDeps) {
     this.store = deps.store;
@@ -393,15 +399,67 @@ export class ChatService {
         : {}),
     };
     const events = Array.isArray(input) ? agent.runEvents(input, opts) : replayEvents(agent, input, opts);
-    void this.record(events, writer);
+    // The first answer of a conversation the page started titles it, once it is in.
+    const titled = how.kind === 'turn' && turn.seq === 0 && this.deps.titles === 'model';
+    const answer = titled ? { text: '', answered: false } : undefined;
+    const recorded = this.record(events, writer, answer);
+    if (answer) {
+      const done = recorded.then(() =>
+        answer.answered ? this.retitle(owner, conversation.id, turn.content, answer.text, agent) : undefined,
+      );
+      this.titling.set(conversation.id, done);
+      void done.finally(() => {
+        if (this.titling.get(conversation.id) === done) this.titling.delete(conversation.id);
+      });
+    } else void recorded;
     return { conversationId: conversation.id, turnId: turn.id, runId, content: turn.content };
   }
 
-  /** Drains the run into its writer whatever happens to its readers; a log that cannot be written stops it. */
-  private async record(events: AsyncGenerator<AgentEvent>, writer: RunWriter): Promise<void> {
+  /** The conversation's title once the one being made for it (if any) is done: the page asks after a first answer. */
+  async settledTitle(actor: Actor, conversationId: string): Promise<string> {
+    await this.conversation(actor.owner, conversationId); // another owner's reads as unknown
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.titling.get(conversationId),
+      new Promise((resolve) => (timer = setTimeout(resolve, TITLE_TIMEOUT_MS + 1000))),
+    ]).finally(() => clearTimeout(timer));
+    return (await this.conversation(actor.owner, conversationId)).title;
+  }
+
+  /** Titles the conversation from its first exchange, unless it was renamed meanwhile; keeps its title on failure. */
+  private async retitle(
+    owner: OwnerScope,
+    conversationId: string,
+    question: string | ContentItem[],
+    answerText: string,
+    agent: Agent,
+  ): Promise<void> {
+    const automatic = titleFrom(question);
+    const title = await modelTitle(agent.llm, { question: contentText(question), answer: answerText });
+    if (!title) return;
+    try {
+      const current = await this.store.getConversation(owner, conversationId);
+      if (current?.title === automatic) await this.store.renameConversation(owner, conversationId, title);
+    } catch {
+      // deleted meanwhile, or the store is going away: the title does not matter any more
+    }
+  }
+
+  /** Drains the run into its writer whatever happens to its readers; a log that cannot be written stops it.
+   *  `answer`, when given, collects the answer's text and whether the run answered. */
+  private async record(
+    events: AsyncGenerator<AgentEvent>,
+    writer: RunWriter,
+    answer?: { text: string; answered: boolean },
+  ): Promise<void> {
     try {
       for await (const event of events) {
         writer.push(event);
+        if (answer) {
+          if (event.type === 'text-delta' && (event.part === undefined || event.part === 'answer'))
+            answer.text += event.text;
+          else if (event.type === 'run-end') answer.answered = event.reason === 'answered';
+        }
         if (writer.failed) break; // leaving the loop stops the run
       }
     } finally {

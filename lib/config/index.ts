@@ -20,6 +20,9 @@ export interface LlmEnvConfig {
   vision: VisionSetting;
   /** Whether new conversations give the model the images tools produce (TOOL_IMAGES_TO_MODEL; default off). */
   toolImages: boolean;
+  /** CONVERSATION_TITLES: 'model' (default) has the conversation's model title it from its first exchange, in the
+   *  background; 'message' keeps the first message's opening words. */
+  titles: TitleSetting;
   /** The environment connection's prices per million tokens (OPENAI_PRICE_INPUT, OPENAI_PRICE_OUTPUT: both or
    *  neither) and context length (OPENAI_CONTEXT_LENGTH), for every model it serves. */
   rates: { pricing?: Pricing; contextLength?: number };
@@ -44,6 +47,16 @@ function ratesFrom(env: Env): LlmEnvConfig['rates'] {
   const contextLength = intFrom(env, ['OPENAI_CONTEXT_LENGTH'], 0, { min: 1 });
   if (contextLength) rates.contextLength = contextLength;
   return rates;
+}
+
+export const TITLE_SETTINGS = ['model', 'message'] as const;
+export type TitleSetting = (typeof TITLE_SETTINGS)[number];
+
+function titlesFrom(value: string | undefined): TitleSetting {
+  const v = (value ?? 'model').trim().toLowerCase() || 'model';
+  if (!(TITLE_SETTINGS as readonly string[]).includes(v))
+    throw new ConfigError(`CONVERSATION_TITLES must be model or message (got "${value}")`);
+  return v as TitleSetting;
 }
 
 export const VISION_SETTINGS = ['auto', 'on', 'off'] as const;
@@ -192,6 +205,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       recordRawStream: flag(env, 'RECORD_RAW_STREAM'),
       vision: visionFrom(env.MODEL_VISION),
       toolImages: flag(env, 'TOOL_IMAGES_TO_MODEL'),
+      titles: titlesFrom(env.CONVERSATION_TITLES),
       rates: ratesFrom(env),
     },
     maxLlmCallsPerRun: intFrom(

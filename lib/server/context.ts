@@ -94,6 +94,7 @@ export async function createAppContext(
     parses,
     // MCP tools named by a conversation must be registered before its agent is made.
     prepareTools: (names) => prepareMcpTools(names),
+    titles: config.llm.titles,
   });
   const apiKeys = new ApiKeyService(store);
   const auth = createAuth({
