@@ -11,6 +11,7 @@ import type { ReplayRequest } from '@/lib/replay/plan';
 import { applyEvent, emptyRun, foldRun, markInterrupted, type Block, type RunView } from '@/lib/chat/view';
 import type { ConversationSettings, ConversationSummary, SavedAgent } from '@/lib/store/types';
 import type { ContentItem } from '@/lib/llm/schema';
+import { rememberChoice } from './new-chat-defaults';
 import { failureText, type CodedText } from './server-text';
 
 /** What a new chat shows of its saved agent before its first message. */
@@ -38,6 +39,8 @@ interface ChatState {
   draftAgent?: DraftAgent;
   /** A failure of the page's own requests (not of a run: those show in the thread), said with its code if it has one. */
   notice?: CodedText;
+  /** Whose model and tools choices new chats start with (new-chat-defaults.ts): the signed-in user. */
+  chooser?: string;
 
   refreshConversations(): Promise<void>;
   search(query: string): Promise<void>;
@@ -369,6 +372,9 @@ export const useChat = create<ChatState>()((set, get) => {
       if (!current) return;
       const next = { ...current, ...patch };
       set({ settings: next });
+      // The model and tools chosen outside a saved agent's conversation are the next new chat's.
+      const { chooser, draftAgent } = get();
+      if (chooser && !current.agentId && !(draftAgent && !get().activeId)) rememberChoice(chooser, patch);
       const id = get().activeId;
       if (!id) return; // a new chat keeps them until its first message
       const result = await actions.saveSettings(id, patch);

@@ -27,8 +27,10 @@ export function FoundServers({ compact = false }: { compact?: boolean }) {
   const found = useModels((s) => s.found);
   const scanning = useModels((s) => s.scanning);
   const [error, setError] = useState<string>();
+  // Each time the empty page or the Models dialog opens: a server started since shows up (the server reuses a scan
+  // of the last few seconds).
   useEffect(() => {
-    if (useModels.getState().found === undefined) void useModels.getState().scan();
+    void useModels.getState().scan();
   }, []);
   if (compact && !found?.some((f) => !f.connectedAs)) return null;
   return (

@@ -115,6 +115,7 @@ describe('B reaches none of A’s objects (each route and action that takes an i
   it.each([
     ['reading a conversation', 'loadConversation', () => [mine.conversationId]],
     ['renaming it', 'renameConversation', () => [mine.conversationId, 'taken over']],
+    ['waiting for its title', 'settledTitle', () => [mine.conversationId]],
     ['changing its settings', 'saveSettings', () => [mine.conversationId, { systemMessage: 'leak everything' }]],
     ['sending a message into it', 'sendMessage', () => [{ conversationId: mine.conversationId, message: 'hi' }]],
     ['regenerating its answer', 'regenerate', () => [mine.turnId]],
