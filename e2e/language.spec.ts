@@ -146,7 +146,7 @@ test('the Chinese page says a run in Chinese: tool cards, durations, the inspect
   await expect(answer.getByRole('button', { name: /已思考|思考/ })).toBeVisible();
   await answer.getByRole('button', { name: '检查运行' }).click();
   const inspector = page.getByRole('dialog', { name: '运行检查器' });
-  await expect(inspector).toContainText('已回答：模型没有调用工具，直接作答。');
+  await expect(inspector).toContainText('已回答：模型最后一次回复没有调用工具。');
   await expect(inspector.getByRole('tab', { name: /^第 1 轮/ })).toBeVisible();
   await expect(inspector.getByRole('button', { name: '导出运行' })).toBeVisible();
   expect(await latinWords(page)).toEqual([]);

@@ -2,7 +2,8 @@
 
 import { useTranslations } from 'next-intl';
 import { useEffect, useMemo, useState } from 'react';
-import { usedPassages, type RunView as RunViewData } from '../../lib/chat/view';
+import { toolTagsInNativeAnswer, usedPassages, type RunView as RunViewData } from '../../lib/chat/view';
+import { useModels } from '../models/models-store';
 import { BlockView } from './block-view';
 import { Citations } from './citations';
 import { retryNotice, stopNotice } from './format';
@@ -43,6 +44,21 @@ export function RunView({ run, onRetry, onContinue }: RunViewProps) {
         <BlockView key={block.id} block={block} streaming={streaming} />
       ))}
       {answered && <Citations passages={passages} />}
+      {toolTagsInNativeAnswer(run) && (
+        <p
+          role="note"
+          className="mt-2 flex flex-wrap items-center gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+        >
+          <span className="min-w-0 flex-1">{t('toolTagsHint', { tag: '<tool_call>' })}</span>
+          <button
+            type="button"
+            onClick={() => useModels.getState().openDialog('connections')}
+            className="shrink-0 rounded-md border border-amber-400 px-3 py-1 font-medium hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-amber-700 dark:hover:bg-amber-900"
+          >
+            {t('openModels')}
+          </button>
+        </p>
+      )}
       {streaming && run.blocks.length === 0 && !run.retrying && (
         <div role="status" className="flex items-center gap-2 py-1 text-sm text-neutral-600 dark:text-neutral-400">
           <span

@@ -6,6 +6,7 @@
 import {
   TOOLS_REFUSED_CODE,
   type AgentKind,
+  type CallFormat,
   type HandoffReason,
   type ReactPart,
   type TurnStatus,
@@ -113,6 +114,8 @@ export interface RunView {
   connection?: string;
   /** The server refused native tool calls and the tools went in the text (the tools_refused retry). */
   toolsFallback?: boolean;
+  /** How the latest model call was made (native tools API, tools in the text, ReAct…). */
+  callFormat?: CallFormat;
   /** A saved agent's name and avatar, when one ran (shown on its turn). */
   agent?: { id: string; name: string; avatar?: string };
   status: TurnStatus;
@@ -150,6 +153,7 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
       return [];
     case 'llm-start':
       view.llmCalls = Math.max(view.llmCalls, e.iteration);
+      view.callFormat = e.format;
       view.retrying = undefined;
       if (e.imagesWithheld) view.imagesWithheld = Math.max(view.imagesWithheld ?? 0, e.imagesWithheld);
       if (e.toolImagesWithheld) view.toolImagesWithheld = (view.toolImagesWithheld ?? 0) + e.toolImagesWithheld;
@@ -276,6 +280,12 @@ export function usedPassages(view: Pick<RunView, 'blocks'>): RetrievalCandidate[
     }
   }
   return out;
+}
+
+/** The model answered in native mode with Qwen's `<tool_call>` markup in its text: it writes its calls as text, and
+ *  its connection's tool-call mode should say so (tools in the text). */
+export function toolTagsInNativeAnswer(view: Pick<RunView, 'blocks' | 'callFormat' | 'status'>): boolean {
+  return view.status !== 'streaming' && view.callFormat === 'native' && answerText(view).includes('<tool_call>');
 }
 
 /** A run that the server lost (killed mid-run) is shown as interrupted, with everything streamed before (its child
