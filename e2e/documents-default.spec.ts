@@ -72,7 +72,12 @@ test('default settings: upload report.pdf, ask about it, and the answer comes fr
   // Settings shows why, without the user having changed anything there.
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
   const settings = page.getByRole('region', { name: 'Settings' });
+  // How the agent runs (its kind, the call format, the prompts' language, raw streams) waits under Advanced.
+  await expect(settings.getByRole('combobox', { name: 'Agent' })).toBeHidden();
+  await expect(settings.getByRole('checkbox', { name: /Record the raw stream/ })).toBeHidden();
+  await settings.getByText('Advanced', { exact: true }).click();
   await expect(settings.getByRole('combobox', { name: 'Agent' })).toHaveValue('fncall');
+  await expect(settings.getByRole('checkbox', { name: /Record the raw stream/ })).toBeVisible();
   await expect(settings.getByRole('status').filter({ hasText: 'Document tools:' })).toHaveText(
     'Document tools: on because this conversation has documents',
   );

@@ -62,6 +62,7 @@ test('upload a document, ask the Assistant: a retrieval card and a citation by f
   await answersOnlyWithThePassage();
   await openChat(page);
   await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByText('Advanced', { exact: true }).click();
   await page.getByRole('combobox', { name: 'Agent' }).selectOption('assistant');
   await page
     .getByLabel('Upload files')

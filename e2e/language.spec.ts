@@ -67,6 +67,8 @@ test('a zh-CN browser gets the Chinese page; switching to English keeps the run 
   // Settings in Chinese, and the agent's format set to qwen, whose prompt has a Chinese version.
   await page.getByRole('button', { name: '设置', exact: true }).click();
   const settings = page.getByRole('region', { name: '设置' });
+  // How the agent runs is under 高级 (Advanced), which stays open once opened.
+  await settings.getByText('高级', { exact: true }).click();
   await settings.getByRole('combobox', { name: '函数调用模式' }).selectOption('qwen');
   await expect(settings.getByRole('checkbox', { name: /调用工具前暂停/ })).toBeVisible();
   await expect(settings.getByText('网页搜索未开启。', { exact: false })).toBeVisible();

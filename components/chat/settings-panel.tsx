@@ -1,5 +1,6 @@
 'use client';
 import { useTranslations } from 'next-intl';
+import { useState } from 'react';
 import type { AppInfo } from '@/lib/chat/page';
 import { CHAT_AGENT_KINDS, FNCALL_MODES, type ChatAgentKind, type FncallMode } from '@/lib/protocol/enums';
 import { LANGS } from '@/lib/protocol/message';
@@ -19,6 +20,9 @@ const PARAMS = [
 
 const AGENT_LANGS = ['auto', ...LANGS] as const;
 
+/** Whether "Advanced" was left open: the panel is drawn again (a language change, a toggle) as it was. */
+let advancedShown = false;
+
 /** The agent, its tools, the function-call mode and model parameters of the open conversation. */
 export function SettingsPanel({ info }: { info: AppInfo }) {
   const t = useTranslations('settings');
@@ -27,6 +31,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
   const update = useChat((s) => s.updateSettings);
   const agentId = useChat((s) => (s.activeId ? s.settings?.agentId : s.draftAgent?.id));
   const saved = useAgents((s) => s.agents.find((a) => a.id === agentId));
+  const [advancedOpen, setAdvancedOpen] = useState(advancedShown);
   if (!settings) return null;
   const field = 'rounded border border-neutral-300 bg-white px-2 py-1 dark:border-neutral-700 dark:bg-neutral-900';
   // Builtin tools are described in the page's language; others (custom tools) as they describe themselves.
@@ -41,56 +46,79 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
           {t('savedAgent', { name: saved?.name ?? agentId })}
         </p>
       )}
-      <label className="flex flex-col gap-1">
-        <span className="font-medium">{t('agent')}</span>
-        <select
-          className={field}
-          value={settings.agent}
-          onChange={(e) => void update({ agent: e.target.value as ChatAgentKind })}
-        >
-          {CHAT_AGENT_KINDS.map((agent) => (
-            <option key={agent} value={agent}>
-              {t(`agents.${agent}`)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="flex flex-col gap-1">
-        <span className="font-medium">{t('fncallMode')}</span>
-        <select
-          className={field}
-          value={settings.fncallMode}
-          disabled={settings.agent === 'react'}
-          onChange={(e) => void update({ fncallMode: e.target.value as FncallMode })}
-        >
-          {FNCALL_MODES.map((mode) => (
-            <option key={mode} value={mode}>
-              {t(`fncallModes.${mode}`, { tag: '<tool_call>' })}
-            </option>
-          ))}
-        </select>
-      </label>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="settings-agent-lang" className="font-medium">
-          {t('agentLang')}
+      {/* How the agent is run: most people never change these. */}
+      <details
+        open={advancedOpen}
+        onToggle={(e) => {
+          advancedShown = e.currentTarget.open;
+          setAdvancedOpen(advancedShown);
+        }}
+        className="space-y-3 rounded-md border border-neutral-200 px-3 py-2 dark:border-neutral-800"
+      >
+        <summary className="cursor-pointer font-medium">{t('advanced')}</summary>
+        <label className="flex flex-col gap-1">
+          <span className="font-medium">{t('agent')}</span>
+          <select
+            className={field}
+            value={settings.agent}
+            onChange={(e) => void update({ agent: e.target.value as ChatAgentKind })}
+          >
+            {CHAT_AGENT_KINDS.map((agent) => (
+              <option key={agent} value={agent}>
+                {t(`agents.${agent}`)}
+              </option>
+            ))}
+          </select>
         </label>
-        <select
-          id="settings-agent-lang"
-          aria-describedby="settings-agent-lang-help"
-          className={field}
-          value={settings.lang ?? 'auto'}
-          onChange={(e) => void update({ lang: e.target.value as NonNullable<ConversationSettings['lang']> })}
-        >
-          {AGENT_LANGS.map((lang) => (
-            <option key={lang} value={lang}>
-              {t(`agentLangs.${lang}`)}
-            </option>
-          ))}
-        </select>
-        <span id="settings-agent-lang-help" className="text-neutral-600 dark:text-neutral-400">
-          {t('agentLangHelp')}
-        </span>
-      </div>
+        <label className="flex flex-col gap-1">
+          <span className="font-medium">{t('fncallMode')}</span>
+          <select
+            className={field}
+            value={settings.fncallMode}
+            disabled={settings.agent === 'react'}
+            onChange={(e) => void update({ fncallMode: e.target.value as FncallMode })}
+          >
+            {FNCALL_MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {t(`fncallModes.${mode}`, { tag: '<tool_call>' })}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="settings-agent-lang" className="font-medium">
+            {t('agentLang')}
+          </label>
+          <select
+            id="settings-agent-lang"
+            aria-describedby="settings-agent-lang-help"
+            className={field}
+            value={settings.lang ?? 'auto'}
+            onChange={(e) => void update({ lang: e.target.value as NonNullable<ConversationSettings['lang']> })}
+          >
+            {AGENT_LANGS.map((lang) => (
+              <option key={lang} value={lang}>
+                {t(`agentLangs.${lang}`)}
+              </option>
+            ))}
+          </select>
+          <span id="settings-agent-lang-help" className="text-neutral-600 dark:text-neutral-400">
+            {t('agentLangHelp')}
+          </span>
+        </div>
+        <label className="flex items-start gap-2">
+          <input
+            type="checkbox"
+            className="mt-1"
+            checked={Boolean(settings.recordRawStream)}
+            onChange={(e) => void update({ recordRawStream: e.target.checked })}
+          />
+          <span>
+            <span className="font-medium">{t('recordRawStream')}</span>
+            <span className="block text-neutral-600 dark:text-neutral-400">{t('recordRawStreamHelp')}</span>
+          </span>
+        </label>
+      </details>
       <fieldset className="space-y-1">
         <legend className="font-medium">{t('tools')}</legend>
         {info.tools.map((tool) => (
@@ -148,18 +176,6 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
         <span>
           <span className="font-medium">{t('pauseBeforeTools')}</span>
           <span className="block text-neutral-600 dark:text-neutral-400">{t('pauseHelp')}</span>
-        </span>
-      </label>
-      <label className="flex items-start gap-2">
-        <input
-          type="checkbox"
-          className="mt-1"
-          checked={Boolean(settings.recordRawStream)}
-          onChange={(e) => void update({ recordRawStream: e.target.checked })}
-        />
-        <span>
-          <span className="font-medium">{t('recordRawStream')}</span>
-          <span className="block text-neutral-600 dark:text-neutral-400">{t('recordRawStreamHelp')}</span>
         </span>
       </label>
       <label className="flex items-start gap-2">
