@@ -68,8 +68,9 @@ export interface AppInfo {
     admin: boolean;
   };
   tools: { name: string; description: string }[];
-  /** Which Python runs code_interpreter, and how to get the other one. */
-  codeInterpreter: CodeInterpreterInfo;
+  /** Which Python runs code_interpreter; the admin is also told how to get the other one (the server's paths,
+   *  variables and install command are the admin's business only). */
+  codeInterpreter: CodeInterpreterInfo | Pick<CodeInterpreterInfo, 'backend'>;
   maxLlmCalls: number;
   defaultSettings: ConversationSettings;
   /** The signed-in user when accounts are on; null for the one user of an app without them. */

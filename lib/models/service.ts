@@ -179,6 +179,16 @@ export class ModelService {
     return [env, ...views];
   }
 
+  /** The connections as the page lists them: the address of one the viewer cannot edit (the environment's, a
+   *  server-wide one) is the admin's business only. */
+  async pageConnections(viewer: ModelViewer): Promise<ConnectionView[]> {
+    const all = await this.connections(viewer);
+    if (viewer.admin) return all;
+    return all.map(({ keyProblem: _problem, ...c }) =>
+      c.editable ? { ...c, ...(_problem ? { keyProblem: _problem } : {}) } : { ...c, baseURL: '' },
+    );
+  }
+
   private view(viewer: ModelViewer, c: StoredConnection): ConnectionView {
     const view: ConnectionView = {
       id: c.id,

@@ -14,7 +14,9 @@ import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import type { RecordedRequest } from '../../scripts/model-server/script';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
-import { chatContext, drain, follow } from '../support/chat';
+import { loadConfig } from '../../lib/config';
+import { createAppContext } from '../../lib/server/context';
+import { drain, follow } from '../support/chat';
 
 const OWNER = ownerScope('owner-a');
 const ACTOR = everyToolActor(OWNER);
@@ -27,23 +29,16 @@ let service: ChatService;
 beforeAll(async () => {
   server = await createModelServer();
   store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'titles-')), 'chat.db'));
-  service = (
-    await chatContext(
-      store,
-      (s: ConversationSettings) =>
-        new FnCallAgent({
-          llm: createChatModel({
-            model: 'scripted',
-            baseURL: server.url,
-            apiKey: 'k',
-            generateCfg: { max_retries: 0 },
-          }),
-          functionList: s.tools,
-          name: 'assistant',
-        }),
-      { CONVERSATION_TITLES: 'model' },
-    )
-  ).chat;
+  // As the app builds it (lib/server/context.ts build()): CONVERSATION_TITLES=model, the default.
+  const config = loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'titles-data-')) });
+  expect(config.llm.titles).toBe('model');
+  const agents = (s: ConversationSettings) =>
+    new FnCallAgent({
+      llm: createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k', generateCfg: { max_retries: 0 } }),
+      functionList: s.tools,
+      name: 'assistant',
+    });
+  service = (await createAppContext(config, store, { agents, titles: config.llm.titles })).chat;
 });
 afterAll(async () => {
   await store.close();

@@ -12,9 +12,7 @@ export function chatContext(
   agents: AgentFactory,
   env: Record<string, string> = {},
 ): Promise<AppContext> {
-  // Titles by the first message unless a test asks for the model's: a title request would take a scripted reply.
-  const config = loadConfig({ DATA_DIR: env.DATA_DIR ?? process.env.DATA_DIR, CONVERSATION_TITLES: 'message', ...env });
-  return createAppContext(config, store, { agents });
+  return createAppContext(loadConfig({ DATA_DIR: env.DATA_DIR ?? process.env.DATA_DIR, ...env }), store, { agents });
 }
 
 /** Every event of the owner's run in progress, from its first (attached now, read when the caller reads). */
