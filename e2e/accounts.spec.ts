@@ -136,7 +136,7 @@ test('the admin creates the first account, signs out and in; an invited user sig
   const key = invited.getByTestId('new-api-key');
   await expect(key).toHaveText(/\S{20,}/);
   await invited.getByRole('button', { name: 'Copy key' }).click();
-  await expect(invited.getByRole('button', { name: 'Copied' })).toBeVisible();
+  await expect(invited.getByRole('status').getByRole('button', { name: 'Copied' })).toBeVisible();
   expect(await invited.evaluate(() => navigator.clipboard.readText())).toBe(await key.textContent());
   expect((await invited.goto('/admin'))?.status()).toBe(403);
 

@@ -55,7 +55,9 @@ test('default settings: upload report.pdf, ask about it, and the answer comes fr
 
   const answer = await lastAnswer(page);
   await expect(answer).toContainText('Q3 revenue rose to 4.2 million euros (report.pdf).');
-  await expect(answer.getByRole('button', { name: /Retrieval/ })).toContainText('Q3 revenue');
+  // The retrieval tool's search shows on its tool card: one card, not a second "Retrieval" one.
+  await expect(answer.getByRole('button', { name: /^retrieval / })).toContainText('Q3 revenue');
+  await expect(answer.getByRole('button', { name: /retrieval/i })).toHaveCount(1);
   const citation = answer
     .getByRole('region', { name: 'Sources' })
     .getByRole('button', { name: /^report\.pdf, page \d+/ });

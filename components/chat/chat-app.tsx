@@ -96,6 +96,12 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   const tabTitle = activeId && title ? tApp('tabTitle', { title: titleText(title), app: appName }) : appName;
   useEffect(() => {
     document.title = tabTitle;
+    // Next.js puts the layout's title back when the address changes (history.replaceState above): keep ours.
+    const keep = new MutationObserver(() => {
+      if (document.title !== tabTitle) document.title = tabTitle;
+    });
+    keep.observe(document.head, { subtree: true, childList: true, characterData: true });
+    return () => keep.disconnect();
   }, [tabTitle]);
 
   // A conversation started by an upload gets its title with its first message: fetch the list when a run starts.
