@@ -1,6 +1,6 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { documentToolsRule } from '@/lib/chat/document-tools';
 import type { AppInfo } from '@/lib/chat/page';
 import { UserMenu } from '../account/user-menu';
@@ -82,14 +82,17 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
     chat.setDraftSettings(chat.draftAgent ? { ...settings, model: undefined } : settings);
   }, [activeId, newChatSettings]);
 
-  // A remembered model the list no longer has (its connection removed) gives way to the server's default.
+  // A remembered model the list no longer has (its connection removed) gives way to the server's default; a model
+  // picked since is the user's (the list may not have it yet: a GGUF just uploaded).
   const groups = useModels((s) => s.groups);
   const draftModel = useChat((s) => (s.activeId ? undefined : s.settings?.model));
+  const remembered = useMemo(() => rememberedChoice(chooser).model, [chooser]);
   useEffect(() => {
-    if (!groups || !draftModel || groups.some((g) => g.models.some((m) => m.id === draftModel))) return;
+    if (!groups || !draftModel || draftModel !== remembered) return;
+    if (groups.some((g) => g.models.some((m) => m.id === draftModel))) return;
     const settings = useChat.getState().settings;
     if (settings) useChat.getState().setDraftSettings({ ...settings, model: undefined });
-  }, [groups, draftModel]);
+  }, [groups, draftModel, remembered]);
 
   // The browser tab is named after the open conversation.
   const appName = tApp('name');
