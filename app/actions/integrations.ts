@@ -37,12 +37,6 @@ export async function saveMcpConfigText(
   return saveConfig(await appContext(), me, text, { headers: await headers(), value: password });
 }
 
-/** Web search as set on the admin page (never the key: whether one is kept). The admin's only. */
-export async function webSearchSetting(): Promise<ActionResult<WebSearchView>> {
-  await guardAdmin();
-  return attempt((ctx) => ctx.webSearch.view());
-}
-
 /** Sets web search on the admin page: a provider with its URL and key (kept sealed on the server), off, or back to
  *  the environment's. The admin's only. */
 export async function saveWebSearchSetting(input: WebSearchInput): Promise<ActionResult<WebSearchView>> {

@@ -416,7 +416,6 @@ describe('what only the admin may do', () => {
     ['listInvites', []],
     ['revokeInvite', ['x']],
     ['readMcpConfigText', []],
-    ['webSearchSetting', []],
     ['saveWebSearchSetting', [{ provider: 'off' }]],
     ['saveMcpConfigText', ['{"mcpServers": {"x": {"command": "/bin/sh"}}}', 'whatever']],
   ];
