@@ -193,6 +193,6 @@ describe('runTool: errors that end the run', () => {
 
 describe('unknownToolResult', () => {
   it("uses upstream's exact wording", () => {
-    expect(unknownToolResult('web_search')).toBe('Tool web_search does not exists.');
+    expect(unknownToolResult('web_search')).toBe('Tool web_search does not exist.');
   });
 });

@@ -12,9 +12,9 @@ export type ToolRunResult =
   | { ok: true; content: string | ContentItem[]; files?: ToolFile[] }
   | { ok: false; content: string; error: { kind: 'invalid-arguments' | 'exception'; message: string; type: string } };
 
-/** Upstream's wording, kept for fidelity (models and transcripts have seen it). */
+/** Upstream's sentence with its grammar mended ("does not exists" there): people read it on the tool card too. */
 export function unknownToolResult(name: string): string {
-  return `Tool ${name} does not exists.`;
+  return `Tool ${name} does not exist.`;
 }
 
 function contentItems(value: unknown): ContentItem[] | undefined {

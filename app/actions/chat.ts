@@ -3,7 +3,7 @@
 // acts for the user guardAction resolves, and sees only that user's objects.
 import type { Viewer } from '@/lib/auth/viewer';
 import { liveFeed, runFeed } from '@/lib/chat/feed';
-import type { ActionResult, AppInfo, ConversationData, RunStream } from '@/lib/chat/page';
+import type { ActionResult, AppInfo, ConversationData, RunStream, TurnAnswer } from '@/lib/chat/page';
 import type { SettingsPatch } from '@/lib/chat/requests';
 import { startLimited } from '@/lib/http/run-limits';
 import type { StartedRun } from '@/lib/chat/service';
@@ -78,6 +78,19 @@ export async function listConversations(query?: string): Promise<ConversationSum
 export async function loadConversation(id: string): Promise<ActionResult<ConversationData>> {
   const me = await guardAction('loadConversation');
   return attempt((ctx) => ctx.chat.openConversation(me, id));
+}
+
+/** A turn's `n`th answer (1: its first), for switching between regenerated answers. */
+export async function loadTurnAnswer(turnId: string, n: number): Promise<ActionResult<TurnAnswer>> {
+  const me = await guardAction('loadTurnAnswer');
+  return attempt((ctx) => ctx.chat.turnAnswer(me, String(turnId), Number(n)));
+}
+
+/** The conversation's title once the model has made it from the first exchange (the page asks after a first
+ *  answer; the title never holds the answer back). */
+export async function settledTitle(id: string): Promise<ActionResult<string>> {
+  const me = await guardAction('settledTitle');
+  return attempt((ctx) => ctx.chat.settledTitle(me, String(id)));
 }
 
 export async function renameConversation(id: string, title: string): Promise<ActionResult<null>> {

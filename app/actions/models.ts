@@ -59,7 +59,7 @@ export async function listModels(refresh = false): Promise<ActionResult<ModelGro
 
 export async function listConnections(): Promise<ActionResult<ConnectionView[]>> {
   const me = await guardAction('listConnections');
-  return attempt((ctx) => ctx.models.connections(me));
+  return attempt((ctx) => ctx.models.pageConnections(me));
 }
 
 export async function addConnection(input: unknown): Promise<ActionResult<ConnectionView>> {

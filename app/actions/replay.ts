@@ -62,6 +62,20 @@ export async function replayRun(runId: string, req: ReplayRequest): Promise<Acti
   });
 }
 
+/** Continue: a run stopped at the model-call limit goes on from where it stopped, as a new run of its turn. */
+export async function continueRun(runId: string): Promise<ActionResult<RunStream>> {
+  const me = await guardAction('continueRun');
+  const key = await requestLimitKey(me);
+  return attempt(async (ctx) => {
+    const started = await startLimited(
+      key,
+      () => ctx.chat.continueRun(me, String(runId)),
+      (id) => ctx.runs.ended(id),
+    );
+    return { ...started, events: runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true }) };
+  });
+}
+
 /** The user's decision on the tool call a paused run waits on. */
 export async function decideTool(
   runId: string,

@@ -5,10 +5,12 @@ import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
 import { guardPage } from '@/app/actions/guard';
 import { AdminAccess } from '@/components/account/admin-access';
+import { AdminIntegrations } from '@/components/account/admin-integrations';
 import { AdminUsers } from '@/components/account/admin-users';
 import { link, muted } from '@/components/account/styles';
 import { INVITE_DAYS } from '@/lib/auth/admin';
 import { appContext } from '@/lib/server/context';
+import { integrationsStatus } from '@/lib/server/integrations';
 
 export const dynamic = 'force-dynamic';
 export async function generateMetadata(): Promise<Metadata> {
@@ -38,6 +40,7 @@ export default async function AdminPage() {
       ) : (
         <p className={muted}>{t('noAccounts')}</p>
       )}
+      <AdminIntegrations status={await integrationsStatus(ctx, me)} webSearch={await ctx.webSearch.view()} />
     </main>
   );
 }

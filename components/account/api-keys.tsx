@@ -2,7 +2,7 @@
 // The user's API keys: make one with a name and a scope (read, or run; shown once), see each one's scope and when it
 // was last used, revoke one.
 import { useTranslations } from 'next-intl';
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/app/actions/account';
 import type { ApiKeyView, KeyScope } from '@/lib/auth/api-keys';
 import { failureText, useCodedText } from '../chat/server-text';
@@ -42,6 +42,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
         {t('heading')}
       </h2>
       <p className={muted}>{t.rich('intro', { code: (chunks) => <code>{chunks}</code> })}</p>
+      <BaseUrl />
       {error && (
         <p role="alert" className={alertBox}>
           {error}
@@ -70,6 +71,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
           <code data-testid="new-api-key" className="block break-all select-all">
             {secret}
           </code>
+          <CopyButton text={secret} label={t('copyKey')} />
         </div>
       )}
       {keys.length === 0 ? (
@@ -116,5 +118,49 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
         </table>
       )}
     </section>
+  );
+}
+
+const noChange = () => () => {};
+
+/** The base URL OpenAI clients (the openai SDKs, LangChain…) take with a key: this server's /v1, as the browser
+ *  reaches it. */
+function BaseUrl() {
+  const t = useTranslations('apiKeys');
+  const origin = useSyncExternalStore(
+    noChange,
+    () => window.location.origin,
+    () => '',
+  );
+  if (!origin) return null;
+  const url = `${origin}/v1`;
+  return (
+    <p className={`${muted} flex flex-wrap items-center gap-2`}>
+      <span>{t.rich('baseUrl', { url, code: (chunks) => <code className="break-all">{chunks}</code> })}</span>
+      <CopyButton text={url} label={t('copyBaseUrl')} />
+    </p>
+  );
+}
+
+/** Copies `text` in one click and says so. */
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const t = useTranslations('apiKeys');
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className={smallButton}
+      onClick={() =>
+        void navigator.clipboard?.writeText(text).then(
+          () => {
+            setCopied(true);
+            setTimeout(() => setCopied(false), 2000);
+          },
+          () => setCopied(false),
+        )
+      }
+    >
+      {copied ? t('copied') : label}
+    </button>
   );
 }

@@ -14,6 +14,7 @@ import { useConnectionName } from '../models/connection-name';
 import { useModels } from '../models/models-store';
 import { AgentDocuments } from './agent-documents';
 import { useAgents } from './agents-store';
+import { useLeaveGuard } from './leave-guard';
 
 const FIELD =
   'w-full rounded border border-neutral-300 bg-white px-2 py-1 text-sm dark:border-neutral-700 dark:bg-neutral-900';
@@ -176,6 +177,8 @@ function Form({
   useEffect(() => {
     dirtyRef.current = changed;
   }, [dirtyRef, changed]);
+  // Typed and not saved yet: leaving the page asks first.
+  useLeaveGuard(changed);
 
   const submit = async () => {
     setSaving(true);

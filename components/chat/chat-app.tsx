@@ -1,6 +1,6 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { documentToolsRule } from '@/lib/chat/document-tools';
 import type { AppInfo } from '@/lib/chat/page';
 import { UserMenu } from '../account/user-menu';
@@ -20,6 +20,7 @@ import { ThemeToggle } from './theme-toggle';
 import { Thread } from './thread';
 import { fileDropHandlers } from './file-drop';
 import { Welcome } from './welcome';
+import { rememberedChoice, withChoice } from './new-chat-defaults';
 import { useHasDocuments } from './document-tools-setting';
 import { ModelPicker } from '../models/model-picker';
 import { ModelsDialog, NoModelYet } from '../models/models-dialog';
@@ -50,12 +51,21 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
     void models.refresh();
   }, [modelsInfo]);
 
+  // A new chat starts with the model and tools this user chose last (in this browser), else the server's defaults.
+  const chooser = info.account?.email || 'local';
+  const [offers] = useState(() => info.tools.map((t) => t.name));
+  const newChatSettings = useCallback(
+    () => withChoice(defaultSettings, rememberedChoice(chooser), offers),
+    [defaultSettings, chooser, offers],
+  );
+
   useEffect(() => {
     const chat = useChat.getState();
-    chat.setDraftSettings(defaultSettings);
+    useChat.setState({ chooser });
+    chat.setDraftSettings(newChatSettings());
     void chat.refreshConversations();
     if (openFirst) void chat.open(openFirst);
-  }, [defaultSettings, openFirst]);
+  }, [newChatSettings, chooser, openFirst]);
 
   // Keep the address bar on the open conversation, so a reload comes back to it.
   const activeId = useChat((s) => s.activeId);
@@ -65,8 +75,37 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   }, [activeId]);
 
   useEffect(() => {
-    if (!activeId) useChat.getState().setDraftSettings(defaultSettings);
-  }, [activeId, defaultSettings]);
+    if (activeId) return;
+    const chat = useChat.getState();
+    // A saved agent's new chat runs on the agent's model until the picker names another.
+    const settings = newChatSettings();
+    chat.setDraftSettings(chat.draftAgent ? { ...settings, model: undefined } : settings);
+  }, [activeId, newChatSettings]);
+
+  // A remembered model the list no longer has (its connection removed) gives way to the server's default; a model
+  // picked since is the user's (the list may not have it yet: a GGUF just uploaded).
+  const groups = useModels((s) => s.groups);
+  const draftModel = useChat((s) => (s.activeId ? undefined : s.settings?.model));
+  const remembered = useMemo(() => rememberedChoice(chooser).model, [chooser]);
+  useEffect(() => {
+    if (!groups || !draftModel || draftModel !== remembered) return;
+    if (groups.some((g) => g.models.some((m) => m.id === draftModel))) return;
+    const settings = useChat.getState().settings;
+    if (settings) useChat.getState().setDraftSettings({ ...settings, model: undefined });
+  }, [groups, draftModel, remembered]);
+
+  // The browser tab is named after the open conversation.
+  const appName = tApp('name');
+  const tabTitle = activeId && title ? tApp('tabTitle', { title: titleText(title), app: appName }) : appName;
+  useEffect(() => {
+    document.title = tabTitle;
+    // Next.js puts the layout's title back when the address changes (history.replaceState above): keep ours.
+    const keep = new MutationObserver(() => {
+      if (document.title !== tabTitle) document.title = tabTitle;
+    });
+    keep.observe(document.head, { subtree: true, childList: true, characterData: true });
+    return () => keep.disconnect();
+  }, [tabTitle]);
 
   // A conversation started by an upload gets its title with its first message: fetch the list when a run starts.
   const running = useChat((s) => Boolean(s.runningRunId));

@@ -1,5 +1,6 @@
 'use client';
 import { useTranslations } from 'next-intl';
+import { useState } from 'react';
 import type { AppInfo } from '@/lib/chat/page';
 import {
   AGENT_KIND_NAMES,
@@ -25,6 +26,9 @@ const PARAMS = [
 
 const AGENT_LANGS = ['auto', ...LANGS] as const;
 
+/** Whether "Advanced" was left open: the panel is drawn again (a language change, a toggle) as it was. */
+let advancedShown = false;
+
 /** The agent, its tools, the function-call mode and model parameters of the open conversation. In a conversation with
  *  a saved agent, what the agent defines (its kind, system message, tools, and its call format when it has one) is
  *  shown as the agent has it, read-only (the agent's editor changes it); the model parameters set here override the
@@ -36,6 +40,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
   const update = useChat((s) => s.updateSettings);
   const agentId = useChat((s) => (s.activeId ? s.settings?.agentId : s.draftAgent?.id));
   const saved = useAgents((s) => s.agents.find((a) => a.id === agentId));
+  const [advancedOpen, setAdvancedOpen] = useState(advancedShown);
   if (!settings) return null;
   // In a saved agent's conversation: the agent's own values (none while the list of agents is loading).
   const agent = agentId
@@ -72,67 +77,90 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
           )}
         </div>
       )}
-      <label className="flex flex-col gap-1">
-        <span className="font-medium">{t('agent')}</span>
-        {agent ? (
-          <select className={field} value={agent.kind ?? ''} disabled>
-            <option value={agent.kind ?? ''}>
-              {agent.kind &&
-                ((CHAT_AGENT_KINDS as readonly string[]).includes(agent.kind)
-                  ? t(`agents.${agent.kind as ChatAgentKind}`)
-                  : AGENT_KIND_NAMES[agent.kind])}
-            </option>
-          </select>
-        ) : (
+      {/* How the agent is run: most people never change these. */}
+      <details
+        open={advancedOpen}
+        onToggle={(e) => {
+          advancedShown = e.currentTarget.open;
+          setAdvancedOpen(advancedShown);
+        }}
+        className="space-y-3 rounded-md border border-neutral-200 px-3 py-2 dark:border-neutral-800"
+      >
+        <summary className="cursor-pointer font-medium">{t('advanced')}</summary>
+        <label className="flex flex-col gap-1">
+          <span className="font-medium">{t('agent')}</span>
+          {agent ? (
+            <select className={field} value={agent.kind ?? ''} disabled>
+              <option value={agent.kind ?? ''}>
+                {agent.kind &&
+                  ((CHAT_AGENT_KINDS as readonly string[]).includes(agent.kind)
+                    ? t(`agents.${agent.kind as ChatAgentKind}`)
+                    : AGENT_KIND_NAMES[agent.kind])}
+              </option>
+            </select>
+          ) : (
+            <select
+              className={field}
+              value={settings.agent}
+              onChange={(e) => void update({ agent: e.target.value as ChatAgentKind })}
+            >
+              {CHAT_AGENT_KINDS.map((kind) => (
+                <option key={kind} value={kind}>
+                  {t(`agents.${kind}`)}
+                </option>
+              ))}
+            </select>
+          )}
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="font-medium">{t('fncallMode')}</span>
           <select
             className={field}
-            value={settings.agent}
-            onChange={(e) => void update({ agent: e.target.value as ChatAgentKind })}
+            value={agent?.fncallMode ?? settings.fncallMode}
+            disabled={agent ? Boolean(agent.fncallMode) || agent.kind === 'react' : settings.agent === 'react'}
+            onChange={(e) => void update({ fncallMode: e.target.value as FncallMode })}
           >
-            {CHAT_AGENT_KINDS.map((kind) => (
-              <option key={kind} value={kind}>
-                {t(`agents.${kind}`)}
+            {FNCALL_MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {t(`fncallModes.${mode}`, { tag: '<tool_call>' })}
               </option>
             ))}
           </select>
-        )}
-      </label>
-      <label className="flex flex-col gap-1">
-        <span className="font-medium">{t('fncallMode')}</span>
-        <select
-          className={field}
-          value={agent?.fncallMode ?? settings.fncallMode}
-          disabled={agent ? Boolean(agent.fncallMode) || agent.kind === 'react' : settings.agent === 'react'}
-          onChange={(e) => void update({ fncallMode: e.target.value as FncallMode })}
-        >
-          {FNCALL_MODES.map((mode) => (
-            <option key={mode} value={mode}>
-              {t(`fncallModes.${mode}`, { tag: '<tool_call>' })}
-            </option>
-          ))}
-        </select>
-      </label>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="settings-agent-lang" className="font-medium">
-          {t('agentLang')}
         </label>
-        <select
-          id="settings-agent-lang"
-          aria-describedby="settings-agent-lang-help"
-          className={field}
-          value={settings.lang ?? 'auto'}
-          onChange={(e) => void update({ lang: e.target.value as NonNullable<ConversationSettings['lang']> })}
-        >
-          {AGENT_LANGS.map((lang) => (
-            <option key={lang} value={lang}>
-              {t(`agentLangs.${lang}`)}
-            </option>
-          ))}
-        </select>
-        <span id="settings-agent-lang-help" className="text-neutral-600 dark:text-neutral-400">
-          {t('agentLangHelp')}
-        </span>
-      </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="settings-agent-lang" className="font-medium">
+            {t('agentLang')}
+          </label>
+          <select
+            id="settings-agent-lang"
+            aria-describedby="settings-agent-lang-help"
+            className={field}
+            value={settings.lang ?? 'auto'}
+            onChange={(e) => void update({ lang: e.target.value as NonNullable<ConversationSettings['lang']> })}
+          >
+            {AGENT_LANGS.map((lang) => (
+              <option key={lang} value={lang}>
+                {t(`agentLangs.${lang}`)}
+              </option>
+            ))}
+          </select>
+          <span id="settings-agent-lang-help" className="text-neutral-600 dark:text-neutral-400">
+            {t('agentLangHelp')}
+          </span>
+        </div>
+        <label className="flex items-start gap-2">
+          <input
+            type="checkbox"
+            className="mt-1"
+            checked={Boolean(settings.recordRawStream)}
+            onChange={(e) => void update({ recordRawStream: e.target.checked })}
+          />
+          <span>
+            <span className="font-medium">{t('recordRawStream')}</span>
+            <span className="block text-neutral-600 dark:text-neutral-400">{t('recordRawStreamHelp')}</span>
+          </span>
+        </label>
+      </details>
       <fieldset className="space-y-1">
         <legend className="font-medium">{t('tools')}</legend>
         {[
@@ -198,18 +226,6 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
         <span>
           <span className="font-medium">{t('pauseBeforeTools')}</span>
           <span className="block text-neutral-600 dark:text-neutral-400">{t('pauseHelp')}</span>
-        </span>
-      </label>
-      <label className="flex items-start gap-2">
-        <input
-          type="checkbox"
-          className="mt-1"
-          checked={Boolean(settings.recordRawStream)}
-          onChange={(e) => void update({ recordRawStream: e.target.checked })}
-        />
-        <span>
-          <span className="font-medium">{t('recordRawStream')}</span>
-          <span className="block text-neutral-600 dark:text-neutral-400">{t('recordRawStreamHelp')}</span>
         </span>
       </label>
       <label className="flex items-start gap-2">

@@ -32,6 +32,14 @@ describe('ToolCard', () => {
     expect(b.inner).not.toMatch(/<(button|a|input)\b/);
   });
 
+  it("sums up code_interpreter's call as its code's lines: no JSON escapes, no markdown fences", () => {
+    const code = 'import math\nprint(math.pi)';
+    for (const args of [JSON.stringify({ code }), '```py\n' + code + '\n```']) {
+      const name = header(render(<ToolCard block={block({ name: 'code_interpreter', arguments: args })} />)).name;
+      expect(name).toBe('code_interpreter import math; print(math.pi) done 12 ms');
+    }
+  });
+
   it('is folded by default: aria-expanded false, and the panel it controls is hidden and empty', () => {
     const html = render(<ToolCard block={block()} />);
     const b = header(html);

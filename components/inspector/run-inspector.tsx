@@ -156,7 +156,7 @@ async function unwrap<T>(result: Promise<{ ok: true; value: T } | { ok: false; e
 }
 
 /** A stored run is opened without its requests (see lib/inspect/load.ts); an imported file holds them all. */
-function InspectorBody({
+export function InspectorBody({
   bundle,
   target,
   iterationActions,

@@ -211,7 +211,7 @@ function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void })
         {c.source === 'environment' && (
           <span className="rounded bg-neutral-200 px-1 text-xs dark:bg-neutral-800">{t('fromEnvironment')}</span>
         )}
-        <code className="text-xs break-all">{c.baseURL}</code>
+        {c.baseURL && <code className="text-xs break-all">{c.baseURL}</code>}
         <span className="text-xs text-neutral-600 dark:text-neutral-400">{c.keySet ? t('keySet') : t('noKey')}</span>
       </div>
       {c.keyProblem && <p className="text-xs text-red-700 dark:text-red-300">{c.keyProblem}</p>}

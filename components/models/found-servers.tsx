@@ -29,8 +29,10 @@ export function FoundServers({ compact = false }: { compact?: boolean }) {
   // The scan is the admin's: this machine's servers are the server's network (lib/models/service.ts).
   const admin = useModels((s) => s.admin);
   const [error, setError] = useState<string>();
+  // Each time the empty page or the Models dialog opens: a server started since shows up (the server reuses a scan
+  // of the last few seconds).
   useEffect(() => {
-    if (admin && useModels.getState().found === undefined) void useModels.getState().scan();
+    if (admin) void useModels.getState().scan();
   }, [admin]);
   if (!admin || (compact && !found?.some((f) => !f.connectedAs))) return null;
   return (

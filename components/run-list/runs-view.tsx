@@ -84,9 +84,17 @@ export function RunsView({ view }: { view: RunsViewData }) {
         />
         <Select
           label={t('agent')}
-          value={query.agent}
-          options={facets.agents.map((a) => [a, AGENT_KIND_NAMES[a]])}
-          onChange={(v) => set({ agent: v as RunQuery['agent'] })}
+          value={query.savedAgent ? `${SAVED}${query.savedAgent}` : query.agent}
+          options={[
+            ...facets.agents.map((a): [string, string] => [a, AGENT_KIND_NAMES[a]]),
+            // The saved agents by name (a kind, or one of the user's agents: one filter).
+            ...facets.savedAgents.map((a): [string, string] => [`${SAVED}${a.id}`, t('savedAgent', { name: a.name })]),
+          ]}
+          onChange={(v) =>
+            v?.startsWith(SAVED)
+              ? set({ savedAgent: v.slice(SAVED.length), agent: undefined })
+              : set({ agent: v as RunQuery['agent'], savedAgent: undefined })
+          }
         />
         <label className="flex flex-col gap-1 text-sm">
           {t('from')}
@@ -194,6 +202,9 @@ function SearchBox({ initial, onSearch }: { initial: string; onSearch: (text: st
   );
 }
 
+/** The Agent filter's value for a saved agent: this, then its id. */
+const SAVED = 'saved:';
+
 function Select({
   label,
   value,
@@ -272,7 +283,9 @@ function RunTable({ rows, busy }: { rows: RunListRow[]; busy: boolean }) {
                   {r.conversationTitle}
                 </Link>
               </td>
-              <td className={cell}>{r.agent ? AGENT_KIND_NAMES[r.agent] : t('unknown')}</td>
+              <td className={cell}>
+                {r.savedAgent ? r.savedAgent.name : r.agent ? AGENT_KIND_NAMES[r.agent] : t('unknown')}
+              </td>
               <td className={cell}>{r.model ?? t('unknown')}</td>
               <td className={cell}>
                 <span className={r.outcome === 'answered' ? '' : 'font-medium text-red-700 dark:text-red-400'}>

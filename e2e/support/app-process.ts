@@ -29,6 +29,8 @@ export async function startApp(port: number, dataDir: string, env: Record<string
       OPENAI_MODEL: 'scripted-e2e',
       DATA_DIR: dataDir,
       LLM_MAX_RETRIES: '0',
+      // As playwright.config.ts: titles by the first message unless a test asks for the model's.
+      CONVERSATION_TITLES: 'message',
       ...env,
     },
   });

@@ -97,8 +97,9 @@ export class AdminService {
     await this.signOutEverywhere(userId);
   }
 
-  settings(): Promise<ServerSettings> {
-    return this.deps.store.serverSettings();
+  /** Sign-up and the users' tools (the web search setting, which holds a sealed key, is the integrations' own). */
+  async settings(): Promise<ServerSettings> {
+    return accessOnly(await this.deps.store.serverSettings());
   }
 
   async updateSettings(patch: { signUp?: unknown; userTools?: unknown }): Promise<ServerSettings> {
@@ -116,7 +117,7 @@ export class AdminService {
         web: typeof t.web === 'boolean' ? t.web : current.web,
       };
     }
-    return this.deps.store.updateServerSettings(next);
+    return accessOnly(await this.deps.store.updateServerSettings(next));
   }
 
   /** A new invite: `token` goes in the link (/sign-up?invite=<token>) and is shown once; only its hash is kept. */
@@ -138,4 +139,8 @@ export class AdminService {
     if (!(await this.deps.store.revokeInvite(id)))
       throw new AdminError('invite-gone', 'This invite was used or revoked already.');
   }
+}
+
+function accessOnly({ signUp, userTools }: ServerSettings): ServerSettings {
+  return { signUp, userTools };
 }

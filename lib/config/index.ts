@@ -5,6 +5,8 @@ import type { Pricing } from '../protocol/events';
 import { FNCALL_MODES, LOCAL_SERVER_KINDS, type FncallMode, type LocalServerKind } from '../protocol/enums';
 import { accessTokenProblem, hostNameOf } from './exposure.mjs';
 import { parseImageHosts } from './image-hosts';
+import { dropProcessWide, existingProcessWide, processWide } from './process-wide';
+import { WEB_SEARCH_PROVIDERS, type WebSearchProviderName } from './web-search-providers';
 
 export interface LlmEnvConfig {
   baseURL?: string;
@@ -21,6 +23,9 @@ export interface LlmEnvConfig {
   vision: VisionSetting;
   /** Whether new conversations give the model the images tools produce (TOOL_IMAGES_TO_MODEL; default off). */
   toolImages: boolean;
+  /** CONVERSATION_TITLES: 'model' (default) has the conversation's model title it from its first exchange, in the
+   *  background; 'message' keeps the first message's opening words. */
+  titles: TitleSetting;
   /** The environment connection's prices per million tokens (OPENAI_PRICE_INPUT, OPENAI_PRICE_OUTPUT: both or
    *  neither) and context length (OPENAI_CONTEXT_LENGTH), for every model it serves. */
   rates: { pricing?: Pricing; contextLength?: number };
@@ -45,6 +50,16 @@ function ratesFrom(env: Env): LlmEnvConfig['rates'] {
   const contextLength = intFrom(env, ['OPENAI_CONTEXT_LENGTH'], 0, { min: 1 });
   if (contextLength) rates.contextLength = contextLength;
   return rates;
+}
+
+export const TITLE_SETTINGS = ['model', 'message'] as const;
+export type TitleSetting = (typeof TITLE_SETTINGS)[number];
+
+function titlesFrom(value: string | undefined): TitleSetting {
+  const v = (value ?? 'model').trim().toLowerCase() || 'model';
+  if (!(TITLE_SETTINGS as readonly string[]).includes(v))
+    throw new ConfigError(`CONVERSATION_TITLES must be model or message (got "${value}")`);
+  return v as TitleSetting;
 }
 
 export const VISION_SETTINGS = ['auto', 'on', 'off'] as const;
@@ -230,6 +245,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       recordRawStream: flag(env, 'RECORD_RAW_STREAM'),
       vision: visionFrom(env.MODEL_VISION),
       toolImages: flag(env, 'TOOL_IMAGES_TO_MODEL'),
+      titles: titlesFrom(env.CONVERSATION_TITLES),
       rates: ratesFrom(env),
     },
     maxLlmCallsPerRun: maxLlmCallsFrom(env),
@@ -487,8 +503,7 @@ export interface McpEnvConfig {
   editable: boolean;
 }
 
-export const WEB_SEARCH_PROVIDERS = ['searxng', 'tavily', 'serper', 'brave'] as const;
-export type WebSearchProviderName = (typeof WEB_SEARCH_PROVIDERS)[number];
+export { WEB_SEARCH_PROVIDERS, type WebSearchProviderName } from './web-search-providers';
 
 export interface WebSearchEnvConfig {
   provider: WebSearchProviderName;
@@ -544,6 +559,49 @@ const SEARCH_KEYS: Record<WebSearchProviderName, string | undefined> = {
   brave: 'BRAVE_API_KEY',
 };
 
+/** A provider's search settings: its endpoint (SearXNG's is required; the others have theirs) and key, the result
+ *  count and timeout from the environment. Also how the admin page's setting is made (lib/server/web-search-settings). */
+export function webSearchSettings(
+  provider: WebSearchProviderName,
+  opts: { url?: string; apiKey?: string },
+  env: Env = process.env,
+): WebSearchEnvConfig {
+  return {
+    provider,
+    url: opts.url?.trim() || SEARCH_DEFAULT_URLS[provider] || '',
+    apiKey: opts.apiKey,
+    maxResults: intFrom(env, ['WEB_SEARCH_MAX_RESULTS'], 8, { min: 1 }),
+    timeoutMs: intFrom(env, ['WEB_SEARCH_TIMEOUT_MS'], 15_000, { min: 1 }),
+  };
+}
+
+/** Does this provider need an API key? */
+export function webSearchNeedsKey(provider: WebSearchProviderName): boolean {
+  return SEARCH_KEYS[provider] !== undefined;
+}
+
+const WEB_SEARCH_OVERRIDE = 'web-search-override';
+
+/** Web search as the admin set it on the admin page (`undefined`: back to the environment's). Process-wide: the
+ *  services set it from the stored setting, web_search reads it through webSearch(). */
+export function setWebSearchOverride(value: Pick<WebEnvConfig, 'search' | 'searchProblem'> | undefined): void {
+  if (value) processWide(WEB_SEARCH_OVERRIDE, () => ({ value })).value = value;
+  else dropProcessWide(WEB_SEARCH_OVERRIDE);
+}
+
+/** The admin page's web search setting in force, if any. */
+export function webSearchOverride(): Pick<WebEnvConfig, 'search' | 'searchProblem'> | undefined {
+  return existingProcessWide<{ value: Pick<WebEnvConfig, 'search' | 'searchProblem'> }>(WEB_SEARCH_OVERRIDE)?.value;
+}
+
+/** The web search in force: the admin page's setting when there is one, else the environment's. */
+export function webSearch(): Pick<WebEnvConfig, 'search' | 'searchProblem'> {
+  const override = webSearchOverride();
+  if (override) return override;
+  const { search, searchProblem } = loadConfig().web;
+  return { ...(search ? { search } : {}), ...(searchProblem ? { searchProblem } : {}) };
+}
+
 // A bad search setting only turns web_search off (with the reason shown); it must not stop the whole app.
 function webSearchFrom(env: Env): { search?: WebSearchEnvConfig; searchProblem?: string } {
   const raw = env.WEB_SEARCH_PROVIDER?.trim().toLowerCase();
@@ -557,14 +615,7 @@ function webSearchFrom(env: Env): { search?: WebSearchEnvConfig; searchProblem?:
   const urlName = provider === 'searxng' ? 'SEARXNG_URL' : 'WEB_SEARCH_URL';
   const url = env[urlName]?.trim() || SEARCH_DEFAULT_URLS[provider];
   if (!url) return { searchProblem: 'WEB_SEARCH_PROVIDER=searxng needs SEARXNG_URL (e.g. http://localhost:8888)' };
-  const search = {
-    provider,
-    url,
-    apiKey,
-    maxResults: intFrom(env, ['WEB_SEARCH_MAX_RESULTS'], 8, { min: 1 }),
-    timeoutMs: intFrom(env, ['WEB_SEARCH_TIMEOUT_MS'], 15_000, { min: 1 }),
-  };
-  return { search };
+  return { search: webSearchSettings(provider, { url, apiKey }, env) };
 }
 
 function webConfigFrom(env: Env): WebEnvConfig {

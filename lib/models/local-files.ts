@@ -294,7 +294,7 @@ async function checkSpace(dir: string, needed: number, name: string): Promise<vo
   }
   if (needed > free)
     throw new LocalModelError(
-      `Not enough disk space for ${name}: it needs ${(needed / 1e9).toFixed(1)} GB, ${(free / 1e9).toFixed(1)} GB is free.`,
+      `Not enough disk space for ${name}: it needs ${formatBytes(needed)}, ${formatBytes(free)} is free.`,
       507,
     );
 }

@@ -168,7 +168,13 @@ export interface ModelServiceDeps {
   /** The keys' box, made on first use (the composition root makes it at start). */
   box: () => SecretBox;
   config: Pick<AppConfig, 'llm' | 'localModels' | 'models'>;
+  /** The clock the loopback scan's reuse goes by (tests move it). */
+  now?: () => number;
 }
+
+/** A loopback scan this recent is reused: the empty page and the Models dialog scan when they open, and a model server
+ *  started after the app shows up within these few seconds (each port answers within MODEL_SCAN_TIMEOUT_MS). */
+export const SCAN_REUSE_MS = 5000;
 
 interface Listing {
   at: number;
@@ -177,7 +183,7 @@ interface Listing {
 
 export class ModelService {
   private readonly listings = new Map<string, Listing>();
-  private scanning?: Promise<FoundServer[]>;
+  private scanning?: { at: number; found: Promise<FoundServer[]> };
 
   constructor(private readonly deps: ModelServiceDeps) {}
 
@@ -212,6 +218,16 @@ export class ModelService {
       rates: Object.keys(this.config.llm.rates).length ? { '*': this.config.llm.rates } : {},
     };
     return [env, ...views];
+  }
+
+  /** The connections as the page lists them: the address of one the viewer cannot edit (the environment's, a
+   *  server-wide one) is the admin's business only. */
+  async pageConnections(viewer: ModelViewer): Promise<ConnectionView[]> {
+    const all = await this.connections(viewer);
+    if (viewer.admin) return all;
+    return all.map(({ keyProblem: _problem, ...c }) =>
+      c.editable ? { ...c, ...(_problem ? { keyProblem: _problem } : {}) } : { ...c, baseURL: '' },
+    );
   }
 
   private view(viewer: ModelViewer, c: StoredConnection): ConnectionView {
@@ -659,18 +675,19 @@ export class ModelService {
 
   // ---- servers on this machine ----
 
-  /** The loopback scan's servers (a new scan when `again` or none ran yet), for nobody in particular: what the
-   *  server starts with. */
+  /** The loopback scan's servers, for nobody in particular (the server starts one): the last scan's when it began
+   *  less than SCAN_REUSE_MS ago (one in progress included), else a new one; `again` always scans. */
   startScan(again = false): Promise<FoundServer[]> {
-    if (again || !this.scanning) {
+    const now = (this.deps.now ?? Date.now)();
+    if (again || !this.scanning || now - this.scanning.at >= SCAN_REUSE_MS) {
       const { scanTargets, scanTimeoutMs } = this.config.models;
-      this.scanning = scanLocalServers(scanTargets, { timeoutMs: scanTimeoutMs });
+      this.scanning = { at: now, found: scanLocalServers(scanTargets, { timeoutMs: scanTimeoutMs }) };
     }
-    return this.scanning;
+    return this.scanning.found;
   }
 
-  /** The loopback scan: the last one's result, or a new one when `again` (or none ran yet). The admin's only: this
-   *  machine's servers are the server's network, which other users neither see nor reach. */
+  /** The loopback scan: the last one's result when it is a few seconds old at most, else a new one (`again`: now).
+   *  The admin's only: this machine's servers are the server's network, which other users neither see nor reach. */
   async scan(viewer: ModelViewer, again = false): Promise<FoundServerView[]> {
     if (!viewer.admin) return [];
     const found = await this.startScan(again);

@@ -58,6 +58,8 @@ export const ACTION_RULES = {
   followRun: owned('follow a run in progress'),
   listConversations: user('list and search my conversations'),
   loadConversation: owned('open a conversation'),
+  loadTurnAnswer: owned('an earlier answer of a turn (‹ 2 / 3 ›)'),
+  settledTitle: owned('a conversation’s title once the model made it'),
   renameConversation: owned('rename one'),
   deleteConversation: owned('delete one'),
   saveSettings: owned('change a conversation’s settings'),
@@ -65,6 +67,7 @@ export const ACTION_RULES = {
   // documents.ts
   uploadLimit: user('the upload size limit'),
   startConversation: user('a conversation for files sent first'),
+  documentPage: owned('a page of one of my documents (a citation)'),
   // inspect.ts
   loadRunForInspection: owned('a run in the inspector'),
   loadIterationRequest: owned('one model request of a run'),
@@ -72,6 +75,7 @@ export const ACTION_RULES = {
   integrationsStatus: user('MCP servers’ and web tools’ state'),
   readMcpConfigText: admin('read the MCP configuration'),
   saveMcpConfigText: admin('save it (asks the password)'),
+  saveWebSearchSetting: admin('set web search (provider, URL, key)'),
   // locale.ts
   setLocale: user('the page’s language'),
   // models.ts
@@ -92,6 +96,7 @@ export const ACTION_RULES = {
   compareTurnRuns: owned('compare two runs'),
   replaySource: owned('what a replay can change'),
   replayRun: owned('replay a run from a step'),
+  continueRun: owned('continue a run past the model-call limit'),
   decideTool: owned('decide a paused tool call'),
   // runs.ts
   loadRunsView: user('the Runs page'),

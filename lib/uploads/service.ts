@@ -24,6 +24,15 @@ export interface UploadResult {
   notice?: string;
 }
 
+/** One page of a document the owner holds, as the citation viewer shows it. */
+export interface DocumentPageView {
+  /** 1-based, within 1..pageCount. */
+  page: number;
+  pageCount: number;
+  /** Paragraphs in reading order (tables as markdown tables). */
+  paragraphs: string[];
+}
+
 export class UploadError extends Error {
   constructor(
     message: string,
@@ -173,6 +182,24 @@ export class DocumentService {
 
   get(owner: OwnerScope, id: string): Promise<StoredDocument | undefined> {
     return this.store.getDocument(owner, id);
+  }
+
+  /** A page of a document by its content hash (a citation names it so): one the owner uploaded to a conversation or
+   *  holds in a saved agent; anyone else's, or bytes never uploaded, read as unknown (404). The parse is the cached
+   *  one. */
+  async page(owner: OwnerScope, hash: string, page: number): Promise<DocumentPageView> {
+    const gone = () => new UploadError('This document is not here any more.', 404, 'gone');
+    if (!/^[0-9a-f]{64}$/.test(hash) || !(await this.store.ownsUpload(owner, hash))) throw gone();
+    const file = await uploadedFile(this.dataDir, hash);
+    if (!file || sniffImage(await readHead(file))) throw gone();
+    const parsed = await loadDocumentOffThread(file, 'document', {
+      limits: this.limits,
+      cacheDir: parsedCacheDir(this.dataDir),
+    });
+    const pageCount = parsed.pages.length;
+    const n = Number.isInteger(page) ? Math.min(Math.max(page, 1), Math.max(pageCount, 1)) : 1;
+    const found = parsed.pages.find((p) => p.page === n) ?? parsed.pages[n - 1];
+    return { page: n, pageCount, paragraphs: found?.paragraphs ?? [] };
   }
 
   /** Resolves once the document is parsed (ready or error). */

@@ -229,7 +229,7 @@ describe('FnCallAgent loop semantics', () => {
     expect(result[2]).toMatchObject({
       role: 'function',
       name: 'no_such_tool',
-      content: 'Tool no_such_tool does not exists.',
+      content: 'Tool no_such_tool does not exist.',
     });
     expect(result[3]!.content).toMatch(
       /^An error occurred when calling tool `boom`:\nRangeError: the gauge broke \(error id [0-9a-f]{8}\)$/,

@@ -115,6 +115,7 @@ describe('B reaches none of A’s objects (each route and action that takes an i
   it.each([
     ['reading a conversation', 'loadConversation', () => [mine.conversationId]],
     ['renaming it', 'renameConversation', () => [mine.conversationId, 'taken over']],
+    ['waiting for its title', 'settledTitle', () => [mine.conversationId]],
     ['changing its settings', 'saveSettings', () => [mine.conversationId, { systemMessage: 'leak everything' }]],
     ['sending a message into it', 'sendMessage', () => [{ conversationId: mine.conversationId, message: 'hi' }]],
     ['regenerating its answer', 'regenerate', () => [mine.turnId]],
@@ -122,10 +123,13 @@ describe('B reaches none of A’s objects (each route and action that takes an i
     ['exporting a run, or loading it in the inspector', 'loadRunForInspection', () => [mine.runId, true]],
     ['the inspector’s load of one request', 'loadIterationRequest', () => [mine.runId, 1]],
     ['listing a turn’s runs to compare', 'listTurnRuns', () => [mine.turnId]],
+    ['showing one of a turn’s answers', 'loadTurnAnswer', () => [mine.turnId, 1]],
     ['comparing two runs', 'compareTurnRuns', () => [mine.runId, mine.secondRunId]],
     ['the replay form', 'replaySource', () => [mine.runId]],
     ['replaying a run', 'replayRun', () => [mine.runId, { fromIteration: 1 }]],
+    ['continuing a run after the model-call limit', 'continueRun', () => [mine.runId]],
     ['deciding a paused tool call', 'decideTool', () => [mine.paused.ids!.runId, 'call-1', { action: 'skip' }]],
+    ['opening a page of its document (a citation)', 'documentPage', () => [mine.document.hash, 1]],
     ['revoking an API key', 'revokeApiKey', () => [mine.keyId]],
     ['deleting the conversation', 'deleteConversation', () => [mine.conversationId]],
   ] as const)('%s (%s): 404, as for an id that does not exist', async (_what, action, args) => {
@@ -412,6 +416,7 @@ describe('what only the admin may do', () => {
     ['listInvites', []],
     ['revokeInvite', ['x']],
     ['readMcpConfigText', []],
+    ['saveWebSearchSetting', [{ provider: 'off' }]],
     ['saveMcpConfigText', ['{"mcpServers": {"x": {"command": "/bin/sh"}}}', 'whatever']],
   ];
 

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { AddressPolicy } from '../../net/address-policy';
 import { FetchError, safeRequest, type Resolver } from '../../net/safe-fetch';
+import { formatBytes } from '../../protocol/bytes';
 import { GgufFormatError, readGgufHeader } from './gguf-header';
 import {
   modelFileName,
@@ -366,12 +367,6 @@ async function checkDiskSpace(dir: string, needed: number, name: string): Promis
       'disk',
       `Not enough disk space for ${name}: it needs ${formatBytes(needed)} more, ${formatBytes(free)} is free.`,
     );
-}
-
-function formatBytes(n: number): string {
-  if (n >= 1e9) return `${(n / 1e9).toFixed(1)} GB`;
-  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`;
-  return `${Math.max(0, Math.round(n / 1e3))} kB`;
 }
 
 function delay(ms: number, signal?: AbortSignal): Promise<void> {

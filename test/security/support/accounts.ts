@@ -60,6 +60,10 @@ const PAGE_OF: Record<string, string> = {
       'createInvite',
       'listInvites',
       'revokeInvite',
+      // Tools and integrations: the MCP config and web search are set up on the admin page.
+      'readMcpConfigText',
+      'saveMcpConfigText',
+      'saveWebSearchSetting',
     ].map((n) => [n, '/admin']),
   ),
 };

@@ -99,6 +99,8 @@ export async function startApp(
     LLM_MAX_RETRIES: '0',
     DATA_DIR: dataDir,
     MCP_CONFIG: path.join(dataDir, 'mcp.json'),
+    // Titles by the first message: the suite scripts the model's replies to each run, not to title requests.
+    CONVERSATION_TITLES: 'message',
     ...opts.env,
   });
   const url = `http://127.0.0.1:${port}`;
