@@ -18,6 +18,8 @@ const PARAMS = [
 ] as const;
 
 const AGENT_LANGS = ['auto', ...LANGS] as const;
+/** Kinds that never offer tools through function calling (ReAct text, TIR's code blocks, the writing steps). */
+const TEXT_ONLY_KINDS: readonly ChatAgentKind[] = ['react', 'tir', 'article'];
 
 /** The agent, its tools, the function-call mode and model parameters of the open conversation. */
 export function SettingsPanel({ info }: { info: AppInfo }) {
@@ -60,7 +62,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
         <select
           className={field}
           value={settings.fncallMode}
-          disabled={settings.agent === 'react'}
+          disabled={TEXT_ONLY_KINDS.includes(settings.agent)}
           onChange={(e) => void update({ fncallMode: e.target.value as FncallMode })}
         >
           {FNCALL_MODES.map((mode) => (

@@ -118,6 +118,10 @@ export class OpenAIChatModel implements ChatModel {
     });
   }
 
+  get maxInputTokens(): number {
+    return this.generateCfg.max_input_tokens ?? this.defaults.maxInputTokens;
+  }
+
   async chat(req: ChatRequest, onEvent: LlmEventSink = () => {}): Promise<LlmCallResult> {
     const outer = req.signal;
     if (!outer || isRunScoped(outer)) return this.call(req, onEvent);

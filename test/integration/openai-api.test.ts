@@ -5,7 +5,7 @@
 // caller. Each API key here stands for one user (the harness's table; resolving a real key is the accounts' job, and
 // the built app's is covered by test/security/openai-api.test.ts): a user's key sees and runs only their agents.
 import http from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
@@ -15,10 +15,13 @@ import { parseAgentDefinition } from '../../lib/chat/saved-agents';
 import { loadConfig } from '../../lib/config';
 import { createCompletion, listModels } from '../../lib/openai-api/handler';
 import { createAppContext, type AppContext } from '../../lib/server/context';
-import { ownerScope } from '../../lib/store/owner';
+import { ownerScope, storageRoot } from '../../lib/store/owner';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
+
+/** The builtin agent kinds GET /v1/models lists before the saved agents. */
+const BUILTIN_KINDS = ['fncall', 'react', 'assistant', 'virtualmemory', 'memo', 'tir', 'article'];
 
 let model: ModelServer;
 let store: ChatStore;
@@ -75,8 +78,30 @@ describe('the /v1 API', () => {
   it('lists every agent as a model', async () => {
     const models = [];
     for await (const m of client.models.list()) models.push(m);
-    expect(models.map((m) => m.id)).toEqual(['fncall', 'react', 'assistant']);
+    expect(models.map((m) => m.id)).toEqual(BUILTIN_KINDS);
     expect(models[0]).toMatchObject({ object: 'model', owned_by: 'agent-studio' });
+  });
+
+  it("runs Qwen-Agent's special kinds by name: a MemoAssistant keeps its note in the caller's own storage", async () => {
+    model.setScenario({
+      replies: [
+        { toolCalls: [{ id: 'n1', name: 'storage', arguments: '{"operate":"put","key":"pet","value":"an otter"}' }] },
+        { content: 'I will remember your otter.' },
+      ],
+    });
+    const { data, response } = await client.chat.completions
+      .create({ model: 'MemoAssistant', messages: [{ role: 'user', content: 'My pet is an otter.' }] })
+      .withResponse();
+    expect(data.choices[0]!.message.content).toBe('I will remember your otter.');
+    const system = model.requests[0]!.body.messages[0];
+    expect(system.role).toBe('system');
+    expect(system.content).toContain('<info>');
+    const root = storageRoot(ctx.config.dataDir, A);
+    expect(readFileSync(path.join(root, 'pet'), 'utf8')).toBe('an otter');
+    const events = await store.getRunEvents(A, response.headers.get('x-run-id')!);
+    const start = events.find((e) => e.type === 'run-start');
+    expect(start).toMatchObject({ kind: 'memo', agent: 'assistant' });
+    expect(start?.type === 'run-start' && start.tools[0]).toBe('storage');
   });
 
   it('answers one completion with usage, running its own tool server-side, and stores the run', async () => {
@@ -195,7 +220,9 @@ describe('the /v1 API', () => {
       .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
     expect((missing as InstanceType<typeof OpenAI.NotFoundError>).code).toBe('model_not_found');
-    expect((missing as Error).message).toMatch(/GET \/v1\/models lists the agents \(fncall, react, assistant\)/);
+    expect((missing as Error).message).toMatch(
+      /GET \/v1\/models lists the agents \(fncall, react, assistant, virtualmemory, memo, tir, article\)/,
+    );
 
     const bad = await client.chat.completions.create({ model: 'fncall', messages: [] }).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(OpenAI.BadRequestError);
@@ -235,7 +262,7 @@ describe('the /v1 API', () => {
       return out;
     };
     expect(await ids(client)).toContain(mine.id);
-    expect(await ids(other)).toEqual(['fncall', 'react', 'assistant']);
+    expect(await ids(other)).toEqual(BUILTIN_KINDS);
     const ask = (c: OpenAI, model: string) =>
       c.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi otter' }] });
     await expect(ask(other, mine.id)).rejects.toMatchObject({ status: 404, code: 'model_not_found' });

@@ -28,3 +28,8 @@ export function formatKnowledge(
   if (errors.length) snippets.push(`${t.unreadable}\n\n${errors.map((e) => `- ${e}`).join('\n')}`);
   return snippets.length ? `${t.title}\n\n${snippets.join('\n\n')}` : '';
 }
+
+/** The block's heading ("# Knowledge Base"), for a block that adds sections of its own (recalled turns). */
+export function knowledgeTitle(lang: Lang): string {
+  return TEXT[lang].title;
+}
