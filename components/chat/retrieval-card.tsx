@@ -49,10 +49,17 @@ function Candidate({ c, rank, memory }: { c: RetrievalCandidate; rank: number; m
 }
 
 /** A document search step: the query, then each candidate chunk with its score and whether it went into the prompt. */
-export const RetrievalCard = memo(function RetrievalCard({ block }: { block: RetrievalBlock }) {
+export const RetrievalCard = memo(function RetrievalCard({
+  block,
+  defaultOpen = false,
+}: {
+  block: RetrievalBlock;
+  /** Opened from the start (tests render the card once, on the server). */
+  defaultOpen?: boolean;
+}) {
   const t = useTranslations('retrieval');
   const f = useFormatWords();
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(defaultOpen);
   const panelId = useId();
   const used = block.candidates.filter((c) => c.used).length;
   const files = new Set(block.candidates.map((c) => c.fileName)).size;
