@@ -15,6 +15,7 @@ import {
   WriteFromScratch,
 } from '../../lib/agent';
 import { clearIndexCache } from '../../lib/documents/search';
+import { foldInspection } from '../../lib/inspect/fold';
 import { createChatModel } from '../../lib/llm';
 import { messageText } from '../../scripts/model-server/script';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
@@ -131,6 +132,10 @@ describe('ArticleAgent', () => {
       'III. Keeping bees\nInspect weekly in spring.',
     ]);
     expect(ofType(events, 'run-end')[0]).toMatchObject({ reason: 'answered', llmCalls: 5 });
+    // The inspector shows the five model calls, each with what its model wrote (the headings are the agent's).
+    const inspected = foldInspection(events).iterations;
+    expect(inspected.map((it) => it.n)).toEqual([1, 2, 3, 4, 5]);
+    expect(inspected[1]!.response.shownText).toBe(OUTLINE);
     expect(ofType(events, 'run-start')[0]).toMatchObject({ kind: 'article', agent: 'ArticleAgent' });
   });
 
