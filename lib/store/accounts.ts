@@ -1,11 +1,147 @@
-// The SQLite store's tables for accounts beside the accounts library's own (lib/auth keeps users and sessions): API
-// keys (per owner, stored as hashes), invites and the server's settings (the admin's, no owner).
+// The store's tables for accounts beside the accounts library's own (lib/auth keeps users and sessions in the same
+// database): API keys (per owner, stored as hashes), invites and the server's settings (the admin's, no owner).
 import { randomUUID } from 'node:crypto';
-import type Database from 'better-sqlite3';
-import type { OwnerScope } from './owner';
+import type { Ctx } from './store';
 import type { AccountStore, ApiKeyRecord, InviteRecord, ServerSettings } from './types';
 
-export interface ApiKeyRow {
+const KEY_COLUMNS = ['id', 'owner_id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'] as const;
+const INVITE_COLUMNS = ['id', 'created_by', 'created_at', 'expires_at', 'used_at', 'used_by', 'revoked_at'] as const;
+
+export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
+  signUp: 'invite',
+  userTools: { codeInterpreter: false, web: false },
+};
+
+export function accountStore(ctx: Ctx): AccountStore {
+  const { db } = ctx;
+  const keys = () => db.selectFrom('api_keys').select(KEY_COLUMNS);
+  /** The invites still usable at `now`. */
+  const open = (now: number) =>
+    db
+      .selectFrom('invites')
+      .select(INVITE_COLUMNS)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now);
+
+  async function serverSettings(): Promise<ServerSettings> {
+    const rows = await db.selectFrom('server_settings').select(['key', 'value_json']).execute();
+    const stored = new Map(rows.map((r) => [r.key, r.value_json]));
+    const read = <K extends keyof ServerSettings>(key: K): ServerSettings[K] => {
+      const json = stored.get(key);
+      return json === undefined ? DEFAULT_SERVER_SETTINGS[key] : (JSON.parse(json) as ServerSettings[K]);
+    };
+    return { signUp: read('signUp'), userTools: { ...DEFAULT_SERVER_SETTINGS.userTools, ...read('userTools') } };
+  }
+
+  return {
+    async createApiKey(owner, input) {
+      const row = await db
+        .insertInto('api_keys')
+        .values({ id: randomUUID(), owner_id: owner.ownerId, ...input, created_at: ctx.now() })
+        .returning(KEY_COLUMNS)
+        .executeTakeFirstOrThrow();
+      return toKey(row);
+    },
+
+    async listApiKeys(owner) {
+      const rows = await keys()
+        .where('owner_id', '=', owner.ownerId)
+        .orderBy('created_at', 'desc')
+        .orderBy(ctx.ord(), 'desc')
+        .execute();
+      return rows.map(toKey);
+    },
+
+    async revokeApiKey(owner, id) {
+      const { numUpdatedRows } = await db
+        .updateTable('api_keys')
+        .set({ revoked_at: ctx.now() })
+        .where('id', '=', id)
+        .where('owner_id', '=', owner.ownerId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return numUpdatedRows > 0;
+    },
+
+    // Every owner's: how a request carrying a key finds whose it is.
+    async apiKeyByHash(hash) {
+      const row = await keys().where('hash', '=', hash).executeTakeFirst();
+      return row && toKey(row);
+    },
+
+    async touchApiKey(id, at) {
+      await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+    },
+
+    async createInvite(input) {
+      const row = await db
+        .insertInto('invites')
+        .values({
+          id: randomUUID(),
+          hash: input.hash,
+          created_by: input.createdBy,
+          created_at: ctx.now(),
+          expires_at: input.expiresAt,
+        })
+        .returning(INVITE_COLUMNS)
+        .executeTakeFirstOrThrow();
+      return toInvite(row);
+    },
+
+    async listOpenInvites(now) {
+      const rows = await open(now).orderBy('created_at', 'desc').orderBy(ctx.ord(), 'desc').execute();
+      return rows.map(toInvite);
+    },
+
+    async revokeInvite(id) {
+      const { numUpdatedRows } = await db
+        .updateTable('invites')
+        .set({ revoked_at: ctx.now() })
+        .where('id', '=', id)
+        .where('used_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return numUpdatedRows > 0;
+    },
+
+    async openInvite(hash, now) {
+      const row = await open(now).where('hash', '=', hash).executeTakeFirst();
+      return row && toInvite(row);
+    },
+
+    /** Once: an UPDATE that finds it still open, so two claims at once cannot both win. */
+    async claimInvite(hash, userId, now) {
+      const { numUpdatedRows } = await db
+        .updateTable('invites')
+        .set({ used_at: now, used_by: userId })
+        .where('hash', '=', hash)
+        .where('used_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return numUpdatedRows > 0;
+    },
+
+    serverSettings,
+
+    async updateServerSettings(patch) {
+      await ctx.write(async (db) => {
+        for (const [key, value] of Object.entries(patch)) {
+          if (value === undefined) continue;
+          await db
+            .insertInto('server_settings')
+            .values({ key, value_json: JSON.stringify(value) })
+            .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ value_json: eb.ref('excluded.value_json') })))
+            .execute();
+        }
+      });
+      return serverSettings();
+    },
+  };
+}
+
+function toKey(row: {
   id: string;
   owner_id: string;
   name: string;
@@ -13,27 +149,7 @@ export interface ApiKeyRow {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
-}
-
-export interface InviteRow {
-  id: string;
-  created_by: string;
-  created_at: number;
-  expires_at: number;
-  used_at: number | null;
-  used_by: string | null;
-  revoked_at: number | null;
-}
-
-const KEY_COLUMNS = 'id, owner_id, name, prefix, created_at, last_used_at, revoked_at';
-const INVITE_COLUMNS = 'id, created_by, created_at, expires_at, used_at, used_by, revoked_at';
-
-export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
-  signUp: 'invite',
-  userTools: { codeInterpreter: false, web: false },
-};
-
-export function toKey(row: ApiKeyRow): ApiKeyRecord {
+}): ApiKeyRecord {
   const key: ApiKeyRecord = {
     id: row.id,
     ownerId: row.owner_id,
@@ -46,7 +162,15 @@ export function toKey(row: ApiKeyRow): ApiKeyRecord {
   return key;
 }
 
-export function toInvite(row: InviteRow): InviteRecord {
+function toInvite(row: {
+  id: string;
+  created_by: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  used_by: string | null;
+  revoked_at: number | null;
+}): InviteRecord {
   const invite: InviteRecord = {
     id: row.id,
     createdBy: row.created_by,
@@ -57,118 +181,4 @@ export function toInvite(row: InviteRow): InviteRecord {
   if (row.used_by !== null) invite.usedBy = row.used_by;
   if (row.revoked_at !== null) invite.revokedAt = row.revoked_at;
   return invite;
-}
-
-/** The server's settings from their stored JSON values (a key never set reads as its default). */
-export function settingsFrom(stored: (key: keyof ServerSettings) => string | undefined): ServerSettings {
-  const read = <K extends keyof ServerSettings>(key: K): ServerSettings[K] => {
-    const json = stored(key);
-    return json === undefined ? DEFAULT_SERVER_SETTINGS[key] : (JSON.parse(json) as ServerSettings[K]);
-  };
-  return { signUp: read('signUp'), userTools: { ...DEFAULT_SERVER_SETTINGS.userTools, ...read('userTools') } };
-}
-
-export class SqliteAccounts implements AccountStore {
-  private readonly sql;
-
-  constructor(
-    private readonly db: Database.Database,
-    private readonly now: () => number,
-  ) {
-    const p = <Params extends unknown[], Row = unknown>(source: string) => db.prepare<Params, Row>(source);
-    const OPEN = 'used_at IS NULL AND revoked_at IS NULL AND expires_at > ?';
-    this.sql = {
-      insertKey: p<[string, string, string, string, string, number]>(
-        'INSERT INTO api_keys (id, owner_id, name, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      key: p<[string, string], ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ? AND owner_id = ?`),
-      keysOf: p<[string], ApiKeyRow>(
-        `SELECT ${KEY_COLUMNS} FROM api_keys WHERE owner_id = ? ORDER BY created_at DESC, rowid DESC`,
-      ),
-      revokeKey: p<[number, string, string]>(
-        'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND owner_id = ? AND revoked_at IS NULL',
-      ),
-      keyByHash: p<[string], ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = ?`),
-      touchKey: p<[number, string]>('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
-
-      insertInvite: p<[string, string, string, number, number]>(
-        'INSERT INTO invites (id, hash, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
-      ),
-      invite: p<[string], InviteRow>(`SELECT ${INVITE_COLUMNS} FROM invites WHERE id = ?`),
-      openInvites: p<[number], InviteRow>(
-        `SELECT ${INVITE_COLUMNS} FROM invites WHERE ${OPEN} ORDER BY created_at DESC, rowid DESC`,
-      ),
-      openInvite: p<[string, number], InviteRow>(`SELECT ${INVITE_COLUMNS} FROM invites WHERE hash = ? AND ${OPEN}`),
-      revokeInvite: p<[number, string]>(
-        'UPDATE invites SET revoked_at = ? WHERE id = ? AND used_at IS NULL AND revoked_at IS NULL',
-      ),
-      claimInvite: p<[number, string, string, number]>(
-        `UPDATE invites SET used_at = ?, used_by = ? WHERE hash = ? AND ${OPEN}`,
-      ),
-
-      setting: p<[string], { value_json: string }>('SELECT value_json FROM server_settings WHERE key = ?'),
-      putSetting: p<[string, string]>(
-        `INSERT INTO server_settings (key, value_json) VALUES (?, ?)
-           ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json`,
-      ),
-    };
-  }
-
-  async createApiKey(owner: OwnerScope, input: { name: string; prefix: string; hash: string }): Promise<ApiKeyRecord> {
-    const id = randomUUID();
-    this.sql.insertKey.run(id, owner.ownerId, input.name, input.prefix, input.hash, this.now());
-    return toKey(this.sql.key.get(id, owner.ownerId)!);
-  }
-
-  async listApiKeys(owner: OwnerScope): Promise<ApiKeyRecord[]> {
-    return this.sql.keysOf.all(owner.ownerId).map(toKey);
-  }
-
-  async revokeApiKey(owner: OwnerScope, id: string): Promise<boolean> {
-    return this.sql.revokeKey.run(this.now(), id, owner.ownerId).changes > 0;
-  }
-
-  async apiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.sql.keyByHash.get(hash);
-    return row && toKey(row);
-  }
-
-  async touchApiKey(id: string, at: number): Promise<void> {
-    this.sql.touchKey.run(at, id);
-  }
-
-  async createInvite(input: { hash: string; createdBy: string; expiresAt: number }): Promise<InviteRecord> {
-    const id = randomUUID();
-    this.sql.insertInvite.run(id, input.hash, input.createdBy, this.now(), input.expiresAt);
-    return toInvite(this.sql.invite.get(id)!);
-  }
-
-  async listOpenInvites(now: number): Promise<InviteRecord[]> {
-    return this.sql.openInvites.all(now).map(toInvite);
-  }
-
-  async revokeInvite(id: string): Promise<boolean> {
-    return this.sql.revokeInvite.run(this.now(), id).changes > 0;
-  }
-
-  async openInvite(hash: string, now: number): Promise<InviteRecord | undefined> {
-    const row = this.sql.openInvite.get(hash, now);
-    return row && toInvite(row);
-  }
-
-  async claimInvite(hash: string, userId: string, now: number): Promise<boolean> {
-    return this.sql.claimInvite.run(now, userId, hash, now).changes > 0;
-  }
-
-  async serverSettings(): Promise<ServerSettings> {
-    return settingsFrom((key) => this.sql.setting.get(key)?.value_json);
-  }
-
-  async updateServerSettings(patch: Partial<ServerSettings>): Promise<ServerSettings> {
-    this.db.transaction(() => {
-      for (const [key, value] of Object.entries(patch))
-        if (value !== undefined) this.sql.putSetting.run(key, JSON.stringify(value));
-    })();
-    return this.serverSettings();
-  }
 }

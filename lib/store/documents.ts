@@ -1,12 +1,140 @@
-// The documents table of the SQLite store: records of uploaded files per conversation, owned through it (a record is
-// found only by its conversation's owner). Whether bytes are held also counts saved agents' documents.
+// Records of the files uploaded to a conversation, owned through it: a record is found only by its conversation's
+// owner. Whether bytes are held also counts saved agents' documents (agent_documents, kept by agents.ts).
 import { randomUUID } from 'node:crypto';
-import type Database from 'better-sqlite3';
+import type { Db } from './dialect';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
-import type { DocumentStore, DocumentUpdate, StoredDocument } from './types';
+import type { Ctx } from './store';
+import type { DocumentStore, StoredDocument } from './types';
 
-interface DocumentRow {
+const COLUMNS = [
+  'id',
+  'conversation_id',
+  'hash',
+  'name',
+  'size',
+  'state',
+  'kind',
+  'pages',
+  'title',
+  'error',
+  'error_code',
+  'created_at',
+] as const;
+
+export function documentRef(hash: string, name: string): string {
+  return `files/${hash}/${name}`;
+}
+
+export function documentStore(ctx: Ctx): DocumentStore {
+  const { db } = ctx;
+  /** The ids of the owner's conversations. */
+  const owned = (owner: OwnerScope, on: Db = db) =>
+    on.selectFrom('conversations').select('id').where('owner_id', '=', owner.ownerId);
+  /** How many records point at these bytes: conversations' uploads and saved agents' documents (the owner's). */
+  const holders = async (hash: string, owner?: OwnerScope) => {
+    const documents = await db
+      .selectFrom('documents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('hash', '=', hash)
+      .$if(owner !== undefined, (q) => q.where('conversation_id', 'in', owned(owner!)))
+      .executeTakeFirstOrThrow();
+    const agents = await db
+      .selectFrom('agent_documents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('hash', '=', hash)
+      .$if(owner !== undefined, (q) => q.where('owner_id', '=', owner!.ownerId))
+      .executeTakeFirstOrThrow();
+    return Number(documents.n) + Number(agents.n);
+  };
+
+  return {
+    async addDocument(owner, { conversationId, hash, name, size }) {
+      return ctx.write(async (db) => {
+        if (!(await owned(owner, db).where('id', '=', conversationId).executeTakeFirst()))
+          throw new NotFoundError(`Unknown conversation id "${conversationId}".`);
+        const row = await db
+          .insertInto('documents')
+          .values({
+            id: randomUUID(),
+            conversation_id: conversationId,
+            hash,
+            name,
+            size,
+            state: 'parsing',
+            created_at: ctx.now(),
+          })
+          .returning(COLUMNS)
+          .executeTakeFirstOrThrow();
+        return toDocument(row);
+      });
+    },
+
+    async getDocument(owner, id) {
+      const row = await db
+        .selectFrom('documents')
+        .select(COLUMNS)
+        .where('id', '=', id)
+        .where('conversation_id', 'in', owned(owner))
+        .executeTakeFirst();
+      return row && toDocument(row);
+    },
+
+    async listDocuments(owner, conversationId) {
+      const rows = await db
+        .selectFrom('documents')
+        .select(COLUMNS)
+        .where('conversation_id', '=', conversationId)
+        .where('conversation_id', 'in', owned(owner))
+        .orderBy('created_at')
+        .orderBy(ctx.ord())
+        .execute();
+      return rows.map(toDocument);
+    },
+
+    async updateDocument(owner, id, update) {
+      const row = await db
+        .updateTable('documents')
+        .set(
+          update.state === 'ready'
+            ? {
+                state: 'ready',
+                kind: update.kind,
+                pages: update.pages,
+                title: update.title ?? null,
+                error: null,
+                error_code: null,
+              }
+            : { state: 'error', error: update.error, error_code: update.errorCode ?? null },
+        )
+        .where('id', '=', id)
+        .where('conversation_id', 'in', owned(owner))
+        .returning(COLUMNS)
+        .executeTakeFirst();
+      if (!row) throw new NotFoundError(`Unknown document id "${id}".`);
+      return toDocument(row);
+    },
+
+    async removeDocument(owner, id) {
+      const row = await db
+        .deleteFrom('documents')
+        .where('id', '=', id)
+        .where('conversation_id', 'in', owned(owner))
+        .returning(COLUMNS)
+        .executeTakeFirst();
+      return row && toDocument(row);
+    },
+
+    async ownsUpload(owner, hash) {
+      return (await holders(hash, owner)) > 0;
+    },
+
+    // Every owner's: whether the bytes may go (never answered to a client).
+    countDocumentsWithHash: (hash) => holders(hash),
+  };
+}
+
+function toDocument(row: {
   id: string;
   conversation_id: string;
   hash: string;
@@ -19,18 +147,7 @@ interface DocumentRow {
   error: string | null;
   error_code: string | null;
   created_at: number;
-}
-
-const COLUMNS =
-  'd.id, d.conversation_id, d.hash, d.name, d.size, d.state, d.kind, d.pages, d.title, d.error, d.error_code, d.created_at';
-/** The documents of conversations the owner (the last parameter) has. */
-const OWNED = 'documents d JOIN conversations c ON c.id = d.conversation_id';
-
-export function documentRef(hash: string, name: string): string {
-  return `files/${hash}/${name}`;
-}
-
-function toDocument(row: DocumentRow): StoredDocument {
+}): StoredDocument {
   const doc: StoredDocument = {
     id: row.id,
     conversationId: row.conversation_id,
@@ -47,92 +164,4 @@ function toDocument(row: DocumentRow): StoredDocument {
   if (row.error !== null) doc.error = row.error;
   if (row.error_code !== null) doc.errorCode = row.error_code;
   return doc;
-}
-
-export class SqliteDocuments implements DocumentStore {
-  private readonly sql;
-
-  constructor(
-    private readonly db: Database.Database,
-    private readonly now: () => number,
-  ) {
-    const p = <Params extends unknown[], Row = unknown>(source: string) => db.prepare<Params, Row>(source);
-    this.sql = {
-      insert: p<[string, string, string, string, number, number]>(
-        `INSERT INTO documents (id, conversation_id, hash, name, size, state, created_at) VALUES (?, ?, ?, ?, ?, 'parsing', ?)`,
-      ),
-      one: p<[string, string], DocumentRow>(`SELECT ${COLUMNS} FROM ${OWNED} WHERE d.id = ? AND c.owner_id = ?`),
-      ofConversation: p<[string, string], DocumentRow>(
-        `SELECT ${COLUMNS} FROM ${OWNED} WHERE d.conversation_id = ? AND c.owner_id = ? ORDER BY d.created_at, d.rowid`,
-      ),
-      // After an owned lookup in the same transaction.
-      ready: p<[string, number, string | null, string]>(
-        `UPDATE documents SET state = 'ready', kind = ?, pages = ?, title = ?, error = NULL, error_code = NULL WHERE id = ?`,
-      ),
-      failed: p<[string, string | null, string]>(
-        `UPDATE documents SET state = 'error', error = ?, error_code = ? WHERE id = ?`,
-      ),
-      remove: p<[string]>('DELETE FROM documents WHERE id = ?'),
-      // A conversation's upload, or a saved agent's document (agent_documents, kept by SqliteAgents).
-      ownsHash: p<[string, string, string, string], { n: number }>(
-        `SELECT (SELECT count(*) FROM ${OWNED} WHERE d.hash = ? AND c.owner_id = ?)
-              + (SELECT count(*) FROM agent_documents WHERE hash = ? AND owner_id = ?) AS n`,
-      ),
-      // Every owner's: whether the bytes may go (never answered to a client).
-      countHash: p<[string, string], { n: number }>(
-        `SELECT (SELECT count(*) FROM documents WHERE hash = ?)
-              + (SELECT count(*) FROM agent_documents WHERE hash = ?) AS n`,
-      ),
-      conversationOwned: p<[string, string], { id: string }>(
-        'SELECT id FROM conversations WHERE id = ? AND owner_id = ?',
-      ),
-    };
-  }
-
-  async addDocument(
-    owner: OwnerScope,
-    input: { conversationId: string; hash: string; name: string; size: number },
-  ): Promise<StoredDocument> {
-    return this.db.transaction(() => {
-      if (!this.sql.conversationOwned.get(input.conversationId, owner.ownerId))
-        throw new NotFoundError(`Unknown conversation id "${input.conversationId}".`);
-      const id = randomUUID();
-      this.sql.insert.run(id, input.conversationId, input.hash, input.name, input.size, this.now());
-      return toDocument(this.sql.one.get(id, owner.ownerId)!);
-    })();
-  }
-
-  async getDocument(owner: OwnerScope, id: string): Promise<StoredDocument | undefined> {
-    const row = this.sql.one.get(id, owner.ownerId);
-    return row && toDocument(row);
-  }
-
-  async listDocuments(owner: OwnerScope, conversationId: string): Promise<StoredDocument[]> {
-    return this.sql.ofConversation.all(conversationId, owner.ownerId).map(toDocument);
-  }
-
-  async updateDocument(owner: OwnerScope, id: string, update: DocumentUpdate): Promise<StoredDocument> {
-    return this.db.transaction(() => {
-      if (!this.sql.one.get(id, owner.ownerId)) throw new NotFoundError(`Unknown document id "${id}".`);
-      if (update.state === 'ready') this.sql.ready.run(update.kind, update.pages, update.title ?? null, id);
-      else this.sql.failed.run(update.error, update.errorCode ?? null, id);
-      return toDocument(this.sql.one.get(id, owner.ownerId)!);
-    })();
-  }
-
-  async removeDocument(owner: OwnerScope, id: string): Promise<StoredDocument | undefined> {
-    return this.db.transaction(() => {
-      const row = this.sql.one.get(id, owner.ownerId);
-      if (row) this.sql.remove.run(id);
-      return row && toDocument(row);
-    })();
-  }
-
-  async ownsUpload(owner: OwnerScope, hash: string): Promise<boolean> {
-    return (this.sql.ownsHash.get(hash, owner.ownerId, hash, owner.ownerId)?.n ?? 0) > 0;
-  }
-
-  async countDocumentsWithHash(hash: string): Promise<number> {
-    return this.sql.countHash.get(hash, hash)?.n ?? 0;
-  }
 }

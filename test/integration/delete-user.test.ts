@@ -12,7 +12,7 @@ import { isViewer, type Viewer } from '../../lib/auth/viewer';
 import { parseAgentDefinition } from '../../lib/chat/saved-agents';
 import { loadConfig } from '../../lib/config';
 import { createAppContext, type AppContext } from '../../lib/server/context';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 
 let dataDir: string;
 let ctx: AppContext;
@@ -42,7 +42,7 @@ beforeAll(async () => {
   const file = path.join(dataDir, 'agent-studio.db');
   ctx = await createAppContext(
     loadConfig({ DATA_DIR: dataDir, AUTH: 'required', OPENAI_BASE_URL: '', MODEL_SCAN_PORTS: 'off' }),
-    openSqliteStore(file),
+    await openSqliteStore(file),
   );
   db = new Database(file, { readonly: true });
 });

@@ -16,7 +16,7 @@ import { loadConfig } from '../../lib/config';
 import { createCompletion, listModels } from '../../lib/openai-api/handler';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 
@@ -33,7 +33,7 @@ const ACTORS: Record<string, Actor> = { 'key-a': everyToolActor(A), 'key-b': eve
 beforeAll(async () => {
   model = await createModelServer();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'openai-api-'));
-  store = openSqliteStore(path.join(dataDir, 'chat.db'));
+  store = await openSqliteStore(path.join(dataDir, 'chat.db'));
   const config = loadConfig({ DATA_DIR: dataDir, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', OPENAI_MODEL: 'm' });
   ctx = await createAppContext(config, store);
   api = http.createServer((req, res) => {

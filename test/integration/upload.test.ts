@@ -9,7 +9,7 @@ import { FnCallAgent, type AgentEvent } from '../../lib/agent';
 import type { ChatService } from '../../lib/chat/service';
 import { DocumentService } from '../../lib/uploads/service';
 import { handleDelete, handleGet, handleList, handleUpload } from '../../lib/uploads/http';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore, ConversationSettings, StoredDocument } from '../../lib/store/types';
 import { collectFileRefs } from '../../lib/llm/upload-info';
 import { parseFileRef } from '../../lib/documents/file-ref';
@@ -45,7 +45,7 @@ afterAll(() => server.close());
 
 beforeEach(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'upload-'));
-  store = openSqliteStore(path.join(dataDir, 'agent-studio.db'));
+  store = await openSqliteStore(path.join(dataDir, 'agent-studio.db'));
   // As the app builds them: the chat service waits on the parses the upload service starts.
   const ctx = await chatContext(store, agents, {
     DATA_DIR: dataDir,
