@@ -2,6 +2,7 @@
 // database): API keys (per owner, stored as hashes), invites and the server's settings (the admin's, no owner).
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from './store';
+import type { Tables } from './tables';
 import type { AccountStore, ApiKeyRecord, InviteRecord, ServerSettings } from './types';
 
 const KEY_COLUMNS = ['id', 'owner_id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'] as const;
@@ -141,15 +142,7 @@ export function accountStore(ctx: Ctx): AccountStore {
   };
 }
 
-function toKey(row: {
-  id: string;
-  owner_id: string;
-  name: string;
-  prefix: string;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-}): ApiKeyRecord {
+function toKey(row: Omit<Tables['api_keys'], 'hash'>): ApiKeyRecord {
   const key: ApiKeyRecord = {
     id: row.id,
     ownerId: row.owner_id,
@@ -162,15 +155,7 @@ function toKey(row: {
   return key;
 }
 
-function toInvite(row: {
-  id: string;
-  created_by: string;
-  created_at: number;
-  expires_at: number;
-  used_at: number | null;
-  used_by: string | null;
-  revoked_at: number | null;
-}): InviteRecord {
+function toInvite(row: Omit<Tables['invites'], 'hash'>): InviteRecord {
   const invite: InviteRecord = {
     id: row.id,
     createdBy: row.created_by,

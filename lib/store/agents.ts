@@ -6,6 +6,7 @@ import type { Db } from './dialect';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
 import type { Ctx } from './store';
+import type { Tables } from './tables';
 import type { AgentDefinition, AgentStore, SavedAgent } from './types';
 
 const COLUMNS = ['id', 'definition_json', 'created_at', 'updated_at'] as const;
@@ -101,7 +102,7 @@ export async function adoptAgents(db: Db, from: string, to: string): Promise<voi
   await db.updateTable('agents').set({ owner_id: to }).where('owner_id', '=', from).execute();
 }
 
-function toAgent(row: { id: string; definition_json: string; created_at: number; updated_at: number }): SavedAgent {
+function toAgent(row: Omit<Tables['agents'], 'owner_id' | 'name'>): SavedAgent {
   const definition = JSON.parse(row.definition_json) as AgentDefinition;
   return { ...definition, id: row.id, createdAt: row.created_at, updatedAt: row.updated_at };
 }

@@ -132,7 +132,7 @@ export function connectionStore(ctx: Ctx): ConnectionStore {
   };
 }
 
-function toConnection(row: Omit<Tables['model_connections'], never>): StoredConnection {
+function toConnection(row: Tables['model_connections']): StoredConnection {
   return {
     id: row.id,
     ownerId: row.owner_id,

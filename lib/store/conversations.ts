@@ -9,33 +9,15 @@ import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
 import { DEFAULT_TITLE, mergeSettings, settingsFromJson } from './settings';
 import type { Ctx } from './store';
+import type { Tables } from './tables';
 import type { ChatStore, Conversation, ConversationSummary, StoredTurn } from './types';
-
-type ConversationMethods = Pick<
-  ChatStore,
-  | 'createConversation'
-  | 'getConversation'
-  | 'listConversations'
-  | 'renameConversation'
-  | 'updateSettings'
-  | 'deleteConversation'
-  | 'addTurn'
-  | 'getTurn'
-  | 'deleteTurnsFrom'
->;
 
 const COLUMNS = ['id', 'title', 'created_at', 'updated_at', 'settings_json'] as const;
 export const TURN_COLUMNS = ['t.id', 't.conversation_id', 't.seq', 't.content_json', 't.created_at'] as const;
 
-interface ConversationRow {
-  id: string;
-  title: string;
-  created_at: number;
-  updated_at: number;
-  settings_json: string;
-}
+type ConversationRow = Pick<Tables['conversations'], (typeof COLUMNS)[number]>;
 
-export function conversationStore(ctx: Ctx): ConversationMethods {
+export function conversationStore(ctx: Ctx) {
   const { db } = ctx;
   const toConversation = (row: ConversationRow): Conversation => ({
     ...toSummary(row),
@@ -162,7 +144,7 @@ export function conversationStore(ctx: Ctx): ConversationMethods {
         await rebuildSearch(ctx, db, conversationId, conversation.title);
       });
     },
-  };
+  } satisfies Partial<ChatStore>;
 }
 
 /** The owner's conversation, locked for `db`'s write transaction where the database locks rows (PostgreSQL: the
@@ -197,13 +179,7 @@ function toSummary(row: ConversationRow): ConversationSummary {
   return { id: row.id, title: row.title, createdAt: row.created_at, updatedAt: row.updated_at };
 }
 
-export function toTurn(row: {
-  id: string;
-  conversation_id: string;
-  seq: number;
-  content_json: string;
-  created_at: number;
-}): StoredTurn {
+export function toTurn(row: Omit<Tables['turns'], 'search_text'>): StoredTurn {
   return {
     id: row.id,
     conversationId: row.conversation_id,

@@ -5,6 +5,7 @@ import type { Db } from './dialect';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
 import type { Ctx } from './store';
+import type { Tables } from './tables';
 import type { DocumentStore, StoredDocument } from './types';
 
 const COLUMNS = [
@@ -134,20 +135,7 @@ export function documentStore(ctx: Ctx): DocumentStore {
   };
 }
 
-function toDocument(row: {
-  id: string;
-  conversation_id: string;
-  hash: string;
-  name: string;
-  size: number;
-  state: StoredDocument['state'];
-  kind: string | null;
-  pages: number | null;
-  title: string | null;
-  error: string | null;
-  error_code: string | null;
-  created_at: number;
-}): StoredDocument {
+function toDocument(row: Tables['documents']): StoredDocument {
   const doc: StoredDocument = {
     id: row.id,
     conversationId: row.conversation_id,

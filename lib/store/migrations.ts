@@ -16,20 +16,15 @@ export interface Ddl {
   readonly runText: string;
 }
 
-export interface Migration {
-  about: string;
-  sql(d: Ddl): string;
-}
-
 /** PostgreSQL's words only (SQLite keeps insertion order in its rowid, where PostgreSQL has an `ord` column). */
 const pg = (d: Ddl, s: string) => (d.dialect === 'postgres' ? s : '');
 const lite = (d: Ddl, s: string) => (d.dialect === 'sqlite' ? s : '');
 const ord = (d: Ddl) => pg(d, ',\n    ord bigint GENERATED ALWAYS AS IDENTITY');
 
-export const MIGRATIONS: readonly Migration[] = [
-  {
-    about: '1: conversations, turns, runs and their events',
-    sql: (d) => `
+/** Each step's SQL, in the words of the database it runs on. */
+export const MIGRATIONS: readonly ((d: Ddl) => string)[] = [
+  // 1: conversations, turns, runs and their events
+  (d) => `
   CREATE TABLE conversations (
     id            text PRIMARY KEY,
     title         text NOT NULL,
@@ -70,10 +65,8 @@ export const MIGRATIONS: readonly Migration[] = [
     json   text NOT NULL,
     PRIMARY KEY (run_id, seq)
   )${lite(d, ' WITHOUT ROWID')};`,
-  },
-  {
-    about: '2: documents uploaded to a conversation (the bytes are files under DATA_DIR/files, by hash)',
-    sql: (d) => `
+  // 2: documents uploaded to a conversation (the bytes are files under DATA_DIR/files, by hash)
+  (d) => `
   CREATE TABLE documents (
     id              text PRIMARY KEY,
     conversation_id text NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
@@ -89,16 +82,12 @@ export const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX documents_by_conversation ON documents (conversation_id, created_at${pg(d, ', ord')});
   CREATE INDEX documents_by_hash ON documents (hash);`,
-  },
-  {
-    about: '3: why a document cannot be read, as a code (so the page can say it in the user’s language)',
-    sql: () => 'ALTER TABLE documents ADD COLUMN error_code text;',
-  },
-  {
-    // What was written before belongs to the built-in local owner, until the first admin takes it over. Users and
-    // sessions are the accounts library's own tables (lib/auth).
-    about: '4: accounts: conversations have an owner; API keys, invites and the server settings',
-    sql: (d) => `
+  // 3: why a document cannot be read, as a code (so the page can say it in the user’s language)
+  () => 'ALTER TABLE documents ADD COLUMN error_code text;',
+  // 4: accounts: conversations have an owner; API keys, invites and the server settings
+  // What was written before belongs to the built-in local owner, until the first admin takes it over. Users and
+  // sessions are the accounts library's own tables (lib/auth).
+  (d) => `
   ALTER TABLE conversations ADD COLUMN owner_id text NOT NULL DEFAULT 'local';
   DROP INDEX conversations_by_activity;
   CREATE INDEX conversations_by_owner ON conversations (owner_id, updated_at DESC${pg(d, ', ord DESC')});
@@ -130,12 +119,10 @@ export const MIGRATIONS: readonly Migration[] = [
     key        text PRIMARY KEY,
     value_json text NOT NULL
   );`,
-  },
-  {
-    // learned_capabilities.connection_id is a saved connection's id or 'env': no foreign key (the store deletes a
-    // connection's rows with it).
-    about: '5: model connections added on the page, and what servers taught about their models',
-    sql: (d) => `
+  // 5: model connections added on the page, and what servers taught about their models
+  // learned_capabilities.connection_id is a saved connection's id or 'env': no foreign key (the store deletes a
+  // connection's rows with it).
+  (d) => `
   CREATE TABLE model_connections (
     id                text PRIMARY KEY,
     owner_id          text,
@@ -154,10 +141,8 @@ export const MIGRATIONS: readonly Migration[] = [
     hints_json    text NOT NULL,
     PRIMARY KEY (connection_id, model)
   )${lite(d, ' WITHOUT ROWID')};`,
-  },
-  {
-    about: '6: agents a user saved',
-    sql: (d) => `
+  // 6: agents a user saved
+  (d) => `
   CREATE TABLE agents (
     id              text PRIMARY KEY,
     owner_id        text NOT NULL,
@@ -167,11 +152,9 @@ export const MIGRATIONS: readonly Migration[] = [
     updated_at      ${d.big} NOT NULL${ord(d)}
   );
   ${pg(d, 'CREATE INDEX agents_by_owner ON agents (owner_id);')}`,
-  },
-  {
-    // Written when a run finishes (run-index.ts); runs finished before this step are indexed at the next open.
-    about: '7: the Runs page’s index: run summaries, their tool and model calls, the text a search looks in',
-    sql: (d) => `
+  // 7: the Runs page’s index: run summaries, their tool and model calls, the text a search looks in
+  // Written when a run finishes (run-index.ts); runs finished before this step are indexed at the next open.
+  (d) => `
   CREATE TABLE run_summaries (
     id                ${d.dialect === 'sqlite' ? 'INTEGER PRIMARY KEY' : 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY'},
     run_id            text NOT NULL UNIQUE REFERENCES runs (id) ON DELETE CASCADE,
@@ -212,16 +195,14 @@ export const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX run_llm_calls_by_run ON run_llm_calls (summary_id);
   ${d.runText}`,
-  },
-  {
-    // A run whose lease ran out (its instance died) is marked interrupted by whichever instance sees it first; stops
-    // and tool decisions go to the instance that drives a run through run_controls (run-bus.ts). One process drives
-    // every run of a SQLite file: nothing to add there.
-    about: '8: runs leased by the instance that drives them (several instances on one database; nothing on SQLite)',
-    sql: (d) =>
-      pg(
-        d,
-        `
+  // 8: runs leased by the instance that drives them (several instances on one database; nothing on SQLite)
+  // A run whose lease ran out (its instance died) is marked interrupted by whichever instance sees it first; stops
+  // and tool decisions go to the instance that drives a run through run_controls (run-bus.ts). One process drives
+  // every run of a SQLite file: nothing to add there.
+  (d) =>
+    pg(
+      d,
+      `
   ALTER TABLE runs ADD COLUMN lease_holder text;
   ALTER TABLE runs ADD COLUMN lease_until timestamptz;
 
@@ -235,13 +216,11 @@ export const MIGRATIONS: readonly Migration[] = [
     created_at   timestamptz NOT NULL DEFAULT now()
   );
   CREATE INDEX run_controls_unanswered ON run_controls (holder) WHERE answer IS NULL;`,
-      ),
-  },
-  {
-    // Kept from the definition's `documents`, so that a file an agent holds is its owner's (ownsUpload) and its bytes
-    // stay while an agent holds them (countDocumentsWithHash).
-    about: '9: the documents a saved agent always has (its knowledge)',
-    sql: (d) => `
+    ),
+  // 9: the documents a saved agent always has (its knowledge)
+  // Kept from the definition's `documents`, so that a file an agent holds is its owner's (ownsUpload) and its bytes
+  // stay while an agent holds them (countDocumentsWithHash).
+  (d) => `
   CREATE TABLE agent_documents (
     agent_id text NOT NULL REFERENCES agents (id) ON DELETE CASCADE,
     owner_id text NOT NULL,
@@ -249,25 +228,17 @@ export const MIGRATIONS: readonly Migration[] = [
     PRIMARY KEY (agent_id, hash)
   )${lite(d, ' WITHOUT ROWID')};
   CREATE INDEX agent_documents_by_hash ON agent_documents (hash, owner_id);`,
-  },
-  {
-    // cost NULL: no price was set when it ran (as for every run indexed before).
-    about: '10: prices and context lengths per model on a connection, and what each indexed run cost',
-    sql: (d) => `
+  // 10: prices and context lengths per model on a connection, and what each indexed run cost
+  // cost NULL: no price was set when it ran (as for every run indexed before).
+  (d) => `
   ALTER TABLE model_connections ADD COLUMN rates_json text NOT NULL DEFAULT '{}';
   ALTER TABLE run_summaries ADD COLUMN cost ${d.real};`,
-  },
-  {
-    // NULL while it runs, and for a run that ended before this version until its conversation's history is read.
-    about: "11: the messages each ended run added, kept so that a conversation's history is read without its events",
-    sql: () => 'ALTER TABLE runs ADD COLUMN messages_json text;',
-  },
-  {
-    // The summaries of runs that had children are dropped here and indexed again on open.
-    about: "12: the Runs page's summaries of runs with child runs, indexed again to count their helpers' calls",
-    sql: () =>
-      "DELETE FROM run_summaries WHERE run_id IN (SELECT DISTINCT run_id FROM run_events WHERE type = 'child');",
-  },
+  // 11: the messages each ended run added, kept so that a conversation's history is read without its events
+  // NULL while it runs, and for a run that ended before this version until its conversation's history is read.
+  () => 'ALTER TABLE runs ADD COLUMN messages_json text;',
+  // 12: the Runs page's summaries of runs with child runs, indexed again to count their helpers' calls
+  // The summaries of runs that had children are dropped here and indexed again on open.
+  () => "DELETE FROM run_summaries WHERE run_id IN (SELECT DISTINCT run_id FROM run_events WHERE type = 'child');",
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

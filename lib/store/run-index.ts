@@ -23,6 +23,7 @@ import {
   type ToolFigure,
 } from './run-query';
 import { searchWords, summariseRun } from './run-summary';
+import type { Tables } from './tables';
 
 const DAY_MS = 86_400_000;
 /** Matching runs are counted up to this many ("more than 1,000"). */
@@ -34,22 +35,7 @@ export const SET_DRIVEN_MAX = 2000;
 /** Rows per INSERT of a run's tool and model calls (SQLite binds at most 32,766 values in one statement). */
 const ROWS_PER_INSERT = 1000;
 
-interface SummaryRow {
-  run_id: string;
-  conversation_id: string;
-  title: string;
-  agent: string | null;
-  model: string | null;
-  outcome: RunOutcome;
-  started_at: number;
-  duration_ms: number;
-  llm_calls: number;
-  tool_calls: number;
-  failed_tool_calls: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  cost: number | null;
-}
+type SummaryRow = Omit<Tables['run_summaries'], 'id' | 'owner_id'> & { title: string };
 
 /** Indexes an ended run (again, if it was), from its log; `answer`: its answer's search text. In the transaction
  *  that ends it. */
@@ -292,7 +278,7 @@ function toRow(r: SummaryRow): RunListRow {
     conversationTitle: r.title,
     agent: (r.agent as AgentKind | null) ?? undefined,
     model: r.model ?? undefined,
-    outcome: r.outcome,
+    outcome: r.outcome as RunOutcome,
     startedAt: r.started_at,
     durationMs: r.duration_ms,
     llmCalls: r.llm_calls,

@@ -14,35 +14,15 @@ import type { OwnerScope } from './owner';
 import { indexRun } from './run-index';
 import { keptMessages, messagesJson } from './run-messages';
 import type { Ctx } from './store';
+import type { Tables } from './tables';
 import type { ChatStore, HistoryTurn, StoredRun, TurnRecord } from './types';
 import { upgradeRunLog } from './upgrade';
 
-type RunMethods = Pick<
-  ChatStore,
-  | 'listTurns'
-  | 'listHistory'
-  | 'startRun'
-  | 'appendEvents'
-  | 'appendEvent'
-  | 'finishRun'
-  | 'getRun'
-  | 'getRunEvents'
-  | 'listRuns'
-  | 'markInterruptedRuns'
->;
-
 const RUN_COLUMNS = ['r.id', 'r.turn_id', 'r.status', 'r.started_at', 'r.ended_at', 'r.error_json'] as const;
 
-interface RunRow {
-  id: string;
-  turn_id: string;
-  status: RunStatus;
-  started_at: number;
-  ended_at: number | null;
-  error_json: string | null;
-}
+type RunRow = Pick<Tables['runs'], 'id' | 'turn_id' | 'status' | 'started_at' | 'ended_at' | 'error_json'>;
 
-export function runStore(ctx: Ctx): RunMethods {
+export function runStore(ctx: Ctx) {
   const { db, bus } = ctx;
   /** The owner's runs: runs r joined up to their conversation c. */
   const owned = (db: Db, owner: OwnerScope) =>
@@ -115,6 +95,14 @@ export function runStore(ctx: Ctx): RunMethods {
     await bus?.ended(db, runId); // followers on other instances stop waiting
     return true;
   }
+
+  const appendEvents: ChatStore['appendEvents'] = async (owner, runId, events) => {
+    if (!events.length) return;
+    const types = events.map((e) => e.type);
+    const json = events.map((e) => JSON.stringify(e));
+    const added = await ctx.d.appendEvents(owner.ownerId, runId, types, json, bus?.instanceId);
+    if (added !== events.length) throw await refusal(owner, runId, `append a ${events[0]!.type} event`);
+  };
 
   return {
     async listTurns(owner, conversationId) {
@@ -195,17 +183,8 @@ export function runStore(ctx: Ctx): RunMethods {
       });
     },
 
-    async appendEvents(owner, runId, events) {
-      if (!events.length) return;
-      const types = events.map((e) => e.type);
-      const json = events.map((e) => JSON.stringify(e));
-      const added = await ctx.d.appendEvents(owner.ownerId, runId, types, json, bus?.instanceId);
-      if (added !== events.length) throw await refusal(owner, runId, `append a ${events[0]!.type} event`);
-    },
-
-    async appendEvent(owner, runId, event) {
-      return this.appendEvents(owner, runId, [event]);
-    },
+    appendEvents,
+    appendEvent: (owner, runId, event) => appendEvents(owner, runId, [event]),
 
     async finishRun(owner, runId, status, error) {
       const closed = await ctx.write(async (db) => {
@@ -252,7 +231,7 @@ export function runStore(ctx: Ctx): RunMethods {
       await bus?.dropStaleControls();
       return marked;
     },
-  };
+  } satisfies Partial<ChatStore>;
 }
 
 /** A run's events, oldest first; logs written by an older version are read in today's shape (upgrade.ts). */

@@ -42,7 +42,7 @@ export interface Ctx {
 export async function createStore(d: Dialect, opts: StoreOptions = {}): Promise<ChatStore> {
   try {
     await d.migrate(
-      MIGRATIONS.map((m) => m.sql(d.ddl)),
+      MIGRATIONS.map((step) => step(d.ddl)),
       (db) => backfillIndex(d, db, eventsOf),
     );
     const bus = d.bus && (await SharedRunBus.start(d.db, d.bus, opts));

@@ -4,6 +4,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
 import type { ChatService } from '../../lib/chat/service';
@@ -27,6 +28,16 @@ const ACTOR = everyToolActor(OWNER);
 
 let server: ModelServer;
 let dataDir: string;
+
+/** The document's record as a server that stopped while parsing it left it (written past the store). */
+function leftParsing(id: string): void {
+  const db = new Database(path.join(dataDir, 'agent-studio.db'));
+  try {
+    db.prepare("UPDATE documents SET state = 'parsing', pages = NULL WHERE id = ?").run(id);
+  } finally {
+    db.close();
+  }
+}
 let store: ChatStore;
 let documents: DocumentService;
 let chat: ChatService;
@@ -210,9 +221,7 @@ describe('the upload API', () => {
     const { body } = await upload('tides.pdf', pdf);
     await settled(body.document.id);
     // What a killed server leaves behind: a record still parsing, and nobody parsing it.
-    (store as unknown as { documents: { db: import('better-sqlite3').Database } }).documents.db
-      .prepare("UPDATE documents SET state = 'parsing', pages = NULL WHERE id = ?")
-      .run(body.document.id);
+    leftParsing(body.document.id);
     const fresh = new DocumentService(store, { dataDir, limits });
     expect((await fresh.list(OWNER, body.conversationId))[0]?.state).toBe('parsing');
     expect(await fresh.settled(OWNER, body.document.id)).toMatchObject({ state: 'ready', pages: 2 });
@@ -308,9 +317,7 @@ describe('a message sent while its upload is still being parsed', () => {
     const { body } = await upload('tides.pdf', pdf);
     await settled(body.document.id);
     // What this instance sees of an upload to another one: a record still parsing, and no parse running here.
-    (store as unknown as { documents: { db: import('better-sqlite3').Database } }).documents.db
-      .prepare("UPDATE documents SET state = 'parsing', pages = NULL WHERE id = ?")
-      .run(body.document.id);
+    leftParsing(body.document.id);
     const elsewhere = await chatContext(store, agents, { DATA_DIR: dataDir });
     const run = await elsewhere.chat.send(ACTOR, {
       conversationId: body.conversationId,

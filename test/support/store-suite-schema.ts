@@ -39,9 +39,6 @@ export function describeSchema(h: () => StoreHarness, harness: () => Promise<Sto
       await Promise.all([h().open(), h().reopen(), h().reopen()]);
       await h().reopen(); // an up-to-date database: nothing to apply
       expect(await h().schemaVersion()).toBe(SCHEMA_VERSION);
-      expect(MIGRATIONS.map((m) => Number(m.about.split(':')[0]))).toEqual(
-        Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1),
-      );
     });
 
     it('refuses a database of a newer schema, saying so', async () => {
@@ -54,7 +51,7 @@ export function describeSchema(h: () => StoreHarness, harness: () => Promise<Sto
 
     it('brings a database made before documents existed up to date, keeping its conversations', async () => {
       const d = h().dialect();
-      await d.migrate([MIGRATIONS[0]!.sql(d.ddl)], async () => undefined);
+      await d.migrate([MIGRATIONS[0]!(d.ddl)], async () => undefined);
       await d.db
         .insertInto('conversations')
         .values({ id: 'c1', title: 'Old chat', created_at: 1, updated_at: 1, settings_json: '{}' } as never)
