@@ -1,6 +1,9 @@
 // The store's tables for accounts beside the accounts library's own (lib/auth keeps users and sessions in the same
 // database): API keys (per owner, stored as hashes), invites and the server's settings (the admin's, no owner).
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Dialect } from './dialect';
+import { query } from './query';
 import type { Ctx } from './store';
 import type { Tables } from './tables';
 import type { AccountStore, ApiKeyRecord, InviteRecord, ServerSettings } from './types';
@@ -13,21 +16,95 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   userTools: { codeInterpreter: false, web: false },
 };
 
-export function accountStore(ctx: Ctx): AccountStore {
-  const { db } = ctx;
-  const keys = () => db.selectFrom('api_keys').select(KEY_COLUMNS);
-  /** The invites still usable at `now`. */
-  const open = (now: number) =>
-    db
-      .selectFrom('invites')
-      .select(INVITE_COLUMNS)
+const Q = {
+  insertKey: query((d, p) =>
+    d.db
+      .insertInto('api_keys')
+      .values({
+        id: p('id'),
+        owner_id: p('owner'),
+        name: p('name'),
+        prefix: p('prefix'),
+        hash: p('hash'),
+        created_at: p('at'),
+      })
+      .returning(KEY_COLUMNS),
+  ),
+  keys: query((d, p) =>
+    d.db
+      .selectFrom('api_keys')
+      .select(KEY_COLUMNS)
+      .where('owner_id', '=', p('owner'))
+      .orderBy('created_at', 'desc')
+      .orderBy(sql.ref(d.ord), 'desc'),
+  ),
+  revokeKey: query((d, p) =>
+    d.db
+      .updateTable('api_keys')
+      .set({ revoked_at: p('at') })
+      .where('id', '=', p('id'))
+      .where('owner_id', '=', p('owner'))
+      .where('revoked_at', 'is', null),
+  ),
+  // Every owner's: how a request carrying a key finds whose it is.
+  keyByHash: query((d, p) => d.db.selectFrom('api_keys').select(KEY_COLUMNS).where('hash', '=', p('hash'))),
+  touchKey: query((d, p) =>
+    d.db
+      .updateTable('api_keys')
+      .set({ last_used_at: p('at') })
+      .where('id', '=', p('id')),
+  ),
+  insertInvite: query((d, p) =>
+    d.db
+      .insertInto('invites')
+      .values({ id: p('id'), hash: p('hash'), created_by: p('by'), created_at: p('at'), expires_at: p('expires') })
+      .returning(INVITE_COLUMNS),
+  ),
+  openInvites: query((d, p) =>
+    open(d, p('now')).select(INVITE_COLUMNS).orderBy('created_at', 'desc').orderBy(sql.ref(d.ord), 'desc'),
+  ),
+  openInvite: query((d, p) => open(d, p('now')).select(INVITE_COLUMNS).where('hash', '=', p('hash'))),
+  revokeInvite: query((d, p) =>
+    d.db
+      .updateTable('invites')
+      .set({ revoked_at: p('at') })
+      .where('id', '=', p('id'))
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null),
+  ),
+  // Once: an UPDATE that finds it still open, so two claims at once cannot both win.
+  claimInvite: query((d, p) =>
+    d.db
+      .updateTable('invites')
+      .set({ used_at: p('now'), used_by: p('user') })
+      .where('hash', '=', p('hash'))
       .where('used_at', 'is', null)
       .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now);
+      .where('expires_at', '>', p('now')),
+  ),
+  settings: query((d) => d.db.selectFrom('server_settings').select(['key', 'value_json'])),
+  putSetting: query((d, p) =>
+    d.db
+      .insertInto('server_settings')
+      .values({ key: p('key'), value_json: p('json') })
+      .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ value_json: eb.ref('excluded.value_json') }))),
+  ),
+};
+
+/** The invites still usable at `now`. */
+function open(d: Dialect, now: never) {
+  return d.db
+    .selectFrom('invites')
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now);
+}
+
+export function accountStore(ctx: Ctx): AccountStore {
+  const { db } = ctx;
 
   async function serverSettings(): Promise<ServerSettings> {
-    const rows = await db.selectFrom('server_settings').select(['key', 'value_json']).execute();
-    const stored = new Map(rows.map((r) => [r.key, r.value_json]));
+    const stored = new Map((await Q.settings.all(ctx, db)).map((r) => [r.key, r.value_json]));
     const read = <K extends keyof ServerSettings>(key: K): ServerSettings[K] => {
       const json = stored.get(key);
       return json === undefined ? DEFAULT_SERVER_SETTINGS[key] : (JSON.parse(json) as ServerSettings[K]);
@@ -36,106 +113,38 @@ export function accountStore(ctx: Ctx): AccountStore {
   }
 
   return {
-    async createApiKey(owner, input) {
-      const row = await db
-        .insertInto('api_keys')
-        .values({ id: randomUUID(), owner_id: owner.ownerId, ...input, created_at: ctx.now() })
-        .returning(KEY_COLUMNS)
-        .executeTakeFirstOrThrow();
-      return toKey(row);
+    async createApiKey(owner, { name, prefix, hash }) {
+      const values = { id: randomUUID(), owner: owner.ownerId, name, prefix, hash, at: ctx.now() };
+      return toKey((await Q.insertKey.first(ctx, db, values))!);
     },
-
-    async listApiKeys(owner) {
-      const rows = await keys()
-        .where('owner_id', '=', owner.ownerId)
-        .orderBy('created_at', 'desc')
-        .orderBy(ctx.ord(), 'desc')
-        .execute();
-      return rows.map(toKey);
-    },
-
-    async revokeApiKey(owner, id) {
-      const { numUpdatedRows } = await db
-        .updateTable('api_keys')
-        .set({ revoked_at: ctx.now() })
-        .where('id', '=', id)
-        .where('owner_id', '=', owner.ownerId)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      return numUpdatedRows > 0;
-    },
-
-    // Every owner's: how a request carrying a key finds whose it is.
+    listApiKeys: async (owner) => (await Q.keys.all(ctx, db, { owner: owner.ownerId })).map(toKey),
+    revokeApiKey: async (owner, id) =>
+      (await Q.revokeKey.run(ctx, db, { id, owner: owner.ownerId, at: ctx.now() })) > 0,
     async apiKeyByHash(hash) {
-      const row = await keys().where('hash', '=', hash).executeTakeFirst();
+      const row = await Q.keyByHash.first(ctx, db, { hash });
       return row && toKey(row);
     },
-
     async touchApiKey(id, at) {
-      await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+      await Q.touchKey.run(ctx, db, { id, at });
     },
 
-    async createInvite(input) {
-      const row = await db
-        .insertInto('invites')
-        .values({
-          id: randomUUID(),
-          hash: input.hash,
-          created_by: input.createdBy,
-          created_at: ctx.now(),
-          expires_at: input.expiresAt,
-        })
-        .returning(INVITE_COLUMNS)
-        .executeTakeFirstOrThrow();
-      return toInvite(row);
+    async createInvite({ hash, createdBy, expiresAt }) {
+      const values = { id: randomUUID(), hash, by: createdBy, at: ctx.now(), expires: expiresAt };
+      return toInvite((await Q.insertInvite.first(ctx, db, values))!);
     },
-
-    async listOpenInvites(now) {
-      const rows = await open(now).orderBy('created_at', 'desc').orderBy(ctx.ord(), 'desc').execute();
-      return rows.map(toInvite);
-    },
-
-    async revokeInvite(id) {
-      const { numUpdatedRows } = await db
-        .updateTable('invites')
-        .set({ revoked_at: ctx.now() })
-        .where('id', '=', id)
-        .where('used_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      return numUpdatedRows > 0;
-    },
-
+    listOpenInvites: async (now) => (await Q.openInvites.all(ctx, db, { now })).map(toInvite),
+    revokeInvite: async (id) => (await Q.revokeInvite.run(ctx, db, { id, at: ctx.now() })) > 0,
     async openInvite(hash, now) {
-      const row = await open(now).where('hash', '=', hash).executeTakeFirst();
+      const row = await Q.openInvite.first(ctx, db, { hash, now });
       return row && toInvite(row);
     },
-
-    /** Once: an UPDATE that finds it still open, so two claims at once cannot both win. */
-    async claimInvite(hash, userId, now) {
-      const { numUpdatedRows } = await db
-        .updateTable('invites')
-        .set({ used_at: now, used_by: userId })
-        .where('hash', '=', hash)
-        .where('used_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      return numUpdatedRows > 0;
-    },
+    claimInvite: async (hash, user, now) => (await Q.claimInvite.run(ctx, db, { hash, user, now })) > 0,
 
     serverSettings,
-
     async updateServerSettings(patch) {
       await ctx.write(async (db) => {
-        for (const [key, value] of Object.entries(patch)) {
-          if (value === undefined) continue;
-          await db
-            .insertInto('server_settings')
-            .values({ key, value_json: JSON.stringify(value) })
-            .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ value_json: eb.ref('excluded.value_json') })))
-            .execute();
-        }
+        for (const [key, value] of Object.entries(patch))
+          if (value !== undefined) await Q.putSetting.run(ctx, db, { key, json: JSON.stringify(value) });
       });
       return serverSettings();
     },

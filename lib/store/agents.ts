@@ -2,7 +2,9 @@
 // (agent_documents: a file an agent holds is its owner's, and its bytes stay while one holds them). Every query
 // filters by the owner, so another user's agent reads as unknown.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from './dialect';
+import { query } from './query';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
 import type { Ctx } from './store';
@@ -11,88 +13,103 @@ import type { AgentDefinition, AgentStore, SavedAgent } from './types';
 
 const COLUMNS = ['id', 'definition_json', 'created_at', 'updated_at'] as const;
 
+const Q = {
+  insert: query((d, p) =>
+    d.db
+      .insertInto('agents')
+      .values({
+        id: p('id'),
+        owner_id: p('owner'),
+        name: p('name'),
+        definition_json: p('json'),
+        created_at: p('at'),
+        updated_at: p('at'),
+      })
+      .returning(COLUMNS),
+  ),
+  one: query((d, p) =>
+    d.db.selectFrom('agents').select(COLUMNS).where('id', '=', p('id')).where('owner_id', '=', p('owner')),
+  ),
+  // Oldest first; by name in the store (the same order whatever the database's collation).
+  all: query((d, p) =>
+    d.db
+      .selectFrom('agents')
+      .select([...COLUMNS, 'name'])
+      .where('owner_id', '=', p('owner'))
+      .orderBy('created_at')
+      .orderBy(sql.ref(d.ord)),
+  ),
+  update: query((d, p) =>
+    d.db
+      .updateTable('agents')
+      .set({ name: p('name'), definition_json: p('json'), updated_at: p('at') })
+      .where('id', '=', p('id'))
+      .where('owner_id', '=', p('owner'))
+      .returning(COLUMNS),
+  ),
+  delete: query((d, p) => d.db.deleteFrom('agents').where('id', '=', p('id')).where('owner_id', '=', p('owner'))),
+  drop: query((d, p) => d.db.deleteFrom('agent_documents').where('agent_id', '=', p('id'))),
+  hold: query((d, p) =>
+    d.db.insertInto('agent_documents').values({ agent_id: p('id'), owner_id: p('owner'), hash: p('hash') }),
+  ),
+};
+
 export function agentStore(ctx: Ctx): AgentStore {
   const { db } = ctx;
 
   /** Which uploads the agent's documents hold, rewritten with its definition, in its transaction. */
   async function holdDocuments(db: Db, owner: OwnerScope, id: string, definition: AgentDefinition) {
-    await db.deleteFrom('agent_documents').where('agent_id', '=', id).execute();
-    const hashes = [...new Set((definition.documents ?? []).map((doc) => doc.hash))];
-    if (hashes.length)
-      await db
-        .insertInto('agent_documents')
-        .values(hashes.map((hash) => ({ agent_id: id, owner_id: owner.ownerId, hash })))
-        .execute();
+    await Q.drop.run(ctx, db, { id });
+    for (const hash of new Set((definition.documents ?? []).map((doc) => doc.hash)))
+      await Q.hold.run(ctx, db, { id, owner: owner.ownerId, hash });
   }
 
   return {
     async createAgent(owner, definition) {
       const at = ctx.now();
       return ctx.write(async (db) => {
-        const row = await db
-          .insertInto('agents')
-          .values({
-            id: randomUUID(),
-            owner_id: owner.ownerId,
-            name: definition.name,
-            definition_json: JSON.stringify(definition),
-            created_at: at,
-            updated_at: at,
-          })
-          .returning(COLUMNS)
-          .executeTakeFirstOrThrow();
+        const values = {
+          id: randomUUID(),
+          owner: owner.ownerId,
+          name: definition.name,
+          json: JSON.stringify(definition),
+          at,
+        };
+        const row = (await Q.insert.first(ctx, db, values))!;
         await holdDocuments(db, owner, row.id, definition);
         return toAgent(row);
       });
     },
 
     async getAgent(owner, id) {
-      const row = await db
-        .selectFrom('agents')
-        .select(COLUMNS)
-        .where('id', '=', id)
-        .where('owner_id', '=', owner.ownerId)
-        .executeTakeFirst();
+      const row = await Q.one.first(ctx, db, { id, owner: owner.ownerId });
       return row && toAgent(row);
     },
 
     /** By lower-cased name, then oldest first. */
     async listAgents(owner) {
-      const rows = await db
-        .selectFrom('agents')
-        .select(COLUMNS)
-        .select('name')
-        .where('owner_id', '=', owner.ownerId)
-        .orderBy('created_at')
-        .orderBy(ctx.ord())
-        .execute();
-      const key = (name: string) => name.toLowerCase();
-      return rows.sort((a, b) => (key(a.name) < key(b.name) ? -1 : key(a.name) > key(b.name) ? 1 : 0)).map(toAgent);
+      const key = (row: { name: string }) => row.name.toLowerCase();
+      const rows = await Q.all.all(ctx, db, { owner: owner.ownerId });
+      return rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).map(toAgent);
     },
 
     async updateAgent(owner, id, definition) {
       return ctx.write(async (db) => {
-        const row = await db
-          .updateTable('agents')
-          .set({ name: definition.name, definition_json: JSON.stringify(definition), updated_at: ctx.now() })
-          .where('id', '=', id)
-          .where('owner_id', '=', owner.ownerId)
-          .returning(COLUMNS)
-          .executeTakeFirst();
+        const values = {
+          id,
+          owner: owner.ownerId,
+          name: definition.name,
+          json: JSON.stringify(definition),
+          at: ctx.now(),
+        };
+        const row = await Q.update.first(ctx, db, values);
         if (!row) throw new NotFoundError(`Unknown agent id "${id}".`);
         await holdDocuments(db, owner, id, definition);
         return toAgent(row);
       });
     },
 
-    async deleteAgent(owner, id) {
-      const { numDeletedRows } = await db
-        .deleteFrom('agents')
-        .where('id', '=', id)
-        .where('owner_id', '=', owner.ownerId)
-        .executeTakeFirst();
-      return numDeletedRows > 0;
-    },
+    deleteAgent: async (owner, id) => (await Q.delete.run(ctx, db, { id, owner: owner.ownerId })) > 0,
   };
 }
 

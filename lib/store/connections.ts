@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { CapabilityHints } from '../llm/capabilities';
 import type { ModelRates } from '../llm/cost';
-import type { Db } from './dialect';
+import type { Dialect } from './dialect';
+import { query } from './query';
 import { NotFoundError } from './errors';
-import type { OwnerScope } from './owner';
 import type { Ctx } from './store';
 import type { Tables } from './tables';
 import type { ConnectionStore, StoredConnection } from './types';
@@ -24,110 +24,139 @@ const COLUMNS = [
   'updated_at',
 ] as const;
 
-export function connectionStore(ctx: Ctx): ConnectionStore {
-  const { db } = ctx;
-  /** The rows one scope changes: the owner's own, or (null) the server-wide ones. */
-  const own = (db: Db, owner: OwnerScope | null) =>
-    db
-      .selectFrom('model_connections')
-      .where('owner_id', owner ? '=' : 'is', owner ? owner.ownerId : null)
-      .select(COLUMNS);
-  const visible = (owner: OwnerScope) =>
-    db
+/** Rows the owner reads: the server-wide ones and their own. */
+const visible = (d: Dialect, owner: never) =>
+  d.db
+    .selectFrom('model_connections')
+    .select(COLUMNS)
+    .where((eb) => eb.or([eb('owner_id', 'is', null), eb('owner_id', '=', owner)]));
+/** The rows one scope changes: the owner's own, or (owner null) the server-wide ones. */
+const own = (owner: never) => sql<boolean>`coalesce(owner_id, '') = coalesce(CAST(${owner} AS text), '')`;
+
+const Q = {
+  list: query((d, p) => visible(d, p('owner')).orderBy('created_at').orderBy(sql.ref(d.ord))),
+  one: query((d, p) => visible(d, p('owner')).where('id', '=', p('id'))),
+  insert: query((d, p) =>
+    d.db
+      .insertInto('model_connections')
+      .values({
+        id: p('id'),
+        owner_id: p('owner'),
+        name: p('name'),
+        base_url: p('url'),
+        api_key_cipher: p('key'),
+        capabilities_json: p('capabilities'),
+        rates_json: p('rates'),
+        created_at: p('at'),
+        updated_at: p('at'),
+      })
+      .returning(COLUMNS),
+  ),
+  owned: query((d, p) =>
+    d.db
       .selectFrom('model_connections')
       .select(COLUMNS)
-      .where((eb) => eb.or([eb('owner_id', 'is', null), eb('owner_id', '=', owner.ownerId)]));
+      .where('id', '=', p('id'))
+      .where(own(p('owner')))
+      .$if(d.rowLocks, (q) => q.forUpdate()),
+  ),
+  update: query((d, p) =>
+    d.db
+      .updateTable('model_connections')
+      .set({
+        name: p('name'),
+        base_url: p('url'),
+        api_key_cipher: p('key'),
+        capabilities_json: p('capabilities'),
+        rates_json: p('rates'),
+        updated_at: p('at'),
+      })
+      .where('id', '=', p('id'))
+      .returning(COLUMNS),
+  ),
+  remove: query((d, p) =>
+    d.db
+      .deleteFrom('model_connections')
+      .where('id', '=', p('id'))
+      .where(own(p('owner'))),
+  ),
+  forget: query((d, p) => d.db.deleteFrom('learned_capabilities').where('connection_id', '=', p('id'))),
+  learned: query((d, p) =>
+    d.db.selectFrom('learned_capabilities').select(['model', 'hints_json']).where('connection_id', '=', p('id')),
+  ),
+  // Merged in the database, so that two instances learning at once both count.
+  learn: query((d, p) =>
+    d.db
+      .insertInto('learned_capabilities')
+      .values({ connection_id: p('id'), model: p('model'), hints_json: p('hints') })
+      .onConflict((oc) =>
+        oc.columns(['connection_id', 'model']).doUpdateSet({
+          hints_json: d.jsonMerge(sql`learned_capabilities.hints_json`, sql`excluded.hints_json`),
+        }),
+      ),
+  ),
+};
+
+export function connectionStore(ctx: Ctx): ConnectionStore {
+  const { db } = ctx;
+  const json = (v: object) => JSON.stringify(v);
 
   return {
-    async listConnections(owner) {
-      const rows = await visible(owner).orderBy('created_at').orderBy(ctx.ord()).execute();
-      return rows.map(toConnection);
-    },
+    listConnections: async (owner) => (await Q.list.all(ctx, db, { owner: owner.ownerId })).map(toConnection),
 
     async getConnection(owner, id) {
-      const row = await visible(owner).where('id', '=', id).executeTakeFirst();
+      const row = await Q.one.first(ctx, db, { id, owner: owner.ownerId });
       return row && toConnection(row);
     },
 
     async addConnection(owner, input) {
-      const at = ctx.now();
-      const row = await db
-        .insertInto('model_connections')
-        .values({
-          id: randomUUID(),
-          owner_id: owner?.ownerId ?? null,
-          name: input.name,
-          base_url: input.baseURL,
-          api_key_cipher: input.apiKeyCipher,
-          capabilities_json: JSON.stringify(input.capabilities ?? {}),
-          rates_json: JSON.stringify(input.rates ?? {}),
-          created_at: at,
-          updated_at: at,
-        })
-        .returning(COLUMNS)
-        .executeTakeFirstOrThrow();
-      return toConnection(row);
+      const row = await Q.insert.first(ctx, db, {
+        id: randomUUID(),
+        owner: owner?.ownerId ?? null,
+        name: input.name,
+        url: input.baseURL,
+        key: input.apiKeyCipher,
+        capabilities: json(input.capabilities ?? {}),
+        rates: json(input.rates ?? {}),
+        at: ctx.now(),
+      });
+      return toConnection(row!);
     },
 
     async updateConnection(owner, id, patch) {
       return ctx.write(async (db) => {
-        const row = await own(db, owner)
-          .where('id', '=', id)
-          .$if(ctx.d.rowLocks, (q) => q.forUpdate())
-          .executeTakeFirst();
+        const row = await Q.owned.first(ctx, db, { id, owner: owner?.ownerId ?? null });
         if (!row) throw new NotFoundError(`Unknown connection id "${id}".`);
         const current = toConnection(row);
-        const updated = await db
-          .updateTable('model_connections')
-          .set({
-            name: patch.name ?? current.name,
-            base_url: patch.baseURL ?? current.baseURL,
-            api_key_cipher: patch.apiKeyCipher !== undefined ? patch.apiKeyCipher : current.apiKeyCipher,
-            capabilities_json: JSON.stringify(patch.capabilities ?? current.capabilities),
-            rates_json: JSON.stringify(patch.rates ?? current.rates),
-            updated_at: ctx.now(),
-          })
-          .where('id', '=', id)
-          .returning(COLUMNS)
-          .executeTakeFirstOrThrow();
-        return toConnection(updated);
+        const updated = await Q.update.first(ctx, db, {
+          id,
+          name: patch.name ?? current.name,
+          url: patch.baseURL ?? current.baseURL,
+          key: patch.apiKeyCipher !== undefined ? patch.apiKeyCipher : current.apiKeyCipher,
+          capabilities: json(patch.capabilities ?? current.capabilities),
+          rates: json(patch.rates ?? current.rates),
+          at: ctx.now(),
+        });
+        return toConnection(updated!);
       });
     },
 
     /** The connection and what was learnt of its models, together. */
     async removeConnection(owner, id) {
       return ctx.write(async (db) => {
-        const { numDeletedRows } = await db
-          .deleteFrom('model_connections')
-          .where('id', '=', id)
-          .where('owner_id', owner ? '=' : 'is', owner ? owner.ownerId : null)
-          .executeTakeFirst();
-        if (!numDeletedRows) return false;
-        await db.deleteFrom('learned_capabilities').where('connection_id', '=', id).execute();
+        if (!(await Q.remove.run(ctx, db, { id, owner: owner?.ownerId ?? null }))) return false;
+        await Q.forget.run(ctx, db, { id });
         return true;
       });
     },
 
     async learnedCapabilities(connectionId) {
-      const rows = await db
-        .selectFrom('learned_capabilities')
-        .select(['model', 'hints_json'])
-        .where('connection_id', '=', connectionId)
-        .execute();
+      const rows = await Q.learned.all(ctx, db, { id: connectionId });
       return Object.fromEntries(rows.map((r) => [r.model, JSON.parse(r.hints_json) as CapabilityHints]));
     },
 
-    /** Merged in the database, so that two instances learning at once both count. */
     async learnCapabilities(connectionId, model, hints) {
-      await db
-        .insertInto('learned_capabilities')
-        .values({ connection_id: connectionId, model, hints_json: JSON.stringify(hints) })
-        .onConflict((oc) =>
-          oc.columns(['connection_id', 'model']).doUpdateSet({
-            hints_json: ctx.d.jsonMerge(sql`learned_capabilities.hints_json`, sql`excluded.hints_json`),
-          }),
-        )
-        .execute();
+      await Q.learn.run(ctx, db, { id: connectionId, model, hints: json(hints) });
     },
   };
 }

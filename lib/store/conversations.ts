@@ -3,10 +3,11 @@
 // search text (title, user messages, finished answers) that a search matches by substring, every word.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { contentText, type ContentItem } from '../llm/schema';
+import { contentText } from '../llm/schema';
 import { likeEscaped, type Db } from './dialect';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
+import { query } from './query';
 import { DEFAULT_TITLE, mergeSettings, settingsFromJson } from './settings';
 import type { Ctx } from './store';
 import type { Tables } from './tables';
@@ -16,6 +17,103 @@ const COLUMNS = ['id', 'title', 'created_at', 'updated_at', 'settings_json'] as 
 export const TURN_COLUMNS = ['t.id', 't.conversation_id', 't.seq', 't.content_json', 't.created_at'] as const;
 
 type ConversationRow = Pick<Tables['conversations'], (typeof COLUMNS)[number]>;
+
+const Q = {
+  insert: query((d, p) =>
+    d.db
+      .insertInto('conversations')
+      .values({
+        id: p('id'),
+        owner_id: p('owner'),
+        title: p('title'),
+        created_at: p('at'),
+        updated_at: p('at'),
+        settings_json: p('settings'),
+        search_text: p('search'),
+      })
+      .returning(COLUMNS),
+  ),
+  /** The owner's conversation (`owner` null: any owner's, for closing a run already found). */
+  one: query((d, p) =>
+    d.db
+      .selectFrom('conversations')
+      .select(COLUMNS)
+      .where('id', '=', p('id'))
+      .where(sql<boolean>`(CAST(${p('owner')} AS text) IS NULL OR owner_id = ${p('owner')})`),
+  ),
+  /** The same, locked for the transaction where the database locks rows. */
+  locked: query((d, p) =>
+    d.db
+      .selectFrom('conversations')
+      .select(COLUMNS)
+      .where('id', '=', p('id'))
+      .where(sql<boolean>`(CAST(${p('owner')} AS text) IS NULL OR owner_id = ${p('owner')})`)
+      .$if(d.rowLocks, (q) => q.forUpdate()),
+  ),
+  rename: query((d, p) =>
+    d.db
+      .updateTable('conversations')
+      .set({ title: p('title') })
+      .where('id', '=', p('id')),
+  ),
+  settings: query((d, p) =>
+    d.db
+      .updateTable('conversations')
+      .set({ settings_json: p('json') })
+      .where('id', '=', p('id')),
+  ),
+  touch: query((d, p) =>
+    d.db
+      .updateTable('conversations')
+      .set({ updated_at: p('at') })
+      .where('id', '=', p('id')),
+  ),
+  delete: query((d, p) =>
+    d.db.deleteFrom('conversations').where('id', '=', p('id')).where('owner_id', '=', p('owner')),
+  ),
+  // The search text from the title, the turns and the finished runs' answers.
+  search: query((d, p) =>
+    d.db
+      .updateTable('conversations')
+      .where('id', '=', p('id'))
+      .set({
+        search_text: sql`CAST(${p('title')} AS text)
+        || ${'\n'} || coalesce((SELECT ${sql.raw(d.stringAgg)}(search_text, ${'\n'} ORDER BY seq)
+                              FROM turns WHERE conversation_id = ${p('id')}), '')
+        || ${'\n'} || coalesce((SELECT ${sql.raw(d.stringAgg)}(r.answer_text, ${'\n'}
+                                ORDER BY r.started_at, ${sql.ref(`r.${d.ord}`)})
+                              FROM runs r JOIN turns t ON t.id = r.turn_id
+                              WHERE t.conversation_id = ${p('id')} AND r.answer_text IS NOT NULL), '')`,
+      }),
+  ),
+  addTurn: query((d, p) =>
+    d.db
+      .insertInto('turns')
+      .values({
+        id: p('id'),
+        conversation_id: p('conversation'),
+        seq: d.db
+          .selectFrom('turns')
+          .select(sql<number>`coalesce(max(seq), -1) + 1`.as('next'))
+          .where('conversation_id', '=', p('conversation')),
+        content_json: p('content'),
+        search_text: p('search'),
+        created_at: p('at'),
+      })
+      .returning(['id', 'conversation_id', 'seq', 'content_json', 'created_at']),
+  ),
+  turn: query((d, p) =>
+    d.db
+      .selectFrom('turns as t')
+      .innerJoin('conversations as c', 'c.id', 't.conversation_id')
+      .select(TURN_COLUMNS)
+      .where('t.id', '=', p('id'))
+      .where('c.owner_id', '=', p('owner')),
+  ),
+  dropTurns: query((d, p) =>
+    d.db.deleteFrom('turns').where('conversation_id', '=', p('conversation')).where('seq', '>=', p('seq')),
+  ),
+};
 
 export function conversationStore(ctx: Ctx) {
   const { db } = ctx;
@@ -29,40 +127,24 @@ export function conversationStore(ctx: Ctx) {
       const at = ctx.now();
       const title = init?.title?.trim() || DEFAULT_TITLE;
       const settings = mergeSettings(ctx.defaults, init?.settings);
-      const row = await db
-        .insertInto('conversations')
-        .values({
-          id: randomUUID(),
-          owner_id: owner.ownerId,
-          title,
-          created_at: at,
-          updated_at: at,
-          settings_json: JSON.stringify(settings),
-          search_text: title.toLowerCase(),
-        })
-        .returning(COLUMNS)
-        .executeTakeFirstOrThrow();
-      return { ...toSummary(row), settings };
+      const values = { id: randomUUID(), owner: owner.ownerId, title, at, search: title.toLowerCase() };
+      const row = await Q.insert.first(ctx, db, { ...values, settings: JSON.stringify(settings) });
+      return { ...toSummary(row!), settings };
     },
 
     async getConversation(owner, id) {
-      const row = await db
-        .selectFrom('conversations')
-        .select(COLUMNS)
-        .where('id', '=', id)
-        .where('owner_id', '=', owner.ownerId)
-        .executeTakeFirst();
+      const row = await Q.one.first(ctx, db, { id, owner: owner.ownerId });
       return row && toConversation(row);
     },
 
-    async listConversations(owner, query) {
-      const words = (query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+    async listConversations(owner, search) {
+      const words = (search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
       const rows = await db
         .selectFrom('conversations')
         .select(COLUMNS)
         .where('owner_id', '=', owner.ownerId)
         .$call((q) =>
-          words.reduce((q, word) => q.where(sql<boolean>`search_text LIKE ${`%${likeEscaped(word)}%`} ESCAPE '\\'`), q),
+          words.reduce((q, w) => q.where(sql<boolean>`search_text LIKE ${`%${likeEscaped(w)}%`} ESCAPE '\\'`), q),
         )
         .orderBy('updated_at', 'desc')
         .orderBy(ctx.ord(), 'desc')
@@ -74,7 +156,7 @@ export function conversationStore(ctx: Ctx) {
       const clean = title.trim() || DEFAULT_TITLE;
       await ctx.write(async (db) => {
         await conversationOf(ctx, db, owner, id);
-        await db.updateTable('conversations').set({ title: clean }).where('id', '=', id).execute();
+        await Q.rename.run(ctx, db, { id, title: clean });
         await rebuildSearch(ctx, db, id, clean);
       });
     },
@@ -83,64 +165,42 @@ export function conversationStore(ctx: Ctx) {
       return ctx.write(async (db) => {
         const current = toConversation(await conversationOf(ctx, db, owner, id));
         const merged = mergeSettings(current.settings, settings);
-        await db
-          .updateTable('conversations')
-          .set({ settings_json: JSON.stringify(merged) })
-          .where('id', '=', id)
-          .execute();
+        await Q.settings.run(ctx, db, { id, json: JSON.stringify(merged) });
         return { ...current, settings: merged };
       });
     },
 
     async deleteConversation(owner, id) {
-      const { numDeletedRows } = await db
-        .deleteFrom('conversations')
-        .where('id', '=', id)
-        .where('owner_id', '=', owner.ownerId)
-        .executeTakeFirst();
-      if (!numDeletedRows) throw new NotFoundError(`Unknown conversation id "${id}".`);
+      if (!(await Q.delete.run(ctx, db, { id, owner: owner.ownerId })))
+        throw new NotFoundError(`Unknown conversation id "${id}".`);
     },
 
     async addTurn(owner, conversationId, content) {
       return ctx.write(async (db) => {
         const conversation = await conversationOf(ctx, db, owner, conversationId);
         const at = ctx.now();
-        const row = await db
-          .insertInto('turns')
-          .values({
-            id: randomUUID(),
-            conversation_id: conversationId,
-            seq: db
-              .selectFrom('turns')
-              .select(sql<number>`coalesce(max(seq), -1) + 1`.as('next'))
-              .where('conversation_id', '=', conversationId),
-            content_json: JSON.stringify(content),
-            search_text: (typeof content === 'string' ? content : contentText(content)).toLowerCase(),
-            created_at: at,
-          })
-          .returning(['id', 'conversation_id', 'seq', 'content_json', 'created_at'])
-          .executeTakeFirstOrThrow();
-        await db.updateTable('conversations').set({ updated_at: at }).where('id', '=', conversationId).execute();
+        const row = await Q.addTurn.first(ctx, db, {
+          id: randomUUID(),
+          conversation: conversationId,
+          content: JSON.stringify(content),
+          search: (typeof content === 'string' ? content : contentText(content)).toLowerCase(),
+          at,
+        });
+        await touch(ctx, db, conversationId, at);
         await rebuildSearch(ctx, db, conversationId, conversation.title);
-        return toTurn(row);
+        return toTurn(row!);
       });
     },
 
     async getTurn(owner, turnId) {
-      const row = await db
-        .selectFrom('turns as t')
-        .innerJoin('conversations as c', 'c.id', 't.conversation_id')
-        .select(TURN_COLUMNS)
-        .where('t.id', '=', turnId)
-        .where('c.owner_id', '=', owner.ownerId)
-        .executeTakeFirst();
+      const row = await Q.turn.first(ctx, db, { id: turnId, owner: owner.ownerId });
       return row && toTurn(row);
     },
 
     async deleteTurnsFrom(owner, conversationId, seq) {
       await ctx.write(async (db) => {
         const conversation = await conversationOf(ctx, db, owner, conversationId);
-        await db.deleteFrom('turns').where('conversation_id', '=', conversationId).where('seq', '>=', seq).execute();
+        await Q.dropTurns.run(ctx, db, { conversation: conversationId, seq });
         await rebuildSearch(ctx, db, conversationId, conversation.title);
       });
     },
@@ -151,13 +211,7 @@ export function conversationStore(ctx: Ctx) {
  *  writers of one conversation, its turn numbers and search text, wait for each other across instances). `owner`
  *  null only for closing a run already found. */
 export async function conversationOf(ctx: Ctx, db: Db, owner: OwnerScope | null, id: string, lock = true) {
-  const row = await db
-    .selectFrom('conversations')
-    .select(COLUMNS)
-    .where('id', '=', id)
-    .$if(owner !== null, (q) => q.where('owner_id', '=', owner!.ownerId))
-    .$if(lock && ctx.d.rowLocks, (q) => q.forUpdate())
-    .executeTakeFirst();
+  const row = await (lock ? Q.locked : Q.one).first(ctx, db, { id, owner: owner?.ownerId ?? null });
   if (!row) throw new NotFoundError(`Unknown conversation id "${id}".`);
   return row;
 }
@@ -165,14 +219,12 @@ export async function conversationOf(ctx: Ctx, db: Db, owner: OwnerScope | null,
 /** The conversation's search text from its title, its turns and its finished runs' answers. In the transaction
  *  that changed one of them, after an owned lookup. */
 export async function rebuildSearch(ctx: Ctx, db: Db, id: string, title: string): Promise<void> {
-  const agg = sql.raw(ctx.d.stringAgg);
-  const nl = '\n';
-  await sql`UPDATE conversations SET search_text = CAST(${title.toLowerCase()} AS text)
-      || ${nl} || coalesce((SELECT ${agg}(search_text, ${nl} ORDER BY seq) FROM turns WHERE conversation_id = ${id}), '')
-      || ${nl} || coalesce((SELECT ${agg}(r.answer_text, ${nl} ORDER BY r.started_at, ${ctx.ord('r')})
-                            FROM runs r JOIN turns t ON t.id = r.turn_id
-                            WHERE t.conversation_id = ${id} AND r.answer_text IS NOT NULL), '')
-    WHERE id = ${id}`.execute(db);
+  await Q.search.run(ctx, db, { id, title: title.toLowerCase() });
+}
+
+/** The conversation moves to the top of its owner's list. */
+export async function touch(ctx: Ctx, db: Db, id: string, at: number): Promise<void> {
+  await Q.touch.run(ctx, db, { id, at });
 }
 
 function toSummary(row: ConversationRow): ConversationSummary {
@@ -184,7 +236,7 @@ export function toTurn(row: Omit<Tables['turns'], 'search_text'>): StoredTurn {
     id: row.id,
     conversationId: row.conversation_id,
     seq: row.seq,
-    content: JSON.parse(row.content_json) as string | ContentItem[],
+    content: JSON.parse(row.content_json) as StoredTurn['content'],
     createdAt: row.created_at,
   };
 }

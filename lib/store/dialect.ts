@@ -31,6 +31,10 @@ export interface Dialect {
   /** The JSON object in `json` (text) with `patch` (text) merged over it, as text. */
   jsonMerge(json: RawBuilder<string>, patch: RawBuilder<string>): RawBuilder<string>;
 
+  /** Runs compiled SQL on `db` (the store's database or a transaction on it) as a statement prepared once per
+   *  text: what the store's queries, built with Kysely and compiled once (store.ts prepare), run through. */
+  run<Row>(db: Db, sql: string, parameters: readonly unknown[]): Promise<{ rows: Row[]; changes: number }>;
+
   /** Applies the migration steps the database lacks in one transaction under a lock, then `after` in a
    *  transaction under the same lock; throws when the database is newer than `steps`. */
   migrate(steps: readonly string[], after: (db: Db) => Promise<unknown>): Promise<void>;

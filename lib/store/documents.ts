@@ -1,9 +1,10 @@
 // Records of the files uploaded to a conversation, owned through it: a record is found only by its conversation's
 // owner. Whether bytes are held also counts saved agents' documents (agent_documents, kept by agents.ts).
 import { randomUUID } from 'node:crypto';
-import type { Db } from './dialect';
+import { sql } from 'kysely';
+import type { Dialect } from './dialect';
+import { query } from './query';
 import { NotFoundError } from './errors';
-import type { OwnerScope } from './owner';
 import type { Ctx } from './store';
 import type { Tables } from './tables';
 import type { DocumentStore, StoredDocument } from './types';
@@ -27,111 +28,132 @@ export function documentRef(hash: string, name: string): string {
   return `files/${hash}/${name}`;
 }
 
+/** The ids of the owner's conversations. */
+const owned = (d: Dialect, owner: never) => d.db.selectFrom('conversations').select('id').where('owner_id', '=', owner);
+const n = sql<number>`count(*)`.as('n');
+
+const Q = {
+  conversation: query((d, p) => owned(d, p('owner')).where('id', '=', p('id'))),
+  insert: query((d, p) =>
+    d.db
+      .insertInto('documents')
+      .values({
+        id: p('id'),
+        conversation_id: p('conversation'),
+        hash: p('hash'),
+        name: p('name'),
+        size: p('size'),
+        state: 'parsing',
+        created_at: p('at'),
+      })
+      .returning(COLUMNS),
+  ),
+  one: query((d, p) =>
+    d.db
+      .selectFrom('documents')
+      .select(COLUMNS)
+      .where('id', '=', p('id'))
+      .where('conversation_id', 'in', owned(d, p('owner'))),
+  ),
+  ofConversation: query((d, p) =>
+    d.db
+      .selectFrom('documents')
+      .select(COLUMNS)
+      .where('conversation_id', '=', p('conversation'))
+      .where('conversation_id', 'in', owned(d, p('owner')))
+      .orderBy('created_at')
+      .orderBy(sql.ref(d.ord)),
+  ),
+  ready: query((d, p) =>
+    d.db
+      .updateTable('documents')
+      .set({ state: 'ready', kind: p('kind'), pages: p('pages'), title: p('title'), error: null, error_code: null })
+      .where('id', '=', p('id'))
+      .where('conversation_id', 'in', owned(d, p('owner')))
+      .returning(COLUMNS),
+  ),
+  failed: query((d, p) =>
+    d.db
+      .updateTable('documents')
+      .set({ state: 'error', error: p('error'), error_code: p('code') })
+      .where('id', '=', p('id'))
+      .where('conversation_id', 'in', owned(d, p('owner')))
+      .returning(COLUMNS),
+  ),
+  remove: query((d, p) =>
+    d.db
+      .deleteFrom('documents')
+      .where('id', '=', p('id'))
+      .where('conversation_id', 'in', owned(d, p('owner')))
+      .returning(COLUMNS),
+  ),
+  // A conversation's upload, or a saved agent's document (agent_documents, kept by agents.ts).
+  owned: query((d, p) =>
+    d.db
+      .selectFrom('documents')
+      .select(n)
+      .where('hash', '=', p('hash'))
+      .where('conversation_id', 'in', owned(d, p('owner')))
+      .unionAll(
+        d.db.selectFrom('agent_documents').select(n).where('hash', '=', p('hash')).where('owner_id', '=', p('owner')),
+      ),
+  ),
+  // Every owner's: whether the bytes may go (never answered to a client).
+  all: query((d, p) =>
+    d.db
+      .selectFrom('documents')
+      .select(n)
+      .where('hash', '=', p('hash'))
+      .unionAll(d.db.selectFrom('agent_documents').select(n).where('hash', '=', p('hash'))),
+  ),
+};
+
 export function documentStore(ctx: Ctx): DocumentStore {
   const { db } = ctx;
-  /** The ids of the owner's conversations. */
-  const owned = (owner: OwnerScope, on: Db = db) =>
-    on.selectFrom('conversations').select('id').where('owner_id', '=', owner.ownerId);
-  /** How many records point at these bytes: conversations' uploads and saved agents' documents (the owner's). */
-  const holders = async (hash: string, owner?: OwnerScope) => {
-    const documents = await db
-      .selectFrom('documents')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('hash', '=', hash)
-      .$if(owner !== undefined, (q) => q.where('conversation_id', 'in', owned(owner!)))
-      .executeTakeFirstOrThrow();
-    const agents = await db
-      .selectFrom('agent_documents')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('hash', '=', hash)
-      .$if(owner !== undefined, (q) => q.where('owner_id', '=', owner!.ownerId))
-      .executeTakeFirstOrThrow();
-    return Number(documents.n) + Number(agents.n);
-  };
+  const holders = async (rows: Promise<{ n: number }[]>) => (await rows).reduce((sum, r) => sum + Number(r.n), 0);
 
   return {
     async addDocument(owner, { conversationId, hash, name, size }) {
       return ctx.write(async (db) => {
-        if (!(await owned(owner, db).where('id', '=', conversationId).executeTakeFirst()))
+        if (!(await Q.conversation.first(ctx, db, { id: conversationId, owner: owner.ownerId })))
           throw new NotFoundError(`Unknown conversation id "${conversationId}".`);
-        const row = await db
-          .insertInto('documents')
-          .values({
-            id: randomUUID(),
-            conversation_id: conversationId,
-            hash,
-            name,
-            size,
-            state: 'parsing',
-            created_at: ctx.now(),
-          })
-          .returning(COLUMNS)
-          .executeTakeFirstOrThrow();
-        return toDocument(row);
+        const values = { id: randomUUID(), conversation: conversationId, hash, name, size, at: ctx.now() };
+        return toDocument((await Q.insert.first(ctx, db, values))!);
       });
     },
 
     async getDocument(owner, id) {
-      const row = await db
-        .selectFrom('documents')
-        .select(COLUMNS)
-        .where('id', '=', id)
-        .where('conversation_id', 'in', owned(owner))
-        .executeTakeFirst();
+      const row = await Q.one.first(ctx, db, { id, owner: owner.ownerId });
       return row && toDocument(row);
     },
 
     async listDocuments(owner, conversationId) {
-      const rows = await db
-        .selectFrom('documents')
-        .select(COLUMNS)
-        .where('conversation_id', '=', conversationId)
-        .where('conversation_id', 'in', owned(owner))
-        .orderBy('created_at')
-        .orderBy(ctx.ord())
-        .execute();
-      return rows.map(toDocument);
+      return (await Q.ofConversation.all(ctx, db, { conversation: conversationId, owner: owner.ownerId })).map(
+        toDocument,
+      );
     },
 
     async updateDocument(owner, id, update) {
-      const row = await db
-        .updateTable('documents')
-        .set(
-          update.state === 'ready'
-            ? {
-                state: 'ready',
-                kind: update.kind,
-                pages: update.pages,
-                title: update.title ?? null,
-                error: null,
-                error_code: null,
-              }
-            : { state: 'error', error: update.error, error_code: update.errorCode ?? null },
-        )
-        .where('id', '=', id)
-        .where('conversation_id', 'in', owned(owner))
-        .returning(COLUMNS)
-        .executeTakeFirst();
+      const row =
+        update.state === 'ready'
+          ? await Q.ready.first(ctx, db, { id, owner: owner.ownerId, ...update, title: update.title ?? null })
+          : await Q.failed.first(ctx, db, {
+              id,
+              owner: owner.ownerId,
+              error: update.error,
+              code: update.errorCode ?? null,
+            });
       if (!row) throw new NotFoundError(`Unknown document id "${id}".`);
       return toDocument(row);
     },
 
     async removeDocument(owner, id) {
-      const row = await db
-        .deleteFrom('documents')
-        .where('id', '=', id)
-        .where('conversation_id', 'in', owned(owner))
-        .returning(COLUMNS)
-        .executeTakeFirst();
+      const row = await Q.remove.first(ctx, db, { id, owner: owner.ownerId });
       return row && toDocument(row);
     },
 
-    async ownsUpload(owner, hash) {
-      return (await holders(hash, owner)) > 0;
-    },
-
-    // Every owner's: whether the bytes may go (never answered to a client).
-    countDocumentsWithHash: (hash) => holders(hash),
+    ownsUpload: async (owner, hash) => (await holders(Q.owned.all(ctx, db, { hash, owner: owner.ownerId }))) > 0,
+    countDocumentsWithHash: (hash) => holders(Q.all.all(ctx, db, { hash })),
   };
 }
 

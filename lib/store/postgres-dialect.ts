@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
+  CompiledQuery,
   Kysely,
   OperationNodeTransformer,
   PostgresDialect,
@@ -190,6 +191,10 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
     rowLocks: true,
     stringAgg: 'string_agg',
     jsonMerge: (json, patch) => sql<string>`(${json}::jsonb || ${patch}::jsonb)::text`,
+    async run<Row>(on: Db, text: string, parameters: readonly unknown[]) {
+      const result = await on.executeQuery<Row>(CompiledQuery.raw(text, parameters.map(noNul)));
+      return { rows: result.rows, changes: Number(result.numAffectedRows ?? 0) };
+    },
 
     // The table schema_migrations records the versions applied; every instance applies what is missing when it opens
     // the store, all in one transaction under an advisory lock, so instances starting at once never apply a step

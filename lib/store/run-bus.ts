@@ -10,7 +10,7 @@
 //   finish it, so two instances never drive the same run.
 // - Stops and tool decisions for a run go to the instance that holds it, which answers.
 import { randomUUID } from 'node:crypto';
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
 import type { BusTransport, Db, Listener } from './dialect';
 
@@ -131,18 +131,6 @@ export class SharedRunBus implements RunBus {
   }
 
   // --- What the store asks of it ---
-
-  /** A new run's lease columns: this instance holds it from the start. */
-  leaseColumns(): { lease_holder: string; lease_until: Expression<Date> } {
-    return { lease_holder: this.instanceId, lease_until: this.transport.until(this.lease.leaseMs) };
-  }
-
-  /** Who may close a running run: its holder; without one (the sweep), anyone once its lease ran out. */
-  mayClose(holder: string | null): Expression<SqlBool> {
-    return holder === null
-      ? sql<SqlBool>`(lease_until IS NULL OR lease_until < ${this.transport.now})`
-      : sql<SqlBool>`lease_holder = ${holder}`;
-  }
 
   /** Tells followers on other instances that the run ended (at `db`'s commit). */
   ended(db: Db, runId: string): Promise<void> {

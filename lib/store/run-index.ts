@@ -22,7 +22,9 @@ import {
   type RunSearchStore,
   type ToolFigure,
 } from './run-query';
-import { searchWords, summariseRun } from './run-summary';
+import { query } from './query';
+import { eventsOf } from './runs';
+import { searchWords, summariseRun, type RunToIndex } from './run-summary';
 import type { Tables } from './tables';
 
 const DAY_MS = 86_400_000;
@@ -32,82 +34,118 @@ export const COUNT_CAP = 1000;
 export const FIGURES_CAP = 5000;
 /** A set of run ids (a tool or a words filter) of more runs than this is checked run by run (see filters()). */
 export const SET_DRIVEN_MAX = 2000;
-/** Rows per INSERT of a run's tool and model calls (SQLite binds at most 32,766 values in one statement). */
-const ROWS_PER_INSERT = 1000;
 
 type SummaryRow = Omit<Tables['run_summaries'], 'id' | 'owner_id'> & { title: string };
 
-/** Indexes an ended run (again, if it was), from its log; `answer`: its answer's search text. In the transaction
- *  that ends it. */
-export async function indexRun(d: Dialect, db: Db, runId: string, answer: string, events: AgentEvent[]) {
-  const run = await db
-    .selectFrom('runs as r')
-    .innerJoin('turns as t', 't.id', 'r.turn_id')
-    .innerJoin('conversations as c', 'c.id', 't.conversation_id')
-    .select(['r.started_at', 'r.ended_at', 'r.status as outcome', 't.conversation_id', 'c.owner_id'])
-    .select('t.search_text as message')
-    .where('r.id', '=', runId)
-    .executeTakeFirst();
-  if (!run) return;
-  const s = summariseRun(run, events, answer);
-  await db.deleteFrom('run_summaries').where('run_id', '=', runId).execute();
-  const { id } = await db
-    .insertInto('run_summaries')
-    .values({
-      run_id: runId,
-      conversation_id: run.conversation_id,
-      owner_id: run.owner_id,
-      started_at: run.started_at,
-      outcome: run.outcome,
-      agent: s.agent,
-      model: s.model,
-      llm_calls: s.llmCalls.length,
-      tool_calls: s.toolCalls.length,
-      failed_tool_calls: s.toolCalls.filter((c) => !c.ok).length,
-      prompt_tokens: s.promptTokens,
-      completion_tokens: s.completionTokens,
-      duration_ms: s.durationMs,
-      cost: s.cost,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  for (let i = 0; i < s.toolCalls.length; i += ROWS_PER_INSERT) {
-    const calls = s.toolCalls.slice(i, i + ROWS_PER_INSERT);
-    await db
+const Q = {
+  run: query((d, p) =>
+    d.db
+      .selectFrom('runs as r')
+      .innerJoin('turns as t', 't.id', 'r.turn_id')
+      .innerJoin('conversations as c', 'c.id', 't.conversation_id')
+      .select(['r.started_at', 'r.ended_at', 'r.status as outcome', 't.conversation_id', 'c.owner_id'])
+      .select('t.search_text as message')
+      .where('r.id', '=', p('id')),
+  ),
+  unindexed: query((d) =>
+    d.db
+      .selectFrom('runs as r')
+      .select(['r.id', 'r.answer_text'])
+      .where('r.status', '<>', 'running')
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('run_summaries as s').select('s.id').whereRef('s.run_id', '=', 'r.id'))),
+      ),
+  ),
+  drop: query((d, p) => d.db.deleteFrom('run_summaries').where('run_id', '=', p('id'))),
+  summary: query((d, p) =>
+    d.db
+      .insertInto('run_summaries')
+      .values({
+        run_id: p('run'),
+        conversation_id: p('conversation'),
+        owner_id: p('owner'),
+        started_at: p('started'),
+        outcome: p('outcome'),
+        agent: p('agent'),
+        model: p('model'),
+        llm_calls: p('llmCalls'),
+        tool_calls: p('toolCalls'),
+        failed_tool_calls: p('failed'),
+        prompt_tokens: p('prompt'),
+        completion_tokens: p('completion'),
+        duration_ms: p('ms'),
+        cost: p('cost'),
+      })
+      .returning('id'),
+  ),
+  toolCall: query((d, p) =>
+    d.db
       .insertInto('run_tool_calls')
-      .values(calls.map((c) => ({ summary_id: id, name: c.name, ok: c.ok, duration_ms: c.durationMs })))
-      .execute();
-  }
-  for (let i = 0; i < s.llmCalls.length; i += ROWS_PER_INSERT) {
-    const calls = s.llmCalls.slice(i, i + ROWS_PER_INSERT);
-    await db
-      .insertInto('run_llm_calls')
-      .values(
-        calls.map((c) => ({
-          summary_id: id,
-          model: c.model,
-          prompt_tokens: c.promptTokens,
-          completion_tokens: c.completionTokens,
-          ttft_ms: c.ttftMs,
-        })),
-      )
-      .execute();
-  }
-  await sql`INSERT INTO run_text (${sql.raw(d.runs.textId)}, body) VALUES (${id}, ${s.body})`.execute(db);
+      .values({ summary_id: p('id'), name: p('name'), ok: p('ok'), duration_ms: p('ms') }),
+  ),
+  llmCall: query((d, p) =>
+    d.db.insertInto('run_llm_calls').values({
+      summary_id: p('id'),
+      model: p('model'),
+      prompt_tokens: p('prompt'),
+      completion_tokens: p('completion'),
+      ttft_ms: p('ttft'),
+    }),
+  ),
+  text: query((d, p) => ({
+    compile: () =>
+      sql`INSERT INTO run_text (${sql.raw(d.runs.textId)}, body) VALUES (${p('id')}, ${p('body')})`.compile(d.db),
+  })),
+};
+
+/** Indexes an ended run (again, if it was) from its log; `answer`: its answer's search text. In the transaction
+ *  that ends it. */
+export async function indexRun(
+  ctx: { d: Dialect },
+  db: Db,
+  runId: string,
+  run: RunToIndex,
+  answer: string,
+  events: AgentEvent[],
+): Promise<void> {
+  const s = summariseRun(run, events, answer);
+  await Q.drop.run(ctx, db, { id: runId });
+  const [{ id }] = (await Q.summary.all(ctx, db, {
+    run: runId,
+    conversation: run.conversation_id,
+    owner: run.owner_id,
+    started: run.started_at,
+    outcome: run.outcome,
+    agent: s.agent,
+    model: s.model,
+    llmCalls: s.llmCalls.length,
+    toolCalls: s.toolCalls.length,
+    failed: s.toolCalls.filter((c) => !c.ok).length,
+    prompt: s.promptTokens,
+    completion: s.completionTokens,
+    ms: s.durationMs,
+    cost: s.cost,
+  })) as [{ id: number }];
+  for (const c of s.toolCalls) await Q.toolCall.run(ctx, db, { id, name: c.name, ok: c.ok, ms: c.durationMs });
+  for (const c of s.llmCalls)
+    await Q.llmCall.run(ctx, db, {
+      id,
+      model: c.model,
+      prompt: c.promptTokens,
+      completion: c.completionTokens,
+      ttft: c.ttftMs,
+    });
+  await Q.text.run(ctx, db, { id, body: s.body });
 }
 
 /** Indexes every ended run that is not yet (those that ended before the index existed, or whose summary a migration
  *  dropped). Resolves with how many. */
-export async function backfillIndex(d: Dialect, db: Db, eventsOf: (db: Db, runId: string) => Promise<AgentEvent[]>) {
-  const runs = await db
-    .selectFrom('runs as r')
-    .select(['r.id', 'r.answer_text'])
-    .where('r.status', '<>', 'running')
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('run_summaries as s').select('s.id').whereRef('s.run_id', '=', 'r.id'))),
-    )
-    .execute();
-  for (const r of runs) await indexRun(d, db, r.id, r.answer_text ?? '', await eventsOf(db, r.id));
+export async function backfillIndex(ctx: { d: Dialect }, db: Db) {
+  const runs = await Q.unindexed.all(ctx, db);
+  for (const { id, answer_text } of runs) {
+    const run = await Q.run.first(ctx, db, { id });
+    if (run) await indexRun(ctx, db, id, run, answer_text ?? '', await eventsOf(ctx, db, id));
+  }
   return runs.length;
 }
 

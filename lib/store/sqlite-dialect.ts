@@ -80,12 +80,22 @@ class Connection implements DatabaseConnection {
     });
   }
 
-  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const statement = this.prepare(query.sql);
-    const values = query.parameters.map(bindable);
-    if (statement.reader) return Promise.resolve({ rows: statement.all(values) as R[] });
+  /** One statement, at once (the caller holds the file). */
+  now<R>(text: string, parameters: readonly unknown[]): { rows: R[]; changes: number; id?: number | bigint } {
+    const statement = this.prepare(text);
+    const values = parameters.map(bindable);
+    if (statement.reader) return { rows: statement.all(values) as R[], changes: 0 };
     const { changes, lastInsertRowid } = statement.run(values);
-    return Promise.resolve({ rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) });
+    return { rows: [], changes, id: lastInsertRowid };
+  }
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const { rows, changes, id } = this.now<R>(query.sql, query.parameters);
+    return Promise.resolve({
+      rows,
+      numAffectedRows: BigInt(changes),
+      insertId: id === undefined ? undefined : BigInt(id),
+    });
   }
 
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
@@ -234,6 +244,11 @@ export function openSqliteDialect(file: string): Dialect {
     rowLocks: false,
     stringAgg: 'group_concat',
     jsonMerge: (json, patch) => sql<string>`json_patch(${json}, ${patch})`,
+    // Inside a transaction this store holds the file already; else it waits its turn.
+    run: <Row>(on: Db, text: string, parameters: readonly unknown[]) =>
+      on.isTransaction
+        ? Promise.resolve(connection.now<Row>(text, parameters))
+        : connection.exclusive(() => connection.now<Row>(text, parameters)),
 
     // PRAGMA user_version counts the steps applied. One IMMEDIATE transaction, the version read inside it, so two
     // processes opening a new file at once cannot both apply a step.

@@ -12,7 +12,7 @@ import { MIGRATIONS } from './migrations';
 import { LOCAL_OWNER_ID } from './owner';
 import { type BusOptions, SharedRunBus } from './run-bus';
 import { backfillIndex, runSearch } from './run-index';
-import { eventsOf, runStore } from './runs';
+import { runStore } from './runs';
 import { defaultSettings } from './settings';
 import type { ChatStore, ConversationSettings } from './types';
 
@@ -43,7 +43,7 @@ export async function createStore(d: Dialect, opts: StoreOptions = {}): Promise<
   try {
     await d.migrate(
       MIGRATIONS.map((step) => step(d.ddl)),
-      (db) => backfillIndex(d, db, eventsOf),
+      (db) => backfillIndex({ d }, db),
     );
     const bus = d.bus && (await SharedRunBus.start(d.db, d.bus, opts));
     let lastNow = 0;
