@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Dialect } from './dialect';
-import { query } from './query';
+import { cols, query } from './query';
 import type { Ctx } from './store';
 import type { Tables } from './tables';
 import type { AccountStore, ApiKeyRecord, InviteRecord, ServerSettings } from './types';
@@ -20,14 +20,7 @@ const Q = {
   insertKey: query((d, p) =>
     d.db
       .insertInto('api_keys')
-      .values({
-        id: p('id'),
-        owner_id: p('owner'),
-        name: p('name'),
-        prefix: p('prefix'),
-        hash: p('hash'),
-        created_at: p('at'),
-      })
+      .values(cols(p, ['id', 'owner_id', 'name', 'prefix', 'hash', 'created_at']))
       .returning(KEY_COLUMNS),
   ),
   keys: query((d, p) =>
@@ -57,7 +50,7 @@ const Q = {
   insertInvite: query((d, p) =>
     d.db
       .insertInto('invites')
-      .values({ id: p('id'), hash: p('hash'), created_by: p('by'), created_at: p('at'), expires_at: p('expires') })
+      .values(cols(p, ['id', 'hash', 'created_by', 'created_at', 'expires_at']))
       .returning(INVITE_COLUMNS),
   ),
   openInvites: query((d, p) =>
@@ -114,7 +107,7 @@ export function accountStore(ctx: Ctx): AccountStore {
 
   return {
     async createApiKey(owner, { name, prefix, hash }) {
-      const values = { id: randomUUID(), owner: owner.ownerId, name, prefix, hash, at: ctx.now() };
+      const values = { id: randomUUID(), owner_id: owner.ownerId, name, prefix, hash, created_at: ctx.now() };
       return toKey((await Q.insertKey.first(ctx, db, values))!);
     },
     listApiKeys: async (owner) => (await Q.keys.all(ctx, db, { owner: owner.ownerId })).map(toKey),
@@ -129,7 +122,7 @@ export function accountStore(ctx: Ctx): AccountStore {
     },
 
     async createInvite({ hash, createdBy, expiresAt }) {
-      const values = { id: randomUUID(), hash, by: createdBy, at: ctx.now(), expires: expiresAt };
+      const values = { id: randomUUID(), hash, created_by: createdBy, created_at: ctx.now(), expires_at: expiresAt };
       return toInvite((await Q.insertInvite.first(ctx, db, values))!);
     },
     listOpenInvites: async (now) => (await Q.openInvites.all(ctx, db, { now })).map(toInvite),

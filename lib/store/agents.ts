@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './dialect';
-import { query } from './query';
+import { cols, query } from './query';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
 import type { Ctx } from './store';
@@ -17,14 +17,7 @@ const Q = {
   insert: query((d, p) =>
     d.db
       .insertInto('agents')
-      .values({
-        id: p('id'),
-        owner_id: p('owner'),
-        name: p('name'),
-        definition_json: p('json'),
-        created_at: p('at'),
-        updated_at: p('at'),
-      })
+      .values(cols(p, ['id', 'owner_id', 'name', 'definition_json', 'created_at', 'updated_at']))
       .returning(COLUMNS),
   ),
   one: query((d, p) =>
@@ -42,9 +35,9 @@ const Q = {
   update: query((d, p) =>
     d.db
       .updateTable('agents')
-      .set({ name: p('name'), definition_json: p('json'), updated_at: p('at') })
+      .set(cols(p, ['name', 'definition_json', 'updated_at']))
       .where('id', '=', p('id'))
-      .where('owner_id', '=', p('owner'))
+      .where('owner_id', '=', p('owner_id'))
       .returning(COLUMNS),
   ),
   delete: query((d, p) => d.db.deleteFrom('agents').where('id', '=', p('id')).where('owner_id', '=', p('owner'))),
@@ -75,7 +68,7 @@ export function agentStore(ctx: Ctx): AgentStore {
           json: JSON.stringify(definition),
           at,
         };
-        const row = (await Q.insert.first(ctx, db, values))!;
+        const row = (await Q.insert.first(ctx, db, { ...values, created_at: at, updated_at: at }))!;
         await holdDocuments(db, owner, row.id, definition);
         return toAgent(row);
       });

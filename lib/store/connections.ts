@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { CapabilityHints } from '../llm/capabilities';
 import type { ModelRates } from '../llm/cost';
 import type { Dialect } from './dialect';
-import { query } from './query';
+import { cols, query } from './query';
 import { NotFoundError } from './errors';
 import type { Ctx } from './store';
 import type { Tables } from './tables';
@@ -36,22 +36,7 @@ const own = (owner: never) => sql<boolean>`coalesce(owner_id, '') = coalesce(CAS
 const Q = {
   list: query((d, p) => visible(d, p('owner')).orderBy('created_at').orderBy(sql.ref(d.ord))),
   one: query((d, p) => visible(d, p('owner')).where('id', '=', p('id'))),
-  insert: query((d, p) =>
-    d.db
-      .insertInto('model_connections')
-      .values({
-        id: p('id'),
-        owner_id: p('owner'),
-        name: p('name'),
-        base_url: p('url'),
-        api_key_cipher: p('key'),
-        capabilities_json: p('capabilities'),
-        rates_json: p('rates'),
-        created_at: p('at'),
-        updated_at: p('at'),
-      })
-      .returning(COLUMNS),
-  ),
+  insert: query((d, p) => d.db.insertInto('model_connections').values(cols(p, COLUMNS)).returning(COLUMNS)),
   owned: query((d, p) =>
     d.db
       .selectFrom('model_connections')
@@ -63,14 +48,7 @@ const Q = {
   update: query((d, p) =>
     d.db
       .updateTable('model_connections')
-      .set({
-        name: p('name'),
-        base_url: p('url'),
-        api_key_cipher: p('key'),
-        capabilities_json: p('capabilities'),
-        rates_json: p('rates'),
-        updated_at: p('at'),
-      })
+      .set(cols(p, ['name', 'base_url', 'api_key_cipher', 'capabilities_json', 'rates_json', 'updated_at']))
       .where('id', '=', p('id'))
       .returning(COLUMNS),
   ),
@@ -110,15 +88,17 @@ export function connectionStore(ctx: Ctx): ConnectionStore {
     },
 
     async addConnection(owner, input) {
+      const at = ctx.now();
       const row = await Q.insert.first(ctx, db, {
         id: randomUUID(),
-        owner: owner?.ownerId ?? null,
+        owner_id: owner?.ownerId ?? null,
         name: input.name,
-        url: input.baseURL,
-        key: input.apiKeyCipher,
-        capabilities: json(input.capabilities ?? {}),
-        rates: json(input.rates ?? {}),
-        at: ctx.now(),
+        base_url: input.baseURL,
+        api_key_cipher: input.apiKeyCipher,
+        capabilities_json: json(input.capabilities ?? {}),
+        rates_json: json(input.rates ?? {}),
+        created_at: at,
+        updated_at: at,
       });
       return toConnection(row!);
     },
@@ -131,11 +111,11 @@ export function connectionStore(ctx: Ctx): ConnectionStore {
         const updated = await Q.update.first(ctx, db, {
           id,
           name: patch.name ?? current.name,
-          url: patch.baseURL ?? current.baseURL,
-          key: patch.apiKeyCipher !== undefined ? patch.apiKeyCipher : current.apiKeyCipher,
-          capabilities: json(patch.capabilities ?? current.capabilities),
-          rates: json(patch.rates ?? current.rates),
-          at: ctx.now(),
+          base_url: patch.baseURL ?? current.baseURL,
+          api_key_cipher: patch.apiKeyCipher !== undefined ? patch.apiKeyCipher : current.apiKeyCipher,
+          capabilities_json: json(patch.capabilities ?? current.capabilities),
+          rates_json: json(patch.rates ?? current.rates),
+          updated_at: ctx.now(),
         });
         return toConnection(updated!);
       });

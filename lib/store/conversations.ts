@@ -7,7 +7,7 @@ import { contentText } from '../llm/schema';
 import { likeEscaped, type Db } from './dialect';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
-import { query } from './query';
+import { cols, query } from './query';
 import { DEFAULT_TITLE, mergeSettings, settingsFromJson } from './settings';
 import type { Ctx } from './store';
 import type { Tables } from './tables';
@@ -22,15 +22,7 @@ const Q = {
   insert: query((d, p) =>
     d.db
       .insertInto('conversations')
-      .values({
-        id: p('id'),
-        owner_id: p('owner'),
-        title: p('title'),
-        created_at: p('at'),
-        updated_at: p('at'),
-        settings_json: p('settings'),
-        search_text: p('search'),
-      })
+      .values(cols(p, ['id', 'owner_id', 'title', 'created_at', 'updated_at', 'settings_json', 'search_text']))
       .returning(COLUMNS),
   ),
   /** The owner's conversation (`owner` null: any owner's, for closing a run already found). */
@@ -90,15 +82,11 @@ const Q = {
     d.db
       .insertInto('turns')
       .values({
-        id: p('id'),
-        conversation_id: p('conversation'),
+        ...cols(p, ['id', 'conversation_id', 'content_json', 'search_text', 'created_at']),
         seq: d.db
           .selectFrom('turns')
           .select(sql<number>`coalesce(max(seq), -1) + 1`.as('next'))
-          .where('conversation_id', '=', p('conversation')),
-        content_json: p('content'),
-        search_text: p('search'),
-        created_at: p('at'),
+          .where('conversation_id', '=', p('conversation_id')),
       })
       .returning(['id', 'conversation_id', 'seq', 'content_json', 'created_at']),
   ),
@@ -127,8 +115,15 @@ export function conversationStore(ctx: Ctx) {
       const at = ctx.now();
       const title = init?.title?.trim() || DEFAULT_TITLE;
       const settings = mergeSettings(ctx.defaults, init?.settings);
-      const values = { id: randomUUID(), owner: owner.ownerId, title, at, search: title.toLowerCase() };
-      const row = await Q.insert.first(ctx, db, { ...values, settings: JSON.stringify(settings) });
+      const row = await Q.insert.first(ctx, db, {
+        id: randomUUID(),
+        owner_id: owner.ownerId,
+        title,
+        created_at: at,
+        updated_at: at,
+        settings_json: JSON.stringify(settings),
+        search_text: title.toLowerCase(),
+      });
       return { ...toSummary(row!), settings };
     },
 
@@ -181,10 +176,10 @@ export function conversationStore(ctx: Ctx) {
         const at = ctx.now();
         const row = await Q.addTurn.first(ctx, db, {
           id: randomUUID(),
-          conversation: conversationId,
-          content: JSON.stringify(content),
-          search: (typeof content === 'string' ? content : contentText(content)).toLowerCase(),
-          at,
+          conversation_id: conversationId,
+          content_json: JSON.stringify(content),
+          search_text: (typeof content === 'string' ? content : contentText(content)).toLowerCase(),
+          created_at: at,
         });
         await touch(ctx, db, conversationId, at);
         await rebuildSearch(ctx, db, conversationId, conversation.title);

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Dialect } from './dialect';
-import { query } from './query';
+import { cols, query } from './query';
 import { NotFoundError } from './errors';
 import type { Ctx } from './store';
 import type { Tables } from './tables';
@@ -37,15 +37,7 @@ const Q = {
   insert: query((d, p) =>
     d.db
       .insertInto('documents')
-      .values({
-        id: p('id'),
-        conversation_id: p('conversation'),
-        hash: p('hash'),
-        name: p('name'),
-        size: p('size'),
-        state: 'parsing',
-        created_at: p('at'),
-      })
+      .values({ ...cols(p, ['id', 'conversation_id', 'hash', 'name', 'size', 'created_at']), state: 'parsing' })
       .returning(COLUMNS),
   ),
   one: query((d, p) =>
@@ -117,7 +109,7 @@ export function documentStore(ctx: Ctx): DocumentStore {
       return ctx.write(async (db) => {
         if (!(await Q.conversation.first(ctx, db, { id: conversationId, owner: owner.ownerId })))
           throw new NotFoundError(`Unknown conversation id "${conversationId}".`);
-        const values = { id: randomUUID(), conversation: conversationId, hash, name, size, at: ctx.now() };
+        const values = { id: randomUUID(), conversation_id: conversationId, hash, name, size, created_at: ctx.now() };
         return toDocument((await Q.insert.first(ctx, db, values))!);
       });
     },

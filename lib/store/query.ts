@@ -18,6 +18,11 @@ export interface Query<O> {
   run(on: { d: Dialect }, db: Db, values?: Values): Promise<number>;
 }
 
+/** The named values of these columns (`p(column)` each), for .values() and .set(): the call gives a row's fields. */
+export function cols<const K extends string>(p: (name: string) => never, columns: readonly K[]): Record<K, never> {
+  return Object.fromEntries(columns.map((c) => [c, p(c)])) as Record<K, never>;
+}
+
 export function query<O>(build: (d: Dialect, p: (name: string) => never) => Compilable<O>): Query<O> {
   const compiled = new WeakMap<Dialect, { sql: string; parameters: readonly unknown[] }>();
   const exec = ({ d }: { d: Dialect }, db: Db, values: Values = {}) => {

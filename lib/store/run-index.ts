@@ -22,7 +22,7 @@ import {
   type RunSearchStore,
   type ToolFigure,
 } from './run-query';
-import { query } from './query';
+import { cols, query } from './query';
 import { eventsOf } from './runs';
 import { searchWords, summariseRun, type RunToIndex } from './run-summary';
 import type { Tables } from './tables';
@@ -36,6 +36,22 @@ export const FIGURES_CAP = 5000;
 export const SET_DRIVEN_MAX = 2000;
 
 type SummaryRow = Omit<Tables['run_summaries'], 'id' | 'owner_id'> & { title: string };
+const SUMMARY_COLUMNS = [
+  'run_id',
+  'conversation_id',
+  'owner_id',
+  'started_at',
+  'outcome',
+  'agent',
+  'model',
+  'llm_calls',
+  'tool_calls',
+  'failed_tool_calls',
+  'prompt_tokens',
+  'completion_tokens',
+  'duration_ms',
+  'cost',
+] as const;
 
 const Q = {
   run: query((d, p) =>
@@ -57,40 +73,14 @@ const Q = {
       ),
   ),
   drop: query((d, p) => d.db.deleteFrom('run_summaries').where('run_id', '=', p('id'))),
-  summary: query((d, p) =>
-    d.db
-      .insertInto('run_summaries')
-      .values({
-        run_id: p('run'),
-        conversation_id: p('conversation'),
-        owner_id: p('owner'),
-        started_at: p('started'),
-        outcome: p('outcome'),
-        agent: p('agent'),
-        model: p('model'),
-        llm_calls: p('llmCalls'),
-        tool_calls: p('toolCalls'),
-        failed_tool_calls: p('failed'),
-        prompt_tokens: p('prompt'),
-        completion_tokens: p('completion'),
-        duration_ms: p('ms'),
-        cost: p('cost'),
-      })
-      .returning('id'),
-  ),
+  summary: query((d, p) => d.db.insertInto('run_summaries').values(cols(p, SUMMARY_COLUMNS)).returning('id')),
   toolCall: query((d, p) =>
-    d.db
-      .insertInto('run_tool_calls')
-      .values({ summary_id: p('id'), name: p('name'), ok: p('ok'), duration_ms: p('ms') }),
+    d.db.insertInto('run_tool_calls').values(cols(p, ['summary_id', 'name', 'ok', 'duration_ms'])),
   ),
   llmCall: query((d, p) =>
-    d.db.insertInto('run_llm_calls').values({
-      summary_id: p('id'),
-      model: p('model'),
-      prompt_tokens: p('prompt'),
-      completion_tokens: p('completion'),
-      ttft_ms: p('ttft'),
-    }),
+    d.db
+      .insertInto('run_llm_calls')
+      .values(cols(p, ['summary_id', 'model', 'prompt_tokens', 'completion_tokens', 'ttft_ms'])),
   ),
   text: query((d, p) => ({
     compile: () =>
@@ -111,29 +101,30 @@ export async function indexRun(
   const s = summariseRun(run, events, answer);
   await Q.drop.run(ctx, db, { id: runId });
   const [{ id }] = (await Q.summary.all(ctx, db, {
-    run: runId,
-    conversation: run.conversation_id,
-    owner: run.owner_id,
-    started: run.started_at,
+    run_id: runId,
+    conversation_id: run.conversation_id,
+    owner_id: run.owner_id,
+    started_at: run.started_at,
     outcome: run.outcome,
     agent: s.agent,
     model: s.model,
-    llmCalls: s.llmCalls.length,
-    toolCalls: s.toolCalls.length,
-    failed: s.toolCalls.filter((c) => !c.ok).length,
-    prompt: s.promptTokens,
-    completion: s.completionTokens,
-    ms: s.durationMs,
+    llm_calls: s.llmCalls.length,
+    tool_calls: s.toolCalls.length,
+    failed_tool_calls: s.toolCalls.filter((c) => !c.ok).length,
+    prompt_tokens: s.promptTokens,
+    completion_tokens: s.completionTokens,
+    duration_ms: s.durationMs,
     cost: s.cost,
   })) as [{ id: number }];
-  for (const c of s.toolCalls) await Q.toolCall.run(ctx, db, { id, name: c.name, ok: c.ok, ms: c.durationMs });
+  for (const c of s.toolCalls)
+    await Q.toolCall.run(ctx, db, { summary_id: id, name: c.name, ok: c.ok, duration_ms: c.durationMs });
   for (const c of s.llmCalls)
     await Q.llmCall.run(ctx, db, {
-      id,
+      summary_id: id,
       model: c.model,
-      prompt: c.promptTokens,
-      completion: c.completionTokens,
-      ttft: c.ttftMs,
+      prompt_tokens: c.promptTokens,
+      completion_tokens: c.completionTokens,
+      ttft_ms: c.ttftMs,
     });
   await Q.text.run(ctx, db, { id, body: s.body });
 }

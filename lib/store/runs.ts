@@ -12,7 +12,7 @@ import { conversationOf, rebuildSearch, touch, toTurn, TURN_COLUMNS } from './co
 import type { Db, Dialect } from './dialect';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
-import { query } from './query';
+import { cols, query } from './query';
 import { indexRun } from './run-index';
 import { keptMessages, messagesJson } from './run-messages';
 import type { Ctx } from './store';
@@ -95,11 +95,7 @@ const Q = {
     d.db
       .updateTable('runs')
       .set({
-        status: p('status'),
-        ended_at: p('at'),
-        error_json: p('error'),
-        answer_text: p('answer'),
-        messages_json: p('messages'),
+        ...cols(p, ['status', 'ended_at', 'error_json', 'answer_text', 'messages_json']),
         ...(d.bus ? { lease_until: null } : {}),
       })
       .where('id', '=', p('id'))
@@ -162,10 +158,10 @@ export function runStore(ctx: Ctx) {
     const closed = await Q.close.run(ctx, db, {
       id: runId,
       status,
-      at,
-      error: error ? JSON.stringify(error) : null,
-      answer,
-      messages: messagesJson(events),
+      ended_at: at,
+      error_json: error ? JSON.stringify(error) : null,
+      answer_text: answer,
+      messages_json: messagesJson(events),
       holder,
     });
     if (!closed) return false;

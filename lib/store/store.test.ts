@@ -75,6 +75,24 @@ async function sqliteHarness(): Promise<StoreHarness & { file: string }> {
     dialect: () => o.dialect(),
     schemaVersion: async () => raw((db) => db.pragma('user_version', { simple: true }) as number),
     setSchemaVersion: async (version) => void raw((db) => db.pragma(`user_version = ${version}`)),
+    async layout() {
+      const rows = raw(
+        (db) =>
+          db
+            .prepare(
+              "SELECT type, tbl_name, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name",
+            )
+            .all() as { type: string; tbl_name: string; name: string; sql: string | null }[],
+      );
+      // The text as written, without comments and white space (the old steps were laid out otherwise).
+      return rows.map(
+        (r) =>
+          `${r.type} ${r.tbl_name} ${r.name} ${(r.sql ?? '')
+            .replace(/--[^\n]*/g, '')
+            .replace(/\s+/g, '')
+            .toLowerCase()}`,
+      );
+    },
     async restoreFixture() {
       STORE_FIXTURE.copySqlite(file);
       return { dataDir: dir, env: {} };
@@ -103,6 +121,27 @@ async function postgresHarness(): Promise<StoreHarness> {
     async setSchemaVersion(version) {
       await queryRows(db.url, 'DELETE FROM schema_migrations WHERE version > $1', [version]);
       await queryRows(db.url, 'INSERT INTO schema_migrations (version) VALUES ($1) ON CONFLICT DO NOTHING', [version]);
+    },
+    async layout() {
+      const columns = await queryRows<Record<string, string>>(
+        db.url,
+        `SELECT table_name, column_name, data_type, is_nullable, column_default, is_identity
+           FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, column_name`,
+      );
+      const indexes = await queryRows<Record<string, string>>(
+        db.url,
+        "SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname",
+      );
+      const constraints = await queryRows<Record<string, string>>(
+        db.url,
+        `SELECT conrelid::regclass::text AS t, conname, pg_get_constraintdef(oid) AS def FROM pg_constraint
+           WHERE connamespace = 'public'::regnamespace ORDER BY conname`,
+      );
+      return [
+        ...columns.map((c) => `table ${c.table_name} ${Object.values(c).join(' ')}`),
+        ...indexes.map((i) => `index ${i.tablename} ${i.indexname} ${i.indexdef}`),
+        ...constraints.map((c) => `table ${c.t} constraint ${c.conname} ${c.def}`),
+      ];
     },
     async restoreFixture() {
       await queryRows(db.url, STORE_FIXTURE.postgresDump());

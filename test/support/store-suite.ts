@@ -24,6 +24,8 @@ export interface StoreHarness {
   schemaVersion(): Promise<number>;
   /** Makes the database say it is at `version` (only the record: the tables stay as they are). */
   setSchemaVersion(version: number): Promise<void>;
+  /** The database's layout, one line per table and index, comparable between two databases of one kind. */
+  layout(): Promise<string[]>;
   /** Puts test/fixtures/store-v12 in the (empty) database: what the app wrote before the store was written once.
    *  Resolves with a copy of its data directory and the environment that opens it. */
   restoreFixture(): Promise<{ dataDir: string; env: Record<string, string> }>;

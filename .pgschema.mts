@@ -1,0 +1,12 @@
+import pg from 'pg';
+import { execFileSync } from 'node:child_process';
+const mod = await import(process.argv[2]!);
+const base = process.argv[3]!;
+const name = 'schema_' + Math.random().toString(16).slice(2, 8);
+const admin = new pg.Client({ connectionString: base }); await admin.connect(); await admin.query(`CREATE DATABASE ${name}`);
+const url = new URL(base); url.pathname = '/' + name;
+const store = await mod.openPostgresStore(url.toString(), { maintenance: false });
+await store.close();
+const dump = execFileSync('/usr/lib/postgresql/15/bin/pg_dump', ['--schema-only', '--no-owner', '--no-privileges', url.toString()], { encoding: 'utf8' });
+console.log(dump.split('\n').filter((l) => !l.startsWith('--') && !l.startsWith('\\') && l.trim()).join('\n'));
+await admin.query(`DROP DATABASE ${name} WITH (FORCE)`); await admin.end();

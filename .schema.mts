@@ -1,0 +1,10 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs'; import os from 'node:os'; import path from 'node:path';
+const mod = await import(process.argv[2]!);
+const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'schema-')), 'x.db');
+const store = await (mod.openSqliteStore ?? mod.default?.openSqliteStore)(file);
+await store.close();
+const db = new Database(file, { readonly: true });
+const rows = db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as { type: string; name: string; sql: string | null }[];
+for (const r of rows) console.log(r.type, r.name, (r.sql ?? '').replace(/--[^\n]*\n/g, '\n').toLowerCase().replace(/\s+/g, ''));
+console.log('version', db.pragma('user_version', { simple: true }));
