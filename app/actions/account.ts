@@ -7,7 +7,7 @@ import { CodedError } from '@/lib/protocol/errors';
 import { failure } from './action-error';
 import { guardAction } from './guard';
 
-const NO_ACCOUNTS = 'API keys belong to accounts, and accounts are off on this server (see the README’s Accounts).';
+const NO_ACCOUNTS = 'API keys belong to accounts, and accounts are off on this server (see docs/accounts.md).';
 
 async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
   try {

@@ -107,10 +107,7 @@ async function oidcOutcome(answer: Response): Promise<Response> {
 
 export async function handleAuthRequest(request: Request, accounts: AccountService, auth: Auth): Promise<Response> {
   if (accounts.mode !== 'accounts')
-    return problem(
-      404,
-      'Accounts are off on this server (set AUTH=required to turn them on; see the README’s Accounts section).',
-    );
+    return problem(404, 'Accounts are off on this server (set AUTH=required to turn them on; see docs/accounts.md).');
   const url = new URL(request.url);
   const route = `${request.method} ${url.pathname.replace(/^\/api\/auth/, '').replace(/\/+$/, '')}`;
   const address = clientKey(request.headers);
