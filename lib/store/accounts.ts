@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Dialect } from './dialect';
-import { cols, query } from './query';
+import { cols, query, record } from './query';
 import type { Ctx } from './store';
 import type { Tables } from './tables';
 import type { AccountStore, ApiKeyRecord, InviteRecord, ServerSettings } from './types';
@@ -145,27 +145,17 @@ export function accountStore(ctx: Ctx): AccountStore {
 }
 
 function toKey(row: Omit<Tables['api_keys'], 'hash'>): ApiKeyRecord {
-  const key: ApiKeyRecord = {
-    id: row.id,
-    ownerId: row.owner_id,
-    name: row.name,
-    prefix: row.prefix,
-    createdAt: row.created_at,
-  };
-  if (row.last_used_at !== null) key.lastUsedAt = row.last_used_at;
-  if (row.revoked_at !== null) key.revokedAt = row.revoked_at;
-  return key;
+  const { id, owner_id: ownerId, name, prefix, created_at: createdAt } = row;
+  return record<ApiKeyRecord>(
+    { id, ownerId, name, prefix, createdAt },
+    { lastUsedAt: row.last_used_at, revokedAt: row.revoked_at },
+  );
 }
 
 function toInvite(row: Omit<Tables['invites'], 'hash'>): InviteRecord {
-  const invite: InviteRecord = {
-    id: row.id,
-    createdBy: row.created_by,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-  };
-  if (row.used_at !== null) invite.usedAt = row.used_at;
-  if (row.used_by !== null) invite.usedBy = row.used_by;
-  if (row.revoked_at !== null) invite.revokedAt = row.revoked_at;
-  return invite;
+  const { id, created_by: createdBy, created_at: createdAt, expires_at: expiresAt } = row;
+  return record<InviteRecord>(
+    { id, createdBy, createdAt, expiresAt },
+    { usedAt: row.used_at, usedBy: row.used_by, revokedAt: row.revoked_at },
+  );
 }

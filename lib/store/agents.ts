@@ -61,14 +61,9 @@ export function agentStore(ctx: Ctx): AgentStore {
     async createAgent(owner, definition) {
       const at = ctx.now();
       return ctx.write(async (db) => {
-        const values = {
-          id: randomUUID(),
-          owner: owner.ownerId,
-          name: definition.name,
-          json: JSON.stringify(definition),
-          at,
-        };
-        const row = (await Q.insert.first(ctx, db, { ...values, created_at: at, updated_at: at }))!;
+        const values = { id: randomUUID(), owner_id: owner.ownerId, name: definition.name, created_at: at };
+        const json = JSON.stringify(definition);
+        const row = (await Q.insert.first(ctx, db, { ...values, definition_json: json, updated_at: at }))!;
         await holdDocuments(db, owner, row.id, definition);
         return toAgent(row);
       });
@@ -88,14 +83,8 @@ export function agentStore(ctx: Ctx): AgentStore {
 
     async updateAgent(owner, id, definition) {
       return ctx.write(async (db) => {
-        const values = {
-          id,
-          owner: owner.ownerId,
-          name: definition.name,
-          json: JSON.stringify(definition),
-          at: ctx.now(),
-        };
-        const row = await Q.update.first(ctx, db, values);
+        const values = { id, owner_id: owner.ownerId, name: definition.name, updated_at: ctx.now() };
+        const row = await Q.update.first(ctx, db, { ...values, definition_json: JSON.stringify(definition) });
         if (!row) throw new NotFoundError(`Unknown agent id "${id}".`);
         await holdDocuments(db, owner, id, definition);
         return toAgent(row);

@@ -18,6 +18,21 @@ export const TURN_COLUMNS = ['t.id', 't.conversation_id', 't.seq', 't.content_js
 
 type ConversationRow = Pick<Tables['conversations'], (typeof COLUMNS)[number]>;
 
+function byId(lock: boolean) {
+  return query((d, p) =>
+    d.db
+      .selectFrom('conversations')
+      .select(COLUMNS)
+      .where('id', '=', p('id'))
+      .where(sql<boolean>`(CAST(${p('owner')} AS text) IS NULL OR owner_id = ${p('owner')})`)
+      .$if(lock && d.rowLocks, (q) => q.forUpdate()),
+  );
+}
+
+function update(columns: ('title' | 'settings_json' | 'updated_at')[]) {
+  return query((d, p) => d.db.updateTable('conversations').set(cols(p, columns)).where('id', '=', p('id')));
+}
+
 const Q = {
   insert: query((d, p) =>
     d.db
@@ -26,40 +41,13 @@ const Q = {
       .returning(COLUMNS),
   ),
   /** The owner's conversation (`owner` null: any owner's, for closing a run already found). */
-  one: query((d, p) =>
-    d.db
-      .selectFrom('conversations')
-      .select(COLUMNS)
-      .where('id', '=', p('id'))
-      .where(sql<boolean>`(CAST(${p('owner')} AS text) IS NULL OR owner_id = ${p('owner')})`),
-  ),
+  one: byId(false),
   /** The same, locked for the transaction where the database locks rows. */
-  locked: query((d, p) =>
-    d.db
-      .selectFrom('conversations')
-      .select(COLUMNS)
-      .where('id', '=', p('id'))
-      .where(sql<boolean>`(CAST(${p('owner')} AS text) IS NULL OR owner_id = ${p('owner')})`)
-      .$if(d.rowLocks, (q) => q.forUpdate()),
-  ),
-  rename: query((d, p) =>
-    d.db
-      .updateTable('conversations')
-      .set({ title: p('title') })
-      .where('id', '=', p('id')),
-  ),
-  settings: query((d, p) =>
-    d.db
-      .updateTable('conversations')
-      .set({ settings_json: p('json') })
-      .where('id', '=', p('id')),
-  ),
-  touch: query((d, p) =>
-    d.db
-      .updateTable('conversations')
-      .set({ updated_at: p('at') })
-      .where('id', '=', p('id')),
-  ),
+  locked: byId(true),
+  // After an owned lookup in the same transaction.
+  rename: update(['title']),
+  settings: update(['settings_json']),
+  touch: update(['updated_at']),
   delete: query((d, p) =>
     d.db.deleteFrom('conversations').where('id', '=', p('id')).where('owner_id', '=', p('owner')),
   ),
@@ -142,7 +130,7 @@ export function conversationStore(ctx: Ctx) {
           words.reduce((q, w) => q.where(sql<boolean>`search_text LIKE ${`%${likeEscaped(w)}%`} ESCAPE '\\'`), q),
         )
         .orderBy('updated_at', 'desc')
-        .orderBy(ctx.ord(), 'desc')
+        .orderBy(sql.ref(ctx.d.ord), 'desc')
         .execute();
       return rows.map(toSummary);
     },
@@ -160,7 +148,7 @@ export function conversationStore(ctx: Ctx) {
       return ctx.write(async (db) => {
         const current = toConversation(await conversationOf(ctx, db, owner, id));
         const merged = mergeSettings(current.settings, settings);
-        await Q.settings.run(ctx, db, { id, json: JSON.stringify(merged) });
+        await Q.settings.run(ctx, db, { id, settings_json: JSON.stringify(merged) });
         return { ...current, settings: merged };
       });
     },
@@ -219,7 +207,7 @@ export async function rebuildSearch(ctx: Ctx, db: Db, id: string, title: string)
 
 /** The conversation moves to the top of its owner's list. */
 export async function touch(ctx: Ctx, db: Db, id: string, at: number): Promise<void> {
-  await Q.touch.run(ctx, db, { id, at });
+  await Q.touch.run(ctx, db, { id, updated_at: at });
 }
 
 function toSummary(row: ConversationRow): ConversationSummary {

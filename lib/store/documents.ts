@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Dialect } from './dialect';
-import { cols, query } from './query';
+import { cols, query, record } from './query';
 import { NotFoundError } from './errors';
 import type { Ctx } from './store';
 import type { Tables } from './tables';
@@ -31,6 +31,9 @@ export function documentRef(hash: string, name: string): string {
 /** The ids of the owner's conversations. */
 const owned = (d: Dialect, owner: never) => d.db.selectFrom('conversations').select('id').where('owner_id', '=', owner);
 const n = sql<number>`count(*)`.as('n');
+/** The owner's document `p('id')`. */
+const mine = (d: Dialect, p: (name: string) => never) =>
+  sql<boolean>`id = ${p('id')} AND conversation_id IN (SELECT id FROM conversations WHERE owner_id = ${p('owner')})`;
 
 const Q = {
   conversation: query((d, p) => owned(d, p('owner')).where('id', '=', p('id'))),
@@ -40,13 +43,7 @@ const Q = {
       .values({ ...cols(p, ['id', 'conversation_id', 'hash', 'name', 'size', 'created_at']), state: 'parsing' })
       .returning(COLUMNS),
   ),
-  one: query((d, p) =>
-    d.db
-      .selectFrom('documents')
-      .select(COLUMNS)
-      .where('id', '=', p('id'))
-      .where('conversation_id', 'in', owned(d, p('owner'))),
-  ),
+  one: query((d, p) => d.db.selectFrom('documents').select(COLUMNS).where(mine(d, p))),
   ofConversation: query((d, p) =>
     d.db
       .selectFrom('documents')
@@ -60,25 +57,17 @@ const Q = {
     d.db
       .updateTable('documents')
       .set({ state: 'ready', kind: p('kind'), pages: p('pages'), title: p('title'), error: null, error_code: null })
-      .where('id', '=', p('id'))
-      .where('conversation_id', 'in', owned(d, p('owner')))
+      .where(mine(d, p))
       .returning(COLUMNS),
   ),
   failed: query((d, p) =>
     d.db
       .updateTable('documents')
       .set({ state: 'error', error: p('error'), error_code: p('code') })
-      .where('id', '=', p('id'))
-      .where('conversation_id', 'in', owned(d, p('owner')))
+      .where(mine(d, p))
       .returning(COLUMNS),
   ),
-  remove: query((d, p) =>
-    d.db
-      .deleteFrom('documents')
-      .where('id', '=', p('id'))
-      .where('conversation_id', 'in', owned(d, p('owner')))
-      .returning(COLUMNS),
-  ),
+  remove: query((d, p) => d.db.deleteFrom('documents').where(mine(d, p)).returning(COLUMNS)),
   // A conversation's upload, or a saved agent's document (agent_documents, kept by agents.ts).
   owned: query((d, p) =>
     d.db
@@ -150,20 +139,9 @@ export function documentStore(ctx: Ctx): DocumentStore {
 }
 
 function toDocument(row: Tables['documents']): StoredDocument {
-  const doc: StoredDocument = {
-    id: row.id,
-    conversationId: row.conversation_id,
-    hash: row.hash,
-    name: row.name,
-    size: row.size,
-    ref: documentRef(row.hash, row.name),
-    state: row.state,
-    createdAt: row.created_at,
-  };
-  if (row.kind !== null) doc.kind = row.kind;
-  if (row.pages !== null) doc.pages = row.pages;
-  if (row.title !== null) doc.title = row.title;
-  if (row.error !== null) doc.error = row.error;
-  if (row.error_code !== null) doc.errorCode = row.error_code;
-  return doc;
+  const { id, conversation_id: conversationId, hash, name, size, state, created_at: createdAt } = row;
+  return record<StoredDocument>(
+    { id, conversationId, hash, name, size, ref: documentRef(hash, name), state, createdAt },
+    { kind: row.kind, pages: row.pages, title: row.title, error: row.error, errorCode: row.error_code },
+  );
 }

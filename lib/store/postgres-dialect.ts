@@ -89,6 +89,13 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
   pool.on('error', (e) => console.error(`[store] a PostgreSQL connection failed: ${e.message}`));
   const db: Db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), plugins: [WITHOUT_NUL] });
 
+  const names = new Map<string, string>();
+  /** A statement's name, by its text. */
+  const statementName = (text: string) => {
+    let name = names.get(text);
+    if (!name) names.set(text, (name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
+    return name;
+  };
   /** A query's text with @name parameters, as PostgreSQL's $n and the names in their order. */
   const numbered = new Map<string, { text: string; names: string[]; name: string }>();
   const runs: RunsSql = {
@@ -103,7 +110,7 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
         q = {
           text: positional,
           names,
-          name: `runs_${createHash('sha1').update(positional).digest('hex').slice(0, 20)}`,
+          name: statementName(positional),
         };
         numbered.set(text, q);
       }
@@ -191,9 +198,16 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
     rowLocks: true,
     stringAgg: 'string_agg',
     jsonMerge: (json, patch) => sql<string>`(${json}::jsonb || ${patch}::jsonb)::text`,
+    // Outside a transaction, a named statement (parsed and planned once per connection of the pool); inside one, on
+    // the transaction's connection.
     async run<Row>(on: Db, text: string, parameters: readonly unknown[]) {
-      const result = await on.executeQuery<Row>(CompiledQuery.raw(text, parameters.map(noNul)));
-      return { rows: result.rows, changes: Number(result.numAffectedRows ?? 0) };
+      const values = parameters.map(noNul);
+      if (on.isTransaction) {
+        const result = await on.executeQuery<Row>(CompiledQuery.raw(text, values));
+        return { rows: result.rows, changes: Number(result.numAffectedRows ?? 0) };
+      }
+      const result = await pool.query<Row & pg.QueryResultRow>({ name: statementName(text), text, values });
+      return { rows: result.rows, changes: result.rowCount ?? 0 };
     },
 
     // The table schema_migrations records the versions applied; every instance applies what is missing when it opens

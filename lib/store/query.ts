@@ -28,9 +28,12 @@ export function query<O>(build: (d: Dialect, p: (name: string) => never) => Comp
   const exec = ({ d }: { d: Dialect }, db: Db, values: Values = {}) => {
     let c = compiled.get(d);
     if (!c) compiled.set(d, (c = build(d, named).compile()));
-    const parameters = c.parameters.map((v) =>
-      typeof v === 'object' && v !== null && PARAM in v ? values[v[PARAM] as string] : v,
-    );
+    const parameters = c.parameters.map((v) => {
+      if (typeof v !== 'object' || v === null || !(PARAM in v)) return v;
+      const value = values[v[PARAM] as string];
+      if (value === undefined) throw new Error(`The store's query needs a value for "${String(v[PARAM])}".`);
+      return value;
+    });
     return d.run<O>(db, c.sql, parameters);
   };
   return {
@@ -38,4 +41,11 @@ export function query<O>(build: (d: Dialect, p: (name: string) => never) => Comp
     first: async (on, db, values) => (await exec(on, db, values)).rows[0],
     run: async (on, db, values) => (await exec(on, db, values)).changes,
   };
+}
+
+/** A record from a row: `required` whole, and each of `optional` that is not null (a NULL column is an absent field). */
+export function record<T>(required: Partial<T>, optional: { [K in keyof T]?: T[K] | null }): T {
+  const out = { ...required } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(optional)) if (value !== null && value !== undefined) out[key] = value;
+  return out as T;
 }

@@ -53,16 +53,23 @@ const SUMMARY_COLUMNS = [
   'cost',
 ] as const;
 
-const Q = {
-  run: query((d, p) =>
+/** What indexing a run needs of it and of its conversation (locked for a transaction that closes the run, where the
+ *  database locks rows). */
+export function runFacts(lock: boolean) {
+  return query((d, p) =>
     d.db
       .selectFrom('runs as r')
       .innerJoin('turns as t', 't.id', 'r.turn_id')
       .innerJoin('conversations as c', 'c.id', 't.conversation_id')
-      .select(['r.started_at', 'r.ended_at', 'r.status as outcome', 't.conversation_id', 'c.owner_id'])
-      .select('t.search_text as message')
-      .where('r.id', '=', p('id')),
-  ),
+      .select(['r.started_at', 'r.ended_at', 'r.status as outcome', 't.search_text as message', 'c.owner_id'])
+      .select(['c.id as conversation_id', 'c.title'])
+      .where('r.id', '=', p('id'))
+      .$if(lock && d.rowLocks, (q) => q.forUpdate('c')),
+  );
+}
+
+const Q = {
+  run: runFacts(false),
   unindexed: query((d) =>
     d.db
       .selectFrom('runs as r')

@@ -12,8 +12,8 @@ import { conversationOf, rebuildSearch, touch, toTurn, TURN_COLUMNS } from './co
 import type { Db, Dialect } from './dialect';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
-import { cols, query } from './query';
-import { indexRun } from './run-index';
+import { cols, query, record } from './query';
+import { indexRun, runFacts } from './run-index';
 import { keptMessages, messagesJson } from './run-messages';
 import type { Ctx } from './store';
 import type { Tables } from './tables';
@@ -80,15 +80,7 @@ const Q = {
     }),
   ),
   /** What closing a run needs of it, its conversation locked for the transaction where the database locks rows. */
-  closing: query((d, p) =>
-    d.db
-      .selectFrom('runs as r')
-      .innerJoin('turns as t', 't.id', 'r.turn_id')
-      .innerJoin('conversations as c', 'c.id', 't.conversation_id')
-      .select(['r.started_at', 't.search_text as message', 'c.id as conversation_id', 'c.owner_id', 'c.title'])
-      .where('r.id', '=', p('id'))
-      .$if(d.rowLocks, (q) => q.forUpdate('c')),
-  ),
+  closing: runFacts(true),
   /** Only a running run closes; with a run bus, by its lease holder, or (no holder: the sweep) once its lease ran
    *  out. */
   close: query((d, p) =>
@@ -290,8 +282,9 @@ export async function eventsOf(ctx: { d: Dialect }, db: Db, runId: string): Prom
 }
 
 function toRun(row: RunRow): StoredRun {
-  const run: StoredRun = { id: row.id, turnId: row.turn_id, status: row.status, startedAt: row.started_at };
-  if (row.ended_at !== null) run.endedAt = row.ended_at;
-  if (row.error_json !== null) run.error = JSON.parse(row.error_json) as ErrorInfo;
-  return run;
+  const { id, turn_id: turnId, status, started_at: startedAt, ended_at: endedAt, error_json: error } = row;
+  return record<StoredRun>(
+    { id, turnId, status, startedAt },
+    { endedAt, error: error === null ? null : (JSON.parse(error) as ErrorInfo) },
+  );
 }

@@ -1,7 +1,6 @@
 // The ChatStore over a dialect's database: the schema brought up to date (migrations.ts), then one object made of
 // the aggregates, each written once (conversations, runs, the Runs page's index, documents, connections, agents,
 // accounts). Every aggregate gets the same context: the database, the dialect, the clock and transactions.
-import { sql } from 'kysely';
 import { accountStore } from './accounts';
 import { adoptAgents, agentStore } from './agents';
 import { connectionStore } from './connections';
@@ -29,8 +28,6 @@ export interface Ctx {
   readonly bus?: SharedRunBus;
   /** Strictly increasing milliseconds, so "newest" and "latest run" stay well ordered within a burst of writes. */
   now(): number;
-  /** The insertion-order column (of a table alias), where times tie. */
-  ord(alias?: string): ReturnType<typeof sql.ref>;
   /** `fn` in one write transaction. */
   write<T>(fn: (db: Db) => Promise<T>): Promise<T>;
   /** `fn` in one transaction that reads one snapshot and writes nothing. */
@@ -57,7 +54,6 @@ export async function createStore(d: Dialect, opts: StoreOptions = {}): Promise<
         lastNow = t > lastNow ? t : lastNow + 1;
         return lastNow;
       },
-      ord: (alias) => sql.ref(alias ? `${alias}.${d.ord}` : d.ord),
       write: (fn) => d.db.transaction().execute(fn),
       read: (fn) => d.db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn),
     };
