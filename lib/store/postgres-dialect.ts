@@ -241,6 +241,10 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
     },
     runs,
     bus,
-    close: () => db.destroy(),
+    // Kysely ends a pool it has used; the pool is ended here too, used or not (the hot paths go to it directly).
+    close: async () => {
+      await db.destroy();
+      if (!pool.ended) await pool.end();
+    },
   };
 }

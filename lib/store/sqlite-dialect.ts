@@ -166,10 +166,11 @@ export function openSqliteDialect(file: string): Dialect {
   OPEN.set(key, connection);
   connection.users++;
   const { handle } = connection;
+  const driver = new Driver_(connection, key);
   const db: Db = new Kysely<Tables>({
     dialect: new (class extends SqliteDialect {
       override createDriver(): Driver {
-        return new Driver_(connection, key);
+        return driver;
       }
     })({ database: handle }),
   });
@@ -267,6 +268,10 @@ export function openSqliteDialect(file: string): Dialect {
     appendEvents: (ownerId, runId, types, json) =>
       connection.exclusive(() => append.immediate(ownerId, runId, types, json)),
     runs,
-    close: () => db.destroy(),
+    // Kysely lets go of a driver it has used; the file is let go of here too, used or not.
+    close: async () => {
+      await db.destroy();
+      await driver.destroy();
+    },
   };
 }
