@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Dialect } from './dialect';
 import { cols, query, record } from './query';
-import type { Ctx } from './store';
+import type { Ctx } from './context';
 import type { Tables } from './tables';
 import type { AccountStore, ApiKeyRecord, InviteRecord, ServerSettings } from './types';
 

@@ -7,7 +7,7 @@ import type { Db } from './dialect';
 import { cols, query } from './query';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
-import type { Ctx } from './store';
+import type { Ctx } from './context';
 import type { Tables } from './tables';
 import type { AgentDefinition, AgentStore, SavedAgent } from './types';
 

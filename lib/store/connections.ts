@@ -8,7 +8,7 @@ import type { ModelRates } from '../llm/cost';
 import type { Dialect } from './dialect';
 import { cols, query } from './query';
 import { NotFoundError } from './errors';
-import type { Ctx } from './store';
+import type { Ctx } from './context';
 import type { Tables } from './tables';
 import type { ConnectionStore, StoredConnection } from './types';
 

@@ -9,7 +9,7 @@ import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
 import { cols, query } from './query';
 import { DEFAULT_TITLE, mergeSettings, settingsFromJson } from './settings';
-import type { Ctx } from './store';
+import type { Ctx } from './context';
 import type { Tables } from './tables';
 import type { ChatStore, Conversation, ConversationSummary, StoredTurn } from './types';
 

@@ -5,7 +5,6 @@
 import type { Kysely, RawBuilder } from 'kysely';
 import type { Ddl } from './migrations';
 import type { Tables } from './tables';
-import type { AuthDatabase } from './types';
 
 /** The store's database, or one transaction on it. Code that runs inside a transaction takes it as `db` and uses
  *  nothing else: on SQLite another query would wait for the transaction's end, which waits for it. */
@@ -13,8 +12,16 @@ export type Db = Kysely<Tables>;
 
 export type Params = Record<string, string | number>;
 
+/** Where lib/auth keeps users and sessions: the store's own database, through the store's own Kysely (on SQLite,
+ *  its queries then wait their turn behind the store's transactions). `transactions`: whether the accounts library
+ *  may open its own (not on SQLite: a query of its made outside one while it is open would wait for it forever). */
+export interface AuthDatabase {
+  type: 'sqlite' | 'postgres';
+  db: Db;
+  transactions: boolean;
+}
+
 export interface Dialect {
-  readonly name: 'sqlite' | 'postgres';
   readonly db: Db;
   /** The words of the migrations that differ (migrations.ts). */
   readonly ddl: Ddl;
@@ -32,7 +39,7 @@ export interface Dialect {
   jsonMerge(json: RawBuilder<string>, patch: RawBuilder<string>): RawBuilder<string>;
 
   /** Runs compiled SQL on `db` (the store's database or a transaction on it) as a statement prepared once per
-   *  text: what the store's queries, built with Kysely and compiled once (store.ts prepare), run through. */
+   *  text: how the store's queries (query.ts) run. */
   run<Row>(db: Db, sql: string, parameters: readonly unknown[]): Promise<{ rows: Row[]; changes: number }>;
 
   /** Applies the migration steps the database lacks in one transaction under a lock, then `after` in a

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Dialect } from './dialect';
 import { cols, query, record } from './query';
 import { NotFoundError } from './errors';
-import type { Ctx } from './store';
+import type { Ctx } from './context';
 import type { Tables } from './tables';
 import type { DocumentStore, StoredDocument } from './types';
 

@@ -1,9 +1,8 @@
 // The store on PostgreSQL (node-postgres): what PostgreSQL says differently (dialect.ts). Several instances of the
 // app may share the database: migrations wait for each other under an advisory lock, writers of one conversation
 // lock its row, and the run bus (run-bus.ts) tells instances about each other's runs with LISTEN/NOTIFY on a
-// connection of its own. The hot paths are named statements (parsed and planned once per connection): appending a
-// run's events is one statement (a multi-row INSERT that checks the run and notifies followers at commit), and the
-// Runs page's queries are prepared per text.
+// connection of its own. Statements outside a transaction are named (parsed and planned once per connection);
+// appending a run's events is one of them (a multi-row INSERT that checks the run and notifies followers at commit).
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
@@ -16,8 +15,7 @@ import {
   type PrimitiveValueListNode,
   type ValueNode,
 } from 'kysely';
-import type { BusTransport, Db, Dialect, Params, RunsSql } from './dialect';
-import { likeEscaped } from './dialect';
+import { likeEscaped, type BusTransport, type Db, type Dialect, type Params, type RunsSql } from './dialect';
 import { newerSchemaError } from './migrations';
 import { EVENTS_CHANNEL } from './run-bus';
 import type { Tables } from './tables';
@@ -177,7 +175,6 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
   };
 
   return {
-    name: 'postgres',
     db,
     ddl: {
       dialect: 'postgres',

@@ -23,7 +23,6 @@ import {
   type ToolFigure,
 } from './run-query';
 import { cols, query } from './query';
-import { eventsOf } from './runs';
 import { searchWords, summariseRun, type RunToIndex } from './run-summary';
 import type { Tables } from './tables';
 
@@ -69,16 +68,6 @@ export function runFacts(lock: boolean) {
 }
 
 const Q = {
-  run: runFacts(false),
-  unindexed: query((d) =>
-    d.db
-      .selectFrom('runs as r')
-      .select(['r.id', 'r.answer_text'])
-      .where('r.status', '<>', 'running')
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('run_summaries as s').select('s.id').whereRef('s.run_id', '=', 'r.id'))),
-      ),
-  ),
   drop: query((d, p) => d.db.deleteFrom('run_summaries').where('run_id', '=', p('id'))),
   summary: query((d, p) => d.db.insertInto('run_summaries').values(cols(p, SUMMARY_COLUMNS)).returning('id')),
   toolCall: query((d, p) =>
@@ -134,17 +123,6 @@ export async function indexRun(
       ttft_ms: c.ttftMs,
     });
   await Q.text.run(ctx, db, { id, body: s.body });
-}
-
-/** Indexes every ended run that is not yet (those that ended before the index existed, or whose summary a migration
- *  dropped). Resolves with how many. */
-export async function backfillIndex(ctx: { d: Dialect }, db: Db) {
-  const runs = await Q.unindexed.all(ctx, db);
-  for (const { id, answer_text } of runs) {
-    const run = await Q.run.first(ctx, db, { id });
-    if (run) await indexRun(ctx, db, id, run, answer_text ?? '', await eventsOf(ctx, db, id));
-  }
-  return runs.length;
 }
 
 /** `setDrivenMax`: see SET_DRIVEN_MAX (a test sets it low to take the other plan over few runs). */

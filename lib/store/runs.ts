@@ -15,7 +15,7 @@ import type { OwnerScope } from './owner';
 import { cols, query, record } from './query';
 import { indexRun, runFacts } from './run-index';
 import { keptMessages, messagesJson } from './run-messages';
-import type { Ctx } from './store';
+import type { Ctx } from './context';
 import type { Tables } from './tables';
 import type { ChatStore, HistoryTurn, StoredRun, TurnRecord } from './types';
 import { upgradeRunLog } from './upgrade';
@@ -100,6 +100,16 @@ const Q = {
       .select('id')
       .where('status', '=', 'running')
       .$if(d.bus !== undefined, (q) => q.where(mayClose(d, null as never))),
+  ),
+  facts: runFacts(false),
+  unindexed: query((d) =>
+    d.db
+      .selectFrom('runs as r')
+      .select(['r.id', 'r.answer_text'])
+      .where('r.status', '<>', 'running')
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('run_summaries as s').select('s.id').whereRef('s.run_id', '=', 'r.id'))),
+      ),
   ),
   keep: query((d, p) =>
     d.db
@@ -273,6 +283,17 @@ export function runStore(ctx: Ctx) {
       return marked;
     },
   } satisfies Partial<ChatStore>;
+}
+
+/** Indexes every ended run that is not yet (those that ended before the index existed, or whose summary a migration
+ *  dropped), in the migrations' transaction. Resolves with how many. */
+export async function indexUnindexed(ctx: { d: Dialect }, db: Db): Promise<number> {
+  const runs = await Q.unindexed.all(ctx, db);
+  for (const { id, answer_text } of runs) {
+    const run = await Q.facts.first(ctx, db, { id });
+    if (run) await indexRun(ctx, db, id, run, answer_text ?? '', await eventsOf(ctx, db, id));
+  }
+  return runs.length;
 }
 
 /** A run's events, oldest first; logs written by an older version are read in today's shape (upgrade.ts). */

@@ -225,7 +225,6 @@ export function openSqliteDialect(file: string): Dialect {
   };
 
   return {
-    name: 'sqlite',
     db,
     ddl: {
       dialect: 'sqlite',

@@ -5,33 +5,22 @@ import { accountStore } from './accounts';
 import { adoptAgents, agentStore } from './agents';
 import { connectionStore } from './connections';
 import { conversationStore } from './conversations';
-import type { Db, Dialect } from './dialect';
+import type { Ctx } from './context';
+import type { Dialect } from './dialect';
 import { documentStore } from './documents';
 import { MIGRATIONS } from './migrations';
 import { LOCAL_OWNER_ID } from './owner';
 import { type BusOptions, SharedRunBus } from './run-bus';
-import { backfillIndex, runSearch } from './run-index';
-import { runStore } from './runs';
+import { runSearch } from './run-index';
+import { indexUnindexed, runStore } from './runs';
 import { defaultSettings } from './settings';
 import type { ChatStore, ConversationSettings } from './types';
+
+export type { Ctx } from './context';
 
 export interface StoreOptions extends BusOptions {
   /** The settings of a conversation made without any (and of fields added since a row was written). */
   defaults?: ConversationSettings;
-}
-
-export interface Ctx {
-  readonly d: Dialect;
-  readonly db: Db;
-  readonly defaults: ConversationSettings;
-  /** Present when instances share the database (PostgreSQL). */
-  readonly bus?: SharedRunBus;
-  /** Strictly increasing milliseconds, so "newest" and "latest run" stay well ordered within a burst of writes. */
-  now(): number;
-  /** `fn` in one write transaction. */
-  write<T>(fn: (db: Db) => Promise<T>): Promise<T>;
-  /** `fn` in one transaction that reads one snapshot and writes nothing. */
-  read<T>(fn: (db: Db) => Promise<T>): Promise<T>;
 }
 
 /** The store on `d`, its schema brought up to date; runs that ended before the Runs index existed (or whose summary a
@@ -40,7 +29,7 @@ export async function createStore(d: Dialect, opts: StoreOptions = {}): Promise<
   try {
     await d.migrate(
       MIGRATIONS.map((step) => step(d.ddl)),
-      (db) => backfillIndex({ d }, db),
+      (db) => indexUnindexed({ d }, db),
     );
     const bus = d.bus && (await SharedRunBus.start(d.db, d.bus, opts));
     let lastNow = 0;

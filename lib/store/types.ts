@@ -14,6 +14,7 @@ import type { ModelRates } from '../llm/cost';
 import type { ContentItem, Lang, Message } from '../llm/schema';
 import type { RunSearchStore } from './run-query';
 import type { OwnerScope } from './owner';
+import type { AuthDatabase } from './dialect';
 import type { RunBus } from './run-bus';
 
 /** The title of a conversation that has none yet (one started by an upload); the page shows it in its language. */
@@ -154,14 +155,7 @@ export interface ChatStore extends DocumentStore, AccountStore, ConnectionStore,
   close(): Promise<void>;
 }
 
-/** Where lib/auth keeps users and sessions: the store's own database, through the store's own Kysely (on SQLite,
- *  its queries then wait their turn behind the store's transactions). `transactions`: whether the accounts library
- *  may open its own (not on SQLite: a query of its made outside one while it is open would wait for it forever). */
-export interface AuthDatabase {
-  type: 'sqlite' | 'postgres';
-  db: import('kysely').Kysely<import('./tables').Tables>;
-  transactions: boolean;
-}
+export type { AuthDatabase } from './dialect';
 
 // --- Documents uploaded to a conversation ---
 

@@ -16,7 +16,7 @@ import { LOCAL_OWNER_ID, ownerScope } from '../../lib/store/owner';
 import { COUNT_CAP, runSearch } from '../../lib/store/run-index';
 import { RUNS_PER_PAGE } from '../../lib/store/run-query';
 import type { ChatStore } from '../../lib/store/types';
-import type { StoreHarness } from './store-suite';
+import type { StoreHarness } from './store-harness';
 
 const OWNER = ownerScope('owner-a');
 const FIXTURE = path.join(__dirname, '../fixtures/store-v12');

@@ -4,34 +4,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { foldEvents } from '../../lib/agent/fold';
 import type { AgentEvent } from '../../lib/protocol/events';
-import type { Dialect } from '../../lib/store/dialect';
 import { LOCAL_OWNER_ID, ownerScope } from '../../lib/store/owner';
 import { defaultSettings } from '../../lib/store/settings';
-import type { StoreOptions } from '../../lib/store/store';
 import type { ChatStore, StoredTurn } from '../../lib/store/types';
 import { describeModelStores } from './store-suite-models';
 import { describeRunSearch } from './store-suite-runs';
+import type { StoreHarness } from './store-harness';
 import { describeSchema } from './store-suite-schema';
 
-export interface StoreHarness {
-  /** The test's store, on a fresh, empty database. */
-  open(): Promise<ChatStore>;
-  /** Another store on the same database (after a restart, or another instance's). */
-  reopen(opts?: StoreOptions): Promise<ChatStore>;
-  /** The same database past the store (its tables through Kysely; no migration run). Closed by cleanup. */
-  dialect(): Dialect;
-  /** The schema version the database records (SQLite: PRAGMA user_version; PostgreSQL: schema_migrations). */
-  schemaVersion(): Promise<number>;
-  /** Makes the database say it is at `version` (only the record: the tables stay as they are). */
-  setSchemaVersion(version: number): Promise<void>;
-  /** The database's layout, one line per table and index, comparable between two databases of one kind. */
-  layout(): Promise<string[]>;
-  /** Puts test/fixtures/store-v12 in the (empty) database: what the app wrote before the store was written once.
-   *  Resolves with a copy of its data directory and the environment that opens it. */
-  restoreFixture(): Promise<{ dataDir: string; env: Record<string, string> }>;
-  /** Closes every store and dialect it opened and removes the database. */
-  cleanup(): Promise<void>;
-}
+export type { StoreHarness } from './store-harness';
 
 const HASH = 'a'.repeat(64);
 const OWNER = ownerScope('owner-a');
