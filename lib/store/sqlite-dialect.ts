@@ -1,8 +1,8 @@
 // The store on one SQLite file (better-sqlite3, WAL): what SQLite says differently (dialect.ts). One process owns
 // the file and drives its runs, so there is no run bus. Kysely reaches the file through the driver below: one
-// connection behind a mutex (a transaction holds it across its awaits, so nothing else slips into it), every
-// statement prepared once per text. The hot paths (appending a run's events while it streams; the Runs page's
-// queries) skip the query builder and run prepared statements directly, synchronously when nothing holds the file.
+// connection per file and process behind a mutex (a transaction holds it across its awaits, so nothing else slips
+// into it), every statement prepared once per text. The store's queries (query.ts), the run log's appends and the
+// Runs page's queries run their statements directly: at once inside a transaction, or when nothing holds the file.
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import {
