@@ -1,6 +1,6 @@
 // The layers of the code and which way imports may go (README "Layout"; bottom first):
 //   protocol (lib/protocol) -> model layer (lib/llm, lib/config; lib/documents, lib/sandbox, lib/net, lib/blob beside it)
-//   -> tools/ -> agent runtime (lib/agent, lib/mcp) -> services (lib/chat, lib/store, lib/uploads, lib/inspect,
+//   -> tools/ -> agent runtime (lib/agent, lib/mcp, lib/core: the core's one entry) -> services (lib/chat, lib/store, lib/uploads, lib/inspect,
 //   lib/replay, lib/compare, lib/http, lib/telemetry, lib/server, lib/i18n, lib/models, lib/openai-api) -> app/ (with proxy.ts,
 //   instrumentation.ts) -> components/.
 // A module may import from its own layer and the layers below it, never from above. `npm test` runs this
@@ -10,7 +10,7 @@
 const PROTOCOL = '^lib/protocol/';
 const MODEL = '^lib/(llm|config|documents|sandbox|net|blob)/';
 const TOOLS = '^tools/';
-const RUNTIME = '^lib/(agent|mcp)/';
+const RUNTIME = '^lib/(agent|mcp|core)/';
 const SERVICES = '^lib/(chat|store|uploads|inspect|replay|compare|http|auth|telemetry|server|i18n|models|openai-api)/';
 const APP = '^(app/|proxy[.]ts$|instrumentation[.]ts$)';
 const COMPONENTS = '^components/';

@@ -3,7 +3,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   // The app's files (route handlers, imported by test/request-coverage.test.ts) use the `@/` alias of tsconfig.
-  resolve: { alias: { '@': fileURLToPath(new URL('.', import.meta.url)) } },
+  resolve: {
+    alias: {
+      '@agent-studio/core': fileURLToPath(new URL('./lib/core/index.ts', import.meta.url)),
+      '@': fileURLToPath(new URL('.', import.meta.url)),
+    },
+  },
   test: {
     include: [
       'lib/**/*.test.ts',

@@ -4,13 +4,26 @@
 // What the model can do decides how it is called: tools through the tools API when it takes them (a server that
 // answers 400 to them gets them in the text once, and is remembered), else in the text (nous, as Qwen-Agent does for
 // Qwen-family models); images sent as image parts when it can see them.
-import { Assistant, FnCallAgent, GroupChat, ReActChat, Router, type Agent } from '../agent';
+import {
+  ArticleAgent,
+  Assistant,
+  FnCallAgent,
+  GroupChat,
+  MemoAssistant,
+  ReActChat,
+  Router,
+  TIRMathAgent,
+  VirtualMemoryAgent,
+  type Agent,
+  type AgentOptions,
+} from '../agent';
+import { TIR_MAX_LLM_CALLS } from '../agent/tir-agent';
 import type { AppConfig, VisionSetting } from '../config';
 import { createChatModel } from '../llm/factory';
 import type { ChatModel, GenerateCfg } from '../llm/model';
 import { ToolFallbackModel } from '../llm/tool-fallback';
 import type { ModelService, ResolvedModel } from '../models/service';
-import type { FncallMode } from '../protocol/enums';
+import type { ChatAgentKind, FncallMode } from '../protocol/enums';
 import type { ImageResolver } from '../llm/image-data';
 import { seesImages } from '../llm/vision';
 import { storageRoot, type OwnerScope } from '../store/owner';
@@ -24,10 +37,11 @@ import type { ResolvedAgent } from './saved-agents';
 /** `model` overrides the model name on the conversation's connection (a replay with another model). `owner`: whose
  *  run it is: the connections it may use are theirs and the server-wide ones, and the storage tool keeps each
  *  owner's keys apart. `saved`: the saved agent the settings name (settings.agentId), resolved with its members: it
- *  replaces the settings' kind, prompt, tools and call format. */
+ *  replaces the settings' kind, prompt, tools and call format. `callsBefore`: the model calls of the run a new one
+ *  continues (Continue after the limit): it may make the limit's worth more. */
 export type AgentFactory = (
   settings: ConversationSettings,
-  overrides: { model?: string; owner: OwnerScope; saved?: ResolvedAgent },
+  overrides: { model?: string; owner: OwnerScope; saved?: ResolvedAgent; callsBefore?: number },
 ) => Agent | Promise<Agent>;
 
 /** `uploads`: whose uploads and conversations an owner may send images of; without it only image URLs leave. */
@@ -44,12 +58,19 @@ export function agentFactory(
     const resolved = await models.resolve(owner, settings.model ?? saved?.model, overrides.model);
     // Image parts are built from the run owner's uploads and conversations only, whatever a message refers to.
     const images = uploads ? modelImages(config.dataDir, uploads, owner, config.images) : undefined;
-    if (saved) return fromSaved(config, saved, settings, { owner, resolved, images, record, models });
-    const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
-    return new Kind({
+    if (saved)
+      return fromSaved(config, saved, settings, {
+        owner,
+        resolved,
+        images,
+        record,
+        models,
+        callsBefore: overrides.callsBefore,
+      });
+    return agentOfKind(settings.agent, {
       llm: modelFor(resolved, settings, { vision: config.llm.vision, images, record }),
-      maxLlmCalls: config.maxLlmCallsPerRun,
-      functionList: toolList(config, settings.tools, overrides.owner),
+      maxLlmCalls: config.maxLlmCallsPerRun + (overrides.callsBefore ?? 0),
+      functionList: toolList(config, toolsOfKind(settings.agent, settings.tools), overrides.owner),
       systemMessage: settings.systemMessage || undefined,
       name: 'assistant',
     });
@@ -94,7 +115,14 @@ async function fromSaved(
   config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>,
   saved: ResolvedAgent,
   settings: ConversationSettings,
-  run: { owner: OwnerScope; resolved: ResolvedModel; images?: ImageResolver; record?: boolean; models: ModelService },
+  run: {
+    owner: OwnerScope;
+    resolved: ResolvedModel;
+    images?: ImageResolver;
+    record?: boolean;
+    models: ModelService;
+    callsBefore?: number;
+  },
 ): Promise<Agent> {
   const { owner, resolved, images, record } = run;
   const llm = modelFor(
@@ -106,19 +134,20 @@ async function fromSaved(
     { vision: config.llm.vision, images, record },
   );
   const files = (saved.documents ?? []).map((d) => documentRef(d.hash, d.name));
-  const searches = saved.kind === 'assistant' || saved.kind === 'router';
-  const tools = files.length && !searches ? [...new Set([...saved.tools, ...DOCUMENT_TOOLS])] : saved.tools;
+  const searches = SEARCH_DOCUMENTS_FIRST.has(saved.kind);
+  const own = toolsOfKind(saved.kind, saved.tools);
+  const tools = files.length && !searches && saved.kind !== 'tir' ? [...new Set([...own, ...DOCUMENT_TOOLS])] : own;
   // The document tools take file names: the model is told the agent's (an Assistant searches them by itself).
   const named = (saved.documents ?? []).map((d) => `[file](${d.name})`).join(' ');
   const systemMessage =
-    files.length && !searches
+    files.length && tools.includes('retrieval') && !searches
       ? [saved.systemMessage, `Your documents: ${named}. Search them with the retrieval tool.`]
           .filter(Boolean)
           .join('\n\n')
       : saved.systemMessage;
   const common = {
     llm,
-    maxLlmCalls: config.maxLlmCallsPerRun,
+    maxLlmCalls: config.maxLlmCallsPerRun + (run.callsBefore ?? 0),
     functionList: toolList(config, tools, owner),
     ...(files.length ? { files } : {}),
     systemMessage: systemMessage || undefined,
@@ -146,13 +175,40 @@ async function fromSaved(
         ...(saved.selection ? { selection: saved.selection } : {}),
         ...(saved.maxRound ? { maxRound: saved.maxRound } : {}),
       });
-    case 'react':
-      return new ReActChat(common);
-    case 'assistant':
-      return new Assistant(common);
     default:
-      return new FnCallAgent(common);
+      return agentOfKind(saved.kind, common);
   }
+}
+
+/** Kinds that search the documents themselves before they answer (the Assistants; a Router as its helpers' host). */
+const SEARCH_DOCUMENTS_FIRST: ReadonlySet<string> = new Set(['assistant', 'router', 'memo', 'article']);
+
+/** An agent of one of the kinds that hold no other agents. TIRMathAgent runs python_executor only, within its own
+ *  (lower) model-call limit. */
+function agentOfKind(kind: ChatAgentKind, opts: AgentOptions): Agent {
+  switch (kind) {
+    case 'react':
+      return new ReActChat(opts);
+    case 'assistant':
+      return new Assistant(opts);
+    case 'virtualmemory':
+      return new VirtualMemoryAgent(opts);
+    case 'memo':
+      return new MemoAssistant(opts);
+    case 'article':
+      return new ArticleAgent(opts);
+    case 'tir': {
+      const { functionList: _tools, maxLlmCalls, ...rest } = opts;
+      return new TIRMathAgent({ ...rest, maxLlmCalls: Math.min(TIR_MAX_LLM_CALLS, maxLlmCalls ?? TIR_MAX_LLM_CALLS) });
+    }
+    default:
+      return new FnCallAgent(opts);
+  }
+}
+
+/** The tools a kind runs with: a MemoAssistant always has storage (given here, so it keeps the owner's keys apart). */
+function toolsOfKind(kind: string, tools: readonly string[]): readonly string[] {
+  return kind === 'memo' && !tools.includes('storage') ? ['storage', ...tools] : tools;
 }
 
 /** Tool names as the agent's function list: the storage tool keeps the owner's keys under the owner's root. */

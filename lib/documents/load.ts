@@ -8,6 +8,7 @@ import { loadConfig } from '../config';
 import { documentLimits, formatBytes, type DocumentLimits } from './limits';
 import { parseDocumentBytes, sha256 } from './parse';
 import { DocumentError, type ParsedDocument } from './types';
+import { isErrorNamed } from '../protocol/errors';
 
 /** Bump when parser output changes, so cached parses made by older code are not reused. */
 const PARSE_VERSION = 1;
@@ -35,7 +36,7 @@ export async function loadDocument(
     }
     bytes = await readFile(filePath);
   } catch (e) {
-    if (e instanceof DocumentError) throw e;
+    if (isErrorNamed<DocumentError>(e, 'DocumentError')) throw e;
     throw new DocumentError(`${name}: the file cannot be read.`, 'not-found');
   }
   const hash = sha256(bytes);

@@ -30,7 +30,7 @@ function newIteration(n: number, startT: number): Iteration {
 export function explainStop(reason: StopReason | 'running', maxLlmCalls?: number, errorMessage?: string): string {
   switch (reason) {
     case 'answered':
-      return 'Answered: the model replied without calling a tool.';
+      return 'Answered: the model’s last reply called no tool.';
     case 'max-iterations':
       return `Stopped at the limit of ${maxLlmCalls ?? 'N'} model calls per run, before the model gave an answer.`;
     case 'aborted':
@@ -124,7 +124,8 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
         at(e.iteration, e.t).response.reasoning += e.text;
         break;
       case 'text-delta':
-        at(e.iteration, e.t).response.shownText += e.text;
+        // A step heading (ArticleAgent's) is the agent's own text, not part of a model call's response.
+        if (!e.newMessage) at(e.iteration, e.t).response.shownText += e.text;
         break;
       case 'llm-end': {
         const it = at(e.iteration, e.t);

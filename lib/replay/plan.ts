@@ -2,7 +2,7 @@
 // (run-start input + what iterations 1..N-1 produced, with edited tool results put in), and the events of those
 // earlier iterations, which the new run re-emits so its own log tells the whole story.
 import { z } from '../protocol/zod';
-import type { FncallMode } from '../protocol/enums';
+import { AGENT_KIND_NAMES, type FncallMode } from '../protocol/enums';
 import type { AgentEvent, EventOf, ReplayInfo } from '../protocol/events';
 import { foldEvents } from '../agent/fold';
 import type { Message } from '../llm/schema';
@@ -37,13 +37,30 @@ export class ReplayError extends Error {
   override name = 'ReplayError';
 }
 
-/** Builds the start of a replay from a finished run's events; throws a ReplayError saying what is wrong. */
-export function planReplay(runId: string, log: AgentEvent[], req: ReplayRequest): ReplayPlan {
+/** Builds the start of a replay from a finished run's events; throws a ReplayError saying what is wrong.
+ *  `continuing`: a run that stopped at the model-call limit goes on after its last iteration (Continue): every
+ *  iteration is copied, and the new run starts at the next one. */
+export function planReplay(
+  runId: string,
+  log: AgentEvent[],
+  req: ReplayRequest,
+  opts: { continuing?: boolean } = {},
+): ReplayPlan {
   const start = log.find((e): e is EventOf<'run-start'> => e.type === 'run-start');
   if (!start?.input) throw new ReplayError('This run has no recorded input, so it cannot be replayed.');
-  if (start.kind === 'react') {
+  if (start.kind === 'react' || start.kind === 'tir') {
     throw new ReplayError(
-      'ReActChat runs cannot be replayed from a step yet: their whole transcript is one message. Use Regenerate.',
+      `${AGENT_KIND_NAMES[start.kind]} runs cannot be replayed from a step yet: their whole transcript is one message. Use Regenerate.`,
+    );
+  }
+  if (start.kind === 'virtualmemory') {
+    throw new ReplayError(
+      'VirtualMemoryAgent runs cannot be replayed from a step yet: their retrieval calls rewrite the system message, which a replay does not rebuild. Use Regenerate.',
+    );
+  }
+  if (start.kind === 'article') {
+    throw new ReplayError(
+      'ArticleAgent runs cannot be replayed from a step yet: each step writes from the ones before it. Use Regenerate.',
     );
   }
   if (start.kind === 'router' || start.kind === 'groupchat') {
@@ -53,7 +70,12 @@ export function planReplay(runId: string, log: AgentEvent[], req: ReplayRequest)
   }
   const iterations = log.filter((e) => e.type === 'llm-start').length;
   const n = req.fromIteration;
-  if (!Number.isInteger(n) || n < 1 || n > iterations) {
+  if (opts.continuing) {
+    const end = log.find((e) => e.type === 'run-end');
+    if (end?.type !== 'run-end' || end.reason !== 'max-iterations')
+      throw new ReplayError('Only a run stopped at the model-call limit can be continued.');
+    if (n !== iterations + 1) throw new ReplayError(`Continue from iteration ${iterations + 1}, after the last one.`);
+  } else if (!Number.isInteger(n) || n < 1 || n > iterations) {
     throw new ReplayError(`Replay from iteration ${n}: this run has iterations 1 to ${iterations}.`);
   }
   const edits = new Map<string, ToolResultEdit>();

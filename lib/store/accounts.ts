@@ -102,7 +102,13 @@ export function accountStore(ctx: Ctx): AccountStore {
       const json = stored.get(key);
       return json === undefined ? DEFAULT_SERVER_SETTINGS[key] : (JSON.parse(json) as ServerSettings[K]);
     };
-    return { signUp: read('signUp'), userTools: { ...DEFAULT_SERVER_SETTINGS.userTools, ...read('userTools') } };
+    const settings: ServerSettings = {
+      signUp: read('signUp'),
+      userTools: { ...DEFAULT_SERVER_SETTINGS.userTools, ...read('userTools') },
+    };
+    const webSearch = stored.get('webSearch');
+    if (webSearch !== undefined) settings.webSearch = JSON.parse(webSearch) as ServerSettings['webSearch'];
+    return settings;
   }
 
   return {

@@ -76,6 +76,8 @@ export interface RunsSql {
   readonly no: string;
   /** The UTC day (YYYY-MM-DD) of a time in ms. */
   utcDay(ms: string): string;
+  /** The text of a key of the JSON object in a text column. */
+  jsonText(column: string, key: string): string;
 }
 
 /** What the run bus (run-bus.ts) needs of the database: notifications, and its clock for leases. */

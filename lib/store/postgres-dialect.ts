@@ -129,6 +129,7 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
     drivingJoin: 'JOIN',
     no: 'false',
     utcDay: (ms) => `to_char(to_timestamp(${ms} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+    jsonText: (column, key) => `(${column}::jsonb ->> '${key}')`,
   };
 
   const bus: BusTransport = {

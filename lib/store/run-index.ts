@@ -34,7 +34,11 @@ export const FIGURES_CAP = 5000;
 /** A set of run ids (a tool or a words filter) of more runs than this is checked run by run (see filters()). */
 export const SET_DRIVEN_MAX = 2000;
 
-type SummaryRow = Omit<Tables['run_summaries'], 'id' | 'owner_id'> & { title: string };
+type SummaryRow = Omit<Tables['run_summaries'], 'id' | 'owner_id'> & {
+  title: string;
+  saved_agent_id: string | null;
+  saved_agent_name: string | null;
+};
 const SUMMARY_COLUMNS = [
   'run_id',
   'conversation_id',
@@ -171,10 +175,12 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
       // The page is picked from the summaries alone, and only its rows are joined to their conversations.
       const rows = await q<SummaryRow>(
         `SELECT s.run_id, s.conversation_id, c.title, s.agent, s.model, s.outcome, s.started_at, s.duration_ms,
-                s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens, s.cost
+                s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens, s.cost,
+                a.id AS saved_agent_id, a.name AS saved_agent_name
            FROM (SELECT * FROM run_summaries s WHERE ${where}
                   ORDER BY s.started_at DESC, s.id DESC LIMIT ${RUNS_PER_PAGE + 1} OFFSET @offset) s
            JOIN conversations c ON c.id = s.conversation_id
+           LEFT JOIN agents a ON a.id = ${d.runs.jsonText('c.settings_json', 'agentId')} AND a.owner_id = s.owner_id
           ORDER BY s.started_at DESC, s.id DESC`,
         { ...params, offset: (page - 1) * RUNS_PER_PAGE },
       );
@@ -247,6 +253,12 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
         agents: (await list(
           `SELECT DISTINCT s.agent AS v FROM run_summaries s WHERE ${where.join(' AND ')} AND s.agent IS NOT NULL`,
         )) as AgentKind[],
+        // The owner's saved agents, by name (the runs' conversations name them by id).
+        savedAgents: (
+          await q<{ id: string; name: string }>('SELECT id, name FROM agents WHERE owner_id = @owner', params)
+        )
+          .sort((a, b) => byText(a.name, b.name) || byText(a.id, b.id))
+          .map(({ id, name }) => ({ id, name })),
       };
     },
   };
@@ -270,6 +282,12 @@ function filters(d: Dialect, owner: OwnerScope, q: RunQuery) {
   if (q.outcome) add('s.outcome = @outcome', { outcome: q.outcome });
   if (q.model) add('s.model = @model', { model: q.model });
   if (q.agent) add('s.agent = @agent', { agent: q.agent });
+  if (q.savedAgent)
+    add(
+      `s.conversation_id IN (SELECT id FROM conversations
+                              WHERE owner_id = @owner AND ${d.runs.jsonText('settings_json', 'agentId')} = @savedAgent)`,
+      { savedAgent: q.savedAgent },
+    );
   if (q.from) add('s.started_at >= @from', { from: dayStart(q.from) });
   if (q.to) add('s.started_at < @to', { to: dayStart(q.to) + DAY_MS });
   if (q.tool) {
@@ -291,6 +309,9 @@ function toRow(r: SummaryRow): RunListRow {
     conversationId: r.conversation_id,
     conversationTitle: r.title,
     agent: (r.agent as AgentKind | null) ?? undefined,
+    ...(r.saved_agent_id && r.saved_agent_name !== null
+      ? { savedAgent: { id: r.saved_agent_id, name: r.saved_agent_name } }
+      : {}),
     model: r.model ?? undefined,
     outcome: r.outcome as RunOutcome,
     startedAt: r.started_at,

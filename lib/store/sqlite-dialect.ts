@@ -222,6 +222,7 @@ export function openSqliteDialect(file: string): Dialect {
     drivingJoin: 'CROSS JOIN',
     no: '0',
     utcDay: (ms) => `strftime('%Y-%m-%d', ${ms} / 1000, 'unixepoch')`,
+    jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
   };
 
   return {
