@@ -12,7 +12,7 @@ import { foldRun, markInterrupted, type RunView } from '../../lib/chat/view';
 import { digestRun } from '../../lib/compare/runs';
 import { foldInspection } from '../../lib/inspect/fold';
 import { AgentEventSchema } from '../../lib/protocol/events';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import { ownerScope } from '../../lib/store/owner';
 
 const OWNER = ownerScope('owner-a');
@@ -58,7 +58,7 @@ function shown(view: RunView, react: boolean): unknown {
 
 async function storedAsMainLeftIt(run: OldRun) {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'old-logs-')), 'agent-studio.db');
-  const store = openSqliteStore(file);
+  const store = await openSqliteStore(file);
   const conversation = await store.createConversation(OWNER);
   const turn = await store.addTurn(OWNER, conversation.id, 'q');
   await store.startRun(OWNER, turn.id, run.runId);
