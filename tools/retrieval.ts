@@ -3,21 +3,28 @@
 // query within the max_ref_token budget (BM25 fused with the front-page search), and returns Qwen-Agent's
 // [{url, text: [passages]}]; each passage keeps its "[page: N]" lines. The search shows in the trace as a retrieval
 // step tied to the call.
-import { loadConfig } from '../lib/config';
+import { parsedCacheDir } from '../lib/documents/file-ref';
+import type { RetrieveOptions } from '../lib/documents/search/retrieve';
 import type { ToolContext } from './base-tool';
 import { pickFilesOrAll } from './document-files';
 import { BaseToolWithFileAccess } from './file-access';
 import { registerTool } from './registry';
+import { settingsOf, type ToolSettings } from './settings';
 
 export const DOCUMENT_TYPES = 'pdf / docx / pptx / xlsx / xls / csv / tsv / html / md / txt';
 
-/** cfg.max_ref_token and cfg.parser_page_size (Qwen-Agent's names), else the environment's defaults. */
-export function ragSettings(cfg: Record<string, unknown>): { maxRefTokens: number; parserPageSize: number } {
-  const { rag } = loadConfig();
+/** How a search runs: cfg.max_ref_token and cfg.parser_page_size (Qwen-Agent's names), else the settings' (RAG_*);
+ *  documents parsed within the settings' limits and cached under their DATA_DIR. */
+export function ragSettings(
+  cfg: Record<string, unknown>,
+  settings: Pick<ToolSettings, 'rag' | 'documents' | 'dataDir'>,
+): Required<RetrieveOptions> {
+  const { rag } = settings;
   const int = (v: unknown, fallback: number) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : fallback);
   return {
     maxRefTokens: int(cfg.max_ref_token, rag.maxRefTokens),
     parserPageSize: int(cfg.parser_page_size, rag.parserPageSize),
+    parse: { limits: settings.documents, cacheDir: parsedCacheDir(settings.dataDir) },
   };
 }
 
@@ -43,7 +50,7 @@ export class RetrievalTool extends BaseToolWithFileAccess {
 
   async call(params: string, ctx: ToolContext) {
     const { query, files } = this.parseArgs<{ query: string; files: string[] }>(params);
-    const settings = ragSettings(this.cfg);
+    const settings = ragSettings(this.cfg, settingsOf(ctx));
     const { retrievalStep, retrieve } = await import('../lib/documents/search'); // the parsers load on first use
     const picked = pickFilesOrAll(files, ctx);
     const found = await retrieve(picked.files, query, settings);

@@ -63,7 +63,7 @@ export class Assistant extends FnCallAgent {
     run.signal.throwIfAborted();
     // The search and the document parsers load when an Assistant first has documents to search.
     const { retrievalStep, retrieve } = await import('../documents/search');
-    const found = await retrieve(files, query, ragSettings(this.ragCfg));
+    const found = await retrieve(files, query, ragSettings(this.ragCfg, this.toolSettings));
     errors.push(...found.errors);
     const notes = [...errors, ...found.unsupported];
     run.emit({ ...retrievalStep(query, found, notes), by: 'assistant' });
@@ -76,17 +76,19 @@ export class Assistant extends FnCallAgent {
     const remote = refs.filter((r) => /^https?:\/\//i.test(r));
     const files: RetrievalFile[] = [];
     const errors: string[] = [];
+    const settings = this.toolSettings;
+    const where = { dataDir: settings.dataDir, allowAnyPath: settings.allowLocalPaths };
     for (const ref of refs) {
       if (remote.includes(ref)) continue;
       try {
-        files.push(await resolveLocalFile(ref, undefined, run.options.uploadAccess));
+        files.push(await resolveLocalFile(ref, where, run.options.uploadAccess));
       } catch (e) {
         errors.push(`${ref}: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
     if (!remote.length) return { files, errors };
-    const workDir = run.options.workDir ?? defaultWorkDir('assistant', run.options.conversationId);
-    const staged = await stageFiles(remote, workDir, { signal: run.signal });
+    const workDir = run.options.workDir ?? defaultWorkDir(settings.dataDir, 'assistant', run.options.conversationId);
+    const staged = await stageFiles(remote, workDir, { signal: run.signal, settings });
     return { files: [...files, ...staged.files.map((p) => ({ path: p }))], errors: [...errors, ...staged.errors] };
   }
 }

@@ -1,6 +1,6 @@
 // Qwen-Agent's function_list: registered tool names, {name, ...cfg} objects, tool instances, and {mcpServers: ...}
 // entries, whose servers are connected before the agent's first run.
-import { BaseTool, checkTool, createTool } from '../../tools';
+import { BaseTool, checkTool, createTool, type ToolSettings } from '../../tools';
 import { parseMcpConfig } from '../mcp/config';
 
 export type ToolSpec =
@@ -9,8 +9,11 @@ export type ToolSpec =
 export type McpEntry = { mcpServers: Record<string, unknown> };
 
 /** The tools of a function list, by name (a later tool with the same name replaces an earlier one, as upstream),
- *  and its MCP entries. Throws on an unknown tool, a bad declaration or a bad MCP config, naming it. */
-export function resolveFunctionList(specs: readonly ToolSpec[]): { tools: Map<string, BaseTool>; mcp: McpEntry[] } {
+ *  and its MCP entries; a tool that cannot run with `settings` (web_search without a provider) is refused. Throws on an unknown tool, a bad declaration or a bad MCP config, naming it. */
+export function resolveFunctionList(
+  specs: readonly ToolSpec[],
+  settings?: ToolSettings,
+): { tools: Map<string, BaseTool>; mcp: McpEntry[] } {
   const tools = new Map<string, BaseTool>();
   const mcp: McpEntry[] = [];
   for (const spec of specs) {
@@ -20,7 +23,9 @@ export function resolveFunctionList(specs: readonly ToolSpec[]): { tools: Map<st
       continue;
     }
     const tool =
-      spec instanceof BaseTool ? spec : createTool(spec as string | ({ name: string } & Record<string, unknown>));
+      spec instanceof BaseTool
+        ? spec
+        : createTool(spec as string | ({ name: string } & Record<string, unknown>), settings);
     checkTool(tool); // class fields exist only now, after construction
     tools.set(tool.name, tool);
   }

@@ -33,6 +33,7 @@ import { modelImages } from '../uploads/model-images';
 import { documentRef } from '../store/documents';
 import { DOCUMENT_TOOLS } from './document-tools';
 import type { ResolvedAgent } from './saved-agents';
+import type { ToolSettings } from '../../tools';
 
 /** `model` overrides the model name on the conversation's connection (a replay with another model). `owner`: whose
  *  run it is: the connections it may use are theirs and the server-wide ones, and the storage tool keeps each
@@ -44,10 +45,12 @@ export type AgentFactory = (
   overrides: { model?: string; owner: OwnerScope; saved?: ResolvedAgent; callsBefore?: number },
 ) => Agent | Promise<Agent>;
 
-/** `uploads`: whose uploads and conversations an owner may send images of; without it only image URLs leave. */
+/** `tools`: what every agent's tools take from the configuration (tools/settings.ts). `uploads`: whose uploads and
+ *  conversations an owner may send images of; without it only image URLs leave. */
 export function agentFactory(
   config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir' | 'images'>,
   models: ModelService,
+  tools: ToolSettings,
   uploads?: Pick<ChatStore, 'ownsUpload' | 'getConversation'>,
 ): AgentFactory {
   return async (settings, overrides) => {
@@ -65,12 +68,14 @@ export function agentFactory(
         images,
         record,
         models,
+        tools,
         callsBefore: overrides.callsBefore,
       });
     return agentOfKind(settings.agent, {
       llm: modelFor(resolved, settings, { vision: config.llm.vision, images, record }),
       maxLlmCalls: config.maxLlmCallsPerRun + (overrides.callsBefore ?? 0),
       functionList: toolList(config, toolsOfKind(settings.agent, settings.tools), overrides.owner),
+      toolSettings: tools,
       systemMessage: settings.systemMessage || undefined,
       name: 'assistant',
     });
@@ -121,6 +126,7 @@ async function fromSaved(
     images?: ImageResolver;
     record?: boolean;
     models: ModelService;
+    tools: ToolSettings;
     callsBefore?: number;
   },
 ): Promise<Agent> {
@@ -149,6 +155,7 @@ async function fromSaved(
     llm,
     maxLlmCalls: config.maxLlmCallsPerRun + (run.callsBefore ?? 0),
     functionList: toolList(config, tools, owner),
+    toolSettings: run.tools,
     ...(files.length ? { files } : {}),
     systemMessage: systemMessage || undefined,
     name: saved.name,

@@ -53,7 +53,7 @@ export interface ChatServiceDeps {
   /** Where uploads are kept (DATA_DIR): a message's `files` must be there. */
   dataDir: string;
   /** How large an image a message's `files` may name (as uploads are checked). */
-  images?: ImageLimits;
+  images: ImageLimits;
   /** The uploads being parsed: a message waits for its conversation's. */
   parses?: ParseJobs;
   /** Makes the named tools available before an agent takes them (MCP servers' tools). */

@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadConfig } from '../config';
+import { defaultConfig } from '../config';
+import { parsedCacheDir } from './file-ref';
 import { documentLimits, formatBytes, type DocumentLimits } from './limits';
 import { parseDocumentBytes, sha256 } from './parse';
 import { DocumentError, type ParsedDocument } from './types';
@@ -13,11 +14,10 @@ import { isErrorNamed } from '../protocol/errors';
 /** Bump when parser output changes, so cached parses made by older code are not reused. */
 const PARSE_VERSION = 1;
 
-export function parsedCacheDir(dataDir = loadConfig().dataDir): string {
-  return path.join(dataDir, 'parsed');
-}
+export { parsedCacheDir };
 
-/** Parses a local file (already staged or uploaded). Throws DocumentError with a readable message. */
+/** Parses a local file (already staged or uploaded). Throws DocumentError with a readable message. Unless `opts`
+ *  say otherwise, within the default limits and cached under an empty environment's DATA_DIR (./data/parsed). */
 export async function loadDocument(
   filePath: string,
   name = path.basename(filePath),
@@ -40,7 +40,7 @@ export async function loadDocument(
     throw new DocumentError(`${name}: the file cannot be read.`, 'not-found');
   }
   const hash = sha256(bytes);
-  const cacheDir = opts.cacheDir === undefined ? parsedCacheDir() : opts.cacheDir;
+  const cacheDir = opts.cacheDir === undefined ? parsedCacheDir(defaultConfig().dataDir) : opts.cacheDir;
   const cacheFile = cacheDir ? path.join(cacheDir, `${hash}.json`) : undefined;
   if (cacheFile) {
     const cached = await readCached(cacheFile);

@@ -4,7 +4,7 @@
 import type { RetrievalCandidate, RetrievalStep } from '../../protocol/events';
 import { DocumentError } from '../types';
 import { DEFAULT_PARSER_PAGE_SIZE } from './chunk';
-import { indexFile, type IndexedDocument } from './index-cache';
+import { indexFile, type IndexedDocument, type ParseOptions } from './index-cache';
 import { DEFAULT_MAX_REF_TOKEN, searchDocuments, UNUSED_LISTED, type SearchMode } from './search';
 import { isErrorNamed } from '../../protocol/errors';
 
@@ -21,6 +21,8 @@ export interface RetrievalFile {
 export interface RetrieveOptions {
   maxRefTokens?: number;
   parserPageSize?: number;
+  /** How files are parsed: the limits and the parse cache (default: loadDocument's). */
+  parse?: ParseOptions;
 }
 
 export interface RetrievedDocument {
@@ -48,13 +50,14 @@ export interface Retrieval {
 export async function loadIndexes(
   files: readonly RetrievalFile[],
   pageSize: number,
+  parse: ParseOptions = {},
 ): Promise<{ docs: IndexedDocument[]; errors: string[]; unsupported: string[] }> {
   const docs: IndexedDocument[] = [];
   const errors: string[] = [];
   const unsupported: string[] = [];
   for (const file of files) {
     try {
-      docs.push(await indexFile(file.path, pageSize, file.name));
+      docs.push(await indexFile(file.path, pageSize, file.name, parse));
     } catch (e) {
       if (!isErrorNamed<DocumentError>(e, 'DocumentError')) throw e;
       (e.code === 'unsupported' ? unsupported : errors).push(e.message);
@@ -109,7 +112,8 @@ export async function retrieve(
   opts: RetrieveOptions = {},
 ): Promise<Retrieval> {
   const started = performance.now();
-  const { docs, errors, unsupported } = await loadIndexes(files, opts.parserPageSize ?? DEFAULT_PARSER_PAGE_SIZE);
+  const pageSize = opts.parserPageSize ?? DEFAULT_PARSER_PAGE_SIZE;
+  const { docs, errors, unsupported } = await loadIndexes(files, pageSize, opts.parse);
   const found = searchIndexes(docs, query, opts.maxRefTokens ?? DEFAULT_MAX_REF_TOKEN);
   return { ...found, errors, unsupported, durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
 }

@@ -1,0 +1,60 @@
+// What the tools (and the agents that search documents themselves) take from the configuration. Nothing in the tool
+// layer reads the environment: a composition root makes these once from its configuration (`toolSettings(config)`)
+// and hands them to the agents it makes (AgentOptions.toolSettings), which pass them to every tool call
+// (ToolContext.settings). An agent or a tool given none (the core used from plain Node, a tool called by hand) gets
+// `defaultToolSettings()`: what an empty environment configures (files under ./data, no web search, the sandbox's
+// default limits).
+import { defaultConfig, type AppConfig, type WebSearchState } from '../lib/config';
+import { CodeSandbox } from './code-sandbox';
+
+export interface ToolSettings {
+  /** DATA_DIR: uploads (files/), parsed documents (parsed/), tools' work directories (work/<conversation>/<tool>)
+   *  and the storage tool's keys (storage/). */
+  dataDir: string;
+  /** retrieval's budget and chunk size unless a tool's cfg says otherwise (RAG_MAX_REF_TOKEN, RAG_PARSER_PAGE_SIZE). */
+  rag: AppConfig['rag'];
+  /** What a document may weigh when a tool parses it (UPLOAD_MAX_BYTES, UNZIP_MAX_BYTES). */
+  documents: AppConfig['documents'];
+  /** Images an MCP tool returns are checked as uploads are (IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS). */
+  images: AppConfig['images'];
+  /** code_interpreter's and python_executor's sandbox (CODE_INTERPRETER_*), with its pool of interpreters. */
+  sandbox: CodeSandbox;
+  /** Server-side fetches (web_extractor, a conversation's URLs staged for a tool): the SSRF guard's policy. */
+  webFetch: AppConfig['web']['fetch'];
+  /** The web search in force, asked at each call: the app's admin page may change it while the server runs. */
+  webSearch: () => WebSearchState;
+  /** Stage local paths outside DATA_DIR/files too. Only a process whose messages come from its own user (the CLI)
+   *  sets it: a message from the page naming a path must not read any file of the server. */
+  allowLocalPaths: boolean;
+}
+
+/** The settings of a configuration. `webSearch` replaces the environment's (the app: the admin page's setting). */
+export function toolSettings(
+  config: Pick<AppConfig, 'dataDir' | 'rag' | 'documents' | 'images' | 'codeInterpreter' | 'web'>,
+  opts: { webSearch?: () => WebSearchState; allowLocalPaths?: boolean } = {},
+): ToolSettings {
+  const { search, searchProblem } = config.web;
+  const fromConfig: WebSearchState = { ...(search ? { search } : {}), ...(searchProblem ? { searchProblem } : {}) };
+  return {
+    dataDir: config.dataDir,
+    rag: config.rag,
+    documents: config.documents,
+    images: config.images,
+    sandbox: new CodeSandbox(config.codeInterpreter),
+    webFetch: config.web.fetch,
+    webSearch: opts.webSearch ?? (() => fromConfig),
+    allowLocalPaths: opts.allowLocalPaths ?? false,
+  };
+}
+
+let defaults: ToolSettings | undefined;
+
+/** The settings of an empty environment, made once (one sandbox pool) for whoever passes none. */
+export function defaultToolSettings(): ToolSettings {
+  return (defaults ??= toolSettings(defaultConfig()));
+}
+
+/** A call's settings: the context's, else the defaults. */
+export function settingsOf(ctx: { settings?: ToolSettings } | undefined): ToolSettings {
+  return ctx?.settings ?? defaultToolSettings();
+}
