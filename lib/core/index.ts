@@ -12,4 +12,8 @@ export {
   type ChatRequest,
   type LlmCallResult,
   type LlmStreamEvent,
+  quickChatOai,
+  type OaiChatMessage,
+  type OaiChatResponse,
+  type OaiTool,
 } from '../llm';
