@@ -9,7 +9,7 @@
 // DASHSCOPE_API_KEY. In a terminal, the conversation goes on until an empty line.
 import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
-import { Assistant, GroupChat, type Message, type QwenLlmConfig } from '@agent-studio/core';
+import { Assistant, contentText, GroupChat, type Message, type QwenLlmConfig } from '@agent-studio/core';
 import './assistant_add_custom_tool'; // registers my_image_gen
 
 /** A group as upstream's demo writes it: a background and the members, one of them a real person. */
@@ -84,7 +84,7 @@ export function initAgentService(config: GroupConfig, llm: QwenLlmConfig): Group
 /** The conversation as lines "name: text", each tool call under its speaker; returns what is printed now. */
 function printGroup(messages: readonly Message[], printed: string, write: (text: string) => void): string {
   const lines = messages.map((m) => {
-    const text = typeof m.content === 'string' ? m.content : m.content.map((i) => i.text ?? '').join('');
+    const text = contentText(m.content);
     if (m.function_call) return `${m.name}: Call Function: ${m.function_call.name} ${m.function_call.arguments}`;
     return m.role === 'function' ? `  (${m.name} returned ${text})` : `${m.name}: ${text}`;
   });

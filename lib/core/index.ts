@@ -13,6 +13,7 @@ export {
   type LlmCallResult,
   type LlmStreamEvent,
   quickChatOai,
+  contentText,
   type OaiChatMessage,
   type OaiChatResponse,
   type OaiTool,

@@ -10,7 +10,10 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main as customToolMain } from '../../examples/assistant_add_custom_tool';
 import { main as sqliteBotMain } from '../../examples/assistant_mcp_sqlite_bot';
+import { main as qwen3Main } from '../../examples/assistant_qwen3';
+import { main as chessMain } from '../../examples/group_chat_chess';
 import { main as dataAnalysisMain } from '../../examples/react_data_analysis';
+import { main as tirMain } from '../../examples/tir_math';
 import { resetMcpManager } from '../../lib/mcp/manager';
 import { shutdownSharedPool } from '../../lib/sandbox/pool';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
@@ -156,5 +159,72 @@ describe('assistant_mcp_sqlite_bot', () => {
     const check = new Database(dbPath, { readonly: true });
     expect(check.prepare('SELECT name, age FROM students').all()).toEqual([{ name: 'Han Meimei', age: 6 }]);
     check.close();
+  }, 90_000);
+});
+
+describe('tir_math', () => {
+  it("runs the answer's python block in the sandbox and continues the answer from its output", async () => {
+    const program = 'a, b = 0, 1\nfib = []\nfor _ in range(10):\n    fib.append(a)\n    a, b = b, a + b\nprint(fib)';
+    server.setScenario({
+      replies: [
+        { content: `Let me compute them.\n\`\`\`python\n${program}\n\`\`\`\n\`\`\`output` },
+        { content: 'So the first ten are \\boxed{0, 1, 1, 2, 3, 5, 8, 13, 21, 34}.' },
+      ],
+    });
+    const { out, write } = output();
+    const messages = await tirMain({ write });
+
+    // The second call continues the answer, which now holds the program's real output.
+    expect(allText(chats()[1]!)).toContain('print(fib)\n```\n```output\n[0, 1, 1, 2, 3, 5, 8, 13, 21, 34]\n```');
+    expect(messages).toHaveLength(1); // one transcript, as upstream
+    expect(out.text).toContain('\\boxed{0, 1, 1, 2, 3, 5, 8, 13, 21, 34}');
+  }, 90_000);
+});
+
+describe('assistant_qwen3', () => {
+  it('asks the time MCP server for the time and converts it, the results going back to the model', async () => {
+    server.setScenario({
+      replies: [
+        nousCall('time-get_current_time', { timezone: 'Asia/Shanghai' }),
+        nousCall('time-convert_time', { source_timezone: 'Asia/Shanghai', time: '16:30', target_timezone: 'UTC' }),
+        { content: 'It is afternoon in Shanghai.' },
+      ],
+    });
+    const { out, write } = output();
+    await qwen3Main({ write });
+
+    const system = messageText(chats()[0]!.body.messages[0].content);
+    for (const tool of ['time-get_current_time', 'time-convert_time', 'web_extractor', 'code_interpreter'])
+      expect(system).toContain(`"name": "${tool}"`);
+    const now = /"datetime": "([^"]+\+08:00)"/.exec(allText(chats()[1]!));
+    expect(now).not.toBeNull();
+    expect(Math.abs(Date.parse(now![1]!) - Date.now())).toBeLessThan(10 * 60_000); // the server's clock: now
+    expect(allText(chats()[2]!)).toMatch(
+      /"datetime": "\d{4}-\d\d-\d\dT08:30:00\+00:00"[\s\S]*"time_difference": "-8h"/,
+    );
+    expect(out.text).toContain('[ANSWER]\nIt is afternoon in Shanghai.');
+  }, 90_000);
+});
+
+describe('group_chat_chess', () => {
+  it('updates the board and answers the move, then ends the turn for the person to play', async () => {
+    const board = '[[0, 0, 0, 0, 0],\n [0, 1, 0, 0, 0],\n [0, 0, 0, 0, 0],\n [0, 0, 0, 0, 0],\n [0, 0, 0, 0, 0]]';
+    server.setScenario({
+      replies: [
+        { content: 'Board' }, // the host: who speaks first
+        { content: board },
+        { content: 'Ming' },
+        { content: '<2,2>' },
+        { content: 'Tang' }, // the person's turn: the group stops here
+      ],
+    });
+    const { out, write } = output();
+    const game = await chessMain({ query: 'Start! I play first: <1,1>', write });
+
+    expect(chats()).toHaveLength(5);
+    expect(allText(chats()[1]!)).toContain('Tang: Start! I play first: <1,1>');
+    expect(allText(chats()[3]!)).toContain(`Board: ${board}`); // Ming sees the board before playing
+    expect(game.slice(1).map((m) => m.name)).toEqual(['Board', 'Ming']);
+    expect(out.text).toBe(`Board: ${board}\nMing: <2,2>\n`);
   }, 90_000);
 });

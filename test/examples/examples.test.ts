@@ -17,6 +17,12 @@ import { main as parallelMain } from '../../examples/function_calling_in_paralle
 import { main as groupChatMain } from '../../examples/group_chat_demo';
 import { main as quickChatMain } from '../../examples/llm_quick_chat_oai';
 import { main as routerMain } from '../../examples/multi_agent_router';
+import { main as qwqMain } from '../../examples/assistant_qwq';
+import { main as riddlesMain } from '../../examples/llm_riddles';
+import { main as vlMixMain, DRAWN_IMAGE } from '../../examples/llm_vl_mix_text';
+import { main as vlFunctionCallingMain } from '../../examples/qwen2vl_function_calling';
+import { main as virtualMemoryMain } from '../../examples/virtual_memory_qa';
+import { main as storytellingMain } from '../../examples/visual_storytelling';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { lastUserText, messageText, type RecordedRequest } from '../../scripts/model-server/script';
 import { makeImage } from '../support/images';
@@ -315,5 +321,147 @@ describe('group_chat_demo', () => {
     const at = order.map((line) => out.text.indexOf(line));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
+  });
+});
+
+/** The image_url parts a request sends, in order. */
+const imageUrls = (req: RecordedRequest) =>
+  (req.body.messages as { content: unknown }[]).flatMap((m) =>
+    Array.isArray(m.content)
+      ? m.content
+          .filter((p: { type: string }) => p.type === 'image_url')
+          .map((p: { image_url: { url: string } }) => p.image_url.url)
+      : [],
+  );
+
+describe('llm_vl_mix_text', () => {
+  it('lets a vision model and a text model take turns on one conversation, only the vision model seeing images', async () => {
+    const image = `${webUrl}/prompt/dog.png`;
+    server.setScenario({
+      replies: [
+        { content: 'A brown dog sits by a girl.' },
+        { content: 'The dog is a labrador with a red collar.' },
+        { content: 'I am a scripted model.' },
+        nousCall('image_gen', { prompt: 'a cute kitten' }),
+        { content: 'Here is your kitten.' },
+        { content: 'A small grey kitten on a cushion.' },
+      ],
+    });
+    const { out, write } = output();
+    const messages = await vlMixMain({ image, write });
+
+    const requests = chats();
+    expect(requests).toHaveLength(6);
+    expect(imageUrls(requests[0]!)).toEqual([image]);
+    expect(imageUrls(requests[1]!)).toEqual([image]);
+    for (const text of requests.slice(2, 5)) expect(imageUrls(text)).toEqual([]); // the text model is told, not sent
+    expect(allText(requests[4]!)).toContain(`<tool_response>\n![kitten](${DRAWN_IMAGE})\n</tool_response>`);
+    expect(imageUrls(requests[5]!)).toEqual([image, DRAWN_IMAGE]);
+    expect(messages.at(-1)).toMatchObject({ role: 'assistant', content: 'A small grey kitten on a cushion.' });
+    expect(out.text).toContain('The dog is a labrador with a red collar.');
+  });
+});
+
+describe('qwen2vl_function_calling', () => {
+  it('runs the drawing function a vision model calls and sends the picture drawn back to it', async () => {
+    const image = `${webUrl}/prompt/dog.png`;
+    server.setScenario({
+      replies: [
+        { content: '✿FUNCTION✿: image_gen\n✿ARGS✿: {"prompt": "a man and a dog on a beach"}\n✿RESULT✿' },
+        { content: ': Here is the same scene with a man.' },
+      ],
+    });
+    const { out, write } = output();
+    const messages = await vlFunctionCallingMain({ image, imageServer: webUrl, write });
+
+    const drawn = `${webUrl}/prompt/a%20man%20and%20a%20dog%20on%20a%20beach`;
+    const [first, second] = chats();
+    expect(imageUrls(first!)).toEqual([image]);
+    expect(imageUrls(second!)).toEqual([image, drawn]); // the function's picture, for the model to look at
+    expect(allText(second!)).toContain(`(the URL of this picture is ${drawn})`);
+    expect(out.text).toContain('# Function Response:');
+    expect(messages.at(-1)?.content).toBe('Here is the same scene with a man.');
+  });
+});
+
+describe('assistant_qwq', () => {
+  it('prints the thinking, runs the three pictures asked for in one answer and answers from them', async () => {
+    const calls = ['a cat', 'a dog', 'a cat and a dog playing'].map(
+      (prompt) => nousCall('my_image_gen', { prompt }).content,
+    );
+    server.setScenario({
+      replies: [
+        { reasoning: 'Three pictures, so three calls.', content: calls.join('\n') },
+        { content: 'Here are the cat, the dog and the two of them playing.' },
+      ],
+    });
+    const { out, write } = output();
+    await qwqMain({ write });
+
+    expect(allText(chats()[1]!).match(/<tool_response>/g)).toHaveLength(3);
+    expect(allText(chats()[1]!)).toContain('https://image.pollinations.ai/prompt/a%20cat%20and%20a%20dog%20playing');
+    expect(out.text).toContain('[THINK]\nThree pictures, so three calls.');
+    expect(out.text.match(/\[TOOL_RESPONSE\] my_image_gen/g)).toHaveLength(3);
+    expect(out.text).toContain('[ANSWER]\nHere are the cat, the dog and the two of them playing.');
+  });
+});
+
+describe('llm_riddles', () => {
+  it('gets the phrases from the examiner, then checks whether the model says each one exactly', async () => {
+    server.setScenario((req, index) => {
+      if (index === 0) return { content: '```json\n["1+1=3", "Mount Everst"]\n```' };
+      // The riddle model says the first phrase as asked, and "corrects" the second.
+      return { content: lastUserText(req.body).includes('1+1=3') ? '1+1=3' : 'Mount Everest' };
+    });
+    const { out, write } = output();
+    const wins = await riddlesMain({ write });
+
+    expect(systemText(chats()[0]!)).toContain('Answer with a JSON list of strings');
+    expect(chats()).toHaveLength(3); // the examiner, then one call per phrase
+    expect(wins).toBe(1);
+    expect(out.text).toContain('answer exactly "1+1=3"');
+    expect(out.text).toContain('bot response: 1+1=3\nYou win!');
+    expect(out.text).toMatch(/bot response: Mount Everest\n$/); // close, but not the phrase: no win
+  });
+});
+
+describe('visual_storytelling', () => {
+  it('has the picture described by the vision agent, then the story written from the description', async () => {
+    const image = `${webUrl}/prompt/beach.png`;
+    server.setScenario({
+      replies: [
+        { content: 'A girl and her dog on a beach at sunset.' },
+        { content: 'The tide was coming in when Lily first heard the bark.' },
+      ],
+    });
+    const { out, write } = output();
+    const messages = await storytellingMain({ image, write });
+
+    const [describer, writer] = chats();
+    expect(imageUrls(describer!)).toEqual([image]);
+    expect(lastUserText(describer!.body)).toContain('Describe every detail of this picture.');
+    expect(systemText(writer!)).toContain('# Knowledge Base'); // the writing tips
+    expect(allText(writer!)).toContain('A girl and her dog on a beach at sunset.');
+    expect(messages.map((m) => m.name)).toEqual(['image describer', 'story writer']);
+    expect(out.text).toContain('The tide was coming in');
+  });
+});
+
+describe('virtual_memory_qa', () => {
+  it('searches the document when the model calls retrieval and answers from what was found', async () => {
+    server.setScenario((req, index) => {
+      // The question's upload note names the file as paper.pdf.
+      if (index === 0) return nousCall('retrieval', { query: 'figure 1, lamp room', files: ['paper.pdf'] });
+      const found = /Figure 1 shows ([^.]+)\./.exec(systemText(req));
+      return { content: found ? `The paper shows ${found[1]}.` : 'Nothing found.' };
+    });
+    const { out, write } = output();
+    await virtualMemoryMain({ query: 'What does figure 1 show?', file: `${webUrl}/paper.pdf`, write });
+
+    expect(webHits).toContain('/paper.pdf');
+    expect(out.text).toContain('[TOOL_CALL] retrieval');
+    expect(out.text).toContain(
+      '[ANSWER]\nThe paper shows the lamp room of the Skerryvore lighthouse as drawn in 1844.',
+    );
   });
 });
