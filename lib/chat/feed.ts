@@ -9,6 +9,7 @@
 import type { AgentEvent, FeedEvent } from '../protocol/events';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
+import { leavable } from './leavable';
 import type { LiveRuns } from './live-runs';
 
 /** Long enough to merge a burst of tokens into one message (each message carries ~50 bytes of envelope), short
@@ -39,16 +40,21 @@ export function feedEvent(e: AgentEvent): FeedEvent | undefined {
  * The feed of the owner's run from its first event: live while it is in progress, else (it has already ended) from its log.
  * With `stopOnLeave`, a reader that leaves before the end (a closed page, a dropped connection) stops the run.
  */
-export async function* runFeed(
+export function runFeed(
   runs: LiveRuns,
   store: Pick<ChatStore, 'getRunEvents'>,
   owner: OwnerScope,
   runId: string,
   opts: { stopOnLeave: boolean },
 ): AsyncGenerator<FeedEvent> {
-  const live = await liveFeed(runs, owner, runId, opts);
-  if (live) yield* live;
-  else yield* storedFeed(await store.getRunEvents(owner, runId));
+  let live: AsyncGenerator<FeedEvent> | undefined;
+  async function* feed(): AsyncGenerator<FeedEvent> {
+    live = await liveFeed(runs, owner, runId, opts);
+    if (live) yield* live;
+    else yield* storedFeed(await store.getRunEvents(owner, runId));
+  }
+  // A reader that leaves before the run is found leaves it through the generator's own return (yield* passes it on).
+  return leavable(feed(), () => void live?.return(undefined));
 }
 
 /** The feed of a run in progress (on this instance or another sharing the database), from its first event;
@@ -63,7 +69,7 @@ export async function liveFeed(
     coalesceMs: FEED_COALESCE_MS,
     onLeave: opts.stopOnLeave ? () => void runs.stop(owner, runId).catch(() => undefined) : undefined,
   });
-  return events && feedOf(events);
+  return events && leavable(feedOf(events), () => void events.return(undefined));
 }
 
 async function* feedOf(events: AsyncGenerator<AgentEvent>): AsyncGenerator<FeedEvent> {
