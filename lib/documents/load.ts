@@ -2,7 +2,7 @@
 // and the result is cached by content hash (DATA_DIR/parsed/<sha256>.json), so a file is parsed once however many
 // times it is uploaded, staged or searched.
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../config';
 import { documentLimits, formatBytes, type DocumentLimits } from './limits';
@@ -61,12 +61,13 @@ async function readCached(file: string): Promise<ParsedDocument | undefined> {
 
 /** Written to a temporary name then renamed, so a reader never sees half a file. */
 async function writeCached(file: string, doc: ParsedDocument): Promise<void> {
+  const tmp = `${file}.${randomUUID()}.tmp`; // unique across the instances sharing DATA_DIR
   try {
     await mkdir(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${randomUUID()}.tmp`; // unique across the instances sharing DATA_DIR
     await writeFile(tmp, JSON.stringify({ version: PARSE_VERSION, doc }));
     await rename(tmp, file);
   } catch {
-    // A cache that cannot be written only costs a later re-parse.
+    // A cache that cannot be written (a full disk) only costs a later re-parse; its half-written file goes.
+    await rm(tmp, { force: true }).catch(() => undefined);
   }
 }
