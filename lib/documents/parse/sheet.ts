@@ -1,17 +1,22 @@
-// Excel (.xlsx and the older binary .xls) through SheetJS: one page per sheet, each a markdown table of the cells'
-// formatted text. An .xlsx is inflated once first under the zip-bomb limits, since SheetJS inflates without any.
+// Excel: one page per sheet, each a markdown table of the cells' formatted text. An .xlsx is read as a stream in
+// bounded memory (xlsx.ts); the older binary .xls, and the binary .xlsb, through SheetJS, which holds the whole
+// workbook (an .xlsb is inflated once first under the zip-bomb limits, since SheetJS inflates without any).
 import * as XLSX from '@e965/xlsx';
 import { DocumentError, type DocumentPage } from '../types';
-import { readZip } from '../zip';
+import { readZip, zipEntries } from '../zip';
 import { markdownTables } from './markdown-table';
+import { isXmlWorkbook, parseXlsx } from './xlsx';
 
-export function parseSheets(
+export async function parseSheets(
   bytes: Uint8Array,
   name: string,
   kind: 'xlsx' | 'xls',
   maxUnzipped: number,
-): { title?: string; pages: DocumentPage[] } {
-  if (kind === 'xlsx') readZip(bytes, name, { maxTotal: maxUnzipped, keep: () => false });
+): Promise<{ title?: string; pages: DocumentPage[] }> {
+  if (kind === 'xlsx') {
+    if (isXmlWorkbook(new Set(zipEntries(bytes, name).map((e) => e.name)))) return parseXlsx(bytes, name, maxUnzipped);
+    readZip(bytes, name, { maxTotal: maxUnzipped, keep: () => false });
+  }
   let book: XLSX.WorkBook;
   try {
     book = XLSX.read(bytes, { type: 'array', dense: true, cellFormula: false, cellHTML: false, bookVBA: false });
