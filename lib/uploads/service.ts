@@ -9,7 +9,7 @@ import type { AgentDocument, ChatStore, SavedAgent, StoredDocument } from '../st
 import { safeFileName, storedFilePath } from '../documents/file-ref';
 import { formatBytes, type DocumentLimits } from '../documents/limits';
 import { parsedCacheDir } from '../documents/load';
-import { loadDocumentOffThread } from '../documents/parse-pool';
+import { parseDocumentOffThread } from '../documents/parse-pool';
 import { deleteStoredFile, diskFull, keepParse, readHead, saveUpload, uploadedFile } from '../documents/storage';
 import { removeWorkFiles } from '../../tools/work-files';
 import { ParseJobs } from './parsing';
@@ -116,7 +116,7 @@ export class DocumentService {
     try {
       if (sniffImage(await readHead(file)))
         throw new DocumentError(`${name} is an image, not a document an agent can search.`, 'unsupported');
-      await loadDocumentOffThread(file, name, { limits: this.limits, cacheDir: parsedCacheDir(this.dataDir) });
+      await parseDocumentOffThread(file, name, { limits: this.limits, cacheDir: parsedCacheDir(this.dataDir) });
     } catch (e) {
       await this.release([saved.hash]);
       if (e instanceof DocumentError) throw new UploadError(e.message, 422, e.code);
@@ -220,7 +220,7 @@ export class DocumentService {
         const image = await checkImage(await readFile(file), doc.name, this.imageLimits);
         return await this.store.updateDocument(owner, doc.id, { state: 'ready', kind: image.kind, pages: 1 });
       }
-      const parsed = await loadDocumentOffThread(file, doc.name, {
+      const parsed = await parseDocumentOffThread(file, doc.name, {
         limits: this.limits,
         cacheDir: parsedCacheDir(this.dataDir),
       });
@@ -228,7 +228,7 @@ export class DocumentService {
       return await this.store.updateDocument(owner, doc.id, {
         state: 'ready',
         kind: parsed.kind,
-        pages: parsed.pages.length,
+        pages: parsed.pages,
         title: parsed.title,
       });
     } catch (e) {
