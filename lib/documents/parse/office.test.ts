@@ -125,6 +125,17 @@ describe('parseSheets', () => {
     expect(pages[0]!.paragraphs[1]).toContain('| Tidewick | 4200 | 2026-09-30 |');
   });
 
+  it('reads an .xls whole only up to its own limit, and says to save a larger one as .xlsx', async () => {
+    const xls = makeWorkbook(sheets, 'xls');
+    await expect(parseSheets(xls, 'cargo.xls', 'xls', LIMIT, xls.length - 1)).rejects.toMatchObject({
+      code: 'too-large',
+      message: expect.stringMatching(
+        /^cargo\.xls is a binary Excel workbook \(\.xls\) of [\d.]+ KB, read whole, which is done up to [\d.]+ KB; save it as \.xlsx and upload that\.$/,
+      ),
+    });
+    expect((await parseSheets(xls, 'cargo.xls', 'xls', LIMIT, xls.length)).pages).toHaveLength(2);
+  });
+
   it('splits a long sheet into tables of 50 rows, each repeating the header', async () => {
     const rows = [['n', 'square'], ...Array.from({ length: 120 }, (_, i) => [i, i * i])];
     const { pages } = await parseSheets(makeWorkbook({ Squares: rows }, 'xlsx'), 's.xlsx', 'xlsx', LIMIT);
