@@ -1,7 +1,8 @@
 // What the page and POST /api/chat receive of a run: one feed for both. The full events stay in the run log (the
 // inspector reads them there); the feed carries what a reader draws, so bytes grow with the answer itself:
 // - no run id on each event: the reply that starts or opens a run says it once;
-// - no full request per model call and no input history (inspector-only, and they would resend the history);
+// - no full request per model call and no input history (inspector-only, and they would resend the history), and
+//   of a run-start's settings (tools, call limit, language, call format, prices) only who ran on what model;
 // - no llm-end (per-call timing and usage are inspector figures; run-end carries the totals);
 // - `t` to whole milliseconds; deltas merged over a short window;
 // - a child run's events (inside `child` wrappers) as the feed carries any run's, keeping their own run id, which
@@ -27,13 +28,23 @@ export function feedEvent(e: AgentEvent): FeedEvent | undefined {
   } else if (e.type === 'llm-start' && e.request) {
     const { request: _request, ...rest } = e;
     shown = rest;
-  } else if (e.type === 'run-start' && e.input) {
-    const { input: _input, ...rest } = e;
-    shown = rest;
+  } else if (e.type === 'run-start') {
+    // Who ran on what model is drawn; the run's input and settings are the inspector's.
+    const {
+      input: _input,
+      maxLlmCalls: _max,
+      tools: _tools,
+      lang: _lang,
+      fncallMode: _mode,
+      pricing: _pricing,
+      contextLength: _context,
+      ...rest
+    } = e;
+    shown = rest as AgentEvent;
   }
   const { runId: _runId, ...rest } = shown;
   rest.t = Math.round(rest.t);
-  return rest;
+  return rest as FeedEvent;
 }
 
 /**
