@@ -54,6 +54,16 @@ export const pageTextRules = {
   'no-restricted-syntax': ['error', ...uiLiterals],
 };
 
+// Our errors are told apart by name (lib/protocol/errors.ts isErrorNamed), never with instanceof: the server loads a
+// module once per bundle (a page's, each route's), so an error thrown by services another bundle built is not an
+// instance of the class this bundle imports. The language's own errors are one class per process, and allowed.
+const BUILTIN_ERRORS = 'Error|TypeError|RangeError|SyntaxError|EvalError|URIError|ReferenceError|AggregateError';
+const instanceofError = {
+  selector: `BinaryExpression[operator='instanceof'][right.name=/Error$/]:not([right.name=/^(${BUILTIN_ERRORS})$/])`,
+  message:
+    "Match an error by its name (isErrorNamed(e, 'XError') from lib/protocol/errors.ts) or its status/code: a class from another bundle is not this one.",
+};
+
 const ZOD = { name: 'zod', message: "Import { z } from lib/protocol/zod.ts (zod configured for the page's CSP)." };
 
 const config = [
@@ -79,9 +89,14 @@ const config = [
     },
   },
   {
+    files: ['lib/**/*.ts', 'tools/**/*.ts', 'app/**/*.ts', 'proxy.ts', 'instrumentation.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', instanceofError] },
+  },
+  {
     files: ['components/**/*.tsx', 'app/**/*.tsx'],
     ignores: ['**/*.test.tsx'],
-    rules: pageTextRules,
+    rules: { ...pageTextRules, 'no-restricted-syntax': [...pageTextRules['no-restricted-syntax'], instanceofError] },
   },
   {
     // lib/protocol/zod.ts configures zod once (jitless: the page's CSP forbids eval); every schema imports z from there.

@@ -76,6 +76,9 @@ export default defineConfig({
         DATA_DIR: process.env.E2E_DATA_DIR,
         // The model-down test wants its error at once, not after two retries with back-off.
         LLM_MAX_RETRIES: '0',
+        // Titles by the first message: the scripted model answers by rules on the last user message, which a title
+        // request repeats. e2e/titles.spec.ts starts its own server with the model's titles (the default).
+        CONVERSATION_TITLES: 'message',
         // A real stdio MCP server for e2e/mcp.spec.ts (started by the app, relative to the project root).
         MCP_CONFIG: process.env.E2E_MCP_CONFIG,
         MCP_CONFIG_EDITABLE: '1',

@@ -8,9 +8,11 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { BodyTooLargeError, declaredLength } from '@/lib/http/body';
 import { checkRequest, type RequestKind } from '@/lib/http/check';
+import { loadConfig } from '@/lib/config';
 import { MESSAGE_BODY_MAX_BYTES, newNonce, pageCsp } from '@/lib/http/headers';
 import { requestPolicy } from '@/lib/http/policy';
 import { problem, refusalResponse } from '@/lib/http/respond';
+import { asOpenAiError } from '@/lib/openai-api/errors';
 
 /** Paths answered by the sign-in page and form: reachable without the access token. */
 export const SIGN_IN_PATHS = ['/sign-in', '/api/sign-in'];
@@ -21,11 +23,15 @@ function kindOf(request: NextRequest): RequestKind {
   return path.startsWith('/api/') || path.startsWith('/v1/') ? 'api' : 'page';
 }
 
-export function proxy(request: NextRequest): Response {
+export async function proxy(request: NextRequest): Promise<Response> {
   const kind = kindOf(request);
   const policy = requestPolicy();
   const refusal = checkRequest(request, policy, kind);
-  if (refusal) return refusalResponse(refusal, request, policy.publicOrigin);
+  if (refusal) {
+    const answer = refusalResponse(refusal, request, policy.publicOrigin);
+    // OpenAI's clients read /v1's errors in OpenAI's shape (type, param, code).
+    return request.nextUrl.pathname.startsWith('/v1/') ? asOpenAiError(answer) : answer;
+  }
 
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     // Pages only answer GET (server actions do not come this way: see the matcher).
@@ -40,7 +46,7 @@ export function proxy(request: NextRequest): Response {
 
   if (kind !== 'page' && kind !== 'sign-in') return NextResponse.next();
   const nonce = newNonce();
-  const csp = pageCsp(nonce, process.env.NODE_ENV === 'development');
+  const csp = pageCsp(nonce, process.env.NODE_ENV === 'development', loadConfig().http.imageHosts);
   // Next reads the nonce for its own scripts from the request's CSP header; the layout reads x-nonce.
   const headers = new Headers(request.headers);
   headers.set('x-nonce', nonce);

@@ -2,7 +2,9 @@ import type { Metadata, Viewport } from 'next';
 import { headers } from 'next/headers';
 import { NextIntlClientProvider } from 'next-intl';
 import { getLocale, getTranslations } from 'next-intl/server';
-import { guardAction } from './actions/guard';
+import { ImageHostsProvider } from '@/components/chat/answer-image';
+import { loadConfig } from '@/lib/config';
+import { guardPage } from './actions/guard';
 import './globals.css';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -17,7 +19,7 @@ const themeScript = `try{var t=localStorage.getItem('theme');if(t!=='light'&&t!=
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   const h = await headers();
   // A request naming a server action bypasses proxy.ts, even when it is a GET that renders the page.
-  if (h.has('next-action')) await guardAction();
+  if (h.has('next-action')) await guardPage();
   // The page's CSP nonce (proxy.ts): without it the browser refuses the inline script.
   const nonce = h.get('x-nonce') ?? undefined;
   const locale = await getLocale();
@@ -28,7 +30,10 @@ export default async function RootLayout({ children }: { children: React.ReactNo
       </head>
       <body className="min-h-screen bg-white text-neutral-900 antialiased dark:bg-neutral-950 dark:text-neutral-100">
         {/* The catalog of the request's locale reaches the client components from here. */}
-        <NextIntlClientProvider>{children}</NextIntlClientProvider>
+        <NextIntlClientProvider>
+          {/* IMAGE_HOSTS: whose images answers show without a click (the CSP's img-src lists the same). */}
+          <ImageHostsProvider hosts={loadConfig().http.imageHosts}>{children}</ImageHostsProvider>
+        </NextIntlClientProvider>
       </body>
     </html>
   );

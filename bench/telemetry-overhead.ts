@@ -61,14 +61,18 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'telemetry-bench-'));
   const store = openSqliteStore(path.join(dir, 'bench.db'));
   const tool = new Noop();
-  const { chat: service } = await createAppContext(loadConfig({ DATA_DIR: dir }), store, {
-    agents: () =>
-      new FnCallAgent({
-        llm: createChatModel({ model: 'bench', baseURL: model.url, apiKey: 'bench', fncallMode: 'native' }),
-        functionList: [tool],
-        name: 'assistant',
-      }),
-  });
+  const { chat: service } = await createAppContext(
+    loadConfig({ DATA_DIR: dir, CONVERSATION_TITLES: 'message' }),
+    store,
+    {
+      agents: () =>
+        new FnCallAgent({
+          llm: createChatModel({ model: 'bench', baseURL: model.url, apiKey: 'bench', fncallMode: 'native' }),
+          functionList: [tool],
+          name: 'assistant',
+        }),
+    },
+  );
   const tracing = {
     url: `${receiver.url}/v1/traces`,
     captureContent: CAPTURE,

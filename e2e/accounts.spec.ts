@@ -109,7 +109,7 @@ test('the admin creates the first account, signs out and in; an invited user sig
   expect(link).toMatch(/\/sign-up\?invite=/);
 
   // The invited user, in a browser of their own.
-  const other = await browser.newContext({ baseURL: base });
+  const other = await browser.newContext({ baseURL: base, permissions: ['clipboard-read', 'clipboard-write'] });
   const invited = await other.newPage();
   await invited.goto(link);
   await expect(invited.getByText('You were invited to this Agent Studio.')).toBeVisible();
@@ -125,6 +125,19 @@ test('the admin creates the first account, signs out and in; an invited user sig
   await userMenu(invited, INVITED.email).click();
   await expect(invited.getByRole('link', { name: 'Admin' })).toHaveCount(0);
   await expect(invited.getByRole('link', { name: 'API keys' })).toBeVisible();
+
+  // The API keys page says the base URL OpenAI clients take, and a new key is copied in one click.
+  await invited.getByRole('link', { name: 'API keys' }).click();
+  await expect(invited.getByText(`${base}/v1`, { exact: true })).toBeVisible();
+  await invited.getByRole('button', { name: 'Copy base URL' }).click();
+  expect(await invited.evaluate(() => navigator.clipboard.readText())).toBe(`${base}/v1`);
+  await invited.getByLabel('Key name').fill('cli');
+  await invited.getByRole('button', { name: 'Create key' }).click();
+  const key = invited.getByTestId('new-api-key');
+  await expect(key).toHaveText(/\S{20,}/);
+  await invited.getByRole('button', { name: 'Copy key' }).click();
+  await expect(invited.getByRole('status').getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await invited.evaluate(() => navigator.clipboard.readText())).toBe(await key.textContent());
   expect((await invited.goto('/admin'))?.status()).toBe(403);
 
   // The link was for one account only.

@@ -55,7 +55,9 @@ test('default settings: upload report.pdf, ask about it, and the answer comes fr
 
   const answer = await lastAnswer(page);
   await expect(answer).toContainText('Q3 revenue rose to 4.2 million euros (report.pdf).');
-  await expect(answer.getByRole('button', { name: /Retrieval/ })).toContainText('Q3 revenue');
+  // The retrieval tool's search shows on its tool card: one card, not a second "Retrieval" one.
+  await expect(answer.getByRole('button', { name: /^retrieval / })).toContainText('Q3 revenue');
+  await expect(answer.getByRole('button', { name: /retrieval/i })).toHaveCount(1);
   const citation = answer
     .getByRole('region', { name: 'Sources' })
     .getByRole('button', { name: /^report\.pdf, page \d+/ });
@@ -72,7 +74,12 @@ test('default settings: upload report.pdf, ask about it, and the answer comes fr
   // Settings shows why, without the user having changed anything there.
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
   const settings = page.getByRole('region', { name: 'Settings' });
+  // How the agent runs (its kind, the call format, the prompts' language, raw streams) waits under Advanced.
+  await expect(settings.getByRole('combobox', { name: 'Agent' })).toBeHidden();
+  await expect(settings.getByRole('checkbox', { name: /Record the raw stream/ })).toBeHidden();
+  await settings.getByText('Advanced', { exact: true }).click();
   await expect(settings.getByRole('combobox', { name: 'Agent' })).toHaveValue('fncall');
+  await expect(settings.getByRole('checkbox', { name: /Record the raw stream/ })).toBeVisible();
   await expect(settings.getByRole('status').filter({ hasText: 'Document tools:' })).toHaveText(
     'Document tools: on because this conversation has documents',
   );

@@ -32,7 +32,8 @@ async function expectCalculatorRun(page: Page, word: string): Promise<void> {
   const dialog = inspector(page);
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('tab', { name: /^Iteration \d+$/ })).toHaveCount(2);
-  await expect(dialog).toContainText('Answered: the model replied without calling a tool.');
+  await expect(dialog).toContainText('Outcome');
+  await expect(dialog).toContainText('Answered: the model’s last reply called no tool.');
 
   const first = dialog.getByRole('tab', { name: 'Iteration 1', exact: true });
   await expect(first).toHaveAttribute('aria-selected', 'true');

@@ -67,6 +67,8 @@ test('a zh-CN browser gets the Chinese page; switching to English keeps the run 
   // Settings in Chinese, and the agent's format set to qwen, whose prompt has a Chinese version.
   await page.getByRole('button', { name: '设置', exact: true }).click();
   const settings = page.getByRole('region', { name: '设置' });
+  // How the agent runs is under 高级 (Advanced), which stays open once opened.
+  await settings.getByText('高级', { exact: true }).click();
   await settings.getByRole('combobox', { name: '函数调用模式' }).selectOption('qwen');
   await expect(settings.getByRole('checkbox', { name: /调用工具前暂停/ })).toBeVisible();
   await expect(settings.getByText('网页搜索未开启。', { exact: false })).toBeVisible();
@@ -144,9 +146,9 @@ test('the Chinese page says a run in Chinese: tool cards, durations, the inspect
   await expect(card).toContainText('完成');
   await expect(card).toContainText(/\d+(\.\d)? (毫秒|秒)/);
   await expect(answer.getByRole('button', { name: /已思考|思考/ })).toBeVisible();
-  await answer.getByRole('button', { name: '查看运行' }).click();
+  await answer.getByRole('button', { name: '检查运行' }).click();
   const inspector = page.getByRole('dialog', { name: '运行检查器' });
-  await expect(inspector).toContainText('已回答：模型没有调用工具，直接作答。');
+  await expect(inspector).toContainText('已回答：模型最后一次回复没有调用工具。');
   await expect(inspector.getByRole('tab', { name: /^第 1 轮/ })).toBeVisible();
   await expect(inspector.getByRole('button', { name: '导出运行' })).toBeVisible();
   expect(await latinWords(page)).toEqual([]);

@@ -77,10 +77,14 @@ test('the MCP tools stay on for the conversation after a reload', async ({ page 
   await expect(settings.getByText(/^Web search is off\. Set WEB_SEARCH_PROVIDER to searxng/)).toBeVisible();
 });
 
-test('the MCP config is edited on the page: errors are shown, a saved server connects', async ({ page }) => {
+test('the MCP config is edited on the admin page: errors are shown, a saved server connects', async ({ page }) => {
   test.slow();
+  // The chat's Settings lists the servers and links to the admin page, where they are set up.
   await openChat(page);
   await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.getByRole('textbox', { name: 'MCP config (JSON)' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Set up MCP servers and web search on the admin page' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
   const editor = page.getByRole('textbox', { name: 'MCP config (JSON)' });
   await expect(editor).toHaveValue(/"fixture"/);
   const original = await editor.inputValue();
@@ -105,4 +109,32 @@ test('the MCP config is edited on the page: errors are shown, a saved server con
   await editor.fill(original);
   await save.click();
   await expect(page.getByRole('listitem', { name: 'MCP server second' })).toHaveCount(0, { timeout: 30_000 });
+});
+
+test('web search is set up on the admin page: the chat offers web_search; back to the environment, it does not', async ({
+  page,
+}) => {
+  await page.goto('/admin');
+  const form = page.getByRole('form', { name: 'Web search' });
+  await expect(form.getByRole('status')).toHaveText('Web search is off.');
+  await form.getByRole('combobox', { name: 'Provider' }).selectOption('tavily');
+  await form.getByRole('button', { name: 'Save web search' }).click();
+  await expect(form.getByRole('alert')).toHaveText('tavily needs its API key.');
+  await form.getByLabel('API key').fill('tvly-e2e-never-shown');
+  await form.getByRole('button', { name: 'Save web search' }).click();
+  await expect(form.getByRole('status')).toHaveText('Web search is on (Tavily).');
+  await expect(form.getByLabel('API key')).toHaveValue('');
+  expect(await page.content()).not.toContain('tvly-e2e-never-shown');
+
+  await openChat(page);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('region', { name: 'Settings' });
+  await expect(settings.getByRole('checkbox', { name: /^web_search / })).toHaveCount(1);
+  await expect(settings.getByText(/^Web search is off/)).toHaveCount(0);
+
+  // Back to what the environment says (no provider here), for the other tests.
+  await page.goto('/admin');
+  await form.getByRole('combobox', { name: 'Provider' }).selectOption('environment');
+  await form.getByRole('button', { name: 'Save web search' }).click();
+  await expect(form.getByRole('status')).toHaveText('Web search is off.');
 });

@@ -16,6 +16,8 @@ test('a model server error shows in the turn as an alert, and Retry answers once
   await expect(alert).toContainText('500');
   await expect(alert).toContainText('Scripted error');
   expect(await chatRequests()).toHaveLength(1); // LLM_MAX_RETRIES=0 in playwright.config.ts
+  // One way to try again: the alert's Retry, no Regenerate beside it.
+  await expect(turn.getByRole('button', { name: /^(Retry|Regenerate)$/ })).toHaveCount(1);
 
   await setScenario({
     rules: [{ when: { lastUserIncludes: 'down-marmot' }, reply: { content: 'Back online, marmot.' } }],
@@ -24,7 +26,8 @@ test('a model server error shows in the turn as an alert, and Retry answers once
   const retried = await lastAnswer(page);
   await expect(retried).toContainText('Back online, marmot.');
   await expect(retried.getByRole('alert')).toHaveCount(0);
-  // Retry answered the same message, it did not add one.
+  // Retry answered the same message, it did not add one; the failed answer stays reachable.
   await expect(page.locator('article[data-role="user"]')).toHaveCount(1);
+  await expect(retried.getByRole('group', { name: 'Answer 2 of 2' })).toBeVisible();
   expect(await chatRequests()).toHaveLength(1);
 });

@@ -39,7 +39,7 @@ test('a GGUF uploaded from the page is checked, listed and picked; a bad one is 
 }) => {
   const { dialog, local } = await openLocal(page);
   const zone = local.getByRole('group', { name: 'Upload a GGUF file: drop it here' });
-  await expect(zone).toContainText('at most 1.0 MB');
+  await expect(zone).toContainText('at most 1 MB'); // 1024 × 1024 bytes, in binary units as every size
 
   // Dropped: a web page saved under a .gguf name. The server refuses it for what it is; nothing is listed.
   const dropped = await page.evaluateHandle(() => {
@@ -63,7 +63,7 @@ test('a GGUF uploaded from the page is checked, listed and picked; a bad one is 
     mimeType: 'application/octet-stream',
     buffer: Buffer.concat([tiny.subarray(0, 16), Buffer.alloc(2 * 1024 * 1024)]),
   });
-  await expect(zone.getByRole('alert')).toHaveText('huge.gguf is 2.1 MB, larger than the 1.0 MB upload limit.');
+  await expect(zone.getByRole('alert')).toHaveText('huge.gguf is 2 MB, larger than the 1 MB upload limit.');
   expect(uploads).toEqual([]);
 
   // Chosen with the button's file input: uploaded with its progress, checked, and listed ready to use.

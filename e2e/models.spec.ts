@@ -18,6 +18,8 @@ let app: ChildProcess;
 let appUrl: string;
 let lab: ModelServer;
 let found: ModelServer;
+/** A scanned port with nothing on it when the app starts (a model server started later takes it). */
+let latePort: number;
 /** Serves a tiny GGUF the suite builds (/tiny.gguf) and a web page saved as one (/page.gguf). */
 let files: Server;
 let filesUrl: string;
@@ -34,6 +36,7 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
   filesUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`;
+  latePort = await freePort();
   const port = await freePort();
   appUrl = `http://127.0.0.1:${port}`;
   const dataDir = path.join(__dirname, '..', 'test-results', `e2e-models-${Date.now()}`);
@@ -41,7 +44,7 @@ test.beforeAll(async () => {
     OPENAI_BASE_URL: '',
     OPENAI_API_KEY: '',
     OPENAI_MODEL: '',
-    MODEL_SCAN_PORTS: `vllm:${found.port}`,
+    MODEL_SCAN_PORTS: `vllm:${found.port},sglang:${latePort}`,
     MODEL_SCAN_TIMEOUT_MS: '2000',
   });
 });
@@ -111,6 +114,52 @@ test('nothing configured: connect a server from the page, chat, switch the model
   await expect(await lastAnswer(page)).toContainText('now beta');
   await expect(assistantTurns(page).last().getByTestId('turn-model')).toHaveText('beta-chat · Lab');
   expect(await page.content()).not.toContain(KEY);
+
+  // A new chat starts with the model and tools chosen last, after a reload too.
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('checkbox', { name: /^calculator/ }).uncheck();
+  await page.getByRole('button', { name: '+ New chat' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('New chat');
+  await expect(picker(page)).toContainText('beta-chat');
+  await expect(page.getByRole('checkbox', { name: /^calculator/ })).not.toBeChecked();
+  await page.goto(appUrl);
+  await expect(picker(page)).toContainText('beta-chat');
+  await send(page, 'new chat on beta');
+  await expect(assistantTurns(page).last().getByTestId('turn-model')).toHaveText('beta-chat · Lab');
+});
+
+test('a model server started after the app shows up when the Models dialog opens, without Scan again', async ({
+  page,
+}) => {
+  await openChat(page, appUrl);
+  const dialog = page.getByRole('dialog', { name: 'Models' });
+  const foundList = dialog.getByRole('region', { name: 'Found on this machine' });
+  const openModels = async () => {
+    await picker(page).click();
+    await page.getByRole('button', { name: 'Manage models…' }).click();
+  };
+  await openModels();
+  await expect(foundList.getByRole('listitem', { name: /^vLLM/ })).toBeVisible();
+  await expect(foundList.getByRole('listitem', { name: `SGLang (${latePort})` })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Close' }).first().click();
+
+  const late = await createModelServer({ model: 'late-model', port: latePort });
+  try {
+    // Opening the dialog scans (a scan of the last few seconds is reused, so it may take another opening).
+    await expect(async () => {
+      await openModels();
+      try {
+        await expect(foundList.getByRole('listitem', { name: `SGLang (${latePort})` })).toContainText(
+          '1 model: late-model',
+          { timeout: 3000 },
+        );
+      } finally {
+        await dialog.getByRole('button', { name: 'Close' }).first().click();
+      }
+    }).toPass({ timeout: 30_000 });
+  } finally {
+    await late.close();
+  }
 });
 
 test('a server on a scanned port is found, and used in one click', async ({ page }) => {

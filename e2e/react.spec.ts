@@ -18,6 +18,7 @@ test('a ReAct run shows its Thought, a calculator card with the result, and only
   });
   await openChat(page);
   await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByText('Advanced', { exact: true }).click();
   await page.getByRole('combobox', { name: 'Agent' }).selectOption('react');
   await send(page, 'What is two plus two? react-puffin');
 

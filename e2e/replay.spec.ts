@@ -35,7 +35,7 @@ test('replaying a run with an edited tool result changes the answer, and the two
 
   const answer = await lastAnswer(page);
   await expect(answer).toContainText('The tool said EDITED-99.');
-  await expect(answer).toContainText('answer 2');
+  await expect(answer.getByRole('group', { name: 'Answer 2 of 2' })).toContainText('2 / 2');
   await expect(assistantTurns(page)).toHaveCount(1);
   // Iteration 1 was not asked again; iteration 2 was sent the edited result.
   const sent = await chatRequests();
@@ -55,7 +55,16 @@ test('replaying a run with an edited tool result changes the answer, and the two
   expect(await seriousViolations(page)).toEqual([]);
   await compare.getByRole('button', { name: 'Close' }).click();
 
-  // The replay is the turn's answer after a reload too.
+  // The replay is the turn's answer after a reload too; the first answer is still one click away.
   await page.reload();
-  await expect(await lastAnswer(page)).toContainText('The tool said EDITED-99.');
+  const reloaded = await lastAnswer(page);
+  await expect(reloaded).toContainText('The tool said EDITED-99.');
+  await reloaded.getByRole('button', { name: 'Previous answer' }).click();
+  await expect(reloaded).toContainText('The tool said 42.');
+  await expect(reloaded.getByRole('group', { name: 'Answer 1 of 2' })).toContainText('1 / 2');
+  await expect(reloaded.getByRole('button', { name: 'Previous answer' })).toBeDisabled();
+  expect(await seriousViolations(page)).toEqual([]);
+  await reloaded.getByRole('button', { name: 'Next answer' }).click();
+  await expect(reloaded).toContainText('The tool said EDITED-99.');
+  await expect(reloaded.getByRole('button', { name: 'Next answer' })).toBeDisabled();
 });

@@ -92,6 +92,7 @@ test('a run recorded with "Record the raw stream" shows its chunks in order in t
   });
   await openChat(page);
   await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByText('Advanced', { exact: true }).click();
   await page.getByRole('checkbox', { name: /Record the raw stream/ }).check();
   await send(page, `Record this ${word}`);
   const answer = await lastAnswer(page);

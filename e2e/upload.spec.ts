@@ -116,7 +116,7 @@ test('at phone width, a file over the size limit dropped on the page is refused 
   // The error fits the narrow screen, and the attach control is there.
   const box = await documentItem(page, 'huge.bin').boundingBox();
   expect(box!.x + box!.width).toBeLessThanOrEqual(390);
-  await expect(page.getByText('Attach', { exact: true })).toBeVisible();
+  await expect(page.getByText('Upload files', { exact: true })).toBeVisible();
   // Nothing was sent: no conversation was started for it.
   await expect(page).not.toHaveURL(/\?c=/);
 });

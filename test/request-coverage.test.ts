@@ -1,13 +1,15 @@
-// Every way into the app goes through the request checks (lib/http/check.ts) and resolves the user it acts for
-// (lib/auth), and a route, action or page added later cannot be forgotten: route handlers are wrapped in guardRoute
-// (which hands them the Viewer), server actions start with guardAction or guardAdmin (which return it), pages call
-// one of those (or an action that does), and everything (pages, their data, unknown paths) but the two body routes is
+// Every way into the app goes through the request checks (lib/http/check.ts) and the one access check
+// (lib/server/access.ts) with a rule declared for it (lib/server/access-rules.ts), and a route, action or page added
+// later cannot be forgotten: route handlers are wrapped in guardRoute with their own method and path, server actions
+// start with guardAction('<their own name>'), pages call guardPage (or an action that does), every entry point has a
+// rule and every rule an entry point, and everything (pages, their data, unknown paths) but the body routes is
 // matched by proxy.ts. The few ways in that come before anyone is signed in are listed here, each with its reason.
 // Enumerated from the files on disk.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { ACTION_RULES, ROUTE_RULES } from '../lib/server/access-rules';
 import { guardedAs } from '../lib/server/route';
 import { config as proxyConfig } from '../proxy';
 
@@ -25,6 +27,15 @@ const appFiles = filesUnder(APP).filter((f) => /\.(ts|tsx)$/.test(f));
 const routeFiles = appFiles.filter((f) => /\/route\.ts$/.test(f));
 const pageFiles = appFiles.filter((f) => /\/page\.tsx$/.test(f));
 const actionFiles = appFiles.filter((f) => /^\s*(\/\/[^\n]*\n\s*)*['"]use server['"]/.test(readFileSync(f, 'utf8')));
+
+/** The route pattern of an app file, as the access rules name it: app/api/files/[id]/route.ts -> /api/files/[id]. */
+function patternOf(file: string): string {
+  const dir = path.dirname(path.relative(APP, file));
+  return `/${dir
+    .split(path.sep)
+    .filter((s) => !/^\(.*\)$/.test(s))
+    .join('/')}`;
+}
 
 /** The URL path of an app file: app/api/files/[id]/route.ts -> /api/files/x (dynamic segments filled in). */
 function urlOf(file: string): string {
@@ -44,8 +55,9 @@ const proxied = (pathname: string, headers: Record<string, string> = {}) =>
 
 /** Ways in that establish who the user is, so they cannot resolve one first. */
 const PUBLIC_ROUTES: Record<string, string> = {
-  'app/api/sign-in/route.ts': 'the ACCESS_TOKEN sign-in form',
-  'app/api/auth/[...all]/route.ts': 'creating an account, signing in and out, OpenID Connect',
+  'POST /api/sign-in': 'the ACCESS_TOKEN sign-in form',
+  'GET /api/auth/[...all]': 'the session state, OpenID Connect',
+  'POST /api/auth/[...all]': 'creating an account, signing in and out',
 };
 const PUBLIC_PAGES: Record<string, string> = {
   'app/sign-in/page.tsx': 'the sign-in page',
@@ -60,8 +72,18 @@ function exportedStatements(rel: string): ts.Statement[] {
   );
 }
 
-/** `await guardAction();`, `const me = await guardAdmin();`…: the statement resolves the user first. */
-const GUARD = /^(const \w+ = )?await (guardAction|guardAdmin)\(\);$/;
+/** `await guardAction('name');`, `const me = await guardAction('name');`: the statement checks access first, by the
+ *  rule of the action's own name. */
+const GUARD = /^(const \w+ = )?await guardAction\('(\w+)'\);$/;
+
+/** The exported actions of the action files, by name. */
+function exportedActions(): string[] {
+  return actionFiles.flatMap((f) =>
+    exportedStatements(path.relative(ROOT, f))
+      .filter(ts.isFunctionDeclaration)
+      .map((fn) => fn.name!.text),
+  );
+}
 
 describe('request coverage', () => {
   it('finds the app’s routes, pages and action files (the enumeration itself works)', () => {
@@ -71,27 +93,50 @@ describe('request coverage', () => {
   });
 
   it.each(routeFiles.map((f) => [path.relative(ROOT, f)]))(
-    '%s: every handler it exports is wrapped in guardRoute and resolves the user',
+    '%s: every handler it exports is wrapped in guardRoute under its own method and path, with that rule',
     async (rel) => {
       const mod = (await import(path.join(ROOT, rel))) as Record<string, unknown>;
       const handlers = METHODS.filter((m) => m in mod);
       expect(handlers.length).toBeGreaterThan(0);
       for (const method of handlers) {
+        const entry = `${method} ${patternOf(path.join(ROOT, rel))}`;
         const guarded = guardedAs(mod[method]);
         expect(guarded, `${rel} ${method}`).toBeDefined();
-        if (PUBLIC_ROUTES[rel]) expect(guarded?.access, `${rel} ${method}`).toBe('public');
-        else expect(['user', 'admin'], `${rel} ${method} must resolve the user`).toContain(guarded?.access);
+        expect(guarded?.entry, `${rel} ${method} names another entry point`).toBe(entry);
+        expect(guarded?.rule).toBe(ROUTE_RULES[entry as keyof typeof ROUTE_RULES]);
+        expect(guarded?.rule.who === 'public', `${entry}: public only when listed here`).toBe(entry in PUBLIC_ROUTES);
       }
     },
   );
 
-  it('the public routes and pages listed here exist (a stale entry would hide a new file of the same name)', () => {
-    const files = [...routeFiles, ...pageFiles].map((f) => path.relative(ROOT, f));
-    for (const rel of [...Object.keys(PUBLIC_ROUTES), ...Object.keys(PUBLIC_PAGES)]) expect(files).toContain(rel);
+  it('every route rule has its handler, and every action rule its action (a stale rule would wait for a new one)', async () => {
+    const entries: string[] = [];
+    for (const file of routeFiles) {
+      const mod = (await import(file)) as Record<string, unknown>;
+      for (const method of METHODS.filter((m) => m in mod)) entries.push(`${method} ${patternOf(file)}`);
+    }
+    expect(Object.keys(ROUTE_RULES).sort()).toEqual(entries.sort());
+    const actions = exportedActions();
+    expect(new Set(actions).size, 'action names are unique across files').toBe(actions.length);
+    expect(Object.keys(ACTION_RULES).sort()).toEqual(actions.sort());
+  });
+
+  it('an API key reaches only routes (/v1 and the run APIs), never a server action or an admin’s entry point', () => {
+    for (const [name, rule] of Object.entries(ACTION_RULES)) expect(rule, name).not.toHaveProperty('key');
+    for (const [entry, rule] of Object.entries(ROUTE_RULES))
+      if (rule.who === 'admin') expect(rule, entry).not.toHaveProperty('key');
+    const keyed = Object.entries(ROUTE_RULES).filter(([, r]) => 'key' in r);
+    for (const [entry] of keyed)
+      expect(entry).toMatch(/^(GET|POST|DELETE) \/(v1|api\/(chat|files|runs|images|artifacts|health))\b/);
+  });
+
+  it('the public pages listed here exist (a stale entry would hide a new file of the same name)', () => {
+    const files = pageFiles.map((f) => path.relative(ROOT, f));
+    for (const rel of Object.keys(PUBLIC_PAGES)) expect(files).toContain(rel);
   });
 
   it.each(actionFiles.map((f) => [path.relative(ROOT, f)]))(
-    '%s: every action it exports starts by resolving the user (guardAction or guardAdmin)',
+    '%s: every action it exports starts with the access check under its own name (guardAction)',
     (rel) => {
       const exported = exportedStatements(rel);
       expect(exported.length).toBeGreaterThan(0);
@@ -100,7 +145,11 @@ describe('request coverage', () => {
         // Only plain exported functions can be checked here; anything else must be made one.
         expect(ts.isFunctionDeclaration(statement), statement.getText().slice(0, 60)).toBe(true);
         const fn = statement as ts.FunctionDeclaration;
-        expect(fn.body?.statements[0]?.getText() ?? '', fn.name?.text).toMatch(GUARD);
+        const first = fn.body?.statements[0]?.getText() ?? '';
+        expect(first, fn.name?.text).toMatch(GUARD);
+        expect(GUARD.exec(first)?.[2], `${fn.name?.text} checks access under another action's name`).toBe(
+          fn.name?.text,
+        );
       }
     },
   );
@@ -122,15 +171,15 @@ describe('request coverage', () => {
         .flatMap((m) => m[1]!.split(','))
         .map((n) => n.trim())
         .filter((n) => n && !/^guard/.test(n));
-      const guarded = /await (guardAction|guardAdmin)\(\)/.test(body) || actions.some((a) => body.includes(`${a}(`));
-      expect(guarded, `${rel} must call guardAction()/guardAdmin() or an action`).toBe(true);
+      const guarded = /await guardPage\((|'admin')\)/.test(body) || actions.some((a) => body.includes(`${a}(`));
+      expect(guarded, `${rel} must call guardPage() or an action`).toBe(true);
     },
   );
 
   it('a GET that names a server action skips proxy.ts, so the root layout checks it', () => {
     expect(proxied('/', { 'next-action': 'x' })).toBe(false);
     const layout = readFileSync(path.join(APP, 'layout.tsx'), 'utf8');
-    expect(layout).toContain("if (h.has('next-action')) await guardAction();");
+    expect(layout).toContain("if (h.has('next-action')) await guardPage();");
   });
 
   it('proxy.ts matches every page, the body-less routes and any unknown path; only static files and the body routes skip it', () => {

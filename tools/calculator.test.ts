@@ -91,7 +91,9 @@ describe('calculator tool', () => {
     });
     const err = await runTool(new CalculatorTool(), '{"expression": "1/0"}', ctx);
     expect(err.ok).toBe(false);
-    expect(err.content).toMatch(/^An error occurred when calling tool `calculator`:\nError: Division by zero\n/);
+    expect(err.content).toMatch(
+      /^An error occurred when calling tool `calculator`:\nError: Division by zero \(error id [0-9a-f]{8}\)$/,
+    );
     const missing = await runTool(new CalculatorTool(), '{}', ctx);
     expect(missing.content).toContain("missing required property 'expression'");
   });

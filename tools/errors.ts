@@ -1,12 +1,22 @@
 // Errors of the tool layer. Only ToolServiceError stops a run; everything else a tool throws is turned into text
 // the model can read and react to (see run-tool.ts).
 
+const TOOL_SERVICE_ERROR = Symbol.for('agent-studio.ToolServiceError');
+
+/** Is `e` a ToolServiceError or an instance of a subclass (a tool's own, under its own name), from any bundle: told by
+ *  a process-wide symbol, not instanceof (lib/protocol/errors.ts says why). */
+export function isToolServiceError(e: unknown): e is ToolServiceError {
+  return e instanceof Error && (e as unknown as Record<symbol, unknown>)[TOOL_SERVICE_ERROR] === true;
+}
+
 /**
  * The designated fatal tool error (Qwen-Agent's ToolServiceError / DocParserError): runTool re-throws it and the
  * agent run ends with it, instead of handing the model an error message.
  */
 export class ToolServiceError extends Error {
   override name = 'ToolServiceError';
+  /** Marks this class and its subclasses for isToolServiceError, whatever bundle made them. */
+  readonly [TOOL_SERVICE_ERROR] = true;
   readonly code?: string;
   readonly extra?: Record<string, unknown>;
 

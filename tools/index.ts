@@ -2,7 +2,7 @@
 // below, register themselves).
 export { BaseTool, legacyParametersToSchema } from './base-tool';
 export type { ToolContext, ToolEvent, ToolOutput, ToolParameters, LegacyToolParameter } from './base-tool';
-export { ToolServiceError, ToolArgumentsError, ToolDefinitionError } from './errors';
+export { ToolServiceError, ToolArgumentsError, ToolDefinitionError, isToolServiceError } from './errors';
 export { TOOL_REGISTRY, registerTool, checkTool, createTool, unregisterTool, unavailableReason } from './registry';
 export type { ToolClass } from './registry';
 export { parseToolArgs, validateToolArgs, formatValidationErrors, INVALID_JSON_MESSAGE } from './args';

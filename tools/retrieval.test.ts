@@ -109,7 +109,7 @@ describe('retrieval tool', () => {
   it('refuses when the conversation has no file at all, saying so', async () => {
     const r = await runTool(new RetrievalTool(), JSON.stringify({ query: 'x', files: ['/etc/passwd'] }), ctx([]));
     expect(r.ok).toBe(false);
-    expect(r.content).toContain('Not a file of this conversation: /etc/passwd');
+    expect(r.content).toContain('Not a file of this conversation: …/passwd');
     expect(r.content).toContain('No file was shared in this conversation.');
   });
 
@@ -154,7 +154,7 @@ describe('doc_parser tool', () => {
   it('refuses a file that is not in the conversation, saying which files there are', async () => {
     const r = await runTool(new DocParserTool(), JSON.stringify({ url: '/etc/passwd' }), ctx([handbook]));
     expect(r.ok).toBe(false);
-    expect(r.content).toContain('Not a file of this conversation: /etc/passwd');
+    expect(r.content).toContain('Not a file of this conversation: …/passwd');
     expect(r.content).toContain("The conversation's files: handbook.md");
   });
 

@@ -1,4 +1,5 @@
-import { describe, it, expect } from 'vitest';
+import path from 'node:path';
+import { describe, it, expect, vi } from 'vitest';
 import { BaseTool, type ToolContext, type ToolOutput } from './base-tool';
 import { ToolArgumentsError, ToolServiceError } from './errors';
 import { runTool, unknownToolResult } from './run-tool';
@@ -99,29 +100,50 @@ describe('runTool: failures the model sees', () => {
     expect(result.content).toContain('city must be a real place');
   });
 
-  it("turns an exception into upstream's error text with type, message and stack frames", async () => {
-    const tool = new Fake(async () => {
-      throw new RangeError('city not found');
-    });
-    const result = await runTool(tool, '{"city":"x"}', ctx);
-    expect(result.ok).toBe(false);
-    expect(result.content).toMatch(
-      /^An error occurred when calling tool `fake`:\nRangeError: city not found\nTraceback:\n\s+at /,
-    );
-    expect(result.content).toContain('run-tool.test.ts');
-    expect(result.ok === false && result.error).toEqual({
-      kind: 'exception',
-      message: 'city not found',
-      type: 'RangeError',
-    });
+  it('turns an exception into a short message with an error id; the stack goes to the server log only', async () => {
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => void logged.push(line));
+    try {
+      const tool = new Fake(async () => {
+        throw new RangeError(`city not found in ${path.join(process.cwd(), 'node_modules', 'atlas', 'cities.json')}`);
+      });
+      const result = await runTool(tool, '{"city":"x"}', ctx);
+      expect(result.ok).toBe(false);
+      const id = /\(error id ([0-9a-f]{8})\)$/.exec(String(result.content))?.[1];
+      expect(id).toBeDefined();
+      expect(result.content).toBe(
+        `An error occurred when calling tool \`fake\`:\nRangeError: city not found in …/cities.json (error id ${id})`,
+      );
+      // Neither the checkout's path, nor node_modules, nor a stack frame reaches the model or the page.
+      for (const leak of [process.cwd(), 'node_modules', 'run-tool.test.ts', ' at ', 'Traceback'])
+        expect(String(result.content)).not.toContain(leak);
+      expect(result.ok === false && result.error).toEqual({
+        kind: 'exception',
+        message: `city not found in …/cities.json (error id ${id})`,
+        type: 'RangeError',
+      });
+      // The server's log has it all, under the same id.
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toContain(`[error ${id}] tool fake failed: RangeError: city not found`);
+      expect(logged[0]).toContain('run-tool.test.ts');
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('reports a thrown non-Error value', async () => {
-    const tool = new Fake(async () => {
-      throw 'boom';
-    });
-    const result = await runTool(tool, '{"city":"x"}', ctx);
-    expect(result.content).toBe('An error occurred when calling tool `fake`:\nstring: boom\nTraceback:\n');
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const tool = new Fake(async () => {
+        throw 'boom';
+      });
+      const result = await runTool(tool, '{"city":"x"}', ctx);
+      expect(result.content).toMatch(
+        /^An error occurred when calling tool `fake`:\nstring: boom \(error id [0-9a-f]{8}\)$/,
+      );
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 
@@ -171,6 +193,6 @@ describe('runTool: errors that end the run', () => {
 
 describe('unknownToolResult', () => {
   it("uses upstream's exact wording", () => {
-    expect(unknownToolResult('web_search')).toBe('Tool web_search does not exists.');
+    expect(unknownToolResult('web_search')).toBe('Tool web_search does not exist.');
   });
 });

@@ -1,18 +1,20 @@
 // One tool call as the agent loop needs it: never throws for ordinary failures, which become text for the model.
+import { logError, shortMessage } from '../lib/llm/error-report';
 import { ContentItemSchema, type ContentItem } from '../lib/protocol/message';
 import { validateToolArgs } from './args';
 import type { ToolFile } from '../lib/protocol/events';
 import { ToolOutputWithFiles, type BaseTool, type ToolContext, type ToolOutput } from './base-tool';
-import { ToolArgumentsError, ToolServiceError } from './errors';
+import { isToolServiceError, type ToolArgumentsError } from './errors';
 import { BaseToolWithFileAccess } from './file-access';
+import { isErrorNamed } from '../lib/protocol/errors';
 
 export type ToolRunResult =
   | { ok: true; content: string | ContentItem[]; files?: ToolFile[] }
   | { ok: false; content: string; error: { kind: 'invalid-arguments' | 'exception'; message: string; type: string } };
 
-/** Upstream's wording, kept for fidelity (models and transcripts have seen it). */
+/** Upstream's sentence with its grammar mended ("does not exists" there): people read it on the tool card too. */
 export function unknownToolResult(name: string): string {
-  return `Tool ${name} does not exists.`;
+  return `Tool ${name} does not exist.`;
 }
 
 function contentItems(value: unknown): ContentItem[] | undefined {
@@ -41,18 +43,13 @@ function invalidArguments(tool: BaseTool, rawArgs: string, err: ToolArgumentsErr
   return { ok: false, content, error: { kind: 'invalid-arguments', message: err.message, type: err.name } };
 }
 
+/** Upstream hands the model the type, the message and the stack; here the stack (the server's paths and frames)
+ *  goes to the server's log only, under an id the model and the page are given instead. */
 function exception(tool: BaseTool, err: unknown): ToolRunResult {
   const type = err instanceof Error ? err.name || err.constructor.name : typeof err;
-  const message = err instanceof Error ? err.message : String(err);
-  // Only the frames, like Python's traceback.format_tb: the stack's first line repeats type and message.
-  const frames =
-    err instanceof Error && err.stack
-      ? err.stack
-          .split('\n')
-          .filter((line) => /^\s+at /.test(line))
-          .join('\n')
-      : '';
-  const content = `An error occurred when calling tool \`${tool.name}\`:\n${type}: ${message}\nTraceback:\n${frames}`;
+  const id = logError(`tool ${tool.name} failed`, err);
+  const message = `${shortMessage(err instanceof Error ? err.message : String(err))} (error id ${id})`;
+  const content = `An error occurred when calling tool \`${tool.name}\`:\n${type}: ${message}`;
   return { ok: false, content, error: { kind: 'exception', message, type } };
 }
 
@@ -73,9 +70,9 @@ export async function runTool(tool: BaseTool, rawArgs: string, ctx: ToolContext)
       ? { ok: true, content, files: output.files }
       : { ok: true, content };
   } catch (err) {
-    if (err instanceof ToolServiceError) throw err;
+    if (isToolServiceError(err)) throw err;
     if (ctx.signal?.aborted) throw err instanceof Error && err.name === 'AbortError' ? err : ctx.signal.reason;
-    if (err instanceof ToolArgumentsError) return invalidArguments(tool, rawArgs, err);
+    if (isErrorNamed<ToolArgumentsError>(err, 'ToolArgumentsError')) return invalidArguments(tool, rawArgs, err);
     return exception(tool, err);
   }
 }

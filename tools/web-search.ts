@@ -1,12 +1,12 @@
 // `web_search`: search the web through the configured provider; results carry title, URL and snippet.
-import { loadConfig } from '../lib/config';
+import { webSearch } from '../lib/config';
 import { BaseTool, type ToolContext } from './base-tool';
 import { registerTool } from './registry';
 import { createSearchProvider, type SearchResult } from './web/search-providers';
 
 export const WEB_SEARCH_HOWTO =
   'Set WEB_SEARCH_PROVIDER to searxng (with SEARXNG_URL), tavily (TAVILY_API_KEY), serper (SERPER_API_KEY) or ' +
-  'brave (BRAVE_API_KEY) in the server environment.';
+  'brave (BRAVE_API_KEY) in the server environment, or choose a provider on the admin page.';
 
 export type WebSearchOutput = {
   query: string;
@@ -25,7 +25,7 @@ export class WebSearchTool extends BaseTool {
 
   /** Not offered to the model until a provider is configured. */
   static unavailableReason(): string | undefined {
-    const web = loadConfig().web;
+    const web = webSearch();
     if (web.search) return undefined;
     return web.searchProblem ? `${web.searchProblem}. ${WEB_SEARCH_HOWTO}` : `no search provider. ${WEB_SEARCH_HOWTO}`;
   }
@@ -33,7 +33,7 @@ export class WebSearchTool extends BaseTool {
   async call(params: string, ctx: ToolContext): Promise<WebSearchOutput> {
     const { query } = this.parseArgs<{ query: string }>(params);
     if (!query.trim()) throw new Error('The query is empty.');
-    const cfg = loadConfig().web.search;
+    const cfg = webSearch().search;
     if (!cfg) throw new Error(`web_search is not configured: ${WEB_SEARCH_HOWTO}`);
     const timeout = AbortSignal.timeout(cfg.timeoutMs);
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;

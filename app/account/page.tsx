@@ -2,7 +2,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
-import { guardAction } from '@/app/actions/guard';
+import { guardPage } from '@/app/actions/guard';
 import { ApiKeys } from '@/components/account/api-keys';
 import { link, muted } from '@/components/account/styles';
 import { appContext } from '@/lib/server/context';
@@ -14,7 +14,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function AccountPage() {
-  const me = await guardAction();
+  const me = await guardPage();
   const ctx = await appContext();
   const t = await getTranslations('account');
   const accounts = me.via === 'session' || me.via === 'api-key';

@@ -1,13 +1,13 @@
 'use server';
-// What only the admin may do (each starts with guardAdmin: 403 for anyone else). Wiring only: the work is
-// lib/auth/admin.ts.
+// What only the admin may do (each starts with guardAction, and the rule of each is the admin's: 403 for anyone
+// else; lib/server/access-rules.ts). Wiring only: the work is lib/auth/admin.ts.
 import { headers } from 'next/headers';
 import type { UserRow } from '@/lib/auth/admin';
 import type { ActionResult } from '@/lib/chat/page';
 import { appContext } from '@/lib/server/context';
 import type { InviteRecord, ServerSettings } from '@/lib/store/types';
 import { failure } from './action-error';
-import { guardAdmin } from './guard';
+import { guardAction } from './guard';
 
 async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
   try {
@@ -18,12 +18,12 @@ async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
 }
 
 export async function listUsers(): Promise<ActionResult<UserRow[]>> {
-  await guardAdmin();
+  await guardAction('listUsers');
   return attempt(async () => (await appContext()).admin.users(await headers()));
 }
 
 export async function setUserDisabled(userId: string, disabled: boolean): Promise<ActionResult<null>> {
-  const me = await guardAdmin();
+  const me = await guardAction('setUserDisabled');
   return attempt(async () => {
     await (await appContext()).admin.setDisabled(me, await headers(), userId, disabled);
     return null;
@@ -32,7 +32,7 @@ export async function setUserDisabled(userId: string, disabled: boolean): Promis
 
 /** Deletes the account and everything it owned (lib/server/user-data.ts); not the admin's own. */
 export async function deleteUser(userId: string): Promise<ActionResult<null>> {
-  const me = await guardAdmin();
+  const me = await guardAction('deleteUser');
   return attempt(async () => {
     await (await appContext()).admin.deleteUser(me, await headers(), String(userId));
     return null;
@@ -40,29 +40,24 @@ export async function deleteUser(userId: string): Promise<ActionResult<null>> {
 }
 
 export async function resetUserPassword(userId: string, password: string): Promise<ActionResult<null>> {
-  await guardAdmin();
+  await guardAction('resetUserPassword');
   return attempt(async () => {
     await (await appContext()).admin.resetPassword(await headers(), userId, password);
     return null;
   });
 }
 
-export async function serverSettings(): Promise<ActionResult<ServerSettings>> {
-  await guardAdmin();
-  return attempt(async () => (await appContext()).admin.settings());
-}
-
 export async function updateServerSettings(patch: {
   signUp?: unknown;
   userTools?: unknown;
 }): Promise<ActionResult<ServerSettings>> {
-  await guardAdmin();
+  await guardAction('updateServerSettings');
   return attempt(async () => (await appContext()).admin.updateSettings(patch));
 }
 
 /** A new invite and its link (shown this once: only a hash of it is kept). */
 export async function createInvite(): Promise<ActionResult<{ link: string; invite: InviteRecord }>> {
-  const me = await guardAdmin();
+  const me = await guardAction('createInvite');
   return attempt(async () => {
     const ctx = await appContext();
     const { token, invite } = await ctx.admin.createInvite(me);
@@ -76,12 +71,12 @@ export async function createInvite(): Promise<ActionResult<{ link: string; invit
 }
 
 export async function listInvites(): Promise<ActionResult<InviteRecord[]>> {
-  await guardAdmin();
+  await guardAction('listInvites');
   return attempt(async () => (await appContext()).admin.invites());
 }
 
 export async function revokeInvite(id: string): Promise<ActionResult<null>> {
-  await guardAdmin();
+  await guardAction('revokeInvite');
   return attempt(async () => {
     await (await appContext()).admin.revokeInvite(id);
     return null;

@@ -6,8 +6,10 @@ import {
   exportAgent,
   importAgent,
   saveAgentDefinition,
+  saveImportedAgent,
   uploadedDocuments,
   type AgentExport,
+  type ImportChoice,
 } from '@/lib/chat/saved-agents';
 import { appContext } from '@/lib/server/context';
 import { NotFoundError } from '@/lib/store/errors';
@@ -24,14 +26,14 @@ async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
 }
 
 export async function listAgents(): Promise<ActionResult<SavedAgent[]>> {
-  const me = await guardAction();
+  const me = await guardAction('listAgents');
   return attempt(async () => (await appContext()).store.listAgents(me.owner));
 }
 
 /** Creates the agent, or replaces the definition of the user's agent `id`. The bytes of documents it let go of go
  *  too once nobody holds them. */
 export async function saveAgent(id: string | undefined, definition: unknown): Promise<ActionResult<SavedAgent>> {
-  const me = await guardAction();
+  const me = await guardAction('saveAgent');
   return attempt(async () => {
     const { store, uploads } = await appContext();
     const before = id ? await store.getAgent(me.owner, id) : undefined;
@@ -42,7 +44,7 @@ export async function saveAgent(id: string | undefined, definition: unknown): Pr
 }
 
 export async function deleteAgent(id: string): Promise<ActionResult<boolean>> {
-  const me = await guardAction();
+  const me = await guardAction('deleteAgent');
   return attempt(async () => {
     const { store, uploads } = await appContext();
     const agent = await store.getAgent(me.owner, id);
@@ -54,7 +56,7 @@ export async function deleteAgent(id: string): Promise<ActionResult<boolean>> {
 
 /** What the user uploaded to their conversations, to give an agent as its documents. */
 export async function listUploadedDocuments(): Promise<ActionResult<(AgentDocument & { conversation: string })[]>> {
-  const me = await guardAction();
+  const me = await guardAction('listUploadedDocuments');
   return attempt(async () => uploadedDocuments((await appContext()).store, me.owner));
 }
 
@@ -63,18 +65,31 @@ function hashesOf(agent: SavedAgent | undefined): string[] {
 }
 
 export async function exportAgentFile(id: string): Promise<ActionResult<AgentExport>> {
-  const me = await guardAction();
+  const me = await guardAction('exportAgentFile');
   return attempt(async () => exportAgent((await appContext()).store, me.owner, id));
 }
 
-/** Reads an export file and saves it as a new agent of the user's; says which of its documents are not here. */
+/** Reads an export file and saves it as an agent of the user's; says which of its documents are not here. When one
+ *  of their agents has its name, nothing is saved until `choice` says what to do (the answer names that agent). */
 export async function importAgentFile(
   text: string,
-): Promise<ActionResult<{ agent: SavedAgent; missingDocuments: string[] }>> {
-  const me = await guardAction();
+  choice?: ImportChoice,
+): Promise<
+  ActionResult<{ agent: SavedAgent; missingDocuments: string[] } | { conflict: { id: string; name: string } }>
+> {
+  const me = await guardAction('importAgentFile');
   return attempt(async () => {
-    const { store } = await appContext();
+    const { store, uploads } = await appContext();
     const { definition, missingDocuments } = await importAgent(store, me.owner, text);
-    return { agent: await store.createAgent(me.owner, definition), missingDocuments };
+    const saved = await saveImportedAgent(
+      store,
+      me.owner,
+      definition,
+      choice === 'replace' || choice === 'keep-both' ? choice : undefined,
+    );
+    if ('conflict' in saved) return saved;
+    // A replaced agent's documents the import does not hold go once nobody holds them (as a save does).
+    await uploads.release(hashesOf(saved.replaced).filter((h) => !hashesOf(saved.agent).includes(h)));
+    return { agent: saved.agent, missingDocuments };
   });
 }

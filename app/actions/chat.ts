@@ -3,7 +3,7 @@
 // acts for the user guardAction resolves, and sees only that user's objects.
 import type { Viewer } from '@/lib/auth/viewer';
 import { liveFeed, runFeed } from '@/lib/chat/feed';
-import type { ActionResult, AppInfo, ConversationData, RunStream } from '@/lib/chat/page';
+import type { ActionResult, AppInfo, ConversationData, RunStream, TurnAnswer } from '@/lib/chat/page';
 import type { SettingsPatch } from '@/lib/chat/requests';
 import { startLimited } from '@/lib/http/run-limits';
 import type { StartedRun } from '@/lib/chat/service';
@@ -42,46 +42,59 @@ export async function sendMessage(input: {
   message: string;
   settings?: SettingsPatch;
 }): Promise<ActionResult<RunStream>> {
-  const me = await guardAction();
+  const me = await guardAction('sendMessage');
   const lang = await pageLang();
   return attempt((ctx) => stream(ctx, me, () => ctx.chat.send(me, { ...input, lang })));
 }
 
 export async function regenerate(turnId: string): Promise<ActionResult<RunStream>> {
-  const me = await guardAction();
+  const me = await guardAction('regenerate');
   const lang = await pageLang();
   return attempt((ctx) => stream(ctx, me, () => ctx.chat.regenerate(me, turnId, lang)));
 }
 
 export async function editAndResend(turnId: string, message: string): Promise<ActionResult<RunStream>> {
-  const me = await guardAction();
+  const me = await guardAction('editAndResend');
   const lang = await pageLang();
   return attempt((ctx) => stream(ctx, me, () => ctx.chat.editAndResend(me, turnId, message, lang)));
 }
 
 export async function stopRun(runId: string): Promise<boolean> {
-  const me = await guardAction();
+  const me = await guardAction('stopRun');
   return (await appContext()).chat.stop(me, runId);
 }
 
 /** Follows a run still going (after a reload), from its first event. */
 export async function followRun(runId: string): Promise<AsyncIterable<FeedEvent> | null> {
-  const me = await guardAction();
+  const me = await guardAction('followRun');
   return (await liveFeed((await appContext()).runs, me.owner, runId, { stopOnLeave: false })) ?? null;
 }
 
 export async function listConversations(query?: string): Promise<ConversationSummary[]> {
-  const me = await guardAction();
+  const me = await guardAction('listConversations');
   return (await appContext()).store.listConversations(me.owner, query?.trim() || undefined);
 }
 
 export async function loadConversation(id: string): Promise<ActionResult<ConversationData>> {
-  const me = await guardAction();
+  const me = await guardAction('loadConversation');
   return attempt((ctx) => ctx.chat.openConversation(me, id));
 }
 
+/** A turn's `n`th answer (1: its first), for switching between regenerated answers. */
+export async function loadTurnAnswer(turnId: string, n: number): Promise<ActionResult<TurnAnswer>> {
+  const me = await guardAction('loadTurnAnswer');
+  return attempt((ctx) => ctx.chat.turnAnswer(me, String(turnId), Number(n)));
+}
+
+/** The conversation's title once the model has made it from the first exchange (the page asks after a first
+ *  answer; the title never holds the answer back). */
+export async function settledTitle(id: string): Promise<ActionResult<string>> {
+  const me = await guardAction('settledTitle');
+  return attempt((ctx) => ctx.chat.settledTitle(me, String(id)));
+}
+
 export async function renameConversation(id: string, title: string): Promise<ActionResult<null>> {
-  const me = await guardAction();
+  const me = await guardAction('renameConversation');
   return attempt(async (ctx) => {
     const clean = title.trim();
     if (!clean) throw new CodedError('empty-title', 'A title cannot be empty.');
@@ -91,7 +104,7 @@ export async function renameConversation(id: string, title: string): Promise<Act
 }
 
 export async function deleteConversation(id: string): Promise<ActionResult<null>> {
-  const me = await guardAction();
+  const me = await guardAction('deleteConversation');
   return attempt(async (ctx) => {
     // Its runs stop first, so that none writes into it or its work directory meanwhile.
     await ctx.runs.stopConversation(me.owner, id);
@@ -104,11 +117,11 @@ export async function saveSettings(
   id: string,
   settings: Partial<ConversationSettings>,
 ): Promise<ActionResult<ConversationSettings>> {
-  const me = await guardAction();
+  const me = await guardAction('saveSettings');
   return attempt(async (ctx) => (await ctx.store.updateSettings(me.owner, id, settings)).settings);
 }
 
 export async function appInfo(): Promise<AppInfo> {
-  const me = await guardAction();
+  const me = await guardAction('appInfo');
   return describeApp(await appContext(), me);
 }

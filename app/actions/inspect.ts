@@ -18,7 +18,7 @@ async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
 
 /** The run's events; without the model requests unless `requests` (the inspector fetches the one it shows). */
 export async function loadRunForInspection(runId: string, requests = false): Promise<ActionResult<RunExport>> {
-  const me = await guardAction();
+  const me = await guardAction('loadRunForInspection');
   return attempt(async () => loadRunExport((await appContext()).store, me.owner, runId, { requests }));
 }
 
@@ -28,7 +28,7 @@ export async function loadIterationRequest(
   iteration: number,
   childRunId?: string,
 ): Promise<ActionResult<LlmRequest | null>> {
-  const me = await guardAction();
+  const me = await guardAction('loadIterationRequest');
   return attempt(
     async () => (await loadRunRequest((await appContext()).store, me.owner, runId, iteration, childRunId)) ?? null,
   );

@@ -6,7 +6,7 @@ import { isLocale, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_S } from '@/lib/i18n/loc
 import { guardAction } from './guard';
 
 export async function setLocale(locale: string): Promise<void> {
-  await guardAction();
+  await guardAction('setLocale');
   if (!isLocale(locale)) throw new Error(`Unsupported language: ${locale}`);
   (await cookies()).set(LOCALE_COOKIE, locale, { path: '/', maxAge: LOCALE_COOKIE_MAX_AGE_S, sameSite: 'lax' });
 }

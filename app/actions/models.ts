@@ -36,6 +36,7 @@ const ConnectionSchema = z.object({
   apiKey: z.string().nullable().optional(),
   capabilities: hints.optional(),
   rates: rates.optional(),
+  saveAnyway: z.boolean().optional(),
 });
 const ConnectionPatchSchema = ConnectionSchema.partial();
 const TestSchema = z.object({
@@ -52,27 +53,27 @@ function parsed<T>(schema: z.ZodType<T>, input: unknown): T {
 
 /** Every model of every connection, grouped by connection (`refresh` asks the servers again). */
 export async function listModels(refresh = false): Promise<ActionResult<ModelGroup[]>> {
-  const me = await guardAction();
+  const me = await guardAction('listModels');
   return attempt((ctx) => ctx.models.listModels(me, { refresh }));
 }
 
 export async function listConnections(): Promise<ActionResult<ConnectionView[]>> {
-  const me = await guardAction();
-  return attempt((ctx) => ctx.models.connections(me));
+  const me = await guardAction('listConnections');
+  return attempt((ctx) => ctx.models.pageConnections(me));
 }
 
 export async function addConnection(input: unknown): Promise<ActionResult<ConnectionView>> {
-  const me = await guardAction();
+  const me = await guardAction('addConnection');
   return attempt((ctx) => ctx.models.addConnection(me, parsed(ConnectionSchema, input)));
 }
 
 export async function updateConnection(id: string, patch: unknown): Promise<ActionResult<ConnectionView>> {
-  const me = await guardAction();
+  const me = await guardAction('updateConnection');
   return attempt((ctx) => ctx.models.updateConnection(me, String(id), parsed(ConnectionPatchSchema, patch)));
 }
 
 export async function removeConnection(id: string): Promise<ActionResult<null>> {
-  const me = await guardAction();
+  const me = await guardAction('removeConnection');
   return attempt(async (ctx) => {
     await ctx.models.removeConnection(me, String(id));
     return null;
@@ -81,13 +82,13 @@ export async function removeConnection(id: string): Promise<ActionResult<null>> 
 
 /** Test connection: the server's models, or what failed (unreachable, unauthorized, not-openai, timeout...). */
 export async function testConnection(input: unknown): Promise<ActionResult<ServerModelsResult>> {
-  const me = await guardAction();
+  const me = await guardAction('testConnection');
   return attempt((ctx) => ctx.models.testConnection(me, parsed(TestSchema, input)));
 }
 
 /** The servers found on this machine's loopback ports (`again`: scan now). */
 export async function scanServers(again = false): Promise<ActionResult<FoundServerView[]>> {
-  const me = await guardAction();
+  const me = await guardAction('scanServers');
   return attempt((ctx) => ctx.models.scan(me, Boolean(again)));
 }
 
@@ -95,18 +96,15 @@ export async function scanServers(again = false): Promise<ActionResult<FoundServ
 export async function useFoundServer(
   port: number,
 ): Promise<ActionResult<{ connection: ConnectionView; modelId?: string }>> {
-  const me = await guardAction();
+  const me = await guardAction('useFoundServer');
   return attempt((ctx) => ctx.models.useFound(me, Number(port)));
 }
 
 // ---- the built-in local model's files ----
 
 export async function localModels(): Promise<ActionResult<LocalModelsView>> {
-  const me = await guardAction();
-  return attempt(async (ctx) => {
-    if (!me.admin) throw new Error('Only an admin can manage the local models.');
-    return ctx.localModels.view();
-  });
+  await guardAction('localModels');
+  return attempt(async (ctx) => ctx.localModels.view());
 }
 
 /** Starts (or resumes) a download from the catalog or a pasted URL; answers with the file name to follow. */
@@ -115,26 +113,25 @@ export async function startDownload(input: {
   url?: string;
   allowHost?: boolean;
 }): Promise<ActionResult<string>> {
-  const me = await guardAction();
-  return attempt((ctx) => {
-    if (!me.admin) throw new Error('Only an admin can download local models.');
-    return ctx.localModels.start({
+  await guardAction('startDownload');
+  return attempt((ctx) =>
+    ctx.localModels.start({
       catalogId: typeof input?.catalogId === 'string' ? input.catalogId : undefined,
       url: typeof input?.url === 'string' ? input.url : undefined,
       allowHost: input?.allowHost === true,
-    });
-  });
+    }),
+  );
 }
 
 export async function stopDownload(name: string): Promise<ActionResult<boolean>> {
-  const me = await guardAction();
-  return attempt((ctx) => me.admin && ctx.localModels.stop(String(name)));
+  await guardAction('stopDownload');
+  return attempt((ctx) => ctx.localModels.stop(String(name)));
 }
 
 export async function dismissDownload(name: string): Promise<ActionResult<null>> {
-  const me = await guardAction();
+  await guardAction('dismissDownload');
   return attempt((ctx) => {
-    if (me.admin) ctx.localModels.dismiss(String(name));
+    ctx.localModels.dismiss(String(name));
     return null;
   });
 }

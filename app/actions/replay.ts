@@ -23,13 +23,13 @@ async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<Acti
 
 /** The runs of a turn, oldest first, to pick two to compare. */
 export async function listTurnRuns(turnId: string): Promise<ActionResult<RunChoice[]>> {
-  const me = await guardAction();
+  const me = await guardAction('listTurnRuns');
   return attempt(async (ctx) => runChoices(await ctx.chat.runsOfTurn(me, turnId)));
 }
 
 /** Two runs side by side with their differences marked. */
 export async function compareTurnRuns(runA: string, runB: string): Promise<ActionResult<RunComparison>> {
-  const me = await guardAction();
+  const me = await guardAction('compareTurnRuns');
   return attempt(async ({ store }) => {
     const a = await store.getRun(me.owner, runA);
     const b = await store.getRun(me.owner, runB);
@@ -44,18 +44,32 @@ export async function compareTurnRuns(runA: string, runB: string): Promise<Actio
 
 /** What a replay form needs to know about a stored run: its iterations and the tool results it could edit. */
 export async function replaySource(runId: string): Promise<ActionResult<ReplaySource>> {
-  const me = await guardAction();
+  const me = await guardAction('replaySource');
   return attempt(async ({ store }) => describeReplay(await store.getRunEvents(me.owner, runId)));
 }
 
 /** Replays a stored run from an iteration as a new run of its turn; streams like any other run. */
 export async function replayRun(runId: string, req: ReplayRequest): Promise<ActionResult<RunStream>> {
-  const me = await guardAction();
+  const me = await guardAction('replayRun');
   const key = await requestLimitKey(me);
   return attempt(async (ctx) => {
     const started = await startLimited(
       key,
       () => ctx.chat.replay(me, runId, req),
+      (id) => ctx.runs.ended(id),
+    );
+    return { ...started, events: runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true }) };
+  });
+}
+
+/** Continue: a run stopped at the model-call limit goes on from where it stopped, as a new run of its turn. */
+export async function continueRun(runId: string): Promise<ActionResult<RunStream>> {
+  const me = await guardAction('continueRun');
+  const key = await requestLimitKey(me);
+  return attempt(async (ctx) => {
+    const started = await startLimited(
+      key,
+      () => ctx.chat.continueRun(me, String(runId)),
       (id) => ctx.runs.ended(id),
     );
     return { ...started, events: runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true }) };
@@ -69,7 +83,7 @@ export async function decideTool(
   decision: ToolDecision,
   childRunId?: string,
 ): Promise<ActionResult<null>> {
-  const me = await guardAction();
+  const me = await guardAction('decideTool');
   return attempt(async (ctx) => {
     await ctx.chat.decideTool(me, runId, functionId, decision, childRunId);
     return null;

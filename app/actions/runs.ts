@@ -19,7 +19,7 @@ export interface RunsView {
 }
 
 export async function loadRunsView(params: Record<string, string | string[] | undefined>): Promise<RunsView> {
-  const me = await guardAction();
+  const me = await guardAction('loadRunsView');
   const owner = me.owner;
   const { store } = await appContext();
   const query = runQueryFromParams(params);

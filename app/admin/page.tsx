@@ -1,14 +1,16 @@
-// The admin page: users, sign-up and invites, tools for users. Anyone else gets 403 (guardAdmin).
+// The admin page: users, sign-up and invites, tools for users. Anyone else gets 403 (guardPage('admin')).
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
-import { guardAdmin } from '@/app/actions/guard';
+import { guardPage } from '@/app/actions/guard';
 import { AdminAccess } from '@/components/account/admin-access';
+import { AdminIntegrations } from '@/components/account/admin-integrations';
 import { AdminUsers } from '@/components/account/admin-users';
 import { link, muted } from '@/components/account/styles';
 import { INVITE_DAYS } from '@/lib/auth/admin';
 import { appContext } from '@/lib/server/context';
+import { integrationsStatus } from '@/lib/server/integrations';
 
 export const dynamic = 'force-dynamic';
 export async function generateMetadata(): Promise<Metadata> {
@@ -17,7 +19,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function AdminPage() {
-  const me = await guardAdmin();
+  const me = await guardPage('admin');
   const ctx = await appContext();
   const t = await getTranslations('admin');
   return (
@@ -38,6 +40,7 @@ export default async function AdminPage() {
       ) : (
         <p className={muted}>{t('noAccounts')}</p>
       )}
+      <AdminIntegrations status={await integrationsStatus(ctx, me)} webSearch={await ctx.webSearch.view()} />
     </main>
   );
 }

@@ -20,15 +20,23 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function SignInPage({
   searchParams,
 }: {
-  searchParams: Promise<{ next?: string; error?: string }>;
+  searchParams: Promise<{ next?: string; error?: string; seconds?: string }>;
 }) {
-  const { next, error } = await searchParams;
+  const { next, error, seconds } = await searchParams;
   const t = await getTranslations('signIn');
   const ctx = await appContext();
   if (ctx.mode === 'accounts') {
     const state = await ctx.accounts.signUpState();
     const first = state.allowed && state.first;
     const refused = OIDC_REFUSALS.find((code) => code === error);
+    // A refusal of the form posted before the page's script ran (lib/auth/form-post.ts).
+    const coded = await getTranslations('authErrors');
+    const formRefusal =
+      error && !refused
+        ? coded.has(error as Parameters<typeof coded>[0])
+          ? coded(error as Parameters<typeof coded>[0], { seconds: Number(seconds) || 0 })
+          : t('failed', { status: error.replace(/^http-/, '') })
+        : undefined;
     return (
       <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-4 p-6">
         <h1 className="text-xl font-semibold">{t('heading')}</h1>
@@ -50,6 +58,7 @@ export default async function SignInPage({
           next={safeNextPath(next)}
           oidcName={ctx.config.auth.oidc?.name ?? null}
           canSignUp={state.allowed && !first}
+          refused={formRefusal}
         />
       </main>
     );

@@ -1,5 +1,6 @@
-// "Create account": allowed for the first account (the admin), then as the admin set it (open, by invite link, or
-// closed). The page says which, and why not when it is not allowed.
+// "Create account": allowed for the first account (the admin; with the setup code from the server's log when the
+// server is reachable beyond its machine), then as the admin set it (open, by invite link, or closed). The page says
+// which, and why not when it is not allowed.
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
@@ -14,18 +15,28 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t('title') };
 }
 
-export default async function SignUpPage({ searchParams }: { searchParams: Promise<{ invite?: string }> }) {
-  const { invite } = await searchParams;
+type Params = { invite?: string; error?: string; seconds?: string };
+
+export default async function SignUpPage({ searchParams }: { searchParams: Promise<Params> }) {
+  const { invite, error, seconds } = await searchParams;
   const t = await getTranslations('signUp');
   const refusal = await getTranslations('authErrors');
+  const signIn = await getTranslations('signIn');
   const state = await (await appContext()).accounts.signUpState(invite);
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-4 p-6">
       <h1 className="text-xl font-semibold">{t('heading')}</h1>
       {state.allowed ? (
         <>
-          <p className={muted}>{t(state.first ? 'first' : invite ? 'invited' : 'open')}</p>
-          <SignUpForm invite={invite} minPassword={MIN_PASSWORD_LENGTH} />
+          <p className={muted}>
+            {t(state.first ? (state.setupCode ? 'firstSetupCode' : 'first') : invite ? 'invited' : 'open')}
+          </p>
+          <SignUpForm
+            invite={invite}
+            minPassword={MIN_PASSWORD_LENGTH}
+            setupCode={Boolean(state.setupCode)}
+            refused={error ? refusedText(error, seconds, refusal, signIn) : undefined}
+          />
         </>
       ) : (
         <p role="alert" className={noticeBox}>
@@ -40,4 +51,18 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
       </p>
     </main>
   );
+}
+
+/** The refusal a form post came back with (lib/auth/form-post.ts), in the page's language. */
+function refusedText(
+  code: string,
+  seconds: string | undefined,
+  refusal: Awaited<ReturnType<typeof getTranslations<'authErrors'>>>,
+  signIn: Awaited<ReturnType<typeof getTranslations<'signIn'>>>,
+): string {
+  // Codes arrive in the address: `has` guards one this page does not know.
+  const key = code as Parameters<typeof refusal>[0];
+  if (refusal.has(key)) return refusal(key, { min: MIN_PASSWORD_LENGTH, seconds: Number(seconds) || 0 });
+  const status = /^http-(\d+)$/.exec(code)?.[1];
+  return status ? signIn('failed', { status }) : signIn('unreachable');
 }

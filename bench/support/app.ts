@@ -199,6 +199,9 @@ export async function startApp(modelUrl: string, opts: AppOptions = {}): Promise
         OPENAI_API_KEY: 'sk-bench',
         OPENAI_MODEL: 'bench-model',
         DATA_DIR: dataDir,
+        // Titles by the first message: a title request after each new conversation's answer would be load the
+        // baseline build does not have.
+        CONVERSATION_TITLES: 'message',
         ...opts.env,
       },
     },

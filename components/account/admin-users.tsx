@@ -62,80 +62,87 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
           {notice}
         </p>
       )}
-      <table className="w-full text-left text-sm">
-        <thead>
-          <tr>
-            <th className="py-1">{t('email')}</th>
-            <th>{t('name')}</th>
-            <th>{t('role')}</th>
-            <th>{t('state')}</th>
-            <th>{t('created')}</th>
-            <th>{t('actions')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.map((u) => (
-            <tr key={u.id} className="border-t border-neutral-200 align-top dark:border-neutral-800">
-              <td className="py-1">
-                {u.email} {u.id === me && t('you')}
-              </td>
-              <td>{u.name}</td>
-              <td>{u.admin ? t('admin') : t('user')}</td>
-              <td>{u.disabled ? t('disabled') : t('active')}</td>
-              <td>{new Date(u.createdAt).toLocaleDateString()}</td>
-              <td className="flex flex-wrap gap-1 py-1">
-                {u.id !== me && (
-                  <button type="button" onClick={() => void toggle(u)} className={smallButton}>
-                    {u.disabled ? t('enable') : t('disable')}
-                  </button>
-                )}
-                <button type="button" onClick={() => setResetting(u.id)} className={smallButton}>
-                  {t('resetPassword')}
-                </button>
-                {u.id !== me && (
-                  <button
-                    type="button"
-                    aria-label={t('deleteFor', { email: u.email })}
-                    onClick={() => setDeleting(u.id)}
-                    className={smallButton}
-                  >
-                    {t('delete')}
-                  </button>
-                )}
-                {deleting === u.id && (
-                  <div role="alertdialog" aria-label={t('deleteFor', { email: u.email })} className="w-full space-y-1">
-                    <p>{t('confirmDelete', { email: u.email })}</p>
-                    <div className="flex gap-1">
-                      <button type="button" onClick={() => void remove(u)} className={smallButton}>
-                        {t('confirm')}
-                      </button>
-                      <button type="button" onClick={() => setDeleting(null)} className={smallButton}>
-                        {t('cancel')}
-                      </button>
-                    </div>
-                  </div>
-                )}
-                {resetting === u.id && (
-                  <form action={(f) => reset(u, f)} className="flex w-full gap-1">
-                    <input
-                      name="password"
-                      type="password"
-                      required
-                      minLength={8}
-                      autoComplete="new-password"
-                      aria-label={t('newPassword', { email: u.email })}
-                      className={field}
-                    />
-                    <button type="submit" className={smallButton}>
-                      {t('save')}
-                    </button>
-                  </form>
-                )}
-              </td>
+      {/* Scrolls sideways on a narrow screen rather than widening the page. */}
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <thead>
+            <tr>
+              <th className="py-1">{t('email')}</th>
+              <th>{t('name')}</th>
+              <th>{t('role')}</th>
+              <th>{t('state')}</th>
+              <th>{t('created')}</th>
+              <th>{t('actions')}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {users.map((u) => (
+              <tr key={u.id} className="border-t border-neutral-200 align-top dark:border-neutral-800">
+                <td className="py-1">
+                  {u.email} {u.id === me && t('you')}
+                </td>
+                <td>{u.name}</td>
+                <td>{u.admin ? t('admin') : t('user')}</td>
+                <td>{u.disabled ? t('disabled') : t('active')}</td>
+                <td>{new Date(u.createdAt).toLocaleDateString()}</td>
+                <td className="flex flex-wrap gap-1 py-1">
+                  {u.id !== me && (
+                    <button type="button" onClick={() => void toggle(u)} className={smallButton}>
+                      {u.disabled ? t('enable') : t('disable')}
+                    </button>
+                  )}
+                  <button type="button" onClick={() => setResetting(u.id)} className={smallButton}>
+                    {t('resetPassword')}
+                  </button>
+                  {u.id !== me && (
+                    <button
+                      type="button"
+                      aria-label={t('deleteFor', { email: u.email })}
+                      onClick={() => setDeleting(u.id)}
+                      className={smallButton}
+                    >
+                      {t('delete')}
+                    </button>
+                  )}
+                  {deleting === u.id && (
+                    <div
+                      role="alertdialog"
+                      aria-label={t('deleteFor', { email: u.email })}
+                      className="w-full space-y-1"
+                    >
+                      <p>{t('confirmDelete', { email: u.email })}</p>
+                      <div className="flex gap-1">
+                        <button type="button" onClick={() => void remove(u)} className={smallButton}>
+                          {t('confirm')}
+                        </button>
+                        <button type="button" onClick={() => setDeleting(null)} className={smallButton}>
+                          {t('cancel')}
+                        </button>
+                      </div>
+                    </div>
+                  )}
+                  {resetting === u.id && (
+                    <form action={(f) => reset(u, f)} className="flex w-full gap-1">
+                      <input
+                        name="password"
+                        type="password"
+                        required
+                        minLength={8}
+                        autoComplete="new-password"
+                        aria-label={t('newPassword', { email: u.email })}
+                        className={field}
+                      />
+                      <button type="submit" className={smallButton}>
+                        {t('save')}
+                      </button>
+                    </form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

@@ -1,13 +1,14 @@
 'use client';
-// The user's API keys: make one with a name (shown once), see when each was last used, revoke one.
+// The user's API keys: make one with a name and a scope (read, or run; shown once), see each one's scope and when it
+// was last used, revoke one.
 import { useTranslations } from 'next-intl';
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/app/actions/account';
-import type { ApiKeyRecord } from '@/lib/store/types';
+import type { ApiKeyView, KeyScope } from '@/lib/auth/api-keys';
 import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
 
-export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
+export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
   const t = useTranslations('apiKeys');
   const said = useCodedText('errors');
   const when = (time?: number) => (time === undefined ? t('never') : new Date(time).toLocaleString());
@@ -22,7 +23,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
 
   async function create(form: FormData) {
     setError(null);
-    const answer = await createApiKey(String(form.get('name') ?? ''));
+    const answer = await createApiKey(String(form.get('name') ?? ''), String(form.get('scope')) as KeyScope);
     if (!answer.ok) return setError(said(failureText(answer)));
     setSecret(answer.value.secret);
     await refresh();
@@ -41,6 +42,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
         {t('heading')}
       </h2>
       <p className={muted}>{t.rich('intro', { code: (chunks) => <code>{chunks}</code> })}</p>
+      <BaseUrl />
       {error && (
         <p role="alert" className={alertBox}>
           {error}
@@ -51,6 +53,14 @@ export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
           {t('name')}
           <input name="name" required maxLength={100} className={field} />
         </label>
+        {/* Labelled by id, not by wrapping: a wrapping label would name the select with its chosen option too. */}
+        <div className="flex flex-col gap-1 text-sm font-medium">
+          <label htmlFor="api-key-scope">{t('scope')}</label>
+          <select id="api-key-scope" name="scope" defaultValue="read" className={field}>
+            <option value="read">{t('scopeRead')}</option>
+            <option value="run">{t('scopeRun')}</option>
+          </select>
+        </div>
         <button type="submit" className={primaryButton}>
           {t('create')}
         </button>
@@ -61,6 +71,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
           <code data-testid="new-api-key" className="block break-all select-all">
             {secret}
           </code>
+          <CopyButton text={secret} label={t('copyKey')} />
         </div>
       )}
       {keys.length === 0 ? (
@@ -71,6 +82,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
             <tr>
               <th className="py-1">{t('columnName')}</th>
               <th>{t('columnKey')}</th>
+              <th>{t('columnScope')}</th>
               <th>{t('created')}</th>
               <th>{t('lastUsed')}</th>
               <th>{t('columnState')}</th>
@@ -83,6 +95,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
                 <td>
                   <code>{k.prefix}…</code>
                 </td>
+                <td>{t(k.scope)}</td>
                 <td>{when(k.createdAt)}</td>
                 <td>{when(k.lastUsedAt)}</td>
                 <td>
@@ -105,5 +118,49 @@ export function ApiKeys({ initial }: { initial: ApiKeyRecord[] }) {
         </table>
       )}
     </section>
+  );
+}
+
+const noChange = () => () => {};
+
+/** The base URL OpenAI clients (the openai SDKs, LangChain…) take with a key: this server's /v1, as the browser
+ *  reaches it. */
+function BaseUrl() {
+  const t = useTranslations('apiKeys');
+  const origin = useSyncExternalStore(
+    noChange,
+    () => window.location.origin,
+    () => '',
+  );
+  if (!origin) return null;
+  const url = `${origin}/v1`;
+  return (
+    <p className={`${muted} flex flex-wrap items-center gap-2`}>
+      <span>{t.rich('baseUrl', { url, code: (chunks) => <code className="break-all">{chunks}</code> })}</span>
+      <CopyButton text={url} label={t('copyBaseUrl')} />
+    </p>
+  );
+}
+
+/** Copies `text` in one click and says so. */
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const t = useTranslations('apiKeys');
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className={smallButton}
+      onClick={() =>
+        void navigator.clipboard?.writeText(text).then(
+          () => {
+            setCopied(true);
+            setTimeout(() => setCopied(false), 2000);
+          },
+          () => setCopied(false),
+        )
+      }
+    >
+      {copied ? t('copied') : label}
+    </button>
   );
 }

@@ -1,5 +1,7 @@
 'use client';
-// Sign in with an email and a password (or with the team's OpenID Connect provider, when the server has one).
+// Sign in with an email and a password (or with the team's OpenID Connect provider, when the server has one). A
+// plain form posting to the endpoint (lib/auth/form-post.ts), so it works before the page's script has run; once it
+// has, the page sends it itself and says a refusal in place.
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { authRequest, useAuthText } from './auth-request';
@@ -10,26 +12,31 @@ export function SignInForm({
   next,
   oidcName,
   canSignUp,
+  refused,
 }: {
   next: string;
   oidcName: string | null;
   canSignUp: boolean;
+  /** Why the last post of the form (before the script ran) was refused, said by the page. */
+  refused?: string;
 }) {
   const t = useTranslations('signIn');
   const said = useAuthText();
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(refused ?? null);
   const [busy, setBusy] = useState(false);
-  // Kept across a failed try (React resets a form's uncontrolled fields after its action): only the password goes.
-  const [email, setEmail] = useState('');
 
-  async function submit(form: FormData) {
+  async function submit(form: HTMLFormElement) {
     setBusy(true);
     setError(null);
-    const answer = await authRequest('sign-in/email', { email: form.get('email'), password: form.get('password') });
+    const fields = new FormData(form);
+    const answer = await authRequest('sign-in/email', { email: fields.get('email'), password: fields.get('password') });
     if (answer.ok) {
       window.location.assign(next);
       return;
     }
+    // The email stays for the next try; the password goes.
+    const password = form.elements.namedItem('password');
+    if (password instanceof HTMLInputElement) password.value = '';
     setError(said(answer));
     setBusy(false);
   }
@@ -51,17 +58,17 @@ export function SignInForm({
           {error}
         </p>
       )}
-      <form action={submit} className="flex flex-col gap-3">
-        <LabelledInput
-          id="email"
-          label={t('email')}
-          type="email"
-          required
-          autoFocus
-          autoComplete="username"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
+      <form
+        method="post"
+        action="/api/auth/sign-in/email"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit(e.currentTarget);
+        }}
+        className="flex flex-col gap-3"
+      >
+        <input type="hidden" name="next" value={next} />
+        <LabelledInput id="email" label={t('email')} type="email" required autoFocus autoComplete="username" />
         <LabelledInput id="password" label={t('password')} type="password" required autoComplete="current-password" />
         <button type="submit" disabled={busy} className={primaryButton}>
           {busy ? t('busy') : t('submit')}

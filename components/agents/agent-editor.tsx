@@ -2,7 +2,7 @@
 // The agent editor: a modal dialog over the page for a new, duplicated or saved agent. The server checks the
 // definition (lib/chat/saved-agents.ts) and says what is wrong; nothing typed is lost when it refuses.
 import { useTranslations } from 'next-intl';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { saveAgent } from '@/app/actions/agents';
 import { integrationsStatus } from '@/app/actions/integrations';
 import type { AppInfo } from '@/lib/chat/page';
@@ -14,6 +14,7 @@ import { useConnectionName } from '../models/connection-name';
 import { useModels } from '../models/models-store';
 import { AgentDocuments } from './agent-documents';
 import { useAgents } from './agents-store';
+import { useLeaveGuard } from './leave-guard';
 
 const FIELD =
   'w-full rounded border border-neutral-300 bg-white px-2 py-1 text-sm dark:border-neutral-700 dark:bg-neutral-900';
@@ -23,14 +24,40 @@ export function AgentEditor({ info }: { info: AppInfo }) {
   const t = useTranslations('agents');
   const editing = useAgents((s) => s.editing);
   const dialog = useModalDialog(Boolean(editing));
+  // Whether the form holds changes not saved: leaving then asks first (Escape, Cancel), so nothing typed is lost.
+  const dirty = useRef(false);
+  const leave = () => {
+    if (dirty.current && !window.confirm(t('discardConfirm'))) return;
+    useAgents.getState().edit(undefined);
+  };
   return (
     <dialog
       ref={dialog}
       aria-label={t('editorTitle')}
+      // Escape is handled here rather than by the browser: a dialog whose cancel was refused once closes at once on
+      // the next Escape.
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || e.defaultPrevented) return;
+        e.preventDefault();
+        leave();
+      }}
+      onCancel={(e) => {
+        e.preventDefault();
+        leave();
+      }}
       onClose={() => useAgents.getState().edit(undefined)}
       className="m-auto w-[min(40rem,95vw)] rounded-lg border border-neutral-300 bg-white p-0 text-neutral-900 backdrop:bg-black/50 dark:border-neutral-700 dark:bg-neutral-950 dark:text-neutral-100"
     >
-      {editing && <Form key={editing.id ?? 'new'} id={editing.id} initial={editing.definition} info={info} />}
+      {editing && (
+        <Form
+          key={editing.id ?? 'new'}
+          id={editing.id}
+          initial={editing.definition}
+          info={info}
+          dirtyRef={dirty}
+          onCancel={leave}
+        />
+      )}
     </dialog>
   );
 }
@@ -98,7 +125,19 @@ function ModelSelect({ value, onChange }: { value?: string; onChange: (model: st
   );
 }
 
-function Form({ id, initial, info }: { id?: string; initial: AgentDefinition; info: AppInfo }) {
+function Form({
+  id,
+  initial,
+  info,
+  dirtyRef,
+  onCancel,
+}: {
+  id?: string;
+  initial: AgentDefinition;
+  info: AppInfo;
+  dirtyRef: RefObject<boolean>;
+  onCancel: () => void;
+}) {
   const t = useTranslations('agents');
   const agents = useAgents((s) => s.agents);
   const [d, setD] = useState<AgentDefinition>(initial);
@@ -131,6 +170,15 @@ function Form({ id, initial, info }: { id?: string; initial: AgentDefinition; in
         .filter(Boolean),
     };
   };
+
+  // The definition as it was opened, to tell whether anything changed since.
+  const [opened] = useState(() => JSON.stringify(definition()));
+  const changed = JSON.stringify(definition()) !== opened;
+  useEffect(() => {
+    dirtyRef.current = changed;
+  }, [dirtyRef, changed]);
+  // Typed and not saved yet: leaving the page asks first.
+  useLeaveGuard(changed);
 
   const submit = async () => {
     setSaving(true);
@@ -344,7 +392,7 @@ function Form({ id, initial, info }: { id?: string; initial: AgentDefinition; in
         <button
           type="button"
           className="rounded border border-neutral-300 px-3 py-1 text-sm dark:border-neutral-700"
-          onClick={() => useAgents.getState().edit(undefined)}
+          onClick={onCancel}
         >
           {t('cancel')}
         </button>

@@ -3,11 +3,14 @@
 // exported or deleted; a new agent, or one imported from its JSON file.
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
+import type { ImportChoice } from '@/lib/chat/saved-agents';
 import { JsonFileButton } from '../json-file-button';
 import { exportAgentFile } from '@/app/actions/agents';
 import { AgentAvatar } from '../chat/agent-avatar';
+import { focusComposer } from '../chat/composer-draft';
 import { useChat } from '../chat/store';
 import { downloadJson } from '../inspector/download';
+import { useModalDialog } from '../modal-dialog';
 import { blankAgent, definitionOf, useAgents } from './agents-store';
 
 const SMALL =
@@ -21,6 +24,17 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const agents = useAgents((s) => s.agents);
   const { refresh, edit, remove, importFile } = useAgents.getState();
   const [problem, setProblem] = useState<string>();
+  // An import whose name one of the agents has: asked what to do before anything is saved.
+  const [conflict, setConflict] = useState<{ text: string; name: string }>();
+
+  const imported = async (text: string, choice?: ImportChoice) => {
+    const result = await importFile(text, choice);
+    if ('conflict' in result) return setConflict({ text, name: result.conflict.name });
+    if ('error' in result) setProblem(t('importFailed', { error: result.error }));
+    else if (result.missingDocuments.length)
+      setProblem(t('importMissingDocuments', { names: result.missingDocuments.join(', ') }));
+    else setProblem(undefined);
+  };
 
   useEffect(() => {
     void refresh();
@@ -35,20 +49,18 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
         <button type="button" className={SMALL} onClick={() => edit({ definition: blankAgent() })}>
           {t('new')}
         </button>
-        <JsonFileButton
-          className={SMALL}
-          inputLabel={t('import')}
-          onFile={async (text) => {
-            const result = await importFile(text);
-            if ('error' in result) setProblem(t('importFailed', { error: result.error }));
-            else if (result.missingDocuments.length)
-              setProblem(t('importMissingDocuments', { names: result.missingDocuments.join(', ') }));
-            else setProblem(undefined);
-          }}
-        >
+        <JsonFileButton className={SMALL} inputLabel={t('import')} onFile={(text) => imported(text)}>
           {t('import')}
         </JsonFileButton>
       </div>
+      <ImportConflict
+        name={conflict?.name}
+        onChoose={(choice) => {
+          const text = conflict?.text;
+          setConflict(undefined);
+          if (text !== undefined && choice) void imported(text, choice);
+        }}
+      />
       {problem && (
         <p role="alert" className="rounded bg-red-50 px-2 py-1 text-xs text-red-900 dark:bg-red-950 dark:text-red-100">
           {problem}
@@ -73,6 +85,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
                   suggestions: a.suggestions,
                 });
                 onNavigate?.();
+                focusComposer();
               }}
               className="flex min-w-0 flex-1 items-center gap-2 truncate rounded-lg px-2 py-1.5 text-left text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
             >
@@ -124,5 +137,44 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** Asks what to do with an import whose name an agent has: replace it, keep both, or cancel (nothing is saved). */
+function ImportConflict({ name, onChoose }: { name?: string; onChoose: (choice?: ImportChoice) => void }) {
+  const t = useTranslations('agents');
+  const dialog = useModalDialog(name !== undefined);
+  const button =
+    'rounded border border-neutral-300 px-3 py-1 text-sm hover:bg-neutral-100 dark:border-neutral-700 dark:hover:bg-neutral-800';
+  return (
+    <dialog
+      ref={dialog}
+      aria-label={t('importExists', { name: name ?? '' })}
+      aria-describedby="agent-import-conflict"
+      onClose={() => name !== undefined && onChoose(undefined)}
+      className="m-auto w-[min(28rem,95vw)] rounded-lg border border-neutral-300 bg-white p-4 text-neutral-900 backdrop:bg-black/50 dark:border-neutral-700 dark:bg-neutral-950 dark:text-neutral-100"
+    >
+      {name !== undefined && (
+        <div className="space-y-3 text-sm">
+          <h2 className="text-base font-semibold">{t('importExists', { name })}</h2>
+          <p id="agent-import-conflict">{t('importExistsHelp', { name })}</p>
+          <div className="flex flex-wrap justify-end gap-2">
+            <button type="button" className={button} onClick={() => onChoose(undefined)}>
+              {t('cancel')}
+            </button>
+            <button type="button" className={button} onClick={() => onChoose('keep-both')}>
+              {t('keepBoth')}
+            </button>
+            <button
+              type="button"
+              className="rounded bg-blue-700 px-3 py-1 text-sm font-medium text-white hover:bg-blue-800"
+              onClick={() => onChoose('replace')}
+            >
+              {t('replace')}
+            </button>
+          </div>
+        </div>
+      )}
+    </dialog>
   );
 }

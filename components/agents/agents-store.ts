@@ -2,6 +2,7 @@
 // The saved agents the page lists (the Agents section of the left column), kept in step with the server.
 import { create } from 'zustand';
 import * as actions from '@/app/actions/agents';
+import type { ImportChoice } from '@/lib/chat/saved-agents';
 import type { AgentDefinition, SavedAgent } from '@/lib/store/types';
 
 interface AgentsState {
@@ -12,8 +13,12 @@ interface AgentsState {
   /** Resolves with the error (and the field at fault), if the server refused it. */
   save(id: string | undefined, definition: AgentDefinition): Promise<{ error: string; field?: string } | undefined>;
   remove(id: string): Promise<string | undefined>;
-  /** Resolves with the error, or with the names of the file's documents that are not here. */
-  importFile(text: string): Promise<{ error: string } | { missingDocuments: string[] }>;
+  /** Resolves with the error, with the agent whose name the import has (nothing saved: ask what to do, then call
+   *  again with the choice), or with the names of the file's documents that are not here. */
+  importFile(
+    text: string,
+    choice?: ImportChoice,
+  ): Promise<{ error: string } | { conflict: { id: string; name: string } } | { missingDocuments: string[] }>;
   edit(editing: AgentsState['editing']): void;
 }
 
@@ -35,9 +40,10 @@ export const useAgents = create<AgentsState>()((set, get) => ({
     await get().refresh();
     return result.ok ? undefined : result.error;
   },
-  async importFile(text) {
-    const result = await actions.importAgentFile(text);
+  async importFile(text, choice) {
+    const result = await actions.importAgentFile(text, choice);
     if (!result.ok) return { error: result.error };
+    if ('conflict' in result.value) return { conflict: result.value.conflict };
     await get().refresh();
     return { missingDocuments: result.value.missingDocuments };
   },

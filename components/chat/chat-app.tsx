@@ -1,6 +1,6 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { documentToolsRule } from '@/lib/chat/document-tools';
 import type { AppInfo } from '@/lib/chat/page';
 import { UserMenu } from '../account/user-menu';
@@ -20,6 +20,7 @@ import { ThemeToggle } from './theme-toggle';
 import { Thread } from './thread';
 import { fileDropHandlers } from './file-drop';
 import { Welcome } from './welcome';
+import { rememberedChoice, withChoice } from './new-chat-defaults';
 import { useHasDocuments } from './document-tools-setting';
 import { ModelPicker } from '../models/model-picker';
 import { ModelsDialog, NoModelYet } from '../models/models-dialog';
@@ -50,12 +51,21 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
     void models.refresh();
   }, [modelsInfo]);
 
+  // A new chat starts with the model and tools this user chose last (in this browser), else the server's defaults.
+  const chooser = info.account?.email || 'local';
+  const [offers] = useState(() => info.tools.map((t) => t.name));
+  const newChatSettings = useCallback(
+    () => withChoice(defaultSettings, rememberedChoice(chooser), offers),
+    [defaultSettings, chooser, offers],
+  );
+
   useEffect(() => {
     const chat = useChat.getState();
-    chat.setDraftSettings(defaultSettings);
+    useChat.setState({ chooser });
+    chat.setDraftSettings(newChatSettings());
     void chat.refreshConversations();
     if (openFirst) void chat.open(openFirst);
-  }, [defaultSettings, openFirst]);
+  }, [newChatSettings, chooser, openFirst]);
 
   // Keep the address bar on the open conversation, so a reload comes back to it.
   const activeId = useChat((s) => s.activeId);
@@ -65,8 +75,37 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   }, [activeId]);
 
   useEffect(() => {
-    if (!activeId) useChat.getState().setDraftSettings(defaultSettings);
-  }, [activeId, defaultSettings]);
+    if (activeId) return;
+    const chat = useChat.getState();
+    // A saved agent's new chat runs on the agent's model until the picker names another.
+    const settings = newChatSettings();
+    chat.setDraftSettings(chat.draftAgent ? { ...settings, model: undefined } : settings);
+  }, [activeId, newChatSettings]);
+
+  // A remembered model the list no longer has (its connection removed) gives way to the server's default; a model
+  // picked since is the user's (the list may not have it yet: a GGUF just uploaded).
+  const groups = useModels((s) => s.groups);
+  const draftModel = useChat((s) => (s.activeId ? undefined : s.settings?.model));
+  const remembered = useMemo(() => rememberedChoice(chooser).model, [chooser]);
+  useEffect(() => {
+    if (!groups || !draftModel || draftModel !== remembered) return;
+    if (groups.some((g) => g.models.some((m) => m.id === draftModel))) return;
+    const settings = useChat.getState().settings;
+    if (settings) useChat.getState().setDraftSettings({ ...settings, model: undefined });
+  }, [groups, draftModel, remembered]);
+
+  // The browser tab is named after the open conversation.
+  const appName = tApp('name');
+  const tabTitle = activeId && title ? tApp('tabTitle', { title: titleText(title), app: appName }) : appName;
+  useEffect(() => {
+    document.title = tabTitle;
+    // Next.js puts the layout's title back when the address changes (history.replaceState above): keep ours.
+    const keep = new MutationObserver(() => {
+      if (document.title !== tabTitle) document.title = tabTitle;
+    });
+    keep.observe(document.head, { subtree: true, childList: true, characterData: true });
+    return () => keep.disconnect();
+  }, [tabTitle]);
 
   // A conversation started by an upload gets its title with its first message: fetch the list when a run starts.
   const running = useChat((s) => Boolean(s.runningRunId));
@@ -77,7 +116,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   return (
     <div className="flex h-dvh overflow-hidden">
       <aside
-        className={`${menuOpen ? 'fixed inset-0 z-20 block' : 'hidden'} w-full border-r border-neutral-200 bg-neutral-50 md:static md:block md:w-72 md:shrink-0 dark:border-neutral-800 dark:bg-neutral-900`}
+        className={`${menuOpen ? 'fixed inset-0 z-20 flex' : 'hidden'} w-full flex-col border-r border-neutral-200 bg-neutral-50 md:static md:flex md:w-72 md:shrink-0 dark:border-neutral-800 dark:bg-neutral-900`}
       >
         <div className="flex items-center justify-between p-3 pb-0 md:hidden">
           <span className="font-semibold">{tApp('name')}</span>
@@ -89,10 +128,14 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             {t('closeMenu')}
           </button>
         </div>
-        <Sidebar onNavigate={() => setMenuOpen(false)} />
+        {/* The rest of the screen under the phone's menu bar, so the agents at its foot are not cut off. */}
+        <div className="min-h-0 flex-1">
+          <Sidebar onNavigate={() => setMenuOpen(false)} />
+        </div>
       </aside>
       <main className="flex min-w-0 flex-1 flex-col" {...fileDropHandlers}>
-        <header className="flex items-center gap-2 border-b border-neutral-200 px-3 py-2 dark:border-neutral-800">
+        {/* On a phone the title keeps its row (with Menu and Settings); the picker and the switches take a second. */}
+        <header className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-neutral-200 px-3 py-2 dark:border-neutral-800">
           <button
             type="button"
             onClick={() => setMenuOpen(true)}
@@ -101,8 +144,6 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             {t('menu')}
           </button>
           <h1 className="min-w-0 flex-1 truncate font-semibold">{title ? titleText(title) : t('newChat')}</h1>
-          <ModelPicker />
-          <LanguageSelect />
           <button
             type="button"
             aria-expanded={settingsOpen}
@@ -112,8 +153,12 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
           >
             {t('settings')}
           </button>
-          <ThemeToggle />
-          {info.account && <UserMenu account={info.account} />}
+          <div className="flex min-w-0 items-center gap-2 max-md:w-full">
+            <ModelPicker />
+            <LanguageSelect />
+            <ThemeToggle />
+            {info.account && <UserMenu account={info.account} />}
+          </div>
         </header>
         <NoModelYet initial={modelsInfo.configured} />
         {notice && (

@@ -3,6 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { memo, useId, useState } from 'react';
 import type { RetrievalCandidate } from '../../lib/protocol/events';
+import { DocumentViewer } from './document-viewer';
 import { usePassageLabel } from './retrieval-card';
 
 interface Source {
@@ -27,10 +28,12 @@ function SourceItem({ source }: { source: Source }) {
   const t = useTranslations('retrieval');
   const passageLabel = usePassageLabel();
   const [open, setOpen] = useState(false);
+  const [viewing, setViewing] = useState(false);
   const panelId = useId();
   const count = source.passages.length;
+  const first = source.passages[0]!;
   return (
-    <li>
+    <li className="flex flex-wrap items-start gap-1">
       <button
         type="button"
         aria-expanded={open}
@@ -41,10 +44,31 @@ function SourceItem({ source }: { source: Source }) {
         {passageLabel(source.passages[0]!)}
         {count > 1 && <span className="text-neutral-600 dark:text-neutral-400"> · {t('passages', { n: count })}</span>}
       </button>
+      <button
+        type="button"
+        aria-label={
+          first.page !== undefined
+            ? t('openAt', { file: first.fileName, page: first.page })
+            : t('openFile', { file: first.fileName })
+        }
+        onClick={() => setViewing(true)}
+        className="rounded-full px-2 py-0.5 text-xs text-blue-800 underline hover:bg-neutral-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:text-blue-300 dark:hover:bg-neutral-900"
+      >
+        {t('open')}
+      </button>
+      {viewing && (
+        <DocumentViewer
+          hash={first.fileId}
+          file={first.fileName}
+          page={first.page ?? 1}
+          passages={source.passages.map((p) => p.text)}
+          onClose={() => setViewing(false)}
+        />
+      )}
       <div
         id={panelId}
         hidden={!open}
-        className="mt-1 space-y-2 rounded-md border border-neutral-200 bg-neutral-50 p-2 dark:border-neutral-800 dark:bg-neutral-900"
+        className="mt-1 w-full space-y-2 rounded-md border border-neutral-200 bg-neutral-50 p-2 dark:border-neutral-800 dark:bg-neutral-900"
       >
         {open &&
           source.passages.map((p) => (

@@ -38,3 +38,13 @@ describe('the code_interpreter line in Settings', () => {
     expect(fallback).toContain('目前无法使用：bubblewrap (bwrap) is not installed。');
   });
 });
+
+describe('the code_interpreter line for someone who is not the admin', () => {
+  it('says what runs, without the server’s paths, variables or install command (in both languages)', () => {
+    const en = textOf(render(<CodeBackendNote info={{ backend: 'python' }} />));
+    expect(en).toBe('code_interpreter runs Python with numpy, pandas and matplotlib, in a sandbox.');
+    const zh = textOf(render(<CodeBackendNote info={{ backend: 'pyodide' }} />, 'zh-CN'));
+    expect(zh).toBe('code_interpreter 在沙箱中运行 Python（Pyodide），只有标准库。');
+    for (const text of [en, zh]) expect(text).not.toMatch(/CODE_INTERPRETER_BACKEND|apt-get|\/usr\//);
+  });
+});

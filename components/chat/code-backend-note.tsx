@@ -5,6 +5,13 @@ import type { AppInfo } from '@/lib/chat/page';
  *  reason CPython cannot run is the server's detail, shown as it came. */
 export function CodeBackendNote({ info }: { info: AppInfo['codeInterpreter'] }) {
   const t = useTranslations('settings.codeBackend');
+  // Someone who is not the admin is told what runs, not how the server is set up.
+  if (!('install' in info))
+    return (
+      <p className="text-neutral-600 dark:text-neutral-400">
+        {t(info.backend === 'python' ? 'userPython' : 'userPyodide')}
+      </p>
+    );
   const code = (chunks: React.ReactNode) => <code className="break-all">{chunks}</code>;
   const values = { install: info.install, problem: info.pythonProblem ?? '', code };
   let body;

@@ -23,3 +23,12 @@ export function suggest(text: string): void {
     box.setSelectionRange(text.length, text.length);
   }
 }
+
+/** Moves the focus to the composer (a new chat, a dialog closed whose opener is gone); false when it cannot take it
+ *  (no model connected yet: it is disabled). */
+export function focusComposer(): boolean {
+  const box = document.getElementById(COMPOSER_TEXTBOX_ID);
+  if (!(box instanceof HTMLTextAreaElement) || box.disabled) return false;
+  box.focus();
+  return true;
+}

@@ -1,7 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
-import { COMPOSER_TEXTBOX_ID, useDraft } from './composer-draft';
+import { COMPOSER_TEXTBOX_ID, focusComposer, useDraft } from './composer-draft';
 import { DocumentList } from './document-list';
 import { MentionSuggestions } from './mention-suggestions';
 import { useChat } from './store';
@@ -22,6 +22,11 @@ export function Composer({ disabled }: { disabled?: boolean }) {
   useEffect(() => {
     void useUploads.getState().showConversation(activeId);
   }, [activeId]);
+
+  // Ready to type on load, where a keyboard is at hand: on a touch screen the focus would pop the keyboard up.
+  useEffect(() => {
+    if (window.matchMedia('(pointer: fine)').matches) focusComposer();
+  }, []);
 
   // A message sent while files are still uploading goes when they are up, so that it carries them.
   const [holding, setHolding] = useState(false);
@@ -53,11 +58,11 @@ export function Composer({ disabled }: { disabled?: boolean }) {
         </p>
       )}
       <div className="mx-auto flex max-w-3xl items-end gap-2">
+        {/* Named by its label: what a screen reader says is what the button shows. */}
         <input
           id="composer-upload"
           type="file"
           multiple
-          aria-label={t('upload')}
           className="peer sr-only"
           onChange={(e) => {
             const files = [...(e.target.files ?? [])];
@@ -70,7 +75,7 @@ export function Composer({ disabled }: { disabled?: boolean }) {
           title={t('attachHint')}
           className="cursor-pointer rounded-lg border border-neutral-300 px-3 py-2 text-neutral-700 hover:bg-neutral-100 peer-focus-visible:ring-2 peer-focus-visible:ring-blue-600 dark:border-neutral-700 dark:text-neutral-200 dark:hover:bg-neutral-800"
         >
-          {t('attach')}
+          {t('upload')}
         </label>
         <textarea
           ref={box}

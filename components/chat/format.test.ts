@@ -47,6 +47,11 @@ describe('formatDuration', () => {
     expect(formatBytes(3 * 1024 * 1024, f)).toBe('3 MB');
     expect(formatBytes(512, zh)).toBe('512 B');
   });
+  it('says sizes and limits in binary units, up to gigabytes (a 16 GiB limit is "16 GB", not "17.18 GB")', () => {
+    expect(formatBytes(16 * 1024 ** 3, f)).toBe('16 GB');
+    expect(formatBytes(1.5 * 1024 ** 3, zh)).toBe('1.5 GB');
+    expect(formatBytes(1023 * 1024 ** 2, f)).toBe('1,023 MB');
+  });
   it('says nothing for a value that is not a duration', () => {
     expect(formatDuration(Number.NaN, f)).toBe('');
     expect(formatDuration(-5, f)).toBe('');
@@ -168,7 +173,12 @@ describe('stopNotice and retryNotice', () => {
     expect(stopNotice({ status: 'max-iterations', llmCalls: 20 }, zh)?.text).toBe('调用模型 20 次后停止（已达上限）');
     expect(reasoningLabel('thinking', 100, 3300, false, zh)).toBe('已思考 3.2 秒');
   });
-  it('names the retry attempt', () => {
-    expect(retryNotice(2, f)).toBe('Model server busy, retrying (attempt 2)…');
+  it('says why the model server is asked again, when, and which attempt', () => {
+    expect(retryNotice({ attempt: 2, status: 429 }, 3200, f)).toBe('Rate limited, retrying in 4 s (attempt 2)…');
+    expect(retryNotice({ attempt: 1, status: 502 }, 900, f)).toBe(
+      'The model server failed (502), retrying in 900 ms (attempt 1)…',
+    );
+    expect(retryNotice({ attempt: 3 }, 0, f)).toBe('The model server did not answer, retrying in 0 ms (attempt 3)…');
+    expect(retryNotice({ attempt: 2, status: 429 }, 4000, zh)).toBe('请求受限，4 秒后重试（第 2 次）…');
   });
 });

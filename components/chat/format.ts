@@ -49,10 +49,15 @@ export function formatPreciseDuration(ms: number, f: FormatWords): string {
   return f.t('seconds', { n: formatNumber(ms / 1000, f.locale, ms < 10_000 ? 2 : 1) });
 }
 
-/** "512 B", "1.5 KB", "3 MB". */
+/** "512 B", "1.5 KB", "3 MB", "16 GB": binary units, as the server's messages (lib/protocol/bytes.ts). */
 export function formatBytes(n: number, f: FormatWords): string {
   if (n < 1024) return f.t('bytes', { n: formatNumber(n, f.locale) });
-  const [value, key] = n < 1024 * 1024 ? [n / 1024, 'kilobytes' as const] : [n / 1024 / 1024, 'megabytes' as const];
+  const [value, key] =
+    n < 1024 ** 2
+      ? [n / 1024, 'kilobytes' as const]
+      : n < 1024 ** 3
+        ? [n / 1024 ** 2, 'megabytes' as const]
+        : [n / 1024 ** 3, 'gigabytes' as const];
   const rounded = Math.round(value * 10) / 10;
   return f.t(key, { n: formatNumber(rounded, f.locale, Number.isInteger(rounded) ? 0 : 1) });
 }
@@ -95,6 +100,17 @@ export function summarizeArguments(args: string, max = 80): string {
     return truncate(collapseWhitespace(parts.join(', ')), max);
   }
   return truncate(collapseWhitespace(summarizeValue(value, max)), max);
+}
+
+/** A tool card's one line: code_interpreter's code as its lines (no JSON escapes, no fences), other tools' arguments
+ *  by summarizeArguments. */
+export function toolCallSummary(name: string, args: string, max = 80): string {
+  if (name !== 'code_interpreter') return summarizeArguments(args, max);
+  const lines = interpreterCode(args)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return truncate(lines.join('; '), max);
 }
 
 /** The arguments indented as JSON, or undefined when they do not parse. */
@@ -168,8 +184,22 @@ export function reasoningLabel(
   return endT === undefined ? f.t('thinkingStopped') : thought();
 }
 
-export function retryNotice(attempt: number, f: FormatWords): string {
-  return f.t('retrying', { attempt });
+/** Why the model server is being asked again, and when: "Rate limited, retrying in 4 s (attempt 2)". `remainingMs`:
+ *  the wait still ahead (seconds rounded up; under one second, in ms). */
+export function retryNotice(
+  retrying: { attempt: number; status?: number },
+  remainingMs: number,
+  f: FormatWords,
+): string {
+  const left = Math.max(0, remainingMs);
+  const delay =
+    left >= 1000 ? f.t('seconds', { n: formatNumber(Math.ceil(left / 1000), f.locale) }) : formatDuration(left, f);
+  const values = { attempt: retrying.attempt, delay };
+  const { status } = retrying;
+  if (status === 429) return f.t('retryingRateLimited', values);
+  if (status !== undefined && (status >= 500 || status === 408))
+    return f.t('retryingServerError', { ...values, status });
+  return f.t('retryingConnection', values);
 }
 
 export type StopNotice = { kind: 'info'; text: string } | { kind: 'error'; text: string };

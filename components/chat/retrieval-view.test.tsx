@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, RetrievalCandidate } from '../../lib/protocol/events';
 import type { AgentKind, ReactPart } from '../../lib/protocol/enums';
-import { foldRun, usedPassages } from '../../lib/chat/view';
+import { foldRun, usedPassages, type ToolBlock } from '../../lib/chat/view';
+import { RetrievalDetails } from './retrieval-card';
 import { RunView } from './run-view';
+import { ToolCard } from './tool-card';
 import { buttons, elementById, render, textOf } from './test-html';
 
 const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
@@ -83,7 +85,12 @@ describe('retrieval in the run view', () => {
     expect(card!.name).toContain('“How long is parental leave?” · 2 of 3 passages used from 1 file');
     expect(card!.attrs['aria-expanded']).toBe('false');
     expect(elementById(html, card!.attrs['aria-controls']!)?.attrs.hidden).toBe('');
-    expect(sources.map((b) => b.name)).toEqual(['handbook.md, page 1', 'handbook.md, page 3']);
+    expect(sources.map((b) => b.name)).toEqual(['handbook.md, page 1', 'Open', 'handbook.md, page 3', 'Open']);
+    // Each source opens its document at the cited page.
+    expect(sources.filter((b) => b.name === 'Open').map((b) => b.attrs['aria-label'])).toEqual([
+      'Open handbook.md at page 1',
+      'Open handbook.md at page 3',
+    ]);
     // Passages of one page make one source.
     const twoOnPage1: AgentEvent = {
       ...retrieval,
@@ -94,8 +101,8 @@ describe('retrieval in the run view', () => {
       buttons(grouped)
         .slice(1)
         .map((b) => b.name),
-    ).toEqual(['handbook.md, page 1 · 2 passages']);
-    for (const s of sources) expect(s.attrs['aria-expanded']).toBe('false');
+    ).toEqual(['handbook.md, page 1 · 2 passages', 'Open']);
+    for (const s of sources.filter((b) => b.name !== 'Open')) expect(s.attrs['aria-expanded']).toBe('false');
     expect(html).toContain('aria-label="Sources"');
     expect(textOf(html).indexOf('Sixteen weeks.')).toBeLessThan(textOf(html).indexOf('Sources'));
   });
@@ -106,7 +113,39 @@ describe('retrieval in the run view', () => {
     expect(html).not.toContain('Sources');
   });
 
-  it('keeps a retrieval tool step after its tool card in a ReAct run', () => {
+  it('shows what a search asked and which passages went in, without BM25 scores or stemmed search terms', () => {
+    const negative: AgentEvent = {
+      ...retrieval,
+      candidates: [candidate({ chunkId: 'c0', score: -0.271 }), candidate({ chunkId: 'c1', score: 1.5 })],
+    } as AgentEvent;
+    const [block] = foldRun('r', [start('assistant'), negative]).blocks;
+    const text = textOf(render(<RetrievalDetails block={block as Extract<typeof block, { kind: 'retrieval' }>} />));
+    expect(text).toContain('How long is parental leave?');
+    expect(text).toContain('in the prompt');
+    expect(text).not.toMatch(/score|-0[.,]271|−0[.,]271|1[.,]500/i);
+    expect(text).not.toMatch(/\bleav\b|Search terms/);
+  });
+
+  it('shows the retrieval tool’s search once, on its tool card (no second “Retrieval” card)', () => {
+    const call = { functionId: '1', name: 'retrieval', arguments: '{"query": "leave"}' };
+    const view = foldRun('r', [
+      start('fncall'),
+      { type: 'llm-start', runId: 'r', iteration: 1, t: 1, format: 'native' },
+      { type: 'tool-call', runId: 'r', iteration: 1, t: 2, ...call },
+      { ...retrieval, by: 'tool', functionId: '1', iteration: 1, t: 3 } as AgentEvent,
+      { type: 'tool-result', runId: 'r', iteration: 1, t: 4, ...call, ok: true, content: 'found', durationMs: 1 },
+      ...answer.map((e) => (e.type === 'run-end' ? e : { ...e, iteration: 2 })),
+    ]);
+    expect(view.blocks.map((b) => b.kind)).toEqual(['tool', 'text']);
+    const html = render(<RunView run={view} />);
+    expect(buttons(html).filter((b) => /retrieval/i.test(b.name))).toHaveLength(1);
+    expect(usedPassages(view).map((c) => c.chunkId)).toEqual(['c0', 'c7']);
+    const open = textOf(render(<ToolCard block={view.blocks[0] as ToolBlock} defaultOpen />));
+    expect(open).toContain('in the prompt');
+    expect(open).toContain('Parental leave: sixteen weeks.');
+  });
+
+  it('keeps a retrieval tool step on its tool card in a ReAct run', () => {
     const piece = (iteration: number, t: number, part: ReactPart, text: string): AgentEvent => ({
       type: 'text-delta',
       runId: 'r',
@@ -137,6 +176,7 @@ describe('retrieval in the run view', () => {
       piece(2, 6, 'answer', '16 weeks'),
     ];
     const view = foldRun('r', events);
-    expect(view.blocks.map((b) => b.kind)).toEqual(['reasoning', 'tool', 'retrieval', 'reasoning', 'text']);
+    expect(view.blocks.map((b) => b.kind)).toEqual(['reasoning', 'tool', 'reasoning', 'text']);
+    expect((view.blocks[1] as ToolBlock).retrieval?.query).toBe('How long is parental leave?');
   });
 });

@@ -115,12 +115,60 @@ describe('RunView', () => {
     expect(withText).not.toContain('role="status"');
   });
 
-  it('says the model server is being retried, with the attempt', () => {
+  it('says while it happens why the model server is asked again, and in how long', () => {
     const html = render(
-      <RunView run={run({ retrying: { attempt: 2, delayMs: 1000, message: '503 Service Unavailable' } })} />,
+      <RunView run={run({ retrying: { attempt: 2, delayMs: 4000, status: 429, message: '429 Too Many Requests' } })} />,
     );
-    expect(textOf(html)).toContain('Model server busy, retrying (attempt 2)… 503 Service Unavailable');
+    expect(textOf(html)).toContain('Rate limited, retrying in 4 s (attempt 2)… 429 Too Many Requests');
     expect(html).not.toContain('Waiting for the model');
+    const zh = render(
+      <RunView run={run({ retrying: { attempt: 1, delayMs: 1500, status: 503, message: '503' } })} />,
+      'zh-CN',
+    );
+    expect(textOf(zh)).toContain('模型服务出错（503），2 秒后重试（第 1 次）…');
+  });
+
+  it('tells the user to switch the connection’s tool-call mode when a native-mode answer holds <tool_call> tags', () => {
+    const answered = (format: 'native' | 'nous'): AgentEvent[] => [
+      { type: 'llm-start', runId: 'r1', iteration: 1, t: 1, format },
+      {
+        type: 'text-delta',
+        runId: 'r1',
+        iteration: 1,
+        t: 2,
+        text: 'Let me check.\n<tool_call>\n{"name": "current_time", "arguments": {}}\n</tool_call>',
+      },
+      {
+        type: 'run-end',
+        runId: 'r1',
+        iteration: 0,
+        t: 3,
+        reason: 'answered',
+        llmCalls: 1,
+        toolCalls: 0,
+        usage,
+        durationMs: 3,
+      },
+    ];
+    const html = render(<RunView run={foldRun('r1', answered('native'))} />);
+    expect(textOf(html)).toContain(
+      'This model wrote its tool calls as text (<tool_call>) instead of using the tools API',
+    );
+    expect(textOf(html)).toContain('“In the text (nous)”');
+    expect(buttons(html).map((b) => b.name)).toContain('Open Models settings');
+    // In the text mode the tags are the calls themselves; an answer without them says nothing.
+    expect(textOf(render(<RunView run={foldRun('r1', answered('nous'))} />))).not.toContain('wrote its tool calls');
+    const plain = answered('native').map((e) => (e.type === 'text-delta' ? { ...e, text: 'It is noon.' } : e));
+    expect(textOf(render(<RunView run={foldRun('r1', plain)} />))).not.toContain('wrote its tool calls');
+  });
+
+  it('offers Continue on a run stopped at the model-call limit, when it can go on', () => {
+    const stopped = run({ status: 'max-iterations', llmCalls: 20 });
+    const html = render(<RunView run={stopped} onContinue={() => undefined} />);
+    expect(textOf(html)).toContain('Stopped after 20 model calls (the limit)');
+    expect(buttons(html).map((b) => b.name)).toEqual(['Continue']);
+    expect(buttons(render(<RunView run={stopped} />))).toEqual([]);
+    expect(buttons(render(<RunView run={run({ status: 'aborted' })} onContinue={() => undefined} />))).toEqual([]);
   });
 
   it('explains a run stopped at the model-call limit or by the user', () => {

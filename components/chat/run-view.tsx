@@ -1,8 +1,9 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useMemo } from 'react';
-import { usedPassages, type RunView as RunViewData } from '../../lib/chat/view';
+import { useEffect, useMemo, useState } from 'react';
+import { toolTagsInNativeAnswer, usedPassages, type RunView as RunViewData } from '../../lib/chat/view';
+import { useModels } from '../models/models-store';
 import { BlockView } from './block-view';
 import { Citations } from './citations';
 import { retryNotice, stopNotice } from './format';
@@ -15,10 +16,12 @@ export interface RunViewProps {
    */
   run: RunViewData;
   onRetry?: () => void;
+  /** Offered on a run that stopped at the model-call limit: it goes on where it stopped. */
+  onContinue?: () => void;
 }
 
 /** An assistant turn as it happened: reasoning, tool cards and the answer, then why it stopped if it was not answered. */
-export function RunView({ run, onRetry }: RunViewProps) {
+export function RunView({ run, onRetry, onContinue }: RunViewProps) {
   const t = useTranslations('run');
   const f = useFormatWords();
   const streaming = run.status === 'streaming';
@@ -41,6 +44,21 @@ export function RunView({ run, onRetry }: RunViewProps) {
         <BlockView key={block.id} block={block} streaming={streaming} />
       ))}
       {answered && <Citations passages={passages} />}
+      {toolTagsInNativeAnswer(run) && (
+        <p
+          role="note"
+          className="mt-2 flex flex-wrap items-center gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+        >
+          <span className="min-w-0 flex-1">{t('toolTagsHint', { tag: '<tool_call>' })}</span>
+          <button
+            type="button"
+            onClick={() => useModels.getState().openDialog('connections')}
+            className="shrink-0 rounded-md border border-amber-400 px-3 py-1 font-medium hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-amber-700 dark:hover:bg-amber-900"
+          >
+            {t('openModels')}
+          </button>
+        </p>
+      )}
       {streaming && run.blocks.length === 0 && !run.retrying && (
         <div role="status" className="flex items-center gap-2 py-1 text-sm text-neutral-600 dark:text-neutral-400">
           <span
@@ -50,19 +68,20 @@ export function RunView({ run, onRetry }: RunViewProps) {
           <span className="sr-only">{t('waiting')}</span>
         </div>
       )}
-      {run.retrying && (
-        <div
-          role="status"
-          className="my-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
-        >
-          {retryNotice(run.retrying.attempt, f)}
-          {run.retrying.message && (
-            <span className="mt-0.5 block text-xs text-amber-800 dark:text-amber-200">{run.retrying.message}</span>
-          )}
-        </div>
-      )}
+      {run.retrying && <RetryNotice key={run.retrying.attempt} retrying={run.retrying} />}
       {notice?.kind === 'info' && (
-        <p className="mt-2 text-sm text-neutral-600 italic dark:text-neutral-400">{notice.text}</p>
+        <p className="mt-2 flex flex-wrap items-center gap-2 text-sm text-neutral-600 dark:text-neutral-400">
+          <span className="italic">{notice.text}</span>
+          {run.status === 'max-iterations' && onContinue && (
+            <button
+              type="button"
+              onClick={onContinue}
+              className="rounded-md border border-neutral-400 px-3 py-1 text-sm font-medium text-neutral-900 not-italic hover:bg-neutral-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-neutral-600 dark:text-neutral-100 dark:hover:bg-neutral-800"
+            >
+              {t('continue')}
+            </button>
+          )}
+        </p>
       )}
       {notice?.kind === 'error' && (
         <div
@@ -80,6 +99,32 @@ export function RunView({ run, onRetry }: RunViewProps) {
             </button>
           )}
         </div>
+      )}
+    </div>
+  );
+}
+
+/** The model server is being asked again: why, and a countdown to the next attempt. */
+function RetryNotice({ retrying }: { retrying: NonNullable<RunViewData['retrying']> }) {
+  const f = useFormatWords();
+  const [since] = useState(() => Date.now());
+  const [now, setNow] = useState(since);
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const at = Date.now();
+      setNow(at);
+      if (at - since >= retrying.delayMs) clearInterval(timer);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [since, retrying.delayMs]);
+  return (
+    <div
+      role="status"
+      className="my-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+    >
+      {retryNotice(retrying, retrying.delayMs - (now - since), f)}
+      {retrying.message && (
+        <span className="mt-0.5 block text-xs text-amber-800 dark:text-amber-200">{retrying.message}</span>
       )}
     </div>
   );

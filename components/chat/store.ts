@@ -6,11 +6,12 @@ import { create } from 'zustand';
 import * as actions from '@/app/actions/chat';
 import type { ActionResult, RunStream } from '@/lib/chat/page';
 import type { FeedEvent } from '@/lib/protocol/events';
-import { replayRun } from '@/app/actions/replay';
+import { continueRun, replayRun } from '@/app/actions/replay';
 import type { ReplayRequest } from '@/lib/replay/plan';
 import { applyEvent, emptyRun, foldRun, markInterrupted, type Block, type RunView } from '@/lib/chat/view';
 import type { ConversationSettings, ConversationSummary, SavedAgent } from '@/lib/store/types';
 import type { ContentItem } from '@/lib/llm/schema';
+import { rememberChoice } from './new-chat-defaults';
 import { failureText, type CodedText } from './server-text';
 
 /** What a new chat shows of its saved agent before its first message. */
@@ -22,6 +23,8 @@ export interface TurnState {
   content: string | ContentItem[];
   run?: RunView;
   runCount: number;
+  /** Which answer is shown (1: the first run), when it is not the latest: regenerated answers stay reachable. */
+  shown?: number;
 }
 
 interface ChatState {
@@ -36,6 +39,8 @@ interface ChatState {
   draftAgent?: DraftAgent;
   /** A failure of the page's own requests (not of a run: those show in the thread), said with its code if it has one. */
   notice?: CodedText;
+  /** Whose model and tools choices new chats start with (new-chat-defaults.ts): the signed-in user. */
+  chooser?: string;
 
   refreshConversations(): Promise<void>;
   search(query: string): Promise<void>;
@@ -46,7 +51,11 @@ interface ChatState {
   stop(): Promise<void>;
   retry(turnId: string): Promise<void>;
   regenerate(turnId: string): Promise<void>;
+  /** Shows the turn's `n`th answer (1: its first run). */
+  showAnswer(turnId: string, n: number): Promise<void>;
   editAndResend(turnId: string, text: string): Promise<void>;
+  /** Continues a run that stopped at the model-call limit, as a new run of its turn. */
+  continueRun(turnId: string, runId: string): Promise<void>;
   /** Replays a stored run from an iteration as a new run of its turn; resolves with the error, if it was refused. */
   replay(runId: string, req: ReplayRequest): Promise<string | undefined>;
   rename(id: string, title: string): Promise<void>;
@@ -140,7 +149,9 @@ export const useChat = create<ChatState>()((set, get) => {
       return {
         turns: s.turns
           .slice(0, index + 1)
-          .map((t) => (t.turnId === turnId ? { ...t, run: emptyRun('pending'), runCount: t.runCount + 1 } : t)),
+          .map((t) =>
+            t.turnId === turnId ? { ...t, run: emptyRun('pending'), runCount: t.runCount + 1, shown: undefined } : t,
+          ),
       };
     });
   }
@@ -168,7 +179,17 @@ export const useChat = create<ChatState>()((set, get) => {
     set((s) => ({
       turns: s.turns.map((t) => (t === placeholder ? { ...t, turnId, ...(content ? { content } : {}) } : t)),
     }));
+    const first = get().turns[0]?.turnId === turnId;
     await consume(turnId, runId, events);
+    // The model titles a conversation from its first exchange once the answer is in: show it when it is made.
+    if (first) void showTitle(conversationId);
+  }
+
+  async function showTitle(conversationId: string) {
+    const result = await actions.settledTitle(conversationId);
+    if (!result.ok) return;
+    if (get().activeId === conversationId) set({ title: result.value });
+    await get().refreshConversations();
   }
 
   return {
@@ -256,7 +277,13 @@ export const useChat = create<ChatState>()((set, get) => {
           }),
         () => set((s) => ({ turns: [...s.turns, placeholder] })),
       );
-      if (!activeId && result.ok) set({ draftAgent: undefined });
+      // The new conversation's settings name its agent, as the server stored them: the header and the settings go on
+      // showing the agent's (its model, its prompt), not the server's defaults.
+      if (!activeId && result.ok)
+        set((s) => ({
+          draftAgent: undefined,
+          settings: draftAgent && s.settings ? { ...s.settings, agentId: draftAgent.id } : s.settings,
+        }));
       await startStream(result, placeholder);
     },
 
@@ -278,6 +305,26 @@ export const useChat = create<ChatState>()((set, get) => {
       await startStream(result, undefined);
     },
 
+    async showAnswer(turnId, n) {
+      if (get().runningRunId) return;
+      const activeId = get().activeId;
+      const result = await actions.loadTurnAnswer(turnId, n);
+      if (!result.ok) {
+        set({ notice: failureText(result) });
+        return;
+      }
+      if (get().activeId !== activeId || get().runningRunId) return; // the page moved on meanwhile
+      const answer = result.value;
+      const run = foldStored(answer.runId, answer.events, answer.runStatus);
+      set((s) => ({
+        turns: s.turns.map((t) =>
+          t.turnId === turnId
+            ? { ...t, run, runCount: answer.count, shown: answer.n < answer.count ? answer.n : undefined }
+            : t,
+        ),
+      }));
+    },
+
     async editAndResend(turnId, text) {
       const message = text.trim();
       if (!message || get().runningRunId) return;
@@ -294,6 +341,15 @@ export const useChat = create<ChatState>()((set, get) => {
         () => set((s) => ({ turns: [...s.turns.slice(0, index), placeholder] })),
       );
       await startStream(result, placeholder);
+    },
+
+    async continueRun(turnId, runId) {
+      if (get().runningRunId) return;
+      const result = await sendThenDraw(
+        () => continueRun(runId),
+        () => awaitNewRun(turnId),
+      );
+      await startStream(result, undefined);
     },
 
     async replay(runId, req) {
@@ -325,6 +381,9 @@ export const useChat = create<ChatState>()((set, get) => {
       if (!current) return;
       const next = { ...current, ...patch };
       set({ settings: next });
+      // The model and tools chosen outside a saved agent's conversation are the next new chat's.
+      const { chooser, draftAgent } = get();
+      if (chooser && !current.agentId && !(draftAgent && !get().activeId)) rememberChoice(chooser, patch);
       const id = get().activeId;
       if (!id) return; // a new chat keeps them until its first message
       const result = await actions.saveSettings(id, patch);

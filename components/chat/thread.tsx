@@ -1,6 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { memo, useCallback, useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { decideTool } from '@/app/actions/replay';
 import type { ToolDecision } from '@/lib/protocol/events';
 import { contentText } from '@/lib/llm/schema';
@@ -47,9 +48,15 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
     [runningHere, t],
   );
   const connectionName = useConnectionName();
-  const { regenerate, retry, editAndResend } = useChat.getState();
+  const { regenerate, retry, editAndResend, continueRun } = useChat.getState();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
+  const editButton = useRef<HTMLButtonElement>(null);
+  /** Leaves the edit without sending; the focus goes back to Edit (the box it was in is gone). */
+  const cancelEdit = () => {
+    flushSync(() => setEditing(false));
+    editButton.current?.focus();
+  };
   const text = contentText(turn.content);
   // Joined only once the run is over (the copy button shows then): while streaming it would copy the whole answer
   // on every update.
@@ -78,7 +85,10 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
               value={draft}
               onChange={(e) => setDraft(e.target.value)}
               onKeyDown={(e) => {
-                if (e.key === 'Escape') setEditing(false);
+                if (e.key === 'Escape') {
+                  e.preventDefault();
+                  cancelEdit();
+                }
                 if (e.key === 'Enter' && !e.shiftKey) {
                   e.preventDefault();
                   setEditing(false);
@@ -90,7 +100,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
             <div className="flex justify-end gap-2">
               <button
                 type="button"
-                onClick={() => setEditing(false)}
+                onClick={cancelEdit}
                 className="rounded px-3 py-1 text-sm hover:bg-neutral-200 dark:hover:bg-neutral-800"
               >
                 {t('cancel')}
@@ -110,6 +120,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
             {!running && !pending && (
               <div className="mt-1 flex justify-end">
                 <button
+                  ref={editButton}
                   type="button"
                   onClick={() => {
                     setDraft(text);
@@ -143,12 +154,22 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
             </p>
           )}
           <ToolDecisions.Provider value={runningHere ? decide : undefined}>
-            <RunView run={turn.run} onRetry={() => void retry(turn.turnId)} />
+            <RunView
+              run={turn.run}
+              onRetry={() => void retry(turn.turnId)}
+              onContinue={
+                // A continuation replays the run's iterations: the kinds whose runs can be replayed.
+                isLast && !running && (turn.run.kind === 'fncall' || turn.run.kind === 'assistant')
+                  ? () => turn.run && void continueRun(turn.turnId, turn.run.runId)
+                  : undefined
+              }
+            />
           </ToolDecisions.Provider>
           {turn.run.status !== 'streaming' && !pending && (
-            <div className="mt-2 flex gap-2 text-xs">
+            <div className="mt-2 flex flex-wrap gap-x-2 gap-y-1 text-xs">
               {answer && <CopyButton text={answer} />}
-              {isLast && !running && (
+              {/* A failed run has its Retry on the error itself: one way to try again, not two. */}
+              {isLast && !running && turn.run.status !== 'error' && (
                 <button
                   type="button"
                   onClick={() => void regenerate(turn.turnId)}
@@ -162,11 +183,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
                 <ReplayRunButton runId={turn.run.runId} iterations={turn.run.llmCalls} />
               )}
               {turn.runCount > 1 && !running && <CompareRunsButton turnId={turn.turnId} />}
-              {turn.runCount > 1 && (
-                <span className="px-2 py-1 text-neutral-600 dark:text-neutral-400">
-                  {t('answerNumber', { n: turn.runCount })}
-                </span>
-              )}
+              {turn.runCount > 1 && <AnswerSwitcher turn={turn} disabled={running} />}
               {turn.run.model && (
                 <span data-testid="turn-model" className="px-2 py-1 text-neutral-600 dark:text-neutral-400">
                   {t.rich('modelOnConnection', {
@@ -184,6 +201,50 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
     </>
   );
 });
+
+/** ‹ 2 / 3 ›: the turn's answers (regenerated, replayed), each one reachable; the conversation goes on from the
+ *  latest. */
+export function AnswerSwitcher({ turn, disabled }: { turn: TurnState; disabled: boolean }) {
+  const t = useTranslations('turn');
+  const n = turn.shown ?? turn.runCount;
+  const show = (to: number) => void useChat.getState().showAnswer(turn.turnId, to);
+  const arrow =
+    'rounded px-1.5 py-1 text-neutral-700 hover:bg-neutral-200 disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-neutral-800';
+  return (
+    <span role="group" aria-label={t('answerOf', { n, count: turn.runCount })} className="flex items-center">
+      <button
+        type="button"
+        aria-label={t('previousAnswer')}
+        disabled={disabled || n <= 1}
+        onClick={() => show(n - 1)}
+        className={arrow}
+      >
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="h-3.5 w-3.5" fill="currentColor">
+          <path d="M12.7 4.3a1 1 0 0 1 0 1.4L8.4 10l4.3 4.3a1 1 0 0 1-1.4 1.4l-5-5a1 1 0 0 1 0-1.4l5-5a1 1 0 0 1 1.4 0Z" />
+        </svg>
+      </button>
+      <span className="px-1 text-neutral-600 tabular-nums dark:text-neutral-400">
+        {t('answerShort', { n, count: turn.runCount })}
+      </span>
+      <button
+        type="button"
+        aria-label={t('nextAnswer')}
+        disabled={disabled || n >= turn.runCount}
+        onClick={() => show(n + 1)}
+        className={arrow}
+      >
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="h-3.5 w-3.5" fill="currentColor">
+          <path d="M7.3 15.7a1 1 0 0 1 0-1.4l4.3-4.3-4.3-4.3a1 1 0 0 1 1.4-1.4l5 5a1 1 0 0 1 0 1.4l-5 5a1 1 0 0 1-1.4 0Z" />
+        </svg>
+      </button>
+      {n < turn.runCount && (
+        <span className="px-2 py-1 text-neutral-600 italic dark:text-neutral-400">
+          {t('earlierAnswer', { count: turn.runCount })}
+        </span>
+      )}
+    </span>
+  );
+}
 
 function CopyButton({ text }: { text: string }) {
   const t = useTranslations('turn');

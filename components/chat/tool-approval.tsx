@@ -1,6 +1,6 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import { useContext, useState } from 'react';
+import { useContext, useEffect, useRef, useState } from 'react';
 import type { ToolDecision } from '../../lib/protocol/events';
 import type { ToolBlock } from '../../lib/chat/view';
 import { prettyJson } from './format';
@@ -28,6 +28,12 @@ export function ToolApproval({ block }: { block: ToolBlock }) {
   const [result, setResult] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const awaiting = !block.decision && block.status === 'awaiting' && Boolean(decideTool);
+  // The run waits for the user: the card takes the focus (what it says is read out with it, and by its live region).
+  const card = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (awaiting) card.current?.focus();
+  }, [awaiting]);
   if (block.decision) return <DecisionNote decision={block.decision} />;
   if (block.status !== 'awaiting' || !decideTool) return null;
 
@@ -41,11 +47,13 @@ export function ToolApproval({ block }: { block: ToolBlock }) {
     'w-full rounded border border-neutral-300 bg-white p-2 font-mono text-xs dark:border-neutral-700 dark:bg-neutral-900';
   return (
     <div
+      ref={card}
       role="group"
+      tabIndex={-1}
       aria-label={t('approve', { name: block.name })}
-      className="space-y-2 border-t border-amber-300 bg-amber-50 px-3 py-3 text-sm dark:border-amber-800 dark:bg-amber-950"
+      className="space-y-2 border-t border-amber-300 bg-amber-50 px-3 py-3 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-amber-800 dark:bg-amber-950"
     >
-      <p>{t('paused')}</p>
+      <p role="status">{t('paused')}</p>
       <label className="flex flex-col gap-1">
         <span className="font-medium">{t('arguments')}</span>
         <textarea

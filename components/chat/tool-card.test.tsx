@@ -32,6 +32,14 @@ describe('ToolCard', () => {
     expect(b.inner).not.toMatch(/<(button|a|input)\b/);
   });
 
+  it("sums up code_interpreter's call as its code's lines: no JSON escapes, no markdown fences", () => {
+    const code = 'import math\nprint(math.pi)';
+    for (const args of [JSON.stringify({ code }), '```py\n' + code + '\n```']) {
+      const name = header(render(<ToolCard block={block({ name: 'code_interpreter', arguments: args })} />)).name;
+      expect(name).toBe('code_interpreter import math; print(math.pi) done 12 ms');
+    }
+  });
+
   it('is folded by default: aria-expanded false, and the panel it controls is hidden and empty', () => {
     const html = render(<ToolCard block={block()} />);
     const b = header(html);
@@ -76,15 +84,20 @@ describe('ToolCard', () => {
     expect(html).toContain('{&quot;expression&quot;: 2+</pre>');
   });
 
-  it('expanded: content-item results show text and images with alt text', () => {
+  it("expanded: content-item results show text and the app's images with alt text; another site's waits for a click", () => {
     const html = render(
       <ToolCard
-        block={block({ name: 'image_gen', result: [{ text: 'here' }, { image: 'https://x.org/a.png' }] })}
+        block={block({
+          name: 'image_gen',
+          result: [{ text: 'here' }, { image: '/api/images/a.png' }, { image: 'https://x.org/a.png' }],
+        })}
         defaultOpen
       />,
     );
     expect(html).toContain('>here</pre>');
-    expect(html).toMatch(/<img src="https:\/\/x.org\/a.png" alt="Image 2 returned by the tool"/);
+    expect(html).toMatch(/<img src="\/api\/images\/a.png" alt="Image 2 returned by the tool"/);
+    expect(html).not.toContain('src="https://x.org');
+    expect(buttons(html).map((b) => b.name)).toContain('Load image from x.org');
   });
 
   it('on error, shows the exact text the model was given under "Error returned to the model"', () => {

@@ -4,8 +4,9 @@ import { useTranslations } from 'next-intl';
 import { CARD_CHEVRON, CARD_FRAME, CARD_HEADER, Chevron } from './card-parts';
 import { memo, useId, useState } from 'react';
 import type { ToolBlock } from '../../lib/chat/view';
-import { codeFence, formatDuration, interpreterCode, prettyJson, resultText, summarizeArguments } from './format';
+import { codeFence, formatDuration, interpreterCode, prettyJson, resultText, toolCallSummary } from './format';
 import { Markdown } from './markdown';
+import { RetrievalDetails } from './retrieval-card';
 import { ToolFiles } from './tool-files';
 import { ToolImages, toolImages, type ToolImage } from './tool-images';
 import { ToolApproval } from './tool-approval';
@@ -75,6 +76,8 @@ function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
       </p>
     );
   }
+  // The retrieval tool's result is the passages its search found: shown as that search.
+  if (block.retrieval) return <RetrievalDetails block={block.retrieval} />;
   // Images are shown above, on the card itself: not a second time here.
   const shown = new Set(images.map((i) => i.src));
   const result = Array.isArray(block.result)
@@ -99,7 +102,7 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: T
   const panelId = useId();
   const f = useFormatWords();
   const tResult = useTranslations('toolResult');
-  const summary = summarizeArguments(block.arguments);
+  const summary = toolCallSummary(block.name, block.arguments);
   const images = block.status === 'error' ? [] : toolImages(block, (n) => tResult('image', { n }));
 
   return (

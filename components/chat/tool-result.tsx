@@ -1,5 +1,6 @@
 import { useTranslations } from 'next-intl';
 import type { ContentItem } from '../../lib/llm/schema';
+import { AnswerImage } from './answer-image';
 import { markdownImages, resultText } from './format';
 
 export interface ToolResultProps {
@@ -31,8 +32,8 @@ export function ToolResult({ result, console = false }: ToolResultProps) {
           {text || t('noOutput')}
         </pre>
         {figures.map((fig, i) => (
-          // eslint-disable-next-line @next/next/no-img-element -- figures served from the tool's work directory
-          <img
+          // The tool's own figures are the app's; a URL the code printed is another site's, not loaded by itself.
+          <AnswerImage
             key={i}
             src={fig.src}
             alt={fig.alt || t('figure', { n: i + 1 })}
@@ -54,8 +55,12 @@ export function ToolResult({ result, console = false }: ToolResultProps) {
           );
         if (item.image) {
           return (
-            // eslint-disable-next-line @next/next/no-img-element -- tool-supplied URLs of unknown size and host
-            <img key={i} src={item.image} alt={t('image', { n: i + 1 })} className="h-auto max-w-full rounded" />
+            <AnswerImage
+              key={i}
+              src={item.image}
+              alt={t('image', { n: i + 1 })}
+              className="h-auto max-w-full rounded"
+            />
           );
         }
         return (

@@ -18,6 +18,8 @@ export interface UploadItem {
   /** 0..1 while uploading. */
   progress: number;
   id?: string;
+  /** The reference a message carries it by (once uploaded). */
+  ref?: string;
   pages?: number;
   kind?: string;
   /** Where its thumbnail loads from, once it is an accepted image. */
@@ -46,6 +48,7 @@ function fromDocument(doc: StoredDocument, key = doc.id): UploadItem {
   return {
     key,
     id: doc.id,
+    ref: doc.ref,
     name: doc.name,
     size: doc.size,
     state: doc.state,

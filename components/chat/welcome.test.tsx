@@ -23,7 +23,7 @@ describe('the welcome page', () => {
     expect(en).toContain('What can I help with?');
     expect(en).toMatch(/calculator ?: do exact arithmetic/);
     expect(en).toMatch(/mcp-echo ?: Echoes the text back\./); // a tool the catalog does not know says it itself
-    expect(en).toContain('Attach button');
+    expect(en).toContain('Upload files button');
     const zh = render(page, 'zh-CN');
     expect(textOf(zh)).toContain('有什么可以帮你？');
     expect(textOf(zh)).toContain('推荐对话');

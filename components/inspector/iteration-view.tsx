@@ -69,7 +69,7 @@ export function IterationView({
       </div>
       {it.retries.length > 0 && (
         <div className={`${CARD} text-xs`}>
-          <h4 className={SECTION_TITLE}>{t('retries')}</h4>
+          <h3 className={SECTION_TITLE}>{t('retries')}</h3>
           <ul>
             {it.retries.map((r) => (
               <li key={r.attempt}>
@@ -85,7 +85,7 @@ export function IterationView({
       )}
       {it.truncation && (
         <section aria-label={t('truncation')} className={`${CARD} text-xs`}>
-          <h4 className="text-sm font-semibold">{t('truncated')}</h4>
+          <h3 className="text-sm font-semibold">{t('truncated')}</h3>
           <p>{t('truncatedBody', { kept: n(it.truncation.inputTokens), budget: n(it.truncation.budget) })}</p>
           {it.truncation.notes.length > 0 && (
             <ul className="list-disc pl-5">
@@ -116,7 +116,7 @@ export function IterationView({
       <ToolSteps tools={it.tools} />
       {it.reactSteps.length > 0 && (
         <section aria-label={t('reactSteps')} className="space-y-1 text-xs">
-          <h4 className="text-sm font-semibold">{t('reactStepsTitle')}</h4>
+          <h3 className="text-sm font-semibold">{t('reactStepsTitle')}</h3>
           {it.reactSteps.map((s, i) => (
             <dl key={i} className={`${CARD} grid grid-cols-[auto_1fr] gap-x-3`}>
               {(['thought', 'action', 'actionInput', 'observation', 'finalAnswer'] as const).map(

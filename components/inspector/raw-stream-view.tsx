@@ -23,7 +23,7 @@ export function RawStreamView({ stream }: { stream: RawStream }) {
   const chunks = useMemo(() => markRawStream(stream), [stream]);
   return (
     <section aria-label={t('title')} className={`${CARD} space-y-2 text-xs`}>
-      <h4 className={SECTION_TITLE}>{t('title')}</h4>
+      <h3 className={SECTION_TITLE}>{t('title')}</h3>
       <p>
         {t('summary', { count: formatNumber(chunks.length, f.locale), bytes: formatNumber(stream.bytes, f.locale) })}
         {stream.dropped > 0 && <> {t('dropped', { count: formatNumber(stream.dropped, f.locale) })}</>}

@@ -119,7 +119,7 @@ export function RequestView({ request }: { request: LlmRequest }) {
   return (
     <section aria-label={t('request')} className="space-y-3">
       <div className="flex flex-wrap items-center gap-2">
-        <h4 className="text-sm font-semibold">{t('requestTitle')}</h4>
+        <h3 className="text-sm font-semibold">{t('requestTitle')}</h3>
         <span className="text-xs text-neutral-600 dark:text-neutral-400">
           {t.rich('requestSummary', {
             model: request.model,
@@ -139,7 +139,7 @@ export function RequestView({ request }: { request: LlmRequest }) {
       ) : (
         <>
           <div>
-            <h5 className={SECTION_TITLE}>{t('parameters')}</h5>
+            <h4 className={SECTION_TITLE}>{t('parameters')}</h4>
             <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-xs">
               {Object.entries(request.params).map(([k, v]) => (
                 <div key={k} className="contents">
@@ -153,7 +153,7 @@ export function RequestView({ request }: { request: LlmRequest }) {
           </div>
           {request.tools && request.tools.length > 0 && (
             <div>
-              <h5 className={SECTION_TITLE}>{t('toolSchemas')}</h5>
+              <h4 className={SECTION_TITLE}>{t('toolSchemas')}</h4>
               <ul className="space-y-1">
                 {request.tools.map((t, i) => (
                   <li key={i}>
@@ -167,7 +167,7 @@ export function RequestView({ request }: { request: LlmRequest }) {
             </div>
           )}
           <div>
-            <h5 className={SECTION_TITLE}>{t('messages')}</h5>
+            <h4 className={SECTION_TITLE}>{t('messages')}</h4>
             {from > 0 && (
               <p className="mb-2 flex flex-wrap items-center gap-2 text-xs">
                 {t('showingLast', { shown: total - from, total })}

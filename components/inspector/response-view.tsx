@@ -21,7 +21,7 @@ export function ResponseView({ iteration }: { iteration: Iteration }) {
   const segments = useMemo(() => parseSegments(r.content, iteration.format), [r.content, iteration.format]);
   return (
     <section aria-label={t('response')} className="space-y-3">
-      <h4 className="text-sm font-semibold">{t('rawResponse')}</h4>
+      <h3 className="text-sm font-semibold">{t('rawResponse')}</h3>
       <p className="text-xs text-neutral-700 dark:text-neutral-300">
         {t.rich('readFrom', {
           format: t(`formats.${iteration.format}`, { tag: '<tool_call>' }),
@@ -42,12 +42,12 @@ export function ResponseView({ iteration }: { iteration: Iteration }) {
       </p>
       {r.separateReasoning && (
         <div>
-          <h5 className={SECTION_TITLE}>{t('separateReasoning')}</h5>
+          <h4 className={SECTION_TITLE}>{t('separateReasoning')}</h4>
           <pre className={PRE}>{r.separateReasoning}</pre>
         </div>
       )}
       <div>
-        <h5 className={SECTION_TITLE}>{t('content')}</h5>
+        <h4 className={SECTION_TITLE}>{t('content')}</h4>
         {r.content ? (
           <pre className={PRE} tabIndex={0} aria-label={t('rawContent')}>
             {segments.map((s, i) =>
@@ -68,7 +68,7 @@ export function ResponseView({ iteration }: { iteration: Iteration }) {
       </div>
       {r.toolCalls.length > 0 && (
         <div>
-          <h5 className={SECTION_TITLE}>{t('nativeToolCalls')}</h5>
+          <h4 className={SECTION_TITLE}>{t('nativeToolCalls')}</h4>
           <ul className="space-y-1 text-xs">
             {r.toolCalls.map((c) => (
               <li key={c.id}>
@@ -82,7 +82,7 @@ export function ResponseView({ iteration }: { iteration: Iteration }) {
       )}
       {iteration.parseErrors.length > 0 && (
         <div className="rounded-md border border-red-300 bg-red-50 p-2 text-xs text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
-          <h5 className="font-semibold">{t('parseFailed')}</h5>
+          <h4 className="font-semibold">{t('parseFailed')}</h4>
           <ul className="list-disc pl-5">
             {iteration.parseErrors.map((e, i) => (
               <li key={i}>{e}</li>

@@ -13,7 +13,7 @@ export function RetrievalView({ steps }: { steps: RetrievalStep[] }) {
   if (!steps.length) return null;
   return (
     <section aria-label={t('retrieval')} className="space-y-2">
-      <h4 className="text-sm font-semibold">{t('retrieval')}</h4>
+      <h3 className="text-sm font-semibold">{t('retrieval')}</h3>
       {steps.map((s, i) => (
         <div key={i} className={`${CARD} text-xs`}>
           <p>

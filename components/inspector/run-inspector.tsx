@@ -156,7 +156,7 @@ async function unwrap<T>(result: Promise<{ ok: true; value: T } | { ok: false; e
 }
 
 /** A stored run is opened without its requests (see lib/inspect/load.ts); an imported file holds them all. */
-function InspectorBody({
+export function InspectorBody({
   bundle,
   target,
   iterationActions,
@@ -224,6 +224,16 @@ function InspectorBody({
     tabs.current.get(selected)?.focus();
   }, [selected]);
 
+  // The loading view the focus was in is gone: it goes to the selected iteration (or the first button here), not to
+  // the page behind the dialog.
+  const body = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (document.activeElement !== document.body) return;
+    (tabs.current.get(selected) ?? body.current?.querySelector<HTMLElement>('button'))?.focus();
+    // Once, when the run is shown.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   const onTabKey = (e: KeyboardEvent) => {
     const to =
       e.key === 'ArrowRight' || e.key === 'ArrowDown'
@@ -255,7 +265,7 @@ function InspectorBody({
         timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       });
   return (
-    <div className="flex h-full flex-col">
+    <div ref={body} className="flex h-full flex-col">
       <Header title={title}>
         <button type="button" className={BUTTON} onClick={() => void exportRun()}>
           {t('exportRun')}

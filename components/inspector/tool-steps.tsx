@@ -21,7 +21,7 @@ export function ToolSteps({ tools }: { tools: ToolStep[] }) {
   if (!tools.length) return null;
   return (
     <section aria-label={t('toolCalls')} className="space-y-2">
-      <h4 className="text-sm font-semibold">{t('toolCalls')}</h4>
+      <h3 className="text-sm font-semibold">{t('toolCalls')}</h3>
       {tools.map((step, i) => {
         const invalid = step.error?.kind === 'invalid-arguments';
         return (
@@ -50,13 +50,13 @@ export function ToolSteps({ tools }: { tools: ToolStep[] }) {
             </div>
             <div className="grid gap-2 md:grid-cols-2">
               <div className="min-w-0">
-                <h5 className={SECTION_TITLE}>{t('argumentsSent')}</h5>
+                <h4 className={SECTION_TITLE}>{t('argumentsSent')}</h4>
                 <pre className={PRE}>{step.arguments ? prettyArgs(step.arguments) : t('noneRecorded')}</pre>
               </div>
               <div className="min-w-0">
                 {invalid ? (
                   <div className="rounded-md border border-red-300 bg-red-50 p-2 text-xs text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
-                    <h5 className="font-semibold">{t('validationError')}</h5>
+                    <h4 className="font-semibold">{t('validationError')}</h4>
                     <p className="break-words whitespace-pre-wrap">{step.error!.message}</p>
                   </div>
                 ) : (
@@ -66,7 +66,7 @@ export function ToolSteps({ tools }: { tools: ToolStep[] }) {
                     </p>
                   )
                 )}
-                <h5 className={`${SECTION_TITLE} mt-1`}>{t('resultGiven')}</h5>
+                <h4 className={`${SECTION_TITLE} mt-1`}>{t('resultGiven')}</h4>
                 {step.content !== undefined ? (
                   <ToolResult result={step.content} />
                 ) : (

@@ -3,11 +3,12 @@
 // here), added, edited, removed and tested. A key typed here goes to the server and never comes back: the page only
 // learns that one is set.
 import { useTranslations } from 'next-intl';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import * as actions from '@/app/actions/models';
 import type { CapabilityHints } from '@/lib/llm/capabilities';
 import type { ServerModelsResult } from '@/lib/llm/server-models';
 import type { ConnectionView } from '@/lib/models/service';
+import { failureText, useCodedText } from '../chat/server-text';
 import { FIELD, PRIMARY_BUTTON } from '../runs/modal';
 import { useConnectionName } from './connection-name';
 import { ModelRatesFields, rateRows, ratesOf, RatesSummary, useRatesProblemText } from './model-rates';
@@ -74,6 +75,10 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
   const ratesProblem = useRatesProblemText();
   const [busy, setBusy] = useState<'test' | 'save' | undefined>();
   const [result, setResult] = useState<ServerModelsResult | string>();
+  // Test or Save found no OpenAI-compatible server at the URL: saving it then takes an explicit "save anyway".
+  const [notOpenAI, setNotOpenAI] = useState(false);
+  const [saveAnyway, setSaveAnyway] = useState(false);
+  const said = useCodedText('errors');
 
   // A key left empty while editing keeps the stored one; "remove the key" sends none.
   const keyField = (): string | null | undefined => (apiKey ? apiKey : clearKey ? null : editing ? undefined : null);
@@ -82,17 +87,22 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
     setBusy('test');
     const r = await actions.testConnection({ id: editing?.id, baseURL, apiKey: keyField() });
     setBusy(undefined);
-    setResult(r.ok ? r.value : r.error);
+    setResult(r.ok ? r.value : said(failureText(r)));
+    setNotOpenAI(r.ok && !r.value.ok && r.value.problem === 'not-openai');
   };
   const save = async () => {
     const rated = ratesOf(rates);
     if ('problem' in rated) return setResult(ratesProblem(rated.problem));
     setBusy('save');
     const capabilities = { ...editing?.capabilities, '*': hintsOf(tools, vision) };
-    const input = { name, baseURL, apiKey: keyField(), capabilities, rates: rated.rates };
+    const input = { name, baseURL, apiKey: keyField(), capabilities, rates: rated.rates, saveAnyway };
     const r = editing ? await actions.updateConnection(editing.id, input) : await actions.addConnection(input);
     setBusy(undefined);
-    if (!r.ok) return setResult(r.error);
+    // Refused: what was typed stays in the form, with why.
+    if (!r.ok) {
+      if (r.code === 'not-openai') setNotOpenAI(true);
+      return setResult(said(failureText(r)));
+    }
     onDone(r.value);
   };
 
@@ -108,14 +118,18 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
       <h4 className="font-medium">{editing ? t('editTitle', { name: editing.name }) : t('addTitle')}</h4>
       <label className="flex flex-col gap-1 text-sm">
         <span>{t('name')}</span>
-        <input className={FIELD} value={name} onChange={(e) => setName(e.target.value)} required />
+        <input className={FIELD} value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
       </label>
       <label className="flex flex-col gap-1 text-sm">
         <span>{t('baseURL')}</span>
         <input
           className={FIELD}
           value={baseURL}
-          onChange={(e) => setBaseURL(e.target.value)}
+          onChange={(e) => {
+            setBaseURL(e.target.value);
+            setNotOpenAI(false);
+            setSaveAnyway(false);
+          }}
           placeholder={t('baseURLExample')}
           inputMode="url"
           required
@@ -161,6 +175,12 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
         </label>
       </div>
       <ModelRatesFields rows={rates} onChange={setRates} />
+      {notOpenAI && (
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={saveAnyway} onChange={(e) => setSaveAnyway(e.target.checked)} />
+          {t('saveAnyway')}
+        </label>
+      )}
       <div className="flex flex-wrap gap-2">
         <button type="button" className={BUTTON} disabled={Boolean(busy)} onClick={() => void test()}>
           {busy === 'test' ? t('testing') : t('test')}
@@ -182,6 +202,7 @@ function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void })
   const connectionName = useConnectionName();
   const [result, setResult] = useState<ServerModelsResult | string>();
   const [busy, setBusy] = useState(false);
+  const said = useCodedText('errors');
   const name = connectionName(c.name, c.id);
   return (
     <li aria-label={name} className="space-y-1 rounded-md border border-neutral-200 p-2 dark:border-neutral-800">
@@ -190,7 +211,7 @@ function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void })
         {c.source === 'environment' && (
           <span className="rounded bg-neutral-200 px-1 text-xs dark:bg-neutral-800">{t('fromEnvironment')}</span>
         )}
-        <code className="text-xs break-all">{c.baseURL}</code>
+        {c.baseURL && <code className="text-xs break-all">{c.baseURL}</code>}
         <span className="text-xs text-neutral-600 dark:text-neutral-400">{c.keySet ? t('keySet') : t('noKey')}</span>
       </div>
       {c.keyProblem && <p className="text-xs text-red-700 dark:text-red-300">{c.keyProblem}</p>}
@@ -204,14 +225,14 @@ function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void })
             setBusy(true);
             const r = await actions.testConnection({ id: c.id });
             setBusy(false);
-            setResult(r.ok ? r.value : r.error);
+            setResult(r.ok ? r.value : said(failureText(r)));
           }}
         >
           {busy ? t('testing') : t('test')}
         </button>
         {c.editable && (
           <>
-            <button type="button" className={BUTTON} onClick={onEdit}>
+            <button type="button" className={BUTTON} onClick={onEdit} data-edit-connection={c.id}>
               {t('edit')}
             </button>
             <button
@@ -220,7 +241,7 @@ function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void })
               onClick={async () => {
                 if (!window.confirm(t('removeConfirm', { name: c.name }))) return;
                 const r = await actions.removeConnection(c.id);
-                if (!r.ok) setResult(r.error);
+                if (!r.ok) setResult(said(failureText(r)));
                 await useModels.getState().refresh();
               }}
             >
@@ -239,7 +260,19 @@ export function Connections() {
   const t = useTranslations('models');
   const connections = useModels((s) => s.connections);
   const [form, setForm] = useState<'add' | string | undefined>(connections.length ? undefined : 'add');
+  // The form goes when it is done: the focus goes to the connection's Edit button (once it is listed), or back to
+  // the button that opened the form, not to the page.
+  const section = useRef<HTMLElement>(null);
+  const focusNext = useRef<string>(undefined);
+  useEffect(() => {
+    const target = focusNext.current && section.current?.querySelector<HTMLElement>(focusNext.current);
+    if (!target) return;
+    focusNext.current = undefined;
+    target.focus();
+  });
   const done = async (saved?: ConnectionView) => {
+    const id = saved?.id ?? (form === 'add' ? undefined : form);
+    focusNext.current = id ? `[data-edit-connection="${CSS.escape(id)}"]` : '[data-add-connection]';
     setForm(undefined);
     if (!saved) return;
     const models = useModels.getState();
@@ -247,7 +280,7 @@ export function Connections() {
     models.pickFirstOf(saved.id);
   };
   return (
-    <section aria-labelledby="models-connections" className="space-y-2">
+    <section ref={section} aria-labelledby="models-connections" className="space-y-2">
       <h3 id="models-connections" className="font-semibold">
         {t('connections')}
       </h3>
@@ -266,7 +299,7 @@ export function Connections() {
       {form === 'add' ? (
         <ConnectionForm onDone={(s) => void done(s)} />
       ) : (
-        <button type="button" className={BUTTON} onClick={() => setForm('add')}>
+        <button type="button" className={BUTTON} onClick={() => setForm('add')} data-add-connection>
           {t('add')}
         </button>
       )}

@@ -26,11 +26,15 @@ export function FoundServers({ compact = false }: { compact?: boolean }) {
   const t = useTranslations('models');
   const found = useModels((s) => s.found);
   const scanning = useModels((s) => s.scanning);
+  // The scan is the admin's: this machine's servers are the server's network (lib/models/service.ts).
+  const admin = useModels((s) => s.admin);
   const [error, setError] = useState<string>();
+  // Each time the empty page or the Models dialog opens: a server started since shows up (the server reuses a scan
+  // of the last few seconds).
   useEffect(() => {
-    if (useModels.getState().found === undefined) void useModels.getState().scan();
-  }, []);
-  if (compact && !found?.some((f) => !f.connectedAs)) return null;
+    if (admin) void useModels.getState().scan();
+  }, [admin]);
+  if (!admin || (compact && !found?.some((f) => !f.connectedAs))) return null;
   return (
     <section aria-labelledby="models-found" className="space-y-2">
       <h3 id="models-found" className="font-semibold">

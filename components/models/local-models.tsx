@@ -8,6 +8,8 @@ import * as actions from '@/app/actions/models';
 import type { DownloadJob, LocalModelsView } from '@/lib/models/local-files';
 import { LOCAL_CONNECTION_ID, modelId } from '@/lib/models/ids';
 import { FIELD, PRIMARY_BUTTON } from '../runs/modal';
+import { formatBytes } from '../chat/format';
+import { useFormatWords } from '../chat/use-format-words';
 import { useChat } from '../chat/store';
 import { ModelUpload } from './model-upload';
 import { useModels } from './models-store';
@@ -18,13 +20,8 @@ const BUTTON =
   'rounded border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 disabled:opacity-50 dark:border-neutral-700 dark:hover:bg-neutral-800';
 
 function useBytes() {
-  const t = useTranslations('models');
-  return (n: number) =>
-    n >= 1e9
-      ? t('gb', { n: (n / 1e9).toFixed(2) })
-      : n >= 1e6
-        ? t('mb', { n: (n / 1e6).toFixed(1) })
-        : t('kb', { n: Math.ceil(n / 1e3) });
+  const f = useFormatWords();
+  return (n: number) => formatBytes(n, f);
 }
 
 function DownloadRow({ job, onChange }: { job: DownloadJob; onChange: () => void }) {
@@ -117,6 +114,7 @@ export function LocalModels() {
   }, []);
 
   useEffect(() => {
+    if (!admin) return; // the GGUF files are the admin's (lib/server/access-rules.ts): nothing to read
     const read = ++reads.current;
     void actions.localModels().then((r) => {
       if (read === reads.current) {
@@ -124,7 +122,7 @@ export function LocalModels() {
         else setError(r.error);
       }
     });
-  }, []);
+  }, [admin]);
 
   // While a download runs, its progress streams in (GET /api/local-models/downloads, Server-Sent Events); the list
   // is read again once it ends. A stream that breaks is opened again a second later.

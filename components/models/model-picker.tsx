@@ -21,9 +21,13 @@ export function ModelPicker() {
   const chosen = useChat((s) => s.settings?.model) ?? agentModel;
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
+  // The option the arrow keys are on (the search box keeps the focus: aria-activedescendant points at it).
+  const [active, setActive] = useState<string>();
   const box = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
   const listId = useId();
   const currentId = useId();
+  const optionId = (id: string) => `${listId}-${id.replace(/[^\w-]/g, '_')}`;
 
   useEffect(() => {
     if (!open) return;
@@ -46,15 +50,33 @@ export function ModelPicker() {
       }))
       .filter((g) => g.models.length || (!q && g.problem));
   }, [groups, query]);
+  const options = useMemo(() => shown.flatMap((g) => g.models), [shown]);
 
-  const pick = (m: ModelOption) => {
-    useModels.getState().pick(m.id);
-    setOpen(false);
-    setQuery('');
-  };
   // No choice yet: the server's default, which is the first model listed (the environment's OPENAI_MODEL first).
   const fallback = groups?.find((g) => g.models.length)?.models[0];
   const selected = chosen ?? fallback?.id;
+  // The active option is one still shown: the one the keys left, else the current model, else the first.
+  const activeOption = options.find((m) => m.id === active) ?? options.find((m) => m.id === selected) ?? options[0];
+
+  /** Closes the list; `focusTrigger` when the focus was in it (a pick, Escape), so it does not drop to the page. */
+  const close = (focusTrigger: boolean) => {
+    setOpen(false);
+    setQuery('');
+    setActive(undefined);
+    if (focusTrigger) trigger.current?.focus();
+  };
+  const pick = (m: ModelOption) => {
+    useModels.getState().pick(m.id);
+    close(true);
+  };
+  const move = (by: number | 'first' | 'last') => {
+    if (!options.length) return;
+    const at = activeOption ? options.indexOf(activeOption) : -1;
+    const next = by === 'first' ? 0 : by === 'last' ? options.length - 1 : (at + by + options.length) % options.length;
+    const option = options[next]!;
+    setActive(option.id);
+    document.getElementById(optionId(option.id))?.scrollIntoView({ block: 'nearest' });
+  };
   // Until the first listing is back, the default is not known yet: say so, rather than "Default model".
   const loading = !chosen && groups === undefined;
   const current = selected
@@ -64,8 +86,22 @@ export function ModelPicker() {
       : t('defaultModel');
 
   return (
-    <div ref={box} className="relative" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+    <div
+      ref={box}
+      className="relative"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          e.preventDefault();
+          close(true);
+        }
+      }}
+      // Tab (or a click) out of the list closes it.
+      onBlur={(e) => {
+        if (open && !box.current?.contains(e.relatedTarget as Node | null)) close(false);
+      }}
+    >
       <button
+        ref={trigger}
         type="button"
         role="combobox"
         aria-label={t('picker')}
@@ -74,10 +110,13 @@ export function ModelPicker() {
         aria-expanded={open}
         aria-controls={open ? listId : undefined}
         aria-busy={loading}
-        onClick={() => setOpen((v) => !v)}
+        onClick={() => (open ? close(true) : setOpen(true))}
         className="flex max-w-[14rem] items-center gap-1 rounded-lg border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800"
       >
-        <span id={currentId} className={`truncate font-mono ${loading ? 'animate-pulse text-neutral-500' : ''}`}>
+        <span
+          id={currentId}
+          className={`truncate font-mono ${loading ? 'text-neutral-600 dark:text-neutral-400' : ''}`}
+        >
           {current}
         </span>
         <svg aria-hidden="true" viewBox="0 0 10 6" className="h-2 w-2.5 shrink-0 fill-current">
@@ -85,17 +124,48 @@ export function ModelPicker() {
         </svg>
       </button>
       {open && (
-        <div className="absolute right-0 z-30 mt-1 w-80 rounded-lg border border-neutral-300 bg-white p-2 shadow-lg dark:border-neutral-700 dark:bg-neutral-950">
+        // On a phone the list spans the screen under the header (anchored to the button it would leave the screen).
+        <div
+          // A press anywhere in it (an option, the scroll bar) leaves the focus in the search box, so it stays open.
+          onMouseDown={(e) => {
+            if (!(e.target instanceof HTMLInputElement)) e.preventDefault();
+          }}
+          className="z-30 rounded-lg border border-neutral-300 bg-white p-2 shadow-lg max-md:fixed max-md:inset-x-2 max-md:top-24 md:absolute md:right-0 md:mt-1 md:w-80 dark:border-neutral-700 dark:bg-neutral-950"
+        >
           <input
             type="search"
             autoFocus
             aria-label={t('search')}
+            aria-controls={listId}
+            aria-activedescendant={activeOption ? optionId(activeOption.id) : undefined}
             placeholder={t('search')}
             value={query}
-            onChange={(e) => setQuery(e.target.value)}
+            onChange={(e) => {
+              setQuery(e.target.value);
+              setActive(undefined);
+            }}
+            onKeyDown={(e) => {
+              const keys: Record<string, () => void> = {
+                ArrowDown: () => move(1),
+                ArrowUp: () => move(-1),
+                Home: () => move('first'),
+                End: () => move('last'),
+                Enter: () => activeOption && pick(activeOption),
+              };
+              const act = keys[e.key];
+              // Home and End move in the text while there is some.
+              if (!act || ((e.key === 'Home' || e.key === 'End') && query)) return;
+              e.preventDefault();
+              act();
+            }}
             className="mb-2 w-full rounded border border-neutral-300 bg-white px-2 py-1 text-sm dark:border-neutral-700 dark:bg-neutral-900"
           />
-          <div id={listId} role="listbox" aria-label={t('models')} className="max-h-80 overflow-y-auto text-sm">
+          <div
+            id={listId}
+            role="listbox"
+            aria-label={t('models')}
+            className="max-h-[min(20rem,60dvh)] overflow-y-auto text-sm"
+          >
             {groups === undefined && <p className="px-2 py-1">{t('loading')}</p>}
             {groups !== undefined && shown.length === 0 && <p className="px-2 py-1">{t('noneToPick')}</p>}
             {shown.map((g) => (
@@ -112,17 +182,13 @@ export function ModelPicker() {
                 {g.models.map((m) => (
                   <div
                     key={m.id}
+                    id={optionId(m.id)}
                     role="option"
-                    tabIndex={0}
                     aria-selected={m.id === selected}
+                    data-active={m.id === activeOption?.id || undefined}
                     onClick={() => pick(m)}
-                    onKeyDown={(e) => {
-                      if (e.key === 'Enter' || e.key === ' ') {
-                        e.preventDefault();
-                        pick(m);
-                      }
-                    }}
-                    className="flex cursor-pointer items-center justify-between gap-2 rounded px-2 py-1 hover:bg-neutral-100 focus:bg-neutral-100 focus:outline-none aria-selected:font-semibold dark:hover:bg-neutral-800 dark:focus:bg-neutral-800"
+                    onMouseMove={() => m.id !== activeOption?.id && setActive(m.id)}
+                    className="flex cursor-pointer items-center justify-between gap-2 rounded px-2 py-1 aria-selected:font-semibold data-active:bg-neutral-100 data-active:ring-1 data-active:ring-blue-600 dark:data-active:bg-neutral-800"
                   >
                     <span className="truncate font-mono">{m.name}</span>
                     <span className="shrink-0 text-xs text-neutral-600 dark:text-neutral-400">
@@ -139,7 +205,8 @@ export function ModelPicker() {
           <button
             type="button"
             onClick={() => {
-              setOpen(false);
+              // The focus goes to the picker first: the dialog gives it back there when it closes.
+              close(true);
               useModels.getState().openDialog();
             }}
             className="mt-1 w-full rounded px-2 py-1 text-left text-sm text-blue-700 hover:bg-neutral-100 dark:text-blue-300 dark:hover:bg-neutral-800"

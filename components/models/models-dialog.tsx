@@ -2,6 +2,7 @@
 // Settings → Models: connections, servers found on this machine, and the built-in local model's files.
 import { useTranslations } from 'next-intl';
 import { useEffect } from 'react';
+import { focusComposer } from '../chat/composer-draft';
 import { Modal } from '../runs/modal';
 import { Connections } from './connections';
 import { FoundServers } from './found-servers';
@@ -29,7 +30,7 @@ export function ModelsDialog() {
     </button>
   );
   return (
-    <Modal title={t('title')} onClose={() => useModels.getState().closeDialog()}>
+    <Modal title={t('title')} onClose={() => useModels.getState().closeDialog()} restoreFocus={afterModels}>
       <div role="tablist" aria-label={t('title')} className="mb-3 flex gap-2">
         {tab('connections', t('servers'))}
         {tab('local', t('local'))}
@@ -46,6 +47,12 @@ export function ModelsDialog() {
       </div>
     </Modal>
   );
+}
+
+/** Where the focus goes when the dialog's opener is gone (the no-model notice, once a model is connected): the
+ *  composer, or the picker while the composer cannot be used. */
+function afterModels() {
+  if (!focusComposer()) document.querySelector<HTMLElement>('[role="combobox"][aria-haspopup="listbox"]')?.focus();
 }
 
 /** What the page says while no model can be picked: the two ways in (and a found server, one click away). */

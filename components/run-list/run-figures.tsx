@@ -135,35 +135,38 @@ function Figure({ title, bars, head, rows }: { title: string; bars: Bar[]; head:
           );
         })}
       </svg>
-      <table className={showTable ? 'w-full max-w-xl text-left text-sm' : 'sr-only'}>
-        <caption className="sr-only">{title}</caption>
-        <thead>
-          <tr>
-            {head.map((h) => (
-              <th key={h} scope="col" className="px-2 py-1">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r, i) => (
-            <tr key={i}>
-              {r.map((c, j) =>
-                j === 0 ? (
-                  <th key={j} scope="row" className="px-2 py-1 font-normal">
-                    {c}
-                  </th>
-                ) : (
-                  <td key={j} className="px-2 py-1">
-                    {c}
-                  </td>
-                ),
-              )}
+      {/* The box is what is hidden (a table will not shrink to sr-only's 1 px and would widen a phone's page). */}
+      <div className={showTable ? 'overflow-x-auto' : 'sr-only'}>
+        <table className="w-full max-w-xl text-left text-sm">
+          <caption className="sr-only">{title}</caption>
+          <thead>
+            <tr>
+              {head.map((h) => (
+                <th key={h} scope="col" className="px-2 py-1">
+                  {h}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r, i) => (
+              <tr key={i}>
+                {r.map((c, j) =>
+                  j === 0 ? (
+                    <th key={j} scope="row" className="px-2 py-1 font-normal">
+                      {c}
+                    </th>
+                  ) : (
+                    <td key={j} className="px-2 py-1">
+                      {c}
+                    </td>
+                  ),
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -38,16 +38,23 @@ export function RunsView({ view }: { view: RunsViewData }) {
       router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
     });
   };
+  // Arriving here from the chat's link, the focus would be left on the page itself: it starts on the title.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (document.activeElement === document.body) heading.current?.focus();
+  }, []);
   /** A filter changed: back to the first page. */
   const set = (patch: Partial<RunQuery>) => go({ ...query, ...patch, page: undefined });
 
   return (
-    <div className="mx-auto flex max-w-6xl flex-col gap-4 p-4">
+    <main className="mx-auto flex max-w-6xl flex-col gap-4 p-4">
       <header className="flex items-center gap-4">
         <Link href="/" className={BUTTON}>
           {t('backToChat')}
         </Link>
-        <h1 className="text-xl font-semibold">{t('title')}</h1>
+        <h1 ref={heading} tabIndex={-1} className="text-xl font-semibold focus:outline-none">
+          {t('title')}
+        </h1>
       </header>
 
       <form
@@ -77,9 +84,17 @@ export function RunsView({ view }: { view: RunsViewData }) {
         />
         <Select
           label={t('agent')}
-          value={query.agent}
-          options={facets.agents.map((a) => [a, AGENT_KIND_NAMES[a]])}
-          onChange={(v) => set({ agent: v as RunQuery['agent'] })}
+          value={query.savedAgent ? `${SAVED}${query.savedAgent}` : query.agent}
+          options={[
+            ...facets.agents.map((a): [string, string] => [a, AGENT_KIND_NAMES[a]]),
+            // The saved agents by name (a kind, or one of the user's agents: one filter).
+            ...facets.savedAgents.map((a): [string, string] => [`${SAVED}${a.id}`, t('savedAgent', { name: a.name })]),
+          ]}
+          onChange={(v) =>
+            v?.startsWith(SAVED)
+              ? set({ savedAgent: v.slice(SAVED.length), agent: undefined })
+              : set({ agent: v as RunQuery['agent'], savedAgent: undefined })
+          }
         />
         <label className="flex flex-col gap-1 text-sm">
           {t('from')}
@@ -146,7 +161,7 @@ export function RunsView({ view }: { view: RunsViewData }) {
 
       {page.total > 0 && <RunFiguresView figures={view.figures} />}
       <RunInspector />
-    </div>
+    </main>
   );
 }
 
@@ -187,6 +202,9 @@ function SearchBox({ initial, onSearch }: { initial: string; onSearch: (text: st
   );
 }
 
+/** The Agent filter's value for a saved agent: this, then its id. */
+const SAVED = 'saved:';
+
 function Select({
   label,
   value,
@@ -223,7 +241,8 @@ function RunTable({ rows, busy }: { rows: RunListRow[]; busy: boolean }) {
   if (!rows.length) return <p className="text-sm">{t('none')}</p>;
   const cell = 'px-2 py-1 align-top';
   return (
-    <div className="overflow-x-auto">
+    // `relative`: the hidden column name is placed in this box, not beside the page.
+    <div className="relative overflow-x-auto">
       <table aria-label={t('title')} aria-busy={busy} className="w-full text-left text-sm">
         <thead className="border-b border-neutral-300 text-xs text-neutral-600 dark:border-neutral-700 dark:text-neutral-400">
           <tr>
@@ -264,7 +283,9 @@ function RunTable({ rows, busy }: { rows: RunListRow[]; busy: boolean }) {
                   {r.conversationTitle}
                 </Link>
               </td>
-              <td className={cell}>{r.agent ? AGENT_KIND_NAMES[r.agent] : t('unknown')}</td>
+              <td className={cell}>
+                {r.savedAgent ? r.savedAgent.name : r.agent ? AGENT_KIND_NAMES[r.agent] : t('unknown')}
+              </td>
               <td className={cell}>{r.model ?? t('unknown')}</td>
               <td className={cell}>
                 <span className={r.outcome === 'answered' ? '' : 'font-medium text-red-700 dark:text-red-400'}>

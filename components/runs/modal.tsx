@@ -3,10 +3,21 @@ import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 import { useModalDialog } from '../modal-dialog';
 
-/** A modal dialog (the native <dialog>: focus is kept inside, Esc closes it) with a title and a Close button. */
-export function Modal({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+/** A modal dialog (the native <dialog>: focus is kept inside, Esc closes it) with a title and a Close button.
+ *  `restoreFocus`: where the focus goes on closing when the control that opened it is gone. */
+export function Modal({
+  title,
+  onClose,
+  restoreFocus,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  restoreFocus?: () => void;
+  children: ReactNode;
+}) {
   const t = useTranslations('runs');
-  const ref = useModalDialog(true);
+  const ref = useModalDialog(true, { restoreFocus });
   return (
     <dialog
       ref={ref}

@@ -29,21 +29,26 @@ export async function startApp(port: number, dataDir: string, env: Record<string
       OPENAI_MODEL: 'scripted-e2e',
       DATA_DIR: dataDir,
       LLM_MAX_RETRIES: '0',
+      // As playwright.config.ts: titles by the first message unless a test asks for the model's.
+      CONVERSATION_TITLES: 'message',
       ...env,
     },
   });
-  const deadline = Date.now() + 30_000;
+  // A cold start on a loaded shared machine can take longer than half a minute.
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return child;
+      // 401: up, with accounts on (AUTH=required asks who is calling before it says anything).
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (res.ok || res.status === 401) return child;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   await kill(child);
-  throw new Error(`next start on port ${port} did not answer within 30 s`);
+  throw new Error(`next start on port ${port} did not answer within 60 s`);
 }
 
 export function kill(child: ChildProcess): Promise<void> {

@@ -24,3 +24,15 @@ export async function seriousViolations(page: Page): Promise<string[]> {
       ),
     );
 }
+
+/** Every violation axe-core finds, whatever its impact (minor and moderate too), one readable line per element. */
+export async function allViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return violations.flatMap((v) =>
+    v.nodes.map((n) => `[${v.impact ?? '?'}] ${v.id}: ${v.help} at ${JSON.stringify(n.target)}`),
+  );
+}

@@ -2,9 +2,11 @@
 // each subclass's; a tool call runs in tool-call.ts, the bookkeeping and stamping of events is run-state.ts.
 import { randomUUID } from 'node:crypto';
 import type { BaseTool } from '../../tools';
-import { DEFAULT_MAX_LLM_CALLS } from '../config';
-import { errorInfo } from '../llm/errors';
+import { maxLlmCallsFrom } from '../config';
+import { DeferredChatModel } from '../llm/deferred-model';
+import { runErrorInfo } from '../llm/errors';
 import type { ChatModel, GenerateCfg, LlmCallResult, LlmStreamEvent } from '../llm/model';
+import { isQwenLlmConfig, qwenModelConfig, type QwenLlmConfig } from '../llm/qwen-config';
 import { isAbortError } from '../llm/retry';
 import { runAbortController } from '../llm/run-signal';
 import { detectLang, toMessages, type FunctionDef, type Message } from '../llm/schema';
@@ -17,8 +19,9 @@ import { RunState, type RunOptions, type ToolCall } from './run-state';
 import { executeToolCall, untilAborted } from './tool-call';
 
 export interface AgentOptions {
-  /** The model (lib/llm: `createChatModel(config)`, or any ChatModel). */
-  llm: ChatModel;
+  /** The model (lib/llm: `createChatModel(config)`, or any ChatModel), or Qwen-Agent's llm config dict
+   *  (`{model, model_server, api_key, generate_cfg}`: lib/llm/qwen-config.ts), made into one as upstream does. */
+  llm: ChatModel | QwenLlmConfig;
   functionList?: readonly ToolSpec[];
   systemMessage?: string;
   name?: string;
@@ -28,8 +31,29 @@ export interface AgentOptions {
   avatar?: string;
   /** Files every run can use (Qwen-Agent's system files), besides those referenced in the messages. */
   files?: readonly string[];
-  /** Model calls per run (default 20; the app passes MAX_LLM_CALL_PER_RUN). */
+  /** Model calls per run (default: MAX_LLM_CALL_PER_RUN or QWEN_AGENT_MAX_LLM_CALL_PER_RUN from the environment, as
+   *  upstream's settings.py reads it, else 20). */
   maxLlmCalls?: number;
+}
+
+/** Qwen-Agent's keyword arguments that this port spells differently: refused with the name to use, never ignored. */
+const UPSTREAM_NAMES: Record<string, string> = {
+  function_list: 'functionList',
+  system_message: 'systemMessage',
+  rag_cfg: 'ragCfg',
+};
+
+/** Refuses an option given by its Qwen-Agent name (a port of Python code, or plain JavaScript). */
+export function checkOptionNames(opts: object): void {
+  for (const [upstream, ours] of Object.entries(UPSTREAM_NAMES))
+    if (upstream in opts)
+      throw new TypeError(`Agent option "${upstream}" is Qwen-Agent's name: this port calls it "${ours}".`);
+}
+
+/** The model an agent is given: a ChatModel as is, Qwen-Agent's config dict made into one (refused configs throw). */
+function chatModelOf(llm: AgentOptions['llm']): ChatModel {
+  if (!isQwenLlmConfig(llm)) return llm;
+  return new DeferredChatModel(qwenModelConfig(llm));
 }
 
 /** Where a model call's answer text goes instead of plain text-delta events (ReActChat tags its transcript; the
@@ -70,14 +94,15 @@ export class Agent {
   private readonly pendingTools: McpEntry[];
 
   constructor(opts: AgentOptions) {
+    checkOptionNames(opts);
     this.name = opts.name ?? AGENT_KIND_NAMES[kindOf(this)];
     this.description = opts.description ?? '';
     if (opts.agentId) this.agentId = opts.agentId;
     if (opts.avatar) this.avatar = opts.avatar;
     this.systemMessage = opts.systemMessage ?? '';
     this.files = opts.files ?? [];
-    this.maxLlmCalls = opts.maxLlmCalls ?? DEFAULT_MAX_LLM_CALLS;
-    this.llm = opts.llm;
+    this.maxLlmCalls = opts.maxLlmCalls ?? maxLlmCallsFrom();
+    this.llm = chatModelOf(opts.llm);
     const { tools, mcp } = resolveFunctionList(opts.functionList ?? []);
     this.functionMap = tools;
     this.pendingTools = mcp;
@@ -175,7 +200,7 @@ export class Agent {
       run.emit(this.runStart(run, [], false));
       if (run.signal.aborted) return run.end('aborted');
       failure.error = e;
-      return run.end('error', errorInfo(e as Error));
+      return run.end('error', runErrorInfo(e));
     }
     // `input` is a copy: the loop appends to `messages`, and the event must keep saying what the run was given.
     run.emit(this.runStart(run, messages.slice(), true));
@@ -189,7 +214,7 @@ export class Agent {
     } catch (e) {
       if (isAbortError(e) || run.signal.aborted) return run.end('aborted');
       failure.error = e;
-      return run.end('error', errorInfo(e instanceof Error ? e : new Error(String(e))));
+      return run.end('error', runErrorInfo(e));
     }
     run.end(reason);
   }
@@ -256,6 +281,7 @@ export class Agent {
       text?.end(); // what the sink held back belongs to this call
     }
     if (r.usage) run.addUsage(r.usage);
+    run.lastFinishReason = r.finishReason;
     const end: Unstamped<'llm-end'> = { type: 'llm-end', finishReason: r.finishReason, durationMs: r.durationMs };
     if (r.usage) end.usage = r.usage;
     if (r.ttftMs !== undefined) end.ttftMs = r.ttftMs;
@@ -270,9 +296,14 @@ export class Agent {
     return r;
   }
 
-  /** Runs one tool call (see tool-call.ts); returns what the model gets back. */
-  protected callTool(call: ToolCall, messages: Message[], run: RunState) {
-    return executeToolCall(call, this.functionMap, messages, run, this.files);
+  /** Runs one tool call (see tool-call.ts) with `tools` (default: all the agent's); returns what the model gets back. */
+  protected callTool(
+    call: ToolCall,
+    messages: Message[],
+    run: RunState,
+    tools: ReadonlyMap<string, BaseTool> = this.functionMap,
+  ) {
+    return executeToolCall(call, tools, messages, run, this.files);
   }
 
   private withSystemMessage(messages: Message[]): Message[] {

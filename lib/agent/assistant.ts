@@ -32,6 +32,12 @@ export class Assistant extends FnCallAgent {
 
   /** The messages with the knowledge block in the system message (unchanged when there are no documents). */
   private async withKnowledge(messages: Message[], run: RunState): Promise<Message[]> {
+    // Knowledge the caller gives is used as it is, and the files are not searched (upstream's `knowledge=`; empty
+    // knowledge searches, as there).
+    if (run.options.knowledge) {
+      const { formatGivenKnowledge } = await import('../documents/search/knowledge');
+      return withBlock(messages, formatGivenKnowledge(run.options.knowledge, run.lang));
+    }
     // Images are not documents: file items only.
     const refs = [...new Set([...this.files, ...collectFileRefs(messages, { images: false })])];
     if (!refs.length) return messages;
@@ -47,13 +53,7 @@ export class Assistant extends FnCallAgent {
     const notes = [...errors, ...found.unsupported];
     run.emit({ ...retrievalStep(query, found, notes), by: 'assistant' });
     // Files that are not documents at all (an image, a script) are left out of the block silently, as upstream.
-    const block = formatKnowledge(found.documents, run.lang, errors);
-    if (!block) return messages;
-    const [first, ...rest] = messages;
-    if (first?.role !== 'system') return [{ role: 'system', content: block }, ...messages];
-    const content =
-      typeof first.content === 'string' ? `${first.content}\n\n${block}` : [...first.content, { text: `\n\n${block}` }];
-    return [{ ...first, content }, ...rest];
+    return withBlock(messages, formatKnowledge(found.documents, run.lang, errors));
   }
 
   /** Uploads read where they are stored (other local paths only where the process allows them, as staging does);
@@ -75,4 +75,14 @@ export class Assistant extends FnCallAgent {
     const staged = await stageFiles(remote, workDir, { signal: run.signal });
     return { files: [...files, ...staged.files.map((p) => ({ path: p }))], errors: [...errors, ...staged.errors] };
   }
+}
+
+/** The knowledge block appended to the system message (a system message of its own when there is none). */
+function withBlock(messages: Message[], block: string): Message[] {
+  if (!block) return messages;
+  const [first, ...rest] = messages;
+  if (first?.role !== 'system') return [{ role: 'system', content: block }, ...messages];
+  const content =
+    typeof first.content === 'string' ? `${first.content}\n\n${block}` : [...first.content, { text: `\n\n${block}` }];
+  return [{ ...first, content }, ...rest];
 }

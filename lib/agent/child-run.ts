@@ -1,12 +1,22 @@
 // A child run: a Router's helper or a GroupChat's member answering as part of its parent's run. Its events go out
 // wrapped in `child` events (lib/protocol/events.ts) as they come; its totals count in the parent's; its messages
-// come back to the parent, named by the child.
+// come back to the parent, named by the child. It runs for the same user with the same access as its parent: every
+// option of the parent's run is passed on (which uploads it may read, its conversation and work directory, the pause
+// before tools...) but the few that belong to the parent's run itself, so that an option added later reaches child
+// runs unless it is named here.
 import { randomUUID } from 'node:crypto';
 import type { Message } from '../llm/schema';
 import type { EventOf } from '../protocol/events';
 import type { Agent } from './agent';
 import { MessageFold } from './fold';
-import type { RunState } from './run-state';
+import type { RunOptions, RunState } from './run-state';
+
+/** The parent's options a child run takes over: all but its id, its replay state and its client's own tools (which
+ *  are the parent's to offer); the signal and language are the parent run's live ones. */
+export function childRunOptions(run: RunState): RunOptions {
+  const { runId: _runId, resume: _resume, clientTools: _clientTools, ...inherited } = run.options;
+  return { ...inherited, signal: run.signal, runId: randomUUID(), lang: run.lang };
+}
 
 /** A child run ended in an error: the parent's run ends with it, saying whose it was. */
 export class ChildRunError extends Error {
@@ -28,18 +38,9 @@ export interface ChildOutcome {
 /** Runs `agent` on `messages` as a child of `run` and waits for its end. Throws when the parent is stopped, and a
  *  ChildRunError when the child's run failed. */
 export async function runChild(agent: Agent, messages: Message[], run: RunState): Promise<ChildOutcome> {
-  const { beforeTool, conversationId, workDir, generateCfg } = run.options;
   const fold = new MessageFold();
   let end: EventOf<'run-end'> | undefined;
-  const events = agent.runEvents(messages, {
-    signal: run.signal,
-    runId: randomUUID(),
-    lang: run.lang,
-    ...(conversationId !== undefined ? { conversationId } : {}),
-    ...(workDir !== undefined ? { workDir } : {}),
-    ...(generateCfg ? { generateCfg } : {}),
-    ...(beforeTool ? { beforeTool } : {}),
-  });
+  const events = agent.runEvents(messages, childRunOptions(run));
   for await (const event of events) {
     fold.apply(event);
     if (event.type === 'run-end') end = event;

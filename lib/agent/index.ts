@@ -1,6 +1,6 @@
 // The agent core's public API (documented in the README). Models come from lib/llm (`createChatModel`).
 export { Agent, type AgentOptions } from './agent';
-export type { RunOptions } from './run-state';
+export type { RunOptions, ToolChoice } from './run-state';
 export type { ToolSpec } from './function-list';
 export { FnCallAgent } from './fncall-agent';
 export { ReActChat } from './react-chat';

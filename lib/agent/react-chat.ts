@@ -7,7 +7,8 @@ import {
   REACT_STOP_WORDS,
   type ReactPiece,
 } from '../llm/fncall';
-import { contentText, type Message } from '../llm/schema';
+import { contentText, type ContentItem, type Lang, type Message } from '../llm/schema';
+import { withUploadInfo } from '../llm/upload-info';
 import type { AgentKind, StopReason } from '../protocol/enums';
 import { Agent } from './agent';
 import type { RunState } from './run-state';
@@ -16,8 +17,14 @@ export class ReActChat extends Agent {
   static override readonly kind: AgentKind = 'react';
 
   protected override async loop(messages: Message[], run: RunState): Promise<StopReason> {
-    const prompt = this.withReactPrompt(messages);
+    const { prompt, images } = this.withReactPrompt(messages, run.lang);
     const scratch = prompt[prompt.length - 1]!;
+    // The scratchpad lives inside the last user turn, as upstream keeps it (its images stay for a model that sees).
+    let scratchText = contentText(scratch.content);
+    const extend = (more: string) => {
+      scratchText += more;
+      scratch.content = images.length ? [...images, { text: scratchText }] : scratchText;
+    };
     // The transcript streams as text-delta events, each saying which part of a step it is, so a reader shows the
     // steps without parsing the transcript again.
     const splitter = new ReactPartSplitter();
@@ -48,13 +55,17 @@ export class ReActChat extends Agent {
       }
       const call = { functionId: String(run.iteration), name: found.action, arguments: found.actionInput };
       run.emit({ type: 'tool-call', ...call });
-      const content = await this.callTool(call, prompt, run);
+      // File-aware tools get the files of the conversation as it was given (the prompt holds only their names).
+      const content = await this.callTool(call, messages, run);
       const observation = typeof content === 'string' ? content : contentText(content);
       const appended = `${said.endsWith('\n') ? '' : '\n'}Observation: ${observation}\nThought: `;
       text.push(appended);
       text.end();
-      // The scratchpad lives inside the last user turn, as upstream keeps it.
-      scratch.content = `${contentText(scratch.content)}${said}${appended}`;
+      // The step as upstream writes it back: the thought, then the Action and Action Input it parsed (an input in a
+      // code block on a line of its own), then the observation.
+      extend(
+        `${found.thought}\nAction: ${found.action}\nAction Input: ${found.actionInput}\nObservation: ${observation}\nThought: `,
+      );
       run.emit({
         type: 'react-step',
         thought: found.thought.trim(),
@@ -66,15 +77,20 @@ export class ReActChat extends Agent {
     return 'max-iterations';
   }
 
-  /** The last message (the question) becomes the ReAct prompt with the tools and the question in it. */
-  private withReactPrompt(messages: Message[]): Message[] {
+  /**
+   * The last message (the question) becomes the ReAct prompt with the tools and the question in it. The question
+   * names its files the way upstream writes uploads ("(Uploaded [file](data.csv)) …") inside the prompt; its images
+   * stay as images for a model that sees them (the model layer notes them for one that does not).
+   */
+  private withReactPrompt(messages: Message[], lang: Lang): { prompt: Message[]; images: ContentItem[] } {
     const last = messages[messages.length - 1];
     if (!last || last.role !== 'user') throw new Error('ReActChat needs the conversation to end with a user message.');
-    const lang = 'en'; // upstream's ReAct prompt is English only
-    const query = contentText(last.content);
-    const files = typeof last.content === 'string' ? [] : last.content.filter((i) => i.text === undefined);
-    const promptText = buildReactPrompt(this.functions, query, lang);
-    const content = files.length ? [...files, { text: promptText }] : promptText;
-    return [...messages.slice(0, -1), { ...last, content }];
+    const items = typeof last.content === 'string' ? [] : last.content;
+    const images = items.filter((i) => i.image);
+    const withoutImages: Message = { ...last, content: items.length ? items.filter((i) => !i.image) : last.content };
+    const query = contentText(withUploadInfo([withoutImages], { lang, keepImages: false })[0]!.content);
+    const promptText = buildReactPrompt(this.functions, query, 'en'); // upstream's ReAct prompt is English only
+    const content = images.length ? [...images, { text: promptText }] : promptText;
+    return { prompt: [...messages.slice(0, -1), { ...last, content }], images };
   }
 }

@@ -35,7 +35,16 @@ export interface RunOptions {
    *  of the same name replaces the agent's for this run), never run here. A response that calls one ends the run
    *  with reason `tool-calls` once its other calls ran. FnCallAgent loops only. */
   clientTools?: readonly FunctionDef[];
+  /** Which tools the model may call in this run (OpenAI's tool_choice; FnCallAgent loops only): 'none' offers none;
+   *  a name offers only that tool and makes the first model call call it; 'required' makes the first model call
+   *  call one (the tools API only). Later calls of the run may answer. Default 'auto'. */
+  toolChoice?: ToolChoice;
+  /** Assistant only: the knowledge to put in the system message instead of searching the files (Qwen-Agent's
+   *  `knowledge=` argument): plain text, or the retrieval tool's JSON ([{url, text: [passages]}]). */
+  knowledge?: string;
 }
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
 /** Where a resumed run picks up: the messages at the start of iteration `iterations + 1`, and what the iterations
  *  before it counted and took, so the run's totals and clock go on from there. */
@@ -60,6 +69,8 @@ export class RunState {
   iteration = 0;
   llmCalls = 0;
   toolCalls = 0;
+  /** Why the latest model call of the run (its own or a child's) stopped. */
+  lastFinishReason?: string;
   /** The language of the run's prompts, once the input is read. */
   lang: Lang = 'en';
   private started = performance.now();
@@ -96,6 +107,7 @@ export class RunState {
       durationMs: this.clock(),
     };
     if (error) event.error = error;
+    if (this.lastFinishReason) event.finishReason = this.lastFinishReason;
     this.emit(event);
   }
 
@@ -107,7 +119,8 @@ export class RunState {
   }
 
   /** Adds a child run's totals (a Router's helper, a GroupChat's member) to this run's. */
-  addChild(end: Pick<Unstamped<'run-end'>, 'llmCalls' | 'toolCalls' | 'usage'>): void {
+  addChild(end: Pick<Unstamped<'run-end'>, 'llmCalls' | 'toolCalls' | 'usage' | 'finishReason'>): void {
+    if (end.finishReason) this.lastFinishReason = end.finishReason;
     this.llmCalls += end.llmCalls;
     this.toolCalls += end.toolCalls;
     this.addUsage(end.usage);

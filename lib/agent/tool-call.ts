@@ -1,7 +1,8 @@
 // One tool call of an agent's loop: the user's decision first when the run pauses before tools, then the tool
 // itself, reported as tool-approval and tool-result events. Unknown tools and tool failures become text for the
 // model; a ToolServiceError is fatal and ends the run.
-import { runTool, unknownToolResult, ToolServiceError, type BaseTool, type ToolContext } from '../../tools';
+import { withoutPaths } from '../llm/error-report';
+import { isToolServiceError, runTool, unknownToolResult, type BaseTool, type ToolContext } from '../../tools';
 import { collectFileRefs } from '../llm/upload-info';
 import type { Message } from '../llm/schema';
 import type { ToolDecision, Unstamped } from '../protocol/events';
@@ -78,8 +79,10 @@ export async function executeToolCall(
     const content = run.options.generateCfg?.tool_images === true ? withFileImages(r.content, r.files) : r.content;
     return report({ ok: true, content, files: r.files });
   } catch (e) {
-    if (e instanceof ToolServiceError)
-      report({ ok: false, content: e.message, error: { kind: 'fatal', message: e.message, type: e.name } });
+    if (isToolServiceError(e)) {
+      const message = withoutPaths(e.message);
+      report({ ok: false, content: message, error: { kind: 'fatal', message, type: e.name } });
+    }
     throw e;
   }
 }

@@ -1,14 +1,16 @@
 // Accounts as this app uses them: who a request acts for (a session, an API key, or the single user when accounts
-// are off), who may create an account (the first one always, and it is the admin; then by the sign-up mode and
-// invites), and the built-in local owner, whose data the first admin takes over.
+// are off), who may create an account (the first one always, and it is the admin, with the setup code when the server
+// is reachable beyond this machine; then by the sign-up mode and invites), and the built-in local owner, whose data
+// the first admin takes over.
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
+import { setupCodeMatches, setupCodeRequired, spendSetupCode } from '../config/setup-code';
 import { bearerOf } from '../http/access-token';
 import { PEER_HEADER, type HeaderBag } from '../http/peer';
 import { LOCAL_OWNER_ID, ownerScope, storageRoot, type OwnerScope } from '../store/owner';
 import type { ChatStore, ServerSettings } from '../store/types';
 import type { ApiKeyService } from './api-keys';
-import { hashSecret } from './api-keys';
+import { hashSecret, type KeyScope } from './api-keys';
 import { refusal, signUpPermit, type Auth } from './better-auth';
 import { makeViewer, type AccessMode, type Viewer, type ViewerRefusal } from './viewer';
 
@@ -26,7 +28,7 @@ export class SignUpError extends Error {
   override name = 'SignUpError';
   constructor(
     message: string,
-    readonly status: 400 | 403 | 429,
+    readonly status: 400 | 401 | 403 | 429,
     /** Why, as a code the page says in its language. */
     readonly code: SignUpRefusalCode,
   ) {
@@ -49,6 +51,9 @@ const SIGN_UP_REFUSALS = {
   closed: 'Sign-up is closed on this server.',
   'invite-only': 'Accounts on this server are by invitation: ask the admin for an invite link.',
   'invite-invalid': 'This invite link is not valid: it was used already, revoked, or it expired.',
+  'setup-code':
+    'Creating the first account needs the setup code this server printed in its log when it started (“Setup code ' +
+    'for the first account”). That is not it.',
 } as const;
 
 export type SignUpRefusalCode = keyof typeof SIGN_UP_REFUSALS;
@@ -65,6 +70,8 @@ export interface SignUpInput {
   password: string;
   name?: string;
   invite?: string;
+  /** The setup code, for the first account of a server reachable beyond this machine. */
+  setupCode?: string;
 }
 
 export class AccountService {
@@ -107,7 +114,7 @@ export class AccountService {
       const user = await this.user(check.key.ownerId);
       if (!user) return { status: 401, message: 'This API key’s account no longer exists.' };
       if (user.banned) return { status: 403, message: 'This API key’s account is disabled.' };
-      return this.userViewer(user, 'api-key', userTools);
+      return this.userViewer(user, 'api-key', userTools, check.key.scope);
     }
     const session = await this.deps.auth.api.getSession({ headers: authHeaders(headers) });
     if (!session) return { status: 401, message: 'Sign in to use this app.' };
@@ -116,13 +123,19 @@ export class AccountService {
     return this.userViewer(user, 'session', userTools);
   }
 
-  private userViewer(user: AccountUser, via: Viewer['via'], userTools: ServerSettings['userTools']): Viewer {
+  private userViewer(
+    user: AccountUser,
+    via: Viewer['via'],
+    userTools: ServerSettings['userTools'],
+    keyScope?: KeyScope,
+  ): Viewer {
     return makeViewer({
       owner: ownerScope(user.id),
       email: user.email,
       name: user.name,
       admin: user.role === 'admin',
       via,
+      keyScope,
       userTools,
     });
   }
@@ -175,9 +188,10 @@ export class AccountService {
 
   /** Whether an account can be made now (what the Create account page says), with this invite if given; when not,
    *  why, as a code (the page's words) and in the server's. */
-  async signUpState(invite?: string): Promise<{ allowed: true; first: boolean } | SignUpRefusal> {
+  async signUpState(invite?: string): Promise<{ allowed: true; first: boolean; setupCode?: true } | SignUpRefusal> {
     if (this.mode !== 'accounts') return refused('accounts-off');
-    if ((await this.userCount()) === 0) return { allowed: true, first: true };
+    if ((await this.userCount()) === 0)
+      return setupCodeRequired() ? { allowed: true, first: true, setupCode: true } : { allowed: true, first: true };
     const { signUp } = await this.deps.store.serverSettings();
     if (signUp === 'open') return { allowed: true, first: false };
     if (signUp === 'closed') return refused('closed');
@@ -199,6 +213,8 @@ export class AccountService {
   private async signUpNow(input: SignUpInput, headers: HeaderBag): Promise<Response> {
     const state = await this.signUpState(input.invite);
     if (!state.allowed) throw new SignUpError(state.reason, 403, state.code);
+    if (state.setupCode && !setupCodeMatches(input.setupCode ?? ''))
+      throw new SignUpError(SIGN_UP_REFUSALS['setup-code'], 403, 'setup-code');
     const email = input.email.trim();
     const name = input.name?.trim() || email.split('@')[0] || email;
     const answer = await signUpPermit.run(true, () =>
@@ -211,6 +227,7 @@ export class AccountService {
     if (!answer.ok) return answer;
     const { user } = (await answer.clone().json()) as { user: AccountUser };
     if (state.first) {
+      if (state.setupCode) spendSetupCode();
       const ctx = await this.deps.auth.$context;
       await ctx.internalAdapter.updateUser(user.id, { role: 'admin' });
       this.firstAdmin = user.id;

@@ -1,13 +1,15 @@
 // What the admin controls: the users (list, disable and enable, delete, set a new password), how accounts are made (the
 // sign-up mode, invite links: single use, expiring), and which tools the other users may use. Every method takes
-// the admin's request headers: better-auth checks the admin's session again for the user operations.
+// the admin's request headers: better-auth checks the admin's session again for the user operations. Disabling a user
+// or setting their password ends everything that signed in as them before: their sessions (every browser is signed
+// out) and their API keys (revoked for good: enabling the account again does not bring them back).
 import { CodedError } from '../protocol/errors';
 import { randomBytes } from 'node:crypto';
 import type { HeaderBag } from '../http/peer';
 import { ownerScope, type OwnerScope } from '../store/owner';
 import type { ChatStore, InviteRecord, ServerSettings, SignUpMode } from '../store/types';
 import { authHeaders, type AccountUser } from './accounts';
-import { hashSecret } from './api-keys';
+import { hashSecret, type ApiKeyService } from './api-keys';
 import { MIN_PASSWORD_LENGTH, type Auth } from './better-auth';
 import type { Viewer } from './viewer';
 
@@ -34,6 +36,7 @@ export class AdminService {
     private readonly deps: {
       store: ChatStore;
       auth: Auth;
+      apiKeys: ApiKeyService;
       /** Deletes everything the user owned (lib/server/user-data.ts); given by the composition root. */
       removeData?: (owner: OwnerScope) => Promise<unknown>;
     },
@@ -54,13 +57,20 @@ export class AdminService {
     }));
   }
 
-  /** Disabling signs the user out everywhere (better-auth revokes their sessions); their API keys stop working. */
+  /** Disabling signs the user out everywhere and revokes their API keys. */
   async setDisabled(admin: Viewer, headers: HeaderBag, userId: string, disabled: boolean): Promise<void> {
     if (userId === admin.userId) throw new AdminError('disable-self', 'You cannot disable your own account.');
     const h = authHeaders(headers);
-    if (disabled)
-      await this.deps.auth.api.banUser({ headers: h, body: { userId, banReason: 'Disabled by the admin' } });
-    else await this.deps.auth.api.unbanUser({ headers: h, body: { userId } });
+    if (!disabled) return void (await this.deps.auth.api.unbanUser({ headers: h, body: { userId } }));
+    await this.deps.auth.api.banUser({ headers: h, body: { userId, banReason: 'Disabled by the admin' } });
+    await this.signOutEverywhere(userId);
+  }
+
+  /** Ends every session of the user and revokes every API key of theirs. */
+  private async signOutEverywhere(userId: string): Promise<void> {
+    const ctx = await this.deps.auth.$context;
+    await ctx.internalAdapter.deleteUserSessions(userId);
+    await this.deps.apiKeys.revokeAll(ownerScope(userId));
   }
 
   /**
@@ -83,10 +93,13 @@ export class AdminService {
       headers: authHeaders(headers),
       body: { userId, newPassword: password },
     });
+    // Whoever knew the old password (or holds a session or key made with it) is out.
+    await this.signOutEverywhere(userId);
   }
 
-  settings(): Promise<ServerSettings> {
-    return this.deps.store.serverSettings();
+  /** Sign-up and the users' tools (the web search setting, which holds a sealed key, is the integrations' own). */
+  async settings(): Promise<ServerSettings> {
+    return accessOnly(await this.deps.store.serverSettings());
   }
 
   async updateSettings(patch: { signUp?: unknown; userTools?: unknown }): Promise<ServerSettings> {
@@ -104,7 +117,7 @@ export class AdminService {
         web: typeof t.web === 'boolean' ? t.web : current.web,
       };
     }
-    return this.deps.store.updateServerSettings(next);
+    return accessOnly(await this.deps.store.updateServerSettings(next));
   }
 
   /** A new invite: `token` goes in the link (/sign-up?invite=<token>) and is shown once; only its hash is kept. */
@@ -126,4 +139,8 @@ export class AdminService {
     if (!(await this.deps.store.revokeInvite(id)))
       throw new AdminError('invite-gone', 'This invite was used or revoked already.');
   }
+}
+
+function accessOnly({ signUp, userTools }: ServerSettings): ServerSettings {
+  return { signUp, userTools };
 }

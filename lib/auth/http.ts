@@ -1,20 +1,25 @@
 // /api/auth/*: what of the accounts library is reachable over HTTP (app/api/auth/[...all] hands requests here, behind
 // the request checks). Only what the pages and OIDC need; the rest of better-auth's endpoints (its admin API,
 // account linking...) answer 404, since the app does those itself (lib/auth/admin.ts).
-//   POST /api/auth/sign-up/email   {email, password, name?, invite?}  our sign-up (mode, invite, first admin)
-//   POST /api/auth/sign-in/email   {email, password}                  rate-limited per address and per account
+//   POST /api/auth/sign-up/email   {email, password, name?, invite?, setupCode?}  our sign-up (mode, invite, first
+//                                                                      admin, the setup code: lib/config/setup-code.ts)
+//   POST /api/auth/sign-in/email   {email, password}                  limited per account and address, and per address
+//                                                                      (lib/auth/limits.ts)
 //   POST /api/auth/sign-out
-//   GET  /api/auth/get-session
+//   GET  /api/auth/get-session                                         {user, session: {expiresAt}} or null
 //   POST /api/auth/sign-in/social  {provider: "oidc", callbackURL}     OpenID Connect, when configured
 //   GET  /api/auth/callback/oidc                                       the provider's redirect back (on a refusal
 //                                                                      the browser goes to /sign-in?error=<code>)
-// Errors answer {"error": {"message": ...}}, as the rest of the API.
+// Errors answer {"error": {"message": ...}}, as the rest of the API. No answer carries a session token (or any other
+// token the library holds) in its body or headers: the session lives in its httpOnly cookie only, out of reach of the
+// page's scripts; every answer passed through is cleaned of them (`withoutTokens`).
 import { readBodyText } from '../http/body';
 import { clientKey } from '../http/client';
 import { problem } from '../http/respond';
-import { SignUpError, type AccountService, type AccountUser } from './accounts';
+import { isErrorNamed } from '../protocol/errors';
+import type { AccountService, AccountUser, SignUpError } from './accounts';
 import { MIN_PASSWORD_LENGTH, OIDC_PROVIDER_ID, OIDC_REFUSALS, type Auth, type OidcRefusal } from './better-auth';
-import { signedUp, signInFailed, signInWait, signUpWait } from './limits';
+import { setupCodeFailed, signedUp, signInDelayMs, signInFailed, signInWait, signUpWait } from './limits';
 
 const BODY_MAX_BYTES = 8 * 1024;
 
@@ -68,12 +73,67 @@ async function signedIn(answer: Response): Promise<Response> {
   return new Response(JSON.stringify({ user: { id, email, name } }), { status: answer.status, headers });
 }
 
-/** better-auth's error answers ({message, code}) in the API's shape; successes as they are (cookies included). */
+/** Keys whose values are credentials, wherever they are in a body. */
+const TOKEN_KEY =
+  /^(token|sessionToken|session_token|accessToken|access_token|refreshToken|refresh_token|idToken|id_token)$/i;
+
+function scrub(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(scrub);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .filter(([k]) => !TOKEN_KEY.test(k))
+      .map(([k, v]) => [k, scrub(v)]),
+  );
+}
+
+/** An answer passed through from the accounts library without any token: JSON bodies with no token keys at any
+ *  depth, and no header but the cookies, the redirect and the type (better-auth sends a session token in a header
+ *  with some plugins). */
+async function withoutTokens(answer: Response): Promise<Response> {
+  const headers = new Headers();
+  for (const cookie of answer.headers.getSetCookie()) headers.append('set-cookie', cookie);
+  for (const name of ['location', 'content-type', 'cache-control']) {
+    const v = answer.headers.get(name);
+    if (v !== null) headers.set(name, v);
+  }
+  if (!(answer.headers.get('content-type') ?? '').includes('json'))
+    return new Response(answer.body, { status: answer.status, headers });
+  const text = await answer.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new Response(text, { status: answer.status, headers });
+  }
+  return new Response(JSON.stringify(scrub(body)), { status: answer.status, headers });
+}
+
+/** The session as the page may see it: who is signed in and until when, never the token. */
+async function sessionState(answer: Response): Promise<Response> {
+  if (!answer.ok) return ours(answer);
+  const body = (await answer.json().catch(() => null)) as {
+    user?: AccountUser;
+    session?: { expiresAt?: unknown };
+  } | null;
+  const headers = new Headers({ 'content-type': 'application/json', 'cache-control': 'no-store' });
+  for (const cookie of answer.headers.getSetCookie()) headers.append('set-cookie', cookie);
+  const state = body?.user
+    ? {
+        user: { id: body.user.id, email: body.user.email, name: body.user.name },
+        session: { expiresAt: body.session?.expiresAt ?? null },
+      }
+    : null;
+  return new Response(JSON.stringify(state), { status: 200, headers });
+}
+
+/** better-auth's error answers ({message, code}) in the API's shape; successes as they are (cookies included), without
+ *  tokens. */
 async function ours(
   answer: Response,
   messages: Partial<Record<number, { message: string; code: string }>> = {},
 ): Promise<Response> {
-  if (answer.ok || answer.status < 400) return answer;
+  if (answer.ok || answer.status < 400) return withoutTokens(answer);
   const body = (await answer
     .clone()
     .json()
@@ -107,10 +167,7 @@ async function oidcOutcome(answer: Response): Promise<Response> {
 
 export async function handleAuthRequest(request: Request, accounts: AccountService, auth: Auth): Promise<Response> {
   if (accounts.mode !== 'accounts')
-    return problem(
-      404,
-      'Accounts are off on this server (set AUTH=required to turn them on; see the README’s Accounts section).',
-    );
+    return problem(404, 'Accounts are off on this server (set AUTH=required to turn them on; see docs/accounts.md).');
   const url = new URL(request.url);
   const route = `${request.method} ${url.pathname.replace(/^\/api\/auth/, '').replace(/\/+$/, '')}`;
   const address = clientKey(request.headers);
@@ -123,7 +180,13 @@ export async function handleAuthRequest(request: Request, accounts: AccountServi
       return coded(429, wait.message, wait.code, { seconds: wait.seconds }, { 'retry-after': String(wait.seconds) });
     try {
       const answer = await accounts.signUp(
-        { email: text(body.email), password: text(body.password), name: text(body.name), invite: text(body.invite) },
+        {
+          email: text(body.email),
+          password: text(body.password),
+          name: text(body.name),
+          invite: text(body.invite),
+          setupCode: text(body.setupCode),
+        },
         request.headers,
       );
       if (!answer.ok)
@@ -133,8 +196,9 @@ export async function handleAuthRequest(request: Request, accounts: AccountServi
       signedUp(address);
       return signedIn(answer);
     } catch (e) {
-      if (e instanceof SignUpError) return coded(e.status, e.message, e.code);
-      throw e;
+      if (!isErrorNamed<SignUpError>(e, 'SignUpError')) throw e;
+      if (e.code === 'setup-code') setupCodeFailed(address);
+      return coded(e.status, e.message, e.code);
     }
   }
 
@@ -145,6 +209,8 @@ export async function handleAuthRequest(request: Request, accounts: AccountServi
     const wait = signInWait(address, email);
     if (wait)
       return coded(429, wait.message, wait.code, { seconds: wait.seconds }, { 'retry-after': String(wait.seconds) });
+    const delay = signInDelayMs(email);
+    if (delay) await new Promise((r) => setTimeout(r, delay));
     const answer = await auth.api.signInEmail({
       body: { email, password: text(body.password) },
       headers: request.headers,
@@ -162,7 +228,8 @@ export async function handleAuthRequest(request: Request, accounts: AccountServi
   }
 
   if (route === `GET /callback/${OIDC_PROVIDER_ID}` || route === 'GET /error')
-    return oidcOutcome(await auth.handler(request));
+    return withoutTokens(await oidcOutcome(await auth.handler(request)));
+  if (route === 'GET /get-session') return sessionState(await auth.handler(request));
   if (PASSED.has(route)) return ours(await auth.handler(request));
   return problem(404, `There is no ${route} here.`);
 }

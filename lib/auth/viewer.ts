@@ -2,6 +2,7 @@
 // and handed to every use case. It is an Actor (lib/chat/actor.ts): its owner scope is what the store lets it see,
 // and its tool gate is what the admin allows users (admins may use every tool).
 import type { Actor } from '../chat/actor';
+import type { KeyScope } from './api-keys';
 import { clientKey } from '../http/client';
 import type { HeaderBag } from '../http/peer';
 import type { OwnerScope } from '../store/owner';
@@ -18,6 +19,8 @@ export interface Viewer extends Actor {
   readonly admin: boolean;
   /** local: no accounts (single user); token: ACCESS_TOKEN; session: signed in on the page; api-key: a bearer key. */
   readonly via: 'local' | 'token' | 'session' | 'api-key';
+  /** With `via: 'api-key'`: what the key may do (lib/server/access.ts checks it against each entry point's rule). */
+  readonly keyScope?: KeyScope;
 }
 
 /** A request with no user to act for: 401 (sign in, or a revoked or unknown key) or 403 (a disabled account). */
@@ -47,6 +50,7 @@ export function makeViewer(input: {
   name?: string | null;
   admin: boolean;
   via: Viewer['via'];
+  keyScope?: KeyScope;
   userTools: ServerSettings['userTools'];
 }): Viewer {
   const { owner, admin, userTools } = input;
@@ -57,6 +61,7 @@ export function makeViewer(input: {
     name: input.name ?? null,
     admin,
     via: input.via,
+    ...(input.via === 'api-key' && input.keyScope ? { keyScope: input.keyScope } : {}),
     toolRefusal(tool: string): string | undefined {
       const setting = GATED_TOOLS[tool];
       if (admin || !setting || userTools[setting]) return undefined;

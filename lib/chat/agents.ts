@@ -24,10 +24,11 @@ import type { ResolvedAgent } from './saved-agents';
 /** `model` overrides the model name on the conversation's connection (a replay with another model). `owner`: whose
  *  run it is: the connections it may use are theirs and the server-wide ones, and the storage tool keeps each
  *  owner's keys apart. `saved`: the saved agent the settings name (settings.agentId), resolved with its members: it
- *  replaces the settings' kind, prompt, tools and call format. */
+ *  replaces the settings' kind, prompt, tools and call format. `callsBefore`: the model calls of the run a new one
+ *  continues (Continue after the limit): it may make the limit's worth more. */
 export type AgentFactory = (
   settings: ConversationSettings,
-  overrides: { model?: string; owner: OwnerScope; saved?: ResolvedAgent },
+  overrides: { model?: string; owner: OwnerScope; saved?: ResolvedAgent; callsBefore?: number },
 ) => Agent | Promise<Agent>;
 
 /** `uploads`: whose uploads and conversations an owner may send images of; without it only image URLs leave. */
@@ -44,11 +45,19 @@ export function agentFactory(
     const resolved = await models.resolve(owner, settings.model ?? saved?.model, overrides.model);
     // Image parts are built from the run owner's uploads and conversations only, whatever a message refers to.
     const images = uploads ? modelImages(config.dataDir, uploads, owner, config.images) : undefined;
-    if (saved) return fromSaved(config, saved, settings, { owner, resolved, images, record, models });
+    if (saved)
+      return fromSaved(config, saved, settings, {
+        owner,
+        resolved,
+        images,
+        record,
+        models,
+        callsBefore: overrides.callsBefore,
+      });
     const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
     return new Kind({
       llm: modelFor(resolved, settings, { vision: config.llm.vision, images, record }),
-      maxLlmCalls: config.maxLlmCallsPerRun,
+      maxLlmCalls: config.maxLlmCallsPerRun + (overrides.callsBefore ?? 0),
       functionList: toolList(config, settings.tools, overrides.owner),
       systemMessage: settings.systemMessage || undefined,
       name: 'assistant',
@@ -94,7 +103,14 @@ async function fromSaved(
   config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir'>,
   saved: ResolvedAgent,
   settings: ConversationSettings,
-  run: { owner: OwnerScope; resolved: ResolvedModel; images?: ImageResolver; record?: boolean; models: ModelService },
+  run: {
+    owner: OwnerScope;
+    resolved: ResolvedModel;
+    images?: ImageResolver;
+    record?: boolean;
+    models: ModelService;
+    callsBefore?: number;
+  },
 ): Promise<Agent> {
   const { owner, resolved, images, record } = run;
   const llm = modelFor(
@@ -118,7 +134,7 @@ async function fromSaved(
       : saved.systemMessage;
   const common = {
     llm,
-    maxLlmCalls: config.maxLlmCallsPerRun,
+    maxLlmCalls: config.maxLlmCallsPerRun + (run.callsBefore ?? 0),
     functionList: toolList(config, tools, owner),
     ...(files.length ? { files } : {}),
     systemMessage: systemMessage || undefined,

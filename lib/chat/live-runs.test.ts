@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../protocol/events';
 import { openSqliteStore } from '../store/sqlite';
 import type { ChatStore } from '../store/types';
@@ -152,8 +152,9 @@ describe('InMemoryLiveRuns', () => {
     })();
     writer.push(text(1, 'a'));
     writer.push(text(2, 'b'));
-    await new Promise((r) => setTimeout(r, 10));
-    expect(writer.failed).toBe(true);
+    // The log is written in a later turn of the event loop: wait for that write to fail (not a fixed sleep, which a
+    // loaded machine outlasts).
+    await vi.waitFor(() => expect(writer.failed).toBe(true), { timeout: 5_000, interval: 5 });
     writer.push(text(3, 'c'));
     await writer.end();
     expect(await reading).toMatchObject([

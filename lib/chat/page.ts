@@ -41,6 +41,16 @@ export interface TurnData {
   events: FeedEvent[];
 }
 
+/** One of a turn's answers (its runs, oldest first): the page switches between them. */
+export interface TurnAnswer {
+  /** 1-based, oldest first. */
+  n: number;
+  count: number;
+  runId: string;
+  runStatus: RunStatus;
+  events: FeedEvent[];
+}
+
 export interface ConversationData {
   id: string;
   title: string;
@@ -58,8 +68,9 @@ export interface AppInfo {
     admin: boolean;
   };
   tools: { name: string; description: string }[];
-  /** Which Python runs code_interpreter, and how to get the other one. */
-  codeInterpreter: CodeInterpreterInfo;
+  /** Which Python runs code_interpreter; the admin is also told how to get the other one (the server's paths,
+   *  variables and install command are the admin's business only). */
+  codeInterpreter: CodeInterpreterInfo | Pick<CodeInterpreterInfo, 'backend'>;
   maxLlmCalls: number;
   defaultSettings: ConversationSettings;
   /** The signed-in user when accounts are on; null for the one user of an app without them. */

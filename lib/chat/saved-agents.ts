@@ -195,6 +195,44 @@ export async function importAgent(store: AgentChecks, owner: OwnerScope, text: s
   return { definition, missingDocuments };
 }
 
+/** What to do with an import whose name the owner already gives an agent: replace that agent (its id stays, so the
+ *  conversations and groups holding it keep it), or keep both (the import gets the next free "Name (2)"). */
+export type ImportChoice = 'replace' | 'keep-both';
+
+/** The longest agent name (AgentDefinitionSchema). */
+const MAX_NAME = 60;
+
+/** `name`, or "name (2)", "name (3)"… : the first not among `taken` (names compare without case, as an import
+ *  matches members). */
+function freeName(name: string, taken: string[]): string {
+  const used = new Set(taken.map((n) => n.toLowerCase()));
+  for (let n = 2; ; n++) {
+    const suffix = ` (${n})`;
+    const candidate = `${name.slice(0, MAX_NAME - suffix.length)}${suffix}`;
+    if (!used.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
+/** Saves an imported definition for the owner. When one of their agents has its name (without case) and no choice is
+ *  given, nothing is saved: the answer names that agent, for the user to choose. */
+export async function saveImportedAgent(
+  store: AgentStore,
+  owner: OwnerScope,
+  definition: AgentDefinition,
+  choice?: ImportChoice,
+): Promise<{ agent: SavedAgent; replaced?: SavedAgent } | { conflict: { id: string; name: string } }> {
+  const agents = await store.listAgents(owner);
+  const same = agents.find((a) => a.name.toLowerCase() === definition.name.toLowerCase());
+  if (!same) return { agent: await store.createAgent(owner, definition) };
+  if (!choice) return { conflict: { id: same.id, name: same.name } };
+  if (choice === 'replace') return { agent: await store.updateAgent(owner, same.id, definition), replaced: same };
+  const name = freeName(
+    definition.name,
+    agents.map((a) => a.name),
+  );
+  return { agent: await store.createAgent(owner, { ...definition, name }) };
+}
+
 /** A saved agent with the agents it holds, resolved (for a Router or a GroupChat). */
 export interface ResolvedAgent extends SavedAgent {
   resolved: ResolvedAgent[];

@@ -4,7 +4,7 @@
 // happen, and on to whoever follows the run once stored. Every use case acts for an Actor (actor.ts): the store and
 // the runs in progress see only its objects, and its tools are checked against what the admin allows.
 import { randomUUID } from 'node:crypto';
-import type { Agent, Message } from '../agent';
+import type { Agent, GenerateCfg, Message, RunOptions } from '../agent';
 import type { ImageLimits } from '../documents/image';
 import type { ContentItem, FunctionDef, Lang } from '../llm/schema';
 import { contentText } from '../llm/schema';
@@ -23,8 +23,9 @@ import type { AgentFactory } from './agents';
 import { conversationHasDocuments, withDocumentTools } from './document-tools';
 import { resolveAgent, type ResolvedAgent } from './saved-agents';
 import { storedFeed } from './feed';
+import { modelTitle, TITLE_TIMEOUT_MS } from './titles';
 import type { LiveRuns, RunWriter } from './live-runs';
-import type { ConversationData } from './page';
+import type { ConversationData, TurnAnswer } from './page';
 import {
   EditRequestSchema,
   parseRequest,
@@ -57,13 +58,30 @@ export interface ChatServiceDeps {
   parses?: ParseJobs;
   /** Makes the named tools available before an agent takes them (MCP servers' tools). */
   prepareTools?: (names: readonly string[]) => Promise<unknown>;
+  /** How a new conversation is titled (CONVERSATION_TITLES): by its model from the first exchange, or by its first
+   *  message (the default here). */
+  titles?: 'model' | 'message';
 }
 
 /** How a run comes about: what becomes of the conversation, and what the agent is given. */
 type RunPlan =
   | { kind: 'turn'; conversation: Conversation; turn: StoredTurn; history: Message[]; pageLang?: Lang }
-  | { kind: 'messages'; conversation: Conversation; turn: StoredTurn; input: Message[]; clientTools?: FunctionDef[] }
+  | {
+      kind: 'messages';
+      conversation: Conversation;
+      turn: StoredTurn;
+      input: Message[];
+      clientTools?: FunctionDef[];
+      /** The request's own run options (an OpenAI client's tool_choice, stop, response_format…), not stored. */
+      run?: MessagesRunOptions;
+    }
   | { kind: 'replay'; conversation: Conversation; turn: StoredTurn; plan: ReplayPlan; model?: string };
+
+/** What a whole-conversation request (lib/openai-api) sets for its run only. */
+export interface MessagesRunOptions {
+  toolChoice?: RunOptions['toolChoice'];
+  generateCfg?: GenerateCfg;
+}
 
 const TITLE_LENGTH = 60;
 
@@ -82,6 +100,8 @@ export function titleFrom(content: string | ContentItem[]): string {
 export class ChatService {
   readonly store: ChatStore;
   readonly runs: LiveRuns;
+  /** The titles being made, by conversation id (this process's). */
+  private readonly titling = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: ChatServiceDeps) {
     this.store = deps.store;
@@ -125,7 +145,8 @@ export class ChatService {
   /**
    * A run on a whole conversation the caller holds (an OpenAI client's `messages`, lib/openai-api), stored as a new
    * conversation of one turn (its last user message) so that it shows in the page and the inspector like any run.
-   * `clientTools`: the caller's own tools (RunOptions.clientTools).
+   * `clientTools`: the caller's own tools (RunOptions.clientTools); `run`: options for this run only; `check`: refuses
+   * a request the agent cannot honour (it throws), before anything is stored.
    */
   async sendMessages(
     actor: Actor,
@@ -134,11 +155,14 @@ export class ChatService {
       messages: Message[];
       title: string;
       clientTools?: FunctionDef[];
+      run?: MessagesRunOptions;
+      check?: (agent: Agent) => void;
     },
   ): Promise<StartedRun> {
     const { owner } = actor;
     const settings = mergeSettings(this.deps.defaultSettings(), request.settings);
     const agent = await this.agentFor(actor, settings);
+    request.check?.(agent);
     const lastUser = request.messages.findLast((m) => m.role === 'user');
     const conversation = await this.store.createConversation(owner, {
       title: request.title,
@@ -147,6 +171,7 @@ export class ChatService {
     const turn = await this.store.addTurn(owner, conversation.id, lastUser?.content ?? '');
     const plan: RunPlan = { kind: 'messages', conversation, turn, input: request.messages };
     if (request.clientTools?.length) plan.clientTools = request.clientTools;
+    if (request.run) plan.run = request.run;
     return this.start(owner, agent, plan);
   }
 
@@ -191,18 +216,34 @@ export class ChatService {
    * regenerate: they followed the old answer.
    */
   async replay(actor: Actor, runId: string, request: ReplayRequest): Promise<StartedRun> {
-    const { owner } = actor;
     const parsed = ReplayRequestSchema.safeParse(request);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new Error(`Replay: ${issue.path.join('.') || 'request'}: ${issue.message}`);
     }
-    const req = parsed.data;
+    return this.rerun(actor, runId, parsed.data);
+  }
+
+  /**
+   * Continue: a run that stopped at the model-call limit goes on from the iteration after its last one, as a new run
+   * of the same turn (a replay of all its iterations) with the limit's worth of model calls more. Later turns are
+   * dropped, as with regenerate.
+   */
+  async continueRun(actor: Actor, runId: string): Promise<StartedRun> {
+    const log = await this.store.getRunEvents(actor.owner, runId);
+    const iterations = log.filter((e) => e.type === 'llm-start').length;
+    return this.rerun(actor, runId, { fromIteration: iterations + 1 }, log);
+  }
+
+  /** A replay, or with `continued` (the run's log) a continuation. */
+  private async rerun(actor: Actor, runId: string, req: ReplayRequest, continued?: AgentEvent[]): Promise<StartedRun> {
+    const { owner } = actor;
     const stored = await this.store.getRun(owner, runId);
     if (!stored) throw new NotFoundError(`Run ${runId} does not exist.`);
     if (stored.status === 'running') throw new Error('This run is still going; replay it once it has ended.');
     const model = req.model?.trim() || undefined;
-    const plan = planReplay(runId, await this.store.getRunEvents(owner, runId), { ...req, model });
+    const log = continued ?? (await this.store.getRunEvents(owner, runId));
+    const plan = planReplay(runId, log, { ...req, model }, { continuing: continued !== undefined });
     const turn = await this.turn(owner, stored.turnId);
     const conversation = await this.conversation(owner, turn.conversationId);
     // The original run's tools and call format, so the two runs differ only by what was asked.
@@ -213,7 +254,8 @@ export class ChatService {
       fncallMode: plan.fncallMode ?? conversation.settings.fncallMode,
       generateCfg: { ...conversation.settings.generateCfg, ...req.generateCfg },
     };
-    const agent = await this.agentFor(actor, settings, undefined, model);
+    const callsBefore = continued ? req.fromIteration - 1 : undefined;
+    const agent = await this.agentFor(actor, settings, undefined, model, callsBefore);
     await this.store.deleteTurnsFrom(owner, conversation.id, turn.seq + 1);
     return this.start(owner, agent, { kind: 'replay', conversation, turn, plan, model });
   }
@@ -256,6 +298,24 @@ export class ChatService {
     return { id, title: conversation.title, settings: conversation.settings, turns };
   }
 
+  /** The turn's `n`th answer (1 is its first run), as the page shows it: earlier answers stay reachable after
+   *  regenerate and replay. An `n` out of range gives the nearest. */
+  async turnAnswer(actor: Actor, turnId: string, n: number): Promise<TurnAnswer> {
+    const { owner } = actor;
+    await this.turn(owner, turnId);
+    const runs = await this.store.listRuns(owner, turnId);
+    if (!runs.length) throw new NotFoundError(`Message ${turnId} has no answer.`);
+    const index = Math.min(Math.max(Number.isInteger(n) ? n : runs.length, 1), runs.length) - 1;
+    const run = runs[index]!;
+    return {
+      n: index + 1,
+      count: runs.length,
+      runId: run.id,
+      runStatus: run.status,
+      events: storedFeed(await this.store.getRunEvents(owner, run.id)),
+    };
+  }
+
   /** Every run of a turn with its events, oldest first (for comparing them). */
   async runsOfTurn(
     actor: Actor,
@@ -293,6 +353,8 @@ export class ChatService {
     settings: ConversationSettings,
     conversationId?: string,
     model?: string,
+    /** Model calls a continued run made before (it may make the limit's worth more). */
+    callsBefore?: number,
   ): Promise<Agent> {
     // Only the actor's own saved agents resolve (another user's id reads as unknown, 404).
     const saved = settings.agentId ? await resolveAgent(this.store, actor.owner, settings.agentId) : undefined;
@@ -303,10 +365,12 @@ export class ChatService {
     }
     await this.deps.prepareTools?.(tools);
     if (conversationId) await this.deps.parses?.settled(this.store, actor.owner, conversationId);
-    return await this.deps.agents(
-      settings,
-      saved ? { model, owner: actor.owner, saved } : { model, owner: actor.owner },
-    );
+    return await this.deps.agents(settings, {
+      model,
+      owner: actor.owner,
+      ...(saved ? { saved } : {}),
+      ...(callsBefore ? { callsBefore } : {}),
+    });
   }
 
   /** A user turn, carrying the conversation's ready documents that no earlier turn carries. */
@@ -335,6 +399,13 @@ export class ChatService {
     // that does not say) the agent reads it from the messages, as Qwen-Agent does.
     const set = conversation.settings.lang;
     const lang = set && set !== 'auto' ? set : how.kind === 'turn' ? how.pageLang : undefined;
+    const own = how.kind === 'messages' ? how.run : undefined;
+    // Tool images go back to the model (a seeing one) through the run's generate cfg: the agent lists the files'
+    // images in the results, the model layer sends the latest step's (lib/agent/tool-images.ts, lib/llm/tool-images.ts).
+    const generateCfg: GenerateCfg = {
+      ...own?.generateCfg,
+      ...(conversation.settings.toolImages ? { tool_images: true } : {}),
+    };
     const opts = {
       signal: writer.signal,
       runId,
@@ -342,10 +413,9 @@ export class ChatService {
       // Tools stage only the owner's uploads, whatever a message refers to.
       uploadAccess: (hash: string) => this.store.ownsUpload(owner, hash),
       ...(lang ? { lang } : {}),
-      // Tool images go back to the model (a seeing one) through the run's generate cfg: the agent lists the files'
-      // images in the results, the model layer sends the latest step's (lib/agent/tool-images.ts, lib/llm/tool-images.ts).
-      ...(conversation.settings.toolImages ? { generateCfg: { tool_images: true } } : {}),
+      ...(Object.keys(generateCfg).length ? { generateCfg } : {}),
       ...(how.kind === 'messages' && how.clientTools ? { clientTools: how.clientTools } : {}),
+      ...(own?.toolChoice ? { toolChoice: own.toolChoice } : {}),
       ...(conversation.settings.pauseBeforeTools
         ? {
             beforeTool: (call: { functionId: string }, asking: string | undefined) =>
@@ -354,15 +424,67 @@ export class ChatService {
         : {}),
     };
     const events = Array.isArray(input) ? agent.runEvents(input, opts) : replayEvents(agent, input, opts);
-    void this.record(events, writer);
+    // The first answer of a conversation the page started titles it, once it is in.
+    const titled = how.kind === 'turn' && turn.seq === 0 && this.deps.titles === 'model';
+    const answer = titled ? { text: '', answered: false } : undefined;
+    const recorded = this.record(events, writer, answer);
+    if (answer) {
+      const done = recorded.then(() =>
+        answer.answered ? this.retitle(owner, conversation.id, turn.content, answer.text, agent) : undefined,
+      );
+      this.titling.set(conversation.id, done);
+      void done.finally(() => {
+        if (this.titling.get(conversation.id) === done) this.titling.delete(conversation.id);
+      });
+    } else void recorded;
     return { conversationId: conversation.id, turnId: turn.id, runId, content: turn.content };
   }
 
-  /** Drains the run into its writer whatever happens to its readers; a log that cannot be written stops it. */
-  private async record(events: AsyncGenerator<AgentEvent>, writer: RunWriter): Promise<void> {
+  /** The conversation's title once the one being made for it (if any) is done: the page asks after a first answer. */
+  async settledTitle(actor: Actor, conversationId: string): Promise<string> {
+    await this.conversation(actor.owner, conversationId); // another owner's reads as unknown
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.titling.get(conversationId),
+      new Promise((resolve) => (timer = setTimeout(resolve, TITLE_TIMEOUT_MS + 1000))),
+    ]).finally(() => clearTimeout(timer));
+    return (await this.conversation(actor.owner, conversationId)).title;
+  }
+
+  /** Titles the conversation from its first exchange, unless it was renamed meanwhile; keeps its title on failure. */
+  private async retitle(
+    owner: OwnerScope,
+    conversationId: string,
+    question: string | ContentItem[],
+    answerText: string,
+    agent: Agent,
+  ): Promise<void> {
+    const automatic = titleFrom(question);
+    const title = await modelTitle(agent.llm, { question: contentText(question), answer: answerText });
+    if (!title) return;
+    try {
+      const current = await this.store.getConversation(owner, conversationId);
+      if (current?.title === automatic) await this.store.renameConversation(owner, conversationId, title);
+    } catch {
+      // deleted meanwhile, or the store is going away: the title does not matter any more
+    }
+  }
+
+  /** Drains the run into its writer whatever happens to its readers; a log that cannot be written stops it.
+   *  `answer`, when given, collects the answer's text and whether the run answered. */
+  private async record(
+    events: AsyncGenerator<AgentEvent>,
+    writer: RunWriter,
+    answer?: { text: string; answered: boolean },
+  ): Promise<void> {
     try {
       for await (const event of events) {
         writer.push(event);
+        if (answer) {
+          if (event.type === 'text-delta' && (event.part === undefined || event.part === 'answer'))
+            answer.text += event.text;
+          else if (event.type === 'run-end') answer.answered = event.reason === 'answered';
+        }
         if (writer.failed) break; // leaving the loop stops the run
       }
     } finally {

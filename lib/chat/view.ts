@@ -6,6 +6,7 @@
 import {
   TOOLS_REFUSED_CODE,
   type AgentKind,
+  type CallFormat,
   type HandoffReason,
   type ReactPart,
   type TurnStatus,
@@ -44,6 +45,8 @@ export interface ToolBlock {
   files?: ToolFile[];
   /** Set when the run paused before this call: what the user decided (run, skip, supply a result). */
   decision?: Feed<'tool-result'>['decision'];
+  /** The document search the call ran (the retrieval tool): shown on its card, not as a second card. */
+  retrieval?: RetrievalBlock;
 }
 
 export interface TextBlock {
@@ -111,6 +114,8 @@ export interface RunView {
   connection?: string;
   /** The server refused native tool calls and the tools went in the text (the tools_refused retry). */
   toolsFallback?: boolean;
+  /** How the latest model call was made (native tools API, tools in the text, ReAct…). */
+  callFormat?: CallFormat;
   /** A saved agent's name and avatar, when one ran (shown on its turn). */
   agent?: { id: string; name: string; avatar?: string };
   status: TurnStatus;
@@ -124,8 +129,9 @@ export interface RunView {
   /** Images the tools produced that the model was not sent, because it cannot see images (tool images on). Each
    *  step's images are counted by the one call after it, so the calls' counts add up. */
   toolImagesWithheld?: number;
-  /** Set while the model server is being retried. */
-  retrying?: { attempt: number; delayMs: number; message: string };
+  /** Set while the model server is being retried: which attempt comes next, after how long, and why (the HTTP status
+   *  of the failure, when it had one). */
+  retrying?: { attempt: number; delayMs: number; message: string; status?: number };
 }
 
 export function emptyRun(runId: string): RunView {
@@ -147,6 +153,7 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
       return [];
     case 'llm-start':
       view.llmCalls = Math.max(view.llmCalls, e.iteration);
+      view.callFormat = e.format;
       view.retrying = undefined;
       if (e.imagesWithheld) view.imagesWithheld = Math.max(view.imagesWithheld ?? 0, e.imagesWithheld);
       if (e.toolImagesWithheld) view.toolImagesWithheld = (view.toolImagesWithheld ?? 0) + e.toolImagesWithheld;
@@ -157,6 +164,7 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
         return [];
       }
       view.retrying = { attempt: e.attempt, delayMs: e.delayMs, message: e.error.message };
+      if (e.error.status !== undefined) view.retrying.status = e.error.status;
       return [];
     case 'reasoning-delta': {
       if (view.kind === 'react') return []; // a ReAct run shows its Thoughts
@@ -209,8 +217,14 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
       }
       return changed;
     }
-    case 'retrieval':
-      return [addRetrieval(view, e)];
+    case 'retrieval': {
+      // The retrieval tool's search belongs to its call's card.
+      const id = e.functionId === undefined ? undefined : toolId(e.iteration, e.functionId);
+      const call = view.blocks.find((b): b is ToolBlock => b.kind === 'tool' && b.id === id);
+      if (!call) return [addRetrieval(view, e)];
+      call.retrieval = retrievalBlock(e, `${call.id}-retrieval`);
+      return [call.id];
+    }
     case 'react-step':
       return [];
     case 'handoff': {
@@ -241,13 +255,13 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
   }
 }
 
-function addRetrieval(view: RunView, e: Feed<'retrieval'>): string {
+function retrievalBlock(e: Feed<'retrieval'>, id: string): RetrievalBlock {
   const { type: _type, t: _t, ...data } = e;
-  const block: RetrievalBlock = {
-    ...data,
-    kind: 'retrieval',
-    id: uniqueId(view, `retrieval-${e.iteration}-${e.functionId ?? e.by}`),
-  };
+  return { ...data, kind: 'retrieval', id };
+}
+
+function addRetrieval(view: RunView, e: Feed<'retrieval'>): string {
+  const block = retrievalBlock(e, uniqueId(view, `retrieval-${e.iteration}-${e.functionId ?? e.by}`));
   view.blocks.push(block);
   return block.id;
 }
@@ -256,8 +270,9 @@ function addRetrieval(view: RunView, e: Feed<'retrieval'>): string {
 export function usedPassages(view: Pick<RunView, 'blocks'>): RetrievalCandidate[] {
   const seen = new Set<string>();
   const out: RetrievalCandidate[] = [];
-  for (const b of view.blocks) {
-    if (b.kind !== 'retrieval') continue;
+  for (const block of view.blocks) {
+    const b = block.kind === 'tool' ? block.retrieval : block;
+    if (b?.kind !== 'retrieval') continue;
     for (const c of b.candidates) {
       if (!c.used || seen.has(c.chunkId)) continue;
       seen.add(c.chunkId);
@@ -265,6 +280,12 @@ export function usedPassages(view: Pick<RunView, 'blocks'>): RetrievalCandidate[
     }
   }
   return out;
+}
+
+/** The model answered in native mode with Qwen's `<tool_call>` markup in its text: it writes its calls as text, and
+ *  its connection's tool-call mode should say so (tools in the text). */
+export function toolTagsInNativeAnswer(view: Pick<RunView, 'blocks' | 'callFormat' | 'status'>): boolean {
+  return view.status !== 'streaming' && view.callFormat === 'native' && answerText(view).includes('<tool_call>');
 }
 
 /** A run that the server lost (killed mid-run) is shown as interrupted, with everything streamed before (its child

@@ -13,3 +13,8 @@ export function exposureDecision(input: {
   publicUrl: string | undefined;
   allowedHosts?: string[];
 }): { problem: string | null; accounts: boolean; notice: string | null };
+export function exposureReasons(input: {
+  listenHost: string | undefined;
+  publicUrl: string | undefined;
+  allowedHosts?: string[];
+}): string[];

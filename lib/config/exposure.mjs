@@ -72,6 +72,24 @@ export function exposureDecision({ listenHost, accessToken, auth, publicUrl, all
     };
   if (accessToken) return { problem: null, accounts: false, notice: null };
   if (required) return { problem: null, accounts: true, notice: null };
+  const beyond = exposureReasons({ listenHost, publicUrl, allowedHosts });
+  if (!beyond.length) return { problem: null, accounts: false, notice: null };
+  return {
+    problem: null,
+    accounts: true,
+    notice:
+      `Serving beyond this machine (${beyond.join('; ')}) without ACCESS_TOKEN, so accounts are required (as with ` +
+      `AUTH=required): everyone signs in. The first account created becomes the admin; creating it asks for the ` +
+      `setup code printed below. For a single user instead, set ACCESS_TOKEN. ${HOW_TO_TOKEN}`,
+  };
+}
+
+/**
+ * Why the app is reachable beyond this machine, in words (empty when it is not): listening on another address, or
+ * answering to PUBLIC_URL / ALLOWED_HOSTS names that are not loopback ones (a reverse proxy's requests come from
+ * loopback, yet its clients are anyone).
+ */
+export function exposureReasons({ listenHost, publicUrl, allowedHosts = [] }) {
   const beyond = [];
   if (listenHost === undefined || listenHost === '') beyond.push('listening on every interface');
   else if (!isLoopbackName(listenHost)) beyond.push(`listening on ${listenHost}`);
@@ -86,13 +104,5 @@ export function exposureDecision({ listenHost, accessToken, auth, publicUrl, all
   }
   const names = allowedHosts.filter((h) => !isLoopbackName(h));
   if (names.length) beyond.push(`ALLOWED_HOSTS=${names.join(',')}`);
-  if (!beyond.length) return { problem: null, accounts: false, notice: null };
-  return {
-    problem: null,
-    accounts: true,
-    notice:
-      `Serving beyond this machine (${beyond.join('; ')}) without ACCESS_TOKEN, so accounts are required (as with ` +
-      `AUTH=required): everyone signs in. The first account created becomes the admin: create it now, before ` +
-      `anyone else reaches the server. For a single user instead, set ACCESS_TOKEN. ${HOW_TO_TOKEN}`,
-  };
+  return beyond;
 }

@@ -4,6 +4,9 @@ import path from 'node:path';
 import type { Pricing } from '../protocol/events';
 import { FNCALL_MODES, LOCAL_SERVER_KINDS, type FncallMode, type LocalServerKind } from '../protocol/enums';
 import { accessTokenProblem, hostNameOf } from './exposure.mjs';
+import { parseImageHosts } from './image-hosts';
+import { dropProcessWide, existingProcessWide, processWide } from './process-wide';
+import { WEB_SEARCH_PROVIDERS, type WebSearchProviderName } from './web-search-providers';
 
 export interface LlmEnvConfig {
   baseURL?: string;
@@ -20,6 +23,9 @@ export interface LlmEnvConfig {
   vision: VisionSetting;
   /** Whether new conversations give the model the images tools produce (TOOL_IMAGES_TO_MODEL; default off). */
   toolImages: boolean;
+  /** CONVERSATION_TITLES: 'model' (default) has the conversation's model title it from its first exchange, in the
+   *  background; 'message' keeps the first message's opening words. */
+  titles: TitleSetting;
   /** The environment connection's prices per million tokens (OPENAI_PRICE_INPUT, OPENAI_PRICE_OUTPUT: both or
    *  neither) and context length (OPENAI_CONTEXT_LENGTH), for every model it serves. */
   rates: { pricing?: Pricing; contextLength?: number };
@@ -44,6 +50,16 @@ function ratesFrom(env: Env): LlmEnvConfig['rates'] {
   const contextLength = intFrom(env, ['OPENAI_CONTEXT_LENGTH'], 0, { min: 1 });
   if (contextLength) rates.contextLength = contextLength;
   return rates;
+}
+
+export const TITLE_SETTINGS = ['model', 'message'] as const;
+export type TitleSetting = (typeof TITLE_SETTINGS)[number];
+
+function titlesFrom(value: string | undefined): TitleSetting {
+  const v = (value ?? 'model').trim().toLowerCase() || 'model';
+  if (!(TITLE_SETTINGS as readonly string[]).includes(v))
+    throw new ConfigError(`CONVERSATION_TITLES must be model or message (got "${value}")`);
+  return v as TitleSetting;
 }
 
 export const VISION_SETTINGS = ['auto', 'on', 'off'] as const;
@@ -178,6 +194,43 @@ function codeInterpreterFrom(env: Env): CodeInterpreterConfig {
   };
 }
 
+/**
+ * What Qwen-Agent reads from the environment for a model or an agent made from code (its settings.py and model
+ * classes): the call limit, the input budget, use_raw_api's default, the API keys its config dicts fall back on. The
+ * app's own names come first where both exist. Read when such a model or agent is made (upstream: at import).
+ */
+export interface QwenAgentEnv {
+  /** MAX_LLM_CALL_PER_RUN, else QWEN_AGENT_MAX_LLM_CALL_PER_RUN (default 20). */
+  maxLlmCallsPerRun: number;
+  /** MAX_INPUT_TOKENS, else QWEN_AGENT_DEFAULT_MAX_INPUT_TOKENS (default 58000). */
+  maxInputTokens: number;
+  /** QWEN_AGENT_USE_RAW_API=true: a config dict's model calls tools through the tools API unless it says otherwise. */
+  useRawApi: boolean;
+  /** OPENAI_API_KEY: the key of an 'oai' config dict that names none. */
+  openaiApiKey?: string;
+  /** DASHSCOPE_API_KEY: the key of a DashScope config dict that names none. */
+  dashscopeApiKey?: string;
+  /** DASHSCOPE_HTTP_URL: DashScope's API base (its OpenAI-compatible mode is reached beside it). */
+  dashscopeHttpUrl?: string;
+}
+
+export function qwenAgentEnv(env: Env = process.env): QwenAgentEnv {
+  const rawApi = env.QWEN_AGENT_USE_RAW_API?.trim().toLowerCase();
+  return {
+    maxLlmCallsPerRun: maxLlmCallsFrom(env),
+    maxInputTokens: intFrom(env, ['MAX_INPUT_TOKENS', 'QWEN_AGENT_DEFAULT_MAX_INPUT_TOKENS'], 58_000),
+    useRawApi: rawApi === 'true',
+    openaiApiKey: env.OPENAI_API_KEY?.trim() || undefined,
+    dashscopeApiKey: env.DASHSCOPE_API_KEY?.trim() || undefined,
+    dashscopeHttpUrl: env.DASHSCOPE_HTTP_URL?.trim() || undefined,
+  };
+}
+
+/** Model calls per run: MAX_LLM_CALL_PER_RUN, else QWEN_AGENT_MAX_LLM_CALL_PER_RUN (default 20). */
+export function maxLlmCallsFrom(env: Env = process.env): number {
+  return intFrom(env, ['MAX_LLM_CALL_PER_RUN', 'QWEN_AGENT_MAX_LLM_CALL_PER_RUN'], DEFAULT_MAX_LLM_CALLS, { min: 1 });
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   return {
     llm: {
@@ -192,16 +245,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       recordRawStream: flag(env, 'RECORD_RAW_STREAM'),
       vision: visionFrom(env.MODEL_VISION),
       toolImages: flag(env, 'TOOL_IMAGES_TO_MODEL'),
+      titles: titlesFrom(env.CONVERSATION_TITLES),
       rates: ratesFrom(env),
     },
-    maxLlmCallsPerRun: intFrom(
-      env,
-      ['MAX_LLM_CALL_PER_RUN', 'QWEN_AGENT_MAX_LLM_CALL_PER_RUN'],
-      DEFAULT_MAX_LLM_CALLS,
-      {
-        min: 1,
-      },
-    ),
+    maxLlmCallsPerRun: maxLlmCallsFrom(env),
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || 'data'),
     rag: {
       maxRefTokens: intFrom(env, ['RAG_MAX_REF_TOKEN', 'QWEN_AGENT_DEFAULT_MAX_REF_TOKEN'], 20_000, { min: 1 }),
@@ -251,7 +298,14 @@ export interface HttpEnvConfig {
   uploadBytesPerDay: number;
   /** AUTH=required (or beyond loopback without ACCESS_TOKEN, which the server start turns into it): accounts. */
   accounts: boolean;
+  /** IMAGE_HOSTS: hosts whose images answers show without a click (and the CSP's img-src lets through). */
+  imageHosts: string[];
 }
+
+/** Runs one client may start a minute unless MAX_RUNS_PER_MINUTE says otherwise: as many as MAX_CONCURRENT_RUNS'
+ *  default (4) of two-second runs start in a minute, so an API client's test run or evaluation loop of quick calls
+ *  is not refused while a runaway one still is (30 refused a client's ordinary test suite). */
+export const DEFAULT_RUNS_PER_MINUTE = 120;
 
 function httpConfigFrom(env: Env): HttpEnvConfig {
   const accessToken = env.ACCESS_TOKEN?.trim() || undefined;
@@ -283,10 +337,19 @@ function httpConfigFrom(env: Env): HttpEnvConfig {
     publicOrigin,
     allowedHosts: [...new Set(allowedHosts)],
     maxConcurrentRuns: intFrom(env, ['MAX_CONCURRENT_RUNS'], 4, { min: 1 }),
-    maxRunsPerMinute: intFrom(env, ['MAX_RUNS_PER_MINUTE'], 30, { min: 1 }),
+    maxRunsPerMinute: intFrom(env, ['MAX_RUNS_PER_MINUTE'], DEFAULT_RUNS_PER_MINUTE, { min: 1 }),
     uploadBytesPerDay: intFrom(env, ['UPLOAD_BYTES_PER_DAY'], 2 * 1024 * 1024 * 1024, { min: 1 }),
     accounts: authRequired(env, accessToken),
+    imageHosts: imageHostsFrom(env),
   };
+}
+
+function imageHostsFrom(env: Env): string[] {
+  try {
+    return parseImageHosts(env.IMAGE_HOSTS);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
 }
 
 /** AUTH=required turns accounts on; with ACCESS_TOKEN (the single-user lock) it makes no sense. */
@@ -360,6 +423,9 @@ export interface ModelsEnvConfig {
   scanTargets: { kind: LocalServerKind; port: number }[];
   /** MODEL_SCAN_TIMEOUT_MS: how long one port may take to answer. */
   scanTimeoutMs: number;
+  /** ALLOW_PRIVATE_MODEL_URLS=1: every user's connections may reach private, loopback and link-local addresses (by
+   *  default only the environment's and an admin's may). */
+  allowPrivateUrls: boolean;
 }
 
 export const DEFAULT_SCAN_PORTS = 'ollama:11434,lmstudio:1234,llamacpp:8080,vllm:8000,sglang:30000';
@@ -389,7 +455,12 @@ function modelsFrom(env: Env): ModelsEnvConfig {
       scanTargets.push({ kind, port });
     }
   }
-  return { secretKey, scanTargets, scanTimeoutMs: intFrom(env, ['MODEL_SCAN_TIMEOUT_MS'], 400, { min: 1 }) };
+  return {
+    secretKey,
+    scanTargets,
+    scanTimeoutMs: intFrom(env, ['MODEL_SCAN_TIMEOUT_MS'], 400, { min: 1 }),
+    allowPrivateUrls: flag(env, 'ALLOW_PRIVATE_MODEL_URLS'),
+  };
 }
 
 // ---- the built-in local model ----
@@ -432,8 +503,7 @@ export interface McpEnvConfig {
   editable: boolean;
 }
 
-export const WEB_SEARCH_PROVIDERS = ['searxng', 'tavily', 'serper', 'brave'] as const;
-export type WebSearchProviderName = (typeof WEB_SEARCH_PROVIDERS)[number];
+export { WEB_SEARCH_PROVIDERS, type WebSearchProviderName } from './web-search-providers';
 
 export interface WebSearchEnvConfig {
   provider: WebSearchProviderName;
@@ -489,6 +559,49 @@ const SEARCH_KEYS: Record<WebSearchProviderName, string | undefined> = {
   brave: 'BRAVE_API_KEY',
 };
 
+/** A provider's search settings: its endpoint (SearXNG's is required; the others have theirs) and key, the result
+ *  count and timeout from the environment. Also how the admin page's setting is made (lib/server/web-search-settings). */
+export function webSearchSettings(
+  provider: WebSearchProviderName,
+  opts: { url?: string; apiKey?: string },
+  env: Env = process.env,
+): WebSearchEnvConfig {
+  return {
+    provider,
+    url: opts.url?.trim() || SEARCH_DEFAULT_URLS[provider] || '',
+    apiKey: opts.apiKey,
+    maxResults: intFrom(env, ['WEB_SEARCH_MAX_RESULTS'], 8, { min: 1 }),
+    timeoutMs: intFrom(env, ['WEB_SEARCH_TIMEOUT_MS'], 15_000, { min: 1 }),
+  };
+}
+
+/** Does this provider need an API key? */
+export function webSearchNeedsKey(provider: WebSearchProviderName): boolean {
+  return SEARCH_KEYS[provider] !== undefined;
+}
+
+const WEB_SEARCH_OVERRIDE = 'web-search-override';
+
+/** Web search as the admin set it on the admin page (`undefined`: back to the environment's). Process-wide: the
+ *  services set it from the stored setting, web_search reads it through webSearch(). */
+export function setWebSearchOverride(value: Pick<WebEnvConfig, 'search' | 'searchProblem'> | undefined): void {
+  if (value) processWide(WEB_SEARCH_OVERRIDE, () => ({ value })).value = value;
+  else dropProcessWide(WEB_SEARCH_OVERRIDE);
+}
+
+/** The admin page's web search setting in force, if any. */
+export function webSearchOverride(): Pick<WebEnvConfig, 'search' | 'searchProblem'> | undefined {
+  return existingProcessWide<{ value: Pick<WebEnvConfig, 'search' | 'searchProblem'> }>(WEB_SEARCH_OVERRIDE)?.value;
+}
+
+/** The web search in force: the admin page's setting when there is one, else the environment's. */
+export function webSearch(): Pick<WebEnvConfig, 'search' | 'searchProblem'> {
+  const override = webSearchOverride();
+  if (override) return override;
+  const { search, searchProblem } = loadConfig().web;
+  return { ...(search ? { search } : {}), ...(searchProblem ? { searchProblem } : {}) };
+}
+
 // A bad search setting only turns web_search off (with the reason shown); it must not stop the whole app.
 function webSearchFrom(env: Env): { search?: WebSearchEnvConfig; searchProblem?: string } {
   const raw = env.WEB_SEARCH_PROVIDER?.trim().toLowerCase();
@@ -502,14 +615,7 @@ function webSearchFrom(env: Env): { search?: WebSearchEnvConfig; searchProblem?:
   const urlName = provider === 'searxng' ? 'SEARXNG_URL' : 'WEB_SEARCH_URL';
   const url = env[urlName]?.trim() || SEARCH_DEFAULT_URLS[provider];
   if (!url) return { searchProblem: 'WEB_SEARCH_PROVIDER=searxng needs SEARXNG_URL (e.g. http://localhost:8888)' };
-  const search = {
-    provider,
-    url,
-    apiKey,
-    maxResults: intFrom(env, ['WEB_SEARCH_MAX_RESULTS'], 8, { min: 1 }),
-    timeoutMs: intFrom(env, ['WEB_SEARCH_TIMEOUT_MS'], 15_000, { min: 1 }),
-  };
-  return { search };
+  return { search: webSearchSettings(provider, { url, apiKey }, env) };
 }
 
 function webConfigFrom(env: Env): WebEnvConfig {

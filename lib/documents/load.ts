@@ -15,6 +15,7 @@ import { parseDelimited } from './parse/delimited';
 import { headDecidesKind, sniffKind } from './sniff';
 import { EncodingSniffer, type TextEncodingName } from './text-decode';
 import { DocumentError, type ParsedDocument } from './types';
+import { isErrorNamed } from '../protocol/errors';
 
 /** Bump when parser output changes, so cached parses made by older code are not reused. */
 const PARSE_VERSION = 1;
@@ -46,7 +47,7 @@ export async function loadDocument(
     }
     head = await readHead(filePath, HEAD_BYTES);
   } catch (e) {
-    if (e instanceof DocumentError) throw e;
+    if (isErrorNamed<DocumentError>(e, 'DocumentError')) throw e;
     throw new DocumentError(`${name}: the file cannot be read.`, 'not-found');
   }
   const cacheDir = opts.cacheDir === undefined ? parsedCacheDir() : opts.cacheDir;

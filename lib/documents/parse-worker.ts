@@ -4,6 +4,7 @@ import { parentPort } from 'node:worker_threads';
 import { loadDocument } from './load';
 import { summaryOf, type ParseTask, type ParseReply } from './parse-pool';
 import { DocumentError } from './types';
+import { isErrorNamed } from '../protocol/errors';
 
 parentPort!.on('message', async (task: ParseTask) => {
   let reply: ParseReply;
@@ -15,7 +16,7 @@ parentPort!.on('message', async (task: ParseTask) => {
       id: task.id,
       ok: false,
       message: e instanceof Error ? e.message : String(e),
-      code: e instanceof DocumentError ? e.code : undefined,
+      code: isErrorNamed<DocumentError>(e, 'DocumentError') ? e.code : undefined,
     };
   }
   parentPort!.postMessage(reply);

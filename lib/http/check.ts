@@ -153,8 +153,8 @@ export function checkRequest(req: RequestFacts, policy: RequestPolicy, kind: Req
       status: 403,
       message:
         `This app serves only this machine, and the request came from ${peer}. To open it to other machines, ` +
-        `set ACCESS_TOKEN (one user) or AUTH=required (accounts), and HOST=0.0.0.0 for npm start; see the README's ` +
-        `Security section.`,
+        `set ACCESS_TOKEN (one user) or AUTH=required (accounts), and HOST=0.0.0.0 for npm start; see ` +
+        `docs/security.md.`,
     };
   }
 

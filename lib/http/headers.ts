@@ -9,15 +9,17 @@ export function newNonce(): string {
 
 /**
  * No script runs without the nonce (or being loaded by one that has it); styles may be inline because KaTeX and
- * React set style attributes; images may come from anywhere, as answers may show them (Markdown images); nothing
- * may frame the page.
+ * React set style attributes; images come from the app itself (uploads, tool images), data: and blob: URLs, and the
+ * hosts of IMAGE_HOSTS only: an answer's image anywhere else would carry whatever a prompt injection put into its
+ * URL to that host, so the page shows a "Load image from <host>" button instead (components/chat/answer-image.tsx)
+ * and the CSP refuses it should anything still try; nothing may frame the page.
  */
-export function pageCsp(nonce: string, dev = false): string {
+export function pageCsp(nonce: string, dev = false, imageHosts: readonly string[] = []): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: http: https:",
+    ["img-src 'self' data: blob:", ...imageHosts].join(' '),
     "font-src 'self' data:",
     `connect-src 'self'${dev ? ' ws: wss:' : ''}`,
     "object-src 'none'",

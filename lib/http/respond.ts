@@ -1,9 +1,11 @@
 // Refusals as HTTP answers, and the answers for the limits a handler hits (body too large, rate limited). The route
 // guard that applies them (with the user's resolution) is lib/server/route.ts.
+import { randomUUID } from 'node:crypto';
 import { SESSION_COOKIE } from './access-token';
-import { BodyTooLargeError } from './body';
+import { codedOf, isErrorNamed, statusOf } from '../protocol/errors';
+import type { BodyTooLargeError } from './body';
 import type { Refusal } from './check';
-import { RateLimitError } from './rate-limit';
+import type { RateLimitError } from './rate-limit';
 
 export function problem(status: number, message: string, headers: Record<string, string> = {}): Response {
   return Response.json({ error: { message } }, { status, headers });
@@ -50,7 +52,32 @@ export function refusalResponse(
 export function limitResponse(e: unknown): Response | undefined {
   // Refused from its Content-Length: the connection closes once answered. Cut while streaming: what the client still
   // sends is read and dropped for a moment (lib/http/body.ts) before the connection goes, so that it sees the answer.
-  if (e instanceof BodyTooLargeError) return problem(413, e.message, e.declared ? { connection: 'close' } : {});
-  if (e instanceof RateLimitError) return problem(429, e.message, { 'retry-after': String(e.retryAfterS) });
+  if (isErrorNamed<BodyTooLargeError>(e, 'BodyTooLargeError'))
+    return problem(413, e.message, e.declared ? { connection: 'close' } : {});
+  if (isErrorNamed<RateLimitError>(e, 'RateLimitError'))
+    return problem(429, e.message, { 'retry-after': String(e.retryAfterS) });
   return undefined;
+}
+
+/** A handler's error as an answer: its own status (4xx) and message (with its code when it has one of ours), read from
+ *  its fields whatever bundle made it; anything else is unexpected. */
+export function errorResponse(e: unknown, during: string): Response {
+  const limit = limitResponse(e);
+  if (limit) return limit;
+  const status = statusOf(e, 500);
+  if (status >= 500) return unexpected(e, during);
+  const message = e instanceof Error ? e.message : String(e);
+  const code = codedOf(e)?.code;
+  return Response.json({ error: code ? { message, code } : { message } }, { status });
+}
+
+/** The answer for an error nobody expected: a short message with an id, the error itself (with its stack, which may
+ *  name the server's paths) only in the server log under that id. */
+export function unexpected(e: unknown, during: string): Response {
+  const id = randomUUID().slice(0, 8);
+  console.error(`Error ${id} during ${during}:`, e);
+  return Response.json(
+    { error: { message: `Something went wrong on the server (error ${id}); its log says what.`, id } },
+    { status: 500 },
+  );
 }

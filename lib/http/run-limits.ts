@@ -1,5 +1,6 @@
-// Runs per client: at most MAX_CONCURRENT_RUNS going at once and MAX_RUNS_PER_MINUTE started a minute. Every path
-// that starts a run (the page's server actions, POST /api/chat) starts it through startLimited.
+// Runs per client: at most MAX_CONCURRENT_RUNS going at once and MAX_RUNS_PER_MINUTE started a minute (default 120,
+// lib/config: enough for an API client's test run of quick calls). Every path that starts a run (the page's server
+// actions, POST /api/chat, POST /v1/chat/completions) starts it through startLimited.
 import { loadConfig } from '../config';
 import { RunLimiter, shared } from './rate-limit';
 

@@ -148,7 +148,7 @@ describe('foldInspection', () => {
     expect(two!.request?.messages.at(-1)).toEqual({ role: 'user', content: '<tool_response>42' });
     expect(run.stop).toMatchObject({
       reason: 'answered',
-      explanation: expect.stringContaining('without calling a tool'),
+      explanation: expect.stringContaining('last reply called no tool'),
     });
     expect(run.usage.totalTokens).toBe(255);
   });

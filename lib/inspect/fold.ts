@@ -30,7 +30,7 @@ function newIteration(n: number, startT: number): Iteration {
 export function explainStop(reason: StopReason | 'running', maxLlmCalls?: number, errorMessage?: string): string {
   switch (reason) {
     case 'answered':
-      return 'Answered: the model replied without calling a tool.';
+      return 'Answered: the model’s last reply called no tool.';
     case 'max-iterations':
       return `Stopped at the limit of ${maxLlmCalls ?? 'N'} model calls per run, before the model gave an answer.`;
     case 'aborted':

@@ -1,18 +1,45 @@
 // Errors of the model layer. `retryable` is decided once, where the error is made.
 import type { ErrorInfo } from '../protocol/events';
+import { logError, withoutPaths } from './error-report';
 
-/** An error as events carry it (llm-retry, run-end): plain JSON, the HTTP status and code when it has them. */
+/** An error as events carry it (llm-retry, run-end): plain JSON, the HTTP status and code when it has them, no
+ *  absolute path of the server's. */
 export function errorInfo(err: Error & { status?: number; code?: string }): ErrorInfo {
   return {
     name: err.name,
-    message: err.message,
+    message: withoutPaths(err.message),
     ...(typeof err.status === 'number' ? { status: err.status } : {}),
     ...(err.code ? { code: String(err.code) } : {}),
   };
 }
 
+const MODEL_SERVICE_ERROR = Symbol.for('agent-studio.ModelServiceError');
+
+/** Is `e` a ModelServiceError or one of its subclasses, from any bundle: told by a process-wide symbol, not instanceof
+ *  (lib/protocol/errors.ts says why). */
+export function isModelServiceError(e: unknown): e is ModelServiceError {
+  return e instanceof Error && (e as unknown as Record<symbol, unknown>)[MODEL_SERVICE_ERROR] === true;
+}
+
+/**
+ * The error a failed run ends with. The model layer's and the tools' own errors (ModelServiceError, ToolServiceError)
+ * are written to be read and are said as they are; anything else is a failure nobody meant, said briefly with an
+ * error id, its stack in the server's log under that id.
+ */
+export function runErrorInfo(e: unknown): ErrorInfo {
+  const err = e instanceof Error ? e : new Error(String(e));
+  // A tool's ToolServiceError (or a subclass) is told by its process-wide mark; tools/ sits above this layer.
+  const toolServiceError = (err as unknown as Record<symbol, unknown>)[Symbol.for('agent-studio.ToolServiceError')];
+  if (isModelServiceError(err) || toolServiceError === true || err.name === 'ToolServiceError') return errorInfo(err);
+  const id = logError('a run failed', err);
+  const info = errorInfo(err);
+  return { ...info, message: `${info.message} (error id ${id})` };
+}
+
 export class ModelServiceError extends Error {
   override name = 'ModelServiceError';
+  /** Marks this class and its subclasses for isModelServiceError. */
+  readonly [MODEL_SERVICE_ERROR] = true;
   readonly status?: number;
   readonly code?: string;
   readonly retryable: boolean;

@@ -1,45 +1,14 @@
 // Builds the ChatModel a configuration describes. The caller resolves the configuration (lib/config reads the
-// environment; the composition root adds a conversation's settings); nothing here reads the environment.
-import type { Pricing } from '../protocol/events';
-import type { LocalModelsEnvConfig } from '../config';
-import type { FncallMode } from '../protocol/enums';
+// environment; the composition root adds a conversation's settings): createChatModel reads nothing from the
+// environment. getChatModel takes Qwen-Agent's config dict, with the environment upstream reads for it.
 import { DeferredLocalModel } from './local/deferred-model';
 import { loadOptionsFrom } from './local/worker-protocol';
-import type { ChatModel, GenerateCfg } from './model';
-import type { ImageResolver } from './image-data';
+import type { ChatModel } from './model';
+import type { LocalModelConfig, ModelConfig } from './model-config';
 import { OpenAIChatModel } from './openai-model';
+import { qwenModelConfig, type QwenLlmConfig } from './qwen-config';
 
-/** A model connection and how to call it. Fields left out take the model layer's defaults. */
-export interface ModelConfig {
-  /** Model name sent in each request (default gpt-4o-mini; for a local model, its file name without .gguf). */
-  model?: string;
-  /** An OpenAI-compatible server, ending in /v1 (default: OpenAI). */
-  baseURL?: string;
-  apiKey?: string;
-  fncallMode?: FncallMode;
-  /** Qwen-Agent's generate_cfg: model parameters and per-call knobs. */
-  generateCfg?: GenerateCfg;
-  maxRetries?: number;
-  requestTimeoutMs?: number;
-  idleTimeoutMs?: number;
-  maxInputTokens?: number;
-  /** The connection's name (shown on each turn, in run-start). */
-  connection?: string;
-  /** The model's prices per million tokens and its context length, when known (recorded in run-start). */
-  pricing?: Pricing;
-  contextLength?: number;
-  /** Reads image items' references when a request leaves (the app: its uploads). Without it, only image URLs
-   *  (http, https, data) are sent. */
-  images?: ImageResolver;
-  /**
-   * The built-in local model: this GGUF file runs in the app's own process instead of a server being called
-   * (baseURL, apiKey, retries and timeouts are then unused).
-   */
-  local?: LocalModelConfig;
-}
-
-/** A GGUF file (absolute path: resolveLocalModel names one under DATA_DIR/models) and how llama.cpp runs it. */
-export type LocalModelConfig = { file: string } & Partial<Omit<LocalModelsEnvConfig, 'dir'>>;
+export type { LocalModelConfig, ModelConfig } from './model-config';
 
 export function createChatModel(config: ModelConfig = {}): ChatModel {
   if (config.local) return localChatModel(config, config.local);
@@ -47,6 +16,7 @@ export function createChatModel(config: ModelConfig = {}): ChatModel {
     model: config.model,
     baseURL: config.baseURL,
     apiKey: config.apiKey,
+    ...(config.addressPolicy ? { addressPolicy: config.addressPolicy } : {}),
     fncallMode: config.fncallMode,
     generateCfg: config.generateCfg,
     connection: config.connection,
@@ -60,6 +30,12 @@ export function createChatModel(config: ModelConfig = {}): ChatModel {
       maxInputTokens: config.maxInputTokens,
     },
   });
+}
+
+/** Qwen-Agent's get_chat_model: a model from its llm config dict, or a model name (qwen-config.ts says what is
+ *  supported; the rest is refused, naming what to pass). */
+export function getChatModel(cfg: QwenLlmConfig | string = 'qwen-plus'): ChatModel {
+  return createChatModel(qwenModelConfig(cfg));
 }
 
 function localChatModel(config: ModelConfig, { file, ...settings }: LocalModelConfig): ChatModel {

@@ -3,7 +3,8 @@ import type { CallFormat, FncallMode } from '../protocol/enums';
 import type { ErrorInfo, LlmRequest, Pricing, RawStream, Usage } from '../protocol/events';
 import type { FunctionDef, Lang, Message } from './schema';
 
-/** Qwen-Agent's generate_cfg. Known keys are interpreted; any other key is forwarded in the request body. */
+/** Qwen-Agent's generate_cfg. Known keys are interpreted here and never sent; any other key is sent in the request
+ *  body as given (docs/qwen-agent.md has the table). */
 export interface GenerateCfg {
   temperature?: number;
   top_p?: number;
@@ -17,8 +18,10 @@ export interface GenerateCfg {
   retry_base_delay_ms?: number;
   /** Input budget in tokens (default 58,000; <= 0 disables truncation). */
   max_input_tokens?: number;
+  /** Several calls in one answer. Unset: allowed natively and in nous (whose template upstream never limits), off in
+   *  qwen (upstream's default, the single-call template). false keeps only the first call in every format. */
   parallel_function_calls?: boolean;
-  /** 'auto' (default), 'none', or the name of a function to force. */
+  /** 'auto' (default), 'none', the name of a function to force, or 'required' (native only: some call). */
   function_choice?: string;
   /** The server strips the opening <think>: treat content as reasoning until </think>. */
   thought_in_content?: boolean;
@@ -34,7 +37,16 @@ export interface GenerateCfg {
    *  model; a model that is not is sent their text and the call says how many were withheld. Default false. */
   tool_images?: boolean;
   request_timeout_ms?: number;
+  /** Upstream's name for the request timeout, in seconds (the openai client's `timeout`). */
+  request_timeout?: number;
   idle_timeout_ms?: number;
+  /** Merged into the request body's top level, as the Python openai client does (vLLM's chat_template_kwargs, …). */
+  extra_body?: Record<string, unknown>;
+  /** The prompts' language when the caller does not give one (an agent always does: its run's language). */
+  lang?: Lang;
+  /** Read when the model is made (they pick its function-call mode): true is 'native', else the template. */
+  use_raw_api?: boolean;
+  fncall_prompt_type?: 'nous' | 'qwen';
   [key: string]: unknown;
 }
 

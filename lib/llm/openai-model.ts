@@ -2,9 +2,19 @@
 // OpenAI) on the `openai` package. Streams, assembles tool calls, routes reasoning, enforces stop words, retries.
 import OpenAI from 'openai';
 import type { Stream } from 'openai/core/streaming';
+import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
+import { guardedFetch } from '../net/guarded-fetch';
 import type { CallFormat, FncallMode } from '../protocol/enums';
 import type { LlmRequest, Pricing, Usage } from '../protocol/events';
-import { errorInfo, ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
+import { errorInfo, isModelServiceError, ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
+import {
+  addRequestParams,
+  checkCallMode,
+  checkGenerateCfg,
+  parallelCalls,
+  requestTimeoutMs,
+  resolveFncallMode,
+} from './generate-cfg';
 import { functionsToText, getFncallFormat } from './fncall';
 import type { FncallFormat, FncallFormatName } from './fncall/types';
 import type { ChatModel, ChatRequest, GenerateCfg, LlmCallResult, LlmEventSink, LlmStreamEvent } from './model';
@@ -24,6 +34,8 @@ export interface OpenAIModelOptions {
   model?: string;
   baseURL?: string;
   apiKey?: string;
+  /** Which addresses the server may be reached at, checked for each connection the client opens (default: any). */
+  addressPolicy?: AddressPolicy;
   fncallMode?: FncallMode;
   generateCfg?: GenerateCfg;
   /** The connection's name, shown on each turn. */
@@ -37,28 +49,6 @@ export interface OpenAIModelOptions {
   defaults?: { maxRetries?: number; requestTimeoutMs?: number; idleTimeoutMs?: number; maxInputTokens?: number };
 }
 
-// Keys of GenerateCfg that steer this client and are never sent as request parameters.
-const LOCAL_KEYS = new Set([
-  'stop',
-  'seed',
-  'max_retries',
-  'retry_base_delay_ms',
-  'max_input_tokens',
-  'parallel_function_calls',
-  'function_choice',
-  'thought_in_content',
-  'stream',
-  'record_raw_stream',
-  'send_reasoning',
-  'multimodal',
-  'tool_images',
-  'request_timeout_ms',
-  'idle_timeout_ms',
-  'lang',
-  'fncall_prompt_type',
-  'use_raw_api',
-]);
-// Parameters the OpenAI schema lacks but vLLM/SGLang accept at the top level (Qwen-Agent moves them to extra_body).
 const MAX_API_STOP_WORDS = 4; // OpenAI rejects more; the rest are still enforced on the client.
 
 interface Sent {
@@ -72,6 +62,12 @@ interface Sent {
 interface Prepared {
   format: CallFormat;
   fncall?: FncallFormat;
+  /** Several calls in one answer (false: only the first is kept). */
+  parallel: boolean;
+  /** function_choice 'none': tools were not offered, so a call the server still sends is dropped. */
+  noTools: boolean;
+  /** function_choice names a function: the prompt formats pre-fill its call. */
+  forced: boolean;
   body: Record<string, unknown>;
   stop: string[];
   cfg: GenerateCfg;
@@ -89,6 +85,8 @@ export class OpenAIChatModel implements ChatModel {
   readonly pricing?: Pricing;
   readonly contextLength?: number;
   readonly generateCfg: GenerateCfg;
+  /** The server's base URL (as given; the SDK's default, OpenAI, when unset). */
+  readonly baseURL: string;
   private readonly client: OpenAI;
   private readonly defaults: Required<NonNullable<OpenAIModelOptions['defaults']>>;
   private readonly idleWatch = new IdleWatch();
@@ -97,11 +95,12 @@ export class OpenAIChatModel implements ChatModel {
 
   constructor(opts: OpenAIModelOptions = {}) {
     this.model = opts.model ?? 'gpt-4o-mini';
-    this.fncallMode = opts.fncallMode ?? 'native';
+    this.generateCfg = opts.generateCfg ?? {};
+    checkGenerateCfg(this.generateCfg);
+    this.fncallMode = resolveFncallMode(opts.fncallMode, this.generateCfg, 'native');
     if (opts.connection) this.connection = opts.connection;
     if (opts.pricing) this.pricing = opts.pricing;
     if (opts.contextLength) this.contextLength = opts.contextLength;
-    this.generateCfg = opts.generateCfg ?? {};
     this.images = opts.images ?? urlImagesOnly;
     this.defaults = {
       maxRetries: opts.defaults?.maxRetries ?? 2,
@@ -115,7 +114,9 @@ export class OpenAIChatModel implements ChatModel {
       apiKey: opts.apiKey || 'EMPTY',
       maxRetries: 0,
       timeout: this.defaults.requestTimeoutMs,
+      ...(opts.addressPolicy && !opts.addressPolicy.allowPrivate ? { fetch: guardedFetch(opts.addressPolicy) } : {}),
     });
+    this.baseURL = this.client.baseURL;
   }
 
   async chat(req: ChatRequest, onEvent: LlmEventSink = () => {}): Promise<LlmCallResult> {
@@ -180,19 +181,35 @@ export class OpenAIChatModel implements ChatModel {
 
   private prepare(req: ChatRequest): Prepared {
     if (!req.messages.length) throw new ModelInputError('messages must not be empty');
+    if (req.cfg) {
+      checkGenerateCfg(req.cfg);
+      checkCallMode(this.fncallMode, req.cfg);
+    }
     const cfg = req.cfg ? mergeCfg(this.generateCfg, req.cfg) : this.generateCfg; // read, never written
-    const lang = req.lang ?? detectLang(req.messages);
+    // An agent always says (its run's language, as upstream's agents pass lang per call); a direct call may leave
+    // it to generate_cfg.lang, then to the messages.
+    const lang = req.lang ?? cfg.lang ?? detectLang(req.messages);
     const budget = cfg.max_input_tokens ?? this.defaults.maxInputTokens;
     const truncated = truncateInputMessages(req.messages, budget);
     let messages = truncated.messages;
 
     const functions = req.functions ?? [];
     const choice = cfg.function_choice ?? 'auto';
-    if (functions.length && choice !== 'auto' && choice !== 'none' && !functions.some((f) => f.name === choice)) {
-      throw new ModelInputError(`function_choice must be 'auto', 'none' or one of the functions (got '${choice}')`);
+    if (
+      functions.length &&
+      !['auto', 'none', 'required'].includes(choice) &&
+      !functions.some((f) => f.name === choice)
+    ) {
+      throw new ModelInputError(
+        `function_choice must be 'auto', 'none', 'required' or one of the functions (got '${choice}')`,
+      );
     }
     const useTools = functions.length > 0 && choice !== 'none';
-    const parallel = cfg.parallel_function_calls ?? true;
+    if (useTools && choice === 'required' && this.fncallMode !== 'native')
+      throw new ModelInputError(
+        `function_choice 'required' needs the tools API (fncallMode 'native'); this model writes calls as text ('${this.fncallMode}').`,
+      );
+    const parallel = parallelCalls(cfg, this.fncallMode);
     // Images go to a multimodal model with or without tools (every call format keeps a user turn's image items), and
     // so do the latest step's tool images when asked (tool-images.ts); a model that cannot see is told neither.
     const multimodal = Boolean(cfg.multimodal);
@@ -213,13 +230,16 @@ export class OpenAIChatModel implements ChatModel {
       // An agent passes the same function list on every call of a run: converted once.
       if (functions !== this.wireTools.functions) this.wireTools = { functions, tools: toWireTools(functions) };
       body.tools = this.wireTools.tools;
-      if (choice !== 'auto') body.tool_choice = { type: 'function', function: { name: choice } };
+      if (choice === 'required') body.tool_choice = 'required';
+      else if (choice !== 'auto') body.tool_choice = { type: 'function', function: { name: choice } };
       if (cfg.parallel_function_calls === false) body.parallel_tool_calls = false;
     } else if (useTools) {
       fncall = getFncallFormat(this.fncallMode as FncallFormatName);
       format = fncall.name;
       messages = fncall.render(messages, functions, { lang, parallelFunctionCalls: parallel, functionChoice: choice });
-    } else if (messages.some((m) => m.role === 'function' || m.function_call)) {
+    } else if (this.fncallMode !== 'native' && messages.some((m) => m.role === 'function' || m.function_call)) {
+      // No tools this time: a prompt format turns past calls into text (upstream's _remove_fncall_messages); the
+      // tools API keeps them as tool_calls and tool messages, as upstream's use_raw_api does.
       messages = functionsToText(messages, lang);
     }
     body.messages = continueAssistant(toWireMessages(messages, { sendReasoning: cfg.send_reasoning ?? true, lang }));
@@ -230,7 +250,7 @@ export class OpenAIChatModel implements ChatModel {
         : (cfg.stop ?? []);
     if (stop.length) body.stop = stop.slice(0, MAX_API_STOP_WORDS);
     body.seed = cfg.seed ?? Math.floor(Math.random() * 2 ** 30);
-    for (const k in cfg) if (cfg[k] !== undefined && !LOCAL_KEYS.has(k)) body[k] = cfg[k];
+    addRequestParams(body, cfg);
     if (cfg.stream !== false) {
       body.stream = true;
       body.stream_options = { include_usage: true };
@@ -238,12 +258,26 @@ export class OpenAIChatModel implements ChatModel {
     const truncation = truncated.notes.length
       ? { inputTokens: truncated.inputTokens, budget, notes: truncated.notes }
       : undefined;
-    return { format, fncall, body, stop, cfg, truncation, imagesWithheld, toolImagesWithheld };
+    const noTools = functions.length > 0 && choice === 'none';
+    const forced = useTools && choice !== 'auto' && choice !== 'required';
+    return {
+      format,
+      fncall,
+      parallel,
+      noTools,
+      forced,
+      body,
+      stop,
+      cfg,
+      truncation,
+      imagesWithheld,
+      toolImagesWithheld,
+    };
   }
 
   /** Sends the request. The SDK's own timeout covers the wait for response headers. */
   private send(p: Prepared, signal: AbortSignal | undefined): Sent {
-    const requestTimeout = p.cfg.request_timeout_ms ?? this.defaults.requestTimeoutMs;
+    const requestTimeout = requestTimeoutMs(p.cfg, this.defaults.requestTimeoutMs);
     const options =
       requestTimeout === this.defaults.requestTimeoutMs
         ? signal
@@ -300,8 +334,9 @@ export class OpenAIChatModel implements ChatModel {
 
     const router = new StreamTextRouter({
       stopWords: p.stop,
-      toolStartMarker: p.fncall?.toolStartMarker,
+      toolStartMarker: p.forced ? (p.fncall?.forcedCallMarker ?? p.fncall?.toolStartMarker) : p.fncall?.toolStartMarker,
       thoughtInContent: p.cfg.thought_in_content,
+      dropLeading: p.fncall?.continuationPrefixes,
     });
     const calls = new ToolCallAssembler();
     let apiReasoning = '';
@@ -395,12 +430,19 @@ export class OpenAIChatModel implements ChatModel {
     const nativeCalls = calls.result();
     if (p.fncall) {
       const parsed = p.fncall.parse(routed.toolSource, {
-        parallelFunctionCalls: p.cfg.parallel_function_calls ?? true,
+        parallelFunctionCalls: p.parallel,
+        functionChoice: p.cfg.function_choice,
       });
       parseErrors.push(...parsed.errors);
       messages.push(...parsed.messages.filter((m) => m.function_call));
+    } else if (p.noTools && nativeCalls.length) {
+      parseErrors.push(`function_choice is 'none', yet the server sent ${nativeCalls.length} tool call(s): dropped.`);
     } else {
-      for (const c of nativeCalls) {
+      // A server may ignore parallel_tool_calls: false; only the first call is kept then, as in the text formats.
+      const kept = p.parallel ? nativeCalls : nativeCalls.slice(0, 1);
+      if (kept.length < nativeCalls.length)
+        parseErrors.push(`Parallel calls are off: kept the first call, dropped ${nativeCalls.length - 1}.`);
+      for (const c of kept) {
         messages.push({
           role: 'assistant',
           content: '',
@@ -457,9 +499,23 @@ function toUsage(
   return { promptTokens, completionTokens, totalTokens: u.total_tokens ?? promptTokens + completionTokens };
 }
 
+/** The most of a provider's own error message a run's error repeats. */
+const PROVIDER_MESSAGE_CHARS = 300;
+
+/** A provider's `error.message`, on one line and cut short: the only words of the server's a run's error repeats (a
+ *  body that is not an OpenAI-style error, an HTML page say, is never repeated). */
+function providerMessage(body: { message?: unknown }): string | undefined {
+  if (typeof body.message !== 'string' || !body.message.trim()) return undefined;
+  const line = body.message.replace(/\s+/g, ' ').trim();
+  return line.length > PROVIDER_MESSAGE_CHARS ? `${line.slice(0, PROVIDER_MESSAGE_CHARS)}…` : line;
+}
+
 /** Any failure of a call, as a ModelServiceError that knows whether it may be retried. */
 export function toModelError(e: unknown): ModelServiceError {
-  if (e instanceof ModelServiceError) return e;
+  if (isModelServiceError(e)) return e;
+  // The address policy refused the server's address (lib/net/guarded-fetch.ts): said as it is, never retried.
+  const blocked = blockedAddressIn(e);
+  if (blocked) return new ModelServiceError(blocked.message, { retryable: false, code: 'address-refused', cause: e });
   if (e instanceof OpenAI.APIConnectionError) {
     return new ModelServiceError(`Cannot reach the model server: ${e.message}${causeText(e)}`, {
       retryable: true,
@@ -468,8 +524,10 @@ export function toModelError(e: unknown): ModelServiceError {
     });
   }
   if (e instanceof OpenAI.APIError) {
-    const body = (e.error ?? {}) as { message?: string; code?: string; type?: string };
-    const detail = body.message ?? e.message;
+    const body = (e.error ?? {}) as { message?: unknown; code?: string; type?: string };
+    const said = providerMessage(body);
+    // Whether to retry is judged on everything the server said; only `said` is repeated.
+    const detail = typeof body.message === 'string' ? body.message : e.message;
     const status = e.status;
     const code = body.code ?? body.type ?? undefined;
     const headers = e.headers as Headers | undefined;
@@ -481,7 +539,7 @@ export function toModelError(e: unknown): ModelServiceError {
       /rate.?limit|overload|server.?error|internal|unavailable|timeout/i.test(`${code} ${detail}`);
     const retryable = isRetryableStatus(status, detail) || streamRetryable;
     const prefix = status ? `Model server error ${status}` : 'Model server error';
-    return new ModelServiceError(`${prefix}: ${detail}`, {
+    return new ModelServiceError(`${prefix}: ${said ?? 'the server gave no error message.'}`, {
       status,
       code: code ? String(code) : undefined,
       retryable,

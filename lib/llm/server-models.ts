@@ -1,6 +1,10 @@
 // Asks an OpenAI-compatible server which models it serves (GET <base URL>/models), and says plainly what failed:
 // nothing answers (unreachable), the key was refused (401/403), something answered but not as an OpenAI-compatible
-// server, or it took too long. Used by "Test connection", the model picker and the loopback scan.
+// server, the address policy refused the address, or it took too long. Used by "Test connection", the model picker
+// and the loopback scan. A failure is told in our own words only: nothing of what the server answered is repeated
+// (a user could otherwise read a page of the server's network through a connection's error).
+import { blockedAddressIn } from '../net/address-policy';
+import type { FetchLike } from '../net/guarded-fetch';
 import { hintsFromModelEntry, type CapabilityHints } from './capabilities';
 
 export interface ServerModel {
@@ -24,7 +28,8 @@ export function contextLengthOf(entry: unknown): number | undefined {
   return undefined;
 }
 
-export type ServerModelsProblem = 'bad-url' | 'unreachable' | 'unauthorized' | 'not-openai' | 'timeout' | 'http';
+export type ServerModelsProblem =
+  'bad-url' | 'unreachable' | 'unauthorized' | 'not-openai' | 'timeout' | 'http' | 'blocked';
 
 export type ServerModelsResult =
   { ok: true; models: ServerModel[] } | { ok: false; problem: ServerModelsProblem; message: string; status?: number };
@@ -34,6 +39,8 @@ export interface ServerModelsOptions {
   /** Default 8 s. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The fetch to ask with: the connection's address policy (lib/net/guarded-fetch.ts); default the global one. */
+  fetch?: FetchLike;
 }
 
 /** The base URL as given, checked: http(s), no credentials in it, no trailing slash. */
@@ -92,8 +99,10 @@ export async function listServerModels(baseURL: string, opts: ServerModelsOption
   const timer = AbortSignal.timeout(timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timer]) : timer;
   const seconds = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 100) / 10} s` : `${timeoutMs} ms`;
+  const fetch = opts.fetch ?? globalThis.fetch;
+  const modelsPath = `${new URL(base.url).pathname.replace(/\/+$/, '')}/models`;
   const endsInV1 = /\/v1$/.test(new URL(base.url).pathname);
-  const v1Hint = endsInV1 ? '' : ' OpenAI-compatible base URLs usually end in /v1.';
+  const v1Hint = endsInV1 ? '' : ` OpenAI-compatible base URLs usually end in /v1: try ${base.url}/v1.`;
   let response: Response;
   let text: string;
   try {
@@ -106,6 +115,8 @@ export async function listServerModels(baseURL: string, opts: ServerModelsOption
   } catch (e) {
     if (timer.aborted) return { ok: false, problem: 'timeout', message: `${host} did not answer within ${seconds}.` };
     if (opts.signal?.aborted) throw e;
+    const blocked = blockedAddressIn(e);
+    if (blocked) return { ok: false, problem: 'blocked', message: blocked.message };
     return {
       ok: false,
       problem: 'unreachable',
@@ -132,19 +143,12 @@ export async function listServerModels(baseURL: string, opts: ServerModelsOption
       ok: false,
       problem: 'not-openai',
       status,
-      message: `${host} answered, but not as an OpenAI-compatible server (GET ${new URL(base.url).pathname}/models gave ${
-        response.ok ? 'no model list' : `HTTP ${status}`
-      }).${v1Hint}`,
+      message: `${host} answered, but it is not an OpenAI-compatible server: GET ${modelsPath} ${
+        response.ok ? 'gave no list of models' : `answered HTTP ${status}`
+      }.${v1Hint}`,
     };
-  if (!response.ok) {
-    const detail = (body as { error?: { message?: unknown } } | undefined)?.error?.message;
-    return {
-      ok: false,
-      problem: 'http',
-      status,
-      message: `${host} answered HTTP ${status}${typeof detail === 'string' ? `: ${detail.slice(0, 200)}` : ''}.`,
-    };
-  }
+  if (!response.ok)
+    return { ok: false, problem: 'http', status, message: `${host} answered HTTP ${status} to GET ${modelsPath}.` };
   const models: ServerModel[] = [];
   const seen = new Set<string>();
   for (const entry of data as unknown[]) {
@@ -171,8 +175,9 @@ export async function listServerModels(baseURL: string, opts: ServerModelsOption
 export async function withOllamaCapabilities(
   baseURL: string,
   models: ServerModel[],
-  opts: { timeoutMs?: number; max?: number } = {},
+  opts: { timeoutMs?: number; max?: number; fetch?: FetchLike } = {},
 ): Promise<ServerModel[]> {
+  const fetch = opts.fetch ?? globalThis.fetch;
   const origin = new URL(baseURL).origin;
   const asked = models.filter((m) => m.ownedBy === 'library').slice(0, opts.max ?? 50);
   if (!asked.length) return models;

@@ -11,6 +11,9 @@ export interface StreamTextOptions {
   toolStartMarker?: string;
   /** The server strips the opening <think> (the chat template adds it): content starts inside reasoning. */
   thoughtInContent?: boolean;
+  /** Left out of the text when the content starts with one (the first that matches): the qwen format's prompt ends
+   *  at "✿RETURN✿", so the model's answer starts with the ": " that follows it. */
+  dropLeading?: readonly string[];
 }
 
 export interface StreamTextOutput {
@@ -64,6 +67,8 @@ export class StreamTextRouter {
   private readonly stopWords: readonly string[];
   private readonly maxStop: number;
   private readonly toolMarker?: string;
+  private readonly dropLeading: readonly string[];
+  private leadDecided: boolean;
 
   // think/text state over the cut content
   private pos = 0; // how far the content has been routed
@@ -78,6 +83,8 @@ export class StreamTextRouter {
     this.maxStop = Math.max(0, ...this.stopWords.map((w) => w.length));
     this.toolMarker = opts.toolStartMarker;
     this.inThink = Boolean(opts.thoughtInContent);
+    this.dropLeading = (opts.dropLeading ?? []).filter((w) => w.length > 0);
+    this.leadDecided = this.dropLeading.length === 0;
   }
 
   get stopped(): boolean {
@@ -90,7 +97,21 @@ export class StreamTextRouter {
     this.raw += delta;
     this.scanStop();
     const end = this.stopped ? this.cut : this.raw.length - heldSuffix(this.raw, this.stopWords);
+    if (!this.decideLead(end, false)) return { reasoning: '', text: '' };
     return this.route(end, false);
+  }
+
+  /** Skips a leading prefix to drop once the content is long enough to tell; false while it cannot yet. */
+  private decideLead(end: number, final: boolean): boolean {
+    if (this.leadDecided) return true;
+    const head = this.raw.slice(0, end);
+    const match = this.dropLeading.find((w) => head.startsWith(w));
+    if (!final && !match && this.dropLeading.some((w) => w.startsWith(head))) return false;
+    // A shorter prefix may match before a longer one could: wait until the longest one is decided too.
+    if (!final && match && this.dropLeading.some((w) => w.length > match.length && w.startsWith(head))) return false;
+    this.leadDecided = true;
+    if (match) this.pos = match.length;
+    return true;
   }
 
   /** The stream ended: release what was held back (minus a trailing partial stop word) and sum up. */
@@ -105,6 +126,7 @@ export class StreamTextRouter {
         }
       }
     }
+    this.decideLead(end, true);
     const tail = this.route(end, true);
     const content = this.raw.slice(0, end);
     return {

@@ -5,7 +5,7 @@
 // A 400 that the text request gets as well was not about tools: that error stands and nothing is remembered.
 import type { Pricing } from '../protocol/events';
 import { TOOLS_REFUSED_CODE, type FncallMode } from '../protocol/enums';
-import { errorInfo, ModelServiceError } from './errors';
+import { errorInfo, isModelServiceError, ModelServiceError } from './errors';
 import type { ChatModel, ChatRequest, LlmCallResult, LlmEventSink } from './model';
 
 export { TOOLS_REFUSED_CODE };
@@ -46,7 +46,7 @@ export class ToolFallbackModel implements ChatModel {
         onEvent(e);
       });
     } catch (e) {
-      if (!withTools || streamed || !(e instanceof ModelServiceError) || e.status !== 400) throw e;
+      if (!withTools || streamed || !isModelServiceError(e) || e.status !== 400) throw e;
       const text = this.opts.text();
       const notice = new ModelServiceError(
         `The model server refused native tool calls (${e.message}); the tools now go in the text (nous format), ` +

@@ -6,7 +6,10 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
+import { guardedFetch } from '../net/guarded-fetch';
 import { transportKind, type HttpServerConfig, type McpServerConfig, type StdioServerConfig } from './config';
+import { isErrorNamed } from '../protocol/errors';
 
 export interface McpToolInfo {
   name: string;
@@ -23,11 +26,17 @@ export type ServerState =
 export interface ConnectionOptions {
   connectTimeoutMs: number;
   callTimeoutMs: number;
+  /** Which addresses an HTTP server's URL may reach, checked for each connection opened (the same policy as model
+   *  connections', lib/net/guarded-fetch.ts). Absent: any (a server the server's owner configured). */
+  addressPolicy?: AddressPolicy;
 }
 
 const STDERR_KEEP = 2000;
 
 function message(e: unknown): string {
+  // A refusal of the address policy says why, where fetch would only say "fetch failed".
+  const blocked = blockedAddressIn(e);
+  if (blocked) return blocked.message;
   return e instanceof Error ? e.message : String(e);
 }
 
@@ -41,7 +50,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 function isDeadSession(e: unknown): boolean {
-  if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) return true;
+  if (isErrorNamed<McpError>(e, 'McpError') && e.code === ErrorCode.ConnectionClosed) return true;
   return /not connected|connection closed|ECONNREFUSED|ECONNRESET|EPIPE|fetch failed|socket hang up/i.test(message(e));
 }
 
@@ -138,9 +147,11 @@ export class McpConnection {
     }
     const c = this.config as HttpServerConfig;
     const requestInit = c.headers ? { headers: c.headers } : undefined;
+    const policy = this.opts.addressPolicy;
+    const fetch = policy && !policy.allowPrivate ? { fetch: guardedFetch(policy) } : {};
     return kind === 'sse'
-      ? new SSEClientTransport(new URL(c.url), { requestInit })
-      : new StreamableHTTPClientTransport(new URL(c.url), { requestInit });
+      ? new SSEClientTransport(new URL(c.url), { requestInit, ...fetch })
+      : new StreamableHTTPClientTransport(new URL(c.url), { requestInit, ...fetch });
   }
 
   private async loadCatalogue(): Promise<void> {
@@ -187,7 +198,7 @@ export class McpConnection {
       try {
         return await fn(client);
       } catch (e) {
-        if (e instanceof McpError && e.code === ErrorCode.RequestTimeout)
+        if (isErrorNamed<McpError>(e, 'McpError') && e.code === ErrorCode.RequestTimeout)
           throw new Error(`MCP server ${this.name} did not answer ${what} within ${this.opts.callTimeoutMs} ms`);
         if (retried || !(isDeadSession(e) || !this.alive)) throw e;
         retried = true;

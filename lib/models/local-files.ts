@@ -23,6 +23,7 @@ import {
 import { describeStart } from '../llm/local/gguf-header';
 import { summarize } from '../llm/local/models-dir';
 import { formatBytes } from '../documents/limits';
+import { isErrorNamed } from '../protocol/errors';
 
 export interface DownloadJob {
   /** The file name it is saved as (what the page follows it by). */
@@ -149,7 +150,7 @@ export class LocalModelFiles {
         notify();
       },
       (e: unknown) => {
-        const problem: DownloadProblem = e instanceof DownloadError ? e.problem : 'network';
+        const problem: DownloadProblem = isErrorNamed<DownloadError>(e, 'DownloadError') ? e.problem : 'network';
         job.view.state = problem === 'aborted' ? 'stopped' : 'failed';
         job.view.error = { problem, message: e instanceof Error ? e.message : String(e) };
         if (problem === 'blocked') job.view.blockedHost = parsed.hostname;
@@ -251,7 +252,8 @@ export class LocalModelFiles {
         header = await readGgufHeader(temp);
       } catch (e) {
         await rm(temp, { force: true });
-        if (e instanceof GgufFormatError) throw new LocalModelError(`${name} was refused. ${e.message}`, 422);
+        if (isErrorNamed<GgufFormatError>(e, 'GgufFormatError'))
+          throw new LocalModelError(`${name} was refused. ${e.message}`, 422);
         throw e;
       }
       if (await exists(target)) {
@@ -292,7 +294,7 @@ async function checkSpace(dir: string, needed: number, name: string): Promise<vo
   }
   if (needed > free)
     throw new LocalModelError(
-      `Not enough disk space for ${name}: it needs ${(needed / 1e9).toFixed(1)} GB, ${(free / 1e9).toFixed(1)} GB is free.`,
+      `Not enough disk space for ${name}: it needs ${formatBytes(needed)}, ${formatBytes(free)} is free.`,
       507,
     );
 }

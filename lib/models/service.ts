@@ -20,6 +20,10 @@ import {
   type ServerModel,
   type ServerModelsResult,
 } from '../llm/server-models';
+import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
+import { guardedFetch } from '../net/guarded-fetch';
+import { resolveChecked } from '../net/resolve-checked';
+import { CodedError, type ErrorCode, type ErrorValues } from '../protocol/errors';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import type { ConnectionStore, StoredConnection } from '../store/types';
@@ -34,6 +38,7 @@ import {
 
 export { ENV_CONNECTION_NAME, LOCAL_CONNECTION_NAME };
 import { SecretBoxError, type SecretBox } from './secret-box';
+import { isErrorNamed } from '../protocol/errors';
 
 /** Who is asking: their owner scope, and whether they may change server-wide connections (a Viewer is one). */
 export interface ModelViewer {
@@ -105,11 +110,47 @@ export interface ConnectionInput {
   apiKey?: string | null;
   capabilities?: Record<string, CapabilityHints>;
   rates?: Record<string, ModelRates>;
+  /** Save although the server answered as no OpenAI-compatible server does (the user said so, in so many words). */
+  saveAnyway?: boolean;
 }
 
-/** A request the service refuses, in words the page shows. */
+/** A request the service refuses, in words the page shows, with its HTTP status (bad input: 400). */
 export class ModelRequestError extends Error {
   override name = 'ModelRequestError';
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
+
+/** A connection refused for what it would do (send a stored key elsewhere, reach the server's own network, save a
+ *  server that is not OpenAI-compatible), with its HTTP status and a code the page says in its language. */
+export class ConnectionRefusedError extends CodedError {
+  override name = 'ConnectionRefusedError';
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly status: number,
+    values?: ErrorValues,
+  ) {
+    super(code, message, values);
+  }
+}
+
+/** What the address policy's refusal tells a user whose connection reaches for the server's own network. */
+const PRIVATE_ADVICE =
+  "Only the server's own connections (its environment's and an admin's) may reach private, loopback or link-local " +
+  'addresses; ALLOW_PRIVATE_MODEL_URLS=1 allows them for everyone.';
+
+/** Where a request goes and what it carries: the stored connection's (the environment's included). */
+interface Target {
+  baseURL: string;
+  apiKey?: string;
+  name: string;
+  /** Chosen by the server's owner (the environment's, or an admin's server-wide connection): any address. */
+  trusted: boolean;
 }
 
 const DEFAULT_ENV_MODEL = 'gpt-4o-mini';
@@ -127,7 +168,13 @@ export interface ModelServiceDeps {
   /** The keys' box, made on first use (the composition root makes it at start). */
   box: () => SecretBox;
   config: Pick<AppConfig, 'llm' | 'localModels' | 'models'>;
+  /** The clock the loopback scan's reuse goes by (tests move it). */
+  now?: () => number;
 }
+
+/** A loopback scan this recent is reused: the empty page and the Models dialog scan when they open, and a model server
+ *  started after the app shows up within these few seconds (each port answers within MODEL_SCAN_TIMEOUT_MS). */
+export const SCAN_REUSE_MS = 5000;
 
 interface Listing {
   at: number;
@@ -136,7 +183,7 @@ interface Listing {
 
 export class ModelService {
   private readonly listings = new Map<string, Listing>();
-  private scanning?: Promise<FoundServer[]>;
+  private scanning?: { at: number; found: Promise<FoundServer[]> };
 
   constructor(private readonly deps: ModelServiceDeps) {}
 
@@ -171,6 +218,16 @@ export class ModelService {
       rates: Object.keys(this.config.llm.rates).length ? { '*': this.config.llm.rates } : {},
     };
     return [env, ...views];
+  }
+
+  /** The connections as the page lists them: the address of one the viewer cannot edit (the environment's, a
+   *  server-wide one) is the admin's business only. */
+  async pageConnections(viewer: ModelViewer): Promise<ConnectionView[]> {
+    const all = await this.connections(viewer);
+    if (viewer.admin) return all;
+    return all.map(({ keyProblem: _problem, ...c }) =>
+      c.editable ? { ...c, ...(_problem ? { keyProblem: _problem } : {}) } : { ...c, baseURL: '' },
+    );
   }
 
   private view(viewer: ModelViewer, c: StoredConnection): ConnectionView {
@@ -217,8 +274,46 @@ export class ModelService {
     const c = await this.visible(viewer.owner, id);
     // Another user's connection reads as one that does not exist (404).
     if (!c) throw new NotFoundError(`Unknown connection id "${id}".`);
-    if (!this.mayEdit(viewer, c)) throw new ModelRequestError('Only an admin can change the server-wide connections.');
+    if (!this.mayEdit(viewer, c))
+      throw new ModelRequestError('Only an admin can change the server-wide connections.', 403);
     return c;
+  }
+
+  /**
+   * The addresses a connection's URL may reach: any, when the server's owner chose it (the environment, an admin) or
+   * ALLOW_PRIVATE_MODEL_URLS=1 says everyone may; else public ones only. Checked where each socket is opened
+   * (lib/net/guarded-fetch.ts), for every request made for the connection.
+   */
+  private addressPolicy(trusted: boolean): AddressPolicy {
+    return {
+      allowPrivate: trusted || this.config.models.allowPrivateUrls,
+      allowHosts: [],
+      advice: PRIVATE_ADVICE,
+      hideAddress: true,
+    };
+  }
+
+  /** Refuses, before anything is sent, a URL whose host the policy refuses (403). A name that does not resolve now
+   *  is let through: the request says it is unreachable, and is checked again when it connects. */
+  private async checkAddress(baseURL: string, policy: AddressPolicy): Promise<void> {
+    if (policy.allowPrivate) return;
+    const host = new URL(baseURL).hostname;
+    try {
+      await resolveChecked(host, policy);
+    } catch (e) {
+      const blocked = blockedAddressIn(e);
+      if (blocked) throw new ConnectionRefusedError('address-refused', blocked.message, 403, { host });
+    }
+  }
+
+  /**
+   * The key a request to `baseURL` may carry for a stored connection: its own key goes only to the URL it was saved
+   * with. Another URL with no new key is refused (400) when a key is stored: the key would go there.
+   */
+  private storedKeyFor(target: Target, baseURL: string): string | undefined {
+    if (sameBaseUrl(baseURL, target.baseURL)) return target.apiKey;
+    if (target.apiKey === undefined) return undefined;
+    throw keyNeeded(target.name);
   }
 
   private checked(input: Partial<ConnectionInput>): { name?: string; baseURL?: string } {
@@ -250,6 +345,7 @@ export class ModelService {
   async addConnection(viewer: ModelViewer, input: ConnectionInput): Promise<ConnectionView> {
     const { name, baseURL } = this.checked(input);
     if (!name || !baseURL) throw new ModelRequestError('A connection needs a name and a base URL.');
+    const listed = await this.probe(baseURL, input.apiKey?.trim() || undefined, viewer.admin, input.saveAnyway);
     const saved = await this.deps.store.addConnection(viewer.admin ? null : viewer.owner, {
       name,
       baseURL,
@@ -257,12 +353,46 @@ export class ModelService {
       capabilities: input.capabilities ?? {},
       rates: input.rates ?? {},
     });
+    if (listed) this.listings.set(saved.id, { at: Date.now(), result: Promise.resolve(listed) });
     return this.view(viewer, saved);
+  }
+
+  /**
+   * What saving a URL (and key) asks first: the address policy (the viewer's: an admin may name any address), then
+   * the server's model list. A server that answers but is not OpenAI-compatible is refused unless `saveAnyway`; one
+   * that does not answer (yet) is saved. Returns the list when there is one (the picker's first listing).
+   */
+  private async probe(
+    baseURL: string,
+    apiKey: string | undefined,
+    trusted: boolean,
+    saveAnyway = false,
+  ): Promise<ServerModelsResult | undefined> {
+    const policy = this.addressPolicy(trusted);
+    await this.checkAddress(baseURL, policy);
+    const fetch = guardedFetch(policy);
+    const result = await listServerModels(baseURL, { apiKey, timeoutMs: LIST_TIMEOUT_MS, fetch });
+    if (result.ok) return { ok: true, models: await withOllamaCapabilities(baseURL, result.models, { fetch }) };
+    if (result.problem === 'blocked') throw new ConnectionRefusedError('address-refused', result.message, 403);
+    if (result.problem === 'not-openai' && !saveAnyway)
+      throw new ConnectionRefusedError('not-openai', result.message, 400, { url: baseURL });
+    return undefined;
   }
 
   async updateConnection(viewer: ModelViewer, id: string, patch: Partial<ConnectionInput>): Promise<ConnectionView> {
     const current = await this.editable(viewer, id);
     const { name, baseURL } = this.checked(patch);
+    const moved = baseURL !== undefined && !sameBaseUrl(baseURL, current.baseURL);
+    // A stored key goes only where it was saved to go: a new URL needs a new key (or none).
+    if (moved && patch.apiKey === undefined && current.apiKeyCipher !== null) throw keyNeeded(current.name);
+    // A new URL or key is checked as a new connection is; the same URL keeps the policy it was saved under.
+    if (moved || (patch.apiKey !== undefined && patch.apiKey !== null))
+      await this.probe(
+        baseURL ?? current.baseURL,
+        patch.apiKey?.trim() || undefined,
+        moved ? viewer.admin : viewer.admin || current.ownerId === null,
+        patch.saveAnyway,
+      );
     const saved = await this.deps.store.updateConnection(this.editScope(viewer, current), id, {
       ...(name ? { name } : {}),
       ...(baseURL ? { baseURL } : {}),
@@ -288,12 +418,23 @@ export class ModelService {
     viewer: ModelViewer,
     input: { id?: string; baseURL?: string; apiKey?: string | null },
   ): Promise<ServerModelsResult> {
-    let baseURL = input.baseURL;
+    let baseURL: string | undefined;
+    if (input.baseURL?.trim()) {
+      const url = normalizeBaseUrl(input.baseURL);
+      if (!url.ok) return { ok: false, problem: 'bad-url', message: url.message };
+      baseURL = url.url;
+    }
     let apiKey = input.apiKey ?? undefined;
+    // A URL the viewer typed reaches what the viewer may reach; the saved URL of a server-wide connection, what its
+    // admin may.
+    let trusted = viewer.admin;
     if (input.id) {
       const target = await this.target(viewer.owner, input.id);
-      baseURL ??= target.baseURL;
-      if (input.apiKey === undefined) apiKey = target.apiKey;
+      if (!baseURL || sameBaseUrl(baseURL, target.baseURL)) {
+        baseURL = target.baseURL;
+        trusted ||= target.trusted;
+      }
+      if (input.apiKey === undefined) apiKey = this.storedKeyFor(target, baseURL);
     }
     if (!baseURL)
       return {
@@ -301,23 +442,27 @@ export class ModelService {
         problem: 'bad-url',
         message: "Enter the server's base URL, such as http://localhost:11434/v1.",
       };
-    const result = await listServerModels(baseURL, { apiKey: apiKey || undefined, timeoutMs: LIST_TIMEOUT_MS });
+    const policy = this.addressPolicy(trusted);
+    await this.checkAddress(baseURL, policy);
+    const fetch = guardedFetch(policy);
+    const result = await listServerModels(baseURL, { apiKey: apiKey || undefined, timeoutMs: LIST_TIMEOUT_MS, fetch });
     if (!result.ok) return result;
-    return { ok: true, models: await withOllamaCapabilities(baseURL, result.models) };
+    return { ok: true, models: await withOllamaCapabilities(baseURL, result.models, { fetch }) };
   }
 
   /** The environment's connection: everyone's (its key is used for them, never shown). */
-  private envTarget(): { baseURL: string; apiKey?: string; name: string } {
+  private envTarget(): Target {
     if (!this.envConfigured) throw new ModelRequestError("The server's environment names no model server.");
     return {
       baseURL: this.config.llm.baseURL ?? 'https://api.openai.com/v1',
       apiKey: this.config.llm.apiKey,
       name: ENV_CONNECTION_NAME,
+      trusted: true,
     };
   }
 
   /** The base URL and key of a connection the viewer sees (the environment's included). */
-  private async target(owner: OwnerScope, id: string): Promise<{ baseURL: string; apiKey?: string; name: string }> {
+  private async target(owner: OwnerScope, id: string): Promise<Target> {
     if (id === ENV_CONNECTION_ID) return this.envTarget();
     const c = await this.visible(owner, id);
     if (!c) throw new NotFoundError(`Unknown connection id "${id}": pick another model.`);
@@ -326,28 +471,25 @@ export class ModelService {
       try {
         apiKey = this.deps.box().open(c.apiKeyCipher);
       } catch (e) {
-        if (e instanceof SecretBoxError)
+        if (isErrorNamed<SecretBoxError>(e, 'SecretBoxError'))
           throw new ModelRequestError(`${c.name}: ${e.message} (Settings → Models → Edit).`);
         throw e;
       }
     }
-    return { baseURL: c.baseURL, apiKey, name: c.name };
+    return { baseURL: c.baseURL, apiKey, name: c.name, trusted: c.ownerId === null };
   }
 
   // ---- the models of every connection ----
 
   /** A connection's model list, kept a little while (the picker opens often; servers change seldom). */
-  private listing(
-    id: string,
-    baseURL: string,
-    apiKey: string | undefined,
-    refresh: boolean,
-  ): Promise<ServerModelsResult> {
+  private listing(id: string, target: Target, refresh: boolean): Promise<ServerModelsResult> {
     const now = Date.now();
     const kept = this.listings.get(id);
     if (kept && !refresh && now - kept.at < LIST_TTL_MS) return kept.result;
-    const result = listServerModels(baseURL, { apiKey, timeoutMs: LIST_TIMEOUT_MS }).then(async (r) =>
-      r.ok ? { ok: true as const, models: await withOllamaCapabilities(baseURL, r.models) } : r,
+    const { baseURL, apiKey } = target;
+    const fetch = guardedFetch(this.addressPolicy(target.trusted));
+    const result = listServerModels(baseURL, { apiKey, timeoutMs: LIST_TIMEOUT_MS, fetch }).then(async (r) =>
+      r.ok ? { ok: true as const, models: await withOllamaCapabilities(baseURL, r.models, { fetch }) } : r,
     );
     this.listings.set(id, { at: now, result });
     return result;
@@ -373,8 +515,7 @@ export class ModelService {
   }
 
   private async envGroup(refresh: boolean): Promise<ModelGroup> {
-    const { baseURL, apiKey } = this.envTarget();
-    const listed = await this.listing(ENV_CONNECTION_ID, baseURL, apiKey, refresh);
+    const listed = await this.listing(ENV_CONNECTION_ID, this.envTarget(), refresh);
     const learned = await this.deps.store.learnedCapabilities(ENV_CONNECTION_ID);
     // OPENAI_MODEL is offered even when the server cannot list its models.
     const names = [this.envModel(), ...(listed.ok ? listed.models.map((m) => m.id) : [])];
@@ -400,7 +541,7 @@ export class ModelService {
     } catch (e) {
       return { ...group, problem: e instanceof Error ? e.message : String(e) };
     }
-    const listed = await this.listing(c.id, target.baseURL, target.apiKey, refresh);
+    const listed = await this.listing(c.id, target, refresh);
     if (!listed.ok) return { ...group, problem: listed.message };
     const learned = await this.deps.store.learnedCapabilities(c.id);
     group.models = listed.models.map((m) => this.option(c, m, learned[m.id]));
@@ -517,6 +658,7 @@ export class ModelService {
         model: modelName,
         baseURL: target.baseURL,
         apiKey: target.apiKey,
+        addressPolicy: this.addressPolicy(target.trusted),
         maxInputTokens: llm.maxInputTokens,
         connection: target.name,
         ...(rates.pricing ? { pricing: rates.pricing } : {}),
@@ -533,18 +675,21 @@ export class ModelService {
 
   // ---- servers on this machine ----
 
-  /** The loopback scan's servers (a new scan when `again` or none ran yet), for nobody in particular: what the
-   *  server starts with. */
+  /** The loopback scan's servers, for nobody in particular (the server starts one): the last scan's when it began
+   *  less than SCAN_REUSE_MS ago (one in progress included), else a new one; `again` always scans. */
   startScan(again = false): Promise<FoundServer[]> {
-    if (again || !this.scanning) {
+    const now = (this.deps.now ?? Date.now)();
+    if (again || !this.scanning || now - this.scanning.at >= SCAN_REUSE_MS) {
       const { scanTargets, scanTimeoutMs } = this.config.models;
-      this.scanning = scanLocalServers(scanTargets, { timeoutMs: scanTimeoutMs });
+      this.scanning = { at: now, found: scanLocalServers(scanTargets, { timeoutMs: scanTimeoutMs }) };
     }
-    return this.scanning;
+    return this.scanning.found;
   }
 
-  /** The loopback scan: the last one's result, or a new one when `again` (or none ran yet). */
+  /** The loopback scan: the last one's result when it is a few seconds old at most, else a new one (`again`: now).
+   *  The admin's only: this machine's servers are the server's network, which other users neither see nor reach. */
   async scan(viewer: ModelViewer, again = false): Promise<FoundServerView[]> {
+    if (!viewer.admin) return [];
     const found = await this.startScan(again);
     const connections = await this.connections(viewer);
     return found.map((f) => {
@@ -556,6 +701,12 @@ export class ModelService {
   /** "Use <server>": a connection to a server the scan found (the one that reaches it already, if any), and its
    *  first model's id. Only what the scan found can be used this way (loopback, known ports). */
   async useFound(viewer: ModelViewer, port: number): Promise<{ connection: ConnectionView; modelId?: string }> {
+    if (!viewer.admin)
+      throw new ConnectionRefusedError(
+        'found-admin-only',
+        'Only the admin may use the servers found on this machine.',
+        403,
+      );
     const found = (await this.scan(viewer)).find((f) => f.port === port);
     if (!found) throw new ModelRequestError(`Nothing was found on port ${port} of this machine: scan again.`);
     const connections = await this.connections(viewer);
@@ -592,6 +743,24 @@ function userHints(c: StoredConnection, model: string): CapabilityHints {
 /** A GGUF's: native tools when its chat template renders them (node-llama-cpp follows it), no images. */
 function localCapabilities(m: LocalModelFile): ModelCapabilities {
   return resolveCapabilities(m.name, { server: { tools: Boolean(m.summary?.templateHasTools), vision: false } });
+}
+
+/** The refusal of a stored key sent to another URL. */
+function keyNeeded(name: string): ConnectionRefusedError {
+  return new ConnectionRefusedError(
+    'connection-key-needed',
+    `${name}: a saved API key is sent only to the base URL it was saved with. Enter the key again for the new URL ` +
+      '(or remove the key).',
+    400,
+    { name },
+  );
+}
+
+/** The same base URL, however it was typed (a trailing slash, the host's case, a default port). */
+function sameBaseUrl(a: string, b: string): boolean {
+  const x = normalizeBaseUrl(a);
+  const y = normalizeBaseUrl(b);
+  return x.ok && y.ok && x.url === y.url;
 }
 
 function sameServer(a: string, b: string): boolean {

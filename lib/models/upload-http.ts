@@ -5,8 +5,9 @@
 // Refusals answer {"error": {"message"}}: 400 no or bad name, 409 the name is taken, 413 over
 // LOCAL_MODEL_UPLOAD_MAX_BYTES, 422 not a whole GGUF (the reason said), 507 not enough disk space.
 import { bodyChunks, declaredLength } from '../http/body';
-import { problem } from '../http/respond';
-import { LocalModelError, type LocalModelFiles } from './local-files';
+import { errorResponse, problem } from '../http/respond';
+import type { LocalModelError, LocalModelFiles } from './local-files';
+import { isErrorNamed } from '../protocol/errors';
 
 export async function handleLocalModelUpload(files: LocalModelFiles, request: Request): Promise<Response> {
   const name = new URL(request.url).searchParams.get('name');
@@ -20,6 +21,9 @@ export async function handleLocalModelUpload(files: LocalModelFiles, request: Re
     });
     return Response.json({ model }, { status: 201 });
   } catch (e) {
-    return problem(e instanceof LocalModelError ? e.status : 500, e instanceof Error ? e.message : String(e));
+    // A refusal with its status (matched by name: the files service may come from another bundle); anything else
+    // unexpected, its details in the server log only.
+    if (isErrorNamed<LocalModelError>(e, 'LocalModelError')) return problem(e.status, e.message);
+    return errorResponse(e, 'a GGUF upload');
   }
 }

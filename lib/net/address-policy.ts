@@ -10,12 +10,17 @@ const BLOCKED: [string, number, 'ipv4' | 'ipv6', string][] = [
   ['169.254.0.0', 16, 'ipv4', 'link-local (cloud metadata)'],
   ['172.16.0.0', 12, 'ipv4', 'private'],
   ['192.0.0.0', 24, 'ipv4', 'IETF protocol assignments'],
+  ['192.0.2.0', 24, 'ipv4', 'documentation'],
   ['192.168.0.0', 16, 'ipv4', 'private'],
   ['198.18.0.0', 15, 'ipv4', 'benchmarking'],
+  ['198.51.100.0', 24, 'ipv4', 'documentation'],
+  ['203.0.113.0', 24, 'ipv4', 'documentation'],
   ['224.0.0.0', 4, 'ipv4', 'multicast'],
   ['240.0.0.0', 4, 'ipv4', 'reserved'],
   ['::', 128, 'ipv6', 'unspecified'],
   ['::1', 128, 'ipv6', 'loopback'],
+  ['64:ff9b:1::', 48, 'ipv6', 'local NAT64'],
+  ['2001:db8::', 32, 'ipv6', 'documentation'],
   ['fc00::', 7, 'ipv6', 'unique-local (includes fd00:ec2::254 metadata)'],
   ['fe80::', 10, 'ipv6', 'link-local'],
   ['ff00::', 8, 'ipv6', 'multicast'],
@@ -37,6 +42,7 @@ function embeddedIPv4(ip: string): string | undefined {
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   const zeros = (n: number) => words.slice(0, n).every((w) => w === 0);
   if (zeros(5) && words[5] === 0xffff) return v4(words[6]!, words[7]!); // ::ffff:a.b.c.d
+  if (zeros(6) && words[6] !== 0) return v4(words[6]!, words[7]!); // ::a.b.c.d (IPv4-compatible; :: and ::1 excepted)
   if (words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0))
     return v4(words[6]!, words[7]!); // 64:ff9b::/96
   if (words[0] === 0x2002) return v4(words[1]!, words[2]!); // 6to4
@@ -70,11 +76,18 @@ export function blockedAddressReason(ip: string): string | undefined {
 }
 
 export interface AddressPolicy {
-  /** Allow every address (WEB_FETCH_ALLOW_PRIVATE=1). */
+  /** Allow every address (WEB_FETCH_ALLOW_PRIVATE=1; for model connections: an admin's, or ALLOW_PRIVATE_MODEL_URLS=1). */
   allowPrivate: boolean;
   /** Host names or IP addresses allowed although they are (or resolve to) non-public addresses. */
   allowHosts: readonly string[];
+  /** What a refusal tells the user to do (default: the web tools' settings). */
+  advice?: string;
+  /** Leave the address a name resolved to out of a refusal (it would tell a user how an internal name resolves). */
+  hideAddress?: boolean;
 }
+
+const WEB_ADVICE =
+  'Server-side fetches reach only public addresses unless WEB_FETCH_ALLOW_PRIVATE=1 or WEB_FETCH_ALLOW_HOSTS lists the host.';
 
 /** Throws a readable error when connecting to `ip` for `host` is not allowed by `policy`. */
 export function assertAddressAllowed(host: string, ip: string, policy: AddressPolicy): void {
@@ -84,13 +97,26 @@ export function assertAddressAllowed(host: string, ip: string, policy: AddressPo
   const allowed = policy.allowHosts.map((h) => h.toLowerCase().replace(/^\[|\]$/g, ''));
   const bareHost = host.toLowerCase().replace(/^\[|\]$/g, '');
   if (allowed.includes(bareHost) || allowed.includes(ip.toLowerCase())) return;
-  const shown = bareHost === ip ? ip : `${host} (${ip})`;
-  throw new BlockedAddressError(
-    `Refused to fetch ${shown}: ${reason} address. Server-side fetches reach only public addresses unless ` +
-      'WEB_FETCH_ALLOW_PRIVATE=1 or WEB_FETCH_ALLOW_HOSTS lists the host.',
-  );
+  const shown = bareHost === ip || policy.hideAddress ? host : `${host} (${ip})`;
+  throw new BlockedAddressError(`Refused to fetch ${shown}: ${reason} address. ${policy.advice ?? WEB_ADVICE}`);
 }
 
+/** Matched by `name` or `code`, never by class: a refusal made in one bundle is caught in another. */
 export class BlockedAddressError extends Error {
   override name = 'BlockedAddressError';
+  readonly code = 'EADDRBLOCKED';
+}
+
+/** Is `e`, or an error it was caused by, a refusal of the address policy? Returns that refusal. */
+export function blockedAddressIn(e: unknown): Error | undefined {
+  let cause: unknown = e;
+  for (let i = 0; i < 6 && cause; i++) {
+    if (
+      cause instanceof Error &&
+      (cause.name === 'BlockedAddressError' || (cause as { code?: unknown }).code === 'EADDRBLOCKED')
+    )
+      return cause;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
 }

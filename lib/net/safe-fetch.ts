@@ -1,14 +1,15 @@
 // Server-side HTTP(S) GET that cannot be turned against the server's own network: each host is resolved once,
 // every resolved address is checked, the connection is pinned to the checked address (no second lookup for a DNS
 // rebinding answer to slip through), and redirects are followed by hand so each hop is checked the same way.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import zlib from 'node:zlib';
-import { assertAddressAllowed, type AddressPolicy } from './address-policy';
+import type { AddressPolicy } from './address-policy';
+import { bareHost, resolveChecked, type Resolver } from './resolve-checked';
 
-export type Resolver = (host: string) => Promise<LookupAddress[]>;
+export type { Resolver };
 
 export interface SafeFetchOptions extends AddressPolicy {
   maxBytes: number;
@@ -37,28 +38,14 @@ export class FetchError extends Error {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-const systemResolve: Resolver = (host) =>
-  new Promise((resolve, reject) =>
-    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
-  );
-
 /** Resolves `host` once and checks every address; returns the one to connect to. */
 async function pinnedAddress(host: string, opts: AddressPolicy & { resolve?: Resolver }): Promise<LookupAddress> {
-  const bare = host.replace(/^\[|\]$/g, '');
-  const family = isIP(bare);
-  let addresses: LookupAddress[];
-  if (family) addresses = [{ address: bare, family }];
-  else {
-    try {
-      addresses = await (opts.resolve ?? systemResolve)(bare);
-    } catch (e) {
-      throw new FetchError(`Cannot resolve ${bare}: ${e instanceof Error ? e.message : String(e)}`);
-    }
+  try {
+    return await resolveChecked(host, opts);
+  } catch (e) {
+    if (e instanceof Error && e.name === 'BlockedAddressError') throw e;
+    throw new FetchError(`Cannot resolve ${bareHost(host)}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  if (!addresses.length) throw new FetchError(`Cannot resolve ${bare}: no addresses`);
-  // Every answer is checked: a name that resolves to one public and one private address is refused.
-  for (const a of addresses) assertAddressAllowed(bare, a.address, opts);
-  return addresses[0]!;
 }
 
 function pinnedLookup(address: LookupAddress): LookupFunction {

@@ -147,7 +147,7 @@ export class CompletionFold {
       case 'run-end': {
         if (agent) return [];
         if (e.reason === 'error') this.error = e.error?.message ?? 'The run failed.';
-        this.finish = finishReason(e.reason);
+        this.finish = finishReason(e.reason, e.finishReason);
         this.usage = wireUsage(e.usage);
         return [];
       }
@@ -204,9 +204,11 @@ export class CompletionFold {
   }
 }
 
-function finishReason(reason: StopReason): FinishReason {
+/** A run's end as OpenAI's finish_reason: an answer cut by max_tokens is "length", as the model said. */
+function finishReason(reason: StopReason, lastCall: string | undefined): FinishReason {
   if (reason === 'tool-calls') return 'tool_calls';
   if (reason === 'max-iterations') return 'length';
+  if (reason === 'answered' && lastCall === 'length') return 'length';
   return 'stop';
 }
 

@@ -6,30 +6,20 @@ import { runFeed } from '../chat/feed';
 import type { LiveRuns } from '../chat/live-runs';
 import { titleFrom, type ChatService } from '../chat/service';
 import { contentText } from '../llm/schema';
-import { RateLimitError } from '../http/rate-limit';
+import { isErrorNamed } from '../protocol/errors';
 import { startLimited } from '../http/run-limits';
 import type { Actor } from '../chat/actor';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
 import { CompletionFold, RunFailedError } from './completion';
+import { apiError } from './errors';
 import { apiModels, findModel, MODEL_OWNER } from './models';
-import { InvalidRequestError, parseCompletionRequest } from './request';
+import { checkForAgent, InvalidRequestError, parseCompletionRequest } from './request';
 
 export interface ApiDeps {
   chat: ChatService;
   runs: LiveRuns;
   store: Pick<ChatStore, 'getRunEvents' | 'listAgents'>;
-}
-
-type ErrorType = 'invalid_request_error' | 'not_found_error' | 'server_error';
-
-export function apiError(
-  status: number,
-  message: string,
-  type: ErrorType,
-  extra: { code?: string; param?: string } = {},
-): Response {
-  return Response.json({ error: { message, type, param: extra.param ?? null, code: extra.code ?? null } }, { status });
 }
 
 /** The agents the owner may name, as OpenAI's model list. */
@@ -60,18 +50,18 @@ export async function createCompletion(
   try {
     parsed = parseCompletionRequest(body);
   } catch (e) {
-    if (e instanceof InvalidRequestError)
+    if (isErrorNamed<InvalidRequestError>(e, 'InvalidRequestError'))
       return apiError(400, e.message, 'invalid_request_error', e.param ? { param: e.param } : {});
     throw e;
   }
-  const { request, messages, clientTools, generateCfg } = parsed;
+  const { request, messages, clientTools, generateCfg, runCfg, toolChoice } = parsed;
   const models = await apiModels(deps.store, actor.owner);
   const model = findModel(models, request.model);
   if (!model)
     return apiError(
       404,
       `The model "${request.model}" does not exist: GET /v1/models lists the agents (${models.map((m) => m.id).join(', ')}).`,
-      'not_found_error',
+      'invalid_request_error',
       { code: 'model_not_found', param: 'model' },
     );
   const lastUser = messages.findLast((m) => m.role === 'user');
@@ -85,15 +75,19 @@ export async function createCompletion(
           messages,
           title: `API · ${model.name}: ${titleFrom(contentText(lastUser?.content ?? ''))}`,
           clientTools,
+          run: { generateCfg: runCfg, ...(toolChoice ? { toolChoice } : {}) },
+          check: (agent) => checkForAgent(parsed, agent),
         }),
       (runId) => deps.runs.ended(runId),
     );
   } catch (e) {
-    if (e instanceof RateLimitError) throw e; // answered 429 by guardRoute
+    if (isErrorNamed(e, 'RateLimitError')) throw e; // answered 429 by guardRoute
+    if (isErrorNamed<InvalidRequestError>(e, 'InvalidRequestError'))
+      return apiError(400, e.message, 'invalid_request_error', e.param ? { param: e.param } : {});
     // A saved agent (or member) that is not the caller's is 404, a tool the admin does not allow 403; else 400.
     const own = (e as { status?: unknown } | null)?.status;
     const status = own === 404 || own === 403 ? own : 400;
-    const type = status === 404 ? 'not_found_error' : 'invalid_request_error';
+    const type = status === 403 ? 'request_forbidden' : 'invalid_request_error';
     return apiError(status, e instanceof Error ? e.message : String(e), type);
   }
   const fold = new CompletionFold(`chatcmpl-${started.runId}`, model.id);
@@ -103,7 +97,7 @@ export async function createCompletion(
     try {
       return Response.json(fold.completion(), { headers: { 'x-run-id': started.runId } });
     } catch (e) {
-      if (e instanceof RunFailedError) return apiError(500, e.message, 'server_error', { code: 'run_failed' });
+      if (isErrorNamed(e, 'RunFailedError')) return apiError(500, e.message, 'server_error', { code: 'run_failed' });
       throw e;
     }
   }

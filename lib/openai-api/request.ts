@@ -1,8 +1,12 @@
-// What a caller of POST /v1/chat/completions may send, checked at the door (OpenAI's Chat Completions request: the
-// fields an agent can honour; any other field is ignored, as OpenAI-compatible servers do), and what it becomes: the
-// messages in Qwen-Agent's form, the caller's own tools, the generation settings.
+// What a caller of POST /v1/chat/completions may send, checked at the door (OpenAI's Chat Completions request: each
+// parameter is honoured, passed to the model, accepted without effect, or refused with a 400 naming it; a field
+// OpenAI does not define is ignored, as OpenAI-compatible servers do), and what it becomes: the messages in
+// Qwen-Agent's form, the caller's own tools, the generation settings, the run's tool choice. docs/qwen-agent.md has
+// the table.
+import type { Agent, GenerateCfg, ToolChoice } from '../agent';
 import { fromWireMessages, type IncomingWireMessage } from '../llm/oai-wire';
 import type { FunctionDef, Message } from '../llm/schema';
+import type { AgentKind } from '../protocol/enums';
 import { z } from '../protocol/zod';
 
 const text = z.object({ type: z.literal('text'), text: z.string() });
@@ -38,6 +42,25 @@ const ToolSchema = z.object({
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
+const ToolChoiceSchema = z.union([
+  z.enum(['none', 'auto', 'required']),
+  z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
+]);
+
+const ResponseFormatSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({
+    type: z.literal('json_schema'),
+    json_schema: z.object({
+      name: z.string().min(1),
+      description: z.string().optional(),
+      schema: z.record(z.string(), z.unknown()).optional(),
+      strict: z.boolean().nullable().optional(),
+    }),
+  }),
+]);
+
 export const CompletionRequestSchema = z.object({
   model: z.string({ error: '"model" must name one of GET /v1/models (an agent id or name).' }).min(1),
   messages: z.array(MessageSchema).min(1, '"messages" must hold at least one message.'),
@@ -51,6 +74,35 @@ export const CompletionRequestSchema = z.object({
   presence_penalty: finite.nullable().optional(),
   frequency_penalty: finite.nullable().optional(),
   seed: z.number().int().nullable().optional(),
+  tool_choice: ToolChoiceSchema.optional(),
+  parallel_tool_calls: z.boolean().optional(),
+  response_format: ResponseFormatSchema.optional(),
+  stop: z
+    .union([z.string(), z.array(z.string()).max(4, 'at most 4 stop sequences')])
+    .nullable()
+    .optional(),
+  n: z.number().int().positive().nullable().optional(),
+  logprobs: z.boolean().nullable().optional(),
+  top_logprobs: z.number().int().min(0).max(20).nullable().optional(),
+  // Passed to the model as given.
+  logit_bias: z.record(z.string(), finite).nullable().optional(),
+  reasoning_effort: z.string().nullable().optional(),
+  verbosity: z.string().nullable().optional(),
+  // Accepted without effect: OpenAI's account features (stored completions, tiers, caching keys, end-user ids) and a
+  // latency hint that does not change the answer.
+  user: z.string().optional(),
+  safety_identifier: z.string().optional(),
+  prompt_cache_key: z.string().optional(),
+  metadata: z.record(z.string(), z.string()).nullable().optional(),
+  store: z.boolean().nullable().optional(),
+  service_tier: z.string().nullable().optional(),
+  prediction: z.unknown().optional(),
+  modalities: z.array(z.string()).nullable().optional(),
+  // Refused (see REFUSED below).
+  audio: z.unknown().optional(),
+  web_search_options: z.unknown().optional(),
+  functions: z.unknown().optional(),
+  function_call: z.unknown().optional(),
 });
 export type CompletionRequest = z.infer<typeof CompletionRequestSchema>;
 
@@ -69,8 +121,38 @@ export interface ParsedCompletion {
   request: CompletionRequest;
   messages: Message[];
   clientTools: FunctionDef[];
+  /** Numbers, kept in the stored conversation's settings (the page shows them). */
   generateCfg: Record<string, number>;
+  /** For this run only: the other parameters the model is sent or the client honours. */
+  runCfg: GenerateCfg;
+  toolChoice?: ToolChoice;
 }
+
+/** Parameters no agent run can honour, and why (answered 400 naming the parameter when set). */
+const REFUSED: Record<string, (v: unknown) => string | undefined> = {
+  n: (v) =>
+    typeof v === 'number' && v > 1 ? 'an agent run gives one answer: n must be 1 (send n requests).' : undefined,
+  logprobs: (v) =>
+    v === true
+      ? "an agent's answer comes from several model calls and tool results: token log probabilities are not returned."
+      : undefined,
+  top_logprobs: (v) => (typeof v === 'number' && v > 0 ? 'token log probabilities are not returned.' : undefined),
+  modalities: (v) =>
+    Array.isArray(v) && v.some((m) => m !== 'text')
+      ? 'agents answer in text only: modalities must be ["text"].'
+      : undefined,
+  audio: (v) => (v !== undefined && v !== null ? 'agents answer in text only (no audio output).' : undefined),
+  web_search_options: (v) =>
+    v !== undefined && v !== null
+      ? "web search is an agent's tool here (web_search): give it to the agent."
+      : undefined,
+  functions: (v) => (v !== undefined ? 'the deprecated functions parameter is not supported: send tools.' : undefined),
+  function_call: (v) =>
+    v !== undefined ? 'the deprecated function_call parameter is not supported: send tool_choice.' : undefined,
+};
+
+/** Passed to the model as given (besides the numbers above). */
+const PASSED = ['logit_bias', 'reasoning_effort', 'verbosity'] as const;
 
 export function parseCompletionRequest(body: unknown): ParsedCompletion {
   const parsed = CompletionRequestSchema.safeParse(body);
@@ -95,10 +177,85 @@ export function parseCompletionRequest(body: unknown): ParsedCompletion {
   }
   const maxTokens = request.max_completion_tokens ?? request.max_tokens;
   if (typeof maxTokens === 'number') generateCfg.max_tokens = maxTokens;
+  for (const [param, why] of Object.entries(REFUSED)) {
+    const reason = why((request as Record<string, unknown>)[param]);
+    if (reason) throw new InvalidRequestError(`${param}: ${reason}`, param);
+  }
   const clientTools = (request.tools ?? []).map((t) => ({
     name: t.function.name,
     description: t.function.description,
     parameters: t.function.parameters,
   }));
-  return { request, messages, clientTools, generateCfg };
+  const runCfg: GenerateCfg = {};
+  for (const key of PASSED) if (request[key] !== undefined && request[key] !== null) runCfg[key] = request[key];
+  if (request.stop !== undefined && request.stop !== null)
+    runCfg.stop = typeof request.stop === 'string' ? [request.stop] : request.stop;
+  if (request.parallel_tool_calls !== undefined) runCfg.parallel_function_calls = request.parallel_tool_calls;
+  if (request.response_format && request.response_format.type !== 'text')
+    runCfg.response_format = request.response_format;
+  const choice = request.tool_choice;
+  const toolChoice: ToolChoice | undefined =
+    choice === undefined || choice === 'auto'
+      ? undefined
+      : typeof choice === 'string'
+        ? choice
+        : { name: choice.function.name };
+  return { request, messages, clientTools, generateCfg, runCfg, ...(toolChoice ? { toolChoice } : {}) };
+}
+
+/**
+ * Refuses (InvalidRequestError, a 400 naming the parameter) what this agent's loop cannot honour: tool_choice and
+ * the caller's tools need a loop that calls tools by function calling (FnCallAgent, Assistant); 'required' needs
+ * the tools API; a named tool must be one the run offers; a JSON response_format needs the tools API or no tools
+ * offered (a prompt format writes its calls as text, which JSON output would forbid).
+ */
+export function checkForAgent(parsed: ParsedCompletion, agent: Agent): void {
+  const kind = (agent.constructor as { kind?: AgentKind }).kind ?? 'agent';
+  const loops = kind === 'fncall' || kind === 'assistant';
+  const name = agentName(kind);
+  const { toolChoice, clientTools, runCfg } = parsed;
+  if (clientTools.length && !loops && kind !== 'router')
+    throw new InvalidRequestError(
+      `tools: ${name} cannot hand calls of your tools back to you; send no tools.`,
+      'tools',
+    );
+  if (toolChoice && !loops)
+    throw new InvalidRequestError(`tool_choice: ${name} does not offer tools by function calling.`, 'tool_choice');
+  const mode = agent.llm.fncallMode;
+  if (toolChoice === 'required' && mode !== 'native')
+    throw new InvalidRequestError(
+      `tool_choice: "required" needs a model called through the tools API; this agent's model writes calls as text (${mode}).`,
+      'tool_choice',
+    );
+  const offered = [...agent.functions.map((f) => f.name), ...clientTools.map((f) => f.name)];
+  if (typeof toolChoice === 'object' && !offered.includes(toolChoice.name))
+    throw new InvalidRequestError(
+      `tool_choice: "${toolChoice.name}" is not one of the tools (${offered.join(', ') || 'none'}).`,
+      'tool_choice',
+    );
+  const format = runCfg.response_format as { type: string } | undefined;
+  if (format) {
+    const noTools = toolChoice === 'none' || offered.length === 0;
+    if (!loops)
+      throw new InvalidRequestError(
+        `response_format: ${name} writes its steps as text, which ${format.type} output would forbid.`,
+        'response_format',
+      );
+    if (mode !== 'native' && !noTools)
+      throw new InvalidRequestError(
+        `response_format: this agent's model writes tool calls as text (${mode}), which ${format.type} output would forbid; send tool_choice "none" or no tools.`,
+        'response_format',
+      );
+  }
+}
+
+function agentName(kind: AgentKind): string {
+  return {
+    agent: 'this agent',
+    fncall: 'FnCallAgent',
+    assistant: 'the Assistant',
+    react: 'ReActChat',
+    router: 'a Router',
+    groupchat: 'a GroupChat',
+  }[kind];
 }

@@ -2,17 +2,22 @@
 // for each, under `errors`) and an English message for everything else that reads it (logs, the HTTP API, a model).
 
 export const ERROR_CODES = [
+  'address-refused',
   'admin-only',
   'bad-sign-up-mode',
+  'connection-key-needed',
   'conversation-gone',
   'delete-self',
   'disable-self',
   'empty-title',
+  'found-admin-only',
   'invite-gone',
   'key-name-missing',
+  'key-scope-missing',
   'mcp-not-editable',
   'no-accounts',
   'not-found',
+  'not-openai',
   'password-short',
   'run-gone',
   'runs-differ',
@@ -35,4 +40,32 @@ export class CodedError extends Error {
     super(message);
     this.name = 'CodedError';
   }
+}
+
+/**
+ * Whether `e` is an error raised under one of these names (the `name` each of our error classes sets). Errors are told
+ * apart by name, never with `instanceof`: the server loads a module once per bundle that uses it (a page's, each
+ * route's), and the process-wide services built by one bundle throw that bundle's classes, which are not the classes
+ * another bundle imports (an upload refused as 404 in one bundle became a 500 in another). The lint rule
+ * `no-restricted-syntax` (eslint.config.mjs) refuses `x instanceof SomethingError`.
+ */
+export function isErrorNamed<T extends Error = Error>(e: unknown, ...names: string[]): e is T {
+  return e instanceof Error && names.includes(e.name);
+}
+
+/** The code and values of a coded error (a CodedError of any bundle, or a subclass), or undefined. */
+export function codedOf(e: unknown): { code: ErrorCode; values?: ErrorValues } | undefined {
+  if (!(e instanceof Error)) return undefined;
+  const { code, values } = e as Error & { code?: unknown; values?: unknown };
+  if (typeof code !== 'string' || !(ERROR_CODES as readonly string[]).includes(code)) return undefined;
+  return values && typeof values === 'object'
+    ? { code: code as ErrorCode, values: values as ErrorValues }
+    : { code: code as ErrorCode };
+}
+
+/** An error's own HTTP status (404 for what is not the caller's, 403 for a tool not allowed, 400 for bad input), read
+ *  from its `status` field whatever bundle made it, else `fallback`. */
+export function statusOf(e: unknown, fallback: number): number {
+  const status = (e as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : fallback;
 }

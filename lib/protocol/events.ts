@@ -282,6 +282,9 @@ const OWN_EVENTS = [
     ...base,
     reason: z.enum(STOP_REASONS),
     error: ErrorInfoSchema.optional(),
+    /** Why the run's last model call (its own or a child run's) stopped: the server's finish_reason ("length" when
+     *  max_tokens cut the answer). */
+    finishReason: z.string().optional(),
     /** Totals of the run, its child runs' included. */
     llmCalls: z.number().int(),
     toolCalls: z.number().int(),

@@ -37,8 +37,15 @@ export class ReplayError extends Error {
   override name = 'ReplayError';
 }
 
-/** Builds the start of a replay from a finished run's events; throws a ReplayError saying what is wrong. */
-export function planReplay(runId: string, log: AgentEvent[], req: ReplayRequest): ReplayPlan {
+/** Builds the start of a replay from a finished run's events; throws a ReplayError saying what is wrong.
+ *  `continuing`: a run that stopped at the model-call limit goes on after its last iteration (Continue): every
+ *  iteration is copied, and the new run starts at the next one. */
+export function planReplay(
+  runId: string,
+  log: AgentEvent[],
+  req: ReplayRequest,
+  opts: { continuing?: boolean } = {},
+): ReplayPlan {
   const start = log.find((e): e is EventOf<'run-start'> => e.type === 'run-start');
   if (!start?.input) throw new ReplayError('This run has no recorded input, so it cannot be replayed.');
   if (start.kind === 'react') {
@@ -53,7 +60,12 @@ export function planReplay(runId: string, log: AgentEvent[], req: ReplayRequest)
   }
   const iterations = log.filter((e) => e.type === 'llm-start').length;
   const n = req.fromIteration;
-  if (!Number.isInteger(n) || n < 1 || n > iterations) {
+  if (opts.continuing) {
+    const end = log.find((e) => e.type === 'run-end');
+    if (end?.type !== 'run-end' || end.reason !== 'max-iterations')
+      throw new ReplayError('Only a run stopped at the model-call limit can be continued.');
+    if (n !== iterations + 1) throw new ReplayError(`Continue from iteration ${iterations + 1}, after the last one.`);
+  } else if (!Number.isInteger(n) || n < 1 || n > iterations) {
     throw new ReplayError(`Replay from iteration ${n}: this run has iterations 1 to ${iterations}.`);
   }
   const edits = new Map<string, ToolResultEdit>();

@@ -4,6 +4,7 @@
 import { Readable } from 'node:stream';
 import { BlobError, type BlobStore } from '../blob';
 import { isInlineImage, mimeOf } from './files';
+import { isErrorNamed } from '../protocol/errors';
 
 const MAX_SERVED_BYTES = 100 * 1024 * 1024;
 
@@ -27,7 +28,7 @@ export async function artifactResponse(
     return missing();
   const key = prefix + segments.join('/');
   const info = await store.head(key).catch((e: unknown) => {
-    if (e instanceof BlobError && !store.localPath) throw e; // the bucket could not be asked: not a missing file
+    if (isErrorNamed<BlobError>(e, 'BlobError') && !store.localPath) throw e; // the bucket could not be asked: not a missing file
     return undefined; // a name that is no key (too long) is no file either
   });
   if (!info) return missing();

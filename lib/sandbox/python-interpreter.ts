@@ -16,6 +16,7 @@ import { FrameError, FrameReader, writeFileFrame, writeHeader, type FrameHeader 
 import { rssOf, type CapturedStream, type RunOutcome } from './interpreter';
 import { descendantsOf, killDescendants } from './process-tree';
 import { drain, hostPathOf, receiveFile, removeFile } from './work-sync';
+import { isErrorNamed } from '../protocol/errors';
 
 export interface CPythonOptions {
   workDir: string;
@@ -191,7 +192,9 @@ export class CPythonInterpreter {
         else throw new FrameError(`unexpected frame ${JSON.stringify(h.t)}`);
       }
     } catch (err) {
-      const why = err instanceof FrameError ? `it broke the protocol: ${err.message}` : (err as Error).message;
+      const why = isErrorNamed<FrameError>(err, 'FrameError')
+        ? `it broke the protocol: ${err.message}`
+        : (err as Error).message;
       this.pending?.onBroken(why);
       this.readyWaiter?.reject(new Error(why));
       this.kill();

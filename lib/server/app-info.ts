@@ -10,6 +10,8 @@ import type { AppContext } from './context';
 
 export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo> {
   void prepareMcpTools([]); // servers start connecting while the page loads
+  // Web search as the admin page last set it (another instance sharing the database may have changed it).
+  await ctx.webSearch.apply().catch(() => {});
   // First: once the backend is chosen, code_interpreter's description below names its packages.
   const codeInterpreter = await codeInterpreterInfo();
   return {
@@ -22,7 +24,7 @@ export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo>
       .map(([name, cls]) => ({ name, description: new cls().description }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     maxLlmCalls: ctx.config.maxLlmCallsPerRun,
-    codeInterpreter,
+    codeInterpreter: viewer.admin ? codeInterpreter : { backend: codeInterpreter.backend },
     account:
       viewer.via === 'session' || viewer.via === 'api-key'
         ? { email: viewer.email ?? '', name: viewer.name ?? '', admin: viewer.admin }

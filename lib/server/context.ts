@@ -9,7 +9,7 @@ import { AdminService } from '../auth/admin';
 import { ApiKeyService } from '../auth/api-keys';
 import { installSecret } from '../auth/secret';
 import type { AccessMode, Viewer, ViewerRefusal } from '../auth/viewer';
-import { loadConfig, type AppConfig } from '../config';
+import { loadConfig, type AppConfig, type TitleSetting } from '../config';
 import { dropProcessWide, existingProcessWide, processWide } from '../config/process-wide';
 import { ByteBudget, shared } from '../http/rate-limit';
 import type { HeaderBag } from '../http/peer';
@@ -29,6 +29,7 @@ import { configureTelemetry, stopTelemetry } from '../telemetry';
 import { ParseJobs } from '../uploads/parsing';
 import { onShutdown } from './shutdown';
 import { DocumentService } from '../uploads/service';
+import { WebSearchSettings } from './web-search-settings';
 
 export interface AppContext {
   config: AppConfig;
@@ -43,6 +44,8 @@ export interface AppContext {
   mcp: McpManager;
   /** Model connections, the models to pick, the loopback scan. */
   models: ModelService;
+  /** Web search as the admin set it on the admin page (over the environment's). */
+  webSearch: WebSearchSettings;
   /** The GGUF files of the built-in local model: listed, downloaded, uploaded. */
   localModels: LocalModelFiles;
   auth: Auth;
@@ -65,15 +68,14 @@ export function accessMode(config: AppConfig): AccessMode {
 export async function createAppContext(
   config: AppConfig,
   store: ChatStore,
-  parts: { agents?: AgentFactory; runs?: LiveRuns; mcp?: McpManager; box?: SecretBox } = {},
+  /** `titles`: how new conversations are titled; the app passes CONVERSATION_TITLES (default: by the model), a
+   *  context built for a test or a script titles by the first message unless it asks. */
+  parts: { agents?: AgentFactory; runs?: LiveRuns; mcp?: McpManager; box?: SecretBox; titles?: TitleSetting } = {},
 ): Promise<AppContext> {
   const mode = accessMode(config);
   let box = parts.box;
-  const models = new ModelService({
-    store,
-    box: () => (box ??= installSecretBox(config.dataDir, config.models.secretKey)),
-    config,
-  });
+  const secrets = () => (box ??= installSecretBox(config.dataDir, config.models.secretKey));
+  const models = new ModelService({ store, box: secrets, config });
   const runs = parts.runs ?? (store.runBus ? new SharedLiveRuns(store, store.runBus) : new InMemoryLiveRuns(store));
   const parses = new ParseJobs();
   const settings = () => defaultSettings(config.llm.fncallMode, { toolImages: config.llm.toolImages });
@@ -94,6 +96,7 @@ export async function createAppContext(
     parses,
     // MCP tools named by a conversation must be registered before its agent is made.
     prepareTools: (names) => prepareMcpTools(names),
+    titles: parts.titles ?? 'message',
   });
   const apiKeys = new ApiKeyService(store);
   const auth = createAuth({
@@ -123,11 +126,17 @@ export async function createAppContext(
     uploads,
     mcp: parts.mcp ?? mcpManager(config.mcp),
     models,
+    webSearch: new WebSearchSettings({ store, box: secrets, env: config.web }),
     localModels: new LocalModelFiles(config),
     auth,
     accounts,
     apiKeys,
-    admin: new AdminService({ store, auth, removeData: (owner) => removeUserData({ store, runs, uploads }, owner) }),
+    admin: new AdminService({
+      store,
+      auth,
+      apiKeys,
+      removeData: (owner) => removeUserData({ store, runs, uploads }, owner),
+    }),
     viewer: (headers) => accounts.viewer(headers),
     defaultSettings: settings,
   };
@@ -157,9 +166,12 @@ async function build(): Promise<AppContext> {
     // The key that encrypts connections' API keys is made (or read) at start, not at the first saved key.
     const ctx = await createAppContext(config, store, {
       box: installSecretBox(config.dataDir, config.models.secretKey),
+      titles: config.llm.titles,
     });
     // Servers already running on this machine are looked for at once, so the page can offer them.
     void ctx.models.startScan().catch(() => {});
+    // Web search as the admin set it on the admin page, if they did.
+    await ctx.webSearch.apply().catch(() => {});
     // SIGTERM / SIGINT: this process's runs are marked interrupted at once (lib/server/shutdown.ts).
     onShutdown({ interruptRuns: () => ctx.runs.interruptAll(), release: async () => store.runBus?.releaseAll() });
     return ctx;

@@ -9,7 +9,11 @@ import type { ActionFailure } from '../chat/page';
 import type { AppContext } from './context';
 
 export interface IntegrationsStatus {
+  /** The viewer is the admin: the server's paths, variables and error details below are theirs only (for anyone
+   *  else they are left empty). */
+  admin: boolean;
   mcp: {
+    /** Where the config file is (the admin's only; '' for anyone else). */
     configPath: string;
     /** The config file is being read and its servers connected. */
     busy: boolean;
@@ -24,7 +28,8 @@ export interface IntegrationsStatus {
     servers: ServerStatus[];
     problems: string[];
   };
-  /** `problem`: what is wrong with the web search settings, when they are set but invalid (the server's words). */
+  /** `problem`: what is wrong with the web search settings, when they are set but invalid (the server's words; the
+   *  admin's only). */
   webSearch: { enabled: boolean; provider: string | null; problem: string | null };
 }
 
@@ -53,27 +58,33 @@ const WRONG_PASSWORD: ActionFailure = {
 
 function snapshot(ctx: AppContext, viewer: Viewer, problems: string[]): IntegrationsStatus {
   const { config, mcp } = ctx;
-  const search = config.web.search;
+  const { search, searchProblem } = ctx.webSearch.current();
+  const admin = viewer.admin;
   return {
+    admin,
     mcp: {
-      configPath: config.mcp.configPath,
+      configPath: admin ? config.mcp.configPath : '',
       busy: mcp.busy,
-      configError: mcp.configError ?? null,
-      editable: config.mcp.editable && viewer.admin,
+      configError: mcp.configError === undefined ? null : admin ? mcp.configError : '',
+      editable: config.mcp.editable && admin,
       passwordRequired: ctx.mode === 'accounts',
-      servers: mcp.status(),
-      problems,
+      // A server's failure may name commands and paths of the server: the admin reads it, others see it failed.
+      servers: admin
+        ? mcp.status()
+        : mcp.status().map((s) => (s.state.status === 'failed' ? { ...s, state: { status: 'failed', error: '' } } : s)),
+      problems: admin ? problems : [],
     },
     webSearch: {
       enabled: Boolean(search),
       provider: search?.provider ?? null,
-      problem: search ? null : (config.web.searchProblem ?? null),
+      problem: search || !admin ? null : (searchProblem ?? null),
     },
   };
 }
 
 /** The servers' states as they are now; `wait` waits for connecting servers to settle first. */
 export async function integrationsStatus(ctx: AppContext, viewer: Viewer, wait = false): Promise<IntegrationsStatus> {
+  await ctx.webSearch.apply().catch(() => {}); // another instance may have changed it
   const ready = prepareMcpTools();
   const problems = wait ? await ready : [];
   return snapshot(ctx, viewer, problems);

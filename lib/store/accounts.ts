@@ -65,7 +65,13 @@ export function settingsFrom(stored: (key: keyof ServerSettings) => string | und
     const json = stored(key);
     return json === undefined ? DEFAULT_SERVER_SETTINGS[key] : (JSON.parse(json) as ServerSettings[K]);
   };
-  return { signUp: read('signUp'), userTools: { ...DEFAULT_SERVER_SETTINGS.userTools, ...read('userTools') } };
+  const settings: ServerSettings = {
+    signUp: read('signUp'),
+    userTools: { ...DEFAULT_SERVER_SETTINGS.userTools, ...read('userTools') },
+  };
+  const webSearch = stored('webSearch');
+  if (webSearch !== undefined) settings.webSearch = JSON.parse(webSearch) as ServerSettings['webSearch'];
+  return settings;
 }
 
 export class SqliteAccounts implements AccountStore {

@@ -68,7 +68,7 @@ export class PgAccounts implements AccountStore {
 
   async serverSettings(): Promise<ServerSettings> {
     const rows = new Map<string, string>();
-    for (const key of ['signUp', 'userTools'] as const) {
+    for (const key of ['signUp', 'userTools', 'webSearch'] as const) {
       const row = (await this.q<{ value_json: string }>('setting', [key])).rows[0];
       if (row) rows.set(key, row.value_json);
     }

@@ -32,6 +32,8 @@ interface SummaryRow {
   conversation_id: string;
   title: string;
   agent: string | null;
+  saved_agent_id: string | null;
+  saved_agent_name: string | null;
   model: string | null;
   outcome: RunOutcome;
   started_at: number;
@@ -171,10 +173,12 @@ export class PgRunIndex {
     const { rows } = await query<SummaryRow>(
       this.pool,
       `SELECT s.run_id, s.conversation_id, c.title, s.agent, s.model, s.outcome, s.started_at, s.duration_ms,
-              s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens, s.cost
+              s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens, s.cost,
+              a.id AS saved_agent_id, a.name AS saved_agent_name
          FROM (SELECT * FROM run_summaries s WHERE ${where}
                 ORDER BY s.started_at DESC, s.id DESC LIMIT ${RUNS_PER_PAGE + 1} OFFSET ${offset}::integer) s
          JOIN conversations c ON c.id = s.conversation_id
+         LEFT JOIN agents a ON a.id = (c.settings_json::jsonb ->> 'agentId') AND a.owner_id = s.owner_id
         ORDER BY s.started_at DESC, s.id DESC`,
       sql.values,
     );
@@ -239,7 +243,7 @@ export class PgRunIndex {
     const sql = new Sql();
     const where = filters(sql, owner, {});
     const list = async (text: string) => (await query<{ v: string }>(this.pool, text, sql.values)).rows.map((r) => r.v);
-    const [tools, models, agents] = await Promise.all([
+    const [tools, models, agents, savedAgents] = await Promise.all([
       list(
         `SELECT DISTINCT tc.name COLLATE "C" AS v FROM run_tool_calls tc JOIN run_summaries s ON s.id = tc.summary_id
            WHERE ${where} ORDER BY v`,
@@ -252,8 +256,13 @@ export class PgRunIndex {
         `SELECT DISTINCT s.agent COLLATE "C" AS v FROM run_summaries s WHERE ${where} AND s.agent IS NOT NULL
            ORDER BY v`,
       ),
+      query<{ id: string; name: string }>(
+        this.pool,
+        'SELECT id, name FROM agents WHERE owner_id = $1 ORDER BY name COLLATE "C", id',
+        [owner.ownerId],
+      ).then((r) => r.rows),
     ]);
-    return { tools, models, agents: agents as AgentKind[] };
+    return { tools, models, agents: agents as AgentKind[], savedAgents };
   }
 }
 
@@ -264,6 +273,11 @@ function filters(sql: Sql, owner: OwnerScope, q: RunQuery): string {
   if (q.outcome) where.push(`s.outcome = ${sql.v(q.outcome)}`);
   if (q.model) where.push(`s.model = ${sql.v(q.model)}`);
   if (q.agent) where.push(`s.agent = ${sql.v(q.agent)}`);
+  if (q.savedAgent)
+    where.push(
+      `s.conversation_id IN (SELECT id FROM conversations WHERE owner_id = ${sql.v(owner.ownerId)}
+                              AND (settings_json::jsonb ->> 'agentId') = ${sql.v(q.savedAgent)})`,
+    );
   if (q.from) where.push(`s.started_at >= ${sql.v(dayStart(q.from))}::bigint`);
   if (q.to) where.push(`s.started_at < ${sql.v(dayStart(q.to) + DAY_MS)}::bigint`);
   if (q.tool) {
@@ -284,6 +298,9 @@ function toRow(r: SummaryRow): RunListRow {
     conversationId: r.conversation_id,
     conversationTitle: r.title,
     agent: (r.agent as AgentKind | null) ?? undefined,
+    ...(r.saved_agent_id && r.saved_agent_name !== null
+      ? { savedAgent: { id: r.saved_agent_id, name: r.saved_agent_name } }
+      : {}),
     model: r.model ?? undefined,
     outcome: r.outcome,
     startedAt: r.started_at,

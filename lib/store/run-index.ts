@@ -27,6 +27,8 @@ interface SummaryRow {
   conversation_id: string;
   title: string;
   agent: string | null;
+  saved_agent_id: string | null;
+  saved_agent_name: string | null;
   model: string | null;
   outcome: RunOutcome;
   started_at: number;
@@ -169,9 +171,11 @@ export class SqliteRunIndex {
     // The page is picked from the summaries alone, and only its rows are joined to their conversations.
     const rows = this.prepared(
       `SELECT s.run_id, s.conversation_id, c.title, s.agent, s.model, s.outcome, s.started_at, s.duration_ms,
-              s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens, s.cost
+              s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens, s.cost,
+              a.id AS saved_agent_id, a.name AS saved_agent_name
          FROM (SELECT * FROM run_summaries s WHERE ${where}
                 ORDER BY s.started_at DESC, s.id DESC LIMIT ${RUNS_PER_PAGE + 1} OFFSET @offset) s ${JOIN}
+         LEFT JOIN agents a ON a.id = json_extract(c.settings_json, '$.agentId') AND a.owner_id = s.owner_id
         ORDER BY s.started_at DESC, s.id DESC`,
     ).all({ ...params, offset: (page - 1) * RUNS_PER_PAGE }) as SummaryRow[];
     const hasOlder = rows.length > RUNS_PER_PAGE;
@@ -238,6 +242,9 @@ export class SqliteRunIndex {
       agents: list(
         `SELECT DISTINCT s.agent AS v FROM run_summaries s WHERE ${where} AND s.agent IS NOT NULL ORDER BY v`,
       ) as AgentKind[],
+      savedAgents: this.prepared('SELECT id, name FROM agents WHERE owner_id = @owner ORDER BY name, id').all({
+        owner: owner.ownerId,
+      }) as { id: string; name: string }[],
     };
   }
 
@@ -300,6 +307,12 @@ function filters(owner: OwnerScope, q: RunQuery): { where: string[]; sets: strin
   if (q.outcome) add('s.outcome = @outcome', { outcome: q.outcome });
   if (q.model) add('s.model = @model', { model: q.model });
   if (q.agent) add('s.agent = @agent', { agent: q.agent });
+  if (q.savedAgent)
+    add(
+      `s.conversation_id IN (SELECT id FROM conversations
+                              WHERE owner_id = @owner AND json_extract(settings_json, '$.agentId') = @savedAgent)`,
+      { savedAgent: q.savedAgent },
+    );
   if (q.from) add('s.started_at >= @from', { from: dayStart(q.from) });
   if (q.to) add('s.started_at < @to', { to: dayStart(q.to) + DAY_MS });
   if (q.tool) {
@@ -340,6 +353,9 @@ function toRow(r: SummaryRow): RunListRow {
     conversationId: r.conversation_id,
     conversationTitle: r.title,
     agent: (r.agent as AgentKind | null) ?? undefined,
+    ...(r.saved_agent_id && r.saved_agent_name !== null
+      ? { savedAgent: { id: r.saved_agent_id, name: r.saved_agent_name } }
+      : {}),
     model: r.model ?? undefined,
     outcome: r.outcome,
     startedAt: r.started_at,

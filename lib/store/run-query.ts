@@ -16,6 +16,8 @@ export interface RunQuery {
   tool?: string;
   model?: string;
   agent?: AgentKind;
+  /** Runs of the conversations with this saved agent (its id). */
+  savedAgent?: string;
   /** Days, YYYY-MM-DD (UTC), both included. */
   from?: string;
   to?: string;
@@ -31,6 +33,8 @@ export interface RunListRow {
   conversationId: string;
   conversationTitle: string;
   agent?: AgentKind;
+  /** The saved agent of the run's conversation, by its name now (absent: none, or it was deleted). */
+  savedAgent?: { id: string; name: string };
   model?: string;
   outcome: RunOutcome;
   startedAt: number;
@@ -87,11 +91,13 @@ export interface RunFigures {
   days: DayFigure[];
 }
 
-/** What the filters can pick: every tool, model and agent kind the owner's runs have. */
+/** What the filters can pick: every tool, model and agent kind the owner's runs have, and the owner's saved agents
+ *  (by name). */
 export interface RunFacets {
   tools: string[];
   models: string[];
   agents: AgentKind[];
+  savedAgents: { id: string; name: string }[];
 }
 
 /** The runs queries of a store. Every one takes the owner: a store answers with that owner's runs only. */
@@ -116,6 +122,8 @@ export function runQueryFromParams(params: URLSearchParams | Record<string, stri
   if (outcome && (RUN_OUTCOMES as readonly string[]).includes(outcome)) q.outcome = outcome as RunOutcome;
   const agent = get('agent');
   if (agent && (AGENT_KINDS as readonly string[]).includes(agent)) q.agent = agent as AgentKind;
+  const savedAgent = get('savedAgent');
+  if (savedAgent) q.savedAgent = savedAgent.slice(0, MAX_TEXT);
   const tool = get('tool');
   if (tool) q.tool = tool;
   const model = get('model');
@@ -141,6 +149,7 @@ export function runQueryToParams(q: RunQuery): URLSearchParams {
   if (q.failedToolsOnly) p.set('failed', '1');
   if (q.model) p.set('model', q.model);
   if (q.agent) p.set('agent', q.agent);
+  if (q.savedAgent) p.set('savedAgent', q.savedAgent);
   if (q.from) p.set('from', q.from);
   if (q.to) p.set('to', q.to);
   if (q.page && q.page > 1) p.set('page', String(q.page));

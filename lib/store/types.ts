@@ -347,6 +347,17 @@ export interface ServerSettings {
   signUp: SignUpMode;
   /** Tools the admin has enabled for the other users (admins may use every tool). */
   userTools: { codeInterpreter: boolean; web: boolean };
+  /** Web search as the admin set it on the admin page, over WEB_SEARCH_PROVIDER and its keys; absent or null: the
+   *  environment's (lib/server/web-search-settings.ts). */
+  webSearch?: StoredWebSearch | null;
+}
+
+/** The admin's web search setting: a provider with its endpoint and its key (sealed with the server's secret box,
+ *  as connections' keys), or 'off' whatever the environment says. */
+export interface StoredWebSearch {
+  provider: 'off' | 'searxng' | 'tavily' | 'serper' | 'brave';
+  url?: string;
+  apiKeyCipher?: string;
 }
 
 export interface AccountStore {

@@ -11,6 +11,7 @@ import { DocumentError } from '../documents/types';
 import type { ContentItem } from '../llm/schema';
 import type { OwnerScope } from '../store/owner';
 import type { DocumentStore } from '../store/types';
+import { isErrorNamed } from '../protocol/errors';
 
 export class AttachmentError extends Error {
   override name = 'AttachmentError';
@@ -48,7 +49,7 @@ export async function attachmentItems(
     try {
       await checkImage(await readFile(file), parsed.name, limits);
     } catch (e) {
-      throw new AttachmentError(e instanceof DocumentError ? e.message : String(e));
+      throw new AttachmentError(isErrorNamed<DocumentError>(e, 'DocumentError') ? e.message : String(e));
     }
     items.push({ image: ref });
   }

@@ -7,23 +7,27 @@
 //   DELETE /api/files/<id>                                      -> {document}
 // Each acts for the signed-in user's scope: another user's conversation or document answers 404, as an unknown one.
 import { bodyChunks } from '../http/body';
-import { RateLimitError } from '../http/rate-limit';
+import type { RateLimitError } from '../http/rate-limit';
+import { unexpected } from '../http/respond';
+import { codedOf, isErrorNamed, statusOf } from '../protocol/errors';
 import type { OwnerScope } from '../store/owner';
 import type { DocumentService } from './service';
-import { UploadError } from './service';
+import type { UploadError } from './service';
 
 function problem(status: number, message: string, code?: string): Response {
   return Response.json({ error: code ? { message, code } : { message } }, { status });
 }
 
 function failure(e: unknown): Response {
-  if (e instanceof UploadError) return problem(e.status, e.message, e.code);
-  if (e instanceof RateLimitError)
+  if (isErrorNamed<UploadError>(e, 'UploadError')) return problem(e.status, e.message, e.code);
+  if (isErrorNamed<RateLimitError>(e, 'RateLimitError'))
     return Response.json(
       { error: { message: e.message, code: e.code } },
       { status: 429, headers: { 'retry-after': String(e.retryAfterS) } },
     );
-  return problem(500, e instanceof Error ? e.message : String(e));
+  const status = statusOf(e, 500);
+  if (status < 500) return problem(status, e instanceof Error ? e.message : String(e), codedOf(e)?.code);
+  return unexpected(e, 'an upload request');
 }
 
 export async function handleUpload(service: DocumentService, owner: OwnerScope, request: Request): Promise<Response> {

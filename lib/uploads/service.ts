@@ -9,18 +9,28 @@ import type { AgentDocument, ChatStore, SavedAgent, StoredDocument } from '../st
 import { safeFileName, storedFilePath } from '../documents/file-ref';
 import { formatBytes, type DocumentLimits } from '../documents/limits';
 import { parsedCacheDir } from '../documents/load';
-import { parseDocumentOffThread } from '../documents/parse-pool';
+import { loadDocumentOffThread, parseDocumentOffThread } from '../documents/parse-pool';
 import { deleteStoredFile, diskFull, keepParse, readHead, saveUpload, uploadedFile } from '../documents/storage';
 import { removeWorkFiles } from '../../tools/work-files';
 import { ParseJobs } from './parsing';
 import { DocumentError } from '../documents/types';
 import { checkImage, imageLimits, type ImageLimits } from '../documents/image';
 import { sniffImage } from '../documents/image-kind';
+import { isErrorNamed } from '../protocol/errors';
 
 export interface UploadResult {
   document: StoredDocument;
   /** Set when the name had to be changed (path separators, control characters...). */
   notice?: string;
+}
+
+/** One page of a document the owner holds, as the citation viewer shows it. */
+export interface DocumentPageView {
+  /** 1-based, within 1..pageCount. */
+  page: number;
+  pageCount: number;
+  /** Paragraphs in reading order (tables as markdown tables). */
+  paragraphs: string[];
 }
 
 export class UploadError extends Error {
@@ -119,7 +129,7 @@ export class DocumentService {
       await parseDocumentOffThread(file, name, { limits: this.limits, cacheDir: parsedCacheDir(this.dataDir) });
     } catch (e) {
       await this.release([saved.hash]);
-      if (e instanceof DocumentError) throw new UploadError(e.message, 422, e.code);
+      if (isErrorNamed<DocumentError>(e, 'DocumentError')) throw new UploadError(e.message, 422, e.code);
       throw e;
     }
     const document: AgentDocument = { hash: saved.hash, name, size: saved.size };
@@ -151,7 +161,8 @@ export class DocumentService {
       const limited = allowance ? capped(body, allowance.bytes, overBudget) : body;
       saved = await saveUpload(limited, { dataDir: this.dataDir, maxBytes: this.limits.uploadMaxBytes, name });
     } catch (e) {
-      if (e instanceof DocumentError && e.code === 'too-large') throw new UploadError(e.message, 413, e.code);
+      if (isErrorNamed<DocumentError>(e, 'DocumentError') && e.code === 'too-large')
+        throw new UploadError(e.message, 413, e.code);
       throw storageFull(e, name) ?? e;
     }
     this.budget?.spend(owner.ownerId, saved.size);
@@ -175,6 +186,24 @@ export class DocumentService {
 
   get(owner: OwnerScope, id: string): Promise<StoredDocument | undefined> {
     return this.store.getDocument(owner, id);
+  }
+
+  /** A page of a document by its content hash (a citation names it so): one the owner uploaded to a conversation or
+   *  holds in a saved agent; anyone else's, or bytes never uploaded, read as unknown (404). The parse is the cached
+   *  one. */
+  async page(owner: OwnerScope, hash: string, page: number): Promise<DocumentPageView> {
+    const gone = () => new UploadError('This document is not here any more.', 404, 'gone');
+    if (!/^[0-9a-f]{64}$/.test(hash) || !(await this.store.ownsUpload(owner, hash))) throw gone();
+    const file = await uploadedFile(this.dataDir, hash);
+    if (!file || sniffImage(await readHead(file))) throw gone();
+    const parsed = await loadDocumentOffThread(file, 'document', {
+      limits: this.limits,
+      cacheDir: parsedCacheDir(this.dataDir),
+    });
+    const pageCount = parsed.pages.length;
+    const n = Number.isInteger(page) ? Math.min(Math.max(page, 1), Math.max(pageCount, 1)) : 1;
+    const found = parsed.pages.find((p) => p.page === n) ?? parsed.pages[n - 1];
+    return { page: n, pageCount, paragraphs: found?.paragraphs ?? [] };
   }
 
   /** Resolves once the document is parsed (ready or error). */
@@ -232,11 +261,10 @@ export class DocumentService {
         title: parsed.title,
       });
     } catch (e) {
-      const error =
-        e instanceof DocumentError
-          ? e.message
-          : `${doc.name} could not be read (${e instanceof Error ? e.message : String(e)}).`;
-      const errorCode = e instanceof DocumentError ? e.code : 'unreadable';
+      const error = isErrorNamed<DocumentError>(e, 'DocumentError')
+        ? e.message
+        : `${doc.name} could not be read (${e instanceof Error ? e.message : String(e)}).`;
+      const errorCode = isErrorNamed<DocumentError>(e, 'DocumentError') ? e.code : 'unreadable';
       try {
         return await this.store.updateDocument(owner, doc.id, { state: 'error', error, errorCode });
       } catch {
@@ -251,7 +279,7 @@ export class DocumentService {
 function storageFull(e: unknown, name: string): UploadError | undefined {
   const code = (e as { code?: unknown } | null)?.code;
   const full =
-    (e instanceof DocumentError && e.code === 'disk-full' && e) ||
+    (isErrorNamed<DocumentError>(e, 'DocumentError') && e.code === 'disk-full' && e) ||
     ((code === 'SQLITE_FULL' || code === '53100') && diskFull({ code: 'ENOSPC' }, name));
   return full ? new UploadError(full.message, 507, full.code) : undefined;
 }

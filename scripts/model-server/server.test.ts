@@ -477,6 +477,16 @@ describe('other endpoints', () => {
     const bad = await fetch(`${server.url}/chat/completions`, { method: 'POST', body: '{not json' });
     expect(bad.status).toBe(400);
     expect(server.requests.at(-1)?.body).toBe('{not json');
+
+    // Mounted below a prefix, as DashScope's compatible mode is: the same endpoint.
+    const prefixed = new OpenAI({
+      baseURL: server.url.replace(/\/v1$/, '/compatible-mode/v1'),
+      apiKey: 'x',
+      maxRetries: 0,
+    });
+    const reply = await prefixed.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+    expect(reply.choices[0]!.message.content).toBe('hi');
+    expect(server.requests.at(-1)!.path).toBe('/compatible-mode/v1/chat/completions');
   });
 });
 

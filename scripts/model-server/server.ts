@@ -291,7 +291,8 @@ export async function createModelServer(opts: ModelServerOptions = {}): Promise<
         })),
       });
     }
-    if (path === '/v1/chat/completions') {
+    // Also under a prefix, as a server mounted below one answers (DashScope's /compatible-mode/v1).
+    if (/^(\/[\w.-]+)*\/v1\/chat\/completions$/.test(path)) {
       if (method !== 'POST') return sendError(res, 405, `Method ${method} not allowed on ${path}.`);
       return chat(res, rec, parsed);
     }

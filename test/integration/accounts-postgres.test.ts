@@ -88,7 +88,7 @@ if (missing) {
       const second = await instance();
       const again = await second.viewer(browser(cookie));
       expect(isViewer(again) && again.owner.ownerId).toBe(b.owner.ownerId);
-      const { secret } = await second.apiKeys.create(b.owner, 'ci');
+      const { secret } = await second.apiKeys.create(b.owner, 'ci', 'read');
       const byKey = await first.viewer(browser(undefined, secret));
       expect(isViewer(byKey) && byKey.owner.ownerId).toBe(b.owner.ownerId);
       expect(await first.store.listApiKeys(admin.owner)).toEqual([]);

@@ -58,6 +58,8 @@ describe('importing the agent core', () => {
       const model = { model: 'm', fncallMode: 'native', chat: async () => { throw new Error('not called'); } };
       new agent.FnCallAgent({ llm: model, functionList: ['calculator', 'code_interpreter', 'retrieval', 'doc_parser'] });
       new agent.Assistant({ llm: model });
+      // Qwen-Agent's config dict: checked when the agent is made, its model's SDK loaded on the first call.
+      new agent.FnCallAgent({ llm: { model: 'm', model_server: 'http://127.0.0.1:9/v1' } });
     `);
     expect(files.filter((f) => HEAVY.some((re) => re.test(f)))).toEqual([]);
   }, 30_000);

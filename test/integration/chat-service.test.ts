@@ -99,6 +99,28 @@ describe('ChatService', () => {
     expect(server.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'uno' }]);
   });
 
+  it('keeps every answer of a regenerated turn reachable, oldest first; another user reaches none', async () => {
+    server.setScenario({ replies: [{ content: 'First answer.' }, { content: 'Second answer.' }] });
+    const a = await service.send(ACTOR, { message: 'Tell me something.' });
+    await drain(follow(service, OWNER, a.runId));
+    const again = await service.regenerate(ACTOR, a.turnId);
+    await drain(follow(service, OWNER, again.runId));
+    const text = (events: FeedEvent[]) => events.flatMap((e) => (e.type === 'text-delta' ? [e.text] : [])).join('');
+    const first = await service.turnAnswer(ACTOR, a.turnId, 1);
+    expect(first).toMatchObject({ n: 1, count: 2, runId: a.runId, runStatus: 'answered' });
+    expect(text(first.events)).toBe('First answer.');
+    const second = await service.turnAnswer(ACTOR, a.turnId, 2);
+    expect(second).toMatchObject({ n: 2, count: 2, runId: again.runId });
+    expect(text(second.events)).toBe('Second answer.');
+    // The feed the page gets: no requests or history in it.
+    expect(JSON.stringify(first.events)).not.toContain('"input"');
+    expect((await service.turnAnswer(ACTOR, a.turnId, 7)).n).toBe(2);
+    expect((await service.turnAnswer(ACTOR, a.turnId, 0)).n).toBe(1);
+    await expect(service.turnAnswer(everyToolActor(ownerScope('owner-b')), a.turnId, 1)).rejects.toMatchObject({
+      status: 404,
+    });
+  });
+
   it('stops a run by id, and a reader that leaves stops it too; both end as aborted in the store', async () => {
     server.setScenario({ fallback: { content: 'x'.repeat(400), chunkSize: 1, delayMs: 5 } });
     const run = await service.send(ACTOR, { message: 'long' });

@@ -41,7 +41,14 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'delete-user-'));
   const file = path.join(dataDir, 'agent-studio.db');
   ctx = await createAppContext(
-    loadConfig({ DATA_DIR: dataDir, AUTH: 'required', OPENAI_BASE_URL: '', MODEL_SCAN_PORTS: 'off' }),
+    // Users' connections point at loopback ports here (ALLOW_PRIVATE_MODEL_URLS); the address policy has its own tests.
+    loadConfig({
+      DATA_DIR: dataDir,
+      AUTH: 'required',
+      OPENAI_BASE_URL: '',
+      MODEL_SCAN_PORTS: 'off',
+      ALLOW_PRIVATE_MODEL_URLS: '1',
+    }),
     openSqliteStore(file),
   );
   db = new Database(file, { readonly: true });
@@ -78,7 +85,7 @@ describe('deleting a user', () => {
         tools: [],
       }),
     );
-    const { secret } = await ctx.apiKeys.create(alice.me.owner, 'script');
+    const { secret } = await ctx.apiKeys.create(alice.me.owner, 'script', 'run');
     const aliceId = alice.me.userId;
     expect(count('SELECT count(*) n FROM model_connections WHERE owner_id = ?', aliceId)).toBe(1);
     expect(

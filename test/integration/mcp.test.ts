@@ -2,6 +2,8 @@
 // isError, images, resources, a crashed server, shutdown, and an agent calling an MCP tool over real HTTP.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -59,7 +61,11 @@ function startHttpFixture(
 }
 
 const open: McpConnection[] = [];
-async function connected(name: string, config: ConstructorParameters<typeof McpConnection>[1], o = opts) {
+async function connected(
+  name: string,
+  config: ConstructorParameters<typeof McpConnection>[1],
+  o: ConstructorParameters<typeof McpConnection>[2] = opts,
+) {
   const conn = new McpConnection(name, config, o);
   open.push(conn);
   await conn.connect();
@@ -233,6 +239,60 @@ describe('HTTP MCP servers', { timeout: 60_000 }, () => {
     });
     expect(conn.state).toMatchObject({ status: 'ready', transport: 'sse', tools: 7 });
     expect((await runTool(tool(toolsOf(conn), 'old-echo'), '{"text": "sse"}', ctx())).content).toBe('echo: sse');
+  });
+});
+
+describe('HTTP MCP servers under an address policy (the one model connections have)', { timeout: 60_000 }, () => {
+  const children: ChildProcess[] = [];
+  afterAll(() => children.forEach((c) => c.kill()));
+  const strict = { allowPrivate: false, allowHosts: [] as string[], hideAddress: true };
+
+  it('refuses a loopback URL before anything is sent, on every transport', async () => {
+    let hits = 0;
+    const canary = http.createServer((_req, res) => {
+      hits++;
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => canary.listen(0, '127.0.0.1', resolve));
+    const port = (canary.address() as AddressInfo).port;
+    try {
+      for (const [type, host] of [
+        ['streamable-http', '127.0.0.1'],
+        ['sse', 'localhost'],
+        [undefined, '2130706433'],
+      ] as const) {
+        const conn = await connected(
+          'probe',
+          { ...(type ? { type } : {}), url: `http://${host}:${port}/mcp` },
+          {
+            ...opts,
+            addressPolicy: strict,
+          },
+        );
+        expect(conn.state.status).toBe('failed');
+        expect(conn.state.status === 'failed' && conn.state.error).toMatch(/Refused to fetch .*loopback/);
+      }
+      expect(hits).toBe(0);
+    } finally {
+      await new Promise((r) => canary.close(r));
+    }
+  });
+
+  it('connects through the same checked fetch when the policy allows the host (streamable HTTP and SSE)', async () => {
+    const allowed = { ...opts, addressPolicy: { ...strict, allowHosts: ['127.0.0.1'] } };
+    const streamable = await startHttpFixture('http');
+    const sse = await startHttpFixture('sse');
+    children.push(streamable.child, sse.child);
+    const a = await connected(
+      'a',
+      { type: 'streamable-http', url: `http://127.0.0.1:${streamable.port}/mcp` },
+      allowed,
+    );
+    expect(a.state).toMatchObject({ status: 'ready', transport: 'streamable-http' });
+    expect((await runTool(tool(toolsOf(a), 'a-add'), '{"a": 2, "b": 3}', ctx())).content).toBe('5');
+    const b = await connected('b', { type: 'sse', url: `http://127.0.0.1:${sse.port}/sse` }, allowed);
+    expect(b.state).toMatchObject({ status: 'ready', transport: 'sse' });
+    expect((await runTool(tool(toolsOf(b), 'b-echo'), '{"text": "hi"}', ctx())).content).toBe('echo: hi');
   });
 });
 

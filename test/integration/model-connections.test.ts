@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeViewer, type Viewer } from '../../lib/auth/viewer';
 import { loadConfig } from '../../lib/config';
-import { SECRET_KEY_FILE } from '../../lib/models/secret-box';
+import { installSecretBox, SECRET_KEY_FILE } from '../../lib/models/secret-box';
+import { ModelService, SCAN_REUSE_MS } from '../../lib/models/service';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { DB_FILE_NAME, openStore } from '../../lib/store';
 import { LOCAL_OWNER_ID, ownerScope } from '../../lib/store/owner';
@@ -166,6 +167,36 @@ describe('model connections', () => {
     }
   });
 
+  it('scans again once the last scan is a few seconds old: a server started after the app shows up', async () => {
+    const port = await freePort();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'scan-'));
+    const store = await openStore(dataDir);
+    stores.push(store);
+    let now = 1_000_000;
+    const models = new ModelService({
+      store,
+      box: () => installSecretBox(dataDir),
+      config: loadConfig({ DATA_DIR: dataDir, MODEL_SCAN_PORTS: `vllm:${port}`, MODEL_SCAN_TIMEOUT_MS: '2000' }),
+      now: () => now,
+    });
+    expect(await models.scan(ADMIN)).toEqual([]); // as the server starts: nothing there yet
+    const late = await createModelServer({ model: 'late-model', port });
+    try {
+      // Within a few seconds the last scan is reused (the page opening twice scans once)...
+      now += SCAN_REUSE_MS - 1;
+      expect(await models.scan(ADMIN)).toEqual([]);
+      // ...after that, opening the empty page or the Models dialog finds the server without "Scan again".
+      now += 1;
+      expect(await models.scan(ADMIN)).toEqual([
+        expect.objectContaining({ kind: 'vllm', port, models: ['late-model'] }),
+      ]);
+    } finally {
+      await late.close();
+    }
+    // "Scan again" does not wait for the reuse to run out.
+    expect(await models.scan(ADMIN, true)).toEqual([]);
+  });
+
   it('a server that answers 400 to native tools gets them in the text once, says so, and is remembered', async () => {
     const strict = await createModelServer({
       model: 'no-tools',
@@ -204,7 +235,8 @@ describe('model connections', () => {
     }
   });
   it("one user's connection: nobody else sees, tests, uses or edits it (404); the admin's is everyone's, key never shown", async () => {
-    const ctx = await context();
+    // The scripted servers are on loopback: users' connections may reach it here (the address policy has its own test).
+    const ctx = await context({ ALLOW_PRIVATE_MODEL_URLS: '1' });
     const alice = viewer('user-alice', false);
     const bob = viewer('user-bob', false);
     const admin = viewer('user-admin', true);

@@ -150,11 +150,11 @@ describe('function_choice', () => {
   it('rejects a name that is not a declared function', async () => {
     await expect(
       collectChat(model('native', { function_choice: 'nope' }), { messages: user('x'), functions: [weather] }),
-    ).rejects.toThrow(/function_choice must be 'auto', 'none' or one of the functions/);
+    ).rejects.toThrow(/function_choice must be 'auto', 'none', 'required' or one of the functions/);
     expect(server.requests).toHaveLength(0);
   });
 
-  it("forces a named tool in native mode, and 'none' sends past calls as plain text without tools", async () => {
+  it("forces a named tool in native mode, and 'none' offers no tools while past calls stay tool_calls (use_raw_api)", async () => {
     server.setScenario({ fallback: 'echo' });
     await collectChat(model('native', { function_choice: 'get_weather' }), {
       messages: user('x'),
@@ -172,9 +172,17 @@ describe('function_choice', () => {
     });
     const body = server.requests[1]!.body;
     expect(body.tools).toBeUndefined();
-    expect(body.messages.every((m: { role: string }) => m.role !== 'tool')).toBe(true);
-    expect(JSON.stringify(body.messages)).toContain('get_weather');
-    expect(JSON.stringify(body.messages)).toContain('sunny');
+    expect(body.tool_choice).toBeUndefined();
+    // Upstream's raw API path leaves history alone: the call and its result go back in the wire format.
+    expect(body.messages.slice(1)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: '1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+      },
+      { role: 'tool', tool_call_id: '1', content: 'sunny' },
+      { role: 'user', content: 'and now?' },
+    ]);
   });
 });
 

@@ -1,10 +1,8 @@
 // The agents as an OpenAI-compatible API, driven by the official `openai` npm client as any third party would:
 // GET /v1/models, POST /v1/chat/completions streamed and not, usage, a server-side tool step, a client-side tool,
-// errors in OpenAI's shape. The handlers run behind a plain Node HTTP server over a real SQLite store, with the
-// app's own agent factory talking HTTP to the scripted model server; every run is stored like the page's, under its
-// caller. Each API key here stands for one user (the harness's table; resolving a real key is the accounts' job, and
-// the built app's is covered by test/security/openai-api.test.ts): a user's key sees and runs only their agents.
-import http from 'node:http';
+// errors in OpenAI's shape. The handlers run behind a plain Node HTTP server (test/support/api-server.ts) over a real
+// SQLite store, with the app's own agent factory talking HTTP to the scripted model server; every run is stored like
+// the page's, under its caller. Each API key stands for one user: a user's key sees and runs only their agents.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,17 +11,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { everyToolActor, type Actor } from '../../lib/chat/actor';
 import { parseAgentDefinition } from '../../lib/chat/saved-agents';
 import { loadConfig } from '../../lib/config';
-import { createCompletion, listModels } from '../../lib/openai-api/handler';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
+import { startApiServer, type ApiServer } from '../support/api-server';
 
 let model: ModelServer;
 let store: ChatStore;
 let ctx: AppContext;
-let api: http.Server;
+let api: ApiServer;
 let client: OpenAI;
 let port: number;
 const A = ownerScope('user-a');
@@ -36,36 +34,12 @@ beforeAll(async () => {
   store = openSqliteStore(path.join(dataDir, 'chat.db'));
   const config = loadConfig({ DATA_DIR: dataDir, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', OPENAI_MODEL: 'm' });
   ctx = await createAppContext(config, store);
-  api = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const actor = ACTORS[(req.headers.authorization ?? '').replace(/^Bearer /, '')];
-      const answer = !actor
-        ? Response.json({ error: { message: 'unknown key' } }, { status: 401 })
-        : req.method === 'GET' && req.url === '/v1/models'
-          ? await listModels(ctx, actor.owner)
-          : req.method === 'POST' && req.url === '/v1/chat/completions'
-            ? await createCompletion(ctx, actor, Buffer.concat(chunks).toString('utf8'), 'test-client')
-            : Response.json({ error: { message: 'no such route' } }, { status: 404 });
-      res.writeHead(answer.status, Object.fromEntries(answer.headers));
-      if (!answer.body) return res.end();
-      const reader = answer.body.getReader();
-      res.on('close', () => void reader.cancel());
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        res.write(value);
-      }
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
-  port = (api.address() as { port: number }).port;
+  api = await startApiServer(ctx, ACTORS);
+  port = api.port;
   client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'key-a', maxRetries: 0 });
 });
 afterAll(async () => {
-  await new Promise((resolve) => api.close(resolve));
+  await api.close();
   await store.close();
   await model.close();
 });

@@ -118,7 +118,7 @@ describe('ReActChat', () => {
       ],
     });
     const events = await collectEvents(react().runEvents([{ role: 'user', content: 'go' }]));
-    expect(ofType(events, 'tool-result')[0]).toMatchObject({ ok: false, content: 'Tool teleport does not exists.' });
+    expect(ofType(events, 'tool-result')[0]).toMatchObject({ ok: false, content: 'Tool teleport does not exist.' });
     expect(ofType(events, 'run-end')[0]!.reason).toBe('answered');
   });
 

@@ -43,7 +43,8 @@ beforeAll(async () => {
           }),
           functionList: s.tools,
           name: 'assistant',
-          maxLlmCalls: 4,
+          // As the app's factory (lib/chat/agents.ts): a continued run may make the limit's worth more.
+          maxLlmCalls: 4 + (o?.callsBefore ?? 0),
         }),
     )
   ).chat;
@@ -207,6 +208,53 @@ describe('replay from step N', () => {
       }),
     ).rejects.toThrow(/toolResultEdits.0.content/);
     expect(await store.listRuns(OWNER, original.turnId)).toHaveLength(runs);
+  });
+});
+
+describe('Continue after the model-call limit', () => {
+  const settings: Partial<ConversationSettings> = { tools: ['calculator'] };
+
+  it('goes on with the same run’s work: its iterations kept, the model sent all of it, then the limit’s worth more', async () => {
+    // Three rounds of tool calls then an answer that names how many results it was given.
+    server.setScenario((req) => {
+      const results = (req.body.messages as { role: string }[]).filter((m) => m.role === 'tool').length;
+      return results < 6
+        ? { toolCalls: [{ id: `c${results}`, name: 'calculator', arguments: `{"expression": "${results}+1"}` }] }
+        : { content: `Done after ${results} results.` };
+    });
+    const stopped = await service.send(ACTOR, { message: 'count up', settings });
+    expect((await drain(follow(service, OWNER, stopped.runId))).at(-1)).toMatchObject({
+      reason: 'max-iterations',
+      llmCalls: 4,
+    });
+    server.reset();
+    const continued = await service.continueRun(ACTOR, stopped.runId);
+    expect(continued.turnId).toBe(stopped.turnId);
+    const events = await drain(follow(service, OWNER, continued.runId));
+    // Not one model call was made again: the first request carries the four iterations' calls and results.
+    const first = server.requests[0]!.body.messages as { role: string }[];
+    expect(first.filter((m) => m.role === 'tool')).toHaveLength(4);
+    expect(events.find((e) => e.type === 'run-start')).toMatchObject({
+      maxLlmCalls: 8,
+      replay: { of: stopped.runId, fromIteration: 5 },
+    });
+    expect(events.filter((e) => e.type === 'tool-result')).toHaveLength(6); // four copied, two new
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered', llmCalls: 7 });
+    expect(events.findLast((e) => e.type === 'text-delta')).toMatchObject({ iteration: 7 });
+    expect((await store.listRuns(OWNER, stopped.turnId)).map((r) => r.status)).toEqual(['max-iterations', 'answered']);
+  });
+
+  it('only for a run that stopped at the limit, and only the owner’s', async () => {
+    server.setScenario(calculatorThenReadResult);
+    const answered = await service.send(ACTOR, { message: 'What is 6*7?', settings });
+    await drain(follow(service, OWNER, answered.runId));
+    await expect(service.continueRun(ACTOR, answered.runId)).rejects.toThrow(
+      'Only a run stopped at the model-call limit can be continued.',
+    );
+    await expect(service.continueRun(everyToolActor(ownerScope('owner-b')), answered.runId)).rejects.toMatchObject({
+      status: 404,
+    });
+    expect(await store.listRuns(OWNER, answered.turnId)).toHaveLength(1);
   });
 });
 

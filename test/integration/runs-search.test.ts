@@ -163,6 +163,7 @@ describe('Runs search (SQLite, FTS5)', () => {
       tools: ['calculator'],
       models: ['model-a', 'model-b'],
       agents: ['fncall'],
+      savedAgents: [],
     });
   });
 
@@ -185,7 +186,12 @@ describe('Runs search (SQLite, FTS5)', () => {
     const other = await store.searchRuns(OTHER, {});
     expect(other.rows.map((r) => r.runId)).toEqual([...theirs].reverse());
     expect((await store.searchRuns(OTHER, { text: 'zebra' })).rows.map((r) => r.runId)).toEqual([theirs[1]]);
-    expect(await store.runFacets(OTHER)).toEqual({ tools: ['calculator'], models: ['model-c'], agents: ['fncall'] });
+    expect(await store.runFacets(OTHER)).toEqual({
+      tools: ['calculator'],
+      models: ['model-c'],
+      agents: ['fncall'],
+      savedAgents: [],
+    });
     expect(await store.runFigures(OTHER, {})).toMatchObject({ runs: 2, tools: [{ calls: 2, failed: 1 }] });
     expect((await store.searchRuns(ownerScope('nobody'), {})).total).toBe(0);
   });

@@ -15,6 +15,7 @@ import {
   importAgent,
   parseAgentDefinition,
   saveAgentDefinition,
+  saveImportedAgent,
 } from '../../lib/chat/saved-agents';
 import { apiModels } from '../../lib/openai-api/models';
 import { createAppContext, type AppContext } from '../../lib/server/context';
@@ -100,6 +101,40 @@ describe('saved agents', () => {
     await expect(importAgent(store, A, JSON.stringify(broken))).rejects.toThrow(/^kind:/);
     await store.deleteAgent(A, router.id);
     await store.deleteAgent(A, helper.id);
+  });
+
+  it('an import whose name is taken is not saved until the user chooses: replace that agent, or keep both', async () => {
+    const first = await store.createAgent(A, parseAgentDefinition(analyst));
+    const file = JSON.stringify({
+      ...(await exportAgent(store, A, first.id)),
+      agent: { ...analyst, name: 'DATA ANALYST', description: 'from the file', members: [] },
+    });
+    const { definition } = await importAgent(store, A, file);
+
+    // Asked first: nothing saved, the agent it would collide with named.
+    const asked = await saveImportedAgent(store, A, definition);
+    expect(asked).toEqual({ conflict: { id: first.id, name: 'Data analyst' } });
+    expect(await store.listAgents(A)).toHaveLength(1);
+
+    // Keep both: a name of its own, the next free number.
+    const kept = await saveImportedAgent(store, A, definition, 'keep-both');
+    expect(kept).toMatchObject({ agent: { name: 'DATA ANALYST (2)', description: 'from the file' } });
+    const third = await saveImportedAgent(store, A, definition, 'keep-both');
+    expect(third).toMatchObject({ agent: { name: 'DATA ANALYST (3)' } });
+
+    // Replace: the same agent (its id, so conversations and groups holding it keep it), the file's definition.
+    const replaced = await saveImportedAgent(store, A, definition, 'replace');
+    expect(replaced).toMatchObject({ agent: { id: first.id, name: 'DATA ANALYST', description: 'from the file' } });
+    expect((await store.listAgents(A)).map((a) => a.name).sort()).toEqual([
+      'DATA ANALYST',
+      'DATA ANALYST (2)',
+      'DATA ANALYST (3)',
+    ]);
+
+    // Another user's agent of that name is no collision (nor replaced).
+    expect(await saveImportedAgent(store, B, definition)).toMatchObject({ agent: { name: 'DATA ANALYST' } });
+    expect((await store.getAgent(A, first.id))?.description).toBe('from the file');
+    for (const owner of [A, B]) for (const a of await store.listAgents(owner)) await store.deleteAgent(owner, a.id);
   });
 
   it('a conversation with a saved Router: the helper it calls answers, stored under its name and avatar', async () => {

@@ -192,6 +192,21 @@ describe('the upload API', () => {
     expect((await handleGet(documents, OWNER, 'nope')).status).toBe(404);
   });
 
+  it('opens a cited page of the owner’s document by its hash; another user’s, or unknown bytes, read as gone', async () => {
+    const { document } = (await upload('tides.pdf', pdf)).body;
+    await settled(document.id);
+    const page2 = await documents.page(OWNER, document.hash, 2);
+    expect(page2).toMatchObject({ page: 2, pageCount: 2 });
+    expect(page2.paragraphs.join(' ')).toContain('More.');
+    // Out of range: the nearest page, never an error.
+    expect((await documents.page(OWNER, document.hash, 9)).page).toBe(2);
+    expect((await documents.page(OWNER, document.hash, 0)).paragraphs.join(' ')).toContain('06:12');
+    const gone = { status: 404, message: 'This document is not here any more.' };
+    await expect(documents.page(ownerScope('owner-b'), document.hash, 1)).rejects.toMatchObject(gone);
+    await expect(documents.page(OWNER, 'f'.repeat(64), 1)).rejects.toMatchObject(gone);
+    await expect(documents.page(OWNER, '../../etc/passwd', 1)).rejects.toMatchObject(gone);
+  });
+
   it('removes a document; its bytes go once no other record uses them', async () => {
     const a = await upload('a.pdf', pdf);
     const b = await upload('copy.pdf', pdf, a.body.conversationId);

@@ -120,7 +120,7 @@ describe('the admin manages users', () => {
   it('disabling a user signs them out everywhere, stops their keys and sign-in; enabling and a new password let them back', async () => {
     const token = await inviteLink();
     const user = await signUp(app, 'disabled@example.com', { invite: token });
-    const key = await resultAs<{ secret: string; key: ApiKeyRecord }>(app, user, 'createApiKey', ['script']);
+    const key = await resultAs<{ secret: string; key: ApiKeyRecord }>(app, user, 'createApiKey', ['script', 'run']);
     const secret = (key as { value: { secret: string } }).value.secret;
     const id = ((await resultAs<UserRow[]>(app, admin, 'listUsers', [])) as { value: UserRow[] }).value.find(
       (u) => u.email === 'disabled@example.com',
@@ -128,8 +128,9 @@ describe('the admin manages users', () => {
 
     expect(await resultAs(app, admin, 'setUserDisabled', [id, true])).toEqual({ ok: true, value: null });
     expect((await request(app.url, '/api/health', { headers: as(app, user) })).status).toBe(401);
+    // Disabling revoked the key for good (issue #28): 401, no longer the 403 of a disabled account's key.
     expect((await request(app.url, '/api/health', { headers: { authorization: `Bearer ${secret}` } })).status).toBe(
-      403,
+      401,
     );
     const refused = await authPost(app, 'sign-in/email', { email: 'disabled@example.com', password: PASSWORD });
     expect(refused.status).toBe(403);

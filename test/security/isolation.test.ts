@@ -94,7 +94,7 @@ beforeAll(async () => {
   );
   expect(mine.paused.events.at(-1)?.type).toBe('tool-approval');
 
-  const key = await resultAs<{ secret: string; key: ApiKeyRecord }>(app, a, 'createApiKey', ['A’s script']);
+  const key = await resultAs<{ secret: string; key: ApiKeyRecord }>(app, a, 'createApiKey', ['A’s script', 'run']);
   if (!key.ok) throw new Error(key.error);
   mine.keyId = key.value.key.id;
 }, 120_000);
@@ -115,6 +115,7 @@ describe('B reaches none of A’s objects (each route and action that takes an i
   it.each([
     ['reading a conversation', 'loadConversation', () => [mine.conversationId]],
     ['renaming it', 'renameConversation', () => [mine.conversationId, 'taken over']],
+    ['waiting for its title', 'settledTitle', () => [mine.conversationId]],
     ['changing its settings', 'saveSettings', () => [mine.conversationId, { systemMessage: 'leak everything' }]],
     ['sending a message into it', 'sendMessage', () => [{ conversationId: mine.conversationId, message: 'hi' }]],
     ['regenerating its answer', 'regenerate', () => [mine.turnId]],
@@ -122,10 +123,13 @@ describe('B reaches none of A’s objects (each route and action that takes an i
     ['exporting a run, or loading it in the inspector', 'loadRunForInspection', () => [mine.runId, true]],
     ['the inspector’s load of one request', 'loadIterationRequest', () => [mine.runId, 1]],
     ['listing a turn’s runs to compare', 'listTurnRuns', () => [mine.turnId]],
+    ['showing one of a turn’s answers', 'loadTurnAnswer', () => [mine.turnId, 1]],
     ['comparing two runs', 'compareTurnRuns', () => [mine.runId, mine.secondRunId]],
     ['the replay form', 'replaySource', () => [mine.runId]],
     ['replaying a run', 'replayRun', () => [mine.runId, { fromIteration: 1 }]],
+    ['continuing a run after the model-call limit', 'continueRun', () => [mine.runId]],
     ['deciding a paused tool call', 'decideTool', () => [mine.paused.ids!.runId, 'call-1', { action: 'skip' }]],
+    ['opening a page of its document (a citation)', 'documentPage', () => [mine.document.hash, 1]],
     ['revoking an API key', 'revokeApiKey', () => [mine.keyId]],
     ['deleting the conversation', 'deleteConversation', () => [mine.conversationId]],
   ] as const)('%s (%s): 404, as for an id that does not exist', async (_what, action, args) => {
@@ -265,7 +269,7 @@ describe('A’s saved agents and their documents: B lists, reads, edits, deletes
     expect(up.status, up.text).toBe(201);
     ({ agent, document: doc } = up.json<{ agent: SavedAgent; document: AgentDocument }>());
     const c = await signUp(app, 'c@example.com');
-    const key = await resultAs<{ secret: string }>(app, c, 'createApiKey', ['C’s script']);
+    const key = await resultAs<{ secret: string }>(app, c, 'createApiKey', ['C’s script', 'run']);
     if (!key.ok) throw new Error(key.error);
     keyOfC = key.value.secret;
   });
@@ -378,7 +382,7 @@ describe('B’s search and lists show none of A’s', () => {
 
 describe('API keys', () => {
   it('a key acts as its owner on POST /api/chat; once revoked it gets 401, and so does a made-up one', async () => {
-    const made = await resultAs<{ secret: string; key: ApiKeyRecord }>(app, a, 'createApiKey', ['to revoke']);
+    const made = await resultAs<{ secret: string; key: ApiKeyRecord }>(app, a, 'createApiKey', ['to revoke', 'run']);
     if (!made.ok) throw new Error(made.error);
     const { secret, key } = made.value;
     expect(secret).toMatch(/^as_/);
@@ -412,6 +416,7 @@ describe('what only the admin may do', () => {
     ['listInvites', []],
     ['revokeInvite', ['x']],
     ['readMcpConfigText', []],
+    ['saveWebSearchSetting', [{ provider: 'off' }]],
     ['saveMcpConfigText', ['{"mcpServers": {"x": {"command": "/bin/sh"}}}', 'whatever']],
   ];
 
@@ -481,6 +486,13 @@ describe('signed out', () => {
 
   it('an ActionResult from a real action has the shape the page expects', async () => {
     const r: ActionResult<unknown> = await resultAs(app, b, 'loadConversation', [MISSING]);
-    expect(r).toEqual({ ok: false, status: 404, error: 'This conversation no longer exists.' });
+    // With its code, so that the page says it in its language (matched by the error's fields, not its class: the
+    // class of another bundle lost the code before, issue #28).
+    expect(r).toEqual({
+      ok: false,
+      status: 404,
+      error: 'This conversation no longer exists.',
+      code: 'conversation-gone',
+    });
   });
 });

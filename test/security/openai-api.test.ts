@@ -3,6 +3,7 @@
 // rebinding), and a cross-site page cannot run an agent; an API client, which sends no Origin, can. With accounts on
 // (AUTH=required), a user's API key is the user: /v1/models lists that user's saved agents only, and another user's
 // agent is an unknown model (404), run by nobody.
+import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiKeyRecord, SavedAgent } from '../../lib/store/types';
 import { countRows, request, startApp, type App } from './support/app';
@@ -54,6 +55,26 @@ describe('/v1 behind the request checks', () => {
       body: completion,
     });
     expect(res.status).toBe(403);
+    expect(res.json<{ error: unknown }>().error).toMatchObject({ type: 'request_forbidden', param: null });
+    expect(app.model.requests).toHaveLength(0);
+  });
+
+  it("answers the checks' refusals in OpenAI's error shape, which the official client raises with their type and code", async () => {
+    const denied = await request(app.url, '/v1/models', { headers: { authorization: 'Bearer sk-not-it' } });
+    expect(denied.status).toBe(401);
+    expect(denied.headers['www-authenticate']).toContain('Bearer');
+    expect(denied.json<{ error: unknown }>().error).toEqual({
+      message: expect.any(String),
+      type: 'invalid_request_error',
+      param: null,
+      code: 'invalid_api_key',
+    });
+    const client = new OpenAI({ baseURL: `${app.url}/v1`, apiKey: 'sk-not-it', maxRetries: 0 });
+    const raised = await client.chat.completions
+      .create({ model: 'fncall', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((e: unknown) => e);
+    expect(raised).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect(raised).toMatchObject({ code: 'invalid_api_key', type: 'invalid_request_error' });
     expect(app.model.requests).toHaveLength(0);
   });
 
@@ -78,7 +99,7 @@ describe('/v1 with accounts: an API key is its user', () => {
     await resultAs(accounts, admin, 'updateServerSettings', [{ signUp: 'open' }]);
     for (const who of ['a', 'b'] as const) {
       const user = await signUp(accounts, `${who}@example.com`);
-      const made = await resultAs<{ secret: string; key: ApiKeyRecord }>(accounts, user, 'createApiKey', [who]);
+      const made = await resultAs<{ secret: string; key: ApiKeyRecord }>(accounts, user, 'createApiKey', [who, 'run']);
       if (!made.ok) throw new Error(made.error);
       keys[who] = made.value.secret;
       if (who === 'a') {

@@ -34,7 +34,15 @@ describe('run limits per client', () => {
     const viaAction = actionValue<{ ok: boolean; error: string }>(
       await callAction(app, 'sendMessage', [{ message: 'from the page' }]),
     );
-    expect(viaAction).toEqual({ ok: false, error: expect.stringMatching(/^Too many runs at once/), status: 429 });
+    // With its code and values, so that the page says it in its language (read from the error's fields: the class of
+    // another bundle lost them before, issue #28).
+    expect(viaAction).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^Too many runs at once/),
+      status: 429,
+      code: 'too-many-runs',
+      values: { running: 1, limit: 1 },
+    });
     expect((await first).status).toBe(200);
     expect(app.model.requests).toHaveLength(1);
   });
@@ -51,6 +59,20 @@ describe('run limits per client', () => {
     expect(fourth.json().error?.message).toBe(
       `Too many runs started: the limit is 3 a minute (MAX_RUNS_PER_MINUTE). Try again in ${wait} s.`,
     );
+    expect(app.model.requests).toHaveLength(2);
+    // /v1 counts against the same limit, and answers as OpenAI's API answers a rate limit.
+    const api = await request(app.url, '/v1/chat/completions', {
+      headers: { 'content-type': 'application/json', authorization: 'Bearer any-key-on-loopback' },
+      body: JSON.stringify({ model: 'fncall', messages: [{ role: 'user', content: 'five' }] }),
+    });
+    expect(api.status).toBe(429);
+    expect(Number(api.headers['retry-after'])).toBeGreaterThan(0);
+    expect(api.json().error).toMatchObject({
+      type: 'requests',
+      code: 'rate_limit_exceeded',
+      param: null,
+      message: expect.stringMatching(/^Too many runs started: the limit is 3 a minute/),
+    });
     expect(app.model.requests).toHaveLength(2);
   });
 });

@@ -35,10 +35,15 @@ interface RunSpec {
   llm: [number, number, number | null][];
   /** The prices its run-start keeps (absent: none set for its model). */
   pricing?: Pricing;
+  /** The saved agent its conversation talks to. */
+  agentId?: string;
 }
 
 async function record(store: ChatStore, owner: OwnerScope, r: RunSpec): Promise<void> {
-  const conversation = await store.createConversation(owner, { title: r.title });
+  const conversation = await store.createConversation(owner, {
+    title: r.title,
+    ...(r.agentId ? { settings: { agentId: r.agentId } } : {}),
+  });
   const turn = await store.addTurn(owner, conversation.id, r.message);
   await store.startRun(owner, turn.id, r.id);
   const base = { runId: r.id, iteration: 1, t: 1 };
@@ -321,8 +326,45 @@ export function describeRunSearch(open: () => Promise<ChatStore>): void {
         tools: ['calculator', 'current_time'],
         models: ['model-a', 'model-b'],
         agents: ['assistant', 'fncall', 'react'],
+        savedAgents: [],
       });
-      expect(await store.runFacets(ownerScope('user-c'))).toEqual({ tools: [], models: [], agents: [] });
+      expect(await store.runFacets(ownerScope('user-c'))).toEqual({
+        tools: [],
+        models: [],
+        agents: [],
+        savedAgents: [],
+      });
+    });
+
+    it('shows and filters by the saved agent of a run’s conversation, by its name now; never another owner’s', async () => {
+      const definition = (name: string) => ({
+        name,
+        description: '',
+        avatar: '🤖',
+        kind: 'fncall' as const,
+        systemMessage: '',
+        tools: [],
+        generateCfg: {},
+        suggestions: [],
+        members: [],
+      });
+      const helper = await store.createAgent(A, definition('Tide helper'));
+      const theirs = await store.createAgent(B, definition('Not yours'));
+      await record(store, A, { ...RUNS[0]!, id: 'with-agent', title: 'Asked the helper', agentId: helper.id });
+      await record(store, B, { ...SECRET, id: 'b-agent', agentId: theirs.id });
+      const page = await store.searchRuns(A, { savedAgent: helper.id });
+      expect(page.rows.map((r) => [r.runId, r.savedAgent])).toEqual([
+        ['with-agent', { id: helper.id, name: 'Tide helper' }],
+      ]);
+      expect(page.total).toBe(1);
+      expect((await store.searchRuns(A, {})).rows.find((r) => r.runId === 'tides')?.savedAgent).toBeUndefined();
+      expect(await ids({ savedAgent: helper.id, outcome: 'error' })).toEqual([]);
+      expect(await ids({ savedAgent: theirs.id })).toEqual([]);
+      expect(await ids({ savedAgent: helper.id }, B)).toEqual([]);
+      await store.updateAgent(A, helper.id, definition('Harbour helper'));
+      expect((await store.searchRuns(A, { savedAgent: helper.id })).rows[0]?.savedAgent?.name).toBe('Harbour helper');
+      expect((await store.runFacets(A)).savedAgents).toEqual([{ id: helper.id, name: 'Harbour helper' }]);
+      expect((await store.runFacets(B)).savedAgents).toEqual([{ id: theirs.id, name: 'Not yours' }]);
     });
 
     it('gives the first admin the local owner’s runs, in the list, the search and the facets', async () => {

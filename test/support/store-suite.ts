@@ -760,6 +760,20 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
           userTools: { codeInterpreter: true, web: false },
         });
       });
+
+      it('keeps web search as the admin page set it (absent until then; null: back to the environment’s)', async () => {
+        const store = await open();
+        expect((await store.serverSettings()).webSearch).toBeUndefined();
+        const webSearch = { provider: 'tavily' as const, apiKeyCipher: 'v1:sealed' };
+        await store.updateServerSettings({ webSearch });
+        expect(await store.serverSettings()).toEqual({
+          signUp: 'invite',
+          userTools: { codeInterpreter: false, web: false },
+          webSearch,
+        });
+        await store.updateServerSettings({ webSearch: null });
+        expect((await store.serverSettings()).webSearch).toBeNull();
+      });
     });
 
     describeModelStores(open, () => h.reopen());

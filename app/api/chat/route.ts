@@ -9,7 +9,7 @@ import { feedResponse } from '@/lib/chat/sse';
 import { readBodyText } from '@/lib/http/body';
 import { limitKey } from '@/lib/auth/viewer';
 import { MESSAGE_BODY_MAX_BYTES } from '@/lib/http/headers';
-import { RateLimitError } from '@/lib/http/rate-limit';
+import { isErrorNamed } from '@/lib/protocol/errors';
 import { startLimited } from '@/lib/http/run-limits';
 import { appContext } from '@/lib/server/context';
 import { guardRoute, statusOf } from '@/lib/server/route';
@@ -20,7 +20,7 @@ function problem(status: number, message: string): Response {
   return Response.json({ error: { message } }, { status });
 }
 
-export const POST = guardRoute(async (request: Request, _context: unknown, me): Promise<Response> => {
+export const POST = guardRoute('POST /api/chat', async (request: Request, _context: unknown, me): Promise<Response> => {
   const text = await readBodyText(request, MESSAGE_BODY_MAX_BYTES);
   let body: unknown;
   try {
@@ -38,7 +38,7 @@ export const POST = guardRoute(async (request: Request, _context: unknown, me): 
       (runId) => ctx.runs.ended(runId),
     );
   } catch (e) {
-    if (e instanceof RateLimitError) throw e; // answered 429 by guardRoute
+    if (isErrorNamed(e, 'RateLimitError')) throw e; // answered 429 by guardRoute
     return problem(statusOf(e, 400), e instanceof Error ? e.message : String(e));
   }
   const events = runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true });

@@ -5,10 +5,10 @@ import { handleList, handleUpload } from '@/lib/uploads/http';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = guardRoute(async (request: Request, _context: unknown, me) =>
+export const POST = guardRoute('POST /api/files', async (request: Request, _context: unknown, me) =>
   handleUpload((await appContext()).uploads, me.owner, request),
 );
 
-export const GET = guardRoute(async (request: Request, _context: unknown, me) =>
+export const GET = guardRoute('GET /api/files', async (request: Request, _context: unknown, me) =>
   handleList((await appContext()).uploads, me.owner, request),
 );

@@ -5,7 +5,7 @@ import { telemetryStatus } from '@/lib/telemetry';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = guardRoute(async (_request, _context, me) => {
+export const GET = guardRoute('GET /api/health', async (_request, _context, me) => {
   const ctx = await appContext();
   // The default model without asking any server: OPENAI_MODEL, or the first GGUF file (a page connection's models
   // are known only once its server is asked).

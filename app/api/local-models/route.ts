@@ -5,7 +5,6 @@ import { guardRoute } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = guardRoute(
-  async (request: Request) => handleLocalModelUpload((await appContext()).localModels, request),
-  { access: 'admin' },
+export const POST = guardRoute('POST /api/local-models', async (request: Request) =>
+  handleLocalModelUpload((await appContext()).localModels, request),
 );

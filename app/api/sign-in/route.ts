@@ -6,4 +6,4 @@ import { publicRoute } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = publicRoute((request: Request) => handleSignIn(request, requestPolicy()), 'sign-in');
+export const POST = publicRoute('POST /api/sign-in', (request: Request) => handleSignIn(request, requestPolicy()));

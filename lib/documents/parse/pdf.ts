@@ -1,6 +1,7 @@
 // PDF through pdf.js (pdfjs-dist, legacy build for Node 20): text per page with layout-based paragraphs and tables.
 import { DocumentError, type DocumentPage } from '../types';
 import { layoutParagraphs, type PositionedText } from './pdf-layout';
+import { isErrorNamed } from '../../protocol/errors';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjs: Promise<PdfJs> | undefined;
@@ -69,7 +70,7 @@ export async function parsePdf(bytes: Uint8Array, name: string): Promise<{ title
     const title = typeof info?.Title === 'string' && info.Title.trim() ? info.Title.trim() : undefined;
     return { title, pages };
   } catch (e) {
-    if (e instanceof DocumentError) throw e;
+    if (isErrorNamed<DocumentError>(e, 'DocumentError')) throw e;
     throw new DocumentError(
       `${name} is a corrupt PDF and cannot be read (${e instanceof Error ? e.message : String(e)}).`,
       'corrupt',

@@ -8,11 +8,13 @@ const TEXT = {
   en: {
     title: '# Knowledge Base',
     source: (name: string) => `## The content from [file](${name}):`,
+    given: '## The content provided:',
     unreadable: '## Files that could not be read:',
   },
   zh: {
     title: '# 知识库',
     source: (name: string) => `## 来自 [文件](${name}) 的内容：`,
+    given: '## 提供的内容：',
     unreadable: '## 无法读取的文件：',
   },
 } as const;
@@ -27,4 +29,40 @@ export function formatKnowledge(
   const snippets = documents.map((d) => `${t.source(d.url)}\n\n\`\`\`\n${d.text.join('\n\n...\n\n')}\n\`\`\``);
   if (errors.length) snippets.push(`${t.unreadable}\n\n${errors.map((e) => `- ${e}`).join('\n')}`);
   return snippets.length ? `${t.title}\n\n${snippets.join('\n\n')}` : '';
+}
+
+/**
+ * The block for knowledge the caller gives (Qwen-Agent's `knowledge=`): the retrieval tool's JSON
+ * ([{url, text: [passages]}]) one section per document, as retrieved knowledge is; any other text one section.
+ */
+export function formatGivenKnowledge(knowledge: string, lang: Lang): string {
+  const text = knowledge.trim();
+  if (!text) return '';
+  const t = TEXT[lang];
+  const fence = (body: string) => `\n\n\`\`\`\n${body}\n\`\`\``;
+  const docs = retrievedJson(text);
+  const snippets = docs
+    ? docs.map((d) => `${t.source(d.url.split(/[\\/]/).pop() || d.url)}${fence(d.text.join('\n\n...\n\n'))}`)
+    : [`${t.given}${fence(text)}`];
+  return `${t.title}\n\n${snippets.join('\n\n')}`;
+}
+
+function retrievedJson(text: string): { url: string; text: string[] }[] | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const ok =
+    Array.isArray(value) &&
+    value.every(
+      (d) =>
+        d &&
+        typeof d === 'object' &&
+        typeof (d as { url?: unknown }).url === 'string' &&
+        Array.isArray((d as { text?: unknown }).text) &&
+        (d as { text: unknown[] }).text.every((p) => typeof p === 'string'),
+    );
+  return ok ? (value as { url: string; text: string[] }[]) : undefined;
 }

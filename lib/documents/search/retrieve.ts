@@ -6,6 +6,7 @@ import { DocumentError } from '../types';
 import { DEFAULT_PARSER_PAGE_SIZE } from './chunk';
 import { indexFile, type IndexedDocument } from './index-cache';
 import { DEFAULT_MAX_REF_TOKEN, searchDocuments, UNUSED_LISTED, type SearchMode } from './search';
+import { isErrorNamed } from '../../protocol/errors';
 
 /** Characters of an unused candidate's text kept in the trace. */
 const UNUSED_TEXT_CHARS = 400;
@@ -55,7 +56,7 @@ export async function loadIndexes(
     try {
       docs.push(await indexFile(file.path, pageSize, file.name));
     } catch (e) {
-      if (!(e instanceof DocumentError)) throw e;
+      if (!isErrorNamed<DocumentError>(e, 'DocumentError')) throw e;
       (e.code === 'unsupported' ? unsupported : errors).push(e.message);
     }
   }

@@ -15,7 +15,7 @@ import {
 import { isPlainObject } from '../../protocol/json';
 import { extractFn, parseJson5, pyJsonDumps } from './json-slice';
 import { functionsToText } from './plain-text';
-import type { FncallFormat, ParseResult, RenderOptions } from './types';
+import type { FncallFormat, ParseOptions, ParseResult, RenderOptions } from './types';
 
 export const TOOL_CALL_OPEN = '<tool_call>';
 export const TOOL_CALL_CLOSE = '</tool_call>';
@@ -106,8 +106,21 @@ function snippet(text: string): string {
   return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
 }
 
-// parallelFunctionCalls is ignored, as upstream does: the nous prompt always allows several calls.
-function parseNous(text: string): ParseResult {
+// The nous prompt always allows several calls (upstream's has no single-call variant, and its parser ignores
+// parallel_function_calls); only an explicit false keeps just the first call, so that a caller who asked for one call
+// gets one.
+function parseNous(text: string, opts?: ParseOptions): ParseResult {
+  const parsed = parseNousCalls(text);
+  if (opts?.parallelFunctionCalls !== false) return parsed;
+  const first = parsed.messages.findIndex((m) => m.function_call);
+  if (first >= 0 && parsed.messages.length > first + 1) {
+    parsed.errors.push(`Parallel calls are off: kept the first call, dropped ${parsed.messages.length - first - 1}.`);
+    parsed.messages.splice(first + 1);
+  }
+  return parsed;
+}
+
+function parseNousCalls(text: string): ParseResult {
   const messages: Message[] = [];
   const errors: string[] = [];
   let lead = '';

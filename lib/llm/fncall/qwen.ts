@@ -271,6 +271,8 @@ export const qwenFormat: FncallFormat = {
   name: 'qwen',
   toolStartMarker: FN_NAME,
   stopWords: [FN_RESULT, FN_EXIT],
+  continuationPrefixes: [': ', ':'],
+  forcedCallMarker: FN_ARGS,
   render: renderQwen,
   parse: parseQwen,
 };

@@ -31,6 +31,11 @@ export interface FncallFormat {
   readonly toolStartMarker: string;
   /** Stop words this format adds to the request. */
   readonly stopWords: string[];
+  /** What the model's answer may start with because the prompt ended mid-line (qwen: ": " after ✿RETURN✿); never
+   *  shown as text. */
+  readonly continuationPrefixes?: readonly string[];
+  /** Where the answer to a forced call starts (qwen pre-fills "✿FUNCTION✿: name", so the model writes ✿ARGS✿). */
+  readonly forcedCallMarker?: string;
   /**
    * History (system/user/assistant/function, with function_call/extra) + tools → system/user/assistant messages with
    * string (or text-item) content, ready for a plain chat completion. Ends with a user message: a trailing partial

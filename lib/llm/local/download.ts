@@ -12,6 +12,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { AddressPolicy } from '../../net/address-policy';
 import { FetchError, safeRequest, type Resolver } from '../../net/safe-fetch';
+import { formatBytes } from '../../protocol/bytes';
 import { GgufFormatError, readGgufHeader } from './gguf-header';
 import {
   modelFileName,
@@ -22,6 +23,7 @@ import {
   type LocalModelFile,
   type PartMeta,
 } from './models-dir';
+import { isErrorNamed } from '../../protocol/errors';
 
 export interface DownloadProgress {
   /** Bytes in the .part file so far. */
@@ -214,10 +216,10 @@ export async function downloadModel(opts: DownloadModelOptions): Promise<LocalMo
       } catch (e) {
         if (opts.signal?.aborted)
           throw new DownloadError('aborted', `The download of ${name} was stopped; it can be resumed.`, { cause: e });
-        if (e instanceof DownloadError) throw e;
+        if (isErrorNamed<DownloadError>(e, 'DownloadError')) throw e;
         if ((e as Error)?.name === 'BlockedAddressError')
           throw new DownloadError('blocked', (e as Error).message, { cause: e });
-        if (e instanceof FetchError && /redirect/i.test(e.message))
+        if (isErrorNamed<FetchError>(e, 'FetchError') && /redirect/i.test(e.message))
           throw new DownloadError('http', e.message, { cause: e });
         outcome = 'cut';
         cause = e;
@@ -244,7 +246,7 @@ export async function downloadModel(opts: DownloadModelOptions): Promise<LocalMo
     } catch (e) {
       await rm(part, { force: true });
       await rm(metaFile, { force: true });
-      if (e instanceof GgufFormatError)
+      if (isErrorNamed<GgufFormatError>(e, 'GgufFormatError'))
         throw new DownloadError(e.problem, `${name} was refused and removed. ${e.message}`, { cause: e });
       throw e;
     }
@@ -365,12 +367,6 @@ async function checkDiskSpace(dir: string, needed: number, name: string): Promis
       'disk',
       `Not enough disk space for ${name}: it needs ${formatBytes(needed)} more, ${formatBytes(free)} is free.`,
     );
-}
-
-function formatBytes(n: number): string {
-  if (n >= 1e9) return `${(n / 1e9).toFixed(1)} GB`;
-  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`;
-  return `${Math.max(0, Math.round(n / 1e3))} kB`;
 }
 
 function delay(ms: number, signal?: AbortSignal): Promise<void> {

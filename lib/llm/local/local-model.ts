@@ -7,7 +7,7 @@ import path from 'node:path';
 import { loadConfig } from '../../config';
 import type { CallFormat, FncallMode } from '../../protocol/enums';
 import type { LlmRequest, Usage } from '../../protocol/events';
-import { ModelInputError, ModelServiceError } from '../errors';
+import { isModelServiceError, ModelInputError, ModelServiceError } from '../errors';
 import { functionsToText, getFncallFormat } from '../fncall';
 import type { FncallFormat } from '../fncall/types';
 import type { ChatModel, ChatRequest, GenerateCfg, LlmCallResult, LlmEventSink } from '../model';
@@ -15,6 +15,7 @@ import { toWireMessages, toWireTools } from '../oai-wire';
 import { abortError } from '../retry';
 import { detectLang, type FunctionDef, type Message } from '../schema';
 import { StreamTextRouter } from '../stream-text';
+import { parallelCalls } from '../generate-cfg';
 import { truncateInputMessages } from '../truncate';
 import { countImages, withUploadInfo } from '../upload-info';
 import { countStepImages } from '../tool-images';
@@ -132,7 +133,11 @@ export class LocalChatModel implements ChatModel {
       ...(p.toolImagesWithheld ? { toolImagesWithheld: p.toolImagesWithheld } : {}),
     });
 
-    const router = new StreamTextRouter({ stopWords: p.stop, toolStartMarker: p.fncall?.toolStartMarker });
+    const router = new StreamTextRouter({
+      stopWords: p.stop,
+      toolStartMarker: p.fncall?.toolStartMarker,
+      dropLeading: p.fncall?.continuationPrefixes,
+    });
     // Stop words end the generation here too (the worker stops at them; this catches one split across chunks).
     const stopped = new AbortController();
     const signal = req.signal ? AbortSignal.any([req.signal, stopped.signal]) : stopped.signal;
@@ -174,7 +179,7 @@ export class LocalChatModel implements ChatModel {
       result = await call;
     } catch (e) {
       if (req.signal?.aborted) throw abortError();
-      if (e instanceof ModelServiceError) throw e;
+      if (isModelServiceError(e)) throw e;
       throw new ModelServiceError(`The local model failed: ${e instanceof Error ? e.message : String(e)}`, {
         code: 'local_model',
         cause: e,
@@ -197,7 +202,7 @@ export class LocalChatModel implements ChatModel {
     }));
     if (p.fncall) {
       const parsed = p.fncall.parse(routed.toolSource, {
-        parallelFunctionCalls: p.cfg.parallel_function_calls ?? true,
+        parallelFunctionCalls: parallelCalls(p.cfg, this.fncallMode),
         functionChoice: p.cfg.function_choice,
       });
       parseErrors.push(...parsed.errors);
@@ -291,7 +296,7 @@ export class LocalChatModel implements ChatModel {
           throw new ModelInputError("function_choice 'required' needs the nous or native format on a local model");
         messages = fncall.render(messages, functions, {
           lang,
-          parallelFunctionCalls: cfg.parallel_function_calls ?? true,
+          parallelFunctionCalls: parallelCalls(cfg, this.fncallMode),
           functionChoice: choice,
         });
       }

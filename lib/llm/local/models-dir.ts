@@ -3,6 +3,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { GgufFormatError, readGgufHeader, type GgufHeader } from './gguf-header';
+import { isErrorNamed } from '../../protocol/errors';
 
 export const PART_SUFFIX = '.part';
 export const PART_META_SUFFIX = '.part.json';
@@ -139,7 +140,7 @@ export async function listLocalModels(
     try {
       entry.summary = summarize(await readGgufHeader(f.abs));
     } catch (e) {
-      if (!(e instanceof GgufFormatError)) throw e;
+      if (!isErrorNamed<GgufFormatError>(e, 'GgufFormatError')) throw e;
       entry.problem = e.message;
     }
     models.push(entry);

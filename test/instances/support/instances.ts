@@ -83,6 +83,7 @@ async function startInstance(
       MCP_CONFIG: path.join(dataDir, 'mcp.json'),
       DATABASE_URL: db.url,
       RUN_LEASE_MS: String(leaseMs),
+      CONVERSATION_TITLES: 'message',
     },
   );
   const url = `http://127.0.0.1:${port}`;

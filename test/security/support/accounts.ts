@@ -54,18 +54,28 @@ const PAGE_OF: Record<string, string> = {
     [
       'listUsers',
       'setUserDisabled',
+      'deleteUser',
       'resetUserPassword',
       'updateServerSettings',
       'createInvite',
       'listInvites',
       'revokeInvite',
+      // Tools and integrations: the MCP config and web search are set up on the admin page.
+      'readMcpConfigText',
+      'saveMcpConfigText',
+      'saveWebSearchSetting',
     ].map((n) => [n, '/admin']),
   ),
 };
 
+/** The page that uses an action (its 401/403 come as that page's). */
+export function pageOf(name: string): string {
+  return PAGE_OF[name] ?? '/';
+}
+
 /** A server action called as the user does, from the page that uses it. */
 export function actionCall(app: App, user: Session | undefined, name: string, args: unknown[], headers = {}) {
-  return callAction(app, name, args, { ...(user ? { cookie: user.cookie } : {}), ...headers }, PAGE_OF[name] ?? '/');
+  return callAction(app, name, args, { ...(user ? { cookie: user.cookie } : {}), ...headers }, pageOf(name));
 }
 
 /** A server action called as the user; its plain JSON value. */

@@ -79,9 +79,13 @@ export function spawnCaptured(command: string, args: string[], env: NodeJS.Proce
 
 /**
  * `next start -H <host>` on a free port with a fresh DATA_DIR, the scripted model server as its model, and `env`
- * on top. Waits until /api/health answers 200 (with the bearer token when ACCESS_TOKEN is set; 401 when AUTH=required).
+ * on top. Waits until /api/health answers 200 (with the bearer token when ACCESS_TOKEN is set; 401 when AUTH=required),
+ * or, with `firstPage`, until that page answers 200: the server's services are then built by a page's bundle, not a
+ * route's, as when a browser comes first (errors thrown by them are another bundle's classes in every route).
  */
-export async function startApp(opts: { host?: string; env?: Record<string, string> } = {}): Promise<App> {
+export async function startApp(
+  opts: { host?: string; env?: Record<string, string>; firstPage?: string } = {},
+): Promise<App> {
   requireBuild();
   const model = await createModelServer();
   const port = await freePort();
@@ -95,6 +99,8 @@ export async function startApp(opts: { host?: string; env?: Record<string, strin
     LLM_MAX_RETRIES: '0',
     DATA_DIR: dataDir,
     MCP_CONFIG: path.join(dataDir, 'mcp.json'),
+    // Titles by the first message: the suite scripts the model's replies to each run, not to title requests.
+    CONVERSATION_TITLES: 'message',
     ...opts.env,
   });
   const url = `http://127.0.0.1:${port}`;
@@ -104,10 +110,13 @@ export async function startApp(opts: { host?: string; env?: Record<string, strin
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (proc.child.exitCode !== null) throw new Error(`next start exited (${proc.child.exitCode}):\n${proc.output()}`);
-    const res = await request(url, '/api/health', {
-      headers: token ? { authorization: `Bearer ${token}` } : {},
+    const res = await request(url, opts.firstPage ?? '/api/health', {
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(opts.firstPage ? { 'sec-fetch-mode': 'navigate', accept: 'text/html' } : {}),
+      },
     }).catch(() => undefined);
-    if (res?.status === 200 || (accounts && res?.status === 401)) break;
+    if (res?.status === 200 || (accounts && !opts.firstPage && res?.status === 401)) break;
     if (Date.now() > deadline) throw new Error(`the app never answered /api/health:\n${proc.output()}`);
     await new Promise((r) => setTimeout(r, 150));
   }
@@ -239,6 +248,17 @@ export async function peakRssGrowth<T>(
   } finally {
     clearInterval(timer);
   }
+}
+
+/** A page of this build that uses the server action (where a browser calls it from): '/', '/account', '/runs'… */
+export function actionPage(name: string): string {
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, '.next/server/server-reference-manifest.json'), 'utf8')) as {
+    node: Record<string, { exportedName?: string; workers: Record<string, unknown> }>;
+  };
+  const found = Object.values(manifest.node).find((v) => v.exportedName === name);
+  if (!found) throw new Error(`no server action named ${name} in the build`);
+  const worker = Object.keys(found.workers)[0]!;
+  return worker.replace(/^app/, '').replace(/\/page$/, '') || '/';
 }
 
 /** The id of a server action in this build, by its exported name. */

@@ -7,10 +7,10 @@ export const dynamic = 'force-dynamic';
 
 type Params = { params: Promise<{ id: string }> };
 
-export const GET = guardRoute(async (_request: Request, { params }: Params, me) =>
+export const GET = guardRoute('GET /api/files/[id]', async (_request: Request, { params }: Params, me) =>
   handleGet((await appContext()).uploads, me.owner, (await params).id),
 );
 
-export const DELETE = guardRoute(async (_request: Request, { params }: Params, me) =>
+export const DELETE = guardRoute('DELETE /api/files/[id]', async (_request: Request, { params }: Params, me) =>
   handleDelete((await appContext()).uploads, me.owner, (await params).id),
 );

@@ -5,7 +5,6 @@ import { guardRoute } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = guardRoute(
-  async (request: Request) => handleDownloadEvents((await appContext()).localModels, request),
-  { access: 'admin' },
+export const GET = guardRoute('GET /api/local-models/downloads', async (request: Request) =>
+  handleDownloadEvents((await appContext()).localModels, request),
 );

@@ -1,17 +1,23 @@
 // POST /v1/chat/completions: run an agent as an OpenAI-compatible model, streamed (SSE chunks) or not
 // (lib/openai-api), as the caller (an API key sent as Authorization: Bearer, a session, or the single user with
 // ACCESS_TOKEN): only its saved agents, its conversation stored under it. The body streams into its size limit, so
-// the route checks its requests itself (guardRoute), as POST /api/chat does. Wiring only.
+// the route checks its requests itself (guardRoute), as POST /api/chat does; every error, the checks' refusals
+// included, is in OpenAI's shape. Wiring only.
 import { limitKey } from '@/lib/auth/viewer';
 import { readBodyText } from '@/lib/http/body';
 import { MESSAGE_BODY_MAX_BYTES } from '@/lib/http/headers';
+import { asOpenAiError } from '@/lib/openai-api/errors';
 import { createCompletion } from '@/lib/openai-api/handler';
 import { appContext } from '@/lib/server/context';
 import { guardRoute } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = guardRoute(async (request: Request, _context: unknown, me): Promise<Response> => {
-  const text = await readBodyText(request, MESSAGE_BODY_MAX_BYTES);
-  return createCompletion(await appContext(), me, text, limitKey(me, request.headers));
-});
+export const POST = guardRoute(
+  'POST /v1/chat/completions',
+  async (request: Request, _context: unknown, me): Promise<Response> => {
+    const text = await readBodyText(request, MESSAGE_BODY_MAX_BYTES);
+    return createCompletion(await appContext(), me, text, limitKey(me, request.headers));
+  },
+  { answer: asOpenAiError },
+);

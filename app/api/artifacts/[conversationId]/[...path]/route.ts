@@ -12,6 +12,7 @@ import { codeWorkPrefix } from '@/tools/code-interpreter';
 export const dynamic = 'force-dynamic';
 
 export const GET = guardRoute(
+  'GET /api/artifacts/[conversationId]/[...path]',
   async (_req: Request, { params }: { params: Promise<{ conversationId: string; path: string[] }> }, me) => {
     const { conversationId, path } = await params;
     const ctx = await appContext();

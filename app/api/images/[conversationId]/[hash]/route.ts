@@ -8,10 +8,13 @@ export const dynamic = 'force-dynamic';
 
 type Params = { params: Promise<{ conversationId: string; hash: string }> };
 
-export const GET = guardRoute(async (_request: Request, { params }: Params, me) => {
-  const { conversationId, hash } = await params;
-  const ctx = await appContext();
-  const uploaded = await uploadedImageResponse(ctx.store, me.owner, ctx.config.dataDir, conversationId, hash);
-  if (uploaded.status !== 404) return uploaded;
-  return toolImageResponse(ctx.store, me.owner, ctx.config.dataDir, conversationId, hash);
-});
+export const GET = guardRoute(
+  'GET /api/images/[conversationId]/[hash]',
+  async (_request: Request, { params }: Params, me) => {
+    const { conversationId, hash } = await params;
+    const ctx = await appContext();
+    const uploaded = await uploadedImageResponse(ctx.store, me.owner, ctx.config.dataDir, conversationId, hash);
+    if (uploaded.status !== 404) return uploaded;
+    return toolImageResponse(ctx.store, me.owner, ctx.config.dataDir, conversationId, hash);
+  },
+);

@@ -11,10 +11,13 @@ export const dynamic = 'force-dynamic';
 
 type Params = { params: Promise<{ runId: string }> };
 
-export const GET = guardRoute(async (_request: Request, { params }: Params, me): Promise<Response> => {
-  const { runId } = await params;
-  const ctx = await appContext();
-  if (!(await ctx.store.getRun(me.owner, runId)))
-    return Response.json({ error: { message: 'This run does not exist.' } }, { status: 404 });
-  return feedResponse(runFeed(ctx.runs, ctx.store, me.owner, runId, { stopOnLeave: false }));
-});
+export const GET = guardRoute(
+  'GET /api/runs/[runId]/events',
+  async (_request: Request, { params }: Params, me): Promise<Response> => {
+    const { runId } = await params;
+    const ctx = await appContext();
+    if (!(await ctx.store.getRun(me.owner, runId)))
+      return Response.json({ error: { message: 'This run does not exist.' } }, { status: 404 });
+    return feedResponse(runFeed(ctx.runs, ctx.store, me.owner, runId, { stopOnLeave: false }));
+  },
+);

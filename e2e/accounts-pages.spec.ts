@@ -1,0 +1,165 @@
+// The accounts pages (a server of their own with AUTH=required): "Create account" works before the page hydrates
+// (what is typed meanwhile stays, and the form posts without JavaScript), and every accounts page fits a 390×844
+// phone and has no axe violations, in English and in Chinese.
+import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { freePort, kill, startApp } from './support/app-process';
+import { allViolations } from './support/axe';
+import { outsideScreen, pageWidth } from './support/viewport';
+
+const ADMIN = { email: 'pages-admin@example.com', password: 'correct horse battery' };
+const NO_SCRIPT = { email: 'no-script@example.com', password: 'a long enough password' };
+const SCREEN = { width: 390, height: 844 };
+
+let app: ChildProcess;
+let base: string;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  app = await startApp(port, path.join(__dirname, '..', 'test-results', `e2e-accounts-pages-${Date.now()}`), {
+    AUTH: 'required',
+  });
+});
+
+test.afterAll(async () => {
+  if (app) await kill(app);
+});
+
+/** The page's React has taken over the form (the email field has its fiber). */
+async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const email = document.querySelector('input[name="email"]');
+    return Boolean(email && Object.keys(email).some((k) => k.startsWith('__reactFiber')));
+  });
+}
+
+async function signIn(browser: Browser, locale = 'en-US'): Promise<Page> {
+  const page = await (await browser.newContext({ baseURL: base, locale })).newPage();
+  await page.goto('/sign-in');
+  await hydrated(page);
+  await page.getByLabel(locale === 'en-US' ? 'Email' : '邮箱', { exact: true }).fill(ADMIN.email);
+  await page.getByLabel(locale === 'en-US' ? 'Password' : '密码', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: locale === 'en-US' ? 'Sign in' : '登录', exact: true }).click();
+  await expect(page).toHaveURL(`${base}/`);
+  return page;
+}
+
+test('what is typed before the page hydrates stays once it has (in the fields, with the focus where it was)', async ({
+  browser,
+}) => {
+  for (const path of ['/sign-in', '/sign-up']) {
+    const page = await (await browser.newContext({ baseURL: base })).newPage();
+    let release!: () => void;
+    const scripts = new Promise<void>((r) => (release = r));
+    await page.route(
+      (url) => url.pathname.startsWith('/_next/static/') && url.pathname.endsWith('.js'),
+      async (route) => {
+        await scripts;
+        await route.continue();
+      },
+    );
+    await page.goto(path, { waitUntil: 'commit' });
+    const email = page.getByLabel('Email', { exact: true });
+    const password = page.getByLabel('Password', { exact: true });
+    await email.fill('early@example.com');
+    await password.fill('typed early');
+    release();
+    await hydrated(page);
+    await page.waitForLoadState('networkidle');
+    await expect(email, path).toHaveValue('early@example.com');
+    await expect(password, path).toHaveValue('typed early');
+    await expect(password, path).toBeFocused();
+    await page.context().close();
+  }
+});
+
+test('Create account sent before the page hydrates (scripts still loading) makes the account', async ({ browser }) => {
+  const page = await (await browser.newContext({ baseURL: base })).newPage();
+  // The page's scripts are held back, as on a slow connection, while the form is filled and sent.
+  // (Scripts only: held stylesheets would keep the page from being drawn at all.)
+  let release!: () => void;
+  const scripts = new Promise<void>((r) => (release = r));
+  const script = (url: URL) => url.pathname.startsWith('/_next/static/') && url.pathname.endsWith('.js');
+  await page.route(script, async (route) => {
+    await scripts;
+    await route.continue();
+  });
+  await page.goto('/sign-up', { waitUntil: 'commit' });
+  await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Create account', exact: true }).click();
+  await expect(page).toHaveURL(`${base}/`);
+  release();
+  await expect(page.getByRole('button', { name: `Account menu for ${ADMIN.email}` })).toBeVisible();
+});
+
+test('Create account works without JavaScript: the form posts, signs in and opens the app', async ({ browser }) => {
+  const admin = await signIn(browser);
+  await admin.goto('/admin');
+  await admin.getByRole('button', { name: 'Create invite link' }).click();
+  const link = (await admin.getByTestId('invite-link').textContent())!;
+  expect(link).toMatch(/\/sign-up\?invite=/);
+
+  const page = await (await browser.newContext({ baseURL: base, javaScriptEnabled: false })).newPage();
+  await page.goto(link);
+  await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
+  await page.getByLabel('Password', { exact: true }).fill(NO_SCRIPT.password);
+  await page.getByRole('button', { name: 'Create account', exact: true }).click();
+  // Refused (the address has an account): said on the page, the invite kept.
+  await expect(page.getByRole('alert')).toContainText('exists already');
+  await expect(page).toHaveURL(/invite=/);
+  await page.getByLabel('Email', { exact: true }).fill(NO_SCRIPT.email);
+  await page.getByLabel('Password', { exact: true }).fill(NO_SCRIPT.password);
+  await page.getByRole('button', { name: 'Create account', exact: true }).click();
+  await expect(page).toHaveURL(`${base}/`);
+  await expect(page.getByRole('button', { name: `Account menu for ${NO_SCRIPT.email}` })).toBeVisible();
+});
+
+for (const locale of ['en-US', 'zh-CN']) {
+  test(`every accounts page fits a phone and has no axe violations (${locale})`, async ({ browser }) => {
+    test.setTimeout(90_000);
+    const check = async (page: Page, what: string) => {
+      const width = await pageWidth(page);
+      expect(width.innerWidth, `${what}: the page is wider than the screen`).toBe(SCREEN.width);
+      expect(width.scrollWidth, `${what}: the page is wider than the screen`).toBeLessThanOrEqual(SCREEN.width);
+      const outside = await outsideScreen(page, SCREEN);
+      expect(outside, `${what}: drawn outside the screen\n${outside.join('\n')}`).toEqual([]);
+      const violations = await allViolations(page);
+      expect(violations, `${what} (${locale}):\n${violations.join('\n')}`).toEqual([]);
+    };
+    const phone = { baseURL: base, locale, viewport: SCREEN, isMobile: true, hasTouch: true };
+    const visitor = await (await browser.newContext(phone)).newPage();
+    for (const p of ['/sign-in', '/sign-up']) {
+      await visitor.goto(p);
+      await expect(visitor.getByRole('heading', { level: 1 })).toBeVisible();
+      await check(visitor, p);
+    }
+
+    const page = await (await browser.newContext(phone)).newPage();
+    await page.goto('/sign-in');
+    await hydrated(page);
+    await page.getByLabel(locale === 'en-US' ? 'Email' : '邮箱', { exact: true }).fill(ADMIN.email);
+    await page.getByLabel(locale === 'en-US' ? 'Password' : '密码', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: locale === 'en-US' ? 'Sign in' : '登录', exact: true }).click();
+    await expect(page).toHaveURL(`${base}/`);
+    const menu = page.getByRole('button', {
+      name: locale === 'en-US' ? `Account menu for ${ADMIN.email}` : `${ADMIN.email} 的账户菜单`,
+    });
+    await menu.click();
+    const popup = page.locator('#user-menu');
+    await expect(popup).toBeVisible();
+    const outside = await outsideScreen(page, SCREEN, popup);
+    expect(outside, `the user menu: drawn outside the screen\n${outside.join('\n')}`).toEqual([]);
+    await check(page, 'the chat with the user menu open');
+    for (const p of ['/account', '/admin']) {
+      await page.goto(p);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await check(page, p);
+    }
+  });
+}

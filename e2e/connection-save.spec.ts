@@ -1,0 +1,58 @@
+// A base URL that is not an OpenAI-compatible server (issue #34, 3): Test says so in plain words with the path it
+// asked (GET /models, never //models), Save is refused with what was typed kept in the form, and only an explicit
+// "Save anyway" saves it.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from '@playwright/test';
+import { openChat } from './support/chat';
+
+let other: http.Server;
+let root: string;
+
+test.beforeAll(async () => {
+  // A web server that is not a model server: every path is an HTML 404.
+  other = http.createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Nope</h1>'));
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  root = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+});
+
+test.afterAll(async () => {
+  other.closeAllConnections();
+  await new Promise((r) => other.close(r));
+});
+
+test('a server that is not OpenAI-compatible: Test says so, Save is refused and keeps the form, "Save anyway" saves', async ({
+  page,
+}) => {
+  await openChat(page);
+  await page.getByRole('combobox', { name: 'Model', exact: true }).click();
+  await page.getByRole('button', { name: 'Manage models…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Models' });
+  const form = dialog.getByRole('form', { name: 'Add a connection' });
+  // The form is open already when the dialog opened before the connections were listed.
+  const add = dialog.getByRole('button', { name: 'Add a connection' });
+  await expect(add.or(form).first()).toBeVisible();
+  if (await add.isVisible()) await add.click();
+  const name = `Not a model server ${Date.now()}`;
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Base URL (ending in /v1)').fill(`${root}/`);
+
+  await form.getByRole('button', { name: 'Test connection' }).click();
+  const alert = form.getByRole('alert');
+  await expect(alert).toContainText('Not an OpenAI-compatible server.');
+  await expect(alert).toContainText('GET /models answered HTTP 404');
+  await expect(alert).toContainText(`try ${root}/v1`);
+  await expect(alert).not.toContainText('//models');
+  await expect(alert).not.toContainText('Nope');
+
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(alert).toContainText('is not an OpenAI-compatible server');
+  // Nothing saved, nothing typed lost.
+  await expect(form.getByLabel('Name')).toHaveValue(name);
+  await expect(form.getByLabel('Base URL (ending in /v1)')).toHaveValue(`${root}/`);
+  await expect(dialog.getByRole('listitem', { name })).toHaveCount(0);
+
+  await form.getByRole('checkbox', { name: 'Save anyway, although it is not an OpenAI-compatible server' }).check();
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('listitem', { name })).toContainText(root);
+});

@@ -1,0 +1,149 @@
+// Where the focus goes, one control at a time: the composer on load and after New chat, back to the trigger after
+// the model picker and the Models dialog, back to Edit after Escape in a message edit, the first field of a dialog,
+// the tool-approval card (announced); and what assistive technology reads: the upload control named as it reads,
+// a main landmark on Runs, answer headings under the page's h1.
+import { expect, test } from '@playwright/test';
+import { assistantTurns, composer, lastAnswer, openChat, send, userTurns } from './support/chat';
+import { expectFocusVisible } from './support/focus';
+import { setScenario } from './support/model';
+
+test('the composer has the focus on load and after New chat', async ({ page }) => {
+  await openChat(page);
+  await expect(composer(page)).toBeFocused();
+  await page.getByRole('button', { name: 'Settings' }).focus();
+  await page.getByRole('button', { name: '+ New chat' }).click();
+  await expect(composer(page)).toBeFocused();
+});
+
+test('the model picker and the Models dialog give the focus back to the picker', async ({ page }) => {
+  await openChat(page);
+  const picker = page.getByRole('combobox', { name: 'Model', exact: true });
+  const list = page.getByRole('listbox', { name: 'Models' });
+  await picker.click();
+  await expect(page.getByRole('searchbox', { name: 'Search models' })).toBeFocused();
+  // Picking with the mouse: the focus is on the picker again.
+  await list.getByRole('option', { name: /scripted-e2e/ }).click();
+  await expect(list).toBeHidden();
+  await expect(picker).toBeFocused();
+  // The options are no Tab stops of their own (the search box leads the list).
+  await picker.click();
+  await expect(list.getByRole('option').first()).not.toHaveAttribute('tabindex', '0');
+  // "Manage models…" closes the picker; closing the dialog brings the focus back to the picker.
+  await page.getByRole('button', { name: 'Manage models…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Models' });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(picker).toBeFocused();
+});
+
+test('Escape in a message edit gives the focus back to its Edit button', async ({ page }) => {
+  await setScenario({ rules: [{ when: { lastUserIncludes: 'focus-vole' }, reply: { content: 'Voles dig.' } }] });
+  await openChat(page);
+  await send(page, 'What do voles do? focus-vole');
+  await expect(await lastAnswer(page)).toContainText('Voles dig.');
+  const message = userTurns(page).last();
+  await message.getByRole('button', { name: 'Edit' }).click();
+  const box = message.getByRole('textbox', { name: 'Edit message' });
+  await expect(box).toBeFocused();
+  await box.press('Escape');
+  await expect(box).toBeHidden();
+  await expect(message.getByRole('button', { name: 'Edit' })).toBeFocused();
+});
+
+test('dialogs start on their first field', async ({ page }) => {
+  await setScenario({
+    rules: [
+      {
+        when: { lastUserIncludes: 'focus-stoat' },
+        reply: [
+          { toolCalls: [{ name: 'calculator', arguments: '{"expression": "2+2"}' }] },
+          { content: 'Four (focus-stoat).' },
+        ],
+      },
+    ],
+  });
+  await openChat(page);
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const editor = page.getByRole('dialog', { name: 'Agent' });
+  await expect(editor.getByRole('textbox', { name: 'Name' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(editor).toBeHidden();
+
+  await send(page, 'Add two and two focus-stoat');
+  const answer = await lastAnswer(page);
+  await answer.getByRole('button', { name: 'Replay run' }).click();
+  const replay = page.getByRole('dialog', { name: 'Replay run' });
+  await expect(replay.getByRole('combobox', { name: 'From iteration' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(replay).toBeHidden();
+  await expectFocusVisible(page);
+});
+
+test('the tool-approval card takes the focus and is announced', async ({ page }) => {
+  await setScenario({
+    rules: [
+      {
+        when: { lastUserIncludes: 'focus-marten' },
+        reply: [
+          { toolCalls: [{ name: 'calculator', arguments: '{"expression": "6*7"}' }] },
+          { content: 'Done (focus-marten).' },
+        ],
+      },
+    ],
+  });
+  await openChat(page);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('checkbox', { name: /Pause before tools/ }).check();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await send(page, 'Six times seven? focus-marten');
+  const approval = assistantTurns(page).last().getByRole('group', { name: 'Approve calculator' });
+  await expect(approval).toBeVisible();
+  await expect(approval).toBeFocused();
+  // Said by screen readers as it appears: the pause is in a live region.
+  await expect(approval.locator('[aria-live], [role="alert"], [role="status"]')).toContainText('The run is paused');
+  await page.keyboard.press('Tab');
+  await expect(approval.getByRole('textbox', { name: 'Arguments' })).toBeFocused();
+  await approval.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(await lastAnswer(page)).toContainText('Done (focus-marten).');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('checkbox', { name: /Pause before tools/ }).uncheck();
+});
+
+test('names and landmarks: the upload control reads as it shows, Runs has a main, answer headings are below h1', async ({
+  page,
+}) => {
+  await setScenario({
+    rules: [
+      {
+        when: { lastUserIncludes: 'focus-heading' },
+        reply: { content: '# Otters\n\n## Food\n\nFish (focus-heading).' },
+      },
+    ],
+  });
+  await openChat(page);
+  // The upload control's accessible name is the text it shows.
+  const upload = page.getByLabel('Upload files', { exact: true });
+  await expect(upload).toHaveCount(1);
+  await expect(page.locator('label[for="composer-upload"]')).toHaveText('Upload files');
+
+  await send(page, 'Tell me about otters focus-heading');
+  const answer = await lastAnswer(page);
+  await expect(answer).toContainText('Fish (focus-heading).');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+  await expect(answer.getByRole('heading', { name: 'Otters', level: 2 })).toBeVisible();
+  await expect(answer.getByRole('heading', { name: 'Food', level: 3 })).toBeVisible();
+
+  await page.goto('/runs');
+  await expect(page.getByRole('main')).toHaveCount(1);
+  await expect(page.getByRole('main').getByRole('heading', { name: 'Runs', level: 1 })).toBeVisible();
+});
+
+test.describe('in Chinese', () => {
+  test.use({ locale: 'zh-CN' });
+  test('the upload control reads as it shows', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByLabel('上传文件', { exact: true })).toHaveCount(1);
+    await expect(page.locator('label[for="composer-upload"]')).toHaveText('上传文件');
+  });
+});

@@ -1,0 +1,145 @@
+// Every page and popup on a phone (390×844): nothing wider than the screen, nothing drawn or cut outside it, every
+// popup (the model picker, the menu, the settings, the dialogs, the inspector from a chat and from Runs) inside it.
+// The accounts pages are measured in e2e/accounts-pages.spec.ts (they need a server with accounts on).
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { lastAnswer, openChat, send } from './support/chat';
+import { setScenario } from './support/model';
+import { outsideScreen, pageWidth } from './support/viewport';
+
+const SCREEN = { width: 390, height: 844 };
+test.use({ viewport: SCREEN, isMobile: true, hasTouch: true });
+
+/** Nothing of the page (or of the popup `within`) outside the screen. */
+async function expectFits(page: Page, what: string, within?: Locator): Promise<void> {
+  if (within) await expect(within).toBeVisible();
+  const width = await pageWidth(page);
+  // A phone widens its layout viewport to fit a page that is too wide: innerWidth says so too.
+  expect(width.innerWidth, `${what}: the page is wider than the screen`).toBe(SCREEN.width);
+  expect(width.scrollWidth, `${what}: the page is wider than the screen`).toBeLessThanOrEqual(SCREEN.width);
+  const outside = await outsideScreen(page, SCREEN, within);
+  expect(outside, `${what}: drawn outside the screen\n${outside.join('\n')}`).toEqual([]);
+}
+
+const WIDE_ANSWER = [
+  '# Heron facts',
+  '',
+  '| Species | Length | Wingspan | Weight | Range | Habitat | Diet |',
+  '|---|---|---|---|---|---|---|',
+  '| Grey heron | 84–102 cm | 155–195 cm | 1.0–2.1 kg | Europe, Asia, Africa | Wetlands | Fish, frogs |',
+  '',
+  '```python',
+  'herons = {"grey": "Ardea cinerea", "great blue": "Ardea herodias", "purple": "Ardea purpurea", "goliath": 1}',
+  '```',
+  '',
+  'Done (phone-heron).',
+].join('\n');
+
+test('on a 390×844 phone every page and popup of the chat fits the screen', async ({ page }) => {
+  test.setTimeout(120_000);
+  await setScenario({
+    rules: [
+      {
+        when: { lastUserIncludes: 'phone-heron' },
+        reply: [{ toolCalls: [{ name: 'calculator', arguments: '{"expression": "6*7"}' }] }, { content: WIDE_ANSWER }],
+      },
+    ],
+  });
+  await openChat(page);
+  await expectFits(page, 'new chat');
+  // The header shows the conversation's title (not squeezed to nothing by its buttons).
+  const title = page.getByRole('heading', { level: 1 });
+  await expect(title).toHaveText('New chat');
+  expect((await title.boundingBox())?.width ?? 0).toBeGreaterThan(60);
+
+  // A saved agent, made from the menu: the editor, then the agent at the foot of the menu.
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const editor = page.getByRole('dialog', { name: 'Agent' });
+  await expectFits(page, 'agent editor', editor);
+  await editor.getByRole('textbox', { name: 'Name' }).fill('Phone heron');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toBeHidden();
+  const menu = page.locator('aside');
+  await expectFits(page, 'menu', menu);
+  await expect(menu.getByRole('button', { name: 'Chat with Phone heron' })).toBeInViewport();
+  await menu.getByRole('button', { name: 'Close', exact: true }).click();
+
+  await send(page, 'Tell me about herons, phone-heron');
+  const answer = await lastAnswer(page);
+  await expect(answer).toContainText('Done (phone-heron).');
+  await expectFits(page, 'an answer with a wide table and code');
+  await expect(title).toHaveText('Tell me about herons, phone-heron');
+  expect((await title.boundingBox())?.width ?? 0).toBeGreaterThan(60);
+  for (const name of ['Copy answer', 'Regenerate', 'Inspect run', 'Replay run'])
+    await expect(answer.getByRole('button', { name, exact: true })).toBeInViewport({ ratio: 1 });
+
+  const picker = page.getByRole('combobox', { name: 'Model', exact: true });
+  await picker.click();
+  const list = page.getByRole('listbox', { name: 'Models' });
+  await expect(list.getByRole('option', { name: /scripted-e2e/ })).toBeVisible();
+  await expectFits(page, 'model picker', list.locator('..'));
+  await page.keyboard.press('Escape');
+  await expect(list).toBeHidden();
+
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.locator('#settings-panel');
+  await expectFits(page, 'settings', settings);
+  await settings.getByRole('button', { name: 'Models…' }).click();
+  const models = page.getByRole('dialog', { name: 'Models' });
+  await expectFits(page, 'Models dialog (servers)', models);
+  await models.getByRole('tab', { name: 'Local models' }).click();
+  await expectFits(page, 'Models dialog (local)', models);
+  await page.keyboard.press('Escape');
+  await expect(models).toBeHidden();
+  await page.getByRole('button', { name: 'Close settings' }).click();
+
+  await answer.getByRole('button', { name: 'Inspect run' }).click();
+  const inspector = page.getByRole('dialog', { name: 'Run inspector' });
+  await expect(inspector.getByRole('tab', { name: 'Iteration 2', exact: true })).toBeVisible();
+  await expectFits(page, 'inspector from the chat', inspector);
+  await inspector.getByRole('tab', { name: 'Iteration 2', exact: true }).click();
+  await expectFits(page, 'inspector from the chat, iteration 2', inspector);
+  await expect(inspector.getByRole('button', { name: 'Close' })).toBeInViewport({ ratio: 1 });
+  await page.keyboard.press('Escape');
+  await expect(inspector).toBeHidden();
+
+  await answer.getByRole('button', { name: 'Replay run' }).click();
+  const replay = page.getByRole('dialog', { name: 'Replay run' });
+  await expect(replay.getByRole('combobox', { name: 'From iteration' })).toBeVisible();
+  await expectFits(page, 'Replay run dialog', replay);
+  await page.keyboard.press('Escape');
+  await expect(replay).toBeHidden();
+
+  await answer.getByRole('button', { name: 'Regenerate' }).click();
+  const again = await lastAnswer(page);
+  await expect(again).toContainText('answer 2');
+  await again.getByRole('button', { name: 'Compare runs' }).click();
+  const compare = page.getByRole('dialog', { name: 'Compare runs' });
+  await expect(compare.getByRole('region', { name: 'Answers' })).toBeVisible();
+  await expectFits(page, 'Compare runs dialog', compare);
+  await page.keyboard.press('Escape');
+
+  await page.goto('/runs');
+  await expect(page.getByRole('heading', { name: 'Runs', level: 1 })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Runs', exact: true })).toBeVisible();
+  await expectFits(page, 'Runs page');
+  await page.getByRole('button', { name: 'Inspect the run of “Tell me about herons, phone-heron”' }).first().click();
+  const fromRuns = page.getByRole('dialog', { name: 'Run inspector' });
+  await expect(fromRuns.getByRole('tab', { name: 'Iteration 1', exact: true })).toBeVisible();
+  await expectFits(page, 'inspector from Runs', fromRuns);
+  await expect(fromRuns.getByRole('button', { name: 'Close' })).toBeInViewport({ ratio: 1 });
+  await page.keyboard.press('Escape');
+
+  for (const path of ['/account', '/admin', '/sign-in', '/sign-up']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expectFits(page, path);
+  }
+
+  // Leave no agent behind for the other specs (the Chinese page's checks read every name on the page).
+  await openChat(page);
+  page.on('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Delete Phone heron' }).click();
+  await expect(page.getByRole('button', { name: 'Chat with Phone heron' })).toBeHidden();
+});

@@ -1,0 +1,139 @@
+// Web search set up on the admin page: a provider, its endpoint and its key, kept in the server settings (the key
+// sealed with the server's secret box, as connections' keys) and put in force for web_search over the environment's
+// WEB_SEARCH_PROVIDER. Only the admin reads or changes it; what the page is told never holds the key.
+import {
+  setWebSearchOverride,
+  WEB_SEARCH_PROVIDERS,
+  webSearchNeedsKey,
+  webSearchOverride,
+  webSearchSettings,
+  type WebEnvConfig,
+  type WebSearchProviderName,
+} from '../config';
+import type { SecretBox } from '../models/secret-box';
+import type { AccountStore, StoredWebSearch } from '../store/types';
+
+/** What the admin page shows: where the setting comes from, the provider and endpoint, whether a key is kept. */
+export interface WebSearchView {
+  /** 'page': set on the admin page; 'environment': WEB_SEARCH_PROVIDER (or nothing) rules. */
+  source: 'page' | 'environment';
+  provider: StoredWebSearch['provider'] | null;
+  url: string;
+  keySet: boolean;
+  /** Web search can run now, with this provider. */
+  enabled: boolean;
+  /** Why it cannot, when it is set but unusable (a key that cannot be opened, a missing SearXNG URL). */
+  problem: string | null;
+}
+
+/** A change from the admin page: `provider: 'environment'` forgets the page's setting. An empty or absent `apiKey`
+ *  keeps the key already kept for the same provider. */
+export interface WebSearchInput {
+  provider: 'environment' | StoredWebSearch['provider'];
+  url?: string;
+  apiKey?: string;
+}
+
+export class WebSearchSettingError extends Error {
+  override name = 'WebSearchSettingError';
+  readonly status = 400;
+}
+
+const MAX_FIELD = 2000;
+
+export class WebSearchSettings {
+  constructor(
+    private readonly deps: {
+      store: Pick<AccountStore, 'serverSettings' | 'updateServerSettings'>;
+      box: () => SecretBox;
+      /** The environment's web search (WEB_SEARCH_PROVIDER and its keys), in force when the page set none. */
+      env: Pick<WebEnvConfig, 'search' | 'searchProblem'>;
+    },
+  ) {}
+
+  /** The web search in force: the admin page's, else the environment's. */
+  current(): Pick<WebEnvConfig, 'search' | 'searchProblem'> {
+    return webSearchOverride() ?? this.deps.env;
+  }
+
+  /** Reads the stored setting and puts it in force (at start, and when a page loads: another instance sharing the
+   *  database may have changed it). */
+  async apply(): Promise<void> {
+    this.use((await this.deps.store.serverSettings()).webSearch ?? undefined);
+  }
+
+  async view(): Promise<WebSearchView> {
+    const stored = (await this.deps.store.serverSettings()).webSearch ?? undefined;
+    this.use(stored);
+    const now = this.current();
+    const enabled = Boolean(now.search);
+    const problem = enabled ? null : (now.searchProblem ?? null);
+    if (!stored)
+      return {
+        source: 'environment',
+        provider: now.search?.provider ?? null,
+        url: '',
+        keySet: Boolean(now.search?.apiKey),
+        enabled,
+        problem,
+      };
+    return {
+      source: 'page',
+      provider: stored.provider,
+      url: stored.url ?? '',
+      keySet: Boolean(stored.apiKeyCipher),
+      enabled,
+      problem,
+    };
+  }
+
+  async save(input: WebSearchInput): Promise<WebSearchView> {
+    const provider = input.provider;
+    if (provider === 'environment') {
+      await this.deps.store.updateServerSettings({ webSearch: null });
+      return this.view();
+    }
+    if (provider !== 'off' && !(WEB_SEARCH_PROVIDERS as readonly string[]).includes(provider))
+      throw new WebSearchSettingError(`The provider is one of off, ${WEB_SEARCH_PROVIDERS.join(', ')}.`);
+    const url = typeof input.url === 'string' ? input.url.trim().slice(0, MAX_FIELD) : '';
+    const apiKey = typeof input.apiKey === 'string' ? input.apiKey.trim().slice(0, MAX_FIELD) : '';
+    const next: StoredWebSearch = { provider };
+    if (provider !== 'off') {
+      if (url) {
+        let parsed: URL;
+        try {
+          parsed = new URL(url);
+        } catch {
+          throw new WebSearchSettingError(`"${url}" is not a URL.`);
+        }
+        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+          throw new WebSearchSettingError('The search URL starts with http:// or https://.');
+        next.url = url;
+      } else if (provider === 'searxng')
+        throw new WebSearchSettingError('SearXNG needs its URL (e.g. http://localhost:8888).');
+      if (webSearchNeedsKey(provider)) {
+        const kept = (await this.deps.store.serverSettings()).webSearch;
+        if (apiKey) next.apiKeyCipher = this.deps.box().seal(apiKey);
+        else if (kept?.provider === provider && kept.apiKeyCipher) next.apiKeyCipher = kept.apiKeyCipher;
+        else throw new WebSearchSettingError(`${provider} needs its API key.`);
+      }
+    }
+    await this.deps.store.updateServerSettings({ webSearch: next });
+    return this.view();
+  }
+
+  /** Puts a stored setting in force (undefined: the environment's). */
+  private use(stored: StoredWebSearch | undefined): void {
+    if (!stored) return setWebSearchOverride(undefined);
+    if (stored.provider === 'off')
+      return setWebSearchOverride({ searchProblem: 'web search is turned off on the admin page' });
+    let apiKey: string | undefined;
+    try {
+      apiKey = stored.apiKeyCipher ? this.deps.box().open(stored.apiKeyCipher) : undefined;
+    } catch (e) {
+      return setWebSearchOverride({ searchProblem: e instanceof Error ? e.message : String(e) });
+    }
+    const provider = stored.provider as WebSearchProviderName;
+    setWebSearchOverride({ search: webSearchSettings(provider, { url: stored.url, apiKey }) });
+  }
+}

@@ -1,0 +1,54 @@
+// The documentation is part of the product: the README stays short, every link in it and in docs/ leads somewhere,
+// and every environment variable the code reads has exactly one row in the docs' tables.
+import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { envVarsReadByCode, documentedEnvRows, headingAnchors, markdownLinks } from './docs-check';
+
+const root = path.resolve(__dirname, '../..');
+const docsDir = path.join(root, 'docs');
+const pages = [
+  path.join(root, 'README.md'),
+  ...readdirSync(docsDir)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => path.join(docsDir, f)),
+];
+
+describe('the documentation', () => {
+  it('keeps the README to what a newcomer reads in five minutes (at most 300 lines)', () => {
+    const lines = readFileSync(path.join(root, 'README.md'), 'utf8').split('\n').length;
+    expect(lines).toBeLessThanOrEqual(300);
+  });
+
+  it('has no dead link: every relative link names a file that exists, and every #anchor a heading in it', () => {
+    const dead: string[] = [];
+    for (const page of pages) {
+      const text = readFileSync(page, 'utf8');
+      for (const { target, line } of markdownLinks(text)) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // http:, https:, mailto:
+        const [file, anchor] = target.split('#') as [string, string | undefined];
+        const resolved = file ? path.resolve(path.dirname(page), decodeURI(file)) : page;
+        const where = `${path.relative(root, page)}:${line} → ${target}`;
+        if (!existsSync(resolved)) {
+          dead.push(`${where} (no such file)`);
+          continue;
+        }
+        if (anchor && statSync(resolved).isFile() && resolved.endsWith('.md')) {
+          if (!headingAnchors(readFileSync(resolved, 'utf8')).has(anchor)) dead.push(`${where} (no such heading)`);
+        }
+      }
+    }
+    expect(dead).toEqual([]);
+  });
+
+  it('documents every environment variable the code reads exactly once', () => {
+    const read = envVarsReadByCode(root);
+    const rows = documentedEnvRows(pages.map((p) => ({ file: path.relative(root, p), text: readFileSync(p, 'utf8') })));
+    const missing = [...read].filter((name) => !rows.has(name)).sort();
+    const twice = [...rows]
+      .filter(([, where]) => where.length > 1)
+      .map(([name, where]) => `${name}: ${where.join(', ')}`);
+    expect(missing, 'read by the code but in no table row of docs/ (add it to docs/configuration.md)').toEqual([]);
+    expect(twice, 'documented in more than one table row').toEqual([]);
+  });
+});

@@ -1,0 +1,147 @@
+// What the Settings and Models views tell someone who is not the admin (no server paths, variables or addresses),
+// and web search set up from the admin page (kept on the server, the key sealed, in force for web_search), as the
+// app builds its services (lib/server/context.ts) over a real SQLite file.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { makeViewer, type Viewer } from '../../lib/auth/viewer';
+import { loadConfig, webSearch } from '../../lib/config';
+import { appInfo } from '../../lib/server/app-info';
+import { createAppContext, type AppContext } from '../../lib/server/context';
+import { integrationsStatus } from '../../lib/server/integrations';
+import { openStore } from '../../lib/store';
+import { ownerScope } from '../../lib/store/owner';
+import type { ChatStore } from '../../lib/store/types';
+import { WebSearchTool } from '../../tools';
+
+const userTools = { codeInterpreter: true, web: true };
+const ADMIN: Viewer = makeViewer({ owner: ownerScope('admin'), admin: true, via: 'session', userTools });
+const USER: Viewer = makeViewer({ owner: ownerScope('user'), admin: false, via: 'session', userTools });
+const SEARCH_KEY = 'tvly-secret-0123456789';
+
+const stores: ChatStore[] = [];
+let ctx: AppContext | undefined;
+
+async function context(env: Record<string, string> = {}): Promise<AppContext> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'admin-settings-'));
+  const config = loadConfig({ DATA_DIR: dataDir, MODEL_SCAN_PORTS: 'off', ...env });
+  const store = await openStore(dataDir);
+  stores.push(store);
+  ctx = await createAppContext(config, store);
+  return ctx;
+}
+
+afterEach(async () => {
+  // The admin page's web search setting is process-wide: back to the environment's for the next test.
+  await ctx?.webSearch.save({ provider: 'environment' });
+});
+afterAll(async () => {
+  for (const s of stores) await s.close();
+});
+
+describe('what someone who is not the admin is told', () => {
+  const env = {
+    OPENAI_BASE_URL: 'http://10.1.2.3:8000/v1',
+    OPENAI_MODEL: 'internal-model',
+    WEB_SEARCH_PROVIDER: 'tavily', // without its key: off, with a reason naming the variable
+  };
+
+  it('Settings: no server path, variable or install command; the admin gets them', async () => {
+    const c = await context(env);
+    const user = JSON.stringify([await appInfo(c, USER), await integrationsStatus(c, USER)]);
+    expect(user).not.toContain(c.config.mcp.configPath);
+    expect(user).not.toContain(c.config.dataDir);
+    expect(user).not.toMatch(/TAVILY_API_KEY|apt-get|CODE_INTERPRETER_BACKEND/);
+    const info = await appInfo(c, USER);
+    expect(info.codeInterpreter).toEqual({ backend: expect.stringMatching(/^(python|pyodide)$/) });
+    expect((await integrationsStatus(c, USER)).webSearch).toEqual({ enabled: false, provider: null, problem: null });
+
+    const admin = await integrationsStatus(c, ADMIN);
+    expect(admin.mcp.configPath).toBe(c.config.mcp.configPath);
+    expect(admin.webSearch.problem).toContain('TAVILY_API_KEY');
+    expect((await appInfo(c, ADMIN)).codeInterpreter).toHaveProperty('install');
+  });
+
+  it('Models: a connection they cannot edit is listed without its address; the admin sees it', async () => {
+    // Loopback for everyone's connections, so the user's own one below is saved (the address policy is not this test's).
+    const c = await context({ ...env, ALLOW_PRIVATE_MODEL_URLS: '1' });
+    const [asUser] = await c.models.pageConnections(USER);
+    expect(asUser).toMatchObject({ id: 'env', source: 'environment', baseURL: '' });
+    expect(JSON.stringify(await c.models.pageConnections(USER))).not.toContain('10.1.2.3');
+    const [asAdmin] = await c.models.pageConnections(ADMIN);
+    expect(asAdmin?.baseURL).toBe('http://10.1.2.3:8000/v1');
+    // Their own connection keeps its address (they typed it).
+    await c.models.addConnection(USER, { name: 'Mine', baseURL: 'http://127.0.0.1:9/v1' });
+    expect((await c.models.pageConnections(USER)).find((x) => x.name === 'Mine')?.baseURL).toBe(
+      'http://127.0.0.1:9/v1',
+    );
+  });
+});
+
+describe('web search from the admin page', () => {
+  it('is kept on the server with its key sealed, and put in force over the environment', async () => {
+    const c = await context({ WEB_SEARCH_PROVIDER: '' });
+    expect(WebSearchTool.unavailableReason()).toMatch(/no search provider/);
+    await expect(c.webSearch.save({ provider: 'tavily' })).rejects.toMatchObject({
+      status: 400,
+      message: 'tavily needs its API key.',
+    });
+    const view = await c.webSearch.save({ provider: 'tavily', apiKey: SEARCH_KEY });
+    expect(view).toEqual({
+      source: 'page',
+      provider: 'tavily',
+      url: '',
+      keySet: true,
+      enabled: true,
+      problem: null,
+    });
+    expect(JSON.stringify(view)).not.toContain(SEARCH_KEY);
+    // Stored sealed; not in what the admin actions hand the page.
+    const stored = (await c.store.serverSettings()).webSearch;
+    expect(stored?.apiKeyCipher).toBeTruthy();
+    expect(JSON.stringify(stored)).not.toContain(SEARCH_KEY);
+    expect(await c.admin.settings()).not.toHaveProperty('webSearch');
+    // In force: web_search is offered and would call Tavily with the key.
+    expect(WebSearchTool.unavailableReason()).toBeUndefined();
+    expect(webSearch().search).toMatchObject({ provider: 'tavily', apiKey: SEARCH_KEY });
+    expect((await appInfo(c, ADMIN)).tools.map((t) => t.name)).toContain('web_search');
+
+    // Saved again without a key: the kept one stays.
+    await c.webSearch.save({ provider: 'tavily', url: 'https://search.example.com/api' });
+    expect(webSearch().search).toMatchObject({ url: 'https://search.example.com/api', apiKey: SEARCH_KEY });
+
+    // Off, whatever the environment says; then the environment's again.
+    await c.webSearch.save({ provider: 'off' });
+    expect(WebSearchTool.unavailableReason()).toMatch(/turned off on the admin page/);
+    expect(await c.webSearch.save({ provider: 'environment' })).toMatchObject({ source: 'environment' });
+    expect(WebSearchTool.unavailableReason()).toMatch(/no search provider/);
+  });
+
+  it('refuses a SearXNG without its URL, a URL that is not http(s), and an unknown provider', async () => {
+    const c = await context();
+    await expect(c.webSearch.save({ provider: 'searxng' })).rejects.toThrow(/SearXNG needs its URL/);
+    await expect(c.webSearch.save({ provider: 'searxng', url: 'file:///etc/passwd' })).rejects.toThrow(
+      /starts with http/,
+    );
+    await expect(c.webSearch.save({ provider: 'bing' as never })).rejects.toThrow(/one of off, searxng/);
+    expect((await c.store.serverSettings()).webSearch).toBeUndefined();
+    const saved = await c.webSearch.save({ provider: 'searxng', url: 'http://localhost:8888' });
+    expect(saved).toMatchObject({ provider: 'searxng', url: 'http://localhost:8888', enabled: true });
+  });
+
+  it('is read again from the store: another instance sharing the database sees the admin’s change', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'admin-settings-shared-'));
+    const store = await openStore(dataDir);
+    stores.push(store);
+    const one = await createAppContext(loadConfig({ DATA_DIR: dataDir, MODEL_SCAN_PORTS: 'off' }), store);
+    await one.webSearch.save({ provider: 'searxng', url: 'http://localhost:8888' });
+    ctx = one;
+    // As another process would start: nothing in force until it reads the store.
+    const { setWebSearchOverride } = await import('../../lib/config');
+    setWebSearchOverride(undefined);
+    expect(webSearch().search).toBeUndefined();
+    await integrationsStatus(one, USER);
+    expect(webSearch().search).toMatchObject({ provider: 'searxng', url: 'http://localhost:8888' });
+  });
+});

@@ -1,0 +1,365 @@
+// POST /v1/chat/completions as OpenAI's own clients use it: the official `openai` npm client and the Vercel AI SDK
+// (`ai` with `@ai-sdk/openai-compatible`) against the handlers behind a real HTTP server, the app's agent factory
+// talking HTTP to the scripted model server. Each Chat Completions parameter is honoured, passed to the model, or
+// refused with a 400 naming it (docs/qwen-agent.md has the table): finish_reason "length", tool_choice, parallel_tool_calls,
+// response_format, stop, n, logprobs, errors with type/param/code, and the run limits a client's test run meets.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { APICallError, generateText, jsonSchema, Output, stepCountIs, streamText, tool } from 'ai';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { everyToolActor } from '../../lib/chat/actor';
+import { parseAgentDefinition } from '../../lib/chat/saved-agents';
+import { loadConfig } from '../../lib/config';
+import { createAppContext, type AppContext } from '../../lib/server/context';
+import { ownerScope } from '../../lib/store/owner';
+import { openSqliteStore } from '../../lib/store/sqlite';
+import type { ChatStore } from '../../lib/store/types';
+import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
+import { startApiServer, type ApiServer } from '../support/api-server';
+
+let model: ModelServer;
+let store: ChatStore;
+let ctx: AppContext;
+let api: ApiServer;
+let client: OpenAI;
+const A = ownerScope('user-a');
+let nousAgent: string;
+let reactAgent: string;
+
+beforeAll(async () => {
+  model = await createModelServer();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'openai-conformance-'));
+  store = openSqliteStore(path.join(dataDir, 'chat.db'));
+  // The default run limits (no MAX_RUNS_PER_MINUTE here): this file is a client's test run.
+  const config = loadConfig({ DATA_DIR: dataDir, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', OPENAI_MODEL: 'm' });
+  ctx = await createAppContext(config, store);
+  api = await startApiServer(ctx, { 'key-a': everyToolActor(A) });
+  client = new OpenAI({ baseURL: api.url, apiKey: 'key-a', maxRetries: 0 });
+  nousAgent = (
+    await store.createAgent(
+      A,
+      parseAgentDefinition({ name: 'Nous desk', kind: 'fncall', fncallMode: 'nous', tools: ['calculator'] }),
+    )
+  ).id;
+  reactAgent = (await store.createAgent(A, parseAgentDefinition({ name: 'React desk', kind: 'react' }))).id;
+});
+afterAll(async () => {
+  await api.close();
+  await store.close();
+  await model.close();
+});
+beforeEach(() => model.reset());
+
+const ask = [{ role: 'user' as const, content: 'What is 1+1?' }];
+const calc = (expression: string, id?: string) => ({
+  ...(id ? { id } : {}),
+  name: 'calculator',
+  arguments: JSON.stringify({ expression }),
+});
+const forecast: OpenAI.Chat.Completions.ChatCompletionTool = {
+  type: 'function',
+  function: {
+    name: 'get_forecast',
+    description: 'Forecast for a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
+};
+const toolNames = (body: { tools?: { function: { name: string } }[] }) => body.tools?.map((t) => t.function.name);
+/** The 400 the client raised for a request, as OpenAI's clients expose it. */
+async function refusal(body: Record<string, unknown>) {
+  const e = await client.chat.completions
+    .create({
+      model: 'fncall',
+      messages: ask,
+      ...body,
+    } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming)
+    .catch((err: unknown) => err);
+  expect(e).toBeInstanceOf(OpenAI.BadRequestError);
+  return e as InstanceType<typeof OpenAI.BadRequestError>;
+}
+
+describe('finish_reason', () => {
+  it('an answer cut by max_tokens reports "length", streamed or not', async () => {
+    model.setScenario({ fallback: { content: 'The answer is a long', finishReason: 'length' } });
+    const whole = await client.chat.completions.create({ model: 'fncall', messages: ask, max_tokens: 5 });
+    expect(whole.choices[0]!.finish_reason).toBe('length');
+    expect(whole.choices[0]!.message.content).toBe('The answer is a long');
+    expect(model.requests[0]!.body.max_tokens).toBe(5);
+    const stream = await client.chat.completions.create({
+      model: 'fncall',
+      messages: ask,
+      max_completion_tokens: 5,
+      stream: true,
+    });
+    const finishes: string[] = [];
+    for await (const chunk of stream)
+      if (chunk.choices[0]?.finish_reason) finishes.push(chunk.choices[0].finish_reason);
+    expect(finishes).toEqual(['length']);
+    expect(model.requests[1]!.body.max_tokens).toBe(5);
+  });
+});
+
+describe('tool_choice', () => {
+  it('"none": no tool is offered, and tool calls a server sends anyway are dropped, not run or returned', async () => {
+    model.setScenario({ replies: [{ content: 'Two.', toolCalls: [calc('1+1')] }] });
+    const r = await client.chat.completions.create({
+      model: 'fncall',
+      messages: ask,
+      tools: [forecast],
+      tool_choice: 'none',
+    });
+    expect(model.requests).toHaveLength(1);
+    expect(model.requests[0]!.body.tools).toBeUndefined();
+    expect(model.requests[0]!.body.tool_choice).toBeUndefined();
+    expect(r.choices[0]!.message.tool_calls).toBeUndefined();
+    expect(r.choices[0]!.message.content).toBe('Two.');
+    expect(r.choices[0]!.finish_reason).toBe('stop');
+    expect((r as unknown as { agent_steps: unknown[] }).agent_steps).toEqual([]);
+  });
+
+  it('"required": the first model call must call a tool; after the tool ran, the model may answer', async () => {
+    model.setScenario({ replies: [{ toolCalls: [calc('1+1')] }, { content: 'It is 2.' }] });
+    const r = await client.chat.completions.create({ model: 'fncall', messages: ask, tool_choice: 'required' });
+    expect(r.choices[0]!.message.content).toBe('It is 2.');
+    expect(model.requests[0]!.body.tool_choice).toBe('required');
+    expect(model.requests[1]!.body.tool_choice).toBeUndefined();
+  });
+
+  it('a named function: only that tool is offered, and the first call is made to call it', async () => {
+    model.setScenario({ replies: [{ toolCalls: [calc('6*7')] }, { content: '42.' }] });
+    const r = await client.chat.completions.create({
+      model: 'fncall',
+      messages: ask,
+      tools: [forecast],
+      tool_choice: { type: 'function', function: { name: 'calculator' } },
+    });
+    expect(r.choices[0]!.message.content).toBe('42.');
+    expect(toolNames(model.requests[0]!.body)).toEqual(['calculator']);
+    expect(model.requests[0]!.body.tool_choice).toEqual({ type: 'function', function: { name: 'calculator' } });
+    expect(toolNames(model.requests[1]!.body)).toEqual(['calculator']);
+    expect(model.requests[1]!.body.tool_choice).toBeUndefined();
+
+    // The caller's own tool, named: the turn ends with its call, as OpenAI's does.
+    model.setScenario({ replies: [{ toolCalls: [{ id: 'f1', name: 'get_forecast', arguments: '{"city":"Oslo"}' }] }] });
+    const own = await client.chat.completions.create({
+      model: 'fncall',
+      messages: ask,
+      tools: [forecast],
+      tool_choice: { type: 'function', function: { name: 'get_forecast' } },
+    });
+    expect(own.choices[0]!.finish_reason).toBe('tool_calls');
+    expect(toolNames(model.requests[2]!.body)).toEqual(['get_forecast']);
+  });
+
+  it('what the agent cannot honour is a 400 naming tool_choice (and tools), before anything runs', async () => {
+    const unknown = await refusal({ tool_choice: { type: 'function', function: { name: 'nope' } } });
+    expect(unknown.param).toBe('tool_choice');
+    expect(unknown.type).toBe('invalid_request_error');
+    expect(unknown.message).toMatch(/"nope" is not one of the tools \(.*calculator/);
+    const nous = await refusal({ model: nousAgent, tool_choice: 'required' });
+    expect(nous.param).toBe('tool_choice');
+    expect(nous.message).toMatch(/writes calls as text \(nous\)/);
+    expect((await refusal({ model: reactAgent, tool_choice: 'none' })).param).toBe('tool_choice');
+    expect((await refusal({ model: reactAgent, tools: [forecast] })).param).toBe('tools');
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('parallel_tool_calls, stop, response_format, and the rest', () => {
+  it('parallel_tool_calls false reaches the model, and a second call the server makes anyway is not run', async () => {
+    model.setScenario({ replies: [{ toolCalls: [calc('1+1', 'a'), calc('2+2', 'b')] }, { content: 'Done.' }] });
+    const r = await client.chat.completions.create({ model: 'fncall', messages: ask, parallel_tool_calls: false });
+    expect(model.requests[0]!.body.parallel_tool_calls).toBe(false);
+    const steps = (r as unknown as { agent_steps: { type: string; arguments?: string }[] }).agent_steps;
+    expect(steps.filter((s) => s.type === 'tool_call').map((s) => s.arguments)).toEqual(['{"expression":"1+1"}']);
+  });
+
+  it('stop reaches the model and cuts the answer', async () => {
+    model.setScenario({ replies: [{ content: 'Two. END of answer' }] });
+    const r = await client.chat.completions.create({ model: 'fncall', messages: ask, stop: ['END'] });
+    expect(model.requests[0]!.body.stop).toEqual(['END']);
+    expect(r.choices[0]!.message.content).toBe('Two. ');
+  });
+
+  it('response_format reaches the model as given; an agent writing tool calls as text refuses it unless no tool is offered', async () => {
+    const format = {
+      type: 'json_schema' as const,
+      json_schema: { name: 'sum', schema: { type: 'object', properties: { value: { type: 'number' } } }, strict: true },
+    };
+    model.setScenario({ fallback: { content: '{"value": 2}' } });
+    const r = await client.chat.completions.create({ model: 'fncall', messages: ask, response_format: format });
+    expect(JSON.parse(r.choices[0]!.message.content!)).toEqual({ value: 2 });
+    expect(model.requests[0]!.body.response_format).toEqual(format);
+    const nous = await refusal({ model: nousAgent, response_format: { type: 'json_object' } });
+    expect(nous.param).toBe('response_format');
+    expect(model.requests).toHaveLength(1);
+    await client.chat.completions.create({
+      model: nousAgent,
+      messages: ask,
+      response_format: { type: 'json_object' },
+      tool_choice: 'none',
+    });
+    expect(model.requests[1]!.body.response_format).toEqual({ type: 'json_object' });
+    expect((await refusal({ model: reactAgent, response_format: { type: 'json_object' } })).param).toBe(
+      'response_format',
+    );
+  });
+
+  it('n > 1, logprobs, audio output and the deprecated functions are refused naming the parameter; account fields are accepted and not sent', async () => {
+    expect((await refusal({ n: 2 })).param).toBe('n');
+    expect((await refusal({ logprobs: true, top_logprobs: 2 })).param).toBe('logprobs');
+    expect((await refusal({ modalities: ['text', 'audio'] })).param).toBe('modalities');
+    expect((await refusal({ functions: [forecast.function] })).param).toBe('functions');
+    expect(model.requests).toHaveLength(0);
+    model.setScenario({ fallback: { content: 'ok' } });
+    await client.chat.completions.create({
+      model: 'fncall',
+      messages: ask,
+      n: 1,
+      logprobs: false,
+      user: 'u-1',
+      metadata: { suite: 'conformance' },
+      store: false,
+      reasoning_effort: 'low',
+    });
+    const body = model.requests[0]!.body;
+    expect(body.reasoning_effort).toBe('low');
+    for (const key of ['user', 'metadata', 'store', 'n', 'logprobs']) expect(body, key).not.toHaveProperty(key);
+  });
+});
+
+describe('errors in OpenAI’s shape', () => {
+  it('carry type, param and code, which the client exposes', async () => {
+    const bad = await refusal({ temperature: 'hot' });
+    expect(bad).toMatchObject({ status: 400, type: 'invalid_request_error', param: 'temperature' });
+    const missing = await client.chat.completions.create({ model: 'no-such', messages: ask }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(missing).toMatchObject({ type: 'invalid_request_error', param: 'model', code: 'model_not_found' });
+    const stranger = new OpenAI({ baseURL: api.url, apiKey: 'not-a-key', maxRetries: 0 });
+    const denied = await stranger.models.list().catch((e: unknown) => e);
+    expect(denied).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect(denied).toMatchObject({ type: 'invalid_request_error', code: 'invalid_api_key', param: null });
+  });
+});
+
+describe('the Vercel AI SDK', () => {
+  const provider = () =>
+    createOpenAICompatible({
+      name: 'studio',
+      baseURL: api.url,
+      apiKey: 'key-a',
+      includeUsage: true,
+      supportsStructuredOutputs: true,
+    });
+
+  it('generateText and streamText: the answer, usage and finish reasons (stop, length)', async () => {
+    model.setScenario({
+      replies: [
+        { content: 'Two.', usage: { prompt_tokens: 7, completion_tokens: 2 } },
+        { content: 'A cut ans', finishReason: 'length' },
+      ],
+    });
+    const text = await generateText({ model: provider()('fncall'), prompt: 'What is 1+1?', maxRetries: 0 });
+    expect(text.text).toBe('Two.');
+    expect(text.finishReason).toBe('stop');
+    expect(text.usage.inputTokens).toBe(7);
+    const streamed = streamText({
+      model: provider()('fncall'),
+      prompt: 'Say a lot',
+      maxOutputTokens: 3,
+      maxRetries: 0,
+    });
+    let out = '';
+    for await (const piece of streamed.textStream) out += piece;
+    expect(out).toBe('A cut ans');
+    expect(await streamed.finishReason).toBe('length');
+    expect(model.requests[1]!.body.max_tokens).toBe(3);
+  });
+
+  it('runs its own tools over steps: the call comes back as tool_calls, its result goes back as a tool message', async () => {
+    model.setScenario({
+      replies: [
+        { toolCalls: [{ id: 'w1', name: 'get_forecast', arguments: '{"city":"Oslo"}' }] },
+        { content: 'Snow in Oslo.' },
+      ],
+    });
+    const seen: string[] = [];
+    const result = await generateText({
+      model: provider()('fncall'),
+      prompt: 'Weather in Oslo?',
+      maxRetries: 0,
+      stopWhen: stepCountIs(3),
+      toolChoice: { type: 'tool', toolName: 'get_forecast' },
+      tools: {
+        get_forecast: tool({
+          description: 'Forecast for a city',
+          inputSchema: jsonSchema<{ city: string }>({
+            type: 'object',
+            properties: { city: { type: 'string' } },
+            required: ['city'],
+          }),
+          execute: async ({ city }) => {
+            seen.push(city);
+            return `Snow, -3°C in ${city}`;
+          },
+        }),
+      },
+      prepareStep: ({ stepNumber }) => (stepNumber > 0 ? { toolChoice: 'auto' } : {}),
+    });
+    expect(seen).toEqual(['Oslo']);
+    expect(result.text).toBe('Snow in Oslo.');
+    expect(result.steps[0]!.finishReason).toBe('tool-calls');
+    expect(model.requests[0]!.body.tool_choice).toEqual({ type: 'function', function: { name: 'get_forecast' } });
+    const sent = model.requests[1]!.body.messages as { role: string; tool_call_id?: string; content: string }[];
+    expect(sent.slice(-2)).toMatchObject([
+      { role: 'assistant', tool_calls: [{ id: 'w1' }] },
+      { role: 'tool', tool_call_id: 'w1' },
+    ]);
+    expect(sent.at(-1)!.content).toContain('Snow, -3°C in Oslo');
+  });
+
+  it('structured output: its json_schema response_format reaches the model and the object comes back', async () => {
+    model.setScenario({ fallback: { content: '{"city":"Oslo","celsius":-3}' } });
+    const result = await generateText({
+      model: provider()('fncall'),
+      prompt: 'Weather in Oslo as JSON',
+      maxRetries: 0,
+      output: Output.object({
+        schema: jsonSchema<{ city: string; celsius: number }>({
+          type: 'object',
+          properties: { city: { type: 'string' }, celsius: { type: 'number' } },
+          required: ['city', 'celsius'],
+          additionalProperties: false,
+        }),
+      }),
+    });
+    expect(result.output).toEqual({ city: 'Oslo', celsius: -3 });
+    expect(model.requests[0]!.body.response_format).toMatchObject({ type: 'json_schema' });
+  });
+
+  it('an error is an APICallError with the status and OpenAI’s error body', async () => {
+    const e = await generateText({ model: provider()('no-such-agent'), prompt: 'hi', maxRetries: 0 }).catch(
+      (err: unknown) => err,
+    );
+    expect(APICallError.isInstance(e)).toBe(true);
+    expect((e as APICallError).statusCode).toBe(404);
+    expect(JSON.parse((e as APICallError).responseBody!).error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'model_not_found',
+      param: 'model',
+    });
+  });
+});
+
+describe('run limits', () => {
+  it('a client’s quick test run (40 completions in a row) passes under the default limits', async () => {
+    model.setScenario({ fallback: { content: 'ok' } });
+    for (let i = 0; i < 40; i++) {
+      const r = await client.chat.completions.create({ model: 'fncall', messages: ask });
+      expect(r.choices[0]!.message.content).toBe('ok');
+    }
+  });
+});
