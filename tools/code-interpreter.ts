@@ -120,6 +120,22 @@ function interpreterPool(
   });
 }
 
+/**
+ * The sandbox code_interpreter runs in: the backend chosen for this configuration and the process's interpreter pool
+ * (python_executor runs its one-off interpreters there too). Throws, saying how to fix it, when the CPython backend
+ * was asked for by name and cannot run here.
+ */
+export async function codeSandbox(): Promise<{ choice: BackendChoice; pool: InterpreterPool }> {
+  const choice = await codeInterpreterBackend();
+  const { install, interpreterPool } = await sandbox();
+  if (choice.backend === 'python' && choice.pythonProblem)
+    throw new Error(
+      `code_interpreter is set to the Python backend (CODE_INTERPRETER_BACKEND=python), which cannot run here: ` +
+        `${choice.pythonProblem}. On Debian: ${install}`,
+    );
+  return { choice, pool: interpreterPool(choice) };
+}
+
 const DESCRIPTION =
   'Python code sandbox, which can be used to execute Python code. Variables and imports persist between calls ' +
   "in the same conversation; the conversation's files are in the working directory, and files the code writes " +
@@ -185,15 +201,10 @@ export class CodeInterpreterTool extends BaseToolWithFileAccess {
     const timeoutMs =
       typeof this.cfg.timeout_ms === 'number' ? this.cfg.timeout_ms : loadConfig().codeInterpreter.timeoutMs;
 
-    const choice = await codeInterpreterBackend();
-    const { snapshotDir, writtenFiles, formatOutcome, artifactUrl, mimeOf, install, interpreterPool } = await sandbox();
-    if (choice.backend === 'python' && choice.pythonProblem)
-      throw new Error(
-        `code_interpreter is set to the Python backend (CODE_INTERPRETER_BACKEND=python), which cannot run here: ` +
-          `${choice.pythonProblem}. On Debian: ${install}`,
-      );
+    const { pool } = await codeSandbox();
+    const { snapshotDir, writtenFiles, formatOutcome, artifactUrl, mimeOf } = await sandbox();
     const before = await snapshotDir(workDir);
-    const outcome = await interpreterPool(choice).run(workDir, { workDir, code, reset, timeoutMs, signal: ctx.signal });
+    const outcome = await pool.run(workDir, { workDir, code, reset, timeoutMs, signal: ctx.signal });
     const written = writtenFiles(before, await snapshotDir(workDir));
 
     const parts = [formatOutcome(outcome)];

@@ -31,3 +31,4 @@ export { CodeInterpreterTool, extractCode, codeWorkDir, codeWorkPrefix, CODE_INT
 export { WebSearchTool, WEB_SEARCH_HOWTO } from './web-search';
 export type { WebSearchOutput } from './web-search';
 export { WebExtractorTool } from './web-extractor';
+export { PythonExecutor, PYTHON_EXECUTOR } from './python-executor';

@@ -21,9 +21,11 @@ export function usePassageLabel(): (c: Pick<RetrievalCandidate, 'fileName' | 'pa
 
 // Scores (BM25's, negative for words in most chunks) and the stemmed search terms are the inspector's: here, what was
 // asked and which passages went in.
-function Candidate({ c, rank }: { c: RetrievalCandidate; rank: number }) {
+function Candidate({ c, rank, memory }: { c: RetrievalCandidate; rank: number; memory: boolean }) {
   const t = useTranslations('retrieval');
   const passageLabel = usePassageLabel();
+  // Recalled turns (a VirtualMemoryAgent's memory): the page is the turn they come from.
+  const label = memory && c.page !== undefined ? t('turn', { n: c.page }) : passageLabel(c);
   const f = useFormatWords();
   return (
     <li
@@ -31,7 +33,7 @@ function Candidate({ c, rank }: { c: RetrievalCandidate; rank: number }) {
     >
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs">
         <span className="font-semibold">#{rank}</span>
-        <span className="font-medium break-all">{passageLabel(c)}</span>
+        <span className="font-medium break-all">{label}</span>
         <span className="tabular-nums">{t('tokens', { n: formatNumber(c.tokens, f.locale) })}</span>
         {c.pinned && <span>{t('frontPage')}</span>}
         <span
@@ -52,6 +54,7 @@ function Candidate({ c, rank }: { c: RetrievalCandidate; rank: number }) {
 export function RetrievalDetails({ block }: { block: RetrievalBlock }) {
   const t = useTranslations('retrieval');
   const f = useFormatWords();
+  const memory = block.by === 'memory';
   return (
     <>
       <div>
@@ -76,7 +79,7 @@ export function RetrievalDetails({ block }: { block: RetrievalBlock }) {
         <div className={SECTION_TITLE}>{t('candidates')}</div>
         <ol className="space-y-2">
           {block.candidates.map((c, i) => (
-            <Candidate key={c.chunkId} c={c} rank={i + 1} />
+            <Candidate key={c.chunkId} c={c} rank={i + 1} memory={memory} />
           ))}
         </ol>
       </div>
@@ -84,15 +87,23 @@ export function RetrievalDetails({ block }: { block: RetrievalBlock }) {
   );
 }
 
-/** A document search step (the Assistant's, before its model call): the query, then each candidate chunk and whether it
- *  went into the prompt. */
-export const RetrievalCard = memo(function RetrievalCard({ block }: { block: RetrievalBlock }) {
+/** A document search step (the Assistant's, before its model call; or a VirtualMemoryAgent's recall of earlier turns):
+ *  the query, then each candidate chunk and whether it went into the prompt. */
+export const RetrievalCard = memo(function RetrievalCard({
+  block,
+  defaultOpen = false,
+}: {
+  block: RetrievalBlock;
+  /** Opened from the start (tests render the card once, on the server). */
+  defaultOpen?: boolean;
+}) {
   const t = useTranslations('retrieval');
   const f = useFormatWords();
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(defaultOpen);
   const panelId = useId();
   const used = block.candidates.filter((c) => c.used).length;
   const files = new Set(block.candidates.map((c) => c.fileName)).size;
+  const memory = block.by === 'memory';
 
   return (
     <div className={CARD_FRAME}>
@@ -104,10 +115,12 @@ export const RetrievalCard = memo(function RetrievalCard({ block }: { block: Ret
         className={CARD_HEADER}
       >
         <Chevron open={open} className={CARD_CHEVRON} />
-        <span className="font-semibold">{t('title')}</span>
+        <span className="font-semibold">{memory ? t('memoryTitle') : t('title')}</span>
         <span className="min-w-0 flex-1 basis-40 truncate text-xs text-neutral-600 dark:text-neutral-400">
           {block.query ? t('quoted', { query: block.query }) : t('noQuery')} ·{' '}
-          {t('summary', { used, total: block.candidates.length, files })}
+          {memory
+            ? t('memorySummary', { used, total: block.candidates.length })
+            : t('summary', { used, total: block.candidates.length, files })}
         </span>
         <span className="ml-auto shrink-0 text-xs text-neutral-600 tabular-nums dark:text-neutral-400">
           {formatDuration(block.durationMs, f)}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, RetrievalCandidate } from '../../lib/protocol/events';
 import type { AgentKind, ReactPart } from '../../lib/protocol/enums';
-import { foldRun, usedPassages, type ToolBlock } from '../../lib/chat/view';
-import { RetrievalDetails } from './retrieval-card';
+import { foldRun, usedPassages, type RetrievalBlock, type ToolBlock } from '../../lib/chat/view';
+import { RetrievalCard, RetrievalDetails } from './retrieval-card';
 import { RunView } from './run-view';
 import { ToolCard } from './tool-card';
 import { buttons, elementById, render, textOf } from './test-html';
@@ -178,5 +178,33 @@ describe('retrieval in the run view', () => {
     const view = foldRun('r', events);
     expect(view.blocks.map((b) => b.kind)).toEqual(['reasoning', 'tool', 'reasoning', 'text']);
     expect((view.blocks[1] as ToolBlock).retrieval?.query).toBe('How long is parental leave?');
+  });
+
+  it("shows a VirtualMemoryAgent's recall as turns of the conversation, never as sources to cite", () => {
+    const recall: AgentEvent = {
+      ...retrieval,
+      by: 'memory',
+      query: 'What is my locker code?',
+      candidates: [
+        candidate({
+          chunkId: 'm9',
+          fileName: 'conversation',
+          page: 9,
+          text: '[turn 9]\nuser: my locker code is 4711.',
+        }),
+        candidate({ chunkId: 'm2', fileName: 'conversation', page: 2, used: false, text: '[turn 2]\nuser: chess' }),
+      ],
+    } as AgentEvent;
+    const view = foldRun('r', [start('virtualmemory'), recall, ...answer]);
+    expect(usedPassages(view)).toEqual([]);
+    const html = render(<RunView run={view} />);
+    const [card, ...rest] = buttons(html);
+    expect(card!.name).toContain('Recalled from earlier turns');
+    expect(card!.name).toContain('“What is my locker code?” · 1 of 2 passages of the earlier turns used');
+    expect(rest).toEqual([]);
+    expect(html).not.toContain('Sources');
+    const open = render(<RetrievalCard block={view.blocks[0] as RetrievalBlock} defaultOpen />);
+    expect(textOf(open)).toContain('turn 9');
+    expect(textOf(open)).not.toContain('conversation, page 9');
   });
 });

@@ -25,6 +25,8 @@ const PARAMS = [
 ] as const;
 
 const AGENT_LANGS = ['auto', ...LANGS] as const;
+/** Kinds that never offer tools through function calling (ReAct text, TIR's code blocks, the writing steps). */
+const TEXT_ONLY_KINDS: readonly ChatAgentKind[] = ['react', 'tir', 'article'];
 
 /** Whether "Advanced" was left open: the panel is drawn again (a language change, a toggle) as it was. */
 let advancedShown = false;
@@ -117,7 +119,11 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
           <select
             className={field}
             value={agent?.fncallMode ?? settings.fncallMode}
-            disabled={agent ? Boolean(agent.fncallMode) || agent.kind === 'react' : settings.agent === 'react'}
+            disabled={
+              agent
+                ? Boolean(agent.fncallMode) || TEXT_ONLY_KINDS.includes(agent.kind as ChatAgentKind)
+                : TEXT_ONLY_KINDS.includes(settings.agent)
+            }
             onChange={(e) => void update({ fncallMode: e.target.value as FncallMode })}
           >
             {FNCALL_MODES.map((mode) => (

@@ -19,7 +19,7 @@ export function RetrievalView({ steps }: { steps: RetrievalStep[] }) {
           <p>
             {t.rich('retrievalSummary', {
               query: s.query,
-              by: s.by === 'tool' ? t('byTool') : t('beforeCall'),
+              by: s.by === 'memory' ? t('byMemory') : s.by === 'tool' ? t('byTool') : t('beforeCall'),
               duration: formatPreciseDuration(s.durationMs, f),
               used: s.candidates.filter((c) => c.used).length,
               total: s.candidates.length,
@@ -46,7 +46,11 @@ export function RetrievalView({ steps }: { steps: RetrievalStep[] }) {
                     <td className="pr-2 font-mono">{formatNumber(c.score, f.locale, 3)}</td>
                     <td className="pr-2 font-mono">{n(c.tokens)}</td>
                     <td className="pr-2">
-                      {c.page !== undefined ? t('sourcePage', { file: c.fileName, page: c.page }) : c.fileName}
+                      {c.page === undefined
+                        ? c.fileName
+                        : s.by === 'memory'
+                          ? t('sourceTurn', { page: c.page })
+                          : t('sourcePage', { file: c.fileName, page: c.page })}
                     </td>
                     <td className="max-w-md truncate" title={c.text}>
                       {c.text}

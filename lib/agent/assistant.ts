@@ -4,7 +4,7 @@
 // words out, stems in): no extra model call, where upstream's default asks the model to write keywords first.
 import { defaultWorkDir, resolveLocalFile, stageFiles } from '../../tools';
 import { ragSettings } from '../../tools/retrieval';
-import type { RetrievalFile } from '../documents/search';
+import type { RetrievalFile, RetrievedDocument } from '../documents/search';
 import { contentText, type Message } from '../llm/schema';
 import { collectFileRefs } from '../llm/upload-info';
 import type { AgentKind, StopReason } from '../protocol/enums';
@@ -38,22 +38,36 @@ export class Assistant extends FnCallAgent {
       const { formatGivenKnowledge } = await import('../documents/search/knowledge');
       return withBlock(messages, formatGivenKnowledge(run.options.knowledge, run.lang));
     }
+    const found = await this.searchDocuments(messages, run);
+    if (!found) return messages;
+    const { formatKnowledge } = await import('../documents/search');
+    // Files that are not documents at all (an image, a script) are left out of the block silently, as upstream.
+    return withBlock(messages, formatKnowledge(found.documents, run.lang, found.errors));
+  }
+
+  /**
+   * Searches the files of the conversation (and the agent's own) for the user's last question and reports the search
+   * as a retrieval event: the passages found, and the files that could not be read. Undefined when there are none.
+   */
+  protected async searchDocuments(
+    messages: Message[],
+    run: RunState,
+  ): Promise<{ documents: RetrievedDocument[]; errors: string[] } | undefined> {
     // Images are not documents: file items only.
     const refs = [...new Set([...this.files, ...collectFileRefs(messages, { images: false })])];
-    if (!refs.length) return messages;
+    if (!refs.length) return undefined;
     const last = messages[messages.length - 1];
     const query =
       last?.role === 'user' ? (typeof last.content === 'string' ? last.content : contentText(last.content)) : '';
     const { files, errors } = await this.localFiles(refs, run);
     run.signal.throwIfAborted();
     // The search and the document parsers load when an Assistant first has documents to search.
-    const { formatKnowledge, retrievalStep, retrieve } = await import('../documents/search');
+    const { retrievalStep, retrieve } = await import('../documents/search');
     const found = await retrieve(files, query, ragSettings(this.ragCfg));
     errors.push(...found.errors);
     const notes = [...errors, ...found.unsupported];
     run.emit({ ...retrievalStep(query, found, notes), by: 'assistant' });
-    // Files that are not documents at all (an image, a script) are left out of the block silently, as upstream.
-    return withBlock(messages, formatKnowledge(found.documents, run.lang, errors));
+    return { documents: found.documents, errors };
   }
 
   /** Uploads read where they are stored (other local paths only where the process allows them, as staging does);

@@ -3,6 +3,7 @@
 // A child run's messages (a Router's helper, a GroupChat's member) join the run's where they happened, each named
 // by the child, as upstream's Router and GroupChat yield them.
 import type { Message } from '../llm/schema';
+import { TRANSCRIPT_KINDS } from '../protocol/enums';
 import type { AgentEvent } from '../protocol/events';
 
 export class MessageFold {
@@ -30,7 +31,7 @@ export class MessageFold {
       }
       case 'run-start':
         this.agentName = e.agent;
-        this.toolCallsInText = e.kind === 'react';
+        this.toolCallsInText = TRANSCRIPT_KINDS.includes(e.kind);
         return false;
       case 'reasoning-delta': {
         this.enter(e.iteration);
@@ -44,8 +45,9 @@ export class MessageFold {
         return true;
       }
       case 'text-delta': {
-        // ReAct keeps one transcript message for the whole run.
+        // ReAct and TIR keep one transcript message for the whole run.
         if (!this.toolCallsInText) this.enter(e.iteration);
+        if (e.newMessage) this.textMsg = undefined;
         if (!this.textMsg) {
           this.textMsg = this.named({ role: 'assistant', content: '' });
           this.out.push(this.textMsg);

@@ -7,6 +7,18 @@ export { ReActChat } from './react-chat';
 export { Assistant, type AssistantOptions } from './assistant';
 export { Router, type RouterOptions } from './router';
 export { GroupChat, type GroupChatOptions } from './group-chat';
+export { VirtualMemoryAgent, type VirtualMemoryAgentOptions } from './virtual-memory-agent';
+export { MemoAssistant } from './memo-assistant';
+export { TIRMathAgent, type TIRMathAgentOptions } from './tir-agent';
+export { ArticleAgent, type ArticleAgentOptions } from './article-agent';
+export {
+  WriteFromScratch,
+  OutlineWriting,
+  ExpandWriting,
+  ContinueWriting,
+  type ExpandInput,
+  type WritingInput,
+} from './writing';
 export { ChildRunError } from './child-run';
 export { MessageFold, foldEvents } from './fold';
 export {

@@ -4,13 +4,26 @@
 // What the model can do decides how it is called: tools through the tools API when it takes them (a server that
 // answers 400 to them gets them in the text once, and is remembered), else in the text (nous, as Qwen-Agent does for
 // Qwen-family models); images sent as image parts when it can see them.
-import { Assistant, FnCallAgent, GroupChat, ReActChat, Router, type Agent } from '../agent';
+import {
+  ArticleAgent,
+  Assistant,
+  FnCallAgent,
+  GroupChat,
+  MemoAssistant,
+  ReActChat,
+  Router,
+  TIRMathAgent,
+  VirtualMemoryAgent,
+  type Agent,
+  type AgentOptions,
+} from '../agent';
+import { TIR_MAX_LLM_CALLS } from '../agent/tir-agent';
 import type { AppConfig, VisionSetting } from '../config';
 import { createChatModel } from '../llm/factory';
 import type { ChatModel, GenerateCfg } from '../llm/model';
 import { ToolFallbackModel } from '../llm/tool-fallback';
 import type { ModelService, ResolvedModel } from '../models/service';
-import type { FncallMode } from '../protocol/enums';
+import type { ChatAgentKind, FncallMode } from '../protocol/enums';
 import type { ImageResolver } from '../llm/image-data';
 import { seesImages } from '../llm/vision';
 import { storageRoot, type OwnerScope } from '../store/owner';
@@ -54,11 +67,10 @@ export function agentFactory(
         models,
         callsBefore: overrides.callsBefore,
       });
-    const Kind = settings.agent === 'react' ? ReActChat : settings.agent === 'assistant' ? Assistant : FnCallAgent;
-    return new Kind({
+    return agentOfKind(settings.agent, {
       llm: modelFor(resolved, settings, { vision: config.llm.vision, images, record }),
       maxLlmCalls: config.maxLlmCallsPerRun + (overrides.callsBefore ?? 0),
-      functionList: toolList(config, settings.tools, overrides.owner),
+      functionList: toolList(config, toolsOfKind(settings.agent, settings.tools), overrides.owner),
       systemMessage: settings.systemMessage || undefined,
       name: 'assistant',
     });
@@ -122,12 +134,13 @@ async function fromSaved(
     { vision: config.llm.vision, images, record },
   );
   const files = (saved.documents ?? []).map((d) => documentRef(d.hash, d.name));
-  const searches = saved.kind === 'assistant' || saved.kind === 'router';
-  const tools = files.length && !searches ? [...new Set([...saved.tools, ...DOCUMENT_TOOLS])] : saved.tools;
+  const searches = SEARCH_DOCUMENTS_FIRST.has(saved.kind);
+  const own = toolsOfKind(saved.kind, saved.tools);
+  const tools = files.length && !searches && saved.kind !== 'tir' ? [...new Set([...own, ...DOCUMENT_TOOLS])] : own;
   // The document tools take file names: the model is told the agent's (an Assistant searches them by itself).
   const named = (saved.documents ?? []).map((d) => `[file](${d.name})`).join(' ');
   const systemMessage =
-    files.length && !searches
+    files.length && tools.includes('retrieval') && !searches
       ? [saved.systemMessage, `Your documents: ${named}. Search them with the retrieval tool.`]
           .filter(Boolean)
           .join('\n\n')
@@ -162,13 +175,40 @@ async function fromSaved(
         ...(saved.selection ? { selection: saved.selection } : {}),
         ...(saved.maxRound ? { maxRound: saved.maxRound } : {}),
       });
-    case 'react':
-      return new ReActChat(common);
-    case 'assistant':
-      return new Assistant(common);
     default:
-      return new FnCallAgent(common);
+      return agentOfKind(saved.kind, common);
   }
+}
+
+/** Kinds that search the documents themselves before they answer (the Assistants; a Router as its helpers' host). */
+const SEARCH_DOCUMENTS_FIRST: ReadonlySet<string> = new Set(['assistant', 'router', 'memo', 'article']);
+
+/** An agent of one of the kinds that hold no other agents. TIRMathAgent runs python_executor only, within its own
+ *  (lower) model-call limit. */
+function agentOfKind(kind: ChatAgentKind, opts: AgentOptions): Agent {
+  switch (kind) {
+    case 'react':
+      return new ReActChat(opts);
+    case 'assistant':
+      return new Assistant(opts);
+    case 'virtualmemory':
+      return new VirtualMemoryAgent(opts);
+    case 'memo':
+      return new MemoAssistant(opts);
+    case 'article':
+      return new ArticleAgent(opts);
+    case 'tir': {
+      const { functionList: _tools, maxLlmCalls, ...rest } = opts;
+      return new TIRMathAgent({ ...rest, maxLlmCalls: Math.min(TIR_MAX_LLM_CALLS, maxLlmCalls ?? TIR_MAX_LLM_CALLS) });
+    }
+    default:
+      return new FnCallAgent(opts);
+  }
+}
+
+/** The tools a kind runs with: a MemoAssistant always has storage (given here, so it keeps the owner's keys apart). */
+function toolsOfKind(kind: string, tools: readonly string[]): readonly string[] {
+  return kind === 'memo' && !tools.includes('storage') ? ['storage', ...tools] : tools;
 }
 
 /** Tool names as the agent's function list: the storage tool keeps the owner's keys under the owner's root. */

@@ -15,18 +15,23 @@ export type DocumentToolsMode = (typeof DOCUMENT_TOOLS_MODES)[number];
 /**
  * Why the document tools are, or are not, offered:
  * - `documents`: on because the conversation has documents (and they were not turned off);
- * - `assistant`: not added, the Assistant searches the documents itself before each answer (its knowledge base);
+ * - `assistant`: not added, the Assistant (or a MemoAssistant, an ArticleAgent) searches the documents itself before
+ *   each answer (its knowledge base);
  * - `turned-off`: the user turned them off for this conversation (tools ticked by hand are still offered);
  * - `no-documents`: nothing to read yet; they come on with the first document.
  */
 export type DocumentToolsReason = 'documents' | 'assistant' | 'turned-off' | 'no-documents';
+
+/** The kinds that search the conversation's documents before each answer (the Assistant and its writing and note-
+ *  keeping kinds): the document tools are not added for them. */
+const SEARCHES_ITSELF: readonly string[] = ['assistant', 'memo', 'article'];
 
 export function documentToolsRule(
   settings: Pick<ConversationSettings, 'agent' | 'tools' | 'documentTools'>,
   hasDocuments: boolean,
 ): { tools: string[]; reason: DocumentToolsReason } {
   const tools = [...settings.tools];
-  if (settings.agent === 'assistant') return { tools, reason: 'assistant' };
+  if (SEARCHES_ITSELF.includes(settings.agent)) return { tools, reason: 'assistant' };
   if (settings.documentTools === 'off') return { tools, reason: 'turned-off' };
   if (!hasDocuments) return { tools, reason: 'no-documents' };
   for (const name of DOCUMENT_TOOLS) if (!tools.includes(name)) tools.push(name);

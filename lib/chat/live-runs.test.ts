@@ -57,6 +57,14 @@ describe('coalesceDeltas', () => {
       coalesceDeltas([text(1, 'Thought: ', 'markup'), text(2, 'I', 'thought'), text(3, ' see', 'thought')]),
     ).toEqual([text(1, 'Thought: ', 'markup'), text(3, 'I see', 'thought')]);
   });
+
+  it('never merges a delta that starts a message of its own (a writing step heading) into the one before', () => {
+    const heading = { ...text(2, '>\n# '), newMessage: true as const };
+    expect(coalesceDeltas([text(1, 'outline'), heading, text(3, 'section')])).toEqual([
+      text(1, 'outline'),
+      { ...heading, text: '>\n# section', t: 3 },
+    ]);
+  });
 });
 
 describe('InMemoryLiveRuns', () => {

@@ -329,7 +329,7 @@ function delay(ms: number): Promise<void> {
 }
 
 /** Consecutive text or reasoning deltas of the same iteration (and ReAct part) become one event, with the later
- *  clock; so do a child run's, inside their wrappers. */
+ *  clock, unless the later one starts a message of its own; so do a child run's, inside their wrappers. */
 export function coalesceDeltas(events: readonly AgentEvent[]): AgentEvent[] {
   const out: AgentEvent[] = [];
   for (const e of events) {
@@ -349,6 +349,7 @@ function merge(last: AgentEvent, e: AgentEvent): AgentEvent | undefined {
   }
   if (
     (e.type === 'text-delta' || e.type === 'reasoning-delta') &&
+    !(e.type === 'text-delta' && e.newMessage) && // it starts a message of its own
     last.type === e.type &&
     last.iteration === e.iteration &&
     (e.type === 'reasoning-delta' || (last.type === 'text-delta' && last.part === e.part))

@@ -10,7 +10,9 @@ const message = z
   .string({ error: '"message" must be a non-empty string.' })
   .refine((m) => m.trim() !== '', '"message" must be a non-empty string.');
 const conversationId = z.string({ error: '"conversationId" must be a string.' }).optional();
-const agent = z.enum(CHAT_AGENT_KINDS, { error: '"agent" must be "fncall", "react" or "assistant"' });
+const agent = z.enum(CHAT_AGENT_KINDS, {
+  error: `"agent" must be one of ${CHAT_AGENT_KINDS.map((k) => `"${k}"`).join(', ')}`,
+});
 const documentTools = z.enum(DOCUMENT_TOOLS_MODES, { error: '"documentTools" must be "auto" or "off"' });
 const tools = z.array(z.string({ error: '"tools" must be a list of tool names' }), {
   error: '"tools" must be a list of tool names',

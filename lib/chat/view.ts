@@ -11,7 +11,15 @@ import {
   type ReactPart,
   type TurnStatus,
 } from '../protocol/enums';
-import type { AgentEventType, ErrorInfo, FeedEvent, RetrievalCandidate, ToolFile, Usage } from '../protocol/events';
+import type {
+  AgentEventType,
+  ErrorInfo,
+  FeedEvent,
+  RetrievalCandidate,
+  Retriever,
+  ToolFile,
+  Usage,
+} from '../protocol/events';
 import type { ContentItem } from '../protocol/message';
 
 type Feed<T extends AgentEventType> = Extract<FeedEvent, { type: T }>;
@@ -55,12 +63,13 @@ export interface TextBlock {
   text: string;
 }
 
-/** A search of the documents: by the Assistant before its model call, or by the retrieval tool. */
+/** A search of the documents: by the Assistant before its model call, or by the retrieval tool; or of the
+ *  conversation's earlier turns (`memory`: a VirtualMemoryAgent's recall, each candidate's page a turn). */
 export interface RetrievalBlock {
   kind: 'retrieval';
   id: string;
   iteration: number;
-  by: 'assistant' | 'tool';
+  by: Retriever;
   functionId?: string;
   query: string;
   terms?: string[];
@@ -266,13 +275,14 @@ function addRetrieval(view: RunView, e: Feed<'retrieval'>): string {
   return block.id;
 }
 
-/** The passages the run's answer drew on: every used candidate of its retrievals, once each, in order. */
+/** The passages of documents the run's answer drew on: every used candidate of its document searches, once each, in
+ *  order (turns a VirtualMemoryAgent recalled are no documents to cite). */
 export function usedPassages(view: Pick<RunView, 'blocks'>): RetrievalCandidate[] {
   const seen = new Set<string>();
   const out: RetrievalCandidate[] = [];
   for (const block of view.blocks) {
     const b = block.kind === 'tool' ? block.retrieval : block;
-    if (b?.kind !== 'retrieval') continue;
+    if (b?.kind !== 'retrieval' || b.by === 'memory') continue;
     for (const c of b.candidates) {
       if (!c.used || seen.has(c.chunkId)) continue;
       seen.add(c.chunkId);

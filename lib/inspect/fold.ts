@@ -124,7 +124,8 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
         at(e.iteration, e.t).response.reasoning += e.text;
         break;
       case 'text-delta':
-        at(e.iteration, e.t).response.shownText += e.text;
+        // A step heading (ArticleAgent's) is the agent's own text, not part of a model call's response.
+        if (!e.newMessage) at(e.iteration, e.t).response.shownText += e.text;
         break;
       case 'llm-end': {
         const it = at(e.iteration, e.t);

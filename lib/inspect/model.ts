@@ -8,6 +8,7 @@ import type {
   Pricing,
   RawStream,
   RetrievalCandidate,
+  Retriever,
   ToolFile,
   Usage,
 } from '../protocol/events';
@@ -52,7 +53,8 @@ export interface ToolStep {
 }
 
 export interface RetrievalStep {
-  by: 'assistant' | 'tool';
+  /** `memory`: a VirtualMemoryAgent recalled earlier turns (each candidate's page is a turn). */
+  by: Retriever;
   functionId?: string;
   query: string;
   candidates: RetrievalCandidate[];

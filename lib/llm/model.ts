@@ -98,6 +98,9 @@ export interface ChatModel {
   /** Its prices and context length, when known (recorded in each run's run-start). */
   readonly pricing?: Pricing;
   readonly contextLength?: number;
+  /** The input budget in tokens a call fits the conversation into (generate_cfg.max_input_tokens, else the
+   *  configured default; <= 0: none), when the model knows it. A local model may fit into less (its context). */
+  readonly maxInputTokens?: number;
   /** One model call. Progress (the request sent, retries, deltas) goes to `onEvent` as it happens. */
   chat(req: ChatRequest, onEvent?: LlmEventSink): Promise<LlmCallResult>;
 }

@@ -119,6 +119,10 @@ export class OpenAIChatModel implements ChatModel {
     this.baseURL = this.client.baseURL;
   }
 
+  get maxInputTokens(): number {
+    return this.generateCfg.max_input_tokens ?? this.defaults.maxInputTokens;
+  }
+
   async chat(req: ChatRequest, onEvent: LlmEventSink = () => {}): Promise<LlmCallResult> {
     const outer = req.signal;
     if (!outer || isRunScoped(outer)) return this.call(req, onEvent);

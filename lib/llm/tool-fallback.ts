@@ -23,6 +23,7 @@ export class ToolFallbackModel implements ChatModel {
   readonly connection?: string;
   readonly pricing?: Pricing;
   readonly contextLength?: number;
+  readonly maxInputTokens?: number;
   private textModel?: ChatModel;
 
   constructor(
@@ -34,6 +35,7 @@ export class ToolFallbackModel implements ChatModel {
     this.connection = native.connection;
     if (native.pricing) this.pricing = native.pricing;
     if (native.contextLength) this.contextLength = native.contextLength;
+    if (native.maxInputTokens !== undefined) this.maxInputTokens = native.maxInputTokens;
   }
 
   async chat(req: ChatRequest, onEvent: LlmEventSink = () => {}): Promise<LlmCallResult> {

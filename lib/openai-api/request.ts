@@ -205,13 +205,14 @@ export function parseCompletionRequest(body: unknown): ParsedCompletion {
 
 /**
  * Refuses (InvalidRequestError, a 400 naming the parameter) what this agent's loop cannot honour: tool_choice and
- * the caller's tools need a loop that calls tools by function calling (FnCallAgent, Assistant); 'required' needs
+ * the caller's tools need a loop that calls tools by function calling (FnCallAgent, the Assistant and its
+ * VirtualMemoryAgent and MemoAssistant); 'required' needs
  * the tools API; a named tool must be one the run offers; a JSON response_format needs the tools API or no tools
  * offered (a prompt format writes its calls as text, which JSON output would forbid).
  */
 export function checkForAgent(parsed: ParsedCompletion, agent: Agent): void {
   const kind = (agent.constructor as { kind?: AgentKind }).kind ?? 'agent';
-  const loops = kind === 'fncall' || kind === 'assistant';
+  const loops = kind === 'fncall' || kind === 'assistant' || kind === 'virtualmemory' || kind === 'memo';
   const name = agentName(kind);
   const { toolChoice, clientTools, runCfg } = parsed;
   if (clientTools.length && !loops && kind !== 'router')
@@ -257,5 +258,9 @@ function agentName(kind: AgentKind): string {
     react: 'ReActChat',
     router: 'a Router',
     groupchat: 'a GroupChat',
+    virtualmemory: 'VirtualMemoryAgent',
+    memo: 'MemoAssistant',
+    tir: 'TIRMathAgent',
+    article: 'ArticleAgent',
   }[kind];
 }

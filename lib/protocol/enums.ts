@@ -12,13 +12,27 @@ export type CallFormat = (typeof CALL_FORMATS)[number];
 /**
  * The kinds of agent: the base Agent (one model call), FnCallAgent, ReActChat (tools in ReAct text, one transcript
  * message), the Assistant (FnCallAgent with document search), and the two that hold other agents: the Router (its
- * model hands the turn to one helper) and the GroupChat (members speak in turn). A run-start says which kind ran.
+ * model hands the turn to one helper) and the GroupChat (members speak in turn). Then Qwen-Agent's special-purpose
+ * ones: VirtualMemoryAgent (recalls earlier turns that no longer fit), MemoAssistant (keeps notes with `storage`),
+ * TIRMathAgent (runs the Python blocks of its answer; one transcript message, like ReAct) and ArticleAgent (writes
+ * from the documents in steps). A run-start says which kind ran.
  */
-export const AGENT_KINDS = ['agent', 'fncall', 'react', 'assistant', 'router', 'groupchat'] as const;
+export const AGENT_KINDS = [
+  'agent',
+  'fncall',
+  'react',
+  'assistant',
+  'router',
+  'groupchat',
+  'virtualmemory',
+  'memo',
+  'tir',
+  'article',
+] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
 /** The kinds a conversation (the page's settings, POST /api/chat) can pick. */
-export const CHAT_AGENT_KINDS = ['fncall', 'react', 'assistant'] as const;
+export const CHAT_AGENT_KINDS = ['fncall', 'react', 'assistant', 'virtualmemory', 'memo', 'tir', 'article'] as const;
 export type ChatAgentKind = (typeof CHAT_AGENT_KINDS)[number];
 
 /** The kinds a saved agent can be: the chat kinds, and the two that hold other saved agents. */
@@ -33,7 +47,14 @@ export const AGENT_KIND_NAMES: Record<AgentKind, string> = {
   assistant: 'Assistant',
   router: 'Router',
   groupchat: 'GroupChat',
+  virtualmemory: 'VirtualMemoryAgent',
+  memo: 'MemoAssistant',
+  tir: 'TIRMathAgent',
+  article: 'ArticleAgent',
 };
+
+/** Kinds whose whole answer is one transcript message (their tool calls and results are part of its text). */
+export const TRANSCRIPT_KINDS: readonly AgentKind[] = ['react', 'tir'];
 
 /** How a GroupChat picks its next speaker (Qwen-Agent's agent_selection_method): a host model names one (or says
  *  [STOP]), members in order, at random, or the user names one (`@Name`). */

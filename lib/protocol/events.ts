@@ -116,6 +116,11 @@ export const ToolDecisionSchema = z.discriminatedUnion('action', [
 ]);
 export type ToolDecision = z.infer<typeof ToolDecisionSchema>;
 
+/** Who searched: the Assistant before its model call, the retrieval tool, or a VirtualMemoryAgent recalling
+ *  earlier turns of the conversation. */
+export const RETRIEVERS = ['assistant', 'tool', 'memory'] as const;
+export type Retriever = (typeof RETRIEVERS)[number];
+
 /** Every kind of event but the `child` wrapper. */
 const OWN_EVENTS = [
   z.object({
@@ -172,6 +177,9 @@ const OWN_EVENTS = [
     text: z.string(),
     /** ReAct runs only: which part of a step this piece of the transcript is. */
     part: z.enum(REACT_PARTS).optional(),
+    /** This text begins an assistant message of its own instead of continuing the iteration's text (ArticleAgent's
+     *  step headings, each a message of its own as upstream yields them). */
+    newMessage: z.literal(true).optional(),
   }),
   z.object({
     type: z.literal('llm-end'),
@@ -239,10 +247,12 @@ const OWN_EVENTS = [
   }),
   z.object({
     /** Documents searched for the run (the Assistant before a model call, or the retrieval tool): the query, the
-     *  candidates with their scores, and which went into the prompt within the token budget. */
+     *  candidates with their scores, and which went into the prompt within the token budget. `memory`: the
+     *  VirtualMemoryAgent searched the conversation's own earlier turns, which no longer fit the model's input; each
+     *  candidate's `page` is then the turn it comes from (1-based). */
     type: z.literal('retrieval'),
     ...base,
-    by: z.enum(['assistant', 'tool']),
+    by: z.enum(RETRIEVERS),
     /** The tool call it belongs to, when the retrieval tool ran it. */
     functionId: z.string().optional(),
     query: z.string(),

@@ -2,7 +2,7 @@
 // (run-start input + what iterations 1..N-1 produced, with edited tool results put in), and the events of those
 // earlier iterations, which the new run re-emits so its own log tells the whole story.
 import { z } from '../protocol/zod';
-import type { FncallMode } from '../protocol/enums';
+import { AGENT_KIND_NAMES, type FncallMode } from '../protocol/enums';
 import type { AgentEvent, EventOf, ReplayInfo } from '../protocol/events';
 import { foldEvents } from '../agent/fold';
 import type { Message } from '../llm/schema';
@@ -48,9 +48,19 @@ export function planReplay(
 ): ReplayPlan {
   const start = log.find((e): e is EventOf<'run-start'> => e.type === 'run-start');
   if (!start?.input) throw new ReplayError('This run has no recorded input, so it cannot be replayed.');
-  if (start.kind === 'react') {
+  if (start.kind === 'react' || start.kind === 'tir') {
     throw new ReplayError(
-      'ReActChat runs cannot be replayed from a step yet: their whole transcript is one message. Use Regenerate.',
+      `${AGENT_KIND_NAMES[start.kind]} runs cannot be replayed from a step yet: their whole transcript is one message. Use Regenerate.`,
+    );
+  }
+  if (start.kind === 'virtualmemory') {
+    throw new ReplayError(
+      'VirtualMemoryAgent runs cannot be replayed from a step yet: their retrieval calls rewrite the system message, which a replay does not rebuild. Use Regenerate.',
+    );
+  }
+  if (start.kind === 'article') {
+    throw new ReplayError(
+      'ArticleAgent runs cannot be replayed from a step yet: each step writes from the ones before it. Use Regenerate.',
     );
   }
   if (start.kind === 'router' || start.kind === 'groupchat') {

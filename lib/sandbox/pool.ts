@@ -81,6 +81,14 @@ export class InterpreterPool {
     if (e) this.discard(e);
   }
 
+  /** Stops a key's interpreter and forgets the key (a one-off run's key, never used again). */
+  drop(key: string): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.discard(e);
+    if (e.busy === 0) this.entries.delete(key);
+  }
+
   /** Keys with a live (or starting) interpreter. */
   get size(): number {
     return [...this.entries.values()].filter((e) => e.interpreter).length;

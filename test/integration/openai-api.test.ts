@@ -3,7 +3,7 @@
 // errors in OpenAI's shape. The handlers run behind a plain Node HTTP server (test/support/api-server.ts) over a real
 // SQLite store, with the app's own agent factory talking HTTP to the scripted model server; every run is stored like
 // the page's, under its caller. Each API key stands for one user: a user's key sees and runs only their agents.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
@@ -12,11 +12,14 @@ import { everyToolActor, type Actor } from '../../lib/chat/actor';
 import { parseAgentDefinition } from '../../lib/chat/saved-agents';
 import { loadConfig } from '../../lib/config';
 import { createAppContext, type AppContext } from '../../lib/server/context';
-import { ownerScope } from '../../lib/store/owner';
+import { ownerScope, storageRoot } from '../../lib/store/owner';
 import { openSqliteStore } from '../../lib/store/sqlite';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { startApiServer, type ApiServer } from '../support/api-server';
+
+/** The builtin agent kinds GET /v1/models lists before the saved agents. */
+const BUILTIN_KINDS = ['fncall', 'react', 'assistant', 'virtualmemory', 'memo', 'tir', 'article'];
 
 let model: ModelServer;
 let store: ChatStore;
@@ -49,8 +52,30 @@ describe('the /v1 API', () => {
   it('lists every agent as a model', async () => {
     const models = [];
     for await (const m of client.models.list()) models.push(m);
-    expect(models.map((m) => m.id)).toEqual(['fncall', 'react', 'assistant']);
+    expect(models.map((m) => m.id)).toEqual(BUILTIN_KINDS);
     expect(models[0]).toMatchObject({ object: 'model', owned_by: 'agent-studio' });
+  });
+
+  it("runs Qwen-Agent's special kinds by name: a MemoAssistant keeps its note in the caller's own storage", async () => {
+    model.setScenario({
+      replies: [
+        { toolCalls: [{ id: 'n1', name: 'storage', arguments: '{"operate":"put","key":"pet","value":"an otter"}' }] },
+        { content: 'I will remember your otter.' },
+      ],
+    });
+    const { data, response } = await client.chat.completions
+      .create({ model: 'MemoAssistant', messages: [{ role: 'user', content: 'My pet is an otter.' }] })
+      .withResponse();
+    expect(data.choices[0]!.message.content).toBe('I will remember your otter.');
+    const system = model.requests[0]!.body.messages[0];
+    expect(system.role).toBe('system');
+    expect(system.content).toContain('<info>');
+    const root = storageRoot(ctx.config.dataDir, A);
+    expect(readFileSync(path.join(root, 'pet'), 'utf8')).toBe('an otter');
+    const events = await store.getRunEvents(A, response.headers.get('x-run-id')!);
+    const start = events.find((e) => e.type === 'run-start');
+    expect(start).toMatchObject({ kind: 'memo', agent: 'assistant' });
+    expect(start?.type === 'run-start' && start.tools[0]).toBe('storage');
   });
 
   it('answers one completion with usage, running its own tool server-side, and stores the run', async () => {
@@ -169,7 +194,9 @@ describe('the /v1 API', () => {
       .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
     expect((missing as InstanceType<typeof OpenAI.NotFoundError>).code).toBe('model_not_found');
-    expect((missing as Error).message).toMatch(/GET \/v1\/models lists the agents \(fncall, react, assistant\)/);
+    expect((missing as Error).message).toMatch(
+      /GET \/v1\/models lists the agents \(fncall, react, assistant, virtualmemory, memo, tir, article\)/,
+    );
 
     const bad = await client.chat.completions.create({ model: 'fncall', messages: [] }).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(OpenAI.BadRequestError);
@@ -209,7 +236,7 @@ describe('the /v1 API', () => {
       return out;
     };
     expect(await ids(client)).toContain(mine.id);
-    expect(await ids(other)).toEqual(['fncall', 'react', 'assistant']);
+    expect(await ids(other)).toEqual(BUILTIN_KINDS);
     const ask = (c: OpenAI, model: string) =>
       c.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi otter' }] });
     await expect(ask(other, mine.id)).rejects.toMatchObject({ status: 404, code: 'model_not_found' });

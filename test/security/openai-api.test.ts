@@ -9,6 +9,9 @@ import type { ApiKeyRecord, SavedAgent } from '../../lib/store/types';
 import { countRows, request, startApp, type App } from './support/app';
 import { resultAs, signUp } from './support/accounts';
 
+/** The builtin agent kinds GET /v1/models lists before the saved agents. */
+const BUILTIN_KINDS = ['fncall', 'react', 'assistant', 'virtualmemory', 'memo', 'tir', 'article'];
+
 const TOKEN = 'openai-api-token-0123456789abcdef';
 let app: App;
 beforeAll(async () => {
@@ -40,7 +43,7 @@ describe('/v1 behind the request checks', () => {
   it('with the token: the models, and a completion run and stored', async () => {
     const models = await request(app.url, '/v1/models', { headers: bearer });
     expect(models.status).toBe(200);
-    expect(models.json<{ data: { id: string }[] }>().data.map((m) => m.id)).toEqual(['fncall', 'react', 'assistant']);
+    expect(models.json<{ data: { id: string }[] }>().data.map((m) => m.id)).toEqual(BUILTIN_KINDS);
     const res = await request(app.url, '/v1/chat/completions', { headers: { ...json, ...bearer }, body: completion });
     expect(res.status).toBe(200);
     expect(res.json<{ choices: { message: { content: string } }[] }>().choices[0]!.message.content).toBe(
@@ -122,7 +125,7 @@ describe('/v1 with accounts: an API key is its user', () => {
 
   it('lists only the key owner’s agents', async () => {
     expect(await modelIds('a')).toContain(agentOfA.id);
-    expect(await modelIds('b')).toEqual(['fncall', 'react', 'assistant']);
+    expect(await modelIds('b')).toEqual(BUILTIN_KINDS);
   });
 
   it('another user’s agent, by id or name, is an unknown model: 404, nothing run or stored', async () => {

@@ -20,4 +20,4 @@ export {
   type RetrievedDocument,
   type RetrieveOptions,
 } from './retrieve';
-export { formatKnowledge } from './knowledge';
+export { formatKnowledge, knowledgeTitle } from './knowledge';

@@ -66,3 +66,8 @@ function retrievedJson(text: string): { url: string; text: string[] }[] | undefi
     );
   return ok ? (value as { url: string; text: string[] }[]) : undefined;
 }
+
+/** The block's heading ("# Knowledge Base"), for a block that adds sections of its own (recalled turns). */
+export function knowledgeTitle(lang: Lang): string {
+  return TEXT[lang].title;
+}

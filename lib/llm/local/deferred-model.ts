@@ -29,6 +29,10 @@ export class DeferredLocalModel implements ChatModel {
     this.fncallMode = options.fncallMode ?? 'native';
   }
 
+  get maxInputTokens(): number {
+    return this.options.generateCfg?.max_input_tokens ?? this.options.maxInputTokens ?? 58_000;
+  }
+
   /** The LocalChatModel itself, loaded on first use (for info() and the exact token counts). */
   local(): Promise<LocalChatModel> {
     this.made ??= import('./local-model').then(

@@ -92,7 +92,7 @@ export class LocalChatModel implements ChatModel {
   readonly file: string;
   readonly loadOptions: LoadOptions;
   private readonly host: LocalModelHost;
-  private readonly maxInputTokens: number;
+  private readonly inputBudget: number;
 
   constructor(opts: LocalModelOptions) {
     this.file = path.resolve(/*turbopackIgnore: true*/ opts.file);
@@ -101,7 +101,12 @@ export class LocalChatModel implements ChatModel {
     this.generateCfg = opts.generateCfg ?? {};
     this.loadOptions = { ...loadOptionsFrom(loadConfig({}).localModels), ...opts.load };
     this.host = opts.host ?? localModelHost();
-    this.maxInputTokens = opts.maxInputTokens ?? 58_000;
+    this.inputBudget = opts.maxInputTokens ?? 58_000;
+  }
+
+  /** The configured budget; a call fits into less when the context leaves less (see prepare()). */
+  get maxInputTokens(): number {
+    return this.generateCfg.max_input_tokens ?? this.inputBudget;
   }
 
   /** Loads the model (once per file) and says how it runs: context size, GPU, whether its template has tools. */
@@ -244,7 +249,7 @@ export class LocalChatModel implements ChatModel {
     const maxTokens = Math.max(1, Math.min(cfg.max_tokens ?? DEFAULT_MAX_TOKENS, Math.floor(info.contextSize / 2)));
     const lang = req.lang ?? detectLang(req.messages);
     // The prompt and the answer share the context: the input keeps to what the answer leaves.
-    const configured = cfg.max_input_tokens ?? this.maxInputTokens;
+    const configured = cfg.max_input_tokens ?? this.inputBudget;
     const budget = configured > 0 ? Math.min(configured, info.contextSize - maxTokens) : info.contextSize - maxTokens;
     const truncated = truncateInputMessages(req.messages, budget);
     let messages = truncated.messages;
