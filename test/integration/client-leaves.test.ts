@@ -16,7 +16,7 @@ import { feedResponse } from '../../lib/chat/sse';
 import { createChatModel } from '../../lib/llm';
 import type { ScriptedReply } from '../../lib/protocol/fixture';
 import { ownerScope } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import { BaseTool, createTool } from '../../tools';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
@@ -42,7 +42,7 @@ let service: ChatService;
 
 beforeAll(async () => {
   server = await createModelServer();
-  store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'client-leaves-')), 'chat.db'));
+  store = await openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'client-leaves-')), 'chat.db'));
   service = (
     await chatContext(
       store,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FnCallAgent } from '../../lib/agent';
 import { createChatModel } from '../../lib/llm';
 import { ownerScope } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
 import { handleUpload } from '../../lib/uploads/http';
 import type { DocumentService } from '../../lib/uploads/service';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   } catch (e) {
     throw new Error(`This test mounts a ${MOUNT_MB} MB tmpfs and needs root: ${(e as Error).message}`);
   }
-  store = openSqliteStore(path.join(mount, 'agent-studio.db'));
+  store = await openSqliteStore(path.join(mount, 'agent-studio.db'));
   const agents = () =>
     new FnCallAgent({ llm: createChatModel({ model: 'unused', baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k' }) });
   uploads = (await chatContext(store, agents, { DATA_DIR: mount })).uploads;
