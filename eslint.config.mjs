@@ -67,8 +67,9 @@ const instanceofError = {
 // Configuration is passed in (docs/development.md, "Configuration"): the composition root reads the environment once
 // (lib/server/app-config.ts for the app; a script's or a bench's main) and hands each service its part. Nothing in
 // lib/, tools/ or app/ below it calls loadConfig; lib/http/startup.ts is the server's start check, which only tries
-// the configuration before the first request. Tests are roots of their own.
-const CONFIG_ROOTS = ['lib/config/index.ts', 'lib/server/app-config.ts', 'lib/http/startup.ts'];
+// the configuration before the first request, and tools/settings.ts the root of a plain Node script that makes agents
+// without passing settings (examples/). Tests are roots of their own.
+const CONFIG_ROOTS = ['lib/config/index.ts', 'lib/server/app-config.ts', 'lib/http/startup.ts', 'tools/settings.ts'];
 const configMessage =
   'Take the configuration as a parameter: only the composition root (lib/server/app-config.ts) calls loadConfig; see docs/development.md "Configuration".';
 const loadConfigCalls = [

@@ -20,7 +20,7 @@ export {
   DOWNLOAD_TIMEOUT_MS,
 } from './file-access';
 export type { StageOptions, FileSettings } from './file-access';
-export { toolSettings, defaultToolSettings, settingsOf } from './settings';
+export { toolSettings, defaultToolSettings, settingsOf, dataDir } from './settings';
 export type { ToolSettings } from './settings';
 export { CodeSandbox } from './code-sandbox';
 export type { CodeInterpreterInfo } from './code-sandbox';

@@ -1,10 +1,9 @@
-// What the tools (and the agents that search documents themselves) take from the configuration. Nothing in the tool
-// layer reads the environment: a composition root makes these once from its configuration (`toolSettings(config)`)
+// What the tools (and the agents that search documents themselves) take from the configuration. Nothing else in the
+// tool layer reads the environment: a composition root makes these once from its configuration (`toolSettings(config)`)
 // and hands them to the agents it makes (AgentOptions.toolSettings), which pass them to every tool call
-// (ToolContext.settings). An agent or a tool given none (the core used from plain Node, a tool called by hand) gets
-// `defaultToolSettings()`: what an empty environment configures (files under ./data, no web search, the sandbox's
-// default limits).
-import { defaultConfig, type AppConfig, type WebSearchState } from '../lib/config';
+// (ToolContext.settings). An agent or a tool given none (the core used from a plain Node script, a tool called by
+// hand) gets `defaultToolSettings()`: the environment's, read once by that script's process.
+import { loadConfig, type AppConfig, type WebSearchState } from '../lib/config';
 import { CodeSandbox } from './code-sandbox';
 
 export interface ToolSettings {
@@ -49,9 +48,18 @@ export function toolSettings(
 
 let defaults: ToolSettings | undefined;
 
-/** The settings of an empty environment, made once (one sandbox pool) for whoever passes none. */
+/**
+ * The settings of agents and tools given none: the core used from a plain Node script (examples/, a plugin), whose
+ * process has no other composition root. Read from the environment once, on first use, as Qwen-Agent's settings.py
+ * reads its variables; made once (one sandbox pool). The app never falls back to them: its root passes its own.
+ */
 export function defaultToolSettings(): ToolSettings {
-  return (defaults ??= toolSettings(defaultConfig()));
+  return (defaults ??= toolSettings(loadConfig()));
+}
+
+/** Where agents and tools given no settings keep files (DATA_DIR of the environment, default ./data). */
+export function dataDir(): string {
+  return defaultToolSettings().dataDir;
 }
 
 /** A call's settings: the context's, else the defaults. */
