@@ -20,7 +20,7 @@ export interface ToolContext {
   /** Reports a step of the tool's work into the run's trace; the agent stamps it (run, iteration, clock, call id). */
   emit?: (event: ToolEvent) => void;
   /** What the tool takes from the configuration (where files are kept, the sandbox, web search…): the agent's
-   *  (AgentOptions.toolSettings); unset, an empty environment's (tools/settings.ts). */
+   *  (AgentOptions.toolSettings); unset, the environment's, read once (tools/settings.ts). */
   settings?: ToolSettings;
 }
 

@@ -37,7 +37,7 @@ export interface AgentOptions {
   maxLlmCalls?: number;
   /** What the agent's tools, and its own document search, take from the configuration: where files are kept
    *  (DATA_DIR), the code sandbox, web search, the fetch policy, the search budget (tools/settings.ts). The app's
-   *  root passes `toolSettings(config)`; unset, an empty environment's (`defaultToolSettings()`). */
+   *  root passes `toolSettings(config)`; unset, the environment's, read once (`defaultToolSettings()`). */
   toolSettings?: ToolSettings;
 }
 
