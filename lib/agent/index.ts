@@ -42,6 +42,7 @@ export {
 } from './keygen';
 export { ChildRunError } from './child-run';
 export { MessageFold, foldEvents } from './fold';
+export { typewriterPrint, typewriterText, TYPEWRITER_MARKERS } from './typewriter';
 export {
   AgentEventSchema,
   parseAgentEvent,
