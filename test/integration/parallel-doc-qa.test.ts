@@ -183,9 +183,12 @@ describe('ParallelDocQA', () => {
 
   it('answers with the summary alone: the readers and the keyword call are not among the messages', async () => {
     server.setScenario(responder({ inFlightTarget: 1 }).reply);
-    const messages = await new ParallelDocQA({ llm: model(), concurrency: 2 }).runNonStream([
-      { role: 'user', content: [{ file: manual }, { text: QUESTION }] },
+    // The shape callers use: the default concurrency, the question before the file.
+    const messages = await new ParallelDocQA({ llm: model() }).runNonStream([
+      { role: 'user', content: [{ text: QUESTION }, { file: manual }] },
     ]);
+    const doc = await indexFile(manual, chunkSize(MAX_INPUT, QUESTION, 'en'));
+    expect(server.requests.filter(isReader)).toHaveLength(doc.chunks.length);
     expect(messages).toEqual([
       {
         role: 'assistant',
@@ -193,6 +196,21 @@ describe('ParallelDocQA', () => {
         name: 'ParallelDocQA',
       },
     ]);
+  });
+
+  it('takes its bound from PARALLEL_DOC_QA_CONCURRENCY when none is given', async () => {
+    const { reply, seen } = responder({ inFlightTarget: 5 });
+    server.setScenario(reply);
+    process.env.PARALLEL_DOC_QA_CONCURRENCY = '2';
+    try {
+      const agent = new ParallelDocQA({ llm: model() });
+      expect(agent.concurrency).toBe(2);
+      await agent.runNonStream([{ role: 'user', content: [{ text: QUESTION }, { file: manual }] }]);
+    } finally {
+      delete process.env.PARALLEL_DOC_QA_CONCURRENCY;
+    }
+    // Readers wait for five to be in flight; never more than two are.
+    expect(seen.maxInFlight).toBe(2);
   });
 
   it('reads malformed reader output without failing: prose, half JSON, and "none" in other words', async () => {
