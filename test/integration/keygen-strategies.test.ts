@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Assistant, BasicDocQA, GenKeyword, SplitQuery } from '../../lib/agent';
+import { Assistant, BasicDocQA, GenKeyword, SplitQuery, type KeygenStrategyName } from '../../lib/agent';
 import { clearIndexCache } from '../../lib/documents/search';
 import { createChatModel } from '../../lib/llm';
 import type { ScriptedReply } from '../../lib/protocol/fixture';
@@ -48,8 +48,11 @@ beforeEach(async () => {
 });
 
 const llm = () => createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k', fncallMode: 'native' });
-const ragCfg = (strategy: string) =>
-  ({ max_ref_token: 120, parser_page_size: 60, rag_keygen_strategy: strategy }) as const;
+const ragCfg = (strategy: KeygenStrategyName | 'none') => ({
+  max_ref_token: 120,
+  parser_page_size: 60,
+  rag_keygen_strategy: strategy,
+});
 
 const lastUser = (r: RecordedRequest) =>
   messageText(r.body.messages.filter((m: { role: string }) => m.role === 'user').at(-1)?.content);
@@ -97,7 +100,7 @@ function expectSplitPrompt(prompt: string, question: string) {
   expect(prompt.endsWith(`\nQuestion: ${question}\nResult:\n`)).toBe(true);
 }
 
-async function ask(strategy: string) {
+async function ask(strategy: KeygenStrategyName | 'none') {
   const events = await collectEvents(
     new Assistant({ llm: llm(), ragCfg: ragCfg(strategy) }).runEvents([
       { role: 'user', content: [{ text: QUESTION }, { file: handbook }] },
