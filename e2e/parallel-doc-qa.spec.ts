@@ -52,7 +52,10 @@ function scenario(answer: string): Scenario {
   };
 }
 
-async function startReading(page: Page, t: { upload: string; documents: string; ready: RegExp; settings: string }) {
+async function startReading(
+  page: Page,
+  t: { upload: string; documents: string; ready: RegExp; settings: string; advanced: string },
+) {
   await page.goto('/');
   await page
     .getByLabel(t.upload)
@@ -61,6 +64,8 @@ async function startReading(page: Page, t: { upload: string; documents: string; 
     page.getByRole('list', { name: t.documents, exact: true }).getByRole('listitem').filter({ hasText: 'manual.pdf' }),
   ).toContainText(t.ready, { timeout: 20_000 }); // the first PDF loads pdf.js in the parse worker
   await page.getByRole('button', { name: t.settings, exact: true }).click();
+  // The agent's kind waits under Advanced.
+  await page.getByText(t.advanced, { exact: true }).click();
 }
 
 /** The readers' requests the model server got: one per chunk. */
@@ -89,6 +94,7 @@ test('Read the whole document: the progress while reading, then the answer and a
     documents: 'Documents',
     ready: /ready, 18 pages/,
     settings: 'Settings',
+    advanced: 'Advanced',
   });
   await page.getByRole('combobox', { name: 'Agent' }).selectOption('paralleldocqa');
   await expect(page.getByRole('combobox', { name: 'Agent' })).toHaveValue('paralleldocqa');
@@ -143,7 +149,13 @@ test.describe('on a phone, in Chinese', () => {
   test('通读整个文档: the progress and the steps in Chinese, within 390 px', async ({ page }) => {
     test.setTimeout(120_000);
     await setScenario(scenario('保险库密码是 4417 [page: 11]。'));
-    await startReading(page, { upload: '上传文件', documents: '文档', ready: /已就绪，共 18 页/, settings: '设置' });
+    await startReading(page, {
+      upload: '上传文件',
+      documents: '文档',
+      ready: /已就绪，共 18 页/,
+      settings: '设置',
+      advanced: '高级',
+    });
     const kind = page.getByRole('combobox', { name: '智能体', exact: true });
     await expect(kind.getByRole('option', { name: /^通读整个文档（ParallelDocQA/ })).toHaveCount(1);
     await kind.selectOption('paralleldocqa');
