@@ -100,7 +100,8 @@ function responder(opts: { inFlightTarget: number; readerReply?: (excerpt: strin
 
 describe('ParallelDocQA', () => {
   it('reads every chunk of a document longer than the input, within the concurrency, and cites the pages found', async () => {
-    const { reply, seen } = responder({ inFlightTarget: 3 });
+    // Readers wait (a moment) for six to be in flight: never more than three are, and three are.
+    const { reply, seen } = responder({ inFlightTarget: 6 });
     server.setScenario(reply);
     const agent = new ParallelDocQA({ llm: model(), concurrency: 3 });
     const events = await collectEvents(
