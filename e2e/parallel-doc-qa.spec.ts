@@ -3,16 +3,15 @@
 // group in the trace whose chunks add up to M. On a 390 px phone in Chinese too, fitting the screen.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { makePdf, textPage } from '../test/support/pdf-writer';
-import { lastAnswer } from './support/chat';
+import { assistantTurns, lastAnswer } from './support/chat';
 import { chatRequests, setScenario, type Scenario } from './support/model';
 import { outsideScreen, pageWidth } from './support/viewport';
 
 const FACT = 'The vault code is 4417; change it every spring.';
-const PAGES = 18;
 const FACT_PAGE = 11;
 
-/** 18 pages of about 400 tokens: several reader chunks of up to 1000 tokens. */
-function manual(): Buffer {
+/** Pages of about 400 tokens (18: several reader chunks of up to 1000 tokens), the fact on page 11. */
+function manual(pages = 18): Buffer {
   const filler = [
     'This page describes routine building operations, cleaning rotas and the delivery schedule',
     'for the north wing. Visitors sign in at the front desk and collect a badge for the day.',
@@ -20,7 +19,7 @@ function manual(): Buffer {
     'Meeting rooms are booked through the facilities office, at least one day in advance.',
   ];
   return makePdf(
-    Array.from({ length: PAGES }, (_, i) =>
+    Array.from({ length: pages }, (_, i) =>
       textPage(`Chapter ${i + 1}`, [
         ...Array.from({ length: 5 }, () => filler).flat(),
         ...(i + 1 === FACT_PAGE ? [FACT] : []),
@@ -32,16 +31,16 @@ function manual(): Buffer {
 /** Readers are slow (the progress shows meanwhile); the one whose excerpt holds the fact answers; the keyword call
  *  answers with keywords; the summary cites the page. Requests are told apart by their prompts' fixed parts, which
  *  are the same in both languages (upstream's JSON format). */
-function scenario(answer: string): Scenario {
+function scenario(answer: string, readerMs = 1500): Scenario {
   return {
     rules: [
       {
         when: { anyIncludes: '"res": "none"', lastUserIncludes: 'vault code is 4417' },
-        reply: { content: '{"res": "ans", "content": "The vault code is 4417."}', ttftMs: 1500 },
+        reply: { content: '{"res": "ans", "content": "The vault code is 4417."}', ttftMs: readerMs },
       },
       {
         when: { anyIncludes: '"res": "none"' },
-        reply: { content: '{"res": "none", "content": "<None>"}', ttftMs: 1500 },
+        reply: { content: '{"res": "none", "content": "<None>"}', ttftMs: readerMs },
       },
       {
         when: { lastUserIncludes: 'Keywords:' },
@@ -55,11 +54,12 @@ function scenario(answer: string): Scenario {
 async function startReading(
   page: Page,
   t: { upload: string; documents: string; ready: RegExp; settings: string; advanced: string },
+  pages = 18,
 ) {
   await page.goto('/');
   await page
     .getByLabel(t.upload)
-    .setInputFiles([{ name: 'manual.pdf', mimeType: 'application/pdf', buffer: manual() }]);
+    .setInputFiles([{ name: 'manual.pdf', mimeType: 'application/pdf', buffer: manual(pages) }]);
   await expect(
     page.getByRole('list', { name: t.documents, exact: true }).getByRole('listitem').filter({ hasText: 'manual.pdf' }),
   ).toContainText(t.ready, { timeout: 20_000 }); // the first PDF loads pdf.js in the parse worker
@@ -133,6 +133,47 @@ test('Read the whole document: the progress while reading, then the answer and a
   await expect(first).toContainText('"res": "none"');
   // The keyword call is a step too; the readers' JSON is not the answer.
   await expect(answer.getByRole('region', { name: 'GenKeyword: a step of the answer' })).toBeVisible();
+});
+
+test('a 300-page PDF: every chunk is read, and every chunk has its place in the steps', async ({ page }) => {
+  test.setTimeout(240_000);
+  await setScenario(scenario('The vault code is 4417 [page: 11].', 20));
+  await startReading(
+    page,
+    {
+      upload: 'Upload files',
+      documents: 'Documents',
+      ready: /ready, 300 pages/,
+      settings: 'Settings',
+      advanced: 'Advanced',
+    },
+    300,
+  );
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption('paralleldocqa');
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill('What is the vault code?');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  const count = page.getByText(/^chunk \d+ of \d+$/);
+  await expect(count).toBeVisible();
+  const chunks = Number(/of (\d+)$/.exec((await count.textContent()) ?? '')![1]);
+  expect(chunks).toBeGreaterThan(100);
+
+  const answer = assistantTurns(page).last();
+  await expect(answer).toHaveAttribute('aria-busy', 'false', { timeout: 180_000 });
+  await expect(answer).toContainText('The vault code is 4417 [page: 11]');
+  expect(await readerRequests()).toBe(chunks);
+  const steps = answer.getByRole('region', { name: /^Reader \d+: manual\.pdf, chunks? .*: a step of the answer$/ });
+  expect(await chunksOfSteps(steps, /, chunks? (\d+)(?:–(\d+))? \(pages? /)).toBe(chunks);
+  // Opened, the steps list every chunk, 1 to M, once each.
+  const groups = await steps.count();
+  for (let i = 0; i < groups; i++)
+    await steps
+      .nth(i)
+      .getByRole('button', { name: /^Reader \d+: / })
+      .click();
+  const labels = await answer.getByText(new RegExp(`^Chunk \\d+ of ${chunks} \\(pages? `)).allTextContents();
+  expect(labels.map((l) => Number(/^Chunk (\d+)/.exec(l)![1]))).toEqual(
+    Array.from({ length: chunks }, (_, i) => i + 1),
+  );
 });
 
 test.describe('on a phone, in Chinese', () => {
