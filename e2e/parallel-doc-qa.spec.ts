@@ -1,8 +1,10 @@
 // "Read the whole document" (ParallelDocQA) in the page: a conversation on an uploaded multi-page PDF shows the reading
 // progress while the readers work ("chunk N of M"), then the answer citing the page, with one folded step per chunk
-// group in the trace whose chunks add up to M. On a 390 px phone in Chinese too, fitting the screen.
+// group in the trace whose chunks add up to M (opened from the keyboard). A 300-page PDF: every chunk read once and
+// listed once in the steps. On a 390 px phone in Chinese too, fitting the screen, with no serious axe violation.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { makePdf, textPage } from '../test/support/pdf-writer';
+import { seriousViolations } from './support/axe';
 import { assistantTurns, lastAnswer } from './support/chat';
 import { chatRequests, setScenario, type Scenario } from './support/model';
 import { outsideScreen, pageWidth } from './support/viewport';
@@ -127,7 +129,9 @@ test('Read the whole document: the progress while reading, then the answer and a
   const first = steps.first();
   const open = first.getByRole('button', { name: /^Reader 1: manual\.pdf/ });
   await expect(open).toHaveAttribute('aria-expanded', 'false');
-  await open.click();
+  // From the keyboard: the step's header is a button.
+  await open.focus();
+  await page.keyboard.press('Enter');
   await expect(open).toHaveAttribute('aria-expanded', 'true');
   await expect(first).toContainText(new RegExp(`Chunk 1 of ${chunks} \\(pages? 1`));
   await expect(first).toContainText('"res": "none"');
@@ -208,6 +212,8 @@ test.describe('on a phone, in Chinese', () => {
     await expect(count).toBeVisible();
     await expect(page.getByText('正在阅读 manual.pdf')).toBeVisible();
     await expectFits(page, 'reading progress');
+    const reading = await seriousViolations(page);
+    expect(reading, reading.join('\n')).toEqual([]);
     const chunks = Number(/共 (\d+) 块/.exec((await count.textContent()) ?? '')![1]);
 
     const answer = await lastAnswer(page);
@@ -220,5 +226,7 @@ test.describe('on a phone, in Chinese', () => {
     await steps.first().getByRole('button').click();
     await expect(steps.first()).toContainText(new RegExp(`第 1 块，共 ${chunks} 块（第 1`));
     await expectFits(page, 'an opened reader step');
+    const found = await seriousViolations(page);
+    expect(found, found.join('\n')).toEqual([]);
   });
 });
