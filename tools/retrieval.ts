@@ -1,10 +1,12 @@
 // `retrieval`: Qwen-Agent's RAG tool. Parses and indexes the named files (once per content; a name that is not one of
 // the conversation's files searches all of them, and the result says so first), searches them for the
-// query within the max_ref_token budget (BM25 fused with the front-page search), and returns Qwen-Agent's
+// query within the max_ref_token budget (BM25 fused with the front-page search, or the searchers its cfg's
+// rag_searchers names), and returns Qwen-Agent's
 // [{url, text: [passages]}]; each passage keeps its "[page: N]" lines. The search shows in the trace as a retrieval
 // step tied to the call.
 import { parsedCacheDir } from '../lib/documents/file-ref';
-import type { RetrieveOptions } from '../lib/documents/search/retrieve';
+import type { ParseOptions } from '../lib/documents/search/index-cache';
+import { DEFAULT_RAG_SEARCHERS, ragSearchers, type AvailableSearcher } from '../lib/documents/search/searchers';
 import type { ToolContext } from './base-tool';
 import { pickFilesOrAll } from './document-files';
 import { BaseToolWithFileAccess } from './file-access';
@@ -13,18 +15,42 @@ import { settingsOf, type ToolSettings } from './settings';
 
 export const DOCUMENT_TYPES = 'pdf / docx / pptx / xlsx / xls / csv / tsv / html / md / txt';
 
-/** How a search runs: cfg.max_ref_token and cfg.parser_page_size (Qwen-Agent's names), else the settings' (RAG_*);
- *  documents parsed within the settings' limits and cached under their DATA_DIR. */
+export interface RagSettings {
+  maxRefTokens: number;
+  parserPageSize: number;
+  /** Upstream's rag_searchers, checked: the searches that rank the chunks. */
+  searchers: AvailableSearcher[];
+  /** How documents are parsed: within the settings' limits, cached under their DATA_DIR. */
+  parse: ParseOptions;
+}
+
+/** How documents are parsed with these settings: within their limits, cached under their DATA_DIR. */
+export function parseOptions(settings: Pick<ToolSettings, 'documents' | 'dataDir'>): ParseOptions {
+  return { limits: settings.documents, cacheDir: parsedCacheDir(settings.dataDir) };
+}
+
+/**
+ * cfg.max_ref_token, cfg.parser_page_size and cfg.rag_searchers (Qwen-Agent's names), else the settings' (RAG_*).
+ * A searcher this version does not have (vector_search, hybrid_search) or does not know throws a RagSettingError
+ * saying so.
+ */
 export function ragSettings(
   cfg: Record<string, unknown>,
   settings: Pick<ToolSettings, 'rag' | 'documents' | 'dataDir'>,
-): Required<RetrieveOptions> {
+): RagSettings {
   const { rag } = settings;
   const int = (v: unknown, fallback: number) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : fallback);
+  const searchers =
+    cfg.rag_searchers !== undefined
+      ? ragSearchers(cfg.rag_searchers)
+      : rag.searchers !== undefined
+        ? ragSearchers(rag.searchers, 'RAG_SEARCHERS (or QWEN_AGENT_DEFAULT_RAG_SEARCHERS)')
+        : [...DEFAULT_RAG_SEARCHERS];
   return {
     maxRefTokens: int(cfg.max_ref_token, rag.maxRefTokens),
     parserPageSize: int(cfg.parser_page_size, rag.parserPageSize),
-    parse: { limits: settings.documents, cacheDir: parsedCacheDir(settings.dataDir) },
+    searchers,
+    parse: parseOptions(settings),
   };
 }
 
@@ -47,6 +73,12 @@ export class RetrievalTool extends BaseToolWithFileAccess {
     },
     required: ['query', 'files'],
   };
+
+  constructor(cfg?: Record<string, unknown>) {
+    super(cfg);
+    // A searcher it cannot use is refused when the agent is made, not at its first call.
+    if (this.cfg.rag_searchers !== undefined) ragSearchers(this.cfg.rag_searchers);
+  }
 
   async call(params: string, ctx: ToolContext) {
     const { query, files } = this.parseArgs<{ query: string; files: string[] }>(params);
