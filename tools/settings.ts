@@ -22,6 +22,9 @@ export interface ToolSettings {
   webFetch: AppConfig['web']['fetch'];
   /** The web search in force, asked at each call: the app's admin page may change it while the server runs. */
   webSearch: () => WebSearchState;
+  /** MCP servers an agent's functionList names ({mcpServers}) connect with these timeouts (MCP_*); the process's one
+   *  manager takes them from whoever makes it first (the app's root: its own). */
+  mcp: AppConfig['mcp'];
   /** Stage local paths outside DATA_DIR/files too. Only a process whose messages come from its own user (the CLI)
    *  sets it: a message from the page naming a path must not read any file of the server. */
   allowLocalPaths: boolean;
@@ -29,7 +32,7 @@ export interface ToolSettings {
 
 /** The settings of a configuration. `webSearch` replaces the environment's (the app: the admin page's setting). */
 export function toolSettings(
-  config: Pick<AppConfig, 'dataDir' | 'rag' | 'documents' | 'images' | 'codeInterpreter' | 'web'>,
+  config: Pick<AppConfig, 'dataDir' | 'rag' | 'documents' | 'images' | 'codeInterpreter' | 'web' | 'mcp'>,
   opts: { webSearch?: () => WebSearchState; allowLocalPaths?: boolean } = {},
 ): ToolSettings {
   const { search, searchProblem } = config.web;
@@ -41,6 +44,7 @@ export function toolSettings(
     images: config.images,
     sandbox: new CodeSandbox(config.codeInterpreter),
     webFetch: config.web.fetch,
+    mcp: config.mcp,
     webSearch: opts.webSearch ?? (() => fromConfig),
     allowLocalPaths: opts.allowLocalPaths ?? false,
   };

@@ -118,7 +118,8 @@ export class Agent {
   /** Connects functionList's MCP servers, adds their tools and lets each tool prepare (run() does this itself). */
   async ready(): Promise<void> {
     while (this.pendingTools.length) {
-      for (const tool of await mcpTools(this.pendingTools[0]!)) this.functionMap.set(tool.name, tool);
+      for (const tool of await mcpTools(this.pendingTools[0]!, this.toolSettings))
+        this.functionMap.set(tool.name, tool);
       this.pendingTools.shift();
     }
     await Promise.all([...this.functionMap.values()].map((tool) => tool.prepare?.(this.toolSettings)));

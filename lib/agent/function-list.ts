@@ -32,8 +32,9 @@ export function resolveFunctionList(
   return { tools, mcp };
 }
 
-/** Connects the servers of MCP entries (shared by identical configs) and returns their tools. */
-export async function mcpTools(entry: McpEntry): Promise<BaseTool[]> {
+/** Connects the servers of MCP entries (shared by identical configs) and returns their tools; the process's manager
+ *  is made with the agent's MCP settings if nobody made it yet (a plain Node script). */
+export async function mcpTools(entry: McpEntry, settings?: ToolSettings): Promise<BaseTool[]> {
   const { mcpManager } = await import('../mcp/manager');
-  return mcpManager().toolsFor(entry);
+  return mcpManager(settings?.mcp).toolsFor(entry);
 }

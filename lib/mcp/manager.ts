@@ -158,8 +158,9 @@ function installExitHooks(): void {
 }
 
 /** The process-wide manager (it outlives a module reload in Next dev: stdio servers must not be spawned again),
- *  made by the composition root with MCP_CONFIG's settings (`settings`); whoever asks first in a process whose root
- *  made none (an agent given {mcpServers} from plain Node) gets an empty environment's. */
+ *  made by the composition root with MCP_CONFIG's settings (`settings`); in a process whose root made none, the first
+ *  agent given {mcpServers} makes it with its tool settings' (a plain Node script: the environment's), and whoever
+ *  asks with none gets an empty environment's. */
 export function mcpManager(settings?: McpEnvConfig): McpManager {
   return processWide(MANAGER, () => {
     installExitHooks();
