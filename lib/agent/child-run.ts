@@ -36,15 +36,21 @@ export interface ChildOutcome {
 }
 
 /** Runs `agent` on `messages` as a child of `run` and waits for its end. Throws when the parent is stopped, and a
- *  ChildRunError when the child's run failed. */
-export async function runChild(agent: Agent, messages: Message[], run: RunState): Promise<ChildOutcome> {
+ *  ChildRunError when the child's run failed. `asUser`: the child speaks as the user (its wrappers say so, and the
+ *  parent's messages get its answers as user messages). */
+export async function runChild(
+  agent: Agent,
+  messages: Message[],
+  run: RunState,
+  opts: { asUser?: boolean } = {},
+): Promise<ChildOutcome> {
   const fold = new MessageFold();
   let end: EventOf<'run-end'> | undefined;
   const events = agent.runEvents(messages, childRunOptions(run));
   for await (const event of events) {
     fold.apply(event);
     if (event.type === 'run-end') end = event;
-    run.emit({ type: 'child', agent: agent.name, event });
+    run.emit({ type: 'child', agent: agent.name, event, ...(opts.asUser ? { asUser: true as const } : {}) });
   }
   if (!end) throw new Error(`${agent.name}'s run ended without a run-end event.`);
   run.addChild(end);
