@@ -12,4 +12,6 @@ export {
   type ChatRequest,
   type LlmCallResult,
   type LlmStreamEvent,
+  generateImage,
+  type ImageEndpoint,
 } from '../llm';

@@ -2,3 +2,4 @@
 export { createChatModel, getChatModel, type LocalModelConfig, type ModelConfig } from './factory';
 export type { ChatModel, ChatRequest, GenerateCfg, LlmCallResult, LlmStreamEvent } from './model';
 export type { QwenLlmConfig } from './qwen-config';
+export { generateImage, type ImageEndpoint } from './images';
