@@ -11,6 +11,7 @@ import type { AppConfig } from '../config';
 import { resolveCapabilities, type CapabilityHints, type ModelCapabilities } from '../llm/capabilities';
 import { ratesFor, type ModelRates } from '../llm/cost';
 import type { ModelConfig } from '../llm/factory';
+import type { ImageEndpoint } from '../llm/images';
 import { listLocalModels, resolveLocalModel, type LocalModelFile } from '../llm/local';
 import { scanLocalServers, type FoundServer } from '../llm/local-servers';
 import {
@@ -673,6 +674,41 @@ export class ModelService {
     };
   }
 
+  // ---- images (image_gen) ----
+
+  /**
+   * The images endpoint the owner's runs make images with: the connection `prefer` names first (the conversation's
+   * model's), then the environment's (OPENAI_IMAGE_MODEL), then the owner's other connections in order, each when it
+   * names an image model (a model marked imageGeneration). Undefined when none has one. Its requests go under the
+   * connection's address policy, as its chat requests do; its key goes only to its own URL.
+   */
+  async imageEndpoint(owner: OwnerScope, prefer?: string): Promise<ImageEndpoint | undefined> {
+    const candidates: { id: string; model: string }[] = [];
+    const envModel = this.config.llm.imageModel;
+    if (this.envConfigured && envModel) candidates.push({ id: ENV_CONNECTION_ID, model: envModel });
+    for (const c of await this.deps.store.listConnections(owner)) {
+      const model = imageModelOf(c.capabilities);
+      if (model) candidates.push({ id: c.id, model });
+    }
+    candidates.sort((a, b) => Number(b.id === prefer) - Number(a.id === prefer));
+    for (const { id, model } of candidates) {
+      let target: Target;
+      try {
+        target = await this.target(owner, id);
+      } catch {
+        continue; // a key that cannot be opened: the next connection
+      }
+      return {
+        baseURL: target.baseURL,
+        ...(target.apiKey ? { apiKey: target.apiKey } : {}),
+        model,
+        connection: target.name,
+        addressPolicy: this.addressPolicy(target.trusted),
+      };
+    }
+    return undefined;
+  }
+
   // ---- servers on this machine ----
 
   /** The loopback scan's servers, for nobody in particular (the server starts one): the last scan's when it began
@@ -733,6 +769,11 @@ function checkRates(rates: Record<string, ModelRates>): void {
     if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > MAX_CONTEXT))
       throw new ModelRequestError(`${model}: a context length is a whole number of tokens from 1 to ${MAX_CONTEXT}.`);
   }
+}
+
+/** The model a connection's settings mark as making images (its first, by the order they were set), if any. */
+export function imageModelOf(capabilities: Record<string, CapabilityHints>): string | undefined {
+  return Object.entries(capabilities).find(([model, hints]) => model !== '*' && hints.imageGeneration === true)?.[0];
 }
 
 /** What the user set for one model of a connection: the connection-wide setting, then the model's own. */
