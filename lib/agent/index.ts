@@ -31,6 +31,7 @@ export { DialogueSimulator, swapRoles, type DialogueSimulatorOptions } from './d
 export { UserAgent, PENDING_USER_INPUT, type UserAgentOptions } from './user-agent';
 export { ChildRunError } from './child-run';
 export { MessageFold, foldEvents } from './fold';
+export { typewriterPrint, typewriterText, TYPEWRITER_MARKERS } from './typewriter';
 export {
   AgentEventSchema,
   parseAgentEvent,

@@ -14,4 +14,9 @@ export {
   type LlmStreamEvent,
   generateImage,
   type ImageEndpoint,
+  quickChatOai,
+  contentText,
+  type OaiChatMessage,
+  type OaiChatResponse,
+  type OaiTool,
 } from '../llm';

@@ -18,7 +18,7 @@ import type { ContentItem } from '../../lib/llm/schema';
 import { appInfo } from '../../lib/server/app-info';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import type { RecordedRequest } from '../../scripts/model-server/script';
@@ -40,7 +40,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'group-drafts-'));
 const savedEnv = { ...process.env };
 
 async function context(env: Record<string, string> = {}): Promise<AppContext> {
-  const s = openSqliteStore(path.join(dataDir, `chat-${stores.length}.db`));
+  const s = await openSqliteStore(path.join(dataDir, `chat-${stores.length}.db`));
   stores.push(s);
   return createAppContext(
     loadConfig({
