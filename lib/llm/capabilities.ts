@@ -28,6 +28,11 @@ export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
  *  connection for one of its models): that model makes images at the connection's /images/generations (image_gen). */
 export type CapabilityHints = Partial<Record<CapabilityName, boolean>> & { imageGeneration?: boolean };
 
+/** The model a connection's settings mark as making images (its first, by the order they were set), if any. */
+export function imageModelOf(capabilities: Record<string, CapabilityHints>): string | undefined {
+  return Object.entries(capabilities).find(([model, hints]) => model !== '*' && hints.imageGeneration === true)?.[0];
+}
+
 /** The name rule for vision: `*-vl-*`, `*vision*`, `gpt-4o*`, `qwen-vl-*` (case-insensitive; a trailing `-vl`, or
  *  `-vl` before an Ollama tag, counts as `-vl-`). */
 export function nameSuggestsVision(model: string): boolean {

@@ -8,7 +8,7 @@
 // and nobody ever gets their key back. What another user adds is theirs alone: nobody else sees, tests, uses or
 // edits it, and its id reads to them as unknown (404). The store filters by the owner (lib/store/connections.ts).
 import type { AppConfig } from '../config';
-import { resolveCapabilities, type CapabilityHints, type ModelCapabilities } from '../llm/capabilities';
+import { imageModelOf, resolveCapabilities, type CapabilityHints, type ModelCapabilities } from '../llm/capabilities';
 import { ratesFor, type ModelRates } from '../llm/cost';
 import type { ModelConfig } from '../llm/factory';
 import type { ImageEndpoint } from '../llm/images';
@@ -769,11 +769,6 @@ function checkRates(rates: Record<string, ModelRates>): void {
     if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > MAX_CONTEXT))
       throw new ModelRequestError(`${model}: a context length is a whole number of tokens from 1 to ${MAX_CONTEXT}.`);
   }
-}
-
-/** The model a connection's settings mark as making images (its first, by the order they were set), if any. */
-export function imageModelOf(capabilities: Record<string, CapabilityHints>): string | undefined {
-  return Object.entries(capabilities).find(([model, hints]) => model !== '*' && hints.imageGeneration === true)?.[0];
 }
 
 /** What the user set for one model of a connection: the connection-wide setting, then the model's own. */
