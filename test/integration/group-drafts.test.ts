@@ -252,3 +252,31 @@ describe('image_gen in the app', () => {
     expect(model.requests.filter((r) => r.path === '/v1/images/generations')).toHaveLength(0);
   });
 });
+
+describe('amap_weather and image_search in the app', () => {
+  const names = async (web: boolean) =>
+    (
+      await appInfo(
+        ctx,
+        makeViewer({ owner: A, admin: false, via: 'session', userTools: { codeInterpreter: true, web } }),
+      )
+    ).tools.map((t) => t.name);
+
+  it('are offered once their keys are set, and to a user only where the admin allows users the web tools', async () => {
+    const before = await names(true);
+    expect(before).not.toContain('amap_weather');
+    expect(before).not.toContain('image_search');
+    process.env.AMAP_TOKEN = 'amap-key';
+    process.env.SERPAPI_IMAGE_SEARCH_KEY = 'serp-key';
+    try {
+      expect(await names(true)).toEqual(expect.arrayContaining(['amap_weather', 'image_search']));
+      const withoutWeb = await names(false);
+      expect(withoutWeb).not.toContain('amap_weather');
+      expect(withoutWeb).not.toContain('image_search');
+      expect(withoutWeb).toContain('front_page_search');
+    } finally {
+      delete process.env.AMAP_TOKEN;
+      delete process.env.SERPAPI_IMAGE_SEARCH_KEY;
+    }
+  });
+});
