@@ -3,6 +3,7 @@
 // Chromium against the scripted model server: on a desktop, on a 390 px phone from the keyboard, and in Chinese.
 import { expect, test, type Page } from '@playwright/test';
 import { SIMULATED_USER_STOP } from '../lib/protocol/enums';
+import { allViolations } from './support/axe';
 import { assistantTurns, lastAnswer, openChat, send, userTurns } from './support/chat';
 import { expectFocusVisible, isFocused } from './support/focus';
 import { chatRequests, setScenario } from './support/model';
@@ -127,6 +128,35 @@ test('Simulate a user for N messages: the simulated user and the agent take turn
   await expect(userTurns(page)).toHaveCount(3);
 });
 
+test('Stop simulating ends the simulation and the answer in progress; nothing more is sent', async ({ page }) => {
+  const LONG = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
+  await setScenario({
+    rules: [
+      { when: { anyIncludes: SIMULATOR }, reply: { content: '["Slow question sim-auk?"]' } },
+      { when: { lastUserIncludes: 'Slow question sim-auk?' }, reply: { content: LONG, chunkSize: 2, delayMs: 50 } },
+      { when: { lastUserIncludes: 'Hello sim-auk' }, reply: { content: 'Hello back.' } },
+    ],
+    fallback: { content: 'Auk talk' },
+  });
+  await openChat(page);
+  await send(page, 'Hello sim-auk');
+  await expect(await lastAnswer(page)).toContainText('Hello back.');
+  await page.getByRole('button', { name: 'Simulate a user' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Simulate a user' });
+  await dialog.getByRole('spinbutton', { name: /^Messages to send/ }).fill('5');
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Simulated user: message 1 of 5…' })).toBeVisible();
+  await expect(assistantTurns(page)).toHaveCount(2);
+  await expect(assistantTurns(page).last()).toHaveAttribute('aria-busy', 'true');
+  await page.getByRole('button', { name: 'Stop simulating' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Simulation stopped after 1 message.' })).toBeVisible();
+  await expect(assistantTurns(page).last()).toHaveAttribute('aria-busy', 'false');
+  await expect(assistantTurns(page).last()).not.toContainText('word199');
+  // The simulation does not go on: its button is back, and the one simulated message is all there is.
+  await expect(page.getByRole('button', { name: 'Simulate a user' })).toBeEnabled();
+  await expect(userTurns(page)).toHaveText([/Hello sim-auk/, /Slow question sim-auk\?/]);
+});
+
 test.describe('on a 390 px phone, from the keyboard', () => {
   const SCREEN = { width: 390, height: 844 };
   test.use({ viewport: SCREEN, isMobile: true, hasTouch: true });
@@ -152,6 +182,7 @@ test.describe('on a 390 px phone, from the keyboard', () => {
     const review = dialog.getByRole('form', { name: 'Review the group' });
     await expect(review.getByRole('group', { name: 'Member 2' })).toBeVisible();
     expect(await outsideScreen(page, SCREEN, dialog)).toEqual([]);
+    expect(await allViolations(page)).toEqual([]);
     expect((await pageWidth(page)).scrollWidth).toBeLessThanOrEqual(SCREEN.width);
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
@@ -170,6 +201,7 @@ test.describe('on a 390 px phone, from the keyboard', () => {
     const turns = simDialog.getByRole('spinbutton', { name: /^Messages to send/ });
     await expect.poll(() => isFocused(turns)).toBe(true);
     expect(await outsideScreen(page, SCREEN, simDialog)).toEqual([]);
+    expect(await allViolations(page)).toEqual([]);
     await page.keyboard.press('Control+A');
     await page.keyboard.type('1');
     await page.keyboard.press('Enter'); // submits the form
@@ -191,6 +223,7 @@ test.describe('in Chinese', () => {
     await dialog.getByRole('textbox', { name: '描述这个群组' }).fill('两个朋友计划旅行。');
     await dialog.getByRole('button', { name: '发给创建助手' }).click();
     await expect(dialog.getByRole('button', { name: '保存群组及其成员（2）' })).toBeVisible();
+    expect(await allViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: '关闭', exact: true }).click();
     await expect(dialog).toBeHidden();
     await page.getByRole('textbox', { name: '消息', exact: true }).fill('你好');
@@ -198,5 +231,6 @@ test.describe('in Chinese', () => {
     await expect(assistantTurns(page).last()).toHaveAttribute('aria-busy', 'false');
     await page.getByRole('button', { name: '模拟用户', exact: true }).click();
     await expect(page.getByRole('dialog', { name: '模拟用户' }).getByText('要发送的消息数（1–10）')).toBeVisible();
+    expect(await allViolations(page)).toEqual([]);
   });
 });
