@@ -184,6 +184,11 @@ const OWN_EVENTS = [
     /** This text begins an assistant message of its own instead of continuing the iteration's text (ArticleAgent's
      *  step headings, each a message of its own as upstream yields them). */
     newMessage: z.literal(true).optional(),
+    /** With newMessage: the message is the user's (UserAgent's marker that the user is to speak). */
+    role: z.literal('user').optional(),
+    /** With newMessage: the message's own name instead of the agent's (GroupChatCreator's `background` and
+     *  `role_config` messages, as upstream names them). */
+    name: z.string().optional(),
   }),
   z.object({
     type: z.literal('llm-end'),
@@ -327,6 +332,8 @@ export interface ChildEvent extends z.infer<z.ZodObject<typeof base>> {
   agent: string;
   /** The child's own event: its run id, iterations and clock. */
   event: AgentEvent;
+  /** The child speaks as the user (a DialogueSimulator's simulated user): its answers are user messages. */
+  asUser?: true;
   /** The child is a step whose output its parent reads (ParallelDocQA's readers, a keyword strategy), not an answer:
    *  its messages are not the run's, and the page shows it folded. */
   aside?: true;
@@ -341,6 +348,7 @@ export const AgentEventSchema: z.ZodType<AgentEvent> = z.discriminatedUnion('typ
     ...base,
     agent: z.string(),
     event: z.lazy(() => AgentEventSchema),
+    asUser: z.literal(true).optional(),
     aside: z.literal(true).optional(),
   }),
 ]);

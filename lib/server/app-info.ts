@@ -14,13 +14,22 @@ export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo>
   await ctx.webSearch.apply().catch(() => {});
   // First: once the backend is chosen, code_interpreter's description below names its packages.
   const codeInterpreter = await codeInterpreterInfo();
+  // image_gen needs a connection of this user's with an images endpoint.
+  const makesImages = Boolean(await ctx.models.imageEndpoint(viewer.owner).catch(() => undefined));
   return {
     models: { configured: await ctx.models.anyConfigured(viewer.owner), admin: viewer.admin },
     defaultSettings: ctx.defaultSettings(),
     // MCP tools are listed per server (integrations.ts); tools that cannot run here (web_search without a
-    // provider) are not offered.
+    // provider, amap_weather and image_search without their keys, image_gen without an images endpoint) are not
+    // offered.
     tools: [...TOOL_REGISTRY.entries()]
-      .filter(([name, cls]) => !isMcpToolClass(cls) && !unavailableReason(cls) && !viewer.toolRefusal(name))
+      .filter(
+        ([name, cls]) =>
+          !isMcpToolClass(cls) &&
+          !unavailableReason(cls) &&
+          !viewer.toolRefusal(name) &&
+          (name !== 'image_gen' || makesImages),
+      )
       .map(([name, cls]) => ({ name, description: new cls().description }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     maxLlmCalls: ctx.config.maxLlmCallsPerRun,
