@@ -21,7 +21,7 @@ const WORDS = {
     message: '消息',
     settings: '设置',
     model: '模型',
-    inspect: '查看运行',
+    inspect: '检查运行',
     inspector: '运行检查器',
     runs: '运行记录',
     models: '模型',

@@ -41,6 +41,8 @@ test('a saved agent’s conversation keeps the agent’s model in the header and
   const calculator = settings.getByRole('checkbox', { name: /calculator/ });
   await expect(calculator).not.toBeChecked();
   await expect(calculator).toBeDisabled();
+  // The agent's kind, under Advanced, is the agent's too.
+  await settings.getByText('Advanced', { exact: true }).click();
   await expect(settings.getByRole('combobox', { name: 'Agent', exact: true })).toBeDisabled();
   // A temperature set here is this conversation's override of the agent's 0.3, and the model gets it.
   const temperature = settings.getByRole('spinbutton', { name: 'Temperature' });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { parseAgentEvent, type AgentEvent } from '../lib/protocol/events';
+import { parseFeedEvent, type FeedEvent } from '../lib/protocol/events';
 import { setScenario } from './support/model';
 
 /** Splits an SSE body into its events: the `event:` name (if any) and the `data:` text. */
@@ -44,7 +44,7 @@ test('POST /api/chat streams the turn ids, then the run feed ending with run-end
   // what only the inspector shows (requests, the input, per-call llm-end).
   const feed = rest.map((e) => JSON.parse(e.data) as Record<string, unknown>);
   expect(feed.some((e) => 'runId' in e || e.type === 'llm-end' || 'request' in e || 'input' in e)).toBe(false);
-  const events: AgentEvent[] = feed.map((e) => parseAgentEvent({ ...e, runId: ids.runId }));
+  const events: FeedEvent[] = feed.map(parseFeedEvent);
   expect(events[0]?.type).toBe('run-start');
   const result = events.find((e) => e.type === 'tool-result');
   expect(result).toMatchObject({ name: 'calculator', ok: true, content: '15' });

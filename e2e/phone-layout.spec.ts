@@ -112,7 +112,7 @@ test('on a 390×844 phone every page and popup of the chat fits the screen', asy
 
   await answer.getByRole('button', { name: 'Regenerate' }).click();
   const again = await lastAnswer(page);
-  await expect(again).toContainText('answer 2');
+  await expect(again).toContainText('2 / 2');
   await again.getByRole('button', { name: 'Compare runs' }).click();
   const compare = page.getByRole('dialog', { name: 'Compare runs' });
   await expect(compare.getByRole('region', { name: 'Answers' })).toBeVisible();

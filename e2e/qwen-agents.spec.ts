@@ -20,6 +20,8 @@ test('TIRMathAgent: the python block runs, its output is in the answer and in th
   });
   await openChat(page);
   await page.getByRole('button', { name: 'Settings' }).click();
+  // The agent's kind waits under Advanced.
+  await page.getByText('Advanced', { exact: true }).click();
   await page.getByRole('combobox', { name: 'Agent' }).selectOption('tir');
   // TIR writes code blocks instead of calling tools: the function-call mode does not apply.
   await expect(page.getByRole('combobox', { name: 'Function-call mode' })).toBeDisabled();
@@ -49,6 +51,8 @@ test('ArticleAgent: /title writes the outline, then one section per heading', as
   });
   await openChat(page);
   await page.getByRole('button', { name: 'Settings' }).click();
+  // The agent's kind waits under Advanced.
+  await page.getByText('Advanced', { exact: true }).click();
   await page.getByRole('combobox', { name: 'Agent' }).selectOption('article');
   await send(page, '/title Otters');
 

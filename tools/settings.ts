@@ -22,6 +22,12 @@ export interface ToolSettings {
   webFetch: AppConfig['web']['fetch'];
   /** The web search in force, asked at each call: the app's admin page may change it while the server runs. */
   webSearch: () => WebSearchState;
+  /** amap_weather's AMap key and address (AMAP_TOKEN, AMAP_URL); undefined: the tool is not offered. */
+  amap?: AppConfig['web']['amap'];
+  /** image_search's SerpAPI key (SERPAPI_IMAGE_SEARCH_KEY…); undefined: the tool is not offered. */
+  imageSearch?: AppConfig['web']['imageSearch'];
+  /** image_gen's default endpoint from code: the environment's connection and OPENAI_IMAGE_MODEL. */
+  imageModel: Pick<AppConfig['llm'], 'baseURL' | 'apiKey' | 'imageModel'>;
   /** MCP servers an agent's functionList names ({mcpServers}) connect with these timeouts (MCP_*); the process's one
    *  manager takes them from whoever makes it first (the app's root: its own). */
   mcp: AppConfig['mcp'];
@@ -32,7 +38,7 @@ export interface ToolSettings {
 
 /** The settings of a configuration. `webSearch` replaces the environment's (the app: the admin page's setting). */
 export function toolSettings(
-  config: Pick<AppConfig, 'dataDir' | 'rag' | 'documents' | 'images' | 'codeInterpreter' | 'web' | 'mcp'>,
+  config: Pick<AppConfig, 'dataDir' | 'rag' | 'documents' | 'images' | 'codeInterpreter' | 'web' | 'mcp' | 'llm'>,
   opts: { webSearch?: () => WebSearchState; allowLocalPaths?: boolean } = {},
 ): ToolSettings {
   const { search, searchProblem } = config.web;
@@ -45,6 +51,9 @@ export function toolSettings(
     sandbox: new CodeSandbox(config.codeInterpreter),
     webFetch: config.web.fetch,
     mcp: config.mcp,
+    ...(config.web.amap ? { amap: config.web.amap } : {}),
+    ...(config.web.imageSearch ? { imageSearch: config.web.imageSearch } : {}),
+    imageModel: { baseURL: config.llm.baseURL, apiKey: config.llm.apiKey, imageModel: config.llm.imageModel },
     webSearch: opts.webSearch ?? (() => fromConfig),
     allowLocalPaths: opts.allowLocalPaths ?? false,
   };

@@ -11,11 +11,15 @@ import {
   type AgentExport,
   type ImportChoice,
 } from '@/lib/chat/saved-agents';
+import { draftGroup, saveAgentGroup as saveGroup, type GroupDraftReply } from '@/lib/chat/group-drafts';
+import { callLimited } from '@/lib/http/run-limits';
+import { agentLang } from '@/lib/i18n/locales';
 import { appContext } from '@/lib/server/context';
+import { currentLocale } from '@/app/i18n/locale';
 import { NotFoundError } from '@/lib/store/errors';
 import type { AgentDocument, SavedAgent } from '@/lib/store/types';
 import { failure } from './action-error';
-import { guardAction } from './guard';
+import { guardAction, requestLimitKey } from './guard';
 
 async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
   try {
@@ -92,4 +96,25 @@ export async function importAgentFile(
     await uploads.release(hashesOf(saved.replaced).filter((h) => !hashesOf(saved.agent).includes(h)));
     return { agent: saved.agent, missingDocuments };
   });
+}
+
+/** "Create a group": one turn of the conversation with GroupChatCreator; the answer carries the group drafted so
+ *  far, for the user to review. */
+export async function draftAgentGroup(request: unknown): Promise<ActionResult<GroupDraftReply>> {
+  const me = await guardAction('draftAgentGroup');
+  const lang = agentLang(await currentLocale());
+  return attempt(async () => {
+    const { models, config, runLimits } = await appContext();
+    return callLimited(runLimits, await requestLimitKey(me), () =>
+      draftGroup({ models, config }, me.owner, request, lang),
+    );
+  });
+}
+
+/** Saves a reviewed group as the user's agents: each member, and the GroupChat holding them. */
+export async function saveAgentGroup(
+  group: unknown,
+): Promise<ActionResult<{ group: SavedAgent; members: SavedAgent[] }>> {
+  const me = await guardAction('saveAgentGroup');
+  return attempt(async () => saveGroup((await appContext()).store, me.owner, group));
 }

@@ -5,8 +5,8 @@ import type { Viewer } from '@/lib/auth/viewer';
 import { liveFeed, runFeed } from '@/lib/chat/feed';
 import type { ActionResult, AppInfo, ConversationData, RunStream, TurnAnswer } from '@/lib/chat/page';
 import type { SettingsPatch } from '@/lib/chat/requests';
-import { startLimited } from '@/lib/http/run-limits';
-import type { StartedRun } from '@/lib/chat/service';
+import { callLimited, startLimited } from '@/lib/http/run-limits';
+import type { SimulatedTurn, StartedRun } from '@/lib/chat/service';
 import { CodedError } from '@/lib/protocol/errors';
 import type { FeedEvent } from '@/lib/protocol/events';
 import { appInfo as describeApp } from '@/lib/server/app-info';
@@ -61,6 +61,21 @@ export async function editAndResend(turnId: string, message: string): Promise<Ac
   const me = await guardAction('editAndResend');
   const lang = await pageLang();
   return attempt((ctx) => stream(ctx, me, () => ctx.chat.editAndResend(me, turnId, message, lang)));
+}
+
+/** "Simulate a user": the simulated user's next line in the conversation (the page sends it as the next message), or
+ *  its word that the conversation is over. */
+export async function simulateUserTurn(
+  conversationId: string,
+  options: { persona?: string } = {},
+): Promise<ActionResult<SimulatedTurn>> {
+  const me = await guardAction('simulateUserTurn');
+  const lang = await pageLang();
+  return attempt(async (ctx) =>
+    callLimited(ctx.runLimits, await requestLimitKey(me), () =>
+      ctx.chat.simulateUser(me, String(conversationId), { ...(options ?? {}), lang }),
+    ),
+  );
 }
 
 export async function stopRun(runId: string): Promise<boolean> {

@@ -21,7 +21,12 @@ async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<Acti
 
 const hints = z.record(
   z.string(),
-  z.object({ tools: z.boolean().optional(), vision: z.boolean().optional(), reasoning: z.boolean().optional() }),
+  z.object({
+    tools: z.boolean().optional(),
+    vision: z.boolean().optional(),
+    reasoning: z.boolean().optional(),
+    imageGeneration: z.boolean().optional(),
+  }),
 );
 const rates = z.record(
   z.string(),

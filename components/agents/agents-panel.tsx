@@ -12,6 +12,7 @@ import { useChat } from '../chat/store';
 import { downloadJson } from '../inspector/download';
 import { useModalDialog } from '../modal-dialog';
 import { blankAgent, definitionOf, useAgents } from './agents-store';
+import { GroupCreator } from './group-creator';
 
 const SMALL =
   'rounded px-1.5 py-0.5 text-xs text-neutral-700 hover:bg-neutral-300 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-neutral-700';
@@ -26,6 +27,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const [problem, setProblem] = useState<string>();
   // An import whose name one of the agents has: asked what to do before anything is saved.
   const [conflict, setConflict] = useState<{ text: string; name: string }>();
+  const [creatingGroup, setCreatingGroup] = useState(false);
 
   const imported = async (text: string, choice?: ImportChoice) => {
     const result = await importFile(text, choice);
@@ -42,17 +44,21 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
 
   return (
     <section aria-labelledby="agents-heading" className="space-y-1">
-      <div className="flex items-center gap-1">
+      <div className="flex flex-wrap items-center gap-1">
         <h2 id="agents-heading" className="flex-1 text-sm font-semibold">
           {t('title')}
         </h2>
         <button type="button" className={SMALL} onClick={() => edit({ definition: blankAgent() })}>
           {t('new')}
         </button>
+        <button type="button" className={SMALL} onClick={() => setCreatingGroup(true)}>
+          {t('newGroup')}
+        </button>
         <JsonFileButton className={SMALL} inputLabel={t('import')} onFile={(text) => imported(text)}>
           {t('import')}
         </JsonFileButton>
       </div>
+      <GroupCreator open={creatingGroup} onClose={() => setCreatingGroup(false)} />
       <ImportConflict
         name={conflict?.name}
         onChoose={(choice) => {

@@ -14,6 +14,7 @@ import { useCodedText } from './server-text';
 import { AgentEditor } from '../agents/agent-editor';
 import { AgentAvatar } from './agent-avatar';
 import { SettingsPanel } from './settings-panel';
+import { SimulateUserButton, SimulationStatus } from './simulate-user-dialog';
 import { Sidebar } from './sidebar';
 import { useChat } from './store';
 import { ThemeToggle } from './theme-toggle';
@@ -153,6 +154,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
           >
             {t('settings')}
           </button>
+          <SimulateUserButton />
           <div className="flex min-w-0 items-center gap-2 max-md:w-full">
             <ModelPicker />
             <LanguageSelect />
@@ -198,6 +200,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             </div>
           )}
         </div>
+        <SimulationStatus />
         <Composer disabled={!configured} />
         <ModelsDialog />
       </main>

@@ -5,7 +5,7 @@
 import { useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState } from 'react';
 import * as actions from '@/app/actions/models';
-import type { CapabilityHints } from '@/lib/llm/capabilities';
+import { imageModelOf, type CapabilityHints } from '@/lib/llm/capabilities';
 import type { ServerModelsResult } from '@/lib/llm/server-models';
 import type { ConnectionView } from '@/lib/models/service';
 import { failureText, useCodedText } from '../chat/server-text';
@@ -61,6 +61,17 @@ function hintsOf(tools: ToolsChoice, vision: VisionChoice): CapabilityHints {
   return hints;
 }
 
+/** The capabilities with `imageModel` (image_gen's, through the connection's images endpoint) the one model marked as
+ *  making images; none when it is empty. */
+function withImageModel(capabilities: Record<string, CapabilityHints>, imageModel: string) {
+  const out: Record<string, CapabilityHints> = {};
+  for (const [model, { imageGeneration: _, ...hints }] of Object.entries(capabilities))
+    if (model === '*' || Object.keys(hints).length) out[model] = hints;
+  const model = imageModel.trim();
+  if (model && model !== '*') out[model] = { ...out[model], imageGeneration: true };
+  return out;
+}
+
 /** The add or edit form. `editing` is the connection being changed (its key is kept unless a new one is typed). */
 function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone: (saved?: ConnectionView) => void }) {
   const t = useTranslations('models');
@@ -71,6 +82,7 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
   const [clearKey, setClearKey] = useState(false);
   const [tools, setTools] = useState<ToolsChoice>(toolsChoice(editing?.capabilities['*']));
   const [vision, setVision] = useState<VisionChoice>(visionChoice(editing?.capabilities['*']));
+  const [imageModel, setImageModel] = useState(() => imageModelOf(editing?.capabilities ?? {}) ?? '');
   const [rates, setRates] = useState(() => rateRows(editing?.rates));
   const ratesProblem = useRatesProblemText();
   const [busy, setBusy] = useState<'test' | 'save' | undefined>();
@@ -94,7 +106,7 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
     const rated = ratesOf(rates);
     if ('problem' in rated) return setResult(ratesProblem(rated.problem));
     setBusy('save');
-    const capabilities = { ...editing?.capabilities, '*': hintsOf(tools, vision) };
+    const capabilities = withImageModel({ ...editing?.capabilities, '*': hintsOf(tools, vision) }, imageModel);
     const input = { name, baseURL, apiKey: keyField(), capabilities, rates: rated.rates, saveAnyway };
     const r = editing ? await actions.updateConnection(editing.id, input) : await actions.addConnection(input);
     setBusy(undefined);
@@ -173,6 +185,19 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
             <option value="no">{t('caps.no')}</option>
           </select>
         </label>
+      </div>
+      <div className="flex flex-col gap-1 text-sm">
+        <label htmlFor={`${id}-image-model`}>{t('imageModel')}</label>
+        <input
+          id={`${id}-image-model`}
+          className={FIELD}
+          value={imageModel}
+          aria-describedby={`${id}-image-model-help`}
+          onChange={(e) => setImageModel(e.target.value)}
+        />
+        <span id={`${id}-image-model-help`} className="text-xs text-neutral-600 dark:text-neutral-400">
+          {t('imageModelHelp')}
+        </span>
       </div>
       <ModelRatesFields rows={rates} onChange={setRates} />
       {notOpenAI && (

@@ -42,6 +42,8 @@ export interface ChildRunOptions {
   signal?: AbortSignal;
   /** Sees each of the child's events as it comes (before the parent emits it). */
   onEvent?: (event: AgentEvent) => void;
+  /** The child speaks as the user (its wrappers say so, and the parent's messages get its answers as user messages). */
+  asUser?: boolean;
 }
 
 /** Runs `agent` on `messages` as a child of `run` and waits for its end. Throws when the parent is stopped, and a
@@ -61,11 +63,13 @@ export async function runChild(
     fold.apply(event);
     if (event.type === 'run-end') end = event;
     opts.onEvent?.(event);
-    run.emit(
-      opts.aside
-        ? { type: 'child', agent: agent.name, event, aside: true }
-        : { type: 'child', agent: agent.name, event },
-    );
+    run.emit({
+      type: 'child',
+      agent: agent.name,
+      event,
+      ...(opts.aside ? { aside: true as const } : {}),
+      ...(opts.asUser ? { asUser: true as const } : {}),
+    });
   }
   if (!end) throw new Error(`${agent.name}'s run ended without a run-end event.`);
   run.addChild(end);

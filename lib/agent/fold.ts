@@ -4,7 +4,7 @@
 // by the child, as upstream's Router and GroupChat yield them; a child run aside (a step whose output the run reads)
 // adds none.
 import type { Message } from '../llm/schema';
-import { TRANSCRIPT_KINDS } from '../protocol/enums';
+import { SIMULATED_USER_STOP, TRANSCRIPT_KINDS } from '../protocol/enums';
 import type { AgentEvent } from '../protocol/events';
 
 export class MessageFold {
@@ -16,8 +16,13 @@ export class MessageFold {
   private textMsg?: Message;
   private iteration = -1;
 
-  /** `out`: where the messages go (a child's fold shares its parent's). */
-  constructor(private readonly out: Message[] = []) {}
+  /** `out`: where the messages go (a child's fold shares its parent's). `asUser`: the run speaks as the user (a
+   *  DialogueSimulator's simulated user): its text becomes user messages, without its reasoning and tool steps (as
+   *  upstream swaps the roles), and its stop marker ends the dialogue without becoming a line of it. */
+  constructor(
+    private readonly out: Message[] = [],
+    private readonly asUser = false,
+  ) {}
 
   /** Applies one event; returns true when the messages changed. */
   apply(e: AgentEvent): boolean {
@@ -29,7 +34,8 @@ export class MessageFold {
         this.iteration = -1;
         this.reasoningMsg = undefined;
         this.textMsg = undefined;
-        if (this.child?.runId !== e.event.runId) this.child = { runId: e.event.runId, fold: new MessageFold(this.out) };
+        if (this.child?.runId !== e.event.runId)
+          this.child = { runId: e.event.runId, fold: new MessageFold(this.out, e.asUser === true) };
         return this.child.fold.apply(e.event);
       }
       case 'run-start':
@@ -37,6 +43,7 @@ export class MessageFold {
         this.toolCallsInText = TRANSCRIPT_KINDS.includes(e.kind);
         return false;
       case 'reasoning-delta': {
+        if (this.asUser) return false;
         this.enter(e.iteration);
         if (!this.reasoningMsg) {
           this.reasoningMsg = this.named({ role: 'assistant', content: '', reasoning_content: '' });
@@ -51,15 +58,17 @@ export class MessageFold {
         // ReAct and TIR keep one transcript message for the whole run.
         if (!this.toolCallsInText) this.enter(e.iteration);
         if (e.newMessage) this.textMsg = undefined;
+        if (this.asUser && e.text.includes(SIMULATED_USER_STOP)) return false;
         if (!this.textMsg) {
-          this.textMsg = this.named({ role: 'assistant', content: '' });
+          this.textMsg = this.named({ role: e.role ?? 'assistant', content: '' });
+          if (e.name) this.textMsg.name = e.name;
           this.out.push(this.textMsg);
         }
         this.textMsg.content += e.text;
         return true;
       }
       case 'tool-call':
-        if (this.toolCallsInText) return false;
+        if (this.toolCallsInText || this.asUser) return false;
         this.enter(e.iteration);
         this.out.push(
           this.named({
@@ -71,7 +80,7 @@ export class MessageFold {
         );
         return true;
       case 'tool-result': {
-        if (this.toolCallsInText) return false;
+        if (this.toolCallsInText || this.asUser) return false;
         // The history shows the call as it ran (the user may have edited its arguments first).
         const call = this.out.findLast((m) => m.function_call && m.extra?.function_id === e.functionId);
         if (call?.function_call && call.function_call.arguments !== e.arguments)
@@ -101,7 +110,8 @@ export class MessageFold {
   }
 
   private named(m: Message): Message {
-    return this.agentName ? { ...m, name: this.agentName } : m;
+    const own = this.asUser ? { ...m, role: 'user' as const } : m;
+    return this.agentName ? { ...own, name: this.agentName } : own;
   }
 }
 

@@ -5,8 +5,10 @@
 // messages "Name: text". When the user is picked, or the host says [STOP], the turn ends.
 import { contentText, hasChinese, type Message } from '../llm/schema';
 import type { AgentKind, HandoffReason, SpeakerSelection, StopReason } from '../protocol/enums';
-import { Agent, type AgentOptions, type TextSink } from './agent';
+import { Agent, type AgentOptions } from './agent';
 import { runChild } from './child-run';
+import { HeldText } from './held-text';
+import { UserAgent } from './user-agent';
 import { checkNames } from './router';
 import type { RunState } from './run-state';
 
@@ -20,7 +22,8 @@ export interface GroupChatOptions extends AgentOptions {
   selection?: SpeakerSelection;
   /** Most member answers per turn (upstream's default, 3). */
   maxRound?: number;
-  /** The user takes part: a member the selection may pick, which ends the turn for the user to speak. */
+  /** The user takes part: a member the selection may pick, which ends the turn for the user to speak (a UserAgent
+   *  among `agents` says the same). */
   user?: { name: string; description?: string };
   /** For `random` (tests make it predictable). */
   random?: () => number;
@@ -39,13 +42,21 @@ export class GroupChat extends Agent {
   constructor(opts: GroupChatOptions) {
     // The group's system message is its background, told to each member (not a message of its own).
     super({ ...opts, systemMessage: undefined });
-    this.agents = checkNames(opts.agents, 'GroupChat');
+    // A UserAgent among the agents is the user member, as upstream marks its human member.
+    const humans = opts.agents.filter((a) => a instanceof UserAgent);
+    if (humans.length > 1 || (humans.length && opts.user))
+      throw new Error('A GroupChat takes one user: one UserAgent among its agents, or the user option.');
+    this.agents = checkNames(
+      opts.agents.filter((a) => !(a instanceof UserAgent)),
+      'GroupChat',
+    );
     this.selection = opts.selection ?? 'auto';
     this.maxRound = Math.max(1, Math.floor(opts.maxRound ?? 3));
-    if (opts.user) {
-      if (this.agents.some((a) => a.name === opts.user!.name))
-        throw new Error(`The user and a member of this GroupChat are both named "${opts.user.name}".`);
-      this.user = opts.user;
+    const user = opts.user ?? (humans[0] && { name: humans[0].name, description: humans[0].description });
+    if (user) {
+      if (this.agents.some((a) => a.name === user.name))
+        throw new Error(`The user and a member of this GroupChat are both named "${user.name}".`);
+      this.user = user;
     }
     this.random = opts.random ?? Math.random;
     this.background = opts.systemMessage ?? '';
@@ -168,7 +179,7 @@ export class GroupChat extends Agent {
           : 'The dialogue has just begun: pick any speaker but the user.',
       );
     run.iteration++;
-    const sink = new SilentText();
+    const sink = new HeldText();
     await this.callLlm(
       [
         { role: 'system', content: system },
@@ -240,17 +251,5 @@ export class GroupChat extends Agent {
     return zh
       ? `${background}你是 ${name}，正在一个群聊里。其他成员：${others.join('、')}。想和某人说话时可以 @他的名字。发言时直接说内容，不要在前面写自己的名字。其他人的发言以「名字: 内容」的格式给出。`
       : `${background}You are ${name}, in a group chat. The others: ${others.join(', ')}. To talk to someone, write @ and their name. Say what you have to say directly, without your name in front. The others' lines are shown as "Name: text".`;
-  }
-}
-
-/** A model call's text kept, not shown (the host's choice). */
-class SilentText implements TextSink {
-  text = '';
-  push(text: string): void {
-    this.text += text;
-  }
-  end(): void {}
-  withheld(): string {
-    return this.text;
   }
 }

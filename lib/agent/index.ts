@@ -20,6 +20,16 @@ export {
   type WritingInput,
 } from './writing';
 export {
+  GroupChatCreator,
+  groupDraftFrom,
+  parseCreatorReply,
+  type GroupDraft,
+  type RoleConfig,
+} from './group-chat-creator';
+export { HumanSimulator, SIMULATED_USER_STOP, type HumanSimulatorOptions } from './human-simulator';
+export { DialogueSimulator, swapRoles, type DialogueSimulatorOptions } from './dialogue-simulator';
+export { UserAgent, PENDING_USER_INPUT, type UserAgentOptions } from './user-agent';
+export {
   BasicDocQA,
   ParallelDocQA,
   ParallelDocQAMember,

@@ -38,6 +38,9 @@ const GATED_TOOLS: Record<string, keyof ServerSettings['userTools']> = {
   code_interpreter: 'codeInterpreter',
   web_search: 'web',
   web_extractor: 'web',
+  // They spend the server's own keys (AMAP_TOKEN, SERPAPI_IMAGE_SEARCH_KEY) on the web, as web_search does.
+  amap_weather: 'web',
+  image_search: 'web',
 };
 
 export function isGatedTool(name: string): boolean {

@@ -18,10 +18,12 @@ import {
   VirtualMemoryAgent,
   type Agent,
   type AgentOptions,
+  type ToolSpec,
 } from '../agent';
 import { TIR_MAX_LLM_CALLS } from '../agent/tir-agent';
 import type { AppConfig, VisionSetting } from '../config';
 import { createChatModel } from '../llm/factory';
+import type { ImageEndpoint } from '../llm/images';
 import type { ChatModel, GenerateCfg } from '../llm/model';
 import { ToolFallbackModel } from '../llm/tool-fallback';
 import type { ModelService, ResolvedModel } from '../models/service';
@@ -63,6 +65,9 @@ export function agentFactory(
     const resolved = await models.resolve(owner, settings.model ?? saved?.model, overrides.model);
     // Image parts are built from the run owner's uploads and conversations only, whatever a message refers to.
     const images = uploads ? modelImages(config.dataDir, uploads, owner, config.images) : undefined;
+    // image_gen makes images at the owner's connection that has an images endpoint (the conversation's first).
+    let endpoint: Promise<ImageEndpoint | undefined> | undefined;
+    const imageEndpoint = () => (endpoint ??= models.imageEndpoint(owner, resolved.connectionId));
     if (saved)
       return fromSaved(config, saved, settings, {
         owner,
@@ -71,12 +76,13 @@ export function agentFactory(
         record,
         models,
         tools,
+        imageEndpoint,
         callsBefore: overrides.callsBefore,
       });
     return agentOfKind(settings.agent, {
       llm: modelFor(resolved, settings, { vision: config.llm.vision, images, record }),
       maxLlmCalls: config.maxLlmCallsPerRun + (overrides.callsBefore ?? 0),
-      functionList: toolList(config, toolsOfKind(settings.agent, settings.tools), overrides.owner),
+      functionList: await toolList(config, toolsOfKind(settings.agent, settings.tools), owner, imageEndpoint),
       toolSettings: tools,
       systemMessage: settings.systemMessage || undefined,
       name: 'assistant',
@@ -129,6 +135,7 @@ async function fromSaved(
     record?: boolean;
     models: ModelService;
     tools: ToolSettings;
+    imageEndpoint: () => Promise<ImageEndpoint | undefined>;
     callsBefore?: number;
   },
 ): Promise<Agent> {
@@ -156,7 +163,7 @@ async function fromSaved(
   const common = {
     llm,
     maxLlmCalls: config.maxLlmCallsPerRun + (run.callsBefore ?? 0),
-    functionList: toolList(config, tools, owner),
+    functionList: await toolList(config, tools, owner, run.imageEndpoint),
     toolSettings: run.tools,
     ...(files.length ? { files } : {}),
     systemMessage: systemMessage || undefined,
@@ -236,7 +243,20 @@ function toolsOfKind(kind: string, tools: readonly string[]): readonly string[] 
   return kind === 'memo' && !tools.includes('storage') ? ['storage', ...tools] : tools;
 }
 
-/** Tool names as the agent's function list: the storage tool keeps the owner's keys under the owner's root. */
-function toolList(config: Pick<AppConfig, 'dataDir'>, tools: readonly string[], owner: OwnerScope) {
-  return tools.map((name) => (name === 'storage' ? { name, root: storageRoot(config.dataDir, owner) } : name));
+/** Tool names as the agent's function list: the storage tool keeps the owner's keys under the owner's root;
+ *  image_gen is given the owner's images endpoint, or none (it then says so when called). */
+async function toolList(
+  config: Pick<AppConfig, 'dataDir'>,
+  tools: readonly string[],
+  owner: OwnerScope,
+  imageEndpoint: () => Promise<ImageEndpoint | undefined>,
+): Promise<ToolSpec[]> {
+  const endpoint = tools.includes('image_gen') ? await imageEndpoint() : undefined;
+  return tools.map((name) =>
+    name === 'storage'
+      ? { name, root: storageRoot(config.dataDir, owner) }
+      : name === 'image_gen'
+        ? { name, endpoint }
+        : name,
+  );
 }

@@ -95,3 +95,12 @@ export function parseRequest<S extends z.ZodType>(schema: S, value: unknown): z.
   if (parsed.success) return parsed.data;
   throw new RequestError(parsed.error.issues[0]?.message ?? 'The request is not valid.');
 }
+
+/** The most turns "Simulate a user" plays in one go (the page asks for each in turn). */
+export const MAX_SIMULATED_TURNS = 10;
+
+/** "Simulate a user": who the simulated user is (optional), and the page's language. */
+export const SimulateRequestSchema = z.object({
+  persona: z.string({ error: '"persona" must be text' }).max(2000, '"persona" has at most 2,000 characters').optional(),
+  lang: pageLang.optional(),
+});

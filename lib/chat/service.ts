@@ -4,7 +4,15 @@
 // happen, and on to whoever follows the run once stored. Every use case acts for an Actor (actor.ts): the store and
 // the runs in progress see only its objects, and its tools are checked against what the admin allows.
 import { randomUUID } from 'node:crypto';
-import type { Agent, GenerateCfg, Message, RunOptions } from '../agent';
+import {
+  HumanSimulator,
+  SIMULATED_USER_STOP,
+  swapRoles,
+  type Agent,
+  type GenerateCfg,
+  type Message,
+  type RunOptions,
+} from '../agent';
 import type { ImageLimits } from '../documents/image';
 import type { ContentItem, FunctionDef, Lang } from '../llm/schema';
 import { contentText } from '../llm/schema';
@@ -31,6 +39,7 @@ import {
   parseRequest,
   RegenerateRequestSchema,
   SendRequestSchema,
+  SimulateRequestSchema,
   type SendRequest,
 } from './requests';
 
@@ -41,6 +50,9 @@ export interface StartedRun {
   /** The user message as stored: with the documents and images it carries (the page shows them on the turn). */
   content: string | ContentItem[];
 }
+
+/** A simulated user's next line, or its word that the conversation is over. */
+export type SimulatedTurn = { message: string } | { stop: true };
 
 export interface ChatServiceDeps {
   store: ChatStore;
@@ -277,6 +289,35 @@ export class ChatService {
     const result = await this.runs.decide(actor.owner, runId, key, parsed.data);
     if (result === 'not-running') throw new NotFoundError('This run is not going any more.');
     if (result === 'not-waiting') throw new Error(`This run is not waiting for tool call ${functionId}.`);
+  }
+
+  /**
+   * "Simulate a user": what a simulated user (HumanSimulator) says next in the conversation, on the conversation's
+   * model, seeing the conversation with the roles swapped; `stop` when it judges the conversation over. The page
+   * sends the line as the user's next message, as any message is sent, and asks again for the next turn.
+   */
+  async simulateUser(actor: Actor, conversationId: string, request: unknown): Promise<SimulatedTurn> {
+    const { owner } = actor;
+    const req = parseRequest(SimulateRequestSchema, request);
+    const conversation = await this.conversation(owner, conversationId);
+    const turns = await this.store.listHistory(owner, conversation.id);
+    const agent = await this.agentFor(
+      actor,
+      await this.runSettings(owner, conversation.settings, { id: conversation.id, turns }),
+      conversation.id,
+    );
+    const set = conversation.settings.lang;
+    const lang = set && set !== 'auto' ? set : req.lang;
+    const simulator = new HumanSimulator({
+      llm: agent.llm,
+      maxLlmCalls: 1,
+      // A different pick each turn, the same one for the same turn.
+      seed: 42 + turns.length,
+      ...(req.persona?.trim() ? { systemMessage: req.persona.trim() } : {}),
+    });
+    const said = await simulator.runNonStream(swapRoles(historyOf(turns, Infinity)), lang ? { lang } : {});
+    const line = contentText(said[said.length - 1]?.content ?? '').trim();
+    return !line || line.includes(SIMULATED_USER_STOP) ? { stop: true } : { message: line };
   }
 
   /** Stops a run in progress (on any instance). False when it is not running. */

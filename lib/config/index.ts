@@ -25,6 +25,9 @@ export interface LlmEnvConfig {
   /** CONVERSATION_TITLES: 'model' (default) has the conversation's model title it from its first exchange, in the
    *  background; 'message' keeps the first message's opening words. */
   titles: TitleSetting;
+  /** OPENAI_IMAGE_MODEL: the model the environment's connection makes images with (POST {base URL}/images/generations,
+   *  for image_gen); unset: that connection has no images endpoint. */
+  imageModel?: string;
   /** The environment connection's prices per million tokens (OPENAI_PRICE_INPUT, OPENAI_PRICE_OUTPUT: both or
    *  neither) and context length (OPENAI_CONTEXT_LENGTH), for every model it serves. */
   rates: { pricing?: Pricing; contextLength?: number };
@@ -256,6 +259,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       baseURL: env.OPENAI_BASE_URL?.trim() || undefined,
       apiKey: env.OPENAI_API_KEY?.trim() || undefined,
       model: env.OPENAI_MODEL?.trim() || undefined,
+      imageModel: env.OPENAI_IMAGE_MODEL?.trim() || undefined,
       fncallMode: fncallModeFrom(env.AGENT_FNCALL_MODE),
       maxRetries: intFrom(env, ['LLM_MAX_RETRIES'], 2),
       requestTimeoutMs: intFrom(env, ['LLM_REQUEST_TIMEOUT_MS'], 120_000, { min: 1 }),
@@ -548,9 +552,27 @@ export type WebSearchLimits = Pick<WebSearchEnvConfig, 'maxResults' | 'timeoutMs
 /** The web search in force: a provider's settings, or why there is none. */
 export type WebSearchState = Pick<WebEnvConfig, 'search' | 'searchProblem'>;
 
+/** amap_weather's AMap web service: AMAP_TOKEN (upstream's name for the key) and AMAP_URL (its address). */
+export interface AmapEnvConfig {
+  token: string;
+  url: string;
+}
+
+/** image_search's SerpAPI reverse image search: SERPAPI_IMAGE_SEARCH_KEY, SERPAPI_URL, and the attempts per search
+ *  (QWEN_IMAGE_SEARCH_MAX_RETRY_TIMES, upstream's names). */
+export interface ImageSearchEnvConfig {
+  key: string;
+  url: string;
+  maxAttempts: number;
+}
+
 export interface WebEnvConfig {
   /** Undefined when no provider is configured: web_search is then not offered. */
   search?: WebSearchEnvConfig;
+  /** Undefined without AMAP_TOKEN: amap_weather is then not offered. */
+  amap?: AmapEnvConfig;
+  /** Undefined without SERPAPI_IMAGE_SEARCH_KEY: image_search is then not offered. */
+  imageSearch?: ImageSearchEnvConfig;
   /** Why web_search is off although WEB_SEARCH_PROVIDER is set (a missing key); the settings page shows it. */
   searchProblem?: string;
   /** For a provider chosen on the admin page too. */
@@ -640,9 +662,21 @@ function webConfigFrom(env: Env): WebEnvConfig {
     maxResults: intFrom(env, ['WEB_SEARCH_MAX_RESULTS'], 8, { min: 1 }),
     timeoutMs: intFrom(env, ['WEB_SEARCH_TIMEOUT_MS'], 15_000, { min: 1 }),
   };
+  const amapToken = env.AMAP_TOKEN?.trim();
+  const imageKey = env.SERPAPI_IMAGE_SEARCH_KEY?.trim();
   return {
     ...webSearchFrom(env, searchLimits),
     searchLimits,
+    ...(amapToken ? { amap: { token: amapToken, url: env.AMAP_URL?.trim() || 'https://restapi.amap.com' } } : {}),
+    ...(imageKey
+      ? {
+          imageSearch: {
+            key: imageKey,
+            url: env.SERPAPI_URL?.trim() || 'https://serpapi.com/search.json',
+            maxAttempts: intFrom(env, ['QWEN_IMAGE_SEARCH_MAX_RETRY_TIMES'], 3, { min: 1 }),
+          },
+        }
+      : {}),
     fetch: {
       allowPrivate: flag(env, 'WEB_FETCH_ALLOW_PRIVATE'),
       allowHosts: (env.WEB_FETCH_ALLOW_HOSTS ?? '')

@@ -12,6 +12,8 @@ export {
   type ChatRequest,
   type LlmCallResult,
   type LlmStreamEvent,
+  generateImage,
+  type ImageEndpoint,
   quickChatOai,
   contentText,
   type OaiChatMessage,

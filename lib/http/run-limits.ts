@@ -31,3 +31,14 @@ export async function startLimited<T extends { runId: string }>(
   void ended(started.runId).finally(() => slot.release());
   return started;
 }
+
+/** A model call made for the client outside a run (a GroupChatCreator draft, a simulated user's line) counts as one
+ *  of its runs: it takes a slot while it lasts and counts in the minute. */
+export async function callLimited<T>(limiter: RunLimiter, client: string, call: () => Promise<T>): Promise<T> {
+  const slot = limiter.acquire(client);
+  try {
+    return await call();
+  } finally {
+    slot.release();
+  }
+}

@@ -24,8 +24,14 @@ export interface ModelCapabilities {
 export const CAPABILITY_NAMES = ['tools', 'vision', 'reasoning'] as const;
 export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
 
-/** What one source says: true, false, or nothing (absent). */
-export type CapabilityHints = Partial<Record<CapabilityName, boolean>>;
+/** What one source says: true, false, or nothing (absent). `imageGeneration` is the user's word only (set on a
+ *  connection for one of its models): that model makes images at the connection's /images/generations (image_gen). */
+export type CapabilityHints = Partial<Record<CapabilityName, boolean>> & { imageGeneration?: boolean };
+
+/** The model a connection's settings mark as making images (its first, by the order they were set), if any. */
+export function imageModelOf(capabilities: Record<string, CapabilityHints>): string | undefined {
+  return Object.entries(capabilities).find(([model, hints]) => model !== '*' && hints.imageGeneration === true)?.[0];
+}
 
 /** The name rule for vision: `*-vl-*`, `*vision*`, `gpt-4o*`, `qwen-vl-*` (case-insensitive; a trailing `-vl`, or
  *  `-vl` before an Ollama tag, counts as `-vl-`). */

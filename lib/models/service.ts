@@ -8,9 +8,10 @@
 // and nobody ever gets their key back. What another user adds is theirs alone: nobody else sees, tests, uses or
 // edits it, and its id reads to them as unknown (404). The store filters by the owner (lib/store/connections.ts).
 import type { AppConfig } from '../config';
-import { resolveCapabilities, type CapabilityHints, type ModelCapabilities } from '../llm/capabilities';
+import { imageModelOf, resolveCapabilities, type CapabilityHints, type ModelCapabilities } from '../llm/capabilities';
 import { ratesFor, type ModelRates } from '../llm/cost';
 import type { ModelConfig } from '../llm/factory';
+import type { ImageEndpoint } from '../llm/images';
 import { listLocalModels, resolveLocalModel, type LocalModelFile } from '../llm/local';
 import { scanLocalServers, type FoundServer } from '../llm/local-servers';
 import {
@@ -671,6 +672,41 @@ export class ModelService {
       }),
       learnToolsRefused: learnFor(ref.connectionId),
     };
+  }
+
+  // ---- images (image_gen) ----
+
+  /**
+   * The images endpoint the owner's runs make images with: the connection `prefer` names first (the conversation's
+   * model's), then the environment's (OPENAI_IMAGE_MODEL), then the owner's other connections in order, each when it
+   * names an image model (a model marked imageGeneration). Undefined when none has one. Its requests go under the
+   * connection's address policy, as its chat requests do; its key goes only to its own URL.
+   */
+  async imageEndpoint(owner: OwnerScope, prefer?: string): Promise<ImageEndpoint | undefined> {
+    const candidates: { id: string; model: string }[] = [];
+    const envModel = this.config.llm.imageModel;
+    if (this.envConfigured && envModel) candidates.push({ id: ENV_CONNECTION_ID, model: envModel });
+    for (const c of await this.deps.store.listConnections(owner)) {
+      const model = imageModelOf(c.capabilities);
+      if (model) candidates.push({ id: c.id, model });
+    }
+    candidates.sort((a, b) => Number(b.id === prefer) - Number(a.id === prefer));
+    for (const { id, model } of candidates) {
+      let target: Target;
+      try {
+        target = await this.target(owner, id);
+      } catch {
+        continue; // a key that cannot be opened: the next connection
+      }
+      return {
+        baseURL: target.baseURL,
+        ...(target.apiKey ? { apiKey: target.apiKey } : {}),
+        model,
+        connection: target.name,
+        addressPolicy: this.addressPolicy(target.trusted),
+      };
+    }
+    return undefined;
   }
 
   // ---- servers on this machine ----

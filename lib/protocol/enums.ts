@@ -116,3 +116,9 @@ export type LocalServerKind = (typeof LOCAL_SERVER_KINDS)[number];
 /** The code of the llm-retry a server's 400 to native tool calls gives (the call is made again with the tools in the
  *  text); the page says so on the turn. */
 export const TOOLS_REFUSED_CODE = 'tools_refused';
+
+/** What a simulated user (HumanSimulator) says to end the dialogue: Qwen-Agent's marker, never a line of it. */
+export const SIMULATED_USER_STOP = '<|STOP|>';
+
+/** UserAgent's message when the real user is to speak next (Qwen-Agent's PENDING_USER_INPUT marker). */
+export const PENDING_USER_INPUT = '<!-- INTERRUPT: PENDING_USER_INPUT -->';

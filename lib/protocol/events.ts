@@ -122,34 +122,37 @@ export type ToolDecision = z.infer<typeof ToolDecisionSchema>;
 export const RETRIEVERS = ['assistant', 'tool', 'memory'] as const;
 export type Retriever = (typeof RETRIEVERS)[number];
 
+/** The first event of every run: who runs on what model, and the run's settings. */
+const RunStartSchema = z.object({
+  type: z.literal('run-start'),
+  ...base,
+  /** The agent's name (it names the messages it writes). */
+  agent: z.string(),
+  /** A saved agent's id (lib/agents), and its avatar: an emoji, or the URL of its image. */
+  agentId: z.string().optional(),
+  avatar: z.string().optional(),
+  /** Which kind of agent ran: how its events are read (a ReAct run's text is one transcript). */
+  kind: z.enum(AGENT_KINDS),
+  model: z.string(),
+  /** The connection the model was reached through (a name the user gave, "Environment", "Local"), when known. */
+  connection: z.string().optional(),
+  /** The model's prices when the run started (absent: none set). */
+  pricing: PricingSchema.optional(),
+  /** The model's context length in tokens when the run started (absent: unknown). */
+  contextLength: z.number().int().positive().optional(),
+  fncallMode: z.enum(FNCALL_MODES).optional(),
+  lang: z.enum(LANGS),
+  maxLlmCalls: z.number().int().positive(),
+  tools: z.array(z.string()),
+  /** The messages the run was given (after the agent's system message was added). Left out of the browser feed
+   *  (the run log keeps it for the inspector). */
+  input: z.array(MessageSchema).optional(),
+  replay: ReplayInfoSchema.optional(),
+});
+
 /** Every kind of event but the `child` wrapper. */
 const OWN_EVENTS = [
-  z.object({
-    type: z.literal('run-start'),
-    ...base,
-    /** The agent's name (it names the messages it writes). */
-    agent: z.string(),
-    /** A saved agent's id (lib/agents), and its avatar: an emoji, or the URL of its image. */
-    agentId: z.string().optional(),
-    avatar: z.string().optional(),
-    /** Which kind of agent ran: how its events are read (a ReAct run's text is one transcript). */
-    kind: z.enum(AGENT_KINDS),
-    model: z.string(),
-    /** The connection the model was reached through (a name the user gave, "Environment", "Local"), when known. */
-    connection: z.string().optional(),
-    /** The model's prices when the run started (absent: none set). */
-    pricing: PricingSchema.optional(),
-    /** The model's context length in tokens when the run started (absent: unknown). */
-    contextLength: z.number().int().positive().optional(),
-    fncallMode: z.enum(FNCALL_MODES).optional(),
-    lang: z.enum(LANGS),
-    maxLlmCalls: z.number().int().positive(),
-    tools: z.array(z.string()),
-    /** The messages the run was given (after the agent's system message was added). Left out of the browser feed
-     *  (the run log keeps it for the inspector). */
-    input: z.array(MessageSchema).optional(),
-    replay: ReplayInfoSchema.optional(),
-  }),
+  RunStartSchema,
   z.object({
     type: z.literal('llm-start'),
     ...base,
@@ -181,6 +184,11 @@ const OWN_EVENTS = [
     /** This text begins an assistant message of its own instead of continuing the iteration's text (ArticleAgent's
      *  step headings, each a message of its own as upstream yields them). */
     newMessage: z.literal(true).optional(),
+    /** With newMessage: the message is the user's (UserAgent's marker that the user is to speak). */
+    role: z.literal('user').optional(),
+    /** With newMessage: the message's own name instead of the agent's (GroupChatCreator's `background` and
+     *  `role_config` messages, as upstream names them). */
+    name: z.string().optional(),
   }),
   z.object({
     type: z.literal('llm-end'),
@@ -324,6 +332,8 @@ export interface ChildEvent extends z.infer<z.ZodObject<typeof base>> {
   agent: string;
   /** The child's own event: its run id, iterations and clock. */
   event: AgentEvent;
+  /** The child speaks as the user (a DialogueSimulator's simulated user): its answers are user messages. */
+  asUser?: true;
   /** The child is a step whose output its parent reads (ParallelDocQA's readers, a keyword strategy), not an answer:
    *  its messages are not the run's, and the page shows it folded. */
   aside?: true;
@@ -338,6 +348,7 @@ export const AgentEventSchema: z.ZodType<AgentEvent> = z.discriminatedUnion('typ
     ...base,
     agent: z.string(),
     event: z.lazy(() => AgentEventSchema),
+    asUser: z.literal(true).optional(),
     aside: z.literal(true).optional(),
   }),
 ]);
@@ -365,4 +376,22 @@ export type RetrievalStep = Omit<EventOf<'retrieval'>, keyof EventStamp | 'by' |
 
 export function parseAgentEvent(value: unknown): AgentEvent {
   return AgentEventSchema.parse(value);
+}
+
+const FeedRunStartSchema = RunStartSchema.omit({ runId: true }).partial({
+  input: true,
+  maxLlmCalls: true,
+  tools: true,
+  lang: true,
+  fncallMode: true,
+  pricing: true,
+  contextLength: true,
+});
+
+/** An event of the feed (the page's and POST /api/chat's), checked: the run id is said once per stream, not on each
+ *  event, and a run-start may carry only who ran on what model. */
+export function parseFeedEvent(value: unknown): FeedEvent {
+  if ((value as { type?: unknown } | null)?.type === 'run-start') return FeedRunStartSchema.parse(value);
+  const { runId: _runId, ...event } = AgentEventSchema.parse({ ...(value as object), runId: '' });
+  return event as FeedEvent;
 }

@@ -50,10 +50,13 @@ export const ACTION_RULES = {
   listUploadedDocuments: user('my uploads, to give an agent'),
   exportAgentFile: owned('export an agent'),
   importAgentFile: user('import an agent'),
+  draftAgentGroup: user('draft a group of agents with GroupChatCreator (a model call)'),
+  saveAgentGroup: user('save a drafted group as my agents'),
   // chat.ts
   sendMessage: owned('send a message (starts a run)'),
   regenerate: owned('regenerate an answer'),
   editAndResend: owned('edit a message and resend'),
+  simulateUserTurn: owned('a simulated user’s next message (Simulate a user)'),
   stopRun: owned('stop a run'),
   followRun: owned('follow a run in progress'),
   listConversations: user('list and search my conversations'),

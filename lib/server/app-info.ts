@@ -12,10 +12,19 @@ export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo>
   // Web search as the admin page last set it (another instance sharing the database may have changed it).
   await ctx.webSearch.apply().catch(() => {});
   const codeInterpreter = await ctx.tools.sandbox.info();
-  // MCP tools are listed per server (integrations.ts); tools that cannot run here (web_search without a provider) are
-  // not offered. Each prepared as a run would (code_interpreter's description then names its backend's packages).
+  // image_gen needs a connection of this user's with an images endpoint.
+  const makesImages = Boolean(await ctx.models.imageEndpoint(viewer.owner).catch(() => undefined));
+  // MCP tools are listed per server (integrations.ts); tools that cannot run here (web_search without a provider,
+  // amap_weather and image_search without their keys, image_gen without an images endpoint) are not offered. Each
+  // prepared as a run would (code_interpreter's description then names its backend's packages).
   const tools = [...TOOL_REGISTRY.entries()]
-    .filter(([name, cls]) => !isMcpToolClass(cls) && !unavailableReason(cls, ctx.tools) && !viewer.toolRefusal(name))
+    .filter(
+      ([name, cls]) =>
+        !isMcpToolClass(cls) &&
+        !unavailableReason(cls, ctx.tools) &&
+        !viewer.toolRefusal(name) &&
+        (name !== 'image_gen' || makesImages),
+    )
     .map(async ([name, cls]) => {
       const tool = new cls();
       await tool.prepare?.(ctx.tools);

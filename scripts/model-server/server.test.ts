@@ -570,3 +570,39 @@ describe('control endpoints (for tests in another process)', () => {
     }
   });
 });
+
+describe('images endpoint', () => {
+  it('answers OpenAI’s images.generate with a PNG of the prompt’s colour, inline or by an address it serves', async () => {
+    const { s, client } = await start();
+    const inline = await client.images.generate({ model: 'img', prompt: 'a square of #ff0000', size: '256x256' });
+    const png = Buffer.from(inline.data![0]!.b64_json!, 'base64');
+    expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
+    expect(png.readUInt32BE(16)).toBe(256); // IHDR width
+    const { default: sharp } = await import('sharp');
+    const { data } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+    expect([...data.subarray(0, 3)]).toEqual([255, 0, 0]);
+
+    const byUrl = await client.images.generate({ model: 'img', prompt: 'blue #0000ff', response_format: 'url' });
+    const res = await fetch(byUrl.data![0]!.url!);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    const raw = await sharp(Buffer.from(await res.arrayBuffer()))
+      .raw()
+      .toBuffer();
+    expect([...raw.subarray(0, 3)]).toEqual([0, 0, 255]);
+    expect(s.requests.filter((r) => r.path === '/v1/images/generations').map((r) => r.body.prompt)).toEqual([
+      'a square of #ff0000',
+      'blue #0000ff',
+    ]);
+  });
+
+  it('refuses a request without a prompt, and answers 404 when images are off', async () => {
+    const { s, client } = await start();
+    const err = await catchError(client.images.generate({ model: 'img', prompt: '' }));
+    expect(err).toBeInstanceOf(APIError);
+    expect((err as APIError).status).toBe(400);
+    await s.close();
+    server = await createModelServer({ images: false });
+    const off = new OpenAI({ baseURL: server.url, apiKey: 'x', maxRetries: 0 });
+    expect(((await catchError(off.images.generate({ model: 'img', prompt: 'x' }))) as APIError).status).toBe(404);
+  });
+});

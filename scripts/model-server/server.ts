@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Scenario, ScriptedReply } from '../../lib/protocol/fixture';
+import { imageSize, promptColour, solidPng } from './images';
 import { planReply, randomId, type PlannedReply } from './reply';
 import { ECHO_SCENARIO, ScriptExhaustedError, ScriptPlayer, type RecordedRequest, type Responder } from './script';
 import {
@@ -45,6 +46,9 @@ export interface ModelServerOptions {
   contextLength?: number;
   /** When set, /v1/* answers 401 to a request without `Authorization: Bearer <apiKey>`. */
   apiKey?: string;
+  /** Serve POST /v1/images/generations (images.ts); default true. 'url': always answer by address (as servers that
+   *  store their images do). False: it answers 404, as a server without it. */
+  images?: boolean | 'url';
 }
 
 export const DEFAULT_MODEL = 'scripted-model';
@@ -233,6 +237,27 @@ export async function createModelServer(opts: ModelServerOptions = {}): Promise<
     return jsonReply(res, reply, plan, meta);
   }
 
+  /** Images answered by address (response_format "url"), served at GET /v1/_images/<id>.png. */
+  const served = new Map<string, Buffer>();
+
+  function images(req: IncomingMessage, res: ServerResponse, body: unknown, parsed: boolean) {
+    const b = body as { prompt?: unknown; size?: unknown; response_format?: unknown } | undefined;
+    if (!parsed || !b || typeof b !== 'object') return sendError(res, 400, 'Request body is not valid JSON.');
+    if (typeof b.prompt !== 'string' || !b.prompt.trim())
+      return sendError(res, 400, "'prompt' is a required property.", 'missing_prompt');
+    const { width, height } = imageSize(b.size);
+    const png = solidPng(width, height, promptColour(b.prompt));
+    if (b.response_format !== 'url' && opts.images !== 'url')
+      return sendJson(res, 200, {
+        created: Math.floor(Date.now() / 1000),
+        data: [{ b64_json: png.toString('base64') }],
+      });
+    const id = randomId('img_');
+    served.set(id, png);
+    const url = `http://${req.headers.host ?? '127.0.0.1'}/v1/_images/${id}.png`;
+    return sendJson(res, 200, { created: Math.floor(Date.now() / 1000), data: [{ url }] });
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const method = req.method ?? 'GET';
@@ -260,6 +285,13 @@ export async function createModelServer(opts: ModelServerOptions = {}): Promise<
       return;
     }
     if (method === 'GET' && path === '/health') return sendJson(res, 200, { status: 'ok' });
+    // An image answered by address is public, as a provider's signed image URL is.
+    const image = /^\/v1\/_images\/([\w-]+)\.png$/.exec(path);
+    if (method === 'GET' && image && served.has(image[1]!)) {
+      const png = served.get(image[1]!)!;
+      res.writeHead(200, { ...CORS, 'content-type': 'image/png', 'content-length': String(png.length) });
+      return res.end(png);
+    }
     if (opts.control && path.startsWith('/_control/')) {
       requests.pop(); // control calls are not model requests
       if (method === 'PUT' && path === '/_control/scenario' && parsed && body && typeof body === 'object') {
@@ -291,6 +323,8 @@ export async function createModelServer(opts: ModelServerOptions = {}): Promise<
         })),
       });
     }
+    if (opts.images !== false && method === 'POST' && /^(\/[\w.-]+)*\/v1\/images\/generations$/.test(path))
+      return images(req, res, body, parsed);
     // Also under a prefix, as a server mounted below one answers (DashScope's /compatible-mode/v1).
     if (/^(\/[\w.-]+)*\/v1\/chat\/completions$/.test(path)) {
       if (method !== 'POST') return sendError(res, 405, `Method ${method} not allowed on ${path}.`);

@@ -63,13 +63,13 @@ describe('a request addressed to another name (DNS rebinding) is refused', () =>
   it('saving an mcpServers entry that runs /bin/sh is refused; the file is not written and nothing runs', async () => {
     const marker = path.join(app.dataDir, 'pwned');
     const config = JSON.stringify({ mcpServers: { x: { command: '/bin/sh', args: ['-c', `id > ${marker}`] } } });
-    const res = await callAction(app, 'saveMcpConfigText', [config], evil);
+    const res = await callAction(app, 'saveMcpConfigText', [config], evil, '/admin');
     expect(res.status).toBe(403);
     await new Promise((r) => setTimeout(r, 500));
     expect(existsSync(path.join(app.dataDir, 'mcp.json'))).toBe(false);
     expect(existsSync(marker)).toBe(false);
     // The same action from the app's own page is allowed (MCP_CONFIG_EDITABLE=1): the refusal was the Host's.
-    const own = await callAction(app, 'readMcpConfigText', []);
+    const own = await callAction(app, 'readMcpConfigText', [], {}, '/admin');
     expect(actionValue<{ ok: boolean }>(own).ok).toBe(true);
   });
 
