@@ -41,7 +41,7 @@ export async function parseDocumentBytes(
       break;
     case 'xlsx':
     case 'xls':
-      parsed = parseSheets(bytes, name, kind, limits.unzippedMaxBytes);
+      parsed = await parseSheets(bytes, name, kind, limits.unzippedMaxBytes);
       break;
     default: {
       const { text } = decodeText(bytes);

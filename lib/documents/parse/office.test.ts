@@ -102,8 +102,8 @@ describe('parseSheets', () => {
     ],
   };
 
-  it('reads an .xlsx: a page per sheet, each a markdown table under the sheet name', () => {
-    const { pages } = parseSheets(makeWorkbook(sheets, 'xlsx'), 'cargo.xlsx', 'xlsx', LIMIT);
+  it('reads an .xlsx: a page per sheet, each a markdown table under the sheet name', async () => {
+    const { pages } = await parseSheets(makeWorkbook(sheets, 'xlsx'), 'cargo.xlsx', 'xlsx', LIMIT);
     expect(pages).toEqual([
       {
         page: 1,
@@ -116,15 +116,15 @@ describe('parseSheets', () => {
     ]);
   });
 
-  it('reads the binary .xls format the same way', () => {
-    const { pages } = parseSheets(makeWorkbook(sheets, 'xls'), 'cargo.xls', 'xls', LIMIT);
+  it('reads the binary .xls format the same way', async () => {
+    const { pages } = await parseSheets(makeWorkbook(sheets, 'xls'), 'cargo.xls', 'xls', LIMIT);
     expect(pages.map((p) => p.paragraphs[0])).toEqual(['## Cargo', '## Crew']);
     expect(pages[0]!.paragraphs[1]).toContain('| Tidewick | 4200 | 2026-09-30 |');
   });
 
-  it('splits a long sheet into tables of 50 rows, each repeating the header', () => {
+  it('splits a long sheet into tables of 50 rows, each repeating the header', async () => {
     const rows = [['n', 'square'], ...Array.from({ length: 120 }, (_, i) => [i, i * i])];
-    const { pages } = parseSheets(makeWorkbook({ Squares: rows }, 'xlsx'), 's.xlsx', 'xlsx', LIMIT);
+    const { pages } = await parseSheets(makeWorkbook({ Squares: rows }, 'xlsx'), 's.xlsx', 'xlsx', LIMIT);
     const tables = pages[0]!.paragraphs.slice(1);
     expect(tables).toHaveLength(3);
     for (const t of tables) expect(t.startsWith('| n | square |\n| --- | --- |\n')).toBe(true);

@@ -1,18 +1,20 @@
 // Excel (.xlsx and the older binary .xls) through SheetJS: one page per sheet, each a markdown table of the cells'
 // formatted text. An .xlsx is inflated once first under the zip-bomb limits, since SheetJS inflates without any.
-import * as XLSX from '@e965/xlsx';
+import type * as Sheets from '@e965/xlsx';
+import { loadOptional } from '../../config/optional-package';
 import { DocumentError, type DocumentPage } from '../types';
 import { readZip } from '../zip';
 import { markdownTables } from './markdown-table';
 
-export function parseSheets(
+export async function parseSheets(
   bytes: Uint8Array,
   name: string,
   kind: 'xlsx' | 'xls',
   maxUnzipped: number,
-): { title?: string; pages: DocumentPage[] } {
+): Promise<{ title?: string; pages: DocumentPage[] }> {
   if (kind === 'xlsx') readZip(bytes, name, { maxTotal: maxUnzipped, keep: () => false });
-  let book: XLSX.WorkBook;
+  const XLSX = await loadOptional('@e965/xlsx', 'Reading spreadsheets', () => import('@e965/xlsx'));
+  let book: Sheets.WorkBook;
   try {
     book = XLSX.read(bytes, { type: 'array', dense: true, cellFormula: false, cellHTML: false, bookVBA: false });
   } catch (e) {
