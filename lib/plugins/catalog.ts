@@ -89,6 +89,12 @@ export class PluginCatalog {
     return this.agents().find((a) => a.id === id);
   }
 
+  /** The first agent of the first module outside the folder (the one `npm run serve` serves), if it has one. */
+  servedAgent(): PluginAgent | undefined {
+    const first = this.extra[0];
+    return first ? this.loaded.get(first)?.agents[0] : undefined;
+  }
+
   /** Every plugin tool, by name. */
   tools(): Map<string, ToolClass> {
     return new Map([...this.loaded.values()].flatMap((l) => [...l.tools]));
