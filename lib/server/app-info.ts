@@ -7,6 +7,7 @@ import { TOOL_REGISTRY, unavailableReason } from '../../tools';
 import { codeInterpreterInfo } from '../../tools/code-interpreter';
 import type { Viewer } from '../auth/viewer';
 import type { AppContext } from './context';
+import { pluginOfTool, syncPluginTools } from '../plugins';
 
 export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo> {
   void prepareMcpTools([]); // servers start connecting while the page loads
@@ -14,6 +15,8 @@ export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo>
   await ctx.webSearch.apply().catch(() => {});
   // First: once the backend is chosen, code_interpreter's description below names its packages.
   const codeInterpreter = await codeInterpreterInfo();
+  if (ctx.plugins) syncPluginTools(ctx.plugins);
+  const served = ctx.plugins?.servedAgent();
   return {
     models: { configured: await ctx.models.anyConfigured(viewer.owner), admin: viewer.admin },
     defaultSettings: ctx.defaultSettings(),
@@ -21,9 +24,24 @@ export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo>
     // provider) are not offered.
     tools: [...TOOL_REGISTRY.entries()]
       .filter(([name, cls]) => !isMcpToolClass(cls) && !unavailableReason(cls) && !viewer.toolRefusal(name))
-      .map(([name, cls]) => ({ name, description: new cls().description }))
+      .map(([name, cls]) => {
+        const plugin = pluginOfTool(cls);
+        return { name, description: new cls().description, ...(plugin ? { plugin } : {}) };
+      })
       .sort((a, b) => a.name.localeCompare(b.name)),
     maxLlmCalls: ctx.config.maxLlmCallsPerRun,
+    ...(viewer.admin && ctx.plugins?.failures().length ? { pluginFailures: ctx.plugins.failures() } : {}),
+    ...(served
+      ? {
+          defaultAgent: {
+            id: served.id,
+            name: served.name,
+            avatar: served.avatar,
+            description: served.description,
+            suggestions: served.suggestions,
+          },
+        }
+      : {}),
     codeInterpreter: viewer.admin ? codeInterpreter : { backend: codeInterpreter.backend },
     account:
       viewer.via === 'session' || viewer.via === 'api-key'
