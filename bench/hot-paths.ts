@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AgentEvent } from '../lib/protocol/events';
 import { countTokens } from '../lib/llm/tokens';
-import { openSqliteStore } from '../lib/store/sqlite';
+import { openSqliteStore } from '../lib/store';
 import { ownerScope } from '../lib/store/owner';
 
 const OWNER = ownerScope('owner-a');
@@ -66,7 +66,7 @@ const delta = (runId: string, i: number): AgentEvent => ({
 const BATCH = 50;
 
 async function appends(): Promise<{ single: number; batched: number; bare: number }> {
-  const chat = openSqliteStore(path.join(dir, 'store.db'));
+  const chat = await openSqliteStore(path.join(dir, 'store.db'));
   const turn = await chat.addTurn(OWNER, (await chat.createConversation(OWNER)).id, 'q');
   let run = 0;
   const single = await bestOf(async () => {

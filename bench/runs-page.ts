@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import type { AgentEvent } from '../lib/protocol/events';
 import { LOCAL_OWNER_ID, ownerScope } from '../lib/store/owner';
 import type { RunQuery } from '../lib/store/run-query';
-import { openSqliteStore } from '../lib/store/sqlite';
+import { openSqliteStore } from '../lib/store';
 import { flag } from './support/flags';
 import { quantile } from './support/stats';
 
@@ -163,7 +163,7 @@ async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-runs-page-'));
   const file = flag('keep', '') || path.join(dir, 'store.db'); // --keep <file>: leave the database there
   try {
-    const store = openSqliteStore(file);
+    const store = await openSqliteStore(file);
     let append = 0;
     let finish = 0;
     const fillStart = performance.now();
@@ -185,7 +185,7 @@ async function main() {
     const fillMs = performance.now() - fillStart;
     await store.close();
     copyIndexRows(file);
-    const reopened = openSqliteStore(file);
+    const reopened = await openSqliteStore(file);
 
     const queries: [string, RunQuery][] = [
       ['newest first, page 1', {}],

@@ -18,7 +18,7 @@ import { FnCallAgent } from '../lib/agent';
 import { loadConfig } from '../lib/config';
 import { createChatModel } from '../lib/llm';
 import { createAppContext } from '../lib/server/context';
-import { openSqliteStore } from '../lib/store/sqlite';
+import { openSqliteStore } from '../lib/store';
 import { flushTelemetry, startTelemetry, stopTelemetry } from '../lib/telemetry';
 import { BaseTool } from '../tools';
 import { machineLoad } from './support/app';
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const model = await child(['bench/loop-server.ts']);
   const receiver = await child(['scripts/otlp-receiver/main.ts']);
   const dir = mkdtempSync(path.join(tmpdir(), 'telemetry-bench-'));
-  const store = openSqliteStore(path.join(dir, 'bench.db'));
+  const store = await openSqliteStore(path.join(dir, 'bench.db'));
   const tool = new Noop();
   const { chat: service } = await createAppContext(
     loadConfig({ DATA_DIR: dir, CONVERSATION_TITLES: 'message' }),

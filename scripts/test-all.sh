@@ -3,8 +3,8 @@
 # against the scripted model server and a third-party mock server), a production build, the security suite against
 # that build (vitest.security.config.mts), several instances on one PostgreSQL database against that build
 # (vitest.instances.config.mts), and the browser tests (Playwright with Debian's chromium). The PostgreSQL tests
-# (the store suite's second half, the shared live runs, the two instances) run against a throwaway cluster started
-# here (scripts/pg-cluster.sh) and stopped at the end. Ends with one plain "N passed, N failed" line over every test
+# (the store's contract suite on PostgreSQL, the shared live runs, the two instances) run against a throwaway cluster
+# started here (scripts/pg-cluster.sh) and stopped at the end. Ends with one plain "N passed, N failed" line over every test
 # that ran.
 set -uo pipefail
 cd "$(dirname "$0")/.."

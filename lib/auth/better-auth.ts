@@ -12,7 +12,6 @@ import { APIError } from 'better-auth/api';
 import { getMigrations } from 'better-auth/db/migration';
 import { admin } from 'better-auth/plugins/admin';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
-import { SqliteDialect } from 'kysely';
 import type { OidcEnvConfig } from '../config';
 import { PEER_HEADER } from '../http/peer';
 import type { AuthDatabase } from '../store/types';
@@ -40,12 +39,10 @@ export interface AuthOptions {
   gate: SignUpGate;
 }
 
-/** better-auth's view of our database. SQLite: without interactive transactions, because the store writes on the same
- *  connection synchronously, and a transaction held across an await would take those writes in with it. PostgreSQL:
- *  the store's pool (each transaction takes a connection of its own). */
+/** better-auth's view of our database: the store's own Kysely (lib/store/types.ts AuthDatabase says why its
+ *  transactions are off on SQLite). */
 function databaseOf(db: AuthDatabase) {
-  if (db.type === 'postgres') return db.pool;
-  return { dialect: new SqliteDialect({ database: db.handle }), type: 'sqlite' as const, transaction: false };
+  return { db: db.db, type: db.type, transaction: db.transactions };
 }
 
 export function createAuth(opts: AuthOptions) {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../protocol/events';
-import { openSqliteStore } from '../store/sqlite';
+import { openSqliteStore } from '../store';
 import type { ChatStore } from '../store/types';
 import { coalesceDeltas, InMemoryLiveRuns } from './live-runs';
 import { ownerScope, type OwnerScope } from '../store/owner';
@@ -27,7 +27,7 @@ const runEnd: AgentEvent = {
 /** A real SQLite store holding run 'r', which notes the size of each batch of events it is given and writes it a
  *  moment later. */
 async function storeWithRun(): Promise<{ store: ChatStore; batches: number[] }> {
-  const real = openSqliteStore(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'live-runs-')), 'chat.db'));
+  const real = await openSqliteStore(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'live-runs-')), 'chat.db'));
   const turn = await real.addTurn(OWNER, (await real.createConversation(OWNER)).id, 'q');
   await real.startRun(OWNER, turn.id, 'r');
   const batches: number[] = [];

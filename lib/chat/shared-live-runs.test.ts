@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { freshDatabase, postgresMissing, queryRows, type TestDatabase } from '../../test/support/postgres';
 import type { AgentEvent } from '../protocol/events';
-import { openPostgresStore, type PostgresChatStore, type PostgresStoreOptions } from '../store/pg-store';
+import { openPostgresStore, type PostgresChatStore, type PostgresStoreOptions } from '../store';
 import { SharedLiveRuns } from './shared-live-runs';
 import { ownerScope } from '../store/owner';
 

@@ -11,7 +11,7 @@ import { startLimited } from '../http/run-limits';
 import type { Actor } from '../chat/actor';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
-import { CompletionFold, RunFailedError } from './completion';
+import { CompletionFold } from './completion';
 import { apiError } from './errors';
 import { apiModels, findModel, MODEL_OWNER } from './models';
 import { checkForAgent, InvalidRequestError, parseCompletionRequest } from './request';

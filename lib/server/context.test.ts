@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../store/sqlite';
+import { openSqliteStore } from '../store';
 import { appContext, closeAppContext } from './context';
 import { ownerScope } from '../store/owner';
 
@@ -24,7 +24,7 @@ describe('appContext', () => {
   it('builds the services once over <DATA_DIR>/agent-studio.db, marking runs an earlier process left running', async () => {
     const dataDir = path.join(dir, 'nested', 'data');
     fs.mkdirSync(dataDir, { recursive: true });
-    const earlier = openSqliteStore(path.join(dataDir, 'agent-studio.db'));
+    const earlier = await openSqliteStore(path.join(dataDir, 'agent-studio.db'));
     const turn = await earlier.addTurn(OWNER, (await earlier.createConversation(OWNER)).id, 'q');
     await earlier.startRun(OWNER, turn.id, 'left-running');
     await earlier.close();

@@ -1,90 +1,107 @@
-// The agents table of the SQLite store: the agents users saved, each definition kept whole as JSON, and which uploads
-// their documents hold (agent_documents). Every query filters by the owner, so another user's agent reads as unknown.
+// The agents users saved, each definition kept whole as JSON, and which uploads their documents hold
+// (agent_documents: a file an agent holds is its owner's, and its bytes stay while one holds them). Every query
+// filters by the owner, so another user's agent reads as unknown.
 import { randomUUID } from 'node:crypto';
-import type Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import type { Db } from './dialect';
+import { cols, query } from './query';
 import { NotFoundError } from './errors';
-import { LOCAL_OWNER_ID, type OwnerScope } from './owner';
-import type { AgentDefinition, SavedAgent } from './types';
+import type { OwnerScope } from './owner';
+import type { Ctx } from './context';
+import type { Tables } from './tables';
+import type { AgentDefinition, AgentStore, SavedAgent } from './types';
 
-export interface AgentRow {
-  id: string;
-  definition_json: string;
-  created_at: number;
-  updated_at: number;
+const COLUMNS = ['id', 'definition_json', 'created_at', 'updated_at'] as const;
+
+const Q = {
+  insert: query((d, p) =>
+    d.db
+      .insertInto('agents')
+      .values(cols(p, ['id', 'owner_id', 'name', 'definition_json', 'created_at', 'updated_at']))
+      .returning(COLUMNS),
+  ),
+  one: query((d, p) =>
+    d.db.selectFrom('agents').select(COLUMNS).where('id', '=', p('id')).where('owner_id', '=', p('owner')),
+  ),
+  // Oldest first; by name in the store (the same order whatever the database's collation).
+  all: query((d, p) =>
+    d.db
+      .selectFrom('agents')
+      .select([...COLUMNS, 'name'])
+      .where('owner_id', '=', p('owner'))
+      .orderBy('created_at')
+      .orderBy(sql.ref(d.ord)),
+  ),
+  update: query((d, p) =>
+    d.db
+      .updateTable('agents')
+      .set(cols(p, ['name', 'definition_json', 'updated_at']))
+      .where('id', '=', p('id'))
+      .where('owner_id', '=', p('owner_id'))
+      .returning(COLUMNS),
+  ),
+  delete: query((d, p) => d.db.deleteFrom('agents').where('id', '=', p('id')).where('owner_id', '=', p('owner'))),
+  drop: query((d, p) => d.db.deleteFrom('agent_documents').where('agent_id', '=', p('id'))),
+  hold: query((d, p) =>
+    d.db.insertInto('agent_documents').values({ agent_id: p('id'), owner_id: p('owner'), hash: p('hash') }),
+  ),
+};
+
+export function agentStore(ctx: Ctx): AgentStore {
+  const { db } = ctx;
+
+  /** Which uploads the agent's documents hold, rewritten with its definition, in its transaction. */
+  async function holdDocuments(db: Db, owner: OwnerScope, id: string, definition: AgentDefinition) {
+    await Q.drop.run(ctx, db, { id });
+    for (const hash of new Set((definition.documents ?? []).map((doc) => doc.hash)))
+      await Q.hold.run(ctx, db, { id, owner: owner.ownerId, hash });
+  }
+
+  return {
+    async createAgent(owner, definition) {
+      const at = ctx.now();
+      return ctx.write(async (db) => {
+        const values = { id: randomUUID(), owner_id: owner.ownerId, name: definition.name, created_at: at };
+        const json = JSON.stringify(definition);
+        const row = (await Q.insert.first(ctx, db, { ...values, definition_json: json, updated_at: at }))!;
+        await holdDocuments(db, owner, row.id, definition);
+        return toAgent(row);
+      });
+    },
+
+    async getAgent(owner, id) {
+      const row = await Q.one.first(ctx, db, { id, owner: owner.ownerId });
+      return row && toAgent(row);
+    },
+
+    /** By lower-cased name, then oldest first. */
+    async listAgents(owner) {
+      const key = (row: { name: string }) => row.name.toLowerCase();
+      const rows = await Q.all.all(ctx, db, { owner: owner.ownerId });
+      return rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).map(toAgent);
+    },
+
+    async updateAgent(owner, id, definition) {
+      return ctx.write(async (db) => {
+        const values = { id, owner_id: owner.ownerId, name: definition.name, updated_at: ctx.now() };
+        const row = await Q.update.first(ctx, db, { ...values, definition_json: JSON.stringify(definition) });
+        if (!row) throw new NotFoundError(`Unknown agent id "${id}".`);
+        await holdDocuments(db, owner, id, definition);
+        return toAgent(row);
+      });
+    },
+
+    deleteAgent: async (owner, id) => (await Q.delete.run(ctx, db, { id, owner: owner.ownerId })) > 0,
+  };
 }
 
-export const COLUMNS = 'id, definition_json, created_at, updated_at';
+/** The built-in local owner's agents become `owner`'s (ChatStore.adoptLocalData), in its transaction. */
+export async function adoptAgents(db: Db, from: string, to: string): Promise<void> {
+  await db.updateTable('agent_documents').set({ owner_id: to }).where('owner_id', '=', from).execute();
+  await db.updateTable('agents').set({ owner_id: to }).where('owner_id', '=', from).execute();
+}
 
-export function toAgent(row: AgentRow): SavedAgent {
+function toAgent(row: Omit<Tables['agents'], 'owner_id' | 'name'>): SavedAgent {
   const definition = JSON.parse(row.definition_json) as AgentDefinition;
   return { ...definition, id: row.id, createdAt: row.created_at, updatedAt: row.updated_at };
-}
-
-export class SqliteAgents {
-  private readonly sql;
-
-  constructor(
-    db: Database.Database,
-    private readonly now: () => number,
-  ) {
-    const p = <Params extends unknown[], Row = unknown>(source: string) => db.prepare<Params, Row>(source);
-    this.sql = {
-      insert: p<[string, string, string, string, number, number]>(
-        'INSERT INTO agents (id, owner_id, name, definition_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      one: p<[string, string], AgentRow>(`SELECT ${COLUMNS} FROM agents WHERE id = ? AND owner_id = ?`),
-      all: p<[string], AgentRow>(`SELECT ${COLUMNS} FROM agents WHERE owner_id = ? ORDER BY lower(name), created_at`),
-      update: p<[string, string, number, string, string]>(
-        'UPDATE agents SET name = ?, definition_json = ?, updated_at = ? WHERE id = ? AND owner_id = ?',
-      ),
-      delete: p<[string, string]>('DELETE FROM agents WHERE id = ? AND owner_id = ?'),
-      adopt: p<[string, string]>('UPDATE agents SET owner_id = ? WHERE owner_id = ?'),
-      dropDocuments: p<[string]>('DELETE FROM agent_documents WHERE agent_id = ?'),
-      addDocument: p<[string, string, string]>(
-        'INSERT OR IGNORE INTO agent_documents (agent_id, owner_id, hash) VALUES (?, ?, ?)',
-      ),
-      adoptDocuments: p<[string, string]>('UPDATE agent_documents SET owner_id = ? WHERE owner_id = ?'),
-    };
-    this.write = db.transaction((owner: OwnerScope, id: string, definition: AgentDefinition, isNew: boolean) => {
-      const at = this.now();
-      const json = JSON.stringify(definition);
-      if (isNew) this.sql.insert.run(id, owner.ownerId, definition.name, json, at, at);
-      else if (!this.sql.update.run(definition.name, json, at, id, owner.ownerId).changes)
-        throw new NotFoundError(`Unknown agent id "${id}".`);
-      this.sql.dropDocuments.run(id);
-      for (const doc of definition.documents ?? []) this.sql.addDocument.run(id, owner.ownerId, doc.hash);
-      return toAgent(this.sql.one.get(id, owner.ownerId)!);
-    });
-  }
-
-  /** Saves the definition and which uploads its documents hold, in one transaction. */
-  private readonly write: (owner: OwnerScope, id: string, definition: AgentDefinition, isNew: boolean) => SavedAgent;
-
-  create(owner: OwnerScope, definition: AgentDefinition): SavedAgent {
-    return this.write(owner, randomUUID(), definition, true);
-  }
-
-  get(owner: OwnerScope, id: string): SavedAgent | undefined {
-    const row = this.sql.one.get(id, owner.ownerId);
-    return row && toAgent(row);
-  }
-
-  list(owner: OwnerScope): SavedAgent[] {
-    return this.sql.all.all(owner.ownerId).map(toAgent);
-  }
-
-  update(owner: OwnerScope, id: string, definition: AgentDefinition): SavedAgent {
-    return this.write(owner, id, definition, false);
-  }
-
-  delete(owner: OwnerScope, id: string): boolean {
-    return this.sql.delete.run(id, owner.ownerId).changes > 0;
-  }
-
-  /** The built-in local owner's agents become the first admin's (with the rest of the local data). */
-  adoptLocal(owner: OwnerScope): number {
-    if (owner.ownerId === LOCAL_OWNER_ID) return 0;
-    this.sql.adoptDocuments.run(owner.ownerId, LOCAL_OWNER_ID);
-    return this.sql.adopt.run(owner.ownerId, LOCAL_OWNER_ID).changes;
-  }
 }

@@ -1,30 +1,147 @@
-// The model_connections table of the SQLite store: servers added on the page, their encrypted keys, and what the
-// user set and the servers taught about their models. A row with no owner is server-wide (everyone reads it); else
-// only its owner reads or changes it, and the SQL says so.
+// Model connections: servers added on the page, their encrypted keys, and what the user set and the servers taught
+// about their models. A connection with no owner is server-wide (everyone reads it, only the server scope changes
+// it); else only its owner reads or changes it, and the SQL says so.
 import { randomUUID } from 'node:crypto';
-import type Database from 'better-sqlite3';
+import { sql } from 'kysely';
 import type { CapabilityHints } from '../llm/capabilities';
 import type { ModelRates } from '../llm/cost';
+import type { Dialect } from './dialect';
+import { cols, query } from './query';
 import { NotFoundError } from './errors';
-import type { OwnerScope } from './owner';
-import type { ConnectionInput, ConnectionStore, StoredConnection } from './types';
+import type { Ctx } from './context';
+import type { Tables } from './tables';
+import type { ConnectionStore, StoredConnection } from './types';
 
-export interface ConnectionRow {
-  id: string;
-  owner_id: string | null;
-  name: string;
-  base_url: string;
-  api_key_cipher: string | null;
-  capabilities_json: string;
-  rates_json: string;
-  created_at: number;
-  updated_at: number;
+const COLUMNS = [
+  'id',
+  'owner_id',
+  'name',
+  'base_url',
+  'api_key_cipher',
+  'capabilities_json',
+  'rates_json',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** Rows the owner reads: the server-wide ones and their own. */
+const visible = (d: Dialect, owner: never) =>
+  d.db
+    .selectFrom('model_connections')
+    .select(COLUMNS)
+    .where((eb) => eb.or([eb('owner_id', 'is', null), eb('owner_id', '=', owner)]));
+/** The rows one scope changes: the owner's own, or (owner null) the server-wide ones. */
+const own = (owner: never) => sql<boolean>`coalesce(owner_id, '') = coalesce(CAST(${owner} AS text), '')`;
+
+const Q = {
+  list: query((d, p) => visible(d, p('owner')).orderBy('created_at').orderBy(sql.ref(d.ord))),
+  one: query((d, p) => visible(d, p('owner')).where('id', '=', p('id'))),
+  insert: query((d, p) => d.db.insertInto('model_connections').values(cols(p, COLUMNS)).returning(COLUMNS)),
+  owned: query((d, p) =>
+    d.db
+      .selectFrom('model_connections')
+      .select(COLUMNS)
+      .where('id', '=', p('id'))
+      .where(own(p('owner')))
+      .$if(d.rowLocks, (q) => q.forUpdate()),
+  ),
+  update: query((d, p) =>
+    d.db
+      .updateTable('model_connections')
+      .set(cols(p, ['name', 'base_url', 'api_key_cipher', 'capabilities_json', 'rates_json', 'updated_at']))
+      .where('id', '=', p('id'))
+      .returning(COLUMNS),
+  ),
+  remove: query((d, p) =>
+    d.db
+      .deleteFrom('model_connections')
+      .where('id', '=', p('id'))
+      .where(own(p('owner'))),
+  ),
+  forget: query((d, p) => d.db.deleteFrom('learned_capabilities').where('connection_id', '=', p('id'))),
+  learned: query((d, p) =>
+    d.db.selectFrom('learned_capabilities').select(['model', 'hints_json']).where('connection_id', '=', p('id')),
+  ),
+  // Merged in the database, so that two instances learning at once both count.
+  learn: query((d, p) =>
+    d.db
+      .insertInto('learned_capabilities')
+      .values({ connection_id: p('id'), model: p('model'), hints_json: p('hints') })
+      .onConflict((oc) =>
+        oc.columns(['connection_id', 'model']).doUpdateSet({
+          hints_json: d.jsonMerge(sql`learned_capabilities.hints_json`, sql`excluded.hints_json`),
+        }),
+      ),
+  ),
+};
+
+export function connectionStore(ctx: Ctx): ConnectionStore {
+  const { db } = ctx;
+  const json = (v: object) => JSON.stringify(v);
+
+  return {
+    listConnections: async (owner) => (await Q.list.all(ctx, db, { owner: owner.ownerId })).map(toConnection),
+
+    async getConnection(owner, id) {
+      const row = await Q.one.first(ctx, db, { id, owner: owner.ownerId });
+      return row && toConnection(row);
+    },
+
+    async addConnection(owner, input) {
+      const at = ctx.now();
+      const row = await Q.insert.first(ctx, db, {
+        id: randomUUID(),
+        owner_id: owner?.ownerId ?? null,
+        name: input.name,
+        base_url: input.baseURL,
+        api_key_cipher: input.apiKeyCipher,
+        capabilities_json: json(input.capabilities ?? {}),
+        rates_json: json(input.rates ?? {}),
+        created_at: at,
+        updated_at: at,
+      });
+      return toConnection(row!);
+    },
+
+    async updateConnection(owner, id, patch) {
+      return ctx.write(async (db) => {
+        const row = await Q.owned.first(ctx, db, { id, owner: owner?.ownerId ?? null });
+        if (!row) throw new NotFoundError(`Unknown connection id "${id}".`);
+        const current = toConnection(row);
+        const updated = await Q.update.first(ctx, db, {
+          id,
+          name: patch.name ?? current.name,
+          base_url: patch.baseURL ?? current.baseURL,
+          api_key_cipher: patch.apiKeyCipher !== undefined ? patch.apiKeyCipher : current.apiKeyCipher,
+          capabilities_json: json(patch.capabilities ?? current.capabilities),
+          rates_json: json(patch.rates ?? current.rates),
+          updated_at: ctx.now(),
+        });
+        return toConnection(updated!);
+      });
+    },
+
+    /** The connection and what was learnt of its models, together. */
+    async removeConnection(owner, id) {
+      return ctx.write(async (db) => {
+        if (!(await Q.remove.run(ctx, db, { id, owner: owner?.ownerId ?? null }))) return false;
+        await Q.forget.run(ctx, db, { id });
+        return true;
+      });
+    },
+
+    async learnedCapabilities(connectionId) {
+      const rows = await Q.learned.all(ctx, db, { id: connectionId });
+      return Object.fromEntries(rows.map((r) => [r.model, JSON.parse(r.hints_json) as CapabilityHints]));
+    },
+
+    async learnCapabilities(connectionId, model, hints) {
+      await Q.learn.run(ctx, db, { id: connectionId, model, hints: json(hints) });
+    },
+  };
 }
 
-export const COLUMNS =
-  'id, owner_id, name, base_url, api_key_cipher, capabilities_json, rates_json, created_at, updated_at';
-
-export function toConnection(row: ConnectionRow): StoredConnection {
+function toConnection(row: Tables['model_connections']): StoredConnection {
   return {
     id: row.id,
     ownerId: row.owner_id,
@@ -36,121 +153,4 @@ export function toConnection(row: ConnectionRow): StoredConnection {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
-}
-
-export class SqliteConnections implements ConnectionStore {
-  private readonly sql;
-
-  constructor(
-    private readonly db: Database.Database,
-    private readonly now: () => number,
-  ) {
-    const p = <Params extends unknown[], Row = unknown>(source: string) => db.prepare<Params, Row>(source);
-    this.sql = {
-      insert: p<[string, string | null, string, string, string | null, string, string, number, number]>(
-        `INSERT INTO model_connections (id, owner_id, name, base_url, api_key_cipher, capabilities_json, rates_json,
-           created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      one: p<[string], ConnectionRow>(`SELECT ${COLUMNS} FROM model_connections WHERE id = ?`),
-      visibleOne: p<[string, string], ConnectionRow>(
-        `SELECT ${COLUMNS} FROM model_connections WHERE id = ? AND (owner_id IS NULL OR owner_id = ?)`,
-      ),
-      // Rows one scope changes: the owner's own, or (owner NULL) the server-wide ones.
-      ownedOne: p<[string, string | null], ConnectionRow>(
-        `SELECT ${COLUMNS} FROM model_connections WHERE id = ? AND owner_id IS ?`,
-      ),
-      visibleTo: p<[string], ConnectionRow>(
-        `SELECT ${COLUMNS} FROM model_connections WHERE owner_id IS NULL OR owner_id = ? ORDER BY created_at, rowid`,
-      ),
-      update: p<[string, string, string | null, string, string, number, string, string | null]>(
-        `UPDATE model_connections SET name = ?, base_url = ?, api_key_cipher = ?, capabilities_json = ?, rates_json = ?,
-           updated_at = ? WHERE id = ? AND owner_id IS ?`,
-      ),
-      remove: p<[string, string | null]>('DELETE FROM model_connections WHERE id = ? AND owner_id IS ?'),
-      forget: p<[string]>('DELETE FROM learned_capabilities WHERE connection_id = ?'),
-      learned: p<[string], { model: string; hints_json: string }>(
-        'SELECT model, hints_json FROM learned_capabilities WHERE connection_id = ?',
-      ),
-      learnedOne: p<[string, string], { hints_json: string }>(
-        'SELECT hints_json FROM learned_capabilities WHERE connection_id = ? AND model = ?',
-      ),
-      learn: p<[string, string, string]>(
-        `INSERT INTO learned_capabilities (connection_id, model, hints_json) VALUES (?, ?, ?)
-           ON CONFLICT (connection_id, model) DO UPDATE SET hints_json = excluded.hints_json`,
-      ),
-    };
-  }
-
-  async listConnections(owner: OwnerScope): Promise<StoredConnection[]> {
-    return this.sql.visibleTo.all(owner.ownerId).map(toConnection);
-  }
-
-  async getConnection(owner: OwnerScope, id: string): Promise<StoredConnection | undefined> {
-    const row = this.sql.visibleOne.get(id, owner.ownerId);
-    return row && toConnection(row);
-  }
-
-  async addConnection(owner: OwnerScope | null, input: ConnectionInput): Promise<StoredConnection> {
-    const id = randomUUID();
-    const at = this.now();
-    this.sql.insert.run(
-      id,
-      owner?.ownerId ?? null,
-      input.name,
-      input.baseURL,
-      input.apiKeyCipher,
-      JSON.stringify(input.capabilities ?? {}),
-      JSON.stringify(input.rates ?? {}),
-      at,
-      at,
-    );
-    return toConnection(this.sql.one.get(id)!);
-  }
-
-  async updateConnection(
-    owner: OwnerScope | null,
-    id: string,
-    patch: Partial<ConnectionInput>,
-  ): Promise<StoredConnection> {
-    const ownerId = owner?.ownerId ?? null;
-    return this.db.transaction(() => {
-      const row = this.sql.ownedOne.get(id, ownerId);
-      if (!row) throw new NotFoundError(`Unknown connection id "${id}".`);
-      const current = toConnection(row);
-      this.sql.update.run(
-        patch.name ?? current.name,
-        patch.baseURL ?? current.baseURL,
-        patch.apiKeyCipher !== undefined ? patch.apiKeyCipher : current.apiKeyCipher,
-        JSON.stringify(patch.capabilities ?? current.capabilities),
-        JSON.stringify(patch.rates ?? current.rates),
-        this.now(),
-        id,
-        ownerId,
-      );
-      return toConnection(this.sql.one.get(id)!);
-    })();
-  }
-
-  async removeConnection(owner: OwnerScope | null, id: string): Promise<boolean> {
-    return this.db.transaction(() => {
-      if (this.sql.remove.run(id, owner?.ownerId ?? null).changes === 0) return false;
-      this.sql.forget.run(id);
-      return true;
-    })();
-  }
-
-  async learnedCapabilities(connectionId: string): Promise<Record<string, CapabilityHints>> {
-    const out: Record<string, CapabilityHints> = {};
-    for (const row of this.sql.learned.all(connectionId))
-      out[row.model] = JSON.parse(row.hints_json) as CapabilityHints;
-    return out;
-  }
-
-  async learnCapabilities(connectionId: string, model: string, hints: CapabilityHints): Promise<void> {
-    this.db.transaction(() => {
-      const row = this.sql.learnedOne.get(connectionId, model);
-      const merged = { ...(row ? (JSON.parse(row.hints_json) as CapabilityHints) : {}), ...hints };
-      this.sql.learn.run(connectionId, model, JSON.stringify(merged));
-    })();
-  }
 }

@@ -1,138 +1,147 @@
-// The documents table of the SQLite store: records of uploaded files per conversation, owned through it (a record is
-// found only by its conversation's owner). Whether bytes are held also counts saved agents' documents.
+// Records of the files uploaded to a conversation, owned through it: a record is found only by its conversation's
+// owner. Whether bytes are held also counts saved agents' documents (agent_documents, kept by agents.ts).
 import { randomUUID } from 'node:crypto';
-import type Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import type { Dialect } from './dialect';
+import { cols, query, record } from './query';
 import { NotFoundError } from './errors';
-import type { OwnerScope } from './owner';
-import type { DocumentStore, DocumentUpdate, StoredDocument } from './types';
+import type { Ctx } from './context';
+import type { Tables } from './tables';
+import type { DocumentStore, StoredDocument } from './types';
 
-interface DocumentRow {
-  id: string;
-  conversation_id: string;
-  hash: string;
-  name: string;
-  size: number;
-  state: StoredDocument['state'];
-  kind: string | null;
-  pages: number | null;
-  title: string | null;
-  error: string | null;
-  error_code: string | null;
-  created_at: number;
-}
-
-const COLUMNS =
-  'd.id, d.conversation_id, d.hash, d.name, d.size, d.state, d.kind, d.pages, d.title, d.error, d.error_code, d.created_at';
-/** The documents of conversations the owner (the last parameter) has. */
-const OWNED = 'documents d JOIN conversations c ON c.id = d.conversation_id';
+const COLUMNS = [
+  'id',
+  'conversation_id',
+  'hash',
+  'name',
+  'size',
+  'state',
+  'kind',
+  'pages',
+  'title',
+  'error',
+  'error_code',
+  'created_at',
+] as const;
 
 export function documentRef(hash: string, name: string): string {
   return `files/${hash}/${name}`;
 }
 
-function toDocument(row: DocumentRow): StoredDocument {
-  const doc: StoredDocument = {
-    id: row.id,
-    conversationId: row.conversation_id,
-    hash: row.hash,
-    name: row.name,
-    size: row.size,
-    ref: documentRef(row.hash, row.name),
-    state: row.state,
-    createdAt: row.created_at,
+/** The ids of the owner's conversations. */
+const owned = (d: Dialect, owner: never) => d.db.selectFrom('conversations').select('id').where('owner_id', '=', owner);
+const n = sql<number>`count(*)`.as('n');
+/** The owner's document `p('id')`. */
+const mine = (d: Dialect, p: (name: string) => never) =>
+  sql<boolean>`id = ${p('id')} AND conversation_id IN (SELECT id FROM conversations WHERE owner_id = ${p('owner')})`;
+
+const Q = {
+  conversation: query((d, p) => owned(d, p('owner')).where('id', '=', p('id'))),
+  insert: query((d, p) =>
+    d.db
+      .insertInto('documents')
+      .values({ ...cols(p, ['id', 'conversation_id', 'hash', 'name', 'size', 'created_at']), state: 'parsing' })
+      .returning(COLUMNS),
+  ),
+  one: query((d, p) => d.db.selectFrom('documents').select(COLUMNS).where(mine(d, p))),
+  ofConversation: query((d, p) =>
+    d.db
+      .selectFrom('documents')
+      .select(COLUMNS)
+      .where('conversation_id', '=', p('conversation'))
+      .where('conversation_id', 'in', owned(d, p('owner')))
+      .orderBy('created_at')
+      .orderBy(sql.ref(d.ord)),
+  ),
+  ready: query((d, p) =>
+    d.db
+      .updateTable('documents')
+      .set({ state: 'ready', kind: p('kind'), pages: p('pages'), title: p('title'), error: null, error_code: null })
+      .where(mine(d, p))
+      .returning(COLUMNS),
+  ),
+  failed: query((d, p) =>
+    d.db
+      .updateTable('documents')
+      .set({ state: 'error', error: p('error'), error_code: p('code') })
+      .where(mine(d, p))
+      .returning(COLUMNS),
+  ),
+  remove: query((d, p) => d.db.deleteFrom('documents').where(mine(d, p)).returning(COLUMNS)),
+  // A conversation's upload, or a saved agent's document (agent_documents, kept by agents.ts).
+  owned: query((d, p) =>
+    d.db
+      .selectFrom('documents')
+      .select(n)
+      .where('hash', '=', p('hash'))
+      .where('conversation_id', 'in', owned(d, p('owner')))
+      .unionAll(
+        d.db.selectFrom('agent_documents').select(n).where('hash', '=', p('hash')).where('owner_id', '=', p('owner')),
+      ),
+  ),
+  // Every owner's: whether the bytes may go (never answered to a client).
+  all: query((d, p) =>
+    d.db
+      .selectFrom('documents')
+      .select(n)
+      .where('hash', '=', p('hash'))
+      .unionAll(d.db.selectFrom('agent_documents').select(n).where('hash', '=', p('hash'))),
+  ),
+};
+
+export function documentStore(ctx: Ctx): DocumentStore {
+  const { db } = ctx;
+  const holders = async (rows: Promise<{ n: number }[]>) => (await rows).reduce((sum, r) => sum + Number(r.n), 0);
+
+  return {
+    async addDocument(owner, { conversationId, hash, name, size }) {
+      return ctx.write(async (db) => {
+        if (!(await Q.conversation.first(ctx, db, { id: conversationId, owner: owner.ownerId })))
+          throw new NotFoundError(`Unknown conversation id "${conversationId}".`);
+        const values = { id: randomUUID(), conversation_id: conversationId, hash, name, size, created_at: ctx.now() };
+        return toDocument((await Q.insert.first(ctx, db, values))!);
+      });
+    },
+
+    async getDocument(owner, id) {
+      const row = await Q.one.first(ctx, db, { id, owner: owner.ownerId });
+      return row && toDocument(row);
+    },
+
+    async listDocuments(owner, conversationId) {
+      return (await Q.ofConversation.all(ctx, db, { conversation: conversationId, owner: owner.ownerId })).map(
+        toDocument,
+      );
+    },
+
+    async updateDocument(owner, id, update) {
+      const row =
+        update.state === 'ready'
+          ? await Q.ready.first(ctx, db, { id, owner: owner.ownerId, ...update, title: update.title ?? null })
+          : await Q.failed.first(ctx, db, {
+              id,
+              owner: owner.ownerId,
+              error: update.error,
+              code: update.errorCode ?? null,
+            });
+      if (!row) throw new NotFoundError(`Unknown document id "${id}".`);
+      return toDocument(row);
+    },
+
+    async removeDocument(owner, id) {
+      const row = await Q.remove.first(ctx, db, { id, owner: owner.ownerId });
+      return row && toDocument(row);
+    },
+
+    ownsUpload: async (owner, hash) => (await holders(Q.owned.all(ctx, db, { hash, owner: owner.ownerId }))) > 0,
+    countDocumentsWithHash: (hash) => holders(Q.all.all(ctx, db, { hash })),
   };
-  if (row.kind !== null) doc.kind = row.kind;
-  if (row.pages !== null) doc.pages = row.pages;
-  if (row.title !== null) doc.title = row.title;
-  if (row.error !== null) doc.error = row.error;
-  if (row.error_code !== null) doc.errorCode = row.error_code;
-  return doc;
 }
 
-export class SqliteDocuments implements DocumentStore {
-  private readonly sql;
-
-  constructor(
-    private readonly db: Database.Database,
-    private readonly now: () => number,
-  ) {
-    const p = <Params extends unknown[], Row = unknown>(source: string) => db.prepare<Params, Row>(source);
-    this.sql = {
-      insert: p<[string, string, string, string, number, number]>(
-        `INSERT INTO documents (id, conversation_id, hash, name, size, state, created_at) VALUES (?, ?, ?, ?, ?, 'parsing', ?)`,
-      ),
-      one: p<[string, string], DocumentRow>(`SELECT ${COLUMNS} FROM ${OWNED} WHERE d.id = ? AND c.owner_id = ?`),
-      ofConversation: p<[string, string], DocumentRow>(
-        `SELECT ${COLUMNS} FROM ${OWNED} WHERE d.conversation_id = ? AND c.owner_id = ? ORDER BY d.created_at, d.rowid`,
-      ),
-      // After an owned lookup in the same transaction.
-      ready: p<[string, number, string | null, string]>(
-        `UPDATE documents SET state = 'ready', kind = ?, pages = ?, title = ?, error = NULL, error_code = NULL WHERE id = ?`,
-      ),
-      failed: p<[string, string | null, string]>(
-        `UPDATE documents SET state = 'error', error = ?, error_code = ? WHERE id = ?`,
-      ),
-      remove: p<[string]>('DELETE FROM documents WHERE id = ?'),
-      // A conversation's upload, or a saved agent's document (agent_documents, kept by SqliteAgents).
-      ownsHash: p<[string, string, string, string], { n: number }>(
-        `SELECT (SELECT count(*) FROM ${OWNED} WHERE d.hash = ? AND c.owner_id = ?)
-              + (SELECT count(*) FROM agent_documents WHERE hash = ? AND owner_id = ?) AS n`,
-      ),
-      // Every owner's: whether the bytes may go (never answered to a client).
-      countHash: p<[string, string], { n: number }>(
-        `SELECT (SELECT count(*) FROM documents WHERE hash = ?)
-              + (SELECT count(*) FROM agent_documents WHERE hash = ?) AS n`,
-      ),
-      conversationOwned: p<[string, string], { id: string }>(
-        'SELECT id FROM conversations WHERE id = ? AND owner_id = ?',
-      ),
-    };
-  }
-
-  async addDocument(
-    owner: OwnerScope,
-    input: { conversationId: string; hash: string; name: string; size: number },
-  ): Promise<StoredDocument> {
-    return this.db.transaction(() => {
-      if (!this.sql.conversationOwned.get(input.conversationId, owner.ownerId))
-        throw new NotFoundError(`Unknown conversation id "${input.conversationId}".`);
-      const id = randomUUID();
-      this.sql.insert.run(id, input.conversationId, input.hash, input.name, input.size, this.now());
-      return toDocument(this.sql.one.get(id, owner.ownerId)!);
-    })();
-  }
-
-  async getDocument(owner: OwnerScope, id: string): Promise<StoredDocument | undefined> {
-    const row = this.sql.one.get(id, owner.ownerId);
-    return row && toDocument(row);
-  }
-
-  async listDocuments(owner: OwnerScope, conversationId: string): Promise<StoredDocument[]> {
-    return this.sql.ofConversation.all(conversationId, owner.ownerId).map(toDocument);
-  }
-
-  async updateDocument(owner: OwnerScope, id: string, update: DocumentUpdate): Promise<StoredDocument> {
-    return this.db.transaction(() => {
-      if (!this.sql.one.get(id, owner.ownerId)) throw new NotFoundError(`Unknown document id "${id}".`);
-      if (update.state === 'ready') this.sql.ready.run(update.kind, update.pages, update.title ?? null, id);
-      else this.sql.failed.run(update.error, update.errorCode ?? null, id);
-      return toDocument(this.sql.one.get(id, owner.ownerId)!);
-    })();
-  }
-
-  async removeDocument(owner: OwnerScope, id: string): Promise<StoredDocument | undefined> {
-    return this.db.transaction(() => {
-      const row = this.sql.one.get(id, owner.ownerId);
-      if (row) this.sql.remove.run(id);
-      return row && toDocument(row);
-    })();
-  }
-
-  async ownsUpload(owner: OwnerScope, hash: string): Promise<boolean> {
-    return (this.sql.ownsHash.get(hash, owner.ownerId, hash, owner.ownerId)?.n ?? 0) > 0;
-  }
-
-  async countDocumentsWithHash(hash: string): Promise<number> {
-    return this.sql.countHash.get(hash, hash)?.n ?? 0;
-  }
+function toDocument(row: Tables['documents']): StoredDocument {
+  const { id, conversation_id: conversationId, hash, name, size, state, created_at: createdAt } = row;
+  return record<StoredDocument>(
+    { id, conversationId, hash, name, size, ref: documentRef(hash, name), state, createdAt },
+    { kind: row.kind, pages: row.pages, title: row.title, error: row.error, errorCode: row.error_code },
+  );
 }

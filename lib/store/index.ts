@@ -1,18 +1,34 @@
 // The store the app opens: SQLite under DATA_DIR by default, PostgreSQL when DATABASE_URL says so (the composition
-// root, lib/server/context.ts, opens it once per process).
+// root, lib/server/context.ts, opens it once per process). One store (store.ts) over either dialect.
 import fs from 'node:fs';
 import path from 'node:path';
-import { openPostgresStore, type PostgresStoreOptions } from './pg-store';
-import { openSqliteStore } from './sqlite';
+import { openPostgresDialect, type PostgresOptions } from './postgres-dialect';
+import type { RunBus } from './run-bus';
+import { openSqliteDialect } from './sqlite-dialect';
+import { createStore, type StoreOptions } from './store';
 import type { ChatStore, ConversationSettings } from './types';
 
 export const DB_FILE_NAME = 'agent-studio.db';
+
+export type PostgresStoreOptions = StoreOptions & PostgresOptions;
+export type PostgresChatStore = ChatStore & { readonly runBus: RunBus };
 
 export interface OpenStoreOptions {
   defaults?: ConversationSettings;
   /** postgres://… (DATABASE_URL): PostgreSQL, which several instances may share; else SQLite in `dataDir`. */
   databaseUrl?: string;
   postgres?: Omit<PostgresStoreOptions, 'defaults'>;
+}
+
+/** The store on one SQLite file (created when missing). */
+export function openSqliteStore(file: string, opts: StoreOptions = {}): Promise<ChatStore> {
+  return createStore(openSqliteDialect(file), opts);
+}
+
+/** The store on PostgreSQL at `url` (postgres://…): this instance's heartbeat renews its runs' leases and marks
+ *  interrupted the runs whose lease ran out (unless `maintenance` is false). */
+export async function openPostgresStore(url: string, opts: PostgresStoreOptions = {}): Promise<PostgresChatStore> {
+  return (await createStore(openPostgresDialect(url, opts), opts)) as PostgresChatStore;
 }
 
 /** The store (a SQLite file in `dataDir`, created when missing, or the PostgreSQL database). Runs whose driver is
@@ -24,7 +40,7 @@ export async function openStore(dataDir: string, opts: OpenStoreOptions = {}): P
     store = await openPostgresStore(opts.databaseUrl, { ...opts.postgres, defaults: opts.defaults });
   } else {
     fs.mkdirSync(dataDir, { recursive: true });
-    store = openSqliteStore(path.join(dataDir, DB_FILE_NAME), { defaults: opts.defaults });
+    store = await openSqliteStore(path.join(dataDir, DB_FILE_NAME), { defaults: opts.defaults });
   }
   await store.markInterruptedRuns();
   return store;

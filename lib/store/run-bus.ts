@@ -1,6 +1,7 @@
-// How the instances sharing one database tell each other about runs: a store across the network (PostgreSQL) offers
-// this beside the ChatStore, and the registry of runs in progress (lib/chat/shared-live-runs.ts) uses it to follow,
-// stop and answer runs that another instance drives. A single-process store (SQLite) has none.
+// How the instances sharing one database tell each other about runs: a store whose dialect can notify (PostgreSQL's
+// LISTEN/NOTIFY, postgres-dialect.ts) offers this beside the ChatStore, and the registry of runs in progress
+// (lib/chat/shared-live-runs.ts) uses it to follow, stop and answer runs that another instance drives. A
+// single-process store (SQLite) has none.
 //
 // - The run log is the source: a follower reads events from the store; the bus only says that there is more to read
 //   (and when a run ended), it never carries the events themselves.
@@ -8,7 +9,10 @@
 //   instance died) is marked interrupted by another instance. Only the lease holder can append to a run's log or
 //   finish it, so two instances never drive the same run.
 // - Stops and tool decisions for a run go to the instance that holds it, which answers.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
+import type { BusTransport, Db, Listener } from './dialect';
 
 export type RunControl = { kind: 'stop' } | { kind: 'decide'; functionId: string; decision: ToolDecision };
 
@@ -53,4 +57,302 @@ export interface RunBus {
   onControl(handler: (runId: string, message: RunControl) => Promise<ControlAnswer>): void;
   /** The runs of a conversation still running, on any instance. */
   runningRunsOf(conversationId: string): Promise<string[]>;
+}
+
+export interface BusOptions {
+  /** RUN_LEASE_MS: a run's lease lasts this long past its holder's last heartbeat. Default 10 s. */
+  leaseMs?: number;
+  /** false: no heartbeat or sweep on a timer (a test calls them). Default true. */
+  maintenance?: boolean;
+  /** How long a control waits for the holder's answer. Default 5 s. */
+  controlTimeoutMs?: number;
+}
+
+export const DEFAULT_LEASE_MS = 10_000;
+const DEFAULT_CONTROL_TIMEOUT_MS = 5_000;
+/** The channel that says a run's log grew (`<run id> <last seq>`) or that the run ended (`<run id> end`). */
+export const EVENTS_CHANNEL = 'agent_studio_run_events';
+/** An instance's own channel: `control <id>`, a control for one of its runs; `answer <id>`, the answer to one it
+ *  sent. Payloads are ids only: the rows hold the rest, so nothing is lost to NOTIFY's 8000-byte limit, and a
+ *  connection that drops and comes back re-reads what it may have missed. */
+const OWN_CHANNEL_PREFIX = 'agent_studio_i_';
+
+export class ControlTimeoutError extends Error {
+  override name = 'ControlTimeoutError';
+}
+
+export function leaseTimes(leaseMs = DEFAULT_LEASE_MS): LeaseTimes {
+  return { leaseMs, heartbeatMs: Math.max(50, Math.round(leaseMs / 5)) };
+}
+
+/**
+ * The run bus over the store's database and its dialect's notifications. Leases: every `heartbeatMs` (leaseMs / 5)
+ * an instance renews the leases of the runs it drives to now + leaseMs and marks interrupted every run whose lease
+ * ran out (the store's markInterruptedRuns). A killed instance's runs are therefore marked within leaseMs +
+ * heartbeatMs of its last heartbeat (12 s with the default RUN_LEASE_MS of 10 s) by any instance still running, or
+ * by the next one to start.
+ */
+export class SharedRunBus implements RunBus {
+  readonly instanceId = randomUUID().replaceAll('-', '');
+  readonly lease: LeaseTimes;
+  private readonly held = new Set<string>();
+  private readonly watchers = new Map<string, Set<() => void>>();
+  private readonly answers = new Map<number, () => void>();
+  private handler?: (runId: string, message: RunControl) => Promise<ControlAnswer>;
+  private listener?: Listener;
+  private closed = false;
+  private timer?: ReturnType<typeof setInterval>;
+  private failing = false;
+  private readonly controlTimeoutMs: number;
+
+  private constructor(
+    private readonly db: Db,
+    private readonly transport: BusTransport,
+    opts: BusOptions,
+  ) {
+    this.lease = leaseTimes(opts.leaseMs);
+    this.controlTimeoutMs = opts.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS;
+  }
+
+  /** The bus of a new instance, listening once this resolves. */
+  static async start(db: Db, transport: BusTransport, opts: BusOptions): Promise<SharedRunBus> {
+    const bus = new SharedRunBus(db, transport, opts);
+    bus.listener = await transport.listen(
+      bus.instanceId,
+      [EVENTS_CHANNEL, bus.ownChannel],
+      (channel, payload) => bus.notified(channel, payload),
+      () => void bus.resumed(),
+    );
+    return bus;
+  }
+
+  private get ownChannel(): string {
+    return OWN_CHANNEL_PREFIX + this.instanceId;
+  }
+
+  // --- What the store asks of it ---
+
+  /** Tells followers on other instances that the run ended (at `db`'s commit). */
+  ended(db: Db, runId: string): Promise<void> {
+    return this.transport.notify(db, EVENTS_CHANNEL, `${runId} end`);
+  }
+
+  /** Controls nobody will read any more: their run is over. */
+  async dropStaleControls(): Promise<void> {
+    await this.db
+      .deleteFrom('run_controls')
+      .where('run_id', 'in', (eb) => eb.selectFrom('runs').select('runs.id').where('runs.status', '<>', 'running'))
+      .where('created_at', '<', sql<Date>`${this.transport.now} - interval '1 minute'`)
+      .execute();
+  }
+
+  // --- Heartbeat ---
+
+  /** Starts the heartbeat: leases renewed, then `sweep` (the store's markInterruptedRuns). */
+  maintain(sweep: () => Promise<number>): void {
+    this.timer = setInterval(() => void this.beat(sweep), this.lease.heartbeatMs);
+    this.timer.unref();
+  }
+
+  /** One heartbeat: renew this instance's leases, then close the runs whose lease ran out. */
+  async beat(sweep: () => Promise<number>): Promise<void> {
+    try {
+      await this.renew();
+      await sweep();
+      if (this.failing) console.error('[store] heartbeat: PostgreSQL answers again');
+      this.failing = false;
+    } catch (e) {
+      if (!this.failing && !this.closed)
+        console.error(`[store] heartbeat failed (leases not renewed): ${e instanceof Error ? e.message : String(e)}`);
+      this.failing = true;
+    }
+  }
+
+  async renew(): Promise<void> {
+    if (!this.held.size) return;
+    await this.db
+      .updateTable('runs')
+      .set({ lease_until: this.transport.until(this.lease.leaseMs) })
+      .where('id', 'in', [...this.held])
+      .where('status', '=', 'running')
+      .where('lease_holder', '=', this.instanceId)
+      .execute();
+  }
+
+  hold(runId: string): void {
+    this.held.add(runId);
+  }
+
+  release(runId: string): void {
+    this.held.delete(runId);
+  }
+
+  // --- Following runs ---
+
+  async readTail(runId: string, afterSeq: number): Promise<RunTail | undefined> {
+    // The run's status and its events after the seq, read in one statement: once it reads as ended, every event is
+    // there.
+    const rows = await this.db
+      .selectFrom('runs as r')
+      .leftJoin('run_events as e', (join) => join.onRef('e.run_id', '=', 'r.id').on('e.seq', '>', afterSeq))
+      .select(['r.status', 'e.seq', 'e.json'])
+      .where('r.id', '=', runId)
+      .orderBy('e.seq')
+      .execute();
+    if (!rows.length) return undefined;
+    const events: AgentEvent[] = [];
+    let lastSeq = afterSeq;
+    for (const row of rows) {
+      if (row.seq === null || row.json === null) continue;
+      events.push(JSON.parse(row.json) as AgentEvent);
+      lastSeq = row.seq;
+    }
+    return { events, lastSeq, running: rows[0]!.status === 'running' };
+  }
+
+  async watch(runId: string, onChange: () => void): Promise<() => void> {
+    let set = this.watchers.get(runId);
+    if (!set) this.watchers.set(runId, (set = new Set()));
+    set.add(onChange);
+    await this.listener?.ready;
+    return () => {
+      set.delete(onChange);
+      if (!set.size && this.watchers.get(runId) === set) this.watchers.delete(runId);
+    };
+  }
+
+  async runningRunsOf(conversationId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('runs as r')
+      .innerJoin('turns as t', 't.id', 'r.turn_id')
+      .select('r.id')
+      .where('t.conversation_id', '=', conversationId)
+      .where('r.status', '=', 'running')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  // --- Controls ---
+
+  onControl(handler: (runId: string, message: RunControl) => Promise<ControlAnswer>): void {
+    this.handler = handler;
+  }
+
+  async control(runId: string, message: RunControl): Promise<ControlAnswer> {
+    const lease = await this.db
+      .selectFrom('runs')
+      .select(['status', 'lease_holder'])
+      .where('id', '=', runId)
+      .executeTakeFirst();
+    // Held by this instance but not in its registry: nobody drives it any more, and its lease will run out.
+    if (!lease || lease.status !== 'running' || !lease.lease_holder || lease.lease_holder === this.instanceId)
+      return 'not-running';
+    const holder = lease.lease_holder;
+    await this.listener?.ready;
+    const id = await this.db.transaction().execute(async (tx) => {
+      const row = await tx
+        .insertInto('run_controls')
+        .values({ run_id: runId, holder, sender: this.instanceId, message_json: JSON.stringify(message) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await this.transport.notify(tx, OWN_CHANNEL_PREFIX + holder, `control ${row.id}`);
+      return row.id;
+    });
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    this.answers.set(id, wake);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.controlTimeoutMs)));
+      // The answer may have come before we listened for it: look once, then wait for the NOTIFY (or the time-out).
+      let answer = await this.answerOf(id);
+      if (!answer) {
+        await Promise.race([woken, timedOut]);
+        answer = await this.answerOf(id);
+      }
+      if (!answer) throw new ControlTimeoutError('The instance running this run did not answer in time.');
+      await this.db.deleteFrom('run_controls').where('id', '=', id).execute();
+      return answer;
+    } finally {
+      clearTimeout(timer);
+      this.answers.delete(id);
+    }
+  }
+
+  private async answerOf(id: number): Promise<ControlAnswer | undefined> {
+    const row = await this.db.selectFrom('run_controls').select('answer').where('id', '=', id).executeTakeFirst();
+    return (row?.answer ?? undefined) as ControlAnswer | undefined;
+  }
+
+  /** A control sent to this instance: ask the registry, write its answer, tell the sender. */
+  private async answerControl(id: number): Promise<void> {
+    try {
+      const row = await this.db
+        .selectFrom('run_controls')
+        .select(['run_id', 'message_json'])
+        .where('id', '=', id)
+        .where('holder', '=', this.instanceId)
+        .where('answer', 'is', null)
+        .executeTakeFirst();
+      if (!row) return; // answered already
+      const message = JSON.parse(row.message_json) as RunControl;
+      const answer = this.handler ? await this.handler(row.run_id, message) : 'not-running';
+      await this.db.transaction().execute(async (tx) => {
+        const sent = await tx
+          .updateTable('run_controls')
+          .set({ answer })
+          .where('id', '=', id)
+          .returning('sender')
+          .executeTakeFirst();
+        if (sent) await this.transport.notify(tx, OWN_CHANNEL_PREFIX + sent.sender, `answer ${id}`);
+      });
+    } catch (e) {
+      if (!this.closed) console.error(`[store] a run control failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private notified(channel: string, payload: string): void {
+    const space = payload.lastIndexOf(' ');
+    if (channel === EVENTS_CHANNEL) {
+      for (const onChange of this.watchers.get(payload.slice(0, space)) ?? []) onChange();
+      return;
+    }
+    const id = Number(payload.slice(space + 1));
+    if (payload.startsWith('control ')) void this.answerControl(id);
+    else if (payload.startsWith('answer ')) this.answers.get(id)?.();
+  }
+
+  /** After the listening connection came back: what it may have missed is read again (every watched run, every
+   *  control left unanswered). */
+  private async resumed(): Promise<void> {
+    for (const set of this.watchers.values()) for (const onChange of set) onChange();
+    const rows = await this.db
+      .selectFrom('run_controls')
+      .select('id')
+      .where('holder', '=', this.instanceId)
+      .where('answer', 'is', null)
+      .orderBy('id')
+      .execute()
+      .catch(() => []);
+    for (const row of rows) void this.answerControl(row.id);
+  }
+
+  async releaseAll(): Promise<void> {
+    clearInterval(this.timer);
+    // Runs still held are cut off with this instance: their leases end now, so another instance marks them
+    // interrupted at its next heartbeat instead of after a whole lease.
+    await this.db
+      .updateTable('runs')
+      .set({ lease_until: this.transport.now })
+      .where('lease_holder', '=', this.instanceId)
+      .where('status', '=', 'running')
+      .execute()
+      .catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.releaseAll();
+    await this.listener?.stop();
+  }
 }

@@ -1,6 +1,5 @@
 // What the Runs page's index keeps of a finished run, read once from its log: the summary row, a row per tool call
-// and per model call, and the text a search looks in. One reading for both stores (run-index.ts on SQLite,
-// pg-run-index.ts on PostgreSQL), so the two cannot index a run differently.
+// and per model call, and the text a search looks in (run-index.ts writes them, on either database).
 import { runCost } from '../llm/cost';
 import { contentText } from '../llm/schema';
 import { AGENT_KINDS, type AgentKind } from '../protocol/enums';

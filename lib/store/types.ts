@@ -1,8 +1,7 @@
 // What the app keeps: conversations, their turns (a user message each), the runs that answered each turn, and every
-// event of every run in order; uploaded documents; API keys, invites and the server's settings. One interface with two
-// implementations: SQLite (the default, one process) and PostgreSQL (DATABASE_URL; several instances may share it).
-// Every method answers with a Promise (a database across the network answers later); the SQLite store does its work
-// before it returns and answers with a settled one.
+// event of every run in order; uploaded documents; API keys, invites and the server's settings. One interface, one
+// implementation over two databases (dialect.ts): SQLite (the default, one process) and PostgreSQL (DATABASE_URL;
+// several instances may share it). Every method answers with a Promise.
 //
 // Ownership: a conversation has an owner, and everything that hangs off it (turns, runs and their events, documents,
 // per-conversation settings, tools' work directories) is its owner's. Every method that takes an id or lists takes
@@ -15,6 +14,7 @@ import type { ModelRates } from '../llm/cost';
 import type { ContentItem, Lang, Message } from '../llm/schema';
 import type { RunSearchStore } from './run-query';
 import type { OwnerScope } from './owner';
+import type { AuthDatabase } from './dialect';
 import type { RunBus } from './run-bus';
 
 /** The title of a conversation that has none yet (one started by an upload); the page shows it in its language. */
@@ -155,9 +155,7 @@ export interface ChatStore extends DocumentStore, AccountStore, ConnectionStore,
   close(): Promise<void>;
 }
 
-/** Where lib/auth keeps users and sessions: the store's own database (SQLite's handle, PostgreSQL's pool). */
-export type AuthDatabase =
-  { type: 'sqlite'; handle: import('better-sqlite3').Database } | { type: 'postgres'; pool: import('pg').Pool };
+export type { AuthDatabase } from './dialect';
 
 // --- Documents uploaded to a conversation ---
 

@@ -12,7 +12,7 @@ import { PEER_HEADER } from '../../lib/http/peer';
 import { clearLimits } from '../../lib/http/rate-limit';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { LOCAL_OWNER_ID, ownerScope } from '../../lib/store/owner';
-import { openPostgresStore } from '../../lib/store/pg-store';
+import { openPostgresStore } from '../../lib/store';
 import { freshDatabase, postgresMissing, queryRows, type TestDatabase } from '../support/postgres';
 
 const missing = postgresMissing();

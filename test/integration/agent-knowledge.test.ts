@@ -15,7 +15,7 @@ import { storedFilePath } from '../../lib/documents/file-ref';
 import type { AgentEvent } from '../../lib/protocol/events';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore, SavedAgent } from '../../lib/store/types';
 import { handleUpload } from '../../lib/uploads/http';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
@@ -37,7 +37,7 @@ beforeAll(async () => {
   // File-aware tools and the Assistant read uploads under the process's DATA_DIR, as in the app.
   savedDataDir = process.env.DATA_DIR;
   process.env.DATA_DIR = dataDir;
-  store = openSqliteStore(path.join(dataDir, 'agent-studio.db'));
+  store = await openSqliteStore(path.join(dataDir, 'agent-studio.db'));
   const env = { DATA_DIR: dataDir, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', OPENAI_MODEL: 'server-model' };
   ctx = await createAppContext(loadConfig({ ...env, LLM_MAX_RETRIES: '0' }), store);
 });

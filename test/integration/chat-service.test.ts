@@ -7,7 +7,7 @@ import { FnCallAgent, type AgentEvent } from '../../lib/agent';
 import type { ChatService } from '../../lib/chat/service';
 import { runFeed } from '../../lib/chat/feed';
 import type { FeedEvent } from '../../lib/protocol/events';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { createChatModel } from '../../lib/llm';
@@ -24,7 +24,7 @@ let service: ChatService;
 
 beforeAll(async () => {
   server = await createModelServer();
-  store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'chat-service-')), 'chat.db'));
+  store = await openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'chat-service-')), 'chat.db'));
   service = (
     await chatContext(
       store,

@@ -15,7 +15,7 @@ import { waterfallRows } from '../../lib/inspect/timeline';
 import type { AgentEvent } from '../../lib/protocol/events';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { follow } from '../support/chat';
@@ -30,7 +30,7 @@ const ACTOR = everyToolActor(OWNER);
 beforeAll(async () => {
   model = await createModelServer();
   dataDir = await mkdtemp(path.join(tmpdir(), 'child-runs-'));
-  store = openSqliteStore(path.join(dataDir, 'agent-studio.db'));
+  store = await openSqliteStore(path.join(dataDir, 'agent-studio.db'));
   const env = { DATA_DIR: dataDir, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', OPENAI_MODEL: 'm' };
   ctx = await createAppContext(loadConfig({ ...env, LLM_MAX_RETRIES: '0' }), store);
 });

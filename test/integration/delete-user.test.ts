@@ -12,7 +12,7 @@ import { isViewer, type Viewer } from '../../lib/auth/viewer';
 import { parseAgentDefinition } from '../../lib/chat/saved-agents';
 import { loadConfig } from '../../lib/config';
 import { createAppContext, type AppContext } from '../../lib/server/context';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 
 let dataDir: string;
 let ctx: AppContext;
@@ -49,7 +49,7 @@ beforeAll(async () => {
       MODEL_SCAN_PORTS: 'off',
       ALLOW_PRIVATE_MODEL_URLS: '1',
     }),
-    openSqliteStore(file),
+    await openSqliteStore(file),
   );
   db = new Database(file, { readonly: true });
 });

@@ -12,7 +12,7 @@ import type { AgentEvent } from '../../lib/protocol/events';
 import { createAppContext } from '../../lib/server/context';
 import { everyToolActor } from '../../lib/chat/actor';
 import { ownerScope } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import { handleUpload } from '../../lib/uploads/http';
 import type { DocumentService } from '../../lib/uploads/service';
@@ -41,7 +41,7 @@ beforeEach(async () => {
   // File-aware tools find the uploads under the process's DATA_DIR, as in the app.
   savedDataDir = process.env.DATA_DIR;
   process.env.DATA_DIR = dataDir;
-  store = openSqliteStore(path.join(dataDir, 'agent-studio.db'));
+  store = await openSqliteStore(path.join(dataDir, 'agent-studio.db'));
   const env = {
     DATA_DIR: dataDir,
     OPENAI_BASE_URL: server.url,

@@ -16,7 +16,7 @@ import { artifactResponse } from '../../lib/sandbox/artifact-response';
 import { shutdownSharedPool } from '../../lib/sandbox/pool';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
 import { attachmentItems } from '../../lib/uploads/attachments';
 import { toolImageResponse, uploadedImageResponse } from '../../lib/uploads/image-response';
@@ -49,7 +49,7 @@ beforeAll(async () => {
     credentials: { accessKeyId: s3.env.S3_ACCESS_KEY_ID!, secretAccessKey: s3.env.S3_SECRET_ACCESS_KEY! },
   });
   // The one database every instance uses.
-  store = openSqliteStore(path.join(await tempDir(), 'agent-studio.db'));
+  store = await openSqliteStore(path.join(await tempDir(), 'agent-studio.db'));
   // Tools read the process's environment (DATA_DIR, S3_*), as in the app.
   Object.assign(process.env, s3.env, { CODE_INTERPRETER_BACKEND: 'pyodide', CODE_INTERPRETER_TIMEOUT_MS: '20000' });
 });

@@ -17,7 +17,7 @@ import { loadConfig } from '../../lib/config';
 import { buildRunExport } from '../../lib/inspect/export';
 import { ownerScope } from '../../lib/store/owner';
 import { defaultSettings } from '../../lib/store/settings';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore, StoredDocument } from '../../lib/store/types';
 import { handleUpload } from '../../lib/uploads/http';
 import { uploadedImageResponse } from '../../lib/uploads/image-response';
@@ -58,7 +58,7 @@ async function open(model: string, env: Record<string, string> = {}) {
 
 beforeEach(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'images-'));
-  store = openSqliteStore(path.join(dataDir, 'agent-studio.db'));
+  store = await openSqliteStore(path.join(dataDir, 'agent-studio.db'));
   server.reset();
   server.setScenario({ fallback: { content: 'A blue rectangle.' } });
 });

@@ -17,7 +17,7 @@ import { resetMcpManager } from '../../lib/mcp/manager';
 import type { EventOf } from '../../lib/protocol/events';
 import { createAppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
 import { toolImageResponse } from '../../lib/uploads/image-response';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
@@ -47,7 +47,7 @@ beforeAll(async () => {
   Object.assign(process.env, { DATA_DIR: dataDir, MCP_CONFIG: config });
   await resetMcpManager();
   server = await createModelServer();
-  store = openSqliteStore(path.join(dataDir, 'agent-studio.db'));
+  store = await openSqliteStore(path.join(dataDir, 'agent-studio.db'));
   const env = { DATA_DIR: dataDir, MCP_CONFIG: config, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'k' };
   const ctx = await createAppContext(loadConfig({ ...env, OPENAI_MODEL: 'gpt-4o', LLM_MAX_RETRIES: '0' }), store);
   chat = ctx.chat;

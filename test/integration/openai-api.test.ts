@@ -13,7 +13,7 @@ import { parseAgentDefinition } from '../../lib/chat/saved-agents';
 import { loadConfig } from '../../lib/config';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { ownerScope, storageRoot } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { startApiServer, type ApiServer } from '../support/api-server';
@@ -34,7 +34,7 @@ const ACTORS: Record<string, Actor> = { 'key-a': everyToolActor(A), 'key-b': eve
 beforeAll(async () => {
   model = await createModelServer();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'openai-api-'));
-  store = openSqliteStore(path.join(dataDir, 'chat.db'));
+  store = await openSqliteStore(path.join(dataDir, 'chat.db'));
   const config = loadConfig({ DATA_DIR: dataDir, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', OPENAI_MODEL: 'm' });
   ctx = await createAppContext(config, store);
   api = await startApiServer(ctx, ACTORS);

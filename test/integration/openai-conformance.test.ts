@@ -15,7 +15,7 @@ import { parseAgentDefinition } from '../../lib/chat/saved-agents';
 import { loadConfig } from '../../lib/config';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { startApiServer, type ApiServer } from '../support/api-server';
@@ -32,7 +32,7 @@ let reactAgent: string;
 beforeAll(async () => {
   model = await createModelServer();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'openai-conformance-'));
-  store = openSqliteStore(path.join(dataDir, 'chat.db'));
+  store = await openSqliteStore(path.join(dataDir, 'chat.db'));
   // The default run limits (no MAX_RUNS_PER_MINUTE here): this file is a client's test run.
   const config = loadConfig({ DATA_DIR: dataDir, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', OPENAI_MODEL: 'm' });
   ctx = await createAppContext(config, store);

@@ -9,7 +9,7 @@ import { loadRunExport } from '../../lib/inspect/load';
 import { markRawStream } from '../../lib/inspect/raw-stream';
 import type { AgentEvent } from '../../lib/protocol/events';
 import { ownerScope } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { chatContext, drain, follow } from '../support/chat';
@@ -21,7 +21,7 @@ let store: ChatStore;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'raw-stream-'));
   server = await createModelServer();
-  store = openSqliteStore(path.join(dir, 'chat.db'));
+  store = await openSqliteStore(path.join(dir, 'chat.db'));
 });
 afterAll(async () => {
   await store.close();

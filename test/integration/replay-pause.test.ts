@@ -8,7 +8,7 @@ import { FnCallAgent, type AgentEvent } from '../../lib/agent';
 import { SKIPPED_BY_USER } from '../../lib/agent/tool-call';
 import type { ChatService } from '../../lib/chat/service';
 import { compareRuns } from '../../lib/compare/runs';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import type { ScriptedReply } from '../../lib/protocol/fixture';
@@ -28,7 +28,7 @@ let service: ChatService;
 
 beforeAll(async () => {
   server = await createModelServer();
-  store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'replay-')), 'chat.db'));
+  store = await openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'replay-')), 'chat.db'));
   service = (
     await chatContext(
       store,

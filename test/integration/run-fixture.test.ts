@@ -11,7 +11,7 @@ import type { ChatService } from '../../lib/chat/service';
 import { foldInspection, parseRunExport, runToFixture } from '../../lib/inspect';
 import type { RunFixture, Scenario } from '../../lib/protocol/fixture';
 import { loadRunExport, loadRunRequest } from '../../lib/inspect/load';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { ofType } from '../support/run';
@@ -30,7 +30,7 @@ afterEach(async () => {
 
 async function stack(scenario: Scenario): Promise<{ server: ModelServer; store: ChatStore; service: ChatService }> {
   const server = await createModelServer({ scenario });
-  const store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'run-fixture-')), 'chat.db'));
+  const store = await openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'run-fixture-')), 'chat.db'));
   open.push(server, store);
   const service = (
     await chatContext(

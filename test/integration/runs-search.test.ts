@@ -11,7 +11,7 @@ import { everyToolActor } from '../../lib/chat/actor';
 import type { ChatService } from '../../lib/chat/service';
 import { createChatModel } from '../../lib/llm';
 import { ownerScope, type OwnerScope } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { chatContext, drain, follow } from '../support/chat';
@@ -70,7 +70,7 @@ async function run(
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'runs-search-'));
   server = await createModelServer();
-  store = openSqliteStore(path.join(dir, 'chat.db'));
+  store = await openSqliteStore(path.join(dir, 'chat.db'));
   service = (
     await chatContext(
       store,
@@ -243,7 +243,7 @@ describe('Runs search (SQLite, FTS5)', () => {
     expect(db.prepare('SELECT count(*) AS n FROM run_text').get()).toEqual({ n: 0 });
     await db.backup(copy);
     db.close();
-    store = openSqliteStore(copy);
+    store = await openSqliteStore(copy);
     expect((await store.searchRuns(OWNER, { tool: 'calculator', failedToolsOnly: true })).total).toBe(2);
     expect((await store.searchRuns(OWNER, { text: 'zebra' })).total).toBe(1);
     // Back-filled under their conversations' owners.
@@ -263,7 +263,7 @@ describe('Runs search (SQLite, FTS5)', () => {
     expect(check.prepare('SELECT count(*) AS n FROM run_text').get()).toEqual({ n: 4 + 2 });
     expect(check.prepare('SELECT count(*) AS n FROM run_summaries').get()).toEqual({ n: 4 + 2 });
     check.close();
-    store = openSqliteStore(copy);
+    store = await openSqliteStore(copy);
   });
 
   it("the first admin's adoption of the local data takes its runs' index rows with it", async () => {

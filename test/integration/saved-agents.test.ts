@@ -20,7 +20,7 @@ import {
 import { apiModels } from '../../lib/openai-api/models';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { drain, follow } from '../support/chat';
@@ -36,7 +36,7 @@ const ACTOR_B = everyToolActor(B);
 beforeAll(async () => {
   model = await createModelServer();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'saved-agents-'));
-  store = openSqliteStore(path.join(dataDir, 'chat.db'));
+  store = await openSqliteStore(path.join(dataDir, 'chat.db'));
   ctx = await createAppContext(
     loadConfig({ DATA_DIR: dataDir, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', OPENAI_MODEL: 'm' }),
     store,

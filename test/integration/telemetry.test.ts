@@ -10,7 +10,7 @@ import { FnCallAgent, type AgentEvent } from '../../lib/agent';
 import { InMemoryLiveRuns } from '../../lib/chat/live-runs';
 import type { ChatService } from '../../lib/chat/service';
 import { createChatModel } from '../../lib/llm';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import {
   flushTelemetry,
@@ -61,7 +61,7 @@ function tracing(overrides: Partial<TracingOptions> = {}): TracingOptions {
 beforeAll(async () => {
   model = await createModelServer();
   receiver = await createOtlpReceiver();
-  store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'telemetry-')), 'chat.db'));
+  store = await openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'telemetry-')), 'chat.db'));
   service = (
     await chatContext(
       store,

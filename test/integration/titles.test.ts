@@ -10,7 +10,7 @@ import type { ChatService } from '../../lib/chat/service';
 import { cleanTitle } from '../../lib/chat/titles';
 import { createChatModel } from '../../lib/llm';
 import { ownerScope } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore, ConversationSettings } from '../../lib/store/types';
 import type { RecordedRequest } from '../../scripts/model-server/script';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
@@ -28,7 +28,7 @@ let service: ChatService;
 
 beforeAll(async () => {
   server = await createModelServer();
-  store = openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'titles-')), 'chat.db'));
+  store = await openSqliteStore(path.join(mkdtempSync(path.join(tmpdir(), 'titles-')), 'chat.db'));
   // As the app builds it (lib/server/context.ts build()): CONVERSATION_TITLES=model, the default.
   const config = loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'titles-data-')) });
   expect(config.llm.titles).toBe('model');

@@ -16,7 +16,7 @@ import type { AgentEvent, EventOf } from '../../lib/protocol/events';
 import { shutdownSharedPool } from '../../lib/sandbox/pool';
 import { createAppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { codeInterpreterBackend, codeWorkDir } from '../../tools/code-interpreter';
@@ -48,7 +48,7 @@ beforeAll(async () => {
   Object.assign(process.env, { DATA_DIR: dataDir, CODE_INTERPRETER_BACKEND: 'auto' });
   code = (await codeInterpreterBackend()).backend === 'python' ? MATPLOTLIB : HAND_PNG;
   server = await createModelServer();
-  store = openSqliteStore(path.join(dataDir, 'agent-studio.db'));
+  store = await openSqliteStore(path.join(dataDir, 'agent-studio.db'));
 });
 afterAll(async () => {
   shutdownSharedPool();

@@ -4,12 +4,13 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
 import type { ChatService } from '../../lib/chat/service';
 import { DocumentService } from '../../lib/uploads/service';
 import { handleDelete, handleGet, handleList, handleUpload } from '../../lib/uploads/http';
-import { openSqliteStore } from '../../lib/store/sqlite';
+import { openSqliteStore } from '../../lib/store';
 import type { ChatStore, ConversationSettings, StoredDocument } from '../../lib/store/types';
 import { collectFileRefs } from '../../lib/llm/upload-info';
 import { parseFileRef } from '../../lib/documents/file-ref';
@@ -27,6 +28,16 @@ const ACTOR = everyToolActor(OWNER);
 
 let server: ModelServer;
 let dataDir: string;
+
+/** The document's record as a server that stopped while parsing it left it (written past the store). */
+function leftParsing(id: string): void {
+  const db = new Database(path.join(dataDir, 'agent-studio.db'));
+  try {
+    db.prepare("UPDATE documents SET state = 'parsing', pages = NULL WHERE id = ?").run(id);
+  } finally {
+    db.close();
+  }
+}
 let store: ChatStore;
 let documents: DocumentService;
 let chat: ChatService;
@@ -45,7 +56,7 @@ afterAll(() => server.close());
 
 beforeEach(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'upload-'));
-  store = openSqliteStore(path.join(dataDir, 'agent-studio.db'));
+  store = await openSqliteStore(path.join(dataDir, 'agent-studio.db'));
   // As the app builds them: the chat service waits on the parses the upload service starts.
   const ctx = await chatContext(store, agents, {
     DATA_DIR: dataDir,
@@ -225,9 +236,7 @@ describe('the upload API', () => {
     const { body } = await upload('tides.pdf', pdf);
     await settled(body.document.id);
     // What a killed server leaves behind: a record still parsing, and nobody parsing it.
-    (store as unknown as { documents: { db: import('better-sqlite3').Database } }).documents.db
-      .prepare("UPDATE documents SET state = 'parsing', pages = NULL WHERE id = ?")
-      .run(body.document.id);
+    leftParsing(body.document.id);
     const fresh = new DocumentService(store, { dataDir, limits });
     expect((await fresh.list(OWNER, body.conversationId))[0]?.state).toBe('parsing');
     expect(await fresh.settled(OWNER, body.document.id)).toMatchObject({ state: 'ready', pages: 2 });
@@ -323,9 +332,7 @@ describe('a message sent while its upload is still being parsed', () => {
     const { body } = await upload('tides.pdf', pdf);
     await settled(body.document.id);
     // What this instance sees of an upload to another one: a record still parsing, and no parse running here.
-    (store as unknown as { documents: { db: import('better-sqlite3').Database } }).documents.db
-      .prepare("UPDATE documents SET state = 'parsing', pages = NULL WHERE id = ?")
-      .run(body.document.id);
+    leftParsing(body.document.id);
     const elsewhere = await chatContext(store, agents, { DATA_DIR: dataDir });
     const run = await elsewhere.chat.send(ACTOR, {
       conversationId: body.conversationId,

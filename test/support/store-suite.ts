@@ -1,29 +1,18 @@
-// The chat store's test suite, run against every implementation (lib/store/sqlite.test.ts, lib/store/pg-store.test.ts):
-// one suite, so the stores cannot drift apart. A harness opens a fresh, empty store per test, and can open the same
-// database again (a restart, or another instance).
+// The store's contract: the test suite every store passes, run against SQLite and a real PostgreSQL
+// (lib/store/store.test.ts), so the two cannot drift apart. A harness opens a fresh, empty database per test, can open
+// the same database again (a restart, or another instance), and looks at it past the store.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { foldEvents } from '../../lib/agent/fold';
 import type { AgentEvent } from '../../lib/protocol/events';
 import { LOCAL_OWNER_ID, ownerScope } from '../../lib/store/owner';
 import { defaultSettings } from '../../lib/store/settings';
-import type { ChatStore, ConversationSettings, StoredTurn } from '../../lib/store/types';
+import type { ChatStore, StoredTurn } from '../../lib/store/types';
 import { describeModelStores } from './store-suite-models';
 import { describeRunSearch } from './store-suite-runs';
+import type { StoreHarness } from './store-harness';
+import { describeSchema } from './store-suite-schema';
 
-export interface StoreHarness {
-  /** The test's store, on a fresh, empty database. */
-  open(): Promise<ChatStore>;
-  /** Another store on the same database (after a restart, or another instance's). */
-  reopen(opts?: { defaults?: ConversationSettings }): Promise<ChatStore>;
-  /** Rows of run_events for a run, read past the store. */
-  countEventRows(runId: string): Promise<number>;
-  /** A run's kept messages (runs.messages_json), read past the store. */
-  keptMessagesJson(runId: string): Promise<string | null>;
-  /** Clears a run's kept messages, as a run that ended before schema version 11 has none. */
-  forgetRunMessages(runId: string): Promise<void>;
-  /** Closes every store it opened and removes the database. */
-  cleanup(): Promise<void>;
-}
+export type { StoreHarness } from './store-harness';
 
 const HASH = 'a'.repeat(64);
 const OWNER = ownerScope('owner-a');
@@ -92,6 +81,26 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
     beforeEach(async () => {
       h = await harness();
     });
+    const countEventRows = async (runId: string) =>
+      Number(
+        (
+          await h
+            .dialect()
+            .db.selectFrom('run_events')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('run_id', '=', runId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const keptMessagesJson = async (runId: string) =>
+      (
+        await h
+          .dialect()
+          .db.selectFrom('runs')
+          .select('messages_json')
+          .where('id', '=', runId)
+          .executeTakeFirstOrThrow()
+      ).messages_json;
     afterEach(async () => {
       await h.cleanup();
     });
@@ -321,8 +330,8 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       expect(ids(await store.listConversations(OWNER))).toEqual([kept.id]);
       expect(await store.getRunEvents(OWNER, 'kept-run')).toHaveLength(2);
 
-      expect(await h.countEventRows('doomed-run')).toBe(0);
-      expect(await h.countEventRows('kept-run')).toBe(2);
+      expect(await countEventRows('doomed-run')).toBe(0);
+      expect(await countEventRows('kept-run')).toBe(2);
     });
 
     it('deleteTurnsFrom removes that turn and every later one with their runs, and numbering continues', async () => {
@@ -387,8 +396,8 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       const unanswered = await store.addTurn(OWNER, conversation.id, 'Not yet asked');
 
       // Kept as each run ended (before any history is read); nothing is kept for the run still going.
-      expect(JSON.parse((await h.keptMessagesJson('tools'))!)).toEqual(foldEvents(toolRun));
-      expect(await h.keptMessagesJson('going')).toBeNull();
+      expect(JSON.parse((await keptMessagesJson('tools'))!)).toEqual(foldEvents(toolRun));
+      expect(await keptMessagesJson('going')).toBeNull();
 
       const history = await store.listHistory(OWNER, conversation.id);
       expect(history.map((h) => h.turn)).toEqual([asked, regenerated, going, unanswered]);
@@ -398,7 +407,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       expect(history[1]!.messages[0]?.content).toBe('second joke');
       expect(history[2]!.messages).toEqual(foldEvents([delta('going', 'so far')]));
       expect(history[3]!.messages).toEqual([]);
-      expect(await h.keptMessagesJson('going')).toBeNull();
+      expect(await keptMessagesJson('going')).toBeNull();
       // The same as folding what listTurns reads.
       const folded = (await store.listTurns(OWNER, conversation.id)).map((r) => foldEvents(r.events));
       expect(history.map((h) => h.messages)).toEqual(folded);
@@ -408,12 +417,12 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       const store = await open();
       const conversation = await store.createConversation(OWNER);
       await answeredTurn(store, conversation.id, 'Old question', 'an old answer', 'old-run');
-      await h.forgetRunMessages('old-run');
+      await h.dialect().db.updateTable('runs').set({ messages_json: null }).where('id', '=', 'old-run').execute();
 
       const [turn] = await store.listHistory(OWNER, conversation.id);
       expect(turn?.messages).toEqual(foldEvents(await store.getRunEvents(OWNER, 'old-run')));
       expect(turn?.messages[0]?.content).toBe('an old answer');
-      expect(JSON.parse((await h.keptMessagesJson('old-run'))!)).toEqual(turn?.messages);
+      expect(JSON.parse((await keptMessagesJson('old-run'))!)).toEqual(turn?.messages);
     });
 
     it('shows the latest run of a regenerated turn, with its own events, and counts the runs', async () => {
@@ -778,5 +787,6 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
 
     describeModelStores(open, () => h.reopen());
     describeRunSearch(open);
+    describeSchema(() => h, harness);
   });
 }

@@ -1,0 +1,225 @@
+// Conversations and their turns (a user message each), for their owner only: every query that finds or lists takes
+// the owner's scope and filters by it, so another owner's id reads as unknown. A conversation keeps a lower-cased
+// search text (title, user messages, finished answers) that a search matches by substring, every word.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { contentText } from '../llm/schema';
+import { likeEscaped, type Db } from './dialect';
+import { NotFoundError } from './errors';
+import type { OwnerScope } from './owner';
+import { cols, query } from './query';
+import { DEFAULT_TITLE, mergeSettings, settingsFromJson } from './settings';
+import type { Ctx } from './context';
+import type { Tables } from './tables';
+import type { ChatStore, Conversation, ConversationSummary, StoredTurn } from './types';
+
+const COLUMNS = ['id', 'title', 'created_at', 'updated_at', 'settings_json'] as const;
+export const TURN_COLUMNS = ['t.id', 't.conversation_id', 't.seq', 't.content_json', 't.created_at'] as const;
+
+type ConversationRow = Pick<Tables['conversations'], (typeof COLUMNS)[number]>;
+
+function byId(lock: boolean) {
+  return query((d, p) =>
+    d.db
+      .selectFrom('conversations')
+      .select(COLUMNS)
+      .where('id', '=', p('id'))
+      .where(sql<boolean>`(CAST(${p('owner')} AS text) IS NULL OR owner_id = ${p('owner')})`)
+      .$if(lock && d.rowLocks, (q) => q.forUpdate()),
+  );
+}
+
+function update(columns: ('title' | 'settings_json' | 'updated_at')[]) {
+  return query((d, p) => d.db.updateTable('conversations').set(cols(p, columns)).where('id', '=', p('id')));
+}
+
+const Q = {
+  insert: query((d, p) =>
+    d.db
+      .insertInto('conversations')
+      .values(cols(p, ['id', 'owner_id', 'title', 'created_at', 'updated_at', 'settings_json', 'search_text']))
+      .returning(COLUMNS),
+  ),
+  /** The owner's conversation (`owner` null: any owner's, for closing a run already found). */
+  one: byId(false),
+  /** The same, locked for the transaction where the database locks rows. */
+  locked: byId(true),
+  // After an owned lookup in the same transaction.
+  rename: update(['title']),
+  settings: update(['settings_json']),
+  touch: update(['updated_at']),
+  delete: query((d, p) =>
+    d.db.deleteFrom('conversations').where('id', '=', p('id')).where('owner_id', '=', p('owner')),
+  ),
+  // The search text from the title, the turns and the finished runs' answers.
+  search: query((d, p) =>
+    d.db
+      .updateTable('conversations')
+      .where('id', '=', p('id'))
+      .set({
+        search_text: sql`CAST(${p('title')} AS text)
+        || ${'\n'} || coalesce((SELECT ${sql.raw(d.stringAgg)}(search_text, ${'\n'} ORDER BY seq)
+                              FROM turns WHERE conversation_id = ${p('id')}), '')
+        || ${'\n'} || coalesce((SELECT ${sql.raw(d.stringAgg)}(r.answer_text, ${'\n'}
+                                ORDER BY r.started_at, ${sql.ref(`r.${d.ord}`)})
+                              FROM runs r JOIN turns t ON t.id = r.turn_id
+                              WHERE t.conversation_id = ${p('id')} AND r.answer_text IS NOT NULL), '')`,
+      }),
+  ),
+  addTurn: query((d, p) =>
+    d.db
+      .insertInto('turns')
+      .values({
+        ...cols(p, ['id', 'conversation_id', 'content_json', 'search_text', 'created_at']),
+        seq: d.db
+          .selectFrom('turns')
+          .select(sql<number>`coalesce(max(seq), -1) + 1`.as('next'))
+          .where('conversation_id', '=', p('conversation_id')),
+      })
+      .returning(['id', 'conversation_id', 'seq', 'content_json', 'created_at']),
+  ),
+  turn: query((d, p) =>
+    d.db
+      .selectFrom('turns as t')
+      .innerJoin('conversations as c', 'c.id', 't.conversation_id')
+      .select(TURN_COLUMNS)
+      .where('t.id', '=', p('id'))
+      .where('c.owner_id', '=', p('owner')),
+  ),
+  dropTurns: query((d, p) =>
+    d.db.deleteFrom('turns').where('conversation_id', '=', p('conversation')).where('seq', '>=', p('seq')),
+  ),
+};
+
+export function conversationStore(ctx: Ctx) {
+  const { db } = ctx;
+  const toConversation = (row: ConversationRow): Conversation => ({
+    ...toSummary(row),
+    settings: settingsFromJson(row.settings_json, ctx.defaults),
+  });
+
+  return {
+    async createConversation(owner, init) {
+      const at = ctx.now();
+      const title = init?.title?.trim() || DEFAULT_TITLE;
+      const settings = mergeSettings(ctx.defaults, init?.settings);
+      const row = await Q.insert.first(ctx, db, {
+        id: randomUUID(),
+        owner_id: owner.ownerId,
+        title,
+        created_at: at,
+        updated_at: at,
+        settings_json: JSON.stringify(settings),
+        search_text: title.toLowerCase(),
+      });
+      return { ...toSummary(row!), settings };
+    },
+
+    async getConversation(owner, id) {
+      const row = await Q.one.first(ctx, db, { id, owner: owner.ownerId });
+      return row && toConversation(row);
+    },
+
+    async listConversations(owner, search) {
+      const words = (search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+      const rows = await db
+        .selectFrom('conversations')
+        .select(COLUMNS)
+        .where('owner_id', '=', owner.ownerId)
+        .$call((q) =>
+          words.reduce((q, w) => q.where(sql<boolean>`search_text LIKE ${`%${likeEscaped(w)}%`} ESCAPE '\\'`), q),
+        )
+        .orderBy('updated_at', 'desc')
+        .orderBy(sql.ref(ctx.d.ord), 'desc')
+        .execute();
+      return rows.map(toSummary);
+    },
+
+    async renameConversation(owner, id, title) {
+      const clean = title.trim() || DEFAULT_TITLE;
+      await ctx.write(async (db) => {
+        await conversationOf(ctx, db, owner, id);
+        await Q.rename.run(ctx, db, { id, title: clean });
+        await rebuildSearch(ctx, db, id, clean);
+      });
+    },
+
+    async updateSettings(owner, id, settings) {
+      return ctx.write(async (db) => {
+        const current = toConversation(await conversationOf(ctx, db, owner, id));
+        const merged = mergeSettings(current.settings, settings);
+        await Q.settings.run(ctx, db, { id, settings_json: JSON.stringify(merged) });
+        return { ...current, settings: merged };
+      });
+    },
+
+    async deleteConversation(owner, id) {
+      if (!(await Q.delete.run(ctx, db, { id, owner: owner.ownerId })))
+        throw new NotFoundError(`Unknown conversation id "${id}".`);
+    },
+
+    async addTurn(owner, conversationId, content) {
+      return ctx.write(async (db) => {
+        const conversation = await conversationOf(ctx, db, owner, conversationId);
+        const at = ctx.now();
+        const row = await Q.addTurn.first(ctx, db, {
+          id: randomUUID(),
+          conversation_id: conversationId,
+          content_json: JSON.stringify(content),
+          search_text: (typeof content === 'string' ? content : contentText(content)).toLowerCase(),
+          created_at: at,
+        });
+        await touch(ctx, db, conversationId, at);
+        await rebuildSearch(ctx, db, conversationId, conversation.title);
+        return toTurn(row!);
+      });
+    },
+
+    async getTurn(owner, turnId) {
+      const row = await Q.turn.first(ctx, db, { id: turnId, owner: owner.ownerId });
+      return row && toTurn(row);
+    },
+
+    async deleteTurnsFrom(owner, conversationId, seq) {
+      await ctx.write(async (db) => {
+        const conversation = await conversationOf(ctx, db, owner, conversationId);
+        await Q.dropTurns.run(ctx, db, { conversation: conversationId, seq });
+        await rebuildSearch(ctx, db, conversationId, conversation.title);
+      });
+    },
+  } satisfies Partial<ChatStore>;
+}
+
+/** The owner's conversation, locked for `db`'s write transaction where the database locks rows (PostgreSQL: the
+ *  writers of one conversation, its turn numbers and search text, wait for each other across instances). `owner`
+ *  null only for closing a run already found. */
+export async function conversationOf(ctx: Ctx, db: Db, owner: OwnerScope | null, id: string, lock = true) {
+  const row = await (lock ? Q.locked : Q.one).first(ctx, db, { id, owner: owner?.ownerId ?? null });
+  if (!row) throw new NotFoundError(`Unknown conversation id "${id}".`);
+  return row;
+}
+
+/** The conversation's search text from its title, its turns and its finished runs' answers. In the transaction
+ *  that changed one of them, after an owned lookup. */
+export async function rebuildSearch(ctx: Ctx, db: Db, id: string, title: string): Promise<void> {
+  await Q.search.run(ctx, db, { id, title: title.toLowerCase() });
+}
+
+/** The conversation moves to the top of its owner's list. */
+export async function touch(ctx: Ctx, db: Db, id: string, at: number): Promise<void> {
+  await Q.touch.run(ctx, db, { id, updated_at: at });
+}
+
+function toSummary(row: ConversationRow): ConversationSummary {
+  return { id: row.id, title: row.title, createdAt: row.created_at, updatedAt: row.updated_at };
+}
+
+export function toTurn(row: Omit<Tables['turns'], 'search_text'>): StoredTurn {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    seq: row.seq,
+    content: JSON.parse(row.content_json) as StoredTurn['content'],
+    createdAt: row.created_at,
+  };
+}

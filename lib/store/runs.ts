@@ -1,0 +1,311 @@
+// Runs (each turn's answers: regenerate and replay add more) and their event logs, for their conversation's owner
+// only. A run is written while it streams (appendEvents, the hot path: the dialect's own statement) and closed once:
+// its status, its answer's text for search, the messages it added (so that the next run's history reads one row per
+// turn), and its row in the Runs page's index, all in one transaction. With a run bus (instances sharing the
+// database) only the instance that holds a run's lease writes it; a run whose lease ran out is marked interrupted.
+import { sql } from 'kysely';
+import { foldEvents } from '../agent/fold';
+import type { Message } from '../llm/schema';
+import type { RunStatus } from '../protocol/enums';
+import type { AgentEvent, ErrorInfo } from '../protocol/events';
+import { conversationOf, rebuildSearch, touch, toTurn, TURN_COLUMNS } from './conversations';
+import type { Db, Dialect } from './dialect';
+import { NotFoundError } from './errors';
+import type { OwnerScope } from './owner';
+import { cols, query, record } from './query';
+import { indexRun, runFacts } from './run-index';
+import { keptMessages, messagesJson } from './run-messages';
+import type { Ctx } from './context';
+import type { Tables } from './tables';
+import type { ChatStore, HistoryTurn, StoredRun, TurnRecord } from './types';
+import { upgradeRunLog } from './upgrade';
+
+const RUN_COLUMNS = ['r.id', 'r.turn_id', 'r.status', 'r.started_at', 'r.ended_at', 'r.error_json'] as const;
+type RunRow = Pick<Tables['runs'], 'id' | 'turn_id' | 'status' | 'started_at' | 'ended_at' | 'error_json'>;
+
+/** The owner's runs: runs r joined up to their conversation c. */
+const owned = (d: Dialect, owner: never) =>
+  d.db
+    .selectFrom('runs as r')
+    .innerJoin('turns as t', 't.id', 'r.turn_id')
+    .innerJoin('conversations as c', 'c.id', 't.conversation_id')
+    .where('c.owner_id', '=', owner);
+/** A conversation's runs, oldest first (after an owned lookup). */
+const ofConversation = (d: Dialect, conversation: never) =>
+  d.db
+    .selectFrom('runs as r')
+    .innerJoin('turns as t', 't.id', 'r.turn_id')
+    .where('t.conversation_id', '=', conversation)
+    .orderBy('r.started_at')
+    .orderBy(sql.ref(`r.${d.ord}`));
+
+const Q = {
+  run: query((d, p) => owned(d, p('owner')).select(RUN_COLUMNS).where('r.id', '=', p('id'))),
+  ofTurn: query((d, p) =>
+    owned(d, p('owner'))
+      .select(RUN_COLUMNS)
+      .where('r.turn_id', '=', p('turn'))
+      .orderBy('r.started_at')
+      .orderBy(sql.ref(`r.${d.ord}`)),
+  ),
+  ofConversation: query((d, p) => ofConversation(d, p('conversation')).select(RUN_COLUMNS)),
+  history: query((d, p) =>
+    ofConversation(d, p('conversation')).select(['r.id', 'r.turn_id', 'r.status', 'r.messages_json']),
+  ),
+  turns: query((d, p) =>
+    d.db
+      .selectFrom('turns as t')
+      .select(TURN_COLUMNS)
+      .where('t.conversation_id', '=', p('conversation'))
+      .orderBy('t.seq'),
+  ),
+  events: query((d, p) => d.db.selectFrom('run_events').select('json').where('run_id', '=', p('id')).orderBy('seq')),
+  ownedTurn: query((d, p) =>
+    d.db
+      .selectFrom('turns as t')
+      .innerJoin('conversations as c', 'c.id', 't.conversation_id')
+      .select('t.conversation_id')
+      .where('t.id', '=', p('id'))
+      .where('c.owner_id', '=', p('owner')),
+  ),
+  exists: query((d, p) => d.db.selectFrom('runs').select('id').where('id', '=', p('id'))),
+  // The instance that starts a run holds its lease from the start.
+  start: query((d, p) =>
+    d.db.insertInto('runs').values({
+      id: p('id'),
+      turn_id: p('turn'),
+      status: 'running',
+      started_at: p('at'),
+      ...(d.bus ? { lease_holder: p('holder'), lease_until: d.bus.until(p('leaseMs')) } : {}),
+    }),
+  ),
+  /** What closing a run needs of it, its conversation locked for the transaction where the database locks rows. */
+  closing: runFacts(true),
+  /** Only a running run closes; with a run bus, by its lease holder, or (no holder: the sweep) once its lease ran
+   *  out. */
+  close: query((d, p) =>
+    d.db
+      .updateTable('runs')
+      .set({
+        ...cols(p, ['status', 'ended_at', 'error_json', 'answer_text', 'messages_json']),
+        ...(d.bus ? { lease_until: null } : {}),
+      })
+      .where('id', '=', p('id'))
+      .where('status', '=', 'running')
+      .$if(d.bus !== undefined, (q) => q.where(mayClose(d, p('holder')))),
+  ),
+  orphans: query((d) =>
+    d.db
+      .selectFrom('runs')
+      .select('id')
+      .where('status', '=', 'running')
+      .$if(d.bus !== undefined, (q) => q.where(mayClose(d, null as never))),
+  ),
+  facts: runFacts(false),
+  unindexed: query((d) =>
+    d.db
+      .selectFrom('runs as r')
+      .select(['r.id', 'r.answer_text'])
+      .where('r.status', '<>', 'running')
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('run_summaries as s').select('s.id').whereRef('s.run_id', '=', 'r.id'))),
+      ),
+  ),
+  keep: query((d, p) =>
+    d.db
+      .updateTable('runs')
+      .set({ messages_json: p('messages') })
+      .where('id', '=', p('id'))
+      .where('status', '<>', 'running'),
+  ),
+};
+
+/** Whether `holder` may close a running run: its lease holder; without one (the sweep), anyone once it ran out. */
+function mayClose(d: Dialect, holder: never) {
+  return sql<boolean>`CASE WHEN CAST(${holder} AS text) IS NULL
+                        THEN (lease_until IS NULL OR lease_until < ${d.bus!.now}) ELSE lease_holder = ${holder} END`;
+}
+
+export function runStore(ctx: Ctx) {
+  const { db, bus } = ctx;
+  const ownedRun = (db: Db, owner: OwnerScope, id: string) => Q.run.first(ctx, db, { owner: owner.ownerId, id });
+
+  /** Why a write to a run was refused: unknown (or another owner's), no longer running, or another instance's. */
+  async function refusal(owner: OwnerScope, runId: string, what: string): Promise<Error> {
+    const row = await ownedRun(db, owner, runId);
+    if (!row) return new NotFoundError(`Unknown run id "${runId}": cannot ${what}.`);
+    if (row.status !== 'running')
+      return new Error(`Run "${runId}" is ${row.status}, no longer running: cannot ${what}.`);
+    return new Error(`Run "${runId}" is driven by another instance: cannot ${what}.`);
+  }
+
+  /** Records how a run ended, adds its answer to the conversation's search text, keeps the messages it added and
+   *  indexes it for the Runs page. False when it may not (see Q.close). The caller found it by an owned lookup, or
+   *  is the sweep. */
+  async function closeRun(
+    db: Db,
+    runId: string,
+    status: Exclude<RunStatus, 'running'>,
+    error: ErrorInfo | undefined,
+    holder: string | null,
+  ): Promise<boolean> {
+    const run = await Q.closing.first(ctx, db, { id: runId });
+    if (!run) return false;
+    const events = await eventsOf(ctx, db, runId);
+    const answer = events
+      .map((e) => (e.type === 'text-delta' ? e.text : ''))
+      .join('')
+      .toLowerCase();
+    const at = ctx.now();
+    const closed = await Q.close.run(ctx, db, {
+      id: runId,
+      status,
+      ended_at: at,
+      error_json: error ? JSON.stringify(error) : null,
+      answer_text: answer,
+      messages_json: messagesJson(events),
+      holder,
+    });
+    if (!closed) return false;
+    await rebuildSearch(ctx, db, run.conversation_id, run.title);
+    await indexRun(ctx, db, runId, { ...run, ended_at: at, outcome: status }, answer, events);
+    await bus?.ended(db, runId); // followers on other instances stop waiting
+    return true;
+  }
+
+  const appendEvents: ChatStore['appendEvents'] = async (owner, runId, events) => {
+    if (!events.length) return;
+    const types = events.map((e) => e.type);
+    const json = events.map((e) => JSON.stringify(e));
+    const added = await ctx.d.appendEvents(owner.ownerId, runId, types, json, bus?.instanceId);
+    if (added !== events.length) throw await refusal(owner, runId, `append a ${events[0]!.type} event`);
+  };
+
+  return {
+    async listTurns(owner, conversationId) {
+      // One snapshot for the turns, their runs and the events.
+      return ctx.read(async (db) => {
+        await conversationOf(ctx, db, owner, conversationId, false);
+        // Runs come oldest first, so the last one seen for a turn is its latest.
+        const latest = new Map<string, RunRow>();
+        const counts = new Map<string, number>();
+        for (const run of await Q.ofConversation.all(ctx, db, { conversation: conversationId })) {
+          latest.set(run.turn_id, run);
+          counts.set(run.turn_id, (counts.get(run.turn_id) ?? 0) + 1);
+        }
+        const records: TurnRecord[] = [];
+        for (const row of await Q.turns.all(ctx, db, { conversation: conversationId })) {
+          const run = latest.get(row.id);
+          const events = run ? await eventsOf(ctx, db, run.id) : [];
+          records.push({ turn: toTurn(row), run: run && toRun(run), events, runCount: counts.get(row.id) ?? 0 });
+        }
+        return records;
+      });
+    },
+
+    async listHistory(owner, conversationId) {
+      const unkept = new Map<string, Message[]>();
+      const history = await ctx.read(async (db) => {
+        await conversationOf(ctx, db, owner, conversationId, false);
+        const latest = new Map<string, { id: string; status: RunStatus; messages_json: string | null }>();
+        for (const run of await Q.history.all(ctx, db, { conversation: conversationId })) latest.set(run.turn_id, run);
+        const turns: HistoryTurn[] = [];
+        for (const row of await Q.turns.all(ctx, db, { conversation: conversationId })) {
+          const run = latest.get(row.id);
+          let messages = run ? keptMessages(run.messages_json) : [];
+          if (!messages) {
+            messages = foldEvents(await eventsOf(ctx, db, run!.id));
+            if (run!.status !== 'running') unkept.set(run!.id, messages);
+          }
+          turns.push({ turn: toTurn(row), messages });
+        }
+        return turns;
+      });
+      // Runs that ended before version 11 keep their messages from now on. Only a cache: a failed write loses nothing.
+      for (const [id, messages] of unkept)
+        await Q.keep.run(ctx, db, { id, messages: JSON.stringify(messages) }).catch(() => undefined);
+      return history;
+    },
+
+    async startRun(owner, turnId, runId) {
+      return ctx.write(async (db) => {
+        const turn = await Q.ownedTurn.first(ctx, db, { id: turnId, owner: owner.ownerId });
+        if (!turn) throw new NotFoundError(`Unknown turn id "${turnId}".`);
+        await conversationOf(ctx, db, owner, turn.conversation_id);
+        // Run ids are made by the server: a clash of any owner's is a bug, not a leak.
+        if (await Q.exists.first(ctx, db, { id: runId })) throw new Error(`A run with id "${runId}" already exists.`);
+        const at = ctx.now();
+        await Q.start.run(ctx, db, {
+          id: runId,
+          turn: turnId,
+          at,
+          holder: bus?.instanceId,
+          leaseMs: bus?.lease.leaseMs,
+        });
+        await touch(ctx, db, turn.conversation_id, at);
+        return { id: runId, turnId, status: 'running', startedAt: at };
+      });
+    },
+
+    appendEvents,
+    appendEvent: (owner, runId, event) => appendEvents(owner, runId, [event]),
+
+    async finishRun(owner, runId, status, error) {
+      const closed = await ctx.write(
+        async (db) =>
+          !!(await ownedRun(db, owner, runId)) && closeRun(db, runId, status, error, bus?.instanceId ?? null),
+      );
+      if (!closed) throw await refusal(owner, runId, 'finish it');
+    },
+
+    async getRun(owner, runId) {
+      const row = await ownedRun(db, owner, runId);
+      return row && toRun(row);
+    },
+
+    async getRunEvents(owner, runId) {
+      if (!(await ownedRun(db, owner, runId))) throw new NotFoundError(`Unknown run id "${runId}".`);
+      return eventsOf(ctx, db, runId);
+    },
+
+    async listRuns(owner, turnId) {
+      return (await Q.ofTurn.all(ctx, db, { owner: owner.ownerId, turn: turnId })).map(toRun);
+    },
+
+    /** Without a run bus every run left running (one process drives them all, and it has just started); with one,
+     *  those whose lease ran out: their instance died (or closed) without finishing them. One transaction per run, so
+     *  a sweep never holds many conversations' locks at once. */
+    async markInterruptedRuns() {
+      let marked = 0;
+      for (const { id } of await Q.orphans.all(ctx, db))
+        if (await ctx.write((db) => closeRun(db, id, 'interrupted', undefined, null))) marked++;
+      await bus?.dropStaleControls();
+      return marked;
+    },
+  } satisfies Partial<ChatStore>;
+}
+
+/** Indexes every ended run that is not yet (those that ended before the index existed, or whose summary a migration
+ *  dropped), in the migrations' transaction. Resolves with how many. */
+export async function indexUnindexed(ctx: { d: Dialect }, db: Db): Promise<number> {
+  const runs = await Q.unindexed.all(ctx, db);
+  for (const { id, answer_text } of runs) {
+    const run = await Q.facts.first(ctx, db, { id });
+    if (run) await indexRun(ctx, db, id, run, answer_text ?? '', await eventsOf(ctx, db, id));
+  }
+  return runs.length;
+}
+
+/** A run's events, oldest first; logs written by an older version are read in today's shape (upgrade.ts). */
+export async function eventsOf(ctx: { d: Dialect }, db: Db, runId: string): Promise<AgentEvent[]> {
+  const rows = await Q.events.all(ctx, db, { id: runId });
+  return upgradeRunLog(rows.map((row) => JSON.parse(row.json) as unknown));
+}
+
+function toRun(row: RunRow): StoredRun {
+  const { id, turn_id: turnId, status, started_at: startedAt, ended_at: endedAt, error_json: error } = row;
+  return record<StoredRun>(
+    { id, turnId, status, startedAt },
+    { endedAt, error: error === null ? null : (JSON.parse(error) as ErrorInfo) },
+  );
+}

@@ -1,0 +1,277 @@
+// The store on one SQLite file (better-sqlite3, WAL): what SQLite says differently (dialect.ts). One process owns
+// the file and drives its runs, so there is no run bus. Kysely reaches the file through the driver below: one
+// connection per file and process behind a mutex (a transaction holds it across its awaits, so nothing else slips
+// into it), every statement prepared once per text. The store's queries (query.ts), the run log's appends and the
+// Runs page's queries run their statements directly: at once inside a transaction, or when nothing holds the file.
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  Kysely,
+  SqliteDialect,
+  sql,
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+import { likeEscaped, type Db, type Dialect, type Params, type RunsSql } from './dialect';
+import { newerSchemaError } from './migrations';
+import type { Tables } from './tables';
+
+const BUSY_TIMEOUT_MS = 5000;
+/** Distinct statement texts kept prepared (the Runs page's query shapes are the most numerous). */
+const MAX_STATEMENTS = 500;
+
+class Mutex {
+  private held = false;
+  private readonly waiting: (() => void)[] = [];
+  get free(): boolean {
+    return !this.held;
+  }
+  lock(): Promise<void> {
+    if (!this.held) {
+      this.held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+  unlock(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.held = false;
+  }
+}
+
+/** The file's one connection in this process, shared by every store that opens it (a second handle would wait for
+ *  the first's transaction synchronously, which can only end once this process goes on: never). */
+class Connection implements DatabaseConnection {
+  readonly mutex = new Mutex();
+  private readonly statements = new Map<string, Database.Statement>();
+  users = 0;
+
+  constructor(readonly handle: Database.Database) {}
+
+  prepare(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      if (this.statements.size >= MAX_STATEMENTS) this.statements.clear();
+      statement = this.handle.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  /** `fn` with the file to itself: at once when nothing holds it (it is synchronous), else after. */
+  exclusive<T>(fn: () => T): Promise<T> {
+    if (this.mutex.free) {
+      try {
+        return Promise.resolve(fn());
+      } catch (e) {
+        return Promise.reject(e as Error);
+      }
+    }
+    return this.mutex.lock().then(() => {
+      try {
+        return fn();
+      } finally {
+        this.mutex.unlock();
+      }
+    });
+  }
+
+  /** One statement, at once (the caller holds the file). */
+  now<R>(text: string, parameters: readonly unknown[]): { rows: R[]; changes: number; id?: number | bigint } {
+    const statement = this.prepare(text);
+    const values = parameters.map(bindable);
+    if (statement.reader) return { rows: statement.all(values) as R[], changes: 0 };
+    const { changes, lastInsertRowid } = statement.run(values);
+    return { rows: [], changes, id: lastInsertRowid };
+  }
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const { rows, changes, id } = this.now<R>(query.sql, query.parameters);
+    return Promise.resolve({
+      rows,
+      numAffectedRows: BigInt(changes),
+      insertId: id === undefined ? undefined : BigInt(id),
+    });
+  }
+
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('The SQLite store does not stream query results.');
+  }
+}
+
+/** SQLite has no booleans: 1 and 0. U+0000 is dropped from text, as on PostgreSQL, so both answer alike. */
+function bindable(v: unknown): unknown {
+  if (typeof v === 'boolean') return Number(v);
+  return typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v;
+}
+
+class Driver_ implements Driver {
+  private closed = false;
+  constructor(
+    private readonly connection: Connection,
+    private readonly file: string,
+  ) {}
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.connection.mutex.lock();
+    return this.connection;
+  }
+  async releaseConnection(): Promise<void> {
+    this.connection.mutex.unlock();
+  }
+  /** A write transaction takes the file's write lock at once (IMMEDIATE): another process writing meanwhile would
+   *  otherwise make it fail half way instead of waiting its turn (busy_timeout). */
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(settings.accessMode === 'read only' ? 'BEGIN' : 'BEGIN IMMEDIATE'));
+  }
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('COMMIT'));
+  }
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('ROLLBACK'));
+  }
+  async destroy(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (--this.connection.users) return;
+    OPEN.delete(this.file);
+    this.connection.handle.close();
+  }
+}
+
+const OPEN = new Map<string, Connection>();
+
+function connect(file: string): Connection {
+  const handle = new Database(file);
+  try {
+    handle.pragma('journal_mode = WAL');
+    handle.pragma('synchronous = NORMAL');
+    handle.pragma('foreign_keys = ON');
+    handle.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  } catch (e) {
+    handle.close();
+    throw e;
+  }
+  return new Connection(handle);
+}
+
+/** Opens (and creates) the file. */
+export function openSqliteDialect(file: string): Dialect {
+  const key = path.resolve(file);
+  const connection = OPEN.get(key) ?? connect(key);
+  OPEN.set(key, connection);
+  connection.users++;
+  const { handle } = connection;
+  const driver = new Driver_(connection, key);
+  const db: Db = new Kysely<Tables>({
+    dialect: new (class extends SqliteDialect {
+      override createDriver(): Driver {
+        return driver;
+      }
+    })({ database: handle }),
+  });
+
+  // The run's owner and state are checked, then one INSERT per event, all in one transaction (one commit however
+  // many events); the seq is computed in the INSERT itself, so writers in other processes interleave safely.
+  const append = handle.transaction((ownerId: string, runId: string, types: string[], json: string[]) => {
+    const run = connection
+      .prepare(
+        `SELECT r.status FROM runs r JOIN turns t ON t.id = r.turn_id JOIN conversations c ON c.id = t.conversation_id
+           WHERE r.id = ? AND c.owner_id = ?`,
+      )
+      .get(runId, ownerId) as { status: string } | undefined;
+    if (run?.status !== 'running') return 0;
+    const insert = connection.prepare(
+      `INSERT INTO run_events (run_id, seq, type, json)
+         VALUES (?, (SELECT coalesce(max(seq), -1) + 1 FROM run_events WHERE run_id = ?), ?, ?)`,
+    );
+    for (let i = 0; i < types.length; i++) insert.run(runId, runId, types[i], json[i]);
+    return types.length;
+  });
+
+  const runs: RunsSql = {
+    query: <Row>(text: string, params: Params) =>
+      connection.exclusive(
+        () =>
+          connection
+            .prepare(text)
+            .all(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, bindable(v)]))) as Row[],
+      ),
+    textId: 'rowid',
+    // Words of three or more characters through the trigram index; shorter ones (a trigram needs three) by LIKE over
+    // the indexed text, a scan.
+    textMatch(words, params) {
+      const long = words.filter((w) => [...w].length >= 3);
+      const where: string[] = [];
+      if (long.length) {
+        where.push('run_text MATCH @match');
+        params.match = long.map((w) => `"${w}"`).join(' ');
+      }
+      words
+        .filter((w) => [...w].length < 3)
+        .forEach((w, i) => {
+          where.push(`body LIKE @like${i} ESCAPE '\\'`);
+          params[`like${i}`] = `%${likeEscaped(w)}%`;
+        });
+      return where.join(' AND ');
+    },
+    drivingJoin: 'CROSS JOIN',
+    no: '0',
+    utcDay: (ms) => `strftime('%Y-%m-%d', ${ms} / 1000, 'unixepoch')`,
+    jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
+  };
+
+  return {
+    db,
+    ddl: {
+      dialect: 'sqlite',
+      big: 'INTEGER',
+      real: 'REAL',
+      bool: 'INTEGER',
+      // rowid = run_summaries.id; a virtual table is not reached by ON DELETE CASCADE, hence the trigger.
+      runText: `
+  CREATE VIRTUAL TABLE run_text USING fts5 (body, tokenize = 'trigram');
+  CREATE TRIGGER run_summaries_drop_text AFTER DELETE ON run_summaries BEGIN
+    DELETE FROM run_text WHERE rowid = old.id;
+  END;`,
+    },
+    // Without interactive transactions: the accounts library's would not go through this mutex.
+    auth: { type: 'sqlite', db, transactions: false },
+    ord: 'rowid',
+    rowLocks: false,
+    stringAgg: 'group_concat',
+    jsonMerge: (json, patch) => sql<string>`json_patch(${json}, ${patch})`,
+    // Inside a transaction this store holds the file already; else it waits its turn.
+    run: <Row>(on: Db, text: string, parameters: readonly unknown[]) =>
+      on.isTransaction
+        ? Promise.resolve(connection.now<Row>(text, parameters))
+        : connection.exclusive(() => connection.now<Row>(text, parameters)),
+
+    // PRAGMA user_version counts the steps applied. One IMMEDIATE transaction, the version read inside it, so two
+    // processes opening a new file at once cannot both apply a step.
+    async migrate(steps, after) {
+      handle
+        .transaction(() => {
+          const current = handle.pragma('user_version', { simple: true }) as number;
+          if (current > steps.length) throw newerSchemaError(current);
+          for (const step of steps.slice(current)) if (step.trim()) handle.exec(step);
+          if (current < steps.length) handle.pragma(`user_version = ${steps.length}`);
+        })
+        .immediate();
+      await db.transaction().execute(after);
+    },
+
+    appendEvents: (ownerId, runId, types, json) =>
+      connection.exclusive(() => append.immediate(ownerId, runId, types, json)),
+    runs,
+    // Kysely lets go of a driver it has used; the file is let go of here too, used or not.
+    close: async () => {
+      await db.destroy();
+      await driver.destroy();
+    },
+  };
+}
