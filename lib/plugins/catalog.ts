@@ -124,7 +124,8 @@ export class PluginCatalog {
     this.loaded.clear();
     this.errors.clear();
     for (const file of this.files()) {
-      const shown = this.extra.includes(file) ? file : path.basename(file);
+      // By its file name only: the page shows it to every user, and the server's paths are none of theirs.
+      const shown = path.basename(file);
       try {
         this.loaded.set(file, await this.loadOne(file, shown));
       } catch (e) {

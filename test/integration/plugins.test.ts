@@ -143,7 +143,7 @@ describe('the plugins folder', () => {
     expect(report.served).toBe('Weather Desk');
     expect(report.agents.map((a) => [a.name, a.plugin])).toEqual([
       ['Shouter', 'exported-agent.mjs'],
-      ['Weather Desk', served],
+      ['Weather Desk', 'weather.mjs'],
     ]);
   }, 30_000);
 });
