@@ -110,6 +110,18 @@ test('the served agent greets on the empty conversation and a message there runs
   // A new chat starts with the served agent again.
   await page.getByRole('button', { name: 'New chat' }).first().click();
   await expect(page.getByText('A new conversation with Harbour Master')).toBeVisible();
+  // The Agents list has it marked as coming from code (its file), with no Edit or Delete: the file is where it
+  // changes. The settings' tool list marks its tool the same way.
+  const row = page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('button', { name: 'Chat with Harbour Master' }) });
+  await expect(row.getByText('from code')).toBeVisible();
+  await expect(row.getByTitle(/ my-agent\.mjs;/)).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Edit Harbour Master' })).toHaveCount(0);
+  await expect(row.getByRole('button', { name: 'Delete Harbour Master' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const tool = page.getByRole('region', { name: 'Settings' }).locator('label').filter({ hasText: 'tide_table' });
+  await expect(tool.getByText('from code')).toBeVisible();
 });
 
 test.describe('on a phone, in Chinese', () => {
