@@ -1,7 +1,7 @@
 // The agent core as an npm package, as a new project gets it: `npm run build:core`, `npm pack`, the tarball installed
 // into a fresh project outside this checkout (its dependencies from npm's cache or the registry, never from here),
 // then plain `node` runs an FnCallAgent with a custom tool against the scripted model server, a missing optional
-// peer fails with a message naming it, and `tsc` (strict, `module`/`moduleResolution` nodenext, libraries checked)
+// peer fails with a message naming it, `serve` and the `agent-studio` bin are there, and `tsc` (strict, `module`/`moduleResolution` nodenext, libraries checked)
 // type-checks a consumer file.
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -119,6 +119,31 @@ describe('@agent-studio/core from its tarball, in a fresh project', () => {
     expect(await node('missing-peer.mjs')).toEqual({
       name: 'MissingPackageError',
       message: expect.stringContaining('npm install @modelcontextprotocol/sdk'),
+    });
+  }, 60_000);
+
+  it('ships serve() and the agent-studio bin, which say where the app must be when it is not given', async () => {
+    const env = { NODE_ENV: 'production', PATH: process.env.PATH, HOME: process.env.HOME };
+    writeFileSync(path.join(project, 'my-agent.mjs'), "export const agent = { name: 'Mine' };\n");
+    const bin = path.join(project, 'node_modules/.bin/agent-studio');
+    const usage = await run(bin, [], { cwd: project, env }).catch((e: { code: number; stderr: string }) => e);
+    expect(usage).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('usage: agent-studio serve <my-agent.mjs>'),
+    });
+    const noApp = await run(bin, ['serve', 'my-agent.mjs'], { cwd: project, env }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(noApp).toMatchObject({ code: 1, stderr: expect.stringContaining('Set AGENT_STUDIO_APP') });
+    writeFileSync(
+      path.join(project, 'serve-check.mjs'),
+      "import { serve } from '@agent-studio/core/serve';\n" +
+        "const e = await serve('./nowhere.mjs').catch((e) => e);\n" +
+        'console.log(JSON.stringify({ type: typeof serve, message: e.message }));\n',
+    );
+    expect(await node('serve-check.mjs')).toEqual({
+      type: 'function',
+      message: expect.stringMatching(/^serve: .*nowhere\.mjs does not exist\.$/),
     });
   }, 60_000);
 
