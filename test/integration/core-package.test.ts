@@ -123,7 +123,7 @@ describe('@agent-studio/core from its tarball, in a fresh project', () => {
   }, 60_000);
 
   it('ships serve() and the agent-studio bin, which say where the app must be when it is not given', async () => {
-    const env = { NODE_ENV: 'production', PATH: process.env.PATH, HOME: process.env.HOME };
+    const env = { NODE_ENV: 'production' as const, PATH: process.env.PATH, HOME: process.env.HOME };
     writeFileSync(path.join(project, 'my-agent.mjs'), "export const agent = { name: 'Mine' };\n");
     const bin = path.join(project, 'node_modules/.bin/agent-studio');
     const usage = await run(bin, [], { cwd: project, env }).catch((e: { code: number; stderr: string }) => e);
