@@ -4,7 +4,7 @@
 // system message and its tool reach the model, the tool's answer comes back), on a desktop and on a 390 px phone in
 // Chinese.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -45,6 +45,10 @@ test.beforeAll(async () => {
   dataDir = path.join(work, 'data');
   const file = path.join(work, 'my-agent.mjs');
   writeFileSync(file, AGENT);
+  // A plugins folder with a module that does not load: the page names it (the one user here is the admin).
+  const plugins = path.join(work, 'plugins');
+  mkdirSync(plugins);
+  writeFileSync(path.join(plugins, 'broken.mjs'), "throw new Error('no tide tables here');\n");
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   app = spawn('npm', ['run', '--silent', 'serve', '--', file, '--no-build'], {
@@ -54,6 +58,7 @@ test.beforeAll(async () => {
       ...process.env,
       PORT: String(port),
       DATA_DIR: dataDir,
+      PLUGINS_DIR: plugins,
       OPENAI_BASE_URL: `${modelServerUrl()}/v1`,
       OPENAI_API_KEY: 'sk-e2e-secret-never-shown',
       OPENAI_MODEL: 'scripted-e2e',
@@ -104,6 +109,9 @@ test('the served agent greets on the empty conversation and a message there runs
   await expect(page.getByText('A new conversation with Harbour Master')).toBeVisible();
   await expect(page.getByText('Knows the tides of every harbour.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'When is high tide in Porto?' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Plugins that did not load' })).toContainText(
+    'The plugin broken.mjs did not load: no tide tables here',
+  );
   await runsTheAgent(page, 'When is high tide in Porto?', 'High tide in Porto is at 06:42.');
   // The conversation is kept in the DATA_DIR given to `npm run serve`.
   expect(readdirSync(dataDir).length).toBeGreaterThan(0);
@@ -135,5 +143,10 @@ test.describe('on a phone, in Chinese', () => {
     const { scrollWidth, innerWidth } = await pageWidth(page);
     expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
     await runsTheAgent(page, '波尔图什么时候涨潮？', '波尔图 06:42 涨潮。');
+    // The Agents list is in the menu on a phone: it names the plugin that did not load, on the screen.
+    await page.getByRole('button', { name: '菜单' }).click();
+    const failed = page.getByRole('alert').filter({ hasText: '未能加载的插件' });
+    await expect(failed).toContainText('插件 broken.mjs 未能加载：no tide tables here');
+    await expect(failed).toBeInViewport();
   });
 });
