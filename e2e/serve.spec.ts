@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { freePort, kill } from './support/app-process';
+import { seriousViolations } from './support/axe';
 import { chatRequests, modelServerUrl, setScenario } from './support/model';
 import { pageWidth } from './support/viewport';
 
@@ -130,6 +131,8 @@ test('the served agent greets on the empty conversation and a message there runs
   await page.getByRole('button', { name: 'Settings' }).click();
   const tool = page.getByRole('region', { name: 'Settings' }).locator('label').filter({ hasText: 'tide_table' });
   await expect(tool.getByText('from code')).toBeVisible();
+  // The marks, the failure notice and the served agent's greeting pass axe (serious and critical).
+  expect(await seriousViolations(page)).toEqual([]);
 });
 
 test.describe('on a phone, in Chinese', () => {
