@@ -1,9 +1,11 @@
 // `retrieval`: Qwen-Agent's RAG tool. Parses and indexes the named files (once per content; a name that is not one of
 // the conversation's files searches all of them, and the result says so first), searches them for the
-// query within the max_ref_token budget (BM25 fused with the front-page search), and returns Qwen-Agent's
+// query within the max_ref_token budget (BM25 fused with the front-page search, or the searchers its cfg's
+// rag_searchers names), and returns Qwen-Agent's
 // [{url, text: [passages]}]; each passage keeps its "[page: N]" lines. The search shows in the trace as a retrieval
 // step tied to the call.
 import { loadConfig } from '../lib/config';
+import { DEFAULT_RAG_SEARCHERS, ragSearchers, type AvailableSearcher } from '../lib/documents/search/searchers';
 import type { ToolContext } from './base-tool';
 import { pickFilesOrAll } from './document-files';
 import { BaseToolWithFileAccess } from './file-access';
@@ -11,13 +13,31 @@ import { registerTool } from './registry';
 
 export const DOCUMENT_TYPES = 'pdf / docx / pptx / xlsx / xls / csv / tsv / html / md / txt';
 
-/** cfg.max_ref_token and cfg.parser_page_size (Qwen-Agent's names), else the environment's defaults. */
-export function ragSettings(cfg: Record<string, unknown>): { maxRefTokens: number; parserPageSize: number } {
+export interface RagSettings {
+  maxRefTokens: number;
+  parserPageSize: number;
+  /** Upstream's rag_searchers, checked: the searches that rank the chunks. */
+  searchers: AvailableSearcher[];
+}
+
+/**
+ * cfg.max_ref_token, cfg.parser_page_size and cfg.rag_searchers (Qwen-Agent's names), else the environment's
+ * defaults. A searcher this version does not have (vector_search, hybrid_search) or does not know throws a
+ * RagSettingError saying so.
+ */
+export function ragSettings(cfg: Record<string, unknown>): RagSettings {
   const { rag } = loadConfig();
   const int = (v: unknown, fallback: number) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : fallback);
+  const searchers =
+    cfg.rag_searchers !== undefined
+      ? ragSearchers(cfg.rag_searchers)
+      : rag.searchers !== undefined
+        ? ragSearchers(rag.searchers, 'RAG_SEARCHERS (or QWEN_AGENT_DEFAULT_RAG_SEARCHERS)')
+        : [...DEFAULT_RAG_SEARCHERS];
   return {
     maxRefTokens: int(cfg.max_ref_token, rag.maxRefTokens),
     parserPageSize: int(cfg.parser_page_size, rag.parserPageSize),
+    searchers,
   };
 }
 
@@ -40,6 +60,12 @@ export class RetrievalTool extends BaseToolWithFileAccess {
     },
     required: ['query', 'files'],
   };
+
+  constructor(cfg?: Record<string, unknown>) {
+    super(cfg);
+    // A searcher it cannot use is refused when the agent is made, not at its first call.
+    if (this.cfg.rag_searchers !== undefined) ragSearchers(this.cfg.rag_searchers);
+  }
 
   async call(params: string, ctx: ToolContext) {
     const { query, files } = this.parseArgs<{ query: string; files: string[] }>(params);

@@ -101,6 +101,13 @@ export interface RagEnvConfig {
   maxRefTokens: number;
   /** Tokens per chunk (Qwen-Agent's parser_page_size). */
   parserPageSize: number;
+  /** RAG_KEYGEN_STRATEGY / QWEN_AGENT_DEFAULT_RAG_KEYGEN_STRATEGY as written (checked where an Assistant is made):
+   *  the keyword strategy of an Assistant whose ragCfg names none. */
+  keygenStrategy?: string;
+  /** RAG_SEARCHERS / QWEN_AGENT_DEFAULT_RAG_SEARCHERS as written (a list; checked where it is used). */
+  searchers?: string;
+  /** Chunks ParallelDocQA reads at once (PARALLEL_DOC_QA_CONCURRENCY). */
+  parallelDocQaConcurrency: number;
 }
 
 /** Uploads and document parsing. */
@@ -130,6 +137,15 @@ function intFrom(env: Env, names: string[], fallback: number, { min = 0 } = {}):
     return value;
   }
   return fallback;
+}
+
+/** The first of `names` set to something other than blanks, trimmed. */
+function firstSet(env: Env, names: string[]): string | undefined {
+  for (const name of names) {
+    const raw = env[name]?.trim();
+    if (raw) return raw;
+  }
+  return undefined;
 }
 
 export function fncallModeFrom(value: string | undefined): FncallMode {
@@ -253,6 +269,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rag: {
       maxRefTokens: intFrom(env, ['RAG_MAX_REF_TOKEN', 'QWEN_AGENT_DEFAULT_MAX_REF_TOKEN'], 20_000, { min: 1 }),
       parserPageSize: intFrom(env, ['RAG_PARSER_PAGE_SIZE', 'QWEN_AGENT_DEFAULT_PARSER_PAGE_SIZE'], 500, { min: 50 }),
+      keygenStrategy: firstSet(env, ['RAG_KEYGEN_STRATEGY', 'QWEN_AGENT_DEFAULT_RAG_KEYGEN_STRATEGY']),
+      searchers: firstSet(env, ['RAG_SEARCHERS', 'QWEN_AGENT_DEFAULT_RAG_SEARCHERS']),
+      parallelDocQaConcurrency: intFrom(env, ['PARALLEL_DOC_QA_CONCURRENCY'], 4, { min: 1 }),
     },
     documents: {
       uploadMaxBytes: intFrom(env, ['UPLOAD_MAX_BYTES'], 50 * 1024 * 1024, { min: 1 }),

@@ -21,3 +21,13 @@ export {
   type RetrieveOptions,
 } from './retrieve';
 export { formatKnowledge, knowledgeTitle } from './knowledge';
+export { documentVocabulary } from './vocabulary';
+export {
+  AVAILABLE_SEARCHERS,
+  DEFAULT_RAG_SEARCHERS,
+  RAG_SEARCHER_NAMES,
+  RagSettingError,
+  ragSearchers,
+  type AvailableSearcher,
+  type RagSearcherName,
+} from './searchers';

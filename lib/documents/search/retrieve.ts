@@ -6,6 +6,7 @@ import { DocumentError } from '../types';
 import { DEFAULT_PARSER_PAGE_SIZE } from './chunk';
 import { indexFile, type IndexedDocument } from './index-cache';
 import { DEFAULT_MAX_REF_TOKEN, searchDocuments, UNUSED_LISTED, type SearchMode } from './search';
+import { DEFAULT_RAG_SEARCHERS, searchPlan, type AvailableSearcher } from './searchers';
 import { isErrorNamed } from '../../protocol/errors';
 
 /** Characters of an unused candidate's text kept in the trace. */
@@ -21,6 +22,8 @@ export interface RetrievalFile {
 export interface RetrieveOptions {
   maxRefTokens?: number;
   parserPageSize?: number;
+  /** Which searches rank the chunks (checked names: searchers.ts); default keyword and front page. */
+  searchers?: readonly AvailableSearcher[];
 }
 
 export interface RetrievedDocument {
@@ -67,8 +70,9 @@ export function searchIndexes(
   docs: readonly IndexedDocument[],
   query: string,
   budgetTokens: number,
+  searchers: readonly AvailableSearcher[] = DEFAULT_RAG_SEARCHERS,
 ): Omit<Retrieval, 'errors' | 'unsupported' | 'durationMs'> {
-  const result = searchDocuments(docs, query, budgetTokens);
+  const result = searchDocuments(docs, query, budgetTokens, searchPlan(searchers));
   const used = result.ranking.filter((r) => r.usedText !== undefined);
   const unused = result.ranking.filter((r) => r.usedText === undefined).slice(0, UNUSED_LISTED);
   const shown =
@@ -110,7 +114,7 @@ export async function retrieve(
 ): Promise<Retrieval> {
   const started = performance.now();
   const { docs, errors, unsupported } = await loadIndexes(files, opts.parserPageSize ?? DEFAULT_PARSER_PAGE_SIZE);
-  const found = searchIndexes(docs, query, opts.maxRefTokens ?? DEFAULT_MAX_REF_TOKEN);
+  const found = searchIndexes(docs, query, opts.maxRefTokens ?? DEFAULT_MAX_REF_TOKEN, opts.searchers);
   return { ...found, errors, unsupported, durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
 }
 

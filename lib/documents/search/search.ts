@@ -1,14 +1,17 @@
 // Which chunks of which documents go into the prompt, as Qwen-Agent's hybrid search (keyword_search +
-// front_page_search) decides it:
+// front_page_search, the default `rag_searchers`; searchers.ts) decides it:
 // - an empty query takes the beginning of each document, the budget split evenly between them;
 // - when every chunk together fits the budget, everything goes in;
 // - otherwise the BM25 ranking and the front-page ranking (the first two chunks of a single document, when they take
 //   at most a quarter of the budget) are fused by reciprocal rank, each list adding 1/(rank + 61) to a chunk and a
 //   front-page chunk ranking first; chunks are then taken in that order until the budget is spent, the one that
 //   overflows cut to the tokens left. The chosen chunks go into the prompt in document order.
+// With one searcher, as upstream: keyword_search alone ranks by BM25 only (and takes the documents' beginnings when
+// no chunk holds a query term); front_page_search alone takes the pinned chunks and nothing else.
 import { truncateTokens } from '../../llm/tokens';
 import { bm25Scores } from './bm25';
 import type { IndexedDocument } from './index-cache';
+import { DEFAULT_SEARCH_PLAN, type SearchPlan } from './searchers';
 import { queryTerms } from './terms';
 
 export const DEFAULT_MAX_REF_TOKEN = 20_000;
@@ -138,6 +141,7 @@ function* fusedOrder(
   scores: Float64Array[],
   terms: string[],
   budget: number,
+  plan: SearchPlan,
 ): Generator<RankedChunk> {
   const offsets: number[] = [];
   let n = 0;
@@ -153,7 +157,7 @@ function* fusedOrder(
     return { doc, chunk: g - offsets[doc]!, score: flat[g]!, pinned, fused };
   };
   const pinned = new Set<number>();
-  if (docs.length === 1) {
+  if (plan.frontPage && docs.length === 1) {
     const chunks = docs[0]!.chunks;
     for (let i = 0; i < Math.min(FRONT_PAGE_CHUNKS, chunks.length); i++) {
       if (budget < chunks[i]!.tokens * FRONT_PAGE_CHUNKS * 2) break;
@@ -161,6 +165,7 @@ function* fusedOrder(
     }
   }
   for (const g of pinned) yield entry(g, true, Infinity);
+  if (!plan.keyword) return;
   if (!terms.length) {
     for (let g = 0; g < n; g++) if (!pinned.has(g)) yield entry(g, false, 0);
     return;
@@ -197,6 +202,7 @@ export function searchDocuments(
   docs: readonly IndexedDocument[],
   query: string,
   budgetTokens = DEFAULT_MAX_REF_TOKEN,
+  plan: SearchPlan = DEFAULT_SEARCH_PLAN,
 ): SearchResult {
   const terms = queryTerms(query);
   const scores = bm25Scores(
@@ -219,9 +225,14 @@ export function searchDocuments(
     mode = 'all';
     ranking = documentOrder(docs, scores);
     usedTokens = fill(docs, ranking, budgetTokens).used;
+  } else if (!plan.frontPage && !scores.some((s) => s.some((x) => x > 0))) {
+    // Keyword search alone, and no chunk holds a query term: the documents' beginnings, as for no query.
+    mode = 'front';
+    ranking = documentOrder(docs, scores);
+    usedTokens = frontParts(docs, ranking, budgetTokens);
   } else {
     mode = 'ranked';
-    const filled = fill(docs, fusedOrder(docs, scores, terms, budgetTokens), budgetTokens, UNUSED_LISTED);
+    const filled = fill(docs, fusedOrder(docs, scores, terms, budgetTokens, plan), budgetTokens, UNUSED_LISTED);
     ranking = filled.considered;
     usedTokens = filled.used;
   }
