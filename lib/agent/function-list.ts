@@ -2,6 +2,7 @@
 // entries, whose servers are connected before the agent's first run.
 import { BaseTool, checkTool, createTool } from '../../tools';
 import { parseMcpConfig } from '../mcp/config';
+import { loadOptional } from '../config/optional-package';
 
 export type ToolSpec =
   string | BaseTool | ({ name: string } & Record<string, unknown>) | { mcpServers: Record<string, unknown> };
@@ -29,6 +30,10 @@ export function resolveFunctionList(specs: readonly ToolSpec[]): { tools: Map<st
 
 /** Connects the servers of MCP entries (shared by identical configs) and returns their tools. */
 export async function mcpTools(entry: McpEntry): Promise<BaseTool[]> {
-  const { mcpManager } = await import('../mcp/manager');
+  const { mcpManager } = await loadOptional(
+    '@modelcontextprotocol/sdk',
+    'Using MCP servers',
+    () => import('../mcp/manager'),
+  );
   return mcpManager().toolsFor(entry);
 }

@@ -7,6 +7,7 @@ import { TOOL_REGISTRY, unavailableReason } from '../../tools';
 import { codeInterpreterInfo } from '../../tools/code-interpreter';
 import type { Viewer } from '../auth/viewer';
 import type { AppContext } from './context';
+import { pluginOfTool, syncPluginTools } from '../plugins';
 
 export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo> {
   void prepareMcpTools([]); // servers start connecting while the page loads
@@ -16,6 +17,8 @@ export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo>
   const codeInterpreter = await codeInterpreterInfo();
   // image_gen needs a connection of this user's with an images endpoint.
   const makesImages = Boolean(await ctx.models.imageEndpoint(viewer.owner).catch(() => undefined));
+  if (ctx.plugins) syncPluginTools(ctx.plugins);
+  const served = ctx.plugins?.servedAgent();
   return {
     models: { configured: await ctx.models.anyConfigured(viewer.owner), admin: viewer.admin },
     defaultSettings: ctx.defaultSettings(),
@@ -30,9 +33,24 @@ export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo>
           !viewer.toolRefusal(name) &&
           (name !== 'image_gen' || makesImages),
       )
-      .map(([name, cls]) => ({ name, description: new cls().description }))
+      .map(([name, cls]) => {
+        const plugin = pluginOfTool(cls);
+        return { name, description: new cls().description, ...(plugin ? { plugin } : {}) };
+      })
       .sort((a, b) => a.name.localeCompare(b.name)),
     maxLlmCalls: ctx.config.maxLlmCallsPerRun,
+    ...(viewer.admin && ctx.plugins?.failures().length ? { pluginFailures: ctx.plugins.failures() } : {}),
+    ...(served
+      ? {
+          defaultAgent: {
+            id: served.id,
+            name: served.name,
+            avatar: served.avatar,
+            description: served.description,
+            suggestions: served.suggestions,
+          },
+        }
+      : {}),
     codeInterpreter: viewer.admin ? codeInterpreter : { backend: codeInterpreter.backend },
     account:
       viewer.via === 'session' || viewer.via === 'api-key'

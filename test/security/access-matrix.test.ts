@@ -246,11 +246,6 @@ const ACTIONS: Record<string, ActionProbe> = {
   replayRun: async (c) => [c.mine.runId, { fromIteration: 1 }],
   decideTool: async (c) => [c.mine.runId, 'call-1', { action: 'skip' }],
   loadRunsView: async () => [{}],
-  loadTurnAnswer: async (c) => [c.mine.turnId, 1],
-  settledTitle: async (c) => [c.mine.conversationId],
-  documentPage: async (c) => [c.mine.doc.hash, 1],
-  saveWebSearchSetting: async () => [{ provider: 'environment' }],
-  continueRun: async (c) => [c.mine.runId],
 };
 
 /** Entry points whose answer is "missing" even to the owner with these probes (a run that has ended is not stopped,
