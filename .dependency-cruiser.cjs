@@ -77,9 +77,18 @@ module.exports = {
     {
       name: 'product-code-not-on-test-infrastructure',
       severity: 'error',
-      comment: 'Test infrastructure (scripts/, test/, e2e/, bench/) imports product code, not the other way round.',
+      comment:
+        'Test infrastructure (scripts/, test/, e2e/, bench/) and examples/ import product code, not the other way round.',
       from: { path: '^(lib|tools|app|components)/' },
-      to: { path: ['^scripts/', '^test/', '^e2e/', '^bench/'] },
+      to: { path: ['^scripts/', '^test/', '^e2e/', '^bench/', '^examples/'] },
+    },
+    {
+      name: 'examples-use-the-core-entry',
+      severity: 'error',
+      comment:
+        "examples/ reads like a user's code: of ours it imports only @agent-studio/core (lib/core/index.ts) and its own files.",
+      from: { path: '^examples/' },
+      to: { path: OURS, pathNot: '^lib/core/index[.]ts$' },
     },
     {
       name: 'no-unresolvable',

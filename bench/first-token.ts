@@ -8,7 +8,11 @@
 // makes the frame after the model's first chunk, and the p90 shows how often it misses it.
 // --history N first fills the conversation with N long answers (a few hundred stored events each), so that the run
 // measured reads and sends a long history, as in a conversation a user has kept going.
-// Run: npm run bench:first-token [-- --runs 7 --ttft 300 --history 40 --build]
+// Two paths are measured, run by run in turn: Enter in an existing conversation, and a newcomer's first message
+// ("New chat", type, click Send, in a second tab: from the pointer-down as the page receives it to the first answer
+// characters on screen; the conversation is created, the address bar moves to ?c=…, the list is fetched meanwhile).
+// --path enter|new measures one of them alone.
+// Run: npm run bench:first-token [-- --runs 7 --ttft 300 --history 40 --path enter|new --build]
 import type { Page } from '@playwright/test';
 import { answerDone, machineLoad, openChat, typeMessage, withStack, type ModelServerProcess } from './support/app';
 import { flag } from './support/flags';
@@ -17,6 +21,7 @@ import { quantile } from './support/stats';
 const RUNS = Number(flag('runs', '7'));
 const TTFT_MS = Number(flag('ttft', '300'));
 const HISTORY = Number(flag('history', '0'));
+const PATHS = flag('path', 'both');
 const ANSWER = 'Hello from the first-token bench: a short answer after a wait.';
 const LONG_ANSWER = 'An earlier answer of the conversation, long enough to be streamed in many pieces. '.repeat(24);
 
@@ -24,6 +29,7 @@ declare global {
   interface Window {
     __firstToken?: number;
     __enter?: number;
+    __press?: number;
   }
 }
 
@@ -105,6 +111,51 @@ async function pageTtft(
   return { shown: shown - enter, asked: asked - enter, dispatch: enter - sent };
 }
 
+/** A newcomer's first message: "New chat", type, click Send; from the pointer-down on Send as the page receives it
+ *  to the first characters of the answer on screen, and to the model server receiving the run's request. */
+async function newChatTtft(
+  page: Page,
+  n: number,
+  model: ModelServerProcess,
+): Promise<{ shown: number; asked: number; dispatch: number }> {
+  await page.getByRole('button', { name: '+ New chat', exact: true }).click();
+  await page.waitForFunction(() => document.querySelectorAll('article[data-role="assistant"]').length === 0);
+  await typeMessage(page, `a new conversation ${n}`);
+  await page.evaluate(() => {
+    window.__firstToken = undefined;
+    window.__press = undefined;
+    document.addEventListener('pointerdown', (e) => (window.__press = performance.timeOrigin + e.timeStamp), {
+      capture: true,
+      once: true,
+    });
+    const observer = new MutationObserver(() => {
+      const answer = document.querySelector('article[data-role="assistant"]');
+      if (answer?.textContent?.includes('Hello')) {
+        window.__firstToken = performance.timeOrigin + performance.now();
+        observer.disconnect();
+      }
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  const send = page.getByRole('button', { name: 'Send', exact: true });
+  const box = await send.boundingBox();
+  if (!box) throw new Error('no Send button');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const sent = Date.now();
+  await page.mouse.down();
+  await page.mouse.up();
+  const handle = await page.waitForFunction(
+    () => window.__firstToken && window.__press && { shown: window.__firstToken, press: window.__press },
+    undefined,
+    { timeout: 30_000 },
+  );
+  const { shown, press } = (await handle.jsonValue()) as { shown: number; press: number };
+  const asked = (await model.requestTimes('/v1/chat/completions')).filter((t) => t >= sent)[0];
+  if (asked === undefined) throw new Error('the model server received no request for this message');
+  await answerDone(page);
+  return { shown: shown - press, asked: asked - press, dispatch: press - sent };
+}
+
 /** N earlier turns, each with a long answer streamed in 8-character pieces, sent through the page. */
 async function fillHistory(page: Page, model: ModelServerProcess, n: number): Promise<void> {
   await model.setScenario({ fallback: { content: LONG_ANSWER, chunkSize: 8 } });
@@ -119,6 +170,14 @@ async function fillHistory(page: Page, model: ModelServerProcess, n: number): Pr
   }
 }
 
+interface Path {
+  name: string;
+  shown: number[];
+  asked: number[];
+  dispatch: number[];
+  run: (i: number) => Promise<{ shown: number; asked: number; dispatch: number }>;
+}
+
 async function main() {
   const history = HISTORY ? `, after ${HISTORY} long turns` : '';
   console.log(`first-token: ${RUNS} runs, model server TTFT ${TTFT_MS} ms${history}; ${machineLoad()}`);
@@ -128,34 +187,57 @@ async function main() {
       await openChat(page, app.url);
       if (HISTORY) await fillHistory(page, model, HISTORY);
       await model.setScenario({ fallback: { content: ANSWER, ttftMs: TTFT_MS, chunkSize: 8 } });
-      await pageTtft(page, HISTORY, model); // warm-up: the first run compiles and connects
+      const fresh = await browser.newPage();
+      await openChat(fresh, app.url);
+      const paths: Path[] = [];
+      if (PATHS !== 'new')
+        paths.push({
+          name: 'Enter in the conversation',
+          shown: [],
+          asked: [],
+          dispatch: [],
+          run: (i) => pageTtft(page, HISTORY + i, model),
+        });
+      if (PATHS !== 'enter')
+        paths.push({
+          name: 'New chat, click Send',
+          shown: [],
+          asked: [],
+          dispatch: [],
+          run: (i) => newChatTtft(fresh, i, model),
+        });
+      // Warm-up: the first run of each path compiles and connects.
+      for (const path of paths) await path.run(0);
       await serverTtft(model.url);
       const server: number[] = [];
-      const shown: number[] = [];
-      const asked: number[] = [];
-      const dispatch: number[] = [];
       for (let i = 1; i <= RUNS; i++) {
         server.push(await serverTtft(model.url));
-        const run = await pageTtft(page, HISTORY + i, model);
-        shown.push(run.shown);
-        asked.push(run.asked);
-        dispatch.push(run.dispatch);
+        for (const path of paths) {
+          const r = await path.run(i);
+          path.shown.push(r.shown);
+          path.asked.push(r.asked);
+          path.dispatch.push(r.dispatch);
+        }
       }
       const s = median(server);
-      const p = median(shown);
-      console.log(`model server's own TTFT: median ${s.toFixed(0)} ms (${server.map((x) => x.toFixed(0)).join(', ')})`);
       const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
-      console.log(`Enter to first token in the page: median ${p.toFixed(0)} ms (${list(shown)})`);
-      const a = median(asked);
-      console.log(`  of which Enter to the model's request: median ${a.toFixed(0)} ms (${list(asked)})`);
-      console.log(`  and the model's first chunk to the screen: about ${(p - a - s).toFixed(0)} ms`);
-      console.log(
-        `(Playwright's key press reached the page ${median(dispatch).toFixed(1)} ms after it was sent: not counted)`,
-      );
-      console.log(`page / server: ${(p / s).toFixed(3)} (goal <= 1.10); p90 ${(quantile(shown, 0.9) / s).toFixed(3)}`);
+      console.log(`model server's own TTFT: median ${s.toFixed(0)} ms (${list(server)})`);
+      for (const path of paths) {
+        const p = median(path.shown);
+        const a = median(path.asked);
+        console.log(`${path.name}: to the first token in the page median ${p.toFixed(0)} ms (${list(path.shown)})`);
+        console.log(`  of which to the model's request: median ${a.toFixed(0)} ms (${list(path.asked)})`);
+        console.log(`  and the model's first chunk to the screen: about ${(p - a - s).toFixed(0)} ms`);
+        console.log(
+          `  (Playwright's input reached the page ${median(path.dispatch).toFixed(1)} ms after it was sent: not counted)`,
+        );
+        console.log(
+          `  page / server: ${(p / s).toFixed(3)} (goal <= 1.10); p90 ${(quantile(path.shown, 0.9) / s).toFixed(3)}`,
+        );
+      }
     },
     // The history is sent faster than a person types: the per-minute run limit would refuse it.
-    { env: { MAX_RUNS_PER_MINUTE: String(HISTORY + RUNS + 30) } },
+    { env: { MAX_RUNS_PER_MINUTE: String(HISTORY + 2 * RUNS + 30) } },
   );
 }
 

@@ -44,3 +44,36 @@ test('Esc in the composer stops the run too', async ({ page }) => {
   await composer(page).press('Escape');
   await expectStopped(page, turn);
 });
+
+test('closing the page while the model streams tool-call arguments without end stops the run and its request', async ({
+  browser,
+}) => {
+  await setScenario({
+    replies: [
+      {
+        toolCalls: [{ id: 'call-1', name: 'calculator', arguments: '{"expression": "1+' }],
+        endless: 'arguments',
+        delayMs: 20,
+      },
+    ],
+  });
+  const page = await browser.newPage();
+  await openChat(page);
+  await send(page, 'Add up forever, page-close-quokka');
+  await expect(stopButton(page)).toBeVisible();
+  await expect.poll(async () => (await chatRequests()).length).toBe(1);
+  // The run is quiet meanwhile: no event reaches the page while the arguments stream.
+  await page.waitForTimeout(500);
+  const conversation = page.url();
+  await page.close();
+
+  // The app closed the model's stream (the server saw the client go before the answer was whole)...
+  await expect.poll(async () => (await chatRequests())[0]?.finished, { timeout: 10_000 }).toBe(false);
+  // ...and the run ended as stopped: opened again, the turn says so.
+  const again = await browser.newPage();
+  await openChat(again, new URL(conversation).pathname + new URL(conversation).search);
+  const turn = assistantTurns(again).last();
+  await expect(turn.getByText('Stopped by you')).toBeVisible();
+  await expect(stopButton(again)).toHaveCount(0);
+  await again.close();
+});

@@ -5,6 +5,8 @@
 #
 #   scripts/pg-cluster.sh start [DIR]   prints `DIR URL` (URL: postgres://postgres@127.0.0.1:PORT/postgres)
 #   scripts/pg-cluster.sh stop DIR      stops it and removes DIR
+#   scripts/pg-cluster.sh pause DIR     stops the server (pg_ctl stop -m fast) and keeps its data: a database gone
+#   scripts/pg-cluster.sh resume DIR    starts it again on the same port (the fault tests)
 #
 # PG_BIN picks the server's binaries (default: the newest /usr/lib/postgresql/*/bin). PG_DURABLE=1 keeps fsync on
 # (the benchmarks); the tests run with fsync and synchronous_commit off, which loses nothing unless the machine
@@ -46,6 +48,7 @@ start() {
   for _ in 1 2 3; do
     port=$(free_port)
     if as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -o "-p $port $opts" -w -t 60 start > /dev/null; then
+      echo "-p $port $opts" > "$dir/options"
       echo "$dir postgres://postgres@127.0.0.1:$port/postgres"
       return
     fi
@@ -61,8 +64,18 @@ stop() {
   rm -rf "$dir"
 }
 
+pause() {
+  as_owner "$(pg_bin)/pg_ctl" -D "$1/data" -m fast -w stop > /dev/null
+}
+
+resume() {
+  as_owner "$(pg_bin)/pg_ctl" -D "$1/data" -l "$1/server.log" -o "$(cat "$1/options")" -w -t 60 start > /dev/null
+}
+
 case "${1:-}" in
   start) start "${2:-}" ;;
   stop) stop "${2:?pg-cluster.sh stop DIR}" ;;
-  *) echo "usage: scripts/pg-cluster.sh start [DIR] | stop DIR" >&2; exit 2 ;;
+  pause) pause "${2:?pg-cluster.sh pause DIR}" ;;
+  resume) resume "${2:?pg-cluster.sh resume DIR}" ;;
+  *) echo "usage: scripts/pg-cluster.sh start [DIR] | stop DIR | pause DIR | resume DIR" >&2; exit 2 ;;
 esac

@@ -28,8 +28,12 @@ async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<Acti
 /** A run started within the user's run limits, and its feed: closing the page ends the stream, and that stops the
  *  run. */
 async function stream(ctx: AppContext, me: Viewer, start: () => Promise<StartedRun>): Promise<RunStream> {
-  const started = await startLimited(await requestLimitKey(me), start, (runId) => ctx.runs.ended(runId));
-  return { ...started, events: runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true }) };
+  const { content, ...started } = await startLimited(await requestLimitKey(me), start, (runId) =>
+    ctx.runs.ended(runId),
+  );
+  const events = runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true });
+  // A plain message comes back as the page sent it: only one that carries files is worth its bytes.
+  return typeof content === 'string' ? { ...started, events } : { ...started, content, events };
 }
 
 /** The agent speaks the page's language, unless the conversation's settings name one. */

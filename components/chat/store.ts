@@ -108,6 +108,9 @@ export const useChat = create<ChatState>()((set, get) => {
         if (e.type === 'run-end' || e.type === 'tool-call' || e.type === 'tool-result') pending.add('*');
         frame ??= requestAnimationFrame(flush);
       }
+      // A feed that ends without the run's end was cut off: the run was marked interrupted (its instance died or
+      // shut down), and what arrived is what was kept.
+      if (token === streamToken) markInterrupted(view);
     } catch (e) {
       // The connection to the server broke (server killed, network gone): keep what arrived and say so.
       if (view.status === 'streaming') {

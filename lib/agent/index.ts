@@ -21,6 +21,7 @@ export {
 } from './writing';
 export { ChildRunError } from './child-run';
 export { MessageFold, foldEvents } from './fold';
+export { typewriterPrint, typewriterText, TYPEWRITER_MARKERS } from './typewriter';
 export {
   AgentEventSchema,
   parseAgentEvent,

@@ -72,7 +72,9 @@ export async function executeToolCall(
     emit: (e) => run.emit({ ...e, by: 'tool', functionId: call.functionId }),
   };
   try {
-    const r = await runTool(tool, args, ctx);
+    // A tool that does not heed its signal (an MCP server's, a plugin's) still lets a stopped run end at once.
+    run.signal.throwIfAborted();
+    const r = await untilAborted(runTool(tool, args, ctx), run.signal);
     if (!r.ok) return report(r);
     const content = run.options.generateCfg?.tool_images === true ? withFileImages(r.content, r.files) : r.content;
     return report({ ok: true, content, files: r.files });

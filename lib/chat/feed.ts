@@ -1,7 +1,8 @@
 // What the page and POST /api/chat receive of a run: one feed for both. The full events stay in the run log (the
 // inspector reads them there); the feed carries what a reader draws, so bytes grow with the answer itself:
 // - no run id on each event: the reply that starts or opens a run says it once;
-// - no full request per model call and no input history (inspector-only, and they would resend the history);
+// - no full request per model call and no input history (inspector-only, and they would resend the history), and
+//   of a run-start's settings (tools, call limit, language, call format, prices) only who ran on what model;
 // - no llm-end (per-call timing and usage are inspector figures; run-end carries the totals);
 // - `t` to whole milliseconds; deltas merged over a short window;
 // - a child run's events (inside `child` wrappers) as the feed carries any run's, keeping their own run id, which
@@ -9,6 +10,7 @@
 import type { AgentEvent, FeedEvent } from '../protocol/events';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
+import { leavable } from './leavable';
 import type { LiveRuns } from './live-runs';
 
 /** Long enough to merge a burst of tokens into one message (each message carries ~50 bytes of envelope), short
@@ -26,29 +28,44 @@ export function feedEvent(e: AgentEvent): FeedEvent | undefined {
   } else if (e.type === 'llm-start' && e.request) {
     const { request: _request, ...rest } = e;
     shown = rest;
-  } else if (e.type === 'run-start' && e.input) {
-    const { input: _input, ...rest } = e;
-    shown = rest;
+  } else if (e.type === 'run-start') {
+    // Who ran on what model is drawn; the run's input and settings are the inspector's.
+    const {
+      input: _input,
+      maxLlmCalls: _max,
+      tools: _tools,
+      lang: _lang,
+      fncallMode: _mode,
+      pricing: _pricing,
+      contextLength: _context,
+      ...rest
+    } = e;
+    shown = rest as AgentEvent;
   }
   const { runId: _runId, ...rest } = shown;
   rest.t = Math.round(rest.t);
-  return rest;
+  return rest as FeedEvent;
 }
 
 /**
  * The feed of the owner's run from its first event: live while it is in progress, else (it has already ended) from its log.
  * With `stopOnLeave`, a reader that leaves before the end (a closed page, a dropped connection) stops the run.
  */
-export async function* runFeed(
+export function runFeed(
   runs: LiveRuns,
   store: Pick<ChatStore, 'getRunEvents'>,
   owner: OwnerScope,
   runId: string,
   opts: { stopOnLeave: boolean },
 ): AsyncGenerator<FeedEvent> {
-  const live = await liveFeed(runs, owner, runId, opts);
-  if (live) yield* live;
-  else yield* storedFeed(await store.getRunEvents(owner, runId));
+  let live: AsyncGenerator<FeedEvent> | undefined;
+  async function* feed(): AsyncGenerator<FeedEvent> {
+    live = await liveFeed(runs, owner, runId, opts);
+    if (live) yield* live;
+    else yield* storedFeed(await store.getRunEvents(owner, runId));
+  }
+  // A reader that leaves before the run is found leaves it through the generator's own return (yield* passes it on).
+  return leavable(feed(), () => void live?.return(undefined));
 }
 
 /** The feed of a run in progress (on this instance or another sharing the database), from its first event;
@@ -63,7 +80,7 @@ export async function liveFeed(
     coalesceMs: FEED_COALESCE_MS,
     onLeave: opts.stopOnLeave ? () => void runs.stop(owner, runId).catch(() => undefined) : undefined,
   });
-  return events && feedOf(events);
+  return events && leavable(feedOf(events), () => void events.return(undefined));
 }
 
 async function* feedOf(events: AsyncGenerator<AgentEvent>): AsyncGenerator<FeedEvent> {

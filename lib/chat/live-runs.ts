@@ -10,6 +10,7 @@ import type { AgentEvent, ToolDecision } from '../protocol/events';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
 import { traceRunEvent } from '../telemetry';
+import { leavable } from './leavable';
 
 export interface FollowOptions {
   /** Merge consecutive deltas that arrive within this window into one event (fewer, larger messages). */
@@ -283,32 +284,43 @@ class LiveRun implements RunWriter {
   }
 }
 
-/** Every event of `events` from the first, as they come, until it is closed; the reader may merge deltas. */
-export async function* followQueue(events: EventQueue<AgentEvent>, opts: FollowOptions): AsyncGenerator<AgentEvent> {
-  let next = 0;
-  let finished = false;
+/** Every event of `events` from the first, as they come, until it is closed; the reader may merge deltas. Leaving
+ *  (return() or throw()) takes effect at once, however long the run stays quiet (leavable.ts). */
+export function followQueue(events: EventQueue<AgentEvent>, opts: FollowOptions): AsyncGenerator<AgentEvent> {
+  const left = new AbortController();
+  return leavable(readQueue(events, opts.coalesceMs, left.signal), () => {
+    left.abort();
+    if (!events.isClosed) opts.onLeave?.();
+  });
+}
+
+async function* readQueue(
+  events: EventQueue<AgentEvent>,
+  coalesceMs: number | undefined,
+  left: AbortSignal,
+): AsyncGenerator<AgentEvent> {
   // Merging waits only inside a burst: what comes after a quiet spell (the first token) goes at once, and later
   // events wait out what is left of the interval since the last send, so a reader gets at most one send per interval.
+  let next = 0;
   let lastSend = -Infinity;
-  try {
-    for (;;) {
-      if (next < events.size) {
-        const wait = opts.coalesceMs ? lastSend + opts.coalesceMs - performance.now() : 0;
-        if (wait > 0 && !events.isClosed) await delay(wait);
-        lastSend = performance.now();
-        const batch = events.since(next);
-        next += batch.length;
-        for (const e of opts.coalesceMs ? coalesceDeltas(batch) : batch) yield e;
-        continue;
-      }
-      if (events.isClosed) {
-        finished = true;
-        return;
-      }
-      await events.whenPast(next);
+  // The wait for the next event ends when the reader leaves, too.
+  let wake: (() => void) | undefined;
+  left.addEventListener('abort', () => wake?.(), { once: true });
+  while (!left.aborted) {
+    if (next < events.size) {
+      const wait = coalesceMs ? lastSend + coalesceMs - performance.now() : 0;
+      if (wait > 0 && !events.isClosed) await delay(wait);
+      lastSend = performance.now();
+      const batch = events.since(next);
+      next += batch.length;
+      for (const e of coalesceMs ? coalesceDeltas(batch) : batch) yield e;
+      continue;
     }
-  } finally {
-    if (!finished && !events.isClosed) opts.onLeave?.();
+    if (events.isClosed) return;
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      void events.whenPast(next).then(resolve);
+    });
   }
 }
 

@@ -12,4 +12,9 @@ export {
   type ChatRequest,
   type LlmCallResult,
   type LlmStreamEvent,
+  quickChatOai,
+  contentText,
+  type OaiChatMessage,
+  type OaiChatResponse,
+  type OaiTool,
 } from '../llm';

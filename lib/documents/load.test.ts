@@ -4,6 +4,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makePdf, textPage } from '../../test/support/pdf-writer';
 import { loadDocument } from './load';
+import { parseDocumentBytes } from './parse';
 
 let tmp: string;
 const limits = { uploadMaxBytes: 10_000, unzippedMaxBytes: 1_000_000 };
@@ -78,5 +79,45 @@ describe('loadDocument', () => {
       ['html', '潮汐表', [{ page: 1, paragraphs: ['高潮 06:12'] }]],
       ['csv', undefined, [{ page: 1, paragraphs: ['| 港口 | 吨 |\n| --- | --- |\n| 潮镇 | 4200 |\n| 鸥岩 | 1300 |'] }]],
     ]);
+  });
+
+  it('reads a CSV as a stream into exactly what its bytes read whole give, in any encoding it is sniffed in', async () => {
+    const big = { uploadMaxBytes: 10 * 1024 * 1024, unzippedMaxBytes: 1_000_000 };
+    // Over two pieces of 1 MB: a multi-byte character, a quoted line break and a doubled quote straddle the cuts.
+    const row = (i: number) => `${i},"Café ${i}, ""quoted""","two\nlines",港口${i % 7}\n`;
+    let text = 'n,name,note,port\n';
+    for (let i = 0; text.length < 1.5 * 1024 * 1024; i++) text += row(i);
+    const files: [string, Buffer][] = [
+      ['utf8.csv', Buffer.from(text, 'utf8')],
+      ['bom.csv', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text.slice(0, 200_000), 'utf8')])],
+      ['utf16.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text.slice(0, 200_000), 'utf16le')])],
+      ['latin1.csv', Buffer.from(text.slice(0, 300_000).replace(/港口/g, 'Port'), 'latin1')],
+      // 港口,吨 / 潮镇,12,3 / 45,6 in GBK.
+      ['gbk.csv', Buffer.from('b8dbbfdac4eab6c8b1a82cb6d60a31322c330a34352c360a', 'hex')],
+      // Pairs of high bytes look like GBK, but 0xFF leads no GB18030 character: it is read as Windows-1252.
+      ['not-gb.csv', Buffer.concat([Buffer.from('a,b\n'), Buffer.from([0xff, 0xa1, 0x2c, 0xff, 0xa2, 0x0a])])],
+    ];
+    for (const [name, bytes] of files) {
+      const file = path.join(tmp, name);
+      await writeFile(file, bytes);
+      const streamed = await loadDocument(file, name, { limits: big, cacheDir: false });
+      expect(streamed.kind).toBe('csv');
+      expect(streamed).toEqual(await parseDocumentBytes(bytes, name, big));
+    }
+    const notGb = await loadDocument(path.join(tmp, 'not-gb.csv'), 'x.csv', { limits: big, cacheDir: false });
+    expect(notGb.pages).toEqual([{ page: 1, paragraphs: ['| a | b |\n| --- | --- |\n| ÿ¡ | ÿ¢ |'] }]);
+  });
+
+  it('keeps a streamed CSV in the cache, written in pieces, and reads it back from there', async () => {
+    const cacheDir = path.join(tmp, 'parsed');
+    const file = path.join(tmp, 'tides.csv');
+    await writeFile(file, 'port,high\nBrest,06:12\nTidewick,"07:40, 19:55"\n');
+    const first = await loadDocument(file, 'tides.csv', { limits, cacheDir });
+    const cached = JSON.parse(await readFile(path.join(cacheDir, `${first.hash}.json`), 'utf8'));
+    expect(cached).toEqual({ version: 1, doc: JSON.parse(JSON.stringify(first)) });
+    cached.doc.pages[0].paragraphs.push('from the cache');
+    await writeFile(path.join(cacheDir, `${first.hash}.json`), JSON.stringify(cached));
+    const again = await loadDocument(file, 'again.csv', { limits, cacheDir });
+    expect(again.pages[0]!.paragraphs.at(-1)).toBe('from the cache');
   });
 });

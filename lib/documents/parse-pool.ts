@@ -15,10 +15,16 @@ export interface ParseTask {
   name: string;
   limits?: DocumentLimits;
   cacheDir?: string | false;
+  /** Answer what the document is (kind, title, page count), not its text: a large one is not copied to the main
+   *  thread only to be dropped there. */
+  summary?: boolean;
 }
 
+/** What a parse says of a document without its text. */
+export type DocumentSummary = Omit<ParsedDocument, 'pages'> & { pages: number };
+
 export type ParseReply =
-  | { id: number; ok: true; doc: ParsedDocument }
+  | { id: number; ok: true; doc: ParsedDocument | DocumentSummary }
   | { id: number; ok: false; message: string; code?: DocumentError['code'] };
 
 /** A parse taking longer than this is given up (its worker is stopped). */
@@ -28,7 +34,7 @@ const IDLE_MS = 30_000;
 
 interface Job {
   task: ParseTask;
-  resolve: (doc: ParsedDocument) => void;
+  resolve: (doc: ParsedDocument | DocumentSummary) => void;
   reject: (e: Error) => void;
 }
 
@@ -64,8 +70,22 @@ export class ParsePool {
     private readonly opts: { timeoutMs?: number } = {},
   ) {}
 
-  parse(filePath: string, name: string, opts: { limits?: DocumentLimits; cacheDir?: string | false } = {}) {
-    return new Promise<ParsedDocument>((resolve, reject) => {
+  parse(
+    filePath: string,
+    name: string,
+    opts?: { limits?: DocumentLimits; cacheDir?: string | false },
+  ): Promise<ParsedDocument>;
+  parse(
+    filePath: string,
+    name: string,
+    opts: { limits?: DocumentLimits; cacheDir?: string | false; summary: true },
+  ): Promise<DocumentSummary>;
+  parse(
+    filePath: string,
+    name: string,
+    opts: { limits?: DocumentLimits; cacheDir?: string | false; summary?: boolean } = {},
+  ): Promise<ParsedDocument | DocumentSummary> {
+    return new Promise<ParsedDocument | DocumentSummary>((resolve, reject) => {
       this.queue.push({ task: { id: this.nextId++, filePath, name, ...opts }, resolve, reject });
       this.pump();
     });
@@ -171,4 +191,20 @@ export function loadDocumentOffThread(
   opts: { limits?: DocumentLimits; cacheDir?: string | false } = {},
 ): Promise<ParsedDocument> {
   return parsePool().parse(filePath, name, opts);
+}
+
+/** loadDocumentOffThread for a caller that wants to know only what the document is (the upload: parsed once into
+ *  the cache, its kind and pages recorded). */
+export function parseDocumentOffThread(
+  filePath: string,
+  name = path.basename(filePath),
+  opts: { limits?: DocumentLimits; cacheDir?: string | false } = {},
+): Promise<DocumentSummary> {
+  return parsePool().parse(filePath, name, { ...opts, summary: true });
+}
+
+/** The summary of a parsed document. */
+export function summaryOf(doc: ParsedDocument): DocumentSummary {
+  const { pages, ...rest } = doc;
+  return { ...rest, pages: pages.length };
 }

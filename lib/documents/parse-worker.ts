@@ -2,7 +2,7 @@
 // thread, so a large PDF never stalls the requests the server is answering.
 import { parentPort } from 'node:worker_threads';
 import { loadDocument } from './load';
-import type { ParseTask, ParseReply } from './parse-pool';
+import { summaryOf, type ParseTask, type ParseReply } from './parse-pool';
 import { DocumentError } from './types';
 import { isErrorNamed } from '../protocol/errors';
 
@@ -10,7 +10,7 @@ parentPort!.on('message', async (task: ParseTask) => {
   let reply: ParseReply;
   try {
     const doc = await loadDocument(task.filePath, task.name, { limits: task.limits, cacheDir: task.cacheDir });
-    reply = { id: task.id, ok: true, doc };
+    reply = { id: task.id, ok: true, doc: task.summary ? summaryOf(doc) : doc };
   } catch (e) {
     reply = {
       id: task.id,

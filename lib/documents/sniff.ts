@@ -32,6 +32,12 @@ export function unsupported(name: string, what: string): DocumentError {
   return new DocumentError(`${name} is ${what}, which cannot be read. Supported: ${SUPPORTED}.`, 'unsupported');
 }
 
+/** Whether the first 64 KB of a file decide its kind as its whole bytes would: all but zip archives (whose directory
+ *  is at the end) and OLE files (whose streams are anywhere). */
+export function headDecidesKind(head: Uint8Array): boolean {
+  return !startsWith(head, [0x50, 0x4b]) && !startsWith(head, OLE);
+}
+
 export function sniffKind(bytes: Uint8Array, name: string): DocumentKind {
   if (bytes.length === 0) throw new DocumentError(`${name} is empty (0 bytes).`, 'empty');
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');

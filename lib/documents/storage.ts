@@ -7,6 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { dataStore } from '../blob';
 import { downloadTo, uploadFrom } from '../blob/files';
 import { filesDir, storedFilePath } from './file-ref';
@@ -23,12 +24,10 @@ export async function saveUpload(
   opts: { dataDir: string; maxBytes: number; name: string },
 ): Promise<SavedFile> {
   const incoming = path.join(filesDir(opts.dataDir), '.incoming');
-  await mkdir(incoming, { recursive: true });
   const tmp = path.join(incoming, randomUUID());
-  const out = createWriteStream(tmp);
   const hash = createHash('sha256');
   let size = 0;
-  try {
+  async function* checked(): AsyncGenerator<Uint8Array> {
     for await (const chunk of body) {
       size += chunk.byteLength;
       if (size > opts.maxBytes) {
@@ -38,9 +37,13 @@ export async function saveUpload(
         );
       }
       hash.update(chunk);
-      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+      yield chunk;
     }
-    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  }
+  try {
+    await mkdir(incoming, { recursive: true });
+    // A failed write (a full disk) ends the copy at once and stops reading the body; so does an oversize body.
+    await pipeline(checked, createWriteStream(tmp));
     const digest = hash.digest('hex');
     const target = storedFilePath(opts.dataDir, digest);
     // The same bytes uploaded before: keep the stored copy.
@@ -50,10 +53,19 @@ export async function saveUpload(
     if (!(await blobs.head(uploadKey(digest)))) await uploadFrom(blobs, uploadKey(digest), target);
     return { hash: digest, size };
   } catch (e) {
-    out.destroy();
     await rm(tmp, { force: true });
-    throw e;
+    throw diskFull(e, opts.name) ?? e;
   }
+}
+
+/** A write refused for want of space (ENOSPC, or EDQUOT past a quota), as a DocumentError that says so. */
+export function diskFull(e: unknown, name: string): DocumentError | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code !== 'ENOSPC' && code !== 'EDQUOT') return undefined;
+  return new DocumentError(
+    `${name} could not be stored: the server's disk is full. Nothing was kept; try again once space is freed.`,
+    'disk-full',
+  );
 }
 
 const uploadKey = (hash: string) => `files/${hash}`;

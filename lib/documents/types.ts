@@ -32,6 +32,7 @@ export const DOCUMENT_ERROR_CODES = [
   'too-many-pixels',
   'zip-bomb',
   'not-found',
+  'disk-full',
 ] as const;
 export type DocumentErrorCode = (typeof DOCUMENT_ERROR_CODES)[number];
 

@@ -338,8 +338,13 @@ export type EventStamp = Pick<AgentEvent, 'runId' | 'iteration' | 't'>;
 export type UnstampedEvent = DistributiveOmit<AgentEvent, keyof EventStamp>;
 /** One type of event, before the run stamps it. */
 export type Unstamped<T extends AgentEventType> = Omit<EventOf<T>, keyof EventStamp>;
+/** What a run-start says of the run's settings for the inspector only (the run log keeps it; the feed need not). */
+export type RunStartSettings = 'input' | 'maxLlmCalls' | 'tools' | 'lang' | 'fncallMode' | 'pricing' | 'contextLength';
+/** A run-start as the feed may carry it: who ran on what model, its settings optional. */
+export type FeedRunStart = Omit<EventOf<'run-start'>, 'runId' | RunStartSettings> &
+  Partial<Pick<EventOf<'run-start'>, RunStartSettings>>;
 /** An event as the page and HTTP clients receive it (lib/chat/feed.ts): the run id is said once per stream. */
-export type FeedEvent = DistributiveOmit<AgentEvent, 'runId'>;
+export type FeedEvent = DistributiveOmit<Exclude<AgentEvent, { type: 'run-start' }>, 'runId'> | FeedRunStart;
 /** A retrieval as its searcher describes it; the emitter adds who ran it and stamps it. */
 export type RetrievalStep = Omit<EventOf<'retrieval'>, keyof EventStamp | 'by' | 'functionId'>;
 

@@ -36,6 +36,12 @@ export interface ScriptedReply {
    * it and knows how long each chunk took (the stamps count as content).
    */
   stampChunks?: boolean;
+  /**
+   * The reply never finishes: after its chunks it keeps sending deltas of this kind (more content, more reasoning,
+   * or more arguments of its last tool call) every `delayMs` (at least 5 ms), with no finish_reason, until the client
+   * closes the connection. A hostile or broken server, for the tests that a run stops and closes its request.
+   */
+  endless?: 'text' | 'reasoning' | 'arguments';
   fault?: ScriptedFault;
 }
 

@@ -9,8 +9,8 @@ import type { AgentDocument, ChatStore, SavedAgent, StoredDocument } from '../st
 import { safeFileName, storedFilePath } from '../documents/file-ref';
 import { formatBytes, type DocumentLimits } from '../documents/limits';
 import { parsedCacheDir } from '../documents/load';
-import { loadDocumentOffThread } from '../documents/parse-pool';
-import { deleteStoredFile, keepParse, readHead, saveUpload, uploadedFile } from '../documents/storage';
+import { loadDocumentOffThread, parseDocumentOffThread } from '../documents/parse-pool';
+import { deleteStoredFile, diskFull, keepParse, readHead, saveUpload, uploadedFile } from '../documents/storage';
 import { removeWorkFiles } from '../../tools/work-files';
 import { ParseJobs } from './parsing';
 import { DocumentError } from '../documents/types';
@@ -90,13 +90,17 @@ export class DocumentService {
     if (input.conversationId && !(await this.store.getConversation(owner, input.conversationId)))
       throw new UploadError('This conversation no longer exists.', 404, 'gone');
     const saved = await this.saveBytes(owner, name, input.body, input.declaredSize);
-    const conversationId = input.conversationId ?? (await this.store.createConversation(owner)).id;
-    const document = await this.store.addDocument(owner, {
-      conversationId,
-      hash: saved.hash,
-      name,
-      size: saved.size,
-    });
+    let created: string | undefined;
+    let document: StoredDocument;
+    try {
+      const conversationId = input.conversationId ?? (created = (await this.store.createConversation(owner)).id);
+      document = await this.store.addDocument(owner, { conversationId, hash: saved.hash, name, size: saved.size });
+    } catch (e) {
+      // The database refused (its disk is full too): nothing of this upload stays behind.
+      if (created) await this.store.deleteConversation(owner, created).catch(() => undefined);
+      await this.release([saved.hash]).catch(() => undefined);
+      throw storageFull(e, name) ?? e;
+    }
     this.startParsing(owner, document);
     const notice = name !== raw ? `The file name "${printable(raw)}" was changed to "${name}".` : undefined;
     return notice ? { document, notice } : { document };
@@ -122,7 +126,7 @@ export class DocumentService {
     try {
       if (sniffImage(await readHead(file)))
         throw new DocumentError(`${name} is an image, not a document an agent can search.`, 'unsupported');
-      await loadDocumentOffThread(file, name, { limits: this.limits, cacheDir: parsedCacheDir(this.dataDir) });
+      await parseDocumentOffThread(file, name, { limits: this.limits, cacheDir: parsedCacheDir(this.dataDir) });
     } catch (e) {
       await this.release([saved.hash]);
       if (isErrorNamed<DocumentError>(e, 'DocumentError')) throw new UploadError(e.message, 422, e.code);
@@ -159,7 +163,7 @@ export class DocumentService {
     } catch (e) {
       if (isErrorNamed<DocumentError>(e, 'DocumentError') && e.code === 'too-large')
         throw new UploadError(e.message, 413, e.code);
-      throw e;
+      throw storageFull(e, name) ?? e;
     }
     this.budget?.spend(owner.ownerId, saved.size);
     return saved;
@@ -245,7 +249,7 @@ export class DocumentService {
         const image = await checkImage(await readFile(file), doc.name, this.imageLimits);
         return await this.store.updateDocument(owner, doc.id, { state: 'ready', kind: image.kind, pages: 1 });
       }
-      const parsed = await loadDocumentOffThread(file, doc.name, {
+      const parsed = await parseDocumentOffThread(file, doc.name, {
         limits: this.limits,
         cacheDir: parsedCacheDir(this.dataDir),
       });
@@ -253,7 +257,7 @@ export class DocumentService {
       return await this.store.updateDocument(owner, doc.id, {
         state: 'ready',
         kind: parsed.kind,
-        pages: parsed.pages.length,
+        pages: parsed.pages,
         title: parsed.title,
       });
     } catch (e) {
@@ -268,6 +272,16 @@ export class DocumentService {
       }
     }
   }
+}
+
+/** A disk that is full (the files', or the database's: SQLite's SQLITE_FULL, PostgreSQL's disk_full) as a 507 that
+ *  says so, which the page shows; undefined for any other failure. */
+function storageFull(e: unknown, name: string): UploadError | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  const full =
+    (isErrorNamed<DocumentError>(e, 'DocumentError') && e.code === 'disk-full' && e) ||
+    ((code === 'SQLITE_FULL' || code === '53100') && diskFull({ code: 'ENOSPC' }, name));
+  return full ? new UploadError(full.message, 507, full.code) : undefined;
 }
 
 /** The body's chunks; `makeError()` is thrown once more than `maxBytes` came. */

@@ -18,6 +18,7 @@ export interface PlannedReply {
   chunkSize: number;
   delayMs: number;
   ttftMs: number;
+  endless?: ScriptedReply['endless'];
 }
 
 const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -83,5 +84,6 @@ export function planReply(reply: ScriptedReply, body: any): PlannedReply {
     chunkSize: Math.max(1, Math.floor(reply.chunkSize ?? 8)),
     delayMs: Math.max(0, reply.delayMs ?? 0),
     ttftMs: Math.max(0, reply.ttftMs ?? 0),
+    ...(reply.endless ? { endless: reply.endless } : {}),
   };
 }

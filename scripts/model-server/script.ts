@@ -10,6 +10,10 @@ export interface RecordedRequest {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   at: number;
+  /** When the connection's answer closed (Date.now()), and whether it had been sent whole: a client that left
+   *  mid-stream reads `finished: false`. */
+  closedAt?: number;
+  finished?: boolean;
 }
 
 /** `index` counts chat-completion requests (0-based) since the scenario was set or the server reset. */

@@ -317,6 +317,34 @@ describe('faults', () => {
     // The client either errors or sees the stream end; it must not hang for the 30s stall.
     expect(outcome instanceof Error || (outcome as IteratorResult<unknown>).done === true).toBe(true);
   });
+  it('streams tool-call arguments without end until the client leaves, and records that it left', async () => {
+    const { s, client } = await start({
+      replies: [
+        { toolCalls: [{ id: 'c1', name: 'f', arguments: '{"a": "' }], endless: 'arguments', delayMs: 5, chunkSize: 3 },
+      ],
+    });
+    const stream = await client.chat.completions.create({ model: 'm', messages: USER, stream: true });
+    let args = '';
+    let finish: string | null | undefined;
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta;
+      args += delta?.tool_calls?.[0]?.function?.arguments ?? '';
+      finish ??= chunk.choices[0]?.finish_reason;
+      if (args.length > 60) break; // leaving the loop aborts the request
+    }
+    expect(args.startsWith('{"a": "xxx')).toBe(true);
+    expect(finish).toBeNull();
+    for (let i = 0; i < 50 && s.requests[0]?.closedAt === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(s.requests[0]).toMatchObject({ finished: false });
+    expect(s.requests[0]?.closedAt).toBeGreaterThanOrEqual(s.requests[0]!.at);
+  });
+
+  it('records a whole answer as finished', async () => {
+    const { s, client } = await start({ replies: [{ content: 'done' }] });
+    await collect(client);
+    for (let i = 0; i < 50 && s.requests[0]?.closedAt === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(s.requests[0]).toMatchObject({ finished: true });
+  });
 });
 
 describe('non-streaming', () => {

@@ -7,6 +7,7 @@ import { planReply, randomId, type PlannedReply } from './reply';
 import { ECHO_SCENARIO, ScriptExhaustedError, ScriptPlayer, type RecordedRequest, type Responder } from './script';
 import {
   completionBody,
+  endlessDelta,
   errorBody,
   errorKindForStatus,
   sseLine,
@@ -164,6 +165,11 @@ export async function createModelServer(opts: ModelServerOptions = {}): Promise<
         sseLine(reply.stampChunks ? stampContent(event, performance.timeOrigin + performance.now()) : event),
       );
     }
+    if (plan.endless) {
+      // Never finishes: more of the same until the client leaves (or the server closes).
+      while (await pause(Math.max(5, plan.delayMs), signal)) await write(res, sseLine(endlessDelta(plan, meta)));
+      return;
+    }
     res.end();
   }
 
@@ -215,6 +221,8 @@ export async function createModelServer(opts: ModelServerOptions = {}): Promise<
       return sendJson(res, fault.status, payload, headers);
     }
     const plan = planReply(reply, body);
+    if (plan.endless === 'arguments' && !plan.toolCalls.length)
+      return sendError(res, 500, 'scripted model server: endless arguments need a tool call in the reply');
     const meta: ResponseMeta = {
       id: randomId('chatcmpl-'),
       created: Math.floor(Date.now() / 1000),
@@ -241,6 +249,10 @@ export async function createModelServer(opts: ModelServerOptions = {}): Promise<
     }
     const rec: RecordedRequest = { method, path, headers: flatHeaders(req), body, at: Date.now() };
     requests.push(rec);
+    res.on('close', () => {
+      rec.closedAt = Date.now();
+      rec.finished = res.writableFinished;
+    });
 
     if (method === 'OPTIONS') {
       res.writeHead(204, CORS);

@@ -55,6 +55,7 @@ export function streamEvents(plan: PlannedReply, meta: ResponseMeta): StreamEven
       push({ tool_calls: [{ index, function: { arguments: piece } }] });
     }
   });
+  if (plan.endless) return events; // endlessDelta() goes on from here
   push({}, plan.finishReason);
   if (meta.includeUsage) {
     events.push({
@@ -71,6 +72,18 @@ export function streamEvents(plan: PlannedReply, meta: ResponseMeta): StreamEven
   }
   events.push({ done: true });
   return events;
+}
+
+/** The next delta of a reply that never finishes (ScriptedReply.endless): `chunkSize` more characters of its kind. */
+export function endlessDelta(plan: PlannedReply, meta: ResponseMeta): StreamEvent {
+  const more = 'x'.repeat(plan.chunkSize);
+  const delta =
+    plan.endless === 'reasoning'
+      ? { reasoning_content: more }
+      : plan.endless === 'arguments'
+        ? { tool_calls: [{ index: Math.max(0, plan.toolCalls.length - 1), function: { arguments: more } }] }
+        : { content: more };
+  return { json: chunk(meta, delta, null) };
 }
 
 /** The event with `⟦t=<now>⟧` after its content delta (see ScriptedReply.stampChunks); others as they are. */

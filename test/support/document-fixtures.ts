@@ -80,6 +80,46 @@ export function makeWorkbook(sheets: Record<string, unknown[][]>, bookType: 'xls
   return Buffer.from(XLSX.write(book, { type: 'buffer', bookType: bookType === 'xls' ? 'biff8' : 'xlsx' }) as Buffer);
 }
 
+/**
+ * An .xlsx written by hand, part by part (what SheetJS does not write: inline strings, rich text, phonetic runs, a
+ * <dimension> narrower than the cells, built-in formats left implicit): one sheet, "One", of `sheetXml` (the
+ * children of <worksheet>), with the shared strings (<si> items) and styles (the children of <styleSheet>) given.
+ */
+export function makeXlsxParts(
+  sheetXml: string,
+  opts: { sharedStrings?: string; styles?: string; title?: string } = {},
+): Buffer {
+  const S = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+  const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+  const type = 'application/vnd.openxmlformats-officedocument.spreadsheetml';
+  const rels = [`<Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>`];
+  const overrides = [
+    `<Override PartName="/xl/workbook.xml" ContentType="${type}.sheet.main+xml"/>`,
+    `<Override PartName="/xl/worksheets/sheet1.xml" ContentType="${type}.worksheet+xml"/>`,
+  ];
+  const files: Record<string, string> = {
+    'xl/workbook.xml': `${xmlHead}<workbook xmlns="${S}" xmlns:r="${R}"><sheets><sheet name="One" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    'xl/worksheets/sheet1.xml': `${xmlHead}<worksheet xmlns="${S}">${sheetXml}</worksheet>`,
+    '_rels/.rels': `${xmlHead}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+  };
+  if (opts.sharedStrings !== undefined) {
+    rels.push(`<Relationship Id="rId2" Type="${R}/sharedStrings" Target="sharedStrings.xml"/>`);
+    overrides.push(`<Override PartName="/xl/sharedStrings.xml" ContentType="${type}.sharedStrings+xml"/>`);
+    files['xl/sharedStrings.xml'] = `${xmlHead}<sst xmlns="${S}">${opts.sharedStrings}</sst>`;
+  }
+  if (opts.styles !== undefined) {
+    rels.push(`<Relationship Id="rId3" Type="${R}/styles" Target="styles.xml"/>`);
+    overrides.push(`<Override PartName="/xl/styles.xml" ContentType="${type}.styles+xml"/>`);
+    files['xl/styles.xml'] = `${xmlHead}<styleSheet xmlns="${S}">${opts.styles}</styleSheet>`;
+  }
+  if (opts.title) files['docProps/core.xml'] = coreXml(opts.title);
+  files['xl/_rels/workbook.xml.rels'] =
+    `${xmlHead}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels.join('')}</Relationships>`;
+  files['[Content_Types].xml'] =
+    `${xmlHead}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">${overrides.join('')}</Types>`;
+  return zip(files);
+}
+
 /** A .docx holding a part of `inflated` zero bytes (it compresses about a thousand times). */
 export function makeZipBombDocx(inflated: number): Buffer {
   return makeDocx([{ text: 'Looks harmless.' }], { extra: { 'word/media/padding.bin': new Uint8Array(inflated) } });

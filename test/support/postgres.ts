@@ -4,7 +4,9 @@
 //
 // Without TEST_DATABASE_URL the PostgreSQL tests are skipped, visibly (vitest counts them as skipped); when
 // PostgreSQL was expected (EXPECT_POSTGRES=1, as npm test and CI set it) they fail instead, saying why.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 export const POSTGRES_URL = process.env.TEST_DATABASE_URL;
@@ -26,23 +28,23 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** An empty database of its own in the test cluster. */
-export async function freshDatabase(prefix = 't'): Promise<TestDatabase> {
-  if (!POSTGRES_URL) throw new Error(postgresMissing() ?? 'no PostgreSQL');
+/** An empty database of its own in the test cluster (or in the server at `server`, a test's own). */
+export async function freshDatabase(prefix = 't', server = POSTGRES_URL): Promise<TestDatabase> {
+  if (!server) throw new Error(postgresMissing() ?? 'no PostgreSQL');
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(POSTGRES_URL);
+  await admin(server, `CREATE DATABASE ${name}`);
+  const url = new URL(server);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     name,
     // FORCE ends connections a test left open (a killed app's pool).
-    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    drop: () => admin(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
+async function admin(server: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: server });
   await client.connect();
   try {
     await client.query(sql);
@@ -60,4 +62,25 @@ export async function queryRows<T>(url: string, sql: string, params: unknown[] =
   } finally {
     await client.end();
   }
+}
+
+/** A PostgreSQL server of the test's own (scripts/pg-cluster.sh), which it may stop and start again. */
+export interface OwnPostgres {
+  url: string;
+  /** pg_ctl stop -m fast: every connection is cut and new ones are refused; the data stays. */
+  pause(): void;
+  /** Starts it again on the same port. */
+  resume(): void;
+  remove(): void;
+}
+
+export function ownPostgres(): OwnPostgres {
+  const script = fileURLToPath(new URL('../../scripts/pg-cluster.sh', import.meta.url));
+  const [dir, url] = execFileSync(script, ['start'], { encoding: 'utf8' }).trim().split(' ') as [string, string];
+  return {
+    url,
+    pause: () => execFileSync(script, ['pause', dir]),
+    resume: () => execFileSync(script, ['resume', dir]),
+    remove: () => execFileSync(script, ['stop', dir]),
+  };
 }

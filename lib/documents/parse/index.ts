@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { documentLimits, formatBytes, type DocumentLimits } from '../limits';
 import { sniffKind } from '../sniff';
 import { decodeText } from '../text-decode';
-import { DocumentError, type DocumentPage, type ParsedDocument } from '../types';
+import { DocumentError, type DocumentKind, type DocumentPage, type ParsedDocument } from '../types';
 import { parseDelimited } from './delimited';
 import { parseDocx } from './docx';
 import { htmlToText } from './html';
@@ -41,21 +41,31 @@ export async function parseDocumentBytes(
       break;
     case 'xlsx':
     case 'xls':
-      parsed = parseSheets(bytes, name, kind, limits.unzippedMaxBytes);
+      parsed = await parseSheets(bytes, name, kind, limits.unzippedMaxBytes);
       break;
     default: {
       const { text } = decodeText(bytes);
       if (kind === 'html') {
         const html = htmlToText(text);
         parsed = { title: html.title, pages: [{ page: 1, paragraphs: html.paragraphs }] };
-      } else if (kind === 'csv' || kind === 'tsv') parsed = { pages: parseDelimited(text, kind) };
+      } else if (kind === 'csv' || kind === 'tsv') parsed = { pages: await parseDelimited(text, kind) };
       else parsed = { title: kind === 'markdown' ? markdownTitle(text) : undefined, pages: parseText(text) };
     }
   }
+  return parsedDocument(sha256(bytes), name, kind, parsed);
+}
+
+/** What a parser read, as a document; a document with no text at all is refused. */
+export function parsedDocument(
+  hash: string,
+  name: string,
+  kind: DocumentKind,
+  parsed: { title?: string; pages: DocumentPage[] },
+): ParsedDocument {
   if (parsed.pages.every((p) => p.paragraphs.length === 0)) {
     throw new DocumentError(`${name} has no text to read.`, 'empty');
   }
-  const doc: ParsedDocument = { hash: sha256(bytes), name, kind, pages: parsed.pages };
+  const doc: ParsedDocument = { hash, name, kind, pages: parsed.pages };
   if (parsed.title) doc.title = parsed.title;
   return doc;
 }

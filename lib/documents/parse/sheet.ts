@@ -1,16 +1,33 @@
-// Excel (.xlsx and the older binary .xls) through SheetJS: one page per sheet, each a markdown table of the cells'
-// formatted text. An .xlsx is inflated once first under the zip-bomb limits, since SheetJS inflates without any.
+// Excel: one page per sheet, each a markdown table of the cells' formatted text. An .xlsx is read as a stream in
+// bounded memory (xlsx.ts); the older binary .xls, and the binary .xlsb, through SheetJS, which holds the whole
+// workbook (an .xlsb is inflated once first under the zip-bomb limits, since SheetJS inflates without any). Held
+// whole, a workbook costs about 35 times its size in memory (an 11.6 MB .xls: 400 MB), so those two are read up to
+// WHOLE_WORKBOOK_MAX_BYTES only.
 import * as XLSX from '@e965/xlsx';
+import { formatBytes } from '../limits';
 import { DocumentError, type DocumentPage } from '../types';
-import { readZip } from '../zip';
+import { readZip, zipEntries } from '../zip';
 import { markdownTables } from './markdown-table';
+import { isXmlWorkbook, parseXlsx } from './xlsx';
 
-export function parseSheets(
+/** The largest .xls or .xlsb read (whole, by SheetJS): what keeps its cost under 600 MB of memory. */
+export const WHOLE_WORKBOOK_MAX_BYTES = 12 * 1024 * 1024;
+
+export async function parseSheets(
   bytes: Uint8Array,
   name: string,
   kind: 'xlsx' | 'xls',
   maxUnzipped: number,
-): { title?: string; pages: DocumentPage[] } {
+  wholeMax = WHOLE_WORKBOOK_MAX_BYTES,
+): Promise<{ title?: string; pages: DocumentPage[] }> {
+  const xml = kind === 'xlsx' && isXmlWorkbook(new Set(zipEntries(bytes, name).map((e) => e.name)));
+  if (xml) return parseXlsx(bytes, name, maxUnzipped);
+  if (bytes.length > wholeMax)
+    throw new DocumentError(
+      `${name} is a binary Excel workbook (${kind === 'xls' ? '.xls' : '.xlsb'}) of ${formatBytes(bytes.length)}, ` +
+        `read whole, which is done up to ${formatBytes(wholeMax)}; save it as .xlsx and upload that.`,
+      'too-large',
+    );
   if (kind === 'xlsx') readZip(bytes, name, { maxTotal: maxUnzipped, keep: () => false });
   let book: XLSX.WorkBook;
   try {

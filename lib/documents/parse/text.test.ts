@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeText } from '../text-decode';
+import { decodeText, EncodingSniffer } from '../text-decode';
 import { parseDelimited } from './delimited';
 import { htmlToText } from './html';
 import { markdownTitle, parseText } from './text';
@@ -40,6 +40,27 @@ describe('decodeText', () => {
   });
 });
 
+describe('EncodingSniffer', () => {
+  it('chooses what decodeText chooses from the same bytes given one at a time', () => {
+    const gbk = Buffer.from(GBK_HEX, 'hex');
+    const cases: [Buffer, string, number][] = [
+      [Buffer.from('港口 café', 'utf8'), 'utf-8', 0],
+      [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('hi')]), 'utf-8', 3],
+      [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('灯塔', 'utf16le')]), 'utf-16le', 2],
+      [gbk, 'gb18030', 0],
+      [Buffer.from('Café au lait', 'latin1'), 'windows-1252', 0],
+      // A UTF-8 sequence cut short by the end of the file is not UTF-8 (here it reads as GB18030).
+      [Buffer.from([0x61, 0xe6, 0xb8]), 'gb18030', 0],
+    ];
+    for (const [bytes, encoding, skip] of cases) {
+      const sniffer = new EncodingSniffer();
+      for (const byte of bytes) sniffer.push(Uint8Array.of(byte));
+      expect(sniffer.result()).toMatchObject({ encoding, skip });
+      expect(decodeText(bytes).encoding).toBe(encoding);
+    }
+  });
+});
+
 describe('parseText and markdownTitle', () => {
   it('splits paragraphs on blank lines and keeps a markdown title', () => {
     const md = '# Tide tables\r\n\r\nHigh water at 06:12.\nLow water at 12:30.\n\n\n- Spring tides\n';
@@ -51,16 +72,34 @@ describe('parseText and markdownTitle', () => {
 });
 
 describe('parseDelimited', () => {
-  it('reads CSV with quoted commas, doubled quotes and line breaks into a markdown table', () => {
+  it('reads CSV with quoted commas, doubled quotes and line breaks into a markdown table', async () => {
     const csv = 'port,note\r\nTidewick,"busy, very"\r\n"Gull""rock","two\nlines"\r\n';
-    expect(parseDelimited(csv, 'csv')).toEqual([
+    expect(await parseDelimited(csv, 'csv')).toEqual([
       { page: 1, paragraphs: ['| port | note |\n| --- | --- |\n| Tidewick | busy, very |\n| Gull"rock | two lines |'] },
     ]);
   });
 
-  it('reads TSV, and semicolon CSV as spreadsheets in some locales write it', () => {
-    expect(parseDelimited('a\tb\n1\t2\n', 'tsv')[0]!.paragraphs).toEqual(['| a | b |\n| --- | --- |\n| 1 | 2 |']);
-    expect(parseDelimited('a;b\n1,5;2\n', 'csv')[0]!.paragraphs).toEqual(['| a | b |\n| --- | --- |\n| 1,5 | 2 |']);
+  it('reads the same table from text in pieces, however the pieces cut its fields, quotes and line breaks', async () => {
+    const csv = '\uFEFFport,note\r\nTidewick,"busy, very"\r\n"Gull""rock","two\r\nlines"\r\nLast,"end"""\r\n,\r\n';
+    const whole = await parseDelimited(csv, 'csv');
+    expect(whole[0]!.paragraphs).toEqual([
+      '| port | note |\n| --- | --- |\n| Tidewick | busy, very |\n| Gull"rock | two lines |\n| Last | end" |',
+    ]);
+    for (const size of [1, 2, 3, 7]) {
+      const pieces = Array.from({ length: Math.ceil(csv.length / size) }, (_, i) =>
+        csv.slice(i * size, i * size + size),
+      );
+      expect(await parseDelimited(() => pieces, 'csv')).toEqual(whole);
+    }
+  });
+
+  it('reads TSV, and semicolon CSV as spreadsheets in some locales write it', async () => {
+    expect((await parseDelimited('a\tb\n1\t2\n', 'tsv'))[0]!.paragraphs).toEqual([
+      '| a | b |\n| --- | --- |\n| 1 | 2 |',
+    ]);
+    expect((await parseDelimited('a;b\n1,5;2\n', 'csv'))[0]!.paragraphs).toEqual([
+      '| a | b |\n| --- | --- |\n| 1,5 | 2 |',
+    ]);
   });
 });
 

@@ -31,9 +31,10 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(opts: { count: number; leaseMs: number }): Promise<Cluster> {
+/** `count` instances on a fresh database of the test cluster (or of `postgres`, a server of the test's own). */
+export async function startCluster(opts: { count: number; leaseMs: number; postgres?: string }): Promise<Cluster> {
   requireBuild();
-  const db = await freshDatabase('instances');
+  const db = await freshDatabase('instances', opts.postgres);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'instances-data-'));
   const model = await createModelServer();
   const instances: Instance[] = [];
