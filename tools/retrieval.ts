@@ -4,6 +4,7 @@
 // [{url, text: [passages]}]; each passage keeps its "[page: N]" lines. The search shows in the trace as a retrieval
 // step tied to the call.
 import { loadConfig } from '../lib/config';
+import { SEARCHERS, type SearcherName } from '../lib/documents/search/searchers';
 import type { ToolContext } from './base-tool';
 import { pickFilesOrAll } from './document-files';
 import { BaseToolWithFileAccess } from './file-access';
@@ -11,14 +12,33 @@ import { registerTool } from './registry';
 
 export const DOCUMENT_TYPES = 'pdf / docx / pptx / xlsx / xls / csv / tsv / html / md / txt';
 
-/** cfg.max_ref_token and cfg.parser_page_size (Qwen-Agent's names), else the environment's defaults. */
-export function ragSettings(cfg: Record<string, unknown>): { maxRefTokens: number; parserPageSize: number } {
+/** cfg.max_ref_token, cfg.parser_page_size, cfg.rag_searchers and cfg.embedding_model (Qwen-Agent's names, and
+ *  ours for the embedding model), else the environment's defaults. An unknown searcher name is an error. */
+export function ragSettings(cfg: Record<string, unknown>): {
+  maxRefTokens: number;
+  parserPageSize: number;
+  searchers: SearcherName[];
+  embeddingModel?: string;
+} {
   const { rag } = loadConfig();
   const int = (v: unknown, fallback: number) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : fallback);
+  const model = typeof cfg.embedding_model === 'string' && cfg.embedding_model.trim();
+  const embeddingModel = model || rag.embeddingModel;
   return {
     maxRefTokens: int(cfg.max_ref_token, rag.maxRefTokens),
     parserPageSize: int(cfg.parser_page_size, rag.parserPageSize),
+    searchers: searcherNames(cfg.rag_searchers ?? rag.searchers),
+    ...(embeddingModel ? { embeddingModel } : {}),
   };
+}
+
+function searcherNames(value: unknown): SearcherName[] {
+  const list = Array.isArray(value) ? value : [value];
+  const known: readonly string[] = SEARCHERS;
+  const bad = list.filter((n) => typeof n !== 'string' || !known.includes(n));
+  if (bad.length || !list.length)
+    throw new Error(`rag_searchers takes a list of ${SEARCHERS.join(', ')}; got ${JSON.stringify(value)}.`);
+  return list as SearcherName[];
 }
 
 export class RetrievalTool extends BaseToolWithFileAccess {
@@ -43,7 +63,9 @@ export class RetrievalTool extends BaseToolWithFileAccess {
 
   async call(params: string, ctx: ToolContext) {
     const { query, files } = this.parseArgs<{ query: string; files: string[] }>(params);
-    const settings = ragSettings(this.cfg);
+    // The tool searches by keyword whatever rag_searchers says (it has no model to embed with); the Assistant uses them.
+    const { maxRefTokens, parserPageSize } = ragSettings(this.cfg);
+    const settings = { maxRefTokens, parserPageSize };
     const { retrievalStep, retrieve } = await import('../lib/documents/search'); // the parsers load on first use
     const picked = pickFilesOrAll(files, ctx);
     const found = await retrieve(picked.files, query, settings);

@@ -4,7 +4,7 @@
 // words out, stems in): no extra model call, where upstream's default asks the model to write keywords first.
 import { defaultWorkDir, resolveLocalFile, stageFiles } from '../../tools';
 import { ragSettings } from '../../tools/retrieval';
-import type { RetrievalFile, RetrievedDocument } from '../documents/search';
+import type { RetrievalFile, RetrievedDocument, SearcherName } from '../documents/search';
 import { contentText, type Message } from '../llm/schema';
 import { collectFileRefs } from '../llm/upload-info';
 import type { AgentKind, StopReason } from '../protocol/enums';
@@ -13,8 +13,15 @@ import { FnCallAgent } from './fncall-agent';
 import type { RunState } from './run-state';
 
 export interface AssistantOptions extends AgentOptions {
-  /** Qwen-Agent's rag_cfg: `max_ref_token` (default 20000) and `parser_page_size` (default 500). */
-  ragCfg?: { max_ref_token?: number; parser_page_size?: number };
+  /** Qwen-Agent's rag_cfg: `max_ref_token` (default 20000), `parser_page_size` (default 500), `rag_searchers`
+   *  (default keyword_search + front_page_search; vector_search and hybrid_search embed through the model's
+   *  connection) and our `embedding_model` (the model the connection embeds with; default its chat model). */
+  ragCfg?: {
+    max_ref_token?: number;
+    parser_page_size?: number;
+    rag_searchers?: SearcherName[];
+    embedding_model?: string;
+  };
 }
 
 export class Assistant extends FnCallAgent {
@@ -63,9 +70,15 @@ export class Assistant extends FnCallAgent {
     run.signal.throwIfAborted();
     // The search and the document parsers load when an Assistant first has documents to search.
     const { retrievalStep, retrieve } = await import('../documents/search');
-    const found = await retrieve(files, query, ragSettings(this.ragCfg));
+    const { embeddingModel, ...settings } = ragSettings(this.ragCfg);
+    const found = await retrieve(files, query, {
+      ...settings,
+      ...(this.llm?.embedder ? { embedder: this.llm.embedder(embeddingModel) } : {}),
+      ...(run.options.vectorStore ? { vectorStore: run.options.vectorStore } : {}),
+      signal: run.signal,
+    });
     errors.push(...found.errors);
-    const notes = [...errors, ...found.unsupported];
+    const notes = [...errors, ...found.unsupported, ...found.notes];
     run.emit({ ...retrievalStep(query, found, notes), by: 'assistant' });
     return { documents: found.documents, errors };
   }

@@ -101,6 +101,10 @@ export interface RagEnvConfig {
   maxRefTokens: number;
   /** Tokens per chunk (Qwen-Agent's parser_page_size). */
   parserPageSize: number;
+  /** Qwen-Agent's rag_searchers when an agent sets none (names checked by the retrieval settings). */
+  searchers: string[];
+  /** The model that makes embeddings on a connection's /embeddings (default: the chat model's name). */
+  embeddingModel?: string;
 }
 
 /** Uploads and document parsing. */
@@ -253,6 +257,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rag: {
       maxRefTokens: intFrom(env, ['RAG_MAX_REF_TOKEN', 'QWEN_AGENT_DEFAULT_MAX_REF_TOKEN'], 20_000, { min: 1 }),
       parserPageSize: intFrom(env, ['RAG_PARSER_PAGE_SIZE', 'QWEN_AGENT_DEFAULT_PARSER_PAGE_SIZE'], 500, { min: 50 }),
+      searchers: (env.RAG_SEARCHERS?.trim() || 'keyword_search,front_page_search')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      ...(env.RAG_EMBEDDING_MODEL?.trim() ? { embeddingModel: env.RAG_EMBEDDING_MODEL.trim() } : {}),
     },
     documents: {
       uploadMaxBytes: intFrom(env, ['UPLOAD_MAX_BYTES'], 50 * 1024 * 1024, { min: 1 }),

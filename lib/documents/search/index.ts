@@ -1,4 +1,4 @@
-// Document search: chunking, BM25 + front-page search within a token budget, and the knowledge block.
+// Document search: chunking, BM25 + front-page + vector search within a token budget, and the knowledge block.
 export { chunkDocument, DEFAULT_PARSER_PAGE_SIZE } from './chunk';
 export { terms } from './terms';
 export {
@@ -9,7 +9,22 @@ export {
   MAX_CACHED_CHUNKS,
   type IndexedDocument,
 } from './index-cache';
-export { searchDocuments, type SearchResult } from './search';
+export {
+  searchDocuments,
+  searcherFlags,
+  DEFAULT_SEARCHERS,
+  SEARCHERS,
+  type SearcherName,
+  type SearchResult,
+} from './search';
+export {
+  chunkVectors,
+  defaultVectorStore,
+  memoryVectorStore,
+  vectorScores,
+  type ChunkVectorsKey,
+  type VectorStore,
+} from './vectors';
 export {
   retrieve,
   retrievalStep,

@@ -1,11 +1,14 @@
 // The search pipeline from files to passages: each file parsed (loadDocument) and indexed once, the query searched
 // within the token budget, and the outcome told two ways: Qwen-Agent's [{url, text: [...]}] for the model, and the
 // scored candidates for the trace (which chunks were considered and which went into the prompt).
+import type { Embedder } from '../../llm/embeddings';
 import type { RetrievalCandidate, RetrievalStep } from '../../protocol/events';
 import { DocumentError } from '../types';
 import { DEFAULT_PARSER_PAGE_SIZE } from './chunk';
 import { indexFile, type IndexedDocument } from './index-cache';
 import { DEFAULT_MAX_REF_TOKEN, searchDocuments, UNUSED_LISTED, type SearchMode } from './search';
+import { DEFAULT_SEARCHERS, searcherFlags, type SearcherName } from './searchers';
+import { vectorScores, type VectorStore } from './vectors';
 import { isErrorNamed } from '../../protocol/errors';
 
 /** Characters of an unused candidate's text kept in the trace. */
@@ -21,6 +24,13 @@ export interface RetrievalFile {
 export interface RetrieveOptions {
   maxRefTokens?: number;
   parserPageSize?: number;
+  /** Upstream's rag_searchers (default keyword_search + front_page_search). */
+  searchers?: readonly SearcherName[];
+  /** What embeds chunks and the query for vector_search / hybrid_search. */
+  embedder?: Embedder;
+  /** Where chunk vectors are kept (default: this process's memory). */
+  vectorStore?: VectorStore;
+  signal?: AbortSignal;
 }
 
 export interface RetrievedDocument {
@@ -42,6 +52,8 @@ export interface Retrieval {
   errors: string[];
   /** Files of a type that is not a document (the Assistant leaves them out silently, as upstream). */
   unsupported: string[];
+  /** How the search went otherwise than asked (vector search not possible, so keyword search alone), for the trace. */
+  notes: string[];
   durationMs: number;
 }
 
@@ -67,8 +79,9 @@ export function searchIndexes(
   docs: readonly IndexedDocument[],
   query: string,
   budgetTokens: number,
-): Omit<Retrieval, 'errors' | 'unsupported' | 'durationMs'> {
-  const result = searchDocuments(docs, query, budgetTokens);
+  opts: { searchers?: readonly SearcherName[]; vectorScores?: Float64Array[] } = {},
+): Omit<Retrieval, 'errors' | 'unsupported' | 'notes' | 'durationMs'> {
+  const result = searchDocuments(docs, query, budgetTokens, opts);
   const used = result.ranking.filter((r) => r.usedText !== undefined);
   const unused = result.ranking.filter((r) => r.usedText === undefined).slice(0, UNUSED_LISTED);
   const shown =
@@ -110,8 +123,27 @@ export async function retrieve(
 ): Promise<Retrieval> {
   const started = performance.now();
   const { docs, errors, unsupported } = await loadIndexes(files, opts.parserPageSize ?? DEFAULT_PARSER_PAGE_SIZE);
-  const found = searchIndexes(docs, query, opts.maxRefTokens ?? DEFAULT_MAX_REF_TOKEN);
-  return { ...found, errors, unsupported, durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
+  const budget = opts.maxRefTokens ?? DEFAULT_MAX_REF_TOKEN;
+  const notes: string[] = [];
+  let searchers = opts.searchers ?? DEFAULT_SEARCHERS;
+  let scores: Float64Array[] | undefined;
+  // Vectors only when the search ranks (a question, and more text than the budget): otherwise nothing is embedded.
+  const ranks = query.trim() && docs.reduce((sum, d) => sum + d.totalTokens, 0) > budget;
+  if (searcherFlags(searchers).vector && ranks) {
+    try {
+      if (!opts.embedder) throw new Error('this model makes no embeddings');
+      scores = await vectorScores(docs, query, opts.embedder, opts.vectorStore, opts.signal);
+    } catch (e) {
+      if (opts.signal?.aborted) throw e;
+      // The question is still answered: by keyword search, and the trace says why.
+      notes.push(
+        `Vector search was not possible (${e instanceof Error ? e.message : String(e)}); searched by keyword.`,
+      );
+      searchers = DEFAULT_SEARCHERS;
+    }
+  }
+  const found = searchIndexes(docs, query, budget, { searchers, vectorScores: scores });
+  return { ...found, errors, unsupported, notes, durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
 }
 
 /** What a retrieval puts into the trace (the `retrieval` event, less what the emitter stamps): `notes` are the

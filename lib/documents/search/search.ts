@@ -1,15 +1,20 @@
-// Which chunks of which documents go into the prompt, as Qwen-Agent's hybrid search (keyword_search +
-// front_page_search) decides it:
+// Which chunks of which documents go into the prompt, as Qwen-Agent's hybrid search of the chosen searchers (default
+// keyword_search + front_page_search; vector_search adds the chunks' cosine similarity to the query, hybrid_search
+// is keyword and vector together) decides it:
 // - an empty query takes the beginning of each document, the budget split evenly between them;
 // - when every chunk together fits the budget, everything goes in;
 // - otherwise the BM25 ranking and the front-page ranking (the first two chunks of a single document, when they take
 //   at most a quarter of the budget) are fused by reciprocal rank, each list adding 1/(rank + 61) to a chunk and a
 //   front-page chunk ranking first; chunks are then taken in that order until the budget is spent, the one that
-//   overflows cut to the tokens left. The chosen chunks go into the prompt in document order.
+//   overflows cut to the tokens left. The chosen chunks go into the prompt in document order;
+// - with vector scores, the vector ranking (every chunk by similarity) is one more list in the same fusion.
 import { truncateTokens } from '../../llm/tokens';
 import { bm25Scores } from './bm25';
 import type { IndexedDocument } from './index-cache';
+import { searcherFlags, type SearcherName } from './searchers';
 import { queryTerms } from './terms';
+
+export { DEFAULT_SEARCHERS, SEARCHERS, searcherFlags, type SearcherName } from './searchers';
 
 export const DEFAULT_MAX_REF_TOKEN = 20_000;
 /** front_page_search's DEFAULT_FRONT_PAGE_NUM. */
@@ -19,10 +24,18 @@ export const RRF_K = 60;
 
 export type SearchMode = 'all' | 'front' | 'ranked';
 
+export interface SearchOptions {
+  /** Default keyword_search + front_page_search. */
+  searchers?: readonly SearcherName[];
+  /** Per document, each chunk's cosine similarity to the query (vectors.ts); without them vector search is left out. */
+  vectorScores?: Float64Array[];
+}
+
 export interface RankedChunk {
   doc: number;
   chunk: number;
-  /** The chunk's BM25 score for the query (0 when no query term occurs in it). */
+  /** The chunk's BM25 score for the query (0 when no query term occurs in it); its cosine similarity to the query
+   *  when vector search ranks alone. */
   score: number;
   /** Put first by the front-page search. */
   pinned: boolean;
@@ -127,6 +140,69 @@ function topK(items: Int32Array, k: number, before: (a: number, b: number) => nu
   return top;
 }
 
+/** front_page_search: the first chunks of a single document, when they take at most a quarter of the budget. */
+function frontPinned(docs: readonly IndexedDocument[], budget: number, front: boolean): Set<number> {
+  const pinned = new Set<number>();
+  if (!front || docs.length !== 1) return pinned;
+  const chunks = docs[0]!.chunks;
+  for (let i = 0; i < Math.min(FRONT_PAGE_CHUNKS, chunks.length); i++) {
+    if (budget < chunks[i]!.tokens * FRONT_PAGE_CHUNKS * 2) break;
+    pinned.add(i);
+  }
+  return pinned;
+}
+
+/** Chunk g's position in every ranking: the best first, ties in document order. */
+function rankOf(values: Float64Array): Int32Array {
+  const order = Array.from(values.keys()).sort((a, b) => values[b]! - values[a]! || a - b);
+  const rank = new Int32Array(values.length);
+  order.forEach((g, r) => (rank[g] = r));
+  return rank;
+}
+
+/**
+ * Chunks in fused order when vector search takes part: every chunk gets 1/(rank + 61) from the vector ranking and,
+ * with keyword search, from the BM25 ranking (chunks without a query term ranking after those with one, as above);
+ * pinned front-page chunks first. Every chunk is scored, so this sorts them all (a scan of the vectors costs more).
+ */
+function* vectorFusedOrder(
+  docs: readonly IndexedDocument[],
+  scores: Float64Array[],
+  similarity: Float64Array[],
+  keyword: boolean,
+  budget: number,
+  front: boolean,
+): Generator<RankedChunk> {
+  const place: { doc: number; chunk: number }[] = [];
+  docs.forEach((d, doc) => d.chunks.forEach((_, chunk) => place.push({ doc, chunk })));
+  const n = place.length;
+  const flat = new Float64Array(n);
+  const sim = new Float64Array(n);
+  place.forEach((p, g) => {
+    flat[g] = scores[p.doc]![p.chunk]!;
+    sim[g] = similarity[p.doc]![p.chunk] ?? 0;
+  });
+  const fused = new Float64Array(n);
+  const vectorRank = rankOf(sim);
+  for (let g = 0; g < n; g++) fused[g] = 1 / (vectorRank[g]! + 1 + RRF_K);
+  if (keyword) {
+    const keywordRank = rankOf(flat);
+    for (let g = 0; g < n; g++) fused[g] = fused[g]! + 1 / (keywordRank[g]! + 1 + RRF_K);
+  }
+  const entry = (g: number, pinned: boolean, f: number): RankedChunk => ({
+    ...place[g]!,
+    score: keyword ? flat[g]! : sim[g]!,
+    pinned,
+    fused: f,
+  });
+  const pinned = frontPinned(docs, budget, front);
+  for (const g of pinned) yield entry(g, true, Infinity);
+  const order = Array.from(fused.keys())
+    .filter((g) => !pinned.has(g))
+    .sort((a, b) => fused[b]! - fused[a]! || a - b);
+  for (const g of order) yield entry(g, false, fused[g]!);
+}
+
 /**
  * Chunks in fused order, made lazily (only as many as the budget and the trace take): pinned front-page chunks first,
  * then the keyword list, which ranks every chunk by BM25 score (ties, and chunks without a query term, in document
@@ -138,6 +214,7 @@ function* fusedOrder(
   scores: Float64Array[],
   terms: string[],
   budget: number,
+  front = true,
 ): Generator<RankedChunk> {
   const offsets: number[] = [];
   let n = 0;
@@ -152,14 +229,7 @@ function* fusedOrder(
     while (offsets[doc]! > g) doc--;
     return { doc, chunk: g - offsets[doc]!, score: flat[g]!, pinned, fused };
   };
-  const pinned = new Set<number>();
-  if (docs.length === 1) {
-    const chunks = docs[0]!.chunks;
-    for (let i = 0; i < Math.min(FRONT_PAGE_CHUNKS, chunks.length); i++) {
-      if (budget < chunks[i]!.tokens * FRONT_PAGE_CHUNKS * 2) break;
-      pinned.add(i);
-    }
-  }
+  const pinned = frontPinned(docs, budget, front);
   for (const g of pinned) yield entry(g, true, Infinity);
   if (!terms.length) {
     for (let g = 0; g < n; g++) if (!pinned.has(g)) yield entry(g, false, 0);
@@ -197,7 +267,9 @@ export function searchDocuments(
   docs: readonly IndexedDocument[],
   query: string,
   budgetTokens = DEFAULT_MAX_REF_TOKEN,
+  opts: SearchOptions = {},
 ): SearchResult {
+  const use = searcherFlags(opts.searchers);
   const terms = queryTerms(query);
   const scores = bm25Scores(
     docs.map((d) => d.bm25),
@@ -221,7 +293,11 @@ export function searchDocuments(
     usedTokens = fill(docs, ranking, budgetTokens).used;
   } else {
     mode = 'ranked';
-    const filled = fill(docs, fusedOrder(docs, scores, terms, budgetTokens), budgetTokens, UNUSED_LISTED);
+    const order =
+      use.vector && opts.vectorScores
+        ? vectorFusedOrder(docs, scores, opts.vectorScores, use.keyword, budgetTokens, use.front)
+        : fusedOrder(docs, scores, use.keyword ? terms : [], budgetTokens, use.front);
+    const filled = fill(docs, order, budgetTokens, UNUSED_LISTED);
     ranking = filled.considered;
     usedTokens = filled.used;
   }
