@@ -162,7 +162,7 @@ function rankOf(values: Float64Array): Int32Array {
 
 /**
  * Chunks in fused order when vector search takes part: every chunk gets 1/(rank + 61) from the vector ranking and,
- * with keyword search, from the BM25 ranking (chunks without a query term ranking after those with one, as above);
+ * with keyword search, each chunk holding a query term from the BM25 ranking;
  * pinned front-page chunks first. Every chunk is scored, so this sorts them all (a scan of the vectors costs more).
  */
 function* vectorFusedOrder(
@@ -186,8 +186,10 @@ function* vectorFusedOrder(
   const vectorRank = rankOf(sim);
   for (let g = 0; g < n; g++) fused[g] = 1 / (vectorRank[g]! + 1 + RRF_K);
   if (keyword) {
+    // Only chunks holding a query term are in the keyword ranking: ranked in document order, the others would outweigh
+    // what the vectors found with nothing but their place in the file.
     const keywordRank = rankOf(flat);
-    for (let g = 0; g < n; g++) fused[g] = fused[g]! + 1 / (keywordRank[g]! + 1 + RRF_K);
+    for (let g = 0; g < n; g++) if (flat[g]! > 0) fused[g] = fused[g]! + 1 / (keywordRank[g]! + 1 + RRF_K);
   }
   const entry = (g: number, pinned: boolean, f: number): RankedChunk => ({
     ...place[g]!,
