@@ -152,18 +152,26 @@ function frontPinned(docs: readonly IndexedDocument[], budget: number, front: bo
   return pinned;
 }
 
-/** Chunk g's position in every ranking: the best first, ties in document order. */
-function rankOf(values: Float64Array): Int32Array {
-  const order = Array.from(values.keys()).sort((a, b) => values[b]! - values[a]! || a - b);
-  const rank = new Int32Array(values.length);
-  order.forEach((g, r) => (rank[g] = r));
-  return rank;
+/** Chunk indexes 0..n-1 best first under `before`, made lazily: a partial sort of the best, the rest sorted only
+ *  when they are asked for. */
+function* lazyOrder(n: number, before: (a: number, b: number) => number): Generator<number> {
+  const all = new Int32Array(n);
+  for (let g = 0; g < n; g++) all[g] = g;
+  const top = topK(all, PARTIAL_RANK, before);
+  yield* top;
+  if (n > top.length) yield* Array.from(all).sort(before).slice(top.length);
 }
+
+/** Keyword hits beyond which the hybrid ranking sorts every chunk instead of placing each hit (a query of common
+ *  words). */
+const PLACED_HITS = 256;
 
 /**
  * Chunks in fused order when vector search takes part: every chunk gets 1/(rank + 61) from the vector ranking and,
- * with keyword search, each chunk holding a query term from the BM25 ranking;
- * pinned front-page chunks first. Every chunk is scored, so this sorts them all (a scan of the vectors costs more).
+ * with keyword search, each chunk holding a query term from the BM25 ranking (only those: ranked in document order,
+ * the others would outweigh what the vectors found with nothing but their place in the file); pinned front-page
+ * chunks first. Made lazily: the chunks without a keyword hit keep their vector order, so only the hits need their
+ * vector rank, and the two lists are merged.
  */
 function* vectorFusedOrder(
   docs: readonly IndexedDocument[],
@@ -173,36 +181,69 @@ function* vectorFusedOrder(
   budget: number,
   front: boolean,
 ): Generator<RankedChunk> {
-  const place: { doc: number; chunk: number }[] = [];
-  docs.forEach((d, doc) => d.chunks.forEach((_, chunk) => place.push({ doc, chunk })));
-  const n = place.length;
+  const offsets: number[] = [];
+  let n = 0;
+  for (const d of docs) {
+    offsets.push(n);
+    n += d.chunks.length;
+  }
   const flat = new Float64Array(n);
   const sim = new Float64Array(n);
-  place.forEach((p, g) => {
-    flat[g] = scores[p.doc]![p.chunk]!;
-    sim[g] = similarity[p.doc]![p.chunk] ?? 0;
+  docs.forEach((_, d) => {
+    flat.set(scores[d]!, offsets[d]);
+    sim.set(similarity[d]!.subarray(0, docs[d]!.chunks.length), offsets[d]);
   });
-  const fused = new Float64Array(n);
-  const vectorRank = rankOf(sim);
-  for (let g = 0; g < n; g++) fused[g] = 1 / (vectorRank[g]! + 1 + RRF_K);
-  if (keyword) {
-    // Only chunks holding a query term are in the keyword ranking: ranked in document order, the others would outweigh
-    // what the vectors found with nothing but their place in the file.
-    const keywordRank = rankOf(flat);
-    for (let g = 0; g < n; g++) if (flat[g]! > 0) fused[g] = fused[g]! + 1 / (keywordRank[g]! + 1 + RRF_K);
-  }
-  const entry = (g: number, pinned: boolean, f: number): RankedChunk => ({
-    ...place[g]!,
-    score: keyword ? flat[g]! : sim[g]!,
-    pinned,
-    fused: f,
-  });
+  const entry = (g: number, pinned: boolean, fused: number): RankedChunk => {
+    let doc = docs.length - 1;
+    while (offsets[doc]! > g) doc--;
+    return { doc, chunk: g - offsets[doc]!, score: keyword ? flat[g]! : sim[g]!, pinned, fused };
+  };
   const pinned = frontPinned(docs, budget, front);
   for (const g of pinned) yield entry(g, true, Infinity);
-  const order = Array.from(fused.keys())
-    .filter((g) => !pinned.has(g))
-    .sort((a, b) => fused[b]! - fused[a]! || a - b);
-  for (const g of order) yield entry(g, false, fused[g]!);
+  const byVector = (a: number, b: number) => sim[b]! - sim[a]! || a - b;
+  const hits: number[] = [];
+  if (keyword) for (let g = 0; g < n; g++) if (flat[g]! > 0) hits.push(g);
+  const rrf = (rank: number) => 1 / (rank + 1 + RRF_K);
+
+  if (hits.length > PLACED_HITS) {
+    // Many hits: both ranks of every chunk, by sorting.
+    const fused = new Float64Array(n);
+    Array.from(fused.keys())
+      .sort(byVector)
+      .forEach((g, r) => (fused[g] = rrf(r)));
+    hits.sort((a, b) => flat[b]! - flat[a]! || a - b).forEach((g, r) => (fused[g] = fused[g]! + rrf(r)));
+    for (const g of lazyOrder(n, (a, b) => fused[b]! - fused[a]! || a - b))
+      if (!pinned.has(g)) yield entry(g, false, fused[g]!);
+    return;
+  }
+  // Few hits: each hit's fused score from its two ranks (its vector rank counted), best first.
+  hits.sort((a, b) => flat[b]! - flat[a]! || a - b);
+  const hitFused = new Map<number, number>();
+  hits.forEach((g, r) => {
+    let vectorRank = 0;
+    const own = sim[g]!;
+    for (let o = 0; o < n; o++) if (sim[o]! > own || (sim[o] === own && o < g)) vectorRank++;
+    hitFused.set(g, rrf(r) + rrf(vectorRank));
+  });
+  const placed = [...hitFused.keys()].sort((a, b) => hitFused.get(b)! - hitFused.get(a)! || a - b);
+  let next = 0;
+  let rank = 0;
+  for (const g of lazyOrder(n, byVector)) {
+    const fused = rrf(rank++);
+    if (hitFused.has(g)) continue;
+    while (next < placed.length) {
+      const h = placed[next]!;
+      const f = hitFused.get(h)!;
+      if (f < fused || (f === fused && h > g)) break;
+      next++;
+      if (!pinned.has(h)) yield entry(h, false, f);
+    }
+    if (!pinned.has(g)) yield entry(g, false, fused);
+  }
+  for (; next < placed.length; next++) {
+    const h = placed[next]!;
+    if (!pinned.has(h)) yield entry(h, false, hitFused.get(h)!);
+  }
 }
 
 /**

@@ -72,6 +72,13 @@ export function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
+/** The cosine of a normalized query vector with each normalized chunk vector. */
+export function cosineScores(query: Float32Array, vectors: readonly Float32Array[]): Float64Array {
+  const out = new Float64Array(vectors.length);
+  for (let i = 0; i < vectors.length; i++) out[i] = dot(query, vectors[i]!);
+  return out;
+}
+
 /** The normalized vectors of every chunk of `doc`: from the store, or embedded now and stored. */
 export async function chunkVectors(
   doc: IndexedDocument,
@@ -107,5 +114,5 @@ export async function vectorScores(
   for (const doc of docs) perDoc.push(await chunkVectors(doc, embedder, store, signal));
   const [q] = await embedder.embed([query], { signal });
   const qv = normalized(q!);
-  return perDoc.map((vectors) => Float64Array.from(vectors, (v) => dot(qv, v)));
+  return perDoc.map((vectors) => cosineScores(qv, vectors));
 }
