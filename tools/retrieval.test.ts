@@ -175,6 +175,7 @@ describe('ragSettings: rag_searchers and the embedding model', () => {
 
   it('takes upstream’s default searchers, the agent’s own list, and RAG_SEARCHERS for agents that set none', () => {
     delete process.env.RAG_SEARCHERS;
+    delete process.env.QWEN_AGENT_DEFAULT_RAG_SEARCHERS;
     delete process.env.RAG_EMBEDDING_MODEL;
     expect(ragSettings({}).searchers).toEqual(['keyword_search', 'front_page_search']);
     expect(ragSettings({}).embeddingModel).toBeUndefined();
@@ -189,6 +190,9 @@ describe('ragSettings: rag_searchers and the embedding model', () => {
       embeddingModel: 'text-embedding-3-small',
     });
     expect(ragSettings({ embedding_model: 'bge-m3' }).embeddingModel).toBe('bge-m3');
+    delete process.env.RAG_SEARCHERS;
+    process.env.QWEN_AGENT_DEFAULT_RAG_SEARCHERS = "['hybrid_search', 'front_page_search']";
+    expect(ragSettings({}).searchers).toEqual(['hybrid_search', 'front_page_search']);
   });
 
   it('refuses a searcher it does not know, naming the ones it does', () => {

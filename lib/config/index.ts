@@ -257,9 +257,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rag: {
       maxRefTokens: intFrom(env, ['RAG_MAX_REF_TOKEN', 'QWEN_AGENT_DEFAULT_MAX_REF_TOKEN'], 20_000, { min: 1 }),
       parserPageSize: intFrom(env, ['RAG_PARSER_PAGE_SIZE', 'QWEN_AGENT_DEFAULT_PARSER_PAGE_SIZE'], 500, { min: 50 }),
-      searchers: (env.RAG_SEARCHERS?.trim() || 'keyword_search,front_page_search')
+      // A comma list, or upstream's Python list literal (['keyword_search', 'front_page_search']).
+      searchers: (
+        env.RAG_SEARCHERS?.trim() ||
+        env.QWEN_AGENT_DEFAULT_RAG_SEARCHERS?.trim() ||
+        'keyword_search,front_page_search'
+      )
+        .replace(/^\[|\]$/g, '')
         .split(',')
-        .map((s) => s.trim())
+        .map((s) => s.trim().replace(/^['"]|['"]$/g, ''))
         .filter(Boolean),
       ...(env.RAG_EMBEDDING_MODEL?.trim() ? { embeddingModel: env.RAG_EMBEDDING_MODEL.trim() } : {}),
     },
