@@ -8,6 +8,7 @@ import type { Ctx } from './context';
 import { query } from './query';
 
 const Q = {
+  drop: query((d, p) => d.db.deleteFrom('chunk_vectors').where('hash', '=', p('hash'))),
   get: query((d, p) =>
     d.db
       .selectFrom('chunk_vectors')
@@ -62,8 +63,12 @@ export function unpackVectors(bytes: Uint8Array, dims: number, count: number): F
 
 const row = (k: ChunkVectorsKey) => ({ embedder: k.embedder, hash: k.hash, page_size: k.pageSize });
 
-export function chunkVectorStore(ctx: Ctx): VectorStore {
+export function chunkVectorStore(ctx: Ctx): VectorStore & { deleteChunkVectors(hash: string): Promise<void> } {
   return {
+    /** Every model's vectors of these bytes (when nobody holds them any more). */
+    async deleteChunkVectors(hash) {
+      await Q.drop.run(ctx, ctx.db, { hash });
+    },
     async getChunkVectors(key) {
       const found = await Q.get.first(ctx, ctx.db, row(key));
       return found ? unpackVectors(found.vectors, Number(found.dims), Number(found.count)) : undefined;

@@ -98,6 +98,8 @@ export interface HistoryTurn {
 /** RunSearchStore: the Runs page's queries (lib/store/run-query.ts). */
 export interface ChatStore
   extends DocumentStore, AccountStore, ConnectionStore, AgentStore, RunSearchStore, VectorStore {
+  /** Drops every embedding model's chunk vectors of these bytes (the uploads service, once nobody holds them). */
+  deleteChunkVectors(hash: string): Promise<void>;
   createConversation(
     owner: OwnerScope,
     init?: { title?: string; settings?: Partial<ConversationSettings> },

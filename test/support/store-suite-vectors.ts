@@ -41,6 +41,18 @@ export function describeChunkVectors(open: () => Promise<ChatStore>, reopen: () 
       expect(await store.getChunkVectors({ ...KEY, pageSize: 300 })).toEqual(vectors(4, 8, 4));
     });
 
+    it('drops every model’s vectors of a document’s bytes, and only those', async () => {
+      const store = await open();
+      const other = { ...KEY, hash: 'e'.repeat(64) };
+      await store.putChunkVectors(KEY, vectors(2, 8, 7));
+      await store.putChunkVectors({ ...KEY, embedder: 'local:tiny.gguf' }, vectors(2, 4, 8));
+      await store.putChunkVectors(other, vectors(1, 8, 9));
+      await store.deleteChunkVectors(KEY.hash);
+      expect(await store.getChunkVectors(KEY)).toBeUndefined();
+      expect(await store.getChunkVectors({ ...KEY, embedder: 'local:tiny.gguf' })).toBeUndefined();
+      expect(await store.getChunkVectors(other)).toEqual(vectors(1, 8, 9));
+    });
+
     it('refuses vectors of different lengths for one document, and keeps what was there', async () => {
       const store = await open();
       await store.putChunkVectors(KEY, vectors(1, 8, 6));
