@@ -4,7 +4,7 @@
 // [{url, text: [passages]}]; each passage keeps its "[page: N]" lines. The search shows in the trace as a retrieval
 // step tied to the call.
 import { loadConfig } from '../lib/config';
-import { SEARCHERS, type SearcherName } from '../lib/documents/search/searchers';
+import { SEARCHERS, type SearcherName } from '../lib/documents/rag-searchers';
 import type { ToolContext } from './base-tool';
 import { pickFilesOrAll } from './document-files';
 import { BaseToolWithFileAccess } from './file-access';

@@ -11,7 +11,8 @@ let server: ModelServer;
 let chatOnly: ModelServer;
 let bare: Server;
 let bareUrl: string;
-let answers: ((input: string[]) => { status: number; body: unknown; headers?: Record<string, string> })[] = [];
+type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+let answers: ((input: string[]) => Answer)[] = [];
 let bareCalls = 0;
 
 beforeAll(async () => {
@@ -23,7 +24,7 @@ beforeAll(async () => {
     req.on('end', () => {
       bareCalls++;
       const { input } = JSON.parse(raw) as { input: string[] };
-      const answer = (answers.shift() ?? (() => ({ status: 500, body: {} })))(input);
+      const answer: Answer = (answers.shift() ?? (() => ({ status: 500, body: {} })))(input);
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       res.end(JSON.stringify(answer.body));
     });

@@ -7,7 +7,7 @@ import { DocumentError } from '../types';
 import { DEFAULT_PARSER_PAGE_SIZE } from './chunk';
 import { indexFile, type IndexedDocument } from './index-cache';
 import { DEFAULT_MAX_REF_TOKEN, searchDocuments, UNUSED_LISTED, type SearchMode } from './search';
-import { DEFAULT_SEARCHERS, searcherFlags, type SearcherName } from './searchers';
+import { DEFAULT_SEARCHERS, searcherFlags, type SearcherName } from '../rag-searchers';
 import { vectorScores, type VectorStore } from './vectors';
 import { isErrorNamed } from '../../protocol/errors';
 

@@ -11,10 +11,10 @@
 import { truncateTokens } from '../../llm/tokens';
 import { bm25Scores } from './bm25';
 import type { IndexedDocument } from './index-cache';
-import { searcherFlags, type SearcherName } from './searchers';
+import { searcherFlags, type SearcherName } from '../rag-searchers';
 import { queryTerms } from './terms';
 
-export { DEFAULT_SEARCHERS, SEARCHERS, searcherFlags, type SearcherName } from './searchers';
+export { DEFAULT_SEARCHERS, SEARCHERS, searcherFlags, type SearcherName } from '../rag-searchers';
 
 export const DEFAULT_MAX_REF_TOKEN = 20_000;
 /** front_page_search's DEFAULT_FRONT_PAGE_NUM. */

@@ -6,7 +6,7 @@ import type { ParsedDocument } from '../types';
 import { bm25Scores } from './bm25';
 import { clearIndexCache, indexDocument, type IndexedDocument } from './index-cache';
 import { RRF_K, searchDocuments } from './search';
-import type { SearcherName } from './searchers';
+import type { SearcherName } from '../rag-searchers';
 import { queryTerms } from './terms';
 import { memoryVectorStore, vectorScores } from './vectors';
 

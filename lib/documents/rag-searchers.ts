@@ -1,4 +1,4 @@
-// The names of Qwen-Agent's searchers (rag_searchers) and what each adds to the search (search.ts); no imports, so the
+// The names of Qwen-Agent's searchers (rag_searchers) and what each adds to the search (search/search.ts); no imports, so the
 // settings can check names without loading the search.
 /** Upstream's rag_searchers names. */
 export const SEARCHERS = ['keyword_search', 'front_page_search', 'vector_search', 'hybrid_search'] as const;
