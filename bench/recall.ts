@@ -21,7 +21,8 @@ import {
   memoryVectorStore,
   searchDocuments,
   type IndexedDocument,
-  type SearcherName,
+  type AvailableSearcher,
+  searchPlan,
 } from '../lib/documents/search';
 import { cosineScores, normalized } from '../lib/documents/search/vectors';
 import type { ParsedDocument } from '../lib/documents/types';
@@ -42,7 +43,7 @@ const K = 5;
 /** Small chunks, so the 1,400-word text makes some forty of them to choose five from. */
 const PAGE_SIZE = 64;
 
-const METHODS: { name: string; searchers: SearcherName[] }[] = [
+const METHODS: { name: string; searchers: AvailableSearcher[] }[] = [
   { name: 'keyword', searchers: ['keyword_search'] },
   { name: 'vector', searchers: ['vector_search'] },
   { name: 'hybrid', searchers: ['hybrid_search'] },
@@ -81,7 +82,7 @@ async function recallAt5(url: string) {
     const qv = normalized(q!);
     const similarity = [cosineScores(qv, vectors)];
     for (const m of METHODS) {
-      const top = searchDocuments([doc], question, budget, { searchers: m.searchers, vectorScores: similarity })
+      const top = searchDocuments([doc], question, budget, searchPlan(m.searchers), similarity)
         .ranking.slice(0, K)
         .map((r) => r.chunk);
       const found = top.filter((c) => relevant.has(c)).length;
@@ -161,12 +162,12 @@ async function speed(url: string) {
   for (const dims of [STAND_IN_DIMS, 1024]) {
     const stored = docs.map((d) => d.chunks.map(() => unitVector(dims)));
     const qvs = queries.map(() => unitVector(dims));
-    for (const searchers of [['vector_search'], ['hybrid_search', 'front_page_search']] as SearcherName[][]) {
+    for (const searchers of [['vector_search'], ['hybrid_search', 'front_page_search']] as AvailableSearcher[][]) {
       methods.push({
         label: `${searchers.join(' + ')} (${dims} numbers)`,
         run: (q, i) => {
           const vectorScores = stored.map((vs) => cosineScores(qvs[i]!, vs));
-          return searchDocuments(docs, q, 20_000, { searchers, vectorScores }).usedTokens;
+          return searchDocuments(docs, q, 20_000, searchPlan(searchers), vectorScores).usedTokens;
         },
       });
     }

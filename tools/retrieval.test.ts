@@ -197,8 +197,8 @@ describe('ragSettings: rag_searchers and the embedding model', () => {
 
   it('refuses a searcher it does not know, naming the ones it does', () => {
     expect(() => ragSettings({ rag_searchers: ['keyword_search', 'semantic_search'] })).toThrow(
-      'rag_searchers takes a list of keyword_search, front_page_search, vector_search, hybrid_search; got ["keyword_search","semantic_search"].',
+      'rag_searchers: "semantic_search" is not a searcher. The searchers are "keyword_search", "front_page_search", "vector_search", "hybrid_search".',
     );
-    expect(() => ragSettings({ rag_searchers: [] })).toThrow(/rag_searchers takes a list/);
+    expect(() => ragSettings({ rag_searchers: [] })).toThrow(/rag_searchers is empty/);
   });
 });

@@ -1,10 +1,11 @@
 // `retrieval`: Qwen-Agent's RAG tool. Parses and indexes the named files (once per content; a name that is not one of
 // the conversation's files searches all of them, and the result says so first), searches them for the
-// query within the max_ref_token budget (BM25 fused with the front-page search), and returns Qwen-Agent's
+// query within the max_ref_token budget (BM25 fused with the front-page search, or the searchers its cfg's
+// rag_searchers names), and returns Qwen-Agent's
 // [{url, text: [passages]}]; each passage keeps its "[page: N]" lines. The search shows in the trace as a retrieval
 // step tied to the call.
 import { loadConfig } from '../lib/config';
-import { SEARCHERS, type SearcherName } from '../lib/documents/rag-searchers';
+import { DEFAULT_RAG_SEARCHERS, ragSearchers, type AvailableSearcher } from '../lib/documents/search/searchers';
 import type { ToolContext } from './base-tool';
 import { pickFilesOrAll } from './document-files';
 import { BaseToolWithFileAccess } from './file-access';
@@ -12,33 +13,35 @@ import { registerTool } from './registry';
 
 export const DOCUMENT_TYPES = 'pdf / docx / pptx / xlsx / xls / csv / tsv / html / md / txt';
 
-/** cfg.max_ref_token, cfg.parser_page_size, cfg.rag_searchers and cfg.embedding_model (Qwen-Agent's names, and
- *  ours for the embedding model), else the environment's defaults. An unknown searcher name is an error. */
-export function ragSettings(cfg: Record<string, unknown>): {
+export interface RagSettings {
   maxRefTokens: number;
   parserPageSize: number;
-  searchers: SearcherName[];
+  /** Upstream's rag_searchers, checked: the searches that rank the chunks. */
+  searchers: AvailableSearcher[];
+  /** The model vector search embeds with (cfg.embedding_model, else RAG_EMBEDDING_MODEL; default the chat model). */
   embeddingModel?: string;
-} {
+}
+
+/**
+ * cfg.max_ref_token, cfg.parser_page_size and cfg.rag_searchers (Qwen-Agent's names) and cfg.embedding_model (ours),
+ * else the environment's defaults. A searcher name it does not know throws a RagSettingError saying so.
+ */
+export function ragSettings(cfg: Record<string, unknown>): RagSettings {
   const { rag } = loadConfig();
   const int = (v: unknown, fallback: number) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : fallback);
-  const model = typeof cfg.embedding_model === 'string' && cfg.embedding_model.trim();
-  const embeddingModel = model || rag.embeddingModel;
+  const embeddingModel = (typeof cfg.embedding_model === 'string' && cfg.embedding_model.trim()) || rag.embeddingModel;
+  const searchers =
+    cfg.rag_searchers !== undefined
+      ? ragSearchers(cfg.rag_searchers)
+      : rag.searchers !== undefined
+        ? ragSearchers(rag.searchers, 'RAG_SEARCHERS (or QWEN_AGENT_DEFAULT_RAG_SEARCHERS)')
+        : [...DEFAULT_RAG_SEARCHERS];
   return {
     maxRefTokens: int(cfg.max_ref_token, rag.maxRefTokens),
     parserPageSize: int(cfg.parser_page_size, rag.parserPageSize),
-    searchers: searcherNames(cfg.rag_searchers ?? rag.searchers),
+    searchers,
     ...(embeddingModel ? { embeddingModel } : {}),
   };
-}
-
-function searcherNames(value: unknown): SearcherName[] {
-  const list = Array.isArray(value) ? value : [value];
-  const known: readonly string[] = SEARCHERS;
-  const bad = list.filter((n) => typeof n !== 'string' || !known.includes(n));
-  if (bad.length || !list.length)
-    throw new Error(`rag_searchers takes a list of ${SEARCHERS.join(', ')}; got ${JSON.stringify(value)}.`);
-  return list as SearcherName[];
 }
 
 export class RetrievalTool extends BaseToolWithFileAccess {
@@ -61,17 +64,22 @@ export class RetrievalTool extends BaseToolWithFileAccess {
     required: ['query', 'files'],
   };
 
+  constructor(cfg?: Record<string, unknown>) {
+    super(cfg);
+    // A searcher it cannot use is refused when the agent is made, not at its first call.
+    if (this.cfg.rag_searchers !== undefined) ragSearchers(this.cfg.rag_searchers);
+  }
+
   async call(params: string, ctx: ToolContext) {
     const { query, files } = this.parseArgs<{ query: string; files: string[] }>(params);
-    // The tool searches by keyword whatever rag_searchers says (it has no model to embed with); the Assistant uses them.
-    const { maxRefTokens, parserPageSize } = ragSettings(this.cfg);
-    const settings = { maxRefTokens, parserPageSize };
+    const settings = ragSettings(this.cfg);
     const { retrievalStep, retrieve } = await import('../lib/documents/search'); // the parsers load on first use
     const picked = pickFilesOrAll(files, ctx);
+    // No model to embed with here: vector_search and hybrid_search fall back to keyword search, and the trace says so.
     const found = await retrieve(picked.files, query, settings);
     // The model asked for these files by name: tell it about each one that could not be searched.
     const failed = [...found.errors, ...found.unsupported];
-    ctx.emit?.(retrievalStep(query, found, failed));
+    ctx.emit?.(retrievalStep(query, found, [...failed, ...found.notes]));
     if (!found.documents.length && failed.length) throw new Error(failed.join('\n'));
     // A file name that is not the conversation's: the model reads first that every file was searched instead.
     const notice = picked.notice ? [{ notice: picked.notice }] : [];

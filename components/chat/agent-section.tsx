@@ -1,15 +1,22 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import type { ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { AgentBlock, HandoffBlock } from '../../lib/chat/view';
 import { AgentAvatar } from './agent-avatar';
+import { CARD_CHEVRON, CARD_FRAME, CARD_HEADER, Chevron } from './card-parts';
 import { formatDuration } from './format';
 import { useFormatWords } from './use-format-words';
 
 /** A child run (a Router's helper, a GroupChat's member): who answered, in which round and why, how long it took,
- *  and its own blocks (`children`, drawn by the caller). */
+ *  and its own blocks (`children`, drawn by the caller). A step aside (ParallelDocQA's readers, a keyword strategy)
+ *  is folded behind a button that opens it. */
 export function AgentSection({ block, children }: { block: AgentBlock; children: ReactNode }) {
+  if (block.aside) return <AsideSection block={block}>{children}</AsideSection>;
+  return <AnswerSection block={block}>{children}</AnswerSection>;
+}
+
+function AnswerSection({ block, children }: { block: AgentBlock; children: ReactNode }) {
   const t = useTranslations('run');
   const f = useFormatWords();
   return (
@@ -28,6 +35,33 @@ export function AgentSection({ block, children }: { block: AgentBlock; children:
         </span>
       </header>
       {children}
+    </section>
+  );
+}
+
+function AsideSection({ block, children }: { block: AgentBlock; children: ReactNode }) {
+  const t = useTranslations('run');
+  const f = useFormatWords();
+  const [open, setOpen] = useState(false);
+  const panel = useId();
+  return (
+    <section aria-label={t('asideSection', { name: block.name })} data-agent={block.name} className={CARD_FRAME}>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={panel}
+        onClick={() => setOpen(!open)}
+        className={CARD_HEADER}
+      >
+        <Chevron open={open} className={CARD_CHEVRON} />
+        <span className="min-w-0 flex-1 break-words text-neutral-800 dark:text-neutral-200">{block.name}</span>
+        <span className="shrink-0 text-neutral-600 tabular-nums dark:text-neutral-400">
+          {block.endT !== undefined ? formatDuration(block.endT - block.startT, f) : t('asideRunning')}
+        </span>
+      </button>
+      <div id={panel} hidden={!open} className="px-3 pb-2">
+        {open && children}
+      </div>
     </section>
   );
 }

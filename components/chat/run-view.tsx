@@ -6,6 +6,7 @@ import { toolTagsInNativeAnswer, usedPassages, type RunView as RunViewData } fro
 import { useModels } from '../models/models-store';
 import { BlockView } from './block-view';
 import { Citations } from './citations';
+import { ReadingProgress } from './reading-progress';
 import { retryNotice, stopNotice } from './format';
 import { useFormatWords } from './use-format-words';
 
@@ -43,6 +44,7 @@ export function RunView({ run, onRetry, onContinue }: RunViewProps) {
       {run.blocks.map((block) => (
         <BlockView key={block.id} block={block} streaming={streaming} />
       ))}
+      {streaming && run.progress && <ReadingProgress progress={run.progress} />}
       {answered && <Citations passages={passages} />}
       {toolTagsInNativeAnswer(run) && (
         <p

@@ -25,8 +25,9 @@ const PARAMS = [
 ] as const;
 
 const AGENT_LANGS = ['auto', ...LANGS] as const;
-/** Kinds that never offer tools through function calling (ReAct text, TIR's code blocks, the writing steps). */
-const TEXT_ONLY_KINDS: readonly ChatAgentKind[] = ['react', 'tir', 'article'];
+/** Kinds that never offer tools through function calling (ReAct text, TIR's code blocks, the writing steps, the
+ *  doc-QA agents' reading and answering). */
+const TEXT_ONLY_KINDS: readonly ChatAgentKind[] = ['react', 'tir', 'article', 'basicdocqa', 'paralleldocqa'];
 
 /** Whether "Advanced" was left open: the panel is drawn again (a language change, a toggle) as it was. */
 let advancedShown = false;

@@ -105,6 +105,8 @@ export const useChat = create<ChatState>()((set, get) => {
       for await (const e of events) {
         if (token !== streamToken) return;
         for (const id of applyEvent(view, e)) pending.add(id);
+        // Reading progress is the run's, not a block's: the run is drawn again with its blocks as they were.
+        if (e.type === 'progress') pending.add('progress');
         if (e.type === 'run-end' || e.type === 'tool-call' || e.type === 'tool-result') pending.add('*');
         frame ??= requestAnimationFrame(flush);
       }

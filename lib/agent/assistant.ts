@@ -1,36 +1,51 @@
 // Assistant: Qwen-Agent's FnCallAgent with documents. Before the loop it searches the files of the conversation
 // (and the agent's own files) for the user's last question, appends a "# Knowledge Base" block with the passages to
 // the system message, and reports the search as a retrieval event. Keywords come from the question itself (stop
-// words out, stems in): no extra model call, where upstream's default asks the model to write keywords first.
-import { defaultWorkDir, resolveLocalFile, stageFiles } from '../../tools';
-import { ragSettings } from '../../tools/retrieval';
-import type { RetrievalFile, RetrievedDocument, SearcherName } from '../documents/search';
+// words out, stems in): no extra model call, where upstream's default asks the model to write keywords first; a
+// ragCfg naming a keyword strategy (rag_keygen_strategy) runs it first, as a child run aside.
+import { ragSettings, type RagSettings } from '../../tools/retrieval';
+import type { RetrievedDocument } from '../documents/search';
 import { contentText, type Message } from '../llm/schema';
-import { collectFileRefs } from '../llm/upload-info';
 import type { AgentKind, StopReason } from '../protocol/enums';
 import type { AgentOptions } from './agent';
+import { runChild } from './child-run';
 import { FnCallAgent } from './fncall-agent';
+import { keygenAgent, keygenStrategyName, keywordQuery, type KeygenStrategyName } from './keygen';
+import { documentRefs, lastUserQuestion, localFiles } from './run-files';
 import type { RunState } from './run-state';
 
+/** Qwen-Agent's rag_cfg, by its keys. */
+export interface RagCfg {
+  /** Tokens of passages per prompt (default RAG_MAX_REF_TOKEN, 20000). */
+  max_ref_token?: number;
+  /** Tokens per chunk (default RAG_PARSER_PAGE_SIZE, 500). */
+  parser_page_size?: number;
+  /** The keyword strategy run before the search: 'none' (the default here) or one of upstream's class names. */
+  rag_keygen_strategy?: KeygenStrategyName | 'none' | 'None';
+  /** The searches that rank the chunks, by upstream's names (default keyword_search and front_page_search);
+   *  vector_search and hybrid_search embed through the agent's model connection. */
+  rag_searchers?: string[];
+  /** The model the connection embeds with (default RAG_EMBEDDING_MODEL, else the chat model's name). */
+  embedding_model?: string;
+}
+
 export interface AssistantOptions extends AgentOptions {
-  /** Qwen-Agent's rag_cfg: `max_ref_token` (default 20000), `parser_page_size` (default 500), `rag_searchers`
-   *  (default keyword_search + front_page_search; vector_search and hybrid_search embed through the model's
-   *  connection) and our `embedding_model` (the model the connection embeds with; default its chat model). */
-  ragCfg?: {
-    max_ref_token?: number;
-    parser_page_size?: number;
-    rag_searchers?: SearcherName[];
-    embedding_model?: string;
-  };
+  /** Qwen-Agent's rag_cfg: `max_ref_token`, `parser_page_size`, `rag_keygen_strategy`, `rag_searchers`. A strategy
+   *  or searcher this version does not have is refused here, when the agent is made. */
+  ragCfg?: RagCfg;
 }
 
 export class Assistant extends FnCallAgent {
   static override readonly kind: AgentKind = 'assistant';
   readonly ragCfg: Record<string, unknown>;
+  /** The keyword strategy its searches run first ('none': the question's own words). */
+  readonly keygenStrategy: KeygenStrategyName | 'none';
 
   constructor(opts: AssistantOptions) {
     super(opts);
     this.ragCfg = { ...opts.ragCfg };
+    this.keygenStrategy = keygenStrategyName(this.ragCfg.rag_keygen_strategy);
+    ragSettings(this.ragCfg); // refuses searchers it cannot use, now rather than at the first question
   }
 
   protected override async loop(messages: Message[], run: RunState): Promise<StopReason> {
@@ -55,24 +70,25 @@ export class Assistant extends FnCallAgent {
   /**
    * Searches the files of the conversation (and the agent's own) for the user's last question and reports the search
    * as a retrieval event: the passages found, and the files that could not be read. Undefined when there are none.
+   * With a keyword strategy, the strategy runs first (a child run aside) and its keywords are searched for.
    */
   protected async searchDocuments(
     messages: Message[],
     run: RunState,
   ): Promise<{ documents: RetrievedDocument[]; errors: string[] } | undefined> {
-    // Images are not documents: file items only.
-    const refs = [...new Set([...this.files, ...collectFileRefs(messages, { images: false })])];
+    const refs = documentRefs(this.files, messages);
     if (!refs.length) return undefined;
-    const last = messages[messages.length - 1];
-    const query =
-      last?.role === 'user' ? (typeof last.content === 'string' ? last.content : contentText(last.content)) : '';
-    const { files, errors } = await this.localFiles(refs, run);
+    const question = lastUserQuestion(messages);
+    const { files, errors } = await localFiles(refs, run);
     run.signal.throwIfAborted();
+    const settings = ragSettings(this.ragCfg);
+    const query =
+      question && this.keygenStrategy !== 'none' ? await this.keywords(question, refs, settings, run) : question;
     // The search and the document parsers load when an Assistant first has documents to search.
     const { retrievalStep, retrieve } = await import('../documents/search');
-    const { embeddingModel, ...settings } = ragSettings(this.ragCfg);
+    const { embeddingModel, ...search } = settings;
     const found = await retrieve(files, query, {
-      ...settings,
+      ...search,
       ...(this.llm?.embedder ? { embedder: this.llm.embedder(embeddingModel) } : {}),
       ...(run.options.vectorStore ? { vectorStore: run.options.vectorStore } : {}),
       signal: run.signal,
@@ -83,24 +99,16 @@ export class Assistant extends FnCallAgent {
     return { documents: found.documents, errors };
   }
 
-  /** Uploads read where they are stored (other local paths only where the process allows them, as staging does);
-   *  http(s) URLs downloaded into the run's work directory first. */
-  private async localFiles(refs: string[], run: RunState): Promise<{ files: RetrievalFile[]; errors: string[] }> {
-    const remote = refs.filter((r) => /^https?:\/\//i.test(r));
-    const files: RetrievalFile[] = [];
-    const errors: string[] = [];
-    for (const ref of refs) {
-      if (remote.includes(ref)) continue;
-      try {
-        files.push(await resolveLocalFile(ref, undefined, run.options.uploadAccess));
-      } catch (e) {
-        errors.push(`${ref}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    }
-    if (!remote.length) return { files, errors };
-    const workDir = run.options.workDir ?? defaultWorkDir('assistant', run.options.conversationId);
-    const staged = await stageFiles(remote, workDir, { signal: run.signal });
-    return { files: [...files, ...staged.files.map((p) => ({ path: p }))], errors: [...errors, ...staged.errors] };
+  /** The search query the keyword strategy makes of the question (the question itself when its answer is no JSON). */
+  private async keywords(question: string, refs: string[], settings: RagSettings, run: RunState): Promise<string> {
+    const strategy = keygenAgent(this.keygenStrategy as KeygenStrategyName, {
+      llm: this.llm,
+      files: refs,
+      parserPageSize: settings.parserPageSize,
+    });
+    const { messages } = await runChild(strategy, [{ role: 'user', content: question }], run, { aside: true });
+    const answer = messages.filter((m) => m.role === 'assistant' && !m.function_call).at(-1);
+    return keywordQuery(answer ? contentText(answer.content) : '', question);
   }
 }
 

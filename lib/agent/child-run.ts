@@ -6,7 +6,7 @@
 // runs unless it is named here.
 import { randomUUID } from 'node:crypto';
 import type { Message } from '../llm/schema';
-import type { EventOf } from '../protocol/events';
+import type { AgentEvent, EventOf } from '../protocol/events';
 import type { Agent } from './agent';
 import { MessageFold } from './fold';
 import type { RunOptions, RunState } from './run-state';
@@ -35,20 +35,42 @@ export interface ChildOutcome {
   end: EventOf<'run-end'>;
 }
 
+export interface ChildRunOptions {
+  /** The child is a step whose output the parent reads, not an answer (its `child` events say so). */
+  aside?: boolean;
+  /** Stops the child besides the parent's own signal (ParallelDocQA stops the other readers when one fails). */
+  signal?: AbortSignal;
+  /** Sees each of the child's events as it comes (before the parent emits it). */
+  onEvent?: (event: AgentEvent) => void;
+}
+
 /** Runs `agent` on `messages` as a child of `run` and waits for its end. Throws when the parent is stopped, and a
- *  ChildRunError when the child's run failed. */
-export async function runChild(agent: Agent, messages: Message[], run: RunState): Promise<ChildOutcome> {
+ *  ChildRunError when the child's run failed. Several may run at once: their events interleave, each wrapped. */
+export async function runChild(
+  agent: Agent,
+  messages: Message[],
+  run: RunState,
+  opts: ChildRunOptions = {},
+): Promise<ChildOutcome> {
   const fold = new MessageFold();
   let end: EventOf<'run-end'> | undefined;
-  const events = agent.runEvents(messages, childRunOptions(run));
+  const options = childRunOptions(run);
+  if (opts.signal) options.signal = AbortSignal.any([run.signal, opts.signal]);
+  const events = agent.runEvents(messages, options);
   for await (const event of events) {
     fold.apply(event);
     if (event.type === 'run-end') end = event;
-    run.emit({ type: 'child', agent: agent.name, event });
+    opts.onEvent?.(event);
+    run.emit(
+      opts.aside
+        ? { type: 'child', agent: agent.name, event, aside: true }
+        : { type: 'child', agent: agent.name, event },
+    );
   }
   if (!end) throw new Error(`${agent.name}'s run ended without a run-end event.`);
   run.addChild(end);
   run.signal.throwIfAborted();
+  opts.signal?.throwIfAborted();
   if (end.reason === 'error') throw new ChildRunError(agent.name, end.error ?? { name: 'Error', message: 'failed' });
   return { messages: fold.snapshot(), end };
 }

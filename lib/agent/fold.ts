@@ -1,7 +1,8 @@
 // Folds the event stream back into Qwen-Agent's messages: the new messages of a run, in upstream's order
 // ([reasoning?, text?, call1, call2, ..., result1, result2, ...] per model call). run() yields these snapshots.
 // A child run's messages (a Router's helper, a GroupChat's member) join the run's where they happened, each named
-// by the child, as upstream's Router and GroupChat yield them.
+// by the child, as upstream's Router and GroupChat yield them; a child run aside (a step whose output the run reads)
+// adds none.
 import type { Message } from '../llm/schema';
 import { TRANSCRIPT_KINDS } from '../protocol/enums';
 import type { AgentEvent } from '../protocol/events';
@@ -22,6 +23,8 @@ export class MessageFold {
   apply(e: AgentEvent): boolean {
     switch (e.type) {
       case 'child': {
+        // A step the run reads (ParallelDocQA's readers, a keyword strategy) adds no messages of the run's.
+        if (e.aside) return false;
         // What the run says after its child starts a message of its own.
         this.iteration = -1;
         this.reasoningMsg = undefined;

@@ -4,7 +4,7 @@ export type { RunOptions, ToolChoice } from './run-state';
 export type { ToolSpec } from './function-list';
 export { FnCallAgent } from './fncall-agent';
 export { ReActChat } from './react-chat';
-export { Assistant, type AssistantOptions } from './assistant';
+export { Assistant, type AssistantOptions, type RagCfg } from './assistant';
 export { Router, type RouterOptions } from './router';
 export { GroupChat, type GroupChatOptions } from './group-chat';
 export { VirtualMemoryAgent, type VirtualMemoryAgentOptions } from './virtual-memory-agent';
@@ -19,6 +19,27 @@ export {
   type ExpandInput,
   type WritingInput,
 } from './writing';
+export {
+  BasicDocQA,
+  ParallelDocQA,
+  ParallelDocQAMember,
+  ParallelDocQASummary,
+  NO_RESPONSE,
+  type ParallelDocQAOptions,
+  type ParallelDocQAMemberOptions,
+  type ParallelDocQASummaryOptions,
+  type ReaderChunk,
+} from './doc-qa';
+export {
+  GenKeyword,
+  GenKeywordWithKnowledge,
+  SplitQuery,
+  SplitQueryThenGenKeyword,
+  SplitQueryThenGenKeywordWithKnowledge,
+  KEYGEN_STRATEGY_NAMES,
+  type KeygenOptions,
+  type KeygenStrategyName,
+} from './keygen';
 export { ChildRunError } from './child-run';
 export { MessageFold, foldEvents } from './fold';
 export { typewriterPrint, typewriterText, TYPEWRITER_MARKERS } from './typewriter';

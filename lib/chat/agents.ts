@@ -7,9 +7,11 @@
 import {
   ArticleAgent,
   Assistant,
+  BasicDocQA,
   FnCallAgent,
   GroupChat,
   MemoAssistant,
+  ParallelDocQA,
   ReActChat,
   Router,
   TIRMathAgent,
@@ -180,11 +182,19 @@ async function fromSaved(
   }
 }
 
-/** Kinds that search the documents themselves before they answer (the Assistants; a Router as its helpers' host). */
-const SEARCH_DOCUMENTS_FIRST: ReadonlySet<string> = new Set(['assistant', 'router', 'memo', 'article']);
+/** Kinds that search the documents themselves before they answer (the Assistants; a Router as its helpers' host;
+ *  the doc-QA agents, which read them). */
+const SEARCH_DOCUMENTS_FIRST: ReadonlySet<string> = new Set([
+  'assistant',
+  'router',
+  'memo',
+  'article',
+  'basicdocqa',
+  'paralleldocqa',
+]);
 
 /** An agent of one of the kinds that hold no other agents. TIRMathAgent runs python_executor only, within its own
- *  (lower) model-call limit. */
+ *  (lower) model-call limit; the doc-QA agents offer no tools (as upstream's, which never call them). */
 function agentOfKind(kind: ChatAgentKind, opts: AgentOptions): Agent {
   switch (kind) {
     case 'react':
@@ -200,6 +210,14 @@ function agentOfKind(kind: ChatAgentKind, opts: AgentOptions): Agent {
     case 'tir': {
       const { functionList: _tools, maxLlmCalls, ...rest } = opts;
       return new TIRMathAgent({ ...rest, maxLlmCalls: Math.min(TIR_MAX_LLM_CALLS, maxLlmCalls ?? TIR_MAX_LLM_CALLS) });
+    }
+    case 'basicdocqa': {
+      const { functionList: _tools, ...rest } = opts;
+      return new BasicDocQA(rest);
+    }
+    case 'paralleldocqa': {
+      const { functionList: _tools, ...rest } = opts;
+      return new ParallelDocQA(rest);
     }
     default:
       return new FnCallAgent(opts);

@@ -22,9 +22,9 @@ export type DocumentToolsMode = (typeof DOCUMENT_TOOLS_MODES)[number];
  */
 export type DocumentToolsReason = 'documents' | 'assistant' | 'turned-off' | 'no-documents';
 
-/** The kinds that search the conversation's documents before each answer (the Assistant and its writing and note-
- *  keeping kinds): the document tools are not added for them. */
-const SEARCHES_ITSELF: readonly string[] = ['assistant', 'memo', 'article'];
+/** The kinds that search (or read) the conversation's documents before each answer (the Assistant and its writing
+ *  and note-keeping kinds, the doc-QA agents): the document tools are not added for them. */
+const SEARCHES_ITSELF: readonly string[] = ['assistant', 'memo', 'article', 'basicdocqa', 'paralleldocqa'];
 
 export function documentToolsRule(
   settings: Pick<ConversationSettings, 'agent' | 'tools' | 'documentTools'>,

@@ -5,6 +5,7 @@
 // it in Node.
 import {
   TOOLS_REFUSED_CODE,
+  TRANSCRIPT_KINDS,
   type AgentKind,
   type CallFormat,
   type HandoffReason,
@@ -61,6 +62,9 @@ export interface TextBlock {
   kind: 'text';
   id: string;
   text: string;
+  /** The model call it came from (a call's text after another call's starts a block of its own, except in one
+   *  transcript: ReAct, TIR). */
+  iteration?: number;
 }
 
 /** A search of the documents: by the Assistant before its model call, or by the retrieval tool; or of the
@@ -91,6 +95,9 @@ export interface AgentBlock {
   name: string;
   avatar?: string;
   agentKind?: AgentKind;
+  /** A step whose output the parent read (ParallelDocQA's readers, a keyword strategy), not an answer: shown folded,
+   *  and not part of the turn's answer. */
+  aside?: true;
   /** How it came to speak: the round of a GroupChat and why it was picked (the handoff before it). */
   round?: number;
   reason?: HandoffReason;
@@ -138,9 +145,17 @@ export interface RunView {
   /** Images the tools produced that the model was not sent, because it cannot see images (tool images on). Each
    *  step's images are counted by the one call after it, so the calls' counts add up. */
   toolImagesWithheld?: number;
+  /** Documents being read chunk by chunk (ParallelDocQA): how far each is, in the order they started. */
+  progress?: ReadingProgress[];
   /** Set while the model server is being retried: which attempt comes next, after how long, and why (the HTTP status
    *  of the failure, when it had one). */
   retrying?: { attempt: number; delayMs: number; message: string; status?: number };
+}
+
+export interface ReadingProgress {
+  document: string;
+  done: number;
+  total: number;
 }
 
 export function emptyRun(runId: string): RunView {
@@ -182,7 +197,7 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
       return [block.id];
     }
     case 'text-delta':
-      return e.part === undefined ? appendText(view, `t${e.iteration}`, e.text, e.t) : applyReactPiece(view, e, e.part);
+      return e.part === undefined ? appendText(view, e) : applyReactPiece(view, e, e.part);
     case 'llm-end':
       return closeReasoning(view, e.t);
     case 'tool-call': {
@@ -253,6 +268,15 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
     }
     case 'child':
       return applyChild(view, e);
+    case 'progress': {
+      const list = (view.progress ??= []);
+      const at = list.findIndex((p) => p.document === e.document);
+      const entry = { document: e.document, done: e.done, total: e.total };
+      if (at < 0) list.push(entry);
+      else list[at] = entry;
+      view.progress = [...list]; // a new list: the page redraws the bars
+      return [];
+    }
     case 'run-end':
       view.status = e.reason;
       view.retrying = undefined;
@@ -307,12 +331,13 @@ export function markInterrupted(view: RunView): void {
   for (const b of view.blocks) if (b.kind === 'agent') markInterrupted(b.run);
 }
 
-/** The answer a turn gave, as text: its own answer text and its child runs' (a Router's helper answers for it). */
+/** The answer a turn gave, as text: its own answer text and its child runs' (a Router's helper answers for it; steps
+ *  aside, such as ParallelDocQA's readers, do not). */
 export function answerText(view: Pick<RunView, 'blocks'>): string {
   const parts: string[] = [];
   for (const b of view.blocks) {
     if (b.kind === 'text') parts.push(b.text);
-    else if (b.kind === 'agent') {
+    else if (b.kind === 'agent' && !b.aside) {
       const text = answerText(b.run);
       if (text) parts.push(text);
     }
@@ -337,6 +362,7 @@ function applyChild(view: RunView, e: Feed<'child'>): string[] {
       startT: e.t,
       run: emptyRun(inner.runId),
     };
+    if (e.aside) block.aside = true;
     const why = nextSpeaker.get(view);
     if (why) {
       block.round = why.round;
@@ -418,14 +444,20 @@ function closeReasoning(view: RunView, t: number): string[] {
   return changed;
 }
 
-function appendText(view: RunView, id: string, text: string, t: number): string[] {
-  const changed = closeReasoning(view, t);
+function appendText(view: RunView, e: Feed<'text-delta'>): string[] {
+  const changed = closeReasoning(view, e.t);
   const last = view.blocks[view.blocks.length - 1];
-  if (last?.kind === 'text') {
-    last.text += text;
+  const oneTranscript = view.kind !== undefined && TRANSCRIPT_KINDS.includes(view.kind);
+  if (last?.kind === 'text' && !e.newMessage && (oneTranscript || last.iteration === e.iteration)) {
+    last.text += e.text;
     return [...changed, last.id];
   }
-  const block: TextBlock = { kind: 'text', id: uniqueId(view, id), text };
+  const block: TextBlock = {
+    kind: 'text',
+    id: uniqueId(view, `t${e.iteration}`),
+    text: e.text,
+    iteration: e.iteration,
+  };
   view.blocks.push(block);
   return [...changed, block.id];
 }

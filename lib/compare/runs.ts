@@ -137,6 +137,7 @@ function walk(digest: RunDigest, events: readonly AgentEvent[], child?: { agent:
         if (!child) digest.stopReason = e.reason;
         break;
       case 'child': {
+        if (e.aside) break; // a step the run read (ParallelDocQA's readers), not part of its answer or its calls
         // In order: each child's events are folded when its run ends (or the log does), in the order children began.
         const entry = inner.get(e.event.runId) ?? { agent: e.agent, events: [] };
         inner.set(e.event.runId, entry);

@@ -101,8 +101,13 @@ export interface RagEnvConfig {
   maxRefTokens: number;
   /** Tokens per chunk (Qwen-Agent's parser_page_size). */
   parserPageSize: number;
-  /** Qwen-Agent's rag_searchers when an agent sets none (names checked by the retrieval settings). */
-  searchers: string[];
+  /** RAG_KEYGEN_STRATEGY / QWEN_AGENT_DEFAULT_RAG_KEYGEN_STRATEGY as written (checked where an Assistant is made):
+   *  the keyword strategy of an Assistant whose ragCfg names none. */
+  keygenStrategy?: string;
+  /** RAG_SEARCHERS / QWEN_AGENT_DEFAULT_RAG_SEARCHERS as written (a list; checked where it is used). */
+  searchers?: string;
+  /** Chunks ParallelDocQA reads at once (PARALLEL_DOC_QA_CONCURRENCY). */
+  parallelDocQaConcurrency: number;
   /** The model that makes embeddings on a connection's /embeddings (default: the chat model's name). */
   embeddingModel?: string;
 }
@@ -134,6 +139,15 @@ function intFrom(env: Env, names: string[], fallback: number, { min = 0 } = {}):
     return value;
   }
   return fallback;
+}
+
+/** The first of `names` set to something other than blanks, trimmed. */
+function firstSet(env: Env, names: string[]): string | undefined {
+  for (const name of names) {
+    const raw = env[name]?.trim();
+    if (raw) return raw;
+  }
+  return undefined;
 }
 
 export function fncallModeFrom(value: string | undefined): FncallMode {
@@ -257,16 +271,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rag: {
       maxRefTokens: intFrom(env, ['RAG_MAX_REF_TOKEN', 'QWEN_AGENT_DEFAULT_MAX_REF_TOKEN'], 20_000, { min: 1 }),
       parserPageSize: intFrom(env, ['RAG_PARSER_PAGE_SIZE', 'QWEN_AGENT_DEFAULT_PARSER_PAGE_SIZE'], 500, { min: 50 }),
-      // A comma list, or upstream's Python list literal (['keyword_search', 'front_page_search']).
-      searchers: (
-        env.RAG_SEARCHERS?.trim() ||
-        env.QWEN_AGENT_DEFAULT_RAG_SEARCHERS?.trim() ||
-        'keyword_search,front_page_search'
-      )
-        .replace(/^\[|\]$/g, '')
-        .split(',')
-        .map((s) => s.trim().replace(/^['"]|['"]$/g, ''))
-        .filter(Boolean),
+      keygenStrategy: firstSet(env, ['RAG_KEYGEN_STRATEGY', 'QWEN_AGENT_DEFAULT_RAG_KEYGEN_STRATEGY']),
+      searchers: firstSet(env, ['RAG_SEARCHERS', 'QWEN_AGENT_DEFAULT_RAG_SEARCHERS']),
+      parallelDocQaConcurrency: intFrom(env, ['PARALLEL_DOC_QA_CONCURRENCY'], 4, { min: 1 }),
       ...(env.RAG_EMBEDDING_MODEL?.trim() ? { embeddingModel: env.RAG_EMBEDDING_MODEL.trim() } : {}),
     },
     documents: {

@@ -106,6 +106,8 @@ export class CompletionFold {
   apply(e: FeedEvent, agent?: string, runKey = ''): CompletionChunk[] {
     switch (e.type) {
       case 'child':
+        // A step the agent read (ParallelDocQA's readers, a keyword strategy) is not part of the answer.
+        if (e.aside) return [];
         return this.apply(e.event, e.agent, `${runKey}/${e.event.runId}`);
       case 'text-delta': {
         // ReAct's transcript: its final answer is the answer; the rest is the agent's reasoning.

@@ -262,5 +262,7 @@ function agentName(kind: AgentKind): string {
     memo: 'MemoAssistant',
     tir: 'TIRMathAgent',
     article: 'ArticleAgent',
+    basicdocqa: 'BasicDocQA',
+    paralleldocqa: 'ParallelDocQA',
   }[kind];
 }

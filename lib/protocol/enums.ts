@@ -14,8 +14,9 @@ export type CallFormat = (typeof CALL_FORMATS)[number];
  * message), the Assistant (FnCallAgent with document search), and the two that hold other agents: the Router (its
  * model hands the turn to one helper) and the GroupChat (members speak in turn). Then Qwen-Agent's special-purpose
  * ones: VirtualMemoryAgent (recalls earlier turns that no longer fit), MemoAssistant (keeps notes with `storage`),
- * TIRMathAgent (runs the Python blocks of its answer; one transcript message, like ReAct) and ArticleAgent (writes
- * from the documents in steps). A run-start says which kind ran.
+ * TIRMathAgent (runs the Python blocks of its answer; one transcript message, like ReAct), ArticleAgent (writes
+ * from the documents in steps), BasicDocQA (answers from the passages found, no tools) and ParallelDocQA (reads
+ * every chunk of the documents in parallel, then answers citing pages). A run-start says which kind ran.
  */
 export const AGENT_KINDS = [
   'agent',
@@ -28,11 +29,23 @@ export const AGENT_KINDS = [
   'memo',
   'tir',
   'article',
+  'basicdocqa',
+  'paralleldocqa',
 ] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
 /** The kinds a conversation (the page's settings, POST /api/chat) can pick. */
-export const CHAT_AGENT_KINDS = ['fncall', 'react', 'assistant', 'virtualmemory', 'memo', 'tir', 'article'] as const;
+export const CHAT_AGENT_KINDS = [
+  'fncall',
+  'react',
+  'assistant',
+  'virtualmemory',
+  'memo',
+  'tir',
+  'article',
+  'basicdocqa',
+  'paralleldocqa',
+] as const;
 export type ChatAgentKind = (typeof CHAT_AGENT_KINDS)[number];
 
 /** The kinds a saved agent can be: the chat kinds, and the two that hold other saved agents. */
@@ -51,6 +64,8 @@ export const AGENT_KIND_NAMES: Record<AgentKind, string> = {
   memo: 'MemoAssistant',
   tir: 'TIRMathAgent',
   article: 'ArticleAgent',
+  basicdocqa: 'BasicDocQA',
+  paralleldocqa: 'ParallelDocQA',
 };
 
 /** Kinds whose whole answer is one transcript message (their tool calls and results are part of its text). */

@@ -9,6 +9,7 @@
 // clock). Wrapping rather than extra fields on every event keeps each run's events a complete run of their own (any
 // fold of a run works on a child's events unchanged), keeps a reader that knows nothing of children correct (it
 // sees the parent's own events and skips the wrappers), and leaves a plain run's events exactly as they were.
+// Child runs may overlap (ParallelDocQA's readers run side by side): a wrapped event's run id says whose it is.
 import { z } from './zod';
 import {
   AGENT_KINDS,
@@ -288,6 +289,16 @@ const OWN_EVENTS = [
     reason: z.enum(HANDOFF_REASONS),
   }),
   z.object({
+    /** A document read chunk by chunk (ParallelDocQA's readers): how many of its chunks have been read. Sent with
+     *  `done` 0 when the reading starts, then after each chunk. */
+    type: z.literal('progress'),
+    ...base,
+    /** The document's name. */
+    document: z.string(),
+    done: z.number().int().nonnegative(),
+    total: z.number().int().positive(),
+  }),
+  z.object({
     type: z.literal('run-end'),
     ...base,
     reason: z.enum(STOP_REASONS),
@@ -313,6 +324,9 @@ export interface ChildEvent extends z.infer<z.ZodObject<typeof base>> {
   agent: string;
   /** The child's own event: its run id, iterations and clock. */
   event: AgentEvent;
+  /** The child is a step whose output its parent reads (ParallelDocQA's readers, a keyword strategy), not an answer:
+   *  its messages are not the run's, and the page shows it folded. */
+  aside?: true;
 }
 
 export type AgentEvent = OwnEvent | ChildEvent;
@@ -324,6 +338,7 @@ export const AgentEventSchema: z.ZodType<AgentEvent> = z.discriminatedUnion('typ
     ...base,
     agent: z.string(),
     event: z.lazy(() => AgentEventSchema),
+    aside: z.literal(true).optional(),
   }),
 ]);
 

@@ -19,7 +19,17 @@ import { createModelServer, type ModelServer } from '../../scripts/model-server/
 import { startApiServer, type ApiServer } from '../support/api-server';
 
 /** The builtin agent kinds GET /v1/models lists before the saved agents. */
-const BUILTIN_KINDS = ['fncall', 'react', 'assistant', 'virtualmemory', 'memo', 'tir', 'article'];
+const BUILTIN_KINDS = [
+  'fncall',
+  'react',
+  'assistant',
+  'virtualmemory',
+  'memo',
+  'tir',
+  'article',
+  'basicdocqa',
+  'paralleldocqa',
+];
 
 let model: ModelServer;
 let store: ChatStore;
@@ -195,7 +205,7 @@ describe('the /v1 API', () => {
     expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
     expect((missing as InstanceType<typeof OpenAI.NotFoundError>).code).toBe('model_not_found');
     expect((missing as Error).message).toMatch(
-      /GET \/v1\/models lists the agents \(fncall, react, assistant, virtualmemory, memo, tir, article\)/,
+      /GET \/v1\/models lists the agents \(fncall, react, assistant, virtualmemory, memo, tir, article, basicdocqa, paralleldocqa\)/,
     );
 
     const bad = await client.chat.completions.create({ model: 'fncall', messages: [] }).catch((e: unknown) => e);

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Assistant, type AgentEvent } from '../../lib/agent';
-import { clearIndexCache, type SearcherName } from '../../lib/documents/search';
+import { clearIndexCache, type AvailableSearcher } from '../../lib/documents/search';
 import { createChatModel } from '../../lib/llm';
 import { DB_FILE_NAME, openSqliteStore } from '../../lib/store';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
@@ -54,7 +54,7 @@ function handbookText(extra = ''): string {
   return sections.join('\n\n') + extra;
 }
 
-function assistant(searchers: SearcherName[], on: ModelServer = server, budget = 150) {
+function assistant(searchers: AvailableSearcher[], on: ModelServer = server, budget = 150) {
   server.setScenario({ replies: [{ content: 'Yes.' }] });
   chatOnly.setScenario({ replies: [{ content: 'Yes.' }] });
   return new Assistant({

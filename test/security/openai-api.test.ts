@@ -10,7 +10,17 @@ import { countRows, request, startApp, type App } from './support/app';
 import { resultAs, signUp } from './support/accounts';
 
 /** The builtin agent kinds GET /v1/models lists before the saved agents. */
-const BUILTIN_KINDS = ['fncall', 'react', 'assistant', 'virtualmemory', 'memo', 'tir', 'article'];
+const BUILTIN_KINDS = [
+  'fncall',
+  'react',
+  'assistant',
+  'virtualmemory',
+  'memo',
+  'tir',
+  'article',
+  'basicdocqa',
+  'paralleldocqa',
+];
 
 const TOKEN = 'openai-api-token-0123456789abcdef';
 let app: App;

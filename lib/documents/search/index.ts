@@ -9,14 +9,7 @@ export {
   MAX_CACHED_CHUNKS,
   type IndexedDocument,
 } from './index-cache';
-export {
-  searchDocuments,
-  searcherFlags,
-  DEFAULT_SEARCHERS,
-  SEARCHERS,
-  type SearcherName,
-  type SearchResult,
-} from './search';
+export { searchDocuments, type SearchResult } from './search';
 export {
   chunkVectors,
   defaultVectorStore,
@@ -36,3 +29,15 @@ export {
   type RetrieveOptions,
 } from './retrieve';
 export { formatKnowledge, knowledgeTitle } from './knowledge';
+export { documentVocabulary } from './vocabulary';
+export {
+  AVAILABLE_SEARCHERS,
+  DEFAULT_RAG_SEARCHERS,
+  RAG_SEARCHER_NAMES,
+  RagSettingError,
+  ragSearchers,
+  searchPlan,
+  type AvailableSearcher,
+  type SearchPlan,
+  type RagSearcherName,
+} from './searchers';

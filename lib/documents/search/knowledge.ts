@@ -19,14 +19,19 @@ const TEXT = {
   },
 } as const;
 
-/** The block, or '' when there is nothing to tell. */
+/** The block, or '' when there is nothing to tell. `lead`: sections of the caller's own that come first
+ *  (ParallelDocQA's findings), each starting with its "## " heading. */
 export function formatKnowledge(
   documents: readonly RetrievedDocument[],
   lang: Lang,
   errors: readonly string[] = [],
+  lead: readonly string[] = [],
 ): string {
   const t = TEXT[lang];
-  const snippets = documents.map((d) => `${t.source(d.url)}\n\n\`\`\`\n${d.text.join('\n\n...\n\n')}\n\`\`\``);
+  const snippets = [
+    ...lead,
+    ...documents.map((d) => `${t.source(d.url)}\n\n\`\`\`\n${d.text.join('\n\n...\n\n')}\n\`\`\``),
+  ];
   if (errors.length) snippets.push(`${t.unreadable}\n\n${errors.map((e) => `- ${e}`).join('\n')}`);
   return snippets.length ? `${t.title}\n\n${snippets.join('\n\n')}` : '';
 }

@@ -7,7 +7,7 @@ import { DocumentError } from '../types';
 import { DEFAULT_PARSER_PAGE_SIZE } from './chunk';
 import { indexFile, type IndexedDocument } from './index-cache';
 import { DEFAULT_MAX_REF_TOKEN, searchDocuments, UNUSED_LISTED, type SearchMode } from './search';
-import { DEFAULT_SEARCHERS, searcherFlags, type SearcherName } from '../rag-searchers';
+import { DEFAULT_RAG_SEARCHERS, searchPlan, type AvailableSearcher } from './searchers';
 import { vectorScores, type VectorStore } from './vectors';
 import { isErrorNamed } from '../../protocol/errors';
 
@@ -24,8 +24,8 @@ export interface RetrievalFile {
 export interface RetrieveOptions {
   maxRefTokens?: number;
   parserPageSize?: number;
-  /** Upstream's rag_searchers (default keyword_search + front_page_search). */
-  searchers?: readonly SearcherName[];
+  /** Which searches rank the chunks (checked names: searchers.ts); default keyword and front page. */
+  searchers?: readonly AvailableSearcher[];
   /** What embeds chunks and the query for vector_search / hybrid_search. */
   embedder?: Embedder;
   /** Where chunk vectors are kept (default: this process's memory). */
@@ -79,9 +79,10 @@ export function searchIndexes(
   docs: readonly IndexedDocument[],
   query: string,
   budgetTokens: number,
-  opts: { searchers?: readonly SearcherName[]; vectorScores?: Float64Array[] } = {},
+  searchers: readonly AvailableSearcher[] = DEFAULT_RAG_SEARCHERS,
+  vectors?: Float64Array[],
 ): Omit<Retrieval, 'errors' | 'unsupported' | 'notes' | 'durationMs'> {
-  const result = searchDocuments(docs, query, budgetTokens, opts);
+  const result = searchDocuments(docs, query, budgetTokens, searchPlan(searchers), vectors);
   const used = result.ranking.filter((r) => r.usedText !== undefined);
   const unused = result.ranking.filter((r) => r.usedText === undefined).slice(0, UNUSED_LISTED);
   const shown =
@@ -125,11 +126,11 @@ export async function retrieve(
   const { docs, errors, unsupported } = await loadIndexes(files, opts.parserPageSize ?? DEFAULT_PARSER_PAGE_SIZE);
   const budget = opts.maxRefTokens ?? DEFAULT_MAX_REF_TOKEN;
   const notes: string[] = [];
-  let searchers = opts.searchers ?? DEFAULT_SEARCHERS;
+  let searchers = opts.searchers ?? DEFAULT_RAG_SEARCHERS;
   let scores: Float64Array[] | undefined;
   // Vectors only when the search ranks (a question, and more text than the budget): otherwise nothing is embedded.
   const ranks = query.trim() && docs.reduce((sum, d) => sum + d.totalTokens, 0) > budget;
-  if (searcherFlags(searchers).vector && ranks) {
+  if (searchPlan(searchers).vector && ranks) {
     try {
       if (!opts.embedder) throw new Error('this model makes no embeddings');
       scores = await vectorScores(docs, query, opts.embedder, opts.vectorStore, opts.signal);
@@ -139,10 +140,10 @@ export async function retrieve(
       notes.push(
         `Vector search was not possible (${e instanceof Error ? e.message : String(e)}); searched by keyword.`,
       );
-      searchers = DEFAULT_SEARCHERS;
+      searchers = DEFAULT_RAG_SEARCHERS;
     }
   }
-  const found = searchIndexes(docs, query, budget, { searchers, vectorScores: scores });
+  const found = searchIndexes(docs, query, budget, searchers, scores);
   return { ...found, errors, unsupported, notes, durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
 }
 

@@ -1,20 +1,19 @@
-// Which chunks of which documents go into the prompt, as Qwen-Agent's hybrid search of the chosen searchers (default
-// keyword_search + front_page_search; vector_search adds the chunks' cosine similarity to the query, hybrid_search
-// is keyword and vector together) decides it:
+// Which chunks of which documents go into the prompt, as Qwen-Agent's hybrid search (keyword_search +
+// front_page_search, the default `rag_searchers`; searchers.ts) decides it:
 // - an empty query takes the beginning of each document, the budget split evenly between them;
 // - when every chunk together fits the budget, everything goes in;
 // - otherwise the BM25 ranking and the front-page ranking (the first two chunks of a single document, when they take
 //   at most a quarter of the budget) are fused by reciprocal rank, each list adding 1/(rank + 61) to a chunk and a
 //   front-page chunk ranking first; chunks are then taken in that order until the budget is spent, the one that
-//   overflows cut to the tokens left. The chosen chunks go into the prompt in document order;
-// - with vector scores, the vector ranking (every chunk by similarity) is one more list in the same fusion.
+//   overflows cut to the tokens left. The chosen chunks go into the prompt in document order.
+// With one searcher, as upstream: keyword_search alone ranks by BM25 only (and takes the documents' beginnings when
+// no chunk holds a query term); front_page_search alone takes the pinned chunks and nothing else. With vector scores
+// (vector_search, hybrid_search), the vector ranking (every chunk by similarity) is one more list in the fusion.
 import { truncateTokens } from '../../llm/tokens';
 import { bm25Scores } from './bm25';
 import type { IndexedDocument } from './index-cache';
-import { searcherFlags, type SearcherName } from '../rag-searchers';
+import { DEFAULT_SEARCH_PLAN, type SearchPlan } from './searchers';
 import { queryTerms } from './terms';
-
-export { DEFAULT_SEARCHERS, SEARCHERS, searcherFlags, type SearcherName } from '../rag-searchers';
 
 export const DEFAULT_MAX_REF_TOKEN = 20_000;
 /** front_page_search's DEFAULT_FRONT_PAGE_NUM. */
@@ -24,18 +23,11 @@ export const RRF_K = 60;
 
 export type SearchMode = 'all' | 'front' | 'ranked';
 
-export interface SearchOptions {
-  /** Default keyword_search + front_page_search. */
-  searchers?: readonly SearcherName[];
-  /** Per document, each chunk's cosine similarity to the query (vectors.ts); without them vector search is left out. */
-  vectorScores?: Float64Array[];
-}
-
 export interface RankedChunk {
   doc: number;
   chunk: number;
   /** The chunk's BM25 score for the query (0 when no query term occurs in it); its cosine similarity to the query
-   *  when vector search ranks alone. */
+   *  when vector search ranks without keyword search. */
   score: number;
   /** Put first by the front-page search. */
   pinned: boolean;
@@ -257,7 +249,7 @@ function* fusedOrder(
   scores: Float64Array[],
   terms: string[],
   budget: number,
-  front = true,
+  plan: SearchPlan,
 ): Generator<RankedChunk> {
   const offsets: number[] = [];
   let n = 0;
@@ -272,8 +264,9 @@ function* fusedOrder(
     while (offsets[doc]! > g) doc--;
     return { doc, chunk: g - offsets[doc]!, score: flat[g]!, pinned, fused };
   };
-  const pinned = frontPinned(docs, budget, front);
+  const pinned = frontPinned(docs, budget, plan.frontPage);
   for (const g of pinned) yield entry(g, true, Infinity);
+  if (!plan.keyword) return;
   if (!terms.length) {
     for (let g = 0; g < n; g++) if (!pinned.has(g)) yield entry(g, false, 0);
     return;
@@ -310,9 +303,10 @@ export function searchDocuments(
   docs: readonly IndexedDocument[],
   query: string,
   budgetTokens = DEFAULT_MAX_REF_TOKEN,
-  opts: SearchOptions = {},
+  plan: SearchPlan = DEFAULT_SEARCH_PLAN,
+  /** Per document, each chunk's cosine similarity to the query (vectors.ts): with plan.vector, one more ranking. */
+  vectorScores?: Float64Array[],
 ): SearchResult {
-  const use = searcherFlags(opts.searchers);
   const terms = queryTerms(query);
   const scores = bm25Scores(
     docs.map((d) => d.bm25),
@@ -334,12 +328,17 @@ export function searchDocuments(
     mode = 'all';
     ranking = documentOrder(docs, scores);
     usedTokens = fill(docs, ranking, budgetTokens).used;
+  } else if (!plan.frontPage && !(plan.vector && vectorScores) && !scores.some((s) => s.some((x) => x > 0))) {
+    // Keyword search alone, and no chunk holds a query term: the documents' beginnings, as for no query.
+    mode = 'front';
+    ranking = documentOrder(docs, scores);
+    usedTokens = frontParts(docs, ranking, budgetTokens);
   } else {
     mode = 'ranked';
     const order =
-      use.vector && opts.vectorScores
-        ? vectorFusedOrder(docs, scores, opts.vectorScores, use.keyword, budgetTokens, use.front)
-        : fusedOrder(docs, scores, use.keyword ? terms : [], budgetTokens, use.front);
+      plan.vector && vectorScores
+        ? vectorFusedOrder(docs, scores, vectorScores, plan.keyword, budgetTokens, plan.frontPage)
+        : fusedOrder(docs, scores, terms, budgetTokens, plan);
     const filled = fill(docs, order, budgetTokens, UNUSED_LISTED);
     ranking = filled.considered;
     usedTokens = filled.used;

@@ -6,7 +6,7 @@ import type { ParsedDocument } from '../types';
 import { bm25Scores } from './bm25';
 import { clearIndexCache, indexDocument, type IndexedDocument } from './index-cache';
 import { RRF_K, searchDocuments } from './search';
-import type { SearcherName } from '../rag-searchers';
+import { searchPlan, type AvailableSearcher } from './searchers';
 import { queryTerms } from './terms';
 import { memoryVectorStore, vectorScores } from './vectors';
 
@@ -53,8 +53,8 @@ function reference(docs: IndexedDocument[], query: string, sims: Float64Array[],
   return [...all].sort((a, b) => fused.get(b)! - fused.get(a)! || g(a) - g(b)).map((x) => `${x.doc}:${x.chunk}`);
 }
 
-function ranked(docs: IndexedDocument[], query: string, sims: Float64Array[], searchers: SearcherName[]) {
-  const r = searchDocuments(docs, query, 200, { searchers, vectorScores: sims });
+function ranked(docs: IndexedDocument[], query: string, sims: Float64Array[], searchers: AvailableSearcher[]) {
+  const r = searchDocuments(docs, query, 200, searchPlan(searchers), sims);
   expect(r.mode).toBe('ranked');
   return r.ranking.map((x) => `${x.doc}:${x.chunk}`);
 }
@@ -81,7 +81,7 @@ describe('vector and hybrid ranking', () => {
   it('vector_search alone: by similarity, keyword hits counting for nothing, no front page pinned', () => {
     const docs = [doc('d.txt', 150, (i) => i < 40)];
     const sims = simsFor(docs);
-    const r = searchDocuments(docs, 'harbour', 200, { searchers: ['vector_search'], vectorScores: sims });
+    const r = searchDocuments(docs, 'harbour', 200, searchPlan(['vector_search']), sims);
     expect(r.ranking.map((x) => `${x.doc}:${x.chunk}`)).toEqual(
       reference(docs, 'harbour', sims, false).slice(0, r.ranking.length),
     );
@@ -92,10 +92,7 @@ describe('vector and hybrid ranking', () => {
   it('front_page_search beside them pins the first chunks of a single document first', () => {
     const docs = [doc('e.txt', 150, (i) => i === 90)];
     const sims = simsFor(docs);
-    const r = searchDocuments(docs, 'harbour', 200, {
-      searchers: ['hybrid_search', 'front_page_search'],
-      vectorScores: sims,
-    });
+    const r = searchDocuments(docs, 'harbour', 200, searchPlan(['hybrid_search', 'front_page_search']), sims);
     expect(r.ranking.slice(0, 2).map((x) => [x.chunk, x.pinned])).toEqual([
       [0, true],
       [1, true],

@@ -1,0 +1,45 @@
+// The documents a run reads: the agent's own files and every file item of the conversation, made local. Uploads
+// are read where they are stored (other local paths only where the process allows them, as staging does); http(s)
+// URLs are downloaded into the run's work directory first. Shared by the agents that search or read documents
+// before they answer (the Assistant and its kinds, the doc-QA agents, the keyword strategies with knowledge).
+import { defaultWorkDir, resolveLocalFile, stageFiles } from '../../tools';
+import type { RetrievalFile } from '../documents/search';
+import { contentText, type Message } from '../llm/schema';
+import { collectFileRefs } from '../llm/upload-info';
+import type { RunState } from './run-state';
+
+/** The file references a run's documents come from: the agent's, then the conversation's file items (images are
+ *  not documents), each once. */
+export function documentRefs(agentFiles: readonly string[], messages: readonly Message[]): string[] {
+  return [...new Set([...agentFiles, ...collectFileRefs(messages, { images: false })])];
+}
+
+/** The text of the last message when it is the user's (the question a search is for), else ''. */
+export function lastUserQuestion(messages: readonly Message[]): string {
+  const last = messages[messages.length - 1];
+  if (last?.role !== 'user') return '';
+  return typeof last.content === 'string' ? last.content : contentText(last.content);
+}
+
+/** `refs` as local files; those that cannot be had are listed in `errors`, one sentence each. */
+export async function localFiles(
+  refs: readonly string[],
+  run: RunState,
+  tool = 'assistant',
+): Promise<{ files: RetrievalFile[]; errors: string[] }> {
+  const remote = refs.filter((r) => /^https?:\/\//i.test(r));
+  const files: RetrievalFile[] = [];
+  const errors: string[] = [];
+  for (const ref of refs) {
+    if (remote.includes(ref)) continue;
+    try {
+      files.push(await resolveLocalFile(ref, undefined, run.options.uploadAccess));
+    } catch (e) {
+      errors.push(`${ref}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  if (!remote.length) return { files, errors };
+  const workDir = run.options.workDir ?? defaultWorkDir(tool, run.options.conversationId);
+  const staged = await stageFiles(remote, workDir, { signal: run.signal });
+  return { files: [...files, ...staged.files.map((p) => ({ path: p }))], errors: [...errors, ...staged.errors] };
+}
