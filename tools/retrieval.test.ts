@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearIndexCache } from '../lib/documents/search';
 import type { ToolContext, ToolEvent } from './base-tool';
 import { DocParserTool } from './doc-parser';
-import { RetrievalTool } from './retrieval';
+import { ragSettings, RetrievalTool } from './retrieval';
 import { runTool } from './run-tool';
 import { allowLocalFileStaging } from './file-access';
 
@@ -164,5 +164,41 @@ describe('doc_parser tool', () => {
     const r = await runTool(new DocParserTool(), JSON.stringify({ url: 'blank.txt' }), ctx([empty]));
     expect(r.ok).toBe(false);
     expect(r.content).toContain('DocumentError: blank.txt is empty (0 bytes).');
+  });
+});
+
+describe('ragSettings: rag_searchers and the embedding model', () => {
+  const saved = { ...process.env };
+  afterAll(() => {
+    process.env = { ...saved };
+  });
+
+  it('takes upstream’s default searchers, the agent’s own list, and RAG_SEARCHERS for agents that set none', () => {
+    delete process.env.RAG_SEARCHERS;
+    delete process.env.QWEN_AGENT_DEFAULT_RAG_SEARCHERS;
+    delete process.env.RAG_EMBEDDING_MODEL;
+    expect(ragSettings({}).searchers).toEqual(['keyword_search', 'front_page_search']);
+    expect(ragSettings({}).embeddingModel).toBeUndefined();
+    expect(ragSettings({ rag_searchers: ['hybrid_search', 'front_page_search'] }).searchers).toEqual([
+      'hybrid_search',
+      'front_page_search',
+    ]);
+    process.env.RAG_SEARCHERS = ' vector_search , front_page_search ';
+    process.env.RAG_EMBEDDING_MODEL = 'text-embedding-3-small';
+    expect(ragSettings({})).toMatchObject({
+      searchers: ['vector_search', 'front_page_search'],
+      embeddingModel: 'text-embedding-3-small',
+    });
+    expect(ragSettings({ embedding_model: 'bge-m3' }).embeddingModel).toBe('bge-m3');
+    delete process.env.RAG_SEARCHERS;
+    process.env.QWEN_AGENT_DEFAULT_RAG_SEARCHERS = "['hybrid_search', 'front_page_search']";
+    expect(ragSettings({}).searchers).toEqual(['hybrid_search', 'front_page_search']);
+  });
+
+  it('refuses a searcher it does not know, naming the ones it does', () => {
+    expect(() => ragSettings({ rag_searchers: ['keyword_search', 'semantic_search'] })).toThrow(
+      'rag_searchers: "semantic_search" is not a searcher. The searchers are "keyword_search", "front_page_search", "vector_search", "hybrid_search".',
+    );
+    expect(() => ragSettings({ rag_searchers: [] })).toThrow(/rag_searchers is empty/);
   });
 });

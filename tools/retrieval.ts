@@ -18,16 +18,18 @@ export interface RagSettings {
   parserPageSize: number;
   /** Upstream's rag_searchers, checked: the searches that rank the chunks. */
   searchers: AvailableSearcher[];
+  /** The model vector search embeds with (cfg.embedding_model, else RAG_EMBEDDING_MODEL; default the chat model). */
+  embeddingModel?: string;
 }
 
 /**
- * cfg.max_ref_token, cfg.parser_page_size and cfg.rag_searchers (Qwen-Agent's names), else the environment's
- * defaults. A searcher this version does not have (vector_search, hybrid_search) or does not know throws a
- * RagSettingError saying so.
+ * cfg.max_ref_token, cfg.parser_page_size and cfg.rag_searchers (Qwen-Agent's names) and cfg.embedding_model (ours),
+ * else the environment's defaults. A searcher name it does not know throws a RagSettingError saying so.
  */
 export function ragSettings(cfg: Record<string, unknown>): RagSettings {
   const { rag } = loadConfig();
   const int = (v: unknown, fallback: number) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : fallback);
+  const embeddingModel = (typeof cfg.embedding_model === 'string' && cfg.embedding_model.trim()) || rag.embeddingModel;
   const searchers =
     cfg.rag_searchers !== undefined
       ? ragSearchers(cfg.rag_searchers)
@@ -38,6 +40,7 @@ export function ragSettings(cfg: Record<string, unknown>): RagSettings {
     maxRefTokens: int(cfg.max_ref_token, rag.maxRefTokens),
     parserPageSize: int(cfg.parser_page_size, rag.parserPageSize),
     searchers,
+    ...(embeddingModel ? { embeddingModel } : {}),
   };
 }
 
@@ -72,10 +75,11 @@ export class RetrievalTool extends BaseToolWithFileAccess {
     const settings = ragSettings(this.cfg);
     const { retrievalStep, retrieve } = await import('../lib/documents/search'); // the parsers load on first use
     const picked = pickFilesOrAll(files, ctx);
+    // No model to embed with here: vector_search and hybrid_search fall back to keyword search, and the trace says so.
     const found = await retrieve(picked.files, query, settings);
     // The model asked for these files by name: tell it about each one that could not be searched.
     const failed = [...found.errors, ...found.unsupported];
-    ctx.emit?.(retrievalStep(query, found, failed));
+    ctx.emit?.(retrievalStep(query, found, [...failed, ...found.notes]));
     if (!found.documents.length && failed.length) throw new Error(failed.join('\n'));
     // A file name that is not the conversation's: the model reads first that every file was searched instead.
     const notice = picked.notice ? [{ notice: picked.notice }] : [];

@@ -463,6 +463,8 @@ export class ChatService {
       conversationId: conversation.id,
       // Tools stage only the owner's uploads, whatever a message refers to.
       uploadAccess: (hash: string) => this.store.ownsUpload(owner, hash),
+      // Vector search's chunk vectors are kept in the database (by content: embedded once per document version).
+      vectorStore: this.store,
       ...(lang ? { lang } : {}),
       ...(Object.keys(generateCfg).length ? { generateCfg } : {}),
       ...(how.kind === 'messages' && how.clientTools ? { clientTools: how.clientTools } : {}),

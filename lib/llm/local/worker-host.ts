@@ -60,6 +60,11 @@ export class LocalModelHost {
     return this.request<WorkerChatResult>({ op: 'chat', ...req }, onChunk, signal);
   }
 
+  /** One embedding per text, made by the model at `file` (loaded once, as for chat). */
+  embed(file: string, load: LoadOptions, texts: string[]): Promise<Float32Array[]> {
+    return this.request<Float32Array[]>({ op: 'embed', path: file, load, texts });
+  }
+
   /** Tokens of `text` in the model's own tokenizer (special-token markup counted as plain text). */
   countTokens(file: string, load: LoadOptions, text: string): Promise<number> {
     return this.request<number>({ op: 'count', path: file, load, text });
