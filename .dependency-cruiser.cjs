@@ -11,7 +11,8 @@ const PROTOCOL = '^lib/protocol/';
 const MODEL = '^lib/(llm|config|documents|sandbox|net|blob)/';
 const TOOLS = '^tools/';
 const RUNTIME = '^lib/(agent|mcp|core)/';
-const SERVICES = '^lib/(chat|store|uploads|inspect|replay|compare|http|auth|telemetry|server|i18n|models|openai-api)/';
+const SERVICES =
+  '^lib/(chat|store|uploads|inspect|replay|compare|http|auth|telemetry|server|i18n|models|openai-api|plugins)/';
 const APP = '^(app/|proxy[.]ts$|instrumentation[.]ts$)';
 const COMPONENTS = '^components/';
 const OURS = [PROTOCOL, MODEL, TOOLS, RUNTIME, SERVICES, APP, COMPONENTS, '^scripts/', '^test/', '^bench/', '^e2e/'];

@@ -88,6 +88,7 @@ const config = [
     ignores: [
       '.next/**',
       'node_modules/**',
+      'packages/core/dist/**',
       'test-results/**',
       'playwright-report/**',
       'reports/**',

@@ -8,7 +8,6 @@ import { parseConversationImageUrl } from '../lib/documents/image-url';
 import { readToolImage } from '../lib/documents/tool-images';
 import type { Message } from '../lib/llm/schema';
 import { safeFetch } from '../lib/net/safe-fetch';
-import { resolveInside } from '../lib/sandbox/files';
 import type { ToolContext } from './base-tool';
 import { codeWorkDir } from './code-interpreter';
 import { settingsOf } from './settings';
@@ -68,6 +67,8 @@ export async function readConversationImage(ref: string, ctx: ToolContext): Prom
       throw notHere;
     }
     if (conversationId !== ctx.conversationId) throw notHere;
+    // Loaded when used: importing the agent core loads nothing of the sandbox (test/integration/agent-imports).
+    const { resolveInside } = await import('../lib/sandbox/files');
     const file = await resolveInside(codeWorkDir(dataDir, conversationId), segments);
     const info = file ? await stat(file).catch(() => undefined) : undefined;
     if (!file || !info?.isFile()) throw notHere;

@@ -22,6 +22,8 @@ export interface RagSettings {
   searchers: AvailableSearcher[];
   /** How documents are parsed: within the settings' limits, cached under their DATA_DIR. */
   parse: ParseOptions;
+  /** The model vector search embeds with (cfg.embedding_model, else RAG_EMBEDDING_MODEL; default the chat model). */
+  embeddingModel?: string;
 }
 
 /** How documents are parsed with these settings: within their limits, cached under their DATA_DIR. */
@@ -30,9 +32,8 @@ export function parseOptions(settings: Pick<ToolSettings, 'documents' | 'dataDir
 }
 
 /**
- * cfg.max_ref_token, cfg.parser_page_size and cfg.rag_searchers (Qwen-Agent's names), else the settings' (RAG_*).
- * A searcher this version does not have (vector_search, hybrid_search) or does not know throws a RagSettingError
- * saying so.
+ * cfg.max_ref_token, cfg.parser_page_size and cfg.rag_searchers (Qwen-Agent's names) and cfg.embedding_model (ours),
+ * else the settings' (RAG_*). A searcher name it does not know throws a RagSettingError saying so.
  */
 export function ragSettings(
   cfg: Record<string, unknown>,
@@ -40,6 +41,7 @@ export function ragSettings(
 ): RagSettings {
   const { rag } = settings;
   const int = (v: unknown, fallback: number) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : fallback);
+  const embeddingModel = (typeof cfg.embedding_model === 'string' && cfg.embedding_model.trim()) || rag.embeddingModel;
   const searchers =
     cfg.rag_searchers !== undefined
       ? ragSearchers(cfg.rag_searchers)
@@ -51,6 +53,7 @@ export function ragSettings(
     parserPageSize: int(cfg.parser_page_size, rag.parserPageSize),
     searchers,
     parse: parseOptions(settings),
+    ...(embeddingModel ? { embeddingModel } : {}),
   };
 }
 
@@ -85,10 +88,11 @@ export class RetrievalTool extends BaseToolWithFileAccess {
     const settings = ragSettings(this.cfg, settingsOf(ctx));
     const { retrievalStep, retrieve } = await import('../lib/documents/search'); // the parsers load on first use
     const picked = pickFilesOrAll(files, ctx);
+    // No model to embed with here: vector_search and hybrid_search fall back to keyword search, and the trace says so.
     const found = await retrieve(picked.files, query, settings);
     // The model asked for these files by name: tell it about each one that could not be searched.
     const failed = [...found.errors, ...found.unsupported];
-    ctx.emit?.(retrievalStep(query, found, failed));
+    ctx.emit?.(retrievalStep(query, found, [...failed, ...found.notes]));
     if (!found.documents.length && failed.length) throw new Error(failed.join('\n'));
     // A file name that is not the conversation's: the model reads first that every file was searched instead.
     const notice = picked.notice ? [{ notice: picked.notice }] : [];

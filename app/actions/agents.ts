@@ -14,6 +14,7 @@ import {
 import { draftGroup, saveAgentGroup as saveGroup, type GroupDraftReply } from '@/lib/chat/group-drafts';
 import { callLimited } from '@/lib/http/run-limits';
 import { agentLang } from '@/lib/i18n/locales';
+import { checkNotPluginAgent } from '@/lib/plugins';
 import { appContext } from '@/lib/server/context';
 import { currentLocale } from '@/app/i18n/locale';
 import { NotFoundError } from '@/lib/store/errors';
@@ -29,9 +30,10 @@ async function attempt<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
   }
 }
 
-export async function listAgents(): Promise<ActionResult<SavedAgent[]>> {
+/** The user's saved agents, then the plugins' (each with its `plugin` file). */
+export async function listAgents(): Promise<ActionResult<(SavedAgent & { plugin?: string })[]>> {
   const me = await guardAction('listAgents');
-  return attempt(async () => (await appContext()).store.listAgents(me.owner));
+  return attempt(async () => (await appContext()).agents.listAgents(me.owner));
 }
 
 /** Creates the agent, or replaces the definition of the user's agent `id`. The bytes of documents it let go of go
@@ -39,6 +41,7 @@ export async function listAgents(): Promise<ActionResult<SavedAgent[]>> {
 export async function saveAgent(id: string | undefined, definition: unknown): Promise<ActionResult<SavedAgent>> {
   const me = await guardAction('saveAgent');
   return attempt(async () => {
+    checkNotPluginAgent(id);
     const { store, uploads } = await appContext();
     const before = id ? await store.getAgent(me.owner, id) : undefined;
     const saved = await saveAgentDefinition(store, me.owner, id, definition);
@@ -50,6 +53,7 @@ export async function saveAgent(id: string | undefined, definition: unknown): Pr
 export async function deleteAgent(id: string): Promise<ActionResult<boolean>> {
   const me = await guardAction('deleteAgent');
   return attempt(async () => {
+    checkNotPluginAgent(id);
     const { store, uploads } = await appContext();
     const agent = await store.getAgent(me.owner, id);
     if (!agent || !(await store.deleteAgent(me.owner, id))) throw new NotFoundError(`Unknown agent id "${id}".`);
@@ -70,7 +74,7 @@ function hashesOf(agent: SavedAgent | undefined): string[] {
 
 export async function exportAgentFile(id: string): Promise<ActionResult<AgentExport>> {
   const me = await guardAction('exportAgentFile');
-  return attempt(async () => exportAgent((await appContext()).store, me.owner, id));
+  return attempt(async () => exportAgent((await appContext()).agents, me.owner, id));
 }
 
 /** Reads an export file and saves it as an agent of the user's; says which of its documents are not here. When one

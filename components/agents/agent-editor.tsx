@@ -14,6 +14,7 @@ import { useConnectionName } from '../models/connection-name';
 import { useModels } from '../models/models-store';
 import { AgentDocuments } from './agent-documents';
 import { useAgents } from './agents-store';
+import { FromCode } from './from-code';
 import { useLeaveGuard } from './leave-guard';
 
 const FIELD =
@@ -326,6 +327,7 @@ function Form({
             <label key={tool.name} className="flex items-center gap-2">
               {toolBox(tool.name)}
               <code>{tool.name}</code>
+              {tool.plugin && <FromCode file={tool.plugin} />}
             </label>
           ))}
           {mcpTools.map((tool) => (

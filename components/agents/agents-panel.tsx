@@ -12,6 +12,7 @@ import { useChat } from '../chat/store';
 import { downloadJson } from '../inspector/download';
 import { useModalDialog } from '../modal-dialog';
 import { blankAgent, definitionOf, useAgents } from './agents-store';
+import { FromCode } from './from-code';
 import { GroupCreator } from './group-creator';
 
 const SMALL =
@@ -23,6 +24,7 @@ const ICONS = { EDIT: '✎', DUPLICATE: '⧉', EXPORT: '⇩', DELETE: '✕' };
 export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const t = useTranslations('agents');
   const agents = useAgents((s) => s.agents);
+  const failures = useAgents((s) => s.pluginFailures);
   const { refresh, edit, remove, importFile } = useAgents.getState();
   const [problem, setProblem] = useState<string>();
   // An import whose name one of the agents has: asked what to do before anything is saved.
@@ -72,6 +74,21 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
           {problem}
         </p>
       )}
+      {failures.length > 0 && (
+        <div
+          role="alert"
+          className="rounded bg-red-50 px-2 py-1 text-xs text-red-900 dark:bg-red-950 dark:text-red-100"
+        >
+          <p className="font-semibold">{t('pluginFailures')}</p>
+          <ul>
+            {failures.map((f) => (
+              <li key={f.file} data-plugin-failure={f.file} className="break-words">
+                {t('pluginFailed', { file: f.file, error: f.error })}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {agents.length === 0 && <p className="px-2 text-xs text-neutral-600 dark:text-neutral-400">{t('empty')}</p>}
       <ul className="max-h-48 space-y-0.5 overflow-y-auto">
         {agents.map((a) => (
@@ -98,14 +115,18 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
               <AgentAvatar avatar={a.avatar} />
               <span className="truncate">{a.name}</span>
             </button>
-            <button
-              type="button"
-              aria-label={t('edit', { name: a.name })}
-              className={SMALL}
-              onClick={() => edit({ id: a.id, definition: definitionOf(a) })}
-            >
-              <span aria-hidden="true">{ICONS.EDIT}</span>
-            </button>
+            {a.plugin ? (
+              <FromCode file={a.plugin} />
+            ) : (
+              <button
+                type="button"
+                aria-label={t('edit', { name: a.name })}
+                className={SMALL}
+                onClick={() => edit({ id: a.id, definition: definitionOf(a) })}
+              >
+                <span aria-hidden="true">{ICONS.EDIT}</span>
+              </button>
+            )}
             <button
               type="button"
               aria-label={t('duplicate', { name: a.name })}
@@ -128,17 +149,19 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
             >
               <span aria-hidden="true">{ICONS.EXPORT}</span>
             </button>
-            <button
-              type="button"
-              aria-label={t('delete', { name: a.name })}
-              className={SMALL}
-              onClick={async () => {
-                if (!window.confirm(t('confirmDelete', { name: a.name }))) return;
-                setProblem(await remove(a.id));
-              }}
-            >
-              <span aria-hidden="true">{ICONS.DELETE}</span>
-            </button>
+            {!a.plugin && (
+              <button
+                type="button"
+                aria-label={t('delete', { name: a.name })}
+                className={SMALL}
+                onClick={async () => {
+                  if (!window.confirm(t('confirmDelete', { name: a.name }))) return;
+                  setProblem(await remove(a.id));
+                }}
+              >
+                <span aria-hidden="true">{ICONS.DELETE}</span>
+              </button>
+            )}
           </li>
         ))}
       </ul>

@@ -5,8 +5,13 @@ import * as actions from '@/app/actions/agents';
 import type { ImportChoice } from '@/lib/chat/saved-agents';
 import type { AgentDefinition, SavedAgent } from '@/lib/store/types';
 
+/** A listed agent: a saved one, or a plugin's (`plugin`: its file; it is changed there, not here). */
+export type ListedAgent = SavedAgent & { plugin?: string };
+
 interface AgentsState {
-  agents: SavedAgent[];
+  agents: ListedAgent[];
+  /** Plugins that failed to load (shown to the admin). */
+  pluginFailures: { file: string; error: string }[];
   /** The agent being edited: a saved one, or a new definition (create, duplicate). */
   editing?: { id?: string; definition: AgentDefinition };
   refresh(): Promise<void>;
@@ -24,6 +29,7 @@ interface AgentsState {
 
 export const useAgents = create<AgentsState>()((set, get) => ({
   agents: [],
+  pluginFailures: [],
   async refresh() {
     const result = await actions.listAgents();
     if (result.ok) set({ agents: result.value });
@@ -67,7 +73,7 @@ export function blankAgent(): AgentDefinition {
 }
 
 /** A saved agent's definition, without its id and times. */
-export function definitionOf(agent: SavedAgent): AgentDefinition {
-  const { id: _id, createdAt: _c, updatedAt: _u, ...definition } = agent;
+export function definitionOf(agent: ListedAgent): AgentDefinition {
+  const { id: _id, createdAt: _c, updatedAt: _u, plugin: _p, ...definition } = agent;
   return definition;
 }

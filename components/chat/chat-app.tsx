@@ -12,6 +12,7 @@ import { useConversationTitle } from './conversation-title';
 import { LanguageSelect } from './language-select';
 import { useCodedText } from './server-text';
 import { AgentEditor } from '../agents/agent-editor';
+import { useAgents } from '../agents/agents-store';
 import { AgentAvatar } from './agent-avatar';
 import { SettingsPanel } from './settings-panel';
 import { SimulateUserButton, SimulationStatus } from './simulate-user-dialog';
@@ -63,10 +64,17 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   useEffect(() => {
     const chat = useChat.getState();
     useChat.setState({ chooser });
+    // The served agent (npm run serve) is every new chat's, until another is chosen.
+    if (info.defaultAgent) {
+      useChat.setState({ defaultAgent: info.defaultAgent });
+      if (!useChat.getState().activeId && !useChat.getState().draftAgent)
+        useChat.setState({ draftAgent: info.defaultAgent });
+    }
+    useAgents.setState({ pluginFailures: info.pluginFailures ?? [] });
     chat.setDraftSettings(newChatSettings());
     void chat.refreshConversations();
     if (openFirst) void chat.open(openFirst);
-  }, [newChatSettings, chooser, openFirst]);
+  }, [newChatSettings, chooser, openFirst, info.defaultAgent, info.pluginFailures]);
 
   // Keep the address bar on the open conversation, so a reload comes back to it.
   const activeId = useChat((s) => s.activeId);
@@ -224,6 +232,14 @@ function NewConversation({ info }: { info: AppInfo }) {
         <p data-draft-agent className="mx-auto mt-6 flex max-w-3xl items-center gap-2 px-4 font-semibold">
           <AgentAvatar avatar={agent.avatar} />
           {t('talkingTo', { name: agent.name })}
+        </p>
+      )}
+      {agent?.description && (
+        <p
+          data-draft-agent-description
+          className="mx-auto mt-1 max-w-3xl px-4 text-sm text-neutral-600 dark:text-neutral-400"
+        >
+          {agent.description}
         </p>
       )}
       <Welcome

@@ -16,6 +16,7 @@ import { DocumentToolsSetting } from './document-tools-setting';
 import { McpServers } from './mcp-servers';
 import { useModels } from '../models/models-store';
 import { definitionOf, useAgents } from '../agents/agents-store';
+import { FromCode } from '../agents/from-code';
 import { useChat } from './store';
 
 const PARAMS = [
@@ -69,7 +70,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
           className="space-y-2 rounded-md bg-blue-50 px-3 py-2 text-blue-950 dark:bg-blue-950 dark:text-blue-100"
         >
           <p>{t('savedAgent', { name: saved?.name ?? agentId })}</p>
-          {saved && (
+          {saved && !saved.plugin && (
             <button
               type="button"
               onClick={() => useAgents.getState().edit({ id: saved.id, definition: definitionOf(saved) })}
@@ -175,7 +176,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
           // An agent's tools the server does not list (an MCP server's) are shown too.
           ...(agent?.tools ?? [])
             .filter((name) => !info.tools.some((tool) => tool.name === name))
-            .map((name) => ({ name, description: '' })),
+            .map((name) => ({ name, description: '', plugin: undefined as string | undefined })),
         ].map((tool) => (
           <label key={tool.name} className="flex items-start gap-2">
             <input
@@ -192,7 +193,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
               }
             />
             <span>
-              <code>{tool.name}</code>
+              <code>{tool.name}</code> {tool.plugin && <FromCode file={tool.plugin} />}
               <span className="block text-neutral-600 dark:text-neutral-400">{describe(tool)}</span>
             </span>
           </label>

@@ -37,6 +37,8 @@ interface ChatState {
   runningRunId?: string;
   /** The saved agent a new chat talks to (chosen on the Agents list); its first message saves it in the settings. */
   draftAgent?: DraftAgent;
+  /** The agent a new chat talks to when none is chosen (the one `npm run serve` serves). */
+  defaultAgent?: DraftAgent;
   /** A failure of the page's own requests (not of a run: those show in the thread), said with its code if it has one. */
   notice?: CodedText;
   /** Whose model and tools choices new chats start with (new-chat-defaults.ts): the signed-in user. */
@@ -211,8 +213,9 @@ export const useChat = create<ChatState>()((set, get) => {
       if (get().query === query) set({ conversations });
     },
 
-    newChat(agent) {
+    newChat(chosen) {
       streamToken++;
+      const agent = chosen ?? get().defaultAgent;
       // A saved agent's conversation runs on the agent's model (or the server's) until the picker names another.
       const settings = get().settings;
       const draftSettings = agent && settings?.model ? { ...settings, model: undefined } : settings;

@@ -22,8 +22,11 @@ export interface RagCfg {
   parser_page_size?: number;
   /** The keyword strategy run before the search: 'none' (the default here) or one of upstream's class names. */
   rag_keygen_strategy?: KeygenStrategyName | 'none' | 'None';
-  /** The searches that rank the chunks, by upstream's names (default keyword_search and front_page_search). */
+  /** The searches that rank the chunks, by upstream's names (default keyword_search and front_page_search);
+   *  vector_search and hybrid_search embed through the agent's model connection. */
   rag_searchers?: string[];
+  /** The model the connection embeds with (default RAG_EMBEDDING_MODEL, else the chat model's name). */
+  embedding_model?: string;
 }
 
 export interface AssistantOptions extends AgentOptions {
@@ -83,9 +86,15 @@ export class Assistant extends FnCallAgent {
       question && this.keygenStrategy !== 'none' ? await this.keywords(question, refs, settings, run) : question;
     // The search and the document parsers load when an Assistant first has documents to search.
     const { retrievalStep, retrieve } = await import('../documents/search');
-    const found = await retrieve(files, query, settings);
+    const { embeddingModel, ...search } = settings;
+    const found = await retrieve(files, query, {
+      ...search,
+      ...(this.llm?.embedder ? { embedder: this.llm.embedder(embeddingModel) } : {}),
+      ...(run.options.vectorStore ? { vectorStore: run.options.vectorStore } : {}),
+      signal: run.signal,
+    });
     errors.push(...found.errors);
-    const notes = [...errors, ...found.unsupported];
+    const notes = [...errors, ...found.unsupported, ...found.notes];
     run.emit({ ...retrievalStep(query, found, notes), by: 'assistant' });
     return { documents: found.documents, errors };
   }

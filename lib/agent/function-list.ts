@@ -2,6 +2,7 @@
 // entries, whose servers are connected before the agent's first run.
 import { BaseTool, checkTool, createTool, type ToolSettings } from '../../tools';
 import { parseMcpConfig } from '../mcp/config';
+import { loadOptional } from '../config/optional-package';
 
 export type ToolSpec =
   string | BaseTool | ({ name: string } & Record<string, unknown>) | { mcpServers: Record<string, unknown> };
@@ -35,6 +36,10 @@ export function resolveFunctionList(
 /** Connects the servers of MCP entries (shared by identical configs) and returns their tools; the process's manager
  *  is made with the agent's MCP settings if nobody made it yet (a plain Node script). */
 export async function mcpTools(entry: McpEntry, settings?: ToolSettings): Promise<BaseTool[]> {
-  const { mcpManager } = await import('../mcp/manager');
+  const { mcpManager } = await loadOptional(
+    '@modelcontextprotocol/sdk',
+    'Using MCP servers',
+    () => import('../mcp/manager'),
+  );
   return mcpManager(settings?.mcp).toolsFor(entry);
 }

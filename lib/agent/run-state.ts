@@ -1,5 +1,6 @@
 // One run's bookkeeping: its id, options and clock, the counters its run-end reports, and the one place its events
 // are stamped (run id, iteration, time) before they go to the reader.
+import type { VectorStore } from '../documents/search/vectors';
 import type { ChatRequest, GenerateCfg } from '../llm/model';
 import type { FunctionDef, Lang, Message } from '../llm/schema';
 import type { StopReason } from '../protocol/enums';
@@ -23,6 +24,8 @@ export interface RunOptions {
   /** Which uploaded files (by content hash) the run may read: the app passes its owner's, so a reference to another
    *  user's upload in a message is refused as a missing file. Unset: any upload (the CLI, scripts). */
   uploadAccess?: (hash: string) => Promise<boolean>;
+  /** Where the Assistant's vector search keeps chunk vectors (the app passes its database; default: memory). */
+  vectorStore?: VectorStore;
   /** Merged over the model's generate cfg for this run. */
   generateCfg?: GenerateCfg;
   /** Go on from a state a stored run reached instead of starting afresh (lib/replay builds it). FnCallAgent loops

@@ -5,6 +5,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import type { S3EnvConfig } from '../config';
+import { loadOptional } from '../config/optional-package';
 import { BlobError, checkKey, exactly, checkPrefix, type BlobBody, type BlobInfo, type BlobStore } from './types';
 
 type Sdk = typeof import('@aws-sdk/client-s3');
@@ -18,7 +19,11 @@ export class S3BlobStore implements BlobStore {
 
   private connect(): Promise<{ sdk: Sdk; client: S3Client }> {
     const s = this.settings;
-    this.connection ??= import('@aws-sdk/client-s3').then((sdk) => ({
+    this.connection ??= loadOptional(
+      '@aws-sdk/client-s3',
+      'Keeping files on S3 (BLOB_STORE=s3)',
+      () => import('@aws-sdk/client-s3'),
+    ).then((sdk) => ({
       sdk,
       client: new sdk.S3Client({
         region: s.region,

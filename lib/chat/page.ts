@@ -67,7 +67,12 @@ export interface AppInfo {
     /** May the page add and change server-wide connections and local models? */
     admin: boolean;
   };
-  tools: { name: string; description: string }[];
+  /** `plugin`: the plugin file a tool comes from (the page says "from code"). */
+  tools: { name: string; description: string; plugin?: string }[];
+  /** Plugins that failed to load, with their error (the admin only: the message may name the server's paths). */
+  pluginFailures?: { file: string; error: string }[];
+  /** The agent new conversations start with (the one `npm run serve` serves), as the Agents list would start it. */
+  defaultAgent?: { id: string; name: string; avatar: string; description: string; suggestions: string[] };
   /** Which Python runs code_interpreter; the admin is also told how to get the other one (the server's paths,
    *  variables and install command are the admin's business only). */
   codeInterpreter: CodeInterpreterInfo | Pick<CodeInterpreterInfo, 'backend'>;

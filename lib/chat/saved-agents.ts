@@ -139,7 +139,11 @@ export interface AgentExport {
   agent: Omit<AgentDefinition, 'members'> & { members: string[] };
 }
 
-export async function exportAgent(store: AgentStore, owner: OwnerScope, id: string): Promise<AgentExport> {
+export async function exportAgent(
+  store: Pick<AgentStore, 'getAgent'>,
+  owner: OwnerScope,
+  id: string,
+): Promise<AgentExport> {
   const agent = await store.getAgent(owner, id);
   if (!agent) throw new NotFoundError(`Unknown agent id "${id}".`);
   const { id: _id, createdAt: _c, updatedAt: _u, ...definition } = agent;
@@ -240,7 +244,7 @@ export interface ResolvedAgent extends SavedAgent {
 
 /** Only the owner's agents resolve: another user's id (as a conversation's agent or a member) reads as unknown. */
 export async function resolveAgent(
-  store: AgentStore,
+  store: Pick<AgentStore, 'getAgent'>,
   owner: OwnerScope,
   id: string,
   path: string[] = [],

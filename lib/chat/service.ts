@@ -22,7 +22,14 @@ import { replayEvents } from '../replay/resume';
 import { DEFAULT_TITLE, mergeSettings } from '../store/settings';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
-import type { ChatStore, Conversation, ConversationSettings, HistoryTurn, StoredTurn } from '../store/types';
+import type {
+  AgentStore,
+  ChatStore,
+  Conversation,
+  ConversationSettings,
+  HistoryTurn,
+  StoredTurn,
+} from '../store/types';
 import { withNewDocuments } from '../uploads/attach';
 import { attachmentItems } from '../uploads/attachments';
 import type { ParseJobs } from '../uploads/parsing';
@@ -68,7 +75,9 @@ export interface ChatServiceDeps {
   images: ImageLimits;
   /** The uploads being parsed: a message waits for its conversation's. */
   parses?: ParseJobs;
-  /** Makes the named tools available before an agent takes them (MCP servers' tools). */
+  /** Where a conversation's agent id is looked up: the store's saved agents, and the plugins' (lib/plugins). */
+  agentCatalog?: Pick<AgentStore, 'getAgent'>;
+  /** Makes the named tools available before an agent takes them (MCP servers' tools, plugins' tools). */
   prepareTools?: (names: readonly string[]) => Promise<unknown>;
   /** How a new conversation is titled (CONVERSATION_TITLES): by its model from the first exchange, or by its first
    *  message (the default here). */
@@ -398,7 +407,8 @@ export class ChatService {
     callsBefore?: number,
   ): Promise<Agent> {
     // Only the actor's own saved agents resolve (another user's id reads as unknown, 404).
-    const saved = settings.agentId ? await resolveAgent(this.store, actor.owner, settings.agentId) : undefined;
+    const catalog = this.deps.agentCatalog ?? this.store;
+    const saved = settings.agentId ? await resolveAgent(catalog, actor.owner, settings.agentId) : undefined;
     const tools = saved ? allTools(saved) : settings.tools;
     for (const tool of tools) {
       const refusal = actor.toolRefusal(tool);
@@ -453,6 +463,8 @@ export class ChatService {
       conversationId: conversation.id,
       // Tools stage only the owner's uploads, whatever a message refers to.
       uploadAccess: (hash: string) => this.store.ownsUpload(owner, hash),
+      // Vector search's chunk vectors are kept in the database (by content: embedded once per document version).
+      vectorStore: this.store,
       ...(lang ? { lang } : {}),
       ...(Object.keys(generateCfg).length ? { generateCfg } : {}),
       ...(how.kind === 'messages' && how.clientTools ? { clientTools: how.clientTools } : {}),

@@ -110,6 +110,8 @@ export interface RagEnvConfig {
   searchers?: string;
   /** Chunks ParallelDocQA reads at once (PARALLEL_DOC_QA_CONCURRENCY). */
   parallelDocQaConcurrency: number;
+  /** The model that makes embeddings on a connection's /embeddings (default: the chat model's name). */
+  embeddingModel?: string;
 }
 
 /** Uploads and document parsing. */
@@ -279,6 +281,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       keygenStrategy: firstSet(env, ['RAG_KEYGEN_STRATEGY', 'QWEN_AGENT_DEFAULT_RAG_KEYGEN_STRATEGY']),
       searchers: firstSet(env, ['RAG_SEARCHERS', 'QWEN_AGENT_DEFAULT_RAG_SEARCHERS']),
       parallelDocQaConcurrency: intFrom(env, ['PARALLEL_DOC_QA_CONCURRENCY'], 4, { min: 1 }),
+      ...(env.RAG_EMBEDDING_MODEL?.trim() ? { embeddingModel: env.RAG_EMBEDDING_MODEL.trim() } : {}),
     },
     documents: {
       uploadMaxBytes: intFrom(env, ['UPLOAD_MAX_BYTES'], 50 * 1024 * 1024, { min: 1 }),

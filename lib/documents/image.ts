@@ -3,7 +3,7 @@
 // truncated or corrupt file is refused at upload rather than by the model server. The pixel count is checked from
 // the header before anything is decoded: a small file that claims 100,000 × 100,000 pixels (a decompression bomb)
 // is refused without allocating them.
-import sharp from 'sharp';
+import { loadOptional } from '../config/optional-package';
 import { formatBytes } from './limits';
 import { DocumentError } from './types';
 import { IMAGE_TYPE_NAMES, orList } from './accepted-types';
@@ -33,6 +33,11 @@ function corrupt(name: string, kind: ImageKind, detail: string): DocumentError {
  * Checks an image upload: its format by content, its size, its pixel count (before decoding), and that it decodes
  * to the end. Resolves with what it is; rejects with a DocumentError whose message says what to do.
  */
+/** libvips through sharp, loaded on the first image. */
+function loadSharp() {
+  return loadOptional('sharp', 'Checking images', () => import('sharp')).then((m) => m.default);
+}
+
 export async function checkImage(bytes: Uint8Array, name: string, limits: ImageLimits): Promise<ImageInfo> {
   const kind = sniffImage(bytes);
   if (!kind) throw new DocumentError(`${name} is not a ${orList(IMAGE_TYPE_NAMES)} image.`, 'unsupported');
@@ -42,6 +47,7 @@ export async function checkImage(bytes: Uint8Array, name: string, limits: ImageL
       'too-large',
     );
   }
+  const sharp = await loadSharp();
   let width: number;
   let height: number;
   try {
@@ -107,6 +113,7 @@ export async function imageForModel(
 ): Promise<{ mime: string; bytes: Uint8Array }> {
   const { kind, width, height } = await checkImage(bytes, name, limits);
   if (Math.max(width, height) <= maxSide) return { mime: imageMime(kind), bytes };
+  const sharp = await loadSharp();
   const shrunk = sharp(bytes, { limitInputPixels: limits.maxPixels }).resize(maxSide, maxSide, { fit: 'inside' });
   if (kind === 'jpeg') return { mime: 'image/jpeg', bytes: await shrunk.jpeg({ quality: 85 }).toBuffer() };
   return { mime: 'image/png', bytes: await shrunk.png().toBuffer() };

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { defaultConfig } from '../config';
+import { packagedParseWorker } from '../config/core-files';
 import { processWide } from '../config/process-wide';
 import type { DocumentLimits } from './limits';
 import { DocumentError, type ParsedDocument } from './types';
@@ -48,6 +49,8 @@ interface Slot {
 // No resourceLimits: on Node 20 a worker that reaches its own heap limit can abort the whole process (FATAL
 // ERROR: Reached heap limit) instead of ending alone; the upload and zip-bomb limits bound what a parse may hold.
 function startWorker(): Worker {
+  const packaged = packagedParseWorker();
+  if (packaged) return new Worker(packaged);
   if (import.meta.url.endsWith('.ts')) {
     // Paths built by hand (and hidden from Turbopack): a `new URL(…, import.meta.url)` here would make the bundler
     // ship the worker as a plain file instead of bundling it below.

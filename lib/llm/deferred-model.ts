@@ -3,6 +3,7 @@
 // first calls the model (importing the agents stays light: test/integration/agent-imports.test.ts).
 import type { FncallMode } from '../protocol/enums';
 import type { ModelConfig } from './model-config';
+import { serverEmbedderId, type Embedder } from './embeddings';
 import type { ChatModel, ChatRequest, LlmCallResult, LlmEventSink } from './model';
 
 export class DeferredChatModel implements ChatModel {
@@ -18,6 +19,22 @@ export class DeferredChatModel implements ChatModel {
   /** The model itself (made on first use). */
   resolve(): Promise<ChatModel> {
     return (this.built ??= import('./factory').then(({ createChatModel }) => createChatModel(this.config)));
+  }
+
+  /** The made model's embedder; its id from the configuration, so stored vectors are found before the model is made. */
+  embedder(model?: string): Embedder {
+    const name = model?.trim();
+    const id = this.config.local
+      ? `local:${name || this.config.local.file.split(/[\\/]/).pop()}`
+      : serverEmbedderId(this.config.baseURL ?? 'https://api.openai.com/v1', name || this.model);
+    return {
+      id,
+      embed: async (texts, opts) => {
+        const made = await this.resolve();
+        if (!made.embedder) throw new Error('this model makes no embeddings');
+        return made.embedder(name).embed(texts, opts);
+      },
+    };
   }
 
   async chat(req: ChatRequest, onEvent?: LlmEventSink): Promise<LlmCallResult> {

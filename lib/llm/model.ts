@@ -1,6 +1,7 @@
 // The model interface the agents use. One call = one request to the model server (with its retries).
 import type { CallFormat, FncallMode } from '../protocol/enums';
 import type { ErrorInfo, LlmRequest, Pricing, RawStream, Usage } from '../protocol/events';
+import type { Embedder } from './embeddings';
 import type { FunctionDef, Lang, Message } from './schema';
 
 /** Qwen-Agent's generate_cfg. Known keys are interpreted here and never sent; any other key is sent in the request
@@ -103,4 +104,7 @@ export interface ChatModel {
   readonly maxInputTokens?: number;
   /** One model call. Progress (the request sent, retries, deltas) goes to `onEvent` as it happens. */
   chat(req: ChatRequest, onEvent?: LlmEventSink): Promise<LlmCallResult>;
+  /** Embeddings through the same connection (vector search): its server's /embeddings with `model` (default: this
+   *  model's name), or the local model's GGUF (`model`: another .gguf in the models folder). Absent: it makes none. */
+  embedder?(model?: string): Embedder;
 }

@@ -6,6 +6,7 @@ import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
 import { guardedFetch } from '../net/guarded-fetch';
 import type { CallFormat, FncallMode } from '../protocol/enums';
 import type { LlmRequest, Pricing, Usage } from '../protocol/events';
+import { ServerEmbedder, type Embedder } from './embeddings';
 import { errorInfo, isModelServiceError, ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
 import {
   addRequestParams,
@@ -121,6 +122,15 @@ export class OpenAIChatModel implements ChatModel {
 
   get maxInputTokens(): number {
     return this.generateCfg.max_input_tokens ?? this.defaults.maxInputTokens;
+  }
+
+  /** POST {baseURL}/embeddings with `model` (default: this model's name), through this model's client. */
+  embedder(model?: string): Embedder {
+    return new ServerEmbedder(this.client, model || this.model, {
+      toError: toModelError,
+      maxRetries: this.defaults.maxRetries,
+      timeoutMs: this.defaults.requestTimeoutMs,
+    });
   }
 
   async chat(req: ChatRequest, onEvent: LlmEventSink = () => {}): Promise<LlmCallResult> {

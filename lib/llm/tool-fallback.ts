@@ -36,7 +36,10 @@ export class ToolFallbackModel implements ChatModel {
     if (native.pricing) this.pricing = native.pricing;
     if (native.contextLength) this.contextLength = native.contextLength;
     if (native.maxInputTokens !== undefined) this.maxInputTokens = native.maxInputTokens;
+    if (native.embedder) this.embedder = (model) => native.embedder!(model);
   }
+
+  readonly embedder?: ChatModel['embedder'];
 
   async chat(req: ChatRequest, onEvent: LlmEventSink = () => {}): Promise<LlmCallResult> {
     if (this.textModel) return this.textModel.chat(req, onEvent);

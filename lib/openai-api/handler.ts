@@ -23,11 +23,13 @@ export interface ApiDeps {
   store: Pick<ChatStore, 'getRunEvents' | 'listAgents'>;
   /** The process's run limits (MAX_CONCURRENT_RUNS, MAX_RUNS_PER_MINUTE). */
   runLimits: RunLimiter;
+  /** The agents the caller may name: the saved ones and the plugins' (default: the store's). */
+  agents?: Pick<ChatStore, 'listAgents'>;
 }
 
 /** The agents the owner may name, as OpenAI's model list. */
-export async function listModels(deps: Pick<ApiDeps, 'store'>, owner: OwnerScope): Promise<Response> {
-  const models = await apiModels(deps.store, owner);
+export async function listModels(deps: Pick<ApiDeps, 'store' | 'agents'>, owner: OwnerScope): Promise<Response> {
+  const models = await apiModels(deps.agents ?? deps.store, owner);
   const created = Math.floor(Date.now() / 1000);
   return Response.json({
     object: 'list',
@@ -58,7 +60,7 @@ export async function createCompletion(
     throw e;
   }
   const { request, messages, clientTools, generateCfg, runCfg, toolChoice } = parsed;
-  const models = await apiModels(deps.store, actor.owner);
+  const models = await apiModels(deps.agents ?? deps.store, actor.owner);
   const model = findModel(models, request.model);
   if (!model)
     return apiError(

@@ -5,6 +5,8 @@ import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { CODE_INTERPRETER_DISK_MB_DEFAULT } from '../config';
+import { coreFile, coreRequire } from '../config/core-files';
+import { resolveOptional } from '../config/optional-package';
 
 export interface SandboxOptions {
   workDir: string;
@@ -44,15 +46,17 @@ const RSS_POLL_MS = 100;
 /** Node, V8 and Pyodide's own code, on top of the two heaps the child is allowed. */
 const BASE_RSS_MB = 192;
 
-// Paths are resolved from the project root (the server's cwd), not from this module: Next bundles it elsewhere.
-const projectRequire = () => createRequire(path.join(/*turbopackIgnore: true*/ process.cwd(), 'package.json'));
-
 let resolved: { pyodideDir: string; wsDir: string; childScript: string } | undefined;
 function runtimePaths() {
   if (resolved) return resolved;
-  const pyodideDir = path.dirname(projectRequire().resolve('pyodide/package.json'));
+  // From the project root (or the npm package), not from this module: Next bundles it elsewhere.
+  const pyodideDir = path.dirname(
+    resolveOptional('pyodide', 'Running Python (code_interpreter)', () =>
+      coreRequire().resolve('pyodide/package.json'),
+    ),
+  );
   const wsDir = path.dirname(createRequire(path.join(pyodideDir, 'package.json')).resolve('ws/package.json'));
-  const childScript = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'sandbox', 'pyodide-child.mjs');
+  const childScript = coreFile('lib', 'sandbox', 'pyodide-child.mjs');
   resolved = {
     pyodideDir: realpathSync(pyodideDir),
     wsDir: realpathSync(wsDir),

@@ -8,7 +8,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { launcherEnv, sandboxCommand } from './bwrap';
 import { signatureOf, snapshotDir } from './files';
@@ -17,6 +16,7 @@ import { rssOf, type CapturedStream, type RunOutcome } from './interpreter';
 import { descendantsOf, killDescendants } from './process-tree';
 import { drain, hostPathOf, receiveFile, removeFile } from './work-sync';
 import { isErrorNamed } from '../protocol/errors';
+import { coreFile } from '../config/core-files';
 
 export interface CPythonOptions {
   workDir: string;
@@ -41,11 +41,8 @@ const MAX_HEADER_BYTES = 8 * 1024 * 1024;
 
 let kernelSource: string | undefined;
 function kernel(): string {
-  // From the project root (the server's cwd), not this module: Next bundles it elsewhere.
-  kernelSource ??= readFileSync(
-    path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'sandbox', 'python-kernel.py'),
-    'utf8',
-  );
+  // From the project root (or the npm package), not this module: Next bundles it elsewhere.
+  kernelSource ??= readFileSync(coreFile('lib', 'sandbox', 'python-kernel.py'), 'utf8');
   return kernelSource;
 }
 

@@ -44,7 +44,7 @@ export const ACTION_RULES = {
   listInvites: admin('list invite links'),
   revokeInvite: admin('revoke one'),
   // agents.ts
-  listAgents: user('list my saved agents'),
+  listAgents: user('list my saved agents and the plugins’'),
   saveAgent: owned('save or edit an agent'),
   deleteAgent: owned('delete an agent'),
   listUploadedDocuments: user('my uploads, to give an agent'),

@@ -6,6 +6,7 @@ import { isMcpToolClass, prepareMcpTools } from '../mcp';
 import { TOOL_REGISTRY, unavailableReason } from '../../tools';
 import type { Viewer } from '../auth/viewer';
 import type { AppContext } from './context';
+import { pluginOfTool, syncPluginTools } from '../plugins';
 
 export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo> {
   void prepareMcpTools([]); // servers start connecting while the page loads
@@ -14,6 +15,8 @@ export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo>
   const codeInterpreter = await ctx.tools.sandbox.info();
   // image_gen needs a connection of this user's with an images endpoint.
   const makesImages = Boolean(await ctx.models.imageEndpoint(viewer.owner).catch(() => undefined));
+  if (ctx.plugins) syncPluginTools(ctx.plugins);
+  const served = ctx.plugins?.servedAgent();
   // MCP tools are listed per server (integrations.ts); tools that cannot run here (web_search without a provider,
   // amap_weather and image_search without their keys, image_gen without an images endpoint) are not offered. Each
   // prepared as a run would (code_interpreter's description then names its backend's packages).
@@ -28,13 +31,26 @@ export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo>
     .map(async ([name, cls]) => {
       const tool = new cls();
       await tool.prepare?.(ctx.tools);
-      return { name, description: tool.description };
+      const plugin = pluginOfTool(cls);
+      return { name, description: tool.description, ...(plugin ? { plugin } : {}) };
     });
   return {
     models: { configured: await ctx.models.anyConfigured(viewer.owner), admin: viewer.admin },
     defaultSettings: ctx.defaultSettings(),
     tools: (await Promise.all(tools)).sort((a, b) => a.name.localeCompare(b.name)),
     maxLlmCalls: ctx.config.maxLlmCallsPerRun,
+    ...(viewer.admin && ctx.plugins?.failures().length ? { pluginFailures: ctx.plugins.failures() } : {}),
+    ...(served
+      ? {
+          defaultAgent: {
+            id: served.id,
+            name: served.name,
+            avatar: served.avatar,
+            description: served.description,
+            suggestions: served.suggestions,
+          },
+        }
+      : {}),
     codeInterpreter: viewer.admin ? codeInterpreter : { backend: codeInterpreter.backend },
     account:
       viewer.via === 'session' || viewer.via === 'api-key'

@@ -37,6 +37,13 @@ import { DocumentService } from '../uploads/service';
 import { WebSearchSettings } from './web-search-settings';
 import { appConfig, forgetAppConfig } from './app-config';
 import { toolSettings, type ToolSettings } from '../../tools';
+import {
+  plugins as loadPlugins,
+  syncPluginTools,
+  withPluginAgents,
+  type AgentCatalog,
+  type PluginCatalog,
+} from '../plugins';
 
 export interface AppContext {
   config: AppConfig;
@@ -68,6 +75,10 @@ export interface AppContext {
   viewer: (headers: HeaderBag) => Promise<Viewer | ViewerRefusal>;
   /** A new conversation's settings. */
   defaultSettings: () => ConversationSettings;
+  /** The plugins (PLUGINS_DIR), when the app loaded them. */
+  plugins?: PluginCatalog;
+  /** Saved agents with the plugins' agents: what the page lists, /v1 offers and a conversation may name. */
+  agents: AgentCatalog;
 }
 
 export function accessMode(config: AppConfig): AccessMode {
@@ -82,7 +93,14 @@ export async function createAppContext(
   store: ChatStore,
   /** `titles`: how new conversations are titled; the app passes CONVERSATION_TITLES (default: by the model), a
    *  context built for a test or a script titles by the first message unless it asks. */
-  parts: { agents?: AgentFactory; runs?: LiveRuns; mcp?: McpManager; box?: SecretBox; titles?: TitleSetting } = {},
+  parts: {
+    agents?: AgentFactory;
+    runs?: LiveRuns;
+    mcp?: McpManager;
+    box?: SecretBox;
+    titles?: TitleSetting;
+    plugins?: PluginCatalog;
+  } = {},
 ): Promise<AppContext> {
   const mode = accessMode(config);
   let box = parts.box;
@@ -102,16 +120,23 @@ export async function createAppContext(
   });
   const webSearch = new WebSearchSettings({ store, box: secrets, env: config.web });
   const tools = toolSettings(config, { webSearch: () => webSearch.current() });
+  const agents = withPluginAgents(store, parts.plugins);
+  const plugins = parts.plugins;
   const chat = new ChatService({
     store,
     runs,
     agents: parts.agents ?? agentFactory(config, models, tools, store),
+    agentCatalog: agents,
     defaultSettings: settings,
     dataDir: config.dataDir,
     images: config.images,
     parses,
-    // MCP tools named by a conversation must be registered before its agent is made.
-    prepareTools: (names) => prepareMcpTools(names),
+    // MCP and plugin tools named by a conversation must be registered (in this module instance) before its agent
+    // is made.
+    prepareTools: (names) => {
+      if (plugins) syncPluginTools(plugins);
+      return prepareMcpTools(names);
+    },
     titles: parts.titles ?? 'message',
   });
   const apiKeys = new ApiKeyService(store);
@@ -157,6 +182,8 @@ export async function createAppContext(
     }),
     viewer: (headers) => accounts.viewer(headers),
     defaultSettings: settings,
+    ...(plugins ? { plugins } : {}),
+    agents,
   };
 }
 
@@ -188,6 +215,8 @@ async function build(): Promise<AppContext> {
     const ctx = await createAppContext(config, store, {
       box: installSecretBox(config.dataDir, config.models.secretKey),
       titles: config.llm.titles,
+      // The plugins folder's modules, loaded before the first request (a broken one is logged and listed).
+      plugins: await loadPlugins(),
     });
     // Servers already running on this machine are looked for at once, so the page can offer them.
     void ctx.models.startScan().catch(() => {});

@@ -128,6 +128,14 @@ export const MIGRATIONS: readonly ((d: Ddl) => string)[] = [
   // 12: a run's summary counts its child runs' calls (a Router's helpers, a GroupChat's members): the summaries of
   // runs that had children are dropped, and indexed again at open
   () => "DELETE FROM run_summaries WHERE run_id IN (SELECT DISTINCT run_id FROM run_events WHERE type = 'child');",
+  // 13: vector search's chunk vectors (chunk-vectors.ts), per embedding model, document content and page size: the
+  // `count` vectors of `dims` float32s each, packed. Keyed by content, not by upload: shared as the bytes are. (IF NOT
+  // EXISTS: a database set back to an older version, as a test of step 12 does, runs it again.)
+  (d) => `
+  CREATE TABLE IF NOT EXISTS chunk_vectors (embedder text NOT NULL, hash text NOT NULL, page_size integer NOT NULL,
+    dims integer NOT NULL, count integer NOT NULL, vectors ${d.dialect === 'sqlite' ? 'blob' : 'bytea'} NOT NULL,
+    created_at ${d.big} NOT NULL, PRIMARY KEY (embedder, hash, page_size))${lite(d, ' WITHOUT ROWID')};
+  CREATE INDEX IF NOT EXISTS chunk_vectors_by_hash ON chunk_vectors (hash);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -2,6 +2,7 @@
 // the aggregates, each written once (conversations, runs, the Runs page's index, documents, connections, agents,
 // accounts). Every aggregate gets the same context: the database, the dialect, the clock and transactions.
 import { accountStore } from './accounts';
+import { chunkVectorStore } from './chunk-vectors';
 import { adoptAgents, agentStore } from './agents';
 import { connectionStore } from './connections';
 import { conversationStore } from './conversations';
@@ -54,6 +55,7 @@ export async function createStore(d: Dialect, opts: StoreOptions = {}): Promise<
       ...connectionStore(ctx),
       ...agentStore(ctx),
       ...accountStore(ctx),
+      ...chunkVectorStore(ctx),
       ...search,
       /** The local owner's conversations, agents and their runs' index rows (which carry a copy of the owner). */
       async adoptLocalData(owner) {

@@ -5,6 +5,16 @@ import type { Generated } from 'kysely';
 import type { RunStatus } from '../protocol/enums';
 
 export interface Tables {
+  chunk_vectors: {
+    embedder: string;
+    hash: string;
+    page_size: number;
+    dims: number;
+    count: number;
+    /** `count` × `dims` little-endian float32s. */
+    vectors: Uint8Array;
+    created_at: number;
+  };
   conversations: {
     id: string;
     owner_id: string;

@@ -12,6 +12,7 @@ import type { ChatAgentKind, FncallMode, RunStatus, SavedAgentKind, SpeakerSelec
 import type { CapabilityHints } from '../llm/capabilities';
 import type { ModelRates } from '../llm/cost';
 import type { ContentItem, Lang, Message } from '../llm/schema';
+import type { VectorStore } from '../documents/search/vectors';
 import type { RunSearchStore } from './run-query';
 import type { OwnerScope } from './owner';
 import type { AuthDatabase } from './dialect';
@@ -95,7 +96,10 @@ export interface HistoryTurn {
 }
 
 /** RunSearchStore: the Runs page's queries (lib/store/run-query.ts). */
-export interface ChatStore extends DocumentStore, AccountStore, ConnectionStore, AgentStore, RunSearchStore {
+export interface ChatStore
+  extends DocumentStore, AccountStore, ConnectionStore, AgentStore, RunSearchStore, VectorStore {
+  /** Drops every embedding model's chunk vectors of these bytes (the uploads service, once nobody holds them). */
+  deleteChunkVectors(hash: string): Promise<void>;
   createConversation(
     owner: OwnerScope,
     init?: { title?: string; settings?: Partial<ConversationSettings> },

@@ -172,7 +172,13 @@ export class DocumentService {
   /** Deletes the bytes (and their parse) of each hash nobody holds any more (after an agent let go of its files). */
   async release(hashes: Iterable<string>): Promise<void> {
     for (const hash of new Set(hashes))
-      if ((await this.store.countDocumentsWithHash(hash)) === 0) await deleteStoredFile(this.dataDir, hash);
+      if ((await this.store.countDocumentsWithHash(hash)) === 0) await this.forget(hash);
+  }
+
+  /** Bytes nobody holds: the file, its parse and its chunk vectors go. */
+  private async forget(hash: string): Promise<void> {
+    await deleteStoredFile(this.dataDir, hash);
+    await this.store.deleteChunkVectors(hash);
   }
 
   /** The conversation's documents, oldest first. A record left 'parsing' by a stopped server is parsed again. */
@@ -218,8 +224,7 @@ export class DocumentService {
     await this.parses.get(id)?.catch(() => undefined);
     const removed = await this.store.removeDocument(owner, id);
     if (!removed) throw new UploadError('This document no longer exists.', 404, 'gone');
-    if ((await this.store.countDocumentsWithHash(removed.hash)) === 0)
-      await deleteStoredFile(this.dataDir, removed.hash);
+    if ((await this.store.countDocumentsWithHash(removed.hash)) === 0) await this.forget(removed.hash);
     return removed;
   }
 
@@ -232,7 +237,7 @@ export class DocumentService {
     await Promise.allSettled(docs.map((d) => this.parses.get(d.id))); // a parse still writing would leave its cache
     await this.store.deleteConversation(owner, conversationId); // its documents go with it; throws if not the owner's
     for (const hash of new Set(docs.map((d) => d.hash)))
-      if ((await this.store.countDocumentsWithHash(hash)) === 0) await deleteStoredFile(this.dataDir, hash);
+      if ((await this.store.countDocumentsWithHash(hash)) === 0) await this.forget(hash);
     await removeWorkFiles(this.dataDir, conversationId);
   }
 

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Scenario, ScriptedReply } from '../../lib/protocol/fixture';
 import { imageSize, promptColour, solidPng } from './images';
+import { standInEmbedding } from './embed';
 import { planReply, randomId, type PlannedReply } from './reply';
 import { ECHO_SCENARIO, ScriptExhaustedError, ScriptPlayer, type RecordedRequest, type Responder } from './script';
 import {
@@ -49,6 +50,9 @@ export interface ModelServerOptions {
   /** Serve POST /v1/images/generations (images.ts); default true. 'url': always answer by address (as servers that
    *  store their images do). False: it answers 404, as a server without it. */
   images?: boolean | 'url';
+  /** Serve POST /v1/embeddings with the stand-in embedding model (embed.ts). Default true; false answers 404 there,
+   *  as a chat-only server does. */
+  embeddings?: boolean;
 }
 
 export const DEFAULT_MODEL = 'scripted-model';
@@ -258,6 +262,27 @@ export async function createModelServer(opts: ModelServerOptions = {}): Promise<
     return sendJson(res, 200, { created: Math.floor(Date.now() / 1000), data: [{ url }] });
   }
 
+  /** OpenAI's embeddings answer: one vector per input, as floats or (the SDK's default) base64 float32. */
+  function embeddings(res: ServerResponse, body: unknown, parsed: boolean) {
+    const b = (parsed && body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+    const input = typeof b.input === 'string' ? [b.input] : b.input;
+    if (!Array.isArray(input) || !input.length || !input.every((t) => typeof t === 'string'))
+      return sendError(res, 400, "'input' must be a string or a non-empty list of strings.");
+    const base64 = b.encoding_format === 'base64';
+    const data = input.map((text: string, index) => {
+      const v = standInEmbedding(text);
+      const embedding = base64 ? Buffer.from(Float32Array.from(v).buffer).toString('base64') : v;
+      return { object: 'embedding', index, embedding };
+    });
+    const tokens = input.reduce((n: number, t: string) => n + Math.ceil(t.length / 4), 0);
+    return sendJson(res, 200, {
+      object: 'list',
+      data,
+      model: typeof b.model === 'string' && b.model ? b.model : model,
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const method = req.method ?? 'GET';
@@ -325,6 +350,10 @@ export async function createModelServer(opts: ModelServerOptions = {}): Promise<
     }
     if (opts.images !== false && method === 'POST' && /^(\/[\w.-]+)*\/v1\/images\/generations$/.test(path))
       return images(req, res, body, parsed);
+    if (/^(\/[\w.-]+)*\/v1\/embeddings$/.test(path) && opts.embeddings !== false) {
+      if (method !== 'POST') return sendError(res, 405, `Method ${method} not allowed on ${path}.`);
+      return embeddings(res, body, parsed);
+    }
     // Also under a prefix, as a server mounted below one answers (DashScope's /compatible-mode/v1).
     if (/^(\/[\w.-]+)*\/v1\/chat\/completions$/.test(path)) {
       if (method !== 'POST') return sendError(res, 405, `Method ${method} not allowed on ${path}.`);

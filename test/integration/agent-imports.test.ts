@@ -37,7 +37,8 @@ async function loadedBy(body: string): Promise<string[]> {
 const HEAVY = [
   /^lib\/sandbox\//,
   /^lib\/documents\/parse\//,
-  /^lib\/documents\/search\//,
+  // searchers.ts (the rag_searchers names, no imports) is read when a retrieval setting is checked; the rest is heavy.
+  /^lib\/documents\/search\/(?!searchers\.ts$)/,
   /^node_modules\/openai\//,
   /^lib\/llm\/local\//,
   /^node_modules\/node-llama-cpp\//,

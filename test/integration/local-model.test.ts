@@ -223,6 +223,27 @@ describe('LocalChatModel on a GGUF written by the suite', () => {
     ).rejects.toThrow(/function_choice must be 'auto', 'none', 'required' or one of the functions \(got 'nope'\)/);
   });
 
+  it('embeds texts with the GGUF for vector search: one vector per text, the same text the same vector', async () => {
+    const embedder = localModel().embedder();
+    expect(embedder.id).toBe('local:tiny.gguf');
+    const [a, b, again] = await embedder.embed([
+      'the harbour opens at dawn',
+      'taxes are due in April',
+      'the harbour opens at dawn',
+    ]);
+    expect(a).toBeInstanceOf(Float32Array);
+    expect(a!.length).toBeGreaterThan(0);
+    expect(b!.length).toBe(a!.length);
+    expect(Array.from(again!)).toEqual(Array.from(a!));
+    expect(Array.from(b!)).not.toEqual(Array.from(a!));
+    expect(a!.every((x) => Number.isFinite(x))).toBe(true);
+    // Another model of the models folder only by its .gguf file name.
+    expect(() => localModel().embedder('../elsewhere/model.gguf')).toThrow(
+      /not a \.gguf file name in the models folder/,
+    );
+    expect(localModel().embedder('bge-small.gguf').id).toBe('local:bge-small.gguf');
+  });
+
   it('says clearly when the file cannot be loaded', async () => {
     const missing = new LocalChatModel({ file: path.join(path.dirname(file), 'missing.gguf'), host, load });
     await expect(missing.chat({ messages: question })).rejects.toThrow(/local model missing\.gguf could not be loaded/);

@@ -220,16 +220,20 @@ describe('the upload API', () => {
     await expect(documents.page(OWNER, '../../etc/passwd', 1)).rejects.toMatchObject(gone);
   });
 
-  it('removes a document; its bytes go once no other record uses them', async () => {
+  it('removes a document; its bytes (and their chunk vectors) go once no other record uses them', async () => {
     const a = await upload('a.pdf', pdf);
     const b = await upload('copy.pdf', pdf, a.body.conversationId);
     await settled(a.body.document.id);
     await settled(b.body.document.id);
     const stored = path.join(dataDir, 'files', a.body.document.hash);
+    const vectorsKey = { embedder: 'http://127.0.0.1:1/v1#embed', hash: a.body.document.hash, pageSize: 500 };
+    await store.putChunkVectors(vectorsKey, [Float32Array.of(1, 0)]);
     expect((await handleDelete(documents, OWNER, a.body.document.id)).status).toBe(200);
     expect(await readFile(stored)).toEqual(pdf); // still used by copy.pdf
+    expect(await store.getChunkVectors(vectorsKey)).toEqual([Float32Array.of(1, 0)]);
     await handleDelete(documents, OWNER, b.body.document.id);
     await expect(readFile(stored)).rejects.toThrow(/ENOENT/);
+    expect(await store.getChunkVectors(vectorsKey)).toBeUndefined();
     expect(await readdir(path.join(dataDir, 'parsed'))).toEqual([]);
     expect(await store.listDocuments(OWNER, a.body.conversationId)).toEqual([]);
   });

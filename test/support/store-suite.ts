@@ -11,6 +11,7 @@ import { describeModelStores } from './store-suite-models';
 import { describeRunSearch } from './store-suite-runs';
 import type { StoreHarness } from './store-harness';
 import { describeSchema } from './store-suite-schema';
+import { describeChunkVectors } from './store-suite-vectors';
 
 export type { StoreHarness } from './store-harness';
 
@@ -786,6 +787,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
     });
 
     describeModelStores(open, () => h.reopen());
+    describeChunkVectors(open, () => h.reopen());
     describeRunSearch(open);
     describeSchema(() => h, harness);
   });

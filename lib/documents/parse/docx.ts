@@ -1,6 +1,6 @@
 // Word (.docx) through mammoth's HTML (it keeps headings, lists and tables), then the HTML reader. The zip is
 // inflated once first under the zip-bomb limits, since mammoth itself inflates without any.
-import mammoth from 'mammoth';
+import { loadOptional } from '../../config/optional-package';
 import { DocumentError, type DocumentPage } from '../types';
 import { readZip } from '../zip';
 import { htmlToText } from './html';
@@ -12,6 +12,7 @@ export async function parseDocx(
   maxUnzipped: number,
 ): Promise<{ title?: string; pages: DocumentPage[] }> {
   const parts = readZip(bytes, name, { maxTotal: maxUnzipped, keep: (p) => p === 'docProps/core.xml' });
+  const { default: mammoth } = await loadOptional('mammoth', 'Reading Word files', () => import('mammoth'));
   let html: string;
   try {
     // Images would arrive as base64 data URIs; only text is wanted, so they are left empty.

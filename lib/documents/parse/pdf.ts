@@ -2,13 +2,14 @@
 import { DocumentError, type DocumentPage } from '../types';
 import { layoutParagraphs, type PositionedText } from './pdf-layout';
 import { isErrorNamed } from '../../protocol/errors';
+import { loadOptional } from '../../config/optional-package';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjs: Promise<PdfJs> | undefined;
 
 /** pdf.js, loaded once (it is large; the first document pays for it). */
 export function loadPdfJs(): Promise<PdfJs> {
-  return (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+  return (pdfjs ??= loadOptional('pdfjs-dist', 'Reading PDF files', () => import('pdfjs-dist/legacy/build/pdf.mjs')));
 }
 
 export type PdfProxy = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;

@@ -3,7 +3,8 @@
 // workbook (an .xlsb is inflated once first under the zip-bomb limits, since SheetJS inflates without any). Held
 // whole, a workbook costs about 35 times its size in memory (an 11.6 MB .xls: 400 MB), so those two are read up to
 // WHOLE_WORKBOOK_MAX_BYTES only.
-import * as XLSX from '@e965/xlsx';
+import type * as Sheets from '@e965/xlsx';
+import { loadOptional } from '../../config/optional-package';
 import { formatBytes } from '../limits';
 import { DocumentError, type DocumentPage } from '../types';
 import { readZip, zipEntries } from '../zip';
@@ -29,7 +30,8 @@ export async function parseSheets(
       'too-large',
     );
   if (kind === 'xlsx') readZip(bytes, name, { maxTotal: maxUnzipped, keep: () => false });
-  let book: XLSX.WorkBook;
+  const XLSX = await loadOptional('@e965/xlsx', 'Reading spreadsheets', () => import('@e965/xlsx'));
+  let book: Sheets.WorkBook;
   try {
     book = XLSX.read(bytes, { type: 'array', dense: true, cellFormula: false, cellHTML: false, bookVBA: false });
   } catch (e) {

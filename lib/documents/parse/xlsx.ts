@@ -4,16 +4,20 @@
 // reads as follows SheetJS's `sheet_to_json(…, {raw: false, defval: '', blankrows: false})`, which this replaced: the
 // cell's text formatted by its number format (SheetJS's formatter, SSF), error cells empty, rows with no value left
 // out, the columns of the sheet's <dimension> (else those its cells span).
-import * as XLSX from '@e965/xlsx';
+import type * as Sheets from '@e965/xlsx';
 import { strToU8, zipSync } from 'fflate';
 import { Parser } from 'htmlparser2';
 import { DocumentError, type DocumentPage } from '../types';
 import { formatBytes } from '../limits';
 import { entryStream, readZip } from '../zip';
+import { loadOptional } from '../../config/optional-package';
 import { MarkdownTable } from './markdown-table';
 
 /** A workbook's text past this many characters is refused: a few shared strings repeated in many cells could make
  *  a small file read as gigabytes. */
+/** SheetJS, for its number formats: an optional package of the core, loaded by the first parseXlsx. */
+let XLSX: typeof Sheets;
+
 export const WORKBOOK_TEXT_MAX_CHARS = 128 * 1024 * 1024;
 
 const CORE = 'docProps/core.xml';
@@ -50,6 +54,7 @@ export async function parseXlsx(
   maxUnzipped: number,
   maxChars = WORKBOOK_TEXT_MAX_CHARS,
 ): Promise<{ title?: string; pages: DocumentPage[] }> {
+  XLSX = await loadOptional('@e965/xlsx', 'Reading spreadsheets', () => import('@e965/xlsx'));
   // Every part is inflated once to be measured against the zip-bomb limits; only the small ones are kept.
   const small = readZip(bytes, name, {
     maxTotal: maxUnzipped,

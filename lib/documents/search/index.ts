@@ -1,4 +1,4 @@
-// Document search: chunking, BM25 + front-page search within a token budget, and the knowledge block.
+// Document search: chunking, BM25 + front-page + vector search within a token budget, and the knowledge block.
 export { chunkDocument, DEFAULT_PARSER_PAGE_SIZE } from './chunk';
 export { terms } from './terms';
 export {
@@ -10,6 +10,14 @@ export {
   type IndexedDocument,
 } from './index-cache';
 export { searchDocuments, type SearchResult } from './search';
+export {
+  chunkVectors,
+  defaultVectorStore,
+  memoryVectorStore,
+  vectorScores,
+  type ChunkVectorsKey,
+  type VectorStore,
+} from './vectors';
 export {
   retrieve,
   retrievalStep,
@@ -28,6 +36,8 @@ export {
   RAG_SEARCHER_NAMES,
   RagSettingError,
   ragSearchers,
+  searchPlan,
   type AvailableSearcher,
+  type SearchPlan,
   type RagSearcherName,
 } from './searchers';

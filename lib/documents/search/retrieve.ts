@@ -1,12 +1,14 @@
 // The search pipeline from files to passages: each file parsed (loadDocument) and indexed once, the query searched
 // within the token budget, and the outcome told two ways: Qwen-Agent's [{url, text: [...]}] for the model, and the
 // scored candidates for the trace (which chunks were considered and which went into the prompt).
+import type { Embedder } from '../../llm/embeddings';
 import type { RetrievalCandidate, RetrievalStep } from '../../protocol/events';
 import { DocumentError } from '../types';
 import { DEFAULT_PARSER_PAGE_SIZE } from './chunk';
 import { indexFile, type IndexedDocument, type ParseOptions } from './index-cache';
 import { DEFAULT_MAX_REF_TOKEN, searchDocuments, UNUSED_LISTED, type SearchMode } from './search';
 import { DEFAULT_RAG_SEARCHERS, searchPlan, type AvailableSearcher } from './searchers';
+import { vectorScores, type VectorStore } from './vectors';
 import { isErrorNamed } from '../../protocol/errors';
 
 /** Characters of an unused candidate's text kept in the trace. */
@@ -26,6 +28,11 @@ export interface RetrieveOptions {
   parse?: ParseOptions;
   /** Which searches rank the chunks (checked names: searchers.ts); default keyword and front page. */
   searchers?: readonly AvailableSearcher[];
+  /** What embeds chunks and the query for vector_search / hybrid_search. */
+  embedder?: Embedder;
+  /** Where chunk vectors are kept (default: this process's memory). */
+  vectorStore?: VectorStore;
+  signal?: AbortSignal;
 }
 
 export interface RetrievedDocument {
@@ -47,6 +54,8 @@ export interface Retrieval {
   errors: string[];
   /** Files of a type that is not a document (the Assistant leaves them out silently, as upstream). */
   unsupported: string[];
+  /** How the search went otherwise than asked (vector search not possible, so keyword search alone), for the trace. */
+  notes: string[];
   durationMs: number;
 }
 
@@ -74,8 +83,9 @@ export function searchIndexes(
   query: string,
   budgetTokens: number,
   searchers: readonly AvailableSearcher[] = DEFAULT_RAG_SEARCHERS,
-): Omit<Retrieval, 'errors' | 'unsupported' | 'durationMs'> {
-  const result = searchDocuments(docs, query, budgetTokens, searchPlan(searchers));
+  vectors?: Float64Array[],
+): Omit<Retrieval, 'errors' | 'unsupported' | 'notes' | 'durationMs'> {
+  const result = searchDocuments(docs, query, budgetTokens, searchPlan(searchers), vectors);
   const used = result.ranking.filter((r) => r.usedText !== undefined);
   const unused = result.ranking.filter((r) => r.usedText === undefined).slice(0, UNUSED_LISTED);
   const shown =
@@ -116,10 +126,32 @@ export async function retrieve(
   opts: RetrieveOptions = {},
 ): Promise<Retrieval> {
   const started = performance.now();
-  const pageSize = opts.parserPageSize ?? DEFAULT_PARSER_PAGE_SIZE;
-  const { docs, errors, unsupported } = await loadIndexes(files, pageSize, opts.parse);
-  const found = searchIndexes(docs, query, opts.maxRefTokens ?? DEFAULT_MAX_REF_TOKEN, opts.searchers);
-  return { ...found, errors, unsupported, durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
+  const { docs, errors, unsupported } = await loadIndexes(
+    files,
+    opts.parserPageSize ?? DEFAULT_PARSER_PAGE_SIZE,
+    opts.parse,
+  );
+  const budget = opts.maxRefTokens ?? DEFAULT_MAX_REF_TOKEN;
+  const notes: string[] = [];
+  let searchers = opts.searchers ?? DEFAULT_RAG_SEARCHERS;
+  let scores: Float64Array[] | undefined;
+  // Vectors only when the search ranks (a question, and more text than the budget): otherwise nothing is embedded.
+  const ranks = query.trim() && docs.reduce((sum, d) => sum + d.totalTokens, 0) > budget;
+  if (searchPlan(searchers).vector && ranks) {
+    try {
+      if (!opts.embedder) throw new Error('this model makes no embeddings');
+      scores = await vectorScores(docs, query, opts.embedder, opts.vectorStore, opts.signal);
+    } catch (e) {
+      if (opts.signal?.aborted) throw e;
+      // The question is still answered: by keyword search, and the trace says why.
+      notes.push(
+        `Vector search was not possible (${e instanceof Error ? e.message : String(e)}); searched by keyword.`,
+      );
+      searchers = DEFAULT_RAG_SEARCHERS;
+    }
+  }
+  const found = searchIndexes(docs, query, budget, searchers, scores);
+  return { ...found, errors, unsupported, notes, durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
 }
 
 /** What a retrieval puts into the trace (the `retrieval` event, less what the emitter stamps): `notes` are the

@@ -7,7 +7,8 @@
 //   front-page chunk ranking first; chunks are then taken in that order until the budget is spent, the one that
 //   overflows cut to the tokens left. The chosen chunks go into the prompt in document order.
 // With one searcher, as upstream: keyword_search alone ranks by BM25 only (and takes the documents' beginnings when
-// no chunk holds a query term); front_page_search alone takes the pinned chunks and nothing else.
+// no chunk holds a query term); front_page_search alone takes the pinned chunks and nothing else. With vector scores
+// (vector_search, hybrid_search), the vector ranking (every chunk by similarity) is one more list in the fusion.
 import { truncateTokens } from '../../llm/tokens';
 import { bm25Scores } from './bm25';
 import type { IndexedDocument } from './index-cache';
@@ -25,7 +26,8 @@ export type SearchMode = 'all' | 'front' | 'ranked';
 export interface RankedChunk {
   doc: number;
   chunk: number;
-  /** The chunk's BM25 score for the query (0 when no query term occurs in it). */
+  /** The chunk's BM25 score for the query (0 when no query term occurs in it); its cosine similarity to the query
+   *  when vector search ranks without keyword search. */
   score: number;
   /** Put first by the front-page search. */
   pinned: boolean;
@@ -130,6 +132,112 @@ function topK(items: Int32Array, k: number, before: (a: number, b: number) => nu
   return top;
 }
 
+/** front_page_search: the first chunks of a single document, when they take at most a quarter of the budget. */
+function frontPinned(docs: readonly IndexedDocument[], budget: number, front: boolean): Set<number> {
+  const pinned = new Set<number>();
+  if (!front || docs.length !== 1) return pinned;
+  const chunks = docs[0]!.chunks;
+  for (let i = 0; i < Math.min(FRONT_PAGE_CHUNKS, chunks.length); i++) {
+    if (budget < chunks[i]!.tokens * FRONT_PAGE_CHUNKS * 2) break;
+    pinned.add(i);
+  }
+  return pinned;
+}
+
+/** Chunk indexes 0..n-1 best first under `before`, made lazily: a partial sort of the best, the rest sorted only
+ *  when they are asked for. */
+function* lazyOrder(n: number, before: (a: number, b: number) => number): Generator<number> {
+  const all = new Int32Array(n);
+  for (let g = 0; g < n; g++) all[g] = g;
+  const top = topK(all, PARTIAL_RANK, before);
+  yield* top;
+  if (n > top.length) yield* Array.from(all).sort(before).slice(top.length);
+}
+
+/** Keyword hits beyond which the hybrid ranking sorts every chunk instead of placing each hit (a query of common
+ *  words). */
+const PLACED_HITS = 256;
+
+/**
+ * Chunks in fused order when vector search takes part: every chunk gets 1/(rank + 61) from the vector ranking and,
+ * with keyword search, each chunk holding a query term from the BM25 ranking (only those: ranked in document order,
+ * the others would outweigh what the vectors found with nothing but their place in the file); pinned front-page
+ * chunks first. Made lazily: the chunks without a keyword hit keep their vector order, so only the hits need their
+ * vector rank, and the two lists are merged.
+ */
+function* vectorFusedOrder(
+  docs: readonly IndexedDocument[],
+  scores: Float64Array[],
+  similarity: Float64Array[],
+  keyword: boolean,
+  budget: number,
+  front: boolean,
+): Generator<RankedChunk> {
+  const offsets: number[] = [];
+  let n = 0;
+  for (const d of docs) {
+    offsets.push(n);
+    n += d.chunks.length;
+  }
+  const flat = new Float64Array(n);
+  const sim = new Float64Array(n);
+  docs.forEach((_, d) => {
+    flat.set(scores[d]!, offsets[d]);
+    sim.set(similarity[d]!.subarray(0, docs[d]!.chunks.length), offsets[d]);
+  });
+  const entry = (g: number, pinned: boolean, fused: number): RankedChunk => {
+    let doc = docs.length - 1;
+    while (offsets[doc]! > g) doc--;
+    return { doc, chunk: g - offsets[doc]!, score: keyword ? flat[g]! : sim[g]!, pinned, fused };
+  };
+  const pinned = frontPinned(docs, budget, front);
+  for (const g of pinned) yield entry(g, true, Infinity);
+  const byVector = (a: number, b: number) => sim[b]! - sim[a]! || a - b;
+  const hits: number[] = [];
+  if (keyword) for (let g = 0; g < n; g++) if (flat[g]! > 0) hits.push(g);
+  const rrf = (rank: number) => 1 / (rank + 1 + RRF_K);
+
+  if (hits.length > PLACED_HITS) {
+    // Many hits: both ranks of every chunk, by sorting.
+    const fused = new Float64Array(n);
+    Array.from(fused.keys())
+      .sort(byVector)
+      .forEach((g, r) => (fused[g] = rrf(r)));
+    hits.sort((a, b) => flat[b]! - flat[a]! || a - b).forEach((g, r) => (fused[g] = fused[g]! + rrf(r)));
+    for (const g of lazyOrder(n, (a, b) => fused[b]! - fused[a]! || a - b))
+      if (!pinned.has(g)) yield entry(g, false, fused[g]!);
+    return;
+  }
+  // Few hits: each hit's fused score from its two ranks (its vector rank counted), best first.
+  hits.sort((a, b) => flat[b]! - flat[a]! || a - b);
+  const hitFused = new Map<number, number>();
+  hits.forEach((g, r) => {
+    let vectorRank = 0;
+    const own = sim[g]!;
+    for (let o = 0; o < n; o++) if (sim[o]! > own || (sim[o] === own && o < g)) vectorRank++;
+    hitFused.set(g, rrf(r) + rrf(vectorRank));
+  });
+  const placed = [...hitFused.keys()].sort((a, b) => hitFused.get(b)! - hitFused.get(a)! || a - b);
+  let next = 0;
+  let rank = 0;
+  for (const g of lazyOrder(n, byVector)) {
+    const fused = rrf(rank++);
+    if (hitFused.has(g)) continue;
+    while (next < placed.length) {
+      const h = placed[next]!;
+      const f = hitFused.get(h)!;
+      if (f < fused || (f === fused && h > g)) break;
+      next++;
+      if (!pinned.has(h)) yield entry(h, false, f);
+    }
+    if (!pinned.has(g)) yield entry(g, false, fused);
+  }
+  for (; next < placed.length; next++) {
+    const h = placed[next]!;
+    if (!pinned.has(h)) yield entry(h, false, hitFused.get(h)!);
+  }
+}
+
 /**
  * Chunks in fused order, made lazily (only as many as the budget and the trace take): pinned front-page chunks first,
  * then the keyword list, which ranks every chunk by BM25 score (ties, and chunks without a query term, in document
@@ -156,14 +264,7 @@ function* fusedOrder(
     while (offsets[doc]! > g) doc--;
     return { doc, chunk: g - offsets[doc]!, score: flat[g]!, pinned, fused };
   };
-  const pinned = new Set<number>();
-  if (plan.frontPage && docs.length === 1) {
-    const chunks = docs[0]!.chunks;
-    for (let i = 0; i < Math.min(FRONT_PAGE_CHUNKS, chunks.length); i++) {
-      if (budget < chunks[i]!.tokens * FRONT_PAGE_CHUNKS * 2) break;
-      pinned.add(i);
-    }
-  }
+  const pinned = frontPinned(docs, budget, plan.frontPage);
   for (const g of pinned) yield entry(g, true, Infinity);
   if (!plan.keyword) return;
   if (!terms.length) {
@@ -203,6 +304,8 @@ export function searchDocuments(
   query: string,
   budgetTokens = DEFAULT_MAX_REF_TOKEN,
   plan: SearchPlan = DEFAULT_SEARCH_PLAN,
+  /** Per document, each chunk's cosine similarity to the query (vectors.ts): with plan.vector, one more ranking. */
+  vectorScores?: Float64Array[],
 ): SearchResult {
   const terms = queryTerms(query);
   const scores = bm25Scores(
@@ -225,14 +328,18 @@ export function searchDocuments(
     mode = 'all';
     ranking = documentOrder(docs, scores);
     usedTokens = fill(docs, ranking, budgetTokens).used;
-  } else if (!plan.frontPage && !scores.some((s) => s.some((x) => x > 0))) {
+  } else if (!plan.frontPage && !(plan.vector && vectorScores) && !scores.some((s) => s.some((x) => x > 0))) {
     // Keyword search alone, and no chunk holds a query term: the documents' beginnings, as for no query.
     mode = 'front';
     ranking = documentOrder(docs, scores);
     usedTokens = frontParts(docs, ranking, budgetTokens);
   } else {
     mode = 'ranked';
-    const filled = fill(docs, fusedOrder(docs, scores, terms, budgetTokens, plan), budgetTokens, UNUSED_LISTED);
+    const order =
+      plan.vector && vectorScores
+        ? vectorFusedOrder(docs, scores, vectorScores, plan.keyword, budgetTokens, plan.frontPage)
+        : fusedOrder(docs, scores, terms, budgetTokens, plan);
+    const filled = fill(docs, order, budgetTokens, UNUSED_LISTED);
     ranking = filled.considered;
     usedTokens = filled.used;
   }

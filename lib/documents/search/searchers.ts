@@ -1,33 +1,28 @@
 // Which searches rank the chunks: Qwen-Agent's `rag_searchers`, by upstream's names. `keyword_search` is BM25 over
-// the chunks' terms, `front_page_search` puts the first two chunks of a single document first; given both (the
-// default) their rankings are fused by reciprocal rank, as upstream's hybrid search fuses its sub-searchers.
-//
-// `vector_search` and `hybrid_search` need embeddings stored beside the chunks, which come with the vector store:
-// until then they are refused by name, here, so that an agent asking for them fails when it is made rather than
-// searching some other way. Adding one means a ranking list in search.ts's fused order and its name moving from
-// COMING_SEARCHERS to AVAILABLE_SEARCHERS.
+// the chunks' terms, `front_page_search` puts the first two chunks of a single document first, `vector_search` ranks
+// by the cosine of the chunks' embeddings to the question's (vectors.ts), and `hybrid_search` is keyword and vector
+// search together; given several, their rankings are fused by reciprocal rank, as upstream's hybrid search fuses its
+// sub-searchers (search.ts). No imports: the settings check names without loading the search.
 
 /** Every searcher name upstream accepts. */
 export const RAG_SEARCHER_NAMES = ['keyword_search', 'front_page_search', 'vector_search', 'hybrid_search'] as const;
 export type RagSearcherName = (typeof RAG_SEARCHER_NAMES)[number];
 
-/** The searchers this version has. */
-export const AVAILABLE_SEARCHERS = ['keyword_search', 'front_page_search'] as const;
-export type AvailableSearcher = (typeof AVAILABLE_SEARCHERS)[number];
-
-/** Upstream's searchers that wait for embeddings. */
-const COMING_SEARCHERS: readonly string[] = ['vector_search', 'hybrid_search'];
+/** The searchers this version has: all of upstream's. */
+export const AVAILABLE_SEARCHERS = RAG_SEARCHER_NAMES;
+export type AvailableSearcher = RagSearcherName;
 
 /** Upstream's DEFAULT_RAG_SEARCHERS. */
 export const DEFAULT_RAG_SEARCHERS: readonly AvailableSearcher[] = ['keyword_search', 'front_page_search'];
 
-/** How the chunks are ranked: by BM25 keyword score, with the front page pinned first, or both. */
+/** How the chunks are ranked: by BM25 keyword score, by vector similarity, with the front page pinned first. */
 export interface SearchPlan {
   keyword: boolean;
   frontPage: boolean;
+  vector: boolean;
 }
 
-export const DEFAULT_SEARCH_PLAN: SearchPlan = { keyword: true, frontPage: true };
+export const DEFAULT_SEARCH_PLAN: SearchPlan = { keyword: true, frontPage: true, vector: false };
 
 /** A retrieval setting that cannot be honoured, with what to write instead. */
 export class RagSettingError extends Error {
@@ -46,11 +41,6 @@ export function ragSearchers(value: unknown, where = 'rag_searchers'): Available
     throw new RagSettingError(`${where} is empty: name at least one of ${quoted(AVAILABLE_SEARCHERS)}.`);
   const out: AvailableSearcher[] = [];
   for (const name of list) {
-    if (COMING_SEARCHERS.includes(name))
-      throw new RagSettingError(
-        `${where}: "${name}" is not available yet (vector and hybrid search need embeddings stored beside the ` +
-          `chunks, which this version does not keep). Use ${quoted(AVAILABLE_SEARCHERS)}.`,
-      );
     if (!(AVAILABLE_SEARCHERS as readonly string[]).includes(name))
       throw new RagSettingError(
         `${where}: "${name}" is not a searcher. The searchers are ${quoted(RAG_SEARCHER_NAMES)}.`,
@@ -61,7 +51,12 @@ export function ragSearchers(value: unknown, where = 'rag_searchers'): Available
 }
 
 export function searchPlan(searchers: readonly AvailableSearcher[]): SearchPlan {
-  return { keyword: searchers.includes('keyword_search'), frontPage: searchers.includes('front_page_search') };
+  const has = (n: AvailableSearcher) => searchers.includes(n);
+  return {
+    keyword: has('keyword_search') || has('hybrid_search'),
+    frontPage: has('front_page_search'),
+    vector: has('vector_search') || has('hybrid_search'),
+  };
 }
 
 function listFromText(text: string, where: string): unknown {

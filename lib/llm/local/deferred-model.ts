@@ -3,6 +3,7 @@
 // loads none of the local model's code, and a server that never runs a local model never loads it.
 import type { Pricing } from '../../protocol/events';
 import type { FncallMode } from '../../protocol/enums';
+import type { Embedder } from '../embeddings';
 import type { ChatModel, ChatRequest, LlmCallResult, LlmEventSink } from '../model';
 import type { LocalChatModel, LocalModelOptions } from './local-model';
 import { localModelName } from './model-name';
@@ -39,6 +40,15 @@ export class DeferredLocalModel implements ChatModel {
       ({ LocalChatModel }) => new LocalChatModel({ ...this.options, model: this.model, fncallMode: this.fncallMode }),
     );
     return this.made;
+  }
+
+  /** The local model's embedder, its GGUF loaded on the first embed(). */
+  embedder(model?: string): Embedder {
+    const name = model?.trim();
+    return {
+      id: `local:${name || this.file.split(/[\\/]/).pop()}`,
+      embed: async (texts) => (await this.local()).embedder(name).embed(texts),
+    };
   }
 
   async chat(req: ChatRequest, onEvent?: LlmEventSink): Promise<LlmCallResult> {

@@ -133,6 +133,7 @@ function loaded(path, opts) {
 
 async function dispose(entry) {
   await entry.queue;
+  if (entry.embedding) await (await entry.embedding.catch(() => undefined))?.dispose();
   entry.chat.dispose?.();
   await entry.context.dispose();
   await entry.model.dispose();
@@ -284,6 +285,26 @@ async function chat(msg, signal) {
   });
 }
 
+/** One vector per text (an embedding context beside the chat's, made on first use); a text longer than that
+ *  context is cut to its first tokens, as embedding servers truncate. Serial with the model's generations. */
+async function embed(msg) {
+  const entry = await loaded(msg.path, msg.load);
+  entry.embedding ??= entry.model.createEmbeddingContext({
+    contextSize: entry.context.contextSize,
+    threads: msg.load.threads,
+  });
+  const context = await entry.embedding;
+  return serial(entry, async () => {
+    const vectors = [];
+    for (const text of msg.texts) {
+      const tokens = entry.model.tokenize(text);
+      const { vector } = await context.getEmbeddingFor(tokens.slice(0, context.contextSize ?? tokens.length));
+      vectors.push(Float32Array.from(vector));
+    }
+    return vectors;
+  });
+}
+
 async function handle(msg) {
   switch (msg.op) {
     case 'load':
@@ -292,6 +313,8 @@ async function handle(msg) {
       const controller = controllers.get(msg.id);
       return chat(msg, controller.signal);
     }
+    case 'embed':
+      return embed(msg);
     case 'count': {
       const entry = await loaded(msg.path, msg.load);
       return entry.model.tokenize(msg.text, false).length;

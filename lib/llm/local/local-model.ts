@@ -10,6 +10,7 @@ import type { LlmRequest, Usage } from '../../protocol/events';
 import { isModelServiceError, ModelInputError, ModelServiceError } from '../errors';
 import { functionsToText, getFncallFormat } from '../fncall';
 import type { FncallFormat } from '../fncall/types';
+import type { Embedder } from '../embeddings';
 import type { ChatModel, ChatRequest, GenerateCfg, LlmCallResult, LlmEventSink } from '../model';
 import { toWireMessages, toWireTools } from '../oai-wire';
 import { abortError } from '../retry';
@@ -112,6 +113,18 @@ export class LocalChatModel implements ChatModel {
   /** Loads the model (once per file) and says how it runs: context size, GPU, whether its template has tools. */
   info(): Promise<LoadedModelInfo> {
     return this.host.load(this.file, this.loadOptions);
+  }
+
+  /** Vectors from this model's GGUF, or from `model`: another .gguf file in the same folder (a name, no path). */
+  embedder(model?: string): Embedder {
+    const name = model?.trim();
+    if (name && (path.basename(name) !== name || !name.toLowerCase().endsWith('.gguf')))
+      throw new ModelInputError(`The embedding model "${name}" is not a .gguf file name in the models folder.`);
+    const file = name ? path.join(path.dirname(this.file), name) : this.file;
+    return {
+      id: `local:${path.basename(file)}`,
+      embed: (texts) => this.host.embed(file, this.loadOptions, [...texts]),
+    };
   }
 
   /** Exact token count of `text` in the model's tokenizer. */

@@ -3,6 +3,8 @@
 // so one worker, holding every loaded model) serves the whole process: localModelHost().
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { coreFile } from '../../config/core-files';
+import { isMissingPackage, MissingPackageError } from '../../config/optional-package';
 import { processWide } from '../../config/process-wide';
 import { ModelServiceError } from '../errors';
 import type { HostRequest, LoadedModelInfo, LoadOptions, WorkerChatResult, WorkerMessage } from './worker-protocol';
@@ -22,7 +24,7 @@ export interface LocalModelHostOptions {
 }
 
 function defaultWorkerScript(): string {
-  return path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'llm', 'local', 'llama-worker.mjs');
+  return coreFile('lib', 'llm', 'local', 'llama-worker.mjs');
 }
 
 export class LocalModelHost {
@@ -56,6 +58,11 @@ export class LocalModelHost {
   /** One generation; chunks stream to `onChunk`; aborting `signal` stops it at the next token. */
   chat(req: ChatRequest, onChunk: (chunk: Chunk) => void, signal?: AbortSignal): Promise<WorkerChatResult> {
     return this.request<WorkerChatResult>({ op: 'chat', ...req }, onChunk, signal);
+  }
+
+  /** One embedding per text, made by the model at `file` (loaded once, as for chat). */
+  embed(file: string, load: LoadOptions, texts: string[]): Promise<Float32Array[]> {
+    return this.request<Float32Array[]>({ op: 'embed', path: file, load, texts });
   }
 
   /** Tokens of `text` in the model's own tokenizer (special-token markup counted as plain text). */
@@ -113,7 +120,13 @@ export class LocalModelHost {
       if (msg.type === 'done') p.resolve(msg.value);
       else p.reject(Object.assign(new Error(msg.error.message), { name: msg.error.name }));
     });
-    worker.on('error', (e) => fail(new ModelServiceError(`The local model worker failed: ${e.message}`, { cause: e })));
+    worker.on('error', (e) =>
+      fail(
+        isMissingPackage(e, 'node-llama-cpp')
+          ? new MissingPackageError('node-llama-cpp', 'Running a local GGUF model', { cause: e })
+          : new ModelServiceError(`The local model worker failed: ${e.message}`, { cause: e }),
+      ),
+    );
     worker.on('exit', (code) => fail(new ModelServiceError(`The local model worker stopped (exit code ${code}).`)));
     this.worker = worker;
     return worker;

@@ -67,6 +67,8 @@ export type HostRequest =
       sampling: SamplingOptions;
     }
   | { op: 'count'; id: number; path: string; load: LoadOptions; text: string }
+  /** One vector per text (Float32Array each), from the model's embedding context. */
+  | { op: 'embed'; id: number; path: string; load: LoadOptions; texts: string[] }
   | {
       op: 'count-prompt';
       id: number;
