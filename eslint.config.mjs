@@ -64,6 +64,21 @@ const instanceofError = {
     "Match an error by its name (isErrorNamed(e, 'XError') from lib/protocol/errors.ts) or its status/code: a class from another bundle is not this one.",
 };
 
+// Configuration is passed in (docs/development.md, "Configuration"): the composition root reads the environment once
+// (lib/server/app-config.ts for the app; a script's or a bench's main) and hands each service its part. Nothing in
+// lib/, tools/ or app/ below it calls loadConfig; lib/http/startup.ts is the server's start check, which only tries
+// the configuration before the first request, and tools/settings.ts the root of a plain Node script that makes agents
+// without passing settings (examples/). Tests are roots of their own.
+const CONFIG_ROOTS = ['lib/config/index.ts', 'lib/server/app-config.ts', 'lib/http/startup.ts', 'tools/settings.ts'];
+const configMessage =
+  'Take the configuration as a parameter: only the composition root (lib/server/app-config.ts) calls loadConfig; see docs/development.md "Configuration".';
+const loadConfigCalls = [
+  "CallExpression[callee.name='loadConfig']",
+  "CallExpression[callee.property.name='loadConfig']",
+  "ImportSpecifier[imported.name='loadConfig']",
+  "Property[key.name='loadConfig'][parent.type='ObjectPattern']",
+].map((selector) => ({ selector, message: configMessage }));
+
 const ZOD = { name: 'zod', message: "Import { z } from lib/protocol/zod.ts (zod configured for the page's CSP)." };
 
 const config = [
@@ -92,12 +107,19 @@ const config = [
   {
     files: ['lib/**/*.ts', 'tools/**/*.ts', 'app/**/*.ts', 'proxy.ts', 'instrumentation.ts'],
     ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', instanceofError, ...loadConfigCalls] },
+  },
+  {
+    files: CONFIG_ROOTS,
     rules: { 'no-restricted-syntax': ['error', instanceofError] },
   },
   {
     files: ['components/**/*.tsx', 'app/**/*.tsx'],
     ignores: ['**/*.test.tsx'],
-    rules: { ...pageTextRules, 'no-restricted-syntax': [...pageTextRules['no-restricted-syntax'], instanceofError] },
+    rules: {
+      ...pageTextRules,
+      'no-restricted-syntax': [...pageTextRules['no-restricted-syntax'], instanceofError, ...loadConfigCalls],
+    },
   },
   {
     // lib/protocol/zod.ts configures zod once (jitless: the page's CSP forbids eval); every schema imports z from there.

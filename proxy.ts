@@ -8,7 +8,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { BodyTooLargeError, declaredLength } from '@/lib/http/body';
 import { checkRequest, type RequestKind } from '@/lib/http/check';
-import { loadConfig } from '@/lib/config';
+import { appConfig } from '@/lib/server/app-config';
 import { MESSAGE_BODY_MAX_BYTES, newNonce, pageCsp } from '@/lib/http/headers';
 import { requestPolicy } from '@/lib/http/policy';
 import { problem, refusalResponse } from '@/lib/http/respond';
@@ -25,7 +25,7 @@ function kindOf(request: NextRequest): RequestKind {
 
 export async function proxy(request: NextRequest): Promise<Response> {
   const kind = kindOf(request);
-  const policy = requestPolicy();
+  const policy = requestPolicy(appConfig().http);
   const refusal = checkRequest(request, policy, kind);
   if (refusal) {
     const answer = refusalResponse(refusal, request, policy.publicOrigin);
@@ -46,7 +46,7 @@ export async function proxy(request: NextRequest): Promise<Response> {
 
   if (kind !== 'page' && kind !== 'sign-in') return NextResponse.next();
   const nonce = newNonce();
-  const csp = pageCsp(nonce, process.env.NODE_ENV === 'development', loadConfig().http.imageHosts);
+  const csp = pageCsp(nonce, process.env.NODE_ENV === 'development', appConfig().http.imageHosts);
   // Next reads the nonce for its own scripts from the request's CSP header; the layout reads x-nonce.
   const headers = new Headers(request.headers);
   headers.set('x-nonce', nonce);

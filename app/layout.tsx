@@ -3,7 +3,7 @@ import { headers } from 'next/headers';
 import { NextIntlClientProvider } from 'next-intl';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { ImageHostsProvider } from '@/components/chat/answer-image';
-import { loadConfig } from '@/lib/config';
+import { appConfig } from '@/lib/server/app-config';
 import { guardPage } from './actions/guard';
 import './globals.css';
 
@@ -32,7 +32,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         {/* The catalog of the request's locale reaches the client components from here. */}
         <NextIntlClientProvider>
           {/* IMAGE_HOSTS: whose images answers show without a click (the CSP's img-src lists the same). */}
-          <ImageHostsProvider hosts={loadConfig().http.imageHosts}>{children}</ImageHostsProvider>
+          <ImageHostsProvider hosts={appConfig().http.imageHosts}>{children}</ImageHostsProvider>
         </NextIntlClientProvider>
       </body>
     </html>

@@ -12,8 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../lib/config';
 import { probePython } from '../lib/sandbox/bwrap';
-import { currentSharedPool, shutdownSharedPool } from '../lib/sandbox/pool';
-import { createTool, runTool } from '../tools';
+import { createTool, runTool, toolSettings, type ToolSettings } from '../tools';
 import '../tools'; // registers the builtin tools
 import { codeWorkDir } from '../tools/code-interpreter';
 import { flag } from './support/flags';
@@ -34,7 +33,10 @@ const PANDAS = "import pandas as pd\nprint(int(pd.DataFrame({'a': range(100_000)
 const PANDAS_OUT = '4999950000\n';
 
 let conversation = 0;
-const ctxFor = (id: string) => ({ files: [], lang: 'en' as const, messages: [], conversationId: id });
+/** The backend's settings (its sandbox and pool), made from the environment when its bench starts. */
+let settings: ToolSettings | undefined;
+const ctxFor = (id: string) => ({ files: [], lang: 'en' as const, messages: [], conversationId: id, settings });
+const workDir = (id: string) => codeWorkDir(settings!.dataDir, id);
 
 async function toolCall(id: string, code: string, expected: string): Promise<void> {
   const r = await runTool(createTool('code_interpreter'), JSON.stringify({ code }), ctxFor(id));
@@ -77,8 +79,9 @@ async function warm(backend: string, python: string, label: string, code: string
 }
 
 async function bench(backend: 'python' | 'pyodide', python: string): Promise<void> {
-  shutdownSharedPool();
+  settings?.sandbox.shutdown();
   process.env.CODE_INTERPRETER_BACKEND = backend;
+  settings = toolSettings(loadConfig());
   console.log(`\nbackend ${backend}:`);
 
   // (1) cold start: a new conversation's first call, through the tool (a new sandbox, then print(1)).
@@ -88,16 +91,16 @@ async function bench(backend: 'python' | 'pyodide', python: string): Promise<voi
     const t0 = performance.now();
     await toolCall(id, 'print(1)', '1\n');
     cold.push(performance.now() - t0);
-    currentSharedPool()?.reset(codeWorkDir(id));
+    settings.sandbox.currentPool?.reset(workDir(id));
   }
   console.log(`  cold start (first call of a conversation): median ${ms(median(cold))} (${cold.map(ms).join(', ')})`);
 
   // (2) warm calls.
   const id = await warm(backend, python, 'print(1)', 'print(1)', '1\n');
-  const idle = (await currentSharedPool()?.interpreterOf(codeWorkDir(id)))?.rss();
+  const idle = (await settings.sandbox.currentPool?.interpreterOf(workDir(id)))?.rss();
   if (backend === 'python') {
     const pandasId = await warm(backend, python, 'pandas sum', PANDAS, PANDAS_OUT);
-    const busy = (await currentSharedPool()?.interpreterOf(codeWorkDir(pandasId)))?.rss();
+    const busy = (await settings.sandbox.currentPool?.interpreterOf(workDir(pandasId)))?.rss();
     console.log(`  memory per interpreter (RSS): ${mb(idle)} after print(1); ${mb(busy)} with pandas imported`);
   } else console.log(`  memory per interpreter (RSS): ${mb(idle)} after print(1)`);
 }
@@ -118,11 +121,11 @@ async function main() {
     }
     await bench(backend, python);
   }
-  shutdownSharedPool();
+  settings?.sandbox.shutdown();
 }
 
 main().catch((err) => {
   console.error(err);
-  shutdownSharedPool();
+  settings?.sandbox.shutdown();
   process.exit(1);
 });

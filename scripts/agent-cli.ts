@@ -4,11 +4,7 @@ import { parseArgs } from 'node:util';
 import { FnCallAgent, ReActChat, type AgentEvent } from '../lib/agent';
 import { fncallModeFrom, loadConfig } from '../lib/config';
 import { createChatModel } from '../lib/llm';
-import { TOOL_REGISTRY, unavailableReason } from '../tools';
-import { allowLocalFileStaging } from '../tools/file-access';
-
-// The CLI's messages come from its own user, so file-aware tools may copy any local path they name.
-allowLocalFileStaging();
+import { TOOL_REGISTRY, toolSettings, unavailableReason } from '../tools';
 
 const USAGE = `usage: npm run agent -- [--agent fncall|react] [--fncall native|nous|qwen] [--tool NAME]... [--system TEXT] [--json] "message"
   --agent    fncall (default) or react
@@ -55,9 +51,11 @@ async function main(): Promise<number> {
       2,
     );
   }
+  // The CLI's messages come from its own user, so file-aware tools may copy any local path they name.
+  const settings = toolSettings(config, { allowLocalPaths: true });
   const tools = values.tool?.length
     ? values.tool
-    : [...TOOL_REGISTRY].filter(([, cls]) => !unavailableReason(cls)).map(([name]) => name);
+    : [...TOOL_REGISTRY].filter(([, cls]) => !unavailableReason(cls, settings)).map(([name]) => name);
   for (const t of tools)
     if (!TOOL_REGISTRY.has(t)) fail(`unknown tool "${t}"; registered: ${[...TOOL_REGISTRY.keys()].join(', ')}`);
 
@@ -72,6 +70,7 @@ async function main(): Promise<number> {
       functionList: tools,
       systemMessage: values.system,
       maxLlmCalls: config.maxLlmCallsPerRun,
+      toolSettings: settings,
     });
   } catch (e) {
     fail((e as Error).message);

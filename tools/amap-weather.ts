@@ -1,9 +1,10 @@
 // `amap_weather`: Qwen-Agent's weather tool, through AMap's web service (AMAP_TOKEN, upstream's variable; AMAP_URL
 // for another address of the same API). The place is looked up by AMap's own geocoding (its adcode), then its live
 // weather is asked for. Offered only when the key is configured. Only the configured address is ever reached.
-import { loadConfig, type AmapEnvConfig } from '../lib/config';
+import type { AmapEnvConfig } from '../lib/config';
 import { BaseTool, type ToolContext } from './base-tool';
 import { registerTool } from './registry';
+import { settingsOf, type ToolSettings } from './settings';
 
 const TIMEOUT_MS = 15_000;
 
@@ -41,13 +42,13 @@ export class AmapWeather extends BaseTool {
   };
 
   /** Not offered to the model until AMAP_TOKEN is set. */
-  static unavailableReason(): string | undefined {
-    return loadConfig().web.amap ? undefined : 'no AMap key: set AMAP_TOKEN in the server environment.';
+  static unavailableReason(settings: ToolSettings): string | undefined {
+    return settings.amap ? undefined : 'no AMap key: set AMAP_TOKEN in the server environment.';
   }
 
   async call(params: string, ctx: ToolContext) {
     const { location } = this.parseArgs<{ location: string }>(params);
-    const cfg = loadConfig().web.amap;
+    const cfg = settingsOf(ctx).amap;
     if (!cfg) throw new Error('amap_weather is not configured: set AMAP_TOKEN in the server environment.');
     const place = location.trim();
     if (!place) throw new Error('The location is empty.');

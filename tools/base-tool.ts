@@ -3,6 +3,7 @@ import type { RetrievalStep, ToolFile } from '../lib/protocol/events';
 import type { ContentItem, FunctionDef, Lang, Message } from '../lib/llm/schema';
 import { hasChinese } from '../lib/llm/schema';
 import { parseToolArgs } from './args';
+import type { ToolSettings } from './settings';
 
 export interface ToolContext {
   signal?: AbortSignal;
@@ -18,6 +19,9 @@ export interface ToolContext {
   stagingErrors?: string[];
   /** Reports a step of the tool's work into the run's trace; the agent stamps it (run, iteration, clock, call id). */
   emit?: (event: ToolEvent) => void;
+  /** What the tool takes from the configuration (where files are kept, the sandbox, web search…): the agent's
+   *  (AgentOptions.toolSettings); unset, the environment's, read once (tools/settings.ts). */
+  settings?: ToolSettings;
 }
 
 /** What a tool may put into the trace: a retrieval step (the retrieval tool's search). */
@@ -92,9 +96,10 @@ export abstract class BaseTool {
 
   /**
    * What the tool finds out before the model first sees it, when its description depends on the host (which
-   * Python code_interpreter runs). A run awaits it before its first model call. It does not throw: call() reports.
+   * Python code_interpreter runs). A run awaits it, with the agent's settings, before its first model call. It does
+   * not throw: call() reports.
    */
-  prepare?(): Promise<void>;
+  prepare?(settings: ToolSettings): Promise<void>;
 
   /** What the model sees of this tool. */
   get function(): FunctionDef {

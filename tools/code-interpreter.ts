@@ -1,21 +1,20 @@
 // `code_interpreter`: Qwen-Agent's Python sandbox, run with CPython in bubblewrap or with Pyodide in a sandboxed
 // child process (lib/sandbox) instead of a Jupyter kernel in Docker. One warm interpreter per conversation; its work
 // directory holds the conversation's files and whatever the code writes.
-import { loadConfig, type CodeInterpreterConfig } from '../lib/config';
 import type { BackendChoice, BackendName } from '../lib/sandbox/backend';
 import type { WrittenFile } from '../lib/sandbox/files';
-import type { InterpreterPool } from '../lib/sandbox/pool';
 import { ToolOutputWithFiles, type ToolContext, type ToolOutput } from './base-tool';
 import { parseToolArgs } from './args';
 import { ToolArgumentsError } from './errors';
 import { BaseToolWithFileAccess, defaultWorkDir, safeFileName } from './file-access';
 import { registerTool } from './registry';
+import { settingsOf, type ToolSettings } from './settings';
 
 export const CODE_INTERPRETER = 'code_interpreter';
 
-/** Where a conversation's code_interpreter files live (what app/api/artifacts serves). */
-export function codeWorkDir(conversationId: string): string {
-  return defaultWorkDir(CODE_INTERPRETER, conversationId);
+/** Where a conversation's code_interpreter files live under `dataDir` (what app/api/artifacts serves). */
+export function codeWorkDir(dataDir: string, conversationId: string): string {
+  return defaultWorkDir(dataDir, CODE_INTERPRETER, conversationId);
 }
 
 /** The same directory's folder in the blob store (lib/blob): what app/api/artifacts reads. */
@@ -40,102 +39,6 @@ export function extractCode(raw: string | Record<string, unknown>): { code: stri
   return { code: fenced ? fenced[1]! : text };
 }
 
-/** Backends chosen in this process, by configuration: the description (synchronous) says what it knows. */
-const chosen = new Map<string, BackendName>();
-const choiceKey = (c: CodeInterpreterConfig) => `${c.backend}\0${c.python}`;
-
-/**
- * Which backend runs code_interpreter here, and why the other one does not (for Settings and the tool). Loads the
- * sandbox's backend module; the probe behind it runs once per interpreter path and process.
- */
-export async function codeInterpreterBackend(): Promise<BackendChoice> {
-  const c = loadConfig().codeInterpreter;
-  const { chooseBackend } = await import('../lib/sandbox/backend');
-  const choice = chooseBackend(c.backend, c.python);
-  chosen.set(choiceKey(c), choice.backend);
-  return choice;
-}
-
-/** The backend for the current configuration if it is known without probing (or was probed already). */
-function knownBackend(): BackendName | undefined {
-  const c = loadConfig().codeInterpreter;
-  return c.backend === 'pyodide' ? 'pyodide' : chosen.get(choiceKey(c));
-}
-
-export interface CodeInterpreterInfo extends BackendChoice {
-  /** The apt command that makes the CPython backend available. */
-  install: string;
-}
-
-/** What Settings says about the backend. */
-export async function codeInterpreterInfo(): Promise<CodeInterpreterInfo> {
-  const { PYTHON_BACKEND_INSTALL } = await import('../lib/sandbox/backend');
-  return { ...(await codeInterpreterBackend()), install: PYTHON_BACKEND_INSTALL };
-}
-
-/** The sandbox loads with the first call, not with the tool (an agent offered code_interpreter may never run it). */
-async function sandbox() {
-  const [files, format, pool, backend] = await Promise.all([
-    import('../lib/sandbox/files'),
-    import('../lib/sandbox/format'),
-    import('../lib/sandbox/pool'),
-    import('../lib/sandbox/backend'),
-  ]);
-  return {
-    ...files,
-    ...format,
-    install: backend.PYTHON_BACKEND_INSTALL,
-    interpreterPool: (choice: BackendChoice) => interpreterPool(pool.sharedPool, choice),
-  };
-}
-
-function interpreterPool(
-  sharedPool: (typeof import('../lib/sandbox/pool'))['sharedPool'],
-  choice: BackendChoice,
-): InterpreterPool {
-  const c = loadConfig().codeInterpreter;
-  const startInterpreter =
-    choice.backend === 'python'
-      ? async (workDir: string) => {
-          const { CPythonInterpreter } = await import('../lib/sandbox/python-interpreter');
-          return CPythonInterpreter.start({
-            workDir,
-            python: c.python,
-            memoryMb: c.memoryMb,
-            outputChars: c.outputChars,
-            diskMb: c.diskMb,
-          });
-        }
-      : undefined;
-  return sharedPool({
-    memoryMb: c.memoryMb,
-    diskMb: c.diskMb,
-    jsHeapMb: c.jsHeapMb,
-    outputChars: c.outputChars,
-    packagesDir: c.packagesDir,
-    networkNamespace: c.networkNamespace,
-    maxInterpreters: c.maxInterpreters,
-    idleMs: c.idleMs,
-    startInterpreter,
-  });
-}
-
-/**
- * The sandbox code_interpreter runs in: the backend chosen for this configuration and the process's interpreter pool
- * (python_executor runs its one-off interpreters there too). Throws, saying how to fix it, when the CPython backend
- * was asked for by name and cannot run here.
- */
-export async function codeSandbox(): Promise<{ choice: BackendChoice; pool: InterpreterPool }> {
-  const choice = await codeInterpreterBackend();
-  const { install, interpreterPool } = await sandbox();
-  if (choice.backend === 'python' && choice.pythonProblem)
-    throw new Error(
-      `code_interpreter is set to the Python backend (CODE_INTERPRETER_BACKEND=python), which cannot run here: ` +
-        `${choice.pythonProblem}. On Debian: ${install}`,
-    );
-  return { choice, pool: interpreterPool(choice) };
-}
-
 const DESCRIPTION =
   'Python code sandbox, which can be used to execute Python code. Variables and imports persist between calls ' +
   "in the same conversation; the conversation's files are in the working directory, and files the code writes " +
@@ -153,14 +56,11 @@ function fileLines(files: WrittenFile[]): string {
 
 export class CodeInterpreterTool extends BaseToolWithFileAccess {
   name = CODE_INTERPRETER;
+  /** The backend that runs here, once prepare() found it out. */
+  private backend?: BackendName;
+
   get description(): string {
-    let backend: BackendName | undefined;
-    try {
-      backend = knownBackend();
-    } catch {
-      // a configuration error: call() reports it
-    }
-    return backend ? DESCRIPTION + PACKAGES[backend] : `${DESCRIPTION}There is no network.`;
+    return this.backend ? DESCRIPTION + PACKAGES[this.backend] : `${DESCRIPTION}There is no network.`;
   }
   parameters = {
     type: 'object',
@@ -175,9 +75,9 @@ export class CodeInterpreterTool extends BaseToolWithFileAccess {
   };
 
   /** The description names the backend's packages: find out which backend runs before the model sees it. */
-  override async prepare(): Promise<void> {
+  override async prepare(settings: ToolSettings): Promise<void> {
     try {
-      if (!knownBackend()) await codeInterpreterBackend();
+      this.backend = settings.sandbox.knownBackend() ?? (await settings.sandbox.backend()).backend;
     } catch {
       // a configuration error: call() reports it
     }
@@ -198,11 +98,14 @@ export class CodeInterpreterTool extends BaseToolWithFileAccess {
     if (!code.trim())
       throw new ToolArgumentsError('There is no code to run: give Python code as {"code": "..."} or in a ``` block.');
     const workDir = ctx.workDir ?? this.workDirFor(ctx);
-    const timeoutMs =
-      typeof this.cfg.timeout_ms === 'number' ? this.cfg.timeout_ms : loadConfig().codeInterpreter.timeoutMs;
+    const { sandbox, dataDir } = settingsOf(ctx);
+    const timeoutMs = typeof this.cfg.timeout_ms === 'number' ? this.cfg.timeout_ms : sandbox.config.timeoutMs;
 
-    const { pool } = await codeSandbox();
-    const { snapshotDir, writtenFiles, formatOutcome, artifactUrl, mimeOf } = await sandbox();
+    const { pool } = await sandbox.interpreters();
+    const [{ snapshotDir, writtenFiles, artifactUrl, mimeOf }, { formatOutcome }] = await Promise.all([
+      import('../lib/sandbox/files'),
+      import('../lib/sandbox/format'),
+    ]);
     const before = await snapshotDir(workDir);
     const outcome = await pool.run(workDir, { workDir, code, reset, timeoutMs, signal: ctx.signal });
     const written = writtenFiles(before, await snapshotDir(workDir));
@@ -214,7 +117,7 @@ export class CodeInterpreterTool extends BaseToolWithFileAccess {
     const text = parts.join('\n\n');
 
     // Files are offered to the page only from the directory the artifacts route serves.
-    const servable = ctx.conversationId !== undefined && workDir === codeWorkDir(ctx.conversationId);
+    const servable = ctx.conversationId !== undefined && workDir === codeWorkDir(dataDir, ctx.conversationId);
     if (!servable || !written.length) return text;
     const conversationId = ctx.conversationId!;
     return new ToolOutputWithFiles(

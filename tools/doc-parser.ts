@@ -6,6 +6,7 @@ import { pickFiles } from './document-files';
 import { BaseToolWithFileAccess } from './file-access';
 import { DOCUMENT_TYPES, ragSettings } from './retrieval';
 import { registerTool } from './registry';
+import { settingsOf } from './settings';
 
 export class DocParserTool extends BaseToolWithFileAccess {
   name = 'doc_parser';
@@ -25,7 +26,8 @@ export class DocParserTool extends BaseToolWithFileAccess {
     const { url } = this.parseArgs<{ url: string }>(params);
     const [file] = pickFiles([url], ctx);
     const { indexFile } = await import('../lib/documents/search'); // the parsers load only when a file is read
-    const doc = await indexFile(file!.path, ragSettings(this.cfg).parserPageSize, file!.name);
+    const { parserPageSize, parse } = ragSettings(this.cfg, settingsOf(ctx));
+    const doc = await indexFile(file!.path, parserPageSize, file!.name, parse);
     const title = doc.title ?? doc.name;
     return {
       url: doc.name,

@@ -7,14 +7,21 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolContext } from './base-tool';
 import {
-  allowLocalFileStaging,
   BaseToolWithFileAccess,
   defaultWorkDir,
   safeFileName,
   stagedFileName,
-  stageFiles,
+  stageFiles as stageWith,
 } from './file-access';
 import { runTool } from './run-tool';
+import { toolSettings } from './settings';
+import { loadConfig } from '../lib/config';
+
+/** The tool settings of the environment as the test left it (WEB_FETCH_ALLOW_PRIVATE, DATA_DIR), made as a
+ *  composition root makes them. */
+const envSettings = () => toolSettings(loadConfig());
+const stageFiles: typeof stageWith = (sources, workDir, opts = {}) =>
+  stageWith(sources, workDir, { settings: envSettings(), ...opts });
 
 let server: Server;
 let base: string;
@@ -214,12 +221,6 @@ class Reader extends BaseToolWithFileAccess {
 }
 
 describe('runTool with a file-aware tool', () => {
-  // These stage plain local paths, as the CLI does.
-  beforeEach(() => {
-    allowLocalFileStaging(true);
-    return () => allowLocalFileStaging(false);
-  });
-
   it('stages files first; the tool sees staged paths, its work dir and the staging errors', async () => {
     await writeFile(path.join(tmp, 'a.txt'), 'A');
     const tool = new Reader();
@@ -229,6 +230,7 @@ describe('runTool with a file-aware tool', () => {
       workDir: work,
       lang: 'en',
       messages: [],
+      settings: { ...envSettings(), allowLocalPaths: true }, // plain local paths, as the CLI stages them
     });
     expect(result).toEqual({ ok: true, content: 'A|hello report' });
     expect(tool.fileAccess).toBe(true);
@@ -238,21 +240,21 @@ describe('runTool with a file-aware tool', () => {
   });
 
   it('defaults the work dir to <DATA_DIR>/work/<conversation>/<tool>, with a sanitised conversation id', async () => {
-    const saved = process.env.DATA_DIR;
-    process.env.DATA_DIR = tmp;
-    try {
-      expect(defaultWorkDir('reader', 'conv-1')).toBe(path.join(tmp, 'work', 'conv-1', 'reader'));
-      expect(defaultWorkDir('reader')).toBe(path.join(tmp, 'work', 'default', 'reader'));
-      const escaped = defaultWorkDir('reader', '../../outside');
-      expect(escaped.startsWith(path.join(tmp, 'work') + path.sep)).toBe(true);
-      const tool = new Reader();
-      await writeFile(path.join(tmp, 'b.txt'), 'B');
-      await runTool(tool, '', { files: [path.join(tmp, 'b.txt')], conversationId: 'c9', lang: 'en', messages: [] });
-      expect(tool.seen?.files).toEqual([path.join(tmp, 'work', 'c9', 'reader', 'b.txt')]);
-    } finally {
-      if (saved === undefined) delete process.env.DATA_DIR;
-      else process.env.DATA_DIR = saved;
-    }
+    expect(defaultWorkDir(tmp, 'reader', 'conv-1')).toBe(path.join(tmp, 'work', 'conv-1', 'reader'));
+    expect(defaultWorkDir(tmp, 'reader')).toBe(path.join(tmp, 'work', 'default', 'reader'));
+    const escaped = defaultWorkDir(tmp, 'reader', '../../outside');
+    expect(escaped.startsWith(path.join(tmp, 'work') + path.sep)).toBe(true);
+    const tool = new Reader();
+    await writeFile(path.join(tmp, 'b.txt'), 'B');
+    const settings = { ...toolSettings(loadConfig({ DATA_DIR: tmp })), allowLocalPaths: true };
+    await runTool(tool, '', {
+      files: [path.join(tmp, 'b.txt')],
+      conversationId: 'c9',
+      lang: 'en',
+      messages: [],
+      settings,
+    });
+    expect(tool.seen?.files).toEqual([path.join(tmp, 'work', 'c9', 'reader', 'b.txt')]);
   });
 
   it('uses cfg.work_dir when the context names none', () => {

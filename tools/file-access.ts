@@ -7,9 +7,8 @@ import { filesDir, parseFileRef, safeFileName, storedFilePath } from '../lib/doc
 import { uploadedFile } from '../lib/documents/storage';
 import { pullDir, pushChanges, snapshot } from '../lib/blob/work-dir';
 import { BaseTool, type ToolContext, type ToolOutput } from './base-tool';
-import { loadConfig } from '../lib/config';
 import { safeFetch } from '../lib/net/safe-fetch';
-import { dataDir } from './data-dir';
+import { defaultToolSettings, settingsOf, type ToolSettings } from './settings';
 import { sharedWorkDir } from './work-files';
 
 export const MAX_DOWNLOAD_BYTES = 50 * 1024 * 1024;
@@ -44,8 +43,9 @@ export function stagedFileName(source: string): string {
   return safeFileName(base);
 }
 
-export function defaultWorkDir(toolName: string, conversationId?: string): string {
-  return path.resolve(dataDir(), 'work', safeFileName(conversationId ?? 'default'), safeFileName(toolName));
+/** <dataDir>/work/<conversation>/<tool>: a tool's work directory in a conversation. */
+export function defaultWorkDir(dataDir: string, toolName: string, conversationId?: string): string {
+  return path.resolve(dataDir, 'work', safeFileName(conversationId ?? 'default'), safeFileName(toolName));
 }
 
 /** Whether the run may read the uploaded bytes with this hash (its owner uploaded them). A reference to anyone else's
@@ -58,26 +58,31 @@ export interface StageOptions {
   uploadAccess?: UploadAccess;
   maxBytes?: number;
   timeoutMs?: number;
-  /** Stage local paths outside DATA_DIR/files too (default: only when the process opted in). */
+  /** Stage local paths outside DATA_DIR/files too (default: the settings' allowLocalPaths). */
   allowLocalPaths?: boolean;
+  /** Where uploads are (dataDir), the fetch policy for URLs, whether local paths may be staged (default: an empty
+   *  environment's). */
+  settings?: FileSettings;
 }
 
-// Messages from the page carry upload references (files/<sha256>/<name>) or URLs; a local path there would let a
-// message read any file of the server. Only a process that takes its messages from its own user (the CLI) opts in.
-let localPathsAllowed = false;
+/** What staging takes from the tool settings. Messages from the page carry upload references
+ *  (files/<sha256>/<name>) or URLs; a local path there would let a message read any file of the server, so only a
+ *  process that takes its messages from its own user (the CLI) sets allowLocalPaths. */
+export type FileSettings = Pick<ToolSettings, 'dataDir' | 'webFetch' | 'allowLocalPaths'>;
 
-/** Lets stageFiles copy any local path, in this process. For the CLI, whose messages come from its own user. */
+/** Lets stageFiles copy any local path for agents and tools given no settings (the core used from a script whose
+ *  messages come from its own user); an app passes `toolSettings(config, { allowLocalPaths })` instead. */
 export function allowLocalFileStaging(allowed = true): void {
-  localPathsAllowed = allowed;
+  defaultToolSettings().allowLocalPaths = allowed;
 }
 
 async function download(
   url: string,
   target: string,
   opts: Required<Pick<StageOptions, 'maxBytes' | 'timeoutMs'>> & StageOptions,
+  policy: FileSettings['webFetch'],
 ): Promise<void> {
   // Through the SSRF guard: a conversation's URL must not reach the server's own network.
-  const policy = loadConfig().web.fetch;
   const res = await safeFetch(url, {
     ...policy,
     maxBytes: opts.maxBytes,
@@ -94,18 +99,18 @@ async function download(
 
 /**
  * Where a local source's bytes are, and its display name: an upload reference (`files/<sha256>/<name>`) resolves to
- * the stored bytes; another local path only inside the uploaded files, unless this process opted in. Throws a
- * readable Error otherwise.
+ * the stored bytes under `dataDir`; another local path only inside the uploaded files, unless `allowAnyPath`. Throws
+ * a readable Error otherwise.
  */
 export async function resolveLocalFile(
   source: string,
-  allowAnyPath = localPathsAllowed,
+  { dataDir, allowAnyPath }: { dataDir: string; allowAnyPath: boolean },
   uploadAccess?: UploadAccess,
 ): Promise<{ path: string; name: string }> {
   const ref = parseFileRef(source);
   const removed = 'the uploaded file no longer exists (it was removed)';
-  const uploads = filesDir(dataDir());
-  const from = ref ? storedFilePath(dataDir(), ref.hash) : path.resolve(localPath(source));
+  const uploads = filesDir(dataDir);
+  const from = ref ? storedFilePath(dataDir, ref.hash) : path.resolve(localPath(source));
   const inUploads = from.startsWith(uploads + path.sep);
   if (!ref && !allowAnyPath && !inUploads) {
     throw new Error('local paths outside the uploaded files are not staged; upload the file instead');
@@ -115,7 +120,7 @@ export async function resolveLocalFile(
   const hash = ref ? ref.hash : inUploads ? path.relative(uploads, from).split(path.sep)[0]! : undefined;
   if (hash !== undefined && uploadAccess && !(await uploadAccess(hash))) throw new Error(removed);
   // With S3 this instance may not have the bytes yet: they come from the bucket.
-  if (hash !== undefined && /^[0-9a-f]{64}$/.test(hash)) await uploadedFile(dataDir(), hash);
+  if (hash !== undefined && /^[0-9a-f]{64}$/.test(hash)) await uploadedFile(dataDir, hash);
   let info;
   try {
     info = await stat(from);
@@ -129,10 +134,10 @@ export async function resolveLocalFile(
 async function copyLocal(
   source: string,
   target: string,
-  allowAnyPath: boolean,
+  where: { dataDir: string; allowAnyPath: boolean },
   uploadAccess?: UploadAccess,
 ): Promise<void> {
-  const { path: from } = await resolveLocalFile(source, allowAnyPath, uploadAccess);
+  const { path: from } = await resolveLocalFile(source, where, uploadAccess);
   if (from !== target) await copyFile(from, target);
 }
 
@@ -146,6 +151,8 @@ export async function stageFiles(
   opts: StageOptions = {},
 ): Promise<{ files: string[]; errors: string[] }> {
   const root = path.resolve(workDir);
+  const settings = opts.settings ?? defaultToolSettings();
+  const where = { dataDir: settings.dataDir, allowAnyPath: opts.allowLocalPaths ?? settings.allowLocalPaths };
   const limits = {
     ...opts,
     maxBytes: opts.maxBytes ?? MAX_DOWNLOAD_BYTES,
@@ -158,8 +165,8 @@ export async function stageFiles(
     try {
       const target = path.resolve(root, stagedFileName(source));
       if (!target.startsWith(root + path.sep)) throw new Error('target name escapes the work directory');
-      if (isHttpUrl(source)) await download(source, target, limits);
-      else await copyLocal(source, target, opts.allowLocalPaths ?? localPathsAllowed, opts.uploadAccess);
+      if (isHttpUrl(source)) await download(source, target, limits, settings.webFetch);
+      else await copyLocal(source, target, where, opts.uploadAccess);
       if (!files.includes(target)) files.push(target);
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason;
@@ -180,9 +187,11 @@ export abstract class BaseToolWithFileAccess extends BaseTool {
   override readonly fileAccess = true;
 
   /** ctx.workDir, else cfg.work_dir, else <DATA_DIR>/work/<conversation>/<tool>. */
-  workDirFor(ctx: Pick<ToolContext, 'workDir' | 'conversationId'>): string {
+  workDirFor(ctx: Pick<ToolContext, 'workDir' | 'conversationId' | 'settings'>): string {
     const configured = ctx.workDir ?? (typeof this.cfg.work_dir === 'string' ? this.cfg.work_dir : undefined);
-    return configured ? path.resolve(configured) : defaultWorkDir(this.name, ctx.conversationId);
+    return configured
+      ? path.resolve(configured)
+      : defaultWorkDir(settingsOf(ctx).dataDir, this.name, ctx.conversationId);
   }
 
   /**
@@ -190,7 +199,7 @@ export abstract class BaseToolWithFileAccess extends BaseTool {
    * and what the call wrote or deleted there goes to the bucket after it (tools/work-files.ts).
    */
   async callWithFiles(rawArgs: string, ctx: ToolContext): Promise<ToolOutput> {
-    const shared = sharedWorkDir(dataDir(), this.workDirFor(ctx));
+    const shared = sharedWorkDir(settingsOf(ctx).dataDir, this.workDirFor(ctx));
     if (shared) await pullDir(shared);
     const staged = await this.stageFiles(ctx);
     if (!shared) return this.call(rawArgs, staged);
@@ -212,6 +221,7 @@ export abstract class BaseToolWithFileAccess extends BaseTool {
     const { files, errors } = await stageFiles(ctx.files, workDir, {
       signal: ctx.signal,
       uploadAccess: ctx.uploadAccess,
+      settings: settingsOf(ctx),
     });
     return { ...ctx, files, workDir, stagingErrors: errors };
   }

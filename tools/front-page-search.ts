@@ -10,6 +10,7 @@ import { pickFilesOrAll } from './document-files';
 import { BaseToolWithFileAccess } from './file-access';
 import { DOCUMENT_TYPES, ragSettings } from './retrieval';
 import { registerTool } from './registry';
+import { settingsOf } from './settings';
 
 /** Upstream's DEFAULT_FRONT_PAGE_NUM. */
 export const FRONT_PAGE_CHUNKS = 2;
@@ -78,10 +79,10 @@ export class FrontPageSearch extends BaseToolWithFileAccess {
 
   async call(params: string, ctx: ToolContext) {
     const { query, files = [] } = this.parseArgs<{ query: string; files?: string[] }>(params);
-    const settings = ragSettings(this.cfg);
+    const settings = ragSettings(this.cfg, settingsOf(ctx));
     const { loadIndexes } = await import('../lib/documents/search'); // the parsers load on first use
     const picked = pickFilesOrAll(files, ctx);
-    const { docs, errors, unsupported } = await loadIndexes(picked.files, settings.parserPageSize);
+    const { docs, errors, unsupported } = await loadIndexes(picked.files, settings.parserPageSize, settings.parse);
     const failed = [...errors, ...unsupported];
     if (!docs.length && failed.length) throw new Error(failed.join('\n'));
     const notice = picked.notice ? [{ notice: picked.notice }] : [];

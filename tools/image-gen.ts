@@ -3,12 +3,11 @@
 // (cfg.endpoint); from code, cfg {model, model_server (or base_url), api_key} names one, else the environment's
 // connection with OPENAI_IMAGE_MODEL. With none, the call is refused in plain words (the tool's result, never an
 // exception). The image is checked and kept as every image a tool makes is, and the result shows it.
-import { loadConfig } from '../lib/config';
-import { imageLimits } from '../lib/documents/image';
 import { generateImage, type ImageEndpoint } from '../lib/llm/images';
 import { BaseTool, type ToolContext } from './base-tool';
 import { keepProducedImage } from './produced-images';
 import { registerTool } from './registry';
+import { defaultToolSettings, settingsOf, type ToolSettings } from './settings';
 
 export const IMAGE_GEN_HOWTO =
   "An admin sets OPENAI_IMAGE_MODEL for the environment's connection, or a connection names its image model " +
@@ -41,7 +40,7 @@ export class ImageGen extends BaseTool {
   };
 
   /** The endpoint this tool makes images with, or undefined when it has none. */
-  endpoint(): ImageEndpoint | undefined {
+  endpoint(settings: ToolSettings = defaultToolSettings()): ImageEndpoint | undefined {
     const given = this.cfg.endpoint as ImageEndpoint | undefined;
     if (given && typeof given === 'object' && str(given.baseURL) && str(given.model)) return given;
     const model = str(this.cfg.model);
@@ -49,7 +48,7 @@ export class ImageGen extends BaseTool {
     if (model && baseURL) return { baseURL, model, apiKey: str(this.cfg.api_key), connection: baseURL };
     // The app passes an endpoint (or none) explicitly; from code the environment's connection is the default.
     if ('endpoint' in this.cfg) return undefined;
-    const { llm } = loadConfig();
+    const llm = settings.imageModel;
     if (!llm.imageModel || !(llm.baseURL || llm.apiKey)) return undefined;
     return {
       baseURL: llm.baseURL ?? 'https://api.openai.com/v1',
@@ -62,13 +61,14 @@ export class ImageGen extends BaseTool {
   async call(params: string, ctx: ToolContext) {
     const { prompt } = this.parseArgs<{ prompt: string }>(params);
     if (!prompt.trim()) throw new Error('The prompt is empty: describe the image to make.');
-    const endpoint = this.endpoint();
+    const settings = settingsOf(ctx);
+    const endpoint = this.endpoint(settings);
     if (!endpoint) return imageGenRefusal(ctx.lang);
     const bytes = await generateImage(endpoint, {
       prompt,
       size: str(this.cfg.size) ?? '1024x1024',
       signal: ctx.signal,
-      maxBytes: imageLimits().maxBytes,
+      maxBytes: settings.images.maxBytes,
     });
     const url = await keepProducedImage(bytes, ctx, 'The generated image');
     return [{ text: `Image made by ${endpoint.model} for: ${prompt}` }, { image: url }];

@@ -4,10 +4,11 @@
 // the web (an http(s) URL) can be searched. Results come back as text (title, image address, source page, snippet):
 // the server reaches nothing but the configured endpoint, so the images found are neither fetched nor checked.
 // Offered only when the key is configured.
-import { loadConfig, type ImageSearchEnvConfig } from '../lib/config';
+import type { ImageSearchEnvConfig } from '../lib/config';
 import { BaseTool, type ToolContext } from './base-tool';
 import { imagesInMessages } from './conversation-images';
 import { registerTool } from './registry';
+import { settingsOf, type ToolSettings } from './settings';
 
 const TIMEOUT_MS = 20_000;
 /** Results listed at most. */
@@ -82,15 +83,15 @@ export class ImageSearch extends BaseTool {
   };
 
   /** Not offered to the model until SERPAPI_IMAGE_SEARCH_KEY is set. */
-  static unavailableReason(): string | undefined {
-    return loadConfig().web.imageSearch
+  static unavailableReason(settings: ToolSettings): string | undefined {
+    return settings.imageSearch
       ? undefined
       : 'no image search key: set SERPAPI_IMAGE_SEARCH_KEY in the server environment.';
   }
 
   async call(params: string, ctx: ToolContext) {
     const { img_idx: index } = this.parseArgs<{ img_idx: number }>(params);
-    const cfg = loadConfig().web.imageSearch;
+    const cfg = settingsOf(ctx).imageSearch;
     if (!cfg)
       throw new Error('image_search is not configured: set SERPAPI_IMAGE_SEARCH_KEY in the server environment.');
     const images = imagesInMessages(ctx.messages);

@@ -3,11 +3,12 @@
 // whatever the image's size); the box is cut out, grown to at least 32 pixels a side around its centre, enlarged as
 // Qwen-VL's smart resize says (sides a multiple of 32, at least 256 × 32 × 32 pixels), and given back as an image.
 import sharp from 'sharp';
-import { checkImage, imageLimits } from '../lib/documents/image';
+import { checkImage } from '../lib/documents/image';
 import { BaseTool, type ToolContext } from './base-tool';
 import { imagesInMessages, readConversationImage } from './conversation-images';
 import { keepProducedImage } from './produced-images';
 import { registerTool } from './registry';
+import { settingsOf } from './settings';
 
 /** Qwen3-VL's box coordinates run from 0 to this on each axis. */
 export const BOX_SCALE = 1000;
@@ -118,7 +119,7 @@ export class ImageZoomInToolQwen3VL extends BaseTool {
     } catch (e) {
       throw new Error(`Image ${index} cannot be read: ${e instanceof Error ? e.message : String(e)}`);
     }
-    const limits = imageLimits();
+    const limits = settingsOf(ctx).images;
     // Checked before it is decoded: a small file that opens to a huge image is refused, not decoded.
     const { width, height } = await checkImage(bytes, `Image ${index}`, limits);
     const region = pixelBox(box, width, height);

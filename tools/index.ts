@@ -19,8 +19,11 @@ export {
   MAX_DOWNLOAD_BYTES,
   DOWNLOAD_TIMEOUT_MS,
 } from './file-access';
-export type { StageOptions } from './file-access';
-export { dataDir } from './data-dir';
+export type { StageOptions, FileSettings } from './file-access';
+export { toolSettings, defaultToolSettings, settingsOf, dataDir } from './settings';
+export type { ToolSettings } from './settings';
+export { CodeSandbox } from './code-sandbox';
+export type { CodeInterpreterInfo } from './code-sandbox';
 export { CalculatorTool, evaluateExpression, formatNumber } from './calculator';
 export { CurrentTimeTool, formatTimeIn } from './current-time';
 export { StorageTool, KeyNotExistsError } from './storage';

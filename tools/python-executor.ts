@@ -11,10 +11,10 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunOutcome } from '../lib/sandbox/interpreter';
 import type { ToolContext } from './base-tool';
-import { codeSandbox, extractCode } from './code-interpreter';
-import { dataDir } from './data-dir';
+import { extractCode } from './code-interpreter';
 import { BaseTool } from './base-tool';
 import { registerTool } from './registry';
+import { settingsOf } from './settings';
 
 export const PYTHON_EXECUTOR = 'python_executor';
 
@@ -61,9 +61,10 @@ export class PythonExecutor extends BaseTool {
   async call(params: string, ctx: ToolContext): Promise<[string, string]> {
     const { code } = extractCode(params);
     if (!code.trim()) return ['', ''];
-    const { pool } = await codeSandbox();
+    const { sandbox, dataDir } = settingsOf(ctx);
+    const { pool } = await sandbox.interpreters();
     // A directory and an interpreter of its own for this call only: the key is never used again.
-    const workDir = path.join(dataDir(), 'work', PYTHON_EXECUTOR, randomUUID());
+    const workDir = path.join(dataDir, 'work', PYTHON_EXECUTOR, randomUUID());
     try {
       const outcome = await pool.run(workDir, { workDir, code, timeoutMs: this.timeoutMs, signal: ctx.signal });
       return this.shape(outcome);

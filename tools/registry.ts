@@ -3,6 +3,7 @@ import { isPlainObject } from '../lib/protocol/json';
 import { checkSchema } from './args';
 import { BaseTool, legacyParametersToSchema, type LegacyToolParameter } from './base-tool';
 import { ToolDefinitionError } from './errors';
+import { defaultToolSettings, type ToolSettings } from './settings';
 
 // `never` lets classes whose constructor takes a narrower cfg type register too.
 type RegistrableToolClass = new (cfg?: never) => BaseTool;
@@ -107,21 +108,25 @@ export function unregisterTool(name: string): boolean {
   return TOOL_REGISTRY.delete(name);
 }
 
-/** A tool class may say it cannot run here (web_search without a provider): `static unavailableReason()`. */
-export function unavailableReason(cls: ToolClass): string | undefined {
-  return (cls as { unavailableReason?: () => string | undefined }).unavailableReason?.();
+/** A tool class may say it cannot run with these settings (web_search without a provider):
+ *  `static unavailableReason(settings)`. */
+export function unavailableReason(cls: ToolClass, settings: ToolSettings = defaultToolSettings()): string | undefined {
+  return (cls as { unavailableReason?: (s: ToolSettings) => string | undefined }).unavailableReason?.(settings);
 }
 
 /**
  * Qwen-Agent's Agent._init_tool: a registered name (no config), a config object {name, ...cfg} (the whole object is
- * the cfg), or a ready instance.
+ * the cfg), or a ready instance. `settings`: the agent's, which the tool's availability is judged by.
  */
-export function createTool(spec: string | ({ name: string } & Record<string, unknown>) | BaseTool): BaseTool {
+export function createTool(
+  spec: string | ({ name: string } & Record<string, unknown>) | BaseTool,
+  settings?: ToolSettings,
+): BaseTool {
   if (spec instanceof BaseTool) return spec;
   const name = typeof spec === 'string' ? spec : spec.name;
   const cls = TOOL_REGISTRY.get(name);
   if (!cls) throw new ToolDefinitionError(`Tool ${name} is not registered.`);
-  const unavailable = unavailableReason(cls);
+  const unavailable = unavailableReason(cls, settings);
   if (unavailable) throw new ToolDefinitionError(`Tool ${name} is not available: ${unavailable}`);
   return typeof spec === 'string' ? new cls() : new cls(spec);
 }

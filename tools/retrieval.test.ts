@@ -10,6 +10,8 @@ import { DocParserTool } from './doc-parser';
 import { ragSettings, RetrievalTool } from './retrieval';
 import { runTool } from './run-tool';
 import { allowLocalFileStaging } from './file-access';
+import { toolSettings } from './settings';
+import { loadConfig } from '../lib/config';
 
 // These tests hand the tools files from a temporary folder, as the CLI does (the app only stages uploads).
 beforeAll(() => allowLocalFileStaging(true));
@@ -169,6 +171,8 @@ describe('doc_parser tool', () => {
 
 describe('ragSettings: rag_searchers and the embedding model', () => {
   const saved = { ...process.env };
+  /** The settings of the environment as the test leaves it, made as a composition root makes them. */
+  const env = () => toolSettings(loadConfig());
   afterAll(() => {
     process.env = { ...saved };
   });
@@ -177,28 +181,28 @@ describe('ragSettings: rag_searchers and the embedding model', () => {
     delete process.env.RAG_SEARCHERS;
     delete process.env.QWEN_AGENT_DEFAULT_RAG_SEARCHERS;
     delete process.env.RAG_EMBEDDING_MODEL;
-    expect(ragSettings({}).searchers).toEqual(['keyword_search', 'front_page_search']);
-    expect(ragSettings({}).embeddingModel).toBeUndefined();
-    expect(ragSettings({ rag_searchers: ['hybrid_search', 'front_page_search'] }).searchers).toEqual([
+    expect(ragSettings({}, env()).searchers).toEqual(['keyword_search', 'front_page_search']);
+    expect(ragSettings({}, env()).embeddingModel).toBeUndefined();
+    expect(ragSettings({ rag_searchers: ['hybrid_search', 'front_page_search'] }, env()).searchers).toEqual([
       'hybrid_search',
       'front_page_search',
     ]);
     process.env.RAG_SEARCHERS = ' vector_search , front_page_search ';
     process.env.RAG_EMBEDDING_MODEL = 'text-embedding-3-small';
-    expect(ragSettings({})).toMatchObject({
+    expect(ragSettings({}, env())).toMatchObject({
       searchers: ['vector_search', 'front_page_search'],
       embeddingModel: 'text-embedding-3-small',
     });
-    expect(ragSettings({ embedding_model: 'bge-m3' }).embeddingModel).toBe('bge-m3');
+    expect(ragSettings({ embedding_model: 'bge-m3' }, env()).embeddingModel).toBe('bge-m3');
     delete process.env.RAG_SEARCHERS;
     process.env.QWEN_AGENT_DEFAULT_RAG_SEARCHERS = "['hybrid_search', 'front_page_search']";
-    expect(ragSettings({}).searchers).toEqual(['hybrid_search', 'front_page_search']);
+    expect(ragSettings({}, env()).searchers).toEqual(['hybrid_search', 'front_page_search']);
   });
 
   it('refuses a searcher it does not know, naming the ones it does', () => {
-    expect(() => ragSettings({ rag_searchers: ['keyword_search', 'semantic_search'] })).toThrow(
+    expect(() => ragSettings({ rag_searchers: ['keyword_search', 'semantic_search'] }, env())).toThrow(
       'rag_searchers: "semantic_search" is not a searcher. The searchers are "keyword_search", "front_page_search", "vector_search", "hybrid_search".',
     );
-    expect(() => ragSettings({ rag_searchers: [] })).toThrow(/rag_searchers is empty/);
+    expect(() => ragSettings({ rag_searchers: [] }, env())).toThrow(/rag_searchers is empty/);
   });
 });

@@ -4,12 +4,14 @@
 // rag_searchers names), and returns Qwen-Agent's
 // [{url, text: [passages]}]; each passage keeps its "[page: N]" lines. The search shows in the trace as a retrieval
 // step tied to the call.
-import { loadConfig } from '../lib/config';
+import { parsedCacheDir } from '../lib/documents/file-ref';
+import type { ParseOptions } from '../lib/documents/search/index-cache';
 import { DEFAULT_RAG_SEARCHERS, ragSearchers, type AvailableSearcher } from '../lib/documents/search/searchers';
 import type { ToolContext } from './base-tool';
 import { pickFilesOrAll } from './document-files';
 import { BaseToolWithFileAccess } from './file-access';
 import { registerTool } from './registry';
+import { settingsOf, type ToolSettings } from './settings';
 
 export const DOCUMENT_TYPES = 'pdf / docx / pptx / xlsx / xls / csv / tsv / html / md / txt';
 
@@ -18,16 +20,26 @@ export interface RagSettings {
   parserPageSize: number;
   /** Upstream's rag_searchers, checked: the searches that rank the chunks. */
   searchers: AvailableSearcher[];
+  /** How documents are parsed: within the settings' limits, cached under their DATA_DIR. */
+  parse: ParseOptions;
   /** The model vector search embeds with (cfg.embedding_model, else RAG_EMBEDDING_MODEL; default the chat model). */
   embeddingModel?: string;
 }
 
+/** How documents are parsed with these settings: within their limits, cached under their DATA_DIR. */
+export function parseOptions(settings: Pick<ToolSettings, 'documents' | 'dataDir'>): ParseOptions {
+  return { limits: settings.documents, cacheDir: parsedCacheDir(settings.dataDir) };
+}
+
 /**
  * cfg.max_ref_token, cfg.parser_page_size and cfg.rag_searchers (Qwen-Agent's names) and cfg.embedding_model (ours),
- * else the environment's defaults. A searcher name it does not know throws a RagSettingError saying so.
+ * else the settings' (RAG_*). A searcher name it does not know throws a RagSettingError saying so.
  */
-export function ragSettings(cfg: Record<string, unknown>): RagSettings {
-  const { rag } = loadConfig();
+export function ragSettings(
+  cfg: Record<string, unknown>,
+  settings: Pick<ToolSettings, 'rag' | 'documents' | 'dataDir'>,
+): RagSettings {
+  const { rag } = settings;
   const int = (v: unknown, fallback: number) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : fallback);
   const embeddingModel = (typeof cfg.embedding_model === 'string' && cfg.embedding_model.trim()) || rag.embeddingModel;
   const searchers =
@@ -40,6 +52,7 @@ export function ragSettings(cfg: Record<string, unknown>): RagSettings {
     maxRefTokens: int(cfg.max_ref_token, rag.maxRefTokens),
     parserPageSize: int(cfg.parser_page_size, rag.parserPageSize),
     searchers,
+    parse: parseOptions(settings),
     ...(embeddingModel ? { embeddingModel } : {}),
   };
 }
@@ -72,7 +85,7 @@ export class RetrievalTool extends BaseToolWithFileAccess {
 
   async call(params: string, ctx: ToolContext) {
     const { query, files } = this.parseArgs<{ query: string; files: string[] }>(params);
-    const settings = ragSettings(this.cfg);
+    const settings = ragSettings(this.cfg, settingsOf(ctx));
     const { retrievalStep, retrieve } = await import('../lib/documents/search'); // the parsers load on first use
     const picked = pickFilesOrAll(files, ctx);
     // No model to embed with here: vector_search and hybrid_search fall back to keyword search, and the trace says so.

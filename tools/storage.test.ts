@@ -111,15 +111,8 @@ describe('storage', () => {
     expect(await readdir(parent)).toEqual(['secret']);
   });
 
-  it('defaults its root to <DATA_DIR>/storage', () => {
-    const saved = process.env.DATA_DIR;
-    process.env.DATA_DIR = parent;
-    try {
-      expect(new StorageTool().root).toBe(path.join(parent, 'storage'));
-      expect(new StorageTool({ storage_root_path: root }).root).toBe(root);
-    } finally {
-      if (saved === undefined) delete process.env.DATA_DIR;
-      else process.env.DATA_DIR = saved;
-    }
+  it("defaults its root to the settings' <DATA_DIR>/storage", () => {
+    expect(new StorageTool().rootIn(parent)).toBe(path.join(parent, 'storage'));
+    expect(new StorageTool({ storage_root_path: root }).rootIn(parent)).toBe(root);
   });
 });

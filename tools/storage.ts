@@ -1,10 +1,10 @@
 // `storage`: Qwen-Agent's key-value tool, one file per key under a root directory that no key may leave.
 import { mkdir, readdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { BaseTool } from './base-tool';
-import { dataDir } from './data-dir';
+import { BaseTool, type ToolContext } from './base-tool';
 import { ToolArgumentsError } from './errors';
 import { registerTool } from './registry';
+import { settingsOf } from './settings';
 
 export class KeyNotExistsError extends Error {
   override name = 'KeyNotExistsError';
@@ -57,14 +57,14 @@ export class StorageTool extends BaseTool {
     required: ['operate'],
   };
 
-  /** cfg.root (or upstream's cfg.storage_root_path), else <DATA_DIR>/storage. */
-  get root(): string {
+  /** cfg.root (or upstream's cfg.storage_root_path), else <dataDir>/storage (the settings' DATA_DIR). */
+  rootIn(dataDir: string): string {
     const configured = this.cfg.root ?? this.cfg.storage_root_path;
-    return path.resolve(typeof configured === 'string' ? configured : path.join(dataDir(), 'storage'));
+    return path.resolve(typeof configured === 'string' ? configured : path.join(dataDir, 'storage'));
   }
 
   /** The key without its leading '/', and the file it maps to; rejects keys that would leave the root. */
-  resolveKey(key: string): { key: string; file: string } {
+  resolveKey(key: string, root: string): { key: string; file: string } {
     const rel = key.startsWith('/') ? key.slice(1) : key;
     const invalid = () =>
       new ToolArgumentsError(
@@ -72,15 +72,15 @@ export class StorageTool extends BaseTool {
       );
     if (/[\u0000-\u001f\u007f\\]/.test(rel) || path.isAbsolute(rel) || /^[A-Za-z]:/.test(rel)) throw invalid();
     if (rel.split('/').includes('..')) throw invalid();
-    const root = this.root;
     const file = path.resolve(root, rel);
     if (file !== root && !file.startsWith(root + path.sep)) throw invalid();
     return { key: rel, file };
   }
 
-  async call(params: string): Promise<string> {
+  async call(params: string, ctx?: Pick<ToolContext, 'settings'>): Promise<string> {
     const args = this.parseArgs<{ operate: Operation; key?: string; value?: string }>(params);
-    const { key, file } = this.resolveKey(args.key ?? '/');
+    const root = this.rootIn(settingsOf(ctx).dataDir);
+    const { key, file } = this.resolveKey(args.key ?? '/', root);
     switch (args.operate) {
       case 'put':
         if (typeof args.value !== 'string') throw new ToolArgumentsError('The put operation requires a value.');
@@ -90,7 +90,7 @@ export class StorageTool extends BaseTool {
       case 'delete':
         return this.delete(key, file);
       default:
-        return this.scan(key, file);
+        return this.scan(key, file, root);
     }
   }
 
@@ -118,8 +118,8 @@ export class StorageTool extends BaseTool {
     return `Successfully deleted ${key}`;
   }
 
-  private async scan(key: string, file: string): Promise<string> {
-    await mkdir(this.root, { recursive: true });
+  private async scan(key: string, file: string, root: string): Promise<string> {
+    await mkdir(root, { recursive: true });
     const info = await statOrUndefined(file);
     if (!info) return `Scan Failed: ${key} does not exist.`;
     if (!info.isDirectory()) return 'Scan Failed: The scan operation requires passing in a folder path as the key.';

@@ -4,7 +4,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { safeFetch, type SafeFetchOptions } from '../lib/net/safe-fetch';
+import { loadConfig } from '../lib/config';
 import { runTool } from './run-tool';
+import { toolSettings } from './settings';
 import { WebExtractorTool } from './web-extractor';
 
 let server: Server;
@@ -53,8 +55,14 @@ afterEach(() => {
   }
 });
 
-const ctx = { files: [], lang: 'en' as const, messages: [] };
-const extract = (url: string) => runTool(new WebExtractorTool(), JSON.stringify({ url }), ctx);
+/** The tools' settings from the environment as the test left it (WEB_FETCH_*), as a composition root makes them. */
+const extract = (url: string) =>
+  runTool(new WebExtractorTool(), JSON.stringify({ url }), {
+    files: [],
+    lang: 'en',
+    messages: [],
+    settings: toolSettings(loadConfig()),
+  });
 
 describe('web_extractor (private addresses allowed by configuration)', () => {
   it('returns the title and the main text, without scripts, styles or navigation', async () => {

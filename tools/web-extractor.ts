@@ -1,8 +1,8 @@
 // `web_extractor`: fetch a page through the SSRF guard and return its title and readable text.
-import { loadConfig } from '../lib/config';
 import { safeFetch } from '../lib/net/safe-fetch';
 import { BaseTool, type ToolContext } from './base-tool';
 import { registerTool } from './registry';
+import { settingsOf } from './settings';
 
 /** The text given to the model is cut here (the page may be far longer than a useful context). */
 export const MAX_TEXT_CHARS = 40_000;
@@ -31,7 +31,7 @@ export class WebExtractorTool extends BaseTool {
 
   async call(params: string, ctx: ToolContext): Promise<string> {
     const { url } = this.parseArgs<{ url: string }>(params);
-    const policy = loadConfig().web.fetch;
+    const policy = settingsOf(ctx).webFetch;
     const res = await safeFetch(url.trim(), {
       ...policy,
       signal: ctx.signal,

@@ -2,8 +2,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../lib/config';
 import { createTool } from './registry';
 import { runTool } from './run-tool';
+import { toolSettings } from './settings';
 import { WebSearchTool } from './web-search';
 import './index'; // registers the builtin tools
 
@@ -68,8 +70,15 @@ afterEach(() => {
     else process.env[k] = saved[k];
   }
 });
-const ctx = { files: [], lang: 'en' as const, messages: [] };
-const search = (query: string) => runTool(new WebSearchTool(), JSON.stringify({ query }), ctx);
+/** The tool settings of the environment as the test left it, made as a composition root makes them. */
+const settings = () => toolSettings(loadConfig());
+const search = (query: string) =>
+  runTool(new WebSearchTool(), JSON.stringify({ query }), {
+    files: [],
+    lang: 'en',
+    messages: [],
+    settings: settings(),
+  });
 
 describe('web_search', () => {
   it('searches SearXNG through its JSON API and returns title, URL and snippet', async () => {
@@ -125,9 +134,11 @@ describe('web_search', () => {
 
   it('is not available without a provider, and asking for it gets a clear error', () => {
     delete process.env.WEB_SEARCH_PROVIDER;
-    expect(WebSearchTool.unavailableReason()).toMatch(/no search provider\. Set WEB_SEARCH_PROVIDER to searxng/);
-    expect(() => createTool('web_search')).toThrow(/Tool web_search is not available: no search provider/);
+    expect(WebSearchTool.unavailableReason(settings())).toMatch(
+      /no search provider\. Set WEB_SEARCH_PROVIDER to searxng/,
+    );
+    expect(() => createTool('web_search', settings())).toThrow(/Tool web_search is not available: no search provider/);
     process.env.WEB_SEARCH_PROVIDER = 'tavily';
-    expect(WebSearchTool.unavailableReason()).toMatch(/^WEB_SEARCH_PROVIDER=tavily needs TAVILY_API_KEY\./);
+    expect(WebSearchTool.unavailableReason(settings())).toMatch(/^WEB_SEARCH_PROVIDER=tavily needs TAVILY_API_KEY\./);
   });
 });

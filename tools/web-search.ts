@@ -1,7 +1,7 @@
 // `web_search`: search the web through the configured provider; results carry title, URL and snippet.
-import { webSearch } from '../lib/config';
 import { BaseTool, type ToolContext } from './base-tool';
 import { registerTool } from './registry';
+import { settingsOf, type ToolSettings } from './settings';
 import { createSearchProvider, type SearchResult } from './web/search-providers';
 
 export const WEB_SEARCH_HOWTO =
@@ -24,8 +24,8 @@ export class WebSearchTool extends BaseTool {
   };
 
   /** Not offered to the model until a provider is configured. */
-  static unavailableReason(): string | undefined {
-    const web = webSearch();
+  static unavailableReason(settings: ToolSettings): string | undefined {
+    const web = settings.webSearch();
     if (web.search) return undefined;
     return web.searchProblem ? `${web.searchProblem}. ${WEB_SEARCH_HOWTO}` : `no search provider. ${WEB_SEARCH_HOWTO}`;
   }
@@ -33,7 +33,7 @@ export class WebSearchTool extends BaseTool {
   async call(params: string, ctx: ToolContext): Promise<WebSearchOutput> {
     const { query } = this.parseArgs<{ query: string }>(params);
     if (!query.trim()) throw new Error('The query is empty.');
-    const cfg = webSearch().search;
+    const cfg = settingsOf(ctx).webSearch().search;
     if (!cfg) throw new Error(`web_search is not configured: ${WEB_SEARCH_HOWTO}`);
     const timeout = AbortSignal.timeout(cfg.timeoutMs);
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;

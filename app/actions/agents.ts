@@ -108,8 +108,10 @@ export async function draftAgentGroup(request: unknown): Promise<ActionResult<Gr
   const me = await guardAction('draftAgentGroup');
   const lang = agentLang(await currentLocale());
   return attempt(async () => {
-    const { models, config } = await appContext();
-    return callLimited(await requestLimitKey(me), () => draftGroup({ models, config }, me.owner, request, lang));
+    const { models, config, runLimits } = await appContext();
+    return callLimited(runLimits, await requestLimitKey(me), () =>
+      draftGroup({ models, config }, me.owner, request, lang),
+    );
   });
 }
 

@@ -28,7 +28,7 @@ async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<Acti
 /** A run started within the user's run limits, and its feed: closing the page ends the stream, and that stops the
  *  run. */
 async function stream(ctx: AppContext, me: Viewer, start: () => Promise<StartedRun>): Promise<RunStream> {
-  const { content, ...started } = await startLimited(await requestLimitKey(me), start, (runId) =>
+  const { content, ...started } = await startLimited(ctx.runLimits, await requestLimitKey(me), start, (runId) =>
     ctx.runs.ended(runId),
   );
   const events = runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true });
@@ -72,7 +72,7 @@ export async function simulateUserTurn(
   const me = await guardAction('simulateUserTurn');
   const lang = await pageLang();
   return attempt(async (ctx) =>
-    callLimited(await requestLimitKey(me), () =>
+    callLimited(ctx.runLimits, await requestLimitKey(me), () =>
       ctx.chat.simulateUser(me, String(conversationId), { ...(options ?? {}), lang }),
     ),
   );

@@ -10,13 +10,14 @@ import { checkRequest } from '@/lib/http/check';
 import { requestPolicy } from '@/lib/http/policy';
 import { authorize, isRefusal, type AccessRule } from '@/lib/server/access';
 import { ACTION_RULES, PAGE_RULES, type ActionEntry } from '@/lib/server/access-rules';
+import { appConfig } from '@/lib/server/app-config';
 import { appContext } from '@/lib/server/context';
 
 async function guard(name: string, rule: AccessRule): Promise<Viewer> {
   const h = await headers();
   const action = h.has('next-action');
   if (action) {
-    const refusal = checkRequest({ method: 'POST', headers: h }, requestPolicy(), 'action');
+    const refusal = checkRequest({ method: 'POST', headers: h }, requestPolicy(appConfig().http), 'action');
     if (refusal) {
       console.warn(`Refused a server action (${name}): ${refusal.message}`);
       if (refusal.status === 401) unauthorized();

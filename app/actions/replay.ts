@@ -54,6 +54,7 @@ export async function replayRun(runId: string, req: ReplayRequest): Promise<Acti
   const key = await requestLimitKey(me);
   return attempt(async (ctx) => {
     const started = await startLimited(
+      ctx.runLimits,
       key,
       () => ctx.chat.replay(me, runId, req),
       (id) => ctx.runs.ended(id),
@@ -68,6 +69,7 @@ export async function continueRun(runId: string): Promise<ActionResult<RunStream
   const key = await requestLimitKey(me);
   return attempt(async (ctx) => {
     const started = await startLimited(
+      ctx.runLimits,
       key,
       () => ctx.chat.continueRun(me, String(runId)),
       (id) => ctx.runs.ended(id),

@@ -1,7 +1,7 @@
 // Agent: the run wrapper every agent shares (Qwen-Agent's Agent.run), built on one event stream. The loop itself is
 // each subclass's; a tool call runs in tool-call.ts, the bookkeeping and stamping of events is run-state.ts.
 import { randomUUID } from 'node:crypto';
-import type { BaseTool } from '../../tools';
+import { defaultToolSettings, type BaseTool, type ToolSettings } from '../../tools';
 import { maxLlmCallsFrom } from '../config';
 import { DeferredChatModel } from '../llm/deferred-model';
 import { runErrorInfo } from '../llm/errors';
@@ -31,9 +31,14 @@ export interface AgentOptions {
   avatar?: string;
   /** Files every run can use (Qwen-Agent's system files), besides those referenced in the messages. */
   files?: readonly string[];
-  /** Model calls per run (default: MAX_LLM_CALL_PER_RUN or QWEN_AGENT_MAX_LLM_CALL_PER_RUN from the environment, as
-   *  upstream's settings.py reads it, else 20). */
+  /** Model calls per run. Unset, the environment says, as upstream's settings.py reads it for an agent made in
+   *  code: MAX_LLM_CALL_PER_RUN, else QWEN_AGENT_MAX_LLM_CALL_PER_RUN, else 20 (the app passes its configured
+   *  limit, read once at its root). */
   maxLlmCalls?: number;
+  /** What the agent's tools, and its own document search, take from the configuration: where files are kept
+   *  (DATA_DIR), the code sandbox, web search, the fetch policy, the search budget (tools/settings.ts). The app's
+   *  root passes `toolSettings(config)`; unset, the environment's, read once (`defaultToolSettings()`). */
+  toolSettings?: ToolSettings;
 }
 
 /** Qwen-Agent's keyword arguments that this port spells differently: refused with the name to use, never ignored. */
@@ -88,6 +93,7 @@ export class Agent {
   readonly llm: ChatModel;
   readonly files: readonly string[];
   readonly maxLlmCalls: number;
+  readonly toolSettings: ToolSettings;
   /** Tools by name; a later tool with the same name replaces an earlier one (as upstream). */
   readonly functionMap: Map<string, BaseTool>;
   /** functionList entries {mcpServers: ...}: their servers are connected and their tools added before a run. */
@@ -102,8 +108,9 @@ export class Agent {
     this.systemMessage = opts.systemMessage ?? '';
     this.files = opts.files ?? [];
     this.maxLlmCalls = opts.maxLlmCalls ?? maxLlmCallsFrom();
+    this.toolSettings = opts.toolSettings ?? defaultToolSettings();
     this.llm = chatModelOf(opts.llm);
-    const { tools, mcp } = resolveFunctionList(opts.functionList ?? []);
+    const { tools, mcp } = resolveFunctionList(opts.functionList ?? [], this.toolSettings);
     this.functionMap = tools;
     this.pendingTools = mcp;
   }
@@ -111,10 +118,11 @@ export class Agent {
   /** Connects functionList's MCP servers, adds their tools and lets each tool prepare (run() does this itself). */
   async ready(): Promise<void> {
     while (this.pendingTools.length) {
-      for (const tool of await mcpTools(this.pendingTools[0]!)) this.functionMap.set(tool.name, tool);
+      for (const tool of await mcpTools(this.pendingTools[0]!, this.toolSettings))
+        this.functionMap.set(tool.name, tool);
       this.pendingTools.shift();
     }
-    await Promise.all([...this.functionMap.values()].map((tool) => tool.prepare?.()));
+    await Promise.all([...this.functionMap.values()].map((tool) => tool.prepare?.(this.toolSettings)));
   }
 
   private get waitsBeforeRunning(): boolean {
@@ -303,7 +311,7 @@ export class Agent {
     run: RunState,
     tools: ReadonlyMap<string, BaseTool> = this.functionMap,
   ) {
-    return executeToolCall(call, tools, messages, run, this.files);
+    return executeToolCall(call, tools, messages, run, this);
   }
 
   private withSystemMessage(messages: Message[]): Message[] {

@@ -44,8 +44,8 @@ export class Assistant extends FnCallAgent {
   constructor(opts: AssistantOptions) {
     super(opts);
     this.ragCfg = { ...opts.ragCfg };
-    this.keygenStrategy = keygenStrategyName(this.ragCfg.rag_keygen_strategy);
-    ragSettings(this.ragCfg); // refuses searchers it cannot use, now rather than at the first question
+    this.keygenStrategy = keygenStrategyName(this.ragCfg.rag_keygen_strategy, this.toolSettings.rag.keygenStrategy);
+    ragSettings(this.ragCfg, this.toolSettings); // refuses searchers it cannot use, now rather than at the first question
   }
 
   protected override async loop(messages: Message[], run: RunState): Promise<StopReason> {
@@ -79,9 +79,9 @@ export class Assistant extends FnCallAgent {
     const refs = documentRefs(this.files, messages);
     if (!refs.length) return undefined;
     const question = lastUserQuestion(messages);
-    const { files, errors } = await localFiles(refs, run);
+    const { files, errors } = await localFiles(refs, run, this.toolSettings);
     run.signal.throwIfAborted();
-    const settings = ragSettings(this.ragCfg);
+    const settings = ragSettings(this.ragCfg, this.toolSettings);
     const query =
       question && this.keygenStrategy !== 'none' ? await this.keywords(question, refs, settings, run) : question;
     // The search and the document parsers load when an Assistant first has documents to search.
@@ -105,6 +105,7 @@ export class Assistant extends FnCallAgent {
       llm: this.llm,
       files: refs,
       parserPageSize: settings.parserPageSize,
+      toolSettings: this.toolSettings,
     });
     const { messages } = await runChild(strategy, [{ role: 'user', content: question }], run, { aside: true });
     const answer = messages.filter((m) => m.role === 'assistant' && !m.function_call).at(-1);

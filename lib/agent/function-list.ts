@@ -1,6 +1,6 @@
 // Qwen-Agent's function_list: registered tool names, {name, ...cfg} objects, tool instances, and {mcpServers: ...}
 // entries, whose servers are connected before the agent's first run.
-import { BaseTool, checkTool, createTool } from '../../tools';
+import { BaseTool, checkTool, createTool, type ToolSettings } from '../../tools';
 import { parseMcpConfig } from '../mcp/config';
 import { loadOptional } from '../config/optional-package';
 
@@ -10,8 +10,11 @@ export type ToolSpec =
 export type McpEntry = { mcpServers: Record<string, unknown> };
 
 /** The tools of a function list, by name (a later tool with the same name replaces an earlier one, as upstream),
- *  and its MCP entries. Throws on an unknown tool, a bad declaration or a bad MCP config, naming it. */
-export function resolveFunctionList(specs: readonly ToolSpec[]): { tools: Map<string, BaseTool>; mcp: McpEntry[] } {
+ *  and its MCP entries; a tool that cannot run with `settings` (web_search without a provider) is refused. Throws on an unknown tool, a bad declaration or a bad MCP config, naming it. */
+export function resolveFunctionList(
+  specs: readonly ToolSpec[],
+  settings?: ToolSettings,
+): { tools: Map<string, BaseTool>; mcp: McpEntry[] } {
   const tools = new Map<string, BaseTool>();
   const mcp: McpEntry[] = [];
   for (const spec of specs) {
@@ -21,19 +24,22 @@ export function resolveFunctionList(specs: readonly ToolSpec[]): { tools: Map<st
       continue;
     }
     const tool =
-      spec instanceof BaseTool ? spec : createTool(spec as string | ({ name: string } & Record<string, unknown>));
+      spec instanceof BaseTool
+        ? spec
+        : createTool(spec as string | ({ name: string } & Record<string, unknown>), settings);
     checkTool(tool); // class fields exist only now, after construction
     tools.set(tool.name, tool);
   }
   return { tools, mcp };
 }
 
-/** Connects the servers of MCP entries (shared by identical configs) and returns their tools. */
-export async function mcpTools(entry: McpEntry): Promise<BaseTool[]> {
+/** Connects the servers of MCP entries (shared by identical configs) and returns their tools; the process's manager
+ *  is made with the agent's MCP settings if nobody made it yet (a plain Node script). */
+export async function mcpTools(entry: McpEntry, settings?: ToolSettings): Promise<BaseTool[]> {
   const { mcpManager } = await loadOptional(
     '@modelcontextprotocol/sdk',
     'Using MCP servers',
     () => import('../mcp/manager'),
   );
-  return mcpManager().toolsFor(entry);
+  return mcpManager(settings?.mcp).toolsFor(entry);
 }

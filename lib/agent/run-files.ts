@@ -2,7 +2,7 @@
 // are read where they are stored (other local paths only where the process allows them, as staging does); http(s)
 // URLs are downloaded into the run's work directory first. Shared by the agents that search or read documents
 // before they answer (the Assistant and its kinds, the doc-QA agents, the keyword strategies with knowledge).
-import { defaultWorkDir, resolveLocalFile, stageFiles } from '../../tools';
+import { defaultWorkDir, resolveLocalFile, stageFiles, type ToolSettings } from '../../tools';
 import type { RetrievalFile } from '../documents/search';
 import { contentText, type Message } from '../llm/schema';
 import { collectFileRefs } from '../llm/upload-info';
@@ -21,25 +21,28 @@ export function lastUserQuestion(messages: readonly Message[]): string {
   return typeof last.content === 'string' ? last.content : contentText(last.content);
 }
 
-/** `refs` as local files; those that cannot be had are listed in `errors`, one sentence each. */
+/** `refs` as local files, with the agent's tool `settings` (DATA_DIR, whether other local paths may be read, the fetch
+ *  policy); those that cannot be had are listed in `errors`, one sentence each. */
 export async function localFiles(
   refs: readonly string[],
   run: RunState,
+  settings: ToolSettings,
   tool = 'assistant',
 ): Promise<{ files: RetrievalFile[]; errors: string[] }> {
   const remote = refs.filter((r) => /^https?:\/\//i.test(r));
   const files: RetrievalFile[] = [];
   const errors: string[] = [];
+  const where = { dataDir: settings.dataDir, allowAnyPath: settings.allowLocalPaths };
   for (const ref of refs) {
     if (remote.includes(ref)) continue;
     try {
-      files.push(await resolveLocalFile(ref, undefined, run.options.uploadAccess));
+      files.push(await resolveLocalFile(ref, where, run.options.uploadAccess));
     } catch (e) {
       errors.push(`${ref}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
   if (!remote.length) return { files, errors };
-  const workDir = run.options.workDir ?? defaultWorkDir(tool, run.options.conversationId);
-  const staged = await stageFiles(remote, workDir, { signal: run.signal });
+  const workDir = run.options.workDir ?? defaultWorkDir(settings.dataDir, tool, run.options.conversationId);
+  const staged = await stageFiles(remote, workDir, { signal: run.signal, settings });
   return { files: [...files, ...staged.files.map((p) => ({ path: p }))], errors: [...errors, ...staged.errors] };
 }

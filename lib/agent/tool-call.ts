@@ -2,7 +2,14 @@
 // itself, reported as tool-approval and tool-result events. Unknown tools and tool failures become text for the
 // model; a ToolServiceError is fatal and ends the run.
 import { withoutPaths } from '../llm/error-report';
-import { isToolServiceError, runTool, unknownToolResult, type BaseTool, type ToolContext } from '../../tools';
+import {
+  isToolServiceError,
+  runTool,
+  unknownToolResult,
+  type BaseTool,
+  type ToolContext,
+  type ToolSettings,
+} from '../../tools';
 import { collectFileRefs } from '../llm/upload-info';
 import type { Message } from '../llm/schema';
 import type { ToolDecision, Unstamped } from '../protocol/events';
@@ -23,7 +30,7 @@ export async function executeToolCall(
   tools: ReadonlyMap<string, BaseTool>,
   messages: Message[],
   run: RunState,
-  agentFiles: readonly string[],
+  agent: { files: readonly string[]; toolSettings: ToolSettings },
 ): Promise<ToolResult['content']> {
   let decision: ToolDecision | undefined;
   let args = call.arguments;
@@ -63,13 +70,14 @@ export async function executeToolCall(
   }
   const ctx: ToolContext = {
     signal: run.signal,
-    files: tool.fileAccess ? [...new Set([...collectFileRefs(messages), ...agentFiles])] : [],
+    files: tool.fileAccess ? [...new Set([...collectFileRefs(messages), ...agent.files])] : [],
     workDir: run.options.workDir,
     conversationId: run.options.conversationId,
     uploadAccess: run.options.uploadAccess,
     lang: run.lang,
     messages,
     emit: (e) => run.emit({ ...e, by: 'tool', functionId: call.functionId }),
+    settings: agent.toolSettings,
   };
   try {
     // A tool that does not heed its signal (an MCP server's, a plugin's) still lets a stopped run end at once.

@@ -67,7 +67,7 @@ export class VirtualMemoryAgent extends FnCallAgent {
   }
 
   protected override async loop(messages: Message[], run: RunState): Promise<StopReason> {
-    const { maxRefTokens, parserPageSize } = ragSettings(this.ragCfg);
+    const { maxRefTokens, parserPageSize } = ragSettings(this.ragCfg, this.toolSettings);
     const budget = inputBudget(this.llm, run);
     const split = splitForBudget(messages, budget, maxRefTokens);
     const memory: Memory = { recallBudget: maxRefTokens, pageSize: parserPageSize };

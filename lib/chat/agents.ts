@@ -37,6 +37,7 @@ import { modelImages } from '../uploads/model-images';
 import { documentRef } from '../store/documents';
 import { DOCUMENT_TOOLS } from './document-tools';
 import type { ResolvedAgent } from './saved-agents';
+import type { ToolSettings } from '../../tools';
 
 /** `model` overrides the model name on the conversation's connection (a replay with another model). `owner`: whose
  *  run it is: the connections it may use are theirs and the server-wide ones, and the storage tool keeps each
@@ -48,10 +49,12 @@ export type AgentFactory = (
   overrides: { model?: string; owner: OwnerScope; saved?: ResolvedAgent; callsBefore?: number },
 ) => Agent | Promise<Agent>;
 
-/** `uploads`: whose uploads and conversations an owner may send images of; without it only image URLs leave. */
+/** `tools`: what every agent's tools take from the configuration (tools/settings.ts). `uploads`: whose uploads and
+ *  conversations an owner may send images of; without it only image URLs leave. */
 export function agentFactory(
   config: Pick<AppConfig, 'llm' | 'maxLlmCallsPerRun' | 'dataDir' | 'images'>,
   models: ModelService,
+  tools: ToolSettings,
   uploads?: Pick<ChatStore, 'ownsUpload' | 'getConversation'>,
 ): AgentFactory {
   return async (settings, overrides) => {
@@ -72,6 +75,7 @@ export function agentFactory(
         images,
         record,
         models,
+        tools,
         imageEndpoint,
         callsBefore: overrides.callsBefore,
       });
@@ -79,6 +83,7 @@ export function agentFactory(
       llm: modelFor(resolved, settings, { vision: config.llm.vision, images, record }),
       maxLlmCalls: config.maxLlmCallsPerRun + (overrides.callsBefore ?? 0),
       functionList: await toolList(config, toolsOfKind(settings.agent, settings.tools), owner, imageEndpoint),
+      toolSettings: tools,
       systemMessage: settings.systemMessage || undefined,
       name: 'assistant',
     });
@@ -129,6 +134,7 @@ async function fromSaved(
     images?: ImageResolver;
     record?: boolean;
     models: ModelService;
+    tools: ToolSettings;
     imageEndpoint: () => Promise<ImageEndpoint | undefined>;
     callsBefore?: number;
   },
@@ -158,6 +164,7 @@ async function fromSaved(
     llm,
     maxLlmCalls: config.maxLlmCallsPerRun + (run.callsBefore ?? 0),
     functionList: await toolList(config, tools, owner, run.imageEndpoint),
+    toolSettings: run.tools,
     ...(files.length ? { files } : {}),
     systemMessage: systemMessage || undefined,
     name: saved.name,

@@ -5,7 +5,7 @@ import type { ErrorCode, ErrorValues } from '../protocol/errors';
 import type { FeedEvent } from '../protocol/events';
 import type { ContentItem } from '../protocol/message';
 import type { ConversationSettings, StoredTurn } from '../store/types';
-import type { CodeInterpreterInfo } from '../../tools/code-interpreter';
+import type { CodeInterpreterInfo } from '../../tools/code-sandbox';
 
 /** A server action's failure: the server's words with their HTTP status (404 for what does not exist or is not the
  *  caller's, 403 for what they may not do, 400 for bad input, 500 otherwise), and their code (with what it fills

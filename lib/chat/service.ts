@@ -72,7 +72,7 @@ export interface ChatServiceDeps {
   /** Where uploads are kept (DATA_DIR): a message's `files` must be there. */
   dataDir: string;
   /** How large an image a message's `files` may name (as uploads are checked). */
-  images?: ImageLimits;
+  images: ImageLimits;
   /** The uploads being parsed: a message waits for its conversation's. */
   parses?: ParseJobs;
   /** Where a conversation's agent id is looked up: the store's saved agents, and the plugins' (lib/plugins). */

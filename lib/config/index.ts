@@ -5,7 +5,6 @@ import type { Pricing } from '../protocol/events';
 import { FNCALL_MODES, LOCAL_SERVER_KINDS, type FncallMode, type LocalServerKind } from '../protocol/enums';
 import { accessTokenProblem, hostNameOf } from './exposure.mjs';
 import { parseImageHosts } from './image-hosts';
-import { dropProcessWide, existingProcessWide, processWide } from './process-wide';
 import { WEB_SEARCH_PROVIDERS, type WebSearchProviderName } from './web-search-providers';
 
 export interface LlmEnvConfig {
@@ -252,6 +251,10 @@ export function maxLlmCallsFrom(env: Env = process.env): number {
   return intFrom(env, ['MAX_LLM_CALL_PER_RUN', 'QWEN_AGENT_MAX_LLM_CALL_PER_RUN'], DEFAULT_MAX_LLM_CALLS, { min: 1 });
 }
 
+/**
+ * The configuration from the environment. Called once, by a composition root (lib/server/app-config.ts for the app,
+ * a script's main), which hands each service its part; nothing below a root calls it (eslint.config.mjs says so).
+ */
 export function loadConfig(env: Env = process.env): AppConfig {
   return {
     llm: {
@@ -305,6 +308,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     auth: authConfigFrom(env),
     s3: s3ConfigFrom(env),
   };
+}
+
+/** The configuration of an empty environment: what a service uses for a setting nobody handed it (the agent core
+ *  used from plain Node, a script, a test). It reads no variable. */
+export function defaultConfig(): AppConfig {
+  return loadConfig({});
 }
 
 // ---- requests: where they may come from, the access token, run limits (issue 12) ----
@@ -540,6 +549,12 @@ export interface WebSearchEnvConfig {
   timeoutMs: number;
 }
 
+/** Results per search and the time one may take (WEB_SEARCH_MAX_RESULTS, WEB_SEARCH_TIMEOUT_MS), whichever provider. */
+export type WebSearchLimits = Pick<WebSearchEnvConfig, 'maxResults' | 'timeoutMs'>;
+
+/** The web search in force: a provider's settings, or why there is none. */
+export type WebSearchState = Pick<WebEnvConfig, 'search' | 'searchProblem'>;
+
 /** amap_weather's AMap web service: AMAP_TOKEN (upstream's name for the key) and AMAP_URL (its address). */
 export interface AmapEnvConfig {
   token: string;
@@ -563,6 +578,8 @@ export interface WebEnvConfig {
   imageSearch?: ImageSearchEnvConfig;
   /** Why web_search is off although WEB_SEARCH_PROVIDER is set (a missing key); the settings page shows it. */
   searchProblem?: string;
+  /** For a provider chosen on the admin page too. */
+  searchLimits: WebSearchLimits;
   fetch: {
     /** WEB_FETCH_ALLOW_PRIVATE=1: server-side fetches may reach loopback/private/link-local addresses. */
     allowPrivate: boolean;
@@ -603,19 +620,19 @@ const SEARCH_KEYS: Record<WebSearchProviderName, string | undefined> = {
   brave: 'BRAVE_API_KEY',
 };
 
-/** A provider's search settings: its endpoint (SearXNG's is required; the others have theirs) and key, the result
- *  count and timeout from the environment. Also how the admin page's setting is made (lib/server/web-search-settings). */
+/** A provider's search settings: its endpoint (SearXNG's is required; the others have theirs) and key, with the result
+ *  count and timeout of WEB_SEARCH_MAX_RESULTS and WEB_SEARCH_TIMEOUT_MS (`limits`). Also how the admin page's
+ *  setting is made (lib/server/web-search-settings). */
 export function webSearchSettings(
   provider: WebSearchProviderName,
   opts: { url?: string; apiKey?: string },
-  env: Env = process.env,
+  limits: WebSearchLimits,
 ): WebSearchEnvConfig {
   return {
     provider,
     url: opts.url?.trim() || SEARCH_DEFAULT_URLS[provider] || '',
     apiKey: opts.apiKey,
-    maxResults: intFrom(env, ['WEB_SEARCH_MAX_RESULTS'], 8, { min: 1 }),
-    timeoutMs: intFrom(env, ['WEB_SEARCH_TIMEOUT_MS'], 15_000, { min: 1 }),
+    ...limits,
   };
 }
 
@@ -624,30 +641,11 @@ export function webSearchNeedsKey(provider: WebSearchProviderName): boolean {
   return SEARCH_KEYS[provider] !== undefined;
 }
 
-const WEB_SEARCH_OVERRIDE = 'web-search-override';
-
-/** Web search as the admin set it on the admin page (`undefined`: back to the environment's). Process-wide: the
- *  services set it from the stored setting, web_search reads it through webSearch(). */
-export function setWebSearchOverride(value: Pick<WebEnvConfig, 'search' | 'searchProblem'> | undefined): void {
-  if (value) processWide(WEB_SEARCH_OVERRIDE, () => ({ value })).value = value;
-  else dropProcessWide(WEB_SEARCH_OVERRIDE);
-}
-
-/** The admin page's web search setting in force, if any. */
-export function webSearchOverride(): Pick<WebEnvConfig, 'search' | 'searchProblem'> | undefined {
-  return existingProcessWide<{ value: Pick<WebEnvConfig, 'search' | 'searchProblem'> }>(WEB_SEARCH_OVERRIDE)?.value;
-}
-
-/** The web search in force: the admin page's setting when there is one, else the environment's. */
-export function webSearch(): Pick<WebEnvConfig, 'search' | 'searchProblem'> {
-  const override = webSearchOverride();
-  if (override) return override;
-  const { search, searchProblem } = loadConfig().web;
-  return { ...(search ? { search } : {}), ...(searchProblem ? { searchProblem } : {}) };
-}
-
 // A bad search setting only turns web_search off (with the reason shown); it must not stop the whole app.
-function webSearchFrom(env: Env): { search?: WebSearchEnvConfig; searchProblem?: string } {
+function webSearchFrom(
+  env: Env,
+  searchLimits: WebSearchLimits,
+): { search?: WebSearchEnvConfig; searchProblem?: string } {
   const raw = env.WEB_SEARCH_PROVIDER?.trim().toLowerCase();
   if (!raw) return {};
   if (!(WEB_SEARCH_PROVIDERS as readonly string[]).includes(raw))
@@ -659,14 +657,19 @@ function webSearchFrom(env: Env): { search?: WebSearchEnvConfig; searchProblem?:
   const urlName = provider === 'searxng' ? 'SEARXNG_URL' : 'WEB_SEARCH_URL';
   const url = env[urlName]?.trim() || SEARCH_DEFAULT_URLS[provider];
   if (!url) return { searchProblem: 'WEB_SEARCH_PROVIDER=searxng needs SEARXNG_URL (e.g. http://localhost:8888)' };
-  return { search: webSearchSettings(provider, { url, apiKey }, env) };
+  return { search: webSearchSettings(provider, { url, apiKey }, searchLimits) };
 }
 
 function webConfigFrom(env: Env): WebEnvConfig {
+  const searchLimits = {
+    maxResults: intFrom(env, ['WEB_SEARCH_MAX_RESULTS'], 8, { min: 1 }),
+    timeoutMs: intFrom(env, ['WEB_SEARCH_TIMEOUT_MS'], 15_000, { min: 1 }),
+  };
   const amapToken = env.AMAP_TOKEN?.trim();
   const imageKey = env.SERPAPI_IMAGE_SEARCH_KEY?.trim();
   return {
-    ...webSearchFrom(env),
+    ...webSearchFrom(env, searchLimits),
+    searchLimits,
     ...(amapToken ? { amap: { token: amapToken, url: env.AMAP_URL?.trim() || 'https://restapi.amap.com' } } : {}),
     ...(imageKey
       ? {

@@ -21,6 +21,11 @@ export function filesDir(dataDir: string): string {
   return path.join(dataDir, 'files');
 }
 
+/** Where parsed documents are cached, by content hash. */
+export function parsedCacheDir(dataDir: string): string {
+  return path.join(dataDir, 'parsed');
+}
+
 /** Where the bytes of an upload are kept. */
 export function storedFilePath(dataDir: string, hash: string): string {
   return path.join(filesDir(dataDir), hash);

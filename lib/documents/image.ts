@@ -4,7 +4,6 @@
 // the header before anything is decoded: a small file that claims 100,000 × 100,000 pixels (a decompression bomb)
 // is refused without allocating them.
 import { loadOptional } from '../config/optional-package';
-import { loadConfig } from '../config';
 import { formatBytes } from './limits';
 import { DocumentError } from './types';
 import { IMAGE_TYPE_NAMES, orList } from './accepted-types';
@@ -15,11 +14,6 @@ export interface ImageLimits {
   maxBytes: number;
   /** Most pixels (width × height) an image may have (IMAGE_MAX_PIXELS). */
   maxPixels: number;
-}
-
-/** The limits from the environment (lib/config). */
-export function imageLimits(): ImageLimits {
-  return loadConfig().images;
 }
 
 export interface ImageInfo {

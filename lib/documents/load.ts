@@ -8,7 +8,8 @@ import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { loadConfig } from '../config';
+import { defaultConfig } from '../config';
+import { parsedCacheDir } from './file-ref';
 import { documentLimits, formatBytes, type DocumentLimits } from './limits';
 import { parseDocumentBytes, parsedDocument, sha256 } from './parse';
 import { parseDelimited } from './parse/delimited';
@@ -24,11 +25,10 @@ const HEAD_BYTES = 64 * 1024;
 /** The bytes a streamed file is read in. */
 const PIECE_BYTES = 1024 * 1024;
 
-export function parsedCacheDir(dataDir = loadConfig().dataDir): string {
-  return path.join(dataDir, 'parsed');
-}
+export { parsedCacheDir };
 
-/** Parses a local file (already staged or uploaded). Throws DocumentError with a readable message. */
+/** Parses a local file (already staged or uploaded). Throws DocumentError with a readable message. Unless `opts`
+ *  say otherwise, within the default limits and cached under an empty environment's DATA_DIR (./data/parsed). */
 export async function loadDocument(
   filePath: string,
   name = path.basename(filePath),
@@ -50,7 +50,7 @@ export async function loadDocument(
     if (isErrorNamed<DocumentError>(e, 'DocumentError')) throw e;
     throw new DocumentError(`${name}: the file cannot be read.`, 'not-found');
   }
-  const cacheDir = opts.cacheDir === undefined ? parsedCacheDir() : opts.cacheDir;
+  const cacheDir = opts.cacheDir === undefined ? parsedCacheDir(defaultConfig().dataDir) : opts.cacheDir;
   const cacheFileOf = (hash: string) => (cacheDir ? path.join(cacheDir, `${hash}.json`) : undefined);
   const kind = headDecidesKind(head) ? sniffKind(head, name) : undefined;
   if (kind === 'csv' || kind === 'tsv') {

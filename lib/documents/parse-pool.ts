@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { loadConfig } from '../config';
+import { defaultConfig } from '../config';
 import { packagedParseWorker } from '../config/core-files';
 import { processWide } from '../config/process-wide';
 import type { DocumentLimits } from './limits';
@@ -182,9 +182,18 @@ export class ParsePool {
   }
 }
 
-/** The process-wide pool (it outlives a module reload in Next dev: workers must not leak). */
+const POOL = 'parse-pool';
+
+/** Makes the process's pool with DOCUMENT_PARSE_WORKERS workers: the composition root does, at start. A pool already
+ *  made stays (it outlives a module reload in Next dev: workers must not leak). */
+export function startParsePool(workers: number): ParsePool {
+  return processWide(POOL, () => new ParsePool(workers));
+}
+
+/** The process's pool; made with the default size for whoever parses first in a process whose root made none (the
+ *  core from plain Node). */
 export function parsePool(): ParsePool {
-  return processWide('parse-pool', () => new ParsePool(loadConfig().documentParseWorkers));
+  return startParsePool(defaultConfig().documentParseWorkers);
 }
 
 /** loadDocument (read, sniff, parse, cache), run in a worker thread of the pool. */

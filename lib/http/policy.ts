@@ -1,7 +1,7 @@
 // What the request checks compare against, from the configuration: the host names the app answers to, its public
 // origin, the access token, and whether accounts are on.
 import { networkInterfaces } from 'node:os';
-import { loadConfig, type AppConfig } from '../config';
+import type { AppConfig } from '../config';
 import { bareHost, isLoopbackName } from '../config/exposure.mjs';
 
 export interface RequestPolicy {
@@ -31,7 +31,7 @@ function ownAddresses(now = Date.now()): string[] {
   return own.addresses;
 }
 
-export function requestPolicy(config: AppConfig['http'] = loadConfig().http): RequestPolicy {
+export function requestPolicy(config: AppConfig['http']): RequestPolicy {
   const configured = config.allowedHosts.filter((h) => !isLoopbackName(h));
   if (!config.accessToken && !config.accounts)
     return {

@@ -1,14 +1,12 @@
 // Runs per client: at most MAX_CONCURRENT_RUNS going at once and MAX_RUNS_PER_MINUTE started a minute (default 120,
 // lib/config: enough for an API client's test run of quick calls). Every path that starts a run (the page's server
 // actions, POST /api/chat, POST /v1/chat/completions) starts it through startLimited.
-import { loadConfig } from '../config';
-import { RunLimiter, shared } from './rate-limit';
+import type { HttpEnvConfig } from '../config';
+import { RunLimiter } from './rate-limit';
 
-export function runLimiter(): RunLimiter {
-  return shared('runs', () => {
-    const c = loadConfig().http;
-    return new RunLimiter({ maxConcurrent: c.maxConcurrentRuns, perMinute: c.maxRunsPerMinute });
-  });
+/** The limits of a configuration; the composition root makes the process's one (AppContext.runLimits). */
+export function runLimiter(c: Pick<HttpEnvConfig, 'maxConcurrentRuns' | 'maxRunsPerMinute'>): RunLimiter {
+  return new RunLimiter({ maxConcurrent: c.maxConcurrentRuns, perMinute: c.maxRunsPerMinute });
 }
 
 /**
@@ -17,11 +15,11 @@ export function runLimiter(): RunLimiter {
  * count.
  */
 export async function startLimited<T extends { runId: string }>(
+  limiter: RunLimiter,
   client: string,
   start: () => Promise<T>,
   ended: (runId: string) => Promise<void>,
 ): Promise<T> {
-  const limiter = runLimiter();
   const slot = limiter.acquire(client);
   let started: T;
   try {
@@ -36,8 +34,8 @@ export async function startLimited<T extends { runId: string }>(
 
 /** A model call made for the client outside a run (a GroupChatCreator draft, a simulated user's line) counts as one
  *  of its runs: it takes a slot while it lasts and counts in the minute. */
-export async function callLimited<T>(client: string, call: () => Promise<T>): Promise<T> {
-  const slot = runLimiter().acquire(client);
+export async function callLimited<T>(limiter: RunLimiter, client: string, call: () => Promise<T>): Promise<T> {
+  const slot = limiter.acquire(client);
   try {
     return await call();
   } finally {

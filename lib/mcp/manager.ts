@@ -1,7 +1,7 @@
 // The process-wide MCP manager: the servers of the config file (shown on the settings page) and those given in an
 // agent's functionList, connected once and shared. Child processes end with the process.
 import { createHash } from 'node:crypto';
-import { loadConfig, type McpEnvConfig } from '../config';
+import { defaultConfig, type McpEnvConfig } from '../config';
 import { dropProcessWide, existingProcessWide, processWide } from '../config/process-wide';
 import { parseMcpConfig, readMcpConfigFile, transportKind, type McpConfig, type McpServerConfig } from './config';
 import { McpConnection, type ServerState } from './connection';
@@ -158,11 +158,13 @@ function installExitHooks(): void {
 }
 
 /** The process-wide manager (it outlives a module reload in Next dev: stdio servers must not be spawned again),
- *  made on first use with `settings` (default: the environment's). */
+ *  made by the composition root with MCP_CONFIG's settings (`settings`); in a process whose root made none, the first
+ *  agent given {mcpServers} makes it with its tool settings' (a plain Node script: the environment's), and whoever
+ *  asks with none gets an empty environment's. */
 export function mcpManager(settings?: McpEnvConfig): McpManager {
   return processWide(MANAGER, () => {
     installExitHooks();
-    return new McpManager(settings ?? loadConfig().mcp);
+    return new McpManager(settings ?? defaultConfig().mcp);
   });
 }
 

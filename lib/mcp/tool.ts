@@ -3,6 +3,7 @@
 import { BaseTool, type ToolContext, type ToolOutput } from '../../tools/base-tool';
 import type { McpConnection, McpToolInfo } from './connection';
 import { keepReturnedImages } from './keep-images';
+import { settingsOf } from '../../tools/settings';
 import { callResultToOutput, readResourceToOutput } from './result';
 
 /** Model APIs accept [A-Za-z0-9_-]{1,64} as function names. */
@@ -52,7 +53,7 @@ export class McpTool extends McpBaseTool {
   async call(params: string, ctx: ToolContext): Promise<ToolOutput> {
     const args = this.parseArgs(params);
     const output = callResultToOutput(await this.connection.callTool(this.info.name, args, ctx.signal));
-    return keepReturnedImages(output, ctx.conversationId);
+    return keepReturnedImages(output, ctx.conversationId, settingsOf(ctx));
   }
 }
 

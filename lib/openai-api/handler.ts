@@ -8,6 +8,7 @@ import { titleFrom, type ChatService } from '../chat/service';
 import { contentText } from '../llm/schema';
 import { isErrorNamed } from '../protocol/errors';
 import { startLimited } from '../http/run-limits';
+import type { RunLimiter } from '../http/rate-limit';
 import type { Actor } from '../chat/actor';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
@@ -20,6 +21,8 @@ export interface ApiDeps {
   chat: ChatService;
   runs: LiveRuns;
   store: Pick<ChatStore, 'getRunEvents' | 'listAgents'>;
+  /** The process's run limits (MAX_CONCURRENT_RUNS, MAX_RUNS_PER_MINUTE). */
+  runLimits: RunLimiter;
   /** The agents the caller may name: the saved ones and the plugins' (default: the store's). */
   agents?: Pick<ChatStore, 'listAgents'>;
 }
@@ -70,6 +73,7 @@ export async function createCompletion(
   let started;
   try {
     started = await startLimited(
+      deps.runLimits,
       client,
       () =>
         deps.chat.sendMessages(actor, {

@@ -2,7 +2,6 @@
 // variables and imports persist as in a notebook kernel. Bounded in number, reaped when idle.
 import type { Interpreter } from './backend';
 import { PythonInterpreter, type RunOutcome, type SandboxOptions } from './interpreter';
-import { dropProcessWide, existingProcessWide, processWide } from '../config/process-wide';
 
 export interface PoolOptions extends Omit<SandboxOptions, 'workDir'> {
   maxInterpreters: number;
@@ -133,23 +132,4 @@ export class InterpreterPool {
     this.discard(victim[1]);
     this.entries.delete(victim[0]);
   }
-}
-
-const POOL = 'interpreter-pool';
-
-/** The process-wide pool (it outlives a module reload in Next dev: interpreters must not leak). Options are fixed
- *  by the first caller. */
-export function sharedPool(opts: PoolOptions): InterpreterPool {
-  return processWide(POOL, () => new InterpreterPool(opts));
-}
-
-/** Stops every interpreter of the process-wide pool (tests, shutdown). */
-export function shutdownSharedPool(): void {
-  existingProcessWide<InterpreterPool>(POOL)?.shutdown();
-  dropProcessWide(POOL);
-}
-
-/** The process-wide pool if a call has started it. */
-export function currentSharedPool(): InterpreterPool | undefined {
-  return existingProcessWide<InterpreterPool>(POOL);
 }

@@ -4,7 +4,6 @@
 import type { AppInfo } from '../chat/page';
 import { isMcpToolClass, prepareMcpTools } from '../mcp';
 import { TOOL_REGISTRY, unavailableReason } from '../../tools';
-import { codeInterpreterInfo } from '../../tools/code-interpreter';
 import type { Viewer } from '../auth/viewer';
 import type { AppContext } from './context';
 import { pluginOfTool, syncPluginTools } from '../plugins';
@@ -13,31 +12,32 @@ export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo>
   void prepareMcpTools([]); // servers start connecting while the page loads
   // Web search as the admin page last set it (another instance sharing the database may have changed it).
   await ctx.webSearch.apply().catch(() => {});
-  // First: once the backend is chosen, code_interpreter's description below names its packages.
-  const codeInterpreter = await codeInterpreterInfo();
+  const codeInterpreter = await ctx.tools.sandbox.info();
   // image_gen needs a connection of this user's with an images endpoint.
   const makesImages = Boolean(await ctx.models.imageEndpoint(viewer.owner).catch(() => undefined));
   if (ctx.plugins) syncPluginTools(ctx.plugins);
   const served = ctx.plugins?.servedAgent();
+  // MCP tools are listed per server (integrations.ts); tools that cannot run here (web_search without a provider,
+  // amap_weather and image_search without their keys, image_gen without an images endpoint) are not offered. Each
+  // prepared as a run would (code_interpreter's description then names its backend's packages).
+  const tools = [...TOOL_REGISTRY.entries()]
+    .filter(
+      ([name, cls]) =>
+        !isMcpToolClass(cls) &&
+        !unavailableReason(cls, ctx.tools) &&
+        !viewer.toolRefusal(name) &&
+        (name !== 'image_gen' || makesImages),
+    )
+    .map(async ([name, cls]) => {
+      const tool = new cls();
+      await tool.prepare?.(ctx.tools);
+      const plugin = pluginOfTool(cls);
+      return { name, description: tool.description, ...(plugin ? { plugin } : {}) };
+    });
   return {
     models: { configured: await ctx.models.anyConfigured(viewer.owner), admin: viewer.admin },
     defaultSettings: ctx.defaultSettings(),
-    // MCP tools are listed per server (integrations.ts); tools that cannot run here (web_search without a
-    // provider, amap_weather and image_search without their keys, image_gen without an images endpoint) are not
-    // offered.
-    tools: [...TOOL_REGISTRY.entries()]
-      .filter(
-        ([name, cls]) =>
-          !isMcpToolClass(cls) &&
-          !unavailableReason(cls) &&
-          !viewer.toolRefusal(name) &&
-          (name !== 'image_gen' || makesImages),
-      )
-      .map(([name, cls]) => {
-        const plugin = pluginOfTool(cls);
-        return { name, description: new cls().description, ...(plugin ? { plugin } : {}) };
-      })
-      .sort((a, b) => a.name.localeCompare(b.name)),
+    tools: (await Promise.all(tools)).sort((a, b) => a.name.localeCompare(b.name)),
     maxLlmCalls: ctx.config.maxLlmCallsPerRun,
     ...(viewer.admin && ctx.plugins?.failures().length ? { pluginFailures: ctx.plugins.failures() } : {}),
     ...(served

@@ -1,5 +1,7 @@
-// The composition root: the configuration, the store, the accounts and the services, built once per process and
-// handed to the server actions and route handlers (app/), which only wire requests to them. Here a request's user is
+// The composition root: the configuration (read once, lib/server/app-config.ts), the store, the accounts and the
+// services, built once per process and handed to the server actions and route handlers (app/), which only wire
+// requests to them. Each service gets its part of the configuration here; nothing below reads the environment
+// (docs/development.md, "How configuration flows"). Here a request's user is
 // resolved (`viewer`): every use case then acts for that viewer, whose owner scope is all the store lets it see.
 // A conversation's model connection is turned into a model here too (the agent factory, for the conversation's
 // owner). The list of models the picker shows (and an agent's model field takes) is `models.listModels(viewer)`.
@@ -9,9 +11,12 @@ import { AdminService } from '../auth/admin';
 import { ApiKeyService } from '../auth/api-keys';
 import { installSecret } from '../auth/secret';
 import type { AccessMode, Viewer, ViewerRefusal } from '../auth/viewer';
-import { loadConfig, type AppConfig, type TitleSetting } from '../config';
+import type { AppConfig, TitleSetting } from '../config';
 import { dropProcessWide, existingProcessWide, processWide } from '../config/process-wide';
-import { ByteBudget, shared } from '../http/rate-limit';
+import { blobStore } from '../blob';
+import { startParsePool } from '../documents/parse-pool';
+import { ByteBudget, type RunLimiter } from '../http/rate-limit';
+import { runLimiter } from '../http/run-limits';
 import type { HeaderBag } from '../http/peer';
 import { mcpManager, prepareMcpTools, type McpManager } from '../mcp';
 import { agentFactory, type AgentFactory } from '../chat/agents';
@@ -30,6 +35,8 @@ import { ParseJobs } from '../uploads/parsing';
 import { onShutdown } from './shutdown';
 import { DocumentService } from '../uploads/service';
 import { WebSearchSettings } from './web-search-settings';
+import { appConfig, forgetAppConfig } from './app-config';
+import { toolSettings, type ToolSettings } from '../../tools';
 import {
   plugins as loadPlugins,
   syncPluginTools,
@@ -53,6 +60,11 @@ export interface AppContext {
   models: ModelService;
   /** Web search as the admin set it on the admin page (over the environment's). */
   webSearch: WebSearchSettings;
+  /** What the agents' tools take from the configuration (DATA_DIR, the code sandbox and its interpreters, web search
+   *  in force, the fetch policy), handed to every agent the factory makes. */
+  tools: ToolSettings;
+  /** Runs each client may have going and start a minute (MAX_CONCURRENT_RUNS, MAX_RUNS_PER_MINUTE). */
+  runLimits: RunLimiter;
   /** The GGUF files of the built-in local model: listed, downloaded, uploaded. */
   localModels: LocalModelFiles;
   auth: Auth;
@@ -97,19 +109,23 @@ export async function createAppContext(
   const runs = parts.runs ?? (store.runBus ? new SharedLiveRuns(store, store.runBus) : new InMemoryLiveRuns(store));
   const parses = new ParseJobs();
   const settings = () => defaultSettings(config.llm.fncallMode, { toolImages: config.llm.toolImages });
+  // Uploads, parses and work files: DATA_DIR, or the S3 bucket (found by DATA_DIR from now on).
+  blobStore(config);
   const uploads = new DocumentService(store, {
     dataDir: config.dataDir,
     limits: config.documents,
     images: config.images,
     parses,
-    budget: shared('upload-bytes', () => new ByteBudget(config.http.uploadBytesPerDay)),
+    budget: new ByteBudget(config.http.uploadBytesPerDay),
   });
+  const webSearch = new WebSearchSettings({ store, box: secrets, env: config.web });
+  const tools = toolSettings(config, { webSearch: () => webSearch.current() });
   const agents = withPluginAgents(store, parts.plugins);
   const plugins = parts.plugins;
   const chat = new ChatService({
     store,
     runs,
-    agents: parts.agents ?? agentFactory(config, models, store),
+    agents: parts.agents ?? agentFactory(config, models, tools, store),
     agentCatalog: agents,
     defaultSettings: settings,
     dataDir: config.dataDir,
@@ -151,7 +167,9 @@ export async function createAppContext(
     uploads,
     mcp: parts.mcp ?? mcpManager(config.mcp),
     models,
-    webSearch: new WebSearchSettings({ store, box: secrets, env: config.web }),
+    webSearch,
+    tools,
+    runLimits: runLimiter(config.http),
     localModels: new LocalModelFiles(config),
     auth,
     accounts,
@@ -171,19 +189,22 @@ export async function createAppContext(
 
 const CONTEXT = 'app-context';
 
-/** The process's context, built on first use from the environment. */
+/** The process's context, built on first use from the process's configuration. */
 export function appContext(): Promise<AppContext> {
   return processWide(CONTEXT, () =>
     build().catch((e: unknown) => {
-      dropProcessWide(CONTEXT); // the next request tries again (a database that was busy, a fixed setting)
+      // The next request tries again, with the environment read afresh (a database that was busy, a fixed setting).
+      dropProcessWide(CONTEXT);
+      forgetAppConfig();
       throw e;
     }),
   );
 }
 
 async function build(): Promise<AppContext> {
-  const config = loadConfig();
+  const config = appConfig();
   configureTelemetry(config.telemetry);
+  startParsePool(config.documentParseWorkers);
   const store = await openStore(config.dataDir, {
     defaults: defaultSettings(config.llm.fncallMode, { toolImages: config.llm.toolImages }),
     databaseUrl: config.database.url,
@@ -210,12 +231,15 @@ async function build(): Promise<AppContext> {
   }
 }
 
-/** Closes the process's store, stops its tracing and forgets its context; the next appContext() reads the
- *  environment afresh. */
+/** Closes the process's store, stops its tracing and its interpreters and forgets its context; the next appContext()
+ *  reads the environment afresh. */
 export async function closeAppContext(): Promise<void> {
   const pending = existingProcessWide<Promise<AppContext>>(CONTEXT);
   dropProcessWide(CONTEXT);
+  forgetAppConfig();
   if (!pending) return;
   await stopTelemetry();
-  await (await pending).store.close();
+  const ctx = await pending;
+  ctx.tools.sandbox.shutdown();
+  await ctx.store.close();
 }

@@ -6,6 +6,7 @@
 // status (read from the error's fields, whatever bundle made it), anything else as a 500 whose details stay in the
 // server log. Route handlers are not behind proxy.ts when they take request bodies, so each one is wrapped:
 // test/request-coverage.test.ts proves none is left out and that each names its own entry point.
+import { appConfig } from './app-config';
 import { checkRequest, type RequestKind } from '../http/check';
 import { requestPolicy } from '../http/policy';
 import { errorResponse, problem, refusalResponse } from '../http/respond';
@@ -35,7 +36,7 @@ function mark<C>(handler: Handler<C>, guarded: Guarded): Handler<C> {
 
 function wrap<C>(entry: RouteEntry, kind: RequestKind, body: Handler<C>): Handler<C> {
   return async (request, context) => {
-    const policy = requestPolicy();
+    const policy = requestPolicy(appConfig().http);
     const refusal = checkRequest(request, policy, kind);
     if (refusal) return refusalResponse(refusal, request, policy.publicOrigin);
     try {

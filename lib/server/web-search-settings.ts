@@ -2,13 +2,12 @@
 // sealed with the server's secret box, as connections' keys) and put in force for web_search over the environment's
 // WEB_SEARCH_PROVIDER. Only the admin reads or changes it; what the page is told never holds the key.
 import {
-  setWebSearchOverride,
   WEB_SEARCH_PROVIDERS,
   webSearchNeedsKey,
-  webSearchOverride,
   webSearchSettings,
   type WebEnvConfig,
   type WebSearchProviderName,
+  type WebSearchState,
 } from '../config';
 import type { SecretBox } from '../models/secret-box';
 import type { AccountStore, StoredWebSearch } from '../store/types';
@@ -42,18 +41,24 @@ export class WebSearchSettingError extends Error {
 const MAX_FIELD = 2000;
 
 export class WebSearchSettings {
+  /** The admin page's setting as last read from the store (undefined: the environment's rules). */
+  private override: WebSearchState | undefined;
+
   constructor(
     private readonly deps: {
       store: Pick<AccountStore, 'serverSettings' | 'updateServerSettings'>;
       box: () => SecretBox;
-      /** The environment's web search (WEB_SEARCH_PROVIDER and its keys), in force when the page set none. */
-      env: Pick<WebEnvConfig, 'search' | 'searchProblem'>;
+      /** The environment's web search (WEB_SEARCH_PROVIDER and its keys), in force when the page set none, and the
+       *  result count and timeout a provider chosen on the page gets. */
+      env: Pick<WebEnvConfig, 'search' | 'searchProblem' | 'searchLimits'>;
     },
   ) {}
 
-  /** The web search in force: the admin page's, else the environment's. */
-  current(): Pick<WebEnvConfig, 'search' | 'searchProblem'> {
-    return webSearchOverride() ?? this.deps.env;
+  /** The web search in force: the admin page's, else the environment's (what web_search reads at each call). */
+  current(): WebSearchState {
+    if (this.override) return this.override;
+    const { search, searchProblem } = this.deps.env;
+    return { ...(search ? { search } : {}), ...(searchProblem ? { searchProblem } : {}) };
   }
 
   /** Reads the stored setting and puts it in force (at start, and when a page loads: another instance sharing the
@@ -124,16 +129,18 @@ export class WebSearchSettings {
 
   /** Puts a stored setting in force (undefined: the environment's). */
   private use(stored: StoredWebSearch | undefined): void {
-    if (!stored) return setWebSearchOverride(undefined);
-    if (stored.provider === 'off')
-      return setWebSearchOverride({ searchProblem: 'web search is turned off on the admin page' });
+    this.override = stored && this.stateOf(stored);
+  }
+
+  private stateOf(stored: StoredWebSearch): WebSearchState {
+    if (stored.provider === 'off') return { searchProblem: 'web search is turned off on the admin page' };
     let apiKey: string | undefined;
     try {
       apiKey = stored.apiKeyCipher ? this.deps.box().open(stored.apiKeyCipher) : undefined;
     } catch (e) {
-      return setWebSearchOverride({ searchProblem: e instanceof Error ? e.message : String(e) });
+      return { searchProblem: e instanceof Error ? e.message : String(e) };
     }
     const provider = stored.provider as WebSearchProviderName;
-    setWebSearchOverride({ search: webSearchSettings(provider, { url: stored.url, apiKey }) });
+    return { search: webSearchSettings(provider, { url: stored.url, apiKey }, this.deps.env.searchLimits) };
   }
 }

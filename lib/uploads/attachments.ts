@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { readHead, uploadedFile } from '../documents/storage';
 import { parseFileRef } from '../documents/file-ref';
-import { checkImage, imageLimits, type ImageLimits } from '../documents/image';
+import { checkImage, type ImageLimits } from '../documents/image';
 import { sniffImage } from '../documents/image-kind';
 import { DocumentError } from '../documents/types';
 import type { ContentItem } from '../llm/schema';
@@ -31,7 +31,7 @@ export async function attachmentItems(
   store: Pick<DocumentStore, 'ownsUpload'>,
   owner: OwnerScope,
   dataDir: string,
-  limits: ImageLimits = imageLimits(),
+  limits: ImageLimits,
 ): Promise<ContentItem[]> {
   if (!Array.isArray(refs) || !refs.every((r) => typeof r === 'string' && r.trim()))
     throw new AttachmentError('"files" must be a list of upload references ("ref" in the answer of POST /api/files).');

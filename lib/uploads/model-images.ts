@@ -47,7 +47,7 @@ export function modelImages(
       return undefined;
     }
     if (!(await owns(conversationId))) return undefined;
-    const file = await resolveInside(codeWorkDir(conversationId), segments);
+    const file = await resolveInside(codeWorkDir(dataDir, conversationId), segments);
     const info = file ? await stat(file).catch(() => undefined) : undefined;
     // Not read at all when it is over the limit: the check would refuse it.
     if (!file || !info?.isFile() || info.size > limits.maxBytes) return undefined;

@@ -14,7 +14,7 @@ import { deleteStoredFile, diskFull, keepParse, readHead, saveUpload, uploadedFi
 import { removeWorkFiles } from '../../tools/work-files';
 import { ParseJobs } from './parsing';
 import { DocumentError } from '../documents/types';
-import { checkImage, imageLimits, type ImageLimits } from '../documents/image';
+import { checkImage, type ImageLimits } from '../documents/image';
 import { sniffImage } from '../documents/image-kind';
 import { isErrorNamed } from '../protocol/errors';
 
@@ -56,11 +56,11 @@ export class DocumentService {
   constructor(
     readonly store: ChatStore,
     /** `budget`: bytes each owner may upload a day (UPLOAD_BYTES_PER_DAY); past it an upload is refused (429). */
-    options: { dataDir: string; limits: DocumentLimits; images?: ImageLimits; parses?: ParseJobs; budget?: ByteBudget },
+    options: { dataDir: string; limits: DocumentLimits; images: ImageLimits; parses?: ParseJobs; budget?: ByteBudget },
   ) {
     this.dataDir = options.dataDir;
     this.limits = options.limits;
-    this.imageLimits = options.images ?? imageLimits();
+    this.imageLimits = options.images;
     this.parses = options.parses ?? new ParseJobs();
     this.budget = options.budget;
     this.parses.resumeWith((owner, doc) => this.startParsing(owner, doc));

@@ -15,9 +15,9 @@ import { main as chessMain } from '../../examples/group_chat_chess';
 import { main as dataAnalysisMain } from '../../examples/react_data_analysis';
 import { main as tirMain } from '../../examples/tir_math';
 import { resetMcpManager } from '../../lib/mcp/manager';
-import { shutdownSharedPool } from '../../lib/sandbox/pool';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { messageText, type RecordedRequest } from '../../scripts/model-server/script';
+import { defaultToolSettings } from '../../tools';
 import { codeWorkDir } from '../../tools/code-interpreter';
 import { makeImage } from '../support/images';
 
@@ -49,7 +49,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  shutdownSharedPool();
+  defaultToolSettings().sandbox.shutdown(); // the examples' agents take the environment's settings
   await resetMcpManager();
   process.env = savedEnv;
   await server.close();
@@ -94,7 +94,7 @@ describe('assistant_add_custom_tool', () => {
     expect(imageHits).toEqual(['/prompt/a%20cute%20dog']);
     expect(allText(third!)).toContain('(64, 48)');
     expect(allText(third!)).toContain('dog_black_and_white.png');
-    expect(existsSync(path.join(codeWorkDir('default'), 'dog_black_and_white.png'))).toBe(true);
+    expect(existsSync(path.join(codeWorkDir(dataDir, 'default'), 'dog_black_and_white.png'))).toBe(true);
     expect(out.text).toContain('[TOOL_CALL] my_image_gen');
     expect(out.text).toContain('[TOOL_RESPONSE] code_interpreter');
   }, 90_000);
@@ -123,7 +123,7 @@ describe('react_data_analysis', () => {
     expect(allText(second!)).toMatch(/Observation: [\s\S]*2024-01-02\s+100\.00\s+100\.31\s+99\.58\s+99\.72/);
     // The second step used the frame of the first (one interpreter per conversation) and wrote the chart.
     expect(allText(third!)).toMatch(/Observation: [\s\S]*60[\s\S]*close\.png/);
-    expect(existsSync(path.join(codeWorkDir('default'), 'close.png'))).toBe(true);
+    expect(existsSync(path.join(codeWorkDir(dataDir, 'default'), 'close.png'))).toBe(true);
     expect(out.text).toContain('Final Answer: The chart of the closing prices is in close.png.');
   }, 90_000);
 });

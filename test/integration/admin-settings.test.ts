@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { makeViewer, type Viewer } from '../../lib/auth/viewer';
-import { loadConfig, webSearch } from '../../lib/config';
+import { loadConfig } from '../../lib/config';
 import { appInfo } from '../../lib/server/app-info';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { integrationsStatus } from '../../lib/server/integrations';
@@ -33,7 +33,7 @@ async function context(env: Record<string, string> = {}): Promise<AppContext> {
 }
 
 afterEach(async () => {
-  // The admin page's web search setting is process-wide: back to the environment's for the next test.
+  // The admin page's web search setting is kept in the store: back to the environment's.
   await ctx?.webSearch.save({ provider: 'environment' });
 });
 afterAll(async () => {
@@ -82,7 +82,7 @@ describe('what someone who is not the admin is told', () => {
 describe('web search from the admin page', () => {
   it('is kept on the server with its key sealed, and put in force over the environment', async () => {
     const c = await context({ WEB_SEARCH_PROVIDER: '' });
-    expect(WebSearchTool.unavailableReason()).toMatch(/no search provider/);
+    expect(WebSearchTool.unavailableReason(c.tools)).toMatch(/no search provider/);
     await expect(c.webSearch.save({ provider: 'tavily' })).rejects.toMatchObject({
       status: 400,
       message: 'tavily needs its API key.',
@@ -103,19 +103,19 @@ describe('web search from the admin page', () => {
     expect(JSON.stringify(stored)).not.toContain(SEARCH_KEY);
     expect(await c.admin.settings()).not.toHaveProperty('webSearch');
     // In force: web_search is offered and would call Tavily with the key.
-    expect(WebSearchTool.unavailableReason()).toBeUndefined();
-    expect(webSearch().search).toMatchObject({ provider: 'tavily', apiKey: SEARCH_KEY });
+    expect(WebSearchTool.unavailableReason(c.tools)).toBeUndefined();
+    expect(c.webSearch.current().search).toMatchObject({ provider: 'tavily', apiKey: SEARCH_KEY });
     expect((await appInfo(c, ADMIN)).tools.map((t) => t.name)).toContain('web_search');
 
     // Saved again without a key: the kept one stays.
     await c.webSearch.save({ provider: 'tavily', url: 'https://search.example.com/api' });
-    expect(webSearch().search).toMatchObject({ url: 'https://search.example.com/api', apiKey: SEARCH_KEY });
+    expect(c.webSearch.current().search).toMatchObject({ url: 'https://search.example.com/api', apiKey: SEARCH_KEY });
 
     // Off, whatever the environment says; then the environment's again.
     await c.webSearch.save({ provider: 'off' });
-    expect(WebSearchTool.unavailableReason()).toMatch(/turned off on the admin page/);
+    expect(WebSearchTool.unavailableReason(c.tools)).toMatch(/turned off on the admin page/);
     expect(await c.webSearch.save({ provider: 'environment' })).toMatchObject({ source: 'environment' });
-    expect(WebSearchTool.unavailableReason()).toMatch(/no search provider/);
+    expect(WebSearchTool.unavailableReason(c.tools)).toMatch(/no search provider/);
   });
 
   it('refuses a SearXNG without its URL, a URL that is not http(s), and an unknown provider', async () => {
@@ -137,11 +137,12 @@ describe('web search from the admin page', () => {
     const one = await createAppContext(loadConfig({ DATA_DIR: dataDir, MODEL_SCAN_PORTS: 'off' }), store);
     await one.webSearch.save({ provider: 'searxng', url: 'http://localhost:8888' });
     ctx = one;
-    // As another process would start: nothing in force until it reads the store.
-    const { setWebSearchOverride } = await import('../../lib/config');
-    setWebSearchOverride(undefined);
-    expect(webSearch().search).toBeUndefined();
-    await integrationsStatus(one, USER);
-    expect(webSearch().search).toMatchObject({ provider: 'searxng', url: 'http://localhost:8888' });
+    // Another instance sharing the database: nothing in force until it reads the store.
+    const two = await createAppContext(loadConfig({ DATA_DIR: dataDir, MODEL_SCAN_PORTS: 'off' }), store);
+    expect(two.webSearch.current().search).toBeUndefined();
+    expect(WebSearchTool.unavailableReason(two.tools)).toMatch(/no search provider/);
+    await integrationsStatus(two, USER);
+    expect(two.webSearch.current().search).toMatchObject({ provider: 'searxng', url: 'http://localhost:8888' });
+    expect(WebSearchTool.unavailableReason(two.tools)).toBeUndefined();
   });
 });

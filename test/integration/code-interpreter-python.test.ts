@@ -14,13 +14,13 @@ import { createChatModel } from '../../lib/llm';
 import { saveUpload } from '../../lib/documents/storage';
 import { probePython, SANDBOX_UID_WHEN_ROOT } from '../../lib/sandbox/bwrap';
 import { TIMEOUT_MESSAGE } from '../../lib/sandbox/format';
-import { currentSharedPool, shutdownSharedPool } from '../../lib/sandbox/pool';
 import { descendantsOf } from '../../lib/sandbox/process-tree';
 import { DB_FILE_NAME, openStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
-import { createTool, runTool, type ToolRunResult } from '../../tools';
+import { createTool, runTool, toolSettings, type ToolRunResult, type ToolSettings } from '../../tools';
 import '../../tools'; // registers the builtin tools
-import { codeInterpreterBackend, codeWorkDir } from '../../tools/code-interpreter';
+import { codeWorkDir as workDirIn } from '../../tools/code-interpreter';
+import { loadConfig } from '../../lib/config';
 import { createModelServer } from '../../scripts/model-server/server';
 import { makeWorkbook } from '../support/document-fixtures';
 import { ownerScope } from '../../lib/store/owner';
@@ -35,6 +35,9 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'code-python-'));
 const saved = { ...process.env };
 /** The app's database, where the server keeps it (under DATA_DIR). */
 let store: ChatStore | undefined;
+/** What the tools get from the configuration (this file's environment), as a composition root makes it. */
+let settings: ToolSettings;
+const codeWorkDir = (conversationId: string) => workDirIn(dataDir, conversationId);
 
 beforeAll(() => {
   Object.assign(process.env, {
@@ -46,9 +49,10 @@ beforeAll(() => {
     CODE_INTERPRETER_OUTPUT_CHARS: '1000',
     CODE_INTERPRETER_DISK_MB: String(DISK_MB),
   });
+  settings = toolSettings(loadConfig());
 });
 afterAll(async () => {
-  shutdownSharedPool();
+  settings.sandbox.shutdown();
   await store?.close();
   process.env = saved;
 });
@@ -60,6 +64,7 @@ async function call(conversationId: string, args: Record<string, unknown>, files
     conversationId,
     lang: 'en',
     messages: [],
+    settings,
   });
 }
 
@@ -81,7 +86,7 @@ async function upload(name: string, bytes: Buffer): Promise<string> {
 
 /** The sandbox's processes, seen from the host: its init and the kernel, and nothing else once a call is over. */
 async function sandboxProcesses(conversationId: string): Promise<number[]> {
-  const interpreter = await currentSharedPool()?.interpreterOf(codeWorkDir(conversationId));
+  const interpreter = await settings.sandbox.currentPool?.interpreterOf(codeWorkDir(conversationId));
   expect(interpreter?.pid).toBeDefined();
   return descendantsOf(interpreter!.pid!);
 }
@@ -95,6 +100,7 @@ describe.skipIf(!available)('code_interpreter on CPython: behaviour', () => {
       const agent = new FnCallAgent({
         llm: createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k' }),
         functionList: ['code_interpreter'],
+        toolSettings: settings,
       });
       await agent.runNonStream([{ role: 'user', content: 'hello' }]);
       const [first] = server.requests.filter((r) => r.path === '/v1/chat/completions');
@@ -105,8 +111,10 @@ describe.skipIf(!available)('code_interpreter on CPython: behaviour', () => {
   });
 
   it('is the backend chosen, and its description says numpy, pandas and matplotlib are there', async () => {
-    expect(await codeInterpreterBackend()).toMatchObject({ backend: 'python', requested: 'python' });
-    expect(createTool('code_interpreter').description).toContain('numpy, pandas (read_csv, read_excel) and matplotlib');
+    expect(await settings.sandbox.backend()).toMatchObject({ backend: 'python', requested: 'python' });
+    const tool = createTool('code_interpreter');
+    await tool.prepare?.(settings);
+    expect(tool.description).toContain('numpy, pandas (read_csv, read_excel) and matplotlib');
   });
 
   it(

@@ -11,17 +11,20 @@ import { AgentEventSchema, FnCallAgent } from '../../lib/agent';
 import { createModelServer } from '../../scripts/model-server/server';
 import { collectEvents, ofType } from '../support/run';
 import { artifactResponse } from '../../lib/sandbox/artifact-response';
-import { InterpreterPool, shutdownSharedPool } from '../../lib/sandbox/pool';
+import { InterpreterPool } from '../../lib/sandbox/pool';
 import { FINISHED_MESSAGE, TIMEOUT_MESSAGE } from '../../lib/sandbox/format';
-import { createTool, runTool, type ToolRunResult } from '../../tools';
+import { createTool, runTool, toolSettings, type ToolRunResult, type ToolSettings } from '../../tools';
 import '../../tools'; // registers the builtin tools
 import { codeWorkDir, codeWorkPrefix } from '../../tools/code-interpreter';
 import { blobStore } from '../../lib/blob';
 import { createChatModel } from '../../lib/llm';
+import { loadConfig } from '../../lib/config';
 
 const SLOW = 180_000; // interpreter start-up is seconds, more on a loaded machine
 const dataDir = mkdtempSync(path.join(tmpdir(), 'code-interpreter-'));
 const saved = { ...process.env };
+/** What the tools get from the configuration (this file's environment), as a composition root makes it. */
+let settings: ToolSettings;
 
 beforeAll(() => {
   Object.assign(process.env, {
@@ -31,9 +34,10 @@ beforeAll(() => {
     CODE_INTERPRETER_MEMORY_MB: '256',
     CODE_INTERPRETER_OUTPUT_CHARS: '1000',
   });
+  settings = toolSettings(loadConfig());
 });
 afterAll(() => {
-  shutdownSharedPool();
+  settings.sandbox.shutdown();
   process.env = saved;
 });
 
@@ -41,7 +45,7 @@ const tool = () => createTool('code_interpreter');
 
 async function call(conversationId: string, args: string | Record<string, unknown>, files: string[] = []) {
   const raw = typeof args === 'string' ? args : JSON.stringify(args);
-  return runTool(tool(), raw, { files, conversationId, lang: 'en', messages: [] });
+  return runTool(tool(), raw, { files, conversationId, lang: 'en', messages: [], settings });
 }
 
 function text(r: ToolRunResult): string {
@@ -138,7 +142,7 @@ describe('code_interpreter: behaviour', () => {
       expect(out).not.toContain('numbers.csv');
       expect(text(await call('conv-files', { code: 'len(rows)' }, [src]))).not.toContain('files:');
 
-      const [store, root] = [blobStore(), codeWorkPrefix('conv-files')];
+      const [store, root] = [blobStore({ dataDir }), codeWorkPrefix('conv-files')];
       const res = await artifactResponse(store, root, ['total.txt']);
       expect(res.status).toBe(200);
       expect(await res.text()).toBe('12');
@@ -176,6 +180,7 @@ describe('code_interpreter in the agent loop', () => {
         const agent = new FnCallAgent({
           llm: createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k' }),
           functionList: ['code_interpreter'],
+          toolSettings: settings,
           name: 'assistant',
         });
         const events = await collectEvents(
@@ -234,7 +239,7 @@ describe('code_interpreter: sandbox escapes fail cleanly', () => {
     'cannot write outside its work directory',
     async () => {
       const marker = `escape-${process.pid}-${Date.now()}.txt`;
-      const workDir = codeWorkDir(conv);
+      const workDir = codeWorkDir(dataDir, conv);
       const code = [
         `for p in ['/tmp/${marker}', '../${marker}', '../../${marker}', '${path.join(dataDir, marker)}']:`,
         '    try:',

@@ -13,7 +13,6 @@ import { everyToolActor } from '../../lib/chat/actor';
 import { loadConfig } from '../../lib/config';
 import type { AgentEvent } from '../../lib/protocol/events';
 import { artifactResponse } from '../../lib/sandbox/artifact-response';
-import { shutdownSharedPool } from '../../lib/sandbox/pool';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
 import { openSqliteStore } from '../../lib/store';
@@ -38,7 +37,8 @@ let bucket: S3Client;
 let server: ModelServer;
 let store: ChatStore;
 const dirs: string[] = [];
-const saved = { ...process.env };
+/** The instances made, whose interpreters stop at the end. */
+const instances: AppContext[] = [];
 
 beforeAll(async () => {
   [s3, server] = await Promise.all([startS3(), createModelServer()]);
@@ -50,12 +50,9 @@ beforeAll(async () => {
   });
   // The one database every instance uses.
   store = await openSqliteStore(path.join(await tempDir(), 'agent-studio.db'));
-  // Tools read the process's environment (DATA_DIR, S3_*), as in the app.
-  Object.assign(process.env, s3.env, { CODE_INTERPRETER_BACKEND: 'pyodide', CODE_INTERPRETER_TIMEOUT_MS: '20000' });
 });
 afterAll(async () => {
-  shutdownSharedPool();
-  process.env = saved;
+  for (const ctx of instances) ctx.tools.sandbox.shutdown();
   await store.close();
   bucket.destroy();
   await Promise.all([s3.close(), server.close()]);
@@ -68,13 +65,14 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
-/** A fresh instance: its own empty DATA_DIR, the shared database and bucket. The process acts as this instance
- *  from now on (its tools read DATA_DIR from the environment). */
+/** A fresh instance: its own empty DATA_DIR, the shared database and bucket, its own services (as another process
+ *  would have). */
 async function instance(): Promise<AppContext & { dataDir: string }> {
   const dataDir = await tempDir();
-  process.env.DATA_DIR = dataDir;
   const env = {
     ...s3.env,
+    CODE_INTERPRETER_BACKEND: 'pyodide',
+    CODE_INTERPRETER_TIMEOUT_MS: '20000',
     DATA_DIR: dataDir,
     OPENAI_BASE_URL: server.url,
     OPENAI_API_KEY: 'k',
@@ -84,7 +82,9 @@ async function instance(): Promise<AppContext & { dataDir: string }> {
     AUTH_SECRET: 'a-shared-auth-secret-of-enough-length-0123456789',
     SECRET_KEY: 'a-shared-secret-key-of-enough-length-0123456789',
   };
-  return Object.assign(await createAppContext(loadConfig(env), store), { dataDir });
+  const ctx = await createAppContext(loadConfig(env), store);
+  instances.push(ctx);
+  return Object.assign(ctx, { dataDir });
 }
 
 async function keys(prefix = ''): Promise<string[]> {
@@ -156,7 +156,6 @@ describe('files on S3, several instances', () => {
       expect(await keys(work)).toEqual([`${work}total.txt`]); // what the code wrote; the staged upload is not copied
 
       // Instance A never ran the code: it serves the file from the bucket.
-      process.env.DATA_DIR = a.dataDir;
       expect(existsSync(path.join(a.dataDir, 'work', conversationId))).toBe(false);
       const served = await artifactResponse(blobStore(a.config), codeWorkPrefix(conversationId), ['total.txt']);
       expect(served.status).toBe(200);
@@ -193,7 +192,9 @@ describe('files on S3, several instances', () => {
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await res.arrayBuffer()).equals(png)).toBe(true);
     const c = await instance();
-    expect(await attachmentItems([document.ref], c.store, OWNER, c.dataDir)).toEqual([{ image: document.ref }]);
+    expect(await attachmentItems([document.ref], c.store, OWNER, c.dataDir, c.config.images)).toEqual([
+      { image: document.ref },
+    ]);
     expect(await keys('files/')).toContain(`files/${document.hash}`);
     await c.uploads.deleteConversation(OWNER, conversationId);
     expect(await keys('files/')).not.toContain(`files/${document.hash}`);
@@ -204,7 +205,7 @@ describe('files on S3, several instances', () => {
     const conversation = await a.store.createConversation(OWNER, { title: 'A tool image' });
     const png = await makeImage('png', 20, 10);
     const output = [{ image: `data:image/png;base64,${png.toString('base64')}` }];
-    const [item] = (await keepReturnedImages(output, conversation.id)) as ContentItem[];
+    const [item] = (await keepReturnedImages(output, conversation.id, a.tools)) as ContentItem[];
     const hash = /[0-9a-f]{64}/.exec(item?.image ?? '')?.[0];
     expect(hash).toBeDefined();
     expect(await keys(`work/${conversation.id}/`)).toEqual([`work/${conversation.id}/images/${hash}`]);

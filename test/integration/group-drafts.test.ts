@@ -254,10 +254,10 @@ describe('image_gen in the app', () => {
 });
 
 describe('amap_weather and image_search in the app', () => {
-  const names = async (web: boolean) =>
+  const names = async (web: boolean, c: AppContext = ctx) =>
     (
       await appInfo(
-        ctx,
+        c,
         makeViewer({ owner: A, admin: false, via: 'session', userTools: { codeInterpreter: true, web } }),
       )
     ).tools.map((t) => t.name);
@@ -266,17 +266,12 @@ describe('amap_weather and image_search in the app', () => {
     const before = await names(true);
     expect(before).not.toContain('amap_weather');
     expect(before).not.toContain('image_search');
-    process.env.AMAP_TOKEN = 'amap-key';
-    process.env.SERPAPI_IMAGE_SEARCH_KEY = 'serp-key';
-    try {
-      expect(await names(true)).toEqual(expect.arrayContaining(['amap_weather', 'image_search']));
-      const withoutWeb = await names(false);
-      expect(withoutWeb).not.toContain('amap_weather');
-      expect(withoutWeb).not.toContain('image_search');
-      expect(withoutWeb).toContain('front_page_search');
-    } finally {
-      delete process.env.AMAP_TOKEN;
-      delete process.env.SERPAPI_IMAGE_SEARCH_KEY;
-    }
+    // A server configured with their keys.
+    const keyed = await context({ AMAP_TOKEN: 'amap-key', SERPAPI_IMAGE_SEARCH_KEY: 'serp-key' });
+    expect(await names(true, keyed)).toEqual(expect.arrayContaining(['amap_weather', 'image_search']));
+    const withoutWeb = await names(false, keyed);
+    expect(withoutWeb).not.toContain('amap_weather');
+    expect(withoutWeb).not.toContain('image_search');
+    expect(withoutWeb).toContain('front_page_search');
   });
 });

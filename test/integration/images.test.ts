@@ -243,7 +243,7 @@ describe('images are their owner’s', () => {
       }),
       store,
     );
-    const agents = agentFactory(ctx.config, ctx.models, store);
+    const agents = agentFactory(ctx.config, ctx.models, ctx.tools, store);
     const message = [{ role: 'user', content: [{ text: 'Describe it.' }, { image: doc.ref }] }];
     const sentBy = async (owner: typeof OWNER) => {
       await drain((await agents(defaultSettings(), { owner })).runEvents(message));

@@ -13,7 +13,8 @@ import { createChatModel } from '../../lib/llm';
 import type { ScriptedReply } from '../../lib/protocol/fixture';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { messageText, type RecordedRequest } from '../../scripts/model-server/script';
-import { allowLocalFileStaging } from '../../tools';
+import { allowLocalFileStaging, toolSettings } from '../../tools';
+import { loadConfig } from '../../lib/config';
 import { makePdf, textPage } from '../support/pdf-writer';
 import { collectEvents, ofType } from '../support/run';
 
@@ -202,14 +203,11 @@ describe('ParallelDocQA', () => {
   it('takes its bound from PARALLEL_DOC_QA_CONCURRENCY when none is given', async () => {
     const { reply, seen } = responder({ inFlightTarget: 5 });
     server.setScenario(reply);
-    process.env.PARALLEL_DOC_QA_CONCURRENCY = '2';
-    try {
-      const agent = new ParallelDocQA({ llm: model() });
-      expect(agent.concurrency).toBe(2);
-      await agent.runNonStream([{ role: 'user', content: [{ text: QUESTION }, { file: manual }] }]);
-    } finally {
-      delete process.env.PARALLEL_DOC_QA_CONCURRENCY;
-    }
+    // The configuration's, as a composition root hands it to the agent (the manual is a local path, as the CLI's).
+    const settings = { ...toolSettings(loadConfig({ PARALLEL_DOC_QA_CONCURRENCY: '2' })), allowLocalPaths: true };
+    const agent = new ParallelDocQA({ llm: model(), toolSettings: settings });
+    expect(agent.concurrency).toBe(2);
+    await agent.runNonStream([{ role: 'user', content: [{ text: QUESTION }, { file: manual }] }]);
     // Readers wait for five to be in flight; never more than two are.
     expect(seen.maxInFlight).toBe(2);
   });

@@ -26,8 +26,10 @@ import {
   TOOL_REGISTRY,
   allowLocalFileStaging,
   createTool,
+  toolSettings,
   unavailableReason,
 } from '../../tools';
+import { loadConfig } from '../../lib/config';
 import { collectEvents, ofType } from '../support/run';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'qwen-tools-'));
@@ -57,6 +59,9 @@ beforeEach(() => {
   clearIndexCache();
 });
 
+/** The tools' settings from the environment as each test leaves it (DATA_DIR, OPENAI_IMAGE_MODEL, AMAP_*, SERPAPI_*),
+ *  made as a composition root makes them. */
+const envSettings = () => ({ ...toolSettings(loadConfig()), allowLocalPaths: true }); // paths handed over as the CLI does
 const llm = () => createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k' });
 
 /** Runs an agent with `tools` whose model calls `name` with `args` once, then answers; returns the call's result. */
@@ -70,7 +75,7 @@ async function callThroughAgent(
   server.setScenario({
     replies: [{ toolCalls: [{ name, arguments: JSON.stringify(args) }] }, { content: 'Done.' }],
   });
-  const agent = new FnCallAgent({ llm: llm(), functionList: tools });
+  const agent = new FnCallAgent({ llm: llm(), functionList: tools, toolSettings: envSettings() });
   const events = await collectEvents(
     agent.runEvents([{ role: 'user', content }], conversationId ? { conversationId } : {}),
   );
@@ -355,14 +360,16 @@ async function fakeProvider(reply: (req: IncomingMessage, url: URL) => unknown) 
 describe('tools that need a key', () => {
   it('are not offered until their keys are set', () => {
     for (const name of ['amap_weather', 'image_search']) {
-      expect(unavailableReason(TOOL_REGISTRY.get(name)!)).toMatch(/set (AMAP_TOKEN|SERPAPI_IMAGE_SEARCH_KEY)/);
-      expect(() => createTool(name)).toThrow(/is not available/);
+      expect(unavailableReason(TOOL_REGISTRY.get(name)!, envSettings())).toMatch(
+        /set (AMAP_TOKEN|SERPAPI_IMAGE_SEARCH_KEY)/,
+      );
+      expect(() => createTool(name, envSettings())).toThrow(/is not available/);
     }
     process.env.AMAP_TOKEN = 'amap-key';
     process.env.SERPAPI_IMAGE_SEARCH_KEY = 'serp-key';
     try {
-      expect(unavailableReason(AmapWeather)).toBeUndefined();
-      expect(unavailableReason(ImageSearch)).toBeUndefined();
+      expect(unavailableReason(AmapWeather, envSettings())).toBeUndefined();
+      expect(unavailableReason(ImageSearch, envSettings())).toBeUndefined();
     } finally {
       delete process.env.AMAP_TOKEN;
       delete process.env.SERPAPI_IMAGE_SEARCH_KEY;

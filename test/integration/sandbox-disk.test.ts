@@ -4,14 +4,17 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shutdownSharedPool } from '../../lib/sandbox/pool';
-import { createTool, runTool } from '../../tools';
+import { loadConfig } from '../../lib/config';
+import { createTool, runTool, toolSettings, type ToolSettings } from '../../tools';
 import '../../tools'; // registers the builtin tools
-import { codeWorkDir } from '../../tools/code-interpreter';
+import { codeWorkDir as workDirIn } from '../../tools/code-interpreter';
 
 const SLOW = 180_000;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sandbox-disk-'));
 const saved = { ...process.env };
+/** What the tools get from the configuration (this file's environment), as a composition root makes it. */
+let settings: ToolSettings;
+const codeWorkDir = (conversationId: string) => workDirIn(dataDir, conversationId);
 
 beforeAll(() => {
   Object.assign(process.env, {
@@ -20,9 +23,10 @@ beforeAll(() => {
     CODE_INTERPRETER_TIMEOUT_MS: '30000',
     CODE_INTERPRETER_DISK_MB: '8',
   });
+  settings = toolSettings(loadConfig());
 });
 afterAll(() => {
-  shutdownSharedPool();
+  settings.sandbox.shutdown();
   process.env = saved;
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -33,6 +37,7 @@ async function run(conversationId: string, code: string): Promise<string> {
     conversationId,
     lang: 'en',
     messages: [],
+    settings,
   });
   expect(r.ok).toBe(true);
   return r.content as string;

@@ -12,27 +12,25 @@ import { foldRun } from '../../lib/chat/view';
 import { feedEvent } from '../../lib/chat/feed';
 import { createChatModel } from '../../lib/llm';
 import type { FeedEvent } from '../../lib/protocol/events';
-import { shutdownSharedPool } from '../../lib/sandbox/pool';
+import { loadConfig } from '../../lib/config';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
-import { createTool, runTool } from '../../tools';
+import { createTool, runTool, toolSettings, type ToolSettings } from '../../tools';
 import { collectEvents, ofType } from '../support/run';
 
 const SLOW = 180_000; // interpreter start-up is seconds, more on a loaded machine
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tir-'));
-const saved = { ...process.env };
+/** What the tools get from the configuration, as a composition root makes it. */
+let settings: ToolSettings;
 let server: ModelServer;
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    DATA_DIR: dataDir,
-    CODE_INTERPRETER_BACKEND: 'auto',
-    CODE_INTERPRETER_MEMORY_MB: '256',
-  });
+  settings = toolSettings(
+    loadConfig({ DATA_DIR: dataDir, CODE_INTERPRETER_BACKEND: 'auto', CODE_INTERPRETER_MEMORY_MB: '256' }),
+  );
   server = await createModelServer();
 });
 afterAll(async () => {
-  shutdownSharedPool();
-  process.env = saved;
+  settings.sandbox.shutdown();
   await server.close();
 });
 beforeEach(() => server.reset());
@@ -56,7 +54,11 @@ describe('TIRMathAgent', () => {
           { content: 'So the sum is $\\boxed{5050}$.' },
         ],
       });
-      const agent = new TIRMathAgent({ llm: llm(), systemMessage: 'Use programs, then put the answer in \\boxed{}.' });
+      const agent = new TIRMathAgent({
+        llm: llm(),
+        toolSettings: settings,
+        systemMessage: 'Use programs, then put the answer in \\boxed{}.',
+      });
       const messages = await agent.runNonStream([{ role: 'user', content: 'What is 1 + 2 + ... + 100?' }]);
 
       expect(server.requests).toHaveLength(2);
@@ -89,7 +91,9 @@ describe('TIRMathAgent', () => {
           { content: 'Done.' },
         ],
       });
-      const events = await collectEvents(new TIRMathAgent({ llm: llm() }).runEvents([{ role: 'user', content: 'x' }]));
+      const events = await collectEvents(
+        new TIRMathAgent({ llm: llm(), toolSettings: settings }).runEvents([{ role: 'user', content: 'x' }]),
+      );
       for (const e of events) expect(() => AgentEventSchema.parse(e)).not.toThrow();
       expect(ofType(events, 'run-start')[0]).toMatchObject({ kind: 'tir', tools: ['python_executor'] });
       const calls = ofType(events, 'tool-call');
@@ -123,14 +127,18 @@ describe('TIRMathAgent', () => {
     async () => {
       server.setScenario({ fallback: { content: '```python\nprint(1)\n```' } });
       const end = ofType(
-        await collectEvents(new TIRMathAgent({ llm: llm() }).runEvents([{ role: 'user', content: 'loop' }])),
+        await collectEvents(
+          new TIRMathAgent({ llm: llm(), toolSettings: settings }).runEvents([{ role: 'user', content: 'loop' }]),
+        ),
         'run-end',
       )[0]!;
       expect(end).toMatchObject({ reason: 'max-iterations', llmCalls: 10, toolCalls: 10 });
 
       server.reset();
       server.setScenario({ replies: [{ content: 'Unfinished:\n```python\nprint(2)' }] });
-      const messages = await new TIRMathAgent({ llm: llm() }).runNonStream([{ role: 'user', content: 'q' }]);
+      const messages = await new TIRMathAgent({ llm: llm(), toolSettings: settings }).runNonStream([
+        { role: 'user', content: 'q' },
+      ]);
       expect(server.requests).toHaveLength(1);
       expect(messages[0]!.content).toBe('Unfinished:\n```python\nprint(2)');
     },
@@ -144,6 +152,7 @@ describe('python_executor', () => {
       files: [],
       lang: 'en',
       messages: [],
+      settings,
     });
 
   it(

@@ -13,13 +13,13 @@ import type { ChatService, StartedRun } from '../../lib/chat/service';
 import { foldRun } from '../../lib/chat/view';
 import { loadConfig } from '../../lib/config';
 import type { AgentEvent, EventOf } from '../../lib/protocol/events';
-import { shutdownSharedPool } from '../../lib/sandbox/pool';
 import { createAppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
 import { openSqliteStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
-import { codeInterpreterBackend, codeWorkDir } from '../../tools/code-interpreter';
+import { codeWorkDir } from '../../tools/code-interpreter';
+import { CodeSandbox, type ToolSettings } from '../../tools';
 import { drain, follow } from '../support/chat';
 import { PYTHON_WRITES_PNG as HAND_PNG } from '../support/images';
 
@@ -40,28 +40,29 @@ let dataDir: string;
 let store: ChatStore;
 let chat: ChatService;
 let code: string;
-const saved = { ...process.env };
+/** The contexts' tool settings, whose interpreters stop at the end. */
+const sandboxes: ToolSettings[] = [];
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'tool-images-'));
-  // code_interpreter reads DATA_DIR from the environment (its work directory is DATA_DIR/work/<conversation>).
-  Object.assign(process.env, { DATA_DIR: dataDir, CODE_INTERPRETER_BACKEND: 'auto' });
-  code = (await codeInterpreterBackend()).backend === 'python' ? MATPLOTLIB : HAND_PNG;
+  const { codeInterpreter } = loadConfig({ CODE_INTERPRETER_BACKEND: 'auto' });
+  code = (await new CodeSandbox(codeInterpreter).backend()).backend === 'python' ? MATPLOTLIB : HAND_PNG;
   server = await createModelServer();
   store = await openSqliteStore(path.join(dataDir, 'agent-studio.db'));
 });
 afterAll(async () => {
-  shutdownSharedPool();
+  for (const tools of sandboxes) tools.sandbox.shutdown();
   await server.close();
   await store.close();
-  process.env = saved;
   await rm(dataDir, { recursive: true, force: true });
 });
 
 /** The app's context with the real agent factory, on `model` (its name decides whether it sees images). */
 async function open(model: string) {
   const env = { DATA_DIR: dataDir, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'k', OPENAI_MODEL: model };
-  chat = (await createAppContext(loadConfig({ ...env, LLM_MAX_RETRIES: '0' }), store)).chat;
+  const ctx = await createAppContext(loadConfig({ ...env, LLM_MAX_RETRIES: '0' }), store);
+  sandboxes.push(ctx.tools);
+  chat = ctx.chat;
 }
 
 beforeEach(() => {
@@ -108,7 +109,7 @@ describe('with tool images on, a model that sees', () => {
       expect(tool.ok).toBe(true);
       const chart = tool.files!.find((f) => f.name === 'figure-1.png')!;
       expect(chart).toMatchObject({ mime: 'image/png' });
-      const bytes = await readFile(path.join(codeWorkDir(started.conversationId), 'figure-1.png'));
+      const bytes = await readFile(path.join(codeWorkDir(dataDir, started.conversationId), 'figure-1.png'));
 
       // The first call has no image; the second is the chart, exactly the bytes the code wrote.
       expect(imageUrls(bodies[0])).toEqual([]);

@@ -15,6 +15,8 @@ import type { ChatStore, ConversationSettings, StoredDocument } from '../../lib/
 import { collectFileRefs } from '../../lib/llm/upload-info';
 import { parseFileRef } from '../../lib/documents/file-ref';
 import { stageFiles } from '../../tools/file-access';
+import { toolSettings } from '../../tools/settings';
+import { defaultConfig, loadConfig } from '../../lib/config';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { makeDocx } from '../support/document-fixtures';
 import { makePdf, textPage } from '../support/pdf-writer';
@@ -241,7 +243,7 @@ describe('the upload API', () => {
     await settled(body.document.id);
     // What a killed server leaves behind: a record still parsing, and nobody parsing it.
     leftParsing(body.document.id);
-    const fresh = new DocumentService(store, { dataDir, limits });
+    const fresh = new DocumentService(store, { dataDir, limits, images: defaultConfig().images });
     expect((await fresh.list(OWNER, body.conversationId))[0]?.state).toBe('parsing');
     expect(await fresh.settled(OWNER, body.document.id)).toMatchObject({ state: 'ready', pages: 2 });
   });
@@ -268,16 +270,11 @@ describe('sending a message after uploads', () => {
     expect((await store.getTurn(OWNER, second.turnId))!.content).toBe('And low water?');
 
     const work = path.join(dataDir, 'work');
-    const saved = process.env.DATA_DIR;
-    process.env.DATA_DIR = dataDir; // where file-aware tools look for uploads
-    try {
-      const staged = await stageFiles(collectFileRefs(await chat.history(OWNER, body.conversationId, Infinity)), work);
-      expect(staged).toEqual({ files: [path.join(work, 'tides.pdf')], errors: [] });
-      expect(await readFile(staged.files[0]!)).toEqual(pdf);
-    } finally {
-      if (saved === undefined) delete process.env.DATA_DIR;
-      else process.env.DATA_DIR = saved;
-    }
+    const refs = collectFileRefs(await chat.history(OWNER, body.conversationId, Infinity));
+    // Where file-aware tools look for uploads: the settings' DATA_DIR.
+    const staged = await stageFiles(refs, work, { settings: toolSettings(loadConfig({ DATA_DIR: dataDir })) });
+    expect(staged).toEqual({ files: [path.join(work, 'tides.pdf')], errors: [] });
+    expect(await readFile(staged.files[0]!)).toEqual(pdf);
   });
 });
 

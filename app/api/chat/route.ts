@@ -33,6 +33,7 @@ export const POST = guardRoute('POST /api/chat', async (request: Request, _conte
   try {
     const req = parseRequest(ChatRequestSchema, body);
     started = await startLimited(
+      ctx.runLimits,
       limitKey(me, request.headers),
       () => ctx.chat.send(me, req),
       (runId) => ctx.runs.ended(runId),

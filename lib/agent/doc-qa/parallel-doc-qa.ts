@@ -9,7 +9,7 @@
 //    by any reader leaves the search to the question (upstream reads everything again, up to four times, first);
 // 3. answer: ParallelDocQASummary's call, the run's own, from the readers' findings (each marked with its pages) and
 //    the passages found, citing pages.
-import { loadConfig } from '../../config';
+import { parseOptions } from '../../../tools/retrieval';
 import type { IndexedDocument } from '../../documents/search';
 import { pyJsonDumps } from '../../llm/fncall/json-slice';
 import { contentText, type Lang, type Message } from '../../llm/schema';
@@ -88,7 +88,7 @@ export class ParallelDocQA extends Agent {
 
   constructor(opts: ParallelDocQAOptions) {
     super({ ...opts, description: opts.description ?? TEXT.en.description });
-    const concurrency = opts.concurrency ?? loadConfig().rag.parallelDocQaConcurrency;
+    const concurrency = opts.concurrency ?? this.toolSettings.rag.parallelDocQaConcurrency;
     if (!Number.isInteger(concurrency) || concurrency < 1)
       throw new TypeError(`ParallelDocQA's concurrency must be a whole number of at least 1 (got ${concurrency}).`);
     this.concurrency = concurrency;
@@ -102,11 +102,12 @@ export class ParallelDocQA extends Agent {
       throw new Error(
         `${this.name} reads the conversation's documents, and there are none: attach a document (PDF, Word, a text file…) with the question.`,
       );
-    const { files, errors } = await localFiles(refs, run, 'paralleldocqa');
+    const { files, errors } = await localFiles(refs, run, this.toolSettings, 'paralleldocqa');
     run.signal.throwIfAborted();
     const budget = inputBudget(this.llm, run);
     const { loadIndexes, retrieve, retrievalStep, formatKnowledge } = await import('../../documents/search');
-    const loaded = await loadIndexes(files, chunkSize(budget, question, run.lang));
+    const parse = parseOptions(this.toolSettings);
+    const loaded = await loadIndexes(files, chunkSize(budget, question, run.lang), parse);
     const unreadable = [...errors, ...loaded.errors, ...loaded.unsupported];
     const docs = loaded.docs.filter((d) => d.chunks.length);
     if (!docs.length)
@@ -122,6 +123,7 @@ export class ParallelDocQA extends Agent {
       maxRefTokens: Math.max(0, Math.min(MAX_RAG_TOKEN_SIZE, room - countTokens(lead.join('\n\n')))),
       parserPageSize: RAG_CHUNK_SIZE,
       searchers: ['keyword_search'],
+      parse,
     });
     run.emit({ ...retrievalStep(query, found, [...found.errors, ...found.unsupported]), by: 'assistant' });
     const knowledge = formatKnowledge(found.documents, run.lang, unreadable, lead);
@@ -202,7 +204,7 @@ export class ParallelDocQA extends Agent {
     const text = found ? `${question}\n\n${found}` : question;
     // Findings longer than the search's budget would only make the keyword call long: the question alone then.
     const asked = countTokens(found) > MAX_RAG_TOKEN_SIZE ? question : text;
-    const keygen = new GenKeyword({ llm: this.llm });
+    const keygen = new GenKeyword({ llm: this.llm, toolSettings: this.toolSettings });
     const { messages } = await runChild(keygen, [{ role: 'user', content: asked }], run, { aside: true });
     const answer = messages.filter((m) => m.role === 'assistant' && !m.function_call).at(-1);
     const keywords = parseKeywordJson(answer ? contentText(answer.content) : '');

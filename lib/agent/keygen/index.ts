@@ -1,5 +1,4 @@
 // The keyword strategies by upstream's names (rag_keygen_strategy), and how an agent picks one.
-import { loadConfig } from '../../config';
 import {
   GenKeyword,
   GenKeywordWithKnowledge,
@@ -36,12 +35,13 @@ export const KEYGEN_STRATEGY_NAMES = Object.keys(STRATEGIES) as KeygenStrategyNa
 
 /**
  * The strategy a rag_keygen_strategy value names: one of upstream's class names, or 'none' (any case) for no
- * keyword call. Unset: RAG_KEYGEN_STRATEGY / QWEN_AGENT_DEFAULT_RAG_KEYGEN_STRATEGY, else none. Anything else throws
+ * keyword call. Unset: `configured` (RAG_KEYGEN_STRATEGY / QWEN_AGENT_DEFAULT_RAG_KEYGEN_STRATEGY, from the agent's
+ * tool settings), else none. Anything else throws
  * naming the setting and the names it takes.
  */
-export function keygenStrategyName(value: unknown): KeygenStrategyName | 'none' {
+export function keygenStrategyName(value: unknown, configured?: string): KeygenStrategyName | 'none' {
   const fromEnv = value === undefined;
-  const raw = fromEnv ? loadConfig().rag.keygenStrategy : value;
+  const raw = fromEnv ? configured : value;
   if (raw === undefined) return 'none';
   const where = fromEnv ? 'RAG_KEYGEN_STRATEGY (or QWEN_AGENT_DEFAULT_RAG_KEYGEN_STRATEGY)' : 'rag_keygen_strategy';
   if (typeof raw === 'string') {

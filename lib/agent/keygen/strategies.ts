@@ -11,7 +11,7 @@ import { countTokens, truncateTokens } from '../../llm/tokens';
 import { contentText, type Message } from '../../llm/schema';
 import { pyJsonDumps } from '../../llm/fncall/json-slice';
 import type { StopReason } from '../../protocol/enums';
-import { ragSettings } from '../../../tools/retrieval';
+import { parseOptions, ragSettings } from '../../../tools/retrieval';
 import { Agent, type AgentOptions } from '../agent';
 import { documentRefs, localFiles } from '../run-files';
 import type { RunState } from '../run-state';
@@ -131,10 +131,10 @@ async function promptWithVocabulary(
   messages: Message[],
   run: RunState,
 ): Promise<string> {
-  const { files } = await localFiles(documentRefs(agent.files, messages), run, 'keygen');
+  const { files } = await localFiles(documentRefs(agent.files, messages), run, agent.toolSettings, 'keygen');
   const { loadIndexes, documentVocabulary } = await import('../../documents/search');
-  const pageSize = agent.parserPageSize ?? ragSettings({}).parserPageSize;
-  const { docs } = await loadIndexes(files, pageSize);
+  const pageSize = agent.parserPageSize ?? ragSettings({}, agent.toolSettings).parserPageSize;
+  const { docs } = await loadIndexes(files, pageSize, parseOptions(agent.toolSettings));
   const words = documentVocabulary(docs).join(', ');
   const room =
     inputBudget(agent.llm, run) - countTokens(knowledgeKeywordPrompt(question, '', run.lang)) - VOCABULARY_MARGIN;

@@ -3,6 +3,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadDocumentOffThread } from '../parse-pool';
+import type { DocumentLimits } from '../limits';
 import type { DocumentKind, ParsedDocument } from '../types';
 import { Bm25Index } from './bm25';
 import { chunkDocument, type Chunk } from './chunk';
@@ -69,11 +70,15 @@ export function indexDocument(doc: ParsedDocument, pageSize: number): IndexedDoc
   return entry.name === doc.name && entry.title === doc.title ? entry : { ...entry, name: doc.name, title: doc.title };
 }
 
+/** How a file is parsed: its limits and where parses are cached (loadDocument's options). */
+export type ParseOptions = { limits?: DocumentLimits; cacheDir?: string | false };
+
 /** Parses (through loadDocument, in a worker thread) and indexes a local file; an unchanged file already indexed is not read again. */
 export async function indexFile(
   filePath: string,
   pageSize: number,
   name = path.basename(filePath),
+  parse: ParseOptions = {},
 ): Promise<IndexedDocument> {
   const abs = path.resolve(filePath);
   const info = await stat(abs).catch(() => undefined);
@@ -82,7 +87,7 @@ export async function indexFile(
     const hit = recall(`${known.hash}:${pageSize}`);
     if (hit) return hit.name === name ? hit : { ...hit, name };
   }
-  const doc = await loadDocumentOffThread(abs, name);
+  const doc = await loadDocumentOffThread(abs, name, parse);
   if (files.size >= MAX_KNOWN_FILES) files.clear(); // a cheap bound: forgetting only costs a re-read
   if (info) files.set(abs, { size: info.size, mtimeMs: info.mtimeMs, hash: doc.hash });
   return indexDocument(doc, pageSize);

@@ -5,7 +5,7 @@ import type { Embedder } from '../../llm/embeddings';
 import type { RetrievalCandidate, RetrievalStep } from '../../protocol/events';
 import { DocumentError } from '../types';
 import { DEFAULT_PARSER_PAGE_SIZE } from './chunk';
-import { indexFile, type IndexedDocument } from './index-cache';
+import { indexFile, type IndexedDocument, type ParseOptions } from './index-cache';
 import { DEFAULT_MAX_REF_TOKEN, searchDocuments, UNUSED_LISTED, type SearchMode } from './search';
 import { DEFAULT_RAG_SEARCHERS, searchPlan, type AvailableSearcher } from './searchers';
 import { vectorScores, type VectorStore } from './vectors';
@@ -24,6 +24,8 @@ export interface RetrievalFile {
 export interface RetrieveOptions {
   maxRefTokens?: number;
   parserPageSize?: number;
+  /** How files are parsed: the limits and the parse cache (default: loadDocument's). */
+  parse?: ParseOptions;
   /** Which searches rank the chunks (checked names: searchers.ts); default keyword and front page. */
   searchers?: readonly AvailableSearcher[];
   /** What embeds chunks and the query for vector_search / hybrid_search. */
@@ -60,13 +62,14 @@ export interface Retrieval {
 export async function loadIndexes(
   files: readonly RetrievalFile[],
   pageSize: number,
+  parse: ParseOptions = {},
 ): Promise<{ docs: IndexedDocument[]; errors: string[]; unsupported: string[] }> {
   const docs: IndexedDocument[] = [];
   const errors: string[] = [];
   const unsupported: string[] = [];
   for (const file of files) {
     try {
-      docs.push(await indexFile(file.path, pageSize, file.name));
+      docs.push(await indexFile(file.path, pageSize, file.name, parse));
     } catch (e) {
       if (!isErrorNamed<DocumentError>(e, 'DocumentError')) throw e;
       (e.code === 'unsupported' ? unsupported : errors).push(e.message);
@@ -123,7 +126,11 @@ export async function retrieve(
   opts: RetrieveOptions = {},
 ): Promise<Retrieval> {
   const started = performance.now();
-  const { docs, errors, unsupported } = await loadIndexes(files, opts.parserPageSize ?? DEFAULT_PARSER_PAGE_SIZE);
+  const { docs, errors, unsupported } = await loadIndexes(
+    files,
+    opts.parserPageSize ?? DEFAULT_PARSER_PAGE_SIZE,
+    opts.parse,
+  );
   const budget = opts.maxRefTokens ?? DEFAULT_MAX_REF_TOKEN;
   const notes: string[] = [];
   let searchers = opts.searchers ?? DEFAULT_RAG_SEARCHERS;

@@ -4,7 +4,7 @@
 // writes and parses; a required call is produced under a JSON-schema grammar, so it always parses.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { loadConfig } from '../../config';
+import { defaultConfig } from '../../config';
 import type { CallFormat, FncallMode } from '../../protocol/enums';
 import type { LlmRequest, Usage } from '../../protocol/events';
 import { isModelServiceError, ModelInputError, ModelServiceError } from '../errors';
@@ -41,7 +41,7 @@ export interface LocalModelOptions {
   generateCfg?: GenerateCfg;
   /**
    * How llama.cpp runs it. What is left out takes the LOCAL_MODEL_* settings' defaults; nothing here reads the
-   * environment (pass loadOptionsFrom(loadConfig().localModels) for the server's settings).
+   * environment (the server passes loadOptionsFrom(config.localModels)).
    */
   load?: Partial<LoadOptions>;
   /** Default input budget, as MAX_INPUT_TOKENS (it is also kept within the context size). */
@@ -100,7 +100,7 @@ export class LocalChatModel implements ChatModel {
     this.model = opts.model ?? localModelName(this.file);
     this.fncallMode = opts.fncallMode ?? 'native';
     this.generateCfg = opts.generateCfg ?? {};
-    this.loadOptions = { ...loadOptionsFrom(loadConfig({}).localModels), ...opts.load };
+    this.loadOptions = { ...loadOptionsFrom(defaultConfig().localModels), ...opts.load };
     this.host = opts.host ?? localModelHost();
     this.inputBudget = opts.maxInputTokens ?? 58_000;
   }
