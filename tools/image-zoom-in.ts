@@ -2,7 +2,7 @@
 // look names an image of the conversation by its index and a box in Qwen3-VL's coordinates (0 to 1000 on each axis,
 // whatever the image's size); the box is cut out, grown to at least 32 pixels a side around its centre, enlarged as
 // Qwen-VL's smart resize says (sides a multiple of 32, at least 256 × 32 × 32 pixels), and given back as an image.
-import sharp from 'sharp';
+import { loadOptional } from '../lib/config/optional-package';
 import { checkImage } from '../lib/documents/image';
 import { BaseTool, type ToolContext } from './base-tool';
 import { imagesInMessages, readConversationImage } from './conversation-images';
@@ -128,6 +128,8 @@ export class ImageZoomInToolQwen3VL extends BaseTool {
     const cropWidth = Math.max(1, Math.min(width, Math.ceil(region.right)) - left);
     const cropHeight = Math.max(1, Math.min(height, Math.ceil(region.bottom)) - top);
     const size = smartResize(region.right - region.left, region.bottom - region.top);
+    // libvips through sharp, an optional package of the core: loaded on the first zoom.
+    const sharp = (await loadOptional('sharp', 'Zooming into an image', () => import('sharp'))).default;
     const zoomed = await sharp(bytes, { limitInputPixels: limits.maxPixels })
       .extract({ left, top, width: cropWidth, height: cropHeight })
       .resize(size.width, size.height, { fit: 'fill', kernel: 'cubic' })

@@ -1,7 +1,6 @@
 // Embeddings: texts to vectors, for vector search over document chunks. A model connection makes them through its
 // server's OpenAI-compatible POST {baseURL}/embeddings (the same client as its chat calls, so the same address policy,
 // key and timeouts); the built-in local model through node-llama-cpp (local/local-embedder.ts).
-import type OpenAI from 'openai';
 import { ModelServiceError } from './errors';
 import { abortError, retryDelayMs, sleep } from './retry';
 
@@ -36,12 +35,24 @@ export interface ServerEmbedderOptions {
   timeoutMs?: number;
 }
 
+/** What the embedder uses of the connection's OpenAI client. Said here rather than as the SDK's class, so that the
+ *  core's bundled declarations (packages/core) need none of the SDK's internal fetch types. */
+export interface EmbeddingsClient {
+  readonly baseURL: string;
+  embeddings: {
+    create(
+      body: { model: string; input: string[]; encoding_format: 'float' },
+      options: { signal?: AbortSignal; timeout?: number },
+    ): PromiseLike<{ data: { index: number; embedding: unknown }[] }>;
+  };
+}
+
 /** POST {baseURL}/embeddings through the connection's own OpenAI client, EMBED_BATCH texts per request. */
 export class ServerEmbedder implements Embedder {
   readonly id: string;
 
   constructor(
-    private readonly client: OpenAI,
+    private readonly client: EmbeddingsClient,
     readonly model: string,
     private readonly opts: ServerEmbedderOptions,
   ) {

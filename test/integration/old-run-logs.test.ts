@@ -51,6 +51,11 @@ function shown(view: RunView, react: boolean): unknown {
       const { id: _id, afterTools: _afterTools, ...block } = b as typeof b & { afterTools?: number };
       if (react && block.kind === 'reasoning') return { ...block, startT: 0, endT: 0 };
       if (react && block.kind === 'tool') return { ...block, iteration: 0, functionId: '' };
+      // Which model call wrote a text block came later (the inspector's link from the answer); not shown as text.
+      if (block.kind === 'text') {
+        const { iteration: _iteration, ...text } = block as typeof block & { iteration?: number };
+        return text;
+      }
       return block;
     }),
   };
