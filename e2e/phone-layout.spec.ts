@@ -143,3 +143,21 @@ test('on a 390×844 phone every page and popup of the chat fits the screen', asy
   await page.getByRole('button', { name: 'Delete Phone heron' }).click();
   await expect(page.getByRole('button', { name: 'Chat with Phone heron' })).toBeHidden();
 });
+
+test('on a phone the agent editor fits beside an upload with a long name', async ({ page }) => {
+  const name = 'quarterly-heron-population-survey-of-the-northern-wetlands-2026-final-revised.md';
+  await openChat(page);
+  await page
+    .getByLabel('Upload files')
+    .setInputFiles([{ name, mimeType: 'text/markdown', buffer: Buffer.from('# Herons\n\nGrey herons wade.\n') }]);
+  await expect(
+    page.getByRole('list', { name: 'Documents', exact: true }).getByRole('listitem').filter({ hasText: 'quarterly' }),
+  ).toContainText(/ready/, { timeout: 20_000 });
+  // The editor offers that upload by its name and its conversation's: the picker must not widen the dialog.
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const editor = page.getByRole('dialog', { name: 'Agent' });
+  await expect(editor.getByRole('combobox', { name: 'Add one of your uploads…' })).toContainText(name);
+  await expectFits(page, 'agent editor with a long upload name', editor);
+  await page.keyboard.press('Escape');
+});

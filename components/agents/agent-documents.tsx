@@ -62,7 +62,7 @@ export function AgentDocuments({
   };
 
   return (
-    <fieldset className="space-y-1 text-sm">
+    <fieldset className="min-w-0 space-y-1 text-sm">
       <legend className="font-medium">{t('documents')}</legend>
       <p className="text-xs text-neutral-600 dark:text-neutral-400">{t('documentsHelp')}</p>
       {problem && (
@@ -110,7 +110,8 @@ export function AgentDocuments({
             <select
               id={pickId}
               value=""
-              className="rounded border border-neutral-300 bg-white px-2 py-1 dark:border-neutral-700 dark:bg-neutral-900"
+              // A long file or conversation name must not widen the editor past a phone's screen.
+              className="min-w-0 max-w-full rounded border border-neutral-300 bg-white px-2 py-1 dark:border-neutral-700 dark:bg-neutral-900"
               onChange={(e) => {
                 const doc = pickable.find((u) => u.hash === e.target.value);
                 if (doc) onChange([...documents, { hash: doc.hash, name: doc.name, size: doc.size }]);
