@@ -3,17 +3,14 @@
 // SplitQuery: the split prompt, stopped before the instruction part; SplitQueryThenGenKeyword: the split, then the
 // keyword prompt on the information; the WithKnowledge variants: the documents' vocabulary in the keyword prompt),
 // and the Assistant then searches for the keywords: a passage the question's own words miss reaches the answer.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Assistant, BasicDocQA, GenKeyword, SplitQuery, type KeygenStrategyName } from '../../lib/agent';
-import { clearIndexCache } from '../../lib/documents/search';
 import { createChatModel } from '../../lib/llm';
 import type { ScriptedReply } from '../../lib/protocol/fixture';
-import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { messageText, type RecordedRequest } from '../../scripts/model-server/script';
-import { allowLocalFileStaging } from '../../tools';
+import { localDocumentsForEachTest } from '../support/local-documents';
 import { collectEvents, ofType } from '../support/run';
 
 // No word of the question is in the passage that answers it: only keywords find it.
@@ -21,33 +18,20 @@ const QUESTION = 'How much time off does someone get after childbirth?';
 const PASSAGE = 'Parental leave: sixteen weeks paid in full.';
 const KEYWORDS = '{"keywords_zh": ["育儿假"], "keywords_en": ["parental", "leave"]}';
 
-let server: ModelServer;
-let tmp: string;
 let handbook: string;
 
-beforeAll(async () => {
-  allowLocalFileStaging(true);
-  server = await createModelServer();
-});
-afterAll(() => {
-  allowLocalFileStaging(false);
-  return server.close();
-});
+const env = localDocumentsForEachTest('keygen-');
 beforeEach(async () => {
-  server.reset();
-  clearIndexCache();
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'keygen-'));
-  handbook = path.join(tmp, 'handbook.md');
+  handbook = path.join(env.dir, 'handbook.md');
   const sections = Array.from(
     { length: 60 },
     (_, i) => `Section ${i}: office routines and building access and meeting rooms and general administration.`,
   );
   sections.splice(41, 0, PASSAGE);
   await writeFile(handbook, sections.join('\n\n'));
-  return () => rm(tmp, { recursive: true, force: true });
 });
 
-const llm = () => createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k', fncallMode: 'native' });
+const llm = () => createChatModel({ model: 'scripted', baseURL: env.server.url, apiKey: 'k', fncallMode: 'native' });
 const ragCfg = (strategy: KeygenStrategyName | 'none') => ({
   max_ref_token: 120,
   parser_page_size: 60,
@@ -112,17 +96,17 @@ async function ask(strategy: KeygenStrategyName | 'none') {
 
 describe('keyword strategies (rag_keygen_strategy)', () => {
   it('none: no keyword call, and the question’s own words miss the passage', async () => {
-    server.setScenario(scripted(''));
+    env.server.setScenario(scripted(''));
     await ask('none');
-    expect(server.requests).toHaveLength(1);
-    expect(systemOf(server.requests[0]!)).not.toContain(PASSAGE);
+    expect(env.server.requests).toHaveLength(1);
+    expect(systemOf(env.server.requests[0]!)).not.toContain(PASSAGE);
   });
 
   it('GenKeyword: one call with the keyword prompt, stopped at "Observation:"; its keywords find the passage', async () => {
-    server.setScenario(scripted(''));
+    env.server.setScenario(scripted(''));
     const events = await ask('GenKeyword');
-    expect(server.requests).toHaveLength(2);
-    const [keygen, answer] = server.requests as [RecordedRequest, RecordedRequest];
+    expect(env.server.requests).toHaveLength(2);
+    const [keygen, answer] = env.server.requests as [RecordedRequest, RecordedRequest];
     expectKeywordPrompt(lastUser(keygen), QUESTION);
     expect(keygen.body.stop).toEqual(['Observation:']);
     expect(keygen.body.tools).toBeUndefined();
@@ -137,31 +121,31 @@ describe('keyword strategies (rag_keygen_strategy)', () => {
   });
 
   it('GenKeywordWithKnowledge: the keyword prompt shows the documents’ vocabulary', async () => {
-    server.setScenario(scripted(''));
+    env.server.setScenario(scripted(''));
     await ask('GenKeywordWithKnowledge');
-    expect(server.requests).toHaveLength(2);
-    expectKnowledgePrompt(lastUser(server.requests[0]!), QUESTION);
-    expect(server.requests[0]!.body.stop).toEqual(['Observation:']);
-    expect(systemOf(server.requests[1]!)).toContain(PASSAGE);
+    expect(env.server.requests).toHaveLength(2);
+    expectKnowledgePrompt(lastUser(env.server.requests[0]!), QUESTION);
+    expect(env.server.requests[0]!.body.stop).toEqual(['Observation:']);
+    expect(systemOf(env.server.requests[1]!)).toContain(PASSAGE);
   });
 
   it('SplitQuery: one call with the split prompt, stopped before the instruction part, its JSON closed', async () => {
-    server.setScenario(scripted('{"information": ["parental leave'));
+    env.server.setScenario(scripted('{"information": ["parental leave'));
     const events = await ask('SplitQuery');
-    expect(server.requests).toHaveLength(2);
-    expectSplitPrompt(lastUser(server.requests[0]!), QUESTION);
-    expect(server.requests[0]!.body.stop).toEqual(['"], "instruction":']);
+    expect(env.server.requests).toHaveLength(2);
+    expectSplitPrompt(lastUser(env.server.requests[0]!), QUESTION);
+    expect(env.server.requests[0]!.body.stop).toEqual(['"], "instruction":']);
     // The information is searched for (shorter than the question), and finds the passage.
     const [retrieval] = ofType(events, 'retrieval');
     expect(JSON.parse(retrieval!.query)).toEqual({ information: ['parental leave'], text: 'parental leave' });
-    expect(systemOf(server.requests[1]!)).toContain(PASSAGE);
+    expect(systemOf(env.server.requests[1]!)).toContain(PASSAGE);
   });
 
   it('SplitQueryThenGenKeyword: the split, then the keyword prompt on the information alone', async () => {
-    server.setScenario(scripted('{"information": ["time off after childbirth'));
+    env.server.setScenario(scripted('{"information": ["time off after childbirth'));
     const events = await ask('SplitQueryThenGenKeyword');
-    expect(server.requests).toHaveLength(3);
-    const [split, keygen, answer] = server.requests as [RecordedRequest, RecordedRequest, RecordedRequest];
+    expect(env.server.requests).toHaveLength(3);
+    const [split, keygen, answer] = env.server.requests as [RecordedRequest, RecordedRequest, RecordedRequest];
     expectSplitPrompt(lastUser(split), QUESTION);
     expect(split.body.stop).toEqual(['"], "instruction":']);
     expectKeywordPrompt(lastUser(keygen), 'time off after childbirth');
@@ -172,16 +156,16 @@ describe('keyword strategies (rag_keygen_strategy)', () => {
   });
 
   it('SplitQueryThenGenKeywordWithKnowledge: the split, then the knowledge prompt on the information', async () => {
-    server.setScenario(scripted('```json\n{"information": ["time off after childbirth"]}\n```'));
+    env.server.setScenario(scripted('```json\n{"information": ["time off after childbirth"]}\n```'));
     await ask('SplitQueryThenGenKeywordWithKnowledge');
-    expect(server.requests).toHaveLength(3);
-    expectSplitPrompt(lastUser(server.requests[0]!), QUESTION);
-    expectKnowledgePrompt(lastUser(server.requests[1]!), 'time off after childbirth');
-    expect(systemOf(server.requests[2]!)).toContain(PASSAGE);
+    expect(env.server.requests).toHaveLength(3);
+    expectSplitPrompt(lastUser(env.server.requests[0]!), QUESTION);
+    expectKnowledgePrompt(lastUser(env.server.requests[1]!), 'time off after childbirth');
+    expect(systemOf(env.server.requests[2]!)).toContain(PASSAGE);
   });
 
   it('a keyword answer that is not JSON leaves the search to the question, as upstream', async () => {
-    server.setScenario((req) =>
+    env.server.setScenario((req) =>
       lastUser(req).trimEnd().endsWith('Keywords:') ? { content: 'parental leave, I think' } : { content: 'ok' },
     );
     const events = await ask('GenKeyword');
@@ -189,14 +173,14 @@ describe('keyword strategies (rag_keygen_strategy)', () => {
   });
 
   it('in Chinese: the same layouts, in Chinese', async () => {
-    server.setScenario(scripted('{"information": ["产假'));
+    env.server.setScenario(scripted('{"information": ["产假'));
     await collectEvents(
       new Assistant({ llm: llm(), ragCfg: ragCfg('SplitQueryThenGenKeyword') }).runEvents(
         [{ role: 'user', content: [{ text: '生孩子以后可以休多久的假？' }, { file: handbook }] }],
         { lang: 'zh' },
       ),
     );
-    const [split, keygen] = server.requests as [RecordedRequest, RecordedRequest];
+    const [split, keygen] = env.server.requests as [RecordedRequest, RecordedRequest];
     expectSplitPrompt(lastUser(split), '生孩子以后可以休多久的假？');
     expect(lastUser(split)).toContain('回答问题');
     expectKeywordPrompt(lastUser(keygen), '产假');
@@ -210,7 +194,7 @@ describe('keyword strategies (rag_keygen_strategy)', () => {
   });
 
   it('the strategies run on their own, as upstream’s agents: the last message is the answer', async () => {
-    server.setScenario(scripted('{"information": ["parental leave'));
+    env.server.setScenario(scripted('{"information": ["parental leave'));
     const keywords = await new GenKeyword({ llm: llm() }).runNonStream([{ role: 'user', content: QUESTION }]);
     expect(keywords.at(-1)).toMatchObject({ role: 'assistant', content: expect.stringContaining(KEYWORDS) });
     const split = await new SplitQuery({ llm: llm() }).runNonStream([{ role: 'user', content: QUESTION }]);
@@ -220,13 +204,13 @@ describe('keyword strategies (rag_keygen_strategy)', () => {
 
 describe('BasicDocQA', () => {
   it('answers in one call, offering no tools, from the passages its keyword strategy found', async () => {
-    server.setScenario(scripted(''));
+    env.server.setScenario(scripted(''));
     const messages = await new BasicDocQA({ llm: llm(), ragCfg: ragCfg('GenKeyword') }).runNonStream([
       { role: 'user', content: [{ text: QUESTION }, { file: handbook }] },
     ]);
     expect(messages).toEqual([{ role: 'assistant', content: 'Sixteen weeks [handbook.md].', name: 'BasicDocQA' }]);
-    expect(server.requests).toHaveLength(2);
-    const answer = server.requests[1]!;
+    expect(env.server.requests).toHaveLength(2);
+    const answer = env.server.requests[1]!;
     expect(answer.body.tools).toBeUndefined();
     expect(systemOf(answer)).toMatch(/# Reference material:\n# Knowledge Base\n/);
     expect(systemOf(answer)).toContain(PASSAGE);

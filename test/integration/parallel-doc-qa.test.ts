@@ -2,42 +2,29 @@
 // chunk reaches a reader (one request each, within the concurrency bound), the readers' answers in upstream's JSON
 // (and malformed ones) are read, the keyword call gets the findings, and the summary's request holds each finding
 // with its page; the run's messages are the answer alone, and its trace has a nested run per chunk group.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ParallelDocQA, ParallelDocQAMember, ParallelDocQASummary } from '../../lib/agent';
 import { chunkSize } from '../../lib/agent/doc-qa/parallel-doc-qa';
-import { clearIndexCache, indexFile } from '../../lib/documents/search';
+import { indexFile } from '../../lib/documents/search';
 import { createChatModel } from '../../lib/llm';
 import type { ScriptedReply } from '../../lib/protocol/fixture';
-import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { messageText, type RecordedRequest } from '../../scripts/model-server/script';
-import { allowLocalFileStaging, toolSettings } from '../../tools';
+import { toolSettings } from '../../tools';
 import { loadConfig } from '../../lib/config';
 import { makePdf, textPage } from '../support/pdf-writer';
+import { localDocumentsForEachTest } from '../support/local-documents';
 import { collectEvents, ofType } from '../support/run';
 
 const MAX_INPUT = 900;
 const QUESTION = 'What is the vault code, and who keeps the spare key?';
 
-let server: ModelServer;
-let tmp: string;
 let manual: string;
 
-beforeAll(async () => {
-  allowLocalFileStaging(true);
-  server = await createModelServer();
-});
-afterAll(() => {
-  allowLocalFileStaging(false);
-  return server.close();
-});
+const env = localDocumentsForEachTest('pdqa-');
 beforeEach(async () => {
-  server.reset();
-  clearIndexCache();
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'pdqa-'));
-  manual = path.join(tmp, 'manual.pdf');
+  manual = path.join(env.dir, 'manual.pdf');
   const pages = Array.from({ length: 80 }, (_, i) => {
     const n = i + 1;
     const facts: string[] = [];
@@ -51,13 +38,12 @@ beforeEach(async () => {
     ]);
   });
   await writeFile(manual, makePdf(pages));
-  return () => rm(tmp, { recursive: true, force: true });
 });
 
 const model = (extra: { maxRetries?: number } = {}) =>
   createChatModel({
     model: 'scripted',
-    baseURL: server.url,
+    baseURL: env.server.url,
     apiKey: 'k',
     maxInputTokens: MAX_INPUT,
     maxRetries: extra.maxRetries ?? 0,
@@ -103,7 +89,7 @@ describe('ParallelDocQA', () => {
   it('reads every chunk of a document longer than the input, within the concurrency, and cites the pages found', async () => {
     // Readers wait (a moment) for six to be in flight: never more than three are, and three are.
     const { reply, seen } = responder({ inFlightTarget: 6 });
-    server.setScenario(reply);
+    env.server.setScenario(reply);
     const agent = new ParallelDocQA({ llm: model(), concurrency: 3 });
     const events = await collectEvents(
       agent.runEvents([{ role: 'user', content: [{ file: manual }, { text: QUESTION }] }]),
@@ -116,7 +102,7 @@ describe('ParallelDocQA', () => {
     const doc = await indexFile(manual, size);
     expect(doc.totalTokens).toBeGreaterThan(MAX_INPUT * 5);
     expect(doc.chunks.length).toBeGreaterThan(10);
-    const readers = server.requests.filter(isReader);
+    const readers = env.server.requests.filter(isReader);
     expect(readers).toHaveLength(doc.chunks.length);
     for (const chunk of doc.chunks) expect(readers.some((r) => lastUser(r).includes(chunk.content))).toBe(true);
     for (const r of readers) {
@@ -128,14 +114,14 @@ describe('ParallelDocQA', () => {
     expect(seen.maxInFlight).toBe(3);
 
     // The keyword call is asked about the question and what the readers found.
-    const keygen = server.requests.filter(isKeygen);
+    const keygen = env.server.requests.filter(isKeygen);
     expect(keygen).toHaveLength(1);
     expect(lastUser(keygen[0]!)).toContain(
       `Question: ${QUESTION}\n\nThe vault code is 4417.\n\nThe night porter keeps the spare key.`,
     );
 
     // The summary comes last, with each finding marked with its page and the passages the keyword search found.
-    const summary = server.requests.at(-1)!;
+    const summary = env.server.requests.at(-1)!;
     expect(isSummary(summary)).toBe(true);
     const system = systemOf(summary);
     expect(system).toContain('## What the readers found in [file](manual.pdf):');
@@ -184,13 +170,13 @@ describe('ParallelDocQA', () => {
   });
 
   it('answers with the summary alone: the readers and the keyword call are not among the messages', async () => {
-    server.setScenario(responder({ inFlightTarget: 1 }).reply);
+    env.server.setScenario(responder({ inFlightTarget: 1 }).reply);
     // The shape callers use: the default concurrency, the question before the file.
     const messages = await new ParallelDocQA({ llm: model() }).runNonStream([
       { role: 'user', content: [{ text: QUESTION }, { file: manual }] },
     ]);
     const doc = await indexFile(manual, chunkSize(MAX_INPUT, QUESTION, 'en'));
-    expect(server.requests.filter(isReader)).toHaveLength(doc.chunks.length);
+    expect(env.server.requests.filter(isReader)).toHaveLength(doc.chunks.length);
     expect(messages).toEqual([
       {
         role: 'assistant',
@@ -202,7 +188,7 @@ describe('ParallelDocQA', () => {
 
   it('takes its bound from PARALLEL_DOC_QA_CONCURRENCY when none is given', async () => {
     const { reply, seen } = responder({ inFlightTarget: 5 });
-    server.setScenario(reply);
+    env.server.setScenario(reply);
     // The configuration's, as a composition root hands it to the agent (the manual is a local path, as the CLI's).
     const settings = { ...toolSettings(loadConfig({ PARALLEL_DOC_QA_CONCURRENCY: '2' })), allowLocalPaths: true };
     const agent = new ParallelDocQA({ llm: model(), toolSettings: settings });
@@ -222,14 +208,14 @@ describe('ParallelDocQA', () => {
       if (excerpt.includes('Page 5 marker')) return { content: '' };
       return undefined;
     };
-    server.setScenario(responder({ inFlightTarget: 1, readerReply: odd }).reply);
+    env.server.setScenario(responder({ inFlightTarget: 1, readerReply: odd }).reply);
     const events = await collectEvents(
       new ParallelDocQA({ llm: model(), concurrency: 2 }).runEvents([
         { role: 'user', content: [{ file: manual }, { text: QUESTION }] },
       ]),
     );
     expect(ofType(events, 'run-end')[0]!.reason).toBe('answered');
-    const system = systemOf(server.requests.filter(isSummary)[0]!);
+    const system = systemOf(env.server.requests.filter(isSummary)[0]!);
     const found = system.slice(system.indexOf('## What the readers found'), system.indexOf('## The content from'));
     expect(found).toContain('] Code 4417, from page 23');
     expect(found).toContain('] The porter has the spare key.');
@@ -240,7 +226,7 @@ describe('ParallelDocQA', () => {
 
   it('ends with a clear error naming the reader whose model call failed, and stops the others', async () => {
     let readers = 0;
-    server.setScenario((req) => {
+    env.server.setScenario((req) => {
       if (!isReader(req)) return { content: 'x' };
       readers++;
       return readers === 2
@@ -256,31 +242,31 @@ describe('ParallelDocQA', () => {
     expect(end.reason).toBe('error');
     expect(end.error!.message).toMatch(/^Reader \d+: manual\.pdf, chunks? .*: .*GPU fell over/);
     const doc = await indexFile(manual, chunkSize(MAX_INPUT, QUESTION, 'en'));
-    expect(server.requests.filter(isReader).length).toBeLessThan(doc.chunks.length);
-    expect(server.requests.some((r) => isKeygen(r) || isSummary(r))).toBe(false);
+    expect(env.server.requests.filter(isReader).length).toBeLessThan(doc.chunks.length);
+    expect(env.server.requests.some((r) => isKeygen(r) || isSummary(r))).toBe(false);
   });
 
   it('says clearly when there is no document to read, or the input is too small for the question', async () => {
-    server.setScenario({ fallback: { content: 'x' } });
+    env.server.setScenario({ fallback: { content: 'x' } });
     const none = await collectEvents(
       new ParallelDocQA({ llm: model() }).runEvents([{ role: 'user', content: QUESTION }]),
     );
     expect(ofType(none, 'run-end')[0]!.error!.message).toMatch(
       /reads the conversation's documents, and there are none/,
     );
-    const tiny = createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k', maxInputTokens: 300 });
+    const tiny = createChatModel({ model: 'scripted', baseURL: env.server.url, apiKey: 'k', maxInputTokens: 300 });
     const small = await collectEvents(
       new ParallelDocQA({ llm: tiny }).runEvents([{ role: 'user', content: [{ file: manual }, { text: QUESTION }] }]),
     );
     expect(ofType(small, 'run-end')[0]!.error!.message).toMatch(/max_input_tokens 300\) is too small to read/);
-    expect(server.requests).toHaveLength(0);
+    expect(env.server.requests).toHaveLength(0);
     expect(() => new ParallelDocQA({ llm: model(), concurrency: 0 })).toThrow(/at least 1/);
   });
 });
 
 describe('ParallelDocQA steps on their own', () => {
   it('a member reads each excerpt it is given, one call each, answering in upstream JSON', async () => {
-    server.setScenario({
+    env.server.setScenario({
       replies: [{ content: '{"res": "ans", "content": "42"}' }, { content: '{"res": "none", "content": "<None>"}' }],
     });
     const messages = await new ParallelDocQAMember({
@@ -291,18 +277,18 @@ describe('ParallelDocQA steps on their own', () => {
       '{"res": "ans", "content": "42"}',
       '{"res": "none", "content": "<None>"}',
     ]);
-    expect(server.requests.map(lastUser)).toEqual([
+    expect(env.server.requests.map(lastUser)).toEqual([
       '# Document:\nThe answer is 42.\n\n# Question:\nWhat is the answer?\n\nAnswer following the rules:',
       '# Document:\nNothing here.\n\n# Question:\nWhat is the answer?\n\nAnswer following the rules:',
     ]);
   });
 
   it('the summary answers from the knowledge it is given (or the run’s knowledge option)', async () => {
-    server.setScenario({ fallback: { content: 'Blue [page: 2].' } });
+    env.server.setScenario({ fallback: { content: 'Blue [page: 2].' } });
     await new ParallelDocQASummary({ llm: model() }).runNonStream([{ role: 'user', content: 'What colour?' }], {
       knowledge: '# Knowledge Base\n\n[page: 2] The door is blue.',
     });
-    const [req] = server.requests;
+    const [req] = env.server.requests;
     expect(systemOf(req!)).toMatch(/Cite the page .*\n\n# Knowledge Base\n\n\[page: 2\] The door is blue\.$/s);
     expect(lastUser(req!)).toMatch(/^# Question\nWhat colour\?\n/);
   });

@@ -1,10 +1,9 @@
 // ArticleAgent, WriteFromScratch and the writing steps over real HTTP to the scripted model server: the document
 // search, then the steps' prompts in upstream's order (summary, outline, one section per Roman-numeral heading, or
 // the continuation), each a model call of the run, with a heading message before each step.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   AgentEventSchema,
   ArticleAgent,
@@ -14,31 +13,17 @@ import {
   OutlineWriting,
   WriteFromScratch,
 } from '../../lib/agent';
-import { clearIndexCache } from '../../lib/documents/search';
 import { foldInspection } from '../../lib/inspect/fold';
 import { createChatModel } from '../../lib/llm';
 import { messageText } from '../../scripts/model-server/script';
-import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
-import { allowLocalFileStaging } from '../../tools';
+import { localDocumentsForEachTest } from '../support/local-documents';
 import { collectEvents, ofType } from '../support/run';
 
-let server: ModelServer;
-let tmp: string;
 let guide: string;
 
-beforeAll(async () => {
-  allowLocalFileStaging(true);
-  server = await createModelServer();
-});
-afterAll(() => {
-  allowLocalFileStaging(false);
-  return server.close();
-});
+const env = localDocumentsForEachTest('writing-');
 beforeEach(async () => {
-  server.reset();
-  clearIndexCache();
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'writing-'));
-  guide = path.join(tmp, 'bees.md');
+  guide = path.join(env.dir, 'bees.md');
   await writeFile(
     guide,
     [
@@ -47,14 +32,13 @@ beforeEach(async () => {
       'Beekeepers inspect their hives every week in spring to spot swarming early.',
     ].join('\n\n'),
   );
-  return () => rm(tmp, { recursive: true, force: true });
 });
 
-const llm = () => createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k' });
+const llm = () => createChatModel({ model: 'scripted', baseURL: env.server.url, apiKey: 'k' });
 
 /** Each request's messages as [role, text] pairs. */
 function asked(i: number): [string, string][] {
-  return (server.requests[i]!.body.messages as { role: string; content: unknown }[]).map((m) => [
+  return (env.server.requests[i]!.body.messages as { role: string; content: unknown }[]).map((m) => [
     m.role,
     messageText(m.content),
   ]);
@@ -65,7 +49,7 @@ const OUTLINE = 'I. How a colony lives\n  - the queen\nII. Foraging\nIII. Keepin
 
 describe('ArticleAgent', () => {
   it('writes a whole article after /title: summary, outline, then one section per heading, in order', async () => {
-    server.setScenario({
+    env.server.setScenario({
       replies: [
         { content: 'Bees live in large colonies, forage nearby and need weekly care.' },
         { content: OUTLINE },
@@ -79,7 +63,7 @@ describe('ArticleAgent', () => {
       agent.runEvents([{ role: 'user', content: [{ text: '/title A short guide to bees' }, { file: guide }] }]),
     );
     for (const e of events) expect(() => AgentEventSchema.parse(e)).not.toThrow();
-    expect(server.requests).toHaveLength(5);
+    expect(env.server.requests).toHaveLength(5);
 
     // The documents were searched for the title (without the command), before any model call.
     const [search] = ofType(events, 'retrieval');
@@ -140,11 +124,11 @@ describe('ArticleAgent', () => {
   });
 
   it('continues the text of the last message from the documents by default', async () => {
-    server.setScenario({ replies: [{ content: 'They also dance to tell each other where the flowers are.' }] });
+    env.server.setScenario({ replies: [{ content: 'They also dance to tell each other where the flowers are.' }] });
     const messages = await new ArticleAgent({ llm: llm() }).runNonStream([
       { role: 'user', content: [{ text: 'Honey bees are social insects.' }, { file: guide }] },
     ]);
-    expect(server.requests).toHaveLength(1);
+    expect(env.server.requests).toHaveLength(1);
     const prompt = lastOf(0);
     expect(prompt).toContain('Continue the text below');
     expect(prompt).toContain('# The text so far\nHoney bees are social insects.');
@@ -160,7 +144,7 @@ describe('ArticleAgent', () => {
 
 describe('the writing steps on their own', () => {
   it('OutlineWriting, ExpandWriting and ContinueWriting each make one call with their prompt', async () => {
-    server.setScenario({ fallback: { content: 'ok' } });
+    env.server.setScenario({ fallback: { content: 'ok' } });
     const question = [
       { role: 'system' as const, content: 'Be brief.' },
       { role: 'user' as const, content: 'Bees' },
@@ -186,7 +170,7 @@ describe('the writing steps on their own', () => {
   });
 
   it('WriteFromScratch writes from the knowledge it is given, its headings in Chinese for a Chinese title', async () => {
-    server.setScenario({
+    env.server.setScenario({
       replies: [{ content: '摘要' }, { content: 'I. 蜂群\nII. 采蜜' }, { content: '第一节' }, { content: '第二节' }],
     });
     const messages = await new WriteFromScratch({ llm: llm(), knowledge: '蜜蜂生活在蜂群中。' }).runNonStream([
