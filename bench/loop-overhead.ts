@@ -5,23 +5,28 @@
 // Both loops first run --warmup conversations each (default 2,000), so that what is measured is the steady state of
 // a long-running server rather than V8 still compiling the SDK and the agent: with 20 the raw loop alone is ~1.5x
 // slower than warm, and the ratio mostly measures which code the JIT has reached yet.
+// The agent side is the core as built (bench/support/built-core.ts), as a program or the app's server build runs it.
 // Run: npm run bench:loop [-- --conversations 200 --warmup 2000]
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import OpenAI from 'openai';
-import { FnCallAgent } from '../lib/agent';
-import { createChatModel } from '../lib/llm';
-import { BaseTool } from '../tools';
+import type OpenAI from 'openai';
+import { builtCore } from './support/built-core';
 import { flag } from './support/flags';
 import { quantile } from './support/stats';
 
-class Noop extends BaseTool {
-  name = 'noop';
-  description = 'Does nothing, quickly.';
-  parameters = { type: 'object', properties: { step: { type: 'integer' } }, required: ['step'] };
-  async call(params: string) {
-    return `step ${this.parseArgs<{ step: number }>(params).step} done`;
-  }
+type Core = Awaited<ReturnType<typeof builtCore>>;
+/** The bench's tool, which the raw loop calls with the arguments alone. */
+type Tool = InstanceType<Core['BaseTool']> & { call(params: string): Promise<string> };
+
+function noopTool(core: Core): Tool {
+  return new (class Noop extends core.BaseTool {
+    name = 'noop';
+    description = 'Does nothing, quickly.';
+    parameters = { type: 'object', properties: { step: { type: 'integer' } }, required: ['step'] };
+    async call(params: string) {
+      return `step ${this.parseArgs<{ step: number }>(params).step} done`;
+    }
+  })();
 }
 
 const N = Number(flag('conversations', '200'));
@@ -40,7 +45,7 @@ async function startServer(): Promise<{ url: string; stop: () => void }> {
 }
 
 /** The baseline: what anyone would write by hand with the SDK (streaming, usage requested, deltas assembled). */
-async function rawLoop(client: OpenAI, tool: Noop): Promise<string> {
+async function rawLoop(client: OpenAI, tool: Tool): Promise<string> {
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [...question];
   const tools: OpenAI.Chat.ChatCompletionTool[] = [
     { type: 'function', function: tool.function as OpenAI.FunctionDefinition },
@@ -82,7 +87,7 @@ async function rawLoop(client: OpenAI, tool: Noop): Promise<string> {
   return '';
 }
 
-async function agentLoop(agent: FnCallAgent): Promise<string> {
+async function agentLoop(agent: InstanceType<Core['FnCallAgent']>): Promise<string> {
   let answer = '';
   for await (const e of agent.runEvents(question)) {
     if (e.type === 'text-delta') answer += e.text;
@@ -93,12 +98,15 @@ async function agentLoop(agent: FnCallAgent): Promise<string> {
 }
 
 async function main() {
+  const core = await builtCore();
   const server = await startServer();
   try {
-    const tool = new Noop();
-    const client = new OpenAI({ baseURL: server.url, apiKey: 'bench', maxRetries: 0 });
-    const agent = new FnCallAgent({
-      llm: createChatModel({ model: 'bench', baseURL: server.url, apiKey: 'bench', fncallMode: 'native' }),
+    const tool = noopTool(core);
+    // The SDK's ESM build, the copy the bundled core imports: both loops run the same SDK code.
+    const { default: OpenAISdk } = await import('openai');
+    const client = new OpenAISdk({ baseURL: server.url, apiKey: 'bench', maxRetries: 0 });
+    const agent = new core.FnCallAgent({
+      llm: core.createChatModel({ model: 'bench', baseURL: server.url, apiKey: 'bench', fncallMode: 'native' }),
       functionList: [tool],
     });
     const expected = 'All three steps are done; the answer is ready.';

@@ -140,7 +140,12 @@ const checked = new Map<string, SchemaCheck>();
 export type SchemaCheck =
   { validate: ValidateFunction; problem?: undefined } | { validate?: undefined; problem: string };
 
+// The same schema object (a tool's own `parameters`, asked for on every call) is known without serialising it.
+const checkedObjects = new WeakMap<object, SchemaCheck>();
+
 export function checkSchema(schema: Record<string, unknown>): SchemaCheck {
+  const known = checkedObjects.get(schema);
+  if (known) return known;
   const key = JSON.stringify(schema);
   let result = checked.get(key);
   if (!result) {
@@ -148,6 +153,7 @@ export function checkSchema(schema: Record<string, unknown>): SchemaCheck {
     if (checked.size >= CHECKED_MAX) checked.delete(checked.keys().next().value!);
     checked.set(key, result);
   }
+  checkedObjects.set(schema, result);
   return result;
 }
 

@@ -14,8 +14,7 @@ export const urlImagesOnly: ImageResolver = async (ref) => (/^(https?:|data:imag
 /** The wire messages with each image part's URL resolved; the same array when there is no image part. An image that
  *  cannot be read becomes a text part saying so, so the model is not sent a reference it cannot open. */
 export async function inlineImages(messages: WireMessage[], resolve: ImageResolver): Promise<WireMessage[]> {
-  if (!messages.some((m) => m.role === 'user' && Array.isArray(m.content) && m.content.some(isImagePart)))
-    return messages;
+  if (!hasImages(messages)) return messages;
   return Promise.all(
     messages.map(async (m) => {
       if (m.role !== 'user' || !Array.isArray(m.content)) return m;
@@ -30,6 +29,11 @@ export async function inlineImages(messages: WireMessage[], resolve: ImageResolv
       return { ...m, content };
     }),
   );
+}
+
+/** Whether any user message has an image part (without one, a request can leave at once). */
+export function hasImages(messages: readonly WireMessage[]): boolean {
+  return messages.some((m) => m.role === 'user' && Array.isArray(m.content) && m.content.some(isImagePart));
 }
 
 function isImagePart(part: WirePart): part is Extract<WirePart, { type: 'image_url' }> {

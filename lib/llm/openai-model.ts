@@ -28,7 +28,7 @@ import { StreamTextRouter } from './stream-text';
 import { truncateInputMessages } from './truncate';
 import { countImages, withUploadInfo } from './upload-info';
 import { countStepImages, latestStepStart } from './tool-images';
-import { inlineImages, urlImagesOnly, type ImageResolver } from './image-data';
+import { hasImages, inlineImages, urlImagesOnly, type ImageResolver } from './image-data';
 import { RawStreamRecorder } from './raw-stream';
 
 export interface OpenAIModelOptions {
@@ -304,9 +304,12 @@ export class OpenAIChatModel implements ChatModel {
     const client = recorder ? this.client.withOptions({ fetch: recorder.fetch() }) : this.client;
     // The body keeps image references (the request event shows it); the copy that leaves carries the images.
     const wire = p.body.messages as WireMessage[];
-    const response: Promise<unknown> = inlineImages(wire, this.images).then((messages) =>
-      client.chat.completions.create((messages === wire ? p.body : { ...p.body, messages }) as never, options),
-    );
+    // Without images the request leaves now, before the caller handles llm-start, not a promise turn later.
+    const response: Promise<unknown> = hasImages(wire)
+      ? inlineImages(wire, this.images).then((messages) =>
+          client.chat.completions.create({ ...p.body, messages } as never, options),
+        )
+      : createNow(() => client.chat.completions.create(p.body as never, options));
     response.catch(() => {}); // handled where it is awaited; this only keeps Node from calling it unhandled meanwhile
     return { response, started, requestTimeout, recorder };
   }
@@ -483,6 +486,15 @@ export class OpenAIChatModel implements ChatModel {
       result.raw = raw;
     }
     return result;
+  }
+}
+
+/** The SDK's request promise, with a synchronous throw as its rejection (as it would be a promise turn later). */
+function createNow(create: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return create();
+  } catch (e) {
+    return Promise.reject(e);
   }
 }
 

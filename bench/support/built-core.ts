@@ -1,0 +1,30 @@
+// The agent core as a program runs it: lib/core bundled by esbuild (as `npm run build:core` makes the package, and as
+// the app's server build compiles it), not as tsx compiles it on the fly. tsx keeps every function's name by calling
+// a helper on each closure as it is made, which production code never pays; the loop makes a few closures per model
+// call, so under tsx a bench of the loop measured the transform more than the loop.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+
+type Core = typeof import('../../lib/core');
+
+/** Builds lib/core/index.ts into node_modules/.cache (where its packages resolve) and imports it. */
+export async function builtCore(): Promise<Core> {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const outdir = path.join(root, 'node_modules/.cache/agent-studio-bench', String(process.pid));
+  mkdirSync(outdir, { recursive: true });
+  await esbuild.build({
+    entryPoints: { core: path.join(root, 'lib/core/index.ts') },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    tsconfig: path.join(root, 'tsconfig.json'),
+    logLevel: 'warning',
+  });
+  return (await import(pathToFileURL(path.join(outdir, 'core.js')).href)) as Core;
+}
