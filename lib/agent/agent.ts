@@ -15,6 +15,7 @@ import type { AgentEvent, Unstamped } from '../protocol/events';
 import { EventQueue } from './event-queue';
 import { MessageFold } from './fold';
 import { mcpTools, resolveFunctionList, type McpEntry, type ToolSpec } from './function-list';
+import { RunEvents } from './run-events';
 import { RunState, type RunOptions, type ToolCall } from './run-state';
 import { executeToolCall, untilAborted } from './tool-call';
 
@@ -126,7 +127,9 @@ export class Agent {
   }
 
   private get waitsBeforeRunning(): boolean {
-    return this.pendingTools.length > 0 || [...this.functionMap.values()].some((tool) => tool.prepare);
+    if (this.pendingTools.length > 0) return true;
+    for (const tool of this.functionMap.values()) if (tool.prepare) return true;
+    return false;
   }
 
   get functions(): FunctionDef[] {
@@ -162,33 +165,28 @@ export class Agent {
     return last ?? [];
   }
 
-  private async *events(
+  private events(
     input: readonly unknown[],
     opts: RunOptions,
     failure: { error?: unknown },
   ): AsyncGenerator<AgentEvent> {
-    const queue = new EventQueue<AgentEvent>();
-    const stop = runAbortController(this.maxLlmCalls);
-    const onAbort = () => stop.abort();
-    if (opts.signal?.aborted) stop.abort();
-    else opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const run = new RunState(opts.runId ?? randomUUID(), stop.signal, opts, (e) => queue.push(e));
-    const driving = this.drive(input, run, failure).finally(() => queue.close());
-    try {
-      for (;;) {
-        const batch = queue.take();
-        if (batch.length) {
-          for (let i = 0; i < batch.length; i++) yield batch[i]!;
-          continue; // more may have come while the reader had these
-        }
-        if (queue.isClosed) break;
-        await queue.whenPast(queue.size);
-      }
-    } finally {
-      opts.signal?.removeEventListener('abort', onAbort);
-      if (!queue.isClosed) stop.abort(); // the reader left before the end
-      await driving;
-    }
+    return new RunEvents<AgentEvent>(() => {
+      const queue = new EventQueue<AgentEvent>();
+      const stop = runAbortController(this.maxLlmCalls);
+      const onAbort = () => stop.abort();
+      if (opts.signal?.aborted) stop.abort();
+      else opts.signal?.addEventListener('abort', onAbort, { once: true });
+      const run = new RunState(opts.runId ?? randomUUID(), stop.signal, opts, (e) => queue.push(e));
+      const driving = this.drive(input, run, failure).finally(() => queue.close());
+      return {
+        queue,
+        stop: () => stop.abort(),
+        finished: () => {
+          opts.signal?.removeEventListener('abort', onAbort);
+          return driving;
+        },
+      };
+    });
   }
 
   /** Runs the whole run, emitting every event; never throws (a failure becomes run-end with reason error). */

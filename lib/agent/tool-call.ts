@@ -11,6 +11,7 @@ import {
   type ToolSettings,
 } from '../../tools';
 import { collectFileRefs } from '../llm/upload-info';
+import { whenAborted } from '../llm/run-signal';
 import type { Message } from '../llm/schema';
 import type { ToolDecision, Unstamped } from '../protocol/events';
 import type { RunState, ToolCall } from './run-state';
@@ -100,9 +101,17 @@ export async function executeToolCall(
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   signal.throwIfAborted();
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    const forget = whenAborted(signal, () => reject(signal.reason));
+    promise.then(
+      (value) => {
+        forget();
+        resolve(value);
+      },
+      (e: unknown) => {
+        forget();
+        reject(e);
+      },
+    );
   });
 }
 
