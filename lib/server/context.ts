@@ -18,7 +18,7 @@ import { startParsePool } from '../documents/parse-pool';
 import { ByteBudget, type RunLimiter } from '../http/rate-limit';
 import { runLimiter } from '../http/run-limits';
 import type { HeaderBag } from '../http/peer';
-import { mcpManager, prepareMcpTools, type McpManager } from '../mcp';
+import { McpManager, prepareMcpTools } from '../mcp';
 import { agentFactory, type AgentFactory } from '../chat/agents';
 import { LocalModelFiles } from '../models/local-files';
 import { removeUserData } from './user-data';
@@ -55,6 +55,9 @@ export interface AppContext {
   runs: LiveRuns;
   chat: ChatService;
   uploads: DocumentService;
+  /** The MCP servers: the config file's (MCP_CONFIG, shown on the settings page) and those agents' functionLists name
+   *  (the agents get it through `tools`). The context's own unless given; its maker closes it (closeAppContext does
+   *  for the app's). */
   mcp: McpManager;
   /** Model connections, the models to pick, the loopback scan. */
   models: ModelService;
@@ -119,7 +122,8 @@ export async function createAppContext(
     budget: new ByteBudget(config.http.uploadBytesPerDay),
   });
   const webSearch = new WebSearchSettings({ store, box: secrets, env: config.web });
-  const tools = toolSettings(config, { webSearch: () => webSearch.current() });
+  const mcp = parts.mcp ?? new McpManager(config.mcp);
+  const tools = toolSettings(config, { webSearch: () => webSearch.current(), mcpServers: mcp });
   const agents = withPluginAgents(store, parts.plugins);
   const plugins = parts.plugins;
   const chat = new ChatService({
@@ -135,7 +139,7 @@ export async function createAppContext(
     // is made.
     prepareTools: (names) => {
       if (plugins) syncPluginTools(plugins);
-      return prepareMcpTools(names);
+      return prepareMcpTools(mcp, names);
     },
     titles: parts.titles ?? 'message',
   });
@@ -165,7 +169,7 @@ export async function createAppContext(
     runs,
     chat,
     uploads,
-    mcp: parts.mcp ?? mcpManager(config.mcp),
+    mcp,
     models,
     webSearch,
     tools,
@@ -189,7 +193,9 @@ export async function createAppContext(
 
 const CONTEXT = 'app-context';
 
-/** The process's context, built on first use from the process's configuration. */
+/** The process's context, built on first use from the process's configuration. Held process-wide, so a module reload
+ *  in Next dev finds it with everything it made: the store, the runs in progress, the MCP manager (whose stdio
+ *  servers must not be spawned twice), the sandbox pool. */
 export function appContext(): Promise<AppContext> {
   return processWide(CONTEXT, () =>
     build().catch((e: unknown) => {
@@ -231,8 +237,8 @@ async function build(): Promise<AppContext> {
   }
 }
 
-/** Closes the process's store, stops its tracing and its interpreters and forgets its context; the next appContext()
- *  reads the environment afresh. */
+/** Closes the process's store, stops its tracing, its interpreters and its MCP servers and forgets its context; the
+ *  next appContext() reads the environment afresh. */
 export async function closeAppContext(): Promise<void> {
   const pending = existingProcessWide<Promise<AppContext>>(CONTEXT);
   dropProcessWide(CONTEXT);
@@ -241,5 +247,6 @@ export async function closeAppContext(): Promise<void> {
   await stopTelemetry();
   const ctx = await pending;
   ctx.tools.sandbox.shutdown();
+  await ctx.mcp.closeAll();
   await ctx.store.close();
 }
