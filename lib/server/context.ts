@@ -12,6 +12,7 @@ import { ApiKeyService } from '../auth/api-keys';
 import { installSecret } from '../auth/secret';
 import type { AccessMode, Viewer, ViewerRefusal } from '../auth/viewer';
 import type { AppConfig, TitleSetting } from '../config';
+import { SetupCode, serverSetupCode } from '../config/setup-code';
 import { dropProcessWide, existingProcessWide, processWide } from '../config/process-wide';
 import { blobStore } from '../blob';
 import { startParsePool } from '../documents/parse-pool';
@@ -103,6 +104,8 @@ export async function createAppContext(
     box?: SecretBox;
     titles?: TitleSetting;
     plugins?: PluginCatalog;
+    /** The code the first account needs (the app: the server's, made at start); none made by default. */
+    setupCode?: SetupCode;
   } = {},
 ): Promise<AppContext> {
   const mode = accessMode(config);
@@ -160,6 +163,7 @@ export async function createAppContext(
     dataDir: config.dataDir,
     mode: () => mode,
     oidcOpenSignUp: config.auth.oidc?.openSignUp,
+    setupCode: parts.setupCode ?? new SetupCode(),
   });
   await accounts.adoptLocalDataIfAdmin();
   return {
@@ -223,6 +227,8 @@ async function build(): Promise<AppContext> {
       titles: config.llm.titles,
       // The plugins folder's modules, loaded before the first request (a broken one is logged and listed).
       plugins: await loadPlugins(),
+      // The code the start-up hook printed, if it made one (lib/http/startup.ts).
+      setupCode: serverSetupCode(),
     });
     // Servers already running on this machine are looked for at once, so the page can offer them.
     void ctx.models.startScan().catch(() => {});
