@@ -2,8 +2,9 @@
 import type { RetrievalStep, ToolFile } from '../lib/protocol/events';
 import type { ContentItem, FunctionDef, Lang, Message } from '../lib/llm/schema';
 import { hasChinese } from '../lib/llm/schema';
+import type { AppConfig, WebSearchState } from '../lib/config';
 import { parseToolArgs } from './args';
-import type { ToolSettings } from './settings';
+import type { CodeSandbox } from './code-sandbox';
 
 export interface ToolContext {
   signal?: AbortSignal;
@@ -22,6 +23,51 @@ export interface ToolContext {
   /** What the tool takes from the configuration (where files are kept, the sandbox, web search…): the agent's
    *  (AgentOptions.toolSettings); unset, the environment's, read once (tools/settings.ts). */
   settings?: ToolSettings;
+}
+
+/** Connects the MCP servers an agent's functionList names ({mcpServers: …}) and gives their tools: an MCP manager
+ *  (lib/mcp/manager.ts), which lives above this layer. */
+export interface McpServers {
+  toolsFor(entry: unknown): Promise<BaseTool[]>;
+  /** Ends its servers (their child processes too). */
+  closeAll(): Promise<void>;
+}
+
+/** What the tools (and the agents that search documents themselves) take from the configuration: made by a
+ *  composition root (`toolSettings(config)`, tools/settings.ts). Here with the tool contract: a tool is given them,
+ *  and they hold the MCP manager, which gives tools. */
+export interface ToolSettings {
+  /** DATA_DIR: uploads (files/), parsed documents (parsed/), tools' work directories (work/<conversation>/<tool>)
+   *  and the storage tool's keys (storage/). */
+  dataDir: string;
+  /** retrieval's budget and chunk size unless a tool's cfg says otherwise (RAG_MAX_REF_TOKEN, RAG_PARSER_PAGE_SIZE). */
+  rag: AppConfig['rag'];
+  /** What a document may weigh when a tool parses it (UPLOAD_MAX_BYTES, UNZIP_MAX_BYTES). */
+  documents: AppConfig['documents'];
+  /** Images an MCP tool returns are checked as uploads are (IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS). */
+  images: AppConfig['images'];
+  /** code_interpreter's and python_executor's sandbox (CODE_INTERPRETER_*), with its pool of interpreters. */
+  sandbox: CodeSandbox;
+  /** Server-side fetches (web_extractor, a conversation's URLs staged for a tool): the SSRF guard's policy. */
+  webFetch: AppConfig['web']['fetch'];
+  /** The web search in force, asked at each call: the app's admin page may change it while the server runs. */
+  webSearch: () => WebSearchState;
+  /** amap_weather's AMap key and address (AMAP_TOKEN, AMAP_URL); undefined: the tool is not offered. */
+  amap?: AppConfig['web']['amap'];
+  /** image_search's SerpAPI key (SERPAPI_IMAGE_SEARCH_KEY…); undefined: the tool is not offered. */
+  imageSearch?: AppConfig['web']['imageSearch'];
+  /** image_gen's default endpoint from code: the environment's connection and OPENAI_IMAGE_MODEL. */
+  imageModel: Pick<AppConfig['llm'], 'baseURL' | 'apiKey' | 'imageModel'>;
+  /** MCP servers an agent's functionList names ({mcpServers}) connect with these timeouts (MCP_*). */
+  mcp: AppConfig['mcp'];
+  /** The manager that connects them, shared by every agent given these settings: the root's (the app's root passes
+   *  the one its settings page shows). Unset, the first agent that needs one makes it from `mcp` and keeps it here
+   *  (lib/agent/function-list.ts): a plain Node script's defaultToolSettings() so get one for the process. Whoever
+   *  made the settings closes it (`closeAll`) when done. */
+  mcpServers?: McpServers;
+  /** Stage local paths outside DATA_DIR/files too. Only a process whose messages come from its own user (the CLI)
+   *  sets it: a message from the page naming a path must not read any file of the server. */
+  allowLocalPaths: boolean;
 }
 
 /** What a tool may put into the trace: a retrieval step (the retrieval tool's search). */

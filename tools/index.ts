@@ -21,7 +21,7 @@ export {
 } from './file-access';
 export type { StageOptions, FileSettings } from './file-access';
 export { toolSettings, defaultToolSettings, settingsOf, dataDir } from './settings';
-export type { ToolSettings } from './settings';
+export type { McpServers, ToolSettings } from './settings';
 export { CodeSandbox } from './code-sandbox';
 export type { CodeInterpreterInfo } from './code-sandbox';
 export { CalculatorTool, evaluateExpression, formatNumber } from './calculator';

@@ -33,13 +33,17 @@ export function resolveFunctionList(
   return { tools, mcp };
 }
 
-/** Connects the servers of MCP entries (shared by identical configs) and returns their tools; the process's manager
- *  is made with the agent's MCP settings if nobody made it yet (a plain Node script). */
-export async function mcpTools(entry: McpEntry, settings?: ToolSettings): Promise<BaseTool[]> {
-  const { mcpManager } = await loadOptional(
-    '@modelcontextprotocol/sdk',
-    'Using MCP servers',
-    () => import('../mcp/manager'),
-  );
-  return mcpManager(settings?.mcp).toolsFor(entry);
+/** Connects the servers of an MCP entry (shared by identical configs) with the settings' manager and returns their
+ *  tools. Settings without one (a plain Node script's, a test's) get one here, made with their MCP settings and kept
+ *  in them, so every agent given these settings shares it. */
+export async function mcpTools(entry: McpEntry, settings: ToolSettings): Promise<BaseTool[]> {
+  if (!settings.mcpServers) {
+    const { McpManager } = await loadOptional(
+      '@modelcontextprotocol/sdk',
+      'Using MCP servers',
+      () => import('../mcp/manager'),
+    );
+    settings.mcpServers ??= new McpManager(settings.mcp); // another agent may have made it while this one waited
+  }
+  return settings.mcpServers.toolsFor(entry);
 }

@@ -4,7 +4,7 @@
 // the first admin takes over.
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { setupCodeMatches, setupCodeRequired, spendSetupCode } from '../config/setup-code';
+import type { SetupCode } from '../config/setup-code';
 import { bearerOf } from '../http/access-token';
 import { PEER_HEADER, type HeaderBag } from '../http/peer';
 import { LOCAL_OWNER_ID, ownerScope, storageRoot, type OwnerScope } from '../store/owner';
@@ -89,6 +89,8 @@ export class AccountService {
       mode: () => AccessMode;
       /** OIDC_SIGN_UP=open: the provider's users get accounts whatever the sign-up mode. */
       oidcOpenSignUp?: boolean;
+      /** The code the first account needs when the server is reachable beyond this machine (the server's). */
+      setupCode: SetupCode;
     },
   ) {}
 
@@ -191,7 +193,9 @@ export class AccountService {
   async signUpState(invite?: string): Promise<{ allowed: true; first: boolean; setupCode?: true } | SignUpRefusal> {
     if (this.mode !== 'accounts') return refused('accounts-off');
     if ((await this.userCount()) === 0)
-      return setupCodeRequired() ? { allowed: true, first: true, setupCode: true } : { allowed: true, first: true };
+      return this.deps.setupCode.required()
+        ? { allowed: true, first: true, setupCode: true }
+        : { allowed: true, first: true };
     const { signUp } = await this.deps.store.serverSettings();
     if (signUp === 'open') return { allowed: true, first: false };
     if (signUp === 'closed') return refused('closed');
@@ -213,7 +217,7 @@ export class AccountService {
   private async signUpNow(input: SignUpInput, headers: HeaderBag): Promise<Response> {
     const state = await this.signUpState(input.invite);
     if (!state.allowed) throw new SignUpError(state.reason, 403, state.code);
-    if (state.setupCode && !setupCodeMatches(input.setupCode ?? ''))
+    if (state.setupCode && !this.deps.setupCode.matches(input.setupCode ?? ''))
       throw new SignUpError(SIGN_UP_REFUSALS['setup-code'], 403, 'setup-code');
     const email = input.email.trim();
     const name = input.name?.trim() || email.split('@')[0] || email;
@@ -227,7 +231,7 @@ export class AccountService {
     if (!answer.ok) return answer;
     const { user } = (await answer.clone().json()) as { user: AccountUser };
     if (state.first) {
-      if (state.setupCode) spendSetupCode();
+      if (state.setupCode) this.deps.setupCode.spend();
       const ctx = await this.deps.auth.$context;
       await ctx.internalAdapter.updateUser(user.id, { role: 'admin' });
       this.firstAdmin = user.id;

@@ -2,37 +2,16 @@
 // first account becomes its admin, and so could be anyone who reaches the page before its owner. The server makes a
 // one-time code when it starts and prints it in its own log (as Jupyter does its token); creating the first account
 // needs it, from every address (this machine's too: a reverse proxy's requests come from loopback), until it is used.
-// A server serving only this machine makes none: its first account is made as before. Process-wide: the start-up hook
-// makes it, the sign-up (lib/auth/accounts.ts) checks it (lib/config/process-wide.ts). Here, beside the exposure
-// decision, so that the start-up hook (lib/http) and the accounts (lib/auth) both reach it.
+// A server serving only this machine makes none: its first account is made as before. A SetupCode holds one; the
+// server's is process-wide (serverSetupCode): the start-up hook (instrumentation.ts, lib/http) makes it and the
+// accounts the app's root builds (lib/auth/accounts.ts) check it, and Next may load those two in different module
+// instances. Here, beside the exposure decision, so that lib/http and lib/auth both reach it.
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { existingProcessWide, processWide } from './process-wide';
+import { processWide } from './process-wide';
 
-const NAME = 'setup-code';
 /** No 0/O, 1/I/L or U: read from a terminal and typed, it cannot be misread. 12 of these: 60 bits. */
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';
 const LENGTH = 12;
-
-interface SetupCode {
-  code: string;
-  used: boolean;
-}
-
-/** Makes this process's setup code (once) and returns it, as the log shows it: XXXX-XXXX-XXXX. */
-export function installSetupCode(): string {
-  const state = processWide<SetupCode>(NAME, () => {
-    let raw = '';
-    for (let i = 0; i < LENGTH; i++) raw += ALPHABET[randomInt(ALPHABET.length)];
-    return { code: raw, used: false };
-  });
-  return state.code.match(/.{4}/g)!.join('-');
-}
-
-/** Whether creating the first account needs the setup code now (made at start, not used yet). */
-export function setupCodeRequired(): boolean {
-  const state = existingProcessWide<SetupCode>(NAME);
-  return Boolean(state && !state.used);
-}
 
 /** The code as typed, made comparable: case, spaces and dashes do not matter. */
 function normal(code: string): string {
@@ -41,17 +20,40 @@ function normal(code: string): string {
 
 const digest = (s: string) => createHash('sha256').update(`agent-studio setup code\n${s}`).digest();
 
-/** Is this the setup code (compared in constant time)? */
-export function setupCodeMatches(candidate: string): boolean {
-  const state = existingProcessWide<SetupCode>(NAME);
-  if (!state || state.used) return false;
-  return timingSafeEqual(digest(normal(candidate)), digest(state.code));
+/** A server's setup code: none until made (a server serving only this machine makes none), then good once. */
+export class SetupCode {
+  private made?: { code: string; used: boolean };
+
+  /** Makes the code (once) and returns it, as the log shows it: XXXX-XXXX-XXXX. */
+  install(): string {
+    if (!this.made) {
+      let raw = '';
+      for (let i = 0; i < LENGTH; i++) raw += ALPHABET[randomInt(ALPHABET.length)];
+      this.made = { code: raw, used: false };
+    }
+    return this.made.code.match(/.{4}/g)!.join('-');
+  }
+
+  /** Whether creating the first account needs the code now (made, not used yet). */
+  required(): boolean {
+    return Boolean(this.made && !this.made.used);
+  }
+
+  /** Is this the code (compared in constant time)? */
+  matches(candidate: string): boolean {
+    if (!this.made || this.made.used) return false;
+    return timingSafeEqual(digest(normal(candidate)), digest(this.made.code));
+  }
+
+  /** The first account was made with it: it works no more. */
+  spend(): void {
+    if (this.made) this.made.used = true;
+  }
 }
 
-/** The first account was made with it: it works no more. */
-export function spendSetupCode(): void {
-  const state = existingProcessWide<SetupCode>(NAME);
-  if (state) state.used = true;
+/** The server process's code: one per process, as the log it is printed in. */
+export function serverSetupCode(): SetupCode {
+  return processWide('server-setup-code', () => new SetupCode());
 }
 
 /** What the server prints at start. */

@@ -3,7 +3,7 @@
 // plain `next start -H 0.0.0.0` included), and says so; and then creating the first account needs the setup code the
 // server prints (lib/auth/setup-code.ts), with AUTH=required too.
 import { loadConfig } from '../config';
-import { setupCodeNotice, installSetupCode } from '../config/setup-code';
+import { serverSetupCode, setupCodeNotice } from '../config/setup-code';
 import { exposureDecision, exposureReasons } from '../config/exposure.mjs';
 import { installPeerStamp } from './peer';
 
@@ -58,6 +58,6 @@ export function startServerChecks(): void {
     console.log(`\n${notice}\n`);
     process.env.AUTH = 'required';
   }
-  if (setupCode) console.log(`\n${setupCodeNotice(installSetupCode())}\n`);
+  if (setupCode) console.log(`\n${setupCodeNotice(serverSetupCode().install())}\n`);
   installPeerStamp();
 }

@@ -1,8 +1,10 @@
-// The process-wide MCP manager: the servers of the config file (shown on the settings page) and those given in an
-// agent's functionList, connected once and shared. Child processes end with the process.
+// An MCP manager: the servers of the config file (shown on the settings page) and those given in agents'
+// functionLists, connected once and shared by whoever holds the manager. The composition root makes it and hands it
+// on (the app: lib/server/context.ts; a plain Node script: its tool settings, lib/agent/function-list.ts). Child
+// processes end with the process, whichever manager started them.
 import { createHash } from 'node:crypto';
-import { defaultConfig, type McpEnvConfig } from '../config';
-import { dropProcessWide, existingProcessWide, processWide } from '../config/process-wide';
+import type { McpEnvConfig } from '../config';
+import { processWide } from '../config/process-wide';
 import { parseMcpConfig, readMcpConfigFile, transportKind, type McpConfig, type McpServerConfig } from './config';
 import { McpConnection, type ServerState } from './connection';
 import { toolsOf, type McpBaseTool } from './tool';
@@ -67,7 +69,7 @@ export class McpManager {
     const connecting: Promise<void>[] = [];
     for (const [name, server] of Object.entries(config.mcpServers)) {
       if (this.servers.has(name)) continue;
-      const conn = new McpConnection(name, server, this.env);
+      const conn = this.connection(name, server);
       this.servers.set(name, conn);
       connecting.push(conn.connect());
     }
@@ -109,10 +111,15 @@ export class McpManager {
     const key = `${name}:${createHash('sha256').update(JSON.stringify(server)).digest('hex')}`;
     let conn = this.adHoc.get(key);
     if (!conn) {
-      conn = new McpConnection(name, server, this.env);
+      conn = this.connection(name, server);
       this.adHoc.set(key, conn);
     }
     return conn;
+  }
+
+  private connection(name: string, server: McpServerConfig): McpConnection {
+    running().add(this); // from now on the process's exit hooks end this manager's children too
+    return new McpConnection(name, server, this.env);
   }
 
   /** Process ids of the running stdio servers. */
@@ -127,6 +134,7 @@ export class McpManager {
     this.servers.clear();
     this.adHoc.clear();
     this.loadedOnce = false;
+    running().delete(this);
     await Promise.all(all.map((c) => c.close()));
   }
 
@@ -139,12 +147,15 @@ export class McpManager {
   }
 }
 
-const MANAGER = 'mcp-manager';
-
-function installExitHooks(): void {
-  // Once per process, however often the manager is made again: the hooks find whichever is current.
-  processWide('mcp-exit-hooks', () => {
-    const killAll = () => existingProcessWide<McpManager>(MANAGER)?.killAllNow();
+/** The managers of this process that have servers (the exit hooks end their stdio children), with the hooks,
+ *  installed once per process: signal and exit handlers are the process's, and a module reload in Next dev must not
+ *  add them again. */
+function running(): Set<McpManager> {
+  return processWide('mcp-managers', () => {
+    const managers = new Set<McpManager>();
+    const killAll = () => {
+      for (const manager of managers) manager.killAllNow();
+    };
     process.once('exit', killAll);
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.once(signal, () => {
@@ -153,24 +164,6 @@ function installExitHooks(): void {
         if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
       });
     }
-    return true;
+    return managers;
   });
-}
-
-/** The process-wide manager (it outlives a module reload in Next dev: stdio servers must not be spawned again),
- *  made by the composition root with MCP_CONFIG's settings (`settings`); in a process whose root made none, the first
- *  agent given {mcpServers} makes it with its tool settings' (a plain Node script: the environment's), and whoever
- *  asks with none gets an empty environment's. */
-export function mcpManager(settings?: McpEnvConfig): McpManager {
-  return processWide(MANAGER, () => {
-    installExitHooks();
-    return new McpManager(settings ?? defaultConfig().mcp);
-  });
-}
-
-/** Closes and forgets the process-wide manager (tests; a changed environment). */
-export async function resetMcpManager(): Promise<void> {
-  const m = existingProcessWide<McpManager>(MANAGER);
-  dropProcessWide(MANAGER);
-  await m?.closeAll();
 }

@@ -9,7 +9,7 @@ import type { AppContext } from './context';
 import { pluginOfTool, syncPluginTools } from '../plugins';
 
 export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo> {
-  void prepareMcpTools([]); // servers start connecting while the page loads
+  void prepareMcpTools(ctx.mcp, []); // servers start connecting while the page loads
   // Web search as the admin page last set it (another instance sharing the database may have changed it).
   await ctx.webSearch.apply().catch(() => {});
   const codeInterpreter = await ctx.tools.sandbox.info();

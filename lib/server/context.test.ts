@@ -61,6 +61,39 @@ describe('appContext', () => {
     expect((await (await appContext()).store.listConversations(OWNER)).map((c) => c.title)).toEqual(['persisted']);
   });
 
+  it("makes the process's MCP manager from MCP_CONFIG, hands it to the agents, and closing ends its servers", async () => {
+    const fixture = path.resolve(__dirname, '../../test/fixtures/mcp-server.mjs');
+    const config = path.join(dir, 'mcp.json');
+    fs.writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { fixture: { command: process.execPath, args: [fixture] } } }),
+    );
+    const saved = process.env.MCP_CONFIG;
+    process.env.DATA_DIR = dir;
+    process.env.MCP_CONFIG = config;
+    const alive = (pid: number) => {
+      try {
+        return process.kill(pid, 0);
+      } catch {
+        return false;
+      }
+    };
+    try {
+      const ctx = await appContext();
+      expect(ctx.tools.mcpServers).toBe(ctx.mcp);
+      await ctx.mcp.start();
+      const [pid] = ctx.mcp.pids();
+      expect(pid).toBeGreaterThan(0);
+      expect(alive(pid!)).toBe(true);
+      await closeAppContext();
+      for (let i = 0; i < 100 && alive(pid!); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(alive(pid!)).toBe(false); // the server process is gone
+    } finally {
+      if (saved === undefined) delete process.env.MCP_CONFIG;
+      else process.env.MCP_CONFIG = saved;
+    }
+  });
+
   it('tries again on the next request when the store cannot be opened', async () => {
     const file = path.join(dir, 'a-file');
     fs.writeFileSync(file, 'not a directory');

@@ -12,13 +12,14 @@ import { ApiKeyService } from '../auth/api-keys';
 import { installSecret } from '../auth/secret';
 import type { AccessMode, Viewer, ViewerRefusal } from '../auth/viewer';
 import type { AppConfig, TitleSetting } from '../config';
+import { SetupCode, serverSetupCode } from '../config/setup-code';
 import { dropProcessWide, existingProcessWide, processWide } from '../config/process-wide';
 import { blobStore } from '../blob';
 import { startParsePool } from '../documents/parse-pool';
 import { ByteBudget, type RunLimiter } from '../http/rate-limit';
 import { runLimiter } from '../http/run-limits';
 import type { HeaderBag } from '../http/peer';
-import { mcpManager, prepareMcpTools, type McpManager } from '../mcp';
+import { McpManager, prepareMcpTools } from '../mcp';
 import { agentFactory, type AgentFactory } from '../chat/agents';
 import { LocalModelFiles } from '../models/local-files';
 import { removeUserData } from './user-data';
@@ -55,6 +56,9 @@ export interface AppContext {
   runs: LiveRuns;
   chat: ChatService;
   uploads: DocumentService;
+  /** The MCP servers: the config file's (MCP_CONFIG, shown on the settings page) and those agents' functionLists name
+   *  (the agents get it through `tools`). The context's own unless given; its maker closes it (closeAppContext does
+   *  for the app's). */
   mcp: McpManager;
   /** Model connections, the models to pick, the loopback scan. */
   models: ModelService;
@@ -100,6 +104,8 @@ export async function createAppContext(
     box?: SecretBox;
     titles?: TitleSetting;
     plugins?: PluginCatalog;
+    /** The code the first account needs (the app: the server's, made at start); none made by default. */
+    setupCode?: SetupCode;
   } = {},
 ): Promise<AppContext> {
   const mode = accessMode(config);
@@ -119,7 +125,8 @@ export async function createAppContext(
     budget: new ByteBudget(config.http.uploadBytesPerDay),
   });
   const webSearch = new WebSearchSettings({ store, box: secrets, env: config.web });
-  const tools = toolSettings(config, { webSearch: () => webSearch.current() });
+  const mcp = parts.mcp ?? new McpManager(config.mcp);
+  const tools = toolSettings(config, { webSearch: () => webSearch.current(), mcpServers: mcp });
   const agents = withPluginAgents(store, parts.plugins);
   const plugins = parts.plugins;
   const chat = new ChatService({
@@ -135,7 +142,7 @@ export async function createAppContext(
     // is made.
     prepareTools: (names) => {
       if (plugins) syncPluginTools(plugins);
-      return prepareMcpTools(names);
+      return prepareMcpTools(mcp, names);
     },
     titles: parts.titles ?? 'message',
   });
@@ -156,6 +163,7 @@ export async function createAppContext(
     dataDir: config.dataDir,
     mode: () => mode,
     oidcOpenSignUp: config.auth.oidc?.openSignUp,
+    setupCode: parts.setupCode ?? new SetupCode(),
   });
   await accounts.adoptLocalDataIfAdmin();
   return {
@@ -165,7 +173,7 @@ export async function createAppContext(
     runs,
     chat,
     uploads,
-    mcp: parts.mcp ?? mcpManager(config.mcp),
+    mcp,
     models,
     webSearch,
     tools,
@@ -189,7 +197,9 @@ export async function createAppContext(
 
 const CONTEXT = 'app-context';
 
-/** The process's context, built on first use from the process's configuration. */
+/** The process's context, built on first use from the process's configuration. Held process-wide, so a module reload
+ *  in Next dev finds it with everything it made: the store, the runs in progress, the MCP manager (whose stdio
+ *  servers must not be spawned twice), the sandbox pool. */
 export function appContext(): Promise<AppContext> {
   return processWide(CONTEXT, () =>
     build().catch((e: unknown) => {
@@ -217,6 +227,8 @@ async function build(): Promise<AppContext> {
       titles: config.llm.titles,
       // The plugins folder's modules, loaded before the first request (a broken one is logged and listed).
       plugins: await loadPlugins(),
+      // The code the start-up hook printed, if it made one (lib/http/startup.ts).
+      setupCode: serverSetupCode(),
     });
     // Servers already running on this machine are looked for at once, so the page can offer them.
     void ctx.models.startScan().catch(() => {});
@@ -231,8 +243,8 @@ async function build(): Promise<AppContext> {
   }
 }
 
-/** Closes the process's store, stops its tracing and its interpreters and forgets its context; the next appContext()
- *  reads the environment afresh. */
+/** Closes the process's store, stops its tracing, its interpreters and its MCP servers and forgets its context; the
+ *  next appContext() reads the environment afresh. */
 export async function closeAppContext(): Promise<void> {
   const pending = existingProcessWide<Promise<AppContext>>(CONTEXT);
   dropProcessWide(CONTEXT);
@@ -241,5 +253,6 @@ export async function closeAppContext(): Promise<void> {
   await stopTelemetry();
   const ctx = await pending;
   ctx.tools.sandbox.shutdown();
+  await ctx.mcp.closeAll();
   await ctx.store.close();
 }

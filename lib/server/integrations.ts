@@ -85,7 +85,7 @@ function snapshot(ctx: AppContext, viewer: Viewer, problems: string[]): Integrat
 /** The servers' states as they are now; `wait` waits for connecting servers to settle first. */
 export async function integrationsStatus(ctx: AppContext, viewer: Viewer, wait = false): Promise<IntegrationsStatus> {
   await ctx.webSearch.apply().catch(() => {}); // another instance may have changed it
-  const ready = prepareMcpTools();
+  const ready = prepareMcpTools(ctx.mcp);
   const problems = wait ? await ready : [];
   return snapshot(ctx, viewer, problems);
 }

@@ -14,7 +14,6 @@ import { main as qwen3Main } from '../../examples/assistant_qwen3';
 import { main as chessMain } from '../../examples/group_chat_chess';
 import { main as dataAnalysisMain } from '../../examples/react_data_analysis';
 import { main as tirMain } from '../../examples/tir_math';
-import { resetMcpManager } from '../../lib/mcp/manager';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { messageText, type RecordedRequest } from '../../scripts/model-server/script';
 import { defaultToolSettings } from '../../tools';
@@ -49,8 +48,9 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  defaultToolSettings().sandbox.shutdown(); // the examples' agents take the environment's settings
-  await resetMcpManager();
+  // The examples' agents take the environment's settings (a plain script's root): their sandbox, their MCP servers.
+  defaultToolSettings().sandbox.shutdown();
+  await defaultToolSettings().mcpServers?.closeAll();
   process.env = savedEnv;
   await server.close();
   await new Promise((resolve) => images.close(resolve));

@@ -1,7 +1,8 @@
 // Configuration is passed in (issue 29, item 2): each app context's tools take their settings from the configuration
 // the context was built with, not from the process's environment. Two contexts in one process, built as the app's
-// root builds them over real SQLite files, with different fetch policies and web search: each run follows its own.
-import { mkdtemp, rm } from 'node:fs/promises';
+// root builds them over real SQLite files, with different fetch policies, web search and MCP servers (the real MCP
+// fixture over stdio): each run follows its own, and nothing process-wide is reset between them.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,8 @@ let page: http.Server;
 let pageUrl: string;
 const dirs: string[] = [];
 const stores: ChatStore[] = [];
+const contexts: AppContext[] = [];
+const MCP_FIXTURE = path.resolve(__dirname, '../fixtures/mcp-server.mjs');
 
 beforeAll(async () => {
   server = await createModelServer();
@@ -37,15 +40,23 @@ beforeAll(async () => {
   pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/tides`;
 });
 afterAll(async () => {
+  for (const c of contexts) await c.mcp.closeAll();
   for (const s of stores) await s.close();
   await server.close();
   await new Promise((resolve) => page.close(resolve));
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-async function context(env: Record<string, string>): Promise<AppContext> {
+async function context(env: Record<string, string>, mcpServers?: string[]): Promise<AppContext> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'config-passed-in-'));
   dirs.push(dataDir);
+  if (mcpServers) {
+    const servers = Object.fromEntries(
+      mcpServers.map((name) => [name, { command: process.execPath, args: [MCP_FIXTURE, 'stdio'] }]),
+    );
+    await writeFile(path.join(dataDir, 'mcp.json'), JSON.stringify({ mcpServers: servers }));
+    env = { ...env, MCP_CONFIG: path.join(dataDir, 'mcp.json') };
+  }
   const store = await openSqliteStore(path.join(dataDir, 'agent-studio.db'));
   stores.push(store);
   const config = loadConfig({
@@ -57,25 +68,24 @@ async function context(env: Record<string, string>): Promise<AppContext> {
     MODEL_SCAN_PORTS: 'off',
     ...env,
   });
-  return createAppContext(config, store);
+  const ctx = await createAppContext(config, store);
+  contexts.push(ctx);
+  return ctx;
 }
 
-/** What web_extractor told the model in a run of `ctx` that fetches the page. */
-async function extracted(ctx: AppContext): Promise<string> {
+/** What the tool told the model in a run of `ctx` that calls it once with `args`. */
+async function toolResult(ctx: AppContext, tool: string, args: Record<string, unknown>): Promise<string> {
   server.setScenario({
-    replies: [
-      { toolCalls: [{ name: 'web_extractor', arguments: JSON.stringify({ url: pageUrl }) }] },
-      { content: 'Done.' },
-    ],
+    replies: [{ toolCalls: [{ name: tool, arguments: JSON.stringify(args) }] }, { content: 'Done.' }],
   });
-  const started = await ctx.chat.send(everyToolActor(OWNER), {
-    message: 'When is high water?',
-    settings: { tools: ['web_extractor'] },
-  });
+  const started = await ctx.chat.send(everyToolActor(OWNER), { message: 'Go on.', settings: { tools: [tool] } });
   const events = await drain(follow(ctx.chat, OWNER, started.runId));
   const [result] = ofType(events, 'tool-result');
   return JSON.stringify(result?.content);
 }
+
+/** What web_extractor told the model in a run of `ctx` that fetches the page. */
+const extracted = (ctx: AppContext) => toolResult(ctx, 'web_extractor', { url: pageUrl });
 
 describe("each context's tools follow the configuration it was built with", () => {
   it('the fetch policy: one context may fetch a private address, the other in the same process may not', async () => {
@@ -92,5 +102,21 @@ describe("each context's tools follow the configuration it was built with", () =
     const plain = await context({});
     expect(WebSearchTool.unavailableReason(searching.tools)).toBeUndefined();
     expect(WebSearchTool.unavailableReason(plain.tools)).toMatch(/no search provider/);
+  });
+
+  it('MCP servers: each context connects the servers of its own MCP_CONFIG, and its agents use its manager', async () => {
+    const alpha = await context({}, ['alpha']);
+    const beta = await context({}, ['beta']);
+    expect(await toolResult(alpha, 'alpha-echo', { text: 'from a' })).toContain('echo: from a');
+    expect(await toolResult(beta, 'beta-echo', { text: 'from b' })).toContain('echo: from b');
+    expect(alpha.mcp.status().map((s) => [s.name, s.state.status])).toEqual([['alpha', 'ready']]);
+    expect(beta.mcp.status().map((s) => [s.name, s.state.status])).toEqual([['beta', 'ready']]);
+    // Their agents' {mcpServers} entries connect with the context's manager, not one of the process's.
+    expect(alpha.tools.mcpServers).toBe(alpha.mcp);
+    expect(beta.tools.mcpServers).toBe(beta.mcp);
+    // One context closing its servers leaves the other's running.
+    await alpha.mcp.closeAll();
+    expect(beta.mcp.pids()).toHaveLength(1);
+    expect(await toolResult(beta, 'beta-echo', { text: 'still here' })).toContain('echo: still here');
   });
 });

@@ -13,9 +13,8 @@ import type { DocumentService } from '../../lib/uploads/service';
 import { loadConfig } from '../../lib/config';
 import { parseConversationImageUrl } from '../../lib/documents/image-url';
 import { buildRunExport, parseRunExport } from '../../lib/inspect/export';
-import { resetMcpManager } from '../../lib/mcp/manager';
 import type { EventOf } from '../../lib/protocol/events';
-import { createAppContext } from '../../lib/server/context';
+import { createAppContext, type AppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
 import { openSqliteStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
@@ -34,7 +33,7 @@ let dataDir: string;
 let store: ChatStore;
 let chat: ChatService;
 let uploads: DocumentService;
-const saved = { ...process.env };
+let ctx: AppContext;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'mcp-images-'));
@@ -43,21 +42,18 @@ beforeAll(async () => {
     config,
     JSON.stringify({ mcpServers: { fixture: { command: process.execPath, args: [FIXTURE, 'stdio'] } } }),
   );
-  // The MCP manager and the tools read the environment (MCP_CONFIG, DATA_DIR), as in the app.
-  Object.assign(process.env, { DATA_DIR: dataDir, MCP_CONFIG: config });
-  await resetMcpManager();
   server = await createModelServer();
   store = await openSqliteStore(path.join(dataDir, 'agent-studio.db'));
   const env = { DATA_DIR: dataDir, MCP_CONFIG: config, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'k' };
-  const ctx = await createAppContext(loadConfig({ ...env, OPENAI_MODEL: 'gpt-4o', LLM_MAX_RETRIES: '0' }), store);
+  // The context makes its own MCP manager from its configuration (MCP_CONFIG), as the app's root does.
+  ctx = await createAppContext(loadConfig({ ...env, OPENAI_MODEL: 'gpt-4o', LLM_MAX_RETRIES: '0' }), store);
   chat = ctx.chat;
   uploads = ctx.uploads;
 }, SLOW);
 afterAll(async () => {
-  await resetMcpManager();
+  await ctx.mcp.closeAll();
   await server.close();
   await store.close();
-  process.env = saved;
   await rm(dataDir, { recursive: true, force: true });
 }, SLOW);
 

@@ -13,9 +13,18 @@ import { McpManager } from '../../lib/mcp/manager';
 import { syncMcpRegistry } from '../../lib/mcp/registry';
 import { toolsOf, type McpBaseTool } from '../../lib/mcp/tool';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
-import { TOOL_REGISTRY, createTool, runTool, type ToolContext } from '../../tools';
+import {
+  TOOL_REGISTRY,
+  createTool,
+  defaultToolSettings,
+  runTool,
+  toolSettings,
+  type ToolContext,
+  type ToolSettings,
+} from '../../tools';
 import { collectEvents, ofType } from '../support/run';
 import { createChatModel } from '../../lib/llm';
+import { loadConfig } from '../../lib/config';
 
 const FIXTURE = path.resolve(__dirname, '../fixtures/mcp-server.mjs');
 const stdioServer = (env?: Record<string, string>) => ({
@@ -340,7 +349,7 @@ describe('the manager', { timeout: 60_000 }, () => {
 });
 
 describe('shutdown', { timeout: 60_000 }, () => {
-  it('ends stdio children when the app process is terminated', async () => {
+  it('ends the stdio children of every manager the process made when it is terminated', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'mcp-host-'));
     const configPath = path.join(dir, 'mcp.json');
     // The child ignores the end of its stdin, so only our exit hooks can end it.
@@ -353,15 +362,15 @@ describe('shutdown', { timeout: 60_000 }, () => {
       host.once('exit', (code) => reject(new Error(`host exited ${code}`)));
     });
     const { pids, states } = JSON.parse(line) as { pids: number[]; states: string[] };
-    expect(states).toEqual(['ready']);
-    expect(pids).toHaveLength(1);
-    expect(alive(pids[0]!)).toBe(true);
+    expect(states).toEqual(['ready', 'ready']);
+    expect(pids).toHaveLength(2);
+    expect(pids.every(alive)).toBe(true);
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
       host.once('exit', (_code, signal) => resolve(signal)),
     );
     host.kill('SIGTERM');
     expect(await exited).toBe('SIGTERM'); // our handler re-raised: the host still ends as SIGTERM says
-    expect(await waitFor(() => !alive(pids[0]!))).toBe(true);
+    expect(await waitFor(() => !pids.some(alive))).toBe(true);
   });
 });
 
@@ -387,8 +396,43 @@ describe('an agent with MCP tools', { timeout: 60_000 }, () => {
     expect(ofType(events, 'run-start')[0]!.tools).toContain('calc-add');
     expect(ofType(events, 'tool-result')[0]).toMatchObject({ name: 'calc-add', ok: true, content: '42' });
     expect(ofType(events, 'run-end')[0]!.reason).toBe('answered');
-    const { mcpManager } = await import('../../lib/mcp/manager');
-    await mcpManager().closeAll();
+    // Made with no settings (a plain script), the agent took the environment's, and its manager was made in them.
+    await defaultToolSettings().mcpServers?.closeAll();
+  });
+
+  it("connects an entry's servers with the manager of the agent's settings: shared by those settings, not beyond", async () => {
+    const llm = () => createChatModel({ model: 'scripted', baseURL: model.url, apiKey: 'k', fncallMode: 'native' });
+    /** The pid of the server process that answered an agent given `settings`. */
+    const serverPid = async (settings: ToolSettings) => {
+      model.setScenario({
+        replies: [{ content: '', toolCalls: [{ id: 'c1', name: 'calc-pid', arguments: '{}' }] }, { content: 'ok' }],
+      });
+      const agent = new FnCallAgent({
+        llm: llm(),
+        functionList: [{ mcpServers: { calc: stdioServer() } }],
+        toolSettings: settings,
+      });
+      const events = await collectEvents(agent.runEvents([{ role: 'user', content: 'pid?' }]));
+      const result = ofType(events, 'tool-result')[0]!;
+      expect(result).toMatchObject({ name: 'calc-pid', ok: true });
+      return Number(result.content);
+    };
+    // Two roots of one process (two app contexts, two scripts' settings): each makes its own settings.
+    const first = toolSettings(loadConfig());
+    const second = toolSettings(loadConfig());
+    try {
+      const pid = await serverPid(first);
+      expect(alive(pid)).toBe(true);
+      expect(await serverPid(first)).toBe(pid); // a second agent with the same settings: the same server
+      const other = await serverPid(second);
+      expect(other).not.toBe(pid);
+      // Closing one root's manager ends its servers only.
+      await first.mcpServers!.closeAll();
+      expect(await waitFor(() => !alive(pid))).toBe(true);
+      expect(alive(other)).toBe(true);
+    } finally {
+      await Promise.all([first.mcpServers?.closeAll(), second.mcpServers?.closeAll()]);
+    }
   });
 
   it('rejects a bad {mcpServers} entry when the agent is made, saying what is wrong', () => {
