@@ -5,6 +5,7 @@ import type { Pricing } from '../protocol/events';
 import { FNCALL_MODES, LOCAL_SERVER_KINDS, type FncallMode, type LocalServerKind } from '../protocol/enums';
 import { accessTokenProblem, hostNameOf } from './exposure.mjs';
 import { parseImageHosts } from './image-hosts';
+import { pluginsConfig, type PluginsConfig } from './plugins';
 import { WEB_SEARCH_PROVIDERS, type WebSearchProviderName } from './web-search-providers';
 
 export interface LlmEnvConfig {
@@ -86,6 +87,8 @@ export interface AppConfig {
   documentParseWorkers: number;
   codeInterpreter: CodeInterpreterConfig;
   mcp: McpEnvConfig;
+  /** Where plugins come from (PLUGINS_DIR, SERVE_AGENT). */
+  plugins: PluginsConfig;
   web: WebEnvConfig;
   telemetry: TelemetryEnvConfig;
   http: HttpEnvConfig;
@@ -299,6 +302,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     ),
     codeInterpreter: codeInterpreterFrom(env),
     mcp: mcpConfigFrom(env),
+    plugins: pluginsConfig(env),
     web: webConfigFrom(env),
     http: httpConfigFrom(env),
     telemetry: telemetryConfigFrom(env),

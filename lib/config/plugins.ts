@@ -9,7 +9,7 @@ export interface PluginsConfig {
   watch: boolean;
 }
 
-export function pluginsConfig(env: Record<string, string | undefined> = process.env): PluginsConfig {
+export function pluginsConfig(env: Record<string, string | undefined>): PluginsConfig {
   const dataDir = path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR?.trim() || 'data');
   const serve = env.SERVE_AGENT?.trim();
   return {

@@ -1,7 +1,7 @@
 // The process's plugins (PLUGINS_DIR, and the module `npm run serve` serves), loaded once at start, and how the rest
 // of the app sees them: their tools in this module instance's tool registry (Next may load the registry once per
 // server bundle, as for MCP tools), their agents beside the saved ones, read-only.
-import { pluginsConfig } from '../config/plugins';
+import type { PluginsConfig } from '../config/plugins';
 import { processWide } from '../config/process-wide';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
@@ -13,10 +13,9 @@ import { isPluginAgentId } from './definition';
 export { PluginCatalog, PLUGIN_TOOL, type PluginAgent, type PluginError } from './catalog';
 export { isPluginAgentId, pluginAgentId } from './definition';
 
-/** The process's plugins, loaded (and, in development, watched) on the first call. */
-export function plugins(): Promise<PluginCatalog> {
+/** The process's plugins, loaded (and, in development, watched) on the first call, from where the app's root says. */
+export function plugins(config: PluginsConfig): Promise<PluginCatalog> {
   return processWide('plugins', async () => {
-    const config = pluginsConfig();
     const catalog = new PluginCatalog(config.dir, config.serve ? [config.serve] : []);
     await catalog.load();
     if (config.watch) catalog.watch();

@@ -226,7 +226,7 @@ async function build(): Promise<AppContext> {
       box: installSecretBox(config.dataDir, config.models.secretKey),
       titles: config.llm.titles,
       // The plugins folder's modules, loaded before the first request (a broken one is logged and listed).
-      plugins: await loadPlugins(),
+      plugins: await loadPlugins(config.plugins),
       // The code the start-up hook printed, if it made one (lib/http/startup.ts).
       setupCode: serverSetupCode(),
     });
