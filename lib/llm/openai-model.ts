@@ -23,7 +23,7 @@ import { ToolCallAssembler, toWireMessages, toWireTools, type WireMessage, type 
 import { abortError, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from './retry';
 import { detectLang, type FunctionDef, type Message } from './schema';
 import { IdleWatch, type WatchedStream } from './idle-watch';
-import { isRunScoped } from './run-signal';
+import { countRunSignalCall } from './run-signal';
 import { StreamTextRouter } from './stream-text';
 import { truncateInputMessages } from './truncate';
 import { countImages, withUploadInfo } from './upload-info';
@@ -135,7 +135,7 @@ export class OpenAIChatModel implements ChatModel {
 
   async chat(req: ChatRequest, onEvent: LlmEventSink = () => {}): Promise<LlmCallResult> {
     const outer = req.signal;
-    if (!outer || isRunScoped(outer)) return this.call(req, onEvent);
+    if (!outer || countRunSignalCall(outer)) return this.call(req, onEvent);
     // A caller's own signal may outlive many calls, and the SDK leaves a listener on each request's signal: this
     // call gets a signal of its own, unhooked when the call is over (see run-signal.ts).
     const call = new AbortController();

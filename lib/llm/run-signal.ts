@@ -4,23 +4,31 @@
 // and two listener changes per model call, which is most of what chat() adds to a call on a fast server.
 import { setMaxListeners } from 'node:events';
 
-const RUN_SCOPED = Symbol('agent-studio.run-scoped');
-type Branded = AbortSignal & { [RUN_SCOPED]?: true };
+/** A run signal's calls so far, and the listener limit its SDK listeners need. */
+interface RunScope {
+  calls: number;
+  limit: number;
+}
+const RUN_SCOPE = Symbol('agent-studio.run-scope');
+type Branded = AbortSignal & { [RUN_SCOPE]?: RunScope };
 
 /** A controller whose signal lives for one run of at most `maxCalls` model calls. */
 export function runAbortController(maxCalls: number): AbortController {
   const controller = new AbortController();
-  // One SDK listener per call, plus a few of the run's own (tools, sleeps): no warning for a run within its limit.
-  // Node's default limit (10) already covers a run of up to eight calls.
-  if (maxCalls > 8) setMaxListeners(maxCalls + 10, controller.signal);
-  // A mark on the signal rather than a WeakSet: a weak collection of one object per run is work for every GC.
-  (controller.signal as Branded)[RUN_SCOPED] = true;
+  // Kept on the signal rather than in a WeakSet: a weak collection of one object per run is work for every GC.
+  (controller.signal as Branded)[RUN_SCOPE] = { calls: 0, limit: maxCalls + 10 };
   return controller;
 }
 
-/** Whether `signal` came from runAbortController, so a model call may hand it to the SDK as it is. */
-export function isRunScoped(signal: AbortSignal): boolean {
-  return (signal as Branded)[RUN_SCOPED] === true;
+/** Whether `signal` came from runAbortController, so a model call may hand it to the SDK as it is; counts that call.
+ *  One SDK listener per call, plus a few of the run's own waits: Node's default limit (10) covers eight calls, and
+ *  only a run that gets further has its limit raised (setting it on every run cost more than a short call's
+ *  bookkeeping). */
+export function countRunSignalCall(signal: AbortSignal): boolean {
+  const scope = (signal as Branded)[RUN_SCOPE];
+  if (!scope) return false;
+  if (++scope.calls === 9) setMaxListeners(scope.limit, signal);
+  return true;
 }
 
 type Waiter = () => void;
