@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Dialect } from './dialect';
-import { cols, query, record } from './query';
+import { cols, fromRow, query } from './query';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
 import type { AccountStore, ApiKeyRecord, InviteRecord, ServerSettings } from './types';
@@ -17,19 +17,23 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
 };
 
 const Q = {
-  insertKey: query((d, p) =>
-    d.db
-      .insertInto('api_keys')
-      .values(cols(p, ['id', 'owner_id', 'name', 'prefix', 'hash', 'created_at']))
-      .returning(KEY_COLUMNS),
+  insertKey: query(
+    (d, p) =>
+      d.db
+        .insertInto('api_keys')
+        .values(cols(p, ['id', 'owner_id', 'name', 'prefix', 'hash', 'created_at']))
+        .returning(KEY_COLUMNS),
+    toKey,
   ),
-  keys: query((d, p) =>
-    d.db
-      .selectFrom('api_keys')
-      .select(KEY_COLUMNS)
-      .where('owner_id', '=', p('owner'))
-      .orderBy('created_at', 'desc')
-      .orderBy(sql.ref(d.ord), 'desc'),
+  keys: query(
+    (d, p) =>
+      d.db
+        .selectFrom('api_keys')
+        .select(KEY_COLUMNS)
+        .where('owner_id', '=', p('owner'))
+        .orderBy('created_at', 'desc')
+        .orderBy(sql.ref(d.ord), 'desc'),
+    toKey,
   ),
   revokeKey: query((d, p) =>
     d.db
@@ -40,23 +44,26 @@ const Q = {
       .where('revoked_at', 'is', null),
   ),
   // Every owner's: how a request carrying a key finds whose it is.
-  keyByHash: query((d, p) => d.db.selectFrom('api_keys').select(KEY_COLUMNS).where('hash', '=', p('hash'))),
+  keyByHash: query((d, p) => d.db.selectFrom('api_keys').select(KEY_COLUMNS).where('hash', '=', p('hash')), toKey),
   touchKey: query((d, p) =>
     d.db
       .updateTable('api_keys')
       .set({ last_used_at: p('at') })
       .where('id', '=', p('id')),
   ),
-  insertInvite: query((d, p) =>
-    d.db
-      .insertInto('invites')
-      .values(cols(p, ['id', 'hash', 'created_by', 'created_at', 'expires_at']))
-      .returning(INVITE_COLUMNS),
+  insertInvite: query(
+    (d, p) =>
+      d.db
+        .insertInto('invites')
+        .values(cols(p, ['id', 'hash', 'created_by', 'created_at', 'expires_at']))
+        .returning(INVITE_COLUMNS),
+    toInvite,
   ),
-  openInvites: query((d, p) =>
-    open(d, p('now')).select(INVITE_COLUMNS).orderBy('created_at', 'desc').orderBy(sql.ref(d.ord), 'desc'),
+  openInvites: query(
+    (d, p) => open(d, p('now')).select(INVITE_COLUMNS).orderBy('created_at', 'desc').orderBy(sql.ref(d.ord), 'desc'),
+    toInvite,
   ),
-  openInvite: query((d, p) => open(d, p('now')).select(INVITE_COLUMNS).where('hash', '=', p('hash'))),
+  openInvite: query((d, p) => open(d, p('now')).select(INVITE_COLUMNS).where('hash', '=', p('hash')), toInvite),
   revokeInvite: query((d, p) =>
     d.db
       .updateTable('invites')
@@ -114,29 +121,23 @@ export function accountStore(ctx: Ctx): AccountStore {
   return {
     async createApiKey(owner, { name, prefix, hash }) {
       const values = { id: randomUUID(), owner_id: owner.ownerId, name, prefix, hash, created_at: ctx.now() };
-      return toKey((await Q.insertKey.first(ctx, db, values))!);
+      return (await Q.insertKey.first(ctx, db, values))!;
     },
-    listApiKeys: async (owner) => (await Q.keys.all(ctx, db, { owner: owner.ownerId })).map(toKey),
+    listApiKeys: (owner) => Q.keys.all(ctx, db, { owner: owner.ownerId }),
     revokeApiKey: async (owner, id) =>
       (await Q.revokeKey.run(ctx, db, { id, owner: owner.ownerId, at: ctx.now() })) > 0,
-    async apiKeyByHash(hash) {
-      const row = await Q.keyByHash.first(ctx, db, { hash });
-      return row && toKey(row);
-    },
+    apiKeyByHash: (hash) => Q.keyByHash.first(ctx, db, { hash }),
     async touchApiKey(id, at) {
       await Q.touchKey.run(ctx, db, { id, at });
     },
 
     async createInvite({ hash, createdBy, expiresAt }) {
       const values = { id: randomUUID(), hash, created_by: createdBy, created_at: ctx.now(), expires_at: expiresAt };
-      return toInvite((await Q.insertInvite.first(ctx, db, values))!);
+      return (await Q.insertInvite.first(ctx, db, values))!;
     },
-    listOpenInvites: async (now) => (await Q.openInvites.all(ctx, db, { now })).map(toInvite),
+    listOpenInvites: (now) => Q.openInvites.all(ctx, db, { now }),
     revokeInvite: async (id) => (await Q.revokeInvite.run(ctx, db, { id, at: ctx.now() })) > 0,
-    async openInvite(hash, now) {
-      const row = await Q.openInvite.first(ctx, db, { hash, now });
-      return row && toInvite(row);
-    },
+    openInvite: (hash, now) => Q.openInvite.first(ctx, db, { hash, now }),
     claimInvite: async (hash, user, now) => (await Q.claimInvite.run(ctx, db, { hash, user, now })) > 0,
 
     serverSettings,
@@ -150,18 +151,10 @@ export function accountStore(ctx: Ctx): AccountStore {
   };
 }
 
-function toKey(row: Omit<Tables['api_keys'], 'hash'>): ApiKeyRecord {
-  const { id, owner_id: ownerId, name, prefix, created_at: createdAt } = row;
-  return record<ApiKeyRecord>(
-    { id, ownerId, name, prefix, createdAt },
-    { lastUsedAt: row.last_used_at, revokedAt: row.revoked_at },
-  );
+function toKey(row: object): ApiKeyRecord {
+  return fromRow(row);
 }
 
-function toInvite(row: Omit<Tables['invites'], 'hash'>): InviteRecord {
-  const { id, created_by: createdBy, created_at: createdAt, expires_at: expiresAt } = row;
-  return record<InviteRecord>(
-    { id, createdBy, createdAt, expiresAt },
-    { usedAt: row.used_at, usedBy: row.used_by, revokedAt: row.revoked_at },
-  );
+function toInvite(row: object): InviteRecord {
+  return fromRow(row);
 }

@@ -36,7 +36,7 @@ export interface Dialect {
   /** The aggregate that joins strings: group_concat, string_agg. */
   readonly stringAgg: string;
   /** The JSON object in `json` (text) with `patch` (text) merged over it, as text. */
-  jsonMerge(json: RawBuilder<string>, patch: RawBuilder<string>): RawBuilder<string>;
+  jsonMerge<T extends string>(json: RawBuilder<T>, patch: RawBuilder<T>): RawBuilder<T>;
 
   /** Runs compiled SQL on `db` (the store's database or a transaction on it) as a statement prepared once per
    *  text: how the store's queries (query.ts) run. */

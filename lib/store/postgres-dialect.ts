@@ -195,7 +195,7 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
     ord: 'ord',
     rowLocks: true,
     stringAgg: 'string_agg',
-    jsonMerge: (json, patch) => sql<string>`(${json}::jsonb || ${patch}::jsonb)::text`,
+    jsonMerge: (json, patch) => sql<never>`(${json}::jsonb || ${patch}::jsonb)::text`,
     // Outside a transaction, a named statement (parsed and planned once per connection of the pool); inside one, on
     // the transaction's connection.
     async run<Row>(on: Db, text: string, parameters: readonly unknown[]) {

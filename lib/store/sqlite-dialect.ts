@@ -244,7 +244,7 @@ export function openSqliteDialect(file: string): Dialect {
     ord: 'rowid',
     rowLocks: false,
     stringAgg: 'group_concat',
-    jsonMerge: (json, patch) => sql<string>`json_patch(${json}, ${patch})`,
+    jsonMerge: (json, patch) => sql<never>`json_patch(${json}, ${patch})`,
     // Inside a transaction this store holds the file already; else it waits its turn.
     run: <Row>(on: Db, text: string, parameters: readonly unknown[]) =>
       on.isTransaction

@@ -16,6 +16,7 @@ import type { VectorStore } from '../documents/search/vectors';
 import type { RunSearchStore } from './run-query';
 import type { OwnerScope } from './owner';
 import type { AuthDatabase } from './dialect';
+import type { Entity, Tables } from './tables';
 import type { RunBus } from './run-bus';
 
 /** The title of a conversation that has none yet (one started by an upload); the page shows it in its language. */
@@ -50,35 +51,16 @@ export interface ConversationSettings {
   toolImages?: boolean;
 }
 
-export interface ConversationSummary {
-  id: string;
-  title: string;
-  createdAt: number; // ms since epoch
-  updatedAt: number;
-}
+export type ConversationSummary = Entity<Pick<Tables['conversations'], 'id' | 'title' | 'created_at' | 'updated_at'>>;
 
 export interface Conversation extends ConversationSummary {
   settings: ConversationSettings;
 }
 
-export interface StoredRun {
-  id: string;
-  turnId: string;
-  status: RunStatus;
-  startedAt: number;
-  endedAt?: number;
-  error?: ErrorInfo;
-}
-
-export interface StoredTurn {
-  id: string;
-  conversationId: string;
-  /** 0, 1, 2... in conversation order. */
-  seq: number;
-  /** The user's message: text, or content items (text plus files). */
-  content: string | ContentItem[];
-  createdAt: number;
-}
+export type StoredRun = Entity<
+  Pick<Tables['runs'], 'id' | 'turn_id' | 'status' | 'started_at' | 'ended_at' | 'error_json'>
+>;
+export type StoredTurn = Entity<Omit<Tables['turns'], 'search_text'>>;
 
 /** A turn as the page shows it: the user message and its latest run with all the run's events. */
 export interface TurnRecord {
@@ -163,30 +145,10 @@ export type { AuthDatabase } from './dialect';
 
 // --- Documents uploaded to a conversation ---
 
-export type DocumentState = 'parsing' | 'ready' | 'error';
-
-/** An uploaded file's record. The bytes live under DATA_DIR/files/<hash>; `ref` is what messages carry. */
-export interface StoredDocument {
-  id: string;
-  conversationId: string;
-  /** sha256 of the bytes, hex. */
-  hash: string;
-  /** The sanitised file name. */
-  name: string;
-  size: number;
+export type StoredDocument = Entity<Tables['documents']> & {
   /** `files/<hash>/<name>`, relative to DATA_DIR: the `{file}` content item of a message. */
   ref: string;
-  state: DocumentState;
-  /** What the bytes turned out to be, once parsed. */
-  kind?: string;
-  pages?: number;
-  title?: string;
-  /** Why it cannot be read (state 'error'), in English, as the model is told. */
-  error?: string;
-  /** The same as a code (lib/documents DocumentError's, or 'unreadable'), for the page to say in its language. */
-  errorCode?: string;
-  createdAt: number;
-}
+};
 
 export type DocumentUpdate =
   | { state: 'ready'; kind: string; pages: number; title?: string }
@@ -320,26 +282,8 @@ export interface AgentStore {
 
 // --- API keys, invites and server settings ---
 
-export interface ApiKeyRecord {
-  id: string;
-  ownerId: string;
-  name: string;
-  /** The first characters of the key, to tell keys apart in a list (the key itself is never stored). */
-  prefix: string;
-  createdAt: number;
-  lastUsedAt?: number;
-  revokedAt?: number;
-}
-
-export interface InviteRecord {
-  id: string;
-  createdBy: string;
-  createdAt: number;
-  expiresAt: number;
-  usedAt?: number;
-  usedBy?: string;
-  revokedAt?: number;
-}
+export type ApiKeyRecord = Entity<Omit<Tables['api_keys'], 'hash'>>;
+export type InviteRecord = Entity<Omit<Tables['invites'], 'hash'>>;
 
 /** open: anyone may create an account; invite: only with an invite link (the default once the admin exists);
  *  closed: nobody, invite links included. The first account (the admin) can always be created. */
