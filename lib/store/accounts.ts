@@ -5,7 +5,6 @@ import { sql } from 'kysely';
 import type { Dialect } from './dialect';
 import { cols, fromRow, query } from './query';
 import type { Ctx } from './context';
-import type { Tables } from './tables';
 import type { AccountStore, ApiKeyRecord, InviteRecord, ServerSettings } from './types';
 
 const KEY_COLUMNS = ['id', 'owner_id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'] as const;

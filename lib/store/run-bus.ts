@@ -36,28 +36,8 @@ export interface LeaseTimes {
   heartbeatMs: number;
 }
 
-export interface RunBus {
-  /** This instance (one per open store). */
-  readonly instanceId: string;
-  readonly lease: LeaseTimes;
-  /** This instance drives the run (started by this store): its lease is renewed until release. */
-  hold(runId: string): void;
-  release(runId: string): void;
-  /** This instance is going away (SIGTERM): the heartbeat stops and every lease it holds ends now, so another
-   *  instance marks whatever is still running interrupted at its next heartbeat. */
-  releaseAll(): Promise<void>;
-  /** The run's events after `afterSeq` (-1: from the first); undefined when the run does not exist. */
-  readTail(runId: string, afterSeq: number): Promise<RunTail | undefined>;
-  /** Calls `onChange` whenever the run's log may have grown or the run may have ended (after a lost connection
-   *  too); resolves once listening, with the function that stops it. */
-  watch(runId: string, onChange: () => void): Promise<() => void>;
-  /** Sends a stop or a decision to the instance that drives the run and resolves with its answer. */
-  control(runId: string, message: RunControl): Promise<ControlAnswer>;
-  /** Who answers the controls sent to this instance (the registry of its runs). */
-  onControl(handler: (runId: string, message: RunControl) => Promise<ControlAnswer>): void;
-  /** The runs of a conversation still running, on any instance. */
-  runningRunsOf(conversationId: string): Promise<string[]>;
-}
+/** What the registry of runs in progress uses of the bus (the rest is the store's). */
+export type RunBus = Omit<SharedRunBus, 'ended' | 'dropStaleControls' | 'maintain' | 'beat' | 'renew' | 'close'>;
 
 export interface BusOptions {
   /** RUN_LEASE_MS: a run's lease lasts this long past its holder's last heartbeat. Default 10 s. */
@@ -93,6 +73,7 @@ export function leaseTimes(leaseMs = DEFAULT_LEASE_MS): LeaseTimes {
  * by the next one to start.
  */
 export class SharedRunBus implements RunBus {
+  /** This instance (one per open store). */
   readonly instanceId = randomUUID().replaceAll('-', '');
   readonly lease: LeaseTimes;
   private readonly held = new Set<string>();
@@ -179,6 +160,7 @@ export class SharedRunBus implements RunBus {
       .execute();
   }
 
+  /** This instance drives the run (started by this store): its lease is renewed until release. */
   hold(runId: string): void {
     this.held.add(runId);
   }
@@ -189,6 +171,7 @@ export class SharedRunBus implements RunBus {
 
   // --- Following runs ---
 
+  /** The run's events after `afterSeq` (-1: from the first); undefined when the run does not exist. */
   async readTail(runId: string, afterSeq: number): Promise<RunTail | undefined> {
     // The run's status and its events after the seq, read in one statement: once it reads as ended, every event is
     // there.
@@ -210,6 +193,8 @@ export class SharedRunBus implements RunBus {
     return { events, lastSeq, running: rows[0]!.status === 'running' };
   }
 
+  /** Calls `onChange` whenever the run's log may have grown or the run may have ended (after a lost connection
+   *  too); resolves once listening, with the function that stops it. */
   async watch(runId: string, onChange: () => void): Promise<() => void> {
     let set = this.watchers.get(runId);
     if (!set) this.watchers.set(runId, (set = new Set()));
@@ -221,6 +206,7 @@ export class SharedRunBus implements RunBus {
     };
   }
 
+  /** The runs of a conversation still running, on any instance. */
   async runningRunsOf(conversationId: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom('runs as r')
@@ -234,10 +220,12 @@ export class SharedRunBus implements RunBus {
 
   // --- Controls ---
 
+  /** Who answers the controls sent to this instance (the registry of its runs). */
   onControl(handler: (runId: string, message: RunControl) => Promise<ControlAnswer>): void {
     this.handler = handler;
   }
 
+  /** Sends a stop or a decision to the instance that drives the run and resolves with its answer. */
   async control(runId: string, message: RunControl): Promise<ControlAnswer> {
     const lease = await this.db
       .selectFrom('runs')
@@ -337,10 +325,10 @@ export class SharedRunBus implements RunBus {
     for (const row of rows) void this.answerControl(row.id);
   }
 
+  /** This instance is going away (SIGTERM): the heartbeat stops and every lease it holds ends now, so another
+   *  instance marks whatever is still running interrupted at its next heartbeat. */
   async releaseAll(): Promise<void> {
     clearInterval(this.timer);
-    // Runs still held are cut off with this instance: their leases end now, so another instance marks them
-    // interrupted at its next heartbeat instead of after a whole lease.
     await this.db
       .updateTable('runs')
       .set({ lease_until: this.transport.now })

@@ -1,12 +1,14 @@
 // The Runs page's index (tables: migrations.ts step 7). A run is indexed once, when it ends (runs.ts, in the
-// transaction that closes it): from its log (run-summary.ts), a summary row, a row per tool call and per model call,
-// and the text a search looks in, under the dialect's full-text index. Appending events is untouched, so streaming
+// transaction that closes it): from its log, read once, a summary row, a row per tool call and per model call, and
+// the text a search looks in, under the dialect's full-text index. Appending events is untouched, so streaming
 // costs what it did. The queries read the index only, never event logs; they run as prepared statements through the
 // dialect (dialect.ts RunsSql: a page costs well under a millisecond on SQLite, where a query builder's work per call
 // would show), with named parameters (@name).
 import { sql } from 'kysely';
-import type { AgentKind } from '../protocol/enums';
-import type { AgentEvent } from '../protocol/events';
+import { runCost } from '../llm/cost';
+import { contentText } from '../llm/schema';
+import { AGENT_KINDS, type AgentKind } from '../protocol/enums';
+import type { AgentEvent, Usage } from '../protocol/events';
 import type { Db, Dialect, Params } from './dialect';
 import type { OwnerScope } from './owner';
 import {
@@ -23,7 +25,6 @@ import {
   type ToolFigure,
 } from './run-query';
 import { cols, query } from './query';
-import { searchWords, summariseRun, type RunToIndex } from './run-summary';
 import type { Tables } from './tables';
 
 const DAY_MS = 86_400_000;
@@ -33,6 +34,19 @@ export const COUNT_CAP = 1000;
 export const FIGURES_CAP = 5000;
 /** A set of run ids (a tool or a words filter) of more runs than this is checked run by run (see filters()). */
 export const SET_DRIVEN_MAX = 2000;
+/** How much of each piece goes into the full-text index (characters): a search finds words within these. */
+const INDEXED_CHARS = { message: 4000, answer: 20000, toolArguments: 2000, toolResult: 4000 } as const;
+
+/** The run's row as the index reads it (runFacts). */
+export interface RunToIndex {
+  started_at: number;
+  ended_at: number | null;
+  outcome: string;
+  conversation_id: string;
+  owner_id: string;
+  /** The user message's search text. */
+  message: string;
+}
 
 type SummaryRow = Omit<Tables['run_summaries'], 'id' | 'owner_id'> & {
   title: string;
@@ -88,17 +102,36 @@ const Q = {
   })),
 };
 
-/** Indexes an ended run (again, if it was) from its log; `answer`: its answer's search text. In the transaction
- *  that ends it. */
+/** Indexes an ended run (again, if it was) from its log (at least its run-start, llm-end, tool-result and run-end
+ *  events, in order); `answer`: its answer's search text. In the transaction that ends it. Its child runs (a Router's
+ *  helpers, a GroupChat's members, at any depth) count in its model calls, tokens, cost and tool calls, each model
+ *  call at its own run's model and prices; the agent, model and duration are the run's own. */
 export async function indexRun(
   ctx: { d: Dialect },
   db: Db,
   runId: string,
   run: RunToIndex,
   answer: string,
-  events: AgentEvent[],
+  events: readonly AgentEvent[],
 ): Promise<void> {
-  const s = summariseRun(run, events, answer);
+  let start: RunStart | undefined;
+  let end: Extract<AgentEvent, { type: 'run-end' }> | undefined;
+  const starts = new Map<string, RunStart>();
+  const llm: Extract<AgentEvent, { type: 'llm-end' }>[] = [];
+  const tools: Extract<AgentEvent, { type: 'tool-result' }>[] = [];
+  const visit = (e: AgentEvent, own: boolean): void => {
+    if (e.type === 'child') visit(e.event, false);
+    else if (e.type === 'run-start') {
+      starts.set(e.runId, e);
+      if (own) start = e;
+    } else if (e.type === 'run-end') {
+      if (own) end = e;
+    } else if (e.type === 'llm-end') llm.push(e);
+    else if (e.type === 'tool-result') tools.push(e);
+  };
+  for (const e of events) visit(e, true);
+  const model = start?.model ?? null;
+  const tokens = (k: 'promptTokens' | 'completionTokens') => llm.reduce((n, e) => n + (e.usage?.[k] ?? 0), 0);
   await Q.drop.run(ctx, db, { id: runId });
   const [{ id }] = (await Q.summary.all(ctx, db, {
     run_id: runId,
@@ -106,27 +139,48 @@ export async function indexRun(
     owner_id: run.owner_id,
     started_at: run.started_at,
     outcome: run.outcome,
-    agent: s.agent,
-    model: s.model,
-    llm_calls: s.llmCalls.length,
-    tool_calls: s.toolCalls.length,
-    failed_tool_calls: s.toolCalls.filter((c) => !c.ok).length,
-    prompt_tokens: s.promptTokens,
-    completion_tokens: s.completionTokens,
-    duration_ms: s.durationMs,
-    cost: s.cost,
+    agent: start && (AGENT_KINDS as readonly string[]).includes(start.kind) ? start.kind : null,
+    model,
+    llm_calls: llm.length,
+    tool_calls: tools.length,
+    failed_tool_calls: tools.filter((e) => !e.ok).length,
+    prompt_tokens: tokens('promptTokens'),
+    completion_tokens: tokens('completionTokens'),
+    duration_ms: Math.round(end?.durationMs ?? Math.max(0, (run.ended_at ?? run.started_at) - run.started_at)),
+    cost: treeCost(llm, starts),
   })) as [{ id: number }];
-  for (const c of s.toolCalls)
-    await Q.toolCall.run(ctx, db, { summary_id: id, name: c.name, ok: c.ok, duration_ms: c.durationMs });
-  for (const c of s.llmCalls)
+  const pieces = [run.message.slice(0, INDEXED_CHARS.message), answer.slice(0, INDEXED_CHARS.answer)];
+  for (const e of tools) {
+    await Q.toolCall.run(ctx, db, { summary_id: id, name: e.name, ok: e.ok, duration_ms: e.durationMs });
+    pieces.push(e.arguments.slice(0, INDEXED_CHARS.toolArguments));
+    pieces.push(contentText(e.content).slice(0, INDEXED_CHARS.toolResult));
+  }
+  for (const e of llm)
     await Q.llmCall.run(ctx, db, {
       summary_id: id,
-      model: c.model,
-      prompt_tokens: c.promptTokens,
-      completion_tokens: c.completionTokens,
-      ttft_ms: c.ttftMs,
+      model: starts.get(e.runId)?.model ?? model ?? '',
+      prompt_tokens: e.usage?.promptTokens ?? 0,
+      completion_tokens: e.usage?.completionTokens ?? 0,
+      ttft_ms: e.ttftMs ?? null,
     });
-  await Q.text.run(ctx, db, { id, body: s.body });
+  // The user message, the answer, each tool call's arguments and result, one per line, each cut to its bound.
+  await Q.text.run(ctx, db, { id, body: pieces.filter(Boolean).join('\n') });
+}
+
+type RunStart = Extract<AgentEvent, { type: 'run-start' }>;
+
+/** What the model calls of a run and its children cost, each run's at the prices its run-start kept; null when no run
+ *  had a price (never a cost of 0). Calls without token counts, or of a run without a price, add nothing (the cost is
+ *  then a lower bound, as the inspector says). */
+function treeCost(llm: readonly Extract<AgentEvent, { type: 'llm-end' }>[], starts: ReadonlyMap<string, RunStart>) {
+  const usages = new Map<string, (Usage | undefined)[]>();
+  for (const e of llm) usages.set(e.runId, [...(usages.get(e.runId) ?? []), e.usage]);
+  let total: number | null = null;
+  for (const [runId, start] of starts) {
+    const cost = runCost(usages.get(runId) ?? [], start.pricing);
+    if (cost.state === 'priced') total = (total ?? 0) + cost.amount;
+  }
+  return total;
 }
 
 /** `setDrivenMax`: see SET_DRIVEN_MAX (a test sets it low to take the other plan over few runs). */
@@ -295,8 +349,11 @@ function filters(d: Dialect, owner: OwnerScope, q: RunQuery) {
     sets.push(`SELECT summary_id FROM run_tool_calls WHERE name = @tool${failed}`);
     params.tool = q.tool;
   } else if (q.failedToolsOnly) where.push('s.failed_tool_calls > 0'); // as the partial index says it
-  // Every word must occur (as a substring, case aside).
-  const words = searchWords(q.text);
+  // Every word must occur (as a substring, case aside; a `"` is no part of a word).
+  const words = (q.text ?? '')
+    .split(/\s+/)
+    .map((w) => w.replaceAll('"', ''))
+    .filter(Boolean);
   if (!words.length) return { where, sets, params };
   const text = d.runs.textMatch(words, params);
   sets.push(`SELECT ${d.runs.textId} FROM run_text WHERE ${text}`);

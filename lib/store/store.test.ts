@@ -19,7 +19,7 @@ import { SCHEMA_VERSION } from './migrations';
 import { ownerScope } from './owner';
 import { openPostgresDialect } from './postgres-dialect';
 import { openSqliteDialect } from './sqlite-dialect';
-import type { StoreOptions } from './store';
+import type { StoreOptions } from '.';
 import type { ChatStore } from './types';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
