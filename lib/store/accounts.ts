@@ -22,7 +22,7 @@ const Q = {
         .insertInto('api_keys')
         .values(cols(p, ['id', 'owner_id', 'name', 'prefix', 'hash', 'created_at']))
         .returning(KEY_COLUMNS),
-    toKey,
+    fromRow<ApiKeyRecord>,
   ),
   keys: query(
     (d, p) =>
@@ -32,7 +32,7 @@ const Q = {
         .where('owner_id', '=', p('owner'))
         .orderBy('created_at', 'desc')
         .orderBy(sql.ref(d.ord), 'desc'),
-    toKey,
+    fromRow<ApiKeyRecord>,
   ),
   revokeKey: query((d, p) =>
     d.db
@@ -43,7 +43,10 @@ const Q = {
       .where('revoked_at', 'is', null),
   ),
   // Every owner's: how a request carrying a key finds whose it is.
-  keyByHash: query((d, p) => d.db.selectFrom('api_keys').select(KEY_COLUMNS).where('hash', '=', p('hash')), toKey),
+  keyByHash: query(
+    (d, p) => d.db.selectFrom('api_keys').select(KEY_COLUMNS).where('hash', '=', p('hash')),
+    fromRow<ApiKeyRecord>,
+  ),
   touchKey: query((d, p) =>
     d.db
       .updateTable('api_keys')
@@ -56,13 +59,16 @@ const Q = {
         .insertInto('invites')
         .values(cols(p, ['id', 'hash', 'created_by', 'created_at', 'expires_at']))
         .returning(INVITE_COLUMNS),
-    toInvite,
+    fromRow<InviteRecord>,
   ),
   openInvites: query(
     (d, p) => open(d, p('now')).select(INVITE_COLUMNS).orderBy('created_at', 'desc').orderBy(sql.ref(d.ord), 'desc'),
-    toInvite,
+    fromRow<InviteRecord>,
   ),
-  openInvite: query((d, p) => open(d, p('now')).select(INVITE_COLUMNS).where('hash', '=', p('hash')), toInvite),
+  openInvite: query(
+    (d, p) => open(d, p('now')).select(INVITE_COLUMNS).where('hash', '=', p('hash')),
+    fromRow<InviteRecord>,
+  ),
   revokeInvite: query((d, p) =>
     d.db
       .updateTable('invites')
@@ -103,18 +109,15 @@ export function accountStore(ctx: Ctx): AccountStore {
   const { db } = ctx;
 
   async function serverSettings(): Promise<ServerSettings> {
-    const stored = new Map((await Q.settings.all(ctx, db)).map((r) => [r.key, r.value_json]));
-    const read = <K extends keyof ServerSettings>(key: K): ServerSettings[K] => {
-      const json = stored.get(key);
-      return json === undefined ? DEFAULT_SERVER_SETTINGS[key] : (JSON.parse(json) as ServerSettings[K]);
+    const rows = await Q.settings.all(ctx, db);
+    const { signUp, userTools, webSearch } = Object.fromEntries(
+      rows.map((r) => [r.key, JSON.parse(r.value_json) as unknown]),
+    ) as Partial<ServerSettings>;
+    return {
+      signUp: signUp ?? DEFAULT_SERVER_SETTINGS.signUp,
+      userTools: { ...DEFAULT_SERVER_SETTINGS.userTools, ...userTools },
+      ...(webSearch !== undefined && { webSearch }),
     };
-    const settings: ServerSettings = {
-      signUp: read('signUp'),
-      userTools: { ...DEFAULT_SERVER_SETTINGS.userTools, ...read('userTools') },
-    };
-    const webSearch = stored.get('webSearch');
-    if (webSearch !== undefined) settings.webSearch = JSON.parse(webSearch) as ServerSettings['webSearch'];
-    return settings;
   }
 
   return {
@@ -148,12 +151,4 @@ export function accountStore(ctx: Ctx): AccountStore {
       return serverSettings();
     },
   };
-}
-
-function toKey(row: object): ApiKeyRecord {
-  return fromRow(row);
-}
-
-function toInvite(row: object): InviteRecord {
-  return fromRow(row);
 }

@@ -79,7 +79,7 @@ const Q = {
             .where('conversation_id', '=', p('conversation_id')),
         })
         .returning(['id', 'conversation_id', 'seq', 'content_json', 'created_at']),
-    toTurn,
+    fromRow<StoredTurn>,
   ),
   turn: query(
     (d, p) =>
@@ -89,7 +89,7 @@ const Q = {
         .select(TURN_COLUMNS)
         .where('t.id', '=', p('id'))
         .where('c.owner_id', '=', p('owner')),
-    toTurn,
+    fromRow<StoredTurn>,
   ),
   dropTurns: query((d, p) =>
     d.db.deleteFrom('turns').where('conversation_id', '=', p('conversation')).where('seq', '>=', p('seq')),
@@ -214,8 +214,4 @@ export const ownedTurn = (ctx: Ctx, db: Db, owner: OwnerScope, id: string) =>
 /** The conversation moves to the top of its owner's list. */
 export async function touch(ctx: Ctx, db: Db, id: string, at: number): Promise<void> {
   await Q.touch.run(ctx, db, { id, updated_at: at });
-}
-
-export function toTurn(row: object): StoredTurn {
-  return fromRow(row);
 }

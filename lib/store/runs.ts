@@ -12,7 +12,7 @@ import { foldEvents } from '../agent/fold';
 import type { Message } from '../llm/schema';
 import type { RunStatus } from '../protocol/enums';
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
-import { conversationOf, ownedTurn, rebuildSearch, touch, toTurn, TURN_COLUMNS } from './conversations';
+import { conversationOf, ownedTurn, rebuildSearch, touch, TURN_COLUMNS } from './conversations';
 import type { Db, Dialect } from './dialect';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
@@ -20,7 +20,7 @@ import { cols, fromRow, query, toJson } from './query';
 import { indexRun, runFacts } from './run-index';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
-import type { ChatStore, StoredRun } from './types';
+import type { ChatStore, StoredRun, StoredTurn } from './types';
 import { upgradeRunLog } from './upgrade';
 
 const RUN_COLUMNS = ['r.id', 'r.turn_id', 'r.status', 'r.started_at', 'r.ended_at', 'r.error_json'] as const;
@@ -62,7 +62,7 @@ const Q = {
         .select(TURN_COLUMNS)
         .where('t.conversation_id', '=', p('conversation'))
         .orderBy('t.seq'),
-    toTurn,
+    fromRow<StoredTurn>,
   ),
   events: query((d, p) => d.db.selectFrom('run_events').select('json').where('run_id', '=', p('id')).orderBy('seq')),
   exists: query((d, p) => d.db.selectFrom('runs').select('id').where('id', '=', p('id'))),
