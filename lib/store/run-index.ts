@@ -18,13 +18,12 @@ import {
   type RunFacets,
   type RunFigures,
   type RunListRow,
-  type RunOutcome,
   type RunPage,
   type RunQuery,
   type RunSearchStore,
   type ToolFigure,
 } from './run-query';
-import { cols, query } from './query';
+import { cols, fromRow, query } from './query';
 import type { Tables } from './tables';
 
 const DAY_MS = 86_400_000;
@@ -49,7 +48,7 @@ export interface RunToIndex {
 }
 
 type SummaryRow = Omit<Tables['run_summaries'], 'id' | 'owner_id'> & {
-  title: string;
+  conversation_title: string;
   saved_agent_id: string | null;
   saved_agent_name: string | null;
 };
@@ -228,8 +227,8 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
       const page = capped ? Math.max(1, query.page ?? 1) : Math.min(Math.max(1, query.page ?? 1), lastPage);
       // The page is picked from the summaries alone, and only its rows are joined to their conversations.
       const rows = await q<SummaryRow>(
-        `SELECT s.run_id, s.conversation_id, c.title, s.agent, s.model, s.outcome, s.started_at, s.duration_ms,
-                s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens, s.cost,
+        `SELECT s.run_id, s.conversation_id, c.title AS conversation_title, s.agent, s.model, s.outcome, s.started_at,
+                s.duration_ms, s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens, s.cost,
                 a.id AS saved_agent_id, a.name AS saved_agent_name
            FROM (SELECT * FROM run_summaries s WHERE ${where}
                   ORDER BY s.started_at DESC, s.id DESC LIMIT ${RUNS_PER_PAGE + 1} OFFSET @offset) s
@@ -360,24 +359,6 @@ function filters(d: Dialect, owner: OwnerScope, q: RunQuery) {
   return { where, sets, params, text };
 }
 
-function toRow(r: SummaryRow): RunListRow {
-  return {
-    runId: r.run_id,
-    conversationId: r.conversation_id,
-    conversationTitle: r.title,
-    agent: (r.agent as AgentKind | null) ?? undefined,
-    ...(r.saved_agent_id && r.saved_agent_name !== null
-      ? { savedAgent: { id: r.saved_agent_id, name: r.saved_agent_name } }
-      : {}),
-    model: r.model ?? undefined,
-    outcome: r.outcome as RunOutcome,
-    startedAt: r.started_at,
-    durationMs: r.duration_ms,
-    llmCalls: r.llm_calls,
-    toolCalls: r.tool_calls,
-    failedToolCalls: r.failed_tool_calls,
-    promptTokens: r.prompt_tokens,
-    completionTokens: r.completion_tokens,
-    ...(r.cost === null ? {} : { cost: r.cost }),
-  };
+function toRow({ saved_agent_id: id, saved_agent_name: name, ...row }: SummaryRow): RunListRow {
+  return { ...fromRow<RunListRow>(row), ...(id && name !== null && { savedAgent: { id, name } }) };
 }

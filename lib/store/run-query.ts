@@ -3,6 +3,7 @@
 // once, for the page and the server action alike. Plain data: no database in this file.
 import { AGENT_KINDS, RUN_STATUSES, type AgentKind, type RunStatus } from '../protocol/enums';
 import type { OwnerScope } from './owner';
+import type { Entity, Tables } from './tables';
 
 /** A run that is over: how it ended (a run still going is not listed). */
 export const RUN_OUTCOMES = RUN_STATUSES.filter((s): s is Exclude<RunStatus, 'running'> => s !== 'running');
@@ -28,25 +29,12 @@ export interface RunQuery {
   page?: number;
 }
 
-export interface RunListRow {
-  runId: string;
-  conversationId: string;
+/** A run's summary as the index keeps it (tables.ts run_summaries), with its conversation's title. */
+export type RunListRow = Entity<Omit<Tables['run_summaries'], 'id' | 'owner_id'>> & {
   conversationTitle: string;
-  agent?: AgentKind;
   /** The saved agent of the run's conversation, by its name now (absent: none, or it was deleted). */
   savedAgent?: { id: string; name: string };
-  model?: string;
-  outcome: RunOutcome;
-  startedAt: number;
-  durationMs: number;
-  llmCalls: number;
-  toolCalls: number;
-  failedToolCalls: number;
-  promptTokens: number;
-  completionTokens: number;
-  /** What the run cost at the prices it ran with (absent: no price was set for its model). */
-  cost?: number;
-}
+};
 
 export interface RunPage {
   rows: RunListRow[];

@@ -6,7 +6,7 @@ import type { Generated } from 'kysely';
 import type { CapabilityHints } from '../llm/capabilities';
 import type { ModelRates } from '../llm/cost';
 import type { ContentItem, Message } from '../llm/schema';
-import type { RunStatus } from '../protocol/enums';
+import type { AgentKind, RunStatus } from '../protocol/enums';
 import type { ErrorInfo } from '../protocol/events';
 
 export interface Tables {
@@ -129,8 +129,9 @@ export interface Tables {
     /** The conversation's owner, copied so that the Runs page filters and counts without a join. */
     owner_id: string;
     started_at: number;
-    outcome: string;
-    agent: string | null;
+    /** How it ended (a run still going is not indexed). */
+    outcome: Exclude<RunStatus, 'running'>;
+    agent: AgentKind | null;
     model: string | null;
     llm_calls: number;
     tool_calls: number;
@@ -138,6 +139,7 @@ export interface Tables {
     prompt_tokens: number;
     completion_tokens: number;
     duration_ms: number;
+    /** What the run cost at the prices it ran with (NULL: no price was set for its model). */
     cost: number | null;
   };
   run_tool_calls: { summary_id: number; name: string; ok: boolean; duration_ms: number };
