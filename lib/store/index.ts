@@ -73,7 +73,7 @@ async function createStore(d: Dialect, opts: StoreOptions = {}): Promise<ChatSto
       MIGRATIONS.map((step) => step(d.ddl)),
       (db) => indexUnindexed({ d }, db),
     );
-    const bus = d.bus && (await SharedRunBus.start(d.db, d.bus, opts));
+    const bus = d.listen && (await SharedRunBus.start(d.db, d.listen, opts));
     let lastNow = 0;
     const ctx: Ctx = {
       d,

@@ -15,7 +15,7 @@ import {
   type PrimitiveValueListNode,
   type ValueNode,
 } from 'kysely';
-import { likeEscaped, type BusTransport, type Db, type Dialect, type Params, type RunsSql } from './dialect';
+import { likeEscaped, type Db, type Dialect, type Params, type RunsSql } from './dialect';
 import { newerSchemaError } from './migrations';
 import { EVENTS_CHANNEL } from './run-bus';
 import type { Tables } from './tables';
@@ -132,47 +132,40 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
     jsonText: (column, key) => `(${column}::jsonb ->> '${key}')`,
   };
 
-  const bus: BusTransport = {
-    async listen(name, channels, notified, resumed) {
-      let closed = false;
-      let client: pg.Client | undefined;
-      const connect = async (attempt: number): Promise<void> => {
-        const c = new pg.Client({ connectionString: url, application_name: `agent-studio listener ${name}` });
-        c.on('notification', (msg) => notified(msg.channel, msg.payload ?? ''));
-        c.on('error', () => undefined); // 'end' follows; reconnecting is done there
-        try {
-          await c.connect();
-          for (const channel of channels) await c.query(`LISTEN "${channel}"`);
-        } catch (e) {
-          await c.end().catch(() => undefined);
-          if (closed) return;
-          if (attempt === 0) throw e; // the first connection: the store fails to open
-          await new Promise((r) => setTimeout(r, Math.min(RECONNECT_MAX_MS, 100 * 2 ** attempt)));
-          return connect(attempt + 1);
-        }
-        client = c;
-        c.once('end', () => {
-          if (closed) return;
-          console.error('[store] the PostgreSQL listener connection dropped; reconnecting');
-          listener.ready = connect(1);
-        });
-        if (attempt > 0) resumed();
-      };
-      const listener = {
-        ready: connect(0),
-        async stop() {
-          closed = true;
-          await client?.end().catch(() => undefined);
-        },
-      };
-      await listener.ready;
-      return listener;
-    },
-    async notify(on, channel, payload) {
-      await sql`SELECT pg_notify(${channel}, ${payload})`.execute(on);
-    },
-    until: (ms) => sql<Date>`now() + ${ms}::integer * interval '1 millisecond'`,
-    now: sql<Date>`now()`,
+  const listen: Dialect['listen'] = async (name, channels, notified, resumed) => {
+    let closed = false;
+    let client: pg.Client | undefined;
+    const connect = async (attempt: number): Promise<void> => {
+      const c = new pg.Client({ connectionString: url, application_name: `agent-studio listener ${name}` });
+      c.on('notification', (msg) => notified(msg.channel, msg.payload ?? ''));
+      c.on('error', () => undefined); // 'end' follows; reconnecting is done there
+      try {
+        await c.connect();
+        for (const channel of channels) await c.query(`LISTEN "${channel}"`);
+      } catch (e) {
+        await c.end().catch(() => undefined);
+        if (closed) return;
+        if (attempt === 0) throw e; // the first connection: the store fails to open
+        await new Promise((r) => setTimeout(r, Math.min(RECONNECT_MAX_MS, 100 * 2 ** attempt)));
+        return connect(attempt + 1);
+      }
+      client = c;
+      c.once('end', () => {
+        if (closed) return;
+        console.error('[store] the PostgreSQL listener connection dropped; reconnecting');
+        listener.ready = connect(1);
+      });
+      if (attempt > 0) resumed();
+    };
+    const listener = {
+      ready: connect(0),
+      async stop() {
+        closed = true;
+        await client?.end().catch(() => undefined);
+      },
+    };
+    await listener.ready;
+    return listener;
   };
 
   return {
@@ -238,7 +231,7 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
       return rows[0]?.added ?? 0;
     },
     runs,
-    bus,
+    listen,
     // Kysely ends a pool it has used; the pool is ended here too, used or not (the hot paths go to it directly).
     close: async () => {
       await db.destroy();

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
-import type { BusTransport, Db, Listener } from './dialect';
+import type { Db, Dialect, Listener } from './dialect';
 
 export type RunControl = { kind: 'stop' } | { kind: 'decide'; functionId: string; decision: ToolDecision };
 
@@ -57,6 +57,13 @@ export const EVENTS_CHANNEL = 'agent_studio_run_events';
  *  connection that drops and comes back re-reads what it may have missed. */
 const OWN_CHANNEL_PREFIX = 'agent_studio_i_';
 
+// Only instances sharing one PostgreSQL database have a bus, so what it says to the database is PostgreSQL's.
+/** The database's clock, so the instances' clocks never have to agree; `until(ms)`: `ms` later. */
+export const leaseNow = sql<Date>`now()`;
+export const leaseUntil = (ms: number) => sql<Date>`now() + ${ms}::integer * interval '1 millisecond'`;
+/** Sends a notification when `db`'s transaction commits (at once outside one). */
+const notify = (db: Db, channel: string, payload: string) => sql`SELECT pg_notify(${channel}, ${payload})`.execute(db);
+
 export class ControlTimeoutError extends Error {
   override name = 'ControlTimeoutError';
 }
@@ -88,7 +95,6 @@ export class SharedRunBus implements RunBus {
 
   private constructor(
     private readonly db: Db,
-    private readonly transport: BusTransport,
     opts: BusOptions,
   ) {
     this.lease = leaseTimes(opts.leaseMs);
@@ -96,9 +102,9 @@ export class SharedRunBus implements RunBus {
   }
 
   /** The bus of a new instance, listening once this resolves. */
-  static async start(db: Db, transport: BusTransport, opts: BusOptions): Promise<SharedRunBus> {
-    const bus = new SharedRunBus(db, transport, opts);
-    bus.listener = await transport.listen(
+  static async start(db: Db, listen: NonNullable<Dialect['listen']>, opts: BusOptions): Promise<SharedRunBus> {
+    const bus = new SharedRunBus(db, opts);
+    bus.listener = await listen(
       bus.instanceId,
       [EVENTS_CHANNEL, bus.ownChannel],
       (channel, payload) => bus.notified(channel, payload),
@@ -114,8 +120,8 @@ export class SharedRunBus implements RunBus {
   // --- What the store asks of it ---
 
   /** Tells followers on other instances that the run ended (at `db`'s commit). */
-  ended(db: Db, runId: string): Promise<void> {
-    return this.transport.notify(db, EVENTS_CHANNEL, `${runId} end`);
+  async ended(db: Db, runId: string): Promise<void> {
+    await notify(db, EVENTS_CHANNEL, `${runId} end`);
   }
 
   /** Controls nobody will read any more: their run is over. */
@@ -123,7 +129,7 @@ export class SharedRunBus implements RunBus {
     await this.db
       .deleteFrom('run_controls')
       .where('run_id', 'in', (eb) => eb.selectFrom('runs').select('runs.id').where('runs.status', '<>', 'running'))
-      .where('created_at', '<', sql<Date>`${this.transport.now} - interval '1 minute'`)
+      .where('created_at', '<', sql<Date>`now() - interval '1 minute'`)
       .execute();
   }
 
@@ -153,7 +159,7 @@ export class SharedRunBus implements RunBus {
     if (!this.held.size) return;
     await this.db
       .updateTable('runs')
-      .set({ lease_until: this.transport.until(this.lease.leaseMs) })
+      .set({ lease_until: leaseUntil(this.lease.leaseMs) })
       .where('id', 'in', [...this.held])
       .where('status', '=', 'running')
       .where('lease_holder', '=', this.instanceId)
@@ -243,7 +249,7 @@ export class SharedRunBus implements RunBus {
         .values({ run_id: runId, holder, sender: this.instanceId, message_json: JSON.stringify(message) })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await this.transport.notify(tx, OWN_CHANNEL_PREFIX + holder, `control ${row.id}`);
+      await notify(tx, OWN_CHANNEL_PREFIX + holder, `control ${row.id}`);
       return row.id;
     });
     let wake!: () => void;
@@ -292,7 +298,7 @@ export class SharedRunBus implements RunBus {
           .where('id', '=', id)
           .returning('sender')
           .executeTakeFirst();
-        if (sent) await this.transport.notify(tx, OWN_CHANNEL_PREFIX + sent.sender, `answer ${id}`);
+        if (sent) await notify(tx, OWN_CHANNEL_PREFIX + sent.sender, `answer ${id}`);
       });
     } catch (e) {
       if (!this.closed) console.error(`[store] a run control failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -331,7 +337,7 @@ export class SharedRunBus implements RunBus {
     clearInterval(this.timer);
     await this.db
       .updateTable('runs')
-      .set({ lease_until: this.transport.now })
+      .set({ lease_until: leaseNow })
       .where('lease_holder', '=', this.instanceId)
       .where('status', '=', 'running')
       .execute()

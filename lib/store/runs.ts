@@ -17,6 +17,7 @@ import type { Db, Dialect } from './dialect';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
 import { cols, fromRow, query, toJson } from './query';
+import { leaseNow, leaseUntil } from './run-bus';
 import { indexRun, runFacts } from './run-index';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
@@ -73,7 +74,7 @@ const Q = {
       turn_id: p('turn'),
       status: 'running',
       started_at: p('at'),
-      ...(d.bus ? { lease_holder: p('holder'), lease_until: d.bus.until(p('leaseMs')) } : {}),
+      ...(d.listen ? { lease_holder: p('holder'), lease_until: leaseUntil(p('leaseMs')) } : {}),
     }),
   ),
   /** What closing a run needs of it, its conversation locked for the transaction where the database locks rows. */
@@ -85,18 +86,18 @@ const Q = {
       .updateTable('runs')
       .set({
         ...cols(p, ['status', 'ended_at', 'error_json', 'answer_text', 'messages_json']),
-        ...(d.bus ? { lease_until: null } : {}),
+        ...(d.listen ? { lease_until: null } : {}),
       })
       .where('id', '=', p('id'))
       .where('status', '=', 'running')
-      .$if(d.bus !== undefined, (q) => q.where(mayClose(d, p('holder')))),
+      .$if(d.listen !== undefined, (q) => q.where(mayClose(d, p('holder')))),
   ),
   orphans: query((d) =>
     d.db
       .selectFrom('runs')
       .select('id')
       .where('status', '=', 'running')
-      .$if(d.bus !== undefined, (q) => q.where(mayClose(d, null as never))),
+      .$if(d.listen !== undefined, (q) => q.where(mayClose(d, null as never))),
   ),
   facts: runFacts(false),
   unindexed: query((d) =>
@@ -120,7 +121,7 @@ const Q = {
 /** Whether `holder` may close a running run: its lease holder; without one (the sweep), anyone once it ran out. */
 function mayClose(d: Dialect, holder: never) {
   return sql<boolean>`CASE WHEN CAST(${holder} AS text) IS NULL
-                        THEN (lease_until IS NULL OR lease_until < ${d.bus!.now}) ELSE lease_holder = ${holder} END`;
+                        THEN (lease_until IS NULL OR lease_until < ${leaseNow}) ELSE lease_holder = ${holder} END`;
 }
 
 export function runStore(ctx: Ctx) {
