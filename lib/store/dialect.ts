@@ -70,8 +70,8 @@ export interface Dialect {
  *  and run as statements prepared once per text, because a page of the list costs well under a millisecond and a
  *  query builder's work per call would show (bench/runs-page.ts). */
 export interface RunsSql {
-  /** Rows of one query. */
-  query<Row>(text: string, params: Params): Promise<Row[]>;
+  /** The text of the i-th (from 1) positional parameter: `?`, `$i`. */
+  placeholder(i: number): string;
   /** The column of run_text that holds the summary's id. */
   readonly textId: 'rowid' | 'summary_id';
   /** The condition on run_text that every word is in its body, as a substring, case aside; its parameters are

@@ -15,7 +15,7 @@ import {
   type PrimitiveValueListNode,
   type ValueNode,
 } from 'kysely';
-import { likeEscaped, type Db, type Dialect, type Params, type RunsSql } from './dialect';
+import { likeEscaped, type Db, type Dialect, type RunsSql } from './dialect';
 import { newerSchemaError } from './migrations';
 import { EVENTS_CHANNEL } from './run-bus';
 import type { Tables } from './tables';
@@ -94,27 +94,8 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
     if (!name) names.set(text, (name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
     return name;
   };
-  /** A query's text with @name parameters, as PostgreSQL's $n and the names in their order. */
-  const numbered = new Map<string, { text: string; names: string[]; name: string }>();
   const runs: RunsSql = {
-    async query<Row>(text: string, params: Params) {
-      let q = numbered.get(text);
-      if (!q) {
-        const names: string[] = [];
-        const positional = text.replace(/@([A-Za-z]\w*)/g, (_, n: string) => {
-          if (!names.includes(n)) names.push(n);
-          return `$${names.indexOf(n) + 1}`;
-        });
-        q = {
-          text: positional,
-          names,
-          name: statementName(positional),
-        };
-        numbered.set(text, q);
-      }
-      const values = q.names.map((n) => noNul(params[n]));
-      return (await pool.query({ name: q.name, text: q.text, values })).rows as Row[];
-    },
+    placeholder: (i) => `$${i}`,
     textId: 'summary_id',
     // ILIKE over the indexed text, which the pg_trgm GIN index serves (words under three characters have no trigram
     // and are checked row by row, as on SQLite).

@@ -184,7 +184,14 @@ function treeCost(llm: readonly Extract<AgentEvent, { type: 'llm-end' }>[], star
 
 /** `setDrivenMax`: see SET_DRIVEN_MAX (a test sets it low to take the other plan over few runs). */
 export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchStore {
-  const q = <Row>(text: string, params: Params) => d.runs.query<Row>(text, params);
+  /** Rows of a query written with @name parameters, run as a statement prepared once per text (Dialect.run). */
+  const q = async <Row>(text: string, params: Params) => {
+    const values: unknown[] = [];
+    const positional = text.replace(/@([A-Za-z]\w*)/g, (_, name: string) =>
+      d.runs.placeholder(values.push(params[name])),
+    );
+    return (await d.run<Row>(d.db, positional, values)).rows;
+  };
   const count = async (text: string, params: Params) => (await q<{ n: number }>(text, params))[0]!.n;
 
   /** The WHERE clause of a query over `run_summaries s`, and its named parameters. A filter by tool or by words is

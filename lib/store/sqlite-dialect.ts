@@ -15,7 +15,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import { likeEscaped, type Db, type Dialect, type Params, type RunsSql } from './dialect';
+import { likeEscaped, type Db, type Dialect, type RunsSql } from './dialect';
 import { newerSchemaError } from './migrations';
 import type { Tables } from './tables';
 
@@ -194,13 +194,7 @@ export function openSqliteDialect(file: string): Dialect {
   });
 
   const runs: RunsSql = {
-    query: <Row>(text: string, params: Params) =>
-      connection.exclusive(
-        () =>
-          connection
-            .prepare(text)
-            .all(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, bindable(v)]))) as Row[],
-      ),
+    placeholder: () => '?',
     textId: 'rowid',
     // Words of three or more characters through the trigram index; shorter ones (a trigram needs three) by LIKE over
     // the indexed text, a scan.

@@ -233,19 +233,10 @@ export interface AgentDocument {
   size: number;
 }
 
-export interface SavedAgent extends AgentDefinition {
-  id: string;
-  createdAt: number;
-  updatedAt: number;
-}
+export type SavedAgent = AgentDefinition & Entity<Pick<Tables['agents'], 'id' | 'created_at' | 'updated_at'>>;
 
-export interface ConnectionInput {
-  name: string;
-  baseURL: string;
-  apiKeyCipher: string | null;
-  capabilities?: Record<string, CapabilityHints>;
-  rates?: Record<string, ModelRates>;
-}
+export type ConnectionInput = Pick<StoredConnection, 'name' | 'baseURL' | 'apiKeyCipher'> &
+  Partial<Pick<StoredConnection, 'capabilities' | 'rates'>>;
 
 export interface ConnectionStore {
   /** The connections the owner sees: the server-wide ones and their own, oldest first. */
