@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Dialect } from './dialect';
-import { cols, fromRow, query } from './query';
+import { fromRow, insert, query } from './query';
 import type { Ctx } from './context';
 import type { AccountStore, ApiKeyRecord, InviteRecord, ServerSettings } from './types';
 
@@ -16,14 +16,7 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
 };
 
 const Q = {
-  insertKey: query(
-    (d, p) =>
-      d.db
-        .insertInto('api_keys')
-        .values(cols(p, ['id', 'owner_id', 'name', 'prefix', 'hash', 'created_at']))
-        .returning(KEY_COLUMNS),
-    fromRow<ApiKeyRecord>,
-  ),
+  insertKey: insert('api_keys', KEY_COLUMNS, fromRow<ApiKeyRecord>),
   keys: query(
     (d, p) =>
       d.db
@@ -53,14 +46,7 @@ const Q = {
       .set({ last_used_at: p('at') })
       .where('id', '=', p('id')),
   ),
-  insertInvite: query(
-    (d, p) =>
-      d.db
-        .insertInto('invites')
-        .values(cols(p, ['id', 'hash', 'created_by', 'created_at', 'expires_at']))
-        .returning(INVITE_COLUMNS),
-    fromRow<InviteRecord>,
-  ),
+  insertInvite: insert('invites', INVITE_COLUMNS, fromRow<InviteRecord>),
   openInvites: query(
     (d, p) => open(d, p('now')).select(INVITE_COLUMNS).orderBy('created_at', 'desc').orderBy(sql.ref(d.ord), 'desc'),
     fromRow<InviteRecord>,

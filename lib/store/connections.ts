@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { CapabilityHints } from '../llm/capabilities';
 import type { Dialect } from './dialect';
-import { cols, fromRow, query } from './query';
+import { cols, fromRow, insert, query } from './query';
 import { NotFoundError } from './errors';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
@@ -35,10 +35,7 @@ const own = (owner: never) => sql<boolean>`coalesce(owner_id, '') = coalesce(CAS
 const Q = {
   list: query((d, p) => visible(d, p('owner')).orderBy('created_at').orderBy(sql.ref(d.ord)), toConnection),
   one: query((d, p) => visible(d, p('owner')).where('id', '=', p('id')), toConnection),
-  insert: query(
-    (d, p) => d.db.insertInto('model_connections').values(cols(p, COLUMNS)).returning(COLUMNS),
-    toConnection,
-  ),
+  insert: insert('model_connections', COLUMNS, toConnection),
   owned: query(
     (d, p) =>
       d.db

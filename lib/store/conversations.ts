@@ -7,7 +7,7 @@ import { contentText } from '../llm/schema';
 import { likeEscaped, type Db } from './dialect';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
-import { cols, fromRow, query } from './query';
+import { cols, fromRow, insert, query } from './query';
 import { DEFAULT_TITLE, mergeSettings, settingsFromJson } from './settings';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
@@ -35,12 +35,7 @@ function update(columns: ('title' | 'settings_json' | 'updated_at')[]) {
 }
 
 const Q = {
-  insert: query((d, p) =>
-    d.db
-      .insertInto('conversations')
-      .values(cols(p, ['id', 'owner_id', 'title', 'created_at', 'updated_at', 'settings_json', 'search_text']))
-      .returning(COLUMNS),
-  ),
+  insert: insert<ConversationRow>('conversations', COLUMNS),
   /** The owner's conversation (`owner` null: any owner's, for closing a run already found). */
   one: byId(false),
   /** The same, locked for the transaction where the database locks rows. */

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Dialect } from './dialect';
-import { cols, fromRow, query } from './query';
+import { fromRow, insert, query } from './query';
 import { NotFoundError } from './errors';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
@@ -37,14 +37,7 @@ const mine = (d: Dialect, p: (name: string) => never) =>
 
 const Q = {
   conversation: query((d, p) => owned(d, p('owner')).where('id', '=', p('id'))),
-  insert: query(
-    (d, p) =>
-      d.db
-        .insertInto('documents')
-        .values({ ...cols(p, ['id', 'conversation_id', 'hash', 'name', 'size', 'created_at']), state: 'parsing' })
-        .returning(COLUMNS),
-    toDocument,
-  ),
+  insert: insert('documents', COLUMNS, toDocument),
   one: query((d, p) => d.db.selectFrom('documents').select(COLUMNS).where(mine(d, p)), toDocument),
   ofConversation: query(
     (d, p) =>
@@ -106,8 +99,8 @@ export function documentStore(ctx: Ctx): DocumentStore {
       return ctx.write(async (db) => {
         if (!(await Q.conversation.first(ctx, db, { id: conversationId, owner: owner.ownerId })))
           throw new NotFoundError(`Unknown conversation id "${conversationId}".`);
-        const values = { id: randomUUID(), conversation_id: conversationId, hash, name, size, created_at: ctx.now() };
-        return (await Q.insert.first(ctx, db, values))!;
+        const values = { id: randomUUID(), conversation_id: conversationId, hash, name, size, state: 'parsing' };
+        return (await Q.insert.first(ctx, db, { ...values, created_at: ctx.now() }))!;
       });
     },
 

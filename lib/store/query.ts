@@ -4,7 +4,7 @@
 // dozens of them before its first model call.
 import type { Compilable } from 'kysely';
 import type { Db, Dialect } from './dialect';
-import type { Json } from './tables';
+import type { Json, Tables } from './tables';
 
 const PARAM = Symbol('param');
 /** A value of the call, by name (`p('id')`). */
@@ -50,6 +50,29 @@ export function query<Row, O = Row>(
     first: async (on, db, values) => (await rows(on, db, values))[0],
     run: async (on, db, values) => (await exec(on, db, values)).changes,
   };
+}
+
+/** An INSERT of the call's values into `table` (their keys are its columns), compiled once per set of columns;
+ *  `returning`: the columns it answers with, made into `map`'s records. */
+export function insert<O = never>(table: keyof Tables, returning?: readonly string[], map?: (row: never) => O) {
+  const shapes = new Map<string, Query<O>>();
+  const shape = (values: Values = {}) => {
+    const columns = Object.keys(values);
+    let q = shapes.get(columns.join());
+    if (!q) {
+      q = query((d, p) => {
+        const into = d.db.insertInto(table).values(cols(p, columns) as never);
+        return returning ? into.returning(returning as never) : into;
+      }, map) as Query<O>;
+      shapes.set(columns.join(), q);
+    }
+    return q;
+  };
+  return {
+    all: (on, db, values) => shape(values).all(on, db, values),
+    first: (on, db, values) => shape(values).first(on, db, values),
+    run: (on, db, values) => shape(values).run(on, db, values),
+  } satisfies Query<O>;
 }
 
 export const toJson = <T>(value: T) => JSON.stringify(value) as Json<T>;

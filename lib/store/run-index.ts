@@ -23,7 +23,7 @@ import {
   type RunSearchStore,
   type ToolFigure,
 } from './run-query';
-import { cols, fromRow, query } from './query';
+import { fromRow, insert, query } from './query';
 import type { Tables } from './tables';
 
 const DAY_MS = 86_400_000;
@@ -52,22 +52,6 @@ type SummaryRow = Omit<Tables['run_summaries'], 'id' | 'owner_id'> & {
   saved_agent_id: string | null;
   saved_agent_name: string | null;
 };
-const SUMMARY_COLUMNS = [
-  'run_id',
-  'conversation_id',
-  'owner_id',
-  'started_at',
-  'outcome',
-  'agent',
-  'model',
-  'llm_calls',
-  'tool_calls',
-  'failed_tool_calls',
-  'prompt_tokens',
-  'completion_tokens',
-  'duration_ms',
-  'cost',
-] as const;
 
 /** What indexing a run needs of it and of its conversation (locked for a transaction that closes the run, where the
  *  database locks rows). */
@@ -86,15 +70,9 @@ export function runFacts(lock: boolean) {
 
 const Q = {
   drop: query((d, p) => d.db.deleteFrom('run_summaries').where('run_id', '=', p('id'))),
-  summary: query((d, p) => d.db.insertInto('run_summaries').values(cols(p, SUMMARY_COLUMNS)).returning('id')),
-  toolCall: query((d, p) =>
-    d.db.insertInto('run_tool_calls').values(cols(p, ['summary_id', 'name', 'ok', 'duration_ms'])),
-  ),
-  llmCall: query((d, p) =>
-    d.db
-      .insertInto('run_llm_calls')
-      .values(cols(p, ['summary_id', 'model', 'prompt_tokens', 'completion_tokens', 'ttft_ms'])),
-  ),
+  summary: insert<{ id: number }>('run_summaries', ['id']),
+  toolCall: insert('run_tool_calls'),
+  llmCall: insert('run_llm_calls'),
   text: query((d, p) => ({
     compile: () =>
       sql`INSERT INTO run_text (${sql.raw(d.runs.textId)}, body) VALUES (${p('id')}, ${p('body')})`.compile(d.db),
@@ -132,7 +110,7 @@ export async function indexRun(
   const model = start?.model ?? null;
   const tokens = (k: 'promptTokens' | 'completionTokens') => llm.reduce((n, e) => n + (e.usage?.[k] ?? 0), 0);
   await Q.drop.run(ctx, db, { id: runId });
-  const [{ id }] = (await Q.summary.all(ctx, db, {
+  const { id } = (await Q.summary.first(ctx, db, {
     run_id: runId,
     conversation_id: run.conversation_id,
     owner_id: run.owner_id,
@@ -147,7 +125,7 @@ export async function indexRun(
     completion_tokens: tokens('completionTokens'),
     duration_ms: Math.round(end?.durationMs ?? Math.max(0, (run.ended_at ?? run.started_at) - run.started_at)),
     cost: treeCost(llm, starts),
-  })) as [{ id: number }];
+  }))!;
   const pieces = [run.message.slice(0, INDEXED_CHARS.message), answer.slice(0, INDEXED_CHARS.answer)];
   for (const e of tools) {
     await Q.toolCall.run(ctx, db, { summary_id: id, name: e.name, ok: e.ok, duration_ms: e.durationMs });
