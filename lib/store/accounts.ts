@@ -16,7 +16,7 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
 };
 
 const Q = {
-  insertKey: insert('api_keys', KEY_COLUMNS, fromRow<ApiKeyRecord>),
+  insertKey: insert('api_keys', { returning: KEY_COLUMNS, map: fromRow<ApiKeyRecord> }),
   keys: query(
     (d, p) =>
       d.db
@@ -46,7 +46,7 @@ const Q = {
       .set({ last_used_at: p('at') })
       .where('id', '=', p('id')),
   ),
-  insertInvite: insert('invites', INVITE_COLUMNS, fromRow<InviteRecord>),
+  insertInvite: insert('invites', { returning: INVITE_COLUMNS, map: fromRow<InviteRecord> }),
   openInvites: query(
     (d, p) => open(d, p('now')).select(INVITE_COLUMNS).orderBy('created_at', 'desc').orderBy(sql.ref(d.ord), 'desc'),
     fromRow<InviteRecord>,
@@ -74,12 +74,7 @@ const Q = {
       .where('expires_at', '>', p('now')),
   ),
   settings: query((d) => d.db.selectFrom('server_settings').select(['key', 'value_json'])),
-  putSetting: query((d, p) =>
-    d.db
-      .insertInto('server_settings')
-      .values({ key: p('key'), value_json: p('json') })
-      .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ value_json: eb.ref('excluded.value_json') }))),
-  ),
+  putSetting: insert('server_settings', { upsert: ['key'] }),
 };
 
 /** The invites still usable at `now`. */
@@ -132,7 +127,7 @@ export function accountStore(ctx: Ctx): AccountStore {
     async updateServerSettings(patch) {
       await ctx.write(async (db) => {
         for (const [key, value] of Object.entries(patch))
-          if (value !== undefined) await Q.putSetting.run(ctx, db, { key, json: JSON.stringify(value) });
+          if (value !== undefined) await Q.putSetting.run(ctx, db, { key, value_json: JSON.stringify(value) });
       });
       return serverSettings();
     },

@@ -14,7 +14,7 @@ import type { AgentDefinition, AgentStore, SavedAgent } from './types';
 const COLUMNS = ['id', 'definition_json', 'created_at', 'updated_at'] as const;
 
 const Q = {
-  insert: insert('agents', COLUMNS, toAgent),
+  insert: insert('agents', { returning: COLUMNS, map: toAgent }),
   one: query(
     (d, p) => d.db.selectFrom('agents').select(COLUMNS).where('id', '=', p('id')).where('owner_id', '=', p('owner')),
     toAgent,

@@ -35,7 +35,7 @@ const own = (owner: never) => sql<boolean>`coalesce(owner_id, '') = coalesce(CAS
 const Q = {
   list: query((d, p) => visible(d, p('owner')).orderBy('created_at').orderBy(sql.ref(d.ord)), toConnection),
   one: query((d, p) => visible(d, p('owner')).where('id', '=', p('id')), toConnection),
-  insert: insert('model_connections', COLUMNS, toConnection),
+  insert: insert('model_connections', { returning: COLUMNS, map: toConnection }),
   owned: query(
     (d, p) =>
       d.db

@@ -35,7 +35,7 @@ function update(columns: ('title' | 'settings_json' | 'updated_at')[]) {
 }
 
 const Q = {
-  insert: insert<ConversationRow>('conversations', COLUMNS),
+  insert: insert<ConversationRow>('conversations', { returning: COLUMNS }),
   /** The owner's conversation (`owner` null: any owner's, for closing a run already found). */
   one: byId(false),
   /** The same, locked for the transaction where the database locks rows. */

@@ -37,7 +37,7 @@ const mine = (d: Dialect, p: (name: string) => never) =>
 
 const Q = {
   conversation: query((d, p) => owned(d, p('owner')).where('id', '=', p('id'))),
-  insert: insert('documents', COLUMNS, toDocument),
+  insert: insert('documents', { returning: COLUMNS, map: toDocument }),
   one: query((d, p) => d.db.selectFrom('documents').select(COLUMNS).where(mine(d, p)), toDocument),
   ofConversation: query(
     (d, p) =>

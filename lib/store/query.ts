@@ -53,15 +53,33 @@ export function query<Row, O = Row>(
 }
 
 /** An INSERT of the call's values into `table` (their keys are its columns), compiled once per set of columns;
- *  `returning`: the columns it answers with, made into `map`'s records. */
-export function insert<O = never>(table: keyof Tables, returning?: readonly string[], map?: (row: never) => O) {
+ *  `returning`: the columns it answers with, made into `map`'s records; `upsert`: the key whose row, when there is
+ *  one already, takes the other values instead. */
+export function insert<O = never>(
+  table: keyof Tables,
+  {
+    returning,
+    map,
+    upsert,
+  }: { returning?: readonly string[]; map?: (row: never) => O; upsert?: readonly string[] } = {},
+) {
   const shapes = new Map<string, Query<O>>();
   const shape = (values: Values = {}) => {
     const columns = Object.keys(values);
     let q = shapes.get(columns.join());
     if (!q) {
       q = query((d, p) => {
-        const into = d.db.insertInto(table).values(cols(p, columns) as never);
+        const into = d.db
+          .insertInto(table)
+          .values(cols(p, columns) as never)
+          .$if(!!upsert, (q) =>
+            q.onConflict((oc) =>
+              oc.columns(upsert as never).doUpdateSet((eb) => {
+                const set = columns.filter((c) => !upsert!.includes(c));
+                return Object.fromEntries(set.map((c) => [c, eb.ref(`excluded.${c}` as never)])) as never;
+              }),
+            ),
+          );
         return returning ? into.returning(returning as never) : into;
       }, map) as Query<O>;
       shapes.set(columns.join(), q);

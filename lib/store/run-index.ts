@@ -70,7 +70,7 @@ export function runFacts(lock: boolean) {
 
 const Q = {
   drop: query((d, p) => d.db.deleteFrom('run_summaries').where('run_id', '=', p('id'))),
-  summary: insert<{ id: number }>('run_summaries', ['id']),
+  summary: insert<{ id: number }>('run_summaries', { returning: ['id'] }),
   toolCall: insert('run_tool_calls'),
   llmCall: insert('run_llm_calls'),
   text: query((d, p) => ({
