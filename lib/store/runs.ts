@@ -22,7 +22,7 @@ import { indexRun, runFacts } from './run-index';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
 import type { ChatStore, StoredRun, StoredTurn } from './types';
-import { upgradeRunLog } from './upgrade';
+import { upgradeRunLog } from '../agent/upgrade-log';
 
 const RUN_COLUMNS = ['r.id', 'r.turn_id', 'r.status', 'r.started_at', 'r.ended_at', 'r.error_json'] as const;
 type RunRow = Pick<Tables['runs'], 'id' | 'turn_id' | 'status' | 'started_at' | 'ended_at' | 'error_json'>;
