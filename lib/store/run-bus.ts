@@ -20,22 +20,6 @@ export type RunControl = { kind: 'stop' } | { kind: 'decide'; functionId: string
  *  a decision ('decided', 'not-waiting' when the run waits on no such tool call, 'not-running'). */
 export type ControlAnswer = 'stopped' | 'decided' | 'not-waiting' | 'not-running';
 
-export interface RunTail {
-  /** The events after the seq asked for, in order. */
-  events: AgentEvent[];
-  /** The seq of the last of them (the one asked for when there is none). */
-  lastSeq: number;
-  /** Still running (its lease is held): more events may come. */
-  running: boolean;
-}
-
-export interface LeaseTimes {
-  /** A lease runs this long past its holder's last heartbeat (RUN_LEASE_MS). */
-  leaseMs: number;
-  /** How often an instance renews its leases and looks for runs whose lease ran out. */
-  heartbeatMs: number;
-}
-
 /** What the registry of runs in progress uses of the bus (the rest is the store's). */
 export type RunBus = Omit<SharedRunBus, 'ended' | 'dropStaleControls' | 'maintain' | 'beat' | 'renew' | 'close'>;
 
@@ -68,10 +52,6 @@ export class ControlTimeoutError extends Error {
   override name = 'ControlTimeoutError';
 }
 
-export function leaseTimes(leaseMs = DEFAULT_LEASE_MS): LeaseTimes {
-  return { leaseMs, heartbeatMs: Math.max(50, Math.round(leaseMs / 5)) };
-}
-
 /**
  * The run bus over the store's database and its dialect's notifications. Leases: every `heartbeatMs` (leaseMs / 5)
  * an instance renews the leases of the runs it drives to now + leaseMs and marks interrupted every run whose lease
@@ -79,10 +59,12 @@ export function leaseTimes(leaseMs = DEFAULT_LEASE_MS): LeaseTimes {
  * heartbeatMs of its last heartbeat (12 s with the default RUN_LEASE_MS of 10 s) by any instance still running, or
  * by the next one to start.
  */
-export class SharedRunBus implements RunBus {
+export class SharedRunBus {
   /** This instance (one per open store). */
   readonly instanceId = randomUUID().replaceAll('-', '');
-  readonly lease: LeaseTimes;
+  /** A lease runs `leaseMs` past its holder's last heartbeat (RUN_LEASE_MS); every `heartbeatMs` an instance renews
+   *  its leases and looks for runs whose lease ran out. */
+  readonly lease: { leaseMs: number; heartbeatMs: number };
   private readonly held = new Set<string>();
   private readonly watchers = new Map<string, Set<() => void>>();
   private readonly answers = new Map<number, () => void>();
@@ -91,14 +73,13 @@ export class SharedRunBus implements RunBus {
   private closed = false;
   private timer?: ReturnType<typeof setInterval>;
   private failing = false;
-  private readonly controlTimeoutMs: number;
 
   private constructor(
     private readonly db: Db,
-    opts: BusOptions,
+    private readonly opts: BusOptions,
   ) {
-    this.lease = leaseTimes(opts.leaseMs);
-    this.controlTimeoutMs = opts.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS;
+    const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+    this.lease = { leaseMs, heartbeatMs: Math.max(50, Math.round(leaseMs / 5)) };
   }
 
   /** The bus of a new instance, listening once this resolves. */
@@ -177,8 +158,9 @@ export class SharedRunBus implements RunBus {
 
   // --- Following runs ---
 
-  /** The run's events after `afterSeq` (-1: from the first); undefined when the run does not exist. */
-  async readTail(runId: string, afterSeq: number): Promise<RunTail | undefined> {
+  /** The run's events after `afterSeq` (-1: from the first), in order, the seq of the last of them (`afterSeq` when
+   *  there is none), and whether it still runs (its lease is held: more may come); undefined when it does not exist. */
+  async readTail(runId: string, afterSeq: number) {
     // The run's status and its events after the seq, read in one statement: once it reads as ended, every event is
     // there.
     const rows = await this.db
@@ -257,7 +239,9 @@ export class SharedRunBus implements RunBus {
     this.answers.set(id, wake);
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.controlTimeoutMs)));
+      const timedOut = new Promise<void>(
+        (resolve) => (timer = setTimeout(resolve, this.opts.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS)),
+      );
       // The answer may have come before we listened for it: look once, then wait for the NOTIFY (or the time-out).
       let answer = await this.answerOf(id);
       if (!answer) {

@@ -185,14 +185,6 @@ export function runStore(ctx: Ctx) {
     return turns.map((turn) => ({ turn, run: latest.get(turn.id), runCount: counts.get(turn.id) ?? 0 }));
   }
 
-  const appendEvents: ChatStore['appendEvents'] = async (owner, runId, events) => {
-    if (!events.length) return;
-    const types = events.map((e) => e.type);
-    const json = events.map((e) => JSON.stringify(e));
-    const added = await ctx.d.appendEvents(owner.ownerId, runId, types, json, bus?.instanceId);
-    if (added !== events.length) throw await refusal(owner, runId, `append a ${events[0]!.type} event`);
-  };
-
   return {
     async listTurns(owner, conversationId) {
       // One snapshot for the turns, their runs and the events.
@@ -248,8 +240,13 @@ export function runStore(ctx: Ctx) {
       });
     },
 
-    appendEvents,
-    appendEvent: (owner, runId, event) => appendEvents(owner, runId, [event]),
+    async appendEvents(owner, runId, events) {
+      if (!events.length) return;
+      const types = events.map((e) => e.type);
+      const json = events.map((e) => JSON.stringify(e));
+      const added = await ctx.d.appendEvents(owner.ownerId, runId, types, json, bus?.instanceId);
+      if (added !== events.length) throw await refusal(owner, runId, `append a ${events[0]!.type} event`);
+    },
 
     async finishRun(owner, runId, status, error) {
       const closed = await ctx.write(

@@ -169,7 +169,7 @@ async function appendUntilKilled(open: string, args: string[], killAt: number): 
       `const [target, turnId] = process.argv.slice(2) as [string, string];`,
       open,
       `for (let i = 0; ; i++) {`,
-      `  await store.appendEvent(OWNER, 'crash', { type: 'text-delta', runId: 'crash', iteration: 1, t: i, text: 'c' + i + ' ' });`,
+      `  await store.appendEvents(OWNER, 'crash', [{ type: 'text-delta', runId: 'crash', iteration: 1, t: i, text: 'c' + i + ' ' }]);`,
       `  await new Promise((done) => process.stdout.write(i + 1 + '\\n', done));`,
       `}`,
     ].join('\n'),
@@ -220,7 +220,7 @@ describe('SQLite chat store file', () => {
     const conversation = await first.createConversation(OWNER);
     const turn = await first.addTurn(OWNER, conversation.id, 'stream a long answer');
     await first.startRun(OWNER, turn.id, 'crash');
-    for (let i = 0; i < 3; i++) await first.appendEvent(OWNER, 'crash', delta('crash', `p${i} `, i));
+    for (let i = 0; i < 3; i++) await first.appendEvents(OWNER, 'crash', [delta('crash', `p${i} `, i)]);
     const reported = await appendUntilKilled('const store = await openSqliteStore(target);', [h.file, 'crash'], 500);
 
     const reopened = await h.reopen();
@@ -302,8 +302,8 @@ if (missing) {
       const b = await open();
       await runningRun(a, 'r');
       a.runBus.hold('r');
-      await a.appendEvent(OWNER, 'r', delta('r', 'from a'));
-      await expect(b.appendEvent(OWNER, 'r', delta('r', 'from b'))).rejects.toThrow(
+      await a.appendEvents(OWNER, 'r', [delta('r', 'from a')]);
+      await expect(b.appendEvents(OWNER, 'r', [delta('r', 'from b')])).rejects.toThrow(
         'Run "r" is driven by another instance: cannot append a text-delta event.',
       );
       await expect(b.finishRun(OWNER, 'r', 'answered')).rejects.toThrow('Run "r" is driven by another instance');
@@ -328,7 +328,7 @@ if (missing) {
       await new Promise((r) => setTimeout(r, leaseMs + 50));
       expect(await b.markInterruptedRuns()).toBe(1);
       expect((await b.getRun(OWNER, 'held'))?.status).toBe('interrupted');
-      await expect(a.appendEvent(OWNER, 'held', delta('held', 'too late'))).rejects.toThrow(
+      await expect(a.appendEvents(OWNER, 'held', [delta('held', 'too late')])).rejects.toThrow(
         'is interrupted, no longer running',
       );
     });

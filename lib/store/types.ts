@@ -115,8 +115,6 @@ export interface ChatStore
    * was given; a power loss or OS crash may lose the last transactions, never part of one.
    */
   appendEvents(owner: OwnerScope, runId: string, events: readonly AgentEvent[]): Promise<void>;
-  /** appendEvents with one event. */
-  appendEvent(owner: OwnerScope, runId: string, event: AgentEvent): Promise<void>;
   finishRun(owner: OwnerScope, runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): Promise<void>;
   getRun(owner: OwnerScope, runId: string): Promise<StoredRun | undefined>;
   getRunEvents(owner: OwnerScope, runId: string): Promise<AgentEvent[]>;
