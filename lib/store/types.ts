@@ -8,7 +8,8 @@
 // the owner's scope first (lib/store/owner.ts) and sees only that owner's objects: another owner's id reads as
 // unknown. The few methods without a scope say why (start-up maintenance, finding an API key's owner).
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
-import type { ChatAgentKind, FncallMode, RunStatus, SavedAgentKind, SpeakerSelection } from '../protocol/enums';
+import type { AgentDefinition } from '../protocol/agent-definition';
+import type { ChatAgentKind, FncallMode, RunStatus } from '../protocol/enums';
 import type { CapabilityHints } from '../llm/capabilities';
 import type { ModelRates } from '../llm/cost';
 import type { ContentItem, Lang, Message } from '../llm/schema';
@@ -140,6 +141,7 @@ export interface ChatStore
 }
 
 export type { AuthDatabase } from './dialect';
+export type { AgentDefinition, AgentDocument } from '../protocol/agent-definition';
 
 // --- Documents uploaded to a conversation ---
 
@@ -195,41 +197,6 @@ export interface StoredConnection {
 }
 
 // --- Agents the user saved (the Agents page) ---
-
-/** What a saved agent is, as the user defines it (lib/chat/saved-agents.ts checks it and exports it as JSON). */
-export interface AgentDefinition {
-  name: string;
-  description: string;
-  /** An emoji, or the URL of an image. */
-  avatar: string;
-  kind: SavedAgentKind;
-  systemMessage: string;
-  /** Registered tool names (builtin and MCP). */
-  tools: string[];
-  /** Absent: the server's call format. */
-  fncallMode?: FncallMode;
-  generateCfg: Record<string, number>;
-  /** Shown on its empty conversation (Qwen-Agent's prompt.suggestions). */
-  suggestions: string[];
-  /** Router and GroupChat: the saved agents (by id) it holds. */
-  members: string[];
-  /** GroupChat only. */
-  selection?: SpeakerSelection;
-  maxRound?: number;
-  /** The model its runs use (an id from the model list, "<connection>/<name>"); absent: the server's default. */
-  model?: string;
-  /** Documents it always has (its knowledge): uploads of its owner's, by content hash. Every run of it can search
-   *  them (an Assistant before each answer, other kinds with the document tools). Absent: none. */
-  documents?: AgentDocument[];
-}
-
-/** A file a saved agent holds: the bytes are DATA_DIR/files/<hash>/, as for a conversation's upload. */
-export interface AgentDocument {
-  /** sha256 of the bytes, hex. */
-  hash: string;
-  name: string;
-  size: number;
-}
 
 export type SavedAgent = AgentDefinition & Entity<Pick<Tables['agents'], 'id' | 'created_at' | 'updated_at'>>;
 
