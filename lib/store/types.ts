@@ -9,10 +9,11 @@
 // unknown. The few methods without a scope say why (start-up maintenance, finding an API key's owner).
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
 import type { AgentDefinition } from '../protocol/agent-definition';
-import type { ChatAgentKind, FncallMode, RunStatus } from '../protocol/enums';
+import type { ConversationSettings } from '../protocol/conversation-settings';
+import type { RunStatus } from '../protocol/enums';
 import type { CapabilityHints } from '../llm/capabilities';
 import type { ModelRates } from '../llm/cost';
-import type { ContentItem, Lang, Message } from '../llm/schema';
+import type { ContentItem, Message } from '../llm/schema';
 import type { VectorStore } from '../documents/search/vectors';
 import type { RunSearchStore } from './run-query';
 import type { OwnerScope } from './owner';
@@ -22,35 +23,6 @@ import type { RunBus } from './run-bus';
 
 /** The title of a conversation that has none yet (one started by an upload); the page shows it in its language. */
 export const DEFAULT_TITLE = 'New chat';
-
-/** Per-conversation settings the user picks on the page. The model is an id from the model list (lib/models/ids.ts:
- *  its connection and name); the connection's key stays on the server. */
-export interface ConversationSettings {
-  /** The conversation's model ("<connection>/<name>"); absent: the server's default model. */
-  model?: string;
-  agent: ChatAgentKind;
-  /** Registered tool names offered to the model. */
-  tools: string[];
-  fncallMode: FncallMode;
-  /** Model parameters (temperature, top_p, max_tokens, ...), sent as generate_cfg. */
-  generateCfg: Record<string, number>;
-  systemMessage: string;
-  /** Pause before each tool call: the user edits the arguments, runs it, skips it, or supplies the result. */
-  pauseBeforeTools: boolean;
-  /** Keep each model call's SSE chunks as received in the run log (the inspector's "Raw stream"); off by default. */
-  recordRawStream?: boolean;
-  /** The language of the agent's prompts. 'auto' or absent: the page's language (without a page, the messages'). */
-  lang?: 'auto' | Lang;
-  /** A saved agent (the Agents page) the conversation talks to: its kind, prompt, tools and settings replace the
-   *  fields above for its runs. */
-  agentId?: string;
-  /** The document tools (retrieval, doc_parser) while the conversation has documents: 'auto' or absent offers them,
-   *  'off' only when ticked in `tools` (lib/chat/document-tools.ts). */
-  documentTools?: 'auto' | 'off';
-  /** Give the model the images the tools of each step produced (code_interpreter charts, MCP images), when it can see
-   *  them (generate_cfg.tool_images). Absent: off, unless the server's TOOL_IMAGES_TO_MODEL turns it on. */
-  toolImages?: boolean;
-}
 
 export type ConversationSummary = Entity<Pick<Tables['conversations'], 'id' | 'title' | 'created_at' | 'updated_at'>>;
 
@@ -141,6 +113,7 @@ export interface ChatStore
 }
 
 export type { AuthDatabase } from './dialect';
+export type { ConversationSettings } from '../protocol/conversation-settings';
 export type { AgentDefinition, AgentDocument } from '../protocol/agent-definition';
 
 // --- Documents uploaded to a conversation ---
