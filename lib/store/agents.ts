@@ -3,7 +3,6 @@
 // filters by the owner, so another user's agent reads as unknown.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Db } from './dialect';
 import { cols, insert, query } from './query';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
@@ -74,12 +73,6 @@ export function agentStore(ctx: Ctx): AgentStore {
     updateAgent: (owner, id, definition) => save(owner, id, definition, Q.update.first),
     deleteAgent: async (owner, id) => (await Q.delete.run(ctx, db, { id, owner: owner.ownerId })) > 0,
   };
-}
-
-/** The built-in local owner's agents become `owner`'s (ChatStore.adoptLocalData), in its transaction. */
-export async function adoptAgents(db: Db, from: string, to: string): Promise<void> {
-  await db.updateTable('agent_documents').set({ owner_id: to }).where('owner_id', '=', from).execute();
-  await db.updateTable('agents').set({ owner_id: to }).where('owner_id', '=', from).execute();
 }
 
 function toAgent(row: Omit<Tables['agents'], 'owner_id' | 'name'>): SavedAgent {

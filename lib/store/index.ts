@@ -9,7 +9,7 @@ import { openSqliteDialect } from './sqlite-dialect';
 import type { ChatStore, ConversationSettings } from './types';
 import { accountStore } from './accounts';
 import { chunkVectorStore } from './chunk-vectors';
-import { adoptAgents, agentStore } from './agents';
+import { agentStore } from './agents';
 import { connectionStore } from './connections';
 import { conversationStore } from './conversations';
 import type { Ctx } from './context';
@@ -88,7 +88,6 @@ async function createStore(d: Dialect, opts: StoreOptions = {}): Promise<ChatSto
       write: (fn) => d.db.transaction().execute(fn),
       read: (fn) => d.db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn),
     };
-    const search = runSearch(d);
     const store: ChatStore = {
       ...conversationStore(ctx),
       ...runStore(ctx),
@@ -97,23 +96,16 @@ async function createStore(d: Dialect, opts: StoreOptions = {}): Promise<ChatSto
       ...agentStore(ctx),
       ...accountStore(ctx),
       ...chunkVectorStore(ctx),
-      ...search,
-      /** The local owner's conversations, agents and their runs' index rows (which carry a copy of the owner). */
+      ...runSearch(d),
+      /** The local owner's conversations, agents (with the uploads they hold) and their runs' index rows (which carry
+       *  a copy of the owner). */
       async adoptLocalData(owner) {
         if (owner.ownerId === LOCAL_OWNER_ID) return 0;
         return ctx.write(async (db) => {
-          await adoptAgents(db, LOCAL_OWNER_ID, owner.ownerId);
-          const { numUpdatedRows } = await db
-            .updateTable('conversations')
-            .set({ owner_id: owner.ownerId })
-            .where('owner_id', '=', LOCAL_OWNER_ID)
-            .executeTakeFirst();
-          await db
-            .updateTable('run_summaries')
-            .set({ owner_id: owner.ownerId })
-            .where('owner_id', '=', LOCAL_OWNER_ID)
-            .execute();
-          return Number(numUpdatedRows);
+          const adopt = (table: 'agent_documents' | 'agents' | 'run_summaries' | 'conversations') =>
+            db.updateTable(table).set({ owner_id: owner.ownerId }).where('owner_id', '=', LOCAL_OWNER_ID);
+          for (const table of ['agent_documents', 'agents', 'run_summaries'] as const) await adopt(table).execute();
+          return Number((await adopt('conversations').executeTakeFirst()).numUpdatedRows);
         });
       },
       authDatabase: d.auth,

@@ -246,9 +246,8 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
            FROM c GROUP BY name`,
         params,
       );
-      const models = await q<
-        Omit<ModelFigure, 'ttftP50Ms' | 'ttftP95Ms'> & { ttftP50Ms: number | null; ttftP95Ms: number | null }
-      >(
+      // The time to first token's percentiles are NULL when no call reported one: fromRow leaves them out.
+      const models = await q<ModelFigure>(
         `WITH c AS (SELECT model, prompt_tokens, completion_tokens, ttft_ms, row_number() OVER w AS rn,
                            count(*) OVER (PARTITION BY model, ttft_ms IS NULL) AS n
                       FROM run_llm_calls WHERE summary_id IN (${matching})
@@ -268,11 +267,7 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
         runs: covered,
         newestOnly: covered === FIGURES_CAP,
         tools: tools.sort((a, b) => byText(a.name, b.name)),
-        models: models
-          .sort((a, b) => byText(a.model, b.model))
-          .map(({ ttftP50Ms, ttftP95Ms, ...m }) =>
-            ttftP50Ms === null || ttftP95Ms === null ? m : { ...m, ttftP50Ms, ttftP95Ms },
-          ),
+        models: models.map(fromRow<ModelFigure>).sort((a, b) => byText(a.model, b.model)),
         days,
       } satisfies RunFigures;
     },
