@@ -1,7 +1,7 @@
 // The store's tables for accounts beside the accounts library's own (lib/auth keeps users and sessions in the same
 // database): API keys (per owner, stored as hashes), invites and the server's settings (the admin's, no owner).
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from './dialect';
 import { fromRow, insert, query } from './query';
 import type { Ctx } from './context';
@@ -15,6 +15,18 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   userTools: { codeInterpreter: false, web: false },
 };
 
+/** Revokes the row `p('id')` of `table` if it is not revoked already and `also` holds. */
+function revoke(table: 'api_keys' | 'invites', also: (p: (name: string) => never) => RawBuilder<boolean>) {
+  return query((d, p) =>
+    d.db
+      .updateTable(table)
+      .set({ revoked_at: p('at') })
+      .where('id', '=', p('id'))
+      .where('revoked_at', 'is', null)
+      .where(also(p)),
+  );
+}
+
 const Q = {
   insertKey: insert('api_keys', { returning: KEY_COLUMNS, map: fromRow<ApiKeyRecord> }),
   keys: query(
@@ -27,14 +39,7 @@ const Q = {
         .orderBy(sql.ref(d.ord), 'desc'),
     fromRow<ApiKeyRecord>,
   ),
-  revokeKey: query((d, p) =>
-    d.db
-      .updateTable('api_keys')
-      .set({ revoked_at: p('at') })
-      .where('id', '=', p('id'))
-      .where('owner_id', '=', p('owner'))
-      .where('revoked_at', 'is', null),
-  ),
+  revokeKey: revoke('api_keys', (p) => sql`owner_id = ${p('owner')}`),
   // Every owner's: how a request carrying a key finds whose it is.
   keyByHash: query(
     (d, p) => d.db.selectFrom('api_keys').select(KEY_COLUMNS).where('hash', '=', p('hash')),
@@ -55,14 +60,7 @@ const Q = {
     (d, p) => open(d, p('now')).select(INVITE_COLUMNS).where('hash', '=', p('hash')),
     fromRow<InviteRecord>,
   ),
-  revokeInvite: query((d, p) =>
-    d.db
-      .updateTable('invites')
-      .set({ revoked_at: p('at') })
-      .where('id', '=', p('id'))
-      .where('used_at', 'is', null)
-      .where('revoked_at', 'is', null),
-  ),
+  revokeInvite: revoke('invites', () => sql`used_at IS NULL`),
   // Once: an UPDATE that finds it still open, so two claims at once cannot both win.
   claimInvite: query((d, p) =>
     d.db
