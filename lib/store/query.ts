@@ -98,11 +98,23 @@ export const toJson = <T>(value: T) => JSON.stringify(value) as Json<T>;
 /** A row as its record (see Entity): one mapping for every table instead of one per table. */
 export function fromRow<T>(row: object): T {
   const out: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row)) {
+  for (const column in row) {
+    const value = (row as Record<string, unknown>)[column];
     if (value === null) continue;
-    const json = column.endsWith('_json');
-    const field = (json ? column.slice(0, -5) : column).replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    const [field, json] = FIELDS.get(column) ?? fieldOf(column);
     out[field] = json ? JSON.parse(value as string) : value;
   }
   return out as T;
+}
+
+/** Each column's field, worked out once (the Runs page maps hundreds of columns a page). */
+const FIELDS = new Map<string, [field: string, json: boolean]>();
+function fieldOf(column: string): [string, boolean] {
+  const json = column.endsWith('_json');
+  const field: [string, boolean] = [
+    (json ? column.slice(0, -5) : column).replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()),
+    json,
+  ];
+  FIELDS.set(column, field);
+  return field;
 }
