@@ -1,6 +1,5 @@
 // The agents users saved, each definition kept whole as JSON, and which uploads their documents hold
-// (agent_documents: a file an agent holds is its owner's, and its bytes stay while one holds them). Every query
-// filters by the owner, so another user's agent reads as unknown.
+// (agent_documents: a file an agent holds is its owner's, and its bytes stay while one holds them).
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { cols, insert, query } from './query';

@@ -1,6 +1,5 @@
-// Conversations and their turns (a user message each), for their owner only: every query that finds or lists takes
-// the owner's scope and filters by it, so another owner's id reads as unknown. A conversation keeps a lower-cased
-// search text (title, user messages, finished answers) that a search matches by substring, every word.
+// Conversations and their turns (a user message each), for their owner only (types.ts). A conversation keeps a
+// lower-cased search text (title, user messages, finished answers) that a search matches by substring, every word.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { contentText } from '../llm/schema';
@@ -25,7 +24,7 @@ function byId(lock: boolean) {
       .selectFrom('conversations')
       .select(COLUMNS)
       .where('id', '=', p('id'))
-      .where(sql<boolean>`(CAST(${p('owner')} AS text) IS NULL OR owner_id = ${p('owner')})`)
+      .where('owner_id', '=', p('owner'))
       .$if(lock && d.rowLocks, (q) => q.forUpdate()),
   );
 }
@@ -36,7 +35,7 @@ function update(columns: ('title' | 'settings_json' | 'updated_at')[]) {
 
 const Q = {
   insert: insert<ConversationRow>('conversations', { returning: COLUMNS }),
-  /** The owner's conversation (`owner` null: any owner's, for closing a run already found). */
+  /** The owner's conversation. */
   one: byId(false),
   /** The same, locked for the transaction where the database locks rows. */
   locked: byId(true),
@@ -188,10 +187,9 @@ export function conversationStore(ctx: Ctx) {
 }
 
 /** The owner's conversation, locked for `db`'s write transaction where the database locks rows (PostgreSQL: the
- *  writers of one conversation, its turn numbers and search text, wait for each other across instances). `owner`
- *  null only for closing a run already found. */
-export async function conversationOf(ctx: Ctx, db: Db, owner: OwnerScope | null, id: string, lock = true) {
-  const row = await (lock ? Q.locked : Q.one).first(ctx, db, { id, owner: owner?.ownerId ?? null });
+ *  writers of one conversation, its turn numbers and search text, wait for each other across instances). */
+export async function conversationOf(ctx: Ctx, db: Db, owner: OwnerScope, id: string, lock = true) {
+  const row = await (lock ? Q.locked : Q.one).first(ctx, db, { id, owner: owner.ownerId });
   if (!row) throw new NotFoundError(`Unknown conversation id "${id}".`);
   return row;
 }
