@@ -106,7 +106,9 @@ export interface Tables {
     name: string;
     base_url: string;
     api_key_cipher: string | null;
+    /** What the user set per model name; the key "*" holds what they set for every model of the connection. */
     capabilities_json: Json<Record<string, CapabilityHints>>;
+    /** Prices and context lengths the user set, per model name ("*": every model of the connection). */
     rates_json: Json<Record<string, ModelRates>>;
     created_at: number;
     updated_at: number;

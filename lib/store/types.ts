@@ -12,7 +12,6 @@ import type { AgentDefinition } from '../protocol/agent-definition';
 import type { ConversationSettings } from '../protocol/conversation-settings';
 import type { RunStatus } from '../protocol/enums';
 import type { CapabilityHints } from '../llm/capabilities';
-import type { ModelRates } from '../llm/cost';
 import type { ContentItem, Message } from '../llm/schema';
 import type { VectorStore } from '../documents/search/vectors';
 import type { RunSearchStore } from './run-query';
@@ -152,22 +151,14 @@ export interface DocumentStore {
 
 /** A model server the page added. The API key is kept encrypted (lib/models/secret-box.ts): the store never holds
  *  it in clear, and nothing of it but "a key is set" leaves the server. */
-export interface StoredConnection {
-  id: string;
+export type StoredConnection = Omit<Entity<Tables['model_connections']>, 'ownerId' | 'baseUrl' | 'apiKeyCipher'> & {
   /** null: server-wide (what the admin adds; before accounts, everything added); else the user who added it. */
   ownerId: string | null;
-  name: string;
   /** An OpenAI-compatible base URL, usually ending in /v1. */
   baseURL: string;
   /** The API key, encrypted; null when the server needs none. */
   apiKeyCipher: string | null;
-  /** What the user set per model name; the key "*" holds what they set for every model of the connection. */
-  capabilities: Record<string, CapabilityHints>;
-  /** Prices and context lengths the user set, per model name ("*": every model of the connection). */
-  rates: Record<string, ModelRates>;
-  createdAt: number;
-  updatedAt: number;
-}
+};
 
 // --- Agents the user saved (the Agents page) ---
 
