@@ -9,12 +9,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freshDatabase, postgresMissing, queryRows, type TestDatabase } from '../../test/support/postgres';
+import { freshDatabase, postgresMissing, queryRows } from '../../test/support/postgres';
+import { postgresInstances } from '../../test/support/postgres-instances';
 import { describeChatStore, type StoreHarness } from '../../test/support/store-suite';
 import { STORE_FIXTURE } from '../../test/support/store-suite-schema';
 import type { AgentEvent } from '../protocol/events';
 import type { Dialect } from './dialect';
-import { DB_FILE_NAME, openPostgresStore, openSqliteStore, type PostgresChatStore, type PostgresStoreOptions } from '.';
+import { DB_FILE_NAME, openPostgresStore, openSqliteStore, type PostgresChatStore } from '.';
 import { SCHEMA_VERSION } from './migrations';
 import { ownerScope } from './owner';
 import { openPostgresDialect } from './postgres-dialect';
@@ -254,21 +255,7 @@ if (missing) {
   describeChatStore('PostgreSQL', postgresHarness);
 
   describe('PostgreSQL chat store: instances and leases', () => {
-    let db: TestDatabase;
-    const opened: PostgresChatStore[] = [];
-    const open = async (opts: PostgresStoreOptions = {}) => {
-      const store = await openPostgresStore(db.url, { maintenance: false, ...opts });
-      opened.push(store);
-      return store;
-    };
-
-    beforeEach(async () => {
-      db = await freshDatabase('pg');
-    });
-    afterEach(async () => {
-      for (const store of opened.splice(0)) await store.close().catch(() => undefined);
-      await db.drop();
-    });
+    const { open, url } = postgresInstances('pg');
 
     async function runningRun(store: PostgresChatStore, runId: string) {
       const turn = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q');
@@ -279,7 +266,7 @@ if (missing) {
     it('records each migration once, in schema_migrations', async () => {
       await Promise.all([open(), open(), open()]);
       const versions = await queryRows<{ version: number }>(
-        db.url,
+        url(),
         'SELECT version FROM schema_migrations ORDER BY version',
       );
       expect(versions.map((v) => v.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
@@ -349,7 +336,7 @@ if (missing) {
           `await store.startRun(OWNER, turnId, 'crash');`,
           `store.runBus.hold('crash');`,
         ].join('\n'),
-        [db.url, turn.id],
+        [url(), turn.id],
         300,
       );
       await watching;
