@@ -72,7 +72,7 @@ async function appends(): Promise<{ single: number; batched: number; bare: numbe
   const single = await bestOf(async () => {
     const runId = `r${run++}`;
     await chat.startRun(OWNER, turn.id, runId);
-    for (let i = 0; i < N; i++) await chat.appendEvent(OWNER, runId, delta(runId, i));
+    for (let i = 0; i < N; i++) await chat.appendEvents(OWNER, runId, [delta(runId, i)]);
   }, 5);
   const batched = await bestOf(async () => {
     const runId = `r${run++}`;

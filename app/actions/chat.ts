@@ -4,7 +4,7 @@
 import type { Viewer } from '@/lib/auth/viewer';
 import { liveFeed, runFeed } from '@/lib/chat/feed';
 import type { ActionResult, AppInfo, ConversationData, RunStream, TurnAnswer } from '@/lib/chat/page';
-import type { SettingsPatch } from '@/lib/chat/requests';
+import type { SettingsPatch } from '@/lib/protocol/conversation-settings';
 import { callLimited, startLimited } from '@/lib/http/run-limits';
 import type { SimulatedTurn, StartedRun } from '@/lib/chat/service';
 import { CodedError } from '@/lib/protocol/errors';

@@ -8,10 +8,6 @@ import type { ChatStore, ConversationSettings, StoredTurn } from '../store/types
 /** The tools a conversation with documents is offered (both file-aware: the documents are staged for them). */
 export const DOCUMENT_TOOLS = ['retrieval', 'doc_parser'] as const;
 
-/** 'auto' (the default, also when absent): on while the conversation has documents. 'off': only if ticked. */
-export const DOCUMENT_TOOLS_MODES = ['auto', 'off'] as const;
-export type DocumentToolsMode = (typeof DOCUMENT_TOOLS_MODES)[number];
-
 /**
  * Why the document tools are, or are not, offered:
  * - `documents`: on because the conversation has documents (and they were not turned off);

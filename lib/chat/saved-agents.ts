@@ -1,22 +1,15 @@
 // Agents the user saves (the Agents page): their definition checked at the door with messages a person can act
 // on, the JSON file an agent is exported to and imported from (a versioned schema), and the tree of agents a
 // Router or GroupChat holds, resolved from the store.
-import { z } from '../protocol/zod';
-import { FNCALL_MODES, SAVED_AGENT_KINDS, SPEAKER_SELECTIONS } from '../protocol/enums';
+import { AgentDefinitionSchema, type AgentDefinition, type AgentDocument } from '../protocol/agent-definition';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import { isImageKind } from '../documents/image-kind';
-import type { AgentDefinition, AgentDocument, AgentStore, ChatStore, DocumentStore, SavedAgent } from '../store/types';
+import type { AgentStore, ChatStore, DocumentStore, SavedAgent } from '../store/types';
 
 export const AGENT_EXPORT_SCHEMA = 'agent-studio.agent/1';
 /** Deepest nesting of Routers and GroupChats (an agent holding one holding one…). */
 export const MAX_AGENT_DEPTH = 3;
-
-const finiteNumbers = z.record(
-  z.string(),
-  z.number({ error: 'each generation setting must be a number' }).refine(Number.isFinite, 'must be a finite number'),
-  { error: '"generateCfg" must map setting names to numbers' },
-);
 
 /** A definition that cannot be saved as it is (HTTP 400): the message names the field and says what is wrong. */
 export class AgentDefinitionError extends Error {
@@ -30,54 +23,6 @@ export class AgentDefinitionError extends Error {
     super(message);
   }
 }
-
-/** At most this many documents per agent. */
-export const MAX_AGENT_DOCUMENTS = 20;
-
-const agentDocument = z.object(
-  {
-    hash: z.string().regex(/^[0-9a-f]{64}$/, '"hash" must be the sha256 of the file, 64 hex digits'),
-    name: z.string({ error: '"name" must be the file name' }).trim().min(1).max(255),
-    size: z.number().int().min(0),
-  },
-  { error: 'each document is {hash, name, size}' },
-);
-
-export const AgentDefinitionSchema = z.object({
-  name: z
-    .string({ error: '"name" must be a string' })
-    .trim()
-    .min(1, 'An agent needs a name.')
-    .max(60, 'An agent’s name is at most 60 characters.'),
-  description: z.string({ error: '"description" must be a string' }).max(500).default(''),
-  avatar: z.string({ error: '"avatar" must be an emoji or an image URL' }).max(200_000).default(''),
-  kind: z.enum(SAVED_AGENT_KINDS, {
-    error: `"kind" must be one of ${SAVED_AGENT_KINDS.join(', ')}`,
-  }),
-  systemMessage: z.string({ error: '"systemMessage" must be a string' }).default(''),
-  tools: z.array(z.string(), { error: '"tools" must be a list of tool names' }).default([]),
-  fncallMode: z.enum(FNCALL_MODES, { error: '"fncallMode" must be native, nous or qwen' }).optional(),
-  generateCfg: finiteNumbers.default({}),
-  suggestions: z
-    .array(z.string().trim().min(1), { error: '"suggestions" must be a list of prompts' })
-    .max(8, 'At most 8 prompt suggestions.')
-    .default([]),
-  members: z.array(z.string(), { error: '"members" must be a list of agent ids' }).default([]),
-  selection: z
-    .enum(SPEAKER_SELECTIONS, { error: `"selection" must be one of ${SPEAKER_SELECTIONS.join(', ')}` })
-    .optional(),
-  maxRound: z.number().int().min(1, '"maxRound" is at least 1').max(20, '"maxRound" is at most 20').optional(),
-  model: z
-    .string({ error: '"model" must be a model id from the model list' })
-    .trim()
-    .max(500)
-    .optional()
-    .transform((m) => m || undefined),
-  documents: z
-    .array(agentDocument, { error: '"documents" must be a list of files' })
-    .max(MAX_AGENT_DOCUMENTS, `An agent holds at most ${MAX_AGENT_DOCUMENTS} documents.`)
-    .optional(),
-});
 
 /** A checked definition, or an AgentDefinitionError whose message names the field and what is wrong with it. */
 export function parseAgentDefinition(value: unknown): AgentDefinition {

@@ -1,9 +1,10 @@
 // Two instances in one process, each with its own PostgreSQL store (its own pool, listener and instance id) on one
 // real database: a run driven by A is followed, stopped and decided from B, and B hears of its end however it ends.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freshDatabase, postgresMissing, queryRows, type TestDatabase } from '../../test/support/postgres';
+import { describe, expect, it } from 'vitest';
+import { postgresMissing, queryRows } from '../../test/support/postgres';
+import { postgresInstances } from '../../test/support/postgres-instances';
 import type { AgentEvent } from '../protocol/events';
-import { openPostgresStore, type PostgresChatStore, type PostgresStoreOptions } from '../store';
+import type { PostgresChatStore, PostgresStoreOptions } from '../store';
 import { SharedLiveRuns } from './shared-live-runs';
 import { ownerScope } from '../store/owner';
 
@@ -38,21 +39,11 @@ if (missing) {
   describe('SharedLiveRuns', () => it.skip(`skipped: ${missing}`, () => undefined));
 } else {
   describe('SharedLiveRuns (two instances on one PostgreSQL database)', () => {
-    let db: TestDatabase;
-    const stores: PostgresChatStore[] = [];
+    const pg = postgresInstances('live');
     const instance = async (opts: PostgresStoreOptions = {}) => {
-      const store = await openPostgresStore(db.url, { maintenance: false, ...opts });
-      stores.push(store);
+      const store = await pg.open(opts);
       return { store, runs: new SharedLiveRuns(store, store.runBus) };
     };
-
-    beforeEach(async () => {
-      db = await freshDatabase('live');
-    });
-    afterEach(async () => {
-      for (const store of stores.splice(0)) await store.close().catch(() => undefined);
-      await db.drop();
-    });
 
     /** A run 'r' started on `a`, as the chat service starts one. */
     async function started(a: Awaited<ReturnType<typeof instance>>) {
@@ -135,7 +126,7 @@ if (missing) {
       writer.push(runEnd);
       await writer.end();
       expect(await b.runs.decide(OWNER, 'r', 'f1', { action: 'skip' })).toBe('not-running');
-      expect(await queryRows(db.url, 'SELECT id FROM run_controls')).toEqual([]); // answered controls are gone
+      expect(await queryRows(pg.url(), 'SELECT id FROM run_controls')).toEqual([]); // answered controls are gone
     });
 
     it("stops a conversation's runs on every instance and waits for them to end", async () => {
@@ -185,7 +176,7 @@ if (missing) {
       writer.push(text(1, 'one'));
       await expect.poll(() => seen).toEqual(['one']);
       const cut = async (who: PostgresChatStore) =>
-        queryRows(db.url, 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+        queryRows(pg.url(), 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
           `agent-studio listener ${who.runBus.instanceId}`,
         ]);
       await cut(b.store);

@@ -67,7 +67,7 @@ export async function parseRunExport(text: string): Promise<ParseResult<RunExpor
   const schema = (data as { schema?: unknown }).schema;
   const events = (data as { events?: unknown }).events;
   if (typeof schema === 'string' && OLDER_SCHEMAS.includes(schema) && Array.isArray(events)) {
-    const { upgradeRunLog } = await import('../store/upgrade');
+    const { upgradeRunLog } = await import('../agent/upgrade-log');
     data = { ...data, schema: RUN_EXPORT_SCHEMA, events: upgradeRunLog(events) };
   } else if (schema !== RUN_EXPORT_SCHEMA) {
     const other = typeof schema === 'string' && schema.startsWith('agent-studio.run/');

@@ -1,11 +1,10 @@
 // The store's tables for accounts beside the accounts library's own (lib/auth keeps users and sessions in the same
 // database): API keys (per owner, stored as hashes), invites and the server's settings (the admin's, no owner).
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from './dialect';
-import { cols, query, record } from './query';
+import { fromRow, insert, query } from './query';
 import type { Ctx } from './context';
-import type { Tables } from './tables';
 import type { AccountStore, ApiKeyRecord, InviteRecord, ServerSettings } from './types';
 
 const KEY_COLUMNS = ['id', 'owner_id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'] as const;
@@ -16,55 +15,52 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   userTools: { codeInterpreter: false, web: false },
 };
 
-const Q = {
-  insertKey: query((d, p) =>
+/** Revokes the row `p('id')` of `table` if it is not revoked already and `also` holds. */
+function revoke(table: 'api_keys' | 'invites', also: (p: (name: string) => never) => RawBuilder<boolean>) {
+  return query((d, p) =>
     d.db
-      .insertInto('api_keys')
-      .values(cols(p, ['id', 'owner_id', 'name', 'prefix', 'hash', 'created_at']))
-      .returning(KEY_COLUMNS),
-  ),
-  keys: query((d, p) =>
-    d.db
-      .selectFrom('api_keys')
-      .select(KEY_COLUMNS)
-      .where('owner_id', '=', p('owner'))
-      .orderBy('created_at', 'desc')
-      .orderBy(sql.ref(d.ord), 'desc'),
-  ),
-  revokeKey: query((d, p) =>
-    d.db
-      .updateTable('api_keys')
+      .updateTable(table)
       .set({ revoked_at: p('at') })
       .where('id', '=', p('id'))
-      .where('owner_id', '=', p('owner'))
-      .where('revoked_at', 'is', null),
+      .where('revoked_at', 'is', null)
+      .where(also(p)),
+  );
+}
+
+const Q = {
+  insertKey: insert('api_keys', { returning: KEY_COLUMNS, map: fromRow<ApiKeyRecord> }),
+  keys: query(
+    (d, p) =>
+      d.db
+        .selectFrom('api_keys')
+        .select(KEY_COLUMNS)
+        .where('owner_id', '=', p('owner'))
+        .orderBy('created_at', 'desc')
+        .orderBy(sql.ref(d.ord), 'desc'),
+    fromRow<ApiKeyRecord>,
   ),
+  revokeKey: revoke('api_keys', (p) => sql`owner_id = ${p('owner')}`),
   // Every owner's: how a request carrying a key finds whose it is.
-  keyByHash: query((d, p) => d.db.selectFrom('api_keys').select(KEY_COLUMNS).where('hash', '=', p('hash'))),
+  keyByHash: query(
+    (d, p) => d.db.selectFrom('api_keys').select(KEY_COLUMNS).where('hash', '=', p('hash')),
+    fromRow<ApiKeyRecord>,
+  ),
   touchKey: query((d, p) =>
     d.db
       .updateTable('api_keys')
       .set({ last_used_at: p('at') })
       .where('id', '=', p('id')),
   ),
-  insertInvite: query((d, p) =>
-    d.db
-      .insertInto('invites')
-      .values(cols(p, ['id', 'hash', 'created_by', 'created_at', 'expires_at']))
-      .returning(INVITE_COLUMNS),
+  insertInvite: insert('invites', { returning: INVITE_COLUMNS, map: fromRow<InviteRecord> }),
+  openInvites: query(
+    (d, p) => open(d, p('now')).select(INVITE_COLUMNS).orderBy('created_at', 'desc').orderBy(sql.ref(d.ord), 'desc'),
+    fromRow<InviteRecord>,
   ),
-  openInvites: query((d, p) =>
-    open(d, p('now')).select(INVITE_COLUMNS).orderBy('created_at', 'desc').orderBy(sql.ref(d.ord), 'desc'),
+  openInvite: query(
+    (d, p) => open(d, p('now')).select(INVITE_COLUMNS).where('hash', '=', p('hash')),
+    fromRow<InviteRecord>,
   ),
-  openInvite: query((d, p) => open(d, p('now')).select(INVITE_COLUMNS).where('hash', '=', p('hash'))),
-  revokeInvite: query((d, p) =>
-    d.db
-      .updateTable('invites')
-      .set({ revoked_at: p('at') })
-      .where('id', '=', p('id'))
-      .where('used_at', 'is', null)
-      .where('revoked_at', 'is', null),
-  ),
+  revokeInvite: revoke('invites', () => sql`used_at IS NULL`),
   // Once: an UPDATE that finds it still open, so two claims at once cannot both win.
   claimInvite: query((d, p) =>
     d.db
@@ -76,12 +72,7 @@ const Q = {
       .where('expires_at', '>', p('now')),
   ),
   settings: query((d) => d.db.selectFrom('server_settings').select(['key', 'value_json'])),
-  putSetting: query((d, p) =>
-    d.db
-      .insertInto('server_settings')
-      .values({ key: p('key'), value_json: p('json') })
-      .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ value_json: eb.ref('excluded.value_json') }))),
-  ),
+  putSetting: insert('server_settings', { upsert: ['key'] }),
 };
 
 /** The invites still usable at `now`. */
@@ -97,71 +88,46 @@ export function accountStore(ctx: Ctx): AccountStore {
   const { db } = ctx;
 
   async function serverSettings(): Promise<ServerSettings> {
-    const stored = new Map((await Q.settings.all(ctx, db)).map((r) => [r.key, r.value_json]));
-    const read = <K extends keyof ServerSettings>(key: K): ServerSettings[K] => {
-      const json = stored.get(key);
-      return json === undefined ? DEFAULT_SERVER_SETTINGS[key] : (JSON.parse(json) as ServerSettings[K]);
+    const rows = await Q.settings.all(ctx, db);
+    const { signUp, userTools, webSearch } = Object.fromEntries(
+      rows.map((r) => [r.key, JSON.parse(r.value_json) as unknown]),
+    ) as Partial<ServerSettings>;
+    return {
+      signUp: signUp ?? DEFAULT_SERVER_SETTINGS.signUp,
+      userTools: { ...DEFAULT_SERVER_SETTINGS.userTools, ...userTools },
+      ...(webSearch !== undefined && { webSearch }),
     };
-    const settings: ServerSettings = {
-      signUp: read('signUp'),
-      userTools: { ...DEFAULT_SERVER_SETTINGS.userTools, ...read('userTools') },
-    };
-    const webSearch = stored.get('webSearch');
-    if (webSearch !== undefined) settings.webSearch = JSON.parse(webSearch) as ServerSettings['webSearch'];
-    return settings;
   }
 
   return {
     async createApiKey(owner, { name, prefix, hash }) {
       const values = { id: randomUUID(), owner_id: owner.ownerId, name, prefix, hash, created_at: ctx.now() };
-      return toKey((await Q.insertKey.first(ctx, db, values))!);
+      return (await Q.insertKey.first(ctx, db, values))!;
     },
-    listApiKeys: async (owner) => (await Q.keys.all(ctx, db, { owner: owner.ownerId })).map(toKey),
+    listApiKeys: (owner) => Q.keys.all(ctx, db, { owner: owner.ownerId }),
     revokeApiKey: async (owner, id) =>
       (await Q.revokeKey.run(ctx, db, { id, owner: owner.ownerId, at: ctx.now() })) > 0,
-    async apiKeyByHash(hash) {
-      const row = await Q.keyByHash.first(ctx, db, { hash });
-      return row && toKey(row);
-    },
+    apiKeyByHash: (hash) => Q.keyByHash.first(ctx, db, { hash }),
     async touchApiKey(id, at) {
       await Q.touchKey.run(ctx, db, { id, at });
     },
 
     async createInvite({ hash, createdBy, expiresAt }) {
       const values = { id: randomUUID(), hash, created_by: createdBy, created_at: ctx.now(), expires_at: expiresAt };
-      return toInvite((await Q.insertInvite.first(ctx, db, values))!);
+      return (await Q.insertInvite.first(ctx, db, values))!;
     },
-    listOpenInvites: async (now) => (await Q.openInvites.all(ctx, db, { now })).map(toInvite),
+    listOpenInvites: (now) => Q.openInvites.all(ctx, db, { now }),
     revokeInvite: async (id) => (await Q.revokeInvite.run(ctx, db, { id, at: ctx.now() })) > 0,
-    async openInvite(hash, now) {
-      const row = await Q.openInvite.first(ctx, db, { hash, now });
-      return row && toInvite(row);
-    },
+    openInvite: (hash, now) => Q.openInvite.first(ctx, db, { hash, now }),
     claimInvite: async (hash, user, now) => (await Q.claimInvite.run(ctx, db, { hash, user, now })) > 0,
 
     serverSettings,
     async updateServerSettings(patch) {
       await ctx.write(async (db) => {
         for (const [key, value] of Object.entries(patch))
-          if (value !== undefined) await Q.putSetting.run(ctx, db, { key, json: JSON.stringify(value) });
+          if (value !== undefined) await Q.putSetting.run(ctx, db, { key, value_json: JSON.stringify(value) });
       });
       return serverSettings();
     },
   };
-}
-
-function toKey(row: Omit<Tables['api_keys'], 'hash'>): ApiKeyRecord {
-  const { id, owner_id: ownerId, name, prefix, created_at: createdAt } = row;
-  return record<ApiKeyRecord>(
-    { id, ownerId, name, prefix, createdAt },
-    { lastUsedAt: row.last_used_at, revokedAt: row.revoked_at },
-  );
-}
-
-function toInvite(row: Omit<Tables['invites'], 'hash'>): InviteRecord {
-  const { id, created_by: createdBy, created_at: createdAt, expires_at: expiresAt } = row;
-  return record<InviteRecord>(
-    { id, createdBy, createdAt, expiresAt },
-    { usedAt: row.used_at, usedBy: row.used_by, revokedAt: row.revoked_at },
-  );
 }

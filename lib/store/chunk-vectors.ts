@@ -5,7 +5,7 @@
 // of a conversation's documents.
 import type { ChunkVectorsKey, VectorStore } from '../documents/search/vectors';
 import type { Ctx } from './context';
-import { query } from './query';
+import { insert, query } from './query';
 
 const Q = {
   drop: query((d, p) => d.db.deleteFrom('chunk_vectors').where('hash', '=', p('hash'))),
@@ -17,27 +17,7 @@ const Q = {
       .where('hash', '=', p('hash'))
       .where('page_size', '=', p('page_size')),
   ),
-  put: query((d, p) =>
-    d.db
-      .insertInto('chunk_vectors')
-      .values({
-        embedder: p('embedder'),
-        hash: p('hash'),
-        page_size: p('page_size'),
-        dims: p('dims'),
-        count: p('count'),
-        vectors: p('vectors'),
-        created_at: p('created_at'),
-      })
-      .onConflict((oc) =>
-        oc.columns(['embedder', 'hash', 'page_size']).doUpdateSet((eb) => ({
-          dims: eb.ref('excluded.dims'),
-          count: eb.ref('excluded.count'),
-          vectors: eb.ref('excluded.vectors'),
-          created_at: eb.ref('excluded.created_at'),
-        })),
-      ),
-  ),
+  put: insert('chunk_vectors', { upsert: ['embedder', 'hash', 'page_size'] }),
 };
 
 /** The vectors as one buffer of little-endian float32s; all must have `dims` numbers. */

@@ -4,9 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { CapabilityHints } from '../llm/capabilities';
-import type { ModelRates } from '../llm/cost';
 import type { Dialect } from './dialect';
-import { cols, query } from './query';
+import { cols, fromRow, insert, query } from './query';
 import { NotFoundError } from './errors';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
@@ -34,23 +33,27 @@ const visible = (d: Dialect, owner: never) =>
 const own = (owner: never) => sql<boolean>`coalesce(owner_id, '') = coalesce(CAST(${owner} AS text), '')`;
 
 const Q = {
-  list: query((d, p) => visible(d, p('owner')).orderBy('created_at').orderBy(sql.ref(d.ord))),
-  one: query((d, p) => visible(d, p('owner')).where('id', '=', p('id'))),
-  insert: query((d, p) => d.db.insertInto('model_connections').values(cols(p, COLUMNS)).returning(COLUMNS)),
-  owned: query((d, p) =>
-    d.db
-      .selectFrom('model_connections')
-      .select(COLUMNS)
-      .where('id', '=', p('id'))
-      .where(own(p('owner')))
-      .$if(d.rowLocks, (q) => q.forUpdate()),
+  list: query((d, p) => visible(d, p('owner')).orderBy('created_at').orderBy(sql.ref(d.ord)), toConnection),
+  one: query((d, p) => visible(d, p('owner')).where('id', '=', p('id')), toConnection),
+  insert: insert('model_connections', { returning: COLUMNS, map: toConnection }),
+  owned: query(
+    (d, p) =>
+      d.db
+        .selectFrom('model_connections')
+        .select(COLUMNS)
+        .where('id', '=', p('id'))
+        .where(own(p('owner')))
+        .$if(d.rowLocks, (q) => q.forUpdate()),
+    toConnection,
   ),
-  update: query((d, p) =>
-    d.db
-      .updateTable('model_connections')
-      .set(cols(p, ['name', 'base_url', 'api_key_cipher', 'capabilities_json', 'rates_json', 'updated_at']))
-      .where('id', '=', p('id'))
-      .returning(COLUMNS),
+  update: query(
+    (d, p) =>
+      d.db
+        .updateTable('model_connections')
+        .set(cols(p, ['name', 'base_url', 'api_key_cipher', 'capabilities_json', 'rates_json', 'updated_at']))
+        .where('id', '=', p('id'))
+        .returning(COLUMNS),
+    toConnection,
   ),
   remove: query((d, p) =>
     d.db
@@ -80,12 +83,8 @@ export function connectionStore(ctx: Ctx): ConnectionStore {
   const json = (v: object) => JSON.stringify(v);
 
   return {
-    listConnections: async (owner) => (await Q.list.all(ctx, db, { owner: owner.ownerId })).map(toConnection),
-
-    async getConnection(owner, id) {
-      const row = await Q.one.first(ctx, db, { id, owner: owner.ownerId });
-      return row && toConnection(row);
-    },
+    listConnections: (owner) => Q.list.all(ctx, db, { owner: owner.ownerId }),
+    getConnection: (owner, id) => Q.one.first(ctx, db, { id, owner: owner.ownerId }),
 
     async addConnection(owner, input) {
       const at = ctx.now();
@@ -100,14 +99,13 @@ export function connectionStore(ctx: Ctx): ConnectionStore {
         created_at: at,
         updated_at: at,
       });
-      return toConnection(row!);
+      return row!;
     },
 
     async updateConnection(owner, id, patch) {
       return ctx.write(async (db) => {
-        const row = await Q.owned.first(ctx, db, { id, owner: owner?.ownerId ?? null });
-        if (!row) throw new NotFoundError(`Unknown connection id "${id}".`);
-        const current = toConnection(row);
+        const current = await Q.owned.first(ctx, db, { id, owner: owner?.ownerId ?? null });
+        if (!current) throw new NotFoundError(`Unknown connection id "${id}".`);
         const updated = await Q.update.first(ctx, db, {
           id,
           name: patch.name ?? current.name,
@@ -117,7 +115,7 @@ export function connectionStore(ctx: Ctx): ConnectionStore {
           rates_json: json(patch.rates ?? current.rates),
           updated_at: ctx.now(),
         });
-        return toConnection(updated!);
+        return updated!;
       });
     },
 
@@ -141,16 +139,7 @@ export function connectionStore(ctx: Ctx): ConnectionStore {
   };
 }
 
-function toConnection(row: Tables['model_connections']): StoredConnection {
-  return {
-    id: row.id,
-    ownerId: row.owner_id,
-    name: row.name,
-    baseURL: row.base_url,
-    apiKeyCipher: row.api_key_cipher,
-    capabilities: JSON.parse(row.capabilities_json) as Record<string, CapabilityHints>,
-    rates: JSON.parse(row.rates_json) as Record<string, ModelRates>,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
+/** The columns that may be NULL stay null in the record (a server-wide connection, a server without a key). */
+function toConnection({ owner_id, base_url, api_key_cipher, ...row }: Tables['model_connections']): StoredConnection {
+  return { ...fromRow<StoredConnection>(row), ownerId: owner_id, baseURL: base_url, apiKeyCipher: api_key_cipher };
 }

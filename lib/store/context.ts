@@ -1,4 +1,4 @@
-// What every aggregate of the store gets (store.ts makes it): the database and its dialect, the clock, transactions.
+// What every aggregate of the store gets (index.ts makes it): the database and its dialect, the clock, transactions.
 import type { Db, Dialect } from './dialect';
 import type { SharedRunBus } from './run-bus';
 import type { ConversationSettings } from './types';

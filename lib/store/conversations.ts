@@ -1,19 +1,19 @@
-// Conversations and their turns (a user message each), for their owner only: every query that finds or lists takes
-// the owner's scope and filters by it, so another owner's id reads as unknown. A conversation keeps a lower-cased
-// search text (title, user messages, finished answers) that a search matches by substring, every word.
+// Conversations and their turns (a user message each), for their owner only (types.ts). A conversation keeps a
+// lower-cased search text (title, user messages, finished answers) that a search matches by substring, every word.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { contentText } from '../llm/schema';
 import { likeEscaped, type Db } from './dialect';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
-import { cols, query } from './query';
+import { cols, fromRow, insert, query } from './query';
 import { DEFAULT_TITLE, mergeSettings, settingsFromJson } from './settings';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
 import type { ChatStore, Conversation, ConversationSummary, StoredTurn } from './types';
 
-const COLUMNS = ['id', 'title', 'created_at', 'updated_at', 'settings_json'] as const;
+const SUMMARY = ['id', 'title', 'created_at', 'updated_at'] as const;
+const COLUMNS = [...SUMMARY, 'settings_json'] as const;
 export const TURN_COLUMNS = ['t.id', 't.conversation_id', 't.seq', 't.content_json', 't.created_at'] as const;
 
 type ConversationRow = Pick<Tables['conversations'], (typeof COLUMNS)[number]>;
@@ -24,7 +24,7 @@ function byId(lock: boolean) {
       .selectFrom('conversations')
       .select(COLUMNS)
       .where('id', '=', p('id'))
-      .where(sql<boolean>`(CAST(${p('owner')} AS text) IS NULL OR owner_id = ${p('owner')})`)
+      .where('owner_id', '=', p('owner'))
       .$if(lock && d.rowLocks, (q) => q.forUpdate()),
   );
 }
@@ -34,13 +34,8 @@ function update(columns: ('title' | 'settings_json' | 'updated_at')[]) {
 }
 
 const Q = {
-  insert: query((d, p) =>
-    d.db
-      .insertInto('conversations')
-      .values(cols(p, ['id', 'owner_id', 'title', 'created_at', 'updated_at', 'settings_json', 'search_text']))
-      .returning(COLUMNS),
-  ),
-  /** The owner's conversation (`owner` null: any owner's, for closing a run already found). */
+  insert: insert<ConversationRow>('conversations', { returning: COLUMNS }),
+  /** The owner's conversation. */
   one: byId(false),
   /** The same, locked for the transaction where the database locks rows. */
   locked: byId(true),
@@ -66,25 +61,29 @@ const Q = {
                               WHERE t.conversation_id = ${p('id')} AND r.answer_text IS NOT NULL), '')`,
       }),
   ),
-  addTurn: query((d, p) =>
-    d.db
-      .insertInto('turns')
-      .values({
-        ...cols(p, ['id', 'conversation_id', 'content_json', 'search_text', 'created_at']),
-        seq: d.db
-          .selectFrom('turns')
-          .select(sql<number>`coalesce(max(seq), -1) + 1`.as('next'))
-          .where('conversation_id', '=', p('conversation_id')),
-      })
-      .returning(['id', 'conversation_id', 'seq', 'content_json', 'created_at']),
+  addTurn: query(
+    (d, p) =>
+      d.db
+        .insertInto('turns')
+        .values({
+          ...cols(p, ['id', 'conversation_id', 'content_json', 'search_text', 'created_at']),
+          seq: d.db
+            .selectFrom('turns')
+            .select(sql<number>`coalesce(max(seq), -1) + 1`.as('next'))
+            .where('conversation_id', '=', p('conversation_id')),
+        })
+        .returning(['id', 'conversation_id', 'seq', 'content_json', 'created_at']),
+    fromRow<StoredTurn>,
   ),
-  turn: query((d, p) =>
-    d.db
-      .selectFrom('turns as t')
-      .innerJoin('conversations as c', 'c.id', 't.conversation_id')
-      .select(TURN_COLUMNS)
-      .where('t.id', '=', p('id'))
-      .where('c.owner_id', '=', p('owner')),
+  turn: query(
+    (d, p) =>
+      d.db
+        .selectFrom('turns as t')
+        .innerJoin('conversations as c', 'c.id', 't.conversation_id')
+        .select(TURN_COLUMNS)
+        .where('t.id', '=', p('id'))
+        .where('c.owner_id', '=', p('owner')),
+    fromRow<StoredTurn>,
   ),
   dropTurns: query((d, p) =>
     d.db.deleteFrom('turns').where('conversation_id', '=', p('conversation')).where('seq', '>=', p('seq')),
@@ -93,9 +92,9 @@ const Q = {
 
 export function conversationStore(ctx: Ctx) {
   const { db } = ctx;
-  const toConversation = (row: ConversationRow): Conversation => ({
-    ...toSummary(row),
-    settings: settingsFromJson(row.settings_json, ctx.defaults),
+  const toConversation = ({ settings_json, ...row }: ConversationRow): Conversation => ({
+    ...fromRow<ConversationSummary>(row),
+    settings: settingsFromJson(settings_json, ctx.defaults),
   });
 
   return {
@@ -112,7 +111,7 @@ export function conversationStore(ctx: Ctx) {
         settings_json: JSON.stringify(settings),
         search_text: title.toLowerCase(),
       });
-      return { ...toSummary(row!), settings };
+      return toConversation(row!);
     },
 
     async getConversation(owner, id) {
@@ -124,7 +123,7 @@ export function conversationStore(ctx: Ctx) {
       const words = (search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
       const rows = await db
         .selectFrom('conversations')
-        .select(COLUMNS)
+        .select(SUMMARY)
         .where('owner_id', '=', owner.ownerId)
         .$call((q) =>
           words.reduce((q, w) => q.where(sql<boolean>`search_text LIKE ${`%${likeEscaped(w)}%`} ESCAPE '\\'`), q),
@@ -132,7 +131,7 @@ export function conversationStore(ctx: Ctx) {
         .orderBy('updated_at', 'desc')
         .orderBy(sql.ref(ctx.d.ord), 'desc')
         .execute();
-      return rows.map(toSummary);
+      return rows.map((row) => fromRow<ConversationSummary>(row));
     },
 
     async renameConversation(owner, id, title) {
@@ -171,14 +170,11 @@ export function conversationStore(ctx: Ctx) {
         });
         await touch(ctx, db, conversationId, at);
         await rebuildSearch(ctx, db, conversationId, conversation.title);
-        return toTurn(row!);
+        return row!;
       });
     },
 
-    async getTurn(owner, turnId) {
-      const row = await Q.turn.first(ctx, db, { id: turnId, owner: owner.ownerId });
-      return row && toTurn(row);
-    },
+    getTurn: (owner, turnId) => ownedTurn(ctx, db, owner, turnId),
 
     async deleteTurnsFrom(owner, conversationId, seq) {
       await ctx.write(async (db) => {
@@ -191,10 +187,9 @@ export function conversationStore(ctx: Ctx) {
 }
 
 /** The owner's conversation, locked for `db`'s write transaction where the database locks rows (PostgreSQL: the
- *  writers of one conversation, its turn numbers and search text, wait for each other across instances). `owner`
- *  null only for closing a run already found. */
-export async function conversationOf(ctx: Ctx, db: Db, owner: OwnerScope | null, id: string, lock = true) {
-  const row = await (lock ? Q.locked : Q.one).first(ctx, db, { id, owner: owner?.ownerId ?? null });
+ *  writers of one conversation, its turn numbers and search text, wait for each other across instances). */
+export async function conversationOf(ctx: Ctx, db: Db, owner: OwnerScope, id: string, lock = true) {
+  const row = await (lock ? Q.locked : Q.one).first(ctx, db, { id, owner: owner.ownerId });
   if (!row) throw new NotFoundError(`Unknown conversation id "${id}".`);
   return row;
 }
@@ -205,21 +200,11 @@ export async function rebuildSearch(ctx: Ctx, db: Db, id: string, title: string)
   await Q.search.run(ctx, db, { id, title: title.toLowerCase() });
 }
 
+/** The owner's turn (in `db`'s transaction). */
+export const ownedTurn = (ctx: Ctx, db: Db, owner: OwnerScope, id: string) =>
+  Q.turn.first(ctx, db, { id, owner: owner.ownerId });
+
 /** The conversation moves to the top of its owner's list. */
 export async function touch(ctx: Ctx, db: Db, id: string, at: number): Promise<void> {
   await Q.touch.run(ctx, db, { id, updated_at: at });
-}
-
-function toSummary(row: ConversationRow): ConversationSummary {
-  return { id: row.id, title: row.title, createdAt: row.created_at, updatedAt: row.updated_at };
-}
-
-export function toTurn(row: Omit<Tables['turns'], 'search_text'>): StoredTurn {
-  return {
-    id: row.id,
-    conversationId: row.conversation_id,
-    seq: row.seq,
-    content: JSON.parse(row.content_json) as StoredTurn['content'],
-    createdAt: row.created_at,
-  };
 }

@@ -36,7 +36,7 @@ export interface Dialect {
   /** The aggregate that joins strings: group_concat, string_agg. */
   readonly stringAgg: string;
   /** The JSON object in `json` (text) with `patch` (text) merged over it, as text. */
-  jsonMerge(json: RawBuilder<string>, patch: RawBuilder<string>): RawBuilder<string>;
+  jsonMerge<T extends string>(json: RawBuilder<T>, patch: RawBuilder<T>): RawBuilder<T>;
 
   /** Runs compiled SQL on `db` (the store's database or a transaction on it) as a statement prepared once per
    *  text: how the store's queries (query.ts) run. */
@@ -53,8 +53,15 @@ export interface Dialect {
   /** The Runs page's queries (run-index.ts) and their full-text search. */
   readonly runs: RunsSql;
 
-  /** How instances sharing the database tell each other about runs (PostgreSQL); absent on SQLite. */
-  readonly bus?: BusTransport;
+  /** How instances sharing the database tell each other about runs (PostgreSQL's LISTEN/NOTIFY; run-bus.ts): listens
+   *  on the channels over a connection of its own (`name` tells it apart among the server's); after a drop, connects
+   *  again and calls `resumed`. Resolves once listening; rejects when the first connection fails. Absent on SQLite. */
+  readonly listen?: (
+    name: string,
+    channels: string[],
+    notified: (channel: string, payload: string) => void,
+    resumed: () => void,
+  ) => Promise<Listener>;
 
   close(): Promise<void>;
 }
@@ -63,8 +70,8 @@ export interface Dialect {
  *  and run as statements prepared once per text, because a page of the list costs well under a millisecond and a
  *  query builder's work per call would show (bench/runs-page.ts). */
 export interface RunsSql {
-  /** Rows of one query. */
-  query<Row>(text: string, params: Params): Promise<Row[]>;
+  /** The text of the i-th (from 1) positional parameter: `?`, `$i`. */
+  placeholder(i: number): string;
   /** The column of run_text that holds the summary's id. */
   readonly textId: 'rowid' | 'summary_id';
   /** The condition on run_text that every word is in its body, as a substring, case aside; its parameters are
@@ -78,23 +85,6 @@ export interface RunsSql {
   utcDay(ms: string): string;
   /** The text of a key of the JSON object in a text column. */
   jsonText(column: string, key: string): string;
-}
-
-/** What the run bus (run-bus.ts) needs of the database: notifications, and its clock for leases. */
-export interface BusTransport {
-  /** Listens on the channels over a connection of its own (`name` tells it apart among the server's); after a drop,
-   *  connects again and calls `resumed`. Resolves once listening; rejects when the first connection fails. */
-  listen(
-    name: string,
-    channels: string[],
-    notified: (channel: string, payload: string) => void,
-    resumed: () => void,
-  ): Promise<Listener>;
-  /** Sends a notification when `db`'s transaction commits (at once outside one). */
-  notify(db: Db, channel: string, payload: string): Promise<void>;
-  /** The database's clock, so the instances' clocks never have to agree; `ms` later. */
-  until(ms: number): RawBuilder<Date>;
-  readonly now: RawBuilder<Date>;
 }
 
 export interface Listener {

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Dialect } from './dialect';
-import { cols, query, record } from './query';
+import { fromRow, insert, query } from './query';
 import { NotFoundError } from './errors';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
@@ -37,37 +37,38 @@ const mine = (d: Dialect, p: (name: string) => never) =>
 
 const Q = {
   conversation: query((d, p) => owned(d, p('owner')).where('id', '=', p('id'))),
-  insert: query((d, p) =>
-    d.db
-      .insertInto('documents')
-      .values({ ...cols(p, ['id', 'conversation_id', 'hash', 'name', 'size', 'created_at']), state: 'parsing' })
-      .returning(COLUMNS),
+  insert: insert('documents', { returning: COLUMNS, map: toDocument }),
+  one: query((d, p) => d.db.selectFrom('documents').select(COLUMNS).where(mine(d, p)), toDocument),
+  ofConversation: query(
+    (d, p) =>
+      d.db
+        .selectFrom('documents')
+        .select(COLUMNS)
+        .where('conversation_id', '=', p('conversation'))
+        .where('conversation_id', 'in', owned(d, p('owner')))
+        .orderBy('created_at')
+        .orderBy(sql.ref(d.ord)),
+    toDocument,
   ),
-  one: query((d, p) => d.db.selectFrom('documents').select(COLUMNS).where(mine(d, p))),
-  ofConversation: query((d, p) =>
-    d.db
-      .selectFrom('documents')
-      .select(COLUMNS)
-      .where('conversation_id', '=', p('conversation'))
-      .where('conversation_id', 'in', owned(d, p('owner')))
-      .orderBy('created_at')
-      .orderBy(sql.ref(d.ord)),
+  ready: query(
+    (d, p) =>
+      d.db
+        .updateTable('documents')
+        .set({ state: 'ready', kind: p('kind'), pages: p('pages'), title: p('title'), error: null, error_code: null })
+        .where(mine(d, p))
+        .returning(COLUMNS),
+    toDocument,
   ),
-  ready: query((d, p) =>
-    d.db
-      .updateTable('documents')
-      .set({ state: 'ready', kind: p('kind'), pages: p('pages'), title: p('title'), error: null, error_code: null })
-      .where(mine(d, p))
-      .returning(COLUMNS),
+  failed: query(
+    (d, p) =>
+      d.db
+        .updateTable('documents')
+        .set({ state: 'error', error: p('error'), error_code: p('code') })
+        .where(mine(d, p))
+        .returning(COLUMNS),
+    toDocument,
   ),
-  failed: query((d, p) =>
-    d.db
-      .updateTable('documents')
-      .set({ state: 'error', error: p('error'), error_code: p('code') })
-      .where(mine(d, p))
-      .returning(COLUMNS),
-  ),
-  remove: query((d, p) => d.db.deleteFrom('documents').where(mine(d, p)).returning(COLUMNS)),
+  remove: query((d, p) => d.db.deleteFrom('documents').where(mine(d, p)).returning(COLUMNS), toDocument),
   // A conversation's upload, or a saved agent's document (agent_documents, kept by agents.ts).
   owned: query((d, p) =>
     d.db
@@ -98,21 +99,14 @@ export function documentStore(ctx: Ctx): DocumentStore {
       return ctx.write(async (db) => {
         if (!(await Q.conversation.first(ctx, db, { id: conversationId, owner: owner.ownerId })))
           throw new NotFoundError(`Unknown conversation id "${conversationId}".`);
-        const values = { id: randomUUID(), conversation_id: conversationId, hash, name, size, created_at: ctx.now() };
-        return toDocument((await Q.insert.first(ctx, db, values))!);
+        const values = { id: randomUUID(), conversation_id: conversationId, hash, name, size, state: 'parsing' };
+        return (await Q.insert.first(ctx, db, { ...values, created_at: ctx.now() }))!;
       });
     },
 
-    async getDocument(owner, id) {
-      const row = await Q.one.first(ctx, db, { id, owner: owner.ownerId });
-      return row && toDocument(row);
-    },
-
-    async listDocuments(owner, conversationId) {
-      return (await Q.ofConversation.all(ctx, db, { conversation: conversationId, owner: owner.ownerId })).map(
-        toDocument,
-      );
-    },
+    getDocument: (owner, id) => Q.one.first(ctx, db, { id, owner: owner.ownerId }),
+    listDocuments: (owner, conversationId) =>
+      Q.ofConversation.all(ctx, db, { conversation: conversationId, owner: owner.ownerId }),
 
     async updateDocument(owner, id, update) {
       const row =
@@ -125,13 +119,10 @@ export function documentStore(ctx: Ctx): DocumentStore {
               code: update.errorCode ?? null,
             });
       if (!row) throw new NotFoundError(`Unknown document id "${id}".`);
-      return toDocument(row);
+      return row;
     },
 
-    async removeDocument(owner, id) {
-      const row = await Q.remove.first(ctx, db, { id, owner: owner.ownerId });
-      return row && toDocument(row);
-    },
+    removeDocument: (owner, id) => Q.remove.first(ctx, db, { id, owner: owner.ownerId }),
 
     ownsUpload: async (owner, hash) => (await holders(Q.owned.all(ctx, db, { hash, owner: owner.ownerId }))) > 0,
     countDocumentsWithHash: (hash) => holders(Q.all.all(ctx, db, { hash })),
@@ -139,9 +130,5 @@ export function documentStore(ctx: Ctx): DocumentStore {
 }
 
 function toDocument(row: Tables['documents']): StoredDocument {
-  const { id, conversation_id: conversationId, hash, name, size, state, created_at: createdAt } = row;
-  return record<StoredDocument>(
-    { id, conversationId, hash, name, size, ref: documentRef(hash, name), state, createdAt },
-    { kind: row.kind, pages: row.pages, title: row.title, error: row.error, errorCode: row.error_code },
-  );
+  return { ...fromRow<Omit<StoredDocument, 'ref'>>(row), ref: documentRef(row.hash, row.name) };
 }

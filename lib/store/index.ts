@@ -1,12 +1,26 @@
 // The store the app opens: SQLite under DATA_DIR by default, PostgreSQL when DATABASE_URL says so (the composition
-// root, lib/server/context.ts, opens it once per process). One store (store.ts) over either dialect.
+// root, lib/server/context.ts, opens it once per process). One ChatStore over either dialect: the schema brought up
+// to date (migrations.ts), then one object made of the aggregates, each written once (conversations, runs, the Runs
+// page's index, documents, connections, agents, accounts), each given the same context (context.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { openPostgresDialect, type PostgresOptions } from './postgres-dialect';
-import type { RunBus } from './run-bus';
 import { openSqliteDialect } from './sqlite-dialect';
-import { createStore, type StoreOptions } from './store';
 import type { ChatStore, ConversationSettings } from './types';
+import { accountStore } from './accounts';
+import { chunkVectorStore } from './chunk-vectors';
+import { agentStore } from './agents';
+import { connectionStore } from './connections';
+import { conversationStore } from './conversations';
+import type { Ctx } from './context';
+import type { Dialect } from './dialect';
+import { documentStore } from './documents';
+import { MIGRATIONS } from './migrations';
+import { LOCAL_OWNER_ID } from './owner';
+import { type BusOptions, type RunBus, SharedRunBus } from './run-bus';
+import { runSearch } from './run-index';
+import { indexUnindexed, runStore } from './runs';
+import { defaultSettings } from './settings';
 
 export const DB_FILE_NAME = 'agent-studio.db';
 
@@ -44,4 +58,67 @@ export async function openStore(dataDir: string, opts: OpenStoreOptions = {}): P
   }
   await store.markInterruptedRuns();
   return store;
+}
+
+export interface StoreOptions extends BusOptions {
+  /** The settings of a conversation made without any (and of fields added since a row was written). */
+  defaults?: ConversationSettings;
+}
+
+/** The store on `d`, its schema brought up to date; runs that ended before the Runs index existed (or whose summary a
+ *  migration dropped) are indexed now, under the migrations' lock (instances starting at once index each once). */
+async function createStore(d: Dialect, opts: StoreOptions = {}): Promise<ChatStore> {
+  try {
+    await d.migrate(
+      MIGRATIONS.map((step) => step(d.ddl)),
+      (db) => indexUnindexed({ d }, db),
+    );
+    const bus = d.listen && (await SharedRunBus.start(d.db, d.listen, opts));
+    let lastNow = 0;
+    const ctx: Ctx = {
+      d,
+      db: d.db,
+      defaults: opts.defaults ?? defaultSettings(),
+      bus,
+      now() {
+        const t = Date.now();
+        lastNow = t > lastNow ? t : lastNow + 1;
+        return lastNow;
+      },
+      write: (fn) => d.db.transaction().execute(fn),
+      read: (fn) => d.db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn),
+    };
+    const store: ChatStore = {
+      ...conversationStore(ctx),
+      ...runStore(ctx),
+      ...documentStore(ctx),
+      ...connectionStore(ctx),
+      ...agentStore(ctx),
+      ...accountStore(ctx),
+      ...chunkVectorStore(ctx),
+      ...runSearch(d),
+      /** The local owner's conversations, agents (with the uploads they hold) and their runs' index rows (which carry
+       *  a copy of the owner). */
+      async adoptLocalData(owner) {
+        if (owner.ownerId === LOCAL_OWNER_ID) return 0;
+        return ctx.write(async (db) => {
+          const adopt = (table: 'agent_documents' | 'agents' | 'run_summaries' | 'conversations') =>
+            db.updateTable(table).set({ owner_id: owner.ownerId }).where('owner_id', '=', LOCAL_OWNER_ID);
+          for (const table of ['agent_documents', 'agents', 'run_summaries'] as const) await adopt(table).execute();
+          return Number((await adopt('conversations').executeTakeFirst()).numUpdatedRows);
+        });
+      },
+      authDatabase: d.auth,
+      ...(bus ? { runBus: bus } : {}),
+      async close() {
+        await bus?.close();
+        await d.close();
+      },
+    };
+    if (bus && opts.maintenance !== false) bus.maintain(() => store.markInterruptedRuns());
+    return store;
+  } catch (e) {
+    await d.close().catch(() => undefined);
+    throw e;
+  }
 }

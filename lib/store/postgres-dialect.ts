@@ -15,7 +15,7 @@ import {
   type PrimitiveValueListNode,
   type ValueNode,
 } from 'kysely';
-import { likeEscaped, type BusTransport, type Db, type Dialect, type Params, type RunsSql } from './dialect';
+import { likeEscaped, type Db, type Dialect, type RunsSql } from './dialect';
 import { newerSchemaError } from './migrations';
 import { EVENTS_CHANNEL } from './run-bus';
 import type { Tables } from './tables';
@@ -94,27 +94,8 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
     if (!name) names.set(text, (name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
     return name;
   };
-  /** A query's text with @name parameters, as PostgreSQL's $n and the names in their order. */
-  const numbered = new Map<string, { text: string; names: string[]; name: string }>();
   const runs: RunsSql = {
-    async query<Row>(text: string, params: Params) {
-      let q = numbered.get(text);
-      if (!q) {
-        const names: string[] = [];
-        const positional = text.replace(/@([A-Za-z]\w*)/g, (_, n: string) => {
-          if (!names.includes(n)) names.push(n);
-          return `$${names.indexOf(n) + 1}`;
-        });
-        q = {
-          text: positional,
-          names,
-          name: statementName(positional),
-        };
-        numbered.set(text, q);
-      }
-      const values = q.names.map((n) => noNul(params[n]));
-      return (await pool.query({ name: q.name, text: q.text, values })).rows as Row[];
-    },
+    placeholder: (i) => `$${i}`,
     textId: 'summary_id',
     // ILIKE over the indexed text, which the pg_trgm GIN index serves (words under three characters have no trigram
     // and are checked row by row, as on SQLite).
@@ -132,47 +113,40 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
     jsonText: (column, key) => `(${column}::jsonb ->> '${key}')`,
   };
 
-  const bus: BusTransport = {
-    async listen(name, channels, notified, resumed) {
-      let closed = false;
-      let client: pg.Client | undefined;
-      const connect = async (attempt: number): Promise<void> => {
-        const c = new pg.Client({ connectionString: url, application_name: `agent-studio listener ${name}` });
-        c.on('notification', (msg) => notified(msg.channel, msg.payload ?? ''));
-        c.on('error', () => undefined); // 'end' follows; reconnecting is done there
-        try {
-          await c.connect();
-          for (const channel of channels) await c.query(`LISTEN "${channel}"`);
-        } catch (e) {
-          await c.end().catch(() => undefined);
-          if (closed) return;
-          if (attempt === 0) throw e; // the first connection: the store fails to open
-          await new Promise((r) => setTimeout(r, Math.min(RECONNECT_MAX_MS, 100 * 2 ** attempt)));
-          return connect(attempt + 1);
-        }
-        client = c;
-        c.once('end', () => {
-          if (closed) return;
-          console.error('[store] the PostgreSQL listener connection dropped; reconnecting');
-          listener.ready = connect(1);
-        });
-        if (attempt > 0) resumed();
-      };
-      const listener = {
-        ready: connect(0),
-        async stop() {
-          closed = true;
-          await client?.end().catch(() => undefined);
-        },
-      };
-      await listener.ready;
-      return listener;
-    },
-    async notify(on, channel, payload) {
-      await sql`SELECT pg_notify(${channel}, ${payload})`.execute(on);
-    },
-    until: (ms) => sql<Date>`now() + ${ms}::integer * interval '1 millisecond'`,
-    now: sql<Date>`now()`,
+  const listen: Dialect['listen'] = async (name, channels, notified, resumed) => {
+    let closed = false;
+    let client: pg.Client | undefined;
+    const connect = async (attempt: number): Promise<void> => {
+      const c = new pg.Client({ connectionString: url, application_name: `agent-studio listener ${name}` });
+      c.on('notification', (msg) => notified(msg.channel, msg.payload ?? ''));
+      c.on('error', () => undefined); // 'end' follows; reconnecting is done there
+      try {
+        await c.connect();
+        for (const channel of channels) await c.query(`LISTEN "${channel}"`);
+      } catch (e) {
+        await c.end().catch(() => undefined);
+        if (closed) return;
+        if (attempt === 0) throw e; // the first connection: the store fails to open
+        await new Promise((r) => setTimeout(r, Math.min(RECONNECT_MAX_MS, 100 * 2 ** attempt)));
+        return connect(attempt + 1);
+      }
+      client = c;
+      c.once('end', () => {
+        if (closed) return;
+        console.error('[store] the PostgreSQL listener connection dropped; reconnecting');
+        listener.ready = connect(1);
+      });
+      if (attempt > 0) resumed();
+    };
+    const listener = {
+      ready: connect(0),
+      async stop() {
+        closed = true;
+        await client?.end().catch(() => undefined);
+      },
+    };
+    await listener.ready;
+    return listener;
   };
 
   return {
@@ -195,7 +169,7 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
     ord: 'ord',
     rowLocks: true,
     stringAgg: 'string_agg',
-    jsonMerge: (json, patch) => sql<string>`(${json}::jsonb || ${patch}::jsonb)::text`,
+    jsonMerge: (json, patch) => sql<never>`(${json}::jsonb || ${patch}::jsonb)::text`,
     // Outside a transaction, a named statement (parsed and planned once per connection of the pool); inside one, on
     // the transaction's connection.
     async run<Row>(on: Db, text: string, parameters: readonly unknown[]) {
@@ -238,7 +212,7 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
       return rows[0]?.added ?? 0;
     },
     runs,
-    bus,
+    listen,
     // Kysely ends a pool it has used; the pool is ended here too, used or not (the hot paths go to it directly).
     close: async () => {
       await db.destroy();

@@ -4,6 +4,7 @@
 // dozens of them before its first model call.
 import type { Compilable } from 'kysely';
 import type { Db, Dialect } from './dialect';
+import type { Json, Tables } from './tables';
 
 const PARAM = Symbol('param');
 /** A value of the call, by name (`p('id')`). */
@@ -23,7 +24,11 @@ export function cols<const K extends string>(p: (name: string) => never, columns
   return Object.fromEntries(columns.map((c) => [c, p(c)])) as Record<K, never>;
 }
 
-export function query<O>(build: (d: Dialect, p: (name: string) => never) => Compilable<O>): Query<O> {
+/** `map`: what each row it reads is made into (fromRow, most often). */
+export function query<Row, O = Row>(
+  build: (d: Dialect, p: (name: string) => never) => Compilable<Row>,
+  map?: (row: Row) => O,
+): Query<O> {
   const compiled = new WeakMap<Dialect, { sql: string; parameters: readonly unknown[] }>();
   const exec = ({ d }: { d: Dialect }, db: Db, values: Values = {}) => {
     let c = compiled.get(d);
@@ -34,18 +39,82 @@ export function query<O>(build: (d: Dialect, p: (name: string) => never) => Comp
       if (value === undefined) throw new Error(`The store's query needs a value for "${String(v[PARAM])}".`);
       return value;
     });
-    return d.run<O>(db, c.sql, parameters);
+    return d.run<Row>(db, c.sql, parameters);
+  };
+  const rows = async (on: { d: Dialect }, db: Db, values?: Values) => {
+    const { rows } = await exec(on, db, values);
+    return (map ? rows.map(map) : rows) as O[];
   };
   return {
-    all: async (on, db, values) => (await exec(on, db, values)).rows,
-    first: async (on, db, values) => (await exec(on, db, values)).rows[0],
+    all: rows,
+    first: async (on, db, values) => (await rows(on, db, values))[0],
     run: async (on, db, values) => (await exec(on, db, values)).changes,
   };
 }
 
-/** A record from a row: `required` whole, and each of `optional` that is not null (a NULL column is an absent field). */
-export function record<T>(required: Partial<T>, optional: { [K in keyof T]?: T[K] | null }): T {
-  const out = { ...required } as Record<string, unknown>;
-  for (const [key, value] of Object.entries(optional)) if (value !== null && value !== undefined) out[key] = value;
+/** An INSERT of the call's values into `table` (their keys are its columns), compiled once per set of columns;
+ *  `returning`: the columns it answers with, made into `map`'s records; `upsert`: the key whose row, when there is
+ *  one already, takes the other values instead. */
+export function insert<O = never>(
+  table: keyof Tables,
+  {
+    returning,
+    map,
+    upsert,
+  }: { returning?: readonly string[]; map?: (row: never) => O; upsert?: readonly string[] } = {},
+) {
+  const shapes = new Map<string, Query<O>>();
+  const shape = (values: Values = {}) => {
+    const columns = Object.keys(values);
+    let q = shapes.get(columns.join());
+    if (!q) {
+      q = query((d, p) => {
+        const into = d.db
+          .insertInto(table)
+          .values(cols(p, columns) as never)
+          .$if(!!upsert, (q) =>
+            q.onConflict((oc) =>
+              oc.columns(upsert as never).doUpdateSet((eb) => {
+                const set = columns.filter((c) => !upsert!.includes(c));
+                return Object.fromEntries(set.map((c) => [c, eb.ref(`excluded.${c}` as never)])) as never;
+              }),
+            ),
+          );
+        return returning ? into.returning(returning as never) : into;
+      }, map) as Query<O>;
+      shapes.set(columns.join(), q);
+    }
+    return q;
+  };
+  return {
+    all: (on, db, values) => shape(values).all(on, db, values),
+    first: (on, db, values) => shape(values).first(on, db, values),
+    run: (on, db, values) => shape(values).run(on, db, values),
+  } satisfies Query<O>;
+}
+
+export const toJson = <T>(value: T) => JSON.stringify(value) as Json<T>;
+
+/** A row as its record (see Entity): one mapping for every table instead of one per table. */
+export function fromRow<T>(row: object): T {
+  const out: Record<string, unknown> = {};
+  for (const column in row) {
+    const value = (row as Record<string, unknown>)[column];
+    if (value === null) continue;
+    const [field, json] = FIELDS.get(column) ?? fieldOf(column);
+    out[field] = json ? JSON.parse(value as string) : value;
+  }
   return out as T;
+}
+
+/** Each column's field, worked out once (the Runs page maps hundreds of columns a page). */
+const FIELDS = new Map<string, [field: string, json: boolean]>();
+function fieldOf(column: string): [string, boolean] {
+  const json = column.endsWith('_json');
+  const field: [string, boolean] = [
+    (json ? column.slice(0, -5) : column).replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()),
+    json,
+  ];
+  FIELDS.set(column, field);
+  return field;
 }

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
-import type { BusTransport, Db, Listener } from './dialect';
+import type { Db, Dialect, Listener } from './dialect';
 
 export type RunControl = { kind: 'stop' } | { kind: 'decide'; functionId: string; decision: ToolDecision };
 
@@ -20,44 +20,8 @@ export type RunControl = { kind: 'stop' } | { kind: 'decide'; functionId: string
  *  a decision ('decided', 'not-waiting' when the run waits on no such tool call, 'not-running'). */
 export type ControlAnswer = 'stopped' | 'decided' | 'not-waiting' | 'not-running';
 
-export interface RunTail {
-  /** The events after the seq asked for, in order. */
-  events: AgentEvent[];
-  /** The seq of the last of them (the one asked for when there is none). */
-  lastSeq: number;
-  /** Still running (its lease is held): more events may come. */
-  running: boolean;
-}
-
-export interface LeaseTimes {
-  /** A lease runs this long past its holder's last heartbeat (RUN_LEASE_MS). */
-  leaseMs: number;
-  /** How often an instance renews its leases and looks for runs whose lease ran out. */
-  heartbeatMs: number;
-}
-
-export interface RunBus {
-  /** This instance (one per open store). */
-  readonly instanceId: string;
-  readonly lease: LeaseTimes;
-  /** This instance drives the run (started by this store): its lease is renewed until release. */
-  hold(runId: string): void;
-  release(runId: string): void;
-  /** This instance is going away (SIGTERM): the heartbeat stops and every lease it holds ends now, so another
-   *  instance marks whatever is still running interrupted at its next heartbeat. */
-  releaseAll(): Promise<void>;
-  /** The run's events after `afterSeq` (-1: from the first); undefined when the run does not exist. */
-  readTail(runId: string, afterSeq: number): Promise<RunTail | undefined>;
-  /** Calls `onChange` whenever the run's log may have grown or the run may have ended (after a lost connection
-   *  too); resolves once listening, with the function that stops it. */
-  watch(runId: string, onChange: () => void): Promise<() => void>;
-  /** Sends a stop or a decision to the instance that drives the run and resolves with its answer. */
-  control(runId: string, message: RunControl): Promise<ControlAnswer>;
-  /** Who answers the controls sent to this instance (the registry of its runs). */
-  onControl(handler: (runId: string, message: RunControl) => Promise<ControlAnswer>): void;
-  /** The runs of a conversation still running, on any instance. */
-  runningRunsOf(conversationId: string): Promise<string[]>;
-}
+/** What the registry of runs in progress uses of the bus (the rest is the store's). */
+export type RunBus = Omit<SharedRunBus, 'ended' | 'dropStaleControls' | 'maintain' | 'beat' | 'renew' | 'close'>;
 
 export interface BusOptions {
   /** RUN_LEASE_MS: a run's lease lasts this long past its holder's last heartbeat. Default 10 s. */
@@ -77,12 +41,15 @@ export const EVENTS_CHANNEL = 'agent_studio_run_events';
  *  connection that drops and comes back re-reads what it may have missed. */
 const OWN_CHANNEL_PREFIX = 'agent_studio_i_';
 
+// Only instances sharing one PostgreSQL database have a bus, so what it says to the database is PostgreSQL's.
+/** The database's clock, so the instances' clocks never have to agree; `until(ms)`: `ms` later. */
+export const leaseNow = sql<Date>`now()`;
+export const leaseUntil = (ms: number) => sql<Date>`now() + ${ms}::integer * interval '1 millisecond'`;
+/** Sends a notification when `db`'s transaction commits (at once outside one). */
+const notify = (db: Db, channel: string, payload: string) => sql`SELECT pg_notify(${channel}, ${payload})`.execute(db);
+
 export class ControlTimeoutError extends Error {
   override name = 'ControlTimeoutError';
-}
-
-export function leaseTimes(leaseMs = DEFAULT_LEASE_MS): LeaseTimes {
-  return { leaseMs, heartbeatMs: Math.max(50, Math.round(leaseMs / 5)) };
 }
 
 /**
@@ -92,9 +59,12 @@ export function leaseTimes(leaseMs = DEFAULT_LEASE_MS): LeaseTimes {
  * heartbeatMs of its last heartbeat (12 s with the default RUN_LEASE_MS of 10 s) by any instance still running, or
  * by the next one to start.
  */
-export class SharedRunBus implements RunBus {
+export class SharedRunBus {
+  /** This instance (one per open store). */
   readonly instanceId = randomUUID().replaceAll('-', '');
-  readonly lease: LeaseTimes;
+  /** A lease runs `leaseMs` past its holder's last heartbeat (RUN_LEASE_MS); every `heartbeatMs` an instance renews
+   *  its leases and looks for runs whose lease ran out. */
+  readonly lease: { leaseMs: number; heartbeatMs: number };
   private readonly held = new Set<string>();
   private readonly watchers = new Map<string, Set<() => void>>();
   private readonly answers = new Map<number, () => void>();
@@ -103,21 +73,19 @@ export class SharedRunBus implements RunBus {
   private closed = false;
   private timer?: ReturnType<typeof setInterval>;
   private failing = false;
-  private readonly controlTimeoutMs: number;
 
   private constructor(
     private readonly db: Db,
-    private readonly transport: BusTransport,
-    opts: BusOptions,
+    private readonly opts: BusOptions,
   ) {
-    this.lease = leaseTimes(opts.leaseMs);
-    this.controlTimeoutMs = opts.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS;
+    const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+    this.lease = { leaseMs, heartbeatMs: Math.max(50, Math.round(leaseMs / 5)) };
   }
 
   /** The bus of a new instance, listening once this resolves. */
-  static async start(db: Db, transport: BusTransport, opts: BusOptions): Promise<SharedRunBus> {
-    const bus = new SharedRunBus(db, transport, opts);
-    bus.listener = await transport.listen(
+  static async start(db: Db, listen: NonNullable<Dialect['listen']>, opts: BusOptions): Promise<SharedRunBus> {
+    const bus = new SharedRunBus(db, opts);
+    bus.listener = await listen(
       bus.instanceId,
       [EVENTS_CHANNEL, bus.ownChannel],
       (channel, payload) => bus.notified(channel, payload),
@@ -133,8 +101,8 @@ export class SharedRunBus implements RunBus {
   // --- What the store asks of it ---
 
   /** Tells followers on other instances that the run ended (at `db`'s commit). */
-  ended(db: Db, runId: string): Promise<void> {
-    return this.transport.notify(db, EVENTS_CHANNEL, `${runId} end`);
+  async ended(db: Db, runId: string): Promise<void> {
+    await notify(db, EVENTS_CHANNEL, `${runId} end`);
   }
 
   /** Controls nobody will read any more: their run is over. */
@@ -142,7 +110,7 @@ export class SharedRunBus implements RunBus {
     await this.db
       .deleteFrom('run_controls')
       .where('run_id', 'in', (eb) => eb.selectFrom('runs').select('runs.id').where('runs.status', '<>', 'running'))
-      .where('created_at', '<', sql<Date>`${this.transport.now} - interval '1 minute'`)
+      .where('created_at', '<', sql<Date>`now() - interval '1 minute'`)
       .execute();
   }
 
@@ -172,13 +140,14 @@ export class SharedRunBus implements RunBus {
     if (!this.held.size) return;
     await this.db
       .updateTable('runs')
-      .set({ lease_until: this.transport.until(this.lease.leaseMs) })
+      .set({ lease_until: leaseUntil(this.lease.leaseMs) })
       .where('id', 'in', [...this.held])
       .where('status', '=', 'running')
       .where('lease_holder', '=', this.instanceId)
       .execute();
   }
 
+  /** This instance drives the run (started by this store): its lease is renewed until release. */
   hold(runId: string): void {
     this.held.add(runId);
   }
@@ -189,7 +158,9 @@ export class SharedRunBus implements RunBus {
 
   // --- Following runs ---
 
-  async readTail(runId: string, afterSeq: number): Promise<RunTail | undefined> {
+  /** The run's events after `afterSeq` (-1: from the first), in order, the seq of the last of them (`afterSeq` when
+   *  there is none), and whether it still runs (its lease is held: more may come); undefined when it does not exist. */
+  async readTail(runId: string, afterSeq: number) {
     // The run's status and its events after the seq, read in one statement: once it reads as ended, every event is
     // there.
     const rows = await this.db
@@ -210,6 +181,8 @@ export class SharedRunBus implements RunBus {
     return { events, lastSeq, running: rows[0]!.status === 'running' };
   }
 
+  /** Calls `onChange` whenever the run's log may have grown or the run may have ended (after a lost connection
+   *  too); resolves once listening, with the function that stops it. */
   async watch(runId: string, onChange: () => void): Promise<() => void> {
     let set = this.watchers.get(runId);
     if (!set) this.watchers.set(runId, (set = new Set()));
@@ -221,6 +194,7 @@ export class SharedRunBus implements RunBus {
     };
   }
 
+  /** The runs of a conversation still running, on any instance. */
   async runningRunsOf(conversationId: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom('runs as r')
@@ -234,10 +208,12 @@ export class SharedRunBus implements RunBus {
 
   // --- Controls ---
 
+  /** Who answers the controls sent to this instance (the registry of its runs). */
   onControl(handler: (runId: string, message: RunControl) => Promise<ControlAnswer>): void {
     this.handler = handler;
   }
 
+  /** Sends a stop or a decision to the instance that drives the run and resolves with its answer. */
   async control(runId: string, message: RunControl): Promise<ControlAnswer> {
     const lease = await this.db
       .selectFrom('runs')
@@ -255,7 +231,7 @@ export class SharedRunBus implements RunBus {
         .values({ run_id: runId, holder, sender: this.instanceId, message_json: JSON.stringify(message) })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await this.transport.notify(tx, OWN_CHANNEL_PREFIX + holder, `control ${row.id}`);
+      await notify(tx, OWN_CHANNEL_PREFIX + holder, `control ${row.id}`);
       return row.id;
     });
     let wake!: () => void;
@@ -263,7 +239,9 @@ export class SharedRunBus implements RunBus {
     this.answers.set(id, wake);
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.controlTimeoutMs)));
+      const timedOut = new Promise<void>(
+        (resolve) => (timer = setTimeout(resolve, this.opts.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS)),
+      );
       // The answer may have come before we listened for it: look once, then wait for the NOTIFY (or the time-out).
       let answer = await this.answerOf(id);
       if (!answer) {
@@ -304,7 +282,7 @@ export class SharedRunBus implements RunBus {
           .where('id', '=', id)
           .returning('sender')
           .executeTakeFirst();
-        if (sent) await this.transport.notify(tx, OWN_CHANNEL_PREFIX + sent.sender, `answer ${id}`);
+        if (sent) await notify(tx, OWN_CHANNEL_PREFIX + sent.sender, `answer ${id}`);
       });
     } catch (e) {
       if (!this.closed) console.error(`[store] a run control failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -337,13 +315,13 @@ export class SharedRunBus implements RunBus {
     for (const row of rows) void this.answerControl(row.id);
   }
 
+  /** This instance is going away (SIGTERM): the heartbeat stops and every lease it holds ends now, so another
+   *  instance marks whatever is still running interrupted at its next heartbeat. */
   async releaseAll(): Promise<void> {
     clearInterval(this.timer);
-    // Runs still held are cut off with this instance: their leases end now, so another instance marks them
-    // interrupted at its next heartbeat instead of after a whole lease.
     await this.db
       .updateTable('runs')
-      .set({ lease_until: this.transport.now })
+      .set({ lease_until: leaseNow })
       .where('lease_holder', '=', this.instanceId)
       .where('status', '=', 'running')
       .execute()

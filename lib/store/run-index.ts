@@ -1,12 +1,14 @@
 // The Runs page's index (tables: migrations.ts step 7). A run is indexed once, when it ends (runs.ts, in the
-// transaction that closes it): from its log (run-summary.ts), a summary row, a row per tool call and per model call,
-// and the text a search looks in, under the dialect's full-text index. Appending events is untouched, so streaming
+// transaction that closes it): from its log, read once, a summary row, a row per tool call and per model call, and
+// the text a search looks in, under the dialect's full-text index. Appending events is untouched, so streaming
 // costs what it did. The queries read the index only, never event logs; they run as prepared statements through the
 // dialect (dialect.ts RunsSql: a page costs well under a millisecond on SQLite, where a query builder's work per call
 // would show), with named parameters (@name).
 import { sql } from 'kysely';
-import type { AgentKind } from '../protocol/enums';
-import type { AgentEvent } from '../protocol/events';
+import { runCost } from '../llm/cost';
+import { contentText } from '../llm/schema';
+import { AGENT_KINDS, type AgentKind } from '../protocol/enums';
+import type { AgentEvent, Usage } from '../protocol/events';
 import type { Db, Dialect, Params } from './dialect';
 import type { OwnerScope } from './owner';
 import {
@@ -16,14 +18,12 @@ import {
   type RunFacets,
   type RunFigures,
   type RunListRow,
-  type RunOutcome,
   type RunPage,
   type RunQuery,
   type RunSearchStore,
   type ToolFigure,
 } from './run-query';
-import { cols, query } from './query';
-import { searchWords, summariseRun, type RunToIndex } from './run-summary';
+import { fromRow, insert, query } from './query';
 import type { Tables } from './tables';
 
 const DAY_MS = 86_400_000;
@@ -33,28 +33,25 @@ export const COUNT_CAP = 1000;
 export const FIGURES_CAP = 5000;
 /** A set of run ids (a tool or a words filter) of more runs than this is checked run by run (see filters()). */
 export const SET_DRIVEN_MAX = 2000;
+/** How much of each piece goes into the full-text index (characters): a search finds words within these. */
+const INDEXED_CHARS = { message: 4000, answer: 20000, toolArguments: 2000, toolResult: 4000 } as const;
+
+/** The run's row as the index reads it (runFacts). */
+export interface RunToIndex {
+  started_at: number;
+  ended_at: number | null;
+  outcome: string;
+  conversation_id: string;
+  owner_id: string;
+  /** The user message's search text. */
+  message: string;
+}
 
 type SummaryRow = Omit<Tables['run_summaries'], 'id' | 'owner_id'> & {
-  title: string;
+  conversation_title: string;
   saved_agent_id: string | null;
   saved_agent_name: string | null;
 };
-const SUMMARY_COLUMNS = [
-  'run_id',
-  'conversation_id',
-  'owner_id',
-  'started_at',
-  'outcome',
-  'agent',
-  'model',
-  'llm_calls',
-  'tool_calls',
-  'failed_tool_calls',
-  'prompt_tokens',
-  'completion_tokens',
-  'duration_ms',
-  'cost',
-] as const;
 
 /** What indexing a run needs of it and of its conversation (locked for a transaction that closes the run, where the
  *  database locks rows). */
@@ -73,65 +70,106 @@ export function runFacts(lock: boolean) {
 
 const Q = {
   drop: query((d, p) => d.db.deleteFrom('run_summaries').where('run_id', '=', p('id'))),
-  summary: query((d, p) => d.db.insertInto('run_summaries').values(cols(p, SUMMARY_COLUMNS)).returning('id')),
-  toolCall: query((d, p) =>
-    d.db.insertInto('run_tool_calls').values(cols(p, ['summary_id', 'name', 'ok', 'duration_ms'])),
-  ),
-  llmCall: query((d, p) =>
-    d.db
-      .insertInto('run_llm_calls')
-      .values(cols(p, ['summary_id', 'model', 'prompt_tokens', 'completion_tokens', 'ttft_ms'])),
-  ),
+  summary: insert<{ id: number }>('run_summaries', { returning: ['id'] }),
+  toolCall: insert('run_tool_calls'),
+  llmCall: insert('run_llm_calls'),
   text: query((d, p) => ({
     compile: () =>
       sql`INSERT INTO run_text (${sql.raw(d.runs.textId)}, body) VALUES (${p('id')}, ${p('body')})`.compile(d.db),
   })),
 };
 
-/** Indexes an ended run (again, if it was) from its log; `answer`: its answer's search text. In the transaction
- *  that ends it. */
+/** Indexes an ended run (again, if it was) from its log (at least its run-start, llm-end, tool-result and run-end
+ *  events, in order); `answer`: its answer's search text. In the transaction that ends it. Its child runs (a Router's
+ *  helpers, a GroupChat's members, at any depth) count in its model calls, tokens, cost and tool calls, each model
+ *  call at its own run's model and prices; the agent, model and duration are the run's own. */
 export async function indexRun(
   ctx: { d: Dialect },
   db: Db,
   runId: string,
   run: RunToIndex,
   answer: string,
-  events: AgentEvent[],
+  events: readonly AgentEvent[],
 ): Promise<void> {
-  const s = summariseRun(run, events, answer);
+  let start: RunStart | undefined;
+  let end: Extract<AgentEvent, { type: 'run-end' }> | undefined;
+  const starts = new Map<string, RunStart>();
+  const llm: Extract<AgentEvent, { type: 'llm-end' }>[] = [];
+  const tools: Extract<AgentEvent, { type: 'tool-result' }>[] = [];
+  const visit = (e: AgentEvent, own: boolean): void => {
+    if (e.type === 'child') visit(e.event, false);
+    else if (e.type === 'run-start') {
+      starts.set(e.runId, e);
+      if (own) start = e;
+    } else if (e.type === 'run-end') {
+      if (own) end = e;
+    } else if (e.type === 'llm-end') llm.push(e);
+    else if (e.type === 'tool-result') tools.push(e);
+  };
+  for (const e of events) visit(e, true);
+  const model = start?.model ?? null;
+  const tokens = (k: 'promptTokens' | 'completionTokens') => llm.reduce((n, e) => n + (e.usage?.[k] ?? 0), 0);
   await Q.drop.run(ctx, db, { id: runId });
-  const [{ id }] = (await Q.summary.all(ctx, db, {
+  const { id } = (await Q.summary.first(ctx, db, {
     run_id: runId,
     conversation_id: run.conversation_id,
     owner_id: run.owner_id,
     started_at: run.started_at,
     outcome: run.outcome,
-    agent: s.agent,
-    model: s.model,
-    llm_calls: s.llmCalls.length,
-    tool_calls: s.toolCalls.length,
-    failed_tool_calls: s.toolCalls.filter((c) => !c.ok).length,
-    prompt_tokens: s.promptTokens,
-    completion_tokens: s.completionTokens,
-    duration_ms: s.durationMs,
-    cost: s.cost,
-  })) as [{ id: number }];
-  for (const c of s.toolCalls)
-    await Q.toolCall.run(ctx, db, { summary_id: id, name: c.name, ok: c.ok, duration_ms: c.durationMs });
-  for (const c of s.llmCalls)
+    agent: start && (AGENT_KINDS as readonly string[]).includes(start.kind) ? start.kind : null,
+    model,
+    llm_calls: llm.length,
+    tool_calls: tools.length,
+    failed_tool_calls: tools.filter((e) => !e.ok).length,
+    prompt_tokens: tokens('promptTokens'),
+    completion_tokens: tokens('completionTokens'),
+    duration_ms: Math.round(end?.durationMs ?? Math.max(0, (run.ended_at ?? run.started_at) - run.started_at)),
+    cost: treeCost(llm, starts),
+  }))!;
+  const pieces = [run.message.slice(0, INDEXED_CHARS.message), answer.slice(0, INDEXED_CHARS.answer)];
+  for (const e of tools) {
+    await Q.toolCall.run(ctx, db, { summary_id: id, name: e.name, ok: e.ok, duration_ms: e.durationMs });
+    pieces.push(e.arguments.slice(0, INDEXED_CHARS.toolArguments));
+    pieces.push(contentText(e.content).slice(0, INDEXED_CHARS.toolResult));
+  }
+  for (const e of llm)
     await Q.llmCall.run(ctx, db, {
       summary_id: id,
-      model: c.model,
-      prompt_tokens: c.promptTokens,
-      completion_tokens: c.completionTokens,
-      ttft_ms: c.ttftMs,
+      model: starts.get(e.runId)?.model ?? model ?? '',
+      prompt_tokens: e.usage?.promptTokens ?? 0,
+      completion_tokens: e.usage?.completionTokens ?? 0,
+      ttft_ms: e.ttftMs ?? null,
     });
-  await Q.text.run(ctx, db, { id, body: s.body });
+  // The user message, the answer, each tool call's arguments and result, one per line, each cut to its bound.
+  await Q.text.run(ctx, db, { id, body: pieces.filter(Boolean).join('\n') });
+}
+
+type RunStart = Extract<AgentEvent, { type: 'run-start' }>;
+
+/** What the model calls of a run and its children cost, each run's at the prices its run-start kept; null when no run
+ *  had a price (never a cost of 0). Calls without token counts, or of a run without a price, add nothing (the cost is
+ *  then a lower bound, as the inspector says). */
+function treeCost(llm: readonly Extract<AgentEvent, { type: 'llm-end' }>[], starts: ReadonlyMap<string, RunStart>) {
+  const usages = new Map<string, (Usage | undefined)[]>();
+  for (const e of llm) usages.set(e.runId, [...(usages.get(e.runId) ?? []), e.usage]);
+  let total: number | null = null;
+  for (const [runId, start] of starts) {
+    const cost = runCost(usages.get(runId) ?? [], start.pricing);
+    if (cost.state === 'priced') total = (total ?? 0) + cost.amount;
+  }
+  return total;
 }
 
 /** `setDrivenMax`: see SET_DRIVEN_MAX (a test sets it low to take the other plan over few runs). */
 export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchStore {
-  const q = <Row>(text: string, params: Params) => d.runs.query<Row>(text, params);
+  /** Rows of a query written with @name parameters, run as a statement prepared once per text (Dialect.run). */
+  const q = async <Row>(text: string, params: Params) => {
+    const values: unknown[] = [];
+    const positional = text.replace(/@([A-Za-z]\w*)/g, (_, name: string) =>
+      d.runs.placeholder(values.push(params[name])),
+    );
+    return (await d.run<Row>(d.db, positional, values)).rows;
+  };
   const count = async (text: string, params: Params) => (await q<{ n: number }>(text, params))[0]!.n;
 
   /** The WHERE clause of a query over `run_summaries s`, and its named parameters. A filter by tool or by words is
@@ -174,8 +212,8 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
       const page = capped ? Math.max(1, query.page ?? 1) : Math.min(Math.max(1, query.page ?? 1), lastPage);
       // The page is picked from the summaries alone, and only its rows are joined to their conversations.
       const rows = await q<SummaryRow>(
-        `SELECT s.run_id, s.conversation_id, c.title, s.agent, s.model, s.outcome, s.started_at, s.duration_ms,
-                s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens, s.cost,
+        `SELECT s.run_id, s.conversation_id, c.title AS conversation_title, s.agent, s.model, s.outcome, s.started_at,
+                s.duration_ms, s.llm_calls, s.tool_calls, s.failed_tool_calls, s.prompt_tokens, s.completion_tokens, s.cost,
                 a.id AS saved_agent_id, a.name AS saved_agent_name
            FROM (SELECT * FROM run_summaries s WHERE ${where}
                   ORDER BY s.started_at DESC, s.id DESC LIMIT ${RUNS_PER_PAGE + 1} OFFSET @offset) s
@@ -208,9 +246,8 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
            FROM c GROUP BY name`,
         params,
       );
-      const models = await q<
-        Omit<ModelFigure, 'ttftP50Ms' | 'ttftP95Ms'> & { ttftP50Ms: number | null; ttftP95Ms: number | null }
-      >(
+      // The time to first token's percentiles are NULL when no call reported one: fromRow leaves them out.
+      const models = await q<ModelFigure>(
         `WITH c AS (SELECT model, prompt_tokens, completion_tokens, ttft_ms, row_number() OVER w AS rn,
                            count(*) OVER (PARTITION BY model, ttft_ms IS NULL) AS n
                       FROM run_llm_calls WHERE summary_id IN (${matching})
@@ -230,11 +267,7 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
         runs: covered,
         newestOnly: covered === FIGURES_CAP,
         tools: tools.sort((a, b) => byText(a.name, b.name)),
-        models: models
-          .sort((a, b) => byText(a.model, b.model))
-          .map(({ ttftP50Ms, ttftP95Ms, ...m }) =>
-            ttftP50Ms === null || ttftP95Ms === null ? m : { ...m, ttftP50Ms, ttftP95Ms },
-          ),
+        models: models.map(fromRow<ModelFigure>).sort((a, b) => byText(a.model, b.model)),
         days,
       } satisfies RunFigures;
     },
@@ -295,32 +328,17 @@ function filters(d: Dialect, owner: OwnerScope, q: RunQuery) {
     sets.push(`SELECT summary_id FROM run_tool_calls WHERE name = @tool${failed}`);
     params.tool = q.tool;
   } else if (q.failedToolsOnly) where.push('s.failed_tool_calls > 0'); // as the partial index says it
-  // Every word must occur (as a substring, case aside).
-  const words = searchWords(q.text);
+  // Every word must occur (as a substring, case aside; a `"` is no part of a word).
+  const words = (q.text ?? '')
+    .split(/\s+/)
+    .map((w) => w.replaceAll('"', ''))
+    .filter(Boolean);
   if (!words.length) return { where, sets, params };
   const text = d.runs.textMatch(words, params);
   sets.push(`SELECT ${d.runs.textId} FROM run_text WHERE ${text}`);
   return { where, sets, params, text };
 }
 
-function toRow(r: SummaryRow): RunListRow {
-  return {
-    runId: r.run_id,
-    conversationId: r.conversation_id,
-    conversationTitle: r.title,
-    agent: (r.agent as AgentKind | null) ?? undefined,
-    ...(r.saved_agent_id && r.saved_agent_name !== null
-      ? { savedAgent: { id: r.saved_agent_id, name: r.saved_agent_name } }
-      : {}),
-    model: r.model ?? undefined,
-    outcome: r.outcome as RunOutcome,
-    startedAt: r.started_at,
-    durationMs: r.duration_ms,
-    llmCalls: r.llm_calls,
-    toolCalls: r.tool_calls,
-    failedToolCalls: r.failed_tool_calls,
-    promptTokens: r.prompt_tokens,
-    completionTokens: r.completion_tokens,
-    ...(r.cost === null ? {} : { cost: r.cost }),
-  };
+function toRow({ saved_agent_id: id, saved_agent_name: name, ...row }: SummaryRow): RunListRow {
+  return { ...fromRow<RunListRow>(row), ...(id && name !== null && { savedAgent: { id, name } }) };
 }

@@ -3,6 +3,7 @@
 // once, for the page and the server action alike. Plain data: no database in this file.
 import { AGENT_KINDS, RUN_STATUSES, type AgentKind, type RunStatus } from '../protocol/enums';
 import type { OwnerScope } from './owner';
+import type { Entity, Tables } from './tables';
 
 /** A run that is over: how it ended (a run still going is not listed). */
 export const RUN_OUTCOMES = RUN_STATUSES.filter((s): s is Exclude<RunStatus, 'running'> => s !== 'running');
@@ -28,25 +29,12 @@ export interface RunQuery {
   page?: number;
 }
 
-export interface RunListRow {
-  runId: string;
-  conversationId: string;
+/** A run's summary as the index keeps it (tables.ts run_summaries), with its conversation's title. */
+export type RunListRow = Entity<Omit<Tables['run_summaries'], 'id' | 'owner_id'>> & {
   conversationTitle: string;
-  agent?: AgentKind;
   /** The saved agent of the run's conversation, by its name now (absent: none, or it was deleted). */
   savedAgent?: { id: string; name: string };
-  model?: string;
-  outcome: RunOutcome;
-  startedAt: number;
-  durationMs: number;
-  llmCalls: number;
-  toolCalls: number;
-  failedToolCalls: number;
-  promptTokens: number;
-  completionTokens: number;
-  /** What the run cost at the prices it ran with (absent: no price was set for its model). */
-  cost?: number;
-}
+};
 
 export interface RunPage {
   rows: RunListRow[];
@@ -110,49 +98,43 @@ export interface RunSearchStore {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_TEXT = 200;
 
-/** The query in the address bar; what does not parse is left out (a hand-edited link still opens the page). */
+const oneOf = <T extends string>(values: readonly T[], s: string) => (values as readonly string[]).includes(s);
+const day = (s: string) => (isDay(s) ? s : undefined);
+
+/** Each filter's name in the address bar, in the order it is written there, and its value read from the text there
+ *  (undefined: it does not parse, and is left out: a hand-edited link still opens the page). */
+const PARAMS: { [K in keyof RunQuery]-?: [name: string, read: (s: string) => RunQuery[K]] } = {
+  text: ['q', (s) => s.slice(0, MAX_TEXT)],
+  outcome: ['outcome', (s) => (oneOf(RUN_OUTCOMES, s) ? (s as RunOutcome) : undefined)],
+  tool: ['tool', (s) => s],
+  failedToolsOnly: ['failed', (s) => s === '1' || undefined],
+  model: ['model', (s) => s],
+  agent: ['agent', (s) => (oneOf(AGENT_KINDS, s) ? (s as AgentKind) : undefined)],
+  savedAgent: ['savedAgent', (s) => s.slice(0, MAX_TEXT)],
+  from: ['from', day],
+  to: ['to', day],
+  page: ['page', (s) => (Number.isInteger(Number(s)) && Number(s) > 1 ? Number(s) : undefined)],
+};
+
+/** The query in the address bar. */
 export function runQueryFromParams(params: URLSearchParams | Record<string, string | string[] | undefined>): RunQuery {
-  const get = (key: string): string | undefined => {
-    const v = params instanceof URLSearchParams ? params.get(key) : params[key];
-    const s = Array.isArray(v) ? v[0] : v;
-    return s?.trim() || undefined;
-  };
-  const q: RunQuery = {};
-  const outcome = get('outcome');
-  if (outcome && (RUN_OUTCOMES as readonly string[]).includes(outcome)) q.outcome = outcome as RunOutcome;
-  const agent = get('agent');
-  if (agent && (AGENT_KINDS as readonly string[]).includes(agent)) q.agent = agent as AgentKind;
-  const savedAgent = get('savedAgent');
-  if (savedAgent) q.savedAgent = savedAgent.slice(0, MAX_TEXT);
-  const tool = get('tool');
-  if (tool) q.tool = tool;
-  const model = get('model');
-  if (model) q.model = model;
-  const from = get('from');
-  if (from && isDay(from)) q.from = from;
-  const to = get('to');
-  if (to && isDay(to)) q.to = to;
-  if (get('failed') === '1') q.failedToolsOnly = true;
-  const text = get('q');
-  if (text) q.text = text.slice(0, MAX_TEXT);
-  const page = Number(get('page'));
-  if (Number.isInteger(page) && page > 1) q.page = page;
-  return q;
+  const q: Record<string, unknown> = {};
+  for (const [key, [name, read]] of Object.entries(PARAMS)) {
+    const v = params instanceof URLSearchParams ? params.get(name) : params[name];
+    const s = (Array.isArray(v) ? v[0] : v)?.trim();
+    const value = s ? read(s) : undefined;
+    if (value !== undefined) q[key] = value;
+  }
+  return q as RunQuery;
 }
 
 /** The address-bar form of a query (only what is set, in a fixed order). */
 export function runQueryToParams(q: RunQuery): URLSearchParams {
   const p = new URLSearchParams();
-  if (q.text) p.set('q', q.text);
-  if (q.outcome) p.set('outcome', q.outcome);
-  if (q.tool) p.set('tool', q.tool);
-  if (q.failedToolsOnly) p.set('failed', '1');
-  if (q.model) p.set('model', q.model);
-  if (q.agent) p.set('agent', q.agent);
-  if (q.savedAgent) p.set('savedAgent', q.savedAgent);
-  if (q.from) p.set('from', q.from);
-  if (q.to) p.set('to', q.to);
-  if (q.page && q.page > 1) p.set('page', String(q.page));
+  for (const [key, [name]] of Object.entries(PARAMS)) {
+    const value = q[key as keyof RunQuery];
+    if (value && (key !== 'page' || Number(value) > 1)) p.set(name, value === true ? '1' : String(value));
+  }
   return p;
 }
 

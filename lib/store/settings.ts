@@ -1,5 +1,6 @@
 // What a new conversation starts with, and how partial updates combine with what is stored.
 import type { FncallMode } from '../protocol/enums';
+import { SettingsPatchSchema } from '../protocol/conversation-settings';
 import type { ConversationSettings } from './types';
 
 export { DEFAULT_TITLE } from './types';
@@ -22,28 +23,19 @@ export function defaultSettings(
 }
 
 /** Shallow merge: a given field replaces the stored one whole (so a caller can drop a generateCfg key or a tool);
- *  fields given as undefined are ignored. */
+ *  fields given as undefined, and fields that are no setting, are ignored. */
 export function mergeSettings(
   base: ConversationSettings,
   patch: Partial<ConversationSettings> | undefined,
 ): ConversationSettings {
   const merged: ConversationSettings = { ...base, tools: [...base.tools], generateCfg: { ...base.generateCfg } };
-  if (!patch) return merged;
-  if (patch.model !== undefined) merged.model = patch.model;
-  if (patch.agent !== undefined) merged.agent = patch.agent;
-  if (patch.tools !== undefined) merged.tools = [...patch.tools];
-  if (patch.fncallMode !== undefined) merged.fncallMode = patch.fncallMode;
-  if (patch.generateCfg !== undefined) merged.generateCfg = { ...patch.generateCfg };
-  if (patch.systemMessage !== undefined) merged.systemMessage = patch.systemMessage;
-  if (patch.pauseBeforeTools !== undefined) merged.pauseBeforeTools = patch.pauseBeforeTools;
-  if (patch.lang !== undefined) merged.lang = patch.lang;
-  if (patch.recordRawStream !== undefined) merged.recordRawStream = patch.recordRawStream;
-  if (patch.agentId !== undefined) {
-    if (patch.agentId) merged.agentId = patch.agentId;
-    else delete merged.agentId; // '' leaves the saved agent
+  for (const key of Object.keys(SettingsPatchSchema.shape) as (keyof ConversationSettings)[]) {
+    const value: unknown = patch?.[key];
+    if (value === undefined) continue;
+    const copy = Array.isArray(value) ? [...value] : value && typeof value === 'object' ? { ...value } : value;
+    (merged as Record<string, unknown>)[key] = copy;
   }
-  if (patch.documentTools !== undefined) merged.documentTools = patch.documentTools;
-  if (patch.toolImages !== undefined) merged.toolImages = patch.toolImages;
+  if (merged.agentId === '') delete merged.agentId; // '' leaves the saved agent
   return merged;
 }
 

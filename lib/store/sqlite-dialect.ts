@@ -15,7 +15,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import { likeEscaped, type Db, type Dialect, type Params, type RunsSql } from './dialect';
+import { likeEscaped, type Db, type Dialect, type RunsSql } from './dialect';
 import { newerSchemaError } from './migrations';
 import type { Tables } from './tables';
 
@@ -23,34 +23,27 @@ const BUSY_TIMEOUT_MS = 5000;
 /** Distinct statement texts kept prepared (the Runs page's query shapes are the most numerous). */
 const MAX_STATEMENTS = 500;
 
-class Mutex {
+/** The file's one connection in this process, shared by every store that opens it (a second handle would wait for
+ *  the first's transaction synchronously, which can only end once this process goes on: never), behind a mutex. */
+class Connection implements DatabaseConnection {
   private held = false;
   private readonly waiting: (() => void)[] = [];
-  get free(): boolean {
-    return !this.held;
-  }
+  private readonly statements = new Map<string, Database.Statement>();
+  users = 0;
+
+  constructor(readonly handle: Database.Database) {}
+
   lock(): Promise<void> {
-    if (!this.held) {
-      this.held = true;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    if (this.held) return new Promise((resolve) => this.waiting.push(resolve));
+    this.held = true;
+    return Promise.resolve();
   }
+
   unlock(): void {
     const next = this.waiting.shift();
     if (next) next();
     else this.held = false;
   }
-}
-
-/** The file's one connection in this process, shared by every store that opens it (a second handle would wait for
- *  the first's transaction synchronously, which can only end once this process goes on: never). */
-class Connection implements DatabaseConnection {
-  readonly mutex = new Mutex();
-  private readonly statements = new Map<string, Database.Statement>();
-  users = 0;
-
-  constructor(readonly handle: Database.Database) {}
 
   prepare(text: string): Database.Statement {
     let statement = this.statements.get(text);
@@ -64,18 +57,13 @@ class Connection implements DatabaseConnection {
 
   /** `fn` with the file to itself: at once when nothing holds it (it is synchronous), else after. */
   exclusive<T>(fn: () => T): Promise<T> {
-    if (this.mutex.free) {
-      try {
-        return Promise.resolve(fn());
-      } catch (e) {
-        return Promise.reject(e as Error);
-      }
-    }
-    return this.mutex.lock().then(() => {
+    // A throw in the executor rejects the promise.
+    if (!this.held) return new Promise((resolve) => resolve(fn()));
+    return this.lock().then(() => {
       try {
         return fn();
       } finally {
-        this.mutex.unlock();
+        this.unlock();
       }
     });
   }
@@ -117,11 +105,11 @@ class Driver_ implements Driver {
   ) {}
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
-    await this.connection.mutex.lock();
+    await this.connection.lock();
     return this.connection;
   }
   async releaseConnection(): Promise<void> {
-    this.connection.mutex.unlock();
+    this.connection.unlock();
   }
   /** A write transaction takes the file's write lock at once (IMMEDIATE): another process writing meanwhile would
    *  otherwise make it fail half way instead of waiting its turn (busy_timeout). */
@@ -194,13 +182,7 @@ export function openSqliteDialect(file: string): Dialect {
   });
 
   const runs: RunsSql = {
-    query: <Row>(text: string, params: Params) =>
-      connection.exclusive(
-        () =>
-          connection
-            .prepare(text)
-            .all(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, bindable(v)]))) as Row[],
-      ),
+    placeholder: () => '?',
     textId: 'rowid',
     // Words of three or more characters through the trigram index; shorter ones (a trigram needs three) by LIKE over
     // the indexed text, a scan.
@@ -244,7 +226,7 @@ export function openSqliteDialect(file: string): Dialect {
     ord: 'rowid',
     rowLocks: false,
     stringAgg: 'group_concat',
-    jsonMerge: (json, patch) => sql<string>`json_patch(${json}, ${patch})`,
+    jsonMerge: (json, patch) => sql<never>`json_patch(${json}, ${patch})`,
     // Inside a transaction this store holds the file already; else it waits its turn.
     run: <Row>(on: Db, text: string, parameters: readonly unknown[]) =>
       on.isTransaction

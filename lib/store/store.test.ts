@@ -9,17 +9,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freshDatabase, postgresMissing, queryRows, type TestDatabase } from '../../test/support/postgres';
+import { freshDatabase, postgresMissing, queryRows } from '../../test/support/postgres';
+import { postgresInstances } from '../../test/support/postgres-instances';
 import { describeChatStore, type StoreHarness } from '../../test/support/store-suite';
 import { STORE_FIXTURE } from '../../test/support/store-suite-schema';
 import type { AgentEvent } from '../protocol/events';
 import type { Dialect } from './dialect';
-import { DB_FILE_NAME, openPostgresStore, openSqliteStore, type PostgresChatStore, type PostgresStoreOptions } from '.';
+import { DB_FILE_NAME, openPostgresStore, openSqliteStore, type PostgresChatStore } from '.';
 import { SCHEMA_VERSION } from './migrations';
 import { ownerScope } from './owner';
 import { openPostgresDialect } from './postgres-dialect';
 import { openSqliteDialect } from './sqlite-dialect';
-import type { StoreOptions } from './store';
+import type { StoreOptions } from '.';
 import type { ChatStore } from './types';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -169,7 +170,7 @@ async function appendUntilKilled(open: string, args: string[], killAt: number): 
       `const [target, turnId] = process.argv.slice(2) as [string, string];`,
       open,
       `for (let i = 0; ; i++) {`,
-      `  await store.appendEvent(OWNER, 'crash', { type: 'text-delta', runId: 'crash', iteration: 1, t: i, text: 'c' + i + ' ' });`,
+      `  await store.appendEvents(OWNER, 'crash', [{ type: 'text-delta', runId: 'crash', iteration: 1, t: i, text: 'c' + i + ' ' }]);`,
       `  await new Promise((done) => process.stdout.write(i + 1 + '\\n', done));`,
       `}`,
     ].join('\n'),
@@ -220,7 +221,7 @@ describe('SQLite chat store file', () => {
     const conversation = await first.createConversation(OWNER);
     const turn = await first.addTurn(OWNER, conversation.id, 'stream a long answer');
     await first.startRun(OWNER, turn.id, 'crash');
-    for (let i = 0; i < 3; i++) await first.appendEvent(OWNER, 'crash', delta('crash', `p${i} `, i));
+    for (let i = 0; i < 3; i++) await first.appendEvents(OWNER, 'crash', [delta('crash', `p${i} `, i)]);
     const reported = await appendUntilKilled('const store = await openSqliteStore(target);', [h.file, 'crash'], 500);
 
     const reopened = await h.reopen();
@@ -254,21 +255,7 @@ if (missing) {
   describeChatStore('PostgreSQL', postgresHarness);
 
   describe('PostgreSQL chat store: instances and leases', () => {
-    let db: TestDatabase;
-    const opened: PostgresChatStore[] = [];
-    const open = async (opts: PostgresStoreOptions = {}) => {
-      const store = await openPostgresStore(db.url, { maintenance: false, ...opts });
-      opened.push(store);
-      return store;
-    };
-
-    beforeEach(async () => {
-      db = await freshDatabase('pg');
-    });
-    afterEach(async () => {
-      for (const store of opened.splice(0)) await store.close().catch(() => undefined);
-      await db.drop();
-    });
+    const { open, url } = postgresInstances('pg');
 
     async function runningRun(store: PostgresChatStore, runId: string) {
       const turn = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q');
@@ -279,7 +266,7 @@ if (missing) {
     it('records each migration once, in schema_migrations', async () => {
       await Promise.all([open(), open(), open()]);
       const versions = await queryRows<{ version: number }>(
-        db.url,
+        url(),
         'SELECT version FROM schema_migrations ORDER BY version',
       );
       expect(versions.map((v) => v.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
@@ -302,8 +289,8 @@ if (missing) {
       const b = await open();
       await runningRun(a, 'r');
       a.runBus.hold('r');
-      await a.appendEvent(OWNER, 'r', delta('r', 'from a'));
-      await expect(b.appendEvent(OWNER, 'r', delta('r', 'from b'))).rejects.toThrow(
+      await a.appendEvents(OWNER, 'r', [delta('r', 'from a')]);
+      await expect(b.appendEvents(OWNER, 'r', [delta('r', 'from b')])).rejects.toThrow(
         'Run "r" is driven by another instance: cannot append a text-delta event.',
       );
       await expect(b.finishRun(OWNER, 'r', 'answered')).rejects.toThrow('Run "r" is driven by another instance');
@@ -328,7 +315,7 @@ if (missing) {
       await new Promise((r) => setTimeout(r, leaseMs + 50));
       expect(await b.markInterruptedRuns()).toBe(1);
       expect((await b.getRun(OWNER, 'held'))?.status).toBe('interrupted');
-      await expect(a.appendEvent(OWNER, 'held', delta('held', 'too late'))).rejects.toThrow(
+      await expect(a.appendEvents(OWNER, 'held', [delta('held', 'too late')])).rejects.toThrow(
         'is interrupted, no longer running',
       );
     });
@@ -349,7 +336,7 @@ if (missing) {
           `await store.startRun(OWNER, turnId, 'crash');`,
           `store.runBus.hold('crash');`,
         ].join('\n'),
-        [db.url, turn.id],
+        [url(), turn.id],
         300,
       );
       await watching;

@@ -8,77 +8,31 @@
 // the owner's scope first (lib/store/owner.ts) and sees only that owner's objects: another owner's id reads as
 // unknown. The few methods without a scope say why (start-up maintenance, finding an API key's owner).
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
-import type { ChatAgentKind, FncallMode, RunStatus, SavedAgentKind, SpeakerSelection } from '../protocol/enums';
+import type { AgentDefinition } from '../protocol/agent-definition';
+import type { ConversationSettings } from '../protocol/conversation-settings';
+import type { RunStatus } from '../protocol/enums';
 import type { CapabilityHints } from '../llm/capabilities';
-import type { ModelRates } from '../llm/cost';
-import type { ContentItem, Lang, Message } from '../llm/schema';
+import type { ContentItem, Message } from '../llm/schema';
 import type { VectorStore } from '../documents/search/vectors';
 import type { RunSearchStore } from './run-query';
 import type { OwnerScope } from './owner';
 import type { AuthDatabase } from './dialect';
+import type { Entity, Tables } from './tables';
 import type { RunBus } from './run-bus';
 
 /** The title of a conversation that has none yet (one started by an upload); the page shows it in its language. */
 export const DEFAULT_TITLE = 'New chat';
 
-/** Per-conversation settings the user picks on the page. The model is an id from the model list (lib/models/ids.ts:
- *  its connection and name); the connection's key stays on the server. */
-export interface ConversationSettings {
-  /** The conversation's model ("<connection>/<name>"); absent: the server's default model. */
-  model?: string;
-  agent: ChatAgentKind;
-  /** Registered tool names offered to the model. */
-  tools: string[];
-  fncallMode: FncallMode;
-  /** Model parameters (temperature, top_p, max_tokens, ...), sent as generate_cfg. */
-  generateCfg: Record<string, number>;
-  systemMessage: string;
-  /** Pause before each tool call: the user edits the arguments, runs it, skips it, or supplies the result. */
-  pauseBeforeTools: boolean;
-  /** Keep each model call's SSE chunks as received in the run log (the inspector's "Raw stream"); off by default. */
-  recordRawStream?: boolean;
-  /** The language of the agent's prompts. 'auto' or absent: the page's language (without a page, the messages'). */
-  lang?: 'auto' | Lang;
-  /** A saved agent (the Agents page) the conversation talks to: its kind, prompt, tools and settings replace the
-   *  fields above for its runs. */
-  agentId?: string;
-  /** The document tools (retrieval, doc_parser) while the conversation has documents: 'auto' or absent offers them,
-   *  'off' only when ticked in `tools` (lib/chat/document-tools.ts). */
-  documentTools?: 'auto' | 'off';
-  /** Give the model the images the tools of each step produced (code_interpreter charts, MCP images), when it can see
-   *  them (generate_cfg.tool_images). Absent: off, unless the server's TOOL_IMAGES_TO_MODEL turns it on. */
-  toolImages?: boolean;
-}
-
-export interface ConversationSummary {
-  id: string;
-  title: string;
-  createdAt: number; // ms since epoch
-  updatedAt: number;
-}
+export type ConversationSummary = Entity<Pick<Tables['conversations'], 'id' | 'title' | 'created_at' | 'updated_at'>>;
 
 export interface Conversation extends ConversationSummary {
   settings: ConversationSettings;
 }
 
-export interface StoredRun {
-  id: string;
-  turnId: string;
-  status: RunStatus;
-  startedAt: number;
-  endedAt?: number;
-  error?: ErrorInfo;
-}
-
-export interface StoredTurn {
-  id: string;
-  conversationId: string;
-  /** 0, 1, 2... in conversation order. */
-  seq: number;
-  /** The user's message: text, or content items (text plus files). */
-  content: string | ContentItem[];
-  createdAt: number;
-}
+export type StoredRun = Entity<
+  Pick<Tables['runs'], 'id' | 'turn_id' | 'status' | 'started_at' | 'ended_at' | 'error_json'>
+>;
+export type StoredTurn = Entity<Omit<Tables['turns'], 'search_text'>>;
 
 /** A turn as the page shows it: the user message and its latest run with all the run's events. */
 export interface TurnRecord {
@@ -133,8 +87,6 @@ export interface ChatStore
    * was given; a power loss or OS crash may lose the last transactions, never part of one.
    */
   appendEvents(owner: OwnerScope, runId: string, events: readonly AgentEvent[]): Promise<void>;
-  /** appendEvents with one event. */
-  appendEvent(owner: OwnerScope, runId: string, event: AgentEvent): Promise<void>;
   finishRun(owner: OwnerScope, runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): Promise<void>;
   getRun(owner: OwnerScope, runId: string): Promise<StoredRun | undefined>;
   getRunEvents(owner: OwnerScope, runId: string): Promise<AgentEvent[]>;
@@ -160,33 +112,15 @@ export interface ChatStore
 }
 
 export type { AuthDatabase } from './dialect';
+export type { ConversationSettings } from '../protocol/conversation-settings';
+export type { AgentDefinition, AgentDocument } from '../protocol/agent-definition';
 
 // --- Documents uploaded to a conversation ---
 
-export type DocumentState = 'parsing' | 'ready' | 'error';
-
-/** An uploaded file's record. The bytes live under DATA_DIR/files/<hash>; `ref` is what messages carry. */
-export interface StoredDocument {
-  id: string;
-  conversationId: string;
-  /** sha256 of the bytes, hex. */
-  hash: string;
-  /** The sanitised file name. */
-  name: string;
-  size: number;
+export type StoredDocument = Entity<Tables['documents']> & {
   /** `files/<hash>/<name>`, relative to DATA_DIR: the `{file}` content item of a message. */
   ref: string;
-  state: DocumentState;
-  /** What the bytes turned out to be, once parsed. */
-  kind?: string;
-  pages?: number;
-  title?: string;
-  /** Why it cannot be read (state 'error'), in English, as the model is told. */
-  error?: string;
-  /** The same as a code (lib/documents DocumentError's, or 'unreadable'), for the page to say in its language. */
-  errorCode?: string;
-  createdAt: number;
-}
+};
 
 export type DocumentUpdate =
   | { state: 'ready'; kind: string; pages: number; title?: string }
@@ -217,73 +151,21 @@ export interface DocumentStore {
 
 /** A model server the page added. The API key is kept encrypted (lib/models/secret-box.ts): the store never holds
  *  it in clear, and nothing of it but "a key is set" leaves the server. */
-export interface StoredConnection {
-  id: string;
+export type StoredConnection = Omit<Entity<Tables['model_connections']>, 'ownerId' | 'baseUrl' | 'apiKeyCipher'> & {
   /** null: server-wide (what the admin adds; before accounts, everything added); else the user who added it. */
   ownerId: string | null;
-  name: string;
   /** An OpenAI-compatible base URL, usually ending in /v1. */
   baseURL: string;
   /** The API key, encrypted; null when the server needs none. */
   apiKeyCipher: string | null;
-  /** What the user set per model name; the key "*" holds what they set for every model of the connection. */
-  capabilities: Record<string, CapabilityHints>;
-  /** Prices and context lengths the user set, per model name ("*": every model of the connection). */
-  rates: Record<string, ModelRates>;
-  createdAt: number;
-  updatedAt: number;
-}
+};
 
 // --- Agents the user saved (the Agents page) ---
 
-/** What a saved agent is, as the user defines it (lib/chat/saved-agents.ts checks it and exports it as JSON). */
-export interface AgentDefinition {
-  name: string;
-  description: string;
-  /** An emoji, or the URL of an image. */
-  avatar: string;
-  kind: SavedAgentKind;
-  systemMessage: string;
-  /** Registered tool names (builtin and MCP). */
-  tools: string[];
-  /** Absent: the server's call format. */
-  fncallMode?: FncallMode;
-  generateCfg: Record<string, number>;
-  /** Shown on its empty conversation (Qwen-Agent's prompt.suggestions). */
-  suggestions: string[];
-  /** Router and GroupChat: the saved agents (by id) it holds. */
-  members: string[];
-  /** GroupChat only. */
-  selection?: SpeakerSelection;
-  maxRound?: number;
-  /** The model its runs use (an id from the model list, "<connection>/<name>"); absent: the server's default. */
-  model?: string;
-  /** Documents it always has (its knowledge): uploads of its owner's, by content hash. Every run of it can search
-   *  them (an Assistant before each answer, other kinds with the document tools). Absent: none. */
-  documents?: AgentDocument[];
-}
+export type SavedAgent = AgentDefinition & Entity<Pick<Tables['agents'], 'id' | 'created_at' | 'updated_at'>>;
 
-/** A file a saved agent holds: the bytes are DATA_DIR/files/<hash>/, as for a conversation's upload. */
-export interface AgentDocument {
-  /** sha256 of the bytes, hex. */
-  hash: string;
-  name: string;
-  size: number;
-}
-
-export interface SavedAgent extends AgentDefinition {
-  id: string;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface ConnectionInput {
-  name: string;
-  baseURL: string;
-  apiKeyCipher: string | null;
-  capabilities?: Record<string, CapabilityHints>;
-  rates?: Record<string, ModelRates>;
-}
+export type ConnectionInput = Pick<StoredConnection, 'name' | 'baseURL' | 'apiKeyCipher'> &
+  Partial<Pick<StoredConnection, 'capabilities' | 'rates'>>;
 
 export interface ConnectionStore {
   /** The connections the owner sees: the server-wide ones and their own, oldest first. */
@@ -320,26 +202,8 @@ export interface AgentStore {
 
 // --- API keys, invites and server settings ---
 
-export interface ApiKeyRecord {
-  id: string;
-  ownerId: string;
-  name: string;
-  /** The first characters of the key, to tell keys apart in a list (the key itself is never stored). */
-  prefix: string;
-  createdAt: number;
-  lastUsedAt?: number;
-  revokedAt?: number;
-}
-
-export interface InviteRecord {
-  id: string;
-  createdBy: string;
-  createdAt: number;
-  expiresAt: number;
-  usedAt?: number;
-  usedBy?: string;
-  revokedAt?: number;
-}
+export type ApiKeyRecord = Entity<Omit<Tables['api_keys'], 'hash'>>;
+export type InviteRecord = Entity<Omit<Tables['invites'], 'hash'>>;
 
 /** open: anyone may create an account; invite: only with an invite link (the default once the admin exists);
  *  closed: nobody, invite links included. The first account (the admin) can always be created. */

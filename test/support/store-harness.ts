@@ -1,7 +1,7 @@
 // What the store's contract suite (store-suite.ts) needs of a database: lib/store/store.test.ts has one for SQLite
 // and one for PostgreSQL.
 import type { Dialect } from '../../lib/store/dialect';
-import type { StoreOptions } from '../../lib/store/store';
+import type { StoreOptions } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
 
 export interface StoreHarness {

@@ -40,7 +40,7 @@ function runEnd(runId: string): AgentEvent {
 async function answeredTurn(store: ChatStore, conversationId: string, question: string, answer: string, runId: string) {
   const turn = await store.addTurn(OWNER, conversationId, question);
   await store.startRun(OWNER, turn.id, runId);
-  for (const word of answer.split(/(?<= )/)) await store.appendEvent(OWNER, runId, delta(runId, word));
+  for (const word of answer.split(/(?<= )/)) await store.appendEvents(OWNER, runId, [delta(runId, word)]);
   await store.finishRun(OWNER, runId, 'answered');
   return turn;
 }
@@ -54,7 +54,7 @@ async function aliceHas(store: ChatStore) {
   const conversation = await store.createConversation(A, { title: 'Alice secret plans' });
   const turn = await store.addTurn(A, conversation.id, 'the plan');
   await store.startRun(A, turn.id, 'run-a');
-  await store.appendEvent(A, 'run-a', OWNED_DELTA);
+  await store.appendEvents(A, 'run-a', [OWNED_DELTA]);
   await store.finishRun(A, 'run-a', 'answered');
   const document = await store.addDocument(A, {
     conversationId: conversation.id,
@@ -132,7 +132,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
         delta('run-1', '4.', 3),
         runEnd('run-1'),
       ];
-      for (const event of events) await store.appendEvent(OWNER, 'run-1', event);
+      for (const event of events) await store.appendEvents(OWNER, 'run-1', [event]);
       await store.finishRun(OWNER, 'run-1', 'answered');
       await store.close();
 
@@ -232,7 +232,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
         const conversation = await store.createConversation(OWNER);
         const turn = await store.addTurn(OWNER, conversation.id, 'question');
         await store.startRun(OWNER, turn.id, 'r');
-        await store.appendEvent(OWNER, 'r', delta('r', 'zebra crossing'));
+        await store.appendEvents(OWNER, 'r', [delta('r', 'zebra crossing')]);
         expect(await store.listConversations(OWNER, 'zebra')).toEqual([]);
         await store.finishRun(OWNER, 'r', 'aborted');
         expect(ids(await store.listConversations(OWNER, 'zebra'))).toEqual([conversation.id]);
@@ -243,8 +243,8 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
         const conversation = await store.createConversation(OWNER);
         const turn = await store.addTurn(OWNER, conversation.id, 'q');
         await store.startRun(OWNER, turn.id, 'r');
-        await store.appendEvent(OWNER, 'r', delta('r', 'hippo'));
-        await store.appendEvent(OWNER, 'r', delta('r', 'potamus'));
+        await store.appendEvents(OWNER, 'r', [delta('r', 'hippo')]);
+        await store.appendEvents(OWNER, 'r', [delta('r', 'potamus')]);
         await store.finishRun(OWNER, 'r', 'answered');
         expect(ids(await store.listConversations(OWNER, 'hippopotamus'))).toEqual([conversation.id]);
       });
@@ -389,11 +389,11 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       await store.finishRun(OWNER, 'tools', 'answered');
       const regenerated = await answeredTurn(store, conversation.id, 'A joke', 'first joke', 'joke-1');
       await store.startRun(OWNER, regenerated.id, 'joke-2');
-      await store.appendEvent(OWNER, 'joke-2', delta('joke-2', 'second joke'));
+      await store.appendEvents(OWNER, 'joke-2', [delta('joke-2', 'second joke')]);
       await store.finishRun(OWNER, 'joke-2', 'answered');
       const going = await store.addTurn(OWNER, conversation.id, 'Still answering');
       await store.startRun(OWNER, going.id, 'going');
-      await store.appendEvent(OWNER, 'going', delta('going', 'so far'));
+      await store.appendEvents(OWNER, 'going', [delta('going', 'so far')]);
       const unanswered = await store.addTurn(OWNER, conversation.id, 'Not yet asked');
 
       // Kept as each run ended (before any history is read); nothing is kept for the run still going.
@@ -431,7 +431,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       const conversation = await store.createConversation(OWNER);
       const turn = await answeredTurn(store, conversation.id, 'Tell me a joke', 'first joke', 'first');
       await store.startRun(OWNER, turn.id, 'second');
-      await store.appendEvent(OWNER, 'second', delta('second', 'second joke'));
+      await store.appendEvents(OWNER, 'second', [delta('second', 'second joke')]);
       await store.finishRun(OWNER, 'second', 'answered');
 
       const [record] = await store.listTurns(OWNER, conversation.id);
@@ -517,7 +517,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       await expect(store.listTurns(OWNER, 'conv-x')).rejects.toThrow(/conv-x/);
       await expect(store.startRun(OWNER, 'turn-x', 'r')).rejects.toThrow(/turn-x/);
       await expect(store.startRun(OWNER, turn.id, 'taken')).rejects.toThrow(/taken.*already exists/);
-      await expect(store.appendEvent(OWNER, 'run-x', delta('run-x', 'a'))).rejects.toThrow(/run-x/);
+      await expect(store.appendEvents(OWNER, 'run-x', [delta('run-x', 'a')])).rejects.toThrow(/run-x/);
       await expect(store.finishRun(OWNER, 'run-x', 'answered')).rejects.toThrow(/run-x/);
       await expect(store.getRunEvents(OWNER, 'run-x')).rejects.toThrow(/run-x/);
       // nothing was written by the failed calls
@@ -531,7 +531,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       const t0 = await answeredTurn(store, conversation.id, 'q0', 'done', 'finished');
       const t1 = await store.addTurn(OWNER, conversation.id, 'q1');
       await store.startRun(OWNER, t1.id, 'cut-a');
-      await store.appendEvent(OWNER, 'cut-a', delta('cut-a', 'partial answer'));
+      await store.appendEvents(OWNER, 'cut-a', [delta('cut-a', 'partial answer')]);
       await store.startRun(OWNER, t0.id, 'cut-b');
       await store.close(); // the process driving them is gone
 
@@ -550,9 +550,9 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       const store = await open();
       const turn = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q');
       await store.startRun(OWNER, turn.id, 'over');
-      await store.appendEvent(OWNER, 'over', delta('over', 'a'));
+      await store.appendEvents(OWNER, 'over', [delta('over', 'a')]);
       await store.finishRun(OWNER, 'over', 'aborted');
-      await expect(store.appendEvent(OWNER, 'over', delta('over', 'late'))).rejects.toThrow(
+      await expect(store.appendEvents(OWNER, 'over', [delta('over', 'late')])).rejects.toThrow(
         'Run "over" is aborted, no longer running: cannot append a text-delta event.',
       );
       await expect(store.finishRun(OWNER, 'over', 'answered')).rejects.toThrow(
@@ -568,7 +568,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       const turn = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q');
       await store.startRun(OWNER, turn.id, 'fast');
       const n = 5000;
-      for (let i = 0; i < n; i++) await store.appendEvent(OWNER, 'fast', delta('fast', `tok${i} `, i));
+      for (let i = 0; i < n; i++) await store.appendEvents(OWNER, 'fast', [delta('fast', `tok${i} `, i)]);
       const events = await store.getRunEvents(OWNER, 'fast');
       expect(events).toHaveLength(n);
       expect(events.map((e) => (e.type === 'text-delta' ? e.text : '')).join('')).toBe(
@@ -581,7 +581,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       const turn = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q');
       await store.startRun(OWNER, turn.id, 'batch');
       await store.appendEvents(OWNER, 'batch', [delta('batch', 'a'), delta('batch', 'b')]);
-      await store.appendEvent(OWNER, 'batch', delta('batch', 'c'));
+      await store.appendEvents(OWNER, 'batch', [delta('batch', 'c')]);
       const unwritable = { ...delta('batch', 'x'), t: 10n } as unknown as AgentEvent; // JSON cannot hold a bigint
       await expect(store.appendEvents(OWNER, 'batch', [delta('batch', 'd'), unwritable])).rejects.toThrow(/BigInt/);
       expect((await store.getRunEvents(OWNER, 'batch')).map((e) => (e.type === 'text-delta' ? e.text : ''))).toEqual([
@@ -691,7 +691,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
         await expect(store.addTurn(B, conversation.id, 'injected')).rejects.toThrow(unknown);
         await expect(store.deleteTurnsFrom(B, conversation.id, 0)).rejects.toThrow(unknown);
         await expect(store.startRun(B, turn.id, 'run-b')).rejects.toThrow(unknown);
-        await expect(store.appendEvent(B, 'run-a', OWNED_DELTA)).rejects.toThrow(unknown);
+        await expect(store.appendEvents(B, 'run-a', [OWNED_DELTA])).rejects.toThrow(unknown);
         await expect(store.finishRun(B, 'run-a', 'error')).rejects.toThrow(unknown);
         await expect(
           store.addDocument(B, { conversationId: conversation.id, hash: HASH, name: 'x', size: 1 }),

@@ -1,0 +1,55 @@
+// A conversation's settings, which the user picks on the page: one schema, which checks a change at the door (the
+// page's server actions, POST /api/chat: lib/chat/requests.ts) and is the shape the store keeps (lib/store).
+import { z } from './zod';
+import { CHAT_AGENT_KINDS, FNCALL_MODES } from './enums';
+import { LANGS } from './message';
+
+/** 'auto' (the default, also when absent): on while the conversation has documents. 'off': only if ticked. */
+export const DOCUMENT_TOOLS_MODES = ['auto', 'off'] as const;
+
+const modelId = '"model" must be a model id from GET /api/models ("<connection>/<model name>").';
+
+/** A change to a conversation's settings: each field given replaces the stored one. */
+export const SettingsPatchSchema = z.object({
+  /** The conversation's model, an id from the model list (lib/models/ids.ts: "<connection>/<name>"; the connection's
+   *  key stays on the server); absent: the server's default model. */
+  model: z
+    .string({ error: modelId })
+    .refine((m) => /^[^/]+\/./.test(m), modelId)
+    .optional(),
+  agent: z
+    .enum(CHAT_AGENT_KINDS, { error: `"agent" must be one of ${CHAT_AGENT_KINDS.map((k) => `"${k}"`).join(', ')}` })
+    .optional(),
+  /** Registered tool names offered to the model. */
+  tools: z
+    .array(z.string({ error: '"tools" must be a list of tool names' }), {
+      error: '"tools" must be a list of tool names',
+    })
+    .optional(),
+  fncallMode: z.enum(FNCALL_MODES, { error: '"fncallMode" must be native, nous or qwen' }).optional(),
+  /** Model parameters (temperature, top_p, max_tokens, ...), sent as generate_cfg. */
+  generateCfg: z
+    .record(z.string(), z.number().refine(Number.isFinite, 'Parameters must be finite numbers.'))
+    .optional(),
+  systemMessage: z.string().optional(),
+  /** Pause before each tool call: the user edits the arguments, runs it, skips it, or supplies the result. */
+  pauseBeforeTools: z.boolean().optional(),
+  /** Give the model the images the tools of each step produced (code_interpreter charts, MCP images), when it can see
+   *  them (generate_cfg.tool_images). Absent: off, unless the server's TOOL_IMAGES_TO_MODEL turns it on. */
+  toolImages: z.boolean().optional(),
+  /** Keep each model call's SSE chunks as received in the run log (the inspector's "Raw stream"); off by default. */
+  recordRawStream: z.boolean().optional(),
+  /** The language of the agent's prompts. 'auto' or absent: the page's language (without a page, the messages'). */
+  lang: z.enum(['auto', ...LANGS], { error: '"lang" must be "auto", "en" or "zh"' }).optional(),
+  /** A saved agent (the Agents page) the conversation talks to: its kind, prompt, tools and settings replace the
+   *  fields above for its runs ('' in a change: none). */
+  agentId: z.string({ error: '"agentId" must be a saved agent\'s id' }).optional(),
+  /** The document tools (retrieval, doc_parser) while the conversation has documents: 'auto' or absent offers them,
+   *  'off' only when ticked in `tools` (lib/chat/document-tools.ts). */
+  documentTools: z.enum(DOCUMENT_TOOLS_MODES, { error: '"documentTools" must be "auto" or "off"' }).optional(),
+});
+export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
+
+/** A conversation's settings as stored: these fields always have a value (lib/store/settings.ts defaultSettings). */
+type Always = 'agent' | 'tools' | 'fncallMode' | 'generateCfg' | 'systemMessage' | 'pauseBeforeTools';
+export type ConversationSettings = Required<Pick<SettingsPatch, Always>> & Omit<SettingsPatch, Always>;
