@@ -33,16 +33,21 @@ async function report(catalog: PluginCatalog) {
   console.log(JSON.stringify({ agents, tools, failures: catalog.failures(), served: catalog.servedAgent()?.name }));
 }
 
+// A load's report is printed once the folder is watched: a test that changes a file after the first report must
+// not change it before the watcher is there to see it.
+let watched = false;
 const catalog: PluginCatalog = new PluginCatalog(dir!, extra, (line) => {
   console.error(line);
-  if (line.startsWith('Plugins:')) void report(catalog);
+  if (watched && line.startsWith('Plugins:')) void report(catalog);
 });
 async function main() {
   await catalog.load();
-  if (!catalog.failures().length && !catalog.agents().length && !catalog.tools().size) await report(catalog);
   if (watching) {
     catalog.watch();
     setInterval(() => {}, 1000); // the watcher does not hold the process open
-  } else setTimeout(() => process.exit(0), 50);
+  }
+  watched = true;
+  await report(catalog);
+  if (!watching) setTimeout(() => process.exit(0), 50);
 }
 void main();
