@@ -2,7 +2,7 @@
 // the app's server build compiles it), not as tsx compiles it on the fly. tsx keeps every function's name by calling
 // a helper on each closure as it is made, which production code never pays; the loop makes a few closures per model
 // call, so under tsx a bench of the loop measured the transform more than the loop.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -14,6 +14,8 @@ export async function builtCore(): Promise<Core> {
   const root = path.resolve(import.meta.dirname, '../..');
   const outdir = path.join(root, 'node_modules/.cache/agent-studio-bench', String(process.pid));
   mkdirSync(outdir, { recursive: true });
+  // Kept while the process runs (the core loads some chunks on first use), gone when it ends.
+  process.on('exit', () => rmSync(outdir, { recursive: true, force: true }));
   await esbuild.build({
     entryPoints: { core: path.join(root, 'lib/core/index.ts') },
     outdir,
