@@ -30,6 +30,7 @@ import { createChatModel } from '../lib/llm';
 import { STAND_IN_DIMS } from '../scripts/model-server/embed';
 import { createModelServer } from '../scripts/model-server/server';
 import { quantile } from './support/stats';
+import { random, VOCABULARY, zipfWord } from './support/synthetic-text';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DATA = path.join(HERE, 'data/recall');
@@ -105,17 +106,6 @@ async function recallAt5(url: string) {
 
 // --- speed: 10,000 chunks ---
 
-let seed = 42;
-const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
-const SYLLABLES = 'ka lo mi ne ru sa ti vo ze pa qua ri den tor mel fin gar hol bes nut'.split(' ');
-const VOCABULARY = Array.from({ length: 20_000 }, (_, i) => {
-  let w = '';
-  for (let n = i + 1, k = 0; n > 0 || k < 2; n = Math.floor(n / SYLLABLES.length), k++)
-    w += SYLLABLES[n % SYLLABLES.length];
-  return w;
-});
-const word = () => VOCABULARY[Math.floor(VOCABULARY.length ** random()) - 1]!;
-
 function syntheticDocument(d: number, pages: number): ParsedDocument {
   return {
     hash: `bench-recall-${d}`,
@@ -125,7 +115,7 @@ function syntheticDocument(d: number, pages: number): ParsedDocument {
       page: p + 1,
       paragraphs: Array.from(
         { length: 6 },
-        () => Array.from({ length: 100 + Math.floor(random() * 40) }, word).join(' ') + '.',
+        () => Array.from({ length: 100 + Math.floor(random() * 40) }, zipfWord).join(' ') + '.',
       ),
     })),
   };

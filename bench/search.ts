@@ -13,6 +13,7 @@ import {
 } from '../lib/documents/search';
 import type { ParsedDocument } from '../lib/documents/types';
 import { quantile } from './support/stats';
+import { random, VOCABULARY, zipfWord } from './support/synthetic-text';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,23 +24,12 @@ const TARGET_CHUNKS = arg('chunks', 10_000);
 const DOCUMENTS = 10;
 const WARMUP = 30;
 
-// A deterministic generator, so every run searches the same text.
-let seed = 42;
-const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
-
-const SYLLABLES = 'ka lo mi ne ru sa ti vo ze pa qua ri den tor mel fin gar hol bes nut'.split(' ');
-const VOCABULARY = Array.from({ length: 20_000 }, (_, i) => {
-  let w = '';
-  for (let n = i + 1, k = 0; n > 0 || k < 2; n = Math.floor(n / SYLLABLES.length), k++)
-    w += SYLLABLES[n % SYLLABLES.length];
-  return w;
-});
 const STOP = ['the', 'of', 'and', 'to', 'in', 'is', 'for', 'with'];
 
-/** Zipf-like: a few words are everywhere, most are rare (as in real text). */
+/** A word of running text: a stop word a quarter of the time. */
 function word(): string {
   if (random() < 0.25) return STOP[Math.floor(random() * STOP.length)]!;
-  return VOCABULARY[Math.floor(VOCABULARY.length ** random()) - 1]!;
+  return zipfWord();
 }
 
 function paragraph(words: number): string {

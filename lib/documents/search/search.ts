@@ -158,6 +158,17 @@ function* lazyOrder(n: number, before: (a: number, b: number) => number): Genera
  *  words). */
 const PLACED_HITS = 256;
 
+/** Where each document's chunks start when all documents' chunks are numbered in one run, and how many there are. */
+function chunkOffsets(docs: readonly IndexedDocument[]): { offsets: number[]; n: number } {
+  const offsets: number[] = [];
+  let n = 0;
+  for (const d of docs) {
+    offsets.push(n);
+    n += d.chunks.length;
+  }
+  return { offsets, n };
+}
+
 /**
  * Chunks in fused order when vector search takes part: every chunk gets 1/(rank + 61) from the vector ranking and,
  * with keyword search, each chunk holding a query term from the BM25 ranking (only those: ranked in document order,
@@ -173,12 +184,7 @@ function* vectorFusedOrder(
   budget: number,
   front: boolean,
 ): Generator<RankedChunk> {
-  const offsets: number[] = [];
-  let n = 0;
-  for (const d of docs) {
-    offsets.push(n);
-    n += d.chunks.length;
-  }
+  const { offsets, n } = chunkOffsets(docs);
   const flat = new Float64Array(n);
   const sim = new Float64Array(n);
   docs.forEach((_, d) => {
@@ -251,12 +257,7 @@ function* fusedOrder(
   budget: number,
   plan: SearchPlan,
 ): Generator<RankedChunk> {
-  const offsets: number[] = [];
-  let n = 0;
-  for (const d of docs) {
-    offsets.push(n);
-    n += d.chunks.length;
-  }
+  const { offsets, n } = chunkOffsets(docs);
   const flat = new Float64Array(n);
   scores.forEach((s, d) => flat.set(s, offsets[d]));
   const entry = (g: number, pinned: boolean, fused: number): RankedChunk => {
