@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { conversations, lastAnswer, send } from './support/chat';
+import { conversations, interactive, lastAnswer, send } from './support/chat';
 import { setScenario } from './support/model';
 
 const ADMIN = { email: 'admin@example.com', password: 'correct horse battery' };
@@ -84,6 +84,7 @@ test('the admin creates the first account, signs out and in; an invited user sig
   await expect(page.getByRole('heading', { name: 'Create account' })).toBeVisible();
   await fillAndSubmit(page, ADMIN, 'Create account');
   await expect(userMenu(page, ADMIN.email)).toBeVisible();
+  await interactive(page);
 
   // The admin's first conversation.
   await send(page, 'A question only the admin asked');
@@ -115,6 +116,7 @@ test('the admin creates the first account, signs out and in; an invited user sig
   await expect(invited.getByText('You were invited to this Agent Studio.')).toBeVisible();
   await fillAndSubmit(invited, INVITED, 'Create account');
   await expect(userMenu(invited, INVITED.email)).toBeVisible();
+  await interactive(invited);
   // Once the list has loaded (nothing is left in flight), it is empty; their own first message is then all it holds.
   await invited.waitForLoadState('networkidle');
   await expect(conversations(invited).getByText('No conversations yet.')).toBeVisible();

@@ -197,8 +197,10 @@ test('a GGUF downloaded from the page (its host allowed), checked, picked and ru
   await local.getByRole('button', { name: 'Download', exact: true }).last().click();
   const bad = local.getByRole('listitem', { name: 'Download of page.gguf' });
   await bad.getByRole('button', { name: 'Allow 127.0.0.1 and retry' }).click();
+  // Refused again, now for what the file is rather than where it is. A wait, not a speed target: the click's server
+  // action queues behind the page's earlier ones, which a loaded machine may take seconds over.
+  await expect(bad.getByRole('alert')).toContainText(/GGUF/, { timeout: 30_000 });
   await expect(bad).toContainText('failed');
-  await expect(bad.getByRole('alert')).toContainText(/GGUF/);
   await bad.getByRole('button', { name: 'Dismiss' }).click();
 
   // A loopback URL is refused until the user allows its host; then it downloads with its progress and is checked.

@@ -5,6 +5,7 @@
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import * as actions from '@/app/actions/models';
+import type { ActionResult } from '@/lib/chat/page';
 import type { DownloadJob, LocalModelsView } from '@/lib/models/local-files';
 import { LOCAL_CONNECTION_ID, modelId } from '@/lib/models/ids';
 import { FIELD, PRIMARY_BUTTON } from '../runs/modal';
@@ -27,6 +28,18 @@ function useBytes() {
 function DownloadRow({ job, onChange }: { job: DownloadJob; onChange: () => void }) {
   const t = useTranslations('models');
   const bytes = useBytes();
+  // A click waits behind the page's other server actions (Next sends them one at a time): the row says it was taken,
+  // and a refusal of the click itself is shown here rather than lost.
+  const [busy, setBusy] = useState(false);
+  const [refused, setRefused] = useState<string>();
+  const act = (run: () => Promise<ActionResult<unknown>>) => async () => {
+    setBusy(true);
+    setRefused(undefined);
+    const r = await run();
+    setBusy(false);
+    if (!r.ok) setRefused(r.error);
+    onChange();
+  };
   const p = job.progress;
   const pct = p?.totalBytes ? Math.min(100, Math.round((p.receivedBytes / p.totalBytes) * 100)) : undefined;
   return (
@@ -55,14 +68,14 @@ function DownloadRow({ job, onChange }: { job: DownloadJob; onChange: () => void
           </p>
         </>
       )}
-      {job.error && job.state === 'failed' && (
+      {(refused ?? (job.state === 'failed' && job.error?.message)) && (
         <p role="alert" className="text-xs text-red-700 dark:text-red-300">
-          {job.error.message}
+          {refused ?? job.error?.message}
         </p>
       )}
-      <div className="flex gap-2">
+      <div className="flex gap-2" aria-busy={busy}>
         {job.state === 'running' ? (
-          <button type="button" className={BUTTON} onClick={() => void actions.stopDownload(job.name).then(onChange)}>
+          <button type="button" className={BUTTON} disabled={busy} onClick={act(() => actions.stopDownload(job.name))}>
             {t('stop')}
           </button>
         ) : (
@@ -71,9 +84,8 @@ function DownloadRow({ job, onChange }: { job: DownloadJob; onChange: () => void
               <button
                 type="button"
                 className={BUTTON}
-                onClick={() =>
-                  void actions.startDownload({ url: job.url, allowHost: Boolean(job.blockedHost) }).then(onChange)
-                }
+                disabled={busy}
+                onClick={act(() => actions.startDownload({ url: job.url, allowHost: Boolean(job.blockedHost) }))}
               >
                 {job.blockedHost ? t('allowHost', { host: job.blockedHost }) : t('resume')}
               </button>
@@ -81,7 +93,8 @@ function DownloadRow({ job, onChange }: { job: DownloadJob; onChange: () => void
             <button
               type="button"
               className={BUTTON}
-              onClick={() => void actions.dismissDownload(job.name).then(onChange)}
+              disabled={busy}
+              onClick={act(() => actions.dismissDownload(job.name))}
             >
               {t('dismiss')}
             </button>
@@ -103,26 +116,29 @@ export function LocalModels() {
 
   // Reads overlap (the one when a download ends, and the one after a click): only the latest read is shown, so an older
   // answer ("failed") never lands after a newer one ("running") and leaves the page out of date.
+  // The picker's list is read again only when the files changed (a download or an upload ended): each read is two
+  // more server actions, and a click waits behind every one of them.
   const reads = useRef(0);
-  const reload = useCallback(async () => {
-    const read = ++reads.current;
-    const r = await actions.localModels();
-    if (read !== reads.current) return;
-    if (r.ok) setView(r.value);
-    else setError(r.error);
-    await useModels.getState().refresh();
+  const files = useRef<string>(undefined);
+  const show = useCallback(async (mine: number, r: ActionResult<LocalModelsView>, tellPicker: boolean) => {
+    if (mine !== reads.current) return;
+    if (!r.ok) return setError(r.error);
+    setView(r.value);
+    const now = r.value.models.map((m) => `${m.name}:${m.sizeBytes}:${Boolean(m.summary)}`).join('\n');
+    const changed = files.current !== now;
+    files.current = now;
+    if (tellPicker && changed) await useModels.getState().refresh();
   }, []);
+  const reload = useCallback(async () => {
+    const mine = ++reads.current;
+    await show(mine, await actions.localModels(), true);
+  }, [show]);
 
   useEffect(() => {
     if (!admin) return; // the GGUF files are the admin's (lib/server/access-rules.ts): nothing to read
-    const read = ++reads.current;
-    void actions.localModels().then((r) => {
-      if (read === reads.current) {
-        if (r.ok) setView(r.value);
-        else setError(r.error);
-      }
-    });
-  }, [admin]);
+    const mine = ++reads.current;
+    void actions.localModels().then((r) => show(mine, r, false));
+  }, [admin, show]);
 
   // While a download runs, its progress streams in (GET /api/local-models/downloads, Server-Sent Events); the list
   // is read again once it ends. A stream that breaks is opened again a second later.

@@ -25,9 +25,14 @@ export function userTurns(page: Page): Locator {
   return page.locator('article[data-role="user"]');
 }
 
-/** Opens the page and waits for it to be interactive (the theme toggle only renders once React has hydrated). */
+/** Opens the page and waits for it to be interactive. */
 export async function openChat(page: Page, url = '/'): Promise<void> {
   await page.goto(url);
+  await interactive(page);
+}
+
+/** Waits until the chat page has hydrated (the theme toggle only renders then): text typed earlier is lost. */
+export async function interactive(page: Page): Promise<void> {
   await expect(page.getByRole('button', { name: /^Switch to (dark|light) theme$/ })).toBeVisible();
 }
 
