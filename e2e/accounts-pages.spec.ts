@@ -6,6 +6,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { freePort, kill, startApp } from './support/app-process';
 import { allViolations } from './support/axe';
+import { hydrated } from './support/hydrated';
 import { outsideScreen, pageWidth } from './support/viewport';
 
 const ADMIN = { email: 'pages-admin@example.com', password: 'correct horse battery' };
@@ -31,17 +32,10 @@ test.afterAll(async () => {
 });
 
 /** The page's React has taken over the form (the email field has its fiber). */
-async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const email = document.querySelector('input[name="email"]');
-    return Boolean(email && Object.keys(email).some((k) => k.startsWith('__reactFiber')));
-  });
-}
-
 async function signIn(browser: Browser, locale = 'en-US'): Promise<Page> {
   const page = await (await browser.newContext({ baseURL: base, locale })).newPage();
   await page.goto('/sign-in');
-  await hydrated(page);
+  await hydrated(page.locator('input[name="email"]'));
   await page.getByLabel(locale === 'en-US' ? 'Email' : '邮箱', { exact: true }).fill(ADMIN.email);
   await page.getByLabel(locale === 'en-US' ? 'Password' : '密码', { exact: true }).fill(ADMIN.password);
   await page.getByRole('button', { name: locale === 'en-US' ? 'Sign in' : '登录', exact: true }).click();
@@ -69,7 +63,7 @@ test('what is typed before the page hydrates stays once it has (in the fields, w
     await email.fill('early@example.com');
     await password.fill('typed early');
     release();
-    await hydrated(page);
+    await hydrated(page.locator('input[name="email"]'));
     await page.waitForLoadState('networkidle');
     await expect(email, path).toHaveValue('early@example.com');
     await expect(password, path).toHaveValue('typed early');
@@ -101,6 +95,7 @@ test('Create account sent before the page hydrates (scripts still loading) makes
 test('Create account works without JavaScript: the form posts, signs in and opens the app', async ({ browser }) => {
   const admin = await signIn(browser);
   await admin.goto('/admin');
+  await hydrated(admin.getByRole('button', { name: 'Create invite link' }));
   await admin.getByRole('button', { name: 'Create invite link' }).click();
   const link = (await admin.getByTestId('invite-link').textContent())!;
   expect(link).toMatch(/\/sign-up\?invite=/);
@@ -141,12 +136,23 @@ for (const locale of ['en-US', 'zh-CN']) {
     }
 
     const page = await (await browser.newContext(phone)).newPage();
+    // The model list is held back (its server actions wait), so the header is measured as a slow start shows it,
+    // with "Loading models…" in the picker.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/*', async (route) => {
+      if (route.request().method() === 'POST' && route.request().headers()['next-action']) await held;
+      await route.continue();
+    });
     await page.goto('/sign-in');
-    await hydrated(page);
+    await hydrated(page.locator('input[name="email"]'));
     await page.getByLabel(locale === 'en-US' ? 'Email' : '邮箱', { exact: true }).fill(ADMIN.email);
     await page.getByLabel(locale === 'en-US' ? 'Password' : '密码', { exact: true }).fill(ADMIN.password);
     await page.getByRole('button', { name: locale === 'en-US' ? 'Sign in' : '登录', exact: true }).click();
     await expect(page).toHaveURL(`${base}/`);
+    await expect(
+      page.getByRole('combobox', { name: locale === 'en-US' ? 'Model' : '模型', exact: true }),
+    ).toHaveAttribute('aria-busy', 'true');
     const menu = page.getByRole('button', {
       name: locale === 'en-US' ? `Account menu for ${ADMIN.email}` : `${ADMIN.email} 的账户菜单`,
     });
@@ -155,6 +161,12 @@ for (const locale of ['en-US', 'zh-CN']) {
     await expect(popup).toBeVisible();
     const outside = await outsideScreen(page, SCREEN, popup);
     expect(outside, `the user menu: drawn outside the screen\n${outside.join('\n')}`).toEqual([]);
+    await check(page, 'the chat with the user menu open, the models still loading');
+    release();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await expect(
+      page.getByRole('combobox', { name: locale === 'en-US' ? 'Model' : '模型', exact: true }),
+    ).toHaveAttribute('aria-busy', 'false');
     await check(page, 'the chat with the user menu open');
     for (const p of ['/account', '/admin']) {
       await page.goto(p);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { conversations, interactive, lastAnswer, send } from './support/chat';
+import { hydrated } from './support/hydrated';
 import { setScenario } from './support/model';
 
 const ADMIN = { email: 'admin@example.com', password: 'correct horse battery' };
@@ -105,6 +106,7 @@ test('the admin creates the first account, signs out and in; an invited user sig
   await userMenu(page, ADMIN.email).click();
   await page.getByRole('link', { name: 'Admin' }).click();
   await expect(page.getByRole('heading', { name: 'Users', exact: true })).toBeVisible();
+  await hydrated(page.getByRole('button', { name: 'Create invite link' }));
   await page.getByRole('button', { name: 'Create invite link' }).click();
   const link = (await page.getByTestId('invite-link').textContent())!;
   expect(link).toMatch(/\/sign-up\?invite=/);
@@ -131,6 +133,7 @@ test('the admin creates the first account, signs out and in; an invited user sig
   // The API keys page says the base URL OpenAI clients take, and a new key is copied in one click.
   await invited.getByRole('link', { name: 'API keys' }).click();
   await expect(invited.getByText(`${base}/v1`, { exact: true })).toBeVisible();
+  await hydrated(invited.getByRole('button', { name: 'Copy base URL' }));
   await invited.getByRole('button', { name: 'Copy base URL' }).click();
   expect(await invited.evaluate(() => navigator.clipboard.readText())).toBe(`${base}/v1`);
   await invited.getByLabel('Key name').fill('cli');

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { lastAnswer, openChat, panelOf, send } from './support/chat';
 import { setScenario } from './support/model';
+import { hydrated } from './support/hydrated';
 
 // The app runs with MCP_CONFIG=test/fixtures/mcp-e2e.json: one real stdio server, "fixture".
 
@@ -116,6 +117,7 @@ test('web search is set up on the admin page: the chat offers web_search; back t
 }) => {
   await page.goto('/admin');
   const form = page.getByRole('form', { name: 'Web search' });
+  await hydrated(form.getByRole('button', { name: 'Save web search' }));
   await expect(form.getByRole('status')).toHaveText('Web search is off.');
   await form.getByRole('combobox', { name: 'Provider' }).selectOption('tavily');
   await form.getByRole('button', { name: 'Save web search' }).click();
@@ -134,6 +136,7 @@ test('web search is set up on the admin page: the chat offers web_search; back t
 
   // Back to what the environment says (no provider here), for the other tests.
   await page.goto('/admin');
+  await hydrated(form.getByRole('button', { name: 'Save web search' }));
   await form.getByRole('combobox', { name: 'Provider' }).selectOption('environment');
   await form.getByRole('button', { name: 'Save web search' }).click();
   await expect(form.getByRole('status')).toHaveText('Web search is off.');

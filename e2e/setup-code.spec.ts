@@ -9,6 +9,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { freePort, kill } from './support/app-process';
 import { modelServerUrl } from './support/model';
+import { hydrated } from './support/hydrated';
 
 const OWNER = { email: 'owner@example.com', password: 'correct horse battery' };
 
@@ -86,6 +87,7 @@ test('the first account asks for the setup code from the server’s log; with it
 
   // The API keys page: a run key, then a read key; each listed with its scope.
   await page.goto('/account');
+  await hydrated(page.getByLabel('Key name', { exact: true }));
   for (const [name, scope, shown] of [
     ['ci', /^Run/, 'run'],
     ['dashboard', /^Read/, 'read'],

@@ -35,14 +35,14 @@ export function UserMenu({ account }: { account: { email: string; name: string; 
   }
 
   return (
-    <div ref={box} className="relative">
+    <div ref={box} className="relative min-w-0">
       <button
         type="button"
         aria-expanded={open}
         aria-controls="user-menu"
         aria-label={t('menu', { email: account.email })}
         onClick={() => setOpen((v) => !v)}
-        className="max-w-48 truncate rounded-lg px-2 py-1 text-sm hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-neutral-800"
+        className="block w-full max-w-48 truncate rounded-lg px-2 py-1 text-sm hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-neutral-800"
       >
         {account.name || account.email}
       </button>
