@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openPostgresDialect, type PostgresOptions } from './postgres-dialect';
 import { openSqliteDialect } from './sqlite-dialect';
+import { defaultSettings } from '../protocol/conversation-settings';
 import type { ChatStore, ConversationSettings } from './types';
 import { accountStore } from './accounts';
 import { chunkVectorStore } from './chunk-vectors';
@@ -20,7 +21,6 @@ import { LOCAL_OWNER_ID } from './owner';
 import { type BusOptions, type RunBus, SharedRunBus } from './run-bus';
 import { runSearch } from './run-index';
 import { indexUnindexed, runStore } from './runs';
-import { defaultSettings } from './settings';
 
 export const DB_FILE_NAME = 'agent-studio.db';
 
