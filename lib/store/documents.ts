@@ -2,6 +2,7 @@
 // owner. Whether bytes are held also counts saved agents' documents (agent_documents, kept by agents.ts).
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { conversationOf } from './conversations';
 import type { Dialect } from './dialect';
 import { fromRow, insert, query } from './query';
 import { NotFoundError } from './errors';
@@ -36,7 +37,6 @@ const mine = (d: Dialect, p: (name: string) => never) =>
   sql<boolean>`id = ${p('id')} AND conversation_id IN (SELECT id FROM conversations WHERE owner_id = ${p('owner')})`;
 
 const Q = {
-  conversation: query((d, p) => owned(d, p('owner')).where('id', '=', p('id'))),
   insert: insert('documents', { returning: COLUMNS, map: toDocument }),
   one: query((d, p) => d.db.selectFrom('documents').select(COLUMNS).where(mine(d, p)), toDocument),
   ofConversation: query(
@@ -97,8 +97,7 @@ export function documentStore(ctx: Ctx): DocumentStore {
   return {
     async addDocument(owner, { conversationId, hash, name, size }) {
       return ctx.write(async (db) => {
-        if (!(await Q.conversation.first(ctx, db, { id: conversationId, owner: owner.ownerId })))
-          throw new NotFoundError(`Unknown conversation id "${conversationId}".`);
+        await conversationOf(ctx, db, owner, conversationId, false);
         const values = { id: randomUUID(), conversation_id: conversationId, hash, name, size, state: 'parsing' };
         return (await Q.insert.first(ctx, db, { ...values, created_at: ctx.now() }))!;
       });
