@@ -11,23 +11,11 @@ import type { Ctx } from './context';
 import type { Tables } from './tables';
 import type { ConnectionStore, StoredConnection } from './types';
 
-const COLUMNS = [
-  'id',
-  'owner_id',
-  'name',
-  'base_url',
-  'api_key_cipher',
-  'capabilities_json',
-  'rates_json',
-  'created_at',
-  'updated_at',
-] as const;
-
 /** Rows the owner reads: the server-wide ones and their own. */
 const visible = (d: Dialect, owner: never) =>
   d.db
     .selectFrom('model_connections')
-    .select(COLUMNS)
+    .selectAll()
     .where((eb) => eb.or([eb('owner_id', 'is', null), eb('owner_id', '=', owner)]));
 /** The rows one scope changes: the owner's own, or (owner null) the server-wide ones. */
 const own = (owner: never) => sql<boolean>`coalesce(owner_id, '') = coalesce(CAST(${owner} AS text), '')`;
@@ -35,12 +23,12 @@ const own = (owner: never) => sql<boolean>`coalesce(owner_id, '') = coalesce(CAS
 const Q = {
   list: query((d, p) => visible(d, p('owner')).orderBy('created_at').orderBy(sql.ref(d.ord)), toConnection),
   one: query((d, p) => visible(d, p('owner')).where('id', '=', p('id')), toConnection),
-  insert: insert('model_connections', { returning: COLUMNS, map: toConnection }),
+  insert: insert('model_connections', { returning: '*', map: toConnection }),
   owned: query(
     (d, p) =>
       d.db
         .selectFrom('model_connections')
-        .select(COLUMNS)
+        .selectAll()
         .where('id', '=', p('id'))
         .where(own(p('owner')))
         .$if(d.rowLocks, (q) => q.forUpdate()),
@@ -52,7 +40,7 @@ const Q = {
         .updateTable('model_connections')
         .set(cols(p, ['name', 'base_url', 'api_key_cipher', 'capabilities_json', 'rates_json', 'updated_at']))
         .where('id', '=', p('id'))
-        .returning(COLUMNS),
+        .returningAll(),
     toConnection,
   ),
   remove: query((d, p) =>

@@ -10,21 +10,6 @@ import type { Ctx } from './context';
 import type { Tables } from './tables';
 import type { DocumentStore, StoredDocument } from './types';
 
-const COLUMNS = [
-  'id',
-  'conversation_id',
-  'hash',
-  'name',
-  'size',
-  'state',
-  'kind',
-  'pages',
-  'title',
-  'error',
-  'error_code',
-  'created_at',
-] as const;
-
 export function documentRef(hash: string, name: string): string {
   return `files/${hash}/${name}`;
 }
@@ -37,13 +22,13 @@ const mine = (d: Dialect, p: (name: string) => never) =>
   sql<boolean>`id = ${p('id')} AND conversation_id IN (SELECT id FROM conversations WHERE owner_id = ${p('owner')})`;
 
 const Q = {
-  insert: insert('documents', { returning: COLUMNS, map: toDocument }),
-  one: query((d, p) => d.db.selectFrom('documents').select(COLUMNS).where(mine(d, p)), toDocument),
+  insert: insert('documents', { returning: '*', map: toDocument }),
+  one: query((d, p) => d.db.selectFrom('documents').selectAll().where(mine(d, p)), toDocument),
   ofConversation: query(
     (d, p) =>
       d.db
         .selectFrom('documents')
-        .select(COLUMNS)
+        .selectAll()
         .where('conversation_id', '=', p('conversation'))
         .where('conversation_id', 'in', owned(d, p('owner')))
         .orderBy('created_at')
@@ -56,7 +41,7 @@ const Q = {
         .updateTable('documents')
         .set({ state: 'ready', kind: p('kind'), pages: p('pages'), title: p('title'), error: null, error_code: null })
         .where(mine(d, p))
-        .returning(COLUMNS),
+        .returningAll(),
     toDocument,
   ),
   failed: query(
@@ -65,10 +50,10 @@ const Q = {
         .updateTable('documents')
         .set({ state: 'error', error: p('error'), error_code: p('code') })
         .where(mine(d, p))
-        .returning(COLUMNS),
+        .returningAll(),
     toDocument,
   ),
-  remove: query((d, p) => d.db.deleteFrom('documents').where(mine(d, p)).returning(COLUMNS), toDocument),
+  remove: query((d, p) => d.db.deleteFrom('documents').where(mine(d, p)).returningAll(), toDocument),
   // A conversation's upload, or a saved agent's document (agent_documents, kept by agents.ts).
   owned: query((d, p) =>
     d.db
