@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { CapabilityHints } from '../llm/capabilities';
 import type { Dialect } from './dialect';
-import { cols, fromRow, insert, query } from './query';
+import { cols, fromRow, insert, query, toJson } from './query';
 import { NotFoundError } from './errors';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
@@ -68,7 +68,6 @@ const Q = {
 
 export function connectionStore(ctx: Ctx): ConnectionStore {
   const { db } = ctx;
-  const json = (v: object) => JSON.stringify(v);
 
   return {
     listConnections: (owner) => Q.list.all(ctx, db, { owner: owner.ownerId }),
@@ -82,8 +81,8 @@ export function connectionStore(ctx: Ctx): ConnectionStore {
         name: input.name,
         base_url: input.baseURL,
         api_key_cipher: input.apiKeyCipher,
-        capabilities_json: json(input.capabilities ?? {}),
-        rates_json: json(input.rates ?? {}),
+        capabilities_json: toJson(input.capabilities ?? {}),
+        rates_json: toJson(input.rates ?? {}),
         created_at: at,
         updated_at: at,
       });
@@ -99,8 +98,8 @@ export function connectionStore(ctx: Ctx): ConnectionStore {
           name: patch.name ?? current.name,
           base_url: patch.baseURL ?? current.baseURL,
           api_key_cipher: patch.apiKeyCipher !== undefined ? patch.apiKeyCipher : current.apiKeyCipher,
-          capabilities_json: json(patch.capabilities ?? current.capabilities),
-          rates_json: json(patch.rates ?? current.rates),
+          capabilities_json: toJson(patch.capabilities ?? current.capabilities),
+          rates_json: toJson(patch.rates ?? current.rates),
           updated_at: ctx.now(),
         });
         return updated!;
@@ -122,7 +121,7 @@ export function connectionStore(ctx: Ctx): ConnectionStore {
     },
 
     async learnCapabilities(connectionId, model, hints) {
-      await Q.learn.run(ctx, db, { id: connectionId, model, hints: json(hints) });
+      await Q.learn.run(ctx, db, { id: connectionId, model, hints: toJson(hints) });
     },
   };
 }

@@ -1,10 +1,10 @@
 // Records of the files uploaded to a conversation, owned through it: a record is found only by its conversation's
 // owner. Whether bytes are held also counts saved agents' documents (agent_documents, kept by agents.ts).
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { conversationOf } from './conversations';
 import type { Dialect } from './dialect';
-import { fromRow, insert, query } from './query';
+import { cols, fromRow, insert, query } from './query';
 import { NotFoundError } from './errors';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
@@ -18,12 +18,15 @@ export function documentRef(hash: string, name: string): string {
 const owned = (d: Dialect, owner: never) => d.db.selectFrom('conversations').select('id').where('owner_id', '=', owner);
 const n = sql<number>`count(*)`.as('n');
 /** The owner's document `p('id')`. */
-const mine = (d: Dialect, p: (name: string) => never) =>
+const mine = (p: (name: string) => never) =>
   sql<boolean>`id = ${p('id')} AND conversation_id IN (SELECT id FROM conversations WHERE owner_id = ${p('owner')})`;
+/** Sets these columns of the owner's document `p('id')`, and answers with it. */
+const update = (set: (p: (name: string) => never) => Updateable<Tables['documents']>) =>
+  query((d, p) => d.db.updateTable('documents').set(set(p)).where(mine(p)).returningAll(), toDocument);
 
 const Q = {
   insert: insert('documents', { returning: '*', map: toDocument }),
-  one: query((d, p) => d.db.selectFrom('documents').selectAll().where(mine(d, p)), toDocument),
+  one: query((d, p) => d.db.selectFrom('documents').selectAll().where(mine(p)), toDocument),
   ofConversation: query(
     (d, p) =>
       d.db
@@ -35,25 +38,9 @@ const Q = {
         .orderBy(sql.ref(d.ord)),
     toDocument,
   ),
-  ready: query(
-    (d, p) =>
-      d.db
-        .updateTable('documents')
-        .set({ state: 'ready', kind: p('kind'), pages: p('pages'), title: p('title'), error: null, error_code: null })
-        .where(mine(d, p))
-        .returningAll(),
-    toDocument,
-  ),
-  failed: query(
-    (d, p) =>
-      d.db
-        .updateTable('documents')
-        .set({ state: 'error', error: p('error'), error_code: p('code') })
-        .where(mine(d, p))
-        .returningAll(),
-    toDocument,
-  ),
-  remove: query((d, p) => d.db.deleteFrom('documents').where(mine(d, p)).returningAll(), toDocument),
+  ready: update((p) => ({ ...cols(p, ['kind', 'pages', 'title']), state: 'ready', error: null, error_code: null })),
+  failed: update((p) => ({ state: 'error', error: p('error'), error_code: p('code') })),
+  remove: query((d, p) => d.db.deleteFrom('documents').where(mine(p)).returningAll(), toDocument),
   // A conversation's upload, or a saved agent's document (agent_documents, kept by agents.ts).
   owned: query((d, p) =>
     d.db

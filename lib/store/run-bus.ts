@@ -87,15 +87,11 @@ export class SharedRunBus {
     const bus = new SharedRunBus(db, opts);
     bus.listener = await listen(
       bus.instanceId,
-      [EVENTS_CHANNEL, bus.ownChannel],
+      [EVENTS_CHANNEL, OWN_CHANNEL_PREFIX + bus.instanceId],
       (channel, payload) => bus.notified(channel, payload),
       () => void bus.resumed(),
     );
     return bus;
-  }
-
-  private get ownChannel(): string {
-    return OWN_CHANNEL_PREFIX + this.instanceId;
   }
 
   // --- What the store asks of it ---

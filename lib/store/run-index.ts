@@ -9,7 +9,7 @@ import { runCost, sumCosts } from '../llm/cost';
 import { contentText } from '../llm/schema';
 import { AGENT_KINDS, type AgentKind } from '../protocol/enums';
 import type { AgentEvent, Usage } from '../protocol/events';
-import type { Db, Dialect, Params } from './dialect';
+import { byText, type Db, type Dialect, type Params } from './dialect';
 import type { OwnerScope } from './owner';
 import {
   dayStart,
@@ -270,17 +270,10 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
         // The owner's saved agents, by name (the runs' conversations name them by id).
         savedAgents: (
           await q<{ id: string; name: string }>('SELECT id, name FROM agents WHERE owner_id = @owner', params)
-        )
-          .sort((a, b) => byText(a.name, b.name) || byText(a.id, b.id))
-          .map(({ id, name }) => ({ id, name })),
+        ).sort((a, b) => byText(a.name, b.name) || byText(a.id, b.id)),
       };
     },
   };
-}
-
-/** The same order on both databases: by UTF-16 code units (PostgreSQL would sort by its locale). */
-function byText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The conditions of a query over `run_summaries s`, its named parameters, and the sets of summary ids (SELECTs)
