@@ -32,7 +32,7 @@ export interface BusOptions {
   controlTimeoutMs?: number;
 }
 
-export const DEFAULT_LEASE_MS = 10_000;
+const DEFAULT_LEASE_MS = 10_000;
 const DEFAULT_CONTROL_TIMEOUT_MS = 5_000;
 /** The channel that says a run's log grew (`<run id> <last seq>`) or that the run ended (`<run id> end`). */
 export const EVENTS_CHANNEL = 'agent_studio_run_events';

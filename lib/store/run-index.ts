@@ -30,9 +30,9 @@ const DAY_MS = 86_400_000;
 /** Matching runs are counted up to this many ("more than 1,000"). */
 export const COUNT_CAP = 1000;
 /** The figures cover the newest this many matching runs. */
-export const FIGURES_CAP = 5000;
+const FIGURES_CAP = 5000;
 /** A set of run ids (a tool or a words filter) of more runs than this is checked run by run (see filters()). */
-export const SET_DRIVEN_MAX = 2000;
+const SET_DRIVEN_MAX = 2000;
 /** How much of each piece goes into the full-text index (characters): a search finds words within these. */
 const INDEXED_CHARS = { message: 4000, answer: 20000, toolArguments: 2000, toolResult: 4000 } as const;
 

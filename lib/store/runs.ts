@@ -308,7 +308,7 @@ export async function indexUnindexed(ctx: { d: Dialect }, db: Db): Promise<numbe
 
 /** A run's events, oldest first; logs written by an older version are read in today's shape
  *  (lib/agent/upgrade-log.ts). */
-export async function eventsOf(ctx: { d: Dialect }, db: Db, runId: string): Promise<AgentEvent[]> {
+async function eventsOf(ctx: { d: Dialect }, db: Db, runId: string): Promise<AgentEvent[]> {
   const rows = await Q.events.all(ctx, db, { id: runId });
   return upgradeRunLog(rows.map((row) => JSON.parse(row.json) as unknown));
 }
