@@ -64,7 +64,6 @@ export function agentStore(ctx: Ctx): AgentStore {
   return {
     createAgent: (owner, definition) => save(owner, randomUUID(), definition, Q.insert.first),
     getAgent: (owner, id) => Q.one.first(ctx, db, { id, owner: owner.ownerId }),
-    /** By lower-cased name, then oldest first. */
     listAgents: async (owner) =>
       (await Q.all.all(ctx, db, { owner: owner.ownerId })).sort((a, b) =>
         byText(a.name.toLowerCase(), b.name.toLowerCase()),

@@ -45,7 +45,6 @@ const row = (k: ChunkVectorsKey) => ({ embedder: k.embedder, hash: k.hash, page_
 
 export function chunkVectorStore(ctx: Ctx): VectorStore & { deleteChunkVectors(hash: string): Promise<void> } {
   return {
-    /** Every model's vectors of these bytes (when nobody holds them any more). */
     async deleteChunkVectors(hash) {
       await Q.drop.run(ctx, ctx.db, { hash });
     },

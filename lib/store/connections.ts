@@ -106,7 +106,6 @@ export function connectionStore(ctx: Ctx): ConnectionStore {
       });
     },
 
-    /** The connection and what was learnt of its models, together. */
     async removeConnection(owner, id) {
       return ctx.write(async (db) => {
         if (!(await Q.remove.run(ctx, db, { id, owner: owner?.ownerId ?? null }))) return false;

@@ -282,9 +282,7 @@ export function runStore(ctx: Ctx) {
 
     listRuns: (owner, turnId) => Q.ofTurn.all(ctx, db, { owner: owner.ownerId, turn: turnId }),
 
-    /** Without a run bus every run left running (one process drives them all, and it has just started); with one,
-     *  those whose lease ran out: their instance died (or closed) without finishing them. One transaction per run, so
-     *  a sweep never holds many conversations' locks at once. */
+    /** One transaction per run, so a sweep never holds many conversations' locks at once. */
     async markInterruptedRuns() {
       let marked = 0;
       for (const { id } of await Q.orphans.all(ctx, db))
