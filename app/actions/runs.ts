@@ -1,14 +1,9 @@
 'use server';
 // The Runs page's data: the signed-in owner's runs for a query from the address bar, their figures, and what the
 // filters can pick. Wiring only (lib/store/run-query.ts says what the query means).
+import { runQueryFromParams } from '@/lib/inspect/runs-address';
 import { appContext } from '@/lib/server/context';
-import {
-  runQueryFromParams,
-  type RunFacets,
-  type RunFigures,
-  type RunPage,
-  type RunQuery,
-} from '@/lib/store/run-query';
+import type { RunFacets, RunFigures, RunPage, RunQuery } from '@/lib/store/run-query';
 import { guardAction } from './guard';
 
 export interface RunsView {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultSettings } from '../../lib/store/settings';
+import { defaultSettings } from '../../lib/protocol/conversation-settings';
 import { rememberChoice, rememberedChoice, withChoice } from './new-chat-defaults';
 
 /** localStorage's two methods over a Map. */

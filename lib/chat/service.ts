@@ -19,16 +19,17 @@ import { contentText } from '../llm/schema';
 import { ToolDecisionSchema, type AgentEvent } from '../protocol/events';
 import { planReplay, ReplayRequestSchema, type ReplayPlan, type ReplayRequest } from '../replay/plan';
 import { replayEvents } from '../replay/resume';
-import { DEFAULT_TITLE, mergeSettings } from '../store/settings';
+import { mergeSettings } from '../protocol/conversation-settings';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
-import type {
-  AgentStore,
-  ChatStore,
-  Conversation,
-  ConversationSettings,
-  HistoryTurn,
-  StoredTurn,
+import {
+  DEFAULT_TITLE,
+  type AgentStore,
+  type ChatStore,
+  type Conversation,
+  type ConversationSettings,
+  type HistoryTurn,
+  type StoredTurn,
 } from '../store/types';
 import { withNewDocuments } from '../uploads/attach';
 import { attachmentItems } from '../uploads/attachments';

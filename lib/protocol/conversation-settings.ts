@@ -1,7 +1,8 @@
 // A conversation's settings, which the user picks on the page: one schema, which checks a change at the door (the
-// page's server actions, POST /api/chat: lib/chat/requests.ts) and is the shape the store keeps (lib/store).
+// page's server actions, POST /api/chat: lib/chat/requests.ts) and is the shape the store keeps (lib/store); what a
+// new conversation starts with, and how a change combines with what is stored.
 import { z } from './zod';
-import { CHAT_AGENT_KINDS, FNCALL_MODES } from './enums';
+import { CHAT_AGENT_KINDS, FNCALL_MODES, type FncallMode } from './enums';
 import { LANGS } from './message';
 
 /** 'auto' (the default, also when absent): on while the conversation has documents. 'off': only if ticked. */
@@ -50,6 +51,40 @@ export const SettingsPatchSchema = z.object({
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
-/** A conversation's settings as stored: these fields always have a value (lib/store/settings.ts defaultSettings). */
+/** A conversation's settings as stored: these fields always have a value (defaultSettings). */
 type Always = 'agent' | 'tools' | 'fncallMode' | 'generateCfg' | 'systemMessage' | 'pauseBeforeTools';
 export type ConversationSettings = Required<Pick<SettingsPatch, Always>> & Omit<SettingsPatch, Always>;
+
+/** A new conversation's settings; the call format is the server's (AGENT_FNCALL_MODE), and so is whether tool images
+ *  go to the model (TOOL_IMAGES_TO_MODEL). */
+export function defaultSettings(
+  fncallMode: FncallMode = 'native',
+  opts: { toolImages?: boolean } = {},
+): ConversationSettings {
+  return {
+    agent: 'fncall',
+    tools: ['calculator', 'current_time'],
+    fncallMode,
+    generateCfg: {},
+    systemMessage: '',
+    pauseBeforeTools: false,
+    ...(opts.toolImages ? { toolImages: true } : {}),
+  };
+}
+
+/** Shallow merge: a given field replaces the stored one whole (so a caller can drop a generateCfg key or a tool);
+ *  fields given as undefined, and fields that are no setting, are ignored. */
+export function mergeSettings(
+  base: ConversationSettings,
+  patch: Partial<ConversationSettings> | undefined,
+): ConversationSettings {
+  const merged: ConversationSettings = { ...base, tools: [...base.tools], generateCfg: { ...base.generateCfg } };
+  for (const key of Object.keys(SettingsPatchSchema.shape) as (keyof ConversationSettings)[]) {
+    const value: unknown = patch?.[key];
+    if (value === undefined) continue;
+    const copy = Array.isArray(value) ? [...value] : value && typeof value === 'object' ? { ...value } : value;
+    (merged as Record<string, unknown>)[key] = copy;
+  }
+  if (merged.agentId === '') delete merged.agentId; // '' leaves the saved agent
+  return merged;
+}

@@ -29,7 +29,7 @@ import { InMemoryLiveRuns, type LiveRuns } from '../chat/live-runs';
 import { SharedLiveRuns } from '../chat/shared-live-runs';
 import { ChatService } from '../chat/service';
 import { openStore } from '../store';
-import { defaultSettings } from '../store/settings';
+import { defaultSettings } from '../protocol/conversation-settings';
 import type { ChatStore, ConversationSettings } from '../store/types';
 import { configureTelemetry, stopTelemetry } from '../telemetry';
 import { ParseJobs } from '../uploads/parsing';

@@ -10,7 +10,7 @@ import type { AccountStore, ApiKeyRecord, InviteRecord, ServerSettings } from '.
 const KEY_COLUMNS = ['id', 'owner_id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'] as const;
 const INVITE_COLUMNS = ['id', 'created_by', 'created_at', 'expires_at', 'used_at', 'used_by', 'revoked_at'] as const;
 
-export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
+const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   signUp: 'invite',
   userTools: { codeInterpreter: false, web: false },
 };

@@ -2,6 +2,7 @@
 // (agent_documents: a file an agent holds is its owner's, and its bytes stay while one holds them).
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { byText } from './dialect';
 import { cols, insert, query } from './query';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
@@ -63,12 +64,10 @@ export function agentStore(ctx: Ctx): AgentStore {
   return {
     createAgent: (owner, definition) => save(owner, randomUUID(), definition, Q.insert.first),
     getAgent: (owner, id) => Q.one.first(ctx, db, { id, owner: owner.ownerId }),
-    /** By lower-cased name, then oldest first. */
-    async listAgents(owner) {
-      const key = (agent: SavedAgent) => agent.name.toLowerCase();
-      const agents = await Q.all.all(ctx, db, { owner: owner.ownerId });
-      return agents.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-    },
+    listAgents: async (owner) =>
+      (await Q.all.all(ctx, db, { owner: owner.ownerId })).sort((a, b) =>
+        byText(a.name.toLowerCase(), b.name.toLowerCase()),
+      ),
     updateAgent: (owner, id, definition) => save(owner, id, definition, Q.update.first),
     deleteAgent: async (owner, id) => (await Q.delete.run(ctx, db, { id, owner: owner.ownerId })) > 0,
   };

@@ -21,7 +21,7 @@ const Q = {
 };
 
 /** The vectors as one buffer of little-endian float32s; all must have `dims` numbers. */
-export function packVectors(vectors: readonly Float32Array[], dims: number): Buffer {
+function packVectors(vectors: readonly Float32Array[], dims: number): Buffer {
   const out = Buffer.alloc(vectors.length * dims * 4);
   vectors.forEach((v, i) => {
     if (v.length !== dims)
@@ -31,7 +31,7 @@ export function packVectors(vectors: readonly Float32Array[], dims: number): Buf
   return out;
 }
 
-export function unpackVectors(bytes: Uint8Array, dims: number, count: number): Float32Array[] {
+function unpackVectors(bytes: Uint8Array, dims: number, count: number): Float32Array[] {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length !== dims * count * 4) throw new Error('Stored chunk vectors are not the size their row says.');
   return Array.from({ length: count }, (_, i) => {
@@ -45,7 +45,6 @@ const row = (k: ChunkVectorsKey) => ({ embedder: k.embedder, hash: k.hash, page_
 
 export function chunkVectorStore(ctx: Ctx): VectorStore & { deleteChunkVectors(hash: string): Promise<void> } {
   return {
-    /** Every model's vectors of these bytes (when nobody holds them any more). */
     async deleteChunkVectors(hash) {
       await Q.drop.run(ctx, ctx.db, { hash });
     },

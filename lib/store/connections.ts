@@ -5,29 +5,17 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { CapabilityHints } from '../llm/capabilities';
 import type { Dialect } from './dialect';
-import { cols, fromRow, insert, query } from './query';
+import { cols, fromRow, insert, query, toJson } from './query';
 import { NotFoundError } from './errors';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
 import type { ConnectionStore, StoredConnection } from './types';
 
-const COLUMNS = [
-  'id',
-  'owner_id',
-  'name',
-  'base_url',
-  'api_key_cipher',
-  'capabilities_json',
-  'rates_json',
-  'created_at',
-  'updated_at',
-] as const;
-
 /** Rows the owner reads: the server-wide ones and their own. */
 const visible = (d: Dialect, owner: never) =>
   d.db
     .selectFrom('model_connections')
-    .select(COLUMNS)
+    .selectAll()
     .where((eb) => eb.or([eb('owner_id', 'is', null), eb('owner_id', '=', owner)]));
 /** The rows one scope changes: the owner's own, or (owner null) the server-wide ones. */
 const own = (owner: never) => sql<boolean>`coalesce(owner_id, '') = coalesce(CAST(${owner} AS text), '')`;
@@ -35,12 +23,12 @@ const own = (owner: never) => sql<boolean>`coalesce(owner_id, '') = coalesce(CAS
 const Q = {
   list: query((d, p) => visible(d, p('owner')).orderBy('created_at').orderBy(sql.ref(d.ord)), toConnection),
   one: query((d, p) => visible(d, p('owner')).where('id', '=', p('id')), toConnection),
-  insert: insert('model_connections', { returning: COLUMNS, map: toConnection }),
+  insert: insert('model_connections', { returning: '*', map: toConnection }),
   owned: query(
     (d, p) =>
       d.db
         .selectFrom('model_connections')
-        .select(COLUMNS)
+        .selectAll()
         .where('id', '=', p('id'))
         .where(own(p('owner')))
         .$if(d.rowLocks, (q) => q.forUpdate()),
@@ -52,7 +40,7 @@ const Q = {
         .updateTable('model_connections')
         .set(cols(p, ['name', 'base_url', 'api_key_cipher', 'capabilities_json', 'rates_json', 'updated_at']))
         .where('id', '=', p('id'))
-        .returning(COLUMNS),
+        .returningAll(),
     toConnection,
   ),
   remove: query((d, p) =>
@@ -80,7 +68,6 @@ const Q = {
 
 export function connectionStore(ctx: Ctx): ConnectionStore {
   const { db } = ctx;
-  const json = (v: object) => JSON.stringify(v);
 
   return {
     listConnections: (owner) => Q.list.all(ctx, db, { owner: owner.ownerId }),
@@ -94,8 +81,8 @@ export function connectionStore(ctx: Ctx): ConnectionStore {
         name: input.name,
         base_url: input.baseURL,
         api_key_cipher: input.apiKeyCipher,
-        capabilities_json: json(input.capabilities ?? {}),
-        rates_json: json(input.rates ?? {}),
+        capabilities_json: toJson(input.capabilities ?? {}),
+        rates_json: toJson(input.rates ?? {}),
         created_at: at,
         updated_at: at,
       });
@@ -111,15 +98,14 @@ export function connectionStore(ctx: Ctx): ConnectionStore {
           name: patch.name ?? current.name,
           base_url: patch.baseURL ?? current.baseURL,
           api_key_cipher: patch.apiKeyCipher !== undefined ? patch.apiKeyCipher : current.apiKeyCipher,
-          capabilities_json: json(patch.capabilities ?? current.capabilities),
-          rates_json: json(patch.rates ?? current.rates),
+          capabilities_json: toJson(patch.capabilities ?? current.capabilities),
+          rates_json: toJson(patch.rates ?? current.rates),
           updated_at: ctx.now(),
         });
         return updated!;
       });
     },
 
-    /** The connection and what was learnt of its models, together. */
     async removeConnection(owner, id) {
       return ctx.write(async (db) => {
         if (!(await Q.remove.run(ctx, db, { id, owner: owner?.ownerId ?? null }))) return false;
@@ -134,7 +120,7 @@ export function connectionStore(ctx: Ctx): ConnectionStore {
     },
 
     async learnCapabilities(connectionId, model, hints) {
-      await Q.learn.run(ctx, db, { id: connectionId, model, hints: json(hints) });
+      await Q.learn.run(ctx, db, { id: connectionId, model, hints: toJson(hints) });
     },
   };
 }

@@ -3,14 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { contentText } from '../llm/schema';
+import { mergeSettings, type ConversationSettings } from '../protocol/conversation-settings';
 import { likeEscaped, type Db } from './dialect';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
 import { cols, fromRow, insert, query } from './query';
-import { DEFAULT_TITLE, mergeSettings, settingsFromJson } from './settings';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
-import type { ChatStore, Conversation, ConversationSummary, StoredTurn } from './types';
+import { DEFAULT_TITLE, type ChatStore, type Conversation, type ConversationSummary, type StoredTurn } from './types';
 
 const SUMMARY = ['id', 'title', 'created_at', 'updated_at'] as const;
 const COLUMNS = [...SUMMARY, 'settings_json'] as const;
@@ -92,9 +92,10 @@ const Q = {
 
 export function conversationStore(ctx: Ctx) {
   const { db } = ctx;
+  // Fields added to the defaults after a row was written get their default.
   const toConversation = ({ settings_json, ...row }: ConversationRow): Conversation => ({
     ...fromRow<ConversationSummary>(row),
-    settings: settingsFromJson(settings_json, ctx.defaults),
+    settings: mergeSettings(ctx.defaults, JSON.parse(settings_json) as Partial<ConversationSettings>),
   });
 
   return {

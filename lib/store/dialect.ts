@@ -97,3 +97,8 @@ export interface Listener {
 export function likeEscaped(word: string): string {
   return word.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+/** The same order on both databases: by UTF-16 code units (PostgreSQL would sort by its locale). */
+export function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,28 +1,14 @@
 // Records of the files uploaded to a conversation, owned through it: a record is found only by its conversation's
 // owner. Whether bytes are held also counts saved agents' documents (agent_documents, kept by agents.ts).
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Updateable } from 'kysely';
+import { conversationOf } from './conversations';
 import type { Dialect } from './dialect';
-import { fromRow, insert, query } from './query';
+import { cols, fromRow, insert, query } from './query';
 import { NotFoundError } from './errors';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
 import type { DocumentStore, StoredDocument } from './types';
-
-const COLUMNS = [
-  'id',
-  'conversation_id',
-  'hash',
-  'name',
-  'size',
-  'state',
-  'kind',
-  'pages',
-  'title',
-  'error',
-  'error_code',
-  'created_at',
-] as const;
 
 export function documentRef(hash: string, name: string): string {
   return `files/${hash}/${name}`;
@@ -32,43 +18,29 @@ export function documentRef(hash: string, name: string): string {
 const owned = (d: Dialect, owner: never) => d.db.selectFrom('conversations').select('id').where('owner_id', '=', owner);
 const n = sql<number>`count(*)`.as('n');
 /** The owner's document `p('id')`. */
-const mine = (d: Dialect, p: (name: string) => never) =>
+const mine = (p: (name: string) => never) =>
   sql<boolean>`id = ${p('id')} AND conversation_id IN (SELECT id FROM conversations WHERE owner_id = ${p('owner')})`;
+/** Sets these columns of the owner's document `p('id')`, and answers with it. */
+const update = (set: (p: (name: string) => never) => Updateable<Tables['documents']>) =>
+  query((d, p) => d.db.updateTable('documents').set(set(p)).where(mine(p)).returningAll(), toDocument);
 
 const Q = {
-  conversation: query((d, p) => owned(d, p('owner')).where('id', '=', p('id'))),
-  insert: insert('documents', { returning: COLUMNS, map: toDocument }),
-  one: query((d, p) => d.db.selectFrom('documents').select(COLUMNS).where(mine(d, p)), toDocument),
+  insert: insert('documents', { returning: '*', map: toDocument }),
+  one: query((d, p) => d.db.selectFrom('documents').selectAll().where(mine(p)), toDocument),
   ofConversation: query(
     (d, p) =>
       d.db
         .selectFrom('documents')
-        .select(COLUMNS)
+        .selectAll()
         .where('conversation_id', '=', p('conversation'))
         .where('conversation_id', 'in', owned(d, p('owner')))
         .orderBy('created_at')
         .orderBy(sql.ref(d.ord)),
     toDocument,
   ),
-  ready: query(
-    (d, p) =>
-      d.db
-        .updateTable('documents')
-        .set({ state: 'ready', kind: p('kind'), pages: p('pages'), title: p('title'), error: null, error_code: null })
-        .where(mine(d, p))
-        .returning(COLUMNS),
-    toDocument,
-  ),
-  failed: query(
-    (d, p) =>
-      d.db
-        .updateTable('documents')
-        .set({ state: 'error', error: p('error'), error_code: p('code') })
-        .where(mine(d, p))
-        .returning(COLUMNS),
-    toDocument,
-  ),
-  remove: query((d, p) => d.db.deleteFrom('documents').where(mine(d, p)).returning(COLUMNS), toDocument),
+  ready: update((p) => ({ ...cols(p, ['kind', 'pages', 'title']), state: 'ready', error: null, error_code: null })),
+  failed: update((p) => ({ state: 'error', error: p('error'), error_code: p('code') })),
+  remove: query((d, p) => d.db.deleteFrom('documents').where(mine(p)).returningAll(), toDocument),
   // A conversation's upload, or a saved agent's document (agent_documents, kept by agents.ts).
   owned: query((d, p) =>
     d.db
@@ -97,8 +69,7 @@ export function documentStore(ctx: Ctx): DocumentStore {
   return {
     async addDocument(owner, { conversationId, hash, name, size }) {
       return ctx.write(async (db) => {
-        if (!(await Q.conversation.first(ctx, db, { id: conversationId, owner: owner.ownerId })))
-          throw new NotFoundError(`Unknown conversation id "${conversationId}".`);
+        await conversationOf(ctx, db, owner, conversationId, false);
         const values = { id: randomUUID(), conversation_id: conversationId, hash, name, size, state: 'parsing' };
         return (await Q.insert.first(ctx, db, { ...values, created_at: ctx.now() }))!;
       });

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openPostgresDialect, type PostgresOptions } from './postgres-dialect';
 import { openSqliteDialect } from './sqlite-dialect';
+import { defaultSettings } from '../protocol/conversation-settings';
 import type { ChatStore, ConversationSettings } from './types';
 import { accountStore } from './accounts';
 import { chunkVectorStore } from './chunk-vectors';
@@ -20,7 +21,6 @@ import { LOCAL_OWNER_ID } from './owner';
 import { type BusOptions, type RunBus, SharedRunBus } from './run-bus';
 import { runSearch } from './run-index';
 import { indexUnindexed, runStore } from './runs';
-import { defaultSettings } from './settings';
 
 export const DB_FILE_NAME = 'agent-studio.db';
 
@@ -49,13 +49,10 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
  *  gone (on SQLite: any an earlier process left 'running'; on PostgreSQL: those whose lease ran out) are marked
  *  interrupted before the store is handed out. */
 export async function openStore(dataDir: string, opts: OpenStoreOptions = {}): Promise<ChatStore> {
-  let store: ChatStore;
-  if (opts.databaseUrl) {
-    store = await openPostgresStore(opts.databaseUrl, { ...opts.postgres, defaults: opts.defaults });
-  } else {
-    fs.mkdirSync(dataDir, { recursive: true });
-    store = await openSqliteStore(path.join(dataDir, DB_FILE_NAME), { defaults: opts.defaults });
-  }
+  if (!opts.databaseUrl) fs.mkdirSync(dataDir, { recursive: true });
+  const store = opts.databaseUrl
+    ? await openPostgresStore(opts.databaseUrl, { ...opts.postgres, defaults: opts.defaults })
+    : await openSqliteStore(path.join(dataDir, DB_FILE_NAME), { defaults: opts.defaults });
   await store.markInterruptedRuns();
   return store;
 }
@@ -80,11 +77,7 @@ async function createStore(d: Dialect, opts: StoreOptions = {}): Promise<ChatSto
       db: d.db,
       defaults: opts.defaults ?? defaultSettings(),
       bus,
-      now() {
-        const t = Date.now();
-        lastNow = t > lastNow ? t : lastNow + 1;
-        return lastNow;
-      },
+      now: () => (lastNow = Math.max(Date.now(), lastNow + 1)),
       write: (fn) => d.db.transaction().execute(fn),
       read: (fn) => d.db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn),
     };

@@ -53,15 +53,15 @@ export function query<Row, O = Row>(
 }
 
 /** An INSERT of the call's values into `table` (their keys are its columns), compiled once per set of columns;
- *  `returning`: the columns it answers with, made into `map`'s records; `upsert`: the key whose row, when there is
- *  one already, takes the other values instead. */
+ *  `returning`: the columns it answers with ('*': all), made into `map`'s records; `upsert`: the key whose row, when
+ *  there is one already, takes the other values instead. */
 export function insert<O = never>(
   table: keyof Tables,
   {
     returning,
     map,
     upsert,
-  }: { returning?: readonly string[]; map?: (row: never) => O; upsert?: readonly string[] } = {},
+  }: { returning?: readonly string[] | '*'; map?: (row: never) => O; upsert?: readonly string[] } = {},
 ) {
   const shapes = new Map<string, Query<O>>();
   const shape = (values: Values = {}) => {
@@ -80,6 +80,7 @@ export function insert<O = never>(
               }),
             ),
           );
+        if (returning === '*') return into.returningAll();
         return returning ? into.returning(returning as never) : into;
       }, map) as Query<O>;
       shapes.set(columns.join(), q);
@@ -95,12 +96,14 @@ export function insert<O = never>(
 
 export const toJson = <T>(value: T) => JSON.stringify(value) as Json<T>;
 
-/** A row as its record (see Entity): one mapping for every table instead of one per table. */
+/** A row as its record (see Entity): one mapping for every table instead of one per table. PostgreSQL's column of
+ *  insertion order (`ord`, which a SELECT * reads there) is no field of a record: it is the table's, not a column
+ *  the other database has. */
 export function fromRow<T>(row: object): T {
   const out: Record<string, unknown> = {};
   for (const column in row) {
     const value = (row as Record<string, unknown>)[column];
-    if (value === null) continue;
+    if (value === null || column === 'ord') continue;
     const [field, json] = FIELDS.get(column) ?? fieldOf(column);
     out[field] = json ? JSON.parse(value as string) : value;
   }

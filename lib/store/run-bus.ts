@@ -32,7 +32,7 @@ export interface BusOptions {
   controlTimeoutMs?: number;
 }
 
-export const DEFAULT_LEASE_MS = 10_000;
+const DEFAULT_LEASE_MS = 10_000;
 const DEFAULT_CONTROL_TIMEOUT_MS = 5_000;
 /** The channel that says a run's log grew (`<run id> <last seq>`) or that the run ended (`<run id> end`). */
 export const EVENTS_CHANNEL = 'agent_studio_run_events';
@@ -87,15 +87,11 @@ export class SharedRunBus {
     const bus = new SharedRunBus(db, opts);
     bus.listener = await listen(
       bus.instanceId,
-      [EVENTS_CHANNEL, bus.ownChannel],
+      [EVENTS_CHANNEL, OWN_CHANNEL_PREFIX + bus.instanceId],
       (channel, payload) => bus.notified(channel, payload),
       () => void bus.resumed(),
     );
     return bus;
-  }
-
-  private get ownChannel(): string {
-    return OWN_CHANNEL_PREFIX + this.instanceId;
   }
 
   // --- What the store asks of it ---

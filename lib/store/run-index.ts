@@ -5,11 +5,11 @@
 // dialect (dialect.ts RunsSql: a page costs well under a millisecond on SQLite, where a query builder's work per call
 // would show), with named parameters (@name).
 import { sql } from 'kysely';
-import { runCost } from '../llm/cost';
+import { runCost, sumCosts } from '../llm/cost';
 import { contentText } from '../llm/schema';
 import { AGENT_KINDS, type AgentKind } from '../protocol/enums';
 import type { AgentEvent, Usage } from '../protocol/events';
-import type { Db, Dialect, Params } from './dialect';
+import { byText, type Db, type Dialect, type Params } from './dialect';
 import type { OwnerScope } from './owner';
 import {
   dayStart,
@@ -30,13 +30,13 @@ const DAY_MS = 86_400_000;
 /** Matching runs are counted up to this many ("more than 1,000"). */
 export const COUNT_CAP = 1000;
 /** The figures cover the newest this many matching runs. */
-export const FIGURES_CAP = 5000;
+const FIGURES_CAP = 5000;
 /** A set of run ids (a tool or a words filter) of more runs than this is checked run by run (see filters()). */
-export const SET_DRIVEN_MAX = 2000;
+const SET_DRIVEN_MAX = 2000;
 /** How much of each piece goes into the full-text index (characters): a search finds words within these. */
 const INDEXED_CHARS = { message: 4000, answer: 20000, toolArguments: 2000, toolResult: 4000 } as const;
 
-/** The run's row as the index reads it (runFacts). */
+/** The run's row as the index reads it (runs.ts facts). */
 export interface RunToIndex {
   started_at: number;
   ended_at: number | null;
@@ -52,21 +52,6 @@ type SummaryRow = Omit<Tables['run_summaries'], 'id' | 'owner_id'> & {
   saved_agent_id: string | null;
   saved_agent_name: string | null;
 };
-
-/** What indexing a run needs of it and of its conversation (locked for a transaction that closes the run, where the
- *  database locks rows). */
-export function runFacts(lock: boolean) {
-  return query((d, p) =>
-    d.db
-      .selectFrom('runs as r')
-      .innerJoin('turns as t', 't.id', 'r.turn_id')
-      .innerJoin('conversations as c', 'c.id', 't.conversation_id')
-      .select(['r.started_at', 'r.ended_at', 'r.status as outcome', 't.search_text as message', 'c.owner_id'])
-      .select(['c.id as conversation_id', 'c.title'])
-      .where('r.id', '=', p('id'))
-      .$if(lock && d.rowLocks, (q) => q.forUpdate('c')),
-  );
-}
 
 const Q = {
   drop: query((d, p) => d.db.deleteFrom('run_summaries').where('run_id', '=', p('id'))),
@@ -146,18 +131,14 @@ export async function indexRun(
 
 type RunStart = Extract<AgentEvent, { type: 'run-start' }>;
 
-/** What the model calls of a run and its children cost, each run's at the prices its run-start kept; null when no run
- *  had a price (never a cost of 0). Calls without token counts, or of a run without a price, add nothing (the cost is
- *  then a lower bound, as the inspector says). */
+/** What the model calls of a run and its children cost, each run's at the prices its run-start kept, summed as the
+ *  inspector sums them; null when no run had a price (never a cost of 0). Calls without token counts, or of a run
+ *  without a price, add nothing (the cost is then a lower bound, as the inspector says). */
 function treeCost(llm: readonly Extract<AgentEvent, { type: 'llm-end' }>[], starts: ReadonlyMap<string, RunStart>) {
   const usages = new Map<string, (Usage | undefined)[]>();
   for (const e of llm) usages.set(e.runId, [...(usages.get(e.runId) ?? []), e.usage]);
-  let total: number | null = null;
-  for (const [runId, start] of starts) {
-    const cost = runCost(usages.get(runId) ?? [], start.pricing);
-    if (cost.state === 'priced') total = (total ?? 0) + cost.amount;
-  }
-  return total;
+  const cost = sumCosts([...starts].map(([id, s]) => ({ cost: runCost(usages.get(id) ?? [], s.pricing), calls: 0 })));
+  return cost.state === 'priced' ? cost.amount : null;
 }
 
 /** `setDrivenMax`: see SET_DRIVEN_MAX (a test sets it low to take the other plan over few runs). */
@@ -289,17 +270,10 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
         // The owner's saved agents, by name (the runs' conversations name them by id).
         savedAgents: (
           await q<{ id: string; name: string }>('SELECT id, name FROM agents WHERE owner_id = @owner', params)
-        )
-          .sort((a, b) => byText(a.name, b.name) || byText(a.id, b.id))
-          .map(({ id, name }) => ({ id, name })),
+        ).sort((a, b) => byText(a.name, b.name) || byText(a.id, b.id)),
       };
     },
   };
-}
-
-/** The same order on both databases: by UTF-16 code units (PostgreSQL would sort by its locale). */
-function byText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The conditions of a query over `run_summaries s`, its named parameters, and the sets of summary ids (SELECTs)

@@ -18,23 +18,31 @@ import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
 import { cols, fromRow, query, toJson, type Query } from './query';
 import { leaseNow, leaseUntil } from './run-bus';
-import { indexRun, runFacts } from './run-index';
+import { indexRun } from './run-index';
 import type { Ctx } from './context';
-import type { Tables } from './tables';
 import type { ChatStore, HistoryTurn, StoredRun, StoredTurn } from './types';
 import { upgradeRunLog } from '../agent/upgrade-log';
 
 const RUN_COLUMNS = ['r.id', 'r.turn_id', 'r.status', 'r.started_at', 'r.ended_at', 'r.error_json'] as const;
-type RunRow = Pick<Tables['runs'], 'id' | 'turn_id' | 'status' | 'started_at' | 'ended_at' | 'error_json'>;
-const toRun = (row: RunRow) => fromRow<StoredRun>(row);
 
-/** The owner's runs: runs r joined up to their conversation c. */
-const owned = (d: Dialect, owner: never) =>
+/** Runs r joined up to their conversation c. */
+const withConversation = (d: Dialect) =>
   d.db
     .selectFrom('runs as r')
     .innerJoin('turns as t', 't.id', 'r.turn_id')
-    .innerJoin('conversations as c', 'c.id', 't.conversation_id')
-    .where('c.owner_id', '=', owner);
+    .innerJoin('conversations as c', 'c.id', 't.conversation_id');
+/** The owner's runs. */
+const owned = (d: Dialect, owner: never) => withConversation(d).where('c.owner_id', '=', owner);
+/** What closing and indexing a run need of it and of its conversation (`lock`: locked for the transaction that
+ *  closes the run, where the database locks rows). */
+const facts = (lock: boolean) =>
+  query((d, p) =>
+    withConversation(d)
+      .select(['r.started_at', 'r.ended_at', 'r.status as outcome', 't.search_text as message', 'c.owner_id'])
+      .select(['c.id as conversation_id', 'c.title'])
+      .where('r.id', '=', p('id'))
+      .$if(lock && d.rowLocks, (q) => q.forUpdate('c')),
+  );
 /** A conversation's runs, oldest first (after an owned lookup). */
 const ofConversation = (d: Dialect, conversation: never) =>
   d.db
@@ -45,7 +53,7 @@ const ofConversation = (d: Dialect, conversation: never) =>
     .orderBy(sql.ref(`r.${d.ord}`));
 
 const Q = {
-  run: query((d, p) => owned(d, p('owner')).select(RUN_COLUMNS).where('r.id', '=', p('id'))),
+  run: query((d, p) => owned(d, p('owner')).select(RUN_COLUMNS).where('r.id', '=', p('id')), fromRow<StoredRun>),
   ofTurn: query(
     (d, p) =>
       owned(d, p('owner'))
@@ -53,7 +61,7 @@ const Q = {
         .where('r.turn_id', '=', p('turn'))
         .orderBy('r.started_at')
         .orderBy(sql.ref(`r.${d.ord}`)),
-    toRun,
+    fromRow<StoredRun>,
   ),
   ofConversation: query((d, p) => ofConversation(d, p('conversation')).select(RUN_COLUMNS)),
   // Only what the history needs: reading the other columns costs a tenth of listHistory on SQLite.
@@ -81,8 +89,7 @@ const Q = {
       ...(d.listen ? { lease_holder: p('holder'), lease_until: leaseUntil(p('leaseMs')) } : {}),
     }),
   ),
-  /** What closing a run needs of it, its conversation locked for the transaction where the database locks rows. */
-  closing: runFacts(true),
+  closing: facts(true),
   /** Only a running run closes; with a run bus, by its lease holder, or (no holder: the sweep) once its lease ran
    *  out. */
   close: query((d, p) =>
@@ -103,7 +110,7 @@ const Q = {
       .where('status', '=', 'running')
       .$if(d.listen !== undefined, (q) => q.where(mayClose(d, null as never))),
   ),
-  facts: runFacts(false),
+  facts: facts(false),
   unindexed: query((d) =>
     d.db
       .selectFrom('runs as r')
@@ -201,7 +208,7 @@ export function runStore(ctx: Ctx) {
         Promise.all(
           (await turnsWithRuns(db, owner, conversationId, Q.ofConversation)).map(async ({ turn, run, runCount }) => ({
             turn,
-            run: run && toRun(run),
+            run: run && fromRow<StoredRun>(run),
             events: run ? await eventsOf(ctx, db, run.id) : [],
             runCount,
           })),
@@ -266,10 +273,7 @@ export function runStore(ctx: Ctx) {
       if (!closed) throw await refusal(owner, runId, 'finish it');
     },
 
-    getRun: async (owner, runId) => {
-      const row = await ownedRun(db, owner, runId);
-      return row && toRun(row);
-    },
+    getRun: (owner, runId) => ownedRun(db, owner, runId),
 
     async getRunEvents(owner, runId) {
       if (!(await ownedRun(db, owner, runId))) throw new NotFoundError(`Unknown run id "${runId}".`);
@@ -278,9 +282,7 @@ export function runStore(ctx: Ctx) {
 
     listRuns: (owner, turnId) => Q.ofTurn.all(ctx, db, { owner: owner.ownerId, turn: turnId }),
 
-    /** Without a run bus every run left running (one process drives them all, and it has just started); with one,
-     *  those whose lease ran out: their instance died (or closed) without finishing them. One transaction per run, so
-     *  a sweep never holds many conversations' locks at once. */
+    /** One transaction per run, so a sweep never holds many conversations' locks at once. */
     async markInterruptedRuns() {
       let marked = 0;
       for (const { id } of await Q.orphans.all(ctx, db))
@@ -302,8 +304,9 @@ export async function indexUnindexed(ctx: { d: Dialect }, db: Db): Promise<numbe
   return runs.length;
 }
 
-/** A run's events, oldest first; logs written by an older version are read in today's shape (upgrade.ts). */
-export async function eventsOf(ctx: { d: Dialect }, db: Db, runId: string): Promise<AgentEvent[]> {
+/** A run's events, oldest first; logs written by an older version are read in today's shape
+ *  (lib/agent/upgrade-log.ts). */
+async function eventsOf(ctx: { d: Dialect }, db: Db, runId: string): Promise<AgentEvent[]> {
   const rows = await Q.events.all(ctx, db, { id: runId });
   return upgradeRunLog(rows.map((row) => JSON.parse(row.json) as unknown));
 }

@@ -192,7 +192,7 @@ export interface ConnectionStore {
 export interface AgentStore {
   createAgent(owner: OwnerScope, definition: AgentDefinition): Promise<SavedAgent>;
   getAgent(owner: OwnerScope, id: string): Promise<SavedAgent | undefined>;
-  /** The owner's agents, by name (case aside). */
+  /** The owner's agents, by name (case aside), then oldest first. */
   listAgents(owner: OwnerScope): Promise<SavedAgent[]>;
   /** Throws NotFoundError when the owner has no such agent. */
   updateAgent(owner: OwnerScope, id: string, definition: AgentDefinition): Promise<SavedAgent>;

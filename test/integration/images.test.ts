@@ -16,7 +16,7 @@ import { foldRun } from '../../lib/chat/view';
 import { loadConfig } from '../../lib/config';
 import { buildRunExport } from '../../lib/inspect/export';
 import { ownerScope } from '../../lib/store/owner';
-import { defaultSettings } from '../../lib/store/settings';
+import { defaultSettings } from '../../lib/protocol/conversation-settings';
 import { openSqliteStore } from '../../lib/store';
 import type { ChatStore, StoredDocument } from '../../lib/store/types';
 import { handleUpload } from '../../lib/uploads/http';

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { foldEvents } from '../../lib/agent/fold';
 import type { AgentEvent } from '../../lib/protocol/events';
 import { LOCAL_OWNER_ID, ownerScope } from '../../lib/store/owner';
-import { defaultSettings } from '../../lib/store/settings';
+import { defaultSettings } from '../../lib/protocol/conversation-settings';
 import type { ChatStore, StoredTurn } from '../../lib/store/types';
 import { describeModelStores } from './store-suite-models';
 import { describeRunSearch } from './store-suite-runs';
