@@ -186,7 +186,7 @@ export async function createAppContext(
       store,
       auth,
       apiKeys,
-      removeData: (owner) => removeUserData({ store, runs, uploads }, owner),
+      removeData: (owner) => removeUserData({ store, runs, uploads, dataDir: config.dataDir }, owner),
     }),
     viewer: (headers) => accounts.viewer(headers),
     defaultSettings: settings,

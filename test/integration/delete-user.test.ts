@@ -1,9 +1,9 @@
 // Deleting a user (the admin's Delete on the Users page: lib/auth/admin.ts deleteUser, lib/server/user-data.ts) with
 // the app's real services over a real SQLite file, accounts on (better-auth, real sessions by cookie): the account and
 // its sessions go, and so does everything it owned: its model connections, its conversations with the models chosen
-// in them (a local GGUF, one of its own connections), its saved agents and API keys. Nothing of the admin's or of
+// in them (a local GGUF, one of its own connections), its saved agents, API keys and the storage tool's keys. Nothing of the admin's or of
 // another user goes with it, and the admin cannot delete their own account.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -13,6 +13,9 @@ import { parseAgentDefinition } from '../../lib/chat/saved-agents';
 import { loadConfig } from '../../lib/config';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { openSqliteStore } from '../../lib/store';
+import { storageRoot } from '../../lib/store/owner';
+import { runTool } from '../../tools/run-tool';
+import { StorageTool } from '../../tools/storage';
 
 let dataDir: string;
 let ctx: AppContext;
@@ -86,6 +89,18 @@ describe('deleting a user', () => {
       }),
     );
     const { secret } = await ctx.apiKeys.create(alice.me.owner, 'script', 'run');
+    // What the storage tool kept for each (its root is the owner's, as a run's agent gets it: lib/chat/agents.ts).
+    const remember = (root: string) =>
+      runTool(new StorageTool({ root }), JSON.stringify({ operate: 'put', key: '/me', value: 'a secret' }), {
+        files: [],
+        lang: 'en',
+        messages: [],
+      });
+    const aliceStorage = storageRoot(dataDir, alice.me.owner);
+    const bobStorage = storageRoot(dataDir, bob.me.owner);
+    await remember(aliceStorage);
+    await remember(bobStorage);
+    expect(existsSync(path.join(aliceStorage, 'me'))).toBe(true);
     const aliceId = alice.me.userId;
     expect(count('SELECT count(*) n FROM model_connections WHERE owner_id = ?', aliceId)).toBe(1);
     expect(
@@ -108,9 +123,11 @@ describe('deleting a user', () => {
     expect(count(`SELECT count(*) n FROM conversations WHERE settings_json LIKE ?`, `%${own.id}%`)).toBe(0);
     expect(count('SELECT count(*) n FROM agents WHERE owner_id = ?', aliceId)).toBe(0);
     expect(count('SELECT count(*) n FROM api_keys WHERE owner_id = ? AND revoked_at IS NULL', aliceId)).toBe(0);
+    expect(existsSync(path.dirname(aliceStorage))).toBe(false);
     // The admin's server-wide connection and Bob's things stay.
     expect((await ctx.models.connections(bob.me)).map((c) => c.id).sort()).toEqual([shared.id, bobs.id].sort());
     expect(await ctx.store.listConversations(bob.me.owner)).toHaveLength(1);
+    expect(existsSync(path.join(bobStorage, 'me'))).toBe(true);
   });
 
   it('the admin cannot delete their own account', async () => {
