@@ -156,6 +156,7 @@ for (const locale of ['en-US', 'zh-CN']) {
     const menu = page.getByRole('button', {
       name: locale === 'en-US' ? `Account menu for ${ADMIN.email}` : `${ADMIN.email} 的账户菜单`,
     });
+    await hydrated(menu);
     await menu.click();
     const popup = page.locator('#user-menu');
     await expect(popup).toBeVisible();

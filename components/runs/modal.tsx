@@ -4,7 +4,9 @@ import type { ReactNode } from 'react';
 import { useModalDialog } from '../modal-dialog';
 
 /** A modal dialog (the native <dialog>: focus is kept inside, Esc closes it) with a title and a Close button.
- *  `restoreFocus`: where the focus goes on closing when the control that opened it is gone. */
+ *  `restoreFocus`: where the focus goes on closing when the control that opened it is gone. It hangs from the top
+ *  rather than sitting in the middle: content that grows or shrinks (a download's progress, an error) would otherwise
+ *  move every button by half as much, under the pointer. */
 export function Modal({
   title,
   onClose,
@@ -23,7 +25,7 @@ export function Modal({
       ref={ref}
       aria-label={title}
       onClose={onClose}
-      className="m-auto max-h-[90dvh] w-[min(72rem,95vw)] overflow-y-auto rounded-lg border border-neutral-300 bg-white p-0 text-neutral-900 shadow-xl backdrop:bg-black/40 dark:border-neutral-700 dark:bg-neutral-950 dark:text-neutral-100"
+      className="mx-auto mt-[5dvh] mb-auto max-h-[90dvh] w-[min(72rem,95vw)] overflow-y-auto rounded-lg border border-neutral-300 bg-white p-0 text-neutral-900 shadow-xl backdrop:bg-black/40 dark:border-neutral-700 dark:bg-neutral-950 dark:text-neutral-100"
     >
       <div className="sticky top-0 flex items-center justify-between border-b border-neutral-200 bg-white px-4 py-2 dark:border-neutral-800 dark:bg-neutral-950">
         <h2 className="font-semibold">{title}</h2>
