@@ -54,6 +54,12 @@ export class EventQueue<T> {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
+  /** Calls `wake` once, at the next push or at close, inside that call (the reader of a run's queue waits with its
+   *  own promise instead of one made here). */
+  onNext(wake: () => void): void {
+    this.waiting.push(wake);
+  }
+
   private wake(): void {
     const waiting = this.waiting;
     if (waiting.length === 1) {

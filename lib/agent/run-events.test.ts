@@ -62,6 +62,33 @@ describe('RunEvents', () => {
     expect(results[3]!.done).toBe(true);
   });
 
+  it('wakes a reader that waits for the next event when the run closes its queue instead', async () => {
+    let close = () => {};
+    const events = new RunEvents<number>(() => {
+      const queue = new EventQueue<number>();
+      close = () => queue.close();
+      return { queue, stop: () => {}, finished: () => Promise.resolve() };
+    });
+    const waiting = events.next();
+    close();
+    expect(await waiting).toEqual({ value: undefined, done: true });
+  });
+
+  it('rejects next() when the run cannot start, and when it fails after its last event', async () => {
+    const unstartable = new RunEvents<number>(() => {
+      throw new Error('no model');
+    });
+    await expect(unstartable.next()).rejects.toThrow('no model');
+    const failing = new RunEvents<number>(() => {
+      const queue = new EventQueue<number>();
+      queue.push(1);
+      queue.close();
+      return { queue, stop: () => {}, finished: () => Promise.reject(new Error('loop crashed')) };
+    });
+    expect(await failing.next()).toEqual({ value: 1, done: false });
+    await expect(failing.next()).rejects.toThrow('loop crashed');
+  });
+
   it('throw() stops the run and rethrows', async () => {
     const { events, seen } = fakeRun([1, 2, 3]);
     await events.next();

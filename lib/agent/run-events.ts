@@ -2,6 +2,8 @@
 // next(), hands out each batch the loop pushed without an async generator's extra promise turns per event (a run
 // emits a few dozen; the generator's turns were a measurable part of what the loop adds to a raw SDK loop), and on
 // return() (a break out of for await, a closed page) stops the run and waits for it to wind down.
+// An event already queued is handed out at once; a reader that has to wait gets one promise, settled from the
+// queue's push or close (an async pull per batch, its wrapper and the queue's own promise were three more each).
 import type { EventQueue } from './event-queue';
 
 /** A started run, as its reader needs it. */
@@ -13,12 +15,14 @@ export interface StartedRun<T> {
   finished(): Promise<void>;
 }
 
+const DONE: IteratorReturnResult<void> = Object.freeze({ value: undefined, done: true });
+
 export class RunEvents<T> implements AsyncGenerator<T, void, undefined> {
   private run?: StartedRun<T>;
   private batch: T[] = [];
   private at = 0;
   private over = false;
-  /** The pull in progress: a next() called before it settles waits for it, so events keep their order. */
+  /** The wait in progress: a next() called before it settles waits for it, so events keep their order. */
   private pulling?: Promise<IteratorResult<T, void>>;
 
   constructor(private readonly start: () => StartedRun<T>) {}
@@ -30,16 +34,16 @@ export class RunEvents<T> implements AsyncGenerator<T, void, undefined> {
   next(): Promise<IteratorResult<T, void>> {
     if (this.pulling) return this.pulling.then(() => this.next());
     if (this.at < this.batch.length) return Promise.resolve({ value: this.batch[this.at++]!, done: false });
-    const pulling = this.pull().then(
-      (result) => {
-        this.pulling = undefined;
-        return result;
-      },
-      (e: unknown) => {
-        this.pulling = undefined;
-        throw e;
-      },
-    );
+    if (this.over) return Promise.resolve(DONE);
+    let run: StartedRun<T>;
+    try {
+      run = this.run ??= this.start();
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const ready = this.take(run);
+    if (ready) return Promise.resolve(ready);
+    const pulling = run.queue.isClosed ? this.finish(run) : this.wait(run);
     this.pulling = pulling;
     return pulling;
   }
@@ -55,7 +59,7 @@ export class RunEvents<T> implements AsyncGenerator<T, void, undefined> {
       await run.finished();
     }
     this.over = true;
-    return { value: undefined, done: true };
+    return DONE;
   }
 
   async throw(e: unknown): Promise<IteratorResult<T, void>> {
@@ -63,23 +67,43 @@ export class RunEvents<T> implements AsyncGenerator<T, void, undefined> {
     throw e;
   }
 
-  private async pull(): Promise<IteratorResult<T, void>> {
-    if (this.over) return { value: undefined, done: true };
-    const run = (this.run ??= this.start());
-    for (;;) {
-      // take() hands over its array until the next take(), which comes only once this batch is read.
-      const batch = run.queue.take();
-      if (batch.length) {
-        this.batch = batch;
-        this.at = 1;
-        return { value: batch[0]!, done: false };
-      }
-      if (run.queue.isClosed) {
-        this.over = true;
-        await run.finished();
-        return { value: undefined, done: true };
-      }
-      await run.queue.whenPast(run.queue.size);
-    }
+  /** The first event of the batch the loop pushed since the last take, if there is one. */
+  private take(run: StartedRun<T>): IteratorResult<T, void> | undefined {
+    // take() hands over its array until the next take(), which comes only once this batch is read.
+    const batch = run.queue.take();
+    if (!batch.length) return undefined;
+    this.batch = batch;
+    this.at = 1;
+    return { value: batch[0]!, done: false };
+  }
+
+  /** The next event once the loop pushes one, or the end once it closes the queue and the run has finished. */
+  private wait(run: StartedRun<T>): Promise<IteratorResult<T, void>> {
+    return new Promise((resolve, reject) => {
+      const wake = () => {
+        const ready = this.take(run);
+        if (ready) {
+          this.pulling = undefined;
+          resolve(ready);
+        } else if (run.queue.isClosed) {
+          this.finish(run).then(resolve, reject);
+        } else run.queue.onNext(wake);
+      };
+      run.queue.onNext(wake);
+    });
+  }
+
+  private finish(run: StartedRun<T>): Promise<IteratorResult<T, void>> {
+    this.over = true;
+    return run.finished().then(
+      () => {
+        this.pulling = undefined;
+        return DONE;
+      },
+      (e: unknown) => {
+        this.pulling = undefined;
+        throw e;
+      },
+    );
   }
 }
