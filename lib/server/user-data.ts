@@ -1,8 +1,9 @@
 // What a deleted user leaves behind goes with them: their conversations (runs stopped first; uploaded files and
 // tools' work directories with them, as when they delete one), hence every model choice stored with those
 // conversations (a local GGUF or any other); their saved agents; their own model connections (with what their
-// servers taught, and their encrypted keys); their API keys (revoked); the storage tool's keys. Nothing is reassigned. The server-wide
-// things (the admin's connections, the GGUF files of DATA_DIR/models) are nobody's own and stay.
+// servers taught, and their encrypted keys); their API keys (revoked); the storage tool's keys. Nothing is
+// reassigned. The server-wide things (the admin's connections, the GGUF files of DATA_DIR/models) are nobody's own
+// and stay.
 import { rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { LiveRuns } from '../chat/live-runs';
