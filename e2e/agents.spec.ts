@@ -72,6 +72,32 @@ test('create an agent, start a conversation with it, see its name on the turn; t
   await deleteAgents(page, ['Pirate otter']);
 });
 
+test('an avatar URL of a host the page may not load: the editor says so, and the agent shows a neutral face', async ({
+  page,
+}) => {
+  const tracker: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('tracker.example.net')) tracker.push(r.url());
+  });
+  await openChat(page);
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const editor = page.getByRole('dialog', { name: 'Agent' });
+  await editor.getByRole('textbox', { name: 'Name' }).fill('Pixel owl');
+  const avatar = editor.getByRole('textbox', { name: 'Avatar (an emoji)' });
+  await avatar.fill('https://tracker.example.net/owl.png?who=me');
+  await expect(avatar).toHaveAccessibleDescription(/Images from tracker\.example\.net are not shown in this app/);
+  await avatar.fill('🦉');
+  await expect(editor.getByText(/are not shown in this app/)).toBeHidden();
+  await avatar.fill('https://tracker.example.net/owl.png?who=me');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toBeHidden();
+  const row = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Chat with Pixel owl' }) });
+  await expect(row.locator('[data-avatar-fallback]')).toHaveText('🤖');
+  await expect(page.locator('img[src*="tracker.example.net"]')).toHaveCount(0);
+  expect(tracker).toEqual([]);
+  await deleteAgents(page, ['Pixel owl']);
+});
+
 test('a GroupChat turn shows each member’s answer in its own section', async ({ page }) => {
   await setScenario({
     rules: [

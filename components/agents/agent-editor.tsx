@@ -9,6 +9,8 @@ import type { AppInfo } from '@/lib/chat/page';
 import { parseModelId } from '@/lib/models/ids';
 import { AGENT_KIND_NAMES, FNCALL_MODES, SAVED_AGENT_KINDS, SPEAKER_SELECTIONS } from '@/lib/protocol/enums';
 import type { AgentDefinition } from '@/lib/store/types';
+import { isImageAvatar } from '../chat/agent-avatar';
+import { useImageSource } from '../chat/answer-image';
 import { useModalDialog } from '../modal-dialog';
 import { useConnectionName } from '../models/connection-name';
 import { useModels } from '../models/models-store';
@@ -152,6 +154,10 @@ function Form({
   // A new agent gets its id once saved (uploading a document saves it first).
   const [agentId, setAgentId] = useState(id);
   const mcpTools = useMcpTools();
+  const avatarSource = useImageSource(d.avatar);
+  // An image URL this page may not load (not the app's, not in IMAGE_HOSTS): said here, where it can be changed.
+  const avatarNotShown =
+    isImageAvatar(d.avatar) && !avatarSource.direct ? (avatarSource.url?.host ?? d.avatar) : undefined;
   const patch = (p: Partial<AgentDefinition>) => setD((cur) => ({ ...cur, ...p }));
   const holds = d.kind === 'router' || d.kind === 'groupchat';
   const others = agents.filter((a) => a.id !== agentId);
@@ -235,6 +241,7 @@ function Form({
           <input
             className={`${FIELD} w-24`}
             value={d.avatar.startsWith('data:') ? '' : d.avatar}
+            aria-describedby={avatarNotShown ? 'agent-avatar-not-shown' : undefined}
             onChange={(e) => patch({ avatar: e.target.value })}
           />
         </Field>
@@ -254,6 +261,11 @@ function Form({
           />
         </Field>
       </div>
+      {avatarNotShown && (
+        <p id="agent-avatar-not-shown" className="text-xs break-words text-amber-800 dark:text-amber-300">
+          {t('avatarNotShown', { host: avatarNotShown })}
+        </p>
+      )}
       <Field label={t('kind')}>
         <select
           className={FIELD}

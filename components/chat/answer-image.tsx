@@ -31,6 +31,11 @@ function usePageOrigin(): string | null {
 
 export type ImageSource = { direct: true } | { direct: false; url?: URL };
 
+/** How `src` may show in this page (imageSource with the server's IMAGE_HOSTS and the page's origin). */
+export function useImageSource(src: string): ImageSource {
+  return imageSource(src, useContext(ImageHostsContext), usePageOrigin());
+}
+
 /** Whether `src` loads without asking: the app's own (relative, or the page's origin), data: or blob:, or a host of
  *  IMAGE_HOSTS. Otherwise the URL to offer (absent when `src` is not a URL at all). */
 export function imageSource(src: string, hosts: readonly string[], pageOrigin: string | null): ImageSource {
@@ -60,10 +65,8 @@ export interface AnswerImageProps {
 
 export function AnswerImage({ src, alt, className, loading }: AnswerImageProps) {
   const t = useTranslations('markdown');
-  const hosts = useContext(ImageHostsContext);
-  const pageOrigin = usePageOrigin();
+  const source = useImageSource(src ?? '');
   if (!src) return alt ? <span>{alt}</span> : null;
-  const source = imageSource(src, hosts, pageOrigin);
   if (source.direct)
     // eslint-disable-next-line @next/next/no-img-element -- the app's own images or IMAGE_HOSTS', of unknown size
     return <img src={src} alt={alt ?? ''} className={className} loading={loading} />;
