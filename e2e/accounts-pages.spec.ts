@@ -92,10 +92,39 @@ test('Create account sent before the page hydrates (scripts still loading) makes
   await expect(page.getByRole('button', { name: `Account menu for ${ADMIN.email}` })).toBeVisible();
 });
 
+test('the admin and API keys pages show their buttons disabled until a click works, then enabled', async ({
+  browser,
+}) => {
+  const page = await signIn(browser);
+  for (const [path, buttons] of [
+    ['/admin', ['Create invite link', 'Save web search']],
+    ['/account', ['Create key']],
+  ] as const) {
+    let release!: () => void;
+    const scripts = new Promise<void>((r) => (release = r));
+    const script = (url: URL) => url.pathname.startsWith('/_next/static/') && url.pathname.endsWith('.js');
+    await page.route(script, async (route) => {
+      await scripts;
+      await route.continue();
+    });
+    await page.goto(path, { waitUntil: 'commit' });
+    for (const name of buttons) await expect(page.getByRole('button', { name, exact: true }), path).toBeDisabled();
+    if (path === '/admin')
+      await expect(page.getByRole('combobox', { name: 'Who may create an account' })).toBeDisabled();
+    release();
+    for (const name of buttons) await expect(page.getByRole('button', { name, exact: true }), path).toBeEnabled();
+    await page.unroute(script);
+  }
+  await page.getByRole('textbox', { name: 'Key name' }).fill('early key');
+  await page.getByRole('button', { name: 'Create key', exact: true }).click();
+  await expect(page.getByRole('cell', { name: 'early key', exact: true })).toBeVisible();
+  await page.context().close();
+});
+
 test('Create account works without JavaScript: the form posts, signs in and opens the app', async ({ browser }) => {
   const admin = await signIn(browser);
   await admin.goto('/admin');
-  await hydrated(admin.getByRole('button', { name: 'Create invite link' }));
+  // No wait for hydration: the button is disabled until its click works, and Playwright waits for it to be enabled.
   await admin.getByRole('button', { name: 'Create invite link' }).click();
   const link = (await admin.getByTestId('invite-link').textContent())!;
   expect(link).toMatch(/\/sign-up\?invite=/);
@@ -156,7 +185,6 @@ for (const locale of ['en-US', 'zh-CN']) {
     const menu = page.getByRole('button', {
       name: locale === 'en-US' ? `Account menu for ${ADMIN.email}` : `${ADMIN.email} 的账户菜单`,
     });
-    await hydrated(menu);
     await menu.click();
     const popup = page.locator('#user-menu');
     await expect(popup).toBeVisible();

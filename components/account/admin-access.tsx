@@ -6,6 +6,7 @@ import { createInvite, listInvites, revokeInvite, updateServerSettings } from '@
 import type { InviteRecord, ServerSettings, SignUpMode } from '@/lib/store/types';
 import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
+import { useHydrated } from '../use-hydrated';
 
 const MODES: SignUpMode[] = ['open', 'invite', 'closed'];
 const USER_TOOLS = ['codeInterpreter', 'web'] as const satisfies (keyof ServerSettings['userTools'])[];
@@ -21,6 +22,7 @@ export function AdminAccess({
 }) {
   const t = useTranslations('admin.access');
   const said = useCodedText('errors');
+  const hydrated = useHydrated();
   const [settings, setSettings] = useState(initialSettings);
   const [invites, setInvites] = useState(initialInvites);
   const [link, setLink] = useState<string | null>(null);
@@ -72,6 +74,7 @@ export function AdminAccess({
           {t('signUpLabel')}
           <select
             value={settings.signUp}
+            disabled={!hydrated}
             onChange={(e) => void save({ signUp: e.target.value as SignUpMode })}
             className={field}
           >
@@ -86,7 +89,7 @@ export function AdminAccess({
       <SettingsSection id="admin-invites" heading={t('invitesHeading')}>
         <p className={muted}>{t('invitesIntro', { days: inviteDays })}</p>
         <div>
-          <button type="button" onClick={() => void invite()} className={primaryButton}>
+          <button type="button" disabled={!hydrated} onClick={() => void invite()} className={primaryButton}>
             {t('createInvite')}
           </button>
         </div>
@@ -110,7 +113,7 @@ export function AdminAccess({
                     expires: new Date(i.expiresAt).toLocaleString(),
                   })}
                 </span>
-                <button type="button" onClick={() => void revoke(i.id)} className={smallButton}>
+                <button type="button" disabled={!hydrated} onClick={() => void revoke(i.id)} className={smallButton}>
                   {t('revoke')}
                 </button>
               </li>
@@ -125,6 +128,7 @@ export function AdminAccess({
             <input
               type="checkbox"
               checked={settings.userTools[tool]}
+              disabled={!hydrated}
               onChange={(e) => void save({ userTools: { ...settings.userTools, [tool]: e.target.checked } })}
             />
             {t(tool)}

@@ -9,6 +9,7 @@ import type { IntegrationsStatus } from '@/lib/server/integrations';
 import type { WebSearchInput, WebSearchView } from '@/lib/server/web-search-settings';
 import { failureText, useCodedText, type CodedText } from '../chat/server-text';
 import { alertBox, field, muted, primaryButton } from './styles';
+import { useHydrated } from '../use-hydrated';
 
 export function AdminIntegrations({
   status: initial,
@@ -141,6 +142,7 @@ const PROVIDER_CHOICES = ['environment', 'off', ...WEB_SEARCH_PROVIDERS] as cons
 /** Web search from the admin page: a provider, its URL (SearXNG's) and its key, kept on the server. */
 function WebSearchForm({ initial }: { initial: WebSearchView }) {
   const t = useTranslations('admin.integrations');
+  const hydrated = useHydrated();
   const said = useCodedText('errors');
   const [view, setView] = useState(initial);
   const [provider, setProvider] = useState<WebSearchInput['provider']>(
@@ -228,7 +230,7 @@ function WebSearchForm({ initial }: { initial: WebSearchView }) {
         </p>
       )}
       <div className="flex items-center gap-2">
-        <button type="submit" className={primaryButton}>
+        <button type="submit" disabled={!hydrated} className={primaryButton}>
           {t('saveWebSearch')}
         </button>
         {saved && <span className="text-sm">{t('saved')}</span>}

@@ -6,9 +6,11 @@ import { deleteUser, listUsers, resetUserPassword, setUserDisabled } from '@/app
 import type { UserRow } from '@/lib/auth/admin';
 import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, noticeBox, smallButton } from './styles';
+import { useHydrated } from '../use-hydrated';
 
 export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) {
   const t = useTranslations('admin.users');
+  const hydrated = useHydrated();
   const said = useCodedText('errors');
   const [users, setUsers] = useState(initial);
   const [error, setError] = useState<string | null>(null);
@@ -87,16 +89,17 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
                 <td>{new Date(u.createdAt).toLocaleDateString()}</td>
                 <td className="flex flex-wrap gap-1 py-1">
                   {u.id !== me && (
-                    <button type="button" onClick={() => void toggle(u)} className={smallButton}>
+                    <button type="button" disabled={!hydrated} onClick={() => void toggle(u)} className={smallButton}>
                       {u.disabled ? t('enable') : t('disable')}
                     </button>
                   )}
-                  <button type="button" onClick={() => setResetting(u.id)} className={smallButton}>
+                  <button type="button" disabled={!hydrated} onClick={() => setResetting(u.id)} className={smallButton}>
                     {t('resetPassword')}
                   </button>
                   {u.id !== me && (
                     <button
                       type="button"
+                      disabled={!hydrated}
                       aria-label={t('deleteFor', { email: u.email })}
                       onClick={() => setDeleting(u.id)}
                       className={smallButton}

@@ -7,9 +7,11 @@ import { createApiKey, listApiKeys, revokeApiKey } from '@/app/actions/account';
 import type { ApiKeyView, KeyScope } from '@/lib/auth/api-keys';
 import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
+import { useHydrated } from '../use-hydrated';
 
 export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
   const t = useTranslations('apiKeys');
+  const hydrated = useHydrated();
   const said = useCodedText('errors');
   const when = (time?: number) => (time === undefined ? t('never') : new Date(time).toLocaleString());
   const [keys, setKeys] = useState(initial);
@@ -61,7 +63,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
             <option value="run">{t('scopeRun')}</option>
           </select>
         </div>
-        <button type="submit" className={primaryButton}>
+        <button type="submit" disabled={!hydrated} className={primaryButton}>
           {t('create')}
         </button>
       </form>
@@ -104,6 +106,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
                   ) : (
                     <button
                       type="button"
+                      disabled={!hydrated}
                       aria-label={t('revokeLabel', { name: k.name })}
                       onClick={() => void revoke(k.id)}
                       className={smallButton}

@@ -3,12 +3,14 @@
 // and Sign out.
 import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
+import { useHydrated } from '../use-hydrated';
 import { authRequest } from './auth-request';
 
 const item = 'block w-full rounded px-3 py-1.5 text-left text-sm hover:bg-neutral-100 dark:hover:bg-neutral-800';
 
 export function UserMenu({ account }: { account: { email: string; name: string; admin: boolean } }) {
   const t = useTranslations('userMenu');
+  const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const box = useRef<HTMLDivElement>(null);
@@ -41,6 +43,7 @@ export function UserMenu({ account }: { account: { email: string; name: string; 
         aria-expanded={open}
         aria-controls="user-menu"
         aria-label={t('menu', { email: account.email })}
+        disabled={!hydrated}
         onClick={() => setOpen((v) => !v)}
         className="block w-full max-w-48 truncate rounded-lg px-2 py-1 text-sm hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-neutral-800"
       >
