@@ -1,7 +1,8 @@
 // bench/loop-overhead: the same workload through FnCallAgent and through a minimal hand-written loop on the raw
 // openai SDK, alternating conversation by conversation in one process. Workload: a user message, three sequential
 // calls of a trivial tool, a final answer; zero-latency scripted model over real HTTP (in a child process).
-// Prints median and p95 per conversation for both, the median of the per-pair ratios, and RSS.
+// Prints median and p95 per conversation for both, the median of the per-pair ratios, where the difference lies
+// between the model requests (the phases), and RSS.
 // Both loops first run --warmup conversations each (default 2,000), so that what is measured is the steady state of
 // a long-running server rather than V8 still compiling the SDK and the agent: with 20 the raw loop alone is ~1.5x
 // slower than warm, and the ratio mostly measures which code the JIT has reached yet.
@@ -97,7 +98,44 @@ async function agentLoop(agent: InstanceType<Core['FnCallAgent']>): Promise<stri
   return answer;
 }
 
+/** When each model request of the conversation running now left (fetch called), for the phases. Both loops' SDK
+ *  clients are made after the wrapper is in place, so both pay for it alike. */
+let requestTimes: number[] = [];
+function markRequests(): void {
+  const fetch = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    requestTimes.push(performance.now());
+    return fetch(input, init);
+  };
+}
+
+/** A conversation's time split at its model requests: start → 1st request, between requests, last request → end. */
+function phasesOf(start: number, end: number): number[] {
+  const marks = [start, ...requestTimes, end];
+  return marks.slice(1).map((t, i) => t - marks[i]!);
+}
+
+function printPhases(raw: number[][], ours: number[][]): void {
+  const names = raw[0]!.map((_, i, all) =>
+    i === 0 ? 'start -> request 1' : i === all.length - 1 ? `request ${i} -> end` : `request ${i} -> ${i + 1}`,
+  );
+  const us = (xs: number[][], i: number) =>
+    quantile(
+      xs.filter((p) => p.length === names.length).map((p) => p[i]!),
+      0.5,
+    ) * 1000;
+  console.log('phases (median µs)        raw   FnCallAgent   difference');
+  names.forEach((name, i) => {
+    const r = us(raw, i);
+    const o = us(ours, i);
+    console.log(
+      `${name.padEnd(22)} ${r.toFixed(1).padStart(8)} ${o.toFixed(1).padStart(13)} ${(o - r).toFixed(1).padStart(12)}`,
+    );
+  });
+}
+
 async function main() {
+  markRequests();
   const core = await builtCore();
   const server = await startServer();
   try {
@@ -117,16 +155,21 @@ async function main() {
     const raw: number[] = [];
     const ours: number[] = [];
     const ratios: number[] = [];
+    const rawPhases: number[][] = [];
+    const ourPhases: number[][] = [];
     let peakRss = process.memoryUsage().rss;
     for (let i = 0; i < N; i++) {
       // Alternate which goes first so drift on a shared machine hits both alike.
       const order = i % 2 === 0 ? (['raw', 'ours'] as const) : (['ours', 'raw'] as const);
       const t: Record<string, number> = {};
       for (const which of order) {
+        requestTimes = [];
         const start = performance.now();
         if (which === 'raw') await rawLoop(client, tool);
         else await agentLoop(agent);
-        t[which] = performance.now() - start;
+        const end = performance.now();
+        t[which] = end - start;
+        (which === 'raw' ? rawPhases : ourPhases).push(phasesOf(start, end));
       }
       raw.push(t.raw!);
       ours.push(t.ours!);
@@ -157,6 +200,7 @@ async function main() {
     console.log(
       `median per-pair ratio FnCallAgent / raw: ${ratio.toFixed(3)}x (target <= 1.05x) ${ratio <= 1.05 ? 'MET' : 'NOT MET'}`,
     );
+    printPhases(rawPhases, ourPhases);
     console.log(
       `RSS: ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB now, ${(peakRss / 2 ** 20).toFixed(0)} MB peak`,
     );
