@@ -12,7 +12,6 @@ import type { AgentEvent, Usage } from '../protocol/events';
 import { byText, type Db, type Dialect, type Params } from './dialect';
 import type { OwnerScope } from './owner';
 import {
-  dayStart,
   RUNS_PER_PAGE,
   type ModelFigure,
   type RunFacets,
@@ -36,16 +35,12 @@ const SET_DRIVEN_MAX = 2000;
 /** How much of each piece goes into the full-text index (characters): a search finds words within these. */
 const INDEXED_CHARS = { message: 4000, answer: 20000, toolArguments: 2000, toolResult: 4000 } as const;
 
-/** The run's row as the index reads it (runs.ts facts). */
-export interface RunToIndex {
-  started_at: number;
-  ended_at: number | null;
-  outcome: string;
-  conversation_id: string;
-  owner_id: string;
-  /** The user message's search text. */
-  message: string;
-}
+/** The run's row as the index reads it (runs.ts facts); `message`: its user message's search text. */
+type RunToIndex = Pick<Tables['runs'], 'started_at' | 'ended_at'> &
+  Pick<Tables['run_summaries'], 'conversation_id' | 'owner_id'> & {
+    outcome: Tables['runs']['status'];
+    message: string;
+  };
 
 type SummaryRow = Omit<Tables['run_summaries'], 'id' | 'owner_id'> & {
   conversation_title: string;
@@ -295,8 +290,8 @@ function filters(d: Dialect, owner: OwnerScope, q: RunQuery) {
                               WHERE owner_id = @owner AND ${d.runs.jsonText('settings_json', 'agentId')} = @savedAgent)`,
       { savedAgent: q.savedAgent },
     );
-  if (q.from) add('s.started_at >= @from', { from: dayStart(q.from) });
-  if (q.to) add('s.started_at < @to', { to: dayStart(q.to) + DAY_MS });
+  if (q.from) add('s.started_at >= @from', { from: Date.parse(`${q.from}T00:00:00Z`) });
+  if (q.to) add('s.started_at < @to', { to: Date.parse(`${q.to}T00:00:00Z`) + DAY_MS });
   if (q.tool) {
     const failed = q.failedToolsOnly ? ` AND ok = ${d.runs.no}` : '';
     sets.push(`SELECT summary_id FROM run_tool_calls WHERE name = @tool${failed}`);

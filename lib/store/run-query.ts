@@ -93,8 +93,3 @@ export interface RunSearchStore {
   runFigures(owner: OwnerScope, query: RunQuery): Promise<RunFigures>;
   runFacets(owner: OwnerScope): Promise<RunFacets>;
 }
-
-/** Milliseconds at the start of a YYYY-MM-DD day (UTC). */
-export function dayStart(day: string): number {
-  return Date.parse(`${day}T00:00:00Z`);
-}
