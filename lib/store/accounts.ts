@@ -10,11 +10,6 @@ import type { AccountStore, ApiKeyRecord, InviteRecord, ServerSettings } from '.
 const KEY_COLUMNS = ['id', 'owner_id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'] as const;
 const INVITE_COLUMNS = ['id', 'created_by', 'created_at', 'expires_at', 'used_at', 'used_by', 'revoked_at'] as const;
 
-const DEFAULT_SERVER_SETTINGS: ServerSettings = {
-  signUp: 'invite',
-  userTools: { codeInterpreter: false, web: false },
-};
-
 /** Revokes the row `p('id')` of `table` if it is not revoked already and `also` holds. */
 function revoke(table: 'api_keys' | 'invites', also: (p: (name: string) => never) => RawBuilder<boolean>) {
   return query((d, p) =>
@@ -93,8 +88,8 @@ export function accountStore(ctx: Ctx): AccountStore {
       rows.map((r) => [r.key, JSON.parse(r.value_json) as unknown]),
     ) as Partial<ServerSettings>;
     return {
-      signUp: signUp ?? DEFAULT_SERVER_SETTINGS.signUp,
-      userTools: { ...DEFAULT_SERVER_SETTINGS.userTools, ...userTools },
+      signUp: signUp ?? 'invite',
+      userTools: { codeInterpreter: false, web: false, ...userTools },
       ...(webSearch !== undefined && { webSearch }),
     };
   }

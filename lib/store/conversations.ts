@@ -35,9 +35,7 @@ function update(columns: ('title' | 'settings_json' | 'updated_at')[]) {
 
 const Q = {
   insert: insert<ConversationRow>('conversations', { returning: COLUMNS }),
-  /** The owner's conversation. */
   one: byId(false),
-  /** The same, locked for the transaction where the database locks rows. */
   locked: byId(true),
   // After an owned lookup in the same transaction.
   rename: update(['title']),
@@ -46,7 +44,6 @@ const Q = {
   delete: query((d, p) =>
     d.db.deleteFrom('conversations').where('id', '=', p('id')).where('owner_id', '=', p('owner')),
   ),
-  // The search text from the title, the turns and the finished runs' answers.
   search: query((d, p) =>
     d.db
       .updateTable('conversations')

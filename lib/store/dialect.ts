@@ -25,7 +25,6 @@ export interface Dialect {
   readonly db: Db;
   /** The words of the migrations that differ (migrations.ts). */
   readonly ddl: Ddl;
-  /** What the accounts library (lib/auth) keeps its tables through: this same database. */
   readonly auth: AuthDatabase;
 
   /** The column that keeps insertion order where times tie: SQLite's rowid, PostgreSQL's `ord`. */
@@ -50,7 +49,6 @@ export interface Dialect {
    *  the owner's, running, and (with a run bus) held by `holder`. Resolves with how many went in: all or none. */
   appendEvents(ownerId: string, runId: string, types: string[], json: string[], holder?: string): Promise<number>;
 
-  /** The Runs page's queries (run-index.ts) and their full-text search. */
   readonly runs: RunsSql;
 
   /** How instances sharing the database tell each other about runs (PostgreSQL's LISTEN/NOTIFY; run-bus.ts): listens

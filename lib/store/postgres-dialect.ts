@@ -88,7 +88,6 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
   const db: Db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), plugins: [WITHOUT_NUL] });
 
   const names = new Map<string, string>();
-  /** A statement's name, by its text. */
   const statementName = (text: string) => {
     let name = names.get(text);
     if (!name) names.set(text, (name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
