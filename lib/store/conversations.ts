@@ -50,9 +50,9 @@ const Q = {
       .where('id', '=', p('id'))
       .set({
         search_text: sql`CAST(${p('title')} AS text)
-        || ${'\n'} || coalesce((SELECT ${sql.raw(d.stringAgg)}(search_text, ${'\n'} ORDER BY seq)
+        || ${'\n'} || coalesce((SELECT string_agg(search_text, ${'\n'} ORDER BY seq)
                               FROM turns WHERE conversation_id = ${p('id')}), '')
-        || ${'\n'} || coalesce((SELECT ${sql.raw(d.stringAgg)}(r.answer_text, ${'\n'}
+        || ${'\n'} || coalesce((SELECT string_agg(r.answer_text, ${'\n'}
                                 ORDER BY r.started_at, ${sql.ref(`r.${d.ord}`)})
                               FROM runs r JOIN turns t ON t.id = r.turn_id
                               WHERE t.conversation_id = ${p('id')} AND r.answer_text IS NOT NULL), '')`,

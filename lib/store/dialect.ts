@@ -32,8 +32,6 @@ export interface Dialect {
   /** SELECT … FOR UPDATE, which serialises one row's writers across instances (PostgreSQL). A SQLite write
    *  transaction holds the whole file already, and SQLite has no such clause. */
   readonly rowLocks: boolean;
-  /** The aggregate that joins strings: group_concat, string_agg. */
-  readonly stringAgg: string;
   /** The JSON object in `json` (text) with `patch` (text) merged over it, as text. */
   jsonMerge<T extends string>(json: RawBuilder<T>, patch: RawBuilder<T>): RawBuilder<T>;
 
@@ -77,8 +75,6 @@ export interface RunsSql {
   textMatch(words: string[], params: Params): string;
   /** A join whose left side drives (SQLite's CROSS JOIN; PostgreSQL's planner picks by itself). */
   readonly drivingJoin: string;
-  /** A false yes-or-no column value (run_tool_calls.ok). */
-  readonly no: string;
   /** The UTC day (YYYY-MM-DD) of a time in ms. */
   utcDay(ms: string): string;
   /** The text of a key of the JSON object in a text column. */

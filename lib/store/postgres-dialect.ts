@@ -107,7 +107,6 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
         .join(' AND ');
     },
     drivingJoin: 'JOIN',
-    no: 'false',
     utcDay: (ms) => `to_char(to_timestamp(${ms} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
     jsonText: (column, key) => `(${column}::jsonb ->> '${key}')`,
   };
@@ -167,7 +166,6 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
     auth: { type: 'postgres', db, transactions: true },
     ord: 'ord',
     rowLocks: true,
-    stringAgg: 'string_agg',
     jsonMerge: (json, patch) => sql<never>`(${json}::jsonb || ${patch}::jsonb)::text`,
     // Outside a transaction, a named statement (parsed and planned once per connection of the pool); inside one, on
     // the transaction's connection.

@@ -217,7 +217,7 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
         `WITH c AS (SELECT name, ok, duration_ms, row_number() OVER w AS rn, count(*) OVER (PARTITION BY name) AS n
                       FROM run_tool_calls WHERE summary_id IN (${matching})
                       WINDOW w AS (PARTITION BY name ORDER BY duration_ms))
-         SELECT name, count(*) AS calls, sum(CASE WHEN ok = ${d.runs.no} THEN 1 ELSE 0 END) AS failed,
+         SELECT name, count(*) AS calls, sum(CASE WHEN ok = false THEN 1 ELSE 0 END) AS failed,
                 ${rank(50, 'duration_ms')} AS "p50Ms", ${rank(95, 'duration_ms')} AS "p95Ms"
            FROM c GROUP BY name`,
         params,
@@ -293,7 +293,7 @@ function filters(d: Dialect, owner: OwnerScope, q: RunQuery) {
   if (q.from) add('s.started_at >= @from', { from: Date.parse(`${q.from}T00:00:00Z`) });
   if (q.to) add('s.started_at < @to', { to: Date.parse(`${q.to}T00:00:00Z`) + DAY_MS });
   if (q.tool) {
-    const failed = q.failedToolsOnly ? ` AND ok = ${d.runs.no}` : '';
+    const failed = q.failedToolsOnly ? ` AND ok = false` : '';
     sets.push(`SELECT summary_id FROM run_tool_calls WHERE name = @tool${failed}`);
     params.tool = q.tool;
   } else if (q.failedToolsOnly) where.push('s.failed_tool_calls > 0'); // as the partial index says it

@@ -179,7 +179,6 @@ export function openSqliteDialect(file: string): Dialect {
       return where.join(' AND ');
     },
     drivingJoin: 'CROSS JOIN',
-    no: '0',
     utcDay: (ms) => `strftime('%Y-%m-%d', ${ms} / 1000, 'unixepoch')`,
     jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
   };
@@ -202,7 +201,6 @@ export function openSqliteDialect(file: string): Dialect {
     auth: { type: 'sqlite', db, transactions: false },
     ord: 'rowid',
     rowLocks: false,
-    stringAgg: 'group_concat',
     jsonMerge: (json, patch) => sql<never>`json_patch(${json}, ${patch})`,
     // Inside a transaction this store holds the file already; else it waits its turn.
     run: <Row>(on: Db, text: string, parameters: readonly unknown[]) =>
