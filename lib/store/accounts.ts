@@ -22,6 +22,10 @@ function revoke(table: 'api_keys' | 'invites', also: (p: (name: string) => never
   );
 }
 
+/** The invite is still usable at `now`: for listing, looking up and claiming alike. */
+const usable = (now: never) => sql<boolean>`used_at IS NULL AND revoked_at IS NULL AND expires_at > ${now}`;
+const open = (d: Dialect, now: never) => d.db.selectFrom('invites').where(usable(now));
+
 const Q = {
   insertKey: insert('api_keys', { returning: KEY_COLUMNS, map: fromRow<ApiKeyRecord> }),
   keys: query(
@@ -62,22 +66,11 @@ const Q = {
       .updateTable('invites')
       .set({ used_at: p('now'), used_by: p('user') })
       .where('hash', '=', p('hash'))
-      .where('used_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', p('now')),
+      .where(usable(p('now'))),
   ),
   settings: query((d) => d.db.selectFrom('server_settings').select(['key', 'value_json'])),
   putSetting: insert('server_settings', { upsert: ['key'] }),
 };
-
-/** The invites still usable at `now`. */
-function open(d: Dialect, now: never) {
-  return d.db
-    .selectFrom('invites')
-    .where('used_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now);
-}
 
 export function accountStore(ctx: Ctx): AccountStore {
   const { db } = ctx;

@@ -234,7 +234,7 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
            FROM c GROUP BY model`,
         params,
       );
-      const days = await q<{ day: string; runs: number }>(
+      const days = await q<RunFigures['days'][number]>(
         `SELECT ${d.runs.utcDay('s.started_at')} AS day, count(*) AS runs
            FROM run_summaries s WHERE s.id IN (${matching}) GROUP BY day ORDER BY day`,
         params,
