@@ -75,8 +75,6 @@ export interface RunsSql {
   textMatch(words: string[], params: Params): string;
   /** A join whose left side drives (SQLite's CROSS JOIN; PostgreSQL's planner picks by itself). */
   readonly drivingJoin: string;
-  /** The UTC day (YYYY-MM-DD) of a time in ms. */
-  utcDay(ms: string): string;
   /** The text of a key of the JSON object in a text column. */
   jsonText(column: string, key: string): string;
 }

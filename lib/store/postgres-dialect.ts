@@ -107,7 +107,6 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
         .join(' AND ');
     },
     drivingJoin: 'JOIN',
-    utcDay: (ms) => `to_char(to_timestamp(${ms} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
     jsonText: (column, key) => `(${column}::jsonb ->> '${key}')`,
   };
 

@@ -234,8 +234,9 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
            FROM c GROUP BY model`,
         params,
       );
-      const days = await q<RunFigures['days'][number]>(
-        `SELECT ${d.runs.utcDay('s.started_at')} AS day, count(*) AS runs
+      // Days since the epoch: an integer division on both databases.
+      const days = await q<{ day: number; runs: number }>(
+        `SELECT s.started_at / ${DAY_MS} AS day, count(*) AS runs
            FROM run_summaries s WHERE s.id IN (${matching}) GROUP BY day ORDER BY day`,
         params,
       );
@@ -244,7 +245,7 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
         newestOnly: covered === FIGURES_CAP,
         tools: tools.sort((a, b) => byText(a.name, b.name)),
         models: models.map(fromRow<ModelFigure>).sort((a, b) => byText(a.model, b.model)),
-        days,
+        days: days.map(({ day, runs }) => ({ day: new Date(day * DAY_MS).toISOString().slice(0, 10), runs })),
       } satisfies RunFigures;
     },
 

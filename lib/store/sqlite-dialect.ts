@@ -179,7 +179,6 @@ export function openSqliteDialect(file: string): Dialect {
       return where.join(' AND ');
     },
     drivingJoin: 'CROSS JOIN',
-    utcDay: (ms) => `strftime('%Y-%m-%d', ${ms} / 1000, 'unixepoch')`,
     jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
   };
 
