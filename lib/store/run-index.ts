@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { runCost, sumCosts } from '../llm/cost';
 import { contentText } from '../llm/schema';
 import { AGENT_KINDS, type AgentKind } from '../protocol/enums';
-import type { AgentEvent, Usage } from '../protocol/events';
+import type { AgentEvent, EventOf, Usage } from '../protocol/events';
 import { byText, type Db, type Dialect, type Params } from './dialect';
 import type { OwnerScope } from './owner';
 import {
@@ -71,11 +71,11 @@ export async function indexRun(
   answer: string,
   events: readonly AgentEvent[],
 ): Promise<void> {
-  let start: RunStart | undefined;
-  let end: Extract<AgentEvent, { type: 'run-end' }> | undefined;
-  const starts = new Map<string, RunStart>();
-  const llm: Extract<AgentEvent, { type: 'llm-end' }>[] = [];
-  const tools: Extract<AgentEvent, { type: 'tool-result' }>[] = [];
+  let start: EventOf<'run-start'> | undefined;
+  let end: EventOf<'run-end'> | undefined;
+  const starts = new Map<string, EventOf<'run-start'>>();
+  const llm: EventOf<'llm-end'>[] = [];
+  const tools: EventOf<'tool-result'>[] = [];
   const visit = (e: AgentEvent, own: boolean): void => {
     if (e.type === 'child') visit(e.event, false);
     else if (e.type === 'run-start') {
@@ -124,12 +124,10 @@ export async function indexRun(
   await Q.text.run(ctx, db, { id, body: pieces.filter(Boolean).join('\n') });
 }
 
-type RunStart = Extract<AgentEvent, { type: 'run-start' }>;
-
 /** What the model calls of a run and its children cost, each run's at the prices its run-start kept, summed as the
  *  inspector sums them; null when no run had a price (never a cost of 0). Calls without token counts, or of a run
  *  without a price, add nothing (the cost is then a lower bound, as the inspector says). */
-function treeCost(llm: readonly Extract<AgentEvent, { type: 'llm-end' }>[], starts: ReadonlyMap<string, RunStart>) {
+function treeCost(llm: readonly EventOf<'llm-end'>[], starts: ReadonlyMap<string, EventOf<'run-start'>>) {
   const usages = new Map<string, (Usage | undefined)[]>();
   for (const e of llm) usages.set(e.runId, [...(usages.get(e.runId) ?? []), e.usage]);
   const cost = sumCosts([...starts].map(([id, s]) => ({ cost: runCost(usages.get(id) ?? [], s.pricing), calls: 0 })));
