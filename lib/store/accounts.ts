@@ -10,11 +10,6 @@ import type { AccountStore, ApiKeyRecord, InviteRecord, ServerSettings } from '.
 const KEY_COLUMNS = ['id', 'owner_id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'] as const;
 const INVITE_COLUMNS = ['id', 'created_by', 'created_at', 'expires_at', 'used_at', 'used_by', 'revoked_at'] as const;
 
-const DEFAULT_SERVER_SETTINGS: ServerSettings = {
-  signUp: 'invite',
-  userTools: { codeInterpreter: false, web: false },
-};
-
 /** Revokes the row `p('id')` of `table` if it is not revoked already and `also` holds. */
 function revoke(table: 'api_keys' | 'invites', also: (p: (name: string) => never) => RawBuilder<boolean>) {
   return query((d, p) =>
@@ -26,6 +21,10 @@ function revoke(table: 'api_keys' | 'invites', also: (p: (name: string) => never
       .where(also(p)),
   );
 }
+
+/** The invite is still usable at `now`: for listing, looking up and claiming alike. */
+const usable = (now: never) => sql<boolean>`used_at IS NULL AND revoked_at IS NULL AND expires_at > ${now}`;
+const open = (d: Dialect, now: never) => d.db.selectFrom('invites').where(usable(now));
 
 const Q = {
   insertKey: insert('api_keys', { returning: KEY_COLUMNS, map: fromRow<ApiKeyRecord> }),
@@ -67,22 +66,11 @@ const Q = {
       .updateTable('invites')
       .set({ used_at: p('now'), used_by: p('user') })
       .where('hash', '=', p('hash'))
-      .where('used_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', p('now')),
+      .where(usable(p('now'))),
   ),
   settings: query((d) => d.db.selectFrom('server_settings').select(['key', 'value_json'])),
   putSetting: insert('server_settings', { upsert: ['key'] }),
 };
-
-/** The invites still usable at `now`. */
-function open(d: Dialect, now: never) {
-  return d.db
-    .selectFrom('invites')
-    .where('used_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now);
-}
 
 export function accountStore(ctx: Ctx): AccountStore {
   const { db } = ctx;
@@ -93,8 +81,8 @@ export function accountStore(ctx: Ctx): AccountStore {
       rows.map((r) => [r.key, JSON.parse(r.value_json) as unknown]),
     ) as Partial<ServerSettings>;
     return {
-      signUp: signUp ?? DEFAULT_SERVER_SETTINGS.signUp,
-      userTools: { ...DEFAULT_SERVER_SETTINGS.userTools, ...userTools },
+      signUp: signUp ?? 'invite',
+      userTools: { codeInterpreter: false, web: false, ...userTools },
       ...(webSearch !== undefined && { webSearch }),
     };
   }

@@ -35,9 +35,7 @@ function update(columns: ('title' | 'settings_json' | 'updated_at')[]) {
 
 const Q = {
   insert: insert<ConversationRow>('conversations', { returning: COLUMNS }),
-  /** The owner's conversation. */
   one: byId(false),
-  /** The same, locked for the transaction where the database locks rows. */
   locked: byId(true),
   // After an owned lookup in the same transaction.
   rename: update(['title']),
@@ -46,16 +44,15 @@ const Q = {
   delete: query((d, p) =>
     d.db.deleteFrom('conversations').where('id', '=', p('id')).where('owner_id', '=', p('owner')),
   ),
-  // The search text from the title, the turns and the finished runs' answers.
   search: query((d, p) =>
     d.db
       .updateTable('conversations')
       .where('id', '=', p('id'))
       .set({
         search_text: sql`CAST(${p('title')} AS text)
-        || ${'\n'} || coalesce((SELECT ${sql.raw(d.stringAgg)}(search_text, ${'\n'} ORDER BY seq)
+        || ${'\n'} || coalesce((SELECT string_agg(search_text, ${'\n'} ORDER BY seq)
                               FROM turns WHERE conversation_id = ${p('id')}), '')
-        || ${'\n'} || coalesce((SELECT ${sql.raw(d.stringAgg)}(r.answer_text, ${'\n'}
+        || ${'\n'} || coalesce((SELECT string_agg(r.answer_text, ${'\n'}
                                 ORDER BY r.started_at, ${sql.ref(`r.${d.ord}`)})
                               FROM runs r JOIN turns t ON t.id = r.turn_id
                               WHERE t.conversation_id = ${p('id')} AND r.answer_text IS NOT NULL), '')`,

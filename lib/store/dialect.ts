@@ -25,7 +25,6 @@ export interface Dialect {
   readonly db: Db;
   /** The words of the migrations that differ (migrations.ts). */
   readonly ddl: Ddl;
-  /** What the accounts library (lib/auth) keeps its tables through: this same database. */
   readonly auth: AuthDatabase;
 
   /** The column that keeps insertion order where times tie: SQLite's rowid, PostgreSQL's `ord`. */
@@ -33,8 +32,6 @@ export interface Dialect {
   /** SELECT … FOR UPDATE, which serialises one row's writers across instances (PostgreSQL). A SQLite write
    *  transaction holds the whole file already, and SQLite has no such clause. */
   readonly rowLocks: boolean;
-  /** The aggregate that joins strings: group_concat, string_agg. */
-  readonly stringAgg: string;
   /** The JSON object in `json` (text) with `patch` (text) merged over it, as text. */
   jsonMerge<T extends string>(json: RawBuilder<T>, patch: RawBuilder<T>): RawBuilder<T>;
 
@@ -50,7 +47,6 @@ export interface Dialect {
    *  the owner's, running, and (with a run bus) held by `holder`. Resolves with how many went in: all or none. */
   appendEvents(ownerId: string, runId: string, types: string[], json: string[], holder?: string): Promise<number>;
 
-  /** The Runs page's queries (run-index.ts) and their full-text search. */
   readonly runs: RunsSql;
 
   /** How instances sharing the database tell each other about runs (PostgreSQL's LISTEN/NOTIFY; run-bus.ts): listens
@@ -79,10 +75,6 @@ export interface RunsSql {
   textMatch(words: string[], params: Params): string;
   /** A join whose left side drives (SQLite's CROSS JOIN; PostgreSQL's planner picks by itself). */
   readonly drivingJoin: string;
-  /** A false yes-or-no column value (run_tool_calls.ok). */
-  readonly no: string;
-  /** The UTC day (YYYY-MM-DD) of a time in ms. */
-  utcDay(ms: string): string;
   /** The text of a key of the JSON object in a text column. */
   jsonText(column: string, key: string): string;
 }

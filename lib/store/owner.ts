@@ -25,10 +25,8 @@ export function ownerScope(ownerId: string): OwnerScope {
  *  where they were before accounts (DATA_DIR/storage); the first admin takes them over with the rest. */
 export function storageRoot(dataDir: string, owner: OwnerScope): string {
   if (owner.ownerId === LOCAL_OWNER_ID) return path.join(dataDir, 'storage');
-  return path.join(dataDir, 'users', safeSegment(owner.ownerId), 'storage');
-}
-
-/** An owner id as one path segment (ids are the accounts library's, [A-Za-z0-9_-]; anything else is encoded). */
-function safeSegment(id: string): string {
-  return /^[A-Za-z0-9_-]+$/.test(id) ? id : Buffer.from(id).toString('base64url');
+  const id = owner.ownerId;
+  // One path segment: ids are the accounts library's ([A-Za-z0-9_-]); anything else is encoded.
+  const segment = /^[A-Za-z0-9_-]+$/.test(id) ? id : Buffer.from(id).toString('base64url');
+  return path.join(dataDir, 'users', segment, 'storage');
 }

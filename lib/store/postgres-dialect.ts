@@ -88,7 +88,6 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
   const db: Db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), plugins: [WITHOUT_NUL] });
 
   const names = new Map<string, string>();
-  /** A statement's name, by its text. */
   const statementName = (text: string) => {
     let name = names.get(text);
     if (!name) names.set(text, (name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
@@ -108,8 +107,6 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
         .join(' AND ');
     },
     drivingJoin: 'JOIN',
-    no: 'false',
-    utcDay: (ms) => `to_char(to_timestamp(${ms} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
     jsonText: (column, key) => `(${column}::jsonb ->> '${key}')`,
   };
 
@@ -168,7 +165,6 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
     auth: { type: 'postgres', db, transactions: true },
     ord: 'ord',
     rowLocks: true,
-    stringAgg: 'string_agg',
     jsonMerge: (json, patch) => sql<never>`(${json}::jsonb || ${patch}::jsonb)::text`,
     // Outside a transaction, a named statement (parsed and planned once per connection of the pool); inside one, on
     // the transaction's connection.

@@ -21,7 +21,7 @@ export type RunControl = { kind: 'stop' } | { kind: 'decide'; functionId: string
 export type ControlAnswer = 'stopped' | 'decided' | 'not-waiting' | 'not-running';
 
 /** What the registry of runs in progress uses of the bus (the rest is the store's). */
-export type RunBus = Omit<SharedRunBus, 'ended' | 'dropStaleControls' | 'maintain' | 'beat' | 'renew' | 'close'>;
+export type RunBus = Omit<SharedRunBus, 'ended' | 'dropStaleControls' | 'maintain' | 'renew' | 'close'>;
 
 export interface BusOptions {
   /** RUN_LEASE_MS: a run's lease lasts this long past its holder's last heartbeat. Default 10 s. */
@@ -48,10 +48,6 @@ export const leaseUntil = (ms: number) => sql<Date>`now() + ${ms}::integer * int
 /** Sends a notification when `db`'s transaction commits (at once outside one). */
 const notify = (db: Db, channel: string, payload: string) => sql`SELECT pg_notify(${channel}, ${payload})`.execute(db);
 
-export class ControlTimeoutError extends Error {
-  override name = 'ControlTimeoutError';
-}
-
 /**
  * The run bus over the store's database and its dialect's notifications. Leases: every `heartbeatMs` (leaseMs / 5)
  * an instance renews the leases of the runs it drives to now + leaseMs and marks interrupted every run whose lease
@@ -62,8 +58,6 @@ export class ControlTimeoutError extends Error {
 export class SharedRunBus {
   /** This instance (one per open store). */
   readonly instanceId = randomUUID().replaceAll('-', '');
-  /** A lease runs `leaseMs` past its holder's last heartbeat (RUN_LEASE_MS); every `heartbeatMs` an instance renews
-   *  its leases and looks for runs whose lease ran out. */
   readonly lease: { leaseMs: number; heartbeatMs: number };
   private readonly held = new Set<string>();
   private readonly watchers = new Map<string, Set<() => void>>();
@@ -72,7 +66,6 @@ export class SharedRunBus {
   private listener?: Listener;
   private closed = false;
   private timer?: ReturnType<typeof setInterval>;
-  private failing = false;
 
   private constructor(
     private readonly db: Db,
@@ -112,24 +105,24 @@ export class SharedRunBus {
 
   // --- Heartbeat ---
 
-  /** Starts the heartbeat: leases renewed, then `sweep` (the store's markInterruptedRuns). */
+  /** Starts the heartbeat: this instance's leases renewed, then `sweep` (the store's markInterruptedRuns) closes the
+   *  runs whose lease ran out. A failure is told once, until PostgreSQL answers again. */
   maintain(sweep: () => Promise<number>): void {
-    this.timer = setInterval(() => void this.beat(sweep), this.lease.heartbeatMs);
+    let failing = false;
+    const beat = async () => {
+      try {
+        await this.renew();
+        await sweep();
+        if (failing) console.error('[store] heartbeat: PostgreSQL answers again');
+        failing = false;
+      } catch (e) {
+        if (!failing && !this.closed)
+          console.error(`[store] heartbeat failed (leases not renewed): ${e instanceof Error ? e.message : String(e)}`);
+        failing = true;
+      }
+    };
+    this.timer = setInterval(() => void beat(), this.lease.heartbeatMs);
     this.timer.unref();
-  }
-
-  /** One heartbeat: renew this instance's leases, then close the runs whose lease ran out. */
-  async beat(sweep: () => Promise<number>): Promise<void> {
-    try {
-      await this.renew();
-      await sweep();
-      if (this.failing) console.error('[store] heartbeat: PostgreSQL answers again');
-      this.failing = false;
-    } catch (e) {
-      if (!this.failing && !this.closed)
-        console.error(`[store] heartbeat failed (leases not renewed): ${e instanceof Error ? e.message : String(e)}`);
-      this.failing = true;
-    }
   }
 
   async renew(): Promise<void> {
@@ -230,21 +223,19 @@ export class SharedRunBus {
       await notify(tx, OWN_CHANNEL_PREFIX + holder, `control ${row.id}`);
       return row.id;
     });
-    let wake!: () => void;
-    const woken = new Promise<void>((resolve) => (wake = resolve));
-    this.answers.set(id, wake);
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const woken = new Promise<void>((resolve) => {
+      this.answers.set(id, resolve);
+      timer = setTimeout(resolve, this.opts.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS);
+    });
     try {
-      const timedOut = new Promise<void>(
-        (resolve) => (timer = setTimeout(resolve, this.opts.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS)),
-      );
       // The answer may have come before we listened for it: look once, then wait for the NOTIFY (or the time-out).
       let answer = await this.answerOf(id);
       if (!answer) {
-        await Promise.race([woken, timedOut]);
+        await woken;
         answer = await this.answerOf(id);
       }
-      if (!answer) throw new ControlTimeoutError('The instance running this run did not answer in time.');
+      if (!answer) throw new Error('The instance running this run did not answer in time.');
       await this.db.deleteFrom('run_controls').where('id', '=', id).execute();
       return answer;
     } finally {

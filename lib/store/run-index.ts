@@ -8,11 +8,10 @@ import { sql } from 'kysely';
 import { runCost, sumCosts } from '../llm/cost';
 import { contentText } from '../llm/schema';
 import { AGENT_KINDS, type AgentKind } from '../protocol/enums';
-import type { AgentEvent, Usage } from '../protocol/events';
+import type { AgentEvent, EventOf, Usage } from '../protocol/events';
 import { byText, type Db, type Dialect, type Params } from './dialect';
 import type { OwnerScope } from './owner';
 import {
-  dayStart,
   RUNS_PER_PAGE,
   type ModelFigure,
   type RunFacets,
@@ -36,16 +35,12 @@ const SET_DRIVEN_MAX = 2000;
 /** How much of each piece goes into the full-text index (characters): a search finds words within these. */
 const INDEXED_CHARS = { message: 4000, answer: 20000, toolArguments: 2000, toolResult: 4000 } as const;
 
-/** The run's row as the index reads it (runs.ts facts). */
-export interface RunToIndex {
-  started_at: number;
-  ended_at: number | null;
-  outcome: string;
-  conversation_id: string;
-  owner_id: string;
-  /** The user message's search text. */
-  message: string;
-}
+/** The run's row as the index reads it (runs.ts facts); `message`: its user message's search text. */
+type RunToIndex = Pick<Tables['runs'], 'started_at' | 'ended_at'> &
+  Pick<Tables['run_summaries'], 'conversation_id' | 'owner_id'> & {
+    outcome: Tables['runs']['status'];
+    message: string;
+  };
 
 type SummaryRow = Omit<Tables['run_summaries'], 'id' | 'owner_id'> & {
   conversation_title: string;
@@ -76,11 +71,11 @@ export async function indexRun(
   answer: string,
   events: readonly AgentEvent[],
 ): Promise<void> {
-  let start: RunStart | undefined;
-  let end: Extract<AgentEvent, { type: 'run-end' }> | undefined;
-  const starts = new Map<string, RunStart>();
-  const llm: Extract<AgentEvent, { type: 'llm-end' }>[] = [];
-  const tools: Extract<AgentEvent, { type: 'tool-result' }>[] = [];
+  let start: EventOf<'run-start'> | undefined;
+  let end: EventOf<'run-end'> | undefined;
+  const starts = new Map<string, EventOf<'run-start'>>();
+  const llm: EventOf<'llm-end'>[] = [];
+  const tools: EventOf<'tool-result'>[] = [];
   const visit = (e: AgentEvent, own: boolean): void => {
     if (e.type === 'child') visit(e.event, false);
     else if (e.type === 'run-start') {
@@ -129,12 +124,10 @@ export async function indexRun(
   await Q.text.run(ctx, db, { id, body: pieces.filter(Boolean).join('\n') });
 }
 
-type RunStart = Extract<AgentEvent, { type: 'run-start' }>;
-
 /** What the model calls of a run and its children cost, each run's at the prices its run-start kept, summed as the
  *  inspector sums them; null when no run had a price (never a cost of 0). Calls without token counts, or of a run
  *  without a price, add nothing (the cost is then a lower bound, as the inspector says). */
-function treeCost(llm: readonly Extract<AgentEvent, { type: 'llm-end' }>[], starts: ReadonlyMap<string, RunStart>) {
+function treeCost(llm: readonly EventOf<'llm-end'>[], starts: ReadonlyMap<string, EventOf<'run-start'>>) {
   const usages = new Map<string, (Usage | undefined)[]>();
   for (const e of llm) usages.set(e.runId, [...(usages.get(e.runId) ?? []), e.usage]);
   const cost = sumCosts([...starts].map(([id, s]) => ({ cost: runCost(usages.get(id) ?? [], s.pricing), calls: 0 })));
@@ -222,7 +215,7 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
         `WITH c AS (SELECT name, ok, duration_ms, row_number() OVER w AS rn, count(*) OVER (PARTITION BY name) AS n
                       FROM run_tool_calls WHERE summary_id IN (${matching})
                       WINDOW w AS (PARTITION BY name ORDER BY duration_ms))
-         SELECT name, count(*) AS calls, sum(CASE WHEN ok = ${d.runs.no} THEN 1 ELSE 0 END) AS failed,
+         SELECT name, count(*) AS calls, sum(CASE WHEN ok = false THEN 1 ELSE 0 END) AS failed,
                 ${rank(50, 'duration_ms')} AS "p50Ms", ${rank(95, 'duration_ms')} AS "p95Ms"
            FROM c GROUP BY name`,
         params,
@@ -239,8 +232,9 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
            FROM c GROUP BY model`,
         params,
       );
-      const days = await q<{ day: string; runs: number }>(
-        `SELECT ${d.runs.utcDay('s.started_at')} AS day, count(*) AS runs
+      // Days since the epoch: an integer division on both databases.
+      const days = await q<{ day: number; runs: number }>(
+        `SELECT s.started_at / ${DAY_MS} AS day, count(*) AS runs
            FROM run_summaries s WHERE s.id IN (${matching}) GROUP BY day ORDER BY day`,
         params,
       );
@@ -249,7 +243,7 @@ export function runSearch(d: Dialect, setDrivenMax = SET_DRIVEN_MAX): RunSearchS
         newestOnly: covered === FIGURES_CAP,
         tools: tools.sort((a, b) => byText(a.name, b.name)),
         models: models.map(fromRow<ModelFigure>).sort((a, b) => byText(a.model, b.model)),
-        days,
+        days: days.map(({ day, runs }) => ({ day: new Date(day * DAY_MS).toISOString().slice(0, 10), runs })),
       } satisfies RunFigures;
     },
 
@@ -295,10 +289,10 @@ function filters(d: Dialect, owner: OwnerScope, q: RunQuery) {
                               WHERE owner_id = @owner AND ${d.runs.jsonText('settings_json', 'agentId')} = @savedAgent)`,
       { savedAgent: q.savedAgent },
     );
-  if (q.from) add('s.started_at >= @from', { from: dayStart(q.from) });
-  if (q.to) add('s.started_at < @to', { to: dayStart(q.to) + DAY_MS });
+  if (q.from) add('s.started_at >= @from', { from: Date.parse(`${q.from}T00:00:00Z`) });
+  if (q.to) add('s.started_at < @to', { to: Date.parse(`${q.to}T00:00:00Z`) + DAY_MS });
   if (q.tool) {
-    const failed = q.failedToolsOnly ? ` AND ok = ${d.runs.no}` : '';
+    const failed = q.failedToolsOnly ? ` AND ok = false` : '';
     sets.push(`SELECT summary_id FROM run_tool_calls WHERE name = @tool${failed}`);
     params.tool = q.tool;
   } else if (q.failedToolsOnly) where.push('s.failed_tool_calls > 0'); // as the partial index says it

@@ -64,18 +64,14 @@ export interface ModelFigure {
   ttftP50Ms?: number;
   ttftP95Ms?: number;
 }
-export interface DayFigure {
-  /** YYYY-MM-DD, UTC. */
-  day: string;
-  runs: number;
-}
 export interface RunFigures {
   /** How many runs the figures cover: the newest matching ones, up to a cap (newestOnly when it was reached). */
   runs: number;
   newestOnly: boolean;
   tools: ToolFigure[];
   models: ModelFigure[];
-  days: DayFigure[];
+  /** Matching runs per day (YYYY-MM-DD, UTC), oldest first. */
+  days: { day: string; runs: number }[];
 }
 
 /** What the filters can pick: every tool, model and agent kind the owner's runs have, and the owner's saved agents
@@ -92,9 +88,4 @@ export interface RunSearchStore {
   searchRuns(owner: OwnerScope, query: RunQuery): Promise<RunPage>;
   runFigures(owner: OwnerScope, query: RunQuery): Promise<RunFigures>;
   runFacets(owner: OwnerScope): Promise<RunFacets>;
-}
-
-/** Milliseconds at the start of a YYYY-MM-DD day (UTC). */
-export function dayStart(day: string): number {
-  return Date.parse(`${day}T00:00:00Z`);
 }

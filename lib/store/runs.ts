@@ -25,13 +25,11 @@ import { upgradeRunLog } from '../agent/upgrade-log';
 
 const RUN_COLUMNS = ['r.id', 'r.turn_id', 'r.status', 'r.started_at', 'r.ended_at', 'r.error_json'] as const;
 
-/** Runs r joined up to their conversation c. */
 const withConversation = (d: Dialect) =>
   d.db
     .selectFrom('runs as r')
     .innerJoin('turns as t', 't.id', 'r.turn_id')
     .innerJoin('conversations as c', 'c.id', 't.conversation_id');
-/** The owner's runs. */
 const owned = (d: Dialect, owner: never) => withConversation(d).where('c.owner_id', '=', owner);
 /** What closing and indexing a run need of it and of its conversation (`lock`: locked for the transaction that
  *  closes the run, where the database locks rows). */
@@ -101,14 +99,14 @@ const Q = {
       })
       .where('id', '=', p('id'))
       .where('status', '=', 'running')
-      .$if(d.listen !== undefined, (q) => q.where(mayClose(d, p('holder')))),
+      .$if(d.listen !== undefined, (q) => q.where(mayClose(p('holder')))),
   ),
   orphans: query((d) =>
     d.db
       .selectFrom('runs')
       .select('id')
       .where('status', '=', 'running')
-      .$if(d.listen !== undefined, (q) => q.where(mayClose(d, null as never))),
+      .$if(d.listen !== undefined, (q) => q.where(mayClose(null as never))),
   ),
   facts: facts(false),
   unindexed: query((d) =>
@@ -130,7 +128,7 @@ const Q = {
 };
 
 /** Whether `holder` may close a running run: its lease holder; without one (the sweep), anyone once it ran out. */
-function mayClose(d: Dialect, holder: never) {
+function mayClose(holder: never) {
   return sql<boolean>`CASE WHEN CAST(${holder} AS text) IS NULL
                         THEN (lease_until IS NULL OR lease_until < ${leaseNow}) ELSE lease_holder = ${holder} END`;
 }

@@ -13,7 +13,6 @@ import {
   type DatabaseConnection,
   type Driver,
   type QueryResult,
-  type TransactionSettings,
 } from 'kysely';
 import { likeEscaped, type Db, type Dialect, type RunsSql } from './dialect';
 import { newerSchemaError } from './migrations';
@@ -77,13 +76,9 @@ class Connection implements DatabaseConnection {
     return { rows: [], changes, id: lastInsertRowid };
   }
 
-  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const { rows, changes, id } = this.now<R>(query.sql, query.parameters);
-    return Promise.resolve({
-      rows,
-      numAffectedRows: BigInt(changes),
-      insertId: id === undefined ? undefined : BigInt(id),
-    });
+    return { rows, numAffectedRows: BigInt(changes), insertId: id === undefined ? undefined : BigInt(id) };
   }
 
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
@@ -95,40 +90,6 @@ class Connection implements DatabaseConnection {
 function bindable(v: unknown): unknown {
   if (typeof v === 'boolean') return Number(v);
   return typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v;
-}
-
-class Driver_ implements Driver {
-  private closed = false;
-  constructor(
-    private readonly connection: Connection,
-    private readonly file: string,
-  ) {}
-  async init(): Promise<void> {}
-  async acquireConnection(): Promise<DatabaseConnection> {
-    await this.connection.lock();
-    return this.connection;
-  }
-  async releaseConnection(): Promise<void> {
-    this.connection.unlock();
-  }
-  /** A write transaction takes the file's write lock at once (IMMEDIATE): another process writing meanwhile would
-   *  otherwise make it fail half way instead of waiting its turn (busy_timeout). */
-  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(settings.accessMode === 'read only' ? 'BEGIN' : 'BEGIN IMMEDIATE'));
-  }
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('COMMIT'));
-  }
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('ROLLBACK'));
-  }
-  async destroy(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    if (--this.connection.users) return;
-    OPEN.delete(this.file);
-    this.connection.handle.close();
-  }
 }
 
 const OPEN = new Map<string, Connection>();
@@ -154,7 +115,23 @@ export function openSqliteDialect(file: string): Dialect {
   OPEN.set(key, connection);
   connection.users++;
   const { handle } = connection;
-  const driver = new Driver_(connection, key);
+  let closed = false;
+  const raw = (c: DatabaseConnection, text: string) => c.executeQuery(CompiledQuery.raw(text)).then(() => {});
+  const driver: Driver = {
+    init: async () => {},
+    acquireConnection: async () => {
+      await connection.lock();
+      return connection;
+    },
+    releaseConnection: async () => connection.unlock(),
+    // A write transaction takes the file's write lock at once (IMMEDIATE): another process writing meanwhile would
+    // otherwise make it fail half way instead of waiting its turn (busy_timeout).
+    beginTransaction: (c, settings) => raw(c, settings.accessMode === 'read only' ? 'BEGIN' : 'BEGIN IMMEDIATE'),
+    commitTransaction: (c) => raw(c, 'COMMIT'),
+    rollbackTransaction: (c) => raw(c, 'ROLLBACK'),
+    // Kysely lets go of a driver only if it used it: close() lets go of the file.
+    destroy: async () => {},
+  };
   const db: Db = new Kysely<Tables>({
     dialect: new (class extends SqliteDialect {
       override createDriver(): Driver {
@@ -202,8 +179,6 @@ export function openSqliteDialect(file: string): Dialect {
       return where.join(' AND ');
     },
     drivingJoin: 'CROSS JOIN',
-    no: '0',
-    utcDay: (ms) => `strftime('%Y-%m-%d', ${ms} / 1000, 'unixepoch')`,
     jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
   };
 
@@ -225,7 +200,6 @@ export function openSqliteDialect(file: string): Dialect {
     auth: { type: 'sqlite', db, transactions: false },
     ord: 'rowid',
     rowLocks: false,
-    stringAgg: 'group_concat',
     jsonMerge: (json, patch) => sql<never>`json_patch(${json}, ${patch})`,
     // Inside a transaction this store holds the file already; else it waits its turn.
     run: <Row>(on: Db, text: string, parameters: readonly unknown[]) =>
@@ -250,10 +224,14 @@ export function openSqliteDialect(file: string): Dialect {
     appendEvents: (ownerId, runId, types, json) =>
       connection.exclusive(() => append.immediate(ownerId, runId, types, json)),
     runs,
-    // Kysely lets go of a driver it has used; the file is let go of here too, used or not.
+    // The file is closed once every store of this process that opened it is.
     close: async () => {
+      if (closed) return;
+      closed = true;
       await db.destroy();
-      await driver.destroy();
+      if (--connection.users) return;
+      OPEN.delete(key);
+      handle.close();
     },
   };
 }

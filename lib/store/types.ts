@@ -12,6 +12,7 @@ import type { AgentDefinition } from '../protocol/agent-definition';
 import type { ConversationSettings } from '../protocol/conversation-settings';
 import type { RunStatus } from '../protocol/enums';
 import type { CapabilityHints } from '../llm/capabilities';
+import type { WebSearchProviderName } from '../config/web-search-providers';
 import type { ContentItem, Message } from '../llm/schema';
 import type { VectorStore } from '../documents/search/vectors';
 import type { RunSearchStore } from './run-query';
@@ -221,7 +222,7 @@ export interface ServerSettings {
 /** The admin's web search setting: a provider with its endpoint and its key (sealed with the server's secret box,
  *  as connections' keys), or 'off' whatever the environment says. */
 export interface StoredWebSearch {
-  provider: 'off' | 'searxng' | 'tavily' | 'serper' | 'brave';
+  provider: 'off' | WebSearchProviderName;
   url?: string;
   apiKeyCipher?: string;
 }
