@@ -13,6 +13,7 @@ import type { ApiKeyService } from './api-keys';
 import { hashSecret, type KeyScope } from './api-keys';
 import { refusal, signUpPermit, type Auth } from './better-auth';
 import { makeViewer, type AccessMode, type Viewer, type ViewerRefusal } from './viewer';
+import { AccountLimits } from './limits';
 
 /** The user fields this app reads (better-auth's user with the admin plugin's). */
 export interface AccountUser {
@@ -79,6 +80,8 @@ export class AccountService {
   private firstAdmin?: string | null;
   /** Sign-ups one after another, so that two first accounts made at once cannot both become the admin. */
   private signUps: Promise<unknown> = Promise.resolve();
+  /** Failed sign-ins, wrong setup codes and sign-ups, counted in the store (limits.ts). */
+  readonly limits: AccountLimits;
 
   constructor(
     private readonly deps: {
@@ -92,7 +95,9 @@ export class AccountService {
       /** The code the first account needs when the server is reachable beyond this machine (the server's). */
       setupCode: SetupCode;
     },
-  ) {}
+  ) {
+    this.limits = new AccountLimits(deps.store);
+  }
 
   get mode(): AccessMode {
     return this.deps.mode();

@@ -19,7 +19,6 @@ import { problem } from '../http/respond';
 import { isErrorNamed } from '../protocol/errors';
 import type { AccountService, AccountUser, SignUpError } from './accounts';
 import { MIN_PASSWORD_LENGTH, OIDC_PROVIDER_ID, OIDC_REFUSALS, type Auth, type OidcRefusal } from './better-auth';
-import { setupCodeFailed, signedUp, signInDelayMs, signInFailed, signInWait, signUpWait } from './limits';
 
 const BODY_MAX_BYTES = 8 * 1024;
 
@@ -175,7 +174,7 @@ export async function handleAuthRequest(request: Request, accounts: AccountServi
   if (route === 'POST /sign-up/email') {
     const body = await jsonBody(request);
     if (!body) return problem(400, 'Send {"email": "...", "password": "..."} as JSON.');
-    const wait = signUpWait(address);
+    const wait = await accounts.limits.signUpWait(address);
     if (wait)
       return coded(429, wait.message, wait.code, { seconds: wait.seconds }, { 'retry-after': String(wait.seconds) });
     try {
@@ -193,11 +192,11 @@ export async function handleAuthRequest(request: Request, accounts: AccountServi
         return ours(answer, {
           422: { message: 'An account with this email exists already: sign in instead.', code: 'email-taken' },
         });
-      signedUp(address);
+      await accounts.limits.signedUp(address);
       return signedIn(answer);
     } catch (e) {
       if (!isErrorNamed<SignUpError>(e, 'SignUpError')) throw e;
-      if (e.code === 'setup-code') setupCodeFailed(address);
+      if (e.code === 'setup-code') await accounts.limits.setupCodeFailed(address);
       return coded(e.status, e.message, e.code);
     }
   }
@@ -206,17 +205,17 @@ export async function handleAuthRequest(request: Request, accounts: AccountServi
     const body = await jsonBody(request);
     const email = text(body?.email).trim();
     if (!body || !email) return problem(400, 'Send {"email": "...", "password": "..."} as JSON.');
-    const wait = signInWait(address, email);
+    const wait = await accounts.limits.signInWait(address, email);
     if (wait)
       return coded(429, wait.message, wait.code, { seconds: wait.seconds }, { 'retry-after': String(wait.seconds) });
-    const delay = signInDelayMs(email);
+    const delay = await accounts.limits.signInDelayMs(email);
     if (delay) await new Promise((r) => setTimeout(r, delay));
     const answer = await auth.api.signInEmail({
       body: { email, password: text(body.password) },
       headers: request.headers,
       asResponse: true,
     });
-    if (answer.status === 401) signInFailed(address, email);
+    if (answer.status === 401) await accounts.limits.signInFailed(address, email);
     if (answer.ok) return signedIn(answer);
     return ours(answer, {
       401: { message: 'Wrong email or password.', code: 'wrong-credentials' },

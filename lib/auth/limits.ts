@@ -4,8 +4,10 @@
 // address trying many accounts). Guesses spread over many addresses are slowed instead, never refused: once an account
 // (or the whole server) has seen many failures lately, every sign-in attempt for it (or for anyone) waits a moment
 // before its password is checked. Accounts created are counted per address too (one client cannot make them in bulk).
-// Process-wide, like the run limits (lib/http/rate-limit.ts).
-import { shared, SlidingWindow } from '../http/rate-limit';
+// The attempts are counted in the store: every instance sharing a database counts the same ones (a guesser cannot
+// spread guesses over the instances), and a restart forgets none.
+import { createHash } from 'node:crypto';
+import type { AccountStore } from '../store/types';
 
 export const SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS = { limit: 5, windowMs: 5 * 60_000 };
 export const SIGN_IN_FAILURES_PER_ADDRESS = { limit: 10, windowMs: 60_000 };
@@ -19,17 +21,22 @@ export const SIGN_UPS_PER_ADDRESS = { limit: 10, windowMs: 3600_000 };
 /** Wrong setup codes (lib/config/setup-code.ts) per address. */
 export const SETUP_CODE_FAILURES_PER_ADDRESS = { limit: 10, windowMs: 10 * 60_000 };
 
-function windowOf(name: string, { limit, windowMs }: { limit: number; windowMs: number }): SlidingWindow {
-  return shared(name, () => new SlidingWindow(limit, windowMs));
+/** What is counted (the store's `kind`), and at most how many of them in any window of `windowMs`. */
+interface Limit {
+  kind: string;
+  limit: number;
+  windowMs: number;
 }
 
-const byAccountAndAddress = () =>
-  windowOf('sign-in-failures-by-account-and-address', SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS);
-const byAddress = () => windowOf('sign-in-failures-by-address', SIGN_IN_FAILURES_PER_ADDRESS);
-const byAccount = () => windowOf('sign-in-failures-by-account', SLOW_DOWN_PER_ACCOUNT);
-const everywhere = () => windowOf('sign-in-failures', SLOW_DOWN_GLOBAL);
-const signUps = () => windowOf('sign-ups-by-address', SIGN_UPS_PER_ADDRESS);
-const setupCodes = () => windowOf('setup-code-failures-by-address', SETUP_CODE_FAILURES_PER_ADDRESS);
+const BY_ACCOUNT_AND_ADDRESS: Limit = {
+  kind: 'sign-in-failure/account+address',
+  ...SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS,
+};
+const BY_ADDRESS: Limit = { kind: 'sign-in-failure/address', ...SIGN_IN_FAILURES_PER_ADDRESS };
+const BY_ACCOUNT: Limit = { kind: 'sign-in-failure/account', ...SLOW_DOWN_PER_ACCOUNT };
+const EVERYWHERE: Limit = { kind: 'sign-in-failure', ...SLOW_DOWN_GLOBAL };
+const SIGN_UPS: Limit = { kind: 'sign-up/address', ...SIGN_UPS_PER_ADDRESS };
+const SETUP_CODES: Limit = { kind: 'setup-code-failure/address', ...SETUP_CODE_FAILURES_PER_ADDRESS };
 
 export interface Wait {
   seconds: number;
@@ -44,59 +51,83 @@ function wait(ms: number, code: Wait['code'], message: (s: number) => string): W
   return { seconds, message: message(seconds), code };
 }
 
+/** The store keeps a hash of what it counts: no address or email sits in the table for the limits' sake. */
+const hashed = (key: string) => createHash('sha256').update(key).digest('base64url');
 const pair = (address: string, email: string) => `${email.toLowerCase()}\n${address}`;
 
-/** Why a sign-in from this address must wait now, or undefined. */
-export function signInWait(address: string, email: string): Wait | undefined {
-  return (
-    wait(
-      byAccountAndAddress().waitMs(pair(address, email)),
-      'wait-account',
-      (s) => `Too many failed sign-ins for this account. Try again in ${s} s (or ask the admin to reset the password).`,
-    ) ??
-    wait(
-      byAddress().waitMs(address),
-      'wait-address',
-      (s) => `Too many failed sign-ins from your address. Try again in ${s} s.`,
-    )
-  );
-}
+export class AccountLimits {
+  constructor(
+    private readonly store: Pick<AccountStore, 'attemptsSince' | 'addAttempt'>,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-/** How long this sign-in attempt waits before its password is checked (0, unless guesses are spread widely). */
-export function signInDelayMs(email: string): number {
-  const hot = byAccount().waitMs(email.toLowerCase()) > 0 || everywhere().waitMs('all') > 0;
-  return hot ? SLOW_DOWN_MS : 0;
-}
+  /** Milliseconds until one more attempt would be within the limit (0: now). */
+  private async waitMs({ kind, limit, windowMs }: Limit, key: string, now = this.now()): Promise<number> {
+    const times = await this.store.attemptsSince(kind, hashed(key), now - windowMs);
+    return times.length < limit ? 0 : times[times.length - limit]! + windowMs - now;
+  }
 
-export function signInFailed(address: string, email: string): void {
-  byAccountAndAddress().hit(pair(address, email));
-  byAddress().hit(address);
-  byAccount().hit(email.toLowerCase());
-  everywhere().hit('all');
-}
+  /** Counts an attempt while the limit has room: a key over its limit is not counted further (a flood of one key
+   *  keeps at most `limit` rows). */
+  private async hit(limit: Limit, key: string): Promise<void> {
+    const now = this.now();
+    if ((await this.waitMs(limit, key, now)) === 0)
+      await this.store.addAttempt(limit.kind, hashed(key), now, now - limit.windowMs);
+  }
 
-/** Why the address must wait before it creates another account, or undefined. */
-export function signUpWait(address: string): Wait | undefined {
-  return (
-    wait(
-      setupCodes().waitMs(address),
-      'wait-setup-code',
-      (s) => `Too many wrong setup codes from your address. Try again in ${s} s.`,
-    ) ??
-    wait(
-      signUps().waitMs(address),
-      'wait-sign-up',
-      (s) => `Too many accounts created from your address. Try again in ${s} s.`,
-    )
-  );
-}
+  /** Why a sign-in from this address must wait now, or undefined. */
+  async signInWait(address: string, email: string): Promise<Wait | undefined> {
+    return (
+      wait(
+        await this.waitMs(BY_ACCOUNT_AND_ADDRESS, pair(address, email)),
+        'wait-account',
+        (s) =>
+          `Too many failed sign-ins for this account. Try again in ${s} s (or ask the admin to reset the password).`,
+      ) ??
+      wait(
+        await this.waitMs(BY_ADDRESS, address),
+        'wait-address',
+        (s) => `Too many failed sign-ins from your address. Try again in ${s} s.`,
+      )
+    );
+  }
 
-/** Counts a wrong setup code from the address. */
-export function setupCodeFailed(address: string): void {
-  setupCodes().hit(address);
-}
+  /** How long this sign-in attempt waits before its password is checked (0, unless guesses are spread widely). */
+  async signInDelayMs(email: string): Promise<number> {
+    const hot = (await this.waitMs(BY_ACCOUNT, email.toLowerCase())) > 0 || (await this.waitMs(EVERYWHERE, 'all')) > 0;
+    return hot ? SLOW_DOWN_MS : 0;
+  }
 
-/** Counts an account created from the address. */
-export function signedUp(address: string): void {
-  signUps().hit(address);
+  async signInFailed(address: string, email: string): Promise<void> {
+    await this.hit(BY_ACCOUNT_AND_ADDRESS, pair(address, email));
+    await this.hit(BY_ADDRESS, address);
+    await this.hit(BY_ACCOUNT, email.toLowerCase());
+    await this.hit(EVERYWHERE, 'all');
+  }
+
+  /** Why the address must wait before it creates another account, or undefined. */
+  async signUpWait(address: string): Promise<Wait | undefined> {
+    return (
+      wait(
+        await this.waitMs(SETUP_CODES, address),
+        'wait-setup-code',
+        (s) => `Too many wrong setup codes from your address. Try again in ${s} s.`,
+      ) ??
+      wait(
+        await this.waitMs(SIGN_UPS, address),
+        'wait-sign-up',
+        (s) => `Too many accounts created from your address. Try again in ${s} s.`,
+      )
+    );
+  }
+
+  /** Counts a wrong setup code from the address. */
+  async setupCodeFailed(address: string): Promise<void> {
+    await this.hit(SETUP_CODES, address);
+  }
+
+  /** Counts an account created from the address. */
+  async signedUp(address: string): Promise<void> {
+    await this.hit(SIGN_UPS, address);
+  }
 }

@@ -1,4 +1,4 @@
-// Limits per client: runs going at once, runs started per minute, failed sign-ins per minute. "Client" is whatever
+// Limits per client: runs going at once, runs started per minute, upload bytes per day. "Client" is whatever
 // key the caller passes (the peer address today, the signed-in user once accounts exist: lib/http/client.ts).
 // Process-wide state (lib/config/process-wide.ts): the proxy and the route handlers are separate bundles of one
 // process.

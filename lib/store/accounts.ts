@@ -69,6 +69,19 @@ const Q = {
       .where(usable(p('now'))),
   ),
   settings: query((d) => d.db.selectFrom('server_settings').select(['key', 'value_json'])),
+  attempts: query((d, p) =>
+    d.db
+      .selectFrom('auth_attempts')
+      .select('at')
+      .where('kind', '=', p('kind'))
+      .where('key', '=', p('key'))
+      .where('at', '>', p('since'))
+      .orderBy('at'),
+  ),
+  addAttempt: insert('auth_attempts'),
+  forgetAttempts: query((d, p) =>
+    d.db.deleteFrom('auth_attempts').where('kind', '=', p('kind')).where('at', '<=', p('until')),
+  ),
   putSetting: insert('server_settings', { upsert: ['key'] }),
 };
 
@@ -116,6 +129,14 @@ export function accountStore(ctx: Ctx): AccountStore {
           if (value !== undefined) await Q.putSetting.run(ctx, db, { key, value_json: JSON.stringify(value) });
       });
       return serverSettings();
+    },
+
+    attemptsSince: async (kind, key, since) => (await Q.attempts.all(ctx, db, { kind, key, since })).map((r) => r.at),
+    async addAttempt(kind, key, at, forgetUntil) {
+      await ctx.write(async (db) => {
+        await Q.forgetAttempts.run(ctx, db, { kind, until: forgetUntil });
+        await Q.addAttempt.run(ctx, db, { kind, key, at });
+      });
     },
   };
 }

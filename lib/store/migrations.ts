@@ -136,6 +136,12 @@ export const MIGRATIONS: readonly ((d: Ddl) => string)[] = [
     dims integer NOT NULL, count integer NOT NULL, vectors ${d.dialect === 'sqlite' ? 'blob' : 'bytea'} NOT NULL,
     created_at ${d.big} NOT NULL, PRIMARY KEY (embedder, hash, page_size))${lite(d, ' WITHOUT ROWID')};
   CREATE INDEX IF NOT EXISTS chunk_vectors_by_hash ON chunk_vectors (hash);`,
+  // 14: what the accounts' limits count (lib/auth/limits.ts: failed sign-ins, wrong setup codes, sign-ups), in the
+  // database so that the instances sharing it count the same attempts and a restart forgets none; `key` is a hash of
+  // what is counted (an address, an account), never the address or the email (IF NOT EXISTS: as step 13's)
+  (d) => `
+  CREATE TABLE IF NOT EXISTS auth_attempts (kind text NOT NULL, key text NOT NULL, at ${d.big} NOT NULL);
+  CREATE INDEX IF NOT EXISTS auth_attempts_by_key ON auth_attempts (kind, key, at);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

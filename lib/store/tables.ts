@@ -99,6 +99,7 @@ export interface Tables {
     revoked_at: number | null;
   };
   server_settings: { key: string; value_json: string };
+  auth_attempts: { kind: string; key: string; at: number };
   model_connections: {
     id: string;
     /** null: server-wide. */

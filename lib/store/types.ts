@@ -251,4 +251,10 @@ export interface AccountStore {
 
   serverSettings(): Promise<ServerSettings>;
   updateServerSettings(patch: Partial<ServerSettings>): Promise<ServerSettings>;
+
+  /** The accounts' limits (lib/auth/limits.ts) count attempts here, the server's and no user's: the times of the
+   *  attempts of this kind and key after `since`, oldest first. */
+  attemptsSince(kind: string, key: string, since: number): Promise<number[]>;
+  /** Records an attempt, and forgets those of its kind from `forgetUntil` back (no limit looks that far). */
+  addAttempt(kind: string, key: string, at: number, forgetUntil: number): Promise<void>;
 }

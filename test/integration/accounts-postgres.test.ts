@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { handleAuthRequest } from '../../lib/auth/http';
 import { isViewer, type Viewer } from '../../lib/auth/viewer';
 import { loadConfig } from '../../lib/config';
 import { PEER_HEADER } from '../../lib/http/peer';
@@ -92,6 +93,31 @@ if (missing) {
       const byKey = await first.viewer(browser(undefined, secret));
       expect(isViewer(byKey) && byKey.owner.ownerId).toBe(b.owner.ownerId);
       expect(await first.store.listApiKeys(admin.owner)).toEqual([]);
+    });
+
+    it('counts failed sign-ins in the database: wrong passwords spread over two instances lock as on one', async () => {
+      const first = await instance();
+      const second = await instance();
+      await first.accounts.signUp({ email: 'admin@example.com', password: 'correct horse battery' }, browser());
+      const signIn = (ctx: AppContext, peer: string) =>
+        handleAuthRequest(
+          new Request('http://localhost:3000/api/auth/sign-in/email', {
+            method: 'POST',
+            headers: { host: 'localhost:3000', [PEER_HEADER]: peer, 'content-type': 'application/json' },
+            body: JSON.stringify({ email: 'admin@example.com', password: 'not the password' }),
+          }),
+          ctx.accounts,
+          ctx.auth,
+        );
+      for (const ctx of [first, second, first, second, first])
+        expect((await signIn(ctx, '192.0.2.7')).status).toBe(401);
+      for (const ctx of [second, first]) {
+        const refused = await signIn(ctx, '192.0.2.7');
+        expect(refused.status).toBe(429);
+        expect(await refused.json()).toMatchObject({ error: { code: 'wait-account' } });
+      }
+      // The account's owner, from an address of their own, still gets to try.
+      expect((await signIn(second, '198.51.100.2')).status).toBe(401);
     });
   });
 }

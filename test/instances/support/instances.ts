@@ -32,7 +32,13 @@ export interface Cluster {
 }
 
 /** `count` instances on a fresh database of the test cluster (or of `postgres`, a server of the test's own). */
-export async function startCluster(opts: { count: number; leaseMs: number; postgres?: string }): Promise<Cluster> {
+export async function startCluster(opts: {
+  count: number;
+  leaseMs: number;
+  postgres?: string;
+  /** More of the instances' environment (AUTH=required, say). */
+  env?: Record<string, string>;
+}): Promise<Cluster> {
   requireBuild();
   const db = await freshDatabase('instances', opts.postgres);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'instances-data-'));
@@ -47,14 +53,14 @@ export async function startCluster(opts: { count: number; leaseMs: number; postg
   try {
     // One after the other: the first applies the migrations, the next finds them applied.
     for (let n = 0; n < opts.count; n++)
-      instances.push(await startInstance(String.fromCharCode(65 + n), db, dataDir, model, opts.leaseMs));
+      instances.push(await startInstance(String.fromCharCode(65 + n), db, dataDir, model, opts.leaseMs, opts.env));
   } catch (e) {
     await stop();
     throw e;
   }
   const add = async (more: { leaseMs?: number } = {}) => {
     const name = String.fromCharCode(65 + instances.length);
-    const instance = await startInstance(name, db, dataDir, model, more.leaseMs ?? opts.leaseMs);
+    const instance = await startInstance(name, db, dataDir, model, more.leaseMs ?? opts.leaseMs, opts.env);
     instances.push(instance);
     return instance;
   };
@@ -67,6 +73,7 @@ async function startInstance(
   dataDir: string,
   model: ModelServer,
   leaseMs: number,
+  env: Record<string, string> = {},
 ): Promise<Instance> {
   const port = await freePort();
   const proc = spawnCaptured(
@@ -84,6 +91,7 @@ async function startInstance(
       DATABASE_URL: db.url,
       RUN_LEASE_MS: String(leaseMs),
       CONVERSATION_TITLES: 'message',
+      ...env,
     },
   );
   const url = `http://127.0.0.1:${port}`;
@@ -92,7 +100,8 @@ async function startInstance(
     if (proc.child.exitCode !== null)
       throw new Error(`instance ${name} exited (${proc.child.exitCode}):\n${proc.output()}`);
     const res = await request(url, '/api/health').catch(() => undefined);
-    if (res?.status === 200) break;
+    // With accounts on, the health check answers 401 to a client that is not signed in: up all the same.
+    if (res?.status === 200 || res?.status === 401) break;
     if (Date.now() > deadline) throw new Error(`instance ${name} never answered /api/health:\n${proc.output()}`);
     await new Promise((r) => setTimeout(r, 150));
   }
