@@ -79,46 +79,49 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
       {keys.length === 0 ? (
         <p className={muted}>{t('none')}</p>
       ) : (
-        <table className="w-full text-left text-sm">
-          <thead>
-            <tr>
-              <th className="py-1">{t('columnName')}</th>
-              <th>{t('columnKey')}</th>
-              <th>{t('columnScope')}</th>
-              <th>{t('created')}</th>
-              <th>{t('lastUsed')}</th>
-              <th>{t('columnState')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((k) => (
-              <tr key={k.id} className="border-t border-neutral-200 dark:border-neutral-800">
-                <td className="py-1">{k.name}</td>
-                <td>
-                  <code>{k.prefix}…</code>
-                </td>
-                <td>{t(k.scope)}</td>
-                <td>{when(k.createdAt)}</td>
-                <td>{when(k.lastUsedAt)}</td>
-                <td>
-                  {k.revokedAt !== undefined ? (
-                    t('revoked')
-                  ) : (
-                    <button
-                      type="button"
-                      disabled={!hydrated}
-                      aria-label={t('revokeLabel', { name: k.name })}
-                      onClick={() => void revoke(k.id)}
-                      className={smallButton}
-                    >
-                      {t('revoke')}
-                    </button>
-                  )}
-                </td>
+        // As wide as its rows: on a phone it scrolls in its box instead of widening the page.
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead>
+              <tr>
+                <th className="py-1">{t('columnName')}</th>
+                <th>{t('columnKey')}</th>
+                <th>{t('columnScope')}</th>
+                <th>{t('created')}</th>
+                <th>{t('lastUsed')}</th>
+                <th>{t('columnState')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {keys.map((k) => (
+                <tr key={k.id} className="border-t border-neutral-200 dark:border-neutral-800">
+                  <td className="py-1">{k.name}</td>
+                  <td>
+                    <code>{k.prefix}…</code>
+                  </td>
+                  <td>{t(k.scope)}</td>
+                  <td>{when(k.createdAt)}</td>
+                  <td>{when(k.lastUsedAt)}</td>
+                  <td>
+                    {k.revokedAt !== undefined ? (
+                      t('revoked')
+                    ) : (
+                      <button
+                        type="button"
+                        disabled={!hydrated}
+                        aria-label={t('revokeLabel', { name: k.name })}
+                        onClick={() => void revoke(k.id)}
+                        className={smallButton}
+                      >
+                        {t('revoke')}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
