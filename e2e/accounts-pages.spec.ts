@@ -43,20 +43,25 @@ async function signIn(browser: Browser, locale = 'en-US'): Promise<Page> {
   return page;
 }
 
+/** Holds the page's scripts back, as on a slow connection, until `release()`. (Scripts only: held stylesheets would
+ *  keep the page from being drawn at all.) */
+async function holdScripts(page: Page): Promise<{ release: () => void; stop: () => Promise<void> }> {
+  let release!: () => void;
+  const scripts = new Promise<void>((r) => (release = r));
+  const script = (url: URL) => url.pathname.startsWith('/_next/static/') && url.pathname.endsWith('.js');
+  await page.route(script, async (route) => {
+    await scripts;
+    await route.continue();
+  });
+  return { release, stop: () => page.unroute(script) };
+}
+
 test('what is typed before the page hydrates stays once it has (in the fields, with the focus where it was)', async ({
   browser,
 }) => {
   for (const path of ['/sign-in', '/sign-up']) {
     const page = await (await browser.newContext({ baseURL: base })).newPage();
-    let release!: () => void;
-    const scripts = new Promise<void>((r) => (release = r));
-    await page.route(
-      (url) => url.pathname.startsWith('/_next/static/') && url.pathname.endsWith('.js'),
-      async (route) => {
-        await scripts;
-        await route.continue();
-      },
-    );
+    const { release } = await holdScripts(page);
     await page.goto(path, { waitUntil: 'commit' });
     const email = page.getByLabel('Email', { exact: true });
     const password = page.getByLabel('Password', { exact: true });
@@ -74,15 +79,8 @@ test('what is typed before the page hydrates stays once it has (in the fields, w
 
 test('Create account sent before the page hydrates (scripts still loading) makes the account', async ({ browser }) => {
   const page = await (await browser.newContext({ baseURL: base })).newPage();
-  // The page's scripts are held back, as on a slow connection, while the form is filled and sent.
-  // (Scripts only: held stylesheets would keep the page from being drawn at all.)
-  let release!: () => void;
-  const scripts = new Promise<void>((r) => (release = r));
-  const script = (url: URL) => url.pathname.startsWith('/_next/static/') && url.pathname.endsWith('.js');
-  await page.route(script, async (route) => {
-    await scripts;
-    await route.continue();
-  });
+  // The form is filled and sent while the page's scripts are still held back.
+  const { release } = await holdScripts(page);
   await page.goto('/sign-up', { waitUntil: 'commit' });
   await page.getByLabel('Email', { exact: true }).fill(ADMIN.email);
   await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
@@ -100,20 +98,14 @@ test('the admin and API keys pages show their buttons disabled until a click wor
     ['/admin', ['Create invite link', 'Save web search']],
     ['/account', ['Create key']],
   ] as const) {
-    let release!: () => void;
-    const scripts = new Promise<void>((r) => (release = r));
-    const script = (url: URL) => url.pathname.startsWith('/_next/static/') && url.pathname.endsWith('.js');
-    await page.route(script, async (route) => {
-      await scripts;
-      await route.continue();
-    });
+    const { release, stop } = await holdScripts(page);
     await page.goto(path, { waitUntil: 'commit' });
     for (const name of buttons) await expect(page.getByRole('button', { name, exact: true }), path).toBeDisabled();
     if (path === '/admin')
       await expect(page.getByRole('combobox', { name: 'Who may create an account' })).toBeDisabled();
     release();
     for (const name of buttons) await expect(page.getByRole('button', { name, exact: true }), path).toBeEnabled();
-    await page.unroute(script);
+    await stop();
   }
   // A long name: the keys' table is wider than a phone, and must scroll in its box, not widen the page (checked below).
   const name = 'early key for the nightly deploy of the platform team';
