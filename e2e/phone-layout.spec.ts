@@ -159,5 +159,11 @@ test('on a phone the agent editor fits beside an upload with a long name', async
   const editor = page.getByRole('dialog', { name: 'Agent' });
   await expect(editor.getByRole('combobox', { name: 'Add one of your uploads…' })).toContainText(name);
   await expectFits(page, 'agent editor with a long upload name', editor);
+  // The note under an avatar URL the page will not load, with a long host name.
+  await editor
+    .getByRole('textbox', { name: 'Avatar (an emoji)' })
+    .fill('https://avatars.images.of-a-long-named-photo-host.example.net/heron.png');
+  await expect(editor.getByText(/are not shown in this app/)).toBeVisible();
+  await expectFits(page, 'agent editor with the avatar note', editor);
   await page.keyboard.press('Escape');
 });
