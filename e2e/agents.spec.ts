@@ -169,3 +169,19 @@ test('an agent with a document and a model: its conversation searches the docume
   expect(sent.body.model).toBe('scripted-agent');
   await deleteAgents(page, ['Rota keeper']);
 });
+
+test.describe('in Chinese', () => {
+  test.use({ locale: 'zh-CN' });
+
+  test('the note under an avatar URL the page will not load is in Chinese', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: /^切换到(深色|浅色)主题$/ })).toBeVisible(); // hydrated
+    await page.getByRole('button', { name: '新建智能体', exact: true }).click();
+    const editor = page.getByRole('dialog', { name: '智能体' });
+    const avatar = editor.getByRole('textbox', { name: '头像（一个 emoji）' });
+    await avatar.fill('https://tracker.example.net/owl.png');
+    await expect(avatar).toHaveAccessibleDescription(
+      '本应用不显示来自 tracker.example.net 的图片（服务器的 IMAGE_HOSTS 未列出它）：请改为上传图片。',
+    );
+  });
+});
