@@ -7,7 +7,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from '@/app/actions/account';
 import type { ApiKeyView, KeyScope } from '@/lib/auth/api-keys';
 import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
-import { useHydrated } from '../use-hydrated';
+import { noSubscription, useHydrated } from '../use-hydrated';
 
 export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
   const t = useTranslations('apiKeys');
@@ -127,14 +127,12 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
   );
 }
 
-const noChange = () => () => {};
-
 /** The base URL OpenAI clients (the openai SDKs, LangChain…) take with a key: this server's /v1, as the browser
  *  reaches it. */
 function BaseUrl() {
   const t = useTranslations('apiKeys');
   const origin = useSyncExternalStore(
-    noChange,
+    noSubscription,
     () => window.location.origin,
     () => '',
   );

@@ -8,6 +8,7 @@
 import { useTranslations } from 'next-intl';
 import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
 import { imageHostAllowed } from '../../lib/config/image-hosts';
+import { noSubscription } from '../use-hydrated';
 
 const ImageHostsContext = createContext<readonly string[]>([]);
 
@@ -19,7 +20,6 @@ export function ImageHostsProvider({ hosts, children }: { hosts: readonly string
 // Relative URLs resolve against this origin: what resolves to it stays on the app (`/\host` and `//host` do not).
 const SAME = 'https://same-origin.invalid';
 
-const noSubscription = () => () => {};
 /** The page's origin once in the browser; null while rendering on the server (the first render matches it). */
 function usePageOrigin(): string | null {
   return useSyncExternalStore(
