@@ -57,6 +57,10 @@ export function checkOptionNames(opts: object): void {
 }
 
 /** The model an agent is given: a ChatModel as is, Qwen-Agent's config dict made into one (refused configs throw). */
+function isMcpEntry(item: BaseTool | McpEntry): item is McpEntry {
+  return 'mcpServers' in item;
+}
+
 function chatModelOf(llm: AgentOptions['llm']): ChatModel {
   if (!isQwenLlmConfig(llm)) return llm;
   return new DeferredChatModel(qwenModelConfig(llm));
@@ -99,6 +103,8 @@ export class Agent {
   readonly functionMap: Map<string, BaseTool>;
   /** functionList entries {mcpServers: ...}: their servers are connected and their tools added before a run. */
   private readonly pendingTools: McpEntry[];
+  /** The function list in its order, for placing the entries' tools where the entries stand. */
+  private readonly listed: (BaseTool | McpEntry)[];
 
   constructor(opts: AgentOptions) {
     checkOptionNames(opts);
@@ -111,17 +117,28 @@ export class Agent {
     this.maxLlmCalls = opts.maxLlmCalls ?? maxLlmCallsFrom();
     this.toolSettings = opts.toolSettings ?? defaultToolSettings();
     this.llm = chatModelOf(opts.llm);
-    const { tools, mcp } = resolveFunctionList(opts.functionList ?? [], this.toolSettings);
+    const { tools, mcp, entries } = resolveFunctionList(opts.functionList ?? [], this.toolSettings);
     this.functionMap = tools;
     this.pendingTools = mcp;
+    this.listed = entries;
   }
 
   /** Connects functionList's MCP servers, adds their tools and lets each tool prepare (run() does this itself). */
   async ready(): Promise<void> {
-    while (this.pendingTools.length) {
-      for (const tool of await mcpTools(this.pendingTools[0]!, this.toolSettings))
-        this.functionMap.set(tool.name, tool);
-      this.pendingTools.shift();
+    if (this.pendingTools.length) {
+      const connected = new Map<McpEntry, BaseTool[]>();
+      while (this.pendingTools.length) {
+        connected.set(this.pendingTools[0]!, await mcpTools(this.pendingTools[0]!, this.toolSettings));
+        this.pendingTools.shift();
+      }
+      // In the list's order, as upstream fills its function_map: a later tool of a name replaces an earlier one in
+      // the earlier one's place.
+      const ordered = new Map<string, BaseTool>();
+      for (const item of this.listed)
+        for (const tool of isMcpEntry(item) ? (connected.get(item) ?? []) : [item]) ordered.set(tool.name, tool);
+      for (const [name, tool] of this.functionMap) if (!ordered.has(name)) ordered.set(name, tool);
+      this.functionMap.clear();
+      for (const [name, tool] of ordered) this.functionMap.set(name, tool);
     }
     await Promise.all([...this.functionMap.values()].map((tool) => tool.prepare?.(this.toolSettings)));
   }
