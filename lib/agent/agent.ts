@@ -47,6 +47,7 @@ const UPSTREAM_NAMES: Record<string, string> = {
   function_list: 'functionList',
   system_message: 'systemMessage',
   rag_cfg: 'ragCfg',
+  agent_selection_method: 'selection',
 };
 
 /** Refuses an option given by its Qwen-Agent name (a port of Python code, or plain JavaScript). */

@@ -3,7 +3,7 @@
 // body, request_timeout as the client's timeout, fncall_prompt_type, lang), the qwen template's upstream defaults,
 // the environment's call limit, upstream's option names refused, and Assistant.run's `knowledge`.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Assistant, FnCallAgent, type Message } from '../../lib/agent';
+import { Assistant, FnCallAgent, GroupChat, type Message } from '../../lib/agent';
 import { createChatModel, getChatModel } from '../../lib/llm';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { collectChat, collectEvents, ofType } from '../support/run';
@@ -278,6 +278,14 @@ describe('agents made from code', () => {
     );
     expect(() => new FnCallAgent(options({ system_message: 'Be brief.' }))).toThrow(/"systemMessage"/);
     expect(() => new Assistant(options({ rag_cfg: {} }))).toThrow(/"ragCfg"/);
+    const members = [new FnCallAgent({ llm, name: 'Ann' }), new FnCallAgent({ llm, name: 'Bo' })];
+    const group = (extra: Record<string, unknown>) =>
+      new GroupChat({ llm, agents: members, ...extra } as ConstructorParameters<typeof GroupChat>[0]);
+    expect(() => group({ agent_selection_method: 'round_robin' })).toThrow(/"agent_selection_method".*"selection"/);
+    // Upstream's other form of agents, a group config dict ({background, agents: [role configs]}), is refused saying
+    // what to pass instead (it was a TypeError from inside the constructor).
+    const config = { background: 'A book club', agents: [{ name: 'Ann', description: 'Reads a lot' }] };
+    expect(() => group({ agents: config })).toThrow(/group config dict.*Assistant/);
   });
 
   it('Assistant.run(messages, {knowledge}) puts the given knowledge in the system message and searches nothing', async () => {
