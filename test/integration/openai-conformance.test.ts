@@ -315,6 +315,28 @@ describe('what the openai client lets a caller send', () => {
   });
 });
 
+describe('GET /v1/models/{model}', () => {
+  it('client.models.retrieve gives a model the list holds, by id or name; an unknown one is a 404 model_not_found', async () => {
+    expect(await client.models.retrieve('fncall')).toMatchObject({
+      id: 'fncall',
+      object: 'model',
+      owned_by: 'agent-studio',
+    });
+    expect(await client.models.retrieve(nousAgent)).toMatchObject({
+      id: nousAgent,
+      object: 'model',
+      name: 'Nous desk',
+    });
+    expect(await client.models.retrieve('nous desk')).toMatchObject({ id: nousAgent });
+    const listed = (await client.models.list()).data.find((m) => m.id === nousAgent)!;
+    const { created: _listedAt, ...asListed } = listed;
+    expect(await client.models.retrieve(nousAgent)).toMatchObject(asListed);
+    const missing = await client.models.retrieve('no-such').catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(missing).toMatchObject({ type: 'invalid_request_error', param: 'model', code: 'model_not_found' });
+  });
+});
+
 describe('errors in OpenAI’s shape', () => {
   it('carry type, param and code, which the client exposes', async () => {
     const bad = await refusal({ temperature: 'hot' });
