@@ -57,6 +57,21 @@ export function checkOptionNames(opts: object): void {
       throw new TypeError(`Agent option "${upstream}" is Qwen-Agent's name: this port calls it "${ours}".`);
 }
 
+/** Qwen-Agent's run keyword arguments, which this port takes elsewhere: refused saying where, never ignored. */
+const UPSTREAM_RUN_ARGS: Record<string, string> = {
+  seed: 'generateCfg: { seed }',
+  max_round: "the GroupChat's maxRound option",
+  full_article: "the ArticleAgent's fullArticle option",
+  capture_later: "ExpandWriting's captureLater option",
+};
+
+/** Refuses a run option given as one of Qwen-Agent's run arguments. */
+function checkRunOptionNames(opts: object): void {
+  for (const [upstream, ours] of Object.entries(UPSTREAM_RUN_ARGS))
+    if (upstream in opts)
+      throw new TypeError(`Run option "${upstream}" is Qwen-Agent's run argument: here it is ${ours}.`);
+}
+
 /** The model an agent is given: a ChatModel as is, Qwen-Agent's config dict made into one (refused configs throw). */
 function isMcpEntry(item: BaseTool | McpEntry): item is McpEntry {
   return 'mcpServers' in item;
@@ -188,6 +203,7 @@ export class Agent {
     opts: RunOptions,
     failure: { error?: unknown },
   ): AsyncGenerator<AgentEvent> {
+    checkRunOptionNames(opts);
     return new RunEvents<AgentEvent>(() => {
       const queue = new EventQueue<AgentEvent>();
       const stop = runAbortController(this.maxLlmCalls);

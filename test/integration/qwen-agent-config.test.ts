@@ -288,6 +288,21 @@ describe('agents made from code', () => {
     expect(() => group({ agents: config })).toThrow(/group config dict.*Assistant/);
   });
 
+  it("refuses upstream's run arguments given as run options, naming where they go here, before any model call", async () => {
+    server.setScenario({ fallback: { content: 'ok' } });
+    const bot = new FnCallAgent({ llm: createChatModel({ model: 'm', baseURL: server.url, apiKey: 'k' }) });
+    const run = (extra: Record<string, unknown>) =>
+      bot.runNonStream(user('hi'), extra as Parameters<typeof bot.runNonStream>[1]);
+    // FnCallAgent._run reads kwargs['seed'] into the call's generate_cfg; here it is generateCfg.seed.
+    await expect(run({ seed: 7 })).rejects.toThrow(/"seed".*generateCfg: \{ seed \}/);
+    await expect(run({ max_round: 2 })).rejects.toThrow(/"max_round".*maxRound/);
+    await expect(run({ full_article: true })).rejects.toThrow(/"full_article".*fullArticle/);
+    expect(() => bot.runEvents(user('hi'), { capture_later: 'x' } as never)).toThrow(/"capture_later".*captureLater/);
+    expect(server.requests).toHaveLength(0);
+    await run({ generateCfg: { seed: 7 } });
+    expect(server.requests[0]!.body.seed).toBe(7);
+  });
+
   it('Assistant.run(messages, {knowledge}) puts the given knowledge in the system message and searches nothing', async () => {
     server.setScenario({ fallback: { content: 'Paris.' } });
     const bot = new Assistant({
