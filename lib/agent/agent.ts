@@ -47,6 +47,7 @@ const UPSTREAM_NAMES: Record<string, string> = {
   function_list: 'functionList',
   system_message: 'systemMessage',
   rag_cfg: 'ragCfg',
+  agent_selection_method: 'selection',
 };
 
 /** Refuses an option given by its Qwen-Agent name (a port of Python code, or plain JavaScript). */
@@ -56,7 +57,26 @@ export function checkOptionNames(opts: object): void {
       throw new TypeError(`Agent option "${upstream}" is Qwen-Agent's name: this port calls it "${ours}".`);
 }
 
+/** Qwen-Agent's run keyword arguments, which this port takes elsewhere: refused saying where, never ignored. */
+const UPSTREAM_RUN_ARGS: Record<string, string> = {
+  seed: 'generateCfg: { seed }',
+  max_round: "the GroupChat's maxRound option",
+  full_article: "the ArticleAgent's fullArticle option",
+  capture_later: "ExpandWriting's captureLater option",
+};
+
+/** Refuses a run option given as one of Qwen-Agent's run arguments. */
+function checkRunOptionNames(opts: object): void {
+  for (const [upstream, ours] of Object.entries(UPSTREAM_RUN_ARGS))
+    if (upstream in opts)
+      throw new TypeError(`Run option "${upstream}" is Qwen-Agent's run argument: here it is ${ours}.`);
+}
+
 /** The model an agent is given: a ChatModel as is, Qwen-Agent's config dict made into one (refused configs throw). */
+function isMcpEntry(item: BaseTool | McpEntry): item is McpEntry {
+  return 'mcpServers' in item;
+}
+
 function chatModelOf(llm: AgentOptions['llm']): ChatModel {
   if (!isQwenLlmConfig(llm)) return llm;
   return new DeferredChatModel(qwenModelConfig(llm));
@@ -99,6 +119,8 @@ export class Agent {
   readonly functionMap: Map<string, BaseTool>;
   /** functionList entries {mcpServers: ...}: their servers are connected and their tools added before a run. */
   private readonly pendingTools: McpEntry[];
+  /** The function list in its order, for placing the entries' tools where the entries stand. */
+  private readonly listed: (BaseTool | McpEntry)[];
 
   constructor(opts: AgentOptions) {
     checkOptionNames(opts);
@@ -111,17 +133,28 @@ export class Agent {
     this.maxLlmCalls = opts.maxLlmCalls ?? maxLlmCallsFrom();
     this.toolSettings = opts.toolSettings ?? defaultToolSettings();
     this.llm = chatModelOf(opts.llm);
-    const { tools, mcp } = resolveFunctionList(opts.functionList ?? [], this.toolSettings);
+    const { tools, mcp, entries } = resolveFunctionList(opts.functionList ?? [], this.toolSettings);
     this.functionMap = tools;
     this.pendingTools = mcp;
+    this.listed = entries;
   }
 
   /** Connects functionList's MCP servers, adds their tools and lets each tool prepare (run() does this itself). */
   async ready(): Promise<void> {
-    while (this.pendingTools.length) {
-      for (const tool of await mcpTools(this.pendingTools[0]!, this.toolSettings))
-        this.functionMap.set(tool.name, tool);
-      this.pendingTools.shift();
+    if (this.pendingTools.length) {
+      const connected = new Map<McpEntry, BaseTool[]>();
+      while (this.pendingTools.length) {
+        connected.set(this.pendingTools[0]!, await mcpTools(this.pendingTools[0]!, this.toolSettings));
+        this.pendingTools.shift();
+      }
+      // In the list's order, as upstream fills its function_map: a later tool of a name replaces an earlier one in
+      // the earlier one's place.
+      const ordered = new Map<string, BaseTool>();
+      for (const item of this.listed)
+        for (const tool of isMcpEntry(item) ? (connected.get(item) ?? []) : [item]) ordered.set(tool.name, tool);
+      for (const [name, tool] of this.functionMap) if (!ordered.has(name)) ordered.set(name, tool);
+      this.functionMap.clear();
+      for (const [name, tool] of ordered) this.functionMap.set(name, tool);
     }
     await Promise.all([...this.functionMap.values()].map((tool) => tool.prepare?.(this.toolSettings)));
   }
@@ -170,6 +203,7 @@ export class Agent {
     opts: RunOptions,
     failure: { error?: unknown },
   ): AsyncGenerator<AgentEvent> {
+    checkRunOptionNames(opts);
     return new RunEvents<AgentEvent>(() => {
       const queue = new EventQueue<AgentEvent>();
       const stop = runAbortController(this.maxLlmCalls);

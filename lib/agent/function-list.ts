@@ -10,17 +10,21 @@ export type ToolSpec =
 export type McpEntry = { mcpServers: Record<string, unknown> };
 
 /** The tools of a function list, by name (a later tool with the same name replaces an earlier one, as upstream),
- *  and its MCP entries; a tool that cannot run with `settings` (web_search without a provider) is refused. Throws on an unknown tool, a bad declaration or a bad MCP config, naming it. */
+ *  its MCP entries, and both in the list's order (`entries`: the entries' tools take their place once connected);
+ *  a tool that cannot run with `settings` (web_search without a provider) is refused. Throws on an unknown tool, a
+ *  bad declaration or a bad MCP config, naming it. */
 export function resolveFunctionList(
   specs: readonly ToolSpec[],
   settings?: ToolSettings,
-): { tools: Map<string, BaseTool>; mcp: McpEntry[] } {
+): { tools: Map<string, BaseTool>; mcp: McpEntry[]; entries: (BaseTool | McpEntry)[] } {
   const tools = new Map<string, BaseTool>();
   const mcp: McpEntry[] = [];
+  const entries: (BaseTool | McpEntry)[] = [];
   for (const spec of specs) {
     if (typeof spec === 'object' && spec !== null && 'mcpServers' in spec) {
       parseMcpConfig(spec); // a bad config fails here, with the reason; connecting waits for the first run
       mcp.push(spec as McpEntry);
+      entries.push(spec as McpEntry);
       continue;
     }
     const tool =
@@ -29,8 +33,9 @@ export function resolveFunctionList(
         : createTool(spec as string | ({ name: string } & Record<string, unknown>), settings);
     checkTool(tool); // class fields exist only now, after construction
     tools.set(tool.name, tool);
+    entries.push(tool);
   }
-  return { tools, mcp };
+  return { tools, mcp, entries };
 }
 
 /** Connects the servers of an MCP entry (shared by identical configs) with the settings' manager and returns their

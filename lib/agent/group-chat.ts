@@ -42,6 +42,12 @@ export class GroupChat extends Agent {
   constructor(opts: GroupChatOptions) {
     // The group's system message is its background, told to each member (not a message of its own).
     super({ ...opts, systemMessage: undefined });
+    if (!Array.isArray(opts.agents))
+      throw new TypeError(
+        "GroupChat's agents are agents here: a group config dict ({background, agents: [...]}) is not taken. Make each " +
+          'role an Assistant ({name, description, systemMessage: instructions, files: knowledge_files, functionList: ' +
+          'selected_tools}), pass the human as the user option, and the background as systemMessage (examples/group_chat_demo.ts).',
+      );
     // A UserAgent among the agents is the user member, as upstream marks its human member.
     const humans = opts.agents.filter((a) => a instanceof UserAgent);
     if (humans.length > 1 || (humans.length && opts.user))

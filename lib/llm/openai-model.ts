@@ -199,7 +199,10 @@ export class OpenAIChatModel implements ChatModel {
       checkGenerateCfg(req.cfg);
       checkCallMode(this.fncallMode, req.cfg);
     }
-    const cfg = req.cfg ? mergeCfg(this.generateCfg, req.cfg) : this.generateCfg; // read, never written
+    // Upstream's qwen-template model keeps the template's stop words in its own generate_cfg (after the config's), so
+    // every call sends and enforces them, with tools or without.
+    const own = this.fncallMode === 'qwen' ? mergeCfg(this.generateCfg, { stop: QWEN_STOP_WORDS }) : this.generateCfg;
+    const cfg = req.cfg ? mergeCfg(own, req.cfg) : own; // read, never written
     // An agent always says (its run's language, as upstream's agents pass lang per call); a direct call may leave
     // it to generate_cfg.lang, then to the messages.
     const lang = req.lang ?? cfg.lang ?? detectLang(req.messages);
@@ -497,6 +500,8 @@ function createNow(create: () => Promise<unknown>): Promise<unknown> {
     return Promise.reject(e);
   }
 }
+
+const QWEN_STOP_WORDS = getFncallFormat('qwen').stopWords;
 
 function mergeCfg(base: GenerateCfg, extra: GenerateCfg | undefined): GenerateCfg {
   if (!extra) return { ...base };

@@ -14,7 +14,7 @@ import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
 import { CompletionFold } from './completion';
 import { apiError } from './errors';
-import { apiModels, findModel, MODEL_OWNER } from './models';
+import { apiModels, findModel, MODEL_OWNER, type ApiModel } from './models';
 import { checkForAgent, InvalidRequestError, parseCompletionRequest } from './request';
 
 export interface ApiDeps {
@@ -35,6 +35,28 @@ export async function listModels(deps: Pick<ApiDeps, 'store' | 'agents'>, owner:
     object: 'list',
     data: models.map((m) => ({ id: m.id, object: 'model', created, owned_by: MODEL_OWNER, name: m.name })),
   });
+}
+
+/** One model of the owner's list, by id or name as a completion names it (OpenAI's GET /v1/models/{model}). */
+export async function retrieveModel(
+  deps: Pick<ApiDeps, 'store' | 'agents'>,
+  owner: OwnerScope,
+  wanted: string,
+): Promise<Response> {
+  const models = await apiModels(deps.agents ?? deps.store, owner);
+  const model = findModel(models, wanted);
+  if (!model) return unknownModel(wanted, models);
+  const created = Math.floor(Date.now() / 1000);
+  return Response.json({ id: model.id, object: 'model', created, owned_by: MODEL_OWNER, name: model.name });
+}
+
+function unknownModel(wanted: string, models: readonly ApiModel[]): Response {
+  return apiError(
+    404,
+    `The model "${wanted}" does not exist: GET /v1/models lists the agents (${models.map((m) => m.id).join(', ')}).`,
+    'invalid_request_error',
+    { code: 'model_not_found', param: 'model' },
+  );
 }
 
 /** Runs the completion a request body asks for, as `actor` (its agents, its conversation). `client` is who the run
@@ -62,13 +84,7 @@ export async function createCompletion(
   const { request, messages, clientTools, generateCfg, runCfg, toolChoice } = parsed;
   const models = await apiModels(deps.agents ?? deps.store, actor.owner);
   const model = findModel(models, request.model);
-  if (!model)
-    return apiError(
-      404,
-      `The model "${request.model}" does not exist: GET /v1/models lists the agents (${models.map((m) => m.id).join(', ')}).`,
-      'invalid_request_error',
-      { code: 'model_not_found', param: 'model' },
-    );
+  if (!model) return unknownModel(request.model, models);
   const lastUser = messages.findLast((m) => m.role === 'user');
   let started;
   try {

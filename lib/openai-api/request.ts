@@ -11,7 +11,12 @@ import { z } from '../protocol/zod';
 
 const text = z.object({ type: z.literal('text'), text: z.string() });
 const image = z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string() }) });
-const content = z.union([z.string(), z.array(z.discriminatedUnion('type', [text, image])), z.null()]).optional();
+const content = z
+  .union([z.string(), z.array(z.discriminatedUnion('type', [text, image])), z.null()], {
+    error:
+      'content is a string, or an array of text and image_url parts (input_audio, file and refusal parts are not accepted).',
+  })
+  .optional();
 const toolCall = z.object({
   id: z.string(),
   type: z.literal('function').default('function'),
@@ -32,7 +37,7 @@ const MessageSchema = z.discriminatedUnion('role', [
 ]);
 
 const ToolSchema = z.object({
-  type: z.literal('function'),
+  type: z.literal('function', { error: 'function tools only (custom tools are not accepted).' }),
   function: z.object({
     name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a tool name is 1-64 letters, digits, _ or -'),
     description: z.string().default(''),
@@ -41,11 +46,20 @@ const ToolSchema = z.object({
 });
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+/** A number in OpenAI's range for the parameter (OpenAI refuses one outside it; so does this API, before any call). */
+const between = (min: number, max: number) =>
+  finite.min(min, `must be between ${min} and ${max}`).max(max, `must be between ${min} and ${max}`);
 
-const ToolChoiceSchema = z.union([
-  z.enum(['none', 'auto', 'required']),
-  z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
-]);
+const ToolChoiceSchema = z.union(
+  [
+    z.enum(['none', 'auto', 'required']),
+    z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
+  ],
+  {
+    error:
+      'send "none", "auto", "required" or {"type": "function", "function": {"name": ...}} (allowed_tools and custom tool choices are not accepted).',
+  },
+);
 
 const ResponseFormatSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text') }),
@@ -64,15 +78,15 @@ const ResponseFormatSchema = z.discriminatedUnion('type', [
 export const CompletionRequestSchema = z.object({
   model: z.string({ error: '"model" must name one of GET /v1/models (an agent id or name).' }).min(1),
   messages: z.array(MessageSchema).min(1, '"messages" must hold at least one message.'),
-  stream: z.boolean().optional(),
+  stream: z.boolean().nullable().optional(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
   tools: z.array(ToolSchema).optional(),
-  temperature: finite.nullable().optional(),
-  top_p: finite.nullable().optional(),
+  temperature: between(0, 2).nullable().optional(),
+  top_p: between(0, 1).nullable().optional(),
   max_tokens: z.number().int().positive().nullable().optional(),
   max_completion_tokens: z.number().int().positive().nullable().optional(),
-  presence_penalty: finite.nullable().optional(),
-  frequency_penalty: finite.nullable().optional(),
+  presence_penalty: between(-2, 2).nullable().optional(),
+  frequency_penalty: between(-2, 2).nullable().optional(),
   seed: z.number().int().nullable().optional(),
   tool_choice: ToolChoiceSchema.optional(),
   parallel_tool_calls: z.boolean().optional(),
@@ -85,14 +99,16 @@ export const CompletionRequestSchema = z.object({
   logprobs: z.boolean().nullable().optional(),
   top_logprobs: z.number().int().min(0).max(20).nullable().optional(),
   // Passed to the model as given.
-  logit_bias: z.record(z.string(), finite).nullable().optional(),
+  logit_bias: z.record(z.string(), between(-100, 100)).nullable().optional(),
   reasoning_effort: z.string().nullable().optional(),
   verbosity: z.string().nullable().optional(),
-  // Accepted without effect: OpenAI's account features (stored completions, tiers, caching keys, end-user ids) and a
-  // latency hint that does not change the answer.
+  // Accepted without effect: OpenAI's account features (stored completions, tiers, prompt caching, end-user ids) and
+  // a latency hint that does not change the answer.
   user: z.string().optional(),
-  safety_identifier: z.string().optional(),
-  prompt_cache_key: z.string().optional(),
+  safety_identifier: z.string().nullable().optional(),
+  prompt_cache_key: z.string().nullable().optional(),
+  prompt_cache_retention: z.string().nullable().optional(),
+  prompt_cache_options: z.unknown().optional(),
   metadata: z.record(z.string(), z.string()).nullable().optional(),
   store: z.boolean().nullable().optional(),
   service_tier: z.string().nullable().optional(),
@@ -101,6 +117,7 @@ export const CompletionRequestSchema = z.object({
   // Refused (see REFUSED below).
   audio: z.unknown().optional(),
   web_search_options: z.unknown().optional(),
+  moderation: z.unknown().optional(),
   functions: z.unknown().optional(),
   function_call: z.unknown().optional(),
 });
@@ -146,9 +163,16 @@ const REFUSED: Record<string, (v: unknown) => string | undefined> = {
     v !== undefined && v !== null
       ? "web search is an agent's tool here (web_search): give it to the agent."
       : undefined,
-  functions: (v) => (v !== undefined ? 'the deprecated functions parameter is not supported: send tools.' : undefined),
+  moderation: (v) =>
+    v !== undefined && v !== null
+      ? 'moderated completions are not offered here: moderate the input and the answer with a moderation model of your own.'
+      : undefined,
+  functions: (v) =>
+    v !== undefined && v !== null ? 'the deprecated functions parameter is not supported: send tools.' : undefined,
   function_call: (v) =>
-    v !== undefined ? 'the deprecated function_call parameter is not supported: send tool_choice.' : undefined,
+    v !== undefined && v !== null
+      ? 'the deprecated function_call parameter is not supported: send tool_choice.'
+      : undefined,
 };
 
 /** Passed to the model as given (besides the numbers above). */

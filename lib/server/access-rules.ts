@@ -26,6 +26,7 @@ export const ROUTE_RULES = {
   'POST /api/local-models': admin('upload a GGUF model'),
   'GET /api/local-models/downloads': admin('model download progress'),
   'GET /v1/models': user('OpenAI API: the agents as models', { key: 'read' }),
+  'GET /v1/models/[model]': owned('OpenAI API: one agent as a model', { key: 'read' }),
   'POST /v1/chat/completions': owned('OpenAI API: run an agent', { key: 'run' }),
 } satisfies Record<string, AccessRule>;
 

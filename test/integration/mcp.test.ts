@@ -14,6 +14,7 @@ import { syncMcpRegistry } from '../../lib/mcp/registry';
 import { toolsOf, type McpBaseTool } from '../../lib/mcp/tool';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import {
+  BaseTool,
   TOOL_REGISTRY,
   createTool,
   defaultToolSettings,
@@ -432,6 +433,46 @@ describe('an agent with MCP tools', { timeout: 60_000 }, () => {
       expect(alive(other)).toBe(true);
     } finally {
       await Promise.all([first.mcpServers?.closeAll(), second.mcpServers?.closeAll()]);
+    }
+  });
+
+  it("keeps the function list's order: an entry's tools stand where the entry stands, and a later tool of the same name replaces one", async () => {
+    class LocalAdd extends BaseTool {
+      name = 'calc-add';
+      description = 'Adds here, not on the server';
+      parameters = {
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+        required: ['a', 'b'],
+      };
+      async call() {
+        return 'added here';
+      }
+    }
+    model.reset();
+    model.setScenario({
+      replies: [
+        { content: '', toolCalls: [{ id: 'c1', name: 'calc-add', arguments: '{"a": 2, "b": 40}' }] },
+        { content: 'ok' },
+      ],
+    });
+    const settings = toolSettings(loadConfig());
+    try {
+      const agent = new FnCallAgent({
+        llm: createChatModel({ model: 'scripted', baseURL: model.url, apiKey: 'k', fncallMode: 'native' }),
+        functionList: [{ mcpServers: { calc: stdioServer() } }, 'calculator', new LocalAdd()],
+        toolSettings: settings,
+      });
+      const events = await collectEvents(agent.runEvents([{ role: 'user', content: '2 + 40?' }]));
+      // Upstream's function_map is a dict filled in list order: the entry's tools before calculator, and the later
+      // calc-add replacing the server's in its place.
+      const offered = (model.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+      expect(offered.at(-1)).toBe('calculator');
+      expect(offered.slice(0, -1).every((n) => n.startsWith('calc-'))).toBe(true);
+      expect(offered.filter((n) => n === 'calc-add')).toHaveLength(1);
+      expect(ofType(events, 'tool-result')[0]).toMatchObject({ name: 'calc-add', ok: true, content: 'added here' });
+    } finally {
+      await settings.mcpServers?.closeAll();
     }
   });
 

@@ -231,6 +231,112 @@ describe('parallel_tool_calls, stop, response_format, and the rest', () => {
   });
 });
 
+describe('what the openai client lets a caller send', () => {
+  it('null for each parameter the client types as nullable is accepted, as OpenAI accepts it, and nothing is sent for it', async () => {
+    model.setScenario({ fallback: { content: 'ok' } });
+    const nulls = {
+      stream: null,
+      stream_options: null,
+      temperature: null,
+      top_p: null,
+      max_tokens: null,
+      max_completion_tokens: null,
+      presence_penalty: null,
+      frequency_penalty: null,
+      seed: null,
+      stop: null,
+      n: null,
+      logprobs: null,
+      top_logprobs: null,
+      logit_bias: null,
+      reasoning_effort: null,
+      verbosity: null,
+      metadata: null,
+      store: null,
+      service_tier: null,
+      prediction: null,
+      modalities: null,
+      audio: null,
+      prompt_cache_key: null,
+      prompt_cache_retention: null,
+      safety_identifier: null,
+      moderation: null,
+    } satisfies Partial<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming>;
+    const r = await client.chat.completions.create({ model: 'fncall', messages: ask, ...nulls });
+    expect(r.choices[0]!.message.content).toBe('ok');
+    const body = model.requests[0]!.body;
+    // The model call streams (as every call does) and gets a random seed (as upstream adds one); nothing else is sent.
+    for (const key of Object.keys(nulls).filter((k) => !['stream', 'stream_options', 'seed'].includes(k)))
+      expect(body, key).not.toHaveProperty(key);
+    expect(Number.isInteger(body.seed)).toBe(true);
+  });
+
+  it('sampling values outside OpenAI’s ranges are a 400 naming the parameter before any model call; the bounds pass', async () => {
+    expect((await refusal({ temperature: 2.5 })).param).toBe('temperature');
+    expect((await refusal({ temperature: -0.1 })).param).toBe('temperature');
+    expect((await refusal({ top_p: 1.5 })).param).toBe('top_p');
+    expect((await refusal({ presence_penalty: -2.5 })).param).toBe('presence_penalty');
+    expect((await refusal({ frequency_penalty: 3 })).param).toBe('frequency_penalty');
+    const bias = await refusal({ logit_bias: { '1734': 150 } });
+    expect(bias.param).toBe('logit_bias.1734');
+    expect(bias.message).toMatch(/between -100 and 100/);
+    expect(model.requests).toHaveLength(0);
+    model.setScenario({ fallback: { content: 'ok' } });
+    const bounds = {
+      temperature: 2,
+      top_p: 0,
+      presence_penalty: -2,
+      frequency_penalty: 2,
+      logit_bias: { '1734': -100 },
+    };
+    await client.chat.completions.create({ model: 'fncall', messages: ask, ...bounds });
+    expect(model.requests[0]!.body).toMatchObject(bounds);
+  });
+
+  it('what it can send and no agent does is refused with a message that says what is accepted', async () => {
+    const moderation = await refusal({ moderation: { model: 'omni-moderation-latest' } });
+    expect(moderation.param).toBe('moderation');
+    expect(moderation.message).toMatch(/moderat/);
+    const allowed = await refusal({
+      tools: [forecast],
+      tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [forecast] } },
+    });
+    expect(allowed.param).toBe('tool_choice');
+    expect(allowed.message).toMatch(/"none", "auto", "required" or \{"type": "function"/);
+    const custom = await refusal({ tools: [{ type: 'custom', custom: { name: 'grammar_tool' } }] });
+    expect(custom.param).toBe('tools.0.type');
+    expect(custom.message).toMatch(/function tools only/);
+    const file = await refusal({
+      messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-1' } }] }],
+    });
+    expect(file.param).toBe('messages.0.content');
+    expect(file.message).toMatch(/text and image_url parts/);
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('GET /v1/models/{model}', () => {
+  it('client.models.retrieve gives a model the list holds, by id or name; an unknown one is a 404 model_not_found', async () => {
+    expect(await client.models.retrieve('fncall')).toMatchObject({
+      id: 'fncall',
+      object: 'model',
+      owned_by: 'agent-studio',
+    });
+    expect(await client.models.retrieve(nousAgent)).toMatchObject({
+      id: nousAgent,
+      object: 'model',
+      name: 'Nous desk',
+    });
+    expect(await client.models.retrieve('nous desk')).toMatchObject({ id: nousAgent });
+    const listed = (await client.models.list()).data.find((m) => m.id === nousAgent)!;
+    const { created: _listedAt, ...asListed } = listed;
+    expect(await client.models.retrieve(nousAgent)).toMatchObject(asListed);
+    const missing = await client.models.retrieve('no-such').catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(missing).toMatchObject({ type: 'invalid_request_error', param: 'model', code: 'model_not_found' });
+  });
+});
+
 describe('errors in OpenAI’s shape', () => {
   it('carry type, param and code, which the client exposes', async () => {
     const bad = await refusal({ temperature: 'hot' });

@@ -3,7 +3,7 @@
 // body, request_timeout as the client's timeout, fncall_prompt_type, lang), the qwen template's upstream defaults,
 // the environment's call limit, upstream's option names refused, and Assistant.run's `knowledge`.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Assistant, FnCallAgent, type Message } from '../../lib/agent';
+import { Assistant, FnCallAgent, GroupChat, type Message } from '../../lib/agent';
 import { createChatModel, getChatModel } from '../../lib/llm';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { collectChat, collectEvents, ofType } from '../support/run';
@@ -278,6 +278,29 @@ describe('agents made from code', () => {
     );
     expect(() => new FnCallAgent(options({ system_message: 'Be brief.' }))).toThrow(/"systemMessage"/);
     expect(() => new Assistant(options({ rag_cfg: {} }))).toThrow(/"ragCfg"/);
+    const members = [new FnCallAgent({ llm, name: 'Ann' }), new FnCallAgent({ llm, name: 'Bo' })];
+    const group = (extra: Record<string, unknown>) =>
+      new GroupChat({ llm, agents: members, ...extra } as ConstructorParameters<typeof GroupChat>[0]);
+    expect(() => group({ agent_selection_method: 'round_robin' })).toThrow(/"agent_selection_method".*"selection"/);
+    // Upstream's other form of agents, a group config dict ({background, agents: [role configs]}), is refused saying
+    // what to pass instead (it was a TypeError from inside the constructor).
+    const config = { background: 'A book club', agents: [{ name: 'Ann', description: 'Reads a lot' }] };
+    expect(() => group({ agents: config })).toThrow(/group config dict.*Assistant/);
+  });
+
+  it("refuses upstream's run arguments given as run options, naming where they go here, before any model call", async () => {
+    server.setScenario({ fallback: { content: 'ok' } });
+    const bot = new FnCallAgent({ llm: createChatModel({ model: 'm', baseURL: server.url, apiKey: 'k' }) });
+    const run = (extra: Record<string, unknown>) =>
+      bot.runNonStream(user('hi'), extra as Parameters<typeof bot.runNonStream>[1]);
+    // FnCallAgent._run reads kwargs['seed'] into the call's generate_cfg; here it is generateCfg.seed.
+    await expect(run({ seed: 7 })).rejects.toThrow(/"seed".*generateCfg: \{ seed \}/);
+    await expect(run({ max_round: 2 })).rejects.toThrow(/"max_round".*maxRound/);
+    await expect(run({ full_article: true })).rejects.toThrow(/"full_article".*fullArticle/);
+    expect(() => bot.runEvents(user('hi'), { capture_later: 'x' } as never)).toThrow(/"capture_later".*captureLater/);
+    expect(server.requests).toHaveLength(0);
+    await run({ generateCfg: { seed: 7 } });
+    expect(server.requests[0]!.body.seed).toBe(7);
   });
 
   it('Assistant.run(messages, {knowledge}) puts the given knowledge in the system message and searches nothing', async () => {

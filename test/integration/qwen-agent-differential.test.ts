@@ -194,6 +194,28 @@ describe('examples/function_calling.py: llm.chat with functions, then the functi
       },
     ]);
   });
+
+  it("fncall_prompt_type 'qwen': a call without functions sends the ✿ stop words too, the config's own first, the call's last", async () => {
+    delete process.env.QWEN_AGENT_USE_RAW_API;
+    server.setScenario({ fallback: { content: 'Hello.' } });
+    const llm = getChatModel({ ...config('qwen'), generate_cfg: { fncall_prompt_type: 'qwen', stop: ['END'] } });
+    await llm.chat({ messages: [{ role: 'user', content: 'Hi' }], cfg: { stop: ['Observation:'] } });
+    await llm.chat({
+      messages: [{ role: 'user', content: 'Hi' }],
+      functions: [getCurrentWeather],
+      cfg: { function_choice: 'none' },
+    });
+    // BaseFnCallModel.__init__ puts FN_STOP_WORDS into the model's own generate_cfg['stop'] (after the config's), so
+    // every call carries them, with functions or without (function_choice 'none' too); merge_generate_cfgs then
+    // appends a call's own stop words.
+    const [one, two] = server.requests.map((r) => r.body);
+    expectEnvelope(one, {
+      model: 'Qwen/qwen2.5-7b-instruct',
+      stop: ['END', '✿RESULT✿', '✿RETURN✿', 'Observation:'],
+    });
+    expectEnvelope(two, { model: 'Qwen/qwen2.5-7b-instruct', stop: ['END', '✿RESULT✿', '✿RETURN✿'] });
+    expect(one.messages).toEqual([{ role: 'user', content: 'Hi' }]);
+  });
 });
 
 class AmapWeather extends BaseTool {

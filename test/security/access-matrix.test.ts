@@ -178,6 +178,7 @@ const ROUTES: Record<string, RouteProbe> = {
   'POST /api/local-models': (c) => call(c, '/api/local-models?name=probe.gguf', { raw: 'not a model' }),
   'GET /api/local-models/downloads': (c) => call(c, '/api/local-models/downloads?name=nothing.gguf'),
   'GET /v1/models': (c) => call(c, '/v1/models'),
+  'GET /v1/models/[model]': (c) => call(c, `/v1/models/${c.mine.agent.id}`),
   'POST /v1/chat/completions': (c) =>
     call(c, '/v1/chat/completions', { body: { model: c.mine.agent.id, messages: [{ role: 'user', content: 'hi' }] } }),
 };

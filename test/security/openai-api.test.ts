@@ -138,6 +138,17 @@ describe('/v1 with accounts: an API key is its user', () => {
     expect(await modelIds('b')).toEqual(BUILTIN_KINDS);
   });
 
+  it('another user’s agent, by id or name, is an unknown model to GET /v1/models/{model}: 404; its owner gets it', async () => {
+    for (const model of [agentOfA.id, 'Walrus desk']) {
+      const res = await request(accounts.url, `/v1/models/${encodeURIComponent(model)}`, { headers: as('b') });
+      expect(res.status).toBe(404);
+      expect(res.json<{ error: { code: string } }>().error.code).toBe('model_not_found');
+      const own = await request(accounts.url, `/v1/models/${encodeURIComponent(model)}`, { headers: as('a') });
+      expect(own.status).toBe(200);
+      expect(own.json<{ id: string }>().id).toBe(agentOfA.id);
+    }
+  });
+
   it('another user’s agent, by id or name, is an unknown model: 404, nothing run or stored', async () => {
     const before = countRows(accounts, 'conversations');
     for (const model of [agentOfA.id, 'Walrus desk']) {

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { Actor } from '../../lib/chat/actor';
 import { limitResponse } from '../../lib/http/respond';
 import { asOpenAiError } from '../../lib/openai-api/errors';
-import { createCompletion, listModels } from '../../lib/openai-api/handler';
+import { createCompletion, listModels, retrieveModel } from '../../lib/openai-api/handler';
 import type { AppContext } from '../../lib/server/context';
 
 export interface ApiServer {
@@ -29,9 +29,11 @@ export async function startApiServer(ctx: AppContext, actors: Record<string, Act
             ? Response.json({ error: { message: 'unknown key' } }, { status: 401 })
             : req.method === 'GET' && req.url === '/v1/models'
               ? await listModels(ctx, actor.owner)
-              : req.method === 'POST' && req.url === '/v1/chat/completions'
-                ? await createCompletion(ctx, actor, Buffer.concat(chunks).toString('utf8'), 'test-client')
-                : Response.json({ error: { message: 'no such route' } }, { status: 404 });
+              : req.method === 'GET' && req.url?.startsWith('/v1/models/')
+                ? await retrieveModel(ctx, actor.owner, decodeURIComponent(req.url.slice('/v1/models/'.length)))
+                : req.method === 'POST' && req.url === '/v1/chat/completions'
+                  ? await createCompletion(ctx, actor, Buffer.concat(chunks).toString('utf8'), 'test-client')
+                  : Response.json({ error: { message: 'no such route' } }, { status: 404 });
         } catch (e) {
           const limit = limitResponse(e);
           if (limit) return limit;

@@ -1,0 +1,17 @@
+// GET /v1/models/{model}: one agent of the caller's model list (OpenAI's retrieve), by id or name as a completion
+// names it (lib/openai-api). Another user's agent is an unknown model (404). Wiring only.
+import { asOpenAiError } from '@/lib/openai-api/errors';
+import { retrieveModel } from '@/lib/openai-api/handler';
+import { appContext } from '@/lib/server/context';
+import { guardRoute } from '@/lib/server/route';
+
+export const dynamic = 'force-dynamic';
+
+type Params = { params: Promise<{ model: string }> };
+
+export const GET = guardRoute(
+  'GET /v1/models/[model]',
+  async (_request: Request, { params }: Params, me) =>
+    retrieveModel(await appContext(), me.owner, (await params).model),
+  { answer: asOpenAiError },
+);
