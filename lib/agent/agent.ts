@@ -58,16 +58,16 @@ export function checkOptionNames(opts: object): void {
 }
 
 /** Qwen-Agent's run keyword arguments, which this port takes elsewhere: refused saying where, never ignored. */
-const UPSTREAM_RUN_ARGS: Record<string, string> = {
+const UPSTREAM_RUN_ARGS = Object.entries({
   seed: 'generateCfg: { seed }',
   max_round: "the GroupChat's maxRound option",
   full_article: "the ArticleAgent's fullArticle option",
   capture_later: "ExpandWriting's captureLater option",
-};
+});
 
 /** Refuses a run option given as one of Qwen-Agent's run arguments. */
 function checkRunOptionNames(opts: object): void {
-  for (const [upstream, ours] of Object.entries(UPSTREAM_RUN_ARGS))
+  for (const [upstream, ours] of UPSTREAM_RUN_ARGS)
     if (upstream in opts)
       throw new TypeError(`Run option "${upstream}" is Qwen-Agent's run argument: here it is ${ours}.`);
 }

@@ -156,6 +156,15 @@ describe('LocalChatModel on a GGUF written by the suite', () => {
     expect(cut.text).not.toContain(stopWord);
   });
 
+  it("in qwen mode sends the template's stop words on a call without tools too, as upstream's qwen model does", async () => {
+    const { events } = await collectChat(localModel({ fncallMode: 'qwen' }), {
+      messages: question,
+      cfg: { max_tokens: 4, stop: ['END'] },
+    });
+    const request = events.find((e) => e.type === 'request');
+    expect(request).toMatchObject({ format: 'none', request: { stop: ['END', '✿RESULT✿', '✿RETURN✿'] } });
+  });
+
   describe.each(['nous', 'native'] as const)('a tool call required in %s mode', (mode) => {
     it('is produced under the grammar, parses, and runs through FnCallAgent', async () => {
       const tool = new CityWeather();

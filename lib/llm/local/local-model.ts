@@ -322,7 +322,9 @@ export class LocalChatModel implements ChatModel {
       messages = functionsToText(messages, lang);
     }
 
-    const stop = [...new Set([...(cfg.stop ?? []), ...(fncall?.stopWords ?? [])])];
+    // The qwen template's stop words end every call, with tools or without, as upstream's qwen model keeps them.
+    const templateStops = this.fncallMode === 'qwen' ? getFncallFormat('qwen').stopWords : (fncall?.stopWords ?? []);
+    const stop = [...new Set([...(cfg.stop ?? []), ...templateStops])];
     request.messages = toWireMessages(messages) as unknown as Record<string, unknown>[];
     request.params = {
       max_tokens: maxTokens,
