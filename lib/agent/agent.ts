@@ -61,6 +61,8 @@ export function checkOptionNames(opts: object): void {
 const UPSTREAM_RUN_ARGS = Object.entries({
   seed: 'generateCfg: { seed }',
   max_round: "the GroupChat's maxRound option",
+  need_batch_response: "the GroupChat's maxRound option (1: one member answers)",
+  mentioned_agents_name: 'an @name mention in the last message (the GroupChat answers mentions in order)',
   full_article: "the ArticleAgent's fullArticle option",
   capture_later: "ExpandWriting's captureLater option",
 });

@@ -296,6 +296,8 @@ describe('agents made from code', () => {
     // FnCallAgent._run reads kwargs['seed'] into the call's generate_cfg; here it is generateCfg.seed.
     await expect(run({ seed: 7 })).rejects.toThrow(/"seed".*generateCfg: \{ seed \}/);
     await expect(run({ max_round: 2 })).rejects.toThrow(/"max_round".*maxRound/);
+    await expect(run({ need_batch_response: false })).rejects.toThrow(/"need_batch_response".*maxRound/);
+    await expect(run({ mentioned_agents_name: ['a'] })).rejects.toThrow(/"mentioned_agents_name".*@name mention/);
     await expect(run({ full_article: true })).rejects.toThrow(/"full_article".*fullArticle/);
     expect(() => bot.runEvents(user('hi'), { capture_later: 'x' } as never)).toThrow(/"capture_later".*captureLater/);
     expect(server.requests).toHaveLength(0);
