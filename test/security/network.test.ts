@@ -245,6 +245,47 @@ describe('no failure repeats what a server answered (issue #28, 2)', () => {
   });
 });
 
+describe("why the admin's connections fail is the admin's business", () => {
+  it('a user is told that a server-wide connection failed, in its list and its Test, but not where it is', async () => {
+    // The admin's: one that answers 502 under a path, one where nothing listens (both on loopback, the admin's).
+    const lab: string[] = [];
+    for (const [name, baseURL] of [
+      ['Lab', `http://127.0.0.1:${canaryPort}/lab-only-path`],
+      ['Closet', 'http://127.0.0.1:9/closet-path/v1'],
+    ]) {
+      const added = await resultAs<ConnectionView>(app, admin, 'addConnection', [{ name, baseURL }]);
+      if (!added.ok) throw new Error(added.error);
+      lab.push(added.value.id);
+    }
+    const groupsOf = async (who: Session) => {
+      const r = await resultAs<ModelGroup[]>(app, who, 'listModels', [true]);
+      if (!r.ok) throw new Error(r.error);
+      return r.value.filter((g) => lab.includes(g.connectionId));
+    };
+    const testsOf = async (who: Session) =>
+      Promise.all(lab.map((id) => resultAs<ServerModelsResult>(app, who, 'testConnection', [{ id }])));
+
+    const asUser = [await groupsOf(user), await testsOf(user)] as const;
+    expect(asUser[0].map((g) => [g.name, Boolean(g.problem)])).toEqual([
+      ['Lab', true],
+      ['Closet', true],
+    ]);
+    expect(asUser[1]).toMatchObject([
+      { ok: true, value: { ok: false, problem: 'http' } },
+      { ok: true, value: { ok: false, problem: 'unreachable' } },
+    ]);
+    const told = JSON.stringify(asUser);
+    for (const secret of ['127.0.0.1', String(canaryPort), ':9', 'lab-only-path', 'closet-path'])
+      expect(told).not.toContain(secret);
+
+    // The admin sees where and why.
+    const asAdmin = JSON.stringify([await groupsOf(admin), await testsOf(admin)]);
+    expect(asAdmin).toContain(`127.0.0.1:${canaryPort}`);
+    expect(asAdmin).toContain('/lab-only-path/models');
+    expect(asAdmin).toContain('127.0.0.1:9');
+  });
+});
+
 describe('a tool that throws (issue #28, 7)', () => {
   it('gives the model and the page a short message and an error id; the stack is in the server log only', async () => {
     const run = await chat(app, user, { message: 'What is the time on Mars?', tools: ['current_time'] });
