@@ -98,6 +98,10 @@ export function modelFor(
 ): ChatModel {
   const { capabilities } = resolved;
   const generateCfg: GenerateCfg = { ...settings.generateCfg };
+  // A user's settings may ask for fewer retries than the server's LLM_MAX_RETRIES, never more: each retry is one more
+  // request on the connection's key and one more event in the run's log, so the server's owner sets the most.
+  if (typeof generateCfg.max_retries === 'number')
+    generateCfg.max_retries = Math.max(0, Math.min(generateCfg.max_retries, resolved.config.maxRetries ?? 0));
   // An explicit generate_cfg.multimodal wins, then MODEL_VISION, then the connection's capability.
   generateCfg.multimodal = seesImages(capabilities.vision.value, opts.vision ?? 'auto', generateCfg.multimodal);
   if (opts.record) generateCfg.record_raw_stream = true;

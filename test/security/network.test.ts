@@ -17,7 +17,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerModelsResult } from '../../lib/llm/server-models';
 import type { ConnectionView, FoundServerView, ModelGroup } from '../../lib/models/service';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
-import { ROOT, request, startApp, type App } from './support/app';
+import { actionValue, ROOT, request, startApp, type App } from './support/app';
 import { actionCall, as, chat, resultAs, signUp, type Session } from './support/accounts';
 
 const ENV_KEY = 'sk-security-suite'; // what startApp gives the environment's connection
@@ -318,5 +318,23 @@ describe('the page (issue #28, 3)', () => {
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("img-src 'self' data: blob:;");
     expect(csp).not.toMatch(/img-src[^;]*(http:|https:|\*)/);
+  });
+});
+
+describe("a user's settings and the server's retries", () => {
+  it('max_retries in a conversation’s generate_cfg asks for fewer retries than LLM_MAX_RETRIES, never more', async () => {
+    // The environment's server is overloaded (startApp sets LLM_MAX_RETRIES=0): every retry would be one more request
+    // with the server's key, and one more event in the run's log.
+    app.model.setScenario({
+      rules: [{ when: { lastUserIncludes: 'overloaded' }, reply: { fault: { kind: 'status', status: 503 } } }],
+      fallback: 'echo',
+    });
+    const conversationId = await actionCall(app, user, 'startConversation', [
+      { generateCfg: { max_retries: 40, retry_base_delay_ms: 0 } },
+    ]).then((a) => actionValue<string>(a));
+    const before = app.model.requests.length;
+    const run = await chat(app, user, { conversationId, message: 'are you overloaded?' });
+    expect(run.events.at(-1)).toMatchObject({ type: 'run-end', reason: 'error' });
+    expect(app.model.requests.length - before).toBe(1);
   });
 });
