@@ -337,4 +337,16 @@ describe("a user's settings and the server's retries", () => {
     expect(run.events.at(-1)).toMatchObject({ type: 'run-end', reason: 'error' });
     expect(app.model.requests.length - before).toBe(1);
   });
+
+  it('n answers per call (each paid for on the key) are refused in a conversation’s generate_cfg: nothing sent', async () => {
+    app.model.setScenario({ fallback: 'echo' });
+    const conversationId = await actionCall(app, user, 'startConversation', [{ generateCfg: { n: 8 } }]).then((a) =>
+      actionValue<string>(a),
+    );
+    const before = app.model.requests.length;
+    const run = await chat(app, user, { conversationId, message: 'eight answers, please' });
+    expect(run.status).toBe(400);
+    expect(run.error).toMatch(/generate_cfg\.n must be 1/);
+    expect(app.model.requests.length - before).toBe(0);
+  });
 });
