@@ -6,6 +6,19 @@ import { buttons, render, textOf } from './test-html';
 const md = (text: string) => render(<Markdown text={text} />);
 
 describe('Markdown', () => {
+  it('shows an answer nested too deep to build (thousands of `>` or `- ` in a row) as its text: the page stays', () => {
+    for (const text of [
+      `${'>'.repeat(3000)} deep end`,
+      `${'>'.repeat(10_000)} deep end`,
+      `${'- '.repeat(5000)}deep end`,
+    ]) {
+      const html = md(text);
+      expect(html).toContain('deep end');
+    }
+    // Ordinary nesting still renders as Markdown.
+    expect(md('> > quoted twice')).toMatch(/<blockquote>\s*<blockquote>\s*<p>quoted twice<\/p>/);
+  });
+
   it('renders GFM tables (scrollable), strikethrough and task lists', () => {
     const html = md('| a | b |\n|---|---|\n| 1 | 2 |\n\n~~gone~~\n\n- [x] done\n- [ ] todo');
     expect(html).toMatch(/<div class="[^"]*overflow-x-auto[^"]*"><table[^>]*>[\s\S]*<th[^>]*>a<\/th>/);

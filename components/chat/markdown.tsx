@@ -125,11 +125,16 @@ const proseClasses = [
 /** One run of top-level blocks rendered as its own document (no wrapper); memoized on its text. */
 export const MarkdownPart = memo(function MarkdownPart({ text }: MarkdownProps) {
   const source = useMemo(() => normalizeMath(text), [text]);
-  return (
-    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
-      {source}
-    </ReactMarkdown>
-  );
+  return useMemo(() => {
+    // react-markdown builds its tree synchronously (it uses no hooks), so a text it cannot build is caught here:
+    // model output nested thousands deep (`>>>>…`, `- - - …`) overflows the parser's stack, and would take the whole
+    // page down with it. It is shown as the text it is instead.
+    try {
+      return ReactMarkdown({ remarkPlugins, rehypePlugins, components, children: source });
+    } catch {
+      return <p className="whitespace-pre-wrap">{source}</p>;
+    }
+  }, [source]);
 });
 
 /**

@@ -26,7 +26,7 @@ import { createChatModel } from '../llm/factory';
 import type { ImageEndpoint } from '../llm/images';
 import type { ChatModel, GenerateCfg } from '../llm/model';
 import { ToolFallbackModel } from '../llm/tool-fallback';
-import type { ModelService, ResolvedModel } from '../models/service';
+import { ModelRequestError, type ModelService, type ResolvedModel } from '../models/service';
 import type { ChatAgentKind, FncallMode } from '../protocol/enums';
 import type { ImageResolver } from '../llm/image-data';
 import { seesImages } from '../llm/vision';
@@ -98,6 +98,15 @@ export function modelFor(
 ): ChatModel {
   const { capabilities } = resolved;
   const generateCfg: GenerateCfg = { ...settings.generateCfg };
+  // A user's settings may ask for fewer retries than the server's LLM_MAX_RETRIES, never more: each retry is one more
+  // request on the connection's key and one more event in the run's log, so the server's owner sets the most.
+  if (typeof generateCfg.max_retries === 'number')
+    generateCfg.max_retries = Math.max(0, Math.min(generateCfg.max_retries, resolved.config.maxRetries ?? 0));
+  // n answers per call are n answers paid for on the connection's key, and a run reads one (as /v1 refuses n > 1).
+  if (generateCfg.n !== undefined && generateCfg.n !== 1)
+    throw new ModelRequestError(
+      'generate_cfg.n must be 1: an agent run reads one answer per model call (remove n from the settings).',
+    );
   // An explicit generate_cfg.multimodal wins, then MODEL_VISION, then the connection's capability.
   generateCfg.multimodal = seesImages(capabilities.vision.value, opts.vision ?? 'auto', generateCfg.multimodal);
   if (opts.record) generateCfg.record_raw_stream = true;

@@ -1,7 +1,12 @@
 // Agents the user saves (the Agents page): their definition checked at the door with messages a person can act
 // on, the JSON file an agent is exported to and imported from (a versioned schema), and the tree of agents a
 // Router or GroupChat holds, resolved from the store.
-import { AgentDefinitionSchema, type AgentDefinition, type AgentDocument } from '../protocol/agent-definition';
+import {
+  AgentDefinitionSchema,
+  MAX_AGENT_MEMBERS,
+  type AgentDefinition,
+  type AgentDocument,
+} from '../protocol/agent-definition';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import { isImageKind } from '../documents/image-kind';
@@ -198,6 +203,12 @@ export async function resolveAgent(
   if (!agent) throw new NotFoundError(`The saved agent ${id} does not exist (it may have been deleted).`);
   if (path.includes(id)) throw new Error(`"${agent.name}" holds itself (through its members).`);
   if (path.length >= MAX_AGENT_DEPTH) throw new Error(`Agents nest at most ${MAX_AGENT_DEPTH} deep.`);
+  // A row saved before the limit: its members are not built (each would be, at every level).
+  if (agent.members.length > MAX_AGENT_MEMBERS)
+    throw new AgentDefinitionError(
+      `"${agent.name}" holds ${agent.members.length} members; a Router or GroupChat holds at most ${MAX_AGENT_MEMBERS}: edit it.`,
+      'members',
+    );
   const resolved: ResolvedAgent[] = [];
   for (const m of agent.members) resolved.push(await resolveAgent(store, owner, m, [...path, id]));
   return { ...agent, resolved };

@@ -9,10 +9,20 @@ import { problem } from './respond';
 
 const SIGN_IN_BODY_MAX_BYTES = 4096;
 
-/** A path on this app to return to after signing in; anything else (another site, "//host") becomes "/". */
+const HERE = 'http://app.invalid';
+
+/** A path on this app to return to after signing in; anything else (another site, "//host") becomes "/". Read as a
+ *  browser reads it (it drops tabs and newlines, takes a backslash for "/"): "/<tab>/evil.example" is "//evil.example",
+ *  another site. */
 export function safeNextPath(raw: string | null | undefined): string {
   if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return '/';
-  return raw;
+  let url: URL;
+  try {
+    url = new URL(raw, HERE);
+  } catch {
+    return '/';
+  }
+  return url.origin === HERE ? `${url.pathname}${url.search}${url.hash}` : '/';
 }
 
 function redirect(location: string, headers: Record<string, string> = {}): Response {

@@ -429,11 +429,15 @@ export class ModelService {
     // A URL the viewer typed reaches what the viewer may reach; the saved URL of a server-wide connection, what its
     // admin may.
     let trusted = viewer.admin;
+    // The saved address of a connection the viewer cannot edit (the environment's, a server-wide one): whether it
+    // works is theirs to know, where it is and how it fails the admin's.
+    let hidden = false;
     if (input.id) {
       const target = await this.target(viewer.owner, input.id);
       if (!baseURL || sameBaseUrl(baseURL, target.baseURL)) {
         baseURL = target.baseURL;
         trusted ||= target.trusted;
+        hidden = target.trusted && !viewer.admin;
       }
       if (input.apiKey === undefined) apiKey = this.storedKeyFor(target, baseURL);
     }
@@ -447,7 +451,7 @@ export class ModelService {
     await this.checkAddress(baseURL, policy);
     const fetch = guardedFetch(policy);
     const result = await listServerModels(baseURL, { apiKey: apiKey || undefined, timeoutMs: LIST_TIMEOUT_MS, fetch });
-    if (!result.ok) return result;
+    if (!result.ok) return hidden ? { ok: false, problem: result.problem, message: HIDDEN_FAILURE } : result;
     return { ok: true, models: await withOllamaCapabilities(baseURL, result.models, { fetch }) };
   }
 
@@ -508,9 +512,12 @@ export class ModelService {
   async listModels(viewer: ModelViewer, opts: { refresh?: boolean } = {}): Promise<ModelGroup[]> {
     const refresh = Boolean(opts.refresh);
     const groups: Promise<ModelGroup>[] = [];
-    if (this.envConfigured) groups.push(this.envGroup(refresh));
-    for (const c of await this.deps.store.listConnections(viewer.owner))
-      groups.push(this.savedGroup(viewer.owner, c, refresh));
+    const told = (group: ModelGroup) => (viewer.admin ? group : withoutDetails(group));
+    if (this.envConfigured) groups.push(this.envGroup(refresh).then(told));
+    for (const c of await this.deps.store.listConnections(viewer.owner)) {
+      const group = this.savedGroup(viewer.owner, c, refresh);
+      groups.push(this.mayEdit(viewer, c) ? group : group.then(told));
+    }
     groups.push(this.localGroup());
     return (await Promise.all(groups)).filter((g) => g.source !== 'local' || g.models.length > 0);
   }
@@ -793,6 +800,14 @@ function keyNeeded(name: string): ConnectionRefusedError {
 }
 
 /** The same base URL, however it was typed (a trailing slash, the host's case, a default port). */
+/** What someone other than the admin is told of a server-wide connection's failure: that it failed, never its
+ *  address or the server's details (they name the host, the port and the path; docs/accounts.md). */
+const HIDDEN_FAILURE = 'This connection cannot list its models now; the admin can see why.';
+
+function withoutDetails(group: ModelGroup): ModelGroup {
+  return group.problem ? { ...group, problem: HIDDEN_FAILURE } : group;
+}
+
 function sameBaseUrl(a: string, b: string): boolean {
   const x = normalizeBaseUrl(a);
   const y = normalizeBaseUrl(b);

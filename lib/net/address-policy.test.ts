@@ -14,6 +14,7 @@ describe('blockedAddressReason', () => {
     ['::1', 'loopback'],
     ['::', 'unspecified'],
     ['fe80::1', 'link-local'],
+    ['fec0::1', 'site-local'],
     ['fd00:ec2::254', 'unique-local (includes fd00:ec2::254 metadata)'],
     ['::ffff:127.0.0.1', 'loopback (IPv4 inside IPv6)'],
     ['::ffff:7f00:1', 'loopback (IPv4 inside IPv6)'],

@@ -23,6 +23,7 @@ const BLOCKED: [string, number, 'ipv4' | 'ipv6', string][] = [
   ['2001:db8::', 32, 'ipv6', 'documentation'],
   ['fc00::', 7, 'ipv6', 'unique-local (includes fd00:ec2::254 metadata)'],
   ['fe80::', 10, 'ipv6', 'link-local'],
+  ['fec0::', 10, 'ipv6', 'site-local'], // deprecated (RFC 3879), yet some networks still route it internally
   ['ff00::', 8, 'ipv6', 'multicast'],
 ];
 

@@ -11,6 +11,9 @@ const finiteNumbers = z.record(
 
 /** At most this many documents per agent. */
 export const MAX_AGENT_DOCUMENTS = 20;
+/** At most this many members per Router or GroupChat: a run builds every member of every member (nested up to
+ *  MAX_AGENT_DEPTH), so the count is what bounds the work one saved agent can ask of the server. */
+export const MAX_AGENT_MEMBERS = 32;
 
 /** A file a saved agent holds: the bytes are DATA_DIR/files/<hash>/, as for a conversation's upload. */
 const agentDocument = z.object(
@@ -48,7 +51,10 @@ export const AgentDefinitionSchema = z.object({
     .max(8, 'At most 8 prompt suggestions.')
     .default([]),
   /** Router and GroupChat: the saved agents (by id) it holds. */
-  members: z.array(z.string(), { error: '"members" must be a list of agent ids' }).default([]),
+  members: z
+    .array(z.string(), { error: '"members" must be a list of agent ids' })
+    .max(MAX_AGENT_MEMBERS, `A Router or GroupChat holds at most ${MAX_AGENT_MEMBERS} members.`)
+    .default([]),
   /** GroupChat only (and maxRound). */
   selection: z
     .enum(SPEAKER_SELECTIONS, { error: `"selection" must be one of ${SPEAKER_SELECTIONS.join(', ')}` })

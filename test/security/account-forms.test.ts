@@ -74,4 +74,21 @@ describe('account forms posted without the page’s scripts', () => {
     });
     expect(away.headers.location).toBe('/');
   });
+
+  it('a `next` that a browser reads as another site (a tab or a backslash inside "//") goes to the app, by form and on the page', async () => {
+    for (const next of ['/\t/evil.test/x', '/\t\\evil.test/x', '/\n/evil.test/x', '/\\\t\\evil.test/x']) {
+      const answer = await formPost('sign-in/email', { email: 'form-admin@example.com', password: PASSWORD, next });
+      expect(answer.status).toBe(303);
+      // Where the browser goes: the Location read as a browser reads it.
+      expect(new URL(answer.headers.location as string, app.url).origin).toBe(app.url);
+      // The sign-in page puts `next` into its form and its script (window.location.assign after signing in).
+      const page = await request(app.url, `/sign-in?next=${encodeURIComponent(next)}`, {
+        headers: { 'sec-fetch-mode': 'navigate', accept: 'text/html' },
+      });
+      expect(page.status).toBe(200);
+      const values = [...page.text.matchAll(/name="next" value="([^"]*)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+      expect(values.length).toBeGreaterThan(0);
+      for (const value of values) expect(new URL(value, app.url).origin).toBe(app.url);
+    }
+  });
 });

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerModelsResult } from '../../lib/llm/server-models';
 import type { ConnectionView, FoundServerView, ModelGroup } from '../../lib/models/service';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
-import { ROOT, request, startApp, type App } from './support/app';
+import { actionValue, ROOT, request, startApp, type App } from './support/app';
 import { actionCall, as, chat, resultAs, signUp, type Session } from './support/accounts';
 
 const ENV_KEY = 'sk-security-suite'; // what startApp gives the environment's connection
@@ -245,6 +245,47 @@ describe('no failure repeats what a server answered (issue #28, 2)', () => {
   });
 });
 
+describe("why the admin's connections fail is the admin's business", () => {
+  it('a user is told that a server-wide connection failed, in its list and its Test, but not where it is', async () => {
+    // The admin's: one that answers 502 under a path, one where nothing listens (both on loopback, the admin's).
+    const lab: string[] = [];
+    for (const [name, baseURL] of [
+      ['Lab', `http://127.0.0.1:${canaryPort}/lab-only-path`],
+      ['Closet', 'http://127.0.0.1:9/closet-path/v1'],
+    ]) {
+      const added = await resultAs<ConnectionView>(app, admin, 'addConnection', [{ name, baseURL }]);
+      if (!added.ok) throw new Error(added.error);
+      lab.push(added.value.id);
+    }
+    const groupsOf = async (who: Session) => {
+      const r = await resultAs<ModelGroup[]>(app, who, 'listModels', [true]);
+      if (!r.ok) throw new Error(r.error);
+      return r.value.filter((g) => lab.includes(g.connectionId));
+    };
+    const testsOf = async (who: Session) =>
+      Promise.all(lab.map((id) => resultAs<ServerModelsResult>(app, who, 'testConnection', [{ id }])));
+
+    const asUser = [await groupsOf(user), await testsOf(user)] as const;
+    expect(asUser[0].map((g) => [g.name, Boolean(g.problem)])).toEqual([
+      ['Lab', true],
+      ['Closet', true],
+    ]);
+    expect(asUser[1]).toMatchObject([
+      { ok: true, value: { ok: false, problem: 'http' } },
+      { ok: true, value: { ok: false, problem: 'unreachable' } },
+    ]);
+    const told = JSON.stringify(asUser);
+    for (const secret of ['127.0.0.1', String(canaryPort), ':9', 'lab-only-path', 'closet-path'])
+      expect(told).not.toContain(secret);
+
+    // The admin sees where and why.
+    const asAdmin = JSON.stringify([await groupsOf(admin), await testsOf(admin)]);
+    expect(asAdmin).toContain(`127.0.0.1:${canaryPort}`);
+    expect(asAdmin).toContain('/lab-only-path/models');
+    expect(asAdmin).toContain('127.0.0.1:9');
+  });
+});
+
 describe('a tool that throws (issue #28, 7)', () => {
   it('gives the model and the page a short message and an error id; the stack is in the server log only', async () => {
     const run = await chat(app, user, { message: 'What is the time on Mars?', tools: ['current_time'] });
@@ -277,5 +318,35 @@ describe('the page (issue #28, 3)', () => {
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("img-src 'self' data: blob:;");
     expect(csp).not.toMatch(/img-src[^;]*(http:|https:|\*)/);
+  });
+});
+
+describe("a user's settings and the server's retries", () => {
+  it('max_retries in a conversation’s generate_cfg asks for fewer retries than LLM_MAX_RETRIES, never more', async () => {
+    // The environment's server is overloaded (startApp sets LLM_MAX_RETRIES=0): every retry would be one more request
+    // with the server's key, and one more event in the run's log.
+    app.model.setScenario({
+      rules: [{ when: { lastUserIncludes: 'overloaded' }, reply: { fault: { kind: 'status', status: 503 } } }],
+      fallback: 'echo',
+    });
+    const conversationId = await actionCall(app, user, 'startConversation', [
+      { generateCfg: { max_retries: 40, retry_base_delay_ms: 0 } },
+    ]).then((a) => actionValue<string>(a));
+    const before = app.model.requests.length;
+    const run = await chat(app, user, { conversationId, message: 'are you overloaded?' });
+    expect(run.events.at(-1)).toMatchObject({ type: 'run-end', reason: 'error' });
+    expect(app.model.requests.length - before).toBe(1);
+  });
+
+  it('n answers per call (each paid for on the key) are refused in a conversation’s generate_cfg: nothing sent', async () => {
+    app.model.setScenario({ fallback: 'echo' });
+    const conversationId = await actionCall(app, user, 'startConversation', [{ generateCfg: { n: 8 } }]).then((a) =>
+      actionValue<string>(a),
+    );
+    const before = app.model.requests.length;
+    const run = await chat(app, user, { conversationId, message: 'eight answers, please' });
+    expect(run.status).toBe(400);
+    expect(run.error).toMatch(/generate_cfg\.n must be 1/);
+    expect(app.model.requests.length - before).toBe(0);
   });
 });

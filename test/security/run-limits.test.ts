@@ -76,3 +76,23 @@ describe('run limits per client', () => {
     expect(app.model.requests).toHaveLength(2);
   });
 });
+
+describe('what one saved agent may ask of the server', () => {
+  it('a Router or GroupChat holds at most 32 members (a run builds each member of each member): more is refused', async () => {
+    const saved = actionValue<{ ok: boolean; value: { id: string } }>(
+      await callAction(app, 'saveAgent', [undefined, { name: 'Leaf', kind: 'assistant' }]),
+    );
+    expect(saved.ok).toBe(true);
+    // 2,000 members, each the same assistant: nested one level more, 4,000,000 agents built for one message.
+    for (const kind of ['router', 'groupchat']) {
+      const members = Array<string>(2000).fill(saved.value.id);
+      const wide = actionValue<{ ok: boolean; status?: number; error?: string; field?: string }>(
+        await callAction(app, 'saveAgent', [undefined, { name: `Wide ${kind}`, kind, members }]),
+      );
+      expect(wide).toMatchObject({ ok: false, status: 400, field: 'members' });
+      expect(wide.error).toBe('members: A Router or GroupChat holds at most 32 members.');
+    }
+    const list = actionValue<{ ok: boolean; value: { name: string }[] }>(await callAction(app, 'listAgents', []));
+    expect(list.value.map((a) => a.name)).toEqual(['Leaf']);
+  });
+});
