@@ -49,7 +49,8 @@ interface ChatState {
   /** A new conversation, with a saved agent when one is given. */
   newChat(agent?: DraftAgent): void;
   open(id: string): Promise<void>;
-  send(text: string): Promise<void>;
+  /** Resolves false when the message was not taken (a run is going, or the server refused it: the notice says why). */
+  send(text: string): Promise<boolean>;
   stop(): Promise<void>;
   retry(turnId: string): Promise<void>;
   regenerate(turnId: string): Promise<void>;
@@ -262,7 +263,7 @@ export const useChat = create<ChatState>()((set, get) => {
 
     async send(text) {
       const message = text.trim();
-      if (!message || get().runningRunId) return;
+      if (!message || get().runningRunId) return false;
       const placeholder: TurnState = {
         turnId: `pending-${Date.now()}`,
         seq: get().turns.length,
@@ -290,6 +291,7 @@ export const useChat = create<ChatState>()((set, get) => {
           settings: draftAgent && s.settings ? { ...s.settings, agentId: draftAgent.id } : s.settings,
         }));
       await startStream(result, placeholder);
+      return result.ok;
     },
 
     async stop() {

@@ -548,7 +548,7 @@ export class ChatService {
 
   private async conversation(owner: OwnerScope, id: string): Promise<Conversation> {
     const c = await this.store.getConversation(owner, id);
-    if (!c) throw new NotFoundError(`Conversation ${id} does not exist.`);
+    if (!c) throw new NotFoundError('This conversation no longer exists.', 'conversation-gone');
     return c;
   }
 
