@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { composer, conversations, lastAnswer, openChat, send, userTurns } from './support/chat';
+import { assistantTurns, composer, conversations, lastAnswer, openChat, send, userTurns } from './support/chat';
 import { setScenario } from './support/model';
 
 test('a conversation can be renamed, found by a word of its answer, and deleted', async ({ page }) => {
@@ -63,4 +63,20 @@ test('a message the server refuses (its conversation was deleted in another tab)
   await expect(page.getByRole('alert').filter({ hasText: 'This conversation no longer exists.' })).toBeVisible();
   await expect(composer(page)).toHaveValue('A long follow-up question I would hate to type again');
   await expect(userTurns(page)).toHaveCount(1);
+
+  // Regenerate and Edit, refused as well, leave the thread as it was (not an empty answer, not a vanished message).
+  await page.getByRole('button', { name: 'Dismiss' }).click();
+  await page.getByRole('button', { name: 'Regenerate' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'does not exist' })).toBeVisible();
+  await expect(assistantTurns(page)).toHaveCount(1);
+  await expect(assistantTurns(page).last()).toContainText('Okapis have long tongues.');
+  await expect(page.getByRole('button', { name: 'Regenerate' })).toBeVisible();
+  await page.getByRole('button', { name: 'Dismiss' }).click();
+  await userTurns(page).last().getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('textbox', { name: 'Edit message' }).fill('Tell me more about convo-okapi');
+  await page.getByRole('textbox', { name: 'Edit message' }).press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: 'does not exist' })).toBeVisible();
+  await expect(userTurns(page)).toHaveCount(1);
+  await expect(userTurns(page).last()).toContainText('Tell me about convo-okapi');
+  await expect(assistantTurns(page).last()).toContainText('Okapis have long tongues.');
 });

@@ -161,12 +161,11 @@ export const useChat = create<ChatState>()((set, get) => {
     });
   }
 
-  async function startStream(result: ActionResult<RunStream>, placeholder: TurnState | undefined) {
+  /** `before`: the turns as they were before the request drew its message or pending answer, shown again when the
+   *  server refuses it (a regenerated answer or an edited message is not lost from the page then). */
+  async function startStream(result: ActionResult<RunStream>, placeholder: TurnState | undefined, before: TurnState[]) {
     if (!result.ok) {
-      set((s) => ({
-        notice: failureText(result),
-        turns: placeholder ? s.turns.filter((t) => t !== placeholder) : s.turns,
-      }));
+      set({ notice: failureText(result), turns: before });
       return;
     }
     const { conversationId, turnId, runId, events, content } = result.value;
@@ -271,7 +270,7 @@ export const useChat = create<ChatState>()((set, get) => {
         runCount: 1,
         run: emptyRun('pending'),
       };
-      const { activeId, settings, draftAgent } = get();
+      const { activeId, settings, draftAgent, turns: before } = get();
       const result = await sendThenDraw(
         () =>
           actions.sendMessage({
@@ -290,7 +289,7 @@ export const useChat = create<ChatState>()((set, get) => {
           draftAgent: undefined,
           settings: draftAgent && s.settings ? { ...s.settings, agentId: draftAgent.id } : s.settings,
         }));
-      await startStream(result, placeholder);
+      await startStream(result, placeholder, before);
       return result.ok;
     },
 
@@ -305,11 +304,12 @@ export const useChat = create<ChatState>()((set, get) => {
 
     async regenerate(turnId) {
       if (get().runningRunId) return;
+      const before = get().turns;
       const result = await sendThenDraw(
         () => actions.regenerate(turnId),
         () => awaitNewRun(turnId),
       );
-      await startStream(result, undefined);
+      await startStream(result, undefined, before);
     },
 
     async showAnswer(turnId, n) {
@@ -343,20 +343,22 @@ export const useChat = create<ChatState>()((set, get) => {
         runCount: 1,
         run: emptyRun('pending'),
       };
+      const before = get().turns;
       const result = await sendThenDraw(
         () => actions.editAndResend(turnId, message),
         () => set((s) => ({ turns: [...s.turns.slice(0, index), placeholder] })),
       );
-      await startStream(result, placeholder);
+      await startStream(result, placeholder, before);
     },
 
     async continueRun(turnId, runId) {
       if (get().runningRunId) return;
+      const before = get().turns;
       const result = await sendThenDraw(
         () => continueRun(runId),
         () => awaitNewRun(turnId),
       );
-      await startStream(result, undefined);
+      await startStream(result, undefined, before);
     },
 
     async replay(runId, req) {
@@ -365,7 +367,7 @@ export const useChat = create<ChatState>()((set, get) => {
       if (!result.ok) return result.error;
       const { turnId } = result.value;
       awaitNewRun(turnId);
-      void startStream(result, undefined);
+      void startStream(result, undefined, get().turns);
       return undefined;
     },
 
