@@ -79,6 +79,22 @@ test('renaming a conversation from the keyboard gives the focus back to its Rena
   await expectFocusVisible(page);
 });
 
+test('an agent the server refuses to save puts the focus on the field at fault', async ({ page }) => {
+  await openChat(page);
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const editor = page.getByRole('dialog', { name: 'Agent' });
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor.getByRole('alert')).toContainText('An agent needs a name.');
+  // The refusal is read out, and the keyboard is where the fix goes (not on the page's body, behind the dialog).
+  await expect(editor.getByRole('textbox', { name: 'Name' })).toBeFocused();
+  await editor.getByRole('textbox', { name: 'Name' }).fill('Focus ferret');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toBeHidden();
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Delete Focus ferret' }).click();
+  await expect(page.getByRole('button', { name: 'Chat with Focus ferret' })).toHaveCount(0);
+});
+
 test('dialogs start on their first field', async ({ page }) => {
   await setScenario({
     rules: [

@@ -67,7 +67,7 @@ export function AgentEditor({ info }: { info: AppInfo }) {
 
 function Field({ label, error, children }: { label: string; error?: string; children: ReactNode }) {
   return (
-    <label className="block space-y-1 text-sm">
+    <label className="block space-y-1 text-sm" data-invalid={error ? true : undefined}>
       <span className="font-medium">{label}</span>
       {children}
       {error && <span className="block text-xs text-red-700 dark:text-red-300">{error}</span>}
@@ -194,6 +194,16 @@ function Form({
     setProblem(refused);
   };
 
+  // A refusal takes the focus to the field at fault (else to the message, at the top): the disabled Save button
+  // dropped it on the page's body, and the field may be scrolled out of sight.
+  const form = useRef<HTMLFormElement>(null);
+  const alert = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (!problem) return;
+    const field = form.current?.querySelector<HTMLElement>('label[data-invalid] :is(input, select, textarea)');
+    (field ?? alert.current)?.focus();
+  }, [problem]);
+
   const ensureSaved = async (): Promise<string | undefined> => {
     if (agentId) return agentId;
     const result = await saveAgent(undefined, definition());
@@ -217,6 +227,7 @@ function Form({
 
   return (
     <form
+      ref={form}
       method="dialog"
       className="max-h-[85dvh] space-y-3 overflow-y-auto p-4"
       onSubmit={(e) => {
@@ -226,7 +237,12 @@ function Form({
     >
       <h2 className="text-base font-semibold">{t('editorTitle')}</h2>
       {problem && (
-        <p role="alert" className="rounded bg-red-50 px-2 py-1 text-sm text-red-900 dark:bg-red-950 dark:text-red-100">
+        <p
+          ref={alert}
+          role="alert"
+          tabIndex={-1}
+          className="rounded bg-red-50 px-2 py-1 text-sm text-red-900 dark:bg-red-950 dark:text-red-100"
+        >
           {problem.plain ? problem.error : t('saveFailed', { error: problem.error })}
         </p>
       )}
