@@ -195,7 +195,11 @@ export async function resolveAgent(
   path: string[] = [],
 ): Promise<ResolvedAgent> {
   const agent = await store.getAgent(owner, id);
-  if (!agent) throw new NotFoundError(`The saved agent ${id} does not exist (it may have been deleted).`);
+  if (!agent)
+    throw new NotFoundError(
+      'A saved agent this conversation uses no longer exists (it may have been deleted).',
+      'agent-gone',
+    );
   if (path.includes(id)) throw new Error(`"${agent.name}" holds itself (through its members).`);
   if (path.length >= MAX_AGENT_DEPTH) throw new Error(`Agents nest at most ${MAX_AGENT_DEPTH} deep.`);
   const resolved: ResolvedAgent[] = [];

@@ -4,6 +4,7 @@
 export const ERROR_CODES = [
   'address-refused',
   'admin-only',
+  'agent-gone',
   'bad-sign-up-mode',
   'connection-key-needed',
   'conversation-gone',

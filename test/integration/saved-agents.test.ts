@@ -169,9 +169,13 @@ describe('saved agents', () => {
       expect.arrayContaining(['FnCallAgent', 'Desk', 'Data analyst']),
     );
     await store.deleteAgent(A, router.id);
-    await expect(ctx.chat.send(ACTOR_A, { conversationId: started.conversationId, message: 'x' })).rejects.toThrow(
-      /saved agent .* does not exist/,
-    );
+    // Said without the agent's id, with a code the page says in its language.
+    await expect(
+      ctx.chat.send(ACTOR_A, { conversationId: started.conversationId, message: 'x' }),
+    ).rejects.toMatchObject({
+      message: 'A saved agent this conversation uses no longer exists (it may have been deleted).',
+      code: 'agent-gone',
+    });
     await store.deleteAgent(A, helper.id);
   });
 
