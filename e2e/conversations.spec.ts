@@ -67,7 +67,8 @@ test('a message the server refuses (its conversation was deleted in another tab)
   // Regenerate and Edit, refused as well, leave the thread as it was (not an empty answer, not a vanished message).
   await page.getByRole('button', { name: 'Dismiss' }).click();
   await page.getByRole('button', { name: 'Regenerate' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'does not exist' })).toBeVisible();
+  const gone = 'This message no longer exists (it or its conversation was deleted).';
+  await expect(page.getByRole('alert').filter({ hasText: gone })).toBeVisible();
   await expect(assistantTurns(page)).toHaveCount(1);
   await expect(assistantTurns(page).last()).toContainText('Okapis have long tongues.');
   await expect(page.getByRole('button', { name: 'Regenerate' })).toBeVisible();
@@ -75,7 +76,7 @@ test('a message the server refuses (its conversation was deleted in another tab)
   await userTurns(page).last().getByRole('button', { name: 'Edit' }).click();
   await page.getByRole('textbox', { name: 'Edit message' }).fill('Tell me more about convo-okapi');
   await page.getByRole('textbox', { name: 'Edit message' }).press('Enter');
-  await expect(page.getByRole('alert').filter({ hasText: 'does not exist' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: gone })).toBeVisible();
   await expect(userTurns(page)).toHaveCount(1);
   await expect(userTurns(page).last()).toContainText('Tell me about convo-okapi');
   await expect(assistantTurns(page).last()).toContainText('Okapis have long tongues.');

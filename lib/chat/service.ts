@@ -554,7 +554,8 @@ export class ChatService {
 
   private async turn(owner: OwnerScope, id: string): Promise<StoredTurn> {
     const t = await this.store.getTurn(owner, id);
-    if (!t) throw new NotFoundError(`Message ${id} does not exist.`);
+    if (!t)
+      throw new NotFoundError('This message no longer exists (it or its conversation was deleted).', 'message-gone');
     return t;
   }
 }

@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'key-name-missing',
   'key-scope-missing',
   'mcp-not-editable',
+  'message-gone',
   'no-accounts',
   'not-found',
   'not-openai',
