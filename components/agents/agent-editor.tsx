@@ -11,11 +11,12 @@ import { AGENT_KIND_NAMES, FNCALL_MODES, SAVED_AGENT_KINDS, SPEAKER_SELECTIONS }
 import type { AgentDefinition } from '@/lib/store/types';
 import { isImageAvatar } from '../chat/agent-avatar';
 import { useImageSource } from '../chat/answer-image';
+import { useCodedText } from '../chat/server-text';
 import { useModalDialog } from '../modal-dialog';
 import { useConnectionName } from '../models/connection-name';
 import { useModels } from '../models/models-store';
 import { AgentDocuments } from './agent-documents';
-import { useAgents } from './agents-store';
+import { refusalOf, useAgents, type AgentRefusal } from './agents-store';
 import { FromCode } from './from-code';
 import { useLeaveGuard } from './leave-guard';
 
@@ -149,7 +150,9 @@ function Form({
     initial.generateCfg.temperature === undefined ? '' : String(initial.generateCfg.temperature),
   );
   // `plain`: said as it is (a check of the page's own), not as the server's refusal.
-  const [problem, setProblem] = useState<{ error: string; field?: string; plain?: boolean }>();
+  const [problem, setProblem] = useState<AgentRefusal & { plain?: boolean }>();
+  const codedText = useCodedText('errors');
+  const problemText = problem && codedText({ message: problem.error, code: problem.code, values: problem.values });
   const [saving, setSaving] = useState(false);
   // A new agent gets its id once saved (uploading a document saves it first).
   const [agentId, setAgentId] = useState(id);
@@ -162,7 +165,7 @@ function Form({
   const holds = d.kind === 'router' || d.kind === 'groupchat';
   const others = agents.filter((a) => a.id !== agentId);
   const fieldError = (name: string) =>
-    problem?.field && (problem.field === name || problem.field.startsWith(`${name}.`)) ? problem.error : undefined;
+    problem?.field && (problem.field === name || problem.field.startsWith(`${name}.`)) ? problemText : undefined;
 
   const definition = (): AgentDefinition => {
     const generateCfg = { ...d.generateCfg };
@@ -208,7 +211,7 @@ function Form({
     if (agentId) return agentId;
     const result = await saveAgent(undefined, definition());
     if (!result.ok) {
-      setProblem({ error: result.error, ...(result.field ? { field: result.field } : {}) });
+      setProblem(refusalOf(result));
       return undefined;
     }
     setProblem(undefined);
@@ -243,7 +246,7 @@ function Form({
           tabIndex={-1}
           className="rounded bg-red-50 px-2 py-1 text-sm text-red-900 dark:bg-red-950 dark:text-red-100"
         >
-          {problem.plain ? problem.error : t('saveFailed', { error: problem.error })}
+          {problem.plain ? problem.error : t('saveFailed', { error: problemText ?? '' })}
         </p>
       )}
       <Field label={t('name')} error={fieldError('name')}>

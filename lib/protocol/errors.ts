@@ -5,6 +5,8 @@ export const ERROR_CODES = [
   'address-refused',
   'admin-only',
   'agent-gone',
+  'agent-members-missing',
+  'agent-name-missing',
   'bad-sign-up-mode',
   'connection-key-needed',
   'conversation-gone',

@@ -75,6 +75,13 @@ describe('saved agents', () => {
     expect(() => parseAgentDefinition({ ...analyst, name: '  ' })).toThrow('name: An agent needs a name.');
     expect(() => parseAgentDefinition({ ...analyst, kind: 'wizard' })).toThrow(/^kind: "kind" must be one of/);
     expect(() => parseAgentDefinition({ ...analyst, kind: 'router' })).toThrow(/needs at least one member/);
+    // The two a person makes in the editor carry a code, for the page to say them in its language.
+    expect(() => parseAgentDefinition({ ...analyst, name: '' })).toThrow(
+      expect.objectContaining({ field: 'name', code: 'agent-name-missing' }),
+    );
+    expect(() => parseAgentDefinition({ ...analyst, kind: 'groupchat' })).toThrow(
+      expect.objectContaining({ field: 'members', code: 'agent-members-missing', values: { kind: 'GroupChat' } }),
+    );
     expect(() => parseAgentDefinition({ ...analyst, generateCfg: { temperature: 'hot' } })).toThrow(
       /generateCfg.temperature/,
     );
