@@ -184,4 +184,17 @@ test.describe('in Chinese', () => {
       '本应用不显示来自 tracker.example.net 的图片（服务器的 IMAGE_HOSTS 未列出它）：请改为上传图片。',
     );
   });
+
+  test('an agent refused for its missing name or members says so in Chinese', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: /^切换到(深色|浅色)主题$/ })).toBeVisible(); // hydrated
+    await page.getByRole('button', { name: '新建智能体', exact: true }).click();
+    const editor = page.getByRole('dialog', { name: '智能体' });
+    await editor.getByRole('button', { name: '保存', exact: true }).click();
+    await expect(editor.getByRole('alert')).toHaveText('未保存：智能体需要一个名字。');
+    await editor.getByRole('textbox', { name: '名称' }).fill('路由');
+    await editor.getByRole('combobox', { name: '智能体类型' }).selectOption('router');
+    await editor.getByRole('button', { name: '保存', exact: true }).click();
+    await expect(editor.getByRole('alert')).toHaveText('未保存：Router 至少需要一个成员智能体。');
+  });
 });

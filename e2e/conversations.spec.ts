@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { conversations, lastAnswer, openChat, send } from './support/chat';
+import { assistantTurns, composer, conversations, lastAnswer, openChat, send, userTurns } from './support/chat';
 import { setScenario } from './support/model';
 
 test('a conversation can be renamed, found by a word of its answer, and deleted', async ({ page }) => {
@@ -38,4 +38,46 @@ test('a conversation can be renamed, found by a word of its answer, and deleted'
   await expect(nav.getByRole('button', { name: 'Tapir notes', exact: true })).toHaveCount(0);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('New chat');
   await expect(nav.getByText('No conversations yet.').or(nav.getByRole('listitem').first())).toBeVisible();
+});
+
+test('a message the server refuses (its conversation was deleted in another tab) stays in the composer', async ({
+  page,
+  context,
+}) => {
+  await setScenario({
+    rules: [{ when: { lastUserIncludes: 'convo-okapi' }, reply: { content: 'Okapis have long tongues.' } }],
+  });
+  await openChat(page);
+  await send(page, 'Tell me about convo-okapi');
+  await expect(await lastAnswer(page)).toContainText('long tongues');
+
+  // Another tab deletes the conversation this one still shows.
+  const other = await context.newPage();
+  await openChat(other, page.url());
+  other.once('dialog', (d) => void d.accept());
+  await conversations(other).getByRole('button', { name: 'Delete Tell me about convo-okapi' }).click();
+  await expect(conversations(other).getByRole('button', { name: 'Tell me about convo-okapi' })).toHaveCount(0);
+  await other.close();
+
+  await send(page, 'A long follow-up question I would hate to type again');
+  await expect(page.getByRole('alert').filter({ hasText: 'This conversation no longer exists.' })).toBeVisible();
+  await expect(composer(page)).toHaveValue('A long follow-up question I would hate to type again');
+  await expect(userTurns(page)).toHaveCount(1);
+
+  // Regenerate and Edit, refused as well, leave the thread as it was (not an empty answer, not a vanished message).
+  await page.getByRole('button', { name: 'Dismiss' }).click();
+  await page.getByRole('button', { name: 'Regenerate' }).click();
+  const gone = 'This message no longer exists (it or its conversation was deleted).';
+  await expect(page.getByRole('alert').filter({ hasText: gone })).toBeVisible();
+  await expect(assistantTurns(page)).toHaveCount(1);
+  await expect(assistantTurns(page).last()).toContainText('Okapis have long tongues.');
+  await expect(page.getByRole('button', { name: 'Regenerate' })).toBeVisible();
+  await page.getByRole('button', { name: 'Dismiss' }).click();
+  await userTurns(page).last().getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('textbox', { name: 'Edit message' }).fill('Tell me more about convo-okapi');
+  await page.getByRole('textbox', { name: 'Edit message' }).press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: gone })).toBeVisible();
+  await expect(userTurns(page)).toHaveCount(1);
+  await expect(userTurns(page).last()).toContainText('Tell me about convo-okapi');
+  await expect(assistantTurns(page).last()).toContainText('Okapis have long tongues.');
 });

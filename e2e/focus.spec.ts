@@ -51,6 +51,50 @@ test('Escape in a message edit gives the focus back to its Edit button', async (
   await expect(message.getByRole('button', { name: 'Edit' })).toBeFocused();
 });
 
+test('renaming a conversation from the keyboard gives the focus back to its Rename button; deleting one keeps it in the list', async ({
+  page,
+}) => {
+  await setScenario({ rules: [{ when: { lastUserIncludes: 'focus-marten' }, reply: { content: 'Martens climb.' } }] });
+  await openChat(page);
+  await send(page, 'Do martens climb? focus-marten');
+  await expect(await lastAnswer(page)).toContainText('Martens climb.');
+  const nav = page.getByRole('navigation', { name: 'Conversations' });
+  await nav.getByRole('button', { name: 'Rename Do martens climb? focus-marten' }).press('Enter');
+  const title = nav.getByRole('textbox', { name: 'New title' });
+  await expect(title).toBeFocused();
+  await title.press('Escape');
+  await expect(title).toBeHidden();
+  await expect(nav.getByRole('button', { name: 'Rename Do martens climb? focus-marten' })).toBeFocused();
+
+  await page.keyboard.press('Enter');
+  await title.fill('Marten notes');
+  await title.press('Enter');
+  await expect(nav.getByRole('button', { name: 'Rename Marten notes' })).toBeFocused();
+
+  page.once('dialog', (d) => void d.accept());
+  await nav.getByRole('button', { name: 'Delete Marten notes' }).press('Enter');
+  await expect(nav.getByRole('button', { name: 'Marten notes', exact: true })).toHaveCount(0);
+  // On the conversation that took its place, or the search box when none is left.
+  await expect(nav.locator(':focus')).toHaveCount(1);
+  await expectFocusVisible(page);
+});
+
+test('an agent the server refuses to save puts the focus on the field at fault', async ({ page }) => {
+  await openChat(page);
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const editor = page.getByRole('dialog', { name: 'Agent' });
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor.getByRole('alert')).toContainText('An agent needs a name.');
+  // The refusal is read out, and the keyboard is where the fix goes (not on the page's body, behind the dialog).
+  await expect(editor.getByRole('textbox', { name: 'Name' })).toBeFocused();
+  await editor.getByRole('textbox', { name: 'Name' }).fill('Focus ferret');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toBeHidden();
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Delete Focus ferret' }).click();
+  await expect(page.getByRole('button', { name: 'Chat with Focus ferret' })).toHaveCount(0);
+});
+
 test('dialogs start on their first field', async ({ page }) => {
   await setScenario({
     rules: [

@@ -12,10 +12,10 @@ export function failure(e: unknown): ActionFailure {
   const error = withoutPaths(e instanceof Error ? e.message : String(e));
   const status = statusOf(e, 500);
   const field = (e as { field?: unknown } | null)?.field;
-  if (typeof field === 'string') return { ok: false, error, status, field };
+  const at = typeof field === 'string' ? { field } : {};
   const coded = codedOf(e);
-  if (!coded) return { ok: false, error, status };
+  if (!coded) return { ok: false, error, status, ...at };
   return coded.values
-    ? { ok: false, error, status, code: coded.code, values: coded.values }
-    : { ok: false, error, status, code: coded.code };
+    ? { ok: false, error, status, ...at, code: coded.code, values: coded.values }
+    : { ok: false, error, status, ...at, code: coded.code };
 }

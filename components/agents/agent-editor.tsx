@@ -11,11 +11,12 @@ import { AGENT_KIND_NAMES, FNCALL_MODES, SAVED_AGENT_KINDS, SPEAKER_SELECTIONS }
 import type { AgentDefinition } from '@/lib/store/types';
 import { isImageAvatar } from '../chat/agent-avatar';
 import { useImageSource } from '../chat/answer-image';
+import { useCodedText } from '../chat/server-text';
 import { useModalDialog } from '../modal-dialog';
 import { useConnectionName } from '../models/connection-name';
 import { useModels } from '../models/models-store';
 import { AgentDocuments } from './agent-documents';
-import { useAgents } from './agents-store';
+import { refusalOf, useAgents, type AgentRefusal } from './agents-store';
 import { FromCode } from './from-code';
 import { useLeaveGuard } from './leave-guard';
 
@@ -67,7 +68,7 @@ export function AgentEditor({ info }: { info: AppInfo }) {
 
 function Field({ label, error, children }: { label: string; error?: string; children: ReactNode }) {
   return (
-    <label className="block space-y-1 text-sm">
+    <label className="block space-y-1 text-sm" data-invalid={error ? true : undefined}>
       <span className="font-medium">{label}</span>
       {children}
       {error && <span className="block text-xs text-red-700 dark:text-red-300">{error}</span>}
@@ -149,7 +150,9 @@ function Form({
     initial.generateCfg.temperature === undefined ? '' : String(initial.generateCfg.temperature),
   );
   // `plain`: said as it is (a check of the page's own), not as the server's refusal.
-  const [problem, setProblem] = useState<{ error: string; field?: string; plain?: boolean }>();
+  const [problem, setProblem] = useState<AgentRefusal & { plain?: boolean }>();
+  const codedText = useCodedText('errors');
+  const problemText = problem && codedText({ message: problem.error, code: problem.code, values: problem.values });
   const [saving, setSaving] = useState(false);
   // A new agent gets its id once saved (uploading a document saves it first).
   const [agentId, setAgentId] = useState(id);
@@ -162,7 +165,7 @@ function Form({
   const holds = d.kind === 'router' || d.kind === 'groupchat';
   const others = agents.filter((a) => a.id !== agentId);
   const fieldError = (name: string) =>
-    problem?.field && (problem.field === name || problem.field.startsWith(`${name}.`)) ? problem.error : undefined;
+    problem?.field && (problem.field === name || problem.field.startsWith(`${name}.`)) ? problemText : undefined;
 
   const definition = (): AgentDefinition => {
     const generateCfg = { ...d.generateCfg };
@@ -194,11 +197,21 @@ function Form({
     setProblem(refused);
   };
 
+  // A refusal takes the focus to the field at fault (else to the message, at the top): the disabled Save button
+  // dropped it on the page's body, and the field may be scrolled out of sight.
+  const form = useRef<HTMLFormElement>(null);
+  const alert = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (!problem) return;
+    const field = form.current?.querySelector<HTMLElement>('label[data-invalid] :is(input, select, textarea)');
+    (field ?? alert.current)?.focus();
+  }, [problem]);
+
   const ensureSaved = async (): Promise<string | undefined> => {
     if (agentId) return agentId;
     const result = await saveAgent(undefined, definition());
     if (!result.ok) {
-      setProblem({ error: result.error, ...(result.field ? { field: result.field } : {}) });
+      setProblem(refusalOf(result));
       return undefined;
     }
     setProblem(undefined);
@@ -217,6 +230,7 @@ function Form({
 
   return (
     <form
+      ref={form}
       method="dialog"
       className="max-h-[85dvh] space-y-3 overflow-y-auto p-4"
       onSubmit={(e) => {
@@ -226,8 +240,13 @@ function Form({
     >
       <h2 className="text-base font-semibold">{t('editorTitle')}</h2>
       {problem && (
-        <p role="alert" className="rounded bg-red-50 px-2 py-1 text-sm text-red-900 dark:bg-red-950 dark:text-red-100">
-          {problem.plain ? problem.error : t('saveFailed', { error: problem.error })}
+        <p
+          ref={alert}
+          role="alert"
+          tabIndex={-1}
+          className="rounded bg-red-50 px-2 py-1 text-sm text-red-900 dark:bg-red-950 dark:text-red-100"
+        >
+          {problem.plain ? problem.error : t('saveFailed', { error: problemText ?? '' })}
         </p>
       )}
       <Field label={t('name')} error={fieldError('name')}>

@@ -2,11 +2,19 @@
 // The saved agents the page lists (the Agents section of the left column), kept in step with the server.
 import { create } from 'zustand';
 import * as actions from '@/app/actions/agents';
+import type { ActionFailure } from '@/lib/chat/page';
 import type { ImportChoice } from '@/lib/chat/saved-agents';
 import type { AgentDefinition, SavedAgent } from '@/lib/store/types';
 
 /** A listed agent: a saved one, or a plugin's (`plugin`: its file; it is changed there, not here). */
 export type ListedAgent = SavedAgent & { plugin?: string };
+
+/** Why an agent was not saved: the server's words, the field at fault, and the code the page says them by. */
+export type AgentRefusal = Pick<ActionFailure, 'error' | 'field' | 'code' | 'values'>;
+
+export function refusalOf({ error, field, code, values }: ActionFailure): AgentRefusal {
+  return { error, ...(field ? { field } : {}), ...(code ? { code } : {}), ...(values ? { values } : {}) };
+}
 
 interface AgentsState {
   agents: ListedAgent[];
@@ -16,7 +24,7 @@ interface AgentsState {
   editing?: { id?: string; definition: AgentDefinition };
   refresh(): Promise<void>;
   /** Resolves with the error (and the field at fault), if the server refused it. */
-  save(id: string | undefined, definition: AgentDefinition): Promise<{ error: string; field?: string } | undefined>;
+  save(id: string | undefined, definition: AgentDefinition): Promise<AgentRefusal | undefined>;
   remove(id: string): Promise<string | undefined>;
   /** Resolves with the error, with the agent whose name the import has (nothing saved: ask what to do, then call
    *  again with the choice), or with the names of the file's documents that are not here. */
@@ -36,7 +44,7 @@ export const useAgents = create<AgentsState>()((set, get) => ({
   },
   async save(id, definition) {
     const result = await actions.saveAgent(id, definition);
-    if (!result.ok) return { error: result.error, ...(result.field ? { field: result.field } : {}) };
+    if (!result.ok) return refusalOf(result);
     set({ editing: undefined });
     await get().refresh();
     return undefined;

@@ -28,17 +28,22 @@ export function Composer({ disabled }: { disabled?: boolean }) {
     if (window.matchMedia('(pointer: fine)').matches) focusComposer();
   }, []);
 
+  // A message the server refused (the notice says why) comes back to the composer, unless something new was typed.
+  const deliver = async (message: string) => {
+    if (!(await send(message)) && !useDraft.getState().text) setText(message);
+  };
+
   // A message sent while files are still uploading goes when they are up, so that it carries them.
   const [holding, setHolding] = useState(false);
   const submit = () => {
     if (!text.trim() || running || disabled || holding) return;
     const message = text;
     setText('');
-    if (!useUploads.getState().items.some((i) => i.state === 'uploading')) return void send(message);
+    if (!useUploads.getState().items.some((i) => i.state === 'uploading')) return void deliver(message);
     setHolding(true);
     void untilUploaded().then(() => {
       setHolding(false);
-      void send(message);
+      void deliver(message);
     });
   };
 

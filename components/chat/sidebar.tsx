@@ -1,7 +1,7 @@
 'use client';
 import { useFormatter, useTranslations } from 'next-intl';
 import Link from 'next/link';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AgentsPanel } from '../agents/agents-panel';
 import { ImportRunButton } from '../inspector/import-run-button';
 import { focusComposer } from './composer-draft';
@@ -22,6 +22,21 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   // Grouped by the day each was last active (the browser's days); computed again when the list changes.
   const groups = useMemo(() => groupByDate(conversations, new Date()), [conversations]);
   const [draft, setDraft] = useState('');
+  // The conversation whose title edit just ended: its Rename button takes the focus back when it is drawn again.
+  const renamed = useRef<string | undefined>(undefined);
+  const endEdit = (id: string) => {
+    renamed.current = id;
+    setEditing(undefined);
+  };
+  // A deleted row takes its buttons with it: the focus goes to the conversation that takes its place (the one
+  // above when it was the last), or to the search box when none is left, not to the page's body.
+  const nav = useRef<HTMLElement>(null);
+  const searchBox = useRef<HTMLInputElement>(null);
+  const focusAfterDeleting = (id: string) => {
+    const rows = Array.from(nav.current?.querySelectorAll<HTMLButtonElement>('button[data-conversation]') ?? []);
+    const at = rows.findIndex((b) => b.dataset.conversation === id);
+    (rows[at + 1] ?? rows[at - 1] ?? searchBox.current)?.focus();
+  };
 
   useEffect(() => {
     const timer = setTimeout(() => void search(query), 150);
@@ -30,7 +45,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
 
   return (
     <div className="flex h-full flex-col">
-      <nav aria-label={t('conversations')} className="flex min-h-0 flex-1 flex-col gap-2 p-3">
+      <nav ref={nav} aria-label={t('conversations')} className="flex min-h-0 flex-1 flex-col gap-2 p-3">
         <button
           type="button"
           onClick={() => {
@@ -50,6 +65,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           {t('runs')}
         </Link>
         <input
+          ref={searchBox}
           type="search"
           aria-label={t('search')}
           placeholder={t('searchPlaceholder')}
@@ -86,7 +102,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                           className="flex flex-1 gap-1 p-1"
                           onSubmit={(e) => {
                             e.preventDefault();
-                            setEditing(undefined);
+                            endEdit(c.id);
                             void rename(c.id, draft);
                           }}
                         >
@@ -95,7 +111,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                             autoFocus
                             value={draft}
                             onChange={(e) => setDraft(e.target.value)}
-                            onKeyDown={(e) => e.key === 'Escape' && setEditing(undefined)}
+                            onKeyDown={(e) => e.key === 'Escape' && endEdit(c.id)}
                             className="min-w-0 flex-1 rounded border border-neutral-300 bg-white px-2 py-1 text-sm dark:border-neutral-700 dark:bg-neutral-900"
                           />
                           <button
@@ -109,6 +125,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                         <>
                           <button
                             type="button"
+                            data-conversation={c.id}
                             aria-current={c.id === activeId ? 'page' : undefined}
                             onClick={() => {
                               void open(c.id);
@@ -121,6 +138,12 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                           <button
                             type="button"
                             aria-label={t('rename', { title })}
+                            ref={(button) => {
+                              if (button && renamed.current === c.id) {
+                                renamed.current = undefined;
+                                button.focus();
+                              }
+                            }}
                             onClick={() => {
                               setDraft(title);
                               setEditing(c.id);
@@ -135,7 +158,9 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                             type="button"
                             aria-label={t('delete', { title })}
                             onClick={() => {
-                              if (window.confirm(t('confirmDelete', { title }))) void remove(c.id);
+                              if (!window.confirm(t('confirmDelete', { title }))) return;
+                              focusAfterDeleting(c.id);
+                              void remove(c.id);
                             }}
                             className="rounded px-1.5 py-1 text-sm text-neutral-700 hover:bg-red-100 hover:text-red-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-red-950 dark:hover:text-red-200"
                           >

@@ -49,7 +49,8 @@ interface ChatState {
   /** A new conversation, with a saved agent when one is given. */
   newChat(agent?: DraftAgent): void;
   open(id: string): Promise<void>;
-  send(text: string): Promise<void>;
+  /** Resolves false when the message was not taken (a run is going, or the server refused it: the notice says why). */
+  send(text: string): Promise<boolean>;
   stop(): Promise<void>;
   retry(turnId: string): Promise<void>;
   regenerate(turnId: string): Promise<void>;
@@ -160,12 +161,11 @@ export const useChat = create<ChatState>()((set, get) => {
     });
   }
 
-  async function startStream(result: ActionResult<RunStream>, placeholder: TurnState | undefined) {
+  /** `before`: the turns as they were before the request drew its message or pending answer, shown again when the
+   *  server refuses it (a regenerated answer or an edited message is not lost from the page then). */
+  async function startStream(result: ActionResult<RunStream>, placeholder: TurnState | undefined, before: TurnState[]) {
     if (!result.ok) {
-      set((s) => ({
-        notice: failureText(result),
-        turns: placeholder ? s.turns.filter((t) => t !== placeholder) : s.turns,
-      }));
+      set({ notice: failureText(result), turns: before });
       return;
     }
     const { conversationId, turnId, runId, events, content } = result.value;
@@ -262,7 +262,7 @@ export const useChat = create<ChatState>()((set, get) => {
 
     async send(text) {
       const message = text.trim();
-      if (!message || get().runningRunId) return;
+      if (!message || get().runningRunId) return false;
       const placeholder: TurnState = {
         turnId: `pending-${Date.now()}`,
         seq: get().turns.length,
@@ -270,7 +270,7 @@ export const useChat = create<ChatState>()((set, get) => {
         runCount: 1,
         run: emptyRun('pending'),
       };
-      const { activeId, settings, draftAgent } = get();
+      const { activeId, settings, draftAgent, turns: before } = get();
       const result = await sendThenDraw(
         () =>
           actions.sendMessage({
@@ -289,7 +289,8 @@ export const useChat = create<ChatState>()((set, get) => {
           draftAgent: undefined,
           settings: draftAgent && s.settings ? { ...s.settings, agentId: draftAgent.id } : s.settings,
         }));
-      await startStream(result, placeholder);
+      await startStream(result, placeholder, before);
+      return result.ok;
     },
 
     async stop() {
@@ -303,11 +304,12 @@ export const useChat = create<ChatState>()((set, get) => {
 
     async regenerate(turnId) {
       if (get().runningRunId) return;
+      const before = get().turns;
       const result = await sendThenDraw(
         () => actions.regenerate(turnId),
         () => awaitNewRun(turnId),
       );
-      await startStream(result, undefined);
+      await startStream(result, undefined, before);
     },
 
     async showAnswer(turnId, n) {
@@ -341,20 +343,22 @@ export const useChat = create<ChatState>()((set, get) => {
         runCount: 1,
         run: emptyRun('pending'),
       };
+      const before = get().turns;
       const result = await sendThenDraw(
         () => actions.editAndResend(turnId, message),
         () => set((s) => ({ turns: [...s.turns.slice(0, index), placeholder] })),
       );
-      await startStream(result, placeholder);
+      await startStream(result, placeholder, before);
     },
 
     async continueRun(turnId, runId) {
       if (get().runningRunId) return;
+      const before = get().turns;
       const result = await sendThenDraw(
         () => continueRun(runId),
         () => awaitNewRun(turnId),
       );
-      await startStream(result, undefined);
+      await startStream(result, undefined, before);
     },
 
     async replay(runId, req) {
@@ -363,7 +367,7 @@ export const useChat = create<ChatState>()((set, get) => {
       if (!result.ok) return result.error;
       const { turnId } = result.value;
       awaitNewRun(turnId);
-      void startStream(result, undefined);
+      void startStream(result, undefined, get().turns);
       return undefined;
     },
 

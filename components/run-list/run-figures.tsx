@@ -41,7 +41,7 @@ export function RunFiguresView({ figures }: { figures: RunFigures }) {
               { value: f.calls - f.failed, className: 'fill-blue-600 dark:fill-blue-400' },
               { value: f.failed, className: 'fill-red-600 dark:fill-red-400' },
             ],
-            note: t('toolNote', { calls: n(f.calls), rate: pct(f.failed, f.calls) }),
+            note: t('toolNote', { calls: f.calls, rate: pct(f.failed, f.calls) }),
           }))}
           head={[t('tool'), t('calls'), t('failed'), t('failureRate'), t('p50'), t('p95')]}
           rows={figures.tools.map((f) => [

@@ -7,6 +7,7 @@ import {
   type AgentDefinition,
   type AgentDocument,
 } from '../protocol/agent-definition';
+import type { ErrorCode, ErrorValues } from '../protocol/errors';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import { isImageKind } from '../documents/image-kind';
@@ -16,7 +17,8 @@ export const AGENT_EXPORT_SCHEMA = 'agent-studio.agent/1';
 /** Deepest nesting of Routers and GroupChats (an agent holding one holding one…). */
 export const MAX_AGENT_DEPTH = 3;
 
-/** A definition that cannot be saved as it is (HTTP 400): the message names the field and says what is wrong. */
+/** A definition that cannot be saved as it is (HTTP 400): the message names the field and says what is wrong; the
+ *  mistakes a person makes in the editor carry a code, which the page says in its language. */
 export class AgentDefinitionError extends Error {
   override name = 'AgentDefinitionError';
   readonly status = 400;
@@ -24,6 +26,8 @@ export class AgentDefinitionError extends Error {
     message: string,
     /** The field at fault ("name", "documents.0.hash"...), for the form to point at. */
     readonly field?: string,
+    readonly code?: ErrorCode,
+    readonly values?: ErrorValues,
   ) {
     super(message);
   }
@@ -37,7 +41,12 @@ export function parseAgentDefinition(value: unknown): AgentDefinition {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const at = issue.path.join('.');
-    throw new AgentDefinitionError(at ? `${at}: ${issue.message}` : issue.message, at || undefined);
+    const nameMissing = at === 'name' && issue.code === 'too_small';
+    throw new AgentDefinitionError(
+      at ? `${at}: ${issue.message}` : issue.message,
+      at || undefined,
+      nameMissing ? 'agent-name-missing' : undefined,
+    );
   }
   const { model, documents, ...rest } = parsed.data;
   const d: AgentDefinition = rest as AgentDefinition;
@@ -46,11 +55,12 @@ export function parseAgentDefinition(value: unknown): AgentDefinition {
   const unique = [...new Map((documents ?? []).map((doc) => [doc.hash, doc])).values()];
   if (unique.length) d.documents = unique;
   const holds = d.kind === 'router' || d.kind === 'groupchat';
-  if (holds && !d.members.length)
-    throw new AgentDefinitionError(
-      `A ${d.kind === 'router' ? 'Router' : 'GroupChat'} needs at least one member agent.`,
-      'members',
-    );
+  if (holds && !d.members.length) {
+    const kind = d.kind === 'router' ? 'Router' : 'GroupChat';
+    throw new AgentDefinitionError(`A ${kind} needs at least one member agent.`, 'members', 'agent-members-missing', {
+      kind,
+    });
+  }
   if (!holds) d.members = [];
   if (d.kind === 'groupchat' && d.documents)
     throw new AgentDefinitionError(
@@ -200,7 +210,11 @@ export async function resolveAgent(
   path: string[] = [],
 ): Promise<ResolvedAgent> {
   const agent = await store.getAgent(owner, id);
-  if (!agent) throw new NotFoundError(`The saved agent ${id} does not exist (it may have been deleted).`);
+  if (!agent)
+    throw new NotFoundError(
+      'A saved agent this conversation uses no longer exists (it may have been deleted).',
+      'agent-gone',
+    );
   if (path.includes(id)) throw new Error(`"${agent.name}" holds itself (through its members).`);
   if (path.length >= MAX_AGENT_DEPTH) throw new Error(`Agents nest at most ${MAX_AGENT_DEPTH} deep.`);
   // A row saved before the limit: its members are not built (each would be, at every level).

@@ -548,13 +548,14 @@ export class ChatService {
 
   private async conversation(owner: OwnerScope, id: string): Promise<Conversation> {
     const c = await this.store.getConversation(owner, id);
-    if (!c) throw new NotFoundError(`Conversation ${id} does not exist.`);
+    if (!c) throw new NotFoundError('This conversation no longer exists.', 'conversation-gone');
     return c;
   }
 
   private async turn(owner: OwnerScope, id: string): Promise<StoredTurn> {
     const t = await this.store.getTurn(owner, id);
-    if (!t) throw new NotFoundError(`Message ${id} does not exist.`);
+    if (!t)
+      throw new NotFoundError('This message no longer exists (it or its conversation was deleted).', 'message-gone');
     return t;
   }
 }

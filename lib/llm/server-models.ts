@@ -90,6 +90,11 @@ function networkReason(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** fetch's refusal of a blocked port (undici: TypeError "fetch failed" caused by "bad port"). */
+function isBadPort(e: unknown): boolean {
+  return e instanceof Error && e.cause instanceof Error && e.cause.message === 'bad port';
+}
+
 /** GET <baseURL>/models. Never throws: every failure comes back as a problem with a message a user can act on. */
 export async function listServerModels(baseURL: string, opts: ServerModelsOptions = {}): Promise<ServerModelsResult> {
   const base = normalizeBaseUrl(baseURL);
@@ -117,6 +122,13 @@ export async function listServerModels(baseURL: string, opts: ServerModelsOption
     if (opts.signal?.aborted) throw e;
     const blocked = blockedAddressIn(e);
     if (blocked) return { ok: false, problem: 'blocked', message: blocked.message };
+    // fetch never connects to the ports browsers block (6000, 6666, 10080…): a server there may well be running.
+    if (isBadPort(e))
+      return {
+        ok: false,
+        problem: 'unreachable',
+        message: `fetch refuses to connect to port ${new URL(base.url).port} (a port browsers block too): run the server on another port.`,
+      };
     return {
       ok: false,
       problem: 'unreachable',

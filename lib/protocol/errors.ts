@@ -4,6 +4,9 @@
 export const ERROR_CODES = [
   'address-refused',
   'admin-only',
+  'agent-gone',
+  'agent-members-missing',
+  'agent-name-missing',
   'bad-sign-up-mode',
   'connection-key-needed',
   'conversation-gone',
@@ -15,6 +18,7 @@ export const ERROR_CODES = [
   'key-name-missing',
   'key-scope-missing',
   'mcp-not-editable',
+  'message-gone',
   'no-accounts',
   'not-found',
   'not-openai',

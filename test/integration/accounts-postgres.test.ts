@@ -82,7 +82,7 @@ if (missing) {
       expect(await first.store.listConversations(b.owner)).toEqual([]);
       expect(await first.store.getConversation(b.owner, before.id)).toBeUndefined();
       await expect(first.chat.send(b, { conversationId: before.id, message: 'mine?' })).rejects.toThrow(
-        /does not exist/,
+        /no longer exists/,
       );
 
       // A second instance on the same database knows B's session, and B's API key.

@@ -75,6 +75,13 @@ describe('saved agents', () => {
     expect(() => parseAgentDefinition({ ...analyst, name: '  ' })).toThrow('name: An agent needs a name.');
     expect(() => parseAgentDefinition({ ...analyst, kind: 'wizard' })).toThrow(/^kind: "kind" must be one of/);
     expect(() => parseAgentDefinition({ ...analyst, kind: 'router' })).toThrow(/needs at least one member/);
+    // The two a person makes in the editor carry a code, for the page to say them in its language.
+    expect(() => parseAgentDefinition({ ...analyst, name: '' })).toThrow(
+      expect.objectContaining({ field: 'name', code: 'agent-name-missing' }),
+    );
+    expect(() => parseAgentDefinition({ ...analyst, kind: 'groupchat' })).toThrow(
+      expect.objectContaining({ field: 'members', code: 'agent-members-missing', values: { kind: 'GroupChat' } }),
+    );
     expect(() => parseAgentDefinition({ ...analyst, generateCfg: { temperature: 'hot' } })).toThrow(
       /generateCfg.temperature/,
     );
@@ -169,9 +176,13 @@ describe('saved agents', () => {
       expect.arrayContaining(['FnCallAgent', 'Desk', 'Data analyst']),
     );
     await store.deleteAgent(A, router.id);
-    await expect(ctx.chat.send(ACTOR_A, { conversationId: started.conversationId, message: 'x' })).rejects.toThrow(
-      /saved agent .* does not exist/,
-    );
+    // Said without the agent's id, with a code the page says in its language.
+    await expect(
+      ctx.chat.send(ACTOR_A, { conversationId: started.conversationId, message: 'x' }),
+    ).rejects.toMatchObject({
+      message: 'A saved agent this conversation uses no longer exists (it may have been deleted).',
+      code: 'agent-gone',
+    });
     await store.deleteAgent(A, helper.id);
   });
 
