@@ -18,8 +18,9 @@ describe('redactKey', () => {
     expect(redactKey(`code ${KEY.slice(3, 10)} and sk-xyz...abc`, KEY)).toBe(
       `code ${KEY.slice(3, 10)} and sk-xyz...abc`,
     );
-    // A short key (the placeholder of a server without keys) is hidden only whole.
-    expect(redactKey('EMPTY key: EMPTY', 'EMPTY')).toBe(`${KEY_REDACTED} key: ${KEY_REDACTED}`);
+    // A short key is hidden only where it stands alone: the `k` of a test server's key stays in "broken".
+    expect(redactKey('bad key: k. broken', 'k')).toBe(`bad key: ${KEY_REDACTED}. broken`);
+    expect(redactKey("token 'a.b+c' refused", 'a.b+c')).toBe(`token '${KEY_REDACTED}' refused`);
     expect(redactKey('no key', undefined)).toBe('no key');
   });
 });

@@ -13,16 +13,17 @@ const MASKED = /[\w-]*(?:\*{3,}|\.{3}|…)[\w-]*/g;
 
 /**
  * `text` with `key` hidden: the whole key, any run of 8 or more of its characters in order, and a masked form whose
- * visible ends are the key's own beginning and end. A key shorter than 8 characters is hidden only whole (the
- * placeholder `EMPTY` of a server without keys included: harmless).
+ * visible ends are the key's own beginning and end. A key shorter than 8 characters is hidden only where it stands
+ * alone (the `k` of a test server's key is not cut out of "broken").
  */
 export function redactKey(text: string, key: string | undefined): string {
   if (!key || !text) return text;
+  if (key.length < MIN_PART) return text.replace(wholeToken(key), KEY_REDACTED);
   const out = text
     .split(key)
     .join(KEY_REDACTED)
     .replace(MASKED, (token) => (isMaskOf(token, key) ? KEY_REDACTED : token));
-  return key.length >= MIN_PART ? hideParts(out, key) : out;
+  return hideParts(out, key);
 }
 
 /** Every run of `text` made of overlapping MIN_PART-long pieces of `key`, replaced. Linear in the text. */
@@ -43,6 +44,11 @@ function hideParts(text: string, key: string): string {
     else if (i === 0 || !hidden[i - 1]) out += KEY_REDACTED;
   }
   return out;
+}
+
+/** `key` standing alone: not inside a longer run of letters, digits, `_` or `-`. */
+function wholeToken(key: string): RegExp {
+  return new RegExp(`(?<![\\w-])${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'g');
 }
 
 /** Whether a masked token (`sk-abc...xyz`) shows only the key's own ends, and at least 3 of its characters. */
