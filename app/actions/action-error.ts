@@ -1,6 +1,6 @@
 // A caught error as a server action's failed result. Not a 'use server' module: it exports a plain function.
 import type { ActionFailure } from '@/lib/chat/page';
-import { withoutPaths } from '@/lib/llm/error-report';
+import { errorMessage } from '@/lib/llm/error-report';
 import { codedOf } from '@/lib/protocol/errors';
 import { statusOf } from '@/lib/server/route';
 
@@ -9,7 +9,7 @@ import { statusOf } from '@/lib/server/route';
  *  its class: the services that threw it may belong to another bundle (lib/protocol/errors.ts isErrorNamed). No
  *  absolute path of the server's reaches the page (an unexpected error's message may hold one). */
 export function failure(e: unknown): ActionFailure {
-  const error = withoutPaths(e instanceof Error ? e.message : String(e));
+  const error = errorMessage(e);
   const status = statusOf(e, 500);
   const field = (e as { field?: unknown } | null)?.field;
   const at = typeof field === 'string' ? { field } : {};

@@ -19,6 +19,28 @@ describe('Markdown', () => {
     expect(md('> > quoted twice')).toMatch(/<blockquote>\s*<blockquote>\s*<p>quoted twice<\/p>/);
   });
 
+  it('shows an answer whose lists or quotes nest deeper than any real answer as its text, without parsing it', () => {
+    // The probe's answer: a list nested 1,000 deep (~1 MB) kept the Markdown pipeline busy for 91 s before it threw.
+    const nested = (depth: number, indent: string) =>
+      Array.from({ length: depth }, (_, i) => `${indent.repeat(i)}- level ${i + 1}`).join('\n');
+    const cases = [
+      nested(40, '  '),
+      nested(1000, '  '),
+      Array.from({ length: 40 }, (_, i) => `${'> '.repeat(i + 1)}quote ${i + 1}`).join('\n'),
+      `${'- > '.repeat(20)}mixed`,
+    ];
+    for (const text of cases) {
+      const html = md(text);
+      expect(html).not.toMatch(/<ul|<li|<blockquote/);
+      expect(textOf(html)).toContain(text.split('\n').at(-1)!.trim());
+    }
+    // What real answers write still renders: a deep outline at 4 spaces a level, and a code block whose lines are
+    // indented far more than any list (indentation alone opens no level).
+    expect(md(nested(8, '    ')).match(/<ul>/g)).toHaveLength(8);
+    const code = md(`\`\`\`yaml\n${nested(12, '    ')}\n${' '.repeat(200)}x: 1\n\`\`\``);
+    expect(code).toContain('<code class="hljs language-yaml">');
+  });
+
   it('renders GFM tables (scrollable), strikethrough and task lists', () => {
     const html = md('| a | b |\n|---|---|\n| 1 | 2 |\n\n~~gone~~\n\n- [x] done\n- [ ] todo');
     expect(html).toMatch(/<div class="[^"]*overflow-x-auto[^"]*"><table[^>]*>[\s\S]*<th[^>]*>a<\/th>/);

@@ -12,6 +12,7 @@ import remarkMath from 'remark-math';
 import { AnswerImage } from './answer-image';
 import { CodeBlock } from './code-block';
 import { BlockSplitter } from './markdown-blocks';
+import { nestsDeeperThan } from './markdown-depth';
 import { normalizeMath } from './math';
 
 export interface MarkdownProps {
@@ -126,6 +127,9 @@ const proseClasses = [
 export const MarkdownPart = memo(function MarkdownPart({ text }: MarkdownProps) {
   const source = useMemo(() => normalizeMath(text), [text]);
   return useMemo(() => {
+    // Nesting is what makes the pipeline's work explode (seconds at a few hundred levels): text nested deeper than
+    // any real answer is shown as it is, unparsed (markdown-depth.ts).
+    if (nestsDeeperThan(source)) return <p className="whitespace-pre-wrap">{source}</p>;
     // react-markdown builds its tree synchronously (it uses no hooks), so a text it cannot build is caught here:
     // model output nested thousands deep (`>>>>…`, `- - - …`) overflows the parser's stack, and would take the whole
     // page down with it. It is shown as the text it is instead.

@@ -17,6 +17,12 @@ export function withoutPaths(text: string): string {
   return text.replace(ABSOLUTE_PATH, (_all, before: string, last: string) => `${before}…/${last}`);
 }
 
+/** What a caller is told of an error thrown at them (a server action's failure, a /v1 error): its message without the
+ *  server's absolute paths (an unexpected error's message may hold one). */
+export function errorMessage(e: unknown): string {
+  return withoutPaths(e instanceof Error ? e.message : String(e));
+}
+
 /** An error's message as the model and the page are told it: without paths, on one line, cut at MAX_MESSAGE. */
 export function shortMessage(text: string): string {
   const line = withoutPaths(text)

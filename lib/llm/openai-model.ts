@@ -30,6 +30,7 @@ import { countImages, withUploadInfo } from './upload-info';
 import { countStepImages, latestStepStart } from './tool-images';
 import { hasImages, inlineImages, urlImagesOnly, type ImageResolver } from './image-data';
 import { RawStreamRecorder } from './raw-stream';
+import { redactKey } from './redact-key';
 
 export interface OpenAIModelOptions {
   model?: string;
@@ -89,6 +90,8 @@ export class OpenAIChatModel implements ChatModel {
   /** The server's base URL (as given; the SDK's default, OpenAI, when unset). */
   readonly baseURL: string;
   private readonly client: OpenAI;
+  /** The key sent, hidden in every error a call makes (a provider's 401 may repeat it). */
+  private readonly apiKey?: string;
   private readonly defaults: Required<NonNullable<OpenAIModelOptions['defaults']>>;
   private readonly idleWatch = new IdleWatch();
   private readonly images: ImageResolver;
@@ -103,6 +106,7 @@ export class OpenAIChatModel implements ChatModel {
     if (opts.pricing) this.pricing = opts.pricing;
     if (opts.contextLength) this.contextLength = opts.contextLength;
     this.images = opts.images ?? urlImagesOnly;
+    if (opts.apiKey) this.apiKey = opts.apiKey;
     this.defaults = {
       maxRetries: opts.defaults?.maxRetries ?? 2,
       requestTimeoutMs: opts.defaults?.requestTimeoutMs ?? 120_000,
@@ -127,7 +131,7 @@ export class OpenAIChatModel implements ChatModel {
   /** POST {baseURL}/embeddings with `model` (default: this model's name), through this model's client. */
   embedder(model?: string): Embedder {
     return new ServerEmbedder(this.client, model || this.model, {
-      toError: toModelError,
+      toError: (e) => toModelError(e, this.apiKey),
       maxRetries: this.defaults.maxRetries,
       timeoutMs: this.defaults.requestTimeoutMs,
     });
@@ -184,7 +188,7 @@ export class OpenAIChatModel implements ChatModel {
         return await this.callOnce(prepared, req.signal, progress, attemptSent, onEvent);
       } catch (e) {
         if (req.signal?.aborted) throw abortError();
-        const err = toModelError(e);
+        const err = toModelError(e, this.apiKey);
         if (!err.retryable || attempt >= maxRetries || progress.emitted) throw err;
         const delayMs = retryDelayMs(attempt + 1, err, prepared.cfg.retry_base_delay_ms ?? 1000);
         onEvent({ type: 'retry', attempt: attempt + 1, delayMs, error: errorInfo(err) });
@@ -541,8 +545,22 @@ function providerMessage(body: { message?: unknown }): string | undefined {
   return line.length > PROVIDER_MESSAGE_CHARS ? `${line.slice(0, PROVIDER_MESSAGE_CHARS)}…` : line;
 }
 
-/** Any failure of a call, as a ModelServiceError that knows whether it may be retried. */
-export function toModelError(e: unknown): ModelServiceError {
+/** Any failure of a call, as a ModelServiceError that knows whether it may be retried, with `apiKey` (the key the call
+ *  sent) hidden in its message: from here it reaches the run's events, the page, /v1, the inspector and the logs. */
+export function toModelError(e: unknown, apiKey?: string): ModelServiceError {
+  const err = modelError(e);
+  const message = redactKey(err.message, apiKey);
+  if (message === err.message) return err;
+  // Made again without its cause: the SDK's error, kept as the cause, still holds the provider's words.
+  return new ModelServiceError(message, {
+    status: err.status,
+    code: err.code,
+    retryable: err.retryable,
+    retryAfterMs: err.retryAfterMs,
+  });
+}
+
+function modelError(e: unknown): ModelServiceError {
   if (isModelServiceError(e)) return e;
   // The address policy refused the server's address (lib/net/guarded-fetch.ts): said as it is, never retried.
   const blocked = blockedAddressIn(e);

@@ -5,6 +5,7 @@
 import { runFeed } from '../chat/feed';
 import type { LiveRuns } from '../chat/live-runs';
 import { titleFrom, type ChatService } from '../chat/service';
+import { errorMessage } from '../llm/error-report';
 import { contentText } from '../llm/schema';
 import { isErrorNamed } from '../protocol/errors';
 import { startLimited } from '../http/run-limits';
@@ -110,7 +111,7 @@ export async function createCompletion(
     const own = (e as { status?: unknown } | null)?.status;
     const status = own === 404 || own === 403 ? own : 400;
     const type = status === 403 ? 'request_forbidden' : 'invalid_request_error';
-    return apiError(status, e instanceof Error ? e.message : String(e), type);
+    return apiError(status, errorMessage(e), type);
   }
   const fold = new CompletionFold(`chatcmpl-${started.runId}`, model.id);
   const events = runFeed(deps.runs, deps.store, actor.owner, started.runId, { stopOnLeave: true });
