@@ -7,7 +7,7 @@ import {
   type AgentDefinition,
   type AgentDocument,
 } from '../protocol/agent-definition';
-import { CodedError, type ErrorCode, type ErrorValues } from '../protocol/errors';
+import { CodedError, codedOf, type ErrorCode, type ErrorValues } from '../protocol/errors';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import { isImageKind } from '../documents/image-kind';
@@ -106,6 +106,12 @@ export async function saveAgentDefinition(
   for (const m of checked.members)
     if (!(await store.getAgent(owner, m)))
       throw new NotFoundError(`members: the agent ${m} does not exist.`, 'agent-member-gone');
+  // What a run of it would refuse (a member holding this agent, nesting too deep) is refused now, where it is fixed;
+  // an agent deleted deeper down is left for the run to say (it is not this definition's fault).
+  for (const m of checked.members)
+    await resolveAgent(store, owner, m, [id ?? 'a new agent']).catch((e: unknown) => {
+      if (codedOf(e)?.code !== 'agent-gone') throw e;
+    });
   // A document is one of the owner's uploads (of a conversation, or already of one of their agents): a hash alone
   // gives no access to someone else's file.
   for (const doc of checked.documents ?? [])

@@ -134,6 +134,12 @@ describe('saved agents', () => {
       ['agent-import-no-agent', () => importAgent(store, A, file({}))],
       ['agent-import-member-missing', () => importAgent(store, A, file({ agent: { ...analyst, members: ['Nob'] } }))],
       ['agent-field-invalid', () => importAgent(store, A, file({ agent: { ...analyst, tools: 'all' } }))],
+      // Saving what a run would refuse is refused.
+      ['agent-too-deep', () => save({ name: 'R5', kind: 'router', members: [r4.id] })],
+      [
+        'agent-holds-itself',
+        () => saveAgentDefinition(store, A, r1.id, { ...analyst, kind: 'router', members: [r2.id] }),
+      ],
       ['agent-holds-itself', () => resolveAgent(store, A, loop.id)],
       ['agent-too-deep', () => resolveAgent(store, A, r4.id)],
       ['agent-members-over', () => resolveAgent(store, A, crowd.id)],
