@@ -128,7 +128,7 @@ export class OpenAIChatModel implements ChatModel {
   /** POST {baseURL}/embeddings with `model` (default: this model's name), through this model's client. */
   embedder(model?: string): Embedder {
     return new ServerEmbedder(this.client, model || this.model, {
-      toError: toModelError,
+      toError: (e) => toModelError(e, this.baseURL),
       maxRetries: this.defaults.maxRetries,
       timeoutMs: this.defaults.requestTimeoutMs,
     });
