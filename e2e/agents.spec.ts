@@ -197,4 +197,23 @@ test.describe('in Chinese', () => {
     await editor.getByRole('button', { name: '保存', exact: true }).click();
     await expect(editor.getByRole('alert')).toHaveText('未保存：Router 至少需要一个成员智能体。');
   });
+
+  test('an import refused for its version or a field says so in Chinese', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: /^切换到(深色|浅色)主题$/ })).toBeVisible(); // hydrated
+    const input = page.getByLabel('导入智能体', { exact: true });
+    const file = (schema: string, agent: object) => ({
+      name: 'agent.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ schema, exportedAt: new Date().toISOString(), agent })),
+    });
+    const refused = page.getByRole('alert').filter({ hasText: '导入失败' });
+    await input.setInputFiles(file('agent-studio.agent/2', { name: '苍鹭', kind: 'fncall' }));
+    await expect(refused).toHaveText(
+      '导入失败：此文件的格式是“agent-studio.agent/2”，不是本应用的智能体导出文件（agent-studio.agent/1）。',
+    );
+    await input.setInputFiles(file('agent-studio.agent/1', { name: '苍鹭', kind: 'wizard', maxRound: 99 }));
+    await expect(refused).toHaveText('导入失败：kind 的值不符合智能体定义（见 docs/agents.md）。');
+    await expect(page.getByRole('button', { name: /^与 苍鹭/ })).toHaveCount(0);
+  });
 });

@@ -78,6 +78,12 @@ test('a message the server refuses (its conversation was deleted in another tab)
   await page.getByRole('textbox', { name: 'Edit message' }).press('Enter');
   await expect(page.getByRole('alert').filter({ hasText: gone })).toBeVisible();
   await expect(userTurns(page)).toHaveCount(1);
-  await expect(userTurns(page).last()).toContainText('Tell me about convo-okapi');
   await expect(assistantTurns(page).last()).toContainText('Okapis have long tongues.');
+  // The edited text is not lost: the edit box is open again with it, holding the focus; Cancel shows the message.
+  const editBox = page.getByRole('textbox', { name: 'Edit message' });
+  await expect(editBox).toHaveValue('Tell me more about convo-okapi');
+  await expect(editBox).toBeFocused();
+  await userTurns(page).last().getByRole('button', { name: 'Cancel' }).click();
+  await expect(editBox).toHaveCount(0);
+  await expect(userTurns(page).last()).toContainText('Tell me about convo-okapi');
 });

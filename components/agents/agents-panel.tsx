@@ -5,6 +5,7 @@ import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import type { ImportChoice } from '@/lib/chat/saved-agents';
 import { JsonFileButton } from '../json-file-button';
+import { useCodedText } from '../chat/server-text';
 import { exportAgentFile } from '@/app/actions/agents';
 import { AgentAvatar } from '../chat/agent-avatar';
 import { focusComposer } from '../chat/composer-draft';
@@ -27,6 +28,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const failures = useAgents((s) => s.pluginFailures);
   const { refresh, edit, remove, importFile } = useAgents.getState();
   const [problem, setProblem] = useState<string>();
+  const codedText = useCodedText('errors');
   // An import whose name one of the agents has: asked what to do before anything is saved.
   const [conflict, setConflict] = useState<{ text: string; name: string }>();
   const [creatingGroup, setCreatingGroup] = useState(false);
@@ -34,8 +36,10 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const imported = async (text: string, choice?: ImportChoice) => {
     const result = await importFile(text, choice);
     if ('conflict' in result) return setConflict({ text, name: result.conflict.name });
-    if ('error' in result) setProblem(t('importFailed', { error: result.error }));
-    else if (result.missingDocuments.length)
+    if ('refused' in result) {
+      const { error, code, values } = result.refused;
+      setProblem(t('importFailed', { error: codedText({ message: error, code, values }) }));
+    } else if (result.missingDocuments.length)
       setProblem(t('importMissingDocuments', { names: result.missingDocuments.join(', ') }));
     else setProblem(undefined);
   };

@@ -26,12 +26,12 @@ interface AgentsState {
   /** Resolves with the error (and the field at fault), if the server refused it. */
   save(id: string | undefined, definition: AgentDefinition): Promise<AgentRefusal | undefined>;
   remove(id: string): Promise<string | undefined>;
-  /** Resolves with the error, with the agent whose name the import has (nothing saved: ask what to do, then call
+  /** Resolves with the refusal, with the agent whose name the import has (nothing saved: ask what to do, then call
    *  again with the choice), or with the names of the file's documents that are not here. */
   importFile(
     text: string,
     choice?: ImportChoice,
-  ): Promise<{ error: string } | { conflict: { id: string; name: string } } | { missingDocuments: string[] }>;
+  ): Promise<{ refused: AgentRefusal } | { conflict: { id: string; name: string } } | { missingDocuments: string[] }>;
   edit(editing: AgentsState['editing']): void;
 }
 
@@ -56,7 +56,7 @@ export const useAgents = create<AgentsState>()((set, get) => ({
   },
   async importFile(text, choice) {
     const result = await actions.importAgentFile(text, choice);
-    if (!result.ok) return { error: result.error };
+    if (!result.ok) return { refused: refusalOf(result) };
     if ('conflict' in result.value) return { conflict: result.value.conflict };
     await get().refresh();
     return { missingDocuments: result.value.missingDocuments };

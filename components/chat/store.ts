@@ -41,6 +41,9 @@ interface ChatState {
   defaultAgent?: DraftAgent;
   /** A failure of the page's own requests (not of a run: those show in the thread), said with its code if it has one. */
   notice?: CodedText;
+  /** An Edit the server refused: its message opens its edit box again with the edited text (the notice says why),
+   *  and takes it from here. */
+  refusedEdit?: { turnId: string; text: string };
   /** Whose model and tools choices new chats start with (new-chat-defaults.ts): the signed-in user. */
   chooser?: string;
 
@@ -163,9 +166,14 @@ export const useChat = create<ChatState>()((set, get) => {
 
   /** `before`: the turns as they were before the request drew its message or pending answer, shown again when the
    *  server refuses it (a regenerated answer or an edited message is not lost from the page then). */
-  async function startStream(result: ActionResult<RunStream>, placeholder: TurnState | undefined, before: TurnState[]) {
+  async function startStream(
+    result: ActionResult<RunStream>,
+    placeholder: TurnState | undefined,
+    before: TurnState[],
+    refused: Pick<ChatState, 'refusedEdit'> = {},
+  ) {
     if (!result.ok) {
-      set({ notice: failureText(result), turns: before });
+      set({ notice: failureText(result), turns: before, ...refused });
       return;
     }
     const { conversationId, turnId, runId, events, content } = result.value;
@@ -348,7 +356,7 @@ export const useChat = create<ChatState>()((set, get) => {
         () => actions.editAndResend(turnId, message),
         () => set((s) => ({ turns: [...s.turns.slice(0, index), placeholder] })),
       );
-      await startStream(result, placeholder, before);
+      await startStream(result, placeholder, before, { refusedEdit: { turnId, text } });
     },
 
     async continueRun(turnId, runId) {

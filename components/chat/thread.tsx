@@ -1,6 +1,6 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import { memo, useCallback, useRef, useState, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { decideTool } from '@/app/actions/replay';
 import type { ToolDecision } from '@/lib/protocol/events';
@@ -49,8 +49,16 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
   );
   const connectionName = useConnectionName();
   const { regenerate, retry, editAndResend, continueRun } = useChat.getState();
-  const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState('');
+  // An Edit the server refused comes back open with what was typed (the draw of the edit had taken this turn away).
+  const [reopened] = useState(() => {
+    const refused = useChat.getState().refusedEdit;
+    return refused?.turnId === turn.turnId ? refused.text : undefined;
+  });
+  useEffect(() => {
+    if (reopened !== undefined) useChat.setState({ refusedEdit: undefined });
+  }, [reopened]);
+  const [editing, setEditing] = useState(reopened !== undefined);
+  const [draft, setDraft] = useState(reopened ?? '');
   const editButton = useRef<HTMLButtonElement>(null);
   /** Leaves the edit without sending; the focus goes back to Edit (the box it was in is gone). */
   const cancelEdit = () => {

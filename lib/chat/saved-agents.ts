@@ -7,7 +7,7 @@ import {
   type AgentDefinition,
   type AgentDocument,
 } from '../protocol/agent-definition';
-import type { ErrorCode, ErrorValues } from '../protocol/errors';
+import { CodedError, codedOf, type ErrorCode, type ErrorValues } from '../protocol/errors';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import { isImageKind } from '../documents/image-kind';
@@ -17,8 +17,8 @@ export const AGENT_EXPORT_SCHEMA = 'agent-studio.agent/1';
 /** Deepest nesting of Routers and GroupChats (an agent holding one holding one…). */
 export const MAX_AGENT_DEPTH = 3;
 
-/** A definition that cannot be saved as it is (HTTP 400): the message names the field and says what is wrong; the
- *  mistakes a person makes in the editor carry a code, which the page says in its language. */
+/** A definition that cannot be saved as it is (HTTP 400): the message names the field and says what is wrong; its
+ *  code is what the page says in its language (lib/i18n/messages, `errors`). */
 export class AgentDefinitionError extends Error {
   override name = 'AgentDefinitionError';
   readonly status = 400;
@@ -33,19 +33,39 @@ export class AgentDefinitionError extends Error {
   }
 }
 
+/** The code (and what it fills in) a schema issue is said by: the limits a person meets in the editor each have
+ *  theirs; any other value that does not fit (a wrong type, an unknown kind…) is named by its field. */
+function issueCode(
+  at: string,
+  issue: { code: string; minimum?: unknown; maximum?: unknown },
+): [ErrorCode, ErrorValues] {
+  const max = Number(issue.maximum);
+  if (at === 'name' && issue.code === 'too_small') return ['agent-name-missing', {}];
+  if (issue.code === 'too_big' && at === 'name') return ['agent-name-long', { max }];
+  if (issue.code === 'too_big' && at === 'suggestions') return ['agent-suggestions-many', { max }];
+  if (issue.code === 'too_big' && at === 'members') return ['agent-members-many', { max }];
+  if (issue.code === 'too_big' && at === 'documents') return ['agent-documents-many', { max }];
+  return ['agent-field-invalid', { field: at || 'agent' }];
+}
+
 /** A checked definition, or an AgentDefinitionError whose message names the field and what is wrong with it. */
 export function parseAgentDefinition(value: unknown): AgentDefinition {
   if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw new AgentDefinitionError('An agent definition is a JSON object ({"name": …, "kind": …}).');
+    throw new AgentDefinitionError(
+      'An agent definition is a JSON object ({"name": …, "kind": …}).',
+      undefined,
+      'agent-not-object',
+    );
   const parsed = AgentDefinitionSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const at = issue.path.join('.');
-    const nameMissing = at === 'name' && issue.code === 'too_small';
+    const [code, values] = issueCode(at, issue);
     throw new AgentDefinitionError(
       at ? `${at}: ${issue.message}` : issue.message,
       at || undefined,
-      nameMissing ? 'agent-name-missing' : undefined,
+      code,
+      Object.keys(values).length ? values : undefined,
     );
   }
   const { model, documents, ...rest } = parsed.data;
@@ -66,6 +86,7 @@ export function parseAgentDefinition(value: unknown): AgentDefinition {
     throw new AgentDefinitionError(
       'documents: a GroupChat does not search documents itself; give them to its members.',
       'documents',
+      'agent-groupchat-documents',
     );
   return d;
 }
@@ -83,12 +104,21 @@ export async function saveAgentDefinition(
 ): Promise<SavedAgent> {
   const checked = parseAgentDefinition(definition);
   for (const m of checked.members)
-    if (!(await store.getAgent(owner, m))) throw new NotFoundError(`members: the agent ${m} does not exist.`);
+    if (!(await store.getAgent(owner, m)))
+      throw new NotFoundError(`members: the agent ${m} does not exist.`, 'agent-member-gone');
+  // What a run of it would refuse (a member holding this agent, nesting too deep) is refused now, where it is fixed;
+  // an agent deleted deeper down is left for the run to say (it is not this definition's fault).
+  for (const m of checked.members)
+    await resolveAgent(store, owner, m, [id ?? 'a new agent']).catch((e: unknown) => {
+      if (codedOf(e)?.code !== 'agent-gone') throw e;
+    });
   // A document is one of the owner's uploads (of a conversation, or already of one of their agents): a hash alone
   // gives no access to someone else's file.
   for (const doc of checked.documents ?? [])
     if (!(await store.ownsUpload(owner, doc.hash)))
-      throw new NotFoundError(`documents: "${doc.name}" is not a file you uploaded.`);
+      throw new NotFoundError(`documents: "${doc.name}" is not a file you uploaded.`, 'agent-document-not-yours', {
+        name: doc.name,
+      });
   return id ? store.updateAgent(owner, id, checked) : store.createAgent(owner, checked);
 }
 
@@ -123,6 +153,12 @@ export interface ImportedAgent {
   missingDocuments: string[];
 }
 
+/** An export file this app cannot read (HTTP 400), said by its code in the page's language. */
+class ImportError extends CodedError {
+  override name = 'AgentImportError';
+  readonly status = 400;
+}
+
 /** Reads an export file into a definition for this app: members by name must be saved here already; documents (by
  *  name and hash) are attached again where the importer has uploaded the same bytes, and listed as missing else. */
 export async function importAgent(store: AgentChecks, owner: OwnerScope, text: string): Promise<ImportedAgent> {
@@ -130,22 +166,35 @@ export async function importAgent(store: AgentChecks, owner: OwnerScope, text: s
   try {
     file = JSON.parse(text);
   } catch {
-    throw new Error('This file is not JSON: an agent export is the .json file "Export" saves.');
+    throw new ImportError(
+      'agent-import-not-json',
+      'This file is not JSON: an agent export is the .json file "Export" saves.',
+    );
   }
   const schema = (file as { schema?: unknown } | null)?.schema;
-  if (schema !== AGENT_EXPORT_SCHEMA)
-    throw new Error(
-      typeof schema === 'string'
-        ? `This file is "${schema}", not an agent export (${AGENT_EXPORT_SCHEMA}).`
-        : `This file is not an agent export: it has no "schema": "${AGENT_EXPORT_SCHEMA}".`,
+  const expected = AGENT_EXPORT_SCHEMA;
+  if (typeof schema === 'string' && schema !== expected)
+    throw new ImportError('agent-import-other-schema', `This file is "${schema}", not an agent export (${expected}).`, {
+      schema,
+      expected,
+    });
+  if (schema !== expected)
+    throw new ImportError(
+      'agent-import-not-export',
+      `This file is not an agent export: it has no "schema": "${expected}".`,
+      { expected },
     );
   const raw = (file as { agent?: unknown }).agent;
-  if (!raw || typeof raw !== 'object') throw new Error('This agent export has no "agent" object.');
+  if (!raw || typeof raw !== 'object')
+    throw new ImportError('agent-import-no-agent', 'This agent export has no "agent" object.');
   const saved = await store.listAgents(owner);
   const members: string[] = [];
   for (const name of ((raw as { members?: unknown }).members as unknown[] | undefined) ?? []) {
     const found = saved.find((a) => a.name.toLowerCase() === String(name).toLowerCase());
-    if (!found) throw new Error(`members: "${String(name)}" is not saved here; import it first.`);
+    if (!found)
+      throw new ImportError('agent-import-member-missing', `members: "${name}" is not saved here; import it first.`, {
+        name: String(name),
+      });
     members.push(found.id);
   }
   const definition = parseAgentDefinition({ ...raw, members });
@@ -215,13 +264,26 @@ export async function resolveAgent(
       'A saved agent this conversation uses no longer exists (it may have been deleted).',
       'agent-gone',
     );
-  if (path.includes(id)) throw new Error(`"${agent.name}" holds itself (through its members).`);
-  if (path.length >= MAX_AGENT_DEPTH) throw new Error(`Agents nest at most ${MAX_AGENT_DEPTH} deep.`);
+  if (path.includes(id))
+    throw new AgentDefinitionError(
+      `"${agent.name}" holds itself (through its members).`,
+      'members',
+      'agent-holds-itself',
+      {
+        name: agent.name,
+      },
+    );
+  if (path.length >= MAX_AGENT_DEPTH)
+    throw new AgentDefinitionError(`Agents nest at most ${MAX_AGENT_DEPTH} deep.`, 'members', 'agent-too-deep', {
+      max: MAX_AGENT_DEPTH,
+    });
   // A row saved before the limit: its members are not built (each would be, at every level).
   if (agent.members.length > MAX_AGENT_MEMBERS)
     throw new AgentDefinitionError(
       `"${agent.name}" holds ${agent.members.length} members; a Router or GroupChat holds at most ${MAX_AGENT_MEMBERS}: edit it.`,
       'members',
+      'agent-members-over',
+      { name: agent.name, count: agent.members.length, max: MAX_AGENT_MEMBERS },
     );
   const resolved: ResolvedAgent[] = [];
   for (const m of agent.members) resolved.push(await resolveAgent(store, owner, m, [...path, id]));

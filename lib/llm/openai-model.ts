@@ -3,6 +3,7 @@
 import OpenAI from 'openai';
 import type { Stream } from 'openai/core/streaming';
 import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
+import { blockedPortMessage } from '../net/blocked-port';
 import { guardedFetch } from '../net/guarded-fetch';
 import type { CallFormat, FncallMode } from '../protocol/enums';
 import type { LlmRequest, Pricing, Usage } from '../protocol/events';
@@ -131,7 +132,7 @@ export class OpenAIChatModel implements ChatModel {
   /** POST {baseURL}/embeddings with `model` (default: this model's name), through this model's client. */
   embedder(model?: string): Embedder {
     return new ServerEmbedder(this.client, model || this.model, {
-      toError: (e) => toModelError(e, this.apiKey),
+      toError: (e) => toModelError(e, { baseURL: this.baseURL, apiKey: this.apiKey }),
       maxRetries: this.defaults.maxRetries,
       timeoutMs: this.defaults.requestTimeoutMs,
     });
@@ -188,7 +189,7 @@ export class OpenAIChatModel implements ChatModel {
         return await this.callOnce(prepared, req.signal, progress, attemptSent, onEvent);
       } catch (e) {
         if (req.signal?.aborted) throw abortError();
-        const err = toModelError(e, this.apiKey);
+        const err = toModelError(e, { baseURL: this.baseURL, apiKey: this.apiKey });
         if (!err.retryable || attempt >= maxRetries || progress.emitted) throw err;
         const delayMs = retryDelayMs(attempt + 1, err, prepared.cfg.retry_base_delay_ms ?? 1000);
         onEvent({ type: 'retry', attempt: attempt + 1, delayMs, error: errorInfo(err) });
@@ -545,11 +546,12 @@ function providerMessage(body: { message?: unknown }): string | undefined {
   return line.length > PROVIDER_MESSAGE_CHARS ? `${line.slice(0, PROVIDER_MESSAGE_CHARS)}…` : line;
 }
 
-/** Any failure of a call, as a ModelServiceError that knows whether it may be retried, with `apiKey` (the key the call
- *  sent) hidden in its message: from here it reaches the run's events, the page, /v1, the inspector and the logs. */
-export function toModelError(e: unknown, apiKey?: string): ModelServiceError {
-  const err = modelError(e);
-  const message = redactKey(err.message, apiKey);
+/** Any failure of a call to the server at `baseURL`, as a ModelServiceError that knows whether it may be retried,
+ *  with `apiKey` (the key the call sent) hidden in its message: from here it reaches the run's events, the page, /v1,
+ *  the inspector and the logs. */
+export function toModelError(e: unknown, sent: { baseURL?: string; apiKey?: string } = {}): ModelServiceError {
+  const err = modelError(e, sent.baseURL ?? '');
+  const message = redactKey(err.message, sent.apiKey);
   if (message === err.message) return err;
   // Made again without its cause: the SDK's error, kept as the cause, still holds the provider's words.
   return new ModelServiceError(message, {
@@ -560,11 +562,19 @@ export function toModelError(e: unknown, apiKey?: string): ModelServiceError {
   });
 }
 
-function modelError(e: unknown): ModelServiceError {
+function modelError(e: unknown, baseURL: string): ModelServiceError {
   if (isModelServiceError(e)) return e;
   // The address policy refused the server's address (lib/net/guarded-fetch.ts): said as it is, never retried.
   const blocked = blockedAddressIn(e);
   if (blocked) return new ModelServiceError(blocked.message, { retryable: false, code: 'address-refused', cause: e });
+  // A port fetch never connects to: retrying cannot help, and "fetch failed" would read like a server that is down.
+  const badPort = blockedPortMessage(e, baseURL);
+  if (badPort)
+    return new ModelServiceError(`Cannot reach the model server: ${badPort}`, {
+      retryable: false,
+      code: 'connection',
+      cause: e,
+    });
   if (e instanceof OpenAI.APIConnectionError) {
     return new ModelServiceError(`Cannot reach the model server: ${e.message}${causeText(e)}`, {
       retryable: true,

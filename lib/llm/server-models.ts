@@ -4,6 +4,7 @@
 // and the loopback scan. A failure is told in our own words only: nothing of what the server answered is repeated
 // (a user could otherwise read a page of the server's network through a connection's error).
 import { blockedAddressIn } from '../net/address-policy';
+import { blockedPortMessage } from '../net/blocked-port';
 import type { FetchLike } from '../net/guarded-fetch';
 import { hintsFromModelEntry, type CapabilityHints } from './capabilities';
 
@@ -90,11 +91,6 @@ function networkReason(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** fetch's refusal of a blocked port (undici: TypeError "fetch failed" caused by "bad port"). */
-function isBadPort(e: unknown): boolean {
-  return e instanceof Error && e.cause instanceof Error && e.cause.message === 'bad port';
-}
-
 /** GET <baseURL>/models. Never throws: every failure comes back as a problem with a message a user can act on. */
 export async function listServerModels(baseURL: string, opts: ServerModelsOptions = {}): Promise<ServerModelsResult> {
   const base = normalizeBaseUrl(baseURL);
@@ -122,13 +118,8 @@ export async function listServerModels(baseURL: string, opts: ServerModelsOption
     if (opts.signal?.aborted) throw e;
     const blocked = blockedAddressIn(e);
     if (blocked) return { ok: false, problem: 'blocked', message: blocked.message };
-    // fetch never connects to the ports browsers block (6000, 6666, 10080…): a server there may well be running.
-    if (isBadPort(e))
-      return {
-        ok: false,
-        problem: 'unreachable',
-        message: `fetch refuses to connect to port ${new URL(base.url).port} (a port browsers block too): run the server on another port.`,
-      };
+    const badPort = blockedPortMessage(e, base.url);
+    if (badPort) return { ok: false, problem: 'unreachable', message: badPort };
     return {
       ok: false,
       problem: 'unreachable',

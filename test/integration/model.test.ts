@@ -355,6 +355,23 @@ describe('failures', () => {
     expect(err).toBeInstanceOf(ModelServiceError);
     expect(err.message).toMatch(/Cannot reach the model server|connection/i);
   });
+
+  it('names a port fetch refuses (6000, a "bad port"), as Test connection does, and does not retry it', async () => {
+    // fetch refuses port 6000 before connecting, so nothing needs to listen there.
+    const refused = new OpenAIChatModel({
+      model: 'm',
+      baseURL: 'http://127.0.0.1:6000/v1',
+      generateCfg: { max_retries: 2, retry_base_delay_ms: 10 },
+    });
+    const events: string[] = [];
+    const err = await refused.chat({ messages: user('x') }, (e) => events.push(e.type)).catch((e) => e);
+    expect(err).toBeInstanceOf(ModelServiceError);
+    expect(err.message).toBe(
+      'Cannot reach the model server: fetch refuses to connect to port 6000 (a port browsers block too): run the server on another port.',
+    );
+    expect(err.retryable).toBe(false);
+    expect(events).not.toContain('retry');
+  });
 });
 
 describe('input', () => {

@@ -14,9 +14,14 @@ import {
   exportAgent,
   importAgent,
   parseAgentDefinition,
+  resolveAgent,
   saveAgentDefinition,
   saveImportedAgent,
 } from '../../lib/chat/saved-agents';
+import { createTranslator } from 'next-intl';
+import en from '../../lib/i18n/messages/en.json';
+import zhCN from '../../lib/i18n/messages/zh-CN.json';
+import { codedOf } from '../../lib/protocol/errors';
 import { apiModels } from '../../lib/openai-api/models';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
@@ -85,6 +90,88 @@ describe('saved agents', () => {
     expect(() => parseAgentDefinition({ ...analyst, generateCfg: { temperature: 'hot' } })).toThrow(
       /generateCfg.temperature/,
     );
+  });
+
+  it('every refusal of the editor, the import and a run of a saved agent has a code said in both languages', async () => {
+    const refusal = async (attempt: () => unknown) => {
+      try {
+        await attempt();
+      } catch (e) {
+        return e;
+      }
+      throw new Error('not refused');
+    };
+    const doc = (i: number) => ({ hash: i.toString(16).padStart(64, '0'), name: `d${i}.md`, size: 1 });
+    const helper = await store.createAgent(A, parseAgentDefinition(analyst));
+    const router = (name: string, members: string[]) =>
+      store.createAgent(A, parseAgentDefinition({ ...analyst, name, kind: 'router', members }));
+    // Routers nested four deep, and one of them made to hold itself (saved rows, as an older app could leave them).
+    const r1 = await router('R1', [helper.id]);
+    const r2 = await router('R2', [r1.id]);
+    const r3 = await router('R3', [r2.id]);
+    const r4 = await router('R4', [r3.id]);
+    const loop = await router('Loop', [helper.id]);
+    await store.updateAgent(A, loop.id, { ...loop, members: [loop.id] });
+    const crowd = await store.createAgent(A, { ...parseAgentDefinition(analyst), name: 'Crowd', kind: 'router' });
+    await store.updateAgent(A, crowd.id, { ...crowd, members: Array(33).fill(helper.id) });
+    const file = (body: object) => JSON.stringify({ schema: AGENT_EXPORT_SCHEMA, ...body });
+    const save = (d: object) => saveAgentDefinition(store, A, undefined, { ...analyst, ...d });
+
+    const cases: [string, () => unknown][] = [
+      ['agent-not-object', () => parseAgentDefinition(['an', 'array'])],
+      ['agent-name-long', () => parseAgentDefinition({ ...analyst, name: 'x'.repeat(61) })],
+      ['agent-suggestions-many', () => parseAgentDefinition({ ...analyst, suggestions: Array(9).fill('hi') })],
+      ['agent-members-many', () => save({ kind: 'router', members: Array(33).fill(helper.id) })],
+      ['agent-documents-many', () => save({ documents: Array.from({ length: 21 }, (_, i) => doc(i)) })],
+      ['agent-field-invalid', () => save({ kind: 'wizard' })],
+      ['agent-field-invalid', () => save({ maxRound: 99 })],
+      ['agent-groupchat-documents', () => save({ kind: 'groupchat', members: [helper.id], documents: [doc(1)] })],
+      ['agent-member-gone', () => save({ kind: 'router', members: ['no-such-agent'] })],
+      ['agent-document-not-yours', () => save({ documents: [doc(7)] })],
+      ['agent-import-not-json', () => importAgent(store, A, 'not json')],
+      ['agent-import-other-schema', () => importAgent(store, A, file({ schema: 'agent-studio.agent/2' }))],
+      ['agent-import-not-export', () => importAgent(store, A, JSON.stringify({ agent: analyst }))],
+      ['agent-import-no-agent', () => importAgent(store, A, file({}))],
+      ['agent-import-member-missing', () => importAgent(store, A, file({ agent: { ...analyst, members: ['Nob'] } }))],
+      ['agent-field-invalid', () => importAgent(store, A, file({ agent: { ...analyst, tools: 'all' } }))],
+      // Saving what a run would refuse is refused.
+      ['agent-too-deep', () => save({ name: 'R5', kind: 'router', members: [r4.id] })],
+      [
+        'agent-holds-itself',
+        () => saveAgentDefinition(store, A, r1.id, { ...analyst, kind: 'router', members: [r2.id] }),
+      ],
+      ['agent-holds-itself', () => resolveAgent(store, A, loop.id)],
+      ['agent-too-deep', () => resolveAgent(store, A, r4.id)],
+      ['agent-members-over', () => resolveAgent(store, A, crowd.id)],
+    ];
+    const say = {
+      en: createTranslator({ locale: 'en', messages: en, namespace: 'errors' }),
+      zh: createTranslator({ locale: 'zh-CN', messages: zhCN as typeof en, namespace: 'errors' }),
+    };
+    const said: Record<string, string> = {};
+    for (const [code, attempt] of cases) {
+      const coded = codedOf(await refusal(attempt));
+      expect(coded?.code, code).toBe(code);
+      const zh = say.zh(coded!.code, coded!.values);
+      expect(zh, code).toMatch(/[\u4e00-\u9fff]/);
+      expect(`${zh} ${say.en(coded!.code, coded!.values)}`, code).not.toMatch(/[{}]/);
+      said[code] = zh;
+    }
+    // What each fills in reaches the sentence.
+    expect(said).toMatchObject({
+      'agent-name-long': '智能体的名字最多 60 个字符。',
+      'agent-members-many': 'Router 或 GroupChat 最多包含 32 个成员。',
+      'agent-documents-many': '一个智能体最多持有 20 个文档。',
+      'agent-field-invalid': 'tools 的值不符合智能体定义（见 docs/agents.md）。',
+      'agent-document-not-yours': '“d7.md”不是你上传的文件。',
+      'agent-import-other-schema':
+        '此文件的格式是“agent-studio.agent/2”，不是本应用的智能体导出文件（agent-studio.agent/1）。',
+      'agent-import-member-missing': '它的成员“Nob”尚未保存在这里：请先导入该成员。',
+      'agent-holds-itself': '“Loop”（通过其成员）包含了它自己。',
+      'agent-too-deep': '智能体最多嵌套 3 层。',
+      'agent-members-over': '“Crowd”包含 33 个成员，而 Router 或 GroupChat 最多包含 32 个：请编辑它。',
+    });
+    for (const a of [r4, r3, r2, r1, loop, crowd, helper]) await store.deleteAgent(A, a.id);
   });
 
   it('export to a versioned JSON file and import back, members by name; a bad file says what is wrong', async () => {
