@@ -247,11 +247,11 @@ describe('no failure repeats what a server answered (issue #28, 2)', () => {
 
 describe("why the admin's connections fail is the admin's business", () => {
   it('a user is told that a server-wide connection failed, in its list and its Test, but not where it is', async () => {
-    // The admin's: one that answers 502 under a path, one where nothing listens (both on loopback, the admin's).
+    // The admin's: one that answers 502 under a path, one where nothing listens (port 2: not one fetch refuses, which Test names differently).
     const lab: string[] = [];
     for (const [name, baseURL] of [
       ['Lab', `http://127.0.0.1:${canaryPort}/lab-only-path`],
-      ['Closet', 'http://127.0.0.1:9/closet-path/v1'],
+      ['Closet', 'http://127.0.0.1:2/closet-path/v1'],
     ]) {
       const added = await resultAs<ConnectionView>(app, admin, 'addConnection', [{ name, baseURL }]);
       if (!added.ok) throw new Error(added.error);
@@ -282,7 +282,7 @@ describe("why the admin's connections fail is the admin's business", () => {
     const asAdmin = JSON.stringify([await groupsOf(admin), await testsOf(admin)]);
     expect(asAdmin).toContain(`127.0.0.1:${canaryPort}`);
     expect(asAdmin).toContain('/lab-only-path/models');
-    expect(asAdmin).toContain('127.0.0.1:9');
+    expect(asAdmin).toContain('127.0.0.1:2');
   });
 });
 
