@@ -1,6 +1,7 @@
 // The accounts pages (a server of their own with AUTH=required): "Create account" works before the page hydrates
 // (what is typed meanwhile stays, and the form posts without JavaScript), and every accounts page fits a 390×844
-// phone and has no axe violations, in English and in Chinese.
+// phone and has no axe violations, in English and in Chinese. On Admin, a new invite link can be copied and is no
+// longer offered once revoked.
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
@@ -136,6 +137,28 @@ test('Create account works without JavaScript: the form posts, signs in and open
   await page.getByRole('button', { name: 'Create account', exact: true }).click();
   await expect(page).toHaveURL(`${base}/`);
   await expect(page.getByRole('button', { name: `Account menu for ${NO_SCRIPT.email}` })).toBeVisible();
+});
+
+test('a new invite link has Copy link, and is no longer offered to send once its invite is revoked', async ({
+  browser,
+}) => {
+  const admin = await signIn(browser);
+  await admin.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  await admin.goto('/admin');
+  await admin.getByRole('button', { name: 'Create invite link' }).click();
+  const shown = admin.getByTestId('invite-link');
+  const link = (await shown.textContent())!;
+  await admin.getByRole('button', { name: 'Copy link', exact: true }).click();
+  await expect(admin.getByRole('button', { name: 'Copied', exact: true })).toBeVisible();
+  expect(await admin.evaluate(() => navigator.clipboard.readText())).toBe(link);
+
+  const invites = admin.locator('section[aria-labelledby="admin-invites"]');
+  while ((await invites.getByRole('button', { name: 'Revoke' }).count()) > 0)
+    await invites.getByRole('button', { name: 'Revoke' }).first().click();
+  await expect(invites.getByText('No open invites.')).toBeVisible();
+  // The revoked link is not left on the page with "send this link".
+  await expect(shown).toBeHidden();
+  await expect(invites.getByText('Send this link to the person you invite')).toBeHidden();
 });
 
 for (const locale of ['en-US', 'zh-CN']) {
