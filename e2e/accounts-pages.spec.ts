@@ -1,6 +1,7 @@
 // The accounts pages (a server of their own with AUTH=required): "Create account" works before the page hydrates
 // (what is typed meanwhile stays, and the form posts without JavaScript), and every accounts page fits a 390×844
-// phone and has no axe violations, in English and in Chinese.
+// phone and has no axe violations, in English and in Chinese. On Admin, a new invite link can be copied and is no
+// longer offered once revoked, and a user's delete confirmation and password form close from the keyboard.
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
@@ -136,6 +137,78 @@ test('Create account works without JavaScript: the form posts, signs in and open
   await page.getByRole('button', { name: 'Create account', exact: true }).click();
   await expect(page).toHaveURL(`${base}/`);
   await expect(page.getByRole('button', { name: `Account menu for ${NO_SCRIPT.email}` })).toBeVisible();
+});
+
+test('a new invite link has Copy link, and is no longer offered to send once its invite is revoked', async ({
+  browser,
+}) => {
+  const admin = await signIn(browser);
+  await admin.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  await admin.goto('/admin');
+  await admin.getByRole('button', { name: 'Create invite link' }).click();
+  const shown = admin.getByTestId('invite-link');
+  const link = (await shown.textContent())!;
+  await admin.getByRole('button', { name: 'Copy link', exact: true }).click();
+  await expect(admin.getByRole('button', { name: 'Copied', exact: true })).toBeVisible();
+  expect(await admin.evaluate(() => navigator.clipboard.readText())).toBe(link);
+
+  const invites = admin.locator('section[aria-labelledby="admin-invites"]');
+  const revoke = invites.getByRole('button', { name: 'Revoke' });
+  for (let open = await revoke.count(); open > 0; open--) {
+    await revoke.first().click();
+    await expect(revoke).toHaveCount(open - 1);
+  }
+  await expect(invites.getByText('No open invites.')).toBeVisible();
+  // The revoked link is not left on the page with "send this link".
+  await expect(shown).toBeHidden();
+  await expect(invites.getByText('Send this link to the person you invite')).toBeHidden();
+});
+
+test("a user's delete confirmation and password form close with Escape or their button, the focus back where it was", async ({
+  browser,
+}) => {
+  const admin = await signIn(browser);
+  await admin.goto('/admin');
+  await admin.getByRole('button', { name: 'Create invite link' }).click();
+  const invite = new URL((await admin.getByTestId('invite-link').textContent())!).searchParams.get('invite');
+  const email = 'kept@example.com';
+  // From a context of its own: signing up sets that user's session cookie.
+  const made = await (
+    await browser.newContext()
+  ).request.post(`${base}/api/auth/sign-up/email`, {
+    data: { email, password: 'a long enough password', invite },
+    headers: { origin: base },
+  });
+  expect(made.status()).toBe(200);
+  await admin.reload();
+  const row = admin.getByRole('row').filter({ hasText: email });
+
+  const remove = row.getByRole('button', { name: `Delete ${email}` });
+  await remove.click();
+  const confirm = admin.getByRole('alertdialog', { name: `Delete ${email}` });
+  // The focus starts on "Keep", so a stray Enter deletes nothing.
+  await expect(confirm.getByRole('button', { name: 'Keep' })).toBeFocused();
+  await admin.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(remove).toBeFocused();
+  await admin.keyboard.press('Enter');
+  await expect(confirm.getByRole('button', { name: 'Keep' })).toBeFocused();
+  await admin.keyboard.press('Enter');
+  await expect(confirm).toBeHidden();
+  await expect(remove).toBeFocused();
+
+  const reset = row.getByRole('button', { name: 'Reset password' });
+  await reset.click();
+  const password = admin.getByLabel(`New password for ${email}`);
+  await expect(password).toBeFocused();
+  await admin.keyboard.press('Escape');
+  await expect(password).toBeHidden();
+  await expect(reset).toBeFocused();
+  await reset.click();
+  await row.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(password).toBeHidden();
+  await expect(reset).toBeFocused();
+  await expect(row).toBeVisible(); // nothing was deleted on the way
 });
 
 for (const locale of ['en-US', 'zh-CN']) {

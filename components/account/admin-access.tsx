@@ -7,6 +7,7 @@ import type { InviteRecord, ServerSettings, SignUpMode } from '@/lib/store/types
 import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
 import { useHydrated } from '../use-hydrated';
+import { CopyButton } from './copy-button';
 
 const MODES: SignUpMode[] = ['open', 'invite', 'closed'];
 const USER_TOOLS = ['codeInterpreter', 'web'] as const satisfies (keyof ServerSettings['userTools'])[];
@@ -25,7 +26,8 @@ export function AdminAccess({
   const hydrated = useHydrated();
   const [settings, setSettings] = useState(initialSettings);
   const [invites, setInvites] = useState(initialInvites);
-  const [link, setLink] = useState<string | null>(null);
+  // The link of the invite just made (shown once), until that invite is revoked or used.
+  const [shown, setShown] = useState<{ id: string; link: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
 
@@ -40,18 +42,22 @@ export function AdminAccess({
 
   async function refreshInvites() {
     const answer = await listInvites();
-    if (answer.ok) setInvites(answer.value);
+    if (!answer.ok) return;
+    setInvites(answer.value);
+    // A link whose invite is no longer open (revoked, used) is no longer offered to send.
+    setShown((s) => (s && answer.value.some((i) => i.id === s.id) ? s : null));
   }
 
   async function invite() {
     setError(null);
     const answer = await createInvite();
     if (!answer.ok) return setError(said(failureText(answer)));
-    setLink(answer.value.link);
+    setShown({ id: answer.value.invite.id, link: answer.value.link });
     await refreshInvites();
   }
 
   async function revoke(id: string) {
+    setError(null);
     const answer = await revokeInvite(id);
     if (!answer.ok) setError(said(failureText(answer)));
     await refreshInvites();
@@ -93,12 +99,13 @@ export function AdminAccess({
             {t('createInvite')}
           </button>
         </div>
-        {link && (
+        {shown && (
           <div role="status" className={noticeBox}>
             <p>{t('linkOnce')}</p>
             <code data-testid="invite-link" className="block break-all select-all">
-              {link}
+              {shown.link}
             </code>
+            <CopyButton text={shown.link} label={t('copyLink')} copiedLabel={t('copied')} />
           </div>
         )}
         {invites.length === 0 ? (

@@ -1,7 +1,7 @@
 'use client';
 // The admin's list of users: disable or enable an account, delete one (asked twice), set a new password for one.
 import { useTranslations } from 'next-intl';
-import { useState } from 'react';
+import { type KeyboardEvent, useState } from 'react';
 import { deleteUser, listUsers, resetUserPassword, setUserDisabled } from '@/app/actions/admin';
 import type { UserRow } from '@/lib/auth/admin';
 import { failureText, useCodedText } from '../chat/server-text';
@@ -31,6 +31,19 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
     await refresh();
   }
 
+  /** Closes the row's confirmation or password form and gives the focus back to the button that opened it, as
+   *  Escape does (the focused element is removed with the form, which would leave the focus on the page's body). */
+  function close(opener: string) {
+    setDeleting(null);
+    setResetting(null);
+    requestAnimationFrame(() => document.getElementById(opener)?.focus());
+  }
+  const escapeCloses = (opener: string) => (e: KeyboardEvent) => {
+    if (e.key !== 'Escape') return;
+    e.preventDefault();
+    close(opener);
+  };
+
   async function remove(user: UserRow) {
     setError(null);
     setNotice(null);
@@ -45,7 +58,7 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
     setError(null);
     const answer = await resetUserPassword(user.id, String(form.get('password') ?? ''));
     if (!answer.ok) return setError(said(failureText(answer)));
-    setResetting(null);
+    close(`reset-${user.id}`);
     setNotice(t('passwordSet', { email: user.email }));
   }
 
@@ -93,11 +106,18 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
                       {u.disabled ? t('enable') : t('disable')}
                     </button>
                   )}
-                  <button type="button" disabled={!hydrated} onClick={() => setResetting(u.id)} className={smallButton}>
+                  <button
+                    id={`reset-${u.id}`}
+                    type="button"
+                    disabled={!hydrated}
+                    onClick={() => setResetting(u.id)}
+                    className={smallButton}
+                  >
                     {t('resetPassword')}
                   </button>
                   {u.id !== me && (
                     <button
+                      id={`delete-${u.id}`}
                       type="button"
                       disabled={!hydrated}
                       aria-label={t('deleteFor', { email: u.email })}
@@ -112,21 +132,28 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
                       role="alertdialog"
                       aria-label={t('deleteFor', { email: u.email })}
                       className="w-full space-y-1"
+                      onKeyDown={escapeCloses(`delete-${u.id}`)}
                     >
                       <p>{t('confirmDelete', { email: u.email })}</p>
                       <div className="flex gap-1">
                         <button type="button" onClick={() => void remove(u)} className={smallButton}>
                           {t('confirm')}
                         </button>
-                        <button type="button" onClick={() => setDeleting(null)} className={smallButton}>
+                        {/* The focus starts on the answer that loses nothing. */}
+                        <button type="button" autoFocus onClick={() => close(`delete-${u.id}`)} className={smallButton}>
                           {t('cancel')}
                         </button>
                       </div>
                     </div>
                   )}
                   {resetting === u.id && (
-                    <form action={(f) => reset(u, f)} className="flex w-full gap-1">
+                    <form
+                      action={(f) => reset(u, f)}
+                      onKeyDown={escapeCloses(`reset-${u.id}`)}
+                      className="flex w-full flex-wrap gap-1"
+                    >
                       <input
+                        autoFocus
                         name="password"
                         type="password"
                         required
@@ -137,6 +164,9 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
                       />
                       <button type="submit" className={smallButton}>
                         {t('save')}
+                      </button>
+                      <button type="button" onClick={() => close(`reset-${u.id}`)} className={smallButton}>
+                        {t('cancelPassword')}
                       </button>
                     </form>
                   )}

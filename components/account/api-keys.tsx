@@ -8,6 +8,7 @@ import type { ApiKeyView, KeyScope } from '@/lib/auth/api-keys';
 import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
 import { noSubscription, useHydrated } from '../use-hydrated';
+import { CopyButton } from './copy-button';
 
 export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
   const t = useTranslations('apiKeys');
@@ -73,7 +74,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
           <code data-testid="new-api-key" className="block break-all select-all">
             {secret}
           </code>
-          <CopyButton text={secret} label={t('copyKey')} />
+          <CopyButton text={secret} label={t('copyKey')} copiedLabel={t('copied')} />
         </div>
       )}
       {keys.length === 0 ? (
@@ -141,30 +142,7 @@ function BaseUrl() {
   return (
     <p className={`${muted} flex flex-wrap items-center gap-2`}>
       <span>{t.rich('baseUrl', { url, code: (chunks) => <code className="break-all">{chunks}</code> })}</span>
-      <CopyButton text={url} label={t('copyBaseUrl')} />
+      <CopyButton text={url} label={t('copyBaseUrl')} copiedLabel={t('copied')} />
     </p>
-  );
-}
-
-/** Copies `text` in one click and says so. */
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const t = useTranslations('apiKeys');
-  const [copied, setCopied] = useState(false);
-  return (
-    <button
-      type="button"
-      className={smallButton}
-      onClick={() =>
-        void navigator.clipboard?.writeText(text).then(
-          () => {
-            setCopied(true);
-            setTimeout(() => setCopied(false), 2000);
-          },
-          () => setCopied(false),
-        )
-      }
-    >
-      {copied ? t('copied') : label}
-    </button>
   );
 }

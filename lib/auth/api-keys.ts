@@ -47,6 +47,8 @@ const view = (key: ApiKeyRecord): ApiKeyView => ({ ...key, scope: scopeOfKey(key
 
 export type KeyCheck = { ok: true; key: ApiKeyView } | { ok: false; message: string };
 
+const MAKE_ONE = 'Make a key on this server’s API keys page (your name in the page’s header, then API keys)';
+
 export class ApiKeyService {
   constructor(private readonly store: ChatStore) {}
 
@@ -85,8 +87,13 @@ export class ApiKeyService {
   /** The key a bearer token is, if it is a live one; its use is recorded. */
   async check(secret: string): Promise<KeyCheck> {
     const key = secret.startsWith(API_KEY_PREFIX) ? await this.store.apiKeyByHash(hashSecret(secret)) : undefined;
-    if (!key) return { ok: false, message: 'This API key is not valid.' };
-    if (key.revokedAt !== undefined) return { ok: false, message: 'This API key was revoked.' };
+    // Said to a program's developer, who reads it in a client's exception: what to send instead, and where it is made.
+    if (!key)
+      return {
+        ok: false,
+        message: `This API key is not valid. ${MAKE_ONE} and send it as "Authorization: Bearer as_…".`,
+      };
+    if (key.revokedAt !== undefined) return { ok: false, message: `This API key was revoked. ${MAKE_ONE}.` };
     await this.store.touchApiKey(key.id, Date.now());
     return { ok: true, key: view(key) };
   }

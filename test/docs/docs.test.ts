@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CHAT_AGENT_KINDS } from '../../lib/protocol/enums';
 import { envVarsReadByCode, documentedEnvRows, headingAnchors, markdownLinks } from './docs-check';
 
 const root = path.resolve(__dirname, '../..');
@@ -50,5 +51,12 @@ describe('the documentation', () => {
       .map(([name, where]) => `${name}: ${where.join(', ')}`);
     expect(missing, 'read by the code but in no table row of docs/ (add it to docs/configuration.md)').toEqual([]);
     expect(twice, 'documented in more than one table row').toEqual([]);
+  });
+
+  it('lists every builtin kind GET /v1/models answers where docs/api.md says what it lists', () => {
+    const api = readFileSync(path.join(docsDir, 'api.md'), 'utf8');
+    const listed = /`GET \/v1\/models` lists the builtin kinds \(([^)]*)\)/.exec(api.replace(/\n/g, ' '))?.[1] ?? '';
+    const named = [...listed.matchAll(/`([a-z]+)`/g)].map((m) => m[1]);
+    expect(named).toEqual([...CHAT_AGENT_KINDS]);
   });
 });

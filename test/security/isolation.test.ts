@@ -396,12 +396,21 @@ describe('API keys', () => {
 
     expect(await resultAs(app, a, 'revokeApiKey', [key.id])).toEqual({ ok: true, value: null });
     const revoked = await chat(app, { bearer: secret }, { message: 'by a revoked key' });
-    expect(revoked).toMatchObject({ status: 401, error: 'This API key was revoked.' });
+    // Each refusal says what to do: where a key is made (and how it is sent).
+    expect(revoked).toMatchObject({
+      status: 401,
+      error: expect.stringMatching(/^This API key was revoked\. Make a key on this server’s API keys page \(/),
+    });
     expect((await request(app.url, '/api/health', { headers: { authorization: `Bearer ${secret}` } })).status).toBe(
       401,
     );
     const madeUp = await chat(app, { bearer: `as_${'x'.repeat(43)}` }, { message: 'guess' });
-    expect(madeUp).toMatchObject({ status: 401, error: 'This API key is not valid.' });
+    expect(madeUp).toMatchObject({
+      status: 401,
+      error: expect.stringMatching(
+        /^This API key is not valid\. Make a key .* API keys page .*"Authorization: Bearer as_…"\.$/,
+      ),
+    });
   });
 });
 
