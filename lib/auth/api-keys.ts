@@ -48,6 +48,8 @@ const view = (key: ApiKeyRecord): ApiKeyView => ({ ...key, scope: scopeOfKey(key
 export type KeyCheck = { ok: true; key: ApiKeyView } | { ok: false; message: string };
 
 const MAKE_ONE = 'Make a key on this server’s API keys page (your name in the page’s header, then API keys)';
+/** What an API client that sent no key is told (a person at the page is told to sign in instead). */
+export const NO_API_KEY = `This API needs a key, sent as "Authorization: Bearer as_…". ${MAKE_ONE}.`;
 
 export class ApiKeyService {
   constructor(private readonly store: ChatStore) {}

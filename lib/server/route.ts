@@ -10,6 +10,7 @@ import { appConfig } from './app-config';
 import { checkRequest, type RequestKind } from '../http/check';
 import { requestPolicy } from '../http/policy';
 import { errorResponse, problem, refusalResponse } from '../http/respond';
+import { NO_API_KEY } from '../auth/api-keys';
 import type { Viewer } from '../auth/viewer';
 import { authorize, isRefusal, type AccessRule } from './access';
 import { ROUTE_RULES, type RouteEntry } from './access-rules';
@@ -61,12 +62,15 @@ export function guardRoute<C>(
   const guarded = wrap<C>(entry, kind, async (request, context) => {
     if (rule.who === 'public') return (handler as unknown as Handler<C>)(request, context);
     const who = authorize(rule, await (await appContext()).viewer(request.headers));
-    if (isRefusal(who))
+    if (isRefusal(who)) {
+      // An OpenAI client that sent no key is told how to send one, not to sign in.
+      const keyless = who.status === 401 && entry.includes(' /v1/') && !request.headers.has('authorization');
       return problem(
         who.status,
-        who.message,
+        keyless ? NO_API_KEY : who.message,
         who.status === 401 ? { 'www-authenticate': 'Bearer realm="agent-studio"' } : {},
       );
+    }
     return handler(request, context, who);
   });
   const answer = opts.answer;

@@ -411,6 +411,11 @@ describe('API keys', () => {
         /^This API key is not valid\. Make a key .* API keys page .*"Authorization: Bearer as_…"\.$/,
       ),
     });
+    // An OpenAI client with no key at all is told how to send one (a page's request is told to sign in).
+    const keyless = await request(app.url, '/v1/models');
+    expect(keyless.status).toBe(401);
+    expect(keyless.json().error?.message).toMatch(/^This API needs a key, sent as "Authorization: Bearer as_…"\. Make/);
+    expect((await request(app.url, '/api/health')).json().error?.message).toBe('Sign in to use this app.');
   });
 });
 
