@@ -22,11 +22,15 @@ export interface AgentStep {
   reason?: string;
 }
 
-export interface WireToolCallDelta {
-  index: number;
+/** A call as a whole message holds it; a stream's delta also says its `index`. */
+export interface WireToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
+}
+
+export interface WireToolCallDelta extends WireToolCall {
+  index: number;
 }
 
 export interface ChunkDelta {
@@ -65,7 +69,7 @@ export interface Completion {
       role: 'assistant';
       content: string | null;
       reasoning_content?: string;
-      tool_calls?: WireToolCallDelta[];
+      tool_calls?: WireToolCall[];
     };
     finish_reason: FinishReason;
   }[];
@@ -177,7 +181,7 @@ export class CompletionFold {
       content: this.content || (this.toolCalls.length ? null : ''),
     };
     if (this.reasoning) message.reasoning_content = this.reasoning;
-    if (this.toolCalls.length) message.tool_calls = this.toolCalls;
+    if (this.toolCalls.length) message.tool_calls = this.toolCalls.map(({ index: _, ...call }) => call);
     return {
       id: this.id,
       object: 'chat.completion',

@@ -151,6 +151,10 @@ describe('tool_choice', () => {
       tool_choice: { type: 'function', function: { name: 'get_forecast' } },
     });
     expect(own.choices[0]!.finish_reason).toBe('tool_calls');
+    // A whole message's calls are OpenAI's ChatCompletionMessageToolCall: no stream `index` in them.
+    expect(own.choices[0]!.message.tool_calls).toEqual([
+      { id: 'f1', type: 'function', function: { name: 'get_forecast', arguments: '{"city":"Oslo"}' } },
+    ]);
     expect(toolNames(model.requests[2]!.body)).toEqual(['get_forecast']);
   });
 
