@@ -209,6 +209,16 @@ test("a user's delete confirmation and password form close with Escape or their 
   await expect(password).toBeHidden();
   await expect(reset).toBeFocused();
   await expect(row).toBeVisible(); // nothing was deleted on the way
+
+  // Deleted from the keyboard: the row goes, and the focus lands on the list's heading, not on the page's body.
+  await remove.focus();
+  await admin.keyboard.press('Enter');
+  await admin.keyboard.press('Shift+Tab');
+  await expect(confirm.getByRole('button', { name: 'Delete for good' })).toBeFocused();
+  await admin.keyboard.press('Enter');
+  await expect(row).toBeHidden();
+  await expect(admin.getByRole('status').filter({ hasText: `${email} was deleted` })).toBeVisible();
+  await expect(admin.getByRole('heading', { name: 'Users', exact: true })).toBeFocused();
 });
 
 for (const locale of ['en-US', 'zh-CN']) {

@@ -48,10 +48,16 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
     setError(null);
     setNotice(null);
     const answer = await deleteUser(user.id);
+    if (!answer.ok) {
+      setError(said(failureText(answer)));
+      close(`delete-${user.id}`);
+      return refresh();
+    }
     setDeleting(null);
-    if (!answer.ok) setError(said(failureText(answer)));
-    else setNotice(t('deleted', { email: user.email }));
+    setNotice(t('deleted', { email: user.email }));
     await refresh();
+    // The row went with its buttons: the focus goes to the list's heading, not to the page's body.
+    requestAnimationFrame(() => document.getElementById('admin-users')?.focus());
   }
 
   async function reset(user: UserRow, form: FormData) {
@@ -64,7 +70,7 @@ export function AdminUsers({ initial, me }: { initial: UserRow[]; me: string }) 
 
   return (
     <section aria-labelledby="admin-users" className="flex flex-col gap-3">
-      <h2 id="admin-users" className="text-lg font-semibold">
+      <h2 id="admin-users" tabIndex={-1} className="text-lg font-semibold">
         {t('heading')}
       </h2>
       {error && (
