@@ -5,6 +5,7 @@
 // (a user could otherwise read a page of the server's network through a connection's error).
 import { blockedAddressIn } from '../net/address-policy';
 import { blockedPortMessage } from '../net/blocked-port';
+import { findCause } from '../net/cause-chain';
 import type { FetchLike } from '../net/guarded-fetch';
 import { hintsFromModelEntry, type CapabilityHints } from './capabilities';
 
@@ -82,11 +83,10 @@ const NETWORK_CODES: Record<string, string> = {
 };
 
 function networkReason(e: unknown): string {
-  let cause: unknown = e;
-  for (let i = 0; i < 4 && cause; i++) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string') return NETWORK_CODES[code] ?? code;
-    cause = (cause as { cause?: unknown }).cause;
+  const coded = findCause(e, (c) => typeof (c as { code?: unknown }).code === 'string', 4);
+  if (coded) {
+    const code = (coded as { code: string }).code;
+    return NETWORK_CODES[code] ?? code;
   }
   return e instanceof Error ? e.message : String(e);
 }

@@ -1,6 +1,7 @@
 // Which IP addresses a server-side fetch may connect to. Everything that is not the public internet is refused
 // unless the configuration allows it: the server must not become a proxy into its own network.
 import { BlockList, isIP } from 'node:net';
+import { findCause } from './cause-chain';
 
 const BLOCKED: [string, number, 'ipv4' | 'ipv6', string][] = [
   ['0.0.0.0', 8, 'ipv4', 'unspecified'],
@@ -110,14 +111,9 @@ export class BlockedAddressError extends Error {
 
 /** Is `e`, or an error it was caused by, a refusal of the address policy? Returns that refusal. */
 export function blockedAddressIn(e: unknown): Error | undefined {
-  let cause: unknown = e;
-  for (let i = 0; i < 6 && cause; i++) {
-    if (
-      cause instanceof Error &&
-      (cause.name === 'BlockedAddressError' || (cause as { code?: unknown }).code === 'EADDRBLOCKED')
-    )
-      return cause;
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return undefined;
+  return findCause(
+    e,
+    (c) =>
+      c instanceof Error && (c.name === 'BlockedAddressError' || (c as { code?: unknown }).code === 'EADDRBLOCKED'),
+  ) as Error | undefined;
 }
