@@ -19,11 +19,11 @@ const MASKED = /[\w-]*(?:\*{3,}|\.{3}|…)[\w-]*/g;
 export function redactKey(text: string, key: string | undefined): string {
   if (!key || !text) return text;
   if (key.length < MIN_PART) return text.replace(wholeToken(key), KEY_REDACTED);
-  const out = text
-    .split(key)
-    .join(KEY_REDACTED)
-    .replace(MASKED, (token) => (isMaskOf(token, key) ? KEY_REDACTED : token));
-  return hideParts(out, key);
+  // The whole key is a run of its pieces too: hideParts takes it.
+  return hideParts(
+    text.replace(MASKED, (token) => (isMaskOf(token, key) ? KEY_REDACTED : token)),
+    key,
+  );
 }
 
 /** Every run of `text` made of overlapping MIN_PART-long pieces of `key`, replaced. Linear in the text. */
