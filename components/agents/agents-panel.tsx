@@ -1,8 +1,8 @@
 'use client';
 // The Agents section of the left column: the saved agents, each started in a new conversation, edited, duplicated,
 // exported or deleted; a new agent, or one imported from its JSON file.
-import { useTranslations } from 'next-intl';
-import { useEffect, useState } from 'react';
+import { useFormatter, useTranslations } from 'next-intl';
+import { useEffect, useRef, useState } from 'react';
 import type { ImportChoice } from '@/lib/chat/saved-agents';
 import { JsonFileButton } from '../json-file-button';
 import { useCodedText } from '../chat/server-text';
@@ -12,7 +12,7 @@ import { focusComposer } from '../chat/composer-draft';
 import { useChat } from '../chat/store';
 import { downloadJson } from '../inspector/download';
 import { useModalDialog } from '../modal-dialog';
-import { blankAgent, definitionOf, useAgents } from './agents-store';
+import { blankAgent, definitionOf, useAgents, type ListedAgent } from './agents-store';
 import { FromCode } from './from-code';
 import { GroupCreator } from './group-creator';
 
@@ -32,6 +32,8 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   // An import whose name one of the agents has: asked what to do before anything is saved.
   const [conflict, setConflict] = useState<{ text: string; name: string }>();
   const [creatingGroup, setCreatingGroup] = useState(false);
+  const format = useFormatter();
+  const heading = useRef<HTMLHeadingElement>(null);
 
   const imported = async (text: string, choice?: ImportChoice) => {
     const result = await importFile(text, choice);
@@ -48,10 +50,33 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
     void refresh();
   }, [refresh]);
 
+  // The Routers and GroupChats holding it lose it with it (the server does both at once); one it is the only member
+  // of keeps it: said here, before asking, and by the server too should the list be behind.
+  const askThenDelete = async (agent: ListedAgent) => {
+    const holders = agents.filter((h) => !h.plugin && h.id !== agent.id && h.members.includes(agent.id));
+    const emptied = holders.filter((h) => h.members.every((m) => m === agent.id));
+    const names = (list: ListedAgent[]) => format.list(list.map((h) => h.name));
+    if (emptied.length)
+      return setProblem(
+        codedText({
+          code: 'agent-only-member',
+          values: { name: agent.name, holders: names(emptied) },
+        }),
+      );
+    const question = holders.length
+      ? t('confirmDeleteHeld', { name: agent.name, holders: names(holders) })
+      : t('confirmDelete', { name: agent.name });
+    if (!window.confirm(question)) return;
+    const refused = await remove(agent.id);
+    setProblem(refused && codedText({ message: refused.error, code: refused.code, values: refused.values }));
+    // Its row took the focused button with it: the keyboard goes on from the list's heading.
+    if (!refused) heading.current?.focus();
+  };
+
   return (
     <section aria-labelledby="agents-heading" className="space-y-1">
       <div className="flex flex-wrap items-center gap-1">
-        <h2 id="agents-heading" className="flex-1 text-sm font-semibold">
+        <h2 id="agents-heading" ref={heading} tabIndex={-1} className="flex-1 text-sm font-semibold focus:outline-none">
           {t('title')}
         </h2>
         <button type="button" className={SMALL} onClick={() => edit({ definition: blankAgent() })}>
@@ -158,10 +183,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
                 type="button"
                 aria-label={t('delete', { name: a.name })}
                 className={SMALL}
-                onClick={async () => {
-                  if (!window.confirm(t('confirmDelete', { name: a.name }))) return;
-                  setProblem(await remove(a.id));
-                }}
+                onClick={() => void askThenDelete(a)}
               >
                 <span aria-hidden="true">{ICONS.DELETE}</span>
               </button>

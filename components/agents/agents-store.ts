@@ -25,7 +25,8 @@ interface AgentsState {
   refresh(): Promise<void>;
   /** Resolves with the error (and the field at fault), if the server refused it. */
   save(id: string | undefined, definition: AgentDefinition): Promise<AgentRefusal | undefined>;
-  remove(id: string): Promise<string | undefined>;
+  /** Resolves with the refusal, if the server did not delete it. */
+  remove(id: string): Promise<AgentRefusal | undefined>;
   /** Resolves with the refusal, with the agent whose name the import has (nothing saved: ask what to do, then call
    *  again with the choice), or with the names of the file's documents that are not here. */
   importFile(
@@ -52,7 +53,7 @@ export const useAgents = create<AgentsState>()((set, get) => ({
   async remove(id) {
     const result = await actions.deleteAgent(id);
     await get().refresh();
-    return result.ok ? undefined : result.error;
+    return result.ok ? undefined : refusalOf(result);
   },
   async importFile(text, choice) {
     const result = await actions.importAgentFile(text, choice);

@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'agent-name-long',
   'agent-name-missing',
   'agent-not-object',
+  'agent-only-member',
   'agent-suggestions-many',
   'agent-too-deep',
   'bad-sign-up-mode',

@@ -10,3 +10,10 @@ export class NotFoundError extends CodedError {
     super(code, message, values);
   }
 }
+
+/** A change that would leave another of the caller's objects broken (HTTP 409): nothing was changed, and the message
+ *  says what to do first. */
+export class ConflictError extends CodedError {
+  override name = 'ConflictError';
+  readonly status = 409;
+}
