@@ -1,7 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
-import { COMPOSER_TEXTBOX_ID, focusComposer, useDraft } from './composer-draft';
+import { COMPOSER_TEXTBOX_ID, draftKey, focusComposer, useDraft } from './composer-draft';
 import { DocumentList } from './document-list';
 import { MentionSuggestions } from './mention-suggestions';
 import { useChat } from './store';
@@ -19,9 +19,19 @@ export function Composer({ disabled }: { disabled?: boolean }) {
   const activeId = useChat((s) => s.activeId);
   const uploadFiles = useUploads((s) => s.uploadFiles);
 
+  const user = useChat((s) => s.chooser);
+  // Set when the new chat's message is sent: the conversation it makes takes over what is in the box meanwhile.
+  const carry = useRef(false);
+
   useEffect(() => {
     void useUploads.getState().showConversation(activeId);
   }, [activeId]);
+
+  // Each conversation's draft is its own (and the new chat's): switching shows the one typed there.
+  useEffect(() => {
+    useDraft.getState().show(draftKey(user, activeId), carry.current && activeId !== undefined);
+    carry.current = false;
+  }, [user, activeId]);
 
   // Ready to type on load, where a keyboard is at hand: on a touch screen the focus would pop the keyboard up.
   useEffect(() => {
@@ -30,7 +40,10 @@ export function Composer({ disabled }: { disabled?: boolean }) {
 
   // A message the server refused (the notice says why) comes back to the composer, unless something new was typed.
   const deliver = async (message: string) => {
-    if (!(await send(message)) && !useDraft.getState().text) setText(message);
+    carry.current = useChat.getState().activeId === undefined;
+    const taken = await send(message);
+    carry.current = false;
+    if (!taken && !useDraft.getState().text) setText(message);
   };
 
   // A message sent while files are still uploading goes when they are up, so that it carries them.
