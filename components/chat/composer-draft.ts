@@ -47,7 +47,7 @@ interface DraftState {
   text: string;
   setText(text: string): void;
   /** Shows the draft of `key`, the one shown until now staying kept under its own key. `carry`: the text in the box
-   *  goes with it instead (a new chat that just became a conversation). */
+   *  goes to `key` instead (a new chat that just became a conversation). */
   show(key: string, carry?: boolean): void;
 }
 

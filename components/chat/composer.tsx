@@ -20,17 +20,23 @@ export function Composer({ disabled }: { disabled?: boolean }) {
   const uploadFiles = useUploads((s) => s.uploadFiles);
 
   const user = useChat((s) => s.chooser);
-  // Set when the new chat's message is sent: the conversation it makes takes over what is in the box meanwhile.
-  const carry = useRef(false);
+  // The conversation whose draft is shown (undefined: none yet; { activeId: undefined }: the new chat's).
+  const shown = useRef<{ activeId?: string }>(undefined);
 
   useEffect(() => {
     void useUploads.getState().showConversation(activeId);
   }, [activeId]);
 
-  // Each conversation's draft is its own (and the new chat's): switching shows the one typed there.
+  // Each conversation's draft is its own (and the new chat's): switching shows the one typed there. A new chat that
+  // becomes a conversation without the page moving (its first message, or an upload, made it) keeps what is in the box.
   useEffect(() => {
-    useDraft.getState().show(draftKey(user, activeId), carry.current && activeId !== undefined);
-    carry.current = false;
+    const became =
+      shown.current !== undefined &&
+      shown.current.activeId === undefined &&
+      activeId !== undefined &&
+      useChat.getState().fromNewChat === activeId;
+    useDraft.getState().show(draftKey(user, activeId), became);
+    shown.current = { activeId };
   }, [user, activeId]);
 
   // Ready to type on load, where a keyboard is at hand: on a touch screen the focus would pop the keyboard up.
@@ -40,10 +46,7 @@ export function Composer({ disabled }: { disabled?: boolean }) {
 
   // A message the server refused (the notice says why) comes back to the composer, unless something new was typed.
   const deliver = async (message: string) => {
-    carry.current = useChat.getState().activeId === undefined;
-    const taken = await send(message);
-    carry.current = false;
-    if (!taken && !useDraft.getState().text) setText(message);
+    if (!(await send(message)) && !useDraft.getState().text) setText(message);
   };
 
   // A message sent while files are still uploading goes when they are up, so that it carries them.
