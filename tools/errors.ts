@@ -32,7 +32,15 @@ export class ToolArgumentsError extends Error {
   override name = 'ToolArgumentsError';
 }
 
-/** A tool is declared wrongly (bad name, description or parameters schema); raised at registration/check time. */
+/** A tool is declared wrongly (bad name, description or parameters schema); raised at registration/check time. Also
+ *  a tool a run asks for that this server does not have or cannot run: then the agent's or the conversation's tool
+ *  list is at fault, not the tool's code, and the error says so with `status` 400 (a refusal, lib/protocol/errors.ts
+ *  statusOf). */
 export class ToolDefinitionError extends Error {
   override name = 'ToolDefinitionError';
+  readonly status?: 400;
+  constructor(message: string, opts: ErrorOptions & { status?: 400 } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    if (opts.status) this.status = opts.status;
+  }
 }

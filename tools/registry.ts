@@ -125,8 +125,8 @@ export function createTool(
   if (spec instanceof BaseTool) return spec;
   const name = typeof spec === 'string' ? spec : spec.name;
   const cls = TOOL_REGISTRY.get(name);
-  if (!cls) throw new ToolDefinitionError(`Tool ${name} is not registered.`);
+  if (!cls) throw new ToolDefinitionError(`Tool ${name} is not registered.`, { status: 400 });
   const unavailable = unavailableReason(cls, settings);
-  if (unavailable) throw new ToolDefinitionError(`Tool ${name} is not available: ${unavailable}`);
+  if (unavailable) throw new ToolDefinitionError(`Tool ${name} is not available: ${unavailable}`, { status: 400 });
   return typeof spec === 'string' ? new cls() : new cls(spec);
 }

@@ -156,7 +156,6 @@ export interface ImportedAgent {
 /** An export file this app cannot read (HTTP 400), said by its code in the page's language. */
 class ImportError extends CodedError {
   override name = 'AgentImportError';
-  readonly status = 400;
 }
 
 /** Reads an export file into a definition for this app: members by name must be saved here already; documents (by

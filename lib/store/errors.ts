@@ -5,8 +5,7 @@ import { CodedError, type ErrorCode, type ErrorValues } from '../protocol/errors
 
 export class NotFoundError extends CodedError {
   override name = 'NotFoundError';
-  readonly status = 404;
   constructor(message: string, code: ErrorCode = 'not-found', values?: ErrorValues) {
-    super(code, message, values);
+    super(code, message, values, 404);
   }
 }
