@@ -1,6 +1,8 @@
 // Errors of the tool layer. Only ToolServiceError stops a run; everything else a tool throws is turned into text
 // the model can read and react to (see run-tool.ts).
 
+import type { ErrorCode, ErrorValues } from '../lib/protocol/errors';
+
 const TOOL_SERVICE_ERROR = Symbol.for('agent-studio.ToolServiceError');
 
 /** Is `e` a ToolServiceError or an instance of a subclass (a tool's own, under its own name), from any bundle: told by
@@ -32,7 +34,16 @@ export class ToolArgumentsError extends Error {
   override name = 'ToolArgumentsError';
 }
 
-/** A tool is declared wrongly (bad name, description or parameters schema); raised at registration/check time. */
+/** A tool is declared wrongly (bad name, description or parameters schema); raised at registration/check time. A
+ *  registration's refusal carries a code: a plugin's author reads it on the admin's page, in its language. */
 export class ToolDefinitionError extends Error {
   override name = 'ToolDefinitionError';
+  readonly code?: ErrorCode;
+  readonly values?: ErrorValues;
+
+  constructor(message: string, opts: { cause?: unknown; code?: ErrorCode; values?: ErrorValues } = {}) {
+    super(message, 'cause' in opts ? { cause: opts.cause } : undefined);
+    if (opts.code) this.code = opts.code;
+    if (opts.values) this.values = opts.values;
+  }
 }
