@@ -3,6 +3,7 @@
 // exported or deleted; a new agent, or one imported from its JSON file.
 import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
+import type { PluginFailure } from '@/lib/chat/page';
 import type { ImportChoice } from '@/lib/chat/saved-agents';
 import { JsonFileButton } from '../json-file-button';
 import { useCodedText } from '../chat/server-text';
@@ -12,7 +13,7 @@ import { focusComposer } from '../chat/composer-draft';
 import { useChat } from '../chat/store';
 import { downloadJson } from '../inspector/download';
 import { useModalDialog } from '../modal-dialog';
-import { blankAgent, definitionOf, useAgents } from './agents-store';
+import { blankAgent, definitionOf, refusalOf, useAgents, type AgentRefusal } from './agents-store';
 import { FromCode } from './from-code';
 import { GroupCreator } from './group-creator';
 
@@ -22,13 +23,28 @@ const SMALL =
 /** The row's buttons are named by their aria-labels (from the catalogs); these are only their glyphs. */
 const ICONS = { EDIT: '✎', DUPLICATE: '⧉', EXPORT: '⇩', DELETE: '✕' };
 
+/** What went wrong last: an import refused, an import that left documents out, or an export or delete refused. */
+type Problem = { importFailed: AgentRefusal } | { missingDocuments: string[] } | { refused: AgentRefusal };
+
 export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const t = useTranslations('agents');
   const agents = useAgents((s) => s.agents);
   const failures = useAgents((s) => s.pluginFailures);
   const { refresh, edit, remove, importFile } = useAgents.getState();
-  const [problem, setProblem] = useState<string>();
+  // Kept as the server said it (its code and values) and put in words when shown: a language switch says it again.
+  const [problem, setProblem] = useState<Problem>();
   const codedText = useCodedText('errors');
+  const said = (r: AgentRefusal) => codedText({ message: r.error, code: r.code, values: r.values });
+  const problemText =
+    problem &&
+    ('importFailed' in problem
+      ? t('importFailed', { error: said(problem.importFailed) })
+      : 'missingDocuments' in problem
+        ? t('importMissingDocuments', { names: problem.missingDocuments.join(', ') })
+        : said(problem.refused));
+  // The loader's refusals in the catalog's words (its English line starts with `at`, said apart); a module's own
+  // error as it came.
+  const loadError = (f: PluginFailure) => (f.code ? codedText({ code: f.code, values: f.values }) : f.error);
   // An import whose name one of the agents has: asked what to do before anything is saved.
   const [conflict, setConflict] = useState<{ text: string; name: string }>();
   const [creatingGroup, setCreatingGroup] = useState(false);
@@ -36,11 +52,8 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const imported = async (text: string, choice?: ImportChoice) => {
     const result = await importFile(text, choice);
     if ('conflict' in result) return setConflict({ text, name: result.conflict.name });
-    if ('refused' in result) {
-      const { error, code, values } = result.refused;
-      setProblem(t('importFailed', { error: codedText({ message: error, code, values }) }));
-    } else if (result.missingDocuments.length)
-      setProblem(t('importMissingDocuments', { names: result.missingDocuments.join(', ') }));
+    if ('refused' in result) setProblem({ importFailed: result.refused });
+    else if (result.missingDocuments.length) setProblem({ missingDocuments: result.missingDocuments });
     else setProblem(undefined);
   };
 
@@ -73,9 +86,9 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
           if (text !== undefined && choice) void imported(text, choice);
         }}
       />
-      {problem && (
+      {problemText && (
         <p role="alert" className="rounded bg-red-50 px-2 py-1 text-xs text-red-900 dark:bg-red-950 dark:text-red-100">
-          {problem}
+          {problemText}
         </p>
       )}
       {failures.length > 0 && (
@@ -87,7 +100,9 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
           <ul>
             {failures.map((f) => (
               <li key={f.file} data-plugin-failure={f.file} className="break-words">
-                {t('pluginFailed', { file: f.file, error: f.error })}
+                {f.at
+                  ? t('pluginFailedAt', { file: f.file, at: f.at, error: loadError(f) })
+                  : t('pluginFailed', { file: f.file, error: loadError(f) })}
               </li>
             ))}
           </ul>
@@ -147,7 +162,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
               className={SMALL}
               onClick={async () => {
                 const result = await exportAgentFile(a.id);
-                if (!result.ok) return setProblem(result.error);
+                if (!result.ok) return setProblem({ refused: refusalOf(result) });
                 downloadJson(`agent-${a.name.replace(/[^\w-]+/g, '-').toLowerCase() || a.id}.json`, result.value);
               }}
             >
@@ -160,7 +175,8 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
                 className={SMALL}
                 onClick={async () => {
                   if (!window.confirm(t('confirmDelete', { name: a.name }))) return;
-                  setProblem(await remove(a.id));
+                  const refused = await remove(a.id);
+                  setProblem(refused && { refused });
                 }}
               >
                 <span aria-hidden="true">{ICONS.DELETE}</span>

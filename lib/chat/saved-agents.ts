@@ -25,8 +25,8 @@ export class AgentDefinitionError extends Error {
   constructor(
     message: string,
     /** The field at fault ("name", "documents.0.hash"...), for the form to point at. */
-    readonly field?: string,
-    readonly code?: ErrorCode,
+    readonly field: string | undefined,
+    readonly code: ErrorCode,
     readonly values?: ErrorValues,
   ) {
     super(message);
