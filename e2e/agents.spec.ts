@@ -236,6 +236,25 @@ test.describe('on a 390 px phone, from the keyboard', () => {
   });
 });
 
+test('an import refusal is said again in the new language when the page changes language', async ({ page }) => {
+  await openChat(page);
+  await page.getByLabel('Import agent', { exact: true }).setInputFiles({
+    name: 'agent.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ schema: 'agent-studio.agent/2', agent: { name: 'Egret', kind: 'fncall' } })),
+  });
+  const refused = page.getByRole('alert').filter({ hasText: /Import failed|导入失败/ });
+  await expect(refused).toHaveText(
+    'Import failed: This file is "agent-studio.agent/2", not an agent export (agent-studio.agent/1).',
+  );
+  await page.getByRole('combobox', { name: 'Language', exact: true }).selectOption('zh-CN');
+  await expect(refused).toHaveText(
+    '导入失败：此文件的格式是“agent-studio.agent/2”，不是本应用的智能体导出文件（agent-studio.agent/1）。',
+  );
+  await page.getByRole('combobox', { name: '语言', exact: true }).selectOption('en');
+  await expect(refused).toHaveText(/^Import failed: This file is "agent-studio\.agent\/2"/);
+});
+
 test.describe('in Chinese', () => {
   test.use({ locale: 'zh-CN' });
 

@@ -233,4 +233,55 @@ test.describe('in Chinese', () => {
     await expect(page.getByRole('dialog', { name: '模拟用户' }).getByText('要发送的消息数（1–10）')).toBeVisible();
     expect(await allViolations(page)).toEqual([]);
   });
+
+  test.describe('on a 390 px phone, from the keyboard', () => {
+    const SCREEN = { width: 390, height: 844 };
+    test.use({ viewport: SCREEN, isMobile: true, hasTouch: true });
+
+    test('a refused group says why in Chinese by the field at fault, which takes the focus; nothing is saved', async ({
+      page,
+    }) => {
+      await setScenario({ rules: [CREATOR] });
+      await page.goto('/');
+      await expect(page.getByRole('button', { name: /^切换到(深色|浅色)主题$/ })).toBeVisible(); // hydrated
+      await page.getByRole('button', { name: '菜单', exact: true }).click();
+      const newGroup = page.getByRole('button', { name: '新建群组', exact: true });
+      await newGroup.focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: '创建群组' });
+      await expect.poll(() => isFocused(dialog.getByRole('textbox', { name: '描述这个群组' }))).toBe(true);
+      await page.keyboard.type('两只海鸥。');
+      await page.keyboard.press('Enter');
+      const review = dialog.getByRole('form', { name: '检查群组' });
+      const second = review.getByRole('group', { name: '成员 2' }).getByRole('textbox', { name: '名称' });
+      await expect(second).toHaveValue('Ben-gull');
+
+      // Member 2 named as member 1 is: the save is refused, said in Chinese by member 2's name, which has the focus.
+      await second.fill('Ada-gull');
+      await review.getByRole('textbox', { name: '群组名称' }).fill('海鸥');
+      await page.keyboard.press('Enter'); // submits the review
+      const taken = '成员 2 的名称“Ada-gull”已被另一个成员或群组使用：名称不能重复。';
+      await expect(dialog.getByRole('alert')).toHaveText(taken);
+      await expect.poll(() => isFocused(second)).toBe(true);
+      await expect(second).toHaveAttribute('aria-invalid', 'true');
+      await expect(second).toHaveAccessibleDescription(taken);
+      await expectFocusVisible(page);
+      expect(await outsideScreen(page, SCREEN, dialog)).toEqual([]);
+      expect((await pageWidth(page)).scrollWidth).toBeLessThanOrEqual(SCREEN.width);
+      expect(await allViolations(page)).toEqual([]);
+
+      // Fixed from the keyboard where the focus is; the group's name left empty is the next refusal, at its field.
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('Ben-gull');
+      const name = review.getByRole('textbox', { name: '群组名称' });
+      await name.fill('');
+      await page.keyboard.press('Enter');
+      await expect(dialog.getByRole('alert')).toHaveText('请给群组起个名字。');
+      await expect.poll(() => isFocused(name)).toBe(true);
+      await expect(second).not.toHaveAttribute('aria-invalid');
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(page.getByRole('button', { name: /Ada-gull/ })).toHaveCount(0); // nothing saved
+    });
+  });
 });

@@ -52,11 +52,20 @@ function parametersProblem(parameters: unknown): string | undefined {
   return checkSchema(schema).problem;
 }
 
+/** "Tool 'x': <problem>", coded (the problem is a detail of code, said as it is). */
+function declaredWrongly(name: string, problem: string, cause?: unknown): ToolDefinitionError {
+  return new ToolDefinitionError(`Tool '${name}': ${problem}`, {
+    code: 'tool-definition-invalid',
+    values: { name, problem },
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
 /** Validates a tool instance's declaration; throws a ToolDefinitionError naming the tool and the problem. */
 export function checkTool(tool: BaseTool): void {
   const hasName = typeof tool.name === 'string' && tool.name.trim() !== '';
   const fail = (problem: string): never => {
-    throw new ToolDefinitionError(`Tool '${hasName ? tool.name : tool.constructor.name}': ${problem}`);
+    throw declaredWrongly(hasName ? tool.name : tool.constructor.name, problem);
   };
   if (!hasName) fail('name must be a non-empty string');
   if (typeof tool.description !== 'string') fail('description must be a string');
@@ -75,26 +84,24 @@ export function registerTool(name: string, opts: { allowOverwrite?: boolean } = 
     if (TOOL_REGISTRY.has(name) && !opts.allowOverwrite) {
       throw new ToolDefinitionError(
         `Tool '${name}' is already registered; pick a unique name or pass { allowOverwrite: true }.`,
+        { code: 'tool-name-taken', values: { name } },
       );
     }
     let instance: BaseTool;
     try {
       instance = new cls();
     } catch (err) {
-      throw new ToolDefinitionError(
-        `Tool '${name}': ${cls.name} cannot be constructed without a config: ${errorMessage(err)}`,
-        { cause: err },
-      );
+      throw declaredWrongly(name, `${cls.name} cannot be constructed without a config: ${errorMessage(err)}`, err);
     }
-    if (!(instance instanceof BaseTool))
-      throw new ToolDefinitionError(`Tool '${name}': ${cls.name} does not extend BaseTool`);
+    if (!(instance instanceof BaseTool)) throw declaredWrongly(name, `${cls.name} does not extend BaseTool`);
     if (instance.name !== name) {
       const declared =
         typeof instance.name === 'string' && instance.name
           ? `declares name '${instance.name}'`
           : 'does not declare a name';
-      throw new ToolDefinitionError(
-        `Tool '${name}': ${cls.name} ${declared}; it must be name = '${name}' to match registerTool('${name}')`,
+      throw declaredWrongly(
+        name,
+        `${cls.name} ${declared}; it must be name = '${name}' to match registerTool('${name}')`,
       );
     }
     checkTool(instance);
@@ -125,8 +132,8 @@ export function createTool(
   if (spec instanceof BaseTool) return spec;
   const name = typeof spec === 'string' ? spec : spec.name;
   const cls = TOOL_REGISTRY.get(name);
-  if (!cls) throw new ToolDefinitionError(`Tool ${name} is not registered.`);
+  if (!cls) throw new ToolDefinitionError(`Tool ${name} is not registered.`, { status: 400 });
   const unavailable = unavailableReason(cls, settings);
-  if (unavailable) throw new ToolDefinitionError(`Tool ${name} is not available: ${unavailable}`);
+  if (unavailable) throw new ToolDefinitionError(`Tool ${name} is not available: ${unavailable}`, { status: 400 });
   return typeof spec === 'string' ? new cls() : new cls(spec);
 }

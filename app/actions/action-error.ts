@@ -1,16 +1,23 @@
 // A caught error as a server action's failed result. Not a 'use server' module: it exports a plain function.
 import type { ActionFailure } from '@/lib/chat/page';
-import { errorMessage } from '@/lib/llm/error-report';
+import { errorMessage, faultMessage, logError } from '@/lib/llm/error-report';
+import { isServiceError } from '@/lib/llm/errors';
 import { codedOf } from '@/lib/protocol/errors';
 import { statusOf } from '@/lib/server/route';
 
-/** The message with its HTTP status (404 for what is not the caller's, 400 for bad input with the field at fault),
- *  and the code (with what it fills in) when the page can say it in its language. Read from the error's fields, not
- *  its class: the services that threw it may belong to another bundle (lib/protocol/errors.ts isErrorNamed). No
- *  absolute path of the server's reaches the page (an unexpected error's message may hold one). */
+/** A refusal as its message with its HTTP status (404 for what is not the caller's, 400 for bad input with the field
+ *  at fault), and the code (with what it fills in) when the page can say it in its language. Read from the error's
+ *  fields, not its class: the services that threw it may belong to another bundle (lib/protocol/errors.ts
+ *  isErrorNamed). A fault (no 4xx status of its own, and not the model server's or a tool's own words) is logged with
+ *  its stack under an error id, and the page is told only that something went wrong, with that id, in its language. No
+ *  absolute path of the server's reaches the page. */
 export function failure(e: unknown): ActionFailure {
-  const error = errorMessage(e);
   const status = statusOf(e, 500);
+  if (status >= 500 && !isServiceError(e)) {
+    const id = logError('a server action failed', e);
+    return { ok: false, error: faultMessage(id), status: 500, code: 'server-fault', values: { id } };
+  }
+  const error = errorMessage(e);
   const field = (e as { field?: unknown } | null)?.field;
   const at = typeof field === 'string' ? { field } : {};
   const coded = codedOf(e);

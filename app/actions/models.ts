@@ -6,7 +6,7 @@ import { z } from '@/lib/protocol/zod';
 import type { ActionResult } from '@/lib/chat/page';
 import type { ServerModelsResult } from '@/lib/llm/server-models';
 import type { LocalModelsView } from '@/lib/models/local-files';
-import type { ConnectionView, FoundServerView, ModelGroup } from '@/lib/models/service';
+import { ModelRequestError, type ConnectionView, type FoundServerView, type ModelGroup } from '@/lib/models/service';
 import { appContext, type AppContext } from '@/lib/server/context';
 import { failure } from './action-error';
 import { guardAction } from './guard';
@@ -52,7 +52,7 @@ const TestSchema = z.object({
 
 function parsed<T>(schema: z.ZodType<T>, input: unknown): T {
   const r = schema.safeParse(input);
-  if (!r.success) throw new Error(r.error.issues[0]?.message ?? 'Invalid input.');
+  if (!r.success) throw new ModelRequestError(r.error.issues[0]?.message ?? 'Invalid input.');
   return r.data;
 }
 

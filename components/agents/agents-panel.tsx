@@ -3,6 +3,7 @@
 // exported or deleted; a new agent, or one imported from its JSON file.
 import { useFormatter, useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
+import type { PluginFailure } from '@/lib/chat/page';
 import type { ImportChoice } from '@/lib/chat/saved-agents';
 import { JsonFileButton } from '../json-file-button';
 import { useCodedText } from '../chat/server-text';
@@ -12,7 +13,7 @@ import { focusComposer } from '../chat/composer-draft';
 import { useChat } from '../chat/store';
 import { downloadJson } from '../inspector/download';
 import { useModalDialog } from '../modal-dialog';
-import { blankAgent, definitionOf, useAgents, type ListedAgent } from './agents-store';
+import { blankAgent, definitionOf, refusalOf, useAgents, type AgentRefusal, type ListedAgent } from './agents-store';
 import { FromCode } from './from-code';
 import { GroupCreator } from './group-creator';
 
@@ -22,27 +23,49 @@ const SMALL =
 /** The row's buttons are named by their aria-labels (from the catalogs); these are only their glyphs. */
 const ICONS = { EDIT: '✎', DUPLICATE: '⧉', EXPORT: '⇩', DELETE: '✕' };
 
+/** What went wrong last: an import refused, an import that left documents out, an export or delete refused, or a
+ *  delete not asked for since the agent is the only member of these Routers or GroupChats. */
+type Problem =
+  | { importFailed: AgentRefusal }
+  | { missingDocuments: string[] }
+  | { refused: AgentRefusal }
+  | { onlyMember: { name: string; holders: string[] } };
+
 export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const t = useTranslations('agents');
   const agents = useAgents((s) => s.agents);
   const failures = useAgents((s) => s.pluginFailures);
   const { refresh, edit, remove, importFile } = useAgents.getState();
-  const [problem, setProblem] = useState<string>();
+  // Kept as the server said it (its code and values) and put in words when shown: a language switch says it again.
+  const [problem, setProblem] = useState<Problem>();
   const codedText = useCodedText('errors');
+  const format = useFormatter();
+  const said = (r: AgentRefusal) => codedText({ message: r.error, code: r.code, values: r.values });
+  const problemText =
+    problem &&
+    ('importFailed' in problem
+      ? t('importFailed', { error: said(problem.importFailed) })
+      : 'missingDocuments' in problem
+        ? t('importMissingDocuments', { names: problem.missingDocuments.join(', ') })
+        : 'onlyMember' in problem
+          ? codedText({
+              code: 'agent-only-member',
+              values: { name: problem.onlyMember.name, holders: format.list(problem.onlyMember.holders) },
+            })
+          : said(problem.refused));
+  // The loader's refusals in the catalog's words (its English line starts with `at`, said apart); a module's own
+  // error as it came.
+  const loadError = (f: PluginFailure) => (f.code ? codedText({ code: f.code, values: f.values }) : f.error);
   // An import whose name one of the agents has: asked what to do before anything is saved.
   const [conflict, setConflict] = useState<{ text: string; name: string }>();
   const [creatingGroup, setCreatingGroup] = useState(false);
-  const format = useFormatter();
   const heading = useRef<HTMLHeadingElement>(null);
 
   const imported = async (text: string, choice?: ImportChoice) => {
     const result = await importFile(text, choice);
     if ('conflict' in result) return setConflict({ text, name: result.conflict.name });
-    if ('refused' in result) {
-      const { error, code, values } = result.refused;
-      setProblem(t('importFailed', { error: codedText({ message: error, code, values }) }));
-    } else if (result.missingDocuments.length)
-      setProblem(t('importMissingDocuments', { names: result.missingDocuments.join(', ') }));
+    if ('refused' in result) setProblem({ importFailed: result.refused });
+    else if (result.missingDocuments.length) setProblem({ missingDocuments: result.missingDocuments });
     else setProblem(undefined);
   };
 
@@ -55,20 +78,13 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const askThenDelete = async (agent: ListedAgent) => {
     const holders = agents.filter((h) => !h.plugin && h.id !== agent.id && h.members.includes(agent.id));
     const emptied = holders.filter((h) => h.members.every((m) => m === agent.id));
-    const names = (list: ListedAgent[]) => format.list(list.map((h) => h.name));
-    if (emptied.length)
-      return setProblem(
-        codedText({
-          code: 'agent-only-member',
-          values: { name: agent.name, holders: names(emptied) },
-        }),
-      );
+    if (emptied.length) return setProblem({ onlyMember: { name: agent.name, holders: emptied.map((h) => h.name) } });
     const question = holders.length
-      ? t('confirmDeleteHeld', { name: agent.name, holders: names(holders) })
+      ? t('confirmDeleteHeld', { name: agent.name, holders: format.list(holders.map((h) => h.name)) })
       : t('confirmDelete', { name: agent.name });
     if (!window.confirm(question)) return;
     const refused = await remove(agent.id);
-    setProblem(refused && codedText({ message: refused.error, code: refused.code, values: refused.values }));
+    setProblem(refused && { refused });
     // Its row took the focused button with it: the keyboard goes on from the list's heading.
     if (!refused) heading.current?.focus();
   };
@@ -98,9 +114,9 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
           if (text !== undefined && choice) void imported(text, choice);
         }}
       />
-      {problem && (
+      {problemText && (
         <p role="alert" className="rounded bg-red-50 px-2 py-1 text-xs text-red-900 dark:bg-red-950 dark:text-red-100">
-          {problem}
+          {problemText}
         </p>
       )}
       {failures.length > 0 && (
@@ -112,7 +128,9 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
           <ul>
             {failures.map((f) => (
               <li key={f.file} data-plugin-failure={f.file} className="break-words">
-                {t('pluginFailed', { file: f.file, error: f.error })}
+                {f.at
+                  ? t('pluginFailedAt', { file: f.file, at: f.at, error: loadError(f) })
+                  : t('pluginFailed', { file: f.file, error: loadError(f) })}
               </li>
             ))}
           </ul>
@@ -172,7 +190,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
               className={SMALL}
               onClick={async () => {
                 const result = await exportAgentFile(a.id);
-                if (!result.ok) return setProblem(result.error);
+                if (!result.ok) return setProblem({ refused: refusalOf(result) });
                 downloadJson(`agent-${a.name.replace(/[^\w-]+/g, '-').toLowerCase() || a.id}.json`, result.value);
               }}
             >

@@ -2,7 +2,7 @@
 // The saved agents the page lists (the Agents section of the left column), kept in step with the server.
 import { create } from 'zustand';
 import * as actions from '@/app/actions/agents';
-import type { ActionFailure } from '@/lib/chat/page';
+import type { ActionFailure, PluginFailure } from '@/lib/chat/page';
 import type { ImportChoice } from '@/lib/chat/saved-agents';
 import type { AgentDefinition, SavedAgent } from '@/lib/store/types';
 
@@ -19,13 +19,13 @@ export function refusalOf({ error, field, code, values }: ActionFailure): AgentR
 interface AgentsState {
   agents: ListedAgent[];
   /** Plugins that failed to load (shown to the admin). */
-  pluginFailures: { file: string; error: string }[];
+  pluginFailures: PluginFailure[];
   /** The agent being edited: a saved one, or a new definition (create, duplicate). */
   editing?: { id?: string; definition: AgentDefinition };
   refresh(): Promise<void>;
   /** Resolves with the error (and the field at fault), if the server refused it. */
   save(id: string | undefined, definition: AgentDefinition): Promise<AgentRefusal | undefined>;
-  /** Resolves with the refusal, if the server did not delete it. */
+  /** Resolves with the refusal, if the server refused it. */
   remove(id: string): Promise<AgentRefusal | undefined>;
   /** Resolves with the refusal, with the agent whose name the import has (nothing saved: ask what to do, then call
    *  again with the choice), or with the names of the file's documents that are not here. */

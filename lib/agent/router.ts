@@ -4,6 +4,7 @@
 // `Call: <name>\nReply:<answer>`, so it sees who answered.
 import { contentText, type Lang, type Message } from '../llm/schema';
 import type { AgentKind, StopReason } from '../protocol/enums';
+import { CodedError } from '../protocol/errors';
 import type { Agent, CallExtras, TextSink } from './agent';
 import { Assistant, type AssistantOptions } from './assistant';
 import { runChild } from './child-run';
@@ -56,13 +57,20 @@ export class Router extends Assistant {
   }
 }
 
-/** Agents that hold others need them named, each name once (upstream's MultiAgentHub). */
+/** Agents that hold others need them named, each name once (upstream's MultiAgentHub). Two saved agents may share a
+ *  name, so a Router or GroupChat saved with both is refused when a run builds it: a refusal (coded, HTTP 400) of the
+ *  agent as it is saved, which its owner fixes by renaming one. */
 export function checkNames(agents: readonly Agent[], holder: string): readonly Agent[] {
   if (!agents.length) throw new Error(`A ${holder} needs at least one agent.`);
   const seen = new Set<string>();
   for (const a of agents) {
     if (!a.name.trim()) throw new Error(`Every agent of a ${holder} needs a name.`);
-    if (seen.has(a.name)) throw new Error(`Two agents of this ${holder} are named "${a.name}"; names must differ.`);
+    if (seen.has(a.name))
+      throw new CodedError(
+        'agent-names-twice',
+        `Two agents of this ${holder} are named "${a.name}"; names must differ: rename one of them.`,
+        { holder, name: a.name },
+      );
     seen.add(a.name);
   }
   return agents;

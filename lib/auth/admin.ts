@@ -28,7 +28,6 @@ export interface UserRow {
 /** What the admin asked for that cannot be done, coded so the page says it in its language. */
 export class AdminError extends CodedError {
   override name = 'AdminError';
-  readonly status = 400;
 }
 
 export class AdminService {

@@ -8,6 +8,7 @@ import type { AppConfig } from '../config';
 import type { Lang, Message } from '../llm/schema';
 import type { ModelService } from '../models/service';
 import { SPEAKER_SELECTIONS } from '../protocol/enums';
+import type { ErrorCode, ErrorValues } from '../protocol/errors';
 import { z } from '../protocol/zod';
 import type { OwnerScope } from '../store/owner';
 import type { SavedAgent } from '../store/types';
@@ -20,16 +21,13 @@ export const MAX_DRAFT_MESSAGES = 80;
 export const MAX_GROUP_MEMBERS = 12;
 
 const DraftMessageSchema = z.object({
-  role: z.enum(['user', 'assistant'], { error: 'each message is the user’s or the creator’s' }),
-  content: z.string({ error: 'a message’s content is text' }).max(20_000, 'a message has at most 20,000 characters'),
+  role: z.enum(['user', 'assistant']),
+  content: z.string().max(20_000),
   name: z.string().max(100).optional(),
 });
 
 export const GroupDraftRequestSchema = z.object({
-  messages: z
-    .array(DraftMessageSchema, { error: '"messages" is the conversation with the creator' })
-    .min(1, 'Describe the group first.')
-    .max(MAX_DRAFT_MESSAGES, `A draft holds at most ${MAX_DRAFT_MESSAGES} messages: save the group, or start again.`),
+  messages: z.array(DraftMessageSchema).min(1).max(MAX_DRAFT_MESSAGES),
   /** A model id from the model list (default: the user's default model). */
   model: z.string().max(500).optional(),
 });
@@ -44,12 +42,62 @@ export interface GroupDraftReply {
   answer: string;
 }
 
+/** A refusal of the draft or the group: the field at fault (for the dialog to point at), the code the page says it by
+ *  in its language (lib/i18n/messages, `errors`) and the same words in English (logs, a caller in code). */
+function refused(field: string | undefined, code: ErrorCode, message: string, values?: ErrorValues) {
+  return new AgentDefinitionError(message, field, code, values);
+}
+
+/** English numbers as the catalog's English sentences write them ("20,000"). */
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** A member's fields with a length limit: the code each is refused by, and its English words. */
+const MEMBER_LIMITS = {
+  name: ['group-member-name-long', 'name is'],
+  description: ['group-member-description-long', 'description is'],
+  instructions: ['group-member-instructions-long', 'instructions are'],
+} as const satisfies Record<string, [ErrorCode, string]>;
+
+/** What a schema issue is refused with: each limit a person meets in the dialog has its code; any other value that
+ *  does not fit (a wrong type, an unknown speaker selection…) is named by its field. */
+function issueRefusal(at: string, issue: { code: string; maximum?: unknown }): AgentDefinitionError {
+  const max = Number(issue.maximum);
+  const tooBig = issue.code === 'too_big';
+  const missing = issue.code === 'too_small' || issue.code === 'invalid_type';
+  const say = (code: ErrorCode, message: string, values?: ErrorValues) => refused(at, code, message, values);
+  const [, index, part] = /^members\.(\d+)\.(name|description|instructions)$/.exec(at) ?? [];
+  const n = Number(index) + 1;
+  if (part === 'name' && missing) return say('group-member-name-missing', `Member ${n} needs a name.`, { n });
+  if (part && tooBig) {
+    const [code, what] = MEMBER_LIMITS[part as keyof typeof MEMBER_LIMITS];
+    return say(code, `Member ${n}’s ${what} at most ${count(max)} characters.`, { n, max });
+  }
+  if (at === 'name' && missing) return say('group-name-missing', 'Give the group a name.');
+  if (at === 'name' && tooBig)
+    return say('group-name-long', `A group’s name is at most ${count(max)} characters.`, { max });
+  if (at === 'background' && tooBig)
+    return say('group-background-long', `The background has at most ${count(max)} characters.`, { max });
+  if (at === 'members' && issue.code === 'too_small')
+    return say('group-members-missing', 'A group needs at least one member.');
+  if (at === 'members' && tooBig)
+    return say('group-members-many', `A group has at most ${count(max)} members: remove some.`, { max });
+  if (at === 'messages' && issue.code === 'too_small') return say('group-describe-first', 'Describe the group first.');
+  if (at === 'messages' && tooBig)
+    return say('group-draft-long', `A draft holds at most ${count(max)} messages: save the group, or start again.`, {
+      max,
+    });
+  if (/^messages\.\d+\.content$/.test(at) && tooBig)
+    return say('group-message-long', `A message to the creator has at most ${count(max)} characters.`, { max });
+  const field = at || 'group';
+  const message = `${field}: this value does not fit a group (see docs/agents.md).`;
+  return refused(at || undefined, 'group-field-invalid', message, { field });
+}
+
 function checked<T>(schema: z.ZodType<T>, input: unknown): T {
   const r = schema.safeParse(input);
   if (!r.success) {
     const issue = r.error.issues[0]!;
-    const at = issue.path.join('.');
-    throw new AgentDefinitionError(at ? `${at}: ${issue.message}` : issue.message, at || undefined);
+    throw issueRefusal(issue.path.join('.'), issue);
   }
   return r.data;
 }
@@ -64,7 +112,7 @@ export async function draftGroup(
   const request = checked(GroupDraftRequestSchema, input);
   const messages: Message[] = request.messages.map((m) => ({ ...m }));
   if (messages[messages.length - 1]!.role !== 'user')
-    throw new AgentDefinitionError('The last message is the user’s: say what the group should be.', 'messages');
+    throw refused('messages', 'group-last-not-user', 'The last message must be yours: say what the group should be.');
   const resolved = await deps.models.resolve(owner, request.model);
   const llm = modelFor(resolved, { fncallMode: 'native', generateCfg: {} }, { vision: deps.config.llm.vision });
   const creator = new GroupChatCreator({ llm, maxLlmCalls: 1 });
@@ -78,18 +126,18 @@ export async function draftGroup(
 }
 
 export const AgentGroupSchema = z.object({
-  name: z.string({ error: 'Give the group a name.' }).trim().min(1, 'Give the group a name.').max(60),
-  background: z.string().max(4000, 'The background has at most 4,000 characters.').default(''),
+  name: z.string().trim().min(1).max(60),
+  background: z.string().max(4000).default(''),
   members: z
     .array(
       z.object({
-        name: z.string().trim().min(1, 'Every member needs a name.').max(60, 'A name is at most 60 characters.'),
+        name: z.string().trim().min(1).max(60),
         description: z.string().max(500).default(''),
         instructions: z.string().max(20_000).default(''),
       }),
     )
-    .min(1, 'A group needs at least one member.')
-    .max(MAX_GROUP_MEMBERS, `A group has at most ${MAX_GROUP_MEMBERS} members.`),
+    .min(1)
+    .max(MAX_GROUP_MEMBERS),
   selection: z.enum(SPEAKER_SELECTIONS).optional(),
 });
 export type AgentGroupInput = z.input<typeof AgentGroupSchema>;
@@ -105,9 +153,11 @@ export async function saveAgentGroup(
   for (const [i, m] of group.members.entries()) {
     const key = m.name.toLowerCase();
     if (names.has(key) || key === group.name.toLowerCase())
-      throw new AgentDefinitionError(
-        `members.${i}.name: "${m.name}" is taken by another member or the group; names must differ.`,
+      throw refused(
         `members.${i}.name`,
+        'group-member-name-taken',
+        `Member ${i + 1}’s name “${m.name}” is taken by another member or by the group: names must differ.`,
+        { n: i + 1, name: m.name },
       );
     names.add(key);
   }

@@ -20,6 +20,20 @@ export type ActionFailure = {
   field?: string;
 };
 
+/** A plugin module that did not load (lib/plugins/catalog.ts). */
+export interface PluginFailure {
+  /** The file's name in the plugins folder. */
+  file: string;
+  /** As the server's output says it (English). */
+  error: string;
+  /** When the refusal is the loader's (not the module's own error): its code and what it fills in, for the admin's
+   *  page to say it in its language. */
+  code?: ErrorCode;
+  values?: ErrorValues;
+  /** Where in the module, when it is one of its agents ("agents[1]"). */
+  at?: string;
+}
+
 /** A server action's answer: its value, or the error to show. */
 export type ActionResult<T> = { ok: true; value: T } | ActionFailure;
 
@@ -70,7 +84,7 @@ export interface AppInfo {
   /** `plugin`: the plugin file a tool comes from (the page says "from code"). */
   tools: { name: string; description: string; plugin?: string }[];
   /** Plugins that failed to load, with their error (the admin only: the message may name the server's paths). */
-  pluginFailures?: { file: string; error: string }[];
+  pluginFailures?: PluginFailure[];
   /** The agent new conversations start with (the one `npm run serve` serves), as the Agents list would start it. */
   defaultAgent?: { id: string; name: string; avatar: string; description: string; suggestions: string[] };
   /** Which Python runs code_interpreter; the admin is also told how to get the other one (the server's paths,

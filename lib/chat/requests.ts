@@ -51,8 +51,10 @@ export const EditRequestSchema = z.object({ turnId: z.string(), message, lang: p
 
 export const RegenerateRequestSchema = z.object({ turnId: z.string(), lang: pageLang.optional() });
 
+/** A request that is not what the use case takes (HTTP 400): the message says what is wrong with it. */
 export class RequestError extends Error {
   override name = 'RequestError';
+  readonly status = 400;
 }
 
 /** `value` as `schema` has it, or a RequestError saying the first thing wrong with it. */

@@ -25,8 +25,8 @@ export class AgentDefinitionError extends Error {
   constructor(
     message: string,
     /** The field at fault ("name", "documents.0.hash"...), for the form to point at. */
-    readonly field?: string,
-    readonly code?: ErrorCode,
+    readonly field: string | undefined,
+    readonly code: ErrorCode,
     readonly values?: ErrorValues,
   ) {
     super(message);
@@ -192,7 +192,6 @@ export interface ImportedAgent {
 /** An export file this app cannot read (HTTP 400), said by its code in the page's language. */
 class ImportError extends CodedError {
   override name = 'AgentImportError';
-  readonly status = 400;
 }
 
 /** Reads an export file into a definition for this app: members by name must be saved here already; documents (by

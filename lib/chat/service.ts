@@ -20,6 +20,7 @@ import { ToolDecisionSchema, type AgentEvent } from '../protocol/events';
 import { planReplay, ReplayRequestSchema, type ReplayPlan, type ReplayRequest } from '../replay/plan';
 import { replayEvents } from '../replay/resume';
 import { mergeSettings } from '../protocol/conversation-settings';
+import { CodedError } from '../protocol/errors';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import {
@@ -46,6 +47,7 @@ import {
   EditRequestSchema,
   parseRequest,
   RegenerateRequestSchema,
+  RequestError,
   SendRequestSchema,
   SimulateRequestSchema,
   type SendRequest,
@@ -241,7 +243,7 @@ export class ChatService {
     const parsed = ReplayRequestSchema.safeParse(request);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new Error(`Replay: ${issue.path.join('.') || 'request'}: ${issue.message}`);
+      throw new RequestError(`Replay: ${issue.path.join('.') || 'request'}: ${issue.message}`);
     }
     return this.rerun(actor, runId, parsed.data);
   }
@@ -262,7 +264,13 @@ export class ChatService {
     const { owner } = actor;
     const stored = await this.store.getRun(owner, runId);
     if (!stored) throw new NotFoundError(`Run ${runId} does not exist.`);
-    if (stored.status === 'running') throw new Error('This run is still going; replay it once it has ended.');
+    if (stored.status === 'running')
+      throw new CodedError(
+        'run-still-going',
+        'This run is still going: replay or continue it once it has ended.',
+        undefined,
+        409,
+      );
     const model = req.model?.trim() || undefined;
     const log = continued ?? (await this.store.getRunEvents(owner, runId));
     // Its number among its message's runs (the page's "answer 2 of 3"), which labels the replay.
@@ -300,12 +308,20 @@ export class ChatService {
   ): Promise<void> {
     const parsed = ToolDecisionSchema.safeParse(decision);
     if (!parsed.success) {
-      throw new Error('A decision is {action: "run", arguments?}, {action: "skip"} or {action: "supply", content}.');
+      throw new RequestError(
+        'A decision is {action: "run", arguments?}, {action: "skip"} or {action: "supply", content}.',
+      );
     }
     const key = decisionKey(childRunId ?? runId, functionId);
     const result = await this.runs.decide(actor.owner, runId, key, parsed.data);
     if (result === 'not-running') throw new NotFoundError('This run is not going any more.');
-    if (result === 'not-waiting') throw new Error(`This run is not waiting for tool call ${functionId}.`);
+    if (result === 'not-waiting')
+      throw new CodedError(
+        'run-not-waiting',
+        `This run is not waiting for tool call ${functionId}.`,
+        { functionId },
+        409,
+      );
   }
 
   /**

@@ -8,7 +8,6 @@ import { CodedError, type ErrorCode, type ErrorValues } from '../protocol/errors
 /** A limit reached; coded, since the page shows it (a run refused). */
 export class RateLimitError extends CodedError {
   override name = 'RateLimitError';
-  readonly status = 429;
   constructor(
     code: ErrorCode,
     message: string,
@@ -16,7 +15,7 @@ export class RateLimitError extends CodedError {
     readonly retryAfterS: number,
     values?: ErrorValues,
   ) {
-    super(code, message, values);
+    super(code, message, values, 429);
   }
 }
 

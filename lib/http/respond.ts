@@ -1,7 +1,7 @@
 // Refusals as HTTP answers, and the answers for the limits a handler hits (body too large, rate limited). The route
 // guard that applies them (with the user's resolution) is lib/server/route.ts.
-import { randomUUID } from 'node:crypto';
 import { SESSION_COOKIE } from './access-token';
+import { faultMessage, logError } from '../llm/error-report';
 import { codedOf, isErrorNamed, statusOf } from '../protocol/errors';
 import type { BodyTooLargeError } from './body';
 import type { Refusal } from './check';
@@ -74,10 +74,6 @@ export function errorResponse(e: unknown, during: string): Response {
 /** The answer for an error nobody expected: a short message with an id, the error itself (with its stack, which may
  *  name the server's paths) only in the server log under that id. */
 export function unexpected(e: unknown, during: string): Response {
-  const id = randomUUID().slice(0, 8);
-  console.error(`Error ${id} during ${during}:`, e);
-  return Response.json(
-    { error: { message: `Something went wrong on the server (error ${id}); its log says what.`, id } },
-    { status: 500 },
-  );
+  const id = logError(during, e);
+  return Response.json({ error: { message: faultMessage(id), id } }, { status: 500 });
 }

@@ -5,6 +5,7 @@
 import type { AgentEvent, LlmRequest } from '../protocol/events';
 import { coalesceDeltas } from '../chat/live-runs';
 import { contentText } from '../llm/schema';
+import { CodedError } from '../protocol/errors';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
@@ -14,7 +15,13 @@ async function storedEvents(store: ChatStore, owner: OwnerScope, runId: string):
   if (!(await store.getRun(owner, runId)))
     throw new NotFoundError(`Run ${runId} was not found (its conversation may have been deleted).`);
   const events = await store.getRunEvents(owner, runId);
-  if (!events.length) throw new Error(`Run ${runId} has no recorded events yet.`);
+  if (!events.length)
+    throw new CodedError(
+      'run-no-events',
+      `Run ${runId} has no recorded events yet: open it again in a moment.`,
+      undefined,
+      409,
+    );
   return events;
 }
 

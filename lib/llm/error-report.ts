@@ -36,6 +36,13 @@ export function newErrorId(): string {
   return randomBytes(4).toString('hex');
 }
 
+/** What a caller (a server action, a route, /v1) is told of a fault, an error nobody meant (one without a 4xx
+ *  status of its own, lib/protocol/errors.ts statusOf): that it happened, and the id of the log line that says what.
+ *  Its message is not repeated: it may name the server's files, hosts or queries. */
+export function faultMessage(id: string): string {
+  return `Something went wrong on the server (error id ${id}); its log says what.`;
+}
+
 /** Writes what went wrong, with its stack, to the server's log under a new id; returns the id. */
 export function logError(what: string, err: unknown): string {
   const id = newErrorId();

@@ -21,16 +21,23 @@ export function isModelServiceError(e: unknown): e is ModelServiceError {
   return e instanceof Error && (e as unknown as Record<symbol, unknown>)[MODEL_SERVICE_ERROR] === true;
 }
 
+/** Is `e` one of the model layer's or the tools' own errors (ModelServiceError, ToolServiceError, or a subclass):
+ *  written to be read (the model server's answer, a tool's own words), so said as it is, though not a refusal. */
+export function isServiceError(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  // A tool's ToolServiceError (or a subclass) is told by its process-wide mark; tools/ sits above this layer.
+  const toolServiceError = (e as unknown as Record<symbol, unknown>)[Symbol.for('agent-studio.ToolServiceError')];
+  return isModelServiceError(e) || toolServiceError === true || e.name === 'ToolServiceError';
+}
+
 /**
- * The error a failed run ends with. The model layer's and the tools' own errors (ModelServiceError, ToolServiceError)
- * are written to be read and are said as they are; anything else is a failure nobody meant, said briefly with an
- * error id, its stack in the server's log under that id.
+ * The error a failed run ends with. The model layer's and the tools' own errors (isServiceError) are said as they
+ * are; anything else is a failure nobody meant, said briefly with an error id, its stack in the server's log under
+ * that id.
  */
 export function runErrorInfo(e: unknown): ErrorInfo {
   const err = e instanceof Error ? e : new Error(String(e));
-  // A tool's ToolServiceError (or a subclass) is told by its process-wide mark; tools/ sits above this layer.
-  const toolServiceError = (err as unknown as Record<symbol, unknown>)[Symbol.for('agent-studio.ToolServiceError')];
-  if (isModelServiceError(err) || toolServiceError === true || err.name === 'ToolServiceError') return errorInfo(err);
+  if (isServiceError(err)) return errorInfo(err);
   const id = logError('a run failed', err);
   const info = errorInfo(err);
   return { ...info, message: `${info.message} (error id ${id})` };

@@ -130,13 +130,8 @@ export class ModelRequestError extends Error {
  *  server that is not OpenAI-compatible), with its HTTP status and a code the page says in its language. */
 export class ConnectionRefusedError extends CodedError {
   override name = 'ConnectionRefusedError';
-  constructor(
-    code: ErrorCode,
-    message: string,
-    readonly status: number,
-    values?: ErrorValues,
-  ) {
-    super(code, message, values);
+  constructor(code: ErrorCode, message: string, status: number, values?: ErrorValues) {
+    super(code, message, values, status);
   }
 }
 

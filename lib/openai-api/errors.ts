@@ -19,7 +19,7 @@ export function apiError(
 }
 
 /** The type and code OpenAI gives an error of this status. */
-function kindOf(status: number): { type: ErrorType; code: string | null } {
+export function errorKind(status: number): { type: ErrorType; code: string | null } {
   if (status === 401) return { type: 'invalid_request_error', code: 'invalid_api_key' };
   if (status === 403) return { type: 'request_forbidden', code: 'forbidden' };
   if (status === 404) return { type: 'invalid_request_error', code: 'not_found' };
@@ -45,6 +45,6 @@ export async function asOpenAiError(response: Response): Promise<Response> {
   if (!error || typeof error.message !== 'string' || error.type !== undefined) return response;
   const headers = new Headers(response.headers);
   headers.delete('content-length');
-  const { type, code } = kindOf(response.status);
+  const { type, code } = errorKind(response.status);
   return apiError(response.status, error.message, type, code ? { code } : {}, headers);
 }

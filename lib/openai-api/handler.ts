@@ -5,16 +5,16 @@
 import { runFeed } from '../chat/feed';
 import type { LiveRuns } from '../chat/live-runs';
 import { titleFrom, type ChatService } from '../chat/service';
-import { errorMessage } from '../llm/error-report';
+import { errorMessage, faultMessage, logError } from '../llm/error-report';
 import { contentText } from '../llm/schema';
-import { isErrorNamed } from '../protocol/errors';
+import { codedOf, isErrorNamed, statusOf } from '../protocol/errors';
 import { startLimited } from '../http/run-limits';
 import type { RunLimiter } from '../http/rate-limit';
 import type { Actor } from '../chat/actor';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
 import { CompletionFold } from './completion';
-import { apiError } from './errors';
+import { apiError, errorKind } from './errors';
 import { apiModels, findModel, MODEL_OWNER, type ApiModel } from './models';
 import { checkForAgent, InvalidRequestError, parseCompletionRequest } from './request';
 
@@ -58,6 +58,24 @@ function unknownModel(wanted: string, models: readonly ApiModel[]): Response {
     'invalid_request_error',
     { code: 'model_not_found', param: 'model' },
   );
+}
+
+/**
+ * Why a run did not start, in OpenAI's shape. A refusal (an error with its own 4xx status: a request the agent cannot
+ * honour, a saved agent that is gone or not the caller's, a tool the admin does not allow, a model or tool this server
+ * does not have) is said as it is, with the type OpenAI gives its status and its own code when it has one. Anything
+ * else is a fault of ours: a 500 `server_error` whose message is only an error id (the stack, with the server's
+ * paths, in the log under it), which OpenAI's clients retry (they retry no 400, 403 or 404).
+ */
+function notStarted(e: unknown): Response {
+  if (isErrorNamed<InvalidRequestError>(e, 'InvalidRequestError'))
+    return apiError(400, e.message, 'invalid_request_error', e.param ? { param: e.param } : {});
+  const status = statusOf(e, 500);
+  if (status >= 500) return apiError(500, faultMessage(logError('a /v1 run failed to start', e)), 'server_error');
+  const kind = errorKind(status);
+  // Its own code in OpenAI's spelling (agent-gone: agent_gone), else OpenAI's for the status.
+  const code = codedOf(e)?.code.replaceAll('-', '_') ?? kind.code;
+  return apiError(status, errorMessage(e), kind.type, code ? { code } : {});
 }
 
 /** Runs the completion a request body asks for, as `actor` (its agents, its conversation). `client` is who the run
@@ -104,14 +122,8 @@ export async function createCompletion(
       (runId) => deps.runs.ended(runId),
     );
   } catch (e) {
-    if (isErrorNamed(e, 'RateLimitError')) throw e; // answered 429 by guardRoute
-    if (isErrorNamed<InvalidRequestError>(e, 'InvalidRequestError'))
-      return apiError(400, e.message, 'invalid_request_error', e.param ? { param: e.param } : {});
-    // A saved agent (or member) that is not the caller's is 404, a tool the admin does not allow 403; else 400.
-    const own = (e as { status?: unknown } | null)?.status;
-    const status = own === 404 || own === 403 ? own : 400;
-    const type = status === 403 ? 'request_forbidden' : 'invalid_request_error';
-    return apiError(status, errorMessage(e), type);
+    if (isErrorNamed(e, 'RateLimitError')) throw e; // answered 429 by guardRoute, with Retry-After
+    return notStarted(e);
   }
   const fold = new CompletionFold(`chatcmpl-${started.runId}`, model.id);
   const events = runFeed(deps.runs, deps.store, actor.owner, started.runId, { stopOnLeave: true });

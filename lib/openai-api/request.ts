@@ -126,6 +126,7 @@ export type CompletionRequest = z.infer<typeof CompletionRequestSchema>;
 /** A request OpenAI's way would refuse: the message says which field and why (answered as a 400). */
 export class InvalidRequestError extends Error {
   override name = 'InvalidRequestError';
+  readonly status = 400;
   constructor(
     message: string,
     readonly param?: string,

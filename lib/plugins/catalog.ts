@@ -10,6 +10,8 @@
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { PluginFailure } from '../chat/page';
+import { CodedError, codedOf, type ErrorCode, type ErrorValues } from '../protocol/errors';
 import { isPlainObject } from '../protocol/json';
 import type { SavedAgent } from '../store/types';
 import type { ToolClass } from '../../tools';
@@ -21,10 +23,20 @@ export interface PluginAgent extends SavedAgent {
   plugin: string;
 }
 
-export interface PluginError {
-  /** The file's name in the plugins folder. */
-  file: string;
-  error: string;
+export type PluginError = PluginFailure;
+
+/** A module refused by the loader: its English line, and its code. */
+class PluginLoadError extends CodedError {
+  override name = 'PluginLoadError';
+  constructor(
+    code: ErrorCode,
+    message: string,
+    values?: ErrorValues,
+    /** Where in the module ("agents[1]"). */
+    readonly at?: string,
+  ) {
+    super(code, message, values);
+  }
 }
 
 interface Loaded {
@@ -43,7 +55,7 @@ export function isPluginFile(name: string): boolean {
 
 export class PluginCatalog {
   private readonly loaded = new Map<string, Loaded>();
-  private readonly errors = new Map<string, string>();
+  private readonly errors = new Map<string, PluginError>();
   private version = 0;
   private watcher?: FSWatcher;
   private pending: Promise<void> = Promise.resolve();
@@ -101,7 +113,7 @@ export class PluginCatalog {
   }
 
   failures(): PluginError[] {
-    return [...this.errors].map(([file, error]) => ({ file, error }));
+    return [...this.errors.values()];
   }
 
   private files(): string[] {
@@ -130,7 +142,14 @@ export class PluginCatalog {
         this.loaded.set(file, await this.loadOne(file, shown));
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
-        this.errors.set(shown, message);
+        const coded = codedOf(e);
+        const at = (e as { at?: unknown }).at;
+        this.errors.set(shown, {
+          file: shown,
+          error: message,
+          ...coded,
+          ...(typeof at === 'string' ? { at } : {}),
+        });
         this.log(`Plugin ${shown} failed to load: ${message}`);
       }
     }
@@ -158,7 +177,8 @@ export class PluginCatalog {
         ...Object.values(exported).filter(isToolClass),
       ];
       for (const cls of classes) {
-        if (!isToolClass(cls)) throw new Error('tools: each entry is a class that extends BaseTool');
+        if (!isToolClass(cls))
+          throw new PluginLoadError('plugin-tool-not-class', 'tools: each entry is a class that extends BaseTool');
         registerToolClass(cls);
       }
       const entries = [
@@ -170,20 +190,34 @@ export class PluginCatalog {
         try {
           const definition = pluginAgentDefinition(entry);
           const id = pluginAgentId(definition.name);
-          if (this.agent(id)) throw new Error(`another plugin already has an agent named "${definition.name}"`);
+          if (this.agent(id))
+            throw new PluginLoadError(
+              'plugin-agent-taken',
+              `another plugin already has an agent named "${definition.name}"`,
+              { name: definition.name },
+            );
           return { ...definition, id, createdAt: now, updatedAt: now, plugin: shown };
         } catch (e) {
-          throw new Error(`agents[${i}]: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+          const message = `agents[${i}]: ${e instanceof Error ? e.message : String(e)}`;
+          const coded = codedOf(e);
+          if (!coded) throw new Error(message, { cause: e });
+          throw new PluginLoadError(coded.code, message, coded.values, `agents[${i}]`);
         }
       });
       const names = new Set(agents.map((a) => a.id));
       for (const a of agents)
         for (const m of a.members)
-          if (!names.has(m) && !this.agent(m))
-            throw new Error(`${a.name}: its member "${m.slice('plugin:'.length)}" is not a plugin agent loaded before`);
+          if (!names.has(m) && !this.agent(m)) {
+            const member = m.slice('plugin:'.length);
+            throw new PluginLoadError(
+              'plugin-member-missing',
+              `${a.name}: its member "${member}" is not a plugin agent loaded before`,
+              { agent: a.name, member },
+            );
+          }
       const tools = registered();
       for (const cls of tools.values()) Object.defineProperty(cls, PLUGIN_TOOL, { value: shown, configurable: true });
-      if (!tools.size && !agents.length) throw new Error('it exports no tools and no agents');
+      if (!tools.size && !agents.length) throw new PluginLoadError('plugin-empty', 'it exports no tools and no agents');
       return { file, tools, agents };
     } catch (e) {
       // What the module registered before it failed goes again.

@@ -45,10 +45,20 @@ export function pluginAgentDefinition(entry: unknown): AgentDefinition {
   let raw = entry;
   if (isPlainObject(raw) && 'schema' in raw) {
     if (raw.schema !== AGENT_EXPORT_SCHEMA)
-      throw new AgentDefinitionError(`an agent export file has "schema": "${AGENT_EXPORT_SCHEMA}"`);
+      throw new AgentDefinitionError(
+        `an agent export file has "schema": "${AGENT_EXPORT_SCHEMA}"`,
+        'schema',
+        'plugin-agent-schema',
+        { expected: AGENT_EXPORT_SCHEMA },
+      );
     raw = raw.agent;
   }
-  if (!isPlainObject(raw)) throw new AgentDefinitionError('an agent is an object ({name, kind, tools, …})');
+  if (!isPlainObject(raw))
+    throw new AgentDefinitionError(
+      'an agent is an object ({name, kind, tools, …})',
+      undefined,
+      'plugin-agent-not-object',
+    );
   const fields: Record<string, unknown> = { kind: 'fncall' };
   for (const [key, value] of Object.entries(raw)) fields[ALIASES[key] ?? key] = value;
   if (Array.isArray(fields.tools))
@@ -56,7 +66,12 @@ export function pluginAgentDefinition(entry: unknown): AgentDefinition {
   if (Array.isArray(fields.members))
     fields.members = fields.members.map((m: unknown) => (typeof m === 'string' ? pluginAgentId(m) : m));
   // Documents are uploads of someone's: a plugin has none.
-  if ('documents' in fields) throw new AgentDefinitionError('documents: an agent from code has no documents');
+  if ('documents' in fields)
+    throw new AgentDefinitionError(
+      'documents: an agent from code has no documents',
+      'documents',
+      'plugin-agent-documents',
+    );
   const definition = parseAgentDefinition(fields);
   return definition;
 }

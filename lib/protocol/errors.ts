@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'agent-members-over',
   'agent-name-long',
   'agent-name-missing',
+  'agent-names-twice',
   'agent-not-object',
   'agent-only-member',
   'agent-suggestions-many',
@@ -32,6 +33,21 @@ export const ERROR_CODES = [
   'disable-self',
   'empty-title',
   'found-admin-only',
+  'group-background-long',
+  'group-describe-first',
+  'group-draft-long',
+  'group-field-invalid',
+  'group-last-not-user',
+  'group-member-description-long',
+  'group-member-instructions-long',
+  'group-member-name-long',
+  'group-member-name-missing',
+  'group-member-name-taken',
+  'group-members-many',
+  'group-members-missing',
+  'group-message-long',
+  'group-name-long',
+  'group-name-missing',
   'invite-gone',
   'key-name-missing',
   'key-scope-missing',
@@ -41,10 +57,23 @@ export const ERROR_CODES = [
   'not-found',
   'not-openai',
   'password-short',
+  'plugin-agent-documents',
+  'plugin-agent-not-object',
+  'plugin-agent-schema',
+  'plugin-agent-taken',
+  'plugin-empty',
+  'plugin-member-missing',
+  'plugin-tool-not-class',
   'run-gone',
+  'run-no-events',
+  'run-not-waiting',
+  'run-still-going',
   'runs-differ',
+  'server-fault',
   'too-many-runs',
   'too-many-starts',
+  'tool-definition-invalid',
+  'tool-name-taken',
   'upload-budget',
   'wrong-password',
 ] as const;
@@ -53,14 +82,19 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 /** What a coded message fills in (the catalog's sentence names the same arguments). */
 export type ErrorValues = Record<string, string | number>;
 
+/** A refusal the page says in its language. `status` is the HTTP status a caller is answered with: 400 (their input)
+ *  unless the refusal says otherwise (404 what is not theirs, 409 what is not in a state for it, 429 a limit). */
 export class CodedError extends Error {
+  readonly status: number;
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly values?: ErrorValues,
+    status = 400,
   ) {
     super(message);
     this.name = 'CodedError';
+    this.status = status;
   }
 }
 
@@ -86,8 +120,12 @@ export function codedOf(e: unknown): { code: ErrorCode; values?: ErrorValues } |
 }
 
 /** An error's own HTTP status (404 for what is not the caller's, 403 for a tool not allowed, 400 for bad input), read
- *  from its `status` field whatever bundle made it, else `fallback`. */
+ *  from its `status` field whatever bundle made it, else `fallback`. An error with a 4xx status is a refusal, said to
+ *  the caller as it is; one without is a fault, said only with an error id (lib/llm/error-report.ts faultMessage).
+ *  The accounts library's refusals (better-auth's APIError) spell their status as a name and keep the number in
+ *  `statusCode`. */
 export function statusOf(e: unknown, fallback: number): number {
-  const status = (e as { status?: unknown } | null)?.status;
-  return typeof status === 'number' && status >= 400 && status < 600 ? status : fallback;
+  const { status, statusCode, name } = (e ?? {}) as { status?: unknown; statusCode?: unknown; name?: unknown };
+  const own = typeof status === 'number' ? status : name === 'APIError' ? statusCode : undefined;
+  return typeof own === 'number' && own >= 400 && own < 600 ? own : fallback;
 }

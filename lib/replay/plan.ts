@@ -33,8 +33,10 @@ export interface ReplayPlan {
   replay: ReplayInfo;
 }
 
+/** A replay or continuation this run cannot make (HTTP 400): the message says why. */
 export class ReplayError extends Error {
   override name = 'ReplayError';
+  readonly status = 400;
 }
 
 /** Builds the start of a replay from a finished run's events; throws a ReplayError saying what is wrong.

@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { byText } from './dialect';
 import { cols, insert, query } from './query';
-import { ConflictError, NotFoundError } from './errors';
+import { CodedError } from '../protocol/errors';
+import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
 import type { Ctx } from './context';
 import type { Tables } from './tables';
@@ -98,10 +99,11 @@ export function agentStore(ctx: Ctx): AgentStore {
         const emptied = holders.filter((h) => h.members.every((m) => m === id)).map((h) => h.name);
         const held = emptied.join(', ');
         if (emptied.length)
-          throw new ConflictError(
+          throw new CodedError(
             'agent-only-member',
             `“${agent.name}” is the only member of ${held}: add another member there, or delete ${held} first.`,
             { name: agent.name, holders: held },
+            409,
           );
         const at = ctx.now();
         for (const { id: holder, createdAt: _c, updatedAt: _u, ...definition } of holders) {

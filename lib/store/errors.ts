@@ -5,15 +5,7 @@ import { CodedError, type ErrorCode, type ErrorValues } from '../protocol/errors
 
 export class NotFoundError extends CodedError {
   override name = 'NotFoundError';
-  readonly status = 404;
   constructor(message: string, code: ErrorCode = 'not-found', values?: ErrorValues) {
-    super(code, message, values);
+    super(code, message, values, 404);
   }
-}
-
-/** A change that would leave another of the caller's objects broken (HTTP 409): nothing was changed, and the message
- *  says what to do first. */
-export class ConflictError extends CodedError {
-  override name = 'ConflictError';
-  readonly status = 409;
 }

@@ -49,7 +49,9 @@ export async function attachmentItems(
     try {
       await checkImage(await readFile(file), parsed.name, limits);
     } catch (e) {
-      throw new AttachmentError(isErrorNamed<DocumentError>(e, 'DocumentError') ? e.message : String(e));
+      // The image's own problem (its format, size, pixels) is the sender's to fix; anything else is a fault.
+      if (!isErrorNamed<DocumentError>(e, 'DocumentError')) throw e;
+      throw new AttachmentError(e.message);
     }
     items.push({ image: ref });
   }

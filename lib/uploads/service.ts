@@ -202,9 +202,12 @@ export class DocumentService {
     if (!/^[0-9a-f]{64}$/.test(hash) || !(await this.store.ownsUpload(owner, hash))) throw gone();
     const file = await uploadedFile(this.dataDir, hash);
     if (!file || sniffImage(await readHead(file))) throw gone();
+    // A document that cannot be read is said as an upload of it is (422); anything else is a fault.
     const parsed = await loadDocumentOffThread(file, 'document', {
       limits: this.limits,
       cacheDir: parsedCacheDir(this.dataDir),
+    }).catch((e: unknown) => {
+      throw isErrorNamed<DocumentError>(e, 'DocumentError') ? new UploadError(e.message, 422, e.code) : e;
     });
     const pageCount = parsed.pages.length;
     const n = Number.isInteger(page) ? Math.min(Math.max(page, 1), Math.max(pageCount, 1)) : 1;

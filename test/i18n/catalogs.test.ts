@@ -100,6 +100,30 @@ describe('the message catalogs', () => {
     expect(used.size).toBeGreaterThan(5);
     expect([...used].filter((code) => !errors.has(code) && !documents.has(code))).toEqual([]);
   });
+
+  it('say in English and in Chinese every code lib/, tools/ and app/ raise, and hold none that nothing raises', () => {
+    // A coded error's code is an ErrorCode (the type-check holds lib/, tools/ and app/ to ERROR_CODES): each has its
+    // sentence in both catalogs, and each is raised somewhere (a code nobody raises is a sentence nobody reads).
+    const said = { en: flatten(en.errors), 'zh-CN': flatten(zhCN.errors) };
+    const unsaid = ERROR_CODES.flatMap((code) =>
+      LOCALES.filter((locale) => !said[locale].get(code)?.trim()).map((locale) => `${locale}: ${code}`),
+    );
+    expect(unsaid).toEqual([]);
+    expect(ERROR_CODES.filter((code) => !/[\u4e00-\u9fff]/.test(said['zh-CN'].get(code)!))).toEqual([]);
+    const root = path.join(__dirname, '../..');
+    const sources: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const file = path.join(dir, name);
+        if (statSync(file).isDirectory()) walk(file);
+        else if (/\.tsx?$/.test(name) && !name.includes('.test.') && file !== path.join(root, 'lib/protocol/errors.ts'))
+          sources.push(readFileSync(file, 'utf8'));
+      }
+    };
+    for (const dir of ['lib', 'tools', 'app', 'components']) walk(path.join(root, dir));
+    const text = sources.join('\n');
+    expect(ERROR_CODES.filter((code) => !text.includes(`'${code}'`))).toEqual([]);
+  });
 });
 
 describe('a run refused by the run limits', () => {

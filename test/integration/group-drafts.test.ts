@@ -7,12 +7,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTranslator } from 'next-intl';
+import { failure } from '../../app/actions/action-error';
 import { SIMULATED_USER_STOP } from '../../lib/agent';
 import { makeViewer } from '../../lib/auth/viewer';
 import { everyToolActor } from '../../lib/chat/actor';
+import type { ActionFailure } from '../../lib/chat/page';
 import { draftGroup, saveAgentGroup } from '../../lib/chat/group-drafts';
 import { loadConfig } from '../../lib/config';
 import { readToolImage } from '../../lib/documents/tool-images';
+import en from '../../lib/i18n/messages/en.json';
+import zhCN from '../../lib/i18n/messages/zh-CN.json';
 import { parseConversationImageUrl } from '../../lib/documents/image-url';
 import type { ContentItem } from '../../lib/llm/schema';
 import { appInfo } from '../../lib/server/app-info';
@@ -136,7 +141,7 @@ describe('a group drafted with GroupChatCreator', () => {
   it('is saved all or nothing, and only for its owner', async () => {
     const before = (await store.listAgents(A)).length;
     const twice = { name: 'Twins', members: [{ name: 'Kim' }, { name: 'kim' }] };
-    await expect(saveAgentGroup(store, A, twice)).rejects.toThrow(/members\.1\.name: "kim" is taken/);
+    await expect(saveAgentGroup(store, A, twice)).rejects.toThrow(/Member 2’s name “kim” is taken/);
     await expect(saveAgentGroup(store, A, { name: 'Empty', members: [] })).rejects.toThrow(/at least one member/);
     await expect(saveAgentGroup(store, A, { name: 'Long', members: [{ name: 'x'.repeat(61) }] })).rejects.toThrow(
       /at most 60/,
@@ -148,7 +153,87 @@ describe('a group drafted with GroupChatCreator', () => {
       draftGroup({ models: ctx.models, config: ctx.config }, A, {
         messages: [{ role: 'assistant', content: 'hi', name: 'GroupChatCreator' }],
       }),
-    ).rejects.toThrow(/The last message is the user’s/);
+    ).rejects.toThrow(/The last message must be yours/);
+    expect(chats()).toHaveLength(0);
+  });
+});
+
+describe('a group or draft refused', () => {
+  const refusal = async (attempt: () => Promise<unknown>): Promise<ActionFailure> => {
+    try {
+      await attempt();
+    } catch (e) {
+      return failure(e); // what the server action hands the page
+    }
+    throw new Error('not refused');
+  };
+  const say = {
+    en: createTranslator({ locale: 'en', messages: en, namespace: 'errors' }),
+    zh: createTranslator({ locale: 'zh-CN', messages: zhCN as typeof en, namespace: 'errors' }),
+  };
+
+  it('carries a code the page says in English and Chinese, and the field at fault; nothing is saved or asked', async () => {
+    const before = (await store.listAgents(A)).length;
+    const draft = (input: object) => draftGroup({ models: ctx.models, config: ctx.config }, A, input, 'zh');
+    const save = (input: object) => saveAgentGroup(store, A, input);
+    const user = (content: string) => ({ role: 'user', content });
+    const ada = { name: 'Ada' };
+    const crowd = Array.from({ length: 13 }, (_, i) => ({ name: `M${i}` }));
+    const cases: [string, string | undefined, () => Promise<unknown>][] = [
+      ['group-describe-first', 'messages', () => draft({ messages: [] })],
+      ['group-draft-long', 'messages', () => draft({ messages: Array(81).fill(user('hi')) })],
+      ['group-message-long', 'messages.0.content', () => draft({ messages: [user('x'.repeat(20_001))] })],
+      [
+        'group-last-not-user',
+        'messages',
+        () => draft({ messages: [{ role: 'assistant', content: 'hi', name: 'GroupChatCreator' }] }),
+      ],
+      ['group-field-invalid', 'messages.0.role', () => draft({ messages: [{ role: 'system', content: 'hi' }] })],
+      ['group-name-missing', 'name', () => save({ name: '  ', members: [ada] })],
+      ['group-name-missing', 'name', () => save({ members: [ada] })],
+      ['group-name-long', 'name', () => save({ name: 'g'.repeat(61), members: [ada] })],
+      ['group-background-long', 'background', () => save({ name: 'G', background: 'b'.repeat(4001), members: [ada] })],
+      ['group-members-missing', 'members', () => save({ name: 'G', members: [] })],
+      ['group-members-many', 'members', () => save({ name: 'G', members: crowd })],
+      ['group-member-name-missing', 'members.1.name', () => save({ name: 'G', members: [ada, { name: ' ' }] })],
+      ['group-member-name-long', 'members.0.name', () => save({ name: 'G', members: [{ name: 'n'.repeat(61) }] })],
+      [
+        'group-member-description-long',
+        'members.0.description',
+        () => save({ name: 'G', members: [{ name: 'Ada', description: 'd'.repeat(501) }] }),
+      ],
+      [
+        'group-member-instructions-long',
+        'members.0.instructions',
+        () => save({ name: 'G', members: [{ name: 'Ada', instructions: 'i'.repeat(20_001) }] }),
+      ],
+      ['group-member-name-taken', 'members.1.name', () => save({ name: 'G', members: [ada, { name: 'ada ' }] })],
+      ['group-member-name-taken', 'members.0.name', () => save({ name: 'Ada', members: [ada] })],
+      ['group-field-invalid', 'selection', () => save({ name: 'G', members: [ada], selection: 'loudest' })],
+    ];
+    const said: Record<string, string> = {};
+    for (const [code, field, attempt] of cases) {
+      const refused = await refusal(attempt);
+      expect(refused, code).toMatchObject({ ok: false, status: 400, code, field });
+      // The server's English is the English page's sentence; the Chinese one fills in the same values.
+      expect(say.en(refused.code!, refused.values), code).toBe(refused.error);
+      const zh = say.zh(refused.code!, refused.values);
+      expect(zh, code).toMatch(/[\u4e00-\u9fff]/);
+      expect(zh, code).not.toMatch(/[{}]/);
+      said[field ? `${code} ${field}` : code] = zh;
+    }
+    expect(said).toMatchObject({
+      'group-describe-first messages': '请先描述这个群组。',
+      'group-message-long messages.0.content': '发给创建助手的消息最多 20,000 个字符。',
+      'group-field-invalid messages.0.role': 'messages.0.role 的值不符合群组的要求（见 docs/agents.md）。',
+      'group-name-missing name': '请给群组起个名字。',
+      'group-members-many members': '群组最多有 12 个成员：请移除一些。',
+      'group-member-name-missing members.1.name': '成员 2 需要一个名称。',
+      'group-member-instructions-long members.0.instructions': '成员 1 的指令最多 20,000 个字符。',
+      'group-member-name-taken members.1.name': '成员 2 的名称“ada”已被另一个成员或群组使用：名称不能重复。',
+      'group-member-name-taken members.0.name': '成员 1 的名称“Ada”已被另一个成员或群组使用：名称不能重复。',
+    });
+    expect((await store.listAgents(A)).length).toBe(before);
     expect(chats()).toHaveLength(0);
   });
 });

@@ -7,7 +7,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { createTranslator } from 'next-intl';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { PluginFailure } from '../../lib/chat/page';
+import en from '../../lib/i18n/messages/en.json';
+import zhCN from '../../lib/i18n/messages/zh-CN.json';
 
 const root = path.resolve(__dirname, '../..');
 const fixtures = path.join(root, 'test/fixtures/plugins');
@@ -20,7 +24,7 @@ const TOOL_ARGS = {
 interface Report {
   agents: { id: string; name: string; plugin: string; tools: string[]; systemMessage: string; suggestions: string[] }[];
   tools: Record<string, { inRegistry: boolean; answer?: string }>;
-  failures: { file: string; error: string }[];
+  failures: PluginFailure[];
   served?: string;
 }
 
@@ -101,13 +105,83 @@ describe('the plugins folder', () => {
     const p = probe([dir]);
     const report = await p.next();
     p.stop();
-    // Files load in name order: again.mjs has the name first.
+    // Files load in name order: again.mjs has the name first. Each refusal of the loader carries its code.
     expect(report.failures).toEqual([
-      { file: 'bad-agent.mjs', error: 'agents[0]: name: An agent needs a name.' },
-      { file: 'empty.mjs', error: 'it exports no tools and no agents' },
-      { file: 'weather.mjs', error: expect.stringContaining("Tool 'plugin_weather' is already registered") },
+      {
+        file: 'bad-agent.mjs',
+        error: 'agents[0]: name: An agent needs a name.',
+        code: 'agent-name-missing',
+        at: 'agents[0]',
+      },
+      { file: 'empty.mjs', error: 'it exports no tools and no agents', code: 'plugin-empty' },
+      {
+        file: 'weather.mjs',
+        error: expect.stringContaining("Tool 'plugin_weather' is already registered"),
+        code: 'tool-name-taken',
+        values: { name: 'plugin_weather' },
+      },
     ]);
     expect(Object.keys(report.tools)).toEqual(['plugin_weather']);
+  }, 30_000);
+
+  it('says each refusal of a module by a code, which the admin’s page says in Chinese', async () => {
+    const dir = pluginsDir();
+    const files: Record<string, string> = {
+      'a-twin.mjs': "export const agent = { name: 'Twin' };",
+      'b-twin.mjs': "export const agent = { name: 'Twin' };",
+      'boss.mjs': "export const agents = [{ name: 'Boss', kind: 'router', members: ['Nobody'] }];",
+      'documents.mjs': "export const agent = { name: 'Reader', documents: [] };",
+      'not-object.mjs': "export const agents = ['Ada'];",
+      'other-schema.mjs': "export const agent = { schema: 'agent-studio.agent/2', agent: { name: 'X' } };",
+      'plain-tools.mjs': 'export const tools = [{ name: "not_a_class" }];',
+      'bad-tool.mjs': [
+        "import { BaseTool } from '@agent-studio/core';",
+        'export class Odd extends BaseTool {',
+        "  name = 'plugin_odd';",
+        "  description = 'Odd';",
+        "  parameters = { type: 'array' };",
+        '}',
+      ].join('\n'),
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), `${text}\n`);
+    const p = probe([dir]);
+    const report = await p.next();
+    p.stop();
+    expect(report.agents.map((a) => a.name)).toEqual(['Twin']);
+    const catalog = (locale: 'en' | 'zh-CN') => {
+      const messages = (locale === 'en' ? en : zhCN) as typeof en;
+      return {
+        errors: createTranslator({ locale, messages, namespace: 'errors' }),
+        agents: createTranslator({ locale, messages, namespace: 'agents' }),
+      };
+    };
+    const say = { en: catalog('en'), zh: catalog('zh-CN') };
+    // As the Agents list says it to the admin (components/agents/agents-panel.tsx).
+    const shown = (t: typeof say.en, f: Report['failures'][number]) => {
+      const error = f.code ? t.errors(f.code, f.values) : f.error;
+      return f.at
+        ? t.agents('pluginFailedAt', { file: f.file, at: f.at, error })
+        : t.agents('pluginFailed', { file: f.file, error });
+    };
+    expect(Object.fromEntries(report.failures.map((f) => [f.file, shown(say.zh, f)]))).toEqual({
+      'b-twin.mjs': '插件 b-twin.mjs 未能加载：agents[0]：另一个插件已有名为“Twin”的智能体。',
+      'bad-tool.mjs':
+        '插件 bad-tool.mjs 未能加载：工具“plugin_odd”的声明有误：parameters.type must be \'object\' (got "array")',
+      'boss.mjs': '插件 boss.mjs 未能加载：“Boss”的成员“Nobody”不是在它之前加载的插件智能体。',
+      'documents.mjs': '插件 documents.mjs 未能加载：agents[0]：来自代码的智能体没有文档。',
+      'not-object.mjs': '插件 not-object.mjs 未能加载：agents[0]：智能体是一个带有名称和类型的对象。',
+      'other-schema.mjs':
+        '插件 other-schema.mjs 未能加载：agents[0]：智能体导出文件的 “schema” 须是 “agent-studio.agent/1”。',
+      'plain-tools.mjs': '插件 plain-tools.mjs 未能加载：“tools” 的每一项都须是继承 BaseTool 的类。',
+    });
+    expect(
+      shown(
+        say.en,
+        report.failures.find((f) => f.file === 'boss.mjs')!,
+      ),
+    ).toBe('The plugin boss.mjs did not load: “Boss”: its member “Nobody” is not a plugin agent loaded before it.');
+    // The server's output keeps its English line.
+    expect(p.out.stderr).toContain('Plugin boss.mjs failed to load: Boss: its member "Nobody" is not a plugin agent');
   }, 30_000);
 
   it('loads a changed file again: its new tool answers, a removed file’s failure goes', async () => {

@@ -1,10 +1,10 @@
 // The /v1 handlers (lib/openai-api) behind a plain Node HTTP server, as a third-party client meets them: each API key
 // in `actors` stands for one user (resolving a real key is the accounts' job; the built app's is covered by
-// test/security/openai-api.test.ts). Errors the harness itself answers (an unknown key, an unknown route) are in
-// OpenAI's shape, as the app's guard answers them.
+// test/security/openai-api.test.ts). Errors the harness itself answers (an unknown key, an unknown route) and what a
+// handler throws (a limit, a fault) are answered in OpenAI's shape, as the app's guard answers them.
 import http from 'node:http';
 import type { Actor } from '../../lib/chat/actor';
-import { limitResponse } from '../../lib/http/respond';
+import { errorResponse } from '../../lib/http/respond';
 import { asOpenAiError } from '../../lib/openai-api/errors';
 import { createCompletion, listModels, retrieveModel } from '../../lib/openai-api/handler';
 import type { AppContext } from '../../lib/server/context';
@@ -22,7 +22,7 @@ export async function startApiServer(ctx: AppContext, actors: Record<string, Act
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const actor = actors[(req.headers.authorization ?? '').replace(/^Bearer /, '')];
-      // A limit the handler hits (429) is answered as the app's route guard answers it.
+      // What a handler throws (a limit: 429; a fault: 500 with an error id) is answered as the app's route guard does.
       const handled = async () => {
         try {
           return !actor
@@ -35,9 +35,7 @@ export async function startApiServer(ctx: AppContext, actors: Record<string, Act
                   ? await createCompletion(ctx, actor, Buffer.concat(chunks).toString('utf8'), 'test-client')
                   : Response.json({ error: { message: 'no such route' } }, { status: 404 });
         } catch (e) {
-          const limit = limitResponse(e);
-          if (limit) return limit;
-          throw e;
+          return errorResponse(e, `${req.method} ${req.url}`);
         }
       };
       const answer = await asOpenAiError(await handled());

@@ -39,8 +39,11 @@ export const POST = guardRoute('POST /api/chat', async (request: Request, _conte
       (runId) => ctx.runs.ended(runId),
     );
   } catch (e) {
-    if (isErrorNamed(e, 'RateLimitError')) throw e; // answered 429 by guardRoute
-    return problem(statusOf(e, 400), e instanceof Error ? e.message : String(e));
+    // A limit (429, with Retry-After) and a fault (500 with an error id, the rest in the log) are answered by
+    // guardRoute; a refusal (its own 4xx status) is said here.
+    const status = statusOf(e, 500);
+    if (isErrorNamed(e, 'RateLimitError') || status >= 500) throw e;
+    return problem(status, e instanceof Error ? e.message : String(e));
   }
   const events = runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true });
   const ids = { conversationId: started.conversationId, turnId: started.turnId, runId: started.runId };

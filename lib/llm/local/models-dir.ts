@@ -40,8 +40,10 @@ export interface PartialDownload {
   url?: string;
 }
 
+/** A model name that is not one of the models folder's (a conversation's or an agent's model setting): HTTP 400. */
 export class ModelNameError extends Error {
   override name = 'ModelNameError';
+  readonly status = 400;
 }
 
 export function summarize(h: GgufHeader): GgufSummary {

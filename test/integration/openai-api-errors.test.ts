@@ -1,0 +1,139 @@
+// What an OpenAI client is told when /v1/chat/completions cannot start a run, driven by the official `openai` client
+// (its own retry logic: it retries a 5xx, never a 400): a refusal of what the caller asked for is a 4xx that says what
+// to do; a fault of ours is a 500 `server_error` with an error id and nothing of the server's files, its details in the
+// server's log under that id. The fault is a plugin's, as the app loads PLUGINS_DIR: its tool reads its key from a
+// file each time the tool is made, and the file is gone when a run builds the agent (ENOENT, with the file's absolute
+// path). The refusal is a Router saved through the Agents page's checks with two members of one name. The real
+// handlers behind test/support/api-server.ts, a real SQLite store.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import OpenAI from 'openai';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { everyToolActor } from '../../lib/chat/actor';
+import { saveAgentDefinition } from '../../lib/chat/saved-agents';
+import { loadConfig } from '../../lib/config';
+import { PluginCatalog } from '../../lib/plugins';
+import { createAppContext } from '../../lib/server/context';
+import { openSqliteStore } from '../../lib/store';
+import { ownerScope } from '../../lib/store/owner';
+import type { ChatStore } from '../../lib/store/types';
+import { startApiServer, type ApiServer } from '../support/api-server';
+
+const PLUGIN = `import { readFileSync } from 'node:fs';
+import { BaseTool } from '@agent-studio/core';
+export class Billing extends BaseTool {
+  name = 'plugin_billing';
+  description = 'Looks up an invoice';
+  parameters = { type: 'object', properties: {} };
+  key = readFileSync(process.env.BILLING_KEY_FILE, 'utf8');
+  async call() { return 'paid'; }
+}
+export const agents = [{ name: 'Billing Desk', function_list: ['plugin_billing'] }];
+`;
+
+const A = ownerScope('user-a');
+let dir: string;
+let keyFile: string;
+let store: ChatStore;
+let api: ApiServer;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'v1-errors-'));
+  keyFile = path.join(dir, 'secrets', 'billing.key');
+  writeFileSync(path.join(dir, 'billing.mjs'), PLUGIN);
+  mkdirSync(path.dirname(keyFile));
+  writeFileSync(keyFile, 'k');
+  process.env.BILLING_KEY_FILE = keyFile;
+  const catalog = new PluginCatalog(dir, []);
+  await catalog.load();
+  expect(catalog.failures()).toEqual([]);
+  store = await openSqliteStore(path.join(dir, 'chat.db'));
+  const config = loadConfig({ DATA_DIR: dir, OPENAI_API_KEY: 'k', OPENAI_MODEL: 'm' });
+  api = await startApiServer(await createAppContext(config, store, { plugins: catalog }), {
+    'key-a': everyToolActor(A),
+  });
+});
+afterEach(() => vi.restoreAllMocks());
+afterAll(async () => {
+  await api?.close();
+  await store?.close();
+  delete process.env.BILLING_KEY_FILE;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** An OpenAI client that counts the HTTP requests it makes (its first attempt and each retry). */
+function countingClient(maxRetries: number): { client: OpenAI; attempts: () => number } {
+  let attempts = 0;
+  const client = new OpenAI({
+    baseURL: api.url,
+    apiKey: 'key-a',
+    maxRetries,
+    fetch: (url, init) => {
+      attempts++;
+      return fetch(url, init);
+    },
+  });
+  return { client, attempts: () => attempts };
+}
+
+/** What the server writes to its log (console.error) from now on. */
+function serverLog(): string[] {
+  const lines: string[] = [];
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')));
+  return lines;
+}
+
+describe('POST /v1/chat/completions, when the run cannot start', () => {
+  it('a fault of ours is a 500 server_error with an error id the log has, without paths; the client retries it', async () => {
+    rmSync(keyFile);
+    const log = serverLog();
+    const { client, attempts } = countingClient(1);
+    const failed = await client.chat.completions
+      .create({ model: 'Billing Desk', messages: [{ role: 'user', content: 'invoice 7?' }] })
+      .catch((e: unknown) => e);
+    writeFileSync(keyFile, 'k');
+
+    expect(failed).toBeInstanceOf(OpenAI.InternalServerError);
+    const error = failed as InstanceType<typeof OpenAI.InternalServerError>;
+    expect(error).toMatchObject({ status: 500, type: 'server_error', code: null, param: null });
+    const said = (error.error as { message: string }).message;
+    const id = /^Something went wrong on the server \(error id ([0-9a-f]{8})\); its log says what\.$/.exec(said)?.[1];
+    expect(id, said).toBeDefined();
+    expect(said).not.toContain(dir);
+    // A 5xx is worth another try to OpenAI's clients: one retry (maxRetries 1), each attempt with its own id.
+    expect(attempts()).toBe(2);
+    // The log holds what happened under the id the client was given: the error, with the file's whole path.
+    const line = log.find((l) => l.startsWith(`[error ${id}] `));
+    expect(line).toContain('ENOENT');
+    expect(line).toContain(keyFile);
+    expect(log.filter((l) => l.startsWith('[error '))).toHaveLength(2);
+    // Nothing was stored for the run that did not start.
+    expect(await store.listConversations(A)).toEqual([]);
+  });
+
+  it('a refusal that was a plain Error is a 400 saying what to do, with its code; the client does not retry it', async () => {
+    // Two saved agents may share a name, and the Agents page lets a Router hold both.
+    const helper = { name: 'Helper', kind: 'fncall' as const };
+    const one = await saveAgentDefinition(store, A, undefined, helper);
+    const two = await saveAgentDefinition(store, A, undefined, helper);
+    await saveAgentDefinition(store, A, undefined, { name: 'Desk', kind: 'router', members: [one.id, two.id] });
+    const log = serverLog();
+    const { client, attempts } = countingClient(1);
+    const failed = await client.chat.completions
+      .create({ model: 'Desk', messages: [{ role: 'user', content: 'hello' }] })
+      .catch((e: unknown) => e);
+
+    expect(failed).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(failed).toMatchObject({
+      status: 400,
+      type: 'invalid_request_error',
+      code: 'agent_names_twice',
+      param: null,
+      error: { message: 'Two agents of this Router are named "Helper"; names must differ: rename one of them.' },
+    });
+    expect(attempts()).toBe(1);
+    // A refusal is the caller's to fix: nothing of it goes to the server's log as an error.
+    expect(log.filter((l) => l.startsWith('[error '))).toEqual([]);
+  });
+});
