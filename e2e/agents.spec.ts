@@ -1,7 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import OpenAI from 'openai';
 import { assistantTurns, composer, lastAnswer, openChat, send } from './support/chat';
+import { tabTo } from './support/focus';
 import { chatRequests, setScenario } from './support/model';
+import { outsideScreen } from './support/viewport';
 
 /** Fills the agent editor (opened by "New agent") and saves. */
 async function createAgent(
@@ -168,6 +170,70 @@ test('an agent with a document and a model: its conversation searches the docume
   const sent = (await chatRequests()).at(-1)!;
   expect(sent.body.model).toBe('scripted-agent');
   await deleteAgents(page, ['Rota keeper']);
+});
+
+test.describe('on a 390 px phone, from the keyboard', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('deleting an agent a Router and a GroupChat hold: the confirmation names them, and they let go of it', async ({
+    page,
+  }) => {
+    const asked: string[] = [];
+    await openChat(page);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    const menu = page.locator('aside');
+    await createAgent(page, { name: 'Wren helper' });
+    await createAgent(page, { name: 'Wren poet' });
+    await createAgent(page, { name: 'Wren desk', kind: 'router', members: ['Wren helper', 'Wren poet'] });
+    await createAgent(page, { name: 'Wren team', kind: 'groupchat', members: ['Wren poet', 'Wren helper'] });
+
+    // Tab to the poet's Delete, past its other buttons; Enter asks first, naming who holds it. Cancel keeps it all.
+    const deletePoet = menu.getByRole('button', { name: 'Delete Wren poet' });
+    await menu.getByRole('button', { name: 'Chat with Wren poet' }).focus();
+    await tabTo(page, deletePoet);
+    page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toBe(
+      'Delete the agent "Wren poet"? It is used by Wren desk and Wren team and will be removed from there. ' +
+        'Its conversations stay, but cannot continue with it.',
+    );
+    await expect(menu.getByRole('button', { name: 'Chat with Wren poet' })).toBeVisible();
+
+    // Confirmed: gone, and the focus goes on from the list's heading (its row took the button with it).
+    page.once('dialog', (d) => void d.accept());
+    await deletePoet.press('Enter');
+    await expect(menu.getByRole('button', { name: 'Chat with Wren poet' })).toHaveCount(0);
+    await expect(menu.getByRole('heading', { name: 'Agents' })).toBeFocused();
+
+    // The Router saves as it is (its members no longer name a deleted agent), from the keyboard too.
+    await menu.getByRole('button', { name: 'Edit Wren desk' }).press('Enter');
+    const editor = page.getByRole('dialog', { name: 'Agent' });
+    await expect(editor.getByRole('checkbox', { name: 'Wren helper', exact: true })).toBeChecked();
+    await expect(editor.getByRole('checkbox', { name: 'Wren poet', exact: true })).toHaveCount(0);
+    await editor.getByRole('button', { name: 'Save' }).press('Enter');
+    await expect(editor).toBeHidden();
+
+    // The helper is now each one's only member: deleting it is refused, saying why, without asking anything.
+    page.on('dialog', (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await menu.getByRole('button', { name: 'Delete Wren helper' }).press('Enter');
+    const refusal = menu.getByRole('alert');
+    await expect(refusal).toHaveText(
+      '“Wren helper” is the only member of Wren desk and Wren team: add another member there, or delete Wren desk and Wren team first.',
+    );
+    expect(await outsideScreen(page, { width: 390, height: 844 }, refusal)).toEqual([]);
+    expect(asked).toHaveLength(1);
+    await expect(menu.getByRole('button', { name: 'Chat with Wren helper' })).toBeVisible();
+
+    page.removeAllListeners('dialog');
+    await deleteAgents(page, ['Wren desk', 'Wren team', 'Wren helper']);
+  });
 });
 
 test('an import refusal is said again in the new language when the page changes language', async ({ page }) => {

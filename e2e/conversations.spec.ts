@@ -1,5 +1,14 @@
 import { expect, test } from '@playwright/test';
-import { assistantTurns, composer, conversations, lastAnswer, openChat, send, userTurns } from './support/chat';
+import {
+  assistantTurns,
+  composer,
+  conversations,
+  interactive,
+  lastAnswer,
+  openChat,
+  send,
+  userTurns,
+} from './support/chat';
 import { setScenario } from './support/model';
 
 test('a conversation can be renamed, found by a word of its answer, and deleted', async ({ page }) => {
@@ -86,4 +95,56 @@ test('a message the server refuses (its conversation was deleted in another tab)
   await userTurns(page).last().getByRole('button', { name: 'Cancel' }).click();
   await expect(editBox).toHaveCount(0);
   await expect(userTurns(page).last()).toContainText('Tell me about convo-okapi');
+});
+
+test('each conversation keeps its own draft, and the new chat its own, for the session; sending clears it', async ({
+  page,
+}) => {
+  await setScenario({
+    rules: [{ when: { lastUserIncludes: 'draft-ibis' }, reply: { content: 'Ibises probe the mud.' } }],
+  });
+  const nav = conversations(page);
+  const open = (title: string) => nav.getByRole('button', { name: title, exact: true }).press('Enter');
+  const type = async (text: string) => {
+    await composer(page).focus();
+    await page.keyboard.type(text);
+  };
+  await openChat(page);
+  await send(page, 'First draft-ibis');
+  await expect(await lastAnswer(page)).toContainText('Ibises probe the mud.');
+  await page.getByRole('button', { name: '+ New chat' }).press('Enter');
+  await send(page, 'Second draft-ibis');
+  await expect(await lastAnswer(page)).toContainText('Ibises probe the mud.');
+
+  // Half a message in the second; the first shows none of it, and keeps its own.
+  await type('half a thought for the second');
+  await open('First draft-ibis');
+  await expect(userTurns(page).first()).toContainText('First draft-ibis');
+  await expect(composer(page)).toHaveValue('');
+  await type('one more for the first draft-ibis');
+  await page.getByRole('button', { name: '+ New chat' }).press('Enter');
+  await expect(composer(page)).toHaveValue('');
+  await type('a new chat’s start');
+  await open('Second draft-ibis');
+  await expect(composer(page)).toHaveValue('half a thought for the second');
+  await open('First draft-ibis');
+  await expect(composer(page)).toHaveValue('one more for the first draft-ibis');
+
+  // A reload of the tab keeps them (the session's).
+  await page.reload();
+  await interactive(page);
+  await expect(composer(page)).toHaveValue('one more for the first draft-ibis');
+
+  // Sent, a draft is gone: back in that conversation the box is empty; the others keep theirs.
+  await composer(page).press('Enter');
+  await expect(userTurns(page)).toHaveCount(2);
+  await expect(composer(page)).toHaveValue('');
+  await expect(await lastAnswer(page)).toContainText('Ibises probe the mud.');
+  await open('Second draft-ibis');
+  await expect(composer(page)).toHaveValue('half a thought for the second');
+  await open('First draft-ibis');
+  await expect(userTurns(page)).toHaveCount(2);
+  await expect(composer(page)).toHaveValue('');
+  await page.getByRole('button', { name: '+ New chat' }).press('Enter');
+  await expect(composer(page)).toHaveValue('a new chat’s start');
 });

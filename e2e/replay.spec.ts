@@ -68,3 +68,67 @@ test('replaying a run with an edited tool result changes the answer, and the two
   await expect(reloaded).toContainText('The tool said EDITED-99.');
   await expect(reloaded.getByRole('button', { name: 'Next answer' })).toBeDisabled();
 });
+
+test('a replay says on its answer which run and step it started from, to a screen reader too, in both languages', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const word = 'replay-plover';
+  await setScenario({
+    rules: [
+      {
+        when: { lastUserIncludes: word },
+        reply: [
+          { toolCalls: [{ name: 'calculator', arguments: '{"expression": "6*7"}' }] },
+          { content: 'Plovers count 42.' },
+        ],
+      },
+    ],
+  });
+  await openChat(page);
+  await send(page, `Count the plovers ${word}`);
+  const answer = await lastAnswer(page);
+  await expect(answer).toContainText('Plovers count 42.');
+  await expect(answer.locator('[data-replay-label]')).toHaveCount(0);
+
+  // From the keyboard: Replay run, from iteration 2 as offered; then that replay again, from iteration 1.
+  const dialog = page.getByRole('dialog', { name: 'Replay run' });
+  const replay = async (from?: string) => {
+    await answer.getByRole('button', { name: 'Replay run' }).press('Enter');
+    if (from) await dialog.getByRole('combobox', { name: 'From iteration' }).selectOption(from);
+    const form = dialog.getByRole('form', { name: 'Replay from here' });
+    await form.getByRole('button', { name: 'Replay', exact: true }).press('Enter');
+    await expect(dialog).toBeHidden();
+  };
+  await replay();
+  await expect(answer.getByRole('group', { name: 'Answer 2 of 2' })).toBeVisible();
+  await expect(answer).toHaveAttribute('aria-busy', 'false');
+  await expect(answer).toHaveAccessibleDescription('Replay of run 1 from step 2');
+  await expect(answer.getByText('Replay of run 1 from step 2')).toBeVisible();
+  await replay('1');
+  await expect(answer.getByRole('group', { name: 'Answer 3 of 3' })).toBeVisible();
+  await expect(answer).toHaveAttribute('aria-busy', 'false');
+  await expect(answer).toHaveAccessibleDescription('Replay of run 2 from step 1');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // Each answer keeps its own: the second its label, the first (no replay) none.
+  await answer.getByRole('button', { name: 'Previous answer' }).press('Enter');
+  await expect(answer.getByRole('group', { name: 'Answer 2 of 3' })).toBeVisible();
+  await expect(answer).toHaveAccessibleDescription('Replay of run 1 from step 2');
+  await answer.getByRole('button', { name: 'Previous answer' }).press('Enter');
+  await expect(answer.getByRole('group', { name: 'Answer 1 of 3' })).toBeVisible();
+  await expect(answer.locator('[data-replay-label]')).toHaveCount(0);
+
+  // Read back from what the run stored: the conversation opened anew, in Chinese.
+  const zh = await browser.newContext({ locale: 'zh-CN', baseURL });
+  try {
+    const other = await zh.newPage();
+    await other.goto(page.url());
+    const latest = other.locator('article[data-role="assistant"]').last();
+    await expect(latest).toHaveAccessibleDescription('运行 2 从第 1 步起的重放');
+    await expect(latest.getByText('运行 2 从第 1 步起的重放')).toBeVisible();
+  } finally {
+    await zh.close();
+  }
+});

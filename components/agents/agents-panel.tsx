@@ -1,8 +1,8 @@
 'use client';
 // The Agents section of the left column: the saved agents, each started in a new conversation, edited, duplicated,
 // exported or deleted; a new agent, or one imported from its JSON file.
-import { useTranslations } from 'next-intl';
-import { useEffect, useState } from 'react';
+import { useFormatter, useTranslations } from 'next-intl';
+import { useEffect, useRef, useState } from 'react';
 import type { PluginFailure } from '@/lib/chat/page';
 import type { ImportChoice } from '@/lib/chat/saved-agents';
 import { JsonFileButton } from '../json-file-button';
@@ -13,7 +13,7 @@ import { focusComposer } from '../chat/composer-draft';
 import { useChat } from '../chat/store';
 import { downloadJson } from '../inspector/download';
 import { useModalDialog } from '../modal-dialog';
-import { blankAgent, definitionOf, refusalOf, useAgents, type AgentRefusal } from './agents-store';
+import { blankAgent, definitionOf, refusalOf, useAgents, type AgentRefusal, type ListedAgent } from './agents-store';
 import { FromCode } from './from-code';
 import { GroupCreator } from './group-creator';
 
@@ -23,8 +23,13 @@ const SMALL =
 /** The row's buttons are named by their aria-labels (from the catalogs); these are only their glyphs. */
 const ICONS = { EDIT: '✎', DUPLICATE: '⧉', EXPORT: '⇩', DELETE: '✕' };
 
-/** What went wrong last: an import refused, an import that left documents out, or an export or delete refused. */
-type Problem = { importFailed: AgentRefusal } | { missingDocuments: string[] } | { refused: AgentRefusal };
+/** What went wrong last: an import refused, an import that left documents out, an export or delete refused, or a
+ *  delete not asked for since the agent is the only member of these Routers or GroupChats. */
+type Problem =
+  | { importFailed: AgentRefusal }
+  | { missingDocuments: string[] }
+  | { refused: AgentRefusal }
+  | { onlyMember: { name: string; holders: string[] } };
 
 export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const t = useTranslations('agents');
@@ -34,6 +39,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   // Kept as the server said it (its code and values) and put in words when shown: a language switch says it again.
   const [problem, setProblem] = useState<Problem>();
   const codedText = useCodedText('errors');
+  const format = useFormatter();
   const said = (r: AgentRefusal) => codedText({ message: r.error, code: r.code, values: r.values });
   const problemText =
     problem &&
@@ -41,13 +47,19 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
       ? t('importFailed', { error: said(problem.importFailed) })
       : 'missingDocuments' in problem
         ? t('importMissingDocuments', { names: problem.missingDocuments.join(', ') })
-        : said(problem.refused));
+        : 'onlyMember' in problem
+          ? codedText({
+              code: 'agent-only-member',
+              values: { name: problem.onlyMember.name, holders: format.list(problem.onlyMember.holders) },
+            })
+          : said(problem.refused));
   // The loader's refusals in the catalog's words (its English line starts with `at`, said apart); a module's own
   // error as it came.
   const loadError = (f: PluginFailure) => (f.code ? codedText({ code: f.code, values: f.values }) : f.error);
   // An import whose name one of the agents has: asked what to do before anything is saved.
   const [conflict, setConflict] = useState<{ text: string; name: string }>();
   const [creatingGroup, setCreatingGroup] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
 
   const imported = async (text: string, choice?: ImportChoice) => {
     const result = await importFile(text, choice);
@@ -61,10 +73,26 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
     void refresh();
   }, [refresh]);
 
+  // The Routers and GroupChats holding it lose it with it (the server does both at once); one it is the only member
+  // of keeps it: said here, before asking, and by the server too should the list be behind.
+  const askThenDelete = async (agent: ListedAgent) => {
+    const holders = agents.filter((h) => !h.plugin && h.id !== agent.id && h.members.includes(agent.id));
+    const emptied = holders.filter((h) => h.members.every((m) => m === agent.id));
+    if (emptied.length) return setProblem({ onlyMember: { name: agent.name, holders: emptied.map((h) => h.name) } });
+    const question = holders.length
+      ? t('confirmDeleteHeld', { name: agent.name, holders: format.list(holders.map((h) => h.name)) })
+      : t('confirmDelete', { name: agent.name });
+    if (!window.confirm(question)) return;
+    const refused = await remove(agent.id);
+    setProblem(refused && { refused });
+    // Its row took the focused button with it: the keyboard goes on from the list's heading.
+    if (!refused) heading.current?.focus();
+  };
+
   return (
     <section aria-labelledby="agents-heading" className="space-y-1">
       <div className="flex flex-wrap items-center gap-1">
-        <h2 id="agents-heading" className="flex-1 text-sm font-semibold">
+        <h2 id="agents-heading" ref={heading} tabIndex={-1} className="flex-1 text-sm font-semibold focus:outline-none">
           {t('title')}
         </h2>
         <button type="button" className={SMALL} onClick={() => edit({ definition: blankAgent() })}>
@@ -173,11 +201,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
                 type="button"
                 aria-label={t('delete', { name: a.name })}
                 className={SMALL}
-                onClick={async () => {
-                  if (!window.confirm(t('confirmDelete', { name: a.name }))) return;
-                  const refused = await remove(a.id);
-                  setProblem(refused && { refused });
-                }}
+                onClick={() => void askThenDelete(a)}
               >
                 <span aria-hidden="true">{ICONS.DELETE}</span>
               </button>

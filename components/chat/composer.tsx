@@ -1,7 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
-import { COMPOSER_TEXTBOX_ID, focusComposer, useDraft } from './composer-draft';
+import { COMPOSER_TEXTBOX_ID, draftKey, focusComposer, useDraft } from './composer-draft';
 import { DocumentList } from './document-list';
 import { MentionSuggestions } from './mention-suggestions';
 import { useChat } from './store';
@@ -19,9 +19,25 @@ export function Composer({ disabled }: { disabled?: boolean }) {
   const activeId = useChat((s) => s.activeId);
   const uploadFiles = useUploads((s) => s.uploadFiles);
 
+  const user = useChat((s) => s.chooser);
+  // The conversation whose draft is shown (undefined: none yet; { activeId: undefined }: the new chat's).
+  const shown = useRef<{ activeId?: string }>(undefined);
+
   useEffect(() => {
     void useUploads.getState().showConversation(activeId);
   }, [activeId]);
+
+  // Each conversation's draft is its own (and the new chat's): switching shows the one typed there. A new chat that
+  // becomes a conversation without the page moving (its first message, or an upload, made it) keeps what is in the box.
+  useEffect(() => {
+    const became =
+      shown.current !== undefined &&
+      shown.current.activeId === undefined &&
+      activeId !== undefined &&
+      useChat.getState().fromNewChat === activeId;
+    useDraft.getState().show(draftKey(user, activeId), became);
+    shown.current = { activeId };
+  }, [user, activeId]);
 
   // Ready to type on load, where a keyboard is at hand: on a touch screen the focus would pop the keyboard up.
   useEffect(() => {

@@ -46,6 +46,9 @@ interface ChatState {
   refusedEdit?: { turnId: string; text: string };
   /** Whose model and tools choices new chats start with (new-chat-defaults.ts): the signed-in user. */
   chooser?: string;
+  /** The conversation the new chat became where it was (its first message or an upload made it), until the page
+   *  moves to another: the composer's draft goes with it. */
+  fromNewChat?: string;
 
   refreshConversations(): Promise<void>;
   search(query: string): Promise<void>;
@@ -178,7 +181,7 @@ export const useChat = create<ChatState>()((set, get) => {
     }
     const { conversationId, turnId, runId, events, content } = result.value;
     if (get().activeId !== conversationId) {
-      set({ activeId: conversationId });
+      set({ activeId: conversationId, fromNewChat: get().activeId === undefined ? conversationId : undefined });
       // The list and the new conversation's title arrive beside the stream, not before it: a round trip here
       // delayed the first token of every new conversation.
       void get()
@@ -234,11 +237,13 @@ export const useChat = create<ChatState>()((set, get) => {
         runningRunId: undefined,
         draftAgent: agent,
         settings: draftSettings,
+        fromNewChat: undefined,
       });
     },
 
     async open(id) {
       streamToken++;
+      set({ fromNewChat: undefined });
       const result = await actions.loadConversation(id);
       if (!result.ok) {
         set({ notice: failureText(result) });

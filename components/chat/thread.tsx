@@ -13,6 +13,7 @@ import { AttachedFiles } from './attached-files';
 import { CompareRunsButton } from '../runs/compare-runs';
 import { useFollowBottom } from './follow-bottom';
 import { ReplayRunButton } from '../runs/replay-from-here';
+import { ReplayLabel } from './replay-label';
 import { RunView } from './run-view';
 import { useChat, type TurnState } from './store';
 import { ToolDecisions } from './tool-decisions';
@@ -148,6 +149,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
           data-role="assistant"
           aria-label={t('answer')}
           aria-busy={turn.run.status === 'streaming'}
+          aria-describedby={turn.run.replay ? `replay-of-${turn.run.runId}` : undefined}
           // Earlier answers off screen skip style, layout and paint: a long conversation costs each frame no more
           // than a short one. `auto` keeps the size an answer had when it was last shown.
           className={isLast ? 'min-w-0' : 'min-w-0 [contain-intrinsic-size:auto_800px] [content-visibility:auto]'}
@@ -155,6 +157,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
           {turn.run.toolsFallback && (
             <p className="mb-2 text-xs text-neutral-600 italic dark:text-neutral-400">{t('toolsFallback')}</p>
           )}
+          {turn.run.replay && <ReplayLabel id={`replay-of-${turn.run.runId}`} replay={turn.run.replay} />}
           {turn.run.agent && (
             <p data-agent-name className="mb-1 flex items-center gap-2 text-sm font-semibold">
               <AgentAvatar avatar={turn.run.agent.avatar} />

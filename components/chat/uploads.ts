@@ -154,7 +154,7 @@ export const useUploads = create<UploadState>()((set, get) => {
     if (existing) return existing;
     const id = await documentActions.startConversation(chat.settings);
     set({ conversationId: id });
-    useChat.setState({ activeId: id });
+    useChat.setState({ activeId: id, fromNewChat: id });
     await useChat.getState().refreshConversations();
     return id;
   }

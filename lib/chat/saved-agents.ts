@@ -103,15 +103,7 @@ export async function saveAgentDefinition(
   definition: unknown,
 ): Promise<SavedAgent> {
   const checked = parseAgentDefinition(definition);
-  for (const m of checked.members)
-    if (!(await store.getAgent(owner, m)))
-      throw new NotFoundError(`members: the agent ${m} does not exist.`, 'agent-member-gone');
-  // What a run of it would refuse (a member holding this agent, nesting too deep) is refused now, where it is fixed;
-  // an agent deleted deeper down is left for the run to say (it is not this definition's fault).
-  for (const m of checked.members)
-    await resolveAgent(store, owner, m, [id ?? 'a new agent']).catch((e: unknown) => {
-      if (codedOf(e)?.code !== 'agent-gone') throw e;
-    });
+  await checkMembers(store, owner, id, checked.members);
   // A document is one of the owner's uploads (of a conversation, or already of one of their agents): a hash alone
   // gives no access to someone else's file.
   for (const doc of checked.documents ?? [])
@@ -120,6 +112,50 @@ export async function saveAgentDefinition(
         name: doc.name,
       });
   return id ? store.updateAgent(owner, id, checked) : store.createAgent(owner, checked);
+}
+
+/** Members must be the owner's agents (another user's id reads as unknown), and what a run of the agent `id` (absent:
+ *  a new one) would refuse is refused now, where it is fixed: a member holding it (a loop), nesting too deep, below it
+ *  or for an agent holding it (one that ran before the change must still run after it). An agent deleted deeper down
+ *  is left for the run to say (it is not this definition's fault). */
+async function checkMembers(
+  store: Pick<AgentStore, 'getAgent' | 'listAgents'>,
+  owner: OwnerScope,
+  id: string | undefined,
+  members: string[],
+): Promise<void> {
+  for (const m of members)
+    if (!(await store.getAgent(owner, m)))
+      throw new NotFoundError(`members: the agent ${m} does not exist.`, 'agent-member-gone');
+  const unlessGone = (e: unknown) => {
+    if (codedOf(e)?.code !== 'agent-gone') throw e;
+  };
+  for (const m of members) await resolveAgent(store, owner, m, [id ?? 'a new agent']).catch(unlessGone);
+  const agents = new Map((await store.listAgents(owner)).map((a) => [a.id, a]));
+  const current = id && agents.get(id);
+  if (!current) return;
+  const changed = new Map(agents).set(current.id, { ...current, members });
+  const from = (rows: Map<string, SavedAgent>) => ({ getAgent: async (_: OwnerScope, x: string) => rows.get(x) });
+  for (const above of holdersOf(current.id, agents)) {
+    const ranBefore = await resolveAgent(from(agents), owner, above).then(
+      () => true,
+      () => false,
+    );
+    if (ranBefore) await resolveAgent(from(changed), owner, above).catch(unlessGone);
+  }
+}
+
+/** The agents holding `id`, directly or through others, each once. */
+function holdersOf(id: string, agents: Map<string, SavedAgent>): string[] {
+  const found = new Set<string>();
+  const next = [id];
+  for (let at = next.pop(); at !== undefined; at = next.pop())
+    for (const a of agents.values())
+      if (a.members.includes(at) && !found.has(a.id) && a.id !== id) {
+        found.add(a.id);
+        next.push(a.id);
+      }
+  return [...found];
 }
 
 /** The export file of one agent: its definition with its members named (ids differ from one app to the next). */
@@ -226,7 +262,8 @@ function freeName(name: string, taken: string[]): string {
 }
 
 /** Saves an imported definition for the owner. When one of their agents has its name (without case) and no choice is
- *  given, nothing is saved: the answer names that agent, for the user to choose. */
+ *  given, nothing is saved: the answer names that agent, for the user to choose. Its members are checked as a save
+ *  checks them (a replaced agent its members would hold, nesting too deep: refused, nothing saved). */
 export async function saveImportedAgent(
   store: AgentStore,
   owner: OwnerScope,
@@ -235,9 +272,11 @@ export async function saveImportedAgent(
 ): Promise<{ agent: SavedAgent; replaced?: SavedAgent } | { conflict: { id: string; name: string } }> {
   const agents = await store.listAgents(owner);
   const same = agents.find((a) => a.name.toLowerCase() === definition.name.toLowerCase());
+  if (same && !choice) return { conflict: { id: same.id, name: same.name } };
+  const replacing = same && choice === 'replace' ? same : undefined;
+  await checkMembers(store, owner, replacing?.id, definition.members);
   if (!same) return { agent: await store.createAgent(owner, definition) };
-  if (!choice) return { conflict: { id: same.id, name: same.name } };
-  if (choice === 'replace') return { agent: await store.updateAgent(owner, same.id, definition), replaced: same };
+  if (replacing) return { agent: await store.updateAgent(owner, replacing.id, definition), replaced: replacing };
   const name = freeName(
     definition.name,
     agents.map((a) => a.name),

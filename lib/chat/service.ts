@@ -273,7 +273,14 @@ export class ChatService {
       );
     const model = req.model?.trim() || undefined;
     const log = continued ?? (await this.store.getRunEvents(owner, runId));
-    const plan = planReplay(runId, log, { ...req, model }, { continuing: continued !== undefined });
+    // Its number among its message's runs (the page's "answer 2 of 3"), which labels the replay.
+    const ofRun = (await this.store.listRuns(owner, stored.turnId)).findIndex((r) => r.id === runId) + 1;
+    const plan = planReplay(
+      runId,
+      log,
+      { ...req, model },
+      { continuing: continued !== undefined, ...(ofRun ? { ofRun } : {}) },
+    );
     const turn = await this.turn(owner, stored.turnId);
     const conversation = await this.conversation(owner, turn.conversationId);
     // The original run's tools and call format, so the two runs differ only by what was asked.

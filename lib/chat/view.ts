@@ -134,6 +134,9 @@ export interface RunView {
   callFormat?: CallFormat;
   /** A saved agent's name and avatar, when one ran (shown on its turn). */
   agent?: { id: string; name: string; avatar?: string };
+  /** The run a replay (or a continuation) started from, as its run-start recorded it: the original's number among
+   *  its message's runs (absent in older logs) and the step the new run started at; the turn labels it. */
+  replay?: { ofRun?: number; fromIteration: number; continued?: boolean };
   status: TurnStatus;
   error?: ErrorInfo;
   blocks: Block[];
@@ -174,6 +177,10 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
       view.model = e.model;
       if (e.connection) view.connection = e.connection;
       if (e.agentId) view.agent = { id: e.agentId, name: e.agent, ...(e.avatar ? { avatar: e.avatar } : {}) };
+      if (e.replay) {
+        const { ofRun, fromIteration, continued } = e.replay;
+        view.replay = { fromIteration, ...(ofRun ? { ofRun } : {}), ...(continued ? { continued } : {}) };
+      }
       return [];
     case 'llm-start':
       view.llmCalls = Math.max(view.llmCalls, e.iteration);

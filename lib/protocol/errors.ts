@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'agent-name-missing',
   'agent-names-twice',
   'agent-not-object',
+  'agent-only-member',
   'agent-suggestions-many',
   'agent-too-deep',
   'bad-sign-up-mode',

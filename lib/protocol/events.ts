@@ -97,6 +97,11 @@ export const RawToolCallSchema = z.object({ id: z.string(), name: z.string(), ar
  *  `fromIteration` are copied from the original run (with `toolResultEdits` applied); the rest ran anew. */
 export const ReplayInfoSchema = z.object({
   of: z.string(),
+  /** The original run's number among its message's runs (1: the first answer), as the page numbers them: how the
+   *  replay is labelled ("Replay of run 2 from step 3"). Absent in replays recorded before it was kept. */
+  ofRun: z.number().int().positive().optional(),
+  /** A continuation (Continue, after the model-call limit): every iteration was copied, the run goes on after them. */
+  continued: z.literal(true).optional(),
   fromIteration: z.number().int().positive(),
   model: z.string().optional(),
   generateCfg: z.record(z.string(), z.unknown()).optional(),

@@ -41,12 +41,13 @@ export class ReplayError extends Error {
 
 /** Builds the start of a replay from a finished run's events; throws a ReplayError saying what is wrong.
  *  `continuing`: a run that stopped at the model-call limit goes on after its last iteration (Continue): every
- *  iteration is copied, and the new run starts at the next one. */
+ *  iteration is copied, and the new run starts at the next one. `ofRun`: the run's number among its message's runs,
+ *  recorded with the replay for the page's label. */
 export function planReplay(
   runId: string,
   log: AgentEvent[],
   req: ReplayRequest,
-  opts: { continuing?: boolean } = {},
+  opts: { continuing?: boolean; ofRun?: number } = {},
 ): ReplayPlan {
   const start = log.find((e): e is EventOf<'run-start'> => e.type === 'run-start');
   if (!start?.input) throw new ReplayError('This run has no recorded input, so it cannot be replayed.');
@@ -102,6 +103,8 @@ export function planReplay(
       return { ...rest, ok: true, content: edit.content };
     });
   const replay: ReplayInfo = { of: runId, fromIteration: n };
+  if (opts.ofRun) replay.ofRun = opts.ofRun;
+  if (opts.continuing) replay.continued = true;
   if (req.model) replay.model = req.model;
   if (req.generateCfg && Object.keys(req.generateCfg).length) replay.generateCfg = { ...req.generateCfg };
   if (edits.size) replay.toolResultEdits = [...edits.values()];

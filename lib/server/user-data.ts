@@ -28,8 +28,8 @@ export async function removeUserData(
     await runs.stopConversation(owner, c.id);
     await uploads.deleteConversation(owner, c.id);
   }
-  const agents = await store.listAgents(owner);
-  for (const a of agents) await store.deleteAgent(owner, a.id);
+  // All at once: one by one, a GroupChat's last member could not go before the group.
+  const agents = await store.deleteAllAgents(owner);
   // listConnections shows the server-wide ones too: only the user's own go.
   const connections = (await store.listConnections(owner)).filter((c) => c.ownerId === owner.ownerId);
   for (const c of connections) await store.removeConnection(owner, c.id);
@@ -40,7 +40,7 @@ export async function removeUserData(
   await rmdir(path.dirname(storage)).catch(() => undefined); // their folder, once nothing else is in it
   return {
     conversations: conversations.length,
-    agents: agents.length,
+    agents,
     connections: connections.length,
     apiKeys: keys.length,
   };

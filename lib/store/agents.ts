@@ -1,9 +1,11 @@
 // The agents users saved, each definition kept whole as JSON, and which uploads their documents hold
-// (agent_documents: a file an agent holds is its owner's, and its bytes stay while one holds them).
+// (agent_documents: a file an agent holds is its owner's, and its bytes stay while one holds them). A deleted agent
+// leaves the Routers and GroupChats that held it in the same transaction.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { byText } from './dialect';
 import { cols, insert, query } from './query';
+import { CodedError } from '../protocol/errors';
 import { NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
 import type { Ctx } from './context';
@@ -39,7 +41,25 @@ const Q = {
         .returning(COLUMNS),
     toAgent,
   ),
+  // Every agent of the owner, their rows locked (PostgreSQL) for a delete that rewrites those holding it.
+  owned: query(
+    (d, p) =>
+      d.db
+        .selectFrom('agents')
+        .select(COLUMNS)
+        .where('owner_id', '=', p('owner'))
+        .$if(d.rowLocks, (q) => q.forUpdate()),
+    toAgent,
+  ),
+  setDefinition: query((d, p) =>
+    d.db
+      .updateTable('agents')
+      .set(cols(p, ['definition_json', 'updated_at']))
+      .where('id', '=', p('id'))
+      .where('owner_id', '=', p('owner')),
+  ),
   delete: query((d, p) => d.db.deleteFrom('agents').where('id', '=', p('id')).where('owner_id', '=', p('owner'))),
+  deleteAll: query((d, p) => d.db.deleteFrom('agents').where('owner_id', '=', p('owner'))),
   drop: query((d, p) => d.db.deleteFrom('agent_documents').where('agent_id', '=', p('id'))),
   hold: insert('agent_documents'),
 };
@@ -69,7 +89,36 @@ export function agentStore(ctx: Ctx): AgentStore {
         byText(a.name.toLowerCase(), b.name.toLowerCase()),
       ),
     updateAgent: (owner, id, definition) => save(owner, id, definition, Q.update.first),
-    deleteAgent: async (owner, id) => (await Q.delete.run(ctx, db, { id, owner: owner.ownerId })) > 0,
+    deleteAgent: (owner, id) =>
+      ctx.write(async (db) => {
+        const agents = await Q.owned.all(ctx, db, { owner: owner.ownerId });
+        const agent = agents.find((a) => a.id === id);
+        if (!agent) return false;
+        const holders = agents.filter((a) => a.id !== id && a.members.includes(id));
+        // A Router or GroupChat needs a member: one that would be left with none keeps it (nothing changes).
+        const emptied = holders.filter((h) => h.members.every((m) => m === id)).map((h) => h.name);
+        const held = emptied.join(', ');
+        if (emptied.length)
+          throw new CodedError(
+            'agent-only-member',
+            `“${agent.name}” is the only member of ${held}: add another member there, or delete ${held} first.`,
+            { name: agent.name, holders: held },
+            409,
+          );
+        const at = ctx.now();
+        for (const { id: holder, createdAt: _c, updatedAt: _u, ...definition } of holders) {
+          const members = definition.members.filter((m) => m !== id);
+          const json = JSON.stringify({ ...definition, members });
+          await Q.setDefinition.run(ctx, db, {
+            id: holder,
+            owner: owner.ownerId,
+            definition_json: json,
+            updated_at: at,
+          });
+        }
+        return (await Q.delete.run(ctx, db, { id, owner: owner.ownerId })) > 0;
+      }),
+    deleteAllAgents: (owner) => ctx.write((db) => Q.deleteAll.run(ctx, db, { owner: owner.ownerId })),
   };
 }
 

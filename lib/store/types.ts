@@ -197,8 +197,12 @@ export interface AgentStore {
   listAgents(owner: OwnerScope): Promise<SavedAgent[]>;
   /** Throws NotFoundError when the owner has no such agent. */
   updateAgent(owner: OwnerScope, id: string, definition: AgentDefinition): Promise<SavedAgent>;
-  /** Resolves with whether the owner had it. */
+  /** Resolves with whether the owner had it. In the same transaction it leaves the owner's Routers and GroupChats
+   *  that held it (their `members` lose its id; nobody else's agent is read or changed). When it is the only member
+   *  of one of them, nothing is deleted: a CodedError (`agent-only-member`, status 409) names them. */
   deleteAgent(owner: OwnerScope, id: string): Promise<boolean>;
+  /** Every agent of the owner (a deleted user's): none is left to hold another. Resolves with how many went. */
+  deleteAllAgents(owner: OwnerScope): Promise<number>;
 }
 
 // --- API keys, invites and server settings ---

@@ -118,6 +118,8 @@ describe('replay from step N', () => {
       runId: edited.runId,
       replay: {
         of: original.runId,
+        // The original's number among the message's runs, which labels the replay on the page.
+        ofRun: 1,
         fromIteration: 2,
         toolResultEdits: [{ iteration: 1, functionId: 'c1', content: '41' }],
       },
@@ -236,7 +238,7 @@ describe('Continue after the model-call limit', () => {
     expect(first.filter((m) => m.role === 'tool')).toHaveLength(4);
     expect(events.find((e) => e.type === 'run-start')).toMatchObject({
       maxLlmCalls: 8,
-      replay: { of: stopped.runId, fromIteration: 5 },
+      replay: { of: stopped.runId, ofRun: 1, continued: true, fromIteration: 5 },
     });
     expect(events.filter((e) => e.type === 'tool-result')).toHaveLength(6); // four copied, two new
     expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered', llmCalls: 7 });

@@ -17,16 +17,17 @@ import {
   resolveAgent,
   saveAgentDefinition,
   saveImportedAgent,
+  type ImportChoice,
 } from '../../lib/chat/saved-agents';
 import { createTranslator } from 'next-intl';
 import en from '../../lib/i18n/messages/en.json';
 import zhCN from '../../lib/i18n/messages/zh-CN.json';
-import { codedOf } from '../../lib/protocol/errors';
+import { codedOf, type ErrorCode, type ErrorValues } from '../../lib/protocol/errors';
 import { apiModels } from '../../lib/openai-api/models';
 import { createAppContext, type AppContext } from '../../lib/server/context';
 import { ownerScope } from '../../lib/store/owner';
 import { openSqliteStore } from '../../lib/store';
-import type { ChatStore } from '../../lib/store/types';
+import type { ChatStore, SavedAgent } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { drain, follow } from '../support/chat';
 
@@ -294,5 +295,208 @@ describe('saved agents', () => {
     // A still has it, unchanged.
     expect(await store.getAgent(A, helper.id)).toMatchObject({ name: 'Data analyst' });
     await store.deleteAgent(A, helper.id);
+  });
+});
+
+/** What the page says for a refusal, in each language. */
+const say = {
+  en: createTranslator({ locale: 'en', messages: en, namespace: 'errors' }),
+  zh: createTranslator({ locale: 'zh-CN', messages: zhCN as typeof en, namespace: 'errors' }),
+};
+
+function definitionOf({ id: _id, createdAt: _c, updatedAt: _u, ...definition }: SavedAgent): object {
+  return definition;
+}
+
+async function refusalOf(attempt: Promise<unknown>): Promise<Error & { code?: string; values?: ErrorValues }> {
+  try {
+    await attempt;
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('not refused');
+}
+
+describe('deleting an agent that others hold', () => {
+  it('takes it out of the Routers and GroupChats holding it (nested ones too): they save and run again', async () => {
+    const helper = await store.createAgent(A, parseAgentDefinition(analyst));
+    const poet = await store.createAgent(A, parseAgentDefinition({ ...analyst, name: 'Poet', tools: [] }));
+    const desk = await saveAgentDefinition(store, A, undefined, {
+      ...analyst,
+      name: 'Desk',
+      kind: 'router',
+      members: [poet.id, helper.id],
+    });
+    const team = await saveAgentDefinition(store, A, undefined, {
+      ...analyst,
+      name: 'Team',
+      kind: 'groupchat',
+      selection: 'round_robin',
+      members: [helper.id, poet.id],
+    });
+    const top = await saveAgentDefinition(store, A, undefined, {
+      ...analyst,
+      name: 'Top',
+      kind: 'router',
+      members: [desk.id, team.id],
+    });
+
+    expect(await store.deleteAgent(A, poet.id)).toBe(true);
+    expect((await store.getAgent(A, desk.id))?.members).toEqual([helper.id]);
+    expect(await store.getAgent(A, team.id)).toMatchObject({ selection: 'round_robin', members: [helper.id] });
+    // The Router saves again as it is (it was refused with agent-member-gone) and its conversation runs.
+    const again = await store.getAgent(A, desk.id);
+    await expect(saveAgentDefinition(store, A, desk.id, definitionOf(again!))).resolves.toMatchObject({
+      members: [helper.id],
+    });
+    model.setScenario({ replies: [{ content: 'Call: Data analyst\nReply:' }, { content: 'Four.' }] });
+    const started = await ctx.chat.send(ACTOR_A, { message: 'What is 2+2?', settings: { agentId: top.id } });
+    const events = await drain(follow(ctx.chat, A, started.runId));
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
+
+    // A nested Router goes from the one holding it.
+    expect(await store.deleteAgent(A, desk.id)).toBe(true);
+    expect((await store.getAgent(A, top.id))?.members).toEqual([team.id]);
+    for (const a of [top, team, helper]) expect(await store.deleteAgent(A, a.id)).toBe(true);
+    expect(await store.listAgents(A)).toEqual([]);
+  });
+
+  it('keeps an agent that is the only member of a Router or GroupChat, saying which, in both languages', async () => {
+    const helper = await store.createAgent(A, parseAgentDefinition(analyst));
+    const other = await store.createAgent(A, parseAgentDefinition({ ...analyst, name: 'Other' }));
+    const solo = await store.createAgent(
+      A,
+      parseAgentDefinition({ ...analyst, name: 'Solo', kind: 'router', members: [helper.id] }),
+    );
+    const pair = await store.createAgent(
+      A,
+      parseAgentDefinition({ ...analyst, name: 'Pair', kind: 'groupchat', members: [helper.id, other.id] }),
+    );
+
+    const refused = await refusalOf(store.deleteAgent(A, helper.id));
+    expect(refused).toMatchObject({
+      status: 409,
+      code: 'agent-only-member',
+      values: { name: 'Data analyst', holders: 'Solo' },
+    });
+    expect(say.en(refused.code as 'agent-only-member', refused.values)).toBe(refused.message);
+    expect(say.zh(refused.code as 'agent-only-member', refused.values)).toBe(
+      '“Data analyst”是 Solo 唯一的成员：请先在那里添加其他成员，或先删除 Solo。',
+    );
+    // Nothing changed: not the agent, not a group that held it with another.
+    expect(await store.getAgent(A, helper.id)).toEqual(helper);
+    expect(await store.getAgent(A, pair.id)).toEqual(pair);
+    expect(await store.getAgent(A, solo.id)).toEqual(solo);
+
+    for (const a of [solo, pair, helper, other]) expect(await store.deleteAgent(A, a.id)).toBe(true);
+  });
+
+  it('as another user: B’s delete changes B’s groups only, and none of A’s agents', async () => {
+    const hers = await store.createAgent(A, parseAgentDefinition(analyst));
+    const herDesk = await store.createAgent(
+      A,
+      parseAgentDefinition({ ...analyst, name: 'Desk', kind: 'router', members: [hers.id] }),
+    );
+    const his = await store.createAgent(B, parseAgentDefinition(analyst));
+    const hisPoet = await store.createAgent(B, parseAgentDefinition({ ...analyst, name: 'Poet' }));
+    const hisDesk = await store.createAgent(
+      B,
+      parseAgentDefinition({ ...analyst, name: 'Desk', kind: 'router', members: [his.id, hisPoet.id] }),
+    );
+
+    // B names A's agent: unknown to B (as for an id nobody has), and A's Router keeps it.
+    expect(await store.deleteAgent(B, hers.id)).toBe(false);
+    // B deletes his own: his Router lets go of it; A's, of the same name and shape, is not read or changed.
+    expect(await store.deleteAgent(B, his.id)).toBe(true);
+    expect((await store.getAgent(B, hisDesk.id))?.members).toEqual([hisPoet.id]);
+    expect(await store.getAgent(A, herDesk.id)).toEqual(herDesk);
+    expect(await store.getAgent(A, hers.id)).toEqual(hers);
+
+    for (const owner of [A, B]) {
+      for (const a of (await store.listAgents(owner)).filter((x) => x.members.length))
+        await store.deleteAgent(owner, a.id);
+      for (const a of await store.listAgents(owner)) await store.deleteAgent(owner, a.id);
+    }
+  });
+});
+
+describe('importing an agent with Replace (or as a new one)', () => {
+  /** An export file of a definition, its members by name. */
+  const file = (agent: object) =>
+    JSON.stringify({ schema: AGENT_EXPORT_SCHEMA, exportedAt: '', agent: { ...analyst, ...agent } });
+  const importing = async (owner: typeof A, agent: object, choice?: ImportChoice) =>
+    saveImportedAgent(store, owner, (await importAgent(store, owner, file(agent))).definition, choice);
+
+  it('refuses a loop and nesting too deep with the codes a save gives; nothing changes', async () => {
+    // R2 → R1 → Data analyst: three deep, the most there may be; Extra stands alone.
+    const helper = await store.createAgent(A, parseAgentDefinition(analyst));
+    const extra = await store.createAgent(A, parseAgentDefinition({ ...analyst, name: 'Extra' }));
+    const r1 = await saveAgentDefinition(store, A, undefined, {
+      ...analyst,
+      name: 'R1',
+      kind: 'router',
+      members: [helper.id],
+    });
+    const r2 = await saveAgentDefinition(store, A, undefined, {
+      ...analyst,
+      name: 'R2',
+      kind: 'router',
+      members: [r1.id],
+    });
+    const before = await store.listAgents(A);
+
+    const cases: [string, object, ImportChoice | undefined][] = [
+      // The helper made a Router holding R1, which holds it.
+      ['agent-holds-itself', { name: 'Data analyst', kind: 'router', members: ['R1'] }, 'replace'],
+      // Extra made a Router over R2: four deep below it.
+      ['agent-too-deep', { name: 'Extra', kind: 'router', members: ['R2'] }, 'replace'],
+      // The helper made a Router over Extra: R2 above it would be four deep.
+      ['agent-too-deep', { name: 'Data analyst', kind: 'router', members: ['Extra'] }, 'replace'],
+      // A new agent (no name taken, or Keep both) over R2.
+      ['agent-too-deep', { name: 'R3', kind: 'router', members: ['R2'] }, undefined],
+      ['agent-too-deep', { name: 'R2', kind: 'router', members: ['R2'] }, 'keep-both'],
+    ];
+    for (const [code, agent, choice] of cases) {
+      const refused = await refusalOf(importing(A, agent, choice));
+      expect(refused, JSON.stringify(agent)).toMatchObject({ code, field: 'members', status: 400 });
+      // The same as the editor's save of that definition says.
+      const id = choice === 'replace' ? before.find((a) => a.name === (agent as { name: string }).name)?.id : undefined;
+      const members = (agent as { members: string[] }).members.map((n) => before.find((a) => a.name === n)!.id);
+      const saved = await refusalOf(saveAgentDefinition(store, A, id, { ...analyst, ...agent, members }));
+      expect([saved.code, saved.message], JSON.stringify(agent)).toEqual([refused.code, refused.message]);
+      expect(say.zh(refused.code as ErrorCode, refused.values)).toMatch(/[\u4e00-\u9fff]/);
+    }
+    expect(await store.listAgents(A)).toEqual(before);
+
+    // What fits is replaced as before: Extra over R1 is three deep.
+    expect(await importing(A, { name: 'Extra', kind: 'router', members: ['R1'] }, 'replace')).toMatchObject({
+      agent: { id: extra.id, kind: 'router', members: [r1.id] },
+    });
+    for (const a of [r2, extra, r1, helper]) expect(await store.deleteAgent(A, a.id)).toBe(true);
+  });
+
+  it('as another user: B’s Replace of a name A uses changes only B’s agent', async () => {
+    const helper = await store.createAgent(A, parseAgentDefinition(analyst));
+    const r1 = await store.createAgent(
+      A,
+      parseAgentDefinition({ ...analyst, name: 'R1', kind: 'router', members: [helper.id] }),
+    );
+    const his = await store.createAgent(B, parseAgentDefinition(analyst));
+    const hisR1 = await store.createAgent(
+      B,
+      parseAgentDefinition({ ...analyst, name: 'R1', kind: 'router', members: [his.id] }),
+    );
+
+    // B's file would loop through B's R1: refused for B; A's agents of the same names are not touched.
+    const refused = await refusalOf(importing(B, { name: 'Data analyst', kind: 'router', members: ['R1'] }, 'replace'));
+    expect(refused).toMatchObject({ code: 'agent-holds-itself' });
+    expect(await store.getAgent(B, his.id)).toEqual(his);
+    expect(await store.getAgent(A, helper.id)).toEqual(helper);
+    expect(await store.getAgent(A, r1.id)).toEqual(r1);
+    for (const [owner, list] of [
+      [A, [r1, helper]],
+      [B, [hisR1, his]],
+    ] as const)
+      for (const a of list) expect(await store.deleteAgent(owner, a.id)).toBe(true);
   });
 });

@@ -342,6 +342,35 @@ describe('A’s saved agents and their documents: B lists, reads, edits, deletes
     }
   });
 
+  it('deleting an agent A’s Router holds: B’s delete is 404 and changes nothing; A’s takes it out of the Router', async () => {
+    const save = async (definition: object) => {
+      const saved = await resultAs<SavedAgent>(app, a, 'saveAgent', [undefined, definition]);
+      if (!saved.ok) throw new Error(saved.error);
+      return saved.value;
+    };
+    const clerk = await save({ name: 'Ledger clerk', kind: 'fncall' });
+    const desk = await save({ name: 'Ledger desk', kind: 'router', members: [clerk.id, agent.id] });
+    const members = async () => {
+      const list = await resultAs<SavedAgent[]>(app, a, 'listAgents', []);
+      return list.ok ? list.value.find((x) => x.id === desk.id)?.members : undefined;
+    };
+    await notFoundForB('deleteAgent', [clerk.id]);
+    expect(await members()).toEqual([clerk.id, agent.id]);
+
+    expect(await resultAs(app, a, 'deleteAgent', [clerk.id])).toEqual({ ok: true, value: true });
+    expect(await members()).toEqual([agent.id]);
+    // Now A's Ledger keeper is the desk's only member: its delete is refused, saying who holds it, and B's is 404.
+    expect(await resultAs(app, a, 'deleteAgent', [agent.id])).toMatchObject({
+      ok: false,
+      status: 409,
+      code: 'agent-only-member',
+      values: { name: 'Ledger keeper', holders: 'Ledger desk' },
+    });
+    await notFoundForB('deleteAgent', [desk.id]);
+    expect(await members()).toEqual([agent.id]);
+    expect(await resultAs(app, a, 'deleteAgent', [desk.id])).toEqual({ ok: true, value: true });
+  });
+
   it('A’s agent is unchanged, with its document', async () => {
     const list = await resultAs<SavedAgent[]>(app, a, 'listAgents', []);
     expect(list.ok && list.value.map((x) => [x.name, x.documents])).toEqual([['Ledger keeper', [doc]]]);

@@ -2,7 +2,7 @@
 // so it runs against every store): what is kept and read back, who sees what, and what goes with what.
 import { describe, expect, it } from 'vitest';
 import { LOCAL_OWNER_ID, ownerScope } from '../../lib/store/owner';
-import type { AgentDefinition, ChatStore } from '../../lib/store/types';
+import type { AgentDefinition, ChatStore, SavedAgent } from '../../lib/store/types';
 
 const A = ownerScope('user-a');
 const B = ownerScope('user-b');
@@ -20,6 +20,10 @@ function agent(name: string, extra: Partial<AgentDefinition> = {}): AgentDefinit
     members: [],
     ...extra,
   };
+}
+
+function definitionOf({ id: _id, createdAt: _c, updatedAt: _u, ...definition }: SavedAgent): AgentDefinition {
+  return definition;
 }
 
 export function describeModelStores(open: () => Promise<ChatStore>, reopen: () => Promise<ChatStore>): void {
@@ -150,10 +154,55 @@ export function describeModelStores(open: () => Promise<ChatStore>, reopen: () =
       expect(changed.updatedAt).toBeGreaterThan(second.updatedAt);
       expect((await store.listAgents(A)).map((a) => a.name)).toEqual(['alpha', 'helper', 'Team', 'zed']);
 
-      expect(await store.deleteAgent(A, helper.id)).toBe(true);
-      expect(await store.deleteAgent(A, helper.id)).toBe(false);
-      await expect(store.updateAgent(A, helper.id, agent('x'))).rejects.toThrow(`Unknown agent id "${helper.id}".`);
-      expect((await (await reopen()).listAgents(A)).map((a) => a.name)).toEqual(['alpha', 'Team', 'zed']);
+      expect(await store.deleteAgent(A, second.id)).toBe(true);
+      expect(await store.deleteAgent(A, second.id)).toBe(false);
+      await expect(store.updateAgent(A, second.id, agent('x'))).rejects.toThrow(`Unknown agent id "${second.id}".`);
+      expect((await (await reopen()).listAgents(A)).map((a) => a.name)).toEqual(['alpha', 'helper', 'Team']);
+    });
+
+    it('takes a deleted agent out of the owner’s Routers and GroupChats at once, and keeps one that is the only member', async () => {
+      const store = await open();
+      const ada = await store.createAgent(A, agent('Ada'));
+      const ben = await store.createAgent(A, agent('Ben'));
+      const team = await store.createAgent(A, agent('Team', { kind: 'groupchat', members: [ada.id, ben.id] }));
+      const desk = await store.createAgent(A, agent('Desk', { kind: 'router', members: [ben.id, team.id, ben.id] }));
+      const solo = await store.createAgent(A, agent('Solo', { kind: 'router', members: [ada.id] }));
+      // B's row naming A's agent (the store takes members as given; the service refuses another's id): never touched.
+      const hers = await store.createAgent(B, agent('Hers', { kind: 'router', members: [ben.id, ada.id] }));
+
+      // Ada is Solo's only member: nothing changes, and the refusal names who holds her.
+      await expect(store.deleteAgent(A, ada.id)).rejects.toMatchObject({
+        status: 409,
+        code: 'agent-only-member',
+        values: { name: 'Ada', holders: 'Solo' },
+      });
+      expect(await store.getAgent(A, ada.id)).toEqual(ada);
+      expect(await store.getAgent(A, team.id)).toEqual(team);
+
+      // Ben leaves Team and Desk (every time Desk named him), with the rest of their definitions as they were.
+      expect(await store.deleteAgent(A, ben.id)).toBe(true);
+      const after = await reopen();
+      expect(await after.getAgent(A, team.id)).toMatchObject({ ...definitionOf(team), members: [ada.id] });
+      expect(await after.getAgent(A, desk.id)).toMatchObject({ ...definitionOf(desk), members: [team.id] });
+      expect((await after.getAgent(A, desk.id))!.updatedAt).toBeGreaterThan(desk.updatedAt);
+      expect(await after.getAgent(A, solo.id)).toEqual(solo);
+      expect(await after.getAgent(B, hers.id)).toEqual(hers);
+
+      // B deleting (or trying to) changes none of A's.
+      expect(await after.deleteAgent(B, ada.id)).toBe(false);
+      expect(await after.deleteAgent(B, hers.id)).toBe(true);
+      expect((await after.listAgents(A)).map((a) => [a.name, a.members.length])).toEqual([
+        ['Ada', 0],
+        ['Desk', 1],
+        ['Solo', 1],
+        ['Team', 1],
+      ]);
+
+      // A deleted user's agents all go, whoever holds whom; nobody else's.
+      await after.createAgent(B, agent('Other'));
+      expect(await after.deleteAllAgents(A)).toBe(4);
+      expect(await after.listAgents(A)).toEqual([]);
+      expect((await after.listAgents(B)).map((a) => a.name)).toEqual(['Other']);
     });
 
     it('answers B about none of A’s agents, and gives the first admin the local owner’s', async () => {
