@@ -250,9 +250,13 @@ const ACTIONS: Record<string, ActionProbe> = {
 };
 
 /** Entry points whose answer is "missing" even to the owner with these probes (a run that has ended is not stopped,
- *  followed or waiting for a decision; no ACCESS_TOKEN to sign in with; no such download): let in all the same. */
+ *  followed or waiting for a decision; no ACCESS_TOKEN to sign in with; no such download; the admin's probes name a
+ *  user who does not exist): let in all the same. */
 const MISSING_FOR_OWNER_TOO = new Set([
   'stopRun',
+  'setUserDisabled',
+  'deleteUser',
+  'resetUserPassword',
   'followRun',
   'decideTool',
   'POST /api/sign-in',
