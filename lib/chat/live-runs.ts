@@ -7,6 +7,7 @@
 // owner's scope, and another owner's run reads as not in progress.
 import { EventQueue } from '../agent/event-queue';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
+import { isPassingStoreFailure, runStoreFailure } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
 import { traceRunEvent } from '../telemetry';
@@ -61,7 +62,14 @@ export interface LiveRuns {
 export interface LiveRunHooks {
   started?(runId: string): void;
   ended?(runId: string): void;
+  /** Something else closes a run left `running` once the database answers again (the shared registry: the lease
+   *  sweep marks it interrupted). Unset, a run whose log could not be written is closed here, as soon as the store
+   *  takes writes again (see LiveRun.settle). */
+  sweptByLease?: boolean;
 }
+
+/** The pauses between attempts to close a run whose log could not be written (the last one repeats). */
+const SETTLE_PAUSES_MS = [250, 1000, 2000, 5000, 10_000];
 
 /** The runs in progress in this process, written to `store`. */
 export class InMemoryLiveRuns implements LiveRuns {
@@ -73,7 +81,7 @@ export class InMemoryLiveRuns implements LiveRuns {
   ) {}
 
   start(owner: OwnerScope, runId: string, conversationId: string): RunWriter {
-    const run = new LiveRun(this.store, owner, runId, conversationId, () => {
+    const run = new LiveRun(this.store, owner, runId, conversationId, !this.hooks.sweptByLease, () => {
       this.runs.delete(runId);
       this.hooks.ended?.(runId);
     });
@@ -167,6 +175,8 @@ class LiveRun implements RunWriter {
     readonly owner: OwnerScope,
     private readonly runId: string,
     readonly conversationId: string,
+    /** Close the run here once the store takes writes again, if its log failed (LiveRunHooks.sweptByLease). */
+    private readonly settles: boolean,
     private readonly onEnd: () => void,
   ) {
     this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
@@ -189,10 +199,10 @@ class LiveRun implements RunWriter {
   async end(): Promise<void> {
     await this.writing;
     if (this.failed) {
-      // The store failed (disk full, database closed): the run cannot be recorded; say so to the readers.
+      // The store failed (disk full, database locked or gone): the run cannot be recorded; say so to the readers.
       const e = this.writeError;
-      const error = { name: 'StoreError', message: e instanceof Error ? e.message : String(e) };
-      this.share({
+      const error = { name: 'StoreError', message: runStoreFailure(e) };
+      const end: AgentEvent = {
         type: 'run-end',
         runId: this.runId,
         iteration: 0,
@@ -203,14 +213,43 @@ class LiveRun implements RunWriter {
         toolCalls: 0,
         usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
         durationMs: 0,
-      });
-      await this.store.finishRun(this.owner, this.runId, 'error', error).catch(() => {
-        // nothing more can be done; the run will read as interrupted at the next start
-      });
+      };
+      this.share(end);
+      if (this.settles) void this.settle(end, e);
+      else
+        await this.store.finishRun(this.owner, this.runId, 'error', error).catch(() => {
+          // the lease sweep marks it interrupted once the database answers
+        });
     }
     this.events.close();
     this.onEnd();
     this.resolveEnded();
+  }
+
+  /**
+   * Stores the end its readers were told (`end`, after what was stored before the failure) and closes the run with
+   * its error, as soon as the store takes writes again: a full disk freed, another program's lock let go. Until
+   * then the run reads `running` (a reload shows what was kept). Tried again after each pause while the store
+   * refuses for such a passing reason; a process stopped meanwhile leaves the run to the next start, which marks it
+   * interrupted.
+   */
+  private async settle(end: AgentEvent & { type: 'run-end' }, cause: unknown): Promise<void> {
+    let stored = false;
+    for (let attempt = 0; ; attempt++) {
+      if (!isPassingStoreFailure(cause)) return;
+      await new Promise((resolve) =>
+        setTimeout(resolve, SETTLE_PAUSES_MS[Math.min(attempt, SETTLE_PAUSES_MS.length - 1)]).unref(),
+      );
+      try {
+        if ((await this.store.getRun(this.owner, this.runId))?.status !== 'running') return; // closed meanwhile
+        if (!stored) await this.store.appendEvents(this.owner, this.runId, [end]);
+        stored = true;
+        await this.store.finishRun(this.owner, this.runId, 'error', end.error);
+        return;
+      } catch (e) {
+        cause = e;
+      }
+    }
   }
 
   /** The process is going away: store what was pushed, mark the run interrupted (as a killed process's run reads

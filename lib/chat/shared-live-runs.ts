@@ -37,6 +37,7 @@ export class SharedLiveRuns implements LiveRuns {
     this.local = new InMemoryLiveRuns(store, {
       started: (runId) => bus.hold(runId),
       ended: (runId) => bus.release(runId),
+      sweptByLease: true,
     });
     bus.onControl((runId, message) => this.answer(runId, message));
   }
