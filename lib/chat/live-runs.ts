@@ -44,12 +44,16 @@ export interface LiveRuns {
   /** Every event of a run in progress from its first on, as they come, ending after run-end; undefined when the
    *  run is not in progress (or not the owner's). */
   follow(owner: OwnerScope, runId: string, opts?: FollowOptions): Promise<AsyncGenerator<AgentEvent> | undefined>;
-  /** Stops a run in progress; false when it is not (or not the owner's). */
-  stop(owner: OwnerScope, runId: string): Promise<boolean>;
+  /** Stops a run in progress; false when it is not (or not the owner's). With `unlessFollowedWithinMs`, the run is
+   *  stopped only once that long has passed with no reader following it here (a page reloaded follows its run
+   *  again, and the run goes on); a run another instance drives is then left alone. */
+  stop(owner: OwnerScope, runId: string, opts?: { unlessFollowedWithinMs?: number }): Promise<boolean>;
   /** Hands the user's decision to the tool call a run waits on. */
   decide(owner: OwnerScope, runId: string, functionId: string, decision: ToolDecision): Promise<DecideResult>;
   /** Stops every run of the owner's conversation and resolves once each has ended and stored its last event. */
   stopConversation(owner: OwnerScope, conversationId: string): Promise<void>;
+  /** The runs of the owner's conversation in progress (on any instance sharing the database). */
+  runningIn(owner: OwnerScope, conversationId: string): Promise<string[]>;
   /** Resolves once the run has ended and stored its last event (at once when it is not in progress). Unscoped: it
    *  tells nothing but when, and the run limits wait on it. */
   ended(runId: string): Promise<void>;
@@ -109,9 +113,10 @@ export class InMemoryLiveRuns implements LiveRuns {
     return this.owned(owner, runId)?.follow(opts);
   }
 
-  async stop(owner: OwnerScope, runId: string): Promise<boolean> {
+  async stop(owner: OwnerScope, runId: string, opts: { unlessFollowedWithinMs?: number } = {}): Promise<boolean> {
     const run = this.owned(owner, runId);
-    run?.controller.abort();
+    if (opts.unlessFollowedWithinMs !== undefined) run?.stopUnlessFollowed(opts.unlessFollowedWithinMs);
+    else run?.controller.abort();
     return Boolean(run);
   }
 
@@ -141,11 +146,21 @@ export class InMemoryLiveRuns implements LiveRuns {
   }
 
   async stopConversation(owner: OwnerScope, conversationId: string): Promise<void> {
-    const runs = [...this.runs.values()].filter(
-      (run) => run.conversationId === conversationId && run.owner.ownerId === owner.ownerId,
-    );
+    const runs = this.of(owner, conversationId);
     for (const run of runs) run.controller.abort();
     await Promise.all(runs.map((run) => run.ended));
+  }
+
+  async runningIn(owner: OwnerScope, conversationId: string): Promise<string[]> {
+    return this.of(owner, conversationId)
+      .filter((run) => !run.finished)
+      .map((run) => run.runId);
+  }
+
+  private of(owner: OwnerScope, conversationId: string): LiveRun[] {
+    return [...this.runs.values()].filter(
+      (run) => run.conversationId === conversationId && run.owner.ownerId === owner.ownerId,
+    );
   }
 
   async interruptAll(): Promise<number> {
@@ -169,11 +184,15 @@ class LiveRun implements RunWriter {
   private writeError?: unknown;
   /** Set by interrupt(): what the run pushes after it is dropped. */
   private interrupted = false;
+  /** Readers following the run now (one that left is no longer counted). */
+  private followers = 0;
+  /** Its run-end is stored and the run reads as finished (its readers are being told). */
+  finished = false;
 
   constructor(
     private readonly store: ChatStore,
     readonly owner: OwnerScope,
-    private readonly runId: string,
+    readonly runId: string,
     readonly conversationId: string,
     /** Close the run here once the store takes writes again, if its log failed (LiveRunHooks.sweptByLease). */
     private readonly settles: boolean,
@@ -277,7 +296,10 @@ class LiveRun implements RunWriter {
         await this.store.appendEvents(this.owner, this.runId, batch);
         const end = batch.find((e) => e.type === 'run-end');
         // The run reads as finished before its followers hear that it ended.
-        if (end?.type === 'run-end') await this.store.finishRun(this.owner, this.runId, end.reason, end.error);
+        if (end?.type === 'run-end') {
+          await this.store.finishRun(this.owner, this.runId, end.reason, end.error);
+          this.finished = true;
+        }
         for (const e of batch) this.share(e);
       }
     } catch (e) {
@@ -319,7 +341,23 @@ class LiveRun implements RunWriter {
   }
 
   follow(opts: FollowOptions): AsyncGenerator<AgentEvent> {
-    return followQueue(this.events, opts);
+    this.followers++;
+    return followQueue(this.events, {
+      ...opts,
+      onLeave: () => {
+        this.followers--;
+        opts.onLeave?.();
+      },
+    });
+  }
+
+  /** Stops the run `graceMs` from now unless a reader follows it by then. */
+  stopUnlessFollowed(graceMs: number): void {
+    const timer = setTimeout(() => {
+      if (this.followers === 0) this.controller.abort();
+    }, graceMs);
+    timer.unref?.();
+    void this.ended.then(() => clearTimeout(timer));
   }
 }
 
