@@ -3,6 +3,7 @@
 // ("Stopped by you", the rest of the answer never came), and two tabs sending at once both ran, the second answer
 // without the first message.
 import { expect, test, type Page } from '@playwright/test';
+import { buildActionId } from '../test/support/server-actions';
 import { assistantTurns, composer, openChat, send, userTurns } from './support/chat';
 import { setScenario } from './support/model';
 
@@ -41,6 +42,28 @@ test('a reload mid-answer follows the run on to the end of its answer', async ({
   await startAnswer(page, 'reload-otter');
   await page.reload();
   await expectWholeAnswer(page);
+});
+
+test('a reload as the answer ends shows it whole and ended, not the half read first, streaming', async ({
+  page,
+  baseURL,
+}) => {
+  await startAnswer(page, 'race-otter');
+  // The reloaded page reads the conversation (the run still going), then asks to follow the run: that request is
+  // held until the run has ended, so the run ends between the two.
+  const follow = buildActionId(process.cwd(), 'followRun');
+  await page.route('**/*', async (route) => {
+    const request = route.request();
+    if (request.method() !== 'POST' || (await request.headerValue('next-action')) !== follow) return route.fallback();
+    const [runId] = JSON.parse(request.postData() ?? '[]') as string[];
+    await (await fetch(`${baseURL}/api/runs/${runId}/events`)).text(); // ends with the run
+    await route.fallback();
+  });
+  await page.reload();
+  const turn = assistantTurns(page).last();
+  await expect(turn).toContainText(FACTS);
+  await expect(turn).toHaveAttribute('aria-busy', 'false');
+  await expect(turn.getByText(/^Interrupted/)).toHaveCount(0);
 });
 
 test('a tab closed mid-answer and opened again at once follows the run on', async ({ browser }) => {
