@@ -22,7 +22,6 @@ import { replayEvents } from '../replay/resume';
 import { mergeSettings } from '../protocol/conversation-settings';
 import { CodedError } from '../protocol/errors';
 import { NotFoundError } from '../store/errors';
-import { CodedError } from '../protocol/errors';
 import type { OwnerScope } from '../store/owner';
 import {
   DEFAULT_TITLE,
@@ -115,11 +114,12 @@ const TITLE_LENGTH = 60;
  *  share its work directory). */
 export class ConversationBusyError extends CodedError {
   override name = 'ConversationBusyError';
-  readonly status = 409;
   constructor() {
     super(
       'conversation-busy',
       'This conversation is still answering a message sent from another tab or window. Wait for that answer (or stop it), then send again.',
+      undefined,
+      409,
     );
   }
 }
