@@ -76,6 +76,7 @@ test('importing an agent whose name exists asks: cancel, keep both, or replace',
   const chatWith = (name: string) => page.getByRole('button', { name: `Chat with ${name}`, exact: true });
   await input.setInputFiles(exportFile('the first'));
   await expect(chatWith('Import heron')).toHaveCount(1);
+  await expect(page.getByRole('status').filter({ hasText: 'Import heron' })).toHaveText('Imported “Import heron”.');
 
   // The same name again: asked, and Cancel leaves one.
   await input.setInputFiles(exportFile('the second'));
@@ -91,10 +92,13 @@ test('importing an agent whose name exists asks: cancel, keep both, or replace',
   await expect(chatWith('Import heron (2)')).toHaveCount(1);
   await expect(chatWith('Import heron')).toHaveCount(1);
 
-  // Replace: still two, and the first now has the file's definition.
+  // Replace: still two, and the first now has the file's definition, once the page says so.
   await input.setInputFiles(exportFile('the third'));
   await ask.getByRole('button', { name: 'Replace' }).click();
   await expect(ask).toBeHidden();
+  await expect(page.getByRole('status').filter({ hasText: 'Import heron' })).toHaveText(
+    '“Import heron” now has the imported definition.',
+  );
   await expect(page.getByRole('button', { name: /^Chat with Import heron/ })).toHaveCount(2);
   await page.getByRole('button', { name: 'Edit Import heron', exact: true }).click();
   const editor = page.getByRole('dialog', { name: 'Agent' });

@@ -61,13 +61,27 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const [creatingGroup, setCreatingGroup] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
 
+  // Said while an import is saved and once it is: the list changes under the pointer, and an agent opened for
+  // editing before a Replace lands would show (and save back) what it replaces.
+  const [importing, setImporting] = useState<'saving' | { name: string; replaced: boolean }>();
+
   const imported = async (text: string, choice?: ImportChoice) => {
+    setImporting('saving');
     const result = await importFile(text, choice);
+    setImporting(
+      'name' in result && !result.missingDocuments.length
+        ? { name: result.name, replaced: choice === 'replace' }
+        : undefined,
+    );
     if ('conflict' in result) return setConflict({ text, name: result.conflict.name });
     if ('refused' in result) setProblem({ importFailed: result.refused });
     else if (result.missingDocuments.length) setProblem({ missingDocuments: result.missingDocuments });
     else setProblem(undefined);
   };
+  const importingText =
+    importing === 'saving'
+      ? t('importSaving')
+      : importing && t(importing.replaced ? 'importReplaced' : 'importDone', { name: importing.name });
 
   useEffect(() => {
     void refresh();
@@ -114,6 +128,9 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
           if (text !== undefined && choice) void imported(text, choice);
         }}
       />
+      <p role="status" className="text-xs text-neutral-700 dark:text-neutral-300">
+        {importingText}
+      </p>
       {problemText && (
         <p role="alert" className="rounded bg-red-50 px-2 py-1 text-xs text-red-900 dark:bg-red-950 dark:text-red-100">
           {problemText}
