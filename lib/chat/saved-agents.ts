@@ -286,7 +286,8 @@ function memberNamed(listed: readonly SavedAgent[], name: string): SavedAgent | 
   const saved = listed.filter((a) => !isPluginAgentId(a.id));
   const fromCode = listed.filter((a) => isPluginAgentId(a.id));
   const byName = (rows: SavedAgent[]) => rows.find((a) => same(a.name));
-  if (isPluginAgentId(name)) return fromCode.find((a) => a.id === name) ?? fromCode.find((a) => same(a.id)) ?? byName(saved);
+  if (isPluginAgentId(name))
+    return fromCode.find((a) => a.id === name) ?? fromCode.find((a) => same(a.id)) ?? byName(saved);
   return byName(saved) ?? byName(fromCode);
 }
 
