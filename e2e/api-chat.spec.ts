@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { parseFeedEvent, type FeedEvent } from '../lib/protocol/events';
-import { setScenario } from './support/model';
+import { chatRequests, setScenario } from './support/model';
 
 /** Splits an SSE body into its events: the `event:` name (if any) and the `data:` text. */
 function sseEvents(body: string): { event?: string; data: string }[] {
@@ -70,4 +70,22 @@ test('POST /api/chat answers 400 with a JSON error message for a bad body', asyn
   const badAgent = await request.post('/api/chat', { data: { message: 'hi', agent: 'nonsense' } });
   expect(badAgent.status()).toBe(400);
   expect((await badAgent.json()).error.message).toMatch(/agent/);
+});
+
+test('POST /v1/chat/completions not streamed: a client that goes away stops the run and closes its model request', async ({
+  baseURL,
+}) => {
+  await setScenario({ replies: [{ content: 'The longest river is ', endless: 'text', delayMs: 10 }] });
+  const left = new AbortController();
+  const asked = fetch(`${baseURL}/v1/chat/completions`, {
+    method: 'POST',
+    signal: left.signal,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer any-key-on-loopback' },
+    body: JSON.stringify({ model: 'fncall', messages: [{ role: 'user', content: 'Which river is longest?' }] }),
+  }).catch((e: unknown) => e);
+  await expect.poll(async () => (await chatRequests()).length).toBe(1);
+  left.abort(); // a client's timeout, or its process killed: nothing was answered yet
+  expect(await asked).toMatchObject({ name: 'AbortError' });
+  // The route heard it (the request's signal): the model's endless stream is closed before it finished.
+  await expect.poll(async () => (await chatRequests())[0]?.finished, { timeout: 20_000 }).toBe(false);
 });

@@ -67,8 +67,9 @@ test('closing the page while the model streams tool-call arguments without end s
   const conversation = page.url();
   await page.close();
 
-  // The app closed the model's stream (the server saw the client go before the answer was whole)...
-  await expect.poll(async () => (await chatRequests())[0]?.finished, { timeout: 10_000 }).toBe(false);
+  // The app closed the model's stream (the server saw the client go before the answer was whole, and nobody opened
+  // the page again within PAGE_LEAVE_GRACE_MS, 5 s)...
+  await expect.poll(async () => (await chatRequests())[0]?.finished, { timeout: 20_000 }).toBe(false);
   // ...and the run ended as stopped: opened again, the turn says so.
   const again = await browser.newPage();
   await openChat(again, new URL(conversation).pathname + new URL(conversation).search);

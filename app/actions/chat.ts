@@ -2,7 +2,7 @@
 // Server actions the page calls. Wiring only: the work is in lib/chat, built once in lib/server/context.ts. Each
 // acts for the user guardAction resolves, and sees only that user's objects.
 import type { Viewer } from '@/lib/auth/viewer';
-import { liveFeed, runFeed } from '@/lib/chat/feed';
+import { liveFeed, PAGE_LEAVE, runFeed } from '@/lib/chat/feed';
 import type { ActionResult, AppInfo, ConversationData, RunStream, TurnAnswer } from '@/lib/chat/page';
 import type { SettingsPatch } from '@/lib/protocol/conversation-settings';
 import { callLimited, startLimited } from '@/lib/http/run-limits';
@@ -25,13 +25,12 @@ async function attempt<T>(fn: (ctx: AppContext) => T | Promise<T>): Promise<Acti
   }
 }
 
-/** A run started within the user's run limits, and its feed: closing the page ends the stream, and that stops the
- *  run. */
+/** A run started within the user's run limits, and its feed (see PAGE_LEAVE). */
 async function stream(ctx: AppContext, me: Viewer, start: () => Promise<StartedRun>): Promise<RunStream> {
   const { content, ...started } = await startLimited(ctx.runLimits, await requestLimitKey(me), start, (runId) =>
     ctx.runs.ended(runId),
   );
-  const events = runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true });
+  const events = runFeed(ctx.runs, ctx.store, me.owner, started.runId, PAGE_LEAVE);
   // A plain message comes back as the page sent it: only one that carries files is worth its bytes.
   return typeof content === 'string' ? { ...started, events } : { ...started, content, events };
 }
@@ -83,10 +82,10 @@ export async function stopRun(runId: string): Promise<boolean> {
   return (await appContext()).chat.stop(me, runId);
 }
 
-/** Follows a run still going (after a reload), from its first event. */
+/** Follows a run still going (after a reload), from its first event; leaving it again does as PAGE_LEAVE says. */
 export async function followRun(runId: string): Promise<AsyncIterable<FeedEvent> | null> {
   const me = await guardAction('followRun');
-  return (await liveFeed((await appContext()).runs, me.owner, runId, { stopOnLeave: false })) ?? null;
+  return (await liveFeed((await appContext()).runs, me.owner, runId, PAGE_LEAVE)) ?? null;
 }
 
 export async function listConversations(query?: string): Promise<ConversationSummary[]> {

@@ -1,7 +1,7 @@
 'use server';
 // Server actions for comparing runs, replaying a run from a step, and deciding on a paused tool call. Wiring only:
 // the work is in lib/compare, lib/replay and lib/chat.
-import { runFeed } from '@/lib/chat/feed';
+import { PAGE_LEAVE, runFeed } from '@/lib/chat/feed';
 import type { ActionResult, RunStream } from '@/lib/chat/page';
 import { compareRuns, runChoices, type RunChoice, type RunComparison } from '@/lib/compare/runs';
 import type { ToolDecision } from '@/lib/protocol/events';
@@ -59,7 +59,7 @@ export async function replayRun(runId: string, req: ReplayRequest): Promise<Acti
       () => ctx.chat.replay(me, runId, req),
       (id) => ctx.runs.ended(id),
     );
-    return { ...started, events: runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true }) };
+    return { ...started, events: runFeed(ctx.runs, ctx.store, me.owner, started.runId, PAGE_LEAVE) };
   });
 }
 
@@ -74,7 +74,7 @@ export async function continueRun(runId: string): Promise<ActionResult<RunStream
       () => ctx.chat.continueRun(me, String(runId)),
       (id) => ctx.runs.ended(id),
     );
-    return { ...started, events: runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true }) };
+    return { ...started, events: runFeed(ctx.runs, ctx.store, me.owner, started.runId, PAGE_LEAVE) };
   });
 }
 

@@ -270,6 +270,15 @@ export const useChat = create<ChatState>()((set, get) => {
       if (last?.runId && last.runStatus === 'running') {
         const events = await actions.followRun(last.runId);
         if (events) await consume(last.turn.id, last.runId, events);
+        else {
+          // It ended between the two reads (or nothing drives it any more): shown as it is stored now, not as the
+          // half answer read first, streaming for ever.
+          const answer = await actions.loadTurnAnswer(last.turn.id, last.runCount);
+          if (!answer.ok || get().activeId !== id || get().runningRunId) return;
+          const run = foldStored(answer.value.runId, answer.value.events, answer.value.runStatus);
+          markInterrupted(run); // only a run still reading as streaming: its feed is over
+          set((s) => ({ turns: s.turns.map((t) => (t.turnId === last.turn.id ? { ...t, run } : t)) }));
+        }
       }
     },
 

@@ -17,6 +17,21 @@ import type { LiveRuns } from './live-runs';
  *  enough to look live (20 updates a second). */
 export const FEED_COALESCE_MS = 50;
 
+/** How long a run goes on after the page that follows it has left (closed, or reloaded): a reload follows it again
+ *  by then and it goes on; a closed page's run stops. */
+export const PAGE_LEAVE_GRACE_MS = 5_000;
+
+/** What a reader's leaving does: with `stopOnLeave`, stop the run (at once, or with `leaveGraceMs` only if nobody
+ *  follows it that long after). */
+export interface LeaveOptions {
+  stopOnLeave: boolean;
+  leaveGraceMs?: number;
+}
+
+/** What leaving a run the page follows does: closing the page ends its stream, and that stops the run, unless the
+ *  page is opened again soon enough to follow it (a reload), when the run goes on. */
+export const PAGE_LEAVE: LeaveOptions = { stopOnLeave: true, leaveGraceMs: PAGE_LEAVE_GRACE_MS };
+
 /** An event as the feed carries it; undefined for an event the feed leaves out. */
 export function feedEvent(e: AgentEvent): FeedEvent | undefined {
   if (e.type === 'llm-end') return undefined;
@@ -49,14 +64,15 @@ export function feedEvent(e: AgentEvent): FeedEvent | undefined {
 
 /**
  * The feed of the owner's run from its first event: live while it is in progress, else (it has already ended) from its log.
- * With `stopOnLeave`, a reader that leaves before the end (a closed page, a dropped connection) stops the run.
+ * With `stopOnLeave`, a reader that leaves before the end (a closed page, a dropped connection) stops the run (see
+ * LeaveOptions).
  */
 export function runFeed(
   runs: LiveRuns,
   store: Pick<ChatStore, 'getRunEvents'>,
   owner: OwnerScope,
   runId: string,
-  opts: { stopOnLeave: boolean },
+  opts: LeaveOptions,
 ): AsyncGenerator<FeedEvent> {
   let live: AsyncGenerator<FeedEvent> | undefined;
   async function* feed(): AsyncGenerator<FeedEvent> {
@@ -74,11 +90,12 @@ export async function liveFeed(
   runs: LiveRuns,
   owner: OwnerScope,
   runId: string,
-  opts: { stopOnLeave: boolean },
+  opts: LeaveOptions,
 ): Promise<AsyncGenerator<FeedEvent> | undefined> {
+  const grace = opts.leaveGraceMs === undefined ? {} : { unlessFollowedWithinMs: opts.leaveGraceMs };
   const events = await runs.follow(owner, runId, {
     coalesceMs: FEED_COALESCE_MS,
-    onLeave: opts.stopOnLeave ? () => void runs.stop(owner, runId).catch(() => undefined) : undefined,
+    onLeave: opts.stopOnLeave ? () => void runs.stop(owner, runId, grace).catch(() => undefined) : undefined,
   });
   return events && leavable(feedOf(events), () => void events.return(undefined));
 }

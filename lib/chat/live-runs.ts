@@ -7,6 +7,7 @@
 // owner's scope, and another owner's run reads as not in progress.
 import { EventQueue } from '../agent/event-queue';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
+import { isPassingStoreFailure, runStoreFailure } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
 import { traceRunEvent } from '../telemetry';
@@ -43,12 +44,16 @@ export interface LiveRuns {
   /** Every event of a run in progress from its first on, as they come, ending after run-end; undefined when the
    *  run is not in progress (or not the owner's). */
   follow(owner: OwnerScope, runId: string, opts?: FollowOptions): Promise<AsyncGenerator<AgentEvent> | undefined>;
-  /** Stops a run in progress; false when it is not (or not the owner's). */
-  stop(owner: OwnerScope, runId: string): Promise<boolean>;
+  /** Stops a run in progress; false when it is not (or not the owner's). With `unlessFollowedWithinMs`, the run is
+   *  stopped only once that long has passed with no reader following it here (a page reloaded follows its run
+   *  again, and the run goes on); a run another instance drives is then left alone. */
+  stop(owner: OwnerScope, runId: string, opts?: { unlessFollowedWithinMs?: number }): Promise<boolean>;
   /** Hands the user's decision to the tool call a run waits on. */
   decide(owner: OwnerScope, runId: string, functionId: string, decision: ToolDecision): Promise<DecideResult>;
   /** Stops every run of the owner's conversation and resolves once each has ended and stored its last event. */
   stopConversation(owner: OwnerScope, conversationId: string): Promise<void>;
+  /** The runs of the owner's conversation in progress (on any instance sharing the database). */
+  runningIn(owner: OwnerScope, conversationId: string): Promise<string[]>;
   /** Resolves once the run has ended and stored its last event (at once when it is not in progress). Unscoped: it
    *  tells nothing but when, and the run limits wait on it. */
   ended(runId: string): Promise<void>;
@@ -61,7 +66,14 @@ export interface LiveRuns {
 export interface LiveRunHooks {
   started?(runId: string): void;
   ended?(runId: string): void;
+  /** Something else closes a run left `running` once the database answers again (the shared registry: the lease
+   *  sweep marks it interrupted). Unset, a run whose log could not be written is closed here, as soon as the store
+   *  takes writes again (see LiveRun.settle). */
+  sweptByLease?: boolean;
 }
+
+/** The pauses between attempts to close a run whose log could not be written (the last one repeats). */
+const SETTLE_PAUSES_MS = [250, 1000, 2000, 5000, 10_000];
 
 /** The runs in progress in this process, written to `store`. */
 export class InMemoryLiveRuns implements LiveRuns {
@@ -73,7 +85,7 @@ export class InMemoryLiveRuns implements LiveRuns {
   ) {}
 
   start(owner: OwnerScope, runId: string, conversationId: string): RunWriter {
-    const run = new LiveRun(this.store, owner, runId, conversationId, () => {
+    const run = new LiveRun(this.store, owner, runId, conversationId, !this.hooks.sweptByLease, () => {
       this.runs.delete(runId);
       this.hooks.ended?.(runId);
     });
@@ -101,9 +113,10 @@ export class InMemoryLiveRuns implements LiveRuns {
     return this.owned(owner, runId)?.follow(opts);
   }
 
-  async stop(owner: OwnerScope, runId: string): Promise<boolean> {
+  async stop(owner: OwnerScope, runId: string, opts: { unlessFollowedWithinMs?: number } = {}): Promise<boolean> {
     const run = this.owned(owner, runId);
-    run?.controller.abort();
+    if (opts.unlessFollowedWithinMs !== undefined) run?.stopUnlessFollowed(opts.unlessFollowedWithinMs);
+    else run?.controller.abort();
     return Boolean(run);
   }
 
@@ -133,11 +146,21 @@ export class InMemoryLiveRuns implements LiveRuns {
   }
 
   async stopConversation(owner: OwnerScope, conversationId: string): Promise<void> {
-    const runs = [...this.runs.values()].filter(
-      (run) => run.conversationId === conversationId && run.owner.ownerId === owner.ownerId,
-    );
+    const runs = this.of(owner, conversationId);
     for (const run of runs) run.controller.abort();
     await Promise.all(runs.map((run) => run.ended));
+  }
+
+  async runningIn(owner: OwnerScope, conversationId: string): Promise<string[]> {
+    return this.of(owner, conversationId)
+      .filter((run) => !run.finished)
+      .map((run) => run.runId);
+  }
+
+  private of(owner: OwnerScope, conversationId: string): LiveRun[] {
+    return [...this.runs.values()].filter(
+      (run) => run.conversationId === conversationId && run.owner.ownerId === owner.ownerId,
+    );
   }
 
   async interruptAll(): Promise<number> {
@@ -161,12 +184,18 @@ class LiveRun implements RunWriter {
   private writeError?: unknown;
   /** Set by interrupt(): what the run pushes after it is dropped. */
   private interrupted = false;
+  /** Readers following the run now (one that left is no longer counted). */
+  private followers = 0;
+  /** Its run-end is stored and the run reads as finished (its readers are being told). */
+  finished = false;
 
   constructor(
     private readonly store: ChatStore,
     readonly owner: OwnerScope,
-    private readonly runId: string,
+    readonly runId: string,
     readonly conversationId: string,
+    /** Close the run here once the store takes writes again, if its log failed (LiveRunHooks.sweptByLease). */
+    private readonly settles: boolean,
     private readonly onEnd: () => void,
   ) {
     this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
@@ -189,10 +218,10 @@ class LiveRun implements RunWriter {
   async end(): Promise<void> {
     await this.writing;
     if (this.failed) {
-      // The store failed (disk full, database closed): the run cannot be recorded; say so to the readers.
+      // The store failed (disk full, database locked or gone): the run cannot be recorded; say so to the readers.
       const e = this.writeError;
-      const error = { name: 'StoreError', message: e instanceof Error ? e.message : String(e) };
-      this.share({
+      const error = { name: 'StoreError', message: runStoreFailure(e) };
+      const end: AgentEvent = {
         type: 'run-end',
         runId: this.runId,
         iteration: 0,
@@ -203,14 +232,43 @@ class LiveRun implements RunWriter {
         toolCalls: 0,
         usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
         durationMs: 0,
-      });
-      await this.store.finishRun(this.owner, this.runId, 'error', error).catch(() => {
-        // nothing more can be done; the run will read as interrupted at the next start
-      });
+      };
+      this.share(end);
+      if (this.settles) void this.settle(end, e);
+      else
+        await this.store.finishRun(this.owner, this.runId, 'error', error).catch(() => {
+          // the lease sweep marks it interrupted once the database answers
+        });
     }
     this.events.close();
     this.onEnd();
     this.resolveEnded();
+  }
+
+  /**
+   * Stores the end its readers were told (`end`, after what was stored before the failure) and closes the run with
+   * its error, as soon as the store takes writes again: a full disk freed, another program's lock let go. Until
+   * then the run reads `running` (a reload shows what was kept). Tried again after each pause while the store
+   * refuses for such a passing reason; a process stopped meanwhile leaves the run to the next start, which marks it
+   * interrupted.
+   */
+  private async settle(end: AgentEvent & { type: 'run-end' }, cause: unknown): Promise<void> {
+    let stored = false;
+    for (let attempt = 0; ; attempt++) {
+      if (!isPassingStoreFailure(cause)) return;
+      await new Promise((resolve) =>
+        setTimeout(resolve, SETTLE_PAUSES_MS[Math.min(attempt, SETTLE_PAUSES_MS.length - 1)]).unref(),
+      );
+      try {
+        if ((await this.store.getRun(this.owner, this.runId))?.status !== 'running') return; // closed meanwhile
+        if (!stored) await this.store.appendEvents(this.owner, this.runId, [end]);
+        stored = true;
+        await this.store.finishRun(this.owner, this.runId, 'error', end.error);
+        return;
+      } catch (e) {
+        cause = e;
+      }
+    }
   }
 
   /** The process is going away: store what was pushed, mark the run interrupted (as a killed process's run reads
@@ -238,7 +296,10 @@ class LiveRun implements RunWriter {
         await this.store.appendEvents(this.owner, this.runId, batch);
         const end = batch.find((e) => e.type === 'run-end');
         // The run reads as finished before its followers hear that it ended.
-        if (end?.type === 'run-end') await this.store.finishRun(this.owner, this.runId, end.reason, end.error);
+        if (end?.type === 'run-end') {
+          await this.store.finishRun(this.owner, this.runId, end.reason, end.error);
+          this.finished = true;
+        }
         for (const e of batch) this.share(e);
       }
     } catch (e) {
@@ -280,7 +341,23 @@ class LiveRun implements RunWriter {
   }
 
   follow(opts: FollowOptions): AsyncGenerator<AgentEvent> {
-    return followQueue(this.events, opts);
+    this.followers++;
+    return followQueue(this.events, {
+      ...opts,
+      onLeave: () => {
+        this.followers--;
+        opts.onLeave?.();
+      },
+    });
+  }
+
+  /** Stops the run `graceMs` from now unless a reader follows it by then. */
+  stopUnlessFollowed(graceMs: number): void {
+    const timer = setTimeout(() => {
+      if (this.followers === 0) this.controller.abort();
+    }, graceMs);
+    timer.unref?.();
+    void this.ended.then(() => clearTimeout(timer));
   }
 }
 

@@ -109,6 +109,21 @@ export interface MessagesRunOptions {
 
 const TITLE_LENGTH = 60;
 
+/** A new run of a conversation while one of it is going or starting (sent from another tab or window): HTTP 409.
+ *  A conversation answers one message at a time, so that each answer sees the ones before it (and two runs never
+ *  share its work directory). */
+export class ConversationBusyError extends CodedError {
+  override name = 'ConversationBusyError';
+  constructor() {
+    super(
+      'conversation-busy',
+      'This conversation is still answering a message sent from another tab or window. Wait for that answer (or stop it), then send again.',
+      undefined,
+      409,
+    );
+  }
+}
+
 /** A tool the actor may not use (the admin has not enabled it for users): HTTP 403. */
 export class ToolNotAllowedError extends Error {
   override name = 'ToolNotAllowedError';
@@ -126,6 +141,8 @@ export class ChatService {
   readonly runs: LiveRuns;
   /** The titles being made, by conversation id (this process's). */
   private readonly titling = new Map<string, Promise<void>>();
+  /** Conversations a new run of which is being started in this process (until it is in `runs`). */
+  private readonly starting = new Set<string>();
 
   constructor(private readonly deps: ChatServiceDeps) {
     this.store = deps.store;
@@ -141,29 +158,32 @@ export class ChatService {
       : [];
     const content: string | ContentItem[] = files.length ? [{ text: req.message }, ...files] : req.message;
     const existing = req.conversationId ? await this.conversation(owner, req.conversationId) : undefined;
-    // Read once: every run begins with its conversation's whole history, which grows with every answer.
-    const turns = existing ? await this.store.listHistory(owner, existing.id) : [];
-    const settings = mergeSettings(existing?.settings ?? this.deps.defaultSettings(), req.settings);
-    // A bad setting (an unknown tool, or one the actor may not use) fails here, before anything is stored.
-    const agent = await this.agentFor(
-      actor,
-      await this.runSettings(
-        owner,
-        settings,
-        existing && { id: existing.id, turns },
-        files.some((f) => f.file),
-      ),
-      existing?.id,
-    );
-    let conversation =
-      existing ?? (await this.store.createConversation(owner, { title: titleFrom(content), settings: req.settings }));
-    if (existing && req.settings) conversation = await this.store.updateSettings(owner, existing.id, req.settings);
-    // A conversation created by an upload gets its title from its first message.
-    if (!turns.length && conversation.title === DEFAULT_TITLE)
-      await this.store.renameConversation(owner, conversation.id, titleFrom(content));
-    const history = historyOf(turns, Infinity);
-    const turn = await this.addTurn(owner, conversation.id, history, content);
-    return this.start(owner, agent, { kind: 'turn', conversation, turn, history, pageLang: req.lang });
+    const go = async () => {
+      // Read once: every run begins with its conversation's whole history, which grows with every answer.
+      const turns = existing ? await this.store.listHistory(owner, existing.id) : [];
+      const settings = mergeSettings(existing?.settings ?? this.deps.defaultSettings(), req.settings);
+      // A bad setting (an unknown tool, or one the actor may not use) fails here, before anything is stored.
+      const agent = await this.agentFor(
+        actor,
+        await this.runSettings(
+          owner,
+          settings,
+          existing && { id: existing.id, turns },
+          files.some((f) => f.file),
+        ),
+        existing?.id,
+      );
+      let conversation =
+        existing ?? (await this.store.createConversation(owner, { title: titleFrom(content), settings: req.settings }));
+      if (existing && req.settings) conversation = await this.store.updateSettings(owner, existing.id, req.settings);
+      // A conversation created by an upload gets its title from its first message.
+      if (!turns.length && conversation.title === DEFAULT_TITLE)
+        await this.store.renameConversation(owner, conversation.id, titleFrom(content));
+      const history = historyOf(turns, Infinity);
+      const turn = await this.addTurn(owner, conversation.id, history, content);
+      return this.start(owner, agent, { kind: 'turn', conversation, turn, history, pageLang: req.lang });
+    };
+    return existing ? this.oneAtATime(owner, existing.id, go) : go();
   }
 
   /**
@@ -206,14 +226,16 @@ export class ChatService {
     const pageLang = parseRequest(RegenerateRequestSchema, { turnId, lang }).lang;
     const turn = await this.turn(owner, turnId);
     const conversation = await this.conversation(owner, turn.conversationId);
-    const turns = await this.store.listHistory(owner, conversation.id);
-    const agent = await this.agentFor(
-      actor,
-      await this.runSettings(owner, conversation.settings, { id: conversation.id, turns }),
-    );
-    await this.store.deleteTurnsFrom(owner, conversation.id, turn.seq + 1);
-    const history = historyOf(turns, turn.seq);
-    return this.start(owner, agent, { kind: 'turn', conversation, turn, history, pageLang });
+    return this.oneAtATime(owner, conversation.id, async () => {
+      const turns = await this.store.listHistory(owner, conversation.id);
+      const agent = await this.agentFor(
+        actor,
+        await this.runSettings(owner, conversation.settings, { id: conversation.id, turns }),
+      );
+      await this.store.deleteTurnsFrom(owner, conversation.id, turn.seq + 1);
+      const history = historyOf(turns, turn.seq);
+      return this.start(owner, agent, { kind: 'turn', conversation, turn, history, pageLang });
+    });
   }
 
   /** Replaces a user message (and everything after it) with a new one and answers it. */
@@ -222,16 +244,18 @@ export class ChatService {
     const req = parseRequest(EditRequestSchema, { turnId, message, lang });
     const old = await this.turn(owner, req.turnId);
     const conversation = await this.conversation(owner, old.conversationId);
-    const turns = await this.store.listHistory(owner, conversation.id);
-    const agent = await this.agentFor(
-      actor,
-      await this.runSettings(owner, conversation.settings, { id: conversation.id, turns }),
-      conversation.id,
-    );
-    await this.store.deleteTurnsFrom(owner, conversation.id, old.seq);
-    const history = historyOf(turns, old.seq);
-    const turn = await this.addTurn(owner, conversation.id, history, req.message);
-    return this.start(owner, agent, { kind: 'turn', conversation, turn, history, pageLang: req.lang });
+    return this.oneAtATime(owner, conversation.id, async () => {
+      const turns = await this.store.listHistory(owner, conversation.id);
+      const agent = await this.agentFor(
+        actor,
+        await this.runSettings(owner, conversation.settings, { id: conversation.id, turns }),
+        conversation.id,
+      );
+      await this.store.deleteTurnsFrom(owner, conversation.id, old.seq);
+      const history = historyOf(turns, old.seq);
+      const turn = await this.addTurn(owner, conversation.id, history, req.message);
+      return this.start(owner, agent, { kind: 'turn', conversation, turn, history, pageLang: req.lang });
+    });
   }
 
   /**
@@ -292,9 +316,28 @@ export class ChatService {
       generateCfg: { ...conversation.settings.generateCfg, ...req.generateCfg },
     };
     const callsBefore = continued ? req.fromIteration - 1 : undefined;
-    const agent = await this.agentFor(actor, settings, undefined, model, callsBefore);
-    await this.store.deleteTurnsFrom(owner, conversation.id, turn.seq + 1);
-    return this.start(owner, agent, { kind: 'replay', conversation, turn, plan, model });
+    return this.oneAtATime(owner, conversation.id, async () => {
+      const agent = await this.agentFor(actor, settings, undefined, model, callsBefore);
+      await this.store.deleteTurnsFrom(owner, conversation.id, turn.seq + 1);
+      return this.start(owner, agent, { kind: 'replay', conversation, turn, plan, model });
+    });
+  }
+
+  /** `begin` (which starts a run of the conversation) unless a run of it is going or starting already: then
+   *  ConversationBusyError, before anything is stored or dropped. */
+  private async oneAtATime(
+    owner: OwnerScope,
+    conversationId: string,
+    begin: () => Promise<StartedRun>,
+  ): Promise<StartedRun> {
+    if (this.starting.has(conversationId)) throw new ConversationBusyError();
+    this.starting.add(conversationId); // in the same turn as the check: two requests cannot both pass it
+    try {
+      if ((await this.runs.runningIn(owner, conversationId)).length) throw new ConversationBusyError();
+      return await begin(); // the run is in `runs` once it has started
+    } finally {
+      this.starting.delete(conversationId);
+    }
   }
 
   /** The user's decision on a tool call a paused run waits on. `childRunId`: the child run (a Router's helper, a

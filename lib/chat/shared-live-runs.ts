@@ -37,6 +37,7 @@ export class SharedLiveRuns implements LiveRuns {
     this.local = new InMemoryLiveRuns(store, {
       started: (runId) => bus.hold(runId),
       ended: (runId) => bus.release(runId),
+      sweptByLease: true,
     });
     bus.onControl((runId, message) => this.answer(runId, message));
   }
@@ -65,9 +66,11 @@ export class SharedLiveRuns implements LiveRuns {
     return (await this.mirror(runId))?.follow(opts);
   }
 
-  async stop(owner: OwnerScope, runId: string): Promise<boolean> {
-    if (this.local.has(runId)) return this.local.stop(owner, runId);
+  async stop(owner: OwnerScope, runId: string, opts: { unlessFollowedWithinMs?: number } = {}): Promise<boolean> {
+    if (this.local.has(runId)) return this.local.stop(owner, runId, opts);
     if (!(await this.owns(owner, runId))) return false;
+    // Whether a page follows it is known where it runs: a reader leaving here leaves it to that instance's pages.
+    if (opts.unlessFollowedWithinMs !== undefined) return true;
     try {
       return (await this.bus.control(runId, { kind: 'stop' })) === 'stopped';
     } catch {
@@ -94,6 +97,11 @@ export class SharedLiveRuns implements LiveRuns {
         await Promise.race([this.ended(id), new Promise((r) => setTimeout(r, REMOTE_END_WAIT_MS))]);
       }),
     ]);
+  }
+
+  async runningIn(owner: OwnerScope, conversationId: string): Promise<string[]> {
+    if (!(await this.store.getConversation(owner, conversationId))) return [];
+    return this.bus.runningRunsOf(conversationId);
   }
 
   async ended(runId: string): Promise<void> {

@@ -5,12 +5,12 @@
 // instance without it reads them. A hash names its bytes for good, so a copy is never stale.
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { dataStore } from '../blob';
 import { downloadTo, uploadFrom } from '../blob/files';
-import { filesDir, storedFilePath } from './file-ref';
+import { filesDir, parsedCacheDir, storedFilePath } from './file-ref';
 import { formatBytes } from './limits';
 import { DocumentError } from './types';
 
@@ -56,6 +56,44 @@ export async function saveUpload(
     await rm(tmp, { force: true });
     throw diskFull(e, opts.name) ?? e;
   }
+}
+
+/** How long a temporary file of an upload or of a parse may go unwritten before it counts as left by a process that
+ *  died mid-write (kill -9, a lost machine): longer than a request may last (Node's server ends one after 5 minutes),
+ *  so a live upload, of this instance or another sharing DATA_DIR, is never taken. */
+export const ABANDONED_AFTER_MS = 15 * 60_000;
+
+/** Deletes what writes cut short by a killed process left behind: upload bytes in files/.incoming and parse caches
+ *  being written (parsed/*.tmp) that nothing has written to for `idleMs`. Resolves with how many went. */
+export async function sweepAbandoned(dataDir: string, idleMs = ABANDONED_AFTER_MS): Promise<number> {
+  const before = Date.now() - idleMs;
+  const places: [string, (name: string) => boolean][] = [
+    [path.join(filesDir(dataDir), '.incoming'), () => true],
+    [parsedCacheDir(dataDir), (name) => name.endsWith('.tmp')],
+  ];
+  let swept = 0;
+  for (const [dir, left] of places) {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const name of names.filter(left)) {
+      const file = path.join(dir, name);
+      const info = await stat(file).catch(() => undefined);
+      if (!info?.isFile() || info.mtimeMs > before) continue;
+      await rm(file, { force: true });
+      swept++;
+    }
+  }
+  return swept;
+}
+
+/** sweepAbandoned now, then every hour (a timer that keeps no process alive): what a killed process left goes within
+ *  an hour and ABANDONED_AFTER_MS of its death. Errors are only logged: nothing depends on the sweep. */
+export function keepSweepingAbandoned(dataDir: string): void {
+  const sweep = () =>
+    void sweepAbandoned(dataDir).catch((e: unknown) =>
+      console.error(`[files] could not delete what interrupted writes left: ${e instanceof Error ? e.message : e}`),
+    );
+  sweep();
+  setInterval(sweep, 60 * 60_000).unref();
 }
 
 /** A write refused for want of space (ENOSPC, or EDQUOT past a quota), as a DocumentError that says so. */

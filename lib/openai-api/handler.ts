@@ -79,12 +79,14 @@ function notStarted(e: unknown): Response {
 }
 
 /** Runs the completion a request body asks for, as `actor` (its agents, its conversation). `client` is who the run
- *  counts against (run limits). */
+ *  counts against (run limits); `signal` aborts when the client has gone (the request's signal): its run stops, as a
+ *  streamed one does when its response is cancelled. */
 export async function createCompletion(
   deps: ApiDeps,
   actor: Actor,
   bodyText: string,
   client: string,
+  signal?: AbortSignal,
 ): Promise<Response> {
   let body: unknown;
   try {
@@ -128,7 +130,17 @@ export async function createCompletion(
   const fold = new CompletionFold(`chatcmpl-${started.runId}`, model.id);
   const events = runFeed(deps.runs, deps.store, actor.owner, started.runId, { stopOnLeave: true });
   if (!request.stream) {
-    for await (const e of events) fold.apply(e);
+    // Nothing is sent before the end, so only the request's signal tells that the client left (a timeout, a killed
+    // process): the feed is left, which stops the run and closes its model request.
+    const leave = () => void events.return(undefined);
+    if (signal?.aborted) leave();
+    signal?.addEventListener('abort', leave, { once: true });
+    try {
+      for await (const e of events) fold.apply(e);
+    } finally {
+      signal?.removeEventListener('abort', leave);
+    }
+    if (signal?.aborted) return apiError(499, 'The client closed the request.', 'invalid_request_error');
     try {
       return Response.json(fold.completion(), { headers: { 'x-run-id': started.runId } });
     } catch (e) {

@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'agent-too-deep',
   'bad-sign-up-mode',
   'connection-key-needed',
+  'conversation-busy',
   'conversation-gone',
   'delete-self',
   'disable-self',

@@ -16,6 +16,7 @@ import { SetupCode, serverSetupCode } from '../config/setup-code';
 import { dropProcessWide, existingProcessWide, processWide } from '../config/process-wide';
 import { blobStore } from '../blob';
 import { startParsePool } from '../documents/parse-pool';
+import { keepSweepingAbandoned } from '../documents/storage';
 import { ByteBudget, type RunLimiter } from '../http/rate-limit';
 import { runLimiter } from '../http/run-limits';
 import type { HeaderBag } from '../http/peer';
@@ -124,6 +125,8 @@ export async function createAppContext(
     parses,
     budget: new ByteBudget(config.http.uploadBytesPerDay),
   });
+  // Upload bytes and parses a killed process was writing are deleted once nothing writes to them any more.
+  keepSweepingAbandoned(config.dataDir);
   const webSearch = new WebSearchSettings({ store, box: secrets, env: config.web });
   const mcp = parts.mcp ?? new McpManager(config.mcp);
   const tools = toolSettings(config, { webSearch: () => webSearch.current(), mcpServers: mcp });

@@ -9,3 +9,40 @@ export class NotFoundError extends CodedError {
     super(code, message, values, 404);
   }
 }
+
+/** The database did not take a write because another program held its lock for longer than the store waits
+ *  (SQLite's SQLITE_BUSY: a `sqlite3` shell in a transaction, a backup tool): HTTP 503, try again later. */
+export class StoreBusyError extends Error {
+  override name = 'StoreBusyError';
+  readonly status = 503;
+  readonly code = 'SQLITE_BUSY';
+  constructor(waitedMs: number, options?: { cause?: unknown }) {
+    super(
+      `The database is locked by another program (SQLITE_BUSY) and was not freed within ${Math.round(waitedMs / 1000)} s.`,
+      options,
+    );
+  }
+}
+
+/** Is this the database or its disk out of space (SQLite's SQLITE_FULL, PostgreSQL's disk_full, the file system's
+ *  ENOSPC)? */
+export function isDiskFull(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === '53100' || code === 'ENOSPC';
+}
+
+/** Is this a write the database refused for now, which the same write may pass later: a full disk, a lock held by
+ *  another program, a failed disk write (SQLite's SQLITE_FULL, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR_*)? */
+export function isPassingStoreFailure(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return isDiskFull(e) || (typeof code === 'string' && /^SQLITE_(BUSY|LOCKED|IOERR)/.test(code));
+}
+
+/** Why a run stopped when its log could not be written, in words for the person who reads its answer. */
+export function runStoreFailure(e: unknown): string {
+  if (isDiskFull(e))
+    return "The server's disk is full: this answer could not be stored any further and stopped here. What it shows was kept; send the message again once space is freed.";
+  if ((e as { code?: unknown } | null)?.code === 'SQLITE_BUSY')
+    return `${e instanceof Error ? e.message : 'The database is locked by another program.'} This answer stopped here; what it shows was kept. Send the message again once the other program is done.`;
+  return e instanceof Error ? e.message : String(e);
+}

@@ -36,7 +36,7 @@ export interface OpenStoreOptions {
 
 /** The store on one SQLite file (created when missing). */
 export function openSqliteStore(file: string, opts: StoreOptions = {}): Promise<ChatStore> {
-  return createStore(openSqliteDialect(file), opts);
+  return createStore(openSqliteDialect(file, { busyWaitMs: opts.busyWaitMs }), opts);
 }
 
 /** The store on PostgreSQL at `url` (postgres://…): this instance's heartbeat renews its runs' leases and marks
@@ -60,6 +60,9 @@ export async function openStore(dataDir: string, opts: OpenStoreOptions = {}): P
 export interface StoreOptions extends BusOptions {
   /** The settings of a conversation made without any (and of fields added since a row was written). */
   defaults?: ConversationSettings;
+  /** SQLite: how long a statement waits for a lock another program holds on the file before it fails with
+   *  StoreBusyError (default 30 s, sqlite-dialect.ts BUSY_WAIT_MS). */
+  busyWaitMs?: number;
 }
 
 /** The store on `d`, its schema brought up to date; runs that ended before the Runs index existed (or whose summary a

@@ -15,10 +15,16 @@ import {
   type QueryResult,
 } from 'kysely';
 import { likeEscaped, type Db, type Dialect, type RunsSql } from './dialect';
+import { StoreBusyError } from './errors';
 import { newerSchemaError } from './migrations';
 import type { Tables } from './tables';
 
-const BUSY_TIMEOUT_MS = 5000;
+// Another program may hold the file's write lock for a while (a `sqlite3` shell in a transaction, a backup). SQLite's
+// own wait (busy_timeout) sleeps in the calling thread: the whole server would stand still for as long. So SQLite
+// waits only a moment itself, and a statement still refused (SQLITE_BUSY, nothing done) is tried again after an
+// asynchronous pause, the file let go meanwhile, until BUSY_WAIT_MS have passed: then StoreBusyError.
+const BUSY_TIMEOUT_MS = 20;
+const BUSY_WAIT_MS = 30_000;
 /** Distinct statement texts kept prepared (the Runs page's query shapes are the most numerous). */
 const MAX_STATEMENTS = 500;
 
@@ -30,7 +36,11 @@ class Connection implements DatabaseConnection {
   private readonly statements = new Map<string, Database.Statement>();
   users = 0;
 
-  constructor(readonly handle: Database.Database) {}
+  constructor(
+    readonly handle: Database.Database,
+    /** How long a statement refused by another program's lock is tried again (BUSY_WAIT_MS). */
+    readonly busyWaitMs: number,
+  ) {}
 
   lock(): Promise<void> {
     if (this.held) return new Promise((resolve) => this.waiting.push(resolve));
@@ -54,17 +64,42 @@ class Connection implements DatabaseConnection {
     return statement;
   }
 
-  /** `fn` with the file to itself: at once when nothing holds it (it is synchronous), else after. */
+  /** `fn` with the file to itself: at once when nothing holds it (it is synchronous), else after. A `fn` refused by
+   *  another program's lock (nothing done) runs again once the lock may be gone (see BUSY_WAIT_MS). */
   exclusive<T>(fn: () => T): Promise<T> {
-    // A throw in the executor rejects the promise.
-    if (!this.held) return new Promise((resolve) => resolve(fn()));
-    return this.lock().then(() => {
+    const held = () => {
       try {
         return fn();
       } finally {
         this.unlock();
       }
-    });
+    };
+    let first: Promise<T>;
+    if (!this.held) {
+      try {
+        first = Promise.resolve(fn());
+      } catch (e) {
+        first = Promise.reject(e);
+      }
+    } else first = this.lock().then(held);
+    return first.catch((e: unknown) => this.whenFree(e, async () => (await this.lock(), held())));
+  }
+
+  /** `attempt` again after a pause each time it is refused by another program's lock (`refusal`, the first
+   *  refusal), until the store's wait is over; anything else it throws is thrown. The file is not held meanwhile. */
+  async whenFree<T>(refusal: unknown, attempt: () => Promise<T>): Promise<T> {
+    if (!isBusy(refusal)) throw refusal;
+    const start = performance.now();
+    for (let pause = 10; ; pause = Math.min(pause * 2, 250)) {
+      const waited = performance.now() - start;
+      if (waited >= this.busyWaitMs) throw new StoreBusyError(waited + BUSY_TIMEOUT_MS, { cause: refusal });
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, this.busyWaitMs - waited)));
+      try {
+        return await attempt();
+      } catch (e) {
+        if (!isBusy(e)) throw e;
+      }
+    }
   }
 
   /** One statement, at once (the caller holds the file). */
@@ -77,13 +112,26 @@ class Connection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const { rows, changes, id } = this.now<R>(query.sql, query.parameters);
+    const run = () => this.now<R>(query.sql, query.parameters);
+    let result: ReturnType<typeof run>;
+    try {
+      result = run();
+    } catch (e) {
+      // The caller holds the file: it waits, holding it (a transaction's BEGIN lets go meanwhile: beginTransaction).
+      result = await this.whenFree(e, async () => run());
+    }
+    const { rows, changes, id } = result;
     return { rows, numAffectedRows: BigInt(changes), insertId: id === undefined ? undefined : BigInt(id) };
   }
 
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('The SQLite store does not stream query results.');
   }
+}
+
+/** SQLITE_BUSY: another connection holds the lock this statement needs; nothing was done, so it may run again. */
+function isBusy(e: unknown): boolean {
+  return (e as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
 }
 
 /** SQLite has no booleans: 1 and 0. U+0000 is dropped from text, as on PostgreSQL, so both answer alike. */
@@ -94,7 +142,7 @@ function bindable(v: unknown): unknown {
 
 const OPEN = new Map<string, Connection>();
 
-function connect(file: string): Connection {
+function connect(file: string, busyWaitMs: number): Connection {
   const handle = new Database(file);
   try {
     handle.pragma('journal_mode = WAL');
@@ -105,13 +153,14 @@ function connect(file: string): Connection {
     handle.close();
     throw e;
   }
-  return new Connection(handle);
+  return new Connection(handle, busyWaitMs);
 }
 
-/** Opens (and creates) the file. */
-export function openSqliteDialect(file: string): Dialect {
+/** Opens (and creates) the file. `busyWaitMs`: how long a statement waits for a lock another program holds (the
+ *  first opener of the file in this process decides). */
+export function openSqliteDialect(file: string, opts: { busyWaitMs?: number } = {}): Dialect {
   const key = path.resolve(file);
-  const connection = OPEN.get(key) ?? connect(key);
+  const connection = OPEN.get(key) ?? connect(key, opts.busyWaitMs ?? BUSY_WAIT_MS);
   OPEN.set(key, connection);
   connection.users++;
   const { handle } = connection;
@@ -125,8 +174,34 @@ export function openSqliteDialect(file: string): Dialect {
     },
     releaseConnection: async () => connection.unlock(),
     // A write transaction takes the file's write lock at once (IMMEDIATE): another process writing meanwhile would
-    // otherwise make it fail half way instead of waiting its turn (busy_timeout).
-    beginTransaction: (c, settings) => raw(c, settings.accessMode === 'read only' ? 'BEGIN' : 'BEGIN IMMEDIATE'),
+    // otherwise make it fail half way instead of waiting its turn. While another program holds the lock, the file is
+    // let go between attempts, so that this process's reads go on meanwhile.
+    beginTransaction: async (_c, settings) => {
+      const begin = settings.accessMode === 'read only' ? 'BEGIN' : 'BEGIN IMMEDIATE';
+      try {
+        connection.now(begin, []);
+        return;
+      } catch (e) {
+        // Kysely holds the file from acquireConnection until releaseConnection: held again on the way out.
+        connection.unlock();
+        let held = false;
+        try {
+          await connection.whenFree(e, async () => {
+            await connection.lock();
+            held = true;
+            try {
+              connection.now(begin, []);
+            } catch (refused) {
+              connection.unlock();
+              held = false;
+              throw refused;
+            }
+          });
+        } finally {
+          if (!held) await connection.lock();
+        }
+      }
+    },
     commitTransaction: (c) => raw(c, 'COMMIT'),
     rollbackTransaction: (c) => raw(c, 'ROLLBACK'),
     // Kysely lets go of a driver only if it used it: close() lets go of the file.
@@ -210,14 +285,17 @@ export function openSqliteDialect(file: string): Dialect {
     // PRAGMA user_version counts the steps applied. One IMMEDIATE transaction, the version read inside it, so two
     // processes opening a new file at once cannot both apply a step.
     async migrate(steps, after) {
-      handle
-        .transaction(() => {
-          const current = handle.pragma('user_version', { simple: true }) as number;
-          if (current > steps.length) throw newerSchemaError(current);
-          for (const step of steps.slice(current)) if (step.trim()) handle.exec(step);
-          if (current < steps.length) handle.pragma(`user_version = ${steps.length}`);
-        })
-        .immediate();
+      const apply = handle.transaction(() => {
+        const current = handle.pragma('user_version', { simple: true }) as number;
+        if (current > steps.length) throw newerSchemaError(current);
+        for (const step of steps.slice(current)) if (step.trim()) handle.exec(step);
+        if (current < steps.length) handle.pragma(`user_version = ${steps.length}`);
+      });
+      try {
+        apply.immediate();
+      } catch (e) {
+        await connection.whenFree(e, async () => apply.immediate());
+      }
       await db.transaction().execute(after);
     },
 

@@ -283,9 +283,12 @@ export class DocumentService {
 }
 
 /** A disk that is full (the files', or the database's: SQLite's SQLITE_FULL, PostgreSQL's disk_full) as a 507 that
- *  says so, which the page shows; undefined for any other failure. */
+ *  says so, which the page shows; a database locked by another program for longer than the store waits as a 503 that
+ *  says so; undefined for any other failure. */
 function storageFull(e: unknown, name: string): UploadError | undefined {
   const code = (e as { code?: unknown } | null)?.code;
+  if (isErrorNamed(e, 'StoreBusyError'))
+    return new UploadError(`${name} could not be stored: ${e.message} Nothing was kept; try again.`, 503, 'store-busy');
   const full =
     (isErrorNamed<DocumentError>(e, 'DocumentError') && e.code === 'disk-full' && e) ||
     ((code === 'SQLITE_FULL' || code === '53100') && diskFull({ code: 'ENOSPC' }, name));

@@ -85,7 +85,9 @@ describe('the message catalogs', () => {
     const errors = flatten(en.errors);
     const documents = flatten(en.documents.errors);
     expect(ERROR_CODES.filter((code) => !errors.has(code))).toEqual([]);
-    expect([...DOCUMENT_ERROR_CODES, 'unreadable', 'gone'].filter((code) => !documents.has(code))).toEqual([]);
+    expect(
+      [...DOCUMENT_ERROR_CODES, 'unreadable', 'gone', 'store-busy'].filter((code) => !documents.has(code)),
+    ).toEqual([]);
     // The page's own codes, as its components write them.
     const used = new Set<string>();
     const walk = (dir: string) => {

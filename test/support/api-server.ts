@@ -18,6 +18,11 @@ export interface ApiServer {
 
 export async function startApiServer(ctx: AppContext, actors: Record<string, Actor>): Promise<ApiServer> {
   const api = http.createServer((req, res) => {
+    // Aborts when the client goes before its answer is written, as a route's request.signal does.
+    const gone = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
@@ -32,7 +37,13 @@ export async function startApiServer(ctx: AppContext, actors: Record<string, Act
               : req.method === 'GET' && req.url?.startsWith('/v1/models/')
                 ? await retrieveModel(ctx, actor.owner, decodeURIComponent(req.url.slice('/v1/models/'.length)))
                 : req.method === 'POST' && req.url === '/v1/chat/completions'
-                  ? await createCompletion(ctx, actor, Buffer.concat(chunks).toString('utf8'), 'test-client')
+                  ? await createCompletion(
+                      ctx,
+                      actor,
+                      Buffer.concat(chunks).toString('utf8'),
+                      'test-client',
+                      gone.signal,
+                    )
                   : Response.json({ error: { message: 'no such route' } }, { status: 404 });
         } catch (e) {
           return errorResponse(e, `${req.method} ${req.url}`);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { createModelServer, type ModelServer } from '../../../scripts/model-server/server';
+import { buildActionId, buildActionPage } from '../../support/server-actions';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const NEXT = path.join(ROOT, 'node_modules', '.bin', 'next');
@@ -252,23 +253,12 @@ export async function peakRssGrowth<T>(
 
 /** A page of this build that uses the server action (where a browser calls it from): '/', '/account', '/runs'… */
 export function actionPage(name: string): string {
-  const manifest = JSON.parse(readFileSync(path.join(ROOT, '.next/server/server-reference-manifest.json'), 'utf8')) as {
-    node: Record<string, { exportedName?: string; workers: Record<string, unknown> }>;
-  };
-  const found = Object.values(manifest.node).find((v) => v.exportedName === name);
-  if (!found) throw new Error(`no server action named ${name} in the build`);
-  const worker = Object.keys(found.workers)[0]!;
-  return worker.replace(/^app/, '').replace(/\/page$/, '') || '/';
+  return buildActionPage(ROOT, name);
 }
 
 /** The id of a server action in this build, by its exported name. */
 export function actionId(name: string): string {
-  const manifest = JSON.parse(readFileSync(path.join(ROOT, '.next/server/server-reference-manifest.json'), 'utf8')) as {
-    node: Record<string, { exportedName?: string }>;
-  };
-  const found = Object.entries(manifest.node).find(([, v]) => v.exportedName === name);
-  if (!found) throw new Error(`no server action named ${name} in the build`);
-  return found[0];
+  return buildActionId(ROOT, name);
 }
 
 /** Calls a server action the way the page does (POST to the page that uses it, `/` unless said, with Next-Action),

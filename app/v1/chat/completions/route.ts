@@ -17,7 +17,7 @@ export const POST = guardRoute(
   'POST /v1/chat/completions',
   async (request: Request, _context: unknown, me): Promise<Response> => {
     const text = await readBodyText(request, MESSAGE_BODY_MAX_BYTES);
-    return createCompletion(await appContext(), me, text, limitKey(me, request.headers));
+    return createCompletion(await appContext(), me, text, limitKey(me, request.headers), request.signal);
   },
   { answer: asOpenAiError },
 );

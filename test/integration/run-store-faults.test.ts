@@ -1,0 +1,261 @@
+// A run whose log cannot be written for a while, on a real SQLite file: the disk filling up mid-answer (a tmpfs
+// mounted for the test, the suite runs as root), and another program holding the file's write lock (a real `sqlite3`
+// shell in a transaction). The chat service drives the run against the scripted model server over HTTP, as the page's
+// server actions do.
+// Before: a lock held past 5 s froze the whole server (SQLite's busy wait sleeps in the calling thread) and then
+// stopped the run with "database is locked"; an upload meanwhile got "Something went wrong"; and a run stopped by a
+// failed write stayed `running` for good (nothing tried to close it once the store took writes again), so a reload
+// said "the server stopped" and the Runs page showed it still going.
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FnCallAgent, type AgentEvent } from '../../lib/agent';
+import { everyToolActor } from '../../lib/chat/actor';
+import type { ChatService } from '../../lib/chat/service';
+import { createChatModel } from '../../lib/llm';
+import { openSqliteStore } from '../../lib/store';
+import { ownerScope } from '../../lib/store/owner';
+import type { ChatStore } from '../../lib/store/types';
+import { handleUpload } from '../../lib/uploads/http';
+import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
+import { chatContext, drain, follow } from '../support/chat';
+
+const OWNER = ownerScope('owner-a');
+const ACTOR = everyToolActor(OWNER);
+const DISK_FULL =
+  "The server's disk is full: this answer could not be stored any further and stopped here. What it shows was kept; send the message again once space is freed.";
+
+let server: ModelServer;
+
+beforeAll(async () => {
+  server = await createModelServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function serviceOn(file: string, dataDir: string, busyWaitMs?: number) {
+  const store = await openSqliteStore(file, busyWaitMs ? { busyWaitMs } : {});
+  const agents = () =>
+    new FnCallAgent({
+      llm: createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k', generateCfg: { max_retries: 0 } }),
+    });
+  const ctx = await chatContext(store, agents, { DATA_DIR: dataDir });
+  return { store, chat: ctx.chat, uploads: ctx.uploads };
+}
+
+/** Polls `probe` until it gives a value (a bounded wait: the condition is what is tested, not how fast). */
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`still waiting after ${timeoutMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const textOf = (events: readonly { type: string; text?: string }[]) =>
+  events.map((e) => (e.type === 'text-delta' ? e.text : '')).join('');
+
+/** A `sqlite3` shell holding the file's write lock (BEGIN IMMEDIATE) until release(). */
+async function holdWriteLock(file: string): Promise<{ release(): Promise<void> }> {
+  const shell: ChildProcessWithoutNullStreams = spawn('sqlite3', [file]);
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    shell.once('error', reject);
+    shell.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('locked-now')) resolve();
+    });
+    shell.stdin.write("BEGIN IMMEDIATE;\nSELECT 'locked-now';\n");
+  });
+  return {
+    release: () =>
+      new Promise<void>((resolve) => {
+        shell.once('exit', () => resolve());
+        shell.stdin.end('COMMIT;\n');
+      }),
+  };
+}
+
+describe('a run on a disk that fills up', () => {
+  let mount: string;
+  let store: ChatStore;
+  let chat: ChatService;
+
+  beforeAll(async () => {
+    mount = mkdtempSync(path.join(tmpdir(), 'run-disk-full-'));
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', mount]);
+    } catch (e) {
+      throw new Error(`This test mounts a 24 MB tmpfs and needs root: ${(e as Error).message}`);
+    }
+    ({ store, chat } = await serviceOn(path.join(mount, 'agent-studio.db'), mount));
+  });
+  afterAll(async () => {
+    await store?.close();
+    if (mount) {
+      execFileSync('umount', [mount]);
+      rmSync(mount, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the answer so far, says the disk is full, reads so after a reload once space is freed, and chats on', async () => {
+    server.setScenario({
+      rules: [
+        { when: { lastUserIncludes: 'tide' }, reply: { content: 'High water at six. '.repeat(400), delayMs: 5 } },
+        { when: {}, reply: { content: 'Low water at noon.' } },
+      ],
+    });
+    const started = await chat.send(ACTOR, { message: 'When is the tide?', settings: { tools: [] } });
+    const seen: AgentEvent[] = [];
+    const filler = path.join(mount, 'filler');
+    for await (const e of follow(chat, OWNER, started.runId)) {
+      seen.push(e);
+      if (e.type === 'text-delta' && seen.filter((s) => s.type === 'text-delta').length === 1) {
+        const { bavail, bsize } = statfsSync(mount);
+        writeFileSync(filler, Buffer.alloc(bavail * bsize - 4096));
+      }
+    }
+    // The page is told why, in words, and what it was shown is what was stored.
+    expect(seen.at(-1)).toMatchObject({ type: 'run-end', reason: 'error', error: { message: DISK_FULL } });
+    const shown = textOf(seen);
+    expect(shown.length).toBeGreaterThan(0);
+    expect(textOf(await store.getRunEvents(OWNER, started.runId))).toBe(shown);
+
+    rmSync(filler);
+    // Once the disk takes writes again the run is closed with its reason (not left `running`)...
+    const run = await until('the run to be closed', async () => {
+      const r = await store.getRun(OWNER, started.runId);
+      return r?.status === 'running' ? undefined : r;
+    });
+    expect(run).toMatchObject({ status: 'error', error: { message: DISK_FULL } });
+    // ...so a reload shows what was kept and why it stopped.
+    const reloaded = await chat.openConversation(ACTOR, started.conversationId);
+    const turn = reloaded.turns.at(-1)!;
+    expect(turn.runStatus).toBe('error');
+    expect(textOf(turn.events)).toBe(shown);
+    expect(turn.events.at(-1)).toMatchObject({ type: 'run-end', reason: 'error', error: { message: DISK_FULL } });
+
+    // And the next message is answered.
+    const next = await chat.send(ACTOR, {
+      message: 'And what about low water?',
+      conversationId: started.conversationId,
+    });
+    const events = await drain(follow(chat, OWNER, next.runId));
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
+    expect(textOf(events)).toBe('Low water at noon.');
+  });
+});
+
+describe('a database file another program holds locked', () => {
+  const opened: { store: ChatStore; dir: string }[] = [];
+  afterAll(async () => {
+    for (const { store, dir } of opened) {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  /** A store of its own (its own file): the wait for a lock is per file and process. */
+  async function open(busyWaitMs?: number) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'run-locked-'));
+    const file = path.join(dir, 'agent-studio.db');
+    const opened_ = await serviceOn(file, dir, busyWaitMs);
+    opened.push({ store: opened_.store, dir });
+    return { ...opened_, file, dir };
+  }
+
+  it('a run goes on while the lock is held past SQLite’s own wait, and keeps every word', async () => {
+    const { chat, store, file } = await open();
+    // Seven seconds of answer or more: SQLite's own 5 s wait (which froze the server meanwhile) ran out before.
+    const words = 'Dunlins probe the mud. '.repeat(140);
+    server.setScenario({ replies: [{ content: words, chunkSize: 23, delayMs: 50 }] });
+    server.reset();
+    const started = await chat.send(ACTOR, { message: 'Tell me about dunlins', settings: { tools: [] } });
+    const seen: AgentEvent[] = [];
+    let released: Promise<void> | undefined;
+    for await (const e of follow(chat, OWNER, started.runId)) {
+      seen.push(e);
+      if (e.type === 'text-delta' && !released) {
+        const lock = await holdWriteLock(file);
+        // Held until the model's reply is over (or cut short by a failed run).
+        released = until('the model reply to be over', async () =>
+          server.requests[0]?.closedAt !== undefined ? true : undefined,
+        ).then(() => lock.release());
+      }
+    }
+    await released;
+    expect(seen.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
+    expect(server.requests[0]).toMatchObject({ finished: true });
+    expect(textOf(seen)).toBe(words);
+    expect(textOf(await store.getRunEvents(OWNER, started.runId))).toBe(words);
+    expect((await store.getRun(OWNER, started.runId))?.status).toBe('answered');
+  });
+
+  it('a lock held past the store’s wait stops the run saying so; the run is closed once the lock is gone', async () => {
+    const { chat, store, file } = await open(1_500);
+    server.setScenario({ replies: [{ content: 'Knots gather in flocks. ', endless: 'text', delayMs: 20 }] });
+    server.reset();
+    const started = await chat.send(ACTOR, { message: 'Tell me about knots', settings: { tools: [] } });
+    const seen: AgentEvent[] = [];
+    let lock: Awaited<ReturnType<typeof holdWriteLock>> | undefined;
+    for await (const e of follow(chat, OWNER, started.runId)) {
+      seen.push(e);
+      if (e.type === 'text-delta' && !lock) lock = await holdWriteLock(file);
+    }
+    const end = seen.at(-1);
+    expect(end).toMatchObject({ type: 'run-end', reason: 'error', error: { name: 'StoreError' } });
+    const message = end?.type === 'run-end' ? end.error!.message : '';
+    expect(message).toMatch(
+      /^The database is locked by another program \(SQLITE_BUSY\) and was not freed within 2 s\./,
+    );
+    expect(message).toContain('what it shows was kept');
+    expect((await store.getRun(OWNER, started.runId))?.status).toBe('running'); // nothing could be written yet
+
+    await lock!.release();
+    const run = await until('the run to be closed', async () => {
+      const r = await store.getRun(OWNER, started.runId);
+      return r?.status === 'running' ? undefined : r;
+    });
+    expect(run).toMatchObject({ status: 'error', error: { message } });
+    const stored = await store.getRunEvents(OWNER, started.runId);
+    expect(textOf(stored)).toBe(textOf(seen));
+    expect(stored.at(-1)).toMatchObject({ type: 'run-end', error: { message } });
+  });
+
+  it('an upload waits for a short lock, and a lock held past the wait refuses it saying why, keeping nothing', async () => {
+    const { uploads, store, file, dir } = await open(1_500);
+    const upload = (name: string) =>
+      handleUpload(
+        uploads,
+        OWNER,
+        new Request(`http://app/api/files?name=${name}`, { method: 'POST', body: 'Dunlin,Calidris alpina\n' }),
+      );
+    const stored = () =>
+      readdirSync(path.join(dir, 'files'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+
+    const lock = await holdWriteLock(file);
+    const refused = await upload('birds.csv');
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toEqual({
+      error: {
+        code: 'store-busy',
+        message:
+          'birds.csv could not be stored: The database is locked by another program (SQLITE_BUSY) and was not freed within 2 s. Nothing was kept; try again.',
+      },
+    });
+    expect(stored()).toEqual([]);
+    expect(await store.listConversations(OWNER)).toEqual([]);
+
+    // A lock let go while the upload waits: it goes through.
+    const waiting = upload('birds.csv');
+    await lock.release();
+    const accepted = await waiting;
+    expect(accepted.status).toBe(201);
+    expect(stored()).toHaveLength(1);
+  });
+});

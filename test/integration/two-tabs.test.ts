@@ -1,0 +1,132 @@
+// One conversation open in two tabs (or windows), each sending: the chat service over a real SQLite file, and over a
+// real PostgreSQL database (its runs registry is the shared one), with the scripted model server over HTTP. A conversation answers one message at a time: a message sent while another of its
+// runs is going or starting is refused (409, conversation-busy) before anything is stored or dropped, so the page
+// keeps its text; sent again once the answer is in, it is answered with that exchange in its history. Before, both
+// ran at once: the second answer never saw the first message, and the next turn's history held an exchange neither
+// model call had seen.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FnCallAgent } from '../../lib/agent';
+import { everyToolActor } from '../../lib/chat/actor';
+import type { ChatService } from '../../lib/chat/service';
+import { createChatModel } from '../../lib/llm';
+import { openStore } from '../../lib/store';
+import { ownerScope } from '../../lib/store/owner';
+import type { ChatStore } from '../../lib/store/types';
+import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
+import { chatContext, drain, follow } from '../support/chat';
+import { freshDatabase, postgresMissing, type TestDatabase } from '../support/postgres';
+
+const OWNER = ownerScope('owner-a');
+const ACTOR = everyToolActor(OWNER);
+const BUSY = {
+  name: 'ConversationBusyError',
+  status: 409,
+  code: 'conversation-busy',
+  message:
+    'This conversation is still answering a message sent from another tab or window. Wait for that answer (or stop it), then send again.',
+};
+
+let server: ModelServer;
+let store: ChatStore;
+let chat: ChatService;
+
+beforeAll(async () => {
+  server = await createModelServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+beforeEach(() => {
+  server.reset();
+  server.setScenario({
+    rules: [
+      { when: { lastUserIncludes: 'slowly' }, reply: { content: 'Puffins nest in burrows. '.repeat(20), delayMs: 20 } },
+    ],
+    fallback: 'echo',
+  });
+});
+
+const missing = postgresMissing();
+describe('on SQLite', () => twoTabs(async () => undefined));
+if (missing) describe('on PostgreSQL', () => it.skip(`skipped: ${missing}`, () => undefined));
+else
+  describe('on PostgreSQL', () => {
+    let db: TestDatabase;
+    afterAll(() => db.drop());
+    twoTabs(async () => (db = await freshDatabase('tabs')).url);
+  });
+
+/** A conversation with one answered exchange, as both tabs show it. */
+async function conversation(): Promise<string> {
+  const first = await chat.send(ACTOR, { message: 'Hello puffins', settings: { tools: [] } });
+  await drain(follow(chat, OWNER, first.runId));
+  return first.conversationId;
+}
+
+const turnsOf = async (id: string) => (await chat.openConversation(ACTOR, id)).turns.map((t) => t.turn.content);
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+
+/** `database`: PostgreSQL's URL, or undefined for SQLite in the data directory. */
+function twoTabs(database: () => Promise<string | undefined>): void {
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'two-tabs-'));
+    store = await openStore(dir, { databaseUrl: await database() });
+    const agents = () =>
+      new FnCallAgent({
+        llm: createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k', generateCfg: { max_retries: 0 } }),
+      });
+    chat = (await chatContext(store, agents, { DATA_DIR: dir })).chat;
+  });
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('one conversation, two tabs', () => {
+    it('two messages sent at once: one is answered, the other refused, nothing stored twice', async () => {
+      const id = await conversation();
+      const messages = ['Tab A asks slowly', 'Tab B asks slowly'];
+      const sent = await Promise.allSettled(
+        messages.map((message) => chat.send(ACTOR, { message, conversationId: id })),
+      );
+      const won = sent.findIndex((s) => s.status === 'fulfilled');
+      const lost = sent.findIndex((s) => s.status === 'rejected');
+      expect([won, lost].sort()).toEqual([0, 1]);
+      expect((sent[lost] as PromiseRejectedResult).reason).toMatchObject(BUSY);
+      await drain(follow(chat, OWNER, (sent[won] as PromiseFulfilledResult<{ runId: string }>).value.runId));
+      expect(await turnsOf(id)).toEqual(['Hello puffins', messages[won]]);
+
+      // Sent again once the answer is in: answered, with the other tab's exchange in what the model was given.
+      const again = await chat.send(ACTOR, { message: messages[lost]!, conversationId: id });
+      await drain(follow(chat, OWNER, again.runId));
+      expect(await turnsOf(id)).toEqual(['Hello puffins', messages[won], messages[lost]]);
+      const history = server.requests.at(-1)!.body.messages.map((m: { content: string }) => m.content);
+      expect(history.slice(-3)).toEqual([messages[won], 'Puffins nest in burrows. '.repeat(20), messages[lost]]);
+    });
+
+    it('while a run is going, a message, a regenerate or an edit from the other tab is refused and drops nothing', async () => {
+      const id = await conversation();
+      const going = await chat.send(ACTOR, { message: 'Tell me slowly', conversationId: id });
+      const [hello] = (await chat.openConversation(ACTOR, id)).turns;
+
+      expect(await refusal(chat.send(ACTOR, { message: 'Another question', conversationId: id }))).toMatchObject(BUSY);
+      expect(await refusal(chat.regenerate(ACTOR, hello!.turn.id))).toMatchObject(BUSY);
+      expect(await refusal(chat.editAndResend(ACTOR, hello!.turn.id, 'Hello gannets'))).toMatchObject(BUSY);
+      expect(await turnsOf(id)).toEqual(['Hello puffins', 'Tell me slowly']);
+
+      const events = await drain(follow(chat, OWNER, going.runId));
+      expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
+      // The run was never disturbed, and the conversation takes the next message.
+      const next = await chat.send(ACTOR, { message: 'Another question', conversationId: id });
+      expect((await drain(follow(chat, OWNER, next.runId))).at(-1)).toMatchObject({ reason: 'answered' });
+    });
+  });
+}
