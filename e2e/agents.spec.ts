@@ -1,5 +1,10 @@
+import type { ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import OpenAI from 'openai';
+import { freePort, kill, startApp } from './support/app-process';
 import { assistantTurns, composer, lastAnswer, openChat, send } from './support/chat';
 import { tabTo } from './support/focus';
 import { chatRequests, setScenario } from './support/model';
@@ -300,5 +305,113 @@ test.describe('in Chinese', () => {
     await input.setInputFiles(file('agent-studio.agent/1', { name: '苍鹭', kind: 'wizard', maxRound: 99 }));
     await expect(refused).toHaveText('导入失败：kind 的值不符合智能体定义（见 docs/agents.md）。');
     await expect(page.getByRole('button', { name: /^与 苍鹭/ })).toHaveCount(0);
+  });
+});
+
+test.describe('a Router holding an agent from code (a plugin)', () => {
+  // An app of its own, started with a plugins folder holding test/fixtures/plugins/weather.mjs (its agent "Weather
+  // Desk" and its tool plugin_weather), and started again without it: plugins load when the server starts.
+  let app: ChildProcess | undefined;
+  let work = '';
+  let url = '';
+  let port = 0;
+  const plugin = () => path.join(work, 'plugins', 'weather.mjs');
+  const start = async () => {
+    app = await startApp(port, path.join(work, 'data'), { PLUGINS_DIR: path.dirname(plugin()) });
+  };
+
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    work = mkdtempSync(path.join(tmpdir(), 'plugin-members-e2e-'));
+    mkdirSync(path.join(work, 'plugins'));
+    cpSync(path.join(__dirname, '..', 'test/fixtures/plugins/weather.mjs'), plugin());
+    port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    await start();
+  });
+  test.afterAll(async () => {
+    if (app) await kill(app);
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  test('is offered with its mark and saved; it answers; once its plugin is gone the run and the editor say so', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    await openChat(page, url);
+    await page.getByRole('button', { name: 'New agent' }).click();
+    const editor = page.getByRole('dialog', { name: 'Agent' });
+    await editor.getByRole('textbox', { name: 'Name' }).fill('Weather router');
+    await editor.getByRole('combobox', { name: 'Agent kind' }).selectOption('router');
+    const fromCode = { name: 'Weather Desk from code', exact: true };
+    const member = editor.getByRole('checkbox', fromCode);
+    // Its row carries the mark naming its file.
+    const row = editor.locator('label').filter({ has: page.getByRole('checkbox', fromCode) });
+    await expect(row.locator('[data-from-code="weather.mjs"]')).toBeVisible();
+    await member.check();
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect(editor).toBeHidden();
+
+    await setScenario({
+      replies: [
+        { content: 'Call: Weather Desk\nReply:' },
+        { toolCalls: [{ id: 'call_w', name: 'plugin_weather', arguments: '{"city": "Oslo"}' }] },
+        { content: 'It is 23°C and clear in Oslo.' },
+      ],
+    });
+    await page.getByRole('button', { name: 'Chat with Weather router' }).click();
+    await send(page, 'Weather in Oslo?');
+    const section = (await lastAnswer(page)).getByRole('region', { name: "Weather Desk's answer" });
+    await expect(section).toContainText('It is 23°C and clear in Oslo.');
+    const [, asked] = await chatRequests();
+    expect(JSON.stringify(asked!.body.messages)).toContain('You tell the weather.');
+
+    // The plugin file taken away and the server started again.
+    await kill(app!);
+    rmSync(plugin());
+    await start();
+    await openChat(page, url);
+    await page.getByRole('button', { name: 'Chat with Weather router' }).click();
+    await send(page, 'And tomorrow?');
+    await expect(page.getByRole('alert').filter({ hasText: 'a member of “Weather router”' })).toHaveText(
+      /“Weather Desk”, a member of “Weather router”, comes from code \(a plugin file\) that the server has not loaded now/,
+    );
+    await expect(composer(page)).toHaveValue('And tomorrow?');
+    // The editor shows the member, ticked, with why it cannot answer; unticked it stays there to tick again.
+    await page.getByRole('button', { name: 'Edit Weather router' }).click();
+    const gone = editor.getByRole('checkbox', { name: 'Weather Desk', exact: true });
+    await expect(gone).toBeChecked();
+    await expect(gone).toHaveAccessibleDescription(/^From code, but the server has not loaded its plugin file now/);
+    await gone.uncheck();
+    await expect(gone).not.toBeChecked();
+    page.once('dialog', (d) => void d.accept());
+    await editor.getByRole('button', { name: 'Cancel' }).click();
+    await expect(editor).toBeHidden();
+
+    // In Chinese, on a 390 px phone: the same notice and refusal, on the screen.
+    const zh = await browser.newContext({ locale: 'zh-CN', viewport: { width: 390, height: 844 } });
+    try {
+      const phone = await zh.newPage();
+      await phone.goto(url);
+      await expect(phone.getByRole('button', { name: /^切换到(深色|浅色)主题$/ })).toBeVisible(); // hydrated
+      await phone.getByRole('button', { name: '菜单' }).click();
+      await phone.getByRole('button', { name: '编辑 Weather router' }).click();
+      const zhEditor = phone.getByRole('dialog', { name: '智能体' });
+      const zhGone = zhEditor.getByRole('checkbox', { name: 'Weather Desk', exact: true });
+      await expect(zhGone).toHaveAccessibleDescription(/^来自代码，但服务器当前没有加载它的插件文件/);
+      expect(await outsideScreen(phone, { width: 390, height: 844 }, zhEditor)).toEqual([]);
+      await zhEditor.getByRole('button', { name: '取消', exact: true }).click();
+      await expect(zhEditor).toBeHidden();
+      // The menu is still open: the agent's row starts a conversation with it.
+      await phone.getByRole('button', { name: '与 Weather router 对话' }).click();
+      await phone.getByRole('textbox', { name: '消息', exact: true }).fill('明天呢？');
+      await phone.getByRole('button', { name: '发送', exact: true }).click();
+      const refusal = phone.getByRole('alert').filter({ hasText: '的成员“Weather Desk”来自代码' });
+      await expect(refusal).toContainText('“Weather router”的成员“Weather Desk”来自代码（插件文件）');
+      expect(await outsideScreen(phone, { width: 390, height: 844 }, refusal)).toEqual([]);
+    } finally {
+      await zh.close();
+    }
   });
 });

@@ -36,15 +36,15 @@ export async function listAgents(): Promise<ActionResult<(SavedAgent & { plugin?
   return attempt(async () => (await appContext()).agents.listAgents(me.owner));
 }
 
-/** Creates the agent, or replaces the definition of the user's agent `id`. The bytes of documents it let go of go
- *  too once nobody holds them. */
+/** Creates the agent, or replaces the definition of the user's agent `id` (a Router's or GroupChat's members: the
+ *  user's saved agents and the plugins'). The bytes of documents it let go of go too once nobody holds them. */
 export async function saveAgent(id: string | undefined, definition: unknown): Promise<ActionResult<SavedAgent>> {
   const me = await guardAction('saveAgent');
   return attempt(async () => {
     checkNotPluginAgent(id);
-    const { store, uploads } = await appContext();
+    const { store, uploads, agents } = await appContext();
     const before = id ? await store.getAgent(me.owner, id) : undefined;
-    const saved = await saveAgentDefinition(store, me.owner, id, definition);
+    const saved = await saveAgentDefinition(store, me.owner, id, definition, agents);
     await uploads.release(hashesOf(before).filter((h) => !hashesOf(saved).includes(h)));
     return saved;
   });
@@ -87,13 +87,14 @@ export async function importAgentFile(
 > {
   const me = await guardAction('importAgentFile');
   return attempt(async () => {
-    const { store, uploads } = await appContext();
-    const { definition, missingDocuments } = await importAgent(store, me.owner, text);
+    const { store, uploads, agents } = await appContext();
+    const { definition, missingDocuments } = await importAgent(store, me.owner, text, agents);
     const saved = await saveImportedAgent(
       store,
       me.owner,
       definition,
       choice === 'replace' || choice === 'keep-both' ? choice : undefined,
+      agents,
     );
     if ('conflict' in saved) return saved;
     // A replaced agent's documents the import does not hold go once nobody holds them (as a save does).

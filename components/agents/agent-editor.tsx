@@ -2,9 +2,10 @@
 // The agent editor: a modal dialog over the page for a new, duplicated or saved agent. The server checks the
 // definition (lib/chat/saved-agents.ts) and says what is wrong; nothing typed is lost when it refuses.
 import { useTranslations } from 'next-intl';
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { saveAgent } from '@/app/actions/agents';
 import { integrationsStatus } from '@/app/actions/integrations';
+import { isPluginAgentId, pluginAgentName } from '@/lib/chat/agent-ids';
 import type { AppInfo } from '@/lib/chat/page';
 import { parseModelId } from '@/lib/models/ids';
 import { AGENT_KIND_NAMES, FNCALL_MODES, SAVED_AGENT_KINDS, SPEAKER_SELECTIONS } from '@/lib/protocol/enums';
@@ -129,6 +130,24 @@ function ModelSelect({ value, onChange }: { value?: string; onChange: (model: st
   );
 }
 
+/** A member the agent list does not have: its box (to untick it), and why it cannot answer. */
+function MissingMember({ id, ticked, onTick }: { id: string; ticked: boolean; onTick: (on: boolean) => void }) {
+  const t = useTranslations('agents');
+  const note = useId();
+  const fromCode = isPluginAgentId(id);
+  return (
+    <div>
+      <label className="flex items-center gap-2" data-member-missing={id}>
+        <input type="checkbox" checked={ticked} aria-describedby={note} onChange={(e) => onTick(e.target.checked)} />
+        {fromCode ? pluginAgentName(id) : t('memberUnknown')}
+      </label>
+      <p id={note} className="ml-6 text-xs break-words text-amber-800 dark:text-amber-300">
+        {fromCode ? t('memberPluginGone') : t('memberGone')}
+      </p>
+    </div>
+  );
+}
+
 function Form({
   id,
   initial,
@@ -144,6 +163,7 @@ function Form({
 }) {
   const t = useTranslations('agents');
   const agents = useAgents((s) => s.agents);
+  const listed = useAgents((s) => s.loaded);
   const [d, setD] = useState<AgentDefinition>(initial);
   const [suggestions, setSuggestions] = useState(initial.suggestions.join('\n'));
   const [temperature, setTemperature] = useState(
@@ -164,6 +184,13 @@ function Form({
   const patch = (p: Partial<AgentDefinition>) => setD((cur) => ({ ...cur, ...p }));
   const holds = d.kind === 'router' || d.kind === 'groupchat';
   const others = agents.filter((a) => a.id !== agentId);
+  // Members the list does not have (as opened, or still ticked): an agent from code whose plugin the server has not
+  // loaded now, or (saved before deleting took agents out of their holders) one deleted. Shown, so they can be unticked.
+  const missing = listed
+    ? [...new Set([...initial.members, ...d.members])].filter((m) => !agents.some((a) => a.id === m))
+    : [];
+  const tickMember = (id: string, on: boolean) =>
+    patch({ members: on ? [...d.members, id] : d.members.filter((m) => m !== id) });
   const fieldError = (name: string) =>
     problem?.field && (problem.field === name || problem.field.startsWith(`${name}.`)) ? problemText : undefined;
 
@@ -315,12 +342,14 @@ function Form({
               <input
                 type="checkbox"
                 checked={d.members.includes(a.id)}
-                onChange={(e) =>
-                  patch({ members: e.target.checked ? [...d.members, a.id] : d.members.filter((m) => m !== a.id) })
-                }
+                onChange={(e) => tickMember(a.id, e.target.checked)}
               />
               {a.name}
+              {a.plugin && <FromCode file={a.plugin} />}
             </label>
+          ))}
+          {missing.map((m) => (
+            <MissingMember key={m} id={m} ticked={d.members.includes(m)} onTick={(on) => tickMember(m, on)} />
           ))}
         </fieldset>
       )}

@@ -18,6 +18,8 @@ export function refusalOf({ error, field, code, values }: ActionFailure): AgentR
 
 interface AgentsState {
   agents: ListedAgent[];
+  /** Whether `agents` holds the server's list yet (until then no member can be said to be gone). */
+  loaded: boolean;
   /** Plugins that failed to load (shown to the admin). */
   pluginFailures: PluginFailure[];
   /** The agent being edited: a saved one, or a new definition (create, duplicate). */
@@ -42,10 +44,11 @@ interface AgentsState {
 
 export const useAgents = create<AgentsState>()((set, get) => ({
   agents: [],
+  loaded: false,
   pluginFailures: [],
   async refresh() {
     const result = await actions.listAgents();
-    if (result.ok) set({ agents: result.value });
+    if (result.ok) set({ agents: result.value, loaded: true });
   },
   async save(id, definition) {
     const result = await actions.saveAgent(id, definition);

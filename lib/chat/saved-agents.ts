@@ -1,6 +1,8 @@
 // Agents the user saves (the Agents page): their definition checked at the door with messages a person can act
 // on, the JSON file an agent is exported to and imported from (a versioned schema), and the tree of agents a
-// Router or GroupChat holds, resolved from the store.
+// Router or GroupChat holds, resolved from the store. A Router or GroupChat may hold agents from code too (the
+// plugins', by their id `plugin:<name>`, agent-ids.ts): the app hands these functions its catalog of both
+// (lib/plugins withPluginAgents), where a saved agent is still looked up for its owner only.
 import {
   AgentDefinitionSchema,
   MAX_AGENT_MEMBERS,
@@ -8,6 +10,7 @@ import {
   type AgentDocument,
 } from '../protocol/agent-definition';
 import { CodedError, codedOf, type ErrorCode, type ErrorValues } from '../protocol/errors';
+import { isPluginAgentId, pluginAgentName } from './agent-ids';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import { isImageKind } from '../documents/image-kind';
@@ -94,16 +97,22 @@ export function parseAgentDefinition(value: unknown): AgentDefinition {
 /** The store an agent's definition is checked against: its members and documents must be the owner's. */
 export type AgentChecks = AgentStore & Pick<DocumentStore, 'ownsUpload'>;
 
+/** The agents a definition's members are looked up in: the owner's saved agents (another user's id reads as
+ *  unknown), and in the app the plugins' agents too (by `plugin:<name>`, every user's). */
+export type AgentCatalog = Pick<AgentStore, 'getAgent' | 'listAgents'>;
+
 /** Checks a definition and saves it for the owner: a new agent, or a new definition of the owner's agent `id`.
- *  Members must be the owner's agents (another user's id reads as unknown). */
+ *  Members must be agents of `agents`: the owner's saved ones, or agents from code. */
 export async function saveAgentDefinition(
   store: AgentChecks,
   owner: OwnerScope,
   id: string | undefined,
   definition: unknown,
+  agents: AgentCatalog = store,
 ): Promise<SavedAgent> {
   const checked = parseAgentDefinition(definition);
-  await checkMembers(store, owner, id, checked.members);
+  const before = id ? await store.getAgent(owner, id) : undefined;
+  await checkMembers(agents, owner, id, checked, before?.members);
   // A document is one of the owner's uploads (of a conversation, or already of one of their agents): a hash alone
   // gives no access to someone else's file.
   for (const doc of checked.documents ?? [])
@@ -114,24 +123,36 @@ export async function saveAgentDefinition(
   return id ? store.updateAgent(owner, id, checked) : store.createAgent(owner, checked);
 }
 
-/** Members must be the owner's agents (another user's id reads as unknown), and what a run of the agent `id` (absent:
- *  a new one) would refuse is refused now, where it is fixed: a member holding it (a loop), nesting too deep, below it
- *  or for an agent holding it (one that ran before the change must still run after it). An agent deleted deeper down
- *  is left for the run to say (it is not this definition's fault). */
+/** Codes of a run that cannot find an agent: an agent deleted, a plugin not loaded now. */
+const GONE: ReadonlySet<string> = new Set(['agent-gone', 'agent-plugin-gone', 'agent-plugin-member-gone']);
+
+/** Members must be the owner's agents (another user's id reads as unknown) or agents from code loaded now, and what a
+ *  run of the agent `id` (absent: a new one) would refuse is refused now, where it is fixed: a member holding it (a
+ *  loop), nesting too deep, below it or for an agent holding it (one that ran before the change must still run after
+ *  it); members from code count as any. An agent deleted deeper down is left for the run to say (it is not this
+ *  definition's fault), and so is a member from code the agent held already (`held`) whose plugin is not loaded now:
+ *  it may come back (a file fixed), and saving the agent's other changes should not cost the member. */
 async function checkMembers(
-  store: Pick<AgentStore, 'getAgent' | 'listAgents'>,
+  catalog: AgentCatalog,
   owner: OwnerScope,
   id: string | undefined,
-  members: string[],
+  definition: Pick<AgentDefinition, 'name' | 'members'>,
+  held: readonly string[] = [],
 ): Promise<void> {
-  for (const m of members)
-    if (!(await store.getAgent(owner, m)))
-      throw new NotFoundError(`members: the agent ${m} does not exist.`, 'agent-member-gone');
+  const { members } = definition;
+  for (const m of members) {
+    if (await catalog.getAgent(owner, m)) continue;
+    if (!isPluginAgentId(m)) throw new NotFoundError(`members: the agent ${m} does not exist.`, 'agent-member-gone');
+    if (!held.includes(m)) {
+      const { message, values } = pluginMemberGone(definition.name, m);
+      throw new AgentDefinitionError(`members: ${message}`, 'members', 'agent-plugin-member-gone', values);
+    }
+  }
   const unlessGone = (e: unknown) => {
-    if (codedOf(e)?.code !== 'agent-gone') throw e;
+    if (!GONE.has(codedOf(e)?.code ?? '')) throw e;
   };
-  for (const m of members) await resolveAgent(store, owner, m, [id ?? 'a new agent']).catch(unlessGone);
-  const agents = new Map((await store.listAgents(owner)).map((a) => [a.id, a]));
+  for (const m of members) await resolveAgent(catalog, owner, m, [id ?? 'a new agent']).catch(unlessGone);
+  const agents = new Map((await catalog.listAgents(owner)).map((a) => [a.id, a]));
   const current = id && agents.get(id);
   if (!current) return;
   const changed = new Map(agents).set(current.id, { ...current, members });
@@ -173,8 +194,9 @@ export async function exportAgent(
   const agent = await store.getAgent(owner, id);
   if (!agent) throw new NotFoundError(`Unknown agent id "${id}".`);
   const { id: _id, createdAt: _c, updatedAt: _u, ...definition } = agent;
+  // A member from code by its id (`plugin:<name>`: the same wherever its plugin is loaded), a saved one by name.
   const names: string[] = [];
-  for (const m of agent.members) names.push((await store.getAgent(owner, m))?.name ?? m);
+  for (const m of agent.members) names.push(isPluginAgentId(m) ? m : ((await store.getAgent(owner, m))?.name ?? m));
   return {
     schema: AGENT_EXPORT_SCHEMA,
     exportedAt: new Date().toISOString(),
@@ -194,9 +216,15 @@ class ImportError extends CodedError {
   override name = 'AgentImportError';
 }
 
-/** Reads an export file into a definition for this app: members by name must be saved here already; documents (by
- *  name and hash) are attached again where the importer has uploaded the same bytes, and listed as missing else. */
-export async function importAgent(store: AgentChecks, owner: OwnerScope, text: string): Promise<ImportedAgent> {
+/** Reads an export file into a definition for this app: members by name must be saved here already, members from code
+ *  (`plugin:<name>`, or a name no saved agent has) loaded here; documents (by name and hash) are attached again where
+ *  the importer has uploaded the same bytes, and listed as missing else. */
+export async function importAgent(
+  store: AgentChecks,
+  owner: OwnerScope,
+  text: string,
+  agents: AgentCatalog = store,
+): Promise<ImportedAgent> {
   let file: unknown;
   try {
     file = JSON.parse(text);
@@ -222,15 +250,22 @@ export async function importAgent(store: AgentChecks, owner: OwnerScope, text: s
   const raw = (file as { agent?: unknown }).agent;
   if (!raw || typeof raw !== 'object')
     throw new ImportError('agent-import-no-agent', 'This agent export has no "agent" object.');
-  const saved = await store.listAgents(owner);
   const members: string[] = [];
+  const listed = await agents.listAgents(owner);
   for (const name of ((raw as { members?: unknown }).members as unknown[] | undefined) ?? []) {
-    const found = saved.find((a) => a.name.toLowerCase() === String(name).toLowerCase());
-    if (!found)
+    const found = memberNamed(listed, String(name));
+    if (found) members.push(found.id);
+    else if (isPluginAgentId(String(name))) {
+      const missing = pluginAgentName(String(name));
+      throw new ImportError(
+        'agent-import-plugin-missing',
+        `members: "${missing}" comes from code (a plugin file) that this server has not loaded.`,
+        { name: missing },
+      );
+    } else
       throw new ImportError('agent-import-member-missing', `members: "${name}" is not saved here; import it first.`, {
         name: String(name),
       });
-    members.push(found.id);
   }
   const definition = parseAgentDefinition({ ...raw, members });
   const kept = [];
@@ -241,6 +276,19 @@ export async function importAgent(store: AgentChecks, owner: OwnerScope, text: s
   delete definition.documents;
   if (kept.length) definition.documents = kept;
   return { definition, missingDocuments };
+}
+
+/** The agent an export file's member names: `plugin:<name>` the agent from code of that id (else a saved agent of that
+ *  name), any other name the owner's saved agent of that name (else an agent from code of that name: files exported
+ *  before members from code went by id); letter case aside. */
+function memberNamed(listed: readonly SavedAgent[], name: string): SavedAgent | undefined {
+  const same = (a: string) => a.toLowerCase() === name.toLowerCase();
+  const saved = listed.filter((a) => !isPluginAgentId(a.id));
+  const fromCode = listed.filter((a) => isPluginAgentId(a.id));
+  const byName = (rows: SavedAgent[]) => rows.find((a) => same(a.name));
+  if (isPluginAgentId(name))
+    return fromCode.find((a) => a.id === name) ?? fromCode.find((a) => same(a.id)) ?? byName(saved);
+  return byName(saved) ?? byName(fromCode);
 }
 
 /** What to do with an import whose name the owner already gives an agent: replace that agent (its id stays, so the
@@ -269,12 +317,13 @@ export async function saveImportedAgent(
   owner: OwnerScope,
   definition: AgentDefinition,
   choice?: ImportChoice,
+  catalog: AgentCatalog = store,
 ): Promise<{ agent: SavedAgent; replaced?: SavedAgent } | { conflict: { id: string; name: string } }> {
   const agents = await store.listAgents(owner);
   const same = agents.find((a) => a.name.toLowerCase() === definition.name.toLowerCase());
   if (same && !choice) return { conflict: { id: same.id, name: same.name } };
   const replacing = same && choice === 'replace' ? same : undefined;
-  await checkMembers(store, owner, replacing?.id, definition.members);
+  await checkMembers(catalog, owner, replacing?.id, definition);
   if (!same) return { agent: await store.createAgent(owner, definition) };
   if (replacing) return { agent: await store.updateAgent(owner, replacing.id, definition), replaced: replacing };
   const name = freeName(
@@ -289,7 +338,8 @@ export interface ResolvedAgent extends SavedAgent {
   resolved: ResolvedAgent[];
 }
 
-/** Only the owner's agents resolve: another user's id (as a conversation's agent or a member) reads as unknown. */
+/** Only the owner's agents resolve (another user's id, as a conversation's agent or a member, reads as unknown), and
+ *  agents from code that are loaded now: one that is not is refused by its name (and the agent holding it). */
 export async function resolveAgent(
   store: Pick<AgentStore, 'getAgent'>,
   owner: OwnerScope,
@@ -297,6 +347,14 @@ export async function resolveAgent(
   path: string[] = [],
 ): Promise<ResolvedAgent> {
   const agent = await store.getAgent(owner, id);
+  if (!agent && isPluginAgentId(id)) {
+    const name = pluginAgentName(id);
+    throw new NotFoundError(
+      `The agent “${name}” comes from code (a plugin file) that the server has not loaded now (its file was removed or failed to load): the server’s admin can put it back.`,
+      'agent-plugin-gone',
+      { name },
+    );
+  }
   if (!agent)
     throw new NotFoundError(
       'A saved agent this conversation uses no longer exists (it may have been deleted).',
@@ -324,8 +382,23 @@ export async function resolveAgent(
       { name: agent.name, count: agent.members.length, max: MAX_AGENT_MEMBERS },
     );
   const resolved: ResolvedAgent[] = [];
-  for (const m of agent.members) resolved.push(await resolveAgent(store, owner, m, [...path, id]));
+  for (const m of agent.members) {
+    if (isPluginAgentId(m) && !(await store.getAgent(owner, m))) {
+      const { message, values } = pluginMemberGone(agent.name, m);
+      throw new CodedError('agent-plugin-member-gone', message, values, 409);
+    }
+    resolved.push(await resolveAgent(store, owner, m, [...path, id]));
+  }
   return { ...agent, resolved };
+}
+
+/** A member from code whose plugin is not loaded now, said with the agent holding it. */
+function pluginMemberGone(holder: string, id: string): { message: string; values: ErrorValues } {
+  const name = pluginAgentName(id);
+  return {
+    message: `“${name}”, a member of “${holder}”, comes from code (a plugin file) that the server has not loaded now (its file was removed or failed to load): the server’s admin can put it back, or take it out of “${holder}”.`,
+    values: { name, holder },
+  };
 }
 
 /** The files an owner may give an agent from what they uploaded to their conversations: the readable documents

@@ -15,7 +15,8 @@ import { CodedError, codedOf, type ErrorCode, type ErrorValues } from '../protoc
 import { isPlainObject } from '../protocol/json';
 import type { SavedAgent } from '../store/types';
 import type { ToolClass } from '../../tools';
-import { isToolClass, pluginAgentDefinition, pluginAgentId, registerToolClass } from './definition';
+import { pluginAgentId, pluginAgentName } from '../chat/agent-ids';
+import { isToolClass, pluginAgentDefinition, registerToolClass } from './definition';
 import { pluginCore } from './register';
 
 /** A plugin agent as the lists show it: a saved agent's shape, with the file it comes from. */
@@ -208,7 +209,7 @@ export class PluginCatalog {
       for (const a of agents)
         for (const m of a.members)
           if (!names.has(m) && !this.agent(m)) {
-            const member = m.slice('plugin:'.length);
+            const member = pluginAgentName(m);
             throw new PluginLoadError(
               'plugin-member-missing',
               `${a.name}: its member "${member}" is not a plugin agent loaded before`,

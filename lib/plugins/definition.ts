@@ -1,21 +1,13 @@
 // A plugin's agent entry as an agent definition: the Agents page's export file ({schema, exportedAt, agent}) or the
 // bare `agent` object, in the page's field names or Qwen-Agent's (system_message, generate_cfg, function_list). Its
 // tools are names, or tool classes (registered under their own name when they are not yet). Members of a Router or
-// GroupChat name other plugin agents. Checked as the page checks a saved agent (parseAgentDefinition).
+// GroupChat name other plugin agents (by name, or by their id `plugin:<name>`). Checked as the page checks a saved agent (parseAgentDefinition).
+import { isPluginAgentId, pluginAgentId } from '../chat/agent-ids';
 import { AGENT_EXPORT_SCHEMA, AgentDefinitionError, parseAgentDefinition } from '../chat/saved-agents';
 import { isPlainObject } from '../protocol/json';
 import type { AgentDefinition } from '../store/types';
 import type { ToolClass } from '../../tools';
 import { pluginCore } from './register';
-
-/** The id a plugin agent goes by (in a conversation's settings, and as a model on /v1 beside its name). */
-export function pluginAgentId(name: string): string {
-  return `plugin:${name}`;
-}
-
-export function isPluginAgentId(id: string): boolean {
-  return id.startsWith('plugin:');
-}
 
 /** Qwen-Agent's names for the fields, and the page's. */
 const ALIASES: Record<string, string> = {
@@ -64,7 +56,10 @@ export function pluginAgentDefinition(entry: unknown): AgentDefinition {
   if (Array.isArray(fields.tools))
     fields.tools = fields.tools.map((t: unknown) => (isToolClass(t) ? registerToolClass(t) : t));
   if (Array.isArray(fields.members))
-    fields.members = fields.members.map((m: unknown) => (typeof m === 'string' ? pluginAgentId(m) : m));
+    // By name, or by id (`plugin:<name>`, as the page's export file names a member from code).
+    fields.members = fields.members.map((m: unknown) =>
+      typeof m === 'string' && !isPluginAgentId(m) ? pluginAgentId(m) : m,
+    );
   // Documents are uploads of someone's: a plugin has none.
   if ('documents' in fields)
     throw new AgentDefinitionError(

@@ -5,13 +5,14 @@ import type { PluginsConfig } from '../config/plugins';
 import { processWide } from '../config/process-wide';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
-import type { AgentStore, SavedAgent } from '../store/types';
+import type { AgentCatalog } from '../chat/saved-agents';
+import type { SavedAgent } from '../store/types';
 import { TOOL_REGISTRY, type ToolClass } from '../../tools/registry';
 import { PLUGIN_TOOL, PluginCatalog, type PluginAgent } from './catalog';
-import { isPluginAgentId } from './definition';
+import { isPluginAgentId } from '../chat/agent-ids';
 
 export { PluginCatalog, PLUGIN_TOOL, type PluginAgent, type PluginError } from './catalog';
-export { isPluginAgentId, pluginAgentId } from './definition';
+export { isPluginAgentId, pluginAgentId } from '../chat/agent-ids';
 
 /** The process's plugins, loaded (and, in development, watched) on the first call, from where the app's root says. */
 export function plugins(config: PluginsConfig): Promise<PluginCatalog> {
@@ -38,7 +39,7 @@ export function syncPluginTools(catalog: PluginCatalog): void {
 
 /** Saved agents and plugin agents, as one list (saved first) and one lookup: what the page lists, a conversation
  *  names, /v1 offers and a Router holds. Plugin agents cannot be changed or deleted here (their file is). */
-export type AgentCatalog = Pick<AgentStore, 'getAgent' | 'listAgents'>;
+export type { AgentCatalog };
 
 export function withPluginAgents(store: AgentCatalog, catalog: PluginCatalog | undefined): AgentCatalog {
   if (!catalog) return store;

@@ -112,3 +112,45 @@ describe('plugins in the running app', () => {
     expect(JSON.stringify(second!.body.messages)).toContain('Oslo: 23°C and clear (plugin weather)');
   });
 });
+
+describe('a saved Router holding the plugin’s agent', () => {
+  it('is saved through the page’s action by any user and runs over /v1; another user’s saved agent stays out', async () => {
+    // The admin's own agent, which the user must not reach through a Router of his.
+    const hers = await resultAs<SavedAgent>(app, admin, 'saveAgent', [undefined, { name: 'Private', kind: 'fncall' }]);
+    if (!hers.ok) throw new Error(hers.error);
+    const thief = await resultAs(app, user, 'saveAgent', [
+      undefined,
+      { name: 'Thief', kind: 'router', members: [AGENT_ID, hers.value.id] },
+    ]);
+    expect(thief).toMatchObject({ ok: false, status: 404, code: 'agent-member-gone' });
+
+    const desk = await resultAs<SavedAgent>(app, user, 'saveAgent', [
+      undefined,
+      { name: 'Front Desk', kind: 'router', members: [AGENT_ID] },
+    ]);
+    expect(desk).toMatchObject({ ok: true, value: { members: [AGENT_ID] } });
+    app.model.reset();
+    app.model.setScenario({
+      replies: [
+        { content: 'Call: Weather Desk\nReply:' },
+        { toolCalls: [{ id: 'call_w', name: 'plugin_weather', arguments: '{"city": "Oslo"}' }] },
+        { content: 'It is 23°C and clear in Oslo.' },
+      ],
+    });
+    const res = await request(app.url, '/v1/chat/completions', {
+      headers: { authorization: `Bearer ${userKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'Front Desk', messages: [{ role: 'user', content: 'Weather in Oslo?' }] }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.json<{ choices: { message: { content: string } }[] }>().choices[0]!.message.content).toBe(
+      'It is 23°C and clear in Oslo.',
+    );
+    const calls = app.model.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    expect(JSON.stringify(calls[2]!.body.messages)).toContain('Oslo: 23°C and clear (plugin weather)');
+    // The admin does not see the user's Router; the user does not see the admin's agent.
+    const listed = await resultAs<SavedAgent[]>(app, admin, 'listAgents', []);
+    expect(listed.ok && listed.value.map((a) => a.name)).toEqual(['Private', 'Weather Desk']);
+    const his = await resultAs<SavedAgent[]>(app, user, 'listAgents', []);
+    expect(his.ok && his.value.map((a) => a.name)).toEqual(['Front Desk', 'Weather Desk']);
+  });
+});
