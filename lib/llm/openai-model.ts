@@ -4,7 +4,7 @@ import OpenAI from 'openai';
 import type { Stream } from 'openai/core/streaming';
 import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
 import { blockedPortMessage } from '../net/blocked-port';
-import { guardedFetch } from '../net/guarded-fetch';
+import { guardedFetch, type FetchLike } from '../net/guarded-fetch';
 import type { CallFormat, FncallMode } from '../protocol/enums';
 import type { LlmRequest, Pricing, Usage } from '../protocol/events';
 import { ServerEmbedder, type Embedder } from './embeddings';
@@ -91,6 +91,8 @@ export class OpenAIChatModel implements ChatModel {
   /** The server's base URL (as given; the SDK's default, OpenAI, when unset). */
   readonly baseURL: string;
   private readonly client: OpenAI;
+  /** What the client sends with: the connection's guarded fetch, or the global one (any address allowed). */
+  private readonly wireFetch: FetchLike;
   /** The key sent, hidden in every error a call makes (a provider's 401 may repeat it). */
   private readonly apiKey?: string;
   private readonly defaults: Required<NonNullable<OpenAIModelOptions['defaults']>>;
@@ -114,13 +116,14 @@ export class OpenAIChatModel implements ChatModel {
       idleTimeoutMs: opts.defaults?.idleTimeoutMs ?? 60_000,
       maxInputTokens: opts.defaults?.maxInputTokens ?? 58_000,
     };
+    this.wireFetch = opts.addressPolicy ? guardedFetch(opts.addressPolicy) : globalThis.fetch;
     // Retries and timeouts are ours (to report each retry and honour Retry-After); the SDK's stay off.
     this.client = new OpenAI({
       baseURL: opts.baseURL,
       apiKey: opts.apiKey || 'EMPTY',
       maxRetries: 0,
       timeout: this.defaults.requestTimeoutMs,
-      ...(opts.addressPolicy && !opts.addressPolicy.allowPrivate ? { fetch: guardedFetch(opts.addressPolicy) } : {}),
+      fetch: this.wireFetch,
     });
     this.baseURL = this.client.baseURL;
   }
@@ -307,9 +310,10 @@ export class OpenAIChatModel implements ChatModel {
           : undefined
         : { signal, timeout: requestTimeout };
     const started = performance.now();
-    // Recording reads the body through a fetch of its own (a client for this call only; off, nothing changes).
+    // Recording reads the body through a fetch wrapped around the client's own (a client for this call only; off,
+    // nothing changes). Never the global fetch: the connection's address policy holds for a recorded call too.
     const recorder = p.cfg.record_raw_stream && p.body.stream ? new RawStreamRecorder(started) : undefined;
-    const client = recorder ? this.client.withOptions({ fetch: recorder.fetch() }) : this.client;
+    const client = recorder ? this.client.withOptions({ fetch: recorder.fetch(this.wireFetch) }) : this.client;
     // The body keeps image references (the request event shows it); the copy that leaves carries the images.
     const wire = p.body.messages as WireMessage[];
     // Without images the request leaves now, before the caller handles llm-start, not a promise turn later.
