@@ -4,6 +4,7 @@
 // server's answer may carry the image itself (b64_json) or its address (url); either way the bytes come back here,
 // for the tool to check and keep.
 import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
+import { limitBody, responseTooLargeIn } from '../net/bounded-body';
 import { guardedFetch } from '../net/guarded-fetch';
 
 /** Where a connection makes images, and with which model. */
@@ -79,7 +80,13 @@ export async function generateImage(endpoint: ImageEndpoint, opts: GenerateImage
       ...(opts.size ? { size: opts.size } : {}),
     }),
   }).catch(failed);
-  const text = await res.text().catch(failed);
+  // The answer carries at most one image in base64 (4/3 of its bytes) and a little JSON around it.
+  const text = await limitBody(res, Math.ceil((opts.maxBytes * 4) / 3) + 64 * 1024)
+    .text()
+    .catch((e: unknown) => {
+      if (responseTooLargeIn(e)) throw new Error(`${who}'s answer is larger than an image within the image limit`);
+      return failed(e);
+    });
   let body: Json | undefined;
   try {
     body = JSON.parse(text) as Json;

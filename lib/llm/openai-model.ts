@@ -4,6 +4,7 @@ import OpenAI from 'openai';
 import type { Stream } from 'openai/core/streaming';
 import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
 import { blockedPortMessage } from '../net/blocked-port';
+import { boundedFetch, megabytes, responseTooLargeIn } from '../net/bounded-body';
 import { guardedFetch, type FetchLike } from '../net/guarded-fetch';
 import type { CallFormat, FncallMode } from '../protocol/enums';
 import type { LlmRequest, Pricing, Usage } from '../protocol/events';
@@ -53,6 +54,11 @@ export interface OpenAIModelOptions {
 }
 
 const MAX_API_STOP_WORDS = 4; // OpenAI rejects more; the rest are still enforced on the client.
+/**
+ * Most a model server's answer to one request may be (bytes on the wire): a 256k-token answer streamed in ~250-byte
+ * chunks fits. A server that streams without end is cut here instead of filling the server's memory.
+ */
+export const MODEL_RESPONSE_MAX_BYTES = 64 * 1024 * 1024;
 
 interface Sent {
   response: Promise<unknown>;
@@ -91,7 +97,8 @@ export class OpenAIChatModel implements ChatModel {
   /** The server's base URL (as given; the SDK's default, OpenAI, when unset). */
   readonly baseURL: string;
   private readonly client: OpenAI;
-  /** What the client sends with: the connection's guarded fetch, or the global one (any address allowed). */
+  /** What the client sends with: the connection's guarded fetch, or the global one (any address allowed), its
+   *  answers cut at MODEL_RESPONSE_MAX_BYTES. */
   private readonly wireFetch: FetchLike;
   /** The key sent, hidden in every error a call makes (a provider's 401 may repeat it). */
   private readonly apiKey?: string;
@@ -116,7 +123,10 @@ export class OpenAIChatModel implements ChatModel {
       idleTimeoutMs: opts.defaults?.idleTimeoutMs ?? 60_000,
       maxInputTokens: opts.defaults?.maxInputTokens ?? 58_000,
     };
-    this.wireFetch = opts.addressPolicy ? guardedFetch(opts.addressPolicy) : globalThis.fetch;
+    this.wireFetch = boundedFetch(
+      opts.addressPolicy ? guardedFetch(opts.addressPolicy) : globalThis.fetch,
+      MODEL_RESPONSE_MAX_BYTES,
+    );
     // Retries and timeouts are ours (to report each retry and honour Retry-After); the SDK's stay off.
     this.client = new OpenAI({
       baseURL: opts.baseURL,
@@ -571,6 +581,13 @@ function modelError(e: unknown, baseURL: string): ModelServiceError {
   // The address policy refused the server's address (lib/net/guarded-fetch.ts): said as it is, never retried.
   const blocked = blockedAddressIn(e);
   if (blocked) return new ModelServiceError(blocked.message, { retryable: false, code: 'address-refused', cause: e });
+  // An answer without end: asking again would get another.
+  const tooLarge = responseTooLargeIn(e);
+  if (tooLarge)
+    return new ModelServiceError(
+      `The model server's answer passed ${megabytes(tooLarge.limitBytes)} without ending: it was cut there.`,
+      { retryable: false, code: 'response-too-large', cause: e },
+    );
   // A port fetch never connects to: retrying cannot help, and "fetch failed" would read like a server that is down.
   const badPort = blockedPortMessage(e, baseURL);
   if (badPort)
