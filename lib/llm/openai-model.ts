@@ -55,10 +55,12 @@ export interface OpenAIModelOptions {
 
 const MAX_API_STOP_WORDS = 4; // OpenAI rejects more; the rest are still enforced on the client.
 /**
- * Most a model server's answer to one request may be (bytes on the wire): a 256k-token answer streamed in ~250-byte
- * chunks fits. A server that streams without end is cut here instead of filling the server's memory.
+ * Most a model server's answer to one request may be (bytes on the wire): a 128k-token answer streamed in ~250-byte
+ * chunks fits, and 64 embeddings of 4,096 dimensions take ~5 MB. A server that streams without end is cut here
+ * instead of filling the server's memory (a run holds ~16 times what it streamed at its peak: events, their feed,
+ * their store).
  */
-export const MODEL_RESPONSE_MAX_BYTES = 64 * 1024 * 1024;
+export const MODEL_RESPONSE_MAX_BYTES = 32 * 1024 * 1024;
 
 interface Sent {
   response: Promise<unknown>;

@@ -16,6 +16,7 @@ const STOP_AFTER = 512 * 1024 * 1024;
 
 let app: App;
 let hostile: http.Server;
+/** Its chat answers never end (its model list is an ordinary one); under `/endless-list` the model list never ends. */
 let baseURL: string;
 let user: Session;
 
@@ -49,6 +50,7 @@ beforeAll(async () => {
       return endless(res, '', delta, 'data: [DONE]\n\n');
     }
     res.writeHead(200, { 'content-type': 'application/json' });
+    if (req.url === '/v1/models') return res.end('{"object":"list","data":[{"id":"endless"}]}');
     endless(res, '{"object":"list","data":[{"id":"endless","pad":"', Buffer.alloc(64 * 1024, 0x78), '"}]}');
   });
   await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
@@ -68,14 +70,16 @@ afterAll(async () => {
 describe("a user's model server that answers without end", () => {
   it('Test connection reads its model list up to 16 MB and says it is none', async () => {
     const { result, beforeMb, peakMb } = await peakRssGrowth(app.pid, () =>
-      resultAs<ServerModelsResult>(app, user, 'testConnection', [{ baseURL }]),
+      resultAs<ServerModelsResult>(app, user, 'testConnection', [
+        { baseURL: baseURL.replace(/\/v1$/, '/endless-list/v1') },
+      ]),
     );
     expect(result).toMatchObject({ ok: true, value: { ok: false, problem: 'not-openai' } });
     expect(result.ok && !result.value.ok && result.value.message).toMatch(/with more than 16 MB: that is no list/);
     expect(peakMb - beforeMb).toBeLessThan(256);
   }, 60_000);
 
-  it('a chat ends in a clear error at 64 MB, and the server stays up', async () => {
+  it('a chat ends in a clear error at 32 MB, and the server stays up', async () => {
     const added = await resultAs<ConnectionView>(app, user, 'addConnection', [{ name: 'Endless', baseURL }]);
     if (!added.ok) throw new Error(added.error);
     const {
@@ -88,7 +92,7 @@ describe("a user's model server that answers without end", () => {
       reason: 'error',
       error: {
         code: 'response-too-large',
-        message: "The model server's answer passed 64 MB without ending: it was cut there.",
+        message: "The model server's answer passed 32 MB without ending: it was cut there.",
       },
     });
     expect(peakMb - beforeMb).toBeLessThan(1024);
