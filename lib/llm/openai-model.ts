@@ -61,6 +61,12 @@ const MAX_API_STOP_WORDS = 4; // OpenAI rejects more; the rest are still enforce
  * their store).
  */
 export const MODEL_RESPONSE_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * Most one answer may say (characters of text, reasoning and tool-call arguments together): ~250k tokens, twice the
+ * longest answer a model writes today (128k). Each answer is kept in the run's history and events and sent back
+ * with the next call: a server answering 31 MB and a tool call each time held 2.4 GB for one run.
+ */
+export const MODEL_ANSWER_MAX_CHARS = 1_000_000;
 
 interface Sent {
   response: Promise<unknown>;
@@ -385,6 +391,15 @@ export class OpenAIChatModel implements ChatModel {
     let usage: Usage | undefined;
     let ttftMs: number | undefined;
     const firstToken = () => (ttftMs ??= performance.now() - started);
+    let said = 0;
+    const count = (chars: number) => {
+      said += chars;
+      if (said > MODEL_ANSWER_MAX_CHARS)
+        throw new ModelServiceError(
+          `The model's answer passed ${MODEL_ANSWER_MAX_CHARS.toLocaleString('en')} characters without ending: it was cut there.`,
+          { retryable: false, code: 'answer-too-long' },
+        );
+    };
 
     try {
       if (p.cfg.stream === false) {
@@ -399,6 +414,8 @@ export class OpenAIChatModel implements ChatModel {
         };
         firstToken();
         apiReasoning = msg.reasoning_content ?? msg.reasoning ?? '';
+        count(apiReasoning.length + (msg.content?.length ?? 0));
+        for (const tc of msg.tool_calls ?? []) count(tc.function?.arguments?.length ?? 0);
         emit({ reasoning: apiReasoning, text: '' });
         emit(router.push(msg.content ?? ''));
         msg.tool_calls?.forEach((tc, index) => calls.push({ index, id: tc.id, function: tc.function }));
@@ -425,11 +442,13 @@ export class OpenAIChatModel implements ChatModel {
           };
           const reasoning = delta.reasoning_content ?? delta.reasoning;
           if (reasoning) {
+            count(reasoning.length);
             firstToken();
             apiReasoning += reasoning;
             emit({ reasoning, text: '' });
           }
           if (delta.content) {
+            count(delta.content.length);
             firstToken();
             emit(router.push(delta.content));
             if (router.stopped) {
@@ -439,7 +458,10 @@ export class OpenAIChatModel implements ChatModel {
           }
           if (delta.tool_calls?.length) {
             firstToken();
-            for (const tc of delta.tool_calls) calls.push(tc);
+            for (const tc of delta.tool_calls) {
+              count((tc.function?.arguments?.length ?? 0) + (tc.function?.name?.length ?? 0));
+              calls.push(tc);
+            }
           }
           if (choice.finish_reason) finishReason = choice.finish_reason;
         }
