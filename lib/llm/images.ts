@@ -6,6 +6,7 @@
 import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
 import { limitBody, responseTooLargeIn } from '../net/bounded-body';
 import { guardedFetch } from '../net/guarded-fetch';
+import { redactKey } from './redact-key';
 
 /** Where a connection makes images, and with which model. */
 export interface ImageEndpoint {
@@ -95,7 +96,9 @@ export async function generateImage(endpoint: ImageEndpoint, opts: GenerateImage
   }
   if (!res.ok) {
     const error = body?.error as Json | string | undefined;
-    const message = typeof error === 'string' ? error : typeof error?.message === 'string' ? error.message : '';
+    const said = typeof error === 'string' ? error : typeof error?.message === 'string' ? error.message : '';
+    // A provider may repeat the key it was sent (the environment's, a connection's): never told on.
+    const message = redactKey(said, endpoint.apiKey);
     throw new Error(`${who} answered HTTP ${res.status} to the image request${message ? `: ${message}` : ''}`);
   }
   const first = (body?.data as Json[] | undefined)?.[0];
