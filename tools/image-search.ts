@@ -5,6 +5,7 @@
 // the server reaches nothing but the configured endpoint, so the images found are neither fetched nor checked.
 // Offered only when the key is configured.
 import type { ImageSearchEnvConfig } from '../lib/config';
+import { redactKey } from '../lib/llm/redact-key';
 import { BaseTool, type ToolContext } from './base-tool';
 import { imagesInMessages } from './conversation-images';
 import { registerTool } from './registry';
@@ -32,15 +33,17 @@ async function searchOnce(cfg: ImageSearchEnvConfig, imageUrl: string, lang: str
   if (lang === 'zh') url.searchParams.set('gl', 'cn');
   const timeout = AbortSignal.timeout(TIMEOUT_MS);
   const res = await fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+  // What SerpAPI says goes to the model and the page: never the server's key, should it repeat it.
   if (!res.ok) {
-    const body = (await res.text().catch(() => '')).slice(0, 200);
+    const body = redactKey((await res.text().catch(() => '')).slice(0, 200), cfg.key);
     throw Object.assign(new Error(`SerpAPI answered HTTP ${res.status}${body ? `: ${body}` : ''}`), {
       status: res.status,
     });
   }
   const data = (await res.json().catch(() => undefined)) as Json | undefined;
   if (!data) throw new Error('SerpAPI did not answer JSON');
-  if (typeof data.error === 'string') throw Object.assign(new Error(`SerpAPI: ${data.error}`), { status: 400 });
+  if (typeof data.error === 'string')
+    throw Object.assign(new Error(`SerpAPI: ${redactKey(data.error, cfg.key)}`), { status: 400 });
   return data;
 }
 

@@ -44,8 +44,10 @@ export class WebExtractorTool extends BaseTool {
     let title = '';
     let text: string;
     if (!type || type.includes('html') || type.includes('xml')) {
-      const { readableText } = await import('./web/readable'); // the HTML parser loads only when a page is read
-      ({ title, text } = readableText(raw));
+      // Off the main thread, under a time limit: a hostile page must not stall the server for everyone. (Loaded when
+      // a page is read.)
+      const { readablePageOffThread } = await import('../lib/documents/parse-pool');
+      ({ title, text } = await readablePageOffThread(raw));
     } else if (type.startsWith('text/') || type.includes('json')) text = raw.trim();
     else throw new Error(`${res.url} is not a web page (content-type ${type}); web_extractor reads HTML and text.`);
     const notes: string[] = [];

@@ -34,6 +34,9 @@ beforeAll(async () => {
         ],
       });
     if (url.pathname === '/tavily' && req.method === 'POST') {
+      if (req.headers.authorization === 'Bearer tvly-wrong-but-secret-0123456789')
+        // A provider repeating the key it was sent: the server's key.
+        return res.writeHead(401).end(`{"detail":"bad key ${req.headers.authorization.slice(7)}"}`);
       if (req.headers.authorization !== 'Bearer tv-key') return res.writeHead(401).end('{"detail":"bad key"}');
       return send({ results: [{ title: 'Tavily hit', url: 'https://t.example/1', content: 'from tavily' }] });
     }
@@ -130,6 +133,11 @@ describe('web_search', () => {
     const r = await search('q');
     expect(r.ok).toBe(false);
     expect(r.content).toContain('Tavily answered HTTP 401: {"detail":"bad key"}');
+    // The server's key, should the provider repeat it, is not told to the model or the page.
+    process.env.TAVILY_API_KEY = 'tvly-wrong-but-secret-0123456789';
+    const repeated = await search('q');
+    expect(repeated.content).toContain('Tavily answered HTTP 401: {"detail":"bad key [key hidden]"}');
+    expect(repeated.content).not.toContain('secret-0123');
   });
 
   it('is not available without a provider, and asking for it gets a clear error', () => {

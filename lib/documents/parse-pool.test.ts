@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { makePdf, textPage } from '../../test/support/pdf-writer';
-import { ParsePool } from './parse-pool';
+import { ParsePool, readablePageOffThread } from './parse-pool';
 import { DocumentError } from './types';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'parse-pool-'));
@@ -58,5 +58,30 @@ describe('ParsePool', () => {
       'second.pdf took longer than 0 s to parse.',
     ]);
     expect(pool.workers).toBe(0); // each timed-out worker was stopped, none is left running
+  }, 60_000);
+
+  it('reads a web page in a worker: its title and readable text', async () => {
+    pool = new ParsePool(1);
+    const paragraph = '<p>The quick brown fox jumps over the lazy dog, again and again, for the reader.</p>';
+    const page = await pool.readablePage(
+      `<html><head><title>Foxes</title></head><body><nav>Home | About</nav><article>${paragraph.repeat(8)}</article></body></html>`,
+    );
+    expect(page.title).toBe('Foxes');
+    expect(page.text).toContain('The quick brown fox jumps over the lazy dog');
+    expect(pool.workers).toBe(1);
+  }, 60_000);
+
+  it('gives up a page Readability cannot read in time (its worker is stopped); the page is read as plain text', async () => {
+    // 2,000 nested blocks (30 KB): Readability took over a minute on it, on the server's main thread.
+    const depth = 2_000;
+    const hostile = `<html><body>${'<div>word '.repeat(depth)}<p>The page's own words.</p>${'</div>'.repeat(depth)}</body></html>`;
+    pool = new ParsePool(1);
+    const err = await pool.readablePage(hostile, 500).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toBe('The page took longer than 1 s to parse.');
+    expect(pool.workers).toBe(0);
+    const page = await readablePageOffThread(hostile, 500);
+    expect(page.text).toContain("The page's own words.");
+    expect(page.text.split('\n')).toHaveLength(depth + 1);
   }, 60_000);
 });

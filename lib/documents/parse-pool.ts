@@ -1,6 +1,8 @@
 // Document parsing off the main thread: a bounded pool of worker threads (DOCUMENT_PARSE_WORKERS) each running
 // loadDocument, one document at a time; the rest wait in order. A worker that fails or takes too long is replaced,
-// and only its document fails (with a readable error).
+// and only its document fails (with a readable error). The same workers read web pages (web-page.ts), whose
+// worst case is far worse than a document's: under a time limit of their own, past which the page's plain text is
+// taken in one pass instead (page-text.ts).
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -8,7 +10,9 @@ import { defaultConfig } from '../config';
 import { packagedParseWorker } from '../config/core-files';
 import { processWide } from '../config/process-wide';
 import type { DocumentLimits } from './limits';
+import { plainPageText } from './page-text';
 import { DocumentError, type ParsedDocument } from './types';
+import type { PageText } from './web-page';
 
 export interface ParseTask {
   id: number;
@@ -24,18 +28,30 @@ export interface ParseTask {
 /** What a parse says of a document without its text. */
 export type DocumentSummary = Omit<ParsedDocument, 'pages'> & { pages: number };
 
+/** A web page's HTML, to be read as Readability reads it. */
+export interface PageTask {
+  id: number;
+  page: string;
+}
+
 export type ParseReply =
   | { id: number; ok: true; doc: ParsedDocument | DocumentSummary }
+  | { id: number; ok: true; page: PageText }
   | { id: number; ok: false; message: string; code?: DocumentError['code'] };
 
 /** A parse taking longer than this is given up (its worker is stopped). */
 const PARSE_TIMEOUT_MS = 5 * 60_000;
+/** A web page Readability has not read in this long is given up (a real page takes well under a second). */
+export const PAGE_TIMEOUT_MS = 10_000;
 /** A worker left idle this long is stopped (each holds its own heap and pdf.js). */
 const IDLE_MS = 30_000;
 
 interface Job {
-  task: ParseTask;
-  resolve: (doc: ParsedDocument | DocumentSummary) => void;
+  task: ParseTask | PageTask;
+  /** What a failure names ("report.pdf", "The page"). */
+  what: string;
+  timeoutMs?: number;
+  resolve: (value: ParsedDocument | DocumentSummary | PageText) => void;
   reject: (e: Error) => void;
 }
 
@@ -89,7 +105,26 @@ export class ParsePool {
     opts: { limits?: DocumentLimits; cacheDir?: string | false; summary?: boolean } = {},
   ): Promise<ParsedDocument | DocumentSummary> {
     return new Promise<ParsedDocument | DocumentSummary>((resolve, reject) => {
-      this.queue.push({ task: { id: this.nextId++, filePath, name, ...opts }, resolve, reject });
+      this.queue.push({
+        task: { id: this.nextId++, filePath, name, ...opts },
+        what: name,
+        resolve: resolve as Job['resolve'],
+        reject,
+      });
+      this.pump();
+    });
+  }
+
+  /** A web page's readable text (Readability), given up after `timeoutMs` (its worker is stopped). */
+  readablePage(html: string, timeoutMs = PAGE_TIMEOUT_MS): Promise<PageText> {
+    return new Promise<PageText>((resolve, reject) => {
+      this.queue.push({
+        task: { id: this.nextId++, page: html },
+        what: 'The page',
+        timeoutMs,
+        resolve: resolve as Job['resolve'],
+        reject,
+      });
       this.pump();
     });
   }
@@ -121,7 +156,7 @@ export class ParsePool {
     slot.worker.unref(); // a CLI or a test ends without waiting for idle workers
     slot.worker.on('message', (reply: ParseReply) => this.finish(slot, reply));
     slot.worker.on('error', (err: Error) => {
-      const name = slot.job?.task.name ?? 'The document';
+      const name = slot.job?.what ?? 'The document';
       void this.retire(
         slot,
         new DocumentError(`${name} could not be read (the parser stopped: ${err.message}).`, 'corrupt'),
@@ -132,7 +167,7 @@ export class ParsePool {
         void this.retire(
           slot,
           new DocumentError(
-            `${slot.job?.task.name ?? 'The document'} could not be read (the parser exited with ${code}).`,
+            `${slot.job?.what ?? 'The document'} could not be read (the parser exited with ${code}).`,
             'corrupt',
           ),
         );
@@ -144,12 +179,12 @@ export class ParsePool {
   private assign(slot: Slot, job: Job): void {
     clearTimeout(slot.idle);
     slot.job = job;
-    const timeoutMs = this.opts.timeoutMs ?? PARSE_TIMEOUT_MS;
+    const timeoutMs = job.timeoutMs ?? this.opts.timeoutMs ?? PARSE_TIMEOUT_MS;
     slot.timer = setTimeout(
       () =>
         void this.retire(
           slot,
-          new DocumentError(`${job.task.name} took longer than ${Math.round(timeoutMs / 1000)} s to parse.`, 'corrupt'),
+          new DocumentError(`${job.what} took longer than ${Math.round(timeoutMs / 1000)} s to parse.`, 'corrupt'),
         ),
       timeoutMs,
     );
@@ -162,7 +197,7 @@ export class ParsePool {
     if (!job || job.task.id !== reply.id) return;
     clearTimeout(slot.timer);
     slot.job = undefined;
-    if (reply.ok) job.resolve(reply.doc);
+    if (reply.ok) job.resolve('page' in reply ? reply.page : reply.doc);
     else job.reject(reply.code ? new DocumentError(reply.message, reply.code) : new Error(reply.message));
     slot.idle = setTimeout(() => void this.retire(slot), IDLE_MS);
     slot.idle.unref();
@@ -176,7 +211,7 @@ export class ParsePool {
     clearTimeout(slot.idle);
     const job = slot.job;
     slot.job = undefined;
-    if (job) job.reject(error ?? new DocumentError(`${job.task.name} could not be read.`, 'corrupt'));
+    if (job) job.reject(error ?? new DocumentError(`${job.what} could not be read.`, 'corrupt'));
     await slot.worker.terminate().catch(() => undefined);
     this.pump();
   }
@@ -213,6 +248,20 @@ export function parseDocumentOffThread(
   opts: { limits?: DocumentLimits; cacheDir?: string | false } = {},
 ): Promise<DocumentSummary> {
   return parsePool().parse(filePath, name, { ...opts, summary: true });
+}
+
+/**
+ * A web page's readable text, read in a worker of the pool (Readability, web-page.ts); when that fails or takes longer
+ * than `timeoutMs`, its plain text, taken in one pass on this thread (page-text.ts).
+ */
+export async function readablePageOffThread(html: string, timeoutMs = PAGE_TIMEOUT_MS): Promise<PageText> {
+  try {
+    const page = await parsePool().readablePage(html, timeoutMs);
+    if (page.text) return page;
+  } catch {
+    // too slow or failed: the plain text below
+  }
+  return plainPageText(html);
 }
 
 /** The summary of a parsed document. */

@@ -2,15 +2,21 @@
 // thread, so a large PDF never stalls the requests the server is answering.
 import { parentPort } from 'node:worker_threads';
 import { loadDocument } from './load';
-import { summaryOf, type ParseTask, type ParseReply } from './parse-pool';
+import { summaryOf, type PageTask, type ParseTask, type ParseReply } from './parse-pool';
 import { DocumentError } from './types';
 import { isErrorNamed } from '../protocol/errors';
 
-parentPort!.on('message', async (task: ParseTask) => {
+parentPort!.on('message', async (task: ParseTask | PageTask) => {
   let reply: ParseReply;
   try {
-    const doc = await loadDocument(task.filePath, task.name, { limits: task.limits, cacheDir: task.cacheDir });
-    reply = { id: task.id, ok: true, doc: task.summary ? summaryOf(doc) : doc };
+    if ('page' in task) {
+      // Loaded with the first page: a worker that only parses documents never loads Readability.
+      const { readableText } = await import('./web-page');
+      reply = { id: task.id, ok: true, page: readableText(task.page) };
+    } else {
+      const doc = await loadDocument(task.filePath, task.name, { limits: task.limits, cacheDir: task.cacheDir });
+      reply = { id: task.id, ok: true, doc: task.summary ? summaryOf(doc) : doc };
+    }
   } catch (e) {
     reply = {
       id: task.id,

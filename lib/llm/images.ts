@@ -4,7 +4,9 @@
 // server's answer may carry the image itself (b64_json) or its address (url); either way the bytes come back here,
 // for the tool to check and keep.
 import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
+import { limitBody, responseTooLargeIn } from '../net/bounded-body';
 import { guardedFetch } from '../net/guarded-fetch';
+import { redactKey } from './redact-key';
 
 /** Where a connection makes images, and with which model. */
 export interface ImageEndpoint {
@@ -79,7 +81,13 @@ export async function generateImage(endpoint: ImageEndpoint, opts: GenerateImage
       ...(opts.size ? { size: opts.size } : {}),
     }),
   }).catch(failed);
-  const text = await res.text().catch(failed);
+  // The answer carries at most one image in base64 (4/3 of its bytes) and a little JSON around it.
+  const text = await limitBody(res, Math.ceil((opts.maxBytes * 4) / 3) + 64 * 1024)
+    .text()
+    .catch((e: unknown) => {
+      if (responseTooLargeIn(e)) throw new Error(`${who}'s answer is larger than an image within the image limit`);
+      return failed(e);
+    });
   let body: Json | undefined;
   try {
     body = JSON.parse(text) as Json;
@@ -88,7 +96,9 @@ export async function generateImage(endpoint: ImageEndpoint, opts: GenerateImage
   }
   if (!res.ok) {
     const error = body?.error as Json | string | undefined;
-    const message = typeof error === 'string' ? error : typeof error?.message === 'string' ? error.message : '';
+    const said = typeof error === 'string' ? error : typeof error?.message === 'string' ? error.message : '';
+    // A provider may repeat the key it was sent (the environment's, a connection's): never told on.
+    const message = redactKey(said, endpoint.apiKey);
     throw new Error(`${who} answered HTTP ${res.status} to the image request${message ? `: ${message}` : ''}`);
   }
   const first = (body?.data as Json[] | undefined)?.[0];

@@ -4,7 +4,8 @@ import OpenAI from 'openai';
 import type { Stream } from 'openai/core/streaming';
 import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
 import { blockedPortMessage } from '../net/blocked-port';
-import { guardedFetch } from '../net/guarded-fetch';
+import { boundedFetch, megabytes, responseTooLargeIn } from '../net/bounded-body';
+import { guardedFetch, type FetchLike } from '../net/guarded-fetch';
 import type { CallFormat, FncallMode } from '../protocol/enums';
 import type { LlmRequest, Pricing, Usage } from '../protocol/events';
 import { ServerEmbedder, type Embedder } from './embeddings';
@@ -53,6 +54,19 @@ export interface OpenAIModelOptions {
 }
 
 const MAX_API_STOP_WORDS = 4; // OpenAI rejects more; the rest are still enforced on the client.
+/**
+ * Most a model server's answer to one request may be (bytes on the wire): a 128k-token answer streamed in ~250-byte
+ * chunks fits, and 64 embeddings of 4,096 dimensions take ~5 MB. A server that streams without end is cut here
+ * instead of filling the server's memory (a run holds ~16 times what it streamed at its peak: events, their feed,
+ * their store).
+ */
+export const MODEL_RESPONSE_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * Most one answer may say (characters of text, reasoning and tool-call arguments together): ~250k tokens, twice the
+ * longest answer a model writes today (128k). Each answer is kept in the run's history and events and sent back
+ * with the next call: a server answering 31 MB and a tool call each time held 2.4 GB for one run.
+ */
+export const MODEL_ANSWER_MAX_CHARS = 1_000_000;
 
 interface Sent {
   response: Promise<unknown>;
@@ -91,6 +105,9 @@ export class OpenAIChatModel implements ChatModel {
   /** The server's base URL (as given; the SDK's default, OpenAI, when unset). */
   readonly baseURL: string;
   private readonly client: OpenAI;
+  /** What the client sends with: the connection's guarded fetch, or the global one (any address allowed), its
+   *  answers cut at MODEL_RESPONSE_MAX_BYTES. */
+  private readonly wireFetch: FetchLike;
   /** The key sent, hidden in every error a call makes (a provider's 401 may repeat it). */
   private readonly apiKey?: string;
   private readonly defaults: Required<NonNullable<OpenAIModelOptions['defaults']>>;
@@ -114,13 +131,17 @@ export class OpenAIChatModel implements ChatModel {
       idleTimeoutMs: opts.defaults?.idleTimeoutMs ?? 60_000,
       maxInputTokens: opts.defaults?.maxInputTokens ?? 58_000,
     };
+    this.wireFetch = boundedFetch(
+      opts.addressPolicy ? guardedFetch(opts.addressPolicy) : globalThis.fetch,
+      MODEL_RESPONSE_MAX_BYTES,
+    );
     // Retries and timeouts are ours (to report each retry and honour Retry-After); the SDK's stay off.
     this.client = new OpenAI({
       baseURL: opts.baseURL,
       apiKey: opts.apiKey || 'EMPTY',
       maxRetries: 0,
       timeout: this.defaults.requestTimeoutMs,
-      ...(opts.addressPolicy && !opts.addressPolicy.allowPrivate ? { fetch: guardedFetch(opts.addressPolicy) } : {}),
+      fetch: this.wireFetch,
     });
     this.baseURL = this.client.baseURL;
   }
@@ -307,9 +328,10 @@ export class OpenAIChatModel implements ChatModel {
           : undefined
         : { signal, timeout: requestTimeout };
     const started = performance.now();
-    // Recording reads the body through a fetch of its own (a client for this call only; off, nothing changes).
+    // Recording reads the body through a fetch wrapped around the client's own (a client for this call only; off,
+    // nothing changes). Never the global fetch: the connection's address policy holds for a recorded call too.
     const recorder = p.cfg.record_raw_stream && p.body.stream ? new RawStreamRecorder(started) : undefined;
-    const client = recorder ? this.client.withOptions({ fetch: recorder.fetch() }) : this.client;
+    const client = recorder ? this.client.withOptions({ fetch: recorder.fetch(this.wireFetch) }) : this.client;
     // The body keeps image references (the request event shows it); the copy that leaves carries the images.
     const wire = p.body.messages as WireMessage[];
     // Without images the request leaves now, before the caller handles llm-start, not a promise turn later.
@@ -369,6 +391,15 @@ export class OpenAIChatModel implements ChatModel {
     let usage: Usage | undefined;
     let ttftMs: number | undefined;
     const firstToken = () => (ttftMs ??= performance.now() - started);
+    let said = 0;
+    const count = (chars: number) => {
+      said += chars;
+      if (said > MODEL_ANSWER_MAX_CHARS)
+        throw new ModelServiceError(
+          `The model's answer passed ${MODEL_ANSWER_MAX_CHARS.toLocaleString('en')} characters without ending: it was cut there.`,
+          { retryable: false, code: 'answer-too-long' },
+        );
+    };
 
     try {
       if (p.cfg.stream === false) {
@@ -383,6 +414,8 @@ export class OpenAIChatModel implements ChatModel {
         };
         firstToken();
         apiReasoning = msg.reasoning_content ?? msg.reasoning ?? '';
+        count(apiReasoning.length + (msg.content?.length ?? 0));
+        for (const tc of msg.tool_calls ?? []) count(tc.function?.arguments?.length ?? 0);
         emit({ reasoning: apiReasoning, text: '' });
         emit(router.push(msg.content ?? ''));
         msg.tool_calls?.forEach((tc, index) => calls.push({ index, id: tc.id, function: tc.function }));
@@ -409,11 +442,13 @@ export class OpenAIChatModel implements ChatModel {
           };
           const reasoning = delta.reasoning_content ?? delta.reasoning;
           if (reasoning) {
+            count(reasoning.length);
             firstToken();
             apiReasoning += reasoning;
             emit({ reasoning, text: '' });
           }
           if (delta.content) {
+            count(delta.content.length);
             firstToken();
             emit(router.push(delta.content));
             if (router.stopped) {
@@ -423,7 +458,10 @@ export class OpenAIChatModel implements ChatModel {
           }
           if (delta.tool_calls?.length) {
             firstToken();
-            for (const tc of delta.tool_calls) calls.push(tc);
+            for (const tc of delta.tool_calls) {
+              count((tc.function?.arguments?.length ?? 0) + (tc.function?.name?.length ?? 0));
+              calls.push(tc);
+            }
           }
           if (choice.finish_reason) finishReason = choice.finish_reason;
         }
@@ -567,6 +605,13 @@ function modelError(e: unknown, baseURL: string): ModelServiceError {
   // The address policy refused the server's address (lib/net/guarded-fetch.ts): said as it is, never retried.
   const blocked = blockedAddressIn(e);
   if (blocked) return new ModelServiceError(blocked.message, { retryable: false, code: 'address-refused', cause: e });
+  // An answer without end: asking again would get another.
+  const tooLarge = responseTooLargeIn(e);
+  if (tooLarge)
+    return new ModelServiceError(
+      `The model server's answer passed ${megabytes(tooLarge.limitBytes)} without ending: it was cut there.`,
+      { retryable: false, code: 'response-too-large', cause: e },
+    );
   // A port fetch never connects to: retrying cannot help, and "fetch failed" would read like a server that is down.
   const badPort = blockedPortMessage(e, baseURL);
   if (badPort)

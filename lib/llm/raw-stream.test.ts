@@ -20,8 +20,7 @@ describe('RawStreamRecorder', () => {
   it('reads data lines split across network chunks, and passes the body on unchanged', async () => {
     const full = 'data: {"a":1}\n\ndata: {"b":2}\r\n\n: comment\ndata: [DONE]\n\n';
     const r = new RawStreamRecorder(performance.now());
-    const original = globalThis.fetch;
-    globalThis.fetch = (async () =>
+    const send = (async () =>
       new Response(
         new ReadableStream({
           start(c) {
@@ -32,12 +31,8 @@ describe('RawStreamRecorder', () => {
           },
         }),
       )) as typeof fetch;
-    try {
-      const res = await r.fetch()('http://x');
-      expect(await res.text()).toBe(full);
-    } finally {
-      globalThis.fetch = original;
-    }
+    const res = await r.fetch(send)('http://x');
+    expect(await res.text()).toBe(full);
     expect(r.result().chunks.map((c) => c.data)).toEqual(['{"a":1}', '{"b":2}', '[DONE]']);
   });
 });

@@ -27,10 +27,13 @@ export class RawStreamRecorder {
     return { chunks: this.chunks, dropped: this.dropped, bytes: this.bytes };
   }
 
-  /** A fetch for the SDK: the same response, its body read through this recorder. */
-  fetch(): typeof fetch {
+  /**
+   * A fetch for the SDK: the response of `send` (the client's own fetch: a connection's guarded one, which checks
+   * the address where it connects), its body read through this recorder.
+   */
+  fetch(send: typeof fetch): typeof fetch {
     return async (input, init) => {
-      const res = await fetch(input, init);
+      const res = await send(input, init);
       if (!res.body) return res;
       const decoder = new TextDecoder();
       let pending = '';

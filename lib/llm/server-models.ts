@@ -5,6 +5,7 @@
 // (a user could otherwise read a page of the server's network through a connection's error).
 import { blockedAddressIn } from '../net/address-policy';
 import { blockedPortMessage } from '../net/blocked-port';
+import { limitBody, megabytes, responseTooLargeIn } from '../net/bounded-body';
 import { findCause } from '../net/cause-chain';
 import type { FetchLike } from '../net/guarded-fetch';
 import { hintsFromModelEntry, type CapabilityHints } from './capabilities';
@@ -29,6 +30,11 @@ export function contextLengthOf(entry: unknown): number | undefined {
     if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
   return undefined;
 }
+
+/** Most a model list (GET /models) may be: OpenRouter's, hundreds of models with their descriptions, is ~1 MB. */
+export const MODEL_LIST_MAX_BYTES = 16 * 1024 * 1024;
+/** Most one of Ollama's /api/show answers (a model's template, parameters and licence) may be. */
+const MODEL_INFO_MAX_BYTES = 4 * 1024 * 1024;
 
 export type ServerModelsProblem =
   'bad-url' | 'unreachable' | 'unauthorized' | 'not-openai' | 'timeout' | 'http' | 'blocked';
@@ -112,9 +118,15 @@ export async function listServerModels(baseURL: string, opts: ServerModelsOption
       signal,
       redirect: 'follow',
     });
-    text = await response.text();
+    text = await limitBody(response, MODEL_LIST_MAX_BYTES).text();
   } catch (e) {
     if (timer.aborted) return { ok: false, problem: 'timeout', message: `${host} did not answer within ${seconds}.` };
+    if (responseTooLargeIn(e))
+      return {
+        ok: false,
+        problem: 'not-openai',
+        message: `${host} answered GET ${modelsPath} with more than ${megabytes(MODEL_LIST_MAX_BYTES)}: that is no list of models.`,
+      };
     if (opts.signal?.aborted) throw e;
     const blocked = blockedAddressIn(e);
     if (blocked) return { ok: false, problem: 'blocked', message: blocked.message };
@@ -195,7 +207,7 @@ export async function withOllamaCapabilities(
           signal: AbortSignal.timeout(opts.timeoutMs ?? 3000),
         });
         if (!res.ok) return;
-        const hints = hintsFromModelEntry(await res.json());
+        const hints = hintsFromModelEntry(await limitBody(res, MODEL_INFO_MAX_BYTES).json());
         if (Object.keys(hints).length) found.set(m.id, hints);
       } catch {
         // not Ollama after all, or too slow: the model keeps what /v1/models said

@@ -1,6 +1,10 @@
 // Routes streamed content deltas into what a reader should see, incrementally (O(n) over the whole answer):
 //   raw content -> cut at the first stop word -> split <think>...</think> into reasoning -> stop showing text where a
 //   prompt-format tool call begins. Anything that might be the start of a marker is held back until it is decided.
+// Each delta is searched in a window: the part not yet routed, and the last stop word's length before it. Searching
+// the whole answer so far copied it at every delta (a string built by += is flattened to be searched), and every
+// piece of text handed on kept its copy alive: 28 MB streamed in 64 KB deltas held gigabytes and took the server
+// down. The whole answer is joined once, at the end.
 
 const THINK_OPEN = '<think>';
 const THINK_CLOSE = '</think>';
@@ -61,7 +65,12 @@ export function partialStopWord(word: string): string {
 }
 
 export class StreamTextRouter {
-  private raw = '';
+  /** The deltas as they came (joined once, by finish()), and their total length. */
+  private readonly chunks: string[] = [];
+  private length = 0;
+  /** The raw content from index `base` on: all that is still searched (indices below are into the whole raw). */
+  private window = '';
+  private base = 0;
   private cut = -1; // index in raw of the first stop word
   private stopScanFrom = 0;
   private readonly stopWords: readonly string[];
@@ -94,17 +103,30 @@ export class StreamTextRouter {
   /** Feed a content delta; returns what became visible. */
   push(delta: string): StreamTextOutput {
     if (this.stopped || !delta) return { reasoning: '', text: '' };
-    this.raw += delta;
+    this.chunks.push(delta);
+    this.length += delta.length;
+    this.window += delta;
     this.scanStop();
-    const end = this.stopped ? this.cut : this.raw.length - heldSuffix(this.raw, this.stopWords);
+    const end = this.stopped ? this.cut : this.length - heldSuffix(this.window, this.stopWords);
     if (!this.decideLead(end, false)) return { reasoning: '', text: '' };
-    return this.route(end, false);
+    const out = this.route(end, false);
+    this.forgetRouted();
+    return out;
+  }
+
+  /** Drops from the window what no later search needs: the routed part, but the last stop word's length. */
+  private forgetRouted(): void {
+    if (!this.leadDecided) return;
+    const keepFrom = Math.min(this.pos, Math.max(0, this.length - this.maxStop));
+    if (keepFrom <= this.base) return;
+    this.window = this.window.slice(keepFrom - this.base);
+    this.base = keepFrom;
   }
 
   /** Skips a leading prefix to drop once the content is long enough to tell; false while it cannot yet. */
   private decideLead(end: number, final: boolean): boolean {
     if (this.leadDecided) return true;
-    const head = this.raw.slice(0, end);
+    const head = this.window.slice(0, end); // nothing is dropped from the window before the lead is decided
     const match = this.dropLeading.find((w) => head.startsWith(w));
     if (!final && !match && this.dropLeading.some((w) => w.startsWith(head))) return false;
     // A shorter prefix may match before a longer one could: wait until the longest one is decided too.
@@ -116,11 +138,11 @@ export class StreamTextRouter {
 
   /** The stream ended: release what was held back (minus a trailing partial stop word) and sum up. */
   finish(): StreamTextResult {
-    let end = this.stopped ? this.cut : this.raw.length;
+    let end = this.stopped ? this.cut : this.length;
     if (!this.stopped) {
       for (const w of this.stopWords) {
         const partial = partialStopWord(w);
-        if (partial && this.raw.endsWith(partial) && end - partial.length >= this.pos) {
+        if (partial && this.window.endsWith(partial) && end - partial.length >= this.pos) {
           end -= partial.length;
           break;
         }
@@ -128,9 +150,10 @@ export class StreamTextRouter {
     }
     this.decideLead(end, true);
     const tail = this.route(end, true);
-    const content = this.raw.slice(0, end);
+    const raw = this.chunks.join('');
+    const content = raw.slice(0, end);
     return {
-      raw: this.raw,
+      raw,
       content,
       reasoning: this.reasoning,
       text: this.text,
@@ -142,19 +165,19 @@ export class StreamTextRouter {
 
   private scanStop(): void {
     if (!this.stopWords.length) return;
-    const from = Math.max(0, this.stopScanFrom - this.maxStop);
+    const from = Math.max(0, this.stopScanFrom - this.maxStop) - this.base;
     let first = -1;
     for (const w of this.stopWords) {
-      const i = this.raw.indexOf(w, from);
+      const i = this.window.indexOf(w, from);
       if (i >= 0 && (first < 0 || i < first)) first = i;
     }
-    if (first >= 0) this.cut = first;
-    this.stopScanFrom = this.raw.length;
+    if (first >= 0) this.cut = this.base + first;
+    this.stopScanFrom = this.length;
   }
 
   private route(end: number, final: boolean): StreamTextOutput {
     const out: StreamTextOutput = { reasoning: '', text: '' };
-    const s = this.raw;
+    const s = new Window(this.window, this.base);
     while (this.pos < end) {
       if (this.inThink) {
         const close = s.indexOf(THINK_CLOSE, this.pos);
@@ -206,5 +229,22 @@ export class StreamTextRouter {
     this.reasoning += out.reasoning;
     this.text += out.text;
     return out;
+  }
+}
+
+/** The raw content from `base` on, read with indices into the whole of it. */
+class Window {
+  constructor(
+    private readonly text: string,
+    private readonly base: number,
+  ) {}
+
+  indexOf(search: string, from: number): number {
+    const i = this.text.indexOf(search, from - this.base);
+    return i < 0 ? -1 : i + this.base;
+  }
+
+  slice(start: number, end: number): string {
+    return this.text.slice(start - this.base, end - this.base);
   }
 }

@@ -21,6 +21,13 @@ describe('blockedAddressReason', () => {
     ['::ffff:a9fe:a9fe', 'link-local (cloud metadata) (IPv4 inside IPv6)'],
     ['64:ff9b::10.0.0.1', 'private (IPv4 inside IPv6)'],
     ['2002:7f00:1::', 'loopback (IPv4 inside IPv6)'],
+    // The same addresses spelt out in full, with a dotted tail: the kernel connects 0:0:0:0:0:ffff:127.0.0.1 to
+    // loopback (URLs and DNS answers come compressed, but the policy must not depend on who spelt the address).
+    ['0:0:0:0:0:ffff:127.0.0.1', 'loopback (IPv4 inside IPv6)'],
+    ['0:0:0:0:0:FFFF:169.254.169.254', 'link-local (cloud metadata) (IPv4 inside IPv6)'],
+    ['0:0:0:0:0:0:0:1', 'loopback'],
+    ['::ffff:0:127.0.0.1', 'loopback (IPv4 inside IPv6)'],
+    ['::ffff:0:10.0.0.1', 'private (IPv4 inside IPv6)'],
   ])('refuses %s (%s)', (ip, reason) => {
     expect(blockedAddressReason(ip)).toBe(reason);
   });

@@ -44,6 +44,7 @@ function embeddedIPv4(ip: string): string | undefined {
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   const zeros = (n: number) => words.slice(0, n).every((w) => w === 0);
   if (zeros(5) && words[5] === 0xffff) return v4(words[6]!, words[7]!); // ::ffff:a.b.c.d
+  if (zeros(4) && words[4] === 0xffff && words[5] === 0) return v4(words[6]!, words[7]!); // ::ffff:0:a.b.c.d (SIIT)
   if (zeros(6) && words[6] !== 0) return v4(words[6]!, words[7]!); // ::a.b.c.d (IPv4-compatible; :: and ::1 excepted)
   if (words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0))
     return v4(words[6]!, words[7]!); // 64:ff9b::/96
@@ -51,9 +52,16 @@ function embeddedIPv4(ip: string): string | undefined {
   return undefined;
 }
 
+/** The eight words of an IPv6 address in any spelling: compressed or not, with a dotted IPv4 tail or not
+ *  (0:0:0:0:0:ffff:127.0.0.1 is ::ffff:7f00:1). */
 function expandIPv6(ip: string): number[] | undefined {
-  const [head, tail] = ip.split('::') as [string, string | undefined];
-  const part = (s: string | undefined) => (s ? s.split(':').map((w) => parseInt(w, 16)) : []);
+  const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(ip);
+  const text = dotted
+    ? `${dotted[1]}${((Number(dotted[2]) << 8) | Number(dotted[3])).toString(16)}:${((Number(dotted[4]) << 8) | Number(dotted[5])).toString(16)}`
+    : ip;
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const part = (s: string | undefined) =>
+    s ? s.split(':').map((w) => (/^[0-9a-f]{1,4}$/.test(w) ? parseInt(w, 16) : NaN)) : [];
   const h = part(head);
   const t = part(tail);
   if (tail === undefined && h.length !== 8) return undefined;

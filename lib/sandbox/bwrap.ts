@@ -6,7 +6,7 @@
 // system read-only and gives Python two size-limited tmpfs (/workspace, /tmp) as its only writable places. Nothing of
 // DATA_DIR is mounted: the host copies files in and out through the kernel's pipes (python-interpreter.ts).
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { processWide } from '../config/process-wide';
 
@@ -151,9 +151,28 @@ export function sandboxCommand(spec: SandboxCommandSpec, pythonArgs: string[]): 
   };
 }
 
-/** The environment the sandbox's launcher (unshare, bwrap) gets: only where to find them. */
+/** The directory of the server's PATH that holds an executable `name`, if any. */
+function dirOnPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!path.isAbsolute(dir)) continue;
+    try {
+      accessSync(path.join(dir, name), constants.X_OK);
+      return dir;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The environment the sandbox's launcher (unshare, bwrap) gets: a PATH of the directories that hold them, nothing
+ * else. bwrap is process 1 inside the sandbox and the code reads its environment (/proc/1/environ): the server's
+ * whole PATH there told the model where the server's checkout and its tools are.
+ */
 export function launcherEnv(): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin' } as unknown as NodeJS.ProcessEnv;
+  const dirs = new Set(['unshare', 'bwrap'].map(dirOnPath).filter((d): d is string => d !== undefined));
+  return { PATH: dirs.size ? [...dirs].join(path.delimiter) : '/usr/bin:/bin' } as unknown as NodeJS.ProcessEnv;
 }
 
 export const REQUIRED_MODULES = ['numpy', 'pandas', 'matplotlib'] as const;

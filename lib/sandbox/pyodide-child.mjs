@@ -39,6 +39,10 @@ const PRELUDE = String.raw`
 import ast, json, linecache, os, posix, sys, traceback
 
 os.chdir('/workspace')
+# Emscripten names the program it runs (this script, in the server's checkout) in os.environ['_'] and
+# sys.executable: the code is told nothing of where the server is.
+os.environ.pop('_', None)
+sys.executable = ''
 if __PACKAGES_DIR and __PACKAGES_DIR not in sys.path:
     sys.path.append(__PACKAGES_DIR)
 

@@ -311,6 +311,38 @@ describe.skipIf(!available)('code_interpreter on CPython: the sandbox holds', ()
   );
 
   it(
+    "reads nothing of the server's environment, its own nor its launcher's (process 1): not even the server's PATH",
+    async () => {
+      // Finding: bwrap, process 1 inside, had the server's whole PATH, which told the code where the server's
+      // checkout and tools are (/proc/1/environ).
+      const privateDir = path.join(dataDir, `server-private-bin-${process.pid}`);
+      const savedPath = process.env.PATH;
+      process.env.PATH = `${privateDir}${path.delimiter}${savedPath ?? ''}`;
+      process.env.SANDBOX_CANARY = `canary-${Date.now()}`;
+      try {
+        const code = [
+          'import os',
+          "for p in ['/proc/self/environ', '/proc/1/environ', *[f'/proc/{d}/environ' for d in os.listdir('/proc') if d.isdigit()]]:",
+          '    try:',
+          "        print(p, open(p, 'rb').read())",
+          '    except OSError as e:',
+          '        print(p, type(e).__name__)',
+        ].join('\n');
+        const out = text(await call('py-environ', { code }));
+        expect(out).toContain('/proc/1/environ b');
+        expect(out).not.toContain('server-private-bin');
+        expect(out).not.toContain(process.env.SANDBOX_CANARY);
+        for (const dir of (savedPath ?? '').split(path.delimiter).filter((d) => !/^\/(usr\/)?(local\/)?s?bin$/.test(d)))
+          expect(out, dir).not.toContain(`${dir}:`);
+      } finally {
+        process.env.PATH = savedPath;
+        delete process.env.SANDBOX_CANARY;
+      }
+    },
+    SLOW,
+  );
+
+  it(
     'cannot write outside its work directory, nor change the host directory\u2019s mode',
     async () => {
       await ok();

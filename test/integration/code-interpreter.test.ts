@@ -236,6 +236,25 @@ describe('code_interpreter: sandbox escapes fail cleanly', () => {
   );
 
   it(
+    "sees nothing of the server's paths or environment: os.environ, sys.executable, sys.argv",
+    async () => {
+      // Finding: emscripten set `_` (and sys.executable) to the path of the sandbox's script in the server's checkout.
+      process.env.SANDBOX_CANARY = `canary-${Date.now()}`;
+      try {
+        const out = text(
+          await call('conv-environ', { code: 'import os, sys\nprint(dict(os.environ), sys.executable, sys.argv)' }),
+        );
+        expect(out).toContain("'HOME'");
+        expect(out).not.toContain(process.env.SANDBOX_CANARY);
+        for (const leak of [path.resolve(__dirname, '../..'), 'node_modules', '.mjs']) expect(out).not.toContain(leak);
+      } finally {
+        delete process.env.SANDBOX_CANARY;
+      }
+    },
+    SLOW,
+  );
+
+  it(
     'cannot write outside its work directory',
     async () => {
       const marker = `escape-${process.pid}-${Date.now()}.txt`;

@@ -450,4 +450,25 @@ describe('tools that need a key', () => {
       await serp.close();
     }
   });
+
+  it('image_search tells SerpAPI’s refusal without the server’s key, should SerpAPI repeat it', async () => {
+    const serp = await fakeProvider((_req, url) => ({ error: `Invalid API key: ${url.searchParams.get('api_key')}` }));
+    Object.assign(process.env, {
+      SERPAPI_IMAGE_SEARCH_KEY: 'serp-secret-key-0123456789',
+      SERPAPI_URL: `${serp.url}/search.json`,
+    });
+    try {
+      const result = await callThroughAgent(['image_search'], 'image_search', { img_idx: 0 }, [
+        { text: 'What is this?' },
+        { image: 'https://photos.example/mine.jpg' },
+      ]);
+      expect(result.ok).toBe(false);
+      expect(result.content).toContain('SerpAPI: Invalid API key: [key hidden]');
+      expect(result.content).not.toContain('secret-key');
+    } finally {
+      delete process.env.SERPAPI_IMAGE_SEARCH_KEY;
+      delete process.env.SERPAPI_URL;
+      await serp.close();
+    }
+  });
 });

@@ -203,6 +203,31 @@ describe("SSRF through users' base URLs (issue #28, 2)", () => {
     expect(hits).toEqual([]);
   });
 
+  it('recording the raw stream (a setting of the conversation) does not take the model call past the check', async () => {
+    // Finding: with Record raw stream on, the model call went out through a fetch of the recorder's own (the global
+    // one), not the connection's guarded fetch: a connection saved before the rule, a name rebound to loopback or a
+    // public server redirecting there reached the server's loopback, and its answer came back in the raw stream.
+    const db = new Database(path.join(app.dataDir, 'agent-studio.db'), { fileMustExist: true });
+    const userId = (db.prepare('SELECT id FROM user WHERE email = ?').get(user.email) as { id: string }).id;
+    const now = Date.now();
+    db.prepare(
+      'INSERT INTO model_connections (id, owner_id, name, base_url, api_key_cipher, created_at, updated_at) VALUES (?, ?, ?, ?, NULL, ?, ?)',
+    ).run('recorded-connection', userId, 'Recorded', canaryUrl('127.0.0.1'), now, now);
+    db.close();
+    const conversationId = await actionCall(app, user, 'startConversation', [{ recordRawStream: true }]).then((a) =>
+      actionValue<string>(a),
+    );
+    const run = await chat(app, user, {
+      conversationId,
+      message: 'hello',
+      model: 'recorded-connection/canary-model',
+    });
+    expect(run.status).toBe(200);
+    expect(run.events.at(-1)).toMatchObject({ type: 'run-end', reason: 'error', error: { code: 'address-refused' } });
+    expect(hits).toEqual([]);
+    expect(JSON.stringify(run.events)).not.toContain(CANARY_BODY);
+  });
+
   it("the scan of this machine's ports is the admin's: a user finds nothing and cannot use what was found", async () => {
     expect(await resultAs<FoundServerView[]>(app, user, 'scanServers', [true])).toEqual({ ok: true, value: [] });
     // Using a found server is the admin's action: refused to a user as a whole (the access matrix's admin rule).

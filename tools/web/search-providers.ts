@@ -1,6 +1,7 @@
 // Web search back-ends behind one interface. Which one runs is the operator's choice (WEB_SEARCH_PROVIDER); their
 // endpoints are configured, not model-chosen, so they are fetched directly (a SearXNG on localhost is common).
 import type { WebSearchEnvConfig, WebSearchProviderName } from '../../lib/config';
+import { redactKey } from '../../lib/llm/redact-key';
 
 export interface SearchResult {
   title: string;
@@ -37,9 +38,11 @@ function results(list: unknown, title: string, url: string, snippet: string): Se
     }));
 }
 
-async function json(res: Response, provider: string): Promise<Json> {
+/** The provider's JSON answer; a refusal says what it said, without the server's key should it repeat it (the error
+ *  reaches the model and the page of whoever searched). */
+async function json(res: Response, provider: string, key = ''): Promise<Json> {
   if (!res.ok) {
-    const body = (await res.text().catch(() => '')).slice(0, 300);
+    const body = redactKey((await res.text().catch(() => '')).slice(0, 300), key);
     throw new Error(`${provider} answered HTTP ${res.status}${body ? `: ${body}` : ''}`);
   }
   try {
@@ -73,7 +76,7 @@ export function createSearchProvider(cfg: WebSearchEnvConfig): SearchProvider {
             headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
             body: JSON.stringify({ query, max_results: maxResults }),
           });
-          return results((await json(res, 'Tavily')).results, 'title', 'url', 'content').slice(0, maxResults);
+          return results((await json(res, 'Tavily', key)).results, 'title', 'url', 'content').slice(0, maxResults);
         },
       };
     case 'serper':
@@ -86,7 +89,7 @@ export function createSearchProvider(cfg: WebSearchEnvConfig): SearchProvider {
             headers: { 'content-type': 'application/json', 'x-api-key': key },
             body: JSON.stringify({ q: query, num: maxResults }),
           });
-          return results((await json(res, 'Serper')).organic, 'title', 'link', 'snippet').slice(0, maxResults);
+          return results((await json(res, 'Serper', key)).organic, 'title', 'link', 'snippet').slice(0, maxResults);
         },
       };
     case 'brave':
@@ -100,7 +103,7 @@ export function createSearchProvider(cfg: WebSearchEnvConfig): SearchProvider {
             signal,
             headers: { accept: 'application/json', 'x-subscription-token': key },
           });
-          const web = (await json(res, 'Brave')).web as Json | undefined;
+          const web = (await json(res, 'Brave', key)).web as Json | undefined;
           return results(web?.results, 'title', 'url', 'description').slice(0, maxResults);
         },
       };

@@ -1,6 +1,8 @@
 // A web page's readable text: Mozilla's Readability (what Firefox Reader View uses) over linkedom's DOM (light and
 // server-side; jsdom is ~10x heavier). Readability's own textContent runs paragraphs together, so the article HTML
-// is turned into text here, one block per line.
+// is turned into text here, one block per line. Its time grows far faster than the page (a 30 KB page of nested
+// blocks took minutes, a 5 MB page of paragraphs seconds): it runs in the parse pool's workers, under a time limit
+// (readablePageOffThread, parse-pool.ts), never on the server's main thread.
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 
@@ -69,7 +71,12 @@ function blockText(root: DomNode): string {
     .join('\n');
 }
 
-export function readableText(html: string): { title: string; text: string } {
+export interface PageText {
+  title: string;
+  text: string;
+}
+
+export function readableText(html: string): PageText {
   const { document } = parseHTML(html);
   const pageTitle = (document.querySelector('title')?.textContent ?? '').trim();
   let article: { title?: string | null; content?: string | null } | null = null;
