@@ -105,9 +105,9 @@ export class OpenAIChatModel implements ChatModel {
   /** The server's base URL (as given; the SDK's default, OpenAI, when unset). */
   readonly baseURL: string;
   private readonly client: OpenAI;
-  /** What the client sends with: the connection's guarded fetch, or the global one (any address allowed), its
-   *  answers cut at MODEL_RESPONSE_MAX_BYTES. */
-  private readonly wireFetch: FetchLike;
+  /** What the client sends with: the connection's guarded fetch, or the global one (any address allowed); the
+   *  client's fetch cuts its answers at MODEL_RESPONSE_MAX_BYTES. */
+  private readonly sendFetch: FetchLike;
   /** The key sent, hidden in every error a call makes (a provider's 401 may repeat it). */
   private readonly apiKey?: string;
   private readonly defaults: Required<NonNullable<OpenAIModelOptions['defaults']>>;
@@ -131,17 +131,14 @@ export class OpenAIChatModel implements ChatModel {
       idleTimeoutMs: opts.defaults?.idleTimeoutMs ?? 60_000,
       maxInputTokens: opts.defaults?.maxInputTokens ?? 58_000,
     };
-    this.wireFetch = boundedFetch(
-      opts.addressPolicy ? guardedFetch(opts.addressPolicy) : globalThis.fetch,
-      MODEL_RESPONSE_MAX_BYTES,
-    );
+    this.sendFetch = opts.addressPolicy ? guardedFetch(opts.addressPolicy) : globalThis.fetch;
     // Retries and timeouts are ours (to report each retry and honour Retry-After); the SDK's stay off.
     this.client = new OpenAI({
       baseURL: opts.baseURL,
       apiKey: opts.apiKey || 'EMPTY',
       maxRetries: 0,
       timeout: this.defaults.requestTimeoutMs,
-      fetch: this.wireFetch,
+      fetch: boundedFetch(this.sendFetch, MODEL_RESPONSE_MAX_BYTES),
     });
     this.baseURL = this.client.baseURL;
   }
@@ -331,7 +328,9 @@ export class OpenAIChatModel implements ChatModel {
     // Recording reads the body through a fetch wrapped around the client's own (a client for this call only; off,
     // nothing changes). Never the global fetch: the connection's address policy holds for a recorded call too.
     const recorder = p.cfg.record_raw_stream && p.body.stream ? new RawStreamRecorder(started) : undefined;
-    const client = recorder ? this.client.withOptions({ fetch: recorder.fetch(this.wireFetch) }) : this.client;
+    const client = recorder
+      ? this.client.withOptions({ fetch: boundedFetch(recorder.fetch(this.sendFetch), MODEL_RESPONSE_MAX_BYTES) })
+      : this.client;
     // The body keeps image references (the request event shows it); the copy that leaves carries the images.
     const wire = p.body.messages as WireMessage[];
     // Without images the request leaves now, before the caller handles llm-start, not a promise turn later.

@@ -20,33 +20,73 @@ export function megabytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
-/** Statuses whose Response cannot be made with a body. */
+/** Statuses whose Response has no body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
-/** `res` with its body cut at `maxBytes` (counted as read, after any decompression): past it, reading fails. */
+type Chunk = Uint8Array<ArrayBuffer>;
+
+/**
+ * `res` with its body cut at `maxBytes` (counted as read, after any decompression): past it, reading fails and the
+ * connection is dropped. The same Response, its `body` replaced by a stand-in that hands on the same chunks (to
+ * `for await`, as the SDK reads a stream, or to `getReader()`), and its `text`, `json`, `arrayBuffer` and `blob`
+ * reading through it. Not a counting stream piped in front: on every model call that cost about 0.1 ms of
+ * webstreams' set-up and per-chunk promises, more than all the rest of what the agent's loop adds to a call.
+ */
 export function limitBody(res: Response, maxBytes: number): Response {
-  if (!res.body || NULL_BODY.has(res.status)) return res;
-  let read = 0;
+  const source = res.body;
+  if (!source || NULL_BODY.has(res.status)) return res;
   const declared = Number(res.headers.get('content-length') ?? '');
-  const counter = new TransformStream<Uint8Array, Uint8Array>({
-    start(controller) {
-      // Said up front: nothing of a body declared too large is read.
-      if (declared > maxBytes) controller.error(new ResponseTooLargeError(maxBytes));
+  let reader: ReadableStreamDefaultReader<Chunk> | undefined;
+  let read = 0;
+  const cancel = async (reason?: unknown): Promise<void> => {
+    await (reader ?? source).cancel(reason).catch(() => undefined);
+  };
+  const refuse = async (): Promise<never> => {
+    const e = new ResponseTooLargeError(maxBytes);
+    await cancel(e);
+    throw e;
+  };
+  const next = async (): Promise<ReadableStreamReadResult<Chunk>> => {
+    // Said up front: nothing of a body declared too large is read.
+    if (declared > maxBytes) return refuse();
+    reader ??= source.getReader() as ReadableStreamDefaultReader<Chunk>;
+    const r = await reader.read();
+    if (!r.done && (read += r.value.byteLength) > maxBytes) return refuse();
+    return r;
+  };
+  const chunks: AsyncIterator<Chunk> = {
+    next,
+    async return() {
+      await cancel();
+      return { done: true, value: undefined };
     },
-    transform(chunk, controller) {
-      read += chunk.byteLength;
-      if (read > maxBytes) controller.error(new ResponseTooLargeError(maxBytes));
-      else controller.enqueue(chunk);
+  };
+  const body = {
+    [Symbol.asyncIterator]: () => chunks,
+    getReader: () => ({ read: next, cancel, releaseLock: () => undefined }),
+    cancel,
+    get locked() {
+      return reader !== undefined;
     },
+  };
+  const whole = async (): Promise<Buffer> => {
+    const parts: Chunk[] = [];
+    for (let r = await next(); !r.done; r = await next()) parts.push(r.value);
+    return Buffer.concat(parts);
+  };
+  const text = async () => new TextDecoder().decode(await whole());
+  const arrayBuffer = async (): Promise<ArrayBuffer> => {
+    const b = await whole();
+    return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+  };
+  Object.defineProperties(res, {
+    body: { value: body as unknown as ReadableStream<Chunk> },
+    text: { value: text },
+    json: { value: async () => JSON.parse(await text()) as unknown },
+    arrayBuffer: { value: arrayBuffer },
+    blob: { value: async () => new Blob([await arrayBuffer()], { type: res.headers.get('content-type') ?? '' }) },
   });
-  const bounded = new Response(res.body.pipeThrough(counter), {
-    status: res.status,
-    statusText: res.statusText,
-    headers: res.headers,
-  });
-  // The SDK and the callers name the URL that answered in their messages.
-  Object.defineProperty(bounded, 'url', { value: res.url });
-  return bounded;
+  return res;
 }
 
 /** A fetch whose every response body is cut at `maxBytes`. */
