@@ -12,10 +12,13 @@ let base: string;
 /** Bytes the endless answers sent before the client went away. */
 let endlessSent = 0;
 let endlessClosed: Promise<void>;
+let endlessClosed2: Promise<void>;
 
 beforeAll(async () => {
   let closed!: () => void;
+  let closed2!: () => void;
   endlessClosed = new Promise((r) => (closed = r));
+  endlessClosed2 = new Promise((r) => (closed2 = r));
   server = http.createServer((req, res) => {
     if (req.url === '/small') return res.writeHead(200, { 'content-type': 'text/plain' }).end('hello');
     if (req.url === '/empty') return res.writeHead(204).end();
@@ -31,7 +34,7 @@ beforeAll(async () => {
     let stop = false;
     res.on('close', () => {
       stop = true;
-      closed();
+      (req.url === '/endless2' ? closed2 : closed)();
     });
     const pump = () => {
       while (!stop) {
@@ -77,6 +80,20 @@ describe('limitBody', () => {
         (err: unknown) => err,
       );
     expect(responseTooLargeIn(e)).toBeDefined();
+  });
+
+  it('hands the same chunks to for await and to getReader(); leaving early drops the connection', async () => {
+    const viaReader = (await boundedFetch(fetch, 4096)(`${base}/small`)).body!.getReader();
+    const first = await viaReader.read();
+    expect([new TextDecoder().decode(first.value), (await viaReader.read()).done]).toEqual(['hello', true]);
+    const before = endlessSent;
+    let seen = 0;
+    for await (const chunk of (await boundedFetch(fetch, 1 << 30)(`${base}/endless2`)).body!) {
+      seen += chunk.byteLength;
+      if (seen > 256 * 1024) break; // the SDK's stream leaves this way at a stop word
+    }
+    await endlessClosed2;
+    expect(endlessSent - before).toBeLessThan(64 * 1024 * 1024);
   });
 
   it('passes a body within the limit, its status, headers and URL unchanged; a body-less answer as it is', async () => {
