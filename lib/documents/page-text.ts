@@ -2,41 +2,7 @@
 // not read it in time. No tree and no stack of open elements (htmlparser2's Parser keeps one and took 26 s for
 // 200,000 nested blocks), so it is linear in the page however it nests; a tag it cannot make out reads as text.
 import type { PageText } from './web-page';
-
-/** Elements whose content is not the page's text: skipped to their closing tag. */
-const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'head', 'textarea']);
-const BLOCK = new Set([
-  'address',
-  'article',
-  'aside',
-  'blockquote',
-  'br',
-  'dd',
-  'div',
-  'dl',
-  'dt',
-  'figcaption',
-  'figure',
-  'footer',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'hr',
-  'li',
-  'main',
-  'nav',
-  'ol',
-  'p',
-  'pre',
-  'section',
-  'table',
-  'tr',
-  'ul',
-]);
+import { BLOCK_ELEMENTS as BLOCK, NON_TEXT_ELEMENTS as SKIP } from './parse/html-elements';
 
 /** A comment (to its end, or the page's), a tag (its attributes up to the next < or >), a run of text, a lone <. */
 const TOKEN = /<!--[\s\S]*?(?:-->|$)|<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)[^<>]*>?|[^<]+|</y;

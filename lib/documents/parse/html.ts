@@ -3,45 +3,7 @@
 import { parseDocument } from 'htmlparser2';
 import type { ChildNode, Element } from './dom';
 import { markdownTables } from './markdown-table';
-
-const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'object', 'head']);
-const BLOCK = new Set([
-  'address',
-  'article',
-  'aside',
-  'blockquote',
-  'dd',
-  'details',
-  'dialog',
-  'div',
-  'dl',
-  'dt',
-  'fieldset',
-  'figcaption',
-  'figure',
-  'footer',
-  'form',
-  'header',
-  'hr',
-  'li',
-  'main',
-  'nav',
-  'ol',
-  'p',
-  'pre',
-  'section',
-  'summary',
-  'ul',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'caption',
-  'body',
-  'html',
-]);
+import { BLOCK_ELEMENTS as BLOCK, NON_TEXT_ELEMENTS as SKIP } from './html-elements';
 
 export interface HtmlText {
   title?: string;
