@@ -5,7 +5,7 @@
 // call it, over a real SQLite store, talking HTTP to the scripted model server; the fault is a plugin's, loaded from a
 // folder as the app loads PLUGINS_DIR (its tool reads a key file that is gone when a run builds the agent). The
 // accounts library's refusals (better-auth, real sessions by cookie over the same kind of store) are refusals too.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -21,18 +21,7 @@ import { openSqliteStore } from '../../lib/store';
 import { ownerScope } from '../../lib/store/owner';
 import type { ChatStore } from '../../lib/store/types';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
-
-const PLUGIN = `import { readFileSync } from 'node:fs';
-import { BaseTool } from '@agent-studio/core';
-export class Billing extends BaseTool {
-  name = 'plugin_billing';
-  description = 'Looks up an invoice';
-  parameters = { type: 'object', properties: {} };
-  key = readFileSync(process.env.BILLING_KEY_FILE, 'utf8');
-  async call() { return 'paid'; }
-}
-export const agents = [{ name: 'Billing Desk', function_list: ['plugin_billing'] }];
-`;
+import { writeKeyFilePlugin } from '../support/key-file-plugin';
 
 const ME = everyToolActor(ownerScope('user-a'));
 let dir: string;
@@ -43,10 +32,7 @@ let ctx: AppContext;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'action-errors-'));
-  keyFile = path.join(dir, 'secrets', 'billing.key');
-  writeFileSync(path.join(dir, 'billing.mjs'), PLUGIN);
-  mkdirSync(path.dirname(keyFile));
-  writeFileSync(keyFile, 'k');
+  keyFile = writeKeyFilePlugin(dir, dir);
   process.env.BILLING_KEY_FILE = keyFile;
   const catalog = new PluginCatalog(dir, []);
   await catalog.load();

@@ -5,7 +5,7 @@
 // file each time the tool is made, and the file is gone when a run builds the agent (ENOENT, with the file's absolute
 // path). The refusal is a Router saved through the Agents page's checks with two members of one name. The real
 // handlers behind test/support/api-server.ts, a real SQLite store.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
@@ -19,18 +19,7 @@ import { openSqliteStore } from '../../lib/store';
 import { ownerScope } from '../../lib/store/owner';
 import type { ChatStore } from '../../lib/store/types';
 import { startApiServer, type ApiServer } from '../support/api-server';
-
-const PLUGIN = `import { readFileSync } from 'node:fs';
-import { BaseTool } from '@agent-studio/core';
-export class Billing extends BaseTool {
-  name = 'plugin_billing';
-  description = 'Looks up an invoice';
-  parameters = { type: 'object', properties: {} };
-  key = readFileSync(process.env.BILLING_KEY_FILE, 'utf8');
-  async call() { return 'paid'; }
-}
-export const agents = [{ name: 'Billing Desk', function_list: ['plugin_billing'] }];
-`;
+import { FAULT_MESSAGE, writeKeyFilePlugin } from '../support/key-file-plugin';
 
 const A = ownerScope('user-a');
 let dir: string;
@@ -40,10 +29,7 @@ let api: ApiServer;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'v1-errors-'));
-  keyFile = path.join(dir, 'secrets', 'billing.key');
-  writeFileSync(path.join(dir, 'billing.mjs'), PLUGIN);
-  mkdirSync(path.dirname(keyFile));
-  writeFileSync(keyFile, 'k');
+  keyFile = writeKeyFilePlugin(dir, dir);
   process.env.BILLING_KEY_FILE = keyFile;
   const catalog = new PluginCatalog(dir, []);
   await catalog.load();
@@ -98,7 +84,7 @@ describe('POST /v1/chat/completions, when the run cannot start', () => {
     const error = failed as InstanceType<typeof OpenAI.InternalServerError>;
     expect(error).toMatchObject({ status: 500, type: 'server_error', code: null, param: null });
     const said = (error.error as { message: string }).message;
-    const id = /^Something went wrong on the server \(error id ([0-9a-f]{8})\); its log says what\.$/.exec(said)?.[1];
+    const id = FAULT_MESSAGE.exec(said)?.[1];
     expect(id, said).toBeDefined();
     expect(said).not.toContain(dir);
     // A 5xx is worth another try to OpenAI's clients: one retry (maxRetries 1), each attempt with its own id.

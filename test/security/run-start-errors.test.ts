@@ -3,26 +3,14 @@
 // app has loaded it (ENOENT, with the file's absolute path). Through every way a run starts (/v1 with the openai
 // client, POST /api/chat, the page's sendMessage) it is a 500 whose message is only an error id, the error itself in
 // the server's output under that id; a refusal (a tool this server does not have) keeps its 400 and says so.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionResult } from '../../lib/chat/page';
+import { FAULT_MESSAGE, writeKeyFilePlugin } from '../support/key-file-plugin';
 import { actionValue, callAction, request, startApp, type App } from './support/app';
-
-const PLUGIN = `import { readFileSync } from 'node:fs';
-import { BaseTool } from '@agent-studio/core';
-export class Billing extends BaseTool {
-  name = 'plugin_billing';
-  description = 'Looks up an invoice';
-  parameters = { type: 'object', properties: {} };
-  key = readFileSync(process.env.BILLING_KEY_FILE, 'utf8');
-  async call() { return 'paid'; }
-}
-export const agents = [{ name: 'Billing Desk', function_list: ['plugin_billing'] }];
-`;
-const FAULT = /^Something went wrong on the server \(error id ([0-9a-f]{8})\); its log says what\.$/;
 
 let app: App;
 let dir: string;
@@ -31,10 +19,7 @@ let keyFile: string;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'run-start-errors-'));
   mkdirSync(path.join(dir, 'plugins'));
-  writeFileSync(path.join(dir, 'plugins', 'billing.mjs'), PLUGIN);
-  keyFile = path.join(dir, 'secrets', 'billing.key');
-  mkdirSync(path.dirname(keyFile));
-  writeFileSync(keyFile, 'k');
+  keyFile = writeKeyFilePlugin(path.join(dir, 'plugins'), dir);
   app = await startApp({ env: { PLUGINS_DIR: path.join(dir, 'plugins'), BILLING_KEY_FILE: keyFile } });
   rmSync(keyFile);
 }, 180_000);
@@ -69,7 +54,7 @@ describe('a run that cannot start, in the built app', () => {
     expect(failed).toBeInstanceOf(OpenAI.InternalServerError);
     expect(failed).toMatchObject({ status: 500, type: 'server_error' });
     const said = ((failed as InstanceType<typeof OpenAI.APIError>).error as { message: string }).message;
-    const id = FAULT.exec(said)?.[1];
+    const id = FAULT_MESSAGE.exec(said)?.[1];
     expect(id, said).toBeDefined();
     expect(attempts).toBe(2);
     expect(logged(id)).toContain(`ENOENT: no such file or directory, open '${keyFile}'`);
@@ -85,7 +70,7 @@ describe('a run that cannot start, in the built app', () => {
     const fault = await post({ message: 'invoice 7?', tools: ['plugin_billing'] });
     expect(fault.status).toBe(500);
     const said = fault.json<{ error: { message: string } }>().error.message;
-    const id = FAULT.exec(said)?.[1];
+    const id = FAULT_MESSAGE.exec(said)?.[1];
     expect(id, said).toBeDefined();
     expect(fault.text).not.toContain(dir);
     expect(logged(id)).toContain('ENOENT');
@@ -102,7 +87,7 @@ describe('a run that cannot start, in the built app', () => {
       await callAction(app, 'sendMessage', [{ message: 'invoice 7?', settings: { agentId: 'plugin:Billing Desk' } }]),
     );
     expect(failed).toMatchObject({ ok: false, status: 500, code: 'server-fault' });
-    const id = FAULT.exec(failed.ok ? '' : failed.error)?.[1];
+    const id = FAULT_MESSAGE.exec(failed.ok ? '' : failed.error)?.[1];
     expect(failed).toMatchObject({ values: { id } });
     expect(logged(id)).toContain('ENOENT');
   });
