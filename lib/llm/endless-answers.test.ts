@@ -9,26 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateImage } from './images';
 import { MODEL_ANSWER_MAX_CHARS, MODEL_RESPONSE_MAX_BYTES, OpenAIChatModel } from './openai-model';
 import { listServerModels } from './server-models';
+import { writeEndless } from '../../test/support/endless-response';
 
 const STOP_AFTER = 256 * 1024 * 1024;
 let server: http.Server;
 let base: string;
 
 /** Writes `head`, then `piece` until the client goes away or STOP_AFTER bytes went, then `tail`. */
-function endless(res: http.ServerResponse, head: string, piece: Buffer, tail = '') {
-  let sent = 0;
-  let gone = false;
-  res.on('close', () => (gone = true));
-  res.write(head);
-  const pump = () => {
-    while (!gone) {
-      if (sent >= STOP_AFTER) return void res.end(tail);
-      sent += piece.length;
-      if (!res.write(piece)) return void res.once('drain', pump);
-    }
-  };
-  pump();
-}
+const endless = (res: http.ServerResponse, head: string, piece: Buffer, tail = '') =>
+  writeEndless(res, head, piece, tail, STOP_AFTER);
 
 const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   Buffer.from(

@@ -12,6 +12,7 @@ import type { ServerModelsResult } from '../../lib/llm/server-models';
 import type { ConnectionView } from '../../lib/models/service';
 import { peakRssGrowth, request, startApp, type App } from './support/app';
 import { chat, resultAs, signUp, type Session } from './support/accounts';
+import { writeEndless } from '../support/endless-response';
 
 /** The hostile server gives up after this much: more than any limit, so a reader without one reads it all. */
 const STOP_AFTER = 512 * 1024 * 1024;
@@ -22,20 +23,8 @@ let hostile: http.Server;
 let baseURL: string;
 let user: Session;
 
-function endless(res: http.ServerResponse, head: string, piece: Buffer, tail: string) {
-  let sent = 0;
-  let gone = false;
-  res.on('close', () => (gone = true));
-  res.write(head);
-  const pump = () => {
-    while (!gone) {
-      if (sent >= STOP_AFTER) return void res.end(tail);
-      sent += piece.length;
-      if (!res.write(piece)) return void res.once('drain', pump);
-    }
-  };
-  pump();
-}
+const endless = (res: http.ServerResponse, head: string, piece: Buffer, tail: string) =>
+  writeEndless(res, head, piece, tail, STOP_AFTER);
 
 beforeAll(async () => {
   const delta = Buffer.from(
