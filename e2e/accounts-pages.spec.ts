@@ -145,15 +145,19 @@ test('a new invite link has Copy link, and is no longer offered to send once its
   const admin = await signIn(browser);
   await admin.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   await admin.goto('/admin');
+  const invites = admin.locator('section[aria-labelledby="admin-invites"]');
+  const revoke = invites.getByRole('button', { name: 'Revoke' });
+  await expect(admin.getByRole('button', { name: 'Create invite link' })).toBeEnabled();
+  const before = await revoke.count();
   await admin.getByRole('button', { name: 'Create invite link' }).click();
   const shown = admin.getByTestId('invite-link');
   const link = (await shown.textContent())!;
+  // The new invite is listed as its link shows (same render), not once the list has been read again.
+  expect(await revoke.count()).toBe(before + 1);
   await admin.getByRole('button', { name: 'Copy link', exact: true }).click();
   await expect(admin.getByRole('button', { name: 'Copied', exact: true })).toBeVisible();
   expect(await admin.evaluate(() => navigator.clipboard.readText())).toBe(link);
 
-  const invites = admin.locator('section[aria-labelledby="admin-invites"]');
-  const revoke = invites.getByRole('button', { name: 'Revoke' });
   for (let open = await revoke.count(); open > 0; open--) {
     await revoke.first().click();
     await expect(revoke).toHaveCount(open - 1);

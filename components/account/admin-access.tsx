@@ -52,7 +52,10 @@ export function AdminAccess({
     setError(null);
     const answer = await createInvite();
     if (!answer.ok) return setError(said(failureText(answer)));
-    setShown({ id: answer.value.invite.id, link: answer.value.link });
+    const made = answer.value.invite;
+    // Listed at once with its link (newest first, as the server lists them), not after the list is read again.
+    setInvites((open) => [made, ...open.filter((i) => i.id !== made.id)]);
+    setShown({ id: made.id, link: answer.value.link });
     await refreshInvites();
   }
 
@@ -60,6 +63,10 @@ export function AdminAccess({
     setError(null);
     const answer = await revokeInvite(id);
     if (!answer.ok) setError(said(failureText(answer)));
+    else {
+      setInvites((open) => open.filter((i) => i.id !== id));
+      setShown((s) => (s?.id === id ? null : s));
+    }
     await refreshInvites();
   }
 
