@@ -21,7 +21,7 @@ import { planReplay, ReplayRequestSchema, type ReplayPlan, type ReplayRequest } 
 import { replayEvents } from '../replay/resume';
 import { mergeSettings } from '../protocol/conversation-settings';
 import { CodedError } from '../protocol/errors';
-import { NotFoundError } from '../store/errors';
+import { ConversationBusyError, NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import {
   DEFAULT_TITLE,
@@ -89,17 +89,22 @@ export interface ChatServiceDeps {
 
 /** How a run comes about: what becomes of the conversation, and what the agent is given. */
 type RunPlan =
-  | { kind: 'turn'; conversation: Conversation; turn: StoredTurn; history: Message[]; pageLang?: Lang }
+  | { kind: 'turn'; conversation: Conversation; opening: Opening; history: Message[]; pageLang?: Lang }
   | {
       kind: 'messages';
       conversation: Conversation;
-      turn: StoredTurn;
+      opening: Opening;
       input: Message[];
       clientTools?: FunctionDef[];
       /** The request's own run options (an OpenAI client's tool_choice, stop, response_format…), not stored. */
       run?: MessagesRunOptions;
     }
-  | { kind: 'replay'; conversation: Conversation; turn: StoredTurn; plan: ReplayPlan; model?: string };
+  | { kind: 'replay'; conversation: Conversation; opening: Opening; plan: ReplayPlan; model?: string };
+
+/** What the store keeps as the run starts, in the one transaction that starts it (all or nothing): a new user
+ *  message (`replacing`: the seq of the turn it replaces, dropped with the later ones), or another answer to a
+ *  stored turn (`dropLater`: the turns after it go, since they followed the old answer). */
+type Opening = { content: string | ContentItem[]; replacing?: number } | { turn: StoredTurn; dropLater?: boolean };
 
 /** What a whole-conversation request (lib/openai-api) sets for its run only. */
 export interface MessagesRunOptions {
@@ -108,21 +113,6 @@ export interface MessagesRunOptions {
 }
 
 const TITLE_LENGTH = 60;
-
-/** A new run of a conversation while one of it is going or starting (sent from another tab or window): HTTP 409.
- *  A conversation answers one message at a time, so that each answer sees the ones before it (and two runs never
- *  share its work directory). */
-export class ConversationBusyError extends CodedError {
-  override name = 'ConversationBusyError';
-  constructor() {
-    super(
-      'conversation-busy',
-      'This conversation is still answering a message sent from another tab or window. Wait for that answer (or stop it), then send again.',
-      undefined,
-      409,
-    );
-  }
-}
 
 /** A tool the actor may not use (the admin has not enabled it for users): HTTP 403. */
 export class ToolNotAllowedError extends Error {
@@ -180,8 +170,9 @@ export class ChatService {
       if (!turns.length && conversation.title === DEFAULT_TITLE)
         await this.store.renameConversation(owner, conversation.id, titleFrom(content));
       const history = historyOf(turns, Infinity);
-      const turn = await this.addTurn(owner, conversation.id, history, content);
-      return this.start(owner, agent, { kind: 'turn', conversation, turn, history, pageLang: req.lang });
+      const opening = { content: await this.carried(owner, conversation.id, history, content) };
+      const started = this.start(owner, agent, { kind: 'turn', conversation, opening, history, pageLang: req.lang });
+      return existing ? started : this.orDropped(owner, conversation.id, started);
     };
     return existing ? this.oneAtATime(owner, existing.id, go) : go();
   }
@@ -212,11 +203,11 @@ export class ChatService {
       title: request.title,
       settings: request.settings,
     });
-    const turn = await this.store.addTurn(owner, conversation.id, lastUser?.content ?? '');
-    const plan: RunPlan = { kind: 'messages', conversation, turn, input: request.messages };
+    const opening = { content: lastUser?.content ?? '' };
+    const plan: RunPlan = { kind: 'messages', conversation, opening, input: request.messages };
     if (request.clientTools?.length) plan.clientTools = request.clientTools;
     if (request.run) plan.run = request.run;
-    return this.start(owner, agent, plan);
+    return this.orDropped(owner, conversation.id, this.start(owner, agent, plan));
   }
 
   /** Another answer to an existing turn; later turns are dropped, since they followed the old answer. `lang` is the
@@ -232,9 +223,9 @@ export class ChatService {
         actor,
         await this.runSettings(owner, conversation.settings, { id: conversation.id, turns }),
       );
-      await this.store.deleteTurnsFrom(owner, conversation.id, turn.seq + 1);
       const history = historyOf(turns, turn.seq);
-      return this.start(owner, agent, { kind: 'turn', conversation, turn, history, pageLang });
+      const opening = { turn, dropLater: true };
+      return this.start(owner, agent, { kind: 'turn', conversation, opening, history, pageLang });
     });
   }
 
@@ -251,10 +242,10 @@ export class ChatService {
         await this.runSettings(owner, conversation.settings, { id: conversation.id, turns }),
         conversation.id,
       );
-      await this.store.deleteTurnsFrom(owner, conversation.id, old.seq);
       const history = historyOf(turns, old.seq);
-      const turn = await this.addTurn(owner, conversation.id, history, req.message);
-      return this.start(owner, agent, { kind: 'turn', conversation, turn, history, pageLang: req.lang });
+      const content = await this.carried(owner, conversation.id, history, req.message);
+      const opening = { content, replacing: old.seq };
+      return this.start(owner, agent, { kind: 'turn', conversation, opening, history, pageLang: req.lang });
     });
   }
 
@@ -318,13 +309,14 @@ export class ChatService {
     const callsBefore = continued ? req.fromIteration - 1 : undefined;
     return this.oneAtATime(owner, conversation.id, async () => {
       const agent = await this.agentFor(actor, settings, undefined, model, callsBefore);
-      await this.store.deleteTurnsFrom(owner, conversation.id, turn.seq + 1);
-      return this.start(owner, agent, { kind: 'replay', conversation, turn, plan, model });
+      const opening = { turn, dropLater: true };
+      return this.start(owner, agent, { kind: 'replay', conversation, opening, plan, model });
     });
   }
 
-  /** `begin` (which starts a run of the conversation) unless a run of it is going or starting already: then
-   *  ConversationBusyError, before anything is stored or dropped. */
+  /** `begin` (which starts a run of the conversation) unless a run of it is going or starting already here: then
+   *  ConversationBusyError at once, before the agent is made. Only a fast answer: the store is the authority (its
+   *  startRun refuses a run of a conversation that has one running, on any instance). */
   private async oneAtATime(
     owner: OwnerScope,
     conversationId: string,
@@ -491,27 +483,44 @@ export class ChatService {
     });
   }
 
-  /** A user turn, carrying the conversation's ready documents that no earlier turn carries. */
-  private async addTurn(
-    owner: OwnerScope,
-    conversationId: string,
-    history: Message[],
-    content: string | ContentItem[],
-  ) {
-    const carried = await withNewDocuments(this.store, owner, conversationId, history, content);
-    return this.store.addTurn(owner, conversationId, carried);
+  /** A user message's content, carrying the conversation's ready documents that no earlier turn carries. */
+  private carried(owner: OwnerScope, conversationId: string, history: Message[], content: string | ContentItem[]) {
+    return withNewDocuments(this.store, owner, conversationId, history, content);
   }
 
+  /** The run of a conversation made for it (a first message, a /v1 request); when it could not start, the empty
+   *  conversation goes too (if the store lets it), so that nothing is left of the request. */
+  private async orDropped(owner: OwnerScope, conversationId: string, started: Promise<StartedRun>) {
+    try {
+      return await started;
+    } catch (e) {
+      await this.store.deleteConversation(owner, conversationId).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** The run stored with its opening, in one transaction; resolves with the turn it answers. */
+  private async stored(owner: OwnerScope, conversationId: string, opening: Opening, runId: string) {
+    if ('turn' in opening) {
+      await this.store.startRun(owner, opening.turn.id, runId, { dropLater: opening.dropLater });
+      return opening.turn;
+    }
+    const { content, replacing } = opening;
+    return (await this.store.addTurnWithRun(owner, conversationId, content, runId, { replacing })).turn;
+  }
+
+  /** Starts the run: its opening stored with it in one transaction (refused while the conversation has a run going,
+   *  ConversationBusyError, with nothing stored or dropped), then its events driven into its writer. */
   private async start(owner: OwnerScope, agent: Agent, how: RunPlan): Promise<StartedRun> {
-    const { conversation, turn } = how;
+    const { conversation, opening } = how;
     const runId = randomUUID();
+    const turn = await this.stored(owner, conversation.id, opening, runId);
     const input =
       how.kind === 'replay'
         ? how.plan
         : how.kind === 'messages'
           ? how.input
           : [...how.history, { role: 'user' as const, content: turn.content }];
-    await this.store.startRun(owner, turn.id, runId);
     const writer = this.runs.start(owner, runId, conversation.id);
     // The conversation's language when its settings name one, else the page's; with neither (a replay, a client
     // that does not say) the agent reads it from the messages, as Qwen-Agent does.

@@ -2,7 +2,7 @@
 // lower-cased search text (title, user messages, finished answers) that a search matches by substring, every word.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { contentText } from '../llm/schema';
+import { contentText, type ContentItem } from '../llm/schema';
 import { mergeSettings, type ConversationSettings } from '../protocol/conversation-settings';
 import { likeEscaped, type Db } from './dialect';
 import { NotFoundError } from './errors';
@@ -158,17 +158,9 @@ export function conversationStore(ctx: Ctx) {
     async addTurn(owner, conversationId, content) {
       return ctx.write(async (db) => {
         const conversation = await conversationOf(ctx, db, owner, conversationId);
-        const at = ctx.now();
-        const row = await Q.addTurn.first(ctx, db, {
-          id: randomUUID(),
-          conversation_id: conversationId,
-          content_json: JSON.stringify(content),
-          search_text: (typeof content === 'string' ? content : contentText(content)).toLowerCase(),
-          created_at: at,
-        });
-        await touch(ctx, db, conversationId, at);
+        const turn = await appendTurn(ctx, db, conversationId, content);
         await rebuildSearch(ctx, db, conversationId, conversation.title);
-        return row!;
+        return turn;
       });
     },
 
@@ -177,7 +169,7 @@ export function conversationStore(ctx: Ctx) {
     async deleteTurnsFrom(owner, conversationId, seq) {
       await ctx.write(async (db) => {
         const conversation = await conversationOf(ctx, db, owner, conversationId);
-        await Q.dropTurns.run(ctx, db, { conversation: conversationId, seq });
+        await dropTurnsFrom(ctx, db, conversationId, seq);
         await rebuildSearch(ctx, db, conversationId, conversation.title);
       });
     },
@@ -190,6 +182,32 @@ export async function conversationOf(ctx: Ctx, db: Db, owner: OwnerScope, id: st
   const row = await (lock ? Q.locked : Q.one).first(ctx, db, { id, owner: owner.ownerId });
   if (!row) throw new NotFoundError(`Unknown conversation id "${id}".`);
   return row;
+}
+
+/** A user turn at the end of the conversation, which moves to the top of its owner's list. In a write transaction
+ *  that locked the conversation (its turn numbers), after an owned lookup; the caller rebuilds its search text. */
+export async function appendTurn(
+  ctx: Ctx,
+  db: Db,
+  conversationId: string,
+  content: string | ContentItem[],
+): Promise<StoredTurn> {
+  const at = ctx.now();
+  const turn = await Q.addTurn.first(ctx, db, {
+    id: randomUUID(),
+    conversation_id: conversationId,
+    content_json: JSON.stringify(content),
+    search_text: (typeof content === 'string' ? content : contentText(content)).toLowerCase(),
+    created_at: at,
+  });
+  await touch(ctx, db, conversationId, at);
+  return turn!;
+}
+
+/** Deletes the conversation's turns from `seq` on (with their runs). As appendTurn: locked, owned, search text the
+ *  caller's. */
+export async function dropTurnsFrom(ctx: Ctx, db: Db, conversationId: string, seq: number): Promise<void> {
+  await Q.dropTurns.run(ctx, db, { conversation: conversationId, seq });
 }
 
 /** The conversation's search text from its title, its turns and its finished runs' answers. In the transaction

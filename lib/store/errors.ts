@@ -10,6 +10,22 @@ export class NotFoundError extends CodedError {
   }
 }
 
+/** A new run of a conversation while one of it is running (a message sent from another tab, window or instance):
+ *  HTTP 409. A conversation answers one message at a time, so that each answer sees the ones before it (and two runs
+ *  never share its work directory). The store refuses it in the transaction that would start the run (runs.ts), so
+ *  instances sharing the database cannot both start one. */
+export class ConversationBusyError extends CodedError {
+  override name = 'ConversationBusyError';
+  constructor() {
+    super(
+      'conversation-busy',
+      'This conversation is still answering a message sent from another tab or window. Wait for that answer (or stop it), then send again.',
+      undefined,
+      409,
+    );
+  }
+}
+
 /** The database did not take a write because another program held its lock for longer than the store waits
  *  (SQLite's SQLITE_BUSY: a `sqlite3` shell in a transaction, a backup tool): HTTP 503, try again later. */
 export class StoreBusyError extends Error {

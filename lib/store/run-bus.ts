@@ -183,7 +183,8 @@ export class SharedRunBus {
     };
   }
 
-  /** The runs of a conversation still running, on any instance. */
+  /** The runs of a conversation still running, on any instance that is alive (holding their lease: a dead
+   *  instance's runs are the sweep's, and hold nobody up). */
   async runningRunsOf(conversationId: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom('runs as r')
@@ -191,6 +192,7 @@ export class SharedRunBus {
       .select('r.id')
       .where('t.conversation_id', '=', conversationId)
       .where('r.status', '=', 'running')
+      .where('r.lease_until', '>=', leaseNow)
       .execute();
     return rows.map((r) => r.id);
   }

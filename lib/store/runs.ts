@@ -3,6 +3,9 @@
 // its status, its answer's text for search, the messages it added (so that the next run's history reads one row per
 // turn), and its row in the Runs page's index, all in one transaction. With a run bus (instances sharing the
 // database) only the instance that holds a run's lease writes it; a run whose lease ran out is marked interrupted.
+// A conversation answers one message at a time: a run starts only while none of its conversation runs, decided in the
+// transaction that inserts it, under the conversation's row lock; a new message goes in with its run, in that same
+// transaction (addTurnWithRun), and so do the turns a regenerate or an edit drops: all of it, or none.
 //
 // What an ended run added to its conversation is kept with the run (schema version 11): the next run's history then
 // reads one row per turn instead of every event of every run, which grew with the conversation (about 12 ms for 40
@@ -12,9 +15,17 @@ import { foldEvents } from '../agent/fold';
 import type { Message } from '../llm/schema';
 import type { RunStatus } from '../protocol/enums';
 import type { AgentEvent, ErrorInfo } from '../protocol/events';
-import { conversationOf, ownedTurn, rebuildSearch, touch, TURN_COLUMNS } from './conversations';
+import {
+  appendTurn,
+  conversationOf,
+  dropTurnsFrom,
+  ownedTurn,
+  rebuildSearch,
+  touch,
+  TURN_COLUMNS,
+} from './conversations';
 import type { Db, Dialect } from './dialect';
-import { NotFoundError } from './errors';
+import { ConversationBusyError, NotFoundError } from './errors';
 import type { OwnerScope } from './owner';
 import { cols, fromRow, query, toJson, type Query } from './query';
 import { leaseNow, leaseUntil } from './run-bus';
@@ -77,6 +88,21 @@ const Q = {
   ),
   events: query((d, p) => d.db.selectFrom('run_events').select('json').where('run_id', '=', p('id')).orderBy('seq')),
   exists: query((d, p) => d.db.selectFrom('runs').select('id').where('id', '=', p('id'))),
+  /** The conversation's runs still running; with a run bus, with whether their lease is live (a dead instance's ran
+   *  out). */
+  going: query((d, p) =>
+    d.db
+      .selectFrom('runs as r')
+      .innerJoin('turns as t', 't.id', 'r.turn_id')
+      .select('r.id')
+      .select(
+        d.listen
+          ? sql<boolean>`coalesce(r.lease_until >= ${leaseNow}, false)`.as('live')
+          : sql<boolean>`true`.as('live'),
+      )
+      .where('t.conversation_id', '=', p('conversation'))
+      .where('r.status', '=', 'running'),
+  ),
   // The instance that starts a run holds its lease from the start.
   start: query((d, p) =>
     d.db.insertInto('runs').values({
@@ -180,6 +206,31 @@ export function runStore(ctx: Ctx) {
     return true;
   }
 
+  /** ConversationBusyError while a run of the conversation is running; in the transaction that starts one, which
+   *  locked the conversation (PostgreSQL: a start on another instance waits here, then sees the run it committed).
+   *  A run whose lease ran out is a dead instance's: it is marked interrupted now, as the sweep would, instead of
+   *  holding the user up until then. */
+  async function refuseWhileRunning(db: Db, conversationId: string): Promise<void> {
+    for (const run of await Q.going.all(ctx, db, { conversation: conversationId }))
+      if (run.live || !(await closeRun(db, run.id, 'interrupted', undefined, null))) throw new ConversationBusyError();
+  }
+
+  /** The turn's new run, held by this instance from the start (in the transaction that checked its conversation). */
+  async function insertRun(db: Db, turn: StoredTurn, runId: string): Promise<StoredRun> {
+    // Run ids are made by the server: a clash of any owner's is a bug, not a leak.
+    if (await Q.exists.first(ctx, db, { id: runId })) throw new Error(`A run with id "${runId}" already exists.`);
+    const at = ctx.now();
+    await Q.start.run(ctx, db, {
+      id: runId,
+      turn: turn.id,
+      at,
+      holder: bus?.instanceId,
+      leaseMs: bus?.lease.leaseMs,
+    });
+    await touch(ctx, db, turn.conversationId, at);
+    return { id: runId, turnId: turn.id, status: 'running', startedAt: at };
+  }
+
   /** The conversation's turns in order, each with its latest run and how many it had, in `db`'s snapshot. */
   async function turnsWithRuns<R extends { turn_id: string }>(
     db: Db,
@@ -235,23 +286,28 @@ export function runStore(ctx: Ctx) {
       return history;
     },
 
-    async startRun(owner, turnId, runId) {
+    async startRun(owner, turnId, runId, opts = {}) {
       return ctx.write(async (db) => {
         const turn = await ownedTurn(ctx, db, owner, turnId);
         if (!turn) throw new NotFoundError(`Unknown turn id "${turnId}".`);
-        await conversationOf(ctx, db, owner, turn.conversationId);
-        // Run ids are made by the server: a clash of any owner's is a bug, not a leak.
-        if (await Q.exists.first(ctx, db, { id: runId })) throw new Error(`A run with id "${runId}" already exists.`);
-        const at = ctx.now();
-        await Q.start.run(ctx, db, {
-          id: runId,
-          turn: turnId,
-          at,
-          holder: bus?.instanceId,
-          leaseMs: bus?.lease.leaseMs,
-        });
-        await touch(ctx, db, turn.conversationId, at);
-        return { id: runId, turnId, status: 'running', startedAt: at };
+        const conversation = await conversationOf(ctx, db, owner, turn.conversationId);
+        await refuseWhileRunning(db, turn.conversationId);
+        if (opts.dropLater) await dropTurnsFrom(ctx, db, turn.conversationId, turn.seq + 1);
+        const run = await insertRun(db, turn, runId);
+        if (opts.dropLater) await rebuildSearch(ctx, db, turn.conversationId, conversation.title);
+        return run;
+      });
+    },
+
+    async addTurnWithRun(owner, conversationId, content, runId, opts = {}) {
+      return ctx.write(async (db) => {
+        const conversation = await conversationOf(ctx, db, owner, conversationId);
+        await refuseWhileRunning(db, conversationId);
+        if (opts.replacing !== undefined) await dropTurnsFrom(ctx, db, conversationId, opts.replacing);
+        const turn = await appendTurn(ctx, db, conversationId, content);
+        const run = await insertRun(db, turn, runId);
+        await rebuildSearch(ctx, db, conversationId, conversation.title);
+        return { turn, run };
       });
     },
 

@@ -299,6 +299,27 @@ if (missing) {
       expect(await b.getRunEvents(OWNER, 'r')).toEqual([delta('r', 'from a')]);
     });
 
+    it("refuses a run of a conversation another instance's live run holds; a run whose lease ran out holds up nobody", async () => {
+      const a = await open({ leaseMs: 60_000 });
+      const b = await open();
+      const turn = await runningRun(a, 'live');
+      a.runBus.hold('live');
+      await expect(b.addTurnWithRun(OWNER, turn.conversationId, 'from b', 'b1')).rejects.toMatchObject({
+        code: 'conversation-busy',
+        status: 409,
+      });
+      expect(await b.getRun(OWNER, 'b1')).toBeUndefined();
+      expect((await b.listTurns(OWNER, turn.conversationId)).map((r) => r.turn.content)).toEqual(['q']);
+
+      await a.close(); // its instance is gone: its lease ends with it, before any sweep ran
+      const { run } = await b.addTurnWithRun(OWNER, turn.conversationId, 'from b', 'b1');
+      expect(run.status).toBe('running');
+      // The dead instance's run was marked interrupted as the new one started, so the conversation has one running.
+      expect((await b.getRun(OWNER, 'live'))?.status).toBe('interrupted');
+      expect(await b.markInterruptedRuns()).toBe(0);
+      expect(await b.runBus.runningRunsOf(turn.conversationId)).toEqual(['b1']);
+    });
+
     it('renews a held lease with each heartbeat; once released, the run is interrupted when its lease runs out', async () => {
       const leaseMs = 400;
       const a = await open({ leaseMs });

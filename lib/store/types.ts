@@ -68,8 +68,22 @@ export interface ChatStore
   /** Deletes the conversation with its turns, runs, events and documents. */
   deleteConversation(owner: OwnerScope, id: string): Promise<void>;
 
-  /** Appends a turn at the end of the conversation and bumps its updatedAt. */
+  /** Appends a turn at the end of the conversation and bumps its updatedAt. (A message the user sends is stored with
+   *  its run: addTurnWithRun.) */
   addTurn(owner: OwnerScope, conversationId: string, content: string | ContentItem[]): Promise<StoredTurn>;
+  /**
+   * A new user message at the end of the conversation and the run that answers it, in one transaction: both are kept
+   * or neither (a full disk, a refusal, a fault leave no message without its run). `replacing`: the seq of a turn
+   * the message replaces, dropped with every later one in the same transaction (edit-and-resend). Refused as
+   * startRun is, with nothing stored or dropped.
+   */
+  addTurnWithRun(
+    owner: OwnerScope,
+    conversationId: string,
+    content: string | ContentItem[],
+    runId: string,
+    opts?: { replacing?: number },
+  ): Promise<{ turn: StoredTurn; run: StoredRun }>;
   getTurn(owner: OwnerScope, turnId: string): Promise<StoredTurn | undefined>;
   /** Deletes this turn and every later one (edit-and-resend replaces a turn and what followed it). */
   deleteTurnsFrom(owner: OwnerScope, conversationId: string, seq: number): Promise<void>;
@@ -81,7 +95,14 @@ export interface ChatStore
    */
   listHistory(owner: OwnerScope, conversationId: string): Promise<HistoryTurn[]>;
 
-  startRun(owner: OwnerScope, turnId: string, runId: string): Promise<StoredRun>;
+  /**
+   * Another run of a stored turn (its first, or regenerate, replay, continue), held by this instance. `dropLater`:
+   * the turns after it are dropped in the same transaction (they followed the old answer). A conversation answers
+   * one message at a time: while a run of it is running, ConversationBusyError (409 `conversation-busy`) and nothing
+   * is stored or dropped. Decided under the conversation's row lock (PostgreSQL), so two instances never both start
+   * one; a run whose lease ran out (its instance died) does not count, and is marked interrupted then and there.
+   */
+  startRun(owner: OwnerScope, turnId: string, runId: string, opts?: { dropLater?: boolean }): Promise<StoredRun>;
   /**
    * Appends events to a run's log, in order, all or none. Durable once the promise resolves. The SQLite store
    * commits them in one transaction before it returns (WAL, synchronous=NORMAL): a killed process loses nothing it

@@ -10,6 +10,7 @@ import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:c
 import { mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
 import { everyToolActor } from '../../lib/chat/actor';
@@ -148,6 +149,67 @@ describe('a run on a disk that fills up', () => {
     const events = await drain(follow(chat, OWNER, next.runId));
     expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
     expect(textOf(events)).toBe('Low water at noon.');
+  });
+});
+
+describe('a run that cannot be stored as it starts', () => {
+  let dir: string;
+  let store: ChatStore;
+  let chat: ChatService;
+  let file: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'run-start-fault-'));
+    file = path.join(dir, 'agent-studio.db');
+    ({ store, chat } = await serviceOn(file, dir));
+  });
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** From now until `undo`, the database refuses to store a run (as a disk that fills up right then would): a
+   *  trigger of its own, written past the store. */
+  function refuseRuns(): { undo(): void } {
+    const raw = (statement: string) => {
+      const db = new Database(file);
+      try {
+        db.exec(statement);
+      } finally {
+        db.close();
+      }
+    };
+    raw("CREATE TRIGGER refuse_runs BEFORE INSERT ON runs BEGIN SELECT RAISE(ABORT, 'no room for the run'); END;");
+    return { undo: () => raw('DROP TRIGGER refuse_runs') };
+  }
+
+  it('keeps no message without its run, drops nothing it would replace, and takes the message once it can', async () => {
+    server.setScenario({ rules: [], fallback: 'echo' });
+    const first = await chat.send(ACTOR, { message: 'Where do puffins nest?', settings: { tools: [] } });
+    await drain(follow(chat, OWNER, first.runId));
+    const second = await chat.send(ACTOR, { message: 'And terns?', conversationId: first.conversationId });
+    await drain(follow(chat, OWNER, second.runId));
+    const turns = async () =>
+      (await chat.openConversation(ACTOR, first.conversationId)).turns.map((t) => [t.turn.content, t.runCount]);
+    const before = await turns();
+    const conversations = (await store.listConversations(OWNER)).length;
+
+    const fault = refuseRuns();
+    const refused = [
+      () => chat.send(ACTOR, { message: 'And gannets?', conversationId: first.conversationId }),
+      () => chat.regenerate(ACTOR, first.turnId),
+      () => chat.editAndResend(ACTOR, first.turnId, 'Where do gannets nest?'),
+      () => chat.replay(ACTOR, first.runId, { fromIteration: 1 }),
+      () => chat.send(ACTOR, { message: 'A new conversation', settings: { tools: [] } }),
+    ];
+    for (const attempt of refused) await expect(attempt()).rejects.toThrow('no room for the run');
+    // The conversation is as it was (no unanswered message, no later turn dropped), and no empty one was left.
+    expect(await turns()).toEqual(before);
+    expect(await store.listConversations(OWNER)).toHaveLength(conversations);
+
+    fault.undo();
+    const again = await chat.send(ACTOR, { message: 'And gannets?', conversationId: first.conversationId });
+    expect((await drain(follow(chat, OWNER, again.runId))).at(-1)).toMatchObject({ reason: 'answered' });
+    expect(await turns()).toEqual([...before, ['And gannets?', 1]]);
   });
 });
 

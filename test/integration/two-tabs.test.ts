@@ -57,6 +57,7 @@ else
     let db: TestDatabase;
     afterAll(() => db.drop());
     twoTabs(async () => (db = await freshDatabase('tabs')).url);
+    describe('two instances on one database', () => twoInstances(() => db.url));
   });
 
 /** A conversation with one answered exchange, as both tabs show it. */
@@ -129,4 +130,72 @@ function twoTabs(database: () => Promise<string | undefined>): void {
       expect((await drain(follow(chat, OWNER, next.runId))).at(-1)).toMatchObject({ reason: 'answered' });
     });
   });
+}
+
+/**
+ * Two instances of the app on one PostgreSQL database (a store and a chat service each, as two servers behind a load
+ * balancer), the same conversation sent to from each in the same instant, round after round. Before, each instance
+ * read "nothing running" and both started a run; the store now decides, under the conversation's row lock.
+ */
+function twoInstances(url: () => string): void {
+  const ROUNDS = 20;
+  const instances: { store: ChatStore; chat: ChatService; dir: string }[] = [];
+  beforeAll(async () => {
+    for (const name of ['a', 'b']) {
+      const dir = mkdtempSync(path.join(tmpdir(), `two-instances-${name}-`));
+      const store = await openStore(dir, { databaseUrl: url() });
+      const agents = () =>
+        new FnCallAgent({
+          llm: createChatModel({
+            model: 'scripted',
+            baseURL: server.url,
+            apiKey: 'k',
+            generateCfg: { max_retries: 0 },
+          }),
+        });
+      instances.push({ store, chat: (await chatContext(store, agents, { DATA_DIR: dir })).chat, dir });
+    }
+  });
+  afterAll(async () => {
+    for (const { store, dir } of instances) {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it(`sends to one conversation from two instances at once: one run starts, the other is refused (${ROUNDS} rounds)`, async () => {
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    // Every answer goes on until it is stopped: the other send comes while it runs, however slow the machine.
+    server.setScenario({ rules: [{ when: {}, reply: { content: 'And on. ', endless: 'text', delayMs: 20 } }] });
+    const answered = async (chat: ChatService, runId: string) => {
+      await chat.stop(ACTOR, runId);
+      expect((await drain(follow(chat, OWNER, runId))).at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' });
+    };
+    const first = await a.chat.send(ACTOR, { message: 'Hello puffins', settings: { tools: [] } });
+    await answered(a.chat, first.runId);
+    const id = first.conversationId;
+    let expected = ['Hello puffins'];
+    for (let round = 0; round < ROUNDS; round++) {
+      // Odd rounds: B regenerates the first answer (which drops the later turns) while A sends.
+      const regenerate = round % 2 === 1;
+      const sent = await Promise.allSettled([
+        a.chat.send(ACTOR, { message: `A${round}`, conversationId: id }),
+        regenerate
+          ? b.chat.regenerate(ACTOR, first.turnId)
+          : b.chat.send(ACTOR, { message: `B${round}`, conversationId: id }),
+      ]);
+      const won = sent.findIndex((s) => s.status === 'fulfilled');
+      expect(sent.map((s) => s.status).sort(), `round ${round}`).toEqual(['fulfilled', 'rejected']);
+      expect((sent[1 - won] as PromiseRejectedResult).reason).toMatchObject(BUSY);
+      await answered([a, b][won]!.chat, (sent[won] as PromiseFulfilledResult<{ runId: string }>).value.runId);
+      expected = won === 0 ? [...expected, `A${round}`] : regenerate ? ['Hello puffins'] : [...expected, `B${round}`];
+      // Every message has its run (none stored without one), and the refused one is not there.
+      const turns = (await b.chat.openConversation(ACTOR, id)).turns;
+      expect(
+        turns.map((t) => t.turn.content),
+        `round ${round}`,
+      ).toEqual(expected);
+      expect(turns.every((t) => t.runStatus === 'aborted')).toBe(true);
+    }
+  }, 120_000);
 }

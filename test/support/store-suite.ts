@@ -8,6 +8,7 @@ import { LOCAL_OWNER_ID, ownerScope } from '../../lib/store/owner';
 import { defaultSettings } from '../../lib/protocol/conversation-settings';
 import type { ChatStore, StoredTurn } from '../../lib/store/types';
 import { describeModelStores } from './store-suite-models';
+import { describeOneRunAtATime } from './store-suite-one-run';
 import { describeRunSearch } from './store-suite-runs';
 import type { StoreHarness } from './store-harness';
 import { describeSchema } from './store-suite-schema';
@@ -516,23 +517,26 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       await expect(store.deleteTurnsFrom(OWNER, 'conv-x', 0)).rejects.toThrow(/conv-x/);
       await expect(store.listTurns(OWNER, 'conv-x')).rejects.toThrow(/conv-x/);
       await expect(store.startRun(OWNER, 'turn-x', 'r')).rejects.toThrow(/turn-x/);
-      await expect(store.startRun(OWNER, turn.id, 'taken')).rejects.toThrow(/taken.*already exists/);
+      const other = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q');
+      await expect(store.startRun(OWNER, other.id, 'taken')).rejects.toThrow(/taken.*already exists/);
       await expect(store.appendEvents(OWNER, 'run-x', [delta('run-x', 'a')])).rejects.toThrow(/run-x/);
       await expect(store.finishRun(OWNER, 'run-x', 'answered')).rejects.toThrow(/run-x/);
       await expect(store.getRunEvents(OWNER, 'run-x')).rejects.toThrow(/run-x/);
       // nothing was written by the failed calls
-      expect(await store.listConversations(OWNER)).toHaveLength(1);
+      expect(await store.listConversations(OWNER)).toHaveLength(2);
       expect((await store.listTurns(OWNER, conversation.id))[0]?.runCount).toBe(1);
+      expect((await store.listTurns(OWNER, other.conversationId))[0]?.runCount).toBe(0);
     });
 
     it('marks the runs a closed store left running as interrupted, with an end time, counting them once', async () => {
       const store = await open();
       const conversation = await store.createConversation(OWNER);
-      const t0 = await answeredTurn(store, conversation.id, 'q0', 'done', 'finished');
+      await answeredTurn(store, conversation.id, 'q0', 'done', 'finished');
       const t1 = await store.addTurn(OWNER, conversation.id, 'q1');
       await store.startRun(OWNER, t1.id, 'cut-a');
       await store.appendEvents(OWNER, 'cut-a', [delta('cut-a', 'partial answer')]);
-      await store.startRun(OWNER, t0.id, 'cut-b');
+      const elsewhere = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q2');
+      await store.startRun(OWNER, elsewhere.id, 'cut-b');
       await store.close(); // the process driving them is gone
 
       const next = await h.reopen();
@@ -789,6 +793,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
     describeModelStores(open, () => h.reopen());
     describeChunkVectors(open, () => h.reopen());
     describeRunSearch(open);
+    describeOneRunAtATime(open, () => h.reopen());
     describeSchema(() => h, harness);
   });
 }
