@@ -25,6 +25,96 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 type Chunk = Uint8Array<ArrayBuffer>;
 
+/** The stand-in for a response's body: the same chunks, counted as they are read. One object per response, its
+ *  methods shared (a model call makes one of these; closures and descriptors per response cost more than reading
+ *  a short answer). */
+class BoundedBody {
+  private reader: ReadableStreamDefaultReader<Chunk> | undefined;
+  private read = 0;
+
+  constructor(
+    private readonly source: ReadableStream<Chunk>,
+    private readonly maxBytes: number,
+    /** The content-length the server declared (NaN when none). */
+    private readonly declared: number,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  get locked(): boolean {
+    return this.reader !== undefined;
+  }
+
+  getReader() {
+    return { read: () => this.next(), cancel: (reason?: unknown) => this.cancel(reason), releaseLock: () => undefined };
+  }
+
+  async cancel(reason?: unknown): Promise<void> {
+    await (this.reader ?? this.source).cancel(reason).catch(() => undefined);
+  }
+
+  async next(): Promise<ReadableStreamReadResult<Chunk>> {
+    // Said up front: nothing of a body declared too large is read.
+    if (this.declared > this.maxBytes) return this.refuse();
+    const r = await (this.reader ??= this.source.getReader() as ReadableStreamDefaultReader<Chunk>).read();
+    if (!r.done && (this.read += r.value.byteLength) > this.maxBytes) return this.refuse();
+    return r;
+  }
+
+  /** A reader that leaves early (a `break` out of `for await`) drops the connection. */
+  async return(): Promise<IteratorReturnResult<undefined>> {
+    await this.cancel();
+    return { done: true, value: undefined };
+  }
+
+  async whole(): Promise<Buffer> {
+    const parts: Chunk[] = [];
+    for (let r = await this.next(); !r.done; r = await this.next()) parts.push(r.value);
+    return Buffer.concat(parts);
+  }
+
+  private async refuse(): Promise<never> {
+    const e = new ResponseTooLargeError(this.maxBytes);
+    await this.cancel(e);
+    throw e;
+  }
+}
+
+const BODY = Symbol('bounded body');
+type Bounded = Response & { [BODY]: BoundedBody };
+
+async function text(this: Bounded): Promise<string> {
+  return new TextDecoder().decode(await this[BODY].whole());
+}
+
+async function arrayBuffer(this: Bounded): Promise<ArrayBuffer> {
+  const b = await this[BODY].whole();
+  return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+}
+
+/** What a bounded response reads through its stand-in body, the same for every response. */
+const BOUNDED_READERS: PropertyDescriptorMap = {
+  body: {
+    get(this: Bounded) {
+      return this[BODY];
+    },
+  },
+  text: { value: text },
+  json: {
+    async value(this: Bounded) {
+      return JSON.parse(await text.call(this)) as unknown;
+    },
+  },
+  arrayBuffer: { value: arrayBuffer },
+  blob: {
+    async value(this: Bounded) {
+      return new Blob([await arrayBuffer.call(this)], { type: this.headers.get('content-type') ?? '' });
+    },
+  },
+};
+
 /**
  * `res` with its body cut at `maxBytes` (counted as read, after any decompression): past it, reading fails and the
  * connection is dropped. The same Response, its `body` replaced by a stand-in that hands on the same chunks (to
@@ -33,60 +123,11 @@ type Chunk = Uint8Array<ArrayBuffer>;
  * webstreams' set-up and per-chunk promises, more than all the rest of what the agent's loop adds to a call.
  */
 export function limitBody(res: Response, maxBytes: number): Response {
-  const source = res.body;
+  const source = res.body as ReadableStream<Chunk> | null;
   if (!source || NULL_BODY.has(res.status)) return res;
   const declared = Number(res.headers.get('content-length') ?? '');
-  let reader: ReadableStreamDefaultReader<Chunk> | undefined;
-  let read = 0;
-  const cancel = async (reason?: unknown): Promise<void> => {
-    await (reader ?? source).cancel(reason).catch(() => undefined);
-  };
-  const refuse = async (): Promise<never> => {
-    const e = new ResponseTooLargeError(maxBytes);
-    await cancel(e);
-    throw e;
-  };
-  const next = async (): Promise<ReadableStreamReadResult<Chunk>> => {
-    // Said up front: nothing of a body declared too large is read.
-    if (declared > maxBytes) return refuse();
-    reader ??= source.getReader() as ReadableStreamDefaultReader<Chunk>;
-    const r = await reader.read();
-    if (!r.done && (read += r.value.byteLength) > maxBytes) return refuse();
-    return r;
-  };
-  const chunks: AsyncIterator<Chunk> = {
-    next,
-    async return() {
-      await cancel();
-      return { done: true, value: undefined };
-    },
-  };
-  const body = {
-    [Symbol.asyncIterator]: () => chunks,
-    getReader: () => ({ read: next, cancel, releaseLock: () => undefined }),
-    cancel,
-    get locked() {
-      return reader !== undefined;
-    },
-  };
-  const whole = async (): Promise<Buffer> => {
-    const parts: Chunk[] = [];
-    for (let r = await next(); !r.done; r = await next()) parts.push(r.value);
-    return Buffer.concat(parts);
-  };
-  const text = async () => new TextDecoder().decode(await whole());
-  const arrayBuffer = async (): Promise<ArrayBuffer> => {
-    const b = await whole();
-    return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
-  };
-  Object.defineProperties(res, {
-    body: { value: body as unknown as ReadableStream<Chunk> },
-    text: { value: text },
-    json: { value: async () => JSON.parse(await text()) as unknown },
-    arrayBuffer: { value: arrayBuffer },
-    blob: { value: async () => new Blob([await arrayBuffer()], { type: res.headers.get('content-type') ?? '' }) },
-  });
-  return res;
+  (res as Bounded)[BODY] = new BoundedBody(source, maxBytes, declared);
+  return Object.defineProperties(res, BOUNDED_READERS);
 }
 
 /** A fetch whose every response body is cut at `maxBytes`. */
