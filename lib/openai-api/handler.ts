@@ -14,6 +14,7 @@ import type { Actor } from '../chat/actor';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
 import { CompletionFold } from './completion';
+import { STORE_BUSY_RETRY_AFTER_S, storeBusyMessage } from '../http/respond';
 import { apiError, errorKind } from './errors';
 import { apiModels, findModel, MODEL_OWNER, type ApiModel } from './models';
 import { checkForAgent, InvalidRequestError, parseCompletionRequest } from './request';
@@ -70,6 +71,17 @@ function unknownModel(wanted: string, models: readonly ApiModel[]): Response {
 function notStarted(e: unknown): Response {
   if (isErrorNamed<InvalidRequestError>(e, 'InvalidRequestError'))
     return apiError(400, e.message, 'invalid_request_error', e.param ? { param: e.param } : {});
+  // The database locked by another program: a 503 that passes, with Retry-After, which OpenAI's clients retry.
+  if (isErrorNamed(e, 'StoreBusyError'))
+    return apiError(
+      503,
+      storeBusyMessage(e),
+      'server_error',
+      { code: 'store_busy' },
+      {
+        'retry-after': String(STORE_BUSY_RETRY_AFTER_S),
+      },
+    );
   const status = statusOf(e, 500);
   if (status >= 500) return apiError(500, faultMessage(logError('a /v1 run failed to start', e)), 'server_error');
   const kind = errorKind(status);
