@@ -13,7 +13,8 @@ import { statusOf } from '@/lib/server/route';
  *  absolute path of the server's reaches the page. */
 export function failure(e: unknown): ActionFailure {
   const status = statusOf(e, 500);
-  if (status >= 500 && !isServiceError(e)) {
+  // A coded error is written to be read, a 5xx one too (a server that cannot be reached): said as it is.
+  if (status >= 500 && !isServiceError(e) && !codedOf(e)) {
     const id = logError('a server action failed', e);
     return { ok: false, error: faultMessage(id), status: 500, code: 'server-fault', values: { id } };
   }

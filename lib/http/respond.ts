@@ -86,7 +86,8 @@ export function errorResponse(e: unknown, during: string): Response {
   const busy = storeBusyResponse(e);
   if (busy) return busy;
   const status = statusOf(e, 500);
-  if (status >= 500) return unexpected(e, during);
+  // A coded error is written to be read, a 5xx one too (a server that cannot be reached): said as it is.
+  if (status >= 500 && !codedOf(e)) return unexpected(e, during);
   const message = e instanceof Error ? e.message : String(e);
   const code = codedOf(e)?.code;
   return Response.json({ error: code ? { message, code } : { message } }, { status });

@@ -56,6 +56,7 @@ export const ERROR_CODES = [
   'key-name-missing',
   'key-scope-missing',
   'mcp-not-editable',
+  'mcp-server-down',
   'message-gone',
   'no-accounts',
   'not-found',
