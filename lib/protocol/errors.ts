@@ -55,6 +55,7 @@ export const ERROR_CODES = [
   'invite-gone',
   'key-name-missing',
   'key-scope-missing',
+  'mcp-config-invalid',
   'mcp-not-editable',
   'mcp-server-down',
   'message-gone',
