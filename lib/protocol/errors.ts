@@ -35,6 +35,7 @@ export const ERROR_CODES = [
   'conversation-gone',
   'delete-self',
   'disable-self',
+  'disk-full',
   'empty-title',
   'found-admin-only',
   'group-background-long',
