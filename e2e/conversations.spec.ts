@@ -148,3 +148,55 @@ test('each conversation keeps its own draft, and the new chat its own, for the s
   await page.getByRole('button', { name: '+ New chat' }).press('Enter');
   await expect(composer(page)).toHaveValue('a new chat’s start');
 });
+
+test('a conversation deleted in this tab takes its draft with it, shown or not', async ({ page }) => {
+  await setScenario({
+    rules: [{ when: { lastUserIncludes: 'draft-heron' }, reply: { content: 'Herons stand still.' } }],
+  });
+  const nav = conversations(page);
+  const open = (title: string) => nav.getByRole('button', { name: title, exact: true }).press('Enter');
+  const type = async (text: string) => {
+    await composer(page).focus();
+    await page.keyboard.type(text);
+  };
+  /** The drafts the tab keeps (sessionStorage), whatever their keys. */
+  const kept = () =>
+    page.evaluate(() =>
+      Object.keys(sessionStorage)
+        .filter((k) => k.startsWith('agent-studio:draft:'))
+        .map((k) => sessionStorage.getItem(k)),
+    );
+  const remove = async (title: string) => {
+    page.once('dialog', (d) => void d.accept());
+    await nav.getByRole('button', { name: `Delete ${title}` }).click();
+    await expect(nav.getByRole('button', { name: title, exact: true })).toHaveCount(0);
+  };
+  await openChat(page);
+  await send(page, 'Grey draft-heron');
+  await expect(await lastAnswer(page)).toContainText('Herons stand still.');
+  await page.getByRole('button', { name: '+ New chat' }).press('Enter');
+  await send(page, 'Blue draft-heron');
+  await expect(await lastAnswer(page)).toContainText('Herons stand still.');
+
+  // A draft in each; the grey one's deleted while the blue one is shown.
+  await type('unsent about the blue heron');
+  await open('Grey draft-heron');
+  await type('unsent about the grey heron');
+  await open('Blue draft-heron');
+  await expect(composer(page)).toHaveValue('unsent about the blue heron');
+  expect((await kept()).sort()).toEqual(['unsent about the blue heron', 'unsent about the grey heron']);
+  await remove('Grey draft-heron');
+  await expect.poll(kept).toEqual(['unsent about the blue heron']);
+
+  // The one shown, deleted: the page goes to a new chat with an empty box, and the draft is gone from the tab, also
+  // after typing in the new chat and a reload.
+  await remove('Blue draft-heron');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('New chat');
+  await expect(composer(page)).toHaveValue('');
+  await expect.poll(kept).toEqual([]);
+  await type('a new start');
+  await page.reload();
+  await interactive(page);
+  await expect(composer(page)).toHaveValue('a new start');
+  expect(await kept()).toEqual(['a new start']);
+});

@@ -2,11 +2,14 @@
 // for another address of the same API). The place is looked up by AMap's own geocoding (its adcode), then its live
 // weather is asked for. Offered only when the key is configured. Only the configured address is ever reached.
 import type { AmapEnvConfig } from '../lib/config';
+import { answerTooLarge, limitBody, responseTooLargeIn } from '../lib/net/bounded-body';
 import { BaseTool, type ToolContext } from './base-tool';
 import { registerTool } from './registry';
 import { settingsOf, type ToolSettings } from './settings';
 
 const TIMEOUT_MS = 15_000;
+/** Most one AMap answer may be (bytes, as read): a place or its weather is a few KB. */
+export const AMAP_ANSWER_MAX_BYTES = 1024 * 1024;
 
 type Json = Record<string, unknown>;
 
@@ -19,7 +22,11 @@ async function amap(cfg: AmapEnvConfig, path: string, query: Record<string, stri
     throw new Error(timeout.aborted ? `AMap did not answer within ${TIMEOUT_MS} ms` : `AMap cannot be reached: ${e}`);
   });
   if (!res.ok) throw new Error(`AMap answered HTTP ${res.status}`);
-  const data = (await res.json().catch(() => undefined)) as Json | undefined;
+  const data = (await limitBody(res, AMAP_ANSWER_MAX_BYTES)
+    .json()
+    .catch((e: unknown) => {
+      if (responseTooLargeIn(e)) throw answerTooLarge('AMap', AMAP_ANSWER_MAX_BYTES);
+    })) as Json | undefined;
   if (!data) throw new Error('AMap did not answer JSON');
   // AMap says status "0" and why (info, infocode) for a refused request: a bad key, a quota spent.
   if (String(data.status) !== '1')

@@ -6,10 +6,12 @@
 // Offered only when the key is configured.
 import type { ImageSearchEnvConfig } from '../lib/config';
 import { redactKey } from '../lib/llm/redact-key';
+import { answerTooLarge, limitBody, responseTooLargeIn } from '../lib/net/bounded-body';
 import { BaseTool, type ToolContext } from './base-tool';
 import { imagesInMessages } from './conversation-images';
 import { registerTool } from './registry';
 import { settingsOf, type ToolSettings } from './settings';
+import { SEARCH_ANSWER_MAX_BYTES } from './web/search-providers';
 
 const TIMEOUT_MS = 20_000;
 /** Results listed at most. */
@@ -32,7 +34,10 @@ async function searchOnce(cfg: ImageSearchEnvConfig, imageUrl: string, lang: str
   url.searchParams.set('hl', lang === 'zh' ? 'zh-CN' : 'en');
   if (lang === 'zh') url.searchParams.set('gl', 'cn');
   const timeout = AbortSignal.timeout(TIMEOUT_MS);
-  const res = await fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+  const res = limitBody(
+    await fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout }),
+    SEARCH_ANSWER_MAX_BYTES,
+  );
   // What SerpAPI says goes to the model and the page: never the server's key, should it repeat it.
   if (!res.ok) {
     const body = redactKey((await res.text().catch(() => '')).slice(0, 200), cfg.key);
@@ -40,7 +45,10 @@ async function searchOnce(cfg: ImageSearchEnvConfig, imageUrl: string, lang: str
       status: res.status,
     });
   }
-  const data = (await res.json().catch(() => undefined)) as Json | undefined;
+  const data = (await res.json().catch((e: unknown) => {
+    // Not tried again: the next answer would be as long.
+    if (responseTooLargeIn(e)) throw Object.assign(answerTooLarge('SerpAPI', SEARCH_ANSWER_MAX_BYTES), { status: 413 });
+  })) as Json | undefined;
   if (!data) throw new Error('SerpAPI did not answer JSON');
   if (typeof data.error === 'string')
     throw Object.assign(new Error(`SerpAPI: ${redactKey(data.error, cfg.key)}`), { status: 400 });

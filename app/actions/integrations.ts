@@ -24,7 +24,7 @@ export async function integrationsStatus(wait = false): Promise<IntegrationsStat
 /** The file as text: the admin's only (it may hold secrets). */
 export async function readMcpConfigText(): Promise<ConfigFileResult> {
   const me = await guardAction('readMcpConfigText');
-  return readConfig(await appContext(), me);
+  return readConfig(await appContext(), me).catch(failure);
 }
 
 /** Validates and saves the file, then reconnects the servers. Nothing is written when the text is invalid, or when
@@ -34,7 +34,8 @@ export async function saveMcpConfigText(
   password?: string,
 ): Promise<{ ok: true; status: IntegrationsStatus } | ActionFailure> {
   const me = await guardAction('saveMcpConfigText');
-  return saveConfig(await appContext(), me, text, { headers: await headers(), value: password });
+  // A refusal (an invalid config) is answered by saveConfig; anything it throws is a fault, with an error id.
+  return saveConfig(await appContext(), me, text, { headers: await headers(), value: password }).catch(failure);
 }
 
 /** Sets web search on the admin page: a provider with its URL and key (kept sealed on the server), off, or back to

@@ -72,13 +72,14 @@ function ConfigEditor({
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<CodedText | null>(null);
   const error = problem && coded(problem);
-  const setError = (message: string | null, code?: CodedText['code']) =>
-    setProblem(message === null ? null : { message, code });
+  // A failure's code and what it fills in ({problem}, an error id), so the page says it in its language.
+  const setError = (failure: Parameters<typeof failureText>[0] | null) =>
+    setProblem(failure === null ? null : failureText(failure));
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
   const id = useId();
   useEffect(() => {
-    void readMcpConfigText().then((r) => (r.ok ? setText(r.text) : setError(r.error, r.code)));
+    void readMcpConfigText().then((r) => (r.ok ? setText(r.text) : setError(r)));
   }, []);
   if (text === null) return error ? <p role="alert">{error}</p> : null;
   return (
@@ -127,7 +128,7 @@ function ConfigEditor({
             setError(null);
             setSaved(true);
             onSaved(r.status);
-          } else setError(r.error, r.code);
+          } else setError(r);
         }}
       >
         {saving ? t('saving') : t('save')}

@@ -1,7 +1,8 @@
 'use client';
 // The composer's text, kept outside the composer so the welcome page's suggestions can put a prompt there. Each
 // conversation has its own draft (and the new chat one), kept in the tab's sessionStorage per user: what was typed
-// in one is there again on coming back to it, and never shows in another.
+// in one is there again on coming back to it, and never shows in another; a conversation deleted in this tab takes its
+// draft with it.
 import { create } from 'zustand';
 
 export const COMPOSER_TEXTBOX_ID = 'composer-message';
@@ -66,6 +67,13 @@ export const useDraft = create<DraftState>()((set, get) => ({
     set({ key });
   },
 }));
+
+/** Forgets the draft of `key`, whose conversation was deleted: out of the tab's storage, and out of the box when it
+ *  is the one shown (nothing shown until the page says which), so that nothing typed meanwhile writes it back. */
+export function forgetDraft(key: string): void {
+  keep(key, '');
+  if (useDraft.getState().key === key) useDraft.setState({ key: undefined, text: '' });
+}
 
 /** Puts a prompt in the composer and moves the focus there, for the user to send or change it. */
 export function suggest(text: string): void {

@@ -11,6 +11,7 @@ import type { ReplayRequest } from '@/lib/replay/plan';
 import { applyEvent, emptyRun, foldRun, markInterrupted, type Block, type RunView } from '@/lib/chat/view';
 import type { ConversationSettings, ConversationSummary, SavedAgent } from '@/lib/store/types';
 import type { ContentItem } from '@/lib/llm/schema';
+import { draftKey, forgetDraft } from './composer-draft';
 import { rememberChoice } from './new-chat-defaults';
 import { failureText, type CodedText } from './server-text';
 
@@ -403,6 +404,8 @@ export const useChat = create<ChatState>()((set, get) => {
     async remove(id) {
       const result = await actions.deleteConversation(id);
       if (!result.ok) set({ notice: failureText(result) });
+      // Gone (deleted here, or already in another tab): its draft goes with it.
+      if (result.ok || result.status === 404) forgetDraft(draftKey(get().chooser, id));
       if (get().activeId === id) get().newChat();
       await get().refreshConversations();
     },

@@ -59,13 +59,35 @@ export function limitResponse(e: unknown): Response | undefined {
   return undefined;
 }
 
+/** Seconds a client is asked to wait before it tries again after the database was locked by another program. */
+export const STORE_BUSY_RETRY_AFTER_S = 5;
+
+/** The database locked by another program for longer than the store waits (StoreBusyError): not the caller's mistake
+ *  and not a fault of ours to look up, but one that passes. A 503 with Retry-After, so that a client tries again
+ *  (OpenAI's clients do), instead of a 500 with an error id. Undefined for any other error. */
+export function storeBusyResponse(e: unknown): Response | undefined {
+  if (!isErrorNamed(e, 'StoreBusyError')) return undefined;
+  return Response.json(
+    { error: { message: storeBusyMessage(e), code: 'store-busy' } },
+    { status: 503, headers: { 'retry-after': String(STORE_BUSY_RETRY_AFTER_S) } },
+  );
+}
+
+/** What a caller is told of a StoreBusyError. */
+export function storeBusyMessage(e: Error): string {
+  return `${e.message} Nothing was started; try again in a moment.`;
+}
+
 /** A handler's error as an answer: its own status (4xx) and message (with its code when it has one of ours), read from
  *  its fields whatever bundle made it; anything else is unexpected. */
 export function errorResponse(e: unknown, during: string): Response {
   const limit = limitResponse(e);
   if (limit) return limit;
+  const busy = storeBusyResponse(e);
+  if (busy) return busy;
   const status = statusOf(e, 500);
-  if (status >= 500) return unexpected(e, during);
+  // A coded error is written to be read, a 5xx one too (a server that cannot be reached): said as it is.
+  if (status >= 500 && !codedOf(e)) return unexpected(e, during);
   const message = e instanceof Error ? e.message : String(e);
   const code = codedOf(e)?.code;
   return Response.json({ error: code ? { message, code } : { message } }, { status });

@@ -7,7 +7,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
-import { guardedFetch } from '../net/guarded-fetch';
+import { limitMessages, megabytes, responseTooLargeIn } from '../net/bounded-body';
+import { guardedFetch, type FetchLike } from '../net/guarded-fetch';
 import { transportKind, type HttpServerConfig, type McpServerConfig, type StdioServerConfig } from './config';
 import { isErrorNamed } from '../protocol/errors';
 
@@ -32,6 +33,15 @@ export interface ConnectionOptions {
 }
 
 const STDERR_KEEP = 2000;
+
+/**
+ * Most one message of an HTTP MCP server may be (bytes on the wire): a JSON answer whole, or one event of its event
+ * stream (a stream may stay open for the session; no one event may be larger). A tool's result comes back to the
+ * model, images and resources in it as base64, so it is of the same order as a model's answer
+ * (MODEL_RESPONSE_MAX_BYTES): a larger one could not be passed on to a model anyway. A server that answers without end
+ * is cut here instead of filling the server's memory.
+ */
+export const MCP_MESSAGE_MAX_BYTES = 32 * 1024 * 1024;
 
 function message(e: unknown): string {
   // A refusal of the address policy says why, where fetch would only say "fetch failed".
@@ -64,6 +74,8 @@ export class McpConnection {
   private alive = false;
   private connecting?: Promise<void>;
   private stderrTail = '';
+  /** Set when the server's answer went past MCP_MESSAGE_MAX_BYTES on this session: the session was dropped. */
+  private tooLarge = false;
 
   constructor(
     readonly name: string,
@@ -85,6 +97,7 @@ export class McpConnection {
   private async doConnect(): Promise<void> {
     this.state = { status: 'connecting' };
     await this.dispose();
+    this.tooLarge = false;
     try {
       const kind = transportKind(this.config);
       let used: 'stdio' | 'streamable-http' | 'sse';
@@ -107,7 +120,8 @@ export class McpConnection {
     } catch (e) {
       await this.dispose();
       const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
-      this.state = { status: 'failed', error: tail ? `${message(e)} (stderr: ${tail})` : message(e) };
+      const why = this.tooLarge || responseTooLargeIn(e) ? this.tooLargeMessage() : message(e);
+      this.state = { status: 'failed', error: tail ? `${why} (stderr: ${tail})` : why };
     }
   }
 
@@ -148,10 +162,24 @@ export class McpConnection {
     const c = this.config as HttpServerConfig;
     const requestInit = c.headers ? { headers: c.headers } : undefined;
     const policy = this.opts.addressPolicy;
-    const fetch = policy && !policy.allowPrivate ? { fetch: guardedFetch(policy) } : {};
+    const base: FetchLike = policy && !policy.allowPrivate ? guardedFetch(policy) : fetch;
+    const bounded = (async (input: Parameters<FetchLike>[0], init?: RequestInit) =>
+      limitMessages(await base(input, init), MCP_MESSAGE_MAX_BYTES, () => this.answeredTooMuch())) as FetchLike;
     return kind === 'sse'
-      ? new SSEClientTransport(new URL(c.url), { requestInit, ...fetch })
-      : new StreamableHTTPClientTransport(new URL(c.url), { requestInit, ...fetch });
+      ? new SSEClientTransport(new URL(c.url), { requestInit, fetch: bounded })
+      : new StreamableHTTPClientTransport(new URL(c.url), { requestInit, fetch: bounded });
+  }
+
+  /** An answer cut at its limit may have been read in the background (an event stream), where nobody waiting for it
+   *  would hear: the session is closed, so that what waits on it fails now, with what happened. */
+  private answeredTooMuch(): void {
+    this.tooLarge = true;
+    this.alive = false;
+    void this.client?.close().catch(() => {});
+  }
+
+  private tooLargeMessage(): string {
+    return `MCP server ${this.name} answered more than ${megabytes(MCP_MESSAGE_MAX_BYTES)} in one message: it was not read further.`;
   }
 
   private async loadCatalogue(): Promise<void> {
@@ -198,6 +226,7 @@ export class McpConnection {
       try {
         return await fn(client);
       } catch (e) {
+        if (this.tooLarge || responseTooLargeIn(e)) throw new Error(this.tooLargeMessage(), { cause: e });
         if (isErrorNamed<McpError>(e, 'McpError') && e.code === ErrorCode.RequestTimeout)
           throw new Error(`MCP server ${this.name} did not answer ${what} within ${this.opts.callTimeoutMs} ms`);
         if (retried || !(isDeadSession(e) || !this.alive)) throw e;

@@ -86,6 +86,18 @@ export class McpManager {
     }));
   }
 
+  /** The configured servers, not ready, whose tools (named `<server>-<tool>`) `toolNames` include. */
+  downServersOf(toolNames: readonly string[]): McpConnection[] {
+    return [...this.servers.values()].filter(
+      (conn) => conn.state.status !== 'ready' && toolNames.some((t) => t.startsWith(`${conn.name}-`)),
+    );
+  }
+
+  /** Connects `conns` again (those not ready), each bounded by the connect timeout. */
+  async reconnect(conns: readonly McpConnection[]): Promise<void> {
+    await Promise.all(conns.map((c) => (c.state.status === 'ready' ? undefined : c.connect())));
+  }
+
   /** The tools of every ready configured server. */
   tools(): McpBaseTool[] {
     return [...this.servers.values()].flatMap(toolsOf);

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boundedFetch, limitBody, responseTooLargeIn } from './bounded-body';
+import { boundedFetch, limitBody, limitMessages, responseTooLargeIn } from './bounded-body';
 
 let server: http.Server;
 let base: string;
@@ -22,6 +22,12 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     if (req.url === '/small') return res.writeHead(200, { 'content-type': 'text/plain' }).end('hello');
     if (req.url === '/empty') return res.writeHead(204).end();
+    if (req.url === '/events') {
+      // 100 events of 1 KB each (with LF, CRLF and CR blank lines), then one that does not end.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let i = 0; i < 100; i++) res.write(`data: ${'e'.repeat(1000)}${['\n\n', '\r\n\r\n', '\r\r'][i % 3]}`);
+      return res.end(`data: ${'x'.repeat(8192)}`);
+    }
     if (req.url === '/declared') {
       res.writeHead(200, { 'content-length': String(1 << 30) });
       return res.write('x'.repeat(1024));
@@ -101,5 +107,26 @@ describe('limitBody', () => {
     expect([res.status, res.headers.get('content-type'), res.url]).toEqual([200, 'text/plain', `${base}/small`]);
     expect(await res.text()).toBe('hello');
     expect((await boundedFetch(fetch, 4096)(`${base}/empty`)).status).toBe(204);
+  });
+
+  it('cuts an event stream at its limit per event, not for the stream: a long session passes, one long event not', async () => {
+    const seen: unknown[] = [];
+    const res = limitMessages(await fetch(`${base}/events`), 4096, (e) => seen.push(e));
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    const e = await (async () => {
+      for (;;) {
+        const r = await reader.read();
+        if (r.done) return undefined;
+        text += r.value;
+      }
+    })().catch((err: unknown) => err);
+    // ~100 KB went through (the chunk that holds the long event's start may hold the last short ones too).
+    expect(text.split('data: e').length - 1).toBeGreaterThan(90);
+    expect(responseTooLargeIn(e)?.limitBytes).toBe(4096);
+    expect(seen).toEqual([e]);
+    // Anything but an event stream is counted whole, through text() and json() too.
+    await expect(limitMessages(await fetch(`${base}/small`), 4).text()).rejects.toThrow(/4 KB limit|larger than/);
+    expect(await limitMessages(await fetch(`${base}/small`), 4096).text()).toBe('hello');
   });
 });

@@ -20,6 +20,11 @@ export function megabytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
+/** What a tool's caller (the model) reads when `server`'s answer was cut at its limit. */
+export function answerTooLarge(server: string, limitBytes: number): Error {
+  return new Error(`${server} answered more than ${megabytes(limitBytes)}: the answer was not read further.`);
+}
+
 /** Statuses whose Response has no body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -144,4 +149,80 @@ export function responseTooLargeIn(e: unknown): ResponseTooLargeError | undefine
       c instanceof Error &&
       (c.name === 'ResponseTooLargeError' || (c as { code?: unknown }).code === 'ERESPONSETOOLARGE'),
   ) as ResponseTooLargeError | undefined;
+}
+
+/** A counter of what a body held so far: true once it holds more than `maxBytes`. */
+type Over = (chunk: Uint8Array) => boolean;
+
+function wholeBody(maxBytes: number): Over {
+  let read = 0;
+  return (chunk) => (read += chunk.byteLength) > maxBytes;
+}
+
+/** Server-sent events counted one event at a time: a blank line (LF, CRLF or CR) ends one and the count starts again. */
+function eachEvent(maxBytes: number): Over {
+  let pending = 0;
+  let lineEmpty = true;
+  let afterCR = false;
+  return (chunk) => {
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      pending++;
+      if (b === 0x0a && afterCR) {
+        afterCR = false;
+        continue;
+      }
+      afterCR = b === 0x0d;
+      if (b === 0x0a || b === 0x0d) {
+        if (lineEmpty) pending = 0;
+        lineEmpty = true;
+      } else lineEmpty = false;
+      if (pending > maxBytes) return true;
+    }
+    return false;
+  };
+}
+
+/**
+ * `res` with a real ReadableStream for a body (for readers that pipe it, as MCP's transports do), cut at `maxBytes`:
+ * an event stream (text/event-stream) per event, since one may rightly stay open for a whole session, anything else
+ * whole. Past the limit the body fails with ResponseTooLargeError, `onTooLarge` hears of it (a reader in the
+ * background may only log what it read), and the connection is dropped. A stream per response: fine off a model's
+ * hot path (see limitBody).
+ */
+export function limitMessages(
+  res: Response,
+  maxBytes: number,
+  onTooLarge?: (e: ResponseTooLargeError) => void,
+): Response {
+  const source = res.body;
+  if (!source || NULL_BODY.has(res.status)) return res;
+  const events = /^\s*text\/event-stream\b/i.test(res.headers.get('content-type') ?? '');
+  const declared = events ? NaN : Number(res.headers.get('content-length') ?? '');
+  const over = events ? eachEvent(maxBytes) : wholeBody(maxBytes);
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  const limited = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      reader ??= source.getReader();
+      const r = declared > maxBytes ? undefined : await reader.read();
+      if (r?.done) return controller.close();
+      if (r && !over(r.value)) return controller.enqueue(r.value);
+      const e = new ResponseTooLargeError(maxBytes);
+      await reader.cancel(e).catch(() => undefined);
+      controller.error(e);
+      onTooLarge?.(e);
+    },
+    cancel: (reason) => (reader ?? source).cancel(reason),
+  });
+  const whole = () => new Response(limited);
+  Object.defineProperties(res, {
+    body: { value: limited },
+    text: { value: () => whole().text() },
+    json: { value: async () => JSON.parse(await whole().text()) as unknown },
+    arrayBuffer: { value: () => whole().arrayBuffer() },
+    blob: {
+      value: async () => new Blob([await whole().arrayBuffer()], { type: res.headers.get('content-type') ?? '' }),
+    },
+  });
+  return res;
 }

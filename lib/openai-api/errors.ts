@@ -31,7 +31,7 @@ export function errorKind(status: number): { type: ErrorType; code: string | nul
 
 /**
  * An error answer in OpenAI's shape: one with only a message (the request checks', the sign-in's, the limits') gets
- * the type and code OpenAI gives its status, and `param: null`; its status and headers (Retry-After,
+ * the type OpenAI gives its status, its own code (OpenAI's spelling) or else OpenAI's, and `param: null`; its status and headers (Retry-After,
  * WWW-Authenticate) stay. Anything else passes unchanged.
  */
 export async function asOpenAiError(response: Response): Promise<Response> {
@@ -40,11 +40,13 @@ export async function asOpenAiError(response: Response): Promise<Response> {
   const body = (await response
     .clone()
     .json()
-    .catch(() => undefined)) as { error?: { message?: unknown; type?: unknown } } | undefined;
+    .catch(() => undefined)) as { error?: { message?: unknown; type?: unknown; code?: unknown } } | undefined;
   const error = body?.error;
   if (!error || typeof error.message !== 'string' || error.type !== undefined) return response;
   const headers = new Headers(response.headers);
   headers.delete('content-length');
-  const { type, code } = errorKind(response.status);
-  return apiError(response.status, error.message, type, code ? { code } : {}, headers);
+  const kind = errorKind(response.status);
+  // Its own code (store-busy) in OpenAI's spelling (store_busy), else OpenAI's for the status.
+  const code = typeof error.code === 'string' ? error.code.replaceAll('-', '_') : kind.code;
+  return apiError(response.status, error.message, kind.type, code ? { code } : {}, headers);
 }

@@ -14,6 +14,7 @@ import type { Actor } from '../chat/actor';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
 import { CompletionFold } from './completion';
+import { STORE_BUSY_RETRY_AFTER_S, storeBusyMessage } from '../http/respond';
 import { apiError, errorKind } from './errors';
 import { apiModels, findModel, MODEL_OWNER, type ApiModel } from './models';
 import { checkForAgent, InvalidRequestError, parseCompletionRequest } from './request';
@@ -63,15 +64,28 @@ function unknownModel(wanted: string, models: readonly ApiModel[]): Response {
 /**
  * Why a run did not start, in OpenAI's shape. A refusal (an error with its own 4xx status: a request the agent cannot
  * honour, a saved agent that is gone or not the caller's, a tool the admin does not allow, a model or tool this server
- * does not have) is said as it is, with the type OpenAI gives its status and its own code when it has one. Anything
- * else is a fault of ours: a 500 `server_error` whose message is only an error id (the stack, with the server's
+ * does not have) is said as it is, with the type OpenAI gives its status and its own code when it has one; so is a
+ * coded 5xx (an MCP server that cannot be reached: 503 `mcp_server_down`) and a database locked by another program
+ * (503 `store_busy`, with Retry-After), which pass. Anything else is a fault of ours: a 500 `server_error` whose message is only an error id (the stack, with the server's
  * paths, in the log under it), which OpenAI's clients retry (they retry no 400, 403 or 404).
  */
 function notStarted(e: unknown): Response {
   if (isErrorNamed<InvalidRequestError>(e, 'InvalidRequestError'))
     return apiError(400, e.message, 'invalid_request_error', e.param ? { param: e.param } : {});
+  // The database locked by another program: a 503 that passes, with Retry-After, which OpenAI's clients retry.
+  if (isErrorNamed(e, 'StoreBusyError'))
+    return apiError(
+      503,
+      storeBusyMessage(e),
+      'server_error',
+      { code: 'store_busy' },
+      {
+        'retry-after': String(STORE_BUSY_RETRY_AFTER_S),
+      },
+    );
   const status = statusOf(e, 500);
-  if (status >= 500) return apiError(500, faultMessage(logError('a /v1 run failed to start', e)), 'server_error');
+  if (status >= 500 && !codedOf(e))
+    return apiError(500, faultMessage(logError('a /v1 run failed to start', e)), 'server_error');
   const kind = errorKind(status);
   // Its own code in OpenAI's spelling (agent-gone: agent_gone), else OpenAI's for the status.
   const code = codedOf(e)?.code.replaceAll('-', '_') ?? kind.code;

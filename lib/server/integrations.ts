@@ -6,6 +6,7 @@ import type { HeaderBag } from '../http/peer';
 import { prepareMcpTools, writeMcpConfigFile, type ServerStatus } from '../mcp';
 import type { Viewer } from '../auth/viewer';
 import type { ActionFailure } from '../chat/page';
+import { isErrorNamed } from '../protocol/errors';
 import type { AppContext } from './context';
 
 export interface IntegrationsStatus {
@@ -93,19 +94,29 @@ export async function integrationsStatus(ctx: AppContext, viewer: Viewer, wait =
 export async function readMcpConfigText(ctx: AppContext, viewer: Viewer): Promise<ConfigFileResult> {
   if (!viewer.admin) return ADMIN_ONLY;
   if (!ctx.config.mcp.editable) return NOT_EDITABLE;
-  try {
-    // Read as text, not parsed: an invalid file is still shown, so that it can be fixed.
-    const text = await readFile(ctx.config.mcp.configPath, 'utf8').catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') return '';
-      throw e;
-    });
-    return { ok: true, text: text || '{\n  "mcpServers": {}\n}\n' };
-  } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e), status: 500 };
-  }
+  // Read as text, not parsed: an invalid file is still shown, so that it can be fixed. A file that cannot be read is
+  // a fault (thrown: the action answers it with an error id).
+  const text = await readFile(ctx.config.mcp.configPath, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return '';
+    throw e;
+  });
+  return { ok: true, text: text || '{\n  "mcpServers": {}\n}\n' };
 }
 
-/** Validates and saves the file, then reconnects the servers. Nothing is written when the text is invalid. */
+/** A config the file's checks refuse (not JSON, a server without a command or url…): the admin's to fix, said with
+ *  what is wrong and where. */
+function invalidConfig(problem: string): ActionFailure {
+  return {
+    ok: false,
+    error: `The MCP configuration was not saved: ${problem}`,
+    status: 400,
+    code: 'mcp-config-invalid',
+    values: { problem },
+  };
+}
+
+/** Validates and saves the file, then reconnects the servers. Nothing is written when the text is invalid (a refusal
+ *  saying what is wrong); a file that cannot be written is thrown (a fault). */
 export async function saveMcpConfigText(
   ctx: AppContext,
   viewer: Viewer,
@@ -120,7 +131,8 @@ export async function saveMcpConfigText(
   try {
     await writeMcpConfigFile(ctx.config.mcp.configPath, text);
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e), status: 500 };
+    if (isErrorNamed(e, 'McpConfigError')) return invalidConfig(e.message);
+    throw e; // a fault (the file cannot be written): the action answers it with an error id
   }
   await ctx.mcp.start();
   await ctx.mcp.reload();

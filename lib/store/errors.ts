@@ -47,6 +47,9 @@ export function isDiskFull(e: unknown): boolean {
   return code === 'SQLITE_FULL' || code === '53100' || code === 'ENOSPC';
 }
 
+/** What a caller is told when a write of theirs found the server's disk full (a server action, an agent import). */
+export const DISK_FULL_MESSAGE = "The server's disk is full: nothing was saved. Try again once space is freed.";
+
 /** Is this a write the database refused for now, which the same write may pass later: a full disk, a lock held by
  *  another program, a failed disk write (SQLite's SQLITE_FULL, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR_*)? */
 export function isPassingStoreFailure(e: unknown): boolean {

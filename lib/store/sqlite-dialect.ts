@@ -203,7 +203,9 @@ export function openSqliteDialect(file: string, opts: { busyWaitMs?: number } = 
       }
     },
     commitTransaction: (c) => raw(c, 'COMMIT'),
-    rollbackTransaction: (c) => raw(c, 'ROLLBACK'),
+    // SQLite ends a transaction itself on some errors (SQLITE_FULL, SQLITE_IOERR): a ROLLBACK then would fail with
+    // "cannot rollback - no transaction is active" and hide the error that ended it (a full disk read as a fault).
+    rollbackTransaction: async (c) => (handle.inTransaction ? raw(c, 'ROLLBACK') : undefined),
     // Kysely lets go of a driver only if it used it: close() lets go of the file.
     destroy: async () => {},
   };

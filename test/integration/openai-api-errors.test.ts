@@ -18,7 +18,9 @@ import { createAppContext } from '../../lib/server/context';
 import { openSqliteStore } from '../../lib/store';
 import { ownerScope } from '../../lib/store/owner';
 import type { ChatStore } from '../../lib/store/types';
+import { errorResponse } from '../../lib/http/respond';
 import { startApiServer, type ApiServer } from '../support/api-server';
+import { holdWriteLock } from '../support/sqlite-faults';
 import { FAULT_MESSAGE, writeKeyFilePlugin } from '../support/key-file-plugin';
 
 const A = ownerScope('user-a');
@@ -49,10 +51,10 @@ afterAll(async () => {
 });
 
 /** An OpenAI client that counts the HTTP requests it makes (its first attempt and each retry). */
-function countingClient(maxRetries: number): { client: OpenAI; attempts: () => number } {
+function countingClient(maxRetries: number, baseURL = api.url): { client: OpenAI; attempts: () => number } {
   let attempts = 0;
   const client = new OpenAI({
-    baseURL: api.url,
+    baseURL,
     apiKey: 'key-a',
     maxRetries,
     fetch: (url, init) => {
@@ -121,5 +123,55 @@ describe('POST /v1/chat/completions, when the run cannot start', () => {
     expect(attempts()).toBe(1);
     // A refusal is the caller's to fix: nothing of it goes to the server's log as an error.
     expect(log.filter((l) => l.startsWith('[error '))).toEqual([]);
+  });
+});
+
+describe('the database locked by another program (a real sqlite3 shell in a transaction)', () => {
+  // An app of its own, whose store waits 300 ms for the lock (the app's waits 30 s) before StoreBusyError.
+  let busyDir: string;
+  let busyApi: ApiServer;
+  let busyStore: ChatStore;
+  let lock: Awaited<ReturnType<typeof holdWriteLock>> | undefined;
+  let ctx: Awaited<ReturnType<typeof createAppContext>>;
+  beforeAll(async () => {
+    busyDir = mkdtempSync(path.join(tmpdir(), 'v1-busy-'));
+    busyStore = await openSqliteStore(path.join(busyDir, 'chat.db'), { busyWaitMs: 300 });
+    const config = loadConfig({ DATA_DIR: busyDir, OPENAI_API_KEY: 'k', OPENAI_MODEL: 'm' });
+    ctx = await createAppContext(config, busyStore);
+    busyApi = await startApiServer(ctx, { 'key-a': everyToolActor(A) });
+    lock = await holdWriteLock(path.join(busyDir, 'chat.db'));
+  });
+  afterAll(async () => {
+    await lock?.release();
+    await busyApi?.close();
+    await busyStore?.close();
+    rmSync(busyDir, { recursive: true, force: true });
+  });
+
+  it('/v1 answers 503 server_error store_busy with Retry-After, which OpenAI clients retry; nothing is logged as a fault', async () => {
+    const log = serverLog();
+    const { client, attempts } = countingClient(1, busyApi.url);
+    const failed = await client.chat.completions
+      .create({ model: 'Assistant', messages: [{ role: 'user', content: 'hello' }] })
+      .catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(OpenAI.InternalServerError); // the class of every 5xx, which the client retries
+    const error = failed as InstanceType<typeof OpenAI.InternalServerError>;
+    expect(error).toMatchObject({ status: 503, type: 'server_error', code: 'store_busy', param: null });
+    expect((error.error as { message: string }).message).toMatch(
+      /^The database is locked by another program \(SQLITE_BUSY\) and was not freed within \d+ s\. Nothing was started; try again in a moment\.$/,
+    );
+    expect(error.headers?.get('retry-after')).toBe('5');
+    expect(attempts()).toBe(2); // tried again (after the 5 s it was told), and told the same
+    expect(log.filter((l) => l.startsWith('[error '))).toEqual([]);
+  });
+
+  it('POST /api/chat (a run started by the chat service, its error answered by the route guard) answers 503 store-busy with Retry-After', async () => {
+    const e = await ctx.chat.send(everyToolActor(A), { message: 'hello' }).catch((err: unknown) => err);
+    const answer = errorResponse(e, 'POST /api/chat');
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('5');
+    expect(await answer.json()).toEqual({
+      error: { code: 'store-busy', message: expect.stringMatching(/^The database is locked by another program/) },
+    });
   });
 });

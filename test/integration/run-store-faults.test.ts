@@ -6,7 +6,7 @@
 // stopped the run with "database is locked"; an upload meanwhile got "Something went wrong"; and a run stopped by a
 // failed write stayed `running` for good (nothing tried to close it once the store took writes again), so a reload
 // said "the server stopped" and the Runs page showed it still going.
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,6 +22,7 @@ import type { ChatStore } from '../../lib/store/types';
 import { handleUpload } from '../../lib/uploads/http';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { chatContext, drain, follow } from '../support/chat';
+import { holdWriteLock } from '../support/sqlite-faults';
 
 const OWNER = ownerScope('owner-a');
 const ACTOR = everyToolActor(OWNER);
@@ -60,27 +61,6 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 
 const textOf = (events: readonly { type: string; text?: string }[]) =>
   events.map((e) => (e.type === 'text-delta' ? e.text : '')).join('');
-
-/** A `sqlite3` shell holding the file's write lock (BEGIN IMMEDIATE) until release(). */
-async function holdWriteLock(file: string): Promise<{ release(): Promise<void> }> {
-  const shell: ChildProcessWithoutNullStreams = spawn('sqlite3', [file]);
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    shell.once('error', reject);
-    shell.stdout.on('data', (b: Buffer) => {
-      out += b.toString();
-      if (out.includes('locked-now')) resolve();
-    });
-    shell.stdin.write("BEGIN IMMEDIATE;\nSELECT 'locked-now';\n");
-  });
-  return {
-    release: () =>
-      new Promise<void>((resolve) => {
-        shell.once('exit', () => resolve());
-        shell.stdin.end('COMMIT;\n');
-      }),
-  };
-}
 
 describe('a run on a disk that fills up', () => {
   let mount: string;

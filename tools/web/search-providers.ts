@@ -2,6 +2,11 @@
 // endpoints are configured, not model-chosen, so they are fetched directly (a SearXNG on localhost is common).
 import type { WebSearchEnvConfig, WebSearchProviderName } from '../../lib/config';
 import { redactKey } from '../../lib/llm/redact-key';
+import { answerTooLarge, limitBody, responseTooLargeIn } from '../../lib/net/bounded-body';
+
+/** Most a provider's answer to one search may be (bytes, as read): a page of results is tens of KB. A provider that
+ *  answers without end is cut here instead of filling the server's memory. */
+export const SEARCH_ANSWER_MAX_BYTES = 4 * 1024 * 1024;
 
 export interface SearchResult {
   title: string;
@@ -40,14 +45,16 @@ function results(list: unknown, title: string, url: string, snippet: string): Se
 
 /** The provider's JSON answer; a refusal says what it said, without the server's key should it repeat it (the error
  *  reaches the model and the page of whoever searched). */
-async function json(res: Response, provider: string, key = ''): Promise<Json> {
+async function json(answer: Response, provider: string, key = ''): Promise<Json> {
+  const res = limitBody(answer, SEARCH_ANSWER_MAX_BYTES);
   if (!res.ok) {
     const body = redactKey((await res.text().catch(() => '')).slice(0, 300), key);
     throw new Error(`${provider} answered HTTP ${res.status}${body ? `: ${body}` : ''}`);
   }
   try {
     return (await res.json()) as Json;
-  } catch {
+  } catch (e) {
+    if (responseTooLargeIn(e)) throw answerTooLarge(provider, SEARCH_ANSWER_MAX_BYTES);
     throw new Error(`${provider} did not answer JSON`);
   }
 }
