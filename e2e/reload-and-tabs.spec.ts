@@ -99,7 +99,7 @@ test('two tabs on one conversation: a message sent while the other tab’s answe
   await expect(assistantTurns(a).last()).toContainText('Otter fact 2.');
   await send(b, 'A question from the other tab');
   await expect(
-    b.getByRole('alert').filter({ hasText: 'This conversation is still answering a message sent from another tab' }),
+    b.getByRole('alert').filter({ hasText: 'This conversation is still answering an earlier message' }),
   ).toBeVisible();
   await expect(composer(b)).toHaveValue('A question from the other tab');
   await expect(userTurns(b)).toHaveCount(1);

@@ -19,7 +19,7 @@ export class ConversationBusyError extends CodedError {
   constructor() {
     super(
       'conversation-busy',
-      'This conversation is still answering a message sent from another tab or window. Wait for that answer (or stop it), then send again.',
+      'This conversation is still answering an earlier message (one sent from another tab or window, say). Wait for that answer to end (or stop it), then send again.',
       undefined,
       409,
     );

@@ -26,7 +26,7 @@ const BUSY = {
   status: 409,
   code: 'conversation-busy',
   message:
-    'This conversation is still answering a message sent from another tab or window. Wait for that answer (or stop it), then send again.',
+    'This conversation is still answering an earlier message (one sent from another tab or window, say). Wait for that answer to end (or stop it), then send again.',
 };
 
 let server: ModelServer;
