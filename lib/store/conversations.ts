@@ -165,14 +165,6 @@ export function conversationStore(ctx: Ctx) {
     },
 
     getTurn: (owner, turnId) => ownedTurn(ctx, db, owner, turnId),
-
-    async deleteTurnsFrom(owner, conversationId, seq) {
-      await ctx.write(async (db) => {
-        const conversation = await conversationOf(ctx, db, owner, conversationId);
-        await dropTurnsFrom(ctx, db, conversationId, seq);
-        await rebuildSearch(ctx, db, conversationId, conversation.title);
-      });
-    },
   } satisfies Partial<ChatStore>;
 }
 

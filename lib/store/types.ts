@@ -85,8 +85,6 @@ export interface ChatStore
     opts?: { replacing?: number },
   ): Promise<{ turn: StoredTurn; run: StoredRun }>;
   getTurn(owner: OwnerScope, turnId: string): Promise<StoredTurn | undefined>;
-  /** Deletes this turn and every later one (edit-and-resend replaces a turn and what followed it). */
-  deleteTurnsFrom(owner: OwnerScope, conversationId: string, seq: number): Promise<void>;
   /** Every turn in order, each with its latest run and that run's events. */
   listTurns(owner: OwnerScope, conversationId: string): Promise<TurnRecord[]>;
   /**

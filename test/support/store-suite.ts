@@ -302,7 +302,8 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
         expect(await store.listConversations(OWNER, 'paris')).toEqual([]);
         expect(ids(await store.listConversations(OWNER, 'lyon'))).toEqual([weather.id]);
 
-        await store.deleteTurnsFrom(OWNER, weather.id, 0);
+        // An edit of the first message drops it and every later turn.
+        await store.addTurnWithRun(OWNER, weather.id, 'And in Lyon?', 'edited', { replacing: 0 });
         expect(await store.listConversations(OWNER, 'tomorrow')).toEqual([]);
         expect(await store.listConversations(OWNER, 'drizzle')).toEqual([]);
         expect(ids(await store.listConversations(OWNER, 'lyon'))).toEqual([weather.id]);
@@ -336,23 +337,27 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       expect(await countEventRows('kept-run')).toBe(2);
     });
 
-    it('deleteTurnsFrom removes that turn and every later one with their runs, and numbering continues', async () => {
+    it('an edit replaces that turn and every later one with their runs, and numbering continues', async () => {
       const store = await open();
       const conversation = await store.createConversation(OWNER);
       const turns: StoredTurn[] = [];
       for (const [i, q] of ['t0', 't1', 't2', 't3'].entries())
         turns.push(await answeredTurn(store, conversation.id, q, `a${i}`, `run-${i}`));
 
-      await store.deleteTurnsFrom(OWNER, conversation.id, 2);
-      expect((await store.listTurns(OWNER, conversation.id)).map((r) => r.turn.content)).toEqual(['t0', 't1']);
+      const edited = await store.addTurnWithRun(OWNER, conversation.id, 'new', 'run-new', { replacing: 2 });
+      expect(edited.turn.seq).toBe(2);
+      expect((await store.listTurns(OWNER, conversation.id)).map((r) => r.turn.content)).toEqual(['t0', 't1', 'new']);
       expect(await store.getTurn(OWNER, turns[2]!.id)).toBeUndefined();
       expect(await store.getRun(OWNER, 'run-2')).toBeUndefined();
       expect(await store.getRun(OWNER, 'run-3')).toBeUndefined();
       expect((await store.getRun(OWNER, 'run-1'))?.status).toBe('answered');
 
-      expect((await store.addTurn(OWNER, conversation.id, 'new')).seq).toBe(2);
-      await store.deleteTurnsFrom(OWNER, conversation.id, 99);
-      expect(await store.listTurns(OWNER, conversation.id)).toHaveLength(3);
+      // Replacing past the last turn drops nothing.
+      await store.finishRun(OWNER, 'run-new', 'answered');
+      expect((await store.addTurnWithRun(OWNER, conversation.id, 'more', 'run-more', { replacing: 99 })).turn.seq).toBe(
+        3,
+      );
+      expect(await store.listTurns(OWNER, conversation.id)).toHaveLength(4);
     });
 
     it('gives the history: each turn with the messages its latest run added, kept when it ended', async () => {
@@ -514,7 +519,8 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       await expect(store.updateSettings(OWNER, 'conv-x', {})).rejects.toThrow(/conv-x/);
       await expect(store.deleteConversation(OWNER, 'conv-x')).rejects.toThrow(/conv-x/);
       await expect(store.addTurn(OWNER, 'conv-x', 'q')).rejects.toThrow(/conv-x/);
-      await expect(store.deleteTurnsFrom(OWNER, 'conv-x', 0)).rejects.toThrow(/conv-x/);
+      await expect(store.addTurnWithRun(OWNER, 'conv-x', 'q', 'r-x')).rejects.toThrow(/conv-x/);
+      await expect(store.addTurnWithRun(OWNER, 'conv-x', 'q', 'r-x', { replacing: 0 })).rejects.toThrow(/conv-x/);
       await expect(store.listTurns(OWNER, 'conv-x')).rejects.toThrow(/conv-x/);
       await expect(store.startRun(OWNER, 'turn-x', 'r')).rejects.toThrow(/turn-x/);
       const other = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q');
@@ -693,7 +699,11 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
         await expect(store.renameConversation(B, conversation.id, 'mine now')).rejects.toThrow(unknown);
         await expect(store.updateSettings(B, conversation.id, { systemMessage: 'x' })).rejects.toThrow(unknown);
         await expect(store.addTurn(B, conversation.id, 'injected')).rejects.toThrow(unknown);
-        await expect(store.deleteTurnsFrom(B, conversation.id, 0)).rejects.toThrow(unknown);
+        await expect(store.addTurnWithRun(B, conversation.id, 'injected', 'run-b')).rejects.toThrow(unknown);
+        await expect(store.addTurnWithRun(B, conversation.id, 'injected', 'run-b', { replacing: 0 })).rejects.toThrow(
+          unknown,
+        );
+        await expect(store.startRun(B, turn.id, 'run-b', { dropLater: true })).rejects.toThrow(unknown);
         await expect(store.startRun(B, turn.id, 'run-b')).rejects.toThrow(unknown);
         await expect(store.appendEvents(B, 'run-a', [OWNED_DELTA])).rejects.toThrow(unknown);
         await expect(store.finishRun(B, 'run-a', 'error')).rejects.toThrow(unknown);
