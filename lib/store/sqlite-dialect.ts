@@ -277,7 +277,11 @@ export function openSqliteDialect(file: string, opts: { busyWaitMs?: number } = 
     auth: { type: 'sqlite', db, transactions: false },
     ord: 'rowid',
     rowLocks: false,
-    jsonMerge: (json, patch) => sql<never>`json_patch(${json}, ${patch})`,
+    // One level, as PostgreSQL's jsonb || (json_patch would merge deeper and drop nulls). Each value goes through ->
+    // and back through json(), so that a true stays true (json_each reads it as 1).
+    jsonMerge: (json, patch) => sql<never>`(SELECT json_group_object(key, json(value)) FROM (
+      SELECT key, ${json} -> fullkey AS value FROM json_each(${json}) WHERE key NOT IN (SELECT key FROM json_each(${patch}))
+      UNION ALL SELECT key, ${patch} -> fullkey FROM json_each(${patch})))`,
     // Inside a transaction this store holds the file already; else it waits its turn.
     run: <Row>(on: Db, text: string, parameters: readonly unknown[]) =>
       on.isTransaction
