@@ -66,23 +66,20 @@ class Connection implements DatabaseConnection {
 
   /** `fn` with the file to itself: at once when nothing holds it (it is synchronous), else after. A `fn` refused by
    *  another program's lock (nothing done) runs again once the lock may be gone (see BUSY_WAIT_MS). */
-  exclusive<T>(fn: () => T): Promise<T> {
-    const held = () => {
+  async exclusive<T>(fn: () => T): Promise<T> {
+    const held = async () => {
+      await this.lock();
       try {
         return fn();
       } finally {
         this.unlock();
       }
     };
-    let first: Promise<T>;
-    if (!this.held) {
-      try {
-        first = Promise.resolve(fn());
-      } catch (e) {
-        first = Promise.reject(e);
-      }
-    } else first = this.lock().then(held);
-    return first.catch((e: unknown) => this.whenFree(e, async () => (await this.lock(), held())));
+    try {
+      return this.held ? await held() : fn();
+    } catch (e) {
+      return this.whenFree(e, held);
+    }
   }
 
   /** `attempt` again after a pause each time it is refused by another program's lock (`refusal`, the first
@@ -184,21 +181,19 @@ export function openSqliteDialect(file: string, opts: { busyWaitMs?: number } = 
       } catch (e) {
         // Kysely holds the file from acquireConnection until releaseConnection: held again on the way out.
         connection.unlock();
-        let held = false;
         try {
           await connection.whenFree(e, async () => {
             await connection.lock();
-            held = true;
             try {
               connection.now(begin, []);
             } catch (refused) {
               connection.unlock();
-              held = false;
               throw refused;
             }
           });
-        } finally {
-          if (!held) await connection.lock();
+        } catch (failed) {
+          await connection.lock();
+          throw failed;
         }
       }
     },
