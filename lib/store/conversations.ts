@@ -162,15 +162,6 @@ export function conversationStore(ctx: Ctx) {
         throw new NotFoundError(`Unknown conversation id "${id}".`);
     },
 
-    async addTurn(owner, conversationId, content) {
-      return ctx.write(async (db) => {
-        const conversation = await conversationOf(ctx, db, owner, conversationId);
-        const turn = await appendTurn(ctx, db, conversationId, content);
-        await rebuildSearch(ctx, db, conversationId, conversation.title);
-        return turn;
-      });
-    },
-
     getTurn: (owner, id) => ownedTurn.first(ctx, db, { id, owner: owner.ownerId }),
   } satisfies Partial<ChatStore>;
 }
