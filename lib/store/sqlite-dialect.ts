@@ -109,15 +109,9 @@ class Connection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const run = () => this.now<R>(query.sql, query.parameters);
-    let result: ReturnType<typeof run>;
-    try {
-      result = run();
-    } catch (e) {
-      // The caller holds the file: it waits, holding it (a transaction's BEGIN lets go meanwhile: beginTransaction).
-      result = await this.whenFree(e, async () => run());
-    }
-    const { rows, changes, id } = result;
+    const run = async () => this.now<R>(query.sql, query.parameters);
+    // The caller holds the file: it waits, holding it (a transaction's BEGIN lets go meanwhile: beginTransaction).
+    const { rows, changes, id } = await run().catch((e: unknown) => this.whenFree(e, run));
     return { rows, numAffectedRows: BigInt(changes), insertId: id === undefined ? undefined : BigInt(id) };
   }
 
@@ -292,11 +286,8 @@ export function openSqliteDialect(file: string, opts: { busyWaitMs?: number } = 
         for (const step of steps.slice(current)) if (step.trim()) handle.exec(step);
         if (current < steps.length) handle.pragma(`user_version = ${steps.length}`);
       });
-      try {
-        apply.immediate();
-      } catch (e) {
-        await connection.whenFree(e, async () => apply.immediate());
-      }
+      const attempt = async () => apply.immediate();
+      await attempt().catch((e: unknown) => connection.whenFree(e, attempt));
       await db.transaction().execute(after);
     },
 
