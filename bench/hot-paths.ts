@@ -69,18 +69,17 @@ async function appends(): Promise<{ single: number; batched: number; bare: numbe
   const chat = await openSqliteStore(path.join(dir, 'store.db'));
   // A conversation of its own per run, made beforehand: a conversation answers one message at a time, and these runs
   // are never finished.
-  const turns: string[] = [];
-  for (let i = 0; i < 12; i++)
-    turns.push((await chat.addTurn(OWNER, (await chat.createConversation(OWNER)).id, 'q')).id);
+  const conversations: string[] = [];
+  for (let i = 0; i < 12; i++) conversations.push((await chat.createConversation(OWNER)).id);
   let run = 0;
   const single = await bestOf(async () => {
     const runId = `r${run}`;
-    await chat.startRun(OWNER, turns[run++]!, runId);
+    await chat.addTurnWithRun(OWNER, conversations[run++]!, 'q', runId);
     for (let i = 0; i < N; i++) await chat.appendEvents(OWNER, runId, [delta(runId, i)]);
   }, 5);
   const batched = await bestOf(async () => {
     const runId = `r${run}`;
-    await chat.startRun(OWNER, turns[run++]!, runId);
+    await chat.addTurnWithRun(OWNER, conversations[run++]!, 'q', runId);
     for (let i = 0; i < N; i += BATCH)
       await chat.appendEvents(
         OWNER,

@@ -171,9 +171,8 @@ async function main() {
     for (let i = 0; i < WRITTEN; i++) {
       if (i % RUNS_PER_CONVERSATION === 0)
         conversation = (await store.createConversation(OWNER, { title: `c${i}` })).id;
-      const turn = await store.addTurn(OWNER, conversation, `question ${i}`);
       const runId = `r${i}`;
-      await store.startRun(OWNER, turn.id, runId);
+      await store.addTurnWithRun(OWNER, conversation, `question ${i}`, runId);
       const events = runEvents(runId, i);
       let t = performance.now();
       await store.appendEvents(OWNER, runId, events);

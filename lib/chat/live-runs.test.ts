@@ -28,8 +28,7 @@ const runEnd: AgentEvent = {
  *  moment later. */
 async function storeWithRun(): Promise<{ store: ChatStore; batches: number[] }> {
   const real = await openSqliteStore(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'live-runs-')), 'chat.db'));
-  const turn = await real.addTurn(OWNER, (await real.createConversation(OWNER)).id, 'q');
-  await real.startRun(OWNER, turn.id, 'r');
+  await real.addTurnWithRun(OWNER, (await real.createConversation(OWNER)).id, 'q', 'r');
   const batches: number[] = [];
   const store = Object.create(real, {
     appendEvents: {

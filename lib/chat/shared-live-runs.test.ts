@@ -48,8 +48,7 @@ if (missing) {
     /** A run 'r' started on `a`, as the chat service starts one. */
     async function started(a: Awaited<ReturnType<typeof instance>>) {
       const conversation = await a.store.createConversation(OWNER);
-      const turn = await a.store.addTurn(OWNER, conversation.id, 'q');
-      await a.store.startRun(OWNER, turn.id, 'r');
+      await a.store.addTurnWithRun(OWNER, conversation.id, 'q', 'r');
       return { conversationId: conversation.id, writer: a.runs.start(OWNER, 'r', conversation.id) };
     }
 
@@ -103,8 +102,7 @@ if (missing) {
       await writer.end();
 
       // A second run: its follower on B leaves early and stops it.
-      const turn = await a.store.addTurn(OWNER, (await a.store.createConversation(OWNER)).id, 'q2');
-      await a.store.startRun(OWNER, turn.id, 'r2');
+      await a.store.addTurnWithRun(OWNER, (await a.store.createConversation(OWNER)).id, 'q2', 'r2');
       const second = a.runs.start(OWNER, 'r2', 'c2');
       second.push({ ...text(1, 'x'), runId: 'r2' });
       const follower = (await b.runs.follow(OWNER, 'r2', { onLeave: () => void b.runs.stop(OWNER, 'r2') }))!;

@@ -25,8 +25,8 @@ describe('appContext', () => {
     const dataDir = path.join(dir, 'nested', 'data');
     fs.mkdirSync(dataDir, { recursive: true });
     const earlier = await openSqliteStore(path.join(dataDir, 'agent-studio.db'));
-    const turn = await earlier.addTurn(OWNER, (await earlier.createConversation(OWNER)).id, 'q');
-    await earlier.startRun(OWNER, turn.id, 'left-running');
+    const conversation = await earlier.createConversation(OWNER);
+    await earlier.addTurnWithRun(OWNER, conversation.id, 'q', 'left-running');
     await earlier.close();
 
     process.env.DATA_DIR = dataDir;

@@ -14,23 +14,29 @@ import type { AgentDefinition, AgentStore, SavedAgent } from './types';
 
 const COLUMNS = ['id', 'definition_json', 'created_at', 'updated_at'] as const;
 
-const Q = {
-  insert: insert('agents', { returning: COLUMNS, map: toAgent }),
-  one: query(
-    (d, p) => d.db.selectFrom('agents').select(COLUMNS).where('id', '=', p('id')).where('owner_id', '=', p('owner')),
-    toAgent,
-  ),
-  // Oldest first; by name in the store (the same order whatever the database's collation).
-  all: query(
+/** The owner's agents, oldest first (by name in the store: the same order whatever the database's collation);
+ *  `lock`: their rows locked (PostgreSQL) for a delete that rewrites those holding it. */
+function ofOwner(lock: boolean) {
+  return query(
     (d, p) =>
       d.db
         .selectFrom('agents')
         .select(COLUMNS)
         .where('owner_id', '=', p('owner'))
         .orderBy('created_at')
-        .orderBy(sql.ref(d.ord)),
+        .orderBy(sql.ref(d.ord))
+        .$if(lock && d.rowLocks, (q) => q.forUpdate()),
+    toAgent,
+  );
+}
+
+const Q = {
+  insert: insert('agents', { returning: COLUMNS, map: toAgent }),
+  one: query(
+    (d, p) => d.db.selectFrom('agents').select(COLUMNS).where('id', '=', p('id')).where('owner_id', '=', p('owner')),
     toAgent,
   ),
+  all: ofOwner(false),
   update: query(
     (d, p) =>
       d.db
@@ -41,23 +47,7 @@ const Q = {
         .returning(COLUMNS),
     toAgent,
   ),
-  // Every agent of the owner, their rows locked (PostgreSQL) for a delete that rewrites those holding it.
-  owned: query(
-    (d, p) =>
-      d.db
-        .selectFrom('agents')
-        .select(COLUMNS)
-        .where('owner_id', '=', p('owner'))
-        .$if(d.rowLocks, (q) => q.forUpdate()),
-    toAgent,
-  ),
-  setDefinition: query((d, p) =>
-    d.db
-      .updateTable('agents')
-      .set(cols(p, ['definition_json', 'updated_at']))
-      .where('id', '=', p('id'))
-      .where('owner_id', '=', p('owner')),
-  ),
+  owned: ofOwner(true),
   delete: query((d, p) => d.db.deleteFrom('agents').where('id', '=', p('id')).where('owner_id', '=', p('owner'))),
   deleteAll: query((d, p) => d.db.deleteFrom('agents').where('owner_id', '=', p('owner'))),
   drop: query((d, p) => d.db.deleteFrom('agent_documents').where('agent_id', '=', p('id'))),
@@ -109,9 +99,10 @@ export function agentStore(ctx: Ctx): AgentStore {
         for (const { id: holder, createdAt: _c, updatedAt: _u, ...definition } of holders) {
           const members = definition.members.filter((m) => m !== id);
           const json = JSON.stringify({ ...definition, members });
-          await Q.setDefinition.run(ctx, db, {
+          await Q.update.run(ctx, db, {
             id: holder,
-            owner: owner.ownerId,
+            name: definition.name,
+            owner_id: owner.ownerId,
             definition_json: json,
             updated_at: at,
           });

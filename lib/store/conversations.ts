@@ -40,7 +40,6 @@ const Q = {
   // After an owned lookup in the same transaction.
   rename: update(['title']),
   settings: update(['settings_json']),
-  touch: update(['updated_at']),
   delete: query((d, p) =>
     d.db.deleteFrom('conversations').where('id', '=', p('id')).where('owner_id', '=', p('owner')),
   ),
@@ -72,20 +71,28 @@ const Q = {
         .returning(['id', 'conversation_id', 'seq', 'content_json', 'created_at']),
     fromRow<StoredTurn>,
   ),
-  turn: query(
-    (d, p) =>
-      d.db
-        .selectFrom('turns as t')
-        .innerJoin('conversations as c', 'c.id', 't.conversation_id')
-        .select(TURN_COLUMNS)
-        .where('t.id', '=', p('id'))
-        .where('c.owner_id', '=', p('owner')),
-    fromRow<StoredTurn>,
-  ),
-  dropTurns: query((d, p) =>
-    d.db.deleteFrom('turns').where('conversation_id', '=', p('conversation')).where('seq', '>=', p('seq')),
-  ),
 };
+
+/** The owner's turn (in `db`'s transaction). */
+export const ownedTurn = query(
+  (d, p) =>
+    d.db
+      .selectFrom('turns as t')
+      .innerJoin('conversations as c', 'c.id', 't.conversation_id')
+      .select(TURN_COLUMNS)
+      .where('t.id', '=', p('id'))
+      .where('c.owner_id', '=', p('owner')),
+  fromRow<StoredTurn>,
+);
+
+/** Deletes the conversation's turns from `seq` on (with their runs). As appendTurn: locked, owned, search text the
+ *  caller's. */
+export const dropTurnsFrom = query((d, p) =>
+  d.db.deleteFrom('turns').where('conversation_id', '=', p('conversation')).where('seq', '>=', p('seq')),
+);
+
+/** The conversation moves to the top of its owner's list (after an owned lookup in the same transaction). */
+export const touch = update(['updated_at']);
 
 export function conversationStore(ctx: Ctx) {
   const { db } = ctx;
@@ -155,16 +162,7 @@ export function conversationStore(ctx: Ctx) {
         throw new NotFoundError(`Unknown conversation id "${id}".`);
     },
 
-    async addTurn(owner, conversationId, content) {
-      return ctx.write(async (db) => {
-        const conversation = await conversationOf(ctx, db, owner, conversationId);
-        const turn = await appendTurn(ctx, db, conversationId, content);
-        await rebuildSearch(ctx, db, conversationId, conversation.title);
-        return turn;
-      });
-    },
-
-    getTurn: (owner, turnId) => ownedTurn(ctx, db, owner, turnId),
+    getTurn: (owner, id) => ownedTurn.first(ctx, db, { id, owner: owner.ownerId }),
   } satisfies Partial<ChatStore>;
 }
 
@@ -192,27 +190,12 @@ export async function appendTurn(
     search_text: (typeof content === 'string' ? content : contentText(content)).toLowerCase(),
     created_at: at,
   });
-  await touch(ctx, db, conversationId, at);
+  await touch.run(ctx, db, { id: conversationId, updated_at: at });
   return turn!;
-}
-
-/** Deletes the conversation's turns from `seq` on (with their runs). As appendTurn: locked, owned, search text the
- *  caller's. */
-export async function dropTurnsFrom(ctx: Ctx, db: Db, conversationId: string, seq: number): Promise<void> {
-  await Q.dropTurns.run(ctx, db, { conversation: conversationId, seq });
 }
 
 /** The conversation's search text from its title, its turns and its finished runs' answers. In the transaction
  *  that changed one of them, after an owned lookup. */
 export async function rebuildSearch(ctx: Ctx, db: Db, id: string, title: string): Promise<void> {
   await Q.search.run(ctx, db, { id, title: title.toLowerCase() });
-}
-
-/** The owner's turn (in `db`'s transaction). */
-export const ownedTurn = (ctx: Ctx, db: Db, owner: OwnerScope, id: string) =>
-  Q.turn.first(ctx, db, { id, owner: owner.ownerId });
-
-/** The conversation moves to the top of its owner's list. */
-export async function touch(ctx: Ctx, db: Db, id: string, at: number): Promise<void> {
-  await Q.touch.run(ctx, db, { id, updated_at: at });
 }

@@ -32,7 +32,8 @@ export interface Dialect {
   /** SELECT … FOR UPDATE, which serialises one row's writers across instances (PostgreSQL). A SQLite write
    *  transaction holds the whole file already, and SQLite has no such clause. */
   readonly rowLocks: boolean;
-  /** The JSON object in `json` (text) with `patch` (text) merged over it, as text. */
+  /** The JSON object in `json` (text) with `patch` (text) merged over it one level deep (each key of `patch` replaces
+   *  that key's value whole), as text. */
   jsonMerge<T extends string>(json: RawBuilder<T>, patch: RawBuilder<T>): RawBuilder<T>;
 
   /** Runs compiled SQL on `db` (the store's database or a transaction on it) as a statement prepared once per

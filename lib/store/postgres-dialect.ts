@@ -3,7 +3,6 @@
 // lock its row, and the run bus (run-bus.ts) tells instances about each other's runs with LISTEN/NOTIFY on a
 // connection of its own. Statements outside a transaction are named (parsed and planned once per connection);
 // appending a run's events is one of them (a multi-row INSERT that checks the run and notifies followers at commit).
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
   CompiledQuery,
@@ -90,7 +89,7 @@ export function openPostgresDialect(url: string, opts: PostgresOptions = {}): Di
   const names = new Map<string, string>();
   const statementName = (text: string) => {
     let name = names.get(text);
-    if (!name) names.set(text, (name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
+    if (!name) names.set(text, (name = `s_${names.size}`));
     return name;
   };
   const runs: RunsSql = {

@@ -28,12 +28,11 @@ export interface BusOptions {
   leaseMs?: number;
   /** false: no heartbeat or sweep on a timer (a test calls them). Default true. */
   maintenance?: boolean;
-  /** How long a control waits for the holder's answer. Default 5 s. */
-  controlTimeoutMs?: number;
 }
 
 const DEFAULT_LEASE_MS = 10_000;
-const DEFAULT_CONTROL_TIMEOUT_MS = 5_000;
+/** How long a control waits for the holder's answer. */
+const CONTROL_TIMEOUT_MS = 5_000;
 /** The channel that says a run's log grew (`<run id> <last seq>`) or that the run ended (`<run id> end`). */
 export const EVENTS_CHANNEL = 'agent_studio_run_events';
 /** An instance's own channel: `control <id>`, a control for one of its runs; `answer <id>`, the answer to one it
@@ -69,15 +68,14 @@ export class SharedRunBus {
 
   private constructor(
     private readonly db: Db,
-    private readonly opts: BusOptions,
+    leaseMs: number,
   ) {
-    const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
     this.lease = { leaseMs, heartbeatMs: Math.max(50, Math.round(leaseMs / 5)) };
   }
 
   /** The bus of a new instance, listening once this resolves. */
   static async start(db: Db, listen: NonNullable<Dialect['listen']>, opts: BusOptions): Promise<SharedRunBus> {
-    const bus = new SharedRunBus(db, opts);
+    const bus = new SharedRunBus(db, opts.leaseMs ?? DEFAULT_LEASE_MS);
     bus.listener = await listen(
       bus.instanceId,
       [EVENTS_CHANNEL, OWN_CHANNEL_PREFIX + bus.instanceId],
@@ -228,7 +226,7 @@ export class SharedRunBus {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const woken = new Promise<void>((resolve) => {
       this.answers.set(id, resolve);
-      timer = setTimeout(resolve, this.opts.controlTimeoutMs ?? DEFAULT_CONTROL_TIMEOUT_MS);
+      timer = setTimeout(resolve, CONTROL_TIMEOUT_MS);
     });
     try {
       // The answer may have come before we listened for it: look once, then wait for the NOTIFY (or the time-out).

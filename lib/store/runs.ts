@@ -227,7 +227,7 @@ export function runStore(ctx: Ctx) {
       holder: bus?.instanceId,
       leaseMs: bus?.lease.leaseMs,
     });
-    await touch(ctx, db, turn.conversationId, at);
+    await touch.run(ctx, db, { id: turn.conversationId, updated_at: at });
     return { id: runId, turnId: turn.id, status: 'running', startedAt: at };
   }
 
@@ -288,11 +288,11 @@ export function runStore(ctx: Ctx) {
 
     async startRun(owner, turnId, runId, opts = {}) {
       return ctx.write(async (db) => {
-        const turn = await ownedTurn(ctx, db, owner, turnId);
+        const turn = await ownedTurn.first(ctx, db, { id: turnId, owner: owner.ownerId });
         if (!turn) throw new NotFoundError(`Unknown turn id "${turnId}".`);
         const conversation = await conversationOf(ctx, db, owner, turn.conversationId);
         await refuseWhileRunning(db, turn.conversationId);
-        if (opts.dropLater) await dropTurnsFrom(ctx, db, turn.conversationId, turn.seq + 1);
+        if (opts.dropLater) await dropTurnsFrom.run(ctx, db, { conversation: turn.conversationId, seq: turn.seq + 1 });
         const run = await insertRun(db, turn, runId);
         if (opts.dropLater) await rebuildSearch(ctx, db, turn.conversationId, conversation.title);
         return run;
@@ -303,7 +303,8 @@ export function runStore(ctx: Ctx) {
       return ctx.write(async (db) => {
         const conversation = await conversationOf(ctx, db, owner, conversationId);
         await refuseWhileRunning(db, conversationId);
-        if (opts.replacing !== undefined) await dropTurnsFrom(ctx, db, conversationId, opts.replacing);
+        if (opts.replacing !== undefined)
+          await dropTurnsFrom.run(ctx, db, { conversation: conversationId, seq: opts.replacing });
         const turn = await appendTurn(ctx, db, conversationId, content);
         const run = await insertRun(db, turn, runId);
         await rebuildSearch(ctx, db, conversationId, conversation.title);

@@ -66,23 +66,20 @@ class Connection implements DatabaseConnection {
 
   /** `fn` with the file to itself: at once when nothing holds it (it is synchronous), else after. A `fn` refused by
    *  another program's lock (nothing done) runs again once the lock may be gone (see BUSY_WAIT_MS). */
-  exclusive<T>(fn: () => T): Promise<T> {
-    const held = () => {
+  async exclusive<T>(fn: () => T): Promise<T> {
+    const held = async () => {
+      await this.lock();
       try {
         return fn();
       } finally {
         this.unlock();
       }
     };
-    let first: Promise<T>;
-    if (!this.held) {
-      try {
-        first = Promise.resolve(fn());
-      } catch (e) {
-        first = Promise.reject(e);
-      }
-    } else first = this.lock().then(held);
-    return first.catch((e: unknown) => this.whenFree(e, async () => (await this.lock(), held())));
+    try {
+      return this.held ? await held() : fn();
+    } catch (e) {
+      return this.whenFree(e, held);
+    }
   }
 
   /** `attempt` again after a pause each time it is refused by another program's lock (`refusal`, the first
@@ -112,15 +109,9 @@ class Connection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const run = () => this.now<R>(query.sql, query.parameters);
-    let result: ReturnType<typeof run>;
-    try {
-      result = run();
-    } catch (e) {
-      // The caller holds the file: it waits, holding it (a transaction's BEGIN lets go meanwhile: beginTransaction).
-      result = await this.whenFree(e, async () => run());
-    }
-    const { rows, changes, id } = result;
+    const run = async () => this.now<R>(query.sql, query.parameters);
+    // The caller holds the file: it waits, holding it (a transaction's BEGIN lets go meanwhile: beginTransaction).
+    const { rows, changes, id } = await run().catch((e: unknown) => this.whenFree(e, run));
     return { rows, numAffectedRows: BigInt(changes), insertId: id === undefined ? undefined : BigInt(id) };
   }
 
@@ -184,21 +175,19 @@ export function openSqliteDialect(file: string, opts: { busyWaitMs?: number } = 
       } catch (e) {
         // Kysely holds the file from acquireConnection until releaseConnection: held again on the way out.
         connection.unlock();
-        let held = false;
         try {
           await connection.whenFree(e, async () => {
             await connection.lock();
-            held = true;
             try {
               connection.now(begin, []);
             } catch (refused) {
               connection.unlock();
-              held = false;
               throw refused;
             }
           });
-        } finally {
-          if (!held) await connection.lock();
+        } catch (failed) {
+          await connection.lock();
+          throw failed;
         }
       }
     },
@@ -277,7 +266,11 @@ export function openSqliteDialect(file: string, opts: { busyWaitMs?: number } = 
     auth: { type: 'sqlite', db, transactions: false },
     ord: 'rowid',
     rowLocks: false,
-    jsonMerge: (json, patch) => sql<never>`json_patch(${json}, ${patch})`,
+    // One level, as PostgreSQL's jsonb || (json_patch would merge deeper and drop nulls). Each value goes through ->
+    // and back through json(), so that a true stays true (json_each reads it as 1).
+    jsonMerge: (json, patch) => sql<never>`(SELECT json_group_object(key, json(value)) FROM (
+      SELECT key, ${json} -> fullkey AS value FROM json_each(${json}) WHERE key NOT IN (SELECT key FROM json_each(${patch}))
+      UNION ALL SELECT key, ${patch} -> fullkey FROM json_each(${patch})))`,
     // Inside a transaction this store holds the file already; else it waits its turn.
     run: <Row>(on: Db, text: string, parameters: readonly unknown[]) =>
       on.isTransaction
@@ -293,11 +286,8 @@ export function openSqliteDialect(file: string, opts: { busyWaitMs?: number } = 
         for (const step of steps.slice(current)) if (step.trim()) handle.exec(step);
         if (current < steps.length) handle.pragma(`user_version = ${steps.length}`);
       });
-      try {
-        apply.immediate();
-      } catch (e) {
-        await connection.whenFree(e, async () => apply.immediate());
-      }
+      const attempt = async () => apply.immediate();
+      await attempt().catch((e: unknown) => connection.whenFree(e, attempt));
       await db.transaction().execute(after);
     },
 

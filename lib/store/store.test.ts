@@ -219,8 +219,7 @@ describe('SQLite chat store file', () => {
   it('keeps every event a killed process appended, and reads its run as interrupted after reopening', async () => {
     const first = await h.open();
     const conversation = await first.createConversation(OWNER);
-    const turn = await first.addTurn(OWNER, conversation.id, 'stream a long answer');
-    await first.startRun(OWNER, turn.id, 'crash');
+    await first.addTurnWithRun(OWNER, conversation.id, 'stream a long answer', 'crash');
     for (let i = 0; i < 3; i++) await first.appendEvents(OWNER, 'crash', [delta('crash', `p${i} `, i)]);
     const reported = await appendUntilKilled('const store = await openSqliteStore(target);', [h.file, 'crash'], 500);
 
@@ -258,8 +257,7 @@ if (missing) {
     const { open, url } = postgresInstances('pg');
 
     async function runningRun(store: PostgresChatStore, runId: string) {
-      const turn = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q');
-      await store.startRun(OWNER, turn.id, runId);
+      const { turn } = await store.addTurnWithRun(OWNER, (await store.createConversation(OWNER)).id, 'q', runId);
       return turn;
     }
 

@@ -68,14 +68,11 @@ export interface ChatStore
   /** Deletes the conversation with its turns, runs, events and documents. */
   deleteConversation(owner: OwnerScope, id: string): Promise<void>;
 
-  /** Appends a turn at the end of the conversation and bumps its updatedAt. (A message the user sends is stored with
-   *  its run: addTurnWithRun.) */
-  addTurn(owner: OwnerScope, conversationId: string, content: string | ContentItem[]): Promise<StoredTurn>;
   /**
-   * A new user message at the end of the conversation and the run that answers it, in one transaction: both are kept
-   * or neither (a full disk, a refusal, a fault leave no message without its run). `replacing`: the seq of a turn
-   * the message replaces, dropped with every later one in the same transaction (edit-and-resend). Refused as
-   * startRun is, with nothing stored or dropped.
+   * A new user message at the end of the conversation (which moves to the top of its owner's list) and the run that
+   * answers it, in one transaction: both are kept or neither (a full disk, a refusal, a fault leave no message
+   * without its run). `replacing`: the seq of a turn the message replaces, dropped with every later one in the same
+   * transaction (edit-and-resend). Refused as startRun is, with nothing stored or dropped.
    */
   addTurnWithRun(
     owner: OwnerScope,

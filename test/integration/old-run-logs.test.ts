@@ -65,8 +65,7 @@ async function storedAsMainLeftIt(run: OldRun) {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'old-logs-')), 'agent-studio.db');
   const store = await openSqliteStore(file);
   const conversation = await store.createConversation(OWNER);
-  const turn = await store.addTurn(OWNER, conversation.id, 'q');
-  await store.startRun(OWNER, turn.id, run.runId);
+  await store.addTurnWithRun(OWNER, conversation.id, 'q', run.runId);
   const db = new Database(file);
   const insert = db.prepare('INSERT INTO run_events (run_id, seq, type, json) VALUES (?, ?, ?, ?)');
   run.rows.forEach((json, seq) => insert.run(run.runId, seq, (JSON.parse(json) as { type: string }).type, json));

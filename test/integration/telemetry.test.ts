@@ -256,9 +256,8 @@ describe('OpenTelemetry traces', () => {
   it('ends the trace of a run whose log could not be written as an error, when the writer gives up', async () => {
     await startTelemetry(tracing());
     const conversation = await store.createConversation(OWNER);
-    const turn = await store.addTurn(OWNER, conversation.id, 'q');
     const runId = crypto.randomUUID();
-    await store.startRun(OWNER, turn.id, runId);
+    await store.addTurnWithRun(OWNER, conversation.id, 'q', runId);
     const writer = new InMemoryLiveRuns(store).start(OWNER, runId, conversation.id);
     const start = { runId, iteration: 0, t: 0 };
     writer.push({

@@ -1,6 +1,7 @@
 // The store suite's part for model connections and saved agents (called from describeChatStore in store-suite.ts,
 // so it runs against every store): what is kept and read back, who sees what, and what goes with what.
 import { describe, expect, it } from 'vitest';
+import type { CapabilityHints } from '../../lib/llm/capabilities';
 import { LOCAL_OWNER_ID, ownerScope } from '../../lib/store/owner';
 import type { AgentDefinition, ChatStore, SavedAgent } from '../../lib/store/types';
 
@@ -126,6 +127,18 @@ export function describeModelStores(open: () => Promise<ChatStore>, reopen: () =
       expect(await store.learnedCapabilities(lab.id)).toEqual({});
       expect(await store.learnedCapabilities(other.id)).toEqual({ qwen: { reasoning: true } });
       expect(await store.learnedCapabilities('env')).toEqual({ qwen: { tools: false } });
+    });
+
+    it('merges a lesson one level deep, the same on both databases, whatever the values', async () => {
+      // Hints are flat (one boolean per capability): a lesson replaces what it names, whole, and keeps the rest. The
+      // values below are no hints; they show that neither database merges deeper or drops a null.
+      const store = await open();
+      const learn = (hints: object) => store.learnCapabilities('env', 'qwen', hints as CapabilityHints);
+      await learn({ tools: true, limits: { images: 1, audio: 2 } });
+      await learn({ limits: { images: 3 }, vision: null });
+      expect(await store.learnedCapabilities('env')).toEqual({
+        qwen: { tools: true, limits: { images: 3 }, vision: null },
+      });
     });
   });
 

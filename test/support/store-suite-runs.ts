@@ -44,8 +44,7 @@ async function record(store: ChatStore, owner: OwnerScope, r: RunSpec): Promise<
     title: r.title,
     ...(r.agentId ? { settings: { agentId: r.agentId } } : {}),
   });
-  const turn = await store.addTurn(owner, conversation.id, r.message);
-  await store.startRun(owner, turn.id, r.id);
+  await store.addTurnWithRun(owner, conversation.id, r.message, r.id);
   const base = { runId: r.id, iteration: 1, t: 1 };
   const events: AgentEvent[] = [
     {
@@ -253,8 +252,7 @@ export function describeRunSearch(open: () => Promise<ChatStore>): void {
     it('counts a Router’s helper runs in its figures: model calls at their own model and prices, tokens, tool calls', async () => {
       const R = ownerScope('user-router');
       const conversation = await store.createConversation(R, { title: 'Routed' });
-      const turn = await store.addTurn(R, conversation.id, 'Ask the helper to add');
-      await store.startRun(R, turn.id, 'routed');
+      await store.addTurnWithRun(R, conversation.id, 'Ask the helper to add', 'routed');
       const own = { runId: 'routed', iteration: 1, t: 1 };
       const helper = { runId: 'helper-run', iteration: 1, t: 2 };
       const child = (event: AgentEvent): AgentEvent => ({ ...own, type: 'child', agent: 'adder', event });

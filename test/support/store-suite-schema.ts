@@ -26,8 +26,8 @@ function delta(runId: string, text: string): AgentEvent {
 }
 
 async function answered(store: ChatStore, runId: string, answer: string, title?: string) {
-  const turn = await store.addTurn(OWNER, (await store.createConversation(OWNER, { title })).id, `question ${runId}`);
-  await store.startRun(OWNER, turn.id, runId);
+  const conversation = await store.createConversation(OWNER, { title });
+  const { turn } = await store.addTurnWithRun(OWNER, conversation.id, `question ${runId}`, runId);
   await store.appendEvents(OWNER, runId, [delta(runId, answer)]);
   await store.finishRun(OWNER, runId, 'answered');
   return turn;
@@ -89,8 +89,8 @@ export function describeSchema(h: () => StoreHarness, harness: () => Promise<Sto
 
     it('indexes again, on upgrading to version 12, a run whose summary left out its child runs', async () => {
       const store = await h().open();
-      const turn = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'Route this');
-      await store.startRun(OWNER, turn.id, 'routed');
+      const conversation = await store.createConversation(OWNER);
+      await store.addTurnWithRun(OWNER, conversation.id, 'Route this', 'routed');
       const usage = { promptTokens: 100, completionTokens: 50, totalTokens: 150 };
       const helperCall: AgentEvent = {
         type: 'llm-end',
@@ -122,8 +122,8 @@ export function describeSchema(h: () => StoreHarness, harness: () => Promise<Sto
     it('indexes for the Runs page, at open, the runs that ended before the index existed, once, also when stores open at once', async () => {
       const store = await h().open();
       for (const id of ['old-1', 'old-2']) await answered(store, id, `answer of ${id}`);
-      const running = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q');
-      await store.startRun(OWNER, running.id, 'still-running');
+      const conversation = await store.createConversation(OWNER);
+      await store.addTurnWithRun(OWNER, conversation.id, 'q', 'still-running');
       // As a database migrated from before the index: ended runs, no summaries.
       await h().dialect().db.deleteFrom('run_summaries').execute();
       expect((await store.searchRuns(OWNER, {})).rows).toEqual([]);
@@ -136,8 +136,7 @@ export function describeSchema(h: () => StoreHarness, harness: () => Promise<Sto
     it('keeps text with U+0000 in messages, answers and titles readable and searchable (PostgreSQL’s text cannot hold it)', async () => {
       const store = await h().open();
       const c = await store.createConversation(OWNER, { title: 'nul\u0000title' });
-      const turn = await store.addTurn(OWNER, c.id, 'find the nul\u0000byte');
-      await store.startRun(OWNER, turn.id, 'r');
+      const { turn } = await store.addTurnWithRun(OWNER, c.id, 'find the nul\u0000byte', 'r');
       await store.appendEvents(OWNER, 'r', [delta('r', 'ans\u0000wer')]);
       await store.finishRun(OWNER, 'r', 'answered');
       expect((await store.getConversation(OWNER, c.id))?.title).toBe('nultitle');
@@ -237,9 +236,8 @@ export function describeSchema(h: () => StoreHarness, harness: () => Promise<Sto
         expect(await store.countDocumentsWithHash(hash)).toBe(2); // the upload and the Librarian's
 
         // And it goes on: a new turn, run and search.
-        const next = await store.addTurn(me, ids.tides, 'And tomorrow?');
+        const { turn: next } = await store.addTurnWithRun(me, ids.tides, 'And tomorrow?', 'tides-4');
         expect(next.seq).toBe(2);
-        await store.startRun(me, next.id, 'tides-4');
         await store.appendEvents(me, 'tides-4', [delta('tides-4', 'Tomorrow at one, wombat.')]);
         await store.finishRun(me, 'tides-4', 'answered');
         expect((await store.searchRuns(me, { text: 'wombat' })).rows.map((r) => r.runId)).toEqual(['tides-4']);
@@ -258,8 +256,7 @@ export function describeSchema(h: () => StoreHarness, harness: () => Promise<Sto
         store = await own.open();
         const conversation = await store.createConversation(OWNER, { title: 'many' });
         for (let i = 0; i < RUNS; i++) {
-          const turn = await store.addTurn(OWNER, conversation.id, `q${i}`);
-          await store.startRun(OWNER, turn.id, `r${i}`);
+          await store.addTurnWithRun(OWNER, conversation.id, `q${i}`, `r${i}`);
           await store.appendEvents(OWNER, `r${i}`, [
             {
               type: 'run-start',

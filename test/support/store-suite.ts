@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { foldEvents } from '../../lib/agent/fold';
 import type { AgentEvent } from '../../lib/protocol/events';
 import { LOCAL_OWNER_ID, ownerScope } from '../../lib/store/owner';
+import { toJson } from '../../lib/store/query';
 import { defaultSettings } from '../../lib/protocol/conversation-settings';
 import type { ChatStore, StoredTurn } from '../../lib/store/types';
 import { describeModelStores } from './store-suite-models';
@@ -39,8 +40,7 @@ function runEnd(runId: string): AgentEvent {
 
 /** One turn answered by one finished run whose text-deltas spell `answer`. */
 async function answeredTurn(store: ChatStore, conversationId: string, question: string, answer: string, runId: string) {
-  const turn = await store.addTurn(OWNER, conversationId, question);
-  await store.startRun(OWNER, turn.id, runId);
+  const { turn } = await store.addTurnWithRun(OWNER, conversationId, question, runId);
   for (const word of answer.split(/(?<= )/)) await store.appendEvents(OWNER, runId, [delta(runId, word)]);
   await store.finishRun(OWNER, runId, 'answered');
   return turn;
@@ -53,8 +53,7 @@ const OWNED_DELTA: AgentEvent = { type: 'text-delta', runId: 'run-a', iteration:
 /** A's conversation with a finished run, a document, an API key and a model connection. */
 async function aliceHas(store: ChatStore) {
   const conversation = await store.createConversation(A, { title: 'Alice secret plans' });
-  const turn = await store.addTurn(A, conversation.id, 'the plan');
-  await store.startRun(A, turn.id, 'run-a');
+  const { turn } = await store.addTurnWithRun(A, conversation.id, 'the plan', 'run-a');
   await store.appendEvents(A, 'run-a', [OWNED_DELTA]);
   await store.finishRun(A, 'run-a', 'answered');
   const document = await store.addDocument(A, {
@@ -113,9 +112,8 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       expect(conversation.title).toBe('Maths');
       expect(conversation.createdAt).toBe(conversation.updatedAt);
 
-      const turn = await store.addTurn(OWNER, conversation.id, 'What is 2+2?');
+      const { turn, run } = await store.addTurnWithRun(OWNER, conversation.id, 'What is 2+2?', 'run-1');
       expect(turn).toMatchObject({ conversationId: conversation.id, seq: 0, content: 'What is 2+2?' });
-      const run = await store.startRun(OWNER, turn.id, 'run-1');
       expect(run).toMatchObject({ id: 'run-1', turnId: turn.id, status: 'running' });
       expect(run.endedAt).toBeUndefined();
 
@@ -156,8 +154,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
 
     it('keeps error details of a failed run', async () => {
       const store = await open();
-      const turn = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'hi');
-      await store.startRun(OWNER, turn.id, 'r');
+      await store.addTurnWithRun(OWNER, (await store.createConversation(OWNER)).id, 'hi', 'r');
       await store.finishRun(OWNER, 'r', 'error', { name: 'ModelServiceError', message: 'boom', status: 503 });
       expect(await store.getRun(OWNER, 'r')).toMatchObject({
         status: 'error',
@@ -168,7 +165,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
     it('keeps content items of a user message', async () => {
       const store = await open();
       const content = [{ text: 'Summarise this' }, { file: '/uploads/report.pdf' }];
-      const turn = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, content);
+      const { turn } = await store.addTurnWithRun(OWNER, (await store.createConversation(OWNER)).id, content, 'r');
       expect((await store.getTurn(OWNER, turn.id))?.content).toEqual(content);
     });
 
@@ -180,11 +177,12 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
         const c = await store.createConversation(OWNER, { title: 'c' });
         expect(ids(await store.listConversations(OWNER))).toEqual([c.id, b.id, a.id]);
 
-        const turn = await store.addTurn(OWNER, a.id, 'hello');
+        const { turn } = await store.addTurnWithRun(OWNER, a.id, 'hello', 'first');
         expect(ids(await store.listConversations(OWNER))).toEqual([a.id, c.id, b.id]);
         expect((await store.getConversation(OWNER, a.id))!.updatedAt).toBeGreaterThan(a.updatedAt);
 
-        await store.addTurn(OWNER, b.id, 'hello');
+        await store.addTurnWithRun(OWNER, b.id, 'hello', 'other');
+        await store.finishRun(OWNER, 'first', 'answered');
         await store.startRun(OWNER, turn.id, 'regen');
         expect(ids(await store.listConversations(OWNER))).toEqual([a.id, b.id, c.id]);
       });
@@ -193,18 +191,17 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
         const store = await open();
         const conversation = await store.createConversation(OWNER);
         const turns: StoredTurn[] = [];
-        for (const text of ['one', 'two', 'three']) turns.push(await store.addTurn(OWNER, conversation.id, text));
+        for (const text of ['one', 'two', 'three']) {
+          turns.push((await store.addTurnWithRun(OWNER, conversation.id, text, text)).turn);
+          await store.finishRun(OWNER, text, 'answered');
+        }
         expect(turns.map((t) => t.seq)).toEqual([0, 1, 2]);
         expect((await store.listTurns(OWNER, conversation.id)).map((r) => r.turn.content)).toEqual([
           'one',
           'two',
           'three',
         ]);
-        expect((await store.listTurns(OWNER, conversation.id)).map((r) => r.run)).toEqual([
-          undefined,
-          undefined,
-          undefined,
-        ]);
+        expect((await store.listTurns(OWNER, conversation.id)).map((r) => r.run?.id)).toEqual(['one', 'two', 'three']);
       });
     });
 
@@ -231,8 +228,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       it('finds answer text only once the run has finished', async () => {
         const store = await open();
         const conversation = await store.createConversation(OWNER);
-        const turn = await store.addTurn(OWNER, conversation.id, 'question');
-        await store.startRun(OWNER, turn.id, 'r');
+        await store.addTurnWithRun(OWNER, conversation.id, 'question', 'r');
         await store.appendEvents(OWNER, 'r', [delta('r', 'zebra crossing')]);
         expect(await store.listConversations(OWNER, 'zebra')).toEqual([]);
         await store.finishRun(OWNER, 'r', 'aborted');
@@ -242,8 +238,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       it('matches text that spans two streamed deltas', async () => {
         const store = await open();
         const conversation = await store.createConversation(OWNER);
-        const turn = await store.addTurn(OWNER, conversation.id, 'q');
-        await store.startRun(OWNER, turn.id, 'r');
+        await store.addTurnWithRun(OWNER, conversation.id, 'q', 'r');
         await store.appendEvents(OWNER, 'r', [delta('r', 'hippo')]);
         await store.appendEvents(OWNER, 'r', [delta('r', 'potamus')]);
         await store.finishRun(OWNER, 'r', 'answered');
@@ -274,7 +269,8 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       it('searches the text items of a message with files', async () => {
         const store = await open();
         const conversation = await store.createConversation(OWNER);
-        await store.addTurn(OWNER, conversation.id, [{ text: 'Summarise the quarterly report' }, { file: '/x/y.pdf' }]);
+        const content = [{ text: 'Summarise the quarterly report' }, { file: '/x/y.pdf' }];
+        await store.addTurnWithRun(OWNER, conversation.id, content, 'r');
         expect(ids(await store.listConversations(OWNER, 'quarterly'))).toEqual([conversation.id]);
       });
 
@@ -291,7 +287,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
         const newer = await store.createConversation(OWNER, { title: 'apple tart' });
         await store.createConversation(OWNER, { title: 'pear' });
         expect(ids(await store.listConversations(OWNER, 'apple'))).toEqual([newer.id, older.id]);
-        await store.addTurn(OWNER, older.id, 'more');
+        await store.addTurnWithRun(OWNER, older.id, 'more', 'r');
         expect(ids(await store.listConversations(OWNER, 'apple'))).toEqual([older.id, newer.id]);
       });
 
@@ -363,8 +359,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
     it('gives the history: each turn with the messages its latest run added, kept when it ended', async () => {
       const store = await open();
       const conversation = await store.createConversation(OWNER);
-      const asked = await store.addTurn(OWNER, conversation.id, 'What is 6*7?');
-      await store.startRun(OWNER, asked.id, 'tools');
+      const { turn: asked } = await store.addTurnWithRun(OWNER, conversation.id, 'What is 6*7?', 'tools');
       const toolRun: AgentEvent[] = [
         {
           type: 'tool-call',
@@ -397,10 +392,16 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       await store.startRun(OWNER, regenerated.id, 'joke-2');
       await store.appendEvents(OWNER, 'joke-2', [delta('joke-2', 'second joke')]);
       await store.finishRun(OWNER, 'joke-2', 'answered');
-      const going = await store.addTurn(OWNER, conversation.id, 'Still answering');
-      await store.startRun(OWNER, going.id, 'going');
+      const { turn: going } = await store.addTurnWithRun(OWNER, conversation.id, 'Still answering', 'going');
       await store.appendEvents(OWNER, 'going', [delta('going', 'so far')]);
-      const unanswered = await store.addTurn(OWNER, conversation.id, 'Not yet asked');
+      // A message without a run (one whose start failed, when a message was not stored with its run yet).
+      const row = { id: 'unasked', conversation_id: conversation.id, seq: 3, content_json: toJson('Not yet asked') };
+      await h
+        .dialect()
+        .db.insertInto('turns')
+        .values({ ...row, search_text: '', created_at: 1 })
+        .execute();
+      const unanswered = (await store.getTurn(OWNER, 'unasked'))!;
 
       // Kept as each run ended (before any history is read); nothing is kept for the run still going.
       expect(JSON.parse((await keptMessagesJson('tools'))!)).toEqual(foldEvents(toolRun));
@@ -509,8 +510,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
     it('names the unknown id in every error', async () => {
       const store = await open();
       const conversation = await store.createConversation(OWNER);
-      const turn = await store.addTurn(OWNER, conversation.id, 'q');
-      await store.startRun(OWNER, turn.id, 'taken');
+      await store.addTurnWithRun(OWNER, conversation.id, 'q', 'taken');
 
       expect(await store.getConversation(OWNER, 'nope')).toBeUndefined();
       expect(await store.getTurn(OWNER, 'nope')).toBeUndefined();
@@ -518,31 +518,29 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
       await expect(store.renameConversation(OWNER, 'conv-x', 't')).rejects.toThrow(/conv-x/);
       await expect(store.updateSettings(OWNER, 'conv-x', {})).rejects.toThrow(/conv-x/);
       await expect(store.deleteConversation(OWNER, 'conv-x')).rejects.toThrow(/conv-x/);
-      await expect(store.addTurn(OWNER, 'conv-x', 'q')).rejects.toThrow(/conv-x/);
       await expect(store.addTurnWithRun(OWNER, 'conv-x', 'q', 'r-x')).rejects.toThrow(/conv-x/);
       await expect(store.addTurnWithRun(OWNER, 'conv-x', 'q', 'r-x', { replacing: 0 })).rejects.toThrow(/conv-x/);
       await expect(store.listTurns(OWNER, 'conv-x')).rejects.toThrow(/conv-x/);
       await expect(store.startRun(OWNER, 'turn-x', 'r')).rejects.toThrow(/turn-x/);
-      const other = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q');
-      await expect(store.startRun(OWNER, other.id, 'taken')).rejects.toThrow(/taken.*already exists/);
+      const other = await store.createConversation(OWNER);
+      await expect(store.addTurnWithRun(OWNER, other.id, 'q', 'taken')).rejects.toThrow(/taken.*already exists/);
       await expect(store.appendEvents(OWNER, 'run-x', [delta('run-x', 'a')])).rejects.toThrow(/run-x/);
       await expect(store.finishRun(OWNER, 'run-x', 'answered')).rejects.toThrow(/run-x/);
       await expect(store.getRunEvents(OWNER, 'run-x')).rejects.toThrow(/run-x/);
       // nothing was written by the failed calls
       expect(await store.listConversations(OWNER)).toHaveLength(2);
       expect((await store.listTurns(OWNER, conversation.id))[0]?.runCount).toBe(1);
-      expect((await store.listTurns(OWNER, other.conversationId))[0]?.runCount).toBe(0);
+      expect(await store.listTurns(OWNER, other.id)).toEqual([]);
     });
 
     it('marks the runs a closed store left running as interrupted, with an end time, counting them once', async () => {
       const store = await open();
       const conversation = await store.createConversation(OWNER);
       await answeredTurn(store, conversation.id, 'q0', 'done', 'finished');
-      const t1 = await store.addTurn(OWNER, conversation.id, 'q1');
-      await store.startRun(OWNER, t1.id, 'cut-a');
+      await store.addTurnWithRun(OWNER, conversation.id, 'q1', 'cut-a');
       await store.appendEvents(OWNER, 'cut-a', [delta('cut-a', 'partial answer')]);
-      const elsewhere = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q2');
-      await store.startRun(OWNER, elsewhere.id, 'cut-b');
+      const elsewhere = await store.createConversation(OWNER);
+      await store.addTurnWithRun(OWNER, elsewhere.id, 'q2', 'cut-b');
       await store.close(); // the process driving them is gone
 
       const next = await h.reopen();
@@ -558,8 +556,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
 
     it('refuses to append to or finish a run that is no longer running, and keeps its log as it was', async () => {
       const store = await open();
-      const turn = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q');
-      await store.startRun(OWNER, turn.id, 'over');
+      await store.addTurnWithRun(OWNER, (await store.createConversation(OWNER)).id, 'q', 'over');
       await store.appendEvents(OWNER, 'over', [delta('over', 'a')]);
       await store.finishRun(OWNER, 'over', 'aborted');
       await expect(store.appendEvents(OWNER, 'over', [delta('over', 'late')])).rejects.toThrow(
@@ -575,8 +572,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
     // Its speed is measured in bench/hot-paths.ts, not asserted here.
     it('keeps every one of 5,000 small text-delta events in order', async () => {
       const store = await open();
-      const turn = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q');
-      await store.startRun(OWNER, turn.id, 'fast');
+      await store.addTurnWithRun(OWNER, (await store.createConversation(OWNER)).id, 'q', 'fast');
       const n = 5000;
       for (let i = 0; i < n; i++) await store.appendEvents(OWNER, 'fast', [delta('fast', `tok${i} `, i)]);
       const events = await store.getRunEvents(OWNER, 'fast');
@@ -588,8 +584,7 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
 
     it('appends a batch of events in order, and all or none of it', async () => {
       const store = await open();
-      const turn = await store.addTurn(OWNER, (await store.createConversation(OWNER)).id, 'q');
-      await store.startRun(OWNER, turn.id, 'batch');
+      await store.addTurnWithRun(OWNER, (await store.createConversation(OWNER)).id, 'q', 'batch');
       await store.appendEvents(OWNER, 'batch', [delta('batch', 'a'), delta('batch', 'b')]);
       await store.appendEvents(OWNER, 'batch', [delta('batch', 'c')]);
       const unwritable = { ...delta('batch', 'x'), t: 10n } as unknown as AgentEvent; // JSON cannot hold a bigint
@@ -698,7 +693,6 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
         await expect(store.getRunEvents(B, 'run-a')).rejects.toThrow(unknown);
         await expect(store.renameConversation(B, conversation.id, 'mine now')).rejects.toThrow(unknown);
         await expect(store.updateSettings(B, conversation.id, { systemMessage: 'x' })).rejects.toThrow(unknown);
-        await expect(store.addTurn(B, conversation.id, 'injected')).rejects.toThrow(unknown);
         await expect(store.addTurnWithRun(B, conversation.id, 'injected', 'run-b')).rejects.toThrow(unknown);
         await expect(store.addTurnWithRun(B, conversation.id, 'injected', 'run-b', { replacing: 0 })).rejects.toThrow(
           unknown,
