@@ -44,6 +44,7 @@ function issueCode(
 ): [ErrorCode, ErrorValues] {
   const max = Number(issue.maximum);
   if (at === 'name' && issue.code === 'too_small') return ['agent-name-missing', {}];
+  if (at === 'name' && issue.code === 'custom') return ['agent-name-reserved', {}];
   if (issue.code === 'too_big' && at === 'name') return ['agent-name-long', { max }];
   if (issue.code === 'too_big' && at === 'suggestions') return ['agent-suggestions-many', { max }];
   if (issue.code === 'too_big' && at === 'members') return ['agent-members-many', { max }];

@@ -32,7 +32,13 @@ export const AgentDefinitionSchema = z.object({
     .string({ error: '"name" must be a string' })
     .trim()
     .min(1, 'An agent needs a name.')
-    .max(60, 'An agent’s name is at most 60 characters.'),
+    .max(60, 'An agent’s name is at most 60 characters.')
+    // `plugin:<name>` is how an agent from code is named wherever an id goes (lib/chat/agent-ids.ts): an export file
+    // naming a saved agent so would import as the plugin's.
+    .refine(
+      (name) => !name.startsWith('plugin:'),
+      'An agent’s name cannot begin with "plugin:": agents from code are named so.',
+    ),
   description: z.string({ error: '"description" must be a string' }).max(500).default(''),
   /** An emoji, or the URL of an image. */
   avatar: z.string({ error: '"avatar" must be an emoji or an image URL' }).max(200_000).default(''),

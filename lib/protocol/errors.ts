@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'agent-members-over',
   'agent-name-long',
   'agent-name-missing',
+  'agent-name-reserved',
   'agent-names-twice',
   'agent-not-object',
   'agent-only-member',

@@ -121,6 +121,9 @@ describe('saved agents', () => {
     const cases: [string, () => unknown][] = [
       ['agent-not-object', () => parseAgentDefinition(['an', 'array'])],
       ['agent-name-long', () => parseAgentDefinition({ ...analyst, name: 'x'.repeat(61) })],
+      // An export file names an agent from code `plugin:<name>`: a saved agent named so would import as the plugin's.
+      ['agent-name-reserved', () => save({ name: 'plugin:Weather Desk' })],
+      ['agent-name-reserved', () => importAgent(store, A, file({ agent: { ...analyst, name: 'plugin:Desk' } }))],
       ['agent-suggestions-many', () => parseAgentDefinition({ ...analyst, suggestions: Array(9).fill('hi') })],
       ['agent-members-many', () => save({ kind: 'router', members: Array(33).fill(helper.id) })],
       ['agent-documents-many', () => save({ documents: Array.from({ length: 21 }, (_, i) => doc(i)) })],
@@ -161,6 +164,7 @@ describe('saved agents', () => {
     // What each fills in reaches the sentence.
     expect(said).toMatchObject({
       'agent-name-long': '智能体的名字最多 60 个字符。',
+      'agent-name-reserved': '智能体的名字不能以“plugin:”开头：来自代码（插件文件）的智能体以此命名。',
       'agent-members-many': 'Router 或 GroupChat 最多包含 32 个成员。',
       'agent-documents-many': '一个智能体最多持有 20 个文档。',
       'agent-field-invalid': 'tools 的值不符合智能体定义（见 docs/agents.md）。',
