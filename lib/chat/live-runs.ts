@@ -54,6 +54,10 @@ export interface LiveRuns {
   stopConversation(owner: OwnerScope, conversationId: string): Promise<void>;
   /** The runs of the owner's conversation in progress (on any instance sharing the database). */
   runningIn(owner: OwnerScope, conversationId: string): Promise<string[]>;
+  /** Before another run of the owner's conversation starts: a run of it that ended here without its end stored (a
+   *  store fault) is closed now if the store takes writes again, instead of at its next try, which may be seconds
+   *  away. (With a shared database the lease sweep closes such runs, and a start sees a lapsed lease as closed.) */
+  closeUnsettled(owner: OwnerScope, conversationId: string): Promise<void>;
   /** Resolves once the run has ended and stored its last event (at once when it is not in progress). Unscoped: it
    *  tells nothing but when, and the run limits wait on it. */
   ended(runId: string): Promise<void>;
@@ -78,6 +82,8 @@ const SETTLE_PAUSES_MS = [250, 1000, 2000, 5000, 10_000];
 /** The runs in progress in this process, written to `store`. */
 export class InMemoryLiveRuns implements LiveRuns {
   private readonly runs = new Map<string, LiveRun>();
+  /** Runs that ended here whose end is not stored yet (see LiveRun.settle). */
+  private readonly unsettled = new Set<LiveRun>();
 
   constructor(
     private readonly store: ChatStore,
@@ -85,7 +91,8 @@ export class InMemoryLiveRuns implements LiveRuns {
   ) {}
 
   start(owner: OwnerScope, runId: string, conversationId: string): RunWriter {
-    const run = new LiveRun(this.store, owner, runId, conversationId, !this.hooks.sweptByLease, () => {
+    const settles = this.hooks.sweptByLease ? undefined : this.unsettled;
+    const run = new LiveRun(this.store, owner, runId, conversationId, settles, () => {
       this.runs.delete(runId);
       this.hooks.ended?.(runId);
     });
@@ -157,6 +164,11 @@ export class InMemoryLiveRuns implements LiveRuns {
       .map((run) => run.runId);
   }
 
+  async closeUnsettled(owner: OwnerScope, conversationId: string): Promise<void> {
+    const mine = (run: LiveRun) => run.conversationId === conversationId && run.owner.ownerId === owner.ownerId;
+    await Promise.all([...this.unsettled].filter(mine).map((run) => run.settleNow()));
+  }
+
   private of(owner: OwnerScope, conversationId: string): LiveRun[] {
     return [...this.runs.values()].filter(
       (run) => run.conversationId === conversationId && run.owner.ownerId === owner.ownerId,
@@ -188,14 +200,19 @@ class LiveRun implements RunWriter {
   private followers = 0;
   /** Its run-end is stored and the run reads as finished (its readers are being told). */
   finished = false;
+  /** The end its readers were told while its log could not be written, until it is stored (see settle). */
+  private unstored?: { end: AgentEvent & { type: 'run-end' }; cause: unknown; appended: boolean };
+  /** The attempt in flight to store it. */
+  private settling?: Promise<void>;
 
   constructor(
     private readonly store: ChatStore,
     readonly owner: OwnerScope,
     readonly runId: string,
     readonly conversationId: string,
-    /** Close the run here once the store takes writes again, if its log failed (LiveRunHooks.sweptByLease). */
-    private readonly settles: boolean,
+    /** Where the run waits to be closed here once the store takes writes again, if its log failed; unset when
+     *  something else closes it (LiveRunHooks.sweptByLease). */
+    private readonly unsettled: Set<LiveRun> | undefined,
     private readonly onEnd: () => void,
   ) {
     this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
@@ -234,7 +251,7 @@ class LiveRun implements RunWriter {
         durationMs: 0,
       };
       this.share(end);
-      if (this.settles) void this.settle(end, e);
+      if (this.unsettled) void this.settle(end, e);
       else
         await this.store.finishRun(this.owner, this.runId, 'error', error).catch(() => {
           // the lease sweep marks it interrupted once the database answers
@@ -253,21 +270,37 @@ class LiveRun implements RunWriter {
    * interrupted.
    */
   private async settle(end: AgentEvent & { type: 'run-end' }, cause: unknown): Promise<void> {
-    let stored = false;
-    for (let attempt = 0; ; attempt++) {
-      if (!isPassingStoreFailure(cause)) return;
-      await new Promise((resolve) =>
-        setTimeout(resolve, SETTLE_PAUSES_MS[Math.min(attempt, SETTLE_PAUSES_MS.length - 1)]).unref(),
-      );
-      try {
-        if ((await this.store.getRun(this.owner, this.runId))?.status !== 'running') return; // closed meanwhile
-        if (!stored) await this.store.appendEvents(this.owner, this.runId, [end]);
-        stored = true;
-        await this.store.finishRun(this.owner, this.runId, 'error', end.error);
-        return;
-      } catch (e) {
-        cause = e;
+    this.unstored = { end, cause, appended: false };
+    this.unsettled!.add(this);
+    try {
+      for (let attempt = 0; this.unstored && isPassingStoreFailure(this.unstored.cause); attempt++) {
+        await new Promise((resolve) =>
+          setTimeout(resolve, SETTLE_PAUSES_MS[Math.min(attempt, SETTLE_PAUSES_MS.length - 1)]).unref(),
+        );
+        await this.settleNow();
       }
+    } finally {
+      this.unsettled!.delete(this);
+    }
+  }
+
+  /** One attempt to store the end and close the run (one at a time: the end is appended once). */
+  settleNow(): Promise<void> {
+    return (this.settling ??= this.storeEnd().finally(() => (this.settling = undefined)));
+  }
+
+  private async storeEnd(): Promise<void> {
+    const unstored = this.unstored;
+    if (!unstored) return;
+    try {
+      if ((await this.store.getRun(this.owner, this.runId))?.status === 'running') {
+        if (!unstored.appended) await this.store.appendEvents(this.owner, this.runId, [unstored.end]);
+        unstored.appended = true;
+        await this.store.finishRun(this.owner, this.runId, 'error', unstored.end.error);
+      } // else closed meanwhile
+      this.unstored = undefined;
+    } catch (e) {
+      unstored.cause = e;
     }
   }
 

@@ -326,6 +326,7 @@ export class ChatService {
     this.starting.add(conversationId); // in the same turn as the check: two requests cannot both pass it
     try {
       if ((await this.runs.runningIn(owner, conversationId)).length) throw new ConversationBusyError();
+      await this.runs.closeUnsettled(owner, conversationId);
       return await begin(); // the run is in `runs` once it has started
     } finally {
       this.starting.delete(conversationId);

@@ -99,6 +99,11 @@ export class SharedLiveRuns implements LiveRuns {
     ]);
   }
 
+  /** Runs here are closed by the lease sweep (sweptByLease), and a start sees a lapsed lease as closed. */
+  closeUnsettled(owner: OwnerScope, conversationId: string): Promise<void> {
+    return this.local.closeUnsettled(owner, conversationId);
+  }
+
   async runningIn(owner: OwnerScope, conversationId: string): Promise<string[]> {
     if (!(await this.store.getConversation(owner, conversationId))) return [];
     return this.bus.runningRunsOf(conversationId);

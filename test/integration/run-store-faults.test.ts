@@ -130,6 +130,40 @@ describe('a run on a disk that fills up', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
     expect(textOf(events)).toBe('Low water at noon.');
   });
+
+  it('a message sent as soon as space is freed is answered: the run before it is closed then, not at its next try', async () => {
+    server.setScenario({
+      rules: [
+        {
+          when: { lastUserIncludes: 'current' },
+          reply: { content: 'The current runs east. '.repeat(400), delayMs: 5 },
+        },
+        { when: {}, reply: { content: 'Slack water at three.' } },
+      ],
+    });
+    const started = await chat.send(ACTOR, { message: 'Which way is the current?', settings: { tools: [] } });
+    const filler = path.join(mount, 'filler');
+    const seen: AgentEvent[] = [];
+    for await (const e of follow(chat, OWNER, started.runId)) {
+      seen.push(e);
+      if (e.type === 'text-delta' && seen.filter((s) => s.type === 'text-delta').length === 1) {
+        const { bavail, bsize } = statfsSync(mount);
+        writeFileSync(filler, Buffer.alloc(bavail * bsize - 4096));
+      }
+    }
+    expect(seen.at(-1)).toMatchObject({ type: 'run-end', reason: 'error', error: { message: DISK_FULL } });
+    // The disk stays full past the first tries to close the run (after 0.25, 1.25 and 3.25 s; the next is 5 s later).
+    await new Promise((r) => setTimeout(r, 3_600));
+    expect((await store.getRun(OWNER, started.runId))?.status).toBe('running');
+    rmSync(filler);
+
+    const next = await chat.send(ACTOR, { message: 'And when is it slack?', conversationId: started.conversationId });
+    expect((await store.getRun(OWNER, started.runId))?.status).toBe('error');
+    const events = await drain(follow(chat, OWNER, next.runId));
+    expect(textOf(events)).toBe('Slack water at three.');
+    const stored = await store.getRunEvents(OWNER, started.runId);
+    expect(stored.filter((e) => e.type === 'run-end')).toHaveLength(1);
+  });
 });
 
 describe('a run that cannot be stored as it starts', () => {
