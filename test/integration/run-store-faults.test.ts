@@ -84,14 +84,10 @@ describe('a run on a disk that fills up', () => {
     }
   });
 
-  it('keeps the answer so far, says the disk is full, reads so after a reload once space is freed, and chats on', async () => {
-    server.setScenario({
-      rules: [
-        { when: { lastUserIncludes: 'tide' }, reply: { content: 'High water at six. '.repeat(400), delayMs: 5 } },
-        { when: {}, reply: { content: 'Low water at noon.' } },
-      ],
-    });
-    const started = await chat.send(ACTOR, { message: 'When is the tide?', settings: { tools: [] } });
+  /** Sends `message` and fills the disk as its answer's first words arrive; the run's events, and the filler to
+   *  remove to free the space. */
+  async function answerOntoFullDisk(message: string) {
+    const started = await chat.send(ACTOR, { message, settings: { tools: [] } });
     const seen: AgentEvent[] = [];
     const filler = path.join(mount, 'filler');
     for await (const e of follow(chat, OWNER, started.runId)) {
@@ -101,6 +97,17 @@ describe('a run on a disk that fills up', () => {
         writeFileSync(filler, Buffer.alloc(bavail * bsize - 4096));
       }
     }
+    return { started, seen, filler };
+  }
+
+  it('keeps the answer so far, says the disk is full, reads so after a reload once space is freed, and chats on', async () => {
+    server.setScenario({
+      rules: [
+        { when: { lastUserIncludes: 'tide' }, reply: { content: 'High water at six. '.repeat(400), delayMs: 5 } },
+        { when: {}, reply: { content: 'Low water at noon.' } },
+      ],
+    });
+    const { started, seen, filler } = await answerOntoFullDisk('When is the tide?');
     // The page is told why, in words, and what it was shown is what was stored.
     expect(seen.at(-1)).toMatchObject({ type: 'run-end', reason: 'error', error: { message: DISK_FULL } });
     const shown = textOf(seen);
@@ -141,16 +148,7 @@ describe('a run on a disk that fills up', () => {
         { when: {}, reply: { content: 'Slack water at three.' } },
       ],
     });
-    const started = await chat.send(ACTOR, { message: 'Which way is the current?', settings: { tools: [] } });
-    const filler = path.join(mount, 'filler');
-    const seen: AgentEvent[] = [];
-    for await (const e of follow(chat, OWNER, started.runId)) {
-      seen.push(e);
-      if (e.type === 'text-delta' && seen.filter((s) => s.type === 'text-delta').length === 1) {
-        const { bavail, bsize } = statfsSync(mount);
-        writeFileSync(filler, Buffer.alloc(bavail * bsize - 4096));
-      }
-    }
+    const { started, seen, filler } = await answerOntoFullDisk('Which way is the current?');
     expect(seen.at(-1)).toMatchObject({ type: 'run-end', reason: 'error', error: { message: DISK_FULL } });
     // The disk stays full past the first tries to close the run (after 0.25, 1.25 and 3.25 s; the next is 5 s later).
     await new Promise((r) => setTimeout(r, 3_600));
