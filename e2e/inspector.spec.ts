@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { lastAnswer, openChat, send } from './support/chat';
 import { seriousViolations } from './support/axe';
+import { focusProblem } from './support/focus';
 import { setScenario } from './support/model';
 
 /** A native tool call (calculator 6*7), then an answer; `word` keeps the rule to this test's messages. */
@@ -64,6 +65,33 @@ test('the inspector shows the tool result of iteration 1 inside the request of i
   await page.keyboard.press('Escape');
   await expect(inspector(page)).toBeHidden();
   await expect((await lastAnswer(page)).getByRole('button', { name: 'Inspect run' })).toBeFocused();
+});
+
+test('the focus stays on screen when a stored run’s request arrives above it', async ({ page }) => {
+  await toolRun(page, 'focus-kite');
+  // Each iteration's request is loaded on demand (a server action given the run id and the iteration): held here
+  // until the response below it has the focus.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/*', async (route) => {
+    const req = route.request();
+    if (req.method() === 'POST' && req.headers()['next-action'] && /^\["[^"]+",\d/.test(req.postData() ?? ''))
+      await held;
+    await route.continue();
+  });
+  await (await lastAnswer(page)).getByRole('button', { name: 'Inspect run' }).click();
+  const dialog = inspector(page);
+  await dialog.getByRole('tab', { name: 'Iteration 2', exact: true }).click();
+  await expect(dialog.getByText('Loading the request…')).toBeVisible();
+  const raw = dialog.getByRole('tabpanel').getByLabel('Raw content');
+  await raw.focus();
+  // Scrolled so that the focused answer is at the bottom of what shows, as a person reading down leaves it.
+  await raw.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+  expect(await focusProblem(page)).toBeUndefined();
+  release();
+  await expect(dialog.getByRole('list', { name: 'Messages sent' })).toBeVisible();
+  await expect.poll(() => focusProblem(page)).toBeUndefined();
+  await expect(raw).toBeFocused();
 });
 
 test('an exported run imports again as the same run; a bad file is refused with a reason', async ({ page }) => {

@@ -1,6 +1,6 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { LlmRequest } from '../../lib/protocol/events';
 import type { Iteration } from '../../lib/inspect/model';
 import { formatNumber, formatPreciseDuration } from '../chat/format';
@@ -52,8 +52,16 @@ export function IterationView({
   const ms = (value: number) => formatPreciseDuration(value, f);
   const n = (value: number) => formatNumber(value, f.locale);
   const request = useRequest(it, loadRequest);
+  const root = useRef<HTMLDivElement>(null);
+  // A stored run's request arrives after the view is shown, above the response: what the keyboard focused below it
+  // (the raw content, a tool call) would be pushed off screen, so it is kept in view.
+  useLayoutEffect(() => {
+    const focused = document.activeElement;
+    if (focused instanceof HTMLElement && focused !== root.current && root.current?.contains(focused))
+      focused.scrollIntoView?.({ block: 'nearest' });
+  }, [request.state]);
   return (
-    <div className="space-y-4">
+    <div ref={root} className="space-y-4">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-neutral-700 dark:text-neutral-300">
         <span>{t('startedAt', { t: ms(it.startT) })}</span>
         {it.ttftMs !== undefined && <span>{t('firstToken', { t: ms(it.ttftMs) })}</span>}
