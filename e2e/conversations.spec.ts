@@ -181,6 +181,9 @@ test('a conversation deleted in this tab takes its draft with it, shown or not',
   // A draft in each; the grey one's deleted while the blue one is shown.
   await type('unsent about the blue heron');
   await open('Grey draft-heron');
+  // Typed before the page has moved, the text would rightly go to the conversation still shown.
+  await expect(userTurns(page).first()).toContainText('Grey draft-heron');
+  await expect(composer(page)).toHaveValue('');
   await type('unsent about the grey heron');
   await open('Blue draft-heron');
   await expect(composer(page)).toHaveValue('unsent about the blue heron');
