@@ -104,7 +104,9 @@ type RunPlan =
 /** What the store keeps as the run starts, in the one transaction that starts it (all or nothing): a new user
  *  message (`replacing`: the seq of the turn it replaces, dropped with the later ones), or another answer to a
  *  stored turn (`dropLater`: the turns after it go, since they followed the old answer). */
-type Opening = { content: string | ContentItem[]; replacing?: number } | { turn: StoredTurn; dropLater?: boolean };
+type Opening =
+  | { content: string | ContentItem[]; replacing?: number; settings?: Partial<ConversationSettings> }
+  | { turn: StoredTurn; dropLater?: boolean };
 
 /** What a whole-conversation request (lib/openai-api) sets for its run only. */
 export interface MessagesRunOptions {
@@ -163,14 +165,19 @@ export class ChatService {
         ),
         existing?.id,
       );
-      let conversation =
-        existing ?? (await this.store.createConversation(owner, { title: titleFrom(content), settings: req.settings }));
-      if (existing && req.settings) conversation = await this.store.updateSettings(owner, existing.id, req.settings);
+      // An existing conversation's new settings are saved with the message, so a message refused (another instance's
+      // run got there first) changes nothing.
+      const conversation = existing
+        ? { ...existing, settings }
+        : await this.store.createConversation(owner, { title: titleFrom(content), settings: req.settings });
       // A conversation created by an upload gets its title from its first message.
       if (!turns.length && conversation.title === DEFAULT_TITLE)
         await this.store.renameConversation(owner, conversation.id, titleFrom(content));
       const history = historyOf(turns, Infinity);
-      const opening = { content: await this.carried(owner, conversation.id, history, content) };
+      const opening = {
+        content: await this.carried(owner, conversation.id, history, content),
+        settings: existing && req.settings,
+      };
       const started = this.start(owner, agent, { kind: 'turn', conversation, opening, history, pageLang: req.lang });
       return existing ? started : this.orDropped(owner, conversation.id, started);
     };
@@ -506,8 +513,8 @@ export class ChatService {
       await this.store.startRun(owner, opening.turn.id, runId, { dropLater: opening.dropLater });
       return opening.turn;
     }
-    const { content, replacing } = opening;
-    return (await this.store.addTurnWithRun(owner, conversationId, content, runId, { replacing })).turn;
+    const { content, replacing, settings } = opening;
+    return (await this.store.addTurnWithRun(owner, conversationId, content, runId, { replacing, settings })).turn;
   }
 
   /** Starts the run: its opening stored with it in one transaction (refused while the conversation has a run going,

@@ -94,13 +94,29 @@ export const dropTurnsFrom = query((d, p) =>
 /** The conversation moves to the top of its owner's list (after an owned lookup in the same transaction). */
 export const touch = update(['updated_at']);
 
-export function conversationStore(ctx: Ctx) {
-  const { db } = ctx;
-  // Fields added to the defaults after a row was written get their default.
-  const toConversation = ({ settings_json, ...row }: ConversationRow): Conversation => ({
+// Fields added to the defaults after a row was written get their default.
+function toConversation(ctx: Ctx, { settings_json, ...row }: ConversationRow): Conversation {
+  return {
     ...fromRow<ConversationSummary>(row),
     settings: mergeSettings(ctx.defaults, JSON.parse(settings_json) as Partial<ConversationSettings>),
-  });
+  };
+}
+
+/** `settings` merged into the conversation's (its row, locked and owned, read in `db`'s write transaction). */
+export async function saveSettings(
+  ctx: Ctx,
+  db: Db,
+  row: ConversationRow,
+  settings: Partial<ConversationSettings>,
+): Promise<Conversation> {
+  const current = toConversation(ctx, row);
+  const merged = mergeSettings(current.settings, settings);
+  await Q.settings.run(ctx, db, { id: row.id, settings_json: JSON.stringify(merged) });
+  return { ...current, settings: merged };
+}
+
+export function conversationStore(ctx: Ctx) {
+  const { db } = ctx;
 
   return {
     async createConversation(owner, init) {
@@ -116,12 +132,12 @@ export function conversationStore(ctx: Ctx) {
         settings_json: JSON.stringify(settings),
         search_text: title.toLowerCase(),
       });
-      return toConversation(row!);
+      return toConversation(ctx, row!);
     },
 
     async getConversation(owner, id) {
       const row = await Q.one.first(ctx, db, { id, owner: owner.ownerId });
-      return row && toConversation(row);
+      return row && toConversation(ctx, row);
     },
 
     async listConversations(owner, search) {
@@ -149,12 +165,7 @@ export function conversationStore(ctx: Ctx) {
     },
 
     async updateSettings(owner, id, settings) {
-      return ctx.write(async (db) => {
-        const current = toConversation(await conversationOf(ctx, db, owner, id));
-        const merged = mergeSettings(current.settings, settings);
-        await Q.settings.run(ctx, db, { id, settings_json: JSON.stringify(merged) });
-        return { ...current, settings: merged };
-      });
+      return ctx.write(async (db) => saveSettings(ctx, db, await conversationOf(ctx, db, owner, id), settings));
     },
 
     async deleteConversation(owner, id) {

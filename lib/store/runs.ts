@@ -21,6 +21,7 @@ import {
   dropTurnsFrom,
   ownedTurn,
   rebuildSearch,
+  saveSettings,
   touch,
   TURN_COLUMNS,
 } from './conversations';
@@ -303,6 +304,7 @@ export function runStore(ctx: Ctx) {
       return ctx.write(async (db) => {
         const conversation = await conversationOf(ctx, db, owner, conversationId);
         await refuseWhileRunning(db, conversationId);
+        if (opts.settings) await saveSettings(ctx, db, conversation, opts.settings);
         if (opts.replacing !== undefined)
           await dropTurnsFrom.run(ctx, db, { conversation: conversationId, seq: opts.replacing });
         const turn = await appendTurn(ctx, db, conversationId, content);

@@ -72,14 +72,15 @@ export interface ChatStore
    * A new user message at the end of the conversation (which moves to the top of its owner's list) and the run that
    * answers it, in one transaction: both are kept or neither (a full disk, a refusal, a fault leave no message
    * without its run). `replacing`: the seq of a turn the message replaces, dropped with every later one in the same
-   * transaction (edit-and-resend). Refused as startRun is, with nothing stored or dropped.
+   * transaction (edit-and-resend). `settings`: merged into the conversation's in the same transaction (a message
+   * sent with changed settings). Refused as startRun is, with nothing stored, dropped or changed.
    */
   addTurnWithRun(
     owner: OwnerScope,
     conversationId: string,
     content: string | ContentItem[],
     runId: string,
-    opts?: { replacing?: number },
+    opts?: { replacing?: number; settings?: Partial<ConversationSettings> },
   ): Promise<{ turn: StoredTurn; run: StoredRun }>;
   getTurn(owner: OwnerScope, turnId: string): Promise<StoredTurn | undefined>;
   /** Every turn in order, each with its latest run and that run's events. */

@@ -129,6 +129,32 @@ function twoTabs(database: () => Promise<string | undefined>): void {
       const next = await chat.send(ACTOR, { message: 'Another question', conversationId: id });
       expect((await drain(follow(chat, OWNER, next.runId))).at(-1)).toMatchObject({ reason: 'answered' });
     });
+
+    it('a message refused because another instance’s run got there first leaves the settings sent with it unsaved', async () => {
+      const id = await conversation();
+      // A run this service has not started (another instance's, as far as it knows): only the store knows of it.
+      const elsewhere = 'run-of-another-instance';
+      await store.addTurnWithRun(OWNER, id, 'Asked on the other instance', elsewhere);
+      const sent = chat.send(ACTOR, {
+        message: 'And with these settings?',
+        conversationId: id,
+        settings: { systemMessage: 'Answer in verse.', pauseBeforeTools: true },
+      });
+      expect(await refusal(sent)).toMatchObject(BUSY);
+      expect((await chat.openConversation(ACTOR, id)).settings).toMatchObject({
+        systemMessage: '',
+        pauseBeforeTools: false,
+      });
+      await store.finishRun(OWNER, elsewhere, 'aborted');
+      // Sent again once that run has ended: answered, and its settings kept.
+      const again = await chat.send(ACTOR, {
+        message: 'And with these settings?',
+        conversationId: id,
+        settings: { systemMessage: 'Answer in verse.' },
+      });
+      await drain(follow(chat, OWNER, again.runId));
+      expect((await chat.openConversation(ACTOR, id)).settings.systemMessage).toBe('Answer in verse.');
+    });
   });
 }
 

@@ -39,20 +39,27 @@ export function describeOneRunAtATime(open: () => Promise<ChatStore>, reopen: ()
 
       // A new message, an edit of the first (which would drop both turns), a regenerate (which would drop the
       // second), another run of the running turn: each refused, nothing kept and nothing dropped.
-      await expect(store.addTurnWithRun(OWNER, id, 'q2', 'send')).rejects.toMatchObject(BUSY);
+      // A message sent with new settings changes none of them.
+      const settings = { systemMessage: 'Answer in verse.', pauseBeforeTools: true };
+      await expect(store.addTurnWithRun(OWNER, id, 'q2', 'send', { settings })).rejects.toMatchObject(BUSY);
       await expect(store.addTurnWithRun(OWNER, id, 'q0 again', 'edit', { replacing: 0 })).rejects.toMatchObject(BUSY);
       await expect(store.startRun(OWNER, first.turn.id, 'regen', { dropLater: true })).rejects.toMatchObject(BUSY);
       await expect(store.startRun(OWNER, first.turn.id, 'plain')).rejects.toMatchObject(BUSY);
       expect(await turnsOf(store, id)).toEqual(before);
       for (const runId of ['send', 'edit', 'regen', 'plain']) expect(await store.getRun(OWNER, runId)).toBeUndefined();
       expect(await store.listConversations(OWNER, 'q2')).toEqual([]);
+      expect((await store.getConversation(OWNER, id))!.settings).toMatchObject({
+        systemMessage: '',
+        pauseBeforeTools: false,
+      });
 
       // Another conversation is not held up; once the run has ended, the conversation takes the next one.
       const other = await store.createConversation(OWNER);
       await store.addTurnWithRun(OWNER, other.id, 'elsewhere', 'other');
       await store.finishRun(OWNER, 'going', 'aborted');
-      const next = await store.addTurnWithRun(OWNER, id, 'q2', 'send');
+      const next = await store.addTurnWithRun(OWNER, id, 'q2', 'send', { settings });
       expect(next.turn).toMatchObject({ seq: 2, content: 'q2' });
+      expect((await store.getConversation(OWNER, id))!.settings).toMatchObject(settings);
       expect(next.run).toMatchObject({ id: 'send', turnId: next.turn.id, status: 'running' });
     });
 
