@@ -189,6 +189,26 @@ describe('RunView', () => {
     expect(buttons(without)).toHaveLength(0);
   });
 
+  it('says a run stopped by one of the server’s limits in the page’s language, by its code', () => {
+    const message =
+      "This run was stopped: your runs have stored 2 GB in the last 24 hours, the most one user's may " +
+      '(RUN_BYTES_PER_DAY). What it had is kept; try again later.';
+    const stopped = run({
+      status: 'error',
+      error: { name: 'RunStorageLimit', code: 'run-storage-spent', status: 429, message },
+    });
+    expect(textOf(render(<RunView run={stopped} />))).toBe(message);
+    expect(textOf(render(<RunView run={stopped} />, 'zh-CN'))).toBe(
+      '这次运行已停止：你的运行在 24 小时内存储的数据已达到每个用户的上限（由 RUN_BYTES_PER_DAY 设定）。已有的内容都已保留，请稍后再试。',
+    );
+    // A model server's own code is not one of ours: its words are shown as they came.
+    const provider = run({
+      status: 'error',
+      error: { name: 'ModelServiceError', code: 'invalid_api_key', message: '401 bad key' },
+    });
+    expect(textOf(render(<RunView run={provider} />, 'zh-CN'))).toBe('401 bad key');
+  });
+
   it('renders tool cards for each call with their status', () => {
     const html = render(
       <RunView

@@ -8,6 +8,7 @@ import { BlockView } from './block-view';
 import { Citations } from './citations';
 import { ReadingProgress } from './reading-progress';
 import { retryNotice, stopNotice } from './format';
+import { useCodedText } from './server-text';
 import { useFormatWords } from './use-format-words';
 
 export interface RunViewProps {
@@ -26,6 +27,7 @@ export function RunView({ run, onRetry, onContinue }: RunViewProps) {
   const t = useTranslations('run');
   const f = useFormatWords();
   const streaming = run.status === 'streaming';
+  const coded = useCodedText('errors');
   const notice = stopNotice(run, f);
   const passages = useMemo(() => usedPassages(run), [run]);
   const answered = run.blocks.some((b) => b.kind === 'text');
@@ -90,7 +92,10 @@ export function RunView({ run, onRetry, onContinue }: RunViewProps) {
           role="alert"
           className="mt-2 flex flex-wrap items-center gap-2 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
         >
-          <span className="min-w-0 flex-1 break-words">{notice.text}</span>
+          <span className="min-w-0 flex-1 break-words">
+            {/* A run stopped by one of the server's own limits says so in the page's language (by its code). */}
+            {run.error?.code ? coded({ message: notice.text, code: run.error.code }) : notice.text}
+          </span>
           {onRetry && (
             <button
               type="button"

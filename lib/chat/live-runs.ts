@@ -6,12 +6,14 @@
 // (PostgreSQL), behind the same interface. A run is its owner's: following, stopping or deciding for it takes the
 // owner's scope, and another owner's run reads as not in progress.
 import { EventQueue } from '../agent/event-queue';
+import type { ByteBudget } from '../http/rate-limit';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
 import { isPassingStoreFailure, runStoreFailure } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
 import { traceRunEvent } from '../telemetry';
 import { leavable } from './leavable';
+import { storageSpentError } from './run-storage';
 
 export interface FollowOptions {
   /** Merge consecutive deltas that arrive within this window into one event (fewer, larger messages). */
@@ -74,6 +76,9 @@ export interface LiveRunHooks {
    *  sweep marks it interrupted). Unset, a run whose log could not be written is closed here, as soon as the store
    *  takes writes again (see LiveRun.settle). */
   sweptByLease?: boolean;
+  /** Each owner's allowance of stored run events (RUN_BYTES_PER_DAY): a run that takes its owner past it is
+   *  stopped, and its run-end says why (run-storage.ts). */
+  storage?: ByteBudget;
 }
 
 /** The pauses between attempts to close a run whose log could not be written (the last one repeats). */
@@ -92,7 +97,7 @@ export class InMemoryLiveRuns implements LiveRuns {
 
   start(owner: OwnerScope, runId: string, conversationId: string): RunWriter {
     const settles = this.hooks.sweptByLease ? undefined : this.unsettled;
-    const run = new LiveRun(this.store, owner, runId, conversationId, settles, () => {
+    const run = new LiveRun(this.store, owner, runId, conversationId, settles, this.hooks.storage, () => {
       this.runs.delete(runId);
       this.hooks.ended?.(runId);
     });
@@ -204,6 +209,8 @@ class LiveRun implements RunWriter {
   private unstored?: { end: AgentEvent & { type: 'run-end' }; cause: unknown; appended: boolean };
   /** The attempt in flight to store it. */
   private settling?: Promise<void>;
+  /** Stopped because its owner's runs stored their allowance (RUN_BYTES_PER_DAY). */
+  private overStorage = false;
 
   constructor(
     private readonly store: ChatStore,
@@ -213,6 +220,7 @@ class LiveRun implements RunWriter {
     /** Where the run waits to be closed here once the store takes writes again, if its log failed; unset when
      *  something else closes it (LiveRunHooks.sweptByLease). */
     private readonly unsettled: Set<LiveRun> | undefined,
+    private readonly storage: ByteBudget | undefined,
     private readonly onEnd: () => void,
   ) {
     this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
@@ -228,6 +236,9 @@ class LiveRun implements RunWriter {
 
   push(event: AgentEvent): void {
     if (this.failed || this.interrupted) return;
+    // Stopped for its owner's allowance: it ends with that reason, not as stopped by the user.
+    if (this.overStorage && event.type === 'run-end' && event.reason === 'aborted')
+      event = { ...event, reason: 'error', error: storageSpentError(this.storage!) };
     this.pending.push(event);
     this.writing ??= this.write();
   }
@@ -326,7 +337,7 @@ class LiveRun implements RunWriter {
       while (this.pending.length) {
         const batch = this.pending;
         this.pending = [];
-        await this.store.appendEvents(this.owner, this.runId, batch);
+        this.spend(await this.store.appendEvents(this.owner, this.runId, batch));
         const end = batch.find((e) => e.type === 'run-end');
         // The run reads as finished before its followers hear that it ended.
         if (end?.type === 'run-end') {
@@ -341,6 +352,15 @@ class LiveRun implements RunWriter {
     } finally {
       this.writing = undefined;
     }
+  }
+
+  /** Counts what was stored against the owner's allowance; the run is stopped once it is spent. */
+  private spend(bytes: number): void {
+    if (!this.storage || this.overStorage) return;
+    this.storage.spend(this.owner.ownerId, bytes);
+    if (this.storage.left(this.owner.ownerId).bytes > 0) return;
+    this.overStorage = true;
+    this.controller.abort();
   }
 
   /** A stored event (or the end of a run whose log failed) goes to the run's trace and its followers. */

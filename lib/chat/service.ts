@@ -19,6 +19,7 @@ import { contentText } from '../llm/schema';
 import { ToolDecisionSchema, type AgentEvent } from '../protocol/events';
 import { planReplay, ReplayRequestSchema, type ReplayPlan, type ReplayRequest } from '../replay/plan';
 import { replayEvents } from '../replay/resume';
+import type { ByteBudget } from '../http/rate-limit';
 import { mergeSettings } from '../protocol/conversation-settings';
 import { CodedError } from '../protocol/errors';
 import { ConversationBusyError, NotFoundError } from '../store/errors';
@@ -38,6 +39,7 @@ import type { ParseJobs } from '../uploads/parsing';
 import type { Actor } from './actor';
 import type { AgentFactory } from './agents';
 import { conversationHasDocuments, withDocumentTools } from './document-tools';
+import { refuseWhenStorageSpent } from './run-storage';
 import { resolveAgent, type ResolvedAgent } from './saved-agents';
 import { storedFeed } from './feed';
 import { modelTitle, TITLE_TIMEOUT_MS } from './titles';
@@ -85,6 +87,8 @@ export interface ChatServiceDeps {
   /** How a new conversation is titled (CONVERSATION_TITLES): by its model from the first exchange, or by its first
    *  message (the default here). */
   titles?: 'model' | 'message';
+  /** Each owner's allowance of stored run events (RUN_BYTES_PER_DAY): no run starts while it is spent. */
+  runStorage?: ByteBudget;
 }
 
 /** How a run comes about: what becomes of the conversation, and what the agent is given. */
@@ -521,6 +525,7 @@ export class ChatService {
    *  ConversationBusyError, with nothing stored or dropped), then its events driven into its writer. */
   private async start(owner: OwnerScope, agent: Agent, how: RunPlan): Promise<StartedRun> {
     const { conversation, opening } = how;
+    refuseWhenStorageSpent(this.deps.runStorage, owner);
     const runId = randomUUID();
     const turn = await this.stored(owner, conversation.id, opening, runId);
     const input =

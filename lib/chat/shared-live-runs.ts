@@ -7,6 +7,7 @@
 // - Another instance's run is reached only once the store's owner-scoped lookup finds it the caller's (another
 //   owner's run reads as not in progress, as in live-runs.ts); the instance that drives it trusts that check.
 // - This instance holds a lease on each run it drives until the run has ended (the bus renews it).
+import type { ByteBudget } from '../http/rate-limit';
 import { EventQueue } from '../agent/event-queue';
 import type { AgentEvent, ToolDecision } from '../protocol/events';
 import type { OwnerScope } from '../store/owner';
@@ -33,11 +34,13 @@ export class SharedLiveRuns implements LiveRuns {
   constructor(
     private readonly store: ChatStore,
     private readonly bus: RunBus,
+    storage?: ByteBudget,
   ) {
     this.local = new InMemoryLiveRuns(store, {
       started: (runId) => bus.hold(runId),
       ended: (runId) => bus.release(runId),
       sweptByLease: true,
+      storage,
     });
     bus.onControl((runId, message) => this.answer(runId, message));
   }

@@ -335,6 +335,9 @@ export interface HttpEnvConfig {
   maxRunsPerMinute: number;
   /** Bytes one user may upload in 24 hours (UPLOAD_BYTES_PER_DAY). */
   uploadBytesPerDay: number;
+  /** Bytes of run events (what the inspector, Runs and a reload read) one user's runs may store in 24 hours
+   *  (RUN_BYTES_PER_DAY). */
+  runBytesPerDay: number;
   /** AUTH=required (or beyond loopback without ACCESS_TOKEN, which the server start turns into it): accounts. */
   accounts: boolean;
   /** IMAGE_HOSTS: hosts whose images answers show without a click (and the CSP's img-src lets through). */
@@ -378,6 +381,7 @@ function httpConfigFrom(env: Env): HttpEnvConfig {
     maxConcurrentRuns: intFrom(env, ['MAX_CONCURRENT_RUNS'], 4, { min: 1 }),
     maxRunsPerMinute: intFrom(env, ['MAX_RUNS_PER_MINUTE'], DEFAULT_RUNS_PER_MINUTE, { min: 1 }),
     uploadBytesPerDay: intFrom(env, ['UPLOAD_BYTES_PER_DAY'], 2 * 1024 * 1024 * 1024, { min: 1 }),
+    runBytesPerDay: intFrom(env, ['RUN_BYTES_PER_DAY'], 2 * 1024 * 1024 * 1024, { min: 1 }),
     accounts: authRequired(env, accessToken),
     imageHosts: imageHostsFrom(env),
   };

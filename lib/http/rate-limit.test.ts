@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimitError, RunLimiter, SlidingWindow } from './rate-limit';
+import { ByteBudget, RateLimitError, RunLimiter, SlidingWindow } from './rate-limit';
 
 describe('SlidingWindow', () => {
   it('allows `limit` events per window and says how long to wait for the next', () => {
@@ -48,5 +48,22 @@ describe('RunLimiter', () => {
     expect(e!.message).toMatch(
       /^Too many runs started: the limit is 2 a minute \(MAX_RUNS_PER_MINUTE\)\. Try again in \d+ s\.$/,
     );
+  });
+});
+
+describe('ByteBudget', () => {
+  it('allows `maxBytes` per key a day, counted by the minute, and says when the oldest minute leaves the window', () => {
+    const day = 24 * 3600_000;
+    const b = new ByteBudget(1000);
+    // A write every second for a minute: one minute's entry, leaving the window a day after that minute began.
+    for (let s = 0; s < 60; s++) b.spend('a', 10, s * 1000);
+    expect(b.left('a', 60_000)).toEqual({ bytes: 400, retryAfterS: day / 1000 - 60 });
+    b.spend('a', 400, 90_000);
+    expect(b.left('a', 90_000).bytes).toBe(0);
+    expect(b.left('b', 90_000)).toEqual({ bytes: 1000, retryAfterS: 0 });
+    // The first minute's 600 bytes are allowed again a day after it began, the second minute's a minute later.
+    expect(b.left('a', day - 1).bytes).toBe(0);
+    expect(b.left('a', day)).toEqual({ bytes: 600, retryAfterS: 60 });
+    expect(b.left('a', day + 60_000)).toEqual({ bytes: 1000, retryAfterS: 0 });
   });
 });

@@ -126,7 +126,9 @@ export function clearLimits(): void {
   limits().clear();
 }
 
-/** At most `maxBytes` per key in any `windowMs` (uploads: UPLOAD_BYTES_PER_DAY per user). */
+/** At most `maxBytes` per key in any `windowMs` (uploads: UPLOAD_BYTES_PER_DAY per user; stored run events:
+ *  RUN_BYTES_PER_DAY). What a key spends within one minute is kept as one entry, which leaves the window `windowMs`
+ *  after that minute began: a run that spends at every write keeps at most a day's minutes per key. */
 export class ByteBudget {
   private readonly spent = new Map<string, { t: number; bytes: number }[]>();
 
@@ -151,6 +153,10 @@ export class ByteBudget {
   }
 
   spend(key: string, bytes: number, now = Date.now()): void {
-    this.spent.set(key, [...this.recent(key, now), { t: now, bytes }]);
+    const kept = this.recent(key, now);
+    const minute = Math.floor(now / 60_000) * 60_000;
+    const last = kept.at(-1);
+    if (last?.t === minute) last.bytes += bytes;
+    else this.spent.set(key, [...kept, { t: minute, bytes }]);
   }
 }

@@ -76,6 +76,8 @@ export const ERROR_CODES = [
   'run-no-events',
   'run-not-waiting',
   'run-still-going',
+  'run-storage-budget',
+  'run-storage-spent',
   'runs-differ',
   'server-fault',
   'too-many-runs',

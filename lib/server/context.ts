@@ -113,7 +113,12 @@ export async function createAppContext(
   let box = parts.box;
   const secrets = () => (box ??= installSecretBox(config.dataDir, config.models.secretKey));
   const models = new ModelService({ store, box: secrets, config });
-  const runs = parts.runs ?? (store.runBus ? new SharedLiveRuns(store, store.runBus) : new InMemoryLiveRuns(store));
+  const runStorage = new ByteBudget(config.http.runBytesPerDay);
+  const runs =
+    parts.runs ??
+    (store.runBus
+      ? new SharedLiveRuns(store, store.runBus, runStorage)
+      : new InMemoryLiveRuns(store, { storage: runStorage }));
   const parses = new ParseJobs();
   const settings = () => defaultSettings(config.llm.fncallMode, { toolImages: config.llm.toolImages });
   // Uploads, parses and work files: DATA_DIR, or the S3 bucket (found by DATA_DIR from now on).
@@ -135,6 +140,7 @@ export async function createAppContext(
   const chat = new ChatService({
     store,
     runs,
+    runStorage,
     agents: parts.agents ?? agentFactory(config, models, tools, store),
     agentCatalog: agents,
     defaultSettings: settings,

@@ -315,11 +315,12 @@ export function runStore(ctx: Ctx) {
     },
 
     async appendEvents(owner, runId, events) {
-      if (!events.length) return;
+      if (!events.length) return 0;
       const types = events.map((e) => e.type);
       const json = events.map((e) => JSON.stringify(e));
       const added = await ctx.d.appendEvents(owner.ownerId, runId, types, json, bus?.instanceId);
       if (added !== events.length) throw await refusal(owner, runId, `append a ${events[0]!.type} event`);
+      return json.reduce((bytes, j) => bytes + Buffer.byteLength(j), 0);
     },
 
     async finishRun(owner, runId, status, error) {

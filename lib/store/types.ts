@@ -102,9 +102,10 @@ export interface ChatStore
   /**
    * Appends events to a run's log, in order, all or none. Durable once the promise resolves. The SQLite store
    * commits them in one transaction before it returns (WAL, synchronous=NORMAL): a killed process loses nothing it
-   * was given; a power loss or OS crash may lose the last transactions, never part of one.
+   * was given; a power loss or OS crash may lose the last transactions, never part of one. Resolves with the bytes
+   * stored (the events' JSON, UTF-8).
    */
-  appendEvents(owner: OwnerScope, runId: string, events: readonly AgentEvent[]): Promise<void>;
+  appendEvents(owner: OwnerScope, runId: string, events: readonly AgentEvent[]): Promise<number>;
   finishRun(owner: OwnerScope, runId: string, status: Exclude<RunStatus, 'running'>, error?: ErrorInfo): Promise<void>;
   getRun(owner: OwnerScope, runId: string): Promise<StoredRun | undefined>;
   getRunEvents(owner: OwnerScope, runId: string): Promise<AgentEvent[]>;

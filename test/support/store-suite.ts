@@ -585,14 +585,20 @@ export function describeChatStore(name: string, harness: () => Promise<StoreHarn
     it('appends a batch of events in order, and all or none of it', async () => {
       const store = await open();
       await store.addTurnWithRun(OWNER, (await store.createConversation(OWNER)).id, 'q', 'batch');
-      await store.appendEvents(OWNER, 'batch', [delta('batch', 'a'), delta('batch', 'b')]);
-      await store.appendEvents(OWNER, 'batch', [delta('batch', 'c')]);
+      // Each append says how many bytes it stored (what RUN_BYTES_PER_DAY counts): the events' JSON, in UTF-8.
+      const ab = [delta('batch', 'a'), delta('batch', 'b')];
+      expect(await store.appendEvents(OWNER, 'batch', ab)).toBe(
+        Buffer.byteLength(ab.map((e) => JSON.stringify(e)).join('')),
+      );
+      const c = delta('batch', 'c — 海鸥');
+      expect(await store.appendEvents(OWNER, 'batch', [c])).toBe(Buffer.byteLength(JSON.stringify(c)));
+      expect(await store.appendEvents(OWNER, 'batch', [])).toBe(0);
       const unwritable = { ...delta('batch', 'x'), t: 10n } as unknown as AgentEvent; // JSON cannot hold a bigint
       await expect(store.appendEvents(OWNER, 'batch', [delta('batch', 'd'), unwritable])).rejects.toThrow(/BigInt/);
       expect((await store.getRunEvents(OWNER, 'batch')).map((e) => (e.type === 'text-delta' ? e.text : ''))).toEqual([
         'a',
         'b',
-        'c',
+        'c — 海鸥',
       ]);
     });
 
