@@ -8,7 +8,7 @@ import type { ActionResult, RunStream } from '@/lib/chat/page';
 import type { FeedEvent } from '@/lib/protocol/events';
 import { continueRun, replayRun } from '@/app/actions/replay';
 import type { ReplayRequest } from '@/lib/replay/plan';
-import { applyEvent, emptyRun, foldRun, markInterrupted, type Block, type RunView } from '@/lib/chat/view';
+import { applyEvent, emptyRun, foldRun, markInterrupted, RUN_CHANGED, type Block, type RunView } from '@/lib/chat/view';
 import type { ConversationSettings, ConversationSummary, SavedAgent } from '@/lib/store/types';
 import type { ContentItem } from '@/lib/llm/schema';
 import { draftKey, forgetDraft } from './composer-draft';
@@ -116,7 +116,7 @@ export const useChat = create<ChatState>()((set, get) => {
         if (token !== streamToken) return;
         for (const id of applyEvent(view, e)) pending.add(id);
         // Reading progress is the run's, not a block's: the run is drawn again with its blocks as they were.
-        if (e.type === 'progress') pending.add('progress');
+        if (e.type === 'progress') pending.add(RUN_CHANGED);
         if (e.type === 'run-end' || e.type === 'tool-call' || e.type === 'tool-result') pending.add('*');
         frame ??= requestAnimationFrame(flush);
       }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../protocol/events';
 import type { AgentKind } from '../protocol/enums';
-import { applyEvent, emptyRun, foldRun, markInterrupted, type ToolBlock } from './view';
+import { applyEvent, emptyRun, foldRun, markInterrupted, RUN_CHANGED, type ToolBlock } from './view';
 
 let t = 0;
 const ev = (e: Record<string, unknown>): AgentEvent => ({ runId: 'r', iteration: 1, t: (t += 10), ...e }) as AgentEvent;
@@ -20,6 +20,25 @@ const end = (reason = 'answered', extra = {}) =>
     durationMs: 99,
     ...extra,
   });
+
+describe('a retry of the model call', () => {
+  it('changes the run itself (the page draws its notice as it comes, and takes it away as the next call starts)', () => {
+    const view = emptyRun('r');
+    applyEvent(view, start());
+    applyEvent(view, ev({ type: 'llm-start', format: 'native' }));
+    const retry = ev({
+      type: 'llm-retry',
+      attempt: 1,
+      delayMs: 1800,
+      error: { name: 'ModelServiceError', message: 'Scripted error: HTTP 502', status: 502 },
+    });
+    // Before, no id came back: the page, which draws only what changed, kept saying "Waiting for the model…".
+    expect(applyEvent(view, retry)).toEqual([RUN_CHANGED]);
+    expect(view.retrying).toEqual({ attempt: 1, delayMs: 1800, message: 'Scripted error: HTTP 502', status: 502 });
+    expect(applyEvent(view, ev({ type: 'llm-start', format: 'native' }))).toContain(RUN_CHANGED);
+    expect(view.retrying).toBeUndefined();
+  });
+});
 
 describe('run view fold', () => {
   it('orders reasoning, tool cards and answer text as they happened, with statuses and timings', () => {

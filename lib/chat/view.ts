@@ -165,10 +165,14 @@ export function emptyRun(runId: string): RunView {
   return { runId, status: 'streaming', blocks: [], llmCalls: 0 };
 }
 
+/** The id applyEvent returns when the run's own state changed (a retry of the model call shown, then ended), not a
+ *  block's: a UI draws the run again. */
+export const RUN_CHANGED = 'run';
+
 /**
  * Applies one event to a run view, in place, and returns the ids of the blocks that changed (so a UI can re-render
- * only those). ReAct runs are shown as steps (thought, tool card, answer): their text-delta events say which part
- * of a step each piece of the transcript is.
+ * only those), with RUN_CHANGED when the run's own state did. ReAct runs are shown as steps (thought, tool card,
+ * answer): their text-delta events say which part of a step each piece of the transcript is.
  */
 export function applyEvent(view: RunView, e: FeedEvent): string[] {
   switch (e.type) {
@@ -188,15 +192,15 @@ export function applyEvent(view: RunView, e: FeedEvent): string[] {
       view.retrying = undefined;
       if (e.imagesWithheld) view.imagesWithheld = Math.max(view.imagesWithheld ?? 0, e.imagesWithheld);
       if (e.toolImagesWithheld) view.toolImagesWithheld = (view.toolImagesWithheld ?? 0) + e.toolImagesWithheld;
-      return closeReasoning(view, e.t);
+      return [...closeReasoning(view, e.t), RUN_CHANGED];
     case 'llm-retry':
       if (e.error.code === TOOLS_REFUSED_CODE) {
         view.toolsFallback = true;
-        return [];
+        return [RUN_CHANGED];
       }
       view.retrying = { attempt: e.attempt, delayMs: e.delayMs, message: e.error.message };
       if (e.error.status !== undefined) view.retrying.status = e.error.status;
-      return [];
+      return [RUN_CHANGED];
     case 'reasoning-delta': {
       if (view.kind === 'react') return []; // a ReAct run shows its Thoughts
       const block = openReasoning(view, `r${e.iteration}`, 'thinking', e.t);
