@@ -203,3 +203,34 @@ test('a conversation deleted in this tab takes its draft with it, shown or not',
   await expect(composer(page)).toHaveValue('a new start');
   expect(await kept()).toEqual(['a new start']);
 });
+
+test('the edit box shows the whole message, and Enter that picks an input method’s candidate does not send it', async ({
+  page,
+}) => {
+  await setScenario({ rules: [{ when: { lastUserIncludes: 'edit-tern' }, reply: { content: 'Terns migrate far.' } }] });
+  await openChat(page);
+  const message = ['Four lines about edit-tern:', 'where they nest,', 'what they eat,', 'and how far they fly.'];
+  await composer(page).fill(message.join('\n'));
+  await composer(page).press('Enter');
+  await expect(await lastAnswer(page)).toContainText('Terns migrate far.');
+
+  await userTurns(page).last().getByRole('button', { name: 'Edit' }).click();
+  const editBox = page.getByRole('textbox', { name: 'Edit message' });
+  await expect(editBox).toHaveValue(message.join('\n'));
+  // All four lines in view, in a box wide enough to read them (before: about 16rem wide and two lines tall).
+  const size = await editBox.evaluate((el) => ({
+    width: el.clientWidth,
+    fits: el.scrollHeight <= el.clientHeight + 1,
+  }));
+  expect(size.fits).toBe(true);
+  expect(size.width).toBeGreaterThan(400);
+
+  // A Chinese input method's Enter confirms its candidate: the edit is not sent, nor is the box closed.
+  await editBox.press('Control+End');
+  await editBox.pressSequentially(' 燕鸥');
+  await editBox.dispatchEvent('keydown', { key: 'Enter', code: 'Enter', isComposing: true, bubbles: true });
+  await expect(editBox).toBeVisible();
+  await editBox.press('Enter');
+  await expect(userTurns(page).last()).toContainText('and how far they fly. 燕鸥');
+  await expect(editBox).toHaveCount(0);
+});

@@ -94,6 +94,8 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
               value={draft}
               onChange={(e) => setDraft(e.target.value)}
               onKeyDown={(e) => {
+                // Keys that pick or drop an input method's candidate (Chinese, Japanese…) belong to it.
+                if (e.nativeEvent.isComposing) return;
                 if (e.key === 'Escape') {
                   e.preventDefault();
                   cancelEdit();
@@ -104,7 +106,9 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
                   void editAndResend(turn.turnId, draft);
                 }
               }}
-              className="min-w-[16rem] rounded border border-neutral-300 bg-white p-2 dark:border-neutral-700 dark:bg-neutral-900"
+              // As wide as the thread lets it and as tall as the message (up to 12 lines): all of it in view.
+              rows={Math.min(12, Math.max(2, draft.split('\n').length))}
+              className="field-sizing-content max-h-[50vh] w-[36rem] max-w-full min-w-[16rem] rounded border border-neutral-300 bg-white p-2 dark:border-neutral-700 dark:bg-neutral-900"
             />
             <div className="flex justify-end gap-2">
               <button
