@@ -47,6 +47,13 @@ test('a saved agent’s conversation keeps the agent’s model in the header and
   // A temperature set here is this conversation's override of the agent's 0.3, and the model gets it.
   const temperature = settings.getByRole('spinbutton', { name: 'Temperature' });
   await expect(temperature).toHaveAttribute('placeholder', '0.3');
+  // One no model server takes is refused with the reason, and not kept (before: saved, and sent as 99).
+  await temperature.fill('99');
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'temperature must be between 0 and 2 (got 99).' }),
+  ).toBeVisible();
+  await expect(temperature).toHaveValue('');
+  await page.getByRole('button', { name: 'Dismiss' }).click();
   await temperature.fill('1.5');
   await send(page, 'Second note, heron-scribe');
   await expect(await lastAnswer(page)).toContainText('Noted by the scribe.');

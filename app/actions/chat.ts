@@ -4,7 +4,8 @@
 import type { Viewer } from '@/lib/auth/viewer';
 import { liveFeed, PAGE_LEAVE, runFeed } from '@/lib/chat/feed';
 import type { ActionResult, AppInfo, ConversationData, RunStream, TurnAnswer } from '@/lib/chat/page';
-import type { SettingsPatch } from '@/lib/protocol/conversation-settings';
+import { SettingsPatchSchema, type SettingsPatch } from '@/lib/protocol/conversation-settings';
+import { parseRequest } from '@/lib/chat/requests';
 import { callLimited, startLimited } from '@/lib/http/run-limits';
 import type { SimulatedTurn, StartedRun } from '@/lib/chat/service';
 import { CodedError } from '@/lib/protocol/errors';
@@ -136,7 +137,11 @@ export async function saveSettings(
   settings: Partial<ConversationSettings>,
 ): Promise<ActionResult<ConversationSettings>> {
   const me = await guardAction('saveSettings');
-  return attempt(async (ctx) => (await ctx.store.updateSettings(me.owner, id, settings)).settings);
+  return attempt(async (ctx) => {
+    // Checked as a message's settings are (a temperature of 99 is refused here, not by the model server later).
+    const patch = parseRequest(SettingsPatchSchema, settings);
+    return (await ctx.store.updateSettings(me.owner, id, patch)).settings;
+  });
 }
 
 export async function appInfo(): Promise<AppInfo> {

@@ -2,12 +2,7 @@
 // person can act on (lib/chat/saved-agents.ts) and is the type the store keeps (lib/store) and the export file holds.
 import { z } from './zod';
 import { FNCALL_MODES, SAVED_AGENT_KINDS, SPEAKER_SELECTIONS } from './enums';
-
-const finiteNumbers = z.record(
-  z.string(),
-  z.number({ error: 'each generation setting must be a number' }).refine(Number.isFinite, 'must be a finite number'),
-  { error: '"generateCfg" must map setting names to numbers' },
-);
+import { GenerationSettingsSchema } from './generation-settings';
 
 /** At most this many documents per agent. */
 export const MAX_AGENT_DOCUMENTS = 20;
@@ -50,7 +45,7 @@ export const AgentDefinitionSchema = z.object({
   tools: z.array(z.string(), { error: '"tools" must be a list of tool names' }).default([]),
   /** Absent: the server's call format. */
   fncallMode: z.enum(FNCALL_MODES, { error: '"fncallMode" must be native, nous or qwen' }).optional(),
-  generateCfg: finiteNumbers.default({}),
+  generateCfg: GenerationSettingsSchema.default({}),
   /** Shown on its empty conversation (Qwen-Agent's prompt.suggestions). */
   suggestions: z
     .array(z.string().trim().min(1), { error: '"suggestions" must be a list of prompts' })

@@ -3,6 +3,7 @@
 // new conversation starts with, and how a change combines with what is stored.
 import { z } from './zod';
 import { CHAT_AGENT_KINDS, FNCALL_MODES, type FncallMode } from './enums';
+import { GenerationSettingsSchema } from './generation-settings';
 import { LANGS } from './message';
 
 /** 'auto' (the default, also when absent): on while the conversation has documents. 'off': only if ticked. */
@@ -29,9 +30,7 @@ export const SettingsPatchSchema = z.object({
     .optional(),
   fncallMode: z.enum(FNCALL_MODES, { error: '"fncallMode" must be native, nous or qwen' }).optional(),
   /** Model parameters (temperature, top_p, max_tokens, ...), sent as generate_cfg. */
-  generateCfg: z
-    .record(z.string(), z.number().refine(Number.isFinite, 'Parameters must be finite numbers.'))
-    .optional(),
+  generateCfg: GenerationSettingsSchema.optional(),
   systemMessage: z.string().optional(),
   /** Pause before each tool call: the user edits the arguments, runs it, skips it, or supplies the result. */
   pauseBeforeTools: z.boolean().optional(),

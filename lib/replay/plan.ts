@@ -3,6 +3,7 @@
 // earlier iterations, which the new run re-emits so its own log tells the whole story.
 import { z } from '../protocol/zod';
 import { AGENT_KIND_NAMES, type FncallMode } from '../protocol/enums';
+import { GenerationSettingsSchema } from '../protocol/generation-settings';
 import type { AgentEvent, EventOf, ReplayInfo } from '../protocol/events';
 import { foldEvents } from '../agent/fold';
 import type { Message } from '../llm/schema';
@@ -11,9 +12,7 @@ import type { Message } from '../llm/schema';
 export const ReplayRequestSchema = z.object({
   fromIteration: z.number().int(),
   model: z.string().max(200, 'The model name is too long (200 characters at most).').optional(),
-  generateCfg: z
-    .record(z.string(), z.number().refine(Number.isFinite, 'Parameters must be finite numbers.'))
-    .optional(),
+  generateCfg: GenerationSettingsSchema.optional(),
   toolResultEdits: z
     .array(z.object({ iteration: z.number().int(), functionId: z.string(), content: z.string() }))
     .optional(),

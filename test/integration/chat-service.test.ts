@@ -184,6 +184,13 @@ describe('ChatService', () => {
     const before = (await store.listConversations(OWNER)).length;
     await expect(service.send(ACTOR, { message: '   ' })).rejects.toThrow('"message" must be a non-empty string.');
     await expect(service.send(ACTOR, { message: 'hi', settings: { tools: ['nope'] } })).rejects.toThrow(/nope/);
+    // Generation settings no model server takes: refused here with the reason, not by the model server later.
+    await expect(
+      service.send(ACTOR, { message: 'hi', settings: { generateCfg: { temperature: 99 } } }),
+    ).rejects.toThrow('temperature must be between 0 and 2 (got 99).');
+    await expect(
+      service.send(ACTOR, { message: 'hi', settings: { generateCfg: { max_tokens: -5, top_p: 0.9 } } }),
+    ).rejects.toThrow('max_tokens must be at least 1 (got -5).');
     expect(await store.listConversations(OWNER)).toHaveLength(before);
   });
 

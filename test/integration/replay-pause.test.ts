@@ -202,7 +202,10 @@ describe('replay from step N', () => {
     await expect(service.replay(ACTOR, original.runId, { fromIteration: 5 })).rejects.toThrow('iterations 1 to 2');
     await expect(
       service.replay(ACTOR, original.runId, { fromIteration: 1, generateCfg: { temperature: NaN } }),
-    ).rejects.toThrow(/generateCfg.temperature: .*expected number/);
+    ).rejects.toThrow(/generateCfg.temperature: .*must be a number/);
+    await expect(
+      service.replay(ACTOR, original.runId, { fromIteration: 1, generateCfg: { temperature: 99 } }),
+    ).rejects.toThrow(/generateCfg.temperature: temperature must be between 0 and 2 \(got 99\)/);
     await expect(
       service.replay(ACTOR, original.runId, {
         fromIteration: 2,

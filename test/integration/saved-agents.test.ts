@@ -91,6 +91,13 @@ describe('saved agents', () => {
     expect(() => parseAgentDefinition({ ...analyst, generateCfg: { temperature: 'hot' } })).toThrow(
       /generateCfg.temperature/,
     );
+    // Out of what OpenAI-compatible servers take: refused with the setting and the range.
+    expect(() => parseAgentDefinition({ ...analyst, generateCfg: { temperature: 99 } })).toThrow(
+      /temperature must be between 0 and 2 \(got 99\)/,
+    );
+    expect(() => parseAgentDefinition({ ...analyst, generateCfg: { max_tokens: 0.5 } })).toThrow(
+      /max_tokens must be a whole number \(got 0.5\)/,
+    );
   });
 
   it('every refusal of the editor, the import and a run of a saved agent has a code said in both languages', async () => {
