@@ -122,6 +122,11 @@ test('the admin creates the first account, signs out and in; an invited user sig
   // Once the list has loaded (nothing is left in flight), it is empty; their own first message is then all it holds.
   await invited.waitForLoadState('networkidle');
   await expect(conversations(invited).getByText('No conversations yet.')).toBeVisible();
+  // Their Runs page says there are none yet (not that its filters, none set, match nothing).
+  await invited.goto('/runs');
+  await expect(invited.getByText(/^No runs yet: every answer/)).toBeVisible();
+  await invited.goto('/');
+  await interactive(invited);
   await send(invited, 'The invited user’s own question');
   await expect(await lastAnswer(invited)).toContainText('own question');
   await expect(conversations(invited).getByRole('listitem')).toHaveCount(1);

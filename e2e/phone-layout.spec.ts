@@ -167,3 +167,30 @@ test('on a phone the agent editor fits beside an upload with a long name', async
   await expectFits(page, 'agent editor with the avatar note', editor);
   await page.keyboard.press('Escape');
 });
+
+test('on a phone the Runs page fits beside an agent with a long name', async ({ page }) => {
+  const name = 'Phone egret, the long-legged wader of marshes and rivers';
+  await setScenario({ rules: [{ when: { lastUserIncludes: 'phone-egret' }, reply: { content: 'Egrets wade.' } }] });
+  await openChat(page);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const editor = page.getByRole('dialog', { name: 'Agent' });
+  await editor.getByRole('textbox', { name: 'Name' }).fill(name);
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toBeHidden();
+  await page.getByRole('button', { name: `Chat with ${name}` }).click();
+  await send(page, 'Where do egrets live? phone-egret');
+  await expect(await lastAnswer(page)).toContainText('Egrets wade.');
+
+  // The Agent filter offers the long name; before, the filter took its width and the page was 521 px wide.
+  await page.goto('/runs');
+  const agentFilter = page.getByRole('combobox', { name: 'Agent' });
+  await expect(agentFilter.getByRole('option', { name })).toHaveCount(1);
+  await expectFits(page, 'Runs page with a long agent name');
+
+  await openChat(page);
+  page.on('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: `Delete ${name}` }).click();
+  await expect(page.getByRole('button', { name: `Chat with ${name}` })).toBeHidden();
+});

@@ -134,7 +134,7 @@ export function RunsView({ view }: { view: RunsViewData }) {
         {pending ? t('loading') : t(page.moreThanTotal ? 'countAtLeast' : 'count', { count: page.total })}
       </p>
 
-      <RunTable rows={page.rows} busy={pending} />
+      <RunTable rows={page.rows} busy={pending} filtered={runQueryToParams({ ...query, page: undefined }).size > 0} />
 
       {(page.page > 1 || page.hasOlder) && (
         <nav aria-label={t('pages')} className="flex items-center gap-3 text-sm">
@@ -219,9 +219,14 @@ function Select({
 }) {
   const t = useTranslations('runsPage');
   return (
-    <label className="flex flex-col gap-1 text-sm">
+    // No wider than the screen, however long a model's or an agent's name: the closed select cuts it.
+    <label className="flex max-w-full min-w-0 flex-col gap-1 text-sm">
       {label}
-      <select className={FIELD} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)}>
+      <select
+        className={`${FIELD} max-w-full sm:max-w-64`}
+        value={value ?? ''}
+        onChange={(e) => onChange(e.target.value || undefined)}
+      >
         <option value="">{t('any')}</option>
         {options.map(([v, text]) => (
           <option key={v} value={v}>
@@ -233,13 +238,14 @@ function Select({
   );
 }
 
-function RunTable({ rows, busy }: { rows: RunListRow[]; busy: boolean }) {
+/** `filtered`: a search or filter is set (with none, an empty list means no run yet). */
+function RunTable({ rows, busy, filtered }: { rows: RunListRow[]; busy: boolean; filtered: boolean }) {
   const t = useTranslations('runsPage');
   const c = useTranslations('cost');
   const amount = useCostAmount();
   const format = useFormatter();
   const words = useFormatWords();
-  if (!rows.length) return <p className="text-sm">{t('none')}</p>;
+  if (!rows.length) return <p className="text-sm">{t(filtered ? 'none' : 'noneYet')}</p>;
   const cell = 'px-2 py-1 align-top';
   return (
     // `relative`: the hidden column name is placed in this box, not beside the page.
