@@ -28,11 +28,21 @@ test('the chat page with a finished tool run has no serious accessibility violat
   await page.getByRole('button', { name: 'Settings' }).click();
 
   await expect(page.locator('html')).not.toHaveClass(/dark/);
+  expect(
+    await page
+      .getByRole('checkbox')
+      .first()
+      .evaluate((el) => getComputedStyle(el).colorScheme),
+  ).toBe('light');
   const light = await seriousViolations(page);
   expect(light, `light theme:\n${light.join('\n')}`).toEqual([]);
 
   await page.getByRole('button', { name: 'Switch to dark theme' }).click();
   await expect(page.locator('html')).toHaveClass(/dark/);
+  // The browser draws its own controls (the settings' checkboxes, date pickers, scroll bars) dark as well.
+  const box = page.getByRole('checkbox').first();
+  await expect(box).toBeVisible();
+  expect(await box.evaluate((el) => getComputedStyle(el).colorScheme)).toBe('dark');
   const dark = await seriousViolations(page);
   expect(dark, `dark theme:\n${dark.join('\n')}`).toEqual([]);
 });
