@@ -34,3 +34,26 @@ test('at phone width the thread and composer are usable and the conversation lis
   await expect(nav).toBeHidden();
   await expect(await lastAnswer(page)).toContainText('Pangolins roll into balls.');
 });
+
+test('on a phone, Escape closes the menu and the settings that cover the screen, and the focus goes back', async ({
+  page,
+}) => {
+  await openChat(page);
+  const menu = page.getByRole('button', { name: 'Menu' });
+  await menu.press('Enter');
+  await expect(conversations(page)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Close', exact: true })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(conversations(page)).toBeHidden();
+  await expect(menu).toBeFocused();
+
+  const settings = page.getByRole('button', { name: 'Settings' });
+  await settings.press('Enter');
+  const panel = page.locator('#settings-panel');
+  await expect(panel).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Close settings' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(settings).toBeFocused();
+});

@@ -1,6 +1,6 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { documentToolsRule } from '@/lib/chat/document-tools';
 import type { AppInfo } from '@/lib/chat/page';
 import { UserMenu } from '../account/user-menu';
@@ -40,6 +40,22 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   const notice = useChat((s) => s.notice);
   const [menuOpen, setMenuOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const settingsButton = useRef<HTMLButtonElement>(null);
+  // On a phone the menu and the settings cover the screen: Escape closes them, and the focus goes back to the
+  // button that opened them.
+  const closeMenu = () => {
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  };
+  const closeSettings = () => {
+    setSettingsOpen(false);
+    settingsButton.current?.focus();
+  };
+  const closeMenuButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (menuOpen && matchMedia(PHONE).matches) closeMenuButton.current?.focus();
+  }, [menuOpen]);
   // Taken once: the page is rendered again when the language changes, and that must not reopen the conversation
   // (which would drop the run being streamed) or reset a new chat's settings.
   const [defaultSettings] = useState(info.defaultSettings);
@@ -125,13 +141,17 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   return (
     <div className="flex h-dvh overflow-hidden">
       <aside
+        onKeyDown={(e) => {
+          if (menuOpen && escapeOnPhone(e)) closeMenu();
+        }}
         className={`${menuOpen ? 'fixed inset-0 z-20 flex' : 'hidden'} w-full flex-col border-r border-neutral-200 bg-neutral-50 md:static md:flex md:w-72 md:shrink-0 dark:border-neutral-800 dark:bg-neutral-900`}
       >
         <div className="flex items-center justify-between p-3 pb-0 md:hidden">
           <span className="font-semibold">{tApp('name')}</span>
           <button
             type="button"
-            onClick={() => setMenuOpen(false)}
+            ref={closeMenuButton}
+            onClick={closeMenu}
             className="rounded px-2 py-1 hover:bg-neutral-200 dark:hover:bg-neutral-800"
           >
             {t('closeMenu')}
@@ -146,6 +166,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
         {/* On a phone the title keeps its row (with Menu and Settings); the picker and the switches take a second. */}
         <header className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-neutral-200 px-3 py-2 dark:border-neutral-800">
           <button
+            ref={menuButton}
             type="button"
             onClick={() => setMenuOpen(true)}
             className="rounded px-2 py-1 hover:bg-neutral-200 md:hidden dark:hover:bg-neutral-800"
@@ -154,6 +175,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
           </button>
           <h1 className="min-w-0 flex-1 truncate font-semibold">{title ? titleText(title) : t('newChat')}</h1>
           <button
+            ref={settingsButton}
             type="button"
             aria-expanded={settingsOpen}
             aria-controls="settings-panel"
@@ -193,12 +215,17 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
           {settingsOpen && (
             <div
               id="settings-panel"
+              onKeyDown={(e) => {
+                if (escapeOnPhone(e)) closeSettings();
+              }}
               className="fixed inset-0 z-10 overflow-y-auto bg-white md:static md:w-80 md:shrink-0 md:border-l md:border-neutral-200 dark:bg-neutral-950 md:dark:border-neutral-800"
             >
               <div className="flex justify-end p-2 md:hidden">
                 <button
                   type="button"
-                  onClick={() => setSettingsOpen(false)}
+                  // Opened on a phone, where the panel covers the screen: the keyboard's focus starts here.
+                  autoFocus
+                  onClick={closeSettings}
                   className="rounded px-2 py-1 hover:bg-neutral-200 dark:hover:bg-neutral-800"
                 >
                   {t('closeSettings')}
@@ -216,6 +243,16 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
       <AgentEditor info={info} />
     </div>
   );
+}
+
+/** Tailwind's `md` breakpoint, below which the menu and the settings cover the screen. */
+const PHONE = '(max-width: 47.999rem)';
+
+/** An Escape nothing inside took, on a phone: it closes what covers the screen. */
+function escapeOnPhone(e: KeyboardEvent): boolean {
+  if (e.key !== 'Escape' || e.defaultPrevented || !matchMedia(PHONE).matches) return false;
+  e.preventDefault();
+  return true;
 }
 
 /** The welcome page of a conversation without turns, for its agent and tools. */
