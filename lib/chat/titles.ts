@@ -32,6 +32,9 @@ export function cleanTitle(raw: string): string | undefined {
   if (!line) return undefined;
   const title = line
     .replace(/^(title|标题)\s*[:：]\s*/i, '')
+    // Markdown inside the line (a title shows as plain text): "is **397.8**", "the `ls` flags".
+    .replace(/(\*\*|__|`)(.+?)\1/g, '$2')
+    .replace(/\*([^*\s](?:[^*]*[^*\s])?)\*/g, '$1')
     .replace(/^[#*"'“”‘’«»「」『』《》\s]+|[*"'“”‘’«»「」『』《》.。!！\s]+$/g, '')
     .trim();
   if (!title) return undefined;

@@ -139,10 +139,13 @@ describe('conversation titles by the model', () => {
 });
 
 describe('cleanTitle', () => {
-  it('takes the first line, without a label, quotes, markup or a final period', () => {
+  it('takes the first line, without a label, quotes, Markdown or a final period', () => {
     expect(cleanTitle('Title: "Tapir diets".\nBecause the user asked…')).toBe('Tapir diets');
     expect(cleanTitle('标题：《貘的饮食》。')).toBe('貘的饮食');
     expect(cleanTitle('<think>short, please</think>\n**Tide tables**')).toBe('Tide tables');
+    expect(cleanTitle('17% of 2,340 is **397.8**.')).toBe('17% of 2,340 is 397.8');
+    expect(cleanTitle('Listing files with `ls -la` and *globs*')).toBe('Listing files with ls -la and globs');
+    expect(cleanTitle('3 * 4 = 12, and 5 * 6')).toBe('3 * 4 = 12, and 5 * 6');
     expect(cleanTitle('   ')).toBeUndefined();
     expect(Array.from(cleanTitle('x'.repeat(100))!)).toHaveLength(60);
   });
