@@ -22,7 +22,7 @@ const end = (reason = 'answered', extra = {}) =>
   });
 
 describe('a retry of the model call', () => {
-  it('changes the run itself (the page draws its notice as it comes, and takes it away as the next call starts)', () => {
+  it('changes the run itself: the page draws its notice as it comes, and takes it away once the model answers', () => {
     const view = emptyRun('r');
     applyEvent(view, start());
     applyEvent(view, ev({ type: 'llm-start', format: 'native' }));
@@ -35,6 +35,10 @@ describe('a retry of the model call', () => {
     // Before, no id came back: the page, which draws only what changed, kept saying "Waiting for the model…".
     expect(applyEvent(view, retry)).toEqual([RUN_CHANGED]);
     expect(view.retrying).toEqual({ attempt: 1, delayMs: 1800, message: 'Scripted error: HTTP 502', status: 502 });
+    // The retry answers: the notice goes with its first words.
+    expect(applyEvent(view, ev({ type: 'text-delta', text: 'Here' }))).toContain(RUN_CHANGED);
+    expect(view.retrying).toBeUndefined();
+    applyEvent(view, retry);
     expect(applyEvent(view, ev({ type: 'llm-start', format: 'native' }))).toContain(RUN_CHANGED);
     expect(view.retrying).toBeUndefined();
   });

@@ -175,6 +175,19 @@ export const RUN_CHANGED = 'run';
  * answer): their text-delta events say which part of a step each piece of the transcript is.
  */
 export function applyEvent(view: RunView, e: FeedEvent): string[] {
+  const changed = applyToBlocks(view, e);
+  // The model answers after a retry: the notice of the retry goes.
+  if (view.retrying && ANSWERING.has(e.type)) {
+    view.retrying = undefined;
+    return [...changed, RUN_CHANGED];
+  }
+  return changed;
+}
+
+/** Events that mean the model call is answering. */
+const ANSWERING: ReadonlySet<FeedEvent['type']> = new Set(['text-delta', 'reasoning-delta', 'tool-call', 'llm-end']);
+
+function applyToBlocks(view: RunView, e: FeedEvent): string[] {
   switch (e.type) {
     case 'run-start':
       view.kind = e.kind;

@@ -13,7 +13,7 @@ export function runToFixture(events: readonly AgentEvent[], now = new Date()): R
     for (const retry of it.retries) {
       if (retry.error.status) replies.push({ fault: { kind: 'status', status: retry.error.status } });
     }
-    if (it.endT === undefined) continue; // the call never finished: nothing to replay
+    if (it.endT === undefined || it.cut) continue; // the call never finished: nothing to replay
     const r = it.response;
     const reply: ScriptedReply = {};
     if (r.content) reply.content = r.content;

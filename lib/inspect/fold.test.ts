@@ -182,6 +182,43 @@ describe('foldInspection', () => {
     expect(cut.toolCalls).toBe(1);
   });
 
+  it('shows a call a stop cut before its end: lasting until the run ended, answering what had streamed', () => {
+    const stopped = foldInspection([
+      ev({
+        type: 'run-start',
+        iteration: 0,
+        t: 0,
+        agent: 'a',
+        kind: 'fncall',
+        model: 'm',
+        lang: 'en',
+        maxLlmCalls: 20,
+        tools: [],
+      }),
+      ev({ type: 'llm-start', iteration: 1, t: 5, format: 'native' }),
+      ev({ type: 'reasoning-delta', iteration: 1, t: 40, text: 'Herons first.' }),
+      ev({ type: 'text-delta', iteration: 1, t: 60, text: 'Herons stand ' }),
+      ev({ type: 'text-delta', iteration: 1, t: 80, text: 'still for hours' }),
+      ev({
+        type: 'run-end',
+        iteration: 0,
+        t: 905,
+        reason: 'aborted',
+        llmCalls: 1,
+        toolCalls: 0,
+        usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+        durationMs: 905,
+      }),
+    ]);
+    // Before: no end, no duration (an empty bar) and "(no text content)" for what the page had shown.
+    expect(stopped.iterations[0]).toMatchObject({ startT: 5, endT: 905, durationMs: 900, cut: true });
+    expect(stopped.iterations[0]!.response).toMatchObject({
+      content: 'Herons stand still for hours',
+      separateReasoning: 'Herons first.',
+    });
+    expect(stopped.iterations[0]!.usage).toBeUndefined();
+  });
+
   it('keeps native tool calls and reasoning_content as the server sent them', () => {
     const run = foldInspection([
       ev({ type: 'llm-start', iteration: 1, t: 0, format: 'native' }),

@@ -75,6 +75,9 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
     return it;
   };
   let ended = false;
+  let endT = 0;
+  /** Iterations whose model call began (llm-start). */
+  const called = new Set<number>();
   let summedUsage: Usage = { ...ZERO };
 
   for (const e of events) {
@@ -111,6 +114,7 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
         break;
       case 'llm-start': {
         const it = at(e.iteration, e.t);
+        called.add(e.iteration);
         it.startT = e.t;
         it.format = e.format;
         if (e.request) it.request = e.request;
@@ -202,6 +206,7 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
       }
       case 'run-end': {
         ended = true;
+        endT = e.t;
         run.usage = e.usage;
         run.llmCalls = e.llmCalls;
         run.toolCalls = e.toolCalls;
@@ -217,6 +222,16 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
     }
   }
   for (const { child, events: inner } of childEvents.values()) child.run = foldInspection(inner);
+  // A call the run's end cut (a stop, a failure) has no llm-end: it lasted until then, and answered what streamed.
+  if (ended)
+    for (const it of run.iterations)
+      if (it.endT === undefined && called.has(it.n)) {
+        it.cut = true;
+        it.endT = Math.max(it.startT, endT);
+        it.durationMs = it.endT - it.startT;
+        it.response.content = it.response.shownText;
+        it.response.separateReasoning = it.response.reasoning;
+      }
   if (!ended) {
     run.usage = summedUsage;
     run.llmCalls = run.iterations.length;

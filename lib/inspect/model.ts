@@ -75,6 +75,8 @@ export interface Iteration {
   /** When the model's answer ended (ms since the run started). */
   endT?: number;
   durationMs?: number;
+  /** The run's end cut the call (a stop, a failure): it never finished, and its response is what had streamed. */
+  cut?: true;
   finishReason?: string;
   usage?: Usage;
   /** Absent in feeds that strip it (the browser feed) and in runs recorded before requests were logged. */

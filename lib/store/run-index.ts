@@ -26,6 +26,9 @@ import { fromRow, insert, query } from './query';
 import type { Tables } from './tables';
 
 const DAY_MS = 86_400_000;
+
+/** A model call of a run as the index counts it: an llm-end, or a call cut before it (no usage). */
+type ModelCall = Pick<EventOf<'llm-end'>, 'runId' | 'usage' | 'ttftMs'>;
 /** Matching runs are counted up to this many ("more than 1,000"). */
 export const COUNT_CAP = 1000;
 /** The figures cover the newest this many matching runs. */
@@ -74,7 +77,9 @@ export async function indexRun(
   let start: EventOf<'run-start'> | undefined;
   let end: EventOf<'run-end'> | undefined;
   const starts = new Map<string, EventOf<'run-start'>>();
-  const llm: EventOf<'llm-end'>[] = [];
+  const llm: ModelCall[] = [];
+  /** Model calls begun (llm-start) and not ended: cut by a stop or a failure, they count, without tokens. */
+  const open = new Map<string, ModelCall>();
   const tools: EventOf<'tool-result'>[] = [];
   const visit = (e: AgentEvent, own: boolean): void => {
     if (e.type === 'child') visit(e.event, false);
@@ -83,10 +88,14 @@ export async function indexRun(
       if (own) start = e;
     } else if (e.type === 'run-end') {
       if (own) end = e;
-    } else if (e.type === 'llm-end') llm.push(e);
-    else if (e.type === 'tool-result') tools.push(e);
+    } else if (e.type === 'llm-start') open.set(`${e.runId} ${e.iteration}`, { runId: e.runId });
+    else if (e.type === 'llm-end') {
+      open.delete(`${e.runId} ${e.iteration}`);
+      llm.push(e);
+    } else if (e.type === 'tool-result') tools.push(e);
   };
   for (const e of events) visit(e, true);
+  llm.push(...open.values());
   const model = start?.model ?? null;
   const tokens = (k: 'promptTokens' | 'completionTokens') => llm.reduce((n, e) => n + (e.usage?.[k] ?? 0), 0);
   await Q.drop.run(ctx, db, { id: runId });
@@ -127,7 +136,7 @@ export async function indexRun(
 /** What the model calls of a run and its children cost, each run's at the prices its run-start kept, summed as the
  *  inspector sums them; null when no run had a price (never a cost of 0). Calls without token counts, or of a run
  *  without a price, add nothing (the cost is then a lower bound, as the inspector says). */
-function treeCost(llm: readonly EventOf<'llm-end'>[], starts: ReadonlyMap<string, EventOf<'run-start'>>) {
+function treeCost(llm: readonly ModelCall[], starts: ReadonlyMap<string, EventOf<'run-start'>>) {
   const usages = new Map<string, (Usage | undefined)[]>();
   for (const e of llm) usages.set(e.runId, [...(usages.get(e.runId) ?? []), e.usage]);
   const cost = sumCosts([...starts].map(([id, s]) => ({ cost: runCost(usages.get(id) ?? [], s.pricing), calls: 0 })));

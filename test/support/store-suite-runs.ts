@@ -319,6 +319,36 @@ export function describeRunSearch(open: () => Promise<ChatStore>): void {
       expect((await store.searchRuns(R, { text: 'quokka' })).rows.map((r) => r.runId)).toEqual(['routed']);
     });
 
+    it('counts a model call a stop cut before its end (it was made), without tokens', async () => {
+      const C = ownerScope('user-cut');
+      const conversation = await store.createConversation(C, { title: 'Cut' });
+      await store.addTurnWithRun(C, conversation.id, 'Tell me slowly about ibises', 'cut-run');
+      const at = { runId: 'cut-run', iteration: 1 };
+      await store.appendEvents(C, 'cut-run', [
+        {
+          ...at,
+          iteration: 0,
+          t: 0,
+          type: 'run-start',
+          agent: 'a',
+          kind: 'fncall',
+          model: 'slow-model',
+          lang: 'en',
+          maxLlmCalls: 8,
+          tools: [],
+        },
+        { ...at, t: 1, type: 'llm-start', format: 'native' },
+        { ...at, t: 50, type: 'text-delta', text: 'Ibises probe ' },
+      ]);
+      await store.finishRun(C, 'cut-run', 'aborted');
+      // Before: 0 model calls on Runs, while the inspector and the run's end said 1.
+      const [row] = (await store.searchRuns(C, {})).rows;
+      expect(row).toMatchObject({ outcome: 'aborted', llmCalls: 1, promptTokens: 0, completionTokens: 0 });
+      expect((await store.runFigures(C, {})).models).toEqual([
+        { model: 'slow-model', calls: 1, promptTokens: 0, completionTokens: 0 },
+      ]);
+    });
+
     it('offers as filters only the tools, models and agents of the owner’s runs', async () => {
       expect(await store.runFacets(A)).toEqual({
         tools: ['calculator', 'current_time'],
