@@ -579,12 +579,20 @@ export class ModelService {
   /** The model a conversation without one gets: OPENAI_MODEL when the environment names a server, else the first
    *  model of the first connection that lists one, else the first GGUF file; undefined when there is none. */
   async defaultModelId(owner: OwnerScope): Promise<string | undefined> {
-    if (this.envConfigured) return modelId(ENV_CONNECTION_ID, this.envModel());
+    return (await this.defaultModel(owner)).id;
+  }
+
+  /** The default model, or why the connections there are offer none (each one's problem). */
+  private async defaultModel(owner: OwnerScope): Promise<{ id?: string; problems: string[] }> {
+    if (this.envConfigured) return { id: modelId(ENV_CONNECTION_ID, this.envModel()), problems: [] };
+    const problems: string[] = [];
     for (const c of await this.deps.store.listConnections(owner)) {
       const group = await this.savedGroup(owner, c, false);
-      if (group.models[0]) return group.models[0].id;
+      if (group.models[0]) return { id: group.models[0].id, problems };
+      const problem = group.problem;
+      if (problem) problems.push(problem.startsWith(c.name) ? problem : `“${c.name}”: ${problem}`);
     }
-    return (await this.localGroup()).models[0]?.id;
+    return { id: (await this.localGroup()).models[0]?.id, problems };
   }
 
   /** Is any model there to pick (without asking any server)? */
@@ -600,10 +608,14 @@ export class ModelService {
    * when the model cannot be had.
    */
   async resolve(owner: OwnerScope, id: string | undefined, name?: string): Promise<ResolvedModel> {
-    const chosen = id ?? (await this.defaultModelId(owner));
+    const fallback = id === undefined ? await this.defaultModel(owner) : undefined;
+    const chosen = id ?? fallback?.id;
     if (!chosen)
       throw new ModelRequestError(
-        'No model is set up yet: connect a server or pick a local model (Settings → Models).',
+        fallback?.problems.length
+          ? `No connected server offers a model now: ${fallback.problems.join(' ')} Check the connection ` +
+              '(Settings → Models), or pick a local model.'
+          : 'No model is set up yet: connect a server or pick a local model (Settings → Models).',
       );
     const ref = parseModelId(chosen);
     if (!ref) throw new ModelRequestError(`"${chosen}" is not a model id (connection/model).`);

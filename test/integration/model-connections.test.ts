@@ -108,6 +108,20 @@ describe('model connections', () => {
     expect(JSON.stringify(events)).not.toContain(KEY);
   });
 
+  it('a message with only an unreachable connection says which connection and why, not that nothing is set up', async () => {
+    const ctx = await context();
+    const closed = await freePort();
+    await ctx.models.addConnection(ADMIN, { name: 'Gone', baseURL: `http://127.0.0.1:${closed}/v1` });
+    expect(await ctx.models.anyConfigured(ADMIN.owner)).toBe(true);
+    const refusal = await ctx.chat.send(ADMIN, { message: 'hello?' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    // Before: "No model is set up yet: connect a server…", though the page shows the connection and its error.
+    expect((refusal as Error).message).toMatch(/^No connected server offers a model now: .*Gone.*Check the connection/);
+    expect(await ctx.store.listConversations(ADMIN.owner)).toEqual([]);
+  });
+
   it('a key sealed with another SECRET_KEY is reported as needing to be entered again, never sent', async () => {
     const ctx = await context({ SECRET_KEY: 'first-secret-key-long-enough-for-both' });
     const added = await ctx.models.addConnection(ADMIN, { name: 'Lab', baseURL: lab.url, apiKey: KEY });
