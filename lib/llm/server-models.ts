@@ -54,6 +54,12 @@ export interface ServerModelsOptions {
 /** The base URL as given, checked: http(s), no credentials in it, no trailing slash. */
 export function normalizeBaseUrl(raw: string): { ok: true; url: string } | { ok: false; message: string } {
   const text = raw.trim();
+  // "localhost:8000/v1" parses as a URL of scheme "localhost:": what was meant is said back.
+  const schemeless = /^[\w.-]+:\d+(\/|$)/.test(text) || /^[\w-]+(\.[\w-]+)+(\/|$)/.test(text);
+  if (schemeless) {
+    const scheme = /^(localhost|[\d.]+)(:|\/|$)/.test(text) ? 'http' : 'https';
+    return { ok: false, message: `A base URL starts with http:// or https://: did you mean ${scheme}://${text}?` };
+  }
   let url: URL;
   try {
     url = new URL(text);

@@ -150,6 +150,15 @@ describe('model connections', () => {
     const html = (htmlServer.address() as { port: number }).port;
     expect(await test(`http://127.0.0.1:${html}/v1`)).toMatchObject({ ok: false, problem: 'not-openai' });
     expect(await test('ftp://example.com/v1')).toMatchObject({ ok: false, problem: 'bad-url' });
+    // Typed without its scheme: what was meant is said back (before: "… (got localhost:)").
+    expect(await test('localhost:8011/v1')).toMatchObject({
+      ok: false,
+      problem: 'bad-url',
+      message: 'A base URL starts with http:// or https://: did you mean http://localhost:8011/v1?',
+    });
+    expect(await test('api.example.com/v1')).toMatchObject({
+      message: 'A base URL starts with http:// or https://: did you mean https://api.example.com/v1?',
+    });
     const silent = (silentServer.address() as { port: number }).port;
     const slow = await ctx.models.testConnection(ADMIN, { baseURL: `http://127.0.0.1:${silent}/v1` });
     expect(slow).toMatchObject({ ok: false, problem: 'timeout' });
