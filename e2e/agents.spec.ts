@@ -105,6 +105,29 @@ test('an avatar URL of a host the page may not load: the editor says so, and the
   await deleteAgents(page, ['Pixel owl']);
 });
 
+test('an avatar image is chosen with a button in the page’s language, and the agent shows it', async ({ page }) => {
+  await openChat(page);
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const editor = page.getByRole('dialog', { name: 'Agent' });
+  await editor.getByRole('textbox', { name: 'Name' }).fill('Pixel tern');
+  // The page's own words (the browser's file button says "Choose File" whatever the page's language).
+  const choose = editor.getByText('Choose an image…', { exact: true });
+  await expect(choose).toBeVisible();
+  await expect(editor.getByLabel('…or an image')).toHaveAttribute('type', 'file');
+  const chooser = page.waitForEvent('filechooser');
+  await choose.click();
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  await (await chooser).setFiles({ name: 'tern.png', mimeType: 'image/png', buffer: png });
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toBeHidden();
+  const row = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Chat with Pixel tern' }) });
+  await expect(row.locator('img[src^="data:image/png"]')).toHaveCount(1);
+  await deleteAgents(page, ['Pixel tern']);
+});
+
 test('a GroupChat turn shows each member’s answer in its own section', async ({ page }) => {
   await setScenario({
     rules: [

@@ -291,11 +291,17 @@ function Form({
             onChange={(e) => patch({ avatar: e.target.value })}
           />
         </Field>
-        <Field label={t('avatarImage')}>
+        {/* The browser's own file button speaks the browser's language, not the page's: a label of ours stands in. */}
+        <div className="space-y-1 text-sm">
+          <span id="agent-avatar-image-label" className="block font-medium">
+            {t('avatarImage')}
+          </span>
           <input
+            id="agent-avatar-image"
             type="file"
             accept="image/png,image/jpeg,image/webp,image/gif"
-            className="text-sm"
+            aria-labelledby="agent-avatar-image-label"
+            className="peer sr-only"
             onChange={(e) => {
               const file = e.target.files?.[0];
               if (!file) return;
@@ -305,7 +311,13 @@ function Form({
               reader.readAsDataURL(file);
             }}
           />
-        </Field>
+          <label
+            htmlFor="agent-avatar-image"
+            className="inline-block cursor-pointer rounded-lg border border-neutral-300 px-3 py-2 hover:bg-neutral-100 peer-focus-visible:ring-2 peer-focus-visible:ring-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800"
+          >
+            {t('chooseImage')}
+          </label>
+        </div>
       </div>
       {avatarNotShown && (
         <p id="agent-avatar-not-shown" className="text-xs break-words text-amber-800 dark:text-amber-300">

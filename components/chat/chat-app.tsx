@@ -163,7 +163,8 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
         </div>
       </aside>
       <main className="flex min-w-0 flex-1 flex-col" {...fileDropHandlers}>
-        {/* On a phone the title keeps its row (with Menu and Settings); the picker and the switches take a second. */}
+        {/* On a phone the title keeps its row (with Menu and Settings); Simulate a user, the picker and the switches
+            take a second. */}
         <header className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-neutral-200 px-3 py-2 dark:border-neutral-800">
           <button
             ref={menuButton}
@@ -184,8 +185,8 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
           >
             {t('settings')}
           </button>
-          <SimulateUserButton />
           <div className="flex min-w-0 items-center gap-2 max-md:w-full">
+            <SimulateUserButton />
             <ModelPicker />
             <LanguageSelect />
             <ThemeToggle />
