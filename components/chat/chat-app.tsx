@@ -249,9 +249,11 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
 /** Tailwind's `md` breakpoint, below which the menu and the settings cover the screen. */
 const PHONE = '(max-width: 47.999rem)';
 
-/** An Escape nothing inside took, on a phone: it closes what covers the screen. */
+/** An Escape nothing inside took (a dialog opened from it closes on its own Escape), on a phone: it closes what
+ *  covers the screen. */
 function escapeOnPhone(e: KeyboardEvent): boolean {
   if (e.key !== 'Escape' || e.defaultPrevented || !matchMedia(PHONE).matches) return false;
+  if (e.target instanceof Element && e.target.closest('dialog, [role="dialog"]')) return false;
   e.preventDefault();
   return true;
 }

@@ -78,13 +78,17 @@ interface ChatState {
 /** Runs whose stream this page is reading; a newer one replaces an older one. */
 let streamToken = 0;
 
+/** The save of the settings in flight, if any: a message sent meanwhile waits for it. */
+let settingsSaving: Promise<unknown> | undefined;
+
 /**
  * Sends a run's request, then draws what the page shows until its stream starts (the user's message, a pending
  * answer). Next sends an action's request a microtask after the call, so a render in the same task (the keydown's)
  * held the request back by the whole thread's render; drawn in the next task, it still makes the next frame.
  */
 async function sendThenDraw<T>(request: () => Promise<T>, draw: () => void): Promise<T> {
-  const sending = request();
+  // A setting changed just before (a temperature typed, then Enter) is saved first: the run reads it from the store.
+  const sending = settingsSaving ? settingsSaving.then(request) : request();
   sending.catch(() => undefined); // awaited below; this keeps a quick failure from reading as unhandled meanwhile
   await new Promise<void>((drawn) =>
     setTimeout(() => {
@@ -420,7 +424,13 @@ export const useChat = create<ChatState>()((set, get) => {
       if (chooser && !current.agentId && !(draftAgent && !get().activeId)) rememberChoice(chooser, patch);
       const id = get().activeId;
       if (!id) return; // a new chat keeps them until its first message
-      const result = await actions.saveSettings(id, patch);
+      const saving = actions.saveSettings(id, patch);
+      const settled = saving.catch(() => undefined);
+      settingsSaving = settled;
+      void settled.then(() => {
+        if (settingsSaving === settled) settingsSaving = undefined;
+      });
+      const result = await saving;
       if (!result.ok) set({ notice: failureText(result), settings: current });
     },
 
