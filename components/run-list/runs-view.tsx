@@ -46,6 +46,8 @@ export function RunsView({ view }: { view: RunsViewData }) {
   }, []);
   /** A filter changed: back to the first page. */
   const set = (patch: Partial<RunQuery>) => go({ ...query, ...patch, page: undefined });
+  /** A search or a filter is set (Clear is offered; an empty list is then no match, not no run yet). */
+  const filtered = runQueryToParams({ ...query, page: undefined }).size > 0;
 
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-4 p-4">
@@ -123,7 +125,7 @@ export function RunsView({ view }: { view: RunsViewData }) {
           />
           {t('failedOnly')}
         </label>
-        {runQueryToParams({ ...query, page: undefined }).size > 0 && (
+        {filtered && (
           <button type="button" className={BUTTON} onClick={() => go({})}>
             {t('clear')}
           </button>
@@ -134,7 +136,7 @@ export function RunsView({ view }: { view: RunsViewData }) {
         {pending ? t('loading') : t(page.moreThanTotal ? 'countAtLeast' : 'count', { count: page.total })}
       </p>
 
-      <RunTable rows={page.rows} busy={pending} filtered={runQueryToParams({ ...query, page: undefined }).size > 0} />
+      <RunTable rows={page.rows} busy={pending} filtered={filtered} />
 
       {(page.page > 1 || page.hasOlder) && (
         <nav aria-label={t('pages')} className="flex items-center gap-3 text-sm">

@@ -357,8 +357,7 @@ class LiveRun implements RunWriter {
   /** Counts what was stored against the owner's allowance; the run is stopped once it is spent. */
   private spend(bytes: number): void {
     if (!this.storage || this.overStorage) return;
-    this.storage.spend(this.owner.ownerId, bytes);
-    if (this.storage.left(this.owner.ownerId).bytes > 0) return;
+    if (this.storage.spend(this.owner.ownerId, bytes) > 0) return;
     this.overStorage = true;
     this.controller.abort();
   }

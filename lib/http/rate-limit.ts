@@ -152,11 +152,14 @@ export class ByteBudget {
     return { bytes: Math.max(0, this.maxBytes - used), retryAfterS };
   }
 
-  spend(key: string, bytes: number, now = Date.now()): void {
+  /** Counts `bytes` against the key; resolves with what it may still spend (0 once spent). */
+  spend(key: string, bytes: number, now = Date.now()): number {
     const kept = this.recent(key, now);
     const minute = Math.floor(now / 60_000) * 60_000;
     const last = kept.at(-1);
-    if (last?.t === minute) last.bytes += bytes;
-    else this.spent.set(key, [...kept, { t: minute, bytes }]);
+    const entries = last?.t === minute ? kept : [...kept, { t: minute, bytes: 0 }];
+    entries.at(-1)!.bytes += bytes;
+    this.spent.set(key, entries);
+    return Math.max(0, this.maxBytes - entries.reduce((sum, e) => sum + e.bytes, 0));
   }
 }

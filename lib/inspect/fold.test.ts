@@ -183,18 +183,9 @@ describe('foldInspection', () => {
   });
 
   it('shows a call a stop cut before its end: lasting until the run ended, answering what had streamed', () => {
+    const [runStart] = nousRun();
     const stopped = foldInspection([
-      ev({
-        type: 'run-start',
-        iteration: 0,
-        t: 0,
-        agent: 'a',
-        kind: 'fncall',
-        model: 'm',
-        lang: 'en',
-        maxLlmCalls: 20,
-        tools: [],
-      }),
+      runStart!,
       ev({ type: 'llm-start', iteration: 1, t: 5, format: 'native' }),
       ev({ type: 'reasoning-delta', iteration: 1, t: 40, text: 'Herons first.' }),
       ev({ type: 'text-delta', iteration: 1, t: 60, text: 'Herons stand ' }),
