@@ -195,3 +195,62 @@ test('on a phone the Runs page fits beside an agent with a long name', async ({ 
   await page.getByRole('button', { name: `Delete ${name}` }).click();
   await expect(page.getByRole('button', { name: `Chat with ${name}` })).toBeHidden();
 });
+
+/** The composer's placeholder against its box: how wide it is set in the box's font, and the room on the box's one
+ *  line. Measured in a copy of the text, each CJK or full-width character set 1em wide as a CJK font draws it
+ *  (this machine may have none, and would draw narrower boxes where a phone draws the characters). */
+async function placeholderInBox(box: Locator) {
+  return box.evaluate((el: HTMLTextAreaElement) => {
+    const style = getComputedStyle(el);
+    const line = document.createElement('span');
+    Object.assign(line.style, { position: 'fixed', top: '0', left: '0', visibility: 'hidden', whiteSpace: 'pre' });
+    line.style.font = style.font;
+    for (const part of el.placeholder.split(/([\u3000-\u303f\u4e00-\u9fff\uff00-\uff60])/u)) {
+      if (!/^[\u3000-\u303f\u4e00-\u9fff\uff00-\uff60]$/u.test(part)) {
+        line.append(part);
+        continue;
+      }
+      const wide = document.createElement('span');
+      Object.assign(wide.style, { display: 'inline-block', width: '1em', overflow: 'hidden', verticalAlign: 'top' });
+      wide.textContent = part;
+      line.append(wide);
+    }
+    document.body.append(line);
+    const width = line.getBoundingClientRect().width;
+    line.remove();
+    const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const lines = Math.floor(
+      (el.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / parseFloat(style.lineHeight),
+    );
+    return { placeholder: el.placeholder, fits: lines >= 1 && width <= room, width: Math.ceil(width), room, lines };
+  });
+}
+
+for (const [locale, lang] of [
+  ['en-US', 'en'],
+  ['zh-CN', 'zh-CN'],
+] as const) {
+  test.describe(() => {
+    test.use({ locale });
+    test(`on a phone the composer's placeholder is read whole, not cut (${lang}); a wide screen keeps the long one`, async ({
+      page,
+    }) => {
+      await page.goto('/');
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      // Hydrated (the theme toggle only renders then), in either language.
+      await expect(
+        page.getByRole('button', { name: /^(Switch to (dark|light) theme|切换到(深色|浅色)主题)$/ }),
+      ).toBeVisible();
+      const box = page.locator('textarea#composer-message'); // named in the page's language
+      await expect(box).toBeVisible();
+      // Polled: the page may choose its placeholder once it has measured the box.
+      await expect
+        .poll(() => placeholderInBox(box), { message: `the placeholder is cut on a ${SCREEN.width} px phone` })
+        .toMatchObject({ placeholder: expect.stringMatching(/./), fits: true });
+      // On a wide screen the placeholder still says how to send and how to add a line.
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await expect(box).toHaveAttribute('placeholder', /Shift\+Enter/);
+      await expect.poll(() => placeholderInBox(box)).toMatchObject({ fits: true });
+    });
+  });
+}

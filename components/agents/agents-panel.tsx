@@ -20,8 +20,39 @@ import { GroupCreator } from './group-creator';
 const SMALL =
   'rounded px-1.5 py-0.5 text-xs text-neutral-700 hover:bg-neutral-300 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-neutral-700';
 
-/** The row's buttons are named by their aria-labels (from the catalogs); these are only their glyphs. */
-const ICONS = { EDIT: '✎', DUPLICATE: '⧉', EXPORT: '⇩', DELETE: '✕' };
+/** The row's buttons are named by their aria-labels (from the catalogs); these are only their pictures, drawn like
+ *  the rest of the app's icons (the conversations' rename and delete are the same pencil and bin). */
+const ICON = 'block size-4';
+const OUTLINE = {
+  fill: 'none',
+  stroke: 'currentColor',
+  strokeWidth: 1.75,
+  strokeLinecap: 'round',
+  strokeLinejoin: 'round',
+} as const;
+const ICONS = {
+  EDIT: (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className={ICON} fill="currentColor">
+      <path d="M13.6 2.6a2 2 0 0 1 2.8 2.8l-9 9-3.7.9.9-3.7 9-9Z" />
+    </svg>
+  ),
+  DUPLICATE: (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className={ICON} {...OUTLINE}>
+      <rect x="7" y="7" width="10" height="10" rx="1.5" />
+      <path d="M13 4.5A1.5 1.5 0 0 0 11.5 3h-7A1.5 1.5 0 0 0 3 4.5v7A1.5 1.5 0 0 0 4.5 13" />
+    </svg>
+  ),
+  EXPORT: (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className={ICON} {...OUTLINE}>
+      <path d="M10 3v9m-4-4 4 4 4-4M4 14v1.5A1.5 1.5 0 0 0 5.5 17h9a1.5 1.5 0 0 0 1.5-1.5V14" />
+    </svg>
+  ),
+  DELETE: (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className={ICON} fill="currentColor">
+      <path d="M7 2h6l1 2h4v2H2V4h4l1-2Zm-3 6h12l-1 10H5L4 8Zm4 2v6h1.5v-6H8Zm2.5 0v6H12v-6h-1.5Z" />
+    </svg>
+  ),
+};
 
 /** What went wrong last: an import refused, an import that left documents out, an export or delete refused, or a
  *  delete not asked for since the agent is the only member of these Routers or GroupChats. */
@@ -188,7 +219,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
                 className={SMALL}
                 onClick={() => edit({ id: a.id, definition: definitionOf(a) })}
               >
-                <span aria-hidden="true">{ICONS.EDIT}</span>
+                {ICONS.EDIT}
               </button>
             )}
             <button
@@ -199,7 +230,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
                 edit({ definition: { ...definitionOf(a), name: t('copyName', { name: a.name }).slice(0, 60) } })
               }
             >
-              <span aria-hidden="true">{ICONS.DUPLICATE}</span>
+              {ICONS.DUPLICATE}
             </button>
             <button
               type="button"
@@ -211,7 +242,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
                 downloadJson(`agent-${a.name.replace(/[^\w-]+/g, '-').toLowerCase() || a.id}.json`, result.value);
               }}
             >
-              <span aria-hidden="true">{ICONS.EXPORT}</span>
+              {ICONS.EXPORT}
             </button>
             {!a.plugin && (
               <button
@@ -220,7 +251,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
                 className={SMALL}
                 onClick={() => void askThenDelete(a)}
               >
-                <span aria-hidden="true">{ICONS.DELETE}</span>
+                {ICONS.DELETE}
               </button>
             )}
           </li>

@@ -3,6 +3,7 @@ import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
 import { COMPOSER_TEXTBOX_ID, draftKey, focusComposer, useDraft } from './composer-draft';
 import { DocumentList } from './document-list';
+import { useFittingText } from './fitting-text';
 import { MentionSuggestions } from './mention-suggestions';
 import { useChat } from './store';
 import { untilUploaded, useUploads } from './uploads';
@@ -16,6 +17,12 @@ export function Composer({ disabled }: { disabled?: boolean }) {
   const send = useChat((s) => s.send);
   const stop = useChat((s) => s.stop);
   const box = useRef<HTMLTextAreaElement>(null);
+  // Whole on a phone too: the keys' hint is left out where the box is too narrow for it (it was cut mid-word).
+  const placeholder = useFittingText(
+    box,
+    disabled ? t('placeholderNoModel') : t('placeholder'),
+    disabled ? t('placeholderNoModelShort') : t('placeholderShort'),
+  );
   const activeId = useChat((s) => s.activeId);
   const uploadFiles = useUploads((s) => s.uploadFiles);
 
@@ -104,7 +111,7 @@ export function Composer({ disabled }: { disabled?: boolean }) {
           aria-label={t('message')}
           rows={Math.min(8, Math.max(1, text.split('\n').length))}
           value={text}
-          placeholder={disabled ? t('placeholderNoModel') : t('placeholder')}
+          placeholder={placeholder}
           disabled={disabled}
           onChange={(e) => setText(e.target.value)}
           onPaste={(e) => {
