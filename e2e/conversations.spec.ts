@@ -275,6 +275,7 @@ test('a message sent while a conversation is still loading goes to it, opened by
   await page.goto(spotted);
   await interactive(page);
   let letGo = await loads.loading();
+  await expect(page.getByRole('status').filter({ hasText: 'Opening the conversation…' })).toBeVisible();
   await composer(page).fill('More about the spotted load-kiwi');
   await composer(page).press('Enter');
   letGo();
@@ -283,11 +284,13 @@ test('a message sent while a conversation is still loading goes to it, opened by
   await expect(page).toHaveURL(spotted);
   await expect(nav.getByRole('button', { name: /^More about the/ })).toHaveCount(0); // no new conversation
 
-  // From the list, while another conversation is shown: it goes to the one being opened, not the one still shown.
+  // From the list, while another conversation is shown: it goes to the one being opened, not the one still shown;
+  // the page says it waits, and Send waits with it.
   await nav.getByRole('button', { name: 'Brown load-kiwi', exact: true }).press('Enter');
   letGo = await loads.loading();
   await composer(page).fill('More about the brown load-kiwi');
   await composer(page).press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'as soon as the conversation is open' })).toBeVisible();
   letGo();
   await expect(userTurns(page)).toHaveText([/Brown load-kiwi/, /More about the brown load-kiwi/]);
   await expect(await lastAnswer(page)).toContainText('Kiwis sleep by day.');
