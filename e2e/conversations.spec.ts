@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { buildActionId } from '../test/support/server-actions';
 import {
   assistantTurns,
   composer,
@@ -9,7 +10,7 @@ import {
   send,
   userTurns,
 } from './support/chat';
-import { setScenario } from './support/model';
+import { chatRequests, setScenario } from './support/model';
 
 test('a conversation can be renamed, found by a word of its answer, and deleted', async ({ page }) => {
   await setScenario({
@@ -233,4 +234,69 @@ test('the edit box shows the whole message, and Enter that picks an input method
   await editBox.press('Enter');
   await expect(userTurns(page).last()).toContainText('and how far they fly. 燕鸥');
   await expect(editBox).toHaveCount(0);
+});
+
+/** Holds each load of a conversation the page asks for until the test lets it go; `loading()` waits for the one
+ *  asked for now and returns what lets it go. */
+async function holdLoads(page: Page): Promise<{ loading(): Promise<() => void> }> {
+  const load = buildActionId(process.cwd(), 'loadConversation');
+  const held: (() => void)[] = [];
+  await page.route('**/*', async (route) => {
+    const request = route.request();
+    if (request.method() !== 'POST' || (await request.headerValue('next-action')) !== load) return route.fallback();
+    await new Promise<void>((go) => held.push(go));
+    await route.fallback();
+  });
+  return {
+    async loading() {
+      await expect.poll(() => held.length).toBe(1);
+      return held.shift()!;
+    },
+  };
+}
+
+test('a message sent while a conversation is still loading goes to it, opened by its address or from the list', async ({
+  page,
+}) => {
+  await setScenario({
+    rules: [{ when: { lastUserIncludes: 'load-kiwi' }, reply: { content: 'Kiwis sleep by day.' } }],
+  });
+  const nav = conversations(page);
+  await openChat(page);
+  await send(page, 'Brown load-kiwi');
+  await expect(await lastAnswer(page)).toContainText('Kiwis sleep by day.');
+  await page.getByRole('button', { name: '+ New chat' }).press('Enter');
+  await send(page, 'Spotted load-kiwi');
+  await expect(await lastAnswer(page)).toContainText('Kiwis sleep by day.');
+  const spotted = page.url();
+  const loads = await holdLoads(page);
+
+  // By its address: the message typed and sent before the conversation is in goes to it, not to a new chat.
+  await page.goto(spotted);
+  await interactive(page);
+  let letGo = await loads.loading();
+  await expect(page.getByRole('status').filter({ hasText: 'Opening the conversation…' })).toBeVisible();
+  await composer(page).fill('More about the spotted load-kiwi');
+  await composer(page).press('Enter');
+  letGo();
+  await expect(userTurns(page)).toHaveText([/Spotted load-kiwi/, /More about the spotted load-kiwi/]);
+  await expect(await lastAnswer(page)).toContainText('Kiwis sleep by day.');
+  await expect(page).toHaveURL(spotted);
+  await expect(nav.getByRole('button', { name: /^More about the/ })).toHaveCount(0); // no new conversation
+
+  // From the list, while another conversation is shown: it goes to the one being opened, not the one still shown;
+  // the page says it waits, and Send waits with it.
+  await nav.getByRole('button', { name: 'Brown load-kiwi', exact: true }).press('Enter');
+  letGo = await loads.loading();
+  await composer(page).fill('More about the brown load-kiwi');
+  await composer(page).press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'as soon as the conversation is open' })).toBeVisible();
+  letGo();
+  await expect(userTurns(page)).toHaveText([/Brown load-kiwi/, /More about the brown load-kiwi/]);
+  await expect(await lastAnswer(page)).toContainText('Kiwis sleep by day.');
+  await expect(nav.getByRole('button', { name: /^More about the/ })).toHaveCount(0);
+  // Each went once, after its own conversation: the model saw each with the message before it.
+  const asked = (await chatRequests()).map((r) => JSON.stringify(r.body));
+  expect(asked.filter((b) => b.includes('More about the spotted') && b.includes('Spotted load-kiwi'))).toHaveLength(1);
+  expect(asked.filter((b) => b.includes('More about the brown') && b.includes('Brown load-kiwi'))).toHaveLength(1);
 });

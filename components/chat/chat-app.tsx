@@ -33,10 +33,14 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   const tApp = useTranslations('app');
   const titleText = useConversationTitle();
   const noticeText = useCodedText('errors');
+  // The conversation shown: the one being opened (by its address, or from the list) from the moment it is asked for.
+  const shownId = useChat((s) => s.opening ?? s.activeId);
+  const opening = useChat((s) => Boolean(s.opening));
   // The conversation's title as the list has it, so the header says what the sidebar says as soon as it has one.
-  const title = useChat((s) =>
-    s.activeId ? (s.conversations.find((c) => c.id === s.activeId)?.title ?? s.title) : undefined,
-  );
+  const title = useChat((s) => {
+    const id = s.opening ?? s.activeId;
+    return id ? (s.conversations.find((c) => c.id === id)?.title ?? (s.opening ? undefined : s.title)) : undefined;
+  });
   const notice = useChat((s) => s.notice);
   const [menuOpen, setMenuOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -92,12 +96,12 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
     if (openFirst) void chat.open(openFirst);
   }, [newChatSettings, chooser, openFirst, info.defaultAgent, info.pluginFailures]);
 
-  // Keep the address bar on the open conversation, so a reload comes back to it.
+  // Keep the address bar on the open conversation (or the one being opened), so a reload comes back to it.
   const activeId = useChat((s) => s.activeId);
   useEffect(() => {
-    const url = activeId ? `/?c=${activeId}` : '/';
+    const url = shownId ? `/?c=${shownId}` : '/';
     if (window.location.pathname + window.location.search !== url) window.history.replaceState(null, '', url);
-  }, [activeId]);
+  }, [shownId]);
 
   useEffect(() => {
     if (activeId) return;
@@ -121,7 +125,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
 
   // The browser tab is named after the open conversation.
   const appName = tApp('name');
-  const tabTitle = activeId && title ? tApp('tabTitle', { title: titleText(title), app: appName }) : appName;
+  const tabTitle = shownId && title ? tApp('tabTitle', { title: titleText(title), app: appName }) : appName;
   useEffect(() => {
     document.title = tabTitle;
     // Next.js puts the layout's title back when the address changes (history.replaceState above): keep ours.
@@ -174,7 +178,9 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
           >
             {t('menu')}
           </button>
-          <h1 className="min-w-0 flex-1 truncate font-semibold">{title ? titleText(title) : t('newChat')}</h1>
+          <h1 className="min-w-0 flex-1 truncate font-semibold">
+            {title ? titleText(title) : opening ? t('opening') : t('newChat')}
+          </h1>
           <button
             ref={settingsButton}
             type="button"
@@ -211,7 +217,19 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
         )}
         <div className="flex min-h-0 flex-1">
           <div data-thread-scroller className="min-w-0 flex-1 overflow-y-auto">
-            <Thread empty={<NewConversation info={info} />} />
+            {/* A conversation being opened on an empty page (by its address, or from a new chat) is not the new chat's
+                welcome: what is sent meanwhile goes to it. */}
+            <Thread
+              empty={
+                opening ? (
+                  <p role="status" className="mx-auto mt-6 max-w-3xl px-4 text-neutral-600 dark:text-neutral-400">
+                    {t('opening')}
+                  </p>
+                ) : (
+                  <NewConversation info={info} />
+                )
+              }
+            />
           </div>
           {settingsOpen && (
             <div

@@ -23,7 +23,10 @@ export function Composer({ disabled }: { disabled?: boolean }) {
     disabled ? t('placeholderNoModel') : t('placeholder'),
     disabled ? t('placeholderNoModelShort') : t('placeholderShort'),
   );
-  const activeId = useChat((s) => s.activeId);
+  // The conversation a message goes to: the one being opened, from the moment it is asked for (its draft and
+  // documents show at once, and what is typed while it loads stays with it).
+  const activeId = useChat((s) => s.opening ?? s.activeId);
+  const heldForOpen = useChat((s) => Boolean(s.heldForOpen));
   const uploadFiles = useUploads((s) => s.uploadFiles);
 
   const user = useChat((s) => s.chooser);
@@ -59,7 +62,7 @@ export function Composer({ disabled }: { disabled?: boolean }) {
   // A message sent while files are still uploading goes when they are up, so that it carries them.
   const [holding, setHolding] = useState(false);
   const submit = () => {
-    if (!text.trim() || running || disabled || holding) return;
+    if (!text.trim() || running || disabled || holding || heldForOpen) return;
     const message = text;
     setText('');
     if (!useUploads.getState().items.some((i) => i.state === 'uploading')) return void deliver(message);
@@ -83,6 +86,11 @@ export function Composer({ disabled }: { disabled?: boolean }) {
       {holding && (
         <p role="status" className="mx-auto mb-2 max-w-3xl text-sm text-neutral-700 dark:text-neutral-300">
           {t('holding')}
+        </p>
+      )}
+      {heldForOpen && (
+        <p role="status" className="mx-auto mb-2 max-w-3xl text-sm text-neutral-700 dark:text-neutral-300">
+          {t('heldForOpen')}
         </p>
       )}
       <div className="mx-auto flex max-w-3xl items-end gap-2">
@@ -142,7 +150,7 @@ export function Composer({ disabled }: { disabled?: boolean }) {
         ) : (
           <button
             type="submit"
-            disabled={disabled || holding || !text.trim()}
+            disabled={disabled || holding || heldForOpen || !text.trim()}
             className="rounded-lg bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:bg-neutral-400 dark:disabled:bg-neutral-700"
           >
             {t('send')}

@@ -50,6 +50,11 @@ interface ChatState {
   /** The conversation the new chat became where it was (its first message or an upload made it), until the page
    *  moves to another: the composer's draft goes with it. */
   fromNewChat?: string;
+  /** The conversation being opened (by its address, or from the list) until it is in: a message sent meanwhile goes
+   *  to it, once it is. */
+  opening?: string;
+  /** A message sent while a conversation was being opened, waiting for it. */
+  heldForOpen?: boolean;
 
   refreshConversations(): Promise<void>;
   search(query: string): Promise<void>;
@@ -80,6 +85,22 @@ let streamToken = 0;
 
 /** The save of the settings in flight, if any: a message sent meanwhile waits for it. */
 let settingsSaving: Promise<unknown> | undefined;
+
+/** The load of the conversation being opened (the latest open; an earlier one still loading is dropped when it
+ *  comes in): a message sent meanwhile waits until it is `done`, then goes to it. */
+interface Opening {
+  id: string;
+  done: Promise<void>;
+  settle(): void;
+}
+let opening: Opening | undefined;
+
+/** The page moves on from the conversation being opened (to a new chat, or another): a message waiting for it
+ *  stops waiting (it goes back to the composer) and its load, when it comes in, is not shown. */
+function leaveOpening(): void {
+  opening?.settle();
+  opening = undefined;
+}
 
 /**
  * Sends a run's request, then draws what the page shows until its stream starts (the user's message, a pending
@@ -231,6 +252,7 @@ export const useChat = create<ChatState>()((set, get) => {
 
     newChat(chosen) {
       streamToken++;
+      leaveOpening();
       const agent = chosen ?? get().defaultAgent;
       // A saved agent's conversation runs on the agent's model (or the server's) until the picker names another.
       const settings = get().settings;
@@ -243,17 +265,35 @@ export const useChat = create<ChatState>()((set, get) => {
         draftAgent: agent,
         settings: draftSettings,
         fromNewChat: undefined,
+        opening: undefined,
       });
     },
 
     async open(id) {
       streamToken++;
-      set({ fromNewChat: undefined });
-      const result = await actions.loadConversation(id);
-      if (!result.ok) {
-        set({ notice: failureText(result) });
-        return;
+      leaveOpening();
+      let settle!: () => void;
+      const done = new Promise<void>((resolve) => (settle = resolve));
+      const load: Opening = { id, done, settle };
+      opening = load;
+      set({ fromNewChat: undefined, opening: id });
+      /** Ends this load: what it shows (its turns, or why it could not) only while the page still waits for it. */
+      const end = (shown: Partial<ChatState>) => {
+        if (opening === load) {
+          opening = undefined;
+          set({ ...shown, opening: undefined });
+        }
+        settle();
+      };
+      let result: Awaited<ReturnType<typeof actions.loadConversation>>;
+      try {
+        result = await actions.loadConversation(id);
+      } catch (e) {
+        end({});
+        throw e;
       }
+      if (opening !== load) return end({}); // the page moved on meanwhile (another conversation, a new chat)
+      if (!result.ok) return end({ notice: failureText(result) });
       const data = result.value;
       const turns: TurnState[] = data.turns.map((t) => ({
         turnId: t.turn.id,
@@ -262,7 +302,7 @@ export const useChat = create<ChatState>()((set, get) => {
         runCount: t.runCount,
         run: t.runId ? foldStored(t.runId, t.events, t.runStatus) : undefined,
       }));
-      set({
+      end({
         activeId: id,
         title: data.title,
         settings: data.settings,
@@ -289,7 +329,17 @@ export const useChat = create<ChatState>()((set, get) => {
 
     async send(text) {
       const message = text.trim();
-      if (!message || get().runningRunId) return false;
+      if (!message || get().runningRunId || get().heldForOpen) return false;
+      // Sent while a conversation is being opened (by its address, or from the list): it goes to that one, once it
+      // is in, not to the new chat or the conversation still shown meanwhile.
+      const load = opening;
+      if (load) {
+        set({ heldForOpen: true });
+        await load.done;
+        set({ heldForOpen: false });
+        // Not opened (the notice says why), or the page moved on meanwhile: the message goes back to the composer.
+        if (get().activeId !== load.id || get().runningRunId) return false;
+      }
       const placeholder: TurnState = {
         turnId: `pending-${Date.now()}`,
         seq: get().turns.length,
@@ -410,7 +460,7 @@ export const useChat = create<ChatState>()((set, get) => {
       if (!result.ok) set({ notice: failureText(result) });
       // Gone (deleted here, or already in another tab): its draft goes with it.
       if (result.ok || result.status === 404) forgetDraft(draftKey(get().chooser, id));
-      if (get().activeId === id) get().newChat();
+      if (get().activeId === id || get().opening === id) get().newChat();
       await get().refreshConversations();
     },
 

@@ -150,7 +150,8 @@ export const useUploads = create<UploadState>()((set, get) => {
   /** The conversation files go to; a new chat gets one now, with the settings picked for it. */
   async function conversationForUpload(): Promise<string> {
     const chat = useChat.getState();
-    const existing = chat.activeId ?? get().conversationId;
+    // The conversation being opened is the one shown for uploads (the composer's), as for a message.
+    const existing = chat.opening ?? chat.activeId ?? get().conversationId;
     if (existing) return existing;
     const id = await documentActions.startConversation(chat.settings);
     set({ conversationId: id });
