@@ -111,7 +111,7 @@ describe('model connections', () => {
   it('a message with only an unreachable connection says which connection and why, not that nothing is set up', async () => {
     const ctx = await context();
     const closed = await freePort();
-    await ctx.models.addConnection(ADMIN, { name: 'Gone', baseURL: `http://127.0.0.1:${closed}/v1` });
+    await ctx.models.addConnection(ADMIN, { name: 'Gone', baseURL: `http://127.0.0.1:${closed}/v1`, saveAnyway: true });
     expect(await ctx.models.anyConfigured(ADMIN.owner)).toBe(true);
     const refusal = await ctx.chat.send(ADMIN, { message: 'hello?' }).then(
       () => undefined,
