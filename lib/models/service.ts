@@ -24,7 +24,7 @@ import {
 import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
 import { guardedFetch } from '../net/guarded-fetch';
 import { resolveChecked } from '../net/resolve-checked';
-import { CodedError, type ErrorCode, type ErrorValues } from '../protocol/errors';
+import { codedOf, CodedError, type ErrorCode, type ErrorValues } from '../protocol/errors';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import type { ConnectionStore, StoredConnection } from '../store/types';
@@ -764,7 +764,13 @@ export class ModelService {
     const connections = await this.connections(viewer);
     const connection =
       connections.find((c) => c.id === found.connectedAs) ??
-      (await this.addConnection(viewer, { name: found.name, baseURL: found.baseURL }));
+      (await this.addConnection(viewer, { name: found.name, baseURL: found.baseURL }).catch((e: unknown) => {
+        // Gone since the scan (a few seconds old): there is nothing to save anyway from here.
+        const code = codedOf(e)?.code;
+        if (code === 'connection-unreachable' || code === 'connection-http' || code === 'not-openai')
+          throw new ModelRequestError(`${found.name} no longer answers as it did when it was found: scan again.`);
+        throw e;
+      }));
     const first = found.models[0];
     return { connection, ...(first ? { modelId: modelId(connection.id, first) } : {}) };
   }

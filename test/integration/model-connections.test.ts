@@ -190,6 +190,17 @@ describe('model connections', () => {
     }
   });
 
+  it('a found server gone since the scan is not connected: Use says to scan again', async () => {
+    const gone = await createModelServer({ model: 'gone-model' });
+    const scanning = await context({ MODEL_SCAN_PORTS: `llamacpp:${gone.port}` });
+    expect((await scanning.models.scan(ADMIN, true)).map((f) => f.port)).toEqual([gone.port]);
+    await gone.close();
+    await expect(scanning.models.useFound(ADMIN, gone.port)).rejects.toThrow(
+      `llama.cpp (${gone.port}) no longer answers as it did when it was found: scan again.`,
+    );
+    expect((await scanning.models.connections(ADMIN)).filter((c) => c.source === 'page')).toEqual([]);
+  });
+
   it('scans again once the last scan is a few seconds old: a server started after the app shows up', async () => {
     const port = await freePort();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'scan-'));
