@@ -92,7 +92,7 @@ test('another upload replaces the earlier failures; from the keyboard, Remove an
   await removeFirst.focus();
   await page.keyboard.press('Enter');
   await expect(chip(page, 'first.pdf')).toHaveCount(0);
-  await expect(page.getByRole('button', { name: /^Remove (second|third)\.pdf$/ })).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Remove second.pdf' })).toBeFocused();
 
   // The rest at once: the focus goes to the message box.
   const clear = page.getByRole('button', { name: 'Clear errors (2)' });
