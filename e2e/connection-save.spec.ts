@@ -1,15 +1,34 @@
 // A base URL that is not an OpenAI-compatible server (issue #34, 3): Test says so in plain words with the path it
 // asked (GET /models, never //models), Save is refused with what was typed kept in the form, and only an explicit
-// "Save anyway" saves it.
+// "Save anyway" saves it. The same for a base URL where nothing answers, at phone width and from the keyboard.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { openChat } from './support/chat';
 
 let other: http.Server;
 let root: string;
+/** A port of this machine with nothing listening on it. */
+let closedPort: number;
+
+async function addConnectionForm(page: Page) {
+  await openChat(page);
+  await page.getByRole('combobox', { name: 'Model', exact: true }).click();
+  await page.getByRole('button', { name: 'Manage models…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Models' });
+  const form = dialog.getByRole('form', { name: 'Add a connection' });
+  // The form is open already when the dialog opened before the connections were listed.
+  const add = dialog.getByRole('button', { name: 'Add a connection' });
+  await expect(add.or(form).first()).toBeVisible();
+  if (await add.isVisible()) await add.click();
+  return { dialog, form };
+}
 
 test.beforeAll(async () => {
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  closedPort = (probe.address() as AddressInfo).port;
+  await new Promise((r) => probe.close(r));
   // A web server that is not a model server: every path is an HTML 404.
   other = http.createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Nope</h1>'));
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
@@ -24,15 +43,7 @@ test.afterAll(async () => {
 test('a server that is not OpenAI-compatible: Test says so, Save is refused and keeps the form, "Save anyway" saves', async ({
   page,
 }) => {
-  await openChat(page);
-  await page.getByRole('combobox', { name: 'Model', exact: true }).click();
-  await page.getByRole('button', { name: 'Manage models…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Models' });
-  const form = dialog.getByRole('form', { name: 'Add a connection' });
-  // The form is open already when the dialog opened before the connections were listed.
-  const add = dialog.getByRole('button', { name: 'Add a connection' });
-  await expect(add.or(form).first()).toBeVisible();
-  if (await add.isVisible()) await add.click();
+  const { dialog, form } = await addConnectionForm(page);
   const name = `Not a model server ${Date.now()}`;
   await form.getByLabel('Name').fill(name);
   await form.getByLabel('Base URL (ending in /v1)').fill(`${root}/`);
@@ -55,4 +66,31 @@ test('a server that is not OpenAI-compatible: Test says so, Save is refused and 
   await form.getByRole('checkbox', { name: 'Save anyway, although it is not an OpenAI-compatible server' }).check();
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(dialog.getByRole('listitem', { name })).toContainText(root);
+});
+
+test('nothing answers at the base URL: Save says so and keeps the form; "Save anyway" from the keyboard saves it', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const { dialog, form } = await addConnectionForm(page);
+  const name = `Down for now ${Date.now()}`;
+  const baseURL = `http://127.0.0.1:${closedPort}/v1`;
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Base URL (ending in /v1)').fill(baseURL);
+  await form.getByLabel('Base URL (ending in /v1)').press('Enter');
+
+  const alert = form.getByRole('alert');
+  await expect(alert).toContainText(`Nothing answers at 127.0.0.1:${closedPort} (connection refused).`);
+  await expect(alert).toContainText('If the server is only down for now, save it anyway.');
+  await expect(form.getByLabel('Name')).toHaveValue(name);
+  await expect(dialog.getByRole('listitem', { name })).toHaveCount(0);
+  const box = (await alert.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+
+  const anyway = form.getByRole('checkbox', { name: 'Save anyway, although the server did not answer' });
+  await anyway.focus();
+  await page.keyboard.press('Space');
+  await expect(anyway).toBeChecked();
+  await form.getByRole('button', { name: 'Save' }).press('Enter');
+  await expect(dialog.getByRole('listitem', { name })).toContainText(baseURL);
 });

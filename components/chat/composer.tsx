@@ -65,7 +65,10 @@ export function Composer({ disabled }: { disabled?: boolean }) {
     if (!text.trim() || running || disabled || holding || heldForOpen) return;
     const message = text;
     setText('');
-    if (!useUploads.getState().items.some((i) => i.state === 'uploading')) return void deliver(message);
+    // Files that failed never go with a message: sending leaves them behind (those failing meanwhile stay to be read).
+    const uploads = useUploads.getState();
+    void uploads.dismissFailed(uploads.items.filter((i) => i.state === 'error').map((i) => i.key));
+    if (!uploads.items.some((i) => i.state === 'uploading')) return void deliver(message);
     setHolding(true);
     void untilUploaded().then(() => {
       setHolding(false);

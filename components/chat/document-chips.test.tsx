@@ -51,3 +51,16 @@ describe('the document chips', () => {
     expect(text).not.toContain('corrupt');
   });
 });
+
+describe('failed uploads', () => {
+  it('several are cleared at once by one button, in either language; one alone by its own Remove', () => {
+    const clear = (html: string) => buttons(html).filter((b) => !b.attrs['aria-label']);
+    const both = render(<DocumentChips items={items} onRemove={() => {}} onClearFailed={() => {}} />);
+    expect(clear(both).map((b) => b.name)).toEqual(['Clear errors (2)']);
+    const zh = render(<DocumentChips items={items} onRemove={() => {}} onClearFailed={() => {}} />, 'zh-CN');
+    expect(clear(zh).map((b) => b.name)).toEqual(['清除错误（2）']);
+    const one = render(<DocumentChips items={items.slice(0, 3)} onRemove={() => {}} onClearFailed={() => {}} />);
+    expect(clear(one)).toEqual([]);
+    expect(buttons(one).map((b) => b.attrs['aria-label'])).toContain('Remove broken.pdf');
+  });
+});

@@ -1,10 +1,12 @@
 'use client';
 // The conversation's documents as compact chips (name, state, pages) that wrap onto at most three lines, so that
 // many uploads leave the thread its room; "Show all (N)" opens the full list. Documents that failed come first, as
-// full lines, and are never folded away.
+// full lines, and are never folded away; with several, "Clear errors (N)" dismisses them at once. A chip's Remove
+// (or Clear errors) leaves the focus on the next chip's Remove, else in the message box, not on the page.
 import { useLocale, useTranslations } from 'next-intl';
-import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useId, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { DOCUMENT_TYPE_NAMES, IMAGE_TYPE_NAMES } from '../../lib/documents/accepted-types';
+import { focusComposer } from './composer-draft';
 import { formatBytes } from './format';
 import { useCodedText } from './server-text';
 import { useFormatWords } from './use-format-words';
@@ -17,6 +19,9 @@ function acceptedTypes(locale: string): { documents: string; images: string } {
     images: new Intl.ListFormat(locale, { type: 'disjunction' }).format(IMAGE_TYPE_NAMES),
   };
 }
+
+const SIDE_BUTTON =
+  'rounded-full border border-neutral-300 px-2.5 py-0.5 font-medium whitespace-nowrap hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800';
 
 /** One line of chips that wraps at most twice. */
 const MAX_ROWS = 3;
@@ -41,8 +46,24 @@ function sameFold(a: ReturnType<typeof measure>, b: ReturnType<typeof measure>):
   return a.height === b.height && a.hidden.size === b.hidden.size && [...a.hidden].every((k) => b.hidden.has(k));
 }
 
-/** The chips of these documents; `onRemove` is given a document's key. */
-export function DocumentChips({ items, onRemove }: { items: UploadItem[]; onRemove: (key: string) => void }) {
+/** Where the focus goes once the chips it was on are gone: the Remove of the chip now at `index`, else the message
+ *  box when `composer` (a keyboard's click or a fine pointer's: on a touch screen it would pop the keyboard up). */
+interface Refocus {
+  gone: string[];
+  index: number;
+  composer: boolean;
+}
+
+/** The chips of these documents; `onRemove` is given a document's key, `onClearFailed` the failed ones' keys. */
+export function DocumentChips({
+  items,
+  onRemove,
+  onClearFailed,
+}: {
+  items: UploadItem[];
+  onRemove: (key: string) => void;
+  onClearFailed?: (keys: string[]) => void;
+}) {
   const t = useTranslations('documents');
   const f = useFormatWords();
   const coded = useCodedText('documents.errors');
@@ -55,6 +76,30 @@ export function DocumentChips({ items, onRemove }: { items: UploadItem[]; onRemo
     () => [...items.filter((i) => i.state === 'error'), ...items.filter((i) => i.state !== 'error')],
     [items],
   );
+  const failures = ordered.filter((i) => i.state === 'error');
+  const refocus = useRef<Refocus>(undefined);
+
+  // Chips whose button had the focus are gone (once the server has let go of them): the focus moves on, unless the
+  // user has put it somewhere already.
+  useLayoutEffect(() => {
+    const want = refocus.current;
+    if (!want || ordered.some((i) => want.gone.includes(i.key))) return;
+    refocus.current = undefined;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    const buttons = [
+      ...(list.current?.querySelectorAll<HTMLButtonElement>('button[data-remove]:enabled') ?? []),
+    ].filter((b) => !b.closest('[inert]'));
+    const next = buttons[Math.min(want.index, buttons.length - 1)];
+    if (next) next.focus();
+    else if (want.composer) focusComposer();
+  }, [ordered]);
+
+  /** The focus follows these chips' removal. */
+  const followRemoval = (gone: string[], index: number, e: MouseEvent) => {
+    const composer = e.detail === 0 || window.matchMedia('(pointer: fine)').matches;
+    refocus.current = { gone, index, composer };
+  };
 
   // Measured before paint, again whenever the chips or the width change; the fold only clips, so it moves no chip.
   useLayoutEffect(() => {
@@ -100,7 +145,7 @@ export function DocumentChips({ items, onRemove }: { items: UploadItem[]; onRemo
         style={fold ? { maxHeight: fold.height } : undefined}
         className={`relative flex min-w-0 flex-1 flex-wrap gap-1 ${fold ? 'overflow-hidden' : ''} ${expanded ? 'max-h-[40vh] overflow-y-auto' : ''}`}
       >
-        {ordered.map((item) => {
+        {ordered.map((item, index) => {
           const failed = item.state === 'error';
           const folded = fold?.hidden.has(item.key);
           return (
@@ -145,9 +190,13 @@ export function DocumentChips({ items, onRemove }: { items: UploadItem[]; onRemo
               )}
               <button
                 type="button"
+                data-remove
                 aria-label={t('remove', { name: item.name })}
                 disabled={item.state === 'uploading'}
-                onClick={() => onRemove(item.key)}
+                onClick={(e) => {
+                  followRemoval([item.key], index, e);
+                  onRemove(item.key);
+                }}
                 className="shrink-0 rounded-full p-1 hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 disabled:opacity-50 dark:hover:bg-neutral-800"
               >
                 <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3" fill="none" stroke="currentColor">
@@ -158,16 +207,34 @@ export function DocumentChips({ items, onRemove }: { items: UploadItem[]; onRemo
           );
         })}
       </ul>
-      {(fold || expanded) && (
-        <button
-          type="button"
-          aria-expanded={expanded}
-          aria-controls={listId}
-          onClick={() => setExpanded((v) => !v)}
-          className="shrink-0 rounded-full border border-neutral-300 px-2.5 py-0.5 font-medium hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800"
-        >
-          {expanded ? t('showFewer') : t('showAll', { count: items.length })}
-        </button>
+      {(failures.length > 1 || fold || expanded) && (
+        <div className="flex shrink-0 flex-col items-end gap-1">
+          {failures.length > 1 && onClearFailed && (
+            <button
+              type="button"
+              aria-controls={listId}
+              onClick={(e) => {
+                const keys = failures.map((i) => i.key);
+                followRemoval(keys, 0, e);
+                onClearFailed(keys);
+              }}
+              className={SIDE_BUTTON}
+            >
+              {t('clearFailed', { count: failures.length })}
+            </button>
+          )}
+          {(fold || expanded) && (
+            <button
+              type="button"
+              aria-expanded={expanded}
+              aria-controls={listId}
+              onClick={() => setExpanded((v) => !v)}
+              className={SIDE_BUTTON}
+            >
+              {expanded ? t('showFewer') : t('showAll', { count: items.length })}
+            </button>
+          )}
+        </div>
       )}
     </div>
   );

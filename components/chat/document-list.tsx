@@ -25,11 +25,18 @@ function carriedRefs(turns: readonly TurnState[]): Set<string> {
 }
 
 /** The documents waiting above the composer for the next message: once a message has carried one, it shows on that
- *  message (and stays the conversation's), not here. */
+ *  message (and stays the conversation's), not here. Failed ones wait only until the next message or upload. */
 export function DocumentList() {
   const items = useUploads((s) => s.items);
   const remove = useUploads((s) => s.remove);
+  const dismissFailed = useUploads((s) => s.dismissFailed);
   const turns = useChat((s) => s.turns);
   const waiting = useMemo(() => waitingDocuments(items, turns), [items, turns]);
-  return <DocumentChips items={waiting} onRemove={(key) => void remove(key)} />;
+  return (
+    <DocumentChips
+      items={waiting}
+      onRemove={(key) => void remove(key)}
+      onClearFailed={(keys) => void dismissFailed(keys)}
+    />
+  );
 }

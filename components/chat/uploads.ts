@@ -35,6 +35,9 @@ interface UploadState {
   items: UploadItem[];
   uploadFiles(files: readonly File[]): Promise<void>;
   remove(key: string): Promise<void>;
+  /** Takes failed uploads off the list (these keys, else all of them): they never go with a message, so a message
+   *  sent or another upload started leaves them behind. Failures the server stored are deleted there too. */
+  dismissFailed(keys?: readonly string[]): Promise<void>;
   /** Shows the documents of this conversation (none for a new chat). */
   showConversation(id: string | undefined): Promise<void>;
 }
@@ -42,6 +45,8 @@ interface UploadState {
 let limit: Promise<number> | undefined;
 let pollTimer: ReturnType<typeof setTimeout> | undefined;
 let keySeq = 0;
+/** Failed documents deleted (or being deleted) because they were dismissed: a listing does not bring them back. */
+const dismissed = new Set<string>();
 const POLL_MS = 600;
 
 function fromDocument(doc: StoredDocument, key = doc.id): UploadItem {
@@ -131,7 +136,8 @@ export const useUploads = create<UploadState>()((set, get) => {
         const items = s.items
           .filter((i) => !i.id || byId.has(i.id))
           .map((i) => (i.id ? { ...fromDocument(byId.get(i.id)!, i.key), notice: i.notice } : i));
-        for (const d of documents) if (!items.some((i) => i.id === d.id)) items.push(fromDocument(d));
+        for (const d of documents)
+          if (!dismissed.has(d.id) && !items.some((i) => i.id === d.id)) items.push(fromDocument(d));
         return { items };
       });
     } catch {
@@ -165,6 +171,8 @@ export const useUploads = create<UploadState>()((set, get) => {
 
     async uploadFiles(files) {
       if (!files.length) return;
+      // The failures of earlier uploads have been read by now: the new files' states replace them.
+      void get().dismissFailed();
       const max = await (limit ??= documentActions.uploadLimit());
       const added = files.map((file): UploadItem => ({
         key: `local-${++keySeq}`,
@@ -215,6 +223,22 @@ export const useUploads = create<UploadState>()((set, get) => {
         }
       }
       set((s) => ({ items: s.items.filter((i) => i.key !== key) }));
+    },
+
+    async dismissFailed(keys) {
+      const failed = get().items.filter((i) => i.state === 'error' && (!keys || keys.includes(i.key)));
+      if (!failed.length) return;
+      const stored = failed.flatMap((i) => (i.id ? [i.id] : []));
+      for (const id of stored) dismissed.add(id);
+      set((s) => ({ items: s.items.filter((i) => !failed.includes(i)) }));
+      await Promise.all(
+        stored.map(async (id) => {
+          // Kept out of listings once deleted (a listing sent before may still name it); one the server kept shows
+          // again with the conversation, to be dismissed again.
+          const res = await fetch(`/api/files/${encodeURIComponent(id)}`, { method: 'DELETE' }).catch(() => undefined);
+          if (!res || (!res.ok && res.status !== 404)) dismissed.delete(id);
+        }),
+      );
     },
 
     async showConversation(id) {

@@ -72,6 +72,29 @@ function withImageModel(capabilities: Record<string, CapabilityHints>, imageMode
   return out;
 }
 
+/** Why saving a URL takes an explicit "save anyway": what Test found, or why Save was refused. */
+type Unsaved = 'not-openai' | 'unreachable' | 'unauthorized' | 'http';
+
+const UNSAVED_BY_PROBLEM: Partial<Record<string, Unsaved>> = {
+  'not-openai': 'not-openai',
+  unreachable: 'unreachable',
+  timeout: 'unreachable',
+  unauthorized: 'unauthorized',
+  http: 'http',
+};
+const UNSAVED_BY_CODE: Partial<Record<string, Unsaved>> = {
+  'not-openai': 'not-openai',
+  'connection-unreachable': 'unreachable',
+  'connection-unauthorized': 'unauthorized',
+  'connection-http': 'http',
+};
+const SAVE_ANYWAY = {
+  'not-openai': 'saveAnyway',
+  unreachable: 'saveAnywayUnreachable',
+  unauthorized: 'saveAnywayUnauthorized',
+  http: 'saveAnywayHttp',
+} as const;
+
 /** The add or edit form. `editing` is the connection being changed (its key is kept unless a new one is typed). */
 function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone: (saved?: ConnectionView) => void }) {
   const t = useTranslations('models');
@@ -87,9 +110,14 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
   const ratesProblem = useRatesProblemText();
   const [busy, setBusy] = useState<'test' | 'save' | undefined>();
   const [result, setResult] = useState<ServerModelsResult | string>();
-  // Test or Save found no OpenAI-compatible server at the URL: saving it then takes an explicit "save anyway".
-  const [notOpenAI, setNotOpenAI] = useState(false);
+  // Test or Save could not list the server's models (nothing answers, the key was refused, an error, no
+  // OpenAI-compatible server): saving it then takes an explicit "save anyway".
+  const [unsaved, setUnsaved] = useState<Unsaved>();
   const [saveAnyway, setSaveAnyway] = useState(false);
+  const changed = () => {
+    setUnsaved(undefined);
+    setSaveAnyway(false);
+  };
   const said = useCodedText('errors');
 
   // A key left empty while editing keeps the stored one; "remove the key" sends none.
@@ -100,7 +128,7 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
     const r = await actions.testConnection({ id: editing?.id, baseURL, apiKey: keyField() });
     setBusy(undefined);
     setResult(r.ok ? r.value : said(failureText(r)));
-    setNotOpenAI(r.ok && !r.value.ok && r.value.problem === 'not-openai');
+    setUnsaved(r.ok && !r.value.ok ? UNSAVED_BY_PROBLEM[r.value.problem] : undefined);
   };
   const save = async () => {
     const rated = ratesOf(rates);
@@ -112,7 +140,8 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
     setBusy(undefined);
     // Refused: what was typed stays in the form, with why.
     if (!r.ok) {
-      if (r.code === 'not-openai') setNotOpenAI(true);
+      const why = r.code && UNSAVED_BY_CODE[r.code];
+      if (why) setUnsaved(why);
       return setResult(said(failureText(r)));
     }
     onDone(r.value);
@@ -139,8 +168,7 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
           value={baseURL}
           onChange={(e) => {
             setBaseURL(e.target.value);
-            setNotOpenAI(false);
-            setSaveAnyway(false);
+            changed();
           }}
           placeholder={t('baseURLExample')}
           inputMode="url"
@@ -156,14 +184,24 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
           autoComplete="off"
           value={apiKey}
           aria-describedby={`${id}-key-help`}
-          onChange={(e) => setApiKey(e.target.value)}
+          onChange={(e) => {
+            setApiKey(e.target.value);
+            changed();
+          }}
         />
         <span id={`${id}-key-help`} className="text-xs text-neutral-600 dark:text-neutral-400">
           {editing?.keySet ? t('keyKept') : t('keyHelp')}
         </span>
         {editing?.keySet && (
           <label className="flex items-center gap-2 text-xs">
-            <input type="checkbox" checked={clearKey} onChange={(e) => setClearKey(e.target.checked)} />
+            <input
+              type="checkbox"
+              checked={clearKey}
+              onChange={(e) => {
+                setClearKey(e.target.checked);
+                changed();
+              }}
+            />
             {t('removeKey')}
           </label>
         )}
@@ -200,10 +238,10 @@ function ConnectionForm({ editing, onDone }: { editing?: ConnectionView; onDone:
         </span>
       </div>
       <ModelRatesFields rows={rates} onChange={setRates} />
-      {notOpenAI && (
+      {unsaved && (
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" checked={saveAnyway} onChange={(e) => setSaveAnyway(e.target.checked)} />
-          {t('saveAnyway')}
+          {t(SAVE_ANYWAY[unsaved])}
         </label>
       )}
       <div className="flex flex-wrap gap-2">

@@ -24,7 +24,7 @@ import {
 import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
 import { guardedFetch } from '../net/guarded-fetch';
 import { resolveChecked } from '../net/resolve-checked';
-import { CodedError, type ErrorCode, type ErrorValues } from '../protocol/errors';
+import { codedOf, CodedError, type ErrorCode, type ErrorValues } from '../protocol/errors';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import type { ConnectionStore, StoredConnection } from '../store/types';
@@ -111,7 +111,8 @@ export interface ConnectionInput {
   apiKey?: string | null;
   capabilities?: Record<string, CapabilityHints>;
   rates?: Record<string, ModelRates>;
-  /** Save although the server answered as no OpenAI-compatible server does (the user said so, in so many words). */
+  /** Save although the server could not be reached or answered as no OpenAI-compatible server does (the user said so,
+   *  in so many words: it may be down for now). */
   saveAnyway?: boolean;
 }
 
@@ -127,7 +128,8 @@ export class ModelRequestError extends Error {
 }
 
 /** A connection refused for what it would do (send a stored key elsewhere, reach the server's own network, save a
- *  server that is not OpenAI-compatible), with its HTTP status and a code the page says in its language. */
+ *  server that cannot be reached or is not OpenAI-compatible), with its HTTP status and a code the page says in its
+ *  language. */
 export class ConnectionRefusedError extends CodedError {
   override name = 'ConnectionRefusedError';
   constructor(code: ErrorCode, message: string, status: number, values?: ErrorValues) {
@@ -355,8 +357,9 @@ export class ModelService {
 
   /**
    * What saving a URL (and key) asks first: the address policy (the viewer's: an admin may name any address), then
-   * the server's model list. A server that answers but is not OpenAI-compatible is refused unless `saveAnyway`; one
-   * that does not answer (yet) is saved. Returns the list when there is one (the picker's first listing).
+   * the server's model list. A server that does not answer, refuses the key, answers with an error or is not
+   * OpenAI-compatible is refused, saying which, unless `saveAnyway` (it may be down for now). Returns the list when
+   * there is one (the picker's first listing).
    */
   private async probe(
     baseURL: string,
@@ -370,9 +373,8 @@ export class ModelService {
     const result = await listServerModels(baseURL, { apiKey, timeoutMs: LIST_TIMEOUT_MS, fetch });
     if (result.ok) return { ok: true, models: await withOllamaCapabilities(baseURL, result.models, { fetch }) };
     if (result.problem === 'blocked') throw new ConnectionRefusedError('address-refused', result.message, 403);
-    if (result.problem === 'not-openai' && !saveAnyway)
-      throw new ConnectionRefusedError('not-openai', result.message, 400, { url: baseURL });
-    return undefined;
+    if (saveAnyway) return undefined;
+    throw probeRefusal(result, baseURL);
   }
 
   async updateConnection(viewer: ModelViewer, id: string, patch: Partial<ConnectionInput>): Promise<ConnectionView> {
@@ -762,7 +764,13 @@ export class ModelService {
     const connections = await this.connections(viewer);
     const connection =
       connections.find((c) => c.id === found.connectedAs) ??
-      (await this.addConnection(viewer, { name: found.name, baseURL: found.baseURL }));
+      (await this.addConnection(viewer, { name: found.name, baseURL: found.baseURL }).catch((e: unknown) => {
+        // Gone since the scan (a few seconds old): there is nothing to save anyway from here.
+        const code = codedOf(e)?.code;
+        if (code === 'connection-unreachable' || code === 'connection-http' || code === 'not-openai')
+          throw new ModelRequestError(`${found.name} no longer answers as it did when it was found: scan again.`);
+        throw e;
+      }));
     const first = found.models[0];
     return { connection, ...(first ? { modelId: modelId(connection.id, first) } : {}) };
   }
@@ -793,6 +801,28 @@ function userHints(c: StoredConnection, model: string): CapabilityHints {
 /** A GGUF's: native tools when its chat template renders them (node-llama-cpp follows it), no images. */
 function localCapabilities(m: LocalModelFile): ModelCapabilities {
   return resolveCapabilities(m.name, { server: { tools: Boolean(m.summary?.templateHasTools), vision: false } });
+}
+
+/** Why a save was refused when the server's model list could not be had (a ConnectionRefusedError, 400). */
+function probeRefusal(result: Extract<ServerModelsResult, { ok: false }>, baseURL: string): ConnectionRefusedError {
+  const host = new URL(baseURL).host;
+  const anyway = ' If the server is only down for now, save it anyway.';
+  switch (result.problem) {
+    case 'not-openai':
+      return new ConnectionRefusedError('not-openai', result.message, 400, { url: baseURL });
+    case 'unauthorized':
+      return new ConnectionRefusedError('connection-unauthorized', `${result.message} Or save it anyway.`, 400, {
+        host,
+        status: result.status ?? 401,
+      });
+    case 'http':
+      return new ConnectionRefusedError('connection-http', `${result.message} Check the base URL.${anyway}`, 400, {
+        host,
+        status: result.status ?? 500,
+      });
+    default: // unreachable or timed out (a URL that is no URL was refused before)
+      return new ConnectionRefusedError('connection-unreachable', result.message + anyway, 400, { host });
+  }
 }
 
 /** The refusal of a stored key sent to another URL. */

@@ -295,12 +295,85 @@ describe('a server that is not OpenAI-compatible', () => {
     expect((await ctx.models.connections(ADMIN)).map((c) => c.name)).toEqual(['Environment']);
     const saved = await ctx.models.addConnection(ADMIN, { name: 'Wrong', baseURL, saveAnyway: true });
     expect(saved).toMatchObject({ name: 'Wrong', baseURL });
-    // A server that does not answer (yet) is saved: it may be started later.
+  });
+});
+
+describe('a server that does not answer, refuses the key or answers with an error', () => {
+  let keyed: ModelServer;
+  let failing: Server;
+  let failingPort: number;
+  let down: string;
+  let downPort: number;
+
+  beforeAll(async () => {
+    keyed = await createModelServer({ model: 'gamma', apiKey: 'sk-right' });
+    failing = createServer((_req, res) =>
+      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: CANARY_BODY })),
+    );
+    failingPort = await listen(failing);
     const probe = createServer();
-    const closed = await listen(probe);
+    downPort = await listen(probe);
     await new Promise((r) => probe.close(r));
+    down = `http://127.0.0.1:${downPort}/v1`;
+  });
+
+  afterAll(async () => {
+    await keyed.close();
+    failing.closeAllConnections();
+    await new Promise((r) => failing.close(r));
+  });
+
+  it('is not saved: Save says why in plain words, and nothing is kept', async () => {
+    const ctx = await context();
+    expect(await refused(ctx.models.addConnection(ADMIN, { name: 'Later', baseURL: down }))).toEqual({
+      status: 400,
+      code: 'connection-unreachable',
+      message:
+        `Nothing answers at 127.0.0.1:${downPort} (connection refused). Is the server running, and is the address ` +
+        'right? If the server is only down for now, save it anyway.',
+    });
+    const wrongKey = { name: 'Keyed', baseURL: keyed.url, apiKey: 'sk-wrong' };
+    expect(await refused(ctx.models.addConnection(ADMIN, wrongKey))).toMatchObject({
+      status: 400,
+      code: 'connection-unauthorized',
+      message: expect.stringMatching(/refused the API key \(HTTP 401\): check the key\. Or save it anyway\.$/),
+    });
+    const erring = await refused(
+      ctx.models.addConnection(ADMIN, { name: 'Erring', baseURL: `http://127.0.0.1:${failingPort}/v1` }),
+    );
+    expect(erring).toMatchObject({ status: 400, code: 'connection-http' });
+    expect(erring.message).toBe(
+      `127.0.0.1:${failingPort} answered HTTP 500 to GET /v1/models. Check the base URL. If the server is only ` +
+        'down for now, save it anyway.',
+    );
+    expect((await ctx.models.connections(ADMIN)).map((c) => c.name)).toEqual(['Environment']);
+
+    // An edit to such a URL, or with a key the server refuses, is refused too: the connection stays as it was.
+    const good = await ctx.models.addConnection(ADMIN, { name: 'Good', baseURL: keyed.url, apiKey: 'sk-right' });
+    expect(await refused(ctx.models.updateConnection(ADMIN, good.id, { baseURL: down, apiKey: null }))).toMatchObject({
+      code: 'connection-unreachable',
+    });
+    expect(await refused(ctx.models.updateConnection(ADMIN, good.id, { apiKey: 'sk-wrong' }))).toMatchObject({
+      code: 'connection-unauthorized',
+    });
+    const kept = (await ctx.models.connections(ADMIN)).find((c) => c.id === good.id);
+    expect(kept).toMatchObject({ baseURL: keyed.url, keySet: true });
+    expect(await ctx.models.testConnection(ADMIN, { id: good.id })).toMatchObject({ ok: true });
+  });
+
+  it('is saved when the user says "save anyway" (it may be down for now), never past the address policy', async () => {
+    const ctx = await context();
+    expect(await ctx.models.addConnection(ADMIN, { name: 'Later', baseURL: down, saveAnyway: true })).toMatchObject({
+      name: 'Later',
+      baseURL: down,
+    });
+    const wrongKey = { name: 'Keyed', baseURL: keyed.url, apiKey: 'sk-wrong', saveAnyway: true };
+    expect(await ctx.models.addConnection(ADMIN, wrongKey)).toMatchObject({ name: 'Keyed', keySet: true });
+    // A user's "save anyway" does not open the server's own network to them: refused before anything is sent.
     expect(
-      await ctx.models.addConnection(ADMIN, { name: 'Later', baseURL: `http://127.0.0.1:${closed}/v1` }),
-    ).toMatchObject({ name: 'Later' });
+      await refused(ctx.models.addConnection(ALICE, { name: 'Mine', baseURL: canaryUrl(), saveAnyway: true })),
+    ).toMatchObject({ status: 403, code: 'address-refused' });
+    expect(hits).toEqual([]);
+    expect((await ctx.models.connections(ALICE)).map((c) => c.name)).toEqual(['Environment', 'Later', 'Keyed']);
   });
 });

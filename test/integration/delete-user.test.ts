@@ -71,9 +71,21 @@ describe('deleting a user', () => {
     const inviteB = (await ctx.admin.createInvite(admin.me)).token;
     const bob = await signUp('bob@example.test', inviteB);
 
-    const shared = await ctx.models.addConnection(admin.me, { name: 'Team', baseURL: 'http://127.0.0.1:9/v1' });
-    const own = await ctx.models.addConnection(alice.me, { name: 'Alice lab', baseURL: 'http://127.0.0.1:9/v1' });
-    const bobs = await ctx.models.addConnection(bob.me, { name: 'Bob lab', baseURL: 'http://127.0.0.1:9/v1' });
+    const shared = await ctx.models.addConnection(admin.me, {
+      name: 'Team',
+      baseURL: 'http://127.0.0.1:9/v1',
+      saveAnyway: true,
+    });
+    const own = await ctx.models.addConnection(alice.me, {
+      name: 'Alice lab',
+      baseURL: 'http://127.0.0.1:9/v1',
+      saveAnyway: true,
+    });
+    const bobs = await ctx.models.addConnection(bob.me, {
+      name: 'Bob lab',
+      baseURL: 'http://127.0.0.1:9/v1',
+      saveAnyway: true,
+    });
     await ctx.store.createConversation(alice.me.owner, { settings: { model: 'local/tiny.gguf' } });
     await ctx.store.createConversation(alice.me.owner, { settings: { model: `${own.id}/alpha` } });
     await ctx.store.createConversation(bob.me.owner, { settings: { model: 'local/tiny.gguf' } });

@@ -111,7 +111,7 @@ describe('model connections', () => {
   it('a message with only an unreachable connection says which connection and why, not that nothing is set up', async () => {
     const ctx = await context();
     const closed = await freePort();
-    await ctx.models.addConnection(ADMIN, { name: 'Gone', baseURL: `http://127.0.0.1:${closed}/v1` });
+    await ctx.models.addConnection(ADMIN, { name: 'Gone', baseURL: `http://127.0.0.1:${closed}/v1`, saveAnyway: true });
     expect(await ctx.models.anyConfigured(ADMIN.owner)).toBe(true);
     const refusal = await ctx.chat.send(ADMIN, { message: 'hello?' }).then(
       () => undefined,
@@ -188,6 +188,17 @@ describe('model connections', () => {
     } finally {
       await open.close();
     }
+  });
+
+  it('a found server gone since the scan is not connected: Use says to scan again', async () => {
+    const gone = await createModelServer({ model: 'gone-model' });
+    const scanning = await context({ MODEL_SCAN_PORTS: `llamacpp:${gone.port}` });
+    expect((await scanning.models.scan(ADMIN, true)).map((f) => f.port)).toEqual([gone.port]);
+    await gone.close();
+    await expect(scanning.models.useFound(ADMIN, gone.port)).rejects.toThrow(
+      `llama.cpp (${gone.port}) no longer answers as it did when it was found: scan again.`,
+    );
+    expect((await scanning.models.connections(ADMIN)).filter((c) => c.source === 'page')).toEqual([]);
   });
 
   it('scans again once the last scan is a few seconds old: a server started after the app shows up', async () => {

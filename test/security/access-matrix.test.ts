@@ -70,7 +70,7 @@ async function objectsOf(owner: Session): Promise<Objects> {
   writeFileSync(path.join(work, 'result.csv'), 'a,1\n');
   const agent = await ok<SavedAgent>(owner, 'saveAgent', [undefined, { name: 'Probe agent', kind: 'assistant' }]);
   const connection = await ok<ConnectionView>(owner, 'addConnection', [
-    { name: 'Probe', baseURL: 'http://model.invalid/v1' },
+    { name: 'Probe', baseURL: 'http://model.invalid/v1', saveAnyway: true },
   ]);
   return {
     owner,
@@ -144,7 +144,11 @@ const fresh = {
     (await ok<SavedAgent>(owner, 'saveAgent', [undefined, { name: 'Gone', kind: 'assistant' }])).id,
   key: async (owner: Session) => (await ok<{ key: ApiKeyView }>(owner, 'createApiKey', ['gone', 'read'])).key.id,
   connection: async (owner: Session) =>
-    (await ok<ConnectionView>(owner, 'addConnection', [{ name: 'Gone', baseURL: 'http://model.invalid/v1' }])).id,
+    (
+      await ok<ConnectionView>(owner, 'addConnection', [
+        { name: 'Gone', baseURL: 'http://model.invalid/v1', saveAnyway: true },
+      ])
+    ).id,
 };
 
 type RouteProbe = (c: Caller) => Promise<Answer>;
@@ -231,7 +235,7 @@ const ACTIONS: Record<string, ActionProbe> = {
   setLocale: async () => ['en'],
   listModels: async () => [],
   listConnections: async () => [],
-  addConnection: async () => [{ name: 'Probe', baseURL: 'http://model.invalid/v1' }],
+  addConnection: async () => [{ name: 'Probe', baseURL: 'http://model.invalid/v1', saveAnyway: true }],
   updateConnection: async (c) => [c.mine.connectionId, { name: 'Probed' }],
   removeConnection: async (c) => [await fresh.connection(c.owner)],
   testConnection: async (c) => [{ id: c.mine.connectionId }],
