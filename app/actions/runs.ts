@@ -1,13 +1,16 @@
 'use server';
 // The Runs page's data: the signed-in owner's runs for a query from the address bar, their figures, and what the
 // filters can pick. Wiring only (lib/store/run-query.ts says what the query means).
-import { runQueryFromParams } from '@/lib/inspect/runs-address';
+import { readRunsAddress, type IgnoredFilter } from '@/lib/inspect/runs-address';
 import { appContext } from '@/lib/server/context';
 import type { RunFacets, RunFigures, RunPage, RunQuery } from '@/lib/store/run-query';
 import { guardAction } from './guard';
 
 export interface RunsView {
+  /** The filters applied: what the controls show. */
   query: RunQuery;
+  /** What the address asked for that cannot be a filter's value, left out (the page says so). */
+  ignored: IgnoredFilter[];
   page: RunPage;
   figures: RunFigures;
   facets: RunFacets;
@@ -17,11 +20,17 @@ export async function loadRunsView(params: Record<string, string | string[] | un
   const me = await guardAction('loadRunsView');
   const owner = me.owner;
   const { store } = await appContext();
-  const query = runQueryFromParams(params);
+  const { query, ignored } = readRunsAddress(params);
+  const facetsRead = store.runFacets(owner);
+  // A saved agent is one of the owner's: another id (deleted, mistyped, someone else's) is left out and said so.
+  if (query.savedAgent && !(await facetsRead).savedAgents.some((a) => a.id === query.savedAgent)) {
+    ignored.push({ name: 'savedAgent', value: query.savedAgent.slice(0, 100) });
+    delete query.savedAgent;
+  }
   const [page, figures, facets] = await Promise.all([
     store.searchRuns(owner, query),
     store.runFigures(owner, query),
-    store.runFacets(owner),
+    facetsRead,
   ]);
-  return { query: { ...query, page: page.page }, page, figures, facets };
+  return { query: { ...query, page: page.page }, ignored, page, figures, facets };
 }
