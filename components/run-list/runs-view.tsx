@@ -1,14 +1,15 @@
 'use client';
 // The Runs page (README, "Runs"): every run of the user across conversations, newest first, filtered and searched
-// by what the address bar says; a row opens the run inspector. Changing a filter changes the address (replace, so
-// Back leaves the page), and the server renders the page for it: a link or a reload shows the same runs.
+// by what the address bar says; a row opens the run inspector. Changing a filter adds an entry to the history (Back
+// undoes it; an edit of the search words or of a date is one entry, however many keystrokes), and the server renders
+// the page for it: a link, a reload or Back shows the same runs with the same filters set.
 import { useFormatter, useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, useOptimistic, useRef, useState, useTransition } from 'react';
 import type { RunsView as RunsViewData } from '../../app/actions/runs';
 import { AGENT_KIND_NAMES } from '../../lib/protocol/enums';
-import { runQueryToParams } from '../../lib/inspect/runs-address';
+import { rangeBackwards, runQueryToParams } from '../../lib/inspect/runs-address';
 import { RUN_OUTCOMES, type RunListRow, type RunQuery } from '../../lib/store/run-query';
 import { formatDuration, formatNumber } from '../chat/format';
 import { useFormatWords } from '../chat/use-format-words';
@@ -32,12 +33,22 @@ export function RunsView({ view }: { view: RunsViewData }) {
   // The filters show what was picked at once; the runs follow when the server has answered for it.
   const [query, setQuery] = useOptimistic(view.query);
 
-  const go = (next: RunQuery) => {
+  // The field being edited: its first change adds a history entry, its next ones (more words, the next digit of a
+  // date) replace it, until the focus leaves it or Enter settles it. Any other change adds an entry.
+  const editing = useRef<string | undefined>(undefined);
+  const go = (next: RunQuery, field?: string) => {
     const qs = runQueryToParams(next).toString();
+    const replace = field !== undefined && editing.current === field;
+    editing.current = field;
     startTransition(() => {
       setQuery(next);
-      router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
+      const href = qs ? `${pathname}?${qs}` : pathname;
+      if (replace) router.replace(href, { scroll: false });
+      else router.push(href, { scroll: false });
     });
+  };
+  const settle = (field: string) => {
+    if (editing.current === field) editing.current = undefined;
   };
   // Arriving here from the chat's link, the focus would be left on the page itself: it starts on the title.
   const heading = useRef<HTMLHeadingElement>(null);
@@ -45,7 +56,8 @@ export function RunsView({ view }: { view: RunsViewData }) {
     if (document.activeElement === document.body) heading.current?.focus();
   }, []);
   /** A filter changed: back to the first page. */
-  const set = (patch: Partial<RunQuery>) => go({ ...query, ...patch, page: undefined });
+  const set = (patch: Partial<RunQuery>, field?: string) => go({ ...query, ...patch, page: undefined }, field);
+  const backwards = rangeBackwards(query);
   /** A search or a filter is set (Clear is offered; an empty list is then no match, not no run yet). */
   const filtered = runQueryToParams({ ...query, page: undefined }).size > 0;
 
@@ -66,7 +78,11 @@ export function RunsView({ view }: { view: RunsViewData }) {
         className="flex flex-wrap items-end gap-3"
         onSubmit={(e) => e.preventDefault()}
       >
-        <SearchBox initial={query.text ?? ''} onSearch={(text) => set({ text: text || undefined })} />
+        <SearchBox
+          initial={query.text ?? ''}
+          onSearch={(text) => set({ text: text || undefined }, 'text')}
+          onSettle={() => settle('text')}
+        />
         <Select
           label={t('outcome')}
           value={query.outcome}
@@ -89,7 +105,7 @@ export function RunsView({ view }: { view: RunsViewData }) {
           label={t('agent')}
           value={query.savedAgent ? `${SAVED}${query.savedAgent}` : query.agent}
           options={[
-            ...facets.agents.map((a): [string, string] => [a, AGENT_KIND_NAMES[a]]),
+            ...withCurrent(facets.agents, query.agent).map((a): [string, string] => [a, AGENT_KIND_NAMES[a]]),
             // The saved agents by name (a kind, or one of the user's agents: one filter).
             ...facets.savedAgents.map((a): [string, string] => [`${SAVED}${a.id}`, t('savedAgent', { name: a.name })]),
           ]}
@@ -99,24 +115,29 @@ export function RunsView({ view }: { view: RunsViewData }) {
               : set({ agent: v as RunQuery['agent'], savedAgent: undefined })
           }
         />
-        <label className="flex flex-col gap-1 text-sm">
-          {t('from')}
-          <input
-            type="date"
-            className={FIELD}
-            value={query.from ?? ''}
-            onChange={(e) => set({ from: e.target.value || undefined })}
-          />
-        </label>
-        <label className="flex flex-col gap-1 text-sm">
-          {t('to')}
-          <input
-            type="date"
-            className={FIELD}
-            value={query.to ?? ''}
-            onChange={(e) => set({ to: e.target.value || undefined })}
-          />
-        </label>
+        <div className="flex flex-col gap-1">
+          <div className="flex flex-wrap items-end gap-3">
+            {(['from', 'to'] as const).map((field) => (
+              <label key={field} className="flex flex-col gap-1 text-sm">
+                {t(field)}
+                <input
+                  type="date"
+                  className={FIELD}
+                  value={query[field] ?? ''}
+                  aria-invalid={backwards || undefined}
+                  aria-describedby={backwards ? RANGE_PROBLEM : undefined}
+                  onChange={(e) => set({ [field]: e.target.value || undefined }, field)}
+                  onBlur={() => settle(field)}
+                />
+              </label>
+            ))}
+          </div>
+          {backwards && (
+            <p id={RANGE_PROBLEM} className="text-sm font-medium text-red-700 dark:text-red-400">
+              {t('rangeBackwards')}
+            </p>
+          )}
+        </div>
         <label className="flex items-center gap-2 py-1 text-sm">
           <input
             type="checkbox"
@@ -131,6 +152,17 @@ export function RunsView({ view }: { view: RunsViewData }) {
           </button>
         )}
       </form>
+
+      {view.ignored.length > 0 && (
+        <ul
+          aria-label={t('ignoredLabel')}
+          className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm break-words text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+        >
+          {view.ignored.map(({ name, value }) => (
+            <li key={name}>{t(`ignored.${name}`, { value })}</li>
+          ))}
+        </ul>
+      )}
 
       <p role="status" aria-live="polite" className="text-sm text-neutral-600 dark:text-neutral-400">
         {pending ? t('loading') : t(page.moreThanTotal ? 'countAtLeast' : 'count', { count: page.total })}
@@ -169,18 +201,29 @@ export function RunsView({ view }: { view: RunsViewData }) {
 }
 
 /** The option list keeps a value the address asks for even when no run has it (the select shows what is set). */
-function withCurrent(list: string[], current: string | undefined): string[] {
+function withCurrent<T extends string>(list: T[], current: T | undefined): T[] {
   return current && !list.includes(current) ? [...list, current] : list;
 }
 
-function SearchBox({ initial, onSearch }: { initial: string; onSearch: (text: string) => void }) {
+/** The words searched for: set once typing pauses (`onSearch`), at once with Enter; `onSettle`: this edit is over
+ *  (Enter, or the focus left the box), the next words are another. */
+function SearchBox({
+  initial,
+  onSearch,
+  onSettle,
+}: {
+  initial: string;
+  onSearch: (text: string) => void;
+  onSettle: () => void;
+}) {
   const t = useTranslations('runsPage');
   const [text, setText] = useState(initial);
-  // The address changed under the box (Clear filters, Back): show its words, unless they are what is being typed.
+  // The address changed under the box (Clear filters, Back, Forward): show its words. The words just searched for
+  // come back as `initial` at once (the page's query is optimistic): the box keeps what is typed, spaces and all.
   const [seen, setSeen] = useState(initial);
   if (seen !== initial) {
     setSeen(initial);
-    if (!initial || !text.trim().startsWith(initial)) setText(initial);
+    if (initial !== text.trim()) setText(initial);
   }
   const latest = useRef(onSearch);
   useEffect(() => {
@@ -200,10 +243,19 @@ function SearchBox({ initial, onSearch }: { initial: string; onSearch: (text: st
         value={text}
         placeholder={t('searchPlaceholder')}
         onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key !== 'Enter') return;
+          if (text.trim() !== initial.trim()) onSearch(text.trim());
+          onSettle();
+        }}
+        onBlur={onSettle}
       />
     </label>
   );
 }
+
+/** The From / To dates' message when From is after To. */
+const RANGE_PROBLEM = 'runs-range-backwards';
 
 /** The Agent filter's value for a saved agent: this, then its id. */
 const SAVED = 'saved:';
