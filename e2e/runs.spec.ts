@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { lastAnswer, openChat, send } from './support/chat';
 import { seriousViolations } from './support/axe';
 import { setScenario } from './support/model';
+import { outsideScreen, pageWidth } from './support/viewport';
 
 // The e2e runs share one database: every run here carries TAG, and the page is searched for it first.
 const TAG = 'runsotter';
@@ -81,6 +82,94 @@ test('the Runs page filters by a failed tool call, searches tool results, keeps 
   await page.getByRole('searchbox', { name: 'Search runs' }).fill('37035');
   await expect(rows(page)).toHaveCount(1);
   await expect(rows(page).first()).toContainText(`${TAG}-unique`);
+});
+
+test('each filter change is one Back step (typing the search words is one), and Back / Forward restore the controls', async ({
+  page,
+}) => {
+  await calculatorRun(page, 'back-ok', '6*7');
+  await calculatorRun(page, 'back-bad', '8/');
+  const word = `${TAG}-back`;
+  await page.getByRole('link', { name: 'Runs' }).click();
+  await expect(page).toHaveURL(/\/runs$/);
+  const search = page.getByRole('searchbox', { name: 'Search runs' });
+  const outcome = page.getByRole('combobox', { name: 'Outcome' });
+  const tool = page.getByRole('combobox', { name: 'Tool' });
+  const failed = page.getByRole('checkbox', { name: 'Failed tool calls only' });
+
+  // Typed key by key (pauses or not, the words are one history entry).
+  await search.pressSequentially(word, { delay: 40 });
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${word}$`));
+  await expect(rows(page)).toHaveCount(2);
+  await outcome.selectOption('answered');
+  await expect(page).toHaveURL(/outcome=answered/);
+  await tool.selectOption('calculator');
+  await expect(page).toHaveURL(/tool=calculator/);
+  await failed.check();
+  await expect(page).toHaveURL(/failed=1/);
+  await expect(rows(page)).toHaveCount(1);
+
+  // Each Back undoes one change, the controls with it.
+  await page.goBack();
+  await expect(page).not.toHaveURL(/failed=1/);
+  await expect(failed).not.toBeChecked();
+  await expect(tool).toHaveValue('calculator');
+  await expect(rows(page)).toHaveCount(2);
+  await page.goBack();
+  await expect(tool).toHaveValue('');
+  await expect(outcome).toHaveValue('answered');
+  await page.goBack();
+  await expect(outcome).toHaveValue('');
+  await expect(search).toHaveValue(word);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/runs$/);
+  await expect(search).toHaveValue('');
+
+  // Forward sets them again.
+  await page.goForward();
+  await expect(search).toHaveValue(word);
+  await page.goForward();
+  await expect(outcome).toHaveValue('answered');
+  await expect(page).toHaveURL(new RegExp(`\\?q=${word}&outcome=answered$`));
+  await expect(rows(page)).toHaveCount(2);
+});
+
+test('values no filter can take are left out and named, free-text ones that match nothing are an empty list, and From after To is said', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/runs?outcome=nonsense&from=garbage&agent=zzz');
+  const notices = page.getByRole('list', { name: 'Left out of the filters' }).getByRole('listitem');
+  await expect(notices).toHaveText([
+    'Ignored an unknown outcome “nonsense”.',
+    'Ignored an unknown agent “zzz”.',
+    'Ignored a From date that is not a day: “garbage”.',
+  ]);
+  // The controls show what is applied: nothing.
+  await expect(page.getByRole('combobox', { name: 'Outcome' })).toHaveValue('');
+  await expect(page.getByRole('combobox', { name: 'Agent' })).toHaveValue('');
+  await expect(page.getByLabel('From')).toHaveValue('');
+  await expect(page.getByText('No run matches these filters.')).toBeHidden();
+  const width = await pageWidth(page);
+  expect(width.scrollWidth).toBeLessThanOrEqual(390);
+  expect(await outsideScreen(page, { width: 390, height: 844 })).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // A model no run has: kept, shown, and nothing matches.
+  await page.goto('/runs?model=zzz');
+  await expect(page.getByRole('combobox', { name: 'Model' })).toHaveValue('zzz');
+  await expect(page.getByText('No run matches these filters.')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Left out of the filters' })).toBeHidden();
+
+  await page.goto('/runs?from=2030-01-01&to=2020-01-01');
+  const problem = page.getByText('From is after To: no run can match.');
+  await expect(problem).toBeVisible();
+  await expect(page.getByLabel('From')).toHaveValue('2030-01-01');
+  await expect(page.getByLabel('To')).toHaveAccessibleDescription('From is after To: no run can match.');
+  // Setting To after From takes the message away.
+  await page.getByLabel('To').fill('2031-01-01');
+  await expect(page).toHaveURL(/to=2031-01-01/);
+  await expect(problem).toBeHidden();
 });
 
 test('a run recorded with "Record the raw stream" shows its chunks in order in the inspector, the finish reason marked', async ({
