@@ -97,8 +97,10 @@ test('each filter change is one Back step (typing the search words is one), and 
   const tool = page.getByRole('combobox', { name: 'Tool' });
   const failed = page.getByRole('checkbox', { name: 'Failed tool calls only' });
 
-  // Typed key by key (pauses or not, the words are one history entry).
-  await search.pressSequentially(word, { delay: 40 });
+  // Typed key by key, with a pause that searches half-way: the words are still one history entry.
+  await search.pressSequentially(word.slice(0, -2), { delay: 40 });
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${word.slice(0, -2)}$`));
+  await search.pressSequentially(word.slice(-2), { delay: 40 });
   await expect(page).toHaveURL(new RegExp(`[?&]q=${word}$`));
   await expect(rows(page)).toHaveCount(2);
   await outcome.selectOption('answered');
@@ -148,7 +150,7 @@ test('values no filter can take are left out and named, free-text ones that matc
   // The controls show what is applied: nothing.
   await expect(page.getByRole('combobox', { name: 'Outcome' })).toHaveValue('');
   await expect(page.getByRole('combobox', { name: 'Agent' })).toHaveValue('');
-  await expect(page.getByLabel('From')).toHaveValue('');
+  await expect(page.getByLabel('From', { exact: true })).toHaveValue('');
   await expect(page.getByText('No run matches these filters.')).toBeHidden();
   const width = await pageWidth(page);
   expect(width.scrollWidth).toBeLessThanOrEqual(390);
@@ -164,10 +166,12 @@ test('values no filter can take are left out and named, free-text ones that matc
   await page.goto('/runs?from=2030-01-01&to=2020-01-01');
   const problem = page.getByText('From is after To: no run can match.');
   await expect(problem).toBeVisible();
-  await expect(page.getByLabel('From')).toHaveValue('2030-01-01');
-  await expect(page.getByLabel('To')).toHaveAccessibleDescription('From is after To: no run can match.');
+  await expect(page.getByLabel('From', { exact: true })).toHaveValue('2030-01-01');
+  await expect(page.getByLabel('To', { exact: true })).toHaveAccessibleDescription(
+    'From is after To: no run can match.',
+  );
   // Setting To after From takes the message away.
-  await page.getByLabel('To').fill('2031-01-01');
+  await page.getByLabel('To', { exact: true }).fill('2031-01-01');
   await expect(page).toHaveURL(/to=2031-01-01/);
   await expect(problem).toBeHidden();
 });

@@ -50,6 +50,13 @@ export function RunsView({ view }: { view: RunsViewData }) {
   const settle = (field: string) => {
     if (editing.current === field) editing.current = undefined;
   };
+  // Back or Forward ends an edit too: the next words typed are a change of their own, not a replacement of where
+  // the history now stands.
+  useEffect(() => {
+    const ended = () => (editing.current = undefined);
+    window.addEventListener('popstate', ended);
+    return () => window.removeEventListener('popstate', ended);
+  }, []);
   // Arriving here from the chat's link, the focus would be left on the page itself: it starts on the title.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
