@@ -140,12 +140,13 @@ test('values no filter can take are left out and named, free-text ones that matc
   page,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/runs?outcome=nonsense&from=garbage&agent=zzz');
+  await page.goto('/runs?outcome=nonsense&from=garbage&agent=zzz&savedAgent=nope');
   const notices = page.getByRole('list', { name: 'Left out of the filters' }).getByRole('listitem');
   await expect(notices).toHaveText([
     'Ignored an unknown outcome “nonsense”.',
     'Ignored an unknown agent “zzz”.',
     'Ignored a From date that is not a day: “garbage”.',
+    'Ignored a saved agent that is not one of yours (or no longer exists): “nope”.',
   ]);
   // The controls show what is applied: nothing.
   await expect(page.getByRole('combobox', { name: 'Outcome' })).toHaveValue('');
