@@ -100,20 +100,30 @@ function useMcpTools(): { server: string; name: string; description: string }[] 
   return tools;
 }
 
-/** The model picker of the editor: every model of the Models settings' connections, or the server's default. */
-function ModelSelect({ value, onChange }: { value?: string; onChange: (model: string | undefined) => void }) {
+/** The model picker of the editor: the models the header's picker offers (every model of every connection, the
+ *  environment's OPENAI_MODEL first), or the server's default. Listed afresh each time the editor opens, as the
+ *  header's picker does each time it opens: a listing that failed or had not come back (a server slow to list its
+ *  models) left only the server's default here, with no second try. */
+export function ModelSelect({ value, onChange }: { value?: string; onChange: (model: string | undefined) => void }) {
   const t = useTranslations('agents');
+  const tModels = useTranslations('models');
   const connectionName = useConnectionName();
   const groups = useModels((s) => s.groups);
   useEffect(() => {
-    if (!useModels.getState().groups) void useModels.getState().refresh();
+    void useModels.getState().refresh();
   }, []);
   const listed = (groups ?? []).some((g) => g.models.some((m) => m.id === value));
   return (
     <Field label={t('model')}>
-      <select className={FIELD} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)}>
+      <select
+        className={FIELD}
+        value={value ?? ''}
+        aria-busy={groups === undefined}
+        onChange={(e) => onChange(e.target.value || undefined)}
+      >
         <option value="">{t('defaultModel')}</option>
         {value && !listed && <option value={value}>{parseModelId(value)?.name ?? value}</option>}
+        {groups === undefined && <option disabled>{tModels('pickerLoading')}</option>}
         {(groups ?? [])
           .filter((g) => g.models.length)
           .map((g) => (
