@@ -13,6 +13,8 @@ import type { AgentDefinition } from '@/lib/store/types';
 import { isImageAvatar } from '../chat/agent-avatar';
 import { useImageSource } from '../chat/answer-image';
 import { useCodedText } from '../chat/server-text';
+import { useGenerationProblemText } from '../chat/generation-problems';
+import { generationInputBounds, generationProblems } from '@/lib/protocol/generation-settings';
 import { useModalDialog } from '../modal-dialog';
 import { useConnectionName } from '../models/connection-name';
 import { useModels } from '../models/models-store';
@@ -227,7 +229,17 @@ function Form({
   // Typed and not saved yet: leaving the page asks first.
   useLeaveGuard(changed);
 
+  const { say } = useGenerationProblemText();
   const submit = async () => {
+    const invalid = [...(form.current?.elements ?? [])].find(
+      (el): el is HTMLInputElement =>
+        el instanceof HTMLInputElement && !el.name.startsWith('generate') && !el.checkValidity(),
+    );
+    if (invalid) return invalid.reportValidity();
+    // A generation setting out of its range is said here, in the page's words, with every one that is.
+    const bad = generationProblems(definition().generateCfg);
+    if (bad.length)
+      return setProblem({ error: bad.map(say).join(' '), field: `generateCfg.${bad[0]!.key}`, plain: true });
     setSaving(true);
     const refused = await useAgents.getState().save(agentId, definition());
     setSaving(false);
@@ -269,6 +281,9 @@ function Form({
     <form
       ref={form}
       method="dialog"
+      // The generation settings are checked by the page (every bad one said, in its language); the other fields
+      // by the browser, as before (submit).
+      noValidate
       className="max-h-[85dvh] space-y-3 overflow-y-auto p-4"
       onSubmit={(e) => {
         e.preventDefault();
@@ -457,12 +472,12 @@ function Form({
             ))}
           </select>
         </Field>
-        <Field label={t('temperature')}>
+        <Field label={t('temperature')} error={fieldError('generateCfg')}>
           <input
             type="number"
-            step="0.1"
-            min={0}
-            max={2}
+            name="generateCfg.temperature"
+            {...generationInputBounds('temperature')}
+            aria-invalid={fieldError('generateCfg') ? true : undefined}
             className={`${FIELD} w-28`}
             value={temperature}
             onChange={(e) => setTemperature(e.target.value)}
