@@ -47,14 +47,18 @@ test('a saved agent’s conversation keeps the agent’s model in the header and
   // A temperature set here is this conversation's override of the agent's 0.3, and the model gets it.
   const temperature = settings.getByRole('spinbutton', { name: 'Temperature' });
   await expect(temperature).toHaveAttribute('placeholder', '0.3');
-  // One no model server takes is refused with the reason, and not kept (before: saved, and sent as 99).
+  // One no model server takes is not saved: it stays as typed, marked invalid, with the reason under it in plain
+  // words (before: saved, and sent as 99; then refused by the server in its developer's words).
+  await expect(temperature).toHaveAttribute('max', '2');
   await temperature.fill('99');
-  await expect(
-    page.getByRole('alert').filter({ hasText: 'temperature must be between 0 and 2 (got 99).' }),
-  ).toBeVisible();
-  await expect(temperature).toHaveValue('');
-  await page.getByRole('button', { name: 'Dismiss' }).click();
+  const reason = settings
+    .getByRole('alert')
+    .filter({ hasText: 'Temperature must be between 0 and 2 (you entered 99).' });
+  await expect(reason).toBeVisible();
+  await expect(temperature).toHaveAttribute('aria-invalid', 'true');
+  await expect(temperature).toHaveAccessibleDescription('Temperature must be between 0 and 2 (you entered 99).');
   await temperature.fill('1.5');
+  await expect(reason).toBeHidden();
   await send(page, 'Second note, heron-scribe');
   await expect(await lastAnswer(page)).toContainText('Noted by the scribe.');
   const sent = (await chatRequests()).at(-1)!;

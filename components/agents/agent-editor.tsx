@@ -13,6 +13,8 @@ import type { AgentDefinition } from '@/lib/store/types';
 import { isImageAvatar } from '../chat/agent-avatar';
 import { useImageSource } from '../chat/answer-image';
 import { useCodedText } from '../chat/server-text';
+import { useGenerationProblemText } from '../chat/generation-problems';
+import { generationInputBounds, generationProblems } from '@/lib/protocol/generation-settings';
 import { useModalDialog } from '../modal-dialog';
 import { useConnectionName } from '../models/connection-name';
 import { useModels } from '../models/models-store';
@@ -100,20 +102,30 @@ function useMcpTools(): { server: string; name: string; description: string }[] 
   return tools;
 }
 
-/** The model picker of the editor: every model of the Models settings' connections, or the server's default. */
-function ModelSelect({ value, onChange }: { value?: string; onChange: (model: string | undefined) => void }) {
+/** The model picker of the editor: the models the header's picker offers (every model of every connection, the
+ *  environment's OPENAI_MODEL first), or the server's default. Listed afresh each time the editor opens, as the
+ *  header's picker does each time it opens: a listing that failed or had not come back (a server slow to list its
+ *  models) left only the server's default here, with no second try. */
+export function ModelSelect({ value, onChange }: { value?: string; onChange: (model: string | undefined) => void }) {
   const t = useTranslations('agents');
+  const tModels = useTranslations('models');
   const connectionName = useConnectionName();
   const groups = useModels((s) => s.groups);
   useEffect(() => {
-    if (!useModels.getState().groups) void useModels.getState().refresh();
+    void useModels.getState().refresh();
   }, []);
   const listed = (groups ?? []).some((g) => g.models.some((m) => m.id === value));
   return (
     <Field label={t('model')}>
-      <select className={FIELD} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)}>
+      <select
+        className={FIELD}
+        value={value ?? ''}
+        aria-busy={groups === undefined}
+        onChange={(e) => onChange(e.target.value || undefined)}
+      >
         <option value="">{t('defaultModel')}</option>
         {value && !listed && <option value={value}>{parseModelId(value)?.name ?? value}</option>}
+        {groups === undefined && <option disabled>{tModels('pickerLoading')}</option>}
         {(groups ?? [])
           .filter((g) => g.models.length)
           .map((g) => (
@@ -217,7 +229,17 @@ function Form({
   // Typed and not saved yet: leaving the page asks first.
   useLeaveGuard(changed);
 
+  const { say } = useGenerationProblemText();
   const submit = async () => {
+    const invalid = [...(form.current?.elements ?? [])].find(
+      (el): el is HTMLInputElement =>
+        el instanceof HTMLInputElement && !el.name.startsWith('generate') && !el.checkValidity(),
+    );
+    if (invalid) return invalid.reportValidity();
+    // A generation setting out of its range is said here, in the page's words, with every one that is.
+    const bad = generationProblems(definition().generateCfg);
+    if (bad.length)
+      return setProblem({ error: bad.map(say).join(' '), field: `generateCfg.${bad[0]!.key}`, plain: true });
     setSaving(true);
     const refused = await useAgents.getState().save(agentId, definition());
     setSaving(false);
@@ -259,6 +281,9 @@ function Form({
     <form
       ref={form}
       method="dialog"
+      // The generation settings are checked by the page (every bad one said, in its language); the other fields
+      // by the browser, as before (submit).
+      noValidate
       className="max-h-[85dvh] space-y-3 overflow-y-auto p-4"
       onSubmit={(e) => {
         e.preventDefault();
@@ -447,12 +472,12 @@ function Form({
             ))}
           </select>
         </Field>
-        <Field label={t('temperature')}>
+        <Field label={t('temperature')} error={fieldError('generateCfg')}>
           <input
             type="number"
-            step="0.1"
-            min={0}
-            max={2}
+            name="generateCfg.temperature"
+            {...generationInputBounds('temperature')}
+            aria-invalid={fieldError('generateCfg') ? true : undefined}
             className={`${FIELD} w-28`}
             value={temperature}
             onChange={(e) => setTemperature(e.target.value)}

@@ -1,6 +1,6 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { AppInfo } from '@/lib/chat/page';
 import {
   AGENT_KIND_NAMES,
@@ -18,12 +18,10 @@ import { useModels } from '../models/models-store';
 import { definitionOf, useAgents } from '../agents/agents-store';
 import { FromCode } from '../agents/from-code';
 import { useChat } from './store';
+import { generationInputBounds, generationProblem, type RangedSetting } from '@/lib/protocol/generation-settings';
+import { useGenerationProblemText } from './generation-problems';
 
-const PARAMS = [
-  { key: 'temperature', min: 0, max: 2, step: 0.1 },
-  { key: 'top_p', min: 0, max: 1, step: 0.05 },
-  { key: 'max_tokens', min: 1, max: 131072, step: 1 },
-] as const;
+const PARAMS = ['temperature', 'top_p', 'max_tokens'] as const satisfies readonly RangedSetting[];
 
 const AGENT_LANGS = ['auto', ...LANGS] as const;
 /** Kinds that never offer tools through function calling (ReAct text, TIR's code blocks, the writing steps, the
@@ -45,6 +43,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
   const agentId = useChat((s) => (s.activeId ? s.settings?.agentId : s.draftAgent?.id));
   const saved = useAgents((s) => s.agents.find((a) => a.id === agentId));
   const [advancedOpen, setAdvancedOpen] = useState(advancedShown);
+  const activeId = useChat((s) => s.activeId);
   if (!settings) return null;
   // In a saved agent's conversation: the agent's own values (none while the list of agents is loading).
   const agent = agentId
@@ -203,26 +202,22 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
       {/* An agent's documents, not this switch, decide its document tools. */}
       {!agent && <DocumentToolsSetting settings={settings} />}
       <McpServers />
-      {PARAMS.map((p) => (
-        <label key={p.key} className="flex items-center justify-between gap-2">
-          <span className="font-medium">{t(p.key)}</span>
-          <input
-            type="number"
-            className={`${field} w-28`}
-            min={p.min}
-            max={p.max}
-            step={p.step}
-            placeholder={agent?.generateCfg[p.key] !== undefined ? String(agent.generateCfg[p.key]) : t('default')}
-            value={settings.generateCfg[p.key] ?? ''}
-            onChange={(e) => {
-              const generateCfg = { ...settings.generateCfg };
-              const value = e.target.valueAsNumber;
-              if (Number.isFinite(value)) generateCfg[p.key] = value;
-              else delete generateCfg[p.key];
-              void update({ generateCfg });
-            }}
-          />
-        </label>
+      {PARAMS.map((key) => (
+        <GenerationSetting
+          // Another conversation starts from its own values, not from what was typed here.
+          key={`${activeId ?? 'new'}/${key}`}
+          name={key}
+          label={t(key)}
+          className={`${field} w-28`}
+          placeholder={agent?.generateCfg[key] !== undefined ? String(agent.generateCfg[key]) : t('default')}
+          value={settings.generateCfg[key]}
+          onChange={(value) => {
+            const generateCfg = { ...settings.generateCfg };
+            if (value === undefined) delete generateCfg[key];
+            else generateCfg[key] = value;
+            void update({ generateCfg });
+          }}
+        />
       ))}
       <label className="flex items-start gap-2">
         <input
@@ -270,5 +265,57 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
       </button>
       <p className="text-neutral-600 dark:text-neutral-400">{t('limit', { limit: info.maxLlmCalls })}</p>
     </section>
+  );
+}
+
+/** One generation setting's number input, with its range's min, max and step (lib/protocol/generation-settings.ts).
+ *  A value out of the range is not saved: it stays as typed, marked invalid, with what is wrong in the page's words
+ *  under it, until it is changed. An empty field goes back to the default. */
+function GenerationSetting({
+  name,
+  label,
+  className,
+  placeholder,
+  value,
+  onChange,
+}: {
+  name: RangedSetting;
+  label: string;
+  className: string;
+  placeholder: string;
+  value?: number;
+  onChange: (value: number | undefined) => void;
+}) {
+  const { say } = useGenerationProblemText();
+  const [typed, setTyped] = useState<{ text: string; problem: string }>();
+  const messageId = useId();
+  return (
+    <div>
+      <label className="flex items-center justify-between gap-2">
+        <span className="font-medium">{label}</span>
+        <input
+          type="number"
+          name={name}
+          className={className}
+          {...generationInputBounds(name)}
+          placeholder={placeholder}
+          value={typed?.text ?? value ?? ''}
+          aria-invalid={typed ? true : undefined}
+          aria-describedby={typed ? messageId : undefined}
+          onChange={(e) => {
+            const number = e.target.valueAsNumber;
+            const problem = Number.isFinite(number) ? generationProblem(name, number) : undefined;
+            if (problem) return setTyped({ text: e.target.value, problem: say(problem) });
+            setTyped(undefined);
+            onChange(Number.isFinite(number) ? number : undefined);
+          }}
+        />
+      </label>
+      {typed && (
+        <p id={messageId} role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">
+          {typed.problem}
+        </p>
+      )}
+    </div>
   );
 }

@@ -1,17 +1,20 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { replaySource } from '@/app/actions/replay';
 import { failureText, useCodedText, type CodedText } from '@/components/chat/server-text';
 import type { ReplaySource } from '@/lib/replay/plan';
 import { useChat } from '@/components/chat/store';
 import type { ReplayRequest } from '@/lib/replay/plan';
+import { generationInputBounds, generationProblems } from '@/lib/protocol/generation-settings';
+import { useGenerationProblemText } from '@/components/chat/generation-problems';
 import { ACTION_BUTTON, FIELD, Modal, PRIMARY_BUTTON } from './modal';
 
+// Their min, max and step are the shared schema's (a seed is any whole number).
 const PARAMS = [
-  { key: 'temperature', step: 0.1 },
-  { key: 'top_p', step: 0.05 },
-  { key: 'max_tokens', step: 1 },
+  { key: 'temperature', ...generationInputBounds('temperature') },
+  { key: 'top_p', ...generationInputBounds('top_p') },
+  { key: 'max_tokens', ...generationInputBounds('max_tokens') },
   { key: 'seed', step: 1 },
 ] as const;
 
@@ -37,13 +40,26 @@ export function ReplayFromHere({
   const [params, setParams] = useState<Record<string, number>>({});
   const [edits, setEdits] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
+  // The parameters the error is about (out of their ranges): marked invalid, and the focus goes to the first.
+  const [bad, setBad] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  const { say } = useGenerationProblemText();
+  const errorId = useId();
+  const form = useRef<HTMLFormElement>(null);
   if (source.error) return <p role="alert">{coded(source.error)}</p>;
   if (!source.value) return <p role="status">{t('loadingRun')}</p>;
   const results = source.value.toolResults.filter((r) => r.iteration < iteration);
   const key = (r: { iteration: number; functionId: string }) => `${r.iteration}/${r.functionId}`;
 
   async function submit() {
+    // Every value out of its range, said at once in the page's words (the server would name only the first).
+    const problems = generationProblems(params);
+    setBad(problems.map((p) => p.key));
+    if (problems.length) {
+      setError(problems.map(say).join(' '));
+      form.current?.querySelector<HTMLInputElement>(`input[name="${problems[0]!.key}"]`)?.focus();
+      return;
+    }
     const req: ReplayRequest = { fromIteration: iteration };
     if (model.trim()) req.model = model.trim();
     if (Object.keys(params).length) req.generateCfg = params;
@@ -65,6 +81,9 @@ export function ReplayFromHere({
 
   return (
     <form
+      ref={form}
+      // The checks are the page's own, so that every bad value is said, in the page's language.
+      noValidate
       aria-label={t('replayFromHere')}
       className="space-y-3 text-sm"
       onSubmit={(e) => {
@@ -88,11 +107,17 @@ export function ReplayFromHere({
             <span className="font-medium">{p.key === 'seed' ? t('seed') : tSettings(p.key)}</span>
             <input
               type="number"
+              name={p.key}
+              min={'min' in p ? p.min : undefined}
+              max={'max' in p ? p.max : undefined}
               step={p.step}
               className={FIELD}
               placeholder={t('asSet')}
               value={params[p.key] ?? ''}
+              aria-invalid={bad.includes(p.key) || undefined}
+              aria-describedby={bad.includes(p.key) ? errorId : undefined}
               onChange={(e) => {
+                if (bad.includes(p.key)) setBad(bad.filter((k) => k !== p.key));
                 const next = { ...params };
                 if (Number.isFinite(e.target.valueAsNumber)) next[p.key] = e.target.valueAsNumber;
                 else delete next[p.key];
@@ -119,7 +144,7 @@ export function ReplayFromHere({
         </fieldset>
       )}
       {error && (
-        <p role="alert" className="text-red-800 dark:text-red-200">
+        <p id={errorId} role="alert" className="text-red-800 dark:text-red-200">
           {error}
         </p>
       )}

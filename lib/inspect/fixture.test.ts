@@ -107,7 +107,9 @@ describe('runToFixture', () => {
     expect(fixture.source).toEqual({
       runId: 'run-abc',
       model: 'qwen3',
-      agent: 'assistant',
+      // The kind as the inspector and the Runs page name it, not the message name "assistant" (the Assistant kind's id).
+      agent: 'FnCallAgent',
+      kind: 'fncall',
       fncallMode: 'nous',
       exportedAt: '1970-01-01T00:00:00.000Z',
     });
@@ -135,5 +137,30 @@ describe('runToFixture', () => {
     for (let i = 0; i < 4; i++) played.push(await player.next(req));
     expect(played.map((r) => r.fault?.kind ?? r.finishReason)).toEqual(['status', 'stop', 'stop', 'tool_calls']);
     await expect(player.next(req)).rejects.toThrow('script exhausted at chat request #4');
+  });
+
+  it('plays a fixture saved before the kind was recorded (source.agent "assistant") the same', async () => {
+    const old = JSON.parse(JSON.stringify(runToFixture(events)));
+    old.source = {
+      runId: 'run-abc',
+      model: 'qwen3',
+      agent: 'assistant',
+      fncallMode: 'nous',
+      exportedAt: '1970-01-01T00:00:00.000Z',
+    };
+    const player = new ScriptPlayer(old);
+    const req = { method: 'POST', path: '/v1/chat/completions', headers: {}, body: { messages: [] }, at: 0 };
+    const played = [];
+    for (let i = 0; i < 4; i++) played.push(await player.next(req));
+    expect(played.map((r) => r.fault?.kind ?? r.finishReason)).toEqual(['status', 'stop', 'stop', 'tool_calls']);
+  });
+
+  it('names the agent of a log without its kind (an older run) as the log does', () => {
+    const [start, ...rest] = events;
+    const { kind: _kind, ...noKind } = start as Extract<AgentEvent, { type: 'run-start' }>;
+    void _kind;
+    const fixture = runToFixture([noKind as AgentEvent, ...rest]);
+    expect(fixture.source.agent).toBe('assistant');
+    expect(fixture.source).not.toHaveProperty('kind');
   });
 });

@@ -1,6 +1,7 @@
 // "Save as fixture": a recorded run turned into a scenario for the scripted model server (the format is
 // lib/protocol/fixture.ts), so the model's side of a real run can be replayed and the run becomes a test.
 import type { AgentEvent } from '../protocol/events';
+import { AGENT_KIND_NAMES } from '../protocol/enums';
 import { FIXTURE_SCHEMA, type RunFixture, type ScriptedReply } from '../protocol/fixture';
 import { foldInspection } from './fold';
 import { contentText } from '../llm/schema';
@@ -26,7 +27,16 @@ export function runToFixture(events: readonly AgentEvent[], now = new Date()): R
   }
   const fixture: RunFixture = {
     fixture: FIXTURE_SCHEMA,
-    source: { runId: run.runId, model: run.model, agent: run.agent, exportedAt: now.toISOString() },
+    // The agent as the inspector and the Runs page name it (its kind's class name, e.g. FnCallAgent), not the name
+    // it gives its messages ("assistant", which reads as the Assistant kind). A log without the kind (older runs)
+    // keeps that name.
+    source: {
+      runId: run.runId,
+      model: run.model,
+      agent: run.kind ? AGENT_KIND_NAMES[run.kind] : run.agent,
+      ...(run.kind && { kind: run.kind }),
+      exportedAt: now.toISOString(),
+    },
     userMessages: (run.input ?? []).filter((m) => m.role === 'user').map((m) => contentText(m.content)),
     replies,
   };

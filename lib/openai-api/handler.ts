@@ -141,7 +141,8 @@ export async function createCompletion(
     if (isErrorNamed(e, 'RateLimitError')) throw e; // answered 429 by guardRoute, with Retry-After
     return notStarted(e);
   }
-  const fold = new CompletionFold(`chatcmpl-${started.runId}`, model.id);
+  // The answer names the model as the client asked for it (a saved agent's name, not its id), as OpenAI's do.
+  const fold = new CompletionFold(`chatcmpl-${started.runId}`, request.model);
   const events = runFeed(deps.runs, deps.store, actor.owner, started.runId, { stopOnLeave: true });
   if (!request.stream) {
     // Nothing is sent before the end, so only the request's signal tells that the client left (a timeout, a killed

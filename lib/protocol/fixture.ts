@@ -64,8 +64,10 @@ export const FIXTURE_SCHEMA = 'agent-studio.fixture/1';
  *  failures); the other keys are for people and are ignored by the server. */
 export interface RunFixture extends Scenario {
   fixture: typeof FIXTURE_SCHEMA;
-  /** Where the replies came from, to tell fixtures apart. */
-  source: { runId: string; model: string; agent: string; fncallMode?: string; exportedAt: string };
+  /** Where the replies came from, to tell fixtures apart: `agent` is the kind as people read it (`FnCallAgent`) and
+   *  `kind` its id (`fncall`). Fixtures saved before `kind` held the agent's message name in `agent` ("assistant");
+   *  the server ignores `source`, so they play the same. */
+  source: { runId: string; model: string; agent: string; kind?: string; fncallMode?: string; exportedAt: string };
   /** The user messages the run was given, to send again when replaying. */
   userMessages: string[];
   replies: ScriptedReply[];

@@ -263,4 +263,44 @@ describe('the /v1 API', () => {
     expect(await store.getRun(B, runId)).toBeUndefined();
     await store.deleteAgent(A, mine.id);
   });
+
+  it('answers with the model the client asked for: a saved agent asked by its name is named so, not by its id', async () => {
+    const team = await store.createAgent(A, parseAgentDefinition({ name: 'team r', kind: 'fncall' }));
+    model.setScenario({ fallback: { content: 'Ready.' } });
+    const whole = await client.chat.completions.create({
+      model: 'team r',
+      messages: [{ role: 'user', content: 'Hi team' }],
+    });
+    expect(whole.choices[0]!.message.content).toBe('Ready.');
+    expect(whole.model).toBe('team r');
+    const stream = await client.chat.completions.create({
+      model: 'team r',
+      messages: [{ role: 'user', content: 'Hi team' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const models = new Set<string>();
+    let chunks = 0;
+    for await (const chunk of stream) {
+      chunks++;
+      models.add(chunk.model);
+    }
+    expect(chunks).toBeGreaterThan(1);
+    expect([...models]).toEqual(['team r']);
+    // By its id, by a kind's class name: each answer says what was asked.
+    const byId = await client.chat.completions.create({ model: team.id, messages: [{ role: 'user', content: 'Hi' }] });
+    expect(byId.model).toBe(team.id);
+    const byKind = await client.chat.completions.create({
+      model: 'FnCallAgent',
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    expect(byKind.model).toBe('FnCallAgent');
+    // GET /v1/models is unchanged: the saved agent is listed by its id, with its name.
+    const listed = [];
+    for await (const m of client.models.list()) listed.push(m);
+    expect(listed.map((m) => m.id)).toEqual([...BUILTIN_KINDS, team.id]);
+    expect(listed.at(-1)).toMatchObject({ id: team.id, name: 'team r', object: 'model' });
+    expect(await client.models.retrieve('team r')).toMatchObject({ id: team.id, name: 'team r' });
+    await store.deleteAgent(A, team.id);
+  });
 });
