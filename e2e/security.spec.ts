@@ -103,6 +103,9 @@ test.describe('with ACCESS_TOKEN', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(`${base}/?c=nothing-yet`);
     await expect(page.getByRole('button', { name: /^Switch to (dark|light) theme$/ })).toBeVisible();
+    // The address names no conversation: the page says so (a message sent before it knew would wait for it and
+    // stay in the box), and a message then starts a new one.
+    await expect(page.getByRole('main').getByText('This conversation no longer exists.')).toBeVisible();
     await send(page, 'are we signed-in?');
     await expect(await lastAnswer(page)).toContainText('Hello, signed-in user.');
     const cookies = await page.context().cookies(base);
