@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'agent-import-not-json',
   'agent-import-other-schema',
   'agent-import-plugin-missing',
+  'agent-import-too-large',
+  'agent-import-unsent',
   'agent-member-gone',
   'agent-members-many',
   'agent-members-missing',
