@@ -225,6 +225,54 @@ test("a user's delete confirmation and password form close with Escape or their 
   await expect(admin.getByRole('heading', { name: 'Users', exact: true })).toBeFocused();
 });
 
+/** Holds each server action's request `ms` before sending it on, so a second click lands while the first runs. */
+async function slowActions(page: Page, ms: number): Promise<() => Promise<void>> {
+  const slow = (url: URL) => url.origin === base;
+  await page.route(slow, async (route) => {
+    if (route.request().method() === 'POST' && route.request().headers()['next-action'])
+      await new Promise((r) => setTimeout(r, ms));
+    await route.fallback();
+  });
+  return () => page.unroute(slow);
+}
+
+test('one click, one thing made: a double-clicked Create invite link makes one invite, Enter twice one API key', async ({
+  browser,
+}) => {
+  const page = await signIn(browser);
+  await page.goto('/admin');
+  const invites = page.locator('section[aria-labelledby="admin-invites"]');
+  const create = page.getByRole('button', { name: 'Create invite link' });
+  await expect(create).toBeEnabled();
+  const before = await invites.getByRole('button', { name: 'Revoke' }).count();
+  let fast = await slowActions(page, 500);
+  await create.dblclick();
+  // Unavailable while its request runs (it keeps the focus: aria-disabled, not disabled), then available again.
+  await expect(create).toBeDisabled();
+  await expect(create).toBeFocused();
+  await expect(page.getByTestId('invite-link')).toBeVisible();
+  await expect(create).toBeEnabled();
+  await fast();
+  await page.reload();
+  await expect(invites.getByRole('button', { name: 'Revoke' })).toHaveCount(before + 1);
+
+  // The key form from the keyboard: Enter, and Enter again while the key is being made.
+  await page.goto('/account');
+  const name = page.getByRole('textbox', { name: 'Key name' });
+  await expect(page.getByRole('button', { name: 'Create key', exact: true })).toBeEnabled();
+  await name.fill('pressed twice');
+  fast = await slowActions(page, 500);
+  await name.press('Enter');
+  await expect(page.getByRole('button', { name: 'Create key', exact: true })).toBeDisabled();
+  await name.press('Enter');
+  await expect(page.getByTestId('new-api-key')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create key', exact: true })).toBeEnabled();
+  await fast();
+  await page.reload();
+  await expect(page.getByRole('cell', { name: 'pressed twice', exact: true })).toHaveCount(1);
+  await page.context().close();
+});
+
 for (const locale of ['en-US', 'zh-CN']) {
   test(`every accounts page fits a phone and has no axe violations (${locale})`, async ({ browser }) => {
     test.setTimeout(90_000);

@@ -3,11 +3,13 @@
 // was last used, revoke one.
 import { useTranslations } from 'next-intl';
 import { useState, useSyncExternalStore } from 'react';
+import { useFormStatus } from 'react-dom';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/app/actions/account';
 import type { ApiKeyView, KeyScope } from '@/lib/auth/api-keys';
 import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
 import { noSubscription, useHydrated } from '../use-hydrated';
+import { useSingleFlight } from '../use-single-flight';
 import { CopyButton } from './copy-button';
 
 export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
@@ -18,19 +20,22 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
   const [keys, setKeys] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
+  // One key per click (or Enter), however fast: a submit while the last one runs is dropped.
+  const [, runCreate] = useSingleFlight();
 
   async function refresh() {
     const answer = await listApiKeys();
     if (answer.ok) setKeys(answer.value);
   }
 
-  async function create(form: FormData) {
-    setError(null);
-    const answer = await createApiKey(String(form.get('name') ?? ''), String(form.get('scope')) as KeyScope);
-    if (!answer.ok) return setError(said(failureText(answer)));
-    setSecret(answer.value.secret);
-    await refresh();
-  }
+  const create = (form: FormData) =>
+    runCreate(async () => {
+      setError(null);
+      const answer = await createApiKey(String(form.get('name') ?? ''), String(form.get('scope')) as KeyScope);
+      if (!answer.ok) return setError(said(failureText(answer)));
+      setSecret(answer.value.secret);
+      await refresh();
+    });
 
   async function revoke(id: string) {
     setError(null);
@@ -64,9 +69,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
             <option value="run">{t('scopeRun')}</option>
           </select>
         </div>
-        <button type="submit" disabled={!hydrated} className={primaryButton}>
-          {t('create')}
-        </button>
+        <CreateButton disabled={!hydrated}>{t('create')}</CreateButton>
       </form>
       {secret && (
         <div role="status" className={noticeBox}>
@@ -125,6 +128,17 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
         </div>
       )}
     </section>
+  );
+}
+
+/** Create key: unavailable while the form's action runs (its state is the form's, as a form action's updates wait for
+ *  the action to end); `aria-disabled` keeps the keyboard's focus where `disabled` would drop it. */
+function CreateButton({ disabled, children }: { disabled: boolean; children: string }) {
+  const { pending } = useFormStatus();
+  return (
+    <button type="submit" disabled={disabled} aria-disabled={pending || undefined} className={primaryButton}>
+      {children}
+    </button>
   );
 }
 
