@@ -60,6 +60,7 @@ export const ERROR_CODES = [
   'group-name-long',
   'group-name-missing',
   'invite-gone',
+  'key-name-long',
   'key-name-missing',
   'key-scope-missing',
   'mcp-config-invalid',
