@@ -6,18 +6,34 @@ export function JsonFileButton({
   className,
   inputLabel,
   onFile,
+  maxBytes,
+  onTooLarge,
+  busy = false,
   children,
 }: {
   className: string;
   /** The hidden file input's accessible name. */
   inputLabel: string;
   onFile: (text: string, name: string) => void | Promise<void>;
+  /** A file larger than this is not read: `onTooLarge` is told its name instead. */
+  maxBytes?: number;
+  onTooLarge?: (name: string) => void;
+  /** While the last file is still being handled: the button says it is unavailable (and keeps the focus) and opens
+   *  no picker. */
+  busy?: boolean;
   children: ReactNode;
 }) {
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
-      <button type="button" className={className} onClick={() => input.current?.click()}>
+      <button
+        type="button"
+        className={`${className} aria-disabled:cursor-wait aria-disabled:opacity-50`}
+        aria-disabled={busy || undefined}
+        onClick={() => {
+          if (!busy) input.current?.click();
+        }}
+      >
         {children}
       </button>
       <input
@@ -29,7 +45,9 @@ export function JsonFileButton({
         onChange={async (e) => {
           const file = e.target.files?.[0];
           e.target.value = '';
-          if (file) await onFile(await file.text(), file.name);
+          if (!file) return;
+          if (maxBytes !== undefined && file.size > maxBytes) return onTooLarge?.(file.name);
+          await onFile(await file.text(), file.name);
         }}
       />
     </>

@@ -225,6 +225,104 @@ test("a user's delete confirmation and password form close with Escape or their 
   await expect(admin.getByRole('heading', { name: 'Users', exact: true })).toBeFocused();
 });
 
+/** Holds each server action's request `ms` before sending it on, so a second click lands while the first runs. */
+async function slowActions(page: Page, ms: number): Promise<() => Promise<void>> {
+  const slow = (url: URL) => url.origin === base;
+  await page.route(slow, async (route) => {
+    if (route.request().method() === 'POST' && route.request().headers()['next-action'])
+      await new Promise((r) => setTimeout(r, ms));
+    await route.fallback();
+  });
+  return () => page.unroute(slow);
+}
+
+test('one click, one thing made: a double-clicked Create invite link makes one invite, Enter twice one API key', async ({
+  browser,
+}) => {
+  const page = await signIn(browser);
+  await page.goto('/admin');
+  const invites = page.locator('section[aria-labelledby="admin-invites"]');
+  const create = page.getByRole('button', { name: 'Create invite link' });
+  await expect(create).toBeEnabled();
+  const before = await invites.getByRole('button', { name: 'Revoke' }).count();
+  let fast = await slowActions(page, 500);
+  await create.dblclick();
+  // Unavailable while its request runs (it keeps the focus: aria-disabled, not disabled), then available again.
+  await expect(create).toBeDisabled();
+  await expect(create).toBeFocused();
+  await expect(page.getByTestId('invite-link')).toBeVisible();
+  await expect(create).toBeEnabled();
+  await fast();
+  await page.reload();
+  await expect(invites.getByRole('button', { name: 'Revoke' })).toHaveCount(before + 1);
+
+  // The key form from the keyboard: Enter, and Enter again while the key is being made.
+  await page.goto('/account');
+  const name = page.getByRole('textbox', { name: 'Key name' });
+  await expect(page.getByRole('button', { name: 'Create key', exact: true })).toBeEnabled();
+  await name.fill('pressed twice');
+  fast = await slowActions(page, 500);
+  await name.press('Enter');
+  await expect(page.getByRole('button', { name: 'Create key', exact: true })).toBeDisabled();
+  await name.press('Enter');
+  await expect(page.getByTestId('new-api-key')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create key', exact: true })).toBeEnabled();
+  await fast();
+  await page.reload();
+  await expect(page.getByRole('cell', { name: 'pressed twice', exact: true })).toHaveCount(1);
+  await page.context().close();
+});
+
+test('an API key name over 60 characters is refused, said why; a long one wraps, its Revoke in reach at 1280 and 390 px', async ({
+  browser,
+}) => {
+  const page = await signIn(browser);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/account');
+  const name = page.getByRole('textbox', { name: 'Key name' });
+  const create = page.getByRole('button', { name: 'Create key', exact: true });
+  await expect(create).toBeEnabled();
+  // The field stops at 60; past it (a page whose field was edited, a script), the server refuses, saying the limit.
+  await expect(name).toHaveAttribute('maxlength', '60');
+  await name.evaluate((el) => el.removeAttribute('maxlength'));
+  await name.fill('k'.repeat(2000));
+  await create.click();
+  await expect(page.getByRole('alert').filter({ hasText: 'name' })).toHaveText(
+    'A key’s name is at most 60 characters.',
+  );
+  await expect(page.getByRole('cell', { name: /^kkkk/ })).toHaveCount(0);
+
+  // 60 characters without a space: the name wraps in its cell, and the row's Revoke stays on the screen.
+  const long = 'w'.repeat(60);
+  await name.fill(long);
+  await create.click();
+  const cell = page.getByRole('cell', { name: long, exact: true });
+  await expect(cell).toBeVisible();
+  const revoke = page.getByRole('button', { name: `Revoke the key ${long}` });
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    // The name takes at most 16rem; reached by Tab, Revoke is drawn whole on the screen (on the phone the table
+    // scrolls in its box to it), not past the edge.
+    expect((await cell.boundingBox())!.width, `${viewport.width} px: the name's cell`).toBeLessThanOrEqual(
+      16 * 16 + 16,
+    );
+    // Tab onto it from the control before it (Shift+Tab, Tab): the browser scrolls it into view as it is focused.
+    await revoke.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await expect(revoke).toBeFocused();
+    await expect(revoke).toBeInViewport({ ratio: 1 });
+    const box = (await revoke.boundingBox())!;
+    expect(box.x + box.width, `${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
+  }
+  await revoke.click();
+  await expect(page.getByRole('row').filter({ has: cell })).toContainText('revoked');
+  await page.context().close();
+});
+
 for (const locale of ['en-US', 'zh-CN']) {
   test(`every accounts page fits a phone and has no axe violations (${locale})`, async ({ browser }) => {
     test.setTimeout(90_000);

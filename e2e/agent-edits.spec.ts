@@ -76,7 +76,9 @@ test('importing an agent whose name exists asks: cancel, keep both, or replace',
   const chatWith = (name: string) => page.getByRole('button', { name: `Chat with ${name}`, exact: true });
   await input.setInputFiles(exportFile('the first'));
   await expect(chatWith('Import heron')).toHaveCount(1);
-  await expect(page.getByRole('status').filter({ hasText: 'Import heron' })).toHaveText('Imported “Import heron”.');
+  await expect(page.getByRole('status').filter({ hasText: 'Import heron' })).toHaveText(
+    'Imported “Import heron” from agent-import-heron.json.',
+  );
 
   // The same name again: asked, and Cancel leaves one.
   await input.setInputFiles(exportFile('the second'));
@@ -97,7 +99,7 @@ test('importing an agent whose name exists asks: cancel, keep both, or replace',
   await ask.getByRole('button', { name: 'Replace' }).click();
   await expect(ask).toBeHidden();
   await expect(page.getByRole('status').filter({ hasText: 'Import heron' })).toHaveText(
-    '“Import heron” now has the imported definition.',
+    '“Import heron” now has the definition imported from agent-import-heron.json.',
   );
   await expect(page.getByRole('button', { name: /^Chat with Import heron/ })).toHaveCount(2);
   await page.getByRole('button', { name: 'Edit Import heron', exact: true }).click();

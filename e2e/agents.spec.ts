@@ -271,16 +271,16 @@ test('an import refusal is said again in the new language when the page changes 
     mimeType: 'application/json',
     buffer: Buffer.from(JSON.stringify({ schema: 'agent-studio.agent/2', agent: { name: 'Egret', kind: 'fncall' } })),
   });
-  const refused = page.getByRole('alert').filter({ hasText: /Import failed|导入失败/ });
+  const refused = page.getByRole('alert').filter({ hasText: /Import of agent\.json failed|导入 agent\.json 失败/ });
   await expect(refused).toHaveText(
-    'Import failed: This file is "agent-studio.agent/2", not an agent export (agent-studio.agent/1).',
+    'Import of agent.json failed: This file is "agent-studio.agent/2", not an agent export (agent-studio.agent/1).',
   );
   await page.getByRole('combobox', { name: 'Language', exact: true }).selectOption('zh-CN');
   await expect(refused).toHaveText(
-    '导入失败：此文件的格式是“agent-studio.agent/2”，不是本应用的智能体导出文件（agent-studio.agent/1）。',
+    '导入 agent.json 失败：此文件的格式是“agent-studio.agent/2”，不是本应用的智能体导出文件（agent-studio.agent/1）。',
   );
   await page.getByRole('combobox', { name: '语言', exact: true }).selectOption('en');
-  await expect(refused).toHaveText(/^Import failed: This file is "agent-studio\.agent\/2"/);
+  await expect(refused).toHaveText(/^Import of agent\.json failed: This file is "agent-studio\.agent\/2"/);
 });
 
 test.describe('in Chinese', () => {
@@ -320,13 +320,13 @@ test.describe('in Chinese', () => {
       mimeType: 'application/json',
       buffer: Buffer.from(JSON.stringify({ schema, exportedAt: new Date().toISOString(), agent })),
     });
-    const refused = page.getByRole('alert').filter({ hasText: '导入失败' });
+    const refused = page.getByRole('alert').filter({ hasText: '导入 agent.json 失败' });
     await input.setInputFiles(file('agent-studio.agent/2', { name: '苍鹭', kind: 'fncall' }));
     await expect(refused).toHaveText(
-      '导入失败：此文件的格式是“agent-studio.agent/2”，不是本应用的智能体导出文件（agent-studio.agent/1）。',
+      '导入 agent.json 失败：此文件的格式是“agent-studio.agent/2”，不是本应用的智能体导出文件（agent-studio.agent/1）。',
     );
     await input.setInputFiles(file('agent-studio.agent/1', { name: '苍鹭', kind: 'wizard', maxRound: 99 }));
-    await expect(refused).toHaveText('导入失败：kind 的值不符合智能体定义（见 docs/agents.md）。');
+    await expect(refused).toHaveText('导入 agent.json 失败：kind 的值不符合智能体定义（见 docs/agents.md）。');
     await expect(page.getByRole('button', { name: /^与 苍鹭/ })).toHaveCount(0);
   });
 });

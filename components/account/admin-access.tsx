@@ -7,6 +7,7 @@ import type { InviteRecord, ServerSettings, SignUpMode } from '@/lib/store/types
 import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
 import { useHydrated } from '../use-hydrated';
+import { useSingleFlight } from '../use-single-flight';
 import { CopyButton } from './copy-button';
 
 const MODES: SignUpMode[] = ['open', 'invite', 'closed'];
@@ -30,6 +31,8 @@ export function AdminAccess({
   const [shown, setShown] = useState<{ id: string; link: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  // One invite per click, however fast the clicks: the button is unavailable until its invite is made.
+  const [inviting, runInvite] = useSingleFlight();
 
   async function save(patch: Partial<ServerSettings>) {
     setError(null);
@@ -48,16 +51,17 @@ export function AdminAccess({
     setShown((s) => (s && answer.value.some((i) => i.id === s.id) ? s : null));
   }
 
-  async function invite() {
-    setError(null);
-    const answer = await createInvite();
-    if (!answer.ok) return setError(said(failureText(answer)));
-    const made = answer.value.invite;
-    // Listed at once with its link (newest first, as the server lists them), not after the list is read again.
-    setInvites((open) => [made, ...open.filter((i) => i.id !== made.id)]);
-    setShown({ id: made.id, link: answer.value.link });
-    await refreshInvites();
-  }
+  const invite = () =>
+    runInvite(async () => {
+      setError(null);
+      const answer = await createInvite();
+      if (!answer.ok) return setError(said(failureText(answer)));
+      const made = answer.value.invite;
+      // Listed at once with its link (newest first, as the server lists them), not after the list is read again.
+      setInvites((open) => [made, ...open.filter((i) => i.id !== made.id)]);
+      setShown({ id: made.id, link: answer.value.link });
+      await refreshInvites();
+    });
 
   async function revoke(id: string) {
     setError(null);
@@ -102,7 +106,13 @@ export function AdminAccess({
       <SettingsSection id="admin-invites" heading={t('invitesHeading')}>
         <p className={muted}>{t('invitesIntro', { days: inviteDays })}</p>
         <div>
-          <button type="button" disabled={!hydrated} onClick={() => void invite()} className={primaryButton}>
+          <button
+            type="button"
+            disabled={!hydrated}
+            aria-disabled={inviting || undefined}
+            onClick={() => void invite()}
+            className={primaryButton}
+          >
             {t('createInvite')}
           </button>
         </div>

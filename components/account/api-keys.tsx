@@ -3,11 +3,14 @@
 // was last used, revoke one.
 import { useTranslations } from 'next-intl';
 import { useState, useSyncExternalStore } from 'react';
+import { useFormStatus } from 'react-dom';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/app/actions/account';
 import type { ApiKeyView, KeyScope } from '@/lib/auth/api-keys';
+import { MAX_KEY_NAME_LENGTH } from '@/lib/auth/api-key-name';
 import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
 import { noSubscription, useHydrated } from '../use-hydrated';
+import { useSingleFlight } from '../use-single-flight';
 import { CopyButton } from './copy-button';
 
 export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
@@ -18,19 +21,22 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
   const [keys, setKeys] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
+  // One key per click (or Enter), however fast: a submit while the last one runs is dropped.
+  const [, runCreate] = useSingleFlight();
 
   async function refresh() {
     const answer = await listApiKeys();
     if (answer.ok) setKeys(answer.value);
   }
 
-  async function create(form: FormData) {
-    setError(null);
-    const answer = await createApiKey(String(form.get('name') ?? ''), String(form.get('scope')) as KeyScope);
-    if (!answer.ok) return setError(said(failureText(answer)));
-    setSecret(answer.value.secret);
-    await refresh();
-  }
+  const create = (form: FormData) =>
+    runCreate(async () => {
+      setError(null);
+      const answer = await createApiKey(String(form.get('name') ?? ''), String(form.get('scope')) as KeyScope);
+      if (!answer.ok) return setError(said(failureText(answer)));
+      setSecret(answer.value.secret);
+      await refresh();
+    });
 
   async function revoke(id: string) {
     setError(null);
@@ -54,7 +60,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
       <form action={create} className="flex flex-wrap items-end gap-2">
         <label className="flex flex-col gap-1 text-sm font-medium">
           {t('name')}
-          <input name="name" required maxLength={100} className={field} />
+          <input name="name" required maxLength={MAX_KEY_NAME_LENGTH} className={field} />
         </label>
         {/* Labelled by id, not by wrapping: a wrapping label would name the select with its chosen option too. */}
         <div className="flex flex-col gap-1 text-sm font-medium">
@@ -64,9 +70,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
             <option value="run">{t('scopeRun')}</option>
           </select>
         </div>
-        <button type="submit" disabled={!hydrated} className={primaryButton}>
-          {t('create')}
-        </button>
+        <CreateButton disabled={!hydrated}>{t('create')}</CreateButton>
       </form>
       {secret && (
         <div role="status" className={noticeBox}>
@@ -80,8 +84,9 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
       {keys.length === 0 ? (
         <p className={muted}>{t('none')}</p>
       ) : (
-        // As wide as its rows: on a phone it scrolls in its box instead of widening the page.
-        <div className="overflow-x-auto">
+        // As wide as its rows: on a phone it scrolls in its box instead of widening the page, a box the keyboard can
+        // focus and scroll (when no row has a Revoke button, nothing in it takes the focus).
+        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={t('listLabel')}>
           <table className="w-full text-left text-sm">
             <thead>
               <tr>
@@ -96,7 +101,10 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
             <tbody>
               {keys.map((k) => (
                 <tr key={k.id} className="border-t border-neutral-200 dark:border-neutral-800">
-                  <td className="py-1">{k.name}</td>
+                  {/* A long name wraps, anywhere in one unbroken word too, so the row's Revoke stays in view. */}
+                  <td className="py-1">
+                    <div className="max-w-64 min-w-32 [overflow-wrap:anywhere]">{k.name}</div>
+                  </td>
                   <td>
                     <code>{k.prefix}…</code>
                   </td>
@@ -125,6 +133,17 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
         </div>
       )}
     </section>
+  );
+}
+
+/** Create key: unavailable while the form's action runs (its state is the form's, as a form action's updates wait for
+ *  the action to end); `aria-disabled` keeps the keyboard's focus where `disabled` would drop it. */
+function CreateButton({ disabled, children }: { disabled: boolean; children: string }) {
+  const { pending } = useFormStatus();
+  return (
+    <button type="submit" disabled={disabled} aria-disabled={pending || undefined} className={primaryButton}>
+      {children}
+    </button>
   );
 }
 

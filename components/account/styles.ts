@@ -1,7 +1,7 @@
 // Classes the account pages share (forms, buttons, notices), so they look alike.
 export const field = 'rounded border border-neutral-300 bg-white px-3 py-2 dark:border-neutral-700 dark:bg-neutral-900';
 export const primaryButton =
-  'rounded bg-neutral-900 px-3 py-2 text-white hover:bg-neutral-700 disabled:opacity-50 dark:bg-neutral-100 dark:text-neutral-900 dark:hover:bg-neutral-300';
+  'rounded bg-neutral-900 px-3 py-2 text-white hover:bg-neutral-700 disabled:opacity-50 aria-disabled:cursor-wait aria-disabled:opacity-50 dark:bg-neutral-100 dark:text-neutral-900 dark:hover:bg-neutral-300';
 export const smallButton =
   'rounded border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 disabled:opacity-50 dark:border-neutral-700 dark:hover:bg-neutral-800';
 export const alertBox =

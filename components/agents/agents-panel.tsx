@@ -8,6 +8,7 @@ import type { ImportChoice } from '@/lib/chat/saved-agents';
 import { JsonFileButton } from '../json-file-button';
 import { useCodedText } from '../chat/server-text';
 import { exportAgentFile } from '@/app/actions/agents';
+import { ACTION_BODY_MAX_BYTES, ACTION_BODY_MAX_MB, fitsActionBody } from '@/lib/http/action-body';
 import { AgentAvatar } from '../chat/agent-avatar';
 import { focusComposer } from '../chat/composer-draft';
 import { useChat } from '../chat/store';
@@ -54,13 +55,26 @@ const ICONS = {
   ),
 };
 
-/** What went wrong last: an import refused, an import that left documents out, an export or delete refused, or a
- *  delete not asked for since the agent is the only member of these Routers or GroupChats. */
+/** What went wrong last: an import refused, an import that left documents out (each naming its file), an export or
+ *  delete refused, or a delete not asked for since the agent is the only member of these Routers or GroupChats. */
 type Problem =
-  | { importFailed: AgentRefusal }
-  | { missingDocuments: string[] }
+  | { importFailed: AgentRefusal; file: string }
+  | { missingDocuments: string[]; file: string }
   | { refused: AgentRefusal }
   | { onlyMember: { name: string; holders: string[] } };
+
+/** An import file larger than a server action carries, refused in the browser (its English said as the catalog does). */
+const IMPORT_TOO_LARGE: AgentRefusal = {
+  error: `This file is too large to import: at most ${ACTION_BODY_MAX_MB} MB.`,
+  code: 'agent-import-too-large',
+  values: { max: ACTION_BODY_MAX_MB },
+};
+/** An import whose server action failed without an answer (Next refuses a body over its limit with a 500). */
+const IMPORT_UNSENT: AgentRefusal = {
+  error: `The server did not take this file, so nothing was saved (an import is at most ${ACTION_BODY_MAX_MB} MB).`,
+  code: 'agent-import-unsent',
+  values: { max: ACTION_BODY_MAX_MB },
+};
 
 export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const t = useTranslations('agents');
@@ -75,9 +89,9 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const problemText =
     problem &&
     ('importFailed' in problem
-      ? t('importFailed', { error: said(problem.importFailed) })
+      ? t('importFailed', { file: problem.file, error: said(problem.importFailed) })
       : 'missingDocuments' in problem
-        ? t('importMissingDocuments', { names: problem.missingDocuments.join(', ') })
+        ? t('importMissingDocuments', { file: problem.file, names: problem.missingDocuments.join(', ') })
         : 'onlyMember' in problem
           ? codedText({
               code: 'agent-only-member',
@@ -88,31 +102,54 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   // error as it came.
   const loadError = (f: PluginFailure) => (f.code ? codedText({ code: f.code, values: f.values }) : f.error);
   // An import whose name one of the agents has: asked what to do before anything is saved.
-  const [conflict, setConflict] = useState<{ text: string; name: string }>();
+  const [conflict, setConflict] = useState<{ text: string; file: string; name: string }>();
   const [creatingGroup, setCreatingGroup] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
 
   // Said while an import is saved and once it is: the list changes under the pointer, and an agent opened for
-  // editing before a Replace lands would show (and save back) what it replaces.
-  const [importing, setImporting] = useState<'saving' | { name: string; replaced: boolean }>();
+  // editing before a Replace lands would show (and save back) what it replaces. Each message names its file.
+  const [importing, setImporting] = useState<{ file: string; done?: { name: string; replaced: boolean } }>();
+  // One import at a time, and each one's messages its own: a new one clears what the last one said, and an answer
+  // that comes after another import started is not shown as that one's.
+  const lastImport = useRef(0);
+  const importBusy = importing !== undefined && !importing.done;
 
-  const imported = async (text: string, choice?: ImportChoice) => {
-    setImporting('saving');
-    const result = await importFile(text, choice);
+  const imported = async (text: string, file: string, choice?: ImportChoice) => {
+    const mine = ++lastImport.current;
+    setProblem(undefined);
+    // Larger than a server action may carry (its JSON, escapes and all): refused here, with the limit, not sent.
+    if (!fitsActionBody(text, choice)) return tooLarge(file);
+    setImporting({ file });
+    let result: Awaited<ReturnType<typeof importFile>>;
+    try {
+      result = await importFile(text, choice);
+    } catch {
+      // The server took no answer back (a body over its limit, a dropped connection): the import ends, said so.
+      result = { refused: IMPORT_UNSENT };
+    }
+    if (mine !== lastImport.current) return;
     setImporting(
       'name' in result && !result.missingDocuments.length
-        ? { name: result.name, replaced: choice === 'replace' }
+        ? { file, done: { name: result.name, replaced: choice === 'replace' } }
         : undefined,
     );
-    if ('conflict' in result) return setConflict({ text, name: result.conflict.name });
-    if ('refused' in result) setProblem({ importFailed: result.refused });
-    else if (result.missingDocuments.length) setProblem({ missingDocuments: result.missingDocuments });
-    else setProblem(undefined);
+    if ('conflict' in result) return setConflict({ text, file, name: result.conflict.name });
+    if ('refused' in result) setProblem({ importFailed: result.refused, file });
+    else if (result.missingDocuments.length) setProblem({ missingDocuments: result.missingDocuments, file });
+  };
+  const tooLarge = (file: string) => {
+    ++lastImport.current;
+    setImporting(undefined);
+    setProblem({ importFailed: IMPORT_TOO_LARGE, file });
   };
   const importingText =
-    importing === 'saving'
-      ? t('importSaving')
-      : importing && t(importing.replaced ? 'importReplaced' : 'importDone', { name: importing.name });
+    importing &&
+    (importing.done
+      ? t(importing.done.replaced ? 'importReplaced' : 'importDone', {
+          name: importing.done.name,
+          file: importing.file,
+        })
+      : t('importSaving', { file: importing.file }));
 
   useEffect(() => {
     void refresh();
@@ -146,7 +183,14 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
         <button type="button" className={SMALL} onClick={() => setCreatingGroup(true)}>
           {t('newGroup')}
         </button>
-        <JsonFileButton className={SMALL} inputLabel={t('import')} onFile={(text) => imported(text)}>
+        <JsonFileButton
+          className={SMALL}
+          inputLabel={t('import')}
+          busy={importBusy}
+          maxBytes={ACTION_BODY_MAX_BYTES}
+          onTooLarge={tooLarge}
+          onFile={(text, file) => imported(text, file)}
+        >
           {t('import')}
         </JsonFileButton>
       </div>
@@ -154,9 +198,8 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
       <ImportConflict
         name={conflict?.name}
         onChoose={(choice) => {
-          const text = conflict?.text;
           setConflict(undefined);
-          if (text !== undefined && choice) void imported(text, choice);
+          if (conflict && choice) void imported(conflict.text, conflict.file, choice);
         }}
       />
       <p role="status" className="text-xs text-neutral-700 dark:text-neutral-300">

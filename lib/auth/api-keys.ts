@@ -9,12 +9,12 @@
 import { CodedError } from '../protocol/errors';
 import { createHash, randomBytes } from 'node:crypto';
 import { NotFoundError } from '../store/errors';
+import { MAX_KEY_NAME_LENGTH } from './api-key-name';
 import type { OwnerScope } from '../store/owner';
 import type { ApiKeyRecord, ChatStore } from '../store/types';
 
 export const API_KEY_PREFIX = 'as_';
 const SHOWN_RANDOM_LENGTH = 6;
-const MAX_NAME_LENGTH = 100;
 
 /** What a key may do: `read` (GET /v1/models, a run's events, uploads and images, /api/health), or `run` (that, and
  *  start runs: POST /v1/chat/completions and /api/chat, upload and delete files). */
@@ -56,8 +56,12 @@ export class ApiKeyService {
 
   /** A new key for the owner: `secret` is shown once and never again. */
   async create(owner: OwnerScope, name: string, scope: unknown): Promise<{ secret: string; key: ApiKeyView }> {
-    const clean = name.trim().slice(0, MAX_NAME_LENGTH);
+    const clean = String(name).trim();
     if (!clean) throw new CodedError('key-name-missing', 'Give the key a name (what it is for).');
+    if (clean.length > MAX_KEY_NAME_LENGTH)
+      throw new CodedError('key-name-long', `A key’s name is at most ${MAX_KEY_NAME_LENGTH} characters.`, {
+        max: MAX_KEY_NAME_LENGTH,
+      });
     if (!isKeyScope(scope)) throw new CodedError('key-scope-missing', 'Choose what the key may do: "read" or "run".');
     const head = `${API_KEY_PREFIX}${scope}_`;
     const secret = `${head}${randomBytes(32).toString('base64url')}`;
