@@ -408,8 +408,11 @@ test.describe('a Router holding an agent from code (a plugin)', () => {
     await expect(gone).toHaveAccessibleDescription(/^From code, but the server has not loaded its plugin file now/);
     await gone.uncheck();
     await expect(gone).not.toBeChecked();
-    page.once('dialog', (d) => void d.accept());
     await editor.getByRole('button', { name: 'Cancel' }).click();
+    await page
+      .getByRole('dialog', { name: 'Discard the changes to this agent?' })
+      .getByRole('button', { name: 'Discard' })
+      .click();
     await expect(editor).toBeHidden();
 
     // In Chinese, on a 390 px phone: the same notice and refusal, on the screen.

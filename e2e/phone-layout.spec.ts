@@ -166,7 +166,12 @@ test('on a phone the agent editor fits beside an upload with a long name', async
     .fill('https://avatars.images.of-a-long-named-photo-host.example.net/heron.png');
   await expect(editor.getByText(/are not shown in this app/)).toBeVisible();
   await expectFits(page, 'agent editor with the avatar note', editor);
+  // Leaving with that typed asks first, in a dialog of the page's own that fits too.
   await page.keyboard.press('Escape');
+  const ask = page.getByRole('dialog', { name: 'Discard the changes to this agent?' });
+  await expectFits(page, 'the discard question', ask);
+  await ask.getByRole('button', { name: 'Discard' }).click();
+  await expect(editor).toBeHidden();
 });
 
 test('on a phone the Runs page fits beside an agent with a long name', async ({ page }) => {

@@ -15,6 +15,7 @@ import { useImageSource } from '../chat/answer-image';
 import { useCodedText } from '../chat/server-text';
 import { useGenerationProblemText } from '../chat/generation-problems';
 import { generationInputBounds, generationProblems } from '@/lib/protocol/generation-settings';
+import { ConfirmDialog } from '../confirm-dialog';
 import { useModalDialog } from '../modal-dialog';
 import { useConnectionName } from '../models/connection-name';
 import { useModels } from '../models/models-store';
@@ -32,40 +33,55 @@ export function AgentEditor({ info }: { info: AppInfo }) {
   const editing = useAgents((s) => s.editing);
   const dialog = useModalDialog(Boolean(editing));
   // Whether the form holds changes not saved: leaving then asks first (Escape, Cancel), so nothing typed is lost.
+  // Asked in a dialog of the page's own (its buttons in the page's language), over the editor.
   const dirty = useRef(false);
+  const [asking, setAsking] = useState(false);
   const leave = () => {
-    if (dirty.current && !window.confirm(t('discardConfirm'))) return;
+    if (dirty.current) return setAsking(true);
     useAgents.getState().edit(undefined);
   };
   return (
-    <dialog
-      ref={dialog}
-      aria-label={t('editorTitle')}
-      // Escape is handled here rather than by the browser: a dialog whose cancel was refused once closes at once on
-      // the next Escape.
-      onKeyDown={(e) => {
-        if (e.key !== 'Escape' || e.defaultPrevented) return;
-        e.preventDefault();
-        leave();
-      }}
-      onCancel={(e) => {
-        e.preventDefault();
-        leave();
-      }}
-      onClose={() => useAgents.getState().edit(undefined)}
-      className="m-auto w-[min(40rem,95vw)] rounded-lg border border-neutral-300 bg-white p-0 text-neutral-900 backdrop:bg-black/50 dark:border-neutral-700 dark:bg-neutral-950 dark:text-neutral-100"
-    >
-      {editing && (
-        <Form
-          key={editing.id ?? 'new'}
-          id={editing.id}
-          initial={editing.definition}
-          info={info}
-          dirtyRef={dirty}
-          onCancel={leave}
-        />
-      )}
-    </dialog>
+    <>
+      <dialog
+        ref={dialog}
+        aria-label={t('editorTitle')}
+        // Escape is handled here rather than by the browser: a dialog whose cancel was refused once closes at once on
+        // the next Escape.
+        onKeyDown={(e) => {
+          if (e.key !== 'Escape' || e.defaultPrevented) return;
+          e.preventDefault();
+          leave();
+        }}
+        onCancel={(e) => {
+          e.preventDefault();
+          leave();
+        }}
+        onClose={() => useAgents.getState().edit(undefined)}
+        className="m-auto w-[min(40rem,95vw)] rounded-lg border border-neutral-300 bg-white p-0 text-neutral-900 backdrop:bg-black/50 dark:border-neutral-700 dark:bg-neutral-950 dark:text-neutral-100"
+      >
+        {editing && (
+          <Form
+            key={editing.id ?? 'new'}
+            id={editing.id}
+            initial={editing.definition}
+            info={info}
+            dirtyRef={dirty}
+            onCancel={leave}
+          />
+        )}
+      </dialog>
+      <ConfirmDialog
+        open={asking}
+        title={t('discardTitle')}
+        message={t('discardHelp')}
+        confirm={t('discard')}
+        cancel={t('keepEditing')}
+        onAnswer={(discard) => {
+          setAsking(false);
+          if (discard) useAgents.getState().edit(undefined);
+        }}
+      />
+    </>
   );
 }
 
