@@ -2,6 +2,8 @@
 // the header switches it to English without losing a run being streamed, and the choice outlives a reload.
 import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from './support/axe';
+import { tabTo } from './support/focus';
+import { pageWidth } from './support/viewport';
 import { assistantTurns, lastAnswer } from './support/chat';
 import { chatRequests, setScenario } from './support/model';
 
@@ -172,4 +174,36 @@ test("the server's reasons for refusing a file are said in Chinese, by their cod
   await expect(documents.filter({ hasText: 'empty.txt' })).toContainText('出错：empty.txt 中没有可读取的文字。');
   await expect(documents.filter({ hasText: 'notes.txt' })).toContainText('已就绪，共 1 页');
   await expect(page.getByRole('button', { name: '移除 notes.txt' })).toBeEnabled();
+});
+
+test('Runs, Admin and Account have the Language control in their header too: by keyboard, on a phone', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const pages = [
+    { path: '/runs', zh: '运行记录', en: 'Runs' },
+    { path: '/admin', zh: '管理', en: 'Admin' },
+    { path: '/account', zh: '账户', en: 'Account' },
+  ];
+  for (const { path, zh } of pages) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(zh);
+    const language = page.locator('header').getByRole('combobox', { name: '语言', exact: true });
+    await expect(language).toHaveValue('zh-CN');
+    // Reached with Tab (from where the page puts the focus), and on the screen of a 390 px phone.
+    await tabTo(page, language, { max: 3 });
+    const box = (await language.boundingBox())!;
+    expect(box.x + box.width, `${path}: the Language control is off the screen`).toBeLessThanOrEqual(390);
+    expect((await pageWidth(page)).scrollWidth, `${path}: the page is wider than the screen`).toBeLessThanOrEqual(390);
+  }
+  // Switched here (on Account), remembered on the other pages.
+  await page.locator('header').getByRole('combobox', { name: '语言', exact: true }).selectOption('en');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Account');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await page.goto('/runs');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Runs');
+  const language = page.locator('header').getByRole('combobox', { name: 'Language', exact: true });
+  await expect(language).toHaveValue('en');
+  await language.selectOption('zh-CN');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('运行记录');
 });

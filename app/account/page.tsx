@@ -5,6 +5,7 @@ import { getTranslations } from 'next-intl/server';
 import { guardPage } from '@/app/actions/guard';
 import { ApiKeys } from '@/components/account/api-keys';
 import { link, muted } from '@/components/account/styles';
+import { LanguageSelect } from '@/components/chat/language-select';
 import { appContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
@@ -20,7 +21,10 @@ export default async function AccountPage() {
   const accounts = me.via === 'session' || me.via === 'api-key';
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-4 p-6">
-      <h1 className="text-xl font-semibold">{t('heading')}</h1>
+      <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <h1 className="min-w-0 flex-1 text-xl font-semibold">{t('heading')}</h1>
+        <LanguageSelect />
+      </header>
       <Link href="/" className={`${link} text-sm`}>
         {t('back')}
       </Link>

@@ -12,6 +12,7 @@ import { AGENT_KIND_NAMES } from '../../lib/protocol/enums';
 import { rangeBackwards, runQueryToParams } from '../../lib/inspect/runs-address';
 import { RUN_OUTCOMES, type RunListRow, type RunQuery } from '../../lib/store/run-query';
 import { formatDuration, formatNumber } from '../chat/format';
+import { LanguageSelect } from '../chat/language-select';
 import { useFormatWords } from '../chat/use-format-words';
 import { useInspector } from '../inspector/inspector-store';
 import { RunInspector } from '../inspector/run-inspector';
@@ -70,13 +71,14 @@ export function RunsView({ view }: { view: RunsViewData }) {
 
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-4 p-4">
-      <header className="flex items-center gap-4">
+      <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <Link href="/" className={BUTTON}>
           {t('backToChat')}
         </Link>
-        <h1 ref={heading} tabIndex={-1} className="text-xl font-semibold focus:outline-none">
+        <h1 ref={heading} tabIndex={-1} className="min-w-0 flex-1 text-xl font-semibold focus:outline-none">
           {t('title')}
         </h1>
+        <LanguageSelect />
       </header>
 
       <form
