@@ -2,7 +2,7 @@
 // A yes-or-no question in the page's own modal dialog, in place of the browser's confirm() (whose buttons speak the
 // browser's language, not the page's, and look like nothing else here). The focus starts on the safe answer, Tab
 // goes round its buttons, and the focus goes back where it was on closing; Escape is the safe answer.
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useModalDialog } from './modal-dialog';
 
 const BUTTON =
@@ -86,4 +86,29 @@ export function ConfirmDialog({
       )}
     </dialog>
   );
+}
+
+type Question = { title: string; message?: string; confirm: string; cancel: string };
+
+/** confirm(), the page's way: `ask` opens the question and resolves to the answer; `dialog` is to be rendered. */
+export function useConfirm(): { dialog: ReactNode; ask: (question: Question) => Promise<boolean> } {
+  const [asked, setAsked] = useState<Question & { answer: (yes: boolean) => void }>();
+  const ask = useCallback(
+    (question: Question) => new Promise<boolean>((answer) => setAsked({ ...question, answer })),
+    [],
+  );
+  const dialog = (
+    <ConfirmDialog
+      open={Boolean(asked)}
+      title={asked?.title ?? ''}
+      message={asked?.message}
+      confirm={asked?.confirm ?? ''}
+      cancel={asked?.cancel ?? ''}
+      onAnswer={(yes) => {
+        setAsked(undefined);
+        asked?.answer(yes);
+      }}
+    />
+  );
+  return { dialog, ask };
 }

@@ -71,7 +71,10 @@ test('a saved agent’s conversation keeps the agent’s model in the header and
   await page.reload();
   await expect(picker).toContainText('scripted-agent');
 
-  page.on('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Delete Heron scribe' }).click();
+  await page
+    .getByRole('dialog', { name: /^Delete the agent/ })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
   await expect(page.getByRole('button', { name: 'Chat with Heron scribe' })).toBeHidden();
 });

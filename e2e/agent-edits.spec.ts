@@ -140,9 +140,12 @@ test('importing an agent whose name exists asks: cancel, keep both, or replace',
   await page.keyboard.press('Escape');
   await expect(editor).toBeHidden();
 
-  page.on('dialog', (d) => void d.accept());
   for (const name of ['Import heron (2)', 'Import heron']) {
     await page.getByRole('button', { name: `Delete ${name}`, exact: true }).click();
+    await page
+      .getByRole('dialog', { name: /^Delete the agent/ })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
     await expect(chatWith(name)).toBeHidden();
   }
 });

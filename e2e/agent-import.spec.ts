@@ -90,8 +90,11 @@ test('imports one after another: too large refused in the page, a failed send en
   await expect(status).toHaveCount(0);
   await expect(menu.getByRole('button', { name: /^Chat with Flamingo/ })).toHaveCount(1);
 
-  page.on('dialog', (d) => void d.accept());
   await menu.getByRole('button', { name: 'Delete Flamingo ok' }).click();
+  await page
+    .getByRole('dialog', { name: /^Delete the agent/ })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
   await expect(menu.getByRole('button', { name: 'Chat with Flamingo ok' })).toBeHidden();
 });
 

@@ -39,9 +39,12 @@ async function createAgent(
 
 /** Deletes the agents a test saved (other specs share the app's data: the Chinese page's must show no English name). */
 async function deleteAgents(page: Page, names: string[]) {
-  page.on('dialog', (d) => void d.accept());
   for (const name of names) {
     await page.getByRole('button', { name: `Delete ${name}` }).click();
+    await page
+      .getByRole('dialog', { name: `Delete the agent "${name}"?`, exact: false })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
     await expect(page.getByRole('button', { name: `Chat with ${name}` })).toBeHidden();
   }
 }
@@ -206,7 +209,6 @@ test.describe('on a 390 px phone, from the keyboard', () => {
   test('deleting an agent a Router and a GroupChat hold: the confirmation names them, and they let go of it', async ({
     page,
   }) => {
-    const asked: string[] = [];
     await openChat(page);
     await page.getByRole('button', { name: 'Menu' }).click();
     const menu = page.locator('aside');
@@ -215,25 +217,29 @@ test.describe('on a 390 px phone, from the keyboard', () => {
     await createAgent(page, { name: 'Wren desk', kind: 'router', members: ['Wren helper', 'Wren poet'] });
     await createAgent(page, { name: 'Wren team', kind: 'groupchat', members: ['Wren poet', 'Wren helper'] });
 
-    // Tab to the poet's Delete, past its other buttons; Enter asks first, naming who holds it. Cancel keeps it all.
+    // Tab to the poet's Delete, past its other buttons; Enter asks first (in the page's own dialog, on the screen),
+    // naming who holds it. Cancel (where the focus starts) keeps it all, and the focus goes back to Delete.
     const deletePoet = menu.getByRole('button', { name: 'Delete Wren poet' });
     await menu.getByRole('button', { name: 'Chat with Wren poet' }).focus();
     await tabTo(page, deletePoet);
-    page.once('dialog', (d) => {
-      asked.push(d.message());
-      void d.dismiss();
-    });
     await page.keyboard.press('Enter');
-    await expect.poll(() => asked.length).toBe(1);
-    expect(asked[0]).toBe(
-      'Delete the agent "Wren poet"? It is used by Wren desk and Wren team and will be removed from there. ' +
+    const ask = page.getByRole('dialog', {
+      name:
+        'Delete the agent "Wren poet"? It is used by Wren desk and Wren team and will be removed from there. ' +
         'Its conversations stay, but cannot continue with it.',
-    );
+    });
+    await expect(ask.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    expect(await outsideScreen(page, { width: 390, height: 844 }, ask)).toEqual([]);
+    await page.keyboard.press('Enter');
+    await expect(ask).toBeHidden();
+    await expect(deletePoet).toBeFocused();
     await expect(menu.getByRole('button', { name: 'Chat with Wren poet' })).toBeVisible();
 
     // Confirmed: gone, and the focus goes on from the list's heading (its row took the button with it).
-    page.once('dialog', (d) => void d.accept());
     await deletePoet.press('Enter');
+    await page.keyboard.press('Tab');
+    await expect(ask.getByRole('button', { name: 'Delete', exact: true })).toBeFocused();
+    await page.keyboard.press('Enter');
     await expect(menu.getByRole('button', { name: 'Chat with Wren poet' })).toHaveCount(0);
     await expect(menu.getByRole('heading', { name: 'Agents' })).toBeFocused();
 
@@ -246,20 +252,15 @@ test.describe('on a 390 px phone, from the keyboard', () => {
     await expect(editor).toBeHidden();
 
     // The helper is now each one's only member: deleting it is refused, saying why, without asking anything.
-    page.on('dialog', (d) => {
-      asked.push(d.message());
-      void d.dismiss();
-    });
     await menu.getByRole('button', { name: 'Delete Wren helper' }).press('Enter');
     const refusal = menu.getByRole('alert');
     await expect(refusal).toHaveText(
       '“Wren helper” is the only member of Wren desk and Wren team: add another member there, or delete Wren desk and Wren team first.',
     );
     expect(await outsideScreen(page, { width: 390, height: 844 }, refusal)).toEqual([]);
-    expect(asked).toHaveLength(1);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
     await expect(menu.getByRole('button', { name: 'Chat with Wren helper' })).toBeVisible();
 
-    page.removeAllListeners('dialog');
     await deleteAgents(page, ['Wren desk', 'Wren team', 'Wren helper']);
   });
 });

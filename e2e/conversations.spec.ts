@@ -43,8 +43,11 @@ test('a conversation can be renamed, found by a word of its answer, and deleted'
   // Delete, after confirming.
   await search.fill('');
   await expect(nav.getByRole('button', { name: 'Tapir notes', exact: true })).toBeVisible();
-  page.once('dialog', (d) => void d.accept());
   await nav.getByRole('button', { name: 'Delete Tapir notes' }).click();
+  await page
+    .getByRole('dialog', { name: /^Delete “/ })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
   await expect(nav.getByRole('button', { name: 'Tapir notes', exact: true })).toHaveCount(0);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('New chat');
   await expect(nav.getByText('No conversations yet.').or(nav.getByRole('listitem').first())).toBeVisible();
@@ -64,8 +67,11 @@ test('a message the server refuses (its conversation was deleted in another tab)
   // Another tab deletes the conversation this one still shows.
   const other = await context.newPage();
   await openChat(other, page.url());
-  other.once('dialog', (d) => void d.accept());
   await conversations(other).getByRole('button', { name: 'Delete Tell me about convo-okapi' }).click();
+  await other
+    .getByRole('dialog', { name: /^Delete “/ })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
   await expect(conversations(other).getByRole('button', { name: 'Tell me about convo-okapi' })).toHaveCount(0);
   await other.close();
 
@@ -168,8 +174,11 @@ test('a conversation deleted in this tab takes its draft with it, shown or not',
         .map((k) => sessionStorage.getItem(k)),
     );
   const remove = async (title: string) => {
-    page.once('dialog', (d) => void d.accept());
     await nav.getByRole('button', { name: `Delete ${title}` }).click();
+    await page
+      .getByRole('dialog', { name: /^Delete “/ })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
     await expect(nav.getByRole('button', { name: title, exact: true })).toHaveCount(0);
   };
   await openChat(page);

@@ -71,8 +71,11 @@ test('renaming a conversation from the keyboard gives the focus back to its Rena
   await title.press('Enter');
   await expect(nav.getByRole('button', { name: 'Rename Marten notes' })).toBeFocused();
 
-  page.once('dialog', (d) => void d.accept());
   await nav.getByRole('button', { name: 'Delete Marten notes' }).press('Enter');
+  await page
+    .getByRole('dialog', { name: /^Delete “Marten notes”/ })
+    .getByRole('button', { name: 'Delete' })
+    .press('Enter');
   await expect(nav.getByRole('button', { name: 'Marten notes', exact: true })).toHaveCount(0);
   // On the conversation that took its place, or the search box when none is left.
   await expect(nav.locator(':focus')).toHaveCount(1);
@@ -90,8 +93,11 @@ test('an agent the server refuses to save puts the focus on the field at fault',
   await editor.getByRole('textbox', { name: 'Name' }).fill('Focus ferret');
   await editor.getByRole('button', { name: 'Save' }).click();
   await expect(editor).toBeHidden();
-  page.once('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Delete Focus ferret' }).click();
+  await page
+    .getByRole('dialog', { name: /^Delete the agent/ })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
   await expect(page.getByRole('button', { name: 'Chat with Focus ferret' })).toHaveCount(0);
 });
 

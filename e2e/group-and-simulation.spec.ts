@@ -22,9 +22,12 @@ const SIMULATOR = 'JSON list of four questions';
 
 /** Deletes the agents a test saved (other specs share the app's data). */
 async function deleteAgents(page: Page, names: string[]) {
-  page.on('dialog', (d) => void d.accept());
   for (const name of names) {
     await page.getByRole('button', { name: `Delete ${name}`, exact: true }).click();
+    await page
+      .getByRole('dialog', { name: /^Delete the agent/ })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
     await expect(page.getByRole('button', { name: `Chat with ${name}`, exact: true })).toBeHidden();
   }
 }

@@ -58,7 +58,10 @@ test('a connection with an image model makes image_gen available; its image show
     .getByRole('form', { name: `Edit ${name}` })
     .getByRole('button', { name: 'Cancel' })
     .click();
-  page.on('dialog', (d) => void d.accept());
   await row.getByRole('button', { name: 'Remove' }).click();
+  await page
+    .getByRole('dialog', { name: /^Remove the connection/ })
+    .getByRole('button', { name: 'Remove', exact: true })
+    .click();
   await expect(row).toHaveCount(0);
 });

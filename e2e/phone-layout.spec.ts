@@ -139,9 +139,12 @@ test('on a 390×844 phone every page and popup of the chat fits the screen', asy
 
   // Leave no agent behind for the other specs (the Chinese page's checks read every name on the page).
   await openChat(page);
-  page.on('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('button', { name: 'Delete Phone heron' }).click();
+  await page
+    .getByRole('dialog', { name: /^Delete the agent/ })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
   await expect(page.getByRole('button', { name: 'Chat with Phone heron' })).toBeHidden();
 });
 
@@ -195,9 +198,12 @@ test('on a phone the Runs page fits beside an agent with a long name', async ({ 
   await expectFits(page, 'Runs page with a long agent name');
 
   await openChat(page);
-  page.on('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('button', { name: `Delete ${name}` }).click();
+  await page
+    .getByRole('dialog', { name: /^Delete the agent/ })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
   await expect(page.getByRole('button', { name: `Chat with ${name}` })).toBeHidden();
 });
 

@@ -13,6 +13,7 @@ import { AgentAvatar } from '../chat/agent-avatar';
 import { focusComposer } from '../chat/composer-draft';
 import { useChat } from '../chat/store';
 import { downloadJson } from '../inspector/download';
+import { useConfirm } from '../confirm-dialog';
 import { useModalDialog } from '../modal-dialog';
 import { blankAgent, definitionOf, refusalOf, useAgents, type AgentRefusal, type ListedAgent } from './agents-store';
 import { FromCode } from './from-code';
@@ -83,6 +84,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const { refresh, edit, remove, importFile } = useAgents.getState();
   // Kept as the server said it (its code and values) and put in words when shown: a language switch says it again.
   const [problem, setProblem] = useState<Problem>();
+  const { dialog: confirmDialog, ask } = useConfirm();
   const codedText = useCodedText('errors');
   const format = useFormatter();
   const said = (r: AgentRefusal) => codedText({ message: r.error, code: r.code, values: r.values });
@@ -164,7 +166,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
     const question = holders.length
       ? t('confirmDeleteHeld', { name: agent.name, holders: format.list(holders.map((h) => h.name)) })
       : t('confirmDelete', { name: agent.name });
-    if (!window.confirm(question)) return;
+    if (!(await ask({ title: question, confirm: t('deleteYes'), cancel: t('cancel') }))) return;
     const refused = await remove(agent.id);
     setProblem(refused && { refused });
     // Its row took the focused button with it: the keyboard goes on from the list's heading.
@@ -195,6 +197,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
         </JsonFileButton>
       </div>
       <GroupCreator open={creatingGroup} onClose={() => setCreatingGroup(false)} />
+      {confirmDialog}
       <ImportConflict
         name={conflict?.name}
         onChoose={(choice) => {

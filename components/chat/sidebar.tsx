@@ -3,6 +3,7 @@ import { useFormatter, useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AgentsPanel } from '../agents/agents-panel';
+import { useConfirm } from '../confirm-dialog';
 import { ImportRunButton } from '../inspector/import-run-button';
 import { focusComposer } from './composer-draft';
 import { useConversationTitle } from './conversation-title';
@@ -18,6 +19,8 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const { search, open, newChat, rename, remove } = useChat.getState();
   const [query, setQuery] = useState('');
   const [editing, setEditing] = useState<string | undefined>();
+  // Delete asks first, in the page's own dialog (its buttons in the page's language).
+  const { dialog: confirmDialog, ask } = useConfirm();
   const groupName = useDateGroupName();
   // Grouped by the day each was last active (the browser's days); computed again when the list changes.
   const groups = useMemo(() => groupByDate(conversations, new Date()), [conversations]);
@@ -157,8 +160,13 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                           <button
                             type="button"
                             aria-label={t('delete', { title })}
-                            onClick={() => {
-                              if (!window.confirm(t('confirmDelete', { title }))) return;
+                            onClick={async () => {
+                              const yes = await ask({
+                                title: t('confirmDelete', { title }),
+                                confirm: t('deleteYes'),
+                                cancel: t('deleteNo'),
+                              });
+                              if (!yes) return;
                               focusAfterDeleting(c.id);
                               void remove(c.id);
                             }}
@@ -181,6 +189,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
       <div className="border-t border-neutral-200 p-3 dark:border-neutral-800">
         <AgentsPanel onNavigate={onNavigate} />
       </div>
+      {confirmDialog}
     </div>
   );
 }

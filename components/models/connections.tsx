@@ -9,6 +9,7 @@ import { imageModelOf, type CapabilityHints } from '@/lib/llm/capabilities';
 import type { ServerModelsResult } from '@/lib/llm/server-models';
 import type { ConnectionView } from '@/lib/models/service';
 import { failureText, useCodedText } from '../chat/server-text';
+import { useConfirm } from '../confirm-dialog';
 import { FIELD, PRIMARY_BUTTON } from '../runs/modal';
 import { useConnectionName } from './connection-name';
 import { ModelRatesFields, rateRows, ratesOf, RatesSummary, useRatesProblemText } from './model-rates';
@@ -265,6 +266,7 @@ function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void })
   const connectionName = useConnectionName();
   const [result, setResult] = useState<ServerModelsResult | string>();
   const [busy, setBusy] = useState(false);
+  const { dialog: confirmDialog, ask } = useConfirm();
   const said = useCodedText('errors');
   const name = connectionName(c.name, c.id);
   return (
@@ -302,7 +304,12 @@ function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void })
               type="button"
               className={BUTTON}
               onClick={async () => {
-                if (!window.confirm(t('removeConfirm', { name: c.name }))) return;
+                const yes = await ask({
+                  title: t('removeConfirm', { name: c.name }),
+                  confirm: t('remove'),
+                  cancel: t('cancel'),
+                });
+                if (!yes) return;
                 const r = await actions.removeConnection(c.id);
                 if (!r.ok) setResult(said(failureText(r)));
                 await useModels.getState().refresh();
@@ -314,6 +321,7 @@ function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void })
         )}
       </div>
       {c.source === 'environment' && <p className="text-xs text-neutral-600 dark:text-neutral-400">{t('envHelp')}</p>}
+      {confirmDialog}
       {result && <TestResult result={result} />}
     </li>
   );
