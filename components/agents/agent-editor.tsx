@@ -11,6 +11,7 @@ import { parseModelId } from '@/lib/models/ids';
 import { AGENT_KIND_NAMES, FNCALL_MODES, SAVED_AGENT_KINDS, SPEAKER_SELECTIONS } from '@/lib/protocol/enums';
 import type { AgentDefinition } from '@/lib/store/types';
 import { isImageAvatar } from '../chat/agent-avatar';
+import { focusComposer } from '../chat/composer-draft';
 import { useImageSource } from '../chat/answer-image';
 import { useCodedText } from '../chat/server-text';
 import { useGenerationProblemText } from '../chat/generation-problems';
@@ -28,10 +29,18 @@ const FIELD =
   'w-full rounded border border-neutral-300 bg-white px-2 py-1 text-sm dark:border-neutral-700 dark:bg-neutral-900';
 const MAX_IMAGE_BYTES = 100_000;
 
+function focusAgentsOrComposer(): void {
+  const heading = document.getElementById('agents-heading');
+  if (heading?.checkVisibility()) heading.focus();
+  else focusComposer();
+}
+
 export function AgentEditor({ info }: { info: AppInfo }) {
   const t = useTranslations('agents');
   const editing = useAgents((s) => s.editing);
-  const dialog = useModalDialog(Boolean(editing));
+  // Closed, the focus goes back to the button that opened it; if that left the page meanwhile, to the Agents heading
+  // (or, where the list is hidden, as in a phone's closed menu, the message box), never to the page itself.
+  const dialog = useModalDialog(Boolean(editing), { restoreFocus: focusAgentsOrComposer });
   // Whether the form holds changes not saved: leaving then asks first (Escape, Cancel), so nothing typed is lost.
   // Asked in a dialog of the page's own (its buttons in the page's language), over the editor.
   const dirty = useRef(false);
