@@ -16,6 +16,8 @@ import { ModelUpload } from './model-upload';
 import { useModels } from './models-store';
 
 const RECONNECT_MS = 1000;
+/** How many times a read of the models folder and its downloads is tried before its error is shown. */
+const READ_ATTEMPTS = 3;
 
 const BUTTON =
   'rounded border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 disabled:opacity-50 dark:border-neutral-700 dark:hover:bg-neutral-800';
@@ -129,9 +131,21 @@ export function LocalModels() {
     files.current = now;
     if (tellPicker && changed) await useModels.getState().refresh();
   }, []);
+  // A read that fails (the server action refused or its request lost) is tried again a moment later: left alone, the
+  // rows would keep what the last good read said (a download's "failed" after its retry had finished) for good.
   const reload = useCallback(async () => {
     const mine = ++reads.current;
-    await show(mine, await actions.localModels(), true);
+    for (let attempt = 1; ; attempt++) {
+      const r = await actions
+        .localModels()
+        .catch((e: unknown): ActionResult<LocalModelsView> => ({
+          ok: false,
+          status: 0,
+          error: e instanceof Error ? e.message : String(e),
+        }));
+      if (r.ok || attempt === READ_ATTEMPTS || mine !== reads.current) return show(mine, r, true);
+      await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
+    }
   }, [show]);
 
   useEffect(() => {
