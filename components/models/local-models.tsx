@@ -136,13 +136,11 @@ export function LocalModels() {
   const reload = useCallback(async () => {
     const mine = ++reads.current;
     for (let attempt = 1; ; attempt++) {
-      const r = await actions
-        .localModels()
-        .catch((e: unknown): ActionResult<LocalModelsView> => ({
-          ok: false,
-          status: 0,
-          error: e instanceof Error ? e.message : String(e),
-        }));
+      const r = await actions.localModels().catch((e: unknown): ActionResult<LocalModelsView> => ({
+        ok: false,
+        status: 0,
+        error: e instanceof Error ? e.message : String(e),
+      }));
       if (r.ok || attempt === READ_ATTEMPTS || mine !== reads.current) return show(mine, r, true);
       await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
     }
