@@ -10,14 +10,19 @@ import * as esbuild from 'esbuild';
 type Core = typeof import('../../lib/core');
 
 /** Builds lib/core/index.ts into node_modules/.cache (where its packages resolve) and imports it. */
-export async function builtCore(): Promise<Core> {
+export function builtCore(): Promise<Core> {
+  return builtModule<Core>('lib/core/index.ts', 'core');
+}
+
+/** Builds one module of the repository (`file`, from its root) as builtCore builds the core, and imports it. */
+export async function builtModule<T>(file: string, name: string): Promise<T> {
   const root = path.resolve(import.meta.dirname, '../..');
-  const outdir = path.join(root, 'node_modules/.cache/agent-studio-bench', String(process.pid));
+  const outdir = path.join(root, 'node_modules/.cache/agent-studio-bench', `${process.pid}-${name}`);
   mkdirSync(outdir, { recursive: true });
   // Kept while the process runs (the core loads some chunks on first use), gone when it ends.
   process.on('exit', () => rmSync(outdir, { recursive: true, force: true }));
   await esbuild.build({
-    entryPoints: { core: path.join(root, 'lib/core/index.ts') },
+    entryPoints: { [name]: path.join(root, file) },
     outdir,
     bundle: true,
     splitting: true,
@@ -28,5 +33,5 @@ export async function builtCore(): Promise<Core> {
     tsconfig: path.join(root, 'tsconfig.json'),
     logLevel: 'warning',
   });
-  return (await import(pathToFileURL(path.join(outdir, 'core.js')).href)) as Core;
+  return (await import(pathToFileURL(path.join(outdir, `${name}.js`)).href)) as T;
 }

@@ -1,7 +1,6 @@
 // An OpenAI-compatible chat model (vLLM, SGLang, Ollama, llama.cpp server, LM Studio, DashScope compatible mode,
 // OpenAI) on the `openai` package. Streams, assembles tool calls, routes reasoning, enforces stop words, retries.
 import OpenAI from 'openai';
-import type { Stream } from 'openai/core/streaming';
 import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
 import { blockedPortMessage } from '../net/blocked-port';
 import { boundedFetch, megabytes, responseTooLargeIn } from '../net/bounded-body';
@@ -32,6 +31,7 @@ import { countImages, withUploadInfo } from './upload-info';
 import { countStepImages, latestStepStart } from './tool-images';
 import { hasImages, inlineImages, urlImagesOnly, type ImageResolver } from './image-data';
 import { RawStreamRecorder } from './raw-stream';
+import { SseParser } from './sse';
 import { redactKey } from './redact-key';
 
 export interface OpenAIModelOptions {
@@ -325,20 +325,18 @@ export class OpenAIChatModel implements ChatModel {
           : undefined
         : { signal, timeout: requestTimeout };
     const started = performance.now();
-    // Recording reads the body through a fetch wrapped around the client's own (a client for this call only; off,
-    // nothing changes). Never the global fetch: the connection's address policy holds for a recorded call too.
     const recorder = p.cfg.record_raw_stream && p.body.stream ? new RawStreamRecorder(started) : undefined;
-    const client = recorder
-      ? this.client.withOptions({ fetch: boundedFetch(recorder.fetch(this.sendFetch), MODEL_RESPONSE_MAX_BYTES) })
-      : this.client;
-    // The body keeps image references (the request event shows it); the copy that leaves carries the images.
+    // The body keeps image references (the request event shows it); the copy that leaves carries the images. A
+    // streamed answer is read as it comes (the raw Response, its events parsed in callOnce); the rest the SDK parses.
+    const create = (body: Record<string, unknown>): Promise<unknown> => {
+      const made = this.client.chat.completions.create(body as never, options);
+      return body.stream ? made.asResponse() : made;
+    };
     const wire = p.body.messages as WireMessage[];
     // Without images the request leaves now, before the caller handles llm-start, not a promise turn later.
     const response: Promise<unknown> = hasImages(wire)
-      ? inlineImages(wire, this.images).then((messages) =>
-          client.chat.completions.create({ ...p.body, messages } as never, options),
-        )
-      : createNow(() => client.chat.completions.create(p.body as never, options));
+      ? inlineImages(wire, this.images).then((messages) => create({ ...p.body, messages }))
+      : createNow(() => create(p.body));
     response.catch(() => {}); // handled where it is awaited; this only keeps Node from calling it unhandled meanwhile
     return { response, started, requestTimeout, recorder };
   }
@@ -421,18 +419,20 @@ export class OpenAIChatModel implements ChatModel {
         finishReason = router.stopped ? 'stop' : (choice?.finish_reason ?? undefined);
         usage = toUsage(completion.usage);
       } else {
-        const stream = (await sent.response) as Stream<OpenAI.Chat.Completions.ChatCompletionChunk>;
+        const res = (await sent.response) as Response;
+        // The bounded body (lib/net/bounded-body.ts); none at all reads as a stream that ended before finishing.
+        const body = res.body as (ReadableStream<Uint8Array> & AsyncIterable<Uint8Array>) | null;
         watched.lastActivity = performance.now();
         watched.onIdle = () => {
           idleFired = true;
-          stream.controller.abort();
+          void body?.cancel().catch(() => {}); // a read waiting on the silent server ends at once
         };
         this.idleWatch.watch(watched);
-        for await (const chunk of stream) {
-          watched.lastActivity = performance.now();
+        let done = false;
+        const onChunk = (chunk: OpenAI.Chat.Completions.ChatCompletionChunk) => {
           if (chunk.usage) usage = toUsage(chunk.usage);
           const choice = chunk.choices?.[0];
-          if (!choice) continue;
+          if (!choice) return;
           const delta = choice.delta as {
             content?: string | null;
             reasoning_content?: string | null;
@@ -452,7 +452,8 @@ export class OpenAIChatModel implements ChatModel {
             emit(router.push(delta.content));
             if (router.stopped) {
               finishReason = 'stop';
-              break; // client-side stop: leaving the loop cancels the HTTP request
+              done = true; // client-side stop: leaving the read below drops the connection
+              return;
             }
           }
           if (delta.tool_calls?.length) {
@@ -463,6 +464,34 @@ export class OpenAIChatModel implements ChatModel {
             }
           }
           if (choice.finish_reason) finishReason = choice.finish_reason;
+        };
+        // As the SDK's Stream: past [DONE] nothing counts; an `error` in a chunk is the server's error.
+        const parser = new SseParser(
+          (event, data) => {
+            if (done) return;
+            if (data.startsWith('[DONE]')) {
+              done = true;
+              return;
+            }
+            const chunk = JSON.parse(data) as OpenAI.Chat.Completions.ChatCompletionChunk & { error?: unknown };
+            // The Assistants API's events, and JSON that is no object, are no chat chunk.
+            if (event?.startsWith('thread.') || typeof chunk !== 'object' || !chunk) return;
+            if (chunk.error) throw new OpenAI.APIError(undefined, chunk.error as object, undefined, res.headers);
+            onChunk(chunk);
+          },
+          sent.recorder && ((data) => sent.recorder!.add(data)),
+        );
+        if (body) {
+          const decoder = new TextDecoder();
+          for await (const bytes of body) {
+            watched.lastActivity = performance.now();
+            parser.push(decoder.decode(bytes, { stream: true }));
+            if (router.stopped) break;
+          }
+          if (!router.stopped && !idleFired) {
+            parser.push(decoder.decode());
+            parser.end();
+          }
         }
       }
     } catch (e) {

@@ -16,23 +16,4 @@ describe('RawStreamRecorder', () => {
     big.add('z');
     expect(big.result()).toMatchObject({ dropped: 1, bytes: RAW_STREAM_LIMITS.bytes });
   });
-
-  it('reads data lines split across network chunks, and passes the body on unchanged', async () => {
-    const full = 'data: {"a":1}\n\ndata: {"b":2}\r\n\n: comment\ndata: [DONE]\n\n';
-    const r = new RawStreamRecorder(performance.now());
-    const send = (async () =>
-      new Response(
-        new ReadableStream({
-          start(c) {
-            // Cut in the middle of the second data line.
-            c.enqueue(new TextEncoder().encode(full.slice(0, 20)));
-            c.enqueue(new TextEncoder().encode(full.slice(20)));
-            c.close();
-          },
-        }),
-      )) as typeof fetch;
-    const res = await r.fetch(send)('http://x');
-    expect(await res.text()).toBe(full);
-    expect(r.result().chunks.map((c) => c.data)).toEqual(['{"a":1}', '{"b":2}', '[DONE]']);
-  });
 });
