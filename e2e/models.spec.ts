@@ -11,6 +11,7 @@ import { createModelServer, type ModelServer } from '../scripts/model-server/ser
 import { buildTinyModel } from '../scripts/tiny-gguf/tiny-model';
 import { freePort, kill, startApp } from './support/app-process';
 import { assistantTurns, composer, lastAnswer, openChat, send } from './support/chat';
+import { openLocalModels, openModelsDialog } from './support/models';
 
 const KEY = 'sk-models-e2e-never-shown';
 
@@ -155,10 +156,7 @@ test('a model server started after the app shows up when the Models dialog opens
   await openChat(page, appUrl);
   const dialog = page.getByRole('dialog', { name: 'Models' });
   const foundList = dialog.getByRole('region', { name: 'Found on this machine' });
-  const openModels = async () => {
-    await picker(page).click();
-    await page.getByRole('button', { name: 'Manage models…' }).click();
-  };
+  const openModels = () => openModelsDialog(page);
   await openModels();
   await expect(foundList.getByRole('listitem', { name: /^vLLM/ })).toBeVisible();
   await expect(foundList.getByRole('listitem', { name: `SGLang (${latePort})` })).toHaveCount(0);
@@ -185,9 +183,7 @@ test('a model server started after the app shows up when the Models dialog opens
 
 test('a server on a scanned port is found, and used in one click', async ({ page }) => {
   await openChat(page, appUrl);
-  await picker(page).click();
-  await page.getByRole('button', { name: 'Manage models…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Models' });
+  const dialog = await openModelsDialog(page);
   await dialog.getByRole('button', { name: 'Scan again' }).click();
   const server = dialog
     .getByRole('region', { name: 'Found on this machine' })
@@ -207,11 +203,7 @@ test('a server on a scanned port is found, and used in one click', async ({ page
 test('a GGUF downloaded from the page (its host allowed), checked, picked and run in the app', async ({ page }) => {
   test.setTimeout(90_000);
   await openChat(page, appUrl);
-  await picker(page).click();
-  await page.getByRole('button', { name: 'Manage models…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Models' });
-  await dialog.getByRole('tab', { name: 'Local models' }).click();
-  const local = dialog.getByRole('region', { name: 'Local models' });
+  const { dialog, local } = await openLocalModels(page);
 
   // Not a GGUF: refused with the reason, and nothing is kept.
   await local.getByRole('textbox', { name: 'URL of a .gguf file' }).fill(`${filesUrl}/page.gguf`);
