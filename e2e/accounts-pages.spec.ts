@@ -5,6 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { slowActions } from './support/actions';
 import { freePort, kill, startApp } from './support/app-process';
 import { allViolations } from './support/axe';
 import { hydrated } from './support/hydrated';
@@ -224,17 +225,6 @@ test("a user's delete confirmation and password form close with Escape or their 
   await expect(admin.getByRole('status').filter({ hasText: `${email} was deleted` })).toBeVisible();
   await expect(admin.getByRole('heading', { name: 'Users', exact: true })).toBeFocused();
 });
-
-/** Holds each server action's request `ms` before sending it on, so a second click lands while the first runs. */
-async function slowActions(page: Page, ms: number): Promise<() => Promise<void>> {
-  const slow = (url: URL) => url.origin === base;
-  await page.route(slow, async (route) => {
-    if (route.request().method() === 'POST' && route.request().headers()['next-action'])
-      await new Promise((r) => setTimeout(r, ms));
-    await route.fallback();
-  });
-  return () => page.unroute(slow);
-}
 
 test('one click, one thing made: a double-clicked Create invite link makes one invite, Enter twice one API key', async ({
   browser,
