@@ -288,3 +288,38 @@ test("one click, one request: a download row's buttons take no second click or E
   expect(dismissals).toHaveLength(1);
   await expect(local.getByRole('alert')).toHaveCount(0);
 });
+
+test('one click, one download: a double-clicked Download, or Enter twice in its URL, starts it once', async ({
+  page,
+}) => {
+  await openChat(page, appUrl);
+  const { local } = await openLocalModels(page);
+  const field = local.getByRole('textbox', { name: 'URL of a .gguf file' });
+  const download = local.getByRole('button', { name: 'Download', exact: true }).last();
+  const fast = await slowActions(page, 500);
+  for (const [file, how] of [
+    ['clicked-twice.gguf', () => download.dblclick()],
+    [
+      'entered-twice.gguf',
+      async () => {
+        await field.press('Enter');
+        await expect(download).toBeDisabled();
+        await field.press('Enter');
+      },
+    ],
+  ] as const) {
+    const url = `${filesUrl}/${file}`;
+    const starts = actionsSent(page, `[{"url":"${url}"}]`);
+    await field.fill(url);
+    await how();
+    await expect(download).toBeDisabled();
+    // Refused for its host (loopback), once: one row, and no second request behind it.
+    const row = local.getByRole('listitem', { name: `Download of ${file}` });
+    await expect(row.getByRole('button', { name: 'Allow 127.0.0.1 and retry' })).toBeVisible();
+    await expect(download).toBeEnabled();
+    expect(starts, file).toHaveLength(1);
+    await row.getByRole('button', { name: 'Dismiss', exact: true }).click();
+    await expect(row).toHaveCount(0);
+  }
+  await fast();
+});

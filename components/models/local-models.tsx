@@ -191,12 +191,15 @@ export function LocalModels() {
     };
   }, [running, reconnects, reload]);
 
-  const start = async (input: { catalogId?: string; url?: string }) => {
-    setError(undefined);
-    const r = await actions.startDownload(input);
-    if (!r.ok) setError(r.error);
-    await reload();
-  };
+  // One download per click (or Enter in the URL field), however fast: a start while the last one is sent is dropped.
+  const [starting, runStart] = useSingleFlight();
+  const start = (input: { catalogId?: string; url?: string }) =>
+    runStart(async () => {
+      setError(undefined);
+      const r = await actions.startDownload(input);
+      if (!r.ok) setError(r.error);
+      await reload();
+    });
 
   if (!admin) return <p className="text-sm">{t('localAdminOnly')}</p>;
   if (!view) return error ? <p role="alert">{error}</p> : <p className="text-sm">{t('loading')}</p>;
@@ -253,7 +256,12 @@ export function LocalModels() {
         <p key={p.name} className="flex flex-wrap items-center gap-2 text-sm">
           {t('partial', { name: p.name, got: bytes(p.receivedBytes) })}
           {p.url && (
-            <button type="button" className={BUTTON} onClick={() => void start({ url: p.url })}>
+            <button
+              type="button"
+              className={BUTTON}
+              aria-disabled={starting || undefined}
+              onClick={() => void start({ url: p.url })}
+            >
               {t('resume')}
             </button>
           )}
@@ -268,7 +276,12 @@ export function LocalModels() {
               {c.parameters} · {c.quantization} · {bytes(c.sizeBytes)}
             </span>
             {!have.has(`${c.id}.gguf`) && (
-              <button type="button" className={BUTTON} onClick={() => void start({ catalogId: c.id })}>
+              <button
+                type="button"
+                className={BUTTON}
+                aria-disabled={starting || undefined}
+                onClick={() => void start({ catalogId: c.id })}
+              >
                 {t('download')}
               </button>
             )}
@@ -289,7 +302,7 @@ export function LocalModels() {
           value={url}
           onChange={(e) => setUrl(e.target.value)}
         />
-        <button type="submit" className={BUTTON}>
+        <button type="submit" className={BUTTON} aria-disabled={starting || undefined}>
           {t('download')}
         </button>
       </form>
