@@ -1,12 +1,15 @@
 // The accounts pages (a server of their own with AUTH=required): "Create account" works before the page hydrates
 // (what is typed meanwhile stays, and the form posts without JavaScript), and every accounts page fits a 390×844
 // phone and has no axe violations, in English and in Chinese. On Admin, a new invite link can be copied and is no
-// longer offered once revoked, and a user's delete confirmation and password form close from the keyboard.
+// longer offered once revoked, and a user's delete confirmation and password form close from the keyboard. Sign-in and
+// Create account switch their language before anyone is signed in, and the app keeps it once they are.
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { slowActions } from './support/actions';
 import { freePort, kill, startApp } from './support/app-process';
 import { allViolations } from './support/axe';
+import { tabTo } from './support/focus';
 import { hydrated } from './support/hydrated';
 import { outsideScreen, pageWidth } from './support/viewport';
 
@@ -225,16 +228,62 @@ test("a user's delete confirmation and password form close with Escape or their 
   await expect(admin.getByRole('heading', { name: 'Users', exact: true })).toBeFocused();
 });
 
-/** Holds each server action's request `ms` before sending it on, so a second click lands while the first runs. */
-async function slowActions(page: Page, ms: number): Promise<() => Promise<void>> {
-  const slow = (url: URL) => url.origin === base;
-  await page.route(slow, async (route) => {
-    if (route.request().method() === 'POST' && route.request().headers()['next-action'])
-      await new Promise((r) => setTimeout(r, ms));
-    await route.fallback();
-  });
-  return () => page.unroute(slow);
-}
+test('sign-in and create-account have the Language control: by keyboard on a phone, kept once signed in', async ({
+  browser,
+}) => {
+  // An English browser: the Chinese pages below come from the choice made on them.
+  const page = await (await browser.newContext({ baseURL: base, locale: 'en-US', viewport: SCREEN })).newPage();
+  const reachable = async (language: Locator, from: 'top' | 'first field') => {
+    // From where the page puts the focus: the page itself, or the sign-in form's email field (before it: Shift+Tab).
+    await tabTo(page, language, { back: from === 'first field', max: 3 });
+    const box = (await language.boundingBox())!;
+    expect(box.x + box.width, `${page.url()}: the Language control is off the screen`).toBeLessThanOrEqual(
+      SCREEN.width,
+    );
+    expect((await pageWidth(page)).scrollWidth, `${page.url()}: wider than the screen`).toBeLessThanOrEqual(
+      SCREEN.width,
+    );
+  };
+
+  // Create account (by invitation only here: it says so), switched to Chinese.
+  await page.goto('/sign-up');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Create account');
+  const english = page.getByRole('combobox', { name: 'Language', exact: true });
+  await expect(english).toHaveValue('en');
+  await hydrated(english);
+  await reachable(english, 'top');
+  await english.selectOption('zh-CN');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('创建账户');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  // Within the page's main part: once the page is hydrated, Next's route announcer is an alert too.
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    '这台服务器只能凭邀请注册：请向管理员索取邀请链接。',
+  );
+  const chinese = page.getByRole('combobox', { name: '语言', exact: true });
+  await expect(chinese).toHaveValue('zh-CN');
+
+  // Sign in: still Chinese; switched to English and back there.
+  await page.getByRole('link', { name: '登录', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('登录 Agent Studio');
+  await expect(chinese).toHaveValue('zh-CN');
+  await hydrated(page.locator('input[name="email"]'));
+  await reachable(chinese, 'first field');
+  await chinese.selectOption('en');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in to Agent Studio');
+  await expect(page.getByLabel('Email', { exact: true })).toBeVisible();
+  await english.selectOption('zh-CN');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('登录 Agent Studio');
+
+  // Signed in, the app is in the language picked before.
+  await page.getByLabel('邮箱', { exact: true }).fill(ADMIN.email);
+  await page.getByLabel('密码', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: '登录', exact: true }).click();
+  await expect(page).toHaveURL(`${base}/`);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByRole('button', { name: `${ADMIN.email} 的账户菜单` })).toBeVisible();
+  await expect(chinese).toHaveValue('zh-CN');
+  await page.context().close();
+});
 
 test('one click, one thing made: a double-clicked Create invite link makes one invite, Enter twice one API key', async ({
   browser,

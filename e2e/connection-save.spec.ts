@@ -3,26 +3,14 @@
 // "Save anyway" saves it. The same for a base URL where nothing answers, at phone width and from the keyboard.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { openChat } from './support/chat';
+import { openAddConnection } from './support/models';
 
 let other: http.Server;
 let root: string;
 /** A port of this machine with nothing listening on it. */
 let closedPort: number;
-
-async function addConnectionForm(page: Page) {
-  await openChat(page);
-  await page.getByRole('combobox', { name: 'Model', exact: true }).click();
-  await page.getByRole('button', { name: 'Manage models…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Models' });
-  const form = dialog.getByRole('form', { name: 'Add a connection' });
-  // The form is open already when the dialog opened before the connections were listed.
-  const add = dialog.getByRole('button', { name: 'Add a connection' });
-  await expect(add.or(form).first()).toBeVisible();
-  if (await add.isVisible()) await add.click();
-  return { dialog, form };
-}
 
 test.beforeAll(async () => {
   const probe = http.createServer();
@@ -43,7 +31,8 @@ test.afterAll(async () => {
 test('a server that is not OpenAI-compatible: Test says so, Save is refused and keeps the form, "Save anyway" saves', async ({
   page,
 }) => {
-  const { dialog, form } = await addConnectionForm(page);
+  await openChat(page);
+  const { dialog, form } = await openAddConnection(page);
   const name = `Not a model server ${Date.now()}`;
   await form.getByLabel('Name').fill(name);
   await form.getByLabel('Base URL (ending in /v1)').fill(`${root}/`);
@@ -72,7 +61,8 @@ test('nothing answers at the base URL: Save says so and keeps the form; "Save an
   page,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  const { dialog, form } = await addConnectionForm(page);
+  await openChat(page);
+  const { dialog, form } = await openAddConnection(page);
   const name = `Down for now ${Date.now()}`;
   const baseURL = `http://127.0.0.1:${closedPort}/v1`;
   await form.getByLabel('Name').fill(name);

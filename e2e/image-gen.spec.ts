@@ -4,6 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { lastAnswer, openChat, send } from './support/chat';
 import { modelServerUrl, requests, setScenario } from './support/model';
+import { openAddConnection, openModelsDialog } from './support/models';
 
 test('a connection with an image model makes image_gen available; its image shows in the answer', async ({ page }) => {
   await openChat(page);
@@ -12,13 +13,7 @@ test('a connection with an image model makes image_gen available; its image show
   await expect(settings.getByRole('checkbox', { name: /image_zoom_in/ })).toBeVisible();
   await expect(settings.getByRole('checkbox', { name: /image_gen/ })).toHaveCount(0); // no images endpoint yet
 
-  await page.getByRole('combobox', { name: 'Model', exact: true }).click();
-  await page.getByRole('button', { name: 'Manage models…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Models' });
-  const form = dialog.getByRole('form', { name: 'Add a connection' });
-  const add = dialog.getByRole('button', { name: 'Add a connection' });
-  await expect(add.or(form).first()).toBeVisible();
-  if (await add.isVisible()) await add.click();
+  const { dialog, form } = await openAddConnection(page);
   const name = `Painter ${Date.now()}`;
   await form.getByLabel('Name').fill(name);
   await form.getByLabel('Base URL (ending in /v1)').fill(`${modelServerUrl()}/v1`);
@@ -49,8 +44,7 @@ test('a connection with an image model makes image_gen available; its image show
   ]);
 
   // Edited, the connection shows its image model; removed, it leaves the other specs' model list as it was.
-  await page.getByRole('combobox', { name: 'Model', exact: true }).click();
-  await page.getByRole('button', { name: 'Manage models…' }).click();
+  await openModelsDialog(page);
   const row = dialog.getByRole('listitem', { name });
   await row.getByRole('button', { name: 'Edit' }).click();
   await expect(dialog.getByRole('form', { name: `Edit ${name}` }).getByLabel(/^Image model/)).toHaveValue('img-e2e');

@@ -176,14 +176,17 @@ test("the server's reasons for refusing a file are said in Chinese, by their cod
   await expect(page.getByRole('button', { name: '移除 notes.txt' })).toBeEnabled();
 });
 
-test('Runs, Admin and Account have the Language control in their header too: by keyboard, on a phone', async ({
+test('Runs, Admin, Account and Sign in have the Language control in their header too: by keyboard, on a phone', async ({
   page,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
+  // Sign in without accounts or a token says there is nothing to sign in to (e2e/accounts-pages.spec.ts and
+  // e2e/security.spec.ts switch the language on the sign-in pages with accounts and with ACCESS_TOKEN).
   const pages = [
     { path: '/runs', zh: '运行记录', en: 'Runs' },
     { path: '/admin', zh: '管理', en: 'Admin' },
     { path: '/account', zh: '账户', en: 'Account' },
+    { path: '/sign-in', zh: '登录 Agent Studio', en: 'Sign in to Agent Studio' },
   ];
   for (const { path, zh } of pages) {
     await page.goto(path);
@@ -196,9 +199,9 @@ test('Runs, Admin and Account have the Language control in their header too: by 
     expect(box.x + box.width, `${path}: the Language control is off the screen`).toBeLessThanOrEqual(390);
     expect((await pageWidth(page)).scrollWidth, `${path}: the page is wider than the screen`).toBeLessThanOrEqual(390);
   }
-  // Switched here (on Account), remembered on the other pages.
+  // Switched here (on Sign in), remembered on the other pages.
   await page.locator('header').getByRole('combobox', { name: '语言', exact: true }).selectOption('en');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Account');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in to Agent Studio');
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await page.goto('/runs');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Runs');

@@ -8,6 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { buildTinyModel } from '../scripts/tiny-gguf/tiny-model';
 import { freePort, kill, startApp } from './support/app-process';
 import { openChat } from './support/chat';
+import { openLocalModels } from './support/models';
 
 let app: ChildProcess;
 let appUrl: string;
@@ -27,11 +28,7 @@ test.afterAll(async () => {
 
 async function openLocal(page: Page) {
   await openChat(page, appUrl);
-  await page.getByRole('combobox', { name: 'Model', exact: true }).click();
-  await page.getByRole('button', { name: 'Manage models…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Models' });
-  await dialog.getByRole('tab', { name: 'Local models' }).click();
-  return { dialog, local: dialog.getByRole('region', { name: 'Local models' }) };
+  return openLocalModels(page);
 }
 
 test('a GGUF uploaded from the page is checked, listed and picked; a bad one is refused; a big one never sent', async ({

@@ -9,8 +9,10 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import { createModelServer, type ModelServer } from '../scripts/model-server/server';
 import { buildTinyModel } from '../scripts/tiny-gguf/tiny-model';
+import { actionsSent, slowActions } from './support/actions';
 import { freePort, kill, startApp } from './support/app-process';
 import { assistantTurns, composer, lastAnswer, openChat, send } from './support/chat';
+import { openLocalModels, openModelsDialog } from './support/models';
 
 const KEY = 'sk-models-e2e-never-shown';
 
@@ -155,10 +157,7 @@ test('a model server started after the app shows up when the Models dialog opens
   await openChat(page, appUrl);
   const dialog = page.getByRole('dialog', { name: 'Models' });
   const foundList = dialog.getByRole('region', { name: 'Found on this machine' });
-  const openModels = async () => {
-    await picker(page).click();
-    await page.getByRole('button', { name: 'Manage models…' }).click();
-  };
+  const openModels = () => openModelsDialog(page);
   await openModels();
   await expect(foundList.getByRole('listitem', { name: /^vLLM/ })).toBeVisible();
   await expect(foundList.getByRole('listitem', { name: `SGLang (${latePort})` })).toHaveCount(0);
@@ -185,9 +184,7 @@ test('a model server started after the app shows up when the Models dialog opens
 
 test('a server on a scanned port is found, and used in one click', async ({ page }) => {
   await openChat(page, appUrl);
-  await picker(page).click();
-  await page.getByRole('button', { name: 'Manage models…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Models' });
+  const dialog = await openModelsDialog(page);
   await dialog.getByRole('button', { name: 'Scan again' }).click();
   const server = dialog
     .getByRole('region', { name: 'Found on this machine' })
@@ -207,11 +204,7 @@ test('a server on a scanned port is found, and used in one click', async ({ page
 test('a GGUF downloaded from the page (its host allowed), checked, picked and run in the app', async ({ page }) => {
   test.setTimeout(90_000);
   await openChat(page, appUrl);
-  await picker(page).click();
-  await page.getByRole('button', { name: 'Manage models…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Models' });
-  await dialog.getByRole('tab', { name: 'Local models' }).click();
-  const local = dialog.getByRole('region', { name: 'Local models' });
+  const { dialog, local } = await openLocalModels(page);
 
   // Not a GGUF: refused with the reason, and nothing is kept.
   await local.getByRole('textbox', { name: 'URL of a .gguf file' }).fill(`${filesUrl}/page.gguf`);
@@ -245,4 +238,88 @@ test('a GGUF downloaded from the page (its host allowed), checked, picked and ru
   await send(page, 'hello tiny');
   await expect(assistantTurns(page).last()).toHaveAttribute('aria-busy', 'false', { timeout: 60_000 });
   await expect(assistantTurns(page).last().getByTestId('turn-model')).toHaveText('tiny · Local');
+});
+
+test("one click, one request: a download row's buttons take no second click or Enter while theirs runs", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await openChat(page, appUrl);
+  const { local } = await openLocalModels(page);
+  const url = `${filesUrl}/twice.gguf`;
+  await local.getByRole('textbox', { name: 'URL of a .gguf file' }).fill(url);
+  await local.getByRole('button', { name: 'Download', exact: true }).last().click();
+  const row = local.getByRole('listitem', { name: 'Download of twice.gguf' });
+  const allow = row.getByRole('button', { name: 'Allow 127.0.0.1 and retry' });
+  await expect(allow).toBeEnabled();
+
+  const starts = actionsSent(page, url, '"allowHost":true');
+  const retries = actionsSent(page, url, '"allowHost":false');
+  const dismissals = actionsSent(page, '["twice.gguf"]');
+  const fast = await slowActions(page, 500);
+  // From the keyboard: Enter, and Enter again while the retry's request is held. The button says it is unavailable
+  // and keeps the focus, so the second Enter lands on it and is dropped.
+  await allow.focus();
+  await page.keyboard.press('Enter');
+  await expect(allow).toBeDisabled();
+  await expect(allow).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expectRetried(page, row, 'twice.gguf', /GGUF/);
+  expect(starts).toHaveLength(1);
+
+  // With the mouse: a double click on Resume sends one retry (without the host allowed: refused again for it), and
+  // one on Dismiss one dismissal.
+  const resume = row.getByRole('button', { name: 'Resume', exact: true });
+  await resume.dblclick();
+  await expect(resume).toBeDisabled();
+  await expect(allow).toBeEnabled();
+  // Two clicks that land before the page has redrawn the row (a busy page, a script clicking) send one request too.
+  await allow.evaluate((button: HTMLButtonElement) => {
+    button.click();
+    button.click();
+  });
+  await expect(allow).toBeDisabled();
+  await expect(resume).toBeEnabled();
+  await row.getByRole('button', { name: 'Dismiss', exact: true }).dblclick();
+  await expect(row).toHaveCount(0);
+  await fast();
+  expect(starts).toHaveLength(2);
+  expect(retries).toHaveLength(1);
+  expect(dismissals).toHaveLength(1);
+  await expect(local.getByRole('alert')).toHaveCount(0);
+});
+
+test('one click, one download: a double-clicked Download, or Enter twice in its URL, starts it once', async ({
+  page,
+}) => {
+  await openChat(page, appUrl);
+  const { local } = await openLocalModels(page);
+  const field = local.getByRole('textbox', { name: 'URL of a .gguf file' });
+  const download = local.getByRole('button', { name: 'Download', exact: true }).last();
+  const fast = await slowActions(page, 500);
+  for (const [file, how] of [
+    ['clicked-twice.gguf', () => download.dblclick()],
+    [
+      'entered-twice.gguf',
+      async () => {
+        await field.press('Enter');
+        await expect(download).toBeDisabled();
+        await field.press('Enter');
+      },
+    ],
+  ] as const) {
+    const url = `${filesUrl}/${file}`;
+    const starts = actionsSent(page, `[{"url":"${url}"}]`);
+    await field.fill(url);
+    await how();
+    await expect(download).toBeDisabled();
+    // Refused for its host (loopback), once: one row, and no second request behind it.
+    const row = local.getByRole('listitem', { name: `Download of ${file}` });
+    await expect(row.getByRole('button', { name: 'Allow 127.0.0.1 and retry' })).toBeVisible();
+    await expect(download).toBeEnabled();
+    expect(starts, file).toHaveLength(1);
+    await row.getByRole('button', { name: 'Dismiss', exact: true }).click();
+    await expect(row).toHaveCount(0);
+  }
+  await fast();
 });

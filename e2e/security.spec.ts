@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { lastAnswer, openChat, send } from './support/chat';
+import { hydrated } from './support/hydrated';
 import { modelServerUrl, setScenario } from './support/model';
 
 test('the page runs under its CSP: math, highlighted code and the answer render, and nothing is refused', async ({
@@ -116,7 +117,9 @@ test.describe('with ACCESS_TOKEN', () => {
     await expect(await lastAnswer(page)).toContainText('Hello, signed-in user.');
   });
 
-  test('a Chinese browser is asked for the token in Chinese', async ({ browser }) => {
+  test('a Chinese browser is asked for the token in Chinese, and may switch the page to English first', async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ locale: 'zh-CN' });
     const page = await context.newPage();
     await page.goto(`${base}/`);
@@ -126,6 +129,16 @@ test.describe('with ACCESS_TOKEN', () => {
     await page.getByLabel('访问令牌').fill('not the token at all');
     await page.getByRole('button', { name: '登录' }).click();
     await expect(page.getByRole('main').getByRole('alert')).toHaveText('访问令牌不正确，请检查后重试。');
+    // The Language control works before the token is given, and the app keeps the choice once it is.
+    const language = page.getByRole('combobox', { name: '语言', exact: true });
+    await hydrated(language);
+    await language.selectOption('en');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in to Agent Studio');
+    await page.getByLabel('Access token').fill(TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(`${base}/`);
+    await expect(page.getByRole('combobox', { name: 'Language', exact: true })).toHaveValue('en');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
     await context.close();
   });
 });

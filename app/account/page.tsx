@@ -4,8 +4,8 @@ import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
 import { guardPage } from '@/app/actions/guard';
 import { ApiKeys } from '@/components/account/api-keys';
+import { PageHeader } from '@/components/account/page-header';
 import { link, muted } from '@/components/account/styles';
-import { LanguageSelect } from '@/components/chat/language-select';
 import { appContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
@@ -21,10 +21,7 @@ export default async function AccountPage() {
   const accounts = me.via === 'session' || me.via === 'api-key';
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-4 p-6">
-      <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <h1 className="min-w-0 flex-1 text-xl font-semibold">{t('heading')}</h1>
-        <LanguageSelect />
-      </header>
+      <PageHeader heading={t('heading')} />
       <Link href="/" className={`${link} text-sm`}>
         {t('back')}
       </Link>

@@ -7,8 +7,8 @@ import { guardPage } from '@/app/actions/guard';
 import { AdminAccess } from '@/components/account/admin-access';
 import { AdminIntegrations } from '@/components/account/admin-integrations';
 import { AdminUsers } from '@/components/account/admin-users';
+import { PageHeader } from '@/components/account/page-header';
 import { link, muted } from '@/components/account/styles';
-import { LanguageSelect } from '@/components/chat/language-select';
 import { INVITE_DAYS } from '@/lib/auth/admin';
 import { appContext } from '@/lib/server/context';
 import { integrationsStatus } from '@/lib/server/integrations';
@@ -25,10 +25,7 @@ export default async function AdminPage() {
   const t = await getTranslations('admin');
   return (
     <main className="mx-auto flex max-w-4xl flex-col gap-6 p-6">
-      <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <h1 className="min-w-0 flex-1 text-xl font-semibold">{t('heading')}</h1>
-        <LanguageSelect />
-      </header>
+      <PageHeader heading={t('heading')} />
       <Link href="/" className={`${link} text-sm`}>
         {t('back')}
       </Link>

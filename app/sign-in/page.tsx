@@ -4,6 +4,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
+import { PageHeader } from '@/components/account/page-header';
 import { SignInForm } from '@/components/account/sign-in-form';
 import { alertBox, field, link, muted, primaryButton } from '@/components/account/styles';
 import { OIDC_REFUSALS } from '@/lib/auth/better-auth';
@@ -39,7 +40,7 @@ export default async function SignInPage({
         : undefined;
     return (
       <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-4 p-6">
-        <h1 className="text-xl font-semibold">{t('heading')}</h1>
+        <PageHeader heading={t('heading')} />
         <p className={muted}>{t('accountsIntro')}</p>
         {refused && (
           <p role="alert" className={alertBox}>
@@ -67,7 +68,7 @@ export default async function SignInPage({
   const message = error === 'wrong' ? t('wrong') : error === 'limited' ? t('limited') : null;
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-4 p-6">
-      <h1 className="text-xl font-semibold">{t('heading')}</h1>
+      <PageHeader heading={t('heading')} />
       {locked ? (
         <>
           <p className={muted}>{t('intro')}</p>

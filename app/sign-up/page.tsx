@@ -4,6 +4,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
+import { PageHeader } from '@/components/account/page-header';
 import { SignUpForm } from '@/components/account/sign-up-form';
 import { link, muted, noticeBox } from '@/components/account/styles';
 import { MIN_PASSWORD_LENGTH } from '@/lib/auth/better-auth';
@@ -25,7 +26,7 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
   const state = await (await appContext()).accounts.signUpState(invite);
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-4 p-6">
-      <h1 className="text-xl font-semibold">{t('heading')}</h1>
+      <PageHeader heading={t('heading')} />
       {state.allowed ? (
         <>
           <p className={muted}>

@@ -12,6 +12,7 @@ import { FIELD, PRIMARY_BUTTON } from '../runs/modal';
 import { formatBytes } from '../chat/format';
 import { useFormatWords } from '../chat/use-format-words';
 import { useChat } from '../chat/store';
+import { useSingleFlight } from '../use-single-flight';
 import { ModelUpload } from './model-upload';
 import { useModels } from './models-store';
 
@@ -20,7 +21,7 @@ const RECONNECT_MS = 1000;
 const READ_ATTEMPTS = 3;
 
 const BUTTON =
-  'rounded border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 disabled:opacity-50 dark:border-neutral-700 dark:hover:bg-neutral-800';
+  'rounded border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 disabled:opacity-50 aria-disabled:cursor-wait aria-disabled:opacity-50 dark:border-neutral-700 dark:hover:bg-neutral-800';
 
 function useBytes() {
   const f = useFormatWords();
@@ -31,17 +32,17 @@ function DownloadRow({ job, onChange }: { job: DownloadJob; onChange: () => void
   const t = useTranslations('models');
   const bytes = useBytes();
   // A click waits behind the page's other server actions (Next sends them one at a time): the row says it was taken,
-  // and a refusal of the click itself is shown here rather than lost.
-  const [busy, setBusy] = useState(false);
+  // drops another click or Enter meanwhile (one request per click), and shows a refusal of the click itself here
+  // rather than lose it.
+  const [busy, runOnce] = useSingleFlight();
   const [refused, setRefused] = useState<string>();
-  const act = (run: () => Promise<ActionResult<unknown>>) => async () => {
-    setBusy(true);
-    setRefused(undefined);
-    const r = await run();
-    setBusy(false);
-    if (!r.ok) setRefused(r.error);
-    onChange();
-  };
+  const act = (run: () => Promise<ActionResult<unknown>>) => () =>
+    void runOnce(async () => {
+      setRefused(undefined);
+      const r = await run();
+      if (!r.ok) setRefused(r.error);
+      onChange();
+    });
   const p = job.progress;
   const pct = p?.totalBytes ? Math.min(100, Math.round((p.receivedBytes / p.totalBytes) * 100)) : undefined;
   return (
@@ -77,7 +78,12 @@ function DownloadRow({ job, onChange }: { job: DownloadJob; onChange: () => void
       )}
       <div className="flex gap-2" aria-busy={busy}>
         {job.state === 'running' ? (
-          <button type="button" className={BUTTON} disabled={busy} onClick={act(() => actions.stopDownload(job.name))}>
+          <button
+            type="button"
+            className={BUTTON}
+            aria-disabled={busy || undefined}
+            onClick={act(() => actions.stopDownload(job.name))}
+          >
             {t('stop')}
           </button>
         ) : (
@@ -86,7 +92,7 @@ function DownloadRow({ job, onChange }: { job: DownloadJob; onChange: () => void
               <button
                 type="button"
                 className={BUTTON}
-                disabled={busy}
+                aria-disabled={busy || undefined}
                 onClick={act(() => actions.startDownload({ url: job.url, allowHost: Boolean(job.blockedHost) }))}
               >
                 {job.blockedHost ? t('allowHost', { host: job.blockedHost }) : t('resume')}
@@ -95,7 +101,7 @@ function DownloadRow({ job, onChange }: { job: DownloadJob; onChange: () => void
             <button
               type="button"
               className={BUTTON}
-              disabled={busy}
+              aria-disabled={busy || undefined}
               onClick={act(() => actions.dismissDownload(job.name))}
             >
               {t('dismiss')}
@@ -185,12 +191,15 @@ export function LocalModels() {
     };
   }, [running, reconnects, reload]);
 
-  const start = async (input: { catalogId?: string; url?: string }) => {
-    setError(undefined);
-    const r = await actions.startDownload(input);
-    if (!r.ok) setError(r.error);
-    await reload();
-  };
+  // One download per click (or Enter in the URL field), however fast: a start while the last one is sent is dropped.
+  const [starting, runStart] = useSingleFlight();
+  const start = (input: { catalogId?: string; url?: string }) =>
+    runStart(async () => {
+      setError(undefined);
+      const r = await actions.startDownload(input);
+      if (!r.ok) setError(r.error);
+      await reload();
+    });
 
   if (!admin) return <p className="text-sm">{t('localAdminOnly')}</p>;
   if (!view) return error ? <p role="alert">{error}</p> : <p className="text-sm">{t('loading')}</p>;
@@ -247,7 +256,12 @@ export function LocalModels() {
         <p key={p.name} className="flex flex-wrap items-center gap-2 text-sm">
           {t('partial', { name: p.name, got: bytes(p.receivedBytes) })}
           {p.url && (
-            <button type="button" className={BUTTON} onClick={() => void start({ url: p.url })}>
+            <button
+              type="button"
+              className={BUTTON}
+              aria-disabled={starting || undefined}
+              onClick={() => void start({ url: p.url })}
+            >
               {t('resume')}
             </button>
           )}
@@ -262,7 +276,12 @@ export function LocalModels() {
               {c.parameters} · {c.quantization} · {bytes(c.sizeBytes)}
             </span>
             {!have.has(`${c.id}.gguf`) && (
-              <button type="button" className={BUTTON} onClick={() => void start({ catalogId: c.id })}>
+              <button
+                type="button"
+                className={BUTTON}
+                aria-disabled={starting || undefined}
+                onClick={() => void start({ catalogId: c.id })}
+              >
                 {t('download')}
               </button>
             )}
@@ -283,7 +302,7 @@ export function LocalModels() {
           value={url}
           onChange={(e) => setUrl(e.target.value)}
         />
-        <button type="submit" className={BUTTON}>
+        <button type="submit" className={BUTTON} aria-disabled={starting || undefined}>
           {t('download')}
         </button>
       </form>

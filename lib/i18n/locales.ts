@@ -13,6 +13,11 @@ export const SERVER_LOCALE: Locale = 'en';
 export const LOCALE_COOKIE = 'locale';
 export const LOCALE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
+/** The cookie as the browser writes it (`document.cookie`) when a language is picked. */
+export function localeCookie(locale: Locale): string {
+  return `${LOCALE_COOKIE}=${locale}; Path=/; Max-Age=${LOCALE_COOKIE_MAX_AGE_S}; SameSite=Lax`;
+}
+
 /** Each language by its own name: the same words whatever language the page is in. */
 export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', 'zh-CN': '简体中文' };
 

@@ -80,8 +80,6 @@ export const ACTION_RULES = {
   readMcpConfigText: admin('read the MCP configuration'),
   saveMcpConfigText: admin('save it (asks the password)'),
   saveWebSearchSetting: admin('set web search (provider, URL, key)'),
-  // locale.ts
-  setLocale: user('the page’s language'),
   // models.ts
   listModels: user('the models to pick'),
   listConnections: user('model connections'),

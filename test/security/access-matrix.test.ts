@@ -232,7 +232,6 @@ const ACTIONS: Record<string, ActionProbe> = {
   integrationsStatus: async () => [],
   readMcpConfigText: async () => [],
   saveMcpConfigText: async () => ['{\n  "mcpServers": {}\n}\n', PASSWORD],
-  setLocale: async () => ['en'],
   listModels: async () => [],
   listConnections: async () => [],
   addConnection: async () => [{ name: 'Probe', baseURL: 'http://model.invalid/v1', saveAnyway: true }],
