@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { assistantTurns, lastAnswer, openChat, panelOf, send } from './support/chat';
-import { setScenario } from './support/model';
+import { assistantTurns, lastAnswer, openChat, panelOf, send, stopButton } from './support/chat';
+import { chatRequests, setScenario } from './support/model';
 
 // Starting Python (CPython in bubblewrap, or Pyodide in its sandboxed process) takes seconds on a busy machine.
 test.setTimeout(120_000);
@@ -53,9 +53,10 @@ test('the sum of the first 100 primes is computed by real Python and the answer 
   await card.click();
   const panel = await panelOf(card);
   await expect(panel.locator('code.language-python')).toContainText('while len(primes) < 100:');
-  // The console: the output exactly as the model got it.
-  const console = panel.locator('pre', { hasText: /^stdout:/ });
-  await expect(console).toHaveText('stdout:\n\n```\n24133\n```');
+  // The output as the model got it, drawn as Markdown: its section's block a code block.
+  await expect(panel.getByText('stdout:', { exact: true })).toBeVisible();
+  await expect(panel.locator('pre code')).toContainText(['while len(primes) < 100:', '24133']);
+  expect((await chatRequests())[1]?.body.messages.at(-1).content).toBe('stdout:\n\n```\n24133\n```');
   await expect(answer).toContainText('The sum of the first 100 prime numbers is 24133.');
 });
 
@@ -106,4 +107,132 @@ test('files the code writes are listed on the card, images shown, and downloadab
   // Nothing outside the conversation's work directory is served.
   const outside = await page.request.get(href!.replace('squares.csv', '..%2F..%2F..%2Fchat.db'));
   expect(outside.status()).toBe(404);
+});
+
+const callCode = (code: string) => ({
+  toolCalls: [{ name: 'code_interpreter', arguments: JSON.stringify({ code }) }],
+});
+
+test('code that raises or does not parse shows as failed on its card, its output drawn as Markdown', async ({
+  page,
+}) => {
+  const word = 'ci-shrike';
+  await setScenario({
+    rules: [
+      {
+        when: { lastUserIncludes: word },
+        reply: [callCode("x = 1/0\nprint('never')"), callCode('def f(:\n  pass'), { content: 'Both failed.' }],
+      },
+    ],
+  });
+  await openChat(page);
+  await enableCodeInterpreter(page);
+  await send(page, `Divide by zero, then write bad syntax. ${word}`);
+
+  const answer = await finishedAnswer(page);
+  await expect(answer).toContainText('Both failed.');
+  const cards = answer.getByRole('button', { name: /code_interpreter/ });
+  await expect(cards).toHaveCount(2);
+  for (const [i, error] of [
+    [0, 'ZeroDivisionError: division by zero'],
+    [1, 'SyntaxError'],
+  ] as const) {
+    const card = cards.nth(i);
+    await expect(card).toContainText('error');
+    await expect(card).not.toContainText('done');
+    await card.click();
+    const panel = await panelOf(card);
+    await expect(panel).toContainText('Error returned to the model');
+    // The traceback is a code block of its own, as an answer's would be: no Markdown fences shown as text.
+    await expect(panel.locator('pre code').filter({ hasText: error })).toHaveCount(1);
+    expect(await panel.innerText()).not.toContain('```');
+  }
+  // The model got what upstream's code_interpreter returns, unchanged.
+  const [, second] = await chatRequests();
+  const toolMessage = second?.body.messages.at(-1);
+  expect(toolMessage.role).toBe('tool');
+  expect(toolMessage.content).toMatch(/^error:\n\n```\nTraceback \(most recent call last\):\n[\s\S]*ZeroDivision/);
+});
+
+test('a chart the model shows in its answer by the address the tool gave it loads there', async ({ page }) => {
+  const word = 'ci-wren';
+  const code = [
+    'import struct, zlib',
+    'def chunk(kind, data):',
+    "    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))",
+    "rows = b''.join(b'\\x00' + bytes((30, 30, 200)) * 8 for _ in range(8))",
+    "png = b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 8, 8, 8, 2, 0, 0, 0))",
+    "png += chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b'')",
+    "open('chart.png', 'wb').write(png)",
+  ].join('\n');
+  await setScenario({ fallback: { content: 'Hello.' } });
+  await openChat(page);
+  await enableCodeInterpreter(page);
+  await send(page, 'Hello');
+  await expect(page).toHaveURL(/\?c=[\w-]+/);
+  const conversation = new URL(page.url()).searchParams.get('c')!;
+  const address = `/api/artifacts/${conversation}/chart.png`;
+  // The scripted model answers with the image only once the tool told it the chart's address, as a model reuses
+  // upstream's `![fig-001](url)`.
+  await setScenario({
+    rules: [
+      {
+        when: { lastUserIncludes: word, anyIncludes: `](${address})` },
+        reply: { content: `Here is the chart: ![the blue chart](${address})` },
+      },
+      { when: { lastUserIncludes: word }, reply: callCode(code) },
+    ],
+  });
+  await send(page, `Draw a chart. ${word}`);
+  const answer = await finishedAnswer(page);
+  const chart = answer.getByRole('img', { name: 'the blue chart' });
+  await expect(chart).toBeVisible();
+  await expect.poll(() => chart.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8);
+});
+
+test('Stop during a run of code says the interpreter was restarted, to the user and to the model', async ({ page }) => {
+  const word = 'ci-kestrel';
+  await setScenario({
+    rules: [
+      {
+        when: { lastUserIncludes: `set ${word}` },
+        reply: [callCode('x = 42'), { content: 'x is set.' }],
+      },
+      {
+        when: { lastUserIncludes: `loop ${word}` },
+        reply: callCode('import time\nx = 43\nwhile True:\n    time.sleep(0.05)'),
+      },
+      {
+        when: { lastUserIncludes: `check ${word}` },
+        reply: [callCode("print('x is', globals().get('x'))"), { content: 'Checked.' }],
+      },
+    ],
+  });
+  await openChat(page);
+  await enableCodeInterpreter(page);
+  // A warm interpreter: the loop's code runs as soon as its call starts.
+  await send(page, `set ${word}`);
+  await expect(await finishedAnswer(page)).toContainText('x is set.');
+
+  await send(page, `loop ${word}`);
+  const turn = assistantTurns(page).last();
+  const card = turn.getByRole('button', { name: /code_interpreter/ });
+  await expect(card).toContainText('running');
+  await page.waitForTimeout(1500);
+  await stopButton(page).click();
+  await expect(turn).toHaveAttribute('aria-busy', 'false');
+  await expect(card).toContainText('stopped');
+  await card.click();
+  const panel = await panelOf(card);
+  await expect(panel).toContainText('Stopped while running');
+  await expect(panel).toContainText('The interpreter was restarted: variables and imports are gone');
+  await expect(panel).not.toContainText('Not run');
+
+  await send(page, `check ${word}`);
+  const checked = await finishedAnswer(page);
+  await checked.getByRole('button', { name: /code_interpreter/ }).click();
+  await expect(checked).toContainText('x is None');
+  // The model is told too: the stopped call's result is in the history it gets.
+  const history = JSON.stringify((await chatRequests()).at(-2)?.body.messages);
+  expect(history).toContain('The interpreter was restarted: variables and imports are gone');
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { lastAnswer, openChat, panelOf, send } from './support/chat';
+import { assistantTurns, lastAnswer, openChat, panelOf, send, stopButton } from './support/chat';
 import { setScenario } from './support/model';
 import { hydrated } from './support/hydrated';
 
@@ -53,6 +53,34 @@ test('the settings panel shows the MCP server ready with its tools, and a conver
   // Kept by hash in the conversation and loaded from the app (the run log holds the URL, not base64).
   await expect(img).toHaveAttribute('src', /^\/api\/images\/[\w-]+\/[0-9a-f]{64}$/);
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(2);
+});
+
+test('an MCP call stopped while it runs says it was stopped, not that it did not run', async ({ page }) => {
+  await setScenario({
+    rules: [
+      {
+        when: { lastUserIncludes: 'mcp-dipper' },
+        reply: { toolCalls: [{ name: 'fixture-slow', arguments: '{"ms": 20000}' }] },
+      },
+    ],
+  });
+  await openChat(page);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const server = page.getByRole('listitem', { name: 'MCP server fixture' });
+  await expect(server).toContainText('ready with 9 tools', { timeout: 20_000 });
+  await server.getByRole('checkbox', { name: /^fixture-slow / }).check();
+  await send(page, 'Sleep a while, mcp-dipper');
+  const turn = assistantTurns(page).last();
+  const card = turn.getByRole('button', { name: /fixture-slow/ });
+  await expect(card).toContainText('running');
+  await page.waitForTimeout(1000);
+  await stopButton(page).click();
+  await expect(turn).toHaveAttribute('aria-busy', 'false');
+  await expect(card).toContainText('stopped');
+  await card.click();
+  const panel = await panelOf(card);
+  await expect(panel).toContainText('Stopped while running');
+  await expect(panel).not.toContainText('Not run');
 });
 
 test('the MCP tools stay on for the conversation after a reload', async ({ page }) => {

@@ -18,6 +18,10 @@ export interface ToolContext {
   messages: Message[];
   /** Filled by runTool for file-aware tools: each file that could not be staged, as "<file>: <reason>". */
   stagingErrors?: string[];
+  /** Says what a stop of the run would do to the tool's state from now on, beyond ending the call (code_interpreter,
+   *  once its code runs: the interpreter is restarted); undefined once that no longer holds. The model and the page
+   *  are told it if the run is stopped during the call. */
+  setStopNote?: (note: string | undefined) => void;
   /** Reports a step of the tool's work into the run's trace; the agent stamps it (run, iteration, clock, call id). */
   emit?: (event: ToolEvent) => void;
   /** What the tool takes from the configuration (where files are kept, the sandbox, web search…): the agent's
@@ -83,6 +87,25 @@ export class ToolOutputWithFiles {
     readonly output: Exclude<ToolOutput, ToolOutputWithFiles>,
     readonly files: ToolFile[],
   ) {}
+}
+
+/** What went wrong in work a tool ran to its end (code that raised): its type (ZeroDivisionError, Timeout…) and one
+ *  line saying it. */
+export interface ToolFailure {
+  type: string;
+  message: string;
+}
+
+/** A result whose work failed, as the tool's own result says (code_interpreter's traceback or time limit): the model
+ *  gets `output` unchanged, the tool-result event says the call failed (`ok: false`, kind `failed`). */
+export class FailedToolOutput extends ToolOutputWithFiles {
+  constructor(
+    output: Exclude<ToolOutput, ToolOutputWithFiles>,
+    readonly failure: ToolFailure,
+    files: ToolFile[] = [],
+  ) {
+    super(output, files);
+  }
 }
 
 /** Qwen-Agent's older way of declaring parameters: one entry per argument. */

@@ -3,7 +3,8 @@
 // directory holds the conversation's files and whatever the code writes.
 import type { BackendChoice, BackendName } from '../lib/sandbox/backend';
 import type { WrittenFile } from '../lib/sandbox/files';
-import { ToolOutputWithFiles, type ToolContext, type ToolOutput } from './base-tool';
+import type { ToolFile } from '../lib/protocol/events';
+import { FailedToolOutput, ToolOutputWithFiles, type ToolContext, type ToolOutput } from './base-tool';
 import { parseToolArgs } from './args';
 import { ToolArgumentsError } from './errors';
 import { BaseToolWithFileAccess, defaultWorkDir, safeFileName } from './file-access';
@@ -54,6 +55,12 @@ function fileLines(files: WrittenFile[]): string {
   return `files:\n\n${files.map((f) => `- ${f.name} (${f.bytes} bytes)`).join('\n')}`;
 }
 
+/** An image as upstream gives the model its figures (`![fig-001](url)`): an answer can show it by the same Markdown. */
+function markdownImage(name: string, url: string): string {
+  const alt = name.replace(/[\\[\]]/g, '\\$&');
+  return `![${alt}](${url.replace(/\(/g, '%28').replace(/\)/g, '%29')})`;
+}
+
 export class CodeInterpreterTool extends BaseToolWithFileAccess {
   name = CODE_INTERPRETER;
   /** The backend that runs here, once prepare() found it out. */
@@ -102,33 +109,46 @@ export class CodeInterpreterTool extends BaseToolWithFileAccess {
     const timeoutMs = typeof this.cfg.timeout_ms === 'number' ? this.cfg.timeout_ms : sandbox.config.timeoutMs;
 
     const { pool } = await sandbox.interpreters();
-    const [{ snapshotDir, writtenFiles, artifactUrl, mimeOf }, { formatOutcome }] = await Promise.all([
-      import('../lib/sandbox/files'),
-      import('../lib/sandbox/format'),
-    ]);
+    const [
+      { snapshotDir, writtenFiles, artifactUrl, mimeOf, isInlineImage },
+      { formatOutcome, outcomeFailure, RESTARTED },
+    ] = await Promise.all([import('../lib/sandbox/files'), import('../lib/sandbox/format')]);
     const before = await snapshotDir(workDir);
-    const outcome = await pool.run(workDir, { workDir, code, reset, timeoutMs, signal: ctx.signal });
+    const outcome = await pool.run(workDir, {
+      workDir,
+      code,
+      reset,
+      timeoutMs,
+      signal: ctx.signal,
+      // From here a stop kills the interpreter, as the time limit does: the model and the user are told so.
+      onRunning: () => ctx.setStopNote?.(RESTARTED),
+    });
+    ctx.setStopNote?.(undefined);
     const written = writtenFiles(before, await snapshotDir(workDir));
 
+    // Files are offered to the page only from the directory the artifacts route serves.
+    const conversationId = ctx.conversationId;
+    const servable = conversationId !== undefined && workDir === codeWorkDir(dataDir, conversationId);
+    const files: ToolFile[] = servable
+      ? written.map((f) => ({
+          name: f.name,
+          url: artifactUrl(conversationId, f.name),
+          mime: mimeOf(f.name),
+          bytes: f.bytes,
+        }))
+      : [];
+
     const parts = [formatOutcome(outcome)];
+    const images = files.filter((f) => isInlineImage(f.mime));
+    if (images.length) parts.push(images.map((f) => markdownImage(f.name, f.url)).join('\n\n'));
     if (written.length) parts.push(fileLines(written));
     if (ctx.stagingErrors?.length)
       parts.push(`Some files could not be put in the working directory:\n${ctx.stagingErrors.join('\n')}`);
     const text = parts.join('\n\n');
 
-    // Files are offered to the page only from the directory the artifacts route serves.
-    const servable = ctx.conversationId !== undefined && workDir === codeWorkDir(dataDir, ctx.conversationId);
-    if (!servable || !written.length) return text;
-    const conversationId = ctx.conversationId!;
-    return new ToolOutputWithFiles(
-      text,
-      written.map((f) => ({
-        name: f.name,
-        url: artifactUrl(conversationId, f.name),
-        mime: mimeOf(f.name),
-        bytes: f.bytes,
-      })),
-    );
+    const failure = outcomeFailure(outcome);
+    if (failure) return new FailedToolOutput(text, failure, files);
+    return files.length ? new ToolOutputWithFiles(text, files) : text;
   }
 }
 

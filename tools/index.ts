@@ -1,7 +1,7 @@
 // The tool layer's public API. Importing it registers the builtin tools in TOOL_REGISTRY (their modules, exported
 // below, register themselves).
 export { BaseTool, legacyParametersToSchema } from './base-tool';
-export type { ToolContext, ToolEvent, ToolOutput, ToolParameters, LegacyToolParameter } from './base-tool';
+export type { ToolContext, ToolEvent, ToolFailure, ToolOutput, ToolParameters, LegacyToolParameter } from './base-tool';
 export { ToolServiceError, ToolArgumentsError, ToolDefinitionError, isToolServiceError } from './errors';
 export { TOOL_REGISTRY, registerTool, checkTool, createTool, unregisterTool, unavailableReason } from './registry';
 export type { ToolClass } from './registry';
@@ -29,7 +29,7 @@ export { CurrentTimeTool, formatTimeIn } from './current-time';
 export { StorageTool, KeyNotExistsError } from './storage';
 export { RetrievalTool } from './retrieval';
 export { DocParserTool } from './doc-parser';
-export { ToolOutputWithFiles } from './base-tool';
+export { ToolOutputWithFiles, FailedToolOutput } from './base-tool';
 export { CodeInterpreterTool, extractCode, codeWorkDir, codeWorkPrefix, CODE_INTERPRETER } from './code-interpreter';
 export { WebSearchTool, WEB_SEARCH_HOWTO } from './web-search';
 export type { WebSearchOutput } from './web-search';

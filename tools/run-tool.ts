@@ -3,14 +3,27 @@ import { logError, shortMessage } from '../lib/llm/error-report';
 import { ContentItemSchema, type ContentItem } from '../lib/protocol/message';
 import { validateToolArgs } from './args';
 import type { ToolFile } from '../lib/protocol/events';
-import { ToolOutputWithFiles, type BaseTool, type ToolContext, type ToolOutput } from './base-tool';
+import {
+  FailedToolOutput,
+  ToolOutputWithFiles,
+  type BaseTool,
+  type ToolContext,
+  type ToolFailure,
+  type ToolOutput,
+} from './base-tool';
 import { isToolServiceError, type ToolArgumentsError } from './errors';
 import { BaseToolWithFileAccess } from './file-access';
 import { isErrorNamed } from '../lib/protocol/errors';
 
 export type ToolRunResult =
   | { ok: true; content: string | ContentItem[]; files?: ToolFile[] }
-  | { ok: false; content: string; error: { kind: 'invalid-arguments' | 'exception'; message: string; type: string } };
+  | {
+      ok: false;
+      /** The readable error text; for `failed`, the tool's own result. */
+      content: string | ContentItem[];
+      error: { kind: 'invalid-arguments' | 'exception' | 'failed'; message: string; type: string };
+      files?: ToolFile[];
+    };
 
 /** Upstream's sentence with its grammar mended ("does not exists" there): people read it on the tool card too. */
 export function unknownToolResult(name: string): string {
@@ -43,6 +56,10 @@ function invalidArguments(tool: BaseTool, rawArgs: string, err: ToolArgumentsErr
   return { ok: false, content, error: { kind: 'invalid-arguments', message: err.message, type: err.name } };
 }
 
+function pick({ type, message }: ToolFailure): ToolFailure {
+  return { type, message };
+}
+
 /** Upstream hands the model the type, the message and the stack; here the stack (the server's paths and frames)
  *  goes to the server's log only, under an id the model and the page are given instead. */
 function exception(tool: BaseTool, err: unknown): ToolRunResult {
@@ -56,7 +73,7 @@ function exception(tool: BaseTool, err: unknown): ToolRunResult {
 /**
  * Parses and validates `rawArgs`, stages files for file-aware tools, calls the tool with the raw string, and
  * normalises the output. ToolServiceError and an abort of ctx.signal are re-thrown; every other failure is returned
- * as ok:false with the text the model is given.
+ * as ok:false with the text the model is given, as is a FailedToolOutput (with the tool's own text).
  */
 export async function runTool(tool: BaseTool, rawArgs: string, ctx: ToolContext): Promise<ToolRunResult> {
   ctx.signal?.throwIfAborted();
@@ -66,9 +83,10 @@ export async function runTool(tool: BaseTool, rawArgs: string, ctx: ToolContext)
       tool instanceof BaseToolWithFileAccess ? await tool.callWithFiles(rawArgs, ctx) : await tool.call(rawArgs, ctx);
     ctx.signal?.throwIfAborted();
     const content = normalizeToolOutput(output);
-    return output instanceof ToolOutputWithFiles && output.files.length
-      ? { ok: true, content, files: output.files }
-      : { ok: true, content };
+    const files = output instanceof ToolOutputWithFiles && output.files.length ? { files: output.files } : {};
+    if (output instanceof FailedToolOutput)
+      return { ok: false, content, error: { kind: 'failed', ...pick(output.failure) }, ...files };
+    return { ok: true, content, ...files };
   } catch (err) {
     if (isToolServiceError(err)) throw err;
     if (ctx.signal?.aborted) throw err instanceof Error && err.name === 'AbortError' ? err : ctx.signal.reason;

@@ -9,7 +9,7 @@ import {
   formatPreciseDuration,
   type FormatWords,
   interpreterCode,
-  markdownImages,
+  linkShownImages,
   prettyJson,
   reasoningLabel,
   resultText,
@@ -121,15 +121,14 @@ describe('resultText', () => {
   });
 });
 
-describe('markdownImages', () => {
-  it('finds web, site-relative and inline images and drops other schemes', () => {
+describe('linkShownImages', () => {
+  it('makes a link of each image the card already shows, and leaves the others images', () => {
     const text =
-      '![fig-001](/static/fig-001.png)\n![](https://x.org/a.png "t")\n![bad](javascript:alert(1))\n![f](file:///etc/x.png)\n![d](data:image/png;base64,AAA)';
-    expect(markdownImages(text)).toEqual([
-      { alt: 'fig-001', src: '/static/fig-001.png' },
-      { alt: '', src: 'https://x.org/a.png' },
-      { alt: 'd', src: 'data:image/png;base64,AAA' },
-    ]);
+      'stdout:\n\n![figure-1.png](/api/artifacts/c1/figure-1.png)\n\n![a \\[b\\]](/api/artifacts/c1/a%28b%29.png)\n\n![x](https://x.org/a.png)';
+    expect(linkShownImages(text, ['/api/artifacts/c1/figure-1.png', '/api/artifacts/c1/a(b).png'])).toBe(
+      'stdout:\n\n[figure-1.png](/api/artifacts/c1/figure-1.png)\n\n[a \\[b\\]](/api/artifacts/c1/a%28b%29.png)\n\n![x](https://x.org/a.png)',
+    );
+    expect(linkShownImages(text, [])).toBe(text);
   });
 });
 

@@ -149,22 +149,19 @@ export function resultText(result: string | ContentItem[]): string {
     .join('\n');
 }
 
-export interface ImageRef {
-  alt: string;
-  src: string;
+/** The parentheses of a URL as written in Markdown (`%28`) or not: one key for both. */
+function parensKey(url: string): string {
+  return url.replace(/%28/gi, '(').replace(/%29/gi, ')');
 }
 
-/**
- * Markdown images in a tool's text output (code_interpreter links its figures this way). Only web, site-relative
- * and inline image URLs: anything else (javascript:, file:) is dropped.
- */
-export function markdownImages(text: string): ImageRef[] {
-  const out: ImageRef[] = [];
-  for (const m of text.matchAll(/!\[([^\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
-    const src = m[2] ?? '';
-    if (/^(https?:\/\/|\/(?!\/)|data:image\/)/i.test(src)) out.push({ alt: m[1] ?? '', src });
-  }
-  return out;
+/** A tool's Markdown with each image already shown on its card (`shown`: their URLs) made a link to it instead, so
+ *  that the card shows it once. */
+export function linkShownImages(text: string, shown: readonly string[]): string {
+  if (!shown.length) return text;
+  const keys = new Set(shown.map(parensKey));
+  return text.replace(/!(\[(?:\\.|[^\]\\\n])*\]\(\s*<?([^)\s>]+)>?\s*\))/g, (image, link: string, src: string) =>
+    keys.has(parensKey(src)) ? link : image,
+  );
 }
 
 /** The reasoning toggle's words: always holds "Thinking" or "Thought", plus how long it took when known. */

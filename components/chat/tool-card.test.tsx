@@ -138,21 +138,69 @@ describe('ToolCard', () => {
     expect(textOf(html)).not.toContain('Error returned to the model');
   });
 
-  it('code_interpreter: the code highlighted as Python and the output as a dark console with its figures', () => {
+  it("code_interpreter: the code highlighted as Python, the output's Markdown drawn as an answer's", () => {
     const html = render(
       <ToolCard
         block={block({
           name: 'code_interpreter',
           arguments: JSON.stringify({ code: 'import math\nprint(math.pi)' }),
-          result: 'stdout:\n```\n3.14159\n```\n![fig-001](/static/fig-001.png)',
+          result: 'stdout:\n\n```\n3.14159\n```\n\n![fig-001](/static/fig-001.png)\n\n<b>raw</b>',
         })}
         defaultOpen
       />,
     );
     expect(textOf(html)).toContain('Code');
     expect(html).toContain('<code class="hljs language-python"><span class="hljs-keyword">import</span> math');
-    expect(html).toMatch(/<pre tabindex="0" class="[^"]*bg-neutral-950[^"]*font-mono[^"]*">stdout:\n```\n3.14159/);
+    // Each section a code block of its own: no fences shown as text.
+    expect(html).toMatch(/<pre tabindex="0"[^>]*><code>3.14159\n<\/code><\/pre>/);
+    expect(textOf(html)).not.toContain('```');
     expect(html).toMatch(/<img src="\/static\/fig-001.png" alt="fig-001"/);
+    // Tool output is untrusted: raw HTML is text, as in an answer.
+    expect(html).not.toContain('<b>raw</b>');
+    expect(textOf(html)).toContain('<b>raw</b>');
+  });
+
+  it('code_interpreter: code that raised shows as failed, its traceback a code block under what the model got', () => {
+    const result =
+      'error:\n\n```\nTraceback (most recent call last):\n  File "<code>", line 1, in <module>\nZeroDivisionError: division by zero\n```';
+    const html = render(
+      <ToolCard
+        block={block({
+          name: 'code_interpreter',
+          arguments: JSON.stringify({ code: 'x = 1/0' }),
+          status: 'error',
+          result,
+          error: { kind: 'failed', type: 'ZeroDivisionError', message: 'ZeroDivisionError: division by zero' },
+        })}
+        defaultOpen
+      />,
+    );
+    expect(header(html).name).toBe('code_interpreter x = 1/0 error 12 ms');
+    expect(textOf(html)).toContain('Error returned to the model');
+    expect(html).toMatch(/<pre tabindex="0"[^>]*><code>Traceback \(most recent call last\):/);
+    expect(textOf(html)).not.toContain('```');
+    expect(textOf(html)).toContain('ZeroDivisionError (failed)');
+  });
+
+  it('a call stopped while it ran says so, with what the model was told, not that it was not run', () => {
+    const told =
+      'The run was stopped while this call was running; it did not finish. The interpreter was restarted: variables and imports are gone; files in the working directory remain.';
+    const html = render(
+      <ToolCard
+        block={block({
+          name: 'code_interpreter',
+          arguments: JSON.stringify({ code: 'while True: pass' }),
+          status: 'stopped',
+          result: told,
+          error: { kind: 'stopped', type: 'Stopped', message: told },
+        })}
+        defaultOpen
+      />,
+    );
+    expect(header(html).name).toBe('code_interpreter while True: pass stopped 12 ms');
+    expect(textOf(html)).toContain(`Stopped while running ${told}`);
+    expect(textOf(html)).not.toContain('Not run');
+    expect(textOf(html)).not.toContain('Error returned to the model');
   });
 
   it('code_interpreter: files it wrote are download links; raster images are shown on the card', () => {

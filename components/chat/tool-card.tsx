@@ -48,24 +48,44 @@ function Arguments({ block }: { block: ToolBlock }) {
   );
 }
 
+const ERROR_BOX = 'rounded-md border border-red-300 bg-red-50 p-3 dark:border-red-800 dark:bg-red-950';
+const ERROR_TITLE = 'mb-1 text-xs font-semibold tracking-wide text-red-800 uppercase dark:text-red-200';
+const STOPPED_BOX = 'rounded-md border border-orange-300 bg-orange-50 p-3 dark:border-orange-800 dark:bg-orange-950';
+const STOPPED_TITLE = 'mb-1 text-xs font-semibold tracking-wide text-orange-900 uppercase dark:text-orange-100';
+
 function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
   const t = useTranslations('toolCard');
-  if (block.status === 'error') {
-    // The run can end before a call finishes: then nothing was returned to the model.
+  // code_interpreter's result is upstream's Markdown (its sections fenced blocks): drawn as an answer is.
+  const markdown = block.name === 'code_interpreter';
+  // Images are shown above, on the card itself: not a second time here.
+  const shown = images.map((i) => i.src);
+  const files = block.files?.length ? <ToolFiles files={block.files} /> : null;
+  if (block.status === 'error' || block.status === 'stopped') {
+    // The run can end before a call starts: then nothing was returned to the model.
     const returned = block.result !== undefined;
+    const stopped = block.status === 'stopped';
     return (
-      <div className="rounded-md border border-red-300 bg-red-50 p-3 dark:border-red-800 dark:bg-red-950">
-        <div className="mb-1 text-xs font-semibold tracking-wide text-red-800 uppercase dark:text-red-200">
-          {returned ? t('errorReturned') : t('notRun')}
+      <div className="space-y-3">
+        <div className={stopped ? STOPPED_BOX : ERROR_BOX}>
+          <div className={stopped ? STOPPED_TITLE : ERROR_TITLE}>
+            {stopped ? t('stoppedWhileRunning') : returned ? t('errorReturned') : t('notRun')}
+          </div>
+          {returned && markdown ? (
+            <ToolResult result={block.result ?? ''} markdown shown={shown} />
+          ) : (
+            <pre
+              className={`font-mono text-xs whitespace-pre-wrap break-words ${stopped ? 'text-orange-950 dark:text-orange-50' : 'text-red-900 dark:text-red-100'}`}
+            >
+              {returned ? resultText(block.result ?? '') : block.error?.message}
+            </pre>
+          )}
+          {block.error && returned && !stopped && (
+            <p className="mt-2 text-xs text-red-800 dark:text-red-200">
+              {block.error.type} ({block.error.kind})
+            </p>
+          )}
         </div>
-        <pre className="font-mono text-xs whitespace-pre-wrap break-words text-red-900 dark:text-red-100">
-          {returned ? resultText(block.result ?? '') : block.error?.message}
-        </pre>
-        {block.error && returned && (
-          <p className="mt-2 text-xs text-red-800 dark:text-red-200">
-            {block.error.type} ({block.error.kind})
-          </p>
-        )}
+        {files}
       </div>
     );
   }
@@ -78,10 +98,8 @@ function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
   }
   // The retrieval tool's result is the passages its search found: shown as that search.
   if (block.retrieval) return <RetrievalDetails block={block.retrieval} />;
-  // Images are shown above, on the card itself: not a second time here.
-  const shown = new Set(images.map((i) => i.src));
   const result = Array.isArray(block.result)
-    ? block.result.filter((item) => !(item.image && shown.has(item.image)))
+    ? block.result.filter((item) => !(item.image && shown.includes(item.image)))
     : block.result;
   return (
     <div>
@@ -89,9 +107,9 @@ function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
       {block.name === 'web_search' ? (
         <WebSearchResults result={block.result} />
       ) : (
-        <ToolResult result={result} console={block.name === 'code_interpreter'} />
+        <ToolResult result={result} markdown={markdown} shown={shown} />
       )}
-      {block.files?.length ? <ToolFiles files={block.files} /> : null}
+      {files}
     </div>
   );
 }
@@ -103,7 +121,10 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: T
   const f = useFormatWords();
   const tResult = useTranslations('toolResult');
   const summary = toolCallSummary(block.name, block.arguments);
-  const images = block.status === 'error' ? [] : toolImages(block, (n) => tResult('image', { n }));
+  // A failed call's result is its error, with no images; files it wrote before failing (a chart saved, then code
+  // that raised) are shown.
+  const failed = block.status === 'error' || block.status === 'stopped';
+  const images = toolImages(failed ? { files: block.files } : block, (n) => tResult('image', { n }));
 
   return (
     <div className={CARD_FRAME}>

@@ -1,20 +1,21 @@
 import { useTranslations } from 'next-intl';
 import type { ContentItem } from '../../lib/llm/schema';
 import { AnswerImage } from './answer-image';
-import { markdownImages, resultText } from './format';
+import { linkShownImages, resultText } from './format';
+import { Markdown } from './markdown';
 
 export interface ToolResultProps {
   result: string | ContentItem[];
-  /** code_interpreter output: a dark monospace console, with the figures it linked shown below. */
-  console?: boolean;
+  /** The result is Markdown (code_interpreter's: each section a fenced block, its figures as images): drawn as an
+   *  answer is, with the images in `shown` (already on the card) as links to them. */
+  markdown?: boolean;
+  shown?: readonly string[];
 }
 
 const TEXT = 'whitespace-pre-wrap break-words font-mono text-xs leading-relaxed';
-const CONSOLE =
-  'overflow-x-auto whitespace-pre rounded-md bg-neutral-950 p-3 font-mono text-xs leading-relaxed text-neutral-100 dark:bg-black focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:focus-visible:outline-blue-400';
 
-/** What a tool gave back: text as written, images as images, other items named. */
-export function ToolResult({ result, console = false }: ToolResultProps) {
+/** What a tool gave back: text as written (or Markdown drawn), images as images, other items named. */
+export function ToolResult({ result, markdown = false, shown = [] }: ToolResultProps) {
   const t = useTranslations('toolResult');
   const describe = (item: ContentItem): string => {
     if (item.file) return t('file', { file: item.file });
@@ -23,25 +24,10 @@ export function ToolResult({ result, console = false }: ToolResultProps) {
       return t('video', { video: typeof item.video === 'string' ? item.video : t('frames', { n: item.video.length }) });
     return '';
   };
-  if (console) {
+  if (markdown) {
     const text = resultText(result);
-    const figures = markdownImages(text);
-    return (
-      <div>
-        <pre tabIndex={0} className={CONSOLE}>
-          {text || t('noOutput')}
-        </pre>
-        {figures.map((fig, i) => (
-          // The tool's own figures are the app's; a URL the code printed is another site's, not loaded by itself.
-          <AnswerImage
-            key={i}
-            src={fig.src}
-            alt={fig.alt || t('figure', { n: i + 1 })}
-            className="mt-2 h-auto max-w-full rounded"
-          />
-        ))}
-      </div>
-    );
+    if (!text) return <p className={TEXT}>{t('noOutput')}</p>;
+    return <Markdown text={linkShownImages(text, shown)} />;
   }
   if (typeof result === 'string') return <pre className={TEXT}>{result === '' ? t('empty') : result}</pre>;
   return (

@@ -19,6 +19,8 @@ import { withFileImages } from './tool-images';
 
 /** What the model is given for a call the user skipped. */
 export const SKIPPED_BY_USER = 'The user skipped this tool call; it was not run.';
+/** What the model is given for a call the run was stopped during (then what the stop did, when the tool says). */
+export const STOPPED_WHILE_RUNNING = 'The run was stopped while this call was running; it did not finish.';
 
 type ToolResult = Unstamped<'tool-result'>;
 
@@ -69,6 +71,7 @@ export async function executeToolCall(
     const content = unknownToolResult(call.name);
     return report({ ok: false, content, error: { kind: 'unknown-tool', message: content, type: 'UnknownTool' } });
   }
+  let stopNote: string | undefined;
   const ctx: ToolContext = {
     signal: run.signal,
     files: tool.fileAccess ? [...new Set([...collectFileRefs(messages), ...agent.files])] : [],
@@ -78,19 +81,25 @@ export async function executeToolCall(
     lang: run.lang,
     messages,
     emit: (e) => run.emit({ ...e, by: 'tool', functionId: call.functionId }),
+    setStopNote: (note) => (stopNote = note),
     settings: agent.toolSettings,
   };
+  let running = false;
   try {
     // A tool that does not heed its signal (an MCP server's, a plugin's) still lets a stopped run end at once.
     run.signal.throwIfAborted();
+    running = true;
     const r = await untilAborted(runTool(tool, args, ctx), run.signal);
-    if (!r.ok) return report(r);
     const content = run.options.generateCfg?.tool_images === true ? withFileImages(r.content, r.files) : r.content;
-    return report({ ok: true, content, files: r.files });
+    return report({ ...r, content });
   } catch (e) {
     if (isToolServiceError(e)) {
       const message = withoutPaths(e.message);
       report({ ok: false, content: message, error: { kind: 'fatal', message, type: e.name } });
+    } else if (running && run.signal.aborted) {
+      // The call ran: its result says it was stopped (and what that did), for the page and the next turn's model.
+      const content = stopNote ? `${STOPPED_WHILE_RUNNING} ${stopNote}` : STOPPED_WHILE_RUNNING;
+      report({ ok: false, content, error: { kind: 'stopped', message: content, type: 'Stopped' } });
     }
     throw e;
   }

@@ -133,6 +133,29 @@ describe('run view fold', () => {
     expect(error.error?.message).toBe('Model server error 503');
   });
 
+  it('shows a call stopped while it ran as stopped, and the calls after it as not run', () => {
+    const told = 'The run was stopped while this call was running; it did not finish.';
+    const view = foldRun('r', [
+      start(),
+      ev({ type: 'tool-call', functionId: '1', name: 'slow', arguments: '{}' }),
+      ev({ type: 'tool-call', functionId: '2', name: 'slow', arguments: '{}' }),
+      ev({
+        type: 'tool-result',
+        functionId: '1',
+        name: 'slow',
+        arguments: '{}',
+        ok: false,
+        content: told,
+        error: { kind: 'stopped', type: 'Stopped', message: told },
+        durationMs: 2500,
+      }),
+      end('aborted'),
+    ]);
+    expect(view.blocks.map((b) => (b as ToolBlock).status)).toEqual(['stopped', 'error']);
+    expect(view.blocks[0]).toMatchObject({ result: told, durationMs: 2500 });
+    expect(view.blocks[1]).toMatchObject({ error: { kind: 'not-run' } });
+  });
+
   it('shows a run the server lost as interrupted, keeping what streamed', () => {
     const view = foldRun('r', [start(), ev({ type: 'text-delta', text: 'partial' })]);
     markInterrupted(view);

@@ -25,7 +25,8 @@ import type { ContentItem } from '../protocol/message';
 
 type Feed<T extends AgentEventType> = Extract<FeedEvent, { type: T }>;
 
-export type ToolStatus = 'queued' | 'awaiting' | 'running' | 'done' | 'error';
+/** `stopped`: the run was stopped while the call ran (a call stopped before it started is an `error`, not run). */
+export type ToolStatus = 'queued' | 'awaiting' | 'running' | 'done' | 'error' | 'stopped';
 
 export interface ReasoningBlock {
   kind: 'reasoning';
@@ -428,7 +429,7 @@ function hasRunning(view: RunView): boolean {
 }
 
 function settleTool(block: ToolBlock, e: Feed<'tool-result'>): void {
-  block.status = e.ok ? 'done' : 'error';
+  block.status = e.ok ? 'done' : e.error?.kind === 'stopped' ? 'stopped' : 'error';
   block.arguments = e.arguments; // as it ran (after the user's edit, when the run paused before it)
   if (e.decision) block.decision = e.decision;
   block.result = e.content;

@@ -97,8 +97,17 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 /** A turn on the page: its run streaming, or how it ended. */
 export type TurnStatus = 'streaming' | Exclude<RunStatus, 'running'>;
 
-/** How a tool call failed. */
-export const TOOL_ERROR_KINDS = ['unknown-tool', 'invalid-arguments', 'exception', 'fatal'] as const;
+/** How a tool call failed: no such tool, arguments refused, the tool threw, a fault that ends the run; `failed`: the
+ *  tool ran to its end and its result says the work failed (code that raised, did not parse or ran out of time; the
+ *  model gets the result as the tool wrote it); `stopped`: the run was stopped while the call ran. */
+export const TOOL_ERROR_KINDS = [
+  'unknown-tool',
+  'invalid-arguments',
+  'exception',
+  'fatal',
+  'failed',
+  'stopped',
+] as const;
 export type ToolErrorKind = (typeof TOOL_ERROR_KINDS)[number];
 
 /**

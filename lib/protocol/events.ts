@@ -243,9 +243,12 @@ const OWN_EVENTS = [
     name: z.string(),
     /** The arguments the call ran with: the model's, or the user's edit of them (pause before tools). */
     arguments: z.string(),
+    /** False when the call failed (`error` says how): a `failed` call's content is still the tool's own result. */
     ok: z.boolean(),
-    /** Exactly what the model is given back (on failure, the readable error text). */
+    /** Exactly what the model is given back (on failure, the readable error text, or a `failed` tool's result). */
     content: Content,
+    /** How the call failed (kind), what failed (type: ZeroDivisionError, Timeout…) and one line saying it. A call the
+     *  run was stopped during has one (`stopped`); a call stopped before it started has no tool-result at all. */
     error: z
       .object({
         kind: z.enum(TOOL_ERROR_KINDS),

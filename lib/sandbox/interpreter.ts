@@ -196,6 +196,10 @@ export class PythonInterpreter {
    */
   run(code: string, timeoutMs: number, signal?: AbortSignal): Promise<RunOutcome> {
     if (this.exited) return Promise.resolve({ kind: 'crashed', message: 'the interpreter had exited' });
+    if (signal?.aborted) {
+      this.kill(); // as a stop during the run would: the caller counts on it
+      return Promise.reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    }
     const id = this.nextId++;
     const limitMb = this.opts.memoryMb + this.opts.jsHeapMb + BASE_RSS_MB;
     return new Promise((resolve, reject) => {

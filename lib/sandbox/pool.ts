@@ -17,6 +17,8 @@ export interface PoolRun {
   /** Start from a fresh interpreter (variables and imports forgotten; files stay). */
   reset?: boolean;
   signal?: AbortSignal;
+  /** Called when the code is handed to the interpreter: from then on an abort kills it (its variables are lost). */
+  onRunning?: () => void;
 }
 
 export class PoolFullError extends Error {
@@ -63,7 +65,12 @@ export class InterpreterPool {
         e.interpreter = undefined;
         throw err;
       });
-      const outcome = await interpreter.run(req.code, req.timeoutMs, req.signal);
+      req.signal?.throwIfAborted();
+      req.onRunning?.();
+      const outcome = await interpreter.run(req.code, req.timeoutMs, req.signal).catch((err: unknown) => {
+        this.discard(e); // stopped: the interpreter was killed
+        throw err;
+      });
       if (outcome.kind !== 'done') this.discard(e);
       return { ...outcome, started };
     });

@@ -247,6 +247,10 @@ export class CPythonInterpreter {
   async run(code: string, timeoutMs: number, signal?: AbortSignal): Promise<RunOutcome> {
     await this.sweep;
     if (this.exited) return { kind: 'crashed', message: 'the interpreter had exited' };
+    if (signal?.aborted) {
+      this.kill(); // stopped while the last run was swept: as a stop during the run would
+      throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+    }
     this.signalKernel('SIGCONT');
     const id = this.nextId++;
     const outcome = await new Promise<RunOutcome | Error>((resolve) => {

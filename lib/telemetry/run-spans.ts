@@ -250,13 +250,16 @@ export class RunSpans {
     });
     setDefined(attributes, 'agent_studio.tool.decision', e.decision?.action);
     if (e.files?.length) attributes['agent_studio.tool.files'] = e.files.length;
+    // Stopped while it ran: unfinished, as a call the run never answered, and no more an error than the stop is.
+    const stopped = e.error?.kind === 'stopped';
+    if (stopped) attributes['agent_studio.tool.unfinished'] = true;
     if (this.opts.captureContent) {
       const args = e.decision?.action === 'run' && e.decision.arguments !== undefined ? e.decision.arguments : call;
       setDefined(attributes, 'gen_ai.tool.call.arguments', typeof args === 'string' ? args : args?.arguments);
       attributes['gen_ai.tool.call.result'] = toolResult(e.content);
     }
     const span = this.child(run, `execute_tool ${e.name}`, SpanKind.INTERNAL, e.t - e.durationMs, attributes);
-    if (!e.ok) errorStatus(span, e.error?.kind ?? '_OTHER', e.error?.message ?? toolResult(e.content));
+    if (!e.ok && !stopped) errorStatus(span, e.error?.kind ?? '_OTHER', e.error?.message ?? toolResult(e.content));
     span.end(run.origin + e.t);
   }
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FnCallAgent } from '../../lib/agent';
+import { STOPPED_WHILE_RUNNING } from '../../lib/agent/tool-call';
 import { everyToolActor } from '../../lib/chat/actor';
 import { runFeed } from '../../lib/chat/feed';
 import type { ChatService } from '../../lib/chat/service';
@@ -154,7 +155,11 @@ describe('a client that leaves stops the run, whatever it is doing', () => {
     const reply: ScriptedReply = { toolCalls: [{ id: 'call-1', name: 'deaf_sleeper', arguments: '{}' }] };
     const runId = await leaveDuring(reply, { tools: ['deaf_sleeper'] }, 'tool-call');
     const events = await store.getRunEvents(OWNER, runId);
-    expect(events.some((e) => e.type === 'tool-result')).toBe(false); // it ended before the tool did
+    // It ended before the tool did: the call's result says it was stopped while it ran (the page and the next
+    // turn's model read that, not that it never ran).
+    expect(events.filter((e) => e.type === 'tool-result')).toMatchObject([
+      { ok: false, content: STOPPED_WHILE_RUNNING, error: { kind: 'stopped', message: STOPPED_WHILE_RUNNING } },
+    ]);
     expect(server.requests).toHaveLength(1); // and never asked the model again
   });
 
@@ -162,7 +167,9 @@ describe('a client that leaves stops the run, whatever it is doing', () => {
     const reply: ScriptedReply = {
       toolCalls: [{ id: 'call-1', name: 'calculator', arguments: '{"expression":"6*7"}' }],
     };
-    await leaveDuring(reply, { tools: ['calculator'], pauseBeforeTools: true }, 'tool-approval');
+    const runId = await leaveDuring(reply, { tools: ['calculator'], pauseBeforeTools: true }, 'tool-approval');
     expect(server.requests).toHaveLength(1);
+    // The call never started: it has no result (the page says it was not run).
+    expect((await store.getRunEvents(OWNER, runId)).some((e) => e.type === 'tool-result')).toBe(false);
   });
 });

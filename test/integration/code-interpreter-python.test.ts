@@ -7,13 +7,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FnCallAgent } from '../../lib/agent';
 import { fileRef } from '../../lib/documents/file-ref';
 import { createChatModel } from '../../lib/llm';
 import { saveUpload } from '../../lib/documents/storage';
 import { probePython, SANDBOX_UID_WHEN_ROOT } from '../../lib/sandbox/bwrap';
-import { TIMEOUT_MESSAGE } from '../../lib/sandbox/format';
+import { RESTARTED, TIMEOUT_MESSAGE } from '../../lib/sandbox/format';
 import { descendantsOf } from '../../lib/sandbox/process-tree';
 import { DB_FILE_NAME, openStore } from '../../lib/store';
 import type { ChatStore } from '../../lib/store/types';
@@ -68,10 +68,15 @@ async function call(conversationId: string, args: Record<string, unknown>, files
   });
 }
 
+/** What the model got, whether the code ran well or failed (a failed run's text is its result too). */
 function text(r: ToolRunResult): string {
-  expect(r.ok).toBe(true);
   expect(typeof r.content).toBe('string');
   return r.content as string;
+}
+
+/** How the call failed, as its tool-result says (undefined: it did not). */
+function failure(r: ToolRunResult) {
+  return r.ok ? undefined : r.error;
 }
 
 async function upload(name: string, bytes: Buffer): Promise<string> {
@@ -179,6 +184,9 @@ describe.skipIf(!available)('code_interpreter on CPython: behaviour', () => {
       // The table stays text; the figure is a file the model is told about and the card shows.
       expect(out).toMatch(/stdout:\n\n```\n {2}month {2}revenue\n0 {3}Jan {5}1200/);
       expect(out).toMatch(/files:\n\n- figure-1\.png \(\d+ bytes\)/);
+      // As upstream gives its figures: Markdown with the address an answer can show the chart by.
+      expect(out).toContain('![figure-1.png](/api/artifacts/py-csv/figure-1.png)');
+      expect(r.ok).toBe(true);
       expect(r.ok && r.files).toEqual([
         {
           name: 'figure-1.png',
@@ -572,8 +580,10 @@ describe.skipIf(!available)('code_interpreter on CPython: the sandbox holds', ()
     async () => {
       await call(conv, { code: 'kept = 1' });
       const loop = "open('before.txt', 'w').write('x')\nwhile True:\n    pass";
-      const out = text(await call(conv, { code: loop }, [], 3_000));
+      const timedOut = await call(conv, { code: loop }, [], 3_000);
+      const out = text(timedOut);
       expect(out).toContain(TIMEOUT_MESSAGE);
+      expect(failure(timedOut)).toEqual({ kind: 'failed', type: 'Timeout', message: TIMEOUT_MESSAGE });
       expect(out).toContain('The interpreter was restarted');
       // What it wrote before the limit is kept (the code is interrupted first, then the sandbox is killed).
       expect(readFileSync(path.join(codeWorkDir(conv), 'before.txt'), 'utf8')).toBe('x');
@@ -591,6 +601,37 @@ describe.skipIf(!available)('code_interpreter on CPython: the sandbox holds', ()
       );
       expect(stubborn).toContain(TIMEOUT_MESSAGE);
       expect(text(await call(conv, { code: 'kept' }))).toContain("NameError: name 'kept' is not defined");
+    },
+    SLOW,
+  );
+
+  it(
+    'a stop while the code runs kills the interpreter, and the call tells whoever stopped it so',
+    async () => {
+      await call(conv, { code: 'kept = 3' });
+      const stop = new AbortController();
+      let note: string | undefined;
+      const running = runTool(
+        createTool('code_interpreter'),
+        JSON.stringify({ code: 'import time\nwhile True:\n    time.sleep(0.05)' }),
+        {
+          files: [],
+          conversationId: conv,
+          lang: 'en',
+          messages: [],
+          settings,
+          signal: stop.signal,
+          setStopNote: (n) => (note = n),
+        },
+      );
+      // Said once the code is in the interpreter: from then on a stop restarts it.
+      await vi.waitFor(() => expect(note).toBe(RESTARTED), { timeout: 20_000 });
+      stop.abort();
+      await expect(running).rejects.toThrow();
+      expect(note).toBe(RESTARTED);
+      const after = await call(conv, { code: 'kept' });
+      expect(text(after)).toContain("NameError: name 'kept' is not defined");
+      expect(failure(after)).toMatchObject({ kind: 'failed', type: 'NameError' });
     },
     SLOW,
   );

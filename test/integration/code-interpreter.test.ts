@@ -7,12 +7,13 @@ import path from 'node:path';
 import { fileRef } from '../../lib/documents/file-ref';
 import { saveUpload } from '../../lib/documents/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentEventSchema, FnCallAgent } from '../../lib/agent';
+import { AgentEventSchema, FnCallAgent, foldEvents, type AgentEvent } from '../../lib/agent';
+import { STOPPED_WHILE_RUNNING } from '../../lib/agent/tool-call';
 import { createModelServer } from '../../scripts/model-server/server';
 import { collectEvents, ofType } from '../support/run';
 import { artifactResponse } from '../../lib/sandbox/artifact-response';
 import { InterpreterPool } from '../../lib/sandbox/pool';
-import { FINISHED_MESSAGE, TIMEOUT_MESSAGE } from '../../lib/sandbox/format';
+import { FINISHED_MESSAGE, RESTARTED, TIMEOUT_MESSAGE } from '../../lib/sandbox/format';
 import { createTool, runTool, toolSettings, type ToolRunResult, type ToolSettings } from '../../tools';
 import '../../tools'; // registers the builtin tools
 import { codeWorkDir, codeWorkPrefix } from '../../tools/code-interpreter';
@@ -48,10 +49,15 @@ async function call(conversationId: string, args: string | Record<string, unknow
   return runTool(tool(), raw, { files, conversationId, lang: 'en', messages: [], settings });
 }
 
+/** What the model got, whether the code ran well or failed (a failed run's text is its result too). */
 function text(r: ToolRunResult): string {
-  expect(r.ok).toBe(true);
   expect(typeof r.content).toBe('string');
   return r.content as string;
+}
+
+/** How the call failed, as its tool-result says (undefined: it did not). */
+function failure(r: ToolRunResult) {
+  return r.ok ? undefined : r.error;
 }
 
 describe('code_interpreter: behaviour', () => {
@@ -60,7 +66,9 @@ describe('code_interpreter: behaviour', () => {
   it(
     'keeps variables between calls, shows stdout and the last expression, and says when nothing was printed',
     async () => {
-      expect(text(await call(conv, { code: 'x = 20\nimport math' }))).toBe(FINISHED_MESSAGE);
+      const first = await call(conv, { code: 'x = 20\nimport math' });
+      expect(first.ok).toBe(true);
+      expect(text(first)).toBe(FINISHED_MESSAGE);
       const out = text(await call(conv, { code: 'print(x + 1)\nmath.sqrt(x * 5)' }));
       expect(out).toBe('stdout:\n\n```\n21\n```\n\nexecute_result:\n\n```\n10.0\n```');
     },
@@ -77,15 +85,25 @@ describe('code_interpreter: behaviour', () => {
   );
 
   it(
-    'reports an error with its traceback, and stderr separately',
+    'reports an error with its traceback, and stderr separately; the call failed, its text is the result as it is',
     async () => {
-      const out = text(
-        await call(conv, { code: 'import sys\nprint("warn", file=sys.stderr)\ndef f():\n    return 1 / 0\nf()' }),
-      );
+      const r = await call(conv, {
+        code: 'import sys\nprint("warn", file=sys.stderr)\ndef f():\n    return 1 / 0\nf()',
+      });
+      const out = text(r);
       expect(out).toContain('stderr:\n\n```\nwarn\n```');
       expect(out).toMatch(/error:\n\n```\nTraceback \(most recent call last\):/);
       expect(out).toContain('line 4, in f');
       expect(out).toContain('ZeroDivisionError: division by zero');
+      expect(failure(r)).toEqual({
+        kind: 'failed',
+        type: 'ZeroDivisionError',
+        message: 'ZeroDivisionError: division by zero',
+      });
+
+      const syntax = await call(conv, { code: 'def f(:\n  pass' });
+      expect(text(syntax)).toMatch(/^error:\n\n```\n[\s\S]*SyntaxError/);
+      expect(failure(syntax)).toMatchObject({ kind: 'failed', type: 'SyntaxError' });
     },
     SLOW,
   );
@@ -132,7 +150,9 @@ describe('code_interpreter: behaviour', () => {
       const r = await call('conv-files', { code }, [src]);
       const out = text(r);
       expect(out).toContain('execute_result:\n\n```\n12\n```');
-      expect(out).toContain('files:\n\n- dot.png (');
+      // An image as upstream gives its figures: Markdown with an address the answer can show it by.
+      expect(out).toContain('\n\n![dot.png](/api/artifacts/conv-files/dot.png)\n\nfiles:\n\n- dot.png (');
+      expect(out).not.toContain('](/api/artifacts/conv-files/total.txt)');
       expect(out).toContain('- total.txt (2 bytes)');
       expect(r.ok && r.files).toEqual([
         { name: 'dot.png', url: '/api/artifacts/conv-files/dot.png', mime: 'image/png', bytes: expect.any(Number) },
@@ -200,6 +220,52 @@ describe('code_interpreter in the agent loop', () => {
         ]);
         const second = server.requests.filter((r) => r.path === '/v1/chat/completions')[1];
         expect(JSON.stringify(second?.body.messages)).toContain('report.md (4 bytes)');
+      } finally {
+        await server.close();
+      }
+    },
+    SLOW,
+  );
+});
+
+describe('code_interpreter stopped while its code runs', () => {
+  it(
+    "says so in the call's result, for the page and the next turn's model: the interpreter and its variables are gone",
+    async () => {
+      const conversationId = 'conv-stopped';
+      const server = await createModelServer();
+      try {
+        // A warm interpreter that holds a variable: the loop runs as soon as its call starts.
+        expect(text(await call(conversationId, { code: 'kept = 1\nkept' }))).toContain('1');
+        const loop = 'import time\nwhile True:\n    time.sleep(0.05)';
+        server.setScenario({
+          replies: [{ toolCalls: [{ name: 'code_interpreter', arguments: JSON.stringify({ code: loop }) }] }],
+        });
+        const agent = new FnCallAgent({
+          llm: createChatModel({ model: 'scripted', baseURL: server.url, apiKey: 'k' }),
+          functionList: ['code_interpreter'],
+          toolSettings: settings,
+          name: 'assistant',
+        });
+        const stop = new AbortController();
+        const events: AgentEvent[] = [];
+        for await (const e of agent.runEvents([{ role: 'user', content: 'loop' }], {
+          conversationId,
+          signal: stop.signal,
+        })) {
+          events.push(e);
+          if (e.type === 'tool-call') setTimeout(() => stop.abort(), 1000);
+        }
+        for (const e of events) AgentEventSchema.parse(e);
+        const told = `${STOPPED_WHILE_RUNNING} ${RESTARTED}`;
+        expect(ofType(events, 'tool-result')).toMatchObject([
+          { ok: false, content: told, error: { kind: 'stopped', type: 'Stopped', message: told } },
+        ]);
+        expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' });
+        // The run's messages (the next turn's history) end with it: the model is told.
+        expect(foldEvents(events).at(-1)).toMatchObject({ role: 'function', content: told });
+        // And it is so.
+        expect(text(await call(conversationId, { code: 'kept' }))).toContain("NameError: name 'kept' is not defined");
       } finally {
         await server.close();
       }
@@ -403,8 +469,10 @@ describe('code_interpreter: sandbox escapes fail cleanly', () => {
     'an infinite loop times out, and a fresh interpreter takes over',
     async () => {
       text(await call(conv, { code: 'kept = 1' }));
-      const out = text(await call(conv, { code: 'while True:\n    pass' }));
+      const timedOut = await call(conv, { code: 'while True:\n    pass' });
+      const out = text(timedOut);
       expect(out).toContain(TIMEOUT_MESSAGE);
+      expect(failure(timedOut)).toEqual({ kind: 'failed', type: 'Timeout', message: TIMEOUT_MESSAGE });
       expect(out).toContain('The interpreter was restarted');
       expect(text(await call(conv, { code: 'kept' }))).toContain("NameError: name 'kept' is not defined");
       await ok();

@@ -24,6 +24,19 @@ import { createOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../
 import { chatContext, drain, follow } from '../support/chat';
 import { ownerScope } from '../../lib/store/owner';
 import { everyToolActor } from '../../lib/chat/actor';
+import { BaseTool, registerTool } from '../../tools';
+
+/** A tool that sleeps for half a minute (the run is stopped while it does). */
+class TelemetrySleeper extends BaseTool {
+  name = 'telemetry_sleeper';
+  description = 'Sleeps for half a minute';
+  parameters = { type: 'object', properties: {} };
+  async call(): Promise<string> {
+    await new Promise((r) => setTimeout(r, 30_000).unref());
+    return 'slept';
+  }
+}
+registerTool('telemetry_sleeper')(TelemetrySleeper);
 
 const OWNER = ownerScope('owner-a');
 const ACTOR = everyToolActor(OWNER);
@@ -251,6 +264,26 @@ describe('OpenTelemetry traces', () => {
     expect(tool.status.code).toBe(2);
     expect(tool.attributes['error.type']).toBe('unknown-tool');
     expect(toolSpans.find((s) => !s.parentSpanId)!.status.code).toBe(0);
+  });
+
+  it('a tool call the run was stopped during is unfinished, not an error: a stop is none', async () => {
+    await startTelemetry(tracing());
+    model.setScenario({ replies: [{ toolCalls: [{ id: 'call_s', name: 'telemetry_sleeper', arguments: '{}' }] }] });
+    const started = await service.send(ACTOR, { message: 'Sleep', settings: { tools: ['telemetry_sleeper'] } });
+    const events: AgentEvent[] = [];
+    for await (const e of follow(service, OWNER, started.runId)) {
+      events.push(e);
+      if (e.type === 'tool-call') setTimeout(() => void service.stop(ACTOR, started.runId), 300);
+    }
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'aborted' });
+    expect(events.find((e) => e.type === 'tool-result')).toMatchObject({ ok: false, error: { kind: 'stopped' } });
+    const spans = await traceOf(started.runId, 3);
+    const tool = spans.find((s) => s.name === 'execute_tool telemetry_sleeper')!;
+    expect(tool.status.code).toBe(0);
+    expect(tool.attributes['agent_studio.tool.unfinished']).toBe(true);
+    const root = spans.find((s) => !s.parentSpanId)!;
+    expect(root.status.code).toBe(0);
+    expect(root.attributes['agent_studio.run.stop_reason']).toBe('aborted');
   });
 
   it('ends the trace of a run whose log could not be written as an error, when the writer gives up', async () => {
