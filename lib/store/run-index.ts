@@ -66,6 +66,9 @@ const Q = {
  *  events, in order); `answer`: its answer's search text. In the transaction that ends it. Its child runs (a Router's
  *  helpers, a GroupChat's members, at any depth) count in its model calls, tokens, cost and tool calls, each model
  *  call at its own run's model and prices; the agent, model and duration are the run's own. */
+/** A call that failed: one the run was stopped during did not (a stop is not an error). */
+const failed = (e: EventOf<'tool-result'>) => !e.ok && e.error?.kind !== 'stopped';
+
 export async function indexRun(
   ctx: { d: Dialect },
   db: Db,
@@ -109,7 +112,7 @@ export async function indexRun(
     model,
     llm_calls: llm.length,
     tool_calls: tools.length,
-    failed_tool_calls: tools.filter((e) => !e.ok).length,
+    failed_tool_calls: tools.filter(failed).length,
     prompt_tokens: tokens('promptTokens'),
     completion_tokens: tokens('completionTokens'),
     duration_ms: Math.round(end?.durationMs ?? Math.max(0, (run.ended_at ?? run.started_at) - run.started_at)),
@@ -117,7 +120,7 @@ export async function indexRun(
   }))!;
   const pieces = [run.message.slice(0, INDEXED_CHARS.message), answer.slice(0, INDEXED_CHARS.answer)];
   for (const e of tools) {
-    await Q.toolCall.run(ctx, db, { summary_id: id, name: e.name, ok: e.ok, duration_ms: e.durationMs });
+    await Q.toolCall.run(ctx, db, { summary_id: id, name: e.name, ok: !failed(e), duration_ms: e.durationMs });
     pieces.push(e.arguments.slice(0, INDEXED_CHARS.toolArguments));
     pieces.push(contentText(e.content).slice(0, INDEXED_CHARS.toolResult));
   }

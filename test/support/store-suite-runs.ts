@@ -20,6 +20,8 @@ interface Call {
   ok: boolean;
   result: string;
   ms: number;
+  /** The run was stopped while the call ran: not a failed call. */
+  stopped?: true;
 }
 
 interface RunSpec {
@@ -83,6 +85,7 @@ async function record(store: ChatStore, owner: OwnerScope, r: RunSpec): Promise<
       ok: c.ok,
       content: c.result,
       durationMs: c.ms,
+      ...(c.stopped && { error: { kind: 'stopped' as const, type: 'Stopped', message: 'Stopped while running.' } }),
     });
   });
   events.push({ ...base, type: 'text-delta', text: r.answer.slice(0, 4) });
@@ -130,6 +133,7 @@ const RUNS: RunSpec[] = [
     model: 'model-a',
     kind: 'assistant',
     outcome: 'aborted',
+    calls: [{ name: 'current_time', args: '{}', ok: false, result: 'The run was stopped.', ms: 5, stopped: true }],
     llm: [[4, 4, null]],
   },
 ];
@@ -174,6 +178,8 @@ export function describeRunSearch(open: () => Promise<ChatStore>): void {
         completionTokens: 11,
       });
       expect(page.rows[1]).toMatchObject({ outcome: 'error', toolCalls: 2, failedToolCalls: 1 });
+      // A call the run was stopped during is a call, not a failure.
+      expect(page.rows[0]).toMatchObject({ outcome: 'aborted', toolCalls: 1, failedToolCalls: 0 });
       // At the prices each run started with: 22 in × 2 + 11 out × 8 per million; free is 0; no price is no cost.
       expect(page.rows.map((r) => r.cost)).toEqual([undefined, 0, (22 * 2 + 11 * 8) / 1e6]);
       expect(page.rows[0]).not.toHaveProperty('cost');
@@ -225,7 +231,7 @@ export function describeRunSearch(open: () => Promise<ChatStore>): void {
         newestOnly: false,
         tools: [
           { name: 'calculator', calls: 2, failed: 1, p50Ms: 10, p95Ms: 30 },
-          { name: 'current_time', calls: 1, failed: 0, p50Ms: 2, p95Ms: 2 },
+          { name: 'current_time', calls: 2, failed: 0, p50Ms: 2, p95Ms: 5 }, // one of them stopped: not failed
         ],
         models: [
           { model: 'model-a', calls: 3, promptTokens: 26, completionTokens: 15, ttftP50Ms: 100, ttftP95Ms: 200 },
@@ -236,7 +242,7 @@ export function describeRunSearch(open: () => Promise<ChatStore>): void {
       expect(await store.runFigures(A, { model: 'model-a', text: '你好' })).toEqual({
         runs: 1,
         newestOnly: false,
-        tools: [],
+        tools: [{ name: 'current_time', calls: 1, failed: 0, p50Ms: 5, p95Ms: 5 }],
         models: [{ model: 'model-a', calls: 1, promptTokens: 4, completionTokens: 4 }],
         days: [{ day: TODAY, runs: 1 }],
       });
