@@ -178,6 +178,27 @@ describe('RunView', () => {
     expect(textOf(render(<RunView run={run({ status: 'aborted', llmCalls: 1 })} />))).toBe('Stopped by you');
   });
 
+  it('says so when the model ended its turn with nothing to show, in the page’s language', () => {
+    const empty = run({ status: 'answered', llmCalls: 1 });
+    expect(textOf(render(<RunView run={empty} />))).toBe('The model returned no answer.');
+    expect(textOf(render(<RunView run={empty} />, 'zh-CN'))).toBe('模型没有返回任何回答。');
+    // Not a failure: no alert. Thinking, or a tool called, and then nothing: still no answer.
+    expect(render(<RunView run={empty} />)).not.toContain('role="alert"');
+    const thoughtOnly = run({ status: 'answered', llmCalls: 1, blocks: [reasoning({ endT: 900 })] });
+    expect(textOf(render(<RunView run={thoughtOnly} />))).toContain('The model returned no answer.');
+    const blank = run({ status: 'answered', llmCalls: 1, blocks: [{ kind: 'text', id: 't1', text: '\n  ' }] });
+    expect(textOf(render(<RunView run={blank} />))).toBe('The model returned no answer.');
+    // An answer, or a GroupChat handing the turn to the user, is not an empty turn.
+    const answered = run({ status: 'answered', llmCalls: 1, blocks: [{ kind: 'text', id: 't1', text: 'Four.' }] });
+    expect(textOf(render(<RunView run={answered} />))).toBe('Four.');
+    const handoff = run({
+      status: 'answered',
+      llmCalls: 1,
+      blocks: [{ kind: 'handoff', id: 'h1', round: 1, reason: 'manual', to: 'Ana' }],
+    });
+    expect(textOf(render(<RunView run={handoff} />))).not.toContain('no answer');
+  });
+
   it('shows a failed run as an alert with the error message and a Retry button that is the caller’s', () => {
     const failed = run({ status: 'error', error: { name: 'ModelServiceError', message: '401 invalid api key' } });
     const html = render(<RunView run={failed} onRetry={() => undefined} />);
