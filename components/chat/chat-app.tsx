@@ -136,6 +136,20 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
     return () => keep.disconnect();
   }, [tabTitle]);
 
+  // Another tab or window may have sent a message here meanwhile (the server pushes nothing to an idle page): coming
+  // back to this one shows it, and follows its answer.
+  useEffect(() => {
+    const back = () => {
+      if (document.visibilityState === 'visible') void useChat.getState().catchUp();
+    };
+    document.addEventListener('visibilitychange', back);
+    window.addEventListener('focus', back);
+    return () => {
+      document.removeEventListener('visibilitychange', back);
+      window.removeEventListener('focus', back);
+    };
+  }, []);
+
   // A conversation started by an upload gets its title with its first message: fetch the list when a run starts.
   const running = useChat((s) => Boolean(s.runningRunId));
   useEffect(() => {
