@@ -14,6 +14,7 @@ import {
   reasoningLabel,
   resultText,
   retryNotice,
+  shownAddress,
   stopNotice,
   summarizeArguments,
   truncate,
@@ -186,5 +187,13 @@ describe('stopNotice and retryNotice', () => {
     );
     expect(retryNotice({ attempt: 3 }, 0, f)).toBe('The model server did not answer, retrying in 0 ms (attempt 3)…');
     expect(retryNotice({ attempt: 2, status: 429 }, 4000, zh)).toBe('请求受限，4 秒后重试（第 2 次）…');
+  });
+});
+
+describe('shownAddress', () => {
+  it('shows a server’s address without the user, password or query it may carry', () => {
+    expect(shownAddress('http://localhost:11434/v1')).toBe('http://localhost:11434/v1');
+    expect(shownAddress('https://bob:s3cret@llm.example.com/v1/?api-key=sk-123#x')).toBe('https://llm.example.com/v1');
+    expect(shownAddress('not a url')).toBeUndefined();
   });
 });

@@ -229,3 +229,26 @@ export function stopNotice(
       return undefined;
   }
 }
+
+/** How a model server's address is shown: scheme, host and path only (never a user name or password in it, nor a
+ *  query, which some servers take a key in). */
+export function shownAddress(baseURL: string): string | undefined {
+  try {
+    const url = new URL(baseURL);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A model server the run could not reach (its error's code `connection`): which connection, at which address when
+ *  this viewer may see it (its owner, the admin), what to check, and the error as it came. */
+export function unreachableText(
+  message: string,
+  connection: string,
+  address: string | undefined,
+  f: FormatWords,
+): string {
+  const detail = message.replace(/^Cannot reach the model server:\s*/, '');
+  return address ? f.t('unreachableAt', { connection, address, detail }) : f.t('unreachable', { connection, detail });
+}

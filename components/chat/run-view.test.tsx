@@ -210,6 +210,36 @@ describe('RunView', () => {
     expect(buttons(without)).toHaveLength(0);
   });
 
+  it('names the model server it could not reach, at its address only when given, with what to check', () => {
+    const down = run({
+      status: 'error',
+      connection: 'Lab',
+      error: {
+        name: 'ModelServiceError',
+        code: 'connection',
+        message: 'Cannot reach the model server: Connection error. (fetch failed)',
+      },
+    });
+    // Its owner (or the admin): the address, what to check, and the way to the Models settings.
+    const owner = render(<RunView run={down} address="http://10.0.0.5:8000/v1" onRetry={() => undefined} />);
+    expect(textOf(owner)).toContain(
+      'Cannot reach the model server of “Lab” at http://10.0.0.5:8000/v1. Is the server running, and is that address right (Settings → Models)? The error: Connection error. (fetch failed)',
+    );
+    expect(buttons(owner).map((b) => b.name)).toEqual(['Open Models settings', 'Retry']);
+    expect(textOf(render(<RunView run={down} address="http://10.0.0.5:8000/v1" />, 'zh-CN'))).toContain(
+      '无法连接“Lab”的模型服务器（http://10.0.0.5:8000/v1）。请检查服务器是否在运行，以及这个地址是否正确（设置 → 模型）。错误信息：Connection error. (fetch failed)',
+    );
+    // Anyone else (a server-wide connection, the environment's): its name only, and who to tell.
+    const other = render(<RunView run={{ ...down, connection: 'Environment' }} />);
+    expect(textOf(other)).toBe(
+      'Cannot reach the model server of “Environment”. It may be down for now: try again in a while, or tell whoever runs it (the admin). The error: Connection error. (fetch failed)',
+    );
+    expect(buttons(other)).toEqual([]);
+    expect(textOf(render(<RunView run={{ ...down, connection: 'Environment' }} />, 'zh-CN'))).toBe(
+      '无法连接“环境变量”的模型服务器。它可能暂时不可用：请稍后再试，或告诉它的管理员。错误信息：Connection error. (fetch failed)',
+    );
+  });
+
   it('says a run stopped by one of the server’s limits in the page’s language, by its code', () => {
     const message =
       "This run was stopped: your runs have stored 2 GB in the last 24 hours, the most one user's may " +
