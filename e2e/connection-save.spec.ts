@@ -4,7 +4,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { openChat } from './support/chat';
+import { createModelServer } from '../scripts/model-server/server';
+import { lastAnswer, openChat, send } from './support/chat';
 import { openAddConnection } from './support/models';
 
 let other: http.Server;
@@ -83,4 +84,33 @@ test('nothing answers at the base URL: Save says so and keeps the form; "Save an
   await expect(anyway).toBeChecked();
   await form.getByRole('button', { name: 'Save' }).press('Enter');
   await expect(dialog.getByRole('listitem', { name })).toContainText(baseURL);
+});
+
+test('a connection whose server stopped: the turn names it, with its address for its owner, and says what to check', async ({
+  page,
+}) => {
+  const lab = await createModelServer({ model: 'heron-lab-chat' });
+  const { dialog, form } = await openAddConnection(page);
+  const name = `Heron lab ${Date.now()}`;
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Base URL (ending in /v1)').fill(lab.url);
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('listitem', { name })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  const picker = page.getByRole('combobox', { name: 'Model', exact: true });
+  await picker.click();
+  await page.getByRole('searchbox', { name: 'Search models' }).fill('heron-lab');
+  await page.getByRole('option', { name: 'heron-lab-chat' }).click();
+  await expect(picker).toContainText('heron-lab-chat');
+
+  await lab.close();
+  await send(page, 'Are you still there, heron lab?');
+  const alert = (await lastAnswer(page)).getByRole('alert');
+  // The one user of an app without accounts is its admin: the address is theirs to see.
+  await expect(alert).toContainText(`Cannot reach the model server of “${name}” at ${lab.url}.`);
+  await expect(alert).toContainText('Is the server running, and is that address right (Settings → Models)?');
+  await expect(alert).toContainText('The error: Connection error.');
+  await alert.getByRole('button', { name: 'Open Models settings' }).click();
+  await expect(dialog.getByRole('listitem', { name })).toBeVisible();
 });

@@ -197,3 +197,98 @@ test.describe('in Chinese', () => {
     await expect(page.locator('label[for="composer-upload"]')).toHaveText('上传文件');
   });
 });
+
+test('the first Tab stop skips the sidebar to the conversation', async ({ page }) => {
+  await setScenario({ rules: [{ when: {}, reply: { content: 'Skipped along.' } }] });
+  await openChat(page);
+  await send(page, 'A message to skip to');
+  await expect(await lastAnswer(page)).toContainText('Skipped along.');
+  // From the top of the page, as after loading it with the focus nowhere.
+  await page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    document.body.tabIndex = -1;
+    document.body.focus();
+    document.body.removeAttribute('tabindex');
+  });
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to the conversation' });
+  await expect(skip).toBeFocused();
+  await expectFocusVisible(page);
+  await page.keyboard.press('Enter');
+  const thread = page.getByRole('region', { name: 'Messages' });
+  await expect(thread).toBeFocused();
+  // The next Tab is in the thread: the first message's Edit.
+  await page.keyboard.press('Tab');
+  await expect(userTurns(page).first().getByRole('button', { name: 'Edit' })).toBeFocused();
+});
+
+test('Escape closes Settings on a desktop too, from the panel or its button, and the focus goes back to Settings', async ({
+  page,
+}) => {
+  await openChat(page);
+  const settings = page.getByRole('button', { name: 'Settings' });
+  const panel = page.locator('#settings-panel');
+  await settings.press('Enter');
+  await expect(panel).toBeVisible();
+  await expect(settings).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(settings).toBeFocused();
+
+  await settings.press('Enter');
+  await panel.getByRole('checkbox').first().focus();
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(settings).toHaveAttribute('aria-expanded', 'false');
+  await expect(settings).toBeFocused();
+});
+
+test('the conversation list is one Tab stop: arrows move between conversations and to Rename and Delete', async ({
+  page,
+}) => {
+  await setScenario({ rules: [{ when: {}, reply: { content: 'Listed.' } }] });
+  await openChat(page);
+  for (const word of ['first-stoat', 'second-stoat', 'third-stoat']) {
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    await send(page, `Tell me ${word}`);
+    await expect(await lastAnswer(page)).toContainText('Listed.');
+  }
+  const nav = page.getByRole('navigation', { name: 'Conversations' });
+  const row = (word: string) => nav.getByRole('button', { name: `Tell me ${word}`, exact: true });
+  await expect(row('first-stoat')).toBeVisible();
+  // From the search box, one Tab reaches the open conversation, the next one leaves the list.
+  await nav.getByRole('searchbox', { name: 'Search conversations' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(row('third-stoat')).toBeFocused();
+  await expect(nav.getByText('↑ ↓ to move between conversations, → to rename or delete')).toBeVisible();
+  await page.keyboard.press('Tab');
+  expect(await nav.locator('li').evaluateAll((rows) => rows.some((r) => r.contains(document.activeElement)))).toBe(
+    false,
+  );
+  await expectFocusVisible(page);
+
+  // Back into the list; the arrows walk it.
+  await page.keyboard.press('Shift+Tab');
+  await expect(row('third-stoat')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(row('second-stoat')).toBeFocused();
+  // The list holds the other tests' conversations too: End is its last (oldest) one.
+  await page.keyboard.press('End');
+  await expect(nav.locator('li button[data-conversation]').last()).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(row('third-stoat')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  await expect(nav.getByRole('button', { name: 'Rename Tell me second-stoat' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(nav.getByRole('button', { name: 'Delete Tell me second-stoat' })).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(row('second-stoat')).toBeFocused();
+  // The list's Tab stop is where the keyboard left it: Enter opens that conversation.
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Shift+Tab');
+  await expect(row('second-stoat')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(userTurns(page)).toHaveText([/Tell me second-stoat/]);
+});

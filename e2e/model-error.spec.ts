@@ -31,3 +31,26 @@ test('a model server error shows in the turn as an alert, and Retry answers once
   await expect(retried.getByRole('group', { name: 'Answer 2 of 2' })).toBeVisible();
   expect(await chatRequests()).toHaveLength(1);
 });
+
+test('a model that answers with nothing: the turn says so, with Regenerate to ask again', async ({ page }) => {
+  await setScenario({
+    rules: [
+      { when: { lastUserIncludes: 'silent-heron' }, reply: { content: '' } },
+      { when: {}, reply: { content: 'Herons stand still to fish.' } },
+    ],
+  });
+  await openChat(page);
+  await send(page, 'Tell me about herons silent-heron');
+
+  const turn = await lastAnswer(page);
+  await expect(turn).toContainText('The model returned no answer.');
+  // Nothing failed: no alert, and no Copy answer for an answer that is not there.
+  await expect(turn.getByRole('alert')).toHaveCount(0);
+  await expect(turn.getByRole('button', { name: 'Copy answer' })).toHaveCount(0);
+
+  await setScenario({ rules: [{ when: {}, reply: { content: 'Herons stand still to fish.' } }] });
+  await turn.getByRole('button', { name: 'Regenerate' }).click();
+  const again = await lastAnswer(page);
+  await expect(again).toContainText('Herons stand still to fish.');
+  await expect(again).not.toContainText('The model returned no answer.');
+});

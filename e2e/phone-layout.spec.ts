@@ -265,3 +265,32 @@ for (const [locale, lang] of [
     });
   });
 }
+
+test('on a phone the header’s controls keep apart, each on one line', async ({ page }) => {
+  await setScenario({ rules: [{ when: {}, reply: { content: 'Header check.' } }] });
+  await openChat(page);
+  await send(page, 'A conversation, so that Simulate a user shows');
+  await expect(await lastAnswer(page)).toContainText('Header check.');
+  const header = page.locator('main header');
+  const controls = [
+    header.getByRole('button', { name: 'Simulate a user' }),
+    header.getByRole('combobox', { name: 'Model', exact: true }),
+    header.getByRole('combobox', { name: 'Language' }),
+    header.getByRole('button', { name: /^Switch to (dark|light) theme$/ }),
+  ];
+  const boxes = [];
+  for (const control of controls) {
+    await expect(control).toBeVisible();
+    boxes.push((await control.boundingBox())!);
+  }
+  // Side by side on one row, a gap between each and the next, all on the screen.
+  for (let i = 1; i < boxes.length; i++) {
+    const [left, right] = [boxes[i - 1]!, boxes[i]!];
+    expect(right.x - (left.x + left.width), `gap before control ${i}`).toBeGreaterThanOrEqual(4);
+    expect(Math.abs(right.y + right.height / 2 - (left.y + left.height / 2))).toBeLessThan(4);
+  }
+  expect(boxes.at(-1)!.x + boxes.at(-1)!.width).toBeLessThanOrEqual(SCREEN.width);
+  // "Simulate a user" on one line: as tall as the language select beside it, not two lines of text.
+  expect(boxes[0]!.height).toBeLessThanOrEqual(boxes[2]!.height + 2);
+  await expectFits(page, 'the header');
+});

@@ -76,7 +76,7 @@ test('a tab closed mid-answer and opened again at once follows the run on', asyn
   await again.close();
 });
 
-test('two tabs on one conversation: a message sent while the other tab’s answer streams is refused and kept', async ({
+test('two tabs on one conversation: a message sent while the other tab’s answer streams is refused and kept, and the tab follows that answer', async ({
   context,
 }) => {
   await setScenario({
@@ -102,14 +102,59 @@ test('two tabs on one conversation: a message sent while the other tab’s answe
     b.getByRole('alert').filter({ hasText: 'This conversation is still answering an earlier message' }),
   ).toBeVisible();
   await expect(composer(b)).toHaveValue('A question from the other tab');
-  await expect(userTurns(b)).toHaveCount(1);
+  // Tab B now shows tab A's message (not its own), and A's answer as it streams on, to its end.
+  await expect(userTurns(b)).toHaveText([/Hello otters/, /tabs-otter/]);
+  await expect(assistantTurns(b).last()).toContainText('Otter fact 40.', { timeout: 30_000 });
+  await expect(assistantTurns(b).last()).toHaveAttribute('aria-busy', 'false');
+  await expect(composer(b)).toHaveValue('A question from the other tab');
 
-  // Tab A's answer is not disturbed; once it is in, tab B's message goes, once.
+  // Tab A's answer is not disturbed; once it is in, tab B's message goes, once, after A's turn.
   await expectWholeAnswer(a, 2);
   await b.getByRole('button', { name: 'Dismiss' }).click();
   await b.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(assistantTurns(b).last()).toContainText('Noted.');
   await expect(composer(b)).toHaveValue('');
+  await expect(userTurns(b)).toHaveText([/Hello otters/, /tabs-otter/, /A question from the other tab/]);
   await a.reload();
   await expect(userTurns(a)).toHaveText([/Hello otters/, /tabs-otter/, /A question from the other tab/]);
+});
+
+test('a tab that comes back into view shows what another tab sent meanwhile, and follows its answer', async ({
+  context,
+}) => {
+  await setScenario({
+    rules: [
+      { when: { lastUserIncludes: 'back-otter' }, reply: { content: FACTS, chunkSize: 4, delayMs: 40 } },
+      { when: {}, reply: { content: 'Noted.' } },
+    ],
+  });
+  const a = await context.newPage();
+  await openChat(a);
+  await send(a, 'Hello otters');
+  await expect(assistantTurns(a).last()).toContainText('Noted.');
+  const b = await context.newPage();
+  await openChat(b, a.url());
+  await expect(assistantTurns(b).last()).toContainText('Noted.');
+
+  await send(a, 'Otter facts, please back-otter');
+  await expect(assistantTurns(a).last()).toContainText('Otter fact 2.');
+  await expect(userTurns(b)).toHaveCount(1);
+  // What the browser tells a page when its tab is shown again and its window gets the focus (headless Chromium
+  // keeps every page visible and focused, so it never sends them itself).
+  await b.evaluate(() => {
+    document.dispatchEvent(new Event('visibilitychange'));
+    window.dispatchEvent(new Event('focus'));
+  });
+  await expect(userTurns(b)).toHaveText([/Hello otters/, /back-otter/]);
+  await expect(assistantTurns(b).last()).toContainText('Otter fact 40.', { timeout: 30_000 });
+  await expect(assistantTurns(b).last()).toHaveAttribute('aria-busy', 'false');
+  await expectWholeAnswer(a, 2);
+
+  // A's next exchange, over before B is shown again, is there too once it is.
+  await send(a, 'And one more thing');
+  await expect(assistantTurns(a).last()).toContainText('Noted.');
+  await expect(userTurns(b)).toHaveCount(2);
+  await b.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await expect(userTurns(b)).toHaveText([/Hello otters/, /back-otter/, /And one more thing/]);
+  await expect(assistantTurns(b).last()).toContainText('Noted.');
 });

@@ -56,6 +56,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
     setSettingsOpen(false);
     settingsButton.current?.focus();
   };
+  const thread = useRef<HTMLDivElement>(null);
   const closeMenuButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (menuOpen && matchMedia(PHONE).matches) closeMenuButton.current?.focus();
@@ -136,6 +137,20 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
     return () => keep.disconnect();
   }, [tabTitle]);
 
+  // Another tab or window may have sent a message here meanwhile (the server pushes nothing to an idle page): coming
+  // back to this one shows it, and follows its answer.
+  useEffect(() => {
+    const back = () => {
+      if (document.visibilityState === 'visible') void useChat.getState().catchUp();
+    };
+    document.addEventListener('visibilitychange', back);
+    window.addEventListener('focus', back);
+    return () => {
+      document.removeEventListener('visibilitychange', back);
+      window.removeEventListener('focus', back);
+    };
+  }, []);
+
   // A conversation started by an upload gets its title with its first message: fetch the list when a run starts.
   const running = useChat((s) => Boolean(s.runningRunId));
   useEffect(() => {
@@ -144,6 +159,17 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
 
   return (
     <div className="flex h-dvh overflow-hidden">
+      {/* The first Tab stop: past the conversations and agents (three stops a conversation) to the thread. */}
+      <a
+        href="#thread"
+        onClick={(e) => {
+          e.preventDefault();
+          thread.current?.focus();
+        }}
+        className="sr-only rounded-md bg-white font-medium text-blue-800 shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:px-3 focus:py-2 focus:outline-2 focus:outline-blue-600 dark:bg-neutral-900 dark:text-blue-300"
+      >
+        {t('skipToThread')}
+      </a>
       <aside
         onKeyDown={(e) => {
           if (menuOpen && escapeOnPhone(e)) closeMenu();
@@ -187,6 +213,9 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             aria-expanded={settingsOpen}
             aria-controls="settings-panel"
             onClick={() => setSettingsOpen((v) => !v)}
+            onKeyDown={(e) => {
+              if (settingsOpen && escapeKey(e)) closeSettings();
+            }}
             className="rounded-lg px-2 py-1 text-sm hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-neutral-800"
           >
             {t('settings')}
@@ -216,7 +245,15 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
           </div>
         )}
         <div className="flex min-h-0 flex-1">
-          <div data-thread-scroller className="min-w-0 flex-1 overflow-y-auto">
+          <div
+            ref={thread}
+            id="thread"
+            role="region"
+            aria-label={t('thread')}
+            tabIndex={-1}
+            data-thread-scroller
+            className="min-w-0 flex-1 overflow-y-auto focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:ring-inset"
+          >
             {/* A conversation being opened on an empty page (by its address, or from a new chat) is not the new chat's
                 welcome: what is sent meanwhile goes to it. */}
             <Thread
@@ -235,7 +272,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
             <div
               id="settings-panel"
               onKeyDown={(e) => {
-                if (escapeOnPhone(e)) closeSettings();
+                if (escapeKey(e)) closeSettings();
               }}
               className="fixed inset-0 z-10 overflow-y-auto bg-white md:static md:w-80 md:shrink-0 md:border-l md:border-neutral-200 dark:bg-neutral-950 md:dark:border-neutral-800"
             >
@@ -267,13 +304,18 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
 /** Tailwind's `md` breakpoint, below which the menu and the settings cover the screen. */
 const PHONE = '(max-width: 47.999rem)';
 
-/** An Escape nothing inside took (a dialog opened from it closes on its own Escape), on a phone: it closes what
- *  covers the screen. */
-function escapeOnPhone(e: KeyboardEvent): boolean {
-  if (e.key !== 'Escape' || e.defaultPrevented || !matchMedia(PHONE).matches) return false;
+/** An Escape nothing inside took (a dialog opened from it closes on its own Escape, an input method's candidate
+ *  list on its own): it closes the panel it was pressed in. */
+function escapeKey(e: KeyboardEvent): boolean {
+  if (e.key !== 'Escape' || e.defaultPrevented || e.nativeEvent.isComposing) return false;
   if (e.target instanceof Element && e.target.closest('dialog, [role="dialog"]')) return false;
   e.preventDefault();
   return true;
+}
+
+/** The same, on a phone only: the menu covers the screen there (beside the thread elsewhere, it stays). */
+function escapeOnPhone(e: KeyboardEvent): boolean {
+  return matchMedia(PHONE).matches && escapeKey(e);
 }
 
 /** The welcome page of a conversation without turns, for its agent and tools. */

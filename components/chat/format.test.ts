@@ -14,6 +14,7 @@ import {
   reasoningLabel,
   resultText,
   retryNotice,
+  shownAddress,
   stopNotice,
   summarizeArguments,
   truncate,
@@ -148,28 +149,34 @@ describe('reasoningLabel', () => {
 
 describe('stopNotice and retryNotice', () => {
   it('explains each way a run can end without an answer', () => {
-    expect(stopNotice({ status: 'max-iterations', llmCalls: 20 }, f)).toEqual({
+    expect(stopNotice({ status: 'max-iterations', llmCalls: 20, blocks: [] }, f)).toEqual({
       kind: 'info',
       text: 'Stopped after 20 model calls (the limit)',
     });
-    expect(stopNotice({ status: 'max-iterations', llmCalls: 1 }, f)?.text).toBe(
+    expect(stopNotice({ status: 'max-iterations', llmCalls: 1, blocks: [] }, f)?.text).toBe(
       'Stopped after 1 model call (the limit)',
     );
-    expect(stopNotice({ status: 'aborted', llmCalls: 1 }, f)?.text).toBe('Stopped by you');
-    expect(stopNotice({ status: 'interrupted', llmCalls: 1 }, f)?.text).toBe(
+    expect(stopNotice({ status: 'aborted', llmCalls: 1, blocks: [] }, f)?.text).toBe('Stopped by you');
+    expect(stopNotice({ status: 'interrupted', llmCalls: 1, blocks: [] }, f)?.text).toBe(
       'Interrupted: the server stopped during this answer',
     );
     expect(
-      stopNotice({ status: 'error', llmCalls: 1, error: { name: 'ModelServiceError', message: '503 overloaded' } }, f),
+      stopNotice(
+        { status: 'error', llmCalls: 1, blocks: [], error: { name: 'ModelServiceError', message: '503 overloaded' } },
+        f,
+      ),
     ).toEqual({ kind: 'error', text: '503 overloaded' });
-    expect(stopNotice({ status: 'error', llmCalls: 0 }, f)?.text).toBe('The run failed.');
+    expect(stopNotice({ status: 'error', llmCalls: 0, blocks: [] }, f)?.text).toBe('The run failed.');
   });
   it('says nothing for an answered or streaming run', () => {
-    expect(stopNotice({ status: 'answered', llmCalls: 2 }, f)).toBeUndefined();
-    expect(stopNotice({ status: 'streaming', llmCalls: 0 }, f)).toBeUndefined();
+    const answer = { kind: 'text' as const, id: 't1', text: 'Four.' };
+    expect(stopNotice({ status: 'answered', llmCalls: 2, blocks: [answer] }, f)).toBeUndefined();
+    expect(stopNotice({ status: 'streaming', llmCalls: 0, blocks: [] }, f)).toBeUndefined();
   });
   it('speaks Chinese on a Chinese page', () => {
-    expect(stopNotice({ status: 'max-iterations', llmCalls: 20 }, zh)?.text).toBe('调用模型 20 次后停止（已达上限）');
+    expect(stopNotice({ status: 'max-iterations', llmCalls: 20, blocks: [] }, zh)?.text).toBe(
+      '调用模型 20 次后停止（已达上限）',
+    );
     expect(reasoningLabel('thinking', 100, 3300, false, zh)).toBe('已思考 3.2 秒');
   });
   it('says why the model server is asked again, when, and which attempt', () => {
@@ -179,5 +186,13 @@ describe('stopNotice and retryNotice', () => {
     );
     expect(retryNotice({ attempt: 3 }, 0, f)).toBe('The model server did not answer, retrying in 0 ms (attempt 3)…');
     expect(retryNotice({ attempt: 2, status: 429 }, 4000, zh)).toBe('请求受限，4 秒后重试（第 2 次）…');
+  });
+});
+
+describe('shownAddress', () => {
+  it('shows a server’s address without the user, password or query it may carry', () => {
+    expect(shownAddress('http://localhost:11434/v1')).toBe('http://localhost:11434/v1');
+    expect(shownAddress('https://bob:s3cret@llm.example.com/v1/?api-key=sk-123#x')).toBe('https://llm.example.com/v1');
+    expect(shownAddress('not a url')).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 // Pure text helpers for the run view: what a tool card, a reasoning toggle and a stop line say. Words come from the
 // catalog's `format` namespace (passed in, so these stay plain functions the tests call in Node); numbers are
 // formatted for the page's locale.
-import type { RunView } from '../../lib/chat/view';
+import { answerText, type RunView } from '../../lib/chat/view';
 import type { ContentItem } from '../../lib/llm/schema';
 import type en from '../../lib/i18n/messages/en.json';
 
@@ -204,10 +204,16 @@ export type StopNotice = { kind: 'info'; text: string } | { kind: 'error'; text:
 /** Why a run ended without a normal answer; undefined while it streams or when it answered. An error's message is
  *  the model server's or the agent's own words, shown as they came. */
 export function stopNotice(
-  run: Pick<RunView, 'status' | 'llmCalls' | 'error'>,
+  run: Pick<RunView, 'status' | 'llmCalls' | 'error' | 'blocks'>,
   f: FormatWords,
 ): StopNotice | undefined {
   switch (run.status) {
+    case 'answered':
+      // A model that ended its turn with empty content: the turn would show only its buttons. A GroupChat that hands
+      // the turn to the user says so with its own line.
+      return !answerText(run).trim() && !run.blocks.some((b) => b.kind === 'handoff')
+        ? { kind: 'info', text: f.t('noAnswer') }
+        : undefined;
     case 'max-iterations':
       return { kind: 'info', text: f.t('stoppedAtLimit', { calls: run.llmCalls }) };
     case 'aborted':
@@ -219,4 +225,27 @@ export function stopNotice(
     default:
       return undefined;
   }
+}
+
+/** How a model server's address is shown: scheme, host and path only (never a user name or password in it, nor a
+ *  query, which some servers take a key in). */
+export function shownAddress(baseURL: string): string | undefined {
+  try {
+    const url = new URL(baseURL);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A model server the run could not reach (its error's code `connection`): which connection, at which address when
+ *  this viewer may see it (its owner, the admin), what to check, and the error as it came. */
+export function unreachableText(
+  message: string,
+  connection: string,
+  address: string | undefined,
+  f: FormatWords,
+): string {
+  const detail = message.replace(/^Cannot reach the model server:\s*/, '');
+  return address ? f.t('unreachableAt', { connection, address, detail }) : f.t('unreachable', { connection, detail });
 }

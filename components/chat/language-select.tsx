@@ -24,7 +24,7 @@ export function LanguageSelect() {
         document.cookie = localeCookie(next);
         startSwitch(() => router.refresh());
       }}
-      className="rounded-lg border border-neutral-300 bg-white px-1.5 py-1 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:bg-neutral-900"
+      className="shrink-0 rounded-lg border border-neutral-300 bg-white px-1.5 py-1 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:bg-neutral-900"
     >
       {LOCALES.map((l) => (
         <option key={l} value={l} lang={l}>

@@ -178,6 +178,27 @@ describe('RunView', () => {
     expect(textOf(render(<RunView run={run({ status: 'aborted', llmCalls: 1 })} />))).toBe('Stopped by you');
   });
 
+  it('says so when the model ended its turn with nothing to show, in the page’s language', () => {
+    const empty = run({ status: 'answered', llmCalls: 1 });
+    expect(textOf(render(<RunView run={empty} />))).toBe('The model returned no answer.');
+    expect(textOf(render(<RunView run={empty} />, 'zh-CN'))).toBe('模型没有返回任何回答。');
+    // Not a failure: no alert. Thinking, or a tool called, and then nothing: still no answer.
+    expect(render(<RunView run={empty} />)).not.toContain('role="alert"');
+    const thoughtOnly = run({ status: 'answered', llmCalls: 1, blocks: [reasoning({ endT: 900 })] });
+    expect(textOf(render(<RunView run={thoughtOnly} />))).toContain('The model returned no answer.');
+    const blank = run({ status: 'answered', llmCalls: 1, blocks: [{ kind: 'text', id: 't1', text: '\n  ' }] });
+    expect(textOf(render(<RunView run={blank} />))).toBe('The model returned no answer.');
+    // An answer, or a GroupChat handing the turn to the user, is not an empty turn.
+    const answered = run({ status: 'answered', llmCalls: 1, blocks: [{ kind: 'text', id: 't1', text: 'Four.' }] });
+    expect(textOf(render(<RunView run={answered} />))).toBe('Four.');
+    const handoff = run({
+      status: 'answered',
+      llmCalls: 1,
+      blocks: [{ kind: 'handoff', id: 'h1', round: 1, reason: 'manual', to: 'Ana' }],
+    });
+    expect(textOf(render(<RunView run={handoff} />))).not.toContain('no answer');
+  });
+
   it('shows a failed run as an alert with the error message and a Retry button that is the caller’s', () => {
     const failed = run({ status: 'error', error: { name: 'ModelServiceError', message: '401 invalid api key' } });
     const html = render(<RunView run={failed} onRetry={() => undefined} />);
@@ -187,6 +208,36 @@ describe('RunView', () => {
     const without = render(<RunView run={failed} />);
     expect(without).toContain('401 invalid api key');
     expect(buttons(without)).toHaveLength(0);
+  });
+
+  it('names the model server it could not reach, at its address only when given, with what to check', () => {
+    const down = run({
+      status: 'error',
+      connection: 'Lab',
+      error: {
+        name: 'ModelServiceError',
+        code: 'connection',
+        message: 'Cannot reach the model server: Connection error. (fetch failed)',
+      },
+    });
+    // Its owner (or the admin): the address, what to check, and the way to the Models settings.
+    const owner = render(<RunView run={down} address="http://10.0.0.5:8000/v1" onRetry={() => undefined} />);
+    expect(textOf(owner)).toContain(
+      'Cannot reach the model server of “Lab” at http://10.0.0.5:8000/v1. Is the server running, and is that address right (Settings → Models)? The error: Connection error. (fetch failed)',
+    );
+    expect(buttons(owner).map((b) => b.name)).toEqual(['Open Models settings', 'Retry']);
+    expect(textOf(render(<RunView run={down} address="http://10.0.0.5:8000/v1" />, 'zh-CN'))).toContain(
+      '无法连接“Lab”的模型服务器（http://10.0.0.5:8000/v1）。请检查服务器是否在运行，以及这个地址是否正确（设置 → 模型）。错误信息：Connection error. (fetch failed)',
+    );
+    // Anyone else (a server-wide connection, the environment's): its name only, and who to tell.
+    const other = render(<RunView run={{ ...down, connection: 'Environment' }} />);
+    expect(textOf(other)).toBe(
+      'Cannot reach the model server of “Environment”. It may be down for now: try again in a while, or tell whoever runs it (the admin). The error: Connection error. (fetch failed)',
+    );
+    expect(buttons(other)).toEqual([]);
+    expect(textOf(render(<RunView run={{ ...down, connection: 'Environment' }} />, 'zh-CN'))).toBe(
+      '无法连接“环境变量”的模型服务器。它可能暂时不可用：请稍后再试，或告诉它的管理员。错误信息：Connection error. (fetch failed)',
+    );
   });
 
   it('says a run stopped by one of the server’s limits in the page’s language, by its code', () => {

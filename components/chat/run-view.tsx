@@ -7,7 +7,8 @@ import { useModels } from '../models/models-store';
 import { BlockView } from './block-view';
 import { Citations } from './citations';
 import { ReadingProgress } from './reading-progress';
-import { retryNotice, stopNotice } from './format';
+import { useConnectionName } from '../models/connection-name';
+import { retryNotice, stopNotice, unreachableText } from './format';
 import { useCodedText } from './server-text';
 import { useFormatWords } from './use-format-words';
 
@@ -20,10 +21,13 @@ export interface RunViewProps {
   onRetry?: () => void;
   /** Offered on a run that stopped at the model-call limit: it goes on where it stopped. */
   onContinue?: () => void;
+  /** The address of the run's connection, when this viewer may see it (useConnectionAddress): a server that could
+   *  not be reached is named by it. */
+  address?: string;
 }
 
 /** An assistant turn as it happened: reasoning, tool cards and the answer, then why it stopped if it was not answered. */
-export function RunView({ run, onRetry, onContinue }: RunViewProps) {
+export function RunView({ run, onRetry, onContinue, address }: RunViewProps) {
   const t = useTranslations('run');
   const f = useFormatWords();
   const streaming = run.status === 'streaming';
@@ -31,6 +35,16 @@ export function RunView({ run, onRetry, onContinue }: RunViewProps) {
   const notice = stopNotice(run, f);
   const passages = useMemo(() => usedPassages(run), [run]);
   const answered = run.blocks.some((b) => b.kind === 'text');
+  const connectionName = useConnectionName();
+  /** Why it failed, in the page's language where the server gave a code for it. */
+  const failure = () => {
+    const error = run.error;
+    if (!notice || !error?.code) return notice?.text;
+    if (error.code === 'connection' && run.connection)
+      return unreachableText(error.message, connectionName(run.connection), address, f);
+    // A run stopped by one of the server's own limits.
+    return coded({ message: notice.text, code: error.code });
+  };
   return (
     <div className="min-w-0">
       {run.imagesWithheld !== undefined && (
@@ -92,10 +106,16 @@ export function RunView({ run, onRetry, onContinue }: RunViewProps) {
           role="alert"
           className="mt-2 flex flex-wrap items-center gap-2 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
         >
-          <span className="min-w-0 flex-1 break-words">
-            {/* A run stopped by one of the server's own limits says so in the page's language (by its code). */}
-            {run.error?.code ? coded({ message: notice.text, code: run.error.code }) : notice.text}
-          </span>
+          <span className="min-w-0 flex-1 break-words">{failure()}</span>
+          {run.error?.code === 'connection' && address && (
+            <button
+              type="button"
+              onClick={() => useModels.getState().openDialog('connections')}
+              className="shrink-0 rounded-md border border-red-400 bg-white px-3 py-1 text-sm font-medium text-red-900 hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-red-700 dark:bg-red-900 dark:text-red-50 dark:hover:bg-red-800 dark:focus-visible:outline-blue-400"
+            >
+              {t('openModels')}
+            </button>
+          )}
           {onRetry && (
             <button
               type="button"

@@ -27,7 +27,7 @@ export function SimulateUserButton() {
         type="button"
         disabled={running || simulating}
         onClick={() => setOpen(true)}
-        className="rounded-lg px-2 py-1 text-sm hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 disabled:opacity-50 dark:hover:bg-neutral-800"
+        className="shrink-0 rounded-lg px-2 py-1 text-sm whitespace-nowrap hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 disabled:opacity-50 dark:hover:bg-neutral-800"
       >
         {t('button')}
       </button>

@@ -4,7 +4,7 @@
 // re-renders just the growing part.
 import { create } from 'zustand';
 import * as actions from '@/app/actions/chat';
-import type { ActionResult, RunStream } from '@/lib/chat/page';
+import type { ActionResult, ConversationData, RunStream } from '@/lib/chat/page';
 import type { FeedEvent } from '@/lib/protocol/events';
 import { continueRun, replayRun } from '@/app/actions/replay';
 import type { ReplayRequest } from '@/lib/replay/plan';
@@ -61,6 +61,9 @@ interface ChatState {
   /** A new conversation, with a saved agent when one is given. */
   newChat(agent?: DraftAgent): void;
   open(id: string): Promise<void>;
+  /** Shows what another tab or window added to the open conversation since this page read it (a message, an answer
+   *  still going, which it then follows). Without `force`, only when the list says the conversation changed. */
+  catchUp(force?: boolean): Promise<void>;
   /** Resolves false when the message was not taken (a run is going, or the server refused it: the notice says why). */
   send(text: string): Promise<boolean>;
   stop(): Promise<void>;
@@ -82,6 +85,16 @@ interface ChatState {
 
 /** Runs whose stream this page is reading; a newer one replaces an older one. */
 let streamToken = 0;
+
+/** Bumped by everything that changes the thread's turns (a run started, a conversation opened, a new chat): a catch-up
+ *  read before one of them is not shown. */
+let threadChanges = 0;
+
+/** The open conversation as this page last read it (its `updatedAt`): the list tells whether it changed since. */
+let seen: { id: string; updatedAt: number } | undefined;
+
+/** A catch-up in flight: focus and visibility come together, one read does. */
+let catchingUp: Promise<void> | undefined;
 
 /** The save of the settings in flight, if any: a message sent meanwhile waits for it. */
 let settingsSaving: Promise<unknown> | undefined;
@@ -108,6 +121,7 @@ function leaveOpening(): void {
  * held the request back by the whole thread's render; drawn in the next task, it still makes the next frame.
  */
 async function sendThenDraw<T>(request: () => Promise<T>, draw: () => void): Promise<T> {
+  threadChanges++;
   // A setting changed just before (a temperature typed, then Enter) is saved first: the run reads it from the store.
   const sending = settingsSaving ? settingsSaving.then(request) : request();
   sending.catch(() => undefined); // awaited below; this keeps a quick failure from reading as unhandled meanwhile
@@ -124,6 +138,7 @@ export const useChat = create<ChatState>()((set, get) => {
   /** Reads a run's events into the turn, batching updates per animation frame to keep long answers smooth. */
   async function consume(turnId: string, runId: string, events: AsyncIterable<FeedEvent>): Promise<void> {
     const token = ++streamToken;
+    threadChanges++;
     const view = emptyRun(runId);
     set({ runningRunId: runId });
     setRun(turnId, view);
@@ -203,6 +218,8 @@ export const useChat = create<ChatState>()((set, get) => {
   ) {
     if (!result.ok) {
       set({ notice: failureText(result), turns: before, ...refused });
+      // Another tab or window is answering in this conversation: show its message, and follow its answer here.
+      if (result.code === 'conversation-busy') void get().catchUp(true);
       return;
     }
     const { conversationId, turnId, runId, events, content } = result.value;
@@ -224,6 +241,24 @@ export const useChat = create<ChatState>()((set, get) => {
     await consume(turnId, runId, events);
     // The model titles a conversation from its first exchange once the answer is in: show it when it is made.
     if (first) void showTitle(conversationId);
+  }
+
+  /** Follows the conversation's last run when it is still going on the server (the page reloaded mid-answer, or
+   *  another tab's answer), from its start. */
+  async function followLatest(id: string, data: ConversationData) {
+    const last = data.turns[data.turns.length - 1];
+    if (!last?.runId || last.runStatus !== 'running') return;
+    const events = await actions.followRun(last.runId);
+    if (events) await consume(last.turn.id, last.runId, events);
+    else {
+      // It ended between the two reads (or nothing drives it any more): shown as it is stored now, not as the
+      // half answer read first, streaming for ever.
+      const answer = await actions.loadTurnAnswer(last.turn.id, last.runCount);
+      if (!answer.ok || get().activeId !== id || get().runningRunId) return;
+      const run = foldStored(answer.value.runId, answer.value.events, answer.value.runStatus);
+      markInterrupted(run); // only a run still reading as streaming: its feed is over
+      set((s) => ({ turns: s.turns.map((t) => (t.turnId === last.turn.id ? { ...t, run } : t)) }));
+    }
   }
 
   async function showTitle(conversationId: string) {
@@ -252,6 +287,7 @@ export const useChat = create<ChatState>()((set, get) => {
 
     newChat(chosen) {
       streamToken++;
+      threadChanges++;
       leaveOpening();
       const agent = chosen ?? get().defaultAgent;
       // A saved agent's conversation runs on the agent's model (or the server's) until the picker names another.
@@ -271,6 +307,7 @@ export const useChat = create<ChatState>()((set, get) => {
 
     async open(id) {
       streamToken++;
+      threadChanges++;
       leaveOpening();
       let settle!: () => void;
       const done = new Promise<void>((resolve) => (settle = resolve));
@@ -295,36 +332,49 @@ export const useChat = create<ChatState>()((set, get) => {
       if (opening !== load) return end({}); // the page moved on meanwhile (another conversation, a new chat)
       if (!result.ok) return end({ notice: failureText(result) });
       const data = result.value;
-      const turns: TurnState[] = data.turns.map((t) => ({
-        turnId: t.turn.id,
-        seq: t.turn.seq,
-        content: t.turn.content,
-        runCount: t.runCount,
-        run: t.runId ? foldStored(t.runId, t.events, t.runStatus) : undefined,
-      }));
+      seen = { id, updatedAt: data.updatedAt };
       end({
         activeId: id,
         title: data.title,
         settings: data.settings,
-        turns,
+        turns: turnsOf(data),
         runningRunId: undefined,
         draftAgent: undefined,
       });
       // A run still going on the server (the page was reloaded mid-answer): follow it from its start.
-      const last = data.turns[data.turns.length - 1];
-      if (last?.runId && last.runStatus === 'running') {
-        const events = await actions.followRun(last.runId);
-        if (events) await consume(last.turn.id, last.runId, events);
-        else {
-          // It ended between the two reads (or nothing drives it any more): shown as it is stored now, not as the
-          // half answer read first, streaming for ever.
-          const answer = await actions.loadTurnAnswer(last.turn.id, last.runCount);
-          if (!answer.ok || get().activeId !== id || get().runningRunId) return;
-          const run = foldStored(answer.value.runId, answer.value.events, answer.value.runStatus);
-          markInterrupted(run); // only a run still reading as streaming: its feed is over
-          set((s) => ({ turns: s.turns.map((t) => (t.turnId === last.turn.id ? { ...t, run } : t)) }));
+      await followLatest(id, data);
+    },
+
+    async catchUp(force = false) {
+      if (catchingUp) return catchingUp;
+      const check = async () => {
+        const id = get().activeId;
+        const busy = () =>
+          get().activeId !== id || get().runningRunId !== undefined || opening !== undefined || get().heldForOpen;
+        if (!id || busy()) return;
+        const mark = threadChanges;
+        if (!force) {
+          // The list is read anyway (another tab may have started or renamed conversations): a conversation it
+          // shows unchanged since this page read it is not read again.
+          await get().refreshConversations();
+          const listed = get().conversations.find((c) => c.id === id);
+          if (listed && seen?.id === id && listed.updatedAt <= seen.updatedAt) return;
         }
-      }
+        const result = await actions.loadConversation(id);
+        if (busy() || threadChanges !== mark) return;
+        if (!result.ok) return set({ notice: failureText(result) });
+        const data = result.value;
+        seen = { id, updatedAt: data.updatedAt };
+        // This page's own messages and answers changed it too: redrawn only when it holds something this page lacks.
+        const turns = turnsOf(data);
+        const shape = (list: TurnState[]) => list.map((t) => `${t.turnId}:${t.runCount}`).join(' ');
+        if (shape(turns) === shape(get().turns)) return;
+        threadChanges++;
+        set({ title: data.title, settings: data.settings, turns });
+        await followLatest(id, data);
+      };
+      catchingUp = check().finally(() => (catchingUp = undefined));
+      return catchingUp;
     },
 
     async send(text) {
@@ -493,6 +543,16 @@ export const useChat = create<ChatState>()((set, get) => {
     },
   };
 });
+
+function turnsOf(data: ConversationData): TurnState[] {
+  return data.turns.map((t) => ({
+    turnId: t.turn.id,
+    seq: t.turn.seq,
+    content: t.turn.content,
+    runCount: t.runCount,
+    run: t.runId ? foldStored(t.runId, t.events, t.runStatus) : undefined,
+  }));
+}
 
 function foldStored(runId: string, events: FeedEvent[], status: string | undefined): RunView {
   const view = foldRun(runId, events);

@@ -40,7 +40,7 @@ export function ThemeToggle() {
         localStorage.setItem('theme', next);
         window.dispatchEvent(new Event(CHANGE));
       }}
-      className="rounded-lg px-2 py-1 hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-neutral-800"
+      className="shrink-0 rounded-lg px-2 py-1 hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:hover:bg-neutral-800"
     >
       {theme === 'dark' ? '☀' : '☾'}
     </button>

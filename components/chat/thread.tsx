@@ -8,6 +8,7 @@ import { contentText } from '@/lib/llm/schema';
 import { answerText } from '@/lib/chat/view';
 import { InspectRunButton } from '../inspector/inspect-run-button';
 import { useConnectionName } from '../models/connection-name';
+import { useConnectionAddress } from './connection-address';
 import { AgentAvatar } from './agent-avatar';
 import { AttachedFiles } from './attached-files';
 import { CompareRunsButton } from '../runs/compare-runs';
@@ -49,6 +50,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
     [runningHere, t],
   );
   const connectionName = useConnectionName();
+  const address = useConnectionAddress(turn.run?.connection);
   const { regenerate, retry, editAndResend, continueRun } = useChat.getState();
   // An Edit the server refused comes back open with what was typed (the draw of the edit had taken this turn away).
   const [reopened] = useState(() => {
@@ -171,6 +173,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
           <ToolDecisions.Provider value={runningHere ? decide : undefined}>
             <RunView
               run={turn.run}
+              address={address}
               onRetry={() => void retry(turn.turnId)}
               onContinue={
                 // A continuation replays the run's iterations: the kinds whose runs can be replayed.

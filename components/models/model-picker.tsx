@@ -111,7 +111,7 @@ export function ModelPicker() {
         aria-controls={open ? listId : undefined}
         aria-busy={loading}
         onClick={() => (open ? close(true) : setOpen(true))}
-        className="flex max-w-[14rem] min-w-0 items-center gap-1 rounded-lg border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800"
+        className="flex max-w-[min(14rem,100%)] min-w-0 items-center gap-1 rounded-lg border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800"
       >
         <span
           id={currentId}

@@ -70,6 +70,9 @@ export interface ConversationData {
   title: string;
   settings: ConversationSettings;
   turns: TurnData[];
+  /** When a message or a run last started in it (the list's `updatedAt`): a page that has read it knows from the
+   *  list whether another tab or window has added to it since. */
+  updatedAt: number;
 }
 
 /** What the page needs to know of the server: whether any model is set up (the models themselves are listed on

@@ -416,7 +416,7 @@ export class ChatService {
       runCount: r.runCount,
       events: storedFeed(r.events),
     }));
-    return { id, title: conversation.title, settings: conversation.settings, turns };
+    return { id, title: conversation.title, settings: conversation.settings, turns, updatedAt: conversation.updatedAt };
   }
 
   /** The turn's `n`th answer (1 is its first run), as the page shows it: earlier answers stay reachable after

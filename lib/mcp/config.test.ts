@@ -43,6 +43,15 @@ describe('parseMcpConfig', () => {
     );
   });
 
+  it('lists a server’s problems past a bad name too', () => {
+    expect(() => parseMcpConfig({ mcpServers: { 'bad name!': { command: 5 } } })).toThrow(
+      /^Invalid MCP config: bad name!: a server name may hold only letters, digits and _ \(at most 32\); bad name!\.command: /,
+    );
+    expect(() => parseMcpConfig({ mcpServers: { 'x y': 'npx server' } })).toThrow(
+      'Invalid MCP config: x y: a server name may hold only letters, digits and _ (at most 32); x y: must be an object with "command" (stdio) or "url" (HTTP)',
+    );
+  });
+
   it('says what is wrong with the shape or the JSON', () => {
     expect(() => parseMcpConfig([])).toThrow('The MCP config must be a JSON object like {"mcpServers": {...}}');
     expect(() => parseMcpConfig({ servers: {} })).toThrow('The MCP config has no "mcpServers" object');

@@ -66,10 +66,9 @@ export function parseMcpConfig(value: unknown): McpConfig {
   const problems: string[] = [];
   const out: Record<string, McpServerConfig> = {};
   for (const [name, raw] of Object.entries(servers)) {
-    if (!SERVER_NAME.test(name)) {
-      problems.push(`${name}: a server name may hold only letters, digits and _ (at most 32)`);
-      continue;
-    }
+    // A bad name is one problem among others: its settings are checked too, so that one save shows them all.
+    const badName = !SERVER_NAME.test(name);
+    if (badName) problems.push(`${name}: a server name may hold only letters, digits and _ (at most 32)`);
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       problems.push(`${name}: must be an object with "command" (stdio) or "url" (HTTP)`);
       continue;
@@ -82,7 +81,7 @@ export function parseMcpConfig(value: unknown): McpConfig {
     }
     const parsed = (hasCommand ? StdioServer : HttpServer).safeParse(raw);
     if (!parsed.success) problems.push(describeIssues(name, parsed.error));
-    else out[name] = parsed.data;
+    else if (!badName) out[name] = parsed.data;
   }
   if (problems.length) throw new McpConfigError(`Invalid MCP config: ${problems.join('; ')}`);
   return { mcpServers: out };

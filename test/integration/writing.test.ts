@@ -102,7 +102,7 @@ describe('ArticleAgent', () => {
       expect.stringMatching(
         /^>\n> Relevant passages found: \n# Knowledge Base\n\n## The content from \[file\]\(bees\.md\)/,
       ),
-      '>\n> The plan (the default one): \n{"action1": "summarize", "action2": "outline", "action3": "expand"}',
+      '>\n> The plan (the default one): 1. summarize the reference material, 2. write an outline, 3. write the text, one section for each heading of the outline.\n',
       '>\n> Summary of the reference material: \n',
       'Bees live in large colonies, forage nearby and need weekly care.',
       '>\n> The outline: \n',
@@ -183,7 +183,7 @@ describe('the writing steps on their own', () => {
     expect(lastOf(2)).toContain('现在请写第 1 个一级标题下的章节：I. 蜂群');
     expect(lastOf(2).endsWith('写到 II. 采蜜 之前请停下。')).toBe(true);
     expect(messages.map((m) => m.content)).toEqual([
-      '>\n> 写作计划（默认计划）：\n{"action1": "summarize", "action2": "outline", "action3": "expand"}',
+      '>\n> 写作计划（默认计划）：1. 总结参考资料；2. 写大纲；3. 按大纲的每个标题逐节写正文。\n',
       '>\n> 参考资料摘要：\n',
       '摘要',
       '>\n> 大纲：\n',

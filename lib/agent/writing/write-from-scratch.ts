@@ -12,17 +12,45 @@ import { sayStep, WritingStep, type WritingInput } from './step';
 /** Upstream's default plan, the only one it runs. */
 export const DEFAULT_PLAN = '{"action1": "summarize", "action2": "outline", "action3": "expand"}';
 
+const PLAN_STEPS: Record<Lang, { words: Record<string, string>; join: string; end: string }> = {
+  en: {
+    words: {
+      summarize: 'summarize the reference material',
+      outline: 'write an outline',
+      expand: 'write the text, one section for each heading of the outline',
+    },
+    join: ', ',
+    end: '.',
+  },
+  zh: {
+    words: { summarize: '总结参考资料', outline: '写大纲', expand: '按大纲的每个标题逐节写正文' },
+    join: '；',
+    end: '。',
+  },
+};
+
+/** The plan's steps in words, in their order ("1. summarize the reference material, 2. write an outline, …"):
+ *  upstream shows the plan's JSON, which reads as code on the page. */
+export function planInWords(lang: Lang): string {
+  const plan = JSON.parse(DEFAULT_PLAN) as Record<string, string>;
+  const { words, join, end } = PLAN_STEPS[lang];
+  const steps = Object.keys(plan)
+    .sort()
+    .map((key, i) => `${i + 1}. ${words[plan[key]!] ?? plan[key]}`);
+  return steps.join(join) + end;
+}
+
 /** The heading messages between the steps (a quoted line each, as upstream marks them). */
 export const STEP_HEADINGS: Record<Lang, Record<'plan' | 'summarize' | 'outline' | 'expand' | 'section', string>> = {
   en: {
-    plan: `>\n> The plan (the default one): \n${DEFAULT_PLAN}`,
+    plan: `>\n> The plan (the default one): ${planInWords('en')}\n`,
     summarize: '>\n> Summary of the reference material: \n',
     outline: '>\n> The outline: \n',
     expand: '>\n> The text: \n',
     section: '>\n# ',
   },
   zh: {
-    plan: `>\n> 写作计划（默认计划）：\n${DEFAULT_PLAN}`,
+    plan: `>\n> 写作计划（默认计划）：${planInWords('zh')}\n`,
     summarize: '>\n> 参考资料摘要：\n',
     outline: '>\n> 大纲：\n',
     expand: '>\n> 正文：\n',
