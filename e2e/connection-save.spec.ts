@@ -90,6 +90,7 @@ test('a connection whose server stopped: the turn names it, with its address for
   page,
 }) => {
   const lab = await createModelServer({ model: 'heron-lab-chat' });
+  await openChat(page);
   const { dialog, form } = await openAddConnection(page);
   const name = `Heron lab ${Date.now()}`;
   await form.getByLabel('Name').fill(name);
