@@ -83,12 +83,10 @@ export function collectFileRefs(messages: readonly Message[], opts: { images?: b
   return [...seen];
 }
 
-/** Image items of the system and user messages (what a model that cannot see is not sent). */
-export function countImages(messages: readonly Message[]): number {
-  let n = 0;
-  for (const msg of messages) {
-    if (typeof msg.content === 'string' || (msg.role !== 'system' && msg.role !== 'user')) continue;
-    for (const item of msg.content) if (item.image) n++;
-  }
-  return n;
+/** Image items of the turn's own message, the last user message: those a model that cannot see is not sent on this
+ *  turn. Images of earlier messages were withheld (and said so) on their own turn. */
+export function countTurnImages(messages: readonly Message[]): number {
+  const last = messages.findLast((m) => m.role === 'user');
+  if (!last || typeof last.content === 'string') return 0;
+  return last.content.filter((item) => item.image).length;
 }
