@@ -73,6 +73,8 @@ export const RetrievalCandidateSchema = z.object({
   fileId: z.string(),
   fileName: z.string(),
   page: z.number().int().optional(),
+  /** The last page the passage's text reaches, when it runs past `page` (a passage spanning pages 1 to 6). */
+  lastPage: z.number().int().optional(),
   score: z.number(),
   tokens: z.number().int().nonnegative(),
   text: z.string(),

@@ -117,7 +117,13 @@ describe('documents just work', () => {
     const result = events.find((e) => e.type === 'tool-result');
     expect(result).toMatchObject({ name: 'retrieval', ok: true });
     expect(JSON.stringify(result)).toContain('Q3 revenue rose to 4.2 million euros');
-    expect(events.some((e) => e.type === 'retrieval')).toBe(true);
+    // The report fits in one passage, over both of its pages: the trace says so.
+    const retrieval = events.find((e) => e.type === 'retrieval');
+    expect(retrieval?.type === 'retrieval' && retrieval.candidates[0]).toMatchObject({
+      fileName: 'report.pdf',
+      page: 1,
+      lastPage: 2,
+    });
   });
 
   it('searches all documents for a retrieval of a file that is not attached, and says so in the result', async () => {
