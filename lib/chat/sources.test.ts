@@ -61,6 +61,18 @@ describe('the Sources of an answer', () => {
     expect(labels(citedPages(ALL, 'The mascot is a purple otter.'))).toEqual(['notes.md p1']);
   });
 
+  it('finds the page of a Chinese document, and a word in another form ("ships", "ship")', () => {
+    const zh = pagePassages(
+      passage(
+        '年报.pdf',
+        [1, 2, 3].map((i) => `[page: ${i}]\n第${i}章的项目代号是猎鹰${i}号。灯塔看守人数了${i * 111}艘船。`).join('\n'),
+        { lastPage: 3 },
+      ),
+    );
+    expect(labels(citedPages(zh, '灯塔看守人数了222艘船。'))).toEqual(['年报.pdf p2']);
+    expect(labels(citedPages(ALL, 'The keeper counted 444 ship.'))).toEqual(['report.pdf p4']);
+  });
+
   it('takes page lists and ranges, before or after the name, in English and Chinese', () => {
     expect(labels(citedPages(ALL, 'See report.pdf, pages 2–4.'))).toEqual([
       'report.pdf p2',

@@ -10,7 +10,7 @@
 //   taken.
 // An answer that names no document and shares no word with any passage lists none; the retrieval card still shows
 // every passage that went in. Recalled turns of a VirtualMemoryAgent are no documents (usedPassages leaves them out).
-import { terms } from '../documents/search/terms';
+import { termWords } from '../documents/search/terms';
 import type { RetrievalCandidate } from '../protocol/events';
 import { answerText, usedPassages, type RunView } from './view';
 
@@ -102,23 +102,49 @@ function citations(answer: string, files: readonly string[]): Map<string, Set<nu
   return cited;
 }
 
-/** The answer's words that can tie it to a page: not the documents' names or page references, nor a bare number of
- *  one or two digits. */
-function answerWords(answer: string, files: readonly string[]): Set<string> {
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+/** What continues a word written in an alphabet (CJK text runs into it: "4107艘" holds "4107"). */
+const WORD_CHAR = '[\\p{N}_\\p{Script=Latin}\\p{Script=Greek}\\p{Script=Cyrillic}]';
+
+interface AnswerWord {
+  term: string;
+  /** Whether a lower-cased text holds it. */
+  in: (text: string) => boolean;
+}
+
+/** The answer's words that can tie it to a page (not the documents' names or page references, nor a bare number of
+ *  one or two digits, nor a single CJK character), each found in a page's text by its word or its stem at the start
+ *  of a word ("ships" finds "ship", "revenue" "revenues"; a word under four letters and a number only whole), or, in
+ *  CJK text, anywhere. Only the answer is cut into
+ *  words: segmenting every passage on the page would cost a CJK page hundreds of milliseconds. */
+function answerWords(answer: string, files: readonly string[]): AnswerWord[] {
   let text = answer.replace(PAGE_REF_EN, ' ').replace(PAGE_REF_ZH, ' ');
   for (const file of files) {
     const at = occurrences(text, file);
     for (let i = at.length - 1; i >= 0; i--) text = `${text.slice(0, at[i])} ${text.slice(at[i]! + file.length)}`;
   }
-  return new Set(terms(text).filter((t) => !/^\d{1,2}$/.test(t)));
+  const out = new Map<string, AnswerWord>();
+  for (const { word, term } of termWords(text)) {
+    if (out.has(term) || /^\d{1,2}$/.test(term)) continue;
+    if (CJK.test(word)) {
+      if ([...word].length > 1) out.set(term, { term, in: (t) => t.includes(word) });
+      continue;
+    }
+    const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // A short word or a number must be whole ("art" is not "article", "333" not "3330").
+    const whole = term.length < 4 || /^[\d.,%]+$/.test(term) ? `(?!${WORD_CHAR})` : '';
+    const re = new RegExp(`(?<!${WORD_CHAR})(?:${escape(word)}|${escape(term)})${whole}`, 'u');
+    out.set(term, { term, in: (t) => re.test(t) });
+  }
+  return [...out.values()];
 }
 
-function passageWords(passage: RetrievalCandidate): Set<string> {
-  const text = passage.text
+function passageText(passage: RetrievalCandidate): string {
+  return passage.text
     .split('\n')
     .filter((l) => !PAGE_MARKER.test(l))
-    .join('\n');
-  return new Set(terms(text));
+    .join('\n')
+    .toLowerCase();
 }
 
 /** Of the page passages, those the answer cites or draws on (see the top of this file), in their order. */
@@ -144,7 +170,10 @@ export function citedPages(passages: readonly RetrievalCandidate[], answer: stri
   });
 
   const wanted = answerWords(answer, files);
-  const words = pages.map((p) => new Set(p.passages.flatMap((x) => [...passageWords(x)]).filter((w) => wanted.has(w))));
+  const words = pages.map((p) => {
+    const text = p.passages.map(passageText).join('\n');
+    return new Set(wanted.filter((w) => w.in(text)).map((w) => w.term));
+  });
   const df = new Map<string, number>();
   for (const set of words) for (const w of set) df.set(w, (df.get(w) ?? 0) + 1);
   const idf = (w: string) => Math.log(1 + pages.length / df.get(w)!);
