@@ -3,6 +3,7 @@
 // calls retrieval; it answers from the document only if the passage came back, and the answer cites file and page.
 // Settings says why the document tools are on, in English and in Chinese.
 import { expect, test, type Page } from '@playwright/test';
+import { makeImage } from '../test/support/images';
 import { makePdf, textPage } from '../test/support/pdf-writer';
 import { lastAnswer, openChat, send } from './support/chat';
 import { chatRequests, setScenario } from './support/model';
@@ -61,7 +62,7 @@ test('default settings: upload report.pdf, ask about it, and the answer comes fr
   const citation = answer
     .getByRole('region', { name: 'Sources' })
     .getByRole('button', { name: /^report\.pdf, page \d+/ });
-  // The report fits one chunk (its text opens on page 1): one citation, whose passage holds the revenue line.
+  // The report fits one chunk (pages 1 and 2): one citation, the page whose passage holds the revenue line.
   await expect(citation).toHaveCount(1);
   await citation.click();
   await expect(page.locator(`[id="${await citation.getAttribute('aria-controls')}"]`)).toContainText(REVENUE);
@@ -84,6 +85,62 @@ test('default settings: upload report.pdf, ask about it, and the answer comes fr
     'Document tools: on because this conversation has documents',
   );
   await expect(settings.getByRole('checkbox', { name: /^Offer the document tools/ })).toBeChecked();
+});
+
+test('everything in the prompt: Sources name the page the answer cites and only the documents it drew on', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const chapters = [1, 2, 3, 4, 5, 6].map((i) =>
+    textPage(`Chapter ${i}`, [
+      `This is chapter ${i} of the annual report. Revenue in region ${i} grew by ${i * 3} percent.`,
+      `The project codename for chapter ${i} is falcon-${i}. The lighthouse keeper counted ${i * 111} ships.`,
+    ]),
+  );
+  await setScenario({
+    rules: [
+      {
+        when: { lastUserIncludes: 'falcon', anyIncludes: 'lighthouse keeper' },
+        reply: {
+          content:
+            'The codename for chapter 3 is **falcon-3** (report.pdf, page 3). The office moves to Building 7 (memo.md).',
+        },
+      },
+      {
+        when: { lastUserIncludes: 'falcon' },
+        reply: {
+          toolCalls: [{ name: 'retrieval', arguments: JSON.stringify({ query: 'codename chapter 3', files: [] }) }],
+        },
+      },
+    ],
+  });
+  await openChat(page);
+  await page.getByLabel('Upload files').setInputFiles([
+    { name: 'report.pdf', mimeType: 'application/pdf', buffer: makePdf(chapters) },
+    { name: 'memo.md', mimeType: 'text/markdown', buffer: Buffer.from('# Memo\n\nThe office moves to Building 7.') },
+    { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Notes\n\nThe mascot is a purple otter.') },
+    { name: 'chart.png', mimeType: 'image/png', buffer: await makeImage('png', 64, 48) },
+  ]);
+  const documents = page.getByRole('list', { name: 'Documents' });
+  await expect(documents.getByRole('listitem').filter({ hasText: 'report.pdf' })).toContainText('ready, 6 pages', {
+    timeout: 20_000,
+  });
+  await expect(documents.getByRole('listitem').filter({ hasText: 'chart.png' })).toContainText('image, ready');
+  await send(page, 'What is the codename of chapter 3 (falcon)? Where does the office move?');
+
+  const answer = await lastAnswer(page);
+  await expect(answer).toContainText('The office moves to Building 7 (memo.md).');
+  const sources = answer.getByRole('region', { name: 'Sources' });
+  await expect(sources.getByRole('button', { name: /, page/ })).toHaveText(['report.pdf, page 3', 'memo.md, page 1']);
+  await sources.getByRole('button', { name: 'Open report.pdf at page 3' }).click();
+  const viewer = page.getByRole('dialog', { name: 'report.pdf, page 3 of 6' });
+  await expect(viewer.locator('mark').filter({ hasText: 'falcon-3' })).toHaveCount(1);
+  await viewer.getByRole('button', { name: 'Close' }).click();
+
+  // The card shows the whole report went in as one passage over its six pages; the image is no document.
+  await answer.getByRole('button', { name: /^retrieval / }).click();
+  await expect(answer).toContainText('report.pdf, pages 1–6');
+  await expect(answer).not.toContainText('cannot be read');
 });
 
 test.describe('in Chinese', () => {

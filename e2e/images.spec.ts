@@ -62,8 +62,10 @@ test('an image attached in the page reaches a vision model as an image part, and
   }
 });
 
-test('a model that cannot see gets no image, and the turn says why', async ({ page }) => {
-  await setScenario({ replies: [{ content: 'I was told of a file called swatch.png.' }] });
+test('a model that cannot see gets no image, and the turn says why, once', async ({ page }) => {
+  await setScenario({
+    replies: [{ content: 'I was told of a file called swatch.png.' }, { content: 'Green, I am told.' }],
+  });
   await openChat(page);
   await attachImage(page, 'swatch.png', await makeImage('png', 96, 64, '#22aa44'));
   await send(page, 'Describe the picture.');
@@ -78,4 +80,11 @@ test('a model that cannot see gets no image, and the turn says why', async ({ pa
   expect(JSON.stringify(request!.body)).not.toContain('image_url');
   const user = request!.body.messages.filter((m: { role: string }) => m.role === 'user').at(-1);
   expect(user.content).toBe('(Uploaded ![image](swatch.png)) Describe the picture.');
+
+  // The next turn carries no image: no notice there, and the first turn keeps its own.
+  await send(page, 'What colour is it?');
+  const next = await lastAnswer(page);
+  await expect(next).toContainText('Green, I am told.');
+  await expect(next.getByRole('note')).toHaveCount(0);
+  await expect(page.getByText(/cannot see images/)).toHaveCount(1);
 });

@@ -1,9 +1,12 @@
 // Which of the conversation's staged files a document tool call means. The model names files as it saw them in the
 // upload notes ("report.pdf"), or by the path or URL given in the conversation; both match the staged copy by its
 // name. Files outside the conversation are refused: a model (or a prompt injected into a document) must not be able
-// to make the server read arbitrary paths or fetch arbitrary URLs.
+// to make the server read arbitrary paths or fetch arbitrary URLs. The conversation's images are staged too (for
+// the tools that read them), but they are no documents: "all files" leaves them out.
 import path from 'node:path';
 import type { RetrievalFile } from '../lib/documents/search';
+import { nameFromLink } from '../lib/llm/attachment-name';
+import { collectFileRefs } from '../lib/llm/upload-info';
 import type { ToolContext } from './base-tool';
 import { stagedFileName } from './file-access';
 
@@ -12,10 +15,14 @@ export class FileNotSharedError extends Error {
 }
 
 function available(ctx: ToolContext): string {
+  const images = imageNames(ctx);
   const names = ctx.files.map((f) => path.basename(f));
-  const listed = names.length
-    ? `The conversation's files: ${names.join(', ')}.`
-    : 'No file was shared in this conversation.';
+  const documents = names.filter((n) => !images.has(n));
+  const listed = documents.length
+    ? `The conversation's files: ${documents.join(', ')}.`
+    : names.length
+      ? `No document was shared in this conversation (its images are not documents: ${names.join(', ')}).`
+      : 'No file was shared in this conversation.';
   const failed = ctx.stagingErrors?.length ? ` Files that could not be fetched: ${ctx.stagingErrors.join('; ')}.` : '';
   return listed + failed;
 }
@@ -53,17 +60,51 @@ function notShared(missing: readonly string[], ctx: ToolContext): FileNotSharedE
   return new FileNotSharedError(`Not a file of this conversation: ${missing.join(', ')}. ${available(ctx)}`);
 }
 
-/** The staged files `requested` names (all of them when it is empty), and the names that are none of them. */
+/** The staged files `requested` names (the conversation's documents when it is empty), and the names that are none
+ *  of them. */
 function match(requested: readonly string[], ctx: ToolContext): { picked: RetrievalFile[]; missing: string[] } {
   const staged = new Map(ctx.files.map((f) => [path.basename(f), f]));
-  if (!requested.length) return { picked: [...staged].map(([name, file]) => ({ path: file, name })), missing: [] };
+  if (!requested.length) {
+    const images = imageNames(ctx);
+    const documents = [...staged].filter(([name]) => !images.has(name));
+    return { picked: documents.map(([name, file]) => ({ path: file, name })), missing: [] };
+  }
   const picked: RetrievalFile[] = [];
   const missing: string[] = [];
   for (const ref of requested) {
-    const name = stagedFileName(ref.trim());
-    const file = staged.get(name);
-    if (!file) missing.push(ref);
-    else if (!picked.some((p) => p.path === file)) picked.push({ path: file, name });
+    const found = namedFile(ref, staged);
+    if (!found) missing.push(ref);
+    else if (!picked.some((p) => p.path === found.path)) picked.push(found);
   }
   return { picked, missing };
+}
+
+/** The staged file a name from the model means: the name as written, as the upload note's link wrote it
+ *  (`<name>`, or the whole `[file](…)`), or either percent-decoded. */
+function namedFile(ref: string, staged: ReadonlyMap<string, string>): RetrievalFile | undefined {
+  const written = [ref.trim(), nameFromLink(ref)];
+  for (const form of [...written, ...written.map(percentDecoded)]) {
+    const name = stagedFileName(form);
+    const file = staged.get(name);
+    if (file) return { path: file, name };
+  }
+  return undefined;
+}
+
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Staged names of the conversation's images (image items that no file item also names). */
+function imageNames(ctx: ToolContext): Set<string> {
+  const documents = new Set(collectFileRefs(ctx.messages, { images: false }));
+  return new Set(
+    collectFileRefs(ctx.messages)
+      .filter((ref) => !documents.has(ref))
+      .map(stagedFileName),
+  );
 }

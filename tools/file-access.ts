@@ -4,6 +4,7 @@ import { copyFile, mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { filesDir, parseFileRef, safeFileName, storedFilePath } from '../lib/documents/file-ref';
+import { attachmentName } from '../lib/llm/attachment-name';
 import { uploadedFile } from '../lib/documents/storage';
 import { pullDir, pushChanges, snapshot } from '../lib/blob/work-dir';
 import { BaseTool, type ToolContext, type ToolOutput } from './base-tool';
@@ -23,24 +24,10 @@ function localPath(source: string): string {
   return source.startsWith('file://') ? fileURLToPath(source) : source;
 }
 
-/** The sanitised basename a staged copy of `source` (upload reference, URL or path) gets. */
+/** The sanitised basename a staged copy of `source` (upload reference, URL or path) gets: the name the model is told
+ *  in the upload note (lib/llm/attachment-name.ts), made safe. */
 export function stagedFileName(source: string): string {
-  let base: string;
-  const ref = parseFileRef(source);
-  if (ref) base = ref.name;
-  else if (isHttpUrl(source)) {
-    const url = new URL(source);
-    const last = url.pathname.split('/').filter(Boolean).pop() ?? '';
-    try {
-      base = decodeURIComponent(last);
-    } catch {
-      base = last;
-    }
-    base ||= url.hostname;
-  } else {
-    base = localPath(source).replace(/\\/g, '/').split('/').filter(Boolean).pop() ?? '';
-  }
-  return safeFileName(base);
+  return safeFileName(attachmentName(source));
 }
 
 /** <dataDir>/work/<conversation>/<tool>: a tool's work directory in a conversation. */

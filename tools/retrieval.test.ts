@@ -153,6 +153,21 @@ describe('doc_parser tool', () => {
     expect(record.raw.map((c) => c.content).join('\n')).toContain('Sabbatical leave');
   });
 
+  it('reads a file by its name as the upload note gave it: whole, as <name>, as the whole link, or percent-encoded', async () => {
+    const odd = path.join(tmp, 'données été – 報告 (final) v2 #1 _.md');
+    await writeFile(odd, 'The secret word is ornithopter.');
+    for (const url of [
+      'données été – 報告 (final) v2 #1 _.md',
+      '<données été – 報告 (final) v2 #1 _.md>',
+      '[file](<données été – 報告 (final) v2 #1 _.md>)',
+      encodeURIComponent('données été – 報告 (final) v2 #1 _.md'),
+    ]) {
+      const r = await runTool(new DocParserTool(), JSON.stringify({ url }), ctx([handbook, odd]));
+      expect(r.ok, url).toBe(true);
+      expect(r.content).toContain('ornithopter');
+    }
+  });
+
   it('refuses a file that is not in the conversation, saying which files there are', async () => {
     const r = await runTool(new DocParserTool(), JSON.stringify({ url: '/etc/passwd' }), ctx([handbook]));
     expect(r.ok).toBe(false);

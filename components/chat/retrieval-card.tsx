@@ -11,10 +11,15 @@ import { useFormatWords } from './use-format-words';
 const SECTION_TITLE = 'mb-1 text-xs font-semibold tracking-wide text-neutral-700 uppercase dark:text-neutral-300';
 
 /** "handbook.md, page 3" in the page's language (just the name when the passage has no page). */
-export function usePassageLabel(): (c: Pick<RetrievalCandidate, 'fileName' | 'page'>) => string {
+export function usePassageLabel(): (c: Pick<RetrievalCandidate, 'fileName' | 'page' | 'lastPage'>) => string {
   const t = useTranslations('retrieval');
   return useCallback(
-    (c) => (c.page !== undefined ? t('passage', { file: c.fileName, page: c.page }) : c.fileName),
+    (c) =>
+      c.page === undefined
+        ? c.fileName
+        : c.lastPage !== undefined && c.lastPage > c.page
+          ? t('passagePages', { file: c.fileName, first: c.page, last: c.lastPage })
+          : t('passage', { file: c.fileName, page: c.page }),
     [t],
   );
 }

@@ -85,16 +85,19 @@ describe('retrieval in the run view', () => {
     expect(card!.name).toContain('“How long is parental leave?” · 2 of 3 passages used from 1 file');
     expect(card!.attrs['aria-expanded']).toBe('false');
     expect(elementById(html, card!.attrs['aria-controls']!)?.attrs.hidden).toBe('');
-    expect(sources.map((b) => b.name)).toEqual(['handbook.md, page 1', 'Open', 'handbook.md, page 3', 'Open']);
+    // The passage the answer drew on; the introduction went into the prompt too, but the answer says nothing of it.
+    expect(sources.map((b) => b.name)).toEqual(['handbook.md, page 3', 'Open']);
     // Each source opens its document at the cited page.
     expect(sources.filter((b) => b.name === 'Open').map((b) => b.attrs['aria-label'])).toEqual([
-      'Open handbook.md at page 1',
       'Open handbook.md at page 3',
     ]);
     // Passages of one page make one source.
     const twoOnPage1: AgentEvent = {
       ...retrieval,
-      candidates: [candidate({ chunkId: 'a' }), candidate({ chunkId: 'b', text: 'More.' })],
+      candidates: [
+        candidate({ chunkId: 'a', text: '[page: 1]\nSixteen weeks of leave.' }),
+        candidate({ chunkId: 'b', text: 'Leave: sixteen weeks.' }),
+      ],
     } as AgentEvent;
     const grouped = render(<RunView run={foldRun('r', [start('assistant'), twoOnPage1, ...answer])} />);
     expect(
@@ -105,6 +108,45 @@ describe('retrieval in the run view', () => {
     for (const s of sources.filter((b) => b.name !== 'Open')) expect(s.attrs['aria-expanded']).toBe('false');
     expect(html).toContain('aria-label="Sources"');
     expect(textOf(html).indexOf('Sixteen weeks.')).toBeLessThan(textOf(html).indexOf('Sources'));
+  });
+
+  it('cites the page a passage spanning pages holds, and only the documents the answer drew on', () => {
+    // Everything fitted the budget: a six-page report went in as one passage, with two other documents.
+    const report = [1, 2, 3, 4, 5, 6]
+      .map((i) => `[page: ${i}]\nChapter ${i}\nThe project codename for chapter ${i} is falcon-${i}.`)
+      .join('\n');
+    const everything: AgentEvent = {
+      ...retrieval,
+      mode: 'all',
+      candidates: [
+        candidate({ chunkId: 'r0', fileId: 'r', fileName: 'report.pdf', lastPage: 6, text: report }),
+        candidate({
+          chunkId: 'm0',
+          fileId: 'm',
+          fileName: 'memo.docx',
+          text: '[page: 1]\nThe office moves to Building 7.',
+        }),
+        candidate({
+          chunkId: 'n0',
+          fileId: 'n',
+          fileName: 'notes.md',
+          text: '[page: 1]\nThe mascot is a purple otter.',
+        }),
+      ],
+    } as AgentEvent;
+    const cites =
+      'The codename for chapter 3 is falcon-3 (report.pdf, page 3). The office moves to Building 7 (memo.docx).';
+    const events = [start('fncall'), everything, ...answer].map((e) =>
+      e.type === 'text-delta' ? { ...e, text: cites } : e,
+    );
+    const html = render(<RunView run={foldRun('r', events)} />);
+    const [card, ...sources] = buttons(html);
+    expect(sources.map((b) => b.name)).toEqual(['report.pdf, page 3', 'Open', 'memo.docx, page 1', 'Open']);
+    expect(sources[1]!.attrs['aria-label']).toBe('Open report.pdf at page 3');
+    // The card says which pages the passage holds.
+    const open = textOf(render(<RetrievalCard block={foldRun('r', events).blocks[0] as RetrievalBlock} defaultOpen />));
+    expect(open).toContain('report.pdf, pages 1–6');
+    expect(card!.name).toContain('Retrieval');
   });
 
   it('shows no sources when nothing from the documents was used', () => {

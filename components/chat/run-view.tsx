@@ -2,7 +2,8 @@
 
 import { useTranslations } from 'next-intl';
 import { useEffect, useMemo, useState } from 'react';
-import { toolTagsInNativeAnswer, usedPassages, type RunView as RunViewData } from '../../lib/chat/view';
+import { answerSources } from '../../lib/chat/sources';
+import { toolTagsInNativeAnswer, type RunView as RunViewData } from '../../lib/chat/view';
 import { useModels } from '../models/models-store';
 import { BlockView } from './block-view';
 import { Citations } from './citations';
@@ -33,7 +34,6 @@ export function RunView({ run, onRetry, onContinue, address }: RunViewProps) {
   const streaming = run.status === 'streaming';
   const coded = useCodedText('errors');
   const notice = stopNotice(run, f);
-  const passages = useMemo(() => usedPassages(run), [run]);
   const answered = run.blocks.some((b) => b.kind === 'text');
   const connectionName = useConnectionName();
   /** Why it failed, in the page's language where the server gave a code for it. */
@@ -45,6 +45,8 @@ export function RunView({ run, onRetry, onContinue, address }: RunViewProps) {
     // A run stopped by one of the server's own limits.
     return coded({ message: notice.text, code: error.code });
   };
+  // Which pages the answer drew on is read from the whole answer: the Sources come once it is complete.
+  const passages = useMemo(() => (answered && !streaming ? answerSources(run) : []), [run, answered, streaming]);
   return (
     <div className="min-w-0">
       {run.imagesWithheld !== undefined && (

@@ -3,6 +3,7 @@
 // model server carries the image itself, as a data URL. Who reads a reference is the caller's (the app reads
 // uploads from DATA_DIR/files: lib/documents/image-source.ts); a URL the model server can fetch itself (http,
 // https, data) is passed on as it is.
+import { attachmentName } from './attachment-name';
 import type { WireMessage, WirePart } from './oai-wire';
 
 /** A data URL (or a URL the server fetches) for an image item's value; undefined when there is no such image. */
@@ -42,6 +43,6 @@ function isImagePart(part: WirePart): part is Extract<WirePart, { type: 'image_u
 
 function nameOf(ref: string): string {
   if (/^data:/i.test(ref)) return ref.slice(0, ref.indexOf(',') + 1 || 40);
-  const name = ref.split(/[?#]/)[0]!.split('/').pop() || ref;
+  const name = attachmentName(ref);
   return name.length > 80 ? `${name.slice(0, 77)}…` : name;
 }

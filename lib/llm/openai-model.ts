@@ -27,7 +27,7 @@ import { IdleWatch, type WatchedStream } from './idle-watch';
 import { countRunSignalCall } from './run-signal';
 import { StreamTextRouter } from './stream-text';
 import { truncateInputMessages } from './truncate';
-import { countImages, withUploadInfo } from './upload-info';
+import { countTurnImages, withUploadInfo } from './upload-info';
 import { countStepImages, latestStepStart } from './tool-images';
 import { hasImages, inlineImages, urlImagesOnly, type ImageResolver } from './image-data';
 import { RawStreamRecorder } from './raw-stream';
@@ -253,7 +253,7 @@ export class OpenAIChatModel implements ChatModel {
     // Images go to a multimodal model with or without tools (every call format keeps a user turn's image items), and
     // so do the latest step's tool images when asked (tool-images.ts); a model that cannot see is told neither.
     const multimodal = Boolean(cfg.multimodal);
-    const imagesWithheld = multimodal ? 0 : countImages(messages);
+    const imagesWithheld = multimodal ? 0 : countTurnImages(messages);
     const toolImages = cfg.tool_images === true;
     const toolImagesWithheld = toolImages && !multimodal ? countStepImages(messages) : 0;
     messages = withUploadInfo(messages, {

@@ -19,6 +19,22 @@ describe('upload info for text-only models', () => {
     expect(msg!.content).toBe('(Uploaded [file](report.pdf) ![image](cat.png)) Summarise it');
   });
 
+  it('names a file whole, # and ? included, and writes a name with spaces or brackets as <name>', () => {
+    const refs = [
+      `files/${'a'.repeat(64)}/Invoice #42.pdf`,
+      '/tmp/what?.md',
+      'file:///tmp/minutes%20%5Bdraft%5D%20(2).md',
+      'https://example.com/docs/%E5%AD%A3%E5%BA%A6.pdf?download=1#p3',
+    ];
+    const [msg] = withUploadInfo([{ role: 'user', content: [{ text: 'Read' }, ...refs.map((file) => ({ file }))] }], {
+      lang: 'en',
+      keepImages: false,
+    });
+    expect(msg!.content).toBe(
+      '(Uploaded [file](<Invoice #42.pdf>) [file](what?.md) [file](<minutes [draft] (2).md>) [file](季度.pdf)) Read',
+    );
+  });
+
   it('uses the Chinese wording for zh and does not add the note twice', () => {
     const once = withUploadInfo([{ role: 'user', content: [{ text: '总结' }, { file: 'a.docx' }] }], {
       lang: 'zh',

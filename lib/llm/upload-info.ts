@@ -1,7 +1,8 @@
 // How a text-only model learns about attachments (Qwen-Agent's format_as_multimodal_message): system and user
 // messages with file items (and image/audio/video items when the model cannot see them) get a prefix such as
-// "(Uploaded [file](report.pdf)) "; the items themselves are removed, since models never receive raw files.
-import path from 'node:path';
+// "(Uploaded [file](report.pdf)) "; the items themselves are removed, since models never receive raw files. Each
+// file is named whole (attachment-name.ts), so the model can pass the name back to the document tools.
+import { attachmentName, linkTarget } from './attachment-name';
 import type { ContentItem, Lang, Message } from './schema';
 
 const LABELS = {
@@ -9,9 +10,9 @@ const LABELS = {
   zh: { open: '（上传了 ', close: '）', file: '文件', image: '图片', audio: '音频', video: '视频' },
 } as const;
 
-function baseName(ref: string): string {
-  const clean = ref.replace(/^file:\/\//, '').split(/[?#]/)[0] ?? ref;
-  return path.posix.basename(clean.replace(/\\/g, '/')) || ref;
+/** The reference as the note's link target: its file name, whole. */
+function noteTarget(ref: string): string {
+  return linkTarget(attachmentName(ref));
 }
 
 /** Returns messages with attachment notes; content becomes a string unless `keepImages` and images remain.
@@ -33,12 +34,12 @@ export function withUploadInfo(
     const notes: string[] = [];
     const kept: ContentItem[] = [];
     for (const item of msg.content) {
-      if (item.file) notes.push(`[${labels.file}](${baseName(item.file)})`);
-      else if (item.image && !opts.keepImages) notes.push(`![${labels.image}](${baseName(item.image)})`);
+      if (item.file) notes.push(`[${labels.file}](${noteTarget(item.file)})`);
+      else if (item.image && !opts.keepImages) notes.push(`![${labels.image}](${noteTarget(item.image)})`);
       else if (item.audio)
-        notes.push(`![${labels.audio}](${typeof item.audio === 'string' ? baseName(item.audio) : 'audio'})`);
+        notes.push(`![${labels.audio}](${typeof item.audio === 'string' ? noteTarget(item.audio) : 'audio'})`);
       else if (item.video)
-        notes.push(`![${labels.video}](${typeof item.video === 'string' ? baseName(item.video) : 'video'})`);
+        notes.push(`![${labels.video}](${typeof item.video === 'string' ? noteTarget(item.video) : 'video'})`);
       else kept.push(item);
     }
     const prefix = notes.length ? `${labels.open}${notes.join(' ')}${labels.close}` : '';
@@ -82,12 +83,10 @@ export function collectFileRefs(messages: readonly Message[], opts: { images?: b
   return [...seen];
 }
 
-/** Image items of the system and user messages (what a model that cannot see is not sent). */
-export function countImages(messages: readonly Message[]): number {
-  let n = 0;
-  for (const msg of messages) {
-    if (typeof msg.content === 'string' || (msg.role !== 'system' && msg.role !== 'user')) continue;
-    for (const item of msg.content) if (item.image) n++;
-  }
-  return n;
+/** Image items of the turn's own message, the last user message: those a model that cannot see is not sent on this
+ *  turn. Images of earlier messages were withheld (and said so) on their own turn. */
+export function countTurnImages(messages: readonly Message[]): number {
+  const last = messages.findLast((m) => m.role === 'user');
+  if (!last || typeof last.content === 'string') return 0;
+  return last.content.filter((item) => item.image).length;
 }

@@ -73,6 +73,8 @@ export const RetrievalCandidateSchema = z.object({
   fileId: z.string(),
   fileName: z.string(),
   page: z.number().int().optional(),
+  /** The last page the passage's text reaches, when it runs past `page` (a passage spanning pages 1 to 6). */
+  lastPage: z.number().int().optional(),
   score: z.number(),
   tokens: z.number().int().nonnegative(),
   text: z.string(),
@@ -166,7 +168,8 @@ const OWN_EVENTS = [
     request: LlmRequestSchema.optional(),
     /** What input truncation did to fit max_input_tokens (absent when nothing was cut). */
     truncation: z.object({ inputTokens: z.number(), budget: z.number(), notes: z.array(z.string()) }).optional(),
-    /** Images of the input the model was not sent because it cannot see images (the turn says so). */
+    /** Images of the turn's message (the last user message) the model was not sent because it cannot see images (the
+     *  turn says so; those of earlier messages were said on their own turn). */
     imagesWithheld: z.number().int().positive().optional(),
     /** Images the latest step's tools produced that the model was not sent because it cannot see images, when tool
      *  images are on (the turn says so). */

@@ -18,7 +18,9 @@ import { handleUpload } from '../../lib/uploads/http';
 import type { DocumentService } from '../../lib/uploads/service';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import { drain, follow } from '../support/chat';
+import { makeImage } from '../support/images';
 import { makePdf, textPage } from '../support/pdf-writer';
+import { fromMarkdown } from 'mdast-util-from-markdown';
 
 const OWNER = ownerScope('owner-a');
 const ACTOR = everyToolActor(OWNER);
@@ -115,7 +117,13 @@ describe('documents just work', () => {
     const result = events.find((e) => e.type === 'tool-result');
     expect(result).toMatchObject({ name: 'retrieval', ok: true });
     expect(JSON.stringify(result)).toContain('Q3 revenue rose to 4.2 million euros');
-    expect(events.some((e) => e.type === 'retrieval')).toBe(true);
+    // The report fits in one passage, over both of its pages: the trace says so.
+    const retrieval = events.find((e) => e.type === 'retrieval');
+    expect(retrieval?.type === 'retrieval' && retrieval.candidates[0]).toMatchObject({
+      fileName: 'report.pdf',
+      page: 1,
+      lastPage: 2,
+    });
   });
 
   it('searches all documents for a retrieval of a file that is not attached, and says so in the result', async () => {
@@ -172,5 +180,78 @@ describe('documents just work', () => {
     await expect(chat.send(ACTOR, { message: 'x', settings: { documentTools: 'never' as 'off' } })).rejects.toThrow(
       '"documentTools" must be "auto" or "off"',
     );
+  });
+});
+
+/** The link targets of a markdown text, as a CommonMark reader takes them (the file names a model is told). */
+function linkTargets(markdown: string): string[] {
+  const out: string[] = [];
+  const walk = (node: { type: string; url?: string; children?: unknown[] }) => {
+    if (node.type === 'link' || node.type === 'image') out.push(node.url!);
+    for (const child of node.children ?? []) walk(child as typeof node);
+  };
+  walk(fromMarkdown(markdown));
+  return out;
+}
+
+describe('file names', () => {
+  // Stored names (the upload turns "?" into "_"), each with a word only its own document holds.
+  const NAMES: [string, string, string][] = [
+    ['données été – 報告 (final) v2 #1 ?.md', 'données été – 報告 (final) v2 #1 _.md', 'ornithopter'],
+    ['Invoice #42.md', 'Invoice #42.md', 'quetzal'],
+    ['minutes [draft] (2).md', 'minutes [draft] (2).md', 'marzipan'],
+    ['季度 报告.md', '季度 报告.md', 'zeppelin'],
+    ['plain.md', 'plain.md', 'aardvark'],
+  ];
+
+  it('tells the model each uploaded name whole, and doc_parser reads the file by the name it was told', async () => {
+    let id: string | undefined;
+    for (const [name, , word] of NAMES)
+      id = (await upload(name, Buffer.from(`# Note\n\nThe word is ${word}.`), id)).conversationId;
+    server.setScenario({ fallback: { content: 'Noted.' } });
+    await run(await chat.send(ACTOR, { conversationId: id, message: 'Here are my notes.' }));
+    const note = (completions()[0]!.body.messages.at(-1) as { content: string }).content;
+    const told = linkTargets(note);
+    expect(told).toEqual(NAMES.map(([, stored]) => stored));
+    expect(note).toMatch(/\[(file|文件)\]\(plain\.md\)/); // a plain name is written as upstream writes it
+    // As a model passes a name back: what the reader took, or the link target as the note wrote it.
+    const written = [...note.matchAll(/\[(?:file|文件)\]\((<(?:\\.|[^>])*>|[^)\s]*)\)/g)].map((m) => m[1]!);
+    expect(written).toHaveLength(NAMES.length);
+    const urls = [...told, ...written];
+    server.setScenario({
+      replies: [
+        { toolCalls: urls.map((url) => ({ name: 'doc_parser', arguments: JSON.stringify({ url }) })) },
+        { content: 'Done.' },
+      ],
+    });
+    const events = await run(await chat.send(ACTOR, { conversationId: id, message: 'Read each of them.' }));
+    const results = events.filter((e) => e.type === 'tool-result');
+    expect(results).toHaveLength(urls.length);
+    results.forEach((r, i) => {
+      expect(r).toMatchObject({ name: 'doc_parser', ok: true });
+      expect(JSON.stringify(r)).toContain(`The word is ${NAMES[i % NAMES.length]![2]}.`);
+    });
+  });
+
+  it('retrieval over all files leaves an uploaded image out: it is no document, so it is not reported unreadable', async () => {
+    const id = await conversationWithDocuments();
+    await upload('chart.png', Buffer.from(await makeImage('png')), id);
+    server.setScenario({ replies: [retrievalCall([]), { content: 'Q3 revenue was 4.2 million.' }] });
+    const events = await run(await chat.send(ACTOR, { conversationId: id, message: 'What about Q3 revenue?' }));
+    const retrieval = events.find((e) => e.type === 'retrieval')!;
+    expect(retrieval).toMatchObject({ type: 'retrieval', by: 'tool' });
+    expect(JSON.stringify(retrieval)).not.toContain('chart.png');
+    expect(new Set(retrieval.type === 'retrieval' ? retrieval.candidates.map((c) => c.fileName) : [])).toEqual(
+      new Set(['report.pdf', 'notes.md']),
+    );
+    const toolMessage = (completions()[0 + 1]!.body.messages as { role: string; content: string }[]).find(
+      (m) => m.role === 'tool',
+    )!;
+    expect(toolMessage.content).toContain(REVENUE);
+    expect(toolMessage.content).not.toContain('chart.png');
+    // Named by the model, the image is still refused as no document.
+    server.setScenario({ replies: [retrievalCall(['chart.png']), { content: 'No.' }] });
+    const named = await run(await chat.send(ACTOR, { conversationId: id, message: 'And the chart?' }));
+    expect(JSON.stringify(named.find((e) => e.type === 'tool-result'))).toContain('chart.png is a PNG image');
   });
 });

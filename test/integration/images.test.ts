@@ -176,6 +176,16 @@ describe('an image and a model that cannot see', () => {
     expect(lastUser(sent).content).toBe('(Uploaded ![image](photo.png)) What is in the picture?');
     expect(events.find((e) => e.type === 'llm-start')).toMatchObject({ imagesWithheld: 1 });
     expect(foldRun(started.runId, storedFeed(events)).imagesWithheld).toBe(1);
+
+    // Said on the turn whose message carried it, not again on the next turns (still told of it by name).
+    const next = await ask(doc.conversationId, 'And what colour is it?');
+    expect(JSON.stringify(next.sent)).toContain('![image](photo.png)');
+    expect(next.events.find((e) => e.type === 'llm-start')).not.toHaveProperty('imagesWithheld');
+    expect(foldRun(next.started.runId, storedFeed(next.events)).imagesWithheld).toBeUndefined();
+    // A second image attached later is said on its own turn: one, not two.
+    await upload('second.png', await makeImage('png', 12, 12, '#00aa00'), doc.conversationId);
+    const third = await ask(doc.conversationId, 'And this one?');
+    expect(third.events.find((e) => e.type === 'llm-start')).toMatchObject({ imagesWithheld: 1 });
   });
 
   it('MODEL_VISION=on makes it see; MODEL_VISION=off blinds a model whose name says it sees', async () => {

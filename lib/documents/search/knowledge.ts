@@ -1,19 +1,20 @@
 // The "# Knowledge Base" block the Assistant appends to the system message (Qwen-Agent's KNOWLEDGE_TEMPLATE and
 // KNOWLEDGE_SNIPPET layout): one section per document naming it, its passages in a plain code fence, separated by
 // "..." lines. Each passage keeps its "[page: N]" lines, so the model (and the reader) can cite document and page.
+import { attachmentName, linkTarget } from '../../llm/attachment-name';
 import type { Lang } from '../../llm/schema';
 import type { RetrievedDocument } from './retrieve';
 
 const TEXT = {
   en: {
     title: '# Knowledge Base',
-    source: (name: string) => `## The content from [file](${name}):`,
+    source: (name: string) => `## The content from [file](${linkTarget(name)}):`,
     given: '## The content provided:',
     unreadable: '## Files that could not be read:',
   },
   zh: {
     title: '# 知识库',
-    source: (name: string) => `## 来自 [文件](${name}) 的内容：`,
+    source: (name: string) => `## 来自 [文件](${linkTarget(name)}) 的内容：`,
     given: '## 提供的内容：',
     unreadable: '## 无法读取的文件：',
   },
@@ -47,7 +48,7 @@ export function formatGivenKnowledge(knowledge: string, lang: Lang): string {
   const fence = (body: string) => `\n\n\`\`\`\n${body}\n\`\`\``;
   const docs = retrievedJson(text);
   const snippets = docs
-    ? docs.map((d) => `${t.source(d.url.split(/[\\/]/).pop() || d.url)}${fence(d.text.join('\n\n...\n\n'))}`)
+    ? docs.map((d) => `${t.source(attachmentName(d.url))}${fence(d.text.join('\n\n...\n\n'))}`)
     : [`${t.given}${fence(text)}`];
   return `${t.title}\n\n${snippets.join('\n\n')}`;
 }

@@ -106,6 +106,8 @@ export function searchIndexes(
       text,
       used: r.usedText !== undefined,
     };
+    const lastPage = r.usedText !== undefined ? lastMarkedPage(text, chunk.page) : chunk.lastPage;
+    if (lastPage > chunk.page) candidate.lastPage = lastPage;
     if (r.pinned) candidate.pinned = true;
     return candidate;
   });
@@ -117,6 +119,13 @@ export function searchIndexes(
     budgetTokens: result.budgetTokens,
     usedTokens: result.usedTokens,
   };
+}
+
+/** The last page a text's "[page: N]" lines reach (a passage cut to the budget may stop before its chunk's). */
+function lastMarkedPage(text: string, first: number): number {
+  let last = first;
+  for (const m of text.matchAll(/^\[page: (\d+)\]$/gm)) last = Math.max(last, Number(m[1]));
+  return last;
 }
 
 /** Parses, indexes and searches `files` for `query`. Unreadable files are listed in `errors`, never thrown. */

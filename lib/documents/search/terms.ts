@@ -21,11 +21,16 @@ function words(text: string): string[] {
 
 /** The BM25 terms of a text, in order, with repeats (repeats count in BM25 term frequency). */
 export function terms(text: string): string[] {
-  const out: string[] = [];
+  return termWords(text).map((t) => t.term);
+}
+
+/** Each term of a text with the word (lower-cased) it was made from. */
+export function termWords(text: string): { word: string; term: string }[] {
+  const out: { word: string; term: string }[] = [];
   for (const word of words(text.toLowerCase())) {
     if (STOP_WORDS.has(word)) continue;
     const term = stem(word);
-    if (!STOP_WORDS.has(term)) out.push(term);
+    if (!STOP_WORDS.has(term)) out.push({ word, term });
   }
   return out;
 }

@@ -18,7 +18,7 @@ import { detectLang, type FunctionDef, type Message } from '../schema';
 import { StreamTextRouter } from '../stream-text';
 import { parallelCalls } from '../generate-cfg';
 import { truncateInputMessages } from '../truncate';
-import { countImages, withUploadInfo } from '../upload-info';
+import { countTurnImages, withUploadInfo } from '../upload-info';
 import { countStepImages } from '../tool-images';
 import { toChatHistory } from './chat-history';
 import { nousCallSchema, toGrammarSchema } from './grammar-schema';
@@ -281,7 +281,7 @@ export class LocalChatModel implements ChatModel {
     const useTools = functions.length > 0 && choice !== 'none';
     const forcedName = choice !== 'auto' && choice !== 'none' && choice !== 'required' ? choice : undefined;
     const required = useTools && choice !== 'auto';
-    const imagesWithheld = countImages(messages);
+    const imagesWithheld = countTurnImages(messages);
     // The built-in model sees no images: tool images asked for are counted as withheld (the turn says so).
     const toolImagesWithheld = cfg.tool_images === true ? countStepImages(messages) : 0;
     messages = withUploadInfo(messages, { lang, keepImages: false });
