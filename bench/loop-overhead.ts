@@ -49,78 +49,66 @@ async function startServer(): Promise<{ url: string; stop: () => void }> {
   return { url, stop: () => child.kill('SIGTERM') };
 }
 
-/** The baseline: what anyone would write by hand with the SDK (streaming, usage requested, deltas assembled). */
-async function rawLoop(client: OpenAI, tool: Tool): Promise<string> {
-  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [...question];
-  const tools: OpenAI.Chat.ChatCompletionTool[] = [
-    { type: 'function', function: tool.function as OpenAI.FunctionDefinition },
-  ];
-  for (let i = 0; i < 20; i++) {
-    const stream = await client.chat.completions.create({
-      model: 'bench',
-      messages,
-      tools,
-      stream: true,
-      stream_options: { include_usage: true },
-    });
-    let content = '';
-    const calls: { id: string; name: string; arguments: string }[] = [];
-    for await (const chunk of stream) {
-      const delta = chunk.choices[0]?.delta;
-      if (!delta) continue;
-      if (delta.content) content += delta.content;
-      for (const tc of delta.tool_calls ?? []) {
-        const call = (calls[tc.index] ??= { id: '', name: '', arguments: '' });
-        if (tc.id) call.id = tc.id;
-        if (tc.function?.name) call.name += tc.function.name;
-        if (tc.function?.arguments) call.arguments += tc.function.arguments;
-      }
-    }
-    if (!calls.length) return content;
-    messages.push({
-      role: 'assistant',
-      content: content || null,
-      tool_calls: calls.map((c) => ({
-        id: c.id,
-        type: 'function',
-        function: { name: c.name, arguments: c.arguments },
-      })),
-    });
-    for (const c of calls)
-      messages.push({ role: 'tool', tool_call_id: c.id, content: String(await tool.call(c.arguments)) });
+type Messages = OpenAI.Chat.ChatCompletionMessageParam[];
+type Tools = OpenAI.Chat.ChatCompletionTool[];
+/** One streamed answer, its deltas assembled. */
+interface Answer {
+  content: string;
+  calls: { id: string; name: string; arguments: string }[];
+}
+/** Sends one request and reads its streamed answer. */
+type Ask = (messages: Messages, tools: Tools) => Promise<Answer>;
+
+function addDelta(answer: Answer, delta: OpenAI.Chat.ChatCompletionChunk.Choice.Delta | undefined): void {
+  if (!delta) return;
+  if (delta.content) answer.content += delta.content;
+  for (const tc of delta.tool_calls ?? []) {
+    const call = (answer.calls[tc.index] ??= { id: '', name: '', arguments: '' });
+    if (tc.id) call.id = tc.id;
+    if (tc.function?.name) call.name += tc.function.name;
+    if (tc.function?.arguments) call.arguments += tc.function.arguments;
   }
-  return '';
 }
 
-/** The raw loop reading each streamed answer with the agent's SSE reader instead of the SDK's Stream. */
-async function rawLoopSameReader(client: OpenAI, tool: Tool, sse: Sse): Promise<string> {
-  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [...question];
-  const tools: OpenAI.Chat.ChatCompletionTool[] = [
-    { type: 'function', function: tool.function as OpenAI.FunctionDefinition },
-  ];
-  for (let i = 0; i < 20; i++) {
-    const res = await client.chat.completions
-      .create({ model: 'bench', messages, tools, stream: true, stream_options: { include_usage: true } })
-      .asResponse();
-    let content = '';
-    const calls: { id: string; name: string; arguments: string }[] = [];
+/** The request both raw loops send, as a literal (what a hand-written loop builds per call). */
+function params(messages: Messages, tools: Tools) {
+  return { model: 'bench', messages, tools, stream: true, stream_options: { include_usage: true } } as const;
+}
+
+/** The baseline's reading: the SDK's Stream, as anyone would write it by hand. */
+function sdkStream(client: OpenAI): Ask {
+  return async (messages, tools) => {
+    const answer: Answer = { content: '', calls: [] };
+    for await (const chunk of await client.chat.completions.create(params(messages, tools)))
+      addDelta(answer, chunk.choices[0]?.delta);
+    return answer;
+  };
+}
+
+/** The agent's SSE reader over the raw Response instead of the SDK's Stream. */
+function sameReader(client: OpenAI, sse: Sse): Ask {
+  return async (messages, tools) => {
+    const res = await client.chat.completions.create(params(messages, tools)).asResponse();
+    const answer: Answer = { content: '', calls: [] };
     const parser = new sse.SseParser((_event, data) => {
-      if (data.startsWith('[DONE]')) return;
-      const delta = (JSON.parse(data) as OpenAI.Chat.ChatCompletionChunk).choices[0]?.delta;
-      if (!delta) return;
-      if (delta.content) content += delta.content;
-      for (const tc of delta.tool_calls ?? []) {
-        const call = (calls[tc.index] ??= { id: '', name: '', arguments: '' });
-        if (tc.id) call.id = tc.id;
-        if (tc.function?.name) call.name += tc.function.name;
-        if (tc.function?.arguments) call.arguments += tc.function.arguments;
-      }
+      if (!data.startsWith('[DONE]'))
+        addDelta(answer, (JSON.parse(data) as OpenAI.Chat.ChatCompletionChunk).choices[0]?.delta);
     });
     const decoder = new TextDecoder();
     for await (const bytes of res.body as unknown as AsyncIterable<Uint8Array>)
       parser.push(decoder.decode(bytes, { stream: true }));
     parser.push(decoder.decode());
     parser.end();
+    return answer;
+  };
+}
+
+/** The baseline loop: what anyone would write by hand with the SDK (streaming, usage requested, deltas assembled). */
+async function rawLoop(ask: Ask, tool: Tool): Promise<string> {
+  const messages: Messages = [...question];
+  const tools: Tools = [{ type: 'function', function: tool.function as OpenAI.FunctionDefinition }];
+  for (let i = 0; i < 20; i++) {
+    const { content, calls } = await ask(messages, tools);
     if (!calls.length) return content;
     messages.push({
       role: 'assistant',
@@ -198,9 +186,10 @@ async function main() {
     });
     const sse = await builtModule<Sse>('lib/llm/sse.ts', 'sse');
     const expected = 'All three steps are done; the answer is ready.';
+    const [bySdk, bySameReader] = [sdkStream(client), sameReader(client, sse)];
     const loops = {
-      raw: () => rawLoop(client, tool),
-      sameReader: () => rawLoopSameReader(client, tool, sse),
+      raw: () => rawLoop(bySdk, tool),
+      sameReader: () => rawLoop(bySameReader, tool),
       ours: () => agentLoop(agent),
     };
     for (let i = 0; i < WARMUP; i++)
