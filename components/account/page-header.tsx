@@ -1,6 +1,6 @@
 // The heading of an accounts page (sign-in, create account, API keys, admin) with the Language control beside it:
 // the page's language can be switched there, before signing in too.
-import { LanguageSelect } from '../chat/language-select';
+import { LanguageSelect } from '../language-select';
 
 export function PageHeader({ heading }: { heading: string }) {
   return (

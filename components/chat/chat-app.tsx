@@ -9,7 +9,7 @@ import { RunInspector, type IterationActionContext } from '../inspector/run-insp
 import { ReplayFromHere } from '../runs/replay-from-here';
 import { Composer } from './composer';
 import { useConversationTitle } from './conversation-title';
-import { LanguageSelect } from './language-select';
+import { LanguageSelect } from '../language-select';
 import { useCodedText } from './server-text';
 import { AgentEditor } from '../agents/agent-editor';
 import { useAgents } from '../agents/agents-store';

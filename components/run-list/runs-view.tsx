@@ -12,7 +12,7 @@ import { AGENT_KIND_NAMES } from '../../lib/protocol/enums';
 import { rangeBackwards, runQueryToParams } from '../../lib/inspect/runs-address';
 import { RUN_OUTCOMES, type RunListRow, type RunQuery } from '../../lib/store/run-query';
 import { formatDuration, formatNumber } from '../chat/format';
-import { LanguageSelect } from '../chat/language-select';
+import { LanguageSelect } from '../language-select';
 import { useFormatWords } from '../chat/use-format-words';
 import { useInspector } from '../inspector/inspector-store';
 import { RunInspector } from '../inspector/run-inspector';

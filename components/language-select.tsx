@@ -15,7 +15,8 @@ export function LanguageSelect() {
     <select
       aria-label={t('language')}
       value={locale}
-      disabled={switching}
+      // Busy, not disabled: a disabled control drops the keyboard's focus to the page while the page is redrawn.
+      aria-busy={switching}
       onChange={(e) => {
         const next = e.target.value;
         if (!isLocale(next)) return;
