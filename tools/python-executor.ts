@@ -10,9 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunOutcome } from '../lib/sandbox/interpreter';
-import type { ToolContext } from './base-tool';
+import { BaseTool, FailedToolOutput, type ToolContext } from './base-tool';
 import { extractCode } from './code-interpreter';
-import { BaseTool } from './base-tool';
 import { registerTool } from './registry';
 import { settingsOf } from './settings';
 
@@ -58,7 +57,9 @@ export class PythonExecutor extends BaseTool {
     return (typeof s === 'number' && s > 0 ? s : DEFAULT_TIMEOUT_S) * 1000;
   }
 
-  async call(params: string, ctx: ToolContext): Promise<[string, string]> {
+  /** The pair; code that raised or ran out of time gives it as a failed call (the trace says so, the model reads the
+   *  same pair). */
+  async call(params: string, ctx: ToolContext): Promise<[string, string] | FailedToolOutput> {
     const { code } = extractCode(params);
     if (!code.trim()) return ['', ''];
     const { sandbox, dataDir } = settingsOf(ctx);
@@ -67,7 +68,9 @@ export class PythonExecutor extends BaseTool {
     const workDir = path.join(dataDir, 'work', PYTHON_EXECUTOR, randomUUID());
     try {
       const outcome = await pool.run(workDir, { workDir, code, timeoutMs: this.timeoutMs, signal: ctx.signal });
-      return this.shape(outcome);
+      const { outcomeFailure } = await import('../lib/sandbox/format');
+      const failure = outcomeFailure(outcome);
+      return failure ? new FailedToolOutput(this.shape(outcome), failure) : this.shape(outcome);
     } finally {
       pool.drop(workDir);
       await rm(workDir, { recursive: true, force: true });

@@ -108,6 +108,12 @@ describe('TIRMathAgent', () => {
         ['', "NameError: name 'x' is not defined"], // nothing persists between calls
         ['', 'ZeroDivisionError: division by zero'],
       ]);
+      // The model reads the pair as upstream's; the trace says which blocks failed, and how.
+      expect(ofType(events, 'tool-result').map((r) => [r.ok, r.error?.kind, r.error?.type])).toEqual([
+        [true, undefined, undefined],
+        [false, 'failed', 'NameError'],
+        [false, 'failed', 'ZeroDivisionError'],
+      ]);
       expect(lastText(2)).toContain("```output\nNameError: name 'x' is not defined\n```");
       expect(lastText(3)).toContain('```output\nZeroDivisionError: division by zero\n```');
       expect(ofType(events, 'run-end')[0]).toMatchObject({ reason: 'answered', llmCalls: 4, toolCalls: 3 });
@@ -178,6 +184,7 @@ describe('python_executor', () => {
     async () => {
       const r = await call({ code: 'while True: pass' }, { timeout_length: 2 });
       expect(JSON.parse(r.content as string)).toEqual(['', 'Timeout Error']);
+      expect(r).toMatchObject({ ok: false, error: { kind: 'failed', type: 'Timeout' } });
       const { readdirSync, existsSync } = await import('node:fs');
       const work = path.join(dataDir, 'work', 'python_executor');
       expect(existsSync(work) ? readdirSync(work) : []).toEqual([]);
