@@ -1,10 +1,11 @@
 'use client';
 import { useFormatter, useTranslations } from 'next-intl';
 import Link from 'next/link';
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AgentsPanel } from '../agents/agents-panel';
 import { useConfirm } from '../confirm-dialog';
 import { ImportRunButton } from '../inspector/import-run-button';
+import { ListKeysHint, useListKeys } from '../list-keys';
 import { focusComposer } from './composer-draft';
 import { useConversationTitle } from './conversation-title';
 import { groupByDate, type DateGroupKey } from './date-groups';
@@ -31,39 +32,20 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
     renamed.current = id;
     setEditing(undefined);
   };
-  // A deleted row takes its buttons with it: the focus goes to the conversation that takes its place (the one
-  // above when it was the last), or to the search box when none is left, not to the page's body.
-  const nav = useRef<HTMLElement>(null);
-  const searchBox = useRef<HTMLInputElement>(null);
-  const focusAfterDeleting = (id: string) => {
-    const rows = Array.from(nav.current?.querySelectorAll<HTMLButtonElement>('button[data-conversation]') ?? []);
-    const at = rows.findIndex((b) => b.dataset.conversation === id);
-    (rows[at + 1] ?? rows[at - 1] ?? searchBox.current)?.focus();
-  };
-
   // The list is one Tab stop (the row last focused, else the open conversation's, else the first): ↑ ↓ Home End move
   // between conversations, → ← between a row's title, Rename and Delete.
-  const [current, setCurrent] = useState<string | undefined>();
-  const tabStop =
-    [current, activeId].find((id) => id && conversations.some((c) => c.id === id)) ?? conversations[0]?.id;
-  const moveInList = (e: KeyboardEvent<HTMLLIElement>) => {
-    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || !(e.target instanceof HTMLButtonElement)) return;
-    const rowButtons = Array.from(e.currentTarget.querySelectorAll('button'));
-    const titles = Array.from(nav.current?.querySelectorAll<HTMLButtonElement>('button[data-conversation]') ?? []);
-    const at = titles.indexOf(rowButtons[0] as HTMLButtonElement);
-    if (at < 0) return; // its title being edited
-    const inRow = rowButtons.indexOf(e.target);
-    const to = {
-      ArrowDown: titles[at + 1],
-      ArrowUp: titles[at - 1],
-      Home: titles[0],
-      End: titles[titles.length - 1],
-      ArrowRight: rowButtons[inRow + 1],
-      ArrowLeft: rowButtons[inRow - 1],
-    }[e.key];
-    if (!to) return;
-    e.preventDefault();
-    to.focus();
+  const { list, tabIndex, row, leads } = useListKeys(
+    conversations.map((c) => c.id),
+    'button[data-conversation]',
+    activeId,
+  );
+  // A deleted row takes its buttons with it: the focus goes to the conversation that takes its place (the one
+  // above when it was the last), or to the search box when none is left, not to the page's body.
+  const searchBox = useRef<HTMLInputElement>(null);
+  const focusAfterDeleting = (id: string) => {
+    const rows = leads();
+    const at = rows.findIndex((b) => b.dataset.conversation === id);
+    (rows[at + 1] ?? rows[at - 1] ?? searchBox.current)?.focus();
   };
 
   useEffect(() => {
@@ -73,7 +55,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
 
   return (
     <div className="flex h-full flex-col">
-      <nav ref={nav} aria-label={t('conversations')} className="group/nav flex min-h-0 flex-1 flex-col gap-2 p-3">
+      <nav ref={list} aria-label={t('conversations')} className="group/list flex min-h-0 flex-1 flex-col gap-2 p-3">
         <button
           type="button"
           onClick={() => {
@@ -123,8 +105,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                   return (
                     <li
                       key={c.id}
-                      onKeyDown={moveInList}
-                      onFocus={() => setCurrent(c.id)}
+                      {...row(c.id)}
                       className={`group flex items-center gap-1 rounded-lg ${c.id === activeId ? 'bg-neutral-200 dark:bg-neutral-800' : 'hover:bg-neutral-100 dark:hover:bg-neutral-900'}`}
                     >
                       {editing === c.id ? (
@@ -156,7 +137,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                           <button
                             type="button"
                             data-conversation={c.id}
-                            tabIndex={c.id === tabStop ? 0 : -1}
+                            tabIndex={tabIndex(c.id)}
                             aria-describedby="conversation-keys"
                             aria-current={c.id === activeId ? 'page' : undefined}
                             onClick={() => {
@@ -216,13 +197,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
             </div>
           ))}
         </div>
-        {/* Said by a screen reader with each conversation; shown while the keyboard is in the list. */}
-        <p
-          id="conversation-keys"
-          className="sr-only px-2 text-xs text-neutral-600 group-has-[li_button:focus-visible]/nav:not-sr-only dark:text-neutral-400"
-        >
-          {t('keys')}
-        </p>
+        <ListKeysHint id="conversation-keys">{t('keys')}</ListKeysHint>
       </nav>
       <div className="border-t border-neutral-200 p-3 dark:border-neutral-800">
         <AgentsPanel onNavigate={onNavigate} />
