@@ -6,7 +6,6 @@ import { expect, test, type Page } from '@playwright/test';
 import OpenAI from 'openai';
 import { freePort, kill, startApp } from './support/app-process';
 import { assistantTurns, composer, lastAnswer, openChat, send } from './support/chat';
-import { tabTo } from './support/focus';
 import { chatRequests, setScenario } from './support/model';
 import { outsideScreen } from './support/viewport';
 
@@ -217,11 +216,12 @@ test.describe('on a 390 px phone, from the keyboard', () => {
     await createAgent(page, { name: 'Wren desk', kind: 'router', members: ['Wren helper', 'Wren poet'] });
     await createAgent(page, { name: 'Wren team', kind: 'groupchat', members: ['Wren poet', 'Wren helper'] });
 
-    // Tab to the poet's Delete, past its other buttons; Enter asks first (in the page's own dialog, on the screen),
+    // → to the poet's Delete, past its other buttons; Enter asks first (in the page's own dialog, on the screen),
     // naming who holds it. Cancel (where the focus starts) keeps it all, and the focus goes back to Delete.
     const deletePoet = menu.getByRole('button', { name: 'Delete Wren poet' });
     await menu.getByRole('button', { name: 'Chat with Wren poet' }).focus();
-    await tabTo(page, deletePoet);
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    await expect(deletePoet).toBeFocused();
     await page.keyboard.press('Enter');
     const ask = page.getByRole('dialog', {
       name:

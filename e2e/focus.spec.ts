@@ -1,7 +1,7 @@
 // Where the focus goes, one control at a time: the composer on load and after New chat, back to the trigger after
 // the model picker and the Models dialog, back to Edit after Escape in a message edit, the first field of a dialog,
 // the tool-approval card (announced); and what assistive technology reads: the upload control named as it reads,
-// a main landmark on Runs, answer headings under the page's h1.
+// a main landmark on Runs, answer headings under the page's h1; the conversation and Agents lists, one Tab stop each.
 import { expect, test } from '@playwright/test';
 import { assistantTurns, composer, lastAnswer, openChat, send, userTurns } from './support/chat';
 import { expectFocusVisible } from './support/focus';
@@ -291,4 +291,80 @@ test('the conversation list is one Tab stop: arrows move between conversations a
   await expect(row('second-stoat')).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(userTurns(page)).toHaveText([/Tell me second-stoat/]);
+});
+
+test('the Agents list is one Tab stop too: arrows move between agents and along their actions; Enter does one', async ({
+  page,
+}) => {
+  await openChat(page);
+  const agents = page.getByRole('region', { name: 'Agents' });
+  const names = ['Keys kite 1', 'Keys kite 2', 'Keys kite 3'];
+  for (const name of names) {
+    await agents.getByRole('button', { name: 'New agent' }).click();
+    const editor = page.getByRole('dialog', { name: 'Agent' });
+    await editor.getByRole('textbox', { name: 'Name' }).fill(name);
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect(editor).toBeHidden();
+  }
+  const chatWith = (name: string) => agents.getByRole('button', { name: `Chat with ${name}`, exact: true });
+  const inList = () => agents.locator('li').evaluateAll((rows) => rows.some((r) => r.contains(document.activeElement)));
+  await expect(chatWith('Keys kite 3')).toBeVisible();
+
+  // From Import agent (the last control before the list), one Tab enters the list, the next one leaves it.
+  await agents.getByRole('button', { name: 'Import agent' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(agents.locator('li button').first()).toBeFocused();
+  await expect(agents.getByText('↑ ↓ to move between agents, → to edit, duplicate, export or delete')).toBeVisible();
+  await page.keyboard.press('Tab');
+  expect(await inList()).toBe(false);
+  await expectFocusVisible(page);
+  await page.keyboard.press('Shift+Tab');
+  expect(await inList()).toBe(true);
+
+  // The arrows walk the list: End and Home are its ends, ↓ ↑ the next and the one before.
+  await page.keyboard.press('End');
+  await expect(agents.locator('li:has(button)').last().locator('button').first()).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(agents.locator('li:has(button)').first().locator('button').first()).toBeFocused();
+  await chatWith('Keys kite 1').focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(chatWith('Keys kite 2')).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(chatWith('Keys kite 1')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(chatWith('Keys kite 3')).toBeFocused();
+
+  // → ← go along the row's actions.
+  for (const action of ['Edit', 'Duplicate', 'Export', 'Delete']) {
+    await page.keyboard.press('ArrowRight');
+    await expect(agents.getByRole('button', { name: `${action} Keys kite 3`, exact: true })).toBeFocused();
+  }
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(agents.getByRole('button', { name: 'Duplicate Keys kite 3', exact: true })).toBeFocused();
+  // The list's Tab stop is where the keyboard left it.
+  await page.keyboard.press('Tab');
+  expect(await inList()).toBe(false);
+  await page.keyboard.press('Shift+Tab');
+  await expect(chatWith('Keys kite 3')).toBeFocused();
+
+  // Enter on an action does it: Edit opens the editor on that agent; Delete (after asking) deletes it.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  const editor = page.getByRole('dialog', { name: 'Agent' });
+  await expect(editor.getByRole('textbox', { name: 'Name' })).toHaveValue('Keys kite 3');
+  await page.keyboard.press('Escape');
+  await expect(editor).toBeHidden();
+  for (const name of names) {
+    await chatWith(name).focus();
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    await expect(agents.getByRole('button', { name: `Delete ${name}`, exact: true })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('dialog', { name: `Delete the agent "${name}"?`, exact: false })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
+    await expect(chatWith(name)).toHaveCount(0);
+  }
 });

@@ -135,7 +135,10 @@ test('keyboard only: first run, a connection, a chat, the model picker, an agent
     await press(page, 'Enter');
     await expect(editor).toBeHidden();
     const chatWith = page.getByRole('button', { name: 'Chat with Keyboard heron' });
-    await tabTo(page, chatWith);
+    // The Agents list is one Tab stop: Tab reaches it, the arrows walk it to the heron.
+    await tabTo(page, page.getByRole('region', { name: 'Agents' }).locator('li button[tabindex="0"]'));
+    await press(page, 'Home');
+    for (let i = 0; i < 30 && !(await isFocused(chatWith)); i++) await press(page, 'ArrowDown');
     await press(page, 'Enter');
     await expect(page.getByText('A new conversation with Keyboard heron')).toBeVisible();
     await expect(composer(page)).toBeFocused();

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { PluginFailure } from '@/lib/chat/page';
 import type { ImportChoice } from '@/lib/chat/saved-agents';
 import { JsonFileButton } from '../json-file-button';
+import { ListKeysHint, useListKeys } from '../list-keys';
 import { useCodedText } from '../chat/server-text';
 import { exportAgentFile } from '@/app/actions/agents';
 import { ACTION_BODY_MAX_BYTES, ACTION_BODY_MAX_MB, fitsActionBody } from '@/lib/http/action-body';
@@ -107,6 +108,11 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const [conflict, setConflict] = useState<{ text: string; file: string; name: string }>();
   const [creatingGroup, setCreatingGroup] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
+  // One Tab stop, as the conversations are: ↑ ↓ Home End move between agents, → ← along a row's actions.
+  const { list, tabIndex, row } = useListKeys(
+    agents.map((a) => a.id),
+    'button[data-agent-row]',
+  );
 
   // Said while an import is saved and once it is: the list changes under the pointer, and an agent opened for
   // editing before a Replace lands would show (and save back) what it replaces. Each message names its file.
@@ -174,7 +180,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   };
 
   return (
-    <section aria-labelledby="agents-heading" className="space-y-1">
+    <section ref={list} aria-labelledby="agents-heading" className="group/list space-y-1">
       <div className="flex flex-wrap items-center gap-1">
         <h2 id="agents-heading" ref={heading} tabIndex={-1} className="flex-1 text-sm font-semibold focus:outline-none">
           {t('title')}
@@ -235,11 +241,15 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
         {agents.map((a) => (
           <li
             key={a.id}
+            {...row(a.id)}
             className="group flex items-center gap-1 rounded-lg hover:bg-neutral-100 dark:hover:bg-neutral-900"
           >
             <button
               type="button"
               aria-label={t('chatWith', { name: a.name })}
+              data-agent-row={a.id}
+              tabIndex={tabIndex(a.id)}
+              aria-describedby="agent-keys"
               onClick={() => {
                 useChat.getState().newChat({
                   id: a.id,
@@ -262,6 +272,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
               <button
                 type="button"
                 aria-label={t('edit', { name: a.name })}
+                tabIndex={-1}
                 className={SMALL}
                 onClick={() => edit({ id: a.id, definition: definitionOf(a) })}
               >
@@ -271,6 +282,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
             <button
               type="button"
               aria-label={t('duplicate', { name: a.name })}
+              tabIndex={-1}
               className={SMALL}
               onClick={() =>
                 edit({ definition: { ...definitionOf(a), name: t('copyName', { name: a.name }).slice(0, 60) } })
@@ -281,6 +293,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
             <button
               type="button"
               aria-label={t('export', { name: a.name })}
+              tabIndex={-1}
               className={SMALL}
               onClick={async () => {
                 const result = await exportAgentFile(a.id);
@@ -294,6 +307,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
               <button
                 type="button"
                 aria-label={t('delete', { name: a.name })}
+                tabIndex={-1}
                 className={SMALL}
                 onClick={() => void askThenDelete(a)}
               >
@@ -303,6 +317,11 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
           </li>
         ))}
       </ul>
+      {agents.length > 0 && (
+        <ListKeysHint id="agent-keys" keepRoom>
+          {t('keys')}
+        </ListKeysHint>
+      )}
     </section>
   );
 }
