@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { assistantTurns, lastAnswer, openChat, panelOf, send, stopButton } from './support/chat';
+import { assistantTurns, lastAnswer, openChat, panelOf, send, stopWhileToolRuns } from './support/chat';
 import { chatRequests, setScenario } from './support/model';
 
 // Starting Python (CPython in bubblewrap, or Pyodide in its sandboxed process) takes seconds on a busy machine.
@@ -215,18 +215,8 @@ test('Stop during a run of code says the interpreter was restarted, to the user 
   await expect(await finishedAnswer(page)).toContainText('x is set.');
 
   await send(page, `loop ${word}`);
-  const turn = assistantTurns(page).last();
-  const card = turn.getByRole('button', { name: /code_interpreter/ });
-  await expect(card).toContainText('running');
-  await page.waitForTimeout(1500);
-  await stopButton(page).click();
-  await expect(turn).toHaveAttribute('aria-busy', 'false');
-  await expect(card).toContainText('stopped');
-  await card.click();
-  const panel = await panelOf(card);
-  await expect(panel).toContainText('Stopped while running');
+  const panel = await stopWhileToolRuns(page, /code_interpreter/, 1500);
   await expect(panel).toContainText('The interpreter was restarted: variables and imports are gone');
-  await expect(panel).not.toContainText('Not run');
 
   await send(page, `check ${word}`);
   const checked = await finishedAnswer(page);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { assistantTurns, lastAnswer, openChat, panelOf, send, stopButton } from './support/chat';
+import { lastAnswer, openChat, panelOf, send, stopWhileToolRuns } from './support/chat';
 import { setScenario } from './support/model';
 import { hydrated } from './support/hydrated';
 
@@ -70,17 +70,7 @@ test('an MCP call stopped while it runs says it was stopped, not that it did not
   await expect(server).toContainText('ready with 9 tools', { timeout: 20_000 });
   await server.getByRole('checkbox', { name: /^fixture-slow / }).check();
   await send(page, 'Sleep a while, mcp-dipper');
-  const turn = assistantTurns(page).last();
-  const card = turn.getByRole('button', { name: /fixture-slow/ });
-  await expect(card).toContainText('running');
-  await page.waitForTimeout(1000);
-  await stopButton(page).click();
-  await expect(turn).toHaveAttribute('aria-busy', 'false');
-  await expect(card).toContainText('stopped');
-  await card.click();
-  const panel = await panelOf(card);
-  await expect(panel).toContainText('Stopped while running');
-  await expect(panel).not.toContainText('Not run');
+  await stopWhileToolRuns(page, /fixture-slow/, 1000);
 });
 
 test('the MCP tools stay on for the conversation after a reload', async ({ page }) => {

@@ -54,3 +54,22 @@ export async function panelOf(button: Locator): Promise<Locator> {
   if (!id) throw new Error('the button controls no element (aria-controls is missing)');
   return button.page().locator(`[id="${id}"]`);
 }
+
+/**
+ * Stops the run while the last turn's call of `tool` runs (`afterMs` into it, time for the tool to get going), then
+ * checks its card says it was stopped while running, not that it did not run; returns the card's opened panel.
+ */
+export async function stopWhileToolRuns(page: Page, tool: RegExp, afterMs: number): Promise<Locator> {
+  const turn = assistantTurns(page).last();
+  const card = turn.getByRole('button', { name: tool });
+  await expect(card).toContainText('running');
+  await page.waitForTimeout(afterMs);
+  await stopButton(page).click();
+  await expect(turn).toHaveAttribute('aria-busy', 'false');
+  await expect(card).toContainText('stopped');
+  await card.click();
+  const panel = await panelOf(card);
+  await expect(panel).toContainText('Stopped while running');
+  await expect(panel).not.toContainText('Not run');
+  return panel;
+}
