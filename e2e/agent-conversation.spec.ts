@@ -2,7 +2,8 @@
 // message and a reload (the agent's model answers); the conversation settings show what the agent defines (kind,
 // system message, tools) read-only, and a generation parameter set there overrides the agent's for this conversation.
 import { expect, test } from '@playwright/test';
-import { lastAnswer, openChat, send } from './support/chat';
+import { assistantTurns, lastAnswer, openChat, send } from './support/chat';
+import { slowActions } from './support/actions';
 import { chatRequests, setScenario } from './support/model';
 
 test('a saved agent’s conversation keeps the agent’s model in the header and shows the agent’s settings', async ({
@@ -57,10 +58,15 @@ test('a saved agent’s conversation keeps the agent’s model in the header and
   await expect(reason).toBeVisible();
   await expect(temperature).toHaveAttribute('aria-invalid', 'true');
   await expect(temperature).toHaveAccessibleDescription('Temperature must be between 0 and 2 (you entered 99).');
+  // The save held back, as on a slow connection: the message sent meanwhile waits for it, and goes with 1.5.
+  const release = await slowActions(page, 800);
   await temperature.fill('1.5');
   await expect(reason).toBeHidden();
   await send(page, 'Second note, heron-scribe');
+  // Until the message is drawn, the last answer is the first one.
+  await expect(assistantTurns(page)).toHaveCount(2);
   await expect(await lastAnswer(page)).toContainText('Noted by the scribe.');
+  await release();
   const sent = (await chatRequests()).at(-1)!;
   expect(sent.body.temperature).toBe(1.5);
   expect(sent.body.model).toBe('scripted-agent');
