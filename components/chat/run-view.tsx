@@ -4,8 +4,8 @@ import { useTranslations } from 'next-intl';
 import { useEffect, useMemo, useState } from 'react';
 import { answerSources } from '../../lib/chat/sources';
 import { toolTagsInNativeAnswer, type RunView as RunViewData } from '../../lib/chat/view';
-import { useModels } from '../models/models-store';
 import { BlockView } from './block-view';
+import { NoticeButton, OpenModelsButton } from './notice-button';
 import { Citations } from './citations';
 import { ReadingProgress } from './reading-progress';
 import { useConnectionName } from '../models/connection-name';
@@ -70,13 +70,7 @@ export function RunView({ run, onRetry, onContinue, address }: RunViewProps) {
           className="mt-2 flex flex-wrap items-center gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
         >
           <span className="min-w-0 flex-1">{t('toolTagsHint', { tag: '<tool_call>' })}</span>
-          <button
-            type="button"
-            onClick={() => useModels.getState().openDialog('connections')}
-            className="shrink-0 rounded-md border border-amber-400 px-3 py-1 font-medium hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-amber-700 dark:hover:bg-amber-900"
-          >
-            {t('openModels')}
-          </button>
+          <OpenModelsButton tone="amber">{t('openModels')}</OpenModelsButton>
         </p>
       )}
       {streaming && run.blocks.length === 0 && !run.retrying && (
@@ -110,22 +104,12 @@ export function RunView({ run, onRetry, onContinue, address }: RunViewProps) {
         >
           <span className="min-w-0 flex-1 break-words">{failure()}</span>
           {run.error?.code === 'connection' && address && (
-            <button
-              type="button"
-              onClick={() => useModels.getState().openDialog('connections')}
-              className="shrink-0 rounded-md border border-red-400 bg-white px-3 py-1 text-sm font-medium text-red-900 hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-red-700 dark:bg-red-900 dark:text-red-50 dark:hover:bg-red-800 dark:focus-visible:outline-blue-400"
-            >
-              {t('openModels')}
-            </button>
+            <OpenModelsButton tone="red">{t('openModels')}</OpenModelsButton>
           )}
           {onRetry && (
-            <button
-              type="button"
-              onClick={onRetry}
-              className="shrink-0 rounded-md border border-red-400 bg-white px-3 py-1 text-sm font-medium text-red-900 hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-red-700 dark:bg-red-900 dark:text-red-50 dark:hover:bg-red-800 dark:focus-visible:outline-blue-400"
-            >
+            <NoticeButton tone="red" onClick={onRetry}>
               {t('retry')}
-            </button>
+            </NoticeButton>
           )}
         </div>
       )}
