@@ -3,7 +3,8 @@
 // (extra_body merged into the body, request_timeout as the client's timeout), and everything else sent as given.
 import type { FncallMode } from '../protocol/enums';
 import { ModelInputError } from './errors';
-import type { GenerateCfg } from './model';
+import type { ChatRequest, GenerateCfg } from './model';
+import { detectLang, type FunctionDef } from './schema';
 
 /** Keys that steer the client and are never sent as request parameters. */
 export const CLIENT_KEYS: ReadonlySet<string> = new Set([
@@ -112,4 +113,24 @@ export function requestTimeoutMs(cfg: GenerateCfg, fallback: number): number {
  *  (its nous template has no such variant and allows several; the tools API leaves it to the server). */
 export function parallelCalls(cfg: GenerateCfg, format: FncallMode): boolean {
   return cfg.parallel_function_calls ?? format !== 'qwen';
+}
+
+/** What generate_cfg.function_choice ('auto' unless set) asks of a call with these functions: whether tools are
+ *  offered at all, the function a call is forced to, and whether a call is required. A name that is no function's is
+ *  refused. */
+export function functionChoiceOf(cfg: GenerateCfg, functions: readonly FunctionDef[]) {
+  const choice = cfg.function_choice ?? 'auto';
+  const keyword = choice === 'auto' || choice === 'none' || choice === 'required';
+  if (functions.length && !keyword && !functions.some((f) => f.name === choice))
+    throw new ModelInputError(
+      `function_choice must be 'auto', 'none', 'required' or one of the functions (got '${choice}')`,
+    );
+  const useTools = functions.length > 0 && choice !== 'none';
+  return { choice, useTools, forcedName: keyword ? undefined : choice, required: useTools && choice !== 'auto' };
+}
+
+/** The language of a call's prompts, as upstream picks it: the caller's (an agent passes its run's), else
+ *  generate_cfg.lang, else the messages' (Chinese when they hold any). */
+export function callLang(req: Pick<ChatRequest, 'lang' | 'messages'>, cfg: GenerateCfg) {
+  return req.lang ?? cfg.lang ?? detectLang(req.messages);
 }

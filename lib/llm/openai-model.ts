@@ -10,6 +10,8 @@ import type { LlmRequest, Pricing, Usage } from '../protocol/events';
 import { ServerEmbedder, type Embedder } from './embeddings';
 import { errorInfo, isModelServiceError, ModelInputError, ModelServiceError, StreamInterruptedError } from './errors';
 import {
+  callLang,
+  functionChoiceOf,
   addRequestParams,
   checkCallMode,
   checkGenerateCfg,
@@ -22,7 +24,7 @@ import type { FncallFormat, FncallFormatName } from './fncall/types';
 import type { ChatModel, ChatRequest, GenerateCfg, LlmCallResult, LlmEventSink, LlmStreamEvent } from './model';
 import { ToolCallAssembler, toWireMessages, toWireTools, type WireMessage, type WireTool } from './oai-wire';
 import { abortError, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from './retry';
-import { detectLang, type FunctionDef, type Message } from './schema';
+import type { FunctionDef, Message } from './schema';
 import { IdleWatch, type WatchedStream } from './idle-watch';
 import { countRunSignalCall } from './run-signal';
 import { StreamTextRouter } from './stream-text';
@@ -228,23 +230,13 @@ export class OpenAIChatModel implements ChatModel {
     const cfg = req.cfg ? mergeCfg(own, req.cfg) : own; // read, never written
     // An agent always says (its run's language, as upstream's agents pass lang per call); a direct call may leave
     // it to generate_cfg.lang, then to the messages.
-    const lang = req.lang ?? cfg.lang ?? detectLang(req.messages);
+    const lang = callLang(req, cfg);
     const budget = cfg.max_input_tokens ?? this.defaults.maxInputTokens;
     const truncated = truncateInputMessages(req.messages, budget);
     let messages = truncated.messages;
 
     const functions = req.functions ?? [];
-    const choice = cfg.function_choice ?? 'auto';
-    if (
-      functions.length &&
-      !['auto', 'none', 'required'].includes(choice) &&
-      !functions.some((f) => f.name === choice)
-    ) {
-      throw new ModelInputError(
-        `function_choice must be 'auto', 'none', 'required' or one of the functions (got '${choice}')`,
-      );
-    }
-    const useTools = functions.length > 0 && choice !== 'none';
+    const { choice, useTools } = functionChoiceOf(cfg, functions);
     if (useTools && choice === 'required' && this.fncallMode !== 'native')
       throw new ModelInputError(
         `function_choice 'required' needs the tools API (fncallMode 'native'); this model writes calls as text ('${this.fncallMode}').`,

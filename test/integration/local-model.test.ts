@@ -165,6 +165,22 @@ describe('LocalChatModel on a GGUF written by the suite', () => {
     expect(request).toMatchObject({ format: 'none', request: { stop: ['END', '✿RESULT✿', '✿RETURN✿'] } });
   });
 
+  it("writes its prompts in generate_cfg.lang when the caller gives none, as upstream's models do", async () => {
+    const tool = new CityWeather();
+    const request = async (cfg: Record<string, unknown>) => {
+      const { events } = await collectChat(localModel({ fncallMode: 'qwen' }), {
+        messages: question,
+        functions: [tool.function],
+        cfg: { max_tokens: 2, ...cfg },
+      });
+      return JSON.stringify(events.find((e) => e.type === 'request'));
+    };
+    expect(await request({})).toContain('# Tools');
+    const zh = await request({ lang: 'zh' });
+    expect(zh).toContain('# 工具');
+    expect(zh).not.toContain('# Tools');
+  });
+
   describe.each(['nous', 'native'] as const)('a tool call required in %s mode', (mode) => {
     it('is produced under the grammar, parses, and runs through FnCallAgent', async () => {
       const tool = new CityWeather();

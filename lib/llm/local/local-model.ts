@@ -14,9 +14,9 @@ import type { Embedder } from '../embeddings';
 import type { ChatModel, ChatRequest, GenerateCfg, LlmCallResult, LlmEventSink } from '../model';
 import { toWireMessages, toWireTools } from '../oai-wire';
 import { abortError } from '../retry';
-import { detectLang, type FunctionDef, type Message } from '../schema';
+import type { FunctionDef, Message } from '../schema';
 import { StreamTextRouter } from '../stream-text';
-import { parallelCalls } from '../generate-cfg';
+import { callLang, functionChoiceOf, parallelCalls } from '../generate-cfg';
 import { truncateInputMessages } from '../truncate';
 import { countTurnImages, withUploadInfo } from '../upload-info';
 import { countStepImages } from '../tool-images';
@@ -260,7 +260,7 @@ export class LocalChatModel implements ChatModel {
     const cfg = mergeCfg({ ...DEFAULT_SAMPLING, ...this.generateCfg }, req.cfg);
     const info = await this.info();
     const maxTokens = Math.max(1, Math.min(cfg.max_tokens ?? DEFAULT_MAX_TOKENS, Math.floor(info.contextSize / 2)));
-    const lang = req.lang ?? detectLang(req.messages);
+    const lang = callLang(req, cfg);
     // The prompt and the answer share the context: the input keeps to what the answer leaves.
     const configured = cfg.max_input_tokens ?? this.inputBudget;
     const budget = configured > 0 ? Math.min(configured, info.contextSize - maxTokens) : info.contextSize - maxTokens;
@@ -268,19 +268,7 @@ export class LocalChatModel implements ChatModel {
     let messages = truncated.messages;
 
     const functions = req.functions ?? [];
-    const choice = cfg.function_choice ?? 'auto';
-    if (
-      functions.length &&
-      !['auto', 'none', 'required'].includes(choice) &&
-      !functions.some((f) => f.name === choice)
-    ) {
-      throw new ModelInputError(
-        `function_choice must be 'auto', 'none', 'required' or one of the functions (got '${choice}')`,
-      );
-    }
-    const useTools = functions.length > 0 && choice !== 'none';
-    const forcedName = choice !== 'auto' && choice !== 'none' && choice !== 'required' ? choice : undefined;
-    const required = useTools && choice !== 'auto';
+    const { choice, useTools, forcedName, required } = functionChoiceOf(cfg, functions);
     const imagesWithheld = countTurnImages(messages);
     // The built-in model sees no images: tool images asked for are counted as withheld (the turn says so).
     const toolImagesWithheld = cfg.tool_images === true ? countStepImages(messages) : 0;
