@@ -9,6 +9,7 @@ import { Agent, type AgentOptions } from '../agent';
 import { lastUserQuestion } from '../run-files';
 import type { RunState } from '../run-state';
 import { NO_RESPONSE } from './reader-output';
+import { systemWith } from './system-with';
 
 export const READER_STOP = ['Observation:', 'Observation:\n'];
 
@@ -92,18 +93,7 @@ function readerPrompt(excerpt: string, question: string, lang: Lang): string {
  *  replaced by the excerpt and the question. */
 export function readerMessages(messages: readonly Message[], excerpt: string, question: string, lang: Lang): Message[] {
   const rules = SYSTEM[lang];
-  const [first, ...rest] = messages;
-  const body = first?.role === 'system' ? rest : messages;
-  const system: Message =
-    first?.role === 'system'
-      ? {
-          ...first,
-          content:
-            typeof first.content === 'string'
-              ? `${first.content}\n\n${rules}`
-              : [...first.content, { text: `\n\n${rules}` }],
-        }
-      : { role: 'system', content: rules };
+  const [system, body] = systemWith(messages, rules);
   return [system, ...body.slice(0, -1), { role: 'user', content: readerPrompt(excerpt, question, lang) }];
 }
 

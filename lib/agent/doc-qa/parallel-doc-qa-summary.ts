@@ -8,6 +8,7 @@ import type { StopReason } from '../../protocol/enums';
 import { Agent, type AgentOptions } from '../agent';
 import { lastUserQuestion } from '../run-files';
 import type { RunState } from '../run-state';
+import { systemWith } from './system-with';
 
 export interface ParallelDocQASummaryOptions extends AgentOptions {
   /** What to answer from: a "# Knowledge Base" block, or any text. */
@@ -37,18 +38,7 @@ export function summaryMessages(messages: readonly Message[], knowledge: string,
   const last = messages[messages.length - 1];
   if (last?.role !== 'user') throw new Error('The summary answers a question: the last message must be the user’s.');
   const block = knowledge.trim() ? `${SYSTEM[lang]}\n\n${knowledge.trim()}` : SYSTEM[lang];
-  const [first, ...rest] = messages;
-  const body = first?.role === 'system' ? rest : messages;
-  const system: Message =
-    first?.role === 'system'
-      ? {
-          ...first,
-          content:
-            typeof first.content === 'string'
-              ? `${first.content}\n\n${block}`
-              : [...first.content, { text: `\n\n${block}` }],
-        }
-      : { role: 'system', content: block };
+  const [system, body] = systemWith(messages, block);
   return [system, ...body.slice(0, -1), { role: 'user', content: closing(lastUserQuestion(messages), lang) }];
 }
 
