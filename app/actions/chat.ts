@@ -3,6 +3,7 @@
 // acts for the user guardAction resolves, and sees only that user's objects.
 import type { Viewer } from '@/lib/auth/viewer';
 import { liveFeed, PAGE_LEAVE, runFeed } from '@/lib/chat/feed';
+import { listVersion } from '@/lib/chat/list-version';
 import type { ActionResult, AppInfo, ConversationData, RunStream, TurnAnswer } from '@/lib/chat/page';
 import { SettingsPatchSchema, type SettingsPatch } from '@/lib/protocol/conversation-settings';
 import { parseRequest } from '@/lib/chat/requests';
@@ -92,6 +93,13 @@ export async function followRun(runId: string): Promise<AsyncIterable<FeedEvent>
 export async function listConversations(query?: string): Promise<ConversationSummary[]> {
   const me = await guardAction('listConversations');
   return (await appContext()).store.listConversations(me.owner, query?.trim() || undefined);
+}
+
+/** The version of the user's conversation list (lib/chat/list-version.ts): a page in view asks for it every few
+ *  seconds, and reads the list and the open conversation again only when it changed. */
+export async function conversationListVersion(): Promise<string> {
+  const me = await guardAction('conversationListVersion');
+  return listVersion(await (await appContext()).store.listConversations(me.owner));
 }
 
 export async function loadConversation(id: string): Promise<ActionResult<ConversationData>> {

@@ -21,6 +21,7 @@ import { useChat } from './store';
 import { ThemeToggle } from './theme-toggle';
 import { Thread } from './thread';
 import { fileDropHandlers } from './file-drop';
+import { followElsewhere } from './follow-elsewhere';
 import { Welcome } from './welcome';
 import { rememberedChoice, withChoice } from './new-chat-defaults';
 import { useHasDocuments } from './document-tools-setting';
@@ -138,16 +139,18 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   }, [tabTitle]);
 
   // Another tab or window may have sent a message here meanwhile (the server pushes nothing to an idle page): coming
-  // back to this one shows it, and follows its answer.
+  // back to this one shows it, and follows its answer. In view without the focus, the page follows it meanwhile.
   useEffect(() => {
     const back = () => {
       if (document.visibilityState === 'visible') void useChat.getState().catchUp();
     };
     document.addEventListener('visibilitychange', back);
     window.addEventListener('focus', back);
+    const stopFollowing = followElsewhere();
     return () => {
       document.removeEventListener('visibilitychange', back);
       window.removeEventListener('focus', back);
+      stopFollowing();
     };
   }, []);
 

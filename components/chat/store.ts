@@ -61,9 +61,12 @@ interface ChatState {
   /** A new conversation, with a saved agent when one is given. */
   newChat(agent?: DraftAgent): void;
   open(id: string): Promise<void>;
-  /** Shows what another tab or window added to the open conversation since this page read it (a message, an answer
-   *  still going, which it then follows). Without `force`, only when the list says the conversation changed. */
-  catchUp(force?: boolean): Promise<void>;
+  /** Shows what another tab or window changed since this page read it: the list of conversations (with `readList`,
+   *  the default unless `force`), and what was added to the open conversation (a message, an answer still going,
+   *  which it then follows, without waiting for its end here). Without `force`, the conversation is read again only
+   *  when the list says it changed. Resolves false when the open conversation could not be checked now (an answer
+   *  streams here, a conversation is being opened, the page moved on meanwhile): a later call checks it. */
+  catchUp(force?: boolean, readList?: boolean): Promise<boolean>;
   /** Resolves false when the message was not taken (a run is going, or the server refused it: the notice says why). */
   send(text: string): Promise<boolean>;
   stop(): Promise<void>;
@@ -94,7 +97,10 @@ let threadChanges = 0;
 let seen: { id: string; updatedAt: number } | undefined;
 
 /** A catch-up in flight: focus and visibility come together, one read does. */
-let catchingUp: Promise<void> | undefined;
+let catchingUp: Promise<boolean> | undefined;
+
+/** The open conversation found deleted elsewhere by a catch-up: said once, not read again. */
+let gone: string | undefined;
 
 /** The save of the settings in flight, if any: a message sent meanwhile waits for it. */
 let settingsSaving: Promise<unknown> | undefined;
@@ -345,33 +351,40 @@ export const useChat = create<ChatState>()((set, get) => {
       await followLatest(id, data);
     },
 
-    async catchUp(force = false) {
+    async catchUp(force = false, readList = !force) {
       if (catchingUp) return catchingUp;
-      const check = async () => {
+      const check = async (): Promise<boolean> => {
         const id = get().activeId;
         const busy = () =>
           get().activeId !== id || get().runningRunId !== undefined || opening !== undefined || get().heldForOpen;
-        if (!id || busy()) return;
         const mark = threadChanges;
+        // The list whatever the thread is doing: another tab may have started, renamed or deleted conversations.
+        if (readList) await get().refreshConversations();
+        if (!id || id === gone) return true;
+        if (busy()) return false;
         if (!force) {
-          // The list is read anyway (another tab may have started or renamed conversations): a conversation it
-          // shows unchanged since this page read it is not read again.
-          await get().refreshConversations();
+          // A conversation the list shows unchanged since this page read it is not read again.
           const listed = get().conversations.find((c) => c.id === id);
-          if (listed && seen?.id === id && listed.updatedAt <= seen.updatedAt) return;
+          if (listed && seen?.id === id && listed.updatedAt <= seen.updatedAt) return true;
         }
         const result = await actions.loadConversation(id);
-        if (busy() || threadChanges !== mark) return;
-        if (!result.ok) return set({ notice: failureText(result) });
+        if (busy() || threadChanges !== mark) return false;
+        if (!result.ok) {
+          if (result.code === 'conversation-gone') gone = id; // deleted elsewhere: the thread stays, with why
+          set({ notice: failureText(result) });
+          return true;
+        }
         const data = result.value;
         seen = { id, updatedAt: data.updatedAt };
         // This page's own messages and answers changed it too: redrawn only when it holds something this page lacks.
         const turns = turnsOf(data);
         const shape = (list: TurnState[]) => list.map((t) => `${t.turnId}:${t.runCount}`).join(' ');
-        if (shape(turns) === shape(get().turns)) return;
+        if (shape(turns) === shape(get().turns)) return true;
         threadChanges++;
         set({ title: data.title, settings: data.settings, turns });
-        await followLatest(id, data);
+        // Followed on from here: a catch-up that comes meanwhile finds the conversation as `seen` says, or busy.
+        void followLatest(id, data);
+        return true;
       };
       catchingUp = check().finally(() => (catchingUp = undefined));
       return catchingUp;

@@ -61,6 +61,7 @@ export const ACTION_RULES = {
   stopRun: owned('stop a run'),
   followRun: owned('follow a run in progress'),
   listConversations: user('list and search my conversations'),
+  conversationListVersion: user('whether my conversation list changed (a window in view follows it)'),
   loadConversation: owned('open a conversation'),
   loadTurnAnswer: owned('an earlier answer of a turn (‹ 2 / 3 ›)'),
   settledTitle: owned('a conversation’s title once the model made it'),

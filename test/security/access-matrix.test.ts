@@ -220,6 +220,7 @@ const ACTIONS: Record<string, ActionProbe> = {
   stopRun: async (c) => [c.mine.runId],
   followRun: async (c) => [c.mine.runId],
   listConversations: async () => [],
+  conversationListVersion: async () => [],
   loadConversation: async (c) => [c.mine.conversationId],
   renameConversation: async (c) => [c.mine.conversationId, 'Probed'],
   deleteConversation: async (c) => [await fresh.conversation(c.owner)],

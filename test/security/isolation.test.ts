@@ -390,6 +390,23 @@ describe('B’s search and lists show none of A’s', () => {
     expect(await resultAs(app, b, 'listApiKeys', [])).toEqual({ ok: true, value: [] });
   });
 
+  it('the list’s version, which B’s windows in view follow: A making, renaming and deleting a conversation leaves it as it was', async () => {
+    const version = (user: Session) => actionAs<string>(app, user, 'conversationListVersion', []);
+    const theirs = await version(b);
+    const before = await version(a);
+    const made = await actionAs<string>(app, a, 'startConversation', [{}]);
+    const afterMade = await version(a);
+    expect(await resultAs(app, a, 'renameConversation', [made, `${SECRET} plans`])).toEqual({ ok: true, value: null });
+    const afterRename = await version(a);
+    expect(await resultAs(app, a, 'deleteConversation', [made])).toEqual({ ok: true, value: null });
+    const afterDelete = await version(a);
+    // A's own windows are told of each change; B's of none.
+    expect(afterMade).not.toBe(before);
+    expect(afterRename).not.toBe(afterMade);
+    expect(afterDelete).not.toBe(afterRename);
+    expect(await version(b)).toBe(theirs);
+  });
+
   it('the Runs page: its list, figures and search show B none of A’s runs; A sees them', async () => {
     const runsPage = async (user: Session, query = '') => {
       const page = await request(app.url, `/runs${query}`, { headers: as(app, user) });
