@@ -17,10 +17,13 @@ import { asOpenAiError } from '@/lib/openai-api/errors';
 /** Paths answered by the sign-in page and form: reachable without the access token. */
 export const SIGN_IN_PATHS = ['/sign-in', '/api/sign-in'];
 
+/** The OpenAI-compatible API's paths (/v1 itself included: it answers a 404 in OpenAI's shape). */
+const isV1 = (path: string) => path === '/v1' || path.startsWith('/v1/');
+
 function kindOf(request: NextRequest): RequestKind {
   const path = request.nextUrl.pathname;
   if (SIGN_IN_PATHS.includes(path)) return 'sign-in';
-  return path.startsWith('/api/') || path.startsWith('/v1/') ? 'api' : 'page';
+  return path.startsWith('/api/') || isV1(path) ? 'api' : 'page';
 }
 
 export async function proxy(request: NextRequest): Promise<Response> {
@@ -30,7 +33,7 @@ export async function proxy(request: NextRequest): Promise<Response> {
   if (refusal) {
     const answer = refusalResponse(refusal, request, policy.publicOrigin);
     // OpenAI's clients read /v1's errors in OpenAI's shape (type, param, code).
-    return request.nextUrl.pathname.startsWith('/v1/') ? asOpenAiError(answer) : answer;
+    return isV1(request.nextUrl.pathname) ? asOpenAiError(answer) : answer;
   }
 
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -38,10 +41,11 @@ export async function proxy(request: NextRequest): Promise<Response> {
     if (kind === 'page') return problem(405, 'Pages answer GET only.', { allow: 'GET, HEAD' });
     // Next reads a proxied body whole before the handler sees it, so its size is settled here, from the header.
     const declared = declaredLength(request.headers);
+    const v1 = (answer: Response) => (isV1(request.nextUrl.pathname) ? asOpenAiError(answer) : answer);
     if (declared === undefined && request.headers.has('transfer-encoding'))
-      return problem(411, 'Send the body with a Content-Length header.');
+      return v1(problem(411, 'Send the body with a Content-Length header.'));
     if (declared !== undefined && declared > MESSAGE_BODY_MAX_BYTES)
-      return problem(413, new BodyTooLargeError(MESSAGE_BODY_MAX_BYTES).message, { connection: 'close' });
+      return v1(problem(413, new BodyTooLargeError(MESSAGE_BODY_MAX_BYTES).message, { connection: 'close' }));
   }
 
   if (kind !== 'page' && kind !== 'sign-in') return NextResponse.next();

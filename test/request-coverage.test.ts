@@ -127,7 +127,9 @@ describe('request coverage', () => {
       if (rule.who === 'admin') expect(rule, entry).not.toHaveProperty('key');
     const keyed = Object.entries(ROUTE_RULES).filter(([, r]) => 'key' in r);
     for (const [entry] of keyed)
-      expect(entry).toMatch(/^(GET|POST|DELETE) \/(v1|api\/(chat|files|runs|images|artifacts|health))\b/);
+      expect(entry).toMatch(
+        /^((GET|POST|DELETE) \/(v1|api\/(chat|files|runs|images|artifacts|health))|(PUT|PATCH) \/v1)\b/,
+      );
   });
 
   it('the public pages listed here exist (a stale entry would hide a new file of the same name)', () => {

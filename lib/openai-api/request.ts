@@ -8,6 +8,7 @@ import { fromWireMessages, type IncomingWireMessage } from '../llm/oai-wire';
 import type { FunctionDef, Message } from '../llm/schema';
 import type { AgentKind } from '../protocol/enums';
 import { z } from '../protocol/zod';
+import { whatToSend } from './request-words';
 
 const text = z.object({ type: z.literal('text'), text: z.string() });
 const image = z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string() }) });
@@ -50,6 +51,12 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const between = (min: number, max: number) =>
   finite.min(min, `must be between ${min} and ${max}`).max(max, `must be between ${min} and ${max}`);
 
+/** A count of something (tokens, answers): a whole number above 0. */
+const count = z.number().int().positive('must be a whole number above 0.');
+
+/** OpenAI's stop: up to 4 sequences (zod's union alone would say only "Invalid input"). */
+const STOP = 'a string or a list of at most 4 strings.';
+
 const ToolChoiceSchema = z.union(
   [
     z.enum(['none', 'auto', 'required']),
@@ -83,8 +90,8 @@ export const CompletionRequestSchema = z.object({
   tools: z.array(ToolSchema).optional(),
   temperature: between(0, 2).nullable().optional(),
   top_p: between(0, 1).nullable().optional(),
-  max_tokens: z.number().int().positive().nullable().optional(),
-  max_completion_tokens: z.number().int().positive().nullable().optional(),
+  max_tokens: count.nullable().optional(),
+  max_completion_tokens: count.nullable().optional(),
   presence_penalty: between(-2, 2).nullable().optional(),
   frequency_penalty: between(-2, 2).nullable().optional(),
   seed: z.number().int().nullable().optional(),
@@ -92,10 +99,10 @@ export const CompletionRequestSchema = z.object({
   parallel_tool_calls: z.boolean().optional(),
   response_format: ResponseFormatSchema.optional(),
   stop: z
-    .union([z.string(), z.array(z.string()).max(4, 'at most 4 stop sequences')])
+    .union([z.string(), z.array(z.string()).max(4, STOP)], { error: STOP })
     .nullable()
     .optional(),
-  n: z.number().int().positive().nullable().optional(),
+  n: count.nullable().optional(),
   logprobs: z.boolean().nullable().optional(),
   top_logprobs: z.number().int().min(0).max(20).nullable().optional(),
   // Passed to the model as given.
@@ -180,11 +187,11 @@ const REFUSED: Record<string, (v: unknown) => string | undefined> = {
 const PASSED = ['logit_bias', 'reasoning_effort', 'verbosity'] as const;
 
 export function parseCompletionRequest(body: unknown): ParsedCompletion {
-  const parsed = CompletionRequestSchema.safeParse(body);
+  const parsed = CompletionRequestSchema.safeParse(body, { error: whatToSend });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const param = issue.path.join('.') || undefined;
-    throw new InvalidRequestError(param ? `${param}: ${issue.message}` : issue.message, param);
+    throw new InvalidRequestError(param ? `${param}: ${issue.message}` : `The request body ${issue.message}`, param);
   }
   const request = parsed.data;
   let messages: Message[];

@@ -10,6 +10,9 @@ const owned = (what: string, more: Partial<AccessRule> = {}): AccessRule => user
 const admin = (what: string): AccessRule => ({ who: 'admin', what });
 const open = (what: string): AccessRule => ({ who: 'public', what });
 
+const wrongMethod = user('OpenAI API: a method the path does not answer (405)', { key: 'read' });
+const notServed = user('OpenAI API: a path it does not serve (404)', { key: 'read' });
+
 export const ROUTE_RULES = {
   'POST /api/sign-in': open('ACCESS_TOKEN sign-in form'),
   'GET /api/auth/[...all]': open('accounts: session state, OpenID Connect callback'),
@@ -28,6 +31,24 @@ export const ROUTE_RULES = {
   'GET /v1/models': user('OpenAI API: the agents as models', { key: 'read' }),
   'GET /v1/models/[model]': owned('OpenAI API: one agent as a model', { key: 'read' }),
   'POST /v1/chat/completions': owned('OpenAI API: run an agent', { key: 'run' }),
+  // What /v1 does not serve: a 404 or 405 in OpenAI's shape, to whoever may use /v1 at all (401 before it).
+  'GET /v1/chat/completions': wrongMethod,
+  'PUT /v1/chat/completions': wrongMethod,
+  'PATCH /v1/chat/completions': wrongMethod,
+  'DELETE /v1/chat/completions': wrongMethod,
+  'POST /v1/models': wrongMethod,
+  'PUT /v1/models': wrongMethod,
+  'PATCH /v1/models': wrongMethod,
+  'DELETE /v1/models': wrongMethod,
+  'POST /v1/models/[model]': wrongMethod,
+  'PUT /v1/models/[model]': wrongMethod,
+  'PATCH /v1/models/[model]': wrongMethod,
+  'DELETE /v1/models/[model]': wrongMethod,
+  'GET /v1/[[...path]]': notServed,
+  'POST /v1/[[...path]]': notServed,
+  'PUT /v1/[[...path]]': notServed,
+  'PATCH /v1/[[...path]]': notServed,
+  'DELETE /v1/[[...path]]': notServed,
 } satisfies Record<string, AccessRule>;
 
 export const ACTION_RULES = {

@@ -188,6 +188,15 @@ describe('parallel_tool_calls, stop, response_format, and the rest', () => {
     expect(r.choices[0]!.message.content).toBe('Two. ');
   });
 
+  it('a stop the model cannot take is a 400 naming stop and saying what to send', async () => {
+    for (const stop of [['a', 'b', 'c', 'd', 'e'], 4, [1], ['a', null]]) {
+      const bad = await refusal({ stop });
+      expect(bad.param, JSON.stringify(stop)).toBe('stop');
+      expect(bad.error).toMatchObject({ message: 'stop: a string or a list of at most 4 strings.' });
+    }
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('response_format reaches the model as given; an agent writing tool calls as text refuses it unless no tool is offered', async () => {
     const format = {
       type: 'json_schema' as const,
@@ -315,6 +324,83 @@ describe('what the openai client lets a caller send', () => {
     });
     expect(file.param).toBe('messages.0.content');
     expect(file.message).toMatch(/text and image_url parts/);
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('a malformed request', () => {
+  it('each field sent in the wrong form is refused in words that say what to send, never zod’s bare "Invalid input"', async () => {
+    const user = { role: 'user', content: 'Hi' };
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ stop: ['a', 'b', 'c', 'd', 'e'] }, 'stop', 'stop: a string or a list of at most 4 strings.'],
+      [{ temperature: 'hot' }, 'temperature', 'temperature: must be a number, not a string.'],
+      [{ max_tokens: 0 }, 'max_tokens', 'max_tokens: must be a whole number above 0.'],
+      [
+        { max_completion_tokens: 1.5 },
+        'max_completion_tokens',
+        'max_completion_tokens: must be a whole number, not 1.5.',
+      ],
+      [{ seed: 'x' }, 'seed', 'seed: must be a whole number, not a string.'],
+      [{ n: 0 }, 'n', 'n: must be a whole number above 0.'],
+      [{ top_logprobs: 21 }, 'top_logprobs', 'top_logprobs: must be 20 or less.'],
+      [{ stream: 'yes' }, 'stream', 'stream: must be true or false, not a string.'],
+      [
+        { stream_options: { include_usage: 1 } },
+        'stream_options.include_usage',
+        'stream_options.include_usage: must be true or false, not a number.',
+      ],
+      [{ logit_bias: [1] }, 'logit_bias', 'logit_bias: must be an object, not a list.'],
+      [{ metadata: { a: 1 } }, 'metadata.a', 'metadata.a: must be a string, not a number.'],
+      [{ modalities: 'text' }, 'modalities', 'modalities: must be a list, not a string.'],
+      [{ parallel_tool_calls: 1 }, 'parallel_tool_calls', 'parallel_tool_calls: must be true or false, not a number.'],
+      [{ user: 7 }, 'user', 'user: must be a string, not a number.'],
+      [{ response_format: 'json' }, 'response_format', 'response_format: must be an object, not a string.'],
+      [
+        { response_format: { type: 'xml' } },
+        'response_format.type',
+        'response_format.type: must be one of "text", "json_object", "json_schema".',
+      ],
+      [
+        { response_format: { type: 'json_schema' } },
+        'response_format.json_schema',
+        'response_format.json_schema: must be an object; it is missing.',
+      ],
+      [
+        { tools: [{ type: 'function', function: { name: 'f', parameters: 'x' } }] },
+        'tools.0.function.parameters',
+        'tools.0.function.parameters: must be an object, not a string.',
+      ],
+      [
+        { messages: [{ role: 'bot', content: 'Hi' }] },
+        'messages.0.role',
+        'messages.0.role: must be one of "system", "developer", "user", "assistant", "tool".',
+      ],
+      [{ messages: ['Hi'] }, 'messages.0', 'messages.0: must be an object, not a string.'],
+      [
+        { messages: [user, { role: 'tool', content: 'x' }] },
+        'messages.1.tool_call_id',
+        'messages.1.tool_call_id: must be a string; it is missing.',
+      ],
+      [
+        {
+          messages: [
+            user,
+            {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: 'a', type: 'custom', function: { name: 'f', arguments: '{}' } }],
+            },
+          ],
+        },
+        'messages.1.tool_calls.0.type',
+        'messages.1.tool_calls.0.type: must be "function".',
+      ],
+    ];
+    for (const [body, param, message] of cases) {
+      const bad = await refusal(body);
+      expect(bad.param, JSON.stringify(body)).toBe(param);
+      expect(bad.error, JSON.stringify(body)).toMatchObject({ message });
+    }
     expect(model.requests).toHaveLength(0);
   });
 });

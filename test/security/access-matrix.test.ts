@@ -185,6 +185,24 @@ const ROUTES: Record<string, RouteProbe> = {
   'GET /v1/models/[model]': (c) => call(c, `/v1/models/${c.mine.agent.id}`),
   'POST /v1/chat/completions': (c) =>
     call(c, '/v1/chat/completions', { body: { model: c.mine.agent.id, messages: [{ role: 'user', content: 'hi' }] } }),
+  // What /v1 does not serve: a 405 (let in) or a 404 (let in: see MISSING_FOR_OWNER_TOO).
+  'GET /v1/chat/completions': (c) => call(c, '/v1/chat/completions'),
+  'PUT /v1/chat/completions': (c) => call(c, '/v1/chat/completions', { method: 'PUT', body: {} }),
+  'PATCH /v1/chat/completions': (c) => call(c, '/v1/chat/completions', { method: 'PATCH', body: {} }),
+  'DELETE /v1/chat/completions': (c) => call(c, '/v1/chat/completions', { method: 'DELETE' }),
+  'POST /v1/models': (c) => call(c, '/v1/models', { body: {} }),
+  'PUT /v1/models': (c) => call(c, '/v1/models', { method: 'PUT', body: {} }),
+  'PATCH /v1/models': (c) => call(c, '/v1/models', { method: 'PATCH', body: {} }),
+  'DELETE /v1/models': (c) => call(c, '/v1/models', { method: 'DELETE' }),
+  'POST /v1/models/[model]': (c) => call(c, `/v1/models/${c.mine.agent.id}`, { body: {} }),
+  'PUT /v1/models/[model]': (c) => call(c, `/v1/models/${c.mine.agent.id}`, { method: 'PUT', body: {} }),
+  'PATCH /v1/models/[model]': (c) => call(c, `/v1/models/${c.mine.agent.id}`, { method: 'PATCH', body: {} }),
+  'DELETE /v1/models/[model]': (c) => call(c, `/v1/models/${c.mine.agent.id}`, { method: 'DELETE' }),
+  'GET /v1/[[...path]]': (c) => call(c, '/v1/files'),
+  'POST /v1/[[...path]]': (c) => call(c, '/v1/embeddings', { body: { model: 'fncall', input: 'hi' } }),
+  'PUT /v1/[[...path]]': (c) => call(c, '/v1/files/x', { method: 'PUT', body: {} }),
+  'PATCH /v1/[[...path]]': (c) => call(c, '/v1/fine_tuning/jobs/x', { method: 'PATCH', body: {} }),
+  'DELETE /v1/[[...path]]': (c) => call(c, '/v1/files/x', { method: 'DELETE' }),
 };
 
 const ACTIONS: Record<string, ActionProbe> = {
@@ -255,7 +273,7 @@ const ACTIONS: Record<string, ActionProbe> = {
 
 /** Entry points whose answer is "missing" even to the owner with these probes (a run that has ended is not stopped,
  *  followed or waiting for a decision; no ACCESS_TOKEN to sign in with; no such download; the admin's probes name a
- *  user who does not exist): let in all the same. */
+ *  user who does not exist; a path /v1 does not serve): let in all the same. */
 const MISSING_FOR_OWNER_TOO = new Set([
   'stopRun',
   'setUserDisabled',
@@ -265,6 +283,12 @@ const MISSING_FOR_OWNER_TOO = new Set([
   'decideTool',
   'POST /api/sign-in',
   'GET /api/local-models/downloads',
+  // A path /v1 does not serve answers 404 to everyone let in.
+  'GET /v1/[[...path]]',
+  'POST /v1/[[...path]]',
+  'PUT /v1/[[...path]]',
+  'PATCH /v1/[[...path]]',
+  'DELETE /v1/[[...path]]',
 ]);
 
 type Seen = Outcome | `HTTP ${number}`;

@@ -101,6 +101,79 @@ describe('/v1 behind the request checks', () => {
   });
 });
 
+/** What an OpenAI client raises for a request, or what it answered (for the test to say what went wrong). */
+async function raised(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    (v) => ({ answered: v }),
+    (e: unknown) => e,
+  );
+}
+
+describe("/v1 paths and methods it does not serve: OpenAI's error shape, after the key is checked", () => {
+  const client = () => new OpenAI({ baseURL: `${app.url}/v1`, apiKey: TOKEN, maxRetries: 0 });
+  const notServed = (path: string) => ({
+    message: `${path} is not served by this server; it serves /v1/chat/completions and /v1/models.`,
+    type: 'invalid_request_error',
+    param: null,
+    code: 'not_found',
+  });
+
+  it('an endpoint OpenAI has and this server has not (embeddings, completions) is a 404 naming it, which the client raises as NotFoundError', async () => {
+    const embeddings = await raised(client().embeddings.create({ model: 'fncall', input: 'hello' }));
+    expect(embeddings).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(embeddings).toMatchObject({ status: 404, error: notServed('/v1/embeddings') });
+    const completions = await raised(client().completions.create({ model: 'fncall', prompt: 'hello' }));
+    expect(completions).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(completions).toMatchObject({ status: 404, error: notServed('/v1/completions') });
+    for (const [method, path] of [
+      ['GET', '/v1/files'],
+      ['DELETE', '/v1/chat'],
+      ['POST', '/v1/models/fncall/extra'],
+      ['PUT', '/v1'],
+    ]) {
+      const res = await request(app.url, path!, { method, headers: bearer });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.headers['content-type']).toContain('application/json');
+      expect(res.json<{ error: unknown }>().error).toEqual(notServed(path!));
+    }
+    expect(app.model.requests).toHaveLength(0);
+  });
+
+  it('a method a served path does not answer is a 405 with Allow, in the same shape', async () => {
+    const cases: [string, string, string][] = [
+      ['GET', '/v1/chat/completions', 'POST'],
+      ['DELETE', '/v1/chat/completions', 'POST'],
+      ['POST', '/v1/models', 'GET, HEAD'],
+      ['DELETE', '/v1/models/fncall', 'GET, HEAD'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const body = method === 'POST' ? '{}' : undefined;
+      const res = await request(app.url, path, { method, headers: { ...json, ...bearer }, body });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.allow).toBe(allow);
+      expect(res.json<{ error: unknown }>().error).toEqual({
+        message: `${path} answers ${allow.replace(', HEAD', '')} only, not ${method}.`,
+        type: 'invalid_request_error',
+        param: null,
+        code: 'method_not_allowed',
+      });
+    }
+    const viaClient = await raised(client().get('/chat/completions'));
+    expect(viaClient).toBeInstanceOf(OpenAI.APIError);
+    expect(viaClient).toMatchObject({ status: 405, code: 'method_not_allowed' });
+    expect((viaClient as Error).message).toContain('/v1/chat/completions answers POST only, not GET.');
+    expect(app.model.requests).toHaveLength(0);
+  });
+
+  it('without the token the answer is the 401 of any /v1 path: a caller without the key learns nothing of what is served', async () => {
+    for (const path of ['/v1/embeddings', '/v1/chat/completions']) {
+      const res = await request(app.url, path, { method: 'GET' });
+      expect(res.status, path).toBe(401);
+      expect(res.json<{ error: { code: string } }>().error.code).toBe('invalid_api_key');
+    }
+  });
+});
+
 describe('/v1 with accounts: an API key is its user', () => {
   let accounts: App;
   const keys: Record<'a' | 'b', string> = { a: '', b: '' };
@@ -163,6 +236,25 @@ describe('/v1 with accounts: an API key is its user', () => {
     expect(countRows(accounts, 'conversations')).toBe(before);
   });
 
+  it('a path it does not serve: 401 without a key, as a served one (401 before 404); any user’s key gets the 404', async () => {
+    for (const path of ['/v1/embeddings', '/v1/models']) {
+      const anonymous = await request(accounts.url, path, { method: 'POST', headers: json, body: '{}' });
+      expect(anonymous.status, path).toBe(401);
+      expect(anonymous.json<{ error: { code: string } }>().error.code).toBe('invalid_api_key');
+    }
+    for (const who of ['a', 'b'] as const) {
+      const client = new OpenAI({ baseURL: `${accounts.url}/v1`, apiKey: keys[who], maxRetries: 0 });
+      const failed = await client.embeddings.create({ model: 'fncall', input: 'hello' }).catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(OpenAI.NotFoundError);
+      expect((failed as Error).message).toContain('/v1/embeddings is not served by this server');
+      const wrongMethod = await request(accounts.url, '/v1/chat/completions', { headers: as(who) });
+      expect(wrongMethod.status).toBe(405);
+      expect(wrongMethod.headers.allow).toBe('POST');
+    }
+    const anonymousGet = await request(accounts.url, '/v1/chat/completions');
+    expect(anonymousGet.status).toBe(401);
+  });
+
   it('the owner’s key runs it', async () => {
     const res = await request(accounts.url, '/v1/chat/completions', {
       headers: { ...json, ...as('a') },
@@ -172,5 +264,28 @@ describe('/v1 with accounts: an API key is its user', () => {
     expect(res.json<{ choices: { message: { content: string } }[] }>().choices[0]!.message.content).toBe(
       'Hello from the agent.',
     );
+  });
+});
+
+describe('/v1 without accounts or ACCESS_TOKEN: this machine needs no key', () => {
+  let single: App;
+  beforeAll(async () => {
+    single = await startApp();
+    single.model.setScenario({ fallback: { content: 'Hello from the agent.' } });
+  });
+  afterAll(() => single?.stop());
+
+  it('a request from loopback with no Authorization, or any key, acts as the one user (as docs/api.md says)', async () => {
+    const keyless = await request(single.url, '/v1/chat/completions', { headers: json, body: completion });
+    expect(keyless.status).toBe(200);
+    const anyKey = new OpenAI({ baseURL: `${single.url}/v1`, apiKey: 'anything', maxRetries: 0 });
+    const answer = await anyKey.chat.completions.create({
+      model: 'fncall',
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    expect(answer.choices[0]!.message.content).toBe('Hello from the agent.');
+    // An unserved path is answered as to any caller let in: the 404 in OpenAI's shape.
+    const embeddings = await anyKey.embeddings.create({ model: 'fncall', input: 'hi' }).catch((e: unknown) => e);
+    expect(embeddings).toBeInstanceOf(OpenAI.NotFoundError);
   });
 });

@@ -10,6 +10,7 @@ import { asOpenAiError } from '@/lib/openai-api/errors';
 import { createCompletion } from '@/lib/openai-api/handler';
 import { appContext } from '@/lib/server/context';
 import { guardRoute } from '@/lib/server/route';
+import { wrongMethodRoute } from '@/lib/server/v1-fallback-routes';
 
 export const dynamic = 'force-dynamic';
 
@@ -21,3 +22,9 @@ export const POST = guardRoute(
   },
   { answer: asOpenAiError },
 );
+
+// The other methods: a 405 with Allow in OpenAI's error shape (Next's own is empty).
+export const GET = wrongMethodRoute('GET /v1/chat/completions', ['POST']);
+export const PUT = wrongMethodRoute('PUT /v1/chat/completions', ['POST']);
+export const PATCH = wrongMethodRoute('PATCH /v1/chat/completions', ['POST']);
+export const DELETE = wrongMethodRoute('DELETE /v1/chat/completions', ['POST']);

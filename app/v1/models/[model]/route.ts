@@ -4,6 +4,7 @@ import { asOpenAiError } from '@/lib/openai-api/errors';
 import { retrieveModel } from '@/lib/openai-api/handler';
 import { appContext } from '@/lib/server/context';
 import { guardRoute } from '@/lib/server/route';
+import { wrongMethodRoute } from '@/lib/server/v1-fallback-routes';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,3 +16,9 @@ export const GET = guardRoute(
     retrieveModel(await appContext(), me.owner, (await params).model),
   { answer: asOpenAiError },
 );
+
+// The other methods: a 405 with Allow in OpenAI's error shape (Next's own is empty).
+export const POST = wrongMethodRoute('POST /v1/models/[model]', ['GET']);
+export const PUT = wrongMethodRoute('PUT /v1/models/[model]', ['GET']);
+export const PATCH = wrongMethodRoute('PATCH /v1/models/[model]', ['GET']);
+export const DELETE = wrongMethodRoute('DELETE /v1/models/[model]', ['GET']);

@@ -1,0 +1,73 @@
+// The request checks' refusals in words that say what to send (docs/api.md: a refusal's message says what to
+// change). zod's own wording ("Invalid input", "expected record, received array", "Too small: expected number to be
+// >0") names its types, not the request's; this error map says them as a caller reads them. A field's own message in
+// the schema (stop, content, tool_choice…) wins over these.
+import type { z } from '../protocol/zod';
+
+type Issue = z.core.$ZodRawIssue;
+
+const TYPES: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  record: 'an object',
+  array: 'a list',
+  null: 'null',
+};
+
+/** What was sent, in the same words. */
+function sent(input: unknown): string {
+  if (input === null) return 'null';
+  if (Array.isArray(input)) return 'a list';
+  if (typeof input === 'number') return Number.isInteger(input) ? 'a number' : String(input);
+  if (typeof input === 'object') return 'an object';
+  return TYPES[typeof input] ?? typeof input;
+}
+
+const quoted = (values: readonly unknown[]) => values.map((v) => JSON.stringify(v)).join(', ');
+
+/** A schema of whole numbers (z.number().int()): its checks hold the integer format. */
+function wholeNumbers(issue: Issue): boolean {
+  const checks = (issue.inst as { _zod?: { def?: { checks?: { _zod: { def: { format?: unknown } } }[] } } } | undefined)
+    ?._zod?.def?.checks;
+  return Boolean(checks?.some((c) => typeof c._zod.def.format === 'string' && /int/.test(c._zod.def.format)));
+}
+
+/** zod's error map for the request: undefined leaves zod's own words (a case none of these covers). */
+export function whatToSend(issue: Issue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type': {
+      const expected = wholeNumbers(issue) ? 'a whole number' : (TYPES[issue.expected] ?? issue.expected);
+      if (issue.input === undefined) return `must be ${expected}; it is missing.`;
+      return `must be ${expected}, not ${sent(issue.input)}.`;
+    }
+    case 'invalid_value':
+      return issue.values.length === 1 ? `must be ${quoted(issue.values)}.` : `must be one of ${quoted(issue.values)}.`;
+    case 'invalid_union': {
+      // A discriminated union whose tag matched no option (messages[].role, response_format.type).
+      const options = (issue as { options?: unknown[] }).options;
+      return options?.length ? `must be one of ${quoted(options)}.` : undefined;
+    }
+    case 'too_small':
+    case 'too_big': {
+      const small = issue.code === 'too_small';
+      const bound = Number(small ? (issue as { minimum: number | bigint }).minimum : issue.maximum);
+      const inclusive = issue.inclusive !== false;
+      if (issue.origin === 'array')
+        return `must hold ${small ? 'at least' : 'at most'} ${bound} ${bound === 1 ? 'item' : 'items'}.`;
+      if (issue.origin === 'string')
+        return small && bound === 1
+          ? 'must not be empty.'
+          : `must be ${small ? 'at least' : 'at most'} ${bound} characters.`;
+      if (issue.origin === 'number')
+        return inclusive
+          ? `must be ${bound} or ${small ? 'more' : 'less'}.`
+          : `must be ${small ? 'above' : 'below'} ${bound}.`;
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
