@@ -2,12 +2,13 @@
 // the checks refused.
 import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
+import { PageHeader } from '@/components/account/page-header';
 
 export default async function Forbidden() {
   const t = await getTranslations('forbidden');
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-3 p-6">
-      <h1 className="text-xl font-semibold">{t('heading')}</h1>
+      <PageHeader heading={t('heading')} />
       <p>{t('body')}</p>
       <Link href="/" className="text-blue-700 underline dark:text-blue-400">
         {t('link')}

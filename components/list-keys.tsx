@@ -34,6 +34,8 @@ export function useListKeys(ids: readonly string[], lead: string, preferred?: st
     tabIndex: (id: string) => (id === tabStop ? 0 : -1),
     row: (id: string) => ({ onKeyDown: move, onFocus: () => setCurrent(id) }),
     leads,
+    /** The row the focus was last in (still set once the focus has left the list). */
+    lastFocused: current,
   };
 }
 

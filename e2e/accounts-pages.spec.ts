@@ -2,7 +2,8 @@
 // (what is typed meanwhile stays, and the form posts without JavaScript), and every accounts page fits a 390×844
 // phone and has no axe violations, in English and in Chinese. On Admin, a new invite link can be copied and is no
 // longer offered once revoked, and a user's delete confirmation and password form close from the keyboard. Sign-in and
-// Create account switch their language before anyone is signed in, and the app keeps it once they are.
+// Create account switch their language before anyone is signed in, and the app keeps it once they are; so do the
+// Not allowed (403) and Sign in again (401) pages.
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
@@ -283,6 +284,60 @@ test('sign-in and create-account have the Language control: by keyboard on a pho
   await expect(page.getByRole('button', { name: `${ADMIN.email} 的账户菜单` })).toBeVisible();
   await expect(chinese).toHaveValue('zh-CN');
   await page.context().close();
+});
+
+test('Not allowed (403) and Sign in again (401) have the Language control: by keyboard on a phone, both ways', async ({
+  browser,
+}) => {
+  // A user who is not the admin, signed up by an invite.
+  const admin = await signIn(browser);
+  await admin.goto('/admin');
+  await admin.getByRole('button', { name: 'Create invite link' }).click();
+  const invite = new URL((await admin.getByTestId('invite-link').textContent())!).searchParams.get('invite');
+  await admin.context().close();
+  const context = await browser.newContext({ baseURL: base, locale: 'en-US', viewport: SCREEN });
+  const made = await context.request.post(`${base}/api/auth/sign-up/email`, {
+    data: { email: 'not-the-admin@example.com', password: 'a long enough password', invite },
+    headers: { origin: base },
+  });
+  expect(made.status()).toBe(200);
+  const page = await context.newPage();
+  const heading = page.getByRole('heading', { level: 1 });
+
+  /** From the keyboard: Tab reaches the Language control, on the screen; ↓ switches to Chinese and ↑ back. */
+  const switchesBothWays = async (en: string, zh: string) => {
+    await expect(heading).toHaveText(en);
+    const english = page.locator('header').getByRole('combobox', { name: 'Language', exact: true });
+    await expect(english).toHaveValue('en');
+    await hydrated(english);
+    await tabTo(page, english, { max: 3 });
+    const box = (await english.boundingBox())!;
+    expect(box.x + box.width, `${en}: the Language control is off the screen`).toBeLessThanOrEqual(SCREEN.width);
+    expect((await pageWidth(page)).scrollWidth, `${en}: wider than the screen`).toBeLessThanOrEqual(SCREEN.width);
+    await page.keyboard.press('ArrowDown');
+    await expect(heading).toHaveText(zh);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    const chinese = page.locator('header').getByRole('combobox', { name: '语言', exact: true });
+    await expect(chinese).toBeFocused();
+    await page.keyboard.press('ArrowUp');
+    await expect(heading).toHaveText(en);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    await expect(english).toBeFocused();
+  };
+
+  // 403: the Admin page, for a user who is not the admin.
+  expect((await page.goto('/admin'))?.status()).toBe(403);
+  await switchesBothWays('Not allowed', '无权访问');
+
+  // 401: the sign-in gone while a page is open (signed out elsewhere), its next action refused for want of one.
+  await page.goto('/account');
+  const create = page.getByRole('button', { name: 'Create key', exact: true });
+  await expect(create).toBeEnabled();
+  await context.clearCookies();
+  await page.getByRole('textbox', { name: 'Key name' }).fill('after the sign-out');
+  await create.click();
+  await switchesBothWays('Sign in again', '请重新登录');
+  await context.close();
 });
 
 test('one click, one thing made: a double-clicked Create invite link makes one invite, Enter twice one API key', async ({

@@ -358,6 +358,73 @@ test.describe('a Router holding an agent from code (a plugin)', () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
+  // Before the test below takes the plugin away.
+  test('the keys line names only the actions an agent has: one from code has no Edit or Delete', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(60_000);
+    await openChat(page, url);
+    await createAgent(page, { name: 'Keys egret' });
+    const SAVED = '↑ ↓ to move between agents, → to edit, duplicate, export or delete';
+    const CODE = '↑ ↓ to move between agents, → to duplicate or export';
+    const agents = page.getByRole('region', { name: 'Agents' });
+    const fromCode = agents.getByRole('button', { name: 'Chat with Weather Desk', exact: true });
+    const saved = agents.getByRole('button', { name: 'Chat with Keys egret', exact: true });
+    const shown = (text: string) => agents.getByText(text, { exact: true }).filter({ visible: true });
+    // A screen reader says each agent with the keys of its own actions.
+    await expect(fromCode).toHaveAccessibleDescription(CODE);
+    await expect(saved).toHaveAccessibleDescription(SAVED);
+
+    // From the keyboard, on the agent from code: the line says its actions, and → finds no more than those.
+    await agents.getByRole('button', { name: 'Import agent' }).focus();
+    await page.keyboard.press('Tab');
+    await fromCode.focus();
+    await expect(shown(CODE)).toBeVisible();
+    await expect(shown(SAVED)).toHaveCount(0);
+    for (const action of ['Duplicate', 'Export', 'Export']) {
+      await page.keyboard.press('ArrowRight');
+      await expect(agents.getByRole('button', { name: `${action} Weather Desk`, exact: true })).toBeFocused();
+    }
+    // On the saved agent: Edit and Delete are named, and there.
+    await saved.focus();
+    await expect(shown(SAVED)).toBeVisible();
+    await expect(shown(CODE)).toHaveCount(0);
+    for (const action of ['Edit', 'Duplicate', 'Export', 'Delete']) {
+      await page.keyboard.press('ArrowRight');
+      await expect(agents.getByRole('button', { name: `${action} Keys egret`, exact: true })).toBeFocused();
+    }
+
+    // In Chinese, on a 390 px phone (the list is in the menu): the same, in its words.
+    const zh = await browser.newContext({ locale: 'zh-CN', viewport: { width: 390, height: 844 } });
+    try {
+      const phone = await zh.newPage();
+      await phone.goto(url);
+      await expect(phone.getByRole('button', { name: /^切换到(深色|浅色)主题$/ })).toBeVisible(); // hydrated
+      await phone.getByRole('button', { name: '菜单' }).click();
+      const zhAgents = phone.getByRole('region', { name: '智能体' });
+      const zhFromCode = zhAgents.getByRole('button', { name: '与 Weather Desk 对话', exact: true });
+      const zhSaved = zhAgents.getByRole('button', { name: '与 Keys egret 对话', exact: true });
+      const zhShown = (text: string) => zhAgents.getByText(text, { exact: true }).filter({ visible: true });
+      const ZH_SAVED = '↑ ↓ 在智能体之间移动，→ 编辑、复制、导出或删除';
+      const ZH_CODE = '↑ ↓ 在智能体之间移动，→ 复制或导出';
+      await expect(zhFromCode).toHaveAccessibleDescription(ZH_CODE);
+      await expect(zhSaved).toHaveAccessibleDescription(ZH_SAVED);
+      await zhAgents.getByRole('button', { name: '导入智能体' }).focus();
+      await phone.keyboard.press('Tab');
+      await zhFromCode.focus();
+      await expect(zhShown(ZH_CODE)).toBeVisible();
+      await expect(zhShown(ZH_SAVED)).toHaveCount(0);
+      expect(await outsideScreen(phone, { width: 390, height: 844 }, zhShown(ZH_CODE))).toEqual([]);
+      await zhSaved.focus();
+      await expect(zhShown(ZH_SAVED)).toBeVisible();
+      await expect(zhShown(ZH_CODE)).toHaveCount(0);
+      expect(await outsideScreen(phone, { width: 390, height: 844 }, zhShown(ZH_SAVED))).toEqual([]);
+    } finally {
+      await zh.close();
+    }
+  });
+
   test('is offered with its mark and saved; it answers; once its plugin is gone the run and the editor say so', async ({
     page,
     browser,

@@ -135,7 +135,8 @@ test('a message sent while its file is still uploading waits for it, then goes w
   await page.getByLabel('Upload files').setInputFiles([{ name: 'ferry-log.txt', mimeType: 'text/plain', buffer: log }]);
   await expect(page.getByRole('progressbar', { name: 'Uploading ferry-log.txt' })).toBeVisible();
 
-  await send(page, 'What does the log say? osprey');
+  // Held back until the file is up: said meanwhile, so Send's click is all that is waited for here.
+  await send(page, 'What does the log say? osprey', { waitForTurn: false });
   await expect(
     page.getByRole('status').filter({ hasText: 'Your message goes as soon as the files are uploaded.' }),
   ).toBeVisible();

@@ -109,10 +109,13 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
   const [creatingGroup, setCreatingGroup] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   // One Tab stop, as the conversations are: ↑ ↓ Home End move between agents, → ← along a row's actions.
-  const { list, tabIndex, row } = useListKeys(
+  const { list, tabIndex, row, lastFocused } = useListKeys(
     agents.map((a) => a.id),
     'button[data-agent-row]',
   );
+  // An agent from code has no Edit or Delete: the keys' line names the actions of the agent the keyboard is on.
+  const focusedFromCode = Boolean(agents.find((a) => a.id === lastFocused)?.plugin);
+  const keysLines = { 'agent-keys': t('keys'), 'agent-keys-from-code': t('keysFromCode') };
 
   // Said while an import is saved and once it is: the list changes under the pointer, and an agent opened for
   // editing before a Replace lands would show (and save back) what it replaces. Each message names its file.
@@ -249,7 +252,7 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
               aria-label={t('chatWith', { name: a.name })}
               data-agent-row={a.id}
               tabIndex={tabIndex(a.id)}
-              aria-describedby="agent-keys"
+              aria-describedby={a.plugin ? 'agent-keys-from-code' : 'agent-keys'}
               onClick={() => {
                 useChat.getState().newChat({
                   id: a.id,
@@ -317,11 +320,19 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
           </li>
         ))}
       </ul>
-      {agents.length > 0 && (
-        <ListKeysHint id="agent-keys" keepRoom>
-          {t('keys')}
-        </ListKeysHint>
-      )}
+      {agents.length > 0 &&
+        // Each row is said with the line of its kind; the one drawn is the focused row's, the other kept hidden.
+        Object.entries(keysLines).map(([id, text]) =>
+          id === (focusedFromCode ? 'agent-keys-from-code' : 'agent-keys') ? (
+            <ListKeysHint key={id} id={id} keepRoom>
+              {text}
+            </ListKeysHint>
+          ) : (
+            <p key={id} id={id} hidden>
+              {text}
+            </p>
+          ),
+        )}
     </section>
   );
 }

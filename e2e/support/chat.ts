@@ -36,9 +36,30 @@ export async function interactive(page: Page): Promise<void> {
   await expect(page.getByRole('button', { name: /^Switch to (dark|light) theme$/ })).toBeVisible();
 }
 
-export async function send(page: Page, text: string): Promise<void> {
+/** The chat page's notice (what the page says above the messages when it refuses a message, with Dismiss). */
+export function notice(page: Page): Locator {
+  return page.getByRole('alert').filter({ has: page.getByRole('button', { name: 'Dismiss', exact: true }) });
+}
+
+/**
+ * Types `text` in the composer and sends it, then waits until the page has taken it: its message drawn (one user turn
+ * more), or refused (the notice says why, and the message is back in the composer). What is read next (the last
+ * answer) is then this message's. `waitForTurn: false` only clicks Send: for a message the page holds back meanwhile
+ * (files still uploading, a conversation still being opened).
+ */
+export async function send(page: Page, text: string, { waitForTurn = true } = {}): Promise<void> {
+  const before = await userTurns(page).count();
   await composer(page).fill(text);
   await sendButton(page).click();
+  if (!waitForTurn) return;
+  await expect
+    .poll(
+      async () =>
+        (await userTurns(page).count()) === before + 1 ||
+        ((await notice(page).isVisible()) && (await composer(page).inputValue()) === text),
+      { message: `"${text}" should be drawn as a new message (${before} before it), or refused with a notice` },
+    )
+    .toBe(true);
 }
 
 /** Waits until the last assistant turn is no longer streaming; returns it. */
