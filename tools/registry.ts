@@ -132,7 +132,13 @@ export function createTool(
   if (spec instanceof BaseTool) return spec;
   const name = typeof spec === 'string' ? spec : spec.name;
   const cls = TOOL_REGISTRY.get(name);
-  if (!cls) throw new ToolDefinitionError(`Tool ${name} is not registered.`, { status: 400 });
+  // Upstream's words (ValueError in _init_tool); the code lets the page say it in its language.
+  if (!cls)
+    throw new ToolDefinitionError(`Tool ${name} is not registered.`, {
+      status: 400,
+      code: 'tool-unknown',
+      values: { name },
+    });
   const unavailable = unavailableReason(cls, settings);
   if (unavailable) throw new ToolDefinitionError(`Tool ${name} is not available: ${unavailable}`, { status: 400 });
   return typeof spec === 'string' ? new cls() : new cls(spec);

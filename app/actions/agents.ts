@@ -16,6 +16,7 @@ import { callLimited } from '@/lib/http/run-limits';
 import { agentLang } from '@/lib/i18n/locales';
 import { checkNotPluginAgent } from '@/lib/plugins';
 import { appContext } from '@/lib/server/context';
+import { toolsNotHere } from '@/lib/server/tools-here';
 import { currentLocale } from '@/app/i18n/locale';
 import { NotFoundError } from '@/lib/store/errors';
 import type { AgentDocument, SavedAgent } from '@/lib/store/types';
@@ -77,18 +78,25 @@ export async function exportAgentFile(id: string): Promise<ActionResult<AgentExp
   return attempt(async () => exportAgent((await appContext()).agents, me.owner, id));
 }
 
-/** Reads an export file and saves it as an agent of the user's; says which of its documents are not here. When one
+/** Reads an export file and saves it as an agent of the user's; says which of its documents and tools are not here
+ *  (it is saved with those tools: its runs are refused, naming them, until it is edited). When one
  *  of their agents has its name, nothing is saved until `choice` says what to do (the answer names that agent). */
 export async function importAgentFile(
   text: string,
   choice?: ImportChoice,
 ): Promise<
-  ActionResult<{ agent: SavedAgent; missingDocuments: string[] } | { conflict: { id: string; name: string } }>
+  ActionResult<
+    | { agent: SavedAgent; missingDocuments: string[]; missingTools: string[] }
+    | { conflict: { id: string; name: string } }
+  >
 > {
   const me = await guardAction('importAgentFile');
   return attempt(async () => {
-    const { store, uploads, agents } = await appContext();
-    const { definition, missingDocuments } = await importAgent(store, me.owner, text, agents);
+    const ctx = await appContext();
+    const { store, uploads, agents } = ctx;
+    const { definition, missingDocuments, missingTools } = await importAgent(store, me.owner, text, agents, (agent) =>
+      toolsNotHere(ctx, agent),
+    );
     const saved = await saveImportedAgent(
       store,
       me.owner,
@@ -99,7 +107,7 @@ export async function importAgentFile(
     if ('conflict' in saved) return saved;
     // A replaced agent's documents the import does not hold go once nobody holds them (as a save does).
     await uploads.release(hashesOf(saved.replaced).filter((h) => !hashesOf(saved.agent).includes(h)));
-    return { agent: saved.agent, missingDocuments };
+    return { agent: saved.agent, missingDocuments, missingTools };
   });
 }
 

@@ -57,11 +57,12 @@ const ICONS = {
   ),
 };
 
-/** What went wrong last: an import refused, an import that left documents out (each naming its file), an export or
- *  delete refused, or a delete not asked for since the agent is the only member of these Routers or GroupChats. */
+/** What went wrong last: an import refused, an import that left documents out or names tools this server does not
+ *  have (each naming its file), an export or delete refused, or a delete not asked for since the agent is the only
+ *  member of these Routers or GroupChats. */
 type Problem =
   | { importFailed: AgentRefusal; file: string }
-  | { missingDocuments: string[]; file: string }
+  | { missingDocuments: string[]; missingTools: string[]; file: string; name: string }
   | { refused: AgentRefusal }
   | { onlyMember: { name: string; holders: string[] } };
 
@@ -94,7 +95,18 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
     ('importFailed' in problem
       ? t('importFailed', { file: problem.file, error: said(problem.importFailed) })
       : 'missingDocuments' in problem
-        ? t('importMissingDocuments', { file: problem.file, names: problem.missingDocuments.join(', ') })
+        ? [
+            problem.missingTools.length > 0 &&
+              t('importMissingTools', {
+                name: problem.name,
+                file: problem.file,
+                tools: problem.missingTools.join(', '),
+              }),
+            problem.missingDocuments.length > 0 &&
+              t('importMissingDocuments', { file: problem.file, names: problem.missingDocuments.join(', ') }),
+          ]
+            .filter(Boolean)
+            .join(' ')
         : 'onlyMember' in problem
           ? codedText({
               code: 'agent-only-member',
@@ -139,14 +151,13 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
       result = { refused: IMPORT_UNSENT };
     }
     if (mine !== lastImport.current) return;
+    const left = 'name' in result && (result.missingDocuments.length > 0 || result.missingTools.length > 0);
     setImporting(
-      'name' in result && !result.missingDocuments.length
-        ? { file, done: { name: result.name, replaced: choice === 'replace' } }
-        : undefined,
+      'name' in result && !left ? { file, done: { name: result.name, replaced: choice === 'replace' } } : undefined,
     );
     if ('conflict' in result) return setConflict({ text, file, name: result.conflict.name });
     if ('refused' in result) setProblem({ importFailed: result.refused, file });
-    else if (result.missingDocuments.length) setProblem({ missingDocuments: result.missingDocuments, file });
+    else if (left) setProblem({ ...result, file });
   };
   const tooLarge = (file: string) => {
     ++lastImport.current;

@@ -30,14 +30,15 @@ interface AgentsState {
   /** Resolves with the refusal, if the server refused it. */
   remove(id: string): Promise<AgentRefusal | undefined>;
   /** Resolves with the refusal, with the agent whose name the import has (nothing saved: ask what to do, then call
-   *  again with the choice), or with the name saved and the names of the file's documents that are not here. */
+   *  again with the choice), or with the name saved and the names of the file's documents and tools that are not
+   *  here. */
   importFile(
     text: string,
     choice?: ImportChoice,
   ): Promise<
     | { refused: AgentRefusal }
     | { conflict: { id: string; name: string } }
-    | { name: string; missingDocuments: string[] }
+    | { name: string; missingDocuments: string[]; missingTools: string[] }
   >;
   edit(editing: AgentsState['editing']): void;
 }
@@ -67,7 +68,8 @@ export const useAgents = create<AgentsState>()((set, get) => ({
     if (!result.ok) return { refused: refusalOf(result) };
     if ('conflict' in result.value) return { conflict: result.value.conflict };
     await get().refresh();
-    return { name: result.value.agent.name, missingDocuments: result.value.missingDocuments };
+    const { agent, missingDocuments, missingTools } = result.value;
+    return { name: agent.name, missingDocuments, missingTools };
   },
   edit(editing) {
     set({ editing });

@@ -326,9 +326,12 @@ function NewConversation({ info }: { info: AppInfo }) {
   const t = useTranslations('agents');
   const settings = useChat((s) => s.settings);
   const agent = useChat((s) => s.draftAgent);
+  const agentId = useChat((s) => (s.activeId ? s.settings?.agentId : s.draftAgent?.id));
+  // A saved agent's (or one from code's) own tools, once the list of agents is in; never the conversation's.
+  const saved = useAgents((s) => s.agents.find((a) => a.id === agentId));
   const hasDocuments = useHasDocuments();
   // The tools the first run will be offered: the document tools too once files are attached.
-  const tools = settings ? documentToolsRule(settings, hasDocuments).tools : [];
+  const tools = agentId ? saved?.tools : settings ? documentToolsRule(settings, hasDocuments).tools : [];
   return (
     <>
       {agent && (
@@ -347,7 +350,7 @@ function NewConversation({ info }: { info: AppInfo }) {
       )}
       <Welcome
         tools={tools}
-        agent={settings?.agent ?? 'fncall'}
+        agent={(agentId ? saved?.kind : settings?.agent) ?? 'fncall'}
         descriptions={info.tools}
         suggestions={agent?.suggestions}
       />

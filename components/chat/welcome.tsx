@@ -34,8 +34,9 @@ export function promptKeys(tools: readonly string[], agent: string): PromptKey[]
 }
 
 export interface WelcomeProps {
-  /** The names of the tools that are on, and the agent kind (the conversation's settings). */
-  tools: readonly string[];
+  /** The names of the tools that are on (the conversation's settings, or a saved agent's own), and the agent kind;
+   *  no tools: not known yet (a saved agent's, while the list of agents loads), nothing said of them. */
+  tools: readonly string[] | undefined;
   agent: string;
   /** What each tool says of itself, for a tool the catalog does not describe. */
   descriptions?: readonly { name: string; description: string }[];
@@ -46,7 +47,7 @@ export interface WelcomeProps {
 export function Welcome({ tools, agent, descriptions = [], suggestions }: WelcomeProps) {
   const t = useTranslations('welcome');
   const tTools = useTranslations('tools');
-  const prompts = suggestions?.length ? suggestions : promptKeys(tools, agent).map((key) => t(`prompts.${key}`));
+  const prompts = suggestions?.length ? suggestions : promptKeys(tools ?? [], agent).map((key) => t(`prompts.${key}`));
   const ability = (name: string) => {
     const key = `abilities.${name}` as Parameters<typeof tTools>[0];
     if (tTools.has(key)) return tTools(key);
@@ -78,7 +79,7 @@ export function Welcome({ tools, agent, descriptions = [], suggestions }: Welcom
         </ul>
       </div>
       <div className="text-sm">
-        {tools.length ? (
+        {!tools ? null : tools.length ? (
           <>
             <h3 className="mb-1 font-semibold text-neutral-900 dark:text-neutral-100">{t('tools')}</h3>
             <ul className="list-disc space-y-0.5 pl-5">

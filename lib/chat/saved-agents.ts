@@ -14,6 +14,7 @@ import { isPluginAgentId, pluginAgentName } from './agent-ids';
 import { NotFoundError } from '../store/errors';
 import type { OwnerScope } from '../store/owner';
 import { isImageKind } from '../documents/image-kind';
+import { unregisteredTools } from './missing-tools';
 import type { AgentStore, ChatStore, DocumentStore, SavedAgent } from '../store/types';
 
 export const AGENT_EXPORT_SCHEMA = 'agent-studio.agent/1';
@@ -205,11 +206,15 @@ export async function exportAgent(
   };
 }
 
-/** What an import made: the definition, and the documents left out (their bytes are not the importer's here). */
+/** What an import made: the definition, the documents left out (their bytes are not the importer's here), and the
+ *  tools this server does not have (kept in the definition: the agent may have come from a server with more tools;
+ *  its runs are refused until it is edited, missing-tools.ts). */
 export interface ImportedAgent {
   definition: AgentDefinition;
   /** Names of the file's documents the importer holds no upload of: they are not attached (a file carries no bytes). */
   missingDocuments: string[];
+  /** The agent's tools no tool on this server has (no builtin tool, plugin or MCP server of that name). */
+  missingTools: string[];
 }
 
 /** An export file this app cannot read (HTTP 400), said by its code in the page's language. */
@@ -219,12 +224,14 @@ class ImportError extends CodedError {
 
 /** Reads an export file into a definition for this app: members by name must be saved here already, members from code
  *  (`plugin:<name>`, or a name no saved agent has) loaded here; documents (by name and hash) are attached again where
- *  the importer has uploaded the same bytes, and listed as missing else. */
+ *  the importer has uploaded the same bytes, and listed as missing else; tools no tool here has are listed
+ *  (`toolsNotHere`: the app's asks with its plugins' and MCP servers' tools in, lib/server/tools-here.ts). */
 export async function importAgent(
   store: AgentChecks,
   owner: OwnerScope,
   text: string,
   agents: AgentCatalog = store,
+  toolsNotHere: (agent: AgentDefinition) => Promise<string[]> = async (agent) => unregisteredTools(agent),
 ): Promise<ImportedAgent> {
   let file: unknown;
   try {
@@ -276,7 +283,7 @@ export async function importAgent(
     else missingDocuments.push(doc.name);
   delete definition.documents;
   if (kept.length) definition.documents = kept;
-  return { definition, missingDocuments };
+  return { definition, missingDocuments, missingTools: await toolsNotHere(definition) };
 }
 
 /** The agent an export file's member names: `plugin:<name>` the agent from code of that id (else a saved agent of that

@@ -39,6 +39,7 @@ import type { ParseJobs } from '../uploads/parsing';
 import type { Actor } from './actor';
 import type { AgentFactory } from './agents';
 import { conversationHasDocuments, withDocumentTools } from './document-tools';
+import { refuseUnknownTools } from './missing-tools';
 import { refuseWhenStorageSpent } from './run-storage';
 import { resolveAgent, type ResolvedAgent } from './saved-agents';
 import { storedFeed } from './feed';
@@ -467,7 +468,8 @@ export class ChatService {
     return withDocumentTools(settings, has);
   }
 
-  /** The agent for `settings`, once what it needs is ready: its tools allowed and registered, the conversation's
+  /** The agent for `settings`, once what it needs is ready: its tools allowed and registered (a saved agent naming
+   *  one this server does not have is refused, agent-tool-unknown), the conversation's
    *  uploads parsed (so that the message it answers carries them). */
   private async agentFor(
     actor: Actor,
@@ -486,6 +488,8 @@ export class ChatService {
       if (refusal) throw new ToolNotAllowedError(refusal);
     }
     await this.deps.prepareTools?.(tools);
+    // Once the MCP servers' and plugins' tools are in: a tool no tool here has refuses the agent, naming it.
+    if (saved) refuseUnknownTools(saved);
     if (conversationId) await this.deps.parses?.settled(this.store, actor.owner, conversationId);
     return await this.deps.agents(settings, {
       model,

@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   'agent-plugin-member-gone',
   'agent-suggestions-many',
   'agent-too-deep',
+  'agent-tool-unknown',
   'bad-sign-up-mode',
   'connection-http',
   'connection-key-needed',
@@ -90,6 +91,7 @@ export const ERROR_CODES = [
   'too-many-starts',
   'tool-definition-invalid',
   'tool-name-taken',
+  'tool-unknown',
   'upload-budget',
   'wrong-password',
 ] as const;

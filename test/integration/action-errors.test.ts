@@ -116,6 +116,8 @@ describe('a server action that cannot start a run', () => {
       ok: false,
       status: 400,
       error: 'Tool no_such_tool is not registered.',
+      code: 'tool-unknown',
+      values: { name: 'no_such_tool' },
     });
     expect(await send({ message: 'hi', settings: { model: 'local/../outside.gguf' } })).toEqual({
       ok: false,

@@ -124,6 +124,33 @@ describe('POST /v1/chat/completions, when the run cannot start', () => {
     // A refusal is the caller's to fix: nothing of it goes to the server's log as an error.
     expect(log.filter((l) => l.startsWith('[error '))).toEqual([]);
   });
+
+  it('an agent naming a tool this server does not have is a 400 agent_tool_unknown naming it and the fix', async () => {
+    // Saved as an import saves it: from a server with a tool (an MCP server's, a plugin's) this one lacks.
+    await saveAgentDefinition(store, A, undefined, {
+      name: 'Tooly',
+      kind: 'fncall',
+      tools: ['calculator', 'no_such_tool'],
+    });
+    const before = (await store.listConversations(A)).length;
+    const { client, attempts } = countingClient(1);
+    const failed = await client.chat.completions
+      .create({ model: 'Tooly', messages: [{ role: 'user', content: 'hello tooly' }] })
+      .catch((e: unknown) => e);
+
+    expect(failed).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(failed).toMatchObject({
+      status: 400,
+      type: 'invalid_request_error',
+      code: 'agent_tool_unknown',
+      error: {
+        message:
+          'This server has no tool named no_such_tool, which the agent “Tooly” uses (no builtin tool, plugin or MCP server gives one). Edit the agent on the Agents page and untick what is missing, or ask the server’s admin to provide it.',
+      },
+    });
+    expect(attempts()).toBe(1);
+    expect(await store.listConversations(A)).toHaveLength(before);
+  });
 });
 
 describe('the database locked by another program (a real sqlite3 shell in a transaction)', () => {

@@ -25,6 +25,7 @@ import zhCN from '../../lib/i18n/messages/zh-CN.json';
 import { codedOf, type ErrorCode, type ErrorValues } from '../../lib/protocol/errors';
 import { apiModels } from '../../lib/openai-api/models';
 import { createAppContext, type AppContext } from '../../lib/server/context';
+import { toolsNotHere } from '../../lib/server/tools-here';
 import { ownerScope } from '../../lib/store/owner';
 import { openSqliteStore } from '../../lib/store';
 import type { ChatStore, SavedAgent } from '../../lib/store/types';
@@ -327,6 +328,89 @@ async function refusalOf(attempt: Promise<unknown>): Promise<Error & { code?: st
   }
   throw new Error('not refused');
 }
+
+describe('an agent naming a tool this server does not have (from a server with an MCP tool or plugin this one lacks)', () => {
+  const tooly = { ...analyst, name: 'Tooly', tools: ['calculator', 'no_such_tool'] };
+  const file = (agent: object) =>
+    JSON.stringify({ schema: AGENT_EXPORT_SCHEMA, exportedAt: '', agent: { ...agent, members: [] } });
+
+  it('imports, saying which tools are not here; one this server has but cannot run now is not among them', async () => {
+    // web_search is this server's tool, off without a provider: not missing (its run says why it cannot run).
+    const text = file({ ...tooly, tools: ['calculator', 'no_such_tool', 'web_search', 'nor_this'] });
+    const imported = await importAgent(store, A, text);
+    expect(imported.missingTools).toEqual(['no_such_tool', 'nor_this']);
+    // The app's check (with its plugins' and MCP servers' tools in) says the same; the tools are kept as the file has.
+    const inApp = await importAgent(store, A, text, store, (agent) => toolsNotHere(ctx, agent));
+    expect(inApp.missingTools).toEqual(['no_such_tool', 'nor_this']);
+    expect(inApp.definition.tools).toEqual(['calculator', 'no_such_tool', 'web_search', 'nor_this']);
+    // An agent whose tools are all here: nothing said; a kind that runs without its tools: nothing either.
+    expect((await importAgent(store, A, file(analyst))).missingTools).toEqual([]);
+    expect((await importAgent(store, A, file({ ...tooly, kind: 'tir' }))).missingTools).toEqual([]);
+  });
+
+  it('a chat with it is refused before anything is stored or asked, naming the agent, the tool and the fix', async () => {
+    const { definition } = await importAgent(store, A, file(tooly));
+    const saved = await saveImportedAgent(store, A, definition);
+    if (!('agent' in saved)) throw new Error('not saved');
+    const conversations = (await store.listConversations(A)).length;
+    const refused = await ctx.chat
+      .send(ACTOR_A, { message: 'hello tooly', settings: { agentId: saved.agent.id } })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(refused).toMatchObject({
+      status: 400,
+      code: 'agent-tool-unknown',
+      values: { name: 'Tooly', tools: 'no_such_tool' },
+      message:
+        'This server has no tool named no_such_tool, which the agent “Tooly” uses (no builtin tool, plugin or MCP server gives one). Edit the agent on the Agents page and untick what is missing, or ask the server’s admin to provide it.',
+    });
+    const coded = codedOf(refused)!;
+    expect(
+      createTranslator({ locale: 'zh-CN', messages: zhCN as typeof en, namespace: 'errors' })(coded.code, coded.values),
+    ).toBe(
+      '本服务器没有名为 no_such_tool 的工具，而智能体“Tooly”用到了它（没有任何内置工具、插件或 MCP 服务器提供）。请在“智能体”页编辑该智能体并取消勾选缺少的工具，或请服务器管理员提供它。',
+    );
+    expect(await store.listConversations(A)).toHaveLength(conversations);
+    expect(model.requests).toEqual([]);
+
+    // Held by a Router, the member is named; once edited (the tool unticked), the agent runs.
+    const desk = await saveAgentDefinition(store, A, undefined, {
+      ...analyst,
+      name: 'Desk',
+      kind: 'router',
+      members: [saved.agent.id],
+    });
+    await expect(ctx.chat.send(ACTOR_A, { message: 'hi', settings: { agentId: desk.id } })).rejects.toMatchObject({
+      code: 'agent-tool-unknown',
+      values: { name: 'Tooly' },
+    });
+    await saveAgentDefinition(store, A, saved.agent.id, { ...tooly, tools: ['calculator'] });
+    model.setScenario({ replies: [{ content: 'Hello.' }] });
+    const ran = await ctx.chat.send(ACTOR_A, { message: 'hello tooly', settings: { agentId: saved.agent.id } });
+    expect((await drain(follow(ctx.chat, A, ran.runId))).at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
+    await store.deleteAgent(A, desk.id);
+    await store.deleteAgent(A, saved.agent.id);
+  });
+
+  it('a conversation whose own tools name one is refused with the tool-unknown code, said in both languages', async () => {
+    const refused = await ctx.chat
+      .send(ACTOR_A, { message: 'hi', settings: { tools: ['no_such_tool'] } })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      status: 400,
+      code: 'tool-unknown',
+      message: 'Tool no_such_tool is not registered.',
+    });
+    const coded = codedOf(refused)!;
+    expect(
+      createTranslator({ locale: 'zh-CN', messages: zhCN as typeof en, namespace: 'errors' })(coded.code, coded.values),
+    ).toBe(
+      '本服务器没有名为“no_such_tool”的工具（没有任何内置工具、插件或 MCP 服务器提供这个名字），因此使用它的智能体无法运行。',
+    );
+  });
+});
 
 describe('deleting an agent that others hold', () => {
   it('takes it out of the Routers and GroupChats holding it (nested ones too): they save and run again', async () => {
