@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolBlock } from '../../lib/chat/view';
+import { foldRun, markInterrupted, type ToolBlock } from '../../lib/chat/view';
 import { ToolCard } from './tool-card';
 import { buttons, elementById, render, textOf } from './test-html';
 
@@ -129,12 +129,16 @@ describe('ToolCard', () => {
           status: 'error',
           result: undefined,
           durationMs: undefined,
-          error: { kind: 'not-run', message: 'The run ended before this call finished.', type: 'NotRun' },
+          error: {
+            kind: 'not-run',
+            message: 'The run ended before this call started; it was not run.',
+            type: 'NotRun',
+          },
         })}
         defaultOpen
       />,
     );
-    expect(textOf(html)).toContain('Not run The run ended before this call finished.');
+    expect(textOf(html)).toContain('Not run The run ended before this call started; it was not run.');
     expect(textOf(html)).not.toContain('Error returned to the model');
   });
 
@@ -201,6 +205,32 @@ describe('ToolCard', () => {
     expect(textOf(html)).toContain(`Stopped while running ${told}`);
     expect(textOf(html)).not.toContain('Not run');
     expect(textOf(html)).not.toContain('Error returned to the model');
+  });
+
+  it('a call that was running when the server stopped says it was interrupted, in English and Chinese', () => {
+    // As the page folds a run its server lost: the call had started (running), then the run was marked interrupted.
+    const view = foldRun('r', [
+      {
+        type: 'tool-call',
+        iteration: 1,
+        t: 1,
+        functionId: '1',
+        name: 'calculator',
+        arguments: '{"expression": "2+3"}',
+      },
+    ]);
+    markInterrupted(view);
+    const card = view.blocks[0] as ToolBlock;
+    const html = render(<ToolCard block={card} defaultOpen />);
+    expect(header(html).name).toBe('calculator expression: "2+3" interrupted');
+    expect(textOf(html)).toContain(
+      'Interrupted while running The server stopped while this call was running; it has no result.',
+    );
+    expect(textOf(html)).not.toContain('Not run');
+    const zh = render(<ToolCard block={card} defaultOpen />, 'zh-CN');
+    expect(header(zh).name).toBe('calculator expression: "2+3" 已中断');
+    expect(textOf(zh)).toContain('运行中被中断 这次调用运行时，服务器停止了；它没有结果。');
+    expect(textOf(zh)).not.toContain('未运行');
   });
 
   it('code_interpreter: files it wrote are download links; raster images are shown on the card', () => {

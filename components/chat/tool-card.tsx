@@ -4,6 +4,7 @@ import { useTranslations } from 'next-intl';
 import { CARD_CHEVRON, CARD_FRAME, CARD_HEADER, Chevron } from './card-parts';
 import { memo, useId, useState } from 'react';
 import type { ToolBlock } from '../../lib/chat/view';
+import { unfinishedType } from '../../lib/protocol/unfinished-calls';
 import { codeFence, formatDuration, interpreterCode, prettyJson, resultText, toolCallSummary } from './format';
 import { Markdown } from './markdown';
 import { RetrievalDetails } from './retrieval-card';
@@ -60,26 +61,37 @@ function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
   // Images are shown above, on the card itself: not a second time here.
   const shown = images.map((i) => i.src);
   const files = block.files?.length ? <ToolFiles files={block.files} /> : null;
-  if (block.status === 'error' || block.status === 'stopped') {
-    // The run can end before a call starts: then nothing was returned to the model.
+  if (block.status === 'error' || block.status === 'stopped' || block.status === 'interrupted') {
+    // The run can end before a call starts, or while it runs (a failure, the server's end): then it has no result.
     const returned = block.result !== undefined;
-    const stopped = block.status === 'stopped';
+    const cut = block.status !== 'error';
+    const unfinished = unfinishedType(block.error?.type);
     return (
       <div className="space-y-3">
-        <div className={stopped ? STOPPED_BOX : ERROR_BOX}>
-          <div className={stopped ? STOPPED_TITLE : ERROR_TITLE}>
-            {stopped ? t('stoppedWhileRunning') : returned ? t('errorReturned') : t('notRun')}
+        <div className={cut ? STOPPED_BOX : ERROR_BOX}>
+          <div className={cut ? STOPPED_TITLE : ERROR_TITLE}>
+            {block.status === 'stopped'
+              ? t('stoppedWhileRunning')
+              : block.status === 'interrupted'
+                ? t('interruptedWhileRunning')
+                : returned
+                  ? t('errorReturned')
+                  : t('notRun')}
           </div>
           {returned && markdown ? (
             <ToolResult result={block.result ?? ''} markdown shown={shown} />
           ) : (
             <pre
-              className={`font-mono text-xs whitespace-pre-wrap break-words ${stopped ? 'text-orange-950 dark:text-orange-50' : 'text-red-900 dark:text-red-100'}`}
+              className={`font-mono text-xs whitespace-pre-wrap break-words ${cut ? 'text-orange-950 dark:text-orange-50' : 'text-red-900 dark:text-red-100'}`}
             >
-              {returned ? resultText(block.result ?? '') : block.error?.message}
+              {returned
+                ? resultText(block.result ?? '')
+                : unfinished
+                  ? t(`unfinished.${unfinished}`)
+                  : block.error?.message}
             </pre>
           )}
-          {block.error && returned && !stopped && (
+          {block.error && returned && !cut && (
             <p className="mt-2 text-xs text-red-800 dark:text-red-200">
               {block.error.type} ({block.error.kind})
             </p>
@@ -123,7 +135,7 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: T
   const summary = toolCallSummary(block.name, block.arguments);
   // A failed call's result is its error, with no images; files it wrote before failing (a chart saved, then code
   // that raised) are shown.
-  const failed = block.status === 'error' || block.status === 'stopped';
+  const failed = block.status === 'error' || block.status === 'stopped' || block.status === 'interrupted';
   const images = toolImages(failed ? { files: block.files } : block, (n) => tResult('image', { n }));
 
   return (

@@ -8,9 +8,10 @@ const STYLES: Record<ToolStatus, string> = {
   done: 'bg-green-50 text-green-800 dark:bg-green-950 dark:text-green-200',
   error: 'bg-red-50 text-red-800 dark:bg-red-950 dark:text-red-200',
   stopped: 'bg-orange-50 text-orange-900 dark:bg-orange-950 dark:text-orange-100',
+  interrupted: 'bg-orange-50 text-orange-900 dark:bg-orange-950 dark:text-orange-100',
 };
 
-/** The word is the status (queued, running, done, error, stopped); colour and the spinner only repeat it. */
+/** The word is the status (queued, running, done, error, stopped, interrupted); colour and the spinner only repeat it. */
 export function ToolStatusBadge({ status }: { status: ToolStatus }) {
   const t = useTranslations('toolCard.status');
   return (

@@ -48,6 +48,32 @@ describe('the inspector summary', () => {
   });
 });
 
+describe('a call the run ended during', () => {
+  const lost: AgentEvent[] = [
+    events[0]!,
+    { type: 'llm-start', runId: 'r1', iteration: 1, t: 1, format: 'native' },
+    { type: 'llm-end', runId: 'r1', iteration: 1, t: 3, finishReason: 'tool_calls', durationMs: 2, usage },
+    { type: 'tool-call', runId: 'r1', iteration: 1, t: 4, functionId: 'a', name: 'slow', arguments: '{}' },
+  ];
+  it.each([
+    [
+      'en',
+      'Interrupted: the server stopped before the run finished.',
+      'slow interrupted',
+      'The server stopped while this call was running; it has no result.',
+    ],
+    ['zh-CN', '已中断：服务器在运行结束前停止了。', 'slow 已中断', '这次调用运行时，服务器停止了；它没有结果。'],
+  ] as const)('reads as its chat card does: interrupted while running (%s)', (locale, outcome, status, sentence) => {
+    // The server stopped while the call ran: the log has no run-end, the store marked the run interrupted.
+    const bundle = buildRunExport({ id: 'r1', status: 'interrupted' }, lost);
+    const text = textOf(render(<InspectorBody bundle={bundle} target={{ kind: 'stored', runId: 'r1' }} />, locale));
+    expect(text).toContain(outcome);
+    expect(text).toContain(status);
+    expect(text).toContain(sentence);
+    expect(text).not.toMatch(/Not run|未运行|Still running|仍在运行/);
+  });
+});
+
 describe('the inspect button', () => {
   it('is named with the same verb in Chinese on a turn and on the Runs page (检查, as the 运行检查器 it opens)', () => {
     const [button] = buttons(render(<InspectRunButton runId="r1" />, 'zh-CN'));

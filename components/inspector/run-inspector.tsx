@@ -171,7 +171,7 @@ export function InspectorBody({
   const stopText = useStopText();
   const imported = target.kind === 'imported' ? target.fileName : undefined;
   const storedId = target.kind === 'stored' ? target.runId : undefined;
-  const root = useMemo(() => foldInspection(bundle.events), [bundle]);
+  const root = useMemo(() => foldInspection(bundle.events, { status: bundle.run.status }), [bundle]);
   // Which run is shown: the run itself, or a child run (a Router's helper, a GroupChat's member) at any depth.
   const [path, setPath] = useState<number[]>([]);
   const trail = useMemo(() => {

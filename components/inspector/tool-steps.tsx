@@ -17,6 +17,8 @@ function prettyArgs(raw: string): string {
 /** Each tool the iteration ran: the arguments exactly as the model wrote them beside the result or the error. */
 export function ToolSteps({ tools }: { tools: ToolStep[] }) {
   const t = useTranslations('inspector');
+  // A call the run's end left without a result reads as its card in the chat does.
+  const card = useTranslations('toolCard');
   const f = useFormatWords();
   if (!tools.length) return null;
   return (
@@ -30,18 +32,24 @@ export function ToolSteps({ tools }: { tools: ToolStep[] }) {
               <span className="font-mono font-semibold">{step.name}</span>
               <span
                 className={
-                  step.ok === false
+                  step.ok === false || step.unfinished?.kind === 'not-run'
                     ? 'text-red-700 dark:text-red-300'
                     : step.ok
                       ? 'text-emerald-700 dark:text-emerald-300'
-                      : 'text-neutral-600'
+                      : step.unfinished
+                        ? 'text-orange-800 dark:text-orange-200'
+                        : 'text-neutral-600'
                 }
               >
-                {step.ok === undefined
-                  ? t('noResult')
-                  : step.ok
-                    ? t('ok')
-                    : t('failed', { kind: step.error?.kind ?? 'error' })}
+                {step.unfinished
+                  ? step.unfinished.kind === 'interrupted'
+                    ? card('status.interrupted')
+                    : card('notRun')
+                  : step.ok === undefined
+                    ? t('noResult')
+                    : step.ok
+                      ? t('ok')
+                      : t('failed', { kind: step.error?.kind ?? 'error' })}
               </span>
               {step.durationMs !== undefined && <span>{formatPreciseDuration(step.durationMs, f)}</span>}
               <span className="font-mono text-neutral-600 dark:text-neutral-400">
@@ -71,6 +79,11 @@ export function ToolSteps({ tools }: { tools: ToolStep[] }) {
                   <ToolResult result={step.content} />
                 ) : (
                   <p className="text-xs">{t('none')}</p>
+                )}
+                {step.unfinished && (
+                  <p className="mt-1 text-xs text-orange-900 dark:text-orange-100">
+                    {card(`unfinished.${step.unfinished.type}`)}
+                  </p>
                 )}
               </div>
             </div>

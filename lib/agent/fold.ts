@@ -2,10 +2,17 @@
 // ([reasoning?, text?, call1, call2, ..., result1, result2, ...] per model call). run() yields these snapshots.
 // A child run's messages (a Router's helper, a GroupChat's member) join the run's where they happened, each named
 // by the child, as upstream's Router and GroupChat yield them; a child run aside (a step whose output the run reads)
-// adds none.
+// adds none. A finished run's calls left without a result get one saying why (lib/protocol/unfinished-calls.ts), so
+// that the history the model reads next pairs every call with a result, as OpenAI-compatible servers require.
 import type { Message } from '../llm/schema';
 import { SIMULATED_USER_STOP, TRANSCRIPT_KINDS } from '../protocol/enums';
 import type { AgentEvent } from '../protocol/events';
+import { endsRun, runningCall, unfinishedCall, type CallSoFar, type RunOutcome } from '../protocol/unfinished-calls';
+
+interface FoldedCall extends CallSoFar {
+  functionId: string;
+  name: string;
+}
 
 export class MessageFold {
   private agentName = '';
@@ -15,6 +22,10 @@ export class MessageFold {
   private reasoningMsg?: Message;
   private textMsg?: Message;
   private iteration = -1;
+  /** The run's own calls in the messages, in order (its child runs' are their folds'). */
+  private readonly calls: FoldedCall[] = [];
+  /** How the run ended, once its run-end came. */
+  private ended?: RunOutcome;
 
   /** `out`: where the messages go (a child's fold shares its parent's). `asUser`: the run speaks as the user (a
    *  DialogueSimulator's simulated user): its text becomes user messages, without its reasoning and tool steps (as
@@ -41,6 +52,9 @@ export class MessageFold {
       case 'run-start':
         this.agentName = e.agent;
         this.toolCallsInText = TRANSCRIPT_KINDS.includes(e.kind);
+        return false;
+      case 'run-end':
+        this.ended = e.reason;
         return false;
       case 'reasoning-delta': {
         if (this.asUser) return false;
@@ -78,7 +92,13 @@ export class MessageFold {
             extra: { function_id: e.functionId },
           }),
         );
+        this.calls.push({ functionId: e.functionId, name: e.name, settled: false, client: e.client });
         return true;
+      case 'tool-approval': {
+        const call = this.callOf(e.functionId);
+        if (call) call.awaiting = true;
+        return false;
+      }
       case 'tool-result': {
         if (this.toolCallsInText || this.asUser) return false;
         // The history shows the call as it ran (the user may have edited its arguments first).
@@ -86,11 +106,30 @@ export class MessageFold {
         if (call?.function_call && call.function_call.arguments !== e.arguments)
           call.function_call = { ...call.function_call, arguments: e.arguments };
         this.out.push({ role: 'function', name: e.name, content: e.content, extra: { function_id: e.functionId } });
+        const settled = this.callOf(e.functionId);
+        if (settled) Object.assign(settled, { settled: true, awaiting: false, endsRun: endsRun(e.error?.kind) });
         return true;
       }
       default:
         return false;
     }
+  }
+
+  /**
+   * The run is over (`outcome`: how, for a run whose log has no run-end: its server stopped): each call without a
+   * result gets one saying it was running when the run failed or its server stopped, or that it never started. A
+   * tool the caller declared is the caller's to answer. Its child run still going ends as it did.
+   */
+  finish(outcome: RunOutcome): void {
+    const own = this.ended ?? outcome;
+    const running = runningCall(this.calls);
+    this.calls.forEach((call, i) => {
+      if (call.settled || call.client) return;
+      call.settled = true;
+      const content = unfinishedCall(i === running, own).message;
+      this.out.push({ role: 'function', name: call.name, content, extra: { function_id: call.functionId } });
+    });
+    this.child?.fold.finish(own);
   }
 
   /** A copy safe to hand out: later events never change a snapshot already given. */
@@ -109,15 +148,22 @@ export class MessageFold {
     this.textMsg = undefined;
   }
 
+  /** The latest call of that id (ids are unique within a model call, not across a run). */
+  private callOf(functionId: string): FoldedCall | undefined {
+    return this.calls.findLast((c) => c.functionId === functionId);
+  }
+
   private named(m: Message): Message {
     const own = this.asUser ? { ...m, role: 'user' as const } : m;
     return this.agentName ? { ...own, name: this.agentName } : own;
   }
 }
 
-/** The messages a finished event log describes. */
-export function foldEvents(events: Iterable<AgentEvent>): Message[] {
+/** The messages an event log describes. `outcome`: the run is over, and ended so (its stored status): its calls
+ *  left without a result get one (MessageFold.finish), as the history the next run is given. */
+export function foldEvents(events: Iterable<AgentEvent>, outcome?: RunOutcome): Message[] {
   const fold = new MessageFold();
   for (const e of events) fold.apply(e);
+  if (outcome) fold.finish(outcome);
   return fold.snapshot();
 }

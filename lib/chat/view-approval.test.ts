@@ -60,7 +60,7 @@ describe('run view fold: pause before tools', () => {
     ]);
     expect(view.blocks[0]).toMatchObject({
       status: 'error',
-      error: { message: 'The run ended before this call finished.' },
+      error: { message: 'The run ended before this call started; it was not run.' },
     });
   });
 });

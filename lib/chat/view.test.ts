@@ -124,7 +124,7 @@ describe('run view fold', () => {
     expect(view.status).toBe('aborted');
     expect(view.blocks[0]).toMatchObject({
       status: 'error',
-      error: { message: 'The run ended before this call finished.' },
+      error: { message: 'The run ended before this call started; it was not run.' },
     });
     const error = foldRun('r', [
       start(),

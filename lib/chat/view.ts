@@ -22,11 +22,13 @@ import type {
   Usage,
 } from '../protocol/events';
 import type { ContentItem } from '../protocol/message';
+import { endsRun, runningCall, unfinishedCall, type RunOutcome } from '../protocol/unfinished-calls';
 
 type Feed<T extends AgentEventType> = Extract<FeedEvent, { type: T }>;
 
-/** `stopped`: the run was stopped while the call ran (a call stopped before it started is an `error`, not run). */
-export type ToolStatus = 'queued' | 'awaiting' | 'running' | 'done' | 'error' | 'stopped';
+/** `stopped`: the run was stopped while the call ran. `interrupted`: the run failed, or its server stopped, while the
+ *  call ran; it has no result. A call its run ended before it started is an `error`, not run (unfinished-calls.ts). */
+export type ToolStatus = 'queued' | 'awaiting' | 'running' | 'done' | 'error' | 'stopped' | 'interrupted';
 
 export interface ReasoningBlock {
   kind: 'reasoning';
@@ -49,7 +51,11 @@ export interface ToolBlock {
   status: ToolStatus;
   /** What the model got back: the result, or on failure the exact error text it was given. */
   result?: string | ContentItem[];
+  /** How it failed; for a call its run's end left without a result, kind `interrupted` or `not-run` and which
+   *  sentence says so (lib/protocol/unfinished-calls.ts). */
   error?: { kind: string; message: string; type: string };
+  /** A tool the caller declared (the OpenAI-compatible API): handed back, never run here. */
+  client?: true;
   durationMs?: number;
   /** Files the tool wrote (code_interpreter), served to the page. */
   files?: ToolFile[];
@@ -235,12 +241,11 @@ function applyToBlocks(view: RunView, e: FeedEvent): string[] {
         arguments: e.arguments,
         status: 'queued',
       };
+      if (e.client) block.client = true;
       view.blocks.push(block);
       // The page gets no llm-end: a call closes the thinking before it.
       const changed = [...closeReasoning(view, e.t), block.id];
-      // Calls of one response run in order: the first queued one is the one running.
-      const first = firstQueued(view);
-      if (first && first.id === block.id && !hasRunning(view)) first.status = 'running';
+      startRunning(view);
       return changed;
     }
     case 'tool-approval': {
@@ -258,13 +263,8 @@ function applyToBlocks(view: RunView, e: FeedEvent): string[] {
       );
       if (!block) return [];
       settleTool(block, e);
-      const changed = [block.id];
-      const next = firstQueued(view);
-      if (next) {
-        next.status = 'running';
-        changed.push(next.id);
-      }
-      return changed;
+      const next = startRunning(view);
+      return next ? [block.id, next.id] : [block.id];
     }
     case 'retrieval': {
       // The retrieval tool's search belongs to its call's card.
@@ -309,7 +309,7 @@ function applyToBlocks(view: RunView, e: FeedEvent): string[] {
       view.usage = e.usage;
       view.durationMs = e.durationMs;
       view.llmCalls = e.llmCalls;
-      return [...closeReasoning(view, e.t), ...stopPendingTools(view)];
+      return [...closeReasoning(view, e.t), ...endOpenParts(view, e.reason)];
   }
 }
 
@@ -352,8 +352,7 @@ export function toolTagsInNativeAnswer(view: Pick<RunView, 'blocks' | 'callForma
 export function markInterrupted(view: RunView): void {
   if (view.status !== 'streaming') return;
   view.status = 'interrupted';
-  stopPendingTools(view);
-  for (const b of view.blocks) if (b.kind === 'agent') markInterrupted(b.run);
+  endOpenParts(view, 'interrupted');
 }
 
 /** The answer a turn gave, as text: its own answer text and its child runs' (a Router's helper answers for it; steps
@@ -420,12 +419,24 @@ function toolId(iteration: number, functionId: string): string {
   return `tool-${iteration}-${functionId}`;
 }
 
-function firstQueued(view: RunView): ToolBlock | undefined {
-  return view.blocks.find((b): b is ToolBlock => b.kind === 'tool' && b.status === 'queued');
-}
-
-function hasRunning(view: RunView): boolean {
-  return view.blocks.some((b) => b.kind === 'tool' && b.status === 'running');
+/** Shows as running the call the run's events say runs now (lib/protocol/unfinished-calls.ts); returns it when it
+ *  was queued until now. */
+function startRunning(view: RunView): ToolBlock | undefined {
+  const calls = view.blocks.filter((b): b is ToolBlock => b.kind === 'tool');
+  const next =
+    calls[
+      runningCall(
+        calls.map((b) => ({
+          settled: b.result !== undefined,
+          endsRun: endsRun(b.error?.kind),
+          awaiting: b.status === 'awaiting',
+          client: b.client,
+        })),
+      )
+    ];
+  if (next?.status !== 'queued') return undefined;
+  next.status = 'running';
+  return next;
 }
 
 function settleTool(block: ToolBlock, e: Feed<'tool-result'>): void {
@@ -438,12 +449,21 @@ function settleTool(block: ToolBlock, e: Feed<'tool-result'>): void {
   if (e.files?.length) block.files = e.files;
 }
 
-function stopPendingTools(view: RunView): string[] {
+/** What the run's end left open: each call without a result says whether it was running then or never started, and
+ *  a child run still going ends as its parent did. */
+function endOpenParts(view: RunView, outcome: RunOutcome): string[] {
   const changed: string[] = [];
   for (const b of view.blocks) {
     if (b.kind === 'tool' && (b.status === 'queued' || b.status === 'running' || b.status === 'awaiting')) {
-      b.status = 'error';
-      b.error ??= { kind: 'not-run', message: 'The run ended before this call finished.', type: 'NotRun' };
+      const cut = unfinishedCall(b.status === 'running', outcome);
+      b.status = cut.kind === 'interrupted' ? 'interrupted' : 'error';
+      b.error ??= { kind: cut.kind, message: cut.message, type: cut.type };
+      changed.push(b.id);
+    } else if (b.kind === 'agent' && b.run.status === 'streaming') {
+      const run = b.run;
+      run.status = outcome;
+      const inside = new Set(endOpenParts(run, outcome));
+      b.run = { ...run, blocks: run.blocks.map((x) => (inside.has(x.id) ? { ...x } : x)) };
       changed.push(b.id);
     }
   }

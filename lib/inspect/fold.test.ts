@@ -210,6 +210,45 @@ describe('foldInspection', () => {
     expect(stopped.iterations[0]!.usage).toBeUndefined();
   });
 
+  it('says of a call left without a result what the chat card says: interrupted while running, or not run', () => {
+    const [runStart] = nousRun();
+    const events = [
+      runStart!,
+      ev({ type: 'llm-start', iteration: 1, t: 5, format: 'native' }),
+      ev({ type: 'llm-end', iteration: 1, t: 9, finishReason: 'tool_calls', durationMs: 4 }),
+      ev({ type: 'tool-call', iteration: 1, t: 10, functionId: 'a', name: 'calculator', arguments: '{}' }),
+      ev({ type: 'tool-call', iteration: 1, t: 10, functionId: 'b', name: 'calculator', arguments: '{}' }),
+    ];
+    // The server stopped mid-call: no run-end; the store marked the run interrupted.
+    const lost = foldInspection(events, { status: 'interrupted' });
+    expect(lost.stop).toMatchObject({ reason: 'interrupted' });
+    expect(lost.iterations[0]!.tools.map((s) => s.unfinished)).toEqual([
+      {
+        kind: 'interrupted',
+        type: 'ServerStopped',
+        message: 'The server stopped while this call was running; it has no result.',
+      },
+      { kind: 'not-run', type: 'NotRun', message: 'The run ended before this call started; it was not run.' },
+    ]);
+    const failed = foldInspection([
+      ...events,
+      ev({
+        type: 'run-end',
+        iteration: 0,
+        t: 900,
+        reason: 'error',
+        error: { name: 'StoreError', message: 'The database is locked by another program.' },
+        llmCalls: 1,
+        toolCalls: 1,
+        usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+        durationMs: 900,
+      }),
+    ]);
+    expect(failed.iterations[0]!.tools.map((s) => s.unfinished?.type)).toEqual(['RunFailed', 'NotRun']);
+    // Still running: nothing is said of its calls yet.
+    expect(foldInspection(events).iterations[0]!.tools.map((s) => s.unfinished)).toEqual([undefined, undefined]);
+  });
+
   it('keeps native tool calls and reasoning_content as the server sent them', () => {
     const run = foldInspection([
       ev({ type: 'llm-start', iteration: 1, t: 0, format: 'native' }),

@@ -1,9 +1,10 @@
 // Folds a run's events (as stored: requests and input included) into the inspector's model. Pure and linear in the
 // number of events; the requests are kept by reference, never copied.
-import type { HandoffReason, StopReason } from '../protocol/enums';
+import { RUN_STATUSES, type HandoffReason, type RunStatus } from '../protocol/enums';
 import type { AgentEvent, Usage } from '../protocol/events';
+import { endsRun, runningCall, unfinishedCall, type RunOutcome } from '../protocol/unfinished-calls';
 import { callCost, contextGauge, runCost, sumCosts } from '../llm/cost';
-import type { ChildRun, InspectedRun, Iteration, RetrievalStep, StopInfo } from './model';
+import type { ChildRun, InspectedRun, Iteration, RetrievalStep, StopInfo, ToolStep } from './model';
 
 function newIteration(n: number, startT: number): Iteration {
   return {
@@ -27,7 +28,7 @@ function newIteration(n: number, startT: number): Iteration {
   };
 }
 
-export function explainStop(reason: StopReason | 'running', maxLlmCalls?: number, errorMessage?: string): string {
+export function explainStop(reason: RunStatus, maxLlmCalls?: number, errorMessage?: string): string {
   switch (reason) {
     case 'answered':
       return 'Answered: the model’s last reply called no tool.';
@@ -39,6 +40,8 @@ export function explainStop(reason: StopReason | 'running', maxLlmCalls?: number
       return `Failed: ${errorMessage ?? 'an error ended the run.'}`;
     case 'tool-calls':
       return 'Ended handing tool calls back to the caller (the tools its client declared), as a model ends its turn with tool_calls.';
+    case 'interrupted':
+      return 'Interrupted: the server stopped before the run finished.';
     case 'running':
       return 'Still running (or cut off before it ended): no run-end event was recorded.';
   }
@@ -46,7 +49,30 @@ export function explainStop(reason: StopReason | 'running', maxLlmCalls?: number
 
 const ZERO: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
-export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
+function storedOutcome(status: string | undefined): RunOutcome | undefined {
+  if (status === undefined || status === 'running') return undefined;
+  return (RUN_STATUSES as readonly string[]).includes(status) ? (status as RunOutcome) : undefined;
+}
+
+/** The calls an ended run left without a result: running then, or never started (unfinished-calls.ts). */
+function markUnfinished(iterations: readonly Iteration[], outcome: RunOutcome, awaiting: ReadonlySet<ToolStep>): void {
+  const calls = iterations.flatMap((it) => it.tools);
+  const running = runningCall(
+    calls.map((s) => ({
+      settled: s.ok !== undefined,
+      endsRun: endsRun(s.error?.kind),
+      awaiting: awaiting.has(s),
+      client: s.client,
+    })),
+  );
+  calls.forEach((step, i) => {
+    if (step.ok === undefined && !step.client) step.unfinished = unfinishedCall(i === running, outcome);
+  });
+}
+
+/** `status`: the run's as stored (`interrupted`: its server stopped before its run-end); a child run without a
+ *  run-end is given its parent's outcome. */
+export function foldInspection(events: readonly AgentEvent[], opts: { status?: string } = {}): InspectedRun {
   const run: InspectedRun = {
     runId: events[0]?.runId ?? '',
     agent: '',
@@ -78,6 +104,8 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
   let endT = 0;
   /** Iterations whose model call began (llm-start). */
   const called = new Set<number>();
+  /** Calls the run paused before for the user's decision. */
+  const awaiting = new Set<ToolStep>();
   let summedUsage: Usage = { ...ZERO };
 
   for (const e of events) {
@@ -160,14 +188,17 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
         if (e.parseErrors) it.parseErrors = e.parseErrors;
         break;
       }
-      case 'tool-call':
-        at(e.iteration, e.t).tools.push({
-          functionId: e.functionId,
-          name: e.name,
-          arguments: e.arguments,
-          startT: e.t,
-        });
+      case 'tool-call': {
+        const step: ToolStep = { functionId: e.functionId, name: e.name, arguments: e.arguments, startT: e.t };
+        if (e.client) step.client = true;
+        at(e.iteration, e.t).tools.push(step);
         break;
+      }
+      case 'tool-approval': {
+        const step = byN.get(e.iteration)?.tools.find((s) => s.functionId === e.functionId && s.endT === undefined);
+        if (step) awaiting.add(step);
+        break;
+      }
       case 'tool-result': {
         const it = at(e.iteration, e.t);
         let step = it.tools.find((s) => s.functionId === e.functionId && s.endT === undefined);
@@ -176,6 +207,7 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
           step = { functionId: e.functionId, name: e.name, arguments: '', startT: Math.max(0, e.t - e.durationMs) };
           it.tools.push(step);
         }
+        awaiting.delete(step);
         step.endT = e.t;
         step.durationMs = e.durationMs;
         step.ok = e.ok;
@@ -221,7 +253,10 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
       }
     }
   }
-  for (const { child, events: inner } of childEvents.values()) child.run = foldInspection(inner);
+  const outcome: RunOutcome | undefined = ended ? (run.stop.reason as RunOutcome) : storedOutcome(opts.status);
+  if (!ended && outcome) run.stop = { reason: outcome, explanation: explainStop(outcome) };
+  for (const { child, events: inner } of childEvents.values())
+    child.run = foldInspection(inner, outcome ? { status: outcome } : {});
   // A call the run's end cut (a stop, a failure) has no llm-end: it lasted until then, and answered what streamed.
   if (ended)
     for (const it of run.iterations)
@@ -238,6 +273,7 @@ export function foldInspection(events: readonly AgentEvent[]): InspectedRun {
     run.toolCalls = run.iterations.reduce((n, it) => n + it.tools.length, 0);
   }
   run.iterations.sort((a, b) => a.n - b.n);
+  if (outcome) markUnfinished(run.iterations, outcome, awaiting);
   for (const it of run.iterations) {
     it.cost = callCost(it.usage, run.pricing);
     const context = contextGauge(it.usage?.promptTokens, run.contextLength);

@@ -1,6 +1,7 @@
 // What the trace inspector shows of one run: its iterations (one model call each) with their timing, request, raw
 // response and tool steps, folded from the run's stored events by fold.ts.
-import type { AgentKind, CallFormat, HandoffReason, StopReason } from '../protocol/enums';
+import type { AgentKind, CallFormat, HandoffReason, RunStatus } from '../protocol/enums';
+import type { UnfinishedCall } from '../protocol/unfinished-calls';
 import type { CallCost, ContextGauge, RunCost } from '../llm/cost';
 import type {
   ErrorInfo,
@@ -50,6 +51,10 @@ export interface ToolStep {
   content?: string | ContentItem[];
   error?: { kind: string; message: string; type: string };
   files?: ToolFile[];
+  /** A tool the caller declared: handed back, not run here. */
+  client?: true;
+  /** The run ended with no result for it: running then, or never started (as the chat card says). */
+  unfinished?: UnfinishedCall;
 }
 
 export interface RetrievalStep {
@@ -97,7 +102,8 @@ export interface Iteration {
 }
 
 export interface StopInfo {
-  reason: StopReason | 'running';
+  /** How its run-end says it stopped, `interrupted` (stored so: its server stopped first), or `running`. */
+  reason: RunStatus;
   /** A sentence saying why the run stopped. */
   explanation: string;
   error?: ErrorInfo;

@@ -197,7 +197,7 @@ export function runStore(ctx: Ctx) {
       ended_at: at,
       error_json: error ? toJson(error) : null,
       answer_text: answer,
-      messages_json: toJson(foldEvents(events)),
+      messages_json: toJson(foldEvents(events, status)),
       holder,
     });
     if (!closed) return false;
@@ -274,8 +274,9 @@ export function runStore(ctx: Ctx) {
           let messages = run?.messages_json ? (JSON.parse(run.messages_json) as Message[]) : [];
           if (run && run.messages_json === null) {
             // Running, or ended before version 11.
-            messages = foldEvents(await eventsOf(ctx, db, run.id));
-            if (run.status !== 'running') unkept.set(run.id, messages);
+            const ended = run.status === 'running' ? undefined : run.status;
+            messages = foldEvents(await eventsOf(ctx, db, run.id), ended);
+            if (ended) unkept.set(run.id, messages);
           }
           turns.push({ turn, messages });
         }
