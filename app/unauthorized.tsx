@@ -1,6 +1,6 @@
-// Shown when a server action is refused for want of a sign-in (app/actions/guard.ts): sign in again.
-import Link from 'next/link';
+// Shown when a server action is refused for want of a sign-in (app/actions/guard.ts): sign in again, and come back.
 import { getTranslations } from 'next-intl/server';
+import { SignInAgainLink } from '@/components/account/sign-in-again-link';
 
 export default async function Unauthorized() {
   const t = await getTranslations('unauthorized');
@@ -8,9 +8,7 @@ export default async function Unauthorized() {
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-3 p-6">
       <h1 className="text-xl font-semibold">{t('heading')}</h1>
       <p>{t('body')}</p>
-      <Link href="/sign-in" className="text-blue-700 underline dark:text-blue-400">
-        {t('link')}
-      </Link>
+      <SignInAgainLink className="text-blue-700 underline dark:text-blue-400">{t('link')}</SignInAgainLink>
     </main>
   );
 }
