@@ -90,7 +90,7 @@ const TEXT = {
 for (const locale of ['en-US', 'zh-CN'] as const) {
   const t = TEXT[locale];
 
-  test(`an API key's Revoke asks first: kept on Escape or Keep, revoked once confirmed (${locale}, 390 px, keyboard)`, async ({
+  test(`an API key's Revoke asks first: kept on Escape or Cancel, revoked once confirmed (${locale}, 390 px, keyboard)`, async ({
     browser,
   }) => {
     const page = await signIn(browser, locale);
@@ -135,7 +135,7 @@ for (const locale of ['en-US', 'zh-CN'] as const) {
     await page.context().close();
   });
 
-  test(`an invite's Revoke asks first: kept on Escape or Keep, gone once confirmed (${locale}, 390 px, keyboard)`, async ({
+  test(`an invite's Revoke asks first: kept on Escape or Cancel, gone once confirmed (${locale}, 390 px, keyboard)`, async ({
     browser,
   }) => {
     const page = await signIn(browser, locale);
