@@ -1,6 +1,7 @@
 // A link opened while signed out is kept through the sign-in (a server of its own with AUTH=required): a
 // conversation's link and a filtered /runs link open where they pointed once signed in, and a `next` leading off the
-// app (written so that it looks like a path here) lands on the app's start page instead.
+// app (written so that it looks like a path here) lands on the app's start page instead. A session that ends while a
+// page is open comes back to the page it went on to.
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
@@ -82,6 +83,24 @@ test('a link opened signed out (a conversation, filtered runs) opens where it po
   await expect(runs).toHaveURL(`${base}/runs?q=lighthouse`);
   await expect(runs.getByRole('searchbox', { name: 'Search runs' })).toHaveValue('lighthouse');
   await runs.context().close();
+});
+
+test('signed out while Runs is open: the next search goes to sign in, and comes back to it', async ({ browser }) => {
+  test.setTimeout(60_000);
+  const page = await signedOut(browser);
+  await page.goto('/runs?q=lighthouse');
+  await signInHere(page);
+  await expect(page).toHaveURL(`${base}/runs?q=lighthouse`);
+  const search = page.getByRole('searchbox', { name: 'Search runs' });
+  await hydrated(search);
+  // The session ends (signed out elsewhere, expired): the next search goes to sign in, and back to it.
+  await page.context().clearCookies();
+  await search.fill('remember');
+  await search.press('Enter');
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await signInHere(page);
+  await expect(page).toHaveURL(`${base}/runs?q=remember`);
+  await page.context().close();
 });
 
 test('a `next` that leads off the app lands on the start page, by the page and without its script', async ({
