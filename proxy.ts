@@ -10,6 +10,7 @@ import { BodyTooLargeError, declaredLength } from '@/lib/http/body';
 import { checkRequest, type RequestKind } from '@/lib/http/check';
 import { appConfig } from '@/lib/server/app-config';
 import { MESSAGE_BODY_MAX_BYTES, newNonce, pageCsp } from '@/lib/http/headers';
+import { REQUESTED_PATH_HEADER } from '@/lib/http/next-path';
 import { requestPolicy } from '@/lib/http/policy';
 import { problem, refusalResponse } from '@/lib/http/respond';
 import { asOpenAiError } from '@/lib/openai-api/errors';
@@ -24,6 +25,13 @@ function kindOf(request: NextRequest): RequestKind {
   const path = request.nextUrl.pathname;
   if (SIGN_IN_PATHS.includes(path)) return 'sign-in';
   return path.startsWith('/api/') || isV1(path) ? 'api' : 'page';
+}
+
+/** The path and query a page request asked for, without Next's own cache-busting parameter. */
+function requestedPath(request: NextRequest): string {
+  const url = request.nextUrl.clone();
+  url.searchParams.delete('_rsc');
+  return `${url.pathname}${url.search}`;
 }
 
 export async function proxy(request: NextRequest): Promise<Response> {
@@ -55,6 +63,8 @@ export async function proxy(request: NextRequest): Promise<Response> {
   const headers = new Headers(request.headers);
   headers.set('x-nonce', nonce);
   headers.set('content-security-policy', csp);
+  // The page asked for, for the sign-in to come back to (app/actions/guard.ts); set here, so never the client's own.
+  headers.set(REQUESTED_PATH_HEADER, requestedPath(request));
   const response = NextResponse.next({ request: { headers } });
   response.headers.set('content-security-policy', csp);
   return response;

@@ -164,6 +164,8 @@ test('a new invite link has Copy link, and is no longer offered to send once its
 
   for (let open = await revoke.count(); open > 0; open--) {
     await revoke.first().click();
+    // Asked first (e2e/revoke-confirm.spec.ts): confirmed.
+    await admin.getByRole('dialog').getByRole('button', { name: 'Revoke', exact: true }).click();
     await expect(revoke).toHaveCount(open - 1);
   }
   await expect(invites.getByText('No open invites.')).toBeVisible();
@@ -423,6 +425,10 @@ test('an API key name over 60 characters is refused, said why; a long one wraps,
     expect(box.x + box.width, `${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
   }
   await revoke.click();
+  await page
+    .getByRole('dialog', { name: `Revoke the key ${long}?` })
+    .getByRole('button', { name: 'Revoke' })
+    .click();
   await expect(page.getByRole('row').filter({ has: cell })).toContainText('revoked');
   await page.context().close();
 });

@@ -7,6 +7,7 @@ import { headers } from 'next/headers';
 import { forbidden, redirect, unauthorized } from 'next/navigation';
 import { limitKey, type Viewer } from '@/lib/auth/viewer';
 import { checkRequest } from '@/lib/http/check';
+import { REQUESTED_PATH_HEADER, signInPath } from '@/lib/http/next-path';
 import { requestPolicy } from '@/lib/http/policy';
 import { authorize, isRefusal, type AccessRule } from '@/lib/server/access';
 import { ACTION_RULES, PAGE_RULES, type ActionEntry } from '@/lib/server/access-rules';
@@ -26,7 +27,8 @@ async function guard(name: string, rule: AccessRule): Promise<Viewer> {
   }
   const who = authorize(rule, await (await appContext()).viewer(h));
   if (!isRefusal(who)) return who;
-  if (!action && who.status === 401) redirect('/sign-in');
+  // Back to the page asked for once signed in (its path and query, as proxy.ts read them from the request).
+  if (!action && who.status === 401) redirect(signInPath(h.get(REQUESTED_PATH_HEADER)));
   if (action) console.warn(`Refused a server action (${name}): ${who.message}`);
   if (who.status === 401) unauthorized();
   forbidden();
@@ -37,7 +39,7 @@ async function guard(name: string, rule: AccessRule): Promise<Viewer> {
  * checks (401 when the access token is missing, 403 otherwise; the reason goes to the server log, the page is shown
  * the refusal), when nobody is signed in (401; 403 for a disabled account), or when the rule does not let this user
  * or key in (403). Called while rendering a page (not an action request, already checked by proxy.ts), a missing
- * sign-in sends the browser to the sign-in page.
+ * sign-in sends the browser to the sign-in page, which comes back to this page once signed in.
  */
 export async function guardAction(name: ActionEntry): Promise<Viewer> {
   return guard(name, ACTION_RULES[name]);

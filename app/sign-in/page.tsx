@@ -8,7 +8,7 @@ import { PageHeader } from '@/components/account/page-header';
 import { SignInForm } from '@/components/account/sign-in-form';
 import { alertBox, field, link, muted, primaryButton } from '@/components/account/styles';
 import { OIDC_REFUSALS } from '@/lib/auth/better-auth';
-import { safeNextPath } from '@/lib/http/sign-in';
+import { safeNextPath } from '@/lib/http/next-path';
 import { appContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';

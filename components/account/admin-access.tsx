@@ -1,5 +1,6 @@
 'use client';
-// How accounts come about (the sign-up mode, invite links) and which tools the other users may use.
+// How accounts come about (the sign-up mode, invite links: revoking one is asked first) and which tools the other users
+// may use.
 import { useTranslations } from 'next-intl';
 import { type ReactNode, useState } from 'react';
 import { createInvite, listInvites, revokeInvite, updateServerSettings } from '@/app/actions/admin';
@@ -8,6 +9,7 @@ import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
 import { useHydrated } from '../use-hydrated';
 import { useSingleFlight } from '../use-single-flight';
+import { useConfirm } from '../confirm-dialog';
 import { CopyButton } from './copy-button';
 
 const MODES: SignUpMode[] = ['open', 'invite', 'closed'];
@@ -33,6 +35,7 @@ export function AdminAccess({
   const [saved, setSaved] = useState(false);
   // One invite per click, however fast the clicks: the button is unavailable until its invite is made.
   const [inviting, runInvite] = useSingleFlight();
+  const { dialog: confirmDialog, ask } = useConfirm();
 
   async function save(patch: Partial<ServerSettings>) {
     setError(null);
@@ -63,15 +66,27 @@ export function AdminAccess({
       await refreshInvites();
     });
 
-  async function revoke(id: string) {
+  const created = (i: InviteRecord) => new Date(i.createdAt).toLocaleString();
+
+  async function revoke(invite: InviteRecord) {
+    const yes = await ask({
+      title: t('confirmRevoke', { created: created(invite) }),
+      message: t('confirmRevokeBody'),
+      confirm: t('revoke'),
+      cancel: t('cancelRevoke'),
+    });
+    // Cancelled: the dialog has given the focus back to the invite's Revoke.
+    if (!yes) return;
     setError(null);
-    const answer = await revokeInvite(id);
+    const answer = await revokeInvite(invite.id);
     if (!answer.ok) setError(said(failureText(answer)));
     else {
-      setInvites((open) => open.filter((i) => i.id !== id));
-      setShown((s) => (s?.id === id ? null : s));
+      setInvites((open) => open.filter((i) => i.id !== invite.id));
+      setShown((s) => (s?.id === invite.id ? null : s));
     }
     await refreshInvites();
+    // Its row went with its Revoke: the keyboard goes on from the list's heading, not the page's body.
+    if (answer.ok) document.getElementById('admin-invites')?.focus();
   }
 
   return (
@@ -133,11 +148,11 @@ export function AdminAccess({
               <li key={i.id} className="flex items-center gap-2">
                 <span>
                   {t('invite', {
-                    created: new Date(i.createdAt).toLocaleString(),
+                    created: created(i),
                     expires: new Date(i.expiresAt).toLocaleString(),
                   })}
                 </span>
-                <button type="button" disabled={!hydrated} onClick={() => void revoke(i.id)} className={smallButton}>
+                <button type="button" disabled={!hydrated} onClick={() => void revoke(i)} className={smallButton}>
                   {t('revoke')}
                 </button>
               </li>
@@ -159,6 +174,7 @@ export function AdminAccess({
           </label>
         ))}
       </SettingsSection>
+      {confirmDialog}
     </div>
   );
 }
@@ -166,7 +182,7 @@ export function AdminAccess({
 function SettingsSection({ id, heading, children }: { id: string; heading: string; children: ReactNode }) {
   return (
     <section aria-labelledby={id} className="flex flex-col gap-2">
-      <h2 id={id} className="text-lg font-semibold">
+      <h2 id={id} tabIndex={-1} className="text-lg font-semibold">
         {heading}
       </h2>
       {children}

@@ -1,6 +1,6 @@
 'use client';
 // The user's API keys: make one with a name and a scope (read, or run; shown once), see each one's scope and when it
-// was last used, revoke one.
+// was last used, revoke one (asked first: a program using it is refused at once, and a revoked key stays revoked).
 import { useTranslations } from 'next-intl';
 import { useState, useSyncExternalStore } from 'react';
 import { useFormStatus } from 'react-dom';
@@ -11,6 +11,7 @@ import { failureText, useCodedText } from '../chat/server-text';
 import { alertBox, field, muted, noticeBox, primaryButton, smallButton } from './styles';
 import { noSubscription, useHydrated } from '../use-hydrated';
 import { useSingleFlight } from '../use-single-flight';
+import { useConfirm } from '../confirm-dialog';
 import { CopyButton } from './copy-button';
 
 export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
@@ -23,6 +24,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
   const [secret, setSecret] = useState<string | null>(null);
   // One key per click (or Enter), however fast: a submit while the last one runs is dropped.
   const [, runCreate] = useSingleFlight();
+  const { dialog: confirmDialog, ask } = useConfirm();
 
   async function refresh() {
     const answer = await listApiKeys();
@@ -38,16 +40,29 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
       await refresh();
     });
 
-  async function revoke(id: string) {
+  async function revoke(key: ApiKeyView) {
+    const yes = await ask({
+      title: t('confirmRevoke', { name: key.name }),
+      message: t('confirmRevokeBody'),
+      confirm: t('revoke'),
+      cancel: t('cancelRevoke'),
+    });
+    // Cancelled: the dialog has given the focus back to the row's Revoke.
+    if (!yes) return;
     setError(null);
-    const answer = await revokeApiKey(id);
-    if (!answer.ok) setError(said(failureText(answer)));
+    const answer = await revokeApiKey(key.id);
+    if (!answer.ok) {
+      setError(said(failureText(answer)));
+      return refresh();
+    }
     await refresh();
+    // The row's Revoke went with the key: the keyboard goes on from the list's heading, not the page's body.
+    document.getElementById('api-keys')?.focus();
   }
 
   return (
     <section aria-labelledby="api-keys" className="flex flex-col gap-3">
-      <h2 id="api-keys" className="text-lg font-semibold">
+      <h2 id="api-keys" tabIndex={-1} className="text-lg font-semibold">
         {t('heading')}
       </h2>
       <p className={muted}>{t.rich('intro', { code: (chunks) => <code>{chunks}</code> })}</p>
@@ -119,7 +134,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
                         type="button"
                         disabled={!hydrated}
                         aria-label={t('revokeLabel', { name: k.name })}
-                        onClick={() => void revoke(k.id)}
+                        onClick={() => void revoke(k)}
                         className={smallButton}
                       >
                         {t('revoke')}
@@ -132,6 +147,7 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
           </table>
         </div>
       )}
+      {confirmDialog}
     </section>
   );
 }

@@ -5,7 +5,7 @@
 // form's page, which says why from the code in its address.
 import { readBodyText } from '../http/body';
 import { problem } from '../http/respond';
-import { safeNextPath } from '../http/sign-in';
+import { safeNextPath } from '../http/next-path';
 
 const BODY_MAX_BYTES = 8 * 1024;
 

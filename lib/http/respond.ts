@@ -1,6 +1,7 @@
 // Refusals as HTTP answers, and the answers for the limits a handler hits (body too large, rate limited). The route
 // guard that applies them (with the user's resolution) is lib/server/route.ts.
 import { SESSION_COOKIE } from './access-token';
+import { signInPath } from './next-path';
 import { faultMessage, logError } from '../llm/error-report';
 import { codedOf, isErrorNamed, statusOf } from '../protocol/errors';
 import type { BodyTooLargeError } from './body';
@@ -32,11 +33,10 @@ export function refusalResponse(
   if (isNavigation(req)) {
     if (refusal.signIn) {
       const url = new URL(req.url);
-      const next = url.pathname + url.search;
       // Absolute, on PUBLIC_URL or the name the browser used (already checked): the proxy's own URL may say 0.0.0.0.
       const proto = req.headers.get('x-forwarded-proto') === 'https' ? 'https' : 'http';
       const origin = publicOrigin ?? `${proto}://${req.headers.get('host')}`;
-      headers.location = `${origin}/sign-in${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}`;
+      headers.location = `${origin}${signInPath(url.pathname + url.search)}`;
       return new Response(null, { status: 303, headers });
     }
     return new Response(`${refusal.message}\n`, {

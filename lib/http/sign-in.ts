@@ -5,25 +5,10 @@ import { readBodyText } from './body';
 import { authFailures } from './check';
 import { clientKey } from './client';
 import type { RequestPolicy } from './policy';
+import { safeNextPath } from './next-path';
 import { problem } from './respond';
 
 const SIGN_IN_BODY_MAX_BYTES = 4096;
-
-const HERE = 'http://app.invalid';
-
-/** A path on this app to return to after signing in; anything else (another site, "//host") becomes "/". Read as a
- *  browser reads it (it drops tabs and newlines, takes a backslash for "/"): "/<tab>/evil.example" is "//evil.example",
- *  another site. */
-export function safeNextPath(raw: string | null | undefined): string {
-  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return '/';
-  let url: URL;
-  try {
-    url = new URL(raw, HERE);
-  } catch {
-    return '/';
-  }
-  return url.origin === HERE ? `${url.pathname}${url.search}${url.hash}` : '/';
-}
 
 function redirect(location: string, headers: Record<string, string> = {}): Response {
   return new Response(null, { status: 303, headers: { location, ...headers } });
