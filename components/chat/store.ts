@@ -60,7 +60,9 @@ interface ChatState {
   search(query: string): Promise<void>;
   /** A new conversation, with a saved agent when one is given. */
   newChat(agent?: DraftAgent): void;
-  open(id: string): Promise<void>;
+  /** `newChatIfGone`: when it cannot be opened (deleted), the page shows a new chat (with the notice) rather than
+   *  what it showed: it was asked for by an address (the page's own, Back or Forward), which now names nothing. */
+  open(id: string, options?: { newChatIfGone?: boolean }): Promise<void>;
   /** Shows what another tab or window added to the open conversation since this page read it (a message, an answer
    *  still going, which it then follows). Without `force`, only when the list says the conversation changed. */
   catchUp(force?: boolean): Promise<void>;
@@ -305,7 +307,7 @@ export const useChat = create<ChatState>()((set, get) => {
       });
     },
 
-    async open(id) {
+    async open(id, { newChatIfGone = false } = {}) {
       streamToken++;
       threadChanges++;
       leaveOpening();
@@ -330,7 +332,11 @@ export const useChat = create<ChatState>()((set, get) => {
         throw e;
       }
       if (opening !== load) return end({}); // the page moved on meanwhile (another conversation, a new chat)
-      if (!result.ok) return end({ notice: failureText(result) });
+      if (!result.ok) {
+        end({ notice: failureText(result) });
+        if (newChatIfGone && result.status === 404 && get().activeId !== undefined) get().newChat();
+        return;
+      }
       const data = result.value;
       seen = { id, updatedAt: data.updatedAt };
       end({
