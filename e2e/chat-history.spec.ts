@@ -175,3 +175,31 @@ test('a conversation opened from the Runs page: Back returns to Runs, Forward to
   await page.goBack();
   await expectShown(page, a, 'About hist-aardvark 4', 'Aardvarks eat termites.');
 });
+
+test('a new chat with a saved agent is a step too: Forward comes back to it with its agent', async ({ page }) => {
+  await openChat(page);
+  const a = await startConversation(page, 'About hist-aardvark 5', 'Aardvarks eat termites.');
+  await page.getByRole('button', { name: 'New agent' }).click();
+  const editor = page.getByRole('dialog', { name: 'Agent' });
+  await editor.getByRole('textbox', { name: 'Name' }).fill('History heron');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toBeHidden();
+
+  await page.getByRole('button', { name: 'Chat with History heron' }).click();
+  await expect(page.getByText('A new conversation with History heron')).toBeVisible();
+  await expectNewChat(page);
+  await page.goBack();
+  await expectShown(page, a, 'About hist-aardvark 5', 'Aardvarks eat termites.');
+  await expect(page.getByText('A new conversation with History heron')).toHaveCount(0);
+  await page.goForward();
+  await expectNewChat(page);
+  await expect(page.getByText('A new conversation with History heron')).toBeVisible();
+
+  // Other specs share the app's data (the Chinese page's must show no English name).
+  await page.getByRole('button', { name: 'Delete History heron' }).click();
+  await page
+    .getByRole('dialog', { name: 'Delete the agent "History heron"?', exact: false })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
+  await expect(page.getByRole('button', { name: 'Chat with History heron' })).toBeHidden();
+});
