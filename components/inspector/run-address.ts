@@ -2,7 +2,7 @@
 // The stored run open in the inspector is in the page's address (`run=<id>` beside what the page's address already
 // holds: `/?c=…&run=…`, `/runs?tool=…&run=…`), so a run can be linked to and a reload keeps it open. Opening one is
 // a step of the browser's history: Back closes it, Forward opens it again. Closing it (Escape, Close) goes back to
-// the step it was opened from; opened by a link, it has none here, and its address loses the run instead. The
+// the step it was opened from; opened by a link or a reload, its address loses the run instead. The
 // server reads the run for the signed-in user only, so another user's run reads as an unknown one.
 import { useEffect } from 'react';
 import { useInspector, type InspectorTarget } from './inspector-store';
@@ -13,6 +13,11 @@ const PARAM = 'run';
 interface RunStep {
   openedRun?: string;
 }
+
+/** The steps this document added (a reload forgets them): going back to the step before one of them is a move within
+ *  the page. To a step from before a reload, Next fetches the page again and draws it anew (the focus lost with the
+ *  button that opened the run), so closing a run opened there drops the run from its address instead. */
+const addedHere = new Set<string>();
 
 function runInAddress(): string | undefined {
   return new URLSearchParams(window.location.search).get(PARAM) || undefined;
@@ -42,7 +47,12 @@ export function useRunAddress(): void {
       if (shown) {
         const step: RunStep = { openedRun: shown };
         window.history.pushState(step, '', addressWith(shown));
-      } else if ((window.history.state as RunStep | null)?.openedRun === inAddress) {
+        addedHere.add(shown);
+      } else if (
+        inAddress &&
+        addedHere.has(inAddress) &&
+        (window.history.state as RunStep | null)?.openedRun === inAddress
+      ) {
         window.history.back();
       } else {
         window.history.replaceState({}, '', addressWith(undefined));
