@@ -3,7 +3,7 @@ import { ChatApp } from '@/components/chat/chat-app';
 
 export const dynamic = 'force-dynamic';
 
-export default async function Home({ searchParams }: { searchParams: Promise<{ c?: string }> }) {
-  const [info, params] = await Promise.all([appInfo(), searchParams]);
-  return <ChatApp info={info} initialConversationId={params.c} />;
+// The conversation in the address (`?c=`) is read by the page in the browser (components/chat/conversation-address.ts).
+export default async function Home() {
+  return <ChatApp info={await appInfo()} />;
 }

@@ -91,6 +91,12 @@ test('the admin creates the first account, signs out and in; an invited user sig
   await send(page, 'A question only the admin asked');
   await expect(await lastAnswer(page)).toContainText('A question only the admin asked');
   await expect(conversations(page).getByRole('listitem').filter({ hasText: 'only the admin asked' })).toBeVisible();
+  // The run inspected is in the address: a link to it, for the invited user to try below.
+  await (await lastAnswer(page)).getByRole('button', { name: 'Inspect run' }).click();
+  await expect(page.getByRole('dialog', { name: 'Run inspector' })).toContainText('Iteration 1');
+  await expect(page).toHaveURL(/&run=[\w-]+$/);
+  const adminRun = new URL(page.url()).searchParams.get('run')!;
+  await page.keyboard.press('Escape');
 
   // Sign out from the header's menu, then sign in again.
   await userMenu(page, ADMIN.email).click();
@@ -131,6 +137,13 @@ test('the admin creates the first account, signs out and in; an invited user sig
   await expect(await lastAnswer(invited)).toContainText('own question');
   await expect(conversations(invited).getByRole('listitem')).toHaveCount(1);
   await expect(conversations(invited).getByRole('listitem')).toContainText('own question');
+  // The admin's run, by its link: unknown to them, worded as a run that does not exist.
+  await invited.goto(`/?run=${adminRun}`);
+  await expect(invited.getByRole('dialog', { name: 'Run inspector' }).getByRole('alert')).toHaveText(
+    `Could not load the run: Run ${adminRun} was not found (its conversation may have been deleted).`,
+  );
+  await invited.keyboard.press('Escape');
+  await expect(invited.getByRole('dialog', { name: 'Run inspector' })).toBeHidden();
   await userMenu(invited, INVITED.email).click();
   await expect(invited.getByRole('link', { name: 'Admin' })).toHaveCount(0);
   await expect(invited.getByRole('link', { name: 'API keys' })).toBeVisible();

@@ -12,6 +12,7 @@ import { exportAgentFile } from '@/app/actions/agents';
 import { ACTION_BODY_MAX_BYTES, ACTION_BODY_MAX_MB, fitsActionBody } from '@/lib/http/action-body';
 import { AgentAvatar } from '../chat/agent-avatar';
 import { focusComposer } from '../chat/composer-draft';
+import { stepTo } from '../chat/conversation-address';
 import { useChat } from '../chat/store';
 import { downloadJson } from '../inspector/download';
 import { useConfirm } from '../confirm-dialog';
@@ -265,13 +266,15 @@ export function AgentsPanel({ onNavigate }: { onNavigate?: () => void }) {
               tabIndex={tabIndex(a.id)}
               aria-describedby={a.plugin ? 'agent-keys-from-code' : 'agent-keys'}
               onClick={() => {
-                useChat.getState().newChat({
+                const agent = {
                   id: a.id,
                   name: a.name,
                   avatar: a.avatar,
                   description: a.description,
                   suggestions: a.suggestions,
-                });
+                };
+                stepTo(undefined, { newChatAgent: agent });
+                useChat.getState().newChat(agent);
                 onNavigate?.();
                 focusComposer();
               }}

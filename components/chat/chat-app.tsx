@@ -23,13 +23,16 @@ import { Thread } from './thread';
 import { fileDropHandlers } from './file-drop';
 import { followElsewhere } from './follow-elsewhere';
 import { Welcome } from './welcome';
+import { focusComposer } from './composer-draft';
+import { conversationInAddress, replaceStep } from './conversation-address';
+import { useHistorySteps } from './history-steps';
 import { rememberedChoice, withChoice } from './new-chat-defaults';
 import { useHasDocuments } from './document-tools-setting';
 import { ModelPicker } from '../models/model-picker';
 import { ModelsDialog, NoModelYet } from '../models/models-dialog';
 import { useModels, useModelsConfigured } from '../models/models-store';
 
-export function ChatApp({ info, initialConversationId }: { info: AppInfo; initialConversationId?: string }) {
+export function ChatApp({ info }: { info: AppInfo }) {
   const t = useTranslations('header');
   const tApp = useTranslations('app');
   const titleText = useConversationTitle();
@@ -65,7 +68,10 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
   // Taken once: the page is rendered again when the language changes, and that must not reopen the conversation
   // (which would drop the run being streamed) or reset a new chat's settings.
   const [defaultSettings] = useState(info.defaultSettings);
-  const [openFirst] = useState(initialConversationId);
+  // The conversation the address names when the page comes in, opened once. Read from the browser's address once it
+  // is this page's (a link from Runs renders the page before the address changes; a step Back restores may come with
+  // the render of another step's).
+  const openedFirst = useRef(false);
   const [modelsInfo] = useState(info.models);
   const configured = useModelsConfigured(modelsInfo.configured);
 
@@ -95,15 +101,22 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
     useAgents.setState({ pluginFailures: info.pluginFailures ?? [] });
     chat.setDraftSettings(newChatSettings());
     void chat.refreshConversations();
-    if (openFirst) void chat.open(openFirst);
-  }, [newChatSettings, chooser, openFirst, info.defaultAgent, info.pluginFailures]);
+    if (openedFirst.current) return;
+    openedFirst.current = true;
+    const first = conversationInAddress(window.location.search);
+    if (first) void chat.open(first, { newChatIfGone: true });
+  }, [newChatSettings, chooser, info.defaultAgent, info.pluginFailures]);
 
-  // Keep the address bar on the open conversation (or the one being opened), so a reload comes back to it.
+  // The address bar names the open conversation (or the one being opened), so a reload comes back to it. The user's
+  // moves add their own steps to the history (conversation-address.ts); what changes here without one (a new chat
+  // that became a conversation, the one shown deleted) replaces the step it happened in.
   const activeId = useChat((s) => s.activeId);
+  // (Read from the store: the first render's value was taken before the address's conversation was asked for.)
   useEffect(() => {
-    const url = shownId ? `/?c=${shownId}` : '/';
-    if (window.location.pathname + window.location.search !== url) window.history.replaceState(null, '', url);
+    const chat = useChat.getState();
+    replaceStep(chat.opening ?? chat.activeId);
   }, [shownId]);
+  useHistorySteps(thread);
 
   useEffect(() => {
     if (activeId) return;
@@ -298,7 +311,7 @@ export function ChatApp({ info, initialConversationId }: { info: AppInfo; initia
         <Composer disabled={!configured} />
         <ModelsDialog />
       </main>
-      <RunInspector iterationActions={replayFromIteration} />
+      <RunInspector iterationActions={replayFromIteration} restoreFocus={focusComposer} />
       <AgentEditor info={info} />
     </div>
   );

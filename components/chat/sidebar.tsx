@@ -7,6 +7,7 @@ import { useConfirm } from '../confirm-dialog';
 import { ImportRunButton } from '../inspector/import-run-button';
 import { ListKeysHint, useListKeys } from '../list-keys';
 import { focusComposer } from './composer-draft';
+import { stepTo } from './conversation-address';
 import { useConversationTitle } from './conversation-title';
 import { groupByDate, type DateGroupKey } from './date-groups';
 import { useChat } from './store';
@@ -59,6 +60,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         <button
           type="button"
           onClick={() => {
+            stepTo(undefined);
             newChat();
             onNavigate?.();
             focusComposer();
@@ -141,6 +143,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                             aria-describedby="conversation-keys"
                             aria-current={c.id === activeId ? 'page' : undefined}
                             onClick={() => {
+                              stepTo(c.id);
                               void open(c.id);
                               onNavigate?.();
                             }}

@@ -60,7 +60,9 @@ interface ChatState {
   search(query: string): Promise<void>;
   /** A new conversation, with a saved agent when one is given. */
   newChat(agent?: DraftAgent): void;
-  open(id: string): Promise<void>;
+  /** `newChatIfGone`: when it cannot be opened (deleted), the page shows a new chat (with the notice) rather than
+   *  what it showed: it was asked for by an address (the page's own, Back or Forward), which now names nothing. */
+  open(id: string, options?: { newChatIfGone?: boolean }): Promise<void>;
   /** Shows what another tab or window changed since this page read it: the list of conversations (with `readList`,
    *  the default unless `force`), and what was added to the open conversation (a message, an answer still going,
    *  which it then follows, without waiting for its end here). Without `force`, the conversation is read again only
@@ -311,7 +313,7 @@ export const useChat = create<ChatState>()((set, get) => {
       });
     },
 
-    async open(id) {
+    async open(id, { newChatIfGone = false } = {}) {
       streamToken++;
       threadChanges++;
       leaveOpening();
@@ -336,7 +338,11 @@ export const useChat = create<ChatState>()((set, get) => {
         throw e;
       }
       if (opening !== load) return end({}); // the page moved on meanwhile (another conversation, a new chat)
-      if (!result.ok) return end({ notice: failureText(result) });
+      if (!result.ok) {
+        end({ notice: failureText(result) });
+        if (newChatIfGone && result.status === 404 && get().activeId !== undefined) get().newChat();
+        return;
+      }
       const data = result.value;
       seen = { id, updatedAt: data.updatedAt };
       end({

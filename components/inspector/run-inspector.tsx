@@ -19,6 +19,7 @@ import { downloadJson } from './download';
 import { useInspector, type InspectorTarget } from './inspector-store';
 import { IterationView, type RequestLoader } from './iteration-view';
 import { RetrievalView } from './retrieval-view';
+import { useRunAddress } from './run-address';
 import { BUTTON } from './styles';
 import { Waterfall } from './waterfall';
 import { waterfallRows } from '../../lib/inspect/timeline';
@@ -37,10 +38,12 @@ export interface RunInspectorProps {
   iterationActions?: (ctx: IterationActionContext) => ReactNode;
 }
 
-export function RunInspector({ iterationActions }: RunInspectorProps) {
+/** `restoreFocus`: where the focus goes on closing when no control opened it (a link, a reload, Forward). */
+export function RunInspector({ iterationActions, restoreFocus }: RunInspectorProps & { restoreFocus?: () => void }) {
   const t = useTranslations('inspector');
   const target = useInspector((s) => s.target);
-  const dialog = useModalDialog(Boolean(target));
+  const dialog = useModalDialog(Boolean(target), { restoreFocus });
+  useRunAddress();
 
   return (
     <dialog

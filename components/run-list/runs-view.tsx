@@ -204,7 +204,7 @@ export function RunsView({ view }: { view: RunsViewData }) {
       )}
 
       {page.total > 0 && <RunFiguresView figures={view.figures} />}
-      <RunInspector />
+      <RunInspector restoreFocus={() => heading.current?.focus()} />
     </main>
   );
 }
