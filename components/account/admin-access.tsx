@@ -152,7 +152,13 @@ export function AdminAccess({
                     expires: new Date(i.expiresAt).toLocaleString(),
                   })}
                 </span>
-                <button type="button" disabled={!hydrated} onClick={() => void revoke(i)} className={smallButton}>
+                <button
+                  type="button"
+                  disabled={!hydrated}
+                  onClick={() => void revoke(i)}
+                  aria-label={t('revokeLabel', { created: created(i) })}
+                  className={smallButton}
+                >
                   {t('revoke')}
                 </button>
               </li>
