@@ -366,6 +366,7 @@ function NewConversation({ info }: { info: AppInfo }) {
         agent={(agentId ? saved?.kind : settings?.agent) ?? 'fncall'}
         descriptions={info.tools}
         suggestions={agent?.suggestions}
+        savedAgent={!!agentId}
       />
     </>
   );

@@ -36,4 +36,14 @@ describe('the welcome page', () => {
     expect(buttons(html).map((b) => b.name)).toEqual(['Plan my week', '写一封邮件']);
     expect(textOf(html)).toContain('目前没有开启任何工具');
   });
+
+  it('sends a saved agent without tools to its editor, not to Settings, in both languages', () => {
+    const en = textOf(render(<Welcome tools={[]} agent="fncall" savedAgent />));
+    expect(en).toContain('This agent has no tools');
+    expect(en).toContain('Agents page');
+    expect(en).not.toContain('Settings');
+    const zh = textOf(render(<Welcome tools={[]} agent="fncall" savedAgent />, 'zh-CN'));
+    expect(zh).toContain('这个智能体没有工具');
+    expect(zh).not.toContain('设置');
+  });
 });

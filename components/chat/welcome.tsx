@@ -42,9 +42,11 @@ export interface WelcomeProps {
   descriptions?: readonly { name: string; description: string }[];
   /** An agent's own prompts, shown instead of the catalog's. */
   suggestions?: readonly string[];
+  /** The tools are a saved agent's own, which its editor changes (not Settings). */
+  savedAgent?: boolean;
 }
 
-export function Welcome({ tools, agent, descriptions = [], suggestions }: WelcomeProps) {
+export function Welcome({ tools, agent, descriptions = [], suggestions, savedAgent }: WelcomeProps) {
   const t = useTranslations('welcome');
   const tTools = useTranslations('tools');
   const prompts = suggestions?.length ? suggestions : promptKeys(tools ?? [], agent).map((key) => t(`prompts.${key}`));
@@ -91,7 +93,7 @@ export function Welcome({ tools, agent, descriptions = [], suggestions }: Welcom
             </ul>
           </>
         ) : (
-          <p>{t('noTools')}</p>
+          <p>{t(savedAgent ? 'noAgentTools' : 'noTools')}</p>
         )}
       </div>
       <p className="text-sm">{t('attach')}</p>
