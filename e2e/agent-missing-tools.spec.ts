@@ -57,6 +57,14 @@ test('an agent naming a tool this server lacks: imported with a notice, its own 
   );
   await expect(composer(page)).toHaveValue('hello tooly');
   expect((await chatRequests()).length).toBe(asked);
+
+  // The specs share one server: its name (Latin) must not stay in the list the Chinese page's checks read.
+  await menu.getByRole('button', { name: 'Delete Tooly' }).click();
+  await page
+    .getByRole('dialog', { name: /^Delete the agent/ })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
+  await expect(menu.getByRole('button', { name: 'Chat with Tooly' })).toBeHidden();
 });
 
 test.describe('in Chinese', () => {
@@ -84,5 +92,13 @@ test.describe('in Chinese', () => {
     );
     expect(await outsideScreen(page, { width: 390, height: 844 }, refusal)).toEqual([]);
     await expect(page.getByRole('textbox', { name: '消息', exact: true })).toHaveValue('你好');
+
+    await page.getByRole('button', { name: '菜单' }).click();
+    await menu.getByRole('button', { name: '删除 工具人' }).click();
+    await page
+      .getByRole('dialog', { name: /^删除智能体/ })
+      .getByRole('button', { name: '删除', exact: true })
+      .click();
+    await expect(menu.getByRole('button', { name: '与 工具人 对话' })).toBeHidden();
   });
 });
