@@ -103,6 +103,8 @@ test('on a 390×844 phone every page and popup of the chat fits the screen', asy
   await expect(inspector.getByRole('button', { name: 'Close' })).toBeInViewport({ ratio: 1 });
   await page.keyboard.press('Escape');
   await expect(inspector).toBeHidden();
+  // Closing it goes back a step of the history (the run leaves the address): done before the next page is opened.
+  await expect(page).not.toHaveURL(/[?&]run=/);
 
   await answer.getByRole('button', { name: 'Replay run' }).click();
   const replay = page.getByRole('dialog', { name: 'Replay run' });
@@ -130,6 +132,7 @@ test('on a 390×844 phone every page and popup of the chat fits the screen', asy
   await expectFits(page, 'inspector from Runs', fromRuns);
   await expect(fromRuns.getByRole('button', { name: 'Close' })).toBeInViewport({ ratio: 1 });
   await page.keyboard.press('Escape');
+  await expect(page).not.toHaveURL(/[?&]run=/);
 
   for (const path of ['/account', '/admin', '/sign-in', '/sign-up']) {
     await page.goto(path);

@@ -1,47 +1,23 @@
 // Revoking cannot be undone, so it is asked first (a server of its own with AUTH=required): an API key on API keys,
 // an invite on Admin. Cancel (or Escape) keeps it working and puts the focus back on its Revoke; confirmed, it stops
 // working and the focus goes to the list's heading. From the keyboard, on a 390 px phone, in English and Chinese.
-import type { ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { freePort, kill, startApp } from './support/app-process';
+import { accountsServer } from './support/accounts-server';
 import { hydrated } from './support/hydrated';
 
 const ADMIN = { email: 'revoke-admin@example.com', password: 'correct horse battery' };
 const PHONE = { width: 390, height: 844 };
 
-let app: ChildProcess;
-let base: string;
-
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  test.setTimeout(90_000);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = await startApp(port, path.join(__dirname, '..', 'test-results', `e2e-revoke-confirm-${Date.now()}`), {
-    AUTH: 'required',
-  });
-  const made = await fetch(`${base}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify(ADMIN),
-  });
-  expect(made.status).toBe(200);
-});
-
-test.afterAll(async () => {
-  if (app) await kill(app);
-});
+const server = accountsServer('revoke-confirm', ADMIN);
 
 async function signIn(browser: Browser, locale: string): Promise<Page> {
-  const page = await (await browser.newContext({ baseURL: base, locale, viewport: PHONE })).newPage();
+  const page = await (await browser.newContext({ baseURL: server.base, locale, viewport: PHONE })).newPage();
   await page.goto('/sign-in');
   await hydrated(page.locator('input[name="email"]'));
   await page.locator('input[name="email"]').fill(ADMIN.email);
   await page.locator('input[name="password"]').fill(ADMIN.password);
   await page.locator('input[name="password"]').press('Enter');
-  await expect(page).toHaveURL(`${base}/`);
+  await expect(page).toHaveURL(`${server.base}/`);
   return page;
 }
 
@@ -54,7 +30,7 @@ async function onScreen(page: Page, dialog: ReturnType<Page['getByRole']>) {
 }
 
 const keyWorks = (secret: string) =>
-  fetch(`${base}/v1/models`, { headers: { authorization: `Bearer ${secret}` } }).then((r) => r.status);
+  fetch(`${server.base}/v1/models`, { headers: { authorization: `Bearer ${secret}` } }).then((r) => r.status);
 
 const TEXT = {
   'en-US': {

@@ -2,43 +2,18 @@
 // conversation's link and a filtered /runs link open where they pointed once signed in, and a `next` leading off the
 // app (written so that it looks like a path here) lands on the app's start page instead. A session that ends while a
 // page is open comes back to the page it went on to.
-import type { ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { freePort, kill, startApp } from './support/app-process';
+import { accountsServer } from './support/accounts-server';
 import { interactive, lastAnswer, send, userTurns } from './support/chat';
 import { hydrated } from './support/hydrated';
 import { setScenario } from './support/model';
 
 const ADMIN = { email: 'return-admin@example.com', password: 'correct horse battery' };
 
-let app: ChildProcess;
-let base: string;
-
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  test.setTimeout(90_000);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  app = await startApp(port, path.join(__dirname, '..', 'test-results', `e2e-sign-in-return-${Date.now()}`), {
-    AUTH: 'required',
-  });
-  // The first account (the admin): on loopback no setup code is asked.
-  const made = await fetch(`${base}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify(ADMIN),
-  });
-  expect(made.status).toBe(200);
-});
-
-test.afterAll(async () => {
-  if (app) await kill(app);
-});
+const server = accountsServer('sign-in-return', ADMIN);
 
 async function signedOut(browser: Browser): Promise<Page> {
-  return (await browser.newContext({ baseURL: base })).newPage();
+  return (await browser.newContext({ baseURL: server.base })).newPage();
 }
 
 /** Signs in on the sign-in page the browser is on, once its form is the page's own (hydrated). */
@@ -58,7 +33,7 @@ test('a link opened signed out (a conversation, filtered runs) opens where it po
   const author = await signedOut(browser);
   await author.goto('/sign-in');
   await signInHere(author);
-  await expect(author).toHaveURL(`${base}/`);
+  await expect(author).toHaveURL(`${server.base}/`);
   await interactive(author);
   await send(author, 'remember the lighthouse');
   await lastAnswer(author);
@@ -71,7 +46,7 @@ test('a link opened signed out (a conversation, filtered runs) opens where it po
   await page.goto(`${link.pathname}${link.search}`);
   await expect(page).toHaveURL(/\/sign-in\?next=/);
   await signInHere(page);
-  await expect(page).toHaveURL(`${base}${link.pathname}${link.search}`);
+  await expect(page).toHaveURL(`${server.base}${link.pathname}${link.search}`);
   await expect(userTurns(page).first()).toContainText('remember the lighthouse');
   await page.context().close();
 
@@ -80,7 +55,7 @@ test('a link opened signed out (a conversation, filtered runs) opens where it po
   await runs.goto('/runs?q=lighthouse');
   await expect(runs).toHaveURL(/\/sign-in\?next=/);
   await signInHere(runs);
-  await expect(runs).toHaveURL(`${base}/runs?q=lighthouse`);
+  await expect(runs).toHaveURL(`${server.base}/runs?q=lighthouse`);
   await expect(runs.getByRole('searchbox', { name: 'Search runs' })).toHaveValue('lighthouse');
   await runs.context().close();
 });
@@ -90,7 +65,7 @@ test('signed out while Runs is open: the next search goes to sign in, and comes 
   const page = await signedOut(browser);
   await page.goto('/runs?q=lighthouse');
   await signInHere(page);
-  await expect(page).toHaveURL(`${base}/runs?q=lighthouse`);
+  await expect(page).toHaveURL(`${server.base}/runs?q=lighthouse`);
   const search = page.getByRole('searchbox', { name: 'Search runs' });
   await hydrated(search);
   // The session ends (signed out elsewhere, expired): the next search goes to sign in, and back to it.
@@ -99,7 +74,7 @@ test('signed out while Runs is open: the next search goes to sign in, and comes 
   await search.press('Enter');
   await expect(page).toHaveURL(/\/sign-in\?next=/);
   await signInHere(page);
-  await expect(page).toHaveURL(`${base}/runs?q=remember`);
+  await expect(page).toHaveURL(`${server.base}/runs?q=remember`);
   await page.context().close();
 });
 
@@ -110,7 +85,7 @@ test('a `next` that leads off the app lands on the start page, by the page and w
   // Each looks like a path here; the last two only become "//example.com" once the dots are resolved.
   for (const next of ['//example.com', '/\\example.com', 'https://example.com/', '/..//example.com', '/.//example.com'])
     for (const javaScriptEnabled of [true, false]) {
-      const page = await (await browser.newContext({ baseURL: base, javaScriptEnabled })).newPage();
+      const page = await (await browser.newContext({ baseURL: server.base, javaScriptEnabled })).newPage();
       // Had it gone there, the browser would show this (no request leaves the machine).
       await page.route(
         (url) => url.hostname === 'example.com',
@@ -123,7 +98,7 @@ test('a `next` that leads off the app lands on the start page, by the page and w
         await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
         await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       }
-      await expect(page, `${next} (script ${javaScriptEnabled ? 'on' : 'off'})`).toHaveURL(`${base}/`);
+      await expect(page, `${next} (script ${javaScriptEnabled ? 'on' : 'off'})`).toHaveURL(`${server.base}/`);
       await page.context().close();
     }
 });

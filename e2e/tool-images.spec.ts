@@ -63,6 +63,9 @@ test('on, a vision model is sent the image code_interpreter wrote, in the next r
     await dialog.getByRole('tab', { name: 'Iteration 2', exact: true }).click();
     const messages = dialog.getByRole('tabpanel').getByRole('list', { name: 'Messages sent' }).getByRole('listitem');
     await expect(messages.last()).toContainText('[image: figure-1.png]');
+    // Closed, the run leaves the address (a reload would open it again).
+    await page.keyboard.press('Escape');
+    await expect(page).not.toHaveURL(/[?&]run=/);
 
     // The switch is the conversation's: still on after a reload.
     await page.reload();
