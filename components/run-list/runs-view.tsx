@@ -10,7 +10,8 @@ import { useEffect, useOptimistic, useRef, useState, useTransition } from 'react
 import type { RunsView as RunsViewData } from '../../app/actions/runs';
 import { AGENT_KIND_NAMES } from '../../lib/protocol/enums';
 import { rangeBackwards, runQueryToParams } from '../../lib/inspect/runs-address';
-import { RUN_OUTCOMES, type RunListRow, type RunQuery } from '../../lib/store/run-query';
+import { RUN_OUTCOMES } from '../../lib/protocol/enums';
+import type { RunListRow, RunQuery } from '../../lib/store/run-query';
 import { formatDuration, formatNumber } from '../chat/format';
 import { LanguageSelect } from '../language-select';
 import { useFormatWords } from '../chat/use-format-words';

@@ -7,7 +7,8 @@
 import type { Message } from '../llm/schema';
 import { SIMULATED_USER_STOP, TRANSCRIPT_KINDS } from '../protocol/enums';
 import type { AgentEvent } from '../protocol/events';
-import { endsRun, runningCall, unfinishedCall, type CallSoFar, type RunOutcome } from '../protocol/unfinished-calls';
+import type { RunOutcome } from '../protocol/enums';
+import { endsRun, runningCall, unfinishedCall, type CallSoFar } from '../protocol/unfinished-calls';
 
 interface FoldedCall extends CallSoFar {
   functionId: string;

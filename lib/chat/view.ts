@@ -22,7 +22,8 @@ import type {
   Usage,
 } from '../protocol/events';
 import type { ContentItem } from '../protocol/message';
-import { endsRun, runningCall, unfinishedCall, type RunOutcome } from '../protocol/unfinished-calls';
+import type { RunOutcome } from '../protocol/enums';
+import { endsRun, runningCall, unfinishedCall } from '../protocol/unfinished-calls';
 
 type Feed<T extends AgentEventType> = Extract<FeedEvent, { type: T }>;
 

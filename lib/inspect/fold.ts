@@ -2,7 +2,8 @@
 // number of events; the requests are kept by reference, never copied.
 import { RUN_STATUSES, type HandoffReason, type RunStatus } from '../protocol/enums';
 import type { AgentEvent, Usage } from '../protocol/events';
-import { endsRun, runningCall, unfinishedCall, type RunOutcome } from '../protocol/unfinished-calls';
+import type { RunOutcome } from '../protocol/enums';
+import { endsRun, runningCall, unfinishedCall } from '../protocol/unfinished-calls';
 import { callCost, contextGauge, runCost, sumCosts } from '../llm/cost';
 import type { ChildRun, InspectedRun, Iteration, RetrievalStep, StopInfo, ToolStep } from './model';
 

@@ -1,7 +1,8 @@
 // The Runs page's filters as the address bar holds them: read from and written to URL search parameters here, once,
 // for the page and the server action alike. What a query means is the store's (lib/store/run-query.ts).
 import { AGENT_KINDS, type AgentKind } from '../protocol/enums';
-import { RUN_OUTCOMES, type RunOutcome, type RunQuery } from '../store/run-query';
+import { RUN_OUTCOMES, type RunOutcome } from '../protocol/enums';
+import type { RunQuery } from '../store/run-query';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_TEXT = 200;

@@ -93,6 +93,9 @@ export type StopReason = (typeof STOP_REASONS)[number];
 /** A stored run: still going, stopped for one of the reasons, or cut off (the server stopped before its run-end). */
 export const RUN_STATUSES = ['running', ...STOP_REASONS, 'interrupted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+/** How a run that is over ended (every status but `running`). */
+export const RUN_OUTCOMES = RUN_STATUSES.filter((s): s is Exclude<RunStatus, 'running'> => s !== 'running');
+export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 /** A turn on the page: its run streaming, or how it ended. */
 export type TurnStatus = 'streaming' | Exclude<RunStatus, 'running'>;

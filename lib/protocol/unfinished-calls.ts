@@ -1,10 +1,7 @@
 // A tool call left without a result when its run ended: was it running (the run failed, or its server stopped,
 // while it ran) or did it never start? Read from the run's events and how the run ended, here only, for the chat
 // card, the run inspector and the history the model reads next turn.
-import type { RunStatus } from './enums';
-
-/** How a run ended: its run-end's reason, or `interrupted` (its server stopped before it ended). */
-export type RunOutcome = Exclude<RunStatus, 'running'>;
+import type { RunOutcome } from './enums';
 
 /** A call as the run's events have told it so far, in the order the calls were announced. */
 export interface CallSoFar {

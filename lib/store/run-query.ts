@@ -1,12 +1,8 @@
 // The Runs page's question and answers: which runs (filters, a search, a page), their rows, and the figures over
 // them (the filters' form in the address bar: lib/inspect/runs-address.ts). Plain data: no database in this file.
-import { RUN_STATUSES, type AgentKind, type RunStatus } from '../protocol/enums';
+import type { AgentKind, RunOutcome } from '../protocol/enums';
 import type { OwnerScope } from './owner';
 import type { Entity, Tables } from './tables';
-
-/** A run that is over: how it ended (a run still going is not listed). */
-export const RUN_OUTCOMES = RUN_STATUSES.filter((s): s is Exclude<RunStatus, 'running'> => s !== 'running');
-export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 export const RUNS_PER_PAGE = 25;
 

@@ -6,7 +6,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AgentKind } from '../../lib/protocol/enums';
 import type { AgentEvent, Pricing } from '../../lib/protocol/events';
 import { LOCAL_OWNER_ID, ownerScope, type OwnerScope } from '../../lib/store/owner';
-import type { RunOutcome, RunQuery } from '../../lib/store/run-query';
+import type { RunOutcome } from '../../lib/protocol/enums';
+import type { RunQuery } from '../../lib/store/run-query';
 import type { ChatStore } from '../../lib/store/types';
 
 const A = ownerScope('user-a');
