@@ -80,6 +80,9 @@ for (const locale of ['en-US', 'zh-CN'] as const) {
       await expect(inspector.getByRole('tab').first()).toBeVisible();
       await expectNoViolations(page, 'the inspector');
       await page.keyboard.press('Escape');
+      // Closing goes back a step of the history; a navigation started before that step is taken would be aborted.
+      await expect(inspector).toBeHidden();
+      await expect(page).not.toHaveURL(/[?&]run=/);
 
       await page.goto('/runs');
       await expect(page.getByRole('heading', { name: w.runs, level: 1 })).toBeVisible();
