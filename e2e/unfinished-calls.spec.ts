@@ -17,7 +17,13 @@ function appEnv(): Record<string, string> {
 }
 
 /** A conversation with the fixture's `slow` tool on, and a message whose answer calls it for `ms`. */
-async function callSlowTool(page: Page, base: string, word: string, ms: number): Promise<Locator> {
+async function callSlowTool(
+  page: Page,
+  base: string,
+  word: string,
+  ms: number,
+  opts: { pause?: boolean } = {},
+): Promise<Locator> {
   await setScenario({
     rules: [
       {
@@ -32,10 +38,19 @@ async function callSlowTool(page: Page, base: string, word: string, ms: number):
   const server = page.getByRole('listitem', { name: 'MCP server fixture' });
   await expect(server).toContainText('ready with 9 tools', { timeout: 30_000 });
   await server.getByRole('checkbox', { name: /^fixture-slow / }).check();
+  if (opts.pause) await page.getByRole('checkbox', { name: /Pause before tools/ }).check();
   await send(page, `Sleep a while, ${word}`);
   const card = assistantTurns(page)
     .last()
     .getByRole('button', { name: /fixture-slow/ });
+  if (opts.pause) {
+    await expect(card).toContainText('awaiting approval');
+    await assistantTurns(page)
+      .last()
+      .getByRole('group', { name: 'Approve fixture-slow' })
+      .getByRole('button', { name: 'Run', exact: true })
+      .click();
+  }
   await expect(card).toContainText('running');
   return card;
 }
@@ -143,6 +158,44 @@ test('the server killed while a tool runs: after a restart its card says the ser
     await expectInterrupted(reloaded.getByRole('button', { name: /fixture-slow/ }), why);
     await expectInspectorSays(page, why);
     await expectNextRequestAnswers(page, 'unfinished-curlew', why);
+  } finally {
+    await kill(app);
+  }
+});
+
+test('an approved call: its form goes once approved, a reload shows it running, and the server killed while it runs leaves it interrupted', async ({
+  page,
+}, testInfo) => {
+  testInfo.setTimeout(150_000);
+  const port = await freePort();
+  const dataDir = testInfo.outputPath('data');
+  const base = `http://127.0.0.1:${port}`;
+  let app = await startApp(port, dataDir, appEnv());
+  try {
+    const card = await callSlowTool(page, base, 'unfinished-godwit', 30_000, { pause: true });
+    const turn = assistantTurns(page).last();
+    await expect(turn.getByRole('group', { name: 'Approve fixture-slow' })).toHaveCount(0);
+    await expect(turn).toContainText('Run after your approval');
+    await expect(card).not.toContainText('awaiting approval');
+
+    // What the run's log says, read again: the call runs, approved; nothing asks for a decision again.
+    await page.reload();
+    const reloaded = assistantTurns(page).last();
+    await expect(reloaded.getByRole('button', { name: /fixture-slow/ })).toContainText('running');
+    await expect(reloaded.getByRole('group', { name: 'Approve fixture-slow' })).toHaveCount(0);
+    const url = page.url();
+
+    await kill(app);
+    const why = 'The server stopped while this call was running; it has no result.';
+    app = await startApp(port, dataDir, appEnv());
+    await openChat(page, url);
+    await expectInterrupted(
+      assistantTurns(page)
+        .last()
+        .getByRole('button', { name: /fixture-slow/ }),
+      why,
+    );
+    await expectInspectorSays(page, why);
   } finally {
     await kill(app);
   }

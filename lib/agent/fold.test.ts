@@ -79,6 +79,17 @@ describe('the history of a run that ended with calls left without a result', () 
     expect(unanswered(nextRequest(history))).toEqual([]);
   });
 
+  it('pause before tools: a call approved and running when the server stopped was interrupted; one waiting was not run', () => {
+    const approval = (functionId: string) => ev({ type: 'tool-approval', functionId, name: 'slow', arguments: '{}' });
+    const decided = ev({ type: 'tool-decision', functionId: 'a', name: 'slow', decision: { action: 'run' } });
+    expect(results(foldEvents([start(), call('a'), approval('a'), decided], 'interrupted'))).toEqual([
+      ['a', 'The server stopped while this call was running; it has no result.'],
+    ]);
+    expect(results(foldEvents([start(), call('a'), approval('a')], 'interrupted'))).toEqual([
+      ['a', 'The run ended before this call started; it was not run.'],
+    ]);
+  });
+
   it('a stopped run: the running call keeps its stopped result, the one after it is not run', () => {
     const stopped = {
       ok: false,

@@ -100,6 +100,11 @@ export class MessageFold {
         if (call) call.awaiting = true;
         return false;
       }
+      case 'tool-decision': {
+        const call = this.callOf(e.functionId);
+        if (call) call.awaiting = false;
+        return false;
+      }
       case 'tool-result': {
         if (this.toolCallsInText || this.asUser) return false;
         // The history shows the call as it ran (the user may have edited its arguments first).

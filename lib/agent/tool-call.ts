@@ -41,6 +41,7 @@ export async function executeToolCall(
   if (beforeTool) {
     run.emit({ type: 'tool-approval', functionId: call.functionId, name: call.name, arguments: call.arguments });
     decision = await untilAborted(beforeTool(call, run.options.runId), run.signal);
+    run.emit({ type: 'tool-decision', functionId: call.functionId, name: call.name, decision });
     if (decision.action === 'run' && decision.arguments !== undefined) {
       args = decision.arguments;
       setCallArguments(messages, call.functionId, args);
@@ -60,7 +61,6 @@ export async function executeToolCall(
     };
     if (result.error) event.error = result.error;
     if (result.files?.length) event.files = result.files;
-    if (decision) event.decision = decision;
     run.emit(event);
     return result.content;
   };

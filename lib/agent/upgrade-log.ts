@@ -1,6 +1,7 @@
 // Run logs written before the events carried their final facts, read as today's events. Until then a run-start
 // named the agent's class (`kind: 'react'`) instead of its kind, a tool-result left the arguments it ran
-// with to be worked out (the call's, or the user's edit in `decision`), and a ReAct run's text-delta events were
+// with to be worked out (the call's, or the user's edit in `decision`), a tool-result carried the user's decision on its paused
+// call (now a tool-decision event before it), and a ReAct run's text-delta events were
 // the bare transcript, which every reader parsed again. A log of today's shape comes back as it is.
 import { reactPieces } from '../llm/fncall/react-format';
 import { AGENT_KIND_NAMES, type AgentKind } from '../protocol/enums';
@@ -14,8 +15,12 @@ const KIND_BY_NAME = new Map(Object.entries(AGENT_KIND_NAMES).map(([kind, name])
 /** One run's events as stored (or exported), in today's shape. Entries that are not events are left for the
  *  schema to report. */
 export function upgradeRunLog(events: readonly unknown[]): AgentEvent[] {
+  return withDecisionEvents(withKindsAndArguments(events)) as AgentEvent[];
+}
+
+function withKindsAndArguments(events: readonly unknown[]): readonly unknown[] {
   const start = events.find((e): e is Raw => isPlainObject(e) && e.type === 'run-start');
-  if (!start || typeof start.kind === 'string') return events as AgentEvent[];
+  if (!start || typeof start.kind === 'string') return events;
   const kind: AgentKind = KIND_BY_NAME.get(String(start.agentType)) ?? 'agent';
   const calls = new Map<string, string>();
   const out: unknown[] = [];
@@ -34,7 +39,20 @@ export function upgradeRunLog(events: readonly unknown[]): AgentEvent[] {
       out.push({ ...e, arguments: ranWith(e, calls.get(`${String(e.iteration)}/${String(e.functionId)}`)) });
     } else out.push(e);
   }
-  return (kind === 'react' ? withReactParts(out) : out) as AgentEvent[];
+  return kind === 'react' ? withReactParts(out) : out;
+}
+
+/** Until the user's decision on a paused call was its own event (tool-decision), the call's tool-result carried it:
+ *  it is told where it was taken, just before that result. */
+function withDecisionEvents(events: readonly unknown[]): readonly unknown[] {
+  if (!events.some((e) => isPlainObject(e) && e.type === 'tool-result' && 'decision' in e)) return events;
+  return events.flatMap((e) => {
+    if (!isPlainObject(e) || e.type !== 'tool-result' || !('decision' in e)) return [e];
+    const { decision, ...result } = e;
+    const t = Math.max(0, Number(e.t) - Number(e.durationMs ?? 0));
+    const { runId, iteration, functionId, name } = e;
+    return [{ type: 'tool-decision', runId, iteration, t, functionId, name, decision }, result];
+  });
 }
 
 function ranWith(result: Raw, called: string | undefined): string {

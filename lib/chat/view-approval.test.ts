@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../protocol/events';
-import { foldRun, type ToolBlock } from './view';
+import { foldRun, markInterrupted, type ToolBlock } from './view';
 
 let t = 0;
 const ev = (e: Record<string, unknown>): AgentEvent => ({ runId: 'r', iteration: 1, t: (t += 10), ...e }) as AgentEvent;
@@ -17,13 +17,31 @@ const start = ev({
 const call = ev({ type: 'tool-call', functionId: 'c1', name: 'calculator', arguments: '{"expression":"6*7"}' });
 const approval = ev({ type: 'tool-approval', functionId: 'c1', name: 'calculator', arguments: '{"expression":"6*7"}' });
 
+const decided = ev({
+  type: 'tool-decision',
+  functionId: 'c1',
+  name: 'calculator',
+  decision: { action: 'run', arguments: '{"expression":"2+3"}' },
+});
+/** The run as the page reads it once its server stopped mid-run. */
+function serverStopped(events: AgentEvent[]) {
+  const view = foldRun('r', events);
+  markInterrupted(view);
+  return view.blocks[0];
+}
+
 describe('run view fold: pause before tools', () => {
-  it('shows a paused call as awaiting approval, then as it ran with the edited arguments', () => {
+  it('shows a paused call as awaiting approval, running once decided, then as it ran with the edited arguments', () => {
     expect((foldRun('r', [start, call, approval]).blocks[0] as ToolBlock).status).toBe('awaiting');
+    expect(foldRun('r', [start, call, approval, decided]).blocks[0]).toMatchObject({
+      status: 'running',
+      decision: { action: 'run' },
+    });
     const done = foldRun('r', [
       start,
       call,
       approval,
+      decided,
       ev({
         type: 'tool-result',
         functionId: 'c1',
@@ -32,7 +50,6 @@ describe('run view fold: pause before tools', () => {
         ok: true,
         content: '5',
         durationMs: 1,
-        decision: { action: 'run', arguments: '{"expression":"2+3"}' },
       }),
     ]).blocks[0] as ToolBlock;
     expect(done).toMatchObject({
@@ -60,6 +77,16 @@ describe('run view fold: pause before tools', () => {
     ]);
     expect(view.blocks[0]).toMatchObject({
       status: 'error',
+      error: { message: 'The run ended before this call started; it was not run.' },
+    });
+  });
+
+  it('a call approved and running when its server stopped was interrupted; one still waiting was not run', () => {
+    expect(serverStopped([start, call, approval, decided])).toMatchObject({
+      status: 'interrupted',
+      error: { message: 'The server stopped while this call was running; it has no result.' },
+    });
+    expect(serverStopped([start, call, approval])).toMatchObject({
       error: { message: 'The run ended before this call started; it was not run.' },
     });
   });

@@ -61,7 +61,7 @@ export interface ToolBlock {
   /** Files the tool wrote (code_interpreter), served to the page. */
   files?: ToolFile[];
   /** Set when the run paused before this call: what the user decided (run, skip, supply a result). */
-  decision?: Feed<'tool-result'>['decision'];
+  decision?: Feed<'tool-decision'>['decision'];
   /** The document search the call ran (the retrieval tool): shown on its card, not as a second card. */
   retrieval?: RetrievalBlock;
 }
@@ -258,6 +258,16 @@ function applyToBlocks(view: RunView, e: FeedEvent): string[] {
       block.status = 'awaiting';
       return [block.id];
     }
+    case 'tool-decision': {
+      // Decided: the call runs now (or is skipped, or gets the user's result at once); nothing waits any more.
+      const block = view.blocks.find(
+        (b): b is ToolBlock => b.kind === 'tool' && b.id === toolId(e.iteration, e.functionId),
+      );
+      if (!block) return [];
+      block.decision = e.decision;
+      block.status = 'running';
+      return [block.id];
+    }
     case 'tool-result': {
       const block = view.blocks.find(
         (b): b is ToolBlock => b.kind === 'tool' && b.id === toolId(e.iteration, e.functionId),
@@ -443,7 +453,6 @@ function startRunning(view: RunView): ToolBlock | undefined {
 function settleTool(block: ToolBlock, e: Feed<'tool-result'>): void {
   block.status = e.ok ? 'done' : e.error?.kind === 'stopped' ? 'stopped' : 'error';
   block.arguments = e.arguments; // as it ran (after the user's edit, when the run paused before it)
-  if (e.decision) block.decision = e.decision;
   block.result = e.content;
   block.durationMs = e.durationMs;
   if (e.error) block.error = e.error;

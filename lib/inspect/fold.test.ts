@@ -221,6 +221,27 @@ describe('foldInspection', () => {
     ];
     // The server stopped mid-call: no run-end; the store marked the run interrupted.
     const lost = foldInspection(events, { status: 'interrupted' });
+    // Paused before the first call: waiting, it never started; approved, it was running.
+    const approval = ev({
+      type: 'tool-approval',
+      iteration: 1,
+      t: 10,
+      functionId: 'a',
+      name: 'calculator',
+      arguments: '{}',
+    });
+    const paused = foldInspection([...events, approval], { status: 'interrupted' });
+    expect(paused.iterations[0]!.tools.map((s) => s.unfinished?.type)).toEqual(['NotRun', 'NotRun']);
+    const decided = ev({
+      type: 'tool-decision',
+      iteration: 1,
+      t: 11,
+      functionId: 'a',
+      name: 'calculator',
+      decision: { action: 'run' },
+    });
+    const approved = foldInspection([...events, approval, decided], { status: 'interrupted' });
+    expect(approved.iterations[0]!.tools.map((s) => s.unfinished?.type)).toEqual(['ServerStopped', 'NotRun']);
     expect(lost.stop).toMatchObject({ reason: 'interrupted' });
     expect(lost.iterations[0]!.tools.map((s) => s.unfinished)).toEqual([
       {

@@ -200,6 +200,11 @@ export function foldInspection(events: readonly AgentEvent[], opts: { status?: s
         if (step) awaiting.add(step);
         break;
       }
+      case 'tool-decision': {
+        const step = byN.get(e.iteration)?.tools.find((s) => s.functionId === e.functionId && s.endT === undefined);
+        if (step) awaiting.delete(step);
+        break;
+      }
       case 'tool-result': {
         const it = at(e.iteration, e.t);
         let step = it.tools.find((s) => s.functionId === e.functionId && s.endT === undefined);

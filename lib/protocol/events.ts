@@ -240,6 +240,15 @@ const OWN_EVENTS = [
     arguments: z.string(),
   }),
   z.object({
+    /** The user's decision on a call the run paused before, as it is taken: the call runs (or is skipped, or gets the
+     *  user's result) after this. A call decided and left without a result was running, not waiting. */
+    type: z.literal('tool-decision'),
+    ...base,
+    functionId: z.string(),
+    name: z.string(),
+    decision: ToolDecisionSchema,
+  }),
+  z.object({
     type: z.literal('tool-result'),
     ...base,
     functionId: z.string(),
@@ -262,8 +271,6 @@ const OWN_EVENTS = [
     durationMs: z.number(),
     /** Files the tool wrote or returned (listed on its card; images shown inline). */
     files: z.array(ToolFileSchema).optional(),
-    /** Set when the run paused before this call: what the user decided. */
-    decision: ToolDecisionSchema.optional(),
   }),
   z.object({
     /** Documents searched for the run (the Assistant before a model call, or the retrieval tool): the query, the

@@ -4,7 +4,7 @@
 // times the run itself measured, whenever the event reaches this fold.
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context } from '@opentelemetry/api';
 import type { Span, Tracer } from '@opentelemetry/api';
-import type { AgentEvent, EventOf } from '../protocol/events';
+import type { AgentEvent, EventOf, ToolDecision } from '../protocol/events';
 import { toWireMessages } from '../llm/oai-wire';
 import { inputMessages, outputMessages, toolResult } from './content';
 
@@ -43,6 +43,8 @@ interface OpenRun {
   chat?: OpenChat;
   /** Tool calls announced and not yet answered, by iteration and function id. */
   calls: Map<string, EventOf<'tool-call'>>;
+  /** What the user decided for the calls the run paused before, by `<iteration>:<functionId>`. */
+  decisions: Map<string, ToolDecision['action']>;
   /** The latest model call's answer text (only kept when content is captured). */
   answer: string;
 }
@@ -115,6 +117,9 @@ export class RunSpans {
           run.origin + event.t,
         );
         return;
+      case 'tool-decision':
+        run.decisions.set(`${event.iteration}:${event.functionId}`, event.decision.action);
+        return;
       case 'tool-result':
         return this.tool(run, event);
       case 'retrieval':
@@ -170,6 +175,7 @@ export class RunSpans {
       model: e.model,
       copiedBefore: e.replay?.fromIteration ?? 0,
       calls: new Map(),
+      decisions: new Map(),
       answer: '',
     });
   }
@@ -240,22 +246,22 @@ export class RunSpans {
 
   private tool(run: OpenRun, e: EventOf<'tool-result'>): void {
     const key = `${e.iteration}:${e.functionId}`;
-    const call = run.calls.get(key);
+    const decision = run.decisions.get(key);
     run.calls.delete(key);
+    run.decisions.delete(key);
     const attributes = this.iterationAttributes(run, e.iteration, {
       'gen_ai.operation.name': 'execute_tool',
       'gen_ai.tool.name': e.name,
       'gen_ai.tool.call.id': e.functionId,
       'gen_ai.tool.type': 'function',
     });
-    setDefined(attributes, 'agent_studio.tool.decision', e.decision?.action);
+    setDefined(attributes, 'agent_studio.tool.decision', decision);
     if (e.files?.length) attributes['agent_studio.tool.files'] = e.files.length;
     // Stopped while it ran: unfinished, as a call the run never answered, and no more an error than the stop is.
     const stopped = e.error?.kind === 'stopped';
     if (stopped) attributes['agent_studio.tool.unfinished'] = true;
     if (this.opts.captureContent) {
-      const args = e.decision?.action === 'run' && e.decision.arguments !== undefined ? e.decision.arguments : call;
-      setDefined(attributes, 'gen_ai.tool.call.arguments', typeof args === 'string' ? args : args?.arguments);
+      attributes['gen_ai.tool.call.arguments'] = e.arguments; // as it ran: the user's edit, when there was one
       attributes['gen_ai.tool.call.result'] = toolResult(e.content);
     }
     const span = this.child(run, `execute_tool ${e.name}`, SpanKind.INTERNAL, e.t - e.durationMs, attributes);

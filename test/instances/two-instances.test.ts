@@ -99,8 +99,11 @@ if (missing) {
 
       const end = await onA.readUntil(isType('run-end'), seenOnA);
       expect(end?.data).toMatchObject({ reason: 'answered' });
-      const result = seenOnA.find(isType('tool-result'));
-      expect(result?.data).toMatchObject({ functionId: 'call-1', content: '42', decision: { action: 'run' } });
+      expect(seenOnA.find(isType('tool-decision'))?.data).toMatchObject({
+        functionId: 'call-1',
+        decision: { action: 'run' },
+      });
+      expect(seenOnA.find(isType('tool-result'))?.data).toMatchObject({ functionId: 'call-1', content: '42' });
       expect(textOf(seenOnA)).toBe('It is 42.');
       expect(cluster.model.requests.length).toBe(asked + 1);
       await onB.rest(seenOnB);

@@ -294,10 +294,17 @@ describe('pause before tools', () => {
 
     await service.decideTool(ACTOR, run.runId, 'c1', { action: 'run', arguments: '{"expression": "2+3"}' });
     await reading;
+    // The decision is logged as it is taken, before the call runs; the result says what it ran with.
+    const decided = events.findIndex((e) => e.type === 'tool-decision');
+    expect(events[decided]).toMatchObject({
+      functionId: 'c1',
+      decision: { action: 'run', arguments: '{"expression": "2+3"}' },
+    });
+    expect(events.findIndex((e) => e.type === 'tool-result')).toBeGreaterThan(decided);
     expect(events.find((e) => e.type === 'tool-result')).toMatchObject({
       ok: true,
       content: '5',
-      decision: { action: 'run', arguments: '{"expression": "2+3"}' },
+      arguments: '{"expression": "2+3"}',
     });
     const sent = server.requests[1]!.body.messages as {
       role: string;
@@ -316,10 +323,8 @@ describe('pause before tools', () => {
     const { run, events, reading } = await pausedRun('skip');
     await service.decideTool(ACTOR, run.runId, 'c1', { action: 'skip' });
     await reading;
-    expect(events.find((e) => e.type === 'tool-result')).toMatchObject({
-      content: SKIPPED_BY_USER,
-      decision: { action: 'skip' },
-    });
+    expect(events.find((e) => e.type === 'tool-decision')).toMatchObject({ decision: { action: 'skip' } });
+    expect(events.find((e) => e.type === 'tool-result')).toMatchObject({ content: SKIPPED_BY_USER });
     expect(server.requests[1]!.body.messages.find((m: { role: string }) => m.role === 'tool').content).toBe(
       SKIPPED_BY_USER,
     );
@@ -329,10 +334,8 @@ describe('pause before tools', () => {
     const { run, events, reading } = await pausedRun('supply');
     await service.decideTool(ACTOR, run.runId, 'c1', { action: 'supply', content: 'forty-two' });
     await reading;
-    expect(events.find((e) => e.type === 'tool-result')).toMatchObject({
-      content: 'forty-two',
-      decision: { action: 'supply' },
-    });
+    expect(events.find((e) => e.type === 'tool-decision')).toMatchObject({ decision: { action: 'supply' } });
+    expect(events.find((e) => e.type === 'tool-result')).toMatchObject({ content: 'forty-two' });
     expect(
       events
         .filter((e) => e.type === 'text-delta')

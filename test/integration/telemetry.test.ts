@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FnCallAgent, type AgentEvent } from '../../lib/agent';
 import { InMemoryLiveRuns } from '../../lib/chat/live-runs';
 import type { ChatService } from '../../lib/chat/service';
@@ -346,6 +346,28 @@ describe('OpenTelemetry traces', () => {
     expect(JSON.parse(root.attributes['gen_ai.output.messages'] as string)[0].parts).toEqual([
       { type: 'text', content: 'It is 42.' },
     ]);
+  });
+
+  it('says on a paused call’s span what the user decided, and the arguments it ran with after their edit', async () => {
+    await startTelemetry(tracing({ captureContent: true }));
+    model.setScenario(TOOL_THEN_ANSWER);
+    const started = await service.send(ACTOR, {
+      message: 'What is 6*7?',
+      settings: { tools: ['calculator'], pauseBeforeTools: true },
+    });
+    const events: AgentEvent[] = [];
+    const reading = (async () => {
+      for await (const e of follow(service, OWNER, started.runId)) events.push(e);
+    })();
+    await vi.waitFor(() => expect(events.some((e) => e.type === 'tool-approval')).toBe(true));
+    await service.decideTool(ACTOR, started.runId, 'call_1', { action: 'run', arguments: '{"expression":"2+3"}' });
+    await reading;
+    const tool = (await traceOf(started.runId, 4)).find((s) => s.name.startsWith('execute_tool '))!;
+    expect(tool.attributes).toMatchObject({
+      'agent_studio.tool.decision': 'run',
+      'gen_ai.tool.call.arguments': '{"expression":"2+3"}',
+      'gen_ai.tool.call.result': '5',
+    });
   });
 
   it('never holds a run back: a dead endpoint and one that never answers cost the runs nothing; lost spans are counted and told', async () => {

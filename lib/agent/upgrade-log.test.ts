@@ -1,0 +1,70 @@
+// Run logs stored by older versions read as today's events: here, the user's decision on a paused call, which the
+// call's tool-result used to carry, is told as the tool-decision event it is today, just before that result.
+import { describe, expect, it } from 'vitest';
+import { AgentEventSchema } from '../protocol/events';
+import { upgradeRunLog } from './upgrade-log';
+
+const start = {
+  type: 'run-start',
+  runId: 'r',
+  iteration: 0,
+  t: 0,
+  agent: 'a',
+  kind: 'fncall',
+  model: 'm',
+  lang: 'en',
+  maxLlmCalls: 20,
+  tools: [],
+};
+const call = {
+  type: 'tool-call',
+  runId: 'r',
+  iteration: 1,
+  t: 10,
+  functionId: 'c1',
+  name: 'calculator',
+  arguments: '{"expression":"6*7"}',
+};
+const approval = { ...call, type: 'tool-approval', t: 11 };
+const result = {
+  type: 'tool-result',
+  runId: 'r',
+  iteration: 1,
+  t: 40,
+  functionId: 'c1',
+  name: 'calculator',
+  arguments: '{"expression":"2+3"}',
+  ok: true,
+  content: '5',
+  durationMs: 25,
+};
+
+describe('upgradeRunLog: decisions stored on the tool-result', () => {
+  it('becomes a tool-decision event when the call started running, and leaves the result without it', () => {
+    const decision = { action: 'run', arguments: '{"expression":"2+3"}' };
+    const events = upgradeRunLog([start, call, approval, { ...result, decision }]);
+    expect(events.map((e) => e.type)).toEqual([
+      'run-start',
+      'tool-call',
+      'tool-approval',
+      'tool-decision',
+      'tool-result',
+    ]);
+    expect(events[3]).toEqual({
+      type: 'tool-decision',
+      runId: 'r',
+      iteration: 1,
+      t: 15,
+      functionId: 'c1',
+      name: 'calculator',
+      decision,
+    });
+    expect(events[4]).toEqual(result);
+    for (const e of events) expect(AgentEventSchema.safeParse(e).success).toBe(true);
+  });
+
+  it('returns a log of today’s shape as it is', () => {
+    const today = [start, call, result];
+    expect(upgradeRunLog(today)).toBe(today);
+  });
+});
