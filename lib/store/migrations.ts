@@ -142,6 +142,10 @@ export const MIGRATIONS: readonly ((d: Ddl) => string)[] = [
   (d) => `
   CREATE TABLE IF NOT EXISTS auth_attempts (kind text NOT NULL, key text NOT NULL, at ${d.big} NOT NULL);
   CREATE INDEX IF NOT EXISTS auth_attempts_by_key ON auth_attempts (kind, key, at);`,
+  // 15: the messages kept for a run that did not answer (failed, stopped, its server gone) may hold a tool call with
+  // no result, which the next request's model refuses: dropped, they are folded again (each such call answered) when
+  // their conversation's history is next read
+  () => "UPDATE runs SET messages_json = NULL WHERE status <> 'answered' AND messages_json IS NOT NULL;",
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

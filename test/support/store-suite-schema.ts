@@ -87,6 +87,40 @@ export function describeSchema(h: () => StoreHarness, harness: () => Promise<Sto
       expect(document.state).toBe('parsing');
     });
 
+    it('answers, on upgrading to version 15, the tool calls a failed run’s kept history left without a result', async () => {
+      const store = await h().open();
+      const conversation = await store.createConversation(OWNER);
+      await store.addTurnWithRun(OWNER, conversation.id, 'Sleep', 'failed');
+      await store.appendEvents(OWNER, 'failed', [
+        { type: 'tool-call', runId: 'failed', iteration: 1, t: 1, functionId: 'a', name: 'slow', arguments: '{}' },
+      ]);
+      await store.finishRun(OWNER, 'failed', 'error', { name: 'StoreError', message: 'The disk is full.' });
+      await store.close();
+      // As a version-14 app kept it: the call, and no result.
+      const unpaired = [
+        {
+          role: 'assistant',
+          content: '',
+          function_call: { name: 'slow', arguments: '{}' },
+          extra: { function_id: 'a' },
+        },
+      ];
+      await h()
+        .dialect()
+        .db.updateTable('runs')
+        .set({ messages_json: JSON.stringify(unpaired) })
+        .where('id', '=', 'failed')
+        .execute();
+      await h().setSchemaVersion(14);
+
+      const [turn] = await (await h().reopen()).listHistory(OWNER, conversation.id);
+      expect(turn!.messages.at(-1)).toMatchObject({
+        role: 'function',
+        content: 'The run failed while this call was running; it has no result.',
+        extra: { function_id: 'a' },
+      });
+    });
+
     it('indexes again, on upgrading to version 12, a run whose summary left out its child runs', async () => {
       const store = await h().open();
       const conversation = await store.createConversation(OWNER);
