@@ -188,6 +188,8 @@ export class Agent {
       if (fold.apply(event)) yield fold.snapshot();
       if (event.type === 'run-end') {
         if (failure.error) throw failure.error;
+        // A stop leaves the calls after the stopped one without a result, which the next request's model refuses.
+        fold.finish(event.reason);
         yield fold.snapshot(); // upstream's final yield repeats the complete response
       }
     }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AgentEventSchema, FnCallAgent, type AgentEvent, type Message } from '../../lib/agent';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
 import type { ScriptedReply } from '../../lib/protocol/fixture';
-import { allowLocalFileStaging, BaseTool } from '../../tools';
+import { allowLocalFileStaging, BaseTool, type ToolContext } from '../../tools';
 import { collectEvents, ofType } from '../support/run';
 import { Boom, Fatal, GetWeather, SeeFiles, Structured } from '../support/tools';
 import { loadConfig } from '../../lib/config';
@@ -295,6 +295,38 @@ describe('FnCallAgent loop semantics', () => {
     );
     expect(ofType(events, 'run-end')[0]!.reason).toBe('aborted');
     expect(ofType(events, 'text-delta').length).toBeGreaterThan(0);
+  });
+
+  it('run() stopped while a tool runs answers every call in its last snapshot: the running one stopped, the next not run', async () => {
+    class Waits extends BaseTool {
+      name = 'waits';
+      description = 'Waits until the run stops';
+      parameters = { type: 'object', properties: {} };
+      async call(_params: string, ctx?: ToolContext) {
+        await new Promise((resolve) => ctx?.signal?.addEventListener('abort', resolve, { once: true }));
+        return 'gave up waiting';
+      }
+    }
+    server.setScenario({
+      replies: [
+        callReply('native', [
+          { name: 'waits', args: {} },
+          { name: 'waits', args: {} },
+        ]),
+      ],
+    });
+    const ac = new AbortController();
+    let last: Message[] = [];
+    for await (const snapshot of agent('native', { functionList: [new Waits()] }).run(
+      [{ role: 'user', content: 'x' }],
+      { signal: ac.signal },
+    )) {
+      last = snapshot;
+      if (snapshot.filter((m) => m.function_call).length === 2) setTimeout(() => ac.abort(), 50);
+    }
+    const results = last.filter((m) => m.role === 'function');
+    expect(results.map((m) => m.extra?.function_id)).toEqual(['call_0', 'call_1']);
+    expect(results[1]!.content).toBe('The run ended before this call started; it was not run.');
   });
 
   it('a reader that leaves early aborts the run and its model request', async () => {

@@ -108,7 +108,7 @@ export function describeSchema(h: () => StoreHarness, harness: () => Promise<Sto
       await h()
         .dialect()
         .db.updateTable('runs')
-        .set({ messages_json: JSON.stringify(unpaired) })
+        .set({ messages_json: JSON.stringify(unpaired) as never })
         .where('id', '=', 'failed')
         .execute();
       await h().setSchemaVersion(14);
