@@ -71,3 +71,34 @@ export function whatToSend(issue: Issue): string | undefined {
       return undefined;
   }
 }
+
+/** A field's path as OpenAI's API writes its `param`: a list's items in brackets, an object's keys after dots
+ *  (messages[1].tool_call_id, tools[0].function.name, response_format.json_schema). */
+export function paramOf(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)),
+    '',
+  );
+}
+
+/** The `code` OpenAI's API gives a field sent in the wrong form (missing_required_parameter, invalid_type,
+ *  invalid_value, empty_array, integer_below_min_value…), which a client may branch on. The issue carries its input
+ *  (parsed with reportInput); `whole`: the field takes whole numbers (OpenAI's code names the field's type, not the
+ *  value's). */
+export function issueCode(issue: z.core.$ZodIssue, whole = false): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'missing_required_parameter' : 'invalid_type';
+    case 'too_small':
+    case 'too_big': {
+      const side = issue.code === 'too_small' ? 'below_min' : 'above_max';
+      if (issue.origin === 'array')
+        return Array.isArray(issue.input) && issue.input.length === 0 ? 'empty_array' : `array_${side}_length`;
+      if (issue.origin === 'string') return issue.input === '' ? 'empty_string' : `string_${side}_length`;
+      if (issue.origin === 'number') return `${whole ? 'integer' : 'decimal'}_${side}_value`;
+      return 'invalid_value';
+    }
+    default:
+      return 'invalid_value';
+  }
+}
