@@ -4,7 +4,8 @@
 // Qwen-Agent's form, the caller's own tools, the generation settings, the run's tool choice. docs/qwen-agent.md has
 // the table.
 import type { Agent, GenerateCfg, ToolChoice } from '../agent';
-import { fromWireMessages, type IncomingWireMessage } from '../llm/oai-wire';
+import { fromWireMessages, type IncomingWireMessage, type UnansweredToolMessageError } from '../llm/oai-wire';
+import { isErrorNamed } from '../protocol/errors';
 import type { FunctionDef, Message } from '../llm/schema';
 import type { AgentKind } from '../protocol/enums';
 import { z } from '../protocol/zod';
@@ -222,12 +223,30 @@ const REFUSED: Record<string, { code: Unsupported; why: (v: unknown) => string |
 /** Passed to the model as given (besides the numbers above). */
 const PASSED = ['logit_bias', 'reasoning_effort', 'verbosity'] as const;
 
+/** What OpenAI's API takes and no agent here does, though the request's shape refuses it as any wrong value: a
+ *  deprecated function message, audio, file and refusal parts, custom tools and tool choices. OpenAI's code for it
+ *  is unsupported_value, not invalid_value (the message already says what is accepted). */
+function openAiOnly(issue: z.core.$ZodIssue): boolean {
+  const input = issue.input as unknown;
+  const type = (v: unknown) => (v && typeof v === 'object' ? (v as { type?: unknown }).type : undefined);
+  const [first] = issue.path;
+  const last = issue.path.at(-1);
+  if (first === 'messages' && last === 'role')
+    return input === 'function' || (input as { role?: unknown } | undefined)?.role === 'function';
+  if (first === 'messages' && last === 'content')
+    return Array.isArray(input) && input.some((p) => ['input_audio', 'file', 'refusal'].includes(String(type(p))));
+  if (first === 'tools' && last === 'type') return input === 'custom';
+  if (first === 'tool_choice' && issue.path.length === 1)
+    return ['allowed_tools', 'custom'].includes(String(type(input)));
+  return false;
+}
+
 export function parseCompletionRequest(body: unknown): ParsedCompletion {
   const parsed = CompletionRequestSchema.safeParse(body, { error: whatToSend, reportInput: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const param = paramOf(issue.path) || undefined;
-    const code = issueCode(issue, WHOLE_NUMBERS.has(String(issue.path[0])));
+    const code = openAiOnly(issue) ? 'unsupported_value' : issueCode(issue, WHOLE_NUMBERS.has(String(issue.path[0])));
     throw new InvalidRequestError(
       param ? `${param}: ${issue.message}` : `The request body ${issue.message}`,
       param,
@@ -245,10 +264,13 @@ export function parseCompletionRequest(body: unknown): ParsedCompletion {
   try {
     messages = fromWireMessages(request.messages as IncomingWireMessage[]);
   } catch (e) {
+    if (isErrorNamed<UnansweredToolMessageError>(e, 'UnansweredToolMessageError'))
+      throw new InvalidRequestError(e.message, `messages[${e.index}].tool_call_id`, 'invalid_value');
     throw new InvalidRequestError((e as Error).message, 'messages');
   }
+  // OpenAI's API takes a conversation without one; an agent's run answers the user's last message.
   if (!messages.some((m) => m.role === 'user'))
-    throw new InvalidRequestError('"messages" must hold a user message.', 'messages');
+    throw new InvalidRequestError('messages: must hold a user message.', 'messages', 'unsupported_value');
   const generateCfg: Record<string, number> = {};
   for (const key of ['temperature', 'top_p', 'presence_penalty', 'frequency_penalty', 'seed'] as const) {
     const v = request[key];
@@ -314,6 +336,12 @@ export function checkForAgent(parsed: ParsedCompletion, agent: Agent): void {
       'unsupported_value',
     );
   const offered = [...agent.functions.map((f) => f.name), ...clientTools.map((f) => f.name)];
+  if (toolChoice === 'required' && offered.length === 0)
+    throw new InvalidRequestError(
+      'tool_choice: "required" needs a tool to call; this agent has none and the request sends none (send tools).',
+      'tool_choice',
+      'invalid_value',
+    );
   if (typeof toolChoice === 'object' && !offered.includes(toolChoice.name))
     throw new InvalidRequestError(
       `tool_choice: "${toolChoice.name}" is not one of the tools (${offered.join(', ') || 'none'}).`,

@@ -28,6 +28,7 @@ let client: OpenAI;
 const A = ownerScope('user-a');
 let nousAgent: string;
 let reactAgent: string;
+let toollessAgent: string;
 
 beforeAll(async () => {
   model = await createModelServer();
@@ -45,6 +46,8 @@ beforeAll(async () => {
     )
   ).id;
   reactAgent = (await store.createAgent(A, parseAgentDefinition({ name: 'React desk', kind: 'react' }))).id;
+  toollessAgent = (await store.createAgent(A, parseAgentDefinition({ name: 'Bare desk', kind: 'fncall', tools: [] })))
+    .id;
 });
 afterAll(async () => {
   await api.close();
@@ -173,6 +176,11 @@ describe('tool_choice', () => {
       param: 'tools',
       code: 'unsupported_parameter',
     });
+    // "required" where no tool is offered (the agent has none, the request sends none) cannot be kept: OpenAI, too,
+    // refuses a tool_choice without tools.
+    const none = await refusal({ model: toollessAgent, tool_choice: 'required' });
+    expect(none).toMatchObject({ param: 'tool_choice', code: 'invalid_value' });
+    expect(none.message).toMatch(/"required" needs a tool to call/);
     expect(model.requests).toHaveLength(0);
   });
 });
@@ -346,25 +354,42 @@ describe('what the openai client lets a caller send', () => {
     expect(model.requests[0]!.body).toMatchObject(bounds);
   });
 
-  it('what it can send and no agent does is refused with a message that says what is accepted', async () => {
+  it('what it can send and no agent does is refused with a message that says what is accepted, coded as OpenAI codes what a model does not support', async () => {
     const moderation = await refusal({ moderation: { model: 'omni-moderation-latest' } });
-    expect(moderation.param).toBe('moderation');
+    expect(moderation).toMatchObject({ param: 'moderation', code: 'unsupported_parameter' });
     expect(moderation.message).toMatch(/moderat/);
     const allowed = await refusal({
       tools: [forecast],
       tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [forecast] } },
     });
-    expect(allowed.param).toBe('tool_choice');
+    expect(allowed).toMatchObject({ param: 'tool_choice', code: 'unsupported_value' });
     expect(allowed.message).toMatch(/"none", "auto", "required" or \{"type": "function"/);
     const custom = await refusal({ tools: [{ type: 'custom', custom: { name: 'grammar_tool' } }] });
-    expect(custom.param).toBe('tools[0].type');
+    expect(custom).toMatchObject({ param: 'tools[0].type', code: 'unsupported_value' });
     expect(custom.message).toMatch(/function tools only/);
     const file = await refusal({
       messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-1' } }] }],
     });
-    expect(file.param).toBe('messages[0].content');
+    expect(file).toMatchObject({ param: 'messages[0].content', code: 'unsupported_value' });
     expect(file.message).toMatch(/text and image_url parts/);
+    const functionMessage = await refusal({
+      messages: [...ask, { role: 'function', name: 'calculator', content: '2' }],
+    });
+    expect(functionMessage).toMatchObject({ param: 'messages[1].role', code: 'unsupported_value' });
+    const noUser = await refusal({ messages: [{ role: 'system', content: 'Be brief.' }] });
+    expect(noUser).toMatchObject({ param: 'messages', code: 'unsupported_value' });
+    expect(noUser.error).toMatchObject({ message: 'messages: must hold a user message.' });
+    // A wrong value that is no feature of OpenAI's either stays invalid_value.
+    expect(await refusal({ tool_choice: 'any' })).toMatchObject({ param: 'tool_choice', code: 'invalid_value' });
     expect(model.requests).toHaveLength(0);
+  });
+
+  it('a tool message answering no call names it: param messages[i].tool_call_id', async () => {
+    const orphan = await refusal({ messages: [...ask, { role: 'tool', tool_call_id: 'nope', content: 'r' }] });
+    expect(orphan).toMatchObject({ param: 'messages[1].tool_call_id', code: 'invalid_value' });
+    expect(orphan.error).toMatchObject({
+      message: 'messages[1]: a tool message answers tool_call_id "nope", which no earlier assistant message called.',
+    });
   });
 });
 
