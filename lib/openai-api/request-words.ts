@@ -98,6 +98,17 @@ export function issueCode(issue: z.core.$ZodIssue, whole = false): string {
       if (issue.origin === 'number') return `${whole ? 'integer' : 'decimal'}_${side}_value`;
       return 'invalid_value';
     }
+    case 'invalid_union': {
+      // A field of several forms (stop: a string or a list; content): its code is the one of the form the input has
+      // (stop: [5 strings] is array_above_max_length); none of them is invalid_type. A tag that matched no option
+      // (messages[].role) has no forms to go by.
+      const forms = issue.errors;
+      if (!forms.length) return 'invalid_value';
+      const mistyped = (f: z.core.$ZodIssue[]) => f.length === 1 && f[0]!.code === 'invalid_type' && !f[0]!.path.length;
+      const taken = forms.filter((f) => !mistyped(f));
+      if (!taken.length) return 'invalid_type';
+      return taken.length === 1 && taken[0]![0] ? issueCode(taken[0]![0], whole) : 'invalid_value';
+    }
     default:
       return 'invalid_value';
   }

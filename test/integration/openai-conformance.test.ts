@@ -397,7 +397,20 @@ describe('a malformed request', () => {
   it('each field sent in the wrong form is refused in words that say what to send, never zod’s bare "Invalid input"; param is its path as OpenAI writes it and code OpenAI’s', async () => {
     const user = { role: 'user', content: 'Hi' };
     const cases: [Record<string, unknown>, string, string, string][] = [
-      [{ stop: ['a', 'b', 'c', 'd', 'e'] }, 'stop', 'stop: a string or a list of at most 4 strings.', 'invalid_value'],
+      [
+        { stop: ['a', 'b', 'c', 'd', 'e'] },
+        'stop',
+        'stop: a string or a list of at most 4 strings.',
+        'array_above_max_length',
+      ],
+      [{ stop: 4 }, 'stop', 'stop: a string or a list of at most 4 strings.', 'invalid_type'],
+      [{ stop: [1] }, 'stop', 'stop: a string or a list of at most 4 strings.', 'invalid_type'],
+      [
+        { messages: [{ role: 'user', content: { text: 'Hi' } }] },
+        'messages[0].content',
+        'messages[0].content: content is a string, or an array of text and image_url parts (input_audio, file and refusal parts are not accepted).',
+        'invalid_type',
+      ],
       [{ temperature: 'hot' }, 'temperature', 'temperature: must be a number, not a string.', 'invalid_type'],
       [{ temperature: 2.5 }, 'temperature', 'temperature: must be between 0 and 2', 'decimal_above_max_value'],
       [{ max_tokens: 0 }, 'max_tokens', 'max_tokens: must be a whole number above 0.', 'integer_below_min_value'],
