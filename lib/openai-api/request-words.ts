@@ -1,7 +1,8 @@
 // The request checks' refusals in words that say what to send (docs/api.md: a refusal's message says what to
 // change). zod's own wording ("Invalid input", "expected record, received array", "Too small: expected number to be
 // >0") names its types, not the request's; this error map says them as a caller reads them. A field's own message in
-// the schema (stop, content, tool_choice…) wins over these.
+// the schema (stop, content, tool_choice…) wins over these. The refusal's `param` and `code` are written as OpenAI's
+// API writes them (paramOf, issueCode): clients expose them, and some branch on them.
 import type { z } from '../protocol/zod';
 
 type Issue = z.core.$ZodRawIssue;

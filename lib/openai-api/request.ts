@@ -5,9 +5,9 @@
 // the table.
 import type { Agent, GenerateCfg, ToolChoice } from '../agent';
 import { fromWireMessages, type IncomingWireMessage, type UnansweredToolMessageError } from '../llm/oai-wire';
-import { isErrorNamed } from '../protocol/errors';
 import type { FunctionDef, Message } from '../llm/schema';
 import type { AgentKind } from '../protocol/enums';
+import { isErrorNamed } from '../protocol/errors';
 import { z } from '../protocol/zod';
 import { issueCode, paramOf, whatToSend } from './request-words';
 
