@@ -128,7 +128,7 @@ describe('request coverage', () => {
     const keyed = Object.entries(ROUTE_RULES).filter(([, r]) => 'key' in r);
     for (const [entry] of keyed)
       expect(entry).toMatch(
-        /^((GET|POST|DELETE) \/(v1|api\/(chat|files|runs|images|artifacts|health))|(PUT|PATCH) \/v1)\b/,
+        /^((GET|POST|DELETE) \/(v1|api\/(chat|files|runs|images|artifacts|health))|(PUT|PATCH|OPTIONS) \/v1)\b/,
       );
   });
 

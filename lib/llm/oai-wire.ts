@@ -165,6 +165,19 @@ export interface IncomingWireMessage {
   tool_call_id?: string;
 }
 
+/** A tool message that answers no earlier call: `index` is its place in the messages. */
+export class UnansweredToolMessageError extends Error {
+  override name = 'UnansweredToolMessageError';
+  constructor(
+    readonly index: number,
+    id: string,
+  ) {
+    super(
+      `messages[${index}]: a tool message answers tool_call_id "${id}", which no earlier assistant message called.`,
+    );
+  }
+}
+
 /**
  * OpenAI chat messages -> Qwen-Agent messages (the inverse of toWireMessages): an assistant message with
  * tool_calls becomes its text (and reasoning) then one function_call message per call, each call's id kept as
@@ -200,10 +213,7 @@ export function fromWireMessages(messages: readonly IncomingWireMessage[]): Mess
     } else {
       const id = m.tool_call_id ?? '';
       const name = callNames.get(id);
-      if (name === undefined)
-        throw new Error(
-          `messages[${i}]: a tool message answers tool_call_id "${id}", which no earlier assistant message called.`,
-        );
+      if (name === undefined) throw new UnansweredToolMessageError(i, id);
       out.push({
         role: 'function',
         name,

@@ -52,6 +52,11 @@ export async function retrieveModel(
   return Response.json({ id: model.id, object: 'model', created, owned_by: MODEL_OWNER, name: model.name });
 }
 
+/** A refusal's param and code, as far as it has them. */
+function refusalFields(e: InvalidRequestError): { param?: string; code?: string } {
+  return { ...(e.param ? { param: e.param } : {}), ...(e.code ? { code: e.code } : {}) };
+}
+
 function unknownModel(wanted: string, models: readonly ApiModel[]): Response {
   return apiError(
     404,
@@ -71,7 +76,7 @@ function unknownModel(wanted: string, models: readonly ApiModel[]): Response {
  */
 function notStarted(e: unknown): Response {
   if (isErrorNamed<InvalidRequestError>(e, 'InvalidRequestError'))
-    return apiError(400, e.message, 'invalid_request_error', e.param ? { param: e.param } : {});
+    return apiError(400, e.message, 'invalid_request_error', refusalFields(e));
   // The database locked by another program: a 503 that passes, with Retry-After, which OpenAI's clients retry.
   if (isErrorNamed(e, 'StoreBusyError'))
     return apiError(
@@ -113,7 +118,7 @@ export async function createCompletion(
     parsed = parseCompletionRequest(body);
   } catch (e) {
     if (isErrorNamed<InvalidRequestError>(e, 'InvalidRequestError'))
-      return apiError(400, e.message, 'invalid_request_error', e.param ? { param: e.param } : {});
+      return apiError(400, e.message, 'invalid_request_error', refusalFields(e));
     throw e;
   }
   const { request, messages, clientTools, generateCfg, runCfg, toolChoice } = parsed;

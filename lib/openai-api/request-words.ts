@@ -1,7 +1,8 @@
 // The request checks' refusals in words that say what to send (docs/api.md: a refusal's message says what to
 // change). zod's own wording ("Invalid input", "expected record, received array", "Too small: expected number to be
 // >0") names its types, not the request's; this error map says them as a caller reads them. A field's own message in
-// the schema (stop, content, tool_choice…) wins over these.
+// the schema (stop, content, tool_choice…) wins over these. The refusal's `param` and `code` are written as OpenAI's
+// API writes them (paramOf, issueCode): clients expose them, and some branch on them.
 import type { z } from '../protocol/zod';
 
 type Issue = z.core.$ZodRawIssue;
@@ -69,5 +70,47 @@ export function whatToSend(issue: Issue): string | undefined {
     }
     default:
       return undefined;
+  }
+}
+
+/** A field's path as OpenAI's API writes its `param`: a list's items in brackets, an object's keys after dots
+ *  (messages[1].tool_call_id, tools[0].function.name, response_format.json_schema). */
+export function paramOf(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)),
+    '',
+  );
+}
+
+/** The `code` OpenAI's API gives a field sent in the wrong form (missing_required_parameter, invalid_type,
+ *  invalid_value, empty_array, integer_below_min_value…), which a client may branch on. The issue carries its input
+ *  (parsed with reportInput); `whole`: the field takes whole numbers (OpenAI's code names the field's type, not the
+ *  value's). */
+export function issueCode(issue: z.core.$ZodIssue, whole = false): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'missing_required_parameter' : 'invalid_type';
+    case 'too_small':
+    case 'too_big': {
+      const side = issue.code === 'too_small' ? 'below_min' : 'above_max';
+      if (issue.origin === 'array')
+        return Array.isArray(issue.input) && issue.input.length === 0 ? 'empty_array' : `array_${side}_length`;
+      if (issue.origin === 'string') return issue.input === '' ? 'empty_string' : `string_${side}_length`;
+      if (issue.origin === 'number') return `${whole ? 'integer' : 'decimal'}_${side}_value`;
+      return 'invalid_value';
+    }
+    case 'invalid_union': {
+      // A field of several forms (stop: a string or a list; content): its code is the one of the form the input has
+      // (stop: [5 strings] is array_above_max_length); none of them is invalid_type. A tag that matched no option
+      // (messages[].role) has no forms to go by.
+      const forms = issue.errors;
+      if (!forms.length) return 'invalid_value';
+      const mistyped = (f: z.core.$ZodIssue[]) => f.length === 1 && f[0]!.code === 'invalid_type' && !f[0]!.path.length;
+      const taken = forms.filter((f) => !mistyped(f));
+      if (!taken.length) return 'invalid_type';
+      return taken.length === 1 && taken[0]![0] ? issueCode(taken[0]![0], whole) : 'invalid_value';
+    }
+    default:
+      return 'invalid_value';
   }
 }

@@ -4,11 +4,12 @@
 // Qwen-Agent's form, the caller's own tools, the generation settings, the run's tool choice. docs/qwen-agent.md has
 // the table.
 import type { Agent, GenerateCfg, ToolChoice } from '../agent';
-import { fromWireMessages, type IncomingWireMessage } from '../llm/oai-wire';
+import { fromWireMessages, type IncomingWireMessage, type UnansweredToolMessageError } from '../llm/oai-wire';
 import type { FunctionDef, Message } from '../llm/schema';
 import type { AgentKind } from '../protocol/enums';
+import { isErrorNamed } from '../protocol/errors';
 import { z } from '../protocol/zod';
-import { whatToSend } from './request-words';
+import { issueCode, paramOf, whatToSend } from './request-words';
 
 const text = z.object({ type: z.literal('text'), text: z.string() });
 const image = z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string() }) });
@@ -51,6 +52,9 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const between = (min: number, max: number) =>
   finite.min(min, `must be between ${min} and ${max}`).max(max, `must be between ${min} and ${max}`);
 
+/** The parameters that take whole numbers (OpenAI's codes for their bounds say integer, not decimal). */
+const WHOLE_NUMBERS = new Set(['max_tokens', 'max_completion_tokens', 'n', 'seed', 'top_logprobs']);
+
 /** A count of something (tokens, answers): a whole number above 0. */
 const count = z.number().int().positive('must be a whole number above 0.');
 
@@ -83,8 +87,8 @@ const ResponseFormatSchema = z.discriminatedUnion('type', [
 ]);
 
 export const CompletionRequestSchema = z.object({
-  model: z.string({ error: '"model" must name one of GET /v1/models (an agent id or name).' }).min(1),
-  messages: z.array(MessageSchema).min(1, '"messages" must hold at least one message.'),
+  model: z.string({ error: 'must name one of GET /v1/models (an agent id or name).' }).min(1),
+  messages: z.array(MessageSchema).min(1, 'must hold at least one message.'),
   stream: z.boolean().nullable().optional(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
   tools: z.array(ToolSchema).optional(),
@@ -137,6 +141,8 @@ export class InvalidRequestError extends Error {
   constructor(
     message: string,
     readonly param?: string,
+    /** OpenAI's code for it (invalid_type, unsupported_value…); none where OpenAI gives none. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -153,55 +159,118 @@ export interface ParsedCompletion {
   toolChoice?: ToolChoice;
 }
 
+/** OpenAI's codes for a refusal of what its API has and this server does not: the value (n above 1), or the parameter
+ *  whatever its value (audio). */
+type Unsupported = 'unsupported_value' | 'unsupported_parameter';
+
 /** Parameters no agent run can honour, and why (answered 400 naming the parameter when set). */
-const REFUSED: Record<string, (v: unknown) => string | undefined> = {
-  n: (v) =>
-    typeof v === 'number' && v > 1 ? 'an agent run gives one answer: n must be 1 (send n requests).' : undefined,
-  logprobs: (v) =>
-    v === true
-      ? "an agent's answer comes from several model calls and tool results: token log probabilities are not returned."
-      : undefined,
-  top_logprobs: (v) => (typeof v === 'number' && v > 0 ? 'token log probabilities are not returned.' : undefined),
-  modalities: (v) =>
-    Array.isArray(v) && v.some((m) => m !== 'text')
-      ? 'agents answer in text only: modalities must be ["text"].'
-      : undefined,
-  audio: (v) => (v !== undefined && v !== null ? 'agents answer in text only (no audio output).' : undefined),
-  web_search_options: (v) =>
-    v !== undefined && v !== null
-      ? "web search is an agent's tool here (web_search): give it to the agent."
-      : undefined,
-  moderation: (v) =>
-    v !== undefined && v !== null
-      ? 'moderated completions are not offered here: moderate the input and the answer with a moderation model of your own.'
-      : undefined,
-  functions: (v) =>
-    v !== undefined && v !== null ? 'the deprecated functions parameter is not supported: send tools.' : undefined,
-  function_call: (v) =>
-    v !== undefined && v !== null
-      ? 'the deprecated function_call parameter is not supported: send tool_choice.'
-      : undefined,
+const REFUSED: Record<string, { code: Unsupported; why: (v: unknown) => string | undefined }> = {
+  n: {
+    code: 'unsupported_value',
+    why: (v) =>
+      typeof v === 'number' && v > 1 ? 'an agent run gives one answer: n must be 1 (send n requests).' : undefined,
+  },
+  logprobs: {
+    code: 'unsupported_value',
+    why: (v) =>
+      v === true
+        ? "an agent's answer comes from several model calls and tool results: token log probabilities are not returned."
+        : undefined,
+  },
+  top_logprobs: {
+    code: 'unsupported_value',
+    why: (v) => (typeof v === 'number' && v > 0 ? 'token log probabilities are not returned.' : undefined),
+  },
+  modalities: {
+    code: 'unsupported_value',
+    why: (v) =>
+      Array.isArray(v) && v.some((m) => m !== 'text')
+        ? 'agents answer in text only: modalities must be ["text"].'
+        : undefined,
+  },
+  audio: {
+    code: 'unsupported_parameter',
+    why: (v) => (v !== undefined && v !== null ? 'agents answer in text only (no audio output).' : undefined),
+  },
+  web_search_options: {
+    code: 'unsupported_parameter',
+    why: (v) =>
+      v !== undefined && v !== null
+        ? "web search is an agent's tool here (web_search): give it to the agent."
+        : undefined,
+  },
+  moderation: {
+    code: 'unsupported_parameter',
+    why: (v) =>
+      v !== undefined && v !== null
+        ? 'moderated completions are not offered here: moderate the input and the answer with a moderation model of your own.'
+        : undefined,
+  },
+  functions: {
+    code: 'unsupported_parameter',
+    why: (v) =>
+      v !== undefined && v !== null ? 'the deprecated functions parameter is not supported: send tools.' : undefined,
+  },
+  function_call: {
+    code: 'unsupported_parameter',
+    why: (v) =>
+      v !== undefined && v !== null
+        ? 'the deprecated function_call parameter is not supported: send tool_choice.'
+        : undefined,
+  },
 };
 
 /** Passed to the model as given (besides the numbers above). */
 const PASSED = ['logit_bias', 'reasoning_effort', 'verbosity'] as const;
 
+/** What OpenAI's API takes and no agent here does, though the request's shape refuses it as any wrong value: a
+ *  deprecated function message, audio, file and refusal parts, custom tools and tool choices. OpenAI's code for it
+ *  is unsupported_value, not invalid_value (the message already says what is accepted). */
+function openAiOnly(issue: z.core.$ZodIssue): boolean {
+  const input = issue.input as unknown;
+  const type = (v: unknown) => (v && typeof v === 'object' ? (v as { type?: unknown }).type : undefined);
+  const [first] = issue.path;
+  const last = issue.path.at(-1);
+  if (first === 'messages' && last === 'role')
+    return input === 'function' || (input as { role?: unknown } | undefined)?.role === 'function';
+  if (first === 'messages' && last === 'content')
+    return Array.isArray(input) && input.some((p) => ['input_audio', 'file', 'refusal'].includes(String(type(p))));
+  if (first === 'tools' && last === 'type') return input === 'custom';
+  if (first === 'tool_choice' && issue.path.length === 1)
+    return ['allowed_tools', 'custom'].includes(String(type(input)));
+  return false;
+}
+
 export function parseCompletionRequest(body: unknown): ParsedCompletion {
-  const parsed = CompletionRequestSchema.safeParse(body, { error: whatToSend });
+  const parsed = CompletionRequestSchema.safeParse(body, { error: whatToSend, reportInput: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const param = issue.path.join('.') || undefined;
-    throw new InvalidRequestError(param ? `${param}: ${issue.message}` : `The request body ${issue.message}`, param);
+    const param = paramOf(issue.path) || undefined;
+    const code = openAiOnly(issue) ? 'unsupported_value' : issueCode(issue, WHOLE_NUMBERS.has(String(issue.path[0])));
+    throw new InvalidRequestError(
+      param ? `${param}: ${issue.message}` : `The request body ${issue.message}`,
+      param,
+      code,
+    );
   }
   const request = parsed.data;
+  // OpenAI refuses stream_options on a request that does not stream.
+  if (request.stream_options && request.stream !== true)
+    throw new InvalidRequestError(
+      'stream_options: only allowed with "stream": true (it sets what a stream sends).',
+      'stream_options',
+    );
   let messages: Message[];
   try {
     messages = fromWireMessages(request.messages as IncomingWireMessage[]);
   } catch (e) {
+    if (isErrorNamed<UnansweredToolMessageError>(e, 'UnansweredToolMessageError'))
+      throw new InvalidRequestError(e.message, `messages[${e.index}].tool_call_id`, 'invalid_value');
     throw new InvalidRequestError((e as Error).message, 'messages');
   }
+  // OpenAI's API takes a conversation without one; an agent's run answers the user's last message.
   if (!messages.some((m) => m.role === 'user'))
-    throw new InvalidRequestError('"messages" must hold a user message.', 'messages');
+    throw new InvalidRequestError('messages: must hold a user message.', 'messages', 'unsupported_value');
   const generateCfg: Record<string, number> = {};
   for (const key of ['temperature', 'top_p', 'presence_penalty', 'frequency_penalty', 'seed'] as const) {
     const v = request[key];
@@ -209,9 +278,9 @@ export function parseCompletionRequest(body: unknown): ParsedCompletion {
   }
   const maxTokens = request.max_completion_tokens ?? request.max_tokens;
   if (typeof maxTokens === 'number') generateCfg.max_tokens = maxTokens;
-  for (const [param, why] of Object.entries(REFUSED)) {
+  for (const [param, { code, why }] of Object.entries(REFUSED)) {
     const reason = why((request as Record<string, unknown>)[param]);
-    if (reason) throw new InvalidRequestError(`${param}: ${reason}`, param);
+    if (reason) throw new InvalidRequestError(`${param}: ${reason}`, param, code);
   }
   const clientTools = (request.tools ?? []).map((t) => ({
     name: t.function.name,
@@ -251,20 +320,33 @@ export function checkForAgent(parsed: ParsedCompletion, agent: Agent): void {
     throw new InvalidRequestError(
       `tools: ${name} cannot hand calls of your tools back to you; send no tools.`,
       'tools',
+      'unsupported_parameter',
     );
   if (toolChoice && !loops)
-    throw new InvalidRequestError(`tool_choice: ${name} does not offer tools by function calling.`, 'tool_choice');
+    throw new InvalidRequestError(
+      `tool_choice: ${name} does not offer tools by function calling.`,
+      'tool_choice',
+      'unsupported_parameter',
+    );
   const mode = agent.llm.fncallMode;
   if (toolChoice === 'required' && mode !== 'native')
     throw new InvalidRequestError(
       `tool_choice: "required" needs a model called through the tools API; this agent's model writes calls as text (${mode}).`,
       'tool_choice',
+      'unsupported_value',
     );
   const offered = [...agent.functions.map((f) => f.name), ...clientTools.map((f) => f.name)];
+  if (toolChoice === 'required' && offered.length === 0)
+    throw new InvalidRequestError(
+      'tool_choice: "required" needs a tool to call; this agent has none and the request sends none (send tools).',
+      'tool_choice',
+      'invalid_value',
+    );
   if (typeof toolChoice === 'object' && !offered.includes(toolChoice.name))
     throw new InvalidRequestError(
       `tool_choice: "${toolChoice.name}" is not one of the tools (${offered.join(', ') || 'none'}).`,
       'tool_choice',
+      'invalid_value',
     );
   const format = runCfg.response_format as { type: string } | undefined;
   if (format) {
@@ -273,11 +355,13 @@ export function checkForAgent(parsed: ParsedCompletion, agent: Agent): void {
       throw new InvalidRequestError(
         `response_format: ${name} writes its steps as text, which ${format.type} output would forbid.`,
         'response_format',
+        'unsupported_value',
       );
     if (mode !== 'native' && !noTools)
       throw new InvalidRequestError(
         `response_format: this agent's model writes tool calls as text (${mode}), which ${format.type} output would forbid; send tool_choice "none" or no tools.`,
         'response_format',
+        'unsupported_value',
       );
   }
 }

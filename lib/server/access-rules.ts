@@ -12,6 +12,7 @@ const open = (what: string): AccessRule => ({ who: 'public', what });
 
 const wrongMethod = user('OpenAI API: a method the path does not answer (405)', { key: 'read' });
 const notServed = user('OpenAI API: a path it does not serve (404)', { key: 'read' });
+const methods = user('OpenAI API: the methods the path answers (Allow)', { key: 'read' });
 
 export const ROUTE_RULES = {
   'POST /api/sign-in': open('ACCESS_TOKEN sign-in form'),
@@ -31,6 +32,9 @@ export const ROUTE_RULES = {
   'GET /v1/models': user('OpenAI API: the agents as models', { key: 'read' }),
   'GET /v1/models/[model]': owned('OpenAI API: one agent as a model', { key: 'read' }),
   'POST /v1/chat/completions': owned('OpenAI API: run an agent', { key: 'run' }),
+  'OPTIONS /v1/models': methods,
+  'OPTIONS /v1/models/[model]': methods,
+  'OPTIONS /v1/chat/completions': methods,
   // What /v1 does not serve: a 404 or 405 in OpenAI's shape, to whoever may use /v1 at all (401 before it).
   'GET /v1/chat/completions': wrongMethod,
   'PUT /v1/chat/completions': wrongMethod,
@@ -49,6 +53,7 @@ export const ROUTE_RULES = {
   'PUT /v1/[[...path]]': notServed,
   'PATCH /v1/[[...path]]': notServed,
   'DELETE /v1/[[...path]]': notServed,
+  'OPTIONS /v1/[[...path]]': notServed,
 } satisfies Record<string, AccessRule>;
 
 export const ACTION_RULES = {

@@ -210,7 +210,7 @@ describe('the /v1 API', () => {
 
     const bad = await client.chat.completions.create({ model: 'fncall', messages: [] }).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((bad as Error).message).toMatch(/messages: "messages" must hold at least one message/);
+    expect((bad as Error).message).toMatch(/messages: must hold at least one message/);
 
     const orphan = await client.chat.completions
       .create({

@@ -28,6 +28,7 @@ let client: OpenAI;
 const A = ownerScope('user-a');
 let nousAgent: string;
 let reactAgent: string;
+let toollessAgent: string;
 
 beforeAll(async () => {
   model = await createModelServer();
@@ -45,6 +46,8 @@ beforeAll(async () => {
     )
   ).id;
   reactAgent = (await store.createAgent(A, parseAgentDefinition({ name: 'React desk', kind: 'react' }))).id;
+  toollessAgent = (await store.createAgent(A, parseAgentDefinition({ name: 'Bare desk', kind: 'fncall', tools: [] })))
+    .id;
 });
 afterAll(async () => {
   await api.close();
@@ -160,14 +163,24 @@ describe('tool_choice', () => {
 
   it('what the agent cannot honour is a 400 naming tool_choice (and tools), before anything runs', async () => {
     const unknown = await refusal({ tool_choice: { type: 'function', function: { name: 'nope' } } });
-    expect(unknown.param).toBe('tool_choice');
-    expect(unknown.type).toBe('invalid_request_error');
+    expect(unknown).toMatchObject({ type: 'invalid_request_error', param: 'tool_choice', code: 'invalid_value' });
     expect(unknown.message).toMatch(/"nope" is not one of the tools \(.*calculator/);
     const nous = await refusal({ model: nousAgent, tool_choice: 'required' });
-    expect(nous.param).toBe('tool_choice');
+    expect(nous).toMatchObject({ param: 'tool_choice', code: 'unsupported_value' });
     expect(nous.message).toMatch(/writes calls as text \(nous\)/);
-    expect((await refusal({ model: reactAgent, tool_choice: 'none' })).param).toBe('tool_choice');
-    expect((await refusal({ model: reactAgent, tools: [forecast] })).param).toBe('tools');
+    expect(await refusal({ model: reactAgent, tool_choice: 'none' })).toMatchObject({
+      param: 'tool_choice',
+      code: 'unsupported_parameter',
+    });
+    expect(await refusal({ model: reactAgent, tools: [forecast] })).toMatchObject({
+      param: 'tools',
+      code: 'unsupported_parameter',
+    });
+    // "required" where no tool is offered (the agent has none, the request sends none) cannot be kept: OpenAI, too,
+    // refuses a tool_choice without tools.
+    const none = await refusal({ model: toollessAgent, tool_choice: 'required' });
+    expect(none).toMatchObject({ param: 'tool_choice', code: 'invalid_value' });
+    expect(none.message).toMatch(/"required" needs a tool to call/);
     expect(model.requests).toHaveLength(0);
   });
 });
@@ -207,7 +220,7 @@ describe('parallel_tool_calls, stop, response_format, and the rest', () => {
     expect(JSON.parse(r.choices[0]!.message.content!)).toEqual({ value: 2 });
     expect(model.requests[0]!.body.response_format).toEqual(format);
     const nous = await refusal({ model: nousAgent, response_format: { type: 'json_object' } });
-    expect(nous.param).toBe('response_format');
+    expect(nous).toMatchObject({ param: 'response_format', code: 'unsupported_value' });
     expect(model.requests).toHaveLength(1);
     await client.chat.completions.create({
       model: nousAgent,
@@ -222,10 +235,20 @@ describe('parallel_tool_calls, stop, response_format, and the rest', () => {
   });
 
   it('n > 1, logprobs, audio output and the deprecated functions are refused naming the parameter; account fields are accepted and not sent', async () => {
-    expect((await refusal({ n: 2 })).param).toBe('n');
-    expect((await refusal({ logprobs: true, top_logprobs: 2 })).param).toBe('logprobs');
-    expect((await refusal({ modalities: ['text', 'audio'] })).param).toBe('modalities');
-    expect((await refusal({ functions: [forecast.function] })).param).toBe('functions');
+    // OpenAI's codes for what its API has and a model of its does not: the value, or the parameter.
+    expect(await refusal({ n: 2 })).toMatchObject({ param: 'n', code: 'unsupported_value' });
+    expect(await refusal({ logprobs: true, top_logprobs: 2 })).toMatchObject({
+      param: 'logprobs',
+      code: 'unsupported_value',
+    });
+    expect(await refusal({ modalities: ['text', 'audio'] })).toMatchObject({
+      param: 'modalities',
+      code: 'unsupported_value',
+    });
+    expect(await refusal({ functions: [forecast.function] })).toMatchObject({
+      param: 'functions',
+      code: 'unsupported_parameter',
+    });
     expect(model.requests).toHaveLength(0);
     model.setScenario({ fallback: { content: 'ok' } });
     await client.chat.completions.create({
@@ -241,6 +264,31 @@ describe('parallel_tool_calls, stop, response_format, and the rest', () => {
     const body = model.requests[0]!.body;
     expect(body.reasoning_effort).toBe('low');
     for (const key of ['user', 'metadata', 'store', 'n', 'logprobs']) expect(body, key).not.toHaveProperty(key);
+  });
+});
+
+describe('stream_options', () => {
+  it('without "stream": true is a 400 naming it, as OpenAI answers; with a stream it is honoured', async () => {
+    for (const stream of [undefined, false]) {
+      const bad = await refusal({ stream, stream_options: { include_usage: true } });
+      expect(bad, String(stream)).toMatchObject({
+        status: 400,
+        type: 'invalid_request_error',
+        param: 'stream_options',
+      });
+      expect(bad.message).toMatch(/only allowed with "stream": true/);
+    }
+    expect(model.requests).toHaveLength(0);
+    model.setScenario({ fallback: { content: 'ok', usage: { prompt_tokens: 3, completion_tokens: 1 } } });
+    const stream = await client.chat.completions.create({
+      model: 'fncall',
+      messages: ask,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let usage;
+    for await (const chunk of stream) usage = chunk.usage ?? usage;
+    expect(usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 1 });
   });
 });
 
@@ -306,80 +354,142 @@ describe('what the openai client lets a caller send', () => {
     expect(model.requests[0]!.body).toMatchObject(bounds);
   });
 
-  it('what it can send and no agent does is refused with a message that says what is accepted', async () => {
+  it('what it can send and no agent does is refused with a message that says what is accepted, coded as OpenAI codes what a model does not support', async () => {
     const moderation = await refusal({ moderation: { model: 'omni-moderation-latest' } });
-    expect(moderation.param).toBe('moderation');
+    expect(moderation).toMatchObject({ param: 'moderation', code: 'unsupported_parameter' });
     expect(moderation.message).toMatch(/moderat/);
     const allowed = await refusal({
       tools: [forecast],
       tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [forecast] } },
     });
-    expect(allowed.param).toBe('tool_choice');
+    expect(allowed).toMatchObject({ param: 'tool_choice', code: 'unsupported_value' });
     expect(allowed.message).toMatch(/"none", "auto", "required" or \{"type": "function"/);
     const custom = await refusal({ tools: [{ type: 'custom', custom: { name: 'grammar_tool' } }] });
-    expect(custom.param).toBe('tools.0.type');
+    expect(custom).toMatchObject({ param: 'tools[0].type', code: 'unsupported_value' });
     expect(custom.message).toMatch(/function tools only/);
     const file = await refusal({
       messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-1' } }] }],
     });
-    expect(file.param).toBe('messages.0.content');
+    expect(file).toMatchObject({ param: 'messages[0].content', code: 'unsupported_value' });
     expect(file.message).toMatch(/text and image_url parts/);
+    const functionMessage = await refusal({
+      messages: [...ask, { role: 'function', name: 'calculator', content: '2' }],
+    });
+    expect(functionMessage).toMatchObject({ param: 'messages[1].role', code: 'unsupported_value' });
+    const noUser = await refusal({ messages: [{ role: 'system', content: 'Be brief.' }] });
+    expect(noUser).toMatchObject({ param: 'messages', code: 'unsupported_value' });
+    expect(noUser.error).toMatchObject({ message: 'messages: must hold a user message.' });
+    // A wrong value that is no feature of OpenAI's either stays invalid_value.
+    expect(await refusal({ tool_choice: 'any' })).toMatchObject({ param: 'tool_choice', code: 'invalid_value' });
     expect(model.requests).toHaveLength(0);
+  });
+
+  it('a tool message answering no call names it: param messages[i].tool_call_id', async () => {
+    const orphan = await refusal({ messages: [...ask, { role: 'tool', tool_call_id: 'nope', content: 'r' }] });
+    expect(orphan).toMatchObject({ param: 'messages[1].tool_call_id', code: 'invalid_value' });
+    expect(orphan.error).toMatchObject({
+      message: 'messages[1]: a tool message answers tool_call_id "nope", which no earlier assistant message called.',
+    });
   });
 });
 
 describe('a malformed request', () => {
-  it('each field sent in the wrong form is refused in words that say what to send, never zod’s bare "Invalid input"', async () => {
+  it('each field sent in the wrong form is refused in words that say what to send, never zod’s bare "Invalid input"; param is its path as OpenAI writes it and code OpenAI’s', async () => {
     const user = { role: 'user', content: 'Hi' };
-    const cases: [Record<string, unknown>, string, string][] = [
-      [{ stop: ['a', 'b', 'c', 'd', 'e'] }, 'stop', 'stop: a string or a list of at most 4 strings.'],
-      [{ temperature: 'hot' }, 'temperature', 'temperature: must be a number, not a string.'],
-      [{ max_tokens: 0 }, 'max_tokens', 'max_tokens: must be a whole number above 0.'],
+    const cases: [Record<string, unknown>, string, string, string][] = [
+      [
+        { stop: ['a', 'b', 'c', 'd', 'e'] },
+        'stop',
+        'stop: a string or a list of at most 4 strings.',
+        'array_above_max_length',
+      ],
+      [{ stop: 4 }, 'stop', 'stop: a string or a list of at most 4 strings.', 'invalid_type'],
+      [{ stop: [1] }, 'stop', 'stop: a string or a list of at most 4 strings.', 'invalid_type'],
+      [
+        { messages: [{ role: 'user', content: { text: 'Hi' } }] },
+        'messages[0].content',
+        'messages[0].content: content is a string, or an array of text and image_url parts (input_audio, file and refusal parts are not accepted).',
+        'invalid_type',
+      ],
+      [{ temperature: 'hot' }, 'temperature', 'temperature: must be a number, not a string.', 'invalid_type'],
+      [{ temperature: 2.5 }, 'temperature', 'temperature: must be between 0 and 2', 'decimal_above_max_value'],
+      [{ max_tokens: 0 }, 'max_tokens', 'max_tokens: must be a whole number above 0.', 'integer_below_min_value'],
       [
         { max_completion_tokens: 1.5 },
         'max_completion_tokens',
         'max_completion_tokens: must be a whole number, not 1.5.',
+        'invalid_type',
       ],
-      [{ seed: 'x' }, 'seed', 'seed: must be a whole number, not a string.'],
-      [{ n: 0 }, 'n', 'n: must be a whole number above 0.'],
-      [{ top_logprobs: 21 }, 'top_logprobs', 'top_logprobs: must be 20 or less.'],
-      [{ stream: 'yes' }, 'stream', 'stream: must be true or false, not a string.'],
+      [{ seed: 'x' }, 'seed', 'seed: must be a whole number, not a string.', 'invalid_type'],
+      [{ n: 0 }, 'n', 'n: must be a whole number above 0.', 'integer_below_min_value'],
+      [{ top_logprobs: 21 }, 'top_logprobs', 'top_logprobs: must be 20 or less.', 'integer_above_max_value'],
+      [{ stream: 'yes' }, 'stream', 'stream: must be true or false, not a string.', 'invalid_type'],
       [
         { stream_options: { include_usage: 1 } },
         'stream_options.include_usage',
         'stream_options.include_usage: must be true or false, not a number.',
+        'invalid_type',
       ],
-      [{ logit_bias: [1] }, 'logit_bias', 'logit_bias: must be an object, not a list.'],
-      [{ metadata: { a: 1 } }, 'metadata.a', 'metadata.a: must be a string, not a number.'],
-      [{ modalities: 'text' }, 'modalities', 'modalities: must be a list, not a string.'],
-      [{ parallel_tool_calls: 1 }, 'parallel_tool_calls', 'parallel_tool_calls: must be true or false, not a number.'],
-      [{ user: 7 }, 'user', 'user: must be a string, not a number.'],
-      [{ response_format: 'json' }, 'response_format', 'response_format: must be an object, not a string.'],
+      [{ logit_bias: [1] }, 'logit_bias', 'logit_bias: must be an object, not a list.', 'invalid_type'],
+      [{ metadata: { a: 1 } }, 'metadata.a', 'metadata.a: must be a string, not a number.', 'invalid_type'],
+      [{ modalities: 'text' }, 'modalities', 'modalities: must be a list, not a string.', 'invalid_type'],
+      [
+        { parallel_tool_calls: 1 },
+        'parallel_tool_calls',
+        'parallel_tool_calls: must be true or false, not a number.',
+        'invalid_type',
+      ],
+      [{ user: 7 }, 'user', 'user: must be a string, not a number.', 'invalid_type'],
+      [
+        { response_format: 'json' },
+        'response_format',
+        'response_format: must be an object, not a string.',
+        'invalid_type',
+      ],
       [
         { response_format: { type: 'xml' } },
         'response_format.type',
         'response_format.type: must be one of "text", "json_object", "json_schema".',
+        'invalid_value',
       ],
       [
         { response_format: { type: 'json_schema' } },
         'response_format.json_schema',
         'response_format.json_schema: must be an object; it is missing.',
+        'missing_required_parameter',
       ],
       [
         { tools: [{ type: 'function', function: { name: 'f', parameters: 'x' } }] },
-        'tools.0.function.parameters',
-        'tools.0.function.parameters: must be an object, not a string.',
+        'tools[0].function.parameters',
+        'tools[0].function.parameters: must be an object, not a string.',
+        'invalid_type',
       ],
+      [
+        { tools: [{ type: 'function', function: { name: 'get weather' } }] },
+        'tools[0].function.name',
+        'tools[0].function.name: a tool name is 1-64 letters, digits, _ or -',
+        'invalid_value',
+      ],
+      [
+        { model: undefined },
+        'model',
+        'model: must name one of GET /v1/models (an agent id or name).',
+        'missing_required_parameter',
+      ],
+      [{ messages: undefined }, 'messages', 'messages: must be a list; it is missing.', 'missing_required_parameter'],
+      [{ messages: [] }, 'messages', 'messages: must hold at least one message.', 'empty_array'],
       [
         { messages: [{ role: 'bot', content: 'Hi' }] },
-        'messages.0.role',
-        'messages.0.role: must be one of "system", "developer", "user", "assistant", "tool".',
+        'messages[0].role',
+        'messages[0].role: must be one of "system", "developer", "user", "assistant", "tool".',
+        'invalid_value',
       ],
-      [{ messages: ['Hi'] }, 'messages.0', 'messages.0: must be an object, not a string.'],
+      [{ messages: ['Hi'] }, 'messages[0]', 'messages[0]: must be an object, not a string.', 'invalid_type'],
       [
         { messages: [user, { role: 'tool', content: 'x' }] },
-        'messages.1.tool_call_id',
-        'messages.1.tool_call_id: must be a string; it is missing.',
+        'messages[1].tool_call_id',
+        'messages[1].tool_call_id: must be a string; it is missing.',
+        'missing_required_parameter',
       ],
       [
         {
@@ -392,13 +502,14 @@ describe('a malformed request', () => {
             },
           ],
         },
-        'messages.1.tool_calls.0.type',
-        'messages.1.tool_calls.0.type: must be "function".',
+        'messages[1].tool_calls[0].type',
+        'messages[1].tool_calls[0].type: must be "function".',
+        'invalid_value',
       ],
     ];
-    for (const [body, param, message] of cases) {
+    for (const [body, param, message, code] of cases) {
       const bad = await refusal(body);
-      expect(bad.param, JSON.stringify(body)).toBe(param);
+      expect(bad, JSON.stringify(body)).toMatchObject({ type: 'invalid_request_error', param, code });
       expect(bad.error, JSON.stringify(body)).toMatchObject({ message });
     }
     expect(model.requests).toHaveLength(0);

@@ -185,6 +185,9 @@ const ROUTES: Record<string, RouteProbe> = {
   'GET /v1/models/[model]': (c) => call(c, `/v1/models/${c.mine.agent.id}`),
   'POST /v1/chat/completions': (c) =>
     call(c, '/v1/chat/completions', { body: { model: c.mine.agent.id, messages: [{ role: 'user', content: 'hi' }] } }),
+  'OPTIONS /v1/chat/completions': (c) => call(c, '/v1/chat/completions', { method: 'OPTIONS' }),
+  'OPTIONS /v1/models': (c) => call(c, '/v1/models', { method: 'OPTIONS' }),
+  'OPTIONS /v1/models/[model]': (c) => call(c, `/v1/models/${c.mine.agent.id}`, { method: 'OPTIONS' }),
   // What /v1 does not serve: a 405 (let in) or a 404 (let in: see MISSING_FOR_OWNER_TOO).
   'GET /v1/chat/completions': (c) => call(c, '/v1/chat/completions'),
   'PUT /v1/chat/completions': (c) => call(c, '/v1/chat/completions', { method: 'PUT', body: {} }),
@@ -203,6 +206,7 @@ const ROUTES: Record<string, RouteProbe> = {
   'PUT /v1/[[...path]]': (c) => call(c, '/v1/files/x', { method: 'PUT', body: {} }),
   'PATCH /v1/[[...path]]': (c) => call(c, '/v1/fine_tuning/jobs/x', { method: 'PATCH', body: {} }),
   'DELETE /v1/[[...path]]': (c) => call(c, '/v1/files/x', { method: 'DELETE' }),
+  'OPTIONS /v1/[[...path]]': (c) => call(c, '/v1/embeddings', { method: 'OPTIONS' }),
 };
 
 const ACTIONS: Record<string, ActionProbe> = {
@@ -289,6 +293,7 @@ const MISSING_FOR_OWNER_TOO = new Set([
   'PUT /v1/[[...path]]',
   'PATCH /v1/[[...path]]',
   'DELETE /v1/[[...path]]',
+  'OPTIONS /v1/[[...path]]',
 ]);
 
 type Seen = Outcome | `HTTP ${number}`;

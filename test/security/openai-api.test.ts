@@ -139,20 +139,20 @@ describe("/v1 paths and methods it does not serve: OpenAI's error shape, after t
     expect(app.model.requests).toHaveLength(0);
   });
 
-  it('a method a served path does not answer is a 405 with Allow, in the same shape', async () => {
-    const cases: [string, string, string][] = [
-      ['GET', '/v1/chat/completions', 'POST'],
-      ['DELETE', '/v1/chat/completions', 'POST'],
-      ['POST', '/v1/models', 'GET, HEAD'],
-      ['DELETE', '/v1/models/fncall', 'GET, HEAD'],
+  it('a method a served path does not answer is a 405 with Allow (the methods it answers), in the same shape', async () => {
+    const cases: [string, string, string, string][] = [
+      ['GET', '/v1/chat/completions', 'POST, OPTIONS', 'POST'],
+      ['DELETE', '/v1/chat/completions', 'POST, OPTIONS', 'POST'],
+      ['POST', '/v1/models', 'GET, HEAD, OPTIONS', 'GET'],
+      ['DELETE', '/v1/models/fncall', 'GET, HEAD, OPTIONS', 'GET'],
     ];
-    for (const [method, path, allow] of cases) {
+    for (const [method, path, allow, answers] of cases) {
       const body = method === 'POST' ? '{}' : undefined;
       const res = await request(app.url, path, { method, headers: { ...json, ...bearer }, body });
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.headers.allow).toBe(allow);
       expect(res.json<{ error: unknown }>().error).toEqual({
-        message: `${path} answers ${allow.replace(', HEAD', '')} only, not ${method}.`,
+        message: `${path} answers ${answers} only, not ${method}.`,
         type: 'invalid_request_error',
         param: null,
         code: 'method_not_allowed',
@@ -163,6 +163,31 @@ describe("/v1 paths and methods it does not serve: OpenAI's error shape, after t
     expect(viaClient).toMatchObject({ status: 405, code: 'method_not_allowed' });
     expect((viaClient as Error).message).toContain('/v1/chat/completions answers POST only, not GET.');
     expect(app.model.requests).toHaveLength(0);
+  });
+
+  it('OPTIONS on a served path says in Allow the methods it answers, not every method its route exports, and grants no CORS', async () => {
+    const cases: [string, string][] = [
+      ['/v1/chat/completions', 'POST, OPTIONS'],
+      ['/v1/models', 'GET, HEAD, OPTIONS'],
+      ['/v1/models/fncall', 'GET, HEAD, OPTIONS'],
+    ];
+    for (const [path, allow] of cases) {
+      const res = await request(app.url, path, { method: 'OPTIONS', headers: bearer });
+      expect(res.status, path).toBe(204);
+      expect(res.headers.allow, path).toBe(allow);
+      expect(
+        Object.keys(res.headers).filter((h) => h.startsWith('access-control-')),
+        path,
+      ).toEqual([]);
+    }
+    // A path it does not serve: the 404 every method gets.
+    const unserved = await request(app.url, '/v1/embeddings', { method: 'OPTIONS', headers: bearer });
+    expect(unserved.status).toBe(404);
+    expect(unserved.json<{ error: unknown }>().error).toEqual(notServed('/v1/embeddings'));
+    // Without the key, the 401 of any /v1 path: nothing of what is served is told.
+    const keyless = await request(app.url, '/v1/chat/completions', { method: 'OPTIONS' });
+    expect(keyless.status).toBe(401);
+    expect(keyless.headers.allow).toBeUndefined();
   });
 
   it('without the token the answer is the 401 of any /v1 path: a caller without the key learns nothing of what is served', async () => {
@@ -249,7 +274,7 @@ describe('/v1 with accounts: an API key is its user', () => {
       expect((failed as Error).message).toContain('/v1/embeddings is not served by this server');
       const wrongMethod = await request(accounts.url, '/v1/chat/completions', { headers: as(who) });
       expect(wrongMethod.status).toBe(405);
-      expect(wrongMethod.headers.allow).toBe('POST');
+      expect(wrongMethod.headers.allow).toBe('POST, OPTIONS');
     }
     const anonymousGet = await request(accounts.url, '/v1/chat/completions');
     expect(anonymousGet.status).toBe(401);
@@ -287,5 +312,28 @@ describe('/v1 without accounts or ACCESS_TOKEN: this machine needs no key', () =
     // An unserved path is answered as to any caller let in: the 404 in OpenAI's shape.
     const embeddings = await anyKey.embeddings.create({ model: 'fncall', input: 'hi' }).catch((e: unknown) => e);
     expect(embeddings).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it("another site's page cannot use the API from a browser: its CORS preflight gets the methods, and no Access-Control-Allow-Origin", async () => {
+    single.model.reset();
+    const preflight = await request(single.url, '/v1/chat/completions', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.allow).toBe('POST, OPTIONS');
+    expect(Object.keys(preflight.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    // The browser's own preflight (fetch metadata: cross-site) is refused outright, as any cross-site read is.
+    const browser = await request(single.url, '/v1/models', {
+      method: 'OPTIONS',
+      headers: { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' },
+    });
+    expect(browser.status).toBe(403);
+    expect(Object.keys(browser.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    expect(single.model.requests).toHaveLength(0);
   });
 });

@@ -10,3 +10,4 @@ export const POST = notServedRoute('POST /v1/[[...path]]');
 export const PUT = notServedRoute('PUT /v1/[[...path]]');
 export const PATCH = notServedRoute('PATCH /v1/[[...path]]');
 export const DELETE = notServedRoute('DELETE /v1/[[...path]]');
+export const OPTIONS = notServedRoute('OPTIONS /v1/[[...path]]');

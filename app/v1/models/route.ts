@@ -5,7 +5,7 @@ import { asOpenAiError } from '@/lib/openai-api/errors';
 import { listModels } from '@/lib/openai-api/handler';
 import { appContext } from '@/lib/server/context';
 import { guardRoute } from '@/lib/server/route';
-import { wrongMethodRoute } from '@/lib/server/v1-fallback-routes';
+import { optionsRoute, wrongMethodRoute } from '@/lib/server/v1-fallback-routes';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,6 +14,9 @@ export const GET = guardRoute(
   async (_request: Request, _context: unknown, me) => listModels(await appContext(), me.owner),
   { answer: asOpenAiError },
 );
+
+// OPTIONS: the methods it answers, in Allow (Next's own would list the 405s below too); no CORS.
+export const OPTIONS = optionsRoute('OPTIONS /v1/models', ['GET']);
 
 // The other methods: a 405 with Allow in OpenAI's error shape (Next's own is empty).
 export const POST = wrongMethodRoute('POST /v1/models', ['GET']);

@@ -10,7 +10,7 @@ import { asOpenAiError } from '@/lib/openai-api/errors';
 import { createCompletion } from '@/lib/openai-api/handler';
 import { appContext } from '@/lib/server/context';
 import { guardRoute } from '@/lib/server/route';
-import { wrongMethodRoute } from '@/lib/server/v1-fallback-routes';
+import { optionsRoute, wrongMethodRoute } from '@/lib/server/v1-fallback-routes';
 
 export const dynamic = 'force-dynamic';
 
@@ -22,6 +22,9 @@ export const POST = guardRoute(
   },
   { answer: asOpenAiError },
 );
+
+// OPTIONS: the methods it answers, in Allow (Next's own would list the 405s below too); no CORS.
+export const OPTIONS = optionsRoute('OPTIONS /v1/chat/completions', ['POST']);
 
 // The other methods: a 405 with Allow in OpenAI's error shape (Next's own is empty).
 export const GET = wrongMethodRoute('GET /v1/chat/completions', ['POST']);
