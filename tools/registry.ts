@@ -140,6 +140,12 @@ export function createTool(
       values: { name },
     });
   const unavailable = unavailableReason(cls, settings);
-  if (unavailable) throw new ToolDefinitionError(`Tool ${name} is not available: ${unavailable}`, { status: 400 });
+  // Coded, so the page says it (and what to do) in its language; the reason stays the tool's own words.
+  if (unavailable)
+    throw new ToolDefinitionError(`Tool ${name} is not available: ${unavailable}`, {
+      status: 400,
+      code: 'tool-unavailable',
+      values: { name, reason: unavailable },
+    });
   return typeof spec === 'string' ? new cls() : new cls(spec);
 }
