@@ -461,7 +461,7 @@ function Form({
           {unlisted.map((name) => {
             const standing = mcpServers && toolStanding(name, info, mcpServers);
             return (
-              <label key={name} className="col-span-2 flex items-start gap-2" data-tool-unlisted={name}>
+              <label key={name} className="col-span-2 flex items-start gap-2">
                 <span className="mt-0.5 flex">{toolBox(name)}</span>
                 <span className="min-w-0">
                   <code className="break-all">{name}</code>{' '}

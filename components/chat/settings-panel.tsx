@@ -68,6 +68,14 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
     const key = `descriptions.${tool.name}` as Parameters<typeof tTools>[0];
     return tTools.has(key) ? tTools(key) : tool.description;
   };
+  // A tool nothing here offers now says where it stands instead, and what to do (where it is unticked).
+  const aboutTool = (tool: { name: string; description: string }) => {
+    const standing = status && toolStanding(tool.name, info, status.mcp.servers);
+    if (!standing || standing.kind === 'offered')
+      return <span className="block text-neutral-600 dark:text-neutral-400">{describe(tool)}</span>;
+    const fix = !agent ? 'notHereConversation' : saved?.plugin ? 'notHereCodeAgent' : 'notHereSavedAgent';
+    return <ToolStandingNote standing={standing} name={tool.name} fix={tStanding(fix)} />;
+  };
   return (
     <section aria-label={t('title')} className="space-y-4 p-4 text-sm">
       {agentId && (
@@ -186,7 +194,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
             .filter((name) => !info.tools.some((tool) => tool.name === name))
             .map((name) => ({ name, description: '', plugin: undefined as string | undefined })),
         ].map((tool) => (
-          <label key={tool.name} className="flex items-start gap-2" data-tool={tool.name}>
+          <label key={tool.name} className="flex items-start gap-2">
             <input
               type="checkbox"
               className="mt-1"
@@ -202,13 +210,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
             />
             <span className="min-w-0">
               <code className="break-all">{tool.name}</code> {tool.plugin && <FromCode file={tool.plugin} />}
-              {(() => {
-                const standing = status && toolStanding(tool.name, info, status.mcp.servers);
-                if (!standing || standing.kind === 'offered')
-                  return <span className="block text-neutral-600 dark:text-neutral-400">{describe(tool)}</span>;
-                const fix = !agent ? 'notHereConversation' : saved?.plugin ? 'notHereCodeAgent' : 'notHereSavedAgent';
-                return <ToolStandingNote standing={standing} name={tool.name} fix={tStanding(fix)} />;
-              })()}
+              {aboutTool(tool)}
             </span>
           </label>
         ))}
