@@ -72,6 +72,23 @@ test('POST /api/chat answers 400 with a JSON error message for a bad body', asyn
   expect((await badAgent.json()).error.message).toMatch(/agent/);
 });
 
+test('POST /api/chat says a refused run with its code, as the page gets it: a tool not here, a tool that cannot run now', async ({
+  request,
+}) => {
+  const notHere = await request.post('/api/chat', { data: { message: 'hi', tools: ['no_such_tool'] } });
+  expect([notHere.status(), await notHere.json()]).toEqual([
+    400,
+    { error: { message: 'Tool no_such_tool is not registered.', code: 'tool-unknown' } },
+  ]);
+  // web_search without a search provider (none here).
+  const cannotRun = await request.post('/api/chat', { data: { message: 'hi', tools: ['web_search'] } });
+  expect(cannotRun.status()).toBe(400);
+  expect((await cannotRun.json()).error).toEqual({
+    message: expect.stringMatching(/^Tool web_search is not available: no search provider\. Set WEB_SEARCH_PROVIDER/),
+    code: 'tool-unavailable',
+  });
+});
+
 test('POST /v1/chat/completions not streamed: a client that goes away stops the run and closes its model request', async ({
   baseURL,
 }) => {

@@ -3,7 +3,15 @@
 export { BaseTool, legacyParametersToSchema } from './base-tool';
 export type { ToolContext, ToolEvent, ToolFailure, ToolOutput, ToolParameters, LegacyToolParameter } from './base-tool';
 export { ToolServiceError, ToolArgumentsError, ToolDefinitionError, isToolServiceError } from './errors';
-export { TOOL_REGISTRY, registerTool, checkTool, createTool, unregisterTool, unavailableReason } from './registry';
+export {
+  TOOL_REGISTRY,
+  registerTool,
+  checkTool,
+  createTool,
+  unregisterTool,
+  unavailableReason,
+  toolUnavailableError,
+} from './registry';
 export type { ToolClass } from './registry';
 export { parseToolArgs, validateToolArgs, formatValidationErrors, INVALID_JSON_MESSAGE } from './args';
 export { runTool, unknownToolResult, normalizeToolOutput } from './run-tool';

@@ -121,6 +121,16 @@ export function unavailableReason(cls: ToolClass, settings: ToolSettings = defau
   return (cls as { unavailableReason?: (s: ToolSettings) => string | undefined }).unavailableReason?.(settings);
 }
 
+/** A registered tool that cannot run with these settings, as a run is refused with it (HTTP 400). Coded, so the page
+ *  says it (and what to do) in its language; `reason` stays the tool's own words. */
+export function toolUnavailableError(name: string, reason: string): ToolDefinitionError {
+  return new ToolDefinitionError(`Tool ${name} is not available: ${reason}`, {
+    status: 400,
+    code: 'tool-unavailable',
+    values: { name, reason },
+  });
+}
+
 /**
  * Qwen-Agent's Agent._init_tool: a registered name (no config), a config object {name, ...cfg} (the whole object is
  * the cfg), or a ready instance. `settings`: the agent's, which the tool's availability is judged by.
@@ -140,6 +150,6 @@ export function createTool(
       values: { name },
     });
   const unavailable = unavailableReason(cls, settings);
-  if (unavailable) throw new ToolDefinitionError(`Tool ${name} is not available: ${unavailable}`, { status: 400 });
+  if (unavailable) throw toolUnavailableError(name, unavailable);
   return typeof spec === 'string' ? new cls() : new cls(spec);
 }

@@ -4,9 +4,9 @@
 import { useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { saveAgent } from '@/app/actions/agents';
-import { integrationsStatus } from '@/app/actions/integrations';
 import { isPluginAgentId, pluginAgentName } from '@/lib/chat/agent-ids';
 import type { AppInfo } from '@/lib/chat/page';
+import { toolStanding, type McpServerListing } from '@/lib/chat/tool-standing';
 import { parseModelId } from '@/lib/models/ids';
 import { AGENT_KIND_NAMES, FNCALL_MODES, SAVED_AGENT_KINDS, SPEAKER_SELECTIONS } from '@/lib/protocol/enums';
 import type { AgentDefinition } from '@/lib/store/types';
@@ -14,6 +14,8 @@ import { isImageAvatar } from '../chat/agent-avatar';
 import { focusComposer } from '../chat/composer-draft';
 import { useImageSource } from '../chat/answer-image';
 import { useCodedText } from '../chat/server-text';
+import { ToolStandingNote } from '../chat/tool-standing-note';
+import { useIntegrationsStatus } from '../chat/use-integrations-status';
 import { useGenerationProblemText } from '../chat/generation-problems';
 import { generationInputBounds, generationProblems } from '@/lib/protocol/generation-settings';
 import { ConfirmDialog } from '../confirm-dialog';
@@ -104,27 +106,18 @@ function Field({ label, error, children }: { label: string; error?: string; chil
   );
 }
 
-/** The MCP servers' tools, as the conversation settings offer them (the servers connect when first asked). */
-function useMcpTools(): { server: string; name: string; description: string }[] {
-  const [tools, setTools] = useState<{ server: string; name: string; description: string }[]>([]);
-  useEffect(() => {
-    let stop = false;
-    const read = () =>
-      void integrationsStatus().then((status) => {
-        if (stop) return;
-        setTools(
-          status.mcp.servers.flatMap((s) =>
-            s.tools.map((tool) => ({ server: s.name, name: tool.name, description: tool.description ?? '' })),
-          ),
-        );
-        if (status.mcp.busy || status.mcp.servers.some((s) => s.state.status === 'connecting')) setTimeout(read, 1000);
-      });
-    read();
-    return () => {
-      stop = true;
-    };
-  }, []);
-  return tools;
+/** The MCP servers' tools, as the conversation settings offer them (the servers connect when first asked), and the
+ *  servers (a tool of one not ready is not available now, not missing). */
+function useMcpTools(): {
+  tools: { server: string; name: string; description: string }[];
+  servers: McpServerListing[] | undefined;
+} {
+  const status = useIntegrationsStatus();
+  const servers = status?.mcp.servers;
+  const tools = (servers ?? []).flatMap((s) =>
+    s.tools.map((tool) => ({ server: s.name, name: tool.name, description: tool.description ?? '' })),
+  );
+  return { tools, servers };
 }
 
 /** The model picker of the editor: the models the header's picker offers (every model of every connection, the
@@ -199,6 +192,7 @@ function Form({
   onCancel: () => void;
 }) {
   const t = useTranslations('agents');
+  const tTools = useTranslations('toolStanding');
   const agents = useAgents((s) => s.agents);
   const listed = useAgents((s) => s.loaded);
   const [d, setD] = useState<AgentDefinition>(initial);
@@ -213,7 +207,7 @@ function Form({
   const [saving, setSaving] = useState(false);
   // A new agent gets its id once saved (uploading a document saves it first).
   const [agentId, setAgentId] = useState(id);
-  const mcpTools = useMcpTools();
+  const { tools: mcpTools, servers: mcpServers } = useMcpTools();
   const avatarSource = useImageSource(d.avatar);
   // An image URL this page may not load (not the app's, not in IMAGE_HOSTS): said here, where it can be changed.
   const avatarNotShown =
@@ -301,6 +295,9 @@ function Form({
     />
   );
   const known = new Set([...info.tools.map((x) => x.name), ...mcpTools.map((x) => x.name)]);
+  // Ticked tools the lists above do not offer (as opened, or still ticked: unticking one keeps its row, and the
+  // focus on it), each said with where it stands once the MCP servers are known.
+  const unlisted = [...new Set([...initial.tools, ...d.tools])].filter((name) => !known.has(name));
 
   return (
     <form
@@ -461,15 +458,20 @@ function Form({
               </span>
             </label>
           ))}
-          {d.tools
-            .filter((name) => !known.has(name))
-            .map((name) => (
-              <label key={name} className="flex items-center gap-2">
-                {toolBox(name)}
-                <code>{name}</code>
-                <span className="text-xs text-neutral-600 dark:text-neutral-400">{t('toolUnavailable')}</span>
+          {unlisted.map((name) => {
+            const standing = mcpServers && toolStanding(name, info, mcpServers);
+            return (
+              <label key={name} className="col-span-2 flex items-start gap-2">
+                <span className="mt-0.5 flex">{toolBox(name)}</span>
+                <span className="min-w-0">
+                  <code className="break-all">{name}</code>{' '}
+                  {standing && standing.kind !== 'offered' && (
+                    <ToolStandingNote standing={standing} name={name} fix={tTools('notHereAgent')} />
+                  )}
+                </span>
               </label>
-            ))}
+            );
+          })}
         </div>
         {fieldError('tools') && <p className="text-xs text-red-700 dark:text-red-300">{fieldError('tools')}</p>}
       </fieldset>

@@ -1,6 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { isPluginAgentId } from '@/lib/chat/agent-ids';
 import { documentToolsRule } from '@/lib/chat/document-tools';
 import type { AppInfo } from '@/lib/chat/page';
 import { UserMenu } from '../account/user-menu';
@@ -366,7 +367,7 @@ function NewConversation({ info }: { info: AppInfo }) {
         agent={(agentId ? saved?.kind : settings?.agent) ?? 'fncall'}
         descriptions={info.tools}
         suggestions={agent?.suggestions}
-        savedAgent={!!agentId}
+        savedAgent={!agentId ? undefined : isPluginAgentId(agentId) ? 'from-code' : 'saved'}
       />
     </>
   );

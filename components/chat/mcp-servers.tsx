@@ -1,31 +1,18 @@
 'use client';
 import { useTranslations } from 'next-intl';
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import Link from 'next/link';
-import { integrationsStatus } from '@/app/actions/integrations';
 import type { ServerStatus } from '@/lib/mcp';
 import type { IntegrationsStatus } from '@/lib/server/integrations';
 import { useChat } from './store';
 
-const POLL_MS = 1000;
-
 /** MCP servers with their state and tools (on/off for this conversation), and whether web search is on. Setting
- *  them up is the admin page's (the admin gets a link; the server's paths and variables are theirs only). */
-export function McpServers() {
+ *  them up is the admin page's (the admin gets a link; the server's paths and variables are theirs only). `status`:
+ *  the settings panel's (useIntegrationsStatus), null until it is in. */
+export function McpServers({ status }: { status: IntegrationsStatus | null }) {
   const t = useTranslations('mcp');
   const settings = useChat((s) => s.settings);
   const update = useChat((s) => s.updateSettings);
-  const [status, setStatus] = useState<IntegrationsStatus | null>(null);
-
-  useEffect(() => {
-    void integrationsStatus().then(setStatus);
-  }, []);
-  const connecting = status?.mcp.busy || status?.mcp.servers.some((s) => s.state.status === 'connecting');
-  useEffect(() => {
-    if (!connecting) return;
-    const timer = setInterval(() => void integrationsStatus().then(setStatus), POLL_MS);
-    return () => clearInterval(timer);
-  }, [connecting]);
 
   if (!settings || !status) return null;
   const toggle = (name: string, on: boolean) =>

@@ -2,6 +2,7 @@
 import { useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
 import type { AppInfo } from '@/lib/chat/page';
+import type { IntegrationsStatus } from '@/lib/server/integrations';
 import {
   AGENT_KIND_NAMES,
   CHAT_AGENT_KINDS,
@@ -14,6 +15,9 @@ import type { ConversationSettings } from '@/lib/store/types';
 import { CodeBackendNote } from './code-backend-note';
 import { DocumentToolsSetting } from './document-tools-setting';
 import { McpServers } from './mcp-servers';
+import { ToolStandingNote } from './tool-standing-note';
+import { useIntegrationsStatus } from './use-integrations-status';
+import { toolStanding } from '@/lib/chat/tool-standing';
 import { useModels } from '../models/models-store';
 import { definitionOf, useAgents } from '../agents/agents-store';
 import { FromCode } from '../agents/from-code';
@@ -44,6 +48,9 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
   const saved = useAgents((s) => s.agents.find((a) => a.id === agentId));
   const [advancedOpen, setAdvancedOpen] = useState(advancedShown);
   const activeId = useChat((s) => s.activeId);
+  const status = useIntegrationsStatus();
+  const tStanding = useTranslations('toolStanding');
+  const unlisted = useUnlistedTools(info, status, agentId ? undefined : settings?.tools, activeId ?? 'new');
   if (!settings) return null;
   // In a saved agent's conversation: the agent's own values (none while the list of agents is loading).
   const agent = agentId
@@ -60,6 +67,14 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
   const describe = (tool: { name: string; description: string }) => {
     const key = `descriptions.${tool.name}` as Parameters<typeof tTools>[0];
     return tTools.has(key) ? tTools(key) : tool.description;
+  };
+  // A tool nothing here offers now says where it stands instead, and what to do (where it is unticked).
+  const aboutTool = (tool: { name: string; description: string }) => {
+    const standing = status && toolStanding(tool.name, info, status.mcp.servers);
+    if (!standing || standing.kind === 'offered')
+      return <span className="block text-neutral-600 dark:text-neutral-400">{describe(tool)}</span>;
+    const fix = !agent ? 'notHereConversation' : saved?.plugin ? 'notHereCodeAgent' : 'notHereSavedAgent';
+    return <ToolStandingNote standing={standing} name={tool.name} fix={tStanding(fix)} />;
   };
   return (
     <section aria-label={t('title')} className="space-y-4 p-4 text-sm">
@@ -172,8 +187,10 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
         <legend className="font-medium">{t('tools')}</legend>
         {[
           ...info.tools,
-          // An agent's tools the server does not list (an MCP server's) are shown too.
-          ...(agent?.tools ?? [])
+          // An agent's tools the server does not list (an MCP server's, one not on this server) are shown too, and
+          // so are the conversation's own that nothing here offers now (saved before a plugin was removed): ticked,
+          // to untick.
+          ...[...(agent?.tools ?? []), ...unlisted]
             .filter((name) => !info.tools.some((tool) => tool.name === name))
             .map((name) => ({ name, description: '', plugin: undefined as string | undefined })),
         ].map((tool) => (
@@ -191,9 +208,9 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
                 })
               }
             />
-            <span>
-              <code>{tool.name}</code> {tool.plugin && <FromCode file={tool.plugin} />}
-              <span className="block text-neutral-600 dark:text-neutral-400">{describe(tool)}</span>
+            <span className="min-w-0">
+              <code className="break-all">{tool.name}</code> {tool.plugin && <FromCode file={tool.plugin} />}
+              {aboutTool(tool)}
             </span>
           </label>
         ))}
@@ -201,7 +218,7 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
       </fieldset>
       {/* An agent's documents, not this switch, decide its document tools. */}
       {!agent && <DocumentToolsSetting settings={settings} />}
-      <McpServers />
+      <McpServers status={status} />
       {PARAMS.map((key) => (
         <GenerationSetting
           // Another conversation starts from its own values, not from what was typed here.
@@ -318,4 +335,24 @@ function GenerationSetting({
       )}
     </div>
   );
+}
+
+/** The conversation's own tools (`tools`; undefined with a saved agent) that nothing here offers now: not among the
+ *  server's tools nor a ready MCP server's (a plugin removed since, web_search without its provider). Once shown, a
+ *  tool stays for as long as the conversation is open, so that unticking it keeps its row and the focus on it. */
+function useUnlistedTools(
+  info: AppInfo,
+  status: IntegrationsStatus | null,
+  tools: readonly string[] | undefined,
+  conversation: string,
+): string[] {
+  const [seen, setSeen] = useState<{ conversation: string; names: readonly string[] }>({ conversation, names: [] });
+  // Known once the MCP servers are: until then an MCP server's tool would read as missing.
+  const now = status
+    ? (tools ?? []).filter((name) => toolStanding(name, info, status.mcp.servers).kind !== 'offered')
+    : [];
+  const before = seen.conversation === conversation ? seen.names : [];
+  const names = [...new Set([...before, ...now])];
+  if (seen.conversation !== conversation || names.length !== before.length) setSeen({ conversation, names });
+  return status ? names.filter((name) => toolStanding(name, info, status.mcp.servers).kind !== 'offered') : [];
 }

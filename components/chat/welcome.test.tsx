@@ -38,12 +38,25 @@ describe('the welcome page', () => {
   });
 
   it('sends a saved agent without tools to its editor, not to Settings, in both languages', () => {
-    const en = textOf(render(<Welcome tools={[]} agent="fncall" savedAgent />));
+    const en = textOf(render(<Welcome tools={[]} agent="fncall" savedAgent="saved" />));
     expect(en).toContain('This agent has no tools');
     expect(en).toContain('Agents page');
     expect(en).not.toContain('Settings');
-    const zh = textOf(render(<Welcome tools={[]} agent="fncall" savedAgent />, 'zh-CN'));
+    const zh = textOf(render(<Welcome tools={[]} agent="fncall" savedAgent="saved" />, 'zh-CN'));
     expect(zh).toContain('这个智能体没有工具');
     expect(zh).not.toContain('设置');
+  });
+
+  it('tells an agent from code without tools that it cannot be edited here, and what to do, in both languages', () => {
+    const page = <Welcome tools={[]} agent="fncall" savedAgent="from-code" />;
+    const en = textOf(render(page));
+    expect(en).toContain(
+      'This agent comes from code (a plugin file) and has no tools, so it answers from the model alone. It cannot be edited here: duplicate it on the Agents page and give the copy tools, or change its file.',
+    );
+    expect(en).not.toContain('(Edit)');
+    const zh = textOf(render(page, 'zh-CN'));
+    expect(zh).toContain('这个智能体来自代码（插件文件），没有工具');
+    expect(zh).toContain('复制它');
+    expect(zh).not.toContain('编辑它，为它选择工具');
   });
 });

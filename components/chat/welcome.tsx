@@ -42,8 +42,9 @@ export interface WelcomeProps {
   descriptions?: readonly { name: string; description: string }[];
   /** An agent's own prompts, shown instead of the catalog's. */
   suggestions?: readonly string[];
-  /** The tools are a saved agent's own, which its editor changes (not Settings). */
-  savedAgent?: boolean;
+  /** The tools are an agent's own, not Settings': a saved agent's, which its editor changes (`saved`), or one from
+   *  code's, which only its plugin file changes (`from-code`: duplicating it makes one that can be edited). */
+  savedAgent?: 'saved' | 'from-code';
 }
 
 export function Welcome({ tools, agent, descriptions = [], suggestions, savedAgent }: WelcomeProps) {
@@ -93,7 +94,7 @@ export function Welcome({ tools, agent, descriptions = [], suggestions, savedAge
             </ul>
           </>
         ) : (
-          <p>{t(savedAgent ? 'noAgentTools' : 'noTools')}</p>
+          <p>{t(savedAgent === 'from-code' ? 'noCodeAgentTools' : savedAgent ? 'noAgentTools' : 'noTools')}</p>
         )}
       </div>
       <p className="text-sm">{t('attach')}</p>

@@ -75,6 +75,14 @@ export interface ConversationData {
   updatedAt: number;
 }
 
+/** A tool of this server's that this user cannot run now: `unavailable`, it says why itself (web_search without a
+ *  provider: the refusal a run of it gets, coded; the admin's only, since it names the server's variables);
+ *  `not-enabled`, the admin has not enabled it for users;
+ *  `no-images`, image_gen, which no connection of this user's can serve (it says so when called). */
+export type NotOfferedTool =
+  | { name: string; why: 'unavailable'; refusal?: { message: string; code: ErrorCode; values: ErrorValues } }
+  | { name: string; why: 'not-enabled' | 'no-images' };
+
 /** What the page needs to know of the server: whether any model is set up (the models themselves are listed on
  *  demand, never with a key), the tools it can offer, the limits. */
 export interface AppInfo {
@@ -86,6 +94,9 @@ export interface AppInfo {
   };
   /** `plugin`: the plugin file a tool comes from (the page says "from code"). */
   tools: { name: string; description: string; plugin?: string }[];
+  /** Tools this server has that this user cannot run now, and why: not offered, but marked where a list of tools
+   *  still names them (an agent's, a conversation's own), as not available now rather than not on this server. */
+  notOffered: NotOfferedTool[];
   /** Plugins that failed to load, with their error (the admin only: the message may name the server's paths). */
   pluginFailures?: PluginFailure[];
   /** The agent new conversations start with (the one `npm run serve` serves), as the Agents list would start it. */

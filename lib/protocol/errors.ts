@@ -91,6 +91,7 @@ export const ERROR_CODES = [
   'too-many-starts',
   'tool-definition-invalid',
   'tool-name-taken',
+  'tool-unavailable',
   'tool-unknown',
   'upload-budget',
   'wrong-password',

@@ -1,9 +1,10 @@
 // What the page is told of the server when it loads: whether a model is set up for this user (never a key), the
 // tools this user can offer (those the admin has not enabled for users are left out), the limits, who is signed in.
 // No model server is asked anything here: the page lists the models afterwards.
-import type { AppInfo } from '../chat/page';
+import type { AppInfo, NotOfferedTool } from '../chat/page';
 import { isMcpToolClass, prepareMcpTools } from '../mcp';
-import { TOOL_REGISTRY, unavailableReason } from '../../tools';
+import { codedOf } from '../protocol/errors';
+import { TOOL_REGISTRY, toolUnavailableError, unavailableReason, type ToolClass } from '../../tools';
 import type { Viewer } from '../auth/viewer';
 import type { AppContext } from './context';
 import { pluginOfTool, syncPluginTools } from '../plugins';
@@ -20,14 +21,21 @@ export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo>
   // MCP tools are listed per server (integrations.ts); tools that cannot run here (web_search without a provider,
   // amap_weather and image_search without their keys, image_gen without an images endpoint) are not offered. Each
   // prepared as a run would (code_interpreter's description then names its backend's packages).
-  const tools = [...TOOL_REGISTRY.entries()]
-    .filter(
-      ([name, cls]) =>
-        !isMcpToolClass(cls) &&
-        !unavailableReason(cls, ctx.tools) &&
-        !viewer.toolRefusal(name) &&
-        (name !== 'image_gen' || makesImages),
-    )
+  const notOffered = (name: string, cls: ToolClass): NotOfferedTool | undefined => {
+    const reason = unavailableReason(cls, ctx.tools);
+    if (reason) {
+      if (!viewer.admin) return { name, why: 'unavailable' };
+      const refusal = toolUnavailableError(name, reason);
+      const { code, values = {} } = codedOf(refusal)!;
+      return { name, why: 'unavailable', refusal: { message: refusal.message, code, values } };
+    }
+    if (viewer.toolRefusal(name)) return { name, why: 'not-enabled' };
+    if (name === 'image_gen' && !makesImages) return { name, why: 'no-images' };
+    return undefined;
+  };
+  const builtin = [...TOOL_REGISTRY.entries()].filter(([, cls]) => !isMcpToolClass(cls));
+  const tools = builtin
+    .filter(([name, cls]) => !notOffered(name, cls))
     .map(async ([name, cls]) => {
       const tool = new cls();
       await tool.prepare?.(ctx.tools);
@@ -38,6 +46,7 @@ export async function appInfo(ctx: AppContext, viewer: Viewer): Promise<AppInfo>
     models: { configured: await ctx.models.anyConfigured(viewer.owner), admin: viewer.admin },
     defaultSettings: ctx.defaultSettings(),
     tools: (await Promise.all(tools)).sort((a, b) => a.name.localeCompare(b.name)),
+    notOffered: builtin.flatMap(([name, cls]) => notOffered(name, cls) ?? []),
     maxLlmCalls: ctx.config.maxLlmCallsPerRun,
     ...(viewer.admin && ctx.plugins?.failures().length ? { pluginFailures: ctx.plugins.failures() } : {}),
     ...(served

@@ -61,6 +61,22 @@ describe('what someone who is not the admin is told', () => {
     expect(admin.mcp.configPath).toBe(c.config.mcp.configPath);
     expect(admin.webSearch.problem).toContain('TAVILY_API_KEY');
     expect((await appInfo(c, ADMIN)).codeInterpreter).toHaveProperty('install');
+    // web_search is marked not available now (an agent's or a conversation's tick of it): why, to the admin only.
+    expect(info.notOffered).toContainEqual({ name: 'web_search', why: 'unavailable' });
+    expect((await appInfo(c, ADMIN)).notOffered).toContainEqual({
+      name: 'web_search',
+      why: 'unavailable',
+      refusal: {
+        message: expect.stringMatching(
+          /^Tool web_search is not available: WEB_SEARCH_PROVIDER=tavily needs TAVILY_API_KEY/,
+        ),
+        code: 'tool-unavailable',
+        values: {
+          name: 'web_search',
+          reason: expect.stringMatching(/^WEB_SEARCH_PROVIDER=tavily needs TAVILY_API_KEY/),
+        },
+      },
+    });
   });
 
   it('Models: a connection they cannot edit is listed without its address; the admin sees it', async () => {

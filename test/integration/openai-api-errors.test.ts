@@ -151,6 +151,30 @@ describe('POST /v1/chat/completions, when the run cannot start', () => {
     expect(attempts()).toBe(1);
     expect(await store.listConversations(A)).toHaveLength(before);
   });
+
+  it('an agent naming a tool this server has but cannot run now is a 400 tool_unavailable saying what to do', async () => {
+    // web_search without a search provider: the server has the tool, not its provider.
+    await saveAgentDefinition(store, A, undefined, { name: 'Searcher', kind: 'fncall', tools: ['web_search'] });
+    const before = (await store.listConversations(A)).length;
+    const { client, attempts } = countingClient(1);
+    const failed = await client.chat.completions
+      .create({ model: 'Searcher', messages: [{ role: 'user', content: 'search it' }] })
+      .catch((e: unknown) => e);
+
+    expect(failed).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(failed).toMatchObject({
+      status: 400,
+      type: 'invalid_request_error',
+      code: 'tool_unavailable',
+      error: {
+        message: expect.stringMatching(
+          /^Tool web_search is not available: no search provider\. Set WEB_SEARCH_PROVIDER/,
+        ),
+      },
+    });
+    expect(attempts()).toBe(1);
+    expect(await store.listConversations(A)).toHaveLength(before);
+  });
 });
 
 describe('the database locked by another program (a real sqlite3 shell in a transaction)', () => {

@@ -412,6 +412,44 @@ describe('an agent naming a tool this server does not have (from a server with a
   });
 });
 
+describe('a tool this server has but cannot run now (web_search without a search provider)', () => {
+  const zh = (e: unknown) => {
+    const coded = codedOf(e)!;
+    return createTranslator({ locale: 'zh-CN', messages: zhCN as typeof en, namespace: 'errors' })(
+      coded.code,
+      coded.values,
+    );
+  };
+
+  it('refuses a conversation or an agent naming it with the tool-unavailable code, saying what to do in both languages', async () => {
+    const conversations = (await store.listConversations(A)).length;
+    const refused = await ctx.chat
+      .send(ACTOR_A, { message: 'search it', settings: { tools: ['web_search'] } })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      status: 400,
+      code: 'tool-unavailable',
+      values: { name: 'web_search', reason: expect.stringMatching(/^no search provider\. Set WEB_SEARCH_PROVIDER/) },
+      message: expect.stringMatching(/^Tool web_search is not available: no search provider\. Set WEB_SEARCH_PROVIDER/),
+    });
+    expect(zh(refused)).toBe(
+      'web_search 现在无法运行：本服务器没有设置网页搜索服务商，或管理员关闭了网页搜索。管理员可以在“管理”页的“工具与集成 → 网页搜索”中选择一个服务商，或在服务器环境中设置 WEB_SEARCH_PROVIDER。',
+    );
+    // A saved agent naming it: not missing (the server has it), refused with the same code.
+    const searcher = await saveAgentDefinition(store, A, undefined, {
+      ...analyst,
+      name: 'Searcher',
+      tools: ['web_search'],
+    });
+    await expect(
+      ctx.chat.send(ACTOR_A, { message: 'search it', settings: { agentId: searcher.id } }),
+    ).rejects.toMatchObject({ status: 400, code: 'tool-unavailable', values: { name: 'web_search' } });
+    expect(await store.listConversations(A)).toHaveLength(conversations);
+    expect(model.requests).toEqual([]);
+    await store.deleteAgent(A, searcher.id);
+  });
+});
+
 describe('deleting an agent that others hold', () => {
   it('takes it out of the Routers and GroupChats holding it (nested ones too): they save and run again', async () => {
     const helper = await store.createAgent(A, parseAgentDefinition(analyst));

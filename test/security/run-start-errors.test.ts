@@ -78,7 +78,7 @@ describe('a run that cannot start, in the built app', () => {
     const refused = await post({ message: 'hello', tools: ['no_such_tool'] });
     expect([refused.status, refused.json()]).toEqual([
       400,
-      { error: { message: 'Tool no_such_tool is not registered.' } },
+      { error: { message: 'Tool no_such_tool is not registered.', code: 'tool-unknown' } },
     ]);
   });
 

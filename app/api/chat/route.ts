@@ -9,15 +9,17 @@ import { feedResponse } from '@/lib/chat/sse';
 import { readBodyText } from '@/lib/http/body';
 import { limitKey } from '@/lib/auth/viewer';
 import { MESSAGE_BODY_MAX_BYTES } from '@/lib/http/headers';
-import { isErrorNamed } from '@/lib/protocol/errors';
+import { codedOf, isErrorNamed } from '@/lib/protocol/errors';
 import { startLimited } from '@/lib/http/run-limits';
 import { appContext } from '@/lib/server/context';
 import { guardRoute, statusOf } from '@/lib/server/route';
 
 export const dynamic = 'force-dynamic';
 
-function problem(status: number, message: string): Response {
-  return Response.json({ error: { message } }, { status });
+/** A refusal as the other routes answer one (lib/http/respond.ts errorResponse): its message, and its code when it has
+ *  one of ours, which a client can say in its own language as the page does. */
+function problem(status: number, message: string, code?: string): Response {
+  return Response.json({ error: code ? { message, code } : { message } }, { status });
 }
 
 export const POST = guardRoute('POST /api/chat', async (request: Request, _context: unknown, me): Promise<Response> => {
@@ -43,7 +45,7 @@ export const POST = guardRoute('POST /api/chat', async (request: Request, _conte
     // guardRoute; a refusal (its own 4xx status) is said here.
     const status = statusOf(e, 500);
     if (isErrorNamed(e, 'RateLimitError') || status >= 500) throw e;
-    return problem(status, e instanceof Error ? e.message : String(e));
+    return problem(status, e instanceof Error ? e.message : String(e), codedOf(e)?.code);
   }
   const events = runFeed(ctx.runs, ctx.store, me.owner, started.runId, { stopOnLeave: true });
   const ids = { conversationId: started.conversationId, turnId: started.turnId, runId: started.runId };
