@@ -111,10 +111,11 @@ export function ChatApp({ info }: { info: AppInfo }) {
   // moves add their own steps to the history (conversation-address.ts); what changes here without one (a new chat
   // that became a conversation, the one shown deleted) replaces the step it happened in.
   const activeId = useChat((s) => s.activeId);
-  // (Read from the store: the first render's value was taken before the address's conversation was asked for.)
+  // (Read from the store: the first render's value was taken before the address's conversation was asked for.) One
+  // asked for whose load got no answer (the sign-in gone) stays in the address: "Sign in again" comes back to it.
   useEffect(() => {
     const chat = useChat.getState();
-    replaceStep(chat.opening ?? chat.activeId);
+    replaceStep(chat.opening ?? chat.unreached ?? chat.activeId);
   }, [shownId]);
   useHistorySteps(thread);
 
