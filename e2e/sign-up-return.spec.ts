@@ -29,7 +29,8 @@ async function admin(browser: Browser): Promise<BrowserContext> {
   return context;
 }
 
-test('sign-up is opened to anyone by the admin', async ({ browser }) => {
+// Sign-up open to anyone (the admin's setting), once the server has started (the hooks run in order).
+test.beforeAll(async ({ browser }) => {
   const context = await admin(browser);
   const opened = await context.request.post(`${server.base}/admin`, {
     headers: {
