@@ -8,7 +8,7 @@ import { PageHeader } from '@/components/account/page-header';
 import { SignInForm } from '@/components/account/sign-in-form';
 import { alertBox, field, link, muted, primaryButton } from '@/components/account/styles';
 import { OIDC_REFUSALS } from '@/lib/auth/better-auth';
-import { safeNextPath } from '@/lib/http/next-path';
+import { safeNextPath, withNextPath } from '@/lib/http/next-path';
 import { appContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
@@ -50,7 +50,7 @@ export default async function SignInPage({
         {first && (
           <p className="text-sm">
             {t('firstAccount')}{' '}
-            <Link href="/sign-up" className={link}>
+            <Link href={withNextPath('/sign-up', next)} className={link}>
               {t('createFirst')}
             </Link>
           </p>

@@ -1,6 +1,7 @@
 // "Create account": allowed for the first account (the admin; with the setup code from the server's log when the
 // server is reachable beyond its machine), then as the admin set it (open, by invite link, or closed). The page says
-// which, and why not when it is not allowed.
+// which, and why not when it is not allowed. Once made, the account opens the page asked for before (`?next=`, carried
+// from the sign-in page), as signing in does.
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
@@ -8,6 +9,7 @@ import { PageHeader } from '@/components/account/page-header';
 import { SignUpForm } from '@/components/account/sign-up-form';
 import { link, muted, noticeBox } from '@/components/account/styles';
 import { MIN_PASSWORD_LENGTH } from '@/lib/auth/better-auth';
+import { safeNextPath, withNextPath } from '@/lib/http/next-path';
 import { appContext } from '@/lib/server/context';
 
 export const dynamic = 'force-dynamic';
@@ -16,10 +18,10 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t('title') };
 }
 
-type Params = { invite?: string; error?: string; seconds?: string };
+type Params = { invite?: string; next?: string; error?: string; seconds?: string };
 
 export default async function SignUpPage({ searchParams }: { searchParams: Promise<Params> }) {
-  const { invite, error, seconds } = await searchParams;
+  const { invite, next, error, seconds } = await searchParams;
   const t = await getTranslations('signUp');
   const refusal = await getTranslations('authErrors');
   const signIn = await getTranslations('signIn');
@@ -34,6 +36,7 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
           </p>
           <SignUpForm
             invite={invite}
+            next={safeNextPath(next)}
             minPassword={MIN_PASSWORD_LENGTH}
             setupCode={Boolean(state.setupCode)}
             refused={error ? refusedText(error, seconds, refusal, signIn) : undefined}
@@ -46,7 +49,7 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
       )}
       <p className="text-sm">
         {t('haveAccount')}{' '}
-        <Link href="/sign-in" className={link}>
+        <Link href={withNextPath('/sign-in', next)} className={link}>
           {t('signIn')}
         </Link>
       </p>

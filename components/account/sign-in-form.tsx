@@ -4,6 +4,7 @@
 // has, the page sends it itself and says a refusal in place.
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
+import { withNextPath } from '@/lib/http/next-path';
 import { authRequest, useAuthText } from './auth-request';
 import { LabelledInput } from './labelled-input';
 import { alertBox, link, primaryButton } from './styles';
@@ -82,7 +83,7 @@ export function SignInForm({
       {canSignUp && (
         <p className="text-sm">
           {t('noAccount')}{' '}
-          <a href="/sign-up" className={link}>
+          <a href={withNextPath('/sign-up', next)} className={link}>
             {t('createAccount')}
           </a>
         </p>

@@ -11,11 +11,14 @@ import { alertBox, muted, primaryButton } from './styles';
 
 export function SignUpForm({
   invite,
+  next,
   minPassword,
   setupCode,
   refused,
 }: {
   invite?: string;
+  /** Where the new account goes once made: the page asked for before signing up (a safe path on this app). */
+  next: string;
   minPassword: number;
   /** Ask for the setup code (the first account, when the server is reachable beyond its machine). */
   setupCode?: boolean;
@@ -33,8 +36,7 @@ export function SignUpForm({
     const answer = await authRequest('sign-up/email', Object.fromEntries(form));
     if (answer.ok) {
       // A full load, not a client navigation: nothing of the page's state outlives the change of user.
-      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
-      window.location.assign('/');
+      window.location.assign(next);
       return;
     }
     setError(said(answer));
@@ -52,6 +54,7 @@ export function SignUpForm({
       className="flex flex-col gap-3"
     >
       {invite && <input type="hidden" name="invite" value={invite} />}
+      <input type="hidden" name="next" value={next} />
       {error && (
         <p role="alert" className={alertBox}>
           {error}

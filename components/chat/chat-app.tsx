@@ -27,6 +27,7 @@ import { Welcome } from './welcome';
 import { focusComposer } from './composer-draft';
 import { conversationInAddress, replaceStep } from './conversation-address';
 import { useHistorySteps } from './history-steps';
+import { addMenuStep, isMenuStep, leaveMenuStep } from './menu-step';
 import { rememberedChoice, withChoice } from './new-chat-defaults';
 import { useHasDocuments } from './document-tools-setting';
 import { ModelPicker } from '../models/model-picker';
@@ -52,9 +53,18 @@ export function ChatApp({ info }: { info: AppInfo }) {
   const menuButton = useRef<HTMLButtonElement>(null);
   const settingsButton = useRef<HTMLButtonElement>(null);
   // On a phone the menu and the settings cover the screen: Escape closes them, and the focus goes back to the
-  // button that opened them.
-  const closeMenu = () => {
+  // button that opened them. The menu is a step of the history there (menu-step.ts): Back closes it too.
+  const openMenu = () => {
+    setMenuOpen(true);
+    if (matchMedia(PHONE).matches) addMenuStep();
+  };
+  /** Closed by what was picked in it (a conversation, a new chat, an imported run): the focus goes with that. */
+  const leaveMenu = () => {
     setMenuOpen(false);
+    leaveMenuStep();
+  };
+  const closeMenu = () => {
+    leaveMenu();
     menuButton.current?.focus();
   };
   const closeSettings = () => {
@@ -66,6 +76,21 @@ export function ChatApp({ info }: { info: AppInfo }) {
   useEffect(() => {
     if (menuOpen && matchMedia(PHONE).matches) closeMenuButton.current?.focus();
   }, [menuOpen]);
+  // Back (or Forward) moves off the menu's step, or onto it: the menu follows. Back from a page opened from the menu
+  // (Runs) comes to this page with the menu open, as it was left.
+  const aside = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const follow = () => {
+      const open = isMenuStep(window.history.state) && matchMedia(PHONE).matches;
+      setMenuOpen(open);
+      // Closed under the focus: it goes back to the button that opens the menu.
+      if (!open && aside.current?.contains(document.activeElement) && matchMedia(PHONE).matches)
+        menuButton.current?.focus();
+    };
+    follow();
+    window.addEventListener('popstate', follow);
+    return () => window.removeEventListener('popstate', follow);
+  }, []);
   // Taken once: the page is rendered again when the language changes, and that must not reopen the conversation
   // (which would drop the run being streamed) or reset a new chat's settings.
   const [defaultSettings] = useState(info.defaultSettings);
@@ -112,10 +137,11 @@ export function ChatApp({ info }: { info: AppInfo }) {
   // moves add their own steps to the history (conversation-address.ts); what changes here without one (a new chat
   // that became a conversation, the one shown deleted) replaces the step it happened in.
   const activeId = useChat((s) => s.activeId);
-  // (Read from the store: the first render's value was taken before the address's conversation was asked for.)
+  // (Read from the store: the first render's value was taken before the address's conversation was asked for.) One
+  // asked for whose load got no answer (the sign-in gone) stays in the address: "Sign in again" comes back to it.
   useEffect(() => {
     const chat = useChat.getState();
-    replaceStep(chat.opening ?? chat.activeId);
+    replaceStep(chat.opening ?? chat.unreached ?? chat.activeId);
   }, [shownId]);
   useHistorySteps(thread);
 
@@ -188,6 +214,7 @@ export function ChatApp({ info }: { info: AppInfo }) {
         {t('skipToThread')}
       </a>
       <aside
+        ref={aside}
         onKeyDown={(e) => {
           if (menuOpen && escapeOnPhone(e)) closeMenu();
         }}
@@ -206,7 +233,7 @@ export function ChatApp({ info }: { info: AppInfo }) {
         </div>
         {/* The rest of the screen under the phone's menu bar, so the agents at its foot are not cut off. */}
         <div className="min-h-0 flex-1">
-          <Sidebar onNavigate={() => setMenuOpen(false)} />
+          <Sidebar onNavigate={leaveMenu} />
         </div>
       </aside>
       <main className="flex min-w-0 flex-1 flex-col" {...fileDropHandlers}>
@@ -216,7 +243,7 @@ export function ChatApp({ info }: { info: AppInfo }) {
           <button
             ref={menuButton}
             type="button"
-            onClick={() => setMenuOpen(true)}
+            onClick={openMenu}
             className="rounded px-2 py-1 hover:bg-neutral-200 md:hidden dark:hover:bg-neutral-800"
           >
             {t('menu')}

@@ -3,6 +3,7 @@
 // comes back to it. Opening another conversation (from the list, New chat, an agent) adds a step to the browser's
 // history; what is not a move of the user's (a new chat that became a conversation, the one shown deleted or gone)
 // replaces the step it happened in, so that Back never lands on what no longer is.
+import { isMenuStep, leaveMenuStep } from './menu-step';
 import type { DraftAgent } from './store';
 
 /** What a step of the history holds beside its address: the agent a new chat was opened with (`/` alone cannot). */
@@ -22,7 +23,12 @@ function currentAddress(): string {
 /** The user opens a conversation (undefined: a new chat): a new step of the history, unless it is the one shown. */
 export function stepTo(conversationId: string | undefined, step: ChatStep = {}): void {
   const url = conversationId ? `/?c=${encodeURIComponent(conversationId)}` : '/';
-  if (currentAddress() === url) window.history.replaceState(step, '', url);
+  // Picked in the phone's menu: it takes over the menu's step (Back then lands where the menu was opened); the same
+  // address leaves that step instead, for the one it was opened from.
+  if (isMenuStep(window.history.state)) {
+    if (currentAddress() === url) leaveMenuStep(() => window.history.replaceState(step, '', url));
+    else window.history.replaceState(step, '', url);
+  } else if (currentAddress() === url) window.history.replaceState(step, '', url);
   else window.history.pushState(step, '', url);
 }
 

@@ -27,7 +27,11 @@ export function useHistorySteps(thread: RefObject<HTMLElement | null>): void {
         if (onRow || lost) focusComposer();
         return;
       }
-      if ((chat.opening ?? chat.activeId) === id) return;
+      if ((chat.opening ?? chat.activeId) === id) {
+        // Back to the one shown from one that could not be opened: the address names what is shown again.
+        if (chat.unreached) useChat.setState({ unreached: undefined });
+        return;
+      }
       if (lost) focusComposer();
       void chat.open(id, { newChatIfGone: true }).then(() => {
         // Only while the focus is still on the list (not moved meanwhile by the user).

@@ -55,6 +55,9 @@ interface ChatState {
   opening?: string;
   /** A message sent while a conversation was being opened, waiting for it. */
   heldForOpen?: boolean;
+  /** The conversation asked for last whose load got no answer (the sign-in gone, the server unreachable): the page
+   *  shows what it showed, but its address goes on naming this one, so that signing in again or a reload opens it. */
+  unreached?: string;
 
   refreshConversations(): Promise<void>;
   search(query: string): Promise<void>;
@@ -232,7 +235,11 @@ export const useChat = create<ChatState>()((set, get) => {
     }
     const { conversationId, turnId, runId, events, content } = result.value;
     if (get().activeId !== conversationId) {
-      set({ activeId: conversationId, fromNewChat: get().activeId === undefined ? conversationId : undefined });
+      set({
+        activeId: conversationId,
+        fromNewChat: get().activeId === undefined ? conversationId : undefined,
+        unreached: undefined,
+      });
       // The list and the new conversation's title arrive beside the stream, not before it: a round trip here
       // delayed the first token of every new conversation.
       void get()
@@ -310,6 +317,7 @@ export const useChat = create<ChatState>()((set, get) => {
         settings: draftSettings,
         fromNewChat: undefined,
         opening: undefined,
+        unreached: undefined,
       });
     },
 
@@ -321,7 +329,7 @@ export const useChat = create<ChatState>()((set, get) => {
       const done = new Promise<void>((resolve) => (settle = resolve));
       const load: Opening = { id, done, settle };
       opening = load;
-      set({ fromNewChat: undefined, opening: id });
+      set({ fromNewChat: undefined, opening: id, unreached: undefined });
       /** Ends this load: what it shows (its turns, or why it could not) only while the page still waits for it. */
       const end = (shown: Partial<ChatState>) => {
         if (opening === load) {
@@ -334,7 +342,7 @@ export const useChat = create<ChatState>()((set, get) => {
       try {
         result = await actions.loadConversation(id);
       } catch (e) {
-        end({});
+        end({ unreached: id });
         throw e;
       }
       if (opening !== load) return end({}); // the page moved on meanwhile (another conversation, a new chat)

@@ -11,7 +11,7 @@ const BODY_MAX_BYTES = 8 * 1024;
 
 /** The endpoints that take a form post, and where the browser goes back to when they refuse. */
 const FORMS: Record<string, { page: string; keep: string[] }> = {
-  '/api/auth/sign-up/email': { page: '/sign-up', keep: ['invite'] },
+  '/api/auth/sign-up/email': { page: '/sign-up', keep: ['invite', 'next'] },
   '/api/auth/sign-in/email': { page: '/sign-in', keep: ['next'] },
 };
 

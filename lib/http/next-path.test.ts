@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeNextPath, signInPath } from './next-path';
+import { safeNextPath, signInPath, withNextPath } from './next-path';
 
 const HERE = 'https://app.example';
 
@@ -50,5 +50,14 @@ describe('signInPath', () => {
     expect(signInPath('/')).toBe('/sign-in');
     expect(signInPath(undefined)).toBe('/sign-in');
     expect(signInPath('//evil.example')).toBe('/sign-in');
+  });
+});
+
+describe('withNextPath', () => {
+  it('carries the page asked for to sign-up too, beside the query it has (an invite)', () => {
+    expect(withNextPath('/sign-up', '/runs?q=secret')).toBe('/sign-up?next=%2Fruns%3Fq%3Dsecret');
+    expect(withNextPath('/sign-up?invite=abc', '/account')).toBe('/sign-up?invite=abc&next=%2Faccount');
+    expect(withNextPath('/sign-up', '/')).toBe('/sign-up');
+    expect(withNextPath('/sign-up', '/..//evil.example')).toBe('/sign-up');
   });
 });

@@ -22,8 +22,15 @@ export function safeNextPath(raw: string | null | undefined): string {
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
+/** An account page (`/sign-in`, `/sign-up`, with its own query or none) asked to come back to `requested` (a path and
+ *  query on this app) once signed in; the start page needs no `next`. */
+export function withNextPath(page: string, requested: string | null | undefined): string {
+  const next = safeNextPath(requested);
+  if (next === '/') return page;
+  return `${page}${page.includes('?') ? '&' : '?'}next=${encodeURIComponent(next)}`;
+}
+
 /** The sign-in page, asked to come back to `requested` (a path and query on this app) once signed in. */
 export function signInPath(requested: string | null | undefined): string {
-  const next = safeNextPath(requested);
-  return next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`;
+  return withNextPath('/sign-in', requested);
 }

@@ -1,0 +1,45 @@
+'use client';
+// On a phone the chat page's menu covers the page, as another screen would: opening it is a step of the browser's
+// history, so that Back closes it (as it closes a phone app's drawer) instead of leaving the conversation under it.
+// Closing it otherwise (Close, Escape, something picked in it) leaves that step; what the menu opens in its place (a
+// conversation, a new chat) takes the step over (conversation-address.ts), so Back from there lands where the menu
+// was opened, without it.
+
+/** What the menu's step of the history holds beside Next's own fields. */
+interface MenuStep {
+  menuOpen?: boolean;
+}
+
+/** Set while the menu's step is being left (history.back() answers later, by a popstate event). */
+let leaving = false;
+
+/** Whether a step of the history (its state) is the one the menu's opening added. */
+export function isMenuStep(state: unknown): boolean {
+  return (state as MenuStep | null)?.menuOpen === true && !leaving;
+}
+
+/** The menu opens: a step of the history, at the same address. */
+export function addMenuStep(): void {
+  if (isMenuStep(window.history.state)) return;
+  const step: MenuStep = { menuOpen: true };
+  window.history.pushState(step, '', window.location.pathname + window.location.search);
+}
+
+/** The menu closes other than by Back: the step it added is left (`then` runs once the browser is back on the step
+ *  before it; at once when there is none). */
+export function leaveMenuStep(then?: () => void): void {
+  if (!isMenuStep(window.history.state)) {
+    then?.();
+    return;
+  }
+  leaving = true;
+  window.addEventListener(
+    'popstate',
+    () => {
+      leaving = false;
+      then?.();
+    },
+    { once: true },
+  );
+  window.history.back();
+}
