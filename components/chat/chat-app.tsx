@@ -1,6 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { isPluginAgentId } from '@/lib/chat/agent-ids';
 import { documentToolsRule } from '@/lib/chat/document-tools';
 import type { AppInfo } from '@/lib/chat/page';
@@ -28,6 +29,7 @@ import { focusComposer } from './composer-draft';
 import { conversationInAddress, replaceStep } from './conversation-address';
 import { useHistorySteps } from './history-steps';
 import { addMenuStep, isMenuStep, leaveMenuStep } from './menu-step';
+import { PHONE, usePhone } from './use-phone';
 import { rememberedChoice, withChoice } from './new-chat-defaults';
 import { useHasDocuments } from './document-tools-setting';
 import { ModelPicker } from '../models/model-picker';
@@ -60,7 +62,8 @@ export function ChatApp({ info }: { info: AppInfo }) {
   };
   /** Closed by what was picked in it (a conversation, a new chat, an imported run): the focus goes with that. */
   const leaveMenu = () => {
-    setMenuOpen(false);
+    // At once, so that what was under the menu takes the focus (it cannot while the menu covers it: inert).
+    flushSync(() => setMenuOpen(false));
     leaveMenuStep();
   };
   const closeMenu = () => {
@@ -68,9 +71,13 @@ export function ChatApp({ info }: { info: AppInfo }) {
     menuButton.current?.focus();
   };
   const closeSettings = () => {
-    setSettingsOpen(false);
+    flushSync(() => setSettingsOpen(false));
     settingsButton.current?.focus();
   };
+  // What covers a phone's screen keeps the keyboard: the page under it is inert until it closes.
+  const phone = usePhone();
+  const menuCovers = phone && menuOpen;
+  const settingsCover = phone && settingsOpen && !menuOpen;
   const thread = useRef<HTMLDivElement>(null);
   const closeMenuButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -80,9 +87,11 @@ export function ChatApp({ info }: { info: AppInfo }) {
   // (Runs) comes to this page with the menu open, as it was left.
   const aside = useRef<HTMLElement>(null);
   useEffect(() => {
-    const follow = () => {
+    /** On a step (`step`: Back or Forward), at once, so that what was under the menu can take the focus. */
+    const follow = (step?: PopStateEvent) => {
       const open = isMenuStep(window.history.state) && matchMedia(PHONE).matches;
-      setMenuOpen(open);
+      if (step) flushSync(() => setMenuOpen(open));
+      else setMenuOpen(open);
       // Closed under the focus: it goes back to the button that opens the menu.
       if (!open && aside.current?.contains(document.activeElement) && matchMedia(PHONE).matches)
         menuButton.current?.focus();
@@ -204,6 +213,7 @@ export function ChatApp({ info }: { info: AppInfo }) {
     <div className="flex h-dvh overflow-hidden">
       {/* The first Tab stop: past the conversations and agents (three stops a conversation) to the thread. */}
       <a
+        inert={menuCovers || settingsCover}
         href="#thread"
         onClick={(e) => {
           e.preventDefault();
@@ -215,6 +225,7 @@ export function ChatApp({ info }: { info: AppInfo }) {
       </a>
       <aside
         ref={aside}
+        inert={settingsCover}
         onKeyDown={(e) => {
           if (menuOpen && escapeOnPhone(e)) closeMenu();
         }}
@@ -236,10 +247,13 @@ export function ChatApp({ info }: { info: AppInfo }) {
           <Sidebar onNavigate={leaveMenu} />
         </div>
       </aside>
-      <main className="flex min-w-0 flex-1 flex-col" {...fileDropHandlers}>
+      <main inert={menuCovers} className="flex min-w-0 flex-1 flex-col" {...fileDropHandlers}>
         {/* On a phone the title keeps its row (with Menu and Settings); Simulate a user, the picker and the switches
             take a second. */}
-        <header className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-neutral-200 px-3 py-2 dark:border-neutral-800">
+        <header
+          inert={settingsCover}
+          className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-neutral-200 px-3 py-2 dark:border-neutral-800"
+        >
           <button
             ref={menuButton}
             type="button"
@@ -275,6 +289,7 @@ export function ChatApp({ info }: { info: AppInfo }) {
         <NoModelYet initial={modelsInfo.configured} />
         {notice && (
           <div
+            inert={settingsCover}
             role="alert"
             className="flex items-start gap-2 border-b border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
           >
@@ -291,6 +306,7 @@ export function ChatApp({ info }: { info: AppInfo }) {
         <div className="flex min-h-0 flex-1">
           <div
             ref={thread}
+            inert={settingsCover}
             id="thread"
             role="region"
             aria-label={t('thread')}
@@ -335,8 +351,10 @@ export function ChatApp({ info }: { info: AppInfo }) {
             </div>
           )}
         </div>
-        <SimulationStatus />
-        <Composer disabled={!configured} />
+        <div inert={settingsCover} className="contents">
+          <SimulationStatus />
+          <Composer disabled={!configured} />
+        </div>
         <ModelsDialog />
       </main>
       <RunInspector iterationActions={replayFromIteration} restoreFocus={focusComposer} />
@@ -344,9 +362,6 @@ export function ChatApp({ info }: { info: AppInfo }) {
     </div>
   );
 }
-
-/** Tailwind's `md` breakpoint, below which the menu and the settings cover the screen. */
-const PHONE = '(max-width: 47.999rem)';
 
 /** An Escape nothing inside took (a dialog opened from it closes on its own Escape, an input method's candidate
  *  list on its own): it closes the panel it was pressed in. */
