@@ -101,6 +101,9 @@ test('the admin creates the first account, signs out and in; an invited user sig
   await expect(page).toHaveURL(/&run=[\w-]+$/);
   const adminRun = new URL(page.url()).searchParams.get('run')!;
   await page.keyboard.press('Escape');
+  // Closing goes back a step of the history: taken before signing out, whose navigation it would abort.
+  await expect(page.getByRole('dialog', { name: 'Run inspector' })).toBeHidden();
+  await expect(page).not.toHaveURL(/[?&]run=/);
 
   // Sign out from the header's menu, then sign in again.
   await userMenu(page, ADMIN.email).click();
