@@ -1,7 +1,7 @@
 // Accounts in Chromium: the admin creates the first account, signs out and in again, invites a second user, who
 // signs up by the link and sees an empty conversation list (none of the admin's). Its own server with AUTH=required
 // (the suite's shared server runs without accounts), on the scripted model server the suite starts.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { conversations, interactive, lastAnswer, send } from './support/chat';
 import { hydrated } from './support/hydrated';
 import { setScenario } from './support/model';
+import { spawnOwned } from './support/owned-processes';
 
 const ADMIN = { email: 'admin@example.com', password: 'correct horse battery' };
 const INVITED = { email: 'invited@example.com', password: 'another good password' };
@@ -31,20 +32,23 @@ function freePort(): Promise<number> {
 test.beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  server = spawn(path.join(__dirname, '../node_modules/.bin/next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: path.join(__dirname, '..'),
-    detached: true,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      AUTH: 'required',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'e2e-accounts-')),
-      OPENAI_BASE_URL: `${process.env.E2E_MODEL_URL}/v1`,
-      OPENAI_API_KEY: 'sk-e2e-accounts',
-      OPENAI_MODEL: 'scripted-e2e',
-      LLM_MAX_RETRIES: '0',
+  server = spawnOwned(
+    path.join(__dirname, '../node_modules/.bin/next'),
+    ['start', '-p', String(port), '-H', '127.0.0.1'],
+    {
+      cwd: path.join(__dirname, '..'),
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        AUTH: 'required',
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'e2e-accounts-')),
+        OPENAI_BASE_URL: `${process.env.E2E_MODEL_URL}/v1`,
+        OPENAI_API_KEY: 'sk-e2e-accounts',
+        OPENAI_MODEL: 'scripted-e2e',
+        LLM_MAX_RETRIES: '0',
+      },
     },
-  });
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
     const status = await fetch(`${base}/api/health`).then(
@@ -97,6 +101,9 @@ test('the admin creates the first account, signs out and in; an invited user sig
   await expect(page).toHaveURL(/&run=[\w-]+$/);
   const adminRun = new URL(page.url()).searchParams.get('run')!;
   await page.keyboard.press('Escape');
+  // Closing goes back a step of the history: taken before signing out, whose navigation it would abort.
+  await expect(page.getByRole('dialog', { name: 'Run inspector' })).toBeHidden();
+  await expect(page).not.toHaveURL(/[?&]run=/);
 
   // Sign out from the header's menu, then sign in again.
   await userMenu(page, ADMIN.email).click();

@@ -107,6 +107,8 @@ test('an exported run imports again as the same run; a bad file is refused with 
   expect(exported.schema).toBe('agent-studio.run/2');
   await inspector(page).getByRole('button', { name: 'Close' }).click();
   await expect(inspector(page)).toBeHidden();
+  // Closing goes back a step of the history: taken before the next page is opened, which it would abort.
+  await expect(page).not.toHaveURL(/[?&]run=/);
 
   // A fresh page: the import does not depend on anything this page still holds.
   await openChat(page);
@@ -167,6 +169,9 @@ test('the inspector fits a phone screen, works from the keyboard and has no seri
   const light = await seriousViolations(page);
   expect(light, `light theme:\n${light.join('\n')}`).toEqual([]);
   await page.keyboard.press('Escape');
+  // Closed, and its step of the history left: a run opened before that step is taken would be closed by it.
+  await expect(dialog).toBeHidden();
+  await expect(page).not.toHaveURL(/[?&]run=/);
   await page.getByRole('button', { name: 'Switch to dark theme' }).click();
   await opener.click();
   await expect(second).toBeVisible();

@@ -161,6 +161,6 @@ test('keyboard only: first run, a connection, a chat, the model picker, an agent
     expect(await inspector.evaluate((d) => d.contains(document.activeElement))).toBe(true);
     await press(page, 'Escape');
     await expect(inspector).toBeHidden();
-    expect(await isFocused(inspect)).toBe(true);
+    await expect(inspect).toBeFocused();
   });
 });

@@ -1,13 +1,14 @@
 // OpenID Connect sign-in in Chromium, against a real provider on loopback (panva's oidc-provider, run by
 // test/fixtures/oidc-provider.mjs with its development login pages): a team's user signs in with the provider and
 // gets an account of their own (OIDC_SIGN_UP=open); the first account, the admin's, must be made with a password.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { conversations } from './support/chat';
+import { spawnOwned } from './support/owned-processes';
 
 const ROOT = path.join(__dirname, '..');
 const SECRET = 'the-oidc-client-secret-of-this-test';
@@ -26,7 +27,7 @@ function freePort(): Promise<number> {
 }
 
 function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: 'ignore', env: { ...process.env, ...env } });
+  const child = spawnOwned(command, args, { cwd: ROOT, stdio: 'ignore', env: { ...process.env, ...env } });
   children.push(child);
   return child;
 }

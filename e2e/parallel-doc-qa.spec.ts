@@ -124,7 +124,7 @@ test('Read the whole document: the progress while reading, then the answer and a
 
   // One folded step per chunk group; together they read every chunk, each chunk named with its pages.
   const steps = answer.getByRole('region', { name: /^Reader \d+: manual\.pdf, chunks? .*: a step of the answer$/ });
-  expect(await steps.count()).toBeGreaterThan(1);
+  await expect.poll(() => steps.count()).toBeGreaterThan(1);
   expect(await chunksOfSteps(steps, /, chunks? (\d+)(?:–(\d+))? \(pages? /)).toBe(chunks);
   const first = steps.first();
   const open = first.getByRole('button', { name: /^Reader 1: manual\.pdf/ });

@@ -4,8 +4,14 @@ import { seriousViolations } from './support/axe';
 import { setScenario } from './support/model';
 import { outsideScreen, pageWidth } from './support/viewport';
 
-// The e2e runs share one database: every run here carries TAG, and the page is searched for it first.
-const TAG = 'runsotter';
+// The e2e runs share one database: every run here carries TAG, and the page is searched for it first. Each test has
+// its own (the spec's runs from an earlier repeat stay in the database), and its own number for the calculator.
+let TAG = '';
+let FACTOR = 0;
+test.beforeEach(() => {
+  TAG = `runsotter${Date.now().toString(36)}`;
+  FACTOR = 10_000 + (Date.now() % 80_000);
+});
 
 /** A run in a new conversation: the model calls the calculator on `expression` (none: no tool), then answers. */
 async function calculatorRun(page: Page, label: string, expression?: string): Promise<void> {
@@ -36,7 +42,7 @@ test('the Runs page filters by a failed tool call, searches tool results, keeps 
   await calculatorRun(page, 'good', '6*7');
   await calculatorRun(page, 'bad', '8/');
   await calculatorRun(page, 'plain');
-  await calculatorRun(page, 'unique', '12345*3');
+  await calculatorRun(page, 'unique', `${FACTOR}*3`);
 
   await openChat(page);
   await page.getByRole('link', { name: 'Runs' }).click();
@@ -74,12 +80,14 @@ test('the Runs page filters by a failed tool call, searches tool results, keeps 
   await expect(dialog.getByRole('tab', { name: /^Iteration \d+$/ })).toHaveCount(2);
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
+  // Closing goes back a step of the history: taken before the filters change the address again.
+  await expect(page).not.toHaveURL(/[?&]run=/);
 
-  // 37035 is only in a tool result (the calculator's answer to 12345*3).
+  // FACTOR × 3 is only in a tool result (the calculator's answer).
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await expect(page).toHaveURL(/\/runs$/);
   await expect(page.getByRole('searchbox', { name: 'Search runs' })).toHaveValue('');
-  await page.getByRole('searchbox', { name: 'Search runs' }).fill('37035');
+  await page.getByRole('searchbox', { name: 'Search runs' }).fill(String(FACTOR * 3));
   await expect(rows(page)).toHaveCount(1);
   await expect(rows(page).first()).toContainText(`${TAG}-unique`);
 });

@@ -1,6 +1,6 @@
 // The page under its Content-Security-Policy (nothing it needs is blocked: scripts, KaTeX, highlighted code), and
 // signing in with ACCESS_TOKEN in a real browser (a server of its own, started with the token).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { expect, test } from '@playwright/test';
 import { lastAnswer, openChat, send } from './support/chat';
 import { hydrated } from './support/hydrated';
 import { modelServerUrl, setScenario } from './support/model';
+import { spawnOwned } from './support/owned-processes';
 
 test('the page runs under its CSP: math, highlighted code and the answer render, and nothing is refused', async ({
   page,
@@ -60,8 +61,7 @@ test.describe('with ACCESS_TOKEN', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     dataDir = mkdtempSync(path.join(tmpdir(), 'e2e-token-'));
-    child = spawn('./node_modules/.bin/next', ['start', '-p', String(port), '-H', '127.0.0.1'], {
-      detached: true,
+    child = spawnOwned('./node_modules/.bin/next', ['start', '-p', String(port), '-H', '127.0.0.1'], {
       stdio: 'ignore',
       env: {
         ...process.env,

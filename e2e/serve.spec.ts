@@ -3,7 +3,7 @@
 // conversation shows the agent's name, description and prompt suggestions, and a message there runs that agent (its
 // system message and its tool reach the model, the tool's answer comes back), on a desktop and on a 390 px phone in
 // Chinese.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { freePort, kill } from './support/app-process';
 import { seriousViolations } from './support/axe';
 import { chatRequests, modelServerUrl, setScenario } from './support/model';
+import { spawnOwned } from './support/owned-processes';
 import { pageWidth } from './support/viewport';
 
 const AGENT = `
@@ -52,8 +53,7 @@ test.beforeAll(async () => {
   writeFileSync(path.join(plugins, 'broken.mjs'), "throw new Error('no tide tables here');\n");
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
-  app = spawn('npm', ['run', '--silent', 'serve', '--', file, '--no-build'], {
-    detached: true,
+  app = spawnOwned('npm', ['run', '--silent', 'serve', '--', file, '--no-build'], {
     stdio: 'ignore',
     env: {
       ...process.env,

@@ -2,7 +2,7 @@
 // reverse proxy) prints a one-time code in its log; the Create account page asks for it in a "Setup code" field (in
 // Chinese too, on a phone), says so when it is wrong, and makes the admin with it, from the keyboard alone. Then the
 // API keys page makes a key of the scope chosen and lists it with that scope.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { expect, test } from '@playwright/test';
 import { freePort, kill } from './support/app-process';
 import { modelServerUrl } from './support/model';
 import { hydrated } from './support/hydrated';
+import { spawnOwned } from './support/owned-processes';
 
 const OWNER = { email: 'owner@example.com', password: 'correct horse battery' };
 
@@ -20,21 +21,24 @@ let log = '';
 test.beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  server = spawn(path.join(__dirname, '../node_modules/.bin/next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: path.join(__dirname, '..'),
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      AUTH: 'required',
-      ALLOWED_HOSTS: 'studio.lan',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'e2e-setup-code-')),
-      OPENAI_BASE_URL: `${modelServerUrl()}/v1`,
-      OPENAI_API_KEY: 'sk-e2e-setup-code',
-      OPENAI_MODEL: 'scripted-e2e',
-      LLM_MAX_RETRIES: '0',
+  server = spawnOwned(
+    path.join(__dirname, '../node_modules/.bin/next'),
+    ['start', '-p', String(port), '-H', '127.0.0.1'],
+    {
+      cwd: path.join(__dirname, '..'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        AUTH: 'required',
+        ALLOWED_HOSTS: 'studio.lan',
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'e2e-setup-code-')),
+        OPENAI_BASE_URL: `${modelServerUrl()}/v1`,
+        OPENAI_API_KEY: 'sk-e2e-setup-code',
+        OPENAI_MODEL: 'scripted-e2e',
+        LLM_MAX_RETRIES: '0',
+      },
     },
-  });
+  );
   server.stdout!.on('data', (b: Buffer) => (log += b.toString()));
   server.stderr!.on('data', (b: Buffer) => (log += b.toString()));
   const deadline = Date.now() + 60_000;

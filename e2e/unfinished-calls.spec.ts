@@ -74,6 +74,8 @@ async function expectInspectorSays(page: Page, why: string): Promise<void> {
   await expect(steps).toContainText(why);
   await page.keyboard.press('Escape');
   await expect(inspector).toBeHidden();
+  // Closing goes back a step of the history: taken before the page's next step.
+  await expect(page).not.toHaveURL(/[?&]run=/);
 }
 
 /** The next message's request answers the call with a tool message saying `why`. */

@@ -1,8 +1,9 @@
 // A second `next start` of the same build, for tests that need the server itself (kill it, start it with other
 // variables), beside the one playwright.config.ts starts.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { modelServerUrl } from './model';
+import { spawnOwned } from './owned-processes';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -17,10 +18,10 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `next start` on the same build, in its own process group so SIGKILL takes all of it; `env` adds variables. */
+/** `next start` on the same build, in its own process group so SIGKILL takes all of it, and gone with the worker
+ *  (a test that times out before it kills it leaves none behind); `env` adds variables. */
 export async function startApp(port: number, dataDir: string, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn('./node_modules/.bin/next', ['start', '-p', String(port), '-H', '127.0.0.1'], {
-    detached: true,
+  const child = spawnOwned('./node_modules/.bin/next', ['start', '-p', String(port), '-H', '127.0.0.1'], {
     stdio: 'ignore',
     env: {
       ...process.env,
