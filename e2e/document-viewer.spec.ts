@@ -3,6 +3,7 @@
 // HTML written in the document shown as text and never run. The same viewer in Chinese.
 import { expect, test } from '@playwright/test';
 import { makeDocx } from '../test/support/document-fixtures';
+import { seriousViolations } from './support/axe';
 import { lastAnswer, openChat, send } from './support/chat';
 import { setScenario } from './support/model';
 import { outsideScreen } from './support/viewport';
@@ -78,6 +79,8 @@ test('Sources → Open shows a Word memo’s heading and table as such, the cite
   await expect(viewer.locator('img')).toHaveCount(0);
   expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
   expect(await outsideScreen(page, PHONE, viewer)).toEqual([]);
+  const violations = await seriousViolations(page);
+  expect(violations, violations.join('\n')).toEqual([]);
   await page.keyboard.press('Escape');
   await expect(viewer).toHaveCount(0);
   await expect(open).toBeFocused();
