@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { documentPage } from '@/app/actions/documents';
 import type { DocumentPageView } from '@/lib/uploads/service';
 import { Modal } from '../runs/modal';
+import { Markdown } from './markdown';
 
 const BUTTON =
   'rounded border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 disabled:opacity-50 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800';
@@ -23,6 +24,37 @@ export function isCited(paragraph: string, passages: readonly string[]): boolean
     const c = squash(text);
     return c.includes(probe) || (c.length >= 20 && p.includes(c.slice(0, 120)));
   });
+}
+
+/**
+ * A page's paragraphs as the answers' Markdown is shown (headings, tables, lists; raw HTML as text), those the answer
+ * drew on marked. The parser writes Word headings and every table as Markdown, so it is read as such.
+ */
+export function PageText({
+  paragraphs,
+  cited,
+}: {
+  paragraphs: readonly string[];
+  cited: (paragraph: string) => boolean;
+}) {
+  const t = useTranslations('retrieval');
+  return (
+    <div className="space-y-2 text-sm">
+      {paragraphs.map((p, i) =>
+        cited(p) ? (
+          <mark
+            key={i}
+            title={t('citedHere')}
+            className="block rounded bg-amber-100 px-1 text-neutral-900 dark:bg-amber-900 dark:text-neutral-100"
+          >
+            <Markdown text={p} />
+          </mark>
+        ) : (
+          <Markdown key={i} text={p} />
+        ),
+      )}
+    </div>
+  );
 }
 
 export function DocumentViewer({
@@ -82,24 +114,7 @@ export function DocumentViewer({
             </button>
           </div>
           {shown.paragraphs.length === 0 && <p className="text-sm italic">{t('emptyPage')}</p>}
-          <div className="space-y-2 text-sm">
-            {shown.paragraphs.map((p, i) =>
-              shown.page === page && isCited(p, passages) ? (
-                <p key={i} className="whitespace-pre-wrap break-words">
-                  <mark
-                    title={t('citedHere')}
-                    className="rounded bg-amber-100 px-0.5 text-neutral-900 dark:bg-amber-900 dark:text-neutral-100"
-                  >
-                    {p}
-                  </mark>
-                </p>
-              ) : (
-                <p key={i} className="whitespace-pre-wrap break-words">
-                  {p}
-                </p>
-              ),
-            )}
-          </div>
+          <PageText paragraphs={shown.paragraphs} cited={(p) => shown.page === page && isCited(p, passages)} />
         </div>
       )}
     </Modal>

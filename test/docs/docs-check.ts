@@ -107,3 +107,22 @@ export function documentedEnvRows(pages: { file: string; text: string }[]): Map<
   }
   return rows;
 }
+
+/** The code of every fenced block in `lang` (```ts), in order: the examples a reader copies. */
+export function fencedBlocks(markdown: string, lang: string): string[] {
+  const blocks: string[] = [];
+  let fenced = false;
+  let code: string[] | undefined;
+  for (const line of markdown.split('\n')) {
+    const fence = /^\s*```\s*(\S*)/.exec(line);
+    if (fence && !fenced) {
+      fenced = true;
+      code = fence[1] === lang ? [] : undefined;
+    } else if (fence) {
+      fenced = false;
+      if (code) blocks.push(`${code.join('\n')}\n`);
+      code = undefined;
+    } else code?.push(line);
+  }
+  return blocks;
+}

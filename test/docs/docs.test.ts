@@ -14,6 +14,20 @@ const pages = [
     .filter((f) => f.endsWith('.md'))
     .map((f) => path.join(docsDir, f)),
 ];
+// Every README of the checkout (the core package's, the examples') besides: a newcomer follows their links too.
+const SKIPPED = new Set(['node_modules', '.git', '.next', 'dist', 'test-results']);
+function readmes(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? SKIPPED.has(e.name)
+        ? []
+        : readmes(path.join(dir, e.name))
+      : e.name === 'README.md'
+        ? [path.join(dir, e.name)]
+        : [],
+  );
+}
+const linkedPages = [...new Set([...pages, ...readmes(root)])];
 
 describe('the documentation', () => {
   it('keeps the README to what a newcomer reads in five minutes (at most 300 lines)', () => {
@@ -21,9 +35,15 @@ describe('the documentation', () => {
     expect(lines).toBeLessThanOrEqual(300);
   });
 
+  it('reads every README for links, the core package’s and the examples’ too', () => {
+    expect(linkedPages.map((p) => path.relative(root, p))).toEqual(
+      expect.arrayContaining(['README.md', 'packages/core/README.md', 'examples/README.md']),
+    );
+  });
+
   it('has no dead link: every relative link names a file that exists, and every #anchor a heading in it', () => {
     const dead: string[] = [];
-    for (const page of pages) {
+    for (const page of linkedPages) {
       const text = readFileSync(page, 'utf8');
       for (const { target, line } of markdownLinks(text)) {
         if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // http:, https:, mailto:

@@ -2,7 +2,8 @@
 // into a fresh project outside this checkout (its dependencies from npm's cache or the registry, never from here),
 // then plain `node` runs an FnCallAgent with a custom tool against the scripted model server, a missing optional
 // peer fails with a message naming it, `serve` and the `agent-studio` bin are there, and `tsc` (strict, `module`/`moduleResolution` nodenext, libraries checked)
-// type-checks a consumer file.
+// type-checks a consumer file. The TypeScript examples of README.md and packages/core/README.md, copied as they are
+// (only the model server's address swapped for the scripted one), type-check there and run with `tsx`.
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
+import { fencedBlocks } from '../docs/docs-check';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -70,6 +72,7 @@ beforeAll(async () => {
       tarball,
       `typescript@${pins.devDependencies.typescript}`,
       `@types/node@${pins.devDependencies['@types/node']}`,
+      `tsx@${pins.devDependencies.tsx}`,
     ],
     { cwd: project, timeout: 300_000 },
   );
@@ -155,4 +158,76 @@ describe('@agent-studio/core from its tarball, in a fresh project', () => {
     expect(result.stdout).toBe('');
     expect('failed' in result).toBe(false);
   }, 180_000);
+});
+
+// The address the READMEs' examples talk to; the test points it at the scripted model server.
+const DOCUMENTED_SERVER = 'http://localhost:8000/v1';
+const README_EXAMPLES = ['README.md', 'packages/core/README.md'].flatMap((readme) =>
+  fencedBlocks(readFileSync(path.join(root, readme), 'utf8'), 'ts').map((code, i) => ({
+    readme,
+    code,
+    file: `readme-${readme.replace(/\W+/g, '-')}-${i + 1}.ts`,
+  })),
+);
+
+describe('the READMEs’ TypeScript examples, as a reader copies them into a fresh project', () => {
+  let readmeServer: ModelServer;
+  beforeAll(async () => {
+    // Either call format the examples use: native tool calls when tools are offered, Nous-style text otherwise;
+    // the answer only once the tool's result is back.
+    readmeServer = await createModelServer({
+      scenario: {
+        rules: [
+          { when: { anyIncludes: 'Paris: 21°C, sunny' }, reply: { content: 'Sunny in Paris.' } },
+          {
+            when: { lastUserIncludes: 'Paris', hasTools: true },
+            reply: { toolCalls: [{ name: 'get_weather', arguments: '{"city": "Paris"}' }] },
+          },
+          {
+            when: { lastUserIncludes: 'Paris', hasTools: false },
+            reply: { content: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>' },
+          },
+        ],
+      },
+    });
+    for (const { file, code } of README_EXAMPLES)
+      writeFileSync(path.join(project, file), code.replaceAll(DOCUMENTED_SERVER, readmeServer.url));
+    writeFileSync(
+      path.join(project, 'tsconfig.readme.json'),
+      JSON.stringify({ extends: './tsconfig.json', files: README_EXAMPLES.map((e) => e.file) }),
+    );
+  });
+  afterAll(async () => {
+    await readmeServer?.close();
+  });
+
+  it('finds an example in each README, each talking to the documented server address', () => {
+    expect(new Set(README_EXAMPLES.map((e) => e.readme))).toEqual(new Set(['README.md', 'packages/core/README.md']));
+    for (const { code } of README_EXAMPLES) expect(code).toContain(DOCUMENTED_SERVER);
+  });
+
+  it('type-check (strict, nodenext) against the installed declarations', async () => {
+    const tsc = path.join(project, 'node_modules/typescript/bin/tsc');
+    const result = await run(process.execPath, [tsc, '-p', 'tsconfig.readme.json'], {
+      cwd: project,
+      timeout: 180_000,
+    }).catch((e: { stdout: string }) => ({ stdout: e.stdout, failed: true }));
+    expect(result.stdout).toBe('');
+    expect('failed' in result).toBe(false);
+  }, 180_000);
+
+  it.each(README_EXAMPLES)(
+    '$file runs with tsx and prints the answer the tool led to',
+    async ({ file }) => {
+      const result = await run(path.join(project, 'node_modules/.bin/tsx'), [file], {
+        cwd: project,
+        env: { NODE_ENV: 'production', PATH: process.env.PATH, HOME: process.env.HOME },
+        timeout: 60_000,
+      }).catch((e: { stdout: string; stderr: string }) => ({ stdout: e.stdout, stderr: e.stderr, failed: true }));
+      expect(result.stderr).toBe('');
+      expect('failed' in result).toBe(false);
+      expect(result.stdout).toContain('Sunny in Paris.');
+    },
+    60_000,
+  );
 });
