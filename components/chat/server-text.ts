@@ -6,6 +6,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useCallback } from 'react';
 import type { ActionFailure } from '../../lib/chat/page';
 import { SERVER_LOCALE } from '../../lib/i18n/locales';
+import { UNANSWERED } from './reach-server';
 
 export interface CodedText {
   /** The server's words; absent for the page's own errors, which always come from the catalog. */
@@ -14,8 +15,9 @@ export interface CodedText {
   values?: Record<string, string | number>;
 }
 
-/** A server action's failure as text to say. */
+/** A server action's failure as text to say; one the server never answered is the page's own. */
 export function failureText(failure: ActionFailure): CodedText {
+  if (failure.status === UNANSWERED) return { code: 'server-unreachable', values: { error: failure.error } };
   return { message: failure.error, code: failure.code, values: failure.values };
 }
 

@@ -13,6 +13,7 @@ import type { ConversationSettings, ConversationSummary, SavedAgent } from '@/li
 import type { ContentItem } from '@/lib/llm/schema';
 import { draftKey, forgetDraft } from './composer-draft';
 import { rememberChoice } from './new-chat-defaults';
+import { reachServer } from './reach-server';
 import { failureText, type CodedText } from './server-text';
 
 /** What a new chat shows of its saved agent before its first message. */
@@ -82,8 +83,8 @@ interface ChatState {
   editAndResend(turnId: string, text: string): Promise<void>;
   /** Continues a run that stopped at the model-call limit, as a new run of its turn. */
   continueRun(turnId: string, runId: string): Promise<void>;
-  /** Replays a stored run from an iteration as a new run of its turn; resolves with the error, if it was refused. */
-  replay(runId: string, req: ReplayRequest): Promise<string | undefined>;
+  /** Replays a stored run from an iteration as a new run of its turn; resolves with why, if it was not started. */
+  replay(runId: string, req: ReplayRequest): Promise<CodedText | undefined>;
   rename(id: string, title: string): Promise<void>;
   remove(id: string): Promise<void>;
   updateSettings(patch: Partial<ConversationSettings>): Promise<void>;
@@ -131,11 +132,12 @@ function leaveOpening(): void {
  * answer). Next sends an action's request a microtask after the call, so a render in the same task (the keydown's)
  * held the request back by the whole thread's render; drawn in the next task, it still makes the next frame.
  */
-async function sendThenDraw<T>(request: () => Promise<T>, draw: () => void): Promise<T> {
+async function sendThenDraw<T>(request: () => Promise<ActionResult<T>>, draw: () => void): Promise<ActionResult<T>> {
   threadChanges++;
   // A setting changed just before (a temperature typed, then Enter) is saved first: the run reads it from the store.
-  const sending = settingsSaving ? settingsSaving.then(request) : request();
-  sending.catch(() => undefined); // awaited below; this keeps a quick failure from reading as unhandled meanwhile
+  // A request the server never answers is a failure like a refusal: what was drawn for it is taken back.
+  const saving = settingsSaving;
+  const sending = reachServer(() => (saving ? saving.then(request) : request()));
   await new Promise<void>((drawn) =>
     setTimeout(() => {
       draw();
@@ -449,7 +451,9 @@ export const useChat = create<ChatState>()((set, get) => {
 
     async stop() {
       const runId = get().runningRunId;
-      if (runId) await actions.stopRun(runId);
+      if (!runId) return;
+      const result = await reachServer(async () => ({ ok: true, value: await actions.stopRun(runId) }));
+      if (!result.ok) set({ notice: failureText(result) });
     },
 
     async retry(turnId) {
@@ -516,9 +520,9 @@ export const useChat = create<ChatState>()((set, get) => {
     },
 
     async replay(runId, req) {
-      if (get().runningRunId) return 'Wait for the current run to end.';
-      const result = await replayRun(runId, req);
-      if (!result.ok) return result.error;
+      if (get().runningRunId) return { message: 'Wait for the current run to end.' };
+      const result = await reachServer(() => replayRun(runId, req));
+      if (!result.ok) return failureText(result);
       const { turnId } = result.value;
       awaitNewRun(turnId);
       void startStream(result, undefined, get().turns);

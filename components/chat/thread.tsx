@@ -14,8 +14,10 @@ import { AttachedFiles } from './attached-files';
 import { CompareRunsButton } from '../runs/compare-runs';
 import { useFollowBottom } from './follow-bottom';
 import { ReplayRunButton } from '../runs/replay-from-here';
+import { reachServer } from './reach-server';
 import { ReplayLabel } from './replay-label';
 import { RunView } from './run-view';
+import { failureText, useCodedText } from './server-text';
 import { useChat, type TurnState } from './store';
 import { ToolDecisions } from './tool-decisions';
 
@@ -41,13 +43,14 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
   const runningHere = useChat((s) =>
     s.runningRunId && s.runningRunId === turn.run?.runId ? s.runningRunId : undefined,
   );
+  const coded = useCodedText('errors');
   const decide = useCallback(
     async (functionId: string, decision: ToolDecision, childRunId?: string) => {
       if (!runningHere) return t('notGoing');
-      const r = await decideTool(runningHere, functionId, decision, childRunId);
-      return r.ok ? undefined : r.error;
+      const r = await reachServer(() => decideTool(runningHere, functionId, decision, childRunId));
+      return r.ok ? undefined : coded(failureText(r));
     },
-    [runningHere, t],
+    [runningHere, t, coded],
   );
   const connectionName = useConnectionName();
   const address = useConnectionAddress(turn.run?.connection);

@@ -42,7 +42,8 @@ interface UploadState {
   showConversation(id: string | undefined): Promise<void>;
 }
 
-let limit: Promise<number> | undefined;
+/** The server's size limit per file, once it has said it. */
+let limit: number | undefined;
 let pollTimer: ReturnType<typeof setTimeout> | undefined;
 let keySeq = 0;
 /** Failed documents deleted (or being deleted) because they were dismissed: a listing does not bring them back. */
@@ -104,6 +105,23 @@ function send(
     xhr.onerror = () => reject(failureOf(xhr, file.name));
     xhr.send(file);
   });
+}
+
+/** The server's size limit per file; undefined while the server does not answer (asked again by the next upload). */
+async function uploadLimit(): Promise<number | undefined> {
+  try {
+    return (limit ??= await documentActions.uploadLimit());
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a file is not sent, found before sending it: too large, or no answer from the server (`max` undefined). */
+function refusal(file: File, max: number | undefined): CodedText | undefined {
+  if (max === undefined) return { code: 'upload-connection', values: { name: file.name } };
+  // `limit` is in bytes: the list formats it for the page's language.
+  if (file.size > max) return { code: 'too-large-limit', values: { name: file.name, limit: max } };
+  return undefined;
 }
 
 /** Resolves once no file of the open conversation is still on its way up (the server waits for parsing itself). */
@@ -173,16 +191,18 @@ export const useUploads = create<UploadState>()((set, get) => {
       if (!files.length) return;
       // The failures of earlier uploads have been read by now: the new files' states replace them.
       void get().dismissFailed();
-      const max = await (limit ??= documentActions.uploadLimit());
-      const added = files.map((file): UploadItem => ({
-        key: `local-${++keySeq}`,
-        name: file.name,
-        size: file.size,
-        state: file.size > max ? 'error' : 'uploading',
-        progress: 0,
-        // `limit` is in bytes: the list formats it for the page's language.
-        error: file.size > max ? { code: 'too-large-limit', values: { name: file.name, limit: max } } : undefined,
-      }));
+      const max = await uploadLimit();
+      const added = files.map((file): UploadItem => {
+        const error = refusal(file, max);
+        return {
+          key: `local-${++keySeq}`,
+          name: file.name,
+          size: file.size,
+          state: error ? 'error' : 'uploading',
+          progress: 0,
+          error,
+        };
+      });
       set((s) => ({ items: [...s.items, ...added] }));
       if (added.every((i) => i.state === 'error')) return;
       let conversationId: string;

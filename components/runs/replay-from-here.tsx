@@ -75,7 +75,7 @@ export function ReplayFromHere({
     setBusy(true);
     const refused = await useChat.getState().replay(runId, req);
     setBusy(false);
-    if (refused) setError(refused);
+    if (refused) setError(coded(refused));
     else onStarted?.();
   }
 

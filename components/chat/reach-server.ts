@@ -1,0 +1,19 @@
+// A server action whose request got no answer (the server down or restarting, the network gone) rejects instead of
+// resolving with a failure: read as one, the page says so and takes back what it drew for the request, as it does
+// when the server refuses.
+import type { ActionFailure, ActionResult } from '@/lib/chat/page';
+
+/** The status of a failure the server never answered (what XMLHttpRequest reports for it too). */
+export const UNANSWERED = 0;
+
+export async function reachServer<T>(call: () => Promise<ActionResult<T>>): Promise<ActionResult<T>> {
+  try {
+    return await call();
+  } catch (e) {
+    return unanswered(e);
+  }
+}
+
+export function unanswered(e: unknown): ActionFailure {
+  return { ok: false, status: UNANSWERED, error: e instanceof Error ? e.message : String(e) };
+}

@@ -1,0 +1,87 @@
+// Stop and a paused call's decision when their request gets no answer (the network refuses it, as when the server is
+// down for a moment; the answer already streaming goes on): the page says the server could not be reached and the
+// run goes on, waiting as before; once requests get through, the same Stop and Run work. At phone width, from the
+// keyboard where the page offers a key.
+import { expect, test, type Page } from '@playwright/test';
+import { assistantTurns, lastAnswer, openChat, send, stopButton } from './support/chat';
+import { setScenario } from './support/model';
+
+const UNREACHABLE = 'Could not reach the server (Failed to fetch). Nothing was done: try again once it is back.';
+
+/** From now on, the page's server action requests fail as a refused connection does (what is under way goes on). */
+async function refuseActions(page: Page): Promise<void> {
+  await page.route('**/*', (route) =>
+    route.request().headers()['next-action'] ? route.abort('connectionrefused') : route.continue(),
+  );
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+});
+
+test('Stop that does not reach the server says so and the answer goes on; Esc stops it once it does', async ({
+  page,
+}) => {
+  const word = 'unanswered-stop-heron';
+  await setScenario({
+    rules: [
+      { when: { lastUserIncludes: word }, reply: { content: 'Herons wait. '.repeat(300), chunkSize: 2, delayMs: 30 } },
+    ],
+  });
+  await openChat(page);
+  await send(page, `Tell me of herons ${word}`);
+  const turn = assistantTurns(page).last();
+  await expect(turn).toContainText('Herons wait. Herons wait.');
+
+  await refuseActions(page);
+  await stopButton(page).click();
+  await expect(page.getByRole('alert').filter({ hasText: UNREACHABLE })).toBeVisible();
+  await expect(turn).toHaveAttribute('aria-busy', 'true');
+  await expect(stopButton(page)).toBeVisible();
+
+  await page.unrouteAll();
+  await page.getByRole('textbox', { name: 'Message', exact: true }).press('Escape');
+  await expect(turn).toHaveAttribute('aria-busy', 'false');
+  await expect(turn.getByText('Stopped by you')).toBeVisible();
+});
+
+test('a paused call decided while the server cannot be reached says so on its card; Run works once it can', async ({
+  page,
+}) => {
+  const word = 'unanswered-pause-egret';
+  await setScenario({
+    rules: [
+      {
+        when: { lastUserIncludes: word },
+        reply: [
+          { toolCalls: [{ name: 'calculator', arguments: '{"expression": "6*7"}' }] },
+          { content: `Done (${word}).` },
+        ],
+      },
+      { when: { lastUserIncludes: 'egret-hello' }, reply: { content: 'Hello.' } },
+    ],
+  });
+  // Pause is set in a conversation (saved with it), not on the new chat, whose settings the page may set again.
+  await openChat(page);
+  await send(page, 'egret-hello');
+  await expect(await lastAnswer(page)).toContainText('Hello.');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('checkbox', { name: /Pause before tools/ }).check();
+  await page.keyboard.press('Escape');
+  await send(page, `What is six times seven? ${word}`);
+  const approval = assistantTurns(page).last().getByRole('group', { name: 'Approve calculator' });
+  await expect(approval).toBeVisible();
+  const run = approval.getByRole('button', { name: 'Run', exact: true });
+
+  await refuseActions(page);
+  await run.focus();
+  await page.keyboard.press('Enter');
+  await expect(approval.getByRole('alert')).toHaveText(UNREACHABLE);
+  await expect(run).toBeEnabled();
+  await expect(stopButton(page)).toBeVisible();
+
+  await page.unrouteAll();
+  await run.focus();
+  await page.keyboard.press('Enter');
+  await expect(await lastAnswer(page)).toContainText(`Done (${word}).`);
+});
