@@ -85,3 +85,58 @@ test('a paused call decided while the server cannot be reached says so on its ca
   await page.keyboard.press('Enter');
   await expect(await lastAnswer(page)).toContainText(`Done (${word}).`);
 });
+
+test('opening, renaming, deleting and searching conversations while the server cannot be reached say so and change nothing', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const word = 'unanswered-list-plover';
+  await setScenario({ fallback: { content: `Noted (${word}).` } });
+  await openChat(page);
+  await send(page, `First ${word}`);
+  await expect(await lastAnswer(page)).toContainText('Noted');
+  const nav = page.getByRole('navigation', { name: 'Conversations' });
+  await nav.getByRole('button', { name: '+ New chat' }).click();
+  await send(page, `Second ${word}`);
+  await expect(await lastAnswer(page)).toContainText('Noted');
+  const notice = page.getByRole('alert').filter({ hasText: UNREACHABLE });
+  const dismiss = () => notice.getByRole('button', { name: 'Dismiss' }).click();
+
+  await refuseActions(page);
+  // Opening the other: the notice, and the one shown stays.
+  await nav.getByRole('button', { name: `First ${word}`, exact: true }).click();
+  await expect(notice).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Second ${word}`);
+  await dismiss();
+
+  // Renaming: the notice, and the title stays.
+  await nav.getByRole('button', { name: `Rename Second ${word}` }).click();
+  await nav.getByRole('textbox', { name: 'New title' }).fill('Renamed meanwhile');
+  await nav.getByRole('textbox', { name: 'New title' }).press('Enter');
+  await expect(notice).toBeVisible();
+  await expect(nav.getByRole('button', { name: 'Renamed meanwhile', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Second ${word}`);
+  await dismiss();
+
+  // Deleting: the notice, and the conversation is still there, still open.
+  await nav.getByRole('button', { name: `Delete Second ${word}` }).click();
+  await page
+    .getByRole('dialog', { name: new RegExp(`^Delete “Second ${word}”`) })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await expect(notice).toBeVisible();
+  await expect(nav.getByRole('button', { name: `Second ${word}`, exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Second ${word}`);
+  await dismiss();
+
+  // Searching: the notice, and the list as it was.
+  await nav.getByRole('searchbox').fill('nothing matches this');
+  await expect(notice).toBeVisible();
+  await expect(nav.getByRole('button', { name: `First ${word}`, exact: true })).toBeVisible();
+
+  // Back: the same clicks work.
+  await page.unrouteAll();
+  await nav.getByRole('searchbox').fill('');
+  await nav.getByRole('button', { name: `First ${word}`, exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`First ${word}`);
+});

@@ -17,3 +17,9 @@ export async function reachServer<T>(call: () => Promise<ActionResult<T>>): Prom
 export function unanswered(e: unknown): ActionFailure {
   return { ok: false, status: UNANSWERED, error: e instanceof Error ? e.message : String(e) };
 }
+
+/** An error Next raised on purpose (the session gone: unauthorized(), forbidden(), a redirect), which it answers by
+ *  showing its own page: not a request left unanswered. */
+export function nextHttpError(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && typeof (e as { digest?: unknown }).digest === 'string';
+}

@@ -13,7 +13,7 @@ import type { ConversationSettings, ConversationSummary, SavedAgent } from '@/li
 import type { ContentItem } from '@/lib/llm/schema';
 import { draftKey, forgetDraft } from './composer-draft';
 import { rememberChoice } from './new-chat-defaults';
-import { reachServer } from './reach-server';
+import { nextHttpError, reachServer, unanswered } from './reach-server';
 import { failureText, type CodedText } from './server-text';
 
 /** What a new chat shows of its saved agent before its first message. */
@@ -292,14 +292,17 @@ export const useChat = create<ChatState>()((set, get) => {
     turns: [],
 
     async refreshConversations() {
-      const conversations = await actions.listConversations(get().query);
-      set({ conversations });
+      // Read in the background (and every few seconds by an idle window): unanswered, the list stays as it was.
+      const conversations = await actions.listConversations(get().query).catch(() => undefined);
+      if (conversations) set({ conversations });
     },
 
     async search(query) {
       set({ query });
-      const conversations = await actions.listConversations(query);
-      if (get().query === query) set({ conversations });
+      const result = await reachServer(async () => ({ ok: true, value: await actions.listConversations(query) }));
+      if (get().query !== query) return;
+      if (result.ok) set({ conversations: result.value });
+      else set({ notice: failureText(result) });
     },
 
     newChat(chosen) {
@@ -344,8 +347,9 @@ export const useChat = create<ChatState>()((set, get) => {
       try {
         result = await actions.loadConversation(id);
       } catch (e) {
-        end({ unreached: id });
-        throw e;
+        end({ unreached: id, ...(nextHttpError(e) ? {} : { notice: failureText(unanswered(e)) }) });
+        if (nextHttpError(e)) throw e; // the session gone: Next shows its page
+        return;
       }
       if (opening !== load) return end({}); // the page moved on meanwhile (another conversation, a new chat)
       if (!result.ok) {
@@ -383,8 +387,9 @@ export const useChat = create<ChatState>()((set, get) => {
           const listed = get().conversations.find((c) => c.id === id);
           if (listed && seen?.id === id && listed.updatedAt <= seen.updatedAt) return true;
         }
-        const result = await actions.loadConversation(id);
-        if (busy() || threadChanges !== mark) return false;
+        // Unanswered (the server down for a moment): the next catch-up reads it again.
+        const result = await actions.loadConversation(id).catch(() => undefined);
+        if (!result || busy() || threadChanges !== mark) return false;
         if (!result.ok) {
           if (result.code === 'conversation-gone') gone = id; // deleted elsewhere: the thread stays, with why
           set({ notice: failureText(result) });
@@ -530,17 +535,18 @@ export const useChat = create<ChatState>()((set, get) => {
     },
 
     async rename(id, title) {
-      const result = await actions.renameConversation(id, title);
+      const result = await reachServer(() => actions.renameConversation(id, title));
       if (!result.ok) set({ notice: failureText(result) });
       if (get().activeId === id && result.ok) set({ title: title.trim() });
       await get().refreshConversations();
     },
 
     async remove(id) {
-      const result = await actions.deleteConversation(id);
+      const result = await reachServer(() => actions.deleteConversation(id));
       if (!result.ok) set({ notice: failureText(result) });
-      // Gone (deleted here, or already in another tab): its draft goes with it.
-      if (result.ok || result.status === 404) forgetDraft(draftKey(get().chooser, id));
+      const gone = result.ok || result.status === 404; // deleted here, or already in another tab
+      if (!gone) return;
+      forgetDraft(draftKey(get().chooser, id)); // its draft goes with it
       if (get().activeId === id || get().opening === id) get().newChat();
       await get().refreshConversations();
     },
@@ -555,7 +561,7 @@ export const useChat = create<ChatState>()((set, get) => {
       if (chooser && !current.agentId && !(draftAgent && !get().activeId)) rememberChoice(chooser, patch);
       const id = get().activeId;
       if (!id) return; // a new chat keeps them until its first message
-      const saving = actions.saveSettings(id, patch);
+      const saving = reachServer(() => actions.saveSettings(id, patch));
       const settled = saving.catch(() => undefined);
       settingsSaving = settled;
       void settled.then(() => {
