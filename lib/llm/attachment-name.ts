@@ -5,7 +5,7 @@
 // between angle brackets (CommonMark's form for such a link target), so the model reads where it ends; the document
 // tools take the name back in any form the note could lead a model to write (nameFromLink).
 import { fileURLToPath } from 'node:url';
-import { safeFileName } from '../documents/file-ref';
+import { safeFileName } from './file-name';
 
 function lastSegment(p: string): string {
   return p.replace(/\\/g, '/').split('/').filter(Boolean).pop() ?? '';
