@@ -5,7 +5,8 @@
 // the tools that read them), but they are no documents: "all files" leaves them out.
 import path from 'node:path';
 import type { RetrievalFile } from '../lib/documents/search';
-import { nameFromLink } from '../lib/llm/attachment-name';
+import { distinctNames, nameFromLink } from '../lib/llm/attachment-name';
+import { safeFileName } from '../lib/documents/file-ref';
 import { collectFileRefs } from '../lib/llm/upload-info';
 import type { ToolContext } from './base-tool';
 import { stagedFileName } from './file-access';
@@ -102,9 +103,6 @@ function percentDecoded(text: string): string {
 /** Staged names of the conversation's images (image items that no file item also names). */
 function imageNames(ctx: ToolContext): Set<string> {
   const documents = new Set(collectFileRefs(ctx.messages, { images: false }));
-  return new Set(
-    collectFileRefs(ctx.messages)
-      .filter((ref) => !documents.has(ref))
-      .map(stagedFileName),
-  );
+  const names = distinctNames(collectFileRefs(ctx.messages));
+  return new Set([...names].filter(([ref]) => !documents.has(ref)).map(([, name]) => safeFileName(name)));
 }

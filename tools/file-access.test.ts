@@ -118,6 +118,29 @@ describe('stagedFileName', () => {
 });
 
 describe('stageFiles', () => {
+  it('stages two files of one name apart: the later one numbered, never over the earlier', async () => {
+    const [a, b] = [path.join(tmp, 'a'), path.join(tmp, 'b')];
+    await mkdir(a);
+    await mkdir(b);
+    await writeFile(path.join(a, 'notes.txt'), 'at nine');
+    await writeFile(path.join(b, 'notes.txt'), 'at ten');
+    const long = 'n'.repeat(196) + '.txt';
+    await writeFile(path.join(a, long), 'long one');
+    await writeFile(path.join(b, long), 'long two');
+    const work = path.join(tmp, 'work');
+    const sources = [path.join(a, 'notes.txt'), path.join(b, 'notes.txt'), path.join(a, long), path.join(b, long)];
+    const { files, errors } = await stageFiles(sources, work, { allowLocalPaths: true });
+    expect(errors).toEqual([]);
+    const names = files.map((f) => path.basename(f));
+    expect(names.slice(0, 2)).toEqual(['notes.txt', 'notes (2).txt']);
+    expect(await readFile(files[0]!, 'utf8')).toBe('at nine');
+    expect(await readFile(files[1]!, 'utf8')).toBe('at ten');
+    // A name as long as a staged name may be still gets its number, whole.
+    expect(names[3]).toMatch(/^n+ \(2\)\.txt$/);
+    expect(names[3]!.length).toBeLessThanOrEqual(200);
+    expect(await readFile(files[3]!, 'utf8')).toBe('long two');
+  });
+
   it('copies local files (plain and file://) and downloads URLs into the work dir', async () => {
     await writeFile(path.join(tmp, 'notes.txt'), 'my notes');
     await writeFile(path.join(tmp, 'data.csv'), 'a,b');

@@ -4,7 +4,7 @@ import { copyFile, mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { filesDir, parseFileRef, safeFileName, storedFilePath } from '../lib/documents/file-ref';
-import { attachmentName } from '../lib/llm/attachment-name';
+import { attachmentName, distinctNames } from '../lib/llm/attachment-name';
 import { uploadedFile } from '../lib/documents/storage';
 import { pullDir, pushChanges, snapshot } from '../lib/blob/work-dir';
 import { BaseTool, type ToolContext, type ToolOutput } from './base-tool';
@@ -129,8 +129,9 @@ async function copyLocal(
 }
 
 /**
- * Copies local paths (plain or file://) and downloads http(s) URLs into `workDir`. Failures are collected, never
- * thrown, except an abort of `opts.signal`. Returns the staged absolute paths, in order, without duplicates.
+ * Copies local paths (plain or file://) and downloads http(s) URLs into `workDir`, each under its name in the run
+ * (distinctNames: a second "notes.txt" is staged as "notes (2).txt", not over the first). Failures are collected,
+ * never thrown, except an abort of `opts.signal`. Returns the staged absolute paths, in order, without duplicates.
  */
 export async function stageFiles(
   sources: readonly string[],
@@ -148,9 +149,10 @@ export async function stageFiles(
   const files: string[] = [];
   const errors: string[] = [];
   await mkdir(root, { recursive: true });
-  for (const source of new Set(sources)) {
+  const names = distinctNames(sources);
+  for (const [source, name] of names) {
     try {
-      const target = path.resolve(root, stagedFileName(source));
+      const target = path.resolve(root, safeFileName(name));
       if (!target.startsWith(root + path.sep)) throw new Error('target name escapes the work directory');
       if (isHttpUrl(source)) await download(source, target, limits, settings.webFetch);
       else await copyLocal(source, target, where, opts.uploadAccess);

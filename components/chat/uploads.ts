@@ -95,7 +95,7 @@ function send(
   file: File,
   conversationId: string,
   onProgress: (fraction: number) => void,
-): Promise<{ document: StoredDocument; notice?: string }> {
+): Promise<{ document: StoredDocument; notice?: string; noticeCode?: string }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const query = new URLSearchParams({ name: file.name, conversationId });
@@ -218,10 +218,13 @@ export const useUploads = create<UploadState>()((set, get) => {
           const item = added[i]!;
           if (item.state === 'error') return;
           try {
-            const { document, notice } = await send(file, conversationId, (progress) => patch(item.key, { progress }));
+            const sent = await send(file, conversationId, (progress) => patch(item.key, { progress }));
+            const { document, notice, noticeCode } = sent;
+            // Numbered because the conversation has a file of that name: the chip shows the new name, the note why.
+            const code = noticeCode === 'duplicate-name' ? noticeCode : 'renamed';
             patch(item.key, {
               ...fromDocument(document, item.key),
-              notice: notice ? { message: notice, code: 'renamed' } : undefined,
+              notice: notice ? { message: notice, code, values: { original: file.name } } : undefined,
             });
           } catch (e) {
             const error = e instanceof UploadFailure ? e.text : { message: e instanceof Error ? e.message : String(e) };

@@ -11,7 +11,7 @@ import type { AgentOptions } from './agent';
 import { runChild } from './child-run';
 import { FnCallAgent } from './fncall-agent';
 import { keygenAgent, keygenStrategyName, keywordQuery, type KeygenStrategyName } from './keygen';
-import { documentRefs, lastUserQuestion, localFiles } from './run-files';
+import { documentRefs, lastUserQuestion, localFiles, runFileNames } from './run-files';
 import type { RunState } from './run-state';
 
 /** Qwen-Agent's rag_cfg, by its keys. */
@@ -79,7 +79,13 @@ export class Assistant extends FnCallAgent {
     const refs = documentRefs(this.files, messages);
     if (!refs.length) return undefined;
     const question = lastUserQuestion(messages);
-    const { files, errors } = await localFiles(refs, run, this.toolSettings);
+    const { files, errors } = await localFiles(
+      refs,
+      run,
+      this.toolSettings,
+      'assistant',
+      runFileNames(this.files, messages),
+    );
     run.signal.throwIfAborted();
     const settings = ragSettings(this.ragCfg, this.toolSettings);
     const query =

@@ -5,6 +5,7 @@
 import { defaultWorkDir, resolveLocalFile, stageFiles, type ToolSettings } from '../../tools';
 import type { RetrievalFile } from '../documents/search';
 import { contentText, type Message } from '../llm/schema';
+import { distinctNames } from '../llm/attachment-name';
 import { collectFileRefs } from '../llm/upload-info';
 import type { RunState } from './run-state';
 
@@ -12,6 +13,12 @@ import type { RunState } from './run-state';
  *  not documents), each once. */
 export function documentRefs(agentFiles: readonly string[], messages: readonly Message[]): string[] {
   return [...new Set([...agentFiles, ...collectFileRefs(messages, { images: false })])];
+}
+
+/** The name each of the run's files goes by, as the upload note tells them and the tools stage them: the
+ *  conversation's files first, then the agent's; a name an earlier file has is numbered ("notes (2).txt"). */
+export function runFileNames(agentFiles: readonly string[], messages: readonly Message[]): Map<string, string> {
+  return distinctNames([...collectFileRefs(messages), ...agentFiles]);
 }
 
 /** The text of the last message when it is the user's (the question a search is for), else ''. */
@@ -22,12 +29,14 @@ export function lastUserQuestion(messages: readonly Message[]): string {
 }
 
 /** `refs` as local files, with the agent's tool `settings` (DATA_DIR, whether other local paths may be read, the fetch
- *  policy); those that cannot be had are listed in `errors`, one sentence each. */
+ *  policy), each named as `names` has it (runFileNames: two files of one name are found and cited apart); those that
+ *  cannot be had are listed in `errors`, one sentence each. */
 export async function localFiles(
   refs: readonly string[],
   run: RunState,
   settings: ToolSettings,
   tool = 'assistant',
+  names: ReadonlyMap<string, string> = new Map(),
 ): Promise<{ files: RetrievalFile[]; errors: string[] }> {
   const remote = refs.filter((r) => /^https?:\/\//i.test(r));
   const files: RetrievalFile[] = [];
@@ -36,7 +45,8 @@ export async function localFiles(
   for (const ref of refs) {
     if (remote.includes(ref)) continue;
     try {
-      files.push(await resolveLocalFile(ref, where, run.options.uploadAccess));
+      const file = await resolveLocalFile(ref, where, run.options.uploadAccess);
+      files.push({ ...file, name: names.get(ref) ?? file.name });
     } catch (e) {
       errors.push(`${ref}: ${e instanceof Error ? e.message : String(e)}`);
     }

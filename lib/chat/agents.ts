@@ -35,6 +35,7 @@ import type { ChatStore, ConversationSettings } from '../store/types';
 import { modelImages } from '../uploads/model-images';
 
 import { documentRef } from '../store/documents';
+import { linkTarget } from '../llm/attachment-name';
 import { DOCUMENT_TOOLS } from './document-tools';
 import type { ResolvedAgent } from './saved-agents';
 import type { ToolSettings } from '../../tools';
@@ -162,7 +163,7 @@ async function fromSaved(
   const own = toolsOfKind(saved.kind, saved.tools);
   const tools = files.length && !searches && saved.kind !== 'tir' ? [...new Set([...own, ...DOCUMENT_TOOLS])] : own;
   // The document tools take file names: the model is told the agent's (an Assistant searches them by itself).
-  const named = (saved.documents ?? []).map((d) => `[file](${d.name})`).join(' ');
+  const named = (saved.documents ?? []).map((d) => `[file](${linkTarget(d.name)})`).join(' ');
   const systemMessage =
     files.length && tools.includes('retrieval') && !searches
       ? [saved.systemMessage, `Your documents: ${named}. Search them with the retrieval tool.`]

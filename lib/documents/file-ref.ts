@@ -4,8 +4,8 @@ import path from 'node:path';
 
 const REF = /^files\/([0-9a-f]{64})\/([^/\\\u0000-\u001f\u202a-\u202e\u2066-\u2069]+)$/;
 
-/** Bidirectional embedding, override and isolate controls: they make "evil\u202Efdp.exe" read as "evilexe.pdf". */
-export const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
+// The sanitiser lives beside the attachment names (lib/llm), which number clashing names by it.
+export { BIDI_CONTROLS, safeFileName } from '../llm/file-name';
 
 export function fileRef(hash: string, name: string): string {
   return `files/${hash}/${name}`;
@@ -29,23 +29,4 @@ export function parsedCacheDir(dataDir: string): string {
 /** Where the bytes of an upload are kept. */
 export function storedFilePath(dataDir: string, hash: string): string {
   return path.join(filesDir(dataDir), hash);
-}
-
-const MAX_NAME_LENGTH = 200;
-
-/** A single safe path segment: no separators, no '..', no control, bidi-override or reserved characters, no
- *  leading dots. */
-export function safeFileName(raw: string): string {
-  let name = raw
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .replace(BIDI_CONTROLS, '')
-    .replace(/[/\\:*?"<>|]/g, '_')
-    .replace(/\.{2,}/g, '.')
-    .replace(/^[.\s]+/, '')
-    .trim();
-  if (name.length > MAX_NAME_LENGTH) {
-    const ext = path.extname(name).slice(0, 20);
-    name = name.slice(0, MAX_NAME_LENGTH - ext.length) + ext;
-  }
-  return name || 'file';
 }

@@ -5,6 +5,7 @@
 // between angle brackets (CommonMark's form for such a link target), so the model reads where it ends; the document
 // tools take the name back in any form the note could lead a model to write (nameFromLink).
 import { fileURLToPath } from 'node:url';
+import { safeFileName } from './file-name';
 
 function lastSegment(p: string): string {
   return p.replace(/\\/g, '/').split('/').filter(Boolean).pop() ?? '';
@@ -56,4 +57,40 @@ export function nameFromLink(text: string): string {
   const bracketed = /^<(.*)>$/s.exec(name);
   if (bracketed) name = bracketed[1]!.replace(/\\([<>])/g, '$1');
   return name;
+}
+
+/** Longest a numbered name gets: what safeFileName keeps whole, so the number is never cut off. */
+const MAX_NUMBERED_LENGTH = 200;
+
+/** `name` numbered as a file manager numbers a copy: "notes (2).txt", "notes (3).txt"… the first `taken` does not
+ *  hold (an extension stays at the end; a long stem is shortened to make room for the number). */
+export function numberedFileName(name: string, taken: (candidate: string) => boolean): string {
+  const dot = name.lastIndexOf('.');
+  const [stem, ext] = dot > 0 && name.length - dot <= 20 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  for (let n = 2; ; n++) {
+    const number = ` (${n})`;
+    const candidate = `${stem.slice(0, MAX_NUMBERED_LENGTH - number.length - ext.length)}${number}${ext}`;
+    if (!taken(candidate)) return candidate;
+  }
+}
+
+/**
+ * The name each attached file goes by in one run, in the order given (the conversation's files, then an agent's
+ * own): its attachmentName, or when an earlier file already goes by that name (two folders' "notes.txt", an agent's
+ * document and an upload), the name numbered. Staged under one name, the later file would overwrite the earlier
+ * and never be read. Names compare as staged (sanitised), and a file's name depends only on the files before it,
+ * so a name the model was told on one turn holds on the next.
+ */
+export function distinctNames(sources: readonly string[]): Map<string, string> {
+  const key = safeFileName;
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const source of sources) {
+    if (names.has(source)) continue;
+    const own = attachmentName(source);
+    const name = taken.has(key(own)) ? numberedFileName(own, (c) => taken.has(key(c))) : own;
+    taken.add(key(name));
+    names.set(source, name);
+  }
+  return names;
 }

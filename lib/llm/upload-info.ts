@@ -1,8 +1,9 @@
 // How a text-only model learns about attachments (Qwen-Agent's format_as_multimodal_message): system and user
 // messages with file items (and image/audio/video items when the model cannot see them) get a prefix such as
 // "(Uploaded [file](report.pdf)) "; the items themselves are removed, since models never receive raw files. Each
-// file is named whole (attachment-name.ts), so the model can pass the name back to the document tools.
-import { attachmentName, linkTarget } from './attachment-name';
+// file is named whole (attachment-name.ts), so the model can pass the name back to the document tools; a file whose
+// name an earlier one of the conversation already has is told numbered ("notes (2).txt"), as it is staged.
+import { attachmentName, distinctNames, linkTarget } from './attachment-name';
 import type { ContentItem, Lang, Message } from './schema';
 
 const LABELS = {
@@ -10,9 +11,9 @@ const LABELS = {
   zh: { open: '（上传了 ', close: '）', file: '文件', image: '图片', audio: '音频', video: '视频' },
 } as const;
 
-/** The reference as the note's link target: its file name, whole. */
-function noteTarget(ref: string): string {
-  return linkTarget(attachmentName(ref));
+/** The reference as the note's link target: its file name in the conversation, whole. */
+function noteTarget(ref: string, names: ReadonlyMap<string, string>): string {
+  return linkTarget(names.get(ref) ?? attachmentName(ref));
 }
 
 /** Returns messages with attachment notes; content becomes a string unless `keepImages` and images remain.
@@ -24,6 +25,7 @@ export function withUploadInfo(
 ): Message[] {
   const labels = LABELS[opts.lang];
   const keepFrom = opts.keepToolImagesFrom ?? Infinity;
+  const names = distinctNames(collectFileRefs(messages));
   return messages.map((msg, index) => {
     if (typeof msg.content === 'string') return msg;
     if (msg.role !== 'system' && msg.role !== 'user') {
@@ -34,12 +36,12 @@ export function withUploadInfo(
     const notes: string[] = [];
     const kept: ContentItem[] = [];
     for (const item of msg.content) {
-      if (item.file) notes.push(`[${labels.file}](${noteTarget(item.file)})`);
-      else if (item.image && !opts.keepImages) notes.push(`![${labels.image}](${noteTarget(item.image)})`);
+      if (item.file) notes.push(`[${labels.file}](${noteTarget(item.file, names)})`);
+      else if (item.image && !opts.keepImages) notes.push(`![${labels.image}](${noteTarget(item.image, names)})`);
       else if (item.audio)
-        notes.push(`![${labels.audio}](${typeof item.audio === 'string' ? noteTarget(item.audio) : 'audio'})`);
+        notes.push(`![${labels.audio}](${typeof item.audio === 'string' ? noteTarget(item.audio, names) : 'audio'})`);
       else if (item.video)
-        notes.push(`![${labels.video}](${typeof item.video === 'string' ? noteTarget(item.video) : 'video'})`);
+        notes.push(`![${labels.video}](${typeof item.video === 'string' ? noteTarget(item.video, names) : 'video'})`);
       else kept.push(item);
     }
     const prefix = notes.length ? `${labels.open}${notes.join(' ')}${labels.close}` : '';

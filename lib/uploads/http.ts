@@ -1,6 +1,6 @@
 // The upload API over standard Request/Response (no framework): app/api/files only hands requests here, and the
 // integration tests call the same functions.
-//   POST   /api/files?name=<file name>[&conversationId=<id>]   raw bytes in the body -> 201 {document, conversationId, notice?}
+//   POST   /api/files?name=<file name>[&conversationId=<id>]   raw bytes in the body -> 201 {document, conversationId, notice?, noticeCode?}
 //   POST   /api/files?name=<file name>&agentId=<id>            raw bytes -> 201 {document, agent}: a saved agent's document
 //   GET    /api/files?conversationId=<id>                       -> {documents}
 //   GET    /api/files/<id>                                      -> {document}
@@ -43,13 +43,13 @@ export async function handleUpload(service: DocumentService, owner: OwnerScope, 
       const body = bodyChunks(request.body);
       return Response.json(await service.uploadToAgent(owner, { agentId, name, body, declaredSize }), { status: 201 });
     }
-    const { document, notice } = await service.upload(owner, {
+    const { document, notice, noticeCode } = await service.upload(owner, {
       conversationId,
       name,
       body: bodyChunks(request.body), // an oversize body stops being read soon after the limit
       declaredSize,
     });
-    return Response.json({ document, conversationId: document.conversationId, notice }, { status: 201 });
+    return Response.json({ document, conversationId: document.conversationId, notice, noticeCode }, { status: 201 });
   } catch (e) {
     return failure(e);
   }

@@ -17,11 +17,15 @@ import { DocumentError } from '../documents/types';
 import { checkImage, type ImageLimits } from '../documents/image';
 import { sniffImage } from '../documents/image-kind';
 import { isErrorNamed } from '../protocol/errors';
+import { numberedFileName } from '../llm/attachment-name';
 
 export interface UploadResult {
   document: StoredDocument;
-  /** Set when the name had to be changed (path separators, control characters...). */
+  /** Set when the name had to be changed (path separators, control characters...; or another file of the
+   *  conversation has it). */
   notice?: string;
+  /** What changed the name, for the page to say in its language: 'renamed' (cleaned) or 'duplicate-name'. */
+  noticeCode?: 'renamed' | 'duplicate-name';
 }
 
 /** One page of a document the owner holds, as the citation viewer shows it. */
@@ -52,6 +56,8 @@ export class DocumentService {
   private readonly limits: DocumentLimits;
   private readonly imageLimits: ImageLimits;
   private readonly budget?: ByteBudget;
+  /** The last upload being recorded in each conversation (see oneAtATime). */
+  private readonly naming = new Map<string, Promise<void>>();
 
   constructor(
     readonly store: ChatStore,
@@ -92,9 +98,14 @@ export class DocumentService {
     const saved = await this.saveBytes(owner, name, input.body, input.declaredSize);
     let created: string | undefined;
     let document: StoredDocument;
+    let given = name;
     try {
       const conversationId = input.conversationId ?? (created = (await this.store.createConversation(owner)).id);
-      document = await this.store.addDocument(owner, { conversationId, hash: saved.hash, name, size: saved.size });
+      // One at a time per conversation: two files of one name dropped together must not both take it.
+      document = await this.oneAtATime(conversationId, async () => {
+        given = await this.freeName(owner, conversationId, name, saved.hash);
+        return this.store.addDocument(owner, { conversationId, hash: saved.hash, name: given, size: saved.size });
+      });
     } catch (e) {
       // The database refused (its disk is full too): nothing of this upload stays behind.
       if (created) await this.store.deleteConversation(owner, created).catch(() => undefined);
@@ -102,8 +113,35 @@ export class DocumentService {
       throw storageFull(e, name) ?? e;
     }
     this.startParsing(owner, document);
+    if (given !== name)
+      return {
+        document,
+        notice: `This conversation already has a file named "${name}": this one is "${given}".`,
+        noticeCode: 'duplicate-name',
+      };
     const notice = name !== raw ? `The file name "${printable(raw)}" was changed to "${name}".` : undefined;
-    return notice ? { document, notice } : { document };
+    return notice ? { document, notice, noticeCode: 'renamed' } : { document };
+  }
+
+  /** `task` after the conversation's previous one (on this instance) has finished. */
+  private oneAtATime<T>(conversationId: string, task: () => Promise<T>): Promise<T> {
+    const run = (this.naming.get(conversationId) ?? Promise.resolve()).then(task, task);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.naming.set(conversationId, settled);
+    void settled.then(() => this.naming.get(conversationId) === settled && this.naming.delete(conversationId));
+    return run;
+  }
+
+  /** `name`, or when another file of the conversation has it, the name numbered ("notes (2).txt"): the model, the
+   *  tools and the Sources tell two files apart only by name. The same bytes under the same name are that file. */
+  private async freeName(owner: OwnerScope, conversationId: string, name: string, hash: string): Promise<string> {
+    const docs = await this.store.listDocuments(owner, conversationId);
+    if (!docs.some((d) => d.name === name && d.hash !== hash)) return name;
+    const taken = new Set(docs.map((d) => d.name));
+    return numberedFileName(name, (candidate) => taken.has(candidate));
   }
 
   /**
@@ -136,6 +174,9 @@ export class DocumentService {
     const agent = (await this.store.getAgent(owner, input.agentId))!;
     const { id, createdAt: _c, updatedAt: _u, ...definition } = agent;
     const others = (definition.documents ?? []).filter((d) => d.hash !== document.hash);
+    // Two of the agent's documents of one name would be one file to its tools: the later is numbered.
+    if (others.some((d) => d.name === name))
+      document.name = numberedFileName(name, (candidate) => others.some((d) => d.name === candidate));
     return {
       document,
       agent: await this.store.updateAgent(owner, id, { ...definition, documents: [...others, document] }),

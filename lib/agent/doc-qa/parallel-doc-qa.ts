@@ -18,7 +18,7 @@ import type { AgentKind, StopReason } from '../../protocol/enums';
 import { Agent, type AgentOptions } from '../agent';
 import { runChild } from '../child-run';
 import { GenKeyword, parseKeywordJson } from '../keygen';
-import { documentRefs, lastUserQuestion, localFiles } from '../run-files';
+import { documentRefs, lastUserQuestion, localFiles, runFileNames } from '../run-files';
 import type { RunState } from '../run-state';
 import { inputBudget } from '../virtual-memory';
 import { ParallelDocQAMember, readerOverhead } from './parallel-doc-qa-member';
@@ -102,7 +102,13 @@ export class ParallelDocQA extends Agent {
       throw new Error(
         `${this.name} reads the conversation's documents, and there are none: attach a document (PDF, Word, a text file…) with the question.`,
       );
-    const { files, errors } = await localFiles(refs, run, this.toolSettings, 'paralleldocqa');
+    const { files, errors } = await localFiles(
+      refs,
+      run,
+      this.toolSettings,
+      'paralleldocqa',
+      runFileNames(this.files, messages),
+    );
     run.signal.throwIfAborted();
     const budget = inputBudget(this.llm, run);
     const { loadIndexes, retrieve, retrievalStep, formatKnowledge } = await import('../../documents/search');

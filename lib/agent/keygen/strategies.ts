@@ -13,7 +13,7 @@ import { pyJsonDumps } from '../../llm/fncall/json-slice';
 import type { StopReason } from '../../protocol/enums';
 import { parseOptions, ragSettings } from '../../../tools/retrieval';
 import { Agent, type AgentOptions } from '../agent';
-import { documentRefs, localFiles } from '../run-files';
+import { documentRefs, localFiles, runFileNames } from '../run-files';
 import type { RunState } from '../run-state';
 import { inputBudget } from '../virtual-memory';
 import { lastText, withLastPrompt } from '../writing/step';
@@ -131,7 +131,13 @@ async function promptWithVocabulary(
   messages: Message[],
   run: RunState,
 ): Promise<string> {
-  const { files } = await localFiles(documentRefs(agent.files, messages), run, agent.toolSettings, 'keygen');
+  const { files } = await localFiles(
+    documentRefs(agent.files, messages),
+    run,
+    agent.toolSettings,
+    'keygen',
+    runFileNames(agent.files, messages),
+  );
   const { loadIndexes, documentVocabulary } = await import('../../documents/search');
   const pageSize = agent.parserPageSize ?? ragSettings({}, agent.toolSettings).parserPageSize;
   const { docs } = await loadIndexes(files, pageSize, parseOptions(agent.toolSettings));
