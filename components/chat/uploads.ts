@@ -9,6 +9,7 @@ import type { StoredDocument } from '@/lib/store/types';
 import { uploadedImageUrl } from '@/lib/uploads/image-url';
 import type { CodedText } from './server-text';
 import { useChat } from './store';
+import { oversizeRefusal, uploadLimit } from './upload-limit';
 
 export interface UploadItem {
   key: string;
@@ -42,7 +43,6 @@ interface UploadState {
   showConversation(id: string | undefined): Promise<void>;
 }
 
-let limit: Promise<number> | undefined;
 let pollTimer: ReturnType<typeof setTimeout> | undefined;
 let keySeq = 0;
 /** Failed documents deleted (or being deleted) because they were dismissed: a listing does not bring them back. */
@@ -173,16 +173,18 @@ export const useUploads = create<UploadState>()((set, get) => {
       if (!files.length) return;
       // The failures of earlier uploads have been read by now: the new files' states replace them.
       void get().dismissFailed();
-      const max = await (limit ??= documentActions.uploadLimit());
-      const added = files.map((file): UploadItem => ({
-        key: `local-${++keySeq}`,
-        name: file.name,
-        size: file.size,
-        state: file.size > max ? 'error' : 'uploading',
-        progress: 0,
-        // `limit` is in bytes: the list formats it for the page's language.
-        error: file.size > max ? { code: 'too-large-limit', values: { name: file.name, limit: max } } : undefined,
-      }));
+      const max = await uploadLimit();
+      const added = files.map((file): UploadItem => {
+        const refused = oversizeRefusal(file, max);
+        return {
+          key: `local-${++keySeq}`,
+          name: file.name,
+          size: file.size,
+          state: refused ? 'error' : 'uploading',
+          progress: 0,
+          error: refused,
+        };
+      });
       set((s) => ({ items: [...s.items, ...added] }));
       if (added.every((i) => i.state === 'error')) return;
       let conversationId: string;
