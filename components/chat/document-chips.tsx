@@ -3,22 +3,14 @@
 // many uploads leave the thread its room; "Show all (N)" opens the full list. Documents that failed come first, as
 // full lines, and are never folded away; with several, "Clear errors (N)" dismisses them at once. A chip's Remove
 // (or Clear errors) leaves the focus on the next chip's Remove, else in the message box, not on the page.
-import { useLocale, useTranslations } from 'next-intl';
+import { useTranslations } from 'next-intl';
 import { useId, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
-import { DOCUMENT_TYPE_NAMES, IMAGE_TYPE_NAMES } from '../../lib/documents/accepted-types';
 import { focusComposer } from './composer-draft';
 import { formatBytes } from './format';
 import { useCodedText } from './server-text';
+import { useUploadErrorText } from './upload-error-text';
 import { useFormatWords } from './use-format-words';
 import type { UploadItem } from './uploads';
-
-/** What an upload may be (the catalogs' `unsupported` message lists them), from the server's own list. */
-function acceptedTypes(locale: string): { documents: string; images: string } {
-  return {
-    documents: DOCUMENT_TYPE_NAMES.join(locale.startsWith('zh') ? '、' : ', '),
-    images: new Intl.ListFormat(locale, { type: 'disjunction' }).format(IMAGE_TYPE_NAMES),
-  };
-}
 
 const SIDE_BUTTON =
   'rounded-full border border-neutral-300 px-2.5 py-0.5 font-medium whitespace-nowrap hover:bg-neutral-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800';
@@ -67,7 +59,7 @@ export function DocumentChips({
   const t = useTranslations('documents');
   const f = useFormatWords();
   const coded = useCodedText('documents.errors');
-  const locale = useLocale();
+  const uploadErrorText = useUploadErrorText();
   const [expanded, setExpanded] = useState(false);
   const [fold, setFold] = useState<ReturnType<typeof measure>>();
   const list = useRef<HTMLUListElement>(null);
@@ -117,12 +109,7 @@ export function DocumentChips({
 
   if (!items.length) return null;
 
-  const errorText = (item: UploadItem) => {
-    const error = item.error ?? { message: undefined };
-    const limit = error.values?.limit;
-    const values = typeof limit === 'number' ? { ...error.values, limit: formatBytes(limit, f) } : error.values;
-    return coded({ ...error, values: { name: item.name, ...acceptedTypes(locale), ...values } });
-  };
+  const errorText = (item: UploadItem) => uploadErrorText(item.name, item.error);
   const stateText = (item: UploadItem) => {
     switch (item.state) {
       case 'uploading':

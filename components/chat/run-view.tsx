@@ -40,10 +40,13 @@ export function RunView({ run, onRetry, onContinue, address }: RunViewProps) {
   const failure = () => {
     const error = run.error;
     if (!notice || !error?.code) return notice?.text;
+    // A child run's error (a ParallelDocQA reader's) says whose it was, then the error: its message starts so.
+    const own = error.agent ? error.message.slice(error.agent.length + 2) : error.message;
+    const whose = (text: string) => (error.agent ? t('childFailed', { agent: error.agent, error: text }) : text);
     if (error.code === 'connection' && run.connection)
-      return unreachableText(error.message, connectionName(run.connection), address, f);
-    // A run stopped by one of the server's own limits.
-    return coded({ message: notice.text, code: error.code });
+      return whose(unreachableText(own, connectionName(run.connection), address, f));
+    // A run stopped by one of the server's own limits, or a model server's error (its own words inside our sentence).
+    return whose(coded({ message: own, code: error.code, values: error.values }));
   };
   // Which pages the answer drew on is read from the whole answer: the Sources come once it is complete.
   const passages = useMemo(() => (answered && !streaming ? answerSources(run) : []), [run, answered, streaming]);

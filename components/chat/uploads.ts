@@ -9,6 +9,7 @@ import type { StoredDocument } from '@/lib/store/types';
 import { uploadedImageUrl } from '@/lib/uploads/image-url';
 import type { CodedText } from './server-text';
 import { useChat } from './store';
+import { oversizeRefusal, uploadLimit } from './upload-limit';
 
 export interface UploadItem {
   key: string;
@@ -42,8 +43,6 @@ interface UploadState {
   showConversation(id: string | undefined): Promise<void>;
 }
 
-/** The server's size limit per file, once it has said it. */
-let limit: number | undefined;
 let pollTimer: ReturnType<typeof setTimeout> | undefined;
 let keySeq = 0;
 /** Failed documents deleted (or being deleted) because they were dismissed: a listing does not bring them back. */
@@ -105,23 +104,6 @@ function send(
     xhr.onerror = () => reject(failureOf(xhr, file.name));
     xhr.send(file);
   });
-}
-
-/** The server's size limit per file; undefined while the server does not answer (asked again by the next upload). */
-async function uploadLimit(): Promise<number | undefined> {
-  try {
-    return (limit ??= await documentActions.uploadLimit());
-  } catch {
-    return undefined;
-  }
-}
-
-/** Why a file is not sent, found before sending it: too large, or no answer from the server (`max` undefined). */
-function refusal(file: File, max: number | undefined): CodedText | undefined {
-  if (max === undefined) return { code: 'upload-connection', values: { name: file.name } };
-  // `limit` is in bytes: the list formats it for the page's language.
-  if (file.size > max) return { code: 'too-large-limit', values: { name: file.name, limit: max } };
-  return undefined;
 }
 
 /** Resolves once no file of the open conversation is still on its way up (the server waits for parsing itself). */
@@ -193,14 +175,14 @@ export const useUploads = create<UploadState>()((set, get) => {
       void get().dismissFailed();
       const max = await uploadLimit();
       const added = files.map((file): UploadItem => {
-        const error = refusal(file, max);
+        const refused = oversizeRefusal(file, max);
         return {
           key: `local-${++keySeq}`,
           name: file.name,
           size: file.size,
-          state: error ? 'error' : 'uploading',
+          state: refused ? 'error' : 'uploading',
           progress: 0,
-          error,
+          error: refused,
         };
       });
       set((s) => ({ items: [...s.items, ...added] }));

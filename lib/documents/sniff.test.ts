@@ -53,4 +53,25 @@ describe('sniffKind decides from the bytes, not the name', () => {
       }),
     );
   });
+
+  it('says a .doc or .ppt is an old Office file to save in the new format, under its own code', () => {
+    const ole = (stream: string) => {
+      const bytes = Buffer.alloc(1024);
+      Buffer.from('d0cf11e0a1b11ae1', 'hex').copy(bytes);
+      Buffer.from(stream, 'utf16le').copy(bytes, 600);
+      return bytes;
+    };
+    expect(() => sniffKind(ole('WordDocument'), 'old.doc')).toThrow(
+      expect.objectContaining({
+        code: 'old-word',
+        message: 'old.doc is an old Word document (.doc), which cannot be read: save it as .docx and upload that.',
+      }),
+    );
+    expect(() => sniffKind(ole('PowerPoint Document'), 'slides.ppt')).toThrow(
+      expect.objectContaining({
+        code: 'old-powerpoint',
+        message: 'slides.ppt is an old PowerPoint file (.ppt), which cannot be read: save it as .pptx and upload that.',
+      }),
+    );
+  });
 });

@@ -56,9 +56,16 @@ export function sniffKind(bytes: Uint8Array, name: string): DocumentKind {
         'encrypted',
       );
     if (containsUtf16(bytes, 'Workbook') || containsUtf16(bytes, 'Book')) return 'xls';
-    if (containsUtf16(bytes, 'WordDocument')) throw unsupported(name, 'an old Word document (.doc); save it as .docx');
+    if (containsUtf16(bytes, 'WordDocument'))
+      throw new DocumentError(
+        `${name} is an old Word document (.doc), which cannot be read: save it as .docx and upload that.`,
+        'old-word',
+      );
     if (containsUtf16(bytes, 'PowerPoint Document'))
-      throw unsupported(name, 'an old PowerPoint file (.ppt); save it as .pptx');
+      throw new DocumentError(
+        `${name} is an old PowerPoint file (.ppt), which cannot be read: save it as .pptx and upload that.`,
+        'old-powerpoint',
+      );
     throw unsupported(name, 'an old Microsoft Office file');
   }
   for (const m of MAGIC) if (startsWith(bytes, m.bytes)) throw unsupported(name, m.what);

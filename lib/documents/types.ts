@@ -27,6 +27,9 @@ export const DOCUMENT_ERROR_CODES = [
   'corrupt',
   'empty',
   'unsupported',
+  // A .doc or .ppt: said apart from other unreadable files, with what to save it as.
+  'old-word',
+  'old-powerpoint',
   'no-text',
   'too-large',
   'too-many-pixels',

@@ -1,16 +1,27 @@
 // Errors of the model layer. `retryable` is decided once, where the error is made.
+import type { ErrorValues } from '../protocol/errors';
 import type { ErrorInfo } from '../protocol/events';
 import { logError, withoutPaths } from './error-report';
 
 /** An error as events carry it (llm-retry, run-end): plain JSON, the HTTP status and code when it has them, no
  *  absolute path of the server's. */
-export function errorInfo(err: Error & { status?: number; code?: string }): ErrorInfo {
+export function errorInfo(err: Error & { status?: number; code?: string; values?: ErrorValues }): ErrorInfo {
+  const values = err.values && typeof err.values === 'object' ? plainValues(err.values) : undefined;
   return {
     name: err.name,
     message: withoutPaths(err.message),
     ...(typeof err.status === 'number' ? { status: err.status } : {}),
     ...(err.code ? { code: String(err.code) } : {}),
+    ...(values ? { values } : {}),
   };
+}
+
+function plainValues(values: ErrorValues): ErrorValues | undefined {
+  const out: ErrorValues = {};
+  for (const [key, value] of Object.entries(values))
+    if (typeof value === 'number') out[key] = value;
+    else if (typeof value === 'string') out[key] = withoutPaths(value);
+  return Object.keys(out).length ? out : undefined;
 }
 
 const MODEL_SERVICE_ERROR = Symbol.for('agent-studio.ModelServiceError');
@@ -37,10 +48,23 @@ export function isServiceError(e: unknown): boolean {
  */
 export function runErrorInfo(e: unknown): ErrorInfo {
   const err = e instanceof Error ? e : new Error(String(e));
+  // A child run's failure was reported by the child's own run-end (with its error id, if it was a fault): the parent
+  // ends with the same error, said as the child's, code and values kept for the page to say it in its language.
+  const child = childFailure(err);
+  if (child) return child;
   if (isServiceError(err)) return errorInfo(err);
   const id = logError('a run failed', err);
   const info = errorInfo(err);
   return { ...info, message: `${info.message} (error id ${id})` };
+}
+
+/** The error a child run ended with, as its parent ends with it (ChildRunError, lib/agent/child-run.ts: told by name,
+ *  as that layer sits above this one). */
+function childFailure(err: Error): ErrorInfo | undefined {
+  if (err.name !== 'ChildRunError') return undefined;
+  const { agent, info } = err as Error & { agent?: unknown; info?: ErrorInfo };
+  if (typeof agent !== 'string' || !info) return undefined;
+  return { ...info, message: withoutPaths(err.message), agent: info.agent ? `${agent}: ${info.agent}` : agent };
 }
 
 export class ModelServiceError extends Error {
@@ -49,17 +73,27 @@ export class ModelServiceError extends Error {
   readonly [MODEL_SERVICE_ERROR] = true;
   readonly status?: number;
   readonly code?: string;
+  /** What the code's sentence in the page's catalog fills in (`errors.<code>`). */
+  readonly values?: ErrorValues;
   readonly retryable: boolean;
   /** From a Retry-After header, when the server sent one. */
   readonly retryAfterMs?: number;
 
   constructor(
     message: string,
-    opts: { status?: number; code?: string; retryable?: boolean; retryAfterMs?: number; cause?: unknown } = {},
+    opts: {
+      status?: number;
+      code?: string;
+      values?: ErrorValues;
+      retryable?: boolean;
+      retryAfterMs?: number;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, { cause: opts.cause });
     this.status = opts.status;
     this.code = opts.code;
+    this.values = opts.values;
     this.retryable = opts.retryable ?? false;
     this.retryAfterMs = opts.retryAfterMs;
   }

@@ -359,12 +359,14 @@ export class OpenAIChatModel implements ChatModel {
       idleFired
         ? new ModelServiceError(`Model request timed out: the stream was idle for ${idleTimeout} ms.`, {
             retryable: true,
-            code: 'timeout',
+            code: 'model-idle',
+            values: { ms: idleTimeout },
             cause,
           })
         : new ModelServiceError(`Model request timed out: no response within ${requestTimeout} ms.`, {
             retryable: true,
-            code: 'timeout',
+            code: 'model-timeout',
+            values: { ms: requestTimeout },
             cause,
           });
 
@@ -386,7 +388,7 @@ export class OpenAIChatModel implements ChatModel {
       if (said > MODEL_ANSWER_MAX_CHARS)
         throw new ModelServiceError(
           `The model's answer passed ${MODEL_ANSWER_MAX_CHARS.toLocaleString('en')} characters without ending: it was cut there.`,
-          { retryable: false, code: 'answer-too-long' },
+          { retryable: false, code: 'answer-too-long', values: { chars: MODEL_ANSWER_MAX_CHARS } },
         );
     };
 
@@ -498,7 +500,7 @@ export class OpenAIChatModel implements ChatModel {
     if (!finishReason) {
       throw new StreamInterruptedError(
         'The model server ended the stream before finishing (no finish_reason): the connection was cut or the server stopped.',
-        { retryable: true, code: 'stream_interrupted' },
+        { retryable: true, code: 'model-stream-cut' },
       );
     }
 
@@ -612,9 +614,15 @@ export function toModelError(e: unknown, sent: { baseURL?: string; apiKey?: stri
   const message = redactKey(err.message, sent.apiKey);
   if (message === err.message) return err;
   // Made again without its cause: the SDK's error, kept as the cause, still holds the provider's words.
+  const values = err.values
+    ? Object.fromEntries(
+        Object.entries(err.values).map(([k, v]) => [k, typeof v === 'string' ? redactKey(v, sent.apiKey) : v]),
+      )
+    : undefined;
   return new ModelServiceError(message, {
     status: err.status,
     code: err.code,
+    values,
     retryable: err.retryable,
     retryAfterMs: err.retryAfterMs,
   });
@@ -624,13 +632,19 @@ function modelError(e: unknown, baseURL: string): ModelServiceError {
   if (isModelServiceError(e)) return e;
   // The address policy refused the server's address (lib/net/guarded-fetch.ts): said as it is, never retried.
   const blocked = blockedAddressIn(e);
-  if (blocked) return new ModelServiceError(blocked.message, { retryable: false, code: 'address-refused', cause: e });
+  if (blocked)
+    return new ModelServiceError(blocked.message, {
+      retryable: false,
+      code: 'address-refused',
+      values: { host: hostOf(baseURL) },
+      cause: e,
+    });
   // An answer without end: asking again would get another.
   const tooLarge = responseTooLargeIn(e);
   if (tooLarge)
     return new ModelServiceError(
       `The model server's answer passed ${megabytes(tooLarge.limitBytes)} without ending: it was cut there.`,
-      { retryable: false, code: 'response-too-large', cause: e },
+      { retryable: false, code: 'response-too-large', values: { size: megabytes(tooLarge.limitBytes) }, cause: e },
     );
   // A port fetch never connects to: retrying cannot help, and "fetch failed" would read like a server that is down.
   const badPort = blockedPortMessage(e, baseURL);
@@ -653,19 +667,28 @@ function modelError(e: unknown, baseURL: string): ModelServiceError {
     // Whether to retry is judged on everything the server said; only `said` is repeated.
     const detail = typeof body.message === 'string' ? body.message : e.message;
     const status = e.status;
-    const code = body.code ?? body.type ?? undefined;
+    const providerCode = body.code ?? body.type ?? undefined;
     const headers = e.headers as Headers | undefined;
     const retryAfterMs =
       headers && typeof headers.get === 'function' ? parseRetryAfter((n) => headers.get(n)) : undefined;
     // An error event inside a 200 stream has no status: judge it by its code.
     const streamRetryable =
       status === undefined &&
-      /rate.?limit|overload|server.?error|internal|unavailable|timeout/i.test(`${code} ${detail}`);
+      /rate.?limit|overload|server.?error|internal|unavailable|timeout/i.test(`${providerCode} ${detail}`);
     const retryable = isRetryableStatus(status, detail) || streamRetryable;
     const prefix = status ? `Model server error ${status}` : 'Model server error';
+    // The server's own code is not one of ours: the error carries ours, with its status and words as values.
+    const code = status
+      ? said
+        ? 'model-http'
+        : 'model-http-silent'
+      : said
+        ? 'model-stream-error'
+        : 'model-stream-error-silent';
     return new ModelServiceError(`${prefix}: ${said ?? 'the server gave no error message.'}`, {
       status,
-      code: code ? String(code) : undefined,
+      code,
+      values: { ...(status ? { status } : {}), ...(said ? { detail: said } : {}) },
       retryable,
       retryAfterMs,
       cause: e,
@@ -676,12 +699,24 @@ function modelError(e: unknown, baseURL: string): ModelServiceError {
     const network = /terminated|ECONNRESET|ECONNREFUSED|socket|network|fetch failed|premature/i.test(
       `${e.message}${causeText(e)}`,
     );
-    return new ModelServiceError(
-      network ? `The connection to the model server failed: ${e.message}${causeText(e)}` : e.message,
-      { retryable: network, cause: e },
-    );
+    if (!network) return new ModelServiceError(e.message, { cause: e });
+    const detail = `${e.message}${causeText(e)}`;
+    return new ModelServiceError(`The connection to the model server failed: ${detail}`, {
+      retryable: true,
+      code: 'model-disconnected',
+      values: { detail },
+      cause: e,
+    });
   }
   return new ModelServiceError(String(e));
+}
+
+function hostOf(baseURL: string): string {
+  try {
+    return new URL(baseURL).hostname;
+  } catch {
+    return baseURL;
+  }
 }
 
 function causeText(e: Error): string {

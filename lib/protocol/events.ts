@@ -42,9 +42,15 @@ export type Pricing = z.infer<typeof PricingSchema>;
 
 export const ErrorInfoSchema = z.object({
   name: z.string(),
+  /** In English, for everything that reads it as it is (/v1 callers, logs, the inspector, an English page). */
   message: z.string(),
   status: z.number().optional(),
   code: z.string().optional(),
+  /** What the code's sentence fills in (a status, a number of ms, the server's own words), so that another language
+   *  says it without reading the English. */
+  values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  /** The child run it came from (a ParallelDocQA reader, a Router's helper), by name; `message` starts with it. */
+  agent: z.string().optional(),
 });
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
 
