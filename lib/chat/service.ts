@@ -122,9 +122,11 @@ export interface MessagesRunOptions {
 const TITLE_LENGTH = 60;
 
 /** A tool the actor may not use (the admin has not enabled it for users): HTTP 403. */
-export class ToolNotAllowedError extends Error {
+export class ToolNotAllowedError extends CodedError {
   override name = 'ToolNotAllowedError';
-  readonly status = 403;
+  constructor(tool: string, message: string) {
+    super('tool-not-enabled', message, { name: tool }, 403);
+  }
 }
 
 export function titleFrom(content: string | ContentItem[]): string {
@@ -485,7 +487,7 @@ export class ChatService {
     const tools = saved ? allTools(saved) : settings.tools;
     for (const tool of tools) {
       const refusal = actor.toolRefusal(tool);
-      if (refusal) throw new ToolNotAllowedError(refusal);
+      if (refusal) throw new ToolNotAllowedError(tool, refusal);
     }
     await this.deps.prepareTools?.(tools);
     // Once the MCP servers' and plugins' tools are in: a tool no tool here has refuses the agent, naming it.

@@ -101,6 +101,7 @@ export const ERROR_CODES = [
   'too-many-starts',
   'tool-definition-invalid',
   'tool-name-taken',
+  'tool-not-enabled',
   'tool-unavailable',
   'tool-unknown',
   'upload-budget',

@@ -500,6 +500,7 @@ describe('what only the admin may do', () => {
     const refused = await chat(app, b, asked);
     expect(refused.status).toBe(403);
     expect(refused.error).toMatch(/code_interpreter is not enabled for users/);
+    expect(refused.code).toBe('tool-not-enabled'); // said in the page's language
     const info = await actionAs<{ tools: { name: string }[] }>(app, b, 'appInfo', []);
     expect(info.tools.map((t) => t.name)).not.toContain('code_interpreter');
     expect(

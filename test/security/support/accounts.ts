@@ -95,6 +95,8 @@ export interface ChatStream {
   events: { type: string; [k: string]: unknown }[];
   /** The error's message when the request was refused. */
   error?: string;
+  /** Its code, when it has one (the page says it in its language by it). */
+  code?: string;
   /** Closes the connection (which stops the run). */
   close(): void;
 }
@@ -144,8 +146,11 @@ export function chat(
           }
         });
         res.on('end', () => {
-          if (out.status !== 200)
-            out.error = (JSON.parse(buffer || '{}') as { error?: { message: string } }).error?.message;
+          if (out.status !== 200) {
+            const { error } = JSON.parse(buffer || '{}') as { error?: { message: string; code?: string } };
+            out.error = error?.message;
+            if (error?.code) out.code = error.code;
+          }
           finish();
         });
         res.on('error', () => finish());
