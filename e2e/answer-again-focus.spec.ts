@@ -30,9 +30,10 @@ test('Regenerate and an edit sent from the keyboard leave the focus in the compo
 
   // While the new answer streams: in the composer, with Stop the next Tab.
   await expect(composer).toBeFocused();
-  await expect(assistantTurns(page).last()).toHaveAttribute('aria-busy', 'true');
+  const stop = page.getByRole('button', { name: 'Stop', exact: true });
+  await expect(stop).toBeVisible();
   await page.keyboard.press('Tab');
-  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeFocused();
+  await expect(stop).toBeFocused();
   await page.keyboard.press('Shift+Tab');
   await expect(composer).toBeFocused();
   const answer = await lastAnswer(page);
@@ -46,6 +47,7 @@ test('Regenerate and an edit sent from the keyboard leave the focus in the compo
   await page.keyboard.type(' once more');
   await page.keyboard.press('Enter');
   await expect(composer).toBeFocused();
+  await expect(assistantTurns(page).last()).toHaveAttribute('aria-busy', 'true');
   await expect(await lastAnswer(page)).toContainText('Lynxes hunt hares');
   await page.keyboard.type('And foxes?');
   await page.keyboard.press('Enter');
@@ -69,15 +71,22 @@ test.describe('on a phone, in Chinese', () => {
     const failed = await lastAnswer(page);
     await expect(failed.getByRole('alert')).toContainText('500');
     await setScenario({
-      rules: [{ when: { lastUserIncludes: 'again-ibex' }, reply: { content: '北山羊住在高山上。', ...SLOW } }],
+      rules: [
+        {
+          when: { lastUserIncludes: 'again-ibex' },
+          reply: { content: '北山羊住在高山上，善于攀岩。'.repeat(12), ...SLOW },
+        },
+      ],
     });
     await failed.getByRole('button', { name: '重试', exact: true }).focus();
     await page.keyboard.press('Enter');
     await expect(composer).toBeFocused();
+    const stop = page.getByRole('button', { name: '停止', exact: true });
+    await expect(stop).toBeVisible();
     await page.keyboard.press('Tab');
-    await expect(page.getByRole('button', { name: '停止', exact: true })).toBeFocused();
+    await expect(stop).toBeFocused();
     await page.keyboard.press('Shift+Tab');
-    await expect(await lastAnswer(page)).toContainText('北山羊住在高山上。');
+    await expect(await lastAnswer(page)).toContainText('北山羊住在高山上，善于攀岩。');
     await expect(composer).toBeFocused();
     await expectFocusVisible(page);
   });
