@@ -183,3 +183,64 @@ test.describe('on a phone, in Chinese', () => {
     expect(await outsideScreen(page, SCREEN)).toEqual([]);
   });
 });
+
+test('GroupChat: a member answering when the server was killed says interrupted, before and after a restart', async ({
+  page,
+}, testInfo) => {
+  testInfo.setTimeout(150_000);
+  const port = await freePort();
+  const dataDir = testInfo.outputPath('data');
+  const base = `http://127.0.0.1:${port}`;
+  let app = await startApp(port, dataDir, appEnv());
+  try {
+    // The group, drafted by GroupChatCreator and saved as it is.
+    const creator = [
+      '<Background>: Two friends plan a trip.',
+      '<Config>: {"name": "Ada-tern", "description": "The planner", "instructions": "You are Ada-tern."}',
+      '<Config>: {"name": "Ben-tern", "description": "The dreamer", "instructions": "You are Ben-tern."}',
+      '<Answer>: Train or car?',
+    ].join('\n');
+    await setScenario({
+      rules: [
+        { when: { anyIncludes: '<Config>' }, reply: { content: creator } },
+        // A member's answer that does not come before the kill.
+        { when: { anyIncludes: 'You are Ada-tern.' }, reply: { content: 'Never.', ttftMs: 60_000 } },
+        { when: { anyIncludes: 'You are Ben-tern.' }, reply: { content: 'Never.', ttftMs: 60_000 } },
+      ],
+      fallback: { content: 'Ada-tern' },
+    });
+    await openChat(page, base, EN);
+    await page.getByRole('button', { name: 'New group', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a group' });
+    await dialog.getByRole('textbox', { name: 'Describe the group' }).fill('Two friends planning a trip.');
+    await dialog.getByRole('button', { name: 'Ask the creator' }).click();
+    const review = dialog.getByRole('form', { name: 'Review the group' });
+    await review.getByRole('textbox', { name: 'Group name' }).fill('Tern planners');
+    await review.getByRole('button', { name: 'Save the group and its members (2)' }).click();
+    await expect(dialog).toBeHidden();
+    await page.getByRole('button', { name: 'Chat with Tern planners', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Where shall we stay?');
+    await page.keyboard.press('Enter');
+    const turn = assistantTurns(page).last();
+    const member = turn.getByRole('region', { name: /^(Ada|Ben)-tern's answer$/ });
+    await expect(member).toContainText('answering…');
+    await expect(page).toHaveURL(/\?c=[\w-]+/);
+    const url = page.url();
+
+    await kill(app);
+    await expect(turn).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
+    await expect(member).not.toContainText('answering…');
+    await expect(member).toContainText('interrupted');
+
+    app = await startApp(port, dataDir, appEnv());
+    await openChat(page, url, EN);
+    const reloaded = assistantTurns(page).last();
+    await expect(reloaded.getByText(EN.notice)).toBeVisible();
+    const section = reloaded.getByRole('region', { name: /^(Ada|Ben)-tern's answer$/ });
+    await expect(section).toHaveCount(1);
+    await expect(section).not.toContainText('answering…');
+    await expect(section).toContainText('interrupted');
+  } finally {
+    await kill(app);
+  }
+});
