@@ -2,7 +2,8 @@
 // notices the lost server, and after a restart and a reload the turn says it was interrupted: its reader steps say so
 // too, and none says "working…" any more (before, each did forever: only a run-end of the child's own ended its
 // section). In English on a desktop and in Chinese on a 390 px phone, the steps opened from the keyboard; the run
-// inspector's reader run says it was interrupted. Each test starts its own server on its own DATA_DIR.
+// inspector's reader run says it was interrupted. A GroupChat member killed mid-answer no longer says "answering…"
+// either. Each test starts its own server on its own DATA_DIR.
 import { expect, test, type Page } from '@playwright/test';
 import { makePdf, textPage } from '../test/support/pdf-writer';
 import { freePort, kill, startApp } from './support/app-process';
