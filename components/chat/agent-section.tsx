@@ -2,7 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useId, useState, type ReactNode } from 'react';
-import type { AgentBlock, HandoffBlock } from '../../lib/chat/view';
+import { sectionState, type AgentBlock, type HandoffBlock } from '../../lib/chat/view';
 import { AgentAvatar } from './agent-avatar';
 import { CARD_CHEVRON, CARD_FRAME, CARD_HEADER, Chevron } from './card-parts';
 import { formatDuration } from './format';
@@ -18,7 +18,6 @@ export function AgentSection({ block, children }: { block: AgentBlock; children:
 
 function AnswerSection({ block, children }: { block: AgentBlock; children: ReactNode }) {
   const t = useTranslations('run');
-  const f = useFormatWords();
   return (
     <section
       aria-label={t('agentSection', { name: block.name })}
@@ -31,7 +30,7 @@ function AnswerSection({ block, children }: { block: AgentBlock; children: React
         {block.round !== undefined && <span>{t('round', { round: block.round })}</span>}
         {block.reason && <span>· {t(`reason.${block.reason}`)}</span>}
         <span className="ml-auto tabular-nums">
-          {block.endT !== undefined ? formatDuration(block.endT - block.startT, f) : t('agentRunning')}
+          <SectionTime block={block} running={t('agentRunning')} />
         </span>
       </header>
       {children}
@@ -41,7 +40,6 @@ function AnswerSection({ block, children }: { block: AgentBlock; children: React
 
 function AsideSection({ block, children }: { block: AgentBlock; children: ReactNode }) {
   const t = useTranslations('run');
-  const f = useFormatWords();
   const [open, setOpen] = useState(false);
   const panel = useId();
   return (
@@ -56,7 +54,7 @@ function AsideSection({ block, children }: { block: AgentBlock; children: ReactN
         <Chevron open={open} className={CARD_CHEVRON} />
         <span className="min-w-0 flex-1 break-words text-neutral-800 dark:text-neutral-200">{block.name}</span>
         <span className="shrink-0 text-neutral-600 tabular-nums dark:text-neutral-400">
-          {block.endT !== undefined ? formatDuration(block.endT - block.startT, f) : t('asideRunning')}
+          <SectionTime block={block} running={t('asideRunning')} />
         </span>
       </button>
       <div id={panel} hidden={!open} className="px-3 pb-2">
@@ -64,6 +62,16 @@ function AsideSection({ block, children }: { block: AgentBlock; children: ReactN
       </div>
     </section>
   );
+}
+
+/** While the section goes, `running`; once over (its run's status says so), how long it took, or how it ended when
+ *  its end is unknown (its server was lost, or its parent's end cut it). */
+function SectionTime({ block, running }: { block: AgentBlock; running: string }) {
+  const t = useTranslations('run');
+  const f = useFormatWords();
+  const state = sectionState(block);
+  if (state.going) return running;
+  return state.durationMs !== undefined ? formatDuration(state.durationMs, f) : t(`sectionEnded.${state.outcome}`);
 }
 
 /** The turn passed to the user, or ended by the host. */

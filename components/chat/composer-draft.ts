@@ -93,3 +93,9 @@ export function focusComposer(): boolean {
   box.focus();
   return true;
 }
+
+/** The composer takes the focus where a keyboard is at hand (on load, or when the control pressed goes away as a new
+ *  answer starts); on a touch screen it would pop the keyboard up over the answer. */
+export function focusComposerForKeyboard(): boolean {
+  return window.matchMedia('(pointer: fine)').matches && focusComposer();
+}

@@ -1,7 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
-import { COMPOSER_TEXTBOX_ID, draftKey, focusComposer, useDraft } from './composer-draft';
+import { COMPOSER_TEXTBOX_ID, draftKey, focusComposerForKeyboard, useDraft } from './composer-draft';
 import { DocumentList } from './document-list';
 import { useFittingText } from './fitting-text';
 import { MentionSuggestions } from './mention-suggestions';
@@ -49,9 +49,9 @@ export function Composer({ disabled }: { disabled?: boolean }) {
     shown.current = { activeId };
   }, [user, activeId]);
 
-  // Ready to type on load, where a keyboard is at hand: on a touch screen the focus would pop the keyboard up.
+  // Ready to type on load.
   useEffect(() => {
-    if (window.matchMedia('(pointer: fine)').matches) focusComposer();
+    focusComposerForKeyboard();
   }, []);
 
   // A message the server refused (the notice says why) comes back to the composer, unless something new was typed.

@@ -19,6 +19,7 @@ import { ReplayLabel } from './replay-label';
 import { RunView } from './run-view';
 import { failureText, useCodedText } from './server-text';
 import { useChat, type TurnState } from './store';
+import { focusComposerForKeyboard } from './composer-draft';
 import { ToolDecisions } from './tool-decisions';
 
 /** The open conversation's turns; `empty` is what a conversation without any shows (the welcome page). */
@@ -54,7 +55,13 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
   );
   const connectionName = useConnectionName();
   const address = useConnectionAddress(turn.run?.connection);
-  const { regenerate, retry, editAndResend, continueRun } = useChat.getState();
+  const chat = useChat.getState();
+  // Retry, Regenerate, Continue and an edit sent go away as the new answer starts: the focus goes to the composer
+  // (Escape there stops the answer, Tab reaches Stop), as it does when a dialog's opener is gone; not to the page.
+  const anew = (start: () => Promise<unknown>) => {
+    focusComposerForKeyboard();
+    void start();
+  };
   // An Edit the server refused comes back open with what was typed (the draw of the edit had taken this turn away).
   const [reopened] = useState(() => {
     const refused = useChat.getState().refusedEdit;
@@ -76,6 +83,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
   // on every update.
   const answer = turn.run && turn.run.status !== 'streaming' ? answerText(turn.run) : '';
   const pending = turn.turnId.startsWith('pending-');
+  const runId = turn.run?.runId;
 
   return (
     <>
@@ -89,7 +97,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
             onSubmit={(e) => {
               e.preventDefault();
               setEditing(false);
-              void editAndResend(turn.turnId, draft);
+              anew(() => chat.editAndResend(turn.turnId, draft));
             }}
             className="flex flex-col gap-2"
           >
@@ -108,7 +116,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
                 if (e.key === 'Enter' && !e.shiftKey) {
                   e.preventDefault();
                   setEditing(false);
-                  void editAndResend(turn.turnId, draft);
+                  anew(() => chat.editAndResend(turn.turnId, draft));
                 }
               }}
               // As wide as the thread lets it and as tall as the message (up to 12 lines): all of it in view.
@@ -153,7 +161,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
           </>
         )}
       </article>
-      {turn.run && (
+      {turn.run && runId && (
         <article
           data-role="assistant"
           aria-label={t('answer')}
@@ -177,11 +185,11 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
             <RunView
               run={turn.run}
               address={address}
-              onRetry={() => void retry(turn.turnId)}
+              onRetry={() => anew(() => chat.retry(turn.turnId))}
               onContinue={
                 // A continuation replays the run's iterations: the kinds whose runs can be replayed.
                 isLast && !running && (turn.run.kind === 'fncall' || turn.run.kind === 'assistant')
-                  ? () => turn.run && void continueRun(turn.turnId, turn.run.runId)
+                  ? () => anew(() => chat.continueRun(turn.turnId, runId))
                   : undefined
               }
             />
@@ -193,7 +201,7 @@ const Turn = memo(function Turn({ turn, isLast }: { turn: TurnState; isLast: boo
               {isLast && !running && turn.run.status !== 'error' && (
                 <button
                   type="button"
-                  onClick={() => void regenerate(turn.turnId)}
+                  onClick={() => anew(() => chat.regenerate(turn.turnId))}
                   className="rounded px-2 py-1 text-neutral-700 hover:bg-neutral-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:text-neutral-300 dark:hover:bg-neutral-800"
                 >
                   {t('regenerate')}

@@ -3,7 +3,7 @@
 // such call said "Not run", the running one too.
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../protocol/events';
-import { foldRun, markInterrupted, type AgentBlock, type ToolBlock } from './view';
+import { foldRun, markInterrupted, sectionState, type AgentBlock, type ToolBlock } from './view';
 
 let t = 0;
 const ev = (e: Record<string, unknown>, runId = 'r'): AgentEvent =>
@@ -107,5 +107,35 @@ describe('a call the run ended during', () => {
     const section = view.blocks[0] as AgentBlock;
     expect(section.run.status).toBe('error');
     expect(cards(section.run.blocks)).toEqual([['interrupted', 'RunFailed']]);
+  });
+});
+
+describe("a child run's section: still going is read from its run's status", () => {
+  const child = (e: AgentEvent, agent = 'helper') => ev({ type: 'child', agent, event: e });
+  const sections = (view: { blocks: readonly { kind: string }[] }) =>
+    (view.blocks.filter((b) => b.kind === 'agent') as AgentBlock[]).map(sectionState);
+
+  it('goes while its run streams; ended by its own run-end, it says how long it took', () => {
+    const going = foldRun('r', [start(), child(start('c'))]);
+    expect(sections(going)).toEqual([{ going: true }]);
+    const done = foldRun('r', [start(), child(start('c')), child(end('answered', {}, 'c'))]);
+    expect(sections(done)).toEqual([{ going: false, outcome: 'answered', durationMs: expect.any(Number) }]);
+  });
+
+  it.each(['error', 'aborted'] as const)('ends with its parent (%s) when its own run-end never came', (reason) => {
+    const view = foldRun('r', [start(), child(start('c')), child(start('d'), 'other'), end(reason)]);
+    expect(sections(view)).toEqual([
+      { going: false, outcome: reason },
+      { going: false, outcome: reason },
+    ]);
+  });
+
+  it('ends as interrupted, at any depth, when the server was lost (live, or the same run read after a reload)', () => {
+    const nested = (e: AgentEvent) => child(ev({ type: 'child', agent: 'inner', event: e }, 'c'));
+    const view = foldRun('r', [start(), child(start('c')), nested(start('g'))]);
+    markInterrupted(view);
+    const [section] = view.blocks as AgentBlock[];
+    expect(sectionState(section!)).toEqual({ going: false, outcome: 'interrupted' });
+    expect(sectionState(section!.run.blocks[0] as AgentBlock)).toEqual({ going: false, outcome: 'interrupted' });
   });
 });

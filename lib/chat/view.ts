@@ -366,6 +366,19 @@ export function markInterrupted(view: RunView): void {
   endOpenParts(view, 'interrupted');
 }
 
+/** Where a child run's section stands. One rule for whether it still goes: its run's status, which a failed parent,
+ *  a lost server and a stop end as they end its run (endOpenParts), not whether its own run-end arrived (a server
+ *  killed mid-run never sends it). Ended, it says how long it took when its end is known, else how it ended. */
+export type SectionState = { going: true } | { going: false; outcome: RunOutcome; durationMs?: number };
+
+export function sectionState(block: AgentBlock): SectionState {
+  const status = block.run.status;
+  if (status === 'streaming') return { going: true };
+  return block.endT === undefined
+    ? { going: false, outcome: status }
+    : { going: false, outcome: status, durationMs: block.endT - block.startT };
+}
+
 /** The answer a turn gave, as text: its own answer text and its child runs' (a Router's helper answers for it; steps
  *  aside, such as ParallelDocQA's readers, do not). */
 export function answerText(view: Pick<RunView, 'blocks'>): string {
