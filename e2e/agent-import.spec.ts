@@ -3,29 +3,8 @@
 // for good); and each message names the file it is about, a new import taking over from the last one's.
 import { expect, test, type Page } from '@playwright/test';
 import { openChat } from './support/chat';
+import { agentFile } from './support/agent-file';
 import { outsideScreen } from './support/viewport';
-
-const exportFile = (file: string, name: string, systemMessage = '') => ({
-  name: file,
-  mimeType: 'application/json',
-  buffer: Buffer.from(
-    JSON.stringify({
-      schema: 'agent-studio.agent/1',
-      exportedAt: new Date().toISOString(),
-      agent: {
-        name,
-        description: '',
-        avatar: '🦩',
-        kind: 'fncall',
-        systemMessage,
-        tools: [],
-        generateCfg: {},
-        suggestions: [],
-        members: [],
-      },
-    }),
-  ),
-});
 
 /** The server action requests carrying one of these test's files the page sends from now on (other actions, the
  *  model list's, go on meanwhile). */
@@ -51,13 +30,17 @@ test('imports one after another: too large refused in the page, a failed send en
 
   // 3 MB of system message: refused before anything is sent, with the limit, in a box that fits the phone.
   const sent = importsSent(page);
-  await input.setInputFiles(exportFile('flamingo-big.json', 'Flamingo big', 'x'.repeat(3_000_000)));
+  await input.setInputFiles(
+    agentFile('flamingo-big.json', { name: 'Flamingo big', avatar: '🦩', systemMessage: 'x'.repeat(3_000_000) }),
+  );
   await expect(alert).toHaveText('Import of flamingo-big.json failed: This file is too large to import: at most 1 MB.');
   expect(await outsideScreen(page, { width: 390, height: 844 }, alert)).toEqual([]);
   expect(sent).toEqual([]);
 
   // Under the limit as a file (600 KB) but over it as the action's body (each \" is sent as \\\"): refused the same way.
-  await input.setInputFiles(exportFile('flamingo-quotes.json', 'Flamingo quotes', '"'.repeat(300_000)));
+  await input.setInputFiles(
+    agentFile('flamingo-quotes.json', { name: 'Flamingo quotes', avatar: '🦩', systemMessage: '"'.repeat(300_000) }),
+  );
   await expect(alert).toHaveText(
     'Import of flamingo-quotes.json failed: This file is too large to import: at most 1 MB.',
   );
@@ -74,7 +57,7 @@ test('imports one after another: too large refused in the page, a failed send en
         : route.fallback();
     },
   );
-  await input.setInputFiles(exportFile('flamingo-lost.json', 'Flamingo lost'));
+  await input.setInputFiles(agentFile('flamingo-lost.json', { name: 'Flamingo lost', avatar: '🦩' }));
   await expect(alert).toHaveText(
     'Import of flamingo-lost.json failed: The server did not take this file, so nothing was saved (an import is at most 1 MB).',
   );
@@ -82,7 +65,7 @@ test('imports one after another: too large refused in the page, a failed send en
   await page.unrouteAll();
 
   // The next file's messages are its own: the last one's error goes as it starts, its success names it.
-  await input.setInputFiles(exportFile('flamingo-ok.json', 'Flamingo ok'));
+  await input.setInputFiles(agentFile('flamingo-ok.json', { name: 'Flamingo ok', avatar: '🦩' }));
   await expect(status).toHaveText('Imported “Flamingo ok” from flamingo-ok.json.');
   await expect(alert).toHaveCount(0);
   await input.setInputFiles({ name: 'flamingo-broken.json', mimeType: 'application/json', buffer: Buffer.from('{') });
@@ -106,7 +89,7 @@ test.describe('in Chinese', () => {
     await expect(page.getByRole('button', { name: /^切换到(深色|浅色)主题$/ })).toBeVisible(); // hydrated
     await page
       .getByLabel('导入智能体', { exact: true })
-      .setInputFiles(exportFile('big.json', '大火烈鸟', 'x'.repeat(1_100_000)));
+      .setInputFiles(agentFile('big.json', { name: '大火烈鸟', avatar: '🦩', systemMessage: 'x'.repeat(1_100_000) }));
     await expect(page.getByRole('alert').filter({ hasText: '导入' })).toHaveText(
       '导入 big.json 失败：此文件太大，无法导入：最多 1 MB。',
     );

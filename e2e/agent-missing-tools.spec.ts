@@ -6,29 +6,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { composer, openChat, send } from './support/chat';
 import { chatRequests } from './support/model';
+import { agentFile } from './support/agent-file';
 import { outsideScreen } from './support/viewport';
-
-const agentFile = (file: string, name: string) => ({
-  name: file,
-  mimeType: 'application/json',
-  buffer: Buffer.from(
-    JSON.stringify({
-      schema: 'agent-studio.agent/1',
-      exportedAt: new Date().toISOString(),
-      agent: {
-        name,
-        description: '',
-        avatar: '🧰',
-        kind: 'fncall',
-        systemMessage: '',
-        tools: ['no_such_tool', 'code_interpreter'],
-        generateCfg: {},
-        suggestions: [],
-        members: [],
-      },
-    }),
-  ),
-});
 
 /** The tools the new chat's welcome says the agent has. */
 async function welcomeTools(page: Page): Promise<string[]> {
@@ -40,7 +19,9 @@ test('an agent naming a tool this server lacks: imported with a notice, its own 
 }) => {
   await openChat(page);
   const menu = page.locator('aside');
-  await menu.getByLabel('Import agent', { exact: true }).setInputFiles(agentFile('tooly.json', 'Tooly'));
+  await menu
+    .getByLabel('Import agent', { exact: true })
+    .setInputFiles(agentFile('tooly.json', { name: 'Tooly', tools: ['no_such_tool', 'code_interpreter'] }));
   await expect(menu.getByRole('alert')).toHaveText(
     'Imported “Tooly” from tooly.json, but this server has no tool named no_such_tool: a chat with it is refused until you edit it and untick what is missing (or the server gets it).',
   );
@@ -75,7 +56,9 @@ test.describe('in Chinese', () => {
     await expect(page.getByRole('button', { name: /^切换到(深色|浅色)主题$/ })).toBeVisible(); // hydrated
     await page.getByRole('button', { name: '菜单' }).click();
     const menu = page.locator('aside');
-    await menu.getByLabel('导入智能体', { exact: true }).setInputFiles(agentFile('tooly-zh.json', '工具人'));
+    await menu
+      .getByLabel('导入智能体', { exact: true })
+      .setInputFiles(agentFile('tooly-zh.json', { name: '工具人', tools: ['no_such_tool', 'code_interpreter'] }));
     const notice = menu.getByRole('alert');
     await expect(notice).toHaveText(
       '已从 tooly-zh.json 导入“工具人”，但本服务器没有名为 no_such_tool 的工具：在你编辑它并取消勾选缺少的工具（或服务器提供它）之前，与它的对话会被拒绝。',

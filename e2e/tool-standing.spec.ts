@@ -7,31 +7,10 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { composer, lastAnswer, notice, openChat, send, userTurns } from './support/chat';
 import { tabTo } from './support/focus';
 import { chatRequests, setScenario } from './support/model';
+import { agentFile } from './support/agent-file';
 import { outsideScreen } from './support/viewport';
 
 const PHONE = { width: 390, height: 844 };
-
-const agentFile = (file: string, name: string) => ({
-  name: file,
-  mimeType: 'application/json',
-  buffer: Buffer.from(
-    JSON.stringify({
-      schema: 'agent-studio.agent/1',
-      exportedAt: new Date().toISOString(),
-      agent: {
-        name,
-        description: '',
-        avatar: '🧰',
-        kind: 'fncall',
-        systemMessage: '',
-        tools: ['no_such_tool', 'web_search', 'calculator'],
-        generateCfg: {},
-        suggestions: [],
-        members: [],
-      },
-    }),
-  ),
-});
 
 /** The row (its label) of the tool checkbox named by `name` in `list`. */
 function rowOf(list: Locator, name: RegExp): Locator {
@@ -57,7 +36,9 @@ test('the agent editor tells a tool not on this server from one that cannot run 
 }) => {
   await openChat(page);
   const menu = page.locator('aside');
-  await menu.getByLabel('Import agent', { exact: true }).setInputFiles(agentFile('toolbox.json', 'Toolbox'));
+  await menu
+    .getByLabel('Import agent', { exact: true })
+    .setInputFiles(agentFile('toolbox.json', { name: 'Toolbox', tools: ['no_such_tool', 'web_search', 'calculator'] }));
   await expect(menu.getByRole('alert')).toContainText('this server has no tool named no_such_tool:');
 
   await menu.getByRole('button', { name: 'Edit Toolbox', exact: true }).click();
@@ -178,7 +159,11 @@ test.describe('in Chinese, on a phone', () => {
     await expect(page.getByRole('button', { name: /^切换到(深色|浅色)主题$/ })).toBeVisible(); // hydrated
     await page.getByRole('button', { name: '菜单' }).click();
     const menu = page.locator('aside');
-    await menu.getByLabel('导入智能体', { exact: true }).setInputFiles(agentFile('toolbox-zh.json', '工具箱'));
+    await menu
+      .getByLabel('导入智能体', { exact: true })
+      .setInputFiles(
+        agentFile('toolbox-zh.json', { name: '工具箱', tools: ['no_such_tool', 'web_search', 'calculator'] }),
+      );
     await expect(menu.getByRole('alert')).toContainText('本服务器没有名为 no_such_tool 的工具');
 
     await menu.getByRole('button', { name: '编辑 工具箱', exact: true }).click();
