@@ -83,9 +83,9 @@ test.describe('in Chinese, on a 390 px phone, from the keyboard', () => {
     const editor = page.getByRole('dialog', { name: '智能体' });
     await editor.getByRole('textbox', { name: '名称' }).fill('值班表');
     const upload = editor.getByLabel('上传…');
-    await upload.focus();
+    // Focused and pressed in one step: the editor may still be settling its own focus when it has just opened.
     const chooser = page.waitForEvent('filechooser');
-    await page.keyboard.press('Space');
+    await upload.press('Space');
     await (await chooser).setFiles(FILES);
 
     const outcomes = editor.getByRole('list', { name: '已上传的文件' });
