@@ -6,7 +6,7 @@
 // either. Each test starts its own server on its own DATA_DIR.
 import { expect, test, type Page } from '@playwright/test';
 import { makePdf, textPage } from '../test/support/pdf-writer';
-import { freePort, kill, startApp } from './support/app-process';
+import { ownApp } from './support/app-process';
 import { assistantTurns } from './support/chat';
 import { setScenario } from './support/model';
 import { outsideScreen, pageWidth } from './support/viewport';
@@ -123,23 +123,22 @@ async function expectReadersInterrupted(page: Page, w: Words): Promise<void> {
   await expect(turn.getByText(w.interrupted, { exact: true })).toHaveCount(n);
 }
 
-async function killedUnderReaders(page: Page, w: Words, dataDir: string, port: number): Promise<void> {
-  const base = `http://127.0.0.1:${port}`;
-  let app = await startApp(port, dataDir, appEnv());
+async function killedUnderReaders(page: Page, w: Words, dataDir: string): Promise<void> {
+  const server = await ownApp(dataDir, appEnv());
   try {
-    await askWhileReadersHang(page, base, w);
+    await askWhileReadersHang(page, server.base, w);
     const turn = assistantTurns(page).last();
     const steps = turn.getByRole('region', { name: w.steps });
     await expect(steps.first()).toContainText(w.working);
     await expect(page).toHaveURL(/\?c=[\w-]+/);
     const url = page.url();
 
-    await kill(app);
+    await server.down();
     // The page notices the lost server: the readers it was showing end with the turn.
     await expect(turn).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
     await expectReadersInterrupted(page, w);
 
-    app = await startApp(port, dataDir, appEnv());
+    await server.up();
     await openChat(page, url, w);
     const reloaded = assistantTurns(page).last();
     await expect(reloaded.getByText(w.notice)).toBeVisible();
@@ -161,7 +160,7 @@ async function killedUnderReaders(page: Page, w: Words, dataDir: string, port: n
     await page.keyboard.press('Escape');
     await expect(inspector).toBeHidden();
   } finally {
-    await kill(app);
+    await server.down();
   }
 }
 
@@ -169,7 +168,7 @@ test('ParallelDocQA: readers the server was killed under say interrupted, before
   page,
 }, testInfo) => {
   testInfo.setTimeout(150_000);
-  await killedUnderReaders(page, EN, testInfo.outputPath('data'), await freePort());
+  await killedUnderReaders(page, EN, testInfo.outputPath('data'));
 });
 
 test.describe('on a phone, in Chinese', () => {
@@ -178,7 +177,7 @@ test.describe('on a phone, in Chinese', () => {
 
   test('通读整个文档: interrupted readers say 已中断, within 390 px', async ({ page }, testInfo) => {
     testInfo.setTimeout(150_000);
-    await killedUnderReaders(page, ZH, testInfo.outputPath('data'), await freePort());
+    await killedUnderReaders(page, ZH, testInfo.outputPath('data'));
     const width = await pageWidth(page);
     expect(width.scrollWidth).toBeLessThanOrEqual(SCREEN.width);
     expect(await outsideScreen(page, SCREEN)).toEqual([]);
@@ -189,10 +188,7 @@ test('GroupChat: a member answering when the server was killed says interrupted,
   page,
 }, testInfo) => {
   testInfo.setTimeout(150_000);
-  const port = await freePort();
-  const dataDir = testInfo.outputPath('data');
-  const base = `http://127.0.0.1:${port}`;
-  let app = await startApp(port, dataDir, appEnv());
+  const server = await ownApp(testInfo.outputPath('data'), appEnv());
   try {
     // The group, drafted by GroupChatCreator and saved as it is.
     const creator = [
@@ -210,7 +206,7 @@ test('GroupChat: a member answering when the server was killed says interrupted,
       ],
       fallback: { content: 'Ada-tern' },
     });
-    await openChat(page, base, EN);
+    await openChat(page, server.base, EN);
     await page.getByRole('button', { name: 'New group', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Create a group' });
     await dialog.getByRole('textbox', { name: 'Describe the group' }).fill('Two friends planning a trip.');
@@ -228,12 +224,12 @@ test('GroupChat: a member answering when the server was killed says interrupted,
     await expect(page).toHaveURL(/\?c=[\w-]+/);
     const url = page.url();
 
-    await kill(app);
+    await server.down();
     await expect(turn).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
     await expect(member).not.toContainText('answering…');
     await expect(member).toContainText('interrupted');
 
-    app = await startApp(port, dataDir, appEnv());
+    await server.up();
     await openChat(page, url, EN);
     const reloaded = assistantTurns(page).last();
     await expect(reloaded.getByText(EN.notice)).toBeVisible();
@@ -242,6 +238,6 @@ test('GroupChat: a member answering when the server was killed says interrupted,
     await expect(section).not.toContainText('answering…');
     await expect(section).toContainText('interrupted');
   } finally {
-    await kill(app);
+    await server.down();
   }
 });

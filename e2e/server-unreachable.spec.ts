@@ -4,7 +4,7 @@
 // is back the same tab sends and uploads again, without a reload. Each test starts (and kills) its own server. At
 // phone width, from the keyboard, in English and in Chinese.
 import { expect, test, type Page } from '@playwright/test';
-import { freePort, kill, startApp } from './support/app-process';
+import { ownApp } from './support/app-process';
 import { assistantTurns, userTurns } from './support/chat';
 import { setScenario } from './support/model';
 import { outsideScreen } from './support/viewport';
@@ -54,19 +54,6 @@ async function openAt(page: Page, url: string, locale: Locale): Promise<void> {
   await expect(page.getByRole('button', { name: WORDS[locale].theme })).toBeVisible();
 }
 
-/** Starts the test's own server; the returned functions kill it and start it again on the same port and data. */
-async function ownServer(dataDir: string) {
-  const port = await freePort();
-  let app = await startApp(port, dataDir);
-  return {
-    base: `http://127.0.0.1:${port}`,
-    down: () => kill(app),
-    up: async () => {
-      app = await startApp(port, dataDir);
-    },
-  };
-}
-
 test.beforeEach(async ({ page }) => {
   await page.setViewportSize(PHONE);
 });
@@ -87,7 +74,7 @@ for (const locale of ['en-US', 'zh-CN'] as const) {
           { when: { lastUserIncludes: 'down-again' }, reply: { content: 'Got it now.' } },
         ],
       });
-      const server = await ownServer(testInfo.outputPath('data'));
+      const server = await ownApp(testInfo.outputPath('data'));
       try {
         await openAt(page, server.base, locale);
         const box = page.getByRole('textbox', { name: w.message, exact: true });
@@ -154,7 +141,7 @@ for (const locale of ['en-US', 'zh-CN'] as const) {
       page,
     }, testInfo) => {
       testInfo.setTimeout(120_000);
-      const server = await ownServer(testInfo.outputPath('data'));
+      const server = await ownApp(testInfo.outputPath('data'));
       try {
         await openAt(page, server.base, locale);
         await server.down();

@@ -6,7 +6,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import path from 'node:path';
 import { holdWriteLock } from '../test/support/sqlite-faults';
-import { freePort, kill, startApp } from './support/app-process';
+import { ownApp } from './support/app-process';
 import { assistantTurns, lastAnswer, openChat, panelOf, send } from './support/chat';
 import { chatRequests, setScenario } from './support/model';
 
@@ -96,12 +96,10 @@ test('the store failing while a tool runs: its card says the run failed while it
 }, testInfo) => {
   // The store waits 30 s for the lock before it gives up on the write.
   testInfo.setTimeout(150_000);
-  const port = await freePort();
   const dataDir = testInfo.outputPath('data');
-  const base = `http://127.0.0.1:${port}`;
-  const app = await startApp(port, dataDir, appEnv());
+  const server = await ownApp(dataDir, appEnv());
   try {
-    const card = await callSlowTool(page, base, 'unfinished-godwit', 1500);
+    const card = await callSlowTool(page, server.base, 'unfinished-godwit', 1500);
     await expect(page).toHaveURL(/\?c=[\w-]+/);
     const url = page.url();
     // Another program takes the database's write lock while the call runs: its result cannot be stored.
@@ -129,7 +127,7 @@ test('the store failing while a tool runs: its card says the run failed while it
     await expectInspectorSays(page, why);
     await expectNextRequestAnswers(page, 'unfinished-godwit', why);
   } finally {
-    await kill(app);
+    await server.down();
   }
 });
 
@@ -137,23 +135,20 @@ test('the server killed while a tool runs: after a restart its card says the ser
   page,
 }, testInfo) => {
   testInfo.setTimeout(150_000);
-  const port = await freePort();
-  const dataDir = testInfo.outputPath('data');
-  const base = `http://127.0.0.1:${port}`;
-  let app = await startApp(port, dataDir, appEnv());
+  const server = await ownApp(testInfo.outputPath('data'), appEnv());
   try {
-    const card = await callSlowTool(page, base, 'unfinished-curlew', 30_000);
+    const card = await callSlowTool(page, server.base, 'unfinished-curlew', 30_000);
     await expect(page).toHaveURL(/\?c=[\w-]+/);
     const url = page.url();
     await page.waitForTimeout(500); // the call is under way
 
-    await kill(app);
+    await server.down();
     const why = 'The server stopped while this call was running; it has no result.';
     // The page notices the lost connection and says so of the call it was showing running.
     await expect(page.getByRole('alert').filter({ hasText: 'Lost the connection' })).toBeVisible();
     await expectInterrupted(card, why);
 
-    app = await startApp(port, dataDir, appEnv());
+    await server.up();
     await openChat(page, url);
     const reloaded = assistantTurns(page).last();
     await expect(reloaded.getByText(/^Interrupted/)).toBeVisible();
@@ -161,7 +156,7 @@ test('the server killed while a tool runs: after a restart its card says the ser
     await expectInspectorSays(page, why);
     await expectNextRequestAnswers(page, 'unfinished-curlew', why);
   } finally {
-    await kill(app);
+    await server.down();
   }
 });
 
@@ -169,12 +164,9 @@ test('an approved call: its form goes once approved, a reload shows it running, 
   page,
 }, testInfo) => {
   testInfo.setTimeout(150_000);
-  const port = await freePort();
-  const dataDir = testInfo.outputPath('data');
-  const base = `http://127.0.0.1:${port}`;
-  let app = await startApp(port, dataDir, appEnv());
+  const server = await ownApp(testInfo.outputPath('data'), appEnv());
   try {
-    const card = await callSlowTool(page, base, 'unfinished-godwit', 30_000, { pause: true });
+    const card = await callSlowTool(page, server.base, 'unfinished-godwit', 30_000, { pause: true });
     const turn = assistantTurns(page).last();
     await expect(turn.getByRole('group', { name: 'Approve fixture-slow' })).toHaveCount(0);
     await expect(turn).toContainText('Run after your approval');
@@ -187,9 +179,9 @@ test('an approved call: its form goes once approved, a reload shows it running, 
     await expect(reloaded.getByRole('group', { name: 'Approve fixture-slow' })).toHaveCount(0);
     const url = page.url();
 
-    await kill(app);
+    await server.down();
     const why = 'The server stopped while this call was running; it has no result.';
-    app = await startApp(port, dataDir, appEnv());
+    await server.up();
     await openChat(page, url);
     await expectInterrupted(
       assistantTurns(page)
@@ -199,6 +191,6 @@ test('an approved call: its form goes once approved, a reload shows it running, 
     );
     await expectInspectorSays(page, why);
   } finally {
-    await kill(app);
+    await server.down();
   }
 });

@@ -62,3 +62,17 @@ export function kill(child: ChildProcess): Promise<void> {
   }
   return exited;
 }
+
+/** The test's own app on a free port and `dataDir`: `down` kills it (SIGKILL), `up` starts it again on the same port
+ *  and data, as a restart does. `down` in a `finally` leaves nothing running. */
+export async function ownApp(dataDir: string, env: Record<string, string> = {}) {
+  const port = await freePort();
+  let app = await startApp(port, dataDir, env);
+  return {
+    base: `http://127.0.0.1:${port}`,
+    down: () => kill(app),
+    up: async () => {
+      app = await startApp(port, dataDir, env);
+    },
+  };
+}
