@@ -47,7 +47,7 @@ export async function retrieveModel(
 ): Promise<Response> {
   const models = await apiModels(deps.agents ?? deps.store, owner);
   const model = findModel(models, wanted);
-  if (!model) return unknownModel(wanted, models);
+  if (!model) return unknownModel(wanted, models, 'model');
   const created = Math.floor(Date.now() / 1000);
   return Response.json({ id: model.id, object: 'model', created, owned_by: MODEL_OWNER, name: model.name });
 }
@@ -57,12 +57,14 @@ function refusalFields(e: InvalidRequestError): { param?: string; code?: string 
   return { ...(e.param ? { param: e.param } : {}), ...(e.code ? { code: e.code } : {}) };
 }
 
-function unknownModel(wanted: string, models: readonly ApiModel[]): Response {
+/** A model none of the owner's: OpenAI's 404 model_not_found. OpenAI names no param when a completion names one
+ *  (`model` is the request's field, but the error is the model's), and `model` when GET /v1/models/{model} does. */
+function unknownModel(wanted: string, models: readonly ApiModel[], param?: 'model'): Response {
   return apiError(
     404,
     `The model "${wanted}" does not exist: GET /v1/models lists the agents (${models.map((m) => m.id).join(', ')}).`,
     'invalid_request_error',
-    { code: 'model_not_found', param: 'model' },
+    { code: 'model_not_found', ...(param ? { param } : {}) },
   );
 }
 

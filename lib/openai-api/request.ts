@@ -307,8 +307,8 @@ export function parseCompletionRequest(body: unknown): ParsedCompletion {
 /**
  * Refuses (InvalidRequestError, a 400 naming the parameter) what this agent's loop cannot honour: tool_choice and
  * the caller's tools need a loop that calls tools by function calling (FnCallAgent, the Assistant and its
- * VirtualMemoryAgent and MemoAssistant); 'required' needs
- * the tools API; a named tool must be one the run offers; a JSON response_format needs the tools API or no tools
+ * VirtualMemoryAgent and MemoAssistant); any tool_choice needs a tool offered (the agent's or the request's); 'required'
+ * needs the tools API; a named tool must be one the run offers; a JSON response_format needs the tools API or no tools
  * offered (a prompt format writes its calls as text, which JSON output would forbid).
  */
 export function checkForAgent(parsed: ParsedCompletion, agent: Agent): void {
@@ -316,6 +316,14 @@ export function checkForAgent(parsed: ParsedCompletion, agent: Agent): void {
   const loops = kind === 'fncall' || kind === 'assistant' || kind === 'virtualmemory' || kind === 'memo';
   const name = agentName(kind);
   const { toolChoice, clientTools, runCfg } = parsed;
+  const offered = [...agent.functions.map((f) => f.name), ...clientTools.map((f) => f.name)];
+  // OpenAI refuses any tool_choice ("none" and "auto" too) in a request without tools, in these words and with no
+  // code. Here the agent's own tools count as tools: a choice among them is kept (docs/api.md).
+  if (parsed.request.tool_choice !== undefined && offered.length === 0)
+    throw new InvalidRequestError(
+      `Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified. This agent has no tools of its own: send tools, or leave tool_choice out.`,
+      'tool_choice',
+    );
   if (clientTools.length && !loops && kind !== 'router')
     throw new InvalidRequestError(
       `tools: ${name} cannot hand calls of your tools back to you; send no tools.`,
@@ -334,13 +342,6 @@ export function checkForAgent(parsed: ParsedCompletion, agent: Agent): void {
       `tool_choice: "required" needs a model called through the tools API; this agent's model writes calls as text (${mode}).`,
       'tool_choice',
       'unsupported_value',
-    );
-  const offered = [...agent.functions.map((f) => f.name), ...clientTools.map((f) => f.name)];
-  if (toolChoice === 'required' && offered.length === 0)
-    throw new InvalidRequestError(
-      'tool_choice: "required" needs a tool to call; this agent has none and the request sends none (send tools).',
-      'tool_choice',
-      'invalid_value',
     );
   if (typeof toolChoice === 'object' && !offered.includes(toolChoice.name))
     throw new InvalidRequestError(

@@ -45,7 +45,9 @@ beforeAll(async () => {
       parseAgentDefinition({ name: 'Nous desk', kind: 'fncall', fncallMode: 'nous', tools: ['calculator'] }),
     )
   ).id;
-  reactAgent = (await store.createAgent(A, parseAgentDefinition({ name: 'React desk', kind: 'react' }))).id;
+  reactAgent = (
+    await store.createAgent(A, parseAgentDefinition({ name: 'React desk', kind: 'react', tools: ['calculator'] }))
+  ).id;
   toollessAgent = (await store.createAgent(A, parseAgentDefinition({ name: 'Bare desk', kind: 'fncall', tools: [] })))
     .id;
 });
@@ -176,12 +178,38 @@ describe('tool_choice', () => {
       param: 'tools',
       code: 'unsupported_parameter',
     });
-    // "required" where no tool is offered (the agent has none, the request sends none) cannot be kept: OpenAI, too,
-    // refuses a tool_choice without tools.
-    const none = await refusal({ model: toollessAgent, tool_choice: 'required' });
-    expect(none).toMatchObject({ param: 'tool_choice', code: 'invalid_value' });
-    expect(none.message).toMatch(/"required" needs a tool to call/);
     expect(model.requests).toHaveLength(0);
+  });
+
+  it('any tool_choice where no tool is offered (the agent has none, the request sends none) is OpenAI’s 400', async () => {
+    // OpenAI refuses every value without tools, "none" and "auto" too: status, type, param and code as it answers.
+    const choices = ['none', 'auto', 'required', { type: 'function', function: { name: 'get_forecast' } }] as const;
+    for (const tool_choice of choices) {
+      const refused = await refusal({ model: toollessAgent, tool_choice });
+      expect(refused, JSON.stringify(tool_choice)).toMatchObject({
+        status: 400,
+        type: 'invalid_request_error',
+        param: 'tool_choice',
+        code: null,
+      });
+      expect((refused.error as { message: string }).message).toMatch(
+        /^Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified\./,
+      );
+    }
+    expect(model.requests).toHaveLength(0);
+    // The same choices with the request's tools, or the agent's own, are kept.
+    model.setScenario({ fallback: { content: 'Two.' } });
+    for (const tool_choice of ['none', 'auto'] as const) {
+      const withTools = await client.chat.completions.create({
+        model: toollessAgent,
+        messages: ask,
+        tools: [forecast],
+        tool_choice,
+      });
+      expect(withTools.choices[0]!.message.content).toBe('Two.');
+      const agentsOwn = await client.chat.completions.create({ model: 'fncall', messages: ask, tool_choice });
+      expect(agentsOwn.choices[0]!.message.content).toBe('Two.');
+    }
   });
 });
 
@@ -542,9 +570,19 @@ describe('errors in OpenAI’s shape', () => {
   it('carry type, param and code, which the client exposes', async () => {
     const bad = await refusal({ temperature: 'hot' });
     expect(bad).toMatchObject({ status: 400, type: 'invalid_request_error', param: 'temperature' });
+    // A completion naming an unknown model: OpenAI's 404 names no param.
     const missing = await client.chat.completions.create({ model: 'no-such', messages: ask }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
-    expect(missing).toMatchObject({ type: 'invalid_request_error', param: 'model', code: 'model_not_found' });
+    expect(missing).toMatchObject({ status: 404, type: 'invalid_request_error', param: null, code: 'model_not_found' });
+    const streamed = await client.chat.completions
+      .create({ model: 'no-such', messages: ask, stream: true })
+      .catch((e: unknown) => e);
+    expect(streamed).toMatchObject({
+      status: 404,
+      type: 'invalid_request_error',
+      param: null,
+      code: 'model_not_found',
+    });
     const stranger = new OpenAI({ baseURL: api.url, apiKey: 'not-a-key', maxRetries: 0 });
     const denied = await stranger.models.list().catch((e: unknown) => e);
     expect(denied).toBeInstanceOf(OpenAI.AuthenticationError);
@@ -656,7 +694,7 @@ describe('the Vercel AI SDK', () => {
     expect(JSON.parse((e as APICallError).responseBody!).error).toMatchObject({
       type: 'invalid_request_error',
       code: 'model_not_found',
-      param: 'model',
+      param: null,
     });
   });
 });
