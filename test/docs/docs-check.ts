@@ -108,21 +108,36 @@ export function documentedEnvRows(pages: { file: string; text: string }[]): Map<
   return rows;
 }
 
-/** The code of every fenced block in `lang` (```ts), in order: the examples a reader copies. */
-export function fencedBlocks(markdown: string, lang: string): string[] {
-  const blocks: string[] = [];
+/** A fenced block of code as a reader copies it: its language, its code, the marker comment on the last line before its
+ *  fence that is not blank (`<!-- example: … -->`, without the comment's brackets; undefined without one), and the
+ *  line its fence opens on. */
+export interface FencedBlock {
+  lang: string;
+  code: string;
+  marker?: string;
+  line: number;
+}
+
+/** Every fenced block in one of `langs` (```ts, ```js), in order: the examples a reader copies. */
+export function fencedBlocks(markdown: string, langs: readonly string[]): FencedBlock[] {
+  const blocks: FencedBlock[] = [];
+  let open: (Omit<FencedBlock, 'code'> & { code: string[] }) | undefined;
   let fenced = false;
-  let code: string[] | undefined;
-  for (const line of markdown.split('\n')) {
+  let previous = '';
+  markdown.split('\n').forEach((line, i) => {
     const fence = /^\s*```\s*(\S*)/.exec(line);
     if (fence && !fenced) {
       fenced = true;
-      code = fence[1] === lang ? [] : undefined;
+      const marker = /^\s*<!--\s*(example:.*?)\s*-->\s*$/.exec(previous)?.[1];
+      open = langs.includes(fence[1]!)
+        ? { lang: fence[1]!, code: [], line: i + 1, ...(marker ? { marker } : {}) }
+        : undefined;
     } else if (fence) {
       fenced = false;
-      if (code) blocks.push(`${code.join('\n')}\n`);
-      code = undefined;
-    } else code?.push(line);
-  }
+      if (open) blocks.push({ ...open, code: `${open.code.join('\n')}\n` });
+      open = undefined;
+    } else open?.code.push(line);
+    if (line.trim()) previous = line;
+  });
   return blocks;
 }

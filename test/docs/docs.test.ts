@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHAT_AGENT_KINDS } from '../../lib/protocol/enums';
+import { docExamples } from '../support/doc-examples';
 import { envVarsReadByCode, documentedEnvRows, headingAnchors, markdownLinks } from './docs-check';
 
 const root = path.resolve(__dirname, '../..');
@@ -78,5 +79,11 @@ describe('the documentation', () => {
     const listed = /`GET \/v1\/models` lists the builtin kinds \(([^)]*)\)/.exec(api.replace(/\n/g, ' '))?.[1] ?? '';
     const named = [...listed.matchAll(/`([a-z]+)`/g)].map((m) => m[1]);
     expect(named).toEqual([...CHAT_AGENT_KINDS]);
+  });
+
+  it('marks its TypeScript and JavaScript examples only in words test/integration/core-package.test.ts knows', () => {
+    // docExamples throws on a marker it does not know (the package test, which runs them, is slow to find out).
+    const examples = docExamples(root);
+    expect(examples.filter((e) => e.mode === 'check').map((e) => e.doc)).toEqual(['docs/models.md']);
   });
 });

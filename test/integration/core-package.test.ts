@@ -2,8 +2,9 @@
 // into a fresh project outside this checkout (its dependencies from npm's cache or the registry, never from here),
 // then plain `node` runs an FnCallAgent with a custom tool against the scripted model server, a missing optional
 // peer fails with a message naming it, `serve` and the `agent-studio` bin are there, and `tsc` (strict, `module`/`moduleResolution` nodenext, libraries checked)
-// type-checks a consumer file. The TypeScript examples of README.md and packages/core/README.md, copied as they are
-// (only the model server's address swapped for the scripted one), type-check there and run with `tsx`.
+// type-checks a consumer file. The TypeScript and JavaScript examples of the READMEs and of docs/*.md, copied as they
+// are (only the model server's address swapped for the scripted one), type-check there and run, with `tsx`, or as a
+// plugin is loaded; what each one's marker says (test/support/doc-examples.ts).
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModelServer, type ModelServer } from '../../scripts/model-server/server';
-import { fencedBlocks } from '../docs/docs-check';
+import { docExamples } from '../support/doc-examples';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -160,22 +161,17 @@ describe('@agent-studio/core from its tarball, in a fresh project', () => {
   }, 180_000);
 });
 
-// The address the READMEs' examples talk to; the test points it at the scripted model server.
+// The address the docs' examples talk to; the test points it at the scripted model server.
 const DOCUMENTED_SERVER = 'http://localhost:8000/v1';
-const README_EXAMPLES = ['README.md', 'packages/core/README.md'].flatMap((readme) =>
-  fencedBlocks(readFileSync(path.join(root, readme), 'utf8'), 'ts').map((code, i) => ({
-    readme,
-    code,
-    file: `readme-${readme.replace(/\W+/g, '-')}-${i + 1}.ts`,
-  })),
-);
+const EXAMPLES = docExamples(root);
+const checked = (lang: 'ts' | 'mjs') => EXAMPLES.filter((e) => e.file.endsWith(`.${lang}`)).map((e) => e.file);
 
-describe('the READMEs’ TypeScript examples, as a reader copies them into a fresh project', () => {
-  let readmeServer: ModelServer;
+describe('the docs’ TypeScript and JavaScript examples, as a reader copies them into a fresh project', () => {
+  let docsServer: ModelServer;
   beforeAll(async () => {
     // Either call format the examples use: native tool calls when tools are offered, Nous-style text otherwise;
     // the answer only once the tool's result is back.
-    readmeServer = await createModelServer({
+    docsServer = await createModelServer({
       scenario: {
         rules: [
           { when: { anyIncludes: 'Paris: 21°C, sunny' }, reply: { content: 'Sunny in Paris.' } },
@@ -190,43 +186,64 @@ describe('the READMEs’ TypeScript examples, as a reader copies them into a fre
         ],
       },
     });
-    for (const { file, code } of README_EXAMPLES)
-      writeFileSync(path.join(project, file), code.replaceAll(DOCUMENTED_SERVER, readmeServer.url));
+    for (const { file, code } of EXAMPLES)
+      writeFileSync(path.join(project, file), code.replaceAll(DOCUMENTED_SERVER, docsServer.url));
+    copyFileSync(path.join(fixtures, 'run-plugin.mjs'), path.join(project, 'run-plugin.mjs'));
     writeFileSync(
-      path.join(project, 'tsconfig.readme.json'),
-      JSON.stringify({ extends: './tsconfig.json', files: README_EXAMPLES.map((e) => e.file) }),
+      path.join(project, 'tsconfig.docs.json'),
+      JSON.stringify({ extends: './tsconfig.json', files: checked('ts') }),
+    );
+    // JavaScript is checked too (imports, names, calls), without asking it for the annotations it cannot have.
+    writeFileSync(
+      path.join(project, 'tsconfig.docs-js.json'),
+      JSON.stringify({
+        extends: './tsconfig.json',
+        compilerOptions: { allowJs: true, checkJs: true, noImplicitAny: false },
+        files: checked('mjs'),
+      }),
     );
   });
   afterAll(async () => {
-    await readmeServer?.close();
+    await docsServer?.close();
   });
 
-  it('finds an example in each README, each talking to the documented server address', () => {
-    expect(new Set(README_EXAMPLES.map((e) => e.readme))).toEqual(new Set(['README.md', 'packages/core/README.md']));
-    for (const { code } of README_EXAMPLES) expect(code).toContain(DOCUMENTED_SERVER);
+  it('finds the examples of the READMEs and of the developer docs; those that talk to a model server use the documented address', () => {
+    expect(new Set(EXAMPLES.map((e) => e.doc))).toEqual(
+      new Set(['README.md', 'packages/core/README.md', 'docs/core.md', 'docs/models.md', 'docs/qwen-agent.md']),
+    );
+    for (const { code, mode } of EXAMPLES)
+      if (mode !== 'check' && /baseURL|model_server/.test(code)) expect(code).toContain(DOCUMENTED_SERVER);
   });
 
-  it('type-check (strict, nodenext) against the installed declarations', async () => {
-    const tsc = path.join(project, 'node_modules/typescript/bin/tsc');
-    const result = await run(process.execPath, [tsc, '-p', 'tsconfig.readme.json'], {
-      cwd: project,
-      timeout: 180_000,
-    }).catch((e: { stdout: string }) => ({ stdout: e.stdout, failed: true }));
-    expect(result.stdout).toBe('');
-    expect('failed' in result).toBe(false);
-  }, 180_000);
-
-  it.each(README_EXAMPLES)(
-    '$file runs with tsx and prints the answer the tool led to',
-    async ({ file }) => {
-      const result = await run(path.join(project, 'node_modules/.bin/tsx'), [file], {
+  it.each(['tsconfig.docs.json', 'tsconfig.docs-js.json'])(
+    'type-check (strict, nodenext) against the installed declarations: %s',
+    async (tsconfig) => {
+      const tsc = path.join(project, 'node_modules/typescript/bin/tsc');
+      const result = await run(process.execPath, [tsc, '-p', tsconfig], {
         cwd: project,
-        env: { NODE_ENV: 'production', PATH: process.env.PATH, HOME: process.env.HOME },
+        timeout: 180_000,
+      }).catch((e: { stdout: string }) => ({ stdout: e.stdout, failed: true }));
+      expect(result.stdout).toBe('');
+      expect('failed' in result).toBe(false);
+    },
+    180_000,
+  );
+
+  it.each(EXAMPLES.filter((e) => e.mode !== 'check'))(
+    '$doc:$line ($mode) runs cleanly and prints what it says',
+    async ({ file, mode, prints }) => {
+      const [command, args] =
+        mode === 'plugin'
+          ? [process.execPath, ['run-plugin.mjs', file]]
+          : [path.join(project, 'node_modules/.bin/tsx'), [file]];
+      const result = await run(command, args, {
+        cwd: project,
+        env: { NODE_ENV: 'production', PATH: process.env.PATH, HOME: process.env.HOME, MODEL_URL: docsServer.url },
         timeout: 60_000,
       }).catch((e: { stdout: string; stderr: string }) => ({ stdout: e.stdout, stderr: e.stderr, failed: true }));
       expect(result.stderr).toBe('');
       expect('failed' in result).toBe(false);
-      expect(result.stdout).toContain('Sunny in Paris.');
+      if (prints !== undefined) expect(result.stdout).toContain(prints);
     },
     60_000,
   );
