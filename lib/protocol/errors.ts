@@ -77,6 +77,7 @@ export const ERROR_CODES = [
   'model-stream-error',
   'model-stream-error-silent',
   'model-timeout',
+  'model-unreachable',
   'no-accounts',
   'not-found',
   'not-openai',
