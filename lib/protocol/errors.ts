@@ -86,6 +86,7 @@ export const ERROR_CODES = [
   'plugin-agent-not-object',
   'plugin-agent-schema',
   'plugin-agent-taken',
+  'plugin-agent-tool-unknown',
   'plugin-empty',
   'plugin-member-missing',
   'plugin-tool-not-class',
