@@ -238,14 +238,13 @@ export function shownAddress(baseURL: string): string | undefined {
   }
 }
 
-/** A model server the run could not reach (its error's code `connection`): which connection, at which address when
- *  this viewer may see it (its owner, the admin), what to check, and the error as it came. */
+/** A model server the run could not reach (its error's code `model-unreachable`): which connection, at which address
+ *  when this viewer may see it (its owner, the admin), what to check, and the error as it came (`detail`). */
 export function unreachableText(
-  message: string,
+  detail: string,
   connection: string,
   address: string | undefined,
   f: FormatWords,
 ): string {
-  const detail = message.replace(/^Cannot reach the model server:\s*/, '');
   return address ? f.t('unreachableAt', { connection, address, detail }) : f.t('unreachable', { connection, detail });
 }

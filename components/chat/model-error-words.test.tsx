@@ -3,6 +3,7 @@
 // the page draws it: in English the server's words, in Chinese the same facts in Chinese with only the server's own
 // detail as it came.
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FnCallAgent, ParallelDocQA, ReActChat, type AgentEvent } from '../../lib/agent';
@@ -22,10 +23,23 @@ const llm = (generateCfg: GenerateCfg = {}) =>
   createChatModel({ model: 'scripted', baseURL: env.server.url, apiKey: 'k', maxRetries: 0, generateCfg });
 
 /** The turn as each page shows it, after the events went through their schema (as they are stored and sent). */
-function shown(events: AgentEvent[]): { en: string; zh: string } {
+function shown(
+  events: AgentEvent[],
+  where: { connection?: string; address?: string } = {},
+): { en: string; zh: string } {
   const parsed = events.map((e) => AgentEventSchema.parse(e));
-  const run = foldRun(parsed[0]!.runId, parsed);
-  return { en: textOf(render(<RunView run={run} />)), zh: textOf(render(<RunView run={run} />, 'zh-CN')) };
+  const run = { ...foldRun(parsed[0]!.runId, parsed), ...(where.connection ? { connection: where.connection } : {}) };
+  const view = (locale: 'en' | 'zh-CN') => textOf(render(<RunView run={run} address={where.address} />, locale));
+  return { en: view('en'), zh: view('zh-CN') };
+}
+
+/** An address on loopback where nothing listens (a port just given up). */
+async function closedAddress(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}/v1`;
 }
 
 async function failedChat(reply: ScriptedReply, generateCfg?: GenerateCfg) {
@@ -66,6 +80,33 @@ describe('a model server failing mid-answer, as the turn says it', () => {
     });
     expect(said.en).toBe('partial The connection to the model server failed: terminated (other side closed)');
     expect(said.zh).toBe('partial 与模型服务器的连接中断了：terminated (other side closed)');
+  });
+
+  it('a server nothing answers at: its words inside our sentence, named by its connection when the page knows it', async () => {
+    const baseURL = await closedAddress();
+    const dead = createChatModel({ model: 'scripted', baseURL, apiKey: 'k', maxRetries: 0 });
+    const events = await collectEvents(new FnCallAgent({ llm: dead }).runEvents([{ role: 'user', content: 'hi' }]));
+    expect(ofType(events, 'run-end').at(-1)!.error).toMatchObject({
+      code: 'model-unreachable',
+      values: { detail: expect.stringMatching(/^Connection error\./) },
+    });
+    const detail = String(ofType(events, 'run-end').at(-1)!.error!.values!.detail);
+    // No connection known (a run through the HTTP API, an imported run): the same fact in each language.
+    const bare = shown(events);
+    expect(bare.en).toBe(`Cannot reach the model server: ${detail}`);
+    expect(bare.zh).toBe(`无法连接模型服务器：${detail}`);
+    // Its connection and, for its owner, its address: what to check.
+    const owned = shown(events, { connection: 'Lab', address: baseURL });
+    expect(owned.en).toContain(
+      `Cannot reach the model server of “Lab” at ${baseURL}. Is the server running, and is that address right (Settings → Models)? The error: ${detail}`,
+    );
+    expect(owned.zh).toContain(
+      `无法连接“Lab”的模型服务器（${baseURL}）。请检查服务器是否在运行，以及这个地址是否正确（设置 → 模型）。错误信息：${detail}`,
+    );
+    const shared = shown(events, { connection: 'Environment' });
+    expect(shared.zh).toBe(
+      `无法连接“环境变量”的模型服务器。它可能暂时不可用：请稍后再试，或告诉它的管理员。错误信息：${detail}`,
+    );
   });
 
   it('a stream gone idle: how long, in the page’s words', async () => {

@@ -216,8 +216,9 @@ describe('RunView', () => {
       connection: 'Lab',
       error: {
         name: 'ModelServiceError',
-        code: 'connection',
+        code: 'model-unreachable',
         message: 'Cannot reach the model server: Connection error. (fetch failed)',
+        values: { detail: 'Connection error. (fetch failed)' },
       },
     });
     // Its owner (or the admin): the address, what to check, and the way to the Models settings.

@@ -8,9 +8,8 @@ import { BlockView } from './block-view';
 import { NoticeButton, OpenModelsButton } from './notice-button';
 import { Citations } from './citations';
 import { ReadingProgress } from './reading-progress';
-import { useConnectionName } from '../models/connection-name';
-import { retryNotice, stopNotice, unreachableText } from './format';
-import { useCodedText } from './server-text';
+import { retryNotice, stopNotice } from './format';
+import { useRunErrorText } from './run-error-text';
 import { useFormatWords } from './use-format-words';
 
 export interface RunViewProps {
@@ -32,22 +31,12 @@ export function RunView({ run, onRetry, onContinue, address }: RunViewProps) {
   const t = useTranslations('run');
   const f = useFormatWords();
   const streaming = run.status === 'streaming';
-  const coded = useCodedText('errors');
+  const errorText = useRunErrorText();
   const notice = stopNotice(run, f);
   const answered = run.blocks.some((b) => b.kind === 'text');
-  const connectionName = useConnectionName();
   /** Why it failed, in the page's language where the server gave a code for it. */
-  const failure = () => {
-    const error = run.error;
-    if (!notice || !error?.code) return notice?.text;
-    // A child run's error (a ParallelDocQA reader's) says whose it was, then the error: its message starts so.
-    const own = error.agent ? error.message.slice(error.agent.length + 2) : error.message;
-    const whose = (text: string) => (error.agent ? t('childFailed', { agent: error.agent, error: text }) : text);
-    if (error.code === 'connection' && run.connection)
-      return whose(unreachableText(own, connectionName(run.connection), address, f));
-    // A run stopped by one of the server's own limits, or a model server's error (its own words inside our sentence).
-    return whose(coded({ message: own, code: error.code, values: error.values }));
-  };
+  const failure = () =>
+    run.error?.code ? errorText(run.error, { connection: run.connection, address }) : notice?.text;
   // Which pages the answer drew on is read from the whole answer: the Sources come once it is complete.
   const passages = useMemo(() => (answered && !streaming ? answerSources(run) : []), [run, answered, streaming]);
   return (
@@ -106,7 +95,7 @@ export function RunView({ run, onRetry, onContinue, address }: RunViewProps) {
           className="mt-2 flex flex-wrap items-center gap-2 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
         >
           <span className="min-w-0 flex-1 break-words">{failure()}</span>
-          {run.error?.code === 'connection' && address && (
+          {run.error?.code === 'model-unreachable' && address && (
             <OpenModelsButton tone="red">{t('openModels')}</OpenModelsButton>
           )}
           {onRetry && (

@@ -4,6 +4,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 're
 import type { LlmRequest } from '../../lib/protocol/events';
 import type { Iteration } from '../../lib/inspect/model';
 import { formatNumber, formatPreciseDuration } from '../chat/format';
+import { useRunErrorText } from '../chat/run-error-text';
 import { useFormatWords } from '../chat/use-format-words';
 import { CallCostText, ContextGaugeView } from './cost-view';
 import { RequestView } from './request-view';
@@ -49,6 +50,7 @@ export function IterationView({
 }) {
   const t = useTranslations('inspector');
   const f = useFormatWords();
+  const errorText = useRunErrorText();
   const ms = (value: number) => formatPreciseDuration(value, f);
   const n = (value: number) => formatNumber(value, f.locale);
   const request = useRequest(it, loadRequest);
@@ -83,7 +85,12 @@ export function IterationView({
               <li key={r.attempt}>
                 {t('retry', {
                   attempt: r.attempt,
-                  error: r.error.status ? `HTTP ${r.error.status}: ${r.error.message}` : r.error.message,
+                  // A coded error in the turn's words (its status inside); an uncoded one as it came, after its status.
+                  error: r.error.code
+                    ? errorText(r.error)
+                    : r.error.status
+                      ? `HTTP ${r.error.status}: ${r.error.message}`
+                      : r.error.message,
                   delay: ms(r.delayMs),
                 })}
               </li>

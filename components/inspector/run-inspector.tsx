@@ -10,8 +10,10 @@ import type { LlmRequest } from '../../lib/protocol/events';
 import { runExportFileName, type RunExport } from '../../lib/inspect/export';
 import { fixtureFileName, runToFixture } from '../../lib/inspect/fixture';
 import { foldInspection } from '../../lib/inspect/fold';
-import type { InspectedRun, Iteration, StopInfo } from '../../lib/inspect/model';
+import type { InspectedRun, Iteration } from '../../lib/inspect/model';
+import { useConnectionAddress } from '../chat/connection-address';
 import { formatNumber, formatPreciseDuration } from '../chat/format';
+import { useRunErrorText } from '../chat/run-error-text';
 import { useFormatWords } from '../chat/use-format-words';
 import { useModalDialog } from '../modal-dialog';
 import { RunCostText, RunTotalCostText } from './cost-view';
@@ -137,15 +139,19 @@ function ChildRunList({ run, onOpen }: { run: InspectedRun; onOpen: (index: numb
   );
 }
 
-/** Why the run stopped, in the page's language (lib/inspect's explanation is the English of the same). */
-function useStopText(): (stop: StopInfo, maxLlmCalls?: number) => string {
+/** Why the run stopped, in the page's language (lib/inspect's explanation is the English of the same); an error as the
+ *  turn says it (run-error-text.ts). */
+function useStopText(): (run: InspectedRun, address?: string) => string {
   const t = useTranslations('inspector.stop');
-  return (stop, maxLlmCalls) => {
+  const errorText = useRunErrorText();
+  return ({ stop, maxLlmCalls, connection }, address) => {
     switch (stop.reason) {
       case 'max-iterations':
         return t('max-iterations', { limit: maxLlmCalls ?? 'N' });
       case 'error':
-        return stop.error?.message ? t('error', { message: stop.error.message }) : t('errorUnknown');
+        return stop.error?.message
+          ? t('error', { message: errorText(stop.error, { connection, address }) })
+          : t('errorUnknown');
       default:
         return t(stop.reason);
     }
@@ -183,6 +189,7 @@ export function InspectorBody({
     return runs;
   }, [root, path]);
   const run = trail[trail.length - 1]!;
+  const address = useConnectionAddress(run.connection);
   const childRunId = path.length ? run.runId : undefined;
   const [problem, setProblem] = useState<string>();
   const requests = useRef(new Map<string, Promise<LlmRequest | null>>());
@@ -303,7 +310,7 @@ export function InspectorBody({
         )}
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr_auto_1fr]">
           <dt className="font-semibold">{t('stopped')}</dt>
-          <dd className="sm:col-span-3">{stopText(run.stop, run.maxLlmCalls)}</dd>
+          <dd className="sm:col-span-3">{stopText(run, address)}</dd>
           <dt className="font-semibold">{t('duration')}</dt>
           <dd>{formatPreciseDuration(run.durationMs, f)}</dd>
           <dt className="font-semibold">{t('tokens')}</dt>

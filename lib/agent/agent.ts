@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { defaultToolSettings, type BaseTool, type ToolSettings } from '../../tools';
 import { maxLlmCallsFrom } from '../config';
+import { attachmentName, linkTarget } from '../llm/attachment-name';
 import { DeferredChatModel } from '../llm/deferred-model';
 import { runErrorInfo } from '../llm/errors';
 import type { ChatModel, GenerateCfg, LlmCallResult, LlmStreamEvent } from '../llm/model';
@@ -16,6 +17,7 @@ import { EventQueue } from './event-queue';
 import { MessageFold } from './fold';
 import { mcpTools, resolveFunctionList, type McpEntry, type ToolSpec } from './function-list';
 import { RunEvents } from './run-events';
+import { runFileNames } from './run-files';
 import { RunState, type RunOptions, type ToolCall } from './run-state';
 import { executeToolCall, untilAborted } from './tool-call';
 
@@ -32,6 +34,10 @@ export interface AgentOptions {
   avatar?: string;
   /** Files every run can use (Qwen-Agent's system files), besides those referenced in the messages. */
   files?: readonly string[];
+  /** A sentence told after the system message naming `files`, given them as links by the name each goes by in the
+   *  run ("[file](<notes (2).txt>)" when an upload of the conversation took "notes.txt": run-files.ts runFileNames),
+   *  the names the document tools find them by. This port's own: upstream tells the model nothing of its files. */
+  filesNote?: (links: string) => string;
   /** Model calls per run. Unset, the environment says, as upstream's settings.py reads it for an agent made in
    *  code: MAX_LLM_CALL_PER_RUN, else QWEN_AGENT_MAX_LLM_CALL_PER_RUN, else 20 (the app passes its configured
    *  limit, read once at its root). */
@@ -115,6 +121,7 @@ export class Agent {
   readonly systemMessage: string;
   readonly llm: ChatModel;
   readonly files: readonly string[];
+  private readonly filesNote?: (links: string) => string;
   readonly maxLlmCalls: number;
   readonly toolSettings: ToolSettings;
   /** Tools by name; a later tool with the same name replaces an earlier one (as upstream). */
@@ -132,6 +139,7 @@ export class Agent {
     if (opts.avatar) this.avatar = opts.avatar;
     this.systemMessage = opts.systemMessage ?? '';
     this.files = opts.files ?? [];
+    if (opts.filesNote) this.filesNote = opts.filesNote;
     this.maxLlmCalls = opts.maxLlmCalls ?? maxLlmCallsFrom();
     this.toolSettings = opts.toolSettings ?? defaultToolSettings();
     this.llm = chatModelOf(opts.llm);
@@ -351,14 +359,22 @@ export class Agent {
   }
 
   private withSystemMessage(messages: Message[]): Message[] {
-    if (!this.systemMessage) return messages;
+    const system = [this.systemMessage, this.filesNoteFor(messages)].filter(Boolean).join('\n\n');
+    if (!system) return messages;
     const first = messages[0];
-    if (first?.role !== 'system') return [{ role: 'system', content: this.systemMessage }, ...messages];
+    if (first?.role !== 'system') return [{ role: 'system', content: system }, ...messages];
     const content =
       typeof first.content === 'string'
-        ? `${this.systemMessage}\n\n${first.content}`
-        : [{ text: `${this.systemMessage}\n\n` }, ...first.content];
+        ? `${system}\n\n${first.content}`
+        : [{ text: `${system}\n\n` }, ...first.content];
     return [{ ...first, content }, ...messages.slice(1)];
+  }
+
+  /** The files note for a run of `messages`: each file by the name the run stages it under. */
+  private filesNoteFor(messages: readonly Message[]): string {
+    if (!this.filesNote || !this.files.length) return '';
+    const names = runFileNames(this.files, messages);
+    return this.filesNote(this.files.map((f) => `[file](${linkTarget(names.get(f) ?? attachmentName(f))})`).join(' '));
   }
 }
 

@@ -68,3 +68,49 @@ describe('upgradeRunLog: decisions stored on the tool-result', () => {
     expect(upgradeRunLog(today)).toBe(today);
   });
 });
+
+describe('upgradeRunLog: a model server nothing answered at, coded `connection`', () => {
+  it('reads as today’s model-unreachable, the server’s words as its detail, in a child run’s events too', () => {
+    const message = 'Cannot reach the model server: Connection error. (connect ECONNREFUSED 127.0.0.1:9)';
+    const detail = 'Connection error. (connect ECONNREFUSED 127.0.0.1:9)';
+    const usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+    const end = {
+      type: 'run-end',
+      runId: 'r',
+      iteration: 0,
+      t: 50,
+      reason: 'error',
+      llmCalls: 1,
+      toolCalls: 0,
+      usage,
+      durationMs: 50,
+    };
+    const retry = {
+      type: 'llm-retry',
+      runId: 'r',
+      iteration: 1,
+      t: 20,
+      attempt: 1,
+      delayMs: 10,
+      error: { name: 'ModelServiceError', message, code: 'connection' },
+    };
+    const child = {
+      type: 'child',
+      runId: 'r',
+      iteration: 0,
+      t: 30,
+      agent: 'Reader 1',
+      event: { ...retry, runId: 'c' },
+    };
+    const failed = {
+      ...end,
+      error: { name: 'ModelServiceError', message: `Reader 1: ${message}`, code: 'connection', agent: 'Reader 1' },
+    };
+    const events = upgradeRunLog([start, retry, child, failed]);
+    const today = { name: 'ModelServiceError', message, code: 'model-unreachable', values: { detail } };
+    expect(events[1]).toEqual({ ...retry, error: today });
+    expect(events[2]).toEqual({ ...child, event: { ...retry, runId: 'c', error: today } });
+    expect(events[3]).toEqual({ ...failed, error: { ...failed.error, code: 'model-unreachable', values: { detail } } });
+    for (const e of events) expect(AgentEventSchema.safeParse(e).success).toBe(true);
+  });
+});

@@ -2,7 +2,8 @@
 // named the agent's class (`kind: 'react'`) instead of its kind, a tool-result left the arguments it ran
 // with to be worked out (the call's, or the user's edit in `decision`), a tool-result carried the user's decision on its paused
 // call (now a tool-decision event before it), and a ReAct run's text-delta events were
-// the bare transcript, which every reader parsed again. A log of today's shape comes back as it is.
+// the bare transcript, which every reader parsed again; and a model server nothing answered at was coded `connection`
+// (now `model-unreachable`, as the other codes). A log of today's shape comes back as it is.
 import { reactPieces } from '../llm/fncall/react-format';
 import { AGENT_KIND_NAMES, type AgentKind } from '../protocol/enums';
 import type { AgentEvent } from '../protocol/events';
@@ -15,7 +16,33 @@ const KIND_BY_NAME = new Map(Object.entries(AGENT_KIND_NAMES).map(([kind, name])
 /** One run's events as stored (or exported), in today's shape. Entries that are not events are left for the
  *  schema to report. */
 export function upgradeRunLog(events: readonly unknown[]): AgentEvent[] {
-  return withDecisionEvents(withKindsAndArguments(events)) as AgentEvent[];
+  return withSharedErrorCodes(withDecisionEvents(withKindsAndArguments(events))) as AgentEvent[];
+}
+
+const UNREACHABLE = 'Cannot reach the model server: ';
+
+/** Until a model server nothing answered at was coded as the other model errors are (`model-unreachable`, with its
+ *  words as `detail`), its error was coded `connection`, its words in the English message only. */
+function withSharedErrorCodes(events: readonly unknown[]): readonly unknown[] {
+  return events.some(codedConnection) ? events.map(recoded) : events;
+}
+
+function codedConnection(e: unknown): boolean {
+  if (!isPlainObject(e)) return false;
+  if (e.type === 'child') return codedConnection(e.event);
+  return isPlainObject(e.error) && e.error.code === 'connection';
+}
+
+function recoded(e: unknown): unknown {
+  if (!codedConnection(e)) return e;
+  const event = e as Raw;
+  if (event.type === 'child') return { ...event, event: recoded(event.event) };
+  const error = event.error as Raw;
+  // A child run's error starts with the child's name (`agent`), then ": ".
+  const message = String(error.message ?? '');
+  const own = typeof error.agent === 'string' ? message.slice(error.agent.length + 2) : message;
+  const detail = own.startsWith(UNREACHABLE) ? own.slice(UNREACHABLE.length) : own;
+  return { ...event, error: { ...error, code: 'model-unreachable', values: { detail } } };
 }
 
 function withKindsAndArguments(events: readonly unknown[]): readonly unknown[] {

@@ -35,7 +35,6 @@ import type { ChatStore, ConversationSettings } from '../store/types';
 import { modelImages } from '../uploads/model-images';
 
 import { documentRef } from '../store/documents';
-import { linkTarget } from '../llm/attachment-name';
 import { DOCUMENT_TOOLS } from './document-tools';
 import type { ResolvedAgent } from './saved-agents';
 import type { ToolSettings } from '../../tools';
@@ -162,21 +161,20 @@ async function fromSaved(
   const searches = SEARCH_DOCUMENTS_FIRST.has(saved.kind);
   const own = toolsOfKind(saved.kind, saved.tools);
   const tools = files.length && !searches && saved.kind !== 'tir' ? [...new Set([...own, ...DOCUMENT_TOOLS])] : own;
-  // The document tools take file names: the model is told the agent's (an Assistant searches them by itself).
-  const named = (saved.documents ?? []).map((d) => `[file](${linkTarget(d.name)})`).join(' ');
-  const systemMessage =
+  // The document tools take file names: the model is told the agent's, as each run names them (an upload of the
+  // conversation may have taken a document's name first); an Assistant searches them by itself.
+  const filesNote =
     files.length && tools.includes('retrieval') && !searches
-      ? [saved.systemMessage, `Your documents: ${named}. Search them with the retrieval tool.`]
-          .filter(Boolean)
-          .join('\n\n')
-      : saved.systemMessage;
+      ? (links: string) => `Your documents: ${links}. Search them with the retrieval tool.`
+      : undefined;
   const common = {
     llm,
     maxLlmCalls: config.maxLlmCallsPerRun + (run.callsBefore ?? 0),
     functionList: await toolList(config, tools, owner, run.imageEndpoint),
     toolSettings: run.tools,
     ...(files.length ? { files } : {}),
-    systemMessage: systemMessage || undefined,
+    ...(filesNote ? { filesNote } : {}),
+    systemMessage: saved.systemMessage || undefined,
     name: saved.name,
     description: saved.description,
     agentId: saved.id,

@@ -5,6 +5,7 @@
 // web_search without a provider, one the admin has not enabled for users) is refused by its own check, not here.
 import { TOOL_REGISTRY } from '../../tools';
 import { CodedError } from '../protocol/errors';
+import { isPluginAgentId } from './agent-ids';
 
 /** Kinds that run without their function list (TIRMathAgent and the doc-QA agents, lib/chat/agents.ts): the tools
  *  they name are never made. */
@@ -16,14 +17,18 @@ export function unregisteredTools(agent: { kind: string; tools: readonly string[
   return agent.tools.filter((name) => !TOOL_REGISTRY.has(name));
 }
 
-/** A saved agent that names a tool this server does not have: HTTP 400, said with the agent, the tools and the fix. */
+/** A saved agent that names a tool this server does not have: HTTP 400, said with the agent, the tools and the fix.
+ *  An agent from code (a plugin's) cannot be edited on the Agents page: its fix is the admin's, or a copy of it. */
 export class AgentToolUnknownError extends CodedError {
   override name = 'AgentToolUnknownError';
-  constructor(agent: string, tools: readonly string[]) {
+  constructor(agent: string, tools: readonly string[], fromCode = false) {
     const list = tools.join(', ');
+    const missing = `This server has no tool named ${list}, which the agent “${agent}” uses (no builtin tool, plugin or MCP server gives one).`;
     super(
-      'agent-tool-unknown',
-      `This server has no tool named ${list}, which the agent “${agent}” uses (no builtin tool, plugin or MCP server gives one). Edit the agent on the Agents page and untick what is missing, or ask the server’s admin to provide it.`,
+      fromCode ? 'plugin-agent-tool-unknown' : 'agent-tool-unknown',
+      fromCode
+        ? `${missing} The agent comes from code (a plugin file), so it cannot be edited here: ask the server’s admin to provide the tool, or duplicate the agent on the Agents page and untick what is missing in the copy.`
+        : `${missing} Edit the agent on the Agents page and untick what is missing, or ask the server’s admin to provide it.`,
       { name: agent, tools: list },
     );
   }
@@ -33,12 +38,14 @@ export class AgentToolUnknownError extends CodedError {
  *  tool this server does not have. */
 export function refuseUnknownTools(agent: AgentTree): void {
   const unknown = unregisteredTools(agent);
-  if (unknown.length) throw new AgentToolUnknownError(agent.name, unknown);
+  if (unknown.length) throw new AgentToolUnknownError(agent.name, unknown, isPluginAgentId(agent.id));
   for (const member of agent.resolved) refuseUnknownTools(member);
 }
 
 /** A saved agent with the agents it holds (saved-agents.ts ResolvedAgent). */
 interface AgentTree {
+  /** A saved agent's id, or an agent from code's `plugin:<name>` (agent-ids.ts). */
+  id: string;
   name: string;
   kind: string;
   tools: readonly string[];

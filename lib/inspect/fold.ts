@@ -134,6 +134,7 @@ export function foldInspection(events: readonly AgentEvent[], opts: { status?: s
         run.agent = e.agent;
         run.kind = e.kind;
         run.model = e.model;
+        if (e.connection) run.connection = e.connection;
         run.fncallMode = e.fncallMode;
         run.maxLlmCalls = e.maxLlmCalls;
         run.toolNames = e.tools;

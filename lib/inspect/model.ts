@@ -114,6 +114,8 @@ export interface InspectedRun {
   agent: string;
   kind?: AgentKind;
   model: string;
+  /** The connection its model was reached through (run-start's), when known: a server it could not reach is named by it. */
+  connection?: string;
   fncallMode?: string;
   maxLlmCalls?: number;
   toolNames: string[];

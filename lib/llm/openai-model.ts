@@ -651,13 +651,16 @@ function modelError(e: unknown, baseURL: string): ModelServiceError {
   if (badPort)
     return new ModelServiceError(`Cannot reach the model server: ${badPort}`, {
       retryable: false,
-      code: 'connection',
+      code: 'model-unreachable',
+      values: { detail: badPort },
       cause: e,
     });
   if (e instanceof OpenAI.APIConnectionError) {
-    return new ModelServiceError(`Cannot reach the model server: ${e.message}${causeText(e)}`, {
+    const detail = `${e.message}${causeText(e)}`;
+    return new ModelServiceError(`Cannot reach the model server: ${detail}`, {
       retryable: true,
-      code: 'connection',
+      code: 'model-unreachable',
+      values: { detail },
       cause: e,
     });
   }

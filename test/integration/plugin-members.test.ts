@@ -306,3 +306,38 @@ describe('a member from code whose plugin is no longer loaded', () => {
     expect(members(await turn(ACTOR_A, desk.id)).map((m) => m.name)).toEqual(['Weather Desk']);
   });
 });
+
+describe('an agent from code naming a tool this server does not have', () => {
+  it('is refused saying what the user can do instead of editing it (ask the admin, or a copy), in both languages', async () => {
+    writeFileSync(
+      path.join(pluginsDir, 'z-stargazer.mjs'),
+      `export const agents = [{ name: 'Stargazer', function_list: ['star_chart'] }];\n`,
+    );
+    await catalog.load();
+    expect(catalog.failures()).toEqual([]);
+    const desk = await save(A, undefined, { name: 'Sky desk', kind: 'router', members: ['plugin:Stargazer'] });
+
+    for (const agentId of ['plugin:Stargazer', desk.id]) {
+      const refused = await refusalOf(ctx.chat.send(ACTOR_A, { message: 'Which stars?', settings: { agentId } }));
+      expect(refused).toMatchObject({
+        status: 400,
+        code: 'plugin-agent-tool-unknown',
+        values: { name: 'Stargazer', tools: 'star_chart' },
+        message:
+          'This server has no tool named star_chart, which the agent “Stargazer” uses (no builtin tool, plugin or MCP server gives one). The agent comes from code (a plugin file), so it cannot be edited here: ask the server’s admin to provide the tool, or duplicate the agent on the Agents page and untick what is missing in the copy.',
+      });
+      expect(refused.message).not.toContain('Edit the agent');
+      expect(say.en(refused.code as ErrorCode, refused.values)).toBe(refused.message);
+      expect(say.zh(refused.code as ErrorCode, refused.values)).toBe(
+        '本服务器没有名为 star_chart 的工具，而智能体“Stargazer”用到了它（没有任何内置工具、插件或 MCP 服务器提供）。这个智能体来自代码（插件文件），不能在这里编辑：请服务器管理员提供这个工具，或在“智能体”页复制它，再在副本中取消勾选缺少的工具。',
+      );
+    }
+    expect(model.requests).toEqual([]);
+
+    // Its copy is the user's own: that one is edited, so its refusal says so.
+    const copy = await save(A, undefined, { name: 'My stargazer', tools: ['star_chart'] });
+    const own = await refusalOf(ctx.chat.send(ACTOR_A, { message: 'hi', settings: { agentId: copy.id } }));
+    expect(own).toMatchObject({ code: 'agent-tool-unknown', values: { name: 'My stargazer' } });
+    expect(own.message).toContain('Edit the agent on the Agents page');
+  });
+});

@@ -1,8 +1,8 @@
 // Two files of one name in one run (two folders' notes.txt uploaded to a conversation, an agent's document and an
 // upload, two of an agent's documents), through the upload route's handler, the chat service and agents as the app
 // builds them, a real SQLite file, real files under DATA_DIR and the scripted model server over HTTP: each file
-// keeps a name of its own (the later one numbered, "notes (2).txt"), the model is told both, and a retrieval call
-// searches and cites both.
+// keeps a name of its own (the later one numbered, "notes (2).txt"), the model is told both (an agent's document by
+// the name the run staged it under), and a retrieval call searches and cites both.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -132,6 +132,26 @@ describe('two files of one name', () => {
     expect(result).toContain(TEN);
     // The conversation's upload keeps the name the model was told; the agent's own document is numbered.
     expect(citedNames(events)).toEqual(['notes (2).txt', 'notes.txt']);
+  });
+
+  it('an agent’s document numbered by an upload: its documents line names the copy the run staged', async () => {
+    const agent = await saveAgentDefinition(store, OWNER, undefined, { name: 'Clerk', kind: 'fncall' });
+    await upload('notes.txt', NINE, { agentId: agent.id });
+    const { conversationId } = await upload('notes.txt', TEN);
+    // The model asks for the agent's document by the name it was told.
+    model.setScenario({ replies: [retrievalCall(['notes (2).txt']), { content: 'Nine.' }] });
+    await ask('When does the ferry leave?', { agentId: agent.id }, conversationId);
+    const [system, ...rest] = sent(0);
+    expect(system!.role).toBe('system');
+    expect(system!.content).toContain('Your documents: [file](<notes (2).txt>). Search them with the retrieval tool.');
+    expect(system!.content).not.toContain('[file](notes.txt)');
+    // The upload keeps its own name in the note, so the two names the model holds are two files.
+    expect(rest.find((m) => m.role === 'user')!.content).toBe(
+      '(Uploaded [file](notes.txt)) When does the ferry leave?',
+    );
+    const result = sent(1).find((m) => m.role === 'tool')!.content;
+    expect(result).toContain(NINE);
+    expect(result).not.toContain(TEN);
   });
 
   it('an Assistant with a document of the same name as an upload cites them apart', async () => {
