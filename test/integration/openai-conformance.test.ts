@@ -214,6 +214,17 @@ describe('tool_choice', () => {
 });
 
 describe('parallel_tool_calls, stop, response_format, and the rest', () => {
+  it('tools: [] and parallel_tool_calls without tools, which OpenAI refuses, are let through as no tools', async () => {
+    model.setScenario({ fallback: { content: 'Two.' } });
+    const r = await client.chat.completions.create({
+      model: toollessAgent,
+      messages: ask,
+      tools: [],
+      parallel_tool_calls: true,
+    });
+    expect(r.choices[0]!.message.content).toBe('Two.');
+    expect(model.requests[0]!.body.tools).toBeUndefined();
+  });
   it('parallel_tool_calls false reaches the model, and a second call the server makes anyway is not run', async () => {
     model.setScenario({ replies: [{ toolCalls: [calc('1+1', 'a'), calc('2+2', 'b')] }, { content: 'Done.' }] });
     const r = await client.chat.completions.create({ model: 'fncall', messages: ask, parallel_tool_calls: false });
