@@ -36,6 +36,8 @@ export function isViewer(v: Viewer | ViewerRefusal): v is Viewer {
 /** Tools the admin enables for the other users, and the setting that does it. */
 const GATED_TOOLS: Record<string, keyof ServerSettings['userTools']> = {
   code_interpreter: 'codeInterpreter',
+  // Runs Python in code_interpreter's sandbox (TIRMathAgent's executor), so the same switch allows it.
+  python_executor: 'codeInterpreter',
   web_search: 'web',
   web_extractor: 'web',
   // They spend the server's own keys (AMAP_TOKEN, SERPAPI_IMAGE_SEARCH_KEY) on the web, as web_search does.

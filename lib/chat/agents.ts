@@ -21,6 +21,7 @@ import {
   type ToolSpec,
 } from '../agent';
 import { TIR_MAX_LLM_CALLS } from '../agent/tir-agent';
+import { PYTHON_EXECUTOR } from '../../tools/python-executor';
 import type { AppConfig, VisionSetting } from '../config';
 import { createChatModel } from '../llm/factory';
 import type { ImageEndpoint } from '../llm/images';
@@ -244,6 +245,12 @@ function agentOfKind(kind: ChatAgentKind, opts: AgentOptions): Agent {
     default:
       return new FnCallAgent(opts);
   }
+}
+
+/** The tools an agent of this kind can run, whatever it was given: what the admin's tool gate checks
+ *  (lib/chat/service.ts). TIRMathAgent runs python_executor and nothing else. */
+export function toolsRunBy(kind: string, tools: readonly string[]): readonly string[] {
+  return kind === 'tir' ? [PYTHON_EXECUTOR] : toolsOfKind(kind, tools);
 }
 
 /** The tools a kind runs with: a MemoAssistant always has storage (given here, so it keeps the owner's keys apart). */

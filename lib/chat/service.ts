@@ -37,7 +37,7 @@ import { withNewDocuments } from '../uploads/attach';
 import { attachmentItems } from '../uploads/attachments';
 import type { ParseJobs } from '../uploads/parsing';
 import type { Actor } from './actor';
-import type { AgentFactory } from './agents';
+import { toolsRunBy, type AgentFactory } from './agents';
 import { conversationHasDocuments, withDocumentTools } from './document-tools';
 import { refuseUnknownTools } from './missing-tools';
 import { refuseWhenStorageSpent } from './run-storage';
@@ -485,7 +485,9 @@ export class ChatService {
     const catalog = this.deps.agentCatalog ?? this.store;
     const saved = settings.agentId ? await resolveAgent(catalog, actor.owner, settings.agentId) : undefined;
     const tools = saved ? allTools(saved) : settings.tools;
-    for (const tool of tools) {
+    // The gate checks what the agents can run, not only what they list: a TIRMathAgent runs python_executor.
+    const runnable = saved ? allRunnable(saved) : toolsRunBy(settings.agent, settings.tools);
+    for (const tool of runnable) {
       const refusal = actor.toolRefusal(tool);
       if (refusal) throw new ToolNotAllowedError(tool, refusal);
     }
@@ -672,4 +674,8 @@ function decisionKey(runId: string, functionId: string): string {
 /** Every tool a saved agent and the agents it holds use. */
 function allTools(agent: ResolvedAgent): string[] {
   return [...new Set([...agent.tools, ...agent.resolved.flatMap(allTools)])];
+}
+
+function allRunnable(agent: ResolvedAgent): string[] {
+  return [...new Set([...toolsRunBy(agent.kind, agent.tools), ...agent.resolved.flatMap(allRunnable)])];
 }

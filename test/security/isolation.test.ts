@@ -513,6 +513,41 @@ describe('what only the admin may do', () => {
     await resultAs(app, admin, 'updateServerSettings', [{ userTools: { codeInterpreter: false } }]);
   });
 
+  it('python_executor and TIRMathAgent run Python in the sandbox: the same switch as code_interpreter gates them', async () => {
+    const models = app.model.requests.length;
+    const refusedOf = async (body: Record<string, unknown>) => {
+      const refused = await chat(app, b, body);
+      expect(refused.status, JSON.stringify(body)).toBe(403);
+      expect(refused.code).toBe('tool-not-enabled');
+      expect(refused.error).toMatch(/python_executor is not enabled for users/);
+    };
+    await refusedOf({ message: 'hi', tools: ['python_executor'] });
+    await refusedOf({ message: 'hi', agent: 'tir' });
+    const save = async (definition: object) => {
+      const saved = await resultAs<SavedAgent>(app, b, 'saveAgent', [undefined, definition]);
+      if (!saved.ok) throw new Error(saved.error);
+      return saved.value;
+    };
+    // A saved TIR agent, and a Router holding one: what the agents run is checked, not only what they list.
+    const tir = await save({ name: 'Math tutor', kind: 'tir' });
+    const desk = await save({ name: 'Math desk', kind: 'router', members: [tir.id] });
+    for (const agentId of [tir.id, desk.id]) {
+      const sent = await resultAs(app, b, 'sendMessage', [{ message: 'hi', settings: { agentId } }]);
+      expect(sent).toMatchObject({ ok: false, status: 403, code: 'tool-not-enabled' });
+    }
+    const key = await resultAs<{ secret: string }>(app, b, 'createApiKey', ['B’s script', 'run']);
+    if (!key.ok) throw new Error(key.error);
+    const v1 = await request(app.url, '/v1/chat/completions', {
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key.value.secret}` },
+      body: JSON.stringify({ model: 'tir', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(v1.status, v1.text).toBe(403);
+    expect(v1.text).toMatch(/python_executor is not enabled for users/);
+    expect(app.model.requests.length).toBe(models); // no model call, so no code ran
+    const info = await actionAs<{ tools: { name: string }[] }>(app, b, 'appInfo', []);
+    expect(info.tools.map((t) => t.name)).not.toContain('python_executor');
+  });
+
   it('saving the MCP configuration asks the admin’s password again; without it nothing is written', async () => {
     const text = '{\n  "mcpServers": {}\n}\n';
     const wrong = await actionAs<{ ok: boolean; error?: string }>(app, admin, 'saveMcpConfigText', [text, 'not it']);
