@@ -276,8 +276,8 @@ const OWN_EVENTS = [
     ok: z.boolean(),
     /** Exactly what the model is given back (on failure, the readable error text, or a `failed` tool's result). */
     content: Content,
-    /** How the call failed (kind), what failed (type: ZeroDivisionError, Timeout…) and one line saying it. A call the
-     *  run was stopped during has one (`stopped`); a call stopped before it started has no tool-result at all. */
+    /** How the call failed (ToolErrorInfoSchema). A call the run was stopped during has one (`stopped`); a call
+     *  stopped before it started has no tool-result at all. */
     error: ToolErrorInfoSchema.optional(),
     durationMs: z.number(),
     /** Files the tool wrote or returned (listed on its card; images shown inline). */
