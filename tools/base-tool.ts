@@ -1,4 +1,5 @@
 // The tool contract: what a tool declares (name, description, parameters) and how it is called.
+import type { ErrorCode, ErrorValues } from '../lib/protocol/errors';
 import type { RetrievalStep, ToolFile } from '../lib/protocol/events';
 import type { ContentItem, FunctionDef, Lang, Message } from '../lib/llm/schema';
 import { hasChinese } from '../lib/llm/schema';
@@ -94,6 +95,9 @@ export class ToolOutputWithFiles {
 export interface ToolFailure {
   type: string;
   message: string;
+  /** A shared code the page says the failure with (a time limit: `tool-timeout`), and what its sentence fills in. */
+  code?: ErrorCode;
+  values?: ErrorValues;
 }
 
 /** A result whose work failed, as the tool's own result says (code_interpreter's traceback or time limit): the model

@@ -76,6 +76,8 @@ describe('runTool: failures the model sees', () => {
         kind: 'invalid-arguments',
         message: 'Parameters must be formatted as a valid JSON!',
         type: 'ToolArgumentsError',
+        code: 'tool-arguments-invalid',
+        values: { tool: 'fake', detail: 'Parameters must be formatted as a valid JSON!' },
       },
     });
   });
@@ -121,6 +123,8 @@ describe('runTool: failures the model sees', () => {
         kind: 'exception',
         message: `city not found in …/cities.json (error id ${id})`,
         type: 'RangeError',
+        code: 'tool-failed',
+        values: { tool: 'fake', type: 'RangeError', detail: `city not found in …/cities.json (error id ${id})` },
       });
       // The server's log has it all, under the same id.
       expect(logged).toHaveLength(1);

@@ -13,7 +13,8 @@ import {
 } from './base-tool';
 import { isToolServiceError, type ToolArgumentsError } from './errors';
 import { BaseToolWithFileAccess } from './file-access';
-import { isErrorNamed } from '../lib/protocol/errors';
+import { blockedAddressIn } from '../lib/net/address-policy';
+import { codedOf, isErrorNamed, type ErrorCode, type ErrorValues } from '../lib/protocol/errors';
 
 export type ToolRunResult =
   | { ok: true; content: string | ContentItem[]; files?: ToolFile[] }
@@ -21,7 +22,14 @@ export type ToolRunResult =
       ok: false;
       /** The readable error text; for `failed`, the tool's own result. */
       content: string | ContentItem[];
-      error: { kind: 'invalid-arguments' | 'exception' | 'failed'; message: string; type: string };
+      error: {
+        kind: 'invalid-arguments' | 'exception' | 'failed';
+        message: string;
+        type: string;
+        /** The shared code the page says the failure with, in its language (the tool's own words inside). */
+        code?: ErrorCode;
+        values?: ErrorValues;
+      };
       files?: ToolFile[];
     };
 
@@ -53,11 +61,40 @@ function invalidArguments(tool: BaseTool, rawArgs: string, err: ToolArgumentsErr
     `Invalid arguments for tool \`${tool.name}\`: ${err.message}\n` +
     `Arguments received: ${rawArgs}\n` +
     'Please call the tool again with corrected arguments.';
-  return { ok: false, content, error: { kind: 'invalid-arguments', message: err.message, type: err.name } };
+  const values = { tool: tool.name, detail: err.message };
+  const error = {
+    kind: 'invalid-arguments',
+    message: err.message,
+    type: err.name,
+    code: 'tool-arguments-invalid',
+    values,
+  } as const;
+  return { ok: false, content, error };
 }
 
-function pick({ type, message }: ToolFailure): ToolFailure {
-  return { type, message };
+/** A failed result's failure as its event says it: a coded one names the tool, and its one line is the detail. */
+function pick(tool: BaseTool, { type, message, code, values }: ToolFailure): ToolFailure {
+  return code ? { type, message, code, values: { tool: tool.name, detail: message, ...values } } : { type, message };
+}
+
+/** The shared code a tool's exception is said with on the page, the tool's own words (`message`) inside: the code
+ *  the error carries, else one for the common failures (a time limit, a file that is not there, an address the
+ *  policy refused), else the plain `tool-failed`. What the model is told does not depend on it. */
+function failureCode(
+  tool: string,
+  err: unknown,
+  type: string,
+  message: string,
+): { code: ErrorCode; values: ErrorValues } {
+  const own = codedOf(err);
+  if (own) return { code: own.code, values: { tool, detail: message, ...own.values } };
+  const blocked = blockedAddressIn(err) as { host?: unknown } | undefined;
+  if (blocked && typeof blocked.host === 'string')
+    return { code: 'tool-address-refused', values: { tool, host: blocked.host } };
+  if (type === 'TimeoutError') return { code: 'tool-timeout', values: { tool, detail: message } };
+  if (isErrorNamed(err, 'FileNotSharedError', 'KeyNotExistsError'))
+    return { code: 'tool-file-missing', values: { tool, detail: message } };
+  return { code: 'tool-failed', values: { tool, type, detail: message } };
 }
 
 /** Upstream hands the model the type, the message and the stack; here the stack (the server's paths and frames)
@@ -67,7 +104,11 @@ function exception(tool: BaseTool, err: unknown): ToolRunResult {
   const id = logError(`tool ${tool.name} failed`, err);
   const message = `${shortMessage(err instanceof Error ? err.message : String(err))} (error id ${id})`;
   const content = `An error occurred when calling tool \`${tool.name}\`:\n${type}: ${message}`;
-  return { ok: false, content, error: { kind: 'exception', message, type } };
+  return {
+    ok: false,
+    content,
+    error: { kind: 'exception', message, type, ...failureCode(tool.name, err, type, message) },
+  };
 }
 
 /**
@@ -85,7 +126,12 @@ export async function runTool(tool: BaseTool, rawArgs: string, ctx: ToolContext)
     const content = normalizeToolOutput(output);
     const files = output instanceof ToolOutputWithFiles && output.files.length ? { files: output.files } : {};
     if (output instanceof FailedToolOutput)
-      return { ok: false, content, error: { kind: 'failed', ...pick(output.failure) }, ...files };
+      return {
+        ok: false,
+        content,
+        error: { kind: 'failed', ...pick(tool, output.failure) },
+        ...files,
+      };
     return { ok: true, content, ...files };
   } catch (err) {
     if (isToolServiceError(err)) throw err;

@@ -1,4 +1,5 @@
 // `web_search`: search the web through the configured provider; results carry title, URL and snippet.
+import { withCode } from '../lib/protocol/errors';
 import { BaseTool, type ToolContext } from './base-tool';
 import { registerTool } from './registry';
 import { settingsOf, type ToolSettings } from './settings';
@@ -42,7 +43,8 @@ export class WebSearchTool extends BaseTool {
       const results = await provider.search(query, { maxResults: cfg.maxResults, signal });
       return { query, provider: provider.name, results };
     } catch (e) {
-      if (timeout.aborted && !ctx.signal?.aborted) throw new Error(`The search timed out after ${cfg.timeoutMs} ms`);
+      if (timeout.aborted && !ctx.signal?.aborted)
+        throw withCode(new Error(`The search timed out after ${cfg.timeoutMs} ms`), 'tool-timeout');
       throw e;
     }
   }

@@ -118,6 +118,27 @@ describe('a model server failing mid-answer, as the turn says it', () => {
     expect(said.zh).toContain('模型请求超时：回答已有 300 毫秒没有新内容。');
   });
 
+  it('bad input to the model layer (a call it cannot make): in a Chinese sentence, its own words inside', async () => {
+    env.server.setScenario({ fallback: { content: 'never asked' } });
+    const nous = createChatModel({
+      model: 'scripted',
+      baseURL: env.server.url,
+      apiKey: 'k',
+      maxRetries: 0,
+      fncallMode: 'nous',
+      generateCfg: { function_choice: 'required' },
+    });
+    const events = await collectEvents(
+      new FnCallAgent({ llm: nous, functionList: ['calculator'] }).runEvents([{ role: 'user', content: '6*7?' }]),
+    );
+    const error = ofType(events, 'run-end').at(-1)!.error!;
+    expect(error).toMatchObject({ status: 400, code: 'model-input-invalid' });
+    const said = shown(events);
+    expect(said.en).toBe(error.message);
+    expect(said.en).toMatch(/^function_choice 'required' needs the tools API/);
+    expect(said.zh).toBe(`发给模型的请求无效：${error.message}`);
+  });
+
   it('in a ReAct run too', async () => {
     env.server.setScenario({
       fallback: { fault: { kind: 'status', status: 502, body: { error: { message: 'bad gateway' } } } },

@@ -12,6 +12,7 @@ import { ToolFiles } from './tool-files';
 import { ToolImages, toolImages, type ToolImage } from './tool-images';
 import { ToolApproval } from './tool-approval';
 import { ToolResult } from './tool-result';
+import { useToolErrorText } from './tool-error-text';
 import { ToolStatusBadge } from './tool-status-badge';
 import { useFormatWords } from './use-format-words';
 import { WebSearchResults } from './web-search-results';
@@ -56,6 +57,7 @@ const STOPPED_TITLE = 'mb-1 text-xs font-semibold tracking-wide text-orange-900 
 
 function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
   const t = useTranslations('toolCard');
+  const errorText = useToolErrorText();
   // code_interpreter's result is upstream's Markdown (its sections fenced blocks): drawn as an answer is.
   const markdown = block.name === 'code_interpreter';
   // Images are shown above, on the card itself: not a second time here.
@@ -66,6 +68,11 @@ function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
     const returned = block.result !== undefined;
     const cut = block.status !== 'error';
     const unfinished = unfinishedType(block.error?.type);
+    // The error the model was given, said by its code in the page's language; a failed tool's own result (its
+    // output) is shown as it is, and its code is said on the line below it.
+    const ownResult = block.error?.kind === 'failed';
+    const said = ownResult ? resultText(block.result ?? '') : errorText(block.error, resultText(block.result ?? ''));
+    const errorName = `${block.error?.type} (${block.error?.kind})`;
     return (
       <div className="space-y-3">
         <div className={cut ? STOPPED_BOX : ERROR_BOX}>
@@ -84,16 +91,12 @@ function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
             <pre
               className={`font-mono text-xs whitespace-pre-wrap break-words ${cut ? 'text-orange-950 dark:text-orange-50' : 'text-red-900 dark:text-red-100'}`}
             >
-              {returned
-                ? resultText(block.result ?? '')
-                : unfinished
-                  ? t(`unfinished.${unfinished}`)
-                  : block.error?.message}
+              {returned ? said : unfinished ? t(`unfinished.${unfinished}`) : block.error?.message}
             </pre>
           )}
           {block.error && returned && !cut && (
             <p className="mt-2 text-xs text-red-800 dark:text-red-200">
-              {block.error.type} ({block.error.kind})
+              {ownResult ? errorText(block.error, errorName) : errorName}
             </p>
           )}
         </div>

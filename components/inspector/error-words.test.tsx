@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FnCallAgent } from '../../lib/agent';
 import { buildRunExport } from '../../lib/inspect/export';
 import { createChatModel, type ModelConfig } from '../../lib/llm';
+import { ToolFallbackModel } from '../../lib/llm/tool-fallback';
 import { AgentEventSchema, type AgentEvent } from '../../lib/protocol/events';
 import { localDocumentsForEachTest } from '../../test/support/local-documents';
 import { collectEvents, ofType } from '../../test/support/run';
@@ -64,5 +65,38 @@ describe('a model error in the run inspector', () => {
     expect(said.zh).toContain(
       `结果 失败：无法连接“环境变量”的模型服务器。它可能暂时不可用：请稍后再试，或告诉它的管理员。错误信息：${detail}`,
     );
+  });
+
+  it('a server refusing native tool calls: the retry that puts the tools in the text, in the page’s language', async () => {
+    env.server.setScenario({
+      rules: [
+        {
+          when: { hasTools: true },
+          reply: { fault: { kind: 'status', status: 400, body: { error: { message: 'tools are not supported' } } } },
+        },
+        { when: {}, reply: { content: 'Answered without native tools.' } },
+      ],
+    });
+    const model = (fncallMode: 'native' | 'nous') =>
+      createChatModel({ model: 'scripted', baseURL: env.server.url, apiKey: 'k', maxRetries: 0, fncallMode });
+    const llm = new ToolFallbackModel(model('native'), { text: () => model('nous') });
+    const events = (
+      await collectEvents(
+        new FnCallAgent({ llm, functionList: ['calculator'] }).runEvents([{ role: 'user', content: '6*7?' }]),
+      )
+    ).map((e) => AgentEventSchema.parse(e));
+    expect(ofType(events, 'llm-retry')[0]!.error).toMatchObject({
+      code: 'tools-refused',
+      values: { detail: 'Model server error 400: tools are not supported' },
+    });
+    const said = inspected(events);
+    expect(said.en).toContain(
+      'attempt 1 failed (The model server refused native tool calls (Model server error 400: tools are not supported); ' +
+        'the tools now go in the text (nous format), and this model keeps that from now on.)',
+    );
+    expect(said.zh).toContain(
+      '第 1 次尝试失败（模型服务器拒绝了原生工具调用（Model server error 400: tools are not supported）；现在工具改为写在文本中（nous 格式）',
+    );
+    expect(said.zh).not.toContain('refused native tool calls');
   });
 });

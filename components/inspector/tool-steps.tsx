@@ -2,6 +2,7 @@
 import { useTranslations } from 'next-intl';
 import type { ToolStep } from '../../lib/inspect/model';
 import { formatPreciseDuration } from '../chat/format';
+import { useToolErrorText } from '../chat/tool-error-text';
 import { ToolResult } from '../chat/tool-result';
 import { useFormatWords } from '../chat/use-format-words';
 import { CARD, PRE, SECTION_TITLE } from './styles';
@@ -20,6 +21,7 @@ export function ToolSteps({ tools }: { tools: ToolStep[] }) {
   // A call the run's end left without a result reads as its card in the chat does.
   const card = useTranslations('toolCard');
   const f = useFormatWords();
+  const errorText = useToolErrorText();
   if (!tools.length) return null;
   return (
     <section aria-label={t('toolCalls')} className="space-y-2">
@@ -65,12 +67,12 @@ export function ToolSteps({ tools }: { tools: ToolStep[] }) {
                 {invalid ? (
                   <div className="rounded-md border border-red-300 bg-red-50 p-2 text-xs text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
                     <h4 className="font-semibold">{t('validationError')}</h4>
-                    <p className="break-words whitespace-pre-wrap">{step.error!.message}</p>
+                    <p className="break-words whitespace-pre-wrap">{errorText(step.error, step.error!.message)}</p>
                   </div>
                 ) : (
                   step.error && (
                     <p className="mb-1 text-xs text-red-800 dark:text-red-200">
-                      {step.error.type}: {step.error.message}
+                      {errorText(step.error, `${step.error.type}: ${step.error.message}`)}
                     </p>
                   )
                 )}

@@ -69,7 +69,8 @@ export async function executeToolCall(
   const tool = tools.get(call.name);
   if (!tool) {
     const content = unknownToolResult(call.name);
-    return report({ ok: false, content, error: { kind: 'unknown-tool', message: content, type: 'UnknownTool' } });
+    const error = { kind: 'unknown-tool', message: content, type: 'UnknownTool' } as const;
+    return report({ ok: false, content, error: { ...error, code: 'tool-call-unknown', values: { tool: call.name } } });
   }
   let stopNote: string | undefined;
   const ctx: ToolContext = {

@@ -114,3 +114,39 @@ describe('upgradeRunLog: a model server nothing answered at, coded `connection`'
     for (const e of events) expect(AgentEventSchema.safeParse(e).success).toBe(true);
   });
 });
+
+describe('upgradeRunLog: the model layer’s codes from before they were the shared ones', () => {
+  const retry = (code: string, message: string) => ({
+    type: 'llm-retry',
+    runId: 'r',
+    iteration: 1,
+    t: 20,
+    attempt: 1,
+    delayMs: 0,
+    error: { name: 'ModelServiceError', message, status: 400, code },
+  });
+
+  it('reads each as today’s code, with the words its sentence fills in taken from the message', () => {
+    const refused =
+      'The model server refused native tool calls (Model server error 400: tools are not supported); the tools now ' +
+      'go in the text (nous format), and this model keeps that from now on.';
+    const old = [
+      retry('tools_refused', refused),
+      retry('400', 'messages must not be empty'),
+      retry('local_model', 'The local model failed: the context is full'),
+      retry('local_model_load', 'The local model tiny.gguf could not be loaded: not a GGUF file: bad magic'),
+    ];
+    const events = upgradeRunLog([start, ...old]);
+    expect(events.slice(1).map((e) => (e.type === 'llm-retry' ? [e.error.code, e.error.values] : []))).toEqual([
+      ['tools-refused', { detail: 'Model server error 400: tools are not supported' }],
+      ['model-input-invalid', { detail: 'messages must not be empty' }],
+      ['local-model-failed', { detail: 'the context is full' }],
+      ['local-model-load-failed', { model: 'tiny.gguf', detail: 'not a GGUF file: bad magic' }],
+    ]);
+    // The English message, which /v1 and the English page read, is as it was.
+    expect(events.slice(1).map((e) => e.type === 'llm-retry' && e.error.message)).toEqual(
+      old.map((e) => e.error.message),
+    );
+    for (const e of events) expect(AgentEventSchema.safeParse(e).success).toBe(true);
+  });
+});

@@ -2,11 +2,13 @@
 // named the agent's class (`kind: 'react'`) instead of its kind, a tool-result left the arguments it ran
 // with to be worked out (the call's, or the user's edit in `decision`), a tool-result carried the user's decision on its paused
 // call (now a tool-decision event before it), and a ReAct run's text-delta events were
-// the bare transcript, which every reader parsed again; and a model server nothing answered at was coded `connection`
-// (now `model-unreachable`, as the other codes). A log of today's shape comes back as it is.
+// the bare transcript, which every reader parsed again; and the model layer coded some errors outside the shared
+// codes (a model server nothing answered at was `connection`, now `model-unreachable`; `local_model`, `'400'`…). A log
+// of today's shape comes back as it is.
 import { reactPieces } from '../llm/fncall/react-format';
 import { AGENT_KIND_NAMES, type AgentKind } from '../protocol/enums';
 import type { AgentEvent } from '../protocol/events';
+import type { ErrorCode } from '../protocol/errors';
 import { isPlainObject } from '../protocol/json';
 
 type Raw = Record<string, unknown>;
@@ -19,30 +21,48 @@ export function upgradeRunLog(events: readonly unknown[]): AgentEvent[] {
   return withSharedErrorCodes(withDecisionEvents(withKindsAndArguments(events))) as AgentEvent[];
 }
 
-const UNREACHABLE = 'Cannot reach the model server: ';
+/** Codes the model layer wrote before its codes were the shared ones (ERROR_CODES), each with today's code and the
+ *  values its sentence fills in, read from the English message (a child run's without the child's name before it). */
+const OLD_CODES: Record<string, (message: string) => { code: ErrorCode; values: Raw }> = {
+  // A model server nothing answered at: its words in the English message only.
+  connection: (m) => ({ code: 'model-unreachable', values: { detail: after(m, 'Cannot reach the model server: ') } }),
+  local_model: (m) => ({ code: 'local-model-failed', values: { detail: after(m, 'The local model failed: ') } }),
+  local_model_load: (m) => {
+    const [, model, detail] = /^The local model (.*?) could not be loaded: ([\s\S]*)$/.exec(m) ?? [m, '', m];
+    return { code: 'local-model-load-failed', values: { model, detail } };
+  },
+  // Bad input to the model layer (Qwen-Agent's code '400'): the message is all it says.
+  '400': (m) => ({ code: 'model-input-invalid', values: { detail: m } }),
+  tools_refused: (m) => {
+    const [, detail] = /^The model server refused native tool calls \(([\s\S]*)\); the tools now go/.exec(m) ?? [m, m];
+    return { code: 'tools-refused', values: { detail } };
+  },
+};
 
-/** Until a model server nothing answered at was coded as the other model errors are (`model-unreachable`, with its
- *  words as `detail`), its error was coded `connection`, its words in the English message only. */
-function withSharedErrorCodes(events: readonly unknown[]): readonly unknown[] {
-  return events.some(codedConnection) ? events.map(recoded) : events;
+function after(message: string, prefix: string): string {
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
 }
 
-function codedConnection(e: unknown): boolean {
+/** Errors coded before their codes were the shared ones (OLD_CODES), read as today's. */
+function withSharedErrorCodes(events: readonly unknown[]): readonly unknown[] {
+  return events.some(oldCoded) ? events.map(recoded) : events;
+}
+
+function oldCoded(e: unknown): boolean {
   if (!isPlainObject(e)) return false;
-  if (e.type === 'child') return codedConnection(e.event);
-  return isPlainObject(e.error) && e.error.code === 'connection';
+  if (e.type === 'child') return oldCoded(e.event);
+  return isPlainObject(e.error) && Object.hasOwn(OLD_CODES, String(e.error.code));
 }
 
 function recoded(e: unknown): unknown {
-  if (!codedConnection(e)) return e;
+  if (!oldCoded(e)) return e;
   const event = e as Raw;
   if (event.type === 'child') return { ...event, event: recoded(event.event) };
   const error = event.error as Raw;
   // A child run's error starts with the child's name (`agent`), then ": ".
   const message = String(error.message ?? '');
   const own = typeof error.agent === 'string' ? message.slice(error.agent.length + 2) : message;
-  const detail = own.startsWith(UNREACHABLE) ? own.slice(UNREACHABLE.length) : own;
-  return { ...event, error: { ...error, code: 'model-unreachable', values: { detail } } };
+  return { ...event, error: { ...error, ...OLD_CODES[String(error.code)]!(own) } };
 }
 
 function withKindsAndArguments(events: readonly unknown[]): readonly unknown[] {

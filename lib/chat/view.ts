@@ -18,6 +18,7 @@ import type {
   FeedEvent,
   RetrievalCandidate,
   Retriever,
+  ToolErrorInfo,
   ToolFile,
   Usage,
 } from '../protocol/events';
@@ -54,7 +55,7 @@ export interface ToolBlock {
   result?: string | ContentItem[];
   /** How it failed; for a call its run's end left without a result, kind `interrupted` or `not-run` and which
    *  sentence says so (lib/protocol/unfinished-calls.ts). */
-  error?: { kind: string; message: string; type: string };
+  error?: Omit<ToolErrorInfo, 'kind'> & { kind: string };
   /** A tool the caller declared (the OpenAI-compatible API): handed back, never run here. */
   client?: true;
   durationMs?: number;
@@ -136,7 +137,7 @@ export interface RunView {
   /** The model that answered, and the connection it was reached through (from run-start). */
   model?: string;
   connection?: string;
-  /** The server refused native tool calls and the tools went in the text (the tools_refused retry). */
+  /** The server refused native tool calls and the tools went in the text (the tools-refused retry). */
   toolsFallback?: boolean;
   /** How the latest model call was made (native tools API, tools in the text, ReAct…). */
   callFormat?: CallFormat;

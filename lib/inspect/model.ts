@@ -10,6 +10,7 @@ import type {
   RawStream,
   RetrievalCandidate,
   Retriever,
+  ToolErrorInfo,
   ToolFile,
   Usage,
 } from '../protocol/events';
@@ -49,7 +50,7 @@ export interface ToolStep {
   ok?: boolean;
   /** What the model was given back. */
   content?: string | ContentItem[];
-  error?: { kind: string; message: string; type: string };
+  error?: Omit<ToolErrorInfo, 'kind'> & { kind: string };
   files?: ToolFile[];
   /** A tool the caller declared: handed back, not run here. */
   client?: true;

@@ -90,7 +90,10 @@ export class ServerEmbedder implements Embedder {
 /** The answer's vectors in input order; a malformed answer (missing vectors, mixed lengths, not numbers) throws. */
 export function vectorsOf(data: readonly { index: number; embedding: unknown }[], expected: number): Float32Array[] {
   const bad = (why: string) =>
-    new ModelServiceError(`The embeddings endpoint gave an unusable answer: ${why}.`, { code: 'embeddings-malformed' });
+    new ModelServiceError(`The embeddings endpoint gave an unusable answer: ${why}.`, {
+      code: 'embeddings-malformed',
+      values: { detail: why },
+    });
   if (!Array.isArray(data) || data.length !== expected)
     throw bad(`${Array.isArray(data) ? data.length : 'no'} vectors for ${expected} texts`);
   const out: Float32Array[] = new Array(expected);
@@ -117,6 +120,7 @@ function embeddingError(err: ModelServiceError, model: string): ModelServiceErro
   return new ModelServiceError(`Embeddings failed: ${err.message}${hint}`, {
     status: err.status,
     code: err.code,
+    values: err.values,
     retryable: err.retryable,
     retryAfterMs: err.retryAfterMs,
     cause: err,

@@ -1,5 +1,5 @@
 // Errors of the model layer. `retryable` is decided once, where the error is made.
-import type { ErrorValues } from '../protocol/errors';
+import type { ErrorCode, ErrorValues } from '../protocol/errors';
 import type { ErrorInfo } from '../protocol/events';
 import { logError, withoutPaths } from './error-report';
 
@@ -72,7 +72,8 @@ export class ModelServiceError extends Error {
   /** Marks this class and its subclasses for isModelServiceError. */
   readonly [MODEL_SERVICE_ERROR] = true;
   readonly status?: number;
-  readonly code?: string;
+  /** One of the shared codes (the page says it in its language); the type holds the model layer to the list. */
+  readonly code?: ErrorCode;
   /** What the code's sentence in the page's catalog fills in (`errors.<code>`). */
   readonly values?: ErrorValues;
   readonly retryable: boolean;
@@ -83,7 +84,7 @@ export class ModelServiceError extends Error {
     message: string,
     opts: {
       status?: number;
-      code?: string;
+      code?: ErrorCode;
       values?: ErrorValues;
       retryable?: boolean;
       retryAfterMs?: number;
@@ -104,10 +105,11 @@ export class StreamInterruptedError extends ModelServiceError {
   override name = 'StreamInterruptedError';
 }
 
-/** Bad input to the model layer itself (Qwen-Agent raises these with code '400'); never retried. */
+/** Bad input to the model layer itself (Qwen-Agent raises these with code '400'; here status 400 and a shared code,
+ *  the message as its detail); never retried. */
 export class ModelInputError extends ModelServiceError {
   override name = 'ModelInputError';
   constructor(message: string) {
-    super(message, { status: 400, code: '400', retryable: false });
+    super(message, { status: 400, code: 'model-input-invalid', values: { detail: message }, retryable: false });
   }
 }

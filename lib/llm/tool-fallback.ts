@@ -1,6 +1,6 @@
 // Native tool calls with a way back: a server that answers 400 to a request carrying `tools` (an Ollama model
 // without tool support, vLLM started without a tool parser) gets the same call again once with the tools in the
-// text (the nous format); the run is told (an llm-retry whose code is tools_refused, which the page shows on the
+// text (the nous format); the run is told (an llm-retry whose code is tools-refused, which the page shows on the
 // turn), and the owner of the model is told too, so that it remembers and builds the next model with nous at once.
 // A 400 that the text request gets as well was not about tools: that error stands and nothing is remembered.
 import type { Pricing } from '../protocol/events';
@@ -56,7 +56,7 @@ export class ToolFallbackModel implements ChatModel {
       const notice = new ModelServiceError(
         `The model server refused native tool calls (${e.message}); the tools now go in the text (nous format), ` +
           'and this model keeps that from now on.',
-        { status: 400, code: TOOLS_REFUSED_CODE },
+        { status: 400, code: TOOLS_REFUSED_CODE, values: { detail: e.message } },
       );
       onEvent({ type: 'retry', attempt: 1, delayMs: 0, error: errorInfo(notice) });
       const result = await text.chat(req, onEvent);

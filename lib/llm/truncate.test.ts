@@ -63,7 +63,7 @@ function expectInputError(fn: () => unknown, pattern: RegExp) {
     fn();
   } catch (err) {
     expect(err).toBeInstanceOf(ModelInputError);
-    expect((err as ModelInputError).code).toBe('400');
+    expect((err as ModelInputError).code).toBe('model-input-invalid');
     expect((err as ModelInputError).status).toBe(400);
     expect((err as Error).message).toMatch(pattern);
     return;
@@ -71,7 +71,7 @@ function expectInputError(fn: () => unknown, pattern: RegExp) {
   throw new Error('expected a ModelInputError');
 }
 
-describe('truncateInputMessages: errors (code 400)', () => {
+describe('truncateInputMessages: errors (status 400, model-input-invalid)', () => {
   it('rejects two system messages', () => {
     expectInputError(
       () => truncateInputMessages([sys(), user('hi'), sys('again')], 1000),

@@ -10,7 +10,7 @@ import { blockedAddressIn, type AddressPolicy } from '../net/address-policy';
 import { limitMessages, megabytes, responseTooLargeIn } from '../net/bounded-body';
 import { guardedFetch, type FetchLike } from '../net/guarded-fetch';
 import { transportKind, type HttpServerConfig, type McpServerConfig, type StdioServerConfig } from './config';
-import { isErrorNamed } from '../protocol/errors';
+import { isErrorNamed, withCode } from '../protocol/errors';
 
 export interface McpToolInfo {
   name: string;
@@ -228,7 +228,10 @@ export class McpConnection {
       } catch (e) {
         if (this.tooLarge || responseTooLargeIn(e)) throw new Error(this.tooLargeMessage(), { cause: e });
         if (isErrorNamed<McpError>(e, 'McpError') && e.code === ErrorCode.RequestTimeout)
-          throw new Error(`MCP server ${this.name} did not answer ${what} within ${this.opts.callTimeoutMs} ms`);
+          throw withCode(
+            new Error(`MCP server ${this.name} did not answer ${what} within ${this.opts.callTimeoutMs} ms`),
+            'tool-timeout',
+          );
         if (retried || !(isDeadSession(e) || !this.alive)) throw e;
         retried = true;
         this.alive = false;

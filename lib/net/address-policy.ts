@@ -108,13 +108,20 @@ export function assertAddressAllowed(host: string, ip: string, policy: AddressPo
   const bareHost = host.toLowerCase().replace(/^\[|\]$/g, '');
   if (allowed.includes(bareHost) || allowed.includes(ip.toLowerCase())) return;
   const shown = bareHost === ip || policy.hideAddress ? host : `${host} (${ip})`;
-  throw new BlockedAddressError(`Refused to fetch ${shown}: ${reason} address. ${policy.advice ?? WEB_ADVICE}`);
+  throw new BlockedAddressError(`Refused to fetch ${shown}: ${reason} address. ${policy.advice ?? WEB_ADVICE}`, shown);
 }
 
 /** Matched by `name` or `code`, never by class: a refusal made in one bundle is caught in another. */
 export class BlockedAddressError extends Error {
   override name = 'BlockedAddressError';
   readonly code = 'EADDRBLOCKED';
+  constructor(
+    message: string,
+    /** The host refused, as the message names it (with the address it resolved to, unless that is hidden). */
+    readonly host?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Is `e`, or an error it was caused by, a refusal of the address policy? Returns that refusal. */

@@ -1,5 +1,6 @@
 // The names more than one layer uses, each spelled once: the model layer, the agents, the store, the routes and
 // the page all take them from here.
+import type { ErrorCode } from './errors';
 
 /** How tools are offered to the model: the tools API, `<tool_call>` in text, or the ✿FUNCTION✿ markers. */
 export const FNCALL_MODES = ['native', 'nous', 'qwen'] as const;
@@ -127,7 +128,7 @@ export type LocalServerKind = (typeof LOCAL_SERVER_KINDS)[number];
 
 /** The code of the llm-retry a server's 400 to native tool calls gives (the call is made again with the tools in the
  *  text); the page says so on the turn. */
-export const TOOLS_REFUSED_CODE = 'tools_refused';
+export const TOOLS_REFUSED_CODE = 'tools-refused' satisfies ErrorCode;
 
 /** What a simulated user (HumanSimulator) says to end the dialogue: Qwen-Agent's marker, never a line of it. */
 export const SIMULATED_USER_STOP = '<|STOP|>';

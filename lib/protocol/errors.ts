@@ -44,6 +44,7 @@ export const ERROR_CODES = [
   'delete-self',
   'disable-self',
   'disk-full',
+  'embeddings-malformed',
   'empty-title',
   'found-admin-only',
   'group-background-long',
@@ -65,6 +66,8 @@ export const ERROR_CODES = [
   'key-name-long',
   'key-name-missing',
   'key-scope-missing',
+  'local-model-failed',
+  'local-model-load-failed',
   'mcp-config-invalid',
   'mcp-not-editable',
   'mcp-server-down',
@@ -73,6 +76,7 @@ export const ERROR_CODES = [
   'model-http',
   'model-http-silent',
   'model-idle',
+  'model-input-invalid',
   'model-stream-cut',
   'model-stream-error',
   'model-stream-error-silent',
@@ -101,11 +105,18 @@ export const ERROR_CODES = [
   'server-fault',
   'too-many-runs',
   'too-many-starts',
+  'tool-address-refused',
+  'tool-arguments-invalid',
+  'tool-call-unknown',
   'tool-definition-invalid',
+  'tool-failed',
+  'tool-file-missing',
   'tool-name-taken',
   'tool-not-enabled',
+  'tool-timeout',
   'tool-unavailable',
   'tool-unknown',
+  'tools-refused',
   'upload-budget',
   'wrong-password',
 ] as const;
@@ -128,6 +139,12 @@ export class CodedError extends Error {
     this.name = 'CodedError';
     this.status = status;
   }
+}
+
+/** `error` with a shared code and its values, its name and message kept: text made from it (what a model is told of a
+ *  tool's failure, `Error: …`) reads as before, and the page says it in its language. */
+export function withCode<E extends Error>(error: E, code: ErrorCode, values?: ErrorValues): E {
+  return Object.assign(error, values ? { code, values } : { code });
 }
 
 /**

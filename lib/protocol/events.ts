@@ -54,6 +54,17 @@ export const ErrorInfoSchema = z.object({
 });
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
 
+/** How a tool call failed (kind), what failed (type: ZeroDivisionError, Timeout…) and one line saying it; with a
+ *  shared code (lib/protocol/errors.ts) when the page can say it in its language, the tool's own words in `values`. */
+export const ToolErrorInfoSchema = z.object({
+  kind: z.enum(TOOL_ERROR_KINDS),
+  message: z.string(),
+  type: z.string(),
+  code: z.string().optional(),
+  values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+export type ToolErrorInfo = z.infer<typeof ToolErrorInfoSchema>;
+
 /** The exact body sent to the model server for one call (after truncation, templating and knowledge injection). */
 export const LlmRequestSchema = z.object({
   model: z.string(),
@@ -265,15 +276,9 @@ const OWN_EVENTS = [
     ok: z.boolean(),
     /** Exactly what the model is given back (on failure, the readable error text, or a `failed` tool's result). */
     content: Content,
-    /** How the call failed (kind), what failed (type: ZeroDivisionError, Timeout…) and one line saying it. A call the
-     *  run was stopped during has one (`stopped`); a call stopped before it started has no tool-result at all. */
-    error: z
-      .object({
-        kind: z.enum(TOOL_ERROR_KINDS),
-        message: z.string(),
-        type: z.string(),
-      })
-      .optional(),
+    /** How the call failed (ToolErrorInfoSchema). A call the run was stopped during has one (`stopped`); a call
+     *  stopped before it started has no tool-result at all. */
+    error: ToolErrorInfoSchema.optional(),
     durationMs: z.number(),
     /** Files the tool wrote or returned (listed on its card; images shown inline). */
     files: z.array(ToolFileSchema).optional(),

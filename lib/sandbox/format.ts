@@ -1,5 +1,6 @@
 // A run's outcome as Qwen-Agent's code_interpreter shapes it for the model: "stdout:", "stderr:",
 // "execute_result:" and "error:" sections, each a fenced block; "Finished execution." when there is nothing.
+import type { ErrorCode } from '../protocol/errors';
 import type { CapturedStream, RunOutcome } from './interpreter';
 
 export const TIMEOUT_MESSAGE = 'Timeout: Code execution exceeded the time limit.';
@@ -25,10 +26,10 @@ function memoryMessage(limitMb: number): string {
 
 /** Whether the code failed (raised, did not parse, ran out of time or memory, or the interpreter died), and how: what
  *  the page shows of the failure; the model reads it in formatOutcome's text. */
-export function outcomeFailure(outcome: RunOutcome): { type: string; message: string } | undefined {
+export function outcomeFailure(outcome: RunOutcome): { type: string; message: string; code?: ErrorCode } | undefined {
   switch (outcome.kind) {
     case 'timeout':
-      return { type: 'Timeout', message: TIMEOUT_MESSAGE };
+      return { type: 'Timeout', message: TIMEOUT_MESSAGE, code: 'tool-timeout' };
     case 'memory':
       return { type: 'MemoryError', message: memoryMessage(outcome.limitMb) };
     case 'crashed':

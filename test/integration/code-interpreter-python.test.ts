@@ -583,7 +583,13 @@ describe.skipIf(!available)('code_interpreter on CPython: the sandbox holds', ()
       const timedOut = await call(conv, { code: loop }, [], 3_000);
       const out = text(timedOut);
       expect(out).toContain(TIMEOUT_MESSAGE);
-      expect(failure(timedOut)).toEqual({ kind: 'failed', type: 'Timeout', message: TIMEOUT_MESSAGE });
+      expect(failure(timedOut)).toEqual({
+        kind: 'failed',
+        type: 'Timeout',
+        message: TIMEOUT_MESSAGE,
+        code: 'tool-timeout',
+        values: { tool: 'code_interpreter', detail: TIMEOUT_MESSAGE },
+      });
       expect(out).toContain('The interpreter was restarted');
       // What it wrote before the limit is kept (the code is interrupted first, then the sandbox is killed).
       expect(readFileSync(path.join(codeWorkDir(conv), 'before.txt'), 'utf8')).toBe('x');

@@ -472,7 +472,13 @@ describe('code_interpreter: sandbox escapes fail cleanly', () => {
       const timedOut = await call(conv, { code: 'while True:\n    pass' });
       const out = text(timedOut);
       expect(out).toContain(TIMEOUT_MESSAGE);
-      expect(failure(timedOut)).toEqual({ kind: 'failed', type: 'Timeout', message: TIMEOUT_MESSAGE });
+      expect(failure(timedOut)).toEqual({
+        kind: 'failed',
+        type: 'Timeout',
+        message: TIMEOUT_MESSAGE,
+        code: 'tool-timeout',
+        values: { tool: 'code_interpreter', detail: TIMEOUT_MESSAGE },
+      });
       expect(out).toContain('The interpreter was restarted');
       expect(text(await call(conv, { code: 'kept' }))).toContain("NameError: name 'kept' is not defined");
       await ok();

@@ -249,7 +249,7 @@ describe('model connections', () => {
       });
       const first = await ctx.chat.send(ADMIN, { conversationId: conversation.id, message: 'add 1 and 2' });
       const events = await drain(follow(ctx.chat, ADMIN.owner, first.runId));
-      expect(events.find((e) => e.type === 'llm-retry')).toMatchObject({ error: { code: 'tools_refused' } });
+      expect(events.find((e) => e.type === 'llm-retry')).toMatchObject({ error: { code: 'tools-refused' } });
       expect(events.at(-1)).toMatchObject({ type: 'run-end', reason: 'answered' });
       const chats = () => strict.requests.filter((r) => r.path === '/v1/chat/completions');
       expect(chats().map((r) => Boolean((r.body as { tools?: unknown }).tools))).toEqual([true, false]);

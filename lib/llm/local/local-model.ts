@@ -198,8 +198,10 @@ export class LocalChatModel implements ChatModel {
     } catch (e) {
       if (req.signal?.aborted) throw abortError();
       if (isModelServiceError(e)) throw e;
-      throw new ModelServiceError(`The local model failed: ${e instanceof Error ? e.message : String(e)}`, {
-        code: 'local_model',
+      const detail = e instanceof Error ? e.message : String(e);
+      throw new ModelServiceError(`The local model failed: ${detail}`, {
+        code: 'local-model-failed',
+        values: { detail },
         cause: e,
       });
     }

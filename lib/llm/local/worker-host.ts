@@ -45,8 +45,10 @@ export class LocalModelHost {
     if (!info) {
       info = this.request<LoadedModelInfo>({ op: 'load', path: file, load }).catch((e: Error) => {
         this.loads.delete(key);
-        throw new ModelServiceError(`The local model ${path.basename(file)} could not be loaded: ${e.message}`, {
-          code: 'local_model_load',
+        const model = path.basename(file);
+        throw new ModelServiceError(`The local model ${model} could not be loaded: ${e.message}`, {
+          code: 'local-model-load-failed',
+          values: { model, detail: e.message },
           cause: e,
         });
       });
