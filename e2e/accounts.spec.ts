@@ -144,6 +144,15 @@ test('the admin creates the first account, signs out and in; an invited user sig
   await expect(await lastAnswer(invited)).toContainText('own question');
   await expect(conversations(invited).getByRole('listitem')).toHaveCount(1);
   await expect(conversations(invited).getByRole('listitem')).toContainText('own question');
+  // Code is not enabled for users (the default): TIRMathAgent, which runs Python, is shown and cannot be picked.
+  await invited.getByRole('button', { name: 'Settings' }).click();
+  const settings = invited.getByRole('region', { name: 'Settings' });
+  await settings.getByText('Advanced', { exact: true }).click();
+  const tir = settings
+    .getByRole('combobox', { name: 'Agent', exact: true })
+    .getByRole('option', { name: /^TIRMathAgent/ });
+  await expect(tir).toHaveText(/runs Python on the server, which the admin has not enabled for you$/);
+  await expect(tir).toBeDisabled();
   // The admin's run, by its link: unknown to them, worded as a run that does not exist.
   await invited.goto(`/?run=${adminRun}`);
   await expect(invited.getByRole('dialog', { name: 'Run inspector' }).getByRole('alert')).toHaveText(

@@ -122,11 +122,15 @@ export function SettingsPanel({ info }: { info: AppInfo }) {
               value={settings.agent}
               onChange={(e) => void update({ agent: e.target.value as ChatAgentKind })}
             >
-              {CHAT_AGENT_KINDS.map((kind) => (
-                <option key={kind} value={kind}>
-                  {t(`agents.${kind}`)}
-                </option>
-              ))}
+              {CHAT_AGENT_KINDS.map((kind) => {
+                // TIRMathAgent runs python_executor: not offered when the admin has not enabled code for users.
+                const gated = kind === 'tir' && !info.tools.some((tool) => tool.name === 'python_executor');
+                return (
+                  <option key={kind} value={kind} disabled={gated && settings.agent !== kind}>
+                    {gated ? t('agentNeedsCode', { agent: t(`agents.${kind}`) }) : t(`agents.${kind}`)}
+                  </option>
+                );
+              })}
             </select>
           )}
         </label>
