@@ -5,13 +5,17 @@ import { logError, withoutPaths } from './error-report';
 
 /** An error as events carry it (llm-retry, run-end): plain JSON, the HTTP status and code when it has them, no
  *  absolute path of the server's. */
-export function errorInfo(err: Error & { status?: number; code?: string; values?: ErrorValues }): ErrorInfo {
+export function errorInfo(
+  err: Error & { status?: number; code?: string; values?: ErrorValues; retryable?: boolean; retryAfterMs?: number },
+): ErrorInfo {
   const values = err.values && typeof err.values === 'object' ? plainValues(err.values) : undefined;
   return {
     name: err.name,
     message: withoutPaths(err.message),
     ...(typeof err.status === 'number' ? { status: err.status } : {}),
     ...(err.code ? { code: String(err.code) } : {}),
+    ...(err.retryable === true ? { retryable: true as const } : {}),
+    ...(typeof err.retryAfterMs === 'number' && err.retryAfterMs >= 0 ? { retryAfterMs: err.retryAfterMs } : {}),
     ...(values ? { values } : {}),
   };
 }

@@ -7,7 +7,7 @@
 // the step. A child run's text (a helper's, a member's) is the answer's text.
 import { contentText } from '../llm/schema';
 import type { StopReason } from '../protocol/enums';
-import type { FeedEvent, Usage } from '../protocol/events';
+import type { ErrorInfo, FeedEvent, Usage } from '../protocol/events';
 
 export interface AgentStep {
   type: 'tool_call' | 'tool_result' | 'handoff';
@@ -78,9 +78,16 @@ export interface Completion {
   agent_steps: AgentStep[];
 }
 
-/** The run failed: answered in OpenAI's error shape. */
+/** The run failed: answered in OpenAI's error shape (lib/openai-api/run-failure.ts). */
 export class RunFailedError extends Error {
   override name = 'RunFailedError';
+  constructor(
+    readonly error: ErrorInfo,
+    /** A tool of the agent's ran or started in the run: asking again would run it again. */
+    readonly toolsRan: boolean,
+  ) {
+    super(error.message);
+  }
 }
 
 /** Folds a run's feed, event by event, into chunks; at the end, into one completion. */
@@ -92,7 +99,8 @@ export class CompletionFold {
   private readonly steps: AgentStep[] = [];
   private finish?: FinishReason;
   private usage?: WireUsage;
-  private error?: string;
+  private error?: ErrorInfo;
+  private toolsRan = false;
   /** The run whose text came last (a new child's text starts a new paragraph). */
   private lastTextRun = '';
 
@@ -108,6 +116,7 @@ export class CompletionFold {
 
   /** The chunks one feed event makes (none for most). */
   apply(e: FeedEvent, agent?: string, runKey = ''): CompletionChunk[] {
+    if (ranTool(e)) this.toolsRan = true;
     switch (e.type) {
       case 'child':
         // A step the agent read (ParallelDocQA's readers, a keyword strategy) is not part of the answer.
@@ -152,7 +161,7 @@ export class CompletionFold {
       }
       case 'run-end': {
         if (agent) return [];
-        if (e.reason === 'error') this.error = e.error?.message ?? 'The run failed.';
+        if (e.reason === 'error') this.error = e.error ?? { name: 'Error', message: 'The run failed.' };
         this.finish = finishReason(e.reason, e.finishReason);
         this.usage = wireUsage(e.usage);
         return [];
@@ -165,7 +174,7 @@ export class CompletionFold {
   /** The stream's last chunks once the run ended: the finish reason, then usage when asked. Throws RunFailedError
    *  when the run failed. */
   end(includeUsage: boolean): CompletionChunk[] {
-    if (this.error !== undefined) throw new RunFailedError(this.error);
+    if (this.error !== undefined) throw new RunFailedError(this.error, this.toolsRan);
     const out = [
       { ...this.chunk({}), choices: [{ index: 0 as const, delta: {}, finish_reason: this.finish ?? 'stop' }] },
     ];
@@ -175,7 +184,7 @@ export class CompletionFold {
 
   /** The whole answer (a non-streamed request). Throws RunFailedError when the run failed. */
   completion(): Completion {
-    if (this.error !== undefined) throw new RunFailedError(this.error);
+    if (this.error !== undefined) throw new RunFailedError(this.error, this.toolsRan);
     const message: Completion['choices'][number]['message'] = {
       role: 'assistant',
       content: this.content || (this.toolCalls.length ? null : ''),
@@ -208,6 +217,13 @@ export class CompletionFold {
     this.steps.push(named);
     return { ...this.chunk({}), agent_step: named };
   }
+}
+
+/** A tool of the agent's (not the caller's, which is handed back, not run) was called, in the run or a child run:
+ *  from then on it may have run. */
+function ranTool(e: FeedEvent): boolean {
+  if (e.type === 'child') return ranTool(e.event);
+  return (e.type === 'tool-call' && !e.client) || e.type === 'tool-result';
 }
 
 /** A run's end as OpenAI's finish_reason: an answer cut by max_tokens is "length", as the model said. */

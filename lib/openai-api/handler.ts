@@ -13,10 +13,11 @@ import type { RunLimiter } from '../http/rate-limit';
 import type { Actor } from '../chat/actor';
 import type { OwnerScope } from '../store/owner';
 import type { ChatStore } from '../store/types';
-import { CompletionFold } from './completion';
+import { CompletionFold, type RunFailedError } from './completion';
 import { STORE_BUSY_RETRY_AFTER_S, storeBusyMessage } from '../http/respond';
 import { apiError, errorKind } from './errors';
 import { apiModels, findModel, MODEL_OWNER, type ApiModel } from './models';
+import { runFailure, runFailureEvent, runFailureResponse } from './run-failure';
 import { checkForAgent, InvalidRequestError, parseCompletionRequest } from './request';
 
 export interface ApiDeps {
@@ -166,7 +167,8 @@ export async function createCompletion(
     try {
       return Response.json(fold.completion(), { headers: { 'x-run-id': started.runId } });
     } catch (e) {
-      if (isErrorNamed(e, 'RunFailedError')) return apiError(500, e.message, 'server_error', { code: 'run_failed' });
+      if (isErrorNamed<RunFailedError>(e, 'RunFailedError'))
+        return runFailureResponse(runFailure(e.error, e.toolsRan), started.runId);
       throw e;
     }
   }
@@ -191,9 +193,8 @@ export async function createCompletion(
         for (const chunk of fold.end(includeUsage)) send(controller, chunk);
         controller.enqueue(encoder.encode('data: [DONE]\n\n'));
       } catch (e) {
-        // OpenAI's clients raise an error event's message as an APIError.
-        const message = e instanceof Error ? e.message : String(e);
-        send(controller, { error: { message, type: 'server_error', param: null, code: 'run_failed' } });
+        if (!isErrorNamed<RunFailedError>(e, 'RunFailedError')) throw e;
+        send(controller, runFailureEvent(runFailure(e.error, e.toolsRan)));
       }
       controller.close();
     },

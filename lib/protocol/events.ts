@@ -46,6 +46,10 @@ export const ErrorInfoSchema = z.object({
   message: z.string(),
   status: z.number().optional(),
   code: z.string().optional(),
+  /** The model layer judged it may pass (a 429, a 5xx, a server it could not reach): asking again may succeed. */
+  retryable: z.literal(true).optional(),
+  /** How long the model server asked to be left alone (its Retry-After), when it said. */
+  retryAfterMs: z.number().nonnegative().optional(),
   /** What the code's sentence fills in (a status, a number of ms, the server's own words), so that another language
    *  says it without reading the English. */
   values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
