@@ -48,8 +48,9 @@ export const useAgents = create<AgentsState>()((set, get) => ({
   loaded: false,
   pluginFailures: [],
   async refresh() {
-    const result = await actions.listAgents();
-    if (result.ok) set({ agents: result.value, loaded: true });
+    // Unanswered (the server down for a moment), the list stays as it was.
+    const result = await actions.listAgents().catch(() => undefined);
+    if (result?.ok) set({ agents: result.value, loaded: true });
   },
   async save(id, definition) {
     const result = await actions.saveAgent(id, definition);

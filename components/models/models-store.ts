@@ -44,10 +44,12 @@ export const useModels = create<ModelsState>()((set, get) => ({
   },
 
   async refresh(opts = {}) {
-    const [groups, connections] = await Promise.all([
-      actions.listModels(Boolean(opts.servers)),
-      actions.listConnections(),
-    ]);
+    // Read in the background too (as the page opens): unanswered (the server down for a moment), the lists stay.
+    const listed = await Promise.all([actions.listModels(Boolean(opts.servers)), actions.listConnections()]).catch(
+      () => undefined,
+    );
+    if (!listed) return;
+    const [groups, connections] = listed;
     set((s) => {
       const nextGroups = groups.ok ? groups.value : s.groups;
       const nextConnections = connections.ok ? connections.value : s.connections;
