@@ -28,7 +28,7 @@ import { Welcome } from './welcome';
 import { focusComposer } from './composer-draft';
 import { conversationInAddress, replaceStep } from './conversation-address';
 import { useHistorySteps } from './history-steps';
-import { addMenuStep, isMenuStep, leaveMenuStep } from './menu-step';
+import { addMenuStep, backClosesDialog, isMenuStep, leaveMenuStep } from './menu-step';
 import { PHONE, usePhone } from './use-phone';
 import { rememberedChoice, withChoice } from './new-chat-defaults';
 import { useHasDocuments } from './document-tools-setting';
@@ -90,6 +90,8 @@ export function ChatApp({ info }: { info: AppInfo }) {
     /** On a step (`step`: Back or Forward), at once, so that what was under the menu can take the focus. */
     const follow = (step?: PopStateEvent) => {
       const open = isMenuStep(window.history.state) && matchMedia(PHONE).matches;
+      // Back from the menu with a dialog opened from it still over it: the dialog closes, the menu stays.
+      if (step && !open && matchMedia(PHONE).matches && aside.current?.checkVisibility() && backClosesDialog()) return;
       if (step) flushSync(() => setMenuOpen(open));
       else setMenuOpen(open);
       // Closed under the focus: it goes back to the button that opens the menu.
