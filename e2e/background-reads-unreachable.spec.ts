@@ -3,9 +3,11 @@
 // get no answer (refused as when the server is down for a moment): the page keeps what it shows and throws nothing,
 // what the user asked for says the server could not be reached, and once requests get through the page picks up
 // again (the answer still going is followed to its end). Before, each left an uncaught rejection in the page, and a
-// followed answer stayed half-drawn until a reload. At phone width.
+// followed answer stayed half-drawn until a reload. The server killed under a new chat's first answer too (its own
+// app, killed and started again). At phone width.
 import { expect, test, type Page } from '@playwright/test';
-import { assistantTurns, lastAnswer, notice, openChat, send } from './support/chat';
+import { ownApp } from './support/app-process';
+import { assistantTurns, composer, lastAnswer, notice, openChat, send, userTurns } from './support/chat';
 import { setScenario } from './support/model';
 
 const UNREACHABLE = 'Could not reach the server (Failed to fetch). Nothing was done: try again once it is back.';
@@ -141,4 +143,43 @@ test('Settings opened while the server cannot be reached throws nothing, and lis
   await page.unrouteAll();
   await settings.click();
   await expect(page.getByRole('listitem', { name: 'MCP server fixture' })).toBeVisible();
+});
+
+test('a new chat whose server is killed mid-answer keeps what came, with no error, and goes on once it is back', async ({
+  page,
+}, testInfo) => {
+  testInfo.setTimeout(120_000);
+  const word = 'reads-knot';
+  await setScenario({
+    rules: [
+      { when: { lastUserIncludes: word }, reply: { content: 'Knots gather. '.repeat(200), chunkSize: 2, delayMs: 30 } },
+      { when: { lastUserIncludes: 'knot-again' }, reply: { content: 'Back again.' } },
+    ],
+  });
+  const errors = pageErrors(page);
+  const server = await ownApp(testInfo.outputPath('data'));
+  try {
+    await openChat(page, server.base);
+    await send(page, `Tell me of knots ${word}`);
+    const turn = assistantTurns(page).last();
+    await expect(turn).toContainText('Knots gather. Knots gather.');
+
+    await server.down();
+    // The answer's end finds no server: what came stays, the page says the connection was lost, and nothing throws.
+    await expect(turn).toHaveAttribute('aria-busy', 'false');
+    await expect(page.getByRole('alert').filter({ hasText: 'Lost the connection' })).toBeVisible();
+    await expect(turn).toContainText('Knots gather.');
+    await page.waitForTimeout(1_000);
+    expect(errors).toEqual([]);
+
+    await server.up();
+    await focusComesBack(page);
+    await composer(page).fill('Once more knot-again');
+    await composer(page).press('Enter');
+    await expect(userTurns(page)).toHaveCount(2);
+    await expect(await lastAnswer(page)).toContainText('Back again.');
+    expect(errors).toEqual([]);
+  } finally {
+    await server.down();
+  }
 });
