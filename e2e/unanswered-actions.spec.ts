@@ -1,7 +1,8 @@
 // Stop and a paused call's decision when their request gets no answer (the network refuses it, as when the server is
 // down for a moment; the answer already streaming goes on): the page says the server could not be reached and the
 // run goes on, waiting as before; once requests get through, the same Stop and Run work. At phone width, from the
-// keyboard where the page offers a key.
+// keyboard where the page offers a key. The agent editor's Save and an agent's Delete too: said in the editor (or over
+// the list), the agent as it was, and they work once requests get through.
 import { expect, test, type Page } from '@playwright/test';
 import { assistantTurns, lastAnswer, openChat, send, stopButton } from './support/chat';
 import { setScenario } from './support/model';
@@ -139,4 +140,44 @@ test('opening, renaming, deleting and searching conversations while the server c
   await nav.getByRole('searchbox').fill('');
   await nav.getByRole('button', { name: `First ${word}`, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`First ${word}`);
+});
+
+test('saving and deleting an agent while the server cannot be reached say so and change nothing', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openChat(page);
+  const name = 'Unanswered sandpiper';
+  await page.getByRole('button', { name: 'New agent', exact: true }).click();
+  const editor = page.getByRole('dialog', { name: 'Agent', exact: true });
+  await editor.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+
+  await refuseActions(page);
+  const save = editor.getByRole('button', { name: 'Save', exact: true });
+  await save.click();
+  // Said in the editor, which stays open with what was typed, ready to save again.
+  await expect(editor.getByRole('alert')).toHaveText(`Not saved: ${UNREACHABLE}`);
+  await expect(editor.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(name);
+  await expect(save).toBeEnabled();
+
+  await page.unrouteAll();
+  await save.click();
+  await expect(editor).toBeHidden();
+  const deleteButton = page.getByRole('button', { name: `Delete ${name}`, exact: true });
+  await expect(deleteButton).toBeVisible();
+
+  await refuseActions(page);
+  await deleteButton.click();
+  await page
+    .getByRole('dialog', { name: /^Delete the agent/ })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
+  await expect(page.getByRole('alert').filter({ hasText: UNREACHABLE })).toBeVisible();
+  await expect(deleteButton).toBeVisible();
+
+  await page.unrouteAll();
+  await deleteButton.click();
+  await page
+    .getByRole('dialog', { name: /^Delete the agent/ })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
+  await expect(deleteButton).toHaveCount(0);
 });

@@ -5,15 +5,26 @@ import * as actions from '@/app/actions/agents';
 import type { ActionFailure, PluginFailure } from '@/lib/chat/page';
 import type { ImportChoice } from '@/lib/chat/saved-agents';
 import type { AgentDefinition, SavedAgent } from '@/lib/store/types';
+import { reachServer } from '../chat/reach-server';
+import { failureText, type CodedText } from '../chat/server-text';
 
 /** A listed agent: a saved one, or a plugin's (`plugin`: its file; it is changed there, not here). */
 export type ListedAgent = SavedAgent & { plugin?: string };
 
 /** Why an agent was not saved: the server's words, the field at fault, and the code the page says them by. */
-export type AgentRefusal = Pick<ActionFailure, 'error' | 'field' | 'code' | 'values'>;
+export type AgentRefusal = Pick<ActionFailure, 'error' | 'field'> & Omit<CodedText, 'message'>;
 
-export function refusalOf({ error, field, code, values }: ActionFailure): AgentRefusal {
-  return { error, ...(field ? { field } : {}), ...(code ? { code } : {}), ...(values ? { values } : {}) };
+/** A request the server never answered is said in the page's own words ("Could not reach the server"), not the
+ *  browser's. */
+export function refusalOf(failure: ActionFailure): AgentRefusal {
+  const { field } = failure;
+  const { message, code, values } = failureText(failure);
+  return {
+    error: message ?? '',
+    ...(field ? { field } : {}),
+    ...(code ? { code } : {}),
+    ...(values ? { values } : {}),
+  };
 }
 
 interface AgentsState {
@@ -53,14 +64,14 @@ export const useAgents = create<AgentsState>()((set, get) => ({
     if (result?.ok) set({ agents: result.value, loaded: true });
   },
   async save(id, definition) {
-    const result = await actions.saveAgent(id, definition);
+    const result = await reachServer(() => actions.saveAgent(id, definition));
     if (!result.ok) return refusalOf(result);
     set({ editing: undefined });
     await get().refresh();
     return undefined;
   },
   async remove(id) {
-    const result = await actions.deleteAgent(id);
+    const result = await reachServer(() => actions.deleteAgent(id));
     await get().refresh();
     return result.ok ? undefined : refusalOf(result);
   },
