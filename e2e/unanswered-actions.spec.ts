@@ -4,7 +4,7 @@
 // keyboard where the page offers a key. The agent editor's Save and an agent's Delete too: said in the editor (or over
 // the list), the agent as it was, and they work once requests get through.
 import { expect, test, type Page } from '@playwright/test';
-import { assistantTurns, lastAnswer, openChat, send, stopButton } from './support/chat';
+import { assistantTurns, lastAnswer, openChat, send, stopButton, userTurns } from './support/chat';
 import { setScenario } from './support/model';
 
 const UNREACHABLE = 'Could not reach the server (Failed to fetch). Nothing was done: try again once it is back.';
@@ -180,4 +180,41 @@ test('saving and deleting an agent while the server cannot be reached say so and
     .getByRole('button', { name: 'Delete', exact: true })
     .click();
   await expect(deleteButton).toHaveCount(0);
+});
+
+test('a simulated user started while the server cannot be reached ends at once and says why; it starts once it can', async ({
+  page,
+}) => {
+  const word = 'unanswered-sim-dunlin';
+  await setScenario({
+    rules: [
+      // Only HumanSimulator's system message asks for this: its next line, as a JSON list.
+      { when: { anyIncludes: 'JSON list of four questions' }, reply: { content: JSON.stringify(['And dunlins?']) } },
+    ],
+    fallback: { content: `Noted (${word}).` },
+  });
+  await openChat(page);
+  await send(page, `Hello ${word}`);
+  await expect(await lastAnswer(page)).toContainText('Noted');
+  const simulate = page.getByRole('button', { name: 'Simulate a user' });
+  const dialog = page.getByRole('dialog', { name: 'Simulate a user' });
+  const stopSimulating = page.getByRole('button', { name: 'Stop simulating' });
+
+  await refuseActions(page);
+  await simulate.click();
+  await dialog.getByRole('spinbutton', { name: /^Messages to send/ }).fill('1');
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The simulated user could not go on' })).toHaveText(
+    `The simulated user could not go on: ${UNREACHABLE}`,
+  );
+  await expect(stopSimulating).toHaveCount(0);
+  await expect(userTurns(page)).toHaveCount(1);
+
+  await page.unrouteAll();
+  await simulate.click();
+  await dialog.getByRole('spinbutton', { name: /^Messages to send/ }).fill('1');
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The simulated user sent 1 message.' })).toBeVisible();
+  await expect(userTurns(page)).toHaveCount(2);
+  await expect(userTurns(page).last()).toContainText('And dunlins?');
 });
