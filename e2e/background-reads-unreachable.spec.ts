@@ -1,14 +1,16 @@
 // What the chat page reads of its own accord (the new conversation's title once its answer is in, an answer still
-// going after a reload, the integrations' status in Settings) and an earlier answer asked for, when those requests
-// get no answer (refused as when the server is down for a moment): the page keeps what it shows and throws nothing,
-// what the user asked for says the server could not be reached, and once requests get through the page picks up
-// again (the answer still going is followed to its end). Before, each left an uncaught rejection in the page, and a
-// followed answer stayed half-drawn until a reload. The server killed under a new chat's first answer too (its own
-// app, killed and started again). At phone width.
+// going after a reload, the integrations' status in Settings, the Models dialog's scan and local models) and an
+// earlier answer asked for, when those requests get no answer (refused as when the server is down for a moment): the
+// page keeps what it shows and throws nothing, what the user asked for says the server could not be reached, and once
+// requests get through the page picks up again (the answer still going is followed to its end, Scan again scans).
+// Before, each left an uncaught rejection in the page, a followed answer stayed half-drawn until a reload, and the
+// scan stayed "Scanning…". The server killed under a new chat's first answer too (its own app, killed and started
+// again). At phone width.
 import { expect, test, type Page } from '@playwright/test';
 import { ownApp } from './support/app-process';
 import { assistantTurns, composer, lastAnswer, notice, openChat, send, userTurns } from './support/chat';
 import { setScenario } from './support/model';
+import { openModelsDialog } from './support/models';
 
 const UNREACHABLE = 'Could not reach the server (Failed to fetch). Nothing was done: try again once it is back.';
 
@@ -182,4 +184,24 @@ test('a new chat whose server is killed mid-answer keeps what came, with no erro
   } finally {
     await server.down();
   }
+});
+
+test('the Models dialog opened while the server cannot be reached throws nothing, and Scan again works once it can', async ({
+  page,
+}) => {
+  const errors = pageErrors(page);
+  await openChat(page);
+  await refuseActions(page);
+  const dialog = await openModelsDialog(page);
+  await expect(dialog).toBeVisible();
+  // Its scan got no answer: not left scanning for ever.
+  const scanAgain = dialog.getByRole('button', { name: 'Scan again' });
+  await expect(scanAgain).toBeEnabled();
+  await page.waitForTimeout(1_000);
+  expect(errors).toEqual([]);
+
+  await page.unrouteAll();
+  await scanAgain.click();
+  await expect(scanAgain).toBeEnabled();
+  expect(errors).toEqual([]);
 });

@@ -64,8 +64,9 @@ export const useModels = create<ModelsState>()((set, get) => ({
 
   async scan(again = false) {
     set({ scanning: true });
-    const r = await actions.scanServers(again);
-    set((s) => ({ scanning: false, found: r.ok ? r.value : s.found }));
+    // Unanswered (the server down for a moment): what was found stays, and Scan again can be pressed.
+    const r = await actions.scanServers(again).catch(() => undefined);
+    set((s) => ({ scanning: false, found: r?.ok ? r.value : s.found }));
   },
 
   openDialog(section = 'connections') {
