@@ -1,7 +1,8 @@
 // Where the focus goes when a control that starts a new answer goes away with it (Regenerate, Retry, an edit sent):
 // to the composer, as when a dialog's opener is gone, where Escape stops the answer and Tab reaches Stop. Before, it
-// fell to the page and the next Tab landed on "Copy answer" of an earlier turn. From the keyboard alone, in English
-// and in Chinese on a 390 px phone.
+// fell to the page and the next Tab landed on "Copy answer" of an earlier turn. Stop too, when it goes as the answer
+// ends (by itself or pressed) with the focus on it; not on a touch screen, where the keyboard would pop up. From the
+// keyboard alone, in English and in Chinese on a 390 px phone.
 import { expect, test } from '@playwright/test';
 import { assistantTurns, lastAnswer, openChat, send, userTurns } from './support/chat';
 import { expectFocusVisible } from './support/focus';
@@ -53,6 +54,70 @@ test('Regenerate and an edit sent from the keyboard leave the focus in the compo
   await page.keyboard.press('Enter');
   await expect(userTurns(page)).toHaveCount(2);
   await expect(await lastAnswer(page)).toContainText('Sent on.');
+});
+
+test('Stop holding the focus when the answer ends, or pressed from the keyboard, leaves it in the composer', async ({
+  page,
+}) => {
+  await setScenario({
+    rules: [
+      { when: { lastUserIncludes: 'stop-vole' }, reply: { content: 'Voles dig tunnels. '.repeat(10), ...SLOW } },
+      {
+        when: { lastUserIncludes: 'stop-shrew' },
+        reply: { content: 'Shrews eat all day. '.repeat(300), chunkSize: 2, delayMs: 30 },
+      },
+    ],
+  });
+  await openChat(page);
+  const composer = page.getByRole('textbox', { name: 'Message', exact: true });
+  const stop = page.getByRole('button', { name: 'Stop', exact: true });
+
+  // Tabbed to Stop while the answer streams, and left there until it ends: back in the composer, Stop gone.
+  await composer.fill('What do voles do? stop-vole');
+  await page.keyboard.press('Enter');
+  await expect(stop).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(stop).toBeFocused();
+  await expect(await lastAnswer(page)).toContainText('Voles dig tunnels.');
+  await expect(stop).toHaveCount(0);
+  await expect(composer).toBeFocused();
+  await expectFocusVisible(page);
+
+  // Stop pressed with Enter: the answer stops, the focus is in the composer, and what is typed next goes.
+  await page.keyboard.type('And shrews? stop-shrew');
+  await page.keyboard.press('Enter');
+  await expect(assistantTurns(page).last()).toContainText('Shrews eat all day.');
+  await page.keyboard.press('Tab');
+  await expect(stop).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect((await lastAnswer(page)).getByText('Stopped by you')).toBeVisible();
+  await expect(composer).toBeFocused();
+  await page.keyboard.type('Thanks');
+  await page.keyboard.press('Enter');
+  await expect(userTurns(page)).toHaveCount(3);
+});
+
+test.describe('on a touch screen', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('Stop tapped does not move the focus to the composer (no keyboard pops up over the answer)', async ({
+    page,
+  }) => {
+    await setScenario({
+      rules: [
+        {
+          when: { lastUserIncludes: 'stop-mole' },
+          reply: { content: 'Moles swim through soil. '.repeat(300), chunkSize: 2, delayMs: 30 },
+        },
+      ],
+    });
+    await openChat(page);
+    await send(page, 'And moles? stop-mole');
+    await expect(assistantTurns(page).last()).toContainText('Moles swim through soil.');
+    await page.getByRole('button', { name: 'Stop', exact: true }).tap();
+    await expect((await lastAnswer(page)).getByText('Stopped by you')).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Message', exact: true })).not.toBeFocused();
+  });
 });
 
 test.describe('on a phone, in Chinese', () => {

@@ -99,3 +99,50 @@ test('Sources → Open shows a Word memo’s heading and table as such, the cite
   await zhViewer.getByRole('button', { name: '关闭' }).click();
   await expect(zhViewer).toHaveCount(0);
 });
+
+test('Open while the server cannot be reached says so in the viewer, and opens the page once it can', async ({
+  page,
+}) => {
+  const passage = 'The night ferry leaves at eleven.';
+  const question = 'When does the night ferry leave in ferry.md?';
+  await setScenario({
+    rules: [
+      { when: { anyIncludes: passage }, reply: { content: 'At eleven (ferry.md).' } },
+      {
+        when: { lastUserIncludes: question },
+        reply: [
+          { toolCalls: [{ name: 'retrieval', arguments: JSON.stringify({ query: 'ferry', files: ['ferry.md'] }) }] },
+          { content: 'No document reached me.' },
+        ],
+      },
+    ],
+  });
+  await openChat(page);
+  await page
+    .getByLabel('Upload files')
+    .setInputFiles([{ name: 'ferry.md', mimeType: 'text/markdown', buffer: Buffer.from(`# Ferry\n\n${passage}\n`) }]);
+  await expect(
+    page.getByRole('list', { name: 'Documents' }).getByRole('listitem').filter({ hasText: 'ferry.md' }),
+  ).toContainText('ready');
+  await send(page, question);
+  const answer = await lastAnswer(page);
+  await expect(answer).toContainText('At eleven (ferry.md).');
+  const open = answer.getByRole('region', { name: 'Sources' }).getByRole('button', { name: /^Open ferry\.md/ });
+
+  // The page's server action requests fail as a refused connection does.
+  await page.route('**/*', (route) =>
+    route.request().headers()['next-action'] ? route.abort('connectionrefused') : route.continue(),
+  );
+  await open.click();
+  const viewer = page.getByRole('dialog', { name: /^ferry\.md/ });
+  await expect(viewer.getByRole('alert')).toHaveText(
+    'The document cannot be opened: Could not reach the server (Failed to fetch). Nothing was done: try again once it is back.',
+  );
+  expect(await outsideScreen(page, PHONE, viewer.getByRole('alert'))).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(viewer).toHaveCount(0);
+
+  await page.unrouteAll();
+  await open.click();
+  await expect(viewer.locator('mark').filter({ hasText: passage })).toHaveCount(1);
+});

@@ -135,6 +135,8 @@ test('keyboard only: first run, a connection, a chat, the model picker, an agent
     await press(page, 'Enter');
     await expect(editor).toBeHidden();
     const chatWith = page.getByRole('button', { name: 'Chat with Keyboard heron' });
+    // Listed once the list is read again (before, on a loaded machine, Tab could walk past a list still empty).
+    await expect(chatWith).toBeVisible();
     // The Agents list is one Tab stop: Tab reaches it, the arrows walk it to the heron.
     await tabTo(page, page.getByRole('region', { name: 'Agents' }).locator('li button[tabindex="0"]'));
     await press(page, 'Home');

@@ -120,3 +120,45 @@ test('Back from Runs, opened from the phone menu, comes back to the menu; Back a
   await expect(heading(page)).toHaveText('灯塔看守人');
   await context.close();
 });
+
+test('Back with the agent editor open over the phone menu closes the editor first, then the menu', async ({ page }) => {
+  test.setTimeout(90_000);
+  const [, conversation] = await twoConversations(page, 'Menu', '+ New chat');
+  const menuButton = page.getByRole('button', { name: 'Menu', exact: true });
+  const list = conversations(page);
+  const editor = page.getByRole('dialog', { name: 'Agent', exact: true });
+  const newAgent = page.getByRole('button', { name: 'New agent', exact: true });
+
+  // Nothing typed: Back closes the editor, the menu stays open under it with the focus on New agent.
+  await menuButton.click();
+  await newAgent.click();
+  await expect(editor).toBeVisible();
+  await page.goBack();
+  await expect(editor).toBeHidden();
+  await expect(list).toBeVisible();
+  await expect(newAgent).toBeFocused();
+  await expect(page).toHaveURL(conversation);
+  // Back again closes the menu, on the same conversation.
+  await page.goBack();
+  await expect(list).toBeHidden();
+  await expect(page).toHaveURL(conversation);
+  await expect(heading(page)).toHaveText('the harbour master');
+
+  // Something typed: Back asks first, as Escape does; Keep editing keeps it, and the next Back asks again.
+  await menuButton.click();
+  await newAgent.click();
+  await editor.getByRole('textbox', { name: 'Name', exact: true }).fill('Tide watcher');
+  await page.goBack();
+  const ask = page.getByRole('dialog', { name: 'Discard the changes to this agent?' });
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(editor.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('Tide watcher');
+  await page.goBack();
+  await ask.getByRole('button', { name: 'Discard' }).click();
+  await expect(editor).toBeHidden();
+  await expect(list).toBeVisible();
+  await page.goBack();
+  await expect(list).toBeHidden();
+  await expect(page).toHaveURL(conversation);
+  await expect(heading(page)).toHaveText('the harbour master');
+});

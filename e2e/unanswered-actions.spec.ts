@@ -1,9 +1,10 @@
 // Stop and a paused call's decision when their request gets no answer (the network refuses it, as when the server is
 // down for a moment; the answer already streaming goes on): the page says the server could not be reached and the
 // run goes on, waiting as before; once requests get through, the same Stop and Run work. At phone width, from the
-// keyboard where the page offers a key.
+// keyboard where the page offers a key. The agent editor's Save and an agent's Delete too: said in the editor (or over
+// the list), the agent as it was, and they work once requests get through.
 import { expect, test, type Page } from '@playwright/test';
-import { assistantTurns, lastAnswer, openChat, send, stopButton } from './support/chat';
+import { assistantTurns, lastAnswer, openChat, send, stopButton, userTurns } from './support/chat';
 import { setScenario } from './support/model';
 
 const UNREACHABLE = 'Could not reach the server (Failed to fetch). Nothing was done: try again once it is back.';
@@ -139,4 +140,81 @@ test('opening, renaming, deleting and searching conversations while the server c
   await nav.getByRole('searchbox').fill('');
   await nav.getByRole('button', { name: `First ${word}`, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`First ${word}`);
+});
+
+test('saving and deleting an agent while the server cannot be reached say so and change nothing', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openChat(page);
+  const name = 'Unanswered sandpiper';
+  await page.getByRole('button', { name: 'New agent', exact: true }).click();
+  const editor = page.getByRole('dialog', { name: 'Agent', exact: true });
+  await editor.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+
+  await refuseActions(page);
+  const save = editor.getByRole('button', { name: 'Save', exact: true });
+  await save.click();
+  // Said in the editor, which stays open with what was typed, ready to save again.
+  await expect(editor.getByRole('alert')).toHaveText(`Not saved: ${UNREACHABLE}`);
+  await expect(editor.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(name);
+  await expect(save).toBeEnabled();
+
+  await page.unrouteAll();
+  await save.click();
+  await expect(editor).toBeHidden();
+  const deleteButton = page.getByRole('button', { name: `Delete ${name}`, exact: true });
+  await expect(deleteButton).toBeVisible();
+
+  await refuseActions(page);
+  await deleteButton.click();
+  await page
+    .getByRole('dialog', { name: /^Delete the agent/ })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
+  await expect(page.getByRole('alert').filter({ hasText: UNREACHABLE })).toBeVisible();
+  await expect(deleteButton).toBeVisible();
+
+  await page.unrouteAll();
+  await deleteButton.click();
+  await page
+    .getByRole('dialog', { name: /^Delete the agent/ })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
+  await expect(deleteButton).toHaveCount(0);
+});
+
+test('a simulated user started while the server cannot be reached ends at once and says why; it starts once it can', async ({
+  page,
+}) => {
+  const word = 'unanswered-sim-dunlin';
+  await setScenario({
+    rules: [
+      // Only HumanSimulator's system message asks for this: its next line, as a JSON list.
+      { when: { anyIncludes: 'JSON list of four questions' }, reply: { content: JSON.stringify(['And dunlins?']) } },
+    ],
+    fallback: { content: `Noted (${word}).` },
+  });
+  await openChat(page);
+  await send(page, `Hello ${word}`);
+  await expect(await lastAnswer(page)).toContainText('Noted');
+  const simulate = page.getByRole('button', { name: 'Simulate a user' });
+  const dialog = page.getByRole('dialog', { name: 'Simulate a user' });
+  const stopSimulating = page.getByRole('button', { name: 'Stop simulating' });
+
+  await refuseActions(page);
+  await simulate.click();
+  await dialog.getByRole('spinbutton', { name: /^Messages to send/ }).fill('1');
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The simulated user could not go on' })).toHaveText(
+    `The simulated user could not go on: ${UNREACHABLE}`,
+  );
+  await expect(stopSimulating).toHaveCount(0);
+  await expect(userTurns(page)).toHaveCount(1);
+
+  await page.unrouteAll();
+  await simulate.click();
+  await dialog.getByRole('spinbutton', { name: /^Messages to send/ }).fill('1');
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The simulated user sent 1 message.' })).toBeVisible();
+  await expect(userTurns(page)).toHaveCount(2);
+  await expect(userTurns(page).last()).toContainText('And dunlins?');
 });

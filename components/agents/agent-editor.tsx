@@ -12,6 +12,7 @@ import { AGENT_KIND_NAMES, FNCALL_MODES, SAVED_AGENT_KINDS, SPEAKER_SELECTIONS }
 import type { AgentDefinition } from '@/lib/store/types';
 import { isImageAvatar } from '../chat/agent-avatar';
 import { focusComposer } from '../chat/composer-draft';
+import { reachServer } from '../chat/reach-server';
 import { useImageSource } from '../chat/answer-image';
 import { useCodedText } from '../chat/server-text';
 import { ToolStandingNote } from '../chat/tool-standing-note';
@@ -277,7 +278,7 @@ function Form({
 
   const ensureSaved = async (): Promise<string | undefined> => {
     if (agentId) return agentId;
-    const result = await saveAgent(undefined, definition());
+    const result = await reachServer(() => saveAgent(undefined, definition()));
     if (!result.ok) {
       setProblem(refusalOf(result));
       return undefined;

@@ -5,15 +5,26 @@ import * as actions from '@/app/actions/agents';
 import type { ActionFailure, PluginFailure } from '@/lib/chat/page';
 import type { ImportChoice } from '@/lib/chat/saved-agents';
 import type { AgentDefinition, SavedAgent } from '@/lib/store/types';
+import { reachServer } from '../chat/reach-server';
+import { failureText, type CodedText } from '../chat/server-text';
 
 /** A listed agent: a saved one, or a plugin's (`plugin`: its file; it is changed there, not here). */
 export type ListedAgent = SavedAgent & { plugin?: string };
 
 /** Why an agent was not saved: the server's words, the field at fault, and the code the page says them by. */
-export type AgentRefusal = Pick<ActionFailure, 'error' | 'field' | 'code' | 'values'>;
+export type AgentRefusal = Pick<ActionFailure, 'error' | 'field'> & Omit<CodedText, 'message'>;
 
-export function refusalOf({ error, field, code, values }: ActionFailure): AgentRefusal {
-  return { error, ...(field ? { field } : {}), ...(code ? { code } : {}), ...(values ? { values } : {}) };
+/** A request the server never answered is said in the page's own words ("Could not reach the server"), not the
+ *  browser's. */
+export function refusalOf(failure: ActionFailure): AgentRefusal {
+  const { field } = failure;
+  const { message, code, values } = failureText(failure);
+  return {
+    error: message ?? '',
+    ...(field ? { field } : {}),
+    ...(code ? { code } : {}),
+    ...(values ? { values } : {}),
+  };
 }
 
 interface AgentsState {
@@ -48,18 +59,19 @@ export const useAgents = create<AgentsState>()((set, get) => ({
   loaded: false,
   pluginFailures: [],
   async refresh() {
-    const result = await actions.listAgents();
-    if (result.ok) set({ agents: result.value, loaded: true });
+    // Unanswered (the server down for a moment), the list stays as it was.
+    const result = await actions.listAgents().catch(() => undefined);
+    if (result?.ok) set({ agents: result.value, loaded: true });
   },
   async save(id, definition) {
-    const result = await actions.saveAgent(id, definition);
+    const result = await reachServer(() => actions.saveAgent(id, definition));
     if (!result.ok) return refusalOf(result);
     set({ editing: undefined });
     await get().refresh();
     return undefined;
   },
   async remove(id) {
-    const result = await actions.deleteAgent(id);
+    const result = await reachServer(() => actions.deleteAgent(id));
     await get().refresh();
     return result.ok ? undefined : refusalOf(result);
   },

@@ -11,6 +11,7 @@ import type { RoleConfig } from '@/lib/agent/group-chat-creator';
 import { SPEAKER_SELECTIONS, type SpeakerSelection } from '@/lib/protocol/enums';
 import { useCodedText } from '../chat/server-text';
 import { useModalDialog } from '../modal-dialog';
+import { reachServer } from '../chat/reach-server';
 import { refusalOf, useAgents, type AgentRefusal } from './agents-store';
 
 type DraftMessage = { role: 'user' | 'assistant'; content: string; name?: string };
@@ -101,7 +102,7 @@ export function GroupCreator({ open, onClose }: { open: boolean; onClose: () => 
     const asked: DraftMessage[] = [...messages, { role: 'user', content: said }];
     setBusy(true);
     setProblem(undefined);
-    const result = await draftAgentGroup({ messages: asked });
+    const result = await reachServer(() => draftAgentGroup({ messages: asked }));
     setBusy(false);
     if (!result.ok) return setProblem(refusalOf(result));
     setText('');
@@ -118,7 +119,7 @@ export function GroupCreator({ open, onClose }: { open: boolean; onClose: () => 
   const save = async () => {
     setBusy(true);
     setProblem(undefined);
-    const result = await saveAgentGroup(review);
+    const result = await reachServer(() => saveAgentGroup(review));
     setBusy(false);
     if (!result.ok) return setProblem(refusalOf(result));
     await useAgents.getState().refresh();

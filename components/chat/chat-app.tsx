@@ -28,7 +28,7 @@ import { Welcome } from './welcome';
 import { focusComposer } from './composer-draft';
 import { conversationInAddress, replaceStep } from './conversation-address';
 import { useHistorySteps } from './history-steps';
-import { addMenuStep, isMenuStep, leaveMenuStep } from './menu-step';
+import { addMenuStep, backClosesDialog, isMenuStep, leaveMenuStep } from './menu-step';
 import { PHONE, usePhone } from './use-phone';
 import { rememberedChoice, withChoice } from './new-chat-defaults';
 import { useHasDocuments } from './document-tools-setting';
@@ -90,6 +90,8 @@ export function ChatApp({ info }: { info: AppInfo }) {
     /** On a step (`step`: Back or Forward), at once, so that what was under the menu can take the focus. */
     const follow = (step?: PopStateEvent) => {
       const open = isMenuStep(window.history.state) && matchMedia(PHONE).matches;
+      // Back from the menu with a dialog opened from it still over it: the dialog closes, the menu stays.
+      if (step && !open && matchMedia(PHONE).matches && aside.current?.checkVisibility() && backClosesDialog()) return;
       if (step) flushSync(() => setMenuOpen(open));
       else setMenuOpen(open);
       // Closed under the focus: it goes back to the button that opens the menu.
@@ -101,8 +103,11 @@ export function ChatApp({ info }: { info: AppInfo }) {
     return () => window.removeEventListener('popstate', follow);
   }, []);
   // Taken once: the page is rendered again when the language changes, and that must not reopen the conversation
-  // (which would drop the run being streamed) or reset a new chat's settings.
+  // (which would drop the run being streamed) or reset a new chat's settings (or put a new chat's in place of the
+  // open conversation's). The served agent and the plugins' failures too: each render brings new objects.
   const [defaultSettings] = useState(info.defaultSettings);
+  const [defaultAgent] = useState(info.defaultAgent);
+  const [pluginFailures] = useState(info.pluginFailures);
   // The conversation the address names when the page comes in, opened once. Read from the browser's address once it
   // is this page's (a link from Runs renders the page before the address changes; a step Back restores may come with
   // the render of another step's).
@@ -128,19 +133,19 @@ export function ChatApp({ info }: { info: AppInfo }) {
     const chat = useChat.getState();
     useChat.setState({ chooser });
     // The served agent (npm run serve) is every new chat's, until another is chosen.
-    if (info.defaultAgent) {
-      useChat.setState({ defaultAgent: info.defaultAgent });
+    if (defaultAgent) {
+      useChat.setState({ defaultAgent });
       if (!useChat.getState().activeId && !useChat.getState().draftAgent)
-        useChat.setState({ draftAgent: info.defaultAgent });
+        useChat.setState({ draftAgent: defaultAgent });
     }
-    useAgents.setState({ pluginFailures: info.pluginFailures ?? [] });
+    useAgents.setState({ pluginFailures: pluginFailures ?? [] });
     chat.setDraftSettings(newChatSettings());
     void chat.refreshConversations();
     if (openedFirst.current) return;
     openedFirst.current = true;
     const first = conversationInAddress(window.location.search);
     if (first) void chat.open(first, { newChatIfGone: true });
-  }, [newChatSettings, chooser, info.defaultAgent, info.pluginFailures]);
+  }, [newChatSettings, chooser, defaultAgent, pluginFailures]);
 
   // The address bar names the open conversation (or the one being opened), so a reload comes back to it. The user's
   // moves add their own steps to the history (conversation-address.ts); what changes here without one (a new chat

@@ -54,6 +54,18 @@ export function Composer({ disabled }: { disabled?: boolean }) {
     focusComposerForKeyboard();
   }, []);
 
+  // Stop goes when the answer ends (Send, disabled with nothing typed, takes its place): the focus it had goes to the
+  // message box, as after Regenerate, not to the page. Moved as the run ends, before Stop is drawn away.
+  const stopButton = useRef<HTMLButtonElement>(null);
+  useEffect(
+    () =>
+      useChat.subscribe((now, before) => {
+        if (before.runningRunId && !now.runningRunId && document.activeElement === stopButton.current)
+          focusComposerForKeyboard();
+      }),
+    [],
+  );
+
   // A message the server refused (the notice says why) comes back to the composer, unless something new was typed.
   const deliver = async (message: string) => {
     if (!(await send(message)) && !useDraft.getState().text) setText(message);
@@ -144,6 +156,7 @@ export function Composer({ disabled }: { disabled?: boolean }) {
         />
         {running ? (
           <button
+            ref={stopButton}
             type="button"
             onClick={() => void stop()}
             className="rounded-lg bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-500 focus-visible:ring-offset-2"

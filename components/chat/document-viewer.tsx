@@ -7,6 +7,8 @@ import { documentPage } from '@/app/actions/documents';
 import type { DocumentPageView } from '@/lib/uploads/service';
 import { Modal } from '../runs/modal';
 import { Markdown } from './markdown';
+import { reachServer } from './reach-server';
+import { failureText, useCodedText, type CodedText } from './server-text';
 
 const BUTTON =
   'rounded border border-neutral-300 px-2 py-1 text-sm hover:bg-neutral-100 disabled:opacity-50 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-neutral-700 dark:hover:bg-neutral-800';
@@ -75,11 +77,13 @@ export function DocumentViewer({
   const t = useTranslations('retrieval');
   const [at, setAt] = useState(page);
   // The answer for the page asked last (an earlier, slower one is dropped).
-  const [result, setResult] = useState<{ at: number; view?: DocumentPageView; error?: string }>();
+  const [result, setResult] = useState<{ at: number; view?: DocumentPageView; error?: CodedText }>();
+  const codedText = useCodedText('errors');
   useEffect(() => {
     let current = true;
-    void documentPage(hash, at).then((r) => {
-      if (current) setResult(r.ok ? { at, view: r.value } : { at, error: r.error });
+    // Unanswered (the server down for a moment), it says so rather than opening for ever.
+    void reachServer(() => documentPage(hash, at)).then((r) => {
+      if (current) setResult(r.ok ? { at, view: r.value } : { at, error: failureText(r) });
     });
     return () => {
       current = false;
@@ -92,7 +96,7 @@ export function DocumentViewer({
     <Modal title={title} onClose={onClose}>
       {error ? (
         <p role="alert" className="text-sm text-red-800 dark:text-red-200">
-          {t('viewerFailed', { error })}
+          {t('viewerFailed', { error: codedText(error) })}
         </p>
       ) : !shown ? (
         <p role="status" className="text-sm">

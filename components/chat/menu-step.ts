@@ -3,7 +3,7 @@
 // history, so that Back closes it (as it closes a phone app's drawer) instead of leaving the conversation under it.
 // Closing it otherwise (Close, Escape, something picked in it) leaves that step; what the menu opens in its place (a
 // conversation, a new chat) takes the step over (conversation-address.ts), so Back from there lands where the menu
-// was opened, without it.
+// was opened, without it. A dialog opened from the menu (the agent editor) is over it: Back closes that first.
 
 /** What the menu's step of the history holds beside Next's own fields. */
 interface MenuStep {
@@ -42,4 +42,19 @@ export function leaveMenuStep(then?: () => void): void {
     { once: true },
   );
   window.history.back();
+}
+
+/** Back left the menu's step while a modal dialog opened from it is still over it (the agent editor, a question it
+ *  asks): the dialog is what Back closes, as Escape would (it may ask first), and the menu's step is added again so
+ *  that the menu stays, for the next Back. False when no dialog is open (the menu is what Back closes). */
+export function backClosesDialog(): boolean {
+  if (leaving) return false;
+  const dialogs = document.querySelectorAll('dialog:modal');
+  const top = dialogs[dialogs.length - 1];
+  if (!(top instanceof HTMLDialogElement)) return false;
+  addMenuStep();
+  const cancel = new Event('cancel', { cancelable: true });
+  top.dispatchEvent(cancel);
+  if (!cancel.defaultPrevented) top.close();
+  return true;
 }

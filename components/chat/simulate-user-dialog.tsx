@@ -5,6 +5,7 @@ import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { MAX_SIMULATED_TURNS } from '@/lib/chat/requests';
 import { useModalDialog } from '../modal-dialog';
+import { useCodedText } from './server-text';
 import { useChat } from './store';
 import { useSimulation } from './simulate-user';
 
@@ -119,6 +120,7 @@ export function SimulationStatus() {
   const t = useTranslations('simulate');
   const { conversationId, sent, total, end } = useSimulation();
   const activeId = useChat((s) => s.activeId);
+  const codedText = useCodedText('errors');
   if (conversationId) {
     return (
       <div className="flex flex-wrap items-center gap-2 border-t border-neutral-200 px-4 py-2 text-sm dark:border-neutral-800">
@@ -139,7 +141,7 @@ export function SimulationStatus() {
         ? t('ended', { n: sent })
         : end === 'stopped'
           ? t('stopped', { n: sent })
-          : t('failed', { error: end.error });
+          : t('failed', { error: codedText(end.error) });
   return (
     <div className="flex flex-wrap items-center gap-2 border-t border-neutral-200 px-4 py-2 text-sm dark:border-neutral-800">
       <p role="status" className="flex-1">

@@ -5,9 +5,12 @@
 // the simulated user says the conversation is over, when asked to, or when the user leaves the conversation.
 import { create } from 'zustand';
 import { simulateUserTurn } from '@/app/actions/chat';
+import { reachServer } from './reach-server';
+import { failureText, type CodedText } from './server-text';
 import { useChat } from './store';
 
-export type SimulationEnd = 'finished' | 'ended' | 'stopped' | { error: string };
+/** `error`: why it could not go on (the server's refusal, or no answer from it), said in the page's language. */
+export type SimulationEnd = 'finished' | 'ended' | 'stopped' | { error: CodedText };
 
 interface SimulationState {
   /** The conversation being played, while a simulation runs. */
@@ -35,13 +38,13 @@ export const useSimulation = create<SimulationState>()((set, get) => ({
         end = 'stopped';
         break;
       }
-      const next = await simulateUserTurn(conversationId, persona ? { persona } : {});
+      const next = await reachServer(() => simulateUserTurn(conversationId, persona ? { persona } : {}));
       if (!still()) {
         end = 'stopped';
         break;
       }
       if (!next.ok) {
-        end = { error: next.error };
+        end = { error: failureText(next) };
         break;
       }
       if ('stop' in next.value) {

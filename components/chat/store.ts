@@ -108,6 +108,10 @@ let catchingUp: Promise<boolean> | undefined;
 /** The open conversation found deleted elsewhere by a catch-up: said once, not read again. */
 let gone: string | undefined;
 
+/** The open conversation whose answer still going could not be followed (the server did not answer): the next
+ *  catch-up reads it again and follows it. */
+let unfollowed: string | undefined;
+
 /** The save of the settings in flight, if any: a message sent meanwhile waits for it. */
 let settingsSaving: Promise<unknown> | undefined;
 
@@ -265,13 +269,18 @@ export const useChat = create<ChatState>()((set, get) => {
   async function followLatest(id: string, data: ConversationData) {
     const last = data.turns[data.turns.length - 1];
     if (!last?.runId || last.runStatus !== 'running') return;
-    const events = await actions.followRun(last.runId);
-    if (events) await consume(last.turn.id, last.runId, events);
+    // Unanswered (the server down for a moment): the answer stays as it was read, and the next catch-up follows it.
+    const unreached = () => {
+      if (get().activeId === id) unfollowed = id;
+    };
+    const followed = await actions.followRun(last.runId).then((events) => ({ events }), unreached);
+    if (!followed) return;
+    if (followed.events) await consume(last.turn.id, last.runId, followed.events);
     else {
       // It ended between the two reads (or nothing drives it any more): shown as it is stored now, not as the
       // half answer read first, streaming for ever.
-      const answer = await actions.loadTurnAnswer(last.turn.id, last.runCount);
-      if (!answer.ok || get().activeId !== id || get().runningRunId) return;
+      const answer = await actions.loadTurnAnswer(last.turn.id, last.runCount).catch(unreached);
+      if (!answer?.ok || get().activeId !== id || get().runningRunId) return;
       const run = foldStored(answer.value.runId, answer.value.events, answer.value.runStatus);
       markInterrupted(run); // only a run still reading as streaming: its feed is over
       set((s) => ({ turns: s.turns.map((t) => (t.turnId === last.turn.id ? { ...t, run } : t)) }));
@@ -279,8 +288,9 @@ export const useChat = create<ChatState>()((set, get) => {
   }
 
   async function showTitle(conversationId: string) {
-    const result = await actions.settledTitle(conversationId);
-    if (!result.ok) return;
+    // Unanswered, the title shown stays: the list's next read brings the new one.
+    const result = await actions.settledTitle(conversationId).catch(() => undefined);
+    if (!result?.ok) return;
     if (get().activeId === conversationId) set({ title: result.value });
     await get().refreshConversations();
   }
@@ -378,11 +388,13 @@ export const useChat = create<ChatState>()((set, get) => {
         const busy = () =>
           get().activeId !== id || get().runningRunId !== undefined || opening !== undefined || get().heldForOpen;
         const mark = threadChanges;
+        // An answer going on that could not be followed is read again, whatever the list says.
+        const refollow = unfollowed !== undefined && unfollowed === id;
         // The list whatever the thread is doing: another tab may have started, renamed or deleted conversations.
         if (readList) await get().refreshConversations();
         if (!id || id === gone) return true;
         if (busy()) return false;
-        if (!force) {
+        if (!force && !refollow) {
           // A conversation the list shows unchanged since this page read it is not read again.
           const listed = get().conversations.find((c) => c.id === id);
           if (listed && seen?.id === id && listed.updatedAt <= seen.updatedAt) return true;
@@ -400,7 +412,8 @@ export const useChat = create<ChatState>()((set, get) => {
         // This page's own messages and answers changed it too: redrawn only when it holds something this page lacks.
         const turns = turnsOf(data);
         const shape = (list: TurnState[]) => list.map((t) => `${t.turnId}:${t.runCount}`).join(' ');
-        if (shape(turns) === shape(get().turns)) return true;
+        if (unfollowed === id) unfollowed = undefined;
+        if (!refollow && shape(turns) === shape(get().turns)) return true;
         threadChanges++;
         set({ title: data.title, settings: data.settings, turns });
         // Followed on from here: a catch-up that comes meanwhile finds the conversation as `seen` says, or busy.
@@ -478,7 +491,7 @@ export const useChat = create<ChatState>()((set, get) => {
     async showAnswer(turnId, n) {
       if (get().runningRunId) return;
       const activeId = get().activeId;
-      const result = await actions.loadTurnAnswer(turnId, n);
+      const result = await reachServer(() => actions.loadTurnAnswer(turnId, n));
       if (!result.ok) {
         set({ notice: failureText(result) });
         return;

@@ -113,6 +113,11 @@ function DownloadRow({ job, onChange }: { job: DownloadJob; onChange: () => void
   );
 }
 
+/** A read of the local models the server never answered (down, restarting): a failure like a refusal. */
+function unansweredRead(e: unknown): ActionResult<LocalModelsView> {
+  return { ok: false, status: 0, error: e instanceof Error ? e.message : String(e) };
+}
+
 export function LocalModels() {
   const t = useTranslations('models');
   const bytes = useBytes();
@@ -142,11 +147,7 @@ export function LocalModels() {
   const reload = useCallback(async () => {
     const mine = ++reads.current;
     for (let attempt = 1; ; attempt++) {
-      const r = await actions.localModels().catch((e: unknown): ActionResult<LocalModelsView> => ({
-        ok: false,
-        status: 0,
-        error: e instanceof Error ? e.message : String(e),
-      }));
+      const r = await actions.localModels().catch(unansweredRead);
       if (r.ok || attempt === READ_ATTEMPTS || mine !== reads.current) return show(mine, r, true);
       await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
     }
@@ -155,7 +156,10 @@ export function LocalModels() {
   useEffect(() => {
     if (!admin) return; // the GGUF files are the admin's (lib/server/access-rules.ts): nothing to read
     const mine = ++reads.current;
-    void actions.localModels().then((r) => show(mine, r, false));
+    void actions
+      .localModels()
+      .catch(unansweredRead)
+      .then((r) => show(mine, r, false));
   }, [admin, show]);
 
   // While a download runs, its progress streams in (GET /api/local-models/downloads, Server-Sent Events); the list

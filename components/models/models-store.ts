@@ -44,10 +44,12 @@ export const useModels = create<ModelsState>()((set, get) => ({
   },
 
   async refresh(opts = {}) {
-    const [groups, connections] = await Promise.all([
-      actions.listModels(Boolean(opts.servers)),
-      actions.listConnections(),
-    ]);
+    // Read in the background too (as the page opens): unanswered (the server down for a moment), the lists stay.
+    const listed = await Promise.all([actions.listModels(Boolean(opts.servers)), actions.listConnections()]).catch(
+      () => undefined,
+    );
+    if (!listed) return;
+    const [groups, connections] = listed;
     set((s) => {
       const nextGroups = groups.ok ? groups.value : s.groups;
       const nextConnections = connections.ok ? connections.value : s.connections;
@@ -62,8 +64,9 @@ export const useModels = create<ModelsState>()((set, get) => ({
 
   async scan(again = false) {
     set({ scanning: true });
-    const r = await actions.scanServers(again);
-    set((s) => ({ scanning: false, found: r.ok ? r.value : s.found }));
+    // Unanswered (the server down for a moment): what was found stays, and Scan again can be pressed.
+    const r = await actions.scanServers(again).catch(() => undefined);
+    set((s) => ({ scanning: false, found: r?.ok ? r.value : s.found }));
   },
 
   openDialog(section = 'connections') {
