@@ -64,3 +64,27 @@ test('ArticleAgent: /title writes the outline, then one section per heading', as
   expect(sent).toHaveLength(4);
   expect(JSON.stringify(sent[3]!.body.messages)).toContain('heading number 2: II. What otters eat');
 });
+
+test('ArticleAgent: an outline without Roman-numeral headings ends with a sentence saying why no text follows', async ({
+  page,
+}) => {
+  await setScenario({
+    replies: [
+      { content: 'Otters are playful river animals.' },
+      { content: '1. Where otters live\n2. What otters eat' },
+    ],
+  });
+  await openChat(page);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByText('Advanced', { exact: true }).click();
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption('article');
+  await send(page, '/title Otters');
+
+  const answer = await lastAnswer(page);
+  await expect(answer).toContainText('What otters eat'); // the outline (a numbered list on the page)
+  await expect(answer).toContainText(
+    'No text was written: only headings numbered with Roman numerals (I., II., …) are written out, and the outline has none.',
+  );
+  await expect(answer).not.toContainText('The text:');
+  expect(await chatRequests()).toHaveLength(2);
+});

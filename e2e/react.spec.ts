@@ -48,3 +48,31 @@ test('a ReAct run shows its Thought, a calculator card with the result, and only
   expect(sent[0]?.body.tools).toBeUndefined();
   expect(JSON.stringify(sent[1]?.body.messages)).toContain('Observation: 4');
 });
+
+test('a ReAct reply that skips the format (no Action, no Final Answer) shows as the answer, also after a reload', async ({
+  page,
+}) => {
+  await setScenario({
+    rules: [
+      {
+        when: { lastUserIncludes: 'react-wren' },
+        reply: { content: 'Paris is the capital of France.', chunkSize: 5 },
+      },
+    ],
+  });
+  await openChat(page);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByText('Advanced', { exact: true }).click();
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption('react');
+  await send(page, 'What is the capital of France? react-wren');
+
+  const shown = async () => {
+    const answer = await lastAnswer(page);
+    await expect(answer.locator('p', { hasText: /^Paris is the capital of France\.$/ })).toBeVisible();
+    await expect(answer).not.toContainText('The model returned no answer.');
+    await expect(answer.getByRole('button', { name: /Thought/ })).toHaveCount(0);
+  };
+  await shown();
+  await page.reload();
+  await shown();
+});

@@ -109,6 +109,33 @@ describe('RunView', () => {
     expect(buttons(html)[0]?.name).toBe('Thought');
   });
 
+  it('shows a ReAct reply that skipped the format as the answer, not as a Thought with no answer', () => {
+    const at = { runId: 'r1', iteration: 1, t: 5 };
+    const events: AgentEvent[] = [
+      {
+        ...at,
+        iteration: 0,
+        type: 'run-start',
+        agent: 'a',
+        kind: 'react',
+        model: 'm',
+        lang: 'en',
+        maxLlmCalls: 20,
+        tools: [],
+      },
+      { ...at, iteration: 0, type: 'text-delta', text: 'Thought: ', part: 'markup' },
+      { ...at, type: 'llm-start', format: 'react' },
+      { ...at, type: 'text-delta', text: 'Paris is the ', part: 'thought' },
+      { ...at, type: 'text-delta', text: 'capital.', part: 'thought' },
+      { ...at, type: 'llm-end', finishReason: 'stop', durationMs: 1 },
+      { ...at, type: 'react-step', thought: '', finalAnswer: 'Paris is the capital.', plainReply: true },
+      { ...at, type: 'run-end', reason: 'answered', llmCalls: 1, toolCalls: 0, usage, durationMs: 6 },
+    ];
+    const html = render(<RunView run={foldRun('r1', events)} />);
+    expect(textOf(html)).toBe('Paris is the capital.');
+    expect(buttons(html)).toEqual([]);
+  });
+
   it('shows a waiting indicator while streaming with nothing yet, and not once something arrived', () => {
     expect(render(<RunView run={run()} />)).toMatch(/<div role="status"[^>]*>[\s\S]*Waiting for the model…/);
     const withText = render(<RunView run={run({ blocks: [{ kind: 'text', id: 't1', text: 'Hi' }] })} />);

@@ -136,7 +136,8 @@ export function IterationView({
             <dl key={i} className={`${CARD} grid grid-cols-[auto_1fr] gap-x-3`}>
               {(['thought', 'action', 'actionInput', 'observation', 'finalAnswer'] as const).map(
                 (k) =>
-                  s[k] !== undefined && (
+                  s[k] !== undefined &&
+                  (k !== 'thought' || s[k] !== '') && (
                     <div key={k} className="contents">
                       <dt className="font-semibold">{t(`react.${k}`)}</dt>
                       <dd>

@@ -46,11 +46,11 @@ export class ReActChat extends Agent {
       const found = detectReactAction(said);
       if (!found) {
         const [step] = parseReactSteps(`Thought: ${said}`).slice(-1);
-        run.emit({
-          type: 'react-step',
-          thought: step?.thought ?? said.trim(),
-          ...(step?.finalAnswer !== undefined ? { finalAnswer: step.finalAnswer } : {}),
-        });
+        // Upstream yields the reply as it is when it calls no tool: a reply without a Final Answer (small models
+        // often skip the format) is the answer whole, not a thought.
+        if (step?.finalAnswer !== undefined)
+          run.emit({ type: 'react-step', thought: step.thought, finalAnswer: step.finalAnswer });
+        else run.emit({ type: 'react-step', thought: '', finalAnswer: said.trim(), plainReply: true });
         return 'answered';
       }
       const call = { functionId: String(run.iteration), name: found.action, arguments: found.actionInput };

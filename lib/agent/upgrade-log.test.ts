@@ -150,3 +150,40 @@ describe('upgradeRunLog: the model layer’s codes from before they were the sha
     for (const e of events) expect(AgentEventSchema.safeParse(e).success).toBe(true);
   });
 });
+
+describe('upgradeRunLog: a ReAct reply that skipped the format, stored as a thought only', () => {
+  it('reads as the answer (plainReply, which the page shows as the answer); today’s steps stay as they are', () => {
+    const at = { runId: 'r', iteration: 1, t: 5 };
+    const old = [
+      { ...start, kind: 'react' },
+      { ...at, iteration: 0, type: 'text-delta', text: 'Thought: ', part: 'markup' },
+      { ...at, type: 'text-delta', text: 'Paris is the capital.', part: 'thought' },
+      { ...at, type: 'react-step', thought: 'Paris is the capital.' },
+      {
+        ...at,
+        type: 'run-end',
+        reason: 'answered',
+        llmCalls: 1,
+        toolCalls: 0,
+        usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
+        durationMs: 6,
+      },
+    ];
+    const upgraded = upgradeRunLog(old);
+    for (const e of upgraded) expect(() => AgentEventSchema.parse(e)).not.toThrow();
+    expect(upgraded[3]).toEqual({
+      ...at,
+      type: 'react-step',
+      thought: '',
+      finalAnswer: 'Paris is the capital.',
+      plainReply: true,
+    });
+    // A step with a tool call or a Final Answer is today's.
+    const today = [
+      { ...start, kind: 'react' },
+      { ...at, type: 'react-step', thought: 'Look.', action: 'calculator', actionInput: '{}', observation: '4' },
+      { ...at, iteration: 2, type: 'react-step', thought: 'Done.', finalAnswer: '4' },
+    ];
+    expect(upgradeRunLog(today)).toBe(today);
+  });
+});

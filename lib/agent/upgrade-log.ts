@@ -2,9 +2,9 @@
 // named the agent's class (`kind: 'react'`) instead of its kind, a tool-result left the arguments it ran
 // with to be worked out (the call's, or the user's edit in `decision`), a tool-result carried the user's decision on its paused
 // call (now a tool-decision event before it), and a ReAct run's text-delta events were
-// the bare transcript, which every reader parsed again; and the model layer coded some errors outside the shared
-// codes (a model server nothing answered at was `connection`, now `model-unreachable`; `local_model`, `'400'`…). A log
-// of today's shape comes back as it is.
+// the bare transcript, which every reader parsed again; the model layer coded some errors outside the shared codes
+// (a model server nothing answered at was `connection`, now `model-unreachable`; `local_model`, `'400'`…); and a
+// ReAct reply without a tool call or a Final Answer was a thought only. A log of today's shape comes back as it is.
 import { reactPieces } from '../llm/fncall/react-format';
 import { AGENT_KIND_NAMES, type AgentKind } from '../protocol/enums';
 import type { AgentEvent } from '../protocol/events';
@@ -18,7 +18,27 @@ const KIND_BY_NAME = new Map(Object.entries(AGENT_KIND_NAMES).map(([kind, name])
 /** One run's events as stored (or exported), in today's shape. Entries that are not events are left for the
  *  schema to report. */
 export function upgradeRunLog(events: readonly unknown[]): AgentEvent[] {
-  return withSharedErrorCodes(withDecisionEvents(withKindsAndArguments(events))) as AgentEvent[];
+  return withPlainReplies(withSharedErrorCodes(withDecisionEvents(withKindsAndArguments(events)))) as AgentEvent[];
+}
+
+/** Until a ReAct reply with neither a tool call nor a Final Answer was the answer (plainReply), its step held the
+ *  reply as its thought alone, and the page showed no answer: such a step (only those had neither an action nor a
+ *  final answer) now says the reply is the answer. */
+function withPlainReplies(events: readonly unknown[]): readonly unknown[] {
+  return events.some(oldPlainReply) ? events.map(asPlainReply) : events;
+}
+
+function oldPlainReply(e: unknown): boolean {
+  if (!isPlainObject(e)) return false;
+  if (e.type === 'child') return oldPlainReply(e.event);
+  return e.type === 'react-step' && e.action === undefined && e.finalAnswer === undefined;
+}
+
+function asPlainReply(e: unknown): unknown {
+  if (!oldPlainReply(e)) return e;
+  const event = e as Raw;
+  if (event.type === 'child') return { ...event, event: asPlainReply(event.event) };
+  return { ...event, thought: '', finalAnswer: String(event.thought ?? ''), plainReply: true };
 }
 
 /** Codes the model layer wrote before its codes were the shared ones (ERROR_CODES), each with today's code and the

@@ -633,6 +633,7 @@ export class ChatService {
         if (answer) {
           if (event.type === 'text-delta' && (event.part === undefined || event.part === 'answer'))
             answer.text += event.text;
+          else if (event.type === 'react-step' && event.plainReply) answer.text += event.finalAnswer ?? '';
           else if (event.type === 'run-end') answer.answered = event.reason === 'answered';
         }
         if (writer.failed) break; // leaving the loop stops the run

@@ -287,7 +287,7 @@ function applyToBlocks(view: RunView, e: FeedEvent): string[] {
       return [call.id];
     }
     case 'react-step':
-      return [];
+      return e.plainReply ? showPlainReply(view, e) : [];
     case 'handoff': {
       if (!e.to || e.user) {
         const block: HandoffBlock = {
@@ -573,4 +573,17 @@ function applyReactPiece(view: RunView, e: Feed<'text-delta'>, part: ReactPart):
     return [block.id];
   }
   return [];
+}
+
+/** A ReAct reply without a tool call or a Final Answer streamed as a thought; it is the answer: its thought blocks
+ *  (the last blocks) give way to the answer. */
+function showPlainReply(view: RunView, e: Feed<'react-step'>): string[] {
+  const isThought = (b: Block | undefined) => b?.kind === 'reasoning' && b.label === 'thought';
+  while (isThought(view.blocks.at(-1))) view.blocks.pop();
+  lastPart.set(view, 'answer');
+  const text = e.finalAnswer ?? '';
+  if (!text) return [RUN_CHANGED];
+  const block: TextBlock = { kind: 'text', id: uniqueId(view, `answer-${e.iteration}`), text };
+  view.blocks.push(block);
+  return [block.id, RUN_CHANGED];
 }

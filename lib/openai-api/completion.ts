@@ -125,12 +125,11 @@ export class CompletionFold {
       case 'text-delta': {
         // ReAct's transcript: its final answer is the answer; the rest is the agent's reasoning.
         if (e.part && e.part !== 'answer') return [];
-        let text = e.text;
-        if (this.content && runKey !== this.lastTextRun) text = `\n\n${text}`;
-        this.lastTextRun = runKey;
-        this.content += text;
-        return [this.chunk({ content: text })];
+        return this.say(e.text, runKey);
       }
+      case 'react-step':
+        // A ReAct reply that skipped the format streamed as a thought; the whole reply is the answer.
+        return e.plainReply && e.finalAnswer ? this.say(e.finalAnswer, runKey) : [];
       case 'reasoning-delta':
         this.reasoning += e.text;
         return [this.chunk({ reasoning_content: e.text })];
@@ -200,6 +199,15 @@ export class CompletionFold {
       usage: this.usage ?? wireUsage(),
       agent_steps: this.steps,
     };
+  }
+
+  /** Answer text, as a content chunk. */
+  private say(answer: string, runKey: string): CompletionChunk[] {
+    let text = answer;
+    if (this.content && runKey !== this.lastTextRun) text = `\n\n${text}`;
+    this.lastTextRun = runKey;
+    this.content += text;
+    return [this.chunk({ content: text })];
   }
 
   private chunk(delta: ChunkDelta): CompletionChunk {

@@ -317,6 +317,10 @@ const OWN_EVENTS = [
     actionInput: z.string().optional(),
     observation: z.string().optional(),
     finalAnswer: z.string().optional(),
+    /** The model's reply had neither a tool call nor a Final Answer (it skipped the format): the whole reply is the
+     *  answer, as upstream yields it, and finalAnswer holds it. Its text streamed as a thought; readers show it as the
+     *  answer from this step on. */
+    plainReply: z.literal(true).optional(),
   }),
   z.object({
     /** A Router or GroupChat passes the turn on: to the helper or member named `to` (the next events are its child

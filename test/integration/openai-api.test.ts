@@ -159,6 +159,22 @@ describe('the /v1 API', () => {
     expect(model.requests[0]!.body.messages[0]).toEqual({ role: 'system', content: 'Be brief.' });
   });
 
+  it('answers with a ReAct reply that skipped the format, streamed and not; a Final Answer stays the only content', async () => {
+    // Small models often write a plain reply without "Final Answer:": upstream yields it as the answer.
+    model.setScenario({ fallback: { content: 'Paris is the capital of France.', chunkSize: 6 } });
+    const ask = { model: 'react', messages: [{ role: 'user' as const, content: 'Capital of France?' }] };
+    const whole = await client.chat.completions.create(ask);
+    expect(whole.choices[0]!.message.content).toBe('Paris is the capital of France.');
+    expect(whole.choices[0]!.finish_reason).toBe('stop');
+    let streamed = '';
+    for await (const chunk of await client.chat.completions.create({ ...ask, stream: true }))
+      streamed += chunk.choices[0]?.delta.content ?? '';
+    expect(streamed).toBe('Paris is the capital of France.');
+    // The format followed: the Final Answer alone is the content, not the Thought before it.
+    model.setScenario({ fallback: { content: 'Easy one.\nFinal Answer: Paris.' } });
+    expect((await client.chat.completions.create(ask)).choices[0]!.message.content).toBe('Paris.');
+  });
+
   it("offers the caller's own tool to the model and ends the turn with its call, then takes the caller's result", async () => {
     model.setScenario({
       replies: [

@@ -99,6 +99,52 @@ describe('ReActChat', () => {
     expect(result).toEqual([{ role: 'assistant', content: 'Thought: Easy.\nFinal Answer: 4', name: 'reactor' }]);
   });
 
+  it('takes a reply without a tool call or a Final Answer as the answer, as upstream yields it', async () => {
+    // Small models often skip the format: the reply streams as a thought, then shows as the answer.
+    server.setScenario({
+      replies: [{ content: 'Paris is the capital of France.\nIt sits on the Seine.', chunkSize: 4 }],
+    });
+    const events = await collectEvents(react().runEvents([{ role: 'user', content: 'Capital of France?' }]));
+    expect(ofType(events, 'react-step')).toMatchObject([
+      { thought: '', finalAnswer: 'Paris is the capital of France.\nIt sits on the Seine.', plainReply: true },
+    ]);
+    expect(ofType(events, 'run-end')[0]).toMatchObject({ reason: 'answered', llmCalls: 1, toolCalls: 0 });
+    const view = foldRun('r', events);
+    expect(view.blocks.map((b) => `${b.kind}:${'text' in b ? b.text : ''}`)).toEqual([
+      'text:Paris is the capital of France.\nIt sits on the Seine.',
+    ]);
+    // The history keeps upstream's message: the transcript as the model continued it.
+    server.setScenario({ replies: [{ content: 'Four.' }] });
+    expect(await react().runNonStream([{ role: 'user', content: '2+2?' }])).toEqual([
+      { role: 'assistant', content: 'Thought: Four.', name: 'reactor' },
+    ]);
+  });
+
+  it('takes a reply whose Action has no Action Input whole as the answer (no tool is called)', async () => {
+    server.setScenario({ replies: [{ content: 'I would look it up.\nAction: get_weather' }] });
+    const tool = new GetWeather();
+    const events = await collectEvents(react(tool).runEvents([{ role: 'user', content: 'Weather?' }]));
+    expect(tool.calls).toEqual([]);
+    expect(foldRun('r', events).blocks.map((b) => `${b.kind}:${'text' in b ? b.text : ''}`)).toEqual([
+      'text:I would look it up.\nAction: get_weather',
+    ]);
+  });
+
+  it('after a tool step, a reply without Final Answer is the answer and the earlier thought stays a thought', async () => {
+    server.setScenario({
+      replies: [
+        { content: 'I need the weather.\nAction: get_weather\nAction Input: {"city": "Paris"}' },
+        { content: 'It is sunny in Paris, 21°C.' },
+      ],
+    });
+    const events = await collectEvents(react().runEvents([{ role: 'user', content: 'Weather in Paris?' }]));
+    expect(
+      foldRun('r', events).blocks.map((b) =>
+        b.kind === 'tool' ? `tool:${b.name}:${b.status}` : `${b.kind}:${'text' in b ? b.text : ''}`,
+      ),
+    ).toEqual(['reasoning:I need the weather.', 'tool:get_weather:done', 'text:It is sunny in Paris, 21°C.']);
+  });
+
   it('reports its kind by a declared name, not the class name (which production builds minify); subclasses keep it', async () => {
     class MyReact extends ReActChat {}
     server.setScenario({ replies: [{ content: 'Final Answer: 4' }] });

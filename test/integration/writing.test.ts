@@ -123,6 +123,26 @@ describe('ArticleAgent', () => {
     expect(ofType(events, 'run-start')[0]).toMatchObject({ kind: 'article', agent: 'ArticleAgent' });
   });
 
+  it('says why no text follows when the outline has no Roman-numeral headings, in the run’s language', async () => {
+    // Upstream expands only the lines that open with a Roman numeral; this outline numbers its headings 1., 2.
+    env.server.setScenario({ replies: [{ content: 'Summary.' }, { content: '1. Colonies\n2. Foraging' }] });
+    const messages = await new ArticleAgent({ llm: llm() }).runNonStream([
+      { role: 'user', content: '/title A short guide to bees' },
+    ]);
+    expect(env.server.requests).toHaveLength(2); // no section was asked for
+    expect(messages.map((m) => m.content).slice(-3)).toEqual([
+      '>\n> The outline: \n',
+      '1. Colonies\n2. Foraging',
+      '>\n> No text was written: only headings numbered with Roman numerals (I., II., …) are written out, and the outline has none. Try again for a new outline.\n',
+    ]);
+    env.server.setScenario({ replies: [{ content: '摘要' }, { content: '一、蜂群\n二、采蜜' }] });
+    const zh = await new WriteFromScratch({ llm: llm() }).runNonStream([{ role: 'user', content: '蜜蜂简介' }]);
+    expect(zh.at(-1)!.content).toBe(
+      '>\n> 没有写正文：正文只按用罗马数字（I.、II.、…）编号的标题逐节写出，而这份大纲没有这样的标题。请重试以生成新的大纲。\n',
+    );
+    expect(zh.map((m) => m.content)).not.toContain('>\n> 正文：\n');
+  });
+
   it('continues the text of the last message from the documents by default', async () => {
     env.server.setScenario({ replies: [{ content: 'They also dance to tell each other where the flowers are.' }] });
     const messages = await new ArticleAgent({ llm: llm() }).runNonStream([

@@ -41,13 +41,18 @@ export function planInWords(lang: Lang): string {
 }
 
 /** The heading messages between the steps (a quoted line each, as upstream marks them). */
-export const STEP_HEADINGS: Record<Lang, Record<'plan' | 'summarize' | 'outline' | 'expand' | 'section', string>> = {
+export const STEP_HEADINGS: Record<
+  Lang,
+  Record<'plan' | 'summarize' | 'outline' | 'expand' | 'section' | 'noSections', string>
+> = {
   en: {
     plan: `>\n> The plan (the default one): ${planInWords('en')}\n`,
     summarize: '>\n> Summary of the reference material: \n',
     outline: '>\n> The outline: \n',
     expand: '>\n> The text: \n',
     section: '>\n# ',
+    noSections:
+      '>\n> No text was written: only headings numbered with Roman numerals (I., II., …) are written out, and the outline has none. Try again for a new outline.\n',
   },
   zh: {
     plan: `>\n> 写作计划（默认计划）：${planInWords('zh')}\n`,
@@ -55,6 +60,8 @@ export const STEP_HEADINGS: Record<Lang, Record<'plan' | 'summarize' | 'outline'
     outline: '>\n> 大纲：\n',
     expand: '>\n> 正文：\n',
     section: '>\n# ',
+    noSections:
+      '>\n> 没有写正文：正文只按用罗马数字（I.、II.、…）编号的标题逐节写出，而这份大纲没有这样的标题。请重试以生成新的大纲。\n',
   },
 };
 
@@ -101,8 +108,10 @@ export class WriteFromScratch extends Agent {
     sayStep(run, heading.outline);
     const outline = await new OutlineWriting({ llm }).write(messages, run, { knowledge: summary });
 
-    sayStep(run, heading.expand);
     const sections = firstLevelHeadings(outline);
+    // Upstream writes out only the Roman-numeral headings, and without one leaves its text heading empty: the user
+    // is told why there is no text instead.
+    sayStep(run, sections.length ? heading.expand : heading.noSections);
     const expand = new ExpandWriting({ llm });
     for (let i = 0; i < sections.length; i++) {
       sayStep(run, heading.section);
