@@ -9,7 +9,10 @@ import {
   type WebSearchProviderName,
   type WebSearchState,
 } from '../config';
+import { CodedError, isErrorNamed } from '../protocol/errors';
 import type { SecretBox } from '../models/secret-box';
+import { WEB_SEARCH_PROVIDER_NAMES } from '../config/web-search-providers';
+import { createSearchProvider, type SearchProviderError } from '../../tools/web/search-providers';
 import type { AccountStore, StoredWebSearch } from '../store/types';
 
 /** What the admin page shows: where the setting comes from, the provider and endpoint, whether a key is kept. */
@@ -31,6 +34,8 @@ export interface WebSearchInput {
   provider: 'environment' | StoredWebSearch['provider'];
   url?: string;
   apiKey?: string;
+  /** Keep it though the provider did not answer a test search as it should (it may be down for now). */
+  saveAnyway?: boolean;
 }
 
 export class WebSearchSettingError extends Error {
@@ -39,6 +44,10 @@ export class WebSearchSettingError extends Error {
 }
 
 const MAX_FIELD = 2000;
+/** Longest the test search on save may take (the provider's own time limit when shorter). */
+const PROBE_TIMEOUT_MS = 10_000;
+/** What the test search on save asks: any query will do. */
+const PROBE_QUERY = 'test';
 
 export class WebSearchSettings {
   /** The admin page's setting as last read from the store (undefined: the environment's rules). */
@@ -123,8 +132,43 @@ export class WebSearchSettings {
         else throw new WebSearchSettingError(`${provider} needs its API key.`);
       }
     }
+    if (provider !== 'off' && !input.saveAnyway) await this.probe(next);
     await this.deps.store.updateServerSettings({ webSearch: next });
     return this.view();
+  }
+
+  /** A test search with the setting about to be saved: one that fails is refused, saying how, unless saved anyway.
+   *  The provider is asked as web_search asks it (the admin's endpoint, as the environment's, may be any address). */
+  private async probe(next: StoredWebSearch): Promise<void> {
+    const state = this.stateOf(next);
+    if (!state.search) return;
+    const cfg = state.search;
+    const name = WEB_SEARCH_PROVIDER_NAMES[cfg.provider];
+    const timeoutMs = Math.min(cfg.timeoutMs, PROBE_TIMEOUT_MS);
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      await createSearchProvider(cfg).search(PROBE_QUERY, { maxResults: 1, signal });
+    } catch (e) {
+      const values = { provider: name, url: cfg.url };
+      const anyway = ' If it is only down for now, save it anyway.';
+      if (isErrorNamed<SearchProviderError>(e, 'SearchProviderError')) {
+        if (e.problem === 'http')
+          throw new CodedError('web-search-http', `${sentence(e.message)}${anyway}`, {
+            ...values,
+            status: e.detail.status ?? 500,
+          });
+        if (e.problem === 'not-json')
+          throw new CodedError('web-search-not-json', `${sentence(e.message)}${anyway}`, values);
+        const reason = (e.detail.reason ?? 'no answer').replace(/\.$/, ''); // the sentence goes on after it
+        throw new CodedError('web-search-unreachable', `${sentence(e.message)}${anyway}`, { ...values, reason });
+      }
+      if (!signal.aborted) throw e;
+      const reason = `no answer within ${timeoutMs / 1000} s`;
+      throw new CodedError('web-search-unreachable', `${name} at ${cfg.url} did not answer: ${reason}.${anyway}`, {
+        ...values,
+        reason,
+      });
+    }
   }
 
   /** Puts a stored setting in force (undefined: the environment's). */
@@ -143,4 +187,8 @@ export class WebSearchSettings {
     const provider = stored.provider as WebSearchProviderName;
     return { search: webSearchSettings(provider, { url: stored.url, apiKey }, this.deps.env.searchLimits) };
   }
+}
+
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
