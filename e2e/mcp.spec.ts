@@ -134,6 +134,7 @@ test('the MCP config is edited on the admin page: errors are shown, a saved serv
 
 test('web search is set up on the admin page: a provider that fails its test search is refused, saying so, unless saved anyway; the chat offers web_search and says what failed', async ({
   page,
+  browser,
 }) => {
   // A SearXNG- and Tavily-like responder on loopback (the admin may name any address for web search).
   const provider = createServer(async (req, res) => {
@@ -177,6 +178,19 @@ test('web search is set up on the admin page: a provider that fails its test sea
     );
     await expect(form.getByRole('status')).toHaveText('Web search is off.');
     await expect(form.getByText('Saved.')).toHaveCount(0);
+    // In Chinese too.
+    const zh = await browser.newPage({ locale: 'zh-CN', baseURL: new URL(page.url()).origin });
+    await zh.goto('/admin');
+    const zhForm = zh.getByRole('form', { name: '网页搜索' });
+    await hydrated(zhForm.getByRole('button', { name: '保存网页搜索设置' }));
+    await zhForm.getByRole('combobox', { name: '服务商' }).selectOption('searxng');
+    await zhForm.getByLabel('SearXNG 地址').fill('http://127.0.0.1:9');
+    await zhForm.getByRole('button', { name: '保存网页搜索设置' }).click();
+    await expect(zhForm.getByRole('alert')).toHaveText(
+      /^SearXNG（http:\/\/127\.0\.0\.1:9）没有响应测试搜索（fetch refuses to connect to port 9 .*）。它是否在运行？/,
+    );
+    await expect(zhForm.getByRole('checkbox', { name: /^仍然保存/ })).toBeVisible();
+    await zh.close();
     await form.getByRole('checkbox', { name: /^Save anyway/ }).check();
     await save.click();
     await expect(form.getByRole('status')).toHaveText('Web search is on (SearXNG).');

@@ -149,25 +149,35 @@ export class WebSearchSettings {
     try {
       await createSearchProvider(cfg).search(PROBE_QUERY, { maxResults: 1, signal });
     } catch (e) {
+      // Said as the catalog says it (lib/i18n/messages: errors.web-search-*), what the provider said added.
+      const at = `${name} at ${cfg.url}`;
+      const anyway = 'If it is only down for now, save it anyway.';
       const values = { provider: name, url: cfg.url };
-      const anyway = ' If it is only down for now, save it anyway.';
+      const unreachable = (reason: string) =>
+        new CodedError(
+          'web-search-unreachable',
+          `${at} did not answer a test search (${reason}). Is it running, and is the URL right? ${anyway}`,
+          { ...values, reason },
+        );
       if (isErrorNamed<SearchProviderError>(e, 'SearchProviderError')) {
+        const { status = 500, said, reason = 'no answer' } = e.detail;
         if (e.problem === 'http')
-          throw new CodedError('web-search-http', `${sentence(e.message)}${anyway}`, {
-            ...values,
-            status: e.detail.status ?? 500,
-          });
+          throw new CodedError(
+            'web-search-http',
+            `${at} answered a test search with HTTP ${status}${said ? ` (${said})` : ''}. Check the URL and the key. ${anyway}`,
+            { ...values, status },
+          );
         if (e.problem === 'not-json')
-          throw new CodedError('web-search-not-json', `${sentence(e.message)}${anyway}`, values);
-        const reason = (e.detail.reason ?? 'no answer').replace(/\.$/, ''); // the sentence goes on after it
-        throw new CodedError('web-search-unreachable', `${sentence(e.message)}${anyway}`, { ...values, reason });
+          throw new CodedError(
+            'web-search-not-json',
+            `${at} answered a test search, but not with JSON. Check the URL (SearXNG also needs json among its ` +
+              `search formats in settings.yml). ${anyway}`,
+            values,
+          );
+        throw unreachable(reason.replace(/\.$/, '')); // the sentence goes on after it
       }
       if (!signal.aborted) throw e;
-      const reason = `no answer within ${timeoutMs / 1000} s`;
-      throw new CodedError('web-search-unreachable', `${name} at ${cfg.url} did not answer: ${reason}.${anyway}`, {
-        ...values,
-        reason,
-      });
+      throw unreachable(`no answer within ${timeoutMs / 1000} s`);
     }
   }
 
@@ -187,8 +197,4 @@ export class WebSearchSettings {
     const provider = stored.provider as WebSearchProviderName;
     return { search: webSearchSettings(provider, { url: stored.url, apiKey }, this.deps.env.searchLimits) };
   }
-}
-
-function sentence(text: string): string {
-  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

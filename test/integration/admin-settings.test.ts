@@ -192,12 +192,17 @@ describe('web search from the admin page', () => {
       const down = await refused('http://127.0.0.1:9');
       expect(down).toMatchObject({ status: 400, code: 'web-search-unreachable' });
       expect(down.values).toMatchObject({ provider: 'SearXNG', url: 'http://127.0.0.1:9' });
-      expect(down.message).toMatch(
-        /^SearXNG at 127\.0\.0\.1:9 did not answer: fetch refuses to connect to port 9 .* save it anyway\.$/,
+      expect(down.message).toBe(
+        'SearXNG at http://127.0.0.1:9 did not answer a test search (fetch refuses to connect to port 9 (a port ' +
+          'browsers block too): run the server on another port). Is it running, and is the URL right? If it is only ' +
+          'down for now, save it anyway.',
       );
       const http = await refused(`${base}/forbidden`);
       expect(http).toMatchObject({ code: 'web-search-http', values: { status: 403 } });
-      expect(http.message).toMatch(/answered HTTP 403: json is not among the formats\. If it is only down/);
+      expect(http.message).toBe(
+        `SearXNG at ${base}/forbidden answered a test search with HTTP 403 (json is not among the formats). Check ` +
+          'the URL and the key. If it is only down for now, save it anyway.',
+      );
       expect(await refused(`${base}/html`)).toMatchObject({ code: 'web-search-not-json' });
 
       // Saved anyway: kept and in force, though down.

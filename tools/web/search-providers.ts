@@ -32,8 +32,8 @@ export class SearchProviderError extends Error {
   constructor(
     message: string,
     readonly problem: SearchProviderProblem,
-    /** The HTTP status it answered with ('http'), or why nothing answered ('unreachable'). */
-    readonly detail: { status?: number; reason?: string } = {},
+    /** The HTTP status it answered with and the start of what it said ('http'), or why nothing answered. */
+    readonly detail: { status?: number; said?: string; reason?: string } = {},
   ) {
     super(message);
   }
@@ -90,6 +90,7 @@ async function json(answer: Response, provider: string, key = ''): Promise<Json>
     const body = redactKey((await res.text().catch(() => '')).slice(0, 300), key);
     throw new SearchProviderError(`${at} answered HTTP ${res.status}${body ? `: ${body}` : ''}`, 'http', {
       status: res.status,
+      said: body,
     });
   }
   try {
