@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { lastAnswer, openChat, panelOf, send, stopWhileToolRuns } from './support/chat';
 import { setScenario } from './support/model';
@@ -130,32 +132,111 @@ test('the MCP config is edited on the admin page: errors are shown, a saved serv
   await expect(page.getByRole('listitem', { name: 'MCP server second' })).toHaveCount(0, { timeout: 30_000 });
 });
 
-test('web search is set up on the admin page: the chat offers web_search; back to the environment, it does not', async ({
+test('web search is set up on the admin page: a provider that fails its test search is refused, saying so, unless saved anyway; the chat offers web_search and says what failed', async ({
   page,
+  browser,
 }) => {
-  await page.goto('/admin');
-  const form = page.getByRole('form', { name: 'Web search' });
-  await hydrated(form.getByRole('button', { name: 'Save web search' }));
-  await expect(form.getByRole('status')).toHaveText('Web search is off.');
-  await form.getByRole('combobox', { name: 'Provider' }).selectOption('tavily');
-  await form.getByRole('button', { name: 'Save web search' }).click();
-  await expect(form.getByRole('alert')).toHaveText('tavily needs its API key.');
-  await form.getByLabel('API key').fill('tvly-e2e-never-shown');
-  await form.getByRole('button', { name: 'Save web search' }).click();
-  await expect(form.getByRole('status')).toHaveText('Web search is on (Tavily).');
-  await expect(form.getByLabel('API key')).toHaveValue('');
-  expect(await page.content()).not.toContain('tvly-e2e-never-shown');
+  // A SearXNG- and Tavily-like responder on loopback (the admin may name any address for web search).
+  const provider = createServer(async (req, res) => {
+    for await (const chunk of req) void chunk;
+    const url = new URL(req.url ?? '/', 'http://x');
+    const send = (data: unknown) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(data));
+    if (url.pathname === '/searxng/search' && url.searchParams.get('format') === 'json') return send({ results: [] });
+    if (url.pathname === '/tavily' && req.headers.authorization === 'Bearer tvly-e2e-never-shown')
+      return send({ results: [] });
+    res.writeHead(401).end('{"detail":"bad key"}');
+  });
+  await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+  const local = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+  try {
+    await setScenario({
+      rules: [
+        {
+          when: { lastUserIncludes: 'search-kestrel' },
+          reply: [
+            { toolCalls: [{ name: 'web_search', arguments: '{"query": "kestrels"}' }] },
+            { content: 'The search failed (search-kestrel).' },
+          ],
+        },
+      ],
+    });
+    await page.goto('/admin');
+    const form = page.getByRole('form', { name: 'Web search' });
+    const save = form.getByRole('button', { name: 'Save web search' });
+    await hydrated(save);
+    await expect(form.getByRole('status')).toHaveText('Web search is off.');
 
-  await openChat(page);
-  await page.getByRole('button', { name: 'Settings' }).click();
-  const settings = page.getByRole('region', { name: 'Settings' });
-  await expect(settings.getByRole('checkbox', { name: /^web_search / })).toHaveCount(1);
-  await expect(settings.getByText(/^Web search is off/)).toHaveCount(0);
+    // The review's address: nothing can answer there. Not "Saved.": the page says so, and offers to save anyway.
+    await form.getByRole('combobox', { name: 'Provider' }).selectOption('searxng');
+    await form.getByLabel('SearXNG URL').fill('http://127.0.0.1:9');
+    await save.click();
+    await expect(form.getByRole('alert')).toHaveText(
+      'SearXNG at http://127.0.0.1:9 did not answer a test search (fetch refuses to connect to port 9 (a port ' +
+        'browsers block too): run the server on another port). Is it running, and is the URL right? If it is only ' +
+        'down for now, save it anyway.',
+    );
+    await expect(form.getByRole('status')).toHaveText('Web search is off.');
+    await expect(form.getByText('Saved.')).toHaveCount(0);
+    // In Chinese too.
+    const zh = await browser.newPage({ locale: 'zh-CN', baseURL: new URL(page.url()).origin });
+    await zh.goto('/admin');
+    const zhForm = zh.getByRole('form', { name: '网页搜索' });
+    await hydrated(zhForm.getByRole('button', { name: '保存网页搜索设置' }));
+    await zhForm.getByRole('combobox', { name: '服务商' }).selectOption('searxng');
+    await zhForm.getByLabel('SearXNG 地址').fill('http://127.0.0.1:9');
+    await zhForm.getByRole('button', { name: '保存网页搜索设置' }).click();
+    await expect(zhForm.getByRole('alert')).toHaveText(
+      /^SearXNG（http:\/\/127\.0\.0\.1:9）没有响应测试搜索（fetch refuses to connect to port 9 .*）。它是否在运行？/,
+    );
+    await expect(zhForm.getByRole('checkbox', { name: /^仍然保存/ })).toBeVisible();
+    await zh.close();
+    await form.getByRole('checkbox', { name: /^Save anyway/ }).check();
+    await save.click();
+    await expect(form.getByRole('status')).toHaveText('Web search is on (SearXNG).');
+    await expect(form.getByRole('alert')).toHaveCount(0);
 
-  // Back to what the environment says (no provider here), for the other tests.
-  await page.goto('/admin');
-  await hydrated(form.getByRole('button', { name: 'Save web search' }));
-  await form.getByRole('combobox', { name: 'Provider' }).selectOption('environment');
-  await form.getByRole('button', { name: 'Save web search' }).click();
-  await expect(form.getByRole('status')).toHaveText('Web search is off.');
+    // A search then fails saying which provider at which host did not answer, and why: no "fetch failed".
+    await openChat(page);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('region', { name: 'Settings' });
+    await settings.getByRole('checkbox', { name: /^web_search / }).check();
+    await expect(settings.getByText(/^Web search is off/)).toHaveCount(0);
+    await send(page, 'Look up kestrels, search-kestrel');
+    const answer = await lastAnswer(page);
+    await expect(answer).toContainText('The search failed (search-kestrel).');
+    const card = answer.getByRole('button', { name: /web_search/ });
+    await card.click();
+    const panel = await panelOf(card);
+    await expect(panel).toContainText(
+      'SearXNG at 127.0.0.1:9 did not answer: fetch refuses to connect to port 9 (a port browsers block too)',
+    );
+    await expect(panel).not.toContainText('fetch failed');
+    await expect(panel).not.toContainText('error id');
+
+    // One that answers its test search is saved at once; a keyed provider needs its key, which is never shown.
+    await page.goto('/admin');
+    await hydrated(save);
+    await form.getByLabel('SearXNG URL').fill(`${local}/searxng`);
+    await save.click();
+    await expect(form.getByText('Saved.')).toBeVisible();
+    await expect(form.getByRole('status')).toHaveText('Web search is on (SearXNG).');
+    await form.getByRole('combobox', { name: 'Provider' }).selectOption('tavily');
+    await form.getByLabel(/^Endpoint/).fill(`${local}/tavily`);
+    await save.click();
+    await expect(form.getByRole('alert')).toHaveText('tavily needs its API key.');
+    await form.getByLabel('API key').fill('tvly-e2e-never-shown');
+    await save.click();
+    await expect(form.getByRole('status')).toHaveText('Web search is on (Tavily).');
+    await expect(form.getByLabel('API key')).toHaveValue('');
+    expect(await page.content()).not.toContain('tvly-e2e-never-shown');
+
+    // Back to what the environment says (no provider here), for the other tests.
+    await form.getByRole('combobox', { name: 'Provider' }).selectOption('environment');
+    await save.click();
+    await expect(form.getByRole('status')).toHaveText('Web search is off.');
+  } finally {
+    provider.closeAllConnections();
+    await new Promise((r) => provider.close(r));
+  }
 });

@@ -48,6 +48,8 @@ beforeAll(async () => {
           results: [{ title: 'Brave hit', url: 'https://b.example/1', description: 'from <strong>brave</strong>' }],
         },
       });
+    if (url.pathname === '/html/search')
+      return res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
     res.writeHead(500).end('boom');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -132,12 +134,38 @@ describe('web_search', () => {
     process.env.WEB_SEARCH_URL = `${base}/tavily`;
     const r = await search('q');
     expect(r.ok).toBe(false);
-    expect(r.content).toContain('Tavily answered HTTP 401: {"detail":"bad key"}');
+    expect(r.content).toBe(`Tavily at ${new URL(base).host} answered HTTP 401: {"detail":"bad key"}`);
     // The server's key, should the provider repeat it, is not told to the model or the page.
     process.env.TAVILY_API_KEY = 'tvly-wrong-but-secret-0123456789';
     const repeated = await search('q');
-    expect(repeated.content).toContain('Tavily answered HTTP 401: {"detail":"bad key [key hidden]"}');
+    expect(repeated.content).toContain('answered HTTP 401: {"detail":"bad key [key hidden]"}');
     expect(repeated.content).not.toContain('secret-0123');
+  });
+
+  it('says which provider at which host did not answer, and why, with no error id (nothing of ours failed)', async () => {
+    // A port where nothing listens: a listener opened, then closed.
+    const gone = createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const port = (gone.address() as AddressInfo).port;
+    await new Promise((r) => gone.close(r));
+    process.env.WEB_SEARCH_PROVIDER = 'searxng';
+    process.env.SEARXNG_URL = `http://127.0.0.1:${port}`;
+    const r = await search('otters');
+    expect(r).toMatchObject({ ok: false, error: { kind: 'failed', type: 'SearchProviderError' } });
+    expect(r.content).toBe(`SearXNG at 127.0.0.1:${port} did not answer: connection refused`);
+
+    // A port fetch never connects to (the review's http://127.0.0.1:9): said so, not "fetch failed".
+    process.env.SEARXNG_URL = 'http://127.0.0.1:9';
+    expect((await search('otters')).content).toBe(
+      'SearXNG at 127.0.0.1:9 did not answer: fetch refuses to connect to port 9 (a port browsers block too): run the ' +
+        'server on another port.',
+    );
+
+    // Something answers, with an error or with no JSON.
+    process.env.SEARXNG_URL = `${base}/elsewhere`;
+    expect((await search('otters')).content).toBe(`SearXNG at ${new URL(base).host} answered HTTP 500: boom`);
+    process.env.SEARXNG_URL = `${base}/html`;
+    expect((await search('otters')).content).toBe(`SearXNG at ${new URL(base).host} did not answer JSON`);
   });
 
   it('is not available without a provider, and asking for it gets a clear error', () => {

@@ -39,7 +39,7 @@ export async function saveMcpConfigText(
 }
 
 /** Sets web search on the admin page: a provider with its URL and key (kept sealed on the server), off, or back to
- *  the environment's. The admin's only. */
+ *  the environment's. A provider is kept once it answered a test search, or when saved anyway. The admin's only. */
 export async function saveWebSearchSetting(input: WebSearchInput): Promise<ActionResult<WebSearchView>> {
   await guardAction('saveWebSearchSetting');
   return attempt((ctx) =>
@@ -47,6 +47,7 @@ export async function saveWebSearchSetting(input: WebSearchInput): Promise<Actio
       provider: String(input?.provider) as WebSearchInput['provider'],
       url: typeof input?.url === 'string' ? input.url : undefined,
       apiKey: typeof input?.apiKey === 'string' ? input.apiKey : undefined,
+      saveAnyway: input?.saveAnyway === true,
     }),
   );
 }

@@ -139,6 +139,8 @@ function ConfigEditor({
 }
 
 const PROVIDER_CHOICES = ['environment', 'off', ...WEB_SEARCH_PROVIDERS] as const;
+/** The refusals of a provider that failed its test search: the form then offers to save it anyway. */
+const PROBE_FAILURES = new Set(['web-search-unreachable', 'web-search-http', 'web-search-not-json']);
 
 /** Web search from the admin page: a provider, its URL (SearXNG's) and its key, kept on the server. */
 function WebSearchForm({ initial }: { initial: WebSearchView }) {
@@ -153,6 +155,13 @@ function WebSearchForm({ initial }: { initial: WebSearchView }) {
   const [apiKey, setApiKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  // The provider failed its test search on save: keeping it takes an explicit "save anyway" (it may be down for now).
+  const [probeFailed, setProbeFailed] = useState(false);
+  const [saveAnyway, setSaveAnyway] = useState(false);
+  const changed = () => {
+    setProbeFailed(false);
+    setSaveAnyway(false);
+  };
   const keyed = provider === 'tavily' || provider === 'serper' || provider === 'brave';
   const providerName = (p: (typeof PROVIDER_CHOICES)[number]) =>
     p === 'environment' || p === 'off' ? t(`providers.${p}`) : WEB_SEARCH_PROVIDER_NAMES[p];
@@ -161,8 +170,12 @@ function WebSearchForm({ initial }: { initial: WebSearchView }) {
   async function save() {
     setError(null);
     setSaved(false);
-    const answer = await saveWebSearchSetting({ provider, url, apiKey });
-    if (!answer.ok) return setError(said(failureText(answer)));
+    const answer = await saveWebSearchSetting({ provider, url, apiKey, saveAnyway: probeFailed && saveAnyway });
+    if (!answer.ok) {
+      if (answer.code && PROBE_FAILURES.has(answer.code)) setProbeFailed(true);
+      return setError(said(failureText(answer)));
+    }
+    changed();
     setView(answer.value);
     setApiKey('');
     setSaved(true);
@@ -191,7 +204,10 @@ function WebSearchForm({ initial }: { initial: WebSearchView }) {
         <select
           className={field}
           value={provider}
-          onChange={(e) => setProvider(e.target.value as WebSearchInput['provider'])}
+          onChange={(e) => {
+            setProvider(e.target.value as WebSearchInput['provider']);
+            changed();
+          }}
         >
           {PROVIDER_CHOICES.map((p) => (
             <option key={p} value={p}>
@@ -208,7 +224,10 @@ function WebSearchForm({ initial }: { initial: WebSearchView }) {
             className={field}
             value={url}
             placeholder={provider === 'searxng' ? t('searxngExample') : t('endpointDefault')}
-            onChange={(e) => setUrl(e.target.value)}
+            onChange={(e) => {
+              setUrl(e.target.value);
+              changed();
+            }}
           />
         </label>
       )}
@@ -221,7 +240,10 @@ function WebSearchForm({ initial }: { initial: WebSearchView }) {
             className={field}
             value={apiKey}
             placeholder={view.keySet && view.source === 'page' && view.provider === provider ? t('keyKept') : ''}
-            onChange={(e) => setApiKey(e.target.value)}
+            onChange={(e) => {
+              setApiKey(e.target.value);
+              changed();
+            }}
           />
         </label>
       )}
@@ -229,6 +251,12 @@ function WebSearchForm({ initial }: { initial: WebSearchView }) {
         <p role="alert" className={alertBox}>
           {error}
         </p>
+      )}
+      {probeFailed && (
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={saveAnyway} onChange={(e) => setSaveAnyway(e.target.checked)} />
+          {t('saveAnyway')}
+        </label>
       )}
       <div className="flex items-center gap-2">
         <button type="submit" disabled={!hydrated} className={primaryButton}>

@@ -6,7 +6,7 @@
 import { blockedAddressIn } from '../net/address-policy';
 import { blockedPortMessage } from '../net/blocked-port';
 import { limitBody, megabytes, responseTooLargeIn } from '../net/bounded-body';
-import { findCause } from '../net/cause-chain';
+import { networkReason } from '../net/network-reason';
 import type { FetchLike } from '../net/guarded-fetch';
 import { hintsFromModelEntry, type CapabilityHints } from './capabilities';
 
@@ -79,28 +79,6 @@ function hostOf(baseURL: string): string {
   } catch {
     return baseURL;
   }
-}
-
-const NETWORK_CODES: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'no such host',
-  EAI_AGAIN: 'the name could not be resolved',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ECONNRESET: 'the connection was reset',
-  EPROTO: 'TLS failed',
-  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate cannot be verified',
-};
-
-function networkReason(e: unknown): string {
-  const coded = findCause(e, (c) => typeof (c as { code?: unknown }).code === 'string', 4);
-  if (coded) {
-    const code = (coded as { code: string }).code;
-    return NETWORK_CODES[code] ?? code;
-  }
-  return e instanceof Error ? e.message : String(e);
 }
 
 /** GET <baseURL>/models. Never throws: every failure comes back as a problem with a message a user can act on. */

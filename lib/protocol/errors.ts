@@ -118,6 +118,9 @@ export const ERROR_CODES = [
   'tool-unknown',
   'tools-refused',
   'upload-budget',
+  'web-search-http',
+  'web-search-not-json',
+  'web-search-unreachable',
   'wrong-password',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -9,7 +9,10 @@ import {
   type WebSearchProviderName,
   type WebSearchState,
 } from '../config';
+import { CodedError, isErrorNamed } from '../protocol/errors';
 import type { SecretBox } from '../models/secret-box';
+import { WEB_SEARCH_PROVIDER_NAMES } from '../config/web-search-providers';
+import { createSearchProvider, type SearchProviderError } from '../../tools/web/search-providers';
 import type { AccountStore, StoredWebSearch } from '../store/types';
 
 /** What the admin page shows: where the setting comes from, the provider and endpoint, whether a key is kept. */
@@ -31,6 +34,8 @@ export interface WebSearchInput {
   provider: 'environment' | StoredWebSearch['provider'];
   url?: string;
   apiKey?: string;
+  /** Keep it though the provider did not answer a test search as it should (it may be down for now). */
+  saveAnyway?: boolean;
 }
 
 export class WebSearchSettingError extends Error {
@@ -39,6 +44,10 @@ export class WebSearchSettingError extends Error {
 }
 
 const MAX_FIELD = 2000;
+/** Longest the test search on save may take (the provider's own time limit when shorter). */
+const PROBE_TIMEOUT_MS = 10_000;
+/** What the test search on save asks: any query will do. */
+const PROBE_QUERY = 'test';
 
 export class WebSearchSettings {
   /** The admin page's setting as last read from the store (undefined: the environment's rules). */
@@ -123,8 +132,53 @@ export class WebSearchSettings {
         else throw new WebSearchSettingError(`${provider} needs its API key.`);
       }
     }
+    if (provider !== 'off' && !input.saveAnyway) await this.probe(next);
     await this.deps.store.updateServerSettings({ webSearch: next });
     return this.view();
+  }
+
+  /** A test search with the setting about to be saved: one that fails is refused, saying how, unless saved anyway.
+   *  The provider is asked as web_search asks it (the admin's endpoint, as the environment's, may be any address). */
+  private async probe(next: StoredWebSearch): Promise<void> {
+    const state = this.stateOf(next);
+    if (!state.search) return;
+    const cfg = state.search;
+    const name = WEB_SEARCH_PROVIDER_NAMES[cfg.provider];
+    const timeoutMs = Math.min(cfg.timeoutMs, PROBE_TIMEOUT_MS);
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      await createSearchProvider(cfg).search(PROBE_QUERY, { maxResults: 1, signal });
+    } catch (e) {
+      // Said as the catalog says it (lib/i18n/messages: errors.web-search-*), what the provider said added.
+      const at = `${name} at ${cfg.url}`;
+      const anyway = 'If it is only down for now, save it anyway.';
+      const values = { provider: name, url: cfg.url };
+      const unreachable = (reason: string) =>
+        new CodedError(
+          'web-search-unreachable',
+          `${at} did not answer a test search (${reason}). Is it running, and is the URL right? ${anyway}`,
+          { ...values, reason },
+        );
+      if (isErrorNamed<SearchProviderError>(e, 'SearchProviderError')) {
+        const { status = 500, said, reason = 'no answer' } = e.detail;
+        if (e.problem === 'http')
+          throw new CodedError(
+            'web-search-http',
+            `${at} answered a test search with HTTP ${status}${said ? ` (${said})` : ''}. Check the URL and the key. ${anyway}`,
+            { ...values, status },
+          );
+        if (e.problem === 'not-json')
+          throw new CodedError(
+            'web-search-not-json',
+            `${at} answered a test search, but not with JSON. Check the URL (SearXNG also needs json among its ` +
+              `search formats in settings.yml). ${anyway}`,
+            values,
+          );
+        throw unreachable(reason.replace(/\.$/, '')); // the sentence goes on after it
+      }
+      if (!signal.aborted) throw e;
+      throw unreachable(`no answer within ${timeoutMs / 1000} s`);
+    }
   }
 
   /** Puts a stored setting in force (undefined: the environment's). */

@@ -2,6 +2,8 @@
 // and web search set up from the admin page (kept on the server, the key sealed, in force for web_search), as the
 // app builds its services (lib/server/context.ts) over a real SQLite file.
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -103,7 +105,8 @@ describe('web search from the admin page', () => {
       status: 400,
       message: 'tavily needs its API key.',
     });
-    const view = await c.webSearch.save({ provider: 'tavily', apiKey: SEARCH_KEY });
+    // Saved anyway: the test search it would make goes to Tavily's own endpoint (the probe is tested below).
+    const view = await c.webSearch.save({ provider: 'tavily', apiKey: SEARCH_KEY, saveAnyway: true });
     expect(view).toEqual({
       source: 'page',
       provider: 'tavily',
@@ -124,7 +127,7 @@ describe('web search from the admin page', () => {
     expect((await appInfo(c, ADMIN)).tools.map((t) => t.name)).toContain('web_search');
 
     // Saved again without a key: the kept one stays.
-    await c.webSearch.save({ provider: 'tavily', url: 'https://search.example.com/api' });
+    await c.webSearch.save({ provider: 'tavily', url: 'https://search.example.com/api', saveAnyway: true });
     expect(c.webSearch.current().search).toMatchObject({ url: 'https://search.example.com/api', apiKey: SEARCH_KEY });
 
     // Off, whatever the environment says; then the environment's again.
@@ -142,7 +145,7 @@ describe('web search from the admin page', () => {
     );
     await expect(c.webSearch.save({ provider: 'bing' as never })).rejects.toThrow(/one of off, searxng/);
     expect((await c.store.serverSettings()).webSearch).toBeUndefined();
-    const saved = await c.webSearch.save({ provider: 'searxng', url: 'http://localhost:8888' });
+    const saved = await c.webSearch.save({ provider: 'searxng', url: 'http://localhost:8888', saveAnyway: true });
     expect(saved).toMatchObject({ provider: 'searxng', url: 'http://localhost:8888', enabled: true });
   });
 
@@ -151,7 +154,7 @@ describe('web search from the admin page', () => {
     const store = await openStore(dataDir);
     stores.push(store);
     const one = await createAppContext(loadConfig({ DATA_DIR: dataDir, MODEL_SCAN_PORTS: 'off' }), store);
-    await one.webSearch.save({ provider: 'searxng', url: 'http://localhost:8888' });
+    await one.webSearch.save({ provider: 'searxng', url: 'http://localhost:8888', saveAnyway: true });
     ctx = one;
     // Another instance sharing the database: nothing in force until it reads the store.
     const two = await createAppContext(loadConfig({ DATA_DIR: dataDir, MODEL_SCAN_PORTS: 'off' }), store);
@@ -160,5 +163,63 @@ describe('web search from the admin page', () => {
     await integrationsStatus(two, USER);
     expect(two.webSearch.current().search).toMatchObject({ provider: 'searxng', url: 'http://localhost:8888' });
     expect(WebSearchTool.unavailableReason(two.tools)).toBeUndefined();
+  });
+
+  it('asks the provider a test search on save: one that fails is refused, saying how, unless saved anyway', async () => {
+    // A SearXNG-like responder on loopback (the admin may name any address, as for the environment's provider).
+    const asked: string[] = [];
+    const searxng = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      asked.push(url.pathname + url.search);
+      if (url.pathname === '/ok/search' && url.searchParams.get('format') === 'json')
+        return res.writeHead(200, { 'content-type': 'application/json' }).end('{"results":[]}');
+      if (url.pathname === '/html/search') return res.writeHead(200, { 'content-type': 'text/html' }).end('<html>');
+      res.writeHead(403).end('json is not among the formats');
+    });
+    await new Promise<void>((resolve) => searxng.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(searxng.address() as AddressInfo).port}`;
+    try {
+      const c = await context({ WEB_SEARCH_PROVIDER: '' });
+      const refused = async (url: string) => {
+        const e = await c.webSearch.save({ provider: 'searxng', url }).catch((e: unknown) => e);
+        expect(e).toBeInstanceOf(Error);
+        expect((await c.store.serverSettings()).webSearch).toBeUndefined(); // nothing kept
+        expect(WebSearchTool.unavailableReason(c.tools)).toMatch(/no search provider/);
+        return e as Error & { status: number; code: string; values: Record<string, unknown> };
+      };
+
+      // The review's address: nothing can answer there. Refused with a sentence naming it, not "fetch failed".
+      const down = await refused('http://127.0.0.1:9');
+      expect(down).toMatchObject({ status: 400, code: 'web-search-unreachable' });
+      expect(down.values).toMatchObject({ provider: 'SearXNG', url: 'http://127.0.0.1:9' });
+      expect(down.message).toBe(
+        'SearXNG at http://127.0.0.1:9 did not answer a test search (fetch refuses to connect to port 9 (a port ' +
+          'browsers block too): run the server on another port). Is it running, and is the URL right? If it is only ' +
+          'down for now, save it anyway.',
+      );
+      const http = await refused(`${base}/forbidden`);
+      expect(http).toMatchObject({ code: 'web-search-http', values: { status: 403 } });
+      expect(http.message).toBe(
+        `SearXNG at ${base}/forbidden answered a test search with HTTP 403 (json is not among the formats). Check ` +
+          'the URL and the key. If it is only down for now, save it anyway.',
+      );
+      expect(await refused(`${base}/html`)).toMatchObject({ code: 'web-search-not-json' });
+
+      // Saved anyway: kept and in force, though down.
+      expect(
+        await c.webSearch.save({ provider: 'searxng', url: 'http://127.0.0.1:9', saveAnyway: true }),
+      ).toMatchObject({ provider: 'searxng', url: 'http://127.0.0.1:9', enabled: true });
+      // One that answers is saved at once, after one test search.
+      asked.length = 0;
+      expect(await c.webSearch.save({ provider: 'searxng', url: `${base}/ok` })).toMatchObject({ enabled: true });
+      expect(asked).toEqual(['/ok/search?q=test&format=json']);
+      // Off and the environment's ask nothing.
+      await c.webSearch.save({ provider: 'off' });
+      await c.webSearch.save({ provider: 'environment' });
+      expect(asked).toHaveLength(1);
+    } finally {
+      searxng.closeAllConnections();
+      await new Promise((r) => searxng.close(r));
+    }
   });
 });

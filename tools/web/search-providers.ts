@@ -2,7 +2,9 @@
 // endpoints are configured, not model-chosen, so they are fetched directly (a SearXNG on localhost is common).
 import type { WebSearchEnvConfig, WebSearchProviderName } from '../../lib/config';
 import { redactKey } from '../../lib/llm/redact-key';
+import { blockedPortMessage } from '../../lib/net/blocked-port';
 import { answerTooLarge, limitBody, responseTooLargeIn } from '../../lib/net/bounded-body';
+import { networkReason } from '../../lib/net/network-reason';
 
 /** Most a provider's answer to one search may be (bytes, as read): a page of results is tens of KB. A provider that
  *  answers without end is cut here instead of filling the server's memory. */
@@ -20,6 +22,42 @@ export interface SearchProvider {
 }
 
 type Json = Record<string, unknown>;
+
+/** How a provider failed: nothing answered, it answered with an error status, or its answer was no JSON. */
+export type SearchProviderProblem = 'unreachable' | 'http' | 'not-json';
+
+/** A provider that failed, said as `<provider> at <host> …`: the model, the page and the admin's save read it. */
+export class SearchProviderError extends Error {
+  override name = 'SearchProviderError';
+  constructor(
+    message: string,
+    readonly problem: SearchProviderProblem,
+    /** The HTTP status it answered with and the start of what it said ('http'), or why nothing answered. */
+    readonly detail: { status?: number; said?: string; reason?: string } = {},
+  ) {
+    super(message);
+  }
+}
+
+function hostOf(url: string | URL): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return String(url);
+  }
+}
+
+/** fetch, with a failure to connect said as which provider at which host did not answer, and why. An abort (the
+ *  run's stop, the search's time limit) is left to the caller. */
+async function ask(provider: string, url: string | URL, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (e) {
+    if (init.signal?.aborted) throw e;
+    const reason = blockedPortMessage(e, String(url)) ?? networkReason(e);
+    throw new SearchProviderError(`${provider} at ${hostOf(url)} did not answer: ${reason}`, 'unreachable', { reason });
+  }
+}
 
 function stripTags(text: unknown): string {
   return String(text ?? '')
@@ -47,15 +85,19 @@ function results(list: unknown, title: string, url: string, snippet: string): Se
  *  reaches the model and the page of whoever searched). */
 async function json(answer: Response, provider: string, key = ''): Promise<Json> {
   const res = limitBody(answer, SEARCH_ANSWER_MAX_BYTES);
+  const at = `${provider} at ${hostOf(answer.url)}`;
   if (!res.ok) {
     const body = redactKey((await res.text().catch(() => '')).slice(0, 300), key);
-    throw new Error(`${provider} answered HTTP ${res.status}${body ? `: ${body}` : ''}`);
+    throw new SearchProviderError(`${at} answered HTTP ${res.status}${body ? `: ${body}` : ''}`, 'http', {
+      status: res.status,
+      said: body,
+    });
   }
   try {
     return (await res.json()) as Json;
   } catch (e) {
     if (responseTooLargeIn(e)) throw answerTooLarge(provider, SEARCH_ANSWER_MAX_BYTES);
-    throw new Error(`${provider} did not answer JSON`);
+    throw new SearchProviderError(`${at} did not answer JSON`, 'not-json');
   }
 }
 
@@ -69,7 +111,10 @@ export function createSearchProvider(cfg: WebSearchEnvConfig): SearchProvider {
           const url = new URL('search', cfg.url.endsWith('/') ? cfg.url : `${cfg.url}/`);
           url.searchParams.set('q', query);
           url.searchParams.set('format', 'json');
-          const data = await json(await fetch(url, { signal, headers: { accept: 'application/json' } }), 'SearXNG');
+          const data = await json(
+            await ask('SearXNG', url, { signal, headers: { accept: 'application/json' } }),
+            'SearXNG',
+          );
           return results(data.results, 'title', 'url', 'content').slice(0, maxResults);
         },
       };
@@ -77,7 +122,7 @@ export function createSearchProvider(cfg: WebSearchEnvConfig): SearchProvider {
       return {
         name: 'tavily',
         async search(query, { maxResults, signal }) {
-          const res = await fetch(cfg.url, {
+          const res = await ask('Tavily', cfg.url, {
             method: 'POST',
             signal,
             headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
@@ -90,7 +135,7 @@ export function createSearchProvider(cfg: WebSearchEnvConfig): SearchProvider {
       return {
         name: 'serper',
         async search(query, { maxResults, signal }) {
-          const res = await fetch(cfg.url, {
+          const res = await ask('Serper', cfg.url, {
             method: 'POST',
             signal,
             headers: { 'content-type': 'application/json', 'x-api-key': key },
@@ -106,7 +151,7 @@ export function createSearchProvider(cfg: WebSearchEnvConfig): SearchProvider {
           const url = new URL(cfg.url);
           url.searchParams.set('q', query);
           url.searchParams.set('count', String(Math.min(maxResults, 20)));
-          const res = await fetch(url, {
+          const res = await ask('Brave', url, {
             signal,
             headers: { accept: 'application/json', 'x-subscription-token': key },
           });
