@@ -308,9 +308,11 @@ function filters(d: Dialect, owner: OwnerScope, q: RunQuery) {
     sets.push(`SELECT summary_id FROM run_tool_calls WHERE name = @tool${failed}`);
     params.tool = q.tool;
   } else if (q.failedToolsOnly) where.push('s.failed_tool_calls > 0'); // as the partial index says it
-  // Every word must occur (as a substring, case aside, each character as typed: a `"` is searched as text, so a
-  // search of quotes alone finds the runs holding them, and `say "hi"` the runs holding `"hi"`).
-  const words = (q.text ?? '').split(/\s+/).filter(Boolean);
+  // Every word must occur (as a substring, case aside; a `"` is no part of a word).
+  const words = (q.text ?? '')
+    .split(/\s+/)
+    .map((w) => w.replaceAll('"', ''))
+    .filter(Boolean);
   if (!words.length) return { where, sets, params };
   const text = d.runs.textMatch(words, params);
   sets.push(`SELECT ${d.runs.textId} FROM run_text WHERE ${text}`);

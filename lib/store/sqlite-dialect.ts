@@ -234,8 +234,7 @@ export function openSqliteDialect(file: string, opts: { busyWaitMs?: number } = 
       const where: string[] = [];
       if (long.length) {
         where.push('run_text MATCH @match');
-        // Each word one FTS5 string, its own quotes doubled (FTS5's escape): no word is read as query syntax.
-        params.match = long.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
+        params.match = long.map((w) => `"${w}"`).join(' ');
       }
       words
         .filter((w) => [...w].length < 3)

@@ -115,7 +115,7 @@ const RUNS: RunSpec[] = [
     id: 'broken',
     title: 'Broken sums',
     message: 'Divide one by nothing',
-    answer: 'Sorry, that failed. I say "hi".',
+    answer: 'Sorry, that failed.',
     model: 'model-b',
     kind: 'react',
     outcome: 'error',
@@ -143,7 +143,7 @@ const RUNS: RunSpec[] = [
 const SECRET: RunSpec = {
   id: 'secret',
   title: 'Secret tides',
-  message: 'high tide 你好 xyzzy say "hi"',
+  message: 'high tide 你好 xyzzy',
   answer: 'noon',
   model: 'model-a',
   kind: 'fncall',
@@ -216,15 +216,7 @@ export function describeRunSearch(open: () => Promise<ChatStore>): void {
       expect(await ids({ text: '你好' })).toEqual(['greeting']); // two characters: no trigram
       expect(await ids({ text: '你好世界' })).toEqual(['greeting']);
       expect(await ids({ text: 'AT' })).toEqual(['broken', 'tides']); // "that", "at": short, case aside
-      // Quotes are text, searched as typed: alone they find the runs holding them (tool arguments' JSON here), not all.
-      expect(await ids({ text: '"' })).toEqual(['broken', 'tides']);
-      expect(await ids({ text: '" "' })).toEqual(['broken', 'tides']);
-      expect(await ids({ text: '""' })).toEqual([]);
-      expect(await ids({ text: '"noon"' })).toEqual([]); // the answer says noon, unquoted
-      expect(await ids({ text: 'say "hi"' })).toEqual(['broken']);
-      expect(await ids({ text: '"HI"' })).toEqual(['broken']); // not "high" in the tides' message
-      expect(await ids({ text: '"hi' })).toEqual(['broken']); // an unpaired quote is no query syntax
-      expect(await ids({ text: 'say "hi"' }, B)).toEqual(['secret']);
+      expect(await ids({ text: '"noon"' })).toEqual(['tides']); // quotes are no part of a word
       expect(await ids({ text: 'y_' })).toEqual([]); // short, and still no pattern
       expect(await ids({ text: '%' })).toEqual([]); // plain characters, not patterns
       expect(await ids({ text: 'y_z' })).toEqual([]); // "yzz" is in xyzzy
