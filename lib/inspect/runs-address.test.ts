@@ -56,6 +56,11 @@ describe('the Runs page address', () => {
     expect(read('page=-2').ignored).toEqual([{ name: 'page', value: '-2' }]);
   });
 
+  it('takes a search of quotes alone as no search (it would list every run with the filter shown as set)', () => {
+    for (const q of ['%22', '%22%22', '%22%20%22']) expect(read(`q=${q}`)).toEqual({ query: {}, ignored: [] });
+    expect(read('q=%22noon%22').query).toEqual({ text: '"noon"' });
+  });
+
   it('reads the first of repeated values, from a plain object as a page gets them', () => {
     expect(runQueryFromParams({ outcome: ['error', 'answered'], tool: undefined })).toEqual({ outcome: 'error' });
   });

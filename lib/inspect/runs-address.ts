@@ -2,7 +2,7 @@
 // for the page and the server action alike. What a query means is the store's (lib/store/run-query.ts).
 import { AGENT_KINDS, type AgentKind } from '../protocol/enums';
 import { RUN_OUTCOMES, type RunOutcome } from '../protocol/enums';
-import type { RunQuery } from '../store/run-query';
+import { searchWords, type RunQuery } from '../store/run-query';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_TEXT = 200;
@@ -54,8 +54,9 @@ export function readRunsAddress(params: URLSearchParams | Record<string, string 
     if (value !== undefined) q[key] = value;
     else ignored.push({ name: name as IgnoredFilter['name'], value: s.slice(0, 100) });
   }
-  // Page 1 is no page at all in the address (the first is the one without it).
+  // Page 1 is no page at all in the address (the first is the one without it); quotes alone are no search.
   if (q.page === 1) delete q.page;
+  if (typeof q.text === 'string' && !searchWords(q.text).length) delete q.text;
   return { query: q as RunQuery, ignored };
 }
 

@@ -13,6 +13,7 @@ import { byText, type Db, type Dialect, type Params } from './dialect';
 import type { OwnerScope } from './owner';
 import {
   RUNS_PER_PAGE,
+  searchWords,
   type ModelFigure,
   type RunFacets,
   type RunFigures,
@@ -308,11 +309,8 @@ function filters(d: Dialect, owner: OwnerScope, q: RunQuery) {
     sets.push(`SELECT summary_id FROM run_tool_calls WHERE name = @tool${failed}`);
     params.tool = q.tool;
   } else if (q.failedToolsOnly) where.push('s.failed_tool_calls > 0'); // as the partial index says it
-  // Every word must occur (as a substring, case aside; a `"` is no part of a word).
-  const words = (q.text ?? '')
-    .split(/\s+/)
-    .map((w) => w.replaceAll('"', ''))
-    .filter(Boolean);
+  // Every word must occur (as a substring, case aside).
+  const words = searchWords(q.text);
   if (!words.length) return { where, sets, params };
   const text = d.runs.textMatch(words, params);
   sets.push(`SELECT ${d.runs.textId} FROM run_text WHERE ${text}`);

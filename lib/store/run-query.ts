@@ -6,6 +6,15 @@ import type { Entity, Tables } from './tables';
 
 export const RUNS_PER_PAGE = 25;
 
+/** The words a search looks for, each of which a run must hold: the text split at spaces, a `"` no part of a word
+ *  (quotes typed around a phrase find its words). Text of quotes and spaces alone is no search. */
+export function searchWords(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(/\s+/)
+    .map((w) => w.replaceAll('"', ''))
+    .filter(Boolean);
+}
+
 export interface RunQuery {
   outcome?: RunOutcome;
   /** Runs that called this tool (with `failedToolsOnly`: that had a failed call of it). */
