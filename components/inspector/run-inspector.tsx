@@ -390,7 +390,7 @@ export function InspectorBody({
           </dd>
           <dt className="font-semibold">{c('title')}</dt>
           <dd>
-            <RunCostText cost={run.cost} pricing={run.pricing} />
+            <RunCostText cost={run.cost} pricing={run.pricing} connection={run.connection} />
           </dd>
           {run.totalCost && (
             <>

@@ -17,6 +17,7 @@ import { LanguageSelect } from '../language-select';
 import { useFormatWords } from '../chat/use-format-words';
 import { useInspector } from '../inspector/inspector-store';
 import { RunInspector } from '../inspector/run-inspector';
+import { useModels } from '../models/models-store';
 import { RunFiguresView } from './run-figures';
 import { useCostAmount } from '../inspector/cost-view';
 
@@ -59,6 +60,10 @@ export function RunsView({ view }: { view: RunsViewData }) {
     window.addEventListener('popstate', ended);
     return () => window.removeEventListener('popstate', ended);
   }, []);
+  const { admin } = view;
+  useEffect(() => {
+    void useModels.getState().initViewer(admin);
+  }, [admin]);
   // Arriving here from the chat's link, the focus would be left on the page itself: it starts on the title.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
