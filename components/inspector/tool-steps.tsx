@@ -18,9 +18,6 @@ function prettyArgs(raw: string): string {
 /** Each tool the iteration ran: the arguments exactly as the model wrote them beside the result or the error. */
 export function ToolSteps({ tools }: { tools: ToolStep[] }) {
   const t = useTranslations('inspector');
-  // A call the run's end left without a result reads as its card in the chat does.
-  const card = useTranslations('toolCard');
-  const f = useFormatWords();
   // How it failed, in the page's language; a kind this page does not know (a newer server's) as it came.
   const kindText = (kind?: string) =>
     !kind
@@ -28,6 +25,9 @@ export function ToolSteps({ tools }: { tools: ToolStep[] }) {
       : (TOOL_ERROR_KINDS as readonly string[]).includes(kind)
         ? t(`toolErrorKind.${kind as ToolErrorKind}`)
         : kind;
+  // A call the run's end left without a result reads as its card in the chat does.
+  const card = useTranslations('toolCard');
+  const f = useFormatWords();
   if (!tools.length) return null;
   return (
     <section aria-label={t('toolCalls')} className="space-y-2">
