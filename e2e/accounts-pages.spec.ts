@@ -410,10 +410,10 @@ test('an API key name over 60 characters is refused, said why; a long one wraps,
     { width: 390, height: 844 },
   ]) {
     await page.setViewportSize(viewport);
-    // The name takes at most 16rem; reached by Tab, Revoke is drawn whole on the screen (on the phone the table
-    // scrolls in its box to it), not past the edge.
+    // The name takes at most 16rem of a table's row (on the phone, where each key is a block, the screen's width);
+    // reached by Tab, Revoke is drawn whole on the screen, not past the edge.
     expect((await cell.boundingBox())!.width, `${viewport.width} px: the name's cell`).toBeLessThanOrEqual(
-      16 * 16 + 16,
+      viewport.width < 640 ? viewport.width : 16 * 16 + 16,
     );
     // Tab onto it from the control before it (Shift+Tab, Tab): the browser scrolls it into view as it is focused.
     await revoke.focus();
@@ -432,6 +432,44 @@ test('an API key name over 60 characters is refused, said why; a long one wraps,
   await expect(page.getByRole('row').filter({ has: cell })).toContainText('revoked');
   await page.context().close();
 });
+
+for (const [locale, w] of [
+  [
+    'en-US',
+    { name: 'Key name', create: 'Create key', list: 'Your API keys', revoke: 'Revoke the key', scope: 'Scope: read' },
+  ],
+  ['zh-CN', { name: '密钥名称', create: '创建密钥', list: '你的 API 密钥', revoke: '撤销密钥', scope: '权限：只读' }],
+] as const) {
+  test(`the API keys list fits a 390 px phone: each key's values named, its Revoke on the screen without scrolling sideways (${locale})`, async ({
+    browser,
+  }) => {
+    const page = await signIn(browser, locale);
+    await page.setViewportSize(SCREEN);
+    await page.goto('/account');
+    const create = page.getByRole('button', { name: w.create, exact: true });
+    await expect(create).toBeEnabled();
+    const name = `phone key ${locale}`;
+    await page.getByRole('textbox', { name: w.name }).fill(name);
+    await create.click();
+    const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+    await expect(row).toHaveCount(1);
+    const list = page.getByRole('region', { name: w.list });
+    const box = await list.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    expect(box.scroll, 'the list is wider than its box: it scrolls sideways').toBeLessThanOrEqual(box.client);
+    // Revoke is within the screen's width as drawn: not past its edge, with no sideways scrolling or Tab to bring it
+    // there (below the other keys, it is reached by scrolling down, as any row is).
+    const revoke = row.getByRole('button', { name: `${w.revoke} ${name}` });
+    await revoke.scrollIntoViewIfNeeded();
+    await expect(revoke).toBeInViewport({ ratio: 1 });
+    const at = (await revoke.boundingBox())!;
+    expect(at.x).toBeGreaterThanOrEqual(0);
+    expect(at.x + at.width).toBeLessThanOrEqual(SCREEN.width);
+    expect((await pageWidth(page)).scrollWidth).toBeLessThanOrEqual(SCREEN.width);
+    // Each value says what it is (the table's head is not drawn on a phone).
+    await expect(row).toContainText(w.scope);
+    await page.context().close();
+  });
+}
 
 for (const locale of ['en-US', 'zh-CN']) {
   test(`every accounts page fits a phone and has no axe violations (${locale})`, async ({ browser }) => {

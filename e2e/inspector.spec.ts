@@ -199,7 +199,7 @@ test('arguments that fail validation are shown beside the validation error', asy
   const dialog = inspector(page);
   await expect(dialog.getByRole('tab', { name: /^Iteration \d+$/ })).toHaveCount(3);
   const tools = dialog.getByRole('tabpanel').getByRole('region', { name: 'Tool calls' });
-  await expect(tools).toContainText('failed (invalid-arguments)');
+  await expect(tools).toContainText('failed (arguments refused)');
   await expect(tools).toContainText('"expr": "6*7"');
   await expect(tools.getByText('Validation error')).toBeVisible();
   await expect(tools).toContainText('expression');

@@ -214,3 +214,43 @@ test('a run recorded with "Record the raw stream" shows its chunks in order in t
     texts.findIndex((t) => t.includes('finish: stop')),
   );
 });
+
+for (const [locale, w] of [
+  ['en-US', { title: 'Runs', tools: 'Tool calls: 1', outcome: 'Outcome: Answered' }],
+  ['zh-CN', { title: '运行记录', tools: '工具调用：1', outcome: '结果：已回答' }],
+] as const) {
+  test.describe(`on a 390 px phone (${locale})`, () => {
+    test.use({ locale, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+    test('each run is a block that fits the screen: its values named, its Inspect on the screen without scrolling sideways', async ({
+      page,
+      browser,
+    }) => {
+      // The run made on an English page (the spec's steps are in English), then listed in the page's language.
+      const english = await browser.newPage({ locale: 'en-US' });
+      await calculatorRun(english, `phone-${locale}`, `${FACTOR} * 2`);
+      await english.close();
+      await page.goto(`/runs?q=${TAG}-phone-${locale}`);
+      const table = page.getByRole('table', { name: w.title, exact: true });
+      const row = table.getByRole('row').filter({ hasText: `${TAG}-phone-${locale}` });
+      await expect(row).toHaveCount(1);
+      const box = await table.evaluate((el) => {
+        const wrapper = el.parentElement!;
+        return { scroll: wrapper.scrollWidth, client: wrapper.clientWidth };
+      });
+      expect(box.scroll, 'the runs table is wider than its box: it scrolls sideways').toBeLessThanOrEqual(box.client);
+      const inspect = row.getByRole('button', { name: /^(Inspect the run of|检查)/ });
+      // Within the screen's width as drawn (below the filters, it is reached by scrolling down, as any row is).
+      const at = (await inspect.boundingBox())!;
+      expect(at.x).toBeGreaterThanOrEqual(0);
+      expect(at.x + at.width).toBeLessThanOrEqual(390);
+      // Each value says what it is (the table's head is not drawn on a phone).
+      await expect(row).toContainText(w.tools);
+      await expect(row).toContainText(w.outcome);
+      expect((await pageWidth(page)).scrollWidth).toBeLessThanOrEqual(390);
+      expect(await outsideScreen(page, { width: 390, height: 844 })).toEqual([]);
+      await inspect.click();
+      await expect(page).toHaveURL(/[?&]run=/);
+    });
+  });
+}

@@ -14,6 +14,9 @@ export interface RunsView {
   page: RunPage;
   figures: RunFigures;
   facets: RunFacets;
+  /** The viewer is the admin (the run inspector says where a run's prices are set, which is the admin's to do for
+   *  the server's own connections). */
+  admin: boolean;
 }
 
 export async function loadRunsView(params: Record<string, string | string[] | undefined>): Promise<RunsView> {
@@ -32,5 +35,5 @@ export async function loadRunsView(params: Record<string, string | string[] | un
     store.runFigures(owner, query),
     facetsRead,
   ]);
-  return { query: { ...query, page: page.page }, ignored, page, figures, facets };
+  return { query: { ...query, page: page.page }, ignored, page, figures, facets, admin: me.admin };
 }

@@ -2,7 +2,7 @@
 // The user's API keys: make one with a name and a scope (read, or run; shown once), see each one's scope and when it
 // was last used, revoke one (asked first: a program using it is refused at once, and a revoked key stays revoked).
 import { useTranslations } from 'next-intl';
-import { useState, useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useFormStatus } from 'react-dom';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/app/actions/account';
 import type { ApiKeyView, KeyScope } from '@/lib/auth/api-keys';
@@ -99,34 +99,40 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
       {keys.length === 0 ? (
         <p className={muted}>{t('none')}</p>
       ) : (
-        // As wide as its rows: on a phone it scrolls in its box instead of widening the page, a box the keyboard can
-        // focus and scroll (when no row has a Revoke button, nothing in it takes the focus).
+        // On a phone each key is a block of its own, each value under its column's name and Revoke on a line of its
+        // own, so nothing is past the screen's edge; wider, a table. The roles keep it a table to screen readers when
+        // its parts are drawn as blocks. The box can be focused and scrolled by the keyboard if it ever overflows.
         <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={t('listLabel')}>
-          <table className="w-full text-left text-sm">
-            <thead>
-              <tr>
-                <th className="py-1">{t('columnName')}</th>
-                <th>{t('columnKey')}</th>
-                <th>{t('columnScope')}</th>
-                <th>{t('created')}</th>
-                <th>{t('lastUsed')}</th>
-                <th>{t('columnState')}</th>
+          <table role="table" className="w-full text-left text-sm max-sm:block">
+            <thead role="rowgroup" className="max-sm:sr-only">
+              <tr role="row">
+                {[t('columnName'), t('columnKey'), t('columnScope'), t('created'), t('lastUsed'), t('columnState')].map(
+                  (heading) => (
+                    <th key={heading} role="columnheader" className="py-1 pr-3 align-bottom">
+                      {heading}
+                    </th>
+                  ),
+                )}
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup" className="max-sm:block">
               {keys.map((k) => (
-                <tr key={k.id} className="border-t border-neutral-200 dark:border-neutral-800">
+                <tr
+                  key={k.id}
+                  role="row"
+                  className="border-t border-neutral-200 max-sm:block max-sm:py-2 dark:border-neutral-800"
+                >
                   {/* A long name wraps, anywhere in one unbroken word too, so the row's Revoke stays in view. */}
-                  <td className="py-1">
-                    <div className="max-w-64 min-w-32 [overflow-wrap:anywhere]">{k.name}</div>
+                  <td role="cell" className="py-1 pr-3 max-sm:block max-sm:py-0.5 max-sm:font-semibold">
+                    <div className="max-w-64 min-w-32 [overflow-wrap:anywhere] max-sm:max-w-none">{k.name}</div>
                   </td>
-                  <td>
+                  <Cell label={t('columnKey')}>
                     <code>{k.prefix}…</code>
-                  </td>
-                  <td>{t(k.scope)}</td>
-                  <td>{when(k.createdAt)}</td>
-                  <td>{when(k.lastUsedAt)}</td>
-                  <td>
+                  </Cell>
+                  <Cell label={t('columnScope')}>{t(k.scope)}</Cell>
+                  <Cell label={t('created')}>{when(k.createdAt)}</Cell>
+                  <Cell label={t('lastUsed')}>{when(k.lastUsedAt)}</Cell>
+                  <td role="cell" className="py-1 max-sm:block max-sm:pt-1.5">
                     {k.revokedAt !== undefined ? (
                       t('revoked')
                     ) : (
@@ -149,6 +155,17 @@ export function ApiKeys({ initial }: { initial: ApiKeyView[] }) {
       )}
       {confirmDialog}
     </section>
+  );
+}
+
+/** A key's value; on a phone, where the table's head is not shown, under its column's name. */
+function Cell({ label, children }: { label: string; children: ReactNode }) {
+  const t = useTranslations('apiKeys');
+  return (
+    <td role="cell" className="py-1 pr-3 max-sm:block max-sm:py-0.5">
+      <span className="font-medium whitespace-pre-wrap sm:hidden">{t('fieldLabel', { label })}</span>
+      {children}
+    </td>
   );
 }
 

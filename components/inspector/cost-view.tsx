@@ -6,6 +6,7 @@ import type { CallCost, ContextGauge, RunCost } from '../../lib/llm/cost';
 import type { Pricing } from '../../lib/protocol/events';
 import { formatNumber } from '../chat/format';
 import { useFormatWords } from '../chat/use-format-words';
+import { usePriceWhere } from './price-where';
 
 /** A cost as a number (no currency is assumed): four significant digits, so a fraction of a cent still shows. */
 export function useCostAmount(): (amount: number) => string {
@@ -24,10 +25,12 @@ export function CallCostText({ cost }: { cost: CallCost }) {
   return <span>{t('call', { amount: amount(cost.amount) })}</span>;
 }
 
-export function RunCostText({ cost, pricing }: { cost: RunCost; pricing?: Pricing }) {
+/** `connection`: the run's (its run-start's name): a run without a price says where its prices are set. */
+export function RunCostText({ cost, pricing, connection }: { cost: RunCost; pricing?: Pricing; connection?: string }) {
   const t = useTranslations('cost');
   const amount = useCostAmount();
-  if (cost.state === 'no-price' || !pricing) return <>{t('noPrice')}</>;
+  const where = usePriceWhere(connection);
+  if (cost.state === 'no-price' || !pricing) return <>{t(`noPrice.${where}`)}</>;
   const rates = { input: amount(pricing.inputPerMTok), output: amount(pricing.outputPerMTok) };
   return (
     <>

@@ -3,7 +3,16 @@
 // Esc closes it, focus goes back to the opener). Only one page of iterations is listed and drawn at a time, and only
 // the selected iteration's request is rendered: the request of iteration N holds the whole history before it.
 import { useFormatter, useTranslations } from 'next-intl';
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { loadIterationRequest, loadRunForInspection } from '../../app/actions/inspect';
 import { AGENT_KIND_NAMES } from '../../lib/protocol/enums';
 import type { LlmRequest } from '../../lib/protocol/events';
@@ -95,11 +104,21 @@ function Loaded({ target, iterationActions }: { target: InspectorTarget } & RunI
   return <InspectorBody bundle={loading.bundle} target={target} iterationActions={iterationActions} />;
 }
 
-function Header({ title, children }: { title: string; children?: ReactNode }) {
+function Header({
+  title,
+  titleRef,
+  children,
+}: {
+  title: string;
+  titleRef?: RefObject<HTMLHeadingElement | null>;
+  children?: ReactNode;
+}) {
   const t = useTranslations('inspector');
   return (
     <header className="sticky top-0 z-10 flex flex-wrap items-center gap-2 border-b border-neutral-200 bg-white px-4 py-2 dark:border-neutral-800 dark:bg-neutral-950">
-      <h2 className="mr-auto text-base font-semibold">{title}</h2>
+      <h2 ref={titleRef} tabIndex={-1} className="mr-auto text-base font-semibold focus:outline-none">
+        {title}
+      </h2>
       {children}
       <button type="button" className={BUTTON} onClick={() => useInspector.getState().close()}>
         {t('close')}
@@ -158,6 +177,12 @@ function useStopText(): (run: InspectedRun, address?: string) => string {
   };
 }
 
+/** A run as the page names it elsewhere (the Runs page, the agent picker): by its kind, not the message author's name
+ *  it ran under ("assistant"). */
+function kindName(run: InspectedRun): string {
+  return run.kind ? AGENT_KIND_NAMES[run.kind] : run.agent;
+}
+
 async function unwrap<T>(result: Promise<{ ok: true; value: T } | { ok: false; error: string }>): Promise<T> {
   const r = await result;
   if (!r.ok) throw new Error(r.error);
@@ -206,10 +231,21 @@ export function InspectorBody({
     },
     [storedId, childRunId],
   );
+  // Each change of view puts the focus on its heading (the child run's, or the inspector's title back at the run), so
+  // a screen reader says which run is shown; the button pressed is gone with the view it was in.
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const childHeading = useRef<HTMLHeadingElement>(null);
+  const focusView = useRef(false);
   const openPath = (next: number[]) => {
+    focusView.current = true;
     setPath(next);
     setSelected(0);
   };
+  useEffect(() => {
+    if (!focusView.current) return;
+    focusView.current = false;
+    (path.length ? childHeading : titleRef).current?.focus();
+  }, [path]);
   const exportRun = async () => {
     setProblem(undefined);
     try {
@@ -265,6 +301,23 @@ export function InspectorBody({
     ? t('titleWithMessage', { message: bundle.run.userMessage.slice(0, 80) })
     : t('title');
   const n = (value: number) => formatNumber(value, f.locale);
+  // A parent's run-end counts its child runs' calls with its own: the split is said, as its iterations are its own.
+  const ownToolCalls = run.iterations.reduce((sum, it) => sum + it.tools.length, 0);
+  const callsText = (total: number, own: number) =>
+    run.children?.length && total > own
+      ? t('callsWithChildren', { total: n(total), own: n(own), children: n(total - own) })
+      : n(total);
+  // A child run made by its parent with no kind of its own (a ParallelDocQA reader) is named as its parent names it;
+  // one of a kind (a GroupChat's member) by its name and kind.
+  const agentName = !run.kind
+    ? path.length
+      ? run.agent
+      : t('unknown')
+    : path.length === 0
+      ? AGENT_KIND_NAMES[run.kind]
+      : run.kind === 'agent'
+        ? run.agent
+        : t('agentNamed', { name: run.agent, kind: AGENT_KIND_NAMES[run.kind] });
   // The browser's own time zone: the dialog is only ever drawn in the browser.
   const exportedAt = new Date(bundle.exportedAt);
   const exported = Number.isNaN(exportedAt.getTime())
@@ -276,7 +329,7 @@ export function InspectorBody({
       });
   return (
     <div ref={body} className="flex h-full flex-col">
-      <Header title={title}>
+      <Header title={title} titleRef={titleRef}>
         <button type="button" className={BUTTON} onClick={() => void exportRun()}>
           {t('exportRun')}
         </button>
@@ -308,6 +361,20 @@ export function InspectorBody({
             {t('imported', { file: imported, date: exported })}
           </p>
         )}
+        {path.length > 0 && (
+          <>
+            <nav aria-label={t('childTrail')} className="flex flex-wrap items-center gap-2 text-sm">
+              {trail.slice(0, -1).map((r, depth) => (
+                <button key={r.runId} type="button" className={BUTTON} onClick={() => openPath(path.slice(0, depth))}>
+                  {depth === 0 ? t('backToRun', { agent: kindName(r) }) : r.agent}
+                </button>
+              ))}
+            </nav>
+            <h3 ref={childHeading} tabIndex={-1} className="text-sm font-semibold break-words focus:outline-none">
+              {t('childOf', { agent: run.agent })}
+            </h3>
+          </>
+        )}
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr_auto_1fr]">
           <dt className="font-semibold">{t('stopped')}</dt>
           <dd className="sm:col-span-3">{stopText(run, address)}</dd>
@@ -323,7 +390,7 @@ export function InspectorBody({
           </dd>
           <dt className="font-semibold">{c('title')}</dt>
           <dd>
-            <RunCostText cost={run.cost} pricing={run.pricing} />
+            <RunCostText cost={run.cost} pricing={run.pricing} connection={run.connection} />
           </dd>
           {run.totalCost && (
             <>
@@ -334,34 +401,17 @@ export function InspectorBody({
             </>
           )}
           <dt className="font-semibold">{t('modelCalls')}</dt>
-          <dd>{n(run.llmCalls)}</dd>
+          <dd>{callsText(run.llmCalls, count)}</dd>
           <dt className="font-semibold">{t('toolCalls')}</dt>
-          <dd>{n(run.toolCalls)}</dd>
+          <dd>{callsText(run.toolCalls, ownToolCalls)}</dd>
           <dt className="font-semibold">{t('model')}</dt>
           <dd className="font-mono break-all">{run.model || t('unknown')}</dd>
           <dt className="font-semibold">{t('agent')}</dt>
-          <dd>
-            {run.fncallMode
-              ? t('agentWithMode', {
-                  agent: run.kind ? AGENT_KIND_NAMES[run.kind] : t('unknown'),
-                  mode: run.fncallMode,
-                })
-              : run.kind
-                ? AGENT_KIND_NAMES[run.kind]
-                : t('unknown')}
+          <dd className="break-words">
+            {run.fncallMode ? t('agentWithMode', { agent: agentName, mode: run.fncallMode }) : agentName}
           </dd>
         </dl>
 
-        {path.length > 0 && (
-          <nav aria-label={t('childTrail')} className="flex flex-wrap items-center gap-2 text-sm">
-            {trail.slice(0, -1).map((r, depth) => (
-              <button key={r.runId} type="button" className={BUTTON} onClick={() => openPath(path.slice(0, depth))}>
-                {depth === 0 ? t('backToRun', { agent: r.agent }) : r.agent}
-              </button>
-            ))}
-            <span className="font-semibold">{t('childOf', { agent: run.agent })}</span>
-          </nav>
-        )}
         <ChildRunList run={run} onOpen={(i) => openPath([...path, i])} />
         <RetrievalView steps={run.retrievals} />
         {count === 0 && run.children?.length ? (
@@ -373,7 +423,7 @@ export function InspectorBody({
           />
         ) : null}
         {count === 0 ? (
-          <p className="text-sm">{t('noModelCall')}</p>
+          <p className="text-sm">{t(run.children?.length ? 'noOwnModelCall' : 'noModelCall')}</p>
         ) : (
           <>
             <Waterfall

@@ -1,6 +1,7 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import type { ToolStep } from '../../lib/inspect/model';
+import { TOOL_ERROR_KINDS, type ToolErrorKind } from '../../lib/protocol/enums';
 import { formatPreciseDuration } from '../chat/format';
 import { useToolErrorText } from '../chat/tool-error-text';
 import { ToolResult } from '../chat/tool-result';
@@ -18,6 +19,13 @@ function prettyArgs(raw: string): string {
 /** Each tool the iteration ran: the arguments exactly as the model wrote them beside the result or the error. */
 export function ToolSteps({ tools }: { tools: ToolStep[] }) {
   const t = useTranslations('inspector');
+  // How it failed, in the page's language; a kind this page does not know (a newer server's) as it came.
+  const kindText = (kind?: string) =>
+    !kind
+      ? t('toolErrorKind.error')
+      : (TOOL_ERROR_KINDS as readonly string[]).includes(kind)
+        ? t(`toolErrorKind.${kind as ToolErrorKind}`)
+        : kind;
   // A call the run's end left without a result reads as its card in the chat does.
   const card = useTranslations('toolCard');
   const f = useFormatWords();
@@ -51,7 +59,7 @@ export function ToolSteps({ tools }: { tools: ToolStep[] }) {
                     ? t('noResult')
                     : step.ok
                       ? t('ok')
-                      : t('failed', { kind: step.error?.kind ?? 'error' })}
+                      : t('failed', { kind: kindText(step.error?.kind) })}
               </span>
               {step.durationMs !== undefined && <span>{formatPreciseDuration(step.durationMs, f)}</span>}
               <span className="font-mono text-neutral-600 dark:text-neutral-400">

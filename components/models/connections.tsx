@@ -268,6 +268,8 @@ function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void })
   const [busy, setBusy] = useState(false);
   const { dialog: confirmDialog, ask } = useConfirm();
   const said = useCodedText('errors');
+  // Only the admin can change the server's environment; anyone else is told who can.
+  const admin = useModels((s) => s.admin);
   const name = connectionName(c.name, c.id);
   return (
     <li aria-label={name} className="space-y-1 rounded-md border border-neutral-200 p-2 dark:border-neutral-800">
@@ -320,7 +322,9 @@ function ConnectionRow({ c, onEdit }: { c: ConnectionView; onEdit: () => void })
           </>
         )}
       </div>
-      {c.source === 'environment' && <p className="text-xs text-neutral-600 dark:text-neutral-400">{t('envHelp')}</p>}
+      {c.source === 'environment' && (
+        <p className="text-xs text-neutral-600 dark:text-neutral-400">{t(admin ? 'envHelp' : 'envHelpUser')}</p>
+      )}
       {confirmDialog}
       {result && <TestResult result={result} />}
     </li>

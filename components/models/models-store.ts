@@ -22,6 +22,9 @@ interface ModelsState {
   admin: boolean;
   dialog?: ModelsSection;
   init(info: { configured: boolean; admin: boolean }): void;
+  /** A page without the model picker (the Runs page): who is looking, and the connections, which the run inspector
+   *  needs to say where a run's prices are set. */
+  initViewer(admin: boolean): Promise<void>;
   refresh(opts?: { servers?: boolean }): Promise<void>;
   scan(again?: boolean): Promise<void>;
   openDialog(section?: ModelsSection): void;
@@ -41,6 +44,12 @@ export const useModels = create<ModelsState>()((set, get) => ({
 
   init({ configured, admin }) {
     set({ configured, admin, initialized: true });
+  },
+
+  async initViewer(admin) {
+    set({ admin });
+    const connections = await actions.listConnections();
+    if (connections.ok) set({ connections: connections.value });
   },
 
   async refresh(opts = {}) {

@@ -17,6 +17,7 @@ import { LanguageSelect } from '../language-select';
 import { useFormatWords } from '../chat/use-format-words';
 import { useInspector } from '../inspector/inspector-store';
 import { RunInspector } from '../inspector/run-inspector';
+import { useModels } from '../models/models-store';
 import { RunFiguresView } from './run-figures';
 import { useCostAmount } from '../inspector/cost-view';
 
@@ -59,6 +60,10 @@ export function RunsView({ view }: { view: RunsViewData }) {
     window.addEventListener('popstate', ended);
     return () => window.removeEventListener('popstate', ended);
   }, []);
+  const { admin } = view;
+  useEffect(() => {
+    void useModels.getState().initViewer(admin);
+  }, [admin]);
   // Arriving here from the chat's link, the focus would be left on the page itself: it starts on the title.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -310,43 +315,76 @@ function RunTable({ rows, busy, filtered }: { rows: RunListRow[]; busy: boolean;
   const format = useFormatter();
   const words = useFormatWords();
   if (!rows.length) return <p className="text-sm">{t(filtered ? 'none' : 'noneYet')}</p>;
-  const cell = 'px-2 py-1 align-top';
+  // On a phone each run is a block of its own, its values two by two, each under its column's name (the head is not
+  // drawn), and Inspect on the screen; wider, a table. The roles keep it a table to screen readers either way.
+  const cell = 'px-2 py-1 align-top max-sm:block max-sm:px-0 max-sm:py-0.5 max-sm:text-left';
+  const number = `${cell} text-right whitespace-nowrap max-sm:whitespace-normal`;
+  const label = (text: string) => (
+    <span className="font-medium whitespace-pre-wrap sm:hidden">{t('fieldLabel', { label: text })}</span>
+  );
   return (
     // `relative`: the hidden column name is placed in this box, not beside the page.
     <div className="relative overflow-x-auto">
-      <table aria-label={t('title')} aria-busy={busy} className="w-full text-left text-sm">
-        <thead className="border-b border-neutral-300 text-xs text-neutral-600 dark:border-neutral-700 dark:text-neutral-400">
-          <tr>
-            <th className={cell}>{t('started')}</th>
-            <th className={cell}>{t('conversation')}</th>
-            <th className={cell}>{t('agent')}</th>
-            <th className={cell}>{t('model')}</th>
-            <th className={cell}>{t('outcome')}</th>
-            <th className={`${cell} text-right`}>{t('modelCalls')}</th>
-            <th className={`${cell} text-right`}>{t('toolCalls')}</th>
-            <th className={`${cell} text-right`}>{t('tokens')}</th>
-            <th className={`${cell} text-right`}>{c('runs')}</th>
-            <th className={`${cell} text-right`}>{t('duration')}</th>
-            <th className={cell}>
+      <table role="table" aria-label={t('title')} aria-busy={busy} className="w-full text-left text-sm max-sm:block">
+        <thead
+          role="rowgroup"
+          className="border-b border-neutral-300 text-xs text-neutral-600 max-sm:sr-only dark:border-neutral-700 dark:text-neutral-400"
+        >
+          <tr role="row">
+            <th role="columnheader" className={cell}>
+              {t('started')}
+            </th>
+            <th role="columnheader" className={cell}>
+              {t('conversation')}
+            </th>
+            <th role="columnheader" className={cell}>
+              {t('agent')}
+            </th>
+            <th role="columnheader" className={cell}>
+              {t('model')}
+            </th>
+            <th role="columnheader" className={cell}>
+              {t('outcome')}
+            </th>
+            <th role="columnheader" className={`${cell} text-right`}>
+              {t('modelCalls')}
+            </th>
+            <th role="columnheader" className={`${cell} text-right`}>
+              {t('toolCalls')}
+            </th>
+            <th role="columnheader" className={`${cell} text-right`}>
+              {t('tokens')}
+            </th>
+            <th role="columnheader" className={`${cell} text-right`}>
+              {c('runs')}
+            </th>
+            <th role="columnheader" className={`${cell} text-right`}>
+              {t('duration')}
+            </th>
+            <th role="columnheader" className={cell}>
               <span className="sr-only">{t('open')}</span>
             </th>
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup" className="max-sm:block">
           {rows.map((r) => (
             <tr
               key={r.runId}
+              role="row"
               data-run-id={r.runId}
-              className="cursor-pointer border-b border-neutral-200 hover:bg-neutral-50 dark:border-neutral-800 dark:hover:bg-neutral-900"
+              className="cursor-pointer border-b border-neutral-200 hover:bg-neutral-50 max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-3 max-sm:py-2 dark:border-neutral-800 dark:hover:bg-neutral-900"
               onClick={(e) => {
                 if ((e.target as HTMLElement).closest('a, button')) return;
                 useInspector.getState().openRun(r.runId);
               }}
             >
-              <td className={`${cell} whitespace-nowrap`}>
+              <td role="cell" className={`${cell} whitespace-nowrap max-sm:col-span-2 max-sm:order-2`}>
                 {format.dateTime(new Date(r.startedAt), { dateStyle: 'short', timeStyle: 'medium' })}
               </td>
-              <td className={cell}>
+              <td
+                role="cell"
+                className={`${cell} max-sm:order-1 max-sm:col-span-2 max-sm:font-medium max-sm:break-words`}
+              >
                 <Link
                   href={`/?c=${encodeURIComponent(r.conversationId)}`}
                   className="text-blue-700 hover:underline dark:text-blue-300"
@@ -354,17 +392,26 @@ function RunTable({ rows, busy, filtered }: { rows: RunListRow[]; busy: boolean;
                   {r.conversationTitle}
                 </Link>
               </td>
-              <td className={cell}>
+              <td role="cell" className={`${cell} max-sm:order-3 max-sm:break-words`}>
+                {label(t('agent'))}
                 {r.savedAgent ? r.savedAgent.name : r.agent ? AGENT_KIND_NAMES[r.agent] : t('unknown')}
               </td>
-              <td className={cell}>{r.model ?? t('unknown')}</td>
-              <td className={cell}>
+              <td role="cell" className={`${cell} max-sm:order-3 max-sm:break-all`}>
+                {label(t('model'))}
+                {r.model ?? t('unknown')}
+              </td>
+              <td role="cell" className={`${cell} max-sm:order-3 max-sm:col-span-2`}>
+                {label(t('outcome'))}
                 <span className={r.outcome === 'answered' ? '' : 'font-medium text-red-700 dark:text-red-400'}>
                   {t(`outcomes.${r.outcome}`)}
                 </span>
               </td>
-              <td className={`${cell} text-right`}>{formatNumber(r.llmCalls, words.locale)}</td>
-              <td className={`${cell} text-right`}>
+              <td role="cell" className={`${number} max-sm:order-3`}>
+                {label(t('modelCalls'))}
+                {formatNumber(r.llmCalls, words.locale)}
+              </td>
+              <td role="cell" className={`${number} max-sm:order-3`}>
+                {label(t('toolCalls'))}
                 {formatNumber(r.toolCalls, words.locale)}
                 {r.failedToolCalls > 0 && (
                   <span className="ml-1 font-medium text-red-700 dark:text-red-400">
@@ -372,20 +419,25 @@ function RunTable({ rows, busy, filtered }: { rows: RunListRow[]; busy: boolean;
                   </span>
                 )}
               </td>
-              <td className={`${cell} text-right whitespace-nowrap`}>
+              <td role="cell" className={`${number} max-sm:order-3`}>
+                {label(t('tokens'))}
                 {t('tokensValue', {
                   prompt: formatNumber(r.promptTokens, words.locale),
                   completion: formatNumber(r.completionTokens, words.locale),
                 })}
               </td>
-              <td className={`${cell} text-right whitespace-nowrap`}>
+              <td role="cell" className={`${number} max-sm:order-3`}>
+                {label(c('runs'))}
                 {r.cost === undefined ? c('runsNoPrice') : amount(r.cost)}
               </td>
-              <td className={`${cell} text-right whitespace-nowrap`}>{formatDuration(r.durationMs, words)}</td>
-              <td className={cell}>
+              <td role="cell" className={`${number} max-sm:order-3`}>
+                {label(t('duration'))}
+                {formatDuration(r.durationMs, words)}
+              </td>
+              <td role="cell" className={`${cell} max-sm:order-4 max-sm:col-span-2`}>
                 <button
                   type="button"
-                  className={BUTTON}
+                  className={`${BUTTON} max-sm:-ml-2`}
                   aria-label={t('inspect', { title: r.conversationTitle })}
                   onClick={() => useInspector.getState().openRun(r.runId)}
                 >

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runExportFileName } from '../../lib/inspect/export';
 import { CHAT_AGENT_KINDS } from '../../lib/protocol/enums';
 import { docExamples } from '../support/doc-examples';
 import { envVarsReadByCode, documentedEnvRows, headingAnchors, markdownLinks } from './docs-check';
@@ -79,6 +80,13 @@ describe('the documentation', () => {
     const listed = /`GET \/v1\/models` lists the builtin kinds \(([^)]*)\)/.exec(api.replace(/\n/g, ' '))?.[1] ?? '';
     const named = [...listed.matchAll(/`([a-z]+)`/g)].map((m) => m[1]);
     expect(named).toEqual([...CHAT_AGENT_KINDS]);
+  });
+
+  it('names the file Export run downloads as the inspector names it (the run id cut to 12 characters)', () => {
+    const inspector = readFileSync(path.join(docsDir, 'inspector.md'), 'utf8').replace(/\n\s*/g, ' ');
+    const said = /\*\*Export run\*\* downloads the run as JSON[^`]*`(run-[^`]+\.json)`/.exec(inspector)?.[1];
+    const id = '951105f4-ba9c-4d1e-8f00-5a3c1b2d7e6f';
+    expect(said).toBe(runExportFileName({ run: { id } } as Parameters<typeof runExportFileName>[0]));
   });
 
   it('marks its TypeScript and JavaScript examples only in words test/integration/core-package.test.ts knows', () => {
