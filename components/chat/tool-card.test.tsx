@@ -118,8 +118,22 @@ describe('ToolCard', () => {
     expect(html).toContain(
       'Invalid arguments for calculator: expression is required.\nYou sent: {&quot;expr&quot;: &quot;2+3&quot;}</pre>',
     );
-    expect(textOf(html)).toContain('ToolArgumentsError (invalid-arguments)');
+    expect(textOf(html)).toContain('ToolArgumentsError (arguments refused)');
     expect(textOf(html)).not.toMatch(/\bResult\b/);
+    // How it failed is said in the page's language, not as the internal kind.
+    const zh = render(
+      <ToolCard
+        block={block({
+          status: 'error',
+          result: error,
+          error: { kind: 'exception', message: 'boom', type: 'TypeError' },
+        })}
+        defaultOpen
+      />,
+      'zh-CN',
+    );
+    expect(textOf(zh)).toContain('TypeError (工具出错)');
+    expect(textOf(zh)).not.toContain('exception');
   });
 
   it('a call the run never finished says it was not run, not that the model got an error', () => {
@@ -183,7 +197,7 @@ describe('ToolCard', () => {
     expect(textOf(html)).toContain('Error returned to the model');
     expect(html).toMatch(/<pre tabindex="0"[^>]*><code>Traceback \(most recent call last\):/);
     expect(textOf(html)).not.toContain('```');
-    expect(textOf(html)).toContain('ZeroDivisionError (failed)');
+    expect(textOf(html)).toContain('ZeroDivisionError (the tool reported a failure)');
   });
 
   it('a call stopped while it ran says so, with what the model was told, not that it was not run', () => {

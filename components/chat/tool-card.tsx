@@ -12,7 +12,7 @@ import { ToolFiles } from './tool-files';
 import { ToolImages, toolImages, type ToolImage } from './tool-images';
 import { ToolApproval } from './tool-approval';
 import { ToolResult } from './tool-result';
-import { useToolErrorText } from './tool-error-text';
+import { useToolErrorKindText, useToolErrorText } from './tool-error-text';
 import { ToolStatusBadge } from './tool-status-badge';
 import { useFormatWords } from './use-format-words';
 import { WebSearchResults } from './web-search-results';
@@ -58,6 +58,7 @@ const STOPPED_TITLE = 'mb-1 text-xs font-semibold tracking-wide text-orange-900 
 function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
   const t = useTranslations('toolCard');
   const errorText = useToolErrorText();
+  const kindText = useToolErrorKindText();
   // code_interpreter's result is upstream's Markdown (its sections fenced blocks): drawn as an answer is.
   const markdown = block.name === 'code_interpreter';
   // Images are shown above, on the card itself: not a second time here.
@@ -72,7 +73,7 @@ function Outcome({ block, images }: { block: ToolBlock; images: ToolImage[] }) {
     // output) is shown as it is, and its code is said on the line below it.
     const ownResult = block.error?.kind === 'failed';
     const said = ownResult ? resultText(block.result ?? '') : errorText(block.error, resultText(block.result ?? ''));
-    const errorName = `${block.error?.type} (${block.error?.kind})`;
+    const errorName = `${block.error?.type} (${kindText(block.error?.kind)})`;
     return (
       <div className="space-y-3">
         <div className={cut ? STOPPED_BOX : ERROR_BOX}>

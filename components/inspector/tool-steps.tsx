@@ -1,9 +1,8 @@
 'use client';
 import { useTranslations } from 'next-intl';
 import type { ToolStep } from '../../lib/inspect/model';
-import { TOOL_ERROR_KINDS, type ToolErrorKind } from '../../lib/protocol/enums';
 import { formatPreciseDuration } from '../chat/format';
-import { useToolErrorText } from '../chat/tool-error-text';
+import { useToolErrorKindText, useToolErrorText } from '../chat/tool-error-text';
 import { ToolResult } from '../chat/tool-result';
 import { useFormatWords } from '../chat/use-format-words';
 import { CARD, PRE, SECTION_TITLE } from './styles';
@@ -19,13 +18,7 @@ function prettyArgs(raw: string): string {
 /** Each tool the iteration ran: the arguments exactly as the model wrote them beside the result or the error. */
 export function ToolSteps({ tools }: { tools: ToolStep[] }) {
   const t = useTranslations('inspector');
-  // How it failed, in the page's language; a kind this page does not know (a newer server's) as it came.
-  const kindText = (kind?: string) =>
-    !kind
-      ? t('toolErrorKind.error')
-      : (TOOL_ERROR_KINDS as readonly string[]).includes(kind)
-        ? t(`toolErrorKind.${kind as ToolErrorKind}`)
-        : kind;
+  const kindText = useToolErrorKindText();
   // A call the run's end left without a result reads as its card in the chat does.
   const card = useTranslations('toolCard');
   const f = useFormatWords();
