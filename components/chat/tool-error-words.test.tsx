@@ -133,7 +133,7 @@ describe('a built-in tool failing, as the page says it', () => {
     expect(toldModel()).toContain(TIMEOUT_MESSAGE);
     const said = shown(events);
     // The result as the model got it, then the failure: on the English page its type, on the Chinese one a sentence.
-    expect(said.turn.en).toMatch(/The limit is 0\.05 s\. .* remain\. Timeout \(failed\)$/);
+    expect(said.turn.en).toMatch(/The limit is 0\.05 s\. .* remain\. Timeout \(the tool reported a failure\)$/);
     expect(said.turn.zh).toMatch(/The limit is 0\.05 s\. .* remain\. slow_code 运行时间过长，已被停止：Timeout: Code/);
     expect(said.inspector.en).toContain(`Timeout: ${TIMEOUT_MESSAGE}`);
     expect(said.inspector.zh).toContain(`slow_code 运行时间过长，已被停止：${TIMEOUT_MESSAGE}`);
